@@ -1,0 +1,1 @@
+//! pf1e coordinator (see the sweep service issue).

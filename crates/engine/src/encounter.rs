@@ -1,0 +1,163 @@
+//! Building an encounter: sides placed on the map's deployment zones.
+
+use std::sync::Arc;
+
+use crate::map::{Map, Pos};
+use crate::model::Combatant;
+
+/// One side as given by the user: a name and its combatants, in order.
+#[derive(Clone, Debug)]
+pub struct SideSpec {
+    /// Side name; must match the map's `deployment`.
+    pub name: String,
+    /// Combatants, in the order given (a file repeated is a second copy).
+    pub combatants: Vec<Arc<Combatant>>,
+}
+
+/// A combatant placed on the map.
+#[derive(Clone, Debug)]
+pub struct Deployed {
+    /// Unique id (`goblin`, `goblin-2`…).
+    pub id: String,
+    /// Index into `Encounter::sides`.
+    pub side: usize,
+    /// Its statistics.
+    pub spec: Arc<Combatant>,
+    /// Starting square.
+    pub pos: Pos,
+}
+
+/// A ready-to-play encounter: a map and every combatant placed on it.
+#[derive(Clone, Debug)]
+pub struct Encounter {
+    /// The battlefield.
+    pub map: Arc<Map>,
+    /// Side names, in deployment order.
+    pub sides: Vec<String>,
+    /// Combatants in deployment order (side by side, each side in given order).
+    pub combatants: Vec<Deployed>,
+}
+
+/// Why an encounter cannot be built.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EncounterError {
+    /// A side given by the user is not in the map's deployment.
+    #[error("unknown side {side:?}: the map's deployment lists {known}")]
+    UnknownSide {
+        /// The side.
+        side: String,
+        /// The sides the map knows, comma-separated.
+        known: String,
+    },
+    /// A side of the deployment was not given.
+    #[error("missing side {0:?}: every side of the map's deployment must be given")]
+    MissingSide(String),
+    /// The same side was given twice.
+    #[error("side {0:?} is given more than once")]
+    DuplicateSide(String),
+    /// A side has no combatant.
+    #[error("side {0:?} has no combatant")]
+    EmptySide(String),
+    /// The map has no deployment section.
+    #[error("the map has no deployment zones")]
+    NoDeployment,
+    /// A zone has fewer free squares than the side has combatants.
+    #[error("zone {zone} of side {side:?} has {squares} free squares for {combatants} combatants")]
+    ZoneTooSmall {
+        /// Side name.
+        side: String,
+        /// Zone letter.
+        zone: char,
+        /// Usable squares in the zone.
+        squares: usize,
+        /// Combatants to place.
+        combatants: usize,
+    },
+}
+
+/// The id base of a combatant: its name, lower-cased, with runs of characters
+/// other than letters and digits replaced by `_`.
+pub fn id_base(name: &str) -> String {
+    let mut out = String::new();
+    let mut pending_sep = false;
+    for ch in name.chars() {
+        if ch.is_alphanumeric() {
+            if pending_sep && !out.is_empty() {
+                out.push('_');
+            }
+            pending_sep = false;
+            out.extend(ch.to_lowercase());
+        } else {
+            pending_sep = true;
+        }
+    }
+    if out.is_empty() { "combatant".to_string() } else { out }
+}
+
+impl Encounter {
+    /// Places the sides on their deployment zones.
+    ///
+    /// Sides are deployed in the map's deployment order; each side fills the
+    /// passable squares of its zone in (row, column) order; ids are made unique
+    /// across the whole encounter in that order (`goblin`, `goblin-2`…).
+    pub fn build(map: Arc<Map>, sides: Vec<SideSpec>) -> Result<Self, EncounterError> {
+        if map.deployment.is_empty() {
+            return Err(EncounterError::NoDeployment);
+        }
+        let known = map.deployment.iter().map(|(s, _)| s.as_str()).collect::<Vec<_>>().join(", ");
+        for (i, side) in sides.iter().enumerate() {
+            if !map.deployment.iter().any(|(s, _)| s == &side.name) {
+                return Err(EncounterError::UnknownSide { side: side.name.clone(), known });
+            }
+            if sides[..i].iter().any(|s| s.name == side.name) {
+                return Err(EncounterError::DuplicateSide(side.name.clone()));
+            }
+            if side.combatants.is_empty() {
+                return Err(EncounterError::EmptySide(side.name.clone()));
+            }
+        }
+        let mut names = Vec::new();
+        let mut combatants = Vec::new();
+        let mut used_ids: Vec<String> = Vec::new();
+        for (side_index, (side_name, zone)) in map.deployment.iter().enumerate() {
+            let Some(side) = sides.iter().find(|s| &s.name == side_name) else {
+                return Err(EncounterError::MissingSide(side_name.clone()));
+            };
+            names.push(side_name.clone());
+            let squares: Vec<Pos> = map.zone_cells(*zone).into_iter().filter(|&p| map.passable(p)).collect();
+            if squares.len() < side.combatants.len() {
+                return Err(EncounterError::ZoneTooSmall {
+                    side: side_name.clone(),
+                    zone: *zone,
+                    squares: squares.len(),
+                    combatants: side.combatants.len(),
+                });
+            }
+            for (spec, &pos) in side.combatants.iter().zip(&squares) {
+                let base = id_base(&spec.name);
+                let mut id = base.clone();
+                let mut n = 1;
+                while used_ids.contains(&id) {
+                    n += 1;
+                    id = format!("{base}-{n}");
+                }
+                used_ids.push(id.clone());
+                combatants.push(Deployed { id, side: side_index, spec: Arc::clone(spec), pos });
+            }
+        }
+        Ok(Self { map, sides: names, combatants })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn id_base_slugs_names() {
+        assert_eq!(id_base("Goblin"), "goblin");
+        assert_eq!(id_base("Orc Warrior"), "orc_warrior");
+        assert_eq!(id_base("  "), "combatant");
+        assert_eq!(id_base("Élan d'Or"), "élan_d_or");
+    }
+}

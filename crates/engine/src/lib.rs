@@ -1,0 +1,23 @@
+//! Deterministic Pathfinder 1e combat rules engine.
+//!
+//! A combat is a pure function of (encounter, options, seed, run index): the
+//! layers above (sweeps, caching, clusters) rely on that. The engine knows
+//! nothing of async, networking or storage.
+
+pub mod combat;
+pub mod dice;
+pub mod encounter;
+pub mod grid;
+pub mod los;
+pub mod map;
+pub mod metrics;
+pub mod model;
+pub mod report;
+pub mod rng;
+pub mod runner;
+pub mod summary;
+pub mod transcript;
+
+/// Version of the rules implemented by this engine. Bump it whenever a rule
+/// change can change an outcome: it is part of every cache key.
+pub const RULES_VERSION: &str = "pf1e-rules-1";

@@ -1,0 +1,415 @@
+//! The data model of combatants (monsters and player characters), as read from JSON.
+//!
+//! Every field of the format is parsed and kept, even those whose rule lives
+//! in a later part of the engine. Unknown fields are an error.
+//! Validation (`load_combatant`, `Combatant::validate`) lives in `model::validate`.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+pub mod validate;
+
+pub use validate::{ModelError, load_combatant, parse_combatant};
+
+/// Size categories, smallest first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, Default)]
+pub enum Size {
+    /// Fine.
+    Fine,
+    /// Diminutive.
+    Diminutive,
+    /// Tiny.
+    Tiny,
+    /// Small.
+    Small,
+    /// Medium.
+    #[default]
+    Medium,
+    /// Large.
+    Large,
+    /// Huge.
+    Huge,
+    /// Gargantuan.
+    Gargantuan,
+    /// Colossal.
+    Colossal,
+}
+
+/// The six ability scores. Constitution and Intelligence may be null
+/// (undead and constructs have no Constitution; mindless creatures no Intelligence).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Abilities {
+    /// Strength score.
+    pub str_score: i32,
+    /// Dexterity score.
+    pub dex_score: i32,
+    /// Constitution score, `null` for creatures without one.
+    pub con_score: Option<i32>,
+    /// Intelligence score, `null` for mindless creatures.
+    pub int_score: Option<i32>,
+    /// Wisdom score.
+    pub wis_score: i32,
+    /// Charisma score.
+    pub cha_score: i32,
+}
+
+/// Armor class: final values, size modifier already included.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ArmorClass {
+    /// Normal AC.
+    pub total: i32,
+    /// Touch AC.
+    pub touch: i32,
+    /// Flat-footed AC.
+    pub flat_footed: i32,
+}
+
+/// Saving throw bonuses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Saves {
+    /// Fortitude.
+    pub fort: i32,
+    /// Reflex.
+    #[serde(rename = "ref")]
+    pub reflex: i32,
+    /// Will.
+    pub will: i32,
+}
+
+/// What kind of attack an attack entry makes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum AttackKind {
+    /// A melee weapon or natural attack.
+    Melee,
+    /// A ranged weapon.
+    Ranged,
+    /// A touch attack: melee touch without `range_increment_ft`, ranged touch with it.
+    Touch,
+}
+
+/// One component of an attack's damage: a formula and its damage types.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DamageComponent {
+    /// Dice notation, e.g. `2d4+4`.
+    pub formula: String,
+    /// Damage types (`slashing`, `fire`…). Energy types are resisted per component.
+    #[serde(default)]
+    pub types: Vec<String>,
+    /// Precision damage (sneak attack and the like): never multiplied on a critical hit.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub precision: bool,
+}
+
+/// One attack a combatant can make.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AttackSpec {
+    /// Stable identifier for `weapon_id` choices; defaults to the name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// Display name.
+    pub name: String,
+    /// Melee, ranged or touch.
+    pub kind: AttackKind,
+    /// Final attack bonus (BAB, ability, size, enhancement already included).
+    pub attack_bonus: i32,
+    /// Damage components; the first physical one carries the weapon dice.
+    pub damage: Vec<DamageComponent>,
+    /// Flat damage bonus added to the weapon damage (multiplied on a critical hit).
+    #[serde(default)]
+    pub damage_bonus: i32,
+    /// Lowest natural roll that threatens a critical hit (20 by default).
+    #[serde(default = "default_crit_range")]
+    pub crit_range: u32,
+    /// Critical multiplier (×2 by default).
+    #[serde(default = "default_crit_mult")]
+    pub crit_mult: u32,
+    /// Range increment in feet (ranged and thrown/firearm touch attacks).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub range_increment_ft: Option<u32>,
+    /// Explicit reach in feet; on a natural attack it is the creature's natural reach.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reach_ft: Option<u32>,
+    /// Natural attack (bite, claw…): never gains iterative attacks.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub natural: bool,
+    /// Secondary natural attack (−5, −2 with Multiattack).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub secondary: bool,
+    /// Firearm: touch AC in the first range increment, misfire on a natural 1.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub firearm: bool,
+    /// Wielded in two hands (Power Attack +3X).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub two_handed: bool,
+    /// Weapon with the reach quality: doubles natural reach, cannot hit adjacent foes.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub reach_weapon: bool,
+    /// Number of identical attacks made with one action (`2x talons`).
+    #[serde(default = "default_count")]
+    pub count: u32,
+    /// Splash damage dealt to creatures adjacent to the target (splash weapons).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub splash: Vec<DamageComponent>,
+    /// Special materials and qualities the weapon carries for damage reduction
+    /// (`magic`, `silver`, `cold_iron`, `adamantine`, `good`…).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub qualities: Vec<String>,
+    /// Free-form notes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub notes: Option<String>,
+}
+
+/// Damage reduction `amount/bypass`; every listed bypass component is required
+/// (`DR 15/bludgeoning and magic`). An empty list is `DR X/—`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DamageReduction {
+    /// Points of damage prevented per attack.
+    pub amount: u32,
+    /// Components an attack must all carry to bypass the reduction.
+    #[serde(default)]
+    pub bypass: Vec<String>,
+}
+
+/// A named feature (feat, class feature, racial trait), as a bare name or an object.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Feature {
+    /// Just the name, e.g. `"Power Attack"`.
+    Name(String),
+    /// A name with details.
+    Detailed(FeatureDetail),
+}
+
+/// A feature with its category and source.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FeatureDetail {
+    /// Feature name.
+    pub name: String,
+    /// `feat`, `class`, `racial` or `trait`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub category: Option<String>,
+    /// Where it comes from (class level, race…).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source_detail: Option<String>,
+    /// Free-form notes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub notes: Option<String>,
+}
+
+impl Feature {
+    /// The feature's name.
+    pub fn name(&self) -> &str {
+        match self {
+            Feature::Name(n) => n,
+            Feature::Detailed(d) => &d.name,
+        }
+    }
+}
+
+/// An item carried but not wielded (potions, scrolls, wands…).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum CarriedItem {
+    /// Just the name.
+    Name(String),
+    /// A name with a quantity and notes.
+    Detailed(CarriedItemDetail),
+}
+
+/// A carried item with its quantity.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CarriedItemDetail {
+    /// Item name.
+    pub name: String,
+    /// How many (1 by default).
+    #[serde(default = "default_count")]
+    pub quantity: u32,
+    /// Free-form notes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub notes: Option<String>,
+}
+
+/// One skill entry.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Skill {
+    /// Ranks invested.
+    #[serde(default)]
+    pub rank: i32,
+    /// Whether it is a class skill (+3 when trained).
+    #[serde(default)]
+    pub class_skill: bool,
+    /// Armor check penalty applied to it (≤ 0).
+    #[serde(default)]
+    pub armor_penalty: i32,
+    /// Final bonus when the sheet gives it directly.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bonus: Option<i32>,
+}
+
+/// Spellcasting ability.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CastingAbility {
+    /// Intelligence.
+    Int,
+    /// Wisdom.
+    Wis,
+    /// Charisma.
+    Cha,
+}
+
+/// Whether a file describes a player character or a monster.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum CombatantRole {
+    /// A monster or NPC (the default).
+    #[default]
+    Monster,
+    /// A player character: never affected by `--simple-monster-death`.
+    Pc,
+}
+
+/// A combatant as described by its JSON file.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Combatant {
+    /// `pc` for player characters, `monster` (default) otherwise: the reliable
+    /// marker that tells a PC from a monster.
+    #[serde(default)]
+    pub role: CombatantRole,
+    /// Display name; ids are derived from it.
+    pub name: String,
+    /// Character level or hit dice (caster level for spells).
+    #[serde(default = "default_level")]
+    pub level: u32,
+    /// Size category.
+    #[serde(default)]
+    pub size: Size,
+    /// Challenge rating as written (`1/3`, `2`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cr: Option<String>,
+    /// Experience award.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub xp: Option<u32>,
+    /// Where the statistics come from.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    /// Creature type (`humanoid`, `undead`, `construct`…).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub creature_type: Option<String>,
+    /// Two-letter alignment code (`LG` … `CE`, `N`).
+    #[serde(default = "default_alignment")]
+    pub alignment: String,
+    /// Ability scores.
+    pub abilities: Abilities,
+    /// Maximum hit points.
+    pub hp_max: i32,
+    /// Armor class (final values).
+    pub ac: ArmorClass,
+    /// Base attack bonus.
+    pub bab: i32,
+    /// Initiative modifier.
+    pub initiative_mod: i32,
+    /// Land speed in feet.
+    pub speed_land_ft: u32,
+    /// Fly speed in feet, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub speed_fly_ft: Option<u32>,
+    /// Saving throws.
+    pub saves: Saves,
+    /// Attacks, in order of preference.
+    pub attacks: Vec<AttackSpec>,
+    /// Feats, class features and traits.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub features: Vec<Feature>,
+    /// Metamagic feats known.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub metamagic_feats: Vec<String>,
+    /// Damage reduction.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dr: Option<DamageReduction>,
+    /// Energy resistances by type.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub resistances: BTreeMap<String, u32>,
+    /// Damage types the creature is immune to.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub immunities: Vec<String>,
+    /// Spell resistance (0 = none).
+    #[serde(default)]
+    pub spell_resistance: u32,
+    /// Whether the combatant is aware of its foes when the battle starts.
+    #[serde(default = "default_true")]
+    pub aware: bool,
+    /// Spell slots per spell level (`"1": 4`), a final per-encounter budget.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub spell_slots: BTreeMap<String, u32>,
+    /// Names of the spells the combatant can cast.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub spells: Vec<String>,
+    /// Spellcasting ability.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub casting_ability: Option<CastingAbility>,
+    /// Limited-use resources (`channel_energy`, `grit`, `hexes`…).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub resources: BTreeMap<String, u32>,
+    /// Skills by name.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub skills: BTreeMap<String, Skill>,
+    /// Items carried but not wielded.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub carried_items: Vec<CarriedItem>,
+    /// Free-form notes (what was left out of the stat block and why).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub notes: Option<String>,
+}
+
+impl Combatant {
+    /// Whether the combatant has a feature with this name (case-insensitive).
+    pub fn has_feature(&self, name: &str) -> bool {
+        self.features.iter().any(|f| f.name().eq_ignore_ascii_case(name))
+    }
+
+    /// Whether the combatant is a player character.
+    pub fn is_pc(&self) -> bool {
+        self.role == CombatantRole::Pc
+    }
+
+    /// Whether the creature type has no Constitution-based dying band
+    /// (undead and constructs are destroyed at 0 hit points).
+    pub fn destroyed_at_zero(&self) -> bool {
+        matches!(self.creature_type.as_deref(), Some(t) if t.eq_ignore_ascii_case("undead") || t.eq_ignore_ascii_case("construct"))
+    }
+}
+
+fn default_crit_range() -> u32 {
+    20
+}
+fn default_crit_mult() -> u32 {
+    2
+}
+fn default_count() -> u32 {
+    1
+}
+fn default_level() -> u32 {
+    1
+}
+fn default_true() -> bool {
+    true
+}
+fn default_alignment() -> String {
+    "N".to_string()
+}
+fn is_false(b: &bool) -> bool {
+    !*b
+}

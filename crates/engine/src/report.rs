@@ -1,0 +1,1 @@
+//! The balance report: text (French by default, English on request) and JSON.

@@ -1,0 +1,1 @@
+//! The transcript table: `Round | Combattant | Message`, aligned by display width.

@@ -1,0 +1,1 @@
+//! pf1e worker (see the sweep service issue).
