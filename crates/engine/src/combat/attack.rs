@@ -237,7 +237,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             crit = c20 != 1 && (c20 == 20 || ctotal >= s.ac);
             if self.log.on() {
                 let verdict = if crit { format!("CRIT x{}", atk.crit_mult) } else { "no crit".to_string() };
-                let _ = write!(text, " -> HIT, threat: confirm d20={c20}{:+}={ctotal} -> {verdict}", s.attack);
+                let _ = write!(text, " -> HIT, threat: confirm d20={c20}{:+}={ctotal} -> {verdict},", s.attack);
             }
         } else if self.log.on() {
             text.push_str(" -> HIT");
