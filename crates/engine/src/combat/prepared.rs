@@ -1,13 +1,14 @@
 //! Per-encounter data computed once and shared by every run: parsed dice,
-//! attack profiles, damage defenses per (attack, defender), and a lazy cache
-//! of line of effect and terrain cover between squares.
+//! attack profiles, damage defenses per (attack, defender), and line of
+//! effect and terrain cover between squares (the map's `LosTable`, or for
+//! maps too large to tabulate, rows computed on first use).
 
 use std::sync::{Arc, OnceLock};
 
 use crate::dice::{DiceExpr, ability_modifier};
 use crate::encounter::Encounter;
 use crate::grid::{NEIGHBOURS, Pathfinder};
-use crate::los;
+use crate::los::{self, LosTable};
 use crate::map::{Map, Pos};
 use crate::model::{ArmorClass, AttackKind, AttackSpec, Combatant, DamageComponent};
 
@@ -40,6 +41,8 @@ pub struct PreparedEncounter {
     pub(crate) fighters: Vec<FighterSpec>,
     /// A pathfinder with its step tables built, cloned by every battle.
     pub(crate) pathfinder: Pathfinder,
+    los: LosTable,
+    /// Used only when the map is too large for `los`.
     geo: GeoCache,
 }
 
@@ -194,9 +197,10 @@ impl PreparedEncounter {
                 attacks,
             });
         }
-        let geo = GeoCache::new(&encounter.map);
+        let los = LosTable::new(&encounter.map);
+        let geo = if los.is_tabulated() { GeoCache::default() } else { GeoCache::new(&encounter.map) };
         let pathfinder = Pathfinder::new(&encounter.map);
-        Ok(Self { map: Arc::clone(&encounter.map), sides: encounter.sides.clone(), fighters, pathfinder, geo })
+        Ok(Self { map: Arc::clone(&encounter.map), sides: encounter.sides.clone(), fighters, pathfinder, los, geo })
     }
 
     /// The battlefield.
@@ -229,18 +233,33 @@ impl PreparedEncounter {
         &self.sides
     }
 
-    /// Whether `from` has line of effect to `to` (cached).
+    /// Whether `from` has line of effect to `to` (precomputed).
     #[inline]
     pub fn line_of_effect(&self, from: Pos, to: Pos) -> bool {
+        if self.los.is_tabulated() {
+            return self.los.has_line_of_effect(&self.map, from, to);
+        }
         let row = self.geo.row(&self.map, from);
         let j = self.map.index(to);
         row.loe[j / 64] >> (j % 64) & 1 == 1
     }
 
-    /// Terrain cover of `to` against an attack from `from` (cached): the
+    /// Cover of `to` against a ranged attack from `from`, terrain and the
+    /// creatures standing on `creatures` together (attacker's best corner).
+    pub fn ranged_cover(&self, from: Pos, to: Pos, creatures: &[Pos]) -> u8 {
+        if creatures.is_empty() {
+            return self.terrain_cover(from, to, false);
+        }
+        self.los.ranged_cover(&self.map, from, to, creatures)
+    }
+
+    /// Terrain cover of `to` against an attack from `from` (precomputed): the
     /// adjacent-melee rule when `adjacent_melee`, the best-corner rule otherwise.
     #[inline]
     pub fn terrain_cover(&self, from: Pos, to: Pos, adjacent_melee: bool) -> u8 {
+        if self.los.is_tabulated() {
+            return self.los.terrain_cover(&self.map, from, to, adjacent_melee);
+        }
         let row = self.geo.row(&self.map, from);
         if adjacent_melee {
             let (dr, dc) = (to.row - from.row, to.col - from.col);
@@ -356,7 +375,7 @@ struct GeoRow {
 }
 
 /// Rows computed on first use, shared across threads.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 struct GeoCache {
     rows: Vec<OnceLock<GeoRow>>,
 }

@@ -178,7 +178,7 @@ fn movement_follows_the_shortest_path_around_walls_and_pays_terrain() {
     // 25 ft: one diagonal, then around the wall (no corner cut at (2,3)).
     assert_eq!(
         b.lines,
-        ["round 1 hero: move (1,1)->(2,2)->(3,2)->(3,3)->(3,4)->(2,4)", "round 1 hero: move: already in position at (2,4)"]
+        ["round 1 hero: move (1,1)->(2,1)->(3,2)->(3,3)->(3,4)->(2,4)", "round 1 hero: move: already in position at (2,4)"]
     );
     // Difficult terrain doubles the cost: 30 ft buys three squares of rubble.
     let m = map(&["#########", "#TTTTTTT#", "#########"]);
