@@ -5,13 +5,11 @@
 //! result is either entirely present or absent, a sweep record is either
 //! submitted with its bundle or not at all.
 //!
-//! Shard results are committed without fsync (`Durability::None`) unless the
-//! last durable commit is older than [`DURABLE_EVERY`]: redb keeps such
-//! commits atomic, and a crash only loses the last fraction of a second of
-//! results (recomputed on resume). Journal writes are always durable.
+//! Every commit is durable: a shard that a status call reports as computed
+//! is on disk, so a restarted coordinator never computes it again. Workers
+//! report in batches, so the commit rate stays far below the shard rate.
 
 use std::path::Path;
-use std::time::{Duration, Instant};
 
 use prost::Message;
 use redb::{Database, Durability, ReadableDatabase, ReadableTable, ReadableTableMetadata, TableDefinition};
@@ -26,9 +24,6 @@ const SWEEP_BUNDLES: TableDefinition<u64, &[u8]> = TableDefinition::new("sweep_b
 const SWEEP_STATE: TableDefinition<u64, &str> = TableDefinition::new("sweep_state");
 const SWEEP_RESULTS: TableDefinition<u64, &str> = TableDefinition::new("sweep_results");
 const META: TableDefinition<&str, u64> = TableDefinition::new("meta");
-
-/// Longest time shard results stay without a durable commit.
-pub const DURABLE_EVERY: Duration = Duration::from_millis(500);
 
 /// A storage failure.
 #[derive(Debug, thiserror::Error)]
@@ -120,7 +115,6 @@ impl LlmKey {
 pub struct Store {
     db: Database,
     path: String,
-    last_durable: Instant,
 }
 
 /// Maps any redb error to a [`StoreError`].
@@ -164,7 +158,7 @@ impl Store {
             txn.open_table(META).ctx(&path)?;
         }
         txn.commit().ctx(&path)?;
-        Ok(Self { db, path, last_durable: Instant::now() })
+        Ok(Self { db, path })
     }
 
     /// The database's path (for messages).
@@ -194,9 +188,7 @@ impl Store {
             return Ok(());
         }
         let p = self.path.clone();
-        let mut txn = self.db.begin_write().ctx(&p)?;
-        let durable = self.last_durable.elapsed() >= DURABLE_EVERY;
-        txn.set_durability(if durable { Durability::Immediate } else { Durability::None }).ctx(&p)?;
+        let txn = self.db.begin_write().ctx(&p)?;
         {
             let mut table = txn.open_table(SHARDS).ctx(&p)?;
             for (k, r) in results {
@@ -204,18 +196,15 @@ impl Store {
             }
         }
         txn.commit().ctx(&p)?;
-        if durable {
-            self.last_durable = Instant::now();
-        }
         Ok(())
     }
 
-    /// Makes every earlier commit durable.
+    /// Makes every earlier commit durable (they already are; kept for shutdown paths).
     pub fn flush(&mut self) -> Result<(), StoreError> {
         let p = self.path.clone();
-        let txn = self.db.begin_write().ctx(&p)?;
+        let mut txn = self.db.begin_write().ctx(&p)?;
+        txn.set_durability(Durability::Immediate).ctx(&p)?;
         txn.commit().ctx(&p)?;
-        self.last_durable = Instant::now();
         Ok(())
     }
 
@@ -261,7 +250,6 @@ impl Store {
             txn.open_table(SWEEP_STATE).ctx(&p)?.insert(id, json.as_str()).ctx(&p)?;
         }
         txn.commit().ctx(&p)?;
-        self.last_durable = Instant::now();
         Ok(id)
     }
 
@@ -282,7 +270,6 @@ impl Store {
             }
         }
         txn.commit().ctx(&p)?;
-        self.last_durable = Instant::now();
         Ok(())
     }
 
