@@ -15,7 +15,7 @@ use serde::de::{self, Deserializer, MapAccess, Visitor};
 use super::{Map, MapError, Pos, Terrain};
 
 /// Largest accepted width or height of a map, in squares.
-pub const MAX_SIDE: usize = 1000;
+pub const MAX_SIDE: usize = 256;
 
 /// Largest accepted `move_cost`: keeps step costs small integers.
 pub const MAX_MOVE_COST: u32 = 255;
@@ -813,7 +813,7 @@ legend:
     fn error_oversized_map() {
         let row = ".".repeat(MAX_SIDE + 1);
         let msg = err(&format!("terrain: \"{row}\"\n"));
-        assert_msg(&msg, "line 1", "at most 1000 squares per side");
+        assert_msg(&msg, "line 1", &format!("at most {MAX_SIDE} squares per side"));
     }
 
     #[test]
