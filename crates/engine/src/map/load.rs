@@ -638,7 +638,26 @@ legend:
 
     #[test]
     fn error_malformed_yaml() {
-        assert_msg(&err("terrain: [\n"), "line", "");
+        let msg = err("name: x\nterrain: \"unclosed\n");
+        assert_msg(&msg, "line 2 column 10", "found unexpected end of stream");
+    }
+
+    #[test]
+    fn error_empty_legend_type() {
+        let msg = err_with("{ type: rubble, move_cost: 2 }", "{ type: \"\", move_cost: 2 }");
+        assert_msg(&msg, "line 10", "legend \"T\": type must not be empty");
+    }
+
+    #[test]
+    fn error_duplicate_marker() {
+        let msg = err_with("  spot: [1, 2]\n", "  spot: [1, 2]\n  spot: [1, 3]\n");
+        assert_msg(&msg, "line 21", "markers: duplicate key \"spot\"");
+    }
+
+    #[test]
+    fn error_empty_side_name() {
+        let msg = err_with("  players: A", "  \"\": A");
+        assert_msg(&msg, "line 22", "side name must not be empty");
     }
 
     #[test]
