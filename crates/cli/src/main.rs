@@ -26,6 +26,8 @@ enum Command {
     Worker(cmd::worker::WorkerArgs),
     /// Submit, watch, inspect and cancel sweeps on a coordinator.
     Ctl(cmd::ctl::CtlArgs),
+    /// Measure the sweep service: scheduling overhead, scaling, resume from cache.
+    BenchService(cmd::bench_service::BenchServiceArgs),
 }
 
 fn main() -> ExitCode {
@@ -54,6 +56,7 @@ fn main() -> ExitCode {
         Command::Coordinator(a) => cmd::coordinator::run(a),
         Command::Worker(a) => cmd::worker::run(a),
         Command::Ctl(a) => cmd::ctl::run(a),
+        Command::BenchService(a) => cmd::bench_service::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

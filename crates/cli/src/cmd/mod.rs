@@ -2,6 +2,7 @@
 //! `bench-service`, and what they share (errors and exit codes, the
 //! coordinator address and token, progress display, result documents).
 
+pub mod bench_service;
 pub mod coordinator;
 pub mod ctl;
 pub mod progress;
