@@ -105,7 +105,11 @@ pub async fn run(
             Step::Stop => return Ok(()),
             Step::Reconnect => {
                 tracing::warn!("lost the coordinator; reconnecting in {backoff:?}");
-                tokio::time::sleep(backoff).await;
+                let mut rx = stop_rx.clone();
+                tokio::select! {
+                    _ = tokio::time::sleep(backoff) => {}
+                    _ = rx.changed() => {}
+                }
                 backoff = (backoff * 2).min(Duration::from_secs(5));
             }
         }

@@ -107,13 +107,21 @@ fn through_service(sweep: &Path, workers: usize) -> Result<(Duration, u64), CmdE
         let mut handles = Vec::new();
         for i in 0..workers {
             let cfg = WorkerConfig {
-                target: Target { url: url.clone(), auth: ClientAuth::new(None).map_err(CmdError::runtime)?, tls_ca: None },
+                target: Target {
+                    url: url.clone(),
+                    auth: ClientAuth::new(None).map_err(CmdError::runtime)?,
+                    tls_ca: None,
+                },
                 threads: 1,
                 name: format!("bench-{i}"),
                 rules_version: pf1e_engine::RULES_VERSION.to_string(),
                 max_batch: None,
             };
-            handles.push(tokio::spawn(pf1e_worker::run(cfg, Arc::new(EngineEvaluator::new()), stopped(stop_rx.clone()))));
+            handles.push(tokio::spawn(pf1e_worker::run(
+                cfg,
+                Arc::new(EngineEvaluator::new()),
+                stopped(stop_rx.clone()),
+            )));
         }
         // Let the workers connect and warm up before the clock starts.
         tokio::time::sleep(Duration::from_millis(300)).await;
@@ -153,7 +161,8 @@ pub fn run(args: &BenchServiceArgs) -> CmdResult {
         );
     }
     if all || args.which == Which::Scaling {
-        let sweep = write_sweep(dir.path(), &args.data, "scaling", 200, 25, &[1, 1], (&[0.5, 0.75, 1.0], &[1.0]))?;
+        let sweep =
+            write_sweep(dir.path(), &args.data, "scaling", 200, 25, &[1, 1], (&[0.5, 0.75, 1.0], &[1.0]))?;
         let (one, shards) = through_service(&sweep, 1)?;
         let (two, _) = through_service(&sweep, 2)?;
         println!(

@@ -10,7 +10,7 @@ use pf1e_coordinator::proto;
 use pf1e_coordinator::sweep::{Sweep, bundle_from_disk};
 
 use super::progress::Progress;
-use super::{CmdError, CmdResult, ConnectArgs, document, print_results, runtime, stats_json};
+use super::{CmdError, CmdResult, ConnectArgs, document, print_results, runtime};
 
 /// Arguments of `pf1e ctl`.
 #[derive(Debug, Clone, clap::Args)]
@@ -160,13 +160,17 @@ async fn dispatch(target: &Target, command: &CtlCommand, bundle: Option<proto::S
                 for i in &list.sweeps {
                     let s = i.stats.unwrap_or_default();
                     println!(
-                        "{:>6}  {:<10} {:<24} {}/{} cells  {}",
+                        "{:>6}  {:<10} {:<24} {}/{} cells  {}/{} runs  {} shards ({} computed, {} from cache)",
                         i.id,
                         i.status,
                         i.name,
                         s.cells_done,
                         s.cells_total,
-                        stats_json(&s)
+                        s.runs_done,
+                        s.runs_total,
+                        s.shards_total,
+                        s.shards_computed,
+                        s.shards_from_cache
                     );
                 }
             }
