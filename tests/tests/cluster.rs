@@ -54,7 +54,7 @@ fn two_workers_match_the_embedded_mode_and_a_resubmission_comes_from_the_cache()
 
 #[test]
 fn a_worker_killed_mid_sweep_loses_nothing() {
-    let fx = Fixture::new("killworker", 50, 1);
+    let fx = Fixture::new("killworker", 150, 1);
     let reference = fx.embedded_results();
     let c = start_coordinator(&fx.path("c.redb"), "127.0.0.1:0", &["--lease-ttl-ms", "800"], &[]);
     let mut doomed = start_worker(&c.url, &["--threads", "1", "--max-batch", "1"], &[]);
@@ -71,12 +71,12 @@ fn a_worker_killed_mid_sweep_loses_nothing() {
     assert!(out.status.success(), "watch: {}", String::from_utf8_lossy(&out.stderr));
     let doc = results(&c.url, &id);
     assert_eq!(doc["results"], reference);
-    assert_eq!(stat(&doc, "shards_computed") + stat(&doc, "shards_from_cache"), 100);
+    assert_eq!(stat(&doc, "shards_computed") + stat(&doc, "shards_from_cache"), 300);
 }
 
 #[test]
 fn a_coordinator_killed_mid_sweep_resumes_without_recomputing() {
-    let fx = Fixture::new("killcoord", 50, 1);
+    let fx = Fixture::new("killcoord", 150, 1);
     let reference = fx.embedded_results();
     let db = fx.path("c.redb");
     let mut first = start_coordinator(&db, "127.0.0.1:0", &["--lease-ttl-ms", "800"], &[]);
@@ -93,7 +93,7 @@ fn a_coordinator_killed_mid_sweep_resumes_without_recomputing() {
     let after = wait_for(&second.url, &id, "the resumed sweep to finish", |s| s["status"] != "running");
     assert_eq!(after["status"], "done", "{after}");
     let total = stat(&after, "shards_total");
-    assert_eq!(total, 100);
+    assert_eq!(total, 300);
     assert!(
         stat(&after, "shards_from_cache") >= done_before,
         "shards finished before the kill were recomputed: {after} (before: {before})"
