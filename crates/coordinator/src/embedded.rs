@@ -68,7 +68,21 @@ pub fn evaluate_leases(
         .map(|l| {
             let spec = l.spec.clone().unwrap_or_default();
             let outcome = match scenarios.get(&spec.scenario_hash) {
-                Some(s) => evaluator.evaluate(s, &spec),
+                // A panic in the engine fails the sweep with a message instead of killing the worker.
+                Some(s) => {
+                    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| evaluator.evaluate(s, &spec)))
+                        .unwrap_or_else(|p| {
+                            let what = p
+                                .downcast_ref::<String>()
+                                .cloned()
+                                .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+                                .unwrap_or_default();
+                            Err(format!(
+                                "the engine panicked on runs {}..{}: {what}",
+                                spec.run_start, spec.run_end
+                            ))
+                        })
+                }
                 None => Err(format!("unknown scenario {}", spec.scenario_hash)),
             };
             let (result, error) = match outcome {

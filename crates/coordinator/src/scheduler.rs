@@ -1021,6 +1021,24 @@ mod tests {
         assert!(matches!(sched.lease("w99", 1, Instant::now()), Err(SchedError::UnknownWorker(_))));
     }
 
+    struct Panicky;
+
+    impl ShardEvaluator for Panicky {
+        fn evaluate(&self, _s: &Scenario, spec: &proto::ShardSpec) -> Result<proto::ShardResult, String> {
+            assert!(spec.run_start < 4, "engine bug");
+            Ok(crate::results::tests::fake_result(spec.seed, spec.run_start..spec.run_end))
+        }
+    }
+
+    #[test]
+    fn an_engine_panic_fails_the_sweep_with_a_message() {
+        let mut sched = Scheduler::new(Store::in_memory().unwrap(), cfg());
+        let id = sched.submit(bundle(4)).unwrap();
+        let info = drive(&mut sched, id, &Panicky, 1, |_| {}).unwrap();
+        assert_eq!(info.status, "failed");
+        assert!(info.error.contains("engine bug"), "{}", info.error);
+    }
+
     #[test]
     fn cancel_drops_queued_shards() {
         let mut sched = Scheduler::new(Store::in_memory().unwrap(), cfg());
