@@ -1,6 +1,6 @@
 //! Movement: move along the true shortest path, the 5-foot step, the charge.
 
-use crate::grid::{Access, NEIGHBOURS, distance_ft, step_cost};
+use crate::grid::{Access, NEIGHBOURS, Pathfinder, distance_ft, step_cost};
 use crate::map::Pos;
 use crate::rng::Dice;
 
@@ -61,6 +61,26 @@ impl Iterator for Line {
 
 fn is_diagonal(a: Pos, b: Pos) -> bool {
     a.row != b.row && a.col != b.col
+}
+
+/// The cheapest square (ties in row-major order) reached by the last run of
+/// `pf` where `i` may stop and can attack `t`.
+fn attack_square(st: &BattleState<'_>, pf: &Pathfinder, i: usize, t: usize) -> Option<Pos> {
+    let map = st.map();
+    let mut best: Option<(u32, Pos)> = None;
+    for row in 0..map.height {
+        for col in 0..map.width {
+            let q = Pos::new(row, col);
+            let Some(c) = pf.cost(q) else { continue };
+            if best.is_some_and(|(bc, _)| bc <= c) || st.access(i, q) != Access::Open {
+                continue;
+            }
+            if st.weapon_for(i, t, q).is_ok() {
+                best = Some((c, q));
+            }
+        }
+    }
+    best.map(|(_, q)| q)
 }
 
 impl BattleState<'_> {
@@ -239,43 +259,23 @@ impl<R: Dice> Engine<'_, '_, R> {
         let start = self.st.fighters[i].pos;
         let st = &self.st;
         let map = st.map();
-        self.pf.run(map, start, None, &|p| st.access(i, p));
+        let pf = self.pf.get_or_insert_with(|| st.prep.pathfinder.clone());
+        pf.run(map, start, None, &|p| st.access(i, p));
         let dest = match (destination, target) {
             (Some(d), _) => {
                 let ok = map.in_bounds(d)
                     && st.access(i, d) == Access::Open
-                    && self.pf.cost(d).is_some_and(|c| c <= budget);
+                    && pf.cost(d).is_some_and(|c| c <= budget);
                 if !ok {
                     return Err(Reason::UnreachableDestination);
                 }
                 d
             }
-            (None, Some(t)) => self.attack_square(i, t).ok_or(Reason::UnreachableDestination)?,
+            (None, Some(t)) => attack_square(st, pf, i, t).ok_or(Reason::UnreachableDestination)?,
             (None, None) => return Err(Reason::MissingTarget),
         };
-        self.pf.path_to(dest, &mut self.path);
+        pf.path_to(dest, &mut self.path);
         Ok(dest)
-    }
-
-    /// The cheapest square (ties in row-major order) reached by the last
-    /// pathfinder run where `i` may stop and can attack `t`.
-    fn attack_square(&self, i: usize, t: usize) -> Option<Pos> {
-        let st = &self.st;
-        let map = st.map();
-        let mut best: Option<(u32, Pos)> = None;
-        for row in 0..map.height {
-            for col in 0..map.width {
-                let q = Pos::new(row, col);
-                let Some(c) = self.pf.cost(q) else { continue };
-                if best.is_some_and(|(bc, _)| bc <= c) || st.access(i, q) != Access::Open {
-                    continue;
-                }
-                if st.weapon_for(i, t, q).is_ok() {
-                    best = Some((c, q));
-                }
-            }
-        }
-        best.map(|(_, q)| q)
     }
 
     /// Cuts the path to what the budget pays for, then back to a square the
@@ -374,10 +374,12 @@ impl<R: Dice> Engine<'_, '_, R> {
         let w = match action.weapon {
             None => auto,
             Some(w) => {
-                let ok = self.st.prep.fighters[i].attacks.get(w).is_some_and(|a| a.melee)
-                    && self.st.melee_weapon_from(i, t, end).is_some()
-                    && self.st.prep.fighters[i].attacks[w].reaches(distance_ft(end, self.st.fighters[t].pos));
-                if !ok {
+                let to = self.st.fighters[t].pos;
+                let usable = self.st.prep.fighters[i]
+                    .attacks
+                    .get(w)
+                    .is_some_and(|a| a.melee && a.reaches(distance_ft(end, to)));
+                if !usable || !self.st.prep.line_of_effect(end, to) {
                     return Err(Reason::WeaponUnavailable);
                 }
                 w

@@ -213,17 +213,6 @@ impl<'p> BattleState<'p> {
             .min_by_key(|&j| (self.distance(i, j), j))
     }
 
-    /// Sides that still have a combatant able to act, as a bit set.
-    pub(crate) fn standing_sides(&self) -> u64 {
-        let mut sides = 0u64;
-        for i in 0..self.len() {
-            if self.is_active(i) {
-                sides |= 1 << (self.side(i) % 64);
-            }
-        }
-        sides
-    }
-
     /// Moves combatant `i` to `to` in the occupancy grid.
     pub(crate) fn relocate(&mut self, i: usize, to: Pos) {
         let map = self.prep.map();

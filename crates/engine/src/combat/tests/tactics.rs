@@ -427,3 +427,33 @@ fn default_policy_choices() {
         "a disabled combatant does not charge"
     );
 }
+
+#[test]
+fn side_policies_plan_each_side_and_results_are_kept_per_combatant() {
+    let prep = hero_vs_dummy(at(1, 1), at(1, 2));
+    let mut rng = crate::rng::ScriptedRng::new(vec![20, 20, 1, 2]);
+    let mut idle =
+        |_: &crate::combat::BattleState<'_>, _: usize, out: &mut Vec<Action>| out.push(Action::new(Wait));
+    let mut last = Vec::new();
+    let mut recorder = |b: &crate::combat::BattleState<'_>, i: usize, out: &mut Vec<Action>| {
+        last.push(b.last_results(i).to_vec());
+        out.push(Action::at(Attack, 1));
+        out.push(Action::new(TotalDefense));
+        out.push(Action::new(Swift));
+    };
+    let options = SimOptions { round_cap: 2, ..SimOptions::default() };
+    let mut policies = crate::combat::SidePolicies(vec![&mut recorder, &mut idle]);
+    let outcome = crate::combat::run_prepared(&prep, &options, &mut rng, None, &mut policies);
+    assert_eq!((outcome.winner, outcome.rounds), (None, 2));
+    assert_eq!(
+        last,
+        [
+            vec![],
+            vec![
+                ActionResult::done(Attack),
+                ActionResult::failed(TotalDefense, Reason::DowngradedActionEconomy),
+                ActionResult::failed(Swift, Reason::UnsupportedKind),
+            ]
+        ]
+    );
+}
