@@ -311,7 +311,10 @@ fn prepare_attack(
     if !melee && increment == 0 {
         return Err("a ranged attack needs a range_increment_ft above 0".to_string());
     }
+    // Projectiles reach 10 increments; ranged touch attacks and (early)
+    // firearms 5 (CRB "Range", UC "Early Firearms").
     let max_range_ft = match a.kind {
+        AttackKind::Ranged if a.firearm => increment * 5,
         AttackKind::Ranged => increment * 10,
         AttackKind::Touch if ranged_touch => increment * 5,
         _ => 0,
