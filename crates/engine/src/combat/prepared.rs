@@ -57,6 +57,8 @@ pub(crate) struct FighterSpec {
     pub side: usize,
     pub start: Pos,
     pub hp_max: i32,
+    /// Hit points at the start of the battle (a scenario variant may lower them).
+    pub start_hp: i32,
     pub ac: ArmorClass,
     pub init_mod: i32,
     pub speed_ft: u32,
@@ -189,6 +191,7 @@ impl PreparedEncounter {
                 side: d.side,
                 start: d.pos,
                 hp_max: c.hp_max,
+                start_hp: d.start_hp,
                 ac: c.ac,
                 init_mod: c.initiative_mod,
                 speed_ft: c.speed_land_ft.max(c.speed_fly_ft.unwrap_or(0)),
