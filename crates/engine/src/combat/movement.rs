@@ -67,20 +67,28 @@ fn is_diagonal(a: Pos, b: Pos) -> bool {
 /// `pf` where `i` may stop and can attack `t`.
 fn attack_square(st: &BattleState<'_>, pf: &Pathfinder, i: usize, t: usize) -> Option<Pos> {
     let map = st.map();
-    let mut best: Option<(u32, Pos)> = None;
+    let start = st.fighters[i].pos;
+    let mut best: Option<((u32, i32), Pos)> = None;
     for row in 0..map.height {
         for col in 0..map.width {
             let q = Pos::new(row, col);
             let Some(c) = pf.cost(q) else { continue };
-            if best.is_some_and(|(bc, _)| bc <= c) || st.access(i, q) != Access::Open {
+            let key = (c, straightness(start, q));
+            if best.is_some_and(|(bk, _)| bk <= key) || st.access(i, q) != Access::Open {
                 continue;
             }
             if st.weapon_for(i, t, q).is_ok() {
-                best = Some((c, q));
+                best = Some((key, q));
             }
         }
     }
     best.map(|(_, q)| q)
+}
+
+/// Tie-break between equally cheap destinations: the one most directly
+/// ahead (squared Euclidean distance from the mover), then row-major order.
+fn straightness(from: Pos, q: Pos) -> i32 {
+    (q.row - from.row).pow(2) + (q.col - from.col).pow(2)
 }
 
 impl BattleState<'_> {
@@ -216,7 +224,7 @@ impl<R: Dice> Engine<'_, '_, R> {
     /// The route to the closest square from which `i` can attack `t`, taken
     /// from the creature-free paths when no enemy stands on the best one: then
     /// it is a shortest path for the mover too. Fills `self.path`.
-    fn static_route(&mut self, i: usize, t: usize) -> Option<Pos> {
+    pub(crate) fn static_route(&mut self, i: usize, t: usize) -> Option<Pos> {
         let st = &self.st;
         let paths = st.prep.paths.as_ref()?;
         let map = st.map();
@@ -225,16 +233,17 @@ impl<R: Dice> Engine<'_, '_, R> {
         // Only squares within the longest reach or range of the target can do.
         let to = st.fighters[t].pos;
         let k = st.prep.fighters[i].attacks.iter().map(|a| a.reach_max.max(a.max_range_ft)).max()? as i32 / 5;
-        let mut best: Option<(u32, Pos)> = None;
+        let mut best: Option<((u32, i32), Pos)> = None;
         for row in (to.row - k).max(0)..=(to.row + k).min(map.height - 1) {
             for col in (to.col - k).max(0)..=(to.col + k).min(map.width - 1) {
                 let q = Pos::new(row, col);
                 let Some(c) = paths.cost(s, map.index(q)) else { continue };
-                if best.is_some_and(|(bc, _)| bc <= c) || st.access(i, q) != Access::Open {
+                let key = (c, straightness(start, q));
+                if best.is_some_and(|(bk, _)| bk <= key) || st.access(i, q) != Access::Open {
                     continue;
                 }
                 if st.weapon_for(i, t, q).is_ok() {
-                    best = Some((c, q));
+                    best = Some((key, q));
                 }
             }
         }
@@ -249,7 +258,7 @@ impl<R: Dice> Engine<'_, '_, R> {
     /// The route found by a full creature-aware search: to `destination`
     /// (within `budget`) or to the closest square from which to attack
     /// `target`. Fills `self.path`.
-    fn searched_route(
+    pub(crate) fn searched_route(
         &mut self,
         i: usize,
         destination: Option<Pos>,

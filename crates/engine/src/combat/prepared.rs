@@ -421,9 +421,6 @@ fn compute_row(map: &Map, from: Pos) -> GeoRow {
     for row in 0..map.height {
         for col in 0..map.width {
             let to = Pos::new(row, col);
-            if to == from {
-                continue;
-            }
             let j = map.index(to);
             if los::has_line_of_effect(map, from, to) {
                 loe[j / 64] |= 1 << (j % 64);

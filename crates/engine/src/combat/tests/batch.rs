@@ -30,6 +30,25 @@ pub fn goblins_vs_orcs() -> Encounter {
 
 const RUNS: u64 = 2000;
 
+/// `count` copies of `file` on each zone of the mirror arena, the west
+/// (zone A) side listed (and numbered) first when `west_first`.
+fn mirror_listed(file: &str, count: usize, west_first: bool) -> Encounter {
+    let m = data_map("data/maps/mirror_arena.yaml");
+    let squares =
+        |zone| m.zone_cells(zone).into_iter().filter(|&p| m.passable(p)).take(count).collect::<Vec<_>>();
+    let (west, east) = (squares('A'), squares('B'));
+    let side = |name: &'static str, cells: &[crate::map::Pos]| {
+        cells.iter().map(move |&p| (name, data_combatant(file), p)).collect::<Vec<_>>()
+    };
+    let mut placed = side("west", &west);
+    if west_first {
+        placed.extend(side("east", &east));
+    } else {
+        placed.splice(0..0, side("east", &east));
+    }
+    encounter(m, placed)
+}
+
 /// `side` against an identical side on the mirror arena.
 fn mirror(file: &str, count: usize) -> Encounter {
     let c = Arc::new(data_combatant(file));
@@ -41,20 +60,25 @@ fn mirror(file: &str, count: usize) -> Encounter {
 /// Identical combatants on mirrored zones must split the decisive battles
 /// evenly: the first side's share stays inside the 3σ band around 50%.
 ///
-/// Draws (round cap) are excluded: they favour neither side, so under
-/// symmetry the first side wins half of the decisive battles, and the band
-/// is computed on their number.
+/// Draws (round cap, or nobody left standing) are excluded: they favour
+/// neither side, so under symmetry the first side wins half of the decisive
+/// battles, and the band is computed on their number.
+///
+/// Orcs are left to the next test: initiative ties go to the side listed
+/// first (seed rule), and for orcs, who drop a foe in one blow, acting first
+/// is a disadvantage: the side listed first wins about 48% of the decisive
+/// battles (measured over 20,000 runs with either zone listed first), a real
+/// rule effect of about 2% that a 2,000-run band (±3.4%) does not always
+/// contain.
 #[test]
 fn mirror_matchups_split_evenly() {
-    for (file, count) in
-        [("data/monsters/orc.json", 2), ("data/monsters/goblin.json", 2), ("data/pcs/fighter.json", 1)]
-    {
+    for (file, count) in [("data/monsters/goblin.json", 2), ("data/pcs/fighter.json", 1)] {
         let encounter = mirror(file, count);
         let outcomes = run_batch(&encounter, &SimOptions::default(), 2024, 0..RUNS);
         let first = outcomes.iter().filter(|o| o.winner == Some(0)).count() as u64;
         let second = outcomes.iter().filter(|o| o.winner == Some(1)).count() as u64;
         let decisive = first + second;
-        assert!(decisive >= 1500, "{file}: only {decisive} decisive battles");
+        assert!(decisive >= RUNS * 3 / 4, "{file}: only {decisive} decisive battles");
         let rate = first as f64 / decisive as f64;
         let sigma = win_rate_sigma(0.5, decisive);
         println!(
@@ -65,6 +89,47 @@ fn mirror_matchups_split_evenly() {
         assert!(
             (rate - 0.5).abs() <= 3.0 * sigma,
             "{file}: first side wins {rate:.4} of {decisive}, 3σ = {:.4}",
+            3.0 * sigma
+        );
+    }
+}
+
+/// The same mirror, once with the west side listed first and once with the
+/// east side listed first: the initiative tie-break then favours each zone
+/// in turn, and the west zone's share of all decisive battles isolates the
+/// geometry (movement, line of effect, tie-breaks between squares), which
+/// must be symmetric. 2,000 runs with each listing.
+#[test]
+fn mirror_zones_are_symmetric_whichever_side_is_listed_first() {
+    for (file, count) in [
+        ("data/monsters/orc.json", 1),
+        ("data/monsters/orc.json", 2),
+        ("data/monsters/goblin.json", 2),
+        ("data/pcs/fighter.json", 1),
+    ] {
+        let west_first = mirror_listed(file, count, true);
+        let east_first = mirror_listed(file, count, false);
+        let a = run_batch(&west_first, &SimOptions::default(), 2024, 0..RUNS);
+        let b = run_batch(&east_first, &SimOptions::default(), 2024, RUNS..2 * RUNS);
+        let count_wins = |o: &[crate::combat::RunOutcome], side| {
+            o.iter().filter(|o| o.winner == Some(side)).count() as u64
+        };
+        let west = count_wins(&a, 0) + count_wins(&b, 1);
+        let east = count_wins(&a, 1) + count_wins(&b, 0);
+        let decisive = west + east;
+        let rate = west as f64 / decisive as f64;
+        let sigma = win_rate_sigma(0.5, decisive);
+        println!(
+            "{file}: west {west}, east {east}; rate {rate:.4} ± {:.4} (west/east wins, west listed first: {}/{}, east listed first: {}/{})",
+            3.0 * sigma,
+            count_wins(&a, 0),
+            count_wins(&a, 1),
+            count_wins(&b, 1),
+            count_wins(&b, 0)
+        );
+        assert!(
+            (rate - 0.5).abs() <= 3.0 * sigma,
+            "{file}: west wins {rate:.4} of {decisive}, 3σ = {:.4}",
             3.0 * sigma
         );
     }
