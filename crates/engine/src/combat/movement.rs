@@ -63,7 +63,7 @@ fn is_diagonal(a: Pos, b: Pos) -> bool {
     a.row != b.row && a.col != b.col
 }
 
-/// The cheapest square (ties in row-major order) reached by the last run of
+/// The cheapest square (ties: see `straightness`) reached by the last run of
 /// `pf` where `i` may stop and can attack `t`.
 fn attack_square(st: &BattleState<'_>, pf: &Pathfinder, i: usize, t: usize) -> Option<Pos> {
     let map = st.map();
