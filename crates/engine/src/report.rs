@@ -454,7 +454,9 @@ mod tests {
         let r = report(Some(vec!["initiative: orc 12".into(), "round 1 orc: waits".into()]));
         let text = r.render_text(Lang::Fr);
         assert!(text.starts_with("=== Déroulé du premier combat ===\n"));
-        assert!(text.contains("initiative: orc 12\n    1  orc         waits\n\n=== Rapport d'équilibrage ===\n"));
+        assert!(
+            text.contains("initiative: orc 12\n    1  orc         waits\n\n=== Rapport d'équilibrage ===\n")
+        );
         let json: serde_json::Value = serde_json::to_value(&r).unwrap();
         assert_eq!(json["transcript"][1], "round 1 orc: waits");
         let without = serde_json::to_value(report(None)).unwrap();
@@ -464,7 +466,9 @@ mod tests {
     #[test]
     fn json_shape() {
         let json = serde_json::to_value(report(None)).unwrap();
-        for key in ["runs", "seed", "round_cap", "map", "draws", "draw_rate", "avg_rounds", "sides", "combatants"] {
+        for key in
+            ["runs", "seed", "round_cap", "map", "draws", "draw_rate", "avg_rounds", "sides", "combatants"]
+        {
             assert!(json.get(key).is_some(), "{key}");
         }
         assert_eq!(json["sides"][1]["band"].as_array().unwrap().len(), 2);

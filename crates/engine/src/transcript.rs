@@ -179,7 +179,10 @@ mod tests {
         let t = lines(&["round 1 a: one", &long, "round 2 b: two", "\tweird\nline", "end"]);
         let out = render_table(&t, Lang::En);
         let body: Vec<&str> = out.split('\n').skip(3).collect();
-        assert_eq!(body, vec!["    1  a          one", &long, "    2  b          two", "\tweird", "line", "end", ""]);
+        assert_eq!(
+            body,
+            vec!["    1  a          one", &long, "    2  b          two", "\tweird", "line", "end", ""]
+        );
     }
 
     #[test]

@@ -1,0 +1,111 @@
+//! `pf1e sim`: Monte Carlo simulation of one encounter and its balance report.
+
+use std::path::PathBuf;
+
+use clap::{Args, ValueEnum};
+use pf1e_engine::combat::SimOptions;
+use pf1e_engine::report::{Lang, Report};
+use pf1e_engine::runner;
+use pf1e_engine::summary::Summary;
+
+use crate::failure::Failure;
+use crate::output;
+use crate::scenario;
+
+/// Arguments of `pf1e sim`.
+#[derive(Debug, Args)]
+pub struct SimArgs {
+    /// Map file (YAML).
+    #[arg(long, value_name = "FILE")]
+    pub map: PathBuf,
+    /// A side of the map's deployment and its combatant files (JSON); repeat for each side.
+    /// A file given twice is two identical combatants.
+    #[arg(long = "side", value_names = ["NAME", "FILE"], num_args = 2.., action = clap::ArgAction::Append)]
+    pub sides: Vec<String>,
+    /// The `--side` values grouped per occurrence (clap's derive flattens them;
+    /// filled by [`SimArgs::group_sides`]).
+    #[arg(skip)]
+    pub side_groups: Vec<Vec<String>>,
+    /// Number of battles to simulate.
+    #[arg(long, default_value_t = 1000, value_parser = crate::args::positive::<u64>)]
+    pub runs: u64,
+    /// Seed of the batch; run i uses the stream derived from (seed, i).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Rounds after which a battle is a draw.
+    #[arg(long, default_value_t = 100, value_parser = crate::args::positive::<u32>)]
+    pub round_cap: u32,
+    /// Print the first battle (run 0) as a table before the report.
+    #[arg(long)]
+    pub transcript: bool,
+    /// Monsters (never PCs) die at 0 hit points instead of −Con.
+    #[arg(long)]
+    pub simple_monster_death: bool,
+    /// Print the report as one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// Worker threads (default: all cores). Results do not depend on it.
+    #[arg(long, value_name = "N", value_parser = crate::args::positive::<u32>)]
+    pub threads: Option<u32>,
+    /// Language of the text report.
+    #[arg(long, value_enum, default_value_t = LangArg::Fr)]
+    pub lang: LangArg,
+}
+
+impl SimArgs {
+    /// Recovers the `--side` groups from the matches of the `sim` subcommand.
+    pub fn group_sides(&mut self, matches: &clap::ArgMatches) {
+        self.side_groups = matches
+            .get_occurrences::<String>("sides")
+            .map(|groups| groups.map(|group| group.cloned().collect()).collect())
+            .unwrap_or_default();
+    }
+}
+
+/// Report language on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum LangArg {
+    /// Français.
+    Fr,
+    /// English.
+    En,
+}
+
+impl From<LangArg> for Lang {
+    fn from(lang: LangArg) -> Self {
+        match lang {
+            LangArg::Fr => Lang::Fr,
+            LangArg::En => Lang::En,
+        }
+    }
+}
+
+/// Builds a rayon pool of `threads` threads (all cores when `None`).
+pub fn thread_pool(threads: Option<u32>) -> Result<rayon::ThreadPool, Failure> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.map_or(0, |n| n as usize))
+        .build()
+        .map_err(|e| Failure::internal(format!("thread pool: {e}")))
+}
+
+/// Runs `pf1e sim`.
+pub fn run(args: &SimArgs) -> Result<(), Failure> {
+    let sides = scenario::parse_sides(&args.side_groups)?;
+    let encounter = scenario::build(&args.map, &sides)?;
+    let options = SimOptions { round_cap: args.round_cap, simple_monster_death: args.simple_monster_death };
+    let pool = thread_pool(args.threads)?;
+    let outcomes = pool.install(|| runner::run_batch(&encounter, &options, args.seed, 0..args.runs));
+    let summary = Summary::from_outcomes(encounter.sides.len(), encounter.combatants.len(), &outcomes);
+    let transcript =
+        args.transcript.then(|| runner::run_with_transcript(&encounter, &options, args.seed, 0).1);
+    let report = Report::build(&encounter, &summary, &options, args.seed, transcript);
+    let text = if args.json {
+        let mut json = serde_json::to_string_pretty(&report)
+            .map_err(|e| Failure::internal(format!("report: cannot serialize: {e}")))?;
+        json.push('\n');
+        json
+    } else {
+        report.render_text(args.lang.into())
+    };
+    output::print(&text)
+}
