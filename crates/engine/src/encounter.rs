@@ -25,6 +25,10 @@ pub struct Deployed {
     pub spec: Arc<Combatant>,
     /// Starting square.
     pub pos: Pos,
+    /// Hit points at the start of the battle (`hp_max` unless a scenario variant says otherwise).
+    pub start_hp: i32,
+    /// Whether it is aware of its foes at the start (the file's `aware` unless a variant overrides it).
+    pub aware: bool,
 }
 
 /// A ready-to-play encounter: a map and every combatant placed on it.
@@ -142,7 +146,14 @@ impl Encounter {
                     id = format!("{base}-{n}");
                 }
                 used_ids.push(id.clone());
-                combatants.push(Deployed { id, side: side_index, spec: Arc::clone(spec), pos });
+                combatants.push(Deployed {
+                    id,
+                    side: side_index,
+                    start_hp: spec.hp_max,
+                    aware: spec.aware,
+                    spec: Arc::clone(spec),
+                    pos,
+                });
             }
         }
         Ok(Self { map, sides: names, combatants })
