@@ -346,7 +346,14 @@ mod tests {
             markers: BTreeMap::new(),
             deployment: vec![("players".into(), 'A'), ("monsters".into(), 'B')],
         };
-        let deployed = |id: &str, side, spec| Deployed { id: id.into(), side, spec, pos: Pos::new(0, 0) };
+        let deployed = |id: &str, side, spec: Arc<Combatant>| Deployed {
+            id: id.into(),
+            side,
+            start_hp: spec.hp_max,
+            aware: spec.aware,
+            spec,
+            pos: Pos::new(0, 0),
+        };
         let goblin = combatant("Goblin");
         Encounter {
             map: Arc::new(map),
