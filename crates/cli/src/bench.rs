@@ -20,6 +20,7 @@ const ORC: &str = "monsters/orc.json";
 
 /// Arguments of `pf1e bench`.
 #[derive(Debug, Args)]
+#[command(args_override_self = true)]
 pub struct BenchArgs {
     /// Number of battles to time.
     #[arg(long, default_value_t = 2000, value_parser = crate::args::positive::<u64>)]

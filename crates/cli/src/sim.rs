@@ -14,6 +14,7 @@ use crate::scenario;
 
 /// Arguments of `pf1e sim`.
 #[derive(Debug, Args)]
+#[command(args_override_self = true)]
 pub struct SimArgs {
     /// Map file (YAML).
     #[arg(long, value_name = "FILE")]
