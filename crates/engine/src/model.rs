@@ -179,7 +179,10 @@ pub struct DamageReduction {
 }
 
 /// A named feature (feat, class feature, racial trait), as a bare name or an object.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+///
+/// Deserialized by hand (see `name_or_detail`) rather than as an untagged enum,
+/// so that a bad entry reports the real problem instead of "did not match any variant".
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(untagged)]
 pub enum Feature {
     /// Just the name, e.g. `"Power Attack"`.
@@ -215,8 +218,8 @@ impl Feature {
     }
 }
 
-/// An item carried but not wielded (potions, scrolls, wands…).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// An item carried but not wielded (potions, scrolls, wands…), as a bare name or an object.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(untagged)]
 pub enum CarriedItem {
     /// Just the name.
@@ -372,6 +375,83 @@ pub struct Combatant {
     /// Free-form notes (what was left out of the stat block and why).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub notes: Option<String>,
+}
+
+impl<'de> Deserialize<'de> for Feature {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Ok(match name_or_detail(deserializer, "a feature name or an object with a `name`")? {
+            NameOr::Name(name) => Feature::Name(name),
+            NameOr::Detail(detail) => Feature::Detailed(detail),
+        })
+    }
+}
+
+impl CarriedItem {
+    /// The item's name.
+    pub fn name(&self) -> &str {
+        match self {
+            CarriedItem::Name(n) => n,
+            CarriedItem::Detailed(d) => &d.name,
+        }
+    }
+
+    /// How many of the item are carried (1 for a bare name).
+    pub fn quantity(&self) -> u32 {
+        match self {
+            CarriedItem::Name(_) => 1,
+            CarriedItem::Detailed(d) => d.quantity,
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for CarriedItem {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Ok(match name_or_detail(deserializer, "an item name or an object with a `name`")? {
+            NameOr::Name(name) => CarriedItem::Name(name),
+            NameOr::Detail(detail) => CarriedItem::Detailed(detail),
+        })
+    }
+}
+
+/// Either a bare string or a detailed object.
+enum NameOr<T> {
+    Name(String),
+    Detail(T),
+}
+
+/// Reads a string as a name and an object as `T`, so that an error inside the
+/// object (unknown field, wrong type) surfaces with its own message and path.
+fn name_or_detail<'de, D, T>(deserializer: D, expecting: &'static str) -> Result<NameOr<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    struct Visit<T>(&'static str, std::marker::PhantomData<T>);
+
+    impl<'de, T: Deserialize<'de>> serde::de::Visitor<'de> for Visit<T> {
+        type Value = NameOr<T>;
+
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str(self.0)
+        }
+
+        fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Self::Value, E> {
+            Ok(NameOr::Name(v.to_owned()))
+        }
+
+        fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+            T::deserialize(serde::de::value::MapAccessDeserializer::new(map)).map(NameOr::Detail)
+        }
+    }
+
+    deserializer.deserialize_any(Visit(expecting, std::marker::PhantomData))
+}
+
+impl AttackSpec {
+    /// The identifier used to designate this attack (`weapon_id`): the `id`, or the name.
+    pub fn weapon_id(&self) -> &str {
+        self.id.as_deref().unwrap_or(&self.name)
+    }
 }
 
 impl Combatant {
