@@ -6,13 +6,11 @@ use std::time::Instant;
 
 use clap::Args;
 use pf1e_engine::combat::SimOptions;
-use pf1e_engine::runner;
-use pf1e_engine::summary::Summary;
 
 use crate::failure::Failure;
 use crate::output;
 use crate::scenario::{self, SideArg};
-use crate::sim::thread_pool;
+use crate::sim::{simulate, thread_pool};
 
 const MAP: &str = "maps/sample_arena.yaml";
 const GOBLIN: &str = "monsters/goblin.json";
@@ -66,9 +64,8 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
     let options = SimOptions::default();
     let pool = thread_pool(Some(args.threads))?;
     let start = Instant::now();
-    let outcomes = pool.install(|| runner::run_batch(&encounter, &options, args.seed, 0..args.runs));
+    let summary = simulate(&pool, &encounter, &options, args.seed, args.runs);
     let seconds = start.elapsed().as_secs_f64();
-    let summary = Summary::from_outcomes(encounter.sides.len(), encounter.combatants.len(), &outcomes);
     let rate = if seconds > 0.0 { args.runs as f64 / seconds } else { f64::INFINITY };
     let threads =
         if args.threads == 1 { "1 thread".to_string() } else { format!("{} threads", args.threads) };

@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 use pf1e_engine::combat::SimOptions;
+use pf1e_engine::encounter::Encounter;
 use pf1e_engine::report::{Lang, Report};
 use pf1e_engine::runner;
 use pf1e_engine::summary::Summary;
@@ -89,14 +90,39 @@ pub fn thread_pool(threads: Option<u32>) -> Result<rayon::ThreadPool, Failure> {
         .map_err(|e| Failure::internal(format!("thread pool: {e}")))
 }
 
+/// Runs per batch handed to the pool: bounds the memory held by outcomes.
+const CHUNK: u64 = 4096;
+
+/// Plays runs `0..runs` of batch `seed` on `pool` and sums them. Chunking does
+/// not change the result: run `i` always uses the stream of `(seed, i)` and the
+/// sums are exact integers.
+pub fn simulate(
+    pool: &rayon::ThreadPool,
+    encounter: &Encounter,
+    options: &SimOptions,
+    seed: u64,
+    runs: u64,
+) -> Summary {
+    let mut summary = Summary::new(encounter.sides.len(), encounter.combatants.len());
+    let mut start = 0;
+    while start < runs {
+        let end = runs.min(start.saturating_add(CHUNK));
+        let outcomes = pool.install(|| runner::run_batch(encounter, options, seed, start..end));
+        for outcome in &outcomes {
+            summary.add(outcome);
+        }
+        start = end;
+    }
+    summary
+}
+
 /// Runs `pf1e sim`.
 pub fn run(args: &SimArgs) -> Result<(), Failure> {
     let sides = scenario::parse_sides(&args.side_groups)?;
     let encounter = scenario::build(&args.map, &sides)?;
     let options = SimOptions { round_cap: args.round_cap, simple_monster_death: args.simple_monster_death };
     let pool = thread_pool(args.threads)?;
-    let outcomes = pool.install(|| runner::run_batch(&encounter, &options, args.seed, 0..args.runs));
-    let summary = Summary::from_outcomes(encounter.sides.len(), encounter.combatants.len(), &outcomes);
+    let summary = simulate(&pool, &encounter, &options, args.seed, args.runs);
     let transcript =
         args.transcript.then(|| runner::run_with_transcript(&encounter, &options, args.seed, 0).1);
     let report = Report::build(&encounter, &summary, &options, args.seed, transcript);
