@@ -2,6 +2,10 @@
 
 use std::collections::BTreeMap;
 
+mod load;
+
+pub use load::{MAX_MOVE_COST, MAX_SIDE};
+
 /// A square of the grid, `(row, col)`, row 0 at the top.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub struct Pos {
@@ -106,8 +110,8 @@ impl Map {
     }
 
     /// Parses and validates map YAML; `file` names the origin in error messages.
-    pub fn from_yaml_str(_text: &str, _file: &str) -> Result<Self, MapError> {
-        todo!("map loader")
+    pub fn from_yaml_str(text: &str, file: &str) -> Result<Self, MapError> {
+        load::parse(text, file)
     }
 
     /// Whether `p` lies on the map.
