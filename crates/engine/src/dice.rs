@@ -44,7 +44,21 @@ impl DiceExpr {
     /// Parses a dice expression; see the module docs for the grammar.
     pub fn parse(text: &str) -> Result<Self, DiceError> {
         let err = |reason: &str| DiceError { text: text.to_string(), reason: reason.to_string() };
-        let s: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+        // Spaces are allowed around operators only: `1d6 1` must not read as `1d61`.
+        let chars: Vec<char> = text.chars().collect();
+        for (i, c) in chars.iter().enumerate() {
+            if c.is_whitespace() {
+                let before = chars[..i].iter().rev().find(|c| !c.is_whitespace());
+                let after = chars[i + 1..].iter().find(|c| !c.is_whitespace());
+                if let (Some(b), Some(a)) = (before, after)
+                    && b.is_ascii_alphanumeric()
+                    && a.is_ascii_alphanumeric()
+                {
+                    return Err(err("unexpected space inside a term"));
+                }
+            }
+        }
+        let s: String = chars.into_iter().filter(|c| !c.is_whitespace()).collect();
         if s.is_empty() {
             return Err(err("empty expression"));
         }
