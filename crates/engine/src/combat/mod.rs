@@ -1,11 +1,36 @@
 //! The combat engine: one deterministic battle from an encounter and a dice source.
 //!
-//! The turn loop orchestrates; the rule modules decide.
+//! The turn loop orchestrates; the rule modules decide: `turn` (initiative,
+//! rounds), `economy` (action budget), `movement`, `attack` (attack rolls),
+//! `damage` (criticals, reductions), `life` (life states), `aoo` (attacks of
+//! opportunity), `policy` (decisions), `log` (transcript lines).
 
 use serde::{Deserialize, Serialize};
 
 use crate::encounter::Encounter;
 use crate::rng::Dice;
+
+mod action;
+mod aoo;
+mod attack;
+mod damage;
+mod economy;
+mod life;
+mod log;
+mod movement;
+mod policy;
+mod prepared;
+mod state;
+mod turn;
+
+#[cfg(test)]
+mod tests;
+
+pub use action::{Action, ActionKind, ActionResult, Reason, Slot};
+pub use economy::{Planned, apply_budget};
+pub use policy::{DefaultPolicy, Policy};
+pub use prepared::{PrepareError, PreparedEncounter};
+pub use state::{BattleState, LifeState};
 
 /// Options that change how a battle is played.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -54,13 +79,35 @@ pub struct RunOutcome {
     pub combatants: Vec<CombatantOutcome>,
 }
 
-/// Plays one battle. When `transcript` is given, the engine appends its
-/// readable lines (`round N id: message`, and raw lines such as initiative).
+/// Plays one battle with the default policy for everyone. When `transcript`
+/// is given, the engine appends its readable lines (`round N id: message`,
+/// and raw lines such as initiative).
+///
+/// Prepares the encounter on every call: to play many battles of the same
+/// encounter, prepare it once and call [`run_prepared`].
+///
+/// # Panics
+///
+/// If the encounter cannot be prepared ([`PreparedEncounter::new`]), which
+/// combatant validation rules out.
 pub fn run_combat<R: Dice>(
-    _encounter: &Encounter,
-    _options: &SimOptions,
-    _rng: &mut R,
-    _transcript: Option<&mut Vec<String>>,
+    encounter: &Encounter,
+    options: &SimOptions,
+    rng: &mut R,
+    transcript: Option<&mut Vec<String>>,
 ) -> RunOutcome {
-    todo!("combat engine")
+    let prepared = PreparedEncounter::new(encounter)
+        .unwrap_or_else(|e| panic!("encounter passed validation but cannot be prepared: {e}"));
+    run_prepared(&prepared, options, rng, transcript, &mut DefaultPolicy)
+}
+
+/// Plays one battle of a prepared encounter, every turn decided by `policy`.
+pub fn run_prepared<R: Dice>(
+    prepared: &PreparedEncounter,
+    options: &SimOptions,
+    rng: &mut R,
+    transcript: Option<&mut Vec<String>>,
+    policy: &mut dyn Policy,
+) -> RunOutcome {
+    turn::Engine::new(prepared, options, rng, transcript).run(policy)
 }

@@ -1,0 +1,294 @@
+//! Actions a policy can request, the budget slot of each kind, and what became of them.
+
+use std::fmt;
+
+use crate::map::Pos;
+
+/// The budget slot an action kind occupies (CRB "Actions in Combat").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Slot {
+    /// A standard action.
+    Standard,
+    /// A move action (a second one may take the place of the standard action).
+    Move,
+    /// A full-round action: uses both the standard and the move action.
+    FullRound,
+    /// A swift action (one per turn).
+    Swift,
+    /// Free or conditional: not counted against the budget.
+    Free,
+}
+
+/// What a combatant wants to do. Kinds not played by the engine yet are
+/// classified (so the budget is right) and answered with `unsupported_kind`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ActionKind {
+    /// One attack (standard action).
+    Attack,
+    /// Every attack the combatant gets (full-round action).
+    FullAttack,
+    /// A move up to the combatant's speed (move action).
+    Move,
+    /// A free 5-foot step that never provokes (exclusive with other movement).
+    FiveFootStep,
+    /// Charge: straight line up to twice the speed, one attack at +2.
+    Charge,
+    /// Withdraw (full-round).
+    Withdraw,
+    /// Run (full-round).
+    Run,
+    /// Stand up from prone (move action).
+    StandUp,
+    /// Drop prone (free action).
+    DropProne,
+    /// Total defense (standard action).
+    TotalDefense,
+    /// Ready an action (standard action).
+    Ready,
+    /// Delay (taken as a standard action slot).
+    Delay,
+    /// Aid another (standard action).
+    AidAnother,
+    /// Do nothing (free).
+    Wait,
+    /// A generic swift action.
+    Swift,
+    /// A generic free action.
+    Free,
+    /// A generic full-round action.
+    FullRound,
+    /// An immediate action.
+    Immediate,
+}
+
+impl ActionKind {
+    /// Every kind, in declaration order.
+    pub const ALL: [ActionKind; 18] = [
+        ActionKind::Attack,
+        ActionKind::FullAttack,
+        ActionKind::Move,
+        ActionKind::FiveFootStep,
+        ActionKind::Charge,
+        ActionKind::Withdraw,
+        ActionKind::Run,
+        ActionKind::StandUp,
+        ActionKind::DropProne,
+        ActionKind::TotalDefense,
+        ActionKind::Ready,
+        ActionKind::Delay,
+        ActionKind::AidAnother,
+        ActionKind::Wait,
+        ActionKind::Swift,
+        ActionKind::Free,
+        ActionKind::FullRound,
+        ActionKind::Immediate,
+    ];
+
+    /// The stable name of the kind (`attack`, `5foot_step`…).
+    pub const fn name(self) -> &'static str {
+        match self {
+            ActionKind::Attack => "attack",
+            ActionKind::FullAttack => "full_attack",
+            ActionKind::Move => "move",
+            ActionKind::FiveFootStep => "5foot_step",
+            ActionKind::Charge => "charge",
+            ActionKind::Withdraw => "withdraw",
+            ActionKind::Run => "run",
+            ActionKind::StandUp => "stand_up",
+            ActionKind::DropProne => "drop_prone",
+            ActionKind::TotalDefense => "total_defense",
+            ActionKind::Ready => "ready",
+            ActionKind::Delay => "delay",
+            ActionKind::AidAnother => "aid_another",
+            ActionKind::Wait => "wait",
+            ActionKind::Swift => "swift",
+            ActionKind::Free => "free",
+            ActionKind::FullRound => "full_round",
+            ActionKind::Immediate => "immediate",
+        }
+    }
+
+    /// The kind with this name, if any.
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|k| k.name() == name)
+    }
+
+    /// The budget slot of the kind.
+    pub const fn slot(self) -> Slot {
+        match self {
+            ActionKind::Attack
+            | ActionKind::TotalDefense
+            | ActionKind::Ready
+            | ActionKind::Delay
+            | ActionKind::AidAnother => Slot::Standard,
+            ActionKind::Move | ActionKind::StandUp => Slot::Move,
+            ActionKind::FullAttack
+            | ActionKind::Charge
+            | ActionKind::Withdraw
+            | ActionKind::Run
+            | ActionKind::FullRound => Slot::FullRound,
+            ActionKind::Swift => Slot::Swift,
+            ActionKind::FiveFootStep
+            | ActionKind::DropProne
+            | ActionKind::Wait
+            | ActionKind::Free
+            | ActionKind::Immediate => Slot::Free,
+        }
+    }
+}
+
+impl fmt::Display for ActionKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// One requested action: a kind and the optional target, destination and weapon.
+///
+/// `target` is a combatant index (`Encounter::combatants` order) and `weapon`
+/// an index into the actor's `attacks`; both are resolved by the engine, which
+/// answers a bad one with an `ActionResult` instead of a panic.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Action {
+    /// What to do.
+    pub kind: ActionKind,
+    /// The combatant aimed at (attack, charge, move toward…).
+    pub target: Option<usize>,
+    /// An explicit square to move to (move, 5-foot step).
+    pub destination: Option<Pos>,
+    /// An explicit attack to use, as an index into the actor's attacks.
+    pub weapon: Option<usize>,
+}
+
+impl Action {
+    /// An action of `kind` without target, destination or weapon.
+    pub const fn new(kind: ActionKind) -> Self {
+        Self { kind, target: None, destination: None, weapon: None }
+    }
+
+    /// An action of `kind` aimed at combatant `target`.
+    pub const fn at(kind: ActionKind, target: usize) -> Self {
+        Self { kind, target: Some(target), destination: None, weapon: None }
+    }
+
+    /// The same action with an explicit destination.
+    pub const fn with_destination(mut self, destination: Pos) -> Self {
+        self.destination = Some(destination);
+        self
+    }
+
+    /// The same action with an explicit weapon (index into the actor's attacks).
+    pub const fn with_weapon(mut self, weapon: usize) -> Self {
+        self.weapon = Some(weapon);
+        self
+    }
+}
+
+/// Why an action failed or was not played.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Reason {
+    /// No target given, or the target is not an enemy able to fight.
+    MissingTarget,
+    /// The actor has no usable weapon for this action.
+    NoWeapon,
+    /// A weapon has the range but a solid barrier blocks the line of effect.
+    NoLineOfEffect,
+    /// No weapon reaches the target from here.
+    OutOfRange,
+    /// The destination cannot be reached (or no square to attack from is reachable).
+    UnreachableDestination,
+    /// The chosen `weapon` does not exist or cannot hit the target from here.
+    WeaponUnavailable,
+    /// No clear straight line to a square from which to attack (charge).
+    NoChargePath,
+    /// Exclusive with movement already taken this turn (5-foot step vs move).
+    CannotCombine,
+    /// The actor fell before the action could be played.
+    ActorDown,
+    /// Dropped by the action budget.
+    DowngradedActionEconomy,
+    /// Dropped because the actor is staggered (disabled at 0 hit points).
+    DowngradedStaggered,
+    /// The kind is classified but not played by this engine version.
+    UnsupportedKind,
+}
+
+impl Reason {
+    /// The stable reason code (`missing_target`, `downgraded:action_economy`…).
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Reason::MissingTarget => "missing_target",
+            Reason::NoWeapon => "no_weapon",
+            Reason::NoLineOfEffect => "no_line_of_effect",
+            Reason::OutOfRange => "out_of_range",
+            Reason::UnreachableDestination => "unreachable_destination",
+            Reason::WeaponUnavailable => "weapon_unavailable",
+            Reason::NoChargePath => "no_charge_path",
+            Reason::CannotCombine => "cannot_combine",
+            Reason::ActorDown => "actor_down",
+            Reason::DowngradedActionEconomy => "downgraded:action_economy",
+            Reason::DowngradedStaggered => "downgraded:staggered",
+            Reason::UnsupportedKind => "unsupported_kind",
+        }
+    }
+}
+
+impl fmt::Display for Reason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// What became of one requested action.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ActionResult {
+    /// The kind actually played (a staggered full attack is played as an attack).
+    pub kind: ActionKind,
+    /// Whether the action was carried out.
+    pub ok: bool,
+    /// Why not, when `ok` is false.
+    pub reason: Option<Reason>,
+}
+
+impl ActionResult {
+    /// A successful action.
+    pub const fn done(kind: ActionKind) -> Self {
+        Self { kind, ok: true, reason: None }
+    }
+
+    /// A refused or dropped action.
+    pub const fn failed(kind: ActionKind, reason: Reason) -> Self {
+        Self { kind, ok: false, reason: Some(reason) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip() {
+        for kind in ActionKind::ALL {
+            assert_eq!(ActionKind::from_name(kind.name()), Some(kind));
+        }
+        assert_eq!(ActionKind::from_name("5foot_step"), Some(ActionKind::FiveFootStep));
+        assert_eq!(ActionKind::from_name("fly"), None);
+    }
+
+    #[test]
+    fn slots_follow_the_seed_classification() {
+        assert_eq!(ActionKind::Attack.slot(), Slot::Standard);
+        assert_eq!(ActionKind::Move.slot(), Slot::Move);
+        assert_eq!(ActionKind::StandUp.slot(), Slot::Move);
+        assert_eq!(ActionKind::FullAttack.slot(), Slot::FullRound);
+        assert_eq!(ActionKind::Charge.slot(), Slot::FullRound);
+        assert_eq!(ActionKind::Run.slot(), Slot::FullRound);
+        assert_eq!(ActionKind::Withdraw.slot(), Slot::FullRound);
+        assert_eq!(ActionKind::Swift.slot(), Slot::Swift);
+        assert_eq!(ActionKind::FiveFootStep.slot(), Slot::Free);
+        assert_eq!(ActionKind::Wait.slot(), Slot::Free);
+        assert_eq!(Reason::DowngradedActionEconomy.as_str(), "downgraded:action_economy");
+    }
+}

@@ -1,0 +1,304 @@
+//! Attack rolls: weapon choice, situational modifiers, hit, threat and
+//! confirmation, and the attack and full-attack actions.
+
+use std::fmt::Write;
+
+use crate::grid::distance_ft;
+use crate::los;
+use crate::map::Pos;
+use crate::rng::Dice;
+
+use super::action::{Action, Reason};
+use super::damage::roll_damage;
+use super::log::say;
+use super::state::BattleState;
+use super::turn::Engine;
+
+/// Flanking bonus on melee attack rolls (CRB "Flanking").
+const FLANK_BONUS: i32 = 2;
+/// Charge bonus on the attack roll, and the charger's AC penalty (CRB "Charge").
+pub(crate) const CHARGE_BONUS: i32 = 2;
+/// Soft cover against ranged attacks from creatures in between (CRB "Cover").
+const SOFT_COVER: i32 = 4;
+
+/// How one attack roll is made.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Swing {
+    /// Iterative penalty (0, 5, 10, 15).
+    pub penalty: i32,
+    /// Part of a charge (+2).
+    pub charge: bool,
+    /// An attack of opportunity (logged as such).
+    pub aoo: bool,
+}
+
+/// Situational modifiers of one attack roll.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Situation {
+    /// Total attack modifier (bonus, iterative, charge, flank, high ground, range).
+    pub attack: i32,
+    /// Armor class to beat (touch or normal, cover and charge penalty included).
+    pub ac: i32,
+    pub flank: bool,
+    pub high_ground: bool,
+    pub range_penalty: i32,
+    pub cover: i32,
+    pub touch: bool,
+}
+
+/// Number of attacks a full attack with a manufactured weapon gets at `bab`:
+/// one more at +6, +11 and +16.
+pub(crate) fn iterations(bab: i32) -> i32 {
+    if bab <= 0 { 1 } else { (1 + (bab - 1) / 5).min(4) }
+}
+
+/// Whether the line between the centers of `a` and `b` crosses opposite
+/// borders (corners included) of the square `t` (CRB "Flanking").
+pub(crate) fn opposite_sides(a: Pos, b: Pos, t: Pos) -> bool {
+    // Doubled coordinates: centers on even integers, the target square is [-1, 1]².
+    let (x0, y0) = (2 * (a.col - t.col) as i64, 2 * (a.row - t.row) as i64);
+    let (dx, dy) = (2 * (b.col - a.col) as i64, 2 * (b.row - a.row) as i64);
+    // Liang–Barsky clipping with fractions n/d (d > 0) for the segment parameter.
+    let (mut enter, mut exit) = ((0i64, 1i64), (1i64, 1i64));
+    for (p, q) in [(-dx, x0 + 1), (dx, 1 - x0), (-dy, y0 + 1), (dy, 1 - y0)] {
+        if p == 0 {
+            if q < 0 {
+                return false;
+            }
+            continue;
+        }
+        let r = if p > 0 { (q, p) } else { (-q, -p) };
+        if p < 0 {
+            if r.0 * enter.1 > enter.0 * r.1 {
+                enter = r;
+            }
+        } else if r.0 * exit.1 < exit.0 * r.1 {
+            exit = r;
+        }
+    }
+    if enter.0 * exit.1 > exit.0 * enter.1 {
+        return false;
+    }
+    // Borders touched at a parameter n/d: bit 0 left, 1 right, 2 top, 3 bottom.
+    let borders = |(n, d): (i64, i64)| {
+        let x = x0 * d + dx * n;
+        let y = y0 * d + dy * n;
+        u8::from(x == -d) | u8::from(x == d) << 1 | u8::from(y == -d) << 2 | u8::from(y == d) << 3
+    };
+    let (e, x) = (borders(enter), borders(exit));
+    let across = |lo: u8, hi: u8| (e & lo != 0 && x & hi != 0) || (e & hi != 0 && x & lo != 0);
+    across(1, 2) || across(4, 8)
+}
+
+impl BattleState<'_> {
+    /// The first attack of `i` (file order) able to hit `t` from square `from`:
+    /// in reach or range, with line of effect. The error tells why none is.
+    pub fn weapon_for(&self, i: usize, t: usize, from: Pos) -> Result<usize, Reason> {
+        let attacks = &self.prep.fighters[i].attacks;
+        if attacks.is_empty() {
+            return Err(Reason::NoWeapon);
+        }
+        let to = self.fighters[t].pos;
+        let dist = distance_ft(from, to);
+        match attacks.iter().position(|a| a.reaches(dist)) {
+            None => Err(Reason::OutOfRange),
+            Some(_) if !self.prep.line_of_effect(from, to) => Err(Reason::NoLineOfEffect),
+            Some(w) => Ok(w),
+        }
+    }
+
+    /// Whether attack `w` of `i` can hit `t` from square `from`.
+    pub fn weapon_reaches(&self, i: usize, w: usize, t: usize, from: Pos) -> bool {
+        let to = self.fighters[t].pos;
+        self.prep.fighters[i].attacks.get(w).is_some_and(|a| a.reaches(distance_ft(from, to)))
+            && self.prep.line_of_effect(from, to)
+    }
+
+    /// Whether `i` could attack `t` in melee from square `from`; the attack if so.
+    pub fn melee_weapon_from(&self, i: usize, t: usize, from: Pos) -> Option<usize> {
+        let to = self.fighters[t].pos;
+        let dist = distance_ft(from, to);
+        let w = self.prep.fighters[i].attacks.iter().position(|a| a.melee && a.reaches(dist))?;
+        self.prep.line_of_effect(from, to).then_some(w)
+    }
+
+    /// Whether an ally of `attacker` able to act threatens `target` from the
+    /// opposite side (CRB "Flanking").
+    pub fn flanked(&self, attacker: usize, target: usize) -> bool {
+        let a = self.fighters[attacker].pos;
+        let t = self.fighters[target].pos;
+        (0..self.len()).any(|ally| {
+            ally != attacker
+                && ally != target
+                && !self.are_enemies(ally, attacker)
+                && self.threat_weapon(ally, t).is_some()
+                && opposite_sides(a, self.fighters[ally].pos, t)
+        })
+    }
+
+    /// The situational modifiers of attack `w` of `a` against `t` from where they stand.
+    pub(crate) fn situation(&self, a: usize, w: usize, t: usize, swing: Swing) -> Situation {
+        let atk = &self.prep.fighters[a].attacks[w];
+        let map = self.map();
+        let (from, to) = (self.fighters[a].pos, self.fighters[t].pos);
+        let dist = distance_ft(from, to);
+        let mut s = Situation { attack: atk.bonus - swing.penalty, ..Situation::default() };
+        if swing.charge {
+            s.attack += CHARGE_BONUS;
+        }
+        if atk.melee {
+            s.flank = self.flanked(a, t);
+            s.high_ground = map.elevation(from) > map.elevation(to);
+            s.attack += if s.flank { FLANK_BONUS } else { 0 } + i32::from(s.high_ground);
+        } else {
+            s.range_penalty = 2 * ((dist.max(1) - 1) / atk.increment) as i32;
+            s.attack -= s.range_penalty;
+        }
+        s.touch = atk.vs_touch || (atk.firearm && dist <= atk.increment);
+        let def = &self.prep.fighters[t].ac;
+        let terrain = i32::from(self.prep.terrain_cover(from, to, atk.melee && dist == 5));
+        let soft = if !atk.melee && self.creature_between(a, t) { SOFT_COVER } else { 0 };
+        s.cover = terrain.max(soft);
+        let charge_penalty = if self.fighters[t].charged { CHARGE_BONUS } else { 0 };
+        s.ac = if s.touch { def.touch } else { def.total } + s.cover - charge_penalty;
+        s
+    }
+
+    /// Whether an able creature other than `a` and `t` stands between them (soft cover).
+    fn creature_between(&self, a: usize, t: usize) -> bool {
+        let (from, to) = (self.fighters[a].pos, self.fighters[t].pos);
+        let (r0, r1) = (from.row.min(to.row), from.row.max(to.row));
+        let (c0, c1) = (from.col.min(to.col), from.col.max(to.col));
+        let in_box = |p: Pos| p.row >= r0 && p.row <= r1 && p.col >= c0 && p.col <= c1;
+        // Cheap filter first: only a creature inside the bounding box can be in the way.
+        let any = (0..self.len()).any(|j| j != a && j != t && self.is_active(j) && in_box(self.fighters[j].pos));
+        any && los::soft_cover(self.map(), from, to, &|p| {
+            p != from && p != to && self.occupant(p).is_some_and(|j| j != a && j != t && self.is_active(j))
+        })
+    }
+}
+
+impl<R: Dice> Engine<'_, '_, R> {
+    /// The attack and full-attack actions.
+    pub(crate) fn attack_action(&mut self, i: usize, action: Action, full: bool) -> Result<(), Reason> {
+        let t = self.enemy_target(i, action)?;
+        let from = self.st.fighters[i].pos;
+        let w = match action.weapon {
+            Some(w) if self.st.weapon_reaches(i, w, t, from) => w,
+            Some(_) => return Err(Reason::WeaponUnavailable),
+            None => self.st.weapon_for(i, t, from)?,
+        };
+        let spec = &self.st.prep.fighters[i];
+        let atk = &spec.attacks[w];
+        let (melee, count) = (atk.melee, atk.count);
+        let iters = if full && atk.iterates { iterations(spec.bab) } else { 1 };
+        'all: for j in 0..iters {
+            for _ in 0..count {
+                if !self.st.is_active(t) || !self.st.is_active(i) {
+                    break 'all;
+                }
+                if !melee {
+                    self.provoke_shot(i);
+                    if !self.st.is_active(i) {
+                        break 'all;
+                    }
+                }
+                self.strike(i, w, t, Swing { penalty: 5 * j, ..Swing::default() });
+            }
+        }
+        Ok(())
+    }
+
+    /// The target of an offensive action: an enemy able to fight.
+    pub(crate) fn enemy_target(&self, i: usize, action: Action) -> Result<usize, Reason> {
+        match action.target {
+            Some(t) if t < self.st.len() && self.st.are_enemies(i, t) && self.st.is_active(t) => Ok(t),
+            _ => Err(Reason::MissingTarget),
+        }
+    }
+
+    /// One attack roll of attack `w` of `a` against `t`, with its damage.
+    pub(crate) fn strike(&mut self, a: usize, w: usize, t: usize, swing: Swing) {
+        let s = self.st.situation(a, w, t, swing);
+        let d20 = self.rng.roll(20) as i32;
+        let total = d20 + s.attack;
+        let hit = d20 != 1 && (d20 == 20 || total >= s.ac);
+        let atk = &self.st.prep.fighters[a].attacks[w];
+        let threat = hit && d20 >= atk.threat_min as i32;
+        let mut text = if self.log.on() { self.roll_text(a, w, t, swing, &s, d20, total) } else { String::new() };
+        if !hit {
+            say!(self, a, "{text} -> MISS");
+            return;
+        }
+        let mut crit = false;
+        if threat {
+            let c20 = self.rng.roll(20) as i32;
+            let ctotal = c20 + s.attack;
+            crit = c20 != 1 && (c20 == 20 || ctotal >= s.ac);
+            if self.log.on() {
+                let verdict = if crit { format!("CRIT x{}", atk.crit_mult) } else { "no crit".to_string() };
+                let _ = write!(text, " -> HIT, threat: confirm d20={c20}{:+}={ctotal} -> {verdict}", s.attack);
+            }
+        } else if self.log.on() {
+            text.push_str(" -> HIT");
+        }
+        let dmg = roll_damage(atk, &atk.vs[t], crit, self.rng);
+        let hp_before = self.st.fighters[t].hp;
+        {
+            let out = &mut self.st.fighters[a].out;
+            out.hits += 1;
+            out.crits += u32::from(crit);
+            out.damage_dealt += dmg.dealt;
+        }
+        self.st.fighters[t].out.damage_taken += dmg.dealt;
+        if self.log.on() {
+            let reduced = if dmg.rolled != dmg.dealt { format!(" (rolled {})", dmg.rolled) } else { String::new() };
+            let after = hp_before - dmg.dealt as i32;
+            say!(self, a, "{text} {} dmg{reduced} (hp {hp_before}->{after})", dmg.dealt);
+        }
+        self.wound(t, dmg.dealt);
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn roll_text(&self, a: usize, w: usize, t: usize, swing: Swing, s: &Situation, d20: i32, total: i32) -> String {
+        let atk = &self.st.prep.fighters[a].attacks[w];
+        let mut text = String::new();
+        if swing.aoo {
+            text.push_str("AoO: ");
+        }
+        let ac_kind = if s.touch { "touch AC" } else { "AC" };
+        let _ =
+            write!(text, "{} vs {} d20={d20}{:+}={total} {ac_kind} {}", atk.name, self.st.id(t), s.attack, s.ac);
+        let mut notes: Vec<String> = Vec::new();
+        if swing.penalty != 0 {
+            notes.push(format!("iterative -{}", swing.penalty));
+        }
+        if swing.charge {
+            notes.push(format!("charge +{CHARGE_BONUS}"));
+        }
+        if s.flank {
+            notes.push(format!("flanking +{FLANK_BONUS}"));
+        }
+        if s.high_ground {
+            notes.push("high ground +1".to_string());
+        }
+        if s.range_penalty != 0 {
+            notes.push(format!("range -{}", s.range_penalty));
+        }
+        if s.cover != 0 {
+            notes.push(format!("cover +{}", s.cover));
+        }
+        if self.st.fighters[t].charged {
+            notes.push(format!("target charged -{CHARGE_BONUS}"));
+        }
+        if !notes.is_empty() {
+            let _ = write!(text, " [{}]", notes.join(", "));
+        }
+        if d20 == 1 {
+            text.push_str(" natural 1");
+        } else if d20 == 20 {
+            text.push_str(" natural 20");
+        }
+        text
+    }
+}

@@ -1,0 +1,145 @@
+//! Damage of a hit: critical multiplication, damage reduction, energy
+//! resistance and immunity, per damage component.
+
+use crate::rng::Dice;
+
+use super::prepared::{AttackProfile, DefenseVs};
+
+/// Damage of one hit before and after the defender's reductions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Damage {
+    /// Rolled damage (critical included), before reductions, floored at 0.
+    pub rolled: u32,
+    /// Damage dealt after reductions.
+    pub dealt: u32,
+}
+
+/// Rolls the damage of `atk` against a defender with `def`.
+///
+/// Components are rolled in order. On a critical hit, physical components
+/// (and `damage_bonus`) are multiplied, never non-physical (energy) nor
+/// precision ones. Each component is floored at 0, zeroed by an immunity to
+/// one of its types and reduced by the largest resistance among its types;
+/// damage reduction then applies once to the sum of the physical components.
+pub(crate) fn roll_damage<R: Dice>(atk: &AttackProfile, def: &DefenseVs, crit: bool, rng: &mut R) -> Damage {
+    let mult = if crit { atk.crit_mult as i32 } else { 1 };
+    let mut rolled = 0i32;
+    let mut physical = 0i32;
+    let mut other = 0i32;
+    for (k, c) in atk.components.iter().enumerate() {
+        let (dice, flat) = c.dice.roll_split(rng);
+        let mut v = dice + flat;
+        if atk.bonus_component == Some(k) {
+            v += atk.damage_bonus;
+        }
+        if crit && c.physical && !c.precision {
+            v *= mult;
+        }
+        let v = v.max(0);
+        rolled += v;
+        let cd = def.comps[k];
+        let kept = if cd.immune { 0 } else { (v - cd.resist as i32).max(0) };
+        if c.physical {
+            physical += kept;
+        } else {
+            other += kept;
+        }
+    }
+    if atk.bonus_component.is_none() && atk.damage_bonus != 0 {
+        // Without a physical component the flat bonus stands alone (untyped, physical).
+        let v = (atk.damage_bonus * mult).max(0);
+        rolled += v;
+        physical += v;
+    }
+    let physical = (physical - def.dr as i32).max(0);
+    Damage { rolled: rolled as u32, dealt: (physical + other) as u32 }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::combat::prepared::{CompDefense, Component};
+    use crate::dice::DiceExpr;
+    use crate::rng::ScriptedRng;
+
+    fn comp(formula: &str, physical: bool, precision: bool) -> Component {
+        Component { dice: DiceExpr::parse(formula).unwrap(), physical, precision }
+    }
+
+    fn attack(components: Vec<Component>, damage_bonus: i32, crit_mult: u32) -> AttackProfile {
+        let bonus_component = components.iter().position(|c| c.physical && !c.precision);
+        AttackProfile {
+            name: "test".into(),
+            melee: true,
+            vs_touch: false,
+            firearm: false,
+            bonus: 0,
+            components,
+            bonus_component,
+            damage_bonus,
+            threat_min: 20,
+            crit_mult,
+            increment: 0,
+            max_range_ft: 0,
+            reach_min_excl: 0,
+            reach_max: 5,
+            count: 1,
+            iterates: true,
+            vs: Vec::new(),
+        }
+    }
+
+    fn open(n: usize) -> DefenseVs {
+        DefenseVs { dr: 0, comps: vec![CompDefense { resist: 0, immune: false }; n] }
+    }
+
+    #[test]
+    fn critical_multiplies_physical_dice_and_flat_bonus_only() {
+        // 1d8+1 slashing, +3 damage bonus, 1d6 fire, 2d6 precision; x3.
+        let atk = attack(vec![comp("1d8+1", true, false), comp("1d6", false, false), comp("2d6", true, true)], 3, 3);
+        let def = open(3);
+        let mut rng = ScriptedRng::new([5, 4, 2, 6]);
+        let d = roll_damage(&atk, &def, true, &mut rng);
+        // (5+1+3)*3 = 27, fire 4, precision 2+6 = 8.
+        assert_eq!(d, Damage { rolled: 39, dealt: 39 });
+        let mut rng = ScriptedRng::new([5, 4, 2, 6]);
+        assert_eq!(roll_damage(&atk, &def, false, &mut rng).dealt, 9 + 4 + 8);
+    }
+
+    #[test]
+    fn dr_applies_after_multiplication_to_the_physical_part_only() {
+        let atk = attack(vec![comp("1d8", true, false), comp("1d6", false, false)], 2, 2);
+        let def = DefenseVs { dr: 5, comps: vec![CompDefense { resist: 0, immune: false }; 2] };
+        let mut rng = ScriptedRng::new([3, 6]);
+        // physical (3+2)*2 = 10 - 5 = 5; fire 6 untouched by DR.
+        assert_eq!(roll_damage(&atk, &def, true, &mut rng), Damage { rolled: 16, dealt: 11 });
+        // DR larger than the physical part leaves the energy intact.
+        let def = DefenseVs { dr: 30, comps: def.comps };
+        let mut rng = ScriptedRng::new([3, 6]);
+        assert_eq!(roll_damage(&atk, &def, true, &mut rng).dealt, 6);
+    }
+
+    #[test]
+    fn resistance_and_immunity_are_per_component() {
+        // 1d8 slashing, 1d6 fire, 1d6 cold: fire resist 5, immune to cold.
+        let atk = attack(vec![comp("1d8", true, false), comp("1d6", false, false), comp("1d6", false, false)], 0, 2);
+        let def = DefenseVs {
+            dr: 0,
+            comps: vec![
+                CompDefense { resist: 0, immune: false },
+                CompDefense { resist: 5, immune: false },
+                CompDefense { resist: 0, immune: true },
+            ],
+        };
+        let mut rng = ScriptedRng::new([7, 3, 6]);
+        // fire 3 - 5 floors at 0 and does not eat into the slashing part.
+        assert_eq!(roll_damage(&atk, &def, false, &mut rng), Damage { rolled: 16, dealt: 7 });
+    }
+
+    #[test]
+    fn negative_rolls_floor_at_zero() {
+        let atk = attack(vec![comp("1d4", true, false)], -3, 2);
+        let mut rng = ScriptedRng::new([1]);
+        assert_eq!(roll_damage(&atk, &open(1), false, &mut rng), Damage { rolled: 0, dealt: 0 });
+    }
+}

@@ -1,0 +1,108 @@
+//! Life states: disabled at 0, dying below, stabilization, death (CRB "Injury and Death").
+
+use crate::rng::Dice;
+
+use super::log::say;
+use super::state::{EMPTY, LifeState};
+use super::turn::Engine;
+
+/// DC of the Constitution check a dying creature makes each turn.
+const STABILIZE_DC: i32 = 10;
+
+impl<R: Dice> Engine<'_, '_, R> {
+    /// Whether combatant `i` dies as soon as it reaches 0 hit points: undead,
+    /// constructs, creatures without Constitution, and monsters under
+    /// `simple_monster_death` (never player characters).
+    pub(crate) fn dies_at_zero(&self, i: usize) -> bool {
+        let spec = &self.st.prep.fighters[i];
+        spec.destroyed_at_zero || (self.st.options.simple_monster_death && !spec.is_pc)
+    }
+
+    /// Removes `amount` hit points from `i` (a wound) and settles its life state.
+    pub(crate) fn wound(&mut self, i: usize, amount: u32) {
+        if amount == 0 || self.st.fighters[i].dead {
+            return;
+        }
+        let before = self.st.life(i);
+        self.st.fighters[i].hp -= amount as i32;
+        if before == LifeState::Stable {
+            // A new wound on a stable creature starts it dying again.
+            self.st.fighters[i].stable = false;
+        }
+        self.settle(i, before);
+    }
+
+    /// Applies death thresholds after a hit point loss and logs any change of state.
+    fn settle(&mut self, i: usize, before: LifeState) {
+        let hp = self.st.fighters[i].hp;
+        let spec = &self.st.prep.fighters[i];
+        let dead = if self.dies_at_zero(i) { hp <= 0 } else { hp <= -spec.con_score.unwrap_or(0) };
+        if dead {
+            self.st.fighters[i].dead = true;
+            let pos = self.st.fighters[i].pos;
+            let idx = self.st.map().index(pos);
+            if self.st.occ[idx] == i as u16 {
+                self.st.occ[idx] = EMPTY;
+            }
+            let verb = if spec.destroyed_at_zero { "is destroyed" } else { "dies" };
+            say!(self, i, "{verb} (hp {hp})");
+            return;
+        }
+        let after = self.st.life(i);
+        if after == before {
+            return;
+        }
+        match after {
+            LifeState::Disabled => say!(self, i, "is disabled (hp 0)"),
+            LifeState::Dying if before == LifeState::Stable => say!(self, i, "is wounded again, dying (hp {hp})"),
+            LifeState::Dying => say!(self, i, "falls unconscious, dying (hp {hp})"),
+            _ => {}
+        }
+    }
+
+    /// The start-of-turn Constitution check of a dying creature: DC 10,
+    /// d20 + Con modifier − negative hit points; a natural 20 succeeds.
+    /// Success stabilizes, failure loses 1 hit point.
+    pub(crate) fn dying_check(&mut self, i: usize) {
+        let hp = self.st.fighters[i].hp;
+        let con_mod = self.st.prep.fighters[i].con_mod;
+        let d20 = self.rng.roll(20) as i32;
+        let total = d20 + con_mod + hp;
+        if d20 == 20 || total >= STABILIZE_DC {
+            self.st.fighters[i].stable = true;
+            say!(self, i, "stabilization d20={d20}{con_mod:+}{hp}={total} vs DC {STABILIZE_DC} -> stable");
+        } else {
+            say!(self, i, "stabilization d20={d20}{con_mod:+}{hp}={total} vs DC {STABILIZE_DC} -> fails (hp {hp}->{})", hp - 1);
+            self.st.fighters[i].hp -= 1;
+            self.settle(i, LifeState::Dying);
+        }
+    }
+
+    /// A disabled creature that completes a standard (or full-round) action
+    /// takes 1 damage afterwards and starts dying (CRB "Disabled").
+    pub(crate) fn exert_if_disabled(&mut self, i: usize) {
+        if self.st.life(i) != LifeState::Disabled {
+            return;
+        }
+        say!(self, i, "strains while disabled (hp 0->-1)");
+        self.st.fighters[i].hp -= 1;
+        self.settle(i, LifeState::Disabled);
+    }
+
+    /// Restores up to `amount` hit points to `i` (capped at its maximum) and
+    /// returns the points actually restored. At 0 or more the creature is no
+    /// longer stable, so a later fall starts dying again.
+    #[cfg_attr(not(test), expect(dead_code, reason = "healing arrives with spells and channel energy"))]
+    pub(crate) fn heal(&mut self, i: usize, amount: u32) -> u32 {
+        let f = &mut self.st.fighters[i];
+        if f.dead {
+            return 0;
+        }
+        let before = f.hp;
+        f.hp = (f.hp + amount as i32).min(self.st.prep.fighters[i].hp_max.max(before));
+        if f.hp >= 0 {
+            f.stable = false;
+        }
+        (f.hp - before) as u32
+    }
+}

@@ -1,0 +1,362 @@
+//! Movement: move along the true shortest path, the 5-foot step, the charge.
+
+use crate::grid::{Access, NEIGHBOURS, distance_ft, step_cost};
+use crate::map::Pos;
+use crate::rng::Dice;
+
+use super::action::{Action, Reason};
+use super::attack::Swing;
+use super::log::{path_text, say};
+use super::state::{BattleState, LifeState};
+use super::turn::Engine;
+
+/// The squares of the Bresenham line from `from` (excluded) to `to` (included).
+#[derive(Clone, Debug)]
+pub(crate) struct Line {
+    cur: Pos,
+    to: Pos,
+    dc: i32,
+    dr: i32,
+    sc: i32,
+    sr: i32,
+    err: i32,
+}
+
+impl Line {
+    /// The line from `from` to `to`.
+    pub(crate) fn new(from: Pos, to: Pos) -> Self {
+        let dc = (to.col - from.col).abs();
+        let dr = -(to.row - from.row).abs();
+        Self {
+            cur: from,
+            to,
+            dc,
+            dr,
+            sc: if from.col < to.col { 1 } else { -1 },
+            sr: if from.row < to.row { 1 } else { -1 },
+            err: dc + dr,
+        }
+    }
+}
+
+impl Iterator for Line {
+    type Item = Pos;
+
+    fn next(&mut self) -> Option<Pos> {
+        if self.cur == self.to {
+            return None;
+        }
+        let e2 = 2 * self.err;
+        if e2 >= self.dr {
+            self.err += self.dr;
+            self.cur.col += self.sc;
+        }
+        if e2 <= self.dc {
+            self.err += self.dc;
+            self.cur.row += self.sr;
+        }
+        Some(self.cur)
+    }
+}
+
+fn is_diagonal(a: Pos, b: Pos) -> bool {
+    a.row != b.row && a.col != b.col
+}
+
+impl BattleState<'_> {
+    /// How mover `i` may use square `p`: enemies able to fight block it, allies
+    /// and fallen creatures can be passed but not ended on.
+    pub fn access(&self, i: usize, p: Pos) -> Access {
+        match self.occupant(p) {
+            None => Access::Open,
+            Some(j) if j == i => Access::Open,
+            Some(j) if !self.are_enemies(i, j) || !self.is_active(j) => Access::PassOnly,
+            Some(_) => Access::Blocked,
+        }
+    }
+
+    /// The feet a move action of `i` may cover: its speed, halved when disabled.
+    pub fn move_budget(&self, i: usize) -> u32 {
+        let speed = self.prep.fighters[i].speed_ft;
+        if self.life(i) == LifeState::Disabled { speed / 2 } else { speed }
+    }
+
+    /// Whether `i` may take a 5-foot step to `to` now: an adjacent free square,
+    /// entered at normal cost (no difficult terrain, no climbing, corner rule),
+    /// and no other movement this turn.
+    pub fn can_step(&self, i: usize, to: Pos) -> bool {
+        let f = &self.fighters[i];
+        let from = f.pos;
+        let adjacent = (to.row - from.row).abs() <= 1 && (to.col - from.col).abs() <= 1 && to != from;
+        adjacent
+            && !f.moved
+            && !f.stepped
+            && self.prep.fighters[i].speed_ft > 0
+            && self.map().passable(to)
+            && self.occupant(to).is_none()
+            && step_cost(self.map(), from, to, 0) == Some(5)
+    }
+
+    /// The first square (neighbour order) a 5-foot step can reach from which
+    /// `i` can attack `t`.
+    pub fn step_to_attack(&self, i: usize, t: usize) -> Option<Pos> {
+        let from = self.fighters[i].pos;
+        NEIGHBOURS
+            .iter()
+            .map(|&(dr, dc)| Pos::new(from.row + dr, from.col + dc))
+            .find(|&q| self.can_step(i, q) && self.weapon_for(i, t, q).is_ok())
+    }
+
+    /// Where a charge of `i` against `t` would end, and the melee attack it
+    /// would make: the closest square from which `i` can attack `t` in melee,
+    /// reached by a clear straight line of 10 ft to twice its speed
+    /// (CRB "Charge").
+    pub fn charge_end(&self, i: usize, t: usize) -> Result<(Pos, usize), Reason> {
+        let spec = &self.prep.fighters[i];
+        let reach = spec.attacks.iter().filter(|a| a.melee).map(|a| a.reach_max).max().ok_or(Reason::NoWeapon)?;
+        let (from, to) = (self.fighters[i].pos, self.fighters[t].pos);
+        if !self.prep.line_of_effect(from, to) {
+            return Err(Reason::NoLineOfEffect);
+        }
+        let map = self.map();
+        let k = (reach / 5) as i32;
+        let candidates = (to.row - k..=to.row + k)
+            .flat_map(move |r| (to.col - k..=to.col + k).map(move |c| Pos::new(r, c)))
+            .filter(|&q| map.passable(q))
+            .filter_map(|q| self.melee_weapon_from(i, t, q).map(|w| (q, w)));
+        let Some(closest) = candidates.clone().map(|(q, _)| distance_ft(from, q)).min() else {
+            return Err(Reason::NoChargePath);
+        };
+        for (q, w) in candidates.filter(|&(q, _)| distance_ft(from, q) == closest) {
+            if q != from && self.occupant(q).is_none() && self.charge_line_clear(i, from, q) {
+                return Ok((q, w));
+            }
+        }
+        Err(Reason::NoChargePath)
+    }
+
+    /// A charge line: every square passable at normal cost, no creature able
+    /// to act on it (helpless ones do not stop a charge), no corner cut,
+    /// and 10 ft to twice the speed long.
+    fn charge_line_clear(&self, i: usize, from: Pos, to: Pos) -> bool {
+        let map = self.map();
+        let (mut prev, mut parity, mut cost) = (from, 0u8, 0u32);
+        for p in Line::new(from, to) {
+            if self.occupant(p).is_some_and(|j| self.is_active(j)) {
+                return false;
+            }
+            let diagonal = is_diagonal(prev, p);
+            let base = if diagonal && parity == 1 { 10 } else { 5 };
+            if step_cost(map, prev, p, parity) != Some(base) {
+                return false;
+            }
+            cost += base;
+            parity ^= u8::from(diagonal);
+            prev = p;
+        }
+        (10..=2 * self.prep.fighters[i].speed_ft).contains(&cost)
+    }
+}
+
+impl<R: Dice> Engine<'_, '_, R> {
+    /// The move action: toward an explicit destination, or along the shortest
+    /// path toward the closest square from which the mover can attack its target.
+    pub(crate) fn move_action(&mut self, i: usize, action: Action) -> Result<(), Reason> {
+        if self.st.fighters[i].stepped {
+            return Err(Reason::CannotCombine);
+        }
+        let target = match action.destination {
+            Some(_) => None,
+            None => Some(self.enemy_target(i, action)?),
+        };
+        let start = self.st.fighters[i].pos;
+        let budget = self.st.move_budget(i);
+        let st = &self.st;
+        let map = st.map();
+        self.pf.run(map, start, None, &|p| st.access(i, p));
+        let dest = match (action.destination, target) {
+            (Some(d), _) => {
+                let ok = map.in_bounds(d)
+                    && st.access(i, d) == Access::Open
+                    && self.pf.cost(d).is_some_and(|c| c <= budget);
+                if !ok {
+                    return Err(Reason::UnreachableDestination);
+                }
+                d
+            }
+            (None, Some(t)) => self.attack_square(i, t).ok_or(Reason::UnreachableDestination)?,
+            (None, None) => return Err(Reason::MissingTarget),
+        };
+        if dest == start {
+            say!(self, i, "move: already in position at {start}");
+            return Ok(());
+        }
+        self.path.clear();
+        self.pf.path_to(dest, &mut self.path);
+        self.trim_path(i, start, budget);
+        if self.path.is_empty() {
+            say!(self, i, "move: cannot progress from {start}");
+            return Ok(());
+        }
+        say!(self, i, "move {}", path_text(start, &self.path));
+        self.walk(i, true);
+        self.st.fighters[i].moved = true;
+        Ok(())
+    }
+
+    /// The cheapest square (ties in row-major order) reached by the last
+    /// pathfinder run where `i` may stop and can attack `t`.
+    fn attack_square(&self, i: usize, t: usize) -> Option<Pos> {
+        let st = &self.st;
+        let map = st.map();
+        let mut best: Option<(u32, Pos)> = None;
+        for row in 0..map.height {
+            for col in 0..map.width {
+                let q = Pos::new(row, col);
+                let Some(c) = self.pf.cost(q) else { continue };
+                if best.is_some_and(|(bc, _)| bc <= c) || st.access(i, q) != Access::Open {
+                    continue;
+                }
+                if st.weapon_for(i, t, q).is_ok() {
+                    best = Some((c, q));
+                }
+            }
+        }
+        best.map(|(_, q)| q)
+    }
+
+    /// Cuts the path to what the budget pays for, then back to a square the
+    /// mover may end on.
+    fn trim_path(&mut self, i: usize, start: Pos, budget: u32) {
+        let map = self.st.map();
+        let (mut prev, mut parity, mut cost, mut keep) = (start, 0u8, 0u32, 0usize);
+        for &p in &self.path {
+            let Some(step) = step_cost(map, prev, p, parity) else { break };
+            if cost + step > budget {
+                break;
+            }
+            cost += step;
+            parity ^= u8::from(is_diagonal(prev, p));
+            prev = p;
+            keep += 1;
+        }
+        self.path.truncate(keep);
+        while self.path.last().is_some_and(|&p| self.st.access(i, p) != Access::Open) {
+            self.path.pop();
+        }
+    }
+
+    /// Walks `i` along `self.path`, square by square. When `provoke`, leaving
+    /// each square gives threatening enemies their attack of opportunity; a
+    /// mover that falls stops where it is (or on the last free square of its
+    /// path if it fell while passing through someone's square).
+    pub(crate) fn walk(&mut self, i: usize, provoke: bool) {
+        let start = self.st.fighters[i].pos;
+        let mut reached = 0;
+        for k in 0..self.path.len() {
+            if provoke {
+                let here = self.st.fighters[i].pos;
+                self.provoke_leave(i, here);
+                if !self.st.is_active(i) {
+                    break;
+                }
+            }
+            self.st.fighters[i].pos = self.path[k];
+            reached = k + 1;
+        }
+        let mut end = self.st.fighters[i].pos;
+        self.st.fighters[i].pos = start;
+        if self.st.fighters[i].dead {
+            let idx = self.st.map().index(start);
+            if self.st.occ[idx] == i as u16 {
+                self.st.occ[idx] = super::state::EMPTY;
+            }
+            self.st.fighters[i].pos = end;
+            return;
+        }
+        if self.st.occupant(end).is_some_and(|j| j != i) {
+            end = self.path[..reached.saturating_sub(1)]
+                .iter()
+                .rev()
+                .copied()
+                .find(|&p| self.st.occupant(p).is_none())
+                .unwrap_or(start);
+            say!(self, i, "falls back to {end}");
+        }
+        self.st.relocate(i, end);
+    }
+
+    /// The 5-foot step: to an explicit adjacent square, or to the first one
+    /// from which the target can be attacked. Never provokes.
+    pub(crate) fn step_action(&mut self, i: usize, action: Action) -> Result<(), Reason> {
+        let f = &self.st.fighters[i];
+        if f.moved || f.stepped {
+            return Err(Reason::CannotCombine);
+        }
+        let dest = match action.destination {
+            Some(d) => d,
+            None => {
+                let t = self.enemy_target(i, action)?;
+                self.st.step_to_attack(i, t).ok_or(Reason::UnreachableDestination)?
+            }
+        };
+        if !self.st.can_step(i, dest) {
+            return Err(Reason::UnreachableDestination);
+        }
+        let start = self.st.fighters[i].pos;
+        say!(self, i, "5-foot step {start}->{dest}");
+        self.st.relocate(i, dest);
+        self.st.fighters[i].stepped = true;
+        Ok(())
+    }
+
+    /// The charge: a straight line to the closest square from which to
+    /// attack, then one melee attack at +2; −2 AC until the next turn.
+    pub(crate) fn charge_action(&mut self, i: usize, action: Action) -> Result<(), Reason> {
+        let t = self.enemy_target(i, action)?;
+        if self.st.fighters[i].stepped {
+            return Err(Reason::CannotCombine);
+        }
+        let (end, auto) = self.st.charge_end(i, t)?;
+        let w = match action.weapon {
+            None => auto,
+            Some(w) => {
+                let ok = self.st.prep.fighters[i].attacks.get(w).is_some_and(|a| a.melee)
+                    && self.st.melee_weapon_from(i, t, end).is_some()
+                    && self.st.prep.fighters[i].attacks[w].reaches(distance_ft(end, self.st.fighters[t].pos));
+                if !ok {
+                    return Err(Reason::WeaponUnavailable);
+                }
+                w
+            }
+        };
+        let start = self.st.fighters[i].pos;
+        self.path.clear();
+        self.path.extend(Line::new(start, end));
+        say!(self, i, "charge {}", path_text(start, &self.path));
+        self.st.fighters[i].charged = true;
+        self.st.fighters[i].moved = true;
+        self.walk(i, true);
+        if self.st.is_active(i) && self.st.is_active(t) && self.st.fighters[i].pos == end {
+            self.strike(i, w, t, Swing { charge: true, ..Swing::default() });
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bresenham_lines() {
+        let line: Vec<Pos> = Line::new(Pos::new(0, 0), Pos::new(0, 3)).collect();
+        assert_eq!(line, [Pos::new(0, 1), Pos::new(0, 2), Pos::new(0, 3)]);
+        let line: Vec<Pos> = Line::new(Pos::new(2, 2), Pos::new(0, 0)).collect();
+        assert_eq!(line, [Pos::new(1, 1), Pos::new(0, 0)]);
+        let line: Vec<Pos> = Line::new(Pos::new(0, 0), Pos::new(1, 4)).collect();
+        assert_eq!(line.len(), 4);
+        assert_eq!(line.last(), Some(&Pos::new(1, 4)));
+        assert!(Line::new(Pos::new(3, 3), Pos::new(3, 3)).next().is_none());
+    }
+}

@@ -1,0 +1,376 @@
+//! Per-encounter data computed once and shared by every run: parsed dice,
+//! attack profiles, damage defenses per (attack, defender), and a lazy cache
+//! of line of effect and terrain cover between squares.
+
+use std::sync::{Arc, OnceLock};
+
+use crate::dice::{DiceExpr, ability_modifier};
+use crate::encounter::Encounter;
+use crate::grid::NEIGHBOURS;
+use crate::los;
+use crate::map::{Map, Pos};
+use crate::model::{ArmorClass, AttackKind, AttackSpec, Combatant, DamageComponent};
+
+/// Damage types that are not physical: never multiplied on a critical hit and
+/// never reduced by damage reduction (CRB "Critical Hits", "Damage Reduction").
+const NON_PHYSICAL_TYPES: [&str; 8] =
+    ["acid", "cold", "electricity", "fire", "sonic", "force", "positive", "negative"];
+
+/// Why an encounter cannot be prepared (data that validation should have refused).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PrepareError {
+    /// A damage formula does not parse.
+    #[error("combatant {combatant:?}, attack {attack:?}: {message}")]
+    BadAttack {
+        /// Combatant id.
+        combatant: String,
+        /// Attack name.
+        attack: String,
+        /// What is wrong.
+        message: String,
+    },
+}
+
+/// An encounter ready to be played many times.
+#[derive(Debug)]
+pub struct PreparedEncounter {
+    pub(crate) map: Arc<Map>,
+    pub(crate) sides: Vec<String>,
+    pub(crate) fighters: Vec<FighterSpec>,
+    geo: GeoCache,
+}
+
+/// Static data of one combatant.
+#[derive(Debug)]
+pub(crate) struct FighterSpec {
+    pub id: String,
+    pub side: usize,
+    pub start: Pos,
+    pub hp_max: i32,
+    pub ac: ArmorClass,
+    pub init_mod: i32,
+    pub speed_ft: u32,
+    /// Constitution score; `None` for creatures without one.
+    pub con_score: Option<i32>,
+    pub con_mod: i32,
+    /// Undead, constructs and creatures without Constitution: destroyed at 0 hp.
+    pub destroyed_at_zero: bool,
+    pub is_pc: bool,
+    pub bab: i32,
+    pub aoo_per_round: u32,
+    pub attacks: Vec<AttackProfile>,
+}
+
+/// One attack, with everything the hot path needs precomputed.
+#[derive(Debug)]
+pub(crate) struct AttackProfile {
+    pub name: String,
+    /// Melee (weapon, natural or melee touch); otherwise ranged.
+    pub melee: bool,
+    /// Resolved against touch AC.
+    pub vs_touch: bool,
+    /// Firearm: touch AC within its first range increment.
+    pub firearm: bool,
+    /// Attack bonus, secondary natural penalty included.
+    pub bonus: i32,
+    pub components: Vec<Component>,
+    /// The component that carries `damage_bonus` (the first physical one).
+    pub bonus_component: Option<usize>,
+    pub damage_bonus: i32,
+    /// Lowest natural roll that threatens (Improved Critical applied).
+    pub threat_min: u32,
+    pub crit_mult: u32,
+    /// Range increment in feet (0 for melee).
+    pub increment: u32,
+    pub max_range_ft: u32,
+    /// Melee: usable when `reach_min_excl < distance <= reach_max`.
+    pub reach_min_excl: u32,
+    pub reach_max: u32,
+    pub count: u32,
+    /// Manufactured weapon: gains iterative attacks on a full attack.
+    pub iterates: bool,
+    /// Damage defenses of each defender (encounter order) against this attack.
+    pub vs: Vec<DefenseVs>,
+}
+
+impl AttackProfile {
+    /// Whether the attack can hit something `dist` feet away (line of effect aside).
+    #[inline]
+    pub fn reaches(&self, dist: u32) -> bool {
+        if self.melee {
+            dist > self.reach_min_excl && dist <= self.reach_max
+        } else {
+            dist > 0 && dist <= self.max_range_ft
+        }
+    }
+}
+
+/// One damage component.
+#[derive(Debug)]
+pub(crate) struct Component {
+    pub dice: DiceExpr,
+    pub physical: bool,
+    pub precision: bool,
+}
+
+/// A defender's reductions against one attack.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct DefenseVs {
+    /// Damage reduction that applies to the physical part (0 when bypassed or absent).
+    pub dr: u32,
+    /// Per component, in the attack's component order.
+    pub comps: Vec<CompDefense>,
+}
+
+/// A defender's reduction of one damage component.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct CompDefense {
+    /// Resistance subtracted from the component (largest among its types).
+    pub resist: u32,
+    /// Immune to one of the component's types: the component deals nothing.
+    pub immune: bool,
+}
+
+/// Normalizes a damage type, quality or bypass name (`Cold Iron` -> `cold_iron`).
+pub(crate) fn norm(name: &str) -> String {
+    name.trim().to_lowercase().replace([' ', '-'], "_")
+}
+
+fn is_physical(component: &DamageComponent) -> bool {
+    !component.types.iter().any(|t| NON_PHYSICAL_TYPES.contains(&norm(t).as_str()))
+}
+
+impl PreparedEncounter {
+    /// Prepares `encounter`: parses every formula and precomputes the attack profiles.
+    pub fn new(encounter: &Encounter) -> Result<Self, PrepareError> {
+        let combatants: Vec<&Combatant> = encounter.combatants.iter().map(|d| d.spec.as_ref()).collect();
+        let mut fighters = Vec::with_capacity(combatants.len());
+        for d in &encounter.combatants {
+            let c = d.spec.as_ref();
+            let mut attacks = Vec::with_capacity(c.attacks.len());
+            for a in &c.attacks {
+                attacks.push(prepare_attack(c, a, &combatants).map_err(|message| PrepareError::BadAttack {
+                    combatant: d.id.clone(),
+                    attack: a.name.clone(),
+                    message,
+                })?);
+            }
+            let dex_mod = ability_modifier(c.abilities.dex_score);
+            let aoo_per_round = if c.has_feature("Combat Reflexes") { (1 + dex_mod).max(1) as u32 } else { 1 };
+            let con_score = c.abilities.con_score;
+            fighters.push(FighterSpec {
+                id: d.id.clone(),
+                side: d.side,
+                start: d.pos,
+                hp_max: c.hp_max,
+                ac: c.ac,
+                init_mod: c.initiative_mod,
+                speed_ft: c.speed_land_ft.max(c.speed_fly_ft.unwrap_or(0)),
+                con_score,
+                con_mod: con_score.map_or(0, ability_modifier),
+                destroyed_at_zero: c.destroyed_at_zero() || con_score.is_none(),
+                is_pc: c.is_pc(),
+                bab: c.bab,
+                aoo_per_round,
+                attacks,
+            });
+        }
+        let geo = GeoCache::new(&encounter.map);
+        Ok(Self { map: Arc::clone(&encounter.map), sides: encounter.sides.clone(), fighters, geo })
+    }
+
+    /// The battlefield.
+    pub fn map(&self) -> &Map {
+        &self.map
+    }
+
+    /// Number of combatants.
+    pub fn len(&self) -> usize {
+        self.fighters.len()
+    }
+
+    /// Whether the encounter has no combatant.
+    pub fn is_empty(&self) -> bool {
+        self.fighters.is_empty()
+    }
+
+    /// The id of combatant `i`.
+    pub fn id(&self, i: usize) -> &str {
+        &self.fighters[i].id
+    }
+
+    /// The side index of combatant `i`.
+    pub fn side(&self, i: usize) -> usize {
+        self.fighters[i].side
+    }
+
+    /// Side names.
+    pub fn sides(&self) -> &[String] {
+        &self.sides
+    }
+
+    /// Whether `from` has line of effect to `to` (cached).
+    #[inline]
+    pub fn line_of_effect(&self, from: Pos, to: Pos) -> bool {
+        let row = self.geo.row(&self.map, from);
+        let j = self.map.index(to);
+        row.loe[j / 64] >> (j % 64) & 1 == 1
+    }
+
+    /// Terrain cover of `to` against an attack from `from` (cached): the
+    /// adjacent-melee rule when `adjacent_melee`, the best-corner rule otherwise.
+    #[inline]
+    pub fn terrain_cover(&self, from: Pos, to: Pos, adjacent_melee: bool) -> u8 {
+        let row = self.geo.row(&self.map, from);
+        if adjacent_melee {
+            let (dr, dc) = (to.row - from.row, to.col - from.col);
+            if let Some(k) = NEIGHBOURS.iter().position(|&n| n == (dr, dc)) {
+                return row.cover_adjacent[k];
+            }
+        }
+        row.cover[self.map.index(to)]
+    }
+}
+
+fn prepare_attack(owner: &Combatant, a: &AttackSpec, everyone: &[&Combatant]) -> Result<AttackProfile, String> {
+    let mut components = Vec::with_capacity(a.damage.len());
+    for (k, c) in a.damage.iter().enumerate() {
+        let dice = DiceExpr::parse(&c.formula).map_err(|e| format!("damage[{k}]: {e}"))?;
+        components.push(Component { dice, physical: is_physical(c), precision: c.precision });
+    }
+    let bonus_component = a.damage.iter().position(|c| is_physical(c) && !c.precision);
+    let ranged_touch = a.kind == AttackKind::Touch && a.range_increment_ft.is_some();
+    let melee = match a.kind {
+        AttackKind::Melee => true,
+        AttackKind::Ranged => false,
+        AttackKind::Touch => !ranged_touch,
+    };
+    let increment = if melee { 0 } else { a.range_increment_ft.unwrap_or(0) };
+    if !melee && increment == 0 {
+        return Err("a ranged attack needs a range_increment_ft above 0".to_string());
+    }
+    let max_range_ft = match a.kind {
+        AttackKind::Ranged => increment * 10,
+        AttackKind::Touch if ranged_touch => increment * 5,
+        _ => 0,
+    };
+    let (reach_min_excl, reach_max) = match (melee, a.reach_weapon) {
+        (false, _) => (0, 0),
+        (true, false) => (0, a.reach_ft.unwrap_or(5).max(5)),
+        (true, true) => (5, a.reach_ft.unwrap_or(10).max(10)),
+    };
+    let mut bonus = a.attack_bonus;
+    if a.natural && a.secondary {
+        bonus -= if owner.has_feature("Multiattack") { 2 } else { 5 };
+    }
+    let improved = owner.features.iter().any(|f| f.name().to_lowercase().starts_with("improved critical"));
+    let crit_range = a.crit_range.clamp(2, 20);
+    let threat_min = if improved { (2 * crit_range).saturating_sub(21).max(2) } else { crit_range };
+    // Physical damage types plus special qualities: every DR bypass component must be among them.
+    let mut carried: Vec<String> = a.qualities.iter().map(|q| norm(q)).collect();
+    for c in a.damage.iter().filter(|c| is_physical(c)) {
+        carried.extend(c.types.iter().map(|t| norm(t)));
+    }
+    let vs = everyone.iter().map(|d| defense_against(d, a, &carried)).collect();
+    Ok(AttackProfile {
+        name: a.name.clone(),
+        melee,
+        vs_touch: a.kind == AttackKind::Touch,
+        firearm: a.firearm,
+        bonus,
+        components,
+        bonus_component,
+        damage_bonus: a.damage_bonus,
+        threat_min,
+        crit_mult: a.crit_mult.max(1),
+        increment,
+        max_range_ft,
+        reach_min_excl,
+        reach_max,
+        count: a.count.max(1),
+        iterates: !a.natural,
+        vs,
+    })
+}
+
+fn defense_against(defender: &Combatant, a: &AttackSpec, carried: &[String]) -> DefenseVs {
+    let dr = match &defender.dr {
+        Some(dr) => {
+            let bypass: Vec<String> =
+                dr.bypass.iter().map(|b| norm(b)).filter(|b| !matches!(b.as_str(), "" | "—" | "_")).collect();
+            let bypassed = !bypass.is_empty() && bypass.iter().all(|b| carried.contains(b));
+            if bypassed { 0 } else { dr.amount }
+        }
+        None => 0,
+    };
+    let immunities: Vec<String> = defender.immunities.iter().map(|i| norm(i)).collect();
+    let resist: Vec<(String, u32)> = defender.resistances.iter().map(|(k, &v)| (norm(k), v)).collect();
+    let comps = a
+        .damage
+        .iter()
+        .map(|c| {
+            let types: Vec<String> = c.types.iter().map(|t| norm(t)).collect();
+            CompDefense {
+                resist: resist.iter().filter(|(k, _)| types.contains(k)).map(|&(_, v)| v).max().unwrap_or(0),
+                immune: types.iter().any(|t| immunities.contains(t)),
+            }
+        })
+        .collect();
+    DefenseVs { dr, comps }
+}
+
+/// Line of effect and terrain cover from one square to every square.
+#[derive(Debug)]
+struct GeoRow {
+    loe: Box<[u64]>,
+    cover: Box<[u8]>,
+    cover_adjacent: [u8; 8],
+}
+
+/// Rows computed on first use, shared across threads.
+#[derive(Debug)]
+struct GeoCache {
+    rows: Vec<OnceLock<GeoRow>>,
+}
+
+impl GeoCache {
+    fn new(map: &Map) -> Self {
+        Self { rows: (0..cell_count(map)).map(|_| OnceLock::new()).collect() }
+    }
+
+    #[inline]
+    fn row(&self, map: &Map, from: Pos) -> &GeoRow {
+        self.rows[map.index(from)].get_or_init(|| compute_row(map, from))
+    }
+}
+
+fn compute_row(map: &Map, from: Pos) -> GeoRow {
+    let cells = cell_count(map);
+    let mut loe = vec![0u64; cells.div_ceil(64)].into_boxed_slice();
+    let mut cover = vec![0u8; cells].into_boxed_slice();
+    for row in 0..map.height {
+        for col in 0..map.width {
+            let to = Pos::new(row, col);
+            if to == from {
+                continue;
+            }
+            let j = map.index(to);
+            if los::has_line_of_effect(map, from, to) {
+                loe[j / 64] |= 1 << (j % 64);
+                cover[j] = los::terrain_cover(map, from, to, false);
+            }
+        }
+    }
+    let mut cover_adjacent = [0u8; 8];
+    for (k, &(dr, dc)) in NEIGHBOURS.iter().enumerate() {
+        let to = Pos::new(from.row + dr, from.col + dc);
+        if map.in_bounds(to) {
+            cover_adjacent[k] = los::terrain_cover(map, from, to, true);
+        }
+    }
+    GeoRow { loe, cover, cover_adjacent }
+}
+
+fn cell_count(map: &Map) -> usize {
+    (map.width.max(0) * map.height.max(0)) as usize
+}

@@ -1,0 +1,237 @@
+//! The mutable state of one battle and its read-only queries for policies.
+
+use crate::grid::distance_ft;
+use crate::map::{Map, Pos};
+
+use super::action::ActionResult;
+use super::prepared::PreparedEncounter;
+use super::{CombatantOutcome, SimOptions};
+
+/// Marks an empty square in the occupancy grid.
+pub(crate) const EMPTY: u16 = u16::MAX;
+
+/// Where a combatant stands between life and death (CRB "Injury and Death").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LifeState {
+    /// Above 0 hit points.
+    Fighting,
+    /// Exactly 0 hit points: staggered, acts at a cost.
+    Disabled,
+    /// Below 0, unconscious, loses 1 hit point per failed Constitution check.
+    Dying,
+    /// Below 0, unconscious, no longer losing hit points.
+    Stable,
+    /// Dead or destroyed.
+    Dead,
+}
+
+/// Runtime state of one combatant.
+#[derive(Clone, Debug)]
+pub(crate) struct Fighter {
+    pub pos: Pos,
+    pub hp: i32,
+    pub dead: bool,
+    pub stable: bool,
+    /// Attacks of opportunity left this round.
+    pub aoo_left: u32,
+    /// Charged on its last turn: −2 AC until its next turn starts.
+    pub charged: bool,
+    /// Took a move-type movement (move, charge) this turn.
+    pub moved: bool,
+    /// Took a 5-foot step this turn.
+    pub stepped: bool,
+    /// Attrition counters.
+    pub out: CombatantOutcome,
+}
+
+/// A battle in progress: what policies see.
+#[derive(Debug)]
+pub struct BattleState<'p> {
+    pub(crate) prep: &'p PreparedEncounter,
+    pub(crate) options: SimOptions,
+    pub(crate) fighters: Vec<Fighter>,
+    /// Combatant standing on each square (row-major), `EMPTY` if none. Dead
+    /// combatants are removed; dying ones stay (they can be passed, not ended on).
+    pub(crate) occ: Vec<u16>,
+    pub(crate) round: u32,
+    /// Initiative order (combatant indices).
+    pub(crate) order: Vec<usize>,
+    /// `move_aoo[attacker * n + mover]`: round in which the attacker last made
+    /// an attack of opportunity against the mover's movement.
+    pub(crate) move_aoo: Vec<u32>,
+    pub(crate) last_results: Vec<Vec<ActionResult>>,
+}
+
+impl<'p> BattleState<'p> {
+    /// A fresh battle: everyone at full hit points on their starting square.
+    pub fn new(prep: &'p PreparedEncounter, options: &SimOptions) -> Self {
+        let map = prep.map();
+        let n = prep.fighters.len();
+        let mut occ = vec![EMPTY; (map.width.max(0) * map.height.max(0)) as usize];
+        let fighters = prep
+            .fighters
+            .iter()
+            .enumerate()
+            .map(|(i, f)| {
+                occ[map.index(f.start)] = i as u16;
+                Fighter {
+                    pos: f.start,
+                    hp: f.hp_max,
+                    dead: false,
+                    stable: false,
+                    aoo_left: f.aoo_per_round,
+                    charged: false,
+                    moved: false,
+                    stepped: false,
+                    out: CombatantOutcome { final_hp: f.hp_max, ..CombatantOutcome::default() },
+                }
+            })
+            .collect();
+        Self {
+            prep,
+            options: options.clone(),
+            fighters,
+            occ,
+            round: 0,
+            order: (0..n).collect(),
+            move_aoo: vec![u32::MAX; n * n],
+            last_results: vec![Vec::new(); n],
+        }
+    }
+
+    /// The prepared encounter.
+    pub fn prepared(&self) -> &'p PreparedEncounter {
+        self.prep
+    }
+
+    /// The battlefield.
+    pub fn map(&self) -> &'p Map {
+        self.prep.map()
+    }
+
+    /// Current round (0 before the first round).
+    pub fn round(&self) -> u32 {
+        self.round
+    }
+
+    /// Number of combatants.
+    pub fn len(&self) -> usize {
+        self.fighters.len()
+    }
+
+    /// Whether there is no combatant.
+    pub fn is_empty(&self) -> bool {
+        self.fighters.is_empty()
+    }
+
+    /// Initiative order of the battle (combatant indices).
+    pub fn initiative_order(&self) -> &[usize] {
+        &self.order
+    }
+
+    /// Id of combatant `i`.
+    pub fn id(&self, i: usize) -> &'p str {
+        &self.prep.fighters[i].id
+    }
+
+    /// Side of combatant `i`.
+    pub fn side(&self, i: usize) -> usize {
+        self.prep.fighters[i].side
+    }
+
+    /// Square of combatant `i`.
+    pub fn pos(&self, i: usize) -> Pos {
+        self.fighters[i].pos
+    }
+
+    /// Current hit points of combatant `i`.
+    pub fn hp(&self, i: usize) -> i32 {
+        self.fighters[i].hp
+    }
+
+    /// Maximum hit points of combatant `i`.
+    pub fn hp_max(&self, i: usize) -> i32 {
+        self.prep.fighters[i].hp_max
+    }
+
+    /// Attacks of opportunity combatant `i` has left this round.
+    pub fn aoo_left(&self, i: usize) -> u32 {
+        self.fighters[i].aoo_left
+    }
+
+    /// The life state of combatant `i`.
+    pub fn life(&self, i: usize) -> LifeState {
+        let f = &self.fighters[i];
+        match () {
+            _ if f.dead => LifeState::Dead,
+            _ if f.hp > 0 => LifeState::Fighting,
+            _ if f.hp == 0 => LifeState::Disabled,
+            _ if f.stable => LifeState::Stable,
+            _ => LifeState::Dying,
+        }
+    }
+
+    /// Whether combatant `i` can act (at 0 hit points or more and not dead).
+    #[inline]
+    pub fn is_active(&self, i: usize) -> bool {
+        let f = &self.fighters[i];
+        f.hp >= 0 && !f.dead
+    }
+
+    /// Whether `a` and `b` are on different sides.
+    #[inline]
+    pub fn are_enemies(&self, a: usize, b: usize) -> bool {
+        self.prep.fighters[a].side != self.prep.fighters[b].side
+    }
+
+    /// What combatant `i`'s last turn produced, one result per requested action.
+    pub fn last_results(&self, i: usize) -> &[ActionResult] {
+        &self.last_results[i]
+    }
+
+    /// The combatant standing on `p`, if any (dying ones included, dead ones not).
+    #[inline]
+    pub fn occupant(&self, p: Pos) -> Option<usize> {
+        let map = self.map();
+        if !map.in_bounds(p) {
+            return None;
+        }
+        let o = self.occ[map.index(p)];
+        (o != EMPTY).then_some(o as usize)
+    }
+
+    /// Distance in feet (5-10-5) between combatants `a` and `b`.
+    #[inline]
+    pub fn distance(&self, a: usize, b: usize) -> u32 {
+        distance_ft(self.fighters[a].pos, self.fighters[b].pos)
+    }
+
+    /// The nearest enemy of `i` able to fight (5-10-5 distance, ties by encounter order).
+    pub fn nearest_enemy(&self, i: usize) -> Option<usize> {
+        (0..self.len())
+            .filter(|&j| self.are_enemies(i, j) && self.is_active(j))
+            .min_by_key(|&j| (self.distance(i, j), j))
+    }
+
+    /// Sides that still have a combatant able to act, as a bit set.
+    pub(crate) fn standing_sides(&self) -> u64 {
+        let mut sides = 0u64;
+        for i in 0..self.len() {
+            if self.is_active(i) {
+                sides |= 1 << (self.side(i) % 64);
+            }
+        }
+        sides
+    }
+
+    /// Moves combatant `i` to `to` in the occupancy grid.
+    pub(crate) fn relocate(&mut self, i: usize, to: Pos) {
+        let map = self.prep.map();
+        let from = self.fighters[i].pos;
+        if self.occ[map.index(from)] == i as u16 {
+            self.occ[map.index(from)] = EMPTY;
+        }
+        self.occ[map.index(to)] = i as u16;
+        self.fighters[i].pos = to;
+    }
+}

@@ -1,0 +1,186 @@
+//! The battle loop: initiative, rounds, turns, the end of the battle.
+
+use crate::grid::Pathfinder;
+use crate::map::Pos;
+use crate::rng::Dice;
+
+use super::action::{Action, ActionKind, ActionResult, Reason, Slot};
+use super::economy::{Planned, apply_budget};
+use super::log::{Log, say};
+use super::policy::Policy;
+use super::prepared::PreparedEncounter;
+use super::state::{BattleState, LifeState};
+use super::{CombatantOutcome, RunOutcome, SimOptions};
+
+/// The state of a battle plus what it needs to play: dice, transcript, buffers.
+pub(crate) struct Engine<'a, 'p, R: Dice> {
+    pub st: BattleState<'p>,
+    pub rng: &'a mut R,
+    pub log: Log<'a>,
+    pub pf: Pathfinder,
+    /// Path buffer reused by every movement.
+    pub path: Vec<Pos>,
+    requested: Vec<Action>,
+    plan: Vec<Planned>,
+}
+
+impl<'a, 'p, R: Dice> Engine<'a, 'p, R> {
+    /// A fresh battle on `prep`.
+    pub fn new(
+        prep: &'p PreparedEncounter,
+        options: &SimOptions,
+        rng: &'a mut R,
+        transcript: Option<&'a mut Vec<String>>,
+    ) -> Self {
+        Self {
+            st: BattleState::new(prep, options),
+            rng,
+            log: Log::new(transcript),
+            pf: Pathfinder::new(prep.map()),
+            path: Vec::new(),
+            requested: Vec::new(),
+            plan: Vec::new(),
+        }
+    }
+
+    /// Plays the whole battle.
+    pub fn run(&mut self, policy: &mut dyn Policy) -> RunOutcome {
+        self.roll_initiative();
+        let cap = self.st.options.round_cap;
+        let mut decided = self.decided();
+        while decided.is_none() && self.st.round < cap {
+            self.start_round();
+            for k in 0..self.st.order.len() {
+                let i = self.st.order[k];
+                self.take_turn(i, policy);
+                decided = self.decided();
+                if decided.is_some() {
+                    break;
+                }
+            }
+        }
+        self.finish(decided)
+    }
+
+    /// Rolls initiative for everyone and sorts the order: total, then modifier
+    /// (both descending), then encounter order. Nobody rerolls a tie.
+    pub fn roll_initiative(&mut self) {
+        let n = self.st.len();
+        let mut keyed: Vec<(i32, i32, usize, u32)> = (0..n)
+            .map(|i| {
+                let d20 = self.rng.roll(20);
+                let m = self.st.prep.fighters[i].init_mod;
+                (d20 as i32 + m, m, i, d20)
+            })
+            .collect();
+        keyed.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)).then(a.2.cmp(&b.2)));
+        self.st.order = keyed.iter().map(|k| k.2).collect();
+        if self.log.on() {
+            for &(total, m, i, d20) in &keyed {
+                let line = format!("initiative: {} d20={d20}{m:+}={total}", self.st.id(i));
+                self.log.push(line);
+            }
+        }
+    }
+
+    /// Starts the next round: attacks of opportunity are refreshed.
+    pub fn start_round(&mut self) {
+        self.st.round += 1;
+        for (f, spec) in self.st.fighters.iter_mut().zip(&self.st.prep.fighters) {
+            f.aoo_left = spec.aoo_per_round;
+        }
+    }
+
+    /// `Some(winner)` once at most one side can still act.
+    fn decided(&self) -> Option<Option<u32>> {
+        let sides = self.st.standing_sides();
+        match sides.count_ones() {
+            0 => Some(None),
+            1 => Some(Some(sides.trailing_zeros())),
+            _ => None,
+        }
+    }
+
+    fn finish(&mut self, decided: Option<Option<u32>>) -> RunOutcome {
+        let rounds = self.st.round;
+        let winner = decided.flatten();
+        if self.log.on() {
+            let unit = if rounds == 1 { "round" } else { "rounds" };
+            let line = match decided {
+                Some(Some(w)) => format!("battle over: {} win in {rounds} {unit}", self.st.prep.sides[w as usize]),
+                Some(None) => format!("battle over: no side standing after {rounds} {unit}"),
+                None => format!("battle over: draw after {rounds} {unit}"),
+            };
+            self.log.push(line);
+        }
+        let combatants = (0..self.st.len())
+            .map(|i| {
+                let f = &self.st.fighters[i];
+                CombatantOutcome {
+                    final_hp: f.hp,
+                    dead: f.dead,
+                    dying: self.st.life(i) == LifeState::Dying,
+                    ..f.out.clone()
+                }
+            })
+            .collect();
+        RunOutcome { winner, rounds, combatants }
+    }
+
+    /// Plays the turn of combatant `i`.
+    pub fn take_turn(&mut self, i: usize, policy: &mut dyn Policy) {
+        let f = &mut self.st.fighters[i];
+        if f.dead {
+            return;
+        }
+        f.charged = false;
+        f.moved = false;
+        f.stepped = false;
+        self.st.last_results[i].clear();
+        match self.st.life(i) {
+            LifeState::Dying => return self.dying_check(i),
+            LifeState::Stable | LifeState::Dead => return,
+            LifeState::Fighting | LifeState::Disabled => {}
+        }
+        let mut requested = std::mem::take(&mut self.requested);
+        let mut plan = std::mem::take(&mut self.plan);
+        requested.clear();
+        policy.plan(&self.st, i, &mut requested);
+        apply_budget(&requested, self.st.life(i) == LifeState::Disabled, &mut plan);
+        for p in &plan {
+            let result = match p.dropped {
+                Some(reason) => ActionResult::failed(p.action.kind, reason),
+                None if !self.st.is_active(i) => ActionResult::failed(p.action.kind, Reason::ActorDown),
+                None => self.execute(i, p.action),
+            };
+            if let Some(reason) = result.reason {
+                let verb = if p.dropped.is_some() { "dropped" } else { "failed" };
+                say!(self, i, "{} {verb} ({reason})", result.kind);
+            }
+            self.st.last_results[i].push(result);
+        }
+        self.requested = requested;
+        self.plan = plan;
+    }
+
+    /// Plays one action of combatant `i`.
+    fn execute(&mut self, i: usize, action: Action) -> ActionResult {
+        let result = match action.kind {
+            ActionKind::Attack => self.attack_action(i, action, false),
+            ActionKind::FullAttack => self.attack_action(i, action, true),
+            ActionKind::Move => self.move_action(i, action),
+            ActionKind::FiveFootStep => self.step_action(i, action),
+            ActionKind::Charge => self.charge_action(i, action),
+            ActionKind::Wait => Ok(()),
+            _ => Err(Reason::UnsupportedKind),
+        };
+        let result = match result {
+            Ok(()) => ActionResult::done(action.kind),
+            Err(reason) => ActionResult::failed(action.kind, reason),
+        };
+        if result.ok && matches!(action.kind.slot(), Slot::Standard | Slot::FullRound) {
+            self.exert_if_disabled(i);
+        }
+        result
+    }
+}
