@@ -4,6 +4,10 @@
 
 use crate::map::{Map, Pos};
 
+mod path;
+
+pub use path::Pathfinder;
+
 /// How a square may be used by a moving creature.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Access {
@@ -29,46 +33,75 @@ pub fn distance_ft(a: Pos, b: Pos) -> u32 {
 pub const NEIGHBOURS: [(i32, i32); 8] =
     [(-1, 0), (0, 1), (1, 0), (0, -1), (-1, 1), (1, 1), (1, -1), (-1, -1)];
 
+/// How a creature moves: on the ground, or flying (see `step_cost_as`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum MoveMode {
+    /// Walking: terrain costs, climbing and impassable squares apply.
+    #[default]
+    Ground,
+    /// Flying: every square costs 5 ft (10 ft on every second diagonal); only
+    /// squares that block line of effect stop the flier, and impassable squares
+    /// that do not can be flown over but not ended on.
+    Fly,
+}
+
 /// Whether a one-square step from `from` to `to` respects the corner rule:
 /// a diagonal step needs both orthogonally adjacent squares passable.
-pub fn diagonal_allowed(_map: &Map, _from: Pos, _to: Pos) -> bool {
-    todo!("corner rule")
+///
+/// Orthogonal steps always respect it; a "step" that is not to one of the
+/// eight neighbours does not.
+pub fn diagonal_allowed(map: &Map, from: Pos, to: Pos) -> bool {
+    corner_ok(map, from, to, MoveMode::Ground)
+}
+
+/// The corner rule for `mode`: a flier is only stopped by squares that block
+/// line of effect (walls), a walker by every impassable square.
+fn corner_ok(map: &Map, from: Pos, to: Pos, mode: MoveMode) -> bool {
+    let (dr, dc) = (to.row - from.row, to.col - from.col);
+    if dr.abs() > 1 || dc.abs() > 1 || (dr == 0 && dc == 0) {
+        return false;
+    }
+    if dr == 0 || dc == 0 {
+        return true;
+    }
+    let flanks = [Pos::new(from.row, to.col), Pos::new(to.row, from.col)];
+    match mode {
+        MoveMode::Ground => flanks.iter().all(|&p| map.passable(p)),
+        MoveMode::Fly => flanks.iter().all(|&p| !map.blocks_los(p)),
+    }
 }
 
 /// Cost in feet of one step from `from` to the adjacent `to`, or `None` if `to`
 /// is impassable or the corner rule forbids it. `diagonal_parity` is the number
 /// of diagonals already taken on this move, mod 2 (5-10-5). Terrain multiplies
 /// the step; climbing costs 5 ft more per level up.
-pub fn step_cost(_map: &Map, _from: Pos, _to: Pos, _diagonal_parity: u8) -> Option<u32> {
-    todo!("step cost")
+pub fn step_cost(map: &Map, from: Pos, to: Pos, diagonal_parity: u8) -> Option<u32> {
+    step_cost_as(map, from, to, diagonal_parity, MoveMode::Ground)
 }
 
-/// Reusable Dijkstra over (square, diagonal parity), with buffers kept between runs.
-#[derive(Clone, Debug, Default)]
-pub struct Pathfinder {
-    _private: (),
+/// `step_cost` for a movement mode. A flier pays 5 ft per square (10 ft on
+/// every second diagonal) whatever the terrain and height, and can enter any
+/// square that does not block line of effect.
+pub fn step_cost_as(map: &Map, from: Pos, to: Pos, diagonal_parity: u8, mode: MoveMode) -> Option<u32> {
+    step_units(map, from, to, diagonal_parity, mode).map(|u| 5 * u)
 }
 
-impl Pathfinder {
-    /// A pathfinder sized for `map`.
-    pub fn new(_map: &Map) -> Self {
-        todo!("pathfinder")
+/// Step cost in 5-ft units (see `step_cost_as`).
+fn step_units(map: &Map, from: Pos, to: Pos, diagonal_parity: u8, mode: MoveMode) -> Option<u32> {
+    if !map.in_bounds(from) || !map.in_bounds(to) || !corner_ok(map, from, to, mode) {
+        return None;
     }
-
-    /// Computes the cheapest cost from `start` to every square reachable within
-    /// `budget_ft` (unbounded when `None`), entering only squares whose access
-    /// is not `Blocked`. The start square is always reachable at cost 0.
-    pub fn run(&mut self, _map: &Map, _start: Pos, _budget_ft: Option<u32>, _access: &dyn Fn(Pos) -> Access) {
-        todo!("dijkstra")
-    }
-
-    /// Cheapest cost to `p` from the last run, if reached.
-    pub fn cost(&self, _p: Pos) -> Option<u32> {
-        todo!()
-    }
-
-    /// The cheapest path from the start (excluded) to `p` (included), if reached.
-    pub fn path_to(&self, _p: Pos, _out: &mut Vec<Pos>) -> bool {
-        todo!()
+    let diagonal = from.row != to.row && from.col != to.col;
+    let base = if diagonal && diagonal_parity % 2 == 1 { 2 } else { 1 };
+    match mode {
+        MoveMode::Ground => {
+            let multiplier = map.terrain(to).move_cost?;
+            let climb = u32::from(map.elevation(to).saturating_sub(map.elevation(from)));
+            Some(base * multiplier + climb)
+        }
+        MoveMode::Fly => (!map.blocks_los(to)).then_some(base),
     }
 }
+
+#[cfg(test)]
+mod tests;
