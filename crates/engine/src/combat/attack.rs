@@ -4,7 +4,6 @@
 use std::fmt::Write;
 
 use crate::grid::distance_ft;
-use crate::los;
 use crate::map::Pos;
 use crate::rng::Dice;
 
@@ -18,8 +17,6 @@ use super::turn::Engine;
 const FLANK_BONUS: i32 = 2;
 /// Charge bonus on the attack roll, and the charger's AC penalty (CRB "Charge").
 pub(crate) const CHARGE_BONUS: i32 = 2;
-/// Soft cover against ranged attacks from creatures in between (CRB "Cover").
-const SOFT_COVER: i32 = 4;
 
 /// How one attack roll is made.
 #[derive(Clone, Copy, Debug, Default)]
@@ -156,25 +153,30 @@ impl BattleState<'_> {
         }
         s.touch = atk.vs_touch || (atk.firearm && dist <= atk.increment);
         let def = &self.prep.fighters[t].ac;
-        let terrain = i32::from(self.prep.terrain_cover(from, to, atk.melee && dist == 5));
-        let soft = if !atk.melee && self.creature_between(a, t) { SOFT_COVER } else { 0 };
-        s.cover = terrain.max(soft);
+        s.cover = i32::from(if atk.melee {
+            self.prep.terrain_cover(from, to, dist == 5)
+        } else {
+            self.ranged_cover(a, t)
+        });
         let charge_penalty = if self.fighters[t].charged { CHARGE_BONUS } else { 0 };
         s.ac = if s.touch { def.touch } else { def.total } + s.cover - charge_penalty;
         s
     }
 
-    /// Whether an able creature other than `a` and `t` stands between them (soft cover).
-    fn creature_between(&self, a: usize, t: usize) -> bool {
+    /// Cover of `t` against a ranged attack by `a`: terrain, and soft cover
+    /// (+4) from able creatures other than the two whose squares the lines cross.
+    fn ranged_cover(&self, a: usize, t: usize) -> u8 {
         let (from, to) = (self.fighters[a].pos, self.fighters[t].pos);
         let (r0, r1) = (from.row.min(to.row), from.row.max(to.row));
         let (c0, c1) = (from.col.min(to.col), from.col.max(to.col));
         let in_box = |p: Pos| p.row >= r0 && p.row <= r1 && p.col >= c0 && p.col <= c1;
-        // Cheap filter first: only a creature inside the bounding box can be in the way.
-        let any = (0..self.len()).any(|j| j != a && j != t && self.is_active(j) && in_box(self.fighters[j].pos));
-        any && los::soft_cover(self.map(), from, to, &|p| {
-            p != from && p != to && self.occupant(p).is_some_and(|j| j != a && j != t && self.is_active(j))
-        })
+        // Only a creature inside the bounding box of the two squares can be in the way.
+        let between = |j: usize| j != a && j != t && self.is_active(j) && in_box(self.fighters[j].pos);
+        if !(0..self.len()).any(between) {
+            return self.prep.terrain_cover(from, to, false);
+        }
+        let creatures: Vec<Pos> = (0..self.len()).filter(|&j| between(j)).map(|j| self.fighters[j].pos).collect();
+        self.prep.ranged_cover(from, to, &creatures)
     }
 }
 
@@ -237,7 +239,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             crit = c20 != 1 && (c20 == 20 || ctotal >= s.ac);
             if self.log.on() {
                 let verdict = if crit { format!("CRIT x{}", atk.crit_mult) } else { "no crit".to_string() };
-                let _ = write!(text, " -> HIT, threat: confirm d20={c20}{:+}={ctotal} -> {verdict}", s.attack);
+                let _ = write!(text, " -> HIT, threat: confirm d20={c20}{:+}={ctotal} -> {verdict},", s.attack);
             }
         } else if self.log.on() {
             text.push_str(" -> HIT");

@@ -16,26 +16,24 @@ pub(crate) struct Damage {
 
 /// Rolls the damage of `atk` against a defender with `def`.
 ///
-/// Components are rolled in order. On a critical hit, physical components
-/// (and `damage_bonus`) are multiplied, never non-physical (energy) nor
-/// precision ones. Each component is floored at 0, zeroed by an immunity to
-/// one of its types and reduced by the largest resistance among its types;
-/// damage reduction then applies once to the sum of the physical components.
+/// Components are rolled in order. On a critical hit the weapon's own
+/// component (dice and flat part), `damage_bonus` and the flat part of other
+/// physical components are multiplied; extra dice, energy and precision
+/// damage never are (CRB "Critical Hits"). Each component is floored at 0,
+/// zeroed by an immunity to one of its types and reduced by the largest
+/// resistance among its types; damage reduction then applies once to the sum
+/// of the physical components.
 pub(crate) fn roll_damage<R: Dice>(atk: &AttackProfile, def: &DefenseVs, crit: bool, rng: &mut R) -> Damage {
     let mult = if crit { atk.crit_mult as i32 } else { 1 };
     let mut rolled = 0i32;
     let mut physical = 0i32;
     let mut other = 0i32;
     for (k, c) in atk.components.iter().enumerate() {
-        let (dice, flat) = c.dice.roll_split(rng);
-        let mut v = dice + flat;
+        let (dice, mut flat) = c.dice.roll_split(rng);
         if atk.bonus_component == Some(k) {
-            v += atk.damage_bonus;
+            flat += atk.damage_bonus;
         }
-        if crit && c.physical && !c.precision {
-            v *= mult;
-        }
-        let v = v.max(0);
+        let v = (dice * if c.crit_dice { mult } else { 1 } + flat * if c.crit_flat { mult } else { 1 }).max(0);
         rolled += v;
         let cd = def.comps[k];
         let kept = if cd.immune { 0 } else { (v - cd.resist as i32).max(0) };
@@ -46,10 +44,10 @@ pub(crate) fn roll_damage<R: Dice>(atk: &AttackProfile, def: &DefenseVs, crit: b
         }
     }
     if atk.bonus_component.is_none() && atk.damage_bonus != 0 {
-        // Without a physical component the flat bonus stands alone (untyped, physical).
+        // Without a weapon component the flat bonus stands alone, untyped.
         let v = (atk.damage_bonus * mult).max(0);
         rolled += v;
-        physical += v;
+        other += v;
     }
     let physical = (physical - def.dr as i32).max(0);
     Damage { rolled: rolled as u32, dealt: (physical + other) as u32 }
@@ -62,12 +60,17 @@ mod tests {
     use crate::dice::DiceExpr;
     use crate::rng::ScriptedRng;
 
+    /// A component: `weapon` (the weapon's own dice), other `physical`, `precision`, or energy.
     fn comp(formula: &str, physical: bool, precision: bool) -> Component {
-        Component { dice: DiceExpr::parse(formula).unwrap(), physical, precision }
+        Component { dice: DiceExpr::parse(formula).unwrap(), physical, crit_dice: false, crit_flat: physical && !precision }
+    }
+
+    fn weapon(formula: &str) -> Component {
+        Component { dice: DiceExpr::parse(formula).unwrap(), physical: true, crit_dice: true, crit_flat: true }
     }
 
     fn attack(components: Vec<Component>, damage_bonus: i32, crit_mult: u32) -> AttackProfile {
-        let bonus_component = components.iter().position(|c| c.physical && !c.precision);
+        let bonus_component = components.iter().position(|c| c.crit_dice);
         AttackProfile {
             name: "test".into(),
             melee: true,
@@ -96,7 +99,7 @@ mod tests {
     #[test]
     fn critical_multiplies_physical_dice_and_flat_bonus_only() {
         // 1d8+1 slashing, +3 damage bonus, 1d6 fire, 2d6 precision; x3.
-        let atk = attack(vec![comp("1d8+1", true, false), comp("1d6", false, false), comp("2d6", true, true)], 3, 3);
+        let atk = attack(vec![weapon("1d8+1"), comp("1d6", false, false), comp("2d6", true, true)], 3, 3);
         let def = open(3);
         let mut rng = ScriptedRng::new([5, 4, 2, 6]);
         let d = roll_damage(&atk, &def, true, &mut rng);
@@ -107,8 +110,16 @@ mod tests {
     }
 
     #[test]
+    fn extra_physical_dice_are_not_multiplied_but_their_flat_part_is() {
+        // 1d8 weapon, extra 1d6+2 piercing; x2.
+        let atk = attack(vec![weapon("1d8"), comp("1d6+2", true, false)], 0, 2);
+        let mut rng = ScriptedRng::new([4, 3]);
+        assert_eq!(roll_damage(&atk, &open(2), true, &mut rng).dealt, 8 + 3 + 4);
+    }
+
+    #[test]
     fn dr_applies_after_multiplication_to_the_physical_part_only() {
-        let atk = attack(vec![comp("1d8", true, false), comp("1d6", false, false)], 2, 2);
+        let atk = attack(vec![weapon("1d8"), comp("1d6", false, false)], 2, 2);
         let def = DefenseVs { dr: 5, comps: vec![CompDefense { resist: 0, immune: false }; 2] };
         let mut rng = ScriptedRng::new([3, 6]);
         // physical (3+2)*2 = 10 - 5 = 5; fire 6 untouched by DR.
@@ -122,7 +133,7 @@ mod tests {
     #[test]
     fn resistance_and_immunity_are_per_component() {
         // 1d8 slashing, 1d6 fire, 1d6 cold: fire resist 5, immune to cold.
-        let atk = attack(vec![comp("1d8", true, false), comp("1d6", false, false), comp("1d6", false, false)], 0, 2);
+        let atk = attack(vec![weapon("1d8"), comp("1d6", false, false), comp("1d6", false, false)], 0, 2);
         let def = DefenseVs {
             dr: 0,
             comps: vec![
@@ -138,7 +149,7 @@ mod tests {
 
     #[test]
     fn negative_rolls_floor_at_zero() {
-        let atk = attack(vec![comp("1d4", true, false)], -3, 2);
+        let atk = attack(vec![weapon("1d4")], -3, 2);
         let mut rng = ScriptedRng::new([1]);
         assert_eq!(roll_damage(&atk, &open(1), false, &mut rng), Damage { rolled: 0, dealt: 0 });
     }

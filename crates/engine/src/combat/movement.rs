@@ -127,12 +127,13 @@ impl BattleState<'_> {
         let Some(closest) = candidates.clone().map(|(q, _)| distance_ft(from, q)).min() else {
             return Err(Reason::NoChargePath);
         };
-        for (q, w) in candidates.filter(|&(q, _)| distance_ft(from, q) == closest) {
-            if q != from && self.occupant(q).is_none() && self.charge_line_clear(i, from, q) {
-                return Ok((q, w));
-            }
-        }
-        Err(Reason::NoChargePath)
+        // Among equally close squares, the one most directly ahead (Euclidean), then row-major.
+        let key = |q: Pos| ((q.row - from.row).pow(2) + (q.col - from.col).pow(2), q);
+        candidates
+            .filter(|&(q, _)| distance_ft(from, q) == closest)
+            .filter(|&(q, _)| q != from && self.occupant(q).is_none() && self.charge_line_clear(i, from, q))
+            .min_by_key(|&(q, _)| key(q))
+            .ok_or(Reason::NoChargePath)
     }
 
     /// A charge line: every square passable at normal cost, no creature able

@@ -1,20 +1,22 @@
 //! Per-encounter data computed once and shared by every run: parsed dice,
-//! attack profiles, damage defenses per (attack, defender), and a lazy cache
-//! of line of effect and terrain cover between squares.
+//! attack profiles, damage defenses per (attack, defender), and line of
+//! effect and terrain cover between squares (the map's `LosTable`, or for
+//! maps too large to tabulate, rows computed on first use).
 
 use std::sync::{Arc, OnceLock};
 
 use crate::dice::{DiceExpr, ability_modifier};
 use crate::encounter::Encounter;
-use crate::grid::NEIGHBOURS;
-use crate::los;
+use crate::grid::{NEIGHBOURS, Pathfinder};
+use crate::los::{self, LosTable};
 use crate::map::{Map, Pos};
 use crate::model::{ArmorClass, AttackKind, AttackSpec, Combatant, DamageComponent};
 
-/// Damage types that are not physical: never multiplied on a critical hit and
-/// never reduced by damage reduction (CRB "Critical Hits", "Damage Reduction").
-const NON_PHYSICAL_TYPES: [&str; 8] =
-    ["acid", "cold", "electricity", "fire", "sonic", "force", "positive", "negative"];
+/// Physical damage types: damage reduction applies to them (CRB "Damage
+/// Reduction"); a component without one (energy, force, untyped…) ignores it.
+const PHYSICAL_TYPES: [&str; 3] = ["bludgeoning", "piercing", "slashing"];
+/// Energy types: the weapon component is never one of them.
+const ENERGY_TYPES: [&str; 5] = ["acid", "cold", "electricity", "fire", "sonic"];
 
 /// Why an encounter cannot be prepared (data that validation should have refused).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -37,6 +39,10 @@ pub struct PreparedEncounter {
     pub(crate) map: Arc<Map>,
     pub(crate) sides: Vec<String>,
     pub(crate) fighters: Vec<FighterSpec>,
+    /// A pathfinder with its step tables built, cloned by every battle.
+    pub(crate) pathfinder: Pathfinder,
+    los: LosTable,
+    /// Used only when the map is too large for `los`.
     geo: GeoCache,
 }
 
@@ -71,7 +77,7 @@ pub(crate) struct AttackProfile {
     pub vs_touch: bool,
     /// Firearm: touch AC within its first range increment.
     pub firearm: bool,
-    /// Attack bonus, secondary natural penalty included.
+    /// Attack bonus (Multiattack applied to a secondary natural attack).
     pub bonus: i32,
     pub components: Vec<Component>,
     /// The component that carries `damage_bonus` (the first physical one).
@@ -109,8 +115,12 @@ impl AttackProfile {
 #[derive(Debug)]
 pub(crate) struct Component {
     pub dice: DiceExpr,
+    /// Has a physical type: damage reduction applies.
     pub physical: bool,
-    pub precision: bool,
+    /// Its dice are multiplied on a critical hit (the weapon's own damage).
+    pub crit_dice: bool,
+    /// Its flat part is multiplied on a critical hit (physical, not precision).
+    pub crit_flat: bool,
 }
 
 /// A defender's reductions against one attack.
@@ -136,8 +146,20 @@ pub(crate) fn norm(name: &str) -> String {
     name.trim().to_lowercase().replace([' ', '-'], "_")
 }
 
+fn has_type_in(component: &DamageComponent, list: &[&str]) -> bool {
+    component.types.iter().any(|t| list.contains(&norm(t).as_str()))
+}
+
 fn is_physical(component: &DamageComponent) -> bool {
-    !component.types.iter().any(|t| NON_PHYSICAL_TYPES.contains(&norm(t).as_str()))
+    has_type_in(component, &PHYSICAL_TYPES)
+}
+
+/// The weapon's own damage: the first physical component that is not
+/// precision damage, else the first untyped-or-other one without energy.
+fn weapon_component(damage: &[DamageComponent]) -> Option<usize> {
+    damage.iter().position(|c| is_physical(c) && !c.precision).or_else(|| {
+        damage.iter().position(|c| !c.precision && !has_type_in(c, &ENERGY_TYPES))
+    })
 }
 
 impl PreparedEncounter {
@@ -175,8 +197,10 @@ impl PreparedEncounter {
                 attacks,
             });
         }
-        let geo = GeoCache::new(&encounter.map);
-        Ok(Self { map: Arc::clone(&encounter.map), sides: encounter.sides.clone(), fighters, geo })
+        let los = LosTable::new(&encounter.map);
+        let geo = if los.is_tabulated() { GeoCache::default() } else { GeoCache::new(&encounter.map) };
+        let pathfinder = Pathfinder::new(&encounter.map);
+        Ok(Self { map: Arc::clone(&encounter.map), sides: encounter.sides.clone(), fighters, pathfinder, los, geo })
     }
 
     /// The battlefield.
@@ -209,18 +233,33 @@ impl PreparedEncounter {
         &self.sides
     }
 
-    /// Whether `from` has line of effect to `to` (cached).
+    /// Whether `from` has line of effect to `to` (precomputed).
     #[inline]
     pub fn line_of_effect(&self, from: Pos, to: Pos) -> bool {
+        if self.los.is_tabulated() {
+            return self.los.has_line_of_effect(&self.map, from, to);
+        }
         let row = self.geo.row(&self.map, from);
         let j = self.map.index(to);
         row.loe[j / 64] >> (j % 64) & 1 == 1
     }
 
-    /// Terrain cover of `to` against an attack from `from` (cached): the
+    /// Cover of `to` against a ranged attack from `from`, terrain and the
+    /// creatures standing on `creatures` together (attacker's best corner).
+    pub fn ranged_cover(&self, from: Pos, to: Pos, creatures: &[Pos]) -> u8 {
+        if creatures.is_empty() {
+            return self.terrain_cover(from, to, false);
+        }
+        self.los.ranged_cover(&self.map, from, to, creatures)
+    }
+
+    /// Terrain cover of `to` against an attack from `from` (precomputed): the
     /// adjacent-melee rule when `adjacent_melee`, the best-corner rule otherwise.
     #[inline]
     pub fn terrain_cover(&self, from: Pos, to: Pos, adjacent_melee: bool) -> u8 {
+        if self.los.is_tabulated() {
+            return self.los.terrain_cover(&self.map, from, to, adjacent_melee);
+        }
         let row = self.geo.row(&self.map, from);
         if adjacent_melee {
             let (dr, dc) = (to.row - from.row, to.col - from.col);
@@ -233,12 +272,18 @@ impl PreparedEncounter {
 }
 
 fn prepare_attack(owner: &Combatant, a: &AttackSpec, everyone: &[&Combatant]) -> Result<AttackProfile, String> {
+    let bonus_component = weapon_component(&a.damage);
     let mut components = Vec::with_capacity(a.damage.len());
     for (k, c) in a.damage.iter().enumerate() {
         let dice = DiceExpr::parse(&c.formula).map_err(|e| format!("damage[{k}]: {e}"))?;
-        components.push(Component { dice, physical: is_physical(c), precision: c.precision });
+        let weapon = bonus_component == Some(k);
+        components.push(Component {
+            dice,
+            physical: is_physical(c),
+            crit_dice: weapon,
+            crit_flat: weapon || (is_physical(c) && !c.precision),
+        });
     }
-    let bonus_component = a.damage.iter().position(|c| is_physical(c) && !c.precision);
     let ranged_touch = a.kind == AttackKind::Touch && a.range_increment_ft.is_some();
     let melee = match a.kind {
         AttackKind::Melee => true,
@@ -259,9 +304,11 @@ fn prepare_attack(owner: &Combatant, a: &AttackSpec, everyone: &[&Combatant]) ->
         (true, false) => (0, a.reach_ft.unwrap_or(5).max(5)),
         (true, true) => (5, a.reach_ft.unwrap_or(10).max(10)),
     };
+    // The printed bonus of a secondary natural attack already has its −5;
+    // Multiattack makes it −2.
     let mut bonus = a.attack_bonus;
-    if a.natural && a.secondary {
-        bonus -= if owner.has_feature("Multiattack") { 2 } else { 5 };
+    if a.natural && a.secondary && owner.has_feature("Multiattack") {
+        bonus += 3;
     }
     let improved = owner.features.iter().any(|f| f.name().to_lowercase().starts_with("improved critical"));
     let crit_range = a.crit_range.clamp(2, 20);
@@ -328,7 +375,7 @@ struct GeoRow {
 }
 
 /// Rows computed on first use, shared across threads.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 struct GeoCache {
     rows: Vec<OnceLock<GeoRow>>,
 }

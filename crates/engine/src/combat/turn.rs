@@ -36,7 +36,7 @@ impl<'a, 'p, R: Dice> Engine<'a, 'p, R> {
             st: BattleState::new(prep, options),
             rng,
             log: Log::new(transcript),
-            pf: Pathfinder::new(prep.map()),
+            pf: prep.pathfinder.clone(),
             path: Vec::new(),
             requested: Vec::new(),
             plan: Vec::new(),

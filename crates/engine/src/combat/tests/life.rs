@@ -1,0 +1,203 @@
+//! Every life-state transition.
+
+use serde_json::json;
+
+use super::support::*;
+use crate::combat::action::{Action, ActionKind, ActionResult};
+use crate::combat::prepared::PreparedEncounter;
+use crate::combat::state::LifeState;
+use crate::combat::SimOptions;
+
+/// A PC (Con 12 unless `con` says otherwise) facing a monster, on a 1x10 strip.
+fn duel(hero: serde_json::Value) -> PreparedEncounter {
+    let mut overrides = json!({ "role": "pc" });
+    overrides.as_object_mut().unwrap().extend(hero.as_object().unwrap().clone());
+    prepare(
+        arena(1, 10),
+        vec![("players", creature("Hero", overrides), at(1, 1)), ("monsters", creature("Brute", json!({})), at(1, 10))],
+    )
+}
+
+#[test]
+fn exactly_zero_is_disabled_and_still_active() {
+    let prep = duel(json!({}));
+    let mut b = Bench::new(&[]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    e.wound(0, 10);
+    assert_eq!(e.st.life(0), LifeState::Disabled);
+    assert!(e.st.is_active(0));
+    drop(e);
+    assert_eq!(b.lines, ["round 1 hero: is disabled (hp 0)"]);
+}
+
+#[test]
+fn a_standard_action_at_zero_costs_one_hit_point() {
+    let prep = duel(json!({}));
+    // Attack d20 10 vs AC 10 hits, 1d6 = 3.
+    let mut b = Bench::new(&[10, 3]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    set(&mut e, 0, at(1, 9), 0);
+    turn(&mut e, 0, vec![Action::at(ActionKind::FullAttack, 1)]);
+    assert_eq!(e.st.hp(0), -1);
+    assert_eq!(e.st.life(0), LifeState::Dying);
+    assert_eq!(e.st.hp(1), 7);
+    // The full attack was played as a single attack.
+    assert_eq!(e.st.last_results(0), [ActionResult::done(ActionKind::Attack)]);
+    drop(e);
+    assert_eq!(
+        b.lines,
+        [
+            "round 1 hero: sword vs brute d20=10+0=10 AC 10 -> HIT 3 dmg (hp 10->7)",
+            "round 1 hero: strains while disabled (hp 0->-1)",
+            "round 1 hero: falls unconscious, dying (hp -1)",
+        ]
+    );
+}
+
+#[test]
+fn a_move_at_zero_is_free_but_at_half_speed() {
+    let prep = duel(json!({}));
+    let mut b = Bench::new(&[]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    set(&mut e, 0, at(1, 1), 0);
+    turn(&mut e, 0, vec![Action::at(ActionKind::Move, 1), Action::at(ActionKind::Attack, 1)]);
+    assert_eq!(e.st.hp(0), 0);
+    assert_eq!(e.st.pos(0), at(1, 4));
+    assert_eq!(
+        e.st.last_results(0),
+        [
+            ActionResult::done(ActionKind::Move),
+            ActionResult::failed(ActionKind::Attack, crate::combat::Reason::DowngradedStaggered)
+        ]
+    );
+}
+
+#[test]
+fn dying_check_failure_loses_one_hit_point() {
+    let prep = duel(json!({}));
+    // d20 5 + 1 (Con 12) - 3 = 3 < 10.
+    let mut b = Bench::new(&[5]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    set(&mut e, 0, at(1, 1), -3);
+    turn(&mut e, 0, vec![Action::at(ActionKind::FullAttack, 1)]);
+    assert_eq!(e.st.hp(0), -4);
+    assert_eq!(e.st.life(0), LifeState::Dying);
+    assert!(e.st.last_results(0).is_empty(), "a dying creature does not act");
+    drop(e);
+    assert_eq!(b.lines, ["round 1 hero: stabilization d20=5+1-3=3 vs DC 10 -> fails (hp -3->-4)"]);
+}
+
+#[test]
+fn dying_check_success_stabilizes() {
+    let prep = duel(json!({}));
+    let mut b = Bench::new(&[12]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    set(&mut e, 0, at(1, 1), -3);
+    turn(&mut e, 0, vec![]);
+    assert_eq!(e.st.life(0), LifeState::Stable);
+    assert_eq!(e.st.hp(0), -3);
+    // A stable creature no longer rolls: no die is consumed.
+    turn(&mut e, 0, vec![]);
+    assert_eq!(e.rng.remaining(), 0);
+    drop(e);
+    assert_eq!(b.lines, ["round 1 hero: stabilization d20=12+1-3=10 vs DC 10 -> stable"]);
+}
+
+#[test]
+fn natural_twenty_stabilizes_whatever_the_total() {
+    let con20 = json!({ "abilities": { "str_score": 10, "dex_score": 10, "con_score": 20,
+                                       "int_score": 10, "wis_score": 10, "cha_score": 10 } });
+    let prep = duel(con20);
+    // 19 + 5 - 17 = 7 fails; 20 + 5 - 18 = 7 but a natural 20 succeeds.
+    let mut b = Bench::new(&[19, 20]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    set(&mut e, 0, at(1, 1), -17);
+    turn(&mut e, 0, vec![]);
+    assert_eq!((e.st.hp(0), e.st.life(0)), (-18, LifeState::Dying));
+    turn(&mut e, 0, vec![]);
+    assert_eq!((e.st.hp(0), e.st.life(0)), (-18, LifeState::Stable));
+}
+
+#[test]
+fn a_new_wound_on_a_stable_creature_resumes_dying() {
+    let prep = duel(json!({}));
+    let mut b = Bench::new(&[3]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    set(&mut e, 0, at(1, 1), -3);
+    e.st.fighters[0].stable = true;
+    e.wound(0, 2);
+    assert_eq!((e.st.hp(0), e.st.life(0)), (-5, LifeState::Dying));
+    turn(&mut e, 0, vec![]);
+    assert_eq!(e.st.hp(0), -6);
+    drop(e);
+    assert_eq!(
+        b.lines,
+        [
+            "round 1 hero: is wounded again, dying (hp -5)",
+            "round 1 hero: stabilization d20=3+1-5=-1 vs DC 10 -> fails (hp -5->-6)",
+        ]
+    );
+}
+
+#[test]
+fn healing_to_zero_or_more_clears_stabilization() {
+    let prep = duel(json!({}));
+    let mut b = Bench::new(&[]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    set(&mut e, 0, at(1, 1), -3);
+    e.st.fighters[0].stable = true;
+    assert_eq!(e.heal(0, 2), 2);
+    assert_eq!(e.st.life(0), LifeState::Stable, "still below 0");
+    assert_eq!(e.heal(0, 4), 4);
+    assert_eq!((e.st.hp(0), e.st.life(0)), (3, LifeState::Fighting));
+    e.wound(0, 4);
+    assert_eq!(e.st.life(0), LifeState::Dying, "a later fall is not stable");
+    assert_eq!(e.heal(0, 100), 11, "capped at hp_max");
+}
+
+#[test]
+fn death_at_minus_constitution() {
+    let prep = duel(json!({}));
+    let mut b = Bench::new(&[]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    e.wound(0, 21);
+    assert_eq!((e.st.hp(0), e.st.life(0)), (-11, LifeState::Dying));
+    e.wound(0, 1);
+    assert_eq!((e.st.hp(0), e.st.life(0)), (-12, LifeState::Dead));
+    assert_eq!(e.st.occupant(at(1, 1)), None, "the dead leave the grid");
+    drop(e);
+    assert_eq!(b.lines, ["round 1 hero: falls unconscious, dying (hp -11)", "round 1 hero: dies (hp -12)"]);
+}
+
+#[test]
+fn undead_are_destroyed_at_zero() {
+    let skeleton = json!({ "role": "monster", "creature_type": "undead",
+        "abilities": { "str_score": 15, "dex_score": 14, "con_score": null,
+                       "int_score": null, "wis_score": 10, "cha_score": 10 } });
+    let prep = duel(skeleton);
+    let mut b = Bench::new(&[]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    e.wound(0, 10);
+    assert_eq!(e.st.life(0), LifeState::Dead);
+    drop(e);
+    assert_eq!(b.lines, ["round 1 hero: is destroyed (hp 0)"]);
+}
+
+#[test]
+fn simple_monster_death_spares_player_characters() {
+    let prep = duel(json!({}));
+    let options = SimOptions { simple_monster_death: true, ..SimOptions::default() };
+    let mut b = Bench::new(&[]);
+    let mut e = b.engine(&prep, &options);
+    e.wound(1, 10);
+    assert_eq!(e.st.life(1), LifeState::Dead, "a monster dies at 0");
+    e.wound(0, 10);
+    assert_eq!(e.st.life(0), LifeState::Disabled, "a PC keeps the full rule");
+    e.wound(0, 5);
+    assert_eq!(e.st.life(0), LifeState::Dying);
+    // Without the option the monster is only disabled at 0.
+    let mut b = Bench::new(&[]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    e.wound(1, 10);
+    assert_eq!(e.st.life(1), LifeState::Disabled);
+}

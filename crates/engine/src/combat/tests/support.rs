@@ -1,0 +1,168 @@
+//! Builders for combat tests: maps from ASCII rows, combatants from JSON
+//! overrides, encounters with explicit squares, and scripted policies.
+
+use std::sync::Arc;
+
+use serde_json::{Value, json};
+
+use crate::combat::action::Action;
+use crate::combat::policy::Policy;
+use crate::combat::prepared::PreparedEncounter;
+use crate::combat::state::BattleState;
+use crate::combat::turn::Engine;
+use crate::combat::SimOptions;
+use crate::encounter::{Deployed, Encounter, id_base};
+use crate::map::{Map, Pos};
+use crate::model::{Combatant, parse_combatant};
+use crate::rng::ScriptedRng;
+
+/// Legend shared by test maps: `#` wall, `.` floor, `T` difficult, `C` pillar
+/// (impassable, cover, no LoE block), `W` low ruin (impassable, partial cover).
+const LEGEND: &str = r##"legend:
+  "#": { type: wall, move_cost: null, blocks_los: true }
+  ".": { type: floor, move_cost: 1 }
+  "T": { type: rubble, move_cost: 2 }
+  "C": { type: pillar, move_cost: null, cover: true }
+  "W": { type: ruin, move_cost: null, cover_bonus: 2 }
+"##;
+
+fn block(rows: &[&str]) -> String {
+    rows.iter().map(|r| format!("  {r}\n")).collect()
+}
+
+/// A map from terrain rows (and optional elevation rows).
+pub fn map_with(rows: &[&str], elevation: Option<&[&str]>) -> Arc<Map> {
+    let mut yaml = format!("name: test\nterrain: |\n{}{LEGEND}", block(rows));
+    if let Some(e) = elevation {
+        yaml.push_str(&format!("elevation: |\n{}", block(e)));
+    }
+    Arc::new(Map::from_yaml_str(&yaml, "test-map").expect("test map"))
+}
+
+/// A map from terrain rows.
+pub fn map(rows: &[&str]) -> Arc<Map> {
+    map_with(rows, None)
+}
+
+/// An open `rows` x `cols` floor surrounded by walls.
+pub fn arena(rows: usize, cols: usize) -> Arc<Map> {
+    let wall = "#".repeat(cols + 2);
+    let inner = format!("#{}#", ".".repeat(cols));
+    let mut lines = vec![wall.clone()];
+    lines.extend(std::iter::repeat_n(inner, rows));
+    lines.push(wall);
+    let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
+    map(&refs)
+}
+
+/// A melee attack entry.
+pub fn melee(name: &str, bonus: i32, formula: &str) -> Value {
+    json!({ "name": name, "kind": "melee", "attack_bonus": bonus,
+            "damage": [{ "formula": formula, "types": ["slashing"] }] })
+}
+
+/// A ranged attack entry.
+pub fn ranged(name: &str, bonus: i32, formula: &str, increment: u32) -> Value {
+    json!({ "name": name, "kind": "ranged", "attack_bonus": bonus, "range_increment_ft": increment,
+            "damage": [{ "formula": formula, "types": ["piercing"] }] })
+}
+
+/// A validated combatant: a plain Medium humanoid (hp 10, AC 10, Con 12,
+/// speed 30, BAB +1, one sword +0 1d6) with the top-level fields of
+/// `overrides` replaced.
+pub fn creature(name: &str, overrides: Value) -> Combatant {
+    let mut base = json!({
+        "name": name,
+        "abilities": { "str_score": 10, "dex_score": 10, "con_score": 12,
+                       "int_score": 10, "wis_score": 10, "cha_score": 10 },
+        "hp_max": 10,
+        "ac": { "total": 10, "touch": 10, "flat_footed": 10 },
+        "bab": 1,
+        "initiative_mod": 0,
+        "speed_land_ft": 30,
+        "saves": { "fort": 0, "ref": 0, "will": 0 },
+        "attacks": [melee("sword", 0, "1d6")]
+    });
+    let (Value::Object(b), Value::Object(o)) = (&mut base, overrides) else { panic!("objects expected") };
+    b.extend(o);
+    parse_combatant(&base.to_string(), name).expect("valid test combatant")
+}
+
+/// A loaded data file (`data/monsters/goblin.json`…).
+pub fn data_combatant(rel: &str) -> Combatant {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(rel);
+    crate::model::load_combatant(&path).expect("shipped combatant")
+}
+
+/// An encounter with explicit squares: `(side name, combatant, square)`;
+/// sides are numbered in order of first appearance, ids made unique as
+/// `Encounter::build` does.
+pub fn encounter(map: Arc<Map>, placed: Vec<(&str, Combatant, Pos)>) -> Encounter {
+    let mut sides: Vec<String> = Vec::new();
+    let mut combatants: Vec<Deployed> = Vec::new();
+    for (side, c, pos) in placed {
+        let s = sides.iter().position(|n| n == side).unwrap_or_else(|| {
+            sides.push(side.to_string());
+            sides.len() - 1
+        });
+        let base = id_base(&c.name);
+        let mut id = base.clone();
+        let mut n = 1;
+        while combatants.iter().any(|d| d.id == id) {
+            n += 1;
+            id = format!("{base}-{n}");
+        }
+        combatants.push(Deployed { id, side: s, spec: Arc::new(c), pos });
+    }
+    Encounter { map, sides, combatants }
+}
+
+/// Prepares an encounter.
+pub fn prepare(map: Arc<Map>, placed: Vec<(&str, Combatant, Pos)>) -> PreparedEncounter {
+    PreparedEncounter::new(&encounter(map, placed)).expect("prepared")
+}
+
+/// A policy that plays the given actions every turn.
+pub fn script(actions: Vec<Action>) -> impl Policy {
+    move |_: &BattleState<'_>, _: usize, out: &mut Vec<Action>| out.extend_from_slice(&actions)
+}
+
+/// Scripted dice and a transcript for one engine.
+pub struct Bench {
+    pub rng: ScriptedRng,
+    pub lines: Vec<String>,
+}
+
+impl Bench {
+    /// Dice that will return `faces` in order.
+    pub fn new(faces: &[u32]) -> Self {
+        Self { rng: ScriptedRng::new(faces.to_vec()), lines: Vec::new() }
+    }
+
+    /// An engine on `prep` in round 1 (initiative in encounter order).
+    pub fn engine<'a, 'p>(
+        &'a mut self,
+        prep: &'p PreparedEncounter,
+        options: &SimOptions,
+    ) -> Engine<'a, 'p, ScriptedRng> {
+        let mut e = Engine::new(prep, options, &mut self.rng, Some(&mut self.lines));
+        e.start_round();
+        e
+    }
+}
+
+/// Plays one turn of `i` with a scripted list of actions.
+pub fn turn(e: &mut Engine<'_, '_, ScriptedRng>, i: usize, actions: Vec<Action>) {
+    e.take_turn(i, &mut script(actions));
+}
+
+/// Places combatant `i` on `p` and sets its hit points.
+pub fn set(e: &mut Engine<'_, '_, ScriptedRng>, i: usize, p: Pos, hp: i32) {
+    e.st.relocate(i, p);
+    e.st.fighters[i].hp = hp;
+}
+
+/// Shorthand for a square.
+pub const fn at(row: i32, col: i32) -> Pos {
+    Pos::new(row, col)
+}
