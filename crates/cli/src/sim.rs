@@ -103,10 +103,21 @@ pub fn simulate(
     seed: u64,
     runs: u64,
 ) -> Summary {
+    simulate_in_chunks(pool, encounter, options, seed, runs, CHUNK)
+}
+
+fn simulate_in_chunks(
+    pool: &rayon::ThreadPool,
+    encounter: &Encounter,
+    options: &SimOptions,
+    seed: u64,
+    runs: u64,
+    chunk: u64,
+) -> Summary {
     let mut summary = Summary::new(encounter.sides.len(), encounter.combatants.len());
     let mut start = 0;
     while start < runs {
-        let end = runs.min(start.saturating_add(CHUNK));
+        let end = runs.min(start.saturating_add(chunk.max(1)));
         let outcomes = pool.install(|| runner::run_batch(encounter, options, seed, start..end));
         for outcome in &outcomes {
             summary.add(outcome);
@@ -135,4 +146,29 @@ pub fn run(args: &SimArgs) -> Result<(), Failure> {
         report.render_text(args.lang.into())
     };
     output::print(&text)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+    use crate::scenario::{self, SideArg};
+
+    #[test]
+    fn chunking_does_not_change_the_sums() {
+        let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data");
+        let sides = [
+            SideArg { name: "players".into(), files: vec![data.join("monsters/goblin.json"); 2] },
+            SideArg { name: "monsters".into(), files: vec![data.join("monsters/orc.json")] },
+        ];
+        let encounter = scenario::build(&data.join("maps/sample_arena.yaml"), &sides).unwrap();
+        let options = SimOptions::default();
+        let pool = thread_pool(Some(2)).unwrap();
+        let whole = Summary::from_outcomes(2, 3, &runner::run_batch(&encounter, &options, 5, 0..10));
+        assert_eq!(whole.runs, 10);
+        for chunk in [1, 3, 10, 64] {
+            assert_eq!(simulate_in_chunks(&pool, &encounter, &options, 5, 10, chunk), whole, "chunk {chunk}");
+        }
+    }
 }
