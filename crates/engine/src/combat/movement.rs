@@ -113,8 +113,7 @@ impl BattleState<'_> {
     /// (CRB "Charge").
     pub fn charge_end(&self, i: usize, t: usize) -> Result<(Pos, usize), Reason> {
         let spec = &self.prep.fighters[i];
-        let reach =
-            spec.attacks.iter().filter(|a| a.melee).map(|a| a.reach_max).max().ok_or(Reason::NoWeapon)?;
+        let reach = spec.attacks.iter().filter(|a| a.melee).map(|a| a.reach_max).max().ok_or(Reason::NoWeapon)?;
         let (from, to) = (self.fighters[i].pos, self.fighters[t].pos);
         if !self.prep.line_of_effect(from, to) {
             return Err(Reason::NoLineOfEffect);

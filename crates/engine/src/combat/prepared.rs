@@ -157,10 +157,9 @@ fn is_physical(component: &DamageComponent) -> bool {
 /// The weapon's own damage: the first physical component that is not
 /// precision damage, else the first untyped-or-other one without energy.
 fn weapon_component(damage: &[DamageComponent]) -> Option<usize> {
-    damage
-        .iter()
-        .position(|c| is_physical(c) && !c.precision)
-        .or_else(|| damage.iter().position(|c| !c.precision && !has_type_in(c, &ENERGY_TYPES)))
+    damage.iter().position(|c| is_physical(c) && !c.precision).or_else(|| {
+        damage.iter().position(|c| !c.precision && !has_type_in(c, &ENERGY_TYPES))
+    })
 }
 
 impl PreparedEncounter {
@@ -172,13 +171,14 @@ impl PreparedEncounter {
             let c = d.spec.as_ref();
             let mut attacks = Vec::with_capacity(c.attacks.len());
             for a in &c.attacks {
-                attacks.push(prepare_attack(c, a, &combatants).map_err(|message| {
-                    PrepareError::BadAttack { combatant: d.id.clone(), attack: a.name.clone(), message }
+                attacks.push(prepare_attack(c, a, &combatants).map_err(|message| PrepareError::BadAttack {
+                    combatant: d.id.clone(),
+                    attack: a.name.clone(),
+                    message,
                 })?);
             }
             let dex_mod = ability_modifier(c.abilities.dex_score);
-            let aoo_per_round =
-                if c.has_feature("Combat Reflexes") { (1 + dex_mod).max(1) as u32 } else { 1 };
+            let aoo_per_round = if c.has_feature("Combat Reflexes") { (1 + dex_mod).max(1) as u32 } else { 1 };
             let con_score = c.abilities.con_score;
             fighters.push(FighterSpec {
                 id: d.id.clone(),
@@ -200,14 +200,7 @@ impl PreparedEncounter {
         let los = LosTable::new(&encounter.map);
         let geo = if los.is_tabulated() { GeoCache::default() } else { GeoCache::new(&encounter.map) };
         let pathfinder = Pathfinder::new(&encounter.map);
-        Ok(Self {
-            map: Arc::clone(&encounter.map),
-            sides: encounter.sides.clone(),
-            fighters,
-            pathfinder,
-            los,
-            geo,
-        })
+        Ok(Self { map: Arc::clone(&encounter.map), sides: encounter.sides.clone(), fighters, pathfinder, los, geo })
     }
 
     /// The battlefield.
@@ -278,11 +271,7 @@ impl PreparedEncounter {
     }
 }
 
-fn prepare_attack(
-    owner: &Combatant,
-    a: &AttackSpec,
-    everyone: &[&Combatant],
-) -> Result<AttackProfile, String> {
+fn prepare_attack(owner: &Combatant, a: &AttackSpec, everyone: &[&Combatant]) -> Result<AttackProfile, String> {
     let bonus_component = weapon_component(&a.damage);
     let mut components = Vec::with_capacity(a.damage.len());
     for (k, c) in a.damage.iter().enumerate() {
