@@ -175,7 +175,8 @@ impl BattleState<'_> {
         if !(0..self.len()).any(between) {
             return self.prep.terrain_cover(from, to, false);
         }
-        let creatures: Vec<Pos> = (0..self.len()).filter(|&j| between(j)).map(|j| self.fighters[j].pos).collect();
+        let creatures: Vec<Pos> =
+            (0..self.len()).filter(|&j| between(j)).map(|j| self.fighters[j].pos).collect();
         self.prep.ranged_cover(from, to, &creatures)
     }
 }
@@ -227,7 +228,8 @@ impl<R: Dice> Engine<'_, '_, R> {
         let hit = d20 != 1 && (d20 == 20 || total >= s.ac);
         let atk = &self.st.prep.fighters[a].attacks[w];
         let threat = hit && d20 >= atk.threat_min as i32;
-        let mut text = if self.log.on() { self.roll_text(a, w, t, swing, &s, d20, total) } else { String::new() };
+        let mut text =
+            if self.log.on() { self.roll_text(a, w, t, swing, &s, d20, total) } else { String::new() };
         if !hit {
             say!(self, a, "{text} -> MISS");
             return;
@@ -239,7 +241,8 @@ impl<R: Dice> Engine<'_, '_, R> {
             crit = c20 != 1 && (c20 == 20 || ctotal >= s.ac);
             if self.log.on() {
                 let verdict = if crit { format!("CRIT x{}", atk.crit_mult) } else { "no crit".to_string() };
-                let _ = write!(text, " -> HIT, threat: confirm d20={c20}{:+}={ctotal} -> {verdict},", s.attack);
+                let _ =
+                    write!(text, " -> HIT, threat: confirm d20={c20}{:+}={ctotal} -> {verdict},", s.attack);
             }
         } else if self.log.on() {
             text.push_str(" -> HIT");
@@ -254,7 +257,8 @@ impl<R: Dice> Engine<'_, '_, R> {
         }
         self.st.fighters[t].out.damage_taken += dmg.dealt;
         if self.log.on() {
-            let reduced = if dmg.rolled != dmg.dealt { format!(" (rolled {})", dmg.rolled) } else { String::new() };
+            let reduced =
+                if dmg.rolled != dmg.dealt { format!(" (rolled {})", dmg.rolled) } else { String::new() };
             let after = hp_before - dmg.dealt as i32;
             say!(self, a, "{text} {} dmg{reduced} (hp {hp_before}->{after})", dmg.dealt);
         }
@@ -262,15 +266,30 @@ impl<R: Dice> Engine<'_, '_, R> {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn roll_text(&self, a: usize, w: usize, t: usize, swing: Swing, s: &Situation, d20: i32, total: i32) -> String {
+    fn roll_text(
+        &self,
+        a: usize,
+        w: usize,
+        t: usize,
+        swing: Swing,
+        s: &Situation,
+        d20: i32,
+        total: i32,
+    ) -> String {
         let atk = &self.st.prep.fighters[a].attacks[w];
         let mut text = String::new();
         if swing.aoo {
             text.push_str("AoO: ");
         }
         let ac_kind = if s.touch { "touch AC" } else { "AC" };
-        let _ =
-            write!(text, "{} vs {} d20={d20}{:+}={total} {ac_kind} {}", atk.name, self.st.id(t), s.attack, s.ac);
+        let _ = write!(
+            text,
+            "{} vs {} d20={d20}{:+}={total} {ac_kind} {}",
+            atk.name,
+            self.st.id(t),
+            s.attack,
+            s.ac
+        );
         let mut notes: Vec<String> = Vec::new();
         if swing.penalty != 0 {
             notes.push(format!("iterative -{}", swing.penalty));

@@ -33,7 +33,8 @@ pub(crate) fn roll_damage<R: Dice>(atk: &AttackProfile, def: &DefenseVs, crit: b
         if atk.bonus_component == Some(k) {
             flat += atk.damage_bonus;
         }
-        let v = (dice * if c.crit_dice { mult } else { 1 } + flat * if c.crit_flat { mult } else { 1 }).max(0);
+        let v =
+            (dice * if c.crit_dice { mult } else { 1 } + flat * if c.crit_flat { mult } else { 1 }).max(0);
         rolled += v;
         let cd = def.comps[k];
         let kept = if cd.immune { 0 } else { (v - cd.resist as i32).max(0) };
@@ -62,11 +63,21 @@ mod tests {
 
     /// A component: `weapon` (the weapon's own dice), other `physical`, `precision`, or energy.
     fn comp(formula: &str, physical: bool, precision: bool) -> Component {
-        Component { dice: DiceExpr::parse(formula).unwrap(), physical, crit_dice: false, crit_flat: physical && !precision }
+        Component {
+            dice: DiceExpr::parse(formula).unwrap(),
+            physical,
+            crit_dice: false,
+            crit_flat: physical && !precision,
+        }
     }
 
     fn weapon(formula: &str) -> Component {
-        Component { dice: DiceExpr::parse(formula).unwrap(), physical: true, crit_dice: true, crit_flat: true }
+        Component {
+            dice: DiceExpr::parse(formula).unwrap(),
+            physical: true,
+            crit_dice: true,
+            crit_flat: true,
+        }
     }
 
     fn attack(components: Vec<Component>, damage_bonus: i32, crit_mult: u32) -> AttackProfile {

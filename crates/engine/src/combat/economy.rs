@@ -30,10 +30,12 @@ pub fn apply_budget(requested: &[Action], staggered: bool, out: &mut Vec<Planned
     let mut swift = false;
     for &action in requested {
         let fits = match action.kind.slot() {
-            Slot::Standard => !standard && {
-                standard = true;
-                true
-            },
+            Slot::Standard => {
+                !standard && {
+                    standard = true;
+                    true
+                }
+            }
             Slot::Move => {
                 if !movement {
                     movement = true;
@@ -53,10 +55,12 @@ pub fn apply_budget(requested: &[Action], staggered: bool, out: &mut Vec<Planned
                 }
                 free
             }
-            Slot::Swift => !swift && {
-                swift = true;
-                true
-            },
+            Slot::Swift => {
+                !swift && {
+                    swift = true;
+                    true
+                }
+            }
             Slot::Free => true,
         };
         let dropped = if fits { None } else { Some(Reason::DowngradedActionEconomy) };
@@ -106,7 +110,10 @@ mod tests {
             [(Attack, None), (FullAttack, ECO), (Move, None)]
         );
         assert_eq!(kept(&[Move, Attack, Move], false), [(Move, None), (Attack, None), (Move, ECO)]);
-        assert_eq!(kept(&[FullAttack, Swift, Swift], false), [(FullAttack, None), (Swift, None), (Swift, ECO)]);
+        assert_eq!(
+            kept(&[FullAttack, Swift, Swift], false),
+            [(FullAttack, None), (Swift, None), (Swift, ECO)]
+        );
     }
 
     #[test]

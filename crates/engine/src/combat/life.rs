@@ -54,7 +54,9 @@ impl<R: Dice> Engine<'_, '_, R> {
         }
         match after {
             LifeState::Disabled => say!(self, i, "is disabled (hp 0)"),
-            LifeState::Dying if before == LifeState::Stable => say!(self, i, "is wounded again, dying (hp {hp})"),
+            LifeState::Dying if before == LifeState::Stable => {
+                say!(self, i, "is wounded again, dying (hp {hp})")
+            }
             LifeState::Dying => say!(self, i, "falls unconscious, dying (hp {hp})"),
             _ => {}
         }
@@ -72,7 +74,12 @@ impl<R: Dice> Engine<'_, '_, R> {
             self.st.fighters[i].stable = true;
             say!(self, i, "stabilization d20={d20}{con_mod:+}{hp}={total} vs DC {STABILIZE_DC} -> stable");
         } else {
-            say!(self, i, "stabilization d20={d20}{con_mod:+}{hp}={total} vs DC {STABILIZE_DC} -> fails (hp {hp}->{})", hp - 1);
+            say!(
+                self,
+                i,
+                "stabilization d20={d20}{con_mod:+}{hp}={total} vs DC {STABILIZE_DC} -> fails (hp {hp}->{})",
+                hp - 1
+            );
             self.st.fighters[i].hp -= 1;
             self.settle(i, LifeState::Dying);
         }

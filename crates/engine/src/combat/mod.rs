@@ -18,6 +18,7 @@ mod economy;
 mod life;
 mod log;
 mod movement;
+mod paths;
 mod policy;
 mod prepared;
 mod state;

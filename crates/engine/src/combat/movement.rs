@@ -113,7 +113,8 @@ impl BattleState<'_> {
     /// (CRB "Charge").
     pub fn charge_end(&self, i: usize, t: usize) -> Result<(Pos, usize), Reason> {
         let spec = &self.prep.fighters[i];
-        let reach = spec.attacks.iter().filter(|a| a.melee).map(|a| a.reach_max).max().ok_or(Reason::NoWeapon)?;
+        let reach =
+            spec.attacks.iter().filter(|a| a.melee).map(|a| a.reach_max).max().ok_or(Reason::NoWeapon)?;
         let (from, to) = (self.fighters[i].pos, self.fighters[t].pos);
         if !self.prep.line_of_effect(from, to) {
             return Err(Reason::NoLineOfEffect);
@@ -172,10 +173,74 @@ impl<R: Dice> Engine<'_, '_, R> {
         };
         let start = self.st.fighters[i].pos;
         let budget = self.st.move_budget(i);
+        self.path.clear();
+        let dest = match target.and_then(|t| self.static_route(i, t)) {
+            Some(dest) => dest,
+            None => self.searched_route(i, action.destination, target, budget)?,
+        };
+        if dest == start {
+            say!(self, i, "move: already in position at {start}");
+            return Ok(());
+        }
+        self.trim_path(i, start, budget);
+        if self.path.is_empty() {
+            say!(self, i, "move: cannot progress from {start}");
+            return Ok(());
+        }
+        say!(self, i, "move {}", path_text(start, &self.path));
+        self.walk(i, true);
+        self.st.fighters[i].moved = true;
+        Ok(())
+    }
+
+    /// The route to the closest square from which `i` can attack `t`, taken
+    /// from the creature-free paths when no enemy stands on the best one: then
+    /// it is a shortest path for the mover too. Fills `self.path`.
+    fn static_route(&mut self, i: usize, t: usize) -> Option<Pos> {
+        let st = &self.st;
+        let paths = st.prep.paths.as_ref()?;
+        let map = st.map();
+        let start = st.fighters[i].pos;
+        let s = map.index(start);
+        // Only squares within the longest reach or range of the target can do.
+        let to = st.fighters[t].pos;
+        let k = st.prep.fighters[i].attacks.iter().map(|a| a.reach_max.max(a.max_range_ft)).max()? as i32 / 5;
+        let mut best: Option<(u32, Pos)> = None;
+        for row in (to.row - k).max(0)..=(to.row + k).min(map.height - 1) {
+            for col in (to.col - k).max(0)..=(to.col + k).min(map.width - 1) {
+                let q = Pos::new(row, col);
+                let Some(c) = paths.cost(s, map.index(q)) else { continue };
+                if best.is_some_and(|(bc, _)| bc <= c) || st.access(i, q) != Access::Open {
+                    continue;
+                }
+                if st.weapon_for(i, t, q).is_ok() {
+                    best = Some((c, q));
+                }
+            }
+        }
+        let (_, dest) = best?;
+        if paths.path(s, map.index(dest)).any(|p| st.access(i, p) == Access::Blocked) {
+            return None;
+        }
+        self.path.extend(paths.path(s, map.index(dest)));
+        Some(dest)
+    }
+
+    /// The route found by a full creature-aware search: to `destination`
+    /// (within `budget`) or to the closest square from which to attack
+    /// `target`. Fills `self.path`.
+    fn searched_route(
+        &mut self,
+        i: usize,
+        destination: Option<Pos>,
+        target: Option<usize>,
+        budget: u32,
+    ) -> Result<Pos, Reason> {
+        let start = self.st.fighters[i].pos;
         let st = &self.st;
         let map = st.map();
         self.pf.run(map, start, None, &|p| st.access(i, p));
-        let dest = match (action.destination, target) {
+        let dest = match (destination, target) {
             (Some(d), _) => {
                 let ok = map.in_bounds(d)
                     && st.access(i, d) == Access::Open
@@ -188,21 +253,8 @@ impl<R: Dice> Engine<'_, '_, R> {
             (None, Some(t)) => self.attack_square(i, t).ok_or(Reason::UnreachableDestination)?,
             (None, None) => return Err(Reason::MissingTarget),
         };
-        if dest == start {
-            say!(self, i, "move: already in position at {start}");
-            return Ok(());
-        }
-        self.path.clear();
         self.pf.path_to(dest, &mut self.path);
-        self.trim_path(i, start, budget);
-        if self.path.is_empty() {
-            say!(self, i, "move: cannot progress from {start}");
-            return Ok(());
-        }
-        say!(self, i, "move {}", path_text(start, &self.path));
-        self.walk(i, true);
-        self.st.fighters[i].moved = true;
-        Ok(())
+        Ok(dest)
     }
 
     /// The cheapest square (ties in row-major order) reached by the last

@@ -12,6 +12,8 @@ use crate::los::{self, LosTable};
 use crate::map::{Map, Pos};
 use crate::model::{ArmorClass, AttackKind, AttackSpec, Combatant, DamageComponent};
 
+use super::paths::StaticPaths;
+
 /// Physical damage types: damage reduction applies to them (CRB "Damage
 /// Reduction"); a component without one (energy, force, untyped…) ignores it.
 const PHYSICAL_TYPES: [&str; 3] = ["bludgeoning", "piercing", "slashing"];
@@ -41,6 +43,8 @@ pub struct PreparedEncounter {
     pub(crate) fighters: Vec<FighterSpec>,
     /// A pathfinder with its step tables built, cloned by every battle.
     pub(crate) pathfinder: Pathfinder,
+    /// Creature-free shortest paths (small maps only).
+    pub(crate) paths: Option<StaticPaths>,
     los: LosTable,
     /// Used only when the map is too large for `los`.
     geo: GeoCache,
@@ -157,9 +161,10 @@ fn is_physical(component: &DamageComponent) -> bool {
 /// The weapon's own damage: the first physical component that is not
 /// precision damage, else the first untyped-or-other one without energy.
 fn weapon_component(damage: &[DamageComponent]) -> Option<usize> {
-    damage.iter().position(|c| is_physical(c) && !c.precision).or_else(|| {
-        damage.iter().position(|c| !c.precision && !has_type_in(c, &ENERGY_TYPES))
-    })
+    damage
+        .iter()
+        .position(|c| is_physical(c) && !c.precision)
+        .or_else(|| damage.iter().position(|c| !c.precision && !has_type_in(c, &ENERGY_TYPES)))
 }
 
 impl PreparedEncounter {
@@ -171,14 +176,13 @@ impl PreparedEncounter {
             let c = d.spec.as_ref();
             let mut attacks = Vec::with_capacity(c.attacks.len());
             for a in &c.attacks {
-                attacks.push(prepare_attack(c, a, &combatants).map_err(|message| PrepareError::BadAttack {
-                    combatant: d.id.clone(),
-                    attack: a.name.clone(),
-                    message,
+                attacks.push(prepare_attack(c, a, &combatants).map_err(|message| {
+                    PrepareError::BadAttack { combatant: d.id.clone(), attack: a.name.clone(), message }
                 })?);
             }
             let dex_mod = ability_modifier(c.abilities.dex_score);
-            let aoo_per_round = if c.has_feature("Combat Reflexes") { (1 + dex_mod).max(1) as u32 } else { 1 };
+            let aoo_per_round =
+                if c.has_feature("Combat Reflexes") { (1 + dex_mod).max(1) as u32 } else { 1 };
             let con_score = c.abilities.con_score;
             fighters.push(FighterSpec {
                 id: d.id.clone(),
@@ -200,7 +204,16 @@ impl PreparedEncounter {
         let los = LosTable::new(&encounter.map);
         let geo = if los.is_tabulated() { GeoCache::default() } else { GeoCache::new(&encounter.map) };
         let pathfinder = Pathfinder::new(&encounter.map);
-        Ok(Self { map: Arc::clone(&encounter.map), sides: encounter.sides.clone(), fighters, pathfinder, los, geo })
+        let paths = StaticPaths::new(&encounter.map, &pathfinder);
+        Ok(Self {
+            map: Arc::clone(&encounter.map),
+            sides: encounter.sides.clone(),
+            fighters,
+            pathfinder,
+            paths,
+            los,
+            geo,
+        })
     }
 
     /// The battlefield.
@@ -271,7 +284,11 @@ impl PreparedEncounter {
     }
 }
 
-fn prepare_attack(owner: &Combatant, a: &AttackSpec, everyone: &[&Combatant]) -> Result<AttackProfile, String> {
+fn prepare_attack(
+    owner: &Combatant,
+    a: &AttackSpec,
+    everyone: &[&Combatant],
+) -> Result<AttackProfile, String> {
     let bonus_component = weapon_component(&a.damage);
     let mut components = Vec::with_capacity(a.damage.len());
     for (k, c) in a.damage.iter().enumerate() {

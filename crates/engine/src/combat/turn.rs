@@ -107,7 +107,9 @@ impl<'a, 'p, R: Dice> Engine<'a, 'p, R> {
         if self.log.on() {
             let unit = if rounds == 1 { "round" } else { "rounds" };
             let line = match decided {
-                Some(Some(w)) => format!("battle over: {} win in {rounds} {unit}", self.st.prep.sides[w as usize]),
+                Some(Some(w)) => {
+                    format!("battle over: {} win in {rounds} {unit}", self.st.prep.sides[w as usize])
+                }
                 Some(None) => format!("battle over: no side standing after {rounds} {unit}"),
                 None => format!("battle over: draw after {rounds} {unit}"),
             };

@@ -3,9 +3,9 @@
 use serde_json::json;
 
 use super::support::*;
+use crate::combat::SimOptions;
 use crate::combat::action::{Action, ActionKind};
 use crate::combat::attack::{Swing, iterations, opposite_sides};
-use crate::combat::SimOptions;
 
 #[test]
 fn iterative_attacks_come_at_six_eleven_sixteen() {
@@ -79,7 +79,8 @@ fn remaining_sweeps_are_lost_when_the_target_falls() {
     let claws = json!([{ "name": "claw", "kind": "melee", "attack_bonus": 5, "natural": true, "count": 3,
                          "damage": [{ "formula": "1d4+20", "types": ["slashing"] }] }]);
     let attacker = creature("Beast", json!({ "attacks": claws }));
-    let prep = prepare(arena(1, 3), vec![("a", attacker, at(1, 1)), ("b", creature("Dummy", json!({})), at(1, 2))]);
+    let prep =
+        prepare(arena(1, 3), vec![("a", attacker, at(1, 1)), ("b", creature("Dummy", json!({})), at(1, 2))]);
     let mut b = Bench::new(&[15, 2]);
     let mut e = b.engine(&prep, &SimOptions::default());
     turn(&mut e, 0, vec![Action::at(ActionKind::FullAttack, 1)]);
@@ -96,7 +97,9 @@ fn natural_twenty_always_hits_and_natural_one_always_misses() {
     drop(e);
     assert_eq!(
         b.lines,
-        ["round 1 fighter: dagger vs dummy d20=20-10=10 AC 15 natural 20 -> HIT, threat: confirm d20=5-10=-5 -> no crit, 1 dmg (hp 100->99)"]
+        [
+            "round 1 fighter: dagger vs dummy d20=20-10=10 AC 15 natural 20 -> HIT, threat: confirm d20=5-10=-5 -> no crit, 1 dmg (hp 100->99)"
+        ]
     );
     let mut b = Bench::new(&[1]);
     let mut e = b.engine(&prep, &SimOptions::default());
@@ -111,7 +114,8 @@ fn falchion(features: serde_json::Value) -> crate::combat::PreparedEncounter {
         json!({ "features": features, "attacks": [{ "name": "falchion", "kind": "melee", "attack_bonus": 5,
                  "crit_range": 18, "damage": [{ "formula": "2d4+4", "types": ["slashing"] }] }] }),
     );
-    let target = creature("Dummy", json!({ "hp_max": 100, "ac": { "total": 15, "touch": 11, "flat_footed": 15 } }));
+    let target =
+        creature("Dummy", json!({ "hp_max": 100, "ac": { "total": 15, "touch": 11, "flat_footed": 15 } }));
     prepare(arena(1, 3), vec![("a", attacker, at(1, 1)), ("b", target, at(1, 2))])
 }
 
@@ -126,7 +130,9 @@ fn threat_range_and_confirmation_with_the_same_modifiers() {
     drop(e);
     assert_eq!(
         b.lines,
-        ["round 1 orc: falchion vs dummy d20=18+5=23 AC 15 -> HIT, threat: confirm d20=10+5=15 -> CRIT x2, 18 dmg (hp 100->82)"]
+        [
+            "round 1 orc: falchion vs dummy d20=18+5=23 AC 15 -> HIT, threat: confirm d20=10+5=15 -> CRIT x2, 18 dmg (hp 100->82)"
+        ]
     );
     // 17 does not threaten without Improved Critical.
     let mut b = Bench::new(&[17, 3, 2]);
@@ -158,7 +164,10 @@ fn falchion_easy() -> crate::combat::PreparedEncounter {
         json!({ "attacks": [{ "name": "falchion", "kind": "melee", "attack_bonus": 30,
                  "crit_range": 18, "damage": [{ "formula": "2d4+4", "types": ["slashing"] }] }] }),
     );
-    prepare(arena(1, 3), vec![("a", attacker, at(1, 1)), ("b", creature("Dummy", json!({"hp_max": 100})), at(1, 2))])
+    prepare(
+        arena(1, 3),
+        vec![("a", attacker, at(1, 1)), ("b", creature("Dummy", json!({"hp_max": 100})), at(1, 2))],
+    )
 }
 
 #[test]
@@ -187,7 +196,10 @@ fn multiattack_turns_the_secondary_minus_five_into_minus_two() {
         )
     };
     for (features, bonus) in [(json!([]), 0), (json!(["Multiattack"]), 3)] {
-        let prep = prepare(arena(1, 3), vec![("a", bite(features), at(1, 1)), ("b", creature("D", json!({})), at(1, 2))]);
+        let prep = prepare(
+            arena(1, 3),
+            vec![("a", bite(features), at(1, 1)), ("b", creature("D", json!({})), at(1, 2))],
+        );
         assert_eq!(prep.fighters[0].attacks[0].bonus, bonus);
     }
 }
@@ -213,12 +225,18 @@ fn damage_reduction_needs_every_bypass_component() {
     let stone = creature("Stone", json!({ "dr": { "amount": 5, "bypass": [] } }));
     let prep = prepare(
         arena(1, 5),
-        vec![("a", attacker, at(1, 1)), ("b", golem, at(1, 2)), ("b", slasher, at(1, 3)), ("b", stone, at(1, 4))],
+        vec![
+            ("a", attacker, at(1, 1)),
+            ("b", golem, at(1, 2)),
+            ("b", slasher, at(1, 3)),
+            ("b", stone, at(1, 4)),
+        ],
     );
     let drs: Vec<[u32; 3]> =
         prep.fighters[0].attacks.iter().map(|a| [a.vs[1].dr, a.vs[2].dr, a.vs[3].dr]).collect();
     assert_eq!(drs, [[10, 0, 5], [10, 0, 5], [0, 0, 5], [0, 0, 5]]);
-    let comps: Vec<(u32, bool)> = prep.fighters[0].attacks[3].vs[1].comps.iter().map(|c| (c.resist, c.immune)).collect();
+    let comps: Vec<(u32, bool)> =
+        prep.fighters[0].attacks[3].vs[1].comps.iter().map(|c| (c.resist, c.immune)).collect();
     assert_eq!(comps, [(0, false), (5, false), (0, true)]);
 }
 
@@ -228,7 +246,10 @@ fn energy_is_resisted_per_component_and_never_multiplied() {
         "damage": [{ "formula": "1d8+2", "types": ["slashing"] }, { "formula": "1d6", "types": ["fire"] },
                    { "formula": "2d6", "types": ["piercing"], "precision": true }] }]);
     let attacker = creature("Hero", json!({ "attacks": flaming }));
-    let target = creature("Troll", json!({ "hp_max": 100, "dr": { "amount": 3, "bypass": ["cold_iron"] }, "resistances": { "fire": 2 } }));
+    let target = creature(
+        "Troll",
+        json!({ "hp_max": 100, "dr": { "amount": 3, "bypass": ["cold_iron"] }, "resistances": { "fire": 2 } }),
+    );
     let prep = prepare(arena(1, 3), vec![("a", attacker, at(1, 1)), ("b", target, at(1, 2))]);
     // Crit: (5+2) x2 = 14 slashing + precision 3+4 = 7 -> physical 21 - DR 3 = 18; fire 6 - 2 = 4.
     let mut b = Bench::new(&[19, 12, 5, 6, 3, 4]);
@@ -240,6 +261,8 @@ fn energy_is_resisted_per_component_and_never_multiplied() {
     drop(e);
     assert_eq!(
         b.lines,
-        ["round 1 hero: flaming sword vs troll d20=19+10=29 AC 10 -> HIT, threat: confirm d20=12+10=22 -> CRIT x2, 22 dmg (rolled 27) (hp 100->78)"]
+        [
+            "round 1 hero: flaming sword vs troll d20=19+10=29 AC 10 -> HIT, threat: confirm d20=12+10=22 -> CRIT x2, 22 dmg (rolled 27) (hp 100->78)"
+        ]
     );
 }

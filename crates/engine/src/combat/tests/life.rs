@@ -3,10 +3,10 @@
 use serde_json::json;
 
 use super::support::*;
+use crate::combat::SimOptions;
 use crate::combat::action::{Action, ActionKind, ActionResult};
 use crate::combat::prepared::PreparedEncounter;
 use crate::combat::state::LifeState;
-use crate::combat::SimOptions;
 
 /// A PC (Con 12 unless `con` says otherwise) facing a monster, on a 1x10 strip.
 fn duel(hero: serde_json::Value) -> PreparedEncounter {
@@ -14,7 +14,10 @@ fn duel(hero: serde_json::Value) -> PreparedEncounter {
     overrides.as_object_mut().unwrap().extend(hero.as_object().unwrap().clone());
     prepare(
         arena(1, 10),
-        vec![("players", creature("Hero", overrides), at(1, 1)), ("monsters", creature("Brute", json!({})), at(1, 10))],
+        vec![
+            ("players", creature("Hero", overrides), at(1, 1)),
+            ("monsters", creature("Brute", json!({})), at(1, 10)),
+        ],
     )
 }
 

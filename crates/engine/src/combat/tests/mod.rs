@@ -1,6 +1,7 @@
 //! Combat tests: rules in isolation, pinned transcripts, batches.
 
 mod attacks;
+mod batch;
 mod life;
 mod modifiers;
 mod support;

@@ -51,7 +51,13 @@ fn touch_attacks_and_firearms_target_touch_ac() {
           "damage": [{ "formula": "1d8", "types": ["bludgeoning", "piercing"] }] },
         ranged("bow", 1, "1d6", 60)
     ]);
-    let prep = prepare(arena(1, 10), vec![("a", creature("Gunslinger", json!({ "attacks": weapons })), at(1, 1)), ("b", target(), at(1, 2))]);
+    let prep = prepare(
+        arena(1, 10),
+        vec![
+            ("a", creature("Gunslinger", json!({ "attacks": weapons })), at(1, 1)),
+            ("b", target(), at(1, 2)),
+        ],
+    );
     let mut b = Bench::new(&[]);
     let mut e = b.engine(&prep, &SimOptions::default());
     let ac = |e: &crate::combat::turn::Engine<'_, '_, _>, w: usize| {
@@ -75,7 +81,10 @@ fn touch_attacks_and_firearms_target_touch_ac() {
 fn high_ground_helps_melee_only() {
     let m = map_with(&["######", "#....#", "######"], Some(&["......", ".11...", "......"]));
     let weapons = json!([melee("spear", 3, "1d8"), ranged("sling", 3, "1d4", 50)]);
-    let prep = prepare(m, vec![("a", creature("Hero", json!({ "attacks": weapons })), at(1, 2)), ("b", target(), at(1, 3))]);
+    let prep = prepare(
+        m,
+        vec![("a", creature("Hero", json!({ "attacks": weapons })), at(1, 2)), ("b", target(), at(1, 3))],
+    );
     let up = situation(&prep, 0, 0, 1);
     assert!(up.high_ground);
     assert_eq!(up.attack, 4);

@@ -3,15 +3,19 @@
 use serde_json::json;
 
 use super::support::*;
+use crate::combat::SimOptions;
 use crate::combat::action::{Action, ActionKind, ActionResult, Reason};
 use crate::combat::policy::{DefaultPolicy, Policy};
-use crate::combat::SimOptions;
 
 use ActionKind::*;
 
 fn hero_vs_dummy(hero_at: crate::map::Pos, dummy_at: crate::map::Pos) -> crate::combat::PreparedEncounter {
-    let hero = creature("Hero", json!({ "attacks": [melee("sword", 0, "1d6"), ranged("bow", 0, "1d6", 30)] }));
-    prepare(arena(5, 12), vec![("a", hero, hero_at), ("b", creature("Dummy", json!({ "hp_max": 50 })), dummy_at)])
+    let hero =
+        creature("Hero", json!({ "attacks": [melee("sword", 0, "1d6"), ranged("bow", 0, "1d6", 30)] }));
+    prepare(
+        arena(5, 12),
+        vec![("a", hero, hero_at), ("b", creature("Dummy", json!({ "hp_max": 50 })), dummy_at)],
+    )
 }
 
 #[test]
@@ -69,7 +73,8 @@ fn refused_actions_carry_their_reason() {
 #[test]
 fn out_of_range_and_no_line_of_effect() {
     let m = map(&["#########", "#...#...#", "#########"]);
-    let hero = creature("Hero", json!({ "attacks": [melee("sword", 0, "1d6"), ranged("sling", 0, "1d4", 5)] }));
+    let hero =
+        creature("Hero", json!({ "attacks": [melee("sword", 0, "1d6"), ranged("sling", 0, "1d4", 5)] }));
     let prep = prepare(m, vec![("a", hero, at(1, 1)), ("b", creature("Dummy", json!({})), at(1, 7))]);
     let mut b = Bench::new(&[]);
     let mut e = b.engine(&prep, &SimOptions::default());
@@ -80,7 +85,10 @@ fn out_of_range_and_no_line_of_effect() {
     e.st.relocate(1, at(1, 3));
     assert_eq!(e.st.weapon_for(0, 1, at(1, 1)), Ok(1));
     let hero_only_sword = creature("Hero", json!({}));
-    let prep = prepare(arena(1, 5), vec![("a", hero_only_sword, at(1, 1)), ("b", creature("D", json!({})), at(1, 5))]);
+    let prep = prepare(
+        arena(1, 5),
+        vec![("a", hero_only_sword, at(1, 1)), ("b", creature("D", json!({})), at(1, 5))],
+    );
     let mut b = Bench::new(&[]);
     let e = b.engine(&prep, &SimOptions::default());
     assert_eq!(e.st.weapon_for(0, 1, at(1, 1)), Err(Reason::OutOfRange));
@@ -92,10 +100,23 @@ fn five_foot_step_excludes_other_movement() {
     let mut b = Bench::new(&[]);
     let mut e = b.engine(&prep, &SimOptions::default());
     turn(&mut e, 0, vec![Action::new(FiveFootStep).with_destination(at(3, 4)), Action::at(Move, 1)]);
-    assert_eq!(e.st.last_results(0), [ActionResult::done(FiveFootStep), ActionResult::failed(Move, Reason::CannotCombine)]);
+    assert_eq!(
+        e.st.last_results(0),
+        [ActionResult::done(FiveFootStep), ActionResult::failed(Move, Reason::CannotCombine)]
+    );
     assert_eq!(e.st.pos(0), at(3, 4));
-    turn(&mut e, 0, vec![Action::new(Move).with_destination(at(3, 5)), Action::new(FiveFootStep).with_destination(at(3, 6))]);
-    assert_eq!(e.st.last_results(0), [ActionResult::done(Move), ActionResult::failed(FiveFootStep, Reason::CannotCombine)]);
+    turn(
+        &mut e,
+        0,
+        vec![
+            Action::new(Move).with_destination(at(3, 5)),
+            Action::new(FiveFootStep).with_destination(at(3, 6)),
+        ],
+    );
+    assert_eq!(
+        e.st.last_results(0),
+        [ActionResult::done(Move), ActionResult::failed(FiveFootStep, Reason::CannotCombine)]
+    );
     turn(&mut e, 0, vec![Action::new(FiveFootStep).with_destination(at(3, 6)), Action::at(Charge, 1)]);
     assert_eq!(e.st.last_results(0)[1], ActionResult::failed(Charge, Reason::CannotCombine));
 }
@@ -103,7 +124,10 @@ fn five_foot_step_excludes_other_movement() {
 #[test]
 fn five_foot_step_avoids_difficult_terrain_and_corners() {
     let m = map(&["#####", "#.T.#", "#..##", "#####"]);
-    let prep = prepare(m, vec![("a", creature("Hero", json!({})), at(2, 2)), ("b", creature("D", json!({})), at(1, 3))]);
+    let prep = prepare(
+        m,
+        vec![("a", creature("Hero", json!({})), at(2, 2)), ("b", creature("D", json!({})), at(1, 3))],
+    );
     let mut b = Bench::new(&[]);
     let e = b.engine(&prep, &SimOptions::default());
     assert!(!e.st.can_step(0, at(1, 2)), "difficult terrain");
@@ -111,7 +135,10 @@ fn five_foot_step_avoids_difficult_terrain_and_corners() {
     assert!(e.st.can_step(0, at(1, 1)));
     // (2,2) -> (1,3) would cut the wall corner at (2,3) (and the square is taken).
     let m = map(&["#####", "#...#", "#..##", "#####"]);
-    let prep = prepare(m, vec![("a", creature("Hero", json!({})), at(2, 2)), ("b", creature("D", json!({})), at(1, 1))]);
+    let prep = prepare(
+        m,
+        vec![("a", creature("Hero", json!({})), at(2, 2)), ("b", creature("D", json!({})), at(1, 1))],
+    );
     let mut b = Bench::new(&[]);
     let e = b.engine(&prep, &SimOptions::default());
     assert!(!e.st.can_step(0, at(1, 3)), "corner rule");
@@ -169,7 +196,10 @@ fn enemies_block_the_way() {
 #[test]
 fn movement_follows_the_shortest_path_around_walls_and_pays_terrain() {
     let m = map(&["#######", "#..#..#", "#..#..#", "#.....#", "#######"]);
-    let prep = prepare(m, vec![("a", creature("Hero", json!({})), at(1, 1)), ("b", creature("Foe", json!({})), at(1, 5))]);
+    let prep = prepare(
+        m,
+        vec![("a", creature("Hero", json!({})), at(1, 1)), ("b", creature("Foe", json!({})), at(1, 5))],
+    );
     let mut b = Bench::new(&[]);
     let mut e = b.engine(&prep, &SimOptions::default());
     turn(&mut e, 0, vec![Action::at(Move, 1), Action::at(Move, 1)]);
@@ -178,11 +208,17 @@ fn movement_follows_the_shortest_path_around_walls_and_pays_terrain() {
     // 25 ft: one diagonal, then around the wall (no corner cut at (2,3)).
     assert_eq!(
         b.lines,
-        ["round 1 hero: move (1,1)->(2,1)->(3,2)->(3,3)->(3,4)->(2,4)", "round 1 hero: move: already in position at (2,4)"]
+        [
+            "round 1 hero: move (1,1)->(2,1)->(3,2)->(3,3)->(3,4)->(2,4)",
+            "round 1 hero: move: already in position at (2,4)"
+        ]
     );
     // Difficult terrain doubles the cost: 30 ft buys three squares of rubble.
     let m = map(&["#########", "#TTTTTTT#", "#########"]);
-    let prep = prepare(m, vec![("a", creature("Hero", json!({})), at(1, 1)), ("b", creature("Foe", json!({})), at(1, 7))]);
+    let prep = prepare(
+        m,
+        vec![("a", creature("Hero", json!({})), at(1, 1)), ("b", creature("Foe", json!({})), at(1, 7))],
+    );
     let mut b = Bench::new(&[]);
     let mut e = b.engine(&prep, &SimOptions::default());
     turn(&mut e, 0, vec![Action::at(Move, 1)]);
@@ -205,7 +241,11 @@ fn leaving_threatened_squares_provokes_once_per_opponent_per_round() {
     let mut b = Bench::new(&[2, 2, 2]);
     let mut e = b.engine(&prep, &SimOptions::default());
     // (2,2), (2,3), (2,4) are all next to the guard; (2,3), (2,4) next to the scout.
-    turn(&mut e, 0, vec![Action::new(Move).with_destination(at(2, 5)), Action::new(Move).with_destination(at(2, 2))]);
+    turn(
+        &mut e,
+        0,
+        vec![Action::new(Move).with_destination(at(2, 5)), Action::new(Move).with_destination(at(2, 2))],
+    );
     assert_eq!(e.st.aoo_left(1), 2);
     assert_eq!(e.st.aoo_left(2), 0);
     assert_eq!(e.rng.remaining(), 1);
@@ -240,7 +280,10 @@ fn the_five_foot_step_never_provokes() {
 #[test]
 fn shooting_in_melee_provokes_before_the_shot() {
     let archer = creature("Archer", json!({ "attacks": [ranged("bow", 0, "1d6", 30)] }));
-    let prep = prepare(arena(3, 5), vec![("a", archer, at(2, 2)), ("b", creature("Brute", json!({ "hp_max": 50 })), at(2, 3))]);
+    let prep = prepare(
+        arena(3, 5),
+        vec![("a", archer, at(2, 2)), ("b", creature("Brute", json!({ "hp_max": 50 })), at(2, 3))],
+    );
     let mut b = Bench::new(&[2, 3]);
     let mut e = b.engine(&prep, &SimOptions::default());
     turn(&mut e, 0, vec![Action::at(FullAttack, 1)]);
@@ -257,7 +300,10 @@ fn shooting_in_melee_provokes_before_the_shot() {
 #[test]
 fn no_attack_of_opportunity_against_a_target_with_cover() {
     let m = map(&["#######", "#.#...#", "#.....#", "#######"]);
-    let prep = prepare(m, vec![("a", creature("Hero", json!({})), at(1, 1)), ("b", creature("Guard", json!({})), at(2, 2))]);
+    let prep = prepare(
+        m,
+        vec![("a", creature("Hero", json!({})), at(1, 1)), ("b", creature("Guard", json!({})), at(2, 2))],
+    );
     let mut b = Bench::new(&[]);
     let mut e = b.engine(&prep, &SimOptions::default());
     assert!(e.st.threat_weapon(1, at(1, 1)).is_some(), "the guard threatens the square");
@@ -270,7 +316,10 @@ fn no_attack_of_opportunity_against_a_target_with_cover() {
 fn charge_moves_in_a_straight_line_and_attacks_at_plus_two() {
     let prep = prepare(
         arena(3, 10),
-        vec![("a", creature("Hero", json!({})), at(2, 1)), ("b", creature("Dummy", json!({ "hp_max": 50 })), at(2, 8))],
+        vec![
+            ("a", creature("Hero", json!({})), at(2, 1)),
+            ("b", creature("Dummy", json!({ "hp_max": 50 })), at(2, 8)),
+        ],
     );
     let mut b = Bench::new(&[9, 4, 7]);
     let mut e = b.engine(&prep, &SimOptions::default());
@@ -328,11 +377,17 @@ fn charge_needs_a_clear_line_of_at_least_ten_feet() {
     let e = b.engine(&prep, &SimOptions::default());
     assert_eq!(e.st.charge_end(0, 1), Err(Reason::NoChargePath));
     let wide = arena(1, 16);
-    let prep = prepare(wide, vec![("a", creature("Hero", json!({})), at(1, 1)), ("b", creature("Foe", json!({})), at(1, 15))]);
+    let prep = prepare(
+        wide,
+        vec![("a", creature("Hero", json!({})), at(1, 1)), ("b", creature("Foe", json!({})), at(1, 15))],
+    );
     let mut b = Bench::new(&[]);
     let e = b.engine(&prep, &SimOptions::default());
     assert_eq!(e.st.charge_end(0, 1), Err(Reason::NoChargePath));
-    let prep = prepare(arena(1, 16), vec![("a", creature("Hero", json!({})), at(1, 1)), ("b", creature("Foe", json!({})), at(1, 14))]);
+    let prep = prepare(
+        arena(1, 16),
+        vec![("a", creature("Hero", json!({})), at(1, 1)), ("b", creature("Foe", json!({})), at(1, 14))],
+    );
     let mut b = Bench::new(&[]);
     let e = b.engine(&prep, &SimOptions::default());
     assert_eq!(e.st.charge_end(0, 1), Ok((at(1, 13), 0)));
@@ -353,7 +408,10 @@ fn default_policy_choices() {
     e.st.relocate(1, at(3, 10));
     assert_eq!(plan(&e), [Action::at(FullAttack, 1)]);
     // Melee only: charge when the line is clear...
-    let prep = prepare(arena(5, 12), vec![("a", creature("Hero", json!({})), at(3, 3)), ("b", creature("D", json!({})), at(3, 10))]);
+    let prep = prepare(
+        arena(5, 12),
+        vec![("a", creature("Hero", json!({})), at(3, 3)), ("b", creature("D", json!({})), at(3, 10))],
+    );
     let mut b = Bench::new(&[]);
     let mut e = b.engine(&prep, &SimOptions::default());
     assert_eq!(plan(&e), [Action::at(Charge, 1)]);
@@ -363,5 +421,9 @@ fn default_policy_choices() {
     // ...otherwise move and attack.
     e.st.relocate(1, at(3, 12));
     e.st.fighters[0].hp = 0;
-    assert_eq!(plan(&e), [Action::at(Move, 1), Action::at(Attack, 1)], "a disabled combatant does not charge");
+    assert_eq!(
+        plan(&e),
+        [Action::at(Move, 1), Action::at(Attack, 1)],
+        "a disabled combatant does not charge"
+    );
 }
