@@ -281,7 +281,13 @@ fn crosses(a: Pt, b: Pt, q: Pos) -> bool {
 /// square other than `from` and `to`.
 fn corner_screened(a: Pt, from: Pos, to: Pos, creatures: &[Pos]) -> bool {
     let ct = corners(to);
-    creatures.iter().any(|&c| c != from && c != to && ct.iter().any(|&b| crosses(a, b, c)))
+    // Lines stay inside the bounding box of the two squares.
+    let (r0, r1) = (from.row.min(to.row), from.row.max(to.row));
+    let (c0, c1) = (from.col.min(to.col), from.col.max(to.col));
+    creatures.iter().any(|&c| {
+        let inside = (r0..=r1).contains(&c.row) && (c0..=c1).contains(&c.col);
+        inside && c != from && c != to && ct.iter().any(|&b| crosses(a, b, c))
+    })
 }
 
 /// `soft_cover` given the creatures' squares as a list (faster: no scan).

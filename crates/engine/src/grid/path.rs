@@ -11,8 +11,15 @@ use crate::map::{Map, Pos};
 /// Predecessor of the start state.
 const NONE: u32 = u32::MAX;
 
-/// Step costs out of one square: `[parity][direction]` in 5-ft units, 0 = forbidden.
-type Steps = [[u16; 8]; 2];
+/// Step costs out of one square: `[parity][direction]` in 5-ft units,
+/// `FORBIDDEN` when the step is not allowed.
+type Steps = [[u32; 8]; 2];
+
+/// Step cost of a forbidden step: above any budget (budgets are capped below it).
+const FORBIDDEN: u32 = u32::MAX / 2;
+
+/// Largest budget in 5-ft units: cost + FORBIDDEN always exceeds it.
+const MAX_BUDGET: u64 = (u32::MAX / 4) as u64;
 
 /// Reusable Dijkstra over (square, diagonal parity), with buffers kept between runs.
 ///
@@ -29,47 +36,56 @@ pub struct Pathfinder {
     terrain: [Vec<Access>; 2],
     /// Square-index offset of each direction of `NEIGHBOURS`.
     offsets: [isize; 8],
-    /// Circular buckets of states, one more than the largest step cost.
+    /// Position of each square.
+    pos: Vec<Pos>,
+    /// Circular buckets of states: a power of two above the largest step cost.
     buckets: Vec<Vec<u32>>,
-    dist: Vec<u32>,
+    /// `base + cost` per state; values below `base` belong to older runs.
+    dist: Vec<u64>,
+    base: u64,
     pred: Vec<u32>,
-    /// Run stamp of `dist`/`pred` per state: entries of older runs are stale.
-    seen: Vec<u32>,
-    /// Access of each square for the current run, asked once per square.
-    access: Vec<Access>,
-    access_seen: Vec<u32>,
+    /// Access of each square for the current run, `stamp << 2 | code`, asked once per square.
+    access: Vec<u32>,
     stamp: u32,
     /// Square index of the last run's start, if it was on the map.
     start: Option<usize>,
 }
 
-/// The more restrictive of two accesses.
-fn restrict(a: Access, b: Access) -> Access {
-    match (a, b) {
-        (Access::Blocked, _) | (_, Access::Blocked) => Access::Blocked,
-        (Access::PassOnly, _) | (_, Access::PassOnly) => Access::PassOnly,
-        _ => Access::Open,
+/// Two-bit code of an access.
+const fn code(a: Access) -> u32 {
+    match a {
+        Access::Open => 0,
+        Access::PassOnly => 1,
+        Access::Blocked => 2,
     }
 }
+
+/// The more restrictive of two accesses.
+fn restrict(a: Access, b: Access) -> u32 {
+    code(a).max(code(b))
+}
+
+/// Largest access stamp before the stamps are reset.
+const MAX_STAMP: u32 = u32::MAX >> 2;
 
 impl Pathfinder {
     /// A pathfinder sized for `map`.
     pub fn new(map: &Map) -> Self {
         let (w, h) = (map.width.max(0), map.height.max(0));
         let n = (w as usize) * (h as usize);
-        let mut steps = [vec![[[0u16; 8]; 2]; n], vec![[[0u16; 8]; 2]; n]];
+        let mut steps = [vec![[[FORBIDDEN; 8]; 2]; n], vec![[[FORBIDDEN; 8]; 2]; n]];
         let mut terrain = [vec![Access::Blocked; n], vec![Access::Blocked; n]];
+        let pos: Vec<Pos> = (0..n).map(|i| Pos::new(i as i32 / w, i as i32 % w)).collect();
         let mut max_step = 1u32;
         for (m, mode) in [MoveMode::Ground, MoveMode::Fly].into_iter().enumerate() {
-            for i in 0..n {
-                let p = Pos::new(i as i32 / w, i as i32 % w);
+            for (i, &p) in pos.iter().enumerate() {
                 for parity in 0..2u8 {
                     for (d, (dr, dc)) in NEIGHBOURS.iter().enumerate() {
                         let to = Pos::new(p.row + dr, p.col + dc);
-                        let units = step_units(map, p, to, parity, mode).unwrap_or(0);
-                        max_step = max_step.max(units);
-                        // Map validation bounds a step to 2 * MAX_MOVE_COST + 9 units.
-                        steps[m][i][usize::from(parity)][d] = u16::try_from(units).unwrap_or(0);
+                        if let Some(units) = step_units(map, p, to, parity, mode) {
+                            max_step = max_step.max(units);
+                            steps[m][i][usize::from(parity)][d] = units;
+                        }
                     }
                 }
                 terrain[m][i] = if map.passable(p) {
@@ -88,12 +104,12 @@ impl Pathfinder {
             steps,
             terrain,
             offsets,
-            buckets: vec![Vec::new(); max_step as usize + 1],
+            pos,
+            buckets: vec![Vec::new(); (max_step as usize + 1).next_power_of_two()],
             dist: vec![0; 2 * n],
+            base: 1,
             pred: vec![NONE; 2 * n],
-            seen: vec![0; 2 * n],
-            access: vec![Access::Blocked; n],
-            access_seen: vec![0; n],
+            access: vec![0; n],
             stamp: 0,
             start: None,
         }
@@ -122,10 +138,9 @@ impl Pathfinder {
         if map.width != self.width || map.height != self.height || self.buckets.is_empty() {
             *self = Self::new(map);
         }
-        self.stamp = self.stamp.wrapping_add(1);
-        if self.stamp == 0 {
-            self.seen.fill(0);
-            self.access_seen.fill(0);
+        self.stamp += 1;
+        if self.stamp > MAX_STAMP {
+            self.access.fill(0);
             self.stamp = 1;
         }
         self.start = None;
@@ -134,76 +149,84 @@ impl Pathfinder {
         }
         let origin = map.index(start);
         self.start = Some(origin);
-        let stamp = self.stamp;
-        let budget = budget_ft.map_or(u32::MAX, |b| b / 5);
+        let (stamp, base) = (self.stamp, self.base);
+        let budget = budget_ft.map_or(MAX_BUDGET, |b| u64::from(b / 5).min(MAX_BUDGET));
         let m = mode as usize;
-        let nb = self.buckets.len();
-        let width = self.width as usize;
+        let mask = self.buckets.len() - 1;
+        let offsets = self.offsets;
+        let Self { steps, terrain, pos, buckets, dist, pred, access: acc, .. } = self;
+        let (steps, terrain) = (&steps[m][..], &terrain[m][..]);
 
         let s0 = 2 * origin;
-        self.seen[s0] = stamp;
-        self.dist[s0] = 0;
-        self.pred[s0] = NONE;
-        self.buckets[0].push(s0 as u32);
+        dist[s0] = base;
+        pred[s0] = NONE;
+        buckets[0].push(s0 as u32);
         let mut pending = 1usize;
-        let mut cur = 0u32;
+        let mut cur = 0u64;
         while pending > 0 {
-            let Some(state) = self.buckets[cur as usize % nb].pop() else {
+            let Some(state) = buckets[cur as usize & mask].pop() else {
                 cur += 1;
                 continue;
             };
             pending -= 1;
             let si = state as usize;
-            if self.dist[si] != cur {
+            if dist[si] != base + cur {
                 continue; // superseded by a cheaper entry
             }
             let (sq, parity) = (si >> 1, si & 1);
-            let row = self.steps[m][sq][parity];
-            for (d, &units) in row.iter().enumerate() {
-                if units == 0 {
-                    continue;
-                }
-                let cost = cur + u32::from(units);
+            let row = &steps[sq][parity];
+            for d in 0..8 {
+                let units = row[d];
+                let cost = cur + u64::from(units);
                 if cost > budget {
                     continue;
                 }
-                let next = sq.wrapping_add_signed(self.offsets[d]);
-                if self.access_seen[next] != stamp {
-                    let p = Pos::new((next / width) as i32, (next % width) as i32);
-                    self.access[next] = restrict(access(p), self.terrain[m][next]);
-                    self.access_seen[next] = stamp;
+                let next = sq.wrapping_add_signed(offsets[d]);
+                let mut a = acc[next];
+                if a >> 2 != stamp {
+                    a = (stamp << 2) | restrict(access(pos[next]), terrain[next]);
+                    acc[next] = a;
                 }
-                if self.access[next] == Access::Blocked {
+                if a & 3 == code(Access::Blocked) {
                     continue;
                 }
-                let ns = 2 * next + (if d >= 4 { parity ^ 1 } else { parity });
-                if self.seen[ns] != stamp || cost < self.dist[ns] {
-                    self.seen[ns] = stamp;
-                    self.dist[ns] = cost;
-                    self.pred[ns] = state;
-                    self.buckets[cost as usize % nb].push(ns as u32);
+                // Diagonals (directions 4..8) flip the parity.
+                let ns = 2 * next + (parity ^ usize::from(d >= 4));
+                let old = dist[ns];
+                if old < base || base + cost < old {
+                    dist[ns] = base + cost;
+                    pred[ns] = state;
+                    buckets[cost as usize & mask].push(ns as u32);
                     pending += 1;
-                } else if cost == self.dist[ns] && state < self.pred[ns] {
-                    self.pred[ns] = state;
+                } else if base + cost == old && state < pred[ns] {
+                    pred[ns] = state;
                 }
             }
         }
+        // Every stored cost is at most `cur`: the next run's values start above.
+        self.base = base + cur + 1;
     }
 
-    /// The reached state of square `i` with the lowest cost (parity 0 on ties).
-    fn best_state(&self, i: usize) -> Option<usize> {
+    /// The reached state of square `i` with the lowest cost (parity 0 on ties),
+    /// and that cost in 5-ft units.
+    fn best_state(&self, i: usize) -> Option<(usize, u64)> {
         let start = self.start?;
         if i == start {
-            return Some(2 * i);
+            return Some((2 * i, 0));
         }
-        if self.access_seen[i] == self.stamp && self.access[i] == Access::PassOnly {
+        let a = self.access[i];
+        if a >> 2 == self.stamp && a & 3 == code(Access::PassOnly) {
             return None;
         }
-        let reached = |s: usize| (self.seen[s] == self.stamp).then_some(self.dist[s]);
+        // The last run's values lie in [previous base, base).
+        let run_base = self.dist[2 * start];
+        let reached = |s: usize| {
+            (self.dist[s] >= run_base && self.dist[s] < self.base).then(|| self.dist[s] - run_base)
+        };
         match (reached(2 * i), reached(2 * i + 1)) {
-            (Some(a), Some(b)) => Some(if b < a { 2 * i + 1 } else { 2 * i }),
-            (Some(_), None) => Some(2 * i),
-            (None, Some(_)) => Some(2 * i + 1),
+            (Some(a), Some(b)) if b < a => Some((2 * i + 1, b)),
+            (Some(a), _) => Some((2 * i, a)),
+            (None, Some(b)) => Some((2 * i + 1, b)),
             (None, None) => None,
         }
     }
@@ -219,20 +242,18 @@ impl Pathfinder {
     /// A square that can only be crossed (`PassOnly`, or flown over) is not a
     /// place to stop, so it has no cost.
     pub fn cost(&self, p: Pos) -> Option<u32> {
-        let state = self.best_state(self.square(p)?)?;
-        Some(5 * self.dist[state])
+        let (_, units) = self.best_state(self.square(p)?)?;
+        u32::try_from(5 * units).ok()
     }
 
     /// The cheapest path from the start (excluded) to `p` (included), if reached.
     pub fn path_to(&self, p: Pos, out: &mut Vec<Pos>) -> bool {
         out.clear();
-        let Some(mut state) = self.square(p).and_then(|i| self.best_state(i)) else {
+        let Some((mut state, _)) = self.square(p).and_then(|i| self.best_state(i)) else {
             return false;
         };
-        let width = self.width as usize;
         while self.pred[state] != NONE {
-            let sq = state >> 1;
-            out.push(Pos::new((sq / width) as i32, (sq % width) as i32));
+            out.push(self.pos[state >> 1]);
             state = self.pred[state] as usize;
         }
         out.reverse();

@@ -341,3 +341,19 @@ fn sample_arena_crossing() {
     assert_eq!(pf.cost(p(1, 7)), None, "the wall block");
     assert_eq!(pf.cost(p(1, 6)), Some(30), "(1,2) climbs to height 1, (1,6) descends: 5+5+5+5+5+5");
 }
+
+#[test]
+fn fliers_cross_pits_and_pillars_without_landing() {
+    let m = map();
+    let mut pf = Pathfinder::new(&m);
+    let mut path = Vec::new();
+    pf.run_as(&m, p(3, 3), None, &open, MoveMode::Fly);
+    assert_eq!(pf.cost(p(3, 5)), Some(10), "straight over the pit");
+    assert!(pf.path_to(p(3, 5), &mut path));
+    assert_eq!(path, vec![p(3, 4), p(3, 5)]);
+    assert_eq!(pf.cost(p(3, 4)), None, "no landing in the pit");
+    assert_eq!(pf.cost(p(2, 3)), None, "no landing on the pillar");
+    assert_eq!(pf.cost(p(0, 3)), None, "walls stop fliers");
+    pf.run(&m, p(3, 3), None, &open);
+    assert!(pf.cost(p(3, 5)).unwrap() > 10, "walkers go around");
+}

@@ -35,6 +35,9 @@ pub struct LosTable {
     /// Per (from, to): bit 0 line of effect, bits 1-2 ranged cover code,
     /// bits 3-4 adjacent-melee cover code.
     pairs: Vec<u8>,
+    /// Per (from, to): for each corner `i` of `from`, bits `2i..2i+2` hold the
+    /// cover code of its worst line to the target (for `ranged_cover`).
+    corner_covers: Vec<u8>,
 }
 
 /// Square values copied out of the map for fast building.
@@ -59,7 +62,8 @@ impl LosTable {
         let (w, h) = (map.width.max(0), map.height.max(0));
         let lw = (w + 1) as usize;
         let lattice = lw * (h + 1) as usize;
-        let mut table = Self { width: w, height: h, segments: Vec::new(), pairs: Vec::new() };
+        let mut table =
+            Self { width: w, height: h, segments: Vec::new(), pairs: Vec::new(), corner_covers: Vec::new() };
         if w == 0 || h == 0 || lattice > MAX_LATTICE {
             return table;
         }
@@ -81,6 +85,7 @@ impl LosTable {
         table.segments = segments;
         let pos = |i: usize| Pos::new(i as i32 / w, i as i32 % w);
         let mut pairs = vec![0u8; n * n];
+        let mut corner_covers = vec![0u8; n * n];
         for f in 0..n {
             for t in 0..n {
                 let (from, to) = (pos(f), pos(t));
@@ -98,12 +103,16 @@ impl LosTable {
                     }
                 }
                 let loe = lines.iter().flatten().any(|m| !m.blocked);
+                corner_covers[f * n + t] = lines.iter().enumerate().fold(0, |acc, (i, row)| {
+                    acc | (code(row.iter().map(|m| m.cover).max().unwrap_or(0)) << (2 * i))
+                });
                 let ranged = reduce(|i, j| lines[i][j], false);
                 let melee = reduce(|i, j| lines[i][j], true);
                 pairs[f * n + t] = u8::from(loe) | (code(ranged) << 1) | (code(melee) << 3);
             }
         }
         table.pairs = pairs;
+        table.corner_covers = corner_covers;
         table
     }
 
@@ -157,19 +166,12 @@ impl LosTable {
         if from == to {
             return 0;
         }
-        let ct = corners(to);
-        let per_corner = |a: Pt| {
-            let terrain = ct
-                .iter()
-                .map(|&b| {
-                    let mut m = self.segment(a, b);
-                    m.join(ends(map, a, from, b, to));
-                    m.cover
-                })
-                .max()
-                .unwrap_or(0);
-            if corner_screened(a, from, to, creatures) { terrain.max(4) } else { terrain }
+        let n = (self.width * self.height) as usize;
+        let codes = self.corner_covers[map.index(from) * n + map.index(to)];
+        let per_corner = |(i, &a): (usize, &Pt)| {
+            let terrain = DECODE[usize::from((codes >> (2 * i)) & 3)];
+            if terrain < 4 && corner_screened(a, from, to, creatures) { 4 } else { terrain }
         };
-        corners(from).iter().map(|&a| per_corner(a)).min().unwrap_or(0)
+        corners(from).iter().enumerate().map(per_corner).min().unwrap_or(0)
     }
 }

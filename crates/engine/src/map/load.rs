@@ -1,11 +1,13 @@
 //! YAML map loading and validation (`map-format.md`).
 //!
-//! Shape errors (unknown fields, wrong types, bad legend values) come from
-//! serde_yaml with their line; cross-field rules (layer sizes, legend
-//! coverage, zones, deployment, markers) are checked afterwards and located by
-//! scanning the text for the offending key or layer row.
+//! Shape errors (malformed YAML, unknown fields, wrong types) come from
+//! serde_yaml with their line and column. Value rules (legend values, layer
+//! sizes and characters, zones, deployment, markers) are checked afterwards
+//! and located by scanning the text for the offending key or layer row:
+//! serde_yaml attaches errors raised by our own validation to the enclosing
+//! mapping, not to the value.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::marker::PhantomData;
 
@@ -15,7 +17,7 @@ use serde::de::{self, Deserializer, MapAccess, Visitor};
 use super::{Map, MapError, Pos, Terrain};
 
 /// Largest accepted width or height of a map, in squares.
-pub const MAX_SIDE: usize = 1000;
+pub const MAX_SIDE: usize = 256;
 
 /// Largest accepted `move_cost`: keeps step costs small integers.
 pub const MAX_MOVE_COST: u32 = 255;
@@ -100,6 +102,7 @@ struct Entries<V> {
     duplicate: Option<String>,
 }
 
+/// A mapping key read as text.
 struct Key(String);
 
 impl<'de> Deserialize<'de> for Key {
@@ -137,13 +140,14 @@ impl<'de, V: Deserialize<'de>> Deserialize<'de> for Entries<V> {
             }
             fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Entries<V>, A::Error> {
                 let mut items: Vec<(String, V)> = Vec::new();
+                let mut seen = BTreeSet::new();
                 let mut duplicate = None;
                 while let Some(Key(key)) = access.next_key::<Key>()? {
                     let value = access.next_value::<V>()?;
-                    if items.iter().any(|(k, _)| *k == key) {
-                        duplicate.get_or_insert(key);
-                    } else {
+                    if seen.insert(key.clone()) {
                         items.push((key, value));
+                    } else {
+                        duplicate.get_or_insert(key);
                     }
                 }
                 Ok(Entries { items, duplicate })
@@ -160,6 +164,7 @@ struct Ctx<'a> {
 }
 
 impl Ctx<'_> {
+    /// A content error at `line`, or at `fallback_place` when no line was found.
     fn invalid(&self, line: Option<usize>, fallback_place: &str, message: String) -> MapError {
         let place = match line {
             Some(l) => format!("line {l}"),
@@ -220,6 +225,7 @@ fn starts_with_key(line: &str, key: &str) -> bool {
     false
 }
 
+/// A serde_yaml error as `file: line L column C: message`.
 fn syntax_error(file: &str, err: &serde_yaml::Error) -> MapError {
     let mut message = err.to_string();
     let location = match err.location() {
@@ -275,7 +281,6 @@ fn sized_layer(
     Ok(rows)
 }
 
-/// Parses and validates map YAML (see `Map::from_yaml_str`).
 /// The entries of an optional section, refusing a repeated key.
 fn entries<V>(ctx: &Ctx, section: &str, e: Option<Entries<V>>) -> Result<Vec<(String, V)>, MapError> {
     let Some(e) = e else { return Ok(Vec::new()) };
@@ -289,6 +294,7 @@ fn entries<V>(ctx: &Ctx, section: &str, e: Option<Entries<V>>) -> Result<Vec<(St
     Ok(e.items)
 }
 
+/// Parses and validates map YAML (see `Map::from_yaml_str`).
 pub(super) fn parse(text: &str, file: &str) -> Result<Map, MapError> {
     let ctx = Ctx { file, text };
     let raw: RawMap = serde_yaml::from_str(text).map_err(|e| syntax_error(file, &e))?;
@@ -638,7 +644,26 @@ legend:
 
     #[test]
     fn error_malformed_yaml() {
-        assert_msg(&err("terrain: [\n"), "line", "");
+        let msg = err("name: x\nterrain: \"unclosed\n");
+        assert_msg(&msg, "line 2 column 10", "found unexpected end of stream");
+    }
+
+    #[test]
+    fn error_empty_legend_type() {
+        let msg = err_with("{ type: rubble, move_cost: 2 }", "{ type: \"\", move_cost: 2 }");
+        assert_msg(&msg, "line 10", "legend \"T\": type must not be empty");
+    }
+
+    #[test]
+    fn error_duplicate_marker() {
+        let msg = err_with("  spot: [1, 2]\n", "  spot: [1, 2]\n  spot: [1, 3]\n");
+        assert_msg(&msg, "line 21", "markers: duplicate key \"spot\"");
+    }
+
+    #[test]
+    fn error_empty_side_name() {
+        let msg = err_with("  players: A", "  \"\": A");
+        assert_msg(&msg, "line 22", "side name must not be empty");
     }
 
     #[test]
@@ -813,7 +838,7 @@ legend:
     fn error_oversized_map() {
         let row = ".".repeat(MAX_SIDE + 1);
         let msg = err(&format!("terrain: \"{row}\"\n"));
-        assert_msg(&msg, "line 1", "at most 1000 squares per side");
+        assert_msg(&msg, "line 1", &format!("at most {MAX_SIDE} squares per side"));
     }
 
     #[test]
