@@ -60,11 +60,11 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
         SideArg { name: "players".into(), files: vec![data.join(GOBLIN); 3] },
         SideArg { name: "monsters".into(), files: vec![data.join(ORC); 2] },
     ];
-    let encounter = scenario::build(&data.join(MAP), &sides)?;
+    let scenario = scenario::load(&data.join(MAP), &sides)?;
     let options = SimOptions::default();
     let pool = thread_pool(Some(args.threads))?;
     let start = Instant::now();
-    let summary = simulate(&pool, &encounter, &options, args.seed, args.runs);
+    let summary = simulate(&pool, &scenario, &options, args.seed, args.runs);
     let seconds = start.elapsed().as_secs_f64();
     let rate = if seconds > 0.0 { args.runs as f64 / seconds } else { f64::INFINITY };
     let threads =

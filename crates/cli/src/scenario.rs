@@ -4,6 +4,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use pf1e_engine::combat::{PrepareError, PreparedEncounter};
 use pf1e_engine::encounter::{Encounter, EncounterError, SideSpec};
 use pf1e_engine::map::Map;
 use pf1e_engine::model::{Combatant, load_combatant};
@@ -37,6 +38,41 @@ pub fn parse_sides(groups: &[Vec<String>]) -> Result<Vec<SideArg>, Failure> {
         sides.push(SideArg { name: name.clone(), files: files.iter().map(PathBuf::from).collect() });
     }
     Ok(sides)
+}
+
+/// An encounter ready to play: placed on its map and prepared once.
+#[derive(Debug)]
+pub struct Scenario {
+    /// The encounter, for reports and transcripts.
+    pub encounter: Encounter,
+    /// The same encounter with its formulas parsed and its map tables built.
+    pub prepared: PreparedEncounter,
+}
+
+/// Builds and prepares the encounter; a combatant that cannot be prepared is a
+/// data error naming its file.
+pub fn load(map_path: &Path, sides: &[SideArg]) -> Result<Scenario, Failure> {
+    let encounter = build(map_path, sides)?;
+    let prepared = PreparedEncounter::new(&encounter).map_err(|err| {
+        let file = file_of(&encounter, sides, &err);
+        Failure::input(format!("{}: {err}", file.unwrap_or(map_path).display()))
+    })?;
+    Ok(Scenario { encounter, prepared })
+}
+
+/// The file of the combatant a preparation error is about.
+fn file_of<'a>(encounter: &Encounter, sides: &'a [SideArg], err: &PrepareError) -> Option<&'a Path> {
+    #[allow(unreachable_patterns)] // Later variants may not name a combatant.
+    let id = match err {
+        PrepareError::BadAttack { combatant, .. } => combatant,
+        _ => return None,
+    };
+    let index = encounter.combatants.iter().position(|d| &d.id == id)?;
+    let side_index = encounter.combatants[index].side;
+    let side = encounter.sides.get(side_index)?;
+    // Deployment keeps each side's combatants in the order their files were given.
+    let rank = encounter.combatants[..index].iter().filter(|d| d.side == side_index).count();
+    sides.iter().find(|s| &s.name == side)?.files.get(rank).map(PathBuf::as_path)
 }
 
 /// Loads the map and every combatant file (each distinct path once) and places the sides.

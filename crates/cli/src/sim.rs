@@ -4,14 +4,13 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 use pf1e_engine::combat::SimOptions;
-use pf1e_engine::encounter::Encounter;
 use pf1e_engine::report::{Lang, Report};
 use pf1e_engine::runner;
 use pf1e_engine::summary::Summary;
 
 use crate::failure::Failure;
 use crate::output;
-use crate::scenario;
+use crate::scenario::{self, Scenario};
 
 /// Arguments of `pf1e sim`.
 #[derive(Debug, Args)]
@@ -98,27 +97,29 @@ const CHUNK: u64 = 4096;
 /// sums are exact integers.
 pub fn simulate(
     pool: &rayon::ThreadPool,
-    encounter: &Encounter,
+    scenario: &Scenario,
     options: &SimOptions,
     seed: u64,
     runs: u64,
 ) -> Summary {
-    simulate_in_chunks(pool, encounter, options, seed, runs, CHUNK)
+    simulate_in_chunks(pool, scenario, options, seed, runs, CHUNK)
 }
 
 fn simulate_in_chunks(
     pool: &rayon::ThreadPool,
-    encounter: &Encounter,
+    scenario: &Scenario,
     options: &SimOptions,
     seed: u64,
     runs: u64,
     chunk: u64,
 ) -> Summary {
+    let encounter = &scenario.encounter;
     let mut summary = Summary::new(encounter.sides.len(), encounter.combatants.len());
     let mut start = 0;
     while start < runs {
         let end = runs.min(start.saturating_add(chunk.max(1)));
-        let outcomes = pool.install(|| runner::run_batch(encounter, options, seed, start..end));
+        let outcomes =
+            pool.install(|| runner::run_batch_prepared(&scenario.prepared, options, seed, start..end));
         for outcome in &outcomes {
             summary.add(outcome);
         }
@@ -130,13 +131,14 @@ fn simulate_in_chunks(
 /// Runs `pf1e sim`.
 pub fn run(args: &SimArgs) -> Result<(), Failure> {
     let sides = scenario::parse_sides(&args.side_groups)?;
-    let encounter = scenario::build(&args.map, &sides)?;
+    let scenario = scenario::load(&args.map, &sides)?;
+    let encounter = &scenario.encounter;
     let options = SimOptions { round_cap: args.round_cap, simple_monster_death: args.simple_monster_death };
     let pool = thread_pool(args.threads)?;
-    let summary = simulate(&pool, &encounter, &options, args.seed, args.runs);
+    let summary = simulate(&pool, &scenario, &options, args.seed, args.runs);
     let transcript =
-        args.transcript.then(|| runner::run_with_transcript(&encounter, &options, args.seed, 0).1);
-    let report = Report::build(&encounter, &summary, &options, args.seed, transcript);
+        args.transcript.then(|| runner::run_with_transcript(encounter, &options, args.seed, 0).1);
+    let report = Report::build(encounter, &summary, &options, args.seed, transcript);
     let text = if args.json {
         let mut json = serde_json::to_string_pretty(&report)
             .map_err(|e| Failure::internal(format!("report: cannot serialize: {e}")))?;
@@ -153,7 +155,7 @@ mod tests {
     use std::path::Path;
 
     use super::*;
-    use crate::scenario::{self, SideArg};
+    use crate::scenario::SideArg;
 
     #[test]
     fn chunking_does_not_change_the_sums() {
@@ -162,13 +164,14 @@ mod tests {
             SideArg { name: "players".into(), files: vec![data.join("monsters/goblin.json"); 2] },
             SideArg { name: "monsters".into(), files: vec![data.join("monsters/orc.json")] },
         ];
-        let encounter = scenario::build(&data.join("maps/sample_arena.yaml"), &sides).unwrap();
+        let scenario = scenario::load(&data.join("maps/sample_arena.yaml"), &sides).unwrap();
         let options = SimOptions::default();
         let pool = thread_pool(Some(2)).unwrap();
-        let whole = Summary::from_outcomes(2, 3, &runner::run_batch(&encounter, &options, 5, 0..10));
-        assert_eq!(whole.runs, 10);
-        for chunk in [1, 3, 10, 64] {
-            assert_eq!(simulate_in_chunks(&pool, &encounter, &options, 5, 10, chunk), whole, "chunk {chunk}");
+        let outcomes = runner::run_batch(&scenario.encounter, &options, 5, 0..40);
+        let whole = Summary::from_outcomes(2, 3, &outcomes);
+        assert_eq!(whole.runs, 40);
+        for chunk in [1, 3, 40, 64] {
+            assert_eq!(simulate_in_chunks(&pool, &scenario, &options, 5, 40, chunk), whole, "chunk {chunk}");
         }
     }
 }
