@@ -21,7 +21,7 @@ const ORC: &str = "monsters/orc.json";
 #[command(args_override_self = true)]
 pub struct BenchArgs {
     /// Number of battles to time.
-    #[arg(long, default_value_t = 2000, value_parser = crate::args::positive::<u64>)]
+    #[arg(long, default_value_t = 20000, value_parser = crate::args::positive::<u64>)]
     pub runs: u64,
     /// Worker threads.
     #[arg(long, default_value_t = 1, value_parser = crate::args::positive::<u32>)]
