@@ -80,7 +80,7 @@ pub struct Report {
     pub round_cap: u32,
     /// Whether monsters died at 0 hit points.
     pub simple_monster_death: bool,
-    /// Battles that reached the round cap.
+    /// Battles without a winner (round cap reached, or no side left standing).
     pub draws: u64,
     /// `draws / runs`, in [0, 1].
     pub draw_rate: f64,
