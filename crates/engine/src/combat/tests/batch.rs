@@ -6,7 +6,8 @@ use super::support::*;
 use crate::combat::SimOptions;
 use crate::encounter::{Encounter, SideSpec};
 use crate::map::Map;
-use crate::runner::run_with_transcript;
+use crate::metrics::win_rate_sigma;
+use crate::runner::{run_batch, run_with_transcript};
 
 fn data_map(rel: &str) -> Arc<Map> {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(rel);
@@ -25,6 +26,69 @@ pub fn goblins_vs_orcs() -> Encounter {
         ],
     )
     .expect("encounter")
+}
+
+const RUNS: u64 = 2000;
+
+/// `side` against an identical side on the mirror arena.
+fn mirror(file: &str, count: usize) -> Encounter {
+    let c = Arc::new(data_combatant(file));
+    let side = |name: &str| SideSpec { name: name.into(), combatants: vec![c.clone(); count] };
+    Encounter::build(data_map("data/maps/mirror_arena.yaml"), vec![side("players"), side("monsters")])
+        .expect("encounter")
+}
+
+/// Identical combatants on mirrored zones must split the decisive battles
+/// evenly: the first side's share stays inside the 3σ band around 50%.
+///
+/// Draws (round cap) are excluded: they favour neither side, so under
+/// symmetry the first side wins half of the decisive battles, and the band
+/// is computed on their number.
+#[test]
+fn mirror_matchups_split_evenly() {
+    for (file, count) in
+        [("data/monsters/orc.json", 2), ("data/monsters/goblin.json", 2), ("data/pcs/fighter.json", 1)]
+    {
+        let encounter = mirror(file, count);
+        let outcomes = run_batch(&encounter, &SimOptions::default(), 2024, 0..RUNS);
+        let first = outcomes.iter().filter(|o| o.winner == Some(0)).count() as u64;
+        let second = outcomes.iter().filter(|o| o.winner == Some(1)).count() as u64;
+        let decisive = first + second;
+        assert!(decisive >= 1500, "{file}: only {decisive} decisive battles");
+        let rate = first as f64 / decisive as f64;
+        let sigma = win_rate_sigma(0.5, decisive);
+        println!(
+            "{file}: first side {first}, second {second}, draws {}; rate {rate:.4} ± {:.4}",
+            RUNS - decisive,
+            3.0 * sigma
+        );
+        assert!(
+            (rate - 0.5).abs() <= 3.0 * sigma,
+            "{file}: first side wins {rate:.4} of {decisive}, 3σ = {:.4}",
+            3.0 * sigma
+        );
+    }
+}
+
+/// Same seed, same outcomes, whatever the number of threads.
+#[test]
+fn batches_are_deterministic_across_thread_counts() {
+    let encounter = goblins_vs_orcs();
+    let options = SimOptions::default();
+    let pool = |n| rayon::ThreadPoolBuilder::new().num_threads(n).build().expect("pool");
+    let one = pool(1).install(|| run_batch(&encounter, &options, 11, 0..300));
+    let four = pool(4).install(|| run_batch(&encounter, &options, 11, 0..300));
+    assert_eq!(one, four);
+    assert_eq!(one, run_batch(&encounter, &options, 11, 0..300));
+    // A shard of the batch gives the same runs.
+    assert_eq!(one[100..200], run_batch(&encounter, &options, 11, 100..200)[..]);
+    assert_ne!(one, run_batch(&encounter, &options, 12, 0..300));
+    // With and without a transcript, run by run.
+    for run in [0, 7, 123] {
+        let (outcome, lines) = run_with_transcript(&encounter, &options, 11, run);
+        assert_eq!(outcome, one[run as usize]);
+        assert!(lines.last().is_some_and(|l| l.starts_with("battle over: ")));
+    }
 }
 
 #[test]

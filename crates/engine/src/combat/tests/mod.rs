@@ -6,3 +6,4 @@ mod life;
 mod modifiers;
 mod support;
 mod tactics;
+mod transcripts;
