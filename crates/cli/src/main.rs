@@ -1,11 +1,17 @@
 //! `pf1e`: the command-line tool. One module per subcommand; `main` only
 //! parses, dispatches and turns failures into exit codes.
 
+mod args;
+mod bench;
 mod cmd;
+mod failure;
+mod output;
+mod scenario;
+mod sim;
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 /// Pathfinder 1e combat simulator.
 #[derive(Debug, Parser)]
@@ -18,6 +24,10 @@ struct Cli {
 /// The subcommands; each lives in its own module.
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Simulate an encounter many times and print a balance report.
+    Sim(sim::SimArgs),
+    /// Measure combats per second on the bundled reference encounter.
+    Bench(bench::BenchArgs),
     /// Run a sweep on this machine (embedded mode, cached and resumable).
     Run(cmd::run::RunArgs),
     /// Serve sweeps to workers and clients.
@@ -31,35 +41,34 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    // Logs (RUST_LOG, default warn) go to stderr, never to the stdout a script reads.
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "warn".into()),
         )
         .with_writer(std::io::stderr)
         .init();
-    let cli = match Cli::try_parse() {
-        Ok(cli) => cli,
-        Err(e) if !e.use_stderr() => {
-            // --help and --version.
-            let _ = e.print();
-            return ExitCode::SUCCESS;
-        }
-        Err(e) => {
-            // One line, exit 2, like every usage error.
-            let text = e.render().to_string();
-            eprintln!("{}", text.lines().next().unwrap_or("error: invalid arguments"));
-            return ExitCode::from(2);
-        }
+    let parsed = Cli::command().try_get_matches().and_then(|m| Ok((Cli::from_arg_matches(&m)?, m)));
+    let (cli, matches) = match parsed {
+        Ok(parsed) => parsed,
+        Err(err) => return failure::clap_exit(&err),
     };
-    let result = match &cli.command {
-        Command::Run(a) => cmd::run::run(a),
-        Command::Coordinator(a) => cmd::coordinator::run(a),
-        Command::Worker(a) => cmd::worker::run(a),
-        Command::Ctl(a) => cmd::ctl::run(a),
-        Command::BenchService(a) => cmd::bench_service::run(a),
+    let result = match cli.command {
+        Command::Sim(mut args) => {
+            if let Some(sub) = matches.subcommand_matches("sim") {
+                args.group_sides(sub);
+            }
+            sim::run(&args)
+        }
+        Command::Bench(args) => bench::run(&args),
+        Command::Run(args) => cmd::run::run(&args).map_err(Into::into),
+        Command::Coordinator(args) => cmd::coordinator::run(&args).map_err(Into::into),
+        Command::Worker(args) => cmd::worker::run(&args).map_err(Into::into),
+        Command::Ctl(args) => cmd::ctl::run(&args).map_err(Into::into),
+        Command::BenchService(args) => cmd::bench_service::run(&args).map_err(Into::into),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
-        Err(e) => e.report(),
+        Err(failure) => failure.report(),
     }
 }

@@ -4,7 +4,7 @@ use std::ops::Range;
 
 use rayon::prelude::*;
 
-use crate::combat::{RunOutcome, SimOptions, run_combat};
+use crate::combat::{DefaultPolicy, PreparedEncounter, RunOutcome, SimOptions, run_combat, run_prepared};
 use crate::encounter::Encounter;
 use crate::rng::SeededRng;
 
@@ -29,11 +29,34 @@ pub fn run_with_transcript(
 
 /// Plays the runs of `runs` on the current rayon pool and returns their
 /// outcomes in run order. The result does not depend on the number of threads.
+///
+/// The encounter is prepared once for the whole batch.
+///
+/// # Panics
+///
+/// If the encounter cannot be prepared, which combatant validation rules out.
 pub fn run_batch(
     encounter: &Encounter,
     options: &SimOptions,
     seed: u64,
     runs: Range<u64>,
 ) -> Vec<RunOutcome> {
-    runs.into_par_iter().map(|run| run_one(encounter, options, seed, run)).collect()
+    let prepared = PreparedEncounter::new(encounter)
+        .unwrap_or_else(|e| panic!("encounter passed validation but cannot be prepared: {e}"));
+    run_batch_prepared(&prepared, options, seed, runs)
+}
+
+/// `run_batch` on an encounter prepared by the caller.
+pub fn run_batch_prepared(
+    prepared: &PreparedEncounter,
+    options: &SimOptions,
+    seed: u64,
+    runs: Range<u64>,
+) -> Vec<RunOutcome> {
+    runs.into_par_iter()
+        .map(|run| {
+            let mut rng = SeededRng::for_run(seed, run);
+            run_prepared(prepared, options, &mut rng, None, &mut DefaultPolicy)
+        })
+        .collect()
 }

@@ -30,13 +30,21 @@ impl BattleState<'_> {
     }
 
     /// The attack `e` would make as an attack of opportunity against `target`
-    /// standing on `sq`, if it may make one now.
+    /// standing on `sq`, if it may make one now: the threatening melee attack
+    /// with the highest bonus (file order on ties).
     fn aoo_weapon(&self, e: usize, target: usize, sq: Pos) -> Option<usize> {
         if !self.are_enemies(e, target) || self.fighters[e].aoo_left == 0 {
             return None;
         }
-        let w = self.threat_weapon(e, sq)?;
-        (!self.covered_from(e, target)).then_some(w)
+        self.threat_weapon(e, sq)?;
+        if self.covered_from(e, target) {
+            return None;
+        }
+        let dist = distance_ft(self.fighters[e].pos, sq);
+        let attacks = &self.prep.fighters[e].attacks;
+        (0..attacks.len())
+            .filter(|&k| attacks[k].melee && attacks[k].reaches(dist))
+            .max_by_key(|&k| (attacks[k].bonus, usize::MAX - k))
     }
 }
 

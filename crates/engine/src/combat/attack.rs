@@ -172,12 +172,19 @@ impl BattleState<'_> {
         let in_box = |p: Pos| p.row >= r0 && p.row <= r1 && p.col >= c0 && p.col <= c1;
         // Only a creature inside the bounding box of the two squares can be in the way.
         let between = |j: usize| j != a && j != t && self.is_active(j) && in_box(self.fighters[j].pos);
-        if !(0..self.len()).any(between) {
-            return self.prep.terrain_cover(from, to, false);
+        let mut near = [Pos::default(); 16];
+        let mut count = 0;
+        for j in (0..self.len()).filter(|&j| between(j)) {
+            if count == near.len() {
+                // Crowded: fall back to a list of every creature in the box.
+                let all: Vec<Pos> =
+                    (0..self.len()).filter(|&j| between(j)).map(|j| self.fighters[j].pos).collect();
+                return self.prep.ranged_cover(from, to, &all);
+            }
+            near[count] = self.fighters[j].pos;
+            count += 1;
         }
-        let creatures: Vec<Pos> =
-            (0..self.len()).filter(|&j| between(j)).map(|j| self.fighters[j].pos).collect();
-        self.prep.ranged_cover(from, to, &creatures)
+        self.prep.ranged_cover(from, to, &near[..count])
     }
 }
 

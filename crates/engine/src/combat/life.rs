@@ -10,14 +10,6 @@ use super::turn::Engine;
 const STABILIZE_DC: i32 = 10;
 
 impl<R: Dice> Engine<'_, '_, R> {
-    /// Whether combatant `i` dies as soon as it reaches 0 hit points: undead,
-    /// constructs, creatures without Constitution, and monsters under
-    /// `simple_monster_death` (never player characters).
-    pub(crate) fn dies_at_zero(&self, i: usize) -> bool {
-        let spec = &self.st.prep.fighters[i];
-        spec.destroyed_at_zero || (self.st.options.simple_monster_death && !spec.is_pc)
-    }
-
     /// Removes `amount` hit points from `i` (a wound) and settles its life state.
     pub(crate) fn wound(&mut self, i: usize, amount: u32) {
         if amount == 0 || self.st.fighters[i].dead {
@@ -36,7 +28,7 @@ impl<R: Dice> Engine<'_, '_, R> {
     fn settle(&mut self, i: usize, before: LifeState) {
         let hp = self.st.fighters[i].hp;
         let spec = &self.st.prep.fighters[i];
-        let dead = if self.dies_at_zero(i) { hp <= 0 } else { hp <= -spec.con_score.unwrap_or(0) };
+        let dead = if self.st.dies_at_zero(i) { hp <= 0 } else { hp <= -spec.con_score.unwrap_or(0) };
         if dead {
             self.st.fighters[i].dead = true;
             let pos = self.st.fighters[i].pos;

@@ -18,6 +18,7 @@ mod economy;
 mod life;
 mod log;
 mod movement;
+mod paths;
 mod policy;
 mod prepared;
 mod state;
@@ -28,7 +29,7 @@ mod tests;
 
 pub use action::{Action, ActionKind, ActionResult, Reason, Slot};
 pub use economy::{Planned, apply_budget};
-pub use policy::{DefaultPolicy, Policy};
+pub use policy::{DefaultPolicy, Policy, SidePolicies};
 pub use prepared::{PrepareError, PreparedEncounter};
 pub use state::{BattleState, LifeState};
 

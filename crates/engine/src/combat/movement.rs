@@ -1,6 +1,6 @@
 //! Movement: move along the true shortest path, the 5-foot step, the charge.
 
-use crate::grid::{Access, NEIGHBOURS, distance_ft, step_cost};
+use crate::grid::{Access, NEIGHBOURS, Pathfinder, distance_ft, step_cost};
 use crate::map::Pos;
 use crate::rng::Dice;
 
@@ -61,6 +61,34 @@ impl Iterator for Line {
 
 fn is_diagonal(a: Pos, b: Pos) -> bool {
     a.row != b.row && a.col != b.col
+}
+
+/// The cheapest square (ties: see `straightness`) reached by the last run of
+/// `pf` where `i` may stop and can attack `t`.
+fn attack_square(st: &BattleState<'_>, pf: &Pathfinder, i: usize, t: usize) -> Option<Pos> {
+    let map = st.map();
+    let start = st.fighters[i].pos;
+    let mut best: Option<((u32, i32), Pos)> = None;
+    for row in 0..map.height {
+        for col in 0..map.width {
+            let q = Pos::new(row, col);
+            let Some(c) = pf.cost(q) else { continue };
+            let key = (c, straightness(start, q));
+            if best.is_some_and(|(bk, _)| bk <= key) || st.access(i, q) != Access::Open {
+                continue;
+            }
+            if st.weapon_for(i, t, q).is_ok() {
+                best = Some((key, q));
+            }
+        }
+    }
+    best.map(|(_, q)| q)
+}
+
+/// Tie-break between equally cheap destinations: the one most directly
+/// ahead (squared Euclidean distance from the mover), then row-major order.
+fn straightness(from: Pos, q: Pos) -> i32 {
+    (q.row - from.row).pow(2) + (q.col - from.col).pow(2)
 }
 
 impl BattleState<'_> {
@@ -173,28 +201,15 @@ impl<R: Dice> Engine<'_, '_, R> {
         };
         let start = self.st.fighters[i].pos;
         let budget = self.st.move_budget(i);
-        let st = &self.st;
-        let map = st.map();
-        self.pf.run(map, start, None, &|p| st.access(i, p));
-        let dest = match (action.destination, target) {
-            (Some(d), _) => {
-                let ok = map.in_bounds(d)
-                    && st.access(i, d) == Access::Open
-                    && self.pf.cost(d).is_some_and(|c| c <= budget);
-                if !ok {
-                    return Err(Reason::UnreachableDestination);
-                }
-                d
-            }
-            (None, Some(t)) => self.attack_square(i, t).ok_or(Reason::UnreachableDestination)?,
-            (None, None) => return Err(Reason::MissingTarget),
+        self.path.clear();
+        let dest = match target.and_then(|t| self.static_route(i, t)) {
+            Some(dest) => dest,
+            None => self.searched_route(i, action.destination, target, budget)?,
         };
         if dest == start {
             say!(self, i, "move: already in position at {start}");
             return Ok(());
         }
-        self.path.clear();
-        self.pf.path_to(dest, &mut self.path);
         self.trim_path(i, start, budget);
         if self.path.is_empty() {
             say!(self, i, "move: cannot progress from {start}");
@@ -206,25 +221,70 @@ impl<R: Dice> Engine<'_, '_, R> {
         Ok(())
     }
 
-    /// The cheapest square (ties in row-major order) reached by the last
-    /// pathfinder run where `i` may stop and can attack `t`.
-    fn attack_square(&self, i: usize, t: usize) -> Option<Pos> {
+    /// The route to the closest square from which `i` can attack `t`, taken
+    /// from the creature-free paths when no enemy stands on the best one: then
+    /// it is a shortest path for the mover too. Fills `self.path`.
+    pub(crate) fn static_route(&mut self, i: usize, t: usize) -> Option<Pos> {
         let st = &self.st;
+        let paths = st.prep.paths.as_ref()?;
         let map = st.map();
-        let mut best: Option<(u32, Pos)> = None;
-        for row in 0..map.height {
-            for col in 0..map.width {
+        let start = st.fighters[i].pos;
+        let s = map.index(start);
+        // Only squares within the longest reach or range of the target can do.
+        let to = st.fighters[t].pos;
+        let k = st.prep.fighters[i].attacks.iter().map(|a| a.reach_max.max(a.max_range_ft)).max()? as i32 / 5;
+        let mut best: Option<((u32, i32), Pos)> = None;
+        for row in (to.row - k).max(0)..=(to.row + k).min(map.height - 1) {
+            for col in (to.col - k).max(0)..=(to.col + k).min(map.width - 1) {
                 let q = Pos::new(row, col);
-                let Some(c) = self.pf.cost(q) else { continue };
-                if best.is_some_and(|(bc, _)| bc <= c) || st.access(i, q) != Access::Open {
+                let Some(c) = paths.cost(s, map.index(q)) else { continue };
+                let key = (c, straightness(start, q));
+                if best.is_some_and(|(bk, _)| bk <= key) || st.access(i, q) != Access::Open {
                     continue;
                 }
                 if st.weapon_for(i, t, q).is_ok() {
-                    best = Some((c, q));
+                    best = Some((key, q));
                 }
             }
         }
-        best.map(|(_, q)| q)
+        let (_, dest) = best?;
+        if paths.path(s, map.index(dest)).any(|p| st.access(i, p) == Access::Blocked) {
+            return None;
+        }
+        self.path.extend(paths.path(s, map.index(dest)));
+        Some(dest)
+    }
+
+    /// The route found by a full creature-aware search: to `destination`
+    /// (within `budget`) or to the closest square from which to attack
+    /// `target`. Fills `self.path`.
+    pub(crate) fn searched_route(
+        &mut self,
+        i: usize,
+        destination: Option<Pos>,
+        target: Option<usize>,
+        budget: u32,
+    ) -> Result<Pos, Reason> {
+        let start = self.st.fighters[i].pos;
+        let st = &self.st;
+        let map = st.map();
+        let pf = self.pf.get_or_insert_with(|| st.prep.pathfinder.clone());
+        pf.run(map, start, None, &|p| st.access(i, p));
+        let dest = match (destination, target) {
+            (Some(d), _) => {
+                let ok = map.in_bounds(d)
+                    && st.access(i, d) == Access::Open
+                    && pf.cost(d).is_some_and(|c| c <= budget);
+                if !ok {
+                    return Err(Reason::UnreachableDestination);
+                }
+                d
+            }
+            (None, Some(t)) => attack_square(st, pf, i, t).ok_or(Reason::UnreachableDestination)?,
+            (None, None) => return Err(Reason::MissingTarget),
+        };
+        pf.path_to(dest, &mut self.path);
+        Ok(dest)
     }
 
     /// Cuts the path to what the budget pays for, then back to a square the
@@ -323,10 +383,12 @@ impl<R: Dice> Engine<'_, '_, R> {
         let w = match action.weapon {
             None => auto,
             Some(w) => {
-                let ok = self.st.prep.fighters[i].attacks.get(w).is_some_and(|a| a.melee)
-                    && self.st.melee_weapon_from(i, t, end).is_some()
-                    && self.st.prep.fighters[i].attacks[w].reaches(distance_ft(end, self.st.fighters[t].pos));
-                if !ok {
+                let to = self.st.fighters[t].pos;
+                let usable = self.st.prep.fighters[i]
+                    .attacks
+                    .get(w)
+                    .is_some_and(|a| a.melee && a.reaches(distance_ft(end, to)));
+                if !usable || !self.st.prep.line_of_effect(end, to) {
                     return Err(Reason::WeaponUnavailable);
                 }
                 w

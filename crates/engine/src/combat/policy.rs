@@ -47,3 +47,14 @@ impl Policy for DefaultPolicy {
         }
     }
 }
+
+/// One policy per side: the turn of a combatant of side `s` is planned by `self.0[s]`.
+pub struct SidePolicies<'a>(pub Vec<&'a mut dyn Policy>);
+
+impl Policy for SidePolicies<'_> {
+    fn plan(&mut self, battle: &BattleState<'_>, actor: usize, out: &mut Vec<Action>) {
+        if let Some(policy) = self.0.get_mut(battle.side(actor)) {
+            policy.plan(battle, actor, out);
+        }
+    }
+}

@@ -12,6 +12,8 @@ use crate::los::{self, LosTable};
 use crate::map::{Map, Pos};
 use crate::model::{ArmorClass, AttackKind, AttackSpec, Combatant, DamageComponent};
 
+use super::paths::StaticPaths;
+
 /// Physical damage types: damage reduction applies to them (CRB "Damage
 /// Reduction"); a component without one (energy, force, untyped…) ignores it.
 const PHYSICAL_TYPES: [&str; 3] = ["bludgeoning", "piercing", "slashing"];
@@ -41,6 +43,8 @@ pub struct PreparedEncounter {
     pub(crate) fighters: Vec<FighterSpec>,
     /// A pathfinder with its step tables built, cloned by every battle.
     pub(crate) pathfinder: Pathfinder,
+    /// Creature-free shortest paths (small maps only).
+    pub(crate) paths: Option<StaticPaths>,
     los: LosTable,
     /// Used only when the map is too large for `los`.
     geo: GeoCache,
@@ -53,6 +57,8 @@ pub(crate) struct FighterSpec {
     pub side: usize,
     pub start: Pos,
     pub hp_max: i32,
+    /// Hit points at the start of the battle (a scenario variant may lower them).
+    pub start_hp: i32,
     pub ac: ArmorClass,
     pub init_mod: i32,
     pub speed_ft: u32,
@@ -185,6 +191,7 @@ impl PreparedEncounter {
                 side: d.side,
                 start: d.pos,
                 hp_max: c.hp_max,
+                start_hp: d.start_hp,
                 ac: c.ac,
                 init_mod: c.initiative_mod,
                 speed_ft: c.speed_land_ft.max(c.speed_fly_ft.unwrap_or(0)),
@@ -200,11 +207,13 @@ impl PreparedEncounter {
         let los = LosTable::new(&encounter.map);
         let geo = if los.is_tabulated() { GeoCache::default() } else { GeoCache::new(&encounter.map) };
         let pathfinder = Pathfinder::new(&encounter.map);
+        let paths = StaticPaths::new(&encounter.map, &pathfinder);
         Ok(Self {
             map: Arc::clone(&encounter.map),
             sides: encounter.sides.clone(),
             fighters,
             pathfinder,
+            paths,
             los,
             geo,
         })
@@ -305,7 +314,10 @@ fn prepare_attack(
     if !melee && increment == 0 {
         return Err("a ranged attack needs a range_increment_ft above 0".to_string());
     }
+    // Projectiles reach 10 increments; ranged touch attacks and (early)
+    // firearms 5 (CRB "Range", UC "Early Firearms").
     let max_range_ft = match a.kind {
+        AttackKind::Ranged if a.firearm => increment * 5,
         AttackKind::Ranged => increment * 10,
         AttackKind::Touch if ranged_touch => increment * 5,
         _ => 0,
@@ -409,9 +421,6 @@ fn compute_row(map: &Map, from: Pos) -> GeoRow {
     for row in 0..map.height {
         for col in 0..map.width {
             let to = Pos::new(row, col);
-            if to == from {
-                continue;
-            }
             let j = map.index(to);
             if los::has_line_of_effect(map, from, to) {
                 loe[j / 64] |= 1 << (j % 64);

@@ -73,17 +73,23 @@ impl<'p> BattleState<'p> {
             .iter()
             .enumerate()
             .map(|(i, f)| {
-                occ[map.index(f.start)] = i as u16;
+                // A scenario may start a combatant wounded, even past its death threshold.
+                let dies_at_zero = f.destroyed_at_zero || (options.simple_monster_death && !f.is_pc);
+                let dead =
+                    if dies_at_zero { f.start_hp <= 0 } else { f.start_hp <= -f.con_score.unwrap_or(0) };
+                if !dead {
+                    occ[map.index(f.start)] = i as u16;
+                }
                 Fighter {
                     pos: f.start,
-                    hp: f.hp_max,
-                    dead: false,
+                    hp: f.start_hp,
+                    dead,
                     stable: false,
                     aoo_left: f.aoo_per_round,
                     charged: false,
                     moved: false,
                     stepped: false,
-                    out: CombatantOutcome { final_hp: f.hp_max, ..CombatantOutcome::default() },
+                    out: CombatantOutcome { final_hp: f.start_hp, ..CombatantOutcome::default() },
                 }
             })
             .collect();
@@ -171,6 +177,14 @@ impl<'p> BattleState<'p> {
         }
     }
 
+    /// Whether combatant `i` dies as soon as it reaches 0 hit points: undead,
+    /// constructs, creatures without Constitution, and monsters under
+    /// `simple_monster_death` (never player characters).
+    pub fn dies_at_zero(&self, i: usize) -> bool {
+        let spec = &self.prep.fighters[i];
+        spec.destroyed_at_zero || (self.options.simple_monster_death && !spec.is_pc)
+    }
+
     /// Whether combatant `i` can act (at 0 hit points or more and not dead).
     #[inline]
     pub fn is_active(&self, i: usize) -> bool {
@@ -211,17 +225,6 @@ impl<'p> BattleState<'p> {
         (0..self.len())
             .filter(|&j| self.are_enemies(i, j) && self.is_active(j))
             .min_by_key(|&j| (self.distance(i, j), j))
-    }
-
-    /// Sides that still have a combatant able to act, as a bit set.
-    pub(crate) fn standing_sides(&self) -> u64 {
-        let mut sides = 0u64;
-        for i in 0..self.len() {
-            if self.is_active(i) {
-                sides |= 1 << (self.side(i) % 64);
-            }
-        }
-        sides
     }
 
     /// Moves combatant `i` to `to` in the occupancy grid.

@@ -17,7 +17,8 @@ pub(crate) struct Engine<'a, 'p, R: Dice> {
     pub st: BattleState<'p>,
     pub rng: &'a mut R,
     pub log: Log<'a>,
-    pub pf: Pathfinder,
+    /// Creature-aware search, cloned from the prepared one on first use.
+    pub pf: Option<Pathfinder>,
     /// Path buffer reused by every movement.
     pub path: Vec<Pos>,
     requested: Vec<Action>,
@@ -36,7 +37,7 @@ impl<'a, 'p, R: Dice> Engine<'a, 'p, R> {
             st: BattleState::new(prep, options),
             rng,
             log: Log::new(transcript),
-            pf: prep.pathfinder.clone(),
+            pf: None,
             path: Vec::new(),
             requested: Vec::new(),
             plan: Vec::new(),
@@ -91,14 +92,16 @@ impl<'a, 'p, R: Dice> Engine<'a, 'p, R> {
         }
     }
 
-    /// `Some(winner)` once at most one side can still act.
+    /// `Some(winner)` once at most one side can still act (`Some(None)`: none can).
     fn decided(&self) -> Option<Option<u32>> {
-        let sides = self.st.standing_sides();
-        match sides.count_ones() {
-            0 => Some(None),
-            1 => Some(Some(sides.trailing_zeros())),
-            _ => None,
+        let mut standing: Option<usize> = None;
+        for i in (0..self.st.len()).filter(|&i| self.st.is_active(i)) {
+            match standing {
+                Some(side) if side != self.st.side(i) => return None,
+                _ => standing = Some(self.st.side(i)),
+            }
         }
+        Some(standing.map(|side| side as u32))
     }
 
     fn finish(&mut self, decided: Option<Option<u32>>) -> RunOutcome {
@@ -138,16 +141,22 @@ impl<'a, 'p, R: Dice> Engine<'a, 'p, R> {
         f.charged = false;
         f.moved = false;
         f.stepped = false;
-        self.st.last_results[i].clear();
         match self.st.life(i) {
-            LifeState::Dying => return self.dying_check(i),
-            LifeState::Stable | LifeState::Dead => return,
             LifeState::Fighting | LifeState::Disabled => {}
+            life => {
+                self.st.last_results[i].clear();
+                if life == LifeState::Dying {
+                    self.dying_check(i);
+                }
+                return;
+            }
         }
         let mut requested = std::mem::take(&mut self.requested);
         let mut plan = std::mem::take(&mut self.plan);
         requested.clear();
+        // The policy still sees what its previous turn produced.
         policy.plan(&self.st, i, &mut requested);
+        self.st.last_results[i].clear();
         apply_budget(&requested, self.st.life(i) == LifeState::Disabled, &mut plan);
         for p in &plan {
             let result = match p.dropped {

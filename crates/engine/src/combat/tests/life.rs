@@ -204,3 +204,24 @@ fn simple_monster_death_spares_player_characters() {
     e.wound(1, 10);
     assert_eq!(e.st.life(1), LifeState::Disabled);
 }
+
+#[test]
+fn a_scenario_may_start_a_combatant_wounded() {
+    let hero = creature("Hero", json!({ "role": "pc" }));
+    let brute = creature("Brute", json!({}));
+    let mut encounter =
+        encounter(arena(1, 10), vec![("players", hero, at(1, 1)), ("monsters", brute, at(1, 10))]);
+    encounter.combatants[0].start_hp = 0;
+    encounter.combatants[1].start_hp = -3;
+    let prep = PreparedEncounter::new(&encounter).unwrap();
+    let mut b = Bench::new(&[]);
+    let e = b.engine(&prep, &SimOptions::default());
+    assert_eq!((e.st.hp(0), e.st.life(0)), (0, LifeState::Disabled));
+    assert_eq!((e.st.hp(1), e.st.life(1)), (-3, LifeState::Dying));
+    // A monster under simple death starting at -3 is already dead, and off the map.
+    let options = SimOptions { simple_monster_death: true, ..SimOptions::default() };
+    let mut b = Bench::new(&[]);
+    let e = b.engine(&prep, &options);
+    assert_eq!(e.st.life(1), LifeState::Dead);
+    assert_eq!(e.st.occupant(at(1, 10)), None);
+}

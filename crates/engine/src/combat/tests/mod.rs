@@ -1,7 +1,9 @@
 //! Combat tests: rules in isolation, pinned transcripts, batches.
 
 mod attacks;
+mod batch;
 mod life;
 mod modifiers;
 mod support;
 mod tactics;
+mod transcripts;

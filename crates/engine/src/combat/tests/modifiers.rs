@@ -72,6 +72,9 @@ fn touch_attacks_and_firearms_target_touch_ac() {
     assert_eq!(ac(&e, 1), (true, 12));
     e.st.relocate(1, at(1, 6));
     assert_eq!(ac(&e, 1), (false, 16));
+    // A firearm reaches 5 increments (100 ft here), a bow 10.
+    assert_eq!(prep.fighters[0].attacks[1].max_range_ft, 100);
+    assert_eq!(prep.fighters[0].attacks[2].max_range_ft, 600);
     // The melee touch attack is melee: it gets no range penalty and is not ranged.
     assert!(prep.fighters[0].attacks[0].melee);
     assert!(!prep.fighters[0].attacks[1].melee);
@@ -165,4 +168,41 @@ fn terrain_cover_and_soft_cover() {
     e.st.fighters[2].hp = 10;
     e.st.relocate(0, at(2, 4));
     assert_eq!(e.st.situation(0, 0, 1, Swing::default()).cover, 0, "melee ignores creatures");
+}
+
+#[test]
+fn untabulated_maps_compute_line_of_effect_and_cover_on_demand() {
+    let mut rows = vec!["#".repeat(42)];
+    for r in 0..38 {
+        let mut row: Vec<char> = format!("#{}#", ".".repeat(40)).chars().collect();
+        if r % 7 == 3 {
+            for c in (5..35).step_by(4) {
+                row[c] = if c % 8 == 1 { 'C' } else { '#' };
+            }
+        }
+        rows.push(row.into_iter().collect());
+    }
+    rows.push("#".repeat(42));
+    let refs: Vec<&str> = rows.iter().map(String::as_str).collect();
+    let m = map(&refs);
+    let prep = prepare(
+        m.clone(),
+        vec![("a", creature("A", json!({})), at(1, 1)), ("b", creature("B", json!({})), at(2, 2))],
+    );
+    let mut checked = 0;
+    // A few sources (each fills one row of the cache), many targets.
+    let sources = [at(1, 1), at(20, 20), at(37, 40), at(8, 33)];
+    for (a, b) in (0..400).map(|k: i32| (sources[k as usize % 4], at(1 + k * 13 % 38, 1 + k * 3 % 40))) {
+        assert_eq!(prep.line_of_effect(a, b), crate::los::has_line_of_effect(&m, a, b), "{a} {b}");
+        // Cover only matters with line of effect.
+        if crate::los::has_line_of_effect(&m, a, b) {
+            assert_eq!(
+                prep.terrain_cover(a, b, false),
+                crate::los::terrain_cover(&m, a, b, false),
+                "{a} {b}"
+            );
+            checked += usize::from(crate::los::terrain_cover(&m, a, b, false) > 0);
+        }
+    }
+    assert!(checked > 5, "some pairs have cover: {checked}");
 }

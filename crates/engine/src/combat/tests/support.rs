@@ -112,7 +112,7 @@ pub fn encounter(map: Arc<Map>, placed: Vec<(&str, Combatant, Pos)>) -> Encounte
             n += 1;
             id = format!("{base}-{n}");
         }
-        combatants.push(Deployed { id, side: s, spec: Arc::new(c), pos });
+        combatants.push(Deployed { id, side: s, start_hp: c.hp_max, aware: c.aware, spec: Arc::new(c), pos });
     }
     Encounter { map, sides, combatants }
 }

@@ -427,3 +427,103 @@ fn default_policy_choices() {
         "a disabled combatant does not charge"
     );
 }
+
+#[test]
+fn side_policies_plan_each_side_and_results_are_kept_per_combatant() {
+    let prep = hero_vs_dummy(at(1, 1), at(1, 2));
+    let mut rng = crate::rng::ScriptedRng::new(vec![20, 20, 1, 2]);
+    let mut idle =
+        |_: &crate::combat::BattleState<'_>, _: usize, out: &mut Vec<Action>| out.push(Action::new(Wait));
+    let mut last = Vec::new();
+    let mut recorder = |b: &crate::combat::BattleState<'_>, i: usize, out: &mut Vec<Action>| {
+        last.push(b.last_results(i).to_vec());
+        out.push(Action::at(Attack, 1));
+        out.push(Action::new(TotalDefense));
+        out.push(Action::new(Swift));
+    };
+    let options = SimOptions { round_cap: 2, ..SimOptions::default() };
+    let mut policies = crate::combat::SidePolicies(vec![&mut recorder, &mut idle]);
+    let outcome = crate::combat::run_prepared(&prep, &options, &mut rng, None, &mut policies);
+    assert_eq!((outcome.winner, outcome.rounds), (None, 2));
+    assert_eq!(
+        last,
+        [
+            vec![],
+            vec![
+                ActionResult::done(Attack),
+                ActionResult::failed(TotalDefense, Reason::DowngradedActionEconomy),
+                ActionResult::failed(Swift, Reason::UnsupportedKind),
+            ]
+        ]
+    );
+}
+
+/// Cost in feet of walking `path` from `start`.
+fn path_cost(map: &crate::map::Map, start: crate::map::Pos, path: &[crate::map::Pos]) -> u32 {
+    let (mut prev, mut parity, mut cost) = (start, 0u8, 0);
+    for &p in path {
+        cost += crate::grid::step_cost(map, prev, p, parity).expect("legal step");
+        parity ^= u8::from(prev.row != p.row && prev.col != p.col);
+        prev = p;
+    }
+    cost
+}
+
+#[test]
+fn stored_paths_are_as_short_as_a_full_search() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/maps/sample_arena.yaml");
+    let m = std::sync::Arc::new(crate::map::Map::load(&path).unwrap());
+    let fighter = || creature("F", json!({}));
+    let archer = || creature("A", json!({ "attacks": [ranged("bow", 0, "1d6", 10)] }));
+    let prep = prepare(
+        m.clone(),
+        vec![
+            ("a", fighter(), at(1, 1)),
+            ("a", archer(), at(1, 2)),
+            ("a", fighter(), at(5, 5)),
+            ("b", fighter(), at(6, 16)),
+            ("b", fighter(), at(3, 12)),
+        ],
+    );
+    let mut b = Bench::new(&[]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    let free: Vec<crate::map::Pos> =
+        (0..m.height).flat_map(|r| (0..m.width).map(move |c| at(r, c))).filter(|&p| m.passable(p)).collect();
+    let mut compared = 0;
+    for (k, &start) in free.iter().enumerate().step_by(3) {
+        for mover in [0, 1] {
+            if e.st.occupant(start).is_some() {
+                continue;
+            }
+            e.st.relocate(mover, start);
+            for target in [3, 4] {
+                e.path.clear();
+                let Some(dest) = e.static_route(mover, target) else { continue };
+                let stored = path_cost(&m, start, &e.path);
+                e.path.clear();
+                let searched = e.searched_route(mover, None, Some(target), 30).expect("reachable");
+                assert_eq!(
+                    stored,
+                    path_cost(&m, start, &e.path),
+                    "mover {mover} from {start} ({k}) to {dest} / {searched}"
+                );
+                compared += 1;
+            }
+        }
+    }
+    assert!(compared > 50, "{compared}");
+}
+
+#[test]
+fn large_maps_move_without_stored_paths() {
+    let prep = prepare(
+        arena(21, 21),
+        vec![("a", creature("Hero", json!({})), at(11, 1)), ("b", creature("Foe", json!({})), at(11, 21))],
+    );
+    assert!(prep.paths.is_none(), "23x23 squares is above the stored-path limit");
+    let mut b = Bench::new(&[]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    turn(&mut e, 0, vec![Action::at(Move, 1)]);
+    assert_eq!(e.st.pos(0), at(11, 7));
+    assert!(e.st.prepared().line_of_effect(at(11, 7), at(11, 21)));
+}

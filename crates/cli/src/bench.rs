@@ -1,0 +1,83 @@
+//! `pf1e bench`: combats per second on the bundled reference encounter
+//! (3 goblins vs 2 orcs on the sample arena).
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use clap::Args;
+use pf1e_engine::combat::SimOptions;
+
+use crate::failure::Failure;
+use crate::output;
+use crate::scenario::{self, SideArg};
+use crate::sim::{simulate, thread_pool};
+
+const MAP: &str = "maps/sample_arena.yaml";
+const GOBLIN: &str = "monsters/goblin.json";
+const ORC: &str = "monsters/orc.json";
+
+/// Arguments of `pf1e bench`.
+#[derive(Debug, Args)]
+#[command(args_override_self = true)]
+pub struct BenchArgs {
+    /// Number of battles to time.
+    #[arg(long, default_value_t = 20000, value_parser = crate::args::positive::<u64>)]
+    pub runs: u64,
+    /// Worker threads.
+    #[arg(long, default_value_t = 1, value_parser = crate::args::positive::<u32>)]
+    pub threads: u32,
+    /// Seed of the batch.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// The bundled data directory (default: `data/` in the current directory
+    /// or in the repository the executable was built in).
+    #[arg(long, value_name = "DIR")]
+    pub data: Option<PathBuf>,
+}
+
+/// Finds the data directory: `./data`, else a `data/` beside an ancestor of the executable.
+fn find_data_dir() -> Option<PathBuf> {
+    let has_map = |dir: &Path| dir.join(MAP).is_file();
+    let cwd = PathBuf::from("data");
+    if has_map(&cwd) {
+        return Some(cwd);
+    }
+    let exe = std::env::current_exe().ok()?;
+    exe.ancestors().map(|dir| dir.join("data")).find(|dir| has_map(dir))
+}
+
+/// Runs `pf1e bench`.
+pub fn run(args: &BenchArgs) -> Result<(), Failure> {
+    let data = match &args.data {
+        Some(dir) => dir.clone(),
+        None => find_data_dir().ok_or_else(|| {
+            Failure::input(format!(
+                "data/{MAP}: not found in the current directory nor above the executable; pass --data DIR"
+            ))
+        })?,
+    };
+    let sides = [
+        SideArg { name: "players".into(), files: vec![data.join(GOBLIN); 3] },
+        SideArg { name: "monsters".into(), files: vec![data.join(ORC); 2] },
+    ];
+    let scenario = scenario::load(&data.join(MAP), &sides)?;
+    let options = SimOptions::default();
+    let pool = thread_pool(Some(args.threads))?;
+    let start = Instant::now();
+    let summary = simulate(&pool, &scenario, &options, args.seed, args.runs);
+    let seconds = start.elapsed().as_secs_f64();
+    let rate = if seconds > 0.0 { args.runs as f64 / seconds } else { f64::INFINITY };
+    let threads =
+        if args.threads == 1 { "1 thread".to_string() } else { format!("{} threads", args.threads) };
+    let text = format!(
+        "reference encounter: 3 goblins (players) vs 2 orcs (monsters) on {}\n\
+         {} combats in {seconds:.3} s on {threads}: {rate:.0} combats/s\n\
+         players won {} of {} (seed {})\n",
+        data.join(MAP).display(),
+        args.runs,
+        summary.wins.first().copied().unwrap_or(0),
+        summary.runs,
+        args.seed,
+    );
+    output::print(&text)
+}

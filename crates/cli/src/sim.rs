@@ -1,0 +1,177 @@
+//! `pf1e sim`: Monte Carlo simulation of one encounter and its balance report.
+
+use std::path::PathBuf;
+
+use clap::{Args, ValueEnum};
+use pf1e_engine::combat::SimOptions;
+use pf1e_engine::report::{Lang, Report};
+use pf1e_engine::runner;
+use pf1e_engine::summary::Summary;
+
+use crate::failure::Failure;
+use crate::output;
+use crate::scenario::{self, Scenario};
+
+/// Arguments of `pf1e sim`.
+#[derive(Debug, Args)]
+#[command(args_override_self = true)]
+pub struct SimArgs {
+    /// Map file (YAML).
+    #[arg(long, value_name = "FILE")]
+    pub map: PathBuf,
+    /// A side of the map's deployment and its combatant files (JSON); repeat for each side.
+    /// A file given twice is two identical combatants.
+    #[arg(long = "side", value_names = ["NAME", "FILE"], num_args = 2.., action = clap::ArgAction::Append)]
+    pub sides: Vec<String>,
+    /// The `--side` values grouped per occurrence (clap's derive flattens them;
+    /// filled by [`SimArgs::group_sides`]).
+    #[arg(skip)]
+    pub side_groups: Vec<Vec<String>>,
+    /// Number of battles to simulate.
+    #[arg(long, default_value_t = 1000, value_parser = crate::args::positive::<u64>)]
+    pub runs: u64,
+    /// Seed of the batch; run i uses the stream derived from (seed, i).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Rounds after which a battle is a draw.
+    #[arg(long, default_value_t = 100, value_parser = crate::args::positive::<u32>)]
+    pub round_cap: u32,
+    /// Print the first battle (run 0) as a table before the report.
+    #[arg(long)]
+    pub transcript: bool,
+    /// Monsters (never PCs) die at 0 hit points instead of −Con.
+    #[arg(long)]
+    pub simple_monster_death: bool,
+    /// Print the report as one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// Worker threads (default: all cores). Results do not depend on it.
+    #[arg(long, value_name = "N", value_parser = crate::args::positive::<u32>)]
+    pub threads: Option<u32>,
+    /// Language of the text report.
+    #[arg(long, value_enum, default_value_t = LangArg::Fr)]
+    pub lang: LangArg,
+}
+
+impl SimArgs {
+    /// Recovers the `--side` groups from the matches of the `sim` subcommand.
+    pub fn group_sides(&mut self, matches: &clap::ArgMatches) {
+        self.side_groups = matches
+            .get_occurrences::<String>("sides")
+            .map(|groups| groups.map(|group| group.cloned().collect()).collect())
+            .unwrap_or_default();
+    }
+}
+
+/// Report language on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum LangArg {
+    /// Français.
+    Fr,
+    /// English.
+    En,
+}
+
+impl From<LangArg> for Lang {
+    fn from(lang: LangArg) -> Self {
+        match lang {
+            LangArg::Fr => Lang::Fr,
+            LangArg::En => Lang::En,
+        }
+    }
+}
+
+/// Builds a rayon pool of `threads` threads (all cores when `None`).
+pub fn thread_pool(threads: Option<u32>) -> Result<rayon::ThreadPool, Failure> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.map_or(0, |n| n as usize))
+        .build()
+        .map_err(|e| Failure::internal(format!("thread pool: {e}")))
+}
+
+/// Runs per batch handed to the pool: bounds the memory held by outcomes.
+const CHUNK: u64 = 4096;
+
+/// Plays runs `0..runs` of batch `seed` on `pool` and sums them. Chunking does
+/// not change the result: run `i` always uses the stream of `(seed, i)` and the
+/// sums are exact integers.
+pub fn simulate(
+    pool: &rayon::ThreadPool,
+    scenario: &Scenario,
+    options: &SimOptions,
+    seed: u64,
+    runs: u64,
+) -> Summary {
+    simulate_in_chunks(pool, scenario, options, seed, runs, CHUNK)
+}
+
+fn simulate_in_chunks(
+    pool: &rayon::ThreadPool,
+    scenario: &Scenario,
+    options: &SimOptions,
+    seed: u64,
+    runs: u64,
+    chunk: u64,
+) -> Summary {
+    let encounter = &scenario.encounter;
+    let mut summary = Summary::new(encounter.sides.len(), encounter.combatants.len());
+    let mut start = 0;
+    while start < runs {
+        let end = runs.min(start.saturating_add(chunk.max(1)));
+        let outcomes =
+            pool.install(|| runner::run_batch_prepared(&scenario.prepared, options, seed, start..end));
+        for outcome in &outcomes {
+            summary.add(outcome);
+        }
+        start = end;
+    }
+    summary
+}
+
+/// Runs `pf1e sim`.
+pub fn run(args: &SimArgs) -> Result<(), Failure> {
+    let sides = scenario::parse_sides(&args.side_groups)?;
+    let scenario = scenario::load(&args.map, &sides)?;
+    let encounter = &scenario.encounter;
+    let options = SimOptions { round_cap: args.round_cap, simple_monster_death: args.simple_monster_death };
+    let pool = thread_pool(args.threads)?;
+    let summary = simulate(&pool, &scenario, &options, args.seed, args.runs);
+    let transcript =
+        args.transcript.then(|| runner::run_with_transcript(encounter, &options, args.seed, 0).1);
+    let report = Report::build(encounter, &summary, &options, args.seed, transcript);
+    let text = if args.json {
+        let mut json = serde_json::to_string_pretty(&report)
+            .map_err(|e| Failure::internal(format!("report: cannot serialize: {e}")))?;
+        json.push('\n');
+        json
+    } else {
+        report.render_text(args.lang.into())
+    };
+    output::print(&text)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+    use crate::scenario::SideArg;
+
+    #[test]
+    fn chunking_does_not_change_the_sums() {
+        let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data");
+        let sides = [
+            SideArg { name: "players".into(), files: vec![data.join("monsters/goblin.json"); 2] },
+            SideArg { name: "monsters".into(), files: vec![data.join("monsters/orc.json")] },
+        ];
+        let scenario = scenario::load(&data.join("maps/sample_arena.yaml"), &sides).unwrap();
+        let options = SimOptions::default();
+        let pool = thread_pool(Some(2)).unwrap();
+        let outcomes = runner::run_batch(&scenario.encounter, &options, 5, 0..40);
+        let whole = Summary::from_outcomes(2, 3, &outcomes);
+        assert_eq!(whole.runs, 40);
+        for chunk in [1, 3, 40, 64] {
+            assert_eq!(simulate_in_chunks(&pool, &scenario, &options, 5, 40, chunk), whole, "chunk {chunk}");
+        }
+    }
+}

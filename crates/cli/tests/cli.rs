@@ -1,0 +1,319 @@
+//! The real `pf1e` binary on the bundled data and on broken inputs.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+const MAP: &str = "data/maps/sample_arena.yaml";
+const GOBLIN: &str = "data/monsters/goblin.json";
+const ORC: &str = "data/monsters/orc.json";
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// Runs `pf1e` from the repository root.
+fn pf1e<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_pf1e")).current_dir(repo()).args(args).output().expect("run pf1e")
+}
+
+/// `sim` on the reference encounter (3 goblins vs 2 orcs), plus `extra` flags.
+fn sim(extra: &[&str]) -> Output {
+    let mut args = vec!["sim", "--map", MAP, "--side", "players", GOBLIN, GOBLIN, GOBLIN];
+    args.extend(["--side", "monsters", ORC, ORC, "--runs", "200"]);
+    args.extend(extra);
+    pf1e(&args)
+}
+
+fn stdout(out: &Output) -> String {
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(out.stderr.is_empty(), "stderr: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout.clone()).expect("utf-8 stdout")
+}
+
+fn json(out: &Output) -> Value {
+    serde_json::from_str(&stdout(out)).expect("one JSON object on stdout")
+}
+
+/// A usage or data error: exit 2, nothing on stdout, ONE stderr line containing every needle.
+fn assert_input_error(out: &Output, needles: &[&str]) {
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "stderr: {err}");
+    assert!(out.stdout.is_empty(), "stdout: {}", String::from_utf8_lossy(&out.stdout));
+    assert!(err.starts_with("error: "), "{err:?}");
+    assert!(err.ends_with('\n') && err.lines().count() == 1, "not one line: {err:?}");
+    for needle in needles {
+        assert!(err.contains(needle), "{needle:?} missing from {err:?}");
+    }
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+fn rate(v: &Value) -> f64 {
+    let r = v.as_f64().expect("a number");
+    assert!((0.0..=1.0).contains(&r), "rate {r} outside [0, 1]");
+    r
+}
+
+#[test]
+fn text_report_on_bundled_data() {
+    let out = stdout(&sim(&[]));
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "=== Rapport d'équilibrage ===");
+    assert!(lines[1].starts_with("Carte : "), "{out}");
+    assert_eq!(lines[2], "players : 3 combattants");
+    assert_eq!(lines[3], "monsters : 2 combattants");
+    assert_eq!(lines[4], "200 combats simulés (seed 1, plafond 100 rounds)");
+    assert!(lines[6].starts_with("Victoires players : ") && lines[6].contains("— bande 3σ : ["), "{out}");
+    assert!(lines[7].starts_with("Victoires monsters : "), "{out}");
+    assert!(lines[8].starts_with("Nuls : "), "{out}");
+    assert!(lines[9].starts_with("Rounds moyens : "), "{out}");
+    assert_eq!(lines[11], "Attrition moyenne par combattant :");
+    assert!(lines[12].starts_with("Combattant  Camp"), "{out}");
+    assert!(lines[13].starts_with("----------"), "{out}");
+    let ids: Vec<&str> = lines[14..].iter().map(|l| l.split_whitespace().next().unwrap_or("")).collect();
+    assert_eq!(ids, ["goblin", "goblin-2", "goblin-3", "orc", "orc-2"]);
+    // Wins and draws account for every battle: "(N)" after each rate.
+    let count = |line: &str| -> u64 {
+        let open = line.find('(').unwrap();
+        line[open + 1..line.find(')').unwrap()].parse().unwrap()
+    };
+    assert_eq!(count(lines[6]) + count(lines[7]) + count(lines[8]), 200);
+}
+
+#[test]
+fn json_report_has_the_documented_fields() {
+    let v = json(&sim(&["--json"]));
+    assert_eq!(v["runs"], 200);
+    assert_eq!(v["seed"], 1);
+    assert_eq!(v["round_cap"], 100);
+    assert!(v["map"].as_str().is_some_and(|m| !m.is_empty()));
+    assert!(v.get("transcript").is_none());
+    rate(&v["draw_rate"]);
+    assert!(v["avg_rounds"].as_f64().unwrap() >= 1.0);
+    let sides = v["sides"].as_array().unwrap();
+    assert_eq!(sides.len(), 2);
+    let mut total = v["draws"].as_u64().unwrap();
+    for (side, (name, n)) in sides.iter().zip([("players", 3), ("monsters", 2)]) {
+        assert_eq!(side["name"], name);
+        assert_eq!(side["combatants"], n);
+        let p = rate(&side["win_rate"]);
+        let (lo, hi) = (rate(&side["band"][0]), rate(&side["band"][1]));
+        assert!(lo <= p && p <= hi, "{side}");
+        let wins = side["wins"].as_u64().unwrap();
+        assert!((p - wins as f64 / 200.0).abs() < 1e-12);
+        total += wins;
+    }
+    assert_eq!(total, 200);
+    let combatants = v["combatants"].as_array().unwrap();
+    let ids: Vec<&str> = combatants.iter().map(|c| c["id"].as_str().unwrap()).collect();
+    assert_eq!(ids, ["goblin", "goblin-2", "goblin-3", "orc", "orc-2"]);
+    for c in combatants {
+        assert!(c["name"].is_string() && c["side"].is_string(), "{c}");
+        rate(&c["death_rate"]);
+        for key in ["avg_hits", "avg_crits", "avg_damage_dealt", "avg_damage_taken", "avg_healing_given"] {
+            assert!(c[key].as_f64().is_some_and(|x| x >= 0.0), "{key} in {c}");
+        }
+    }
+}
+
+#[test]
+fn english_report() {
+    let out = stdout(&sim(&["--lang", "en"]));
+    for needle in [
+        "=== Balance report ===\nMap : ",
+        "\nplayers : 3 combatants\n",
+        "\n200 combats simulated (seed 1, cap 100 rounds)\n",
+        "\nWins players : ",
+        " — 3σ band : [",
+        "\nDraws : ",
+        "\nAverage rounds : ",
+        "\nAverage attrition per combatant :\nCombatant  Side",
+    ] {
+        assert!(out.contains(needle), "{needle:?} missing from\n{out}");
+    }
+}
+
+#[test]
+fn transcript_table_comes_before_the_report() {
+    let out = stdout(&sim(&["--transcript", "--runs", "3"]));
+    assert!(
+        out.starts_with("=== Déroulé du premier combat ===\nRound  Combattant  Message\n-----  "),
+        "{out}"
+    );
+    let report = out.find("\n=== Rapport d'équilibrage ===\n").expect("report after the transcript");
+    assert!(out[..report].lines().count() > 4, "{out}");
+    let en = stdout(&sim(&["--transcript", "--runs", "3", "--lang", "en"]));
+    assert!(en.starts_with("=== First combat ===\nRound  Combatant  Message\n"), "{en}");
+    let v = json(&sim(&["--transcript", "--runs", "3", "--json"]));
+    assert!(v["transcript"].as_array().is_some_and(|t| !t.is_empty() && t.iter().all(Value::is_string)));
+}
+
+#[test]
+fn same_seed_same_output_whatever_the_thread_count() {
+    let a = stdout(&sim(&["--transcript", "--seed", "42"]));
+    let b = stdout(&sim(&["--transcript", "--seed", "42"]));
+    assert_eq!(a, b);
+    let one = stdout(&sim(&["--json", "--threads", "1"]));
+    let four = stdout(&sim(&["--json", "--threads", "4"]));
+    assert_eq!(one, four);
+    // The seed is used: another seed gives other battles.
+    let mut other = json(&sim(&["--json", "--seed", "2"]));
+    let mut first: Value = serde_json::from_str(&one).unwrap();
+    other["seed"] = Value::Null;
+    first["seed"] = Value::Null;
+    assert_ne!(first, other);
+}
+
+#[test]
+fn simple_monster_death_is_reported() {
+    let v = json(&sim(&["--json", "--simple-monster-death", "--round-cap", "7"]));
+    assert_eq!(v["simple_monster_death"], true);
+    assert_eq!(v["round_cap"], 7);
+    assert!(v["avg_rounds"].as_f64().unwrap() <= 7.0);
+}
+
+#[test]
+fn bench_prints_combats_per_second() {
+    let out = stdout(&pf1e(&["bench", "--runs", "5"]));
+    assert!(
+        out.contains("5 combats in ") && out.contains(" on 1 thread: ") && out.contains(" combats/s"),
+        "{out}"
+    );
+}
+
+// ---- one test per usage or data error ----
+
+#[test]
+fn unknown_side() {
+    let out = pf1e(&[
+        "sim", "--map", MAP, "--side", "players", GOBLIN, "--side", "monsters", ORC, "--side", "dragons", ORC,
+    ]);
+    assert_input_error(&out, &[MAP, "deployment", "dragons"]);
+}
+
+#[test]
+fn missing_deployment_side() {
+    let out = pf1e(&["sim", "--map", MAP, "--side", "players", GOBLIN]);
+    assert_input_error(&out, &[MAP, "deployment", "monsters"]);
+}
+
+#[test]
+fn duplicate_side() {
+    let out = pf1e(&[
+        "sim", "--map", MAP, "--side", "players", GOBLIN, "--side", "players", GOBLIN, "--side", "monsters",
+        ORC,
+    ]);
+    assert_input_error(&out, &["--side players", "more than once"]);
+}
+
+#[test]
+fn side_without_files() {
+    let out = pf1e(&["sim", "--map", MAP, "--side", "players", "--side", "monsters", ORC]);
+    assert_input_error(&out, &["--side"]);
+}
+
+#[test]
+fn zone_too_small() {
+    let dir = tempfile::tempdir().unwrap();
+    let map = dir.path().join("tiny.yaml");
+    std::fs::write(
+        &map,
+        "name: Tiny\nsquare_size_ft: 5\nterrain: |\n  .....\n  .....\nlegend:\n  \".\": { type: floor, move_cost: 1 }\n\
+         zones: |\n  A...B\n  .....\ndeployment:\n  players: A\n  monsters: B\n",
+    )
+    .unwrap();
+    let goblin = repo().join(GOBLIN);
+    let orc = repo().join(ORC);
+    let mut args: Vec<&std::ffi::OsStr> = vec!["sim".as_ref(), "--map".as_ref(), map.as_os_str()];
+    args.extend(["--side".as_ref(), "players".as_ref(), goblin.as_os_str(), goblin.as_os_str()]);
+    args.extend(["--side".as_ref(), "monsters".as_ref(), orc.as_os_str()]);
+    assert_input_error(&pf1e(&args), &["tiny.yaml", "deployment.players", "zone A"]);
+}
+
+#[test]
+fn missing_map_file() {
+    let out = pf1e(&["sim", "--map", "data/maps/no_such_map.yaml", "--side", "players", GOBLIN]);
+    assert_input_error(&out, &["data/maps/no_such_map.yaml", "cannot read"]);
+}
+
+#[test]
+fn missing_combatant_file() {
+    let out = pf1e(&[
+        "sim",
+        "--map",
+        MAP,
+        "--side",
+        "players",
+        "data/monsters/no_such.json",
+        "--side",
+        "monsters",
+        ORC,
+    ]);
+    assert_input_error(&out, &["data/monsters/no_such.json", "cannot read"]);
+}
+
+#[test]
+fn malformed_combatant_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad_goblin.json");
+    std::fs::write(&bad, "{\n  \"name\": \"Goblin\",\n  \"hp_max\": \n}\n").unwrap();
+    let out = pf1e(&[
+        "sim".as_ref(),
+        "--map".as_ref(),
+        MAP.as_ref(),
+        "--side".as_ref(),
+        "players".as_ref(),
+        bad.as_os_str(),
+        "--side".as_ref(),
+        "monsters".as_ref(),
+        ORC.as_ref(),
+    ] as &[&std::ffi::OsStr]);
+    assert_input_error(&out, &["bad_goblin.json"]);
+}
+
+#[test]
+fn malformed_map_yaml() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("broken.yaml");
+    std::fs::write(&bad, "name: [unclosed\nterrain: |\n  ...\n").unwrap();
+    let out = pf1e(&[
+        "sim".as_ref(),
+        "--map".as_ref(),
+        bad.as_os_str(),
+        "--side".as_ref(),
+        "players".as_ref(),
+        GOBLIN.as_ref(),
+    ] as &[&std::ffi::OsStr]);
+    assert_input_error(&out, &["broken.yaml"]);
+}
+
+#[test]
+fn zero_runs() {
+    assert_input_error(&sim(&["--runs", "0"]), &["--runs", "whole number >= 1"]);
+}
+
+#[test]
+fn unknown_language() {
+    assert_input_error(&sim(&["--lang", "de"]), &["--lang", "de"]);
+}
+
+#[test]
+fn other_bad_flag_values() {
+    for (flag, value) in [("--round-cap", "0"), ("--threads", "0"), ("--seed", "-1"), ("--runs", "many")] {
+        assert_input_error(&sim(&[&format!("{flag}={value}")]), &[flag, value]);
+    }
+}
+
+#[test]
+fn missing_map_flag() {
+    assert_input_error(&pf1e(&["sim", "--side", "players", GOBLIN]), &["--map"]);
+}
+
+#[test]
+fn help_goes_to_stdout() {
+    let out = pf1e(&["sim", "--help"]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("--side <NAME> <FILE>...") && text.contains("--lang"), "{text}");
+}
