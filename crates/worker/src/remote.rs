@@ -117,6 +117,19 @@ pub async fn run(
 }
 
 #[allow(clippy::too_many_arguments)]
+/// Registers again after the coordinator forgot this worker: the new id, or the
+/// step to take when the coordinator cannot be reached.
+async fn register_again(
+    client: &mut Worker,
+    register: &proto::RegisterRequest,
+) -> Result<Result<String, Step>, WorkerError> {
+    match client.register(register.clone()).await {
+        Ok(r) => Ok(Ok(r.into_inner().worker_id)),
+        Err(s) if fatal(&s) => Err(WorkerError::Refused(s.message().to_string())),
+        Err(_) => Ok(Err(Step::Reconnect)),
+    }
+}
+
 async fn session(
     cfg: &WorkerConfig,
     mut client: Worker,
@@ -150,11 +163,10 @@ async fn session(
                 Ok(_) => unsent.clear(),
                 Err(s) if s.code() == Code::NotFound => {
                     // The coordinator restarted and forgot us: register again, then resend.
-                    match client.register(register.clone()).await {
-                        Ok(r) => worker_id = r.into_inner().worker_id,
-                        Err(s) if fatal(&s) => return Err(WorkerError::Refused(s.message().to_string())),
-                        Err(_) => return Ok(Step::Reconnect),
-                    }
+                    worker_id = match register_again(&mut client, &register).await? {
+                        Ok(id) => id,
+                        Err(step) => return Ok(step),
+                    };
                     continue;
                 }
                 Err(s) if fatal(&s) => return Err(WorkerError::Refused(s.message().to_string())),
@@ -173,11 +185,10 @@ async fn session(
         {
             Ok(r) => r.into_inner(),
             Err(s) if s.code() == Code::NotFound => {
-                match client.register(register.clone()).await {
-                    Ok(r) => worker_id = r.into_inner().worker_id,
-                    Err(s) if fatal(&s) => return Err(WorkerError::Refused(s.message().to_string())),
-                    Err(_) => return Ok(Step::Reconnect),
-                }
+                worker_id = match register_again(&mut client, &register).await? {
+                    Ok(id) => id,
+                    Err(step) => return Ok(step),
+                };
                 continue;
             }
             Err(s) if fatal(&s) => return Err(WorkerError::Refused(s.message().to_string())),
