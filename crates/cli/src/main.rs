@@ -3,6 +3,7 @@
 
 mod args;
 mod bench;
+mod cmd;
 mod failure;
 mod output;
 mod scenario;
@@ -27,13 +28,33 @@ enum Command {
     Sim(sim::SimArgs),
     /// Measure combats per second on the bundled reference encounter.
     Bench(bench::BenchArgs),
+    /// Run a sweep on this machine (embedded mode, cached and resumable).
+    Run(cmd::run::RunArgs),
+    /// Serve sweeps to workers and clients.
+    Coordinator(cmd::coordinator::CoordinatorArgs),
+    /// Play shards leased from a coordinator.
+    Worker(cmd::worker::WorkerArgs),
+    /// Submit, watch, inspect and cancel sweeps on a coordinator.
+    Ctl(cmd::ctl::CtlArgs),
+    /// Measure the sweep service: scheduling overhead, scaling, resume from cache.
+    BenchService(cmd::bench_service::BenchServiceArgs),
 }
 
 fn main() -> ExitCode {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "warn".into()),
+        )
+        .with_writer(std::io::stderr)
+        .init();
     let parsed = Cli::command().try_get_matches().and_then(|m| Ok((Cli::from_arg_matches(&m)?, m)));
     let (cli, matches) = match parsed {
         Ok(parsed) => parsed,
         Err(err) => return failure::clap_exit(&err),
+    };
+    let service = |r: cmd::CmdResult| match r {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => e.report(),
     };
     let result = match cli.command {
         Command::Sim(mut args) => {
@@ -43,6 +64,11 @@ fn main() -> ExitCode {
             sim::run(&args)
         }
         Command::Bench(args) => bench::run(&args),
+        Command::Run(a) => return service(cmd::run::run(&a)),
+        Command::Coordinator(a) => return service(cmd::coordinator::run(&a)),
+        Command::Worker(a) => return service(cmd::worker::run(&a)),
+        Command::Ctl(a) => return service(cmd::ctl::run(&a)),
+        Command::BenchService(a) => return service(cmd::bench_service::run(&a)),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
