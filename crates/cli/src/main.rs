@@ -41,6 +41,7 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    // Logs (RUST_LOG, default warn) go to stderr, never to the stdout a script reads.
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "warn".into()),
@@ -52,10 +53,6 @@ fn main() -> ExitCode {
         Ok(parsed) => parsed,
         Err(err) => return failure::clap_exit(&err),
     };
-    let service = |r: cmd::CmdResult| match r {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => e.report(),
-    };
     let result = match cli.command {
         Command::Sim(mut args) => {
             if let Some(sub) = matches.subcommand_matches("sim") {
@@ -64,11 +61,11 @@ fn main() -> ExitCode {
             sim::run(&args)
         }
         Command::Bench(args) => bench::run(&args),
-        Command::Run(a) => return service(cmd::run::run(&a)),
-        Command::Coordinator(a) => return service(cmd::coordinator::run(&a)),
-        Command::Worker(a) => return service(cmd::worker::run(&a)),
-        Command::Ctl(a) => return service(cmd::ctl::run(&a)),
-        Command::BenchService(a) => return service(cmd::bench_service::run(&a)),
+        Command::Run(args) => cmd::run::run(&args).map_err(Into::into),
+        Command::Coordinator(args) => cmd::coordinator::run(&args).map_err(Into::into),
+        Command::Worker(args) => cmd::worker::run(&args).map_err(Into::into),
+        Command::Ctl(args) => cmd::ctl::run(&args).map_err(Into::into),
+        Command::BenchService(args) => cmd::bench_service::run(&args).map_err(Into::into),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -99,6 +99,39 @@ impl<'de> Deserialize<'de> for HpFraction {
     }
 }
 
+/// A mapping that refuses duplicate keys (serde_yaml keeps the last one silently).
+struct UniqueMap<V>(BTreeMap<String, V>);
+
+impl<V> Default for UniqueMap<V> {
+    fn default() -> Self {
+        Self(BTreeMap::new())
+    }
+}
+
+impl<'de, V: Deserialize<'de>> Deserialize<'de> for UniqueMap<V> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Visit<V>(std::marker::PhantomData<V>);
+        impl<'de, V: Deserialize<'de>> serde::de::Visitor<'de> for Visit<V> {
+            type Value = UniqueMap<V>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a mapping")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                let mut out = BTreeMap::new();
+                while let Some(key) = map.next_key::<String>()? {
+                    if out.contains_key(&key) {
+                        return Err(serde::de::Error::custom(format!("duplicate key {key:?}")));
+                    }
+                    let value = map.next_value()?;
+                    out.insert(key, value);
+                }
+                Ok(UniqueMap(out))
+            }
+        }
+        d.deserialize_map(Visit(std::marker::PhantomData))
+    }
+}
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct SweepFile {
@@ -128,7 +161,7 @@ struct ScenarioFile {
     round_cap: u32,
     #[serde(default)]
     simple_monster_death: bool,
-    sides: BTreeMap<String, SideFile>,
+    sides: UniqueMap<SideFile>,
 }
 
 fn default_round_cap() -> u32 {
@@ -187,7 +220,7 @@ struct GridFile {
     #[serde(default = "default_strategies")]
     adversary: Vec<StrategySpec>,
     #[serde(default)]
-    hp: BTreeMap<String, Vec<HpFraction>>,
+    hp: UniqueMap<Vec<HpFraction>>,
     #[serde(default)]
     runs: Option<u64>,
 }
@@ -293,6 +326,19 @@ fn line_of_key(text: &str, key: &str) -> Option<usize> {
         .or_else(|| line_of(text, &format!("{key}:")))
 }
 
+/// The first line after `from` (1-based) that defines the key `key:`.
+fn second_key_line(text: &str, key: &str, from: usize) -> Option<usize> {
+    text.lines()
+        .enumerate()
+        .skip(from)
+        .find(|(_, l)| {
+            let t = l.trim_start().trim_start_matches('{').trim_start();
+            t.strip_prefix(key).is_some_and(|r| r.trim_start().starts_with(':'))
+                || l.contains(&format!(" {key}:"))
+        })
+        .map(|(i, _)| i + 1)
+}
+
 fn parse_file(text: &str, file: &str) -> Result<SweepFile, SweepError> {
     serde_yaml::from_str::<SweepFile>(text).map_err(|e| {
         let line = e.location().map(|l| l.line());
@@ -300,6 +346,11 @@ fn parse_file(text: &str, file: &str) -> Result<SweepFile, SweepError> {
         if let Some(cut) = message.rfind(" at line ") {
             message.truncate(cut);
         }
+        // serde_yaml points at the first occurrence; the second one is the mistake.
+        let line = match message.split("duplicate key \"").nth(1).and_then(|r| r.split('"').next()) {
+            Some(key) => second_key_line(text, key, line.unwrap_or(1)).or(line),
+            None => line,
+        };
         SweepError::new(file, line, message)
     })
 }
@@ -307,7 +358,7 @@ fn parse_file(text: &str, file: &str) -> Result<SweepFile, SweepError> {
 /// Paths referenced by a sweep file, deduplicated, in first-use order.
 fn referenced_paths(f: &SweepFile) -> Vec<String> {
     let mut out = vec![f.scenario.map.clone()];
-    for side in f.scenario.sides.values() {
+    for side in f.scenario.sides.0.values() {
         for c in &side.combatants {
             if !out.contains(c) {
                 out.push(c.clone());
@@ -351,11 +402,11 @@ impl Sweep {
         if shard_size == 0 {
             return Err(err("shard_size", "shard_size must be at least 1".into()));
         }
-        if f.scenario.sides.is_empty() {
+        if f.scenario.sides.0.is_empty() {
             return Err(err("sides", "the scenario has no side".into()));
         }
-        if !f.scenario.sides.contains_key(&f.party) {
-            let known: Vec<&str> = f.scenario.sides.keys().map(String::as_str).collect();
+        if !f.scenario.sides.0.contains_key(&f.party) {
+            let known: Vec<&str> = f.scenario.sides.0.keys().map(String::as_str).collect();
             return Err(err(
                 "party",
                 format!("party {:?} is not a side of the scenario ({})", f.party, known.join(", ")),
@@ -371,7 +422,7 @@ impl Sweep {
         let read = |p: &str| source.read(p).map_err(|m| SweepError::new(file, line_of(text, p), m));
         let map_yaml = read(&f.scenario.map)?;
         let mut sides = Vec::new();
-        for (name, side) in &f.scenario.sides {
+        for (name, side) in &f.scenario.sides.0 {
             let zone = match &side.zone {
                 None => None,
                 Some(z) => {
@@ -414,8 +465,8 @@ impl Sweep {
         for job in f.jobs {
             match job {
                 JobFile::Grid(g) => {
-                    for side in g.hp.keys() {
-                        if !f.scenario.sides.contains_key(side) {
+                    for side in g.hp.0.keys() {
+                        if !f.scenario.sides.0.contains_key(side) {
                             return Err(SweepError::new(
                                 file,
                                 line_of_key(text, side),
@@ -424,8 +475,8 @@ impl Sweep {
                         }
                     }
                     let mut hp = BTreeMap::new();
-                    for side in f.scenario.sides.keys() {
-                        let fr = g.hp.get(side).cloned().unwrap_or_else(|| vec![HpFraction::FULL]);
+                    for side in f.scenario.sides.0.keys() {
+                        let fr = g.hp.0.get(side).cloned().unwrap_or_else(|| vec![HpFraction::FULL]);
                         if fr.is_empty() {
                             return Err(err(side, format!("grid hp: side {side:?} lists no fraction")));
                         }
@@ -577,6 +628,14 @@ jobs:
         let e = Sweep::from_bundle(&b).unwrap_err();
         assert_eq!(e.line, Some(10), "{e}");
         assert!(e.message.contains("b.json"), "{e}");
+    }
+
+    #[test]
+    fn duplicate_keys_are_errors() {
+        let e =
+            error_of(&SWEEP.replace("    monsters:", "    players: { combatants: [b.json] }\n    monsters:"));
+        assert!(e.message.contains("duplicate"), "{e}");
+        assert_eq!(e.line, Some(10), "{e}");
     }
 
     #[test]

@@ -9,11 +9,10 @@ use pf1e_coordinator::embedded::ShardEvaluator;
 use pf1e_coordinator::proto;
 use pf1e_coordinator::results::summary_to_proto;
 use pf1e_coordinator::scenario::{Scenario, ScenarioHash, apply_variant};
-use pf1e_engine::combat::{DefaultPolicy, PreparedEncounter, RunOutcome, SimOptions, run_prepared};
+use pf1e_engine::combat::PreparedEncounter;
 use pf1e_engine::encounter::Encounter;
-use pf1e_engine::rng::SeededRng;
+use pf1e_engine::runner::run_batch_prepared;
 use pf1e_engine::summary::Summary;
-use rayon::prelude::*;
 
 /// Prepared variants kept in memory.
 const PREPARED_CACHE: usize = 64;
@@ -38,23 +37,6 @@ struct Prepared {
 pub struct EngineEvaluator {
     encounters: Mutex<BTreeMap<ScenarioHash, Arc<Encounter>>>,
     prepared: Mutex<Prepared>,
-}
-
-/// Plays runs `range` exactly as `pf1e_engine::runner::run_batch` does (run
-/// `i` with the stream `(seed, i)`), on an encounter prepared once.
-fn run_range(
-    prepared: &PreparedEncounter,
-    options: &SimOptions,
-    seed: u64,
-    range: std::ops::Range<u64>,
-) -> Vec<RunOutcome> {
-    range
-        .into_par_iter()
-        .map(|run| {
-            let mut rng = SeededRng::for_run(seed, run);
-            run_prepared(prepared, options, &mut rng, None, &mut DefaultPolicy)
-        })
-        .collect()
 }
 
 impl EngineEvaluator {
@@ -112,7 +94,8 @@ impl ShardEvaluator for EngineEvaluator {
         }
         let ready = self.ready(scenario, spec)?;
         let enc = &ready.encounter;
-        let outcomes = run_range(&ready.prepared, &scenario.options, spec.seed, spec.run_start..spec.run_end);
+        let outcomes =
+            run_batch_prepared(&ready.prepared, &scenario.options, spec.seed, spec.run_start..spec.run_end);
         let summary = Summary::from_outcomes(enc.sides.len(), enc.combatants.len(), &outcomes);
         let mut r = proto::ShardResult {
             summary: Some(summary_to_proto(&summary)),
@@ -142,6 +125,7 @@ impl ShardEvaluator for EngineEvaluator {
 mod tests {
     use super::*;
     use pf1e_coordinator::scenario::ScenarioSide;
+    use pf1e_engine::combat::SimOptions;
 
     fn data(p: &str) -> Vec<u8> {
         std::fs::read(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data").join(p)).unwrap()

@@ -48,11 +48,11 @@ impl CmdError {
             _ => Self::runtime(format!("coordinator: {msg}")),
         }
     }
+}
 
-    /// Prints the message (one line) and returns the exit code.
-    pub fn report(&self) -> std::process::ExitCode {
-        eprintln!("error: {}", self.message.replace('\n', " "));
-        std::process::ExitCode::from(self.code)
+impl From<CmdError> for crate::failure::Failure {
+    fn from(e: CmdError) -> Self {
+        if e.code == 2 { Self::input(e.message) } else { Self::internal(e.message) }
     }
 }
 
