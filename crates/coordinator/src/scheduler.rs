@@ -436,7 +436,7 @@ impl Scheduler {
                 .enumerate()
                 .map(|(i, c)| c.result.as_ref().map_or(serde_json::Value::Null, |r| r.to_json(i, &c.spec)))
                 .collect();
-            jobs.push(serde_json::json!({ "kind": job.planner.kind(), "cells": cells }));
+            jobs.push(serde_json::json!({ "kind": job.planner.kind(), "result": job.planner.result(), "cells": cells }));
         }
         let results = serde_json::json!({
             "name": sweep.name,

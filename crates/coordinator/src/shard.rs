@@ -28,7 +28,7 @@ pub fn split(runs: u64, shard_size: u64) -> Vec<Range<u64>> {
 /// the seed. The cell's total run count is not part of it: runs 0..100 are
 /// the same battles whether the cell has 100 or 400 runs.
 pub fn shard_key(scenario: &ScenarioHash, cell: &CellSpec, range: &Range<u64>) -> ShardKey {
-    let mut c = Canon::new("pf1e-shard-v1");
+    let mut c = Canon::new("pf1e-shard-v2");
     c.bytes(pf1e_engine::RULES_VERSION.as_bytes()).bytes(scenario);
     c.bytes(cell.party.as_bytes())
         .bytes(cell.party_strategy.as_str().as_bytes())
@@ -63,8 +63,8 @@ pub fn check_result(spec: &proto::ShardSpec, r: &proto::ShardResult) -> Result<(
     if summary_runs != runs || r.winner.len() as u64 != runs || r.rounds.len() as u64 != runs {
         return Err(format!("result has {summary_runs} runs for a shard of {runs}"));
     }
-    if r.final_hp.len() as u64 != runs * n {
-        return Err("result has a malformed final_hp table".into());
+    if r.final_hp.len() as u64 != runs * n || r.dead.len() != r.final_hp.len() {
+        return Err("result has a malformed final_hp or dead table".into());
     }
     Ok(())
 }

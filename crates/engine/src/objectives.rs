@@ -52,6 +52,8 @@ pub struct DangerMetrics {
     pub p_any_death: f64,
     /// Mean hit points lost per run (clamped per member).
     pub expected_hp_lost: f64,
+    /// Standard deviation of the hit points lost per run.
+    pub hp_lost_sd: f64,
     /// Mean rounds per run.
     pub expected_rounds: f64,
     /// Mean hit points remaining over the worst ⌈10%⌉ runs by hit points lost.
@@ -126,9 +128,15 @@ impl Records<'_> {
 
     /// The danger profile of side `side`.
     pub fn side_metrics(&self, side: usize) -> DangerMetrics {
+        self.group_metrics(&|s| s == side)
+    }
+
+    /// The danger profile of the combatants of every side `in_group` accepts
+    /// (a win of any of those sides counts).
+    pub fn group_metrics(&self, in_group: &dyn Fn(usize) -> bool) -> DangerMetrics {
         let n = self.side_of.len();
         let runs = self.runs();
-        let members: Vec<usize> = (0..n).filter(|&c| self.side_of[c] == side).collect();
+        let members: Vec<usize> = (0..n).filter(|&c| in_group(self.side_of[c])).collect();
         let (mut survives, mut tpk, mut any) = (0u64, 0u64, 0u64);
         let mut lost: Vec<(i64, i64)> = Vec::with_capacity(runs);
         for run in 0..runs {
@@ -147,10 +155,12 @@ impl Records<'_> {
             }
             lost.push((l, remaining));
         }
-        let wins = self.winner.iter().filter(|&&w| w == side as i32).count() as u64;
+        let wins = self.winner.iter().filter(|&&w| w >= 0 && in_group(w as usize)).count() as u64;
         let draws = self.winner.iter().filter(|&&w| w < 0).count() as u64;
         let per_run = |x: f64| if runs == 0 { 0.0 } else { x / runs as f64 };
         let lost_sum: i64 = lost.iter().map(|(l, _)| l).sum();
+        let mean = per_run(lost_sum as f64);
+        let var = per_run(lost.iter().map(|(l, _)| (*l as f64 - mean).powi(2)).sum());
         let rounds_sum: u64 = self.rounds.iter().map(|&r| u64::from(r)).sum();
         let tail = runs.div_ceil(10).max(1);
         let mut order: Vec<usize> = (0..runs).collect();
@@ -164,7 +174,8 @@ impl Records<'_> {
             p_survives: per_run(survives as f64),
             p_tpk: per_run(tpk as f64),
             p_any_death: per_run(any as f64),
-            expected_hp_lost: per_run(lost_sum as f64),
+            expected_hp_lost: mean,
+            hp_lost_sd: var.sqrt(),
             expected_rounds: per_run(rounds_sum as f64),
             worst_decile_hp: if runs == 0 { 0.0 } else { tail_sum as f64 / tail.min(runs) as f64 },
             win_rate: win_rate(wins, runs as u64),

@@ -9,9 +9,10 @@ use pf1e_coordinator::embedded::ShardEvaluator;
 use pf1e_coordinator::proto;
 use pf1e_coordinator::results::summary_to_proto;
 use pf1e_coordinator::scenario::{Scenario, ScenarioHash, apply_variant};
-use pf1e_engine::combat::PreparedEncounter;
+use pf1e_engine::combat::{MatchupPolicy, PreparedEncounter};
 use pf1e_engine::encounter::Encounter;
-use pf1e_engine::runner::run_batch_prepared;
+use pf1e_engine::runner::{run_batch_policy, run_batch_prepared};
+use pf1e_engine::strategy::StrategySpec;
 use pf1e_engine::summary::Summary;
 
 /// Prepared variants kept in memory.
@@ -87,15 +88,22 @@ impl EngineEvaluator {
 
 impl ShardEvaluator for EngineEvaluator {
     fn evaluate(&self, scenario: &Scenario, spec: &proto::ShardSpec) -> Result<proto::ShardResult, String> {
-        for s in [&spec.party_strategy, &spec.adversary_strategy] {
-            if s != "default" {
-                return Err(format!("unknown strategy {s:?}: this worker only knows \"default\""));
-            }
-        }
+        let party = StrategySpec::parse(&spec.party_strategy).map_err(|e| e.to_string())?;
+        let adversary = StrategySpec::parse(&spec.adversary_strategy).map_err(|e| e.to_string())?;
         let ready = self.ready(scenario, spec)?;
         let enc = &ready.encounter;
-        let outcomes =
-            run_batch_prepared(&ready.prepared, &scenario.options, spec.seed, spec.run_start..spec.run_end);
+        let range = spec.run_start..spec.run_end;
+        let outcomes = if party.is_default() && adversary.is_default() {
+            run_batch_prepared(&ready.prepared, &scenario.options, spec.seed, range)
+        } else {
+            let side = enc
+                .sides
+                .iter()
+                .position(|s| s == &spec.party)
+                .ok_or_else(|| format!("party {:?} is not a side of the scenario", spec.party))?;
+            let policy = MatchupPolicy::new(enc, side, &party, &adversary);
+            run_batch_policy(&ready.prepared, &scenario.options, spec.seed, range, &policy)
+        };
         let summary = Summary::from_outcomes(enc.sides.len(), enc.combatants.len(), &outcomes);
         let mut r = proto::ShardResult {
             summary: Some(summary_to_proto(&summary)),
@@ -116,6 +124,7 @@ impl ShardEvaluator for EngineEvaluator {
             r.winner.push(o.winner.map_or(-1, |w| w as i32));
             r.rounds.push(o.rounds);
             r.final_hp.extend(o.combatants.iter().map(|c| c.final_hp));
+            r.dead.extend(o.combatants.iter().map(|c| c.dead));
         }
         Ok(r)
     }
