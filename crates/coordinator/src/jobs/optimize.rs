@@ -233,8 +233,21 @@ impl Optimize {
         if fit < 2 {
             return Vec::new();
         }
+        // Specs with identical results (inert levers: the same battles under
+        // common random numbers) are raced once, through the first of them.
         let mut chosen = vec![leader];
-        chosen.extend(contenders.into_iter().take(fit - 1));
+        for c in contenders {
+            if chosen.len() >= fit {
+                break;
+            }
+            let m = &self.entries[c].metrics;
+            if !chosen.iter().any(|&k| self.entries[k].metrics == *m) {
+                chosen.push(c);
+            }
+        }
+        if chosen.len() < 2 {
+            return Vec::new();
+        }
         let mut cells = Vec::new();
         for i in chosen {
             self.entries[i].runs = runs;
