@@ -822,6 +822,7 @@ impl Scheduler {
                 } else {
                     String::new()
                 },
+                progress: run.jobs.iter().filter_map(|j| j.planner.progress()).collect(),
             });
         }
         let Some(state) = self.history.get(&id) else { return Err(SchedError::UnknownSweep(id)) };
@@ -835,6 +836,7 @@ impl Scheduler {
             stats: Some(self.stats_proto(id, &stats)),
             error: state.error.clone(),
             results_json,
+            progress: Vec::new(),
         })
     }
 
