@@ -101,3 +101,33 @@ fn a_coordinator_killed_mid_sweep_resumes_without_recomputing() {
     assert_eq!(stat(&after, "shards_from_cache") + stat(&after, "shards_computed"), total);
     assert_eq!(results(&second.url, &id)["results"], reference);
 }
+
+#[test]
+fn sigterm_drains_a_worker_and_stops_the_coordinator_which_resumes_on_restart() {
+    let fx = Fixture::new("sigterm", 150, 1);
+    let reference = fx.embedded_results();
+    let db = fx.path("c.redb");
+    let mut first = start_coordinator(&db, "127.0.0.1:0", &[], &[]);
+    let mut worker = start_worker(&first.url, &["--threads", "1", "--max-batch", "1"], &[]);
+    let id = submit(&first.url, &fx.sweep(), false);
+    wait_for(&first.url, &id, "two computed shards", |s| stat(s, "shards_computed") >= 2);
+
+    let exit = worker.terminate().expect("the worker stops after SIGTERM");
+    assert!(exit.success(), "worker exit: {exit}");
+    let workers = json_of(&ctl(&first.url, &["workers", "--json"]));
+    assert_eq!(workers, serde_json::json!([]), "the worker did not drain");
+    let before = status(&first.url, &id);
+    assert_eq!(stat(&before, "shards_leased"), 0, "a drained worker holds no lease: {before}");
+
+    let exit = first.proc.terminate().expect("the coordinator stops after SIGTERM");
+    assert!(exit.success(), "coordinator exit: {exit}");
+
+    let second = start_coordinator(&db, "127.0.0.1:0", &[], &[]);
+    let resumed = status(&second.url, &id);
+    assert_eq!(resumed["status"], "running");
+    assert!(stat(&resumed, "shards_from_cache") >= stat(&before, "shards_computed"), "{resumed} vs {before}");
+    let _w = start_worker(&second.url, &["--threads", "1"], &[]);
+    let out = ctl(&second.url, &["watch", &id]);
+    assert!(out.status.success(), "watch: {}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(results(&second.url, &id)["results"], reference);
+}

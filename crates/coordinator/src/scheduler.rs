@@ -579,7 +579,9 @@ impl Scheduler {
     pub fn lease(&mut self, worker: &str, max: usize, now: Instant) -> Result<Vec<proto::Lease>, SchedError> {
         self.expire(now);
         let ttl = self.cfg.lease_ttl;
-        let max = max.clamp(1, self.cfg.max_lease);
+        // No worker takes more than its share of the queue, so the tail of a sweep stays balanced.
+        let share = self.queue.len().div_ceil(self.workers.len().max(1));
+        let max = max.clamp(1, self.cfg.max_lease).min(share.max(1));
         let Some(w) = self.workers.get_mut(worker) else {
             return Err(SchedError::UnknownWorker(worker.into()));
         };
@@ -991,8 +993,11 @@ mod tests {
         let live = sched.register_worker("live", 1, pf1e_engine::RULES_VERSION, t0).unwrap();
         let lost = sched.lease(&dead, 1, t0).unwrap();
         assert_eq!(lost.len(), 1);
-        let rest = sched.lease(&live, 10, t0).unwrap();
-        assert_eq!(rest.len(), 2, "the dead worker's shard is still leased");
+        let mut rest = sched.lease(&live, 10, t0).unwrap();
+        assert_eq!(rest.len(), 1, "no worker takes more than its share of the queue");
+        rest.extend(sched.lease(&live, 10, t0).unwrap());
+        assert_eq!(rest.len(), 2);
+        assert!(sched.lease(&live, 10, t0).unwrap().is_empty(), "the dead worker's shard is still leased");
         let ttl = sched.config().lease_ttl;
         sched.heartbeat(&live, t0 + ttl / 2).unwrap();
         let t1 = t0 + ttl + Duration::from_millis(1);

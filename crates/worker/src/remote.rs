@@ -24,7 +24,7 @@ pub struct WorkerConfig {
     pub name: String,
     /// Engine rules version announced at registration.
     pub rules_version: String,
-    /// Most shards per lease (the batch otherwise adapts to ~0.25 s of work).
+    /// Most shards per lease (the batch otherwise adapts to ~0.1 s of work).
     pub max_batch: Option<usize>,
 }
 
@@ -141,7 +141,7 @@ async fn session(
     let ttl = Duration::from_millis(reg.lease_ttl_ms.max(300));
     tracing::info!(worker = %worker_id, "registered");
     *backoff = Duration::from_millis(100);
-    let mut sizer = BatchSizer::new(cfg.threads, Duration::from_millis(250));
+    let mut sizer = BatchSizer::new(cfg.threads, Duration::from_millis(100));
     let mut idle = Duration::from_millis(5);
     loop {
         if !unsent.is_empty() {

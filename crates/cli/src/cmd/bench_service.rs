@@ -162,7 +162,7 @@ pub fn run(args: &BenchServiceArgs) -> CmdResult {
     }
     if all || args.which == Which::Scaling {
         let sweep =
-            write_sweep(dir.path(), &args.data, "scaling", 4000, 100, &[1, 1], (&[0.5, 0.75, 1.0], &[1.0]))?;
+            write_sweep(dir.path(), &args.data, "scaling", 20000, 100, &[1, 1], (&[0.5, 0.75, 1.0], &[1.0]))?;
         let (one, shards) = through_service(&sweep, 1)?;
         let (two, _) = through_service(&sweep, 2)?;
         println!(
