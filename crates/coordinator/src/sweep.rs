@@ -705,6 +705,27 @@ jobs:
     }
 
     #[test]
+    fn strategies_by_name_or_levers_share_one_canonical_name() {
+        let text = SWEEP.replace(
+            "- grid: { hp: { players: [0.5, 1.0] } }",
+            "- grid: { party: [\"retreat=0.5, lowest_hp\", { target: lowest_hp, retreat: 0.5 }] }\n  - optimize: { adversary: { use_charges: false }, candidates: [healer] }\n  - frontier: { target: 0.3 }",
+        );
+        let s = Sweep::from_bundle(&bundle(&text)).unwrap();
+        let Job::Grid(g) = &s.jobs[0] else { panic!("a grid job") };
+        assert_eq!(g.party[0], g.party[1]);
+        assert_eq!(g.party[0].as_str(), "lowest_hp, retreat=0.5");
+        let Job::Optimize(o) = &s.jobs[1] else { panic!("an optimize job") };
+        assert_eq!(o.adversary.as_str(), "use_charges=false");
+        assert_eq!(o.runs, Some(10), "the sweep's runs by default");
+        assert_eq!(s.jobs[2].kind(), "frontier");
+        let e = error_of(&text.replace("use_charges: false", "use_charges: sometimes"));
+        assert_eq!(e.line, Some(13), "{e}");
+        assert!(e.message.contains("use_charges"), "{e}");
+        let e = error_of(&text.replace("target: 0.3", "target: 1.3"));
+        assert!(e.message.contains("(0, 1)"), "{e}");
+    }
+
+    #[test]
     fn unknown_strategy_is_refused_with_its_line() {
         let e = error_of(&SWEEP.replace("{ hp:", "{ party: [cautious], hp:"));
         assert_eq!(e.line, Some(12), "{e}");
