@@ -8,7 +8,7 @@ use pf1e_e2e::{Fixture, ctl, json_of, pf1e, start_coordinator, start_worker, wai
 /// Three goblins against two orcs, all five analysis jobs, small run counts.
 fn analysis_sweep(budget: u64) -> String {
     format!(
-        "name: analysis\nseed: 5\nruns: 20\nparty: players\nshard_size: 10\nbudget: {{ max_total_runs: {budget} }}\nscenario:\n  map: ../maps/sample_arena.yaml\n  sides:\n    players: {{ zone: A, combatants: [../monsters/goblin.json, ../monsters/goblin.json, ../monsters/goblin.json] }}\n    monsters: {{ zone: B, combatants: [../monsters/orc.json, ../monsters/orc.json] }}\njobs:\n  - optimize: {{ max_total_runs: 1200, adversary: lowest_hp, candidates: [{{ target: weakest_ac, retreat: 0.3 }}] }}\n  - minmax: {{ iterations: 2, party: [default, lowest_hp], adversary: [default, weakest_ac] }}\n  - danger_map: {{ fractions: [0.5, 1.0], criterion: p_any_death, threshold: 0.1, depth: 1 }}\n  - frontier: {{ criterion: p_any_death, target: 0.1, min_fraction: 0.2, precision: 0.1 }}\n  - sensitivity: {{ criterion: expected_hp_lost }}\n"
+        "name: analysis\nseed: 5\nruns: 20\nparty: players\nshard_size: 10\nbudget: {{ max_total_runs: {budget} }}\nscenario:\n  map: ../maps/sample_arena.yaml\n  sides:\n    players: {{ zone: A, combatants: [../monsters/goblin.json, ../monsters/goblin.json, ../monsters/goblin.json] }}\n    monsters: {{ zone: B, combatants: [../monsters/orc.json, ../monsters/orc.json] }}\njobs:\n  - optimize: {{ max_total_runs: 1200, adversary: lowest_hp, candidates: [{{ target: weakest_ac, retreat: 0.3 }}] }}\n  - minmax: {{ iterations: 2, party: [default, lowest_hp], adversary: [default, weakest_ac] }}\n  - danger_map: {{ fractions: [0.5, 1.0], criterion: p_any_death, threshold: 0.1, depth: 1, aware: {{ players: [true, false] }}, copies: {{ monsters: {{ orc: [0, 1] }} }} }}\n  - frontier: {{ criterion: p_any_death, target: 0.1, min_fraction: 0.2, precision: 0.1 }}\n  - sensitivity: {{ criterion: expected_hp_lost }}\n"
     )
 }
 
@@ -45,13 +45,20 @@ fn every_job_runs_and_reports() {
     assert!(jobs[0]["result"]["spent_runs"].as_u64().unwrap() <= 1200);
     assert!(!jobs[1]["result"]["iterations"].as_array().unwrap().is_empty());
     assert!(jobs[2]["result"]["points"].as_array().unwrap().len() >= 4);
+    let layers = jobs[2]["result"]["layers"].as_array().unwrap();
+    assert_eq!(layers.len(), 4, "awareness × extra orc");
+    // An extra orc is more dangerous for the goblins than none, aware or not.
+    let hp_lost = |l: &serde_json::Value| -> f64 {
+        l["points"].as_array().unwrap().iter().map(|p| p["party"]["expected_hp_lost"].as_f64().unwrap()).sum()
+    };
+    assert!(hp_lost(&layers[1]) > hp_lost(&layers[0]), "{} vs {}", hp_lost(&layers[1]), hp_lost(&layers[0]));
     assert!(!jobs[3]["result"]["probes"].as_array().unwrap().is_empty());
     assert_eq!(jobs[4]["result"]["levers"].as_array().unwrap().len(), 8);
     // Common random numbers: every cell of every job plays the sweep's seed.
     for j in jobs {
         assert!(j["cells"].as_array().unwrap().iter().all(|c| c["seed"] == 5));
     }
-    for f in ["report.md", "results.json", "danger_map_3.svg"] {
+    for f in ["report.md", "results.json", "danger_map_3.svg", "danger_map_3_4.svg"] {
         assert!(out.join(f).exists(), "{f} written");
     }
     let md = std::fs::read_to_string(out.join("report.md")).unwrap();

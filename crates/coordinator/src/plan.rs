@@ -26,6 +26,17 @@ pub struct CellSpec {
     pub seed: u64,
     /// Number of runs.
     pub runs: u64,
+    /// Extra per-side changes (awareness, extra copies); empty for most cells.
+    pub extra: BTreeMap<String, SideExtra>,
+}
+
+/// Per-side changes of a variant beyond hit points.
+#[derive(Debug, Clone, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub struct SideExtra {
+    /// Awareness of every member, when overridden.
+    pub aware: Option<bool>,
+    /// Base combatant ids to add one more copy of.
+    pub copies: Vec<String>,
 }
 
 /// What a planner asks for next.
@@ -93,6 +104,7 @@ impl GridPlanner {
                         adversary_strategy: a.clone(),
                         seed: sweep.seed,
                         runs: job.runs,
+                        extra: BTreeMap::new(),
                     });
                 }
             }

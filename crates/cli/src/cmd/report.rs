@@ -60,12 +60,28 @@ pub fn write_out(dir: &Path, info: &proto::SweepInfo, r: &serde_json::Value) -> 
     };
     let mut md = render::report(Style::Markdown, r);
     for (i, job) in r["jobs"].as_array().into_iter().flatten().enumerate() {
-        if job["kind"] == "danger_map"
-            && let Some(svg) = danger_map_svg(&job["result"])
-        {
-            let name = format!("danger_map_{}.svg", i + 1);
+        if job["kind"] != "danger_map" {
+            continue;
+        }
+        let r = &job["result"];
+        let layers = r["layers"].as_array().cloned().unwrap_or_default();
+        for (l, layer) in layers.iter().enumerate() {
+            let mut one = r.clone();
+            one["points"] = layer["points"].clone();
+            one["squares"] = layer["squares"].clone();
+            let Some(svg) = danger_map_svg(&one) else { continue };
+            let name = if l == 0 {
+                format!("danger_map_{}.svg", i + 1)
+            } else {
+                format!("danger_map_{}_{}.svg", i + 1, l + 1)
+            };
             write(&name, &svg)?;
-            md += &format!("![danger map of job {}]({name})\n\n", i + 1);
+            md += &format!(
+                "![danger map of job {}, aware {} copies {}]({name})\n\n",
+                i + 1,
+                layer["aware"],
+                layer["copies"]
+            );
         }
     }
     write("report.md", &md)?;

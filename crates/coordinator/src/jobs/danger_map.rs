@@ -15,7 +15,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::{CellMetrics, JobContext, MetricPlanner};
-use crate::plan::Step;
+use crate::plan::{SideExtra, Step};
 use crate::sweep::{HpFraction, StrategySpec};
 
 /// The `danger_map` job as written in the sweep file.
@@ -46,6 +46,12 @@ pub struct DangerMapJob {
     /// Refinement levels (0: the grid only).
     #[serde(default)]
     pub depth: u32,
+    /// Extra axis: awareness (surprise) of each listed side.
+    #[serde(default)]
+    pub aware: BTreeMap<String, Vec<bool>>,
+    /// Extra axis: counts of extra copies, per side, per base combatant id.
+    #[serde(default)]
+    pub copies: BTreeMap<String, BTreeMap<String, Vec<u32>>>,
 }
 
 fn default_fractions() -> Vec<HpFraction> {
@@ -81,15 +87,57 @@ impl DangerMapJob {
         side.saturating_mul(side)
     }
 
-    /// The most runs the job can plan.
+    /// The most runs the job can plan: every layer fully refined.
     pub fn worst_case_runs(&self) -> u64 {
-        self.worst_case_points().saturating_mul(self.runs())
+        self.worst_case_points().saturating_mul(self.layers().len() as u64).saturating_mul(self.runs())
+    }
+
+    /// One map per combination of the extra axes (one map without them).
+    pub fn layers(&self) -> Vec<BTreeMap<String, SideExtra>> {
+        let mut layers: Vec<BTreeMap<String, SideExtra>> = vec![BTreeMap::new()];
+        for (side, values) in &self.aware {
+            layers = layers
+                .into_iter()
+                .flat_map(|l| {
+                    values.iter().map(move |&v| {
+                        let mut l = l.clone();
+                        l.entry(side.clone()).or_default().aware = Some(v);
+                        l
+                    })
+                })
+                .collect();
+        }
+        for (side, ids) in &self.copies {
+            for (id, counts) in ids {
+                layers = layers
+                    .into_iter()
+                    .flat_map(|l| {
+                        counts.iter().map(move |&n| {
+                            let mut l = l.clone();
+                            let e = l.entry(side.clone()).or_default();
+                            e.copies.extend(std::iter::repeat_n(id.clone(), n as usize));
+                            e.copies.sort();
+                            l
+                        })
+                    })
+                    .collect();
+            }
+        }
+        for l in &mut layers {
+            l.retain(|_, e| *e != SideExtra::default());
+        }
+        layers
     }
 
     /// Checks the job before anything runs.
     pub fn check(&self) -> Result<(), String> {
         if self.fractions.is_empty() {
             return Err("danger_map: fractions must not be empty".into());
+        }
+        if self.aware.values().any(Vec::is_empty)
+            || self.copies.values().flat_map(|m| m.values()).any(Vec::is_empty)
+        {
+            return Err("danger_map: an extra axis lists no value".into());
         }
         if self.depth > 6 {
             return Err(format!("danger_map: depth must be at most 6, got {}", self.depth));
@@ -124,13 +172,12 @@ impl Square {
     }
 }
 
-/// The danger map planner.
-pub struct DangerMap {
-    ctx: JobContext,
-    job: DangerMapJob,
+/// One map: one combination of the extra axes.
+#[derive(Default)]
+struct Layer {
+    extra: BTreeMap<String, SideExtra>,
     /// Measured points: (party ppm, adversary ppm) -> (level, metrics).
     points: BTreeMap<(u32, u32), (u32, Option<CellMetrics>)>,
-    emitted: Vec<(u32, u32)>,
     /// Squares of the current level; split squares are replaced by their children.
     frontier: Vec<Square>,
     leaves: Vec<Square>,
@@ -139,45 +186,128 @@ pub struct DangerMap {
     done: bool,
 }
 
+/// The danger map planner: the layers one after the other.
+pub struct DangerMap {
+    ctx: JobContext,
+    job: DangerMapJob,
+    layers: Vec<Layer>,
+    current: usize,
+    /// (layer, point) of each emitted cell.
+    emitted: Vec<(usize, (u32, u32))>,
+}
+
 impl DangerMap {
     /// The planner of `job`.
     pub fn new(ctx: JobContext, job: DangerMapJob) -> Self {
-        Self {
-            ctx,
-            job,
-            points: BTreeMap::new(),
-            emitted: Vec::new(),
-            frontier: Vec::new(),
-            leaves: Vec::new(),
-            level: 0,
-            started: false,
-            done: false,
-        }
+        let layers = job.layers().into_iter().map(|extra| Layer { extra, ..Layer::default() }).collect();
+        Self { ctx, job, layers, current: 0, emitted: Vec::new() }
     }
 
     fn emit(&mut self, pts: Vec<(u32, u32)>, level: u32) -> Vec<crate::plan::CellSpec> {
         let mut cells = Vec::new();
+        let li = self.current;
         for p in pts {
-            if self.points.contains_key(&p) {
+            if self.layers[li].points.contains_key(&p) {
                 continue;
             }
-            self.points.insert(p, (level, None));
-            self.emitted.push(p);
-            cells.push(self.ctx.cell(
+            self.layers[li].points.insert(p, (level, None));
+            self.emitted.push((li, p));
+            let mut cell = self.ctx.cell(
                 &self.job.party,
                 &self.job.adversary,
                 HpFraction(p.0),
                 HpFraction(p.1),
                 self.job.runs(),
-            ));
+            );
+            cell.extra = self.layers[li].extra.clone();
+            cells.push(cell);
         }
         cells
     }
 
-    fn crossed(&self, p: (u32, u32)) -> Option<bool> {
-        let m = self.points.get(&p)?.1.as_ref()?;
+    fn crossed(&self, li: usize, p: (u32, u32)) -> Option<bool> {
+        let m = self.layers[li].points.get(&p)?.1.as_ref()?;
         let v = self.job.criterion.value(&m.party);
         Some(self.job.criterion.crossed(v, self.job.threshold))
+    }
+
+    /// Steps the current layer; `None` when it is finished.
+    fn step_layer(&mut self) -> Option<Step> {
+        let li = self.current;
+        if self.layers[li].done {
+            return None;
+        }
+        if self.layers[li].points.values().any(|(_, m)| m.is_none()) {
+            return Some(Step::Wait);
+        }
+        if !self.layers[li].started {
+            self.layers[li].started = true;
+            let axis = self.job.axis();
+            let pts: Vec<(u32, u32)> = axis.iter().flat_map(|&p| axis.iter().map(move |&a| (p, a))).collect();
+            for w in axis.windows(2) {
+                for v in axis.windows(2) {
+                    self.layers[li].frontier.push(Square {
+                        p0: w[0],
+                        p1: w[1],
+                        a0: v[0],
+                        a1: v[1],
+                        level: 0,
+                    });
+                }
+            }
+            return Some(Step::Emit(self.emit(pts, 0)));
+        }
+        while self.layers[li].level < self.job.depth {
+            self.layers[li].level += 1;
+            let level = self.layers[li].level;
+            let mut next = Vec::new();
+            let mut pts = Vec::new();
+            for sq in std::mem::take(&mut self.layers[li].frontier) {
+                let flags: Vec<Option<bool>> = sq.corners().iter().map(|&c| self.crossed(li, c)).collect();
+                let split = flags.contains(&Some(true)) && flags.contains(&Some(false));
+                let (pm, am) = (sq.p0 + (sq.p1 - sq.p0) / 2, sq.a0 + (sq.a1 - sq.a0) / 2);
+                if !split || pm == sq.p0 || am == sq.a0 {
+                    self.layers[li].leaves.push(sq);
+                    continue;
+                }
+                for (p0, p1) in [(sq.p0, pm), (pm, sq.p1)] {
+                    for (a0, a1) in [(sq.a0, am), (am, sq.a1)] {
+                        next.push(Square { p0, p1, a0, a1, level });
+                    }
+                }
+                pts.extend([(pm, sq.a0), (pm, sq.a1), (sq.p0, am), (sq.p1, am), (pm, am)]);
+            }
+            self.layers[li].frontier = next;
+            let cells = self.emit(pts, level);
+            if !cells.is_empty() {
+                return Some(Step::Emit(cells));
+            }
+        }
+        let layer = &mut self.layers[li];
+        layer.leaves.append(&mut layer.frontier);
+        layer.leaves.sort();
+        layer.done = true;
+        None
+    }
+
+    fn layer_json(&self, layer: &Layer) -> Value {
+        let f = |x: u32| f64::from(x) / 1e6;
+        json!({
+            "aware": layer.extra.iter().filter_map(|(s, e)| e.aware.map(|a| (s.clone(), json!(a)))).collect::<serde_json::Map<_, _>>(),
+            "copies": layer.extra.iter().filter(|(_, e)| !e.copies.is_empty()).map(|(s, e)| (s.clone(), json!(e.copies))).collect::<serde_json::Map<_, _>>(),
+            "points": layer.points.iter().filter_map(|(&(p, a), (level, m))| m.as_ref().map(|m| json!({
+                "party_hp": f(p),
+                "adversary_hp": f(a),
+                "level": level,
+                "value": self.job.criterion.value(&m.party),
+                "crossed": self.job.criterion.crossed(self.job.criterion.value(&m.party), self.job.threshold),
+                "party": m.party,
+                "adversary": m.adversary,
+            }))).collect::<Vec<_>>(),
+            "squares": layer.leaves.iter().map(|s| json!({
+                "party_hp": [f(s.p0), f(s.p1)], "adversary_hp": [f(s.a0), f(s.a1)], "level": s.level,
+            })).collect::<Vec<_>>(),
+        })
     }
 }
 
@@ -187,93 +317,49 @@ impl MetricPlanner for DangerMap {
     }
 
     fn step(&mut self) -> Step {
-        if self.done {
-            return Step::Done;
-        }
-        if self.points.values().any(|(_, m)| m.is_none()) {
-            return Step::Wait;
-        }
-        if !self.started {
-            self.started = true;
-            let axis = self.job.axis();
-            let pts: Vec<(u32, u32)> = axis.iter().flat_map(|&p| axis.iter().map(move |&a| (p, a))).collect();
-            for w in axis.windows(2) {
-                for v in axis.windows(2) {
-                    self.frontier.push(Square { p0: w[0], p1: w[1], a0: v[0], a1: v[1], level: 0 });
-                }
+        while self.current < self.layers.len() {
+            if let Some(step) = self.step_layer() {
+                return step;
             }
-            return Step::Emit(self.emit(pts, 0));
+            self.current += 1;
         }
-        while self.level < self.job.depth {
-            self.level += 1;
-            let mut next = Vec::new();
-            let mut pts = Vec::new();
-            for sq in std::mem::take(&mut self.frontier) {
-                let flags: Vec<Option<bool>> = sq.corners().iter().map(|&c| self.crossed(c)).collect();
-                let split = flags.contains(&Some(true)) && flags.contains(&Some(false));
-                let (pm, am) = (sq.p0 + (sq.p1 - sq.p0) / 2, sq.a0 + (sq.a1 - sq.a0) / 2);
-                if !split || pm == sq.p0 || am == sq.a0 {
-                    self.leaves.push(sq);
-                    continue;
-                }
-                let l = self.level;
-                for (p0, p1) in [(sq.p0, pm), (pm, sq.p1)] {
-                    for (a0, a1) in [(sq.a0, am), (am, sq.a1)] {
-                        next.push(Square { p0, p1, a0, a1, level: l });
-                    }
-                }
-                pts.extend([(pm, sq.a0), (pm, sq.a1), (sq.p0, am), (sq.p1, am), (pm, am)]);
-            }
-            self.frontier = next;
-            let cells = self.emit(pts, self.level);
-            if !cells.is_empty() {
-                return Step::Emit(cells);
-            }
-        }
-        self.leaves.append(&mut self.frontier);
-        self.leaves.sort();
-        self.done = true;
         Step::Done
     }
 
     fn consume_metrics(&mut self, index: usize, m: &CellMetrics) {
-        if let Some(p) = self.emitted.get(index)
-            && let Some(slot) = self.points.get_mut(p)
+        if let Some(&(li, p)) = self.emitted.get(index)
+            && let Some(slot) = self.layers.get_mut(li).and_then(|l| l.points.get_mut(&p))
         {
             slot.1 = Some(m.clone());
         }
     }
 
     fn state(&self) -> Value {
-        json!({ "level": self.level, "points": self.points.len(), "done": self.done })
+        json!({ "layer": self.current, "layers": self.layers.len(), "cells": self.emitted.len() })
     }
 
     fn result(&self) -> Value {
-        let f = |x: u32| f64::from(x) / 1e6;
-        json!({
+        let layers: Vec<Value> = self.layers.iter().map(|l| self.layer_json(l)).collect();
+        let mut out = json!({
             "criterion": self.job.criterion.name(),
             "threshold": self.job.threshold,
             "party_strategy": self.job.party.as_str(),
             "adversary_strategy": self.job.adversary.as_str(),
             "depth": self.job.depth,
-            "points": self.points.iter().filter_map(|(&(p, a), (level, m))| m.as_ref().map(|m| json!({
-                "party_hp": f(p),
-                "adversary_hp": f(a),
-                "level": level,
-                "value": self.job.criterion.value(&m.party),
-                "crossed": self.job.criterion.crossed(self.job.criterion.value(&m.party), self.job.threshold),
-                "party": m.party,
-                "adversary": m.adversary,
-            }))).collect::<Vec<_>>(),
-            "squares": self.leaves.iter().map(|s| json!({
-                "party_hp": [f(s.p0), f(s.p1)], "adversary_hp": [f(s.a0), f(s.a1)], "level": s.level,
-            })).collect::<Vec<_>>(),
-        })
+        });
+        // The first layer's points and squares at the top level, every layer in `layers`.
+        if let Some(first) = layers.first() {
+            out["points"] = first["points"].clone();
+            out["squares"] = first["squares"].clone();
+        }
+        out["layers"] = Value::Array(layers);
+        out
     }
 
     fn progress(&self) -> Option<String> {
-        let measured = self.points.values().filter(|(_, m)| m.is_some()).count();
-        (measured > 0).then(|| format!("danger_map: {measured} cells measured, level {}", self.level))
+        let measured: usize =
+            self.layers.iter().map(|l| l.points.values().filter(|(_, m)| m.is_some()).count()).sum();
+        (measured > 0).then(|| format!("danger_map: {measured} cells measured"))
     }
 }
 
@@ -292,6 +378,8 @@ mod tests {
             criterion: Criterion::PTpk,
             threshold: 0.5,
             depth,
+            aware: BTreeMap::new(),
+            copies: BTreeMap::new(),
         }
     }
 
@@ -329,5 +417,21 @@ mod tests {
                 .unwrap_err()
                 .contains("max_total_runs")
         );
+    }
+
+    #[test]
+    fn extra_axes_make_one_layer_per_combination() {
+        let mut j = job(0);
+        j.aware.insert("a".into(), vec![true, false]);
+        j.copies.insert("b".into(), [("orc".to_string(), vec![0, 2])].into_iter().collect());
+        assert_eq!(j.layers().len(), 4);
+        assert_eq!(j.worst_case_runs(), 4 * 9 * 10);
+        let mut d = DangerMap::new(ctx(), j);
+        let cells = drive(&mut d, &boundary);
+        assert_eq!(cells.len(), 4 * 9);
+        assert!(cells.iter().any(|c| c.extra.get("b").is_some_and(|e| e.copies == ["orc", "orc"])));
+        assert!(cells.iter().any(|c| c.extra.get("a").is_some_and(|e| e.aware == Some(false))));
+        assert!(cells[..9].iter().all(|c| !c.extra.contains_key("b")), "the first layer adds no copy");
+        assert_eq!(d.result()["layers"].as_array().unwrap().len(), 4);
     }
 }

@@ -83,6 +83,7 @@ impl JobContext {
             adversary_strategy: adversary.clone(),
             seed: self.seed,
             runs,
+            extra: BTreeMap::new(),
         }
     }
 }

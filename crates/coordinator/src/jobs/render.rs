@@ -184,6 +184,22 @@ fn minmax(style: Style, r: &Value) -> String {
 }
 
 fn danger_map(style: Style, r: &Value) -> String {
+    let layers = r["layers"].as_array().cloned().unwrap_or_default();
+    if layers.len() <= 1 {
+        return danger_layer(style, r);
+    }
+    let mut out = String::new();
+    for (i, l) in layers.iter().enumerate() {
+        let mut layer = r.clone();
+        layer["points"] = l["points"].clone();
+        out += &format!("layer {}: aware {} copies {}\n", i + 1, l["aware"], l["copies"]);
+        out += &danger_layer(style, &layer);
+        out += "\n";
+    }
+    out
+}
+
+fn danger_layer(style: Style, r: &Value) -> String {
     let points: Vec<&Value> = r["points"].as_array().into_iter().flatten().collect();
     let key = |v: &Value| (v.as_f64().unwrap_or(0.0) * 1e6).round() as i64;
     let mut ps: Vec<i64> = points.iter().map(|p| key(&p["party_hp"])).collect();
