@@ -23,13 +23,12 @@ pub fn danger_map_svg(r: &Value) -> Option<String> {
     }
     let criterion = r["criterion"].as_str().unwrap_or("");
     let values: Vec<f64> = points.iter().map(|p| p["value"].as_f64().unwrap_or(0.0)).collect();
-    let top = values.iter().copied().fold(0.0f64, f64::max).max(1e-9);
-    // Danger in [0, 1]: survival is inverted, hit points scaled by the largest loss.
-    let danger = |v: f64| match criterion {
-        "p_survives" => 1.0 - v,
-        "expected_hp_lost" => v / top,
-        _ => v,
-    };
+    let threshold = r["threshold"].as_f64().unwrap_or(0.0);
+    // Danger in [0, 1], scaled to the largest danger seen (or the threshold) so
+    // that the map shows contrast; survival is inverted.
+    let raw = |v: f64| if criterion == "p_survives" { 1.0 - v } else { v };
+    let top = values.iter().map(|&v| raw(v)).fold(raw(threshold), f64::max).max(1e-9);
+    let danger = |v: f64| raw(v) / top;
     let f = |v: &Value| v.as_f64().unwrap_or(0.0);
     let lo_p = points.iter().map(|p| f(&p["party_hp"])).fold(1.0, f64::min);
     let lo_a = points.iter().map(|p| f(&p["adversary_hp"])).fold(1.0, f64::min);
@@ -101,7 +100,7 @@ pub fn danger_map_svg(r: &Value) -> Option<String> {
         .ok()?;
         root.draw(&Text::new("party HP", (5, TOP + PLOT / 2), style)).ok()?;
         root.draw(&Text::new(
-            format!("black dots: {criterion} crossed {}; red = danger", r["threshold"]),
+            format!("black dots: {criterion} crossed {threshold}; red = the most dangerous cell ({top:.2})"),
             (LEFT, TOP + PLOT + 50),
             small,
         ))
