@@ -4,6 +4,7 @@
 pub mod auth;
 pub mod client;
 pub mod embedded;
+pub mod jobs;
 pub mod plan;
 pub mod results;
 pub mod scenario;

@@ -26,6 +26,17 @@ pub struct CellSpec {
     pub seed: u64,
     /// Number of runs.
     pub runs: u64,
+    /// Extra per-side changes (awareness, extra copies); empty for most cells.
+    pub extra: BTreeMap<String, SideExtra>,
+}
+
+/// Per-side changes of a variant beyond hit points.
+#[derive(Debug, Clone, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub struct SideExtra {
+    /// Awareness of every member, when overridden.
+    pub aware: Option<bool>,
+    /// Base combatant ids to add one more copy of.
+    pub copies: Vec<String>,
 }
 
 /// What a planner asks for next.
@@ -49,6 +60,14 @@ pub trait Planner: Send {
     fn consume(&mut self, index: usize, result: &CellResult);
     /// Journaled state (JSON).
     fn state(&self) -> serde_json::Value;
+    /// The job's own result (rankings, maps…), once done; `null` for a plain grid.
+    fn result(&self) -> serde_json::Value {
+        serde_json::Value::Null
+    }
+    /// One line of partial results for progress displays.
+    fn progress(&self) -> Option<String> {
+        None
+    }
 }
 
 /// The cartesian product of strategies and per-side HP fractions.
@@ -85,6 +104,7 @@ impl GridPlanner {
                         adversary_strategy: a.clone(),
                         seed: sweep.seed,
                         runs: job.runs,
+                        extra: BTreeMap::new(),
                     });
                 }
             }
@@ -124,24 +144,33 @@ impl Planner for GridPlanner {
 
 /// The planner of a job.
 pub fn planner_for(sweep: &Sweep, job: &Job) -> Box<dyn Planner> {
+    use crate::jobs::{self, MetricAdapter};
+    let ctx = jobs::JobContext {
+        party: sweep.party.clone(),
+        sides: sweep.scenario.sides.iter().map(|s| s.name.clone()).collect(),
+        seed: sweep.seed,
+    };
+    let party = sweep.party.as_str();
     match job {
         Job::Grid(g) => Box::new(GridPlanner::new(sweep, g)),
+        Job::Optimize(j) => {
+            Box::new(MetricAdapter::new(party, jobs::optimize::Optimize::new(ctx, j.clone())))
+        }
+        Job::Minmax(j) => Box::new(MetricAdapter::new(party, jobs::minmax::Minmax::new(ctx, j.clone()))),
+        Job::DangerMap(j) => {
+            Box::new(MetricAdapter::new(party, jobs::danger_map::DangerMap::new(ctx, j.clone())))
+        }
+        Job::Frontier(j) => {
+            Box::new(MetricAdapter::new(party, jobs::frontier::Frontier::new(ctx, j.clone())))
+        }
+        Job::Sensitivity(j) => {
+            Box::new(MetricAdapter::new(party, jobs::sensitivity::Sensitivity::new(ctx, j.clone())))
+        }
     }
 }
 
-/// Runs the jobs of a sweep will plan at most (checked against the budget).
+/// Runs the jobs of a sweep will plan at most (checked against the budget):
+/// adaptive jobs count their worst case.
 pub fn planned_runs(sweep: &Sweep) -> u64 {
-    sweep
-        .jobs
-        .iter()
-        .map(|job| match job {
-            Job::Grid(g) => {
-                let variants: u64 = g.hp.values().map(|v| v.len() as u64).product();
-                (g.party.len() as u64)
-                    .saturating_mul(g.adversary.len() as u64)
-                    .saturating_mul(variants)
-                    .saturating_mul(g.runs)
-            }
-        })
-        .fold(0u64, u64::saturating_add)
+    sweep.jobs.iter().map(Job::worst_case_runs).fold(0u64, u64::saturating_add)
 }

@@ -61,6 +61,8 @@ pub struct CellResult {
     pub rounds: Vec<u32>,
     /// Final HP, run-major.
     pub final_hp: Vec<i32>,
+    /// Dead at the end, run-major.
+    pub dead: Vec<bool>,
     /// Side names.
     pub sides: Vec<String>,
     /// Deployed combatants.
@@ -86,6 +88,7 @@ impl CellResult {
             winner: Vec::new(),
             rounds: Vec::new(),
             final_hp: Vec::new(),
+            dead: Vec::new(),
             sides: first.sides.clone(),
             combatants: first.combatants.clone(),
         };
@@ -102,6 +105,7 @@ impl CellResult {
             out.winner.extend_from_slice(&r.winner);
             out.rounds.extend_from_slice(&r.rounds);
             out.final_hp.extend_from_slice(&r.final_hp);
+            out.dead.extend_from_slice(&r.dead);
             next += r.winner.len() as u64;
         }
         if next != runs || out.summary.runs != runs {
@@ -231,6 +235,7 @@ pub(crate) mod tests {
             r.winner.push(w as i32);
             r.rounds.push(o.rounds);
             r.final_hp.extend(o.combatants.iter().map(|c| c.final_hp));
+            r.dead.extend(o.combatants.iter().map(|c| c.dead));
         }
         r.summary = Some(summary_to_proto(&summary));
         r

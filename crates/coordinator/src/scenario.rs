@@ -227,6 +227,54 @@ pub fn apply_variant(encounter: &mut Encounter, variant: &[proto::SideVariant]) 
     }
 }
 
+/// The encounter of a variant: `base` with the extra copies of each side
+/// (appended to their side and placed again), then the HP fractions and the
+/// awareness overrides. Fails when a copied id is unknown or a zone is full.
+pub fn variant_encounter(base: &Encounter, variant: &[proto::SideVariant]) -> Result<Encounter, String> {
+    let mut enc = if variant.iter().all(|v| v.copies.is_empty()) {
+        base.clone()
+    } else {
+        let mut sides: Vec<SideSpec> = base
+            .sides
+            .iter()
+            .enumerate()
+            .map(|(i, name)| SideSpec {
+                name: name.clone(),
+                combatants: base
+                    .combatants
+                    .iter()
+                    .filter(|d| d.side == i)
+                    .map(|d| Arc::clone(&d.spec))
+                    .collect(),
+            })
+            .collect();
+        for v in variant {
+            for id in &v.copies {
+                let d = base
+                    .combatants
+                    .iter()
+                    .find(|d| &d.id == id && base.sides[d.side] == v.side)
+                    .ok_or_else(|| format!("side {:?} has no combatant {id:?} to copy", v.side))?;
+                if let Some(side) = sides.iter_mut().find(|s| s.name == v.side) {
+                    side.combatants.push(Arc::clone(&d.spec));
+                }
+            }
+        }
+        Encounter::build(Arc::clone(&base.map), sides).map_err(|e| format!("extra copies: {e}"))?
+    };
+    apply_variant(&mut enc, variant);
+    for d in &mut enc.combatants {
+        if let Some(v) = variant.iter().find(|v| v.side == enc.sides[d.side]) {
+            match v.aware {
+                1 => d.aware = true,
+                2 => d.aware = false,
+                _ => {}
+            }
+        }
+    }
+    Ok(enc)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

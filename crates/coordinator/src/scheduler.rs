@@ -436,7 +436,7 @@ impl Scheduler {
                 .enumerate()
                 .map(|(i, c)| c.result.as_ref().map_or(serde_json::Value::Null, |r| r.to_json(i, &c.spec)))
                 .collect();
-            jobs.push(serde_json::json!({ "kind": job.planner.kind(), "cells": cells }));
+            jobs.push(serde_json::json!({ "kind": job.planner.kind(), "result": job.planner.result(), "cells": cells }));
         }
         let results = serde_json::json!({
             "name": sweep.name,
@@ -824,6 +824,7 @@ impl Scheduler {
                 } else {
                     String::new()
                 },
+                progress: run.jobs.iter().filter_map(|j| j.planner.progress()).collect(),
             });
         }
         let Some(state) = self.history.get(&id) else { return Err(SchedError::UnknownSweep(id)) };
@@ -837,6 +838,7 @@ impl Scheduler {
             stats: Some(self.stats_proto(id, &stats)),
             error: state.error.clone(),
             results_json,
+            progress: Vec::new(),
         })
     }
 

@@ -28,7 +28,7 @@ pub fn split(runs: u64, shard_size: u64) -> Vec<Range<u64>> {
 /// the seed. The cell's total run count is not part of it: runs 0..100 are
 /// the same battles whether the cell has 100 or 400 runs.
 pub fn shard_key(scenario: &ScenarioHash, cell: &CellSpec, range: &Range<u64>) -> ShardKey {
-    let mut c = Canon::new("pf1e-shard-v1");
+    let mut c = Canon::new("pf1e-shard-v2");
     c.bytes(pf1e_engine::RULES_VERSION.as_bytes()).bytes(scenario);
     c.bytes(cell.party.as_bytes())
         .bytes(cell.party_strategy.as_str().as_bytes())
@@ -38,6 +38,21 @@ pub fn shard_key(scenario: &ScenarioHash, cell: &CellSpec, range: &Range<u64>) -
         c.bytes(side.as_bytes()).u64(u64::from(f.0));
     }
     c.u64(cell.seed).u64(range.start).u64(range.end);
+    // Only variants with extra changes hash them: other keys stay as they were.
+    if !cell.extra.is_empty() {
+        c.u64(cell.extra.len() as u64);
+        for (side, e) in &cell.extra {
+            c.bytes(side.as_bytes()).u64(match e.aware {
+                None => 0,
+                Some(true) => 1,
+                Some(false) => 2,
+            });
+            c.u64(e.copies.len() as u64);
+            for id in &e.copies {
+                c.bytes(id.as_bytes());
+            }
+        }
+    }
     c.finish()
 }
 
@@ -45,7 +60,23 @@ pub fn shard_key(scenario: &ScenarioHash, cell: &CellSpec, range: &Range<u64>) -
 pub fn shard_spec(scenario: &ScenarioHash, cell: &CellSpec, range: &Range<u64>) -> proto::ShardSpec {
     proto::ShardSpec {
         scenario_hash: hex(scenario),
-        variant: cell.hp.iter().map(|(s, f)| proto::SideVariant { side: s.clone(), hp_ppm: f.0 }).collect(),
+        variant: cell
+            .hp
+            .iter()
+            .map(|(s, f)| {
+                let e = cell.extra.get(s).cloned().unwrap_or_default();
+                proto::SideVariant {
+                    side: s.clone(),
+                    hp_ppm: f.0,
+                    aware: match e.aware {
+                        None => 0,
+                        Some(true) => 1,
+                        Some(false) => 2,
+                    },
+                    copies: e.copies,
+                }
+            })
+            .collect(),
         party: cell.party.clone(),
         party_strategy: cell.party_strategy.as_str().to_string(),
         adversary_strategy: cell.adversary_strategy.as_str().to_string(),
@@ -63,8 +94,8 @@ pub fn check_result(spec: &proto::ShardSpec, r: &proto::ShardResult) -> Result<(
     if summary_runs != runs || r.winner.len() as u64 != runs || r.rounds.len() as u64 != runs {
         return Err(format!("result has {summary_runs} runs for a shard of {runs}"));
     }
-    if r.final_hp.len() as u64 != runs * n {
-        return Err("result has a malformed final_hp table".into());
+    if r.final_hp.len() as u64 != runs * n || r.dead.len() != r.final_hp.len() {
+        return Err("result has a malformed final_hp or dead table".into());
     }
     Ok(())
 }
@@ -82,6 +113,7 @@ mod tests {
             adversary_strategy: StrategySpec::default_spec(),
             seed: 3,
             runs: 10,
+            extra: Default::default(),
         }
     }
 
@@ -103,5 +135,12 @@ mod tests {
         let mut c = cell(500_000);
         c.runs = 400;
         assert_eq!(k, shard_key(&s, &c, &(0..4)), "the cell's run count is not part of the key");
+        let mut c = cell(500_000);
+        c.extra.insert("a".into(), crate::plan::SideExtra { aware: Some(false), copies: vec![] });
+        assert_ne!(k, shard_key(&s, &c, &(0..4)), "awareness is part of the key");
+        let mut d = cell(500_000);
+        d.extra.insert("a".into(), crate::plan::SideExtra { aware: None, copies: vec!["x".into()] });
+        assert_ne!(shard_key(&s, &c, &(0..4)), shard_key(&s, &d, &(0..4)));
+        assert_ne!(k, shard_key(&s, &d, &(0..4)), "extra copies are part of the key");
     }
 }

@@ -35,35 +35,67 @@ impl SweepError {
     }
 }
 
-/// A strategy spec. Only `default` exists until strategy levers are added.
+/// A strategy spec (party or adversary levers) with its canonical name,
+/// which is what enters cache keys.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
-pub struct StrategySpec(String);
+pub struct StrategySpec {
+    name: String,
+    spec: pf1e_engine::strategy::StrategySpec,
+}
 
 impl StrategySpec {
     /// The engine's default policy.
     pub fn default_spec() -> Self {
-        Self("default".to_string())
+        Self::from_engine(pf1e_engine::strategy::StrategySpec::default_spec())
     }
 
-    /// The canonical text of the spec (part of cache keys).
+    /// Wraps engine levers.
+    pub fn from_engine(spec: pf1e_engine::strategy::StrategySpec) -> Self {
+        Self { name: spec.name(), spec }
+    }
+
+    /// The levers.
+    pub fn levers(&self) -> &pf1e_engine::strategy::StrategySpec {
+        &self.spec
+    }
+
+    /// The canonical name of the spec (part of cache keys).
     pub fn as_str(&self) -> &str {
-        &self.0
+        &self.name
     }
 
-    /// Parses a spec, refusing unknown strategies.
+    /// Parses a spec name (`default`, `lowest_hp, retreat=0.5`).
     pub fn parse(text: &str) -> Result<Self, String> {
-        if text == "default" {
-            Ok(Self::default_spec())
-        } else {
-            Err(format!("unknown strategy {text:?}: only \"default\" is available for now"))
-        }
+        pf1e_engine::strategy::StrategySpec::parse(text).map(Self::from_engine).map_err(|e| e.to_string())
     }
 }
 
 impl<'de> Deserialize<'de> for StrategySpec {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let text = String::deserialize(d)?;
-        Self::parse(&text).map_err(serde::de::Error::custom)
+        use serde::de::Error;
+        /// A spec is written by name or as a map of levers.
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Written {
+            Name(String),
+            Levers(BTreeMap<String, serde_yaml::Value>),
+        }
+        match Written::deserialize(d)? {
+            Written::Name(text) => Self::parse(&text).map_err(D::Error::custom),
+            Written::Levers(map) => {
+                let mut spec = pf1e_engine::strategy::StrategySpec::default_spec();
+                for (key, value) in &map {
+                    let text = match value {
+                        serde_yaml::Value::String(s) => s.clone(),
+                        serde_yaml::Value::Bool(b) => b.to_string(),
+                        serde_yaml::Value::Number(n) => n.to_string(),
+                        _ => return Err(D::Error::custom(format!("strategy lever {key}: expected a value"))),
+                    };
+                    spec.set(key, Some(&text)).map_err(|m| D::Error::custom(format!("strategy: {m}")))?;
+                }
+                Ok(Self::from_engine(spec))
+            }
+        }
     }
 }
 
@@ -179,6 +211,11 @@ struct SideFile {
 /// A job entry: a mapping with exactly one key, the job kind.
 enum JobFile {
     Grid(GridFile),
+    Optimize(crate::jobs::optimize::OptimizeJob),
+    Minmax(crate::jobs::minmax::MinmaxJob),
+    DangerMap(crate::jobs::danger_map::DangerMapJob),
+    Frontier(crate::jobs::frontier::FrontierJob),
+    Sensitivity(crate::jobs::sensitivity::SensitivityJob),
 }
 
 impl<'de> Deserialize<'de> for JobFile {
@@ -196,9 +233,14 @@ impl<'de> Deserialize<'de> for JobFile {
                 };
                 let job = match kind.as_str() {
                     "grid" => JobFile::Grid(map.next_value()?),
+                    "optimize" => JobFile::Optimize(map.next_value()?),
+                    "minmax" => JobFile::Minmax(map.next_value()?),
+                    "danger_map" => JobFile::DangerMap(map.next_value()?),
+                    "frontier" => JobFile::Frontier(map.next_value()?),
+                    "sensitivity" => JobFile::Sensitivity(map.next_value()?),
                     other => {
                         return Err(A::Error::custom(format!(
-                            "unknown job kind {other:?}: the available kind is \"grid\""
+                            "unknown job kind {other:?}: the kinds are grid, optimize, minmax, danger_map, frontier, sensitivity"
                         )));
                     }
                 };
@@ -243,10 +285,20 @@ pub struct GridJob {
 }
 
 /// A job of a sweep.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Job {
     /// Cartesian grid.
     Grid(GridJob),
+    /// The party's best strategy.
+    Optimize(crate::jobs::optimize::OptimizeJob),
+    /// Alternating best responses.
+    Minmax(crate::jobs::minmax::MinmaxJob),
+    /// Danger over party × adversary HP.
+    DangerMap(crate::jobs::danger_map::DangerMapJob),
+    /// The party HP where danger crosses a target.
+    Frontier(crate::jobs::frontier::FrontierJob),
+    /// Which adversary lever matters.
+    Sensitivity(crate::jobs::sensitivity::SensitivityJob),
 }
 
 impl Job {
@@ -254,6 +306,29 @@ impl Job {
     pub fn kind(&self) -> &'static str {
         match self {
             Job::Grid(_) => "grid",
+            Job::Optimize(_) => "optimize",
+            Job::Minmax(_) => "minmax",
+            Job::DangerMap(_) => "danger_map",
+            Job::Frontier(_) => "frontier",
+            Job::Sensitivity(_) => "sensitivity",
+        }
+    }
+
+    /// The most runs the job can plan (its budget reserved up front).
+    pub fn worst_case_runs(&self) -> u64 {
+        match self {
+            Job::Grid(g) => {
+                let variants: u64 = g.hp.values().map(|v| v.len() as u64).product();
+                (g.party.len() as u64)
+                    .saturating_mul(g.adversary.len() as u64)
+                    .saturating_mul(variants)
+                    .saturating_mul(g.runs)
+            }
+            Job::Optimize(j) => j.worst_case_runs(),
+            Job::Minmax(j) => j.worst_case_runs(),
+            Job::DangerMap(j) => j.worst_case_runs(),
+            Job::Frontier(j) => j.worst_case_runs(),
+            Job::Sensitivity(j) => j.worst_case_runs(),
         }
     }
 }
@@ -494,6 +569,38 @@ impl Sweep {
                     }
                     jobs.push(Job::Grid(GridJob { party: g.party, adversary: g.adversary, hp, runs }));
                 }
+                other => {
+                    let mut job = match other {
+                        JobFile::Optimize(j) => Job::Optimize(j),
+                        JobFile::Minmax(j) => Job::Minmax(j),
+                        JobFile::DangerMap(j) => Job::DangerMap(j),
+                        JobFile::Frontier(j) => Job::Frontier(j),
+                        JobFile::Sensitivity(j) => Job::Sensitivity(j),
+                        JobFile::Grid(_) => continue,
+                    };
+                    let kind = job.kind();
+                    let runs = match &mut job {
+                        Job::Optimize(j) => j.runs.get_or_insert(f.runs),
+                        Job::Minmax(j) => j.runs.get_or_insert(f.runs),
+                        Job::DangerMap(j) => j.runs.get_or_insert(f.runs),
+                        Job::Frontier(j) => j.runs.get_or_insert(f.runs),
+                        Job::Sensitivity(j) => j.runs.get_or_insert(f.runs),
+                        Job::Grid(_) => continue,
+                    };
+                    if *runs == 0 {
+                        return Err(err(kind, format!("{kind}: runs must be at least 1")));
+                    }
+                    let check = match &job {
+                        Job::Optimize(j) => j.check(),
+                        Job::Minmax(j) => j.check(),
+                        Job::DangerMap(j) => j.check(),
+                        Job::Frontier(j) => j.check(),
+                        Job::Sensitivity(j) => j.check(),
+                        Job::Grid(_) => Ok(()),
+                    };
+                    check.map_err(|m| err(kind, m))?;
+                    jobs.push(job);
+                }
             }
         }
         let sweep = Sweep {
@@ -573,7 +680,7 @@ jobs:
         assert_eq!(s.scenario.sides.len(), 2);
         assert_eq!(s.scenario.sides[1].name, "players");
         assert_eq!(s.scenario.sides[1].combatants.len(), 2);
-        let Job::Grid(g) = &s.jobs[0];
+        let Job::Grid(g) = &s.jobs[0] else { panic!("a grid job") };
         assert_eq!(g.hp["players"], vec![HpFraction(500_000), HpFraction::FULL]);
         assert_eq!(g.hp["monsters"], vec![HpFraction::FULL]);
         assert_eq!(g.runs, 10);
@@ -595,6 +702,27 @@ jobs:
     fn malformed_yaml_names_the_line() {
         let e = error_of(&SWEEP.replace("runs: 10", "runs: [10"));
         assert!(e.line.is_some(), "{e}");
+    }
+
+    #[test]
+    fn strategies_by_name_or_levers_share_one_canonical_name() {
+        let text = SWEEP.replace(
+            "- grid: { hp: { players: [0.5, 1.0] } }",
+            "- grid: { party: [\"retreat=0.5, lowest_hp\", { target: lowest_hp, retreat: 0.5 }] }\n  - optimize: { adversary: { use_charges: false }, candidates: [healer] }\n  - frontier: { target: 0.3 }",
+        );
+        let s = Sweep::from_bundle(&bundle(&text)).unwrap();
+        let Job::Grid(g) = &s.jobs[0] else { panic!("a grid job") };
+        assert_eq!(g.party[0], g.party[1]);
+        assert_eq!(g.party[0].as_str(), "lowest_hp, retreat=0.5");
+        let Job::Optimize(o) = &s.jobs[1] else { panic!("an optimize job") };
+        assert_eq!(o.adversary.as_str(), "use_charges=false");
+        assert_eq!(o.runs, Some(10), "the sweep's runs by default");
+        assert_eq!(s.jobs[2].kind(), "frontier");
+        let e = error_of(&text.replace("use_charges: false", "use_charges: sometimes"));
+        assert_eq!(e.line, Some(13), "{e}");
+        assert!(e.message.contains("use_charges"), "{e}");
+        let e = error_of(&text.replace("target: 0.3", "target: 1.3"));
+        assert!(e.message.contains("(0, 1)"), "{e}");
     }
 
     #[test]

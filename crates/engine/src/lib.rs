@@ -12,9 +12,11 @@ pub mod los;
 pub mod map;
 pub mod metrics;
 pub mod model;
+pub mod objectives;
 pub mod report;
 pub mod rng;
 pub mod runner;
+pub mod strategy;
 pub mod summary;
 pub mod transcript;
 

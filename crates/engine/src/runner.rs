@@ -4,7 +4,9 @@ use std::ops::Range;
 
 use rayon::prelude::*;
 
-use crate::combat::{DefaultPolicy, PreparedEncounter, RunOutcome, SimOptions, run_combat, run_prepared};
+use crate::combat::{
+    DefaultPolicy, Policy, PreparedEncounter, RunOutcome, SimOptions, run_combat, run_prepared,
+};
 use crate::encounter::Encounter;
 use crate::rng::SeededRng;
 
@@ -59,4 +61,106 @@ pub fn run_batch_prepared(
             run_prepared(prepared, options, &mut rng, None, &mut DefaultPolicy)
         })
         .collect()
+}
+
+/// `run_batch_prepared` with every run played by a fresh copy of `policy`
+/// (e.g. a [`MatchupPolicy`]). The all-default matchup plays exactly as
+/// `run_batch_prepared`.
+pub fn run_batch_policy<P: Policy + Clone + Sync>(
+    prepared: &PreparedEncounter,
+    options: &SimOptions,
+    seed: u64,
+    runs: Range<u64>,
+    policy: &P,
+) -> Vec<RunOutcome> {
+    runs.into_par_iter()
+        .map(|run| {
+            let mut rng = SeededRng::for_run(seed, run);
+            run_prepared(prepared, options, &mut rng, None, &mut policy.clone())
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::combat::MatchupPolicy;
+    use crate::encounter::SideSpec;
+    use crate::map::Map;
+    use crate::model::load_combatant;
+    use crate::strategy::StrategySpec;
+    use crate::summary::Summary;
+
+    #[allow(clippy::too_many_arguments)]
+    fn run_batch_matchup(
+        enc: &Encounter,
+        prep: &PreparedEncounter,
+        opts: &SimOptions,
+        seed: u64,
+        runs: Range<u64>,
+        party_side: usize,
+        party: &StrategySpec,
+        adversary: &StrategySpec,
+    ) -> Vec<RunOutcome> {
+        run_batch_policy(prep, opts, seed, runs, &MatchupPolicy::new(enc, party_side, party, adversary))
+    }
+
+    fn goblins_vs_orc() -> Encounter {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data");
+        let map = Arc::new(Map::load(&root.join("maps/sample_arena.yaml")).unwrap());
+        let c = |p: &str| Arc::new(load_combatant(&root.join(p)).unwrap());
+        let sides: Vec<SideSpec> = map
+            .deployment
+            .iter()
+            .enumerate()
+            .map(|(i, (name, _))| SideSpec {
+                name: name.clone(),
+                combatants: if i == 0 {
+                    vec![c("monsters/goblin.json"), c("monsters/goblin.json"), c("monsters/goblin.json")]
+                } else {
+                    vec![c("monsters/orc.json"), c("monsters/orc.json")]
+                },
+            })
+            .collect();
+        Encounter::build(map, sides).unwrap()
+    }
+
+    #[test]
+    fn the_default_matchup_is_the_default_policy() {
+        let enc = goblins_vs_orc();
+        let prep = PreparedEncounter::new(&enc).unwrap();
+        let opts = SimOptions::default();
+        let d = StrategySpec::default_spec();
+        let expected = run_batch_prepared(&prep, &opts, 9, 0..40);
+        for side in [0, 1] {
+            assert_eq!(run_batch_matchup(&enc, &prep, &opts, 9, 0..40, side, &d, &d), expected);
+        }
+    }
+
+    #[test]
+    fn levers_change_play_and_stay_deterministic() {
+        let enc = goblins_vs_orc();
+        let prep = PreparedEncounter::new(&enc).unwrap();
+        let opts = SimOptions::default();
+        let d = StrategySpec::default_spec();
+        let base = run_batch_prepared(&prep, &opts, 3, 0..60);
+        let summary = |o: &[RunOutcome]| Summary::from_outcomes(2, enc.combatants.len(), o);
+        for name in ["lowest_hp", "use_charges=false", "retreat=0.75", "weakest_ac, retreat=0.5"] {
+            let spec = StrategySpec::parse(name).unwrap();
+            // The lever plays for the goblins (side 0) in one matchup, for the orcs in the other.
+            let mut changed = false;
+            for party_side in [0, 1] {
+                let a = run_batch_matchup(&enc, &prep, &opts, 3, 0..60, party_side, &spec, &d);
+                let b = run_batch_matchup(&enc, &prep, &opts, 3, 0..60, party_side, &spec, &d);
+                assert_eq!(a, b, "{name} is deterministic");
+                changed |= summary(&a) != summary(&base);
+            }
+            assert!(changed, "{name} changes how someone plays");
+        }
+        // Inert levers (no spells, no class abilities in the engine yet) change nothing.
+        let inert = StrategySpec::parse("spell_policy=none, use_class_abilities=false").unwrap();
+        assert_eq!(run_batch_matchup(&enc, &prep, &opts, 3, 0..60, 0, &inert, &inert), base);
+    }
 }

@@ -8,16 +8,17 @@ use std::sync::{Arc, Mutex};
 use pf1e_coordinator::embedded::ShardEvaluator;
 use pf1e_coordinator::proto;
 use pf1e_coordinator::results::summary_to_proto;
-use pf1e_coordinator::scenario::{Scenario, ScenarioHash, apply_variant};
-use pf1e_engine::combat::PreparedEncounter;
+use pf1e_coordinator::scenario::{Scenario, ScenarioHash, variant_encounter};
+use pf1e_engine::combat::{MatchupPolicy, PreparedEncounter};
 use pf1e_engine::encounter::Encounter;
-use pf1e_engine::runner::run_batch_prepared;
+use pf1e_engine::runner::{run_batch_policy, run_batch_prepared};
+use pf1e_engine::strategy::StrategySpec;
 use pf1e_engine::summary::Summary;
 
 /// Prepared variants kept in memory.
 const PREPARED_CACHE: usize = 64;
 
-type VariantKey = (ScenarioHash, Vec<(String, u32)>);
+type VariantKey = (ScenarioHash, Vec<(String, u32, u32, Vec<String>)>);
 
 /// A variant ready to play.
 struct Ready {
@@ -55,8 +56,10 @@ impl EngineEvaluator {
     }
 
     fn ready(&self, scenario: &Scenario, spec: &proto::ShardSpec) -> Result<Arc<Ready>, String> {
-        let key: VariantKey =
-            (scenario.hash, spec.variant.iter().map(|v| (v.side.clone(), v.hp_ppm)).collect());
+        let key: VariantKey = (
+            scenario.hash,
+            spec.variant.iter().map(|v| (v.side.clone(), v.hp_ppm, v.aware, v.copies.clone())).collect(),
+        );
         {
             let mut cache = self.prepared.lock().unwrap_or_else(|p| p.into_inner());
             cache.stamp += 1;
@@ -66,8 +69,7 @@ impl EngineEvaluator {
                 return Ok(Arc::clone(r));
             }
         }
-        let mut encounter = (*self.encounter(scenario)?).clone();
-        apply_variant(&mut encounter, &spec.variant);
+        let encounter = variant_encounter(&*self.encounter(scenario)?, &spec.variant)?;
         let prepared =
             PreparedEncounter::new(&encounter).map_err(|e| format!("{}: {e}", scenario.map_name))?;
         let ready = Arc::new(Ready { encounter, prepared });
@@ -87,15 +89,22 @@ impl EngineEvaluator {
 
 impl ShardEvaluator for EngineEvaluator {
     fn evaluate(&self, scenario: &Scenario, spec: &proto::ShardSpec) -> Result<proto::ShardResult, String> {
-        for s in [&spec.party_strategy, &spec.adversary_strategy] {
-            if s != "default" {
-                return Err(format!("unknown strategy {s:?}: this worker only knows \"default\""));
-            }
-        }
+        let party = StrategySpec::parse(&spec.party_strategy).map_err(|e| e.to_string())?;
+        let adversary = StrategySpec::parse(&spec.adversary_strategy).map_err(|e| e.to_string())?;
         let ready = self.ready(scenario, spec)?;
         let enc = &ready.encounter;
-        let outcomes =
-            run_batch_prepared(&ready.prepared, &scenario.options, spec.seed, spec.run_start..spec.run_end);
+        let range = spec.run_start..spec.run_end;
+        let outcomes = if party.is_default() && adversary.is_default() {
+            run_batch_prepared(&ready.prepared, &scenario.options, spec.seed, range)
+        } else {
+            let side = enc
+                .sides
+                .iter()
+                .position(|s| s == &spec.party)
+                .ok_or_else(|| format!("party {:?} is not a side of the scenario", spec.party))?;
+            let policy = MatchupPolicy::new(enc, side, &party, &adversary);
+            run_batch_policy(&ready.prepared, &scenario.options, spec.seed, range, &policy)
+        };
         let summary = Summary::from_outcomes(enc.sides.len(), enc.combatants.len(), &outcomes);
         let mut r = proto::ShardResult {
             summary: Some(summary_to_proto(&summary)),
@@ -116,6 +125,7 @@ impl ShardEvaluator for EngineEvaluator {
             r.winner.push(o.winner.map_or(-1, |w| w as i32));
             r.rounds.push(o.rounds);
             r.final_hp.extend(o.combatants.iter().map(|c| c.final_hp));
+            r.dead.extend(o.combatants.iter().map(|c| c.dead));
         }
         Ok(r)
     }
@@ -153,8 +163,8 @@ mod tests {
         let eval = EngineEvaluator::new();
         for ppm in [500_000, 1_000_000] {
             let variant = vec![
-                proto::SideVariant { side: "monsters".into(), hp_ppm: 1_000_000 },
-                proto::SideVariant { side: "players".into(), hp_ppm: ppm },
+                proto::SideVariant { side: "monsters".into(), hp_ppm: 1_000_000, ..Default::default() },
+                proto::SideVariant { side: "players".into(), hp_ppm: ppm, ..Default::default() },
             ];
             let spec = proto::ShardSpec {
                 scenario_hash: pf1e_coordinator::scenario::hex(&scenario.hash),
@@ -168,7 +178,7 @@ mod tests {
             };
             let r = eval.evaluate(&scenario, &spec).unwrap();
             let mut enc = scenario.base_encounter().unwrap();
-            apply_variant(&mut enc, &variant);
+            pf1e_coordinator::scenario::apply_variant(&mut enc, &variant);
             assert_eq!(enc.combatants[0].start_hp, if ppm == 500_000 { 3 } else { 6 });
             let expected = pf1e_engine::runner::run_batch(&enc, &scenario.options, 5, 3..11);
             assert_eq!(

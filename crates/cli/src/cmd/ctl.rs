@@ -10,7 +10,7 @@ use pf1e_coordinator::proto;
 use pf1e_coordinator::sweep::{Sweep, bundle_from_disk};
 
 use super::progress::Progress;
-use super::{CmdError, CmdResult, ConnectArgs, document, print_results, runtime};
+use super::{CmdError, CmdResult, ConnectArgs, document, runtime};
 
 /// Arguments of `pf1e ctl`.
 #[derive(Debug, Clone, clap::Args)]
@@ -58,6 +58,8 @@ pub enum CtlCommand {
         /// One JSON document.
         #[arg(long)]
         json: bool,
+        #[command(flatten)]
+        report: super::report::ReportArgs,
     },
     /// Cancel a sweep.
     Cancel {
@@ -176,17 +178,12 @@ async fn dispatch(target: &Target, command: &CtlCommand, bundle: Option<proto::S
             }
             Ok(())
         }
-        CtlCommand::Results { id, json } => {
+        CtlCommand::Results { id, json, report } => {
             let info = rpc(client.get(proto::GetRequest { sweep_id: *id }).await)?;
             if info.status != "done" {
                 return Err(CmdError::runtime(format!("sweep {id} is {} and has no results", info.status)));
             }
-            if *json {
-                println!("{}", document(&info, true));
-            } else {
-                print_results(&info);
-            }
-            Ok(())
+            super::report::emit(&info, *json, report)
         }
         CtlCommand::Cancel { id } => {
             let info = rpc(client.cancel(proto::CancelRequest { sweep_id: *id }).await)?;

@@ -6,6 +6,7 @@ pub mod bench_service;
 pub mod coordinator;
 pub mod ctl;
 pub mod progress;
+pub mod report;
 pub mod run;
 pub mod worker;
 
@@ -170,6 +171,10 @@ pub fn print_results(info: &proto::SweepInfo) {
     let party = results["party"].as_str().unwrap_or("party");
     println!("sweep {} ({}): {}", info.id, info.name, info.status);
     for (j, job) in results["jobs"].as_array().into_iter().flatten().enumerate() {
+        // Analysis jobs print their own layouts (see `report`).
+        if job["kind"] != "grid" {
+            continue;
+        }
         println!("job {} ({})", j + 1, job["kind"].as_str().unwrap_or("?"));
         println!(
             "  {:<28} {:<20} {:>6} {:>17} {:>7} {:>9}",

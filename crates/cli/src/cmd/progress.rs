@@ -11,6 +11,7 @@ pub struct Progress {
     quiet: bool,
     last_line: Option<Instant>,
     last_done: u64,
+    last_progress: Vec<String>,
 }
 
 impl Progress {
@@ -25,13 +26,23 @@ impl Progress {
             }
             bar
         });
-        Self { bar, quiet, last_line: None, last_done: u64::MAX }
+        Self { bar, quiet, last_line: None, last_done: u64::MAX, last_progress: Vec::new() }
     }
 
     /// Shows a state.
     pub fn update(&mut self, info: &proto::SweepInfo) {
         if self.quiet {
             return;
+        }
+        // Partial rankings of the analysis jobs, whenever they change.
+        if info.progress != self.last_progress {
+            for line in info.progress.iter().filter(|l| !self.last_progress.contains(l)) {
+                match &self.bar {
+                    Some(bar) => bar.println(line),
+                    None => eprintln!("{line}"),
+                }
+            }
+            self.last_progress = info.progress.clone();
         }
         let s = info.stats.unwrap_or_default();
         let msg = format!(

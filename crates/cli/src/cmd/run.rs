@@ -11,7 +11,7 @@ use pf1e_coordinator::sweep::{Sweep, bundle_from_disk};
 use pf1e_worker::EngineEvaluator;
 
 use super::progress::Progress;
-use super::{CmdError, CmdResult, document, print_results};
+use super::{CmdError, CmdResult};
 
 /// Arguments of `pf1e run`.
 #[derive(Debug, Clone, clap::Args)]
@@ -33,6 +33,8 @@ pub struct RunArgs {
     /// No progress display.
     #[arg(long, short)]
     pub quiet: bool,
+    #[command(flatten)]
+    pub report: super::report::ReportArgs,
 }
 
 /// The default cache file.
@@ -77,10 +79,5 @@ pub fn run(args: &RunArgs) -> CmdResult {
     if info.status != "done" {
         return Err(CmdError::runtime(format!("sweep {} {}: {}", info.id, info.status, info.error)));
     }
-    if args.json {
-        println!("{}", document(&info, true));
-    } else {
-        print_results(&info);
-    }
-    Ok(())
+    super::report::emit(&info, args.json, &args.report)
 }

@@ -29,7 +29,7 @@ mod tests;
 
 pub use action::{Action, ActionKind, ActionResult, Reason, Slot};
 pub use economy::{Planned, apply_budget};
-pub use policy::{DefaultPolicy, Policy, SidePolicies};
+pub use policy::{DefaultPolicy, MatchupPolicy, Policy, Roster, SidePolicies, StrategyPolicy};
 pub use prepared::{PrepareError, PreparedEncounter};
 pub use state::{BattleState, LifeState};
 

@@ -1,5 +1,12 @@
 //! Policies decide what a combatant does on its turn; the default policy.
 
+use std::sync::Arc;
+
+use crate::encounter::Encounter;
+use crate::grid::{Access, Pathfinder, distance_ft};
+use crate::map::Pos;
+use crate::strategy::{StrategySpec, TargetPriority};
+
 use super::action::{Action, ActionKind};
 use super::state::{BattleState, LifeState};
 
@@ -34,16 +41,165 @@ pub struct DefaultPolicy;
 impl Policy for DefaultPolicy {
     fn plan(&mut self, battle: &BattleState<'_>, actor: usize, out: &mut Vec<Action>) {
         let Some(t) = battle.nearest_enemy(actor) else { return };
-        if battle.weapon_for(actor, t, battle.pos(actor)).is_ok() {
-            out.push(Action::at(ActionKind::FullAttack, t));
-        } else if battle.life(actor) != LifeState::Disabled && battle.charge_end(actor, t).is_ok() {
-            out.push(Action::at(ActionKind::Charge, t));
-        } else if let Some(q) = battle.step_to_attack(actor, t) {
-            out.push(Action::at(ActionKind::FiveFootStep, t).with_destination(q));
-            out.push(Action::at(ActionKind::FullAttack, t));
+        strike(battle, actor, t, true, out);
+    }
+}
+
+/// The default policy's attack ladder against target `t`; the charge rung
+/// only when `charges`.
+fn strike(battle: &BattleState<'_>, actor: usize, t: usize, charges: bool, out: &mut Vec<Action>) {
+    if battle.weapon_for(actor, t, battle.pos(actor)).is_ok() {
+        out.push(Action::at(ActionKind::FullAttack, t));
+    } else if charges && battle.life(actor) != LifeState::Disabled && battle.charge_end(actor, t).is_ok() {
+        out.push(Action::at(ActionKind::Charge, t));
+    } else if let Some(q) = battle.step_to_attack(actor, t) {
+        out.push(Action::at(ActionKind::FiveFootStep, t).with_destination(q));
+        out.push(Action::at(ActionKind::FullAttack, t));
+    } else {
+        out.push(Action::at(ActionKind::Move, t));
+        out.push(Action::at(ActionKind::Attack, t));
+    }
+}
+
+/// What a strategy needs to know of each combatant that the battle state
+/// does not expose: armor class and whether it casts spells.
+#[derive(Clone, Debug, Default)]
+pub struct Roster {
+    ac: Vec<i32>,
+    caster: Vec<bool>,
+}
+
+impl Roster {
+    /// The roster of an encounter, in combatant order.
+    pub fn new(encounter: &Encounter) -> Self {
+        Self {
+            ac: encounter.combatants.iter().map(|d| d.spec.ac.total).collect(),
+            caster: encounter.combatants.iter().map(|d| !d.spec.spells.is_empty()).collect(),
+        }
+    }
+}
+
+/// A policy compiled from a [`StrategySpec`].
+///
+/// The all-default spec plays exactly as [`DefaultPolicy`]. Otherwise: the
+/// target is chosen by the spec's priority among enemies able to fight
+/// (ties: fewer hit points, then encounter order); below the retreat
+/// threshold a combatant that can get farther from every enemy moves to
+/// the reachable square farthest from the nearest one (a move action, so it
+/// provokes: the engine does not play withdraw yet); without charges the
+/// ladder skips the charge. Spell policy and class abilities are inert
+/// until the engine plays spells and class abilities.
+#[derive(Clone, Debug)]
+pub struct StrategyPolicy {
+    spec: StrategySpec,
+    roster: Arc<Roster>,
+    pf: Option<Pathfinder>,
+}
+
+impl StrategyPolicy {
+    /// The policy of `spec` for the combatants of `roster`.
+    pub fn new(spec: StrategySpec, roster: Arc<Roster>) -> Self {
+        Self { spec, roster, pf: None }
+    }
+
+    fn target(&self, b: &BattleState<'_>, actor: usize) -> Option<usize> {
+        let enemies = (0..b.len()).filter(|&j| b.are_enemies(actor, j) && b.is_active(j));
+        let ac = |j: usize| self.roster.ac.get(j).copied().unwrap_or(0);
+        match self.spec.target {
+            TargetPriority::Nearest => b.nearest_enemy(actor),
+            TargetPriority::WeakestAc => enemies.min_by_key(|&j| (ac(j), b.hp(j), j)),
+            TargetPriority::LowestHp => enemies.min_by_key(|&j| (b.hp(j), j)),
+            TargetPriority::Healer => {
+                let caster = |j: usize| self.roster.caster.get(j).copied().unwrap_or(false);
+                enemies.min_by_key(|&j| (!caster(j), ac(j), b.hp(j), j))
+            }
+        }
+    }
+
+    /// Where `actor` retreats to: the reachable square (one move) farthest
+    /// from its nearest enemy, if farther than where it stands.
+    fn retreat_square(&mut self, b: &BattleState<'_>, actor: usize) -> Option<Pos> {
+        let map = b.map();
+        let nearest = |p: Pos| {
+            (0..b.len())
+                .filter(|&j| b.are_enemies(actor, j) && b.is_active(j))
+                .map(|j| distance_ft(p, b.pos(j)))
+                .min()
+                .unwrap_or(u32::MAX)
+        };
+        let start = b.pos(actor);
+        let budget = b.move_budget(actor);
+        let pf = self.pf.get_or_insert_with(|| b.prepared().pathfinder.clone());
+        pf.run(map, start, Some(budget), &|p| b.access(actor, p));
+        let mut best: Option<((u32, std::cmp::Reverse<u32>), Pos)> = None;
+        for row in 0..map.height {
+            for col in 0..map.width {
+                let q = Pos::new(row, col);
+                let Some(cost) = pf.cost(q) else { continue };
+                if cost > budget || b.access(actor, q) != Access::Open {
+                    continue;
+                }
+                let key = (nearest(q), std::cmp::Reverse(cost));
+                if best.is_none_or(|(k, _)| key > k) {
+                    best = Some((key, q));
+                }
+            }
+        }
+        best.filter(|((d, _), q)| *d > nearest(start) && *q != start).map(|(_, q)| q)
+    }
+}
+
+impl Policy for StrategyPolicy {
+    fn plan(&mut self, battle: &BattleState<'_>, actor: usize, out: &mut Vec<Action>) {
+        if self.spec.is_default() {
+            return DefaultPolicy.plan(battle, actor, out);
+        }
+        let Some(t) = self.target(battle, actor) else { return };
+        let hp = i64::from(battle.hp(actor));
+        let threshold = i64::from(self.spec.retreat_milli) * i64::from(battle.hp_max(actor));
+        if self.spec.retreat_milli > 0
+            && hp * 1000 < threshold
+            && let Some(q) = self.retreat_square(battle, actor)
+        {
+            out.push(Action::new(ActionKind::Move).with_destination(q));
+            return;
+        }
+        strike(battle, actor, t, self.spec.use_charges, out);
+    }
+}
+
+/// The policies of a matchup: the party side plays the party spec, every
+/// other side the adversary spec.
+#[derive(Clone, Debug)]
+pub struct MatchupPolicy {
+    party_side: usize,
+    party: StrategyPolicy,
+    adversary: StrategyPolicy,
+}
+
+impl MatchupPolicy {
+    /// Compiles `party` for side `party_side` and `adversary` for the others.
+    pub fn new(
+        encounter: &Encounter,
+        party_side: usize,
+        party: &StrategySpec,
+        adversary: &StrategySpec,
+    ) -> Self {
+        let roster = Arc::new(Roster::new(encounter));
+        Self {
+            party_side,
+            party: StrategyPolicy::new(party.clone(), Arc::clone(&roster)),
+            adversary: StrategyPolicy::new(adversary.clone(), roster),
+        }
+    }
+}
+
+impl Policy for MatchupPolicy {
+    fn plan(&mut self, battle: &BattleState<'_>, actor: usize, out: &mut Vec<Action>) {
+        if battle.side(actor) == self.party_side {
+            self.party.plan(battle, actor, out);
         } else {
-            out.push(Action::at(ActionKind::Move, t));
-            out.push(Action::at(ActionKind::Attack, t));
+            self.adversary.plan(battle, actor, out);
         }
     }
 }

@@ -1,0 +1,275 @@
+//! `minmax`: alternating best responses. Each iteration the party picks its
+//! best candidate against the current adversary (highest p_survives, then
+//! fewest hit points lost, then name), then the adversary picks the
+//! candidate worst for that party (lowest party p_survives, then most party
+//! hit points lost, then name). Stops after `iterations`, or early when an
+//! iteration keeps the previous pair.
+
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use super::{CellMetrics, JobContext, MetricPlanner, cmp_f64};
+use crate::plan::Step;
+use crate::sweep::{HpFraction, StrategySpec};
+
+/// The `minmax` job as written in the sweep file.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MinmaxJob {
+    /// Runs per cell (default: the sweep's).
+    #[serde(default)]
+    pub runs: Option<u64>,
+    /// Most runs the job may spend.
+    #[serde(default)]
+    pub max_total_runs: Option<u64>,
+    /// Most iterations.
+    #[serde(default = "default_iterations")]
+    pub iterations: u32,
+    /// Party candidates (the first starts).
+    pub party: Vec<StrategySpec>,
+    /// Adversary candidates (the first starts).
+    pub adversary: Vec<StrategySpec>,
+}
+
+fn default_iterations() -> u32 {
+    3
+}
+
+impl MinmaxJob {
+    /// Runs per cell.
+    pub fn runs(&self) -> u64 {
+        self.runs.unwrap_or(1)
+    }
+
+    /// The most runs the job can plan.
+    pub fn worst_case_runs(&self) -> u64 {
+        u64::from(self.iterations)
+            .saturating_mul((self.party.len() + self.adversary.len()) as u64)
+            .saturating_mul(self.runs())
+    }
+
+    /// Checks the job before anything runs.
+    pub fn check(&self) -> Result<(), String> {
+        if self.party.is_empty() || self.adversary.is_empty() {
+            return Err("minmax: party and adversary need at least one candidate".into());
+        }
+        if self.iterations == 0 {
+            return Err("minmax: iterations must be at least 1".into());
+        }
+        if let Some(max) = self.max_total_runs
+            && self.worst_case_runs() > max
+        {
+            return Err(format!(
+                "minmax: {} iterations over {} candidates need up to {} runs, over its max_total_runs of {max}",
+                self.iterations,
+                self.party.len() + self.adversary.len(),
+                self.worst_case_runs()
+            ));
+        }
+        Ok(())
+    }
+}
+
+#[derive(Debug, Clone)]
+struct Iteration {
+    party: usize,
+    adversary: usize,
+    metrics: CellMetrics,
+}
+
+/// The minmax planner.
+pub struct Minmax {
+    ctx: JobContext,
+    job: MinmaxJob,
+    party: usize,
+    adversary: usize,
+    /// Whose turn the batch in flight is (true: party), and its results.
+    turn: Option<bool>,
+    results: Vec<Option<CellMetrics>>,
+    base: usize,
+    next_index: usize,
+    iterations: Vec<Iteration>,
+    done: bool,
+}
+
+impl Minmax {
+    /// The planner of `job`.
+    pub fn new(ctx: JobContext, job: MinmaxJob) -> Self {
+        Self {
+            ctx,
+            job,
+            party: 0,
+            adversary: 0,
+            turn: None,
+            results: Vec::new(),
+            base: 0,
+            next_index: 0,
+            iterations: Vec::new(),
+            done: false,
+        }
+    }
+
+    fn emit(&mut self, party_turn: bool) -> Step {
+        let runs = self.job.runs();
+        let cells: Vec<_> = if party_turn {
+            self.job
+                .party
+                .iter()
+                .map(|p| {
+                    self.ctx.cell(
+                        p,
+                        &self.job.adversary[self.adversary],
+                        HpFraction::FULL,
+                        HpFraction::FULL,
+                        runs,
+                    )
+                })
+                .collect()
+        } else {
+            self.job
+                .adversary
+                .iter()
+                .map(|a| {
+                    self.ctx.cell(&self.job.party[self.party], a, HpFraction::FULL, HpFraction::FULL, runs)
+                })
+                .collect()
+        };
+        self.turn = Some(party_turn);
+        self.base = self.next_index;
+        self.next_index += cells.len();
+        self.results = vec![None; cells.len()];
+        Step::Emit(cells)
+    }
+}
+
+impl MetricPlanner for Minmax {
+    fn kind(&self) -> &'static str {
+        "minmax"
+    }
+
+    fn step(&mut self) -> Step {
+        if self.done {
+            return Step::Done;
+        }
+        let Some(party_turn) = self.turn else { return self.emit(true) };
+        if self.results.iter().any(Option::is_none) {
+            return Step::Wait;
+        }
+        let ms: Vec<CellMetrics> = self.results.iter().flatten().cloned().collect();
+        if party_turn {
+            let names: Vec<&str> = self.job.party.iter().map(StrategySpec::as_str).collect();
+            self.party = (0..ms.len())
+                .min_by(|&a, &b| {
+                    cmp_f64(ms[b].party.p_survives, ms[a].party.p_survives)
+                        .then(cmp_f64(ms[a].party.expected_hp_lost, ms[b].party.expected_hp_lost))
+                        .then(names[a].cmp(names[b]))
+                })
+                .unwrap_or(0);
+            return self.emit(false);
+        }
+        let names: Vec<&str> = self.job.adversary.iter().map(StrategySpec::as_str).collect();
+        self.adversary = (0..ms.len())
+            .min_by(|&a, &b| {
+                cmp_f64(ms[a].party.p_survives, ms[b].party.p_survives)
+                    .then(cmp_f64(ms[b].party.expected_hp_lost, ms[a].party.expected_hp_lost))
+                    .then(names[a].cmp(names[b]))
+            })
+            .unwrap_or(0);
+        let same =
+            self.iterations.last().is_some_and(|it| it.party == self.party && it.adversary == self.adversary);
+        self.iterations.push(Iteration {
+            party: self.party,
+            adversary: self.adversary,
+            metrics: ms[self.adversary].clone(),
+        });
+        if same || self.iterations.len() as u32 >= self.job.iterations {
+            self.done = true;
+            return Step::Done;
+        }
+        self.emit(true)
+    }
+
+    fn consume_metrics(&mut self, index: usize, m: &CellMetrics) {
+        if let Some(slot) = index.checked_sub(self.base).and_then(|i| self.results.get_mut(i)) {
+            *slot = Some(m.clone());
+        }
+    }
+
+    fn state(&self) -> Value {
+        json!({ "iterations": self.iterations.len(), "party": self.party, "adversary": self.adversary, "done": self.done })
+    }
+
+    fn result(&self) -> Value {
+        json!({
+            "converged": self.iterations.len() >= 2
+                && self.iterations.last().map(|l| (l.party, l.adversary))
+                    == self.iterations.get(self.iterations.len() - 2).map(|l| (l.party, l.adversary)),
+            "iterations": self.iterations.iter().enumerate().map(|(i, it)| json!({
+                "iteration": i + 1,
+                "party_strategy": self.job.party[it.party].as_str(),
+                "adversary_strategy": self.job.adversary[it.adversary].as_str(),
+                "party": it.metrics.party,
+                "adversary": it.metrics.adversary,
+            })).collect::<Vec<_>>(),
+        })
+    }
+
+    fn progress(&self) -> Option<String> {
+        let it = self.iterations.last()?;
+        Some(format!(
+            "minmax iteration {}: {} vs {} ({:.1}% party survival)",
+            self.iterations.len(),
+            self.job.party[it.party].as_str(),
+            self.job.adversary[it.adversary].as_str(),
+            it.metrics.party.p_survives * 100.0
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::jobs::testing::{ctx, drive, metrics};
+
+    fn specs(names: &[&str]) -> Vec<StrategySpec> {
+        names.iter().map(|n| StrategySpec::parse(n).unwrap()).collect()
+    }
+
+    /// Known payoffs: the party is best with lowest_hp against anything;
+    /// the adversary hurts most with weakest_ac.
+    fn payoff(c: &crate::plan::CellSpec) -> CellMetrics {
+        let p = match c.party_strategy.as_str() {
+            "lowest_hp" => 0.8,
+            _ => 0.6,
+        } - match c.adversary_strategy.as_str() {
+            "weakest_ac" => 0.3,
+            "healer" => 0.1,
+            _ => 0.0,
+        };
+        metrics(p, 10.0, c.runs)
+    }
+
+    #[test]
+    fn best_responses_converge_and_stop_early() {
+        let job = MinmaxJob {
+            runs: Some(10),
+            max_total_runs: None,
+            iterations: 5,
+            party: specs(&["default", "lowest_hp"]),
+            adversary: specs(&["default", "weakest_ac", "healer"]),
+        };
+        let mut m = Minmax::new(ctx(), job.clone());
+        let cells = drive(&mut m, &payoff);
+        let r = m.result();
+        let its = r["iterations"].as_array().unwrap();
+        assert_eq!(its.len(), 2, "the second iteration keeps the pair: stop");
+        assert_eq!(its[0]["party_strategy"], "lowest_hp");
+        assert_eq!(its[0]["adversary_strategy"], "weakest_ac");
+        assert_eq!(its[1]["party_strategy"], "lowest_hp");
+        assert_eq!(r["converged"], true);
+        assert_eq!(cells.len(), 2 * (2 + 3));
+        assert!((cells.len() as u64) * 10 <= job.worst_case_runs());
+        let e = MinmaxJob { max_total_runs: Some(100), ..job }.check().unwrap_err();
+        assert!(e.contains("max_total_runs"), "{e}");
+    }
+}

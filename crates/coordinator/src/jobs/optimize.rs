@@ -1,0 +1,483 @@
+//! `optimize`: the party's best plan against a fixed adversary.
+//!
+//! Stages: a coarse grid (target × spell policy × charges × class
+//! abilities), retreat refinement (0.25/0.5/0.75) of the best cells, the
+//! candidate specs of the sweep — each deduplicated against what was
+//! measured. Then racing: while a contender's 3σ bands overlap the
+//! leader's, the leader and those contenders are measured again with twice
+//! the runs (the first runs come from the cache: same seed, same streams),
+//! until they separate, the race rounds are spent or the budget is. Ranking:
+//! (−p_survives, expected_hp_lost, −worst_decile_hp, rounds, name).
+
+use std::cmp::Ordering;
+
+use pf1e_engine::strategy::{SpellPolicy, StrategySpec as Levers, TargetPriority};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use super::{CellMetrics, JobContext, MetricPlanner, cmp_f64, statistically_tied};
+use crate::plan::Step;
+use crate::sweep::{HpFraction, StrategySpec};
+
+/// The `optimize` job as written in the sweep file.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OptimizeJob {
+    /// Runs per cell (default: the sweep's).
+    #[serde(default)]
+    pub runs: Option<u64>,
+    /// Most runs the job may spend, racing included.
+    #[serde(default)]
+    pub max_total_runs: Option<u64>,
+    /// The adversary's strategy.
+    #[serde(default = "StrategySpec::default_spec")]
+    pub adversary: StrategySpec,
+    /// Extra specs to measure after the grid and the refinement.
+    #[serde(default)]
+    pub candidates: Vec<StrategySpec>,
+    /// Grid cells refined on retreat thresholds.
+    #[serde(default = "default_refine")]
+    pub refine_top: usize,
+    /// Racing rounds (each doubles the contenders' runs).
+    #[serde(default = "default_race")]
+    pub race_rounds: u32,
+}
+
+fn default_refine() -> usize {
+    3
+}
+
+fn default_race() -> u32 {
+    3
+}
+
+/// Retreat thresholds tried on the best grid cells.
+pub const RETREATS: [f64; 3] = [0.25, 0.5, 0.75];
+
+/// The coarse grid.
+pub fn grid_specs() -> Vec<StrategySpec> {
+    let mut out = Vec::new();
+    for target in TargetPriority::ALL {
+        for spell_policy in [SpellPolicy::Default, SpellPolicy::None] {
+            for use_charges in [true, false] {
+                for use_class_abilities in [true, false] {
+                    out.push(StrategySpec::from_engine(Levers {
+                        target,
+                        spell_policy,
+                        use_charges,
+                        use_class_abilities,
+                        ..Levers::default_spec()
+                    }));
+                }
+            }
+        }
+    }
+    out
+}
+
+impl OptimizeJob {
+    /// Runs per cell.
+    pub fn runs(&self) -> u64 {
+        self.runs.unwrap_or(1)
+    }
+
+    /// The runs of the fixed stages (grid, refinement, candidates), at most.
+    pub fn fixed_runs(&self) -> u64 {
+        let grid = grid_specs();
+        let refine = (self.refine_top.min(grid.len()) * RETREATS.len()) as u64;
+        let cands = self.candidates.iter().filter(|c| !grid.contains(c)).count() as u64;
+        (grid.len() as u64 + refine + cands).saturating_mul(self.runs())
+    }
+
+    /// The most runs the job can plan: its budget when it has one (racing
+    /// adapts to what is left), else the fixed stages plus every racing
+    /// round doubling every spec.
+    pub fn worst_case_runs(&self) -> u64 {
+        if let Some(max) = self.max_total_runs {
+            return max;
+        }
+        let specs = self.fixed_runs() / self.runs().max(1);
+        let mut total = self.fixed_runs();
+        for k in 1..=self.race_rounds.min(20) {
+            total = total.saturating_add(specs.saturating_mul(self.runs() << k));
+        }
+        total
+    }
+
+    /// Checks the job before anything runs.
+    pub fn check(&self) -> Result<(), String> {
+        if let Some(max) = self.max_total_runs
+            && self.fixed_runs() > max
+        {
+            return Err(format!(
+                "optimize: the grid, refinement and candidates need {} runs, over its max_total_runs of {max}",
+                self.fixed_runs()
+            ));
+        }
+        Ok(())
+    }
+}
+
+#[derive(Debug, Clone)]
+struct Entry {
+    spec: StrategySpec,
+    stage: &'static str,
+    runs: u64,
+    metrics: Option<CellMetrics>,
+    raced: u32,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    Start,
+    Grid,
+    Refine,
+    Candidates,
+    Race(u32),
+    Done,
+}
+
+/// The optimize planner.
+pub struct Optimize {
+    ctx: JobContext,
+    job: OptimizeJob,
+    entries: Vec<Entry>,
+    /// Entry of each emitted cell.
+    emitted: Vec<usize>,
+    pending: usize,
+    phase: Phase,
+    spent: u64,
+}
+
+/// The ranking key: best first.
+fn rank(a: &Entry, b: &Entry) -> Ordering {
+    match (&a.metrics, &b.metrics) {
+        (Some(x), Some(y)) => {
+            let (x, y) = (&x.party, &y.party);
+            cmp_f64(y.p_survives, x.p_survives)
+                .then(cmp_f64(x.expected_hp_lost, y.expected_hp_lost))
+                .then(cmp_f64(y.worst_decile_hp, x.worst_decile_hp))
+                .then(cmp_f64(x.expected_rounds, y.expected_rounds))
+                .then_with(|| a.spec.as_str().cmp(b.spec.as_str()))
+        }
+        (Some(_), None) => Ordering::Less,
+        (None, Some(_)) => Ordering::Greater,
+        (None, None) => a.spec.as_str().cmp(b.spec.as_str()),
+    }
+}
+
+impl Optimize {
+    /// The planner of `job`.
+    pub fn new(ctx: JobContext, job: OptimizeJob) -> Self {
+        Self { ctx, job, entries: Vec::new(), emitted: Vec::new(), pending: 0, phase: Phase::Start, spent: 0 }
+    }
+
+    fn ranked(&self) -> Vec<usize> {
+        let mut idx: Vec<usize> = (0..self.entries.len()).collect();
+        idx.sort_by(|&a, &b| rank(&self.entries[a], &self.entries[b]));
+        idx
+    }
+
+    /// Adds specs not measured yet; returns the cells to emit.
+    fn add(&mut self, specs: Vec<StrategySpec>, stage: &'static str) -> Vec<crate::plan::CellSpec> {
+        let runs = self.job.runs();
+        let mut cells = Vec::new();
+        for spec in specs {
+            if self.entries.iter().any(|e| e.spec == spec) {
+                continue;
+            }
+            self.entries.push(Entry { spec, stage, runs, metrics: None, raced: 0 });
+            cells.push(self.emit(self.entries.len() - 1, runs));
+        }
+        cells
+    }
+
+    fn emit(&mut self, entry: usize, runs: u64) -> crate::plan::CellSpec {
+        self.emitted.push(entry);
+        self.pending += 1;
+        self.spent += runs;
+        let e = &self.entries[entry];
+        self.ctx.cell(&e.spec, &self.job.adversary, HpFraction::FULL, HpFraction::FULL, runs)
+    }
+
+    /// The next racing batch: the leader and the contenders it cannot be told from.
+    fn race(&mut self, round: u32) -> Vec<crate::plan::CellSpec> {
+        if round > self.job.race_rounds {
+            return Vec::new();
+        }
+        let order = self.ranked();
+        let Some(&leader) = order.first() else { return Vec::new() };
+        let Some(lm) = self.entries[leader].metrics.clone() else { return Vec::new() };
+        let contenders: Vec<usize> = order[1..]
+            .iter()
+            .copied()
+            .filter(|&i| {
+                self.entries[i].metrics.as_ref().is_some_and(|m| {
+                    // Identical results under common random numbers cannot be separated by more runs.
+                    m.party != lm.party && statistically_tied(&m.party, &lm.party)
+                })
+            })
+            .collect();
+        if contenders.is_empty() {
+            return Vec::new();
+        }
+        let runs = contenders
+            .iter()
+            .map(|&i| self.entries[i].runs)
+            .max()
+            .unwrap_or(0)
+            .max(self.entries[leader].runs)
+            * 2;
+        let left = self.job.max_total_runs.map_or(u64::MAX, |m| m.saturating_sub(self.spent));
+        let fit = (left / runs.max(1)) as usize;
+        if fit < 2 {
+            return Vec::new();
+        }
+        // Specs with identical results (inert levers: the same battles under
+        // common random numbers) are raced once, through the first of them.
+        let mut chosen = vec![leader];
+        for c in contenders {
+            if chosen.len() >= fit {
+                break;
+            }
+            let m = &self.entries[c].metrics;
+            if !chosen.iter().any(|&k| self.entries[k].metrics == *m) {
+                chosen.push(c);
+            }
+        }
+        if chosen.len() < 2 {
+            return Vec::new();
+        }
+        let mut cells = Vec::new();
+        for i in chosen {
+            self.entries[i].runs = runs;
+            self.entries[i].raced += 1;
+            cells.push(self.emit(i, runs));
+        }
+        cells
+    }
+
+    fn tied_with_leader(&self, order: &[usize], i: usize) -> bool {
+        let Some(&leader) = order.first() else { return false };
+        match (&self.entries[leader].metrics, &self.entries[i].metrics) {
+            (Some(l), Some(m)) => i != leader && statistically_tied(&l.party, &m.party),
+            _ => false,
+        }
+    }
+}
+
+impl MetricPlanner for Optimize {
+    fn kind(&self) -> &'static str {
+        "optimize"
+    }
+
+    fn step(&mut self) -> Step {
+        if self.pending > 0 {
+            return Step::Wait;
+        }
+        loop {
+            let cells = match self.phase {
+                Phase::Start => {
+                    self.phase = Phase::Grid;
+                    self.add(grid_specs(), "grid")
+                }
+                Phase::Grid => {
+                    self.phase = Phase::Refine;
+                    let top: Vec<StrategySpec> = self
+                        .ranked()
+                        .into_iter()
+                        .take(self.job.refine_top)
+                        .map(|i| self.entries[i].spec.clone())
+                        .collect();
+                    let mut refined = Vec::new();
+                    for spec in top {
+                        for r in RETREATS {
+                            if let Ok(l) = spec.levers().clone().with_retreat(r) {
+                                refined.push(StrategySpec::from_engine(l));
+                            }
+                        }
+                    }
+                    self.add(refined, "refine")
+                }
+                Phase::Refine => {
+                    self.phase = Phase::Candidates;
+                    self.add(self.job.candidates.clone(), "candidate")
+                }
+                Phase::Candidates => {
+                    self.phase = Phase::Race(1);
+                    continue;
+                }
+                Phase::Race(k) => {
+                    let cells = self.race(k);
+                    self.phase = if cells.is_empty() { Phase::Done } else { Phase::Race(k + 1) };
+                    cells
+                }
+                Phase::Done => return Step::Done,
+            };
+            if !cells.is_empty() {
+                return Step::Emit(cells);
+            }
+        }
+    }
+
+    fn consume_metrics(&mut self, index: usize, m: &CellMetrics) {
+        let Some(&entry) = self.emitted.get(index) else { return };
+        let e = &mut self.entries[entry];
+        // A racing cell supersedes the smaller measurement of the same spec.
+        if e.metrics.as_ref().is_none_or(|old| old.party.runs <= m.party.runs) {
+            e.metrics = Some(m.clone());
+        }
+        self.pending = self.pending.saturating_sub(1);
+    }
+
+    fn state(&self) -> Value {
+        json!({
+            "phase": format!("{:?}", self.phase),
+            "entries": self.entries.len(),
+            "cells": self.emitted.len(),
+            "pending": self.pending,
+            "spent_runs": self.spent,
+        })
+    }
+
+    fn result(&self) -> Value {
+        let order = self.ranked();
+        let playbook: Vec<Value> = order
+            .iter()
+            .enumerate()
+            .filter(|(_, i)| self.entries[**i].metrics.is_some())
+            .map(|(rank, &i)| {
+                let e = &self.entries[i];
+                json!({
+                    "rank": rank + 1,
+                    "strategy": e.spec.as_str(),
+                    "stage": e.stage,
+                    "runs": e.metrics.as_ref().map_or(0, |m| m.party.runs),
+                    "raced": e.raced,
+                    "tied_with_leader": self.tied_with_leader(&order, i),
+                    "party": e.metrics.as_ref().map(|m| &m.party),
+                    "adversary": e.metrics.as_ref().map(|m| &m.adversary),
+                })
+            })
+            .collect();
+        json!({
+            "adversary_strategy": self.job.adversary.as_str(),
+            "spent_runs": self.spent,
+            "playbook": playbook,
+        })
+    }
+
+    fn progress(&self) -> Option<String> {
+        let order = self.ranked();
+        let top: Vec<String> = order
+            .iter()
+            .take(3)
+            .filter_map(|&i| {
+                let e = &self.entries[i];
+                e.metrics.as_ref().map(|m| format!("{} {:.1}%", e.spec.as_str(), m.party.p_survives * 100.0))
+            })
+            .collect();
+        (!top.is_empty()).then(|| format!("optimize leaders: {}", top.join(" | ")))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::jobs::testing::{ctx, drive, metrics};
+
+    fn job(max: Option<u64>) -> OptimizeJob {
+        OptimizeJob {
+            runs: Some(100),
+            max_total_runs: max,
+            adversary: StrategySpec::default_spec(),
+            candidates: vec![
+                StrategySpec::parse("healer, retreat=0.3").unwrap(),
+                StrategySpec::default_spec(),
+            ],
+            refine_top: 3,
+            race_rounds: 3,
+        }
+    }
+
+    /// Known survival per spec: lowest_hp is best, retreats help a little.
+    fn eval(c: &crate::plan::CellSpec) -> CellMetrics {
+        let l = c.party_strategy.levers();
+        let mut p = match l.target {
+            TargetPriority::LowestHp => 0.9,
+            TargetPriority::WeakestAc => 0.6,
+            _ => 0.5,
+        };
+        p += f64::from(l.retreat_milli) / 10_000.0;
+        if !l.use_charges {
+            p -= 0.2;
+        }
+        metrics(p, 100.0 * (1.0 - p), c.runs)
+    }
+
+    #[test]
+    fn stages_rank_and_deduplicate() {
+        let mut o = Optimize::new(ctx(), job(None));
+        let cells = drive(&mut o, &eval);
+        // 32 grid cells, 9 refinements, one new candidate (default is in the grid).
+        assert_eq!(cells.len(), 32 + 9 + 1, "clear winners are not raced");
+        assert!(cells.iter().all(|c| c.seed == 11), "common random numbers: one seed for every cell");
+        let r = o.result();
+        assert_eq!(r["playbook"][0]["strategy"], "lowest_hp, retreat=0.75");
+        assert_eq!(r["playbook"][0]["stage"], "refine");
+        assert_eq!(r["playbook"].as_array().unwrap().len(), 42);
+        let names: Vec<&str> =
+            r["playbook"].as_array().unwrap().iter().map(|e| e["strategy"].as_str().unwrap()).collect();
+        let mut dedup = names.clone();
+        dedup.sort_unstable();
+        dedup.dedup();
+        assert_eq!(dedup.len(), names.len());
+    }
+
+    #[test]
+    fn close_contenders_are_raced_until_separated_or_out_of_budget() {
+        // Two specs 2 points apart: tied at 100 runs, separated with more runs.
+        let close = |c: &crate::plan::CellSpec| {
+            let l = c.party_strategy.levers();
+            let p = match (l.target, l.retreat_milli) {
+                (TargetPriority::LowestHp, 0)
+                    if l.use_charges && l.use_class_abilities && l.spell_policy == SpellPolicy::Default =>
+                {
+                    0.80
+                }
+                (TargetPriority::WeakestAc, 0)
+                    if l.use_charges && l.use_class_abilities && l.spell_policy == SpellPolicy::Default =>
+                {
+                    0.78
+                }
+                _ => 0.3,
+            };
+            metrics(p, 5.0, c.runs)
+        };
+        let mut o = Optimize::new(ctx(), OptimizeJob { candidates: vec![], refine_top: 1, ..job(None) });
+        let cells = drive(&mut o, &close);
+        let raced: Vec<&crate::plan::CellSpec> = cells.iter().filter(|c| c.runs > 100).collect();
+        assert!(!raced.is_empty(), "the close pair is raced");
+        assert!(raced.iter().all(|c| ["lowest_hp", "weakest_ac"].contains(&c.party_strategy.as_str())));
+        let r = o.result();
+        assert_eq!(r["playbook"][0]["strategy"], "lowest_hp");
+        assert!(r["playbook"][0]["runs"].as_u64().unwrap() > 100);
+
+        // With a budget, racing stops when the budget is spent.
+        let fixed = OptimizeJob { candidates: vec![], refine_top: 1, ..job(None) }.fixed_runs();
+        let mut o =
+            Optimize::new(ctx(), OptimizeJob { candidates: vec![], refine_top: 1, ..job(Some(fixed + 400)) });
+        let cells = drive(&mut o, &close);
+        let total: u64 = cells.iter().map(|c| c.runs).sum();
+        assert!(total <= fixed + 400, "{total}");
+        assert_eq!(total, fixed + 400, "one racing round of two specs at 200 runs");
+        assert_eq!(o.result()["playbook"][1]["tied_with_leader"], true);
+    }
+
+    #[test]
+    fn budget_is_refused_before_any_battle() {
+        let j = job(Some(1000));
+        assert!(j.check().unwrap_err().contains("max_total_runs"));
+        assert!(job(Some(j.fixed_runs())).check().is_ok());
+    }
+}

@@ -1,0 +1,203 @@
+//! `sensitivity`: which single adversary lever moves the party's danger
+//! most. Each single-lever variant of the default adversary is measured
+//! against the party strategy, and ranked by |delta| of the party criterion
+//! versus the default adversary (ties by name).
+
+use pf1e_engine::objectives::Criterion;
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use super::{CellMetrics, JobContext, MetricPlanner, cmp_f64};
+use crate::plan::Step;
+use crate::sweep::{HpFraction, StrategySpec};
+
+/// The `sensitivity` job as written in the sweep file.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SensitivityJob {
+    /// Runs per cell (default: the sweep's).
+    #[serde(default)]
+    pub runs: Option<u64>,
+    /// Most runs the job may spend.
+    #[serde(default)]
+    pub max_total_runs: Option<u64>,
+    /// The party's strategy.
+    #[serde(default = "StrategySpec::default_spec")]
+    pub party: StrategySpec,
+    /// The party criterion.
+    #[serde(default = "default_criterion")]
+    pub criterion: Criterion,
+}
+
+fn default_criterion() -> Criterion {
+    Criterion::ExpectedHpLost
+}
+
+/// The adversaries measured: the default first, then each single-lever variant.
+pub fn adversaries() -> Vec<StrategySpec> {
+    let mut out = vec![StrategySpec::default_spec()];
+    out.extend(
+        pf1e_engine::strategy::StrategySpec::single_lever_variants()
+            .into_iter()
+            .map(StrategySpec::from_engine),
+    );
+    out
+}
+
+impl SensitivityJob {
+    /// Runs per cell.
+    pub fn runs(&self) -> u64 {
+        self.runs.unwrap_or(1)
+    }
+
+    /// The runs the job plans (exactly).
+    pub fn worst_case_runs(&self) -> u64 {
+        (adversaries().len() as u64).saturating_mul(self.runs())
+    }
+
+    /// Checks the budget before anything runs.
+    pub fn check(&self) -> Result<(), String> {
+        if let Some(max) = self.max_total_runs
+            && self.worst_case_runs() > max
+        {
+            return Err(format!(
+                "sensitivity: {} adversaries need {} runs, over its max_total_runs of {max}",
+                adversaries().len(),
+                self.worst_case_runs()
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// The sensitivity planner.
+pub struct Sensitivity {
+    ctx: JobContext,
+    job: SensitivityJob,
+    specs: Vec<StrategySpec>,
+    results: Vec<Option<CellMetrics>>,
+    emitted: bool,
+}
+
+impl Sensitivity {
+    /// The planner of `job`.
+    pub fn new(ctx: JobContext, job: SensitivityJob) -> Self {
+        let specs = adversaries();
+        let n = specs.len();
+        Self { ctx, job, specs, results: vec![None; n], emitted: false }
+    }
+
+    fn ranked(&self) -> Vec<(usize, f64, f64)> {
+        let Some(base) = self.results[0].as_ref().map(|m| self.job.criterion.value(&m.party)) else {
+            return Vec::new();
+        };
+        let mut out: Vec<(usize, f64, f64)> = (1..self.specs.len())
+            .filter_map(|i| {
+                self.results[i].as_ref().map(|m| {
+                    let v = self.job.criterion.value(&m.party);
+                    (i, v, v - base)
+                })
+            })
+            .collect();
+        out.sort_by(|a, b| {
+            cmp_f64(b.2.abs(), a.2.abs()).then(self.specs[a.0].as_str().cmp(self.specs[b.0].as_str()))
+        });
+        out
+    }
+}
+
+impl MetricPlanner for Sensitivity {
+    fn kind(&self) -> &'static str {
+        "sensitivity"
+    }
+
+    fn step(&mut self) -> Step {
+        if !self.emitted {
+            self.emitted = true;
+            let runs = self.job.runs();
+            return Step::Emit(
+                self.specs
+                    .iter()
+                    .map(|a| self.ctx.cell(&self.job.party, a, HpFraction::FULL, HpFraction::FULL, runs))
+                    .collect(),
+            );
+        }
+        if self.results.iter().all(Option::is_some) { Step::Done } else { Step::Wait }
+    }
+
+    fn consume_metrics(&mut self, index: usize, m: &CellMetrics) {
+        if let Some(slot) = self.results.get_mut(index) {
+            *slot = Some(m.clone());
+        }
+    }
+
+    fn state(&self) -> Value {
+        json!({ "emitted": self.emitted, "measured": self.results.iter().flatten().count() })
+    }
+
+    fn result(&self) -> Value {
+        json!({
+            "criterion": self.job.criterion.name(),
+            "party_strategy": self.job.party.as_str(),
+            "baseline": self.results[0].as_ref().map(|m| self.job.criterion.value(&m.party)),
+            "levers": self.ranked().into_iter().enumerate().map(|(rank, (i, v, d))| json!({
+                "rank": rank + 1,
+                "adversary_strategy": self.specs[i].as_str(),
+                "value": v,
+                "delta": d,
+                "party": self.results[i].as_ref().map(|m| &m.party),
+            })).collect::<Vec<_>>(),
+        })
+    }
+
+    fn progress(&self) -> Option<String> {
+        let (i, _, d) = *self.ranked().first()?;
+        Some(format!(
+            "sensitivity: {} moves {} by {d:+.3}",
+            self.specs[i].as_str(),
+            self.job.criterion.name()
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::jobs::testing::{ctx, drive, metrics};
+
+    #[test]
+    fn levers_rank_by_absolute_delta() {
+        let job = SensitivityJob {
+            runs: Some(20),
+            max_total_runs: None,
+            party: StrategySpec::default_spec(),
+            criterion: Criterion::ExpectedHpLost,
+        };
+        let mut s = Sensitivity::new(ctx(), job.clone());
+        let cells = drive(&mut s, &|c| {
+            let lost = match c.adversary_strategy.as_str() {
+                "healer" => 4.0,
+                "retreat=0.5" => 17.0,
+                "lowest_hp" => 14.0,
+                _ => 10.0,
+            };
+            metrics(0.5, lost, c.runs)
+        });
+        assert_eq!(cells.len(), 9);
+        assert!(cells.iter().all(|c| c.party_strategy.as_str() == "default" && c.seed == 11));
+        let r = s.result();
+        assert_eq!(r["baseline"], 10.0);
+        let levers = r["levers"].as_array().unwrap();
+        assert_eq!(levers[0]["adversary_strategy"], "retreat=0.5");
+        assert_eq!(levers[1]["adversary_strategy"], "healer");
+        assert_eq!(levers[1]["delta"], -6.0);
+        assert_eq!(levers[2]["adversary_strategy"], "lowest_hp");
+        assert_eq!(levers.len(), 8);
+        assert!(
+            SensitivityJob { max_total_runs: Some(179), ..job }
+                .check()
+                .unwrap_err()
+                .contains("max_total_runs")
+        );
+    }
+}

@@ -1,0 +1,135 @@
+//! The danger map as an SVG heatmap (plotters' SVG backend).
+
+use plotters::prelude::*;
+use serde_json::Value;
+
+const W: u32 = 640;
+const H: u32 = 560;
+const LEFT: i32 = 90;
+const TOP: i32 = 50;
+const PLOT: i32 = 440;
+
+/// Colour of a danger value in [0, 1]: green (safe) to red (danger).
+fn colour(t: f64) -> RGBColor {
+    let t = t.clamp(0.0, 1.0);
+    RGBColor((40.0 + 200.0 * t) as u8, (190.0 - 150.0 * t) as u8, 70)
+}
+
+/// Renders the result of a `danger_map` job; `None` when it has no point.
+pub fn danger_map_svg(r: &Value) -> Option<String> {
+    let points: Vec<&Value> = r["points"].as_array()?.iter().collect();
+    if points.is_empty() {
+        return None;
+    }
+    let criterion = r["criterion"].as_str().unwrap_or("");
+    let values: Vec<f64> = points.iter().map(|p| p["value"].as_f64().unwrap_or(0.0)).collect();
+    let threshold = r["threshold"].as_f64().unwrap_or(0.0);
+    // Danger in [0, 1], scaled to the largest danger seen (or the threshold) so
+    // that the map shows contrast; survival is inverted.
+    let raw = |v: f64| if criterion == "p_survives" { 1.0 - v } else { v };
+    let top = values.iter().map(|&v| raw(v)).fold(raw(threshold), f64::max).max(1e-9);
+    let danger = |v: f64| raw(v) / top;
+    let f = |v: &Value| v.as_f64().unwrap_or(0.0);
+    let lo_p = points.iter().map(|p| f(&p["party_hp"])).fold(1.0, f64::min);
+    let lo_a = points.iter().map(|p| f(&p["adversary_hp"])).fold(1.0, f64::min);
+    let span_p = (1.0 - lo_p).max(1e-9);
+    let span_a = (1.0 - lo_a).max(1e-9);
+    // Adversary HP runs left to right, party HP bottom to top.
+    let x = |a: f64| LEFT + ((a - lo_a) / span_a * f64::from(PLOT)) as i32;
+    let y = |p: f64| TOP + PLOT - ((p - lo_p) / span_p * f64::from(PLOT)) as i32;
+    let value_at = |p: f64, a: f64| {
+        points
+            .iter()
+            .find(|q| (f(&q["party_hp"]) - p).abs() < 1e-9 && (f(&q["adversary_hp"]) - a).abs() < 1e-9)
+            .map(|q| danger(f(&q["value"])))
+    };
+    let mut out = String::new();
+    {
+        let root = SVGBackend::with_string(&mut out, (W, H)).into_drawing_area();
+        root.fill(&WHITE).ok()?;
+        let style = ("sans-serif", 14).into_font().color(&BLACK);
+        let title = format!(
+            "danger map: {criterion} (party {} vs adversary {})",
+            r["party_strategy"].as_str().unwrap_or("?"),
+            r["adversary_strategy"].as_str().unwrap_or("?")
+        );
+        root.draw(&Text::new(title, (LEFT, 20), style.clone())).ok()?;
+        let squares = r["squares"].as_array().cloned().unwrap_or_default();
+        if squares.is_empty() {
+            // A single fraction: one square per point.
+            for p in &points {
+                let c = colour(danger(f(&p["value"])));
+                let (px, py) = (x(f(&p["adversary_hp"])), y(f(&p["party_hp"])));
+                root.draw(&Rectangle::new([(px - 20, py - 20), (px + 20, py + 20)], c.filled())).ok()?;
+            }
+        }
+        for sq in &squares {
+            let (p0, p1) = (f(&sq["party_hp"][0]), f(&sq["party_hp"][1]));
+            let (a0, a1) = (f(&sq["adversary_hp"][0]), f(&sq["adversary_hp"][1]));
+            let corners: Vec<f64> = [(p0, a0), (p0, a1), (p1, a0), (p1, a1)]
+                .iter()
+                .filter_map(|&(p, a)| value_at(p, a))
+                .collect();
+            let mean = corners.iter().sum::<f64>() / corners.len().max(1) as f64;
+            root.draw(&Rectangle::new([(x(a0), y(p1)), (x(a1), y(p0))], colour(mean).filled())).ok()?;
+            root.draw(&Rectangle::new([(x(a0), y(p1)), (x(a1), y(p0))], WHITE.stroke_width(1))).ok()?;
+        }
+        for p in &points {
+            let (px, py) = (x(f(&p["adversary_hp"])), y(f(&p["party_hp"])));
+            let mark = if p["crossed"] == true { BLACK } else { WHITE };
+            root.draw(&Circle::new((px, py), 3, mark.filled())).ok()?;
+        }
+        let small = ("sans-serif", 12).into_font().color(&BLACK);
+        let mut ticks_a: Vec<f64> = points.iter().map(|p| f(&p["adversary_hp"])).collect();
+        let mut ticks_p: Vec<f64> = points.iter().map(|p| f(&p["party_hp"])).collect();
+        for t in [&mut ticks_a, &mut ticks_p] {
+            t.sort_by(f64::total_cmp);
+            t.dedup_by(|a, b| (*a - *b).abs() < 1e-9);
+        }
+        for a in ticks_a {
+            root.draw(&Text::new(format!("{a:.2}"), (x(a) - 12, TOP + PLOT + 10), small.clone())).ok()?;
+        }
+        for p in ticks_p {
+            root.draw(&Text::new(format!("{p:.2}"), (LEFT - 40, y(p) - 6), small.clone())).ok()?;
+        }
+        root.draw(&Text::new(
+            "adversary HP fraction",
+            (LEFT + PLOT / 2 - 70, TOP + PLOT + 30),
+            style.clone(),
+        ))
+        .ok()?;
+        root.draw(&Text::new("party HP", (5, TOP + PLOT / 2), style)).ok()?;
+        root.draw(&Text::new(
+            format!("black dots: {criterion} crossed {threshold}; red = the most dangerous cell ({top:.2})"),
+            (LEFT, TOP + PLOT + 50),
+            small,
+        ))
+        .ok()?;
+        root.present().ok()?;
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn renders_an_svg_with_one_rectangle_per_square() {
+        let r = serde_json::json!({
+            "criterion": "p_tpk", "threshold": 0.2, "party_strategy": "default", "adversary_strategy": "default",
+            "points": [
+                {"party_hp": 0.5, "adversary_hp": 0.5, "value": 0.9, "crossed": true},
+                {"party_hp": 0.5, "adversary_hp": 1.0, "value": 0.8, "crossed": true},
+                {"party_hp": 1.0, "adversary_hp": 0.5, "value": 0.1, "crossed": false},
+                {"party_hp": 1.0, "adversary_hp": 1.0, "value": 0.0, "crossed": false},
+            ],
+            "squares": [{"party_hp": [0.5, 1.0], "adversary_hp": [0.5, 1.0], "level": 0}],
+        });
+        let svg = danger_map_svg(&r).unwrap();
+        assert!(svg.starts_with("<svg"), "{}", &svg[..40.min(svg.len())]);
+        assert!(svg.contains("<rect"));
+        assert!(svg.contains("<circle"));
+        assert!(svg.contains("danger map: p_tpk"));
+    }
+}

@@ -1,0 +1,236 @@
+//! Danger metrics of one side over a set of runs, from per-run records.
+//!
+//! Every metric is computed from integer per-run records (winner, rounds,
+//! final hit points, death flags), so the metrics of a cell do not depend on
+//! how its runs were sharded: records concatenate exactly. Definitions:
+//!
+//! - `p_survives`: no member of the side is dead at the end;
+//! - `p_tpk`: every member is dead; `p_any_death`: at least one is;
+//! - `expected_hp_lost`: mean over runs of Σ (start − final), each member's
+//!   loss clamped to `[0, start]` (healing above the start never counts
+//!   negative, overkill on a corpse is not extra loss);
+//! - `worst_decile_hp`: mean hit points remaining (a dead member counts 0,
+//!   negative hit points count 0) over the ⌈10%⌉ runs (at least one) with
+//!   the largest loss, ties in run order — the tail the mean hides;
+//! - wins, draws, the win rate and its 3σ band.
+
+use serde::{Deserialize, Serialize};
+
+use crate::metrics::{win_rate, win_rate_band};
+
+/// The per-run records of a cell, run-major for per-combatant tables.
+#[derive(Clone, Copy, Debug)]
+pub struct Records<'a> {
+    /// Side index of each combatant.
+    pub side_of: &'a [usize],
+    /// Starting hit points of each combatant.
+    pub start_hp: &'a [i32],
+    /// Winner side per run, −1 for a draw.
+    pub winner: &'a [i32],
+    /// Rounds per run.
+    pub rounds: &'a [u32],
+    /// Final hit points, `final_hp[run * combatants + c]`.
+    pub final_hp: &'a [i32],
+    /// Death flags, same layout as `final_hp`.
+    pub dead: &'a [bool],
+}
+
+/// The danger profile of one side.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct DangerMetrics {
+    /// Runs measured.
+    pub runs: u64,
+    /// Runs won by the side.
+    pub wins: u64,
+    /// Runs that reached the round cap.
+    pub draws: u64,
+    /// P(no member dead).
+    pub p_survives: f64,
+    /// P(every member dead).
+    pub p_tpk: f64,
+    /// P(at least one member dead).
+    pub p_any_death: f64,
+    /// Mean hit points lost per run (clamped per member).
+    pub expected_hp_lost: f64,
+    /// Standard deviation of the hit points lost per run.
+    pub hp_lost_sd: f64,
+    /// Mean rounds per run.
+    pub expected_rounds: f64,
+    /// Mean hit points remaining over the worst ⌈10%⌉ runs by hit points lost.
+    pub worst_decile_hp: f64,
+    /// Win rate.
+    pub win_rate: f64,
+    /// 3σ band of the win rate.
+    pub win_band: (f64, f64),
+}
+
+/// A criterion of a danger profile.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Criterion {
+    /// P(no member dead).
+    PSurvives,
+    /// P(every member dead).
+    PTpk,
+    /// P(at least one member dead).
+    PAnyDeath,
+    /// Mean hit points lost.
+    ExpectedHpLost,
+}
+
+impl Criterion {
+    /// Every criterion.
+    pub const ALL: [Criterion; 4] =
+        [Criterion::PSurvives, Criterion::PTpk, Criterion::PAnyDeath, Criterion::ExpectedHpLost];
+
+    /// The criterion's name.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Criterion::PSurvives => "p_survives",
+            Criterion::PTpk => "p_tpk",
+            Criterion::PAnyDeath => "p_any_death",
+            Criterion::ExpectedHpLost => "expected_hp_lost",
+        }
+    }
+
+    /// The criterion called `name`.
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|c| c.name() == name)
+    }
+
+    /// Its value in `m`.
+    pub fn value(self, m: &DangerMetrics) -> f64 {
+        match self {
+            Criterion::PSurvives => m.p_survives,
+            Criterion::PTpk => m.p_tpk,
+            Criterion::PAnyDeath => m.p_any_death,
+            Criterion::ExpectedHpLost => m.expected_hp_lost,
+        }
+    }
+
+    /// Whether a probability (else hit points).
+    pub fn is_probability(self) -> bool {
+        self != Criterion::ExpectedHpLost
+    }
+
+    /// Whether `value` has crossed `target` toward danger: at or above it for
+    /// p_tpk, p_any_death and expected_hp_lost; at or below it for p_survives.
+    pub fn crossed(self, value: f64, target: f64) -> bool {
+        if self == Criterion::PSurvives { value <= target } else { value >= target }
+    }
+}
+
+impl Records<'_> {
+    /// Number of runs.
+    pub fn runs(&self) -> usize {
+        self.winner.len()
+    }
+
+    /// The danger profile of side `side`.
+    pub fn side_metrics(&self, side: usize) -> DangerMetrics {
+        self.group_metrics(&|s| s == side)
+    }
+
+    /// The danger profile of the combatants of every side `in_group` accepts
+    /// (a win of any of those sides counts).
+    pub fn group_metrics(&self, in_group: &dyn Fn(usize) -> bool) -> DangerMetrics {
+        let n = self.side_of.len();
+        let runs = self.runs();
+        let members: Vec<usize> = (0..n).filter(|&c| in_group(self.side_of[c])).collect();
+        let (mut survives, mut tpk, mut any) = (0u64, 0u64, 0u64);
+        let mut lost: Vec<(i64, i64)> = Vec::with_capacity(runs);
+        for run in 0..runs {
+            let row = run * n;
+            let dead = members.iter().filter(|&&c| self.dead.get(row + c).copied().unwrap_or(false)).count();
+            survives += u64::from(dead == 0);
+            tpk += u64::from(!members.is_empty() && dead == members.len());
+            any += u64::from(dead > 0);
+            let (mut l, mut remaining) = (0i64, 0i64);
+            for &c in &members {
+                let start = i64::from(self.start_hp[c].max(0));
+                let fin = i64::from(self.final_hp.get(row + c).copied().unwrap_or(0));
+                let is_dead = self.dead.get(row + c).copied().unwrap_or(false);
+                l += (start - fin).clamp(0, start);
+                remaining += if is_dead { 0 } else { fin.max(0) };
+            }
+            lost.push((l, remaining));
+        }
+        let wins = self.winner.iter().filter(|&&w| w >= 0 && in_group(w as usize)).count() as u64;
+        let draws = self.winner.iter().filter(|&&w| w < 0).count() as u64;
+        let per_run = |x: f64| if runs == 0 { 0.0 } else { x / runs as f64 };
+        let lost_sum: i64 = lost.iter().map(|(l, _)| l).sum();
+        let mean = per_run(lost_sum as f64);
+        let var = per_run(lost.iter().map(|(l, _)| (*l as f64 - mean).powi(2)).sum());
+        let rounds_sum: u64 = self.rounds.iter().map(|&r| u64::from(r)).sum();
+        let tail = runs.div_ceil(10).max(1);
+        let mut order: Vec<usize> = (0..runs).collect();
+        // Stable: equal losses keep run order.
+        order.sort_by_key(|&r| std::cmp::Reverse(lost[r].0));
+        let tail_sum: i64 = order.iter().take(tail).map(|&r| lost[r].1).sum();
+        DangerMetrics {
+            runs: runs as u64,
+            wins,
+            draws,
+            p_survives: per_run(survives as f64),
+            p_tpk: per_run(tpk as f64),
+            p_any_death: per_run(any as f64),
+            expected_hp_lost: mean,
+            hp_lost_sd: var.sqrt(),
+            expected_rounds: per_run(rounds_sum as f64),
+            worst_decile_hp: if runs == 0 { 0.0 } else { tail_sum as f64 / tail.min(runs) as f64 },
+            win_rate: win_rate(wins, runs as u64),
+            win_band: win_rate_band(wins, runs as u64),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two party members (side 0, 10 and 6 hp) and one foe (side 1).
+    fn records() -> (Vec<i32>, Vec<u32>, Vec<i32>, Vec<bool>) {
+        // run 0: party wins unhurt; run 1: one member dead; run 2: TPK; run 3: draw, hurt.
+        let winner = vec![0, 0, 1, -1];
+        let rounds = vec![2, 3, 4, 10];
+        let final_hp = vec![10, 6, -1, 3, -12, 0, -12, -7, 5, 8, 2, 4];
+        let dead = vec![false, false, true, false, true, false, true, true, false, false, false, false];
+        (winner, rounds, final_hp, dead)
+    }
+
+    #[test]
+    fn metrics_by_hand() {
+        let (winner, rounds, final_hp, dead) = records();
+        let r = Records {
+            side_of: &[0, 0, 1],
+            start_hp: &[10, 6, 8],
+            winner: &winner,
+            rounds: &rounds,
+            final_hp: &final_hp,
+            dead: &dead,
+        };
+        let m = r.side_metrics(0);
+        assert_eq!((m.runs, m.wins, m.draws), (4, 2, 1));
+        assert_eq!(m.p_survives, 0.5);
+        assert_eq!(m.p_tpk, 0.25);
+        assert_eq!(m.p_any_death, 0.5);
+        // Losses: 0, 7+6=13 (overkill clamped), 10+6=16, 2+4=6.
+        assert_eq!(m.expected_hp_lost, 35.0 / 4.0);
+        assert_eq!(m.expected_rounds, 19.0 / 4.0);
+        // ⌈4/10⌉ = 1 worst run: the TPK, 0 hp remaining.
+        assert_eq!(m.worst_decile_hp, 0.0);
+        let foe = r.side_metrics(1);
+        assert_eq!(foe.wins, 1);
+        assert_eq!(foe.p_tpk, 0.25);
+        assert_eq!(foe.p_survives, 0.75);
+    }
+
+    #[test]
+    fn crossing_directions() {
+        assert!(Criterion::PTpk.crossed(0.3, 0.2));
+        assert!(!Criterion::PTpk.crossed(0.1, 0.2));
+        assert!(Criterion::PSurvives.crossed(0.1, 0.2));
+        assert!(Criterion::ExpectedHpLost.crossed(20.0, 20.0));
+        assert_eq!(Criterion::from_name("p_any_death"), Some(Criterion::PAnyDeath));
+    }
+}
