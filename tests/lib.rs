@@ -69,18 +69,32 @@ pub fn pf1e() -> Command {
 pub fn run(mut cmd: Command) -> Output {
     cmd.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
     let mut child = cmd.spawn().expect("spawn pf1e");
+    // Drain both pipes while waiting: a child that fills a pipe buffer would block forever.
+    let drain = |pipe: Option<Box<dyn std::io::Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut buf = Vec::new();
+            if let Some(mut p) = pipe {
+                let _ = p.read_to_end(&mut buf);
+            }
+            buf
+        })
+    };
+    let out = drain(child.stdout.take().map(|p| Box::new(p) as Box<dyn std::io::Read + Send>));
+    let err = drain(child.stderr.take().map(|p| Box::new(p) as Box<dyn std::io::Read + Send>));
     let start = Instant::now();
-    loop {
-        if child.try_wait().expect("wait").is_some() {
-            return child.wait_with_output().expect("output");
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
         }
         if start.elapsed() > TIMEOUT {
             let _ = child.kill();
-            let out = child.wait_with_output().expect("output");
-            panic!("command timed out: {cmd:?}\nstderr: {}", String::from_utf8_lossy(&out.stderr));
+            let _ = child.wait();
+            let stderr = err.join().unwrap_or_default();
+            panic!("command timed out: {cmd:?}\nstderr: {}", String::from_utf8_lossy(&stderr));
         }
         std::thread::sleep(Duration::from_millis(20));
-    }
+    };
+    Output { status, stdout: out.join().expect("stdout reader"), stderr: err.join().expect("stderr reader") }
 }
 
 /// A running coordinator.
