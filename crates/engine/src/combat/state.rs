@@ -1,7 +1,8 @@
 //! The mutable state of one battle and its read-only queries for policies.
 
-use crate::grid::distance_ft;
+use crate::grid::{footprint, footprint_distance_ft};
 use crate::map::{Map, Pos};
+use crate::model::Size;
 
 use super::action::ActionResult;
 use super::prepared::PreparedEncounter;
@@ -53,6 +54,9 @@ pub struct BattleState<'p> {
     /// Combatant standing on each square (row-major), `EMPTY` if none. Dead
     /// combatants are removed; dying ones stay (they can be passed, not ended on).
     pub(crate) occ: Vec<u16>,
+    /// The same for Tiny and smaller creatures, which may share a square with
+    /// a larger one (CRB "Big and Little Creatures in Combat").
+    pub(crate) occ_small: Vec<u16>,
     pub(crate) round: u32,
     /// Initiative order (combatant indices).
     pub(crate) order: Vec<usize>,
@@ -68,6 +72,7 @@ impl<'p> BattleState<'p> {
         let map = prep.map();
         let n = prep.fighters.len();
         let mut occ = vec![EMPTY; (map.width.max(0) * map.height.max(0)) as usize];
+        let mut occ_small = occ.clone();
         let fighters = prep
             .fighters
             .iter()
@@ -78,7 +83,10 @@ impl<'p> BattleState<'p> {
                 let dead =
                     if dies_at_zero { f.start_hp <= 0 } else { f.start_hp <= -f.con_score.unwrap_or(0) };
                 if !dead {
-                    occ[map.index(f.start)] = i as u16;
+                    let grid = if f.size <= Size::Tiny { &mut occ_small } else { &mut occ };
+                    for c in footprint(f.start, f.space).filter(|&c| map.in_bounds(c)) {
+                        grid[map.index(c)] = i as u16;
+                    }
                 }
                 Fighter {
                     pos: f.start,
@@ -98,6 +106,7 @@ impl<'p> BattleState<'p> {
             options: options.clone(),
             fighters,
             occ,
+            occ_small,
             round: 0,
             order: (0..n).collect(),
             move_aoo: vec![u32::MAX; n * n],
@@ -203,9 +212,33 @@ impl<'p> BattleState<'p> {
         &self.last_results[i]
     }
 
-    /// The combatant standing on `p`, if any (dying ones included, dead ones not).
+    /// The combatant standing on `p`, if any (dying ones included, dead ones
+    /// not); the larger one when a Tiny creature shares the square.
     #[inline]
     pub fn occupant(&self, p: Pos) -> Option<usize> {
+        let map = self.map();
+        if !map.in_bounds(p) {
+            return None;
+        }
+        let k = map.index(p);
+        let o = if self.occ[k] != EMPTY { self.occ[k] } else { self.occ_small[k] };
+        (o != EMPTY).then_some(o as usize)
+    }
+
+    /// The Tiny or smaller combatant standing on `p`, if any.
+    #[inline]
+    pub(crate) fn small_occupant(&self, p: Pos) -> Option<usize> {
+        let map = self.map();
+        if !map.in_bounds(p) {
+            return None;
+        }
+        let o = self.occ_small[map.index(p)];
+        (o != EMPTY).then_some(o as usize)
+    }
+
+    /// The larger (not Tiny or smaller) combatant standing on `p`, if any.
+    #[inline]
+    pub(crate) fn large_occupant(&self, p: Pos) -> Option<usize> {
         let map = self.map();
         if !map.in_bounds(p) {
             return None;
@@ -214,10 +247,79 @@ impl<'p> BattleState<'p> {
         (o != EMPTY).then_some(o as usize)
     }
 
-    /// Distance in feet (5-10-5) between combatants `a` and `b`.
+    /// Size category of combatant `i`.
+    pub fn size(&self, i: usize) -> Size {
+        self.prep.fighters[i].size
+    }
+
+    /// Side in squares of the space combatant `i` takes up (1 up to Medium, Large 2…).
+    #[inline]
+    pub fn space(&self, i: usize) -> i32 {
+        self.prep.fighters[i].space
+    }
+
+    /// Whether combatant `i` is Tiny or smaller.
+    #[inline]
+    pub(crate) fn is_small(&self, i: usize) -> bool {
+        self.prep.fighters[i].size <= Size::Tiny
+    }
+
+    /// The squares combatant `i` takes up, row-major.
+    pub fn cells(&self, i: usize) -> impl Iterator<Item = Pos> + Clone {
+        footprint(self.fighters[i].pos, self.space(i))
+    }
+
+    /// Distance in feet (5-10-5) between combatants `a` and `b`: between
+    /// their closest squares, 0 when they share one.
     #[inline]
     pub fn distance(&self, a: usize, b: usize) -> u32 {
-        distance_ft(self.fighters[a].pos, self.fighters[b].pos)
+        self.distance_from(a, self.fighters[a].pos, b)
+    }
+
+    /// Distance in feet from `i` standing with its top-left square on `from` to `t`.
+    #[inline]
+    pub fn distance_from(&self, i: usize, from: Pos, t: usize) -> u32 {
+        footprint_distance_ft(from, self.space(i), self.fighters[t].pos, self.space(t))
+    }
+
+    /// Whether `i` standing on `from` has line of effect to `t`: from any of
+    /// its squares to any of the target's (the best pair).
+    #[inline]
+    pub fn line_of_effect_from(&self, i: usize, from: Pos, t: usize) -> bool {
+        let (si, st) = (self.space(i), self.space(t));
+        let to = self.fighters[t].pos;
+        if si == 1 && st == 1 {
+            return self.prep.line_of_effect(from, to);
+        }
+        let map = self.map();
+        footprint(from, si)
+            .filter(|&a| map.in_bounds(a))
+            .any(|a| footprint(to, st).any(|b| map.in_bounds(b) && self.prep.line_of_effect(a, b)))
+    }
+
+    /// Terrain cover of `t` against `i` standing on `from`: the best pair of
+    /// squares (least cover) among those with line of effect; melee between
+    /// adjacent squares uses the adjacent-melee rule.
+    pub(crate) fn terrain_cover_from(&self, i: usize, from: Pos, t: usize, melee: bool) -> u8 {
+        let (si, st) = (self.space(i), self.space(t));
+        let to = self.fighters[t].pos;
+        if si == 1 && st == 1 {
+            let adjacent = melee && crate::grid::distance_ft(from, to) == 5;
+            return self.prep.terrain_cover(from, to, adjacent);
+        }
+        let map = self.map();
+        let mut best: Option<u8> = None;
+        for a in footprint(from, si).filter(|&a| map.in_bounds(a)) {
+            for b in footprint(to, st).filter(|&b| map.in_bounds(b)) {
+                if !self.prep.line_of_effect(a, b) {
+                    continue;
+                }
+                let adjacent = melee && crate::grid::distance_ft(a, b) == 5;
+                let c = self.prep.terrain_cover(a, b, adjacent);
+                best = Some(best.map_or(c, |x| x.min(c)));
+            }
+        }
+        best.unwrap_or(0)
     }
 
     /// The nearest enemy of `i` able to fight (5-10-5 distance, ties by encounter order).
@@ -227,14 +329,28 @@ impl<'p> BattleState<'p> {
             .min_by_key(|&j| (self.distance(i, j), j))
     }
 
+    /// Takes combatant `i` off the occupancy grid (its squares at its current position).
+    pub(crate) fn vacate(&mut self, i: usize) {
+        let map = self.prep.map();
+        let (at, s) = (self.fighters[i].pos, self.space(i));
+        let grid = if self.is_small(i) { &mut self.occ_small } else { &mut self.occ };
+        for c in footprint(at, s).filter(|&c| map.in_bounds(c)) {
+            let k = map.index(c);
+            if grid[k] == i as u16 {
+                grid[k] = EMPTY;
+            }
+        }
+    }
+
     /// Moves combatant `i` to `to` in the occupancy grid.
     pub(crate) fn relocate(&mut self, i: usize, to: Pos) {
+        self.vacate(i);
         let map = self.prep.map();
-        let from = self.fighters[i].pos;
-        if self.occ[map.index(from)] == i as u16 {
-            self.occ[map.index(from)] = EMPTY;
+        let s = self.space(i);
+        let grid = if self.is_small(i) { &mut self.occ_small } else { &mut self.occ };
+        for c in footprint(to, s).filter(|&c| map.in_bounds(c)) {
+            grid[map.index(c)] = i as u16;
         }
-        self.occ[map.index(to)] = i as u16;
         self.fighters[i].pos = to;
     }
 }
