@@ -56,7 +56,8 @@ impl BattleState<'_> {
     /// whose space starts on `sq`, if it may make one now: the threatening
     /// melee attack with the highest bonus (file order on ties).
     fn aoo_weapon(&self, e: usize, target: usize, sq: Pos) -> Option<usize> {
-        if !self.are_enemies(e, target) || self.fighters[e].aoo_left == 0 {
+        let f = &self.fighters[e];
+        if !self.are_enemies(e, target) || f.aoo_left == 0 || f.total_defense {
             return None;
         }
         let s = self.space(target);
@@ -135,6 +136,13 @@ impl<R: Dice> Engine<'_, '_, R> {
                 self.attack_of_opportunity(e, w, shooter);
             }
         }
+    }
+
+    /// `i` does something that provokes where it stands (standing up; the
+    /// hook for casting and combat maneuvers): every enemy threatening it
+    /// gets an attack of opportunity.
+    pub(crate) fn provoke_in_place(&mut self, i: usize) {
+        self.provoke_shot(i);
     }
 
     /// One melee attack at full bonus.

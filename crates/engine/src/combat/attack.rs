@@ -16,6 +16,12 @@ use super::turn::Engine;
 const FLANK_BONUS: i32 = 2;
 /// Charge bonus on the attack roll, and the charger's AC penalty (CRB "Charge").
 pub(crate) const CHARGE_BONUS: i32 = 2;
+/// Prone: attacker's penalty, and the AC change of a prone target (−4 melee, +4 ranged).
+const PRONE: i32 = 4;
+/// Shooting into melee (CRB "Shooting or Throwing into a Melee").
+const INTO_MELEE: i32 = 4;
+/// Fighting defensively: attack penalty (CRB "Fight Defensively").
+const DEFENSIVE_PENALTY: i32 = 4;
 
 /// How one attack roll is made.
 #[derive(Clone, Copy, Debug, Default)]
@@ -37,6 +43,8 @@ pub(crate) struct Situation {
     pub ac: i32,
     pub flank: bool,
     pub high_ground: bool,
+    /// Shooting into melee (−4).
+    pub into_melee: bool,
     pub range_penalty: i32,
     pub cover: i32,
     pub touch: bool,
@@ -107,7 +115,7 @@ impl BattleState<'_> {
             return Err(Reason::NoWeapon);
         }
         let dist = self.distance_from(i, from, t);
-        match attacks.iter().position(|a| a.reaches(dist)) {
+        match (0..attacks.len()).find(|&w| attacks[w].reaches(dist) && !self.is_broken(i, w)) {
             None => Err(Reason::OutOfRange),
             Some(_) if !self.line_of_effect_from(i, from, t) => Err(Reason::NoLineOfEffect),
             Some(w) => Ok(w),
@@ -118,6 +126,7 @@ impl BattleState<'_> {
     pub fn weapon_reaches(&self, i: usize, w: usize, t: usize, from: Pos) -> bool {
         let dist = self.distance_from(i, from, t);
         self.prep.fighters[i].attacks.get(w).is_some_and(|a| a.reaches(dist))
+            && !self.is_broken(i, w)
             && self.line_of_effect_from(i, from, t)
     }
 
@@ -165,17 +174,53 @@ impl BattleState<'_> {
         } else {
             s.range_penalty = 2 * ((dist.max(1) - 1) / atk.increment) as i32;
             s.attack -= s.range_penalty;
+            s.into_melee = !self.prep.fighters[a].precise_shot && self.engaged(a, t);
+            if s.into_melee {
+                s.attack -= INTO_MELEE;
+            }
         }
+        let me = &self.fighters[a];
+        if me.prone {
+            s.attack -= PRONE;
+        }
+        if me.defensive {
+            s.attack -= DEFENSIVE_PENALTY;
+        }
+        s.attack += me.aid_attack;
         s.touch = atk.vs_touch || (atk.firearm && dist <= atk.increment);
-        let def = &self.prep.fighters[t].ac;
+        let spec = &self.prep.fighters[t];
+        let def = &spec.ac;
         s.cover = i32::from(if atk.melee {
             self.terrain_cover_from(a, from, t, true)
         } else {
             self.ranged_cover(a, t)
         });
         let charge_penalty = if self.fighters[t].charged { CHARGE_BONUS } else { 0 };
-        s.ac = if s.touch { def.touch } else { def.total } + s.cover - charge_penalty;
+        let target = &self.fighters[t];
+        // A runner without the Run feat loses its Dexterity bonus to AC.
+        let base = match (s.touch, target.running && !spec.run_feat) {
+            (false, false) => def.total,
+            (true, false) => def.touch,
+            (false, true) => def.flat_footed,
+            (true, true) => def.touch - spec.dex_mod.max(0),
+        };
+        let prone = match (target.prone, atk.melee) {
+            (false, _) => 0,
+            (true, true) => -PRONE,
+            (true, false) => PRONE,
+        };
+        s.ac = base + s.cover - charge_penalty + target.dodge_ac + target.aid_ac + prone;
         s
+    }
+
+    /// Whether `t` is engaged in melee for a shot by `a`: another creature
+    /// hostile to `t`, able to act, threatens it from less than 10 ft away
+    /// (CRB "Shooting or Throwing into a Melee": at 10 ft or more from the
+    /// nearest friendly character the penalty is avoided).
+    fn engaged(&self, a: usize, t: usize) -> bool {
+        (0..self.len()).any(|j| {
+            j != a && j != t && self.are_enemies(j, t) && self.distance(j, t) < 10 && self.threatens(j, t)
+        })
     }
 
     /// Cover of `t` against a ranged attack by `a`: terrain, and soft cover
@@ -274,8 +319,18 @@ impl<R: Dice> Engine<'_, '_, R> {
         let threat = hit && d20 >= atk.threat_min as i32;
         let mut text =
             if self.log.on() { self.roll_text(a, w, t, swing, &s, d20, total) } else { String::new() };
+        // Aid another bonuses are spent by the first attack roll they apply to.
+        self.st.fighters[a].aid_attack = 0;
+        self.st.fighters[t].aid_ac = 0;
         if !hit {
-            say!(self, a, "{text} -> MISS");
+            if d20 == 1 && atk.firearm && w < 64 {
+                // UC "Misfires": a natural 1 breaks the firearm (misfire value 1).
+                self.st.fighters[a].broken |= 1 << w;
+                say!(self, a, "{text} -> MISS, MISFIRE (broken)");
+            } else {
+                say!(self, a, "{text} -> MISS");
+            }
+            self.after_attack(a, t, false);
             return;
         }
         let mut crit = false;
@@ -307,6 +362,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             say!(self, a, "{text} {} dmg{reduced} (hp {hp_before}->{after})", dmg.dealt);
         }
         self.wound(t, dmg.dealt);
+        self.after_attack(a, t, dmg.dealt > 0);
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -355,6 +411,32 @@ impl<R: Dice> Engine<'_, '_, R> {
         }
         if self.st.fighters[t].charged {
             notes.push(format!("target charged -{CHARGE_BONUS}"));
+        }
+        let (me, them) = (&self.st.fighters[a], &self.st.fighters[t]);
+        if s.into_melee {
+            notes.push(format!("into melee -{INTO_MELEE}"));
+        }
+        if me.prone {
+            notes.push(format!("prone -{PRONE}"));
+        }
+        if me.defensive {
+            notes.push(format!("fighting defensively -{DEFENSIVE_PENALTY}"));
+        }
+        if me.aid_attack != 0 {
+            notes.push(format!("aided +{}", me.aid_attack));
+        }
+        if them.prone {
+            let sign = if atk.melee { "-" } else { "+" };
+            notes.push(format!("target prone {sign}{PRONE}"));
+        }
+        if them.dodge_ac != 0 {
+            notes.push(format!("dodge +{}", them.dodge_ac));
+        }
+        if them.aid_ac != 0 {
+            notes.push(format!("target aided +{}", them.aid_ac));
+        }
+        if them.running && !self.st.prep.fighters[t].run_feat {
+            notes.push("target running, no Dex".to_string());
         }
         if !notes.is_empty() {
             let _ = write!(text, " [{}]", notes.join(", "));

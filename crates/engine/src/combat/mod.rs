@@ -14,7 +14,10 @@ mod action;
 mod aoo;
 mod attack;
 mod damage;
+mod defense;
 mod economy;
+mod fullmove;
+mod initiative;
 mod life;
 mod log;
 mod movement;
@@ -27,7 +30,7 @@ mod turn;
 #[cfg(test)]
 mod tests;
 
-pub use action::{Action, ActionKind, ActionResult, Reason, Slot};
+pub use action::{Action, ActionKind, ActionResult, AidMode, ReadyTrigger, Reason, Slot};
 pub use economy::{Planned, apply_budget};
 pub use policy::{DefaultPolicy, Policy, SidePolicies};
 pub use prepared::{PrepareError, PreparedEncounter};

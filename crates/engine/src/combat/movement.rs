@@ -272,7 +272,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             return Ok(());
         }
         say!(self, i, "move {}", path_text(start, &self.path));
-        self.walk(i, true);
+        self.walk(i, true, false);
         self.st.fighters[i].moved = true;
         Ok(())
     }
@@ -372,12 +372,13 @@ impl<R: Dice> Engine<'_, '_, R> {
     /// Walks `i` along `self.path`, square by square. When `provoke`, leaving
     /// each square gives threatening enemies their attack of opportunity; a
     /// mover that falls stops where it is (or on the last free square of its
-    /// path if it fell while passing through someone's square).
-    pub(crate) fn walk(&mut self, i: usize, provoke: bool) {
+    /// path if it fell while passing through someone's square). When
+    /// `spare_start` (withdraw), leaving the first square does not provoke.
+    pub(crate) fn walk(&mut self, i: usize, provoke: bool, spare_start: bool) {
         let start = self.st.fighters[i].pos;
         let mut reached = 0;
         for k in 0..self.path.len() {
-            if provoke {
+            if provoke && !(spare_start && k == 0) {
                 let here = self.st.fighters[i].pos;
                 self.provoke_leave(i, here);
                 if !self.st.is_active(i) {
@@ -392,6 +393,10 @@ impl<R: Dice> Engine<'_, '_, R> {
                 if !self.st.is_active(i) {
                     break;
                 }
+            }
+            self.after_step(i);
+            if !self.st.is_active(i) {
+                break;
             }
         }
         let mut end = self.st.fighters[i].pos;
@@ -463,7 +468,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         say!(self, i, "charge {}", path_text(start, &self.path));
         self.st.fighters[i].charged = true;
         self.st.fighters[i].moved = true;
-        self.walk(i, true);
+        self.walk(i, true, false);
         if self.st.is_active(i) && self.st.is_active(t) && self.st.fighters[i].pos == end {
             self.strike(i, w, t, Swing { charge: true, ..Swing::default() });
         }

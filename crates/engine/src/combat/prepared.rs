@@ -75,6 +75,14 @@ pub(crate) struct FighterSpec {
     pub size: Size,
     /// Side of the square space it takes up, in squares (Large 2…).
     pub space: i32,
+    /// Dexterity modifier (lost to AC while running).
+    pub dex_mod: i32,
+    /// Precise Shot: no penalty for shooting into melee.
+    pub precise_shot: bool,
+    /// Run feat: keeps its Dexterity bonus while running, +4 on endurance checks.
+    pub run_feat: bool,
+    /// Whether it acts in a surprise round.
+    pub aware: bool,
 }
 
 /// One attack, with everything the hot path needs precomputed.
@@ -209,6 +217,10 @@ impl PreparedEncounter {
                 attacks,
                 size: c.size,
                 space: space_squares(c.size),
+                dex_mod,
+                precise_shot: c.has_feature("Precise Shot"),
+                run_feat: c.has_feature("Run"),
+                aware: d.aware,
             });
         }
         let los = LosTable::new(&encounter.map);

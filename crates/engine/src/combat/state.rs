@@ -41,6 +41,33 @@ pub(crate) struct Fighter {
     pub moved: bool,
     /// Took a 5-foot step this turn.
     pub stepped: bool,
+    /// Prone (dropped prone): −4 on attacks, −4 AC against melee, +4 against ranged.
+    pub prone: bool,
+    /// Dodge bonus to AC until its next turn (total defense +4, fighting defensively +2).
+    pub dodge_ac: i32,
+    /// Fighting defensively until its next turn: −4 on attack rolls.
+    pub defensive: bool,
+    /// Total defense until its next turn: no attacks of opportunity.
+    pub total_defense: bool,
+    /// Aid another received: bonus on its next attack roll.
+    pub aid_attack: i32,
+    /// Aid another received: bonus to AC against the next attack on it.
+    pub aid_ac: i32,
+    /// Attacks broken (bit k: attack k), by a firearm misfire.
+    pub broken: u64,
+    /// Ran on its last turn: loses its Dexterity bonus to AC until its next turn.
+    pub running: bool,
+    /// Consecutive rounds of running, and endurance checks made in this streak.
+    pub run_rounds: u32,
+    pub run_checks: u32,
+    /// Rounds of rest left before it may run again.
+    pub run_rest: u32,
+    /// The readied attack and its trigger, if any.
+    pub readied: Option<(super::action::Action, super::action::ReadyTrigger)>,
+    /// Round in which it last delayed (0: never).
+    pub delayed_in: u32,
+    /// Swift action spent on an immediate action since its last turn.
+    pub immediate_used: bool,
     /// Attrition counters.
     pub out: CombatantOutcome,
 }
@@ -97,6 +124,20 @@ impl<'p> BattleState<'p> {
                     charged: false,
                     moved: false,
                     stepped: false,
+                    prone: false,
+                    dodge_ac: 0,
+                    defensive: false,
+                    total_defense: false,
+                    aid_attack: 0,
+                    aid_ac: 0,
+                    broken: 0,
+                    running: false,
+                    run_rounds: 0,
+                    run_checks: 0,
+                    run_rest: 0,
+                    readied: None,
+                    delayed_in: 0,
+                    immediate_used: false,
                     out: CombatantOutcome { final_hp: f.start_hp, ..CombatantOutcome::default() },
                 }
             })
@@ -245,6 +286,17 @@ impl<'p> BattleState<'p> {
         }
         let o = self.occ[map.index(p)];
         (o != EMPTY).then_some(o as usize)
+    }
+
+    /// Whether combatant `i` is prone.
+    pub fn is_prone(&self, i: usize) -> bool {
+        self.fighters[i].prone
+    }
+
+    /// Whether attack `w` of combatant `i` is broken (a firearm that misfired).
+    #[inline]
+    pub fn is_broken(&self, i: usize, w: usize) -> bool {
+        w < 64 && self.fighters[i].broken >> w & 1 == 1
     }
 
     /// Size category of combatant `i`.

@@ -4,6 +4,7 @@ mod attacks;
 mod batch;
 mod life;
 mod modifiers;
+mod options;
 mod size;
 mod support;
 mod tactics;
