@@ -7,6 +7,7 @@ use super::action::{Action, ActionKind, ReadyTrigger, Reason, Slot};
 use super::economy::Planned;
 use super::log::say;
 use super::policy::Policy;
+use super::reactions::ReactionEvent;
 use super::turn::Engine;
 
 /// The surprise round allowance on a budgeted plan: the first standard or
@@ -144,22 +145,31 @@ impl<R: Dice> Engine<'_, '_, R> {
         }
     }
 
-    /// After an attack roll of `a` against `t` (`hit`: it dealt damage).
+    /// After an attack roll of `a` against `t` (`hit`: it dealt damage):
+    /// readied actions first, then the reaction policy.
     pub(crate) fn after_attack(&mut self, a: usize, t: usize, hit: bool) {
-        if self.st.fighters.iter().all(|f| f.readied.is_none()) {
-            return;
+        if self.st.fighters.iter().any(|f| f.readied.is_some()) {
+            self.check_readied(ReadyTrigger::EnemyAttacks, a, Some(t));
+            if hit {
+                self.check_readied(ReadyTrigger::EnemyHitsAlly, a, Some(t));
+            }
         }
-        self.check_readied(ReadyTrigger::EnemyAttacks, a, Some(t));
-        if hit {
-            self.check_readied(ReadyTrigger::EnemyHitsAlly, a, Some(t));
+        if self.reactions.is_some() {
+            self.check_reactions(ReactionEvent::AttackResolved { attacker: a, target: t });
+            if hit {
+                self.check_reactions(ReactionEvent::DamageTaken { victim: t, by: a });
+            }
         }
     }
 
-    /// After `mover` takes a step of movement.
+    /// After `mover` takes a step of movement: readied actions first, then
+    /// the reaction policy.
     pub(crate) fn after_step(&mut self, mover: usize) {
-        if self.st.fighters.iter().all(|f| f.readied.is_none()) {
-            return;
+        if self.st.fighters.iter().any(|f| f.readied.is_some()) {
+            self.check_readied(ReadyTrigger::EnemyEntersReach, mover, None);
         }
-        self.check_readied(ReadyTrigger::EnemyEntersReach, mover, None);
+        if self.reactions.is_some() {
+            self.check_reactions(ReactionEvent::MovementStep { mover });
+        }
     }
 }

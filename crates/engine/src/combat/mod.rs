@@ -24,6 +24,7 @@ mod movement;
 mod paths;
 mod policy;
 mod prepared;
+mod reactions;
 mod state;
 mod turn;
 
@@ -34,6 +35,7 @@ pub use action::{Action, ActionKind, ActionResult, AidMode, ReadyTrigger, Reason
 pub use economy::{Planned, apply_budget};
 pub use policy::{DefaultPolicy, Policy, SidePolicies};
 pub use prepared::{PrepareError, PreparedEncounter};
+pub use reactions::{NoReactions, ReactionEvent, Reactions};
 pub use state::{BattleState, LifeState};
 
 /// Options that change how a battle is played.
@@ -114,4 +116,19 @@ pub fn run_prepared<R: Dice>(
     policy: &mut dyn Policy,
 ) -> RunOutcome {
     turn::Engine::new(prepared, options, rng, transcript).run(policy)
+}
+
+/// [`run_prepared`] with a reaction policy: combatants may take immediate
+/// actions out of turn when it answers an event.
+pub fn run_prepared_with_reactions<R: Dice>(
+    prepared: &PreparedEncounter,
+    options: &SimOptions,
+    rng: &mut R,
+    transcript: Option<&mut Vec<String>>,
+    policy: &mut dyn Policy,
+    reactions: &mut dyn Reactions,
+) -> RunOutcome {
+    let mut engine = turn::Engine::new(prepared, options, rng, transcript);
+    engine.reactions = Some(reactions);
+    engine.run(policy)
 }

@@ -66,8 +66,14 @@ pub(crate) struct Fighter {
     pub readied: Option<(super::action::Action, super::action::ReadyTrigger)>,
     /// Round in which it last delayed (0: never).
     pub delayed_in: u32,
-    /// Swift action spent on an immediate action since its last turn.
+    /// Swift action spent on an immediate action out of turn: its next swift action is gone.
     pub immediate_used: bool,
+    /// Its swift action of the current turn is spent (a swift or immediate action).
+    pub swift_used: bool,
+    /// Round of its last immediate action (`u32::MAX`: none).
+    pub immediate_round: u32,
+    /// Has had a turn in this battle (no longer flat-footed).
+    pub has_acted: bool,
     /// Attrition counters.
     pub out: CombatantOutcome,
 }
@@ -138,6 +144,9 @@ impl<'p> BattleState<'p> {
                     readied: None,
                     delayed_in: 0,
                     immediate_used: false,
+                    swift_used: false,
+                    immediate_round: u32::MAX,
+                    has_acted: false,
                     out: CombatantOutcome { final_hp: f.start_hp, ..CombatantOutcome::default() },
                 }
             })

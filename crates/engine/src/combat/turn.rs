@@ -32,6 +32,8 @@ pub(crate) struct Engine<'a, 'p, R: Dice> {
     pub reacting: bool,
     /// The combatant whose turn is being played.
     pub current: Option<usize>,
+    /// The optional reaction policy (immediate actions out of turn).
+    pub reactions: Option<&'a mut dyn super::reactions::Reactions>,
 }
 
 impl<'a, 'p, R: Dice> Engine<'a, 'p, R> {
@@ -54,6 +56,7 @@ impl<'a, 'p, R: Dice> Engine<'a, 'p, R> {
             queue: Vec::new(),
             reacting: false,
             current: None,
+            reactions: None,
         }
     }
 
@@ -207,7 +210,10 @@ impl<'a, 'p, R: Dice> Engine<'a, 'p, R> {
         f.aid_attack = 0;
         f.aid_ac = 0;
         f.running = false;
+        // An immediate action taken out of turn spent this turn's swift action.
+        f.swift_used = f.immediate_used;
         f.immediate_used = false;
+        f.has_acted = true;
         if f.readied.take().is_some() {
             say!(self, i, "ready expired (trigger never occurred)");
         }
@@ -238,12 +244,17 @@ impl<'a, 'p, R: Dice> Engine<'a, 'p, R> {
         self.current = Some(i);
         let mut delayed = false;
         for p in &plan {
+            let swift_gone = p.action.kind.slot() == Slot::Swift && self.st.fighters[i].swift_used;
             let result = match p.dropped {
                 Some(reason) => ActionResult::failed(p.action.kind, reason),
                 None if delayed => ActionResult::failed(p.action.kind, Reason::Delayed),
+                None if swift_gone => ActionResult::failed(p.action.kind, Reason::DowngradedImmediateSwift),
                 None if !self.st.is_active(i) => ActionResult::failed(p.action.kind, Reason::ActorDown),
                 None => self.execute(i, p.action),
             };
+            if p.dropped.is_none() && p.action.kind.slot() == Slot::Swift {
+                self.st.fighters[i].swift_used = true;
+            }
             if result.ok && result.reason == Some(Reason::Delayed) {
                 delayed = true;
             } else if let Some(reason) = result.reason.filter(|_| !result.ok) {
@@ -273,6 +284,7 @@ impl<'a, 'p, R: Dice> Engine<'a, 'p, R> {
             ActionKind::Delay => self.delay(i, action),
             ActionKind::Withdraw => self.withdraw_action(i, action),
             ActionKind::Run => self.run_action(i, action),
+            ActionKind::Immediate => self.immediate(i),
             ActionKind::Ready => self.ready(i, action),
             ActionKind::Wait => Ok(()),
             _ => Err(Reason::UnsupportedKind),

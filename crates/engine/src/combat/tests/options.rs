@@ -389,3 +389,54 @@ fn running_past_the_constitution_score_needs_checks_then_rest() {
         b.lines
     );
 }
+
+#[test]
+fn immediate_actions_spend_the_swift_action() {
+    use crate::combat::reactions::{ReactionEvent, Reactions};
+    struct Always;
+    impl Reactions for Always {
+        fn react(
+            &mut self,
+            _: &crate::combat::BattleState<'_>,
+            who: usize,
+            _: ReactionEvent,
+        ) -> Option<Action> {
+            (who == 1).then_some(Action::new(Immediate))
+        }
+    }
+    let prep =
+        prepare(arena(3, 8), vec![("a", creature("Hero", json!({})), at(1, 1)), ("b", target(), at(1, 2))]);
+    let mut b = Bench::new(&[5, 5, 5]);
+    let mut always = Always;
+    let mut e = b.engine(&prep, &SimOptions::default());
+    e.reactions = Some(&mut always);
+    // Flat-footed (no turn yet): no immediate action.
+    turn(&mut e, 0, vec![Action::at(Attack, 1)]);
+    assert_eq!(e.st.fighters[1].immediate_round, u32::MAX);
+    // After its first turn, an attack on it sets off an immediate action out of turn...
+    turn(&mut e, 1, vec![]);
+    turn(&mut e, 0, vec![Action::at(Attack, 1)]);
+    assert!(e.st.fighters[1].immediate_used);
+    // ... which spends its next swift action.
+    turn(&mut e, 1, vec![Action::new(Swift), Action::new(Immediate)]);
+    assert_eq!(
+        e.st.last_results(1),
+        [
+            ActionResult::failed(Swift, Reason::DowngradedImmediateSwift),
+            ActionResult::failed(Immediate, Reason::DowngradedImmediateSwift),
+        ]
+    );
+}
+
+#[test]
+fn an_immediate_action_on_its_own_turn_takes_that_turn_s_swift_action() {
+    let prep =
+        prepare(arena(3, 8), vec![("a", creature("Hero", json!({})), at(1, 1)), ("b", target(), at(1, 5))]);
+    let mut b = Bench::new(&[]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    turn(&mut e, 0, vec![Action::new(Immediate), Action::new(Swift)]);
+    assert_eq!(
+        e.st.last_results(0),
+        [ActionResult::done(Immediate), ActionResult::failed(Swift, Reason::DowngradedImmediateSwift)]
+    );
+}
