@@ -30,18 +30,20 @@ impl BattleState<'_> {
         }
         let from = self.fighters[a].pos;
         let sa = self.space(a);
-        let dist = footprint_distance_ft(from, sa, anchor, s);
+        let one = sa == 1 && s == 1;
+        let dist = if one {
+            crate::grid::distance_ft(from, anchor)
+        } else {
+            footprint_distance_ft(from, sa, anchor, s)
+        };
         let w = self.prep.fighters[a]
             .attacks
             .iter()
             .position(|atk| atk.melee && atk.reach_max > 0 && atk.reaches(dist))?;
-        let map = self.map();
-        let loe = if sa == 1 && s == 1 {
+        let loe = if one {
             self.prep.line_of_effect(from, anchor)
         } else {
-            footprint(from, sa)
-                .filter(|&p| map.in_bounds(p))
-                .any(|p| footprint(anchor, s).any(|q| map.in_bounds(q) && self.prep.line_of_effect(p, q)))
+            self.line_of_effect_spaces(from, sa, anchor, s)
         };
         loe.then_some(w)
     }
@@ -102,6 +104,12 @@ impl<R: Dice> Engine<'_, '_, R> {
         let s = self.st.space(mover);
         let here = self.st.fighters[mover].pos;
         let small = self.st.is_small(mover);
+        if s == 1 {
+            let occupant = if small { self.st.small_occupant(here) } else { self.st.large_occupant(here) };
+            if occupant.is_none_or(|j| j == mover || !self.st.are_enemies(mover, j)) {
+                return;
+            }
+        }
         for c in footprint(here, s) {
             let occupant = if small { self.st.small_occupant(c) } else { self.st.large_occupant(c) };
             let Some(j) = occupant else { continue };

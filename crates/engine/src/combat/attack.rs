@@ -114,12 +114,27 @@ impl BattleState<'_> {
         if attacks.is_empty() {
             return Err(Reason::NoWeapon);
         }
-        let dist = self.distance_from(i, from, t);
-        match (0..attacks.len()).find(|&w| attacks[w].reaches(dist) && !self.is_broken(i, w)) {
-            None => Err(Reason::OutOfRange),
-            Some(_) if !self.line_of_effect_from(i, from, t) => Err(Reason::NoLineOfEffect),
-            Some(w) => Ok(w),
-        }
+        let (si, st) = (self.shape[i].0, self.shape[t].0);
+        let to = self.fighters[t].pos;
+        let one = si == 1 && st == 1;
+        let dist = if one {
+            crate::grid::distance_ft(from, to)
+        } else {
+            crate::grid::footprint_distance_ft(from, si, to, st)
+        };
+        let broken = self.fighters[i].broken;
+        let found = if broken == 0 {
+            attacks.iter().position(|a| a.reaches(dist))
+        } else {
+            (0..attacks.len()).find(|&w| attacks[w].reaches(dist) && !self.is_broken(i, w))
+        };
+        let Some(w) = found else { return Err(Reason::OutOfRange) };
+        let loe = if one {
+            self.prep.line_of_effect(from, to)
+        } else {
+            self.line_of_effect_spaces(from, si, to, st)
+        };
+        if loe { Ok(w) } else { Err(Reason::NoLineOfEffect) }
     }
 
     /// Whether attack `w` of `i` can hit `t` from square `from`.
@@ -241,6 +256,11 @@ impl BattleState<'_> {
         let mut count = 0;
         let mut crowded: Option<Vec<Pos>> = None;
         'gather: for j in (0..self.len()).filter(|&j| between(j)) {
+            if self.space(j) == 1 && count < near.len() {
+                near[count] = self.fighters[j].pos;
+                count += 1;
+                continue;
+            }
             for c in self.cells(j) {
                 if count == near.len() {
                     // Crowded: fall back to a list of every square in the box.

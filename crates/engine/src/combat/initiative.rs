@@ -100,7 +100,9 @@ impl<R: Dice> Engine<'_, '_, R> {
     /// played out of turn when `trigger` occurs, before its next turn.
     pub(crate) fn ready(&mut self, i: usize, action: Action) -> Result<(), Reason> {
         let trigger = action.trigger.unwrap_or(ReadyTrigger::EnemyEntersReach);
-        self.st.fighters[i].readied = Some((action, trigger));
+        if self.st.fighters[i].readied.replace((action, trigger)).is_none() {
+            self.readied_count += 1;
+        }
         say!(self, i, "readies an attack ({})", trigger.name());
         Ok(())
     }
@@ -128,6 +130,7 @@ impl<R: Dice> Engine<'_, '_, R> {
                 continue;
             }
             self.st.fighters[r].readied = None;
+            self.readied_count -= 1;
             // It now acts just ahead of the creature that set it off.
             self.init_keys[r].0 = self.init_keys[actor].0 + 1;
             let target =
@@ -148,7 +151,7 @@ impl<R: Dice> Engine<'_, '_, R> {
     /// After an attack roll of `a` against `t` (`hit`: it dealt damage):
     /// readied actions first, then the reaction policy.
     pub(crate) fn after_attack(&mut self, a: usize, t: usize, hit: bool) {
-        if self.st.fighters.iter().any(|f| f.readied.is_some()) {
+        if self.readied_count > 0 {
             self.check_readied(ReadyTrigger::EnemyAttacks, a, Some(t));
             if hit {
                 self.check_readied(ReadyTrigger::EnemyHitsAlly, a, Some(t));
@@ -165,7 +168,7 @@ impl<R: Dice> Engine<'_, '_, R> {
     /// After `mover` takes a step of movement: readied actions first, then
     /// the reaction policy.
     pub(crate) fn after_step(&mut self, mover: usize) {
-        if self.st.fighters.iter().any(|f| f.readied.is_some()) {
+        if self.readied_count > 0 {
             self.check_readied(ReadyTrigger::EnemyEntersReach, mover, None);
         }
         if self.reactions.is_some() {

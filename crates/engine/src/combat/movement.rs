@@ -97,11 +97,19 @@ impl BattleState<'_> {
     /// passed but not ended on, and so can an enemy three or more size
     /// categories apart; a Tiny or smaller creature and a larger one may
     /// share a square (CRB "Moving Through a Square", "Big and Little Creatures").
+    #[inline(always)]
     pub fn access(&self, i: usize, p: Pos) -> Access {
         let s = self.space(i);
         if s == 1 {
             return self.cell_access(i, p);
         }
+        self.space_access(i, p, s)
+    }
+
+    /// `access` for a mover larger than one square.
+    #[cold]
+    #[inline(never)]
+    fn space_access(&self, i: usize, p: Pos, s: i32) -> Access {
         let map = self.map();
         let mut worst = Access::Open;
         for c in crate::grid::footprint(p, s) {
@@ -127,8 +135,7 @@ impl BattleState<'_> {
             None => Access::Open,
             Some(j) if j == i => Access::Open,
             Some(j) if !self.are_enemies(i, j) || !self.is_active(j) => Access::PassOnly,
-            Some(j) if size_gap(self.size(i), self.size(j)) >= 3 => Access::PassOnly,
-            Some(_) => Access::Blocked,
+            Some(j) => self.enemy_square(i, j),
         }
     }
 
@@ -184,8 +191,13 @@ impl BattleState<'_> {
         let k = (reach / 5) as i32;
         let small = self.is_small(i);
         let fits = move |q: Pos| {
-            crate::grid::footprint(q, si).all(|c| map.passable(c))
-                && (small || crate::grid::footprint_distance_ft(q, si, to, st) > 0)
+            let outside = small || crate::grid::footprint_distance_ft(q, si, to, st) > 0;
+            outside
+                && if si == 1 {
+                    map.passable(q)
+                } else {
+                    crate::grid::footprint(q, si).all(|c| map.passable(c))
+                }
         };
         let candidates = (to.row - k - (si - 1)..=to.row + st - 1 + k)
             .flat_map(move |r| (to.col - k - (si - 1)..=to.col + st - 1 + k).map(move |c| Pos::new(r, c)))
@@ -236,6 +248,14 @@ impl BattleState<'_> {
             prev = p;
         }
         (10..=2 * self.prep.fighters[i].speed_ft).contains(&cost)
+    }
+}
+
+impl BattleState<'_> {
+    /// An able enemy's square: blocking, unless three or more size categories apart.
+    #[cold]
+    fn enemy_square(&self, i: usize, j: usize) -> Access {
+        if size_gap(self.size(i), self.size(j)) >= 3 { Access::PassOnly } else { Access::Blocked }
     }
 }
 

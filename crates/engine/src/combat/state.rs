@@ -97,6 +97,8 @@ pub struct BattleState<'p> {
     /// an attack of opportunity against the mover's movement.
     pub(crate) move_aoo: Vec<u32>,
     pub(crate) last_results: Vec<Vec<ActionResult>>,
+    /// Space side and "Tiny or smaller" of each combatant, kept compact for the hot paths.
+    pub(crate) shape: Vec<(i32, bool)>,
 }
 
 impl<'p> BattleState<'p> {
@@ -160,6 +162,7 @@ impl<'p> BattleState<'p> {
             round: 0,
             order: (0..n).collect(),
             move_aoo: vec![u32::MAX; n * n],
+            shape: prep.fighters.iter().map(|f| (f.space, f.size <= Size::Tiny)).collect(),
             last_results: vec![Vec::new(); n],
         }
     }
@@ -316,13 +319,13 @@ impl<'p> BattleState<'p> {
     /// Side in squares of the space combatant `i` takes up (1 up to Medium, Large 2…).
     #[inline]
     pub fn space(&self, i: usize) -> i32 {
-        self.prep.fighters[i].space
+        self.shape[i].0
     }
 
     /// Whether combatant `i` is Tiny or smaller.
     #[inline]
     pub(crate) fn is_small(&self, i: usize) -> bool {
-        self.prep.fighters[i].size <= Size::Tiny
+        self.shape[i].1
     }
 
     /// The squares combatant `i` takes up, row-major.
@@ -338,9 +341,15 @@ impl<'p> BattleState<'p> {
     }
 
     /// Distance in feet from `i` standing with its top-left square on `from` to `t`.
-    #[inline]
+    #[inline(always)]
     pub fn distance_from(&self, i: usize, from: Pos, t: usize) -> u32 {
-        footprint_distance_ft(from, self.space(i), self.fighters[t].pos, self.space(t))
+        let (si, st) = (self.shape[i].0, self.shape[t].0);
+        let to = self.fighters[t].pos;
+        if si == 1 && st == 1 {
+            crate::grid::distance_ft(from, to)
+        } else {
+            footprint_distance_ft(from, si, to, st)
+        }
     }
 
     /// Whether `i` standing on `from` has line of effect to `t`: from any of
@@ -352,6 +361,12 @@ impl<'p> BattleState<'p> {
         if si == 1 && st == 1 {
             return self.prep.line_of_effect(from, to);
         }
+        self.line_of_effect_spaces(from, si, to, st)
+    }
+
+    /// Line of effect between two footprints: the best pair of squares.
+    #[cold]
+    pub(crate) fn line_of_effect_spaces(&self, from: Pos, si: i32, to: Pos, st: i32) -> bool {
         let map = self.map();
         footprint(from, si)
             .filter(|&a| map.in_bounds(a))
@@ -361,6 +376,7 @@ impl<'p> BattleState<'p> {
     /// Terrain cover of `t` against `i` standing on `from`: the best pair of
     /// squares (least cover) among those with line of effect; melee between
     /// adjacent squares uses the adjacent-melee rule.
+    #[inline]
     pub(crate) fn terrain_cover_from(&self, i: usize, from: Pos, t: usize, melee: bool) -> u8 {
         let (si, st) = (self.space(i), self.space(t));
         let to = self.fighters[t].pos;
@@ -368,6 +384,12 @@ impl<'p> BattleState<'p> {
             let adjacent = melee && crate::grid::distance_ft(from, to) == 5;
             return self.prep.terrain_cover(from, to, adjacent);
         }
+        self.terrain_cover_spaces(from, si, to, st, melee)
+    }
+
+    /// `terrain_cover_from` between footprints: the best pair with line of effect.
+    #[cold]
+    fn terrain_cover_spaces(&self, from: Pos, si: i32, to: Pos, st: i32, melee: bool) -> u8 {
         let map = self.map();
         let mut best: Option<u8> = None;
         for a in footprint(from, si).filter(|&a| map.in_bounds(a)) {

@@ -32,6 +32,8 @@ pub(crate) struct Engine<'a, 'p, R: Dice> {
     pub reacting: bool,
     /// The combatant whose turn is being played.
     pub current: Option<usize>,
+    /// Number of combatants with a readied action (fast skip of the checks).
+    pub readied_count: usize,
     /// The optional reaction policy (immediate actions out of turn).
     pub reactions: Option<&'a mut dyn super::reactions::Reactions>,
 }
@@ -57,6 +59,7 @@ impl<'a, 'p, R: Dice> Engine<'a, 'p, R> {
             reacting: false,
             current: None,
             reactions: None,
+            readied_count: 0,
         }
     }
 
@@ -215,6 +218,7 @@ impl<'a, 'p, R: Dice> Engine<'a, 'p, R> {
         f.immediate_used = false;
         f.has_acted = true;
         if f.readied.take().is_some() {
+            self.readied_count -= 1;
             say!(self, i, "ready expired (trigger never occurred)");
         }
         match self.st.life(i) {
