@@ -191,13 +191,11 @@ impl BattleState<'_> {
         let k = (reach / 5) as i32;
         let small = self.is_small(i);
         let fits = move |q: Pos| {
-            let outside = small || crate::grid::footprint_distance_ft(q, si, to, st) > 0;
-            outside
-                && if si == 1 {
-                    map.passable(q)
-                } else {
-                    crate::grid::footprint(q, si).all(|c| map.passable(c))
-                }
+            if si == 1 && st == 1 {
+                return (small || q != to) && map.passable(q);
+            }
+            (small || crate::grid::footprint_distance_ft(q, si, to, st) > 0)
+                && crate::grid::footprint(q, si).all(|c| map.passable(c))
         };
         let candidates = (to.row - k - (si - 1)..=to.row + st - 1 + k)
             .flat_map(move |r| (to.col - k - (si - 1)..=to.col + st - 1 + k).map(move |c| Pos::new(r, c)))
@@ -408,15 +406,19 @@ impl<R: Dice> Engine<'_, '_, R> {
             let before = self.st.fighters[i].pos;
             self.st.fighters[i].pos = self.path[k];
             reached = k + 1;
-            if provoke {
+            // Entering someone's space (a larger mover's squares may overlap several).
+            let entered = self.st.space(i) > 1 || self.st.occupant(self.path[k]).is_some_and(|j| j != i);
+            if provoke && entered {
                 self.provoke_enter(i, before);
                 if !self.st.is_active(i) {
                     break;
                 }
             }
-            self.after_step(i);
-            if !self.st.is_active(i) {
-                break;
+            if self.readied_count > 0 || self.reactions.is_some() {
+                self.after_step(i);
+                if !self.st.is_active(i) {
+                    break;
+                }
             }
         }
         let mut end = self.st.fighters[i].pos;
