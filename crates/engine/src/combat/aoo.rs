@@ -67,7 +67,12 @@ impl BattleState<'_> {
         if self.covered_from(e, target) {
             return None;
         }
-        let dist = footprint_distance_ft(self.fighters[e].pos, self.space(e), sq, s);
+        let (from, se) = (self.fighters[e].pos, self.space(e));
+        let dist = if se == 1 && s == 1 {
+            crate::grid::distance_ft(from, sq)
+        } else {
+            footprint_distance_ft(from, se, sq, s)
+        };
         let attacks = &self.prep.fighters[e].attacks;
         (0..attacks.len())
             .filter(|&k| attacks[k].melee && attacks[k].reach_max > 0 && attacks[k].reaches(dist))
