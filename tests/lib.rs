@@ -1,1 +1,241 @@
-//! End-to-end test crate: the tests live in `tests/`.
+//! End-to-end test helpers: the real `pf1e` binary, child processes that
+//! die with the test, sweep fixtures. The tests live in `tests/`.
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+/// Longest any single command or wait may take.
+pub const TIMEOUT: Duration = Duration::from_secs(240);
+
+/// The `pf1e` binary next to the test executable (target/<profile>/pf1e).
+pub fn pf1e_bin() -> PathBuf {
+    let exe = std::env::current_exe().expect("current test executable");
+    let dir = exe.parent().and_then(Path::parent).expect("target/<profile>/deps/..");
+    let bin = dir.join(format!("pf1e{}", std::env::consts::EXE_SUFFIX));
+    assert!(
+        bin.exists(),
+        "the pf1e binary is missing at {}: run `cargo build -p pf1e-cli` (or `cargo test --workspace`) first",
+        bin.display()
+    );
+    bin
+}
+
+/// A child process killed (and reaped) when dropped.
+pub struct Proc {
+    /// The process.
+    pub child: Child,
+    /// What it is, for messages.
+    pub name: String,
+}
+
+impl Proc {
+    /// Kills the process with SIGKILL and reaps it.
+    pub fn kill9(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
+    /// Sends SIGTERM and waits for the exit status (bounded).
+    pub fn terminate(&mut self) -> Option<std::process::ExitStatus> {
+        let _ = Command::new("kill").arg("-TERM").arg(self.child.id().to_string()).status();
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_secs(30) {
+            if let Ok(Some(s)) = self.child.try_wait() {
+                return Some(s);
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        None
+    }
+}
+
+impl Drop for Proc {
+    fn drop(&mut self) {
+        self.kill9();
+    }
+}
+
+/// A command of the real binary with a clean environment for the service variables.
+pub fn pf1e() -> Command {
+    let mut c = Command::new(pf1e_bin());
+    c.env_remove("PF1E_TOKEN").env_remove("PF1E_COORDINATOR").env("RUST_LOG", "warn");
+    c
+}
+
+/// Runs a command to its end within [`TIMEOUT`].
+pub fn run(mut cmd: Command) -> Output {
+    cmd.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    let mut child = cmd.spawn().expect("spawn pf1e");
+    let start = Instant::now();
+    loop {
+        if child.try_wait().expect("wait").is_some() {
+            return child.wait_with_output().expect("output");
+        }
+        if start.elapsed() > TIMEOUT {
+            let _ = child.kill();
+            let out = child.wait_with_output().expect("output");
+            panic!("command timed out: {cmd:?}\nstderr: {}", String::from_utf8_lossy(&out.stderr));
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// A running coordinator.
+pub struct Coordinator {
+    /// The process.
+    pub proc: Proc,
+    /// `http://127.0.0.1:PORT`.
+    pub url: String,
+    /// `127.0.0.1:PORT`.
+    pub addr: String,
+    /// The metrics address, when asked for.
+    pub metrics: Option<String>,
+}
+
+/// Starts a coordinator listening on `listen` (port 0 picks one; the bound address is read from its stdout).
+pub fn start_coordinator(db: &Path, listen: &str, extra: &[&str], env: &[(&str, &str)]) -> Coordinator {
+    let mut cmd = pf1e();
+    cmd.args(["coordinator", "--listen", listen, "--db"]).arg(db).args(extra);
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    cmd.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::inherit());
+    let mut child = cmd.spawn().expect("spawn coordinator");
+    let stdout = child.stdout.take().expect("stdout");
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let proc = Proc { child, name: "coordinator".into() };
+    let line = rx.recv_timeout(Duration::from_secs(60)).expect("the coordinator printed no address");
+    let addr =
+        line.strip_prefix("listening on ").unwrap_or_else(|| panic!("unexpected line {line:?}")).to_string();
+    let metrics = extra.contains(&"--metrics-listen").then(|| {
+        let line =
+            rx.recv_timeout(Duration::from_secs(10)).expect("the coordinator printed no metrics address");
+        line.strip_prefix("metrics on ").unwrap_or_else(|| panic!("unexpected line {line:?}")).to_string()
+    });
+    // Keep draining stdout so the coordinator never blocks on a full pipe.
+    std::thread::spawn(move || while rx.recv().is_ok() {});
+    Coordinator { proc, url: format!("http://{addr}"), addr, metrics }
+}
+
+/// A worker of `url`.
+pub fn start_worker(url: &str, extra: &[&str], env: &[(&str, &str)]) -> Proc {
+    let mut cmd = pf1e();
+    cmd.args(["worker", "--coordinator", url]).args(extra);
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    cmd.stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::inherit());
+    Proc { child: cmd.spawn().expect("spawn worker"), name: "worker".into() }
+}
+
+/// `pf1e ctl --coordinator URL ARGS...` to its end.
+pub fn ctl(url: &str, args: &[&str]) -> Output {
+    let mut cmd = pf1e();
+    cmd.args(["ctl", "--coordinator", url]).args(args);
+    run(cmd)
+}
+
+/// The JSON document a command printed.
+pub fn json_of(out: &Output) -> serde_json::Value {
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "command failed ({}): {}\n{}",
+        out.status,
+        text,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_str(text.trim()).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"))
+}
+
+/// `ctl status ID --json`.
+pub fn status(url: &str, id: &str) -> serde_json::Value {
+    json_of(&ctl(url, &["status", id, "--json"]))
+}
+
+/// Polls `ctl status` until `pred` holds (bounded by [`TIMEOUT`]).
+pub fn wait_for(
+    url: &str,
+    id: &str,
+    what: &str,
+    pred: impl Fn(&serde_json::Value) -> bool,
+) -> serde_json::Value {
+    let start = Instant::now();
+    loop {
+        let s = status(url, id);
+        if pred(&s) {
+            return s;
+        }
+        assert!(start.elapsed() < TIMEOUT, "timed out waiting for {what}: {s}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// A directory with a small sweep over the sample arena and its data files.
+pub struct Fixture {
+    /// The temporary directory.
+    pub dir: tempfile::TempDir,
+}
+
+/// The repository's data directory.
+pub fn data_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../data")
+}
+
+impl Fixture {
+    /// A fixture whose sweep plays `runs` runs per cell in shards of `shard_size`,
+    /// two cells (players at half and full HP), one goblin against one orc.
+    pub fn new(tag: &str, runs: u32, shard_size: u32) -> Self {
+        let dir = tempfile::Builder::new().prefix(&format!("pf1e-e2e-{tag}-")).tempdir().expect("temp dir");
+        for sub in ["maps", "monsters", "sweeps"] {
+            std::fs::create_dir_all(dir.path().join(sub)).expect("mkdir");
+        }
+        for f in ["maps/sample_arena.yaml", "monsters/goblin.json", "monsters/orc.json"] {
+            std::fs::copy(data_dir().join(f), dir.path().join(f)).expect("copy data file");
+        }
+        let f = Fixture { dir };
+        f.write_sweep("sweep.yaml", &Self::sweep_text(runs, shard_size));
+        f
+    }
+
+    /// The text of the fixture sweep.
+    pub fn sweep_text(runs: u32, shard_size: u32) -> String {
+        format!(
+            "name: e2e\nseed: 11\nruns: {runs}\nparty: players\nshard_size: {shard_size}\nscenario:\n  map: ../maps/sample_arena.yaml\n  sides:\n    players: {{ zone: A, combatants: [../monsters/goblin.json] }}\n    monsters: {{ zone: B, combatants: [../monsters/orc.json] }}\njobs:\n  - grid: {{ hp: {{ players: [0.5, 1.0] }} }}\n"
+        )
+    }
+
+    /// Writes a sweep file into `sweeps/` and returns its path.
+    pub fn write_sweep(&self, name: &str, text: &str) -> PathBuf {
+        let p = self.dir.path().join("sweeps").join(name);
+        std::fs::write(&p, text).expect("write sweep");
+        p
+    }
+
+    /// The fixture sweep's path.
+    pub fn sweep(&self) -> PathBuf {
+        self.dir.path().join("sweeps/sweep.yaml")
+    }
+
+    /// A path inside the fixture.
+    pub fn path(&self, rel: &str) -> PathBuf {
+        self.dir.path().join(rel)
+    }
+
+    /// The `results` member of `pf1e run SWEEP --json --no-cache`.
+    pub fn embedded_results(&self) -> serde_json::Value {
+        let mut cmd = pf1e();
+        cmd.arg("run").arg(self.sweep()).args(["--json", "--no-cache", "-q"]);
+        json_of(&run(cmd))["results"].clone()
+    }
+}

@@ -3,6 +3,7 @@
 
 mod args;
 mod bench;
+mod cmd;
 mod failure;
 mod output;
 mod scenario;
@@ -27,9 +28,26 @@ enum Command {
     Sim(sim::SimArgs),
     /// Measure combats per second on the bundled reference encounters.
     Bench(bench::BenchArgs),
+    /// Run a sweep on this machine (embedded mode, cached and resumable).
+    Run(cmd::run::RunArgs),
+    /// Serve sweeps to workers and clients.
+    Coordinator(cmd::coordinator::CoordinatorArgs),
+    /// Play shards leased from a coordinator.
+    Worker(cmd::worker::WorkerArgs),
+    /// Submit, watch, inspect and cancel sweeps on a coordinator.
+    Ctl(cmd::ctl::CtlArgs),
+    /// Measure the sweep service: scheduling overhead, scaling, resume from cache.
+    BenchService(cmd::bench_service::BenchServiceArgs),
 }
 
 fn main() -> ExitCode {
+    // Logs (RUST_LOG, default warn) go to stderr, never to the stdout a script reads.
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "warn".into()),
+        )
+        .with_writer(std::io::stderr)
+        .init();
     let parsed = Cli::command().try_get_matches().and_then(|m| Ok((Cli::from_arg_matches(&m)?, m)));
     let (cli, matches) = match parsed {
         Ok(parsed) => parsed,
@@ -43,6 +61,11 @@ fn main() -> ExitCode {
             sim::run(&args)
         }
         Command::Bench(args) => bench::run(&args),
+        Command::Run(args) => cmd::run::run(&args).map_err(Into::into),
+        Command::Coordinator(args) => cmd::coordinator::run(&args).map_err(Into::into),
+        Command::Worker(args) => cmd::worker::run(&args).map_err(Into::into),
+        Command::Ctl(args) => cmd::ctl::run(&args).map_err(Into::into),
+        Command::BenchService(args) => cmd::bench_service::run(&args).map_err(Into::into),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

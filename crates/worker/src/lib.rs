@@ -1,1 +1,8 @@
-//! pf1e worker (see the sweep service issue).
+//! pf1e worker: the shard executor (the engine behind the coordinator's
+//! `ShardEvaluator`) and the gRPC loop of a stateless worker.
+
+pub mod executor;
+pub mod remote;
+
+pub use executor::EngineEvaluator;
+pub use remote::{WorkerConfig, WorkerError, run};

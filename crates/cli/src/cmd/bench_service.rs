@@ -1,0 +1,204 @@
+//! `pf1e bench-service`: measures the sweep service on this machine.
+//!
+//! - overhead: tiny shards (one run each) through a coordinator and two
+//!   workers over loopback gRPC, in shards per second;
+//! - scaling: the same sweep with one single-thread worker, then two;
+//! - resume: a finished 10,000-cell sweep run again from its cache.
+//!
+//! Everything runs in this process (coordinator, workers, loopback sockets)
+//! on throw-away databases.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use pf1e_coordinator::auth::ClientAuth;
+use pf1e_coordinator::client::Target;
+use pf1e_coordinator::embedded::drive;
+use pf1e_coordinator::scheduler::{Scheduler, SchedulerConfig};
+use pf1e_coordinator::service::{ServeOptions, Service, serve};
+use pf1e_coordinator::store::Store;
+use pf1e_coordinator::sweep::bundle_from_disk;
+use pf1e_worker::{EngineEvaluator, WorkerConfig};
+
+use super::{CmdError, CmdResult, runtime};
+
+/// Arguments of `pf1e bench-service`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct BenchServiceArgs {
+    /// Which measurement.
+    #[arg(long, value_enum, default_value_t = Which::All)]
+    pub which: Which,
+    /// The repository's data directory (maps and monsters).
+    #[arg(long, default_value = "data")]
+    pub data: PathBuf,
+    /// Shards of the overhead measurement.
+    #[arg(long, default_value_t = 5000)]
+    pub shards: u64,
+    /// Cells of the resume measurement.
+    #[arg(long, default_value_t = 10_000)]
+    pub cells: u64,
+}
+
+/// The measurements.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Which {
+    /// All three.
+    All,
+    /// Scheduling overhead with one-run shards.
+    Overhead,
+    /// One worker against two.
+    Scaling,
+    /// A finished sweep again from the cache.
+    Resume,
+}
+
+fn abs(p: &Path) -> Result<String, CmdError> {
+    let p = std::fs::canonicalize(p).map_err(|e| CmdError::data(format!("{}: {e}", p.display())))?;
+    Ok(p.display().to_string())
+}
+
+/// Writes a sweep file into `dir` and returns its path.
+fn write_sweep(
+    dir: &Path,
+    data: &Path,
+    name: &str,
+    runs: u64,
+    shard_size: u64,
+    players: &[usize],
+    hp: (&[f64], &[f64]),
+) -> Result<PathBuf, CmdError> {
+    let map = abs(&data.join("maps/sample_arena.yaml"))?;
+    let goblin = abs(&data.join("monsters/goblin.json"))?;
+    let orc = abs(&data.join("monsters/orc.json"))?;
+    let list = |v: &[f64]| v.iter().map(|f| format!("{f}")).collect::<Vec<_>>().join(", ");
+    let n = players.len();
+    let text = format!(
+        "name: {name}\nseed: 1\nruns: {runs}\nparty: players\nshard_size: {shard_size}\nscenario:\n  map: {map}\n  sides:\n    players: {{ combatants: [{}] }}\n    monsters: {{ combatants: [{}] }}\njobs:\n  - grid: {{ hp: {{ players: [{}], monsters: [{}] }} }}\n",
+        vec![goblin.as_str(); n].join(", "),
+        vec![orc.as_str(); n].join(", "),
+        list(hp.0),
+        list(hp.1),
+    );
+    let path = dir.join(format!("{name}.yaml"));
+    std::fs::write(&path, text).map_err(|e| CmdError::runtime(format!("{}: {e}", path.display())))?;
+    Ok(path)
+}
+
+/// Runs a sweep through an in-process coordinator and `workers` single-thread
+/// workers over loopback; returns the wall time and the shard count.
+fn through_service(sweep: &Path, workers: usize) -> Result<(Duration, u64), CmdError> {
+    let bundle = bundle_from_disk(sweep).map_err(CmdError::data)?;
+    let rt = runtime()?;
+    rt.block_on(async move {
+        let store = Store::in_memory().map_err(CmdError::runtime)?;
+        let service = Service::new(Scheduler::new(store, SchedulerConfig::default()));
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.map_err(CmdError::runtime)?;
+        let url = format!("http://{}", listener.local_addr().map_err(CmdError::runtime)?);
+        let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
+        let stopped = |mut rx: tokio::sync::watch::Receiver<bool>| async move {
+            let _ = rx.wait_for(|s| *s).await;
+        };
+        let server = tokio::spawn(serve(
+            service.clone(),
+            ServeOptions { listener, metrics: None, token: None, tls: None },
+            stopped(stop_rx.clone()),
+        ));
+        let mut handles = Vec::new();
+        for i in 0..workers {
+            let cfg = WorkerConfig {
+                target: Target {
+                    url: url.clone(),
+                    auth: ClientAuth::new(None).map_err(CmdError::runtime)?,
+                    tls_ca: None,
+                },
+                threads: 1,
+                name: format!("bench-{i}"),
+                rules_version: pf1e_engine::RULES_VERSION.to_string(),
+                max_batch: None,
+            };
+            handles.push(tokio::spawn(pf1e_worker::run(
+                cfg,
+                Arc::new(EngineEvaluator::new()),
+                stopped(stop_rx.clone()),
+            )));
+        }
+        // Let the workers connect and warm up before the clock starts.
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let start = Instant::now();
+        let id = service.lock().submit(bundle).map_err(CmdError::data)?;
+        let info = loop {
+            let info = service.lock().info(id, false).map_err(CmdError::runtime)?;
+            if info.status != "running" {
+                break info;
+            }
+            tokio::time::sleep(Duration::from_millis(2)).await;
+        };
+        let elapsed = start.elapsed();
+        let _ = stop_tx.send(true);
+        for h in handles {
+            let _ = h.await;
+        }
+        let _ = server.await;
+        if info.status != "done" {
+            return Err(CmdError::runtime(format!("bench sweep {}: {}", info.status, info.error)));
+        }
+        Ok((elapsed, info.stats.unwrap_or_default().shards_total))
+    })
+}
+
+/// Runs `pf1e bench-service`.
+pub fn run(args: &BenchServiceArgs) -> CmdResult {
+    let dir = tempfile::tempdir().map_err(CmdError::runtime)?;
+    let all = args.which == Which::All;
+    if all || args.which == Which::Overhead {
+        let sweep = write_sweep(dir.path(), &args.data, "overhead", args.shards, 1, &[1], (&[1.0], &[1.0]))?;
+        let (t, shards) = through_service(&sweep, 2)?;
+        println!(
+            "overhead: {shards} one-run shards through a coordinator and 2 workers over loopback in {:.2} s: {:.0} shards/s (target >= 5000)",
+            t.as_secs_f64(),
+            shards as f64 / t.as_secs_f64()
+        );
+    }
+    if all || args.which == Which::Scaling {
+        let sweep =
+            write_sweep(dir.path(), &args.data, "scaling", 20000, 100, &[1, 1], (&[0.5, 0.75, 1.0], &[1.0]))?;
+        let (one, shards) = through_service(&sweep, 1)?;
+        let (two, _) = through_service(&sweep, 2)?;
+        println!(
+            "scaling: {shards} shards, 1 single-thread worker {:.2} s, 2 workers {:.2} s: {:.2}x (target >= 1.8x)",
+            one.as_secs_f64(),
+            two.as_secs_f64(),
+            one.as_secs_f64() / two.as_secs_f64()
+        );
+    }
+    if all || args.which == Which::Resume {
+        let side = (args.cells as f64).sqrt().ceil() as u64;
+        let fractions: Vec<f64> = (1..=side).map(|i| i as f64 / side as f64).collect();
+        let other: Vec<f64> = fractions.iter().copied().take(args.cells.div_ceil(side) as usize).collect();
+        let sweep = write_sweep(dir.path(), &args.data, "resume", 1, 1, &[1], (&fractions, &other))?;
+        let db = dir.path().join("resume.redb");
+        let evaluator = EngineEvaluator::new();
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let mut times = Vec::new();
+        for _ in 0..2 {
+            let start = Instant::now();
+            let bundle = bundle_from_disk(&sweep).map_err(CmdError::data)?;
+            let store = Store::open(&db).map_err(CmdError::runtime)?;
+            let mut sched = Scheduler::new(store, SchedulerConfig { validate: false, ..Default::default() });
+            let id = sched.submit(bundle).map_err(CmdError::data)?;
+            let info = drive(&mut sched, id, &evaluator, threads, |_| {}).map_err(CmdError::runtime)?;
+            times.push((start.elapsed(), info.stats.unwrap_or_default()));
+        }
+        let (t, s) = &times[1];
+        println!(
+            "resume: {} cells computed in {:.2} s, then rerun with {} of {} shards from the cache in {:.2} s (target < 3 s)",
+            s.cells_total,
+            times[0].0.as_secs_f64(),
+            s.shards_from_cache,
+            s.shards_total,
+            t.as_secs_f64()
+        );
+    }
+    Ok(())
+}

@@ -1,0 +1,61 @@
+//! Progress display: a bar on a terminal, plain lines (at most one a second) otherwise.
+
+use std::io::IsTerminal;
+use std::time::{Duration, Instant};
+
+use pf1e_coordinator::proto;
+
+/// Shows the progress of one sweep on stderr.
+pub struct Progress {
+    bar: Option<indicatif::ProgressBar>,
+    quiet: bool,
+    last_line: Option<Instant>,
+    last_done: u64,
+}
+
+impl Progress {
+    /// A display; `quiet` shows nothing.
+    pub fn new(quiet: bool) -> Self {
+        let bar = (!quiet && std::io::stderr().is_terminal()).then(|| {
+            let bar = indicatif::ProgressBar::new(0);
+            if let Ok(style) = indicatif::ProgressStyle::with_template(
+                "{spinner} [{elapsed_precise}] {bar:40} {pos}/{len} runs {msg}",
+            ) {
+                bar.set_style(style);
+            }
+            bar
+        });
+        Self { bar, quiet, last_line: None, last_done: u64::MAX }
+    }
+
+    /// Shows a state.
+    pub fn update(&mut self, info: &proto::SweepInfo) {
+        if self.quiet {
+            return;
+        }
+        let s = info.stats.unwrap_or_default();
+        let msg = format!(
+            "{}/{} cells, {} shards from cache, {} computed",
+            s.cells_done, s.cells_total, s.shards_from_cache, s.shards_computed
+        );
+        if let Some(bar) = &self.bar {
+            bar.set_length(s.runs_total);
+            bar.set_position(s.runs_done);
+            bar.set_message(msg);
+            return;
+        }
+        let due = self.last_line.is_none_or(|t| t.elapsed() >= Duration::from_secs(1));
+        if due && s.runs_done != self.last_done {
+            eprintln!("sweep {} {}: {}/{} runs, {msg}", info.id, info.status, s.runs_done, s.runs_total);
+            self.last_line = Some(Instant::now());
+            self.last_done = s.runs_done;
+        }
+    }
+
+    /// Clears the bar.
+    pub fn finish(&mut self) {
+        if let Some(bar) = self.bar.take() {
+            bar.finish_and_clear();
+        }
+    }
+}

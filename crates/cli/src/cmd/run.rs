@@ -1,0 +1,86 @@
+//! `pf1e run sweep.yaml`: embedded single-node mode. The coordinator's
+//! planner and scheduler with an in-process worker pool, no network, and a
+//! cache file so an interrupted run resumes where it stopped.
+
+use std::path::PathBuf;
+
+use pf1e_coordinator::embedded::drive;
+use pf1e_coordinator::scheduler::{Scheduler, SchedulerConfig};
+use pf1e_coordinator::store::Store;
+use pf1e_coordinator::sweep::{Sweep, bundle_from_disk};
+use pf1e_worker::EngineEvaluator;
+
+use super::progress::Progress;
+use super::{CmdError, CmdResult, document, print_results};
+
+/// Arguments of `pf1e run`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct RunArgs {
+    /// The sweep file.
+    pub sweep: PathBuf,
+    /// Print one JSON document (id, status, stats, results) on stdout.
+    #[arg(long)]
+    pub json: bool,
+    /// Cache database (default: $PF1E_CACHE, else $XDG_CACHE_HOME/pf1e/cache.redb, else ~/.cache/pf1e/cache.redb).
+    #[arg(long)]
+    pub db: Option<PathBuf>,
+    /// Use no cache file: compute everything, keep nothing.
+    #[arg(long, conflicts_with = "db")]
+    pub no_cache: bool,
+    /// Threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// No progress display.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// The default cache file.
+pub fn default_db() -> PathBuf {
+    if let Some(p) = std::env::var_os("PF1E_CACHE") {
+        return PathBuf::from(p);
+    }
+    let base = std::env::var_os("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))
+        .unwrap_or_else(|| PathBuf::from("."));
+    base.join("pf1e").join("cache.redb")
+}
+
+/// Runs `pf1e run`.
+pub fn run(args: &RunArgs) -> CmdResult {
+    // Everything is read and checked before the cache is opened: a bad sweep writes nothing.
+    let bundle = bundle_from_disk(&args.sweep).map_err(CmdError::data)?;
+    let sweep = Sweep::from_bundle(&bundle).map_err(CmdError::data)?;
+    sweep.validate(&bundle.sweep_yaml).map_err(CmdError::data)?;
+
+    let store = if args.no_cache {
+        Store::in_memory()
+    } else {
+        Store::open(&args.db.clone().unwrap_or_else(default_db))
+    }
+    .map_err(CmdError::runtime)?;
+    let threads =
+        args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| CmdError::runtime(format!("thread pool: {e}")))?;
+    let mut sched = Scheduler::new(store, SchedulerConfig { validate: false, ..Default::default() });
+    let id = sched.submit(bundle).map_err(CmdError::data)?;
+    let evaluator = EngineEvaluator::new();
+    let mut progress = Progress::new(args.quiet);
+    let info = pool
+        .install(|| drive(&mut sched, id, &evaluator, threads, |i| progress.update(i)))
+        .map_err(CmdError::runtime)?;
+    progress.finish();
+    if info.status != "done" {
+        return Err(CmdError::runtime(format!("sweep {} {}: {}", info.id, info.status, info.error)));
+    }
+    if args.json {
+        println!("{}", document(&info, true));
+    } else {
+        print_results(&info);
+    }
+    Ok(())
+}

@@ -1,0 +1,259 @@
+//! Exact merging of shard results into cell results, and their JSON form.
+
+use pf1e_engine::summary::{CombatantTotals, Summary};
+use serde_json::{Value, json};
+
+use crate::plan::CellSpec;
+use crate::proto;
+
+/// Converts an engine summary to its wire form.
+pub fn summary_to_proto(s: &Summary) -> proto::Summary {
+    proto::Summary {
+        runs: s.runs,
+        wins: s.wins.clone(),
+        draws: s.draws,
+        rounds: s.rounds,
+        combatants: s
+            .combatants
+            .iter()
+            .map(|c| proto::CombatantTotals {
+                hits: c.hits,
+                crits: c.crits,
+                damage_dealt: c.damage_dealt,
+                damage_taken: c.damage_taken,
+                healing_given: c.healing_given,
+                deaths: c.deaths,
+            })
+            .collect(),
+    }
+}
+
+/// Converts a wire summary to the engine's.
+pub fn summary_from_proto(s: &proto::Summary) -> Summary {
+    Summary {
+        runs: s.runs,
+        wins: s.wins.clone(),
+        draws: s.draws,
+        rounds: s.rounds,
+        combatants: s
+            .combatants
+            .iter()
+            .map(|c| CombatantTotals {
+                hits: c.hits,
+                crits: c.crits,
+                damage_dealt: c.damage_dealt,
+                damage_taken: c.damage_taken,
+                healing_given: c.healing_given,
+                deaths: c.deaths,
+            })
+            .collect(),
+    }
+}
+
+/// The merged result of a cell: integer sums plus per-run records in run order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CellResult {
+    /// Integer sums.
+    pub summary: Summary,
+    /// Winner side per run (-1 = draw).
+    pub winner: Vec<i32>,
+    /// Rounds per run.
+    pub rounds: Vec<u32>,
+    /// Final HP, run-major.
+    pub final_hp: Vec<i32>,
+    /// Side names.
+    pub sides: Vec<String>,
+    /// Deployed combatants.
+    pub combatants: Vec<proto::CombatantInfo>,
+}
+
+/// Why shard results do not form a cell.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("cannot merge shard results: {0}")]
+pub struct MergeError(String);
+
+impl CellResult {
+    /// Merges the shard results of a cell, given with their first run index.
+    /// Shards are ordered by run range first, so the result does not depend
+    /// on arrival order; ranges must tile `0..runs` exactly.
+    pub fn merge(mut parts: Vec<(u64, &proto::ShardResult)>, runs: u64) -> Result<Self, MergeError> {
+        parts.sort_by_key(|(start, _)| *start);
+        let Some((_, first)) = parts.first() else {
+            return Err(MergeError("no shard".into()));
+        };
+        let mut out = CellResult {
+            summary: Summary::new(first.sides.len(), first.combatants.len()),
+            winner: Vec::new(),
+            rounds: Vec::new(),
+            final_hp: Vec::new(),
+            sides: first.sides.clone(),
+            combatants: first.combatants.clone(),
+        };
+        let mut next = 0u64;
+        for (start, r) in &parts {
+            if *start != next {
+                return Err(MergeError(format!("expected a shard starting at run {next}, got {start}")));
+            }
+            if r.sides != out.sides || r.combatants != out.combatants {
+                return Err(MergeError("shards disagree on the encounter".into()));
+            }
+            let s = summary_from_proto(r.summary.as_ref().unwrap_or(&proto::Summary::default()));
+            out.summary.merge(&s);
+            out.winner.extend_from_slice(&r.winner);
+            out.rounds.extend_from_slice(&r.rounds);
+            out.final_hp.extend_from_slice(&r.final_hp);
+            next += r.winner.len() as u64;
+        }
+        if next != runs || out.summary.runs != runs {
+            return Err(MergeError(format!("shards cover {next} runs of {runs}")));
+        }
+        Ok(out)
+    }
+
+    /// HP lost by the party in each run: Σ (start_hp − max(final_hp, 0)).
+    fn party_hp_lost(&self, party: usize) -> Vec<i64> {
+        let n = self.combatants.len();
+        (0..self.winner.len())
+            .map(|run| {
+                self.combatants
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, c)| c.side as usize == party)
+                    .map(|(i, c)| i64::from(c.start_hp) - i64::from(self.final_hp[run * n + i].max(0)))
+                    .sum()
+            })
+            .collect()
+    }
+
+    /// The JSON object of a cell (part of the `results` document).
+    pub fn to_json(&self, index: usize, cell: &CellSpec) -> Value {
+        let runs = self.summary.runs;
+        let party = self.sides.iter().position(|s| s == &cell.party).unwrap_or(0);
+        let party_wins = self.summary.wins.get(party).copied().unwrap_or(0);
+        let rate = pf1e_engine::metrics::win_rate(party_wins, runs);
+        let (lo, hi) = pf1e_engine::metrics::win_rate_band(party_wins, runs);
+        let mut lost = self.party_hp_lost(party);
+        let lost_sum: i64 = lost.iter().sum();
+        lost.sort_unstable();
+        let quantile = |q: u64| -> i64 {
+            if lost.is_empty() {
+                return 0;
+            }
+            // Nearest rank: the smallest value with at least q% of runs at or below it.
+            let rank = (q * lost.len() as u64).div_ceil(100).max(1) as usize;
+            lost[rank - 1]
+        };
+        let n = self.combatants.len();
+        let all_down = (0..self.winner.len())
+            .filter(|&run| {
+                self.combatants
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, c)| c.side as usize == party)
+                    .all(|(i, _)| self.final_hp[run * n + i] <= 0)
+            })
+            .count() as u64;
+        let per_run = |x: u64| if runs == 0 { 0.0 } else { x as f64 / runs as f64 };
+        json!({
+            "index": index,
+            "party_strategy": cell.party_strategy.as_str(),
+            "adversary_strategy": cell.adversary_strategy.as_str(),
+            "hp": cell.hp.iter().map(|(s, f)| (s.clone(), json!(f.as_f64()))).collect::<serde_json::Map<_, _>>(),
+            "seed": cell.seed,
+            "runs": runs,
+            "wins": self.sides.iter().zip(&self.summary.wins).map(|(s, w)| (s.clone(), json!(w))).collect::<serde_json::Map<_, _>>(),
+            "draws": self.summary.draws,
+            "party_win_rate": rate,
+            "party_win_band": [lo, hi],
+            "party_all_down_rate": per_run(all_down),
+            "mean_rounds": per_run(self.summary.rounds),
+            "party_hp_lost": {
+                "mean": if runs == 0 { 0.0 } else { lost_sum as f64 / runs as f64 },
+                "p50": quantile(50),
+                "p90": quantile(90),
+                "max": lost.last().copied().unwrap_or(0),
+            },
+            "combatants": self.combatants.iter().zip(&self.summary.combatants).enumerate().map(|(i, (c, t))| {
+                let hp_sum: i64 = (0..self.winner.len()).map(|run| i64::from(self.final_hp[run * n + i])).sum();
+                json!({
+                    "id": c.id,
+                    "side": self.sides.get(c.side as usize).cloned().unwrap_or_default(),
+                    "hp_max": c.hp_max,
+                    "start_hp": c.start_hp,
+                    "mean_final_hp": if runs == 0 { 0.0 } else { hp_sum as f64 / runs as f64 },
+                    "deaths": t.deaths,
+                    "hits": t.hits,
+                    "crits": t.crits,
+                    "damage_dealt": t.damage_dealt,
+                    "damage_taken": t.damage_taken,
+                    "healing_given": t.healing_given,
+                })
+            }).collect::<Vec<_>>(),
+        })
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    /// A fake shard result: run `i` is won by side `(seed + i) % 2`, lasts `i % 5 + 1` rounds.
+    pub(crate) fn fake_result(seed: u64, range: std::ops::Range<u64>) -> proto::ShardResult {
+        let mut summary = Summary::new(2, 2);
+        let mut r = proto::ShardResult {
+            sides: vec!["a".into(), "b".into()],
+            combatants: vec![
+                proto::CombatantInfo { id: "x".into(), side: 0, hp_max: 10, start_hp: 10 },
+                proto::CombatantInfo { id: "y".into(), side: 1, hp_max: 8, start_hp: 8 },
+            ],
+            ..Default::default()
+        };
+        for i in range {
+            let w = ((seed + i) % 2) as u32;
+            let o = pf1e_engine::combat::RunOutcome {
+                winner: Some(w),
+                rounds: (i % 5 + 1) as u32,
+                combatants: vec![
+                    pf1e_engine::combat::CombatantOutcome {
+                        final_hp: if w == 0 { 3 } else { -1 },
+                        dead: w == 1,
+                        damage_taken: (i % 7) as u32,
+                        ..Default::default()
+                    },
+                    pf1e_engine::combat::CombatantOutcome {
+                        final_hp: if w == 1 { 2 } else { 0 },
+                        dead: w == 0,
+                        ..Default::default()
+                    },
+                ],
+            };
+            summary.add(&o);
+            r.winner.push(w as i32);
+            r.rounds.push(o.rounds);
+            r.final_hp.extend(o.combatants.iter().map(|c| c.final_hp));
+        }
+        r.summary = Some(summary_to_proto(&summary));
+        r
+    }
+
+    #[test]
+    fn merge_is_exact_whatever_the_sharding_and_order() {
+        let whole = fake_result(5, 0..20);
+        let reference = CellResult::merge(vec![(0, &whole)], 20).unwrap();
+        for size in [1, 3, 7, 20] {
+            let parts: Vec<_> =
+                crate::shard::split(20, size).into_iter().map(|r| (r.start, fake_result(5, r))).collect();
+            let mut refs: Vec<_> = parts.iter().map(|(s, r)| (*s, r)).collect();
+            refs.reverse();
+            assert_eq!(CellResult::merge(refs, 20).unwrap(), reference, "shard size {size}");
+        }
+    }
+
+    #[test]
+    fn merge_refuses_gaps() {
+        let a = fake_result(5, 0..4);
+        let b = fake_result(5, 5..8);
+        assert!(CellResult::merge(vec![(0, &a), (5, &b)], 8).is_err());
+        assert!(CellResult::merge(vec![(0, &a)], 8).is_err());
+    }
+}

@@ -1,0 +1,326 @@
+//! The gRPC services (worker and control) over a shared scheduler, the lease
+//! expiry ticker, the metrics endpoint and graceful shutdown.
+
+use std::future::Future;
+use std::net::SocketAddr;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use tokio::net::TcpListener;
+use tokio_stream::wrappers::ReceiverStream;
+use tonic::{Request, Response, Status};
+
+use crate::auth::ServerAuth;
+use crate::proto::control_service_server::{ControlService, ControlServiceServer};
+use crate::proto::worker_service_server::{WorkerService, WorkerServiceServer};
+use crate::proto::{self};
+use crate::scheduler::{SchedError, Scheduler};
+
+/// Largest message accepted or sent (bundles and results of big sweeps).
+pub const MAX_MESSAGE: usize = 256 * 1024 * 1024;
+
+/// The services' shared state.
+#[derive(Clone)]
+pub struct Service {
+    sched: Arc<Mutex<Scheduler>>,
+}
+
+fn status(e: SchedError) -> Status {
+    match e {
+        SchedError::Invalid(e) => Status::invalid_argument(e.to_string()),
+        SchedError::UnknownSweep(_) | SchedError::UnknownWorker(_) => Status::not_found(e.to_string()),
+        SchedError::RulesVersion { .. } => Status::failed_precondition(e.to_string()),
+        SchedError::Store(e) => Status::internal(e.to_string()),
+    }
+}
+
+impl Service {
+    /// Wraps a scheduler.
+    pub fn new(sched: Scheduler) -> Self {
+        Self { sched: Arc::new(Mutex::new(sched)) }
+    }
+
+    /// Locks the scheduler (a panic elsewhere does not make it unusable).
+    pub fn lock(&self) -> MutexGuard<'_, Scheduler> {
+        self.sched.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+#[tonic::async_trait]
+impl WorkerService for Service {
+    async fn register(
+        &self,
+        req: Request<proto::RegisterRequest>,
+    ) -> Result<Response<proto::RegisterResponse>, Status> {
+        let r = req.into_inner();
+        let mut s = self.lock();
+        let id = s.register_worker(&r.name, r.threads, &r.rules_version, Instant::now()).map_err(status)?;
+        let ttl = s.config().lease_ttl.as_millis() as u64;
+        Ok(Response::new(proto::RegisterResponse { worker_id: id, lease_ttl_ms: ttl }))
+    }
+
+    async fn lease(
+        &self,
+        req: Request<proto::LeaseRequest>,
+    ) -> Result<Response<proto::LeaseResponse>, Status> {
+        let r = req.into_inner();
+        let mut s = self.lock();
+        let leases = s.lease(&r.worker_id, r.max_shards as usize, Instant::now()).map_err(status)?;
+        Ok(Response::new(proto::LeaseResponse {
+            leases,
+            ttl_ms: s.config().lease_ttl.as_millis() as u64,
+            draining: s.draining(),
+        }))
+    }
+
+    async fn heartbeat(
+        &self,
+        req: Request<proto::HeartbeatRequest>,
+    ) -> Result<Response<proto::HeartbeatResponse>, Status> {
+        let r = req.into_inner();
+        let mut s = self.lock();
+        let extended = s.heartbeat(&r.worker_id, Instant::now()).map_err(status)?;
+        Ok(Response::new(proto::HeartbeatResponse { extended, draining: s.draining() }))
+    }
+
+    async fn report(
+        &self,
+        req: Request<proto::ReportRequest>,
+    ) -> Result<Response<proto::ReportResponse>, Status> {
+        let r = req.into_inner();
+        let mut s = self.lock();
+        let (accepted, ignored) = s.report(&r.worker_id, r.reports, Instant::now()).map_err(status)?;
+        Ok(Response::new(proto::ReportResponse { accepted, ignored }))
+    }
+
+    async fn fetch_scenario(
+        &self,
+        req: Request<proto::FetchScenarioRequest>,
+    ) -> Result<Response<proto::ScenarioBundle>, Status> {
+        let hash = req.into_inner().hash;
+        let scenario =
+            self.lock().scenario(&hash).ok_or_else(|| Status::not_found(format!("no scenario {hash}")))?;
+        Ok(Response::new(scenario.to_proto()))
+    }
+
+    async fn drain(
+        &self,
+        req: Request<proto::DrainRequest>,
+    ) -> Result<Response<proto::DrainResponse>, Status> {
+        let released = self.lock().drain_worker(&req.into_inner().worker_id);
+        Ok(Response::new(proto::DrainResponse { released }))
+    }
+}
+
+type EventStream = Pin<Box<dyn tokio_stream::Stream<Item = Result<proto::SweepEvent, Status>> + Send>>;
+
+#[tonic::async_trait]
+impl ControlService for Service {
+    async fn submit(
+        &self,
+        req: Request<proto::SubmitRequest>,
+    ) -> Result<Response<proto::SubmitResponse>, Status> {
+        let bundle = req.into_inner().bundle.ok_or_else(|| Status::invalid_argument("no bundle"))?;
+        let id = self.lock().submit(bundle).map_err(status)?;
+        tracing::info!(sweep = id, "sweep submitted");
+        Ok(Response::new(proto::SubmitResponse { sweep_id: id }))
+    }
+
+    type WatchStream = EventStream;
+
+    async fn watch(&self, req: Request<proto::WatchRequest>) -> Result<Response<Self::WatchStream>, Status> {
+        let id = req.into_inner().sweep_id;
+        let mut changes = {
+            let s = self.lock();
+            s.info(id, false).map_err(status)?;
+            s.subscribe()
+        };
+        let (tx, rx) = tokio::sync::mpsc::channel(16);
+        let me = self.clone();
+        tokio::spawn(async move {
+            let mut cursor = 0usize;
+            loop {
+                let event = {
+                    let s = me.lock();
+                    let info = match s.info(id, false) {
+                        Ok(i) => i,
+                        Err(e) => {
+                            let _ = tx.try_send(Err(status(e)));
+                            return;
+                        }
+                    };
+                    let terminal = info.status != "running";
+                    let info = if terminal { s.info(id, true).unwrap_or(info) } else { info };
+                    let cells = s.finished_cells(id, cursor);
+                    cursor += cells.len();
+                    (proto::SweepEvent { info: Some(info), finished_cells: cells }, terminal)
+                };
+                if tx.send(Ok(event.0)).await.is_err() || event.1 {
+                    return;
+                }
+                // At most ten events a second; at least one every two seconds.
+                tokio::time::sleep(Duration::from_millis(100)).await;
+                let _ = tokio::time::timeout(Duration::from_secs(2), changes.changed()).await;
+            }
+        });
+        Ok(Response::new(Box::pin(ReceiverStream::new(rx))))
+    }
+
+    async fn get(&self, req: Request<proto::GetRequest>) -> Result<Response<proto::SweepInfo>, Status> {
+        Ok(Response::new(self.lock().info(req.into_inner().sweep_id, true).map_err(status)?))
+    }
+
+    async fn list(&self, _req: Request<proto::ListRequest>) -> Result<Response<proto::ListResponse>, Status> {
+        let s = self.lock();
+        Ok(Response::new(proto::ListResponse {
+            sweeps: s.list(),
+            coordinator: Some(s.coordinator_stats(Instant::now())),
+        }))
+    }
+
+    async fn cancel(&self, req: Request<proto::CancelRequest>) -> Result<Response<proto::SweepInfo>, Status> {
+        Ok(Response::new(self.lock().cancel(req.into_inner().sweep_id).map_err(status)?))
+    }
+
+    async fn list_workers(
+        &self,
+        _req: Request<proto::ListWorkersRequest>,
+    ) -> Result<Response<proto::ListWorkersResponse>, Status> {
+        Ok(Response::new(proto::ListWorkersResponse { workers: self.lock().workers(Instant::now()) }))
+    }
+}
+
+/// The Prometheus text exposition of the coordinator's figures.
+pub fn metrics_text(s: &Scheduler) -> String {
+    let c = s.coordinator_stats(Instant::now());
+    let running = s.list().iter().filter(|i| i.status == "running").count();
+    let mut out = String::new();
+    let mut metric = |name: &str, kind: &str, help: &str, value: String| {
+        out.push_str(&format!("# HELP {name} {help}\n# TYPE {name} {kind}\n{name} {value}\n"));
+    };
+    metric("pf1e_shards_queued", "gauge", "Shards waiting for a worker.", c.shards_queued.to_string());
+    metric("pf1e_shards_leased", "gauge", "Shards leased to workers.", c.shards_leased.to_string());
+    metric("pf1e_shards_done_total", "counter", "Shards computed by workers.", c.shards_done.to_string());
+    metric("pf1e_cache_hits_total", "counter", "Shards served from the cache.", c.cache_hits.to_string());
+    metric("pf1e_workers", "gauge", "Registered workers.", c.workers.to_string());
+    metric("pf1e_runs_done_total", "counter", "Battles computed by workers.", c.runs_done.to_string());
+    metric(
+        "pf1e_runs_per_second",
+        "gauge",
+        "Battles per second over the last 10 s.",
+        format!("{:.3}", c.runs_per_second),
+    );
+    metric("pf1e_sweeps_running", "gauge", "Sweeps being measured.", running.to_string());
+    out
+}
+
+async fn serve_metrics(listener: TcpListener, service: Service) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    loop {
+        let Ok((mut sock, _)) = listener.accept().await else { continue };
+        let service = service.clone();
+        tokio::spawn(async move {
+            let mut buf = [0u8; 1024];
+            let _ = tokio::time::timeout(Duration::from_secs(2), sock.read(&mut buf)).await;
+            let body = metrics_text(&service.lock());
+            let head = format!(
+                "HTTP/1.1 200 OK\r\nContent-Type: text/plain; version=0.0.4\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+                body.len()
+            );
+            let _ = sock.write_all(head.as_bytes()).await;
+            let _ = sock.write_all(body.as_bytes()).await;
+            let _ = sock.shutdown().await;
+        });
+    }
+}
+
+/// How to serve.
+pub struct ServeOptions {
+    /// The bound gRPC listener.
+    pub listener: TcpListener,
+    /// The bound metrics listener, if any.
+    pub metrics: Option<TcpListener>,
+    /// Shared-secret token.
+    pub token: Option<String>,
+    /// PEM certificate and key for TLS.
+    pub tls: Option<(Vec<u8>, Vec<u8>)>,
+}
+
+/// Why serving failed.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    /// The transport failed.
+    #[error("gRPC server: {0}")]
+    Transport(#[from] tonic::transport::Error),
+    /// The scheduler failed.
+    #[error(transparent)]
+    Sched(#[from] SchedError),
+}
+
+/// Serves until `shutdown` resolves; then stops leasing, waits briefly for
+/// in-flight reports, makes every write durable and returns.
+pub async fn serve(
+    service: Service,
+    opts: ServeOptions,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> Result<(), ServeError> {
+    let auth = ServerAuth::new(opts.token.as_deref());
+    let addr: Option<SocketAddr> = opts.listener.local_addr().ok();
+    let ticker = {
+        let service = service.clone();
+        tokio::spawn(async move {
+            loop {
+                tokio::time::sleep(Duration::from_millis(200)).await;
+                service.lock().expire(Instant::now());
+            }
+        })
+    };
+    let metrics = opts.metrics.map(|l| tokio::spawn(serve_metrics(l, service.clone())));
+    let mut builder = tonic::transport::Server::builder();
+    if let Some((cert, key)) = &opts.tls {
+        let identity = tonic::transport::Identity::from_pem(cert, key);
+        builder = builder.tls_config(tonic::transport::ServerTlsConfig::new().identity(identity))?;
+    }
+    let worker = WorkerServiceServer::new(service.clone())
+        .max_decoding_message_size(MAX_MESSAGE)
+        .max_encoding_message_size(MAX_MESSAGE);
+    let control = ControlServiceServer::new(service.clone())
+        .max_decoding_message_size(MAX_MESSAGE)
+        .max_encoding_message_size(MAX_MESSAGE);
+    let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
+    let drain = {
+        let service = service.clone();
+        async move {
+            shutdown.await;
+            tracing::info!("shutting down: leasing stopped");
+            if let Err(e) = service.lock().begin_shutdown() {
+                tracing::error!("{e}");
+            }
+            // Give workers a moment to report the shards they are finishing.
+            for _ in 0..20 {
+                if service.lock().coordinator_stats(Instant::now()).shards_leased == 0 {
+                    break;
+                }
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+            let _ = stop_tx.send(());
+        }
+    };
+    tokio::spawn(drain);
+    tracing::info!(?addr, "coordinator serving");
+    let result = builder
+        .add_service(tonic::service::interceptor::InterceptedService::new(worker, auth.clone()))
+        .add_service(tonic::service::interceptor::InterceptedService::new(control, auth))
+        .serve_with_incoming_shutdown(tonic::transport::server::TcpIncoming::from(opts.listener), async {
+            let _ = stop_rx.await;
+        })
+        .await;
+    ticker.abort();
+    if let Some(m) = metrics {
+        m.abort();
+    }
+    service.lock().flush()?;
+    result?;
+    Ok(())
+}

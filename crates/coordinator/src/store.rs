@@ -1,0 +1,353 @@
+//! The redb file: shard result cache, LLM response cache and sweep journal.
+//!
+//! The coordinator is the only writer and every logical write is one
+//! transaction, so a crash at any point leaves the file consistent: a shard
+//! result is either entirely present or absent, a sweep record is either
+//! submitted with its bundle or not at all.
+//!
+//! Every commit is durable: a shard that a status call reports as computed
+//! is on disk, so a restarted coordinator never computes it again. Workers
+//! report in batches, so the commit rate stays far below the shard rate.
+
+use std::path::Path;
+
+use prost::Message;
+use redb::{Database, Durability, ReadableDatabase, ReadableTable, ReadableTableMetadata, TableDefinition};
+use serde::{Deserialize, Serialize};
+
+use crate::proto;
+use crate::shard::ShardKey;
+
+const SHARDS: TableDefinition<&[u8], &[u8]> = TableDefinition::new("shard_results");
+const LLM: TableDefinition<&[u8], &[u8]> = TableDefinition::new("llm_responses");
+const SWEEP_BUNDLES: TableDefinition<u64, &[u8]> = TableDefinition::new("sweep_bundles");
+const SWEEP_STATE: TableDefinition<u64, &str> = TableDefinition::new("sweep_state");
+const SWEEP_RESULTS: TableDefinition<u64, &str> = TableDefinition::new("sweep_results");
+const META: TableDefinition<&str, u64> = TableDefinition::new("meta");
+
+/// A storage failure.
+#[derive(Debug, thiserror::Error)]
+#[error("cache database {path}: {message}")]
+pub struct StoreError {
+    /// The database file.
+    pub path: String,
+    /// What failed.
+    pub message: String,
+}
+
+/// Lifecycle of a sweep.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SweepStatus {
+    /// Being planned and measured.
+    Running,
+    /// Finished with results.
+    Done,
+    /// Stopped by an error.
+    Failed,
+    /// Cancelled by a user.
+    Cancelled,
+}
+
+impl SweepStatus {
+    /// The status word of the wire and the CLI.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SweepStatus::Running => "running",
+            SweepStatus::Done => "done",
+            SweepStatus::Failed => "failed",
+            SweepStatus::Cancelled => "cancelled",
+        }
+    }
+
+    /// Whether the sweep will not change any more.
+    pub fn is_terminal(self) -> bool {
+        self != SweepStatus::Running
+    }
+}
+
+/// The journaled state of a sweep.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct JournalState {
+    /// Sweep name.
+    pub name: String,
+    /// Status.
+    pub status: SweepStatus,
+    /// Error message of a failed sweep.
+    #[serde(default)]
+    pub error: String,
+    /// State of every job's planner.
+    #[serde(default)]
+    pub planners: Vec<serde_json::Value>,
+    /// Counters at the last journal write.
+    #[serde(default)]
+    pub stats: serde_json::Value,
+}
+
+/// Key of a cached LLM response.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LlmKey {
+    /// Model name.
+    pub model: String,
+    /// Canonical sampling parameters (e.g. `temperature=0;top_p=1`).
+    pub sampling: String,
+    /// Version of the prompt template.
+    pub prompt_version: u32,
+    /// Version of the response schema.
+    pub schema_version: u32,
+    /// Hash of the rendered prompt.
+    pub prompt_hash: [u8; 32],
+}
+
+impl LlmKey {
+    fn digest(&self) -> [u8; 32] {
+        let mut c = crate::scenario::Canon::new("pf1e-llm-v1");
+        c.bytes(self.model.as_bytes())
+            .bytes(self.sampling.as_bytes())
+            .u64(u64::from(self.prompt_version))
+            .u64(u64::from(self.schema_version))
+            .bytes(&self.prompt_hash);
+        c.finish()
+    }
+}
+
+/// The redb database.
+pub struct Store {
+    db: Database,
+    path: String,
+}
+
+/// Maps any redb error to a [`StoreError`].
+trait Ctx<T> {
+    fn ctx(self, s: &str) -> Result<T, StoreError>;
+}
+
+impl<T, E: std::fmt::Display> Ctx<T> for Result<T, E> {
+    fn ctx(self, path: &str) -> Result<T, StoreError> {
+        self.map_err(|e| StoreError { path: path.to_string(), message: e.to_string() })
+    }
+}
+
+impl Store {
+    /// Opens (or creates) the database file, creating its directory.
+    pub fn open(path: &Path) -> Result<Self, StoreError> {
+        let name = path.display().to_string();
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).ctx(&name)?;
+        }
+        let db = Database::create(path).ctx(&name)?;
+        Self::init(db, name)
+    }
+
+    /// A database in memory (`--no-cache`).
+    pub fn in_memory() -> Result<Self, StoreError> {
+        let db = Database::builder()
+            .create_with_backend(redb::backends::InMemoryBackend::new())
+            .ctx("<memory>")?;
+        Self::init(db, "<memory>".into())
+    }
+
+    fn init(db: Database, path: String) -> Result<Self, StoreError> {
+        let txn = db.begin_write().ctx(&path)?;
+        {
+            txn.open_table(SHARDS).ctx(&path)?;
+            txn.open_table(LLM).ctx(&path)?;
+            txn.open_table(SWEEP_BUNDLES).ctx(&path)?;
+            txn.open_table(SWEEP_STATE).ctx(&path)?;
+            txn.open_table(SWEEP_RESULTS).ctx(&path)?;
+            txn.open_table(META).ctx(&path)?;
+        }
+        txn.commit().ctx(&path)?;
+        Ok(Self { db, path })
+    }
+
+    /// The database's path (for messages).
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+
+    /// Looks up many shard results in one read transaction.
+    pub fn get_shards(&self, keys: &[ShardKey]) -> Result<Vec<Option<proto::ShardResult>>, StoreError> {
+        let p = &self.path;
+        let txn = self.db.begin_read().ctx(p)?;
+        let table = txn.open_table(SHARDS).ctx(p)?;
+        let mut out = Vec::with_capacity(keys.len());
+        for k in keys {
+            let v = table.get(k.as_slice()).ctx(p)?;
+            out.push(match v {
+                Some(g) => Some(proto::ShardResult::decode(g.value()).ctx(p)?),
+                None => None,
+            });
+        }
+        Ok(out)
+    }
+
+    /// Stores shard results, all in one transaction.
+    pub fn put_shards(&mut self, results: &[(ShardKey, &proto::ShardResult)]) -> Result<(), StoreError> {
+        if results.is_empty() {
+            return Ok(());
+        }
+        let p = self.path.clone();
+        let txn = self.db.begin_write().ctx(&p)?;
+        {
+            let mut table = txn.open_table(SHARDS).ctx(&p)?;
+            for (k, r) in results {
+                table.insert(k.as_slice(), r.encode_to_vec().as_slice()).ctx(&p)?;
+            }
+        }
+        txn.commit().ctx(&p)?;
+        Ok(())
+    }
+
+    /// Makes every earlier commit durable (they already are; kept for shutdown paths).
+    pub fn flush(&mut self) -> Result<(), StoreError> {
+        let p = self.path.clone();
+        let mut txn = self.db.begin_write().ctx(&p)?;
+        txn.set_durability(Durability::Immediate).ctx(&p)?;
+        txn.commit().ctx(&p)?;
+        Ok(())
+    }
+
+    /// Number of cached shard results.
+    pub fn shard_count(&self) -> Result<u64, StoreError> {
+        let p = &self.path;
+        let txn = self.db.begin_read().ctx(p)?;
+        txn.open_table(SHARDS).ctx(p)?.len().ctx(p)
+    }
+
+    /// A cached LLM response.
+    pub fn get_llm(&self, key: &LlmKey) -> Result<Option<Vec<u8>>, StoreError> {
+        let p = &self.path;
+        let txn = self.db.begin_read().ctx(p)?;
+        let table = txn.open_table(LLM).ctx(p)?;
+        Ok(table.get(key.digest().as_slice()).ctx(p)?.map(|g| g.value().to_vec()))
+    }
+
+    /// Stores an LLM response (one durable transaction).
+    pub fn put_llm(&mut self, key: &LlmKey, response: &[u8]) -> Result<(), StoreError> {
+        let p = self.path.clone();
+        let txn = self.db.begin_write().ctx(&p)?;
+        txn.open_table(LLM).ctx(&p)?.insert(key.digest().as_slice(), response).ctx(&p)?;
+        txn.commit().ctx(&p)?;
+        Ok(())
+    }
+
+    /// Journals a new sweep (bundle and initial state) and returns its id, in one transaction.
+    pub fn create_sweep(
+        &mut self,
+        bundle: &proto::SweepBundle,
+        state: &JournalState,
+    ) -> Result<u64, StoreError> {
+        let p = self.path.clone();
+        let txn = self.db.begin_write().ctx(&p)?;
+        let id;
+        {
+            let mut meta = txn.open_table(META).ctx(&p)?;
+            id = meta.get("next_sweep_id").ctx(&p)?.map_or(1, |g| g.value());
+            meta.insert("next_sweep_id", id + 1).ctx(&p)?;
+            txn.open_table(SWEEP_BUNDLES).ctx(&p)?.insert(id, bundle.encode_to_vec().as_slice()).ctx(&p)?;
+            let json = serde_json::to_string(state).ctx(&p)?;
+            txn.open_table(SWEEP_STATE).ctx(&p)?.insert(id, json.as_str()).ctx(&p)?;
+        }
+        txn.commit().ctx(&p)?;
+        Ok(id)
+    }
+
+    /// Updates a sweep's state, with its results when given, in one transaction.
+    pub fn update_sweep(
+        &mut self,
+        id: u64,
+        state: &JournalState,
+        results: Option<&str>,
+    ) -> Result<(), StoreError> {
+        let p = self.path.clone();
+        let txn = self.db.begin_write().ctx(&p)?;
+        {
+            let json = serde_json::to_string(state).ctx(&p)?;
+            txn.open_table(SWEEP_STATE).ctx(&p)?.insert(id, json.as_str()).ctx(&p)?;
+            if let Some(r) = results {
+                txn.open_table(SWEEP_RESULTS).ctx(&p)?.insert(id, r).ctx(&p)?;
+            }
+        }
+        txn.commit().ctx(&p)?;
+        Ok(())
+    }
+
+    /// Every journaled sweep: id, bundle and state.
+    pub fn sweeps(&self) -> Result<Vec<(u64, proto::SweepBundle, JournalState)>, StoreError> {
+        let p = &self.path;
+        let txn = self.db.begin_read().ctx(p)?;
+        let bundles = txn.open_table(SWEEP_BUNDLES).ctx(p)?;
+        let states = txn.open_table(SWEEP_STATE).ctx(p)?;
+        let mut out = Vec::new();
+        for entry in states.iter().ctx(p)? {
+            let (k, v) = entry.ctx(p)?;
+            let id = k.value();
+            let state: JournalState = serde_json::from_str(v.value()).ctx(p)?;
+            let bundle = match bundles.get(id).ctx(p)? {
+                Some(b) => proto::SweepBundle::decode(b.value()).ctx(p)?,
+                None => continue,
+            };
+            out.push((id, bundle, state));
+        }
+        Ok(out)
+    }
+
+    /// The results JSON of a finished sweep.
+    pub fn sweep_results(&self, id: u64) -> Result<Option<String>, StoreError> {
+        let p = &self.path;
+        let txn = self.db.begin_read().ctx(p)?;
+        let table = txn.open_table(SWEEP_RESULTS).ctx(p)?;
+        Ok(table.get(id).ctx(p)?.map(|g| g.value().to_string()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shards_journal_and_llm_survive_reopening() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("sub/cache.redb");
+        let r = crate::results::tests::fake_result(1, 0..3);
+        let bundle =
+            proto::SweepBundle { sweep_path: "s.yaml".into(), sweep_yaml: "x".into(), files: vec![] };
+        let state = JournalState {
+            name: "s".into(),
+            status: SweepStatus::Running,
+            error: String::new(),
+            planners: vec![],
+            stats: serde_json::Value::Null,
+        };
+        let key = LlmKey {
+            model: "m".into(),
+            sampling: "t=0".into(),
+            prompt_version: 1,
+            schema_version: 2,
+            prompt_hash: [9; 32],
+        };
+        {
+            let mut s = Store::open(&path).unwrap();
+            s.put_shards(&[([1; 32], &r)]).unwrap();
+            assert_eq!(s.create_sweep(&bundle, &state).unwrap(), 1);
+            assert_eq!(s.create_sweep(&bundle, &state).unwrap(), 2);
+            let mut done = state.clone();
+            done.status = SweepStatus::Done;
+            s.update_sweep(2, &done, Some("{}")).unwrap();
+            s.put_llm(&key, b"answer").unwrap();
+            s.flush().unwrap();
+        }
+        let s = Store::open(&path).unwrap();
+        assert_eq!(s.get_shards(&[[1; 32], [2; 32]]).unwrap(), vec![Some(r), None]);
+        let sweeps = s.sweeps().unwrap();
+        assert_eq!(sweeps.len(), 2);
+        assert_eq!(sweeps[1].2.status, SweepStatus::Done);
+        assert_eq!(s.sweep_results(2).unwrap().as_deref(), Some("{}"));
+        assert_eq!(s.sweep_results(1).unwrap(), None);
+        assert_eq!(s.get_llm(&key).unwrap().as_deref(), Some(&b"answer"[..]));
+        let mut other = key.clone();
+        other.schema_version = 3;
+        assert_eq!(s.get_llm(&other).unwrap(), None);
+    }
+}

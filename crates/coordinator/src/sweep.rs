@@ -1,0 +1,671 @@
+//! The sweep file (`sweep.yaml`): parsing, path resolution and bundling.
+//!
+//! A sweep is read twice: on the client, from disk, to build a
+//! self-contained [`proto::SweepBundle`]; and wherever it runs, from that
+//! bundle, with the same parser. Every error names the sweep file and, where
+//! it can, the YAML line.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use serde::Deserialize;
+
+use crate::proto;
+use crate::scenario::{Scenario, ScenarioSide};
+
+/// Runs per shard when the sweep file does not say.
+pub const DEFAULT_SHARD_SIZE: u64 = 100;
+
+/// Why a sweep was refused: the file, the line when known, and the problem.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{file}: {}{message}", line.map(|l| format!("line {l}: ")).unwrap_or_default())]
+pub struct SweepError {
+    /// The sweep file.
+    pub file: String,
+    /// 1-based YAML line, when known.
+    pub line: Option<usize>,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl SweepError {
+    fn new(file: &str, line: Option<usize>, message: impl Into<String>) -> Self {
+        Self { file: file.to_string(), line, message: message.into() }
+    }
+}
+
+/// A strategy spec. Only `default` exists until strategy levers are added.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct StrategySpec(String);
+
+impl StrategySpec {
+    /// The engine's default policy.
+    pub fn default_spec() -> Self {
+        Self("default".to_string())
+    }
+
+    /// The canonical text of the spec (part of cache keys).
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// Parses a spec, refusing unknown strategies.
+    pub fn parse(text: &str) -> Result<Self, String> {
+        if text == "default" {
+            Ok(Self::default_spec())
+        } else {
+            Err(format!("unknown strategy {text:?}: only \"default\" is available for now"))
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for StrategySpec {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(d)?;
+        Self::parse(&text).map_err(serde::de::Error::custom)
+    }
+}
+
+/// A starting-HP fraction in (0, 1], kept as millionths so hashing and
+/// rounding are exact.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct HpFraction(pub u32);
+
+impl HpFraction {
+    /// Full hit points.
+    pub const FULL: HpFraction = HpFraction(1_000_000);
+
+    /// The fraction as a float, for display.
+    pub fn as_f64(self) -> f64 {
+        f64::from(self.0) / 1e6
+    }
+
+    /// `max(1, ceil(hp_max * f))`, computed in integers.
+    pub fn start_hp(self, hp_max: i32) -> i32 {
+        let scaled = i64::from(hp_max.max(0)) * i64::from(self.0);
+        let hp = (scaled + 999_999) / 1_000_000;
+        i32::try_from(hp).unwrap_or(i32::MAX).max(1)
+    }
+}
+
+impl<'de> Deserialize<'de> for HpFraction {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let f = f64::deserialize(d)?;
+        if !(f > 0.0 && f <= 1.0) {
+            return Err(serde::de::Error::custom(format!("HP fraction must be in (0, 1], got {f}")));
+        }
+        Ok(HpFraction((f * 1e6).round() as u32))
+    }
+}
+
+/// A mapping that refuses duplicate keys (serde_yaml keeps the last one silently).
+struct UniqueMap<V>(BTreeMap<String, V>);
+
+impl<V> Default for UniqueMap<V> {
+    fn default() -> Self {
+        Self(BTreeMap::new())
+    }
+}
+
+impl<'de, V: Deserialize<'de>> Deserialize<'de> for UniqueMap<V> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Visit<V>(std::marker::PhantomData<V>);
+        impl<'de, V: Deserialize<'de>> serde::de::Visitor<'de> for Visit<V> {
+            type Value = UniqueMap<V>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a mapping")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                let mut out = BTreeMap::new();
+                while let Some(key) = map.next_key::<String>()? {
+                    if out.contains_key(&key) {
+                        return Err(serde::de::Error::custom(format!("duplicate key {key:?}")));
+                    }
+                    let value = map.next_value()?;
+                    out.insert(key, value);
+                }
+                Ok(UniqueMap(out))
+            }
+        }
+        d.deserialize_map(Visit(std::marker::PhantomData))
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SweepFile {
+    name: String,
+    seed: u64,
+    runs: u64,
+    party: String,
+    #[serde(default)]
+    shard_size: Option<u64>,
+    #[serde(default)]
+    budget: Option<BudgetFile>,
+    scenario: ScenarioFile,
+    jobs: Vec<JobFile>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BudgetFile {
+    max_total_runs: u64,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ScenarioFile {
+    map: String,
+    #[serde(default = "default_round_cap")]
+    round_cap: u32,
+    #[serde(default)]
+    simple_monster_death: bool,
+    sides: UniqueMap<SideFile>,
+}
+
+fn default_round_cap() -> u32 {
+    100
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SideFile {
+    #[serde(default)]
+    zone: Option<String>,
+    combatants: Vec<String>,
+}
+
+/// A job entry: a mapping with exactly one key, the job kind.
+enum JobFile {
+    Grid(GridFile),
+}
+
+impl<'de> Deserialize<'de> for JobFile {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = JobFile;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a job such as `grid: {...}`")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<JobFile, A::Error> {
+                use serde::de::Error;
+                let Some(kind) = map.next_key::<String>()? else {
+                    return Err(A::Error::custom("empty job: expected a job kind such as `grid`"));
+                };
+                let job = match kind.as_str() {
+                    "grid" => JobFile::Grid(map.next_value()?),
+                    other => {
+                        return Err(A::Error::custom(format!(
+                            "unknown job kind {other:?}: the available kind is \"grid\""
+                        )));
+                    }
+                };
+                if let Some(extra) = map.next_key::<String>()? {
+                    return Err(A::Error::custom(format!("a job has one kind; {extra:?} is a second one")));
+                }
+                Ok(job)
+            }
+        }
+        d.deserialize_map(V)
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GridFile {
+    #[serde(default = "default_strategies")]
+    party: Vec<StrategySpec>,
+    #[serde(default = "default_strategies")]
+    adversary: Vec<StrategySpec>,
+    #[serde(default)]
+    hp: UniqueMap<Vec<HpFraction>>,
+    #[serde(default)]
+    runs: Option<u64>,
+}
+
+fn default_strategies() -> Vec<StrategySpec> {
+    vec![StrategySpec::default_spec()]
+}
+
+/// A `grid` job: the cartesian product of strategies and per-side HP fractions.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GridJob {
+    /// Party strategies.
+    pub party: Vec<StrategySpec>,
+    /// Adversary strategies.
+    pub adversary: Vec<StrategySpec>,
+    /// HP fractions per side (every side present; `[1.0]` unless given).
+    pub hp: BTreeMap<String, Vec<HpFraction>>,
+    /// Runs per cell.
+    pub runs: u64,
+}
+
+/// A job of a sweep.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Job {
+    /// Cartesian grid.
+    Grid(GridJob),
+}
+
+impl Job {
+    /// The job kind as written in the sweep file.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Job::Grid(_) => "grid",
+        }
+    }
+}
+
+/// A parsed, resolved sweep.
+#[derive(Debug, Clone)]
+pub struct Sweep {
+    /// The sweep file, for messages.
+    pub file: String,
+    /// Sweep name.
+    pub name: String,
+    /// Seed of every cell.
+    pub seed: u64,
+    /// Default runs per cell.
+    pub runs: u64,
+    /// The measured side.
+    pub party: String,
+    /// Runs per shard.
+    pub shard_size: u64,
+    /// Most runs the sweep may plan.
+    pub max_total_runs: Option<u64>,
+    /// The resolved scenario (content, not paths).
+    pub scenario: Arc<Scenario>,
+    /// Jobs, in file order.
+    pub jobs: Vec<Job>,
+}
+
+/// Where referenced files come from: the disk (client side) or a bundle.
+trait FileSource {
+    fn read(&self, path: &str) -> Result<Vec<u8>, String>;
+}
+
+struct DiskSource {
+    base: PathBuf,
+}
+
+impl FileSource for DiskSource {
+    fn read(&self, path: &str) -> Result<Vec<u8>, String> {
+        let full = self.base.join(path);
+        std::fs::read(&full).map_err(|e| format!("cannot read {}: {e}", full.display()))
+    }
+}
+
+struct BundleSource<'a> {
+    files: BTreeMap<&'a str, &'a [u8]>,
+}
+
+impl FileSource for BundleSource<'_> {
+    fn read(&self, path: &str) -> Result<Vec<u8>, String> {
+        self.files
+            .get(path)
+            .map(|b| b.to_vec())
+            .ok_or_else(|| format!("file {path:?} is missing from the submitted bundle"))
+    }
+}
+
+/// 1-based line of the first line of `text` containing `needle`.
+pub(crate) fn line_of(text: &str, needle: &str) -> Option<usize> {
+    text.lines().position(|l| l.contains(needle)).map(|i| i + 1)
+}
+
+/// 1-based line of the first line whose content starts with the key `key:`.
+fn line_of_key(text: &str, key: &str) -> Option<usize> {
+    text.lines()
+        .position(|l| {
+            let t = l.trim_start().trim_start_matches("- ").trim_start();
+            t.strip_prefix(key).is_some_and(|rest| rest.trim_start().starts_with(':'))
+        })
+        .map(|i| i + 1)
+        .or_else(|| line_of(text, &format!("{key}:")))
+}
+
+/// The first line after `from` (1-based) that defines the key `key:`.
+fn second_key_line(text: &str, key: &str, from: usize) -> Option<usize> {
+    text.lines()
+        .enumerate()
+        .skip(from)
+        .find(|(_, l)| {
+            let t = l.trim_start().trim_start_matches('{').trim_start();
+            t.strip_prefix(key).is_some_and(|r| r.trim_start().starts_with(':'))
+                || l.contains(&format!(" {key}:"))
+        })
+        .map(|(i, _)| i + 1)
+}
+
+fn parse_file(text: &str, file: &str) -> Result<SweepFile, SweepError> {
+    serde_yaml::from_str::<SweepFile>(text).map_err(|e| {
+        let line = e.location().map(|l| l.line());
+        let mut message = e.to_string();
+        if let Some(cut) = message.rfind(" at line ") {
+            message.truncate(cut);
+        }
+        // serde_yaml points at the first occurrence; the second one is the mistake.
+        let line = match message.split("duplicate key \"").nth(1).and_then(|r| r.split('"').next()) {
+            Some(key) => second_key_line(text, key, line.unwrap_or(1)).or(line),
+            None => line,
+        };
+        SweepError::new(file, line, message)
+    })
+}
+
+/// Paths referenced by a sweep file, deduplicated, in first-use order.
+fn referenced_paths(f: &SweepFile) -> Vec<String> {
+    let mut out = vec![f.scenario.map.clone()];
+    for side in f.scenario.sides.0.values() {
+        for c in &side.combatants {
+            if !out.contains(c) {
+                out.push(c.clone());
+            }
+        }
+    }
+    out
+}
+
+/// Reads a sweep file and every file it references into a self-contained bundle.
+pub fn bundle_from_disk(path: &Path) -> Result<proto::SweepBundle, SweepError> {
+    let file = path.display().to_string();
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| SweepError::new(&file, None, format!("cannot read: {e}")))?;
+    let parsed = parse_file(&text, &file)?;
+    let source = DiskSource { base: path.parent().map(Path::to_path_buf).unwrap_or_default() };
+    let mut files = Vec::new();
+    for p in referenced_paths(&parsed) {
+        let content = source.read(&p).map_err(|m| SweepError::new(&file, line_of(&text, &p), m))?;
+        files.push(proto::BundleFile { path: p, content });
+    }
+    Ok(proto::SweepBundle { sweep_path: file, sweep_yaml: text, files })
+}
+
+impl Sweep {
+    /// Parses and resolves a sweep from its bundle.
+    pub fn from_bundle(bundle: &proto::SweepBundle) -> Result<Self, SweepError> {
+        let source = BundleSource {
+            files: bundle.files.iter().map(|f| (f.path.as_str(), f.content.as_slice())).collect(),
+        };
+        Self::resolve(&bundle.sweep_yaml, &bundle.sweep_path, &source)
+    }
+
+    fn resolve(text: &str, file: &str, source: &dyn FileSource) -> Result<Self, SweepError> {
+        let f = parse_file(text, file)?;
+        let err = |key: &str, msg: String| SweepError::new(file, line_of_key(text, key), msg);
+        if f.runs == 0 {
+            return Err(err("runs", "runs must be at least 1".into()));
+        }
+        let shard_size = f.shard_size.unwrap_or(DEFAULT_SHARD_SIZE);
+        if shard_size == 0 {
+            return Err(err("shard_size", "shard_size must be at least 1".into()));
+        }
+        if f.scenario.sides.0.is_empty() {
+            return Err(err("sides", "the scenario has no side".into()));
+        }
+        if !f.scenario.sides.0.contains_key(&f.party) {
+            let known: Vec<&str> = f.scenario.sides.0.keys().map(String::as_str).collect();
+            return Err(err(
+                "party",
+                format!("party {:?} is not a side of the scenario ({})", f.party, known.join(", ")),
+            ));
+        }
+        if f.jobs.is_empty() {
+            return Err(err("jobs", "the sweep has no job".into()));
+        }
+        if f.scenario.round_cap == 0 {
+            return Err(err("round_cap", "round_cap must be at least 1".into()));
+        }
+
+        let read = |p: &str| source.read(p).map_err(|m| SweepError::new(file, line_of(text, p), m));
+        let map_yaml = read(&f.scenario.map)?;
+        let mut sides = Vec::new();
+        for (name, side) in &f.scenario.sides.0 {
+            let zone = match &side.zone {
+                None => None,
+                Some(z) => {
+                    let mut chars = z.chars();
+                    match (chars.next(), chars.next()) {
+                        (Some(c), None) => Some(c),
+                        _ => {
+                            return Err(err(
+                                "zone",
+                                format!("side {name:?}: zone must be one letter, got {z:?}"),
+                            ));
+                        }
+                    }
+                }
+            };
+            if side.combatants.is_empty() {
+                return Err(SweepError::new(
+                    file,
+                    line_of_key(text, name),
+                    format!("side {name:?} has no combatant"),
+                ));
+            }
+            let mut combatants = Vec::new();
+            for c in &side.combatants {
+                combatants.push((c.clone(), read(c)?));
+            }
+            sides.push(ScenarioSide { name: name.clone(), zone, combatants });
+        }
+        let scenario = Scenario::new(
+            f.scenario.map.clone(),
+            map_yaml,
+            sides,
+            pf1e_engine::combat::SimOptions {
+                round_cap: f.scenario.round_cap,
+                simple_monster_death: f.scenario.simple_monster_death,
+            },
+        );
+
+        let mut jobs = Vec::new();
+        for job in f.jobs {
+            match job {
+                JobFile::Grid(g) => {
+                    for side in g.hp.0.keys() {
+                        if !f.scenario.sides.0.contains_key(side) {
+                            return Err(SweepError::new(
+                                file,
+                                line_of_key(text, side),
+                                format!("grid hp: {side:?} is not a side of the scenario"),
+                            ));
+                        }
+                    }
+                    let mut hp = BTreeMap::new();
+                    for side in f.scenario.sides.0.keys() {
+                        let fr = g.hp.0.get(side).cloned().unwrap_or_else(|| vec![HpFraction::FULL]);
+                        if fr.is_empty() {
+                            return Err(err(side, format!("grid hp: side {side:?} lists no fraction")));
+                        }
+                        hp.insert(side.clone(), fr);
+                    }
+                    if g.party.is_empty() || g.adversary.is_empty() {
+                        return Err(err(
+                            "grid",
+                            "grid: party and adversary need at least one strategy".into(),
+                        ));
+                    }
+                    let runs = g.runs.unwrap_or(f.runs);
+                    if runs == 0 {
+                        return Err(err("runs", "grid: runs must be at least 1".into()));
+                    }
+                    jobs.push(Job::Grid(GridJob { party: g.party, adversary: g.adversary, hp, runs }));
+                }
+            }
+        }
+        let sweep = Sweep {
+            file: file.to_string(),
+            name: f.name,
+            seed: f.seed,
+            runs: f.runs,
+            party: f.party,
+            shard_size,
+            max_total_runs: f.budget.map(|b| b.max_total_runs),
+            scenario: Arc::new(scenario),
+            jobs,
+        };
+        if let Some(max) = sweep.max_total_runs {
+            let planned = crate::plan::planned_runs(&sweep);
+            if planned > max {
+                return Err(err(
+                    "max_total_runs",
+                    format!("the jobs plan {planned} runs, over the budget of {max} (max_total_runs)"),
+                ));
+            }
+        }
+        Ok(sweep)
+    }
+
+    /// Checks the scenario against the engine (map, combatants, sides, zones).
+    /// Errors name the offending file; side errors point at the sweep file line.
+    pub fn validate(&self, text: &str) -> Result<(), SweepError> {
+        self.scenario.base_encounter().map(|_| ()).map_err(|e| {
+            let line = match &e {
+                crate::scenario::ScenarioError::Encounter { side: Some(side), .. } => line_of_key(text, side),
+                _ => None,
+            };
+            match line {
+                Some(_) => SweepError::new(&self.file, line, e.to_string()),
+                None => SweepError::new(&self.file, line_of(text, e.origin()), e.to_string()),
+            }
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    pub(crate) const SWEEP: &str = "\
+name: test
+seed: 7
+runs: 10
+party: players
+shard_size: 4
+scenario:
+  map: maps/arena.yaml
+  sides:
+    players: { zone: A, combatants: [a.json, a.json] }
+    monsters: { zone: B, combatants: [b.json] }
+jobs:
+  - grid: { hp: { players: [0.5, 1.0] } }
+";
+
+    fn bundle(text: &str) -> proto::SweepBundle {
+        let files = ["maps/arena.yaml", "a.json", "b.json"]
+            .iter()
+            .map(|p| proto::BundleFile {
+                path: p.to_string(),
+                content: format!("content of {p}").into_bytes(),
+            })
+            .collect();
+        proto::SweepBundle { sweep_path: "sweep.yaml".into(), sweep_yaml: text.into(), files }
+    }
+
+    #[test]
+    fn parses_a_grid_sweep() {
+        let s = Sweep::from_bundle(&bundle(SWEEP)).unwrap();
+        assert_eq!(s.name, "test");
+        assert_eq!(s.shard_size, 4);
+        assert_eq!(s.scenario.sides.len(), 2);
+        assert_eq!(s.scenario.sides[1].name, "players");
+        assert_eq!(s.scenario.sides[1].combatants.len(), 2);
+        let Job::Grid(g) = &s.jobs[0];
+        assert_eq!(g.hp["players"], vec![HpFraction(500_000), HpFraction::FULL]);
+        assert_eq!(g.hp["monsters"], vec![HpFraction::FULL]);
+        assert_eq!(g.runs, 10);
+    }
+
+    fn error_of(text: &str) -> SweepError {
+        Sweep::from_bundle(&bundle(text)).unwrap_err()
+    }
+
+    #[test]
+    fn unknown_fields_are_errors_with_a_line() {
+        let e = error_of(&SWEEP.replace("seed: 7", "seed: 7\nsede: 8"));
+        assert_eq!(e.line, Some(3), "{e}");
+        assert!(e.to_string().starts_with("sweep.yaml: line 3: "), "{e}");
+        assert!(e.message.contains("sede"), "{e}");
+    }
+
+    #[test]
+    fn malformed_yaml_names_the_line() {
+        let e = error_of(&SWEEP.replace("runs: 10", "runs: [10"));
+        assert!(e.line.is_some(), "{e}");
+    }
+
+    #[test]
+    fn unknown_strategy_is_refused_with_its_line() {
+        let e = error_of(&SWEEP.replace("{ hp:", "{ party: [cautious], hp:"));
+        assert_eq!(e.line, Some(12), "{e}");
+        assert!(e.message.contains("cautious"), "{e}");
+    }
+
+    #[test]
+    fn unknown_job_kind_is_refused() {
+        let e = error_of(&SWEEP.replace("- grid:", "- optimize:"));
+        assert!(e.message.contains("optimize"), "{e}");
+        assert_eq!(e.line, Some(12), "{e}");
+    }
+
+    #[test]
+    fn bad_fraction_and_unknown_party_are_refused() {
+        let e = error_of(&SWEEP.replace("0.5, 1.0", "0.0, 1.0"));
+        assert!(e.message.contains("(0, 1]"), "{e}");
+        let e = error_of(&SWEEP.replace("party: players", "party: heroes"));
+        assert_eq!(e.line, Some(4), "{e}");
+        let e = error_of(&SWEEP.replace("{ players:", "{ heroes:"));
+        assert!(e.message.contains("heroes"), "{e}");
+    }
+
+    #[test]
+    fn missing_file_names_the_reference_line() {
+        let mut b = bundle(SWEEP);
+        b.files.retain(|f| f.path != "b.json");
+        let e = Sweep::from_bundle(&b).unwrap_err();
+        assert_eq!(e.line, Some(10), "{e}");
+        assert!(e.message.contains("b.json"), "{e}");
+    }
+
+    #[test]
+    fn duplicate_keys_are_errors() {
+        let e =
+            error_of(&SWEEP.replace("    monsters:", "    players: { combatants: [b.json] }\n    monsters:"));
+        assert!(e.message.contains("duplicate"), "{e}");
+        assert_eq!(e.line, Some(10), "{e}");
+    }
+
+    #[test]
+    fn budget_is_enforced() {
+        let e = error_of(&SWEEP.replace("shard_size: 4", "shard_size: 4\nbudget: { max_total_runs: 15 }"));
+        assert!(e.message.contains("20 runs"), "{e}");
+        assert_eq!(e.line, Some(6), "{e}");
+    }
+
+    #[test]
+    fn start_hp_rounds_up_and_never_below_one() {
+        assert_eq!(HpFraction(500_000).start_hp(7), 4);
+        assert_eq!(HpFraction(700_000).start_hp(10), 7);
+        assert_eq!(HpFraction(1).start_hp(5), 1);
+        assert_eq!(HpFraction::FULL.start_hp(13), 13);
+    }
+
+    #[test]
+    fn bundle_from_disk_reads_references() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("maps")).unwrap();
+        for p in ["maps/arena.yaml", "a.json"] {
+            std::fs::write(dir.path().join(p), p).unwrap();
+        }
+        std::fs::write(dir.path().join("sweep.yaml"), SWEEP).unwrap();
+        let e = bundle_from_disk(&dir.path().join("sweep.yaml")).unwrap_err();
+        assert_eq!(e.line, Some(10), "{e}");
+        std::fs::write(dir.path().join("b.json"), "b").unwrap();
+        let b = bundle_from_disk(&dir.path().join("sweep.yaml")).unwrap();
+        assert_eq!(b.files.len(), 3);
+        Sweep::from_bundle(&b).unwrap();
+    }
+}

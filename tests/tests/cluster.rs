@@ -1,0 +1,133 @@
+//! A coordinator and real workers: results equal the embedded mode's,
+//! whatever dies on the way; a resubmitted sweep comes from the cache.
+
+use pf1e_e2e::{Fixture, ctl, json_of, start_coordinator, start_worker, status, wait_for};
+
+fn submit(url: &str, sweep: &std::path::Path, watch: bool) -> String {
+    let path = sweep.to_str().expect("utf-8 path");
+    let mut args = vec!["submit", path, "-q"];
+    if watch {
+        args.push("--watch");
+    }
+    let out = ctl(url, &args);
+    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(out.status.success(), "submit failed: {stdout}\\n{}", String::from_utf8_lossy(&out.stderr));
+    let id = stdout.lines().last().expect("an id line").trim().to_string();
+    assert!(id.parse::<u64>().is_ok(), "the last line is not an id: {stdout:?}");
+    id
+}
+
+fn results(url: &str, id: &str) -> serde_json::Value {
+    json_of(&ctl(url, &["results", id, "--json"]))
+}
+
+fn stat(doc: &serde_json::Value, name: &str) -> u64 {
+    doc["stats"][name].as_u64().unwrap_or_else(|| panic!("no stats.{name} in {doc}"))
+}
+
+#[test]
+fn two_workers_match_the_embedded_mode_and_a_resubmission_comes_from_the_cache() {
+    let fx = Fixture::new("cluster", 12, 3);
+    let reference = fx.embedded_results();
+    let c = start_coordinator(&fx.path("c.redb"), "127.0.0.1:0", &[], &[]);
+    let _w1 = start_worker(&c.url, &["--threads", "1"], &[]);
+    let _w2 = start_worker(&c.url, &["--threads", "1"], &[]);
+
+    let id = submit(&c.url, &fx.sweep(), true);
+    let doc = results(&c.url, &id);
+    assert_eq!(doc["results"], reference, "cluster and embedded results differ");
+    assert_eq!(doc["status"], "done");
+    assert_eq!(
+        (stat(&doc, "shards_total"), stat(&doc, "shards_computed"), stat(&doc, "shards_from_cache")),
+        (8, 8, 0)
+    );
+
+    // d. The same sweep again: every shard from the cache, same results.
+    let again = submit(&c.url, &fx.sweep(), true);
+    assert_ne!(again, id);
+    let doc = results(&c.url, &again);
+    assert_eq!(doc["results"], reference);
+    assert_eq!((stat(&doc, "shards_computed"), stat(&doc, "shards_from_cache")), (0, 8));
+    let s = status(&c.url, &again);
+    assert_eq!(s["stats"], doc["stats"], "status carries the same stats");
+}
+
+#[test]
+fn a_worker_killed_mid_sweep_loses_nothing() {
+    let fx = Fixture::new("killworker", 150, 1);
+    let reference = fx.embedded_results();
+    let c = start_coordinator(&fx.path("c.redb"), "127.0.0.1:0", &["--lease-ttl-ms", "800"], &[]);
+    let mut doomed = start_worker(&c.url, &["--threads", "1", "--max-batch", "1"], &[]);
+    let id = submit(&c.url, &fx.sweep(), false);
+    let before = wait_for(&c.url, &id, "two computed shards", |s| stat(s, "shards_computed") >= 2);
+    doomed.kill9();
+    assert!(
+        stat(&before, "shards_computed") < stat(&before, "shards_total"),
+        "the sweep ended before the kill"
+    );
+
+    let _rescuer = start_worker(&c.url, &["--threads", "1"], &[]);
+    let out = ctl(&c.url, &["watch", &id]);
+    assert!(out.status.success(), "watch: {}", String::from_utf8_lossy(&out.stderr));
+    let doc = results(&c.url, &id);
+    assert_eq!(doc["results"], reference);
+    assert_eq!(stat(&doc, "shards_computed") + stat(&doc, "shards_from_cache"), 300);
+}
+
+#[test]
+fn a_coordinator_killed_mid_sweep_resumes_without_recomputing() {
+    let fx = Fixture::new("killcoord", 150, 1);
+    let reference = fx.embedded_results();
+    let db = fx.path("c.redb");
+    let mut first = start_coordinator(&db, "127.0.0.1:0", &["--lease-ttl-ms", "800"], &[]);
+    let url = first.url.clone();
+    let _worker = start_worker(&url, &["--threads", "1", "--max-batch", "1"], &[]);
+    let id = submit(&url, &fx.sweep(), false);
+    let before = wait_for(&url, &id, "three computed shards", |s| stat(s, "shards_computed") >= 3);
+    first.proc.kill9();
+    let done_before = stat(&before, "shards_computed");
+    assert!(done_before < stat(&before, "shards_total"), "the sweep ended before the kill");
+
+    // Same database, same address: the worker reconnects by itself.
+    let second = start_coordinator(&db, &first.addr, &["--lease-ttl-ms", "800"], &[]);
+    let after = wait_for(&second.url, &id, "the resumed sweep to finish", |s| s["status"] != "running");
+    assert_eq!(after["status"], "done", "{after}");
+    let total = stat(&after, "shards_total");
+    assert_eq!(total, 300);
+    assert!(
+        stat(&after, "shards_from_cache") >= done_before,
+        "shards finished before the kill were recomputed: {after} (before: {before})"
+    );
+    assert_eq!(stat(&after, "shards_from_cache") + stat(&after, "shards_computed"), total);
+    assert_eq!(results(&second.url, &id)["results"], reference);
+}
+
+#[test]
+fn sigterm_drains_a_worker_and_stops_the_coordinator_which_resumes_on_restart() {
+    let fx = Fixture::new("sigterm", 150, 1);
+    let reference = fx.embedded_results();
+    let db = fx.path("c.redb");
+    let mut first = start_coordinator(&db, "127.0.0.1:0", &[], &[]);
+    let mut worker = start_worker(&first.url, &["--threads", "1", "--max-batch", "1"], &[]);
+    let id = submit(&first.url, &fx.sweep(), false);
+    wait_for(&first.url, &id, "two computed shards", |s| stat(s, "shards_computed") >= 2);
+
+    let exit = worker.terminate().expect("the worker stops after SIGTERM");
+    assert!(exit.success(), "worker exit: {exit}");
+    let workers = json_of(&ctl(&first.url, &["workers", "--json"]));
+    assert_eq!(workers, serde_json::json!([]), "the worker did not drain");
+    let before = status(&first.url, &id);
+    assert_eq!(stat(&before, "shards_leased"), 0, "a drained worker holds no lease: {before}");
+
+    let exit = first.proc.terminate().expect("the coordinator stops after SIGTERM");
+    assert!(exit.success(), "coordinator exit: {exit}");
+
+    let second = start_coordinator(&db, "127.0.0.1:0", &[], &[]);
+    let resumed = status(&second.url, &id);
+    assert_eq!(resumed["status"], "running");
+    assert!(stat(&resumed, "shards_from_cache") >= stat(&before, "shards_computed"), "{resumed} vs {before}");
+    let _w = start_worker(&second.url, &["--threads", "1"], &[]);
+    let out = ctl(&second.url, &["watch", &id]);
+    assert!(out.status.success(), "watch: {}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(results(&second.url, &id)["results"], reference);
+}
