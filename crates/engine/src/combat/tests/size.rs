@@ -241,3 +241,22 @@ fn deployment_places_large_creatures_on_free_spaces() {
     assert_eq!(enc.combatants[0].pos, at(0, 0));
     assert_eq!(enc.combatants[1].pos, at(0, 2), "the ogre takes (0,0)-(1,1)");
 }
+
+#[test]
+fn an_ally_in_its_reach_weapon_dead_zone_does_not_flank() {
+    let pike = json!({ "name": "longspear", "kind": "melee", "attack_bonus": 0, "reach_weapon": true,
+                       "damage": [{ "formula": "1d8", "types": ["piercing"] }] });
+    let prep = prepare(
+        arena(5, 7),
+        vec![
+            ("a", creature("Left", json!({})), at(3, 2)),
+            ("a", creature("Pikeman", json!({ "attacks": [pike] })), at(3, 4)),
+            ("b", creature("Foe", json!({})), at(3, 3)),
+        ],
+    );
+    let mut b = Bench::new(&[]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    assert!(!e.st.flanked(0, 2), "adjacent longspear: dead zone");
+    e.st.relocate(1, at(3, 5));
+    assert!(e.st.flanked(0, 2), "10 ft away on the opposite side, the longspear threatens");
+}
