@@ -1,5 +1,7 @@
-//! `pf1e bench`: combats per second on the bundled reference encounter
-//! (3 goblins vs 2 orcs on the sample arena).
+//! `pf1e bench`: combats per second on the bundled reference encounters:
+//! 3 goblins vs 2 orcs on the sample arena (the engine core's reference), and
+//! 3 fighters and 2 goblins vs two Large ogres, one with a reach weapon, on
+//! the ogre field.
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -15,6 +17,10 @@ use crate::sim::{simulate, thread_pool};
 const MAP: &str = "maps/sample_arena.yaml";
 const GOBLIN: &str = "monsters/goblin.json";
 const ORC: &str = "monsters/orc.json";
+const OGRE_MAP: &str = "maps/ogre_field.yaml";
+const OGRE: &str = "monsters/ogre.json";
+const OGRE_SPEARMAN: &str = "monsters/ogre_spearman.json";
+const FIGHTER: &str = "pcs/fighter.json";
 
 /// Arguments of `pf1e bench`.
 #[derive(Debug, Args)]
@@ -56,28 +62,51 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
             ))
         })?,
     };
-    let sides = [
-        SideArg { name: "players".into(), files: vec![data.join(GOBLIN); 3] },
-        SideArg { name: "monsters".into(), files: vec![data.join(ORC); 2] },
-    ];
-    let scenario = scenario::load(&data.join(MAP), &sides)?;
-    let options = SimOptions::default();
     let pool = thread_pool(Some(args.threads))?;
-    let start = Instant::now();
-    let summary = simulate(&pool, &scenario, &options, args.seed, args.runs);
-    let seconds = start.elapsed().as_secs_f64();
-    let rate = if seconds > 0.0 { args.runs as f64 / seconds } else { f64::INFINITY };
     let threads =
         if args.threads == 1 { "1 thread".to_string() } else { format!("{} threads", args.threads) };
-    let text = format!(
-        "reference encounter: 3 goblins (players) vs 2 orcs (monsters) on {}\n\
-         {} combats in {seconds:.3} s on {threads}: {rate:.0} combats/s\n\
-         players won {} of {} (seed {})\n",
-        data.join(MAP).display(),
-        args.runs,
-        summary.wins.first().copied().unwrap_or(0),
-        summary.runs,
-        args.seed,
-    );
+    let mut text = String::new();
+    let encounters = [
+        (
+            "reference encounter: 3 goblins (players) vs 2 orcs (monsters)",
+            MAP,
+            vec![data.join(GOBLIN); 3],
+            vec![data.join(ORC); 2],
+        ),
+        (
+            "large encounter: 3 fighters and 2 goblins (players) vs an ogre and an ogre spearman (monsters)",
+            OGRE_MAP,
+            vec![
+                data.join(FIGHTER),
+                data.join(FIGHTER),
+                data.join(FIGHTER),
+                data.join(GOBLIN),
+                data.join(GOBLIN),
+            ],
+            vec![data.join(OGRE), data.join(OGRE_SPEARMAN)],
+        ),
+    ];
+    for (title, map, players, monsters) in encounters {
+        let sides = [
+            SideArg { name: "players".into(), files: players },
+            SideArg { name: "monsters".into(), files: monsters },
+        ];
+        let scenario = scenario::load(&data.join(map), &sides)?;
+        let options = SimOptions::default();
+        let start = Instant::now();
+        let summary = simulate(&pool, &scenario, &options, args.seed, args.runs);
+        let seconds = start.elapsed().as_secs_f64();
+        let rate = if seconds > 0.0 { args.runs as f64 / seconds } else { f64::INFINITY };
+        text.push_str(&format!(
+            "{title} on {}\n\
+             {} combats in {seconds:.3} s on {threads}: {rate:.0} combats/s\n\
+             players won {} of {} (seed {})\n",
+            data.join(map).display(),
+            args.runs,
+            summary.wins.first().copied().unwrap_or(0),
+            summary.runs,
+            args.seed,
+        ));
+    }
     output::print(&text)
 }

@@ -26,7 +26,7 @@ struct Cli {
 enum Command {
     /// Simulate an encounter many times and print a balance report.
     Sim(sim::SimArgs),
-    /// Measure combats per second on the bundled reference encounter.
+    /// Measure combats per second on the bundled reference encounters.
     Bench(bench::BenchArgs),
     /// Run a sweep on this machine (embedded mode, cached and resumable).
     Run(cmd::run::RunArgs),

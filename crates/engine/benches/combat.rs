@@ -1,5 +1,7 @@
-//! Combats per second on one thread for the reference encounter:
-//! 3 goblins (players) vs 2 orcs (monsters) on `data/maps/sample_arena.yaml`.
+//! Combats per second on one thread for the reference encounters:
+//! 3 goblins (players) vs 2 orcs (monsters) on `data/maps/sample_arena.yaml`,
+//! and 3 fighters and 2 goblins vs two Large ogres (one with a longspear, a
+//! reach weapon) on `data/maps/ogre_field.yaml`.
 //!
 //! Run with `cargo bench -p pf1e-engine --bench combat`.
 
@@ -29,6 +31,39 @@ fn reference_encounter() -> Encounter {
     Encounter::build(Arc::new(map), sides).expect("reference encounter")
 }
 
+fn large_encounter() -> Encounter {
+    let map = Map::load(&data("maps/ogre_field.yaml")).expect("bundled map");
+    let load = |p: &str| Arc::new(load_combatant(&data(p)).expect("bundled combatant"));
+    let (fighter, goblin) = (load("pcs/fighter.json"), load("monsters/goblin.json"));
+    let sides = vec![
+        SideSpec {
+            name: "players".into(),
+            combatants: vec![fighter.clone(), fighter.clone(), fighter, goblin.clone(), goblin],
+        },
+        SideSpec {
+            name: "monsters".into(),
+            combatants: vec![load("monsters/ogre.json"), load("monsters/ogre_spearman.json")],
+        },
+    ];
+    Encounter::build(Arc::new(map), sides).expect("large encounter")
+}
+
+fn large(c: &mut Criterion) {
+    let prepared = PreparedEncounter::new(&large_encounter()).expect("large encounter prepares");
+    let options = SimOptions::default();
+    let mut group = c.benchmark_group("large");
+    group.throughput(Throughput::Elements(1));
+    let mut run = 0u64;
+    group.bench_function("3 fighters and 2 goblins vs 2 ogres", |b| {
+        b.iter(|| {
+            run = (run + 1) % 1000;
+            let mut rng = SeededRng::for_run(1, run);
+            black_box(run_prepared(&prepared, &options, &mut rng, None, &mut DefaultPolicy))
+        })
+    });
+    group.finish();
+}
+
 fn combat(c: &mut Criterion) {
     let encounter = reference_encounter();
     let prepared = PreparedEncounter::new(&encounter).expect("reference encounter prepares");
@@ -54,5 +89,5 @@ fn combat(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, combat);
+criterion_group!(benches, combat, large);
 criterion_main!(benches);

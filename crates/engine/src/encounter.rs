@@ -123,6 +123,8 @@ impl Encounter {
         let mut names = Vec::new();
         let mut combatants = Vec::new();
         let mut used_ids: Vec<String> = Vec::new();
+        // Squares taken by the sides already deployed (zones may overlap a large space).
+        let mut taken: Vec<Pos> = Vec::new();
         for (side_index, (side_name, zone)) in map.deployment.iter().enumerate() {
             let Some(side) = sides.iter().find(|s| &s.name == side_name) else {
                 return Err(EncounterError::MissingSide(side_name.clone()));
@@ -137,7 +139,30 @@ impl Encounter {
                     combatants: side.combatants.len(),
                 });
             }
-            for (spec, &pos) in side.combatants.iter().zip(&squares) {
+            // Each combatant takes the first zone square (row-major) where its
+            // whole space is passable and free; a Large creature's space may
+            // overhang the zone.
+            let mut used: Vec<Pos> = Vec::new();
+            let mut anchors = Vec::with_capacity(side.combatants.len());
+            for spec in &side.combatants {
+                let s = crate::grid::space_squares(spec.size);
+                let fits = |&&p: &&Pos| {
+                    crate::grid::footprint(p, s)
+                        .all(|c| map.passable(c) && !used.contains(&c) && !taken.contains(&c))
+                };
+                let Some(&pos) = squares.iter().find(fits) else {
+                    return Err(EncounterError::ZoneTooSmall {
+                        side: side_name.clone(),
+                        zone: *zone,
+                        squares: squares.len(),
+                        combatants: side.combatants.len(),
+                    });
+                };
+                used.extend(crate::grid::footprint(pos, s));
+                anchors.push(pos);
+            }
+            taken.extend(used);
+            for (spec, &pos) in side.combatants.iter().zip(&anchors) {
                 let base = id_base(&spec.name);
                 let mut id = base.clone();
                 let mut n = 1;

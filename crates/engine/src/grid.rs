@@ -3,6 +3,7 @@
 //! Distances and costs are in feet.
 
 use crate::map::{Map, Pos};
+use crate::model::Size;
 
 mod path;
 
@@ -105,3 +106,44 @@ fn step_units(map: &Map, from: Pos, to: Pos, diagonal_parity: u8, mode: MoveMode
 
 #[cfg(test)]
 mod tests;
+
+/// Side of the square space a creature of `size` takes up, in squares (CRB
+/// "Big and Little Creatures in Combat", Table 8-4): Large 2, Huge 3,
+/// Gargantuan 4, Colossal 6, everything smaller 1.
+pub const fn space_squares(size: Size) -> i32 {
+    match size {
+        Size::Large => 2,
+        Size::Huge => 3,
+        Size::Gargantuan => 4,
+        Size::Colossal => 6,
+        _ => 1,
+    }
+}
+
+/// Natural reach in feet of a tall creature of `size` (Table 8-4): Tiny and
+/// smaller 0, Small and Medium 5, Large 10, Huge 15, Gargantuan 20, Colossal 30.
+pub const fn natural_reach_ft(size: Size) -> u32 {
+    match size {
+        Size::Fine | Size::Diminutive | Size::Tiny => 0,
+        Size::Small | Size::Medium => 5,
+        Size::Large => 10,
+        Size::Huge => 15,
+        Size::Gargantuan => 20,
+        Size::Colossal => 30,
+    }
+}
+
+/// 5-10-5 distance in feet between the closest squares of two square
+/// footprints (`a` and `b` are their top-left squares, `sa` and `sb` their
+/// sides); 0 when they overlap.
+#[inline]
+pub fn footprint_distance_ft(a: Pos, sa: i32, b: Pos, sb: i32) -> u32 {
+    let dr = (b.row - (a.row + sa - 1)).max(a.row - (b.row + sb - 1)).max(0);
+    let dc = (b.col - (a.col + sa - 1)).max(a.col - (b.col + sb - 1)).max(0);
+    distance_ft(Pos::new(0, 0), Pos::new(dr, dc))
+}
+
+/// The squares of the footprint of side `s` whose top-left square is `anchor`, row-major.
+pub fn footprint(anchor: Pos, s: i32) -> impl Iterator<Item = Pos> + Clone {
+    (0..s).flat_map(move |r| (0..s).map(move |c| Pos::new(anchor.row + r, anchor.col + c)))
+}

@@ -44,6 +44,9 @@ pub enum ActionKind {
     DropProne,
     /// Total defense (standard action).
     TotalDefense,
+    /// Fight defensively: −4 on attacks for +2 dodge AC until the next turn
+    /// (a free declaration applied to the attacks that follow).
+    FightDefensively,
     /// Ready an action (standard action).
     Ready,
     /// Delay (taken as a standard action slot).
@@ -64,7 +67,7 @@ pub enum ActionKind {
 
 impl ActionKind {
     /// Every kind, in declaration order.
-    pub const ALL: [ActionKind; 18] = [
+    pub const ALL: [ActionKind; 19] = [
         ActionKind::Attack,
         ActionKind::FullAttack,
         ActionKind::Move,
@@ -75,6 +78,7 @@ impl ActionKind {
         ActionKind::StandUp,
         ActionKind::DropProne,
         ActionKind::TotalDefense,
+        ActionKind::FightDefensively,
         ActionKind::Ready,
         ActionKind::Delay,
         ActionKind::AidAnother,
@@ -98,6 +102,7 @@ impl ActionKind {
             ActionKind::StandUp => "stand_up",
             ActionKind::DropProne => "drop_prone",
             ActionKind::TotalDefense => "total_defense",
+            ActionKind::FightDefensively => "fight_defensively",
             ActionKind::Ready => "ready",
             ActionKind::Delay => "delay",
             ActionKind::AidAnother => "aid_another",
@@ -131,6 +136,7 @@ impl ActionKind {
             ActionKind::Swift => Slot::Swift,
             ActionKind::FiveFootStep
             | ActionKind::DropProne
+            | ActionKind::FightDefensively
             | ActionKind::Wait
             | ActionKind::Free
             | ActionKind::Immediate => Slot::Free,
@@ -141,6 +147,41 @@ impl ActionKind {
 impl fmt::Display for ActionKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
+    }
+}
+
+/// What aid another grants its beneficiary (CRB "Aid Another").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum AidMode {
+    /// +2 on its next attack roll against the aided foe.
+    #[default]
+    Attack,
+    /// +2 AC against the aided foe's next attack.
+    Ac,
+}
+
+/// The event that sets off a readied action (CRB "Ready").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ReadyTrigger {
+    /// An enemy moves (any step of an enemy's movement).
+    EnemyEntersReach,
+    /// An enemy casts a spell (no spell is cast by this engine yet).
+    EnemyCasts,
+    /// An enemy makes an attack roll.
+    EnemyAttacks,
+    /// An enemy damages an ally of the readying combatant.
+    EnemyHitsAlly,
+}
+
+impl ReadyTrigger {
+    /// The stable trigger name (`enemy_enters_reach`…).
+    pub const fn name(self) -> &'static str {
+        match self {
+            ReadyTrigger::EnemyEntersReach => "enemy_enters_reach",
+            ReadyTrigger::EnemyCasts => "enemy_casts",
+            ReadyTrigger::EnemyAttacks => "enemy_attacks",
+            ReadyTrigger::EnemyHitsAlly => "enemy_hits_ally",
+        }
     }
 }
 
@@ -159,22 +200,45 @@ pub struct Action {
     pub destination: Option<Pos>,
     /// An explicit attack to use, as an index into the actor's attacks.
     pub weapon: Option<usize>,
+    /// What aid another grants (aid another only).
+    pub aid: AidMode,
+    /// What sets off the readied attack (ready only).
+    pub trigger: Option<ReadyTrigger>,
 }
 
 impl Action {
     /// An action of `kind` without target, destination or weapon.
     pub const fn new(kind: ActionKind) -> Self {
-        Self { kind, target: None, destination: None, weapon: None }
+        Self { kind, target: None, destination: None, weapon: None, aid: AidMode::Attack, trigger: None }
     }
 
     /// An action of `kind` aimed at combatant `target`.
     pub const fn at(kind: ActionKind, target: usize) -> Self {
-        Self { kind, target: Some(target), destination: None, weapon: None }
+        Self {
+            kind,
+            target: Some(target),
+            destination: None,
+            weapon: None,
+            aid: AidMode::Attack,
+            trigger: None,
+        }
     }
 
     /// The same action with an explicit destination.
     pub const fn with_destination(mut self, destination: Pos) -> Self {
         self.destination = Some(destination);
+        self
+    }
+
+    /// The same action with an aid another mode.
+    pub const fn with_aid(mut self, aid: AidMode) -> Self {
+        self.aid = aid;
+        self
+    }
+
+    /// The same action with a ready trigger.
+    pub const fn with_trigger(mut self, trigger: ReadyTrigger) -> Self {
+        self.trigger = Some(trigger);
         self
     }
 
@@ -213,6 +277,24 @@ pub enum Reason {
     DowngradedStaggered,
     /// The kind is classified but not played by this engine version.
     UnsupportedKind,
+    /// Stand up while not prone.
+    NotProne,
+    /// Drop prone while already prone.
+    AlreadyProne,
+    /// A second delay in the same round.
+    AlreadyDelayed,
+    /// Played: the turn is delayed (an `ok` result carrying a reason).
+    Delayed,
+    /// Played: the action is readied (an `ok` result carrying a reason).
+    Readied,
+    /// Dropped by the surprise round allowance.
+    DowngradedSurprise,
+    /// Dropped: the swift action was spent on an immediate action.
+    DowngradedImmediateSwift,
+    /// A run refused while resting after running to the limit.
+    Resting,
+    /// A run stopped by a failed Constitution check.
+    RunStopped,
 }
 
 impl Reason {
@@ -231,6 +313,15 @@ impl Reason {
             Reason::DowngradedActionEconomy => "downgraded:action_economy",
             Reason::DowngradedStaggered => "downgraded:staggered",
             Reason::UnsupportedKind => "unsupported_kind",
+            Reason::NotProne => "not_prone",
+            Reason::AlreadyProne => "already_prone",
+            Reason::AlreadyDelayed => "already_delayed",
+            Reason::Delayed => "delayed",
+            Reason::Readied => "ready",
+            Reason::DowngradedSurprise => "downgraded:surprise",
+            Reason::DowngradedImmediateSwift => "downgraded:immediate_swift",
+            Reason::Resting => "resting",
+            Reason::RunStopped => "run_stopped",
         }
     }
 }

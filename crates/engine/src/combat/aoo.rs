@@ -1,49 +1,81 @@
 //! Threatened squares and attacks of opportunity (CRB "Attacks of Opportunity").
 
-use crate::grid::distance_ft;
+use crate::grid::{footprint, footprint_distance_ft};
 use crate::map::Pos;
 use crate::rng::Dice;
 
 use super::attack::Swing;
+use super::log::say;
 use super::state::BattleState;
 use super::turn::Engine;
 
 impl BattleState<'_> {
     /// The melee attack with which `a` threatens square `sq`, if it does: `a`
     /// can act and has a melee attack (file order) whose reach covers `sq`
-    /// with line of effect.
+    /// with line of effect. A reach of 0 (Tiny and smaller) threatens nothing.
     pub fn threat_weapon(&self, a: usize, sq: Pos) -> Option<usize> {
+        self.threat_weapon_on(a, sq, 1)
+    }
+
+    /// Whether `a` threatens any square of the space of `t` (CRB "Threatened Squares").
+    pub fn threatens(&self, a: usize, t: usize) -> bool {
+        self.threat_weapon_on(a, self.fighters[t].pos, self.space(t)).is_some()
+    }
+
+    /// The melee attack with which `a` threatens some square of the footprint
+    /// of side `s` whose top-left square is `anchor`.
+    pub(crate) fn threat_weapon_on(&self, a: usize, anchor: Pos, s: i32) -> Option<usize> {
         if !self.is_active(a) {
             return None;
         }
         let from = self.fighters[a].pos;
-        let dist = distance_ft(from, sq);
-        let w = self.prep.fighters[a].attacks.iter().position(|atk| atk.melee && atk.reaches(dist))?;
-        self.prep.line_of_effect(from, sq).then_some(w)
+        let sa = self.space(a);
+        let one = sa == 1 && s == 1;
+        let dist = if one {
+            crate::grid::distance_ft(from, anchor)
+        } else {
+            footprint_distance_ft(from, sa, anchor, s)
+        };
+        let w = self.prep.fighters[a]
+            .attacks
+            .iter()
+            .position(|atk| atk.melee && atk.reach_max > 0 && atk.reaches(dist))?;
+        let loe = if one {
+            self.prep.line_of_effect(from, anchor)
+        } else {
+            self.line_of_effect_spaces(from, sa, anchor, s)
+        };
+        loe.then_some(w)
     }
 
     /// Whether `target` has cover against `attacker`'s melee: no attack of
     /// opportunity is possible then (CRB "Cover").
     fn covered_from(&self, attacker: usize, target: usize) -> bool {
-        let (from, to) = (self.fighters[attacker].pos, self.fighters[target].pos);
-        self.prep.terrain_cover(from, to, distance_ft(from, to) == 5) > 0
+        self.terrain_cover_from(attacker, self.fighters[attacker].pos, target, true) > 0
     }
 
     /// The attack `e` would make as an attack of opportunity against `target`
-    /// standing on `sq`, if it may make one now: the threatening melee attack
-    /// with the highest bonus (file order on ties).
+    /// whose space starts on `sq`, if it may make one now: the threatening
+    /// melee attack with the highest bonus (file order on ties).
     fn aoo_weapon(&self, e: usize, target: usize, sq: Pos) -> Option<usize> {
-        if !self.are_enemies(e, target) || self.fighters[e].aoo_left == 0 {
+        let f = &self.fighters[e];
+        if !self.are_enemies(e, target) || f.aoo_left == 0 || f.total_defense {
             return None;
         }
-        self.threat_weapon(e, sq)?;
+        let s = self.space(target);
+        self.threat_weapon_on(e, sq, s)?;
         if self.covered_from(e, target) {
             return None;
         }
-        let dist = distance_ft(self.fighters[e].pos, sq);
+        let (from, se) = (self.fighters[e].pos, self.space(e));
+        let dist = if se == 1 && s == 1 {
+            crate::grid::distance_ft(from, sq)
+        } else {
+            footprint_distance_ft(from, se, sq, s)
+        };
         let attacks = &self.prep.fighters[e].attacks;
         (0..attacks.len())
-            .filter(|&k| attacks[k].melee && attacks[k].reaches(dist))
+            .filter(|&k| attacks[k].melee && attacks[k].reach_max > 0 && attacks[k].reaches(dist))
             .max_by_key(|&k| (attacks[k].bonus, usize::MAX - k))
     }
 }
@@ -69,6 +101,42 @@ impl<R: Dice> Engine<'_, '_, R> {
         }
     }
 
+    /// `mover` has just entered the space it now stands on, coming from
+    /// `before`: an enemy whose square it moves through (three or more size
+    /// categories apart) gets an attack of opportunity, once per fresh entry
+    /// (CRB "Moving Through a Square").
+    pub(crate) fn provoke_enter(&mut self, mover: usize, before: Pos) {
+        let s = self.st.space(mover);
+        let here = self.st.fighters[mover].pos;
+        let small = self.st.is_small(mover);
+        if s == 1 {
+            let occupant = if small { self.st.small_occupant(here) } else { self.st.large_occupant(here) };
+            if occupant.is_none_or(|j| j == mover || !self.st.are_enemies(mover, j)) {
+                return;
+            }
+        }
+        for c in footprint(here, s) {
+            let occupant = if small { self.st.small_occupant(c) } else { self.st.large_occupant(c) };
+            let Some(j) = occupant else { continue };
+            if j == mover || !self.st.are_enemies(mover, j) || !self.st.is_active(j) {
+                continue;
+            }
+            let seen = footprint(before, s).any(|b| {
+                (if small { self.st.small_occupant(b) } else { self.st.large_occupant(b) }) == Some(j)
+            });
+            if seen {
+                continue;
+            }
+            if let Some(w) = self.st.aoo_weapon(j, mover, here) {
+                say!(self, j, "AoO: {} moves through its space", self.st.id(mover));
+                self.attack_of_opportunity(j, w, mover);
+            }
+            if !self.st.is_active(mover) {
+                return;
+            }
+        }
+    }
+
     /// `shooter` is about to make a ranged attack: every enemy threatening its
     /// square gets an attack of opportunity.
     pub(crate) fn provoke_shot(&mut self, shooter: usize) {
@@ -81,6 +149,13 @@ impl<R: Dice> Engine<'_, '_, R> {
                 self.attack_of_opportunity(e, w, shooter);
             }
         }
+    }
+
+    /// `i` does something that provokes where it stands (standing up; the
+    /// hook for casting and combat maneuvers): every enemy threatening it
+    /// gets an attack of opportunity.
+    pub(crate) fn provoke_in_place(&mut self, i: usize) {
+        self.provoke_shot(i);
     }
 
     /// One melee attack at full bonus.

@@ -3,7 +3,6 @@
 
 use std::fmt::Write;
 
-use crate::grid::distance_ft;
 use crate::map::Pos;
 use crate::rng::Dice;
 
@@ -17,6 +16,12 @@ use super::turn::Engine;
 const FLANK_BONUS: i32 = 2;
 /// Charge bonus on the attack roll, and the charger's AC penalty (CRB "Charge").
 pub(crate) const CHARGE_BONUS: i32 = 2;
+/// Prone: attacker's penalty, and the AC change of a prone target (−4 melee, +4 ranged).
+const PRONE: i32 = 4;
+/// Shooting into melee (CRB "Shooting or Throwing into a Melee").
+const INTO_MELEE: i32 = 4;
+/// Fighting defensively: attack penalty (CRB "Fight Defensively").
+const DEFENSIVE_PENALTY: i32 = 4;
 
 /// How one attack roll is made.
 #[derive(Clone, Copy, Debug, Default)]
@@ -38,6 +43,8 @@ pub(crate) struct Situation {
     pub ac: i32,
     pub flank: bool,
     pub high_ground: bool,
+    /// Shooting into melee (−4).
+    pub into_melee: bool,
     pub range_penalty: i32,
     pub cover: i32,
     pub touch: bool,
@@ -52,12 +59,21 @@ pub(crate) fn iterations(bab: i32) -> i32 {
 /// Whether the line between the centers of `a` and `b` crosses opposite
 /// borders (corners included) of the square `t` (CRB "Flanking").
 pub(crate) fn opposite_sides(a: Pos, b: Pos, t: Pos) -> bool {
-    // Doubled coordinates: centers on even integers, the target square is [-1, 1]².
+    opposite_borders(a, b, t, 1)
+}
+
+/// Whether the line between the centers of squares `a` and `b` crosses
+/// opposite borders (corners included) of the footprint of side `s` whose
+/// top-left square is `t`.
+pub(crate) fn opposite_borders(a: Pos, b: Pos, t: Pos, s: i32) -> bool {
+    // Doubled coordinates: square centers on even integers; the footprint is
+    // [lo, hi]² around the origin at the target's top-left center.
+    let (lo, hi) = (-1i64, 2 * i64::from(s) - 1);
     let (x0, y0) = (2 * (a.col - t.col) as i64, 2 * (a.row - t.row) as i64);
     let (dx, dy) = (2 * (b.col - a.col) as i64, 2 * (b.row - a.row) as i64);
     // Liang–Barsky clipping with fractions n/d (d > 0) for the segment parameter.
     let (mut enter, mut exit) = ((0i64, 1i64), (1i64, 1i64));
-    for (p, q) in [(-dx, x0 + 1), (dx, 1 - x0), (-dy, y0 + 1), (dy, 1 - y0)] {
+    for (p, q) in [(-dx, x0 - lo), (dx, hi - x0), (-dy, y0 - lo), (dy, hi - y0)] {
         if p == 0 {
             if q < 0 {
                 return false;
@@ -80,10 +96,13 @@ pub(crate) fn opposite_sides(a: Pos, b: Pos, t: Pos) -> bool {
     let borders = |(n, d): (i64, i64)| {
         let x = x0 * d + dx * n;
         let y = y0 * d + dy * n;
-        u8::from(x == -d) | u8::from(x == d) << 1 | u8::from(y == -d) << 2 | u8::from(y == d) << 3
+        u8::from(x == lo * d)
+            | u8::from(x == hi * d) << 1
+            | u8::from(y == lo * d) << 2
+            | u8::from(y == hi * d) << 3
     };
     let (e, x) = (borders(enter), borders(exit));
-    let across = |lo: u8, hi: u8| (e & lo != 0 && x & hi != 0) || (e & hi != 0 && x & lo != 0);
+    let across = |l: u8, h: u8| (e & l != 0 && x & h != 0) || (e & h != 0 && x & l != 0);
     across(1, 2) || across(4, 8)
 }
 
@@ -95,41 +114,61 @@ impl BattleState<'_> {
         if attacks.is_empty() {
             return Err(Reason::NoWeapon);
         }
+        let (si, st) = (self.shape[i].0, self.shape[t].0);
         let to = self.fighters[t].pos;
-        let dist = distance_ft(from, to);
-        match attacks.iter().position(|a| a.reaches(dist)) {
-            None => Err(Reason::OutOfRange),
-            Some(_) if !self.prep.line_of_effect(from, to) => Err(Reason::NoLineOfEffect),
-            Some(w) => Ok(w),
-        }
+        let one = si == 1 && st == 1;
+        let dist = if one {
+            crate::grid::distance_ft(from, to)
+        } else {
+            crate::grid::footprint_distance_ft(from, si, to, st)
+        };
+        let broken = self.fighters[i].broken;
+        let found = if broken == 0 {
+            attacks.iter().position(|a| a.reaches(dist))
+        } else {
+            (0..attacks.len()).find(|&w| attacks[w].reaches(dist) && !self.is_broken(i, w))
+        };
+        let Some(w) = found else { return Err(Reason::OutOfRange) };
+        let loe = if one {
+            self.prep.line_of_effect(from, to)
+        } else {
+            self.line_of_effect_spaces(from, si, to, st)
+        };
+        if loe { Ok(w) } else { Err(Reason::NoLineOfEffect) }
     }
 
     /// Whether attack `w` of `i` can hit `t` from square `from`.
     pub fn weapon_reaches(&self, i: usize, w: usize, t: usize, from: Pos) -> bool {
-        let to = self.fighters[t].pos;
-        self.prep.fighters[i].attacks.get(w).is_some_and(|a| a.reaches(distance_ft(from, to)))
-            && self.prep.line_of_effect(from, to)
+        let dist = self.distance_from(i, from, t);
+        self.prep.fighters[i].attacks.get(w).is_some_and(|a| a.reaches(dist))
+            && !self.is_broken(i, w)
+            && self.line_of_effect_from(i, from, t)
     }
 
     /// Whether `i` could attack `t` in melee from square `from`; the attack if so.
     pub fn melee_weapon_from(&self, i: usize, t: usize, from: Pos) -> Option<usize> {
-        let to = self.fighters[t].pos;
-        let dist = distance_ft(from, to);
+        let dist = self.distance_from(i, from, t);
         let w = self.prep.fighters[i].attacks.iter().position(|a| a.melee && a.reaches(dist))?;
-        self.prep.line_of_effect(from, to).then_some(w)
+        self.line_of_effect_from(i, from, t).then_some(w)
     }
 
-    /// Whether an ally of `attacker` able to act threatens `target` from the
-    /// opposite side (CRB "Flanking").
+    /// Whether an ally of `attacker` able to act threatens `target` with a
+    /// melee attack from the opposite side (CRB "Flanking"): the line between
+    /// a square of each crosses opposite borders of the target's space.
     pub fn flanked(&self, attacker: usize, target: usize) -> bool {
-        let a = self.fighters[attacker].pos;
         let t = self.fighters[target].pos;
+        let s = self.space(target);
+        let one = self.space(attacker) == 1;
         (0..self.len()).any(|ally| {
             ally != attacker
                 && ally != target
                 && !self.are_enemies(ally, attacker)
-                && self.threat_weapon(ally, t).is_some()
-                && opposite_sides(a, self.fighters[ally].pos, t)
+                && self.threatens(ally, target)
+                && if one && s == 1 && self.space(ally) == 1 {
+                    opposite_sides(self.fighters[attacker].pos, self.fighters[ally].pos, t)
+                } else {
+                    self.cells(attacker).any(|a| self.cells(ally).any(|b| opposite_borders(a, b, t, s)))
+                }
         })
     }
 
@@ -138,7 +177,7 @@ impl BattleState<'_> {
         let atk = &self.prep.fighters[a].attacks[w];
         let map = self.map();
         let (from, to) = (self.fighters[a].pos, self.fighters[t].pos);
-        let dist = distance_ft(from, to);
+        let dist = self.distance(a, t);
         let mut s = Situation { attack: atk.bonus - swing.penalty, ..Situation::default() };
         if swing.charge {
             s.attack += CHARGE_BONUS;
@@ -150,41 +189,104 @@ impl BattleState<'_> {
         } else {
             s.range_penalty = 2 * ((dist.max(1) - 1) / atk.increment) as i32;
             s.attack -= s.range_penalty;
+            s.into_melee = !self.prep.fighters[a].precise_shot && self.engaged(a, t);
+            if s.into_melee {
+                s.attack -= INTO_MELEE;
+            }
         }
+        let me = &self.fighters[a];
+        if me.prone {
+            s.attack -= PRONE;
+        }
+        if me.defensive {
+            s.attack -= DEFENSIVE_PENALTY;
+        }
+        s.attack += me.aid_attack;
         s.touch = atk.vs_touch || (atk.firearm && dist <= atk.increment);
-        let def = &self.prep.fighters[t].ac;
+        let spec = &self.prep.fighters[t];
+        let def = &spec.ac;
         s.cover = i32::from(if atk.melee {
-            self.prep.terrain_cover(from, to, dist == 5)
+            self.terrain_cover_from(a, from, t, true)
         } else {
             self.ranged_cover(a, t)
         });
         let charge_penalty = if self.fighters[t].charged { CHARGE_BONUS } else { 0 };
-        s.ac = if s.touch { def.touch } else { def.total } + s.cover - charge_penalty;
+        let target = &self.fighters[t];
+        // A runner without the Run feat loses its Dexterity bonus to AC.
+        let base = match (s.touch, target.running && !spec.run_feat) {
+            (false, false) => def.total,
+            (true, false) => def.touch,
+            (false, true) => def.flat_footed,
+            (true, true) => def.touch - spec.dex_mod.max(0),
+        };
+        let prone = match (target.prone, atk.melee) {
+            (false, _) => 0,
+            (true, true) => -PRONE,
+            (true, false) => PRONE,
+        };
+        s.ac = base + s.cover - charge_penalty + target.dodge_ac + target.aid_ac + prone;
         s
     }
 
+    /// Whether `t` is engaged in melee for a shot by `a`: another creature
+    /// hostile to `t`, able to act, threatens it from less than 10 ft away
+    /// (CRB "Shooting or Throwing into a Melee": at 10 ft or more from the
+    /// nearest friendly character the penalty is avoided).
+    fn engaged(&self, a: usize, t: usize) -> bool {
+        (0..self.len()).any(|j| {
+            j != a && j != t && self.are_enemies(j, t) && self.distance(j, t) < 10 && self.threatens(j, t)
+        })
+    }
+
     /// Cover of `t` against a ranged attack by `a`: terrain, and soft cover
-    /// (+4) from able creatures other than the two whose squares the lines cross.
+    /// (+4) from able creatures other than the two whose squares the lines
+    /// cross; between larger creatures, the best pair of squares.
     fn ranged_cover(&self, a: usize, t: usize) -> u8 {
         let (from, to) = (self.fighters[a].pos, self.fighters[t].pos);
-        let (r0, r1) = (from.row.min(to.row), from.row.max(to.row));
-        let (c0, c1) = (from.col.min(to.col), from.col.max(to.col));
-        let in_box = |p: Pos| p.row >= r0 && p.row <= r1 && p.col >= c0 && p.col <= c1;
-        // Only a creature inside the bounding box of the two squares can be in the way.
-        let between = |j: usize| j != a && j != t && self.is_active(j) && in_box(self.fighters[j].pos);
+        let (sa, st) = (self.space(a), self.space(t));
+        let (r0, r1) = (from.row.min(to.row), (from.row + sa - 1).max(to.row + st - 1));
+        let (c0, c1) = (from.col.min(to.col), (from.col + sa - 1).max(to.col + st - 1));
+        // Only a creature overlapping the bounding box of the two spaces can be in the way.
+        let overlaps = |j: usize| {
+            let (p, s) = (self.fighters[j].pos, self.space(j));
+            p.row <= r1 && p.row + s > r0 && p.col <= c1 && p.col + s > c0
+        };
+        let between = |j: usize| j != a && j != t && self.is_active(j) && overlaps(j);
         let mut near = [Pos::default(); 16];
         let mut count = 0;
-        for j in (0..self.len()).filter(|&j| between(j)) {
-            if count == near.len() {
-                // Crowded: fall back to a list of every creature in the box.
-                let all: Vec<Pos> =
-                    (0..self.len()).filter(|&j| between(j)).map(|j| self.fighters[j].pos).collect();
-                return self.prep.ranged_cover(from, to, &all);
+        let mut crowded: Option<Vec<Pos>> = None;
+        'gather: for j in (0..self.len()).filter(|&j| between(j)) {
+            if self.space(j) == 1 && count < near.len() {
+                near[count] = self.fighters[j].pos;
+                count += 1;
+                continue;
             }
-            near[count] = self.fighters[j].pos;
-            count += 1;
+            for c in self.cells(j) {
+                if count == near.len() {
+                    // Crowded: fall back to a list of every square in the box.
+                    crowded =
+                        Some((0..self.len()).filter(|&j| between(j)).flat_map(|j| self.cells(j)).collect());
+                    break 'gather;
+                }
+                near[count] = c;
+                count += 1;
+            }
         }
-        self.prep.ranged_cover(from, to, &near[..count])
+        let creatures = crowded.as_deref().unwrap_or(&near[..count]);
+        if sa == 1 && st == 1 {
+            return self.prep.ranged_cover(from, to, creatures);
+        }
+        let map = self.map();
+        let mut best: Option<u8> = None;
+        for p in self.cells(a).filter(|&p| map.in_bounds(p)) {
+            for q in self.cells(t).filter(|&q| map.in_bounds(q)) {
+                if self.prep.line_of_effect(p, q) {
+                    let c = self.prep.ranged_cover(p, q, creatures);
+                    best = Some(best.map_or(c, |x| x.min(c)));
+                }
+            }
+        }
+        best.unwrap_or(0)
     }
 }
 
@@ -237,8 +339,18 @@ impl<R: Dice> Engine<'_, '_, R> {
         let threat = hit && d20 >= atk.threat_min as i32;
         let mut text =
             if self.log.on() { self.roll_text(a, w, t, swing, &s, d20, total) } else { String::new() };
+        // Aid another bonuses are spent by the first attack roll they apply to.
+        self.st.fighters[a].aid_attack = 0;
+        self.st.fighters[t].aid_ac = 0;
         if !hit {
-            say!(self, a, "{text} -> MISS");
+            if d20 == 1 && atk.firearm && w < 64 {
+                // UC "Misfires": a natural 1 breaks the firearm (misfire value 1).
+                self.st.fighters[a].broken |= 1 << w;
+                say!(self, a, "{text} -> MISS, MISFIRE (broken)");
+            } else {
+                say!(self, a, "{text} -> MISS");
+            }
+            self.after_attack(a, t, false);
             return;
         }
         let mut crit = false;
@@ -270,6 +382,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             say!(self, a, "{text} {} dmg{reduced} (hp {hp_before}->{after})", dmg.dealt);
         }
         self.wound(t, dmg.dealt);
+        self.after_attack(a, t, dmg.dealt > 0);
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -318,6 +431,32 @@ impl<R: Dice> Engine<'_, '_, R> {
         }
         if self.st.fighters[t].charged {
             notes.push(format!("target charged -{CHARGE_BONUS}"));
+        }
+        let (me, them) = (&self.st.fighters[a], &self.st.fighters[t]);
+        if s.into_melee {
+            notes.push(format!("into melee -{INTO_MELEE}"));
+        }
+        if me.prone {
+            notes.push(format!("prone -{PRONE}"));
+        }
+        if me.defensive {
+            notes.push(format!("fighting defensively -{DEFENSIVE_PENALTY}"));
+        }
+        if me.aid_attack != 0 {
+            notes.push(format!("aided +{}", me.aid_attack));
+        }
+        if them.prone {
+            let sign = if atk.melee { "-" } else { "+" };
+            notes.push(format!("target prone {sign}{PRONE}"));
+        }
+        if them.dodge_ac != 0 {
+            notes.push(format!("dodge +{}", them.dodge_ac));
+        }
+        if them.aid_ac != 0 {
+            notes.push(format!("target aided +{}", them.aid_ac));
+        }
+        if them.running && !self.st.prep.fighters[t].run_feat {
+            notes.push("target running, no Dex".to_string());
         }
         if !notes.is_empty() {
             let _ = write!(text, " [{}]", notes.join(", "));

@@ -95,7 +95,7 @@ mod tests {
             crit_mult,
             increment: 0,
             max_range_ft: 0,
-            reach_min_excl: 0,
+            reach_min: 0,
             reach_max: 5,
             count: 1,
             iterates: true,

@@ -81,6 +81,8 @@ fn apply_staggered(plan: &mut [Planned]) {
                 used = true;
                 p.action.kind = ActionKind::Attack;
             }
+            // Restricted withdraw: a standard action at the creature's speed.
+            Slot::FullRound if !used && p.action.kind == ActionKind::Withdraw => used = true,
             _ => p.dropped = Some(Reason::DowngradedStaggered),
         }
     }

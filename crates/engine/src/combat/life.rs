@@ -3,7 +3,7 @@
 use crate::rng::Dice;
 
 use super::log::say;
-use super::state::{EMPTY, LifeState};
+use super::state::LifeState;
 use super::turn::Engine;
 
 /// DC of the Constitution check a dying creature makes each turn.
@@ -31,11 +31,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         let dead = if self.st.dies_at_zero(i) { hp <= 0 } else { hp <= -spec.con_score.unwrap_or(0) };
         if dead {
             self.st.fighters[i].dead = true;
-            let pos = self.st.fighters[i].pos;
-            let idx = self.st.map().index(pos);
-            if self.st.occ[idx] == i as u16 {
-                self.st.occ[idx] = EMPTY;
-            }
+            self.st.vacate(i);
             let verb = if spec.destroyed_at_zero { "is destroyed" } else { "dies" };
             say!(self, i, "{verb} (hp {hp})");
             return;

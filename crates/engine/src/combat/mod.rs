@@ -14,23 +14,28 @@ mod action;
 mod aoo;
 mod attack;
 mod damage;
+mod defense;
 mod economy;
+mod fullmove;
+mod initiative;
 mod life;
 mod log;
 mod movement;
 mod paths;
 mod policy;
 mod prepared;
+mod reactions;
 mod state;
 mod turn;
 
 #[cfg(test)]
 mod tests;
 
-pub use action::{Action, ActionKind, ActionResult, Reason, Slot};
+pub use action::{Action, ActionKind, ActionResult, AidMode, ReadyTrigger, Reason, Slot};
 pub use economy::{Planned, apply_budget};
 pub use policy::{DefaultPolicy, MatchupPolicy, Policy, Roster, SidePolicies, StrategyPolicy};
 pub use prepared::{PrepareError, PreparedEncounter};
+pub use reactions::{NoReactions, ReactionEvent, Reactions};
 pub use state::{BattleState, LifeState};
 
 /// Options that change how a battle is played.
@@ -111,4 +116,19 @@ pub fn run_prepared<R: Dice>(
     policy: &mut dyn Policy,
 ) -> RunOutcome {
     turn::Engine::new(prepared, options, rng, transcript).run(policy)
+}
+
+/// [`run_prepared`] with a reaction policy: combatants may take immediate
+/// actions out of turn when it answers an event.
+pub fn run_prepared_with_reactions<R: Dice>(
+    prepared: &PreparedEncounter,
+    options: &SimOptions,
+    rng: &mut R,
+    transcript: Option<&mut Vec<String>>,
+    policy: &mut dyn Policy,
+    reactions: &mut dyn Reactions,
+) -> RunOutcome {
+    let mut engine = turn::Engine::new(prepared, options, rng, transcript);
+    engine.reactions = Some(reactions);
+    engine.run(policy)
 }

@@ -92,14 +92,50 @@ fn straightness(from: Pos, q: Pos) -> i32 {
 }
 
 impl BattleState<'_> {
-    /// How mover `i` may use square `p`: enemies able to fight block it, allies
-    /// and fallen creatures can be passed but not ended on.
+    /// How mover `i` may use square `p` as the top-left square of its space:
+    /// enemies able to fight block it, allies and fallen creatures can be
+    /// passed but not ended on, and so can an enemy three or more size
+    /// categories apart; a Tiny or smaller creature and a larger one may
+    /// share a square (CRB "Moving Through a Square", "Big and Little Creatures").
+    #[inline(always)]
     pub fn access(&self, i: usize, p: Pos) -> Access {
-        match self.occupant(p) {
+        let s = self.space(i);
+        if s == 1 {
+            return self.cell_access(i, p);
+        }
+        self.space_access(i, p, s)
+    }
+
+    /// `access` for a mover larger than one square.
+    #[cold]
+    #[inline(never)]
+    fn space_access(&self, i: usize, p: Pos, s: i32) -> Access {
+        let map = self.map();
+        let mut worst = Access::Open;
+        for c in crate::grid::footprint(p, s) {
+            if !map.passable(c) {
+                return Access::Blocked;
+            }
+            match self.cell_access(i, c) {
+                Access::Blocked => return Access::Blocked,
+                Access::PassOnly => worst = Access::PassOnly,
+                Access::Open => {}
+            }
+        }
+        worst
+    }
+
+    /// How mover `i` may use one square (creatures only; terrain aside).
+    #[inline]
+    fn cell_access(&self, i: usize, p: Pos) -> Access {
+        let small = self.is_small(i);
+        // A Tiny mover shares the square of a larger creature, and the other way round.
+        let other = if small { self.small_occupant(p) } else { self.large_occupant(p) };
+        match other {
             None => Access::Open,
             Some(j) if j == i => Access::Open,
             Some(j) if !self.are_enemies(i, j) || !self.is_active(j) => Access::PassOnly,
-            Some(_) => Access::Blocked,
+            Some(j) => self.enemy_square(i, j),
         }
     }
 
@@ -116,13 +152,16 @@ impl BattleState<'_> {
         let f = &self.fighters[i];
         let from = f.pos;
         let adjacent = (to.row - from.row).abs() <= 1 && (to.col - from.col).abs() <= 1 && to != from;
+        let map = self.map();
+        let s = self.space(i);
         adjacent
             && !f.moved
             && !f.stepped
             && self.prep.fighters[i].speed_ft > 0
-            && self.map().passable(to)
-            && self.occupant(to).is_none()
-            && step_cost(self.map(), from, to, 0) == Some(5)
+            && map.passable(to)
+            && self.access(i, to) == Access::Open
+            && step_cost(map, from, to, 0) == Some(5)
+            && (s == 1 || crate::grid::footprint(to, s).all(|c| map.terrain(c).move_cost == Some(1)))
     }
 
     /// The first square (neighbour order) a 5-foot step can reach from which
@@ -138,20 +177,29 @@ impl BattleState<'_> {
     /// Where a charge of `i` against `t` would end, and the melee attack it
     /// would make: the closest square from which `i` can attack `t` in melee,
     /// reached by a clear straight line of 10 ft to twice its speed
-    /// (CRB "Charge").
+    /// (CRB "Charge"). Squares are the top-left squares of the charger's space.
     pub fn charge_end(&self, i: usize, t: usize) -> Result<(Pos, usize), Reason> {
         let spec = &self.prep.fighters[i];
         let reach =
             spec.attacks.iter().filter(|a| a.melee).map(|a| a.reach_max).max().ok_or(Reason::NoWeapon)?;
         let (from, to) = (self.fighters[i].pos, self.fighters[t].pos);
-        if !self.prep.line_of_effect(from, to) {
+        if !self.line_of_effect_from(i, from, t) {
             return Err(Reason::NoLineOfEffect);
         }
         let map = self.map();
+        let (si, st) = (self.space(i), self.space(t));
         let k = (reach / 5) as i32;
-        let candidates = (to.row - k..=to.row + k)
-            .flat_map(move |r| (to.col - k..=to.col + k).map(move |c| Pos::new(r, c)))
-            .filter(|&q| map.passable(q))
+        let small = self.is_small(i);
+        let fits = move |q: Pos| {
+            if si == 1 && st == 1 {
+                return (small || q != to) && map.passable(q);
+            }
+            (small || crate::grid::footprint_distance_ft(q, si, to, st) > 0)
+                && crate::grid::footprint(q, si).all(|c| map.passable(c))
+        };
+        let candidates = (to.row - k - (si - 1)..=to.row + st - 1 + k)
+            .flat_map(move |r| (to.col - k - (si - 1)..=to.col + st - 1 + k).map(move |c| Pos::new(r, c)))
+            .filter(move |&q| fits(q))
             .filter_map(|q| self.melee_weapon_from(i, t, q).map(|w| (q, w)));
         let Some(closest) = candidates.clone().map(|(q, _)| distance_ft(from, q)).min() else {
             return Err(Reason::NoChargePath);
@@ -160,19 +208,32 @@ impl BattleState<'_> {
         let key = |q: Pos| ((q.row - from.row).pow(2) + (q.col - from.col).pow(2), q);
         candidates
             .filter(|&(q, _)| distance_ft(from, q) == closest)
-            .filter(|&(q, _)| q != from && self.occupant(q).is_none() && self.charge_line_clear(i, from, q))
+            .filter(|&(q, _)| {
+                q != from && self.access(i, q) == Access::Open && self.charge_line_clear(i, t, from, q)
+            })
             .min_by_key(|&(q, _)| key(q))
             .ok_or(Reason::NoChargePath)
     }
 
-    /// A charge line: every square passable at normal cost, no creature able
-    /// to act on it (helpless ones do not stop a charge), no corner cut,
+    /// A charge line: every square of the charger's space passable at normal
+    /// cost, no creature able to act on it (helpless ones do not stop a
+    /// charge; a Tiny charger may end in its target's square), no corner cut,
     /// and 10 ft to twice the speed long.
-    fn charge_line_clear(&self, i: usize, from: Pos, to: Pos) -> bool {
+    fn charge_line_clear(&self, i: usize, t: usize, from: Pos, to: Pos) -> bool {
         let map = self.map();
+        let s = self.space(i);
         let (mut prev, mut parity, mut cost) = (from, 0u8, 0u32);
         for p in Line::new(from, to) {
-            if self.occupant(p).is_some_and(|j| self.is_active(j)) {
+            let blocked = |c: Pos| {
+                self.occupant(c).is_some_and(|j| j != i && j != t && self.is_active(j))
+                    || (self.large_occupant(c) == Some(t) && !self.is_small(i))
+            };
+            if s == 1 {
+                if blocked(p) {
+                    return false;
+                }
+            } else if crate::grid::footprint(p, s).any(|c| blocked(c) || map.terrain(c).move_cost != Some(1))
+            {
                 return false;
             }
             let diagonal = is_diagonal(prev, p);
@@ -186,6 +247,19 @@ impl BattleState<'_> {
         }
         (10..=2 * self.prep.fighters[i].speed_ft).contains(&cost)
     }
+}
+
+impl BattleState<'_> {
+    /// An able enemy's square: blocking, unless three or more size categories apart.
+    #[cold]
+    fn enemy_square(&self, i: usize, j: usize) -> Access {
+        if size_gap(self.size(i), self.size(j)) >= 3 { Access::PassOnly } else { Access::Blocked }
+    }
+}
+
+/// Number of size categories between `a` and `b`.
+fn size_gap(a: crate::model::Size, b: crate::model::Size) -> u8 {
+    (a as u8).abs_diff(b as u8)
 }
 
 impl<R: Dice> Engine<'_, '_, R> {
@@ -216,7 +290,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             return Ok(());
         }
         say!(self, i, "move {}", path_text(start, &self.path));
-        self.walk(i, true);
+        self.walk(i, true, false);
         self.st.fighters[i].moved = true;
         Ok(())
     }
@@ -226,6 +300,10 @@ impl<R: Dice> Engine<'_, '_, R> {
     /// it is a shortest path for the mover too. Fills `self.path`.
     pub(crate) fn static_route(&mut self, i: usize, t: usize) -> Option<Pos> {
         let st = &self.st;
+        // The stored paths are for a one-square mover.
+        if st.space(i) != 1 {
+            return None;
+        }
         let paths = st.prep.paths.as_ref()?;
         let map = st.map();
         let start = st.fighters[i].pos;
@@ -234,8 +312,9 @@ impl<R: Dice> Engine<'_, '_, R> {
         let to = st.fighters[t].pos;
         let k = st.prep.fighters[i].attacks.iter().map(|a| a.reach_max.max(a.max_range_ft)).max()? as i32 / 5;
         let mut best: Option<((u32, i32), Pos)> = None;
-        for row in (to.row - k).max(0)..=(to.row + k).min(map.height - 1) {
-            for col in (to.col - k).max(0)..=(to.col + k).min(map.width - 1) {
+        let ext = st.space(t) - 1;
+        for row in (to.row - k).max(0)..=(to.row + ext + k).min(map.height - 1) {
+            for col in (to.col - k).max(0)..=(to.col + ext + k).min(map.width - 1) {
                 let q = Pos::new(row, col);
                 let Some(c) = paths.cost(s, map.index(q)) else { continue };
                 let key = (c, straightness(start, q));
@@ -311,37 +390,50 @@ impl<R: Dice> Engine<'_, '_, R> {
     /// Walks `i` along `self.path`, square by square. When `provoke`, leaving
     /// each square gives threatening enemies their attack of opportunity; a
     /// mover that falls stops where it is (or on the last free square of its
-    /// path if it fell while passing through someone's square).
-    pub(crate) fn walk(&mut self, i: usize, provoke: bool) {
+    /// path if it fell while passing through someone's square). When
+    /// `spare_start` (withdraw), leaving the first square does not provoke.
+    pub(crate) fn walk(&mut self, i: usize, provoke: bool, spare_start: bool) {
         let start = self.st.fighters[i].pos;
         let mut reached = 0;
         for k in 0..self.path.len() {
-            if provoke {
+            if provoke && !(spare_start && k == 0) {
                 let here = self.st.fighters[i].pos;
                 self.provoke_leave(i, here);
                 if !self.st.is_active(i) {
                     break;
                 }
             }
+            let before = self.st.fighters[i].pos;
             self.st.fighters[i].pos = self.path[k];
             reached = k + 1;
+            // Entering someone's space (a larger mover's squares may overlap several).
+            let entered = self.st.space(i) > 1 || self.st.occupant(self.path[k]).is_some_and(|j| j != i);
+            if provoke && entered {
+                self.provoke_enter(i, before);
+                if !self.st.is_active(i) {
+                    break;
+                }
+            }
+            if self.readied_count > 0 || self.reactions.is_some() {
+                self.after_step(i);
+                if !self.st.is_active(i) {
+                    break;
+                }
+            }
         }
         let mut end = self.st.fighters[i].pos;
         self.st.fighters[i].pos = start;
         if self.st.fighters[i].dead {
-            let idx = self.st.map().index(start);
-            if self.st.occ[idx] == i as u16 {
-                self.st.occ[idx] = super::state::EMPTY;
-            }
+            self.st.vacate(i);
             self.st.fighters[i].pos = end;
             return;
         }
-        if self.st.occupant(end).is_some_and(|j| j != i) {
+        if self.st.access(i, end) != Access::Open {
             end = self.path[..reached.saturating_sub(1)]
                 .iter()
                 .rev()
                 .copied()
-                .find(|&p| self.st.occupant(p).is_none())
+                .find(|&p| self.st.access(i, p) == Access::Open)
                 .unwrap_or(start);
             say!(self, i, "falls back to {end}");
         }
@@ -383,12 +475,10 @@ impl<R: Dice> Engine<'_, '_, R> {
         let w = match action.weapon {
             None => auto,
             Some(w) => {
-                let to = self.st.fighters[t].pos;
-                let usable = self.st.prep.fighters[i]
-                    .attacks
-                    .get(w)
-                    .is_some_and(|a| a.melee && a.reaches(distance_ft(end, to)));
-                if !usable || !self.st.prep.line_of_effect(end, to) {
+                let dist = self.st.distance_from(i, end, t);
+                let usable =
+                    self.st.prep.fighters[i].attacks.get(w).is_some_and(|a| a.melee && a.reaches(dist));
+                if !usable || !self.st.line_of_effect_from(i, end, t) {
                     return Err(Reason::WeaponUnavailable);
                 }
                 w
@@ -400,7 +490,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         say!(self, i, "charge {}", path_text(start, &self.path));
         self.st.fighters[i].charged = true;
         self.st.fighters[i].moved = true;
-        self.walk(i, true);
+        self.walk(i, true, false);
         if self.st.is_active(i) && self.st.is_active(t) && self.st.fighters[i].pos == end {
             self.strike(i, w, t, Swing { charge: true, ..Swing::default() });
         }

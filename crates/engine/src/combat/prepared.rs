@@ -7,10 +7,10 @@ use std::sync::{Arc, OnceLock};
 
 use crate::dice::{DiceExpr, ability_modifier};
 use crate::encounter::Encounter;
-use crate::grid::{NEIGHBOURS, Pathfinder};
+use crate::grid::{NEIGHBOURS, Pathfinder, natural_reach_ft, space_squares};
 use crate::los::{self, LosTable};
 use crate::map::{Map, Pos};
-use crate::model::{ArmorClass, AttackKind, AttackSpec, Combatant, DamageComponent};
+use crate::model::{ArmorClass, AttackKind, AttackSpec, Combatant, DamageComponent, Size};
 
 use super::paths::StaticPaths;
 
@@ -71,6 +71,18 @@ pub(crate) struct FighterSpec {
     pub bab: i32,
     pub aoo_per_round: u32,
     pub attacks: Vec<AttackProfile>,
+    /// Size category.
+    pub size: Size,
+    /// Side of the square space it takes up, in squares (Large 2…).
+    pub space: i32,
+    /// Dexterity modifier (lost to AC while running).
+    pub dex_mod: i32,
+    /// Precise Shot: no penalty for shooting into melee.
+    pub precise_shot: bool,
+    /// Run feat: keeps its Dexterity bonus while running, +4 on endurance checks.
+    pub run_feat: bool,
+    /// Whether it acts in a surprise round.
+    pub aware: bool,
 }
 
 /// One attack, with everything the hot path needs precomputed.
@@ -95,8 +107,9 @@ pub(crate) struct AttackProfile {
     /// Range increment in feet (0 for melee).
     pub increment: u32,
     pub max_range_ft: u32,
-    /// Melee: usable when `reach_min_excl < distance <= reach_max`.
-    pub reach_min_excl: u32,
+    /// Melee: usable when `reach_min <= distance <= reach_max` (distance 0:
+    /// sharing a square with a Tiny or smaller creature).
+    pub reach_min: u32,
     pub reach_max: u32,
     pub count: u32,
     /// Manufactured weapon: gains iterative attacks on a full attack.
@@ -110,7 +123,7 @@ impl AttackProfile {
     #[inline]
     pub fn reaches(&self, dist: u32) -> bool {
         if self.melee {
-            dist > self.reach_min_excl && dist <= self.reach_max
+            dist >= self.reach_min && dist <= self.reach_max
         } else {
             dist > 0 && dist <= self.max_range_ft
         }
@@ -202,6 +215,12 @@ impl PreparedEncounter {
                 bab: c.bab,
                 aoo_per_round,
                 attacks,
+                size: c.size,
+                space: space_squares(c.size),
+                dex_mod,
+                precise_shot: c.has_feature("Precise Shot"),
+                run_feat: c.has_feature("Run"),
+                aware: d.aware,
             });
         }
         let los = LosTable::new(&encounter.map);
@@ -322,11 +341,7 @@ fn prepare_attack(
         AttackKind::Touch if ranged_touch => increment * 5,
         _ => 0,
     };
-    let (reach_min_excl, reach_max) = match (melee, a.reach_weapon) {
-        (false, _) => (0, 0),
-        (true, false) => (0, a.reach_ft.unwrap_or(5).max(5)),
-        (true, true) => (5, a.reach_ft.unwrap_or(10).max(10)),
-    };
+    let (reach_min, reach_max) = melee_reach(owner.size, a);
     // The printed bonus of a secondary natural attack already has its −5;
     // Multiattack makes it −2.
     let mut bonus = a.attack_bonus;
@@ -355,12 +370,34 @@ fn prepare_attack(
         crit_mult: a.crit_mult.max(1),
         increment,
         max_range_ft,
-        reach_min_excl,
+        reach_min,
         reach_max,
         count: a.count.max(1),
         iterates: !a.natural,
         vs,
     })
+}
+
+/// The distances at which a melee attack hits (CRB "Big and Little Creatures
+/// in Combat", "Reach Weapons"). Natural reach is a disc from the size (an
+/// explicit `reach_ft` on a natural attack is that natural reach; on a weapon
+/// it can only lengthen it); a reach weapon is a ring from just beyond the
+/// natural reach to twice it (an explicit `reach_ft` sets its outer edge).
+/// Tiny and smaller creatures have no reach: their disc is their own square.
+/// A Tiny creature with a reach weapon hits adjacent squares only (simplified).
+pub(crate) fn melee_reach(size: Size, a: &AttackSpec) -> (u32, u32) {
+    let size_reach = natural_reach_ft(size);
+    let natural = match (a.natural, a.reach_ft) {
+        (true, Some(r)) => r,
+        (false, Some(r)) if !a.reach_weapon => size_reach.max(r),
+        _ => size_reach,
+    };
+    if a.reach_weapon {
+        let outer = a.reach_ft.unwrap_or(2 * natural).max(2 * natural).max(5);
+        (natural + 1, outer)
+    } else {
+        (0, natural)
+    }
 }
 
 fn defense_against(defender: &Combatant, a: &AttackSpec, carried: &[String]) -> DefenseVs {

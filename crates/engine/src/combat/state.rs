@@ -1,7 +1,8 @@
 //! The mutable state of one battle and its read-only queries for policies.
 
-use crate::grid::distance_ft;
+use crate::grid::{footprint, footprint_distance_ft};
 use crate::map::{Map, Pos};
+use crate::model::Size;
 
 use super::action::ActionResult;
 use super::prepared::PreparedEncounter;
@@ -40,6 +41,39 @@ pub(crate) struct Fighter {
     pub moved: bool,
     /// Took a 5-foot step this turn.
     pub stepped: bool,
+    /// Prone (dropped prone): −4 on attacks, −4 AC against melee, +4 against ranged.
+    pub prone: bool,
+    /// Dodge bonus to AC until its next turn (total defense +4, fighting defensively +2).
+    pub dodge_ac: i32,
+    /// Fighting defensively until its next turn: −4 on attack rolls.
+    pub defensive: bool,
+    /// Total defense until its next turn: no attacks of opportunity.
+    pub total_defense: bool,
+    /// Aid another received: bonus on its next attack roll.
+    pub aid_attack: i32,
+    /// Aid another received: bonus to AC against the next attack on it.
+    pub aid_ac: i32,
+    /// Attacks broken (bit k: attack k), by a firearm misfire.
+    pub broken: u64,
+    /// Ran on its last turn: loses its Dexterity bonus to AC until its next turn.
+    pub running: bool,
+    /// Consecutive rounds of running, and endurance checks made in this streak.
+    pub run_rounds: u32,
+    pub run_checks: u32,
+    /// Rounds of rest left before it may run again.
+    pub run_rest: u32,
+    /// The readied attack and its trigger, if any.
+    pub readied: Option<(super::action::Action, super::action::ReadyTrigger)>,
+    /// Round in which it last delayed (0: never).
+    pub delayed_in: u32,
+    /// Swift action spent on an immediate action out of turn: its next swift action is gone.
+    pub immediate_used: bool,
+    /// Its swift action of the current turn is spent (a swift or immediate action).
+    pub swift_used: bool,
+    /// Round of its last immediate action (`u32::MAX`: none).
+    pub immediate_round: u32,
+    /// Has had a turn in this battle (no longer flat-footed).
+    pub has_acted: bool,
     /// Attrition counters.
     pub out: CombatantOutcome,
 }
@@ -53,6 +87,9 @@ pub struct BattleState<'p> {
     /// Combatant standing on each square (row-major), `EMPTY` if none. Dead
     /// combatants are removed; dying ones stay (they can be passed, not ended on).
     pub(crate) occ: Vec<u16>,
+    /// The same for Tiny and smaller creatures, which may share a square with
+    /// a larger one (CRB "Big and Little Creatures in Combat").
+    pub(crate) occ_small: Vec<u16>,
     pub(crate) round: u32,
     /// Initiative order (combatant indices).
     pub(crate) order: Vec<usize>,
@@ -60,6 +97,8 @@ pub struct BattleState<'p> {
     /// an attack of opportunity against the mover's movement.
     pub(crate) move_aoo: Vec<u32>,
     pub(crate) last_results: Vec<Vec<ActionResult>>,
+    /// Space side and "Tiny or smaller" of each combatant, kept compact for the hot paths.
+    pub(crate) shape: Vec<(i32, bool)>,
 }
 
 impl<'p> BattleState<'p> {
@@ -68,6 +107,7 @@ impl<'p> BattleState<'p> {
         let map = prep.map();
         let n = prep.fighters.len();
         let mut occ = vec![EMPTY; (map.width.max(0) * map.height.max(0)) as usize];
+        let mut occ_small = occ.clone();
         let fighters = prep
             .fighters
             .iter()
@@ -78,7 +118,10 @@ impl<'p> BattleState<'p> {
                 let dead =
                     if dies_at_zero { f.start_hp <= 0 } else { f.start_hp <= -f.con_score.unwrap_or(0) };
                 if !dead {
-                    occ[map.index(f.start)] = i as u16;
+                    let grid = if f.size <= Size::Tiny { &mut occ_small } else { &mut occ };
+                    for c in footprint(f.start, f.space).filter(|&c| map.in_bounds(c)) {
+                        grid[map.index(c)] = i as u16;
+                    }
                 }
                 Fighter {
                     pos: f.start,
@@ -89,6 +132,23 @@ impl<'p> BattleState<'p> {
                     charged: false,
                     moved: false,
                     stepped: false,
+                    prone: false,
+                    dodge_ac: 0,
+                    defensive: false,
+                    total_defense: false,
+                    aid_attack: 0,
+                    aid_ac: 0,
+                    broken: 0,
+                    running: false,
+                    run_rounds: 0,
+                    run_checks: 0,
+                    run_rest: 0,
+                    readied: None,
+                    delayed_in: 0,
+                    immediate_used: false,
+                    swift_used: false,
+                    immediate_round: u32::MAX,
+                    has_acted: false,
                     out: CombatantOutcome { final_hp: f.start_hp, ..CombatantOutcome::default() },
                 }
             })
@@ -98,9 +158,11 @@ impl<'p> BattleState<'p> {
             options: options.clone(),
             fighters,
             occ,
+            occ_small,
             round: 0,
             order: (0..n).collect(),
             move_aoo: vec![u32::MAX; n * n],
+            shape: prep.fighters.iter().map(|f| (f.space, f.size <= Size::Tiny)).collect(),
             last_results: vec![Vec::new(); n],
         }
     }
@@ -203,9 +265,33 @@ impl<'p> BattleState<'p> {
         &self.last_results[i]
     }
 
-    /// The combatant standing on `p`, if any (dying ones included, dead ones not).
+    /// The combatant standing on `p`, if any (dying ones included, dead ones
+    /// not); the larger one when a Tiny creature shares the square.
     #[inline]
     pub fn occupant(&self, p: Pos) -> Option<usize> {
+        let map = self.map();
+        if !map.in_bounds(p) {
+            return None;
+        }
+        let k = map.index(p);
+        let o = if self.occ[k] != EMPTY { self.occ[k] } else { self.occ_small[k] };
+        (o != EMPTY).then_some(o as usize)
+    }
+
+    /// The Tiny or smaller combatant standing on `p`, if any.
+    #[inline]
+    pub(crate) fn small_occupant(&self, p: Pos) -> Option<usize> {
+        let map = self.map();
+        if !map.in_bounds(p) {
+            return None;
+        }
+        let o = self.occ_small[map.index(p)];
+        (o != EMPTY).then_some(o as usize)
+    }
+
+    /// The larger (not Tiny or smaller) combatant standing on `p`, if any.
+    #[inline]
+    pub(crate) fn large_occupant(&self, p: Pos) -> Option<usize> {
         let map = self.map();
         if !map.in_bounds(p) {
             return None;
@@ -214,10 +300,109 @@ impl<'p> BattleState<'p> {
         (o != EMPTY).then_some(o as usize)
     }
 
-    /// Distance in feet (5-10-5) between combatants `a` and `b`.
+    /// Whether combatant `i` is prone.
+    pub fn is_prone(&self, i: usize) -> bool {
+        self.fighters[i].prone
+    }
+
+    /// Whether attack `w` of combatant `i` is broken (a firearm that misfired).
+    #[inline]
+    pub fn is_broken(&self, i: usize, w: usize) -> bool {
+        w < 64 && self.fighters[i].broken >> w & 1 == 1
+    }
+
+    /// Size category of combatant `i`.
+    pub fn size(&self, i: usize) -> Size {
+        self.prep.fighters[i].size
+    }
+
+    /// Side in squares of the space combatant `i` takes up (1 up to Medium, Large 2…).
+    #[inline]
+    pub fn space(&self, i: usize) -> i32 {
+        self.shape[i].0
+    }
+
+    /// Whether combatant `i` is Tiny or smaller.
+    #[inline]
+    pub(crate) fn is_small(&self, i: usize) -> bool {
+        self.shape[i].1
+    }
+
+    /// The squares combatant `i` takes up, row-major.
+    pub fn cells(&self, i: usize) -> impl Iterator<Item = Pos> + Clone {
+        footprint(self.fighters[i].pos, self.space(i))
+    }
+
+    /// Distance in feet (5-10-5) between combatants `a` and `b`: between
+    /// their closest squares, 0 when they share one.
     #[inline]
     pub fn distance(&self, a: usize, b: usize) -> u32 {
-        distance_ft(self.fighters[a].pos, self.fighters[b].pos)
+        self.distance_from(a, self.fighters[a].pos, b)
+    }
+
+    /// Distance in feet from `i` standing with its top-left square on `from` to `t`.
+    #[inline(always)]
+    pub fn distance_from(&self, i: usize, from: Pos, t: usize) -> u32 {
+        let (si, st) = (self.shape[i].0, self.shape[t].0);
+        let to = self.fighters[t].pos;
+        if si == 1 && st == 1 {
+            crate::grid::distance_ft(from, to)
+        } else {
+            footprint_distance_ft(from, si, to, st)
+        }
+    }
+
+    /// Whether `i` standing on `from` has line of effect to `t`: from any of
+    /// its squares to any of the target's (the best pair).
+    #[inline]
+    pub fn line_of_effect_from(&self, i: usize, from: Pos, t: usize) -> bool {
+        let (si, st) = (self.space(i), self.space(t));
+        let to = self.fighters[t].pos;
+        if si == 1 && st == 1 {
+            return self.prep.line_of_effect(from, to);
+        }
+        self.line_of_effect_spaces(from, si, to, st)
+    }
+
+    /// Line of effect between two footprints: the best pair of squares.
+    #[cold]
+    pub(crate) fn line_of_effect_spaces(&self, from: Pos, si: i32, to: Pos, st: i32) -> bool {
+        let map = self.map();
+        footprint(from, si)
+            .filter(|&a| map.in_bounds(a))
+            .any(|a| footprint(to, st).any(|b| map.in_bounds(b) && self.prep.line_of_effect(a, b)))
+    }
+
+    /// Terrain cover of `t` against `i` standing on `from`: the best pair of
+    /// squares (least cover) among those with line of effect; melee between
+    /// adjacent squares uses the adjacent-melee rule.
+    #[inline]
+    pub(crate) fn terrain_cover_from(&self, i: usize, from: Pos, t: usize, melee: bool) -> u8 {
+        let (si, st) = (self.space(i), self.space(t));
+        let to = self.fighters[t].pos;
+        if si == 1 && st == 1 {
+            let adjacent = melee && crate::grid::distance_ft(from, to) == 5;
+            return self.prep.terrain_cover(from, to, adjacent);
+        }
+        self.terrain_cover_spaces(from, si, to, st, melee)
+    }
+
+    /// `terrain_cover_from` between footprints: the best pair with line of effect.
+    #[cold]
+    fn terrain_cover_spaces(&self, from: Pos, si: i32, to: Pos, st: i32, melee: bool) -> u8 {
+        let map = self.map();
+        let mut best: Option<u8> = None;
+        for a in footprint(from, si).filter(|&a| map.in_bounds(a)) {
+            for b in footprint(to, st).filter(|&b| map.in_bounds(b)) {
+                if !self.prep.line_of_effect(a, b) {
+                    continue;
+                }
+                let adjacent = melee && crate::grid::distance_ft(a, b) == 5;
+                let c = self.prep.terrain_cover(a, b, adjacent);
+                best = Some(best.map_or(c, |x| x.min(c)));
+            }
+        }
+        best.unwrap_or(0)
     }
 
     /// The nearest enemy of `i` able to fight (5-10-5 distance, ties by encounter order).
@@ -227,14 +412,28 @@ impl<'p> BattleState<'p> {
             .min_by_key(|&j| (self.distance(i, j), j))
     }
 
+    /// Takes combatant `i` off the occupancy grid (its squares at its current position).
+    pub(crate) fn vacate(&mut self, i: usize) {
+        let map = self.prep.map();
+        let (at, s) = (self.fighters[i].pos, self.space(i));
+        let grid = if self.is_small(i) { &mut self.occ_small } else { &mut self.occ };
+        for c in footprint(at, s).filter(|&c| map.in_bounds(c)) {
+            let k = map.index(c);
+            if grid[k] == i as u16 {
+                grid[k] = EMPTY;
+            }
+        }
+    }
+
     /// Moves combatant `i` to `to` in the occupancy grid.
     pub(crate) fn relocate(&mut self, i: usize, to: Pos) {
+        self.vacate(i);
         let map = self.prep.map();
-        let from = self.fighters[i].pos;
-        if self.occ[map.index(from)] == i as u16 {
-            self.occ[map.index(from)] = EMPTY;
+        let s = self.space(i);
+        let grid = if self.is_small(i) { &mut self.occ_small } else { &mut self.occ };
+        for c in footprint(to, s).filter(|&c| map.in_bounds(c)) {
+            grid[map.index(c)] = i as u16;
         }
-        self.occ[map.index(to)] = i as u16;
         self.fighters[i].pos = to;
     }
 }

@@ -23,6 +23,19 @@ pub(crate) struct Engine<'a, 'p, R: Dice> {
     pub path: Vec<Pos>,
     requested: Vec<Action>,
     plan: Vec<Planned>,
+    /// Initiative key of each combatant: doubled total (so that delay and
+    /// ready can take a half step), modifier; sorted descending, then encounter order.
+    pub init_keys: Vec<(i64, i32)>,
+    /// Turns still to play this round: (combatant, resumed after a delay).
+    pub queue: Vec<(usize, bool)>,
+    /// A readied action or reaction is being resolved: no cascade.
+    pub reacting: bool,
+    /// The combatant whose turn is being played.
+    pub current: Option<usize>,
+    /// Number of combatants with a readied action (fast skip of the checks).
+    pub readied_count: usize,
+    /// The optional reaction policy (immediate actions out of turn).
+    pub reactions: Option<&'a mut dyn super::reactions::Reactions>,
 }
 
 impl<'a, 'p, R: Dice> Engine<'a, 'p, R> {
@@ -41,6 +54,12 @@ impl<'a, 'p, R: Dice> Engine<'a, 'p, R> {
             path: Vec::new(),
             requested: Vec::new(),
             plan: Vec::new(),
+            init_keys: Vec::new(),
+            queue: Vec::new(),
+            reacting: false,
+            current: None,
+            reactions: None,
+            readied_count: 0,
         }
     }
 
@@ -49,11 +68,20 @@ impl<'a, 'p, R: Dice> Engine<'a, 'p, R> {
         self.roll_initiative();
         let cap = self.st.options.round_cap;
         let mut decided = self.decided();
+        if decided.is_none() && self.surprise_applies() {
+            self.surprise_round(policy);
+            decided = self.decided();
+        }
         while decided.is_none() && self.st.round < cap {
             self.start_round();
-            for k in 0..self.st.order.len() {
-                let i = self.st.order[k];
-                self.take_turn(i, policy);
+            self.queue.clear();
+            self.queue.extend(self.st.order.iter().rev().map(|&i| (i, false)));
+            while let Some((i, resumed)) = self.queue.pop() {
+                if resumed {
+                    self.resume_turn(i, policy);
+                } else {
+                    self.take_turn(i, policy);
+                }
                 decided = self.decided();
                 if decided.is_some() {
                     break;
@@ -76,6 +104,10 @@ impl<'a, 'p, R: Dice> Engine<'a, 'p, R> {
             .collect();
         keyed.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)).then(a.2.cmp(&b.2)));
         self.st.order = keyed.iter().map(|k| k.2).collect();
+        self.init_keys = vec![(0, 0); n];
+        for &(total, m, i, _) in &keyed {
+            self.init_keys[i] = (2 * i64::from(total), m);
+        }
         if self.log.on() {
             for &(total, m, i, d20) in &keyed {
                 let line = format!("initiative: {} d20={d20}{m:+}={total}", self.st.id(i));
@@ -84,9 +116,14 @@ impl<'a, 'p, R: Dice> Engine<'a, 'p, R> {
         }
     }
 
-    /// Starts the next round: attacks of opportunity are refreshed.
+    /// Starts the next round: attacks of opportunity are refreshed, and the
+    /// order follows the initiative keys (changed by delay and ready).
     pub fn start_round(&mut self) {
         self.st.round += 1;
+        if !self.init_keys.is_empty() {
+            let keys = &self.init_keys;
+            self.st.order.sort_by(|&a, &b| keys[b].cmp(&keys[a]).then(a.cmp(&b)));
+        }
         for (f, spec) in self.st.fighters.iter_mut().zip(&self.st.prep.fighters) {
             f.aoo_left = spec.aoo_per_round;
         }
@@ -132,25 +169,72 @@ impl<'a, 'p, R: Dice> Engine<'a, 'p, R> {
         RunOutcome { winner, rounds, combatants }
     }
 
-    /// Plays the turn of combatant `i`.
+    /// Plays the turn of combatant `i`: its start (effects that last until
+    /// its next turn end, a pending readied action expires), then its actions.
     pub fn take_turn(&mut self, i: usize, policy: &mut dyn Policy) {
+        if self.begin_turn(i) {
+            self.act(i, policy, false);
+        }
+    }
+
+    /// Resumes a delayed turn (tests drive the queue themselves).
+    #[cfg(test)]
+    pub(crate) fn take_turn_resumed(&mut self, i: usize, policy: &mut dyn Policy) {
+        self.resume_turn(i, policy);
+    }
+
+    /// Resumes a delayed turn: no second start of turn.
+    fn resume_turn(&mut self, i: usize, policy: &mut dyn Policy) {
+        if !self.st.fighters[i].dead && self.st.is_active(i) {
+            say!(self, i, "acts after delaying");
+            self.act(i, policy, false);
+        }
+    }
+
+    /// The start of `i`'s turn; whether it can act.
+    pub(crate) fn begin_turn(&mut self, i: usize) -> bool {
         let f = &mut self.st.fighters[i];
         if f.dead {
-            return;
+            return false;
         }
         f.charged = false;
         f.moved = false;
         f.stepped = false;
+        // A turn without running breaks the running streak; rest counts down.
+        if !f.running {
+            f.run_rounds = 0;
+            f.run_checks = 0;
+        }
+        f.run_rest = f.run_rest.saturating_sub(1);
+        // Effects that last "until the start of its next turn".
+        f.dodge_ac = 0;
+        f.defensive = false;
+        f.total_defense = false;
+        f.aid_attack = 0;
+        f.aid_ac = 0;
+        f.running = false;
+        // An immediate action taken out of turn spent this turn's swift action.
+        f.swift_used = f.immediate_used;
+        f.immediate_used = false;
+        f.has_acted = true;
+        if f.readied.take().is_some() {
+            self.readied_count -= 1;
+            say!(self, i, "ready expired (trigger never occurred)");
+        }
         match self.st.life(i) {
-            LifeState::Fighting | LifeState::Disabled => {}
+            LifeState::Fighting | LifeState::Disabled => true,
             life => {
                 self.st.last_results[i].clear();
                 if life == LifeState::Dying {
                     self.dying_check(i);
                 }
-                return;
+                false
             }
         }
+    }
+
+    /// Plans and plays `i`'s actions (the surprise allowance when `surprise`).
+    pub(crate) fn act(&mut self, i: usize, policy: &mut dyn Policy, surprise: bool) {
         let mut requested = std::mem::take(&mut self.requested);
         let mut plan = std::mem::take(&mut self.plan);
         requested.clear();
@@ -158,18 +242,32 @@ impl<'a, 'p, R: Dice> Engine<'a, 'p, R> {
         policy.plan(&self.st, i, &mut requested);
         self.st.last_results[i].clear();
         apply_budget(&requested, self.st.life(i) == LifeState::Disabled, &mut plan);
+        if surprise {
+            super::initiative::apply_surprise(&mut plan);
+        }
+        self.current = Some(i);
+        let mut delayed = false;
         for p in &plan {
+            let swift_gone = p.action.kind.slot() == Slot::Swift && self.st.fighters[i].swift_used;
             let result = match p.dropped {
                 Some(reason) => ActionResult::failed(p.action.kind, reason),
+                None if delayed => ActionResult::failed(p.action.kind, Reason::Delayed),
+                None if swift_gone => ActionResult::failed(p.action.kind, Reason::DowngradedImmediateSwift),
                 None if !self.st.is_active(i) => ActionResult::failed(p.action.kind, Reason::ActorDown),
                 None => self.execute(i, p.action),
             };
-            if let Some(reason) = result.reason {
+            if p.dropped.is_none() && p.action.kind.slot() == Slot::Swift {
+                self.st.fighters[i].swift_used = true;
+            }
+            if result.ok && result.reason == Some(Reason::Delayed) {
+                delayed = true;
+            } else if let Some(reason) = result.reason.filter(|_| !result.ok) {
                 let verb = if p.dropped.is_some() { "dropped" } else { "failed" };
                 say!(self, i, "{} {verb} ({reason})", result.kind);
             }
             self.st.last_results[i].push(result);
         }
+        self.current = None;
         self.requested = requested;
         self.plan = plan;
     }
@@ -182,11 +280,29 @@ impl<'a, 'p, R: Dice> Engine<'a, 'p, R> {
             ActionKind::Move => self.move_action(i, action),
             ActionKind::FiveFootStep => self.step_action(i, action),
             ActionKind::Charge => self.charge_action(i, action),
+            ActionKind::StandUp => self.stand_up(i),
+            ActionKind::DropProne => self.drop_prone(i),
+            ActionKind::TotalDefense => self.total_defense(i),
+            ActionKind::FightDefensively => self.fight_defensively(i),
+            ActionKind::AidAnother => self.aid_another(i, action),
+            ActionKind::Delay => self.delay(i, action),
+            ActionKind::Withdraw => self.withdraw_action(i, action),
+            ActionKind::Run => self.run_action(i, action),
+            ActionKind::Immediate => self.immediate(i),
+            ActionKind::Ready => self.ready(i, action),
             ActionKind::Wait => Ok(()),
             _ => Err(Reason::UnsupportedKind),
         };
         let result = match result {
-            Ok(()) => ActionResult::done(action.kind),
+            Ok(()) => match action.kind {
+                ActionKind::Delay => {
+                    ActionResult { kind: action.kind, ok: true, reason: Some(Reason::Delayed) }
+                }
+                ActionKind::Ready => {
+                    ActionResult { kind: action.kind, ok: true, reason: Some(Reason::Readied) }
+                }
+                _ => ActionResult::done(action.kind),
+            },
             Err(reason) => ActionResult::failed(action.kind, reason),
         };
         if result.ok && matches!(action.kind.slot(), Slot::Standard | Slot::FullRound) {

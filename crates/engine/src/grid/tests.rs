@@ -357,3 +357,21 @@ fn fliers_cross_pits_and_pillars_without_landing() {
     pf.run(&m, p(3, 3), None, &open);
     assert!(pf.cost(p(3, 5)).unwrap() > 10, "walkers go around");
 }
+
+#[test]
+fn footprints_and_distances() {
+    use crate::model::Size;
+    assert_eq!(space_squares(Size::Medium), 1);
+    assert_eq!(space_squares(Size::Large), 2);
+    assert_eq!(space_squares(Size::Colossal), 6);
+    assert_eq!(natural_reach_ft(Size::Tiny), 0);
+    assert_eq!(natural_reach_ft(Size::Large), 10);
+    // 1x1 is the plain 5-10-5 distance.
+    let (a, b) = (Pos::new(0, 0), Pos::new(3, 2));
+    assert_eq!(footprint_distance_ft(a, 1, b, 1), distance_ft(a, b));
+    // A Large creature at (0,0) covers rows/cols 0-1: (2,0) is adjacent, (3,3) is 10 ft.
+    assert_eq!(footprint_distance_ft(Pos::new(0, 0), 2, Pos::new(2, 0), 1), 5);
+    assert_eq!(footprint_distance_ft(Pos::new(0, 0), 2, Pos::new(3, 3), 1), 15);
+    assert_eq!(footprint_distance_ft(Pos::new(0, 0), 2, Pos::new(1, 1), 1), 0);
+    assert_eq!(footprint(Pos::new(1, 1), 2).count(), 4);
+}

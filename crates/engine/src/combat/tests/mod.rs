@@ -4,6 +4,8 @@ mod attacks;
 mod batch;
 mod life;
 mod modifiers;
+mod options;
+mod size;
 mod support;
 mod tactics;
 mod transcripts;

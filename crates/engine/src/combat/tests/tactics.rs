@@ -54,7 +54,7 @@ fn refused_actions_carry_their_reason() {
         (Action::at(Attack, 7), Reason::MissingTarget),
         (Action::at(Attack, 1).with_weapon(0), Reason::WeaponUnavailable),
         (Action::at(Attack, 1).with_weapon(9), Reason::WeaponUnavailable),
-        (Action::new(TotalDefense), Reason::UnsupportedKind),
+        (Action::new(Swift), Reason::UnsupportedKind),
         (Action::new(Move), Reason::MissingTarget),
         (Action::new(Move).with_destination(at(1, 12)), Reason::UnreachableDestination),
         (Action::new(Move).with_destination(at(5, 12)), Reason::UnreachableDestination),

@@ -1,0 +1,99 @@
+//! Defensive options: prone, total defense, fighting defensively, aid another
+//! (CRB "Actions in Combat").
+
+use crate::rng::Dice;
+
+use super::action::{Action, AidMode, Reason};
+use super::log::say;
+use super::turn::Engine;
+
+/// Dodge bonus of total defense (CRB "Total Defense").
+const TOTAL_DEFENSE_AC: i32 = 4;
+/// Dodge bonus of fighting defensively (CRB "Fight Defensively").
+const DEFENSIVE_AC: i32 = 2;
+/// Bonus granted by a successful aid another, and the AC to beat.
+const AID_BONUS: i32 = 2;
+const AID_DC: i32 = 10;
+
+impl<R: Dice> Engine<'_, '_, R> {
+    /// Stand up (move action): provokes from every enemy threatening the
+    /// creature, resolved while it is still prone.
+    pub(crate) fn stand_up(&mut self, i: usize) -> Result<(), Reason> {
+        if !self.st.fighters[i].prone {
+            return Err(Reason::NotProne);
+        }
+        self.provoke_in_place(i);
+        if self.st.is_active(i) {
+            self.st.fighters[i].prone = false;
+            say!(self, i, "stands up");
+        }
+        Ok(())
+    }
+
+    /// Drop prone (free action).
+    pub(crate) fn drop_prone(&mut self, i: usize) -> Result<(), Reason> {
+        if self.st.fighters[i].prone {
+            return Err(Reason::AlreadyProne);
+        }
+        self.st.fighters[i].prone = true;
+        say!(self, i, "drops prone");
+        Ok(())
+    }
+
+    /// Total defense (standard action): +4 dodge AC until its next turn, and
+    /// no attacks of opportunity meanwhile.
+    pub(crate) fn total_defense(&mut self, i: usize) -> Result<(), Reason> {
+        let f = &mut self.st.fighters[i];
+        f.dodge_ac = TOTAL_DEFENSE_AC;
+        f.total_defense = true;
+        say!(self, i, "total defense (+{TOTAL_DEFENSE_AC} dodge AC)");
+        Ok(())
+    }
+
+    /// Fight defensively (free declaration): −4 on attack rolls and +2 dodge
+    /// AC until its next turn.
+    pub(crate) fn fight_defensively(&mut self, i: usize) -> Result<(), Reason> {
+        let f = &mut self.st.fighters[i];
+        f.defensive = true;
+        f.dodge_ac = f.dodge_ac.max(DEFENSIVE_AC);
+        say!(self, i, "fights defensively (-4 attack, +{DEFENSIVE_AC} dodge AC)");
+        Ok(())
+    }
+
+    /// Aid another (standard action): an attack roll with the first usable
+    /// melee attack against AC 10; on a success the aided creature gets +2
+    /// (stacking) on its next attack roll or to its AC against the next attack.
+    pub(crate) fn aid_another(&mut self, i: usize, action: Action) -> Result<(), Reason> {
+        let t = match action.target {
+            Some(t) if t < self.st.len() && t != i && self.st.is_active(t) => t,
+            _ => return Err(Reason::MissingTarget),
+        };
+        let attacks = &self.st.prep.fighters[i].attacks;
+        let w = (0..attacks.len())
+            .find(|&w| attacks[w].melee && attacks[w].reach_max > 0 && !self.st.is_broken(i, w))
+            .ok_or(Reason::NoWeapon)?;
+        let bonus = attacks[w].bonus;
+        let d20 = self.rng.roll(20) as i32;
+        let total = d20 + bonus;
+        let ok = d20 != 1 && (d20 == 20 || total >= AID_DC);
+        let what = match action.aid {
+            AidMode::Attack => "attack",
+            AidMode::Ac => "AC",
+        };
+        if ok {
+            let f = &mut self.st.fighters[t];
+            match action.aid {
+                AidMode::Attack => f.aid_attack += AID_BONUS,
+                AidMode::Ac => f.aid_ac += AID_BONUS,
+            }
+        }
+        let verdict = if ok { format!("+{AID_BONUS} {what}") } else { "fails".to_string() };
+        say!(
+            self,
+            i,
+            "aid another ({what}) for {} d20={d20}{bonus:+}={total} vs {AID_DC} -> {verdict}",
+            self.st.id(t)
+        );
+        Ok(())
+    }
+}

@@ -1,0 +1,178 @@
+//! Initiative changes and out-of-turn actions: the surprise round, delay,
+//! ready (CRB "Surprise", "Special Initiative Actions").
+
+use crate::rng::Dice;
+
+use super::action::{Action, ActionKind, ReadyTrigger, Reason, Slot};
+use super::economy::Planned;
+use super::log::say;
+use super::policy::Policy;
+use super::reactions::ReactionEvent;
+use super::turn::Engine;
+
+/// The surprise round allowance on a budgeted plan: the first standard or
+/// move action is kept (a full attack becomes one attack, a withdraw a
+/// restricted withdraw), free actions are kept, swift and other full-round
+/// actions are dropped (`downgraded:surprise`).
+pub(crate) fn apply_surprise(plan: &mut [Planned]) {
+    let mut used = false;
+    for p in plan.iter_mut().filter(|p| p.dropped.is_none()) {
+        match p.action.kind.slot() {
+            Slot::Free => {}
+            Slot::Standard | Slot::Move if !used => used = true,
+            Slot::FullRound if !used && matches!(p.action.kind, ActionKind::FullAttack) => {
+                used = true;
+                p.action.kind = ActionKind::Attack;
+            }
+            Slot::FullRound if !used && p.action.kind == ActionKind::Withdraw => used = true,
+            _ => p.dropped = Some(Reason::DowngradedSurprise),
+        }
+    }
+}
+
+impl<R: Dice> Engine<'_, '_, R> {
+    /// Whether some combatants able to act are aware of their foes and
+    /// others are not (CRB "Surprise": otherwise there is no surprise round).
+    pub(crate) fn surprise_applies(&self) -> bool {
+        let active = (0..self.st.len()).filter(|&i| self.st.is_active(i));
+        let aware = active.clone().filter(|&i| self.st.prep.fighters[i].aware).count();
+        aware > 0 && aware < active.count()
+    }
+
+    /// The surprise round (round 0): in initiative order, aware combatants
+    /// take one standard or move action (and free actions); unaware ones
+    /// do not act.
+    pub(crate) fn surprise_round(&mut self, policy: &mut dyn Policy) {
+        for (f, spec) in self.st.fighters.iter_mut().zip(&self.st.prep.fighters) {
+            f.aoo_left = spec.aoo_per_round;
+        }
+        for k in 0..self.st.order.len() {
+            let i = self.st.order[k];
+            if !self.st.prep.fighters[i].aware {
+                if self.st.is_active(i) {
+                    say!(self, i, "surprised: does not act");
+                }
+                continue;
+            }
+            if self.begin_turn(i) {
+                self.act(i, policy, true);
+            }
+            if (0..self.st.len())
+                .filter(|&j| self.st.is_active(j))
+                .all(|j| self.st.side(j) == self.st.side(i))
+            {
+                return;
+            }
+        }
+    }
+
+    /// Delay: the rest of the turn is given up and played later this round,
+    /// just before `target` if it has not acted yet, else last; the new
+    /// initiative count persists to later rounds.
+    pub(crate) fn delay(&mut self, i: usize, action: Action) -> Result<(), Reason> {
+        let round = self.st.round;
+        if self.st.fighters[i].delayed_in == round {
+            return Err(Reason::AlreadyDelayed);
+        }
+        self.st.fighters[i].delayed_in = round;
+        let before = action
+            .target
+            .filter(|&t| t < self.st.len() && t != i)
+            .and_then(|t| self.queue.iter().position(|&(j, _)| j == t).map(|k| (t, k)));
+        match before {
+            Some((t, k)) => {
+                // The queue pops from the end: inserting after t's entry plays i just before t.
+                self.queue.insert(k + 1, (i, true));
+                self.init_keys[i].0 = self.init_keys[t].0 + 1;
+                say!(self, i, "delays until just before {}", self.st.id(t));
+            }
+            None => {
+                self.queue.insert(0, (i, true));
+                let lowest = self.init_keys.iter().map(|k| k.0).min().unwrap_or(0);
+                self.init_keys[i].0 = lowest - 1;
+                say!(self, i, "delays until the end of the round");
+            }
+        }
+        Ok(())
+    }
+
+    /// Ready: an attack (on `target`, or on the creature that sets it off)
+    /// played out of turn when `trigger` occurs, before its next turn.
+    pub(crate) fn ready(&mut self, i: usize, action: Action) -> Result<(), Reason> {
+        let trigger = action.trigger.unwrap_or(ReadyTrigger::EnemyEntersReach);
+        if self.st.fighters[i].readied.replace((action, trigger)).is_none() {
+            self.readied_count += 1;
+        }
+        say!(self, i, "readies an attack ({})", trigger.name());
+        Ok(())
+    }
+
+    /// Fires the readied actions that `event` (by `actor`, against `victim`)
+    /// sets off, one per readied combatant, without cascade.
+    pub(crate) fn check_readied(&mut self, event: ReadyTrigger, actor: usize, victim: Option<usize>) {
+        if self.reacting {
+            return;
+        }
+        for r in 0..self.st.len() {
+            let Some((action, trigger)) = self.st.fighters[r].readied else { continue };
+            if trigger != event || r == actor || !self.st.is_active(r) || !self.st.are_enemies(r, actor) {
+                continue;
+            }
+            let set_off = match event {
+                ReadyTrigger::EnemyEntersReach => self
+                    .st
+                    .weapon_for(r, actor, self.st.pos(r))
+                    .is_ok_and(|w| self.st.prep.fighters[r].attacks[w].melee),
+                ReadyTrigger::EnemyHitsAlly => victim.is_some_and(|v| v != r && !self.st.are_enemies(r, v)),
+                ReadyTrigger::EnemyAttacks | ReadyTrigger::EnemyCasts => true,
+            };
+            if !set_off {
+                continue;
+            }
+            self.st.fighters[r].readied = None;
+            self.readied_count -= 1;
+            // It now acts just ahead of the creature that set it off.
+            self.init_keys[r].0 = self.init_keys[actor].0 + 1;
+            let target =
+                action.target.filter(|&t| t < self.st.len() && self.st.is_active(t)).unwrap_or(actor);
+            let attack = Action { kind: ActionKind::Attack, target: Some(target), ..action };
+            say!(self, r, "readied attack set off ({})", event.name());
+            self.reacting = true;
+            if let Err(reason) = self.attack_action(r, attack, false) {
+                say!(self, r, "readied attack failed ({reason})");
+            }
+            self.reacting = false;
+            if !self.st.is_active(actor) {
+                return;
+            }
+        }
+    }
+
+    /// After an attack roll of `a` against `t` (`hit`: it dealt damage):
+    /// readied actions first, then the reaction policy.
+    pub(crate) fn after_attack(&mut self, a: usize, t: usize, hit: bool) {
+        if self.readied_count > 0 {
+            self.check_readied(ReadyTrigger::EnemyAttacks, a, Some(t));
+            if hit {
+                self.check_readied(ReadyTrigger::EnemyHitsAlly, a, Some(t));
+            }
+        }
+        if self.reactions.is_some() {
+            self.check_reactions(ReactionEvent::AttackResolved { attacker: a, target: t });
+            if hit {
+                self.check_reactions(ReactionEvent::DamageTaken { victim: t, by: a });
+            }
+        }
+    }
+
+    /// After `mover` takes a step of movement: readied actions first, then
+    /// the reaction policy.
+    pub(crate) fn after_step(&mut self, mover: usize) {
+        if self.readied_count > 0 {
+            self.check_readied(ReadyTrigger::EnemyEntersReach, mover, None);
+        }
+        if self.reactions.is_some() {
+            self.check_reactions(ReactionEvent::MovementStep { mover });
+        }
+    }
+}

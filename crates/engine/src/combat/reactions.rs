@@ -1,0 +1,108 @@
+//! Immediate actions out of turn through an optional reaction policy
+//! (CRB "Immediate Actions").
+
+use crate::rng::Dice;
+
+use super::action::{Action, ActionKind, Reason};
+use super::log::say;
+use super::state::BattleState;
+use super::turn::Engine;
+
+/// An event a reaction policy may answer with an immediate action.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReactionEvent {
+    /// `attacker` made an attack roll against `target`.
+    AttackResolved {
+        /// Who attacked.
+        attacker: usize,
+        /// Who was attacked.
+        target: usize,
+    },
+    /// `mover` took one step of movement.
+    MovementStep {
+        /// Who moved.
+        mover: usize,
+    },
+    /// `victim` lost hit points to an attack by `by`.
+    DamageTaken {
+        /// Who was hurt.
+        victim: usize,
+        /// Who hurt it.
+        by: usize,
+    },
+}
+
+/// Chooses immediate actions out of turn; the default is none.
+///
+/// Asked, for every event, about each combatant able to take an immediate
+/// action now (encounter order); an answer of kind `immediate` is played
+/// (one per combatant per event, without cascade), any other is ignored.
+pub trait Reactions {
+    /// The immediate action `who` takes in answer to `event`, if any.
+    fn react(&mut self, battle: &BattleState<'_>, who: usize, event: ReactionEvent) -> Option<Action>;
+}
+
+/// No reactions at all.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoReactions;
+
+impl Reactions for NoReactions {
+    fn react(&mut self, _: &BattleState<'_>, _: usize, _: ReactionEvent) -> Option<Action> {
+        None
+    }
+}
+
+impl<R: Dice> Engine<'_, '_, R> {
+    /// Whether `i` may take an immediate action now: able to act, not
+    /// flat-footed (it has had a turn in this battle), its swift action not
+    /// spent: on its own turn the current turn's swift action, out of turn
+    /// the next one (spent until its next turn), and no other immediate
+    /// action this round.
+    pub(crate) fn can_take_immediate(&self, i: usize) -> bool {
+        let f = &self.st.fighters[i];
+        self.st.is_active(i)
+            && f.has_acted
+            && f.immediate_round != self.st.round
+            && if self.current == Some(i) { !f.swift_used } else { !f.immediate_used }
+    }
+
+    /// Plays an immediate action of `i`: it has no effect of its own in this
+    /// engine yet (no spell is cast), but spends the swift action.
+    pub(crate) fn immediate(&mut self, i: usize) -> Result<(), Reason> {
+        if !self.can_take_immediate(i) {
+            return Err(Reason::DowngradedImmediateSwift);
+        }
+        let own_turn = self.current == Some(i);
+        let round = self.st.round;
+        let f = &mut self.st.fighters[i];
+        f.immediate_round = round;
+        if own_turn {
+            f.swift_used = true;
+        } else {
+            f.immediate_used = true;
+        }
+        say!(self, i, "immediate action");
+        Ok(())
+    }
+
+    /// Offers `event` to the reaction policy, if there is one.
+    pub(crate) fn check_reactions(&mut self, event: ReactionEvent) {
+        if self.reacting {
+            return;
+        }
+        let Some(reactions) = self.reactions.take() else { return };
+        self.reacting = true;
+        for r in 0..self.st.len() {
+            if !self.can_take_immediate(r) {
+                continue;
+            }
+            let answer = reactions.react(&self.st, r, event);
+            if answer.is_some_and(|a| a.kind == ActionKind::Immediate) {
+                // `can_take_immediate` was just checked: this cannot fail.
+                let _ = self.immediate(r);
+            }
+        }
+        self.reacting = false;
+        self.reactions = Some(reactions);
+    }
+}
