@@ -116,7 +116,6 @@ pub async fn run(
     }
 }
 
-#[allow(clippy::too_many_arguments)]
 /// Registers again after the coordinator forgot this worker: the new id, or the
 /// step to take when the coordinator cannot be reached.
 async fn register_again(
@@ -130,6 +129,9 @@ async fn register_again(
     }
 }
 
+/// One connected session: register, then lease, play and report until the
+/// coordinator goes away (reconnect) or the worker is told to stop.
+#[allow(clippy::too_many_arguments)] // the loop state outlives sessions: the caller owns it
 async fn session(
     cfg: &WorkerConfig,
     mut client: Worker,
