@@ -140,6 +140,28 @@ mod tests {
     }
 
     #[test]
+    fn a_wounded_combatant_below_its_retreat_fraction_withdraws() {
+        let mut enc = goblins_vs_orc();
+        // Goblins start at 2 of 6 hit points: below a 0.5 retreat fraction.
+        for d in enc.combatants.iter_mut().filter(|d| d.side == 0) {
+            d.start_hp = 2;
+        }
+        let prep = PreparedEncounter::new(&enc).unwrap();
+        let spec = StrategySpec::parse("retreat=0.5").unwrap();
+        let policy = MatchupPolicy::new(&enc, 0, &spec, &StrategySpec::default_spec());
+        let mut withdrew = false;
+        for run in 0..20 {
+            let mut lines = Vec::new();
+            let mut rng = SeededRng::for_run(5, run);
+            run_prepared(&prep, &SimOptions::default(), &mut rng, Some(&mut lines), &mut policy.clone());
+            withdrew |= lines.iter().any(|l| l.starts_with("round 1 goblin") && l.contains(": withdraw "));
+            // Withdrawing is the retreat: never a plain move away.
+            assert!(!lines.iter().any(|l| l.contains("goblin: move ")), "{lines:?}");
+        }
+        assert!(withdrew, "wounded goblins withdraw on their first turn");
+    }
+
+    #[test]
     fn levers_change_play_and_stay_deterministic() {
         let enc = goblins_vs_orc();
         let prep = PreparedEncounter::new(&enc).unwrap();

@@ -159,9 +159,12 @@ impl Policy for StrategyPolicy {
         let threshold = i64::from(self.spec.retreat_milli) * i64::from(battle.hp_max(actor));
         if self.spec.retreat_milli > 0
             && hp * 1000 < threshold
-            && let Some(q) = self.retreat_square(battle, actor)
+            && self.retreat_square(battle, actor).is_some()
         {
-            out.push(Action::new(ActionKind::Move).with_destination(q));
+            // Retreat by withdrawing (CRB "Withdraw"): up to twice the speed
+            // away from the nearest enemy, and leaving the first square does
+            // not provoke; the engine picks the farthest square itself.
+            out.push(Action::new(ActionKind::Withdraw));
             return;
         }
         strike(battle, actor, t, self.spec.use_charges, out);
