@@ -123,8 +123,34 @@ impl FrontierJob {
 enum Phase {
     Min,
     Max,
-    Bisect { lo: u32, hi: u32 },
-    Done(Option<u32>),
+    /// `lo` and `hi` were probed; exactly one of them crossed (`min_crossed` says which).
+    Bisect {
+        lo: u32,
+        hi: u32,
+        min_crossed: bool,
+    },
+    Done(Option<(u32, Side)>),
+}
+
+/// On which side of the answer the criterion crosses its target.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Side {
+    /// Crossed at this party HP fraction and below (danger grows as HP falls: the usual case).
+    AtOrBelow,
+    /// Crossed at this fraction and above.
+    AtOrAbove,
+    /// Crossed over the whole probed range.
+    Everywhere,
+}
+
+impl Side {
+    fn name(self) -> &'static str {
+        match self {
+            Side::AtOrBelow => "at_or_below",
+            Side::AtOrAbove => "at_or_above",
+            Side::Everywhere => "everywhere",
+        }
+    }
 }
 
 /// The frontier planner.
@@ -159,6 +185,12 @@ impl Frontier {
         let p = self.job.precision_ppm();
         f.div_ceil(p) * p
     }
+
+    /// Rounds down to the precision grid, never below the minimum fraction.
+    fn floor(&self, f: u32) -> u32 {
+        let p = self.job.precision_ppm();
+        (f / p * p).max(self.job.min_fraction.0)
+    }
 }
 
 impl MetricPlanner for Frontier {
@@ -176,31 +208,41 @@ impl MetricPlanner for Frontier {
             match self.phase {
                 Phase::Min => match last {
                     None => return self.probe(min),
-                    Some((_, _, true)) => self.phase = Phase::Done(Some(self.ceil(min))),
                     Some(_) => {
                         self.phase = Phase::Max;
                         return self.probe(max);
                     }
                 },
-                Phase::Max => match last {
-                    Some((_, _, true)) => self.phase = Phase::Bisect { lo: min, hi: max },
-                    _ => self.phase = Phase::Done(None),
-                },
-                Phase::Bisect { mut lo, mut hi } => {
+                Phase::Max => {
+                    let min_crossed = self.probes.first().is_some_and(|p| p.2);
+                    let max_crossed = last.is_some_and(|p| p.2);
+                    self.phase = match (min_crossed, max_crossed) {
+                        (true, true) => Phase::Done(Some((self.ceil(min), Side::Everywhere))),
+                        (false, false) => Phase::Done(None),
+                        _ => Phase::Bisect { lo: min, hi: max, min_crossed },
+                    };
+                }
+                Phase::Bisect { mut lo, mut hi, min_crossed } => {
                     if let Some((f, _, crossed)) = last
-                        && f != max
                         && f > lo
                         && f < hi
                     {
-                        if crossed {
+                        // Keep the crossing end on the side it started.
+                        if crossed != min_crossed {
                             hi = f;
                         } else {
                             lo = f;
                         }
-                        self.phase = Phase::Bisect { lo, hi };
+                        self.phase = Phase::Bisect { lo, hi, min_crossed };
                     }
                     if hi - lo <= prec {
-                        self.phase = Phase::Done(Some(self.ceil(hi)));
+                        // Round toward the crossing end, so the answer stays on the crossing side.
+                        let answer = if min_crossed {
+                            (self.floor(lo), Side::AtOrBelow)
+                        } else {
+                            (self.ceil(hi), Side::AtOrAbove)
+                        };
+                        self.phase = Phase::Done(Some(answer));
                         continue;
                     }
                     return self.probe(lo + (hi - lo) / 2);
@@ -222,9 +264,9 @@ impl MetricPlanner for Frontier {
     }
 
     fn result(&self) -> Value {
-        let fraction = match self.phase {
-            Phase::Done(f) => f.map(|f| f64::from(f) / 1e6),
-            _ => None,
+        let (fraction, side) = match self.phase {
+            Phase::Done(Some((f, side))) => (Some(f64::from(f) / 1e6), Some(side.name())),
+            _ => (None, None),
         };
         json!({
             "criterion": self.job.criterion.name(),
@@ -235,6 +277,7 @@ impl MetricPlanner for Frontier {
             "max_fraction": self.job.max_fraction.as_f64(),
             "precision": self.job.precision,
             "fraction": fraction,
+            "crossed": side,
             "probes": self.probes.iter().map(|(f, v, c)| json!({
                 "party_hp": f64::from(*f) / 1e6, "value": v, "crossed": c,
             })).collect::<Vec<_>>(),
@@ -277,29 +320,43 @@ mod tests {
     }
 
     #[test]
-    fn bisection_finds_the_crossing_and_ceils_it() {
-        // p_tpk = 1 − f ≥ 0.62 already at the minimum fraction.
+    fn bisection_finds_where_falling_hp_crosses_and_floors_it() {
+        // p_tpk = 1 − f ≥ 0.62 ⇔ f ≤ 0.38: danger grows as party HP falls (the usual case).
         let mut p = Frontier::new(ctx(), job(Criterion::PTpk, 0.62));
         let cells = drive(&mut p, &curve);
         let r = p.result();
-        let f = r["fraction"].as_f64().unwrap();
-        // min crosses (p_tpk 0.9 ≥ 0.62): the answer is min, ceiled.
-        assert_eq!(f, 0.1);
-        assert_eq!(cells.len(), 1);
+        // The largest crossing probe lies in (0.33, 0.38]; floored to the 0.05 grid it stays crossing.
+        assert_eq!(r["fraction"].as_f64().unwrap(), 0.35);
+        assert_eq!(r["crossed"], "at_or_below");
+        assert!(cells.len() > 2);
+        assert!(cells.len() as u64 <= job(Criterion::PTpk, 0.62).worst_case_probes());
+    }
 
-        // A curve crossing inside the range: survival = 1 − f.
+    #[test]
+    fn bisection_finds_where_rising_hp_crosses_and_ceils_it() {
+        // survival = 1 − f ≤ 0.42 ⇔ f ≥ 0.58 (the predecessor's case).
         let inverted = |c: &crate::plan::CellSpec| {
             let f = c.hp["a"].as_f64();
             metrics(1.0 - f, 0.0, c.runs)
         };
         let mut p = Frontier::new(ctx(), job(Criterion::PSurvives, 0.42));
         let cells = drive(&mut p, &inverted);
-        let f = p.result()["fraction"].as_f64().unwrap();
-        // survival = 1 − f ≤ 0.42 ⇔ f ≥ 0.58. Bisection ends with hi = 0.60625 (lo = 0.578125,
-        // within the 0.05 precision), and hi is ceiled to the precision grid: 0.65.
-        assert_eq!(f, 0.65);
+        let r = p.result();
+        // Bisection ends with hi = 0.60625 (lo = 0.578125, within the 0.05 precision), and hi is
+        // ceiled to the precision grid: 0.65.
+        assert_eq!(r["fraction"].as_f64().unwrap(), 0.65);
+        assert_eq!(r["crossed"], "at_or_above");
         assert!(cells.len() as u64 <= job(Criterion::PSurvives, 0.42).worst_case_probes());
         assert!(cells.iter().all(|c| c.hp["b"] == HpFraction::FULL && c.seed == 11));
+    }
+
+    #[test]
+    fn crossing_at_both_ends_is_everywhere() {
+        // Expected HP lost = 100 (1 − f) ≥ 0 holds at every fraction.
+        let mut p = Frontier::new(ctx(), job(Criterion::ExpectedHpLost, 0.0));
+        let cells = drive(&mut p, &curve);
+        assert_eq!(cells.len(), 2);
+        assert_eq!(p.result()["crossed"], "everywhere");
     }
 
     #[test]

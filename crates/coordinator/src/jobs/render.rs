@@ -244,7 +244,15 @@ fn danger_layer(style: Style, r: &Value) -> String {
 fn frontier(style: Style, r: &Value) -> String {
     let c = s(&r["criterion"]);
     let line = match r["fraction"].as_f64() {
-        Some(f) => format!("frontier {c} {}: party hp_fraction = {f:.2}", r["target"]),
+        Some(f) => {
+            let side = match r["crossed"].as_str() {
+                Some("at_or_below") => format!("crossed at party hp_fraction {f:.2} and below"),
+                Some("at_or_above") => format!("crossed at party hp_fraction {f:.2} and above"),
+                Some("everywhere") => "crossed over the whole range".to_string(),
+                _ => format!("party hp_fraction = {f:.2}"),
+            };
+            format!("frontier {c} {}: {side}", r["target"])
+        }
         None => format!(
             "no frontier for {c} {} in [{:.2}, {:.2}]",
             r["target"],
