@@ -57,26 +57,31 @@ impl BattleState<'_> {
     /// The attack `e` would make as an attack of opportunity against `target`
     /// whose space starts on `sq`, if it may make one now: the threatening
     /// melee attack with the highest bonus (file order on ties).
+    ///
+    /// This is `threat_weapon_on` and the choice of attack in one pass: it
+    /// runs for every enemy on every step of every move, so the distance is
+    /// computed once and line of effect only checked when some attack reaches;
+    /// inlined, as the call itself cost as much as the checks.
+    #[inline(always)]
     fn aoo_weapon(&self, e: usize, target: usize, sq: Pos) -> Option<usize> {
         let f = &self.fighters[e];
-        if !self.are_enemies(e, target) || f.aoo_left == 0 || f.total_defense {
+        if !self.are_enemies(e, target) || f.aoo_left == 0 || f.total_defense || !self.is_active(e) {
             return None;
         }
-        let s = self.space(target);
-        self.threat_weapon_on(e, sq, s)?;
-        if self.covered_from(e, target) {
-            return None;
-        }
-        let (from, se) = (self.fighters[e].pos, self.space(e));
-        let dist = if se == 1 && s == 1 {
-            crate::grid::distance_ft(from, sq)
-        } else {
-            footprint_distance_ft(from, se, sq, s)
-        };
+        let (s, se) = (self.space(target), self.space(e));
+        let one = se == 1 && s == 1;
+        let dist =
+            if one { crate::grid::distance_ft(f.pos, sq) } else { footprint_distance_ft(f.pos, se, sq, s) };
         let attacks = &self.prep.fighters[e].attacks;
-        (0..attacks.len())
+        let w = (0..attacks.len())
             .filter(|&k| attacks[k].melee && attacks[k].reach_max > 0 && attacks[k].reaches(dist))
-            .max_by_key(|&k| (attacks[k].bonus, usize::MAX - k))
+            .max_by_key(|&k| (attacks[k].bonus, usize::MAX - k))?;
+        let loe = if one {
+            self.prep.line_of_effect(f.pos, sq)
+        } else {
+            self.line_of_effect_spaces(f.pos, se, sq, s)
+        };
+        (loe && !self.covered_from(e, target)).then_some(w)
     }
 }
 

@@ -109,6 +109,8 @@ pub(crate) fn opposite_borders(a: Pos, b: Pos, t: Pos, s: i32) -> bool {
 impl BattleState<'_> {
     /// The first attack of `i` (file order) able to hit `t` from square `from`:
     /// in reach or range, with line of effect. The error tells why none is.
+    // Inlined: the route searches call it for every candidate square.
+    #[inline]
     pub fn weapon_for(&self, i: usize, t: usize, from: Pos) -> Result<usize, Reason> {
         let attacks = &self.prep.fighters[i].attacks;
         if attacks.is_empty() {
