@@ -116,16 +116,25 @@ pub async fn run(
     }
 }
 
-/// Registers again after the coordinator forgot this worker: the new id, or the
-/// step to take when the coordinator cannot be reached.
-async fn register_again(
+/// What a failed call means for the session: `Ok(id)` when the coordinator
+/// had forgotten this worker (it restarted) and the worker registered again
+/// under `id`; otherwise how the session ends (refused, or reconnect).
+async fn recover(
+    status: tonic::Status,
     client: &mut Worker,
     register: &proto::RegisterRequest,
-) -> Result<Result<String, Step>, WorkerError> {
+) -> Result<String, Result<Step, WorkerError>> {
+    let refused = |s: &tonic::Status| Err(Err(WorkerError::Refused(s.message().to_string())));
+    if fatal(&status) {
+        return refused(&status);
+    }
+    if status.code() != Code::NotFound {
+        return Err(Ok(Step::Reconnect));
+    }
     match client.register(register.clone()).await {
-        Ok(r) => Ok(Ok(r.into_inner().worker_id)),
-        Err(s) if fatal(&s) => Err(WorkerError::Refused(s.message().to_string())),
-        Err(_) => Ok(Err(Step::Reconnect)),
+        Ok(r) => Ok(r.into_inner().worker_id),
+        Err(s) if fatal(&s) => refused(&s),
+        Err(_) => Err(Ok(Step::Reconnect)),
     }
 }
 
@@ -163,16 +172,14 @@ async fn session(
             let req = proto::ReportRequest { worker_id: worker_id.clone(), reports: unsent.clone() };
             match client.report(req).await {
                 Ok(_) => unsent.clear(),
-                Err(s) if s.code() == Code::NotFound => {
-                    // The coordinator restarted and forgot us: register again, then resend.
-                    worker_id = match register_again(&mut client, &register).await? {
-                        Ok(id) => id,
-                        Err(step) => return Ok(step),
-                    };
-                    continue;
-                }
-                Err(s) if fatal(&s) => return Err(WorkerError::Refused(s.message().to_string())),
-                Err(_) => return Ok(Step::Reconnect),
+                // Registered again after a coordinator restart: resend.
+                Err(s) => match recover(s, &mut client, &register).await {
+                    Ok(id) => {
+                        worker_id = id;
+                        continue;
+                    }
+                    Err(exit) => return exit,
+                },
             }
         }
         if *stop.borrow() {
@@ -186,15 +193,13 @@ async fn session(
             .await
         {
             Ok(r) => r.into_inner(),
-            Err(s) if s.code() == Code::NotFound => {
-                worker_id = match register_again(&mut client, &register).await? {
-                    Ok(id) => id,
-                    Err(step) => return Ok(step),
-                };
-                continue;
-            }
-            Err(s) if fatal(&s) => return Err(WorkerError::Refused(s.message().to_string())),
-            Err(_) => return Ok(Step::Reconnect),
+            Err(s) => match recover(s, &mut client, &register).await {
+                Ok(id) => {
+                    worker_id = id;
+                    continue;
+                }
+                Err(exit) => return exit,
+            },
         };
         if resp.leases.is_empty() {
             tokio::select! {
