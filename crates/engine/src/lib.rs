@@ -6,6 +6,7 @@
 
 pub mod combat;
 pub mod dice;
+pub mod effects;
 pub mod encounter;
 pub mod grid;
 pub mod los;
