@@ -42,7 +42,9 @@ fn documented() -> BTreeMap<String, String> {
         let Some(rest) = line.strip_prefix("| `") else { continue };
         let cells: Vec<&str> = rest.split('|').map(str::trim).collect();
         let file = cells[0].trim_end_matches('`');
-        let stem = file.strip_suffix(".json").unwrap_or_else(|| panic!("row {line:?}: first cell is not a .json file"));
+        let stem = file
+            .strip_suffix(".json")
+            .unwrap_or_else(|| panic!("row {line:?}: first cell is not a .json file"));
         assert!(out.insert(stem.to_string(), cells[2].to_string()).is_none(), "{stem} is listed twice");
     }
     out
@@ -57,7 +59,8 @@ fn the_bestiary_holds_the_campaign_monsters_the_summons_and_at_least_forty_srd_m
     for name in ["lich", "thrune_agent", "celestial_wolf"] {
         assert!(all.contains_key(name), "data/monsters/{name}.json is missing");
     }
-    let summons = all.values().filter(|c| c.source.as_deref().is_some_and(|s| s.contains("Summon Monster"))).count();
+    let summons =
+        all.values().filter(|c| c.source.as_deref().is_some_and(|s| s.contains("Summon Monster"))).count();
     assert!(summons >= 15, "only {summons} Summon Monster creatures");
     // The bestiary proper: SRD monsters of CR 1/3 to 12 that are neither summons, nor the
     // campaign's NPCs, nor the reference encounters that were there before.
@@ -90,7 +93,10 @@ fn every_monster_file_follows_the_bestiary_conventions() {
         assert!(c.creature_type.is_some(), "{stem}: no creature_type");
         for f in &c.features {
             if let Feature::Detailed(d) = f {
-                let category = d.category.as_deref().unwrap_or_else(|| panic!("{stem}: feature {} has no category", d.name));
+                let category = d
+                    .category
+                    .as_deref()
+                    .unwrap_or_else(|| panic!("{stem}: feature {} has no category", d.name));
                 assert!(
                     ["special", "sense", "movement", "class", "racial", "feat"].contains(&category),
                     "{stem}: feature {} has category {category:?}",
@@ -122,7 +128,11 @@ fn every_monster_file_is_in_the_bestiary_table_with_its_cr() {
     let doc = documented();
     for (stem, c) in &files {
         let cr = doc.get(stem).unwrap_or_else(|| panic!("{stem}.json is not in docs/bestiary.md"));
-        assert_eq!(Some(cr.as_str()), c.cr.as_deref(), "{stem}: CR in docs/bestiary.md differs from the file");
+        assert_eq!(
+            Some(cr.as_str()),
+            c.cr.as_deref(),
+            "{stem}: CR in docs/bestiary.md differs from the file"
+        );
     }
     for stem in doc.keys() {
         assert!(files.contains_key(stem), "docs/bestiary.md lists {stem}.json, which does not exist");
