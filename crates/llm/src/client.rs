@@ -144,6 +144,9 @@ impl LlmClient {
         let http = reqwest::Client::builder()
             .timeout(config.timeout)
             .user_agent(concat!("pf1e/", env!("CARGO_PKG_VERSION")))
+            // Retries are ours alone, so that every attempt is counted and
+            // charged to the budget.
+            .retry(reqwest::retry::never())
             .build()
             .map_err(ConfigError::HttpClient)?;
         Ok(Self {
