@@ -307,3 +307,22 @@ fn an_example_that_does_not_fit_the_levers_is_refused_at_start() {
     let e = ReportWriter::new(&pack).unwrap_err().to_string();
     assert!(e.contains("report.examples.json: [0]: output: numbers not in the facts: 8"), "{e}");
 }
+
+#[tokio::test]
+async fn the_client_and_the_task_futures_can_move_between_threads() {
+    fn send_sync<T: Send + Sync>(_: &T) {}
+    fn send<T: Send>(_: &T) {}
+    let server = MockLlmServer::start(vec![Reply::json(&json!({}))]).await.unwrap();
+    let llm = client(&server, Arc::new(MemoryCache::new()));
+    send_sync(&llm);
+    let compiler = StrategyCompiler::new(&minimal_pack()).unwrap();
+    send_sync(&compiler);
+    let future = compiler.compile(&llm, Side::Party, "hold the line");
+    send(&future);
+    assert_eq!(future.await.unwrap().name, "default");
+    let proposer = SpecProposer::candidates(&minimal_pack()).unwrap();
+    let brief = encounter();
+    send(&proposer.propose(&llm, 1, &brief, &[]));
+    let writer = ReportWriter::new(&minimal_pack()).unwrap();
+    send(&writer.write(&llm, "facts"));
+}
