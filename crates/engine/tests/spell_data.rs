@@ -54,15 +54,59 @@ fn every_spell_file_loads_and_the_set_has_at_least_108_spells() {
 fn every_spell_named_by_the_predecessor_is_in_the_set() {
     let book = book();
     let named = [
-        "Enhance Water", "Silence", "Sleep", "Summon Instrument", "Summon Monster I", "Summon Monster II",
-        "Grasp", "Saving Finale", "Make Whole", "Masterwork Transformation", "Mending", "Restoration, Lesser",
-        "Ray of Frost", "Ray of Enfeeblement", "Scorching Ray", "Acid Arrow", "Acid Splash", "Disrupt Undead",
-        "Shard of Chaos", "Spear of Purity", "Grace", "Magic Missile", "Aid", "Bless", "Bane", "Fireball",
-        "Lightning Bolt", "Burning Hands", "Shocking Grasp", "Inflict Light Wounds", "Cure Light Wounds",
-        "Cure Moderate Wounds", "Flurry of Snowballs", "Web", "Darkness", "Sanctuary", "Mirror Image", "Bleed",
-        "Color Spray", "Sound Burst", "Fear", "Heroism", "Bladed Dash", "Guidance", "Shield of Faith",
-        "Stabilize", "Protection from Chaos", "Protection from Evil", "Protection from Good",
-        "Protection from Law", "Blur", "Displacement", "Invisibility",
+        "Enhance Water",
+        "Silence",
+        "Sleep",
+        "Summon Instrument",
+        "Summon Monster I",
+        "Summon Monster II",
+        "Grasp",
+        "Saving Finale",
+        "Make Whole",
+        "Masterwork Transformation",
+        "Mending",
+        "Restoration, Lesser",
+        "Ray of Frost",
+        "Ray of Enfeeblement",
+        "Scorching Ray",
+        "Acid Arrow",
+        "Acid Splash",
+        "Disrupt Undead",
+        "Shard of Chaos",
+        "Spear of Purity",
+        "Grace",
+        "Magic Missile",
+        "Aid",
+        "Bless",
+        "Bane",
+        "Fireball",
+        "Lightning Bolt",
+        "Burning Hands",
+        "Shocking Grasp",
+        "Inflict Light Wounds",
+        "Cure Light Wounds",
+        "Cure Moderate Wounds",
+        "Flurry of Snowballs",
+        "Web",
+        "Darkness",
+        "Sanctuary",
+        "Mirror Image",
+        "Bleed",
+        "Color Spray",
+        "Sound Burst",
+        "Fear",
+        "Heroism",
+        "Bladed Dash",
+        "Guidance",
+        "Shield of Faith",
+        "Stabilize",
+        "Protection from Chaos",
+        "Protection from Evil",
+        "Protection from Good",
+        "Protection from Law",
+        "Blur",
+        "Displacement",
+        "Invisibility",
     ];
     let missing: Vec<_> = named.iter().filter(|n| book.find(n).is_none()).collect();
     assert!(missing.is_empty(), "missing: {missing:?}");
@@ -72,11 +116,33 @@ fn every_spell_named_by_the_predecessor_is_in_the_set() {
 fn every_prepared_spell_of_the_bestiary_lich_is_in_the_set() {
     let book = book();
     let lich = [
-        "circle of death", "globe of invulnerability", "fireball", "cloudkill", "cone of cold", "magic missile",
-        "waves of fatigue", "dimension door", "enervation", "fire shield", "wall of ice", "dispel magic",
-        "suggestion", "vampiric touch", "darkness", "mage armor", "false life", "scorching ray",
-        "see invisibility", "spectral hand", "magic missile", "ray of enfeeblement", "shield", "bleed",
-        "detect magic", "ray of frost", "read magic",
+        "circle of death",
+        "globe of invulnerability",
+        "fireball",
+        "cloudkill",
+        "cone of cold",
+        "magic missile",
+        "waves of fatigue",
+        "dimension door",
+        "enervation",
+        "fire shield",
+        "wall of ice",
+        "dispel magic",
+        "suggestion",
+        "vampiric touch",
+        "darkness",
+        "mage armor",
+        "false life",
+        "scorching ray",
+        "see invisibility",
+        "spectral hand",
+        "magic missile",
+        "ray of enfeeblement",
+        "shield",
+        "bleed",
+        "detect magic",
+        "ray of frost",
+        "read magic",
     ];
     let missing: Vec<_> = lich.iter().filter(|n| book.find(n).is_none()).collect();
     assert!(missing.is_empty(), "missing: {missing:?}");
@@ -233,7 +299,8 @@ fn buffs_carry_typed_bonuses() {
     assert_eq!(modifiers("barkskin"), [(ModTarget::Ac, BonusType::NaturalArmor, Some(5))]);
     let favor = spell(&book, "divine_favor");
     let EffectKind::Modifiers(m) = &favor.effects[0].kind else { panic!("not modifiers") };
-    let bonus: Vec<_> = [1, 5, 6, 9, 20].iter().map(|&cl| m.modifiers[0].value.fixed_at(cl).unwrap()).collect();
+    let bonus: Vec<_> =
+        [1, 5, 6, 9, 20].iter().map(|&cl| m.modifiers[0].value.fixed_at(cl).unwrap()).collect();
     assert_eq!(bonus, [1, 1, 2, 3, 3]);
 }
 
@@ -307,7 +374,10 @@ fn the_conformance_document_lists_exactly_the_simplified_spells() {
     let undocumented: Vec<_> = simplified.difference(&listed).collect();
     let not_simplified: Vec<_> = listed.difference(&simplified).collect();
     assert!(undocumented.is_empty(), "simplified in data but not in docs/rules/spells.md: {undocumented:?}");
-    assert!(not_simplified.is_empty(), "in docs/rules/spells.md but without simplifications: {not_simplified:?}");
+    assert!(
+        not_simplified.is_empty(),
+        "in docs/rules/spells.md but without simplifications: {not_simplified:?}"
+    );
     for (id, s) in book.iter().filter(|(_, s)| !s.simplifications.is_empty()) {
         let heading = format!("### {} ({id})", s.name);
         let body = section.split(&heading).nth(1).unwrap_or_else(|| panic!("no heading {heading:?}"));

@@ -432,7 +432,18 @@ impl Context<'_> {
                 if c.conditions.is_empty() {
                     return fail(field("conditions"), "name at least one condition");
                 }
-                self.effects(&field("then"), &c.then)?;
+                if !c.then.is_empty() {
+                    self.effects(&field("then"), &c.then)?;
+                }
+                if let Some(d) = &c.duration_on_critical {
+                    if self.spell.attack.is_none() {
+                        return fail(
+                            field("duration_on_critical"),
+                            "only a spell with an attack roll can score a critical hit",
+                        );
+                    }
+                    check_duration(&field("duration_on_critical"), d)?;
+                }
             }
             EffectKind::Modifiers(m) => self.modifiers(&kpath, m)?,
             EffectKind::OneShot(o) => {
@@ -744,6 +755,7 @@ impl Context<'_> {
             return fail(path, "an empty zone does nothing");
         }
         for (name, list) in [
+            ("on_appear", &z.on_appear),
             ("on_enter", &z.on_enter),
             ("each_round", &z.each_round),
             ("on_pass_through", &z.on_pass_through),

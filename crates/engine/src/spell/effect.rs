@@ -242,6 +242,9 @@ pub struct DamageEffect {
     /// The damage cannot take the target below this many hit points (Harm: 1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub min_hp_left: Option<i32>,
+    /// A creature this damage takes to 0 hit points or fewer dies (Disintegrate).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub slays_at_zero_hp: bool,
     /// The caster gains temporary hit points equal to the damage dealt (at most
     /// the target's hit points plus its Constitution score) for this long (Vampiric Touch).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -333,6 +336,9 @@ pub struct ConditionEffect {
     /// Ends when the subject has no nonlethal damage left (Frostbite).
     #[serde(default, skip_serializing_if = "is_false")]
     pub ends_without_nonlethal: bool,
+    /// Duration instead when the spell's attack roll was a confirmed critical hit (Frigid Touch).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub duration_on_critical: Option<Duration>,
 }
 
 /// When a subject may save again against a condition.
@@ -741,7 +747,10 @@ pub struct ZoneEffect {
     /// The area moves each round.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub moves: Option<ZoneMove>,
-    /// Applied to each creature in the area when it appears and to each creature that enters it.
+    /// Applied to each creature in the area when the spell takes effect.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub on_appear: Vec<Effect>,
+    /// Applied to each creature that enters the area later (or that the area moves onto).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub on_enter: Vec<Effect>,
     /// Applied to each creature in the area every round on the caster's turn.
@@ -753,7 +762,9 @@ pub struct ZoneEffect {
     /// Applied to a creature that moves through the area (a wall).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub on_pass_through: Vec<Effect>,
-    /// Applied every round on the caster's turn to creatures within a distance of the area (a wall's heat).
+    /// Applied when the zone appears and every round on the caster's turn to
+    /// creatures near the area (a wall's heat): each creature takes the first
+    /// band whose distance it is within.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub radiates: Vec<Radiation>,
     /// A check to move in the area.
@@ -820,6 +831,9 @@ pub enum RoundTiming {
 pub struct Radiation {
     /// Distance from the zone.
     pub within_ft: u32,
+    /// Only on the side of the wall the caster chooses.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub one_side: bool,
     /// What they suffer.
     pub effects: Vec<Effect>,
 }
@@ -1162,6 +1176,7 @@ impl Effect {
                 }
             }
             EffectKind::Zone(z) => {
+                push(format!("{k}.on_appear"), &z.on_appear);
                 push(format!("{k}.on_enter"), &z.on_enter);
                 push(format!("{k}.each_round"), &z.each_round);
                 push(format!("{k}.on_pass_through"), &z.on_pass_through);

@@ -407,6 +407,10 @@ pub struct Area {
     /// Where it is centred (cones and lines always start at the caster).
     #[serde(default)]
     pub origin: Origin,
+    /// It stays where it was created instead of moving with the creature it
+    /// is centred on (Globe of Invulnerability, Obscuring Mist).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub fixed: bool,
     /// Which creatures in it are affected.
     #[serde(default, skip_serializing_if = "Filter::is_empty")]
     pub filter: Filter,
