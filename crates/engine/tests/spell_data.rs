@@ -149,12 +149,24 @@ fn every_prepared_spell_of_the_bestiary_lich_is_in_the_set() {
 }
 
 #[test]
+fn every_spell_survives_a_round_trip_through_its_serialized_form() {
+    let book = book();
+    for (id, spell) in book.iter() {
+        let text = serde_json::to_string(spell).unwrap();
+        let again = pf1e_engine::spell::parse_spell(&text, id).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(&again, spell, "{id}");
+    }
+}
+
+#[test]
 fn fireball_matches_the_srd() {
     let book = book();
     let s = spell(&book, "fireball");
     assert_eq!(s.levels["wizard"], 3);
     assert_eq!(s.levels["sorcerer"], 3);
     assert_eq!(s.levels["magus"], 3);
+    assert_eq!(s.level_for(["cleric", "wizard"]), Some(3));
+    assert_eq!(s.lowest_level(), Some(3));
     assert_eq!(s.range, Range::Long);
     assert_eq!(s.range.feet_at(10), Some(800));
     let area = s.area.as_ref().unwrap();

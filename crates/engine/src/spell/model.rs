@@ -84,6 +84,19 @@ pub struct Spell {
     pub notes: Option<String>,
 }
 
+impl Spell {
+    /// The spell's level on the first of these class lists that has it
+    /// (`level_for(["cleric", "oracle"])`).
+    pub fn level_for<'a>(&self, classes: impl IntoIterator<Item = &'a str>) -> Option<u8> {
+        classes.into_iter().find_map(|c| self.levels.get(c).copied())
+    }
+
+    /// The lowest level of the spell on any class list.
+    pub fn lowest_level(&self) -> Option<u8> {
+        self.levels.values().copied().min()
+    }
+}
+
 /// The eight schools of magic, and universal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
