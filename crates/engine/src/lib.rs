@@ -17,6 +17,7 @@ pub mod objectives;
 pub mod report;
 pub mod rng;
 pub mod runner;
+pub mod spell;
 pub mod strategy;
 pub mod summary;
 pub mod transcript;

@@ -161,6 +161,10 @@ named_enum! {
         CasterLevel => "caster_level",
         /// Spell resistance.
         SpellResistance => "spell_resistance",
+        /// Ability checks (all six abilities).
+        AbilityChecks => "ability_checks",
+        /// Strength checks.
+        StrChecks => "str_checks",
     }
 }
 
@@ -184,6 +188,14 @@ named_enum! {
         SaveVsSpells => "save_vs_spells",
         /// Against creatures of the modifier's `creature_type`.
         VsCreatureType => "vs_creature_type",
+        /// Against attacks made and effects created by evil creatures (Protection from Evil).
+        VsEvil => "vs_evil",
+        /// Against attacks made and effects created by good creatures.
+        VsGood => "vs_good",
+        /// Against attacks made and effects created by chaotic creatures.
+        VsChaotic => "vs_chaotic",
+        /// Against attacks made and effects created by lawful creatures.
+        VsLawful => "vs_lawful",
     }
 }
 
@@ -261,6 +273,12 @@ named_enum! {
         Fey => "fey",
         /// Traps.
         Traps => "traps",
+        /// Water.
+        Water => "water",
+        /// Curses.
+        Curse => "curse",
+        /// Pain effects.
+        Pain => "pain",
     }
 }
 

@@ -122,7 +122,7 @@ fn fail<T>(path: impl Into<String>, message: impl Into<String>) -> Result<T, Fai
 }
 
 /// Renders a serde path in JSONPath style: `$`, `$.attacks[0].kind`, `$.skills['Know (arcana)']`.
-fn json_path(path: &serde_path_to_error::Path) -> String {
+pub(crate) fn json_path(path: &serde_path_to_error::Path) -> String {
     let mut out = String::from("$");
     for segment in path.iter() {
         match segment {
@@ -137,7 +137,7 @@ fn json_path(path: &serde_path_to_error::Path) -> String {
 }
 
 /// `parent.key`, or `parent['key']` when the key is not a plain identifier.
-fn key_path(parent: &str, key: &str) -> String {
+pub(crate) fn key_path(parent: &str, key: &str) -> String {
     let mut chars = key.chars();
     let identifier = chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_');
@@ -148,7 +148,7 @@ fn key_path(parent: &str, key: &str) -> String {
     }
 }
 
-fn index_path(parent: &str, index: usize) -> String {
+pub(crate) fn index_path(parent: &str, index: usize) -> String {
     format!("{parent}[{index}]")
 }
 
