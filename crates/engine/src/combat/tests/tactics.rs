@@ -431,7 +431,7 @@ fn default_policy_choices() {
 #[test]
 fn side_policies_plan_each_side_and_results_are_kept_per_combatant() {
     let prep = hero_vs_dummy(at(1, 1), at(1, 2));
-    let mut rng = crate::rng::ScriptedRng::new(vec![20, 20, 1, 2]);
+    let mut rng = crate::rng::ScriptedRng::new(vec![20, 19, 1, 2]);
     let mut idle =
         |_: &crate::combat::BattleState<'_>, _: usize, out: &mut Vec<Action>| out.push(Action::new(Wait));
     let mut last = Vec::new();
