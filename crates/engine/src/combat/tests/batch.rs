@@ -28,6 +28,52 @@ pub fn goblins_vs_orcs() -> Encounter {
     .expect("encounter")
 }
 
+/// The benchmark's large encounter: 3 fighters and 2 goblins (players)
+/// against an ogre and an ogre spearman (Large, monsters) on the ogre field.
+fn fighters_vs_ogres() -> Encounter {
+    let load = |rel: &str| Arc::new(data_combatant(rel));
+    let (fighter, goblin) = (load("data/pcs/fighter.json"), load("data/monsters/goblin.json"));
+    let ogres = vec![load("data/monsters/ogre.json"), load("data/monsters/ogre_spearman.json")];
+    Encounter::build(
+        data_map("data/maps/ogre_field.yaml"),
+        vec![
+            SideSpec {
+                name: "players".into(),
+                combatants: vec![fighter.clone(), fighter.clone(), fighter, goblin.clone(), goblin],
+            },
+            SideSpec { name: "monsters".into(), combatants: ogres },
+        ],
+    )
+    .expect("encounter")
+}
+
+/// Stored paths are a speed-up only: the same battles played with every
+/// route found by the full creature-aware search give the same outcomes and
+/// the same transcripts, for one-square movers (the reference encounter) and
+/// Large ones (the ogres).
+#[test]
+fn stored_paths_change_no_outcome() {
+    let options = SimOptions::default();
+    for encounter in [goblins_vs_orcs(), fighters_vs_ogres()] {
+        let stored = crate::combat::PreparedEncounter::new(&encounter).expect("prepared");
+        let mut searched = crate::combat::PreparedEncounter::new(&encounter).expect("prepared");
+        assert!(stored.paths.for_space(1).is_some());
+        searched.paths = crate::combat::paths::MoverPaths::default();
+        let a = crate::runner::run_batch_prepared(&stored, &options, 5, 0..3000);
+        assert_eq!(a, crate::runner::run_batch_prepared(&searched, &options, 5, 0..3000));
+        for run in 0..20 {
+            let transcript = |prep: &crate::combat::PreparedEncounter| {
+                let mut rng = crate::rng::SeededRng::for_run(5, run);
+                let mut lines = Vec::new();
+                let policy = &mut crate::combat::DefaultPolicy;
+                crate::combat::run_prepared(prep, &options, &mut rng, Some(&mut lines), policy);
+                lines
+            };
+            assert_eq!(transcript(&stored), transcript(&searched), "run {run}");
+        }
+    }
+}
+
 /// `count` copies of `file` on each zone of the mirror arena, the west
 /// (zone A) side listed (and numbered) first when `west_first`.
 fn mirror_listed(file: &str, count: usize, west_first: bool) -> Encounter {
