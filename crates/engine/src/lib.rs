@@ -24,4 +24,4 @@ pub mod transcript;
 
 /// Version of the rules implemented by this engine. Bump it whenever a rule
 /// change can change an outcome: it is part of every cache key.
-pub const RULES_VERSION: &str = "pf1e-rules-2";
+pub const RULES_VERSION: &str = "pf1e-rules-3";

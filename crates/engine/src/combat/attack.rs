@@ -284,6 +284,9 @@ impl BattleState<'_> {
             for q in self.cells(t).filter(|&q| map.in_bounds(q)) {
                 if self.prep.line_of_effect(p, q) {
                     let c = self.prep.ranged_cover(p, q, creatures);
+                    if c == 0 {
+                        return 0; // no pair can do better
+                    }
                     best = Some(best.map_or(c, |x| x.min(c)));
                 }
             }

@@ -1,5 +1,6 @@
-//! Initiative changes and out-of-turn actions: the surprise round, delay,
-//! ready (CRB "Surprise", "Special Initiative Actions").
+//! Initiative and its changes, out-of-turn actions: the initiative order and
+//! its ties (CRB "Initiative"), the surprise round, delay, ready (CRB
+//! "Surprise", "Special Initiative Actions").
 
 use crate::rng::Dice;
 
@@ -9,6 +10,73 @@ use super::log::say;
 use super::policy::Policy;
 use super::reactions::ReactionEvent;
 use super::turn::Engine;
+
+/// One combatant's initiative check and the last roll-off it made.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct InitiativeRoll {
+    pub who: usize,
+    pub d20: u32,
+    pub modifier: i32,
+    pub total: i32,
+    roll_off: u32,
+}
+
+/// Roll-off rounds after which combatants still tied keep their current
+/// order: never reached with real dice (2 combatants tie 20 times in a row
+/// with probability 20^-20), it only bounds a degenerate die source.
+const ROLL_OFF_LIMIT: u32 = 20;
+
+/// Sorts `rolls` into initiative order (CRB "Initiative": "If two or more
+/// combatants have the same initiative check result, the combatants who are
+/// tied act in order of total initiative modifier (highest first). If there
+/// is still a tie, the tied characters should roll again."): total, then
+/// modifier, both descending; each group still tied rolls d20 again, higher
+/// first, in its current order, until nobody is tied. The roll-offs are
+/// drawn from `rng` only when there is a tie, and pushed on `drawn` as
+/// (combatant, face) in draw order.
+pub(crate) fn initiative_order<R: Dice>(
+    rolls: &mut [InitiativeRoll],
+    rng: &mut R,
+    drawn: &mut Vec<(usize, u32)>,
+) {
+    rolls.sort_by(|a, b| b.total.cmp(&a.total).then(b.modifier.cmp(&a.modifier)).then(a.who.cmp(&b.who)));
+    for_each_tie(
+        rolls,
+        |a, b| (a.total, a.modifier) == (b.total, b.modifier),
+        |group| {
+            roll_off(group, rng, drawn, 1);
+        },
+    );
+}
+
+/// One roll-off round of a tied group, then the same for its members still tied.
+fn roll_off<R: Dice>(group: &mut [InitiativeRoll], rng: &mut R, drawn: &mut Vec<(usize, u32)>, round: u32) {
+    if round > ROLL_OFF_LIMIT {
+        return;
+    }
+    for r in group.iter_mut() {
+        r.roll_off = rng.roll(20);
+        drawn.push((r.who, r.roll_off));
+    }
+    group.sort_by_key(|r| std::cmp::Reverse(r.roll_off));
+    for_each_tie(group, |a, b| a.roll_off == b.roll_off, |tied| roll_off(tied, rng, drawn, round + 1));
+}
+
+/// Calls `f` on every run of two or more consecutive equal rolls, in order.
+fn for_each_tie(
+    rolls: &mut [InitiativeRoll],
+    equal: impl Fn(&InitiativeRoll, &InitiativeRoll) -> bool,
+    mut f: impl FnMut(&mut [InitiativeRoll]),
+) {
+    let mut start = 0;
+    while start < rolls.len() {
+        let end = start + 1 + rolls[start + 1..].iter().take_while(|r| equal(&rolls[start], r)).count();
+        if end - start > 1 {
+            f(&mut rolls[start..end]);
+        }
+        start = end;
+    }
+}
 
 /// The surprise round allowance on a budgeted plan: the first standard or
 /// move action is kept (a full attack becomes one attack, a withdraw a
@@ -31,6 +99,37 @@ pub(crate) fn apply_surprise(plan: &mut [Planned]) {
 }
 
 impl<R: Dice> Engine<'_, '_, R> {
+    /// Rolls initiative for everyone (d20 + modifier, in encounter order),
+    /// breaks ties (`initiative_order`) and sets the order and the keys.
+    pub fn roll_initiative(&mut self) {
+        let n = self.st.len();
+        let mut rolls: Vec<InitiativeRoll> = (0..n)
+            .map(|who| {
+                let d20 = self.rng.roll(20);
+                let modifier = self.st.prep.fighters[who].init_mod;
+                InitiativeRoll { who, d20, modifier, total: d20 as i32 + modifier, roll_off: 0 }
+            })
+            .collect();
+        let mut drawn = Vec::new();
+        initiative_order(&mut rolls, self.rng, &mut drawn);
+        self.st.order = rolls.iter().map(|r| r.who).collect();
+        self.init_keys = vec![(0, 0, 0); n];
+        for (rank, r) in rolls.iter().enumerate() {
+            // The rank keeps the roll-offs' verdict when start_round sorts the keys.
+            self.init_keys[r.who] = (2 * i64::from(r.total), r.modifier, (n - rank) as u32);
+        }
+        if self.log.on() {
+            for r in &rolls {
+                let mut line =
+                    format!("initiative: {} d20={}{:+}={}", self.st.id(r.who), r.d20, r.modifier, r.total);
+                for &(_, face) in drawn.iter().filter(|d| d.0 == r.who) {
+                    line.push_str(&format!(", roll-off d20={face}"));
+                }
+                self.log.push(line);
+            }
+        }
+    }
+
     /// Whether some combatants able to act are aware of their foes and
     /// others are not (CRB "Surprise": otherwise there is no surprise round).
     pub(crate) fn surprise_applies(&self) -> bool {

@@ -85,6 +85,25 @@ fn attack_square(st: &BattleState<'_>, pf: &Pathfinder, i: usize, t: usize) -> O
     best.map(|(_, q)| q)
 }
 
+/// The integers of `lo..=hi` in order of distance from `center` (nearest
+/// first; equally near ones below first).
+fn outward(lo: i32, hi: i32, center: i32) -> impl Iterator<Item = i32> {
+    let c = center.clamp(lo, hi);
+    let (mut down, mut up) = (c, c + 1);
+    std::iter::from_fn(move || {
+        let take_down = down >= lo && (up > hi || center - down <= up - center);
+        if take_down {
+            down -= 1;
+            Some(down + 1)
+        } else if up <= hi {
+            up += 1;
+            Some(up - 1)
+        } else {
+            None
+        }
+    })
+}
+
 /// Tie-break between equally cheap destinations: the one most directly
 /// ahead (squared Euclidean distance from the mover), then row-major order.
 fn straightness(from: Pos, q: Pos) -> i32 {
@@ -171,7 +190,15 @@ impl BattleState<'_> {
         NEIGHBOURS
             .iter()
             .map(|&(dr, dc)| Pos::new(from.row + dr, from.col + dc))
-            .find(|&q| self.can_step(i, q) && self.weapon_for(i, t, q).is_ok())
+            .find(|&q| self.within_range(i, t, q) && self.can_step(i, q) && self.weapon_for(i, t, q).is_ok())
+    }
+
+    /// Whether some attack of `i` standing on `from` reaches `t`'s distance,
+    /// line of effect aside: a cheap filter before `weapon_for`.
+    #[inline]
+    fn within_range(&self, i: usize, t: usize, from: Pos) -> bool {
+        let dist = self.distance_from(i, from, t);
+        self.prep.fighters[i].attacks.iter().any(|a| a.reaches(dist))
     }
 
     /// Where a charge of `i` against `t` would end, and the melee attack it
@@ -197,29 +224,59 @@ impl BattleState<'_> {
             (small || crate::grid::footprint_distance_ft(q, si, to, st) > 0)
                 && crate::grid::footprint(q, si).all(|c| map.passable(c))
         };
-        let candidates = (to.row - k - (si - 1)..=to.row + st - 1 + k)
-            .flat_map(move |r| (to.col - k - (si - 1)..=to.col + st - 1 + k).map(move |c| Pos::new(r, c)))
-            .filter(move |&q| fits(q))
-            .filter_map(|q| self.melee_weapon_from(i, t, q).map(|w| (q, w)));
-        let Some(closest) = candidates.clone().map(|(q, _)| distance_ft(from, q)).min() else {
-            return Err(Reason::NoChargePath);
+        let reaches = |q: Pos| {
+            let dist = self.distance_from(i, q, t);
+            spec.attacks.iter().any(|a| a.melee && a.reaches(dist))
         };
         // Among equally close squares, the one most directly ahead (Euclidean), then row-major.
         let key = |q: Pos| ((q.row - from.row).pow(2) + (q.col - from.col).pow(2), q);
-        candidates
-            .filter(|&(q, _)| distance_ft(from, q) == closest)
-            .filter(|&(q, _)| {
-                q != from && self.access(i, q) == Access::Open && self.charge_line_clear(i, t, from, q)
-            })
-            .min_by_key(|&(q, _)| key(q))
-            .ok_or(Reason::NoChargePath)
+        // One pass keeps the distance of the closest squares from which a melee
+        // attack reaches, and the best of them that is free with a clear line
+        // (forgotten when a closer square turns up). Squares are visited from
+        // the charger outward, so the first ones found bound the rest. A clear
+        // line costs exactly the 5-10-5 distance, so squares farther than twice
+        // the speed can be skipped: if every such square is farther, no charge
+        // is possible either way.
+        let longest = 2 * spec.speed_ft;
+        let (rows, cols) =
+            ((to.row - k - (si - 1), to.row + st - 1 + k), (to.col - k - (si - 1), to.col + st - 1 + k));
+        let nearest_col = from.col.clamp(cols.0, cols.1);
+        let mut closest = u32::MAX;
+        let mut best: Option<((i32, Pos), usize)> = None;
+        for row in outward(rows.0, rows.1, from.row) {
+            if distance_ft(from, Pos::new(row, nearest_col)) > closest.min(longest) {
+                break;
+            }
+            for col in outward(cols.0, cols.1, from.col) {
+                let q = Pos::new(row, col);
+                let d = distance_ft(from, q);
+                if d > closest.min(longest) {
+                    break;
+                }
+                if d == closest && best.is_some_and(|(b, _)| b <= key(q)) {
+                    continue;
+                }
+                if !reaches(q) || !fits(q) {
+                    continue;
+                }
+                let Some(w) = self.melee_weapon_from(i, t, q) else { continue };
+                if d < closest {
+                    closest = d;
+                    best = None;
+                }
+                if q != from && self.access(i, q) == Access::Open && self.charge_line_clear(i, t, from, q) {
+                    best = Some((key(q), w));
+                }
+            }
+        }
+        best.map(|((_, q), w)| (q, w)).ok_or(Reason::NoChargePath)
     }
 
     /// A charge line: every square of the charger's space passable at normal
     /// cost, no creature able to act on it (helpless ones do not stop a
     /// charge; a Tiny charger may end in its target's square), no corner cut,
     /// and 10 ft to twice the speed long.
-    fn charge_line_clear(&self, i: usize, t: usize, from: Pos, to: Pos) -> bool {
+    pub(crate) fn charge_line_clear(&self, i: usize, t: usize, from: Pos, to: Pos) -> bool {
         let map = self.map();
         let s = self.space(i);
         let (mut prev, mut parity, mut cost) = (from, 0u8, 0u32);
@@ -296,32 +353,30 @@ impl<R: Dice> Engine<'_, '_, R> {
     }
 
     /// The route to the closest square from which `i` can attack `t`, taken
-    /// from the creature-free paths when no enemy stands on the best one: then
-    /// it is a shortest path for the mover too. Fills `self.path`.
+    /// from the creature-free paths of its space when no enemy stands on the
+    /// best one: then it is the path the full search would find (`paths.rs`).
+    /// Fills `self.path`.
     pub(crate) fn static_route(&mut self, i: usize, t: usize) -> Option<Pos> {
         let st = &self.st;
-        // The stored paths are for a one-square mover.
-        if st.space(i) != 1 {
-            return None;
-        }
-        let paths = st.prep.paths.as_ref()?;
+        let paths = st.prep.paths.for_space(st.space(i))?;
         let map = st.map();
         let start = st.fighters[i].pos;
         let s = map.index(start);
-        // Only squares within the longest reach or range of the target can do.
+        // Only squares within the longest reach or range of the target can do:
+        // the mover's top-left square lies up to its space - 1 further up or left.
         let to = st.fighters[t].pos;
         let k = st.prep.fighters[i].attacks.iter().map(|a| a.reach_max.max(a.max_range_ft)).max()? as i32 / 5;
         let mut best: Option<((u32, i32), Pos)> = None;
-        let ext = st.space(t) - 1;
-        for row in (to.row - k).max(0)..=(to.row + ext + k).min(map.height - 1) {
-            for col in (to.col - k).max(0)..=(to.col + ext + k).min(map.width - 1) {
+        let (lead, ext) = (st.space(i) - 1, st.space(t) - 1);
+        for row in (to.row - k - lead).max(0)..=(to.row + ext + k).min(map.height - 1) {
+            for col in (to.col - k - lead).max(0)..=(to.col + ext + k).min(map.width - 1) {
                 let q = Pos::new(row, col);
                 let Some(c) = paths.cost(s, map.index(q)) else { continue };
                 let key = (c, straightness(start, q));
-                if best.is_some_and(|(bk, _)| bk <= key) || st.access(i, q) != Access::Open {
+                if best.is_some_and(|(bk, _)| bk <= key) || !st.within_range(i, t, q) {
                     continue;
                 }
-                if st.weapon_for(i, t, q).is_ok() {
+                if st.access(i, q) == Access::Open && st.weapon_for(i, t, q).is_ok() {
                     best = Some((key, q));
                 }
             }
@@ -501,6 +556,14 @@ impl<R: Dice> Engine<'_, '_, R> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn outward_visits_a_range_nearest_first() {
+        assert_eq!(outward(2, 6, 4).collect::<Vec<_>>(), [4, 3, 5, 2, 6]);
+        assert_eq!(outward(2, 6, 0).collect::<Vec<_>>(), [2, 3, 4, 5, 6]);
+        assert_eq!(outward(2, 6, 9).collect::<Vec<_>>(), [6, 5, 4, 3, 2]);
+        assert_eq!(outward(3, 3, 3).collect::<Vec<_>>(), [3]);
+    }
 
     #[test]
     fn bresenham_lines() {

@@ -12,7 +12,7 @@ use crate::los::{self, LosTable};
 use crate::map::{Map, Pos};
 use crate::model::{ArmorClass, AttackKind, AttackSpec, Combatant, DamageComponent, Size};
 
-use super::paths::StaticPaths;
+use super::paths::MoverPaths;
 
 /// Physical damage types: damage reduction applies to them (CRB "Damage
 /// Reduction"); a component without one (energy, force, untyped…) ignores it.
@@ -43,8 +43,8 @@ pub struct PreparedEncounter {
     pub(crate) fighters: Vec<FighterSpec>,
     /// A pathfinder with its step tables built, cloned by every battle.
     pub(crate) pathfinder: Pathfinder,
-    /// Creature-free shortest paths (small maps only).
-    pub(crate) paths: Option<StaticPaths>,
+    /// Creature-free shortest paths per size of space (small maps only).
+    pub(crate) paths: MoverPaths,
     los: LosTable,
     /// Used only when the map is too large for `los`.
     geo: GeoCache,
@@ -226,7 +226,7 @@ impl PreparedEncounter {
         let los = LosTable::new(&encounter.map);
         let geo = if los.is_tabulated() { GeoCache::default() } else { GeoCache::new(&encounter.map) };
         let pathfinder = Pathfinder::new(&encounter.map);
-        let paths = StaticPaths::new(&encounter.map, &pathfinder);
+        let paths = MoverPaths::new(&encounter.map, &pathfinder, fighters.iter().map(|f| f.space));
         Ok(Self {
             map: Arc::clone(&encounter.map),
             sides: encounter.sides.clone(),

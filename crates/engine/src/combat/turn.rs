@@ -24,8 +24,9 @@ pub(crate) struct Engine<'a, 'p, R: Dice> {
     requested: Vec<Action>,
     plan: Vec<Planned>,
     /// Initiative key of each combatant: doubled total (so that delay and
-    /// ready can take a half step), modifier; sorted descending, then encounter order.
-    pub init_keys: Vec<(i64, i32)>,
+    /// ready can take a half step), modifier, roll-off rank; sorted descending,
+    /// then encounter order.
+    pub init_keys: Vec<(i64, i32, u32)>,
     /// Turns still to play this round: (combatant, resumed after a delay).
     pub queue: Vec<(usize, bool)>,
     /// A readied action or reaction is being resolved: no cascade.
@@ -89,31 +90,6 @@ impl<'a, 'p, R: Dice> Engine<'a, 'p, R> {
             }
         }
         self.finish(decided)
-    }
-
-    /// Rolls initiative for everyone and sorts the order: total, then modifier
-    /// (both descending), then encounter order. Nobody rerolls a tie.
-    pub fn roll_initiative(&mut self) {
-        let n = self.st.len();
-        let mut keyed: Vec<(i32, i32, usize, u32)> = (0..n)
-            .map(|i| {
-                let d20 = self.rng.roll(20);
-                let m = self.st.prep.fighters[i].init_mod;
-                (d20 as i32 + m, m, i, d20)
-            })
-            .collect();
-        keyed.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)).then(a.2.cmp(&b.2)));
-        self.st.order = keyed.iter().map(|k| k.2).collect();
-        self.init_keys = vec![(0, 0); n];
-        for &(total, m, i, _) in &keyed {
-            self.init_keys[i] = (2 * i64::from(total), m);
-        }
-        if self.log.on() {
-            for &(total, m, i, d20) in &keyed {
-                let line = format!("initiative: {} d20={d20}{m:+}={total}", self.st.id(i));
-                self.log.push(line);
-            }
-        }
     }
 
     /// Starts the next round: attacks of opportunity are refreshed, and the

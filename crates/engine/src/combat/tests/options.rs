@@ -263,7 +263,7 @@ fn a_readied_attack_fires_when_an_enemy_comes_into_reach_and_shifts_initiative()
     );
     let mut b = Bench::new(&[15, 4]);
     let mut e = b.engine(&prep, &SimOptions::default());
-    e.init_keys = vec![(30, 0), (20, 0)];
+    e.init_keys = vec![(30, 0, 2), (20, 0, 1)];
     turn(&mut e, 0, vec![Action::new(Ready).with_trigger(ReadyTrigger::EnemyEntersReach)]);
     assert_eq!(e.st.last_results(0), [ActionResult { kind: Ready, ok: true, reason: Some(Reason::Readied) }]);
     turn(&mut e, 1, vec![Action::new(Move).with_destination(at(1, 2))]);
@@ -438,5 +438,69 @@ fn an_immediate_action_on_its_own_turn_takes_that_turn_s_swift_action() {
     assert_eq!(
         e.st.last_results(0),
         [ActionResult::done(Immediate), ActionResult::failed(Swift, Reason::DowngradedImmediateSwift)]
+    );
+}
+
+/// Four combatants: Bravo ties Alpha and Charlie on 10 with a better
+/// modifier and goes first; Alpha and Charlie, still tied, roll off (4
+/// against 15); Delta is alone on 5 and rolls nothing more.
+#[test]
+fn initiative_ties_go_to_the_higher_modifier_then_to_a_roll_off() {
+    let prep = prepare(
+        arena(4, 12),
+        vec![
+            ("a", creature("Alpha", json!({})), at(1, 1)),
+            ("a", creature("Bravo", json!({ "initiative_mod": 2 })), at(2, 1)),
+            ("b", creature("Charlie", json!({})), at(1, 12)),
+            ("b", creature("Delta", json!({})), at(2, 12)),
+        ],
+    );
+    let mut rng = crate::rng::ScriptedRng::new(vec![10, 8, 10, 5, 4, 15]);
+    let mut lines = Vec::new();
+    let mut e = crate::combat::turn::Engine::new(&prep, &SimOptions::default(), &mut rng, Some(&mut lines));
+    e.roll_initiative();
+    assert_eq!(e.st.order, [1, 2, 0, 3]);
+    e.start_round();
+    assert_eq!(e.st.order, [1, 2, 0, 3], "the keys keep the roll-off's verdict");
+    drop(e);
+    assert_eq!(rng.remaining(), 0, "one roll-off die each for the two tied combatants");
+    assert_eq!(
+        lines,
+        [
+            "initiative: bravo d20=8+2=10",
+            "initiative: charlie d20=10+0=10, roll-off d20=15",
+            "initiative: alpha d20=10+0=10, roll-off d20=4",
+            "initiative: delta d20=5+0=5",
+        ]
+    );
+}
+
+/// Three combatants tied on total and modifier: the roll-off ties two of
+/// them again (7 and 7), and only those two roll once more.
+#[test]
+fn combatants_still_tied_after_a_roll_off_roll_again_among_themselves() {
+    let prep = prepare(
+        arena(4, 12),
+        vec![
+            ("a", creature("Alpha", json!({})), at(1, 1)),
+            ("a", creature("Bravo", json!({})), at(2, 1)),
+            ("b", creature("Charlie", json!({})), at(1, 12)),
+        ],
+    );
+    // Checks 12, 12, 12; roll-off 7, 3, 7; Alpha and Charlie again: 2, 9.
+    let mut rng = crate::rng::ScriptedRng::new(vec![12, 12, 12, 7, 3, 7, 2, 9]);
+    let mut lines = Vec::new();
+    let mut e = crate::combat::turn::Engine::new(&prep, &SimOptions::default(), &mut rng, Some(&mut lines));
+    e.roll_initiative();
+    assert_eq!(e.st.order, [2, 0, 1]);
+    drop(e);
+    assert_eq!(rng.remaining(), 0);
+    assert_eq!(
+        lines,
+        [
+            "initiative: charlie d20=12+0=12, roll-off d20=7, roll-off d20=9",
+            "initiative: alpha d20=12+0=12, roll-off d20=7, roll-off d20=2",
+            "initiative: bravo d20=12+0=12, roll-off d20=3",
+        ]
     );
 }

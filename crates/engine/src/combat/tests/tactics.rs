@@ -431,7 +431,7 @@ fn default_policy_choices() {
 #[test]
 fn side_policies_plan_each_side_and_results_are_kept_per_combatant() {
     let prep = hero_vs_dummy(at(1, 1), at(1, 2));
-    let mut rng = crate::rng::ScriptedRng::new(vec![20, 20, 1, 2]);
+    let mut rng = crate::rng::ScriptedRng::new(vec![20, 19, 1, 2]);
     let mut idle =
         |_: &crate::combat::BattleState<'_>, _: usize, out: &mut Vec<Action>| out.push(Action::new(Wait));
     let mut last = Vec::new();
@@ -514,13 +514,155 @@ fn stored_paths_are_as_short_as_a_full_search() {
     assert!(compared > 50, "{compared}");
 }
 
+/// For movers of every space (one square, Large, Huge), from every square
+/// where they fit, toward every foe: when the stored paths give a route, it
+/// is exactly the one the full creature-aware search gives (same end square,
+/// same squares in the same order), so using them changes no outcome.
+#[test]
+fn stored_paths_give_the_route_of_a_full_search_for_every_space() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/maps/ogre_field.yaml");
+    let m = std::sync::Arc::new(crate::map::Map::load(&path).unwrap());
+    let sized = |name: &str, size: &str, attacks: serde_json::Value| {
+        creature(name, json!({ "size": size, "attacks": attacks }))
+    };
+    let spear = json!([{ "name": "longspear", "kind": "melee", "attack_bonus": 0, "reach_ft": 20,
+                         "reach_weapon": true, "damage": [{ "formula": "1d8", "types": ["piercing"] }] }]);
+    let prep = prepare(
+        m.clone(),
+        vec![
+            ("a", sized("Man", "Medium", json!([melee("sword", 0, "1d6")])), at(1, 1)),
+            ("a", sized("Archer", "Medium", json!([ranged("bow", 0, "1d6", 10)])), at(2, 1)),
+            ("a", sized("Ogre", "Large", json!([melee("club", 0, "2d8")])), at(3, 1)),
+            ("a", sized("Pikeman", "Large", spear), at(6, 1)),
+            ("a", sized("Giant", "Huge", json!([melee("club", 0, "3d6")])), at(1, 3)),
+            ("a", sized("Friend", "Medium", json!([melee("sword", 0, "1d6")])), at(4, 8)),
+            ("b", sized("Foe", "Medium", json!([melee("sword", 0, "1d6")])), at(4, 12)),
+            ("b", sized("Brute", "Large", json!([melee("club", 0, "2d8")])), at(6, 17)),
+            ("b", sized("Scout", "Medium", json!([melee("sword", 0, "1d6")])), at(1, 19)),
+        ],
+    );
+    let mut b = Bench::new(&[]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    let squares: Vec<crate::map::Pos> =
+        (0..m.height).flat_map(|r| (0..m.width).map(move |c| at(r, c))).collect();
+    let (mut stored, mut searched_only) = ([0; 4], 0);
+    for mover in 0..5 {
+        let home = e.st.pos(mover);
+        for &start in &squares {
+            if e.st.access(mover, start) != crate::grid::Access::Open
+                || !crate::grid::footprint(start, e.st.space(mover)).all(|c| m.passable(c))
+            {
+                continue;
+            }
+            e.st.relocate(mover, start);
+            for target in 6..9 {
+                e.path.clear();
+                let Some(dest) = e.static_route(mover, target) else {
+                    searched_only += 1;
+                    continue;
+                };
+                let route = e.path.clone();
+                e.path.clear();
+                let found =
+                    e.searched_route(mover, None, Some(target), 30).expect("a stored route is reachable");
+                assert_eq!((dest, &route), (found, &e.path), "mover {mover} from {start} toward {target}");
+                stored[e.st.space(mover) as usize] += 1;
+            }
+        }
+        e.st.relocate(mover, home);
+    }
+    assert!(stored[1] > 200 && stored[2] > 200 && stored[3] > 100, "{stored:?}");
+    assert!(searched_only > 0, "some routes are blocked by a foe and searched");
+}
+
+/// The charge rule read literally (CRB "Charge"): the closest squares from
+/// which the charger can attack in melee, then among them the free one with
+/// a clear line, most directly ahead, then row-major.
+fn charge_end_as_written(
+    st: &crate::combat::BattleState<'_>,
+    i: usize,
+    t: usize,
+) -> Option<(crate::map::Pos, usize)> {
+    let (from, to) = (st.pos(i), st.pos(t));
+    if !st.line_of_effect_from(i, from, t) {
+        return None;
+    }
+    let map = st.map();
+    let (si, size_t) = (st.space(i), st.space(t));
+    let candidates: Vec<(crate::map::Pos, usize)> = (0..map.height)
+        .flat_map(|r| (0..map.width).map(move |c| at(r, c)))
+        .filter(|&q| crate::grid::footprint(q, si).all(|c| map.passable(c)))
+        .filter(|&q| crate::grid::footprint_distance_ft(q, si, to, size_t) > 0)
+        .filter_map(|q| st.melee_weapon_from(i, t, q).map(|w| (q, w)))
+        .collect();
+    let closest = candidates.iter().map(|&(q, _)| crate::grid::distance_ft(from, q)).min()?;
+    candidates
+        .into_iter()
+        .filter(|&(q, _)| crate::grid::distance_ft(from, q) == closest && q != from)
+        .filter(|&(q, _)| st.access(i, q) == crate::grid::Access::Open && st.charge_line_clear(i, t, from, q))
+        .min_by_key(|&(q, _)| ((q.row - from.row).pow(2) + (q.col - from.col).pow(2), q))
+}
+
+/// `charge_end` prunes its search for speed; from every square of the ogre
+/// field, for one-square, Large and reach-weapon chargers, among allies and
+/// foes, it ends where the rule read literally ends.
+#[test]
+fn the_charge_ends_where_the_rule_read_literally_ends() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/maps/ogre_field.yaml");
+    let m = std::sync::Arc::new(crate::map::Map::load(&path).unwrap());
+    let sized = |name: &str, size: &str, attacks: serde_json::Value| {
+        creature(name, json!({ "size": size, "attacks": attacks, "speed_land_ft": 40 }))
+    };
+    let spear = json!([{ "name": "longspear", "kind": "melee", "attack_bonus": 0, "reach_ft": 20,
+                         "reach_weapon": true, "damage": [{ "formula": "1d8", "types": ["piercing"] }] }]);
+    let prep = prepare(
+        m.clone(),
+        vec![
+            ("a", sized("Man", "Medium", json!([melee("sword", 0, "1d6")])), at(1, 1)),
+            ("a", sized("Ogre", "Large", json!([melee("club", 0, "2d8")])), at(3, 1)),
+            ("a", sized("Pikeman", "Large", spear), at(6, 1)),
+            ("a", sized("Friend", "Medium", json!([melee("sword", 0, "1d6")])), at(4, 9)),
+            ("b", sized("Foe", "Medium", json!([melee("sword", 0, "1d6")])), at(4, 12)),
+            ("b", sized("Brute", "Large", json!([melee("club", 0, "2d8")])), at(6, 17)),
+        ],
+    );
+    let mut b = Bench::new(&[]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    let (mut ends, mut refusals) = (0, 0);
+    for mover in 0..3 {
+        let home = e.st.pos(mover);
+        for r in 0..m.height {
+            for c in 0..m.width {
+                let start = at(r, c);
+                if e.st.access(mover, start) != crate::grid::Access::Open
+                    || !crate::grid::footprint(start, e.st.space(mover)).all(|q| m.passable(q))
+                {
+                    continue;
+                }
+                e.st.relocate(mover, start);
+                for target in [4, 5] {
+                    let expected = charge_end_as_written(&e.st, mover, target);
+                    assert_eq!(
+                        e.st.charge_end(mover, target).ok(),
+                        expected,
+                        "{mover} from {start} at {target}"
+                    );
+                    if expected.is_some() { ends += 1 } else { refusals += 1 }
+                }
+            }
+        }
+        e.st.relocate(mover, home);
+    }
+    assert!(ends > 100 && refusals > 100, "{ends} charges, {refusals} refusals");
+}
+
 #[test]
 fn large_maps_move_without_stored_paths() {
     let prep = prepare(
         arena(21, 21),
         vec![("a", creature("Hero", json!({})), at(11, 1)), ("b", creature("Foe", json!({})), at(11, 21))],
     );
-    assert!(prep.paths.is_none(), "23x23 squares is above the stored-path limit");
+    assert!(prep.paths.for_space(1).is_none(), "23x23 squares is above the stored-path limit");
     let mut b = Bench::new(&[]);
     let mut e = b.engine(&prep, &SimOptions::default());
     turn(&mut e, 0, vec![Action::at(Move, 1)]);
