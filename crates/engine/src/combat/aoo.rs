@@ -5,9 +5,9 @@ use crate::map::Pos;
 use crate::rng::Dice;
 
 use super::attack::Swing;
+use super::engine::Engine;
 use super::log::say;
 use super::state::BattleState;
-use super::turn::Engine;
 
 impl BattleState<'_> {
     /// The melee attack with which `a` threatens square `sq`, if it does: `a`

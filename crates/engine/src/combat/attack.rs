@@ -8,9 +8,9 @@ use crate::rng::Dice;
 
 use super::action::{Action, Reason};
 use super::damage::roll_damage;
+use super::engine::Engine;
 use super::log::say;
 use super::state::BattleState;
-use super::turn::Engine;
 
 /// Flanking bonus on melee attack rolls (CRB "Flanking").
 const FLANK_BONUS: i32 = 2;

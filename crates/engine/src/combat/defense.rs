@@ -4,8 +4,8 @@
 use crate::rng::Dice;
 
 use super::action::{Action, AidMode, Reason};
+use super::engine::Engine;
 use super::log::say;
-use super::turn::Engine;
 
 /// Dodge bonus of total defense (CRB "Total Defense").
 const TOTAL_DEFENSE_AC: i32 = 4;

@@ -5,10 +5,10 @@ use crate::map::Pos;
 use crate::rng::Dice;
 
 use super::action::{Action, Reason};
+use super::engine::Engine;
 use super::log::{path_text, say};
 use super::movement::Line;
 use super::state::LifeState;
-use super::turn::Engine;
 
 /// Rounds of rest after running to the limit (CRB "Run": 1 minute).
 const RUN_REST_ROUNDS: u32 = 10;

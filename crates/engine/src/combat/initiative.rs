@@ -5,10 +5,10 @@ use crate::rng::Dice;
 
 use super::action::{Action, ActionKind, ReadyTrigger, Reason, Slot};
 use super::economy::Planned;
+use super::engine::Engine;
 use super::log::say;
 use super::policy::Policy;
-use super::reactions::ReactionEvent;
-use super::turn::Engine;
+use super::policy::ReactionEvent;
 
 /// The surprise round allowance on a budgeted plan: the first standard or
 /// move action is kept (a full attack becomes one attack, a withdraw a

@@ -2,9 +2,9 @@
 
 use crate::rng::Dice;
 
+use super::engine::Engine;
 use super::log::say;
 use super::state::LifeState;
-use super::turn::Engine;
 
 /// DC of the Constitution check a dying creature makes each turn.
 const STABILIZE_DC: i32 = 10;

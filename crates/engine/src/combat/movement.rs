@@ -6,9 +6,9 @@ use crate::rng::Dice;
 
 use super::action::{Action, Reason};
 use super::attack::Swing;
+use super::engine::Engine;
 use super::log::{path_text, say};
 use super::state::{BattleState, LifeState};
-use super::turn::Engine;
 
 /// The squares of the Bresenham line from `from` (excluded) to `to` (included).
 #[derive(Clone, Debug)]

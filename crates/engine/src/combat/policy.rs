@@ -217,3 +217,47 @@ impl Policy for SidePolicies<'_> {
         }
     }
 }
+
+/// An event a reaction policy may answer with an immediate action.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReactionEvent {
+    /// `attacker` made an attack roll against `target`.
+    AttackResolved {
+        /// Who attacked.
+        attacker: usize,
+        /// Who was attacked.
+        target: usize,
+    },
+    /// `mover` took one step of movement.
+    MovementStep {
+        /// Who moved.
+        mover: usize,
+    },
+    /// `victim` lost hit points to an attack by `by`.
+    DamageTaken {
+        /// Who was hurt.
+        victim: usize,
+        /// Who hurt it.
+        by: usize,
+    },
+}
+
+/// Chooses immediate actions out of turn; the default is none.
+///
+/// Asked, for every event, about each combatant able to take an immediate
+/// action now (encounter order); an answer of kind `immediate` is played
+/// (one per combatant per event, without cascade), any other is ignored.
+pub trait Reactions {
+    /// The immediate action `who` takes in answer to `event`, if any.
+    fn react(&mut self, battle: &BattleState<'_>, who: usize, event: ReactionEvent) -> Option<Action>;
+}
+
+/// No reactions at all.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoReactions;
+
+impl Reactions for NoReactions {
+    fn react(&mut self, _: &BattleState<'_>, _: usize, _: ReactionEvent) -> Option<Action> {
+        None
+    }
+}

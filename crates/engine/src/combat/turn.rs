@@ -1,68 +1,16 @@
 //! The battle loop: initiative, rounds, turns, the end of the battle.
 
-use crate::grid::Pathfinder;
-use crate::map::Pos;
 use crate::rng::Dice;
 
 use super::action::{Action, ActionKind, ActionResult, Reason, Slot};
-use super::economy::{Planned, apply_budget};
-use super::log::{Log, say};
+use super::economy::apply_budget;
+use super::engine::Engine;
+use super::log::say;
 use super::policy::Policy;
-use super::prepared::PreparedEncounter;
-use super::state::{BattleState, LifeState};
-use super::{CombatantOutcome, RunOutcome, SimOptions};
+use super::state::LifeState;
+use super::{CombatantOutcome, RunOutcome};
 
-/// The state of a battle plus what it needs to play: dice, transcript, buffers.
-pub(crate) struct Engine<'a, 'p, R: Dice> {
-    pub st: BattleState<'p>,
-    pub rng: &'a mut R,
-    pub log: Log<'a>,
-    /// Creature-aware search, cloned from the prepared one on first use.
-    pub pf: Option<Pathfinder>,
-    /// Path buffer reused by every movement.
-    pub path: Vec<Pos>,
-    requested: Vec<Action>,
-    plan: Vec<Planned>,
-    /// Initiative key of each combatant: doubled total (so that delay and
-    /// ready can take a half step), modifier; sorted descending, then encounter order.
-    pub init_keys: Vec<(i64, i32)>,
-    /// Turns still to play this round: (combatant, resumed after a delay).
-    pub queue: Vec<(usize, bool)>,
-    /// A readied action or reaction is being resolved: no cascade.
-    pub reacting: bool,
-    /// The combatant whose turn is being played.
-    pub current: Option<usize>,
-    /// Number of combatants with a readied action (fast skip of the checks).
-    pub readied_count: usize,
-    /// The optional reaction policy (immediate actions out of turn).
-    pub reactions: Option<&'a mut dyn super::reactions::Reactions>,
-}
-
-impl<'a, 'p, R: Dice> Engine<'a, 'p, R> {
-    /// A fresh battle on `prep`.
-    pub fn new(
-        prep: &'p PreparedEncounter,
-        options: &SimOptions,
-        rng: &'a mut R,
-        transcript: Option<&'a mut Vec<String>>,
-    ) -> Self {
-        Self {
-            st: BattleState::new(prep, options),
-            rng,
-            log: Log::new(transcript),
-            pf: None,
-            path: Vec::new(),
-            requested: Vec::new(),
-            plan: Vec::new(),
-            init_keys: Vec::new(),
-            queue: Vec::new(),
-            reacting: false,
-            current: None,
-            reactions: None,
-            readied_count: 0,
-        }
-    }
-
+impl<R: Dice> Engine<'_, '_, R> {
     /// Plays the whole battle.
     pub fn run(&mut self, policy: &mut dyn Policy) -> RunOutcome {
         self.roll_initiative();

@@ -184,7 +184,7 @@ fn surprise_round_gives_aware_combatants_one_action() {
     let mut rng = crate::rng::ScriptedRng::new(vec![15, 5, 20, 5, 3]);
     let mut lines = Vec::new();
     let mut policy = script(vec![Action::at(Move, 1), Action::at(Attack, 1), Action::new(Swift)]);
-    let mut e = crate::combat::turn::Engine::new(
+    let mut e = crate::combat::engine::Engine::new(
         &prep,
         &SimOptions { round_cap: 0, ..SimOptions::default() },
         &mut rng,
@@ -227,7 +227,7 @@ fn delay_moves_the_turn_and_persists() {
             out.push(Action::new(Wait));
         }
     };
-    let mut e = crate::combat::turn::Engine::new(
+    let mut e = crate::combat::engine::Engine::new(
         &prep,
         &SimOptions { round_cap: 2, ..SimOptions::default() },
         &mut rng,
@@ -392,7 +392,7 @@ fn running_past_the_constitution_score_needs_checks_then_rest() {
 
 #[test]
 fn immediate_actions_spend_the_swift_action() {
-    use crate::combat::reactions::{ReactionEvent, Reactions};
+    use crate::combat::policy::{ReactionEvent, Reactions};
     struct Always;
     impl Reactions for Always {
         fn react(
