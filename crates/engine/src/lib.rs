@@ -8,6 +8,7 @@ pub mod combat;
 pub mod dice;
 pub mod effects;
 pub mod encounter;
+pub mod feats;
 pub mod grid;
 pub mod los;
 pub mod map;
