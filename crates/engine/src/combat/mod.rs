@@ -14,6 +14,7 @@ use crate::rng::Dice;
 mod action;
 mod aoo;
 mod attack;
+mod concealment;
 mod damage;
 mod defense;
 mod economy;
@@ -22,19 +23,25 @@ mod fullmove;
 mod initiative;
 mod life;
 mod log;
+mod maneuver;
 mod movement;
+mod ongoing;
 mod paths;
 mod policy;
+mod power_attack;
 mod prepared;
 mod reactions;
+mod sneak;
 mod state;
+mod status;
 mod turn;
+mod weapons;
 
 #[cfg(test)]
 mod tests;
 
 pub use action::{Action, ActionKind, ActionResult, AidMode, ReadyTrigger, Reason, Slot};
-pub use economy::{Planned, apply_budget};
+pub use economy::{Planned, TurnLimits, apply_budget};
 pub use policy::{
     DefaultPolicy, MatchupPolicy, NoReactions, Policy, ReactionEvent, Reactions, Roster, SidePolicies,
     StrategyPolicy,

@@ -155,8 +155,8 @@ impl<R: Dice> Engine<'_, '_, R> {
         }
         f.run_rest = f.run_rest.saturating_sub(1);
         // Effects that last "until the start of its next turn".
-        f.dodge_ac = 0;
         f.defensive = false;
+        f.power_attack = false;
         f.total_defense = false;
         f.aid_attack = 0;
         f.aid_ac = 0;
@@ -165,12 +165,25 @@ impl<R: Dice> Engine<'_, '_, R> {
         f.swift_used = f.immediate_used;
         f.immediate_used = false;
         f.has_acted = true;
+        let ongoing = f.bleed > 0 || !f.effects.is_empty();
         if f.readied.take().is_some() {
             self.readied_count -= 1;
             say!(self, i, "ready expired (trigger never occurred)");
         }
+        if ongoing || self.st.timed_effects > 0 {
+            self.start_of_turn_effects(i);
+        }
+        if self.st.fighters[i].grappled_with.is_some() {
+            self.check_grapples();
+        }
         match self.st.life(i) {
-            LifeState::Fighting | LifeState::Disabled => true,
+            LifeState::Fighting | LifeState::Disabled => {
+                if self.st.fighters[i].summary.flags.0 != 0 && !self.conditions_allow_turn(i) {
+                    self.st.last_results[i].clear();
+                    return false;
+                }
+                true
+            }
             life => {
                 self.st.last_results[i].clear();
                 if life == LifeState::Dying {
@@ -189,7 +202,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         // The policy still sees what its previous turn produced.
         policy.plan(&self.st, i, &mut requested);
         self.st.last_results[i].clear();
-        apply_budget(&requested, self.st.life(i) == LifeState::Disabled, &mut plan);
+        apply_budget(&requested, self.st.turn_limits(i), &mut plan);
         if surprise {
             super::initiative::apply_surprise(&mut plan);
         }
@@ -239,6 +252,10 @@ impl<R: Dice> Engine<'_, '_, R> {
             ActionKind::Immediate => self.immediate(i),
             ActionKind::Ready => self.ready(i, action),
             ActionKind::Wait => Ok(()),
+            ActionKind::PowerAttack => self.activate_power_attack(i),
+            ActionKind::Maneuver => self.maneuver_action(i, action),
+            ActionKind::RetrieveWeapon => self.retrieve_weapon(i),
+            ActionKind::RepairWeapon => self.repair_weapon(i),
             _ => Err(Reason::UnsupportedKind),
         };
         let result = match result {

@@ -61,7 +61,7 @@ fn prone_attacker_and_target() {
     assert_eq!(e.st.situation(0, 0, 1, Swing::default()).ac, 16 - 4, "prone: −4 AC against melee");
     e.st.relocate(0, at(1, 8));
     assert_eq!(e.st.situation(0, 1, 1, Swing::default()).ac, 16 + 4, "prone: +4 AC against ranged");
-    e.st.fighters[0].prone = true;
+    e.set_condition(0, crate::effects::ConditionId::Prone);
     assert_eq!(e.st.situation(0, 1, 1, Swing::default()).attack, 5 - 4, "prone attacker −4");
 }
 
@@ -73,7 +73,7 @@ fn standing_up_provokes_while_still_prone() {
     let mut e = b.engine(&prep, &SimOptions::default());
     turn(&mut e, 0, vec![Action::new(StandUp)]);
     assert_eq!(e.st.last_results(0), [ActionResult::failed(StandUp, Reason::NotProne)]);
-    e.st.fighters[0].prone = true;
+    e.set_condition(0, crate::effects::ConditionId::Prone);
     turn(&mut e, 0, vec![Action::new(StandUp)]);
     assert!(!e.st.is_prone(0));
     drop(e);
