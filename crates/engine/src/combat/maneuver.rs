@@ -375,14 +375,15 @@ impl<R: Dice> Engine<'_, '_, R> {
 
     /// A successful grapple: a target out of reach of an adjacent square is
     /// pulled to the nearest free square adjacent to `i` (5-10-5 from where
-    /// it stands, ties by row then column); without one the grapple fails.
+    /// it stands; ties: the closer in a straight line, then row and column);
+    /// without one the grapple fails.
     fn grapple(&mut self, i: usize, t: usize) {
         if self.st.distance(i, t) > 5 {
             let from = self.st.pos(t);
             let (si, st) = (self.st.space(i), self.st.space(t));
             let pi = self.st.pos(i);
             let reach = st + si;
-            let mut best: Option<(u32, Pos)> = None;
+            let mut best: Option<(u32, i32, Pos)> = None;
             for row in pi.row - reach..=pi.row + reach {
                 for col in pi.col - reach..=pi.col + reach {
                     let q = Pos::new(row, col);
@@ -390,13 +391,14 @@ impl<R: Dice> Engine<'_, '_, R> {
                     if !adjacent || !self.st.can_stand(t, q) {
                         continue;
                     }
-                    let key = (crate::grid::distance_ft(from, q), q);
-                    if best.is_none_or(|(d, b)| key < (d, b)) {
+                    let straight = (q.row - from.row).pow(2) + (q.col - from.col).pow(2);
+                    let key = (crate::grid::distance_ft(from, q), straight, q);
+                    if best.is_none_or(|b| key < b) {
                         best = Some(key);
                     }
                 }
             }
-            let Some((_, q)) = best else {
+            let Some((_, _, q)) = best else {
                 say!(self, i, "grapple FAILED (no adjacent space)");
                 return;
             };

@@ -38,8 +38,9 @@ impl BattleState<'_> {
         f.mod_targets = targets.union(f.summary.targets);
         f.miss_chance = miss.max(f.summary.miss_chance);
         let flags = f.summary.flags;
+        // A blinded creature's attacks of opportunity fall to the total
+        // concealment rule instead (`totally_concealed_from`), which the transcript notes.
         f.no_aoo = flags.has(Flags::CANT_AOO)
-            || flags.has(Flags::BLIND)
             || flags.has(Flags::CANT_ACT)
             || (flags.has(Flags::FLAT_FOOTED) && !spec.combat_reflexes);
     }

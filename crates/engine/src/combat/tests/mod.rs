@@ -2,7 +2,11 @@
 
 mod attacks;
 mod batch;
+mod conditions;
+mod effects;
+mod feats;
 mod life;
+mod maneuvers;
 mod modifiers;
 mod options;
 mod size;

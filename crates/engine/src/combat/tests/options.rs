@@ -112,6 +112,19 @@ fn total_defense_and_fighting_defensively() {
 }
 
 #[test]
+fn total_defense_and_fighting_defensively_are_dodge_bonuses_that_stack() {
+    let prep =
+        prepare(arena(3, 6), vec![("a", creature("Hero", json!({})), at(1, 1)), ("b", target(), at(1, 2))]);
+    let mut b = Bench::new(&[]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    turn(&mut e, 0, vec![Action::new(FightDefensively), Action::new(TotalDefense)]);
+    assert_eq!(e.st.situation(1, 0, 0, Swing::default()).ac, 10 + 2 + 4);
+    // Dodge bonuses are lost when Dexterity is denied.
+    e.set_condition(0, crate::effects::ConditionId::FlatFooted);
+    assert_eq!(e.st.situation(1, 0, 0, Swing::default()).ac, 10);
+}
+
+#[test]
 fn aid_another_stacks_and_expires() {
     let prep = prepare(
         arena(3, 6),
