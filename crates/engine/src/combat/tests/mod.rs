@@ -2,6 +2,7 @@
 
 mod attacks;
 mod batch;
+mod closed_form;
 mod conditions;
 mod effects;
 mod feats;
