@@ -93,7 +93,7 @@ fn plan_turn(battle: &BattleState<'_>, actor: usize, t: usize, tactics: Tactics,
         return;
     }
     let spec = &battle.prep.fighters[actor];
-    if spec.power_attack {
+    if spec.power_attack && melee_this_turn(battle, actor, t, tactics.charges) {
         let declare = match tactics.power_attack {
             PowerAttackUse::Never => false,
             PowerAttackUse::Always => true,
@@ -110,6 +110,20 @@ fn plan_turn(battle: &BattleState<'_>, actor: usize, t: usize, tactics: Tactics,
         return;
     }
     strike(battle, actor, t, tactics.charges, out);
+}
+
+/// Whether the attack ladder will strike `t` in melee this turn: a melee
+/// attack reaches it from here, or it will charge.
+fn melee_this_turn(battle: &BattleState<'_>, actor: usize, t: usize, charges: bool) -> bool {
+    match battle.weapon_for(actor, t, battle.pos(actor)) {
+        Ok(w) => battle.prep.fighters[actor].attacks[w].melee,
+        Err(_) => {
+            charges
+                && battle.life(actor) != LifeState::Disabled
+                && !battle.flags(actor).has(Flags::NO_RUN_CHARGE)
+                && battle.charge_end(actor, t).is_ok()
+        }
+    }
 }
 
 /// After a move action (standing up): an attack when the target is in reach
@@ -157,7 +171,11 @@ fn maneuver_worth_it(
         })
         .map(|m| (m, super::power_attack::hit_chance(battle.cmb(actor, m, t), battle.cmd(t, m, actor))))
         .filter(|&(_, p)| p >= hit)
-        .max_by(|a, b| a.1.total_cmp(&b.1))
+        // The best chance; on a tie the first listed (trip before disarm).
+        .fold(
+            None,
+            |best: Option<(Maneuver, f64)>, x| if best.is_none_or(|b| x.1 > b.1) { Some(x) } else { best },
+        )
         .map(|(m, _)| m)
 }
 

@@ -34,7 +34,11 @@ fn assert_within_5_sigma(what: &str, samples: &[f64], exact: f64) {
 
 /// Runs `body` `RUNS` times on a fresh engine of `prep` with a seeded stream;
 /// `body` returns one sample.
-fn simulate(prep: &PreparedEncounter, seed: u64, mut body: impl FnMut(&mut Engine<'_, '_, SeededRng>) -> f64) -> Vec<f64> {
+fn simulate(
+    prep: &PreparedEncounter,
+    seed: u64,
+    mut body: impl FnMut(&mut Engine<'_, '_, SeededRng>) -> f64,
+) -> Vec<f64> {
     let mut rng = SeededRng::for_run(seed, 0);
     let mut e = Engine::new(prep, &SimOptions::default(), &mut rng, None);
     e.start_round();
@@ -86,7 +90,11 @@ fn sneak_attack_expected_damage_when_flanking() {
     );
     let prep = prepare(
         arena(3, 5),
-        vec![("a", rogue, at(1, 1)), ("a", creature("Ally", json!({})), at(1, 3)), ("b", target(15), at(1, 2))],
+        vec![
+            ("a", rogue, at(1, 1)),
+            ("a", creature("Ally", json!({})), at(1, 3)),
+            ("b", target(15), at(1, 2)),
+        ],
     );
     // Hit on 8+ (13/20): 3.5 + 7 precision; threats 18-20 (3/20) confirmed
     // on 8+ add one more 1d6 (precision is never multiplied).
@@ -105,7 +113,10 @@ fn a_condition_s_penalty_moves_the_hit_rate() {
     // +5 against AC 15, shaken (−2) and dazzled (−1): hits on 13+ (8/20).
     let prep = prepare(
         arena(3, 4),
-        vec![("a", creature("Hero", json!({ "attacks": [melee("sword", 5, "1d6")] })), at(1, 1)), ("b", target(15), at(1, 2))],
+        vec![
+            ("a", creature("Hero", json!({ "attacks": [melee("sword", 5, "1d6")] })), at(1, 1)),
+            ("b", target(15), at(1, 2)),
+        ],
     );
     let samples = simulate(&prep, 31, |e| {
         if !e.st.has_condition(0, C::Shaken) {
@@ -124,7 +135,10 @@ fn concealment_miss_chance_on_hits() {
     // +30 against AC 10 hits on everything but a natural 1; blur makes 20 % of hits miss.
     let prep = prepare(
         arena(3, 4),
-        vec![("a", creature("Hero", json!({ "attacks": [melee("sword", 30, "1d6")] })), at(1, 1)), ("b", target(10), at(1, 2))],
+        vec![
+            ("a", creature("Hero", json!({ "attacks": [melee("sword", 30, "1d6")] })), at(1, 1)),
+            ("b", target(10), at(1, 2)),
+        ],
     );
     for (condition, miss, seed) in [(C::Blurred, 0.2, 41), (C::Displaced, 0.5, 42)] {
         let samples = simulate(&prep, seed, |e| {
