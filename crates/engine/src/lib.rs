@@ -23,5 +23,8 @@ pub mod summary;
 pub mod transcript;
 
 /// Version of the rules implemented by this engine. Bump it whenever a rule
-/// change can change an outcome: it is part of every cache key.
-pub const RULES_VERSION: &str = "pf1e-rules-2";
+/// change can change an outcome: it is part of every cache key. The feature
+/// catalogue (`data/feats.json`, compiled in) is part of the rules: changing
+/// what an existing entry does is a rules change; adding an entry is not
+/// (a file naming it was refused before).
+pub const RULES_VERSION: &str = "pf1e-rules-3";
