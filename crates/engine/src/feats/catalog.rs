@@ -321,6 +321,20 @@ mod tests {
     }
 
     #[test]
+    fn the_feats_document_lists_every_catalogue_entry() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/rules/feats.md");
+        let doc = std::fs::read_to_string(path).expect("docs/rules/feats.md");
+        let missing: Vec<&str> = FeatCatalog::builtin()
+            .expect("catalogue")
+            .entries()
+            .iter()
+            .map(|e| e.name.as_str())
+            .filter(|name| !doc.contains(name))
+            .collect();
+        assert!(missing.is_empty(), "docs/rules/feats.md does not list {missing:?}");
+    }
+
+    #[test]
     fn names_match_case_insensitively_with_parameters() {
         let c = parse(
             r#"[{"name":"Weapon Focus","parameter":"weapon","modifiers":[{"target":"attack","value":1}],"source":"CRB"},
