@@ -56,7 +56,7 @@ impl BattleState<'_> {
     /// features reading `attack`, `melee_attack` or `cmb` — and the
     /// maneuver's own (`+2 cmb` on trips…). The grappled condition's penalty
     /// does not apply to grapple and escape checks (CRB "Grappled").
-    pub(crate) fn cmb(&self, a: usize, m: Maneuver, t: usize) -> i32 {
+    pub fn cmb(&self, a: usize, m: Maneuver, t: usize) -> i32 {
         let spec = &self.prep.fighters[a];
         let me = &self.fighters[a];
         let mut roll = Tally::new();
@@ -100,7 +100,7 @@ impl BattleState<'_> {
     /// denied its Dexterity (effective Dexterity 0 when helpless), plus the
     /// AC bonuses of the eight CMD types and every AC penalty (CRB "Combat
     /// Maneuver Defense"), and modifiers to CMD.
-    pub(crate) fn cmd(&self, t: usize, m: Maneuver, a: usize) -> i32 {
+    pub fn cmd(&self, t: usize, m: Maneuver, a: usize) -> i32 {
         let spec = &self.prep.fighters[t];
         let them = &self.fighters[t];
         let denied = self.denied_dex(t, Some(a));

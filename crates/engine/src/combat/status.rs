@@ -155,6 +155,13 @@ impl BattleState<'_> {
         }
     }
 
+    /// The modifiers on `i`'s concentration checks (Combat Casting's +4 when
+    /// `defensive_or_grappled`): the spell rules add caster level and ability.
+    pub fn concentration_modifier(&self, i: usize, defensive_or_grappled: bool) -> i32 {
+        let ctx = Context { defensive_casting: defensive_or_grappled, ..Context::default() };
+        self.modifier(i, Targets::CONCENTRATION, &ctx)
+    }
+
     /// The save bonus of `i` against an effect described by `ctx`.
     pub fn save_bonus(&self, i: usize, kind: SaveKind, ctx: &Context) -> i32 {
         let spec = &self.prep.fighters[i];

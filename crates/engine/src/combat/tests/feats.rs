@@ -109,6 +109,17 @@ fn point_blank_shot_adds_one_within_thirty_feet_only() {
 }
 
 #[test]
+fn combat_casting_helps_concentration_only_when_casting_defensively_or_grappled() {
+    let caster = creature("Caster", json!({ "features": ["Combat Casting"] }));
+    let prep = prepare(arena(3, 6), vec![("a", caster, at(1, 1)), ("b", dummy(), at(1, 2))]);
+    let mut b = Bench::new(&[]);
+    let e = b.engine(&prep, &SimOptions::default());
+    assert_eq!(e.st.concentration_modifier(0, true), 4);
+    assert_eq!(e.st.concentration_modifier(0, false), 0);
+    assert_eq!(e.st.situation(0, 0, 1, Swing::default()).attack, 0, "nothing else changes");
+}
+
+#[test]
 fn far_shot_halves_the_range_penalty() {
     let archer =
         creature("Archer", json!({ "features": ["Far Shot"], "attacks": [ranged("bow", 0, "1d8", 10)] }));
