@@ -1,13 +1,17 @@
 //! `pf1e bench`: combats per second on the bundled reference encounters:
-//! 3 goblins vs 2 orcs on the sample arena (the engine core's reference), and
+//! 3 goblins vs 2 orcs on the sample arena (the engine core's reference),
 //! 3 fighters and 2 goblins vs two Large ogres, one with a reach weapon, on
-//! the ogre field.
+//! the ogre field, and the tactics encounter (2 fighters with Power Attack and
+//! 2 wolves that trip and disarm vs 3 orcs and 2 goblins: feats, maneuvers
+//! and conditions in play).
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use clap::Args;
-use pf1e_engine::combat::SimOptions;
+use pf1e_engine::combat::{MatchupPolicy, SimOptions};
+use pf1e_engine::strategy::StrategySpec;
+use pf1e_engine::summary::Summary;
 
 use crate::failure::Failure;
 use crate::output;
@@ -21,6 +25,9 @@ const OGRE_MAP: &str = "maps/ogre_field.yaml";
 const OGRE: &str = "monsters/ogre.json";
 const OGRE_SPEARMAN: &str = "monsters/ogre_spearman.json";
 const FIGHTER: &str = "pcs/fighter.json";
+const WOLF: &str = "monsters/wolf.json";
+/// The party's strategy in the tactics encounter: maneuvers when the odds beat an attack.
+const TACTICS_PARTY: &str = "maneuver=auto";
 
 /// Arguments of `pf1e bench`.
 #[derive(Debug, Args)]
@@ -72,6 +79,7 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
             MAP,
             vec![data.join(GOBLIN); 3],
             vec![data.join(ORC); 2],
+            None,
         ),
         (
             "large encounter: 3 fighters and 2 goblins (players) vs an ogre and an ogre spearman (monsters)",
@@ -84,9 +92,17 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
                 data.join(GOBLIN),
             ],
             vec![data.join(OGRE), data.join(OGRE_SPEARMAN)],
+            None,
+        ),
+        (
+            "tactics encounter: 2 fighters and 2 wolves (players, maneuver=auto) vs 3 orcs and 2 goblins (monsters)",
+            MAP,
+            vec![data.join(FIGHTER), data.join(FIGHTER), data.join(WOLF), data.join(WOLF)],
+            vec![data.join(ORC), data.join(ORC), data.join(ORC), data.join(GOBLIN), data.join(GOBLIN)],
+            Some(TACTICS_PARTY),
         ),
     ];
-    for (title, map, players, monsters) in encounters {
+    for (title, map, players, monsters, party) in encounters {
         let sides = [
             SideArg { name: "players".into(), files: players },
             SideArg { name: "monsters".into(), files: monsters },
@@ -94,7 +110,26 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
         let scenario = scenario::load(&data.join(map), &sides)?;
         let options = SimOptions::default();
         let start = Instant::now();
-        let summary = simulate(&pool, &scenario, &options, args.seed, args.runs);
+        let summary = match party {
+            None => simulate(&pool, &scenario, &options, args.seed, args.runs),
+            Some(spec) => {
+                let party =
+                    StrategySpec::parse(spec).map_err(|e| Failure::input(format!("pf1e bench: {e}")))?;
+                let policy =
+                    MatchupPolicy::new(&scenario.encounter, 0, &party, &StrategySpec::default_spec());
+                let outcomes = pool.install(|| {
+                    pf1e_engine::runner::run_batch_policy(
+                        &scenario.prepared,
+                        &options,
+                        args.seed,
+                        0..args.runs,
+                        &policy,
+                    )
+                });
+                let e = &scenario.encounter;
+                Summary::from_outcomes(e.sides.len(), e.combatants.len(), &outcomes)
+            }
+        };
         let seconds = start.elapsed().as_secs_f64();
         let rate = if seconds > 0.0 { args.runs as f64 / seconds } else { f64::INFINITY };
         text.push_str(&format!(

@@ -8,6 +8,7 @@ pub mod combat;
 pub mod dice;
 pub mod effects;
 pub mod encounter;
+pub mod feats;
 pub mod grid;
 pub mod los;
 pub mod map;
@@ -23,5 +24,8 @@ pub mod summary;
 pub mod transcript;
 
 /// Version of the rules implemented by this engine. Bump it whenever a rule
-/// change can change an outcome: it is part of every cache key.
+/// change can change an outcome: it is part of every cache key. The feature
+/// catalogue (`data/feats.json`, compiled in) is part of the rules: changing
+/// what an existing entry does is a rules change; adding an entry is not
+/// (a file naming it was refused before).
 pub const RULES_VERSION: &str = "pf1e-rules-3";

@@ -36,6 +36,30 @@ pub enum Size {
     Colossal,
 }
 
+impl Size {
+    /// The size modifier to attack rolls and AC (CRB Table 8-1: Fine +8 …
+    /// Medium 0 … Colossal −8).
+    pub const fn modifier(self) -> i32 {
+        match self {
+            Size::Fine => 8,
+            Size::Diminutive => 4,
+            Size::Tiny => 2,
+            Size::Small => 1,
+            Size::Medium => 0,
+            Size::Large => -1,
+            Size::Huge => -2,
+            Size::Gargantuan => -4,
+            Size::Colossal => -8,
+        }
+    }
+
+    /// The special size modifier of CMB and CMD (CRB "Combat Maneuvers":
+    /// Fine −8 … Medium 0 … Colossal +8), the opposite of `modifier`.
+    pub const fn special_modifier(self) -> i32 {
+        -self.modifier()
+    }
+}
+
 /// The six ability scores. Constitution and Intelligence may be null
 /// (undead and constructs have no Constitution; mindless creatures no Intelligence).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -322,6 +346,13 @@ pub struct Combatant {
     pub ac: ArmorClass,
     /// Base attack bonus.
     pub bab: i32,
+    /// Combat maneuver bonus as printed (final value); computed from `bab`,
+    /// Strength (Dexterity when Tiny or smaller) and size when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cmb: Option<i32>,
+    /// Combat maneuver defense as printed (final value); computed when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cmd: Option<i32>,
     /// Initiative modifier.
     pub initiative_mod: i32,
     /// Land speed in feet.

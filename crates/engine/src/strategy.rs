@@ -1,10 +1,12 @@
 //! Strategy specs: the levers a side's policy is compiled from, and their
 //! canonical names.
 //!
-//! A spec is written by name (`default`, `lowest_hp, retreat=0.5`) or built
-//! lever by lever. Its canonical name lists the levers that differ from the
-//! default in a fixed order (target, spell policy, charges, class abilities,
-//! retreat), so two spellings of the same spec share one name — and one
+//! Every lever is described once, in [`LEVERS`] (name, kind of value,
+//! default, documentation): parsing, setting, the canonical name and any
+//! schema generated for clients all read that table. A spec is written by
+//! name (`default`, `lowest_hp, retreat=0.5`) or built lever by lever. Its
+//! canonical name lists the levers that differ from the default in the
+//! table's order, so two spellings of the same spec share one name — and one
 //! cache key. The party's spec ([`StrategySpec`]) and the other side's
 //! ([`AdversarySpec`]) have the same levers.
 
@@ -60,6 +62,9 @@ pub enum SpellPolicy {
 }
 
 impl SpellPolicy {
+    /// Every value, default first.
+    pub const ALL: [SpellPolicy; 2] = [SpellPolicy::Default, SpellPolicy::None];
+
     /// The lever's value name.
     pub const fn name(self) -> &'static str {
         match self {
@@ -67,6 +72,140 @@ impl SpellPolicy {
             SpellPolicy::None => "none",
         }
     }
+}
+
+/// When a combatant with the Power Attack feat declares it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum PowerAttackUse {
+    /// When it raises the expected damage of its melee attack against the
+    /// target's AC (the default policy's choice).
+    #[default]
+    Auto,
+    /// Every turn it attacks in melee.
+    Always,
+    /// Never.
+    Never,
+}
+
+impl PowerAttackUse {
+    /// Every value, default first.
+    pub const ALL: [PowerAttackUse; 3] =
+        [PowerAttackUse::Auto, PowerAttackUse::Always, PowerAttackUse::Never];
+
+    /// The lever's value name.
+    pub const fn name(self) -> &'static str {
+        match self {
+            PowerAttackUse::Auto => "auto",
+            PowerAttackUse::Always => "always",
+            PowerAttackUse::Never => "never",
+        }
+    }
+}
+
+/// Which combat maneuver a combatant tries instead of attacking.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum ManeuverUse {
+    /// None: it attacks (the default policy's choice).
+    #[default]
+    None,
+    /// Trip a foe standing up, when the odds beat an attack.
+    Trip,
+    /// Disarm a foe holding a weapon, when the odds beat an attack.
+    Disarm,
+    /// Trip or disarm, whichever has the better odds, when they beat an attack.
+    Auto,
+}
+
+impl ManeuverUse {
+    /// Every value, default first.
+    pub const ALL: [ManeuverUse; 4] =
+        [ManeuverUse::None, ManeuverUse::Trip, ManeuverUse::Disarm, ManeuverUse::Auto];
+
+    /// The lever's value name.
+    pub const fn name(self) -> &'static str {
+        match self {
+            ManeuverUse::None => "none",
+            ManeuverUse::Trip => "trip",
+            ManeuverUse::Disarm => "disarm",
+            ManeuverUse::Auto => "auto",
+        }
+    }
+}
+
+/// What a lever's value is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LeverKind {
+    /// One of these names.
+    Choice(&'static [&'static str]),
+    /// A fraction in [0, 1], kept to thousandths.
+    Fraction,
+    /// `true` or `false`.
+    Bool,
+}
+
+/// One lever: its name, the kind of its value, its default and what it does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Lever {
+    /// The key (`retreat`, `power_attack`…).
+    pub name: &'static str,
+    /// The kind of value.
+    pub kind: LeverKind,
+    /// The default value, as written.
+    pub default: &'static str,
+    /// What it does.
+    pub doc: &'static str,
+}
+
+/// Every lever, in canonical order. The target may also be written bare
+/// (`lowest_hp` for `target=lowest_hp`).
+pub const LEVERS: &[Lever] = &[
+    Lever {
+        name: "target",
+        kind: LeverKind::Choice(&["nearest", "weakest_ac", "lowest_hp", "healer"]),
+        default: "nearest",
+        doc: "Which enemy to attack: the nearest, the lowest armor class, the fewest hit points, or a spellcaster first.",
+    },
+    Lever {
+        name: "spell_policy",
+        kind: LeverKind::Choice(&["default", "none"]),
+        default: "default",
+        doc: "Whether casters cast (inert until the engine casts spells).",
+    },
+    Lever {
+        name: "use_charges",
+        kind: LeverKind::Bool,
+        default: "true",
+        doc: "Charge when a clear straight line to the target exists.",
+    },
+    Lever {
+        name: "use_class_abilities",
+        kind: LeverKind::Bool,
+        default: "true",
+        doc: "Use class abilities (inert until the engine plays them).",
+    },
+    Lever {
+        name: "retreat",
+        kind: LeverKind::Fraction,
+        default: "0",
+        doc: "Withdraw below this fraction of maximum hit points (0: never).",
+    },
+    Lever {
+        name: "power_attack",
+        kind: LeverKind::Choice(&["auto", "always", "never"]),
+        default: "auto",
+        doc: "Power Attack (combatants with the feat): when it raises the expected damage against the target's AC, on every melee turn, or never.",
+    },
+    Lever {
+        name: "maneuver",
+        kind: LeverKind::Choice(&["none", "trip", "disarm", "auto"]),
+        default: "none",
+        doc: "A combat maneuver instead of attacking, when its chance of success is at least the chance to hit: trip, disarm, the better of the two, or none.",
+    },
+];
+
+/// The lever called `name`.
+pub fn lever(name: &str) -> Option<&'static Lever> {
+    LEVERS.iter().find(|l| l.name == name)
 }
 
 /// The strategy levers of one side. `StrategySpec::default()` is the
@@ -83,6 +222,10 @@ pub struct StrategySpec {
     pub use_charges: bool,
     /// Class abilities (inert until the engine plays them).
     pub use_class_abilities: bool,
+    /// Power Attack use.
+    pub power_attack: PowerAttackUse,
+    /// Combat maneuver use.
+    pub maneuver: ManeuverUse,
 }
 
 impl Default for StrategySpec {
@@ -94,22 +237,85 @@ impl Default for StrategySpec {
 /// The other side's levers: the same as the party's.
 pub type AdversarySpec = StrategySpec;
 
-/// Why a spec does not parse.
+/// Why a lever cannot be set.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("strategy {text:?}: {message}")]
+pub enum LeverError {
+    /// No lever has this name.
+    #[error("unknown lever {key:?}; levers are {}", lever_list())]
+    UnknownLever {
+        /// The key given.
+        key: String,
+    },
+    /// The lever needs a value (`retreat=0.5`).
+    #[error("{lever} needs a value ({})", expected(lever))]
+    MissingValue {
+        /// The lever.
+        lever: &'static str,
+    },
+    /// The value is not one the lever takes.
+    #[error("{lever} takes {}, got {value:?}", expected(lever))]
+    BadValue {
+        /// The lever.
+        lever: &'static str,
+        /// The value given.
+        value: String,
+    },
+    /// A lever given twice in one spec.
+    #[error("lever {lever} is given twice")]
+    Duplicate {
+        /// The lever.
+        lever: &'static str,
+    },
+    /// An empty spec.
+    #[error("empty strategy; levers are {}", lever_list())]
+    Empty,
+}
+
+/// Why a spec does not parse: the text and the lever error.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("strategy {text:?}: {source}")]
 pub struct SpecError {
-    /// The text or lever at fault.
+    /// The text at fault.
     pub text: String,
     /// What is wrong.
-    pub message: String,
+    #[source]
+    pub source: LeverError,
 }
 
-fn spec_error(text: &str, message: impl Into<String>) -> SpecError {
-    SpecError { text: text.to_string(), message: message.into() }
+/// What a lever accepts, for messages.
+fn expected(lever: &str) -> String {
+    match self::lever(lever).map(|l| l.kind) {
+        Some(LeverKind::Choice(values)) => format!("one of {}", values.join(", ")),
+        Some(LeverKind::Fraction) => "a fraction within [0, 1]".to_string(),
+        Some(LeverKind::Bool) => "true or false".to_string(),
+        None => "nothing".to_string(),
+    }
 }
 
-/// The levers a name may set, for error messages.
-const LEVERS: &str = "nearest | weakest_ac | lowest_hp | healer, retreat=F, spell_policy=default|none, use_charges=B, use_class_abilities=B";
+/// Every lever with its values, for messages.
+fn lever_list() -> String {
+    LEVERS
+        .iter()
+        .map(|l| match l.kind {
+            LeverKind::Choice(values) => format!("{}={}", l.name, values.join("|")),
+            LeverKind::Fraction => format!("{}=F", l.name),
+            LeverKind::Bool => format!("{}=B", l.name),
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The index of `value` among a choice lever's values.
+fn choice(lever: &'static Lever, value: Option<&str>) -> Result<usize, LeverError> {
+    let LeverKind::Choice(values) = lever.kind else {
+        return Err(LeverError::MissingValue { lever: lever.name });
+    };
+    let value = value.ok_or(LeverError::MissingValue { lever: lever.name })?;
+    values
+        .iter()
+        .position(|v| *v == value)
+        .ok_or_else(|| LeverError::BadValue { lever: lever.name, value: value.to_string() })
+}
 
 impl StrategySpec {
     /// The all-default spec (the default policy).
@@ -120,6 +326,8 @@ impl StrategySpec {
             spell_policy: SpellPolicy::Default,
             use_charges: true,
             use_class_abilities: true,
+            power_attack: PowerAttackUse::Auto,
+            maneuver: ManeuverUse::None,
         }
     }
 
@@ -134,42 +342,49 @@ impl StrategySpec {
     }
 
     /// Sets the retreat fraction (must be in [0, 1]; kept to thousandths).
-    pub fn with_retreat(mut self, fraction: f64) -> Result<Self, SpecError> {
+    pub fn with_retreat(mut self, fraction: f64) -> Result<Self, LeverError> {
         if !(0.0..=1.0).contains(&fraction) {
-            return Err(spec_error(&format!("retreat={fraction}"), "retreat must be within [0, 1]"));
+            return Err(LeverError::BadValue { lever: "retreat", value: fraction.to_string() });
         }
         self.retreat_milli = (fraction * 1000.0).round() as u16;
         Ok(self)
     }
 
-    /// The canonical name: `default`, or the non-default levers in a fixed order.
+    /// The value of lever `name` as written in a spec (`None` for an unknown lever).
+    pub fn get(&self, name: &str) -> Option<String> {
+        Some(match name {
+            "target" => self.target.name().to_string(),
+            "spell_policy" => self.spell_policy.name().to_string(),
+            "use_charges" => self.use_charges.to_string(),
+            "use_class_abilities" => self.use_class_abilities.to_string(),
+            "retreat" => milli_text(self.retreat_milli),
+            "power_attack" => self.power_attack.name().to_string(),
+            "maneuver" => self.maneuver.name().to_string(),
+            _ => return None,
+        })
+    }
+
+    /// The canonical name: `default`, or the non-default levers in table order.
     pub fn name(&self) -> String {
-        let mut levers: Vec<String> = Vec::new();
-        if self.target != TargetPriority::Nearest {
-            levers.push(self.target.name().to_string());
-        }
-        if self.spell_policy != SpellPolicy::Default {
-            levers.push(format!("spell_policy={}", self.spell_policy.name()));
-        }
-        if !self.use_charges {
-            levers.push("use_charges=false".into());
-        }
-        if !self.use_class_abilities {
-            levers.push("use_class_abilities=false".into());
-        }
-        if self.retreat_milli != 0 {
-            levers.push(format!("retreat={}", milli_text(self.retreat_milli)));
-        }
+        let levers: Vec<String> = LEVERS
+            .iter()
+            .filter_map(|l| {
+                let value = self.get(l.name)?;
+                (value != l.default)
+                    .then(|| if l.name == "target" { value } else { format!("{}={value}", l.name) })
+            })
+            .collect();
         if levers.is_empty() { "default".into() } else { levers.join(", ") }
     }
 
     /// Parses a name: `default`, or comma-separated levers in any order.
     pub fn parse(text: &str) -> Result<Self, SpecError> {
+        let fail = |source| SpecError { text: text.to_string(), source };
         let mut spec = Self::default_spec();
-        let mut seen: Vec<&str> = Vec::new();
+        let mut seen: Vec<&'static str> = Vec::new();
         let trimmed = text.trim();
         if trimmed.is_empty() {
-            return Err(spec_error(text, format!("empty strategy; levers are {LEVERS}")));
+            return Err(fail(LeverError::Empty));
         }
         if trimmed == "default" {
             return Ok(spec);
@@ -179,42 +394,53 @@ impl StrategySpec {
                 Some((k, v)) => (k.trim(), Some(v.trim())),
                 None => (token, None),
             };
-            let lever = if TargetPriority::from_name(key).is_some() { "target" } else { key };
-            if seen.contains(&lever) {
-                return Err(spec_error(text, format!("lever {lever} is given twice")));
+            let name =
+                if value.is_none() && TargetPriority::from_name(key).is_some() { "target" } else { key };
+            let lever = lever(name).ok_or_else(|| fail(LeverError::UnknownLever { key: key.to_string() }))?;
+            if seen.contains(&lever.name) {
+                return Err(fail(LeverError::Duplicate { lever: lever.name }));
             }
-            seen.push(lever);
-            spec.set(key, value).map_err(|m| spec_error(text, m))?;
+            seen.push(lever.name);
+            spec.set(key, value).map_err(fail)?;
         }
         Ok(spec)
     }
 
-    /// Sets one lever from its key and textual value.
-    pub fn set(&mut self, key: &str, value: Option<&str>) -> Result<(), String> {
-        let boolean = |v: Option<&str>| match v {
-            Some("true") => Ok(true),
-            Some("false") => Ok(false),
-            _ => Err(format!("{key} takes true or false")),
-        };
-        match (key, value) {
-            (t, None) if TargetPriority::from_name(t).is_some() => {
-                self.target = TargetPriority::from_name(t).unwrap_or_default();
+    /// Sets one lever from its key and textual value (a bare target name
+    /// sets the target).
+    pub fn set(&mut self, key: &str, value: Option<&str>) -> Result<(), LeverError> {
+        if value.is_none()
+            && let Some(t) = TargetPriority::from_name(key)
+        {
+            self.target = t;
+            return Ok(());
+        }
+        let lever = lever(key).ok_or_else(|| LeverError::UnknownLever { key: key.to_string() })?;
+        let bad = |v: &str| LeverError::BadValue { lever: lever.name, value: v.to_string() };
+        match lever.name {
+            "target" => self.target = TargetPriority::ALL[choice(lever, value)?],
+            "spell_policy" => self.spell_policy = SpellPolicy::ALL[choice(lever, value)?],
+            "power_attack" => self.power_attack = PowerAttackUse::ALL[choice(lever, value)?],
+            "maneuver" => self.maneuver = ManeuverUse::ALL[choice(lever, value)?],
+            "use_charges" | "use_class_abilities" => {
+                let b = match value {
+                    Some("true") => true,
+                    Some("false") => false,
+                    Some(v) => return Err(bad(v)),
+                    None => return Err(LeverError::MissingValue { lever: lever.name }),
+                };
+                if lever.name == "use_charges" {
+                    self.use_charges = b;
+                } else {
+                    self.use_class_abilities = b;
+                }
             }
-            ("target", Some(t)) => {
-                self.target = TargetPriority::from_name(t).ok_or_else(|| {
-                    format!("unknown target {t:?}: nearest, weakest_ac, lowest_hp or healer")
-                })?;
+            "retreat" => {
+                let v = value.ok_or(LeverError::MissingValue { lever: lever.name })?;
+                let f: f64 = v.parse().map_err(|_| bad(v))?;
+                *self = self.clone().with_retreat(f).map_err(|_| bad(v))?;
             }
-            ("retreat", Some(v)) => {
-                let f: f64 = v.parse().map_err(|_| format!("retreat takes a fraction, got {v:?}"))?;
-                *self = self.clone().with_retreat(f).map_err(|e| e.message)?;
-            }
-            ("spell_policy", Some("default")) => self.spell_policy = SpellPolicy::Default,
-            ("spell_policy", Some("none")) => self.spell_policy = SpellPolicy::None,
-            ("spell_policy", _) => return Err("spell_policy takes default or none".into()),
-            ("use_charges", v) => self.use_charges = boolean(v)?,
-            ("use_class_abilities", v) => self.use_class_abilities = boolean(v)?,
-            _ => return Err(format!("unknown lever {key:?}; levers are {LEVERS}")),
+            _ => return Err(LeverError::UnknownLever { key: key.to_string() }),
         }
         Ok(())
     }
@@ -235,7 +461,7 @@ impl StrategySpec {
     }
 }
 
-/// `500` -> `0.5`, `250` -> `0.25`, `1000` -> `1`.
+/// `500` -> `0.5`, `250` -> `0.25`, `1000` -> `1`, `0` -> `0`.
 fn milli_text(m: u16) -> String {
     let s = format!("{}.{:03}", m / 1000, m % 1000);
     s.trim_end_matches('0').trim_end_matches('.').to_string()
@@ -278,7 +504,38 @@ mod tests {
     }
 
     #[test]
-    fn bad_names_are_refused() {
+    fn the_new_levers_name_after_the_old_ones_and_round_trip() {
+        let s = StrategySpec::parse("maneuver=trip, power_attack=never, lowest_hp").unwrap();
+        assert_eq!(s.power_attack, PowerAttackUse::Never);
+        assert_eq!(s.maneuver, ManeuverUse::Trip);
+        assert_eq!(s.name(), "lowest_hp, power_attack=never, maneuver=trip");
+        assert_eq!(StrategySpec::parse(&s.name()).unwrap(), s);
+        assert_eq!(StrategySpec::parse("power_attack=auto, maneuver=none").unwrap().name(), "default");
+        for value in ["always", "never"] {
+            assert!(!StrategySpec::parse(&format!("power_attack={value}")).unwrap().is_default());
+        }
+    }
+
+    #[test]
+    fn every_lever_of_the_table_is_settable_and_readable() {
+        for l in LEVERS {
+            let mut s = StrategySpec::default_spec();
+            assert_eq!(s.get(l.name).as_deref(), Some(l.default), "{}", l.name);
+            let other = match l.kind {
+                LeverKind::Choice(values) => values[values.len() - 1],
+                LeverKind::Fraction => "0.5",
+                LeverKind::Bool => "false",
+            };
+            s.set(l.name, Some(other)).unwrap();
+            assert_eq!(s.get(l.name).as_deref(), Some(other), "{}", l.name);
+            s.set(l.name, Some(l.default)).unwrap();
+            assert!(s.is_default(), "{}", l.name);
+            assert!(!l.doc.is_empty());
+        }
+    }
+
+    #[test]
+    fn bad_names_are_refused_with_typed_errors() {
         for bad in [
             "",
             "cautious",
@@ -287,11 +544,27 @@ mod tests {
             "lowest_hp, healer",
             "use_charges=maybe",
             "spell_policy=all",
+            "power_attack=sometimes",
+            "maneuver=bull_rush",
+            "retreat",
         ] {
             assert!(StrategySpec::parse(bad).is_err(), "{bad}");
         }
         let e = StrategySpec::parse("cautious").unwrap_err();
-        assert!(e.to_string().contains("cautious"), "{e}");
+        assert!(matches!(e.source, LeverError::UnknownLever { .. }));
+        assert!(
+            e.to_string().contains("cautious") && e.to_string().contains("power_attack=auto|always|never"),
+            "{e}"
+        );
+        let e = StrategySpec::parse("power_attack=sometimes").unwrap_err();
+        assert_eq!(e.source, LeverError::BadValue { lever: "power_attack", value: "sometimes".into() });
+        assert!(e.to_string().contains("one of auto, always, never"), "{e}");
+        assert_eq!(
+            StrategySpec::parse("lowest_hp, healer").unwrap_err().source,
+            LeverError::Duplicate { lever: "target" }
+        );
+        let mut s = StrategySpec::default_spec();
+        assert_eq!(s.set("retreat", None), Err(LeverError::MissingValue { lever: "retreat" }));
     }
 
     #[test]

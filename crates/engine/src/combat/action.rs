@@ -2,6 +2,7 @@
 
 use std::fmt;
 
+use crate::effects::{ConditionId, Maneuver};
 use crate::map::Pos;
 
 /// The budget slot an action kind occupies (CRB "Actions in Combat").
@@ -63,11 +64,19 @@ pub enum ActionKind {
     FullRound,
     /// An immediate action.
     Immediate,
+    /// Declare Power Attack for the turn (free action, `activate_power_attack`).
+    PowerAttack,
+    /// A combat maneuver (`Action::maneuver`; standard action).
+    Maneuver,
+    /// Pick up a dropped weapon (move action).
+    RetrieveWeapon,
+    /// Repair a broken weapon (move action; seed simplification).
+    RepairWeapon,
 }
 
 impl ActionKind {
     /// Every kind, in declaration order.
-    pub const ALL: [ActionKind; 19] = [
+    pub const ALL: [ActionKind; 23] = [
         ActionKind::Attack,
         ActionKind::FullAttack,
         ActionKind::Move,
@@ -87,6 +96,10 @@ impl ActionKind {
         ActionKind::Free,
         ActionKind::FullRound,
         ActionKind::Immediate,
+        ActionKind::PowerAttack,
+        ActionKind::Maneuver,
+        ActionKind::RetrieveWeapon,
+        ActionKind::RepairWeapon,
     ];
 
     /// The stable name of the kind (`attack`, `5foot_step`…).
@@ -111,6 +124,10 @@ impl ActionKind {
             ActionKind::Free => "free",
             ActionKind::FullRound => "full_round",
             ActionKind::Immediate => "immediate",
+            ActionKind::PowerAttack => "activate_power_attack",
+            ActionKind::Maneuver => "maneuver",
+            ActionKind::RetrieveWeapon => "retrieve_weapon",
+            ActionKind::RepairWeapon => "repair_weapon",
         }
     }
 
@@ -126,8 +143,12 @@ impl ActionKind {
             | ActionKind::TotalDefense
             | ActionKind::Ready
             | ActionKind::Delay
-            | ActionKind::AidAnother => Slot::Standard,
-            ActionKind::Move | ActionKind::StandUp => Slot::Move,
+            | ActionKind::AidAnother
+            | ActionKind::Maneuver => Slot::Standard,
+            ActionKind::Move
+            | ActionKind::StandUp
+            | ActionKind::RetrieveWeapon
+            | ActionKind::RepairWeapon => Slot::Move,
             ActionKind::FullAttack
             | ActionKind::Charge
             | ActionKind::Withdraw
@@ -139,7 +160,8 @@ impl ActionKind {
             | ActionKind::FightDefensively
             | ActionKind::Wait
             | ActionKind::Free
-            | ActionKind::Immediate => Slot::Free,
+            | ActionKind::Immediate
+            | ActionKind::PowerAttack => Slot::Free,
         }
     }
 }
@@ -204,24 +226,54 @@ pub struct Action {
     pub aid: AidMode,
     /// What sets off the readied attack (ready only).
     pub trigger: Option<ReadyTrigger>,
+    /// The maneuver (maneuver only).
+    pub maneuver: Option<Maneuver>,
+    /// Direction of a bull rush or reposition, as a (row, column) step of −1, 0 or 1.
+    pub direction: Option<(i8, i8)>,
+    /// The condition of a dirty trick (dazzled when omitted).
+    pub trick: Option<ConditionId>,
 }
 
 impl Action {
     /// An action of `kind` without target, destination or weapon.
     pub const fn new(kind: ActionKind) -> Self {
-        Self { kind, target: None, destination: None, weapon: None, aid: AidMode::Attack, trigger: None }
-    }
-
-    /// An action of `kind` aimed at combatant `target`.
-    pub const fn at(kind: ActionKind, target: usize) -> Self {
         Self {
             kind,
-            target: Some(target),
+            target: None,
             destination: None,
             weapon: None,
             aid: AidMode::Attack,
             trigger: None,
+            maneuver: None,
+            direction: None,
+            trick: None,
         }
+    }
+
+    /// An action of `kind` aimed at combatant `target`.
+    pub const fn at(kind: ActionKind, target: usize) -> Self {
+        let mut a = Self::new(kind);
+        a.target = Some(target);
+        a
+    }
+
+    /// A combat maneuver `m` against `target`.
+    pub const fn maneuver(m: Maneuver, target: usize) -> Self {
+        let mut a = Self::at(ActionKind::Maneuver, target);
+        a.maneuver = Some(m);
+        a
+    }
+
+    /// The same action with a direction (bull rush, reposition).
+    pub const fn with_direction(mut self, dr: i8, dc: i8) -> Self {
+        self.direction = Some((dr, dc));
+        self
+    }
+
+    /// The same action with a dirty trick condition.
+    pub const fn with_trick(mut self, condition: ConditionId) -> Self {
+        self.trick = Some(condition);
+        self
     }
 
     /// The same action with an explicit destination.
@@ -295,6 +347,32 @@ pub enum Reason {
     Resting,
     /// A run stopped by a failed Constitution check.
     RunStopped,
+    /// Dropped: a nauseated creature takes a single move action.
+    DowngradedNauseated,
+    /// Dropped: a pinned creature takes a single move action or tries to escape.
+    DowngradedPinned,
+    /// A condition forbids attacking (panicked).
+    CannotAttack,
+    /// A condition forbids moving (grappled, pinned, paralyzed).
+    CannotMove,
+    /// A condition forbids running and charging (fatigued, exhausted, entangled).
+    CannotRunOrCharge,
+    /// The actor lacks the feat the action needs (Power Attack).
+    MissingFeat,
+    /// A maneuver without its `maneuver`, or one the engine refuses as asked.
+    MissingManeuver,
+    /// Trip, bull rush, overrun, reposition or drag against a creature two or more sizes larger.
+    TargetTooLarge,
+    /// Disarm or sunder against a creature without a weapon to take; steal without an item.
+    NothingToTake,
+    /// Escape while not grappled.
+    NotGrappled,
+    /// A dirty trick condition outside the six the APG allows.
+    InvalidTrickCondition,
+    /// Retrieve without a dropped weapon.
+    NothingToRetrieve,
+    /// Repair without a broken weapon.
+    NothingToRepair,
 }
 
 impl Reason {
@@ -322,6 +400,19 @@ impl Reason {
             Reason::DowngradedImmediateSwift => "downgraded:immediate_swift",
             Reason::Resting => "resting",
             Reason::RunStopped => "run_stopped",
+            Reason::DowngradedNauseated => "downgraded:nauseated",
+            Reason::DowngradedPinned => "downgraded:pinned",
+            Reason::CannotAttack => "cannot_attack",
+            Reason::CannotMove => "cannot_move",
+            Reason::CannotRunOrCharge => "cannot_run_or_charge",
+            Reason::MissingFeat => "missing_feat",
+            Reason::MissingManeuver => "missing_maneuver",
+            Reason::TargetTooLarge => "target_too_large",
+            Reason::NothingToTake => "nothing_to_take",
+            Reason::NotGrappled => "not_grappled",
+            Reason::InvalidTrickCondition => "invalid_trick_condition",
+            Reason::NothingToRetrieve => "nothing_to_retrieve",
+            Reason::NothingToRepair => "nothing_to_repair",
         }
     }
 }
@@ -381,5 +472,10 @@ mod tests {
         assert_eq!(ActionKind::FiveFootStep.slot(), Slot::Free);
         assert_eq!(ActionKind::Wait.slot(), Slot::Free);
         assert_eq!(Reason::DowngradedActionEconomy.as_str(), "downgraded:action_economy");
+        assert_eq!(ActionKind::Maneuver.slot(), Slot::Standard);
+        assert_eq!(ActionKind::RetrieveWeapon.slot(), Slot::Move);
+        assert_eq!(ActionKind::RepairWeapon.slot(), Slot::Move);
+        assert_eq!(ActionKind::PowerAttack.slot(), Slot::Free);
+        assert_eq!(ActionKind::from_name("activate_power_attack"), Some(ActionKind::PowerAttack));
     }
 }

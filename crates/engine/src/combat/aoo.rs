@@ -5,9 +5,9 @@ use crate::map::Pos;
 use crate::rng::Dice;
 
 use super::attack::Swing;
+use super::engine::Engine;
 use super::log::say;
 use super::state::BattleState;
-use super::turn::Engine;
 
 impl BattleState<'_> {
     /// The melee attack with which `a` threatens square `sq`, if it does: `a`
@@ -36,10 +36,12 @@ impl BattleState<'_> {
         } else {
             footprint_distance_ft(from, sa, anchor, s)
         };
-        let w = self.prep.fighters[a]
-            .attacks
-            .iter()
-            .position(|atk| atk.melee && atk.reach_max > 0 && atk.reaches(dist))?;
+        let attacks = &self.prep.fighters[a].attacks;
+        let unusable = self.unusable(a);
+        let w = (0..attacks.len()).find(|&k| {
+            let atk = &attacks[k];
+            atk.melee && atk.reach_max > 0 && atk.reaches(dist) && unusable >> k & 1 == 0
+        })?;
         let loe = if one {
             self.prep.line_of_effect(from, anchor)
         } else {
@@ -64,8 +66,19 @@ impl BattleState<'_> {
     /// inlined, as the call itself cost as much as the checks.
     #[inline(always)]
     fn aoo_weapon(&self, e: usize, target: usize, sq: Pos) -> Option<usize> {
+        self.aoo_weapon_seen(e, target, sq, true)
+    }
+
+    /// `aoo_weapon`, with the total-concealment rule only when `concealment`.
+    #[inline(always)]
+    fn aoo_weapon_seen(&self, e: usize, target: usize, sq: Pos, concealment: bool) -> Option<usize> {
         let f = &self.fighters[e];
-        if !self.are_enemies(e, target) || f.aoo_left == 0 || f.total_defense || !self.is_active(e) {
+        if !self.are_enemies(e, target)
+            || f.aoo_left == 0
+            || f.total_defense
+            || f.no_aoo
+            || !self.is_active(e)
+        {
             return None;
         }
         let (s, se) = (self.space(target), self.space(e));
@@ -73,15 +86,22 @@ impl BattleState<'_> {
         let dist =
             if one { crate::grid::distance_ft(f.pos, sq) } else { footprint_distance_ft(f.pos, se, sq, s) };
         let attacks = &self.prep.fighters[e].attacks;
+        let unusable = f.broken | f.dropped;
         let w = (0..attacks.len())
-            .filter(|&k| attacks[k].melee && attacks[k].reach_max > 0 && attacks[k].reaches(dist))
+            .filter(|&k| {
+                attacks[k].melee
+                    && attacks[k].reach_max > 0
+                    && attacks[k].reaches(dist)
+                    && unusable >> k & 1 == 0
+            })
             .max_by_key(|&k| (attacks[k].bonus, usize::MAX - k))?;
         let loe = if one {
             self.prep.line_of_effect(f.pos, sq)
         } else {
             self.line_of_effect_spaces(f.pos, se, sq, s)
         };
-        (loe && !self.covered_from(e, target)).then_some(w)
+        (loe && !self.covered_from(e, target) && !(concealment && self.totally_concealed_from(e, target)))
+            .then_some(w)
     }
 }
 
@@ -102,7 +122,18 @@ impl<R: Dice> Engine<'_, '_, R> {
             if let Some(w) = self.st.aoo_weapon(e, mover, from) {
                 self.st.move_aoo[mark] = self.st.round;
                 self.attack_of_opportunity(e, w, mover);
+            } else if self.log.on() {
+                self.note_concealed(e, mover, from);
             }
+        }
+    }
+
+    /// Transcript only: `e` would have had an attack of opportunity on
+    /// `target` but for total concealment.
+    #[cold]
+    fn note_concealed(&mut self, e: usize, target: usize, sq: Pos) {
+        if self.st.aoo_weapon_seen(e, target, sq, false).is_some() {
+            say!(self, e, "AoO on {} suppressed (total concealment)", self.st.id(target));
         }
     }
 
@@ -152,15 +183,34 @@ impl<R: Dice> Engine<'_, '_, R> {
             }
             if let Some(w) = self.st.aoo_weapon(e, shooter, sq) {
                 self.attack_of_opportunity(e, w, shooter);
+            } else if self.log.on() {
+                self.note_concealed(e, shooter, sq);
             }
         }
     }
 
     /// `i` does something that provokes where it stands (standing up; the
-    /// hook for casting and combat maneuvers): every enemy threatening it
-    /// gets an attack of opportunity.
+    /// hook for casting): every enemy threatening it gets an attack of
+    /// opportunity.
     pub(crate) fn provoke_in_place(&mut self, i: usize) {
         self.provoke_shot(i);
+    }
+
+    /// `i` does something that provokes from `e` only (a combat maneuver
+    /// provokes its target): `e`'s attack of opportunity, if it can make
+    /// one; the damage `i` took from it.
+    pub(crate) fn provoke_from(&mut self, i: usize, e: usize) -> u32 {
+        let sq = self.st.fighters[i].pos;
+        let Some(w) = self.st.aoo_weapon(e, i, sq) else {
+            if self.log.on() {
+                self.note_concealed(e, i, sq);
+            }
+            return 0;
+        };
+        let before = self.st.fighters[i].hp + self.st.fighters[i].temp_hp;
+        self.attack_of_opportunity(e, w, i);
+        let f = &self.st.fighters[i];
+        (before - f.hp - f.temp_hp).max(0) as u32
     }
 
     /// One melee attack at full bonus.

@@ -3,14 +3,16 @@
 
 use std::fmt::Write;
 
+use crate::effects::stacking::{counts_vs_touch, kept_when_denied_dex};
+use crate::effects::{BonusType, ConditionId, Context, Flags, Tally, Targets};
 use crate::map::Pos;
 use crate::rng::Dice;
 
 use super::action::{Action, Reason};
-use super::damage::roll_damage;
+use super::damage::{Extra, roll_damage};
+use super::engine::Engine;
 use super::log::say;
 use super::state::BattleState;
-use super::turn::Engine;
 
 /// Flanking bonus on melee attack rolls (CRB "Flanking").
 const FLANK_BONUS: i32 = 2;
@@ -22,6 +24,16 @@ const PRONE: i32 = 4;
 const INTO_MELEE: i32 = 4;
 /// Fighting defensively: attack penalty (CRB "Fight Defensively").
 const DEFENSIVE_PENALTY: i32 = 4;
+/// Dodge bonus of total defense (CRB "Total Defense").
+pub(crate) const TOTAL_DEFENSE_AC: i32 = 4;
+/// Dodge bonus of fighting defensively (CRB "Fight Defensively").
+pub(crate) const DEFENSIVE_AC: i32 = 2;
+/// An invisible attacker's bonus (CRB "Invisible").
+const INVISIBLE_BONUS: i32 = 2;
+/// Melee attacks against a helpless target (CRB "Helpless Defenders").
+const HELPLESS_BONUS: i32 = 4;
+/// Miss chance a blinded attacker sees on every target (CRB "Blinded": total concealment).
+pub(crate) const BLIND_MISS_CHANCE: u8 = 50;
 
 /// How one attack roll is made.
 #[derive(Clone, Copy, Debug, Default)]
@@ -37,6 +49,14 @@ pub(crate) struct Swing {
 /// Situational modifiers of one attack roll.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Situation {
+    /// Power Attack step X (−X on the roll), 0 when not used.
+    pub power_attack: i32,
+    /// The target is denied its Dexterity bonus against this attack.
+    pub denied: bool,
+    /// An invisible attacker (+2).
+    pub invisible: bool,
+    /// A melee attack against a helpless target (+4).
+    pub helpless: bool,
     /// Total attack modifier (bonus, iterative, charge, flank, high ground, range).
     pub attack: i32,
     /// Armor class to beat (touch or normal, cover and charge penalty included).
@@ -124,11 +144,11 @@ impl BattleState<'_> {
         } else {
             crate::grid::footprint_distance_ft(from, si, to, st)
         };
-        let broken = self.fighters[i].broken;
-        let found = if broken == 0 {
+        let unusable = self.unusable(i);
+        let found = if unusable == 0 {
             attacks.iter().position(|a| a.reaches(dist))
         } else {
-            (0..attacks.len()).find(|&w| attacks[w].reaches(dist) && !self.is_broken(i, w))
+            (0..attacks.len()).find(|&w| attacks[w].reaches(dist) && self.is_usable(i, w))
         };
         let Some(w) = found else { return Err(Reason::OutOfRange) };
         let loe = if one {
@@ -143,14 +163,16 @@ impl BattleState<'_> {
     pub fn weapon_reaches(&self, i: usize, w: usize, t: usize, from: Pos) -> bool {
         let dist = self.distance_from(i, from, t);
         self.prep.fighters[i].attacks.get(w).is_some_and(|a| a.reaches(dist))
-            && !self.is_broken(i, w)
+            && self.is_usable(i, w)
             && self.line_of_effect_from(i, from, t)
     }
 
     /// Whether `i` could attack `t` in melee from square `from`; the attack if so.
     pub fn melee_weapon_from(&self, i: usize, t: usize, from: Pos) -> Option<usize> {
         let dist = self.distance_from(i, from, t);
-        let w = self.prep.fighters[i].attacks.iter().position(|a| a.melee && a.reaches(dist))?;
+        let attacks = &self.prep.fighters[i].attacks;
+        let w = (0..attacks.len())
+            .find(|&w| attacks[w].melee && attacks[w].reaches(dist) && self.is_usable(i, w))?;
         self.line_of_effect_from(i, from, t).then_some(w)
     }
 
@@ -174,60 +196,161 @@ impl BattleState<'_> {
         })
     }
 
-    /// The situational modifiers of attack `w` of `a` against `t` from where they stand.
+    /// The situational modifiers of attack `w` of `a` against `t` from
+    /// where they stand. Every modifier beyond the printed attack bonus and
+    /// AC goes through the stacking resolver: the engine's own (charge,
+    /// flanking, high ground, range, shooting into melee, fighting
+    /// defensively, aid, Power Attack, cover, total defense…) and those of
+    /// conditions, effects and features.
     pub(crate) fn situation(&self, a: usize, w: usize, t: usize, swing: Swing) -> Situation {
-        let atk = &self.prep.fighters[a].attacks[w];
+        let spec_a = &self.prep.fighters[a];
+        let atk = &spec_a.attacks[w];
         let map = self.map();
         let (from, to) = (self.fighters[a].pos, self.fighters[t].pos);
         let dist = self.distance(a, t);
-        let mut s = Situation { attack: atk.bonus - swing.penalty, ..Situation::default() };
+        let mut s = Situation::default();
+        let mut roll = Tally::new();
         if swing.charge {
-            s.attack += CHARGE_BONUS;
+            roll.untyped(CHARGE_BONUS);
         }
         if atk.melee {
             s.flank = self.flanked(a, t);
             s.high_ground = map.elevation(from) > map.elevation(to);
-            s.attack += if s.flank { FLANK_BONUS } else { 0 } + i32::from(s.high_ground);
+            if s.flank {
+                roll.untyped(FLANK_BONUS);
+            }
+            if s.high_ground {
+                roll.untyped(1);
+            }
         } else {
-            s.range_penalty = 2 * ((dist.max(1) - 1) / atk.increment) as i32;
-            s.attack -= s.range_penalty;
-            s.into_melee = !self.prep.fighters[a].precise_shot && self.engaged(a, t);
+            let per_increment = if spec_a.far_shot { 1 } else { 2 };
+            s.range_penalty = per_increment * ((dist.max(1) - 1) / atk.increment) as i32;
+            roll.untyped(-s.range_penalty);
+            s.into_melee = !spec_a.precise_shot && self.engaged(a, t);
             if s.into_melee {
-                s.attack -= INTO_MELEE;
+                roll.untyped(-INTO_MELEE);
             }
         }
         let me = &self.fighters[a];
-        if me.prone {
-            s.attack -= PRONE;
-        }
         if me.defensive {
-            s.attack -= DEFENSIVE_PENALTY;
+            roll.untyped(-DEFENSIVE_PENALTY);
         }
-        s.attack += me.aid_attack;
-        s.touch = atk.vs_touch || (atk.firearm && dist <= atk.increment);
+        roll.untyped(me.aid_attack);
+        if me.power_attack && atk.melee {
+            s.power_attack = super::power_attack::step(spec_a.bab);
+            roll.untyped(-s.power_attack);
+        }
         let spec = &self.prep.fighters[t];
-        let def = &spec.ac;
+        let ctx = Context {
+            melee: atk.melee,
+            ranged: !atk.melee,
+            within_30ft: !atk.melee && dist <= 30,
+            aoo: swing.aoo,
+            charging: swing.charge,
+            other_type: spec.creature_type,
+            weapon: Some(w),
+            ..Context::default()
+        };
+        let attack_targets = if atk.melee { Targets::MELEE_ATTACK } else { Targets::RANGED_ATTACK };
+        self.collect_mods(a, attack_targets, &ctx, &mut roll);
+        if me.mod_targets.meets(Targets::STR_DEX) {
+            let (str_delta, dex_delta) = self.ability_deltas(a);
+            roll.untyped(if atk.melee { str_delta } else { dex_delta });
+        }
+        s.invisible = me.summary.flags.has(Flags::INVISIBLE);
+        if s.invisible {
+            roll.untyped(INVISIBLE_BONUS);
+        }
+        s.helpless = atk.melee && self.is_helpless(t);
+        if s.helpless {
+            roll.untyped(HELPLESS_BONUS);
+        }
+        s.attack = atk.bonus - swing.penalty + roll.total();
+
+        s.touch = atk.vs_touch || (atk.firearm && dist <= atk.increment);
         s.cover = i32::from(if atk.melee {
             self.terrain_cover_from(a, from, t, true)
+        } else if spec_a.improved_precise_shot {
+            0
         } else {
             self.ranged_cover(a, t)
         });
-        let charge_penalty = if self.fighters[t].charged { CHARGE_BONUS } else { 0 };
         let target = &self.fighters[t];
-        // A runner without the Run feat loses its Dexterity bonus to AC.
-        let base = match (s.touch, target.running && !spec.run_feat) {
+        s.denied = self.denied_dex(t, Some(a));
+        let def = &spec.ac;
+        let base = match (s.touch, s.denied) {
             (false, false) => def.total,
             (true, false) => def.touch,
             (false, true) => def.flat_footed,
-            (true, true) => def.touch - spec.dex_mod.max(0),
+            (true, true) => def.touch - spec.dex_mod.max(0) - spec.printed_dodge,
         };
-        let prone = match (target.prone, atk.melee) {
-            (false, _) => 0,
-            (true, true) => -PRONE,
-            (true, false) => PRONE,
+        // Helpless: effective Dexterity 0 (a −5 modifier in place of its own).
+        let helpless_dex = if self.is_helpless(t) { -5 - spec.dex_mod.min(0) } else { 0 };
+        let mut guard = Tally::new();
+        guard.untyped(s.cover);
+        if target.charged {
+            guard.untyped(-CHARGE_BONUS);
+        }
+        if target.total_defense {
+            guard.add(BonusType::Dodge, TOTAL_DEFENSE_AC);
+        }
+        if target.defensive {
+            guard.add(BonusType::Dodge, DEFENSIVE_AC);
+        }
+        guard.untyped(target.aid_ac);
+        let dctx = Context {
+            melee: atk.melee,
+            ranged: !atk.melee,
+            aoo: swing.aoo,
+            other_type: spec_a.creature_type,
+            ..Context::default()
         };
-        s.ac = base + s.cover - charge_penalty + target.dodge_ac + target.aid_ac + prone;
+        self.collect_mods(t, Targets::AC, &dctx, &mut guard);
+        if target.mod_targets.meets(Targets::STR_DEX) {
+            let dex_delta = self.ability_deltas(t).1;
+            let dex = spec.dex_mod;
+            // A lower Dexterity still costs AC when its bonus is denied.
+            guard.untyped(if s.denied { (dex + dex_delta).min(0) - dex.min(0) } else { dex_delta });
+        }
+        let (touch, denied) = (s.touch, s.denied);
+        let keep = |ty| (!touch || counts_vs_touch(ty)) && (!denied || kept_when_denied_dex(ty));
+        s.ac = base + helpless_dex + guard.total_where(keep);
         s
+    }
+
+    /// The flat damage a hit of attack `w` of `a` on `t` adds to the
+    /// weapon's damage (Power Attack, damage modifiers of conditions,
+    /// effects and features, a change of Strength), multiplied on a critical hit.
+    #[inline]
+    pub(crate) fn damage_bonus(&self, a: usize, w: usize, t: usize, s: &Situation, swing: Swing) -> i32 {
+        let atk = &self.prep.fighters[a].attacks[w];
+        let mut bonus = if s.power_attack > 0 { super::power_attack::damage(s.power_attack, atk) } else { 0 };
+        let f = &self.fighters[a];
+        let targets = if atk.melee { Targets::MELEE_DAMAGE } else { Targets::RANGED_DAMAGE };
+        if f.mod_targets.meets(targets) {
+            let ctx = Context {
+                melee: atk.melee,
+                ranged: !atk.melee,
+                within_30ft: !atk.melee && self.distance(a, t) <= 30,
+                aoo: swing.aoo,
+                charging: swing.charge,
+                other_type: self.prep.fighters[t].creature_type,
+                weapon: Some(w),
+                ..Context::default()
+            };
+            bonus += self.modifier(a, targets, &ctx);
+        }
+        if atk.melee && atk.weapon_damage && f.mod_targets.meets(Targets::STR_DEX) {
+            let str_delta = self.ability_deltas(a).0;
+            bonus += if atk.two_handed {
+                str_delta * 3 / 2
+            } else if atk.secondary {
+                str_delta / 2
+            } else {
+                str_delta
+            };
+        }
+        bonus
     }
 
     /// Whether `t` is engaged in melee for a shot by `a`: another creature
@@ -334,7 +457,9 @@ impl<R: Dice> Engine<'_, '_, R> {
         }
     }
 
-    /// One attack roll of attack `w` of `a` against `t`, with its damage.
+    /// One attack roll of attack `w` of `a` against `t`, with its damage:
+    /// the roll, the confirmation of a threat, the miss chance of
+    /// concealment (rolled after both), then damage with sneak attack.
     pub(crate) fn strike(&mut self, a: usize, w: usize, t: usize, swing: Swing) {
         let s = self.st.situation(a, w, t, swing);
         let d20 = self.rng.roll(20) as i32;
@@ -347,6 +472,12 @@ impl<R: Dice> Engine<'_, '_, R> {
         // Aid another bonuses are spent by the first attack roll they apply to.
         self.st.fighters[a].aid_attack = 0;
         self.st.fighters[t].aid_ac = 0;
+        if !self.st.fighters[a].effects.is_empty() {
+            let ctx = Context { melee: atk.melee, ranged: !atk.melee, weapon: Some(w), ..Context::default() };
+            let targets = if atk.melee { Targets::MELEE_ATTACK } else { Targets::RANGED_ATTACK };
+            self.spend_one_shots(a, targets, &ctx);
+        }
+        let atk = &self.st.prep.fighters[a].attacks[w];
         if !hit {
             if d20 == 1 && atk.firearm && w < 64 {
                 // UC "Misfires": a natural 1 breaks the firearm (misfire value 1).
@@ -361,17 +492,33 @@ impl<R: Dice> Engine<'_, '_, R> {
         let mut crit = false;
         if threat {
             let c20 = self.rng.roll(20) as i32;
-            let ctotal = c20 + s.attack;
+            let confirm = s.attack + self.confirm_bonus(a, w);
+            let ctotal = c20 + confirm;
             crit = c20 != 1 && (c20 == 20 || ctotal >= s.ac);
             if self.log.on() {
+                let atk = &self.st.prep.fighters[a].attacks[w];
                 let verdict = if crit { format!("CRIT x{}", atk.crit_mult) } else { "no crit".to_string() };
-                let _ =
-                    write!(text, " -> HIT, threat: confirm d20={c20}{:+}={ctotal} -> {verdict},", s.attack);
+                let _ = write!(text, " -> HIT, threat: confirm d20={c20}{confirm:+}={ctotal} -> {verdict},");
             }
         } else if self.log.on() {
             text.push_str(" -> HIT");
         }
-        let dmg = roll_damage(atk, &atk.vs[t], crit, self.rng);
+        let melee = self.st.prep.fighters[a].attacks[w].melee;
+        let miss_chance = self.st.miss_chance(a, t, melee);
+        if miss_chance > 0 && self.concealment_misses(a, melee, miss_chance, &mut text) {
+            say!(self, a, "{text}");
+            self.after_attack(a, t, false);
+            return;
+        }
+        let extra = Extra {
+            flat: self.st.damage_bonus(a, w, t, &s, swing),
+            precision_d6: self.st.sneak_attack_dice(a, w, t, &s, miss_chance),
+        };
+        if extra.precision_d6 > 0 && self.log.on() {
+            let _ = write!(text, " sneak attack +{}d6", extra.precision_d6);
+        }
+        let atk = &self.st.prep.fighters[a].attacks[w];
+        let dmg = roll_damage(atk, &atk.vs[t], crit, extra, self.rng);
         let hp_before = self.st.fighters[t].hp;
         {
             let out = &mut self.st.fighters[a].out;
@@ -383,11 +530,50 @@ impl<R: Dice> Engine<'_, '_, R> {
         if self.log.on() {
             let reduced =
                 if dmg.rolled != dmg.dealt { format!(" (rolled {})", dmg.rolled) } else { String::new() };
-            let after = hp_before - dmg.dealt as i32;
-            say!(self, a, "{text} {} dmg{reduced} (hp {hp_before}->{after})", dmg.dealt);
+            let temp = self.st.fighters[t].temp_hp;
+            let absorbed = temp.min(dmg.dealt as i32).max(0);
+            let shield = if absorbed > 0 { format!(", {absorbed} on temporary hp") } else { String::new() };
+            let after = hp_before - (dmg.dealt as i32 - absorbed);
+            say!(self, a, "{text} {} dmg{reduced} (hp {hp_before}->{after}{shield})", dmg.dealt);
         }
         self.wound(t, dmg.dealt);
+        if dmg.bleed > 0 {
+            self.start_bleeding(t, dmg.bleed);
+        }
         self.after_attack(a, t, dmg.dealt > 0);
+    }
+
+    /// Modifiers that apply only to confirming a critical hit (Critical Focus).
+    fn confirm_bonus(&self, a: usize, w: usize) -> i32 {
+        if !self.st.fighters[a].mod_targets.meets(Targets::CRIT_CONFIRM) {
+            return 0;
+        }
+        let melee = self.st.prep.fighters[a].attacks[w].melee;
+        let ctx = Context { melee, ranged: !melee, weapon: Some(w), ..Context::default() };
+        self.st.modifier(a, Targets::CRIT_CONFIRM, &ctx)
+    }
+
+    /// The d100 of concealment against a hit (CRB "Concealment Miss
+    /// Chance"): whether it misses after all. Blind-Fight rerolls a melee
+    /// miss once.
+    fn concealment_misses(&mut self, a: usize, melee: bool, miss_chance: u8, text: &mut String) -> bool {
+        let d100 = self.rng.roll(100);
+        let mut missed = d100 <= u32::from(miss_chance);
+        let blind = self.st.flags(a).has(Flags::BLIND);
+        let why = if blind { "attacker blinded" } else { "concealment" };
+        if self.log.on() {
+            let verdict = if missed { "MISS" } else { "hits" };
+            let _ = write!(text, " {why} {miss_chance}%: d100={d100} -> {verdict}");
+        }
+        if missed && melee && self.st.prep.fighters[a].blind_fight {
+            let again = self.rng.roll(100);
+            missed = again <= u32::from(miss_chance);
+            if self.log.on() {
+                let verdict = if missed { "MISS" } else { "hits" };
+                let _ = write!(text, ", Blind-Fight reroll d100={again} -> {verdict}");
+            }
+        }
+        missed
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -441,7 +627,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         if s.into_melee {
             notes.push(format!("into melee -{INTO_MELEE}"));
         }
-        if me.prone {
+        if me.conds.has(ConditionId::Prone) {
             notes.push(format!("prone -{PRONE}"));
         }
         if me.defensive {
@@ -450,18 +636,48 @@ impl<R: Dice> Engine<'_, '_, R> {
         if me.aid_attack != 0 {
             notes.push(format!("aided +{}", me.aid_attack));
         }
-        if them.prone {
+        if s.power_attack != 0 {
+            notes.push(format!("power attack -{}", s.power_attack));
+        }
+        if s.invisible {
+            notes.push(format!("invisible +{INVISIBLE_BONUS}"));
+        }
+        if s.helpless {
+            notes.push(format!("target helpless +{HELPLESS_BONUS}"));
+        }
+        let others = |set: crate::effects::ConditionSet| {
+            set.without(ConditionId::Prone).iter().map(|c| c.name()).collect::<Vec<_>>().join(" ")
+        };
+        if me.conds.without(ConditionId::Prone) != crate::effects::ConditionSet::EMPTY {
+            notes.push(format!("attacker {}", others(me.conds)));
+        }
+        if !me.effects.is_empty() {
+            let names: Vec<&str> = me.effects.iter().map(|e| &*e.effect.name).collect();
+            notes.push(format!("attacker under {}", names.join(", ")));
+        }
+        if them.conds.has(ConditionId::Prone) {
             let sign = if atk.melee { "-" } else { "+" };
             notes.push(format!("target prone {sign}{PRONE}"));
         }
-        if them.dodge_ac != 0 {
-            notes.push(format!("dodge +{}", them.dodge_ac));
+        let dodge = if them.total_defense { TOTAL_DEFENSE_AC } else { 0 }
+            + if them.defensive { DEFENSIVE_AC } else { 0 };
+        if dodge != 0 && !s.denied {
+            notes.push(format!("dodge +{dodge}"));
         }
         if them.aid_ac != 0 {
             notes.push(format!("target aided +{}", them.aid_ac));
         }
         if them.running && !self.st.prep.fighters[t].run_feat {
             notes.push("target running, no Dex".to_string());
+        } else if s.denied {
+            notes.push("target denied Dex".to_string());
+        }
+        if them.conds.without(ConditionId::Prone) != crate::effects::ConditionSet::EMPTY {
+            notes.push(format!("target {}", others(them.conds)));
+        }
+        if !them.effects.is_empty() {
+            let names: Vec<&str> = them.effects.iter().map(|e| &*e.effect.name).collect();
+            notes.push(format!("target under {}", names.join(", ")));
         }
         if !notes.is_empty() {
             let _ = write!(text, " [{}]", notes.join(", "));

@@ -6,52 +6,87 @@ use crate::rng::Dice;
 use super::prepared::{AttackProfile, DefenseVs};
 
 /// Damage of one hit before and after the defender's reductions.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Damage {
     /// Rolled damage (critical included), before reductions, floored at 0.
     pub rolled: u32,
     /// Damage dealt after reductions.
     pub dealt: u32,
+    /// Bleed damage the hit sets off (dealt at the start of the target's turns).
+    pub bleed: u32,
+}
+
+/// What a hit adds to an attack's own damage.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Extra {
+    /// Flat damage bonus (Power Attack, modifiers), multiplied on a critical hit.
+    pub flat: i32,
+    /// Precision d6 (sneak attack): never multiplied, added before damage reduction.
+    pub precision_d6: u32,
 }
 
 /// Rolls the damage of `atk` against a defender with `def`.
 ///
 /// Components are rolled in order. On a critical hit the weapon's own
-/// component (dice and flat part), `damage_bonus` and the flat part of other
-/// physical components are multiplied; extra dice, energy and precision
-/// damage never are (CRB "Critical Hits"). Each component is floored at 0,
-/// zeroed by an immunity to one of its types and reduced by the largest
-/// resistance among its types; damage reduction then applies once to the sum
-/// of the physical components.
-pub(crate) fn roll_damage<R: Dice>(atk: &AttackProfile, def: &DefenseVs, crit: bool, rng: &mut R) -> Damage {
+/// component (dice and flat part), `damage_bonus`, the hit's extra flat
+/// bonus and the flat part of other physical components are multiplied;
+/// extra dice, energy and precision damage never are (CRB "Critical Hits").
+/// Each component is floored at 0, zeroed by an immunity to one of its types
+/// and reduced by the largest resistance among its types. Precision dice
+/// (`extra.precision_d6`, sneak attack) are rolled last and join the
+/// weapon's physical part; damage reduction then applies once to the sum of
+/// the physical parts. A `bleed` component wounds nothing now: it is
+/// returned as the bleed the hit sets off.
+pub(crate) fn roll_damage<R: Dice>(
+    atk: &AttackProfile,
+    def: &DefenseVs,
+    crit: bool,
+    extra: Extra,
+    rng: &mut R,
+) -> Damage {
     let mult = if crit { atk.crit_mult as i32 } else { 1 };
     let mut rolled = 0i32;
     let mut physical = 0i32;
     let mut other = 0i32;
+    let mut bleed = 0i32;
+    let weapon_bonus = atk.damage_bonus + extra.flat;
     for (k, c) in atk.components.iter().enumerate() {
         let (dice, mut flat) = c.dice.roll_split(rng);
         if atk.bonus_component == Some(k) {
-            flat += atk.damage_bonus;
+            flat += weapon_bonus;
         }
         let v =
             (dice * if c.crit_dice { mult } else { 1 } + flat * if c.crit_flat { mult } else { 1 }).max(0);
-        rolled += v;
         let cd = def.comps[k];
         let kept = if cd.immune { 0 } else { (v - cd.resist as i32).max(0) };
+        if c.bleed {
+            bleed += kept;
+            continue;
+        }
+        rolled += v;
         if c.physical {
             physical += kept;
         } else {
             other += kept;
         }
     }
-    if atk.bonus_component.is_none() && atk.damage_bonus != 0 {
+    if atk.bonus_component.is_none() && weapon_bonus != 0 {
         // Without a weapon component the flat bonus stands alone, untyped.
-        let v = (atk.damage_bonus * mult).max(0);
+        let v = (weapon_bonus * mult).max(0);
         rolled += v;
         other += v;
     }
+    if extra.precision_d6 > 0 {
+        let v: i32 = (0..extra.precision_d6).map(|_| rng.roll(6) as i32).sum();
+        rolled += v;
+        if atk.bonus_component.is_some_and(|k| atk.components[k].physical) {
+            physical += v;
+        } else {
+            other += v;
+        }
+    }
     let physical = (physical - def.dr as i32).max(0);
-    Damage { rolled: rolled as u32, dealt: (physical + other) as u32 }
+    Damage { rolled: rolled as u32, dealt: (physical + other) as u32, bleed: bleed as u32 }
 }
 
 #[cfg(test)]
@@ -68,6 +103,7 @@ mod tests {
             physical,
             crit_dice: false,
             crit_flat: physical && !precision,
+            bleed: false,
         }
     }
 
@@ -77,6 +113,7 @@ mod tests {
             physical: true,
             crit_dice: true,
             crit_flat: true,
+            bleed: false,
         }
     }
 
@@ -84,10 +121,16 @@ mod tests {
         let bonus_component = components.iter().position(|c| c.crit_dice);
         AttackProfile {
             name: "test".into(),
+            id: "test".into(),
             melee: true,
             vs_touch: false,
             firearm: false,
             bonus: 0,
+            natural: false,
+            secondary: false,
+            two_handed: false,
+            weapon_damage: true,
+            mean_damage: 0.0,
             components,
             bonus_component,
             damage_bonus,
@@ -113,11 +156,11 @@ mod tests {
         let atk = attack(vec![weapon("1d8+1"), comp("1d6", false, false), comp("2d6", true, true)], 3, 3);
         let def = open(3);
         let mut rng = ScriptedRng::new([5, 4, 2, 6]);
-        let d = roll_damage(&atk, &def, true, &mut rng);
+        let d = roll_damage(&atk, &def, true, Extra::default(), &mut rng);
         // (5+1+3)*3 = 27, fire 4, precision 2+6 = 8.
-        assert_eq!(d, Damage { rolled: 39, dealt: 39 });
+        assert_eq!(d, Damage { rolled: 39, dealt: 39, bleed: 0 });
         let mut rng = ScriptedRng::new([5, 4, 2, 6]);
-        assert_eq!(roll_damage(&atk, &def, false, &mut rng).dealt, 9 + 4 + 8);
+        assert_eq!(roll_damage(&atk, &def, false, Extra::default(), &mut rng).dealt, 9 + 4 + 8);
     }
 
     #[test]
@@ -125,7 +168,7 @@ mod tests {
         // 1d8 weapon, extra 1d6+2 piercing; x2.
         let atk = attack(vec![weapon("1d8"), comp("1d6+2", true, false)], 0, 2);
         let mut rng = ScriptedRng::new([4, 3]);
-        assert_eq!(roll_damage(&atk, &open(2), true, &mut rng).dealt, 8 + 3 + 4);
+        assert_eq!(roll_damage(&atk, &open(2), true, Extra::default(), &mut rng).dealt, 8 + 3 + 4);
     }
 
     #[test]
@@ -134,11 +177,14 @@ mod tests {
         let def = DefenseVs { dr: 5, comps: vec![CompDefense { resist: 0, immune: false }; 2] };
         let mut rng = ScriptedRng::new([3, 6]);
         // physical (3+2)*2 = 10 - 5 = 5; fire 6 untouched by DR.
-        assert_eq!(roll_damage(&atk, &def, true, &mut rng), Damage { rolled: 16, dealt: 11 });
+        assert_eq!(
+            roll_damage(&atk, &def, true, Extra::default(), &mut rng),
+            Damage { rolled: 16, dealt: 11, bleed: 0 }
+        );
         // DR larger than the physical part leaves the energy intact.
         let def = DefenseVs { dr: 30, comps: def.comps };
         let mut rng = ScriptedRng::new([3, 6]);
-        assert_eq!(roll_damage(&atk, &def, true, &mut rng).dealt, 6);
+        assert_eq!(roll_damage(&atk, &def, true, Extra::default(), &mut rng).dealt, 6);
     }
 
     #[test]
@@ -155,13 +201,45 @@ mod tests {
         };
         let mut rng = ScriptedRng::new([7, 3, 6]);
         // fire 3 - 5 floors at 0 and does not eat into the slashing part.
-        assert_eq!(roll_damage(&atk, &def, false, &mut rng), Damage { rolled: 16, dealt: 7 });
+        assert_eq!(
+            roll_damage(&atk, &def, false, Extra::default(), &mut rng),
+            Damage { rolled: 16, dealt: 7, bleed: 0 }
+        );
+    }
+
+    #[test]
+    fn extra_flat_damage_is_multiplied_and_precision_dice_are_not_but_meet_dr() {
+        let atk = attack(vec![weapon("1d8")], 1, 2);
+        let def = DefenseVs { dr: 3, comps: vec![CompDefense { resist: 0, immune: false }] };
+        let mut rng = ScriptedRng::new([5, 4, 6]);
+        let extra = Extra { flat: 2, precision_d6: 2 };
+        // (5 + 1 + 2) * 2 = 16, then 4 + 6 precision = 26, DR 3 on the whole physical part.
+        assert_eq!(
+            roll_damage(&atk, &def, true, extra, &mut rng),
+            Damage { rolled: 26, dealt: 23, bleed: 0 }
+        );
+    }
+
+    #[test]
+    fn a_bleed_component_deals_nothing_now_and_is_returned_as_bleed() {
+        let mut bleed = comp("1d4", false, false);
+        bleed.bleed = true;
+        bleed.crit_flat = false;
+        let atk = attack(vec![weapon("1d6"), bleed], 0, 2);
+        let mut rng = ScriptedRng::new([3, 2]);
+        assert_eq!(
+            roll_damage(&atk, &open(2), true, Extra::default(), &mut rng),
+            Damage { rolled: 6, dealt: 6, bleed: 2 }
+        );
     }
 
     #[test]
     fn negative_rolls_floor_at_zero() {
         let atk = attack(vec![weapon("1d4")], -3, 2);
         let mut rng = ScriptedRng::new([1]);
-        assert_eq!(roll_damage(&atk, &open(1), false, &mut rng), Damage { rolled: 0, dealt: 0 });
+        assert_eq!(
+            roll_damage(&atk, &open(1), false, Extra::default(), &mut rng),
+            Damage { rolled: 0, dealt: 0, bleed: 0 }
+        );
     }
 }

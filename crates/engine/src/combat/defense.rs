@@ -1,16 +1,14 @@
 //! Defensive options: prone, total defense, fighting defensively, aid another
 //! (CRB "Actions in Combat").
 
+use crate::effects::ConditionId;
 use crate::rng::Dice;
 
 use super::action::{Action, AidMode, Reason};
+use super::attack::{DEFENSIVE_AC, TOTAL_DEFENSE_AC};
+use super::engine::Engine;
 use super::log::say;
-use super::turn::Engine;
 
-/// Dodge bonus of total defense (CRB "Total Defense").
-const TOTAL_DEFENSE_AC: i32 = 4;
-/// Dodge bonus of fighting defensively (CRB "Fight Defensively").
-const DEFENSIVE_AC: i32 = 2;
 /// Bonus granted by a successful aid another, and the AC to beat.
 const AID_BONUS: i32 = 2;
 const AID_DC: i32 = 10;
@@ -19,12 +17,12 @@ impl<R: Dice> Engine<'_, '_, R> {
     /// Stand up (move action): provokes from every enemy threatening the
     /// creature, resolved while it is still prone.
     pub(crate) fn stand_up(&mut self, i: usize) -> Result<(), Reason> {
-        if !self.st.fighters[i].prone {
+        if !self.st.is_prone(i) {
             return Err(Reason::NotProne);
         }
         self.provoke_in_place(i);
         if self.st.is_active(i) {
-            self.st.fighters[i].prone = false;
+            self.clear_condition(i, ConditionId::Prone);
             say!(self, i, "stands up");
         }
         Ok(())
@@ -32,10 +30,10 @@ impl<R: Dice> Engine<'_, '_, R> {
 
     /// Drop prone (free action).
     pub(crate) fn drop_prone(&mut self, i: usize) -> Result<(), Reason> {
-        if self.st.fighters[i].prone {
+        if self.st.is_prone(i) {
             return Err(Reason::AlreadyProne);
         }
-        self.st.fighters[i].prone = true;
+        self.set_condition(i, ConditionId::Prone);
         say!(self, i, "drops prone");
         Ok(())
     }
@@ -43,19 +41,15 @@ impl<R: Dice> Engine<'_, '_, R> {
     /// Total defense (standard action): +4 dodge AC until its next turn, and
     /// no attacks of opportunity meanwhile.
     pub(crate) fn total_defense(&mut self, i: usize) -> Result<(), Reason> {
-        let f = &mut self.st.fighters[i];
-        f.dodge_ac = TOTAL_DEFENSE_AC;
-        f.total_defense = true;
+        self.st.fighters[i].total_defense = true;
         say!(self, i, "total defense (+{TOTAL_DEFENSE_AC} dodge AC)");
         Ok(())
     }
 
     /// Fight defensively (free declaration): −4 on attack rolls and +2 dodge
-    /// AC until its next turn.
+    /// AC until its next turn (a dodge bonus: it stacks with total defense's).
     pub(crate) fn fight_defensively(&mut self, i: usize) -> Result<(), Reason> {
-        let f = &mut self.st.fighters[i];
-        f.defensive = true;
-        f.dodge_ac = f.dodge_ac.max(DEFENSIVE_AC);
+        self.st.fighters[i].defensive = true;
         say!(self, i, "fights defensively (-4 attack, +{DEFENSIVE_AC} dodge AC)");
         Ok(())
     }
@@ -70,7 +64,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         };
         let attacks = &self.st.prep.fighters[i].attacks;
         let w = (0..attacks.len())
-            .find(|&w| attacks[w].melee && attacks[w].reach_max > 0 && !self.st.is_broken(i, w))
+            .find(|&w| attacks[w].melee && attacks[w].reach_max > 0 && self.st.is_usable(i, w))
             .ok_or(Reason::NoWeapon)?;
         let bonus = attacks[w].bonus;
         let d20 = self.rng.roll(20) as i32;

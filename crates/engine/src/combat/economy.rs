@@ -15,15 +15,54 @@ pub struct Planned {
     pub dropped: Option<Reason>,
 }
 
+/// What a creature's state leaves of a turn (CRB "Conditions").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TurnLimits {
+    /// Staggered (the condition, or disabled at 0 hit points): a single move
+    /// or standard action, no full-round action.
+    pub staggered: bool,
+    /// A single move action and nothing else (nauseated, pinned), with the
+    /// reason code for what is dropped.
+    pub single_move: Option<Reason>,
+    /// No attack, charge or maneuver (panicked).
+    pub no_attack: bool,
+}
+
+impl TurnLimits {
+    /// Only the staggered limit.
+    pub const fn staggered(staggered: bool) -> Self {
+        Self { staggered, single_move: None, no_attack: false }
+    }
+}
+
+/// Whether `kind` is a real move action (CRB "Nauseated": "a single move action").
+const fn is_move_action(kind: ActionKind) -> bool {
+    matches!(
+        kind,
+        ActionKind::Move | ActionKind::StandUp | ActionKind::RetrieveWeapon | ActionKind::RepairWeapon
+    )
+}
+
+/// Whether `action` attacks (an attack roll or a maneuver against a foe).
+fn is_attack(action: &Action) -> bool {
+    match action.kind {
+        ActionKind::Attack | ActionKind::FullAttack | ActionKind::Charge => true,
+        ActionKind::Maneuver => action.maneuver != Some(crate::effects::Maneuver::Escape),
+        _ => false,
+    }
+}
+
 /// Applies the action budget to `requested`, in order, into `out` (cleared first).
 ///
 /// Deterministic greedy pass: each action is kept while its slot is free,
-/// excess actions stay in place with `downgraded:action_economy`. When
-/// `staggered` (disabled at 0 hit points: CRB "Staggered"), only the first
+/// excess actions stay in place with `downgraded:action_economy`. Then the
+/// creature's limits: when `staggered` (CRB "Staggered"), only the first
 /// standard or move action survives, a full attack is played as a single
 /// attack, and other full-round actions are dropped (`downgraded:staggered`);
-/// swift and free actions are unaffected.
-pub fn apply_budget(requested: &[Action], staggered: bool, out: &mut Vec<Planned>) {
+/// swift and free actions are unaffected. A `single_move` creature keeps its
+/// first real move action (a pinned one may instead try to escape) and
+/// `wait`; `no_attack` drops attacks, charges and maneuvers (`cannot_attack`).
+pub fn apply_budget(requested: &[Action], limits: TurnLimits, out: &mut Vec<Planned>) {
     out.clear();
     let mut standard = false;
     let mut movement = false;
@@ -66,8 +105,31 @@ pub fn apply_budget(requested: &[Action], staggered: bool, out: &mut Vec<Planned
         let dropped = if fits { None } else { Some(Reason::DowngradedActionEconomy) };
         out.push(Planned { action, dropped });
     }
-    if staggered {
+    if limits.staggered {
         apply_staggered(out);
+    }
+    if let Some(reason) = limits.single_move {
+        apply_single_move(out, reason);
+    }
+    if limits.no_attack {
+        for p in out.iter_mut().filter(|p| p.dropped.is_none() && is_attack(&p.action)) {
+            p.dropped = Some(Reason::CannotAttack);
+        }
+    }
+}
+
+fn apply_single_move(plan: &mut [Planned], reason: Reason) {
+    let mut used = false;
+    let pinned = reason == Reason::DowngradedPinned;
+    for p in plan.iter_mut().filter(|p| p.dropped.is_none()) {
+        let escape = pinned
+            && p.action.kind == ActionKind::Maneuver
+            && p.action.maneuver == Some(crate::effects::Maneuver::Escape);
+        match p.action.kind {
+            ActionKind::Wait => {}
+            kind if (is_move_action(kind) || escape) && !used => used = true,
+            _ => p.dropped = Some(reason),
+        }
     }
 }
 
@@ -94,10 +156,45 @@ mod tests {
     use ActionKind::*;
 
     fn kept(kinds: &[ActionKind], staggered: bool) -> Vec<(ActionKind, Option<Reason>)> {
+        kept_with(kinds, TurnLimits::staggered(staggered))
+    }
+
+    fn kept_with(kinds: &[ActionKind], limits: TurnLimits) -> Vec<(ActionKind, Option<Reason>)> {
         let actions: Vec<Action> = kinds.iter().map(|&k| Action::new(k)).collect();
         let mut out = Vec::new();
-        apply_budget(&actions, staggered, &mut out);
+        apply_budget(&actions, limits, &mut out);
         out.iter().map(|p| (p.action.kind, p.dropped)).collect()
+    }
+
+    #[test]
+    fn a_nauseated_creature_keeps_one_real_move_action() {
+        const NAU: Option<Reason> = Some(Reason::DowngradedNauseated);
+        let limits = TurnLimits { single_move: NAU, ..TurnLimits::default() };
+        assert_eq!(
+            kept_with(&[FiveFootStep, Attack, Move, Move, DropProne, Wait], limits),
+            [(FiveFootStep, NAU), (Attack, NAU), (Move, None), (Move, ECO), (DropProne, NAU), (Wait, None)]
+        );
+        assert_eq!(kept_with(&[Charge], limits), [(Charge, NAU)]);
+        assert_eq!(kept_with(&[Move, Move], limits), [(Move, None), (Move, NAU)]);
+        assert_eq!(kept_with(&[RetrieveWeapon, StandUp], limits), [(RetrieveWeapon, None), (StandUp, NAU)]);
+    }
+
+    #[test]
+    fn a_pinned_creature_may_try_to_escape_and_a_panicked_one_never_attacks() {
+        const PIN: Option<Reason> = Some(Reason::DowngradedPinned);
+        let pinned = TurnLimits { single_move: PIN, ..TurnLimits::default() };
+        let escape = Action::maneuver(crate::effects::Maneuver::Escape, 1);
+        let trip = Action::maneuver(crate::effects::Maneuver::Trip, 1);
+        let mut out = Vec::new();
+        apply_budget(&[escape, Action::new(Move)], pinned, &mut out);
+        assert_eq!(out.iter().map(|p| p.dropped).collect::<Vec<_>>(), [None, PIN]);
+        let panicked = TurnLimits { no_attack: true, ..TurnLimits::default() };
+        apply_budget(&[Action::new(FullAttack)], panicked, &mut out);
+        assert_eq!(out[0].dropped, Some(Reason::CannotAttack));
+        apply_budget(&[trip, Action::new(Move)], panicked, &mut out);
+        assert_eq!(out.iter().map(|p| p.dropped).collect::<Vec<_>>(), [Some(Reason::CannotAttack), None]);
+        apply_budget(&[escape], panicked, &mut out);
+        assert_eq!(out[0].dropped, None, "escaping is not attacking");
     }
 
     const ECO: Option<Reason> = Some(Reason::DowngradedActionEconomy);

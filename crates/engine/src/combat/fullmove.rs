@@ -1,14 +1,15 @@
 //! Full-round movement: withdraw and run (CRB "Full-Round Actions").
 
+use crate::effects::Flags;
 use crate::grid::{Access, step_cost};
 use crate::map::Pos;
 use crate::rng::Dice;
 
 use super::action::{Action, Reason};
+use super::engine::Engine;
 use super::log::{path_text, say};
 use super::movement::Line;
 use super::state::LifeState;
-use super::turn::Engine;
 
 /// Rounds of rest after running to the limit (CRB "Run": 1 minute).
 const RUN_REST_ROUNDS: u32 = 10;
@@ -24,7 +25,10 @@ impl<R: Dice> Engine<'_, '_, R> {
         if f.moved || f.stepped {
             return Err(Reason::CannotCombine);
         }
-        let speed = self.st.prep.fighters[i].speed_ft;
+        if self.st.flags(i).has(Flags::CANT_MOVE) {
+            return Err(Reason::CannotMove);
+        }
+        let speed = self.st.speed(i);
         let restricted = self.st.life(i) == LifeState::Disabled;
         let budget = if restricted { speed } else { 2 * speed };
         let start = self.st.fighters[i].pos;
@@ -100,11 +104,18 @@ impl<R: Dice> Engine<'_, '_, R> {
         if f.run_rest > 0 {
             return Err(Reason::Resting);
         }
+        let flags = self.st.flags(i);
+        if flags.has(Flags::CANT_MOVE) {
+            return Err(Reason::CannotMove);
+        }
+        if flags.has(Flags::NO_RUN_CHARGE) {
+            return Err(Reason::CannotRunOrCharge);
+        }
         let goal = match action.destination {
             Some(d) => d,
             None => self.st.pos(self.enemy_target(i, action)?),
         };
-        let budget = 4 * self.st.prep.fighters[i].speed_ft;
+        let budget = 4 * self.st.speed(i);
         let start = self.st.fighters[i].pos;
         self.run_line(i, start, goal, budget);
         if action.destination.is_some() && self.path.last() != Some(&goal) {
@@ -163,7 +174,10 @@ impl<R: Dice> Engine<'_, '_, R> {
             return true;
         }
         let dc = 10 + f.run_checks as i32;
-        let bonus = spec.con_mod + if spec.run_feat { RUN_FEAT_BONUS } else { 0 };
+        // Run and Endurance each give +4 (CRB; an untyped bonus from two feats).
+        let bonus = spec.con_mod
+            + if spec.run_feat { RUN_FEAT_BONUS } else { 0 }
+            + if spec.endurance { RUN_FEAT_BONUS } else { 0 };
         let d20 = self.rng.roll(20) as i32;
         let ok = d20 + bonus >= dc;
         let f = &mut self.st.fighters[i];

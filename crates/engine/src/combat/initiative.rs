@@ -6,10 +6,10 @@ use crate::rng::Dice;
 
 use super::action::{Action, ActionKind, ReadyTrigger, Reason, Slot};
 use super::economy::Planned;
+use super::engine::Engine;
 use super::log::say;
 use super::policy::Policy;
-use super::reactions::ReactionEvent;
-use super::turn::Engine;
+use super::policy::ReactionEvent;
 
 /// One combatant's initiative check and the last roll-off it made.
 #[derive(Clone, Copy, Debug)]

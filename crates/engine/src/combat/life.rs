@@ -2,21 +2,35 @@
 
 use crate::rng::Dice;
 
+use super::engine::Engine;
 use super::log::say;
 use super::state::LifeState;
-use super::turn::Engine;
 
 /// DC of the Constitution check a dying creature makes each turn.
 const STABILIZE_DC: i32 = 10;
 
 impl<R: Dice> Engine<'_, '_, R> {
-    /// Removes `amount` hit points from `i` (a wound) and settles its life state.
+    /// Removes `amount` hit points from `i` (a wound), temporary hit points
+    /// first, and settles its life state.
     pub(crate) fn wound(&mut self, i: usize, amount: u32) {
         if amount == 0 || self.st.fighters[i].dead {
             return;
         }
+        let f = &mut self.st.fighters[i];
+        let mut amount = amount as i32;
+        if f.temp_hp > 0 {
+            let absorbed = f.temp_hp.min(amount);
+            f.temp_hp -= absorbed;
+            amount -= absorbed;
+            if f.temp_hp == 0 {
+                f.temp_hp_from = None;
+            }
+            if amount == 0 {
+                return;
+            }
+        }
         let before = self.st.life(i);
-        self.st.fighters[i].hp -= amount as i32;
+        self.st.fighters[i].hp -= amount;
         if before == LifeState::Stable {
             // A new wound on a stable creature starts it dying again.
             self.st.fighters[i].stable = false;
@@ -52,9 +66,16 @@ impl<R: Dice> Engine<'_, '_, R> {
 
     /// The start-of-turn Constitution check of a dying creature: DC 10,
     /// d20 + Con modifier − negative hit points; a natural 20 succeeds.
-    /// Success stabilizes, failure loses 1 hit point.
+    /// Success stabilizes, failure loses 1 hit point. A dying creature that
+    /// is bleeding fails without a roll (seed: "agonisant + saignement").
     pub(crate) fn dying_check(&mut self, i: usize) {
         let hp = self.st.fighters[i].hp;
+        if self.st.fighters[i].bleed > 0 {
+            say!(self, i, "bleeding: stabilization fails (hp {hp}->{})", hp - 1);
+            self.st.fighters[i].hp -= 1;
+            self.settle(i, LifeState::Dying);
+            return;
+        }
         let con_mod = self.st.prep.fighters[i].con_mod;
         let d20 = self.rng.roll(20) as i32;
         let total = d20 + con_mod + hp;
@@ -86,13 +107,15 @@ impl<R: Dice> Engine<'_, '_, R> {
 
     /// Restores up to `amount` hit points to `i` (capped at its maximum) and
     /// returns the points actually restored. At 0 or more the creature is no
-    /// longer stable, so a later fall starts dying again.
+    /// longer stable, so a later fall starts dying again. Any healing stops
+    /// bleeding (CRB "Bleed").
     #[cfg_attr(not(test), expect(dead_code, reason = "healing arrives with spells and channel energy"))]
     pub(crate) fn heal(&mut self, i: usize, amount: u32) -> u32 {
-        let f = &mut self.st.fighters[i];
-        if f.dead {
+        if self.st.fighters[i].dead {
             return 0;
         }
+        self.stop_bleeding(i);
+        let f = &mut self.st.fighters[i];
         let before = f.hp;
         f.hp = (f.hp + amount as i32).min(self.st.prep.fighters[i].hp_max.max(before));
         if f.hp >= 0 {

@@ -1,7 +1,8 @@
 //! The combat engine: one deterministic battle from an encounter and a dice source.
 //!
-//! The turn loop orchestrates; the rule modules decide: `turn` (initiative,
-//! rounds), `economy` (action budget), `movement`, `attack` (attack rolls),
+//! `engine` holds the battle engine (state, dice, transcript); the turn loop
+//! orchestrates and the rule modules decide, each an `impl` block on the
+//! engine: `turn` (initiative, rounds), `economy` (action budget), `movement`, `attack` (attack rolls),
 //! `damage` (criticals, reductions), `life` (life states), `aoo` (attacks of
 //! opportunity), `policy` (decisions), `log` (transcript lines).
 
@@ -13,29 +14,39 @@ use crate::rng::Dice;
 mod action;
 mod aoo;
 mod attack;
+mod concealment;
 mod damage;
 mod defense;
 mod economy;
+mod engine;
 mod fullmove;
 mod initiative;
 mod life;
 mod log;
+mod maneuver;
 mod movement;
+mod ongoing;
 mod paths;
 mod policy;
+mod power_attack;
 mod prepared;
 mod reactions;
+mod sneak;
 mod state;
+mod status;
 mod turn;
+mod weapons;
 
 #[cfg(test)]
 mod tests;
 
 pub use action::{Action, ActionKind, ActionResult, AidMode, ReadyTrigger, Reason, Slot};
-pub use economy::{Planned, apply_budget};
-pub use policy::{DefaultPolicy, MatchupPolicy, Policy, Roster, SidePolicies, StrategyPolicy};
+pub use economy::{Planned, TurnLimits, apply_budget};
+pub use policy::{
+    DefaultPolicy, MatchupPolicy, NoReactions, Policy, ReactionEvent, Reactions, Roster, SidePolicies,
+    StrategyPolicy,
+};
 pub use prepared::{PrepareError, PreparedEncounter};
-pub use reactions::{NoReactions, ReactionEvent, Reactions};
 pub use state::{BattleState, LifeState};
 
 /// Options that change how a battle is played.
@@ -115,7 +126,7 @@ pub fn run_prepared<R: Dice>(
     transcript: Option<&mut Vec<String>>,
     policy: &mut dyn Policy,
 ) -> RunOutcome {
-    turn::Engine::new(prepared, options, rng, transcript).run(policy)
+    engine::Engine::new(prepared, options, rng, transcript).run(policy)
 }
 
 /// [`run_prepared`] with a reaction policy: combatants may take immediate
@@ -128,7 +139,7 @@ pub fn run_prepared_with_reactions<R: Dice>(
     policy: &mut dyn Policy,
     reactions: &mut dyn Reactions,
 ) -> RunOutcome {
-    let mut engine = turn::Engine::new(prepared, options, rng, transcript);
+    let mut engine = engine::Engine::new(prepared, options, rng, transcript);
     engine.reactions = Some(reactions);
     engine.run(policy)
 }

@@ -1,14 +1,15 @@
 //! Movement: move along the true shortest path, the 5-foot step, the charge.
 
+use crate::effects::Flags;
 use crate::grid::{Access, NEIGHBOURS, Pathfinder, distance_ft, step_cost};
 use crate::map::Pos;
 use crate::rng::Dice;
 
 use super::action::{Action, Reason};
 use super::attack::Swing;
+use super::engine::Engine;
 use super::log::{path_text, say};
 use super::state::{BattleState, LifeState};
-use super::turn::Engine;
 
 /// The squares of the Bresenham line from `from` (excluded) to `to` (included).
 #[derive(Clone, Debug)]
@@ -158,9 +159,10 @@ impl BattleState<'_> {
         }
     }
 
-    /// The feet a move action of `i` may cover: its speed, halved when disabled.
+    /// The feet a move action of `i` may cover: its speed (conditions and
+    /// effects included), halved when disabled.
     pub fn move_budget(&self, i: usize) -> u32 {
-        let speed = self.prep.fighters[i].speed_ft;
+        let speed = self.speed(i);
         if self.life(i) == LifeState::Disabled { speed / 2 } else { speed }
     }
 
@@ -176,7 +178,7 @@ impl BattleState<'_> {
         adjacent
             && !f.moved
             && !f.stepped
-            && self.prep.fighters[i].speed_ft > 0
+            && self.speed(i) > 0
             && map.passable(to)
             && self.access(i, to) == Access::Open
             && step_cost(map, from, to, 0) == Some(5)
@@ -302,7 +304,7 @@ impl BattleState<'_> {
             parity ^= u8::from(diagonal);
             prev = p;
         }
-        (10..=2 * self.prep.fighters[i].speed_ft).contains(&cost)
+        (10..=2 * self.speed(i)).contains(&cost)
     }
 }
 
@@ -325,6 +327,9 @@ impl<R: Dice> Engine<'_, '_, R> {
     pub(crate) fn move_action(&mut self, i: usize, action: Action) -> Result<(), Reason> {
         if self.st.fighters[i].stepped {
             return Err(Reason::CannotCombine);
+        }
+        if self.st.flags(i).has(Flags::CANT_MOVE) {
+            return Err(Reason::CannotMove);
         }
         let target = match action.destination {
             Some(_) => None,
@@ -502,6 +507,9 @@ impl<R: Dice> Engine<'_, '_, R> {
         if f.moved || f.stepped {
             return Err(Reason::CannotCombine);
         }
+        if self.st.flags(i).has(Flags::CANT_MOVE) {
+            return Err(Reason::CannotMove);
+        }
         let dest = match action.destination {
             Some(d) => d,
             None => {
@@ -525,6 +533,13 @@ impl<R: Dice> Engine<'_, '_, R> {
         let t = self.enemy_target(i, action)?;
         if self.st.fighters[i].stepped {
             return Err(Reason::CannotCombine);
+        }
+        let flags = self.st.flags(i);
+        if flags.has(Flags::CANT_MOVE) {
+            return Err(Reason::CannotMove);
+        }
+        if flags.has(Flags::NO_RUN_CHARGE) {
+            return Err(Reason::CannotRunOrCharge);
         }
         let (end, auto) = self.st.charge_end(i, t)?;
         let w = match action.weapon {

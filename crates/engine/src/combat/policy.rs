@@ -2,12 +2,14 @@
 
 use std::sync::Arc;
 
+use crate::effects::{ConditionId, Flags, Maneuver};
 use crate::encounter::Encounter;
 use crate::grid::{Access, Pathfinder, distance_ft};
 use crate::map::Pos;
-use crate::strategy::{StrategySpec, TargetPriority};
+use crate::strategy::{ManeuverUse, PowerAttackUse, StrategySpec, TargetPriority};
 
 use super::action::{Action, ActionKind};
+use super::attack::Swing;
 use super::state::{BattleState, LifeState};
 
 /// Chooses the actions of a combatant's turn.
@@ -30,9 +32,13 @@ impl<F: FnMut(&BattleState<'_>, usize, &mut Vec<Action>)> Policy for F {
 /// The default tactics: close in on the nearest enemy and hit it.
 ///
 /// Target: the nearest enemy able to fight (5-10-5 distance, ties by
-/// encounter order). Then the first that applies: a full attack when a weapon
-/// reaches it from here; a charge when a clear straight line exists; a
-/// 5-foot step and a full attack when one step suffices; otherwise a move
+/// encounter order). A creature that must flee (frightened, panicked)
+/// withdraws. A prone one stands up first, one whose weapon lies on the
+/// ground picks it up, one whose weapon was sundered repairs it. With the
+/// Power Attack feat it declares it when that raises its expected damage
+/// against the target. Then the first that applies: a full attack when a
+/// weapon reaches it from here; a charge when a clear straight line exists;
+/// a 5-foot step and a full attack when one step suffices; otherwise a move
 /// toward the closest square from which to attack, and an attack. A disabled
 /// combatant does not charge (it cannot take full-round actions).
 #[derive(Clone, Copy, Debug, Default)]
@@ -41,16 +47,147 @@ pub struct DefaultPolicy;
 impl Policy for DefaultPolicy {
     fn plan(&mut self, battle: &BattleState<'_>, actor: usize, out: &mut Vec<Action>) {
         let Some(t) = battle.nearest_enemy(actor) else { return };
-        strike(battle, actor, t, true, out);
+        plan_turn(battle, actor, t, Tactics::DEFAULT, out);
     }
 }
 
+/// The choices of the attack ladder a strategy can change.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Tactics {
+    charges: bool,
+    power_attack: PowerAttackUse,
+    maneuver: ManeuverUse,
+}
+
+impl Tactics {
+    const DEFAULT: Tactics =
+        Tactics { charges: true, power_attack: PowerAttackUse::Auto, maneuver: ManeuverUse::None };
+}
+
+/// A turn against target `t`: fleeing when a condition says so, standing up,
+/// recovering a weapon, Power Attack, a maneuver, then the attack ladder.
+fn plan_turn(battle: &BattleState<'_>, actor: usize, t: usize, tactics: Tactics, out: &mut Vec<Action>) {
+    let f = &battle.fighters[actor];
+    let flags = f.summary.flags;
+    if flags.0 != 0 && flags.has(Flags::MUST_FLEE) {
+        if flags.has(Flags::CANT_MOVE) {
+            if flags.has(Flags::NO_ATTACK) {
+                out.push(Action::new(ActionKind::TotalDefense));
+                return;
+            }
+        } else {
+            out.push(Action::new(ActionKind::Withdraw));
+            return;
+        }
+    }
+    if f.conds.has(ConditionId::Prone) {
+        out.push(Action::new(ActionKind::StandUp));
+        after_move_action(battle, actor, t, out);
+        return;
+    }
+    let sundered = || f.wear.iter().any(|&d| d >= super::weapons::WEAPON_DURABILITY);
+    if f.dropped != 0 || (f.broken != 0 && sundered()) {
+        let kind = if f.dropped != 0 { ActionKind::RetrieveWeapon } else { ActionKind::RepairWeapon };
+        out.push(Action::new(kind));
+        out.push(Action::at(ActionKind::Attack, t));
+        return;
+    }
+    let spec = &battle.prep.fighters[actor];
+    if spec.power_attack && melee_this_turn(battle, actor, t, tactics.charges) {
+        let declare = match tactics.power_attack {
+            PowerAttackUse::Never => false,
+            PowerAttackUse::Always => true,
+            PowerAttackUse::Auto => battle.power_attack_pays(actor, t),
+        };
+        if declare {
+            out.push(Action::new(ActionKind::PowerAttack));
+        }
+    }
+    if tactics.maneuver != ManeuverUse::None
+        && let Some(m) = maneuver_worth_it(battle, actor, t, tactics.maneuver)
+    {
+        out.push(Action::maneuver(m, t));
+        return;
+    }
+    strike(battle, actor, t, tactics.charges, out);
+}
+
+/// Whether the attack ladder will strike `t` in melee this turn: a melee
+/// attack reaches it from here, or it will charge.
+fn melee_this_turn(battle: &BattleState<'_>, actor: usize, t: usize, charges: bool) -> bool {
+    match battle.weapon_for(actor, t, battle.pos(actor)) {
+        Ok(w) => battle.prep.fighters[actor].attacks[w].melee,
+        Err(_) => {
+            charges
+                && battle.life(actor) != LifeState::Disabled
+                && !battle.flags(actor).has(Flags::NO_RUN_CHARGE)
+                && battle.charge_end(actor, t).is_ok()
+        }
+    }
+}
+
+/// After a move action (standing up): an attack when the target is in reach
+/// (with a 5-foot step if one suffices), else a second move toward it.
+fn after_move_action(battle: &BattleState<'_>, actor: usize, t: usize, out: &mut Vec<Action>) {
+    if battle.weapon_for(actor, t, battle.pos(actor)).is_ok() {
+        out.push(Action::at(ActionKind::Attack, t));
+    } else if let Some(q) = battle.step_to_attack(actor, t) {
+        out.push(Action::at(ActionKind::FiveFootStep, t).with_destination(q));
+        out.push(Action::at(ActionKind::Attack, t));
+    } else {
+        out.push(Action::at(ActionKind::Move, t));
+    }
+}
+
+/// The maneuver to try on `t` instead of attacking, if any: one the lever
+/// allows, legal against `t` from here, whose chance of success is at least
+/// the chance to hit with the attack `actor` would make.
+fn maneuver_worth_it(
+    battle: &BattleState<'_>,
+    actor: usize,
+    t: usize,
+    lever: ManeuverUse,
+) -> Option<Maneuver> {
+    let here = battle.pos(actor);
+    let w = battle.weapon_for(actor, t, here).ok()?;
+    if !battle.prep.fighters[actor].attacks[w].melee {
+        return None;
+    }
+    let s = battle.situation(actor, w, t, Swing::default());
+    let hit = super::power_attack::hit_chance(s.attack, s.ac);
+    let candidates: &[Maneuver] = match lever {
+        ManeuverUse::None => &[],
+        ManeuverUse::Trip => &[Maneuver::Trip],
+        ManeuverUse::Disarm => &[Maneuver::Disarm],
+        ManeuverUse::Auto => &[Maneuver::Trip, Maneuver::Disarm],
+    };
+    candidates
+        .iter()
+        .copied()
+        .filter(|&m| match m {
+            Maneuver::Trip => !battle.is_prone(t) && (battle.size(t) as u8) < battle.size(actor) as u8 + 2,
+            Maneuver::Disarm => battle.held_weapon(t).is_some(),
+            _ => false,
+        })
+        .map(|m| (m, super::power_attack::hit_chance(battle.cmb(actor, m, t), battle.cmd(t, m, actor))))
+        .filter(|&(_, p)| p >= hit)
+        // The best chance; on a tie the first listed (trip before disarm).
+        .fold(
+            None,
+            |best: Option<(Maneuver, f64)>, x| if best.is_none_or(|b| x.1 > b.1) { Some(x) } else { best },
+        )
+        .map(|(m, _)| m)
+}
+
 /// The default policy's attack ladder against target `t`; the charge rung
-/// only when `charges`.
+/// only when `charges` (and the creature may charge).
 fn strike(battle: &BattleState<'_>, actor: usize, t: usize, charges: bool, out: &mut Vec<Action>) {
+    let may_charge = charges
+        && battle.life(actor) != LifeState::Disabled
+        && !battle.flags(actor).has(Flags::NO_RUN_CHARGE);
     if battle.weapon_for(actor, t, battle.pos(actor)).is_ok() {
         out.push(Action::at(ActionKind::FullAttack, t));
-    } else if charges && battle.life(actor) != LifeState::Disabled && battle.charge_end(actor, t).is_ok() {
+    } else if may_charge && battle.charge_end(actor, t).is_ok() {
         out.push(Action::at(ActionKind::Charge, t));
     } else if let Some(q) = battle.step_to_attack(actor, t) {
         out.push(Action::at(ActionKind::FiveFootStep, t).with_destination(q));
@@ -84,11 +221,12 @@ impl Roster {
 /// The all-default spec plays exactly as [`DefaultPolicy`]. Otherwise: the
 /// target is chosen by the spec's priority among enemies able to fight
 /// (ties: fewer hit points, then encounter order); below the retreat
-/// threshold a combatant that can get farther from every enemy moves to
-/// the reachable square farthest from the nearest one (a move action, so it
-/// provokes: the engine does not play withdraw yet); without charges the
-/// ladder skips the charge. Spell policy and class abilities are inert
-/// until the engine plays spells and class abilities.
+/// threshold a combatant that can get farther from every enemy withdraws
+/// (the engine picks the square farthest from the nearest enemy); without
+/// charges the ladder skips the charge; `power_attack` and `maneuver` choose
+/// when to declare Power Attack and which maneuver to try instead of
+/// attacking. Spell policy and class abilities are inert until the engine
+/// plays spells and class abilities.
 #[derive(Clone, Debug)]
 pub struct StrategyPolicy {
     spec: StrategySpec,
@@ -167,7 +305,12 @@ impl Policy for StrategyPolicy {
             out.push(Action::new(ActionKind::Withdraw));
             return;
         }
-        strike(battle, actor, t, self.spec.use_charges, out);
+        let tactics = Tactics {
+            charges: self.spec.use_charges,
+            power_attack: self.spec.power_attack,
+            maneuver: self.spec.maneuver,
+        };
+        plan_turn(battle, actor, t, tactics, out);
     }
 }
 
@@ -215,5 +358,49 @@ impl Policy for SidePolicies<'_> {
         if let Some(policy) = self.0.get_mut(battle.side(actor)) {
             policy.plan(battle, actor, out);
         }
+    }
+}
+
+/// An event a reaction policy may answer with an immediate action.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReactionEvent {
+    /// `attacker` made an attack roll against `target`.
+    AttackResolved {
+        /// Who attacked.
+        attacker: usize,
+        /// Who was attacked.
+        target: usize,
+    },
+    /// `mover` took one step of movement.
+    MovementStep {
+        /// Who moved.
+        mover: usize,
+    },
+    /// `victim` lost hit points to an attack by `by`.
+    DamageTaken {
+        /// Who was hurt.
+        victim: usize,
+        /// Who hurt it.
+        by: usize,
+    },
+}
+
+/// Chooses immediate actions out of turn; the default is none.
+///
+/// Asked, for every event, about each combatant able to take an immediate
+/// action now (encounter order); an answer of kind `immediate` is played
+/// (one per combatant per event, without cascade), any other is ignored.
+pub trait Reactions {
+    /// The immediate action `who` takes in answer to `event`, if any.
+    fn react(&mut self, battle: &BattleState<'_>, who: usize, event: ReactionEvent) -> Option<Action>;
+}
+
+/// No reactions at all.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoReactions;
+
+impl Reactions for NoReactions {
+    fn react(&mut self, _: &BattleState<'_>, _: usize, _: ReactionEvent) -> Option<Action> {
+        None
     }
 }

@@ -6,11 +6,13 @@
 use std::sync::{Arc, OnceLock};
 
 use crate::dice::{DiceExpr, ability_modifier};
+use crate::effects::{Mod, Targets, modifier::targets_of};
 use crate::encounter::Encounter;
+use crate::feats::{FeatCatalog, ResolvedFeatures, SneakDice};
 use crate::grid::{NEIGHBOURS, Pathfinder, natural_reach_ft, space_squares};
 use crate::los::{self, LosTable};
 use crate::map::{Map, Pos};
-use crate::model::{ArmorClass, AttackKind, AttackSpec, Combatant, DamageComponent, Size};
+use crate::model::{ArmorClass, AttackKind, AttackSpec, Combatant, DamageComponent, Saves, Size};
 
 use super::paths::MoverPaths;
 
@@ -23,6 +25,19 @@ const ENERGY_TYPES: [&str; 5] = ["acid", "cold", "electricity", "fire", "sonic"]
 /// Why an encounter cannot be prepared (data that validation should have refused).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PrepareError {
+    /// A feature is not in the catalogue (or misses its parameter).
+    #[error("combatant {combatant:?}: $.features[{index}]: {message}")]
+    BadFeature {
+        /// Combatant id.
+        combatant: String,
+        /// Index of the feature in the combatant's `features`.
+        index: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// The feature catalogue itself is invalid.
+    #[error(transparent)]
+    Catalog(#[from] crate::feats::CatalogError),
     /// A damage formula does not parse.
     #[error("combatant {combatant:?}, attack {attack:?}: {message}")]
     BadAttack {
@@ -45,6 +60,9 @@ pub struct PreparedEncounter {
     pub(crate) pathfinder: Pathfinder,
     /// Creature-free shortest paths per size of space (small maps only).
     pub(crate) paths: MoverPaths,
+    /// The distinct creature types of the encounter (normalized), indexed by
+    /// `FighterSpec::creature_type`, for `vs_creature_type` modifiers.
+    pub(crate) creature_types: Vec<String>,
     los: LosTable,
     /// Used only when the map is too large for `los`.
     geo: GeoCache,
@@ -83,25 +101,78 @@ pub(crate) struct FighterSpec {
     pub run_feat: bool,
     /// Whether it acts in a surprise round.
     pub aware: bool,
+    /// Strength and Dexterity scores (conditions that lower them change derived numbers).
+    pub str_score: i32,
+    pub dex_score: i32,
+    pub str_mod: i32,
+    /// Final saves.
+    pub saves: Saves,
+    /// Combat maneuver bonus and defense before situational modifiers
+    /// (printed, or computed from BAB, abilities, size and the AC bonuses of
+    /// the eight CMD types that feats put in the printed AC).
+    pub cmb: i32,
+    pub cmd: i32,
+    /// Dodge bonuses that feats put in the printed AC and touch AC (lost when denied Dexterity).
+    pub printed_dodge: i32,
+    /// Printed Escape Artist bonus, if any.
+    pub escape_artist: Option<i32>,
+    /// Feature modifiers applied during play, compiled for this combatant.
+    pub mods: Box<[Mod]>,
+    /// The targets `mods` change.
+    pub mod_targets: Targets,
+    /// Rules its features switch on.
+    pub power_attack: bool,
+    pub combat_reflexes: bool,
+    pub far_shot: bool,
+    pub endurance: bool,
+    pub blind_fight: bool,
+    pub improved_precise_shot: bool,
+    /// Maneuvers made without provoking (bit = `Maneuver as usize`).
+    pub no_aoo_maneuvers: u16,
+    /// Sneak attack d6 (0: none).
+    pub sneak_dice: u32,
+    /// Undead and constructs: immune to precision damage (sneak attack).
+    pub precision_immune: bool,
+    /// Index of its creature type in `PreparedEncounter::creature_types`.
+    pub creature_type: Option<u16>,
+    /// Energy resistance per type (`effects::effect::ENERGY` order) and immunities (bit per type).
+    pub energy_resist: [u32; 5],
+    pub energy_immune: u8,
+    /// Carried items a steal can take (total quantity).
+    pub carried_items: u32,
+    /// What each feature became (for the trace).
+    pub features: ResolvedFeatures,
 }
 
 /// One attack, with everything the hot path needs precomputed.
 #[derive(Debug)]
 pub(crate) struct AttackProfile {
     pub name: String,
+    /// The attack's id (`weapon_id`), for weapon filters.
+    pub id: String,
     /// Melee (weapon, natural or melee touch); otherwise ranged.
     pub melee: bool,
     /// Resolved against touch AC.
     pub vs_touch: bool,
     /// Firearm: touch AC within its first range increment.
     pub firearm: bool,
-    /// Attack bonus (Multiattack applied to a secondary natural attack).
+    /// Attack bonus (final, as printed).
     pub bonus: i32,
+    /// A natural attack (never disarmed or sundered).
+    pub natural: bool,
+    /// A secondary natural attack (Power Attack bonus halved).
+    pub secondary: bool,
+    /// Wielded in two hands (Power Attack bonus ×1.5, 1.5 × Strength).
+    pub two_handed: bool,
+    /// A melee weapon or natural attack (not a touch attack): Power Attack adds damage.
+    pub weapon_damage: bool,
+    /// Average damage of a hit (for the Power Attack and maneuver decisions).
+    pub mean_damage: f64,
     pub components: Vec<Component>,
     /// The component that carries `damage_bonus` (the first physical one).
     pub bonus_component: Option<usize>,
     pub damage_bonus: i32,
-    /// Lowest natural roll that threatens (Improved Critical applied).
+    /// Lowest natural roll that threatens (as printed: Improved Critical included).
     pub threat_min: u32,
     pub crit_mult: u32,
     /// Range increment in feet (0 for melee).
@@ -138,6 +209,8 @@ pub(crate) struct Component {
     pub physical: bool,
     /// Its dice are multiplied on a critical hit (the weapon's own damage).
     pub crit_dice: bool,
+    /// Bleed damage: sets the target bleeding instead of wounding it now.
+    pub bleed: bool,
     /// Its flat part is multiplied on a critical hit (physical, not precision).
     pub crit_flat: bool,
 }
@@ -183,45 +256,40 @@ fn weapon_component(damage: &[DamageComponent]) -> Option<usize> {
 }
 
 impl PreparedEncounter {
-    /// Prepares `encounter`: parses every formula and precomputes the attack profiles.
+    /// Prepares `encounter`: parses every formula, resolves every feature
+    /// against the engine's catalogue (`data/feats.json`) and precomputes the
+    /// attack profiles.
     pub fn new(encounter: &Encounter) -> Result<Self, PrepareError> {
+        Self::with_catalog(encounter, FeatCatalog::builtin().map_err(|e| PrepareError::Catalog(e.clone()))?)
+    }
+
+    /// [`PreparedEncounter::new`] with another feature catalogue.
+    pub fn with_catalog(encounter: &Encounter, catalog: &FeatCatalog) -> Result<Self, PrepareError> {
         let combatants: Vec<&Combatant> = encounter.combatants.iter().map(|d| d.spec.as_ref()).collect();
+        let mut creature_types: Vec<String> = Vec::new();
+        for c in &combatants {
+            if let Some(t) = c.creature_type.as_deref().map(norm)
+                && !creature_types.contains(&t)
+            {
+                creature_types.push(t);
+            }
+        }
+        let type_index = |t: &str| creature_types.iter().position(|k| *k == norm(t)).map(|k| k as u16);
         let mut fighters = Vec::with_capacity(combatants.len());
         for d in &encounter.combatants {
             let c = d.spec.as_ref();
+            let features = crate::feats::resolve(c, catalog).map_err(|e| PrepareError::BadFeature {
+                combatant: d.id.clone(),
+                index: e.index,
+                message: e.message,
+            })?;
             let mut attacks = Vec::with_capacity(c.attacks.len());
             for a in &c.attacks {
                 attacks.push(prepare_attack(c, a, &combatants).map_err(|message| {
                     PrepareError::BadAttack { combatant: d.id.clone(), attack: a.name.clone(), message }
                 })?);
             }
-            let dex_mod = ability_modifier(c.abilities.dex_score);
-            let aoo_per_round =
-                if c.has_feature("Combat Reflexes") { (1 + dex_mod).max(1) as u32 } else { 1 };
-            let con_score = c.abilities.con_score;
-            fighters.push(FighterSpec {
-                id: d.id.clone(),
-                side: d.side,
-                start: d.pos,
-                hp_max: c.hp_max,
-                start_hp: d.start_hp,
-                ac: c.ac,
-                init_mod: c.initiative_mod,
-                speed_ft: c.speed_land_ft.max(c.speed_fly_ft.unwrap_or(0)),
-                con_score,
-                con_mod: con_score.map_or(0, ability_modifier),
-                destroyed_at_zero: c.destroyed_at_zero() || con_score.is_none(),
-                is_pc: c.is_pc(),
-                bab: c.bab,
-                aoo_per_round,
-                attacks,
-                size: c.size,
-                space: space_squares(c.size),
-                dex_mod,
-                precise_shot: c.has_feature("Precise Shot"),
-                run_feat: c.has_feature("Run"),
-                aware: d.aware,
-            });
+            fighters.push(fighter_spec(d, c, attacks, features, &type_index));
         }
         let los = LosTable::new(&encounter.map);
         let geo = if los.is_tabulated() { GeoCache::default() } else { GeoCache::new(&encounter.map) };
@@ -233,6 +301,7 @@ impl PreparedEncounter {
             fighters,
             pathfinder,
             paths,
+            creature_types,
             los,
             geo,
         })
@@ -266,6 +335,26 @@ impl PreparedEncounter {
     /// Side names.
     pub fn sides(&self) -> &[String] {
         &self.sides
+    }
+
+    /// What each feature of combatant `i` became: modifiers (in final values
+    /// or in play), a rule, or a traced no-op.
+    pub fn features(&self, i: usize) -> &ResolvedFeatures {
+        &self.fighters[i].features
+    }
+
+    /// The index `vs_creature_type` modifiers use for creature type `name`
+    /// (`None`: no combatant of the encounter has it).
+    pub fn creature_type_index(&self, name: &str) -> Option<u16> {
+        let name = norm(name);
+        self.creature_types.iter().position(|t| *t == name).map(|k| k as u16)
+    }
+
+    /// Compiles a data-form modifier for combatant `i` (its weapon filter
+    /// against `i`'s attacks, its creature type against the encounter's).
+    pub fn compile_modifier(&self, i: usize, m: &crate::effects::Modifier) -> Mod {
+        let names = self.fighters[i].attacks.iter().map(|a| (a.name.as_str(), a.id.as_str()));
+        Mod::compile(m, names, |t| self.creature_type_index(t))
     }
 
     /// Whether `from` has line of effect to `to` (precomputed).
@@ -306,6 +395,102 @@ impl PreparedEncounter {
     }
 }
 
+/// The static data of combatant `d` (its features resolved, its attacks prepared).
+fn fighter_spec(
+    d: &crate::encounter::Deployed,
+    c: &Combatant,
+    attacks: Vec<AttackProfile>,
+    features: ResolvedFeatures,
+    type_index: &dyn Fn(&str) -> Option<u16>,
+) -> FighterSpec {
+    use crate::effects::stacking::{Tally, counts_for_cmd};
+    use crate::effects::{BonusType, ModTarget};
+    let dex_mod = ability_modifier(c.abilities.dex_score);
+    let str_mod = ability_modifier(c.abilities.str_score);
+    let rules = &features.rules;
+    let aoo_per_round = if rules.combat_reflexes { (1 + dex_mod).max(1) as u32 } else { 1 };
+    let con_score = c.abilities.con_score;
+    let names: Vec<(&str, &str)> = c.attacks.iter().map(|a| (a.name.as_str(), a.weapon_id())).collect();
+    let mods: Box<[Mod]> =
+        features.in_play().map(|m| Mod::compile(m, names.iter().copied(), |t| type_index(t))).collect();
+    // AC bonuses that feats put in the printed AC: the dodge part leaves the
+    // touch AC when Dexterity is denied; the eight CMD types count toward a computed CMD.
+    let mut printed_ac = Tally::new();
+    for m in features.in_final_values().filter(|m| m.target == ModTarget::Ac && m.weapon.is_none()) {
+        printed_ac.add(m.bonus_type, m.value);
+    }
+    let cmb = c
+        .cmb
+        .unwrap_or_else(|| crate::feats::derive::cmb(c.bab, str_mod, dex_mod, c.size, rules.agile_maneuvers));
+    let cmd = c.cmd.unwrap_or_else(|| {
+        let bab = if rules.defensive_combat_training { c.level as i32 } else { c.bab };
+        crate::feats::derive::cmd(bab, str_mod, dex_mod, c.size) + printed_ac.total_where(counts_for_cmd)
+    });
+    let mut energy_resist = [0u32; 5];
+    let mut energy_immune = 0u8;
+    for (k, energy) in crate::effects::effect::ENERGY.iter().enumerate() {
+        energy_resist[k] =
+            c.resistances.iter().filter(|(t, _)| norm(t) == *energy).map(|(_, &v)| v).max().unwrap_or(0);
+        if c.immunities.iter().any(|i| norm(i) == *energy) {
+            energy_immune |= 1 << k;
+        }
+    }
+    let sneak_dice = match rules.sneak_attack {
+        None => 0,
+        Some(SneakDice::ByLevel) => c.level.div_ceil(2),
+        Some(SneakDice::Fixed(n)) => n,
+    };
+    let precision_immune =
+        matches!(c.creature_type.as_deref().map(norm).as_deref(), Some("undead") | Some("construct"));
+    FighterSpec {
+        id: d.id.clone(),
+        side: d.side,
+        start: d.pos,
+        hp_max: c.hp_max,
+        start_hp: d.start_hp,
+        ac: c.ac,
+        init_mod: c.initiative_mod,
+        speed_ft: c.speed_land_ft.max(c.speed_fly_ft.unwrap_or(0)),
+        con_score,
+        con_mod: con_score.map_or(0, ability_modifier),
+        destroyed_at_zero: c.destroyed_at_zero() || con_score.is_none(),
+        is_pc: c.is_pc(),
+        bab: c.bab,
+        aoo_per_round,
+        attacks,
+        size: c.size,
+        space: space_squares(c.size),
+        dex_mod,
+        precise_shot: rules.precise_shot,
+        run_feat: rules.run,
+        aware: d.aware,
+        str_score: c.abilities.str_score,
+        dex_score: c.abilities.dex_score,
+        str_mod,
+        saves: c.saves,
+        cmb,
+        cmd,
+        printed_dodge: printed_ac.of(BonusType::Dodge).max(0),
+        escape_artist: c.skills.iter().find(|(k, _)| norm(k) == "escape_artist").and_then(|(_, s)| s.bonus),
+        mod_targets: targets_of(&mods),
+        mods,
+        power_attack: rules.power_attack,
+        combat_reflexes: rules.combat_reflexes,
+        far_shot: rules.far_shot,
+        endurance: rules.endurance,
+        blind_fight: rules.blind_fight,
+        improved_precise_shot: rules.improved_precise_shot,
+        no_aoo_maneuvers: rules.no_aoo_maneuvers,
+        sneak_dice,
+        precision_immune,
+        creature_type: c.creature_type.as_deref().and_then(type_index),
+        energy_resist,
+        energy_immune,
+        carried_items: c.carried_items.iter().map(|i| i.quantity()).sum(),
+        features,
+    }
+}
+
 fn prepare_attack(
     owner: &Combatant,
     a: &AttackSpec,
@@ -316,11 +501,13 @@ fn prepare_attack(
     for (k, c) in a.damage.iter().enumerate() {
         let dice = DiceExpr::parse(&c.formula).map_err(|e| format!("damage[{k}]: {e}"))?;
         let weapon = bonus_component == Some(k);
+        let bleed = c.types.iter().any(|t| norm(t) == "bleed");
         components.push(Component {
             dice,
             physical: is_physical(c),
             crit_dice: weapon,
-            crit_flat: weapon || (is_physical(c) && !c.precision),
+            crit_flat: !bleed && (weapon || (is_physical(c) && !c.precision)),
+            bleed,
         });
     }
     let ranged_touch = a.kind == AttackKind::Touch && a.range_increment_ft.is_some();
@@ -342,15 +529,13 @@ fn prepare_attack(
         _ => 0,
     };
     let (reach_min, reach_max) = melee_reach(owner.size, a);
-    // The printed bonus of a secondary natural attack already has its −5;
-    // Multiattack makes it −2.
-    let mut bonus = a.attack_bonus;
-    if a.natural && a.secondary && owner.has_feature("Multiattack") {
-        bonus += 3;
-    }
-    let improved = owner.features.iter().any(|f| f.name().to_lowercase().starts_with("improved critical"));
-    let crit_range = a.crit_range.clamp(2, 20);
-    let threat_min = if improved { (2 * crit_range).saturating_sub(21).max(2) } else { crit_range };
+    // Final values: the printed bonus of a secondary natural attack already
+    // has its −5 (−2 with Multiattack), the printed threat range already
+    // Improved Critical (feats::resolve).
+    let bonus = a.attack_bonus;
+    let threat_min = a.crit_range.clamp(2, 20);
+    let mean_damage = components.iter().filter(|c| !c.bleed).map(|c| c.dice.mean()).sum::<f64>().max(0.0)
+        + f64::from(a.damage_bonus);
     // Physical damage types plus special qualities: every DR bypass component must be among them.
     let mut carried: Vec<String> = a.qualities.iter().map(|q| norm(q)).collect();
     for c in a.damage.iter().filter(|c| is_physical(c)) {
@@ -359,10 +544,16 @@ fn prepare_attack(
     let vs = everyone.iter().map(|d| defense_against(d, a, &carried)).collect();
     Ok(AttackProfile {
         name: a.name.clone(),
+        id: a.weapon_id().to_string(),
         melee,
         vs_touch: a.kind == AttackKind::Touch,
         firearm: a.firearm,
         bonus,
+        natural: a.natural,
+        secondary: a.secondary,
+        two_handed: a.two_handed,
+        weapon_damage: a.kind != AttackKind::Touch,
+        mean_damage,
         components,
         bonus_component,
         damage_bonus: a.damage_bonus,

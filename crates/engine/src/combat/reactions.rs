@@ -1,56 +1,12 @@
 //! Immediate actions out of turn through an optional reaction policy
-//! (CRB "Immediate Actions").
+//! (CRB "Immediate Actions"); the policy side (`Reactions`) is in `policy`.
 
 use crate::rng::Dice;
 
-use super::action::{Action, ActionKind, Reason};
+use super::action::{ActionKind, Reason};
+use super::engine::Engine;
 use super::log::say;
-use super::state::BattleState;
-use super::turn::Engine;
-
-/// An event a reaction policy may answer with an immediate action.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ReactionEvent {
-    /// `attacker` made an attack roll against `target`.
-    AttackResolved {
-        /// Who attacked.
-        attacker: usize,
-        /// Who was attacked.
-        target: usize,
-    },
-    /// `mover` took one step of movement.
-    MovementStep {
-        /// Who moved.
-        mover: usize,
-    },
-    /// `victim` lost hit points to an attack by `by`.
-    DamageTaken {
-        /// Who was hurt.
-        victim: usize,
-        /// Who hurt it.
-        by: usize,
-    },
-}
-
-/// Chooses immediate actions out of turn; the default is none.
-///
-/// Asked, for every event, about each combatant able to take an immediate
-/// action now (encounter order); an answer of kind `immediate` is played
-/// (one per combatant per event, without cascade), any other is ignored.
-pub trait Reactions {
-    /// The immediate action `who` takes in answer to `event`, if any.
-    fn react(&mut self, battle: &BattleState<'_>, who: usize, event: ReactionEvent) -> Option<Action>;
-}
-
-/// No reactions at all.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct NoReactions;
-
-impl Reactions for NoReactions {
-    fn react(&mut self, _: &BattleState<'_>, _: usize, _: ReactionEvent) -> Option<Action> {
-        None
-    }
-}
+use super::policy::ReactionEvent;
 
 impl<R: Dice> Engine<'_, '_, R> {
     /// Whether `i` may take an immediate action now: able to act, not

@@ -1,5 +1,7 @@
 //! The mutable state of one battle and its read-only queries for policies.
 
+use crate::effects::conditions::Summary;
+use crate::effects::{ActiveEffect, ConditionId, ConditionSet, Targets};
 use crate::grid::{footprint, footprint_distance_ft};
 use crate::map::{Map, Pos};
 use crate::model::Size;
@@ -41,13 +43,38 @@ pub(crate) struct Fighter {
     pub moved: bool,
     /// Took a 5-foot step this turn.
     pub stepped: bool,
-    /// Prone (dropped prone): −4 on attacks, −4 AC against melee, +4 against ranged.
-    pub prone: bool,
-    /// Dodge bonus to AC until its next turn (total defense +4, fighting defensively +2).
-    pub dodge_ac: i32,
-    /// Fighting defensively until its next turn: −4 on attack rolls.
+    /// Conditions in force: `base_conds` and those of its effects.
+    pub conds: ConditionSet,
+    /// Conditions set without a duration (prone, grappled, disarmed…).
+    pub base_conds: ConditionSet,
+    /// What `conds` does, folded once per change.
+    pub summary: Summary,
+    /// Effects on it (spells, class abilities, maneuvers), timed or lasting.
+    pub effects: Vec<ActiveEffect>,
+    /// Targets that some modifier on it (features, conditions, effects) changes.
+    pub mod_targets: Targets,
+    /// Highest miss chance of attacks against it, in percent (concealment).
+    pub miss_chance: u8,
+    /// Makes no attack of opportunity (a condition, blindness, flat-footed without Combat Reflexes).
+    pub no_aoo: bool,
+    /// Power Attack declared for this turn (until its next turn starts).
+    pub power_attack: bool,
+    /// Temporary hit points (lost before real ones) and the effect that gave them.
+    pub temp_hp: i32,
+    pub temp_hp_from: Option<std::sync::Arc<str>>,
+    /// Bleed damage taken at the start of each of its turns (0: not bleeding).
+    pub bleed: u32,
+    /// Attacks dropped by a disarm (bit k: attack k), usable again once retrieved.
+    pub dropped: u64,
+    /// Damage each attack's weapon took from sunder attempts (index: attack).
+    pub wear: Vec<u8>,
+    /// Carried items taken by steal maneuvers.
+    pub stolen_items: u32,
+    /// The creature it grapples or is grappled by.
+    pub grappled_with: Option<usize>,
+    /// Fighting defensively until its next turn: −4 on attack rolls, +2 dodge AC.
     pub defensive: bool,
-    /// Total defense until its next turn: no attacks of opportunity.
+    /// Total defense until its next turn: +4 dodge AC, no attacks of opportunity.
     pub total_defense: bool,
     /// Aid another received: bonus on its next attack roll.
     pub aid_attack: i32,
@@ -99,6 +126,8 @@ pub struct BattleState<'p> {
     pub(crate) last_results: Vec<Vec<ActionResult>>,
     /// Space side and "Tiny or smaller" of each combatant, kept compact for the hot paths.
     pub(crate) shape: Vec<(i32, bool)>,
+    /// Effects with a duration on any combatant (0: no turn needs to count rounds).
+    pub(crate) timed_effects: u32,
 }
 
 impl<'p> BattleState<'p> {
@@ -132,8 +161,21 @@ impl<'p> BattleState<'p> {
                     charged: false,
                     moved: false,
                     stepped: false,
-                    prone: false,
-                    dodge_ac: 0,
+                    conds: ConditionSet::EMPTY,
+                    base_conds: ConditionSet::EMPTY,
+                    summary: Summary::default(),
+                    effects: Vec::new(),
+                    mod_targets: f.mod_targets,
+                    miss_chance: 0,
+                    no_aoo: false,
+                    power_attack: false,
+                    temp_hp: 0,
+                    temp_hp_from: None,
+                    bleed: 0,
+                    dropped: 0,
+                    wear: Vec::new(),
+                    stolen_items: 0,
+                    grappled_with: None,
                     defensive: false,
                     total_defense: false,
                     aid_attack: 0,
@@ -164,6 +206,7 @@ impl<'p> BattleState<'p> {
             move_aoo: vec![u32::MAX; n * n],
             shape: prep.fighters.iter().map(|f| (f.space, f.size <= Size::Tiny)).collect(),
             last_results: vec![Vec::new(); n],
+            timed_effects: 0,
         }
     }
 
@@ -302,13 +345,58 @@ impl<'p> BattleState<'p> {
 
     /// Whether combatant `i` is prone.
     pub fn is_prone(&self, i: usize) -> bool {
-        self.fighters[i].prone
+        self.fighters[i].conds.has(ConditionId::Prone)
     }
 
-    /// Whether attack `w` of combatant `i` is broken (a firearm that misfired).
+    /// Whether combatant `i` has condition `c`.
+    #[inline]
+    pub fn has_condition(&self, i: usize, c: ConditionId) -> bool {
+        self.fighters[i].conds.has(c)
+    }
+
+    /// The conditions of combatant `i`.
+    pub fn conditions(&self, i: usize) -> ConditionSet {
+        self.fighters[i].conds
+    }
+
+    /// The effects on combatant `i`.
+    pub fn effects(&self, i: usize) -> &[ActiveEffect] {
+        &self.fighters[i].effects
+    }
+
+    /// Temporary hit points of combatant `i`.
+    pub fn temp_hp(&self, i: usize) -> i32 {
+        self.fighters[i].temp_hp
+    }
+
+    /// Whether combatant `i` has Power Attack declared for this turn.
+    pub fn power_attack_on(&self, i: usize) -> bool {
+        self.fighters[i].power_attack
+    }
+
+    /// Whether attack `w` of combatant `i` is broken (a firearm that misfired, a sundered weapon).
     #[inline]
     pub fn is_broken(&self, i: usize, w: usize) -> bool {
         w < 64 && self.fighters[i].broken >> w & 1 == 1
+    }
+
+    /// Whether attack `w` of combatant `i` lies on the ground (disarmed).
+    #[inline]
+    pub fn is_dropped(&self, i: usize, w: usize) -> bool {
+        w < 64 && self.fighters[i].dropped >> w & 1 == 1
+    }
+
+    /// Attacks of combatant `i` it cannot use now (broken or dropped), bit k: attack k.
+    #[inline]
+    pub(crate) fn unusable(&self, i: usize) -> u64 {
+        let f = &self.fighters[i];
+        f.broken | f.dropped
+    }
+
+    /// Whether attack `w` of combatant `i` can be used (not broken, not dropped).
+    #[inline]
+    pub fn is_usable(&self, i: usize, w: usize) -> bool {
+        w >= 64 || self.unusable(i) >> w & 1 == 0
     }
 
     /// Size category of combatant `i`.

@@ -1,69 +1,16 @@
 //! The battle loop: initiative, rounds, turns, the end of the battle.
 
-use crate::grid::Pathfinder;
-use crate::map::Pos;
 use crate::rng::Dice;
 
 use super::action::{Action, ActionKind, ActionResult, Reason, Slot};
-use super::economy::{Planned, apply_budget};
-use super::log::{Log, say};
+use super::economy::apply_budget;
+use super::engine::Engine;
+use super::log::say;
 use super::policy::Policy;
-use super::prepared::PreparedEncounter;
-use super::state::{BattleState, LifeState};
-use super::{CombatantOutcome, RunOutcome, SimOptions};
+use super::state::LifeState;
+use super::{CombatantOutcome, RunOutcome};
 
-/// The state of a battle plus what it needs to play: dice, transcript, buffers.
-pub(crate) struct Engine<'a, 'p, R: Dice> {
-    pub st: BattleState<'p>,
-    pub rng: &'a mut R,
-    pub log: Log<'a>,
-    /// Creature-aware search, cloned from the prepared one on first use.
-    pub pf: Option<Pathfinder>,
-    /// Path buffer reused by every movement.
-    pub path: Vec<Pos>,
-    requested: Vec<Action>,
-    plan: Vec<Planned>,
-    /// Initiative key of each combatant: doubled total (so that delay and
-    /// ready can take a half step), modifier, roll-off rank; sorted descending,
-    /// then encounter order.
-    pub init_keys: Vec<(i64, i32, u32)>,
-    /// Turns still to play this round: (combatant, resumed after a delay).
-    pub queue: Vec<(usize, bool)>,
-    /// A readied action or reaction is being resolved: no cascade.
-    pub reacting: bool,
-    /// The combatant whose turn is being played.
-    pub current: Option<usize>,
-    /// Number of combatants with a readied action (fast skip of the checks).
-    pub readied_count: usize,
-    /// The optional reaction policy (immediate actions out of turn).
-    pub reactions: Option<&'a mut dyn super::reactions::Reactions>,
-}
-
-impl<'a, 'p, R: Dice> Engine<'a, 'p, R> {
-    /// A fresh battle on `prep`.
-    pub fn new(
-        prep: &'p PreparedEncounter,
-        options: &SimOptions,
-        rng: &'a mut R,
-        transcript: Option<&'a mut Vec<String>>,
-    ) -> Self {
-        Self {
-            st: BattleState::new(prep, options),
-            rng,
-            log: Log::new(transcript),
-            pf: None,
-            path: Vec::new(),
-            requested: Vec::new(),
-            plan: Vec::new(),
-            init_keys: Vec::new(),
-            queue: Vec::new(),
-            reacting: false,
-            current: None,
-            reactions: None,
-            readied_count: 0,
-        }
-    }
-
+impl<R: Dice> Engine<'_, '_, R> {
     /// Plays the whole battle.
     pub fn run(&mut self, policy: &mut dyn Policy) -> RunOutcome {
         self.roll_initiative();
@@ -183,8 +130,8 @@ impl<'a, 'p, R: Dice> Engine<'a, 'p, R> {
         }
         f.run_rest = f.run_rest.saturating_sub(1);
         // Effects that last "until the start of its next turn".
-        f.dodge_ac = 0;
         f.defensive = false;
+        f.power_attack = false;
         f.total_defense = false;
         f.aid_attack = 0;
         f.aid_ac = 0;
@@ -193,12 +140,25 @@ impl<'a, 'p, R: Dice> Engine<'a, 'p, R> {
         f.swift_used = f.immediate_used;
         f.immediate_used = false;
         f.has_acted = true;
+        let ongoing = f.bleed > 0 || !f.effects.is_empty();
         if f.readied.take().is_some() {
             self.readied_count -= 1;
             say!(self, i, "ready expired (trigger never occurred)");
         }
+        if ongoing || self.st.timed_effects > 0 {
+            self.start_of_turn_effects(i);
+        }
+        if self.st.fighters[i].grappled_with.is_some() {
+            self.check_grapples();
+        }
         match self.st.life(i) {
-            LifeState::Fighting | LifeState::Disabled => true,
+            LifeState::Fighting | LifeState::Disabled => {
+                if self.st.fighters[i].summary.flags.0 != 0 && !self.conditions_allow_turn(i) {
+                    self.st.last_results[i].clear();
+                    return false;
+                }
+                true
+            }
             life => {
                 self.st.last_results[i].clear();
                 if life == LifeState::Dying {
@@ -217,7 +177,7 @@ impl<'a, 'p, R: Dice> Engine<'a, 'p, R> {
         // The policy still sees what its previous turn produced.
         policy.plan(&self.st, i, &mut requested);
         self.st.last_results[i].clear();
-        apply_budget(&requested, self.st.life(i) == LifeState::Disabled, &mut plan);
+        apply_budget(&requested, self.st.turn_limits(i), &mut plan);
         if surprise {
             super::initiative::apply_surprise(&mut plan);
         }
@@ -267,6 +227,10 @@ impl<'a, 'p, R: Dice> Engine<'a, 'p, R> {
             ActionKind::Immediate => self.immediate(i),
             ActionKind::Ready => self.ready(i, action),
             ActionKind::Wait => Ok(()),
+            ActionKind::PowerAttack => self.activate_power_attack(i),
+            ActionKind::Maneuver => self.maneuver_action(i, action),
+            ActionKind::RetrieveWeapon => self.retrieve_weapon(i),
+            ActionKind::RepairWeapon => self.repair_weapon(i),
             _ => Err(Reason::UnsupportedKind),
         };
         let result = match result {

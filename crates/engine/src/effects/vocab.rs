@@ -165,6 +165,8 @@ named_enum! {
         AbilityChecks => "ability_checks",
         /// Strength checks.
         StrChecks => "str_checks",
+        /// Attack rolls made to confirm a critical hit (on top of the attack roll's own modifiers).
+        CritConfirm => "crit_confirm",
     }
 }
 
@@ -196,6 +198,30 @@ named_enum! {
         VsChaotic => "vs_chaotic",
         /// Against attacks made and effects created by lawful creatures.
         VsLawful => "vs_lawful",
+        /// Concentration checks to cast defensively or while grappled (Combat Casting).
+        CastingDefensivelyOrGrappled => "casting_defensively_or_grappled",
+        /// Trip checks (CMB), or defending against a trip (CMD).
+        Trip => "trip",
+        /// Disarm checks, or defending against a disarm.
+        Disarm => "disarm",
+        /// Bull rush checks, or defending against a bull rush.
+        BullRush => "bull_rush",
+        /// Sunder checks, or defending against a sunder.
+        Sunder => "sunder",
+        /// Grapple checks, or defending against a grapple.
+        Grapple => "grapple",
+        /// Checks to escape a grapple.
+        Escape => "escape",
+        /// Overrun checks, or defending against an overrun.
+        Overrun => "overrun",
+        /// Dirty trick checks, or defending against a dirty trick.
+        DirtyTrick => "dirty_trick",
+        /// Steal checks, or defending against a steal.
+        Steal => "steal",
+        /// Reposition checks, or defending against a reposition.
+        Reposition => "reposition",
+        /// Drag checks, or defending against a drag.
+        Drag => "drag",
     }
 }
 
@@ -349,6 +375,53 @@ named_enum! {
         Unconscious => "unconscious",
         /// Disarmed.
         Disarmed => "disarmed",
+    }
+}
+
+named_enum! {
+    /// The combat maneuvers (CRB "Combat Maneuvers", APG).
+    Maneuver {
+        /// Trip: the target falls prone.
+        Trip => "trip",
+        /// Disarm: the target drops its weapon.
+        Disarm => "disarm",
+        /// Bull rush: the target is pushed away.
+        BullRush => "bull_rush",
+        /// Sunder: the target's weapon is damaged.
+        Sunder => "sunder",
+        /// Grapple: the target is grappled.
+        Grapple => "grapple",
+        /// Escape a grapple.
+        Escape => "escape",
+        /// Overrun: move through the target's space.
+        Overrun => "overrun",
+        /// Dirty trick: a short condition.
+        DirtyTrick => "dirty_trick",
+        /// Steal: take a carried item.
+        Steal => "steal",
+        /// Reposition: move the target.
+        Reposition => "reposition",
+        /// Drag: pull the target along.
+        Drag => "drag",
+    }
+}
+
+impl Maneuver {
+    /// The modifier condition naming this maneuver (`+2 cmb` only on trips…).
+    pub const fn condition(self) -> ModCondition {
+        match self {
+            Maneuver::Trip => ModCondition::Trip,
+            Maneuver::Disarm => ModCondition::Disarm,
+            Maneuver::BullRush => ModCondition::BullRush,
+            Maneuver::Sunder => ModCondition::Sunder,
+            Maneuver::Grapple => ModCondition::Grapple,
+            Maneuver::Escape => ModCondition::Escape,
+            Maneuver::Overrun => ModCondition::Overrun,
+            Maneuver::DirtyTrick => ModCondition::DirtyTrick,
+            Maneuver::Steal => ModCondition::Steal,
+            Maneuver::Reposition => ModCondition::Reposition,
+            Maneuver::Drag => ModCondition::Drag,
+        }
     }
 }
 

@@ -23,6 +23,9 @@ pub enum ModelError {
         /// The I/O error.
         source: std::io::Error,
     },
+    /// The feature catalogue the names are checked against is itself invalid.
+    #[error(transparent)]
+    Catalog(#[from] crate::feats::CatalogError),
     /// The JSON is malformed, a field is unknown or has the wrong type, or a value breaks a rule.
     #[error("{file}: {path}: {message}")]
     Invalid {
@@ -108,9 +111,16 @@ pub fn parse_combatant(text: &str, file: &str) -> Result<Combatant, ModelError> 
 }
 
 impl Combatant {
-    /// Checks the semantic rules of the format; `file` names the origin in errors.
+    /// Checks the semantic rules of the format, and that every feature is
+    /// in the engine's feature catalogue; `file` names the origin in errors.
     pub fn validate(&self, file: &str) -> Result<(), ModelError> {
-        check(self).map_err(|(path, message)| ModelError::Invalid { file: file.to_string(), path, message })
+        let invalid =
+            |path: String, message: String| ModelError::Invalid { file: file.to_string(), path, message };
+        check(self).map_err(|(path, message)| invalid(path, message))?;
+        let catalog = crate::feats::FeatCatalog::builtin().map_err(|e| ModelError::Catalog(e.clone()))?;
+        crate::feats::resolve(self, catalog)
+            .map_err(|e| invalid(index_path("$.features", e.index), e.message))?;
+        Ok(())
     }
 }
 
@@ -1012,8 +1022,20 @@ mod tests {
                 "Perception": { "rank": 7, "class_skill": true, "armor_penalty": -1, "bonus": 12 }
             },
             "carried_items": ["rope", { "name": "potion of cure light wounds", "quantity": 2, "notes": "CL 1" }],
-            "notes": "every optional field set"
+            "notes": "every optional field set",
+            "cmb": 3,
+            "cmd": 15
         })
+    }
+
+    #[test]
+    fn an_unknown_feature_names_the_file_the_place_and_the_catalogue() {
+        let msg =
+            error_of(|v| v["features"] = json!(["Power Attack", "Weapon Focus (falchion)", "Flying Kick"]));
+        assert_error(&msg, "$.features[2]", "unknown feature \"Flying Kick\"");
+        assert!(msg.contains("data/feats.json"), "{msg}");
+        let msg = error_of(|v| v["features"] = json!([{ "name": "Weapon Focus" }]));
+        assert_error(&msg, "$.features[0]", "needs its weapon in parentheses");
     }
 
     #[test]

@@ -171,8 +171,18 @@ fn falchion_easy() -> crate::combat::PreparedEncounter {
 }
 
 #[test]
-fn improved_critical_doubles_the_threat_range() {
-    let prep = falchion(json!(["Improved Critical (falchion)"]));
+fn the_printed_threat_range_already_holds_improved_critical() {
+    // Final values: a falchion printed 18-20 stays 18-20 with the feat (the
+    // printed range of a creature with Improved Critical is 15-20).
+    assert_eq!(falchion(json!(["Improved Critical (falchion)"])).fighters[0].attacks[0].threat_min, 18);
+    let printed = creature(
+        "Orc",
+        json!({ "features": ["Improved Critical (falchion)"], "attacks": [{ "name": "falchion", "kind": "melee",
+                 "attack_bonus": 5, "crit_range": 15, "damage": [{ "formula": "2d4+4", "types": ["slashing"] }] }] }),
+    );
+    let target =
+        creature("Dummy", json!({ "hp_max": 100, "ac": { "total": 15, "touch": 11, "flat_footed": 15 } }));
+    let prep = prepare(arena(1, 3), vec![("a", printed, at(1, 1)), ("b", target, at(1, 2))]);
     assert_eq!(prep.fighters[0].attacks[0].threat_min, 15);
     let mut b = Bench::new(&[15, 19, 3, 2]);
     let mut e = b.engine(&prep, &SimOptions::default());
@@ -187,7 +197,7 @@ fn improved_critical_doubles_the_threat_range() {
 }
 
 #[test]
-fn multiattack_turns_the_secondary_minus_five_into_minus_two() {
+fn the_printed_secondary_bonus_already_holds_multiattack() {
     let bite = |features: serde_json::Value| {
         creature(
             "Beast",
@@ -195,7 +205,8 @@ fn multiattack_turns_the_secondary_minus_five_into_minus_two() {
                 "natural": true, "secondary": true, "damage": [{ "formula": "1d4", "types": ["piercing"] }] }] }),
         )
     };
-    for (features, bonus) in [(json!([]), 0), (json!(["Multiattack"]), 3)] {
+    // Final values: the printed bonus is −5 or −2 already; the feat adds nothing in play.
+    for (features, bonus) in [(json!([]), 0), (json!(["Multiattack"]), 0)] {
         let prep = prepare(
             arena(1, 3),
             vec![("a", bite(features), at(1, 1)), ("b", creature("D", json!({})), at(1, 2))],

@@ -2,7 +2,12 @@
 
 mod attacks;
 mod batch;
+mod closed_form;
+mod conditions;
+mod effects;
+mod feats;
 mod life;
+mod maneuvers;
 mod modifiers;
 mod options;
 mod size;

@@ -60,7 +60,7 @@ fn touch_attacks_and_firearms_target_touch_ac() {
     );
     let mut b = Bench::new(&[]);
     let mut e = b.engine(&prep, &SimOptions::default());
-    let ac = |e: &crate::combat::turn::Engine<'_, '_, _>, w: usize| {
+    let ac = |e: &crate::combat::engine::Engine<'_, '_, _>, w: usize| {
         let s = e.st.situation(0, w, 1, Swing::default());
         (s.touch, s.ac)
     };

@@ -61,7 +61,7 @@ fn prone_attacker_and_target() {
     assert_eq!(e.st.situation(0, 0, 1, Swing::default()).ac, 16 - 4, "prone: −4 AC against melee");
     e.st.relocate(0, at(1, 8));
     assert_eq!(e.st.situation(0, 1, 1, Swing::default()).ac, 16 + 4, "prone: +4 AC against ranged");
-    e.st.fighters[0].prone = true;
+    e.set_condition(0, crate::effects::ConditionId::Prone);
     assert_eq!(e.st.situation(0, 1, 1, Swing::default()).attack, 5 - 4, "prone attacker −4");
 }
 
@@ -73,7 +73,7 @@ fn standing_up_provokes_while_still_prone() {
     let mut e = b.engine(&prep, &SimOptions::default());
     turn(&mut e, 0, vec![Action::new(StandUp)]);
     assert_eq!(e.st.last_results(0), [ActionResult::failed(StandUp, Reason::NotProne)]);
-    e.st.fighters[0].prone = true;
+    e.set_condition(0, crate::effects::ConditionId::Prone);
     turn(&mut e, 0, vec![Action::new(StandUp)]);
     assert!(!e.st.is_prone(0));
     drop(e);
@@ -109,6 +109,19 @@ fn total_defense_and_fighting_defensively() {
         "{:?}",
         b.lines
     );
+}
+
+#[test]
+fn total_defense_and_fighting_defensively_are_dodge_bonuses_that_stack() {
+    let prep =
+        prepare(arena(3, 6), vec![("a", creature("Hero", json!({})), at(1, 1)), ("b", target(), at(1, 2))]);
+    let mut b = Bench::new(&[]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    turn(&mut e, 0, vec![Action::new(FightDefensively), Action::new(TotalDefense)]);
+    assert_eq!(e.st.situation(1, 0, 0, Swing::default()).ac, 10 + 2 + 4);
+    // Dodge bonuses are lost when Dexterity is denied.
+    e.set_condition(0, crate::effects::ConditionId::FlatFooted);
+    assert_eq!(e.st.situation(1, 0, 0, Swing::default()).ac, 10);
 }
 
 #[test]
@@ -184,7 +197,7 @@ fn surprise_round_gives_aware_combatants_one_action() {
     let mut rng = crate::rng::ScriptedRng::new(vec![15, 5, 20, 5, 3]);
     let mut lines = Vec::new();
     let mut policy = script(vec![Action::at(Move, 1), Action::at(Attack, 1), Action::new(Swift)]);
-    let mut e = crate::combat::turn::Engine::new(
+    let mut e = crate::combat::engine::Engine::new(
         &prep,
         &SimOptions { round_cap: 0, ..SimOptions::default() },
         &mut rng,
@@ -227,7 +240,7 @@ fn delay_moves_the_turn_and_persists() {
             out.push(Action::new(Wait));
         }
     };
-    let mut e = crate::combat::turn::Engine::new(
+    let mut e = crate::combat::engine::Engine::new(
         &prep,
         &SimOptions { round_cap: 2, ..SimOptions::default() },
         &mut rng,
@@ -392,7 +405,7 @@ fn running_past_the_constitution_score_needs_checks_then_rest() {
 
 #[test]
 fn immediate_actions_spend_the_swift_action() {
-    use crate::combat::reactions::{ReactionEvent, Reactions};
+    use crate::combat::policy::{ReactionEvent, Reactions};
     struct Always;
     impl Reactions for Always {
         fn react(
@@ -457,7 +470,7 @@ fn initiative_ties_go_to_the_higher_modifier_then_to_a_roll_off() {
     );
     let mut rng = crate::rng::ScriptedRng::new(vec![10, 8, 10, 5, 4, 15]);
     let mut lines = Vec::new();
-    let mut e = crate::combat::turn::Engine::new(&prep, &SimOptions::default(), &mut rng, Some(&mut lines));
+    let mut e = crate::combat::engine::Engine::new(&prep, &SimOptions::default(), &mut rng, Some(&mut lines));
     e.roll_initiative();
     assert_eq!(e.st.order, [1, 2, 0, 3]);
     e.start_round();
@@ -490,7 +503,7 @@ fn combatants_still_tied_after_a_roll_off_roll_again_among_themselves() {
     // Checks 12, 12, 12; roll-off 7, 3, 7; Alpha and Charlie again: 2, 9.
     let mut rng = crate::rng::ScriptedRng::new(vec![12, 12, 12, 7, 3, 7, 2, 9]);
     let mut lines = Vec::new();
-    let mut e = crate::combat::turn::Engine::new(&prep, &SimOptions::default(), &mut rng, Some(&mut lines));
+    let mut e = crate::combat::engine::Engine::new(&prep, &SimOptions::default(), &mut rng, Some(&mut lines));
     e.roll_initiative();
     assert_eq!(e.st.order, [2, 0, 1]);
     drop(e);

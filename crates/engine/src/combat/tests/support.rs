@@ -7,10 +7,10 @@ use serde_json::{Value, json};
 
 use crate::combat::SimOptions;
 use crate::combat::action::Action;
+use crate::combat::engine::Engine;
 use crate::combat::policy::Policy;
 use crate::combat::prepared::PreparedEncounter;
 use crate::combat::state::BattleState;
-use crate::combat::turn::Engine;
 use crate::encounter::{Deployed, Encounter, id_base};
 use crate::map::{Map, Pos};
 use crate::model::{Combatant, parse_combatant};

@@ -398,7 +398,7 @@ fn default_policy_choices() {
     let prep = hero_vs_dummy(at(3, 3), at(3, 4));
     let mut b = Bench::new(&[]);
     let mut e = b.engine(&prep, &SimOptions::default());
-    let plan = |e: &crate::combat::turn::Engine<'_, '_, _>| {
+    let plan = |e: &crate::combat::engine::Engine<'_, '_, _>| {
         let mut out = Vec::new();
         DefaultPolicy.plan(&e.st, 0, &mut out);
         out

@@ -1,0 +1,71 @@
+//! The battle engine: the state of one battle plus what it needs to play
+//! (dice, transcript, reusable buffers).
+//!
+//! Only the struct and its constructor live here; the rules are `impl`
+//! blocks in the sibling modules (`turn` plays rounds and turns, `attack`,
+//! `movement`, `aoo`…), each importing this module and nothing of each other.
+
+use crate::grid::Pathfinder;
+use crate::map::Pos;
+use crate::rng::Dice;
+
+use super::SimOptions;
+use super::action::Action;
+use super::economy::Planned;
+use super::log::Log;
+use super::policy::Reactions;
+use super::prepared::PreparedEncounter;
+use super::state::BattleState;
+
+/// The state of a battle plus what it needs to play: dice, transcript, buffers.
+pub(crate) struct Engine<'a, 'p, R: Dice> {
+    pub st: BattleState<'p>,
+    pub rng: &'a mut R,
+    pub log: Log<'a>,
+    /// Creature-aware search, cloned from the prepared one on first use.
+    pub pf: Option<Pathfinder>,
+    /// Path buffer reused by every movement.
+    pub path: Vec<Pos>,
+    pub requested: Vec<Action>,
+    pub plan: Vec<Planned>,
+    /// Initiative key of each combatant: doubled total (so that delay and
+    /// ready can take a half step), modifier, roll-off rank; sorted descending,
+    /// then encounter order.
+    pub init_keys: Vec<(i64, i32, u32)>,
+    /// Turns still to play this round: (combatant, resumed after a delay).
+    pub queue: Vec<(usize, bool)>,
+    /// A readied action or reaction is being resolved: no cascade.
+    pub reacting: bool,
+    /// The combatant whose turn is being played.
+    pub current: Option<usize>,
+    /// Number of combatants with a readied action (fast skip of the checks).
+    pub readied_count: usize,
+    /// The optional reaction policy (immediate actions out of turn).
+    pub reactions: Option<&'a mut dyn Reactions>,
+}
+
+impl<'a, 'p, R: Dice> Engine<'a, 'p, R> {
+    /// A fresh battle on `prep`.
+    pub fn new(
+        prep: &'p PreparedEncounter,
+        options: &SimOptions,
+        rng: &'a mut R,
+        transcript: Option<&'a mut Vec<String>>,
+    ) -> Self {
+        Self {
+            st: BattleState::new(prep, options),
+            rng,
+            log: Log::new(transcript),
+            pf: None,
+            path: Vec::new(),
+            requested: Vec::new(),
+            plan: Vec::new(),
+            init_keys: Vec::new(),
+            queue: Vec::new(),
+            reacting: false,
+            current: None,
+            reactions: None,
+            readied_count: 0,
+        }
+    }
+}

@@ -1,0 +1,91 @@
+//! Power Attack (CRB feat; seed conformance A6, B16): a free action,
+//! `activate_power_attack`, declared for the turn and lasting until the
+//! combatant's next turn. With X = BAB / 4 + 1: −X on melee attack rolls
+//! (melee touch included, confirmation included) and on combat maneuver
+//! checks; +2X damage with melee weapons and natural attacks (not touch
+//! attacks), +3X with a two-handed attack, +X with a secondary natural attack.
+
+use crate::rng::Dice;
+
+use super::action::Reason;
+use super::engine::Engine;
+use super::log::say;
+use super::prepared::AttackProfile;
+use super::state::BattleState;
+
+/// The step X of Power Attack at base attack bonus `bab`.
+pub(crate) const fn step(bab: i32) -> i32 {
+    if bab < 0 { 1 } else { bab / 4 + 1 }
+}
+
+/// The damage Power Attack adds to a hit of `atk` at step `x`.
+pub(crate) const fn damage(x: i32, atk: &AttackProfile) -> i32 {
+    if !atk.weapon_damage || !atk.melee {
+        0
+    } else if atk.two_handed {
+        3 * x
+    } else if atk.secondary {
+        x
+    } else {
+        2 * x
+    }
+}
+
+/// The chance that d20 + `bonus` hits `ac` (a natural 1 misses, a natural 20 hits).
+pub(crate) fn hit_chance(bonus: i32, ac: i32) -> f64 {
+    let needed = (ac - bonus).clamp(2, 20);
+    f64::from(21 - needed) / 20.0
+}
+
+impl BattleState<'_> {
+    /// Whether Power Attack raises the expected damage of `i`'s first usable
+    /// melee attack against `t`'s armor class (hit chance × average damage;
+    /// criticals and the target's reductions aside). The `auto` setting of
+    /// the `power_attack` lever and the default policy use it.
+    pub fn power_attack_pays(&self, i: usize, t: usize) -> bool {
+        let spec = &self.prep.fighters[i];
+        if !spec.power_attack {
+            return false;
+        }
+        let Some(w) = (0..spec.attacks.len()).find(|&w| spec.attacks[w].melee && self.is_usable(i, w)) else {
+            return false;
+        };
+        let atk = &spec.attacks[w];
+        let x = step(spec.bab);
+        let ac = if atk.vs_touch { self.prep.fighters[t].ac.touch } else { self.prep.fighters[t].ac.total };
+        let without = hit_chance(atk.bonus, ac) * atk.mean_damage;
+        let with = hit_chance(atk.bonus - x, ac) * (atk.mean_damage + f64::from(damage(x, atk)));
+        with > without
+    }
+}
+
+impl<R: Dice> Engine<'_, '_, R> {
+    /// `activate_power_attack` (free action): on until the start of its next turn.
+    pub(crate) fn activate_power_attack(&mut self, i: usize) -> Result<(), Reason> {
+        let spec = &self.st.prep.fighters[i];
+        if !spec.power_attack {
+            return Err(Reason::MissingFeat);
+        }
+        let x = step(spec.bab);
+        self.st.fighters[i].power_attack = true;
+        say!(self, i, "power attack (-{x} melee attack and CMB, +{} damage)", 2 * x);
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_step_grows_every_four_points_of_bab() {
+        assert_eq!([0, 1, 3, 4, 7, 8, 11, 12, 20].map(step), [1, 1, 1, 2, 2, 3, 3, 4, 6]);
+    }
+
+    #[test]
+    fn hit_chances_keep_the_natural_one_and_twenty() {
+        assert_eq!(hit_chance(5, 16), 0.5);
+        assert_eq!(hit_chance(30, 10), 0.95);
+        assert_eq!(hit_chance(0, 40), 0.05);
+    }
+}

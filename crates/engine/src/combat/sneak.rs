@@ -1,0 +1,36 @@
+//! Sneak attack (CRB rogue "Sneak Attack"; seed "Attaque sournoise").
+//!
+//! Precision d6 when the target is flanked (melee, melee touch included) or
+//! denied its Dexterity bonus against the attacker (melee, or ranged within
+//! 30 ft); never against a target with any concealment (or by a blinded
+//! attacker), never against undead or constructs. The dice are rolled after
+//! the critical multiplier, never multiplied, and meet damage reduction with
+//! the weapon's physical damage (`damage::roll_damage`).
+
+use super::attack::Situation;
+use super::state::BattleState;
+
+/// Farthest range of a ranged sneak attack (CRB: "within 30 feet").
+const RANGED_SNEAK_FT: u32 = 30;
+
+impl BattleState<'_> {
+    /// The sneak attack d6 of a hit of attack `w` of `a` on `t` (0: none).
+    #[inline]
+    pub(crate) fn sneak_attack_dice(
+        &self,
+        a: usize,
+        w: usize,
+        t: usize,
+        s: &Situation,
+        miss_chance: u8,
+    ) -> u32 {
+        let spec = &self.prep.fighters[a];
+        if spec.sneak_dice == 0 || miss_chance > 0 || self.prep.fighters[t].precision_immune {
+            return 0;
+        }
+        let melee = spec.attacks[w].melee;
+        let applies =
+            if melee { s.flank || s.denied } else { s.denied && self.distance(a, t) <= RANGED_SNEAK_FT };
+        if applies { spec.sneak_dice } else { 0 }
+    }
+}

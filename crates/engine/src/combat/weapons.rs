@@ -1,0 +1,105 @@
+//! Weapon states during a battle: dropped (disarm), worn and broken
+//! (sunder), and the actions that undo them (seed "retrieve_weapon",
+//! "repair_weapon"; CRB "Disarm", "Sunder", "Actions in Combat").
+//!
+//! A dropped or broken weapon is excluded from every attack choice (the
+//! automatic choice, `weapon_for`, threatened squares and attacks of
+//! opportunity); an explicit `weapon` on it is refused with
+//! `weapon_unavailable`. A combatant that lost a weapon to a maneuver has the
+//! `disarmed` condition until it has none left on the ground or broken.
+
+use crate::effects::ConditionId;
+use crate::rng::Dice;
+
+use super::action::Reason;
+use super::engine::Engine;
+use super::log::say;
+use super::state::BattleState;
+
+/// Damage a weapon takes from sunder attempts before it breaks (seed
+/// `_WEAPON_DURABILITY`: a sunder deals Strength modifier + 2).
+pub(crate) const WEAPON_DURABILITY: u8 = 10;
+
+impl BattleState<'_> {
+    /// The weapon a disarm or sunder aims at: `i`'s first usable
+    /// manufactured weapon (natural attacks cannot be taken or broken).
+    pub(crate) fn held_weapon(&self, i: usize) -> Option<usize> {
+        let attacks = &self.prep.fighters[i].attacks;
+        (0..attacks.len()).find(|&w| !attacks[w].natural && self.is_usable(i, w))
+    }
+
+    /// Whether attack `w` of `i` was broken by sundering (not a firearm misfire).
+    pub(crate) fn sundered(&self, i: usize, w: usize) -> bool {
+        self.fighters[i].wear.get(w).is_some_and(|&d| d >= WEAPON_DURABILITY)
+    }
+}
+
+impl<R: Dice> Engine<'_, '_, R> {
+    /// `i` drops attack `w`'s weapon (disarm).
+    pub(crate) fn drop_weapon(&mut self, i: usize, w: usize) {
+        if w < 64 {
+            self.st.fighters[i].dropped |= 1 << w;
+            self.set_condition(i, ConditionId::Disarmed);
+        }
+    }
+
+    /// Attack `w` of `i` takes `damage` from a sunder; whether it broke.
+    pub(crate) fn sunder_weapon(&mut self, i: usize, w: usize, damage: u8) -> bool {
+        let n = self.st.prep.fighters[i].attacks.len();
+        let f = &mut self.st.fighters[i];
+        if w >= 64 || w >= n {
+            return false;
+        }
+        if f.wear.len() < n {
+            f.wear.resize(n, 0);
+        }
+        f.wear[w] = f.wear[w].saturating_add(damage);
+        if f.wear[w] >= WEAPON_DURABILITY {
+            f.broken |= 1 << w;
+            self.set_condition(i, ConditionId::Disarmed);
+            return true;
+        }
+        false
+    }
+
+    /// Clears `disarmed` once `i` has no dropped or sundered weapon left.
+    fn settle_disarmed(&mut self, i: usize) {
+        let sundered = (0..self.st.prep.fighters[i].attacks.len()).any(|w| self.st.sundered(i, w));
+        if self.st.fighters[i].dropped == 0 && !sundered {
+            self.clear_condition(i, ConditionId::Disarmed);
+        }
+    }
+
+    /// Retrieve weapon (move action): picks up its first dropped weapon.
+    /// Picking up an item provokes attacks of opportunity (CRB "Actions in Combat").
+    pub(crate) fn retrieve_weapon(&mut self, i: usize) -> Result<(), Reason> {
+        let dropped = self.st.fighters[i].dropped;
+        if dropped == 0 {
+            return Err(Reason::NothingToRetrieve);
+        }
+        let w = dropped.trailing_zeros() as usize;
+        self.provoke_in_place(i);
+        if !self.st.is_active(i) {
+            return Ok(());
+        }
+        self.st.fighters[i].dropped &= !(1 << w);
+        say!(self, i, "picks up its {}", self.st.prep.fighters[i].attacks[w].name);
+        self.settle_disarmed(i);
+        Ok(())
+    }
+
+    /// Repair weapon (move action): mends its first weapon broken by a
+    /// sunder (seed simplification; a misfired firearm stays broken).
+    pub(crate) fn repair_weapon(&mut self, i: usize) -> Result<(), Reason> {
+        let n = self.st.prep.fighters[i].attacks.len();
+        let Some(w) = (0..n).find(|&w| self.st.sundered(i, w)) else {
+            return Err(Reason::NothingToRepair);
+        };
+        let f = &mut self.st.fighters[i];
+        f.wear[w] = 0;
+        f.broken &= !(1 << w);
+        say!(self, i, "repairs its {}", self.st.prep.fighters[i].attacks[w].name);
+        self.settle_disarmed(i);
+        Ok(())
+    }
+}

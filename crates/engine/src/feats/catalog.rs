@@ -1,0 +1,377 @@
+//! The feature catalogue: every feat (and feat-like class feature or racial
+//! trait) the engine knows, each with its real effect or the reason it is a
+//! no-op, read from JSON (`data/feats.json`, one entry per line).
+//!
+//! An entry is one of:
+//! - **modifiers**: typed modifiers in the data form of `effects::Modifier`
+//!   (`Iron Will`: `+2 will`), optionally per weapon: a fixed filter
+//!   (`"weapon": "sling"`) or the weapon written with the name
+//!   (`"parameter": "weapon"`: `Weapon Focus (falchion)`);
+//! - a **rule** the engine implements in code (`power_attack`,
+//!   `combat_reflexes`, `maneuver_without_aoo`…), possibly with modifiers;
+//! - a **no-op** with its reason (`"noop": "skill checks are not rolled in
+//!   combat"`), so that no name is ever silently ignored.
+//!
+//! The shipped catalogue is compiled into the engine ([`FeatCatalog::builtin`]):
+//! it is part of the rules, like the code, so changing what an existing
+//! entry does is a rules change (bump `RULES_VERSION`), while adding an
+//! entry only makes a file that was refused loadable.
+
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
+use serde::{Deserialize, Serialize};
+
+use crate::effects::{Maneuver, Modifier};
+use crate::model::validate::json_path;
+
+/// Where the shipped catalogue comes from (for messages).
+pub const BUILTIN_ORIGIN: &str = "data/feats.json";
+
+const BUILTIN_TEXT: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/feats.json"));
+
+/// What the text in parentheses after a feature's name means.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Parameter {
+    /// A weapon (`Weapon Focus (falchion)`): every modifier of the entry
+    /// applies to the bearer's attacks whose name or id contains it. Required.
+    Weapon,
+    /// Free text that does not change the effect (`Skill Focus (Perception)`).
+    Text,
+    /// A number of dice (`Sneak Attack +2d6`, `Sneak Attack (3d6)`); optional.
+    Dice,
+}
+
+/// A rule implemented in the engine's code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Rule {
+    /// Power Attack: `activate_power_attack`, −X on melee attacks and CMB, +2X damage.
+    PowerAttack,
+    /// Combat Reflexes: 1 + Dexterity modifier attacks of opportunity per round.
+    CombatReflexes,
+    /// Precise Shot: no penalty for shooting into melee.
+    PreciseShot,
+    /// Run: keeps Dexterity to AC while running, +4 on running endurance checks.
+    Run,
+    /// Improved Critical: threat range doubled (already in the printed `crit_range`).
+    ImprovedCritical,
+    /// Multiattack: secondary natural attacks at −2 instead of −5 (already in the printed bonus).
+    Multiattack,
+    /// Weapon Finesse: Dexterity instead of Strength on attacks with light and
+    /// finesse weapons (already in the printed bonus).
+    WeaponFinesse,
+    /// Toughness: +3 hit points, +1 per Hit Die above 3 (already in `hp_max`).
+    Toughness,
+    /// Sneak attack: precision d6 against a flanked foe or one denied its Dexterity.
+    SneakAttack,
+    /// The entry's `maneuver` does not provoke an attack of opportunity (Improved <Maneuver>).
+    ManeuverWithoutAoo,
+    /// Agile Maneuvers: Dexterity instead of Strength in a computed CMB.
+    AgileManeuvers,
+    /// Defensive Combat Training: Hit Dice (`level`) instead of BAB in a computed CMD.
+    DefensiveCombatTraining,
+    /// Far Shot: −1 instead of −2 per full range increment.
+    FarShot,
+    /// Endurance: +4 on the Constitution checks to keep running.
+    Endurance,
+    /// Blind-Fight: a melee attack that misses for concealment rerolls the miss chance once.
+    BlindFight,
+    /// Improved Precise Shot: ranged attacks ignore cover short of total cover
+    /// and concealment short of total concealment.
+    ImprovedPreciseShot,
+}
+
+impl Rule {
+    /// The rule's name in the catalogue.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Rule::PowerAttack => "power_attack",
+            Rule::CombatReflexes => "combat_reflexes",
+            Rule::PreciseShot => "precise_shot",
+            Rule::Run => "run",
+            Rule::ImprovedCritical => "improved_critical",
+            Rule::Multiattack => "multiattack",
+            Rule::WeaponFinesse => "weapon_finesse",
+            Rule::Toughness => "toughness",
+            Rule::SneakAttack => "sneak_attack",
+            Rule::ManeuverWithoutAoo => "maneuver_without_aoo",
+            Rule::AgileManeuvers => "agile_maneuvers",
+            Rule::DefensiveCombatTraining => "defensive_combat_training",
+            Rule::FarShot => "far_shot",
+            Rule::Endurance => "endurance",
+            Rule::BlindFight => "blind_fight",
+            Rule::ImprovedPreciseShot => "improved_precise_shot",
+        }
+    }
+
+    /// Every rule, for messages.
+    pub const ALL: [Rule; 16] = [
+        Rule::PowerAttack,
+        Rule::CombatReflexes,
+        Rule::PreciseShot,
+        Rule::Run,
+        Rule::ImprovedCritical,
+        Rule::Multiattack,
+        Rule::WeaponFinesse,
+        Rule::Toughness,
+        Rule::SneakAttack,
+        Rule::ManeuverWithoutAoo,
+        Rule::AgileManeuvers,
+        Rule::DefensiveCombatTraining,
+        Rule::FarShot,
+        Rule::Endurance,
+        Rule::BlindFight,
+        Rule::ImprovedPreciseShot,
+    ];
+}
+
+/// One catalogue entry, as written in the file.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FeatEntry {
+    /// The name, as printed (matched case-insensitively).
+    pub name: String,
+    /// What the text in parentheses after the name means, if the feature takes one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parameter: Option<Parameter>,
+    /// Typed modifiers.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub modifiers: Vec<Modifier>,
+    /// A rule of the engine.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rule: Option<Rule>,
+    /// The maneuver of `maneuver_without_aoo`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub maneuver: Option<Maneuver>,
+    /// Why the entry does nothing in the engine (a no-op).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub noop: Option<String>,
+    /// What part of the feature the engine leaves out, when it models the rest.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub partial: Option<String>,
+    /// Where the feature is defined (`CRB`, `APG`, `Bestiary`…).
+    pub source: String,
+}
+
+/// Why a catalogue is refused: `ORIGIN: JSONPATH: reason`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{origin}: {path}: {message}")]
+pub struct CatalogError {
+    /// The catalogue's file.
+    pub origin: String,
+    /// JSON path of the offending value.
+    pub path: String,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// The feature catalogue, looked up by normalized name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FeatCatalog {
+    origin: String,
+    entries: Vec<FeatEntry>,
+    by_name: BTreeMap<String, usize>,
+}
+
+/// A feature name matched to an entry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Match<'c, 'n> {
+    /// The entry.
+    pub entry: &'c FeatEntry,
+    /// The parameter written with the name (`falchion`, `2d6`), if any.
+    pub parameter: Option<&'n str>,
+}
+
+/// Lower case, single spaces, no surrounding blanks.
+pub fn normalize(name: &str) -> String {
+    name.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase()
+}
+
+/// Splits `Name (param)` into the name and the parameter.
+fn split_parenthesized(name: &str) -> Option<(&str, &str)> {
+    let trimmed = name.trim();
+    let inner = trimmed.strip_suffix(')')?;
+    let open = inner.rfind('(')?;
+    let param = inner[open + 1..].trim();
+    (!param.is_empty()).then(|| (inner[..open].trim_end(), param))
+}
+
+/// Splits `Name +2d6` into the name and the dice.
+fn split_dice(name: &str) -> Option<(&str, &str)> {
+    let trimmed = name.trim();
+    let (base, last) = trimmed.rsplit_once(' ')?;
+    let dice = last.strip_prefix('+').unwrap_or(last);
+    parse_d6(dice).map(|_| (base.trim_end(), dice))
+}
+
+/// The number of d6 in `Nd6`.
+pub fn parse_d6(text: &str) -> Option<u32> {
+    let text = text.trim();
+    let text = text.strip_prefix('+').unwrap_or(text);
+    let (n, die) = text.split_once(['d', 'D'])?;
+    let n: u32 = n.parse().ok()?;
+    (die == "6" && n > 0).then_some(n)
+}
+
+impl FeatCatalog {
+    /// Parses and checks a catalogue; `origin` names it in errors.
+    pub fn parse(text: &str, origin: &str) -> Result<Self, CatalogError> {
+        let fail = |path: String, message: String| CatalogError { origin: origin.to_string(), path, message };
+        let mut de = serde_json::Deserializer::from_str(text);
+        let entries: Vec<FeatEntry> = serde_path_to_error::deserialize(&mut de)
+            .map_err(|e| fail(json_path(e.path()), e.inner().to_string()))?;
+        de.end().map_err(|e| fail("$".into(), e.to_string()))?;
+        let mut by_name = BTreeMap::new();
+        for (i, e) in entries.iter().enumerate() {
+            let at = |field: &str| format!("$[{i}].{field}");
+            let key = normalize(&e.name);
+            if key.is_empty() {
+                return Err(fail(at("name"), "name must not be empty".into()));
+            }
+            if e.source.trim().is_empty() {
+                return Err(fail(at("source"), "source must not be empty".into()));
+            }
+            let effect = !e.modifiers.is_empty() || e.rule.is_some();
+            match (&e.noop, effect) {
+                (Some(reason), _) if reason.trim().is_empty() => {
+                    return Err(fail(at("noop"), "a no-op needs its reason".into()));
+                }
+                (Some(_), true) => {
+                    return Err(fail(
+                        at("noop"),
+                        format!("{:?} is a no-op but also lists modifiers or a rule: keep one", e.name),
+                    ));
+                }
+                (None, false) => {
+                    return Err(fail(
+                        at("name"),
+                        format!("{:?} has no modifiers, no rule and no noop reason", e.name),
+                    ));
+                }
+                _ => {}
+            }
+            match (e.rule, e.maneuver) {
+                (Some(Rule::ManeuverWithoutAoo), None) => {
+                    return Err(fail(
+                        at("maneuver"),
+                        "missing: maneuver_without_aoo needs its maneuver".into(),
+                    ));
+                }
+                (rule, Some(_)) if rule != Some(Rule::ManeuverWithoutAoo) => {
+                    return Err(fail(at("maneuver"), "maneuver is only read by maneuver_without_aoo".into()));
+                }
+                _ => {}
+            }
+            if let Some(first) = by_name.insert(key, i) {
+                return Err(fail(at("name"), format!("{:?} is already listed at $[{first}]", e.name)));
+            }
+        }
+        Ok(Self { origin: origin.to_string(), entries, by_name })
+    }
+
+    /// The catalogue shipped with the engine (`data/feats.json`, compiled in).
+    pub fn builtin() -> Result<&'static FeatCatalog, &'static CatalogError> {
+        static BUILTIN: OnceLock<Result<FeatCatalog, CatalogError>> = OnceLock::new();
+        BUILTIN.get_or_init(|| FeatCatalog::parse(BUILTIN_TEXT, BUILTIN_ORIGIN)).as_ref()
+    }
+
+    /// Where the catalogue comes from.
+    pub fn origin(&self) -> &str {
+        &self.origin
+    }
+
+    /// Every entry, in file order.
+    pub fn entries(&self) -> &[FeatEntry] {
+        &self.entries
+    }
+
+    /// The entry called exactly `name` (normalized), parameters not split.
+    pub fn get(&self, name: &str) -> Option<&FeatEntry> {
+        self.by_name.get(&normalize(name)).map(|&i| &self.entries[i])
+    }
+
+    /// Matches a feature name: the full name, else the name without its
+    /// parenthesized parameter (`Weapon Focus (falchion)`), else without a
+    /// trailing `+Nd6` (`Sneak Attack +2d6`), for entries that take a parameter.
+    pub fn lookup<'n>(&self, name: &'n str) -> Option<Match<'_, 'n>> {
+        if let Some(entry) = self.get(name) {
+            return Some(Match { entry, parameter: None });
+        }
+        let split = split_parenthesized(name).or_else(|| split_dice(name))?;
+        let entry = self.get(split.0).filter(|e| e.parameter.is_some())?;
+        Some(Match { entry, parameter: Some(split.1) })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Result<FeatCatalog, CatalogError> {
+        FeatCatalog::parse(text, "feats.json")
+    }
+
+    #[test]
+    fn the_builtin_catalogue_loads() {
+        let c = FeatCatalog::builtin().expect("data/feats.json is valid");
+        assert!(c.entries().len() > 100, "{}", c.entries().len());
+        assert_eq!(c.origin(), BUILTIN_ORIGIN);
+    }
+
+    #[test]
+    fn the_feats_document_lists_every_catalogue_entry() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/rules/feats.md");
+        let doc = std::fs::read_to_string(path).expect("docs/rules/feats.md");
+        let missing: Vec<&str> = FeatCatalog::builtin()
+            .expect("catalogue")
+            .entries()
+            .iter()
+            .map(|e| e.name.as_str())
+            .filter(|name| !doc.contains(name))
+            .collect();
+        assert!(missing.is_empty(), "docs/rules/feats.md does not list {missing:?}");
+    }
+
+    #[test]
+    fn names_match_case_insensitively_with_parameters() {
+        let c = parse(
+            r#"[{"name":"Weapon Focus","parameter":"weapon","modifiers":[{"target":"attack","value":1}],"source":"CRB"},
+                {"name":"Sneak Attack","parameter":"dice","rule":"sneak_attack","source":"CRB"},
+                {"name":"Iron Will","modifiers":[{"target":"will","value":2}],"source":"CRB"}]"#,
+        )
+        .unwrap();
+        let m = c.lookup("weapon focus (Falchion)").unwrap();
+        assert_eq!((m.entry.name.as_str(), m.parameter), ("Weapon Focus", Some("Falchion")));
+        assert_eq!(c.lookup("  IRON   will ").unwrap().parameter, None);
+        assert_eq!(c.lookup("Sneak Attack +2d6").unwrap().parameter, Some("2d6"));
+        assert_eq!(c.lookup("Sneak Attack (3d6)").unwrap().parameter, Some("3d6"));
+        assert!(c.lookup("Iron Will (strong)").is_none(), "no parameter on Iron Will");
+        assert!(c.lookup("Toughness").is_none());
+        assert_eq!(parse_d6("+4d6"), Some(4));
+        assert_eq!(parse_d6("2d8"), None);
+    }
+
+    #[test]
+    fn bad_entries_are_refused_with_their_path() {
+        let cases = [
+            (r#"[{"name":"X","source":"CRB"}]"#, "$[0].name"),
+            (r#"[{"name":"X","noop":" ","source":"CRB"}]"#, "$[0].noop"),
+            (r#"[{"name":"X","noop":"n","rule":"run","source":"CRB"}]"#, "$[0].noop"),
+            (r#"[{"name":"X","rule":"maneuver_without_aoo","source":"CRB"}]"#, "$[0].maneuver"),
+            (r#"[{"name":"X","rule":"run","maneuver":"trip","source":"CRB"}]"#, "$[0].maneuver"),
+            (r#"[{"name":"X","rule":"fly","source":"CRB"}]"#, "$[0].rule"),
+            (r#"[{"name":"X","noop":"n","source":"CRB","kind":1}]"#, "$[0].kind"),
+            (
+                r#"[{"name":"X","noop":"n","source":"CRB"},{"name":" x ","noop":"n","source":"CRB"}]"#,
+                "$[1].name",
+            ),
+        ];
+        for (text, path) in cases {
+            let e = parse(text).unwrap_err();
+            assert_eq!(e.path, path, "{text}: {e}");
+            assert!(e.to_string().starts_with("feats.json: "), "{e}");
+        }
+    }
+}

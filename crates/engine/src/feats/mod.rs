@@ -1,0 +1,10 @@
+//! Feats and feat-like features: the catalogue (`data/feats.json`), the
+//! resolution of a combatant's feature names to effects, rules or traced
+//! no-ops, and the derivation of printed statistics from base values.
+
+pub mod catalog;
+pub mod derive;
+pub mod resolve;
+
+pub use catalog::{CatalogError, FeatCatalog, FeatEntry, Parameter, Rule};
+pub use resolve::{FeatureError, ResolvedFeature, ResolvedFeatures, Rules, SneakDice, resolve};

@@ -1,0 +1,378 @@
+//! Resolving a combatant's features against the catalogue: every name
+//! becomes modifiers, a rule, or a traced no-op; an unknown name is an error.
+//!
+//! **Final values and feats.** A data file's `attack_bonus`, `damage`, `ac`,
+//! `saves`, `initiative_mod`, `hp_max`, `speed_land_ft`, ability scores,
+//! `spell_resistance` and (when given) `cmb` / `cmd` are the printed numbers,
+//! every static feat already included. So a feat modifier is split in two:
+//! - *included in final values*: an unconditioned modifier on a number the
+//!   file prints (Weapon Focus `+1 attack` with its weapon, Iron Will `+2
+//!   will`, Dodge `+1 dodge AC`, Improved Initiative). The engine never adds
+//!   it during play; [`super::derive`] applies it when recomputing the printed
+//!   numbers from base values, which is how a test proves the data right;
+//! - *in play*: everything else — a conditioned modifier (Point-Blank Shot
+//!   within 30 ft, `+2 vs fear`), or one on a number the engine computes
+//!   itself (CMB and CMD when the file does not print them, concentration,
+//!   skills, critical confirmation). The engine applies it through the
+//!   stacking resolver.
+//!
+//! Rules (Power Attack, Combat Reflexes…) act in play, except those whose
+//! whole effect is a printed number (Improved Critical's threat range,
+//! Multiattack's −2, Weapon Finesse, Toughness), used by `derive` only.
+
+use crate::effects::{Maneuver, ModTarget, Modifier};
+use crate::model::Combatant;
+
+use super::catalog::{FeatCatalog, Parameter, Rule, parse_d6};
+
+/// How sneak attack dice are counted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SneakDice {
+    /// (level + 1) / 2 d6 (a rogue: 1d6 at level 1, 2d6 at 3…).
+    ByLevel,
+    /// A fixed number of d6 (`Sneak Attack +2d6`).
+    Fixed(u32),
+}
+
+/// The engine rules a combatant's features switch on.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Rules {
+    /// Power Attack.
+    pub power_attack: bool,
+    /// Combat Reflexes.
+    pub combat_reflexes: bool,
+    /// Precise Shot.
+    pub precise_shot: bool,
+    /// Run.
+    pub run: bool,
+    /// Improved Critical: the weapon filter of each (`None`: every weapon).
+    pub improved_critical: Vec<Option<String>>,
+    /// Multiattack.
+    pub multiattack: bool,
+    /// Weapon Finesse.
+    pub weapon_finesse: bool,
+    /// Toughness.
+    pub toughness: bool,
+    /// Sneak attack dice.
+    pub sneak_attack: Option<SneakDice>,
+    /// Maneuvers that do not provoke (bit = `Maneuver as usize`).
+    pub no_aoo_maneuvers: u16,
+    /// Agile Maneuvers.
+    pub agile_maneuvers: bool,
+    /// Defensive Combat Training.
+    pub defensive_combat_training: bool,
+    /// Far Shot.
+    pub far_shot: bool,
+    /// Endurance.
+    pub endurance: bool,
+    /// Blind-Fight.
+    pub blind_fight: bool,
+    /// Improved Precise Shot.
+    pub improved_precise_shot: bool,
+}
+
+impl Rules {
+    /// Whether `m` is made without provoking (Improved <Maneuver>).
+    pub fn maneuver_without_aoo(&self, m: Maneuver) -> bool {
+        self.no_aoo_maneuvers >> m as u16 & 1 == 1
+    }
+}
+
+/// What one feature of a combatant became.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ResolvedFeature {
+    /// The name as written in the combatant's file.
+    pub written: String,
+    /// The catalogue entry's name.
+    pub entry: String,
+    /// The parameter written with it (`falchion`), if any.
+    pub parameter: Option<String>,
+    /// Its rule, if any.
+    pub rule: Option<Rule>,
+    /// Modifiers already in the file's final values (recorded, not applied in play).
+    pub in_final_values: Vec<Modifier>,
+    /// Modifiers the engine applies during play.
+    pub in_play: Vec<Modifier>,
+    /// The no-op reason, if it does nothing.
+    pub noop: Option<String>,
+    /// What the engine leaves out of it, if partly modelled.
+    pub partial: Option<String>,
+}
+
+/// Every feature of a combatant, resolved.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ResolvedFeatures {
+    /// One per feature, in file order.
+    pub features: Vec<ResolvedFeature>,
+    /// The rules they switch on.
+    pub rules: Rules,
+}
+
+impl ResolvedFeatures {
+    /// Every modifier applied during play.
+    pub fn in_play(&self) -> impl Iterator<Item = &Modifier> {
+        self.features.iter().flat_map(|f| &f.in_play)
+    }
+
+    /// Every modifier included in the final values.
+    pub fn in_final_values(&self) -> impl Iterator<Item = &Modifier> {
+        self.features.iter().flat_map(|f| &f.in_final_values)
+    }
+
+    /// One transcript-style line per feature: how it acts.
+    pub fn trace(&self) -> Vec<String> {
+        self.features
+            .iter()
+            .map(|f| {
+                let how = match (&f.noop, f.rule) {
+                    (Some(reason), _) => format!("no-op: {reason}"),
+                    (None, Some(rule)) => format!("rule {}", rule.name()),
+                    (None, None) => String::from("modifiers"),
+                };
+                let mut parts = vec![how];
+                if !f.in_final_values.is_empty() {
+                    parts.push(format!("{} in final values", f.in_final_values.len()));
+                }
+                if !f.in_play.is_empty() {
+                    parts.push(format!("{} in play", f.in_play.len()));
+                }
+                if let Some(p) = &f.partial {
+                    parts.push(format!("not modelled: {p}"));
+                }
+                format!("{}: {}", f.written, parts.join("; "))
+            })
+            .collect()
+    }
+}
+
+/// Why a feature does not resolve.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct FeatureError {
+    /// Index of the feature in the combatant's `features`.
+    pub index: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// Whether a modifier on `target` changes a number the combatant's file
+/// prints as a final value.
+pub fn printed(target: ModTarget, c: &Combatant) -> bool {
+    use ModTarget as T;
+    match target {
+        T::Attack
+        | T::MeleeAttack
+        | T::RangedAttack
+        | T::Damage
+        | T::MeleeDamage
+        | T::RangedDamage
+        | T::Ac
+        | T::Fort
+        | T::Ref
+        | T::Will
+        | T::Saves
+        | T::Initiative
+        | T::Str
+        | T::Dex
+        | T::Con
+        | T::Int
+        | T::Wis
+        | T::Cha
+        | T::Speed
+        | T::SpellResistance => true,
+        T::Cmb => c.cmb.is_some(),
+        T::Cmd => c.cmd.is_some(),
+        T::Concentration
+        | T::Skills
+        | T::DexSkills
+        | T::StrSkills
+        | T::AbilityChecks
+        | T::StrChecks
+        | T::CasterLevel
+        | T::CritConfirm => false,
+    }
+}
+
+/// Whether a modifier is included in the final values of `c`'s file.
+fn in_final_values(m: &Modifier, c: &Combatant) -> bool {
+    m.condition.is_none() && printed(m.target, c)
+}
+
+/// Resolves every feature of `c` against `catalog`.
+pub fn resolve(c: &Combatant, catalog: &FeatCatalog) -> Result<ResolvedFeatures, FeatureError> {
+    let mut out = ResolvedFeatures::default();
+    for (index, feature) in c.features.iter().enumerate() {
+        let written = feature.name();
+        let fail = |message: String| FeatureError { index, message };
+        let Some(found) = catalog.lookup(written) else {
+            return Err(fail(format!(
+                "unknown feature {written:?}: {} lists every feature the engine knows; add it there (its modifiers or rule, or a no-op with its reason)",
+                catalog.origin()
+            )));
+        };
+        let entry = found.entry;
+        let parameter = found.parameter.map(str::to_string);
+        if entry.parameter == Some(Parameter::Weapon) && parameter.is_none() {
+            return Err(fail(format!(
+                "{written:?} needs its weapon in parentheses, as printed: \"{} (longsword)\"",
+                entry.name
+            )));
+        }
+        let mut resolved = ResolvedFeature {
+            written: written.to_string(),
+            entry: entry.name.clone(),
+            parameter: parameter.clone(),
+            rule: entry.rule,
+            in_final_values: Vec::new(),
+            in_play: Vec::new(),
+            noop: entry.noop.clone(),
+            partial: entry.partial.clone(),
+        };
+        for m in &entry.modifiers {
+            let mut m = m.clone();
+            if entry.parameter == Some(Parameter::Weapon) {
+                m.weapon.clone_from(&parameter);
+            }
+            if in_final_values(&m, c) {
+                resolved.in_final_values.push(m);
+            } else {
+                resolved.in_play.push(m);
+            }
+        }
+        let rules = &mut out.rules;
+        match entry.rule {
+            Some(Rule::PowerAttack) => rules.power_attack = true,
+            Some(Rule::CombatReflexes) => rules.combat_reflexes = true,
+            Some(Rule::PreciseShot) => rules.precise_shot = true,
+            Some(Rule::Run) => rules.run = true,
+            Some(Rule::ImprovedCritical) => rules.improved_critical.push(parameter.clone()),
+            Some(Rule::Multiattack) => rules.multiattack = true,
+            Some(Rule::WeaponFinesse) => rules.weapon_finesse = true,
+            Some(Rule::Toughness) => rules.toughness = true,
+            Some(Rule::SneakAttack) => {
+                let dice = match parameter.as_deref() {
+                    None => SneakDice::ByLevel,
+                    Some(p) => SneakDice::Fixed(parse_d6(p).ok_or_else(|| {
+                        fail(format!(
+                            "{written:?}: sneak attack dice must be written Nd6 (\"Sneak Attack +2d6\")"
+                        ))
+                    })?),
+                };
+                // Several sources of sneak attack add up (CRB: "the extra damage stacks").
+                rules.sneak_attack = Some(match (rules.sneak_attack, dice) {
+                    (None, d) => d,
+                    (Some(SneakDice::Fixed(a)), SneakDice::Fixed(b)) => SneakDice::Fixed(a + b),
+                    (Some(a), _) => a,
+                });
+            }
+            Some(Rule::ManeuverWithoutAoo) => {
+                if let Some(m) = entry.maneuver {
+                    rules.no_aoo_maneuvers |= 1 << m as u16;
+                }
+            }
+            Some(Rule::AgileManeuvers) => rules.agile_maneuvers = true,
+            Some(Rule::DefensiveCombatTraining) => rules.defensive_combat_training = true,
+            Some(Rule::FarShot) => rules.far_shot = true,
+            Some(Rule::Endurance) => rules.endurance = true,
+            Some(Rule::BlindFight) => rules.blind_fight = true,
+            Some(Rule::ImprovedPreciseShot) => rules.improved_precise_shot = true,
+            None => {}
+        }
+        out.features.push(resolved);
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn catalog() -> FeatCatalog {
+        FeatCatalog::parse(
+            r#"[
+ {"name":"Weapon Focus","parameter":"weapon","modifiers":[{"target":"attack","value":1}],"source":"CRB"},
+ {"name":"Point-Blank Shot","modifiers":[{"target":"ranged_attack","value":1,"condition":"ranged_within_30ft"},{"target":"ranged_damage","value":1,"condition":"ranged_within_30ft"}],"source":"CRB"},
+ {"name":"Dodge","modifiers":[{"target":"ac","value":1,"type":"dodge"}],"source":"CRB"},
+ {"name":"Improved Trip","rule":"maneuver_without_aoo","maneuver":"trip","modifiers":[{"target":"cmb","value":2,"condition":"trip"},{"target":"cmd","value":2,"condition":"trip"}],"source":"CRB"},
+ {"name":"Agile Maneuvers","modifiers":[{"target":"cmb","value":2}],"source":"APG"},
+ {"name":"Alertness","noop":"skills","source":"CRB"},
+ {"name":"Sneak Attack","parameter":"dice","rule":"sneak_attack","source":"CRB"}
+]"#,
+            "cat.json",
+        )
+        .unwrap()
+    }
+
+    fn combatant(features: &[&str], cmb: Option<i32>) -> Combatant {
+        let mut c = crate::model::parse_combatant(
+            r#"{"name":"T","abilities":{"str_score":10,"dex_score":10,"con_score":10,"int_score":10,"wis_score":10,"cha_score":10},
+               "hp_max":5,"ac":{"total":10,"touch":10,"flat_footed":10},"bab":0,"initiative_mod":0,"speed_land_ft":30,
+               "saves":{"fort":0,"ref":0,"will":0},"attacks":[]}"#,
+            "t.json",
+        )
+        .unwrap();
+        c.features = features.iter().map(|f| crate::model::Feature::Name(f.to_string())).collect();
+        c.cmb = cmb;
+        c
+    }
+
+    #[test]
+    fn static_printed_modifiers_are_final_values_and_the_rest_acts_in_play() {
+        let r = resolve(
+            &combatant(&["Weapon Focus (falchion)", "Point-Blank Shot", "Dodge", "Improved Trip"], None),
+            &catalog(),
+        )
+        .unwrap();
+        let wf = &r.features[0];
+        assert_eq!(wf.in_final_values.len(), 1);
+        assert_eq!(wf.in_final_values[0].weapon.as_deref(), Some("falchion"));
+        assert!(wf.in_play.is_empty(), "Weapon Focus is in the printed attack bonus");
+        assert_eq!((r.features[1].in_play.len(), r.features[1].in_final_values.len()), (2, 0));
+        assert_eq!((r.features[2].in_play.len(), r.features[2].in_final_values.len()), (0, 1));
+        assert_eq!(r.features[3].in_play.len(), 2, "conditioned CMB and CMD act in play");
+        assert!(r.rules.maneuver_without_aoo(Maneuver::Trip));
+        assert!(!r.rules.maneuver_without_aoo(Maneuver::Disarm));
+    }
+
+    #[test]
+    fn a_printed_cmb_already_holds_static_cmb_feats() {
+        let cat = catalog();
+        let computed = resolve(&combatant(&["Agile Maneuvers"], None), &cat).unwrap();
+        assert_eq!(computed.in_play().count(), 1);
+        let printed = resolve(&combatant(&["Agile Maneuvers"], Some(5)), &cat).unwrap();
+        assert_eq!((printed.in_play().count(), printed.in_final_values().count()), (0, 1));
+    }
+
+    #[test]
+    fn no_ops_are_traced_and_unknown_names_refused() {
+        let cat = catalog();
+        let r = resolve(&combatant(&["Alertness"], None), &cat).unwrap();
+        assert_eq!(r.features[0].noop.as_deref(), Some("skills"));
+        assert!(r.trace()[0].contains("no-op: skills"), "{:?}", r.trace());
+        let e = resolve(&combatant(&["Dodge", "Flyby Attack"], None), &cat).unwrap_err();
+        assert_eq!(e.index, 1);
+        assert!(
+            e.message.contains("unknown feature \"Flyby Attack\"") && e.message.contains("cat.json"),
+            "{e}"
+        );
+        let e = resolve(&combatant(&["Weapon Focus"], None), &cat).unwrap_err();
+        assert!(e.message.contains("needs its weapon"), "{e}");
+    }
+
+    #[test]
+    fn sneak_attack_dice_by_level_or_written() {
+        let cat = catalog();
+        assert_eq!(
+            resolve(&combatant(&["Sneak Attack"], None), &cat).unwrap().rules.sneak_attack,
+            Some(SneakDice::ByLevel)
+        );
+        assert_eq!(
+            resolve(&combatant(&["Sneak Attack +2d6", "sneak attack (1d6)"], None), &cat)
+                .unwrap()
+                .rules
+                .sneak_attack,
+            Some(SneakDice::Fixed(3))
+        );
+        assert!(resolve(&combatant(&["Sneak Attack (2d8)"], None), &cat).is_err());
+    }
+}
