@@ -1,54 +1,10 @@
 //! Exact merging of shard results into cell results, and their JSON form.
 
-use pf1e_engine::summary::{CombatantTotals, Summary};
+use pf1e_engine::summary::Summary;
+use pf1e_wire::shard::{CombatantInfo, ShardResult};
 use serde_json::{Value, json};
 
 use crate::plan::CellSpec;
-use crate::proto;
-
-/// Converts an engine summary to its wire form.
-pub fn summary_to_proto(s: &Summary) -> proto::Summary {
-    proto::Summary {
-        runs: s.runs,
-        wins: s.wins.clone(),
-        draws: s.draws,
-        rounds: s.rounds,
-        combatants: s
-            .combatants
-            .iter()
-            .map(|c| proto::CombatantTotals {
-                hits: c.hits,
-                crits: c.crits,
-                damage_dealt: c.damage_dealt,
-                damage_taken: c.damage_taken,
-                healing_given: c.healing_given,
-                deaths: c.deaths,
-            })
-            .collect(),
-    }
-}
-
-/// Converts a wire summary to the engine's.
-pub fn summary_from_proto(s: &proto::Summary) -> Summary {
-    Summary {
-        runs: s.runs,
-        wins: s.wins.clone(),
-        draws: s.draws,
-        rounds: s.rounds,
-        combatants: s
-            .combatants
-            .iter()
-            .map(|c| CombatantTotals {
-                hits: c.hits,
-                crits: c.crits,
-                damage_dealt: c.damage_dealt,
-                damage_taken: c.damage_taken,
-                healing_given: c.healing_given,
-                deaths: c.deaths,
-            })
-            .collect(),
-    }
-}
 
 /// The merged result of a cell: integer sums plus per-run records in run order.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -66,7 +22,7 @@ pub struct CellResult {
     /// Side names.
     pub sides: Vec<String>,
     /// Deployed combatants.
-    pub combatants: Vec<proto::CombatantInfo>,
+    pub combatants: Vec<CombatantInfo>,
 }
 
 /// Why shard results do not form a cell.
@@ -78,7 +34,7 @@ impl CellResult {
     /// Merges the shard results of a cell, given with their first run index.
     /// Shards are ordered by run range first, so the result does not depend
     /// on arrival order; ranges must tile `0..runs` exactly.
-    pub fn merge(mut parts: Vec<(u64, &proto::ShardResult)>, runs: u64) -> Result<Self, MergeError> {
+    pub fn merge(mut parts: Vec<(u64, &ShardResult)>, runs: u64) -> Result<Self, MergeError> {
         parts.sort_by_key(|(start, _)| *start);
         let Some((_, first)) = parts.first() else {
             return Err(MergeError("no shard".into()));
@@ -100,8 +56,7 @@ impl CellResult {
             if r.sides != out.sides || r.combatants != out.combatants {
                 return Err(MergeError("shards disagree on the encounter".into()));
             }
-            let s = summary_from_proto(r.summary.as_ref().unwrap_or(&proto::Summary::default()));
-            out.summary.merge(&s);
+            out.summary.merge(&r.summary);
             out.winner.extend_from_slice(&r.winner);
             out.rounds.extend_from_slice(&r.rounds);
             out.final_hp.extend_from_slice(&r.final_hp);
@@ -122,7 +77,7 @@ impl CellResult {
                 self.combatants
                     .iter()
                     .enumerate()
-                    .filter(|(_, c)| c.side as usize == party)
+                    .filter(|(_, c)| c.side == party)
                     .map(|(i, c)| i64::from(c.start_hp) - i64::from(self.final_hp[run * n + i].max(0)))
                     .sum()
             })
@@ -153,7 +108,7 @@ impl CellResult {
                 self.combatants
                     .iter()
                     .enumerate()
-                    .filter(|(_, c)| c.side as usize == party)
+                    .filter(|(_, c)| c.side == party)
                     .all(|(i, _)| self.final_hp[run * n + i] <= 0)
             })
             .count() as u64;
@@ -181,7 +136,7 @@ impl CellResult {
                 let hp_sum: i64 = (0..self.winner.len()).map(|run| i64::from(self.final_hp[run * n + i])).sum();
                 json!({
                     "id": c.id,
-                    "side": self.sides.get(c.side as usize).cloned().unwrap_or_default(),
+                    "side": self.sides.get(c.side).cloned().unwrap_or_default(),
                     "hp_max": c.hp_max,
                     "start_hp": c.start_hp,
                     "mean_final_hp": if runs == 0 { 0.0 } else { hp_sum as f64 / runs as f64 },
@@ -202,15 +157,18 @@ pub(crate) mod tests {
     use super::*;
 
     /// A fake shard result: run `i` is won by side `(seed + i) % 2`, lasts `i % 5 + 1` rounds.
-    pub(crate) fn fake_result(seed: u64, range: std::ops::Range<u64>) -> proto::ShardResult {
-        let mut summary = Summary::new(2, 2);
-        let mut r = proto::ShardResult {
+    pub(crate) fn fake_result(seed: u64, range: std::ops::Range<u64>) -> ShardResult {
+        let mut r = ShardResult {
+            summary: Summary::new(2, 2),
+            winner: Vec::new(),
+            rounds: Vec::new(),
+            final_hp: Vec::new(),
+            dead: Vec::new(),
             sides: vec!["a".into(), "b".into()],
             combatants: vec![
-                proto::CombatantInfo { id: "x".into(), side: 0, hp_max: 10, start_hp: 10 },
-                proto::CombatantInfo { id: "y".into(), side: 1, hp_max: 8, start_hp: 8 },
+                CombatantInfo { id: "x".into(), side: 0, hp_max: 10, start_hp: 10 },
+                CombatantInfo { id: "y".into(), side: 1, hp_max: 8, start_hp: 8 },
             ],
-            ..Default::default()
         };
         for i in range {
             let w = ((seed + i) % 2) as u32;
@@ -231,13 +189,12 @@ pub(crate) mod tests {
                     },
                 ],
             };
-            summary.add(&o);
+            r.summary.add(&o);
             r.winner.push(w as i32);
             r.rounds.push(o.rounds);
             r.final_hp.extend(o.combatants.iter().map(|c| c.final_hp));
             r.dead.extend(o.combatants.iter().map(|c| c.dead));
         }
-        r.summary = Some(summary_to_proto(&summary));
         r
     }
 

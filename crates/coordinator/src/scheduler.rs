@@ -9,13 +9,15 @@ use std::ops::Range;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use pf1e_wire::canon::hex;
+use pf1e_wire::proto;
+use pf1e_wire::scenario::{Scenario, ScenarioHash};
+use pf1e_wire::shard::{Lease, ShardKey, ShardReport, ShardResult, ShardSpec};
 use serde::{Deserialize, Serialize};
 
 use crate::plan::{CellSpec, Planner, Step, planner_for};
-use crate::proto;
 use crate::results::CellResult;
-use crate::scenario::{Scenario, hex};
-use crate::shard::{ShardKey, check_result, shard_key, shard_spec, split};
+use crate::shard::{shard_key, shard_spec, split};
 use crate::store::{JournalState, Store, StoreError, SweepStatus};
 use crate::sweep::{Sweep, SweepError};
 
@@ -65,6 +67,16 @@ pub enum SchedError {
         /// The coordinator's.
         coordinator: String,
     },
+    /// The worker speaks another version of the wire protocol.
+    #[error(
+        "worker protocol version {worker} differs from the coordinator's {coordinator}: run the same pf1e version on both"
+    )]
+    ProtocolVersion {
+        /// The worker's.
+        worker: u32,
+        /// The coordinator's.
+        coordinator: u32,
+    },
     /// The database failed.
     #[error(transparent)]
     Store(#[from] StoreError),
@@ -92,7 +104,7 @@ pub struct SweepStats {
 struct ShardSlot {
     range: Range<u64>,
     key: ShardKey,
-    result: Option<Arc<proto::ShardResult>>,
+    result: Option<Arc<ShardResult>>,
 }
 
 struct CellRun {
@@ -131,7 +143,7 @@ struct Waiter {
 }
 
 struct Pending {
-    spec: proto::ShardSpec,
+    spec: ShardSpec,
     waiters: Vec<Waiter>,
     lease: Option<u64>,
 }
@@ -164,7 +176,7 @@ pub struct Scheduler {
     cfg: SchedulerConfig,
     sweeps: BTreeMap<u64, SweepRun>,
     history: BTreeMap<u64, JournalState>,
-    scenarios: BTreeMap<String, Arc<Scenario>>,
+    scenarios: BTreeMap<ScenarioHash, Arc<Scenario>>,
     pending: BTreeMap<ShardKey, Pending>,
     queue: VecDeque<ShardKey>,
     leases: BTreeMap<u64, LeaseInfo>,
@@ -266,7 +278,7 @@ impl Scheduler {
             .iter()
             .map(|j| JobRun { planner: planner_for(&sweep, j), cells: Vec::new(), done: false })
             .collect();
-        self.scenarios.entry(hex(&sweep.scenario.hash)).or_insert_with(|| Arc::clone(&sweep.scenario));
+        self.scenarios.entry(sweep.scenario.hash).or_insert_with(|| Arc::clone(&sweep.scenario));
         let run = SweepRun {
             name: sweep.name.clone(),
             sweep,
@@ -374,7 +386,7 @@ impl Scheduler {
     }
 
     /// Puts a shard result in its slot; true when the cell is complete.
-    fn fill(run: &mut SweepRun, w: Waiter, result: Arc<proto::ShardResult>) -> bool {
+    fn fill(run: &mut SweepRun, w: Waiter, result: Arc<ShardResult>) -> bool {
         let cell = &mut run.jobs[w.job].cells[w.cell];
         let slot = &mut cell.shards[w.shard];
         if slot.result.is_some() {
@@ -389,7 +401,7 @@ impl Scheduler {
     fn complete_cell(&mut self, id: u64, j: usize, c: usize) -> Result<(), SchedError> {
         let Some(run) = self.sweeps.get_mut(&id) else { return Ok(()) };
         let cell = &mut run.jobs[j].cells[c];
-        let parts: Vec<(u64, &proto::ShardResult)> =
+        let parts: Vec<(u64, &ShardResult)> =
             cell.shards.iter().filter_map(|s| s.result.as_deref().map(|r| (s.range.start, r))).collect();
         match CellResult::merge(parts, cell.spec.runs) {
             Ok(result) => {
@@ -516,12 +528,19 @@ impl Scheduler {
         name: &str,
         threads: u32,
         rules_version: &str,
+        protocol_version: u32,
         now: Instant,
     ) -> Result<String, SchedError> {
         if rules_version != pf1e_engine::RULES_VERSION {
             return Err(SchedError::RulesVersion {
                 worker: rules_version.to_string(),
                 coordinator: pf1e_engine::RULES_VERSION.to_string(),
+            });
+        }
+        if protocol_version != pf1e_wire::PROTOCOL_VERSION {
+            return Err(SchedError::ProtocolVersion {
+                worker: protocol_version,
+                coordinator: pf1e_wire::PROTOCOL_VERSION,
             });
         }
         let id = format!("w{}", self.next_worker);
@@ -576,7 +595,7 @@ impl Scheduler {
     }
 
     /// Leases up to `max` shards to a worker.
-    pub fn lease(&mut self, worker: &str, max: usize, now: Instant) -> Result<Vec<proto::Lease>, SchedError> {
+    pub fn lease(&mut self, worker: &str, max: usize, now: Instant) -> Result<Vec<Lease>, SchedError> {
         self.expire(now);
         let ttl = self.cfg.lease_ttl;
         // No worker takes more than its share of the queue, so the tail of a sweep stays balanced.
@@ -603,7 +622,7 @@ impl Scheduler {
             self.leases.insert(id, LeaseInfo { key, worker: worker.to_string(), deadline });
             self.next_expiry = Some(self.next_expiry.map_or(deadline, |t| t.min(deadline)));
             w.leases.insert(id);
-            out.push(proto::Lease { lease_id: id, shard_key: key.to_vec(), spec: Some(p.spec.clone()) });
+            out.push(Lease { id, key, spec: p.spec.clone() });
         }
         Ok(out)
     }
@@ -630,7 +649,7 @@ impl Scheduler {
     pub fn report(
         &mut self,
         worker: &str,
-        reports: Vec<proto::ShardReport>,
+        reports: Vec<ShardReport>,
         now: Instant,
     ) -> Result<(u32, u32), SchedError> {
         let Some(w) = self.workers.get_mut(worker) else {
@@ -638,28 +657,11 @@ impl Scheduler {
         };
         w.last_seen = now;
         let (mut accepted, mut ignored) = (0u32, 0u32);
-        let mut good: Vec<(ShardKey, proto::ShardResult)> = Vec::new();
+        let mut good: Vec<(ShardKey, ShardResult)> = Vec::new();
         let mut failures = Vec::new();
         for r in reports {
-            let Ok(key) = <ShardKey>::try_from(r.shard_key.as_slice()) else {
-                ignored += 1;
-                continue;
-            };
-            if let Some(l) = self.leases.get(&r.lease_id)
-                && l.worker == worker
-                && l.key == key
-            {
-                self.leases.remove(&r.lease_id);
-                if let Some(w) = self.workers.get_mut(worker) {
-                    w.leases.remove(&r.lease_id);
-                }
-                if let Some(p) = self.pending.get_mut(&key)
-                    && p.lease == Some(r.lease_id)
-                {
-                    p.lease = None;
-                    self.queue.push_front(key);
-                }
-            }
+            let key = r.key;
+            self.release(worker, r.lease, key);
             let Some(p) = self.pending.get(&key) else {
                 ignored += 1;
                 continue;
@@ -668,23 +670,26 @@ impl Scheduler {
                 ignored += 1;
                 continue;
             }
-            if !r.error.is_empty() {
-                failures.push((key, r.error));
-                accepted += 1;
-                continue;
-            }
-            match r.result {
-                Some(result) if check_result(&p.spec, &result).is_ok() => {
+            match r.outcome {
+                Err(error) => {
+                    failures.push((key, error));
+                    accepted += 1;
+                }
+                Ok(result) if result.runs() == p.spec.runs.end - p.spec.runs.start => {
                     good.push((key, result));
                     accepted += 1;
                 }
-                _ => {
-                    tracing::warn!(worker, "malformed shard result ignored");
+                Ok(result) => {
+                    tracing::warn!(
+                        worker,
+                        runs = result.runs(),
+                        "shard result with the wrong number of runs ignored"
+                    );
                     ignored += 1;
                 }
             }
         }
-        let refs: Vec<(ShardKey, &proto::ShardResult)> = good.iter().map(|(k, r)| (*k, r)).collect();
+        let refs: Vec<(ShardKey, &ShardResult)> = good.iter().map(|(k, r)| (*k, r)).collect();
         self.store.put_shards(&refs)?;
         if let Some(w) = self.workers.get_mut(worker) {
             w.shards_done += good.len() as u64;
@@ -720,11 +725,7 @@ impl Scheduler {
     }
 
     /// Hands a computed result to every cell waiting for it; returns the sweeps touched.
-    fn deliver(
-        &mut self,
-        key: ShardKey,
-        result: Arc<proto::ShardResult>,
-    ) -> Result<BTreeSet<u64>, SchedError> {
+    fn deliver(&mut self, key: ShardKey, result: Arc<ShardResult>) -> Result<BTreeSet<u64>, SchedError> {
         let mut touched = BTreeSet::new();
         let Some(p) = self.pending.remove(&key) else { return Ok(touched) };
         self.drop_lease(p.lease);
@@ -782,9 +783,30 @@ impl Scheduler {
         Ok(self.store.flush()?)
     }
 
-    /// A scenario by hex hash.
-    pub fn scenario(&self, hash: &str) -> Option<Arc<Scenario>> {
+    /// A scenario by hash.
+    pub fn scenario(&self, hash: &ScenarioHash) -> Option<Arc<Scenario>> {
         self.scenarios.get(hash).cloned()
+    }
+
+    /// Returns the shard of lease `lease` (held by `worker`, for shard `key`)
+    /// to the front of the queue; a lease that is not that worker's, or is
+    /// already gone, is left alone.
+    pub fn release(&mut self, worker: &str, lease: u64, key: ShardKey) {
+        if let Some(l) = self.leases.get(&lease)
+            && l.worker == worker
+            && l.key == key
+        {
+            self.leases.remove(&lease);
+            if let Some(w) = self.workers.get_mut(worker) {
+                w.leases.remove(&lease);
+            }
+            if let Some(p) = self.pending.get_mut(&key)
+                && p.lease == Some(lease)
+            {
+                p.lease = None;
+                self.queue.push_front(key);
+            }
+        }
     }
 
     fn stats_proto(&self, id: u64, s: &SweepStats) -> proto::Stats {
@@ -897,15 +919,16 @@ impl Scheduler {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::embedded::{ShardEvaluator, drive};
+    use crate::embedded::drive;
+    use pf1e_wire::evaluate::{EvalError, ShardEvaluator, evaluate_leases};
 
     /// Deterministic fake engine: outcomes depend on the seed, the variant and the run index only.
     pub(crate) struct Fake;
 
     impl ShardEvaluator for Fake {
-        fn evaluate(&self, _s: &Scenario, spec: &proto::ShardSpec) -> Result<proto::ShardResult, String> {
-            let salt: u64 = spec.variant.iter().map(|v| u64::from(v.hp_ppm)).sum();
-            Ok(crate::results::tests::fake_result(spec.seed + salt, spec.run_start..spec.run_end))
+        fn evaluate(&self, _s: &Scenario, spec: &ShardSpec) -> Result<ShardResult, EvalError> {
+            let salt: u64 = spec.variant.iter().map(|v| u64::from(v.hp.0)).sum();
+            Ok(crate::results::tests::fake_result(spec.seed + salt, spec.runs.clone()))
         }
     }
 
@@ -960,20 +983,23 @@ mod tests {
             let mut sched = Scheduler::new(Store::in_memory().unwrap(), cfg());
             let id = sched.submit(bundle(size)).unwrap();
             let now = Instant::now();
-            let w1 = sched.register_worker("a", 1, pf1e_engine::RULES_VERSION, now).unwrap();
-            let w2 = sched.register_worker("b", 1, pf1e_engine::RULES_VERSION, now).unwrap();
+            let w1 = sched
+                .register_worker("a", 1, pf1e_engine::RULES_VERSION, pf1e_wire::PROTOCOL_VERSION, now)
+                .unwrap();
+            let w2 = sched
+                .register_worker("b", 1, pf1e_engine::RULES_VERSION, pf1e_wire::PROTOCOL_VERSION, now)
+                .unwrap();
             loop {
                 let l1 = sched.lease(&w1, 2, now).unwrap();
                 let l2 = sched.lease(&w2, 3, now).unwrap();
                 if l1.is_empty() && l2.is_empty() {
                     break;
                 }
-                let scen: BTreeMap<_, _> =
-                    sched.scenarios.iter().map(|(k, v)| (k.clone(), Arc::clone(v))).collect();
-                let mut r2 = crate::embedded::evaluate_leases(&l2, &scen, &Fake);
+                let scen: BTreeMap<_, _> = sched.scenarios.iter().map(|(k, v)| (*k, Arc::clone(v))).collect();
+                let mut r2 = evaluate_leases(&l2, &scen, &Fake);
                 r2.reverse();
                 sched.report(&w2, r2, now).unwrap();
-                sched.report(&w1, crate::embedded::evaluate_leases(&l1, &scen, &Fake), now).unwrap();
+                sched.report(&w1, evaluate_leases(&l1, &scen, &Fake), now).unwrap();
             }
             let info = sched.info(id, true).unwrap();
             assert_eq!(info.status, "done");
@@ -989,8 +1015,12 @@ mod tests {
         let mut sched = Scheduler::new(Store::in_memory().unwrap(), cfg());
         let id = sched.submit(bundle(10)).unwrap();
         let t0 = Instant::now();
-        let dead = sched.register_worker("dead", 1, pf1e_engine::RULES_VERSION, t0).unwrap();
-        let live = sched.register_worker("live", 1, pf1e_engine::RULES_VERSION, t0).unwrap();
+        let dead = sched
+            .register_worker("dead", 1, pf1e_engine::RULES_VERSION, pf1e_wire::PROTOCOL_VERSION, t0)
+            .unwrap();
+        let live = sched
+            .register_worker("live", 1, pf1e_engine::RULES_VERSION, pf1e_wire::PROTOCOL_VERSION, t0)
+            .unwrap();
         let lost = sched.lease(&dead, 1, t0).unwrap();
         assert_eq!(lost.len(), 1);
         let mut rest = sched.lease(&live, 10, t0).unwrap();
@@ -1003,37 +1033,41 @@ mod tests {
         let t1 = t0 + ttl + Duration::from_millis(1);
         let again = sched.lease(&live, 10, t1).unwrap();
         assert_eq!(again.len(), 1, "the expired lease returns to the queue: {again:?}");
-        assert_eq!(again[0].shard_key, lost[0].shard_key);
-        let scen: BTreeMap<_, _> = sched.scenarios.iter().map(|(k, v)| (k.clone(), Arc::clone(v))).collect();
+        assert_eq!(again[0].key, lost[0].key);
+        let scen: BTreeMap<_, _> = sched.scenarios.iter().map(|(k, v)| (*k, Arc::clone(v))).collect();
         let mut mine = rest.clone();
         mine.extend(again);
-        let reports = crate::embedded::evaluate_leases(&mine, &scen, &Fake);
+        let reports = evaluate_leases(&mine, &scen, &Fake);
         assert_eq!(sched.report(&live, reports.clone(), t1).unwrap(), (3, 0));
         let done = sched.info(id, true).unwrap();
         assert_eq!(done.status, "done");
         // A duplicate, and the late report of the dead worker, are acknowledged and ignored.
         assert_eq!(sched.report(&live, reports, t1).unwrap(), (0, 3));
-        let late = crate::embedded::evaluate_leases(&lost, &scen, &Fake);
+        let late = evaluate_leases(&lost, &scen, &Fake);
         assert_eq!(sched.report(&dead, late, t1).unwrap(), (0, 1));
         let after = sched.info(id, true).unwrap();
         assert_eq!(after, done);
     }
 
     #[test]
-    fn other_rules_versions_and_unknown_workers_are_refused() {
+    fn other_rules_or_protocol_versions_and_unknown_workers_are_refused() {
         let mut sched = Scheduler::new(Store::in_memory().unwrap(), cfg());
-        let err = sched.register_worker("x", 1, "pf1e-rules-0", Instant::now()).unwrap_err();
+        let err = sched
+            .register_worker("x", 1, "pf1e-rules-0", pf1e_wire::PROTOCOL_VERSION, Instant::now())
+            .unwrap_err();
         assert!(matches!(err, SchedError::RulesVersion { .. }), "{err}");
         assert!(err.to_string().contains("pf1e-rules-0"));
         assert!(matches!(sched.lease("w99", 1, Instant::now()), Err(SchedError::UnknownWorker(_))));
+        let err = sched.register_worker("x", 1, pf1e_engine::RULES_VERSION, 1, Instant::now()).unwrap_err();
+        assert!(matches!(err, SchedError::ProtocolVersion { worker: 1, .. }), "{err}");
     }
 
     struct Panicky;
 
     impl ShardEvaluator for Panicky {
-        fn evaluate(&self, _s: &Scenario, spec: &proto::ShardSpec) -> Result<proto::ShardResult, String> {
-            assert!(spec.run_start < 4, "engine bug");
-            Ok(crate::results::tests::fake_result(spec.seed, spec.run_start..spec.run_end))
+        fn evaluate(&self, _s: &Scenario, spec: &ShardSpec) -> Result<ShardResult, EvalError> {
+            assert!(spec.runs.start < 4, "engine bug");
+            Ok(crate::results::tests::fake_result(spec.seed, spec.runs.clone()))
         }
     }
 
@@ -1052,7 +1086,9 @@ mod tests {
         let id = sched.submit(bundle(2)).unwrap();
         let info = sched.cancel(id).unwrap();
         assert_eq!(info.status, "cancelled");
-        let w = sched.register_worker("a", 1, pf1e_engine::RULES_VERSION, Instant::now()).unwrap();
+        let w = sched
+            .register_worker("a", 1, pf1e_engine::RULES_VERSION, pf1e_wire::PROTOCOL_VERSION, Instant::now())
+            .unwrap();
         assert!(sched.lease(&w, 10, Instant::now()).unwrap().is_empty());
     }
 
@@ -1068,11 +1104,12 @@ mod tests {
             let mut sched = Scheduler::new(Store::open(&path).unwrap(), cfg());
             let id = sched.submit(bundle(4)).unwrap();
             let now = Instant::now();
-            let w = sched.register_worker("a", 1, pf1e_engine::RULES_VERSION, now).unwrap();
+            let w = sched
+                .register_worker("a", 1, pf1e_engine::RULES_VERSION, pf1e_wire::PROTOCOL_VERSION, now)
+                .unwrap();
             let leases = sched.lease(&w, 4, now).unwrap();
-            let scen: BTreeMap<_, _> =
-                sched.scenarios.iter().map(|(k, v)| (k.clone(), Arc::clone(v))).collect();
-            sched.report(&w, crate::embedded::evaluate_leases(&leases, &scen, &Fake), now).unwrap();
+            let scen: BTreeMap<_, _> = sched.scenarios.iter().map(|(k, v)| (*k, Arc::clone(v))).collect();
+            sched.report(&w, evaluate_leases(&leases, &scen, &Fake), now).unwrap();
             sched.flush().unwrap();
             id
             // Dropped without finishing: the crash.

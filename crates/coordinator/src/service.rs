@@ -11,14 +11,15 @@ use tokio::net::TcpListener;
 use tokio_stream::wrappers::ReceiverStream;
 use tonic::{Request, Response, Status};
 
-use crate::auth::ServerAuth;
-use crate::proto::control_service_server::{ControlService, ControlServiceServer};
-use crate::proto::worker_service_server::{WorkerService, WorkerServiceServer};
-use crate::proto::{self};
-use crate::scheduler::{SchedError, Scheduler};
+use pf1e_wire::auth::ServerAuth;
+use pf1e_wire::canon::parse_hex;
+use pf1e_wire::client::MAX_MESSAGE;
+use pf1e_wire::proto::control_service_server::{ControlService, ControlServiceServer};
+use pf1e_wire::proto::worker_service_server::{WorkerService, WorkerServiceServer};
+use pf1e_wire::proto::{self};
+use pf1e_wire::shard::ShardReport;
 
-/// Largest message accepted or sent (bundles and results of big sweeps).
-pub const MAX_MESSAGE: usize = 256 * 1024 * 1024;
+use crate::scheduler::{SchedError, Scheduler};
 
 /// The services' shared state.
 #[derive(Clone)]
@@ -30,7 +31,9 @@ fn status(e: SchedError) -> Status {
     match e {
         SchedError::Invalid(e) => Status::invalid_argument(e.to_string()),
         SchedError::UnknownSweep(_) | SchedError::UnknownWorker(_) => Status::not_found(e.to_string()),
-        SchedError::RulesVersion { .. } => Status::failed_precondition(e.to_string()),
+        SchedError::RulesVersion { .. } | SchedError::ProtocolVersion { .. } => {
+            Status::failed_precondition(e.to_string())
+        }
         SchedError::Store(e) => Status::internal(e.to_string()),
     }
 }
@@ -55,7 +58,9 @@ impl WorkerService for Service {
     ) -> Result<Response<proto::RegisterResponse>, Status> {
         let r = req.into_inner();
         let mut s = self.lock();
-        let id = s.register_worker(&r.name, r.threads, &r.rules_version, Instant::now()).map_err(status)?;
+        let id = s
+            .register_worker(&r.name, r.threads, &r.rules_version, r.protocol_version, Instant::now())
+            .map_err(status)?;
         let ttl = s.config().lease_ttl.as_millis() as u64;
         Ok(Response::new(proto::RegisterResponse { worker_id: id, lease_ttl_ms: ttl }))
     }
@@ -68,7 +73,7 @@ impl WorkerService for Service {
         let mut s = self.lock();
         let leases = s.lease(&r.worker_id, r.max_shards as usize, Instant::now()).map_err(status)?;
         Ok(Response::new(proto::LeaseResponse {
-            leases,
+            leases: leases.iter().map(proto::Lease::from).collect(),
             ttl_ms: s.config().lease_ttl.as_millis() as u64,
             draining: s.draining(),
         }))
@@ -89,9 +94,27 @@ impl WorkerService for Service {
         req: Request<proto::ReportRequest>,
     ) -> Result<Response<proto::ReportResponse>, Status> {
         let r = req.into_inner();
+        let mut reports = Vec::with_capacity(r.reports.len());
+        let mut malformed = Vec::new();
+        for report in r.reports {
+            let (lease, key) = (report.lease_id, <[u8; 32]>::try_from(report.shard_key.as_slice()).ok());
+            match ShardReport::try_from(report) {
+                Ok(report) => reports.push(report),
+                Err(e) => {
+                    tracing::warn!(worker = %r.worker_id, lease, "malformed shard report ignored: {e}");
+                    malformed.push((lease, key));
+                }
+            }
+        }
         let mut s = self.lock();
-        let (accepted, ignored) = s.report(&r.worker_id, r.reports, Instant::now()).map_err(status)?;
-        Ok(Response::new(proto::ReportResponse { accepted, ignored }))
+        // A malformed report's shard goes back to the queue at once, as an unplayed one would.
+        for (lease, key) in &malformed {
+            if let Some(key) = key {
+                s.release(&r.worker_id, *lease, *key);
+            }
+        }
+        let (accepted, ignored) = s.report(&r.worker_id, reports, Instant::now()).map_err(status)?;
+        Ok(Response::new(proto::ReportResponse { accepted, ignored: ignored + malformed.len() as u32 }))
     }
 
     async fn fetch_scenario(
@@ -99,9 +122,12 @@ impl WorkerService for Service {
         req: Request<proto::FetchScenarioRequest>,
     ) -> Result<Response<proto::ScenarioBundle>, Status> {
         let hash = req.into_inner().hash;
-        let scenario =
-            self.lock().scenario(&hash).ok_or_else(|| Status::not_found(format!("no scenario {hash}")))?;
-        Ok(Response::new(scenario.to_proto()))
+        let scenario = parse_hex(&hash)
+            .and_then(|h| self.lock().scenario(&h))
+            .ok_or_else(|| Status::not_found(format!("no scenario {hash}")))?;
+        let bundle = proto::ScenarioBundle::try_from(&*scenario)
+            .map_err(|e| Status::not_found(format!("scenario {hash}: {e}")))?;
+        Ok(Response::new(bundle))
     }
 
     async fn drain(

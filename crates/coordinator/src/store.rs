@@ -15,8 +15,9 @@ use prost::Message;
 use redb::{Database, Durability, ReadableDatabase, ReadableTable, ReadableTableMetadata, TableDefinition};
 use serde::{Deserialize, Serialize};
 
-use crate::proto;
-use crate::shard::ShardKey;
+use pf1e_wire::canon::Canon;
+use pf1e_wire::proto;
+use pf1e_wire::shard::{ShardKey, ShardResult};
 
 const SHARDS: TableDefinition<&[u8], &[u8]> = TableDefinition::new("shard_results");
 const LLM: TableDefinition<&[u8], &[u8]> = TableDefinition::new("llm_responses");
@@ -101,7 +102,7 @@ pub struct LlmKey {
 
 impl LlmKey {
     fn digest(&self) -> [u8; 32] {
-        let mut c = crate::scenario::Canon::new("pf1e-llm-v1");
+        let mut c = Canon::new("pf1e-llm-v1");
         c.bytes(self.model.as_bytes())
             .bytes(self.sampling.as_bytes())
             .u64(u64::from(self.prompt_version))
@@ -167,7 +168,7 @@ impl Store {
     }
 
     /// Looks up many shard results in one read transaction.
-    pub fn get_shards(&self, keys: &[ShardKey]) -> Result<Vec<Option<proto::ShardResult>>, StoreError> {
+    pub fn get_shards(&self, keys: &[ShardKey]) -> Result<Vec<Option<ShardResult>>, StoreError> {
         let p = &self.path;
         let txn = self.db.begin_read().ctx(p)?;
         let table = txn.open_table(SHARDS).ctx(p)?;
@@ -175,7 +176,7 @@ impl Store {
         for k in keys {
             let v = table.get(k.as_slice()).ctx(p)?;
             out.push(match v {
-                Some(g) => Some(proto::ShardResult::decode(g.value()).ctx(p)?),
+                Some(g) => Some(ShardResult::try_from(proto::ShardResult::decode(g.value()).ctx(p)?).ctx(p)?),
                 None => None,
             });
         }
@@ -183,7 +184,7 @@ impl Store {
     }
 
     /// Stores shard results, all in one transaction.
-    pub fn put_shards(&mut self, results: &[(ShardKey, &proto::ShardResult)]) -> Result<(), StoreError> {
+    pub fn put_shards(&mut self, results: &[(ShardKey, &ShardResult)]) -> Result<(), StoreError> {
         if results.is_empty() {
             return Ok(());
         }
@@ -192,7 +193,9 @@ impl Store {
         {
             let mut table = txn.open_table(SHARDS).ctx(&p)?;
             for (k, r) in results {
-                table.insert(k.as_slice(), r.encode_to_vec().as_slice()).ctx(&p)?;
+                table
+                    .insert(k.as_slice(), proto::ShardResult::from(*r).encode_to_vec().as_slice())
+                    .ctx(&p)?;
             }
         }
         txn.commit().ctx(&p)?;

@@ -9,10 +9,10 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use pf1e_wire::proto;
+use pf1e_wire::scenario::{Scenario, ScenarioError, ScenarioSide};
+pub use pf1e_wire::variant::HpFraction;
 use serde::Deserialize;
-
-use crate::proto;
-use crate::scenario::{Scenario, ScenarioSide};
 
 /// Runs per shard when the sweep file does not say.
 pub const DEFAULT_SHARD_SIZE: u64 = 100;
@@ -96,38 +96,6 @@ impl<'de> Deserialize<'de> for StrategySpec {
                 Ok(Self::from_engine(spec))
             }
         }
-    }
-}
-
-/// A starting-HP fraction in (0, 1], kept as millionths so hashing and
-/// rounding are exact.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub struct HpFraction(pub u32);
-
-impl HpFraction {
-    /// Full hit points.
-    pub const FULL: HpFraction = HpFraction(1_000_000);
-
-    /// The fraction as a float, for display.
-    pub fn as_f64(self) -> f64 {
-        f64::from(self.0) / 1e6
-    }
-
-    /// `max(1, ceil(hp_max * f))`, computed in integers.
-    pub fn start_hp(self, hp_max: i32) -> i32 {
-        let scaled = i64::from(hp_max.max(0)) * i64::from(self.0);
-        let hp = (scaled + 999_999) / 1_000_000;
-        i32::try_from(hp).unwrap_or(i32::MAX).max(1)
-    }
-}
-
-impl<'de> Deserialize<'de> for HpFraction {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let f = f64::deserialize(d)?;
-        if !(f > 0.0 && f <= 1.0) {
-            return Err(serde::de::Error::custom(format!("HP fraction must be in (0, 1], got {f}")));
-        }
-        Ok(HpFraction((f * 1e6).round() as u32))
     }
 }
 
@@ -629,11 +597,8 @@ impl Sweep {
     /// Checks the scenario against the engine (map, combatants, sides, zones).
     /// Errors name the offending file; side errors point at the sweep file line.
     pub fn validate(&self, text: &str) -> Result<(), SweepError> {
-        self.scenario.base_encounter().map(|_| ()).map_err(|e| {
-            let line = match &e {
-                crate::scenario::ScenarioError::Encounter { side: Some(side), .. } => line_of_key(text, side),
-                _ => None,
-            };
+        self.scenario.encounter().map(|_| ()).map_err(|e: ScenarioError| {
+            let line = e.side().and_then(|side| line_of_key(text, side));
             match line {
                 Some(_) => SweepError::new(&self.file, line, e.to_string()),
                 None => SweepError::new(&self.file, line_of(text, e.origin()), e.to_string()),
@@ -771,14 +736,6 @@ jobs:
         let e = error_of(&SWEEP.replace("shard_size: 4", "shard_size: 4\nbudget: { max_total_runs: 15 }"));
         assert!(e.message.contains("20 runs"), "{e}");
         assert_eq!(e.line, Some(6), "{e}");
-    }
-
-    #[test]
-    fn start_hp_rounds_up_and_never_below_one() {
-        assert_eq!(HpFraction(500_000).start_hp(7), 4);
-        assert_eq!(HpFraction(700_000).start_hp(10), 7);
-        assert_eq!(HpFraction(1).start_hp(5), 1);
-        assert_eq!(HpFraction::FULL.start_hp(13), 13);
     }
 
     #[test]

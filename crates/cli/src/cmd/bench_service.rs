@@ -12,13 +12,13 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use pf1e_coordinator::auth::ClientAuth;
-use pf1e_coordinator::client::Target;
 use pf1e_coordinator::embedded::drive;
 use pf1e_coordinator::scheduler::{Scheduler, SchedulerConfig};
 use pf1e_coordinator::service::{ServeOptions, Service, serve};
 use pf1e_coordinator::store::Store;
 use pf1e_coordinator::sweep::bundle_from_disk;
+use pf1e_wire::auth::ClientAuth;
+use pf1e_wire::client::Target;
 use pf1e_worker::{EngineEvaluator, WorkerConfig};
 
 use super::{CmdError, CmdResult, runtime};

@@ -5,9 +5,9 @@
 use std::path::PathBuf;
 
 use futures::StreamExt;
-use pf1e_coordinator::client::Target;
-use pf1e_coordinator::proto;
 use pf1e_coordinator::sweep::{Sweep, bundle_from_disk};
+use pf1e_wire::client::Target;
+use pf1e_wire::proto;
 
 use super::progress::Progress;
 use super::{CmdError, CmdResult, ConnectArgs, document, runtime};
@@ -232,7 +232,7 @@ fn finished_ok(info: &proto::SweepInfo) -> CmdResult {
 
 /// Follows a sweep to its end; returns its final state.
 async fn follow(
-    client: &mut pf1e_coordinator::client::Control,
+    client: &mut pf1e_wire::client::Control,
     id: u64,
     quiet: bool,
     print_cells: bool,

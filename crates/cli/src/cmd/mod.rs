@@ -12,9 +12,9 @@ pub mod worker;
 
 use std::path::{Path, PathBuf};
 
-use pf1e_coordinator::auth::{ClientAuth, read_token_file};
-use pf1e_coordinator::client::Target;
-use pf1e_coordinator::proto;
+use pf1e_wire::auth::{ClientAuth, read_token_file};
+use pf1e_wire::client::Target;
+use pf1e_wire::proto;
 
 /// A failure with its exit status: 2 for usage and data errors, 1 otherwise.
 #[derive(Debug)]

@@ -3,7 +3,7 @@
 use std::io::IsTerminal;
 use std::time::{Duration, Instant};
 
-use pf1e_coordinator::proto;
+use pf1e_wire::proto;
 
 /// Shows the progress of one sweep on stderr.
 pub struct Progress {

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use pf1e_coordinator::jobs::render::{self, Style};
 use pf1e_coordinator::jobs::svg::danger_map_svg;
-use pf1e_coordinator::proto;
+use pf1e_wire::proto;
 
 use super::{CmdError, CmdResult, document, print_results};
 

@@ -17,7 +17,7 @@ pub struct WorkerArgs {
     /// Name shown by `ctl workers` (default: the host name).
     #[arg(long)]
     pub name: Option<String>,
-    /// Most shards per lease (default: adapts to about a quarter second of work).
+    /// Most shards per lease (default: adapts to about a tenth of a second of work).
     #[arg(long)]
     pub max_batch: Option<usize>,
 }
@@ -37,8 +37,8 @@ pub fn run(args: &WorkerArgs) -> CmdResult {
     let rt = runtime()?;
     rt.block_on(pf1e_worker::run(cfg, Arc::new(EngineEvaluator::new()), shutdown_signal())).map_err(|e| {
         match e {
-            WorkerError::Refused(m) => CmdError::data(m),
-            WorkerError::Local(m) => CmdError::runtime(m),
+            WorkerError::Refused(s) => CmdError::data(s.message()),
+            other => CmdError::runtime(other),
         }
     })
 }

@@ -36,7 +36,7 @@ impl CellMetrics {
     /// The metrics of a merged cell, `party` being the measured side's name.
     pub fn from_result(r: &CellResult, party: &str) -> Self {
         let party_side = r.sides.iter().position(|s| s == party).unwrap_or(0);
-        let side_of: Vec<usize> = r.combatants.iter().map(|c| c.side as usize).collect();
+        let side_of: Vec<usize> = r.combatants.iter().map(|c| c.side).collect();
         let start_hp: Vec<i32> = r.combatants.iter().map(|c| c.start_hp).collect();
         let rec = Records {
             side_of: &side_of,
