@@ -91,8 +91,8 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
             SideArg { name: "players".into(), files: players },
             SideArg { name: "monsters".into(), files: monsters },
         ];
-        let scenario = scenario::load(&data.join(map), &sides)?;
         let options = SimOptions::default();
+        let scenario = scenario::load(&data.join(map), &sides, &options)?;
         let start = Instant::now();
         let summary = simulate(&pool, &scenario, &options, args.seed, args.runs);
         let seconds = start.elapsed().as_secs_f64();

@@ -7,10 +7,11 @@ use pf1e_engine::combat::SimOptions;
 use pf1e_engine::report::{Lang, Report};
 use pf1e_engine::runner;
 use pf1e_engine::summary::Summary;
+use pf1e_wire::scenario::Playable;
 
 use crate::failure::Failure;
 use crate::output;
-use crate::scenario::{self, Scenario};
+use crate::scenario;
 
 /// Arguments of `pf1e sim`.
 #[derive(Debug, Args)]
@@ -97,7 +98,7 @@ const CHUNK: u64 = 4096;
 /// sums are exact integers.
 pub fn simulate(
     pool: &rayon::ThreadPool,
-    scenario: &Scenario,
+    scenario: &Playable,
     options: &SimOptions,
     seed: u64,
     runs: u64,
@@ -107,7 +108,7 @@ pub fn simulate(
 
 fn simulate_in_chunks(
     pool: &rayon::ThreadPool,
-    scenario: &Scenario,
+    scenario: &Playable,
     options: &SimOptions,
     seed: u64,
     runs: u64,
@@ -131,9 +132,9 @@ fn simulate_in_chunks(
 /// Runs `pf1e sim`.
 pub fn run(args: &SimArgs) -> Result<(), Failure> {
     let sides = scenario::parse_sides(&args.side_groups)?;
-    let scenario = scenario::load(&args.map, &sides)?;
-    let encounter = &scenario.encounter;
     let options = SimOptions { round_cap: args.round_cap, simple_monster_death: args.simple_monster_death };
+    let scenario = scenario::load(&args.map, &sides, &options)?;
+    let encounter = &scenario.encounter;
     let pool = thread_pool(args.threads)?;
     let summary = simulate(&pool, &scenario, &options, args.seed, args.runs);
     let transcript =
@@ -164,8 +165,8 @@ mod tests {
             SideArg { name: "players".into(), files: vec![data.join("monsters/goblin.json"); 2] },
             SideArg { name: "monsters".into(), files: vec![data.join("monsters/orc.json")] },
         ];
-        let scenario = scenario::load(&data.join("maps/sample_arena.yaml"), &sides).unwrap();
         let options = SimOptions::default();
+        let scenario = scenario::load(&data.join("maps/sample_arena.yaml"), &sides, &options).unwrap();
         let pool = thread_pool(Some(2)).unwrap();
         let outcomes = runner::run_batch(&scenario.encounter, &options, 5, 0..40);
         let whole = Summary::from_outcomes(2, 3, &outcomes);
