@@ -104,7 +104,7 @@ fn duplicate_and_late_reports_and_other_rules_change_nothing() {
         assert_eq!(r.get_ref().accepted, 3);
         let done =
             control.get(proto::GetRequest { sweep_id: id.parse().unwrap() }).await.unwrap().into_inner();
-        assert_eq!(done.status, "done");
+        assert_eq!(done.status, proto::SweepStatus::Done as i32);
 
         // Late reports for a finished sweep: acknowledged, ignored, nothing changes.
         let mut late = reports;

@@ -8,11 +8,10 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use pf1e_wire::evaluate::{BatchSizer, ShardEvaluator, evaluate_leases};
-use pf1e_wire::proto;
 use pf1e_wire::scenario::{Scenario, ScenarioHash};
+use pf1e_wire::status::SweepInfo;
 
 use crate::scheduler::{SchedError, Scheduler};
-use crate::store::SweepStatus;
 
 /// Drives sweep `id` to its end with an in-process worker; `progress` sees
 /// the state after every batch. Returns the final state with results.
@@ -21,8 +20,8 @@ pub fn drive(
     id: u64,
     evaluator: &dyn ShardEvaluator,
     threads: usize,
-    mut progress: impl FnMut(&proto::SweepInfo),
-) -> Result<proto::SweepInfo, SchedError> {
+    mut progress: impl FnMut(&SweepInfo),
+) -> Result<SweepInfo, SchedError> {
     let worker = sched.register_worker(
         "embedded",
         threads as u32,
@@ -34,7 +33,7 @@ pub fn drive(
     loop {
         let info = sched.info(id, false)?;
         progress(&info);
-        if info.status != SweepStatus::Running.as_str() {
+        if info.status.is_terminal() {
             sched.drain_worker(&worker);
             sched.flush()?;
             return sched.info(id, true);

@@ -8,6 +8,8 @@
 
 use std::collections::BTreeMap;
 
+use pf1e_wire::results::{JobProgress, JobResult};
+
 use crate::results::CellResult;
 use crate::sweep::{HpFraction, Job, StrategySpec, Sweep};
 
@@ -60,12 +62,10 @@ pub trait Planner: Send {
     fn consume(&mut self, index: usize, result: &CellResult);
     /// Journaled state (JSON).
     fn state(&self) -> serde_json::Value;
-    /// The job's own result (rankings, maps…), once done; `null` for a plain grid.
-    fn result(&self) -> serde_json::Value {
-        serde_json::Value::Null
-    }
-    /// One line of partial results for progress displays.
-    fn progress(&self) -> Option<String> {
+    /// The job's own result (rankings, maps…), complete once done.
+    fn result(&self) -> JobResult;
+    /// Partial results for progress displays.
+    fn progress(&self) -> Option<JobProgress> {
         None
     }
 }
@@ -139,6 +139,10 @@ impl Planner for GridPlanner {
             "cells": self.cells.len(),
             "consumed": self.consumed.iter().filter(|c| **c).count(),
         })
+    }
+
+    fn result(&self) -> JobResult {
+        JobResult::Grid(())
     }
 }
 

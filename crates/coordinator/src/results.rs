@@ -1,8 +1,8 @@
-//! Exact merging of shard results into cell results, and their JSON form.
+//! Exact merging of shard results into cell results, and their reports.
 
 use pf1e_engine::summary::Summary;
+use pf1e_wire::results::{CellReport, CombatantReport, HpLost};
 use pf1e_wire::shard::{CombatantInfo, ShardResult};
-use serde_json::{Value, json};
 
 use crate::plan::CellSpec;
 
@@ -84,12 +84,11 @@ impl CellResult {
             .collect()
     }
 
-    /// The JSON object of a cell (part of the `results` document).
-    pub fn to_json(&self, index: usize, cell: &CellSpec) -> Value {
+    /// The report of the cell (part of the job's results).
+    pub fn report(&self, index: usize, cell: &CellSpec) -> CellReport {
         let runs = self.summary.runs;
         let party = self.sides.iter().position(|s| s == &cell.party).unwrap_or(0);
         let party_wins = self.summary.wins.get(party).copied().unwrap_or(0);
-        let rate = pf1e_engine::metrics::win_rate(party_wins, runs);
         let (lo, hi) = pf1e_engine::metrics::win_rate_band(party_wins, runs);
         let mut lost = self.party_hp_lost(party);
         let lost_sum: i64 = lost.iter().sum();
@@ -112,43 +111,50 @@ impl CellResult {
                     .all(|(i, _)| self.final_hp[run * n + i] <= 0)
             })
             .count() as u64;
-        let per_run = |x: u64| if runs == 0 { 0.0 } else { x as f64 / runs as f64 };
-        json!({
-            "index": index,
-            "party_strategy": cell.party_strategy.as_str(),
-            "adversary_strategy": cell.adversary_strategy.as_str(),
-            "hp": cell.hp.iter().map(|(s, f)| (s.clone(), json!(f.as_f64()))).collect::<serde_json::Map<_, _>>(),
-            "seed": cell.seed,
-            "runs": runs,
-            "wins": self.sides.iter().zip(&self.summary.wins).map(|(s, w)| (s.clone(), json!(w))).collect::<serde_json::Map<_, _>>(),
-            "draws": self.summary.draws,
-            "party_win_rate": rate,
-            "party_win_band": [lo, hi],
-            "party_all_down_rate": per_run(all_down),
-            "mean_rounds": per_run(self.summary.rounds),
-            "party_hp_lost": {
-                "mean": if runs == 0 { 0.0 } else { lost_sum as f64 / runs as f64 },
-                "p50": quantile(50),
-                "p90": quantile(90),
-                "max": lost.last().copied().unwrap_or(0),
+        let per_run = |x: f64| if runs == 0 { 0.0 } else { x / runs as f64 };
+        CellReport {
+            index: index as u64,
+            party_strategy: cell.party_strategy.as_str().to_string(),
+            adversary_strategy: cell.adversary_strategy.as_str().to_string(),
+            hp: cell.hp.iter().map(|(s, f)| (s.clone(), f.as_f64())).collect(),
+            seed: cell.seed,
+            runs,
+            wins: self.sides.iter().cloned().zip(self.summary.wins.iter().copied()).collect(),
+            draws: self.summary.draws,
+            party_win_rate: pf1e_engine::metrics::win_rate(party_wins, runs),
+            party_win_band: [lo, hi],
+            party_all_down_rate: per_run(all_down as f64),
+            mean_rounds: per_run(self.summary.rounds as f64),
+            party_hp_lost: HpLost {
+                mean: per_run(lost_sum as f64),
+                p50: quantile(50),
+                p90: quantile(90),
+                max: lost.last().copied().unwrap_or(0),
             },
-            "combatants": self.combatants.iter().zip(&self.summary.combatants).enumerate().map(|(i, (c, t))| {
-                let hp_sum: i64 = (0..self.winner.len()).map(|run| i64::from(self.final_hp[run * n + i])).sum();
-                json!({
-                    "id": c.id,
-                    "side": self.sides.get(c.side).cloned().unwrap_or_default(),
-                    "hp_max": c.hp_max,
-                    "start_hp": c.start_hp,
-                    "mean_final_hp": if runs == 0 { 0.0 } else { hp_sum as f64 / runs as f64 },
-                    "deaths": t.deaths,
-                    "hits": t.hits,
-                    "crits": t.crits,
-                    "damage_dealt": t.damage_dealt,
-                    "damage_taken": t.damage_taken,
-                    "healing_given": t.healing_given,
+            combatants: self
+                .combatants
+                .iter()
+                .zip(&self.summary.combatants)
+                .enumerate()
+                .map(|(i, (c, t))| {
+                    let hp_sum: i64 =
+                        (0..self.winner.len()).map(|run| i64::from(self.final_hp[run * n + i])).sum();
+                    CombatantReport {
+                        id: c.id.clone(),
+                        side: self.sides.get(c.side).cloned().unwrap_or_default(),
+                        hp_max: c.hp_max,
+                        start_hp: c.start_hp,
+                        mean_final_hp: per_run(hp_sum as f64),
+                        deaths: t.deaths,
+                        hits: t.hits,
+                        crits: t.crits,
+                        damage_dealt: t.damage_dealt,
+                        damage_taken: t.damage_taken,
+                        healing_given: t.healing_given,
+                    }
                 })
-            }).collect::<Vec<_>>(),
-        })
+                .collect(),
+        }
     }
 }
 

@@ -11,8 +11,10 @@ use std::time::{Duration, Instant};
 
 use pf1e_wire::canon::hex;
 use pf1e_wire::proto;
+use pf1e_wire::results::{JobReport, SweepResults};
 use pf1e_wire::scenario::{Scenario, ScenarioHash};
 use pf1e_wire::shard::{Lease, ShardKey, ShardReport, ShardResult, ShardSpec};
+use pf1e_wire::status::{CoordinatorStats, FinishedCell, Stats, SweepInfo, WorkerInfo};
 use serde::{Deserialize, Serialize};
 
 use crate::plan::{CellSpec, Planner, Step, planner_for};
@@ -127,11 +129,9 @@ struct SweepRun {
     error: String,
     jobs: Vec<JobRun>,
     stats: SweepStats,
-    /// Cells in the order they finished: (job, cell).
-    finished: Vec<(usize, usize)>,
-    /// JSON of each finished cell, in `finished` order.
-    finished_json: Vec<String>,
-    results_json: Option<String>,
+    /// Reports of the cells in the order they finished.
+    finished: Vec<FinishedCell>,
+    results: Option<Arc<SweepResults>>,
 }
 
 #[derive(Clone, Copy)]
@@ -287,8 +287,7 @@ impl Scheduler {
             jobs,
             stats: SweepStats::default(),
             finished: Vec::new(),
-            finished_json: Vec::new(),
-            results_json: None,
+            results: None,
         };
         self.sweeps.insert(id, run);
         self.pump(id)?;
@@ -405,14 +404,13 @@ impl Scheduler {
             cell.shards.iter().filter_map(|s| s.result.as_deref().map(|r| (s.range.start, r))).collect();
         match CellResult::merge(parts, cell.spec.runs) {
             Ok(result) => {
-                run.finished_json.push(result.to_json(c, &cell.spec).to_string());
+                run.finished.push(FinishedCell { job: j, cell: result.report(c, &cell.spec) });
                 run.jobs[j].planner.consume(c, &result);
                 let cell = &mut run.jobs[j].cells[c];
                 cell.result = Some(result);
                 for s in &mut cell.shards {
                     s.result = None;
                 }
-                run.finished.push((j, c));
                 run.stats.cells_done += 1;
                 Ok(())
             }
@@ -440,30 +438,33 @@ impl Scheduler {
     fn finish(&mut self, id: u64) -> Result<(), SchedError> {
         let Some(run) = self.sweeps.get_mut(&id) else { return Ok(()) };
         let sweep = &run.sweep;
-        let mut jobs = Vec::new();
-        for job in &run.jobs {
-            let cells: Vec<serde_json::Value> = job
-                .cells
-                .iter()
-                .enumerate()
-                .map(|(i, c)| c.result.as_ref().map_or(serde_json::Value::Null, |r| r.to_json(i, &c.spec)))
-                .collect();
-            jobs.push(serde_json::json!({ "kind": job.planner.kind(), "result": job.planner.result(), "cells": cells }));
-        }
-        let results = serde_json::json!({
-            "name": sweep.name,
-            "seed": sweep.seed,
-            "party": sweep.party,
-            "rules_version": pf1e_engine::RULES_VERSION,
-            "scenario": hex(&sweep.scenario.hash),
-            "jobs": jobs,
-        });
-        let text = results.to_string();
+        let jobs = run
+            .jobs
+            .iter()
+            .map(|job| JobReport {
+                result: job.planner.result(),
+                // Every cell is measured when every planner is done.
+                cells: job
+                    .cells
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, c)| c.result.as_ref().map(|r| r.report(i, &c.spec)))
+                    .collect(),
+            })
+            .collect();
+        let results = SweepResults {
+            name: sweep.name.clone(),
+            seed: sweep.seed,
+            party: sweep.party.clone(),
+            rules_version: pf1e_engine::RULES_VERSION.to_string(),
+            scenario: hex(&sweep.scenario.hash),
+            jobs,
+        };
         run.status = SweepStatus::Done;
         let state = Self::journal_state(run);
-        self.store.update_sweep(id, &state, Some(&text))?;
+        self.store.update_sweep(id, &state, Some(&results))?;
         if let Some(run) = self.sweeps.get_mut(&id) {
-            run.results_json = Some(text);
+            run.results = Some(Arc::new(results));
             for job in &mut run.jobs {
                 for c in &mut job.cells {
                     c.result = None;
@@ -514,7 +515,7 @@ impl Scheduler {
     }
 
     /// Cancels a running sweep.
-    pub fn cancel(&mut self, id: u64) -> Result<proto::SweepInfo, SchedError> {
+    pub fn cancel(&mut self, id: u64) -> Result<SweepInfo, SchedError> {
         if self.history.contains_key(&id) {
             return self.info(id, false);
         }
@@ -809,7 +810,7 @@ impl Scheduler {
         }
     }
 
-    fn stats_proto(&self, id: u64, s: &SweepStats) -> proto::Stats {
+    fn stats(&self, id: u64, s: &SweepStats) -> Stats {
         let (mut queued, mut leased) = (0, 0);
         for p in self.pending.values() {
             let n = p.waiters.iter().filter(|w| w.sweep == id).count() as u64;
@@ -819,7 +820,7 @@ impl Scheduler {
                 queued += n;
             }
         }
-        proto::Stats {
+        Stats {
             shards_total: s.shards_total,
             shards_computed: s.shards_computed,
             shards_from_cache: s.shards_from_cache,
@@ -832,58 +833,50 @@ impl Scheduler {
         }
     }
 
-    /// The state of a sweep, with its results JSON when asked and available.
-    pub fn info(&self, id: u64, with_results: bool) -> Result<proto::SweepInfo, SchedError> {
+    /// The state of a sweep, with its results when asked and available.
+    pub fn info(&self, id: u64, with_results: bool) -> Result<SweepInfo, SchedError> {
         if let Some(run) = self.sweeps.get(&id) {
-            return Ok(proto::SweepInfo {
+            return Ok(SweepInfo {
                 id,
                 name: run.name.clone(),
-                status: run.status.as_str().into(),
-                stats: Some(self.stats_proto(id, &run.stats)),
+                status: run.status,
+                stats: self.stats(id, &run.stats),
                 error: run.error.clone(),
-                results_json: if with_results {
-                    run.results_json.clone().unwrap_or_default()
-                } else {
-                    String::new()
-                },
+                results: if with_results { run.results.clone() } else { None },
                 progress: run.jobs.iter().filter_map(|j| j.planner.progress()).collect(),
             });
         }
         let Some(state) = self.history.get(&id) else { return Err(SchedError::UnknownSweep(id)) };
         let stats: SweepStats = serde_json::from_value(state.stats.clone()).unwrap_or_default();
-        let results_json =
-            if with_results { self.store.sweep_results(id)?.unwrap_or_default() } else { String::new() };
-        Ok(proto::SweepInfo {
+        let results = if with_results { self.store.sweep_results(id)?.map(Arc::new) } else { None };
+        Ok(SweepInfo {
             id,
             name: state.name.clone(),
-            status: state.status.as_str().into(),
-            stats: Some(self.stats_proto(id, &stats)),
+            status: state.status,
+            stats: self.stats(id, &stats),
             error: state.error.clone(),
-            results_json,
+            results,
             progress: Vec::new(),
         })
     }
 
     /// Every sweep known, oldest first, without results.
-    pub fn list(&self) -> Vec<proto::SweepInfo> {
+    pub fn list(&self) -> Vec<SweepInfo> {
         let ids: BTreeSet<u64> = self.sweeps.keys().chain(self.history.keys()).copied().collect();
         ids.into_iter().filter_map(|id| self.info(id, false).ok()).collect()
     }
 
-    /// JSON of the cells of a sweep finished after the first `from`.
-    pub fn finished_cells(&self, id: u64, from: usize) -> Vec<String> {
-        self.sweeps
-            .get(&id)
-            .map(|r| r.finished_json.get(from..).unwrap_or_default().to_vec())
-            .unwrap_or_default()
+    /// The cells of a sweep finished after the first `from`.
+    pub fn finished_cells(&self, id: u64, from: usize) -> Vec<FinishedCell> {
+        self.sweeps.get(&id).map(|r| r.finished.get(from..).unwrap_or_default().to_vec()).unwrap_or_default()
     }
 
     /// Connected workers.
-    pub fn workers(&self, now: Instant) -> Vec<proto::WorkerInfo> {
+    pub fn workers(&self, now: Instant) -> Vec<WorkerInfo> {
         self.workers
             .iter()
-            .map(|(id, w)| proto::WorkerInfo {
-                worker_id: id.clone(),
+            .map(|(id, w)| WorkerInfo {
+                id: id.clone(),
                 name: w.name.clone(),
                 threads: w.threads,
                 leases: w.leases.len() as u32,
@@ -894,7 +887,7 @@ impl Scheduler {
     }
 
     /// Coordinator-wide figures (the metrics endpoint and `ctl status`).
-    pub fn coordinator_stats(&self, now: Instant) -> proto::CoordinatorStats {
+    pub fn coordinator_stats(&self, now: Instant) -> CoordinatorStats {
         let leased = self.pending.values().filter(|p| p.lease.is_some()).count() as u64;
         let window_runs: u64 = self.rate.iter().map(|(_, r)| r).sum();
         let runs_per_second = match self.rate.front() {
@@ -904,7 +897,7 @@ impl Scheduler {
             }
             None => 0.0,
         };
-        proto::CoordinatorStats {
+        CoordinatorStats {
             shards_queued: self.pending.len() as u64 - leased,
             shards_leased: leased,
             shards_done: self.totals.shards_done,
@@ -947,7 +940,7 @@ mod tests {
         SchedulerConfig { validate: false, ..Default::default() }
     }
 
-    fn run_to_end(sched: &mut Scheduler, b: proto::SweepBundle) -> proto::SweepInfo {
+    fn run_to_end(sched: &mut Scheduler, b: proto::SweepBundle) -> SweepInfo {
         let id = sched.submit(b).unwrap();
         drive(sched, id, &Fake, 2, |_| {}).unwrap()
     }
@@ -958,21 +951,23 @@ mod tests {
         let path = dir.path().join("c.redb");
         let mut sched = Scheduler::new(Store::open(&path).unwrap(), cfg());
         let first = run_to_end(&mut sched, bundle(4));
-        assert_eq!(first.status, "done");
-        let st = first.stats.unwrap();
+        assert_eq!(first.status, SweepStatus::Done);
+        let st = first.stats;
         assert_eq!((st.shards_total, st.shards_computed, st.shards_from_cache), (9, 9, 0));
         assert_eq!((st.cells_total, st.cells_done, st.runs_done), (3, 3, 30));
-        let v: serde_json::Value = serde_json::from_str(&first.results_json).unwrap();
-        assert_eq!(v["jobs"][0]["cells"].as_array().unwrap().len(), 3);
-        assert_eq!(v["jobs"][0]["cells"][0]["runs"], 10);
+        let results = first.results.as_ref().unwrap();
+        assert_eq!(results.jobs[0].cells.len(), 3);
+        assert_eq!(results.jobs[0].cells[0].runs, 10);
         drop(sched);
 
         let mut sched = Scheduler::new(Store::open(&path).unwrap(), cfg());
         sched.resume().unwrap();
+        let journaled = sched.info(first.id, true).unwrap();
+        assert_eq!(journaled.results, first.results, "results come back from the journal bit for bit");
         let second = run_to_end(&mut sched, bundle(4));
-        let st = second.stats.unwrap();
+        let st = second.stats;
         assert_eq!((st.shards_total, st.shards_computed, st.shards_from_cache), (9, 0, 9));
-        assert_eq!(second.results_json, first.results_json);
+        assert_eq!(second.results, first.results);
         assert_eq!(sched.list().len(), 2);
     }
 
@@ -1002,10 +997,10 @@ mod tests {
                 sched.report(&w1, evaluate_leases(&l1, &scen, &Fake), now).unwrap();
             }
             let info = sched.info(id, true).unwrap();
-            assert_eq!(info.status, "done");
+            assert_eq!(info.status, SweepStatus::Done);
             match &reference {
-                None => reference = Some(info.results_json),
-                Some(r) => assert_eq!(r, &info.results_json, "shard size {size}"),
+                None => reference = Some(info.results),
+                Some(r) => assert_eq!(r, &info.results, "shard size {size}"),
             }
         }
     }
@@ -1040,7 +1035,7 @@ mod tests {
         let reports = evaluate_leases(&mine, &scen, &Fake);
         assert_eq!(sched.report(&live, reports.clone(), t1).unwrap(), (3, 0));
         let done = sched.info(id, true).unwrap();
-        assert_eq!(done.status, "done");
+        assert_eq!(done.status, SweepStatus::Done);
         // A duplicate, and the late report of the dead worker, are acknowledged and ignored.
         assert_eq!(sched.report(&live, reports, t1).unwrap(), (0, 3));
         let late = evaluate_leases(&lost, &scen, &Fake);
@@ -1076,7 +1071,7 @@ mod tests {
         let mut sched = Scheduler::new(Store::in_memory().unwrap(), cfg());
         let id = sched.submit(bundle(4)).unwrap();
         let info = drive(&mut sched, id, &Panicky, 1, |_| {}).unwrap();
-        assert_eq!(info.status, "failed");
+        assert_eq!(info.status, SweepStatus::Failed);
         assert!(info.error.contains("engine bug"), "{}", info.error);
     }
 
@@ -1085,7 +1080,7 @@ mod tests {
         let mut sched = Scheduler::new(Store::in_memory().unwrap(), cfg());
         let id = sched.submit(bundle(2)).unwrap();
         let info = sched.cancel(id).unwrap();
-        assert_eq!(info.status, "cancelled");
+        assert_eq!(info.status, SweepStatus::Cancelled);
         let w = sched
             .register_worker("a", 1, pf1e_engine::RULES_VERSION, pf1e_wire::PROTOCOL_VERSION, Instant::now())
             .unwrap();
@@ -1098,7 +1093,7 @@ mod tests {
         let path = dir.path().join("c.redb");
         let reference = {
             let mut s = Scheduler::new(Store::in_memory().unwrap(), cfg());
-            run_to_end(&mut s, bundle(4)).results_json
+            run_to_end(&mut s, bundle(4)).results
         };
         let id = {
             let mut sched = Scheduler::new(Store::open(&path).unwrap(), cfg());
@@ -1117,9 +1112,9 @@ mod tests {
         let mut sched = Scheduler::new(Store::open(&path).unwrap(), cfg());
         assert_eq!(sched.resume().unwrap(), vec![id]);
         let info = drive(&mut sched, id, &Fake, 1, |_| {}).unwrap();
-        let st = info.stats.unwrap();
-        assert_eq!(info.status, "done");
+        let st = info.stats;
+        assert_eq!(info.status, SweepStatus::Done);
         assert_eq!((st.shards_from_cache, st.shards_computed), (4, 5));
-        assert_eq!(info.results_json, reference);
+        assert_eq!(info.results, reference);
     }
 }

@@ -176,11 +176,15 @@ impl ControlService for Service {
                             return;
                         }
                     };
-                    let terminal = info.status != "running";
+                    let terminal = info.status.is_terminal();
                     let info = if terminal { s.info(id, true).unwrap_or(info) } else { info };
                     let cells = s.finished_cells(id, cursor);
                     cursor += cells.len();
-                    (proto::SweepEvent { info: Some(info), finished_cells: cells }, terminal)
+                    let event = proto::SweepEvent {
+                        info: Some(proto::SweepInfo::from(&info)),
+                        cells: cells.iter().map(proto::FinishedCell::from).collect(),
+                    };
+                    (event, terminal)
                 };
                 if tx.send(Ok(event.0)).await.is_err() || event.1 {
                     return;
@@ -194,33 +198,38 @@ impl ControlService for Service {
     }
 
     async fn get(&self, req: Request<proto::GetRequest>) -> Result<Response<proto::SweepInfo>, Status> {
-        Ok(Response::new(self.lock().info(req.into_inner().sweep_id, true).map_err(status)?))
+        let info = self.lock().info(req.into_inner().sweep_id, true).map_err(status)?;
+        Ok(Response::new(proto::SweepInfo::from(&info)))
     }
 
     async fn list(&self, _req: Request<proto::ListRequest>) -> Result<Response<proto::ListResponse>, Status> {
         let s = self.lock();
         Ok(Response::new(proto::ListResponse {
-            sweeps: s.list(),
-            coordinator: Some(s.coordinator_stats(Instant::now())),
+            sweeps: s.list().iter().map(proto::SweepInfo::from).collect(),
+            coordinator: Some(proto::CoordinatorStats::from(&s.coordinator_stats(Instant::now()))),
         }))
     }
 
     async fn cancel(&self, req: Request<proto::CancelRequest>) -> Result<Response<proto::SweepInfo>, Status> {
-        Ok(Response::new(self.lock().cancel(req.into_inner().sweep_id).map_err(status)?))
+        let info = self.lock().cancel(req.into_inner().sweep_id).map_err(status)?;
+        Ok(Response::new(proto::SweepInfo::from(&info)))
     }
 
     async fn list_workers(
         &self,
         _req: Request<proto::ListWorkersRequest>,
     ) -> Result<Response<proto::ListWorkersResponse>, Status> {
-        Ok(Response::new(proto::ListWorkersResponse { workers: self.lock().workers(Instant::now()) }))
+        let workers = self.lock().workers(Instant::now());
+        Ok(Response::new(proto::ListWorkersResponse {
+            workers: workers.iter().map(proto::WorkerInfo::from).collect(),
+        }))
     }
 }
 
 /// The Prometheus text exposition of the coordinator's figures.
 pub fn metrics_text(s: &Scheduler) -> String {
     let c = s.coordinator_stats(Instant::now());
-    let running = s.list().iter().filter(|i| i.status == "running").count();
+    let running = s.list().iter().filter(|i| !i.status.is_terminal()).count();
     let mut out = String::new();
     let mut metric = |name: &str, kind: &str, help: &str, value: String| {
         out.push_str(&format!("# HELP {name} {help}\n# TYPE {name} {kind}\n{name} {value}\n"));

@@ -17,13 +17,18 @@ use serde::{Deserialize, Serialize};
 
 use pf1e_wire::canon::Canon;
 use pf1e_wire::proto;
+use pf1e_wire::results::SweepResults;
 use pf1e_wire::shard::{ShardKey, ShardResult};
+pub use pf1e_wire::status::SweepStatus;
 
 const SHARDS: TableDefinition<&[u8], &[u8]> = TableDefinition::new("shard_results");
 const LLM: TableDefinition<&[u8], &[u8]> = TableDefinition::new("llm_responses");
 const SWEEP_BUNDLES: TableDefinition<u64, &[u8]> = TableDefinition::new("sweep_bundles");
 const SWEEP_STATE: TableDefinition<u64, &str> = TableDefinition::new("sweep_state");
-const SWEEP_RESULTS: TableDefinition<u64, &str> = TableDefinition::new("sweep_results");
+/// Results of sweeps finished before results were stored as proto (JSON text, read only).
+const SWEEP_RESULTS_JSON: TableDefinition<u64, &str> = TableDefinition::new("sweep_results");
+/// Results of finished sweeps: `proto::SweepResults`, so floats come back bit for bit.
+const SWEEP_RESULTS: TableDefinition<u64, &[u8]> = TableDefinition::new("sweep_results_pb");
 const META: TableDefinition<&str, u64> = TableDefinition::new("meta");
 
 /// A storage failure.
@@ -34,37 +39,6 @@ pub struct StoreError {
     pub path: String,
     /// What failed.
     pub message: String,
-}
-
-/// Lifecycle of a sweep.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum SweepStatus {
-    /// Being planned and measured.
-    Running,
-    /// Finished with results.
-    Done,
-    /// Stopped by an error.
-    Failed,
-    /// Cancelled by a user.
-    Cancelled,
-}
-
-impl SweepStatus {
-    /// The status word of the wire and the CLI.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            SweepStatus::Running => "running",
-            SweepStatus::Done => "done",
-            SweepStatus::Failed => "failed",
-            SweepStatus::Cancelled => "cancelled",
-        }
-    }
-
-    /// Whether the sweep will not change any more.
-    pub fn is_terminal(self) -> bool {
-        self != SweepStatus::Running
-    }
 }
 
 /// The journaled state of a sweep.
@@ -156,6 +130,7 @@ impl Store {
             txn.open_table(SWEEP_BUNDLES).ctx(&path)?;
             txn.open_table(SWEEP_STATE).ctx(&path)?;
             txn.open_table(SWEEP_RESULTS).ctx(&path)?;
+            txn.open_table(SWEEP_RESULTS_JSON).ctx(&path)?;
             txn.open_table(META).ctx(&path)?;
         }
         txn.commit().ctx(&path)?;
@@ -261,7 +236,7 @@ impl Store {
         &mut self,
         id: u64,
         state: &JournalState,
-        results: Option<&str>,
+        results: Option<&SweepResults>,
     ) -> Result<(), StoreError> {
         let p = self.path.clone();
         let txn = self.db.begin_write().ctx(&p)?;
@@ -269,7 +244,8 @@ impl Store {
             let json = serde_json::to_string(state).ctx(&p)?;
             txn.open_table(SWEEP_STATE).ctx(&p)?.insert(id, json.as_str()).ctx(&p)?;
             if let Some(r) = results {
-                txn.open_table(SWEEP_RESULTS).ctx(&p)?.insert(id, r).ctx(&p)?;
+                let bytes = proto::SweepResults::from(r).encode_to_vec();
+                txn.open_table(SWEEP_RESULTS).ctx(&p)?.insert(id, bytes.as_slice()).ctx(&p)?;
             }
         }
         txn.commit().ctx(&p)?;
@@ -296,12 +272,17 @@ impl Store {
         Ok(out)
     }
 
-    /// The results JSON of a finished sweep.
-    pub fn sweep_results(&self, id: u64) -> Result<Option<String>, StoreError> {
+    /// The results of a finished sweep.
+    pub fn sweep_results(&self, id: u64) -> Result<Option<SweepResults>, StoreError> {
         let p = &self.path;
         let txn = self.db.begin_read().ctx(p)?;
-        let table = txn.open_table(SWEEP_RESULTS).ctx(p)?;
-        Ok(table.get(id).ctx(p)?.map(|g| g.value().to_string()))
+        if let Some(bytes) = txn.open_table(SWEEP_RESULTS).ctx(p)?.get(id).ctx(p)? {
+            let message = proto::SweepResults::decode(bytes.value()).ctx(p)?;
+            return Ok(Some(SweepResults::try_from(&message).ctx(p)?));
+        }
+        let table = txn.open_table(SWEEP_RESULTS_JSON).ctx(p)?;
+        let Some(text) = table.get(id).ctx(p)? else { return Ok(None) };
+        Ok(Some(serde_json::from_str(text.value()).ctx(p)?))
     }
 }
 
@@ -316,6 +297,14 @@ mod tests {
         let r = crate::results::tests::fake_result(1, 0..3);
         let bundle =
             proto::SweepBundle { sweep_path: "s.yaml".into(), sweep_yaml: "x".into(), files: vec![] };
+        let results = SweepResults {
+            name: "s".into(),
+            seed: 1,
+            party: "a".into(),
+            rules_version: "r".into(),
+            scenario: "00".into(),
+            jobs: vec![],
+        };
         let state = JournalState {
             name: "s".into(),
             status: SweepStatus::Running,
@@ -337,7 +326,7 @@ mod tests {
             assert_eq!(s.create_sweep(&bundle, &state).unwrap(), 2);
             let mut done = state.clone();
             done.status = SweepStatus::Done;
-            s.update_sweep(2, &done, Some("{}")).unwrap();
+            s.update_sweep(2, &done, Some(&results)).unwrap();
             s.put_llm(&key, b"answer").unwrap();
             s.flush().unwrap();
         }
@@ -346,7 +335,7 @@ mod tests {
         let sweeps = s.sweeps().unwrap();
         assert_eq!(sweeps.len(), 2);
         assert_eq!(sweeps[1].2.status, SweepStatus::Done);
-        assert_eq!(s.sweep_results(2).unwrap().as_deref(), Some("{}"));
+        assert_eq!(s.sweep_results(2).unwrap(), Some(results));
         assert_eq!(s.sweep_results(1).unwrap(), None);
         assert_eq!(s.get_llm(&key).unwrap().as_deref(), Some(&b"answer"[..]));
         let mut other = key.clone();

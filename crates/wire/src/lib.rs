@@ -18,6 +18,9 @@
 //!   extra copies) and how they apply to an encounter;
 //! - [`shard`]: what a worker is asked to play and what it returns;
 //! - [`evaluate`]: the shard-evaluation trait and lease batching;
+//! - [`results`]: the typed results of every job (the `results.json` schema)
+//!   and their proto forms;
+//! - [`status`]: the state of sweeps, workers and the coordinator;
 //! - [`error`]: why a received message does not decode, and error causes;
 //! - [`auth`]: the shared-secret token on both ends of a call;
 //! - [`client`]: how a worker or a client reaches a coordinator.
@@ -54,8 +57,10 @@ pub mod client;
 pub mod error;
 pub mod evaluate;
 pub mod map;
+pub mod results;
 pub mod scenario;
 pub mod shard;
+pub mod status;
 pub mod variant;
 
 pub mod proto {

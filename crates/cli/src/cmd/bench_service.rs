@@ -19,6 +19,7 @@ use pf1e_coordinator::store::Store;
 use pf1e_coordinator::sweep::bundle_from_disk;
 use pf1e_wire::auth::ClientAuth;
 use pf1e_wire::client::Target;
+use pf1e_wire::status::SweepStatus;
 use pf1e_worker::{EngineEvaluator, WorkerConfig};
 
 use super::{CmdError, CmdResult, runtime};
@@ -129,7 +130,7 @@ fn through_service(sweep: &Path, workers: usize) -> Result<(Duration, u64), CmdE
         let id = service.lock().submit(bundle).map_err(CmdError::data)?;
         let info = loop {
             let info = service.lock().info(id, false).map_err(CmdError::runtime)?;
-            if info.status != "running" {
+            if info.status.is_terminal() {
                 break info;
             }
             tokio::time::sleep(Duration::from_millis(2)).await;
@@ -140,10 +141,10 @@ fn through_service(sweep: &Path, workers: usize) -> Result<(Duration, u64), CmdE
             let _ = h.await;
         }
         let _ = server.await;
-        if info.status != "done" {
+        if info.status != SweepStatus::Done {
             return Err(CmdError::runtime(format!("bench sweep {}: {}", info.status, info.error)));
         }
-        Ok((elapsed, info.stats.unwrap_or_default().shards_total))
+        Ok((elapsed, info.stats.shards_total))
     })
 }
 
@@ -188,7 +189,7 @@ pub fn run(args: &BenchServiceArgs) -> CmdResult {
             let mut sched = Scheduler::new(store, SchedulerConfig { validate: false, ..Default::default() });
             let id = sched.submit(bundle).map_err(CmdError::data)?;
             let info = drive(&mut sched, id, &evaluator, threads, |_| {}).map_err(CmdError::runtime)?;
-            times.push((start.elapsed(), info.stats.unwrap_or_default()));
+            times.push((start.elapsed(), info.stats));
         }
         let (t, s) = &times[1];
         println!(

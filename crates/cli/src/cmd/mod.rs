@@ -14,7 +14,8 @@ use std::path::{Path, PathBuf};
 
 use pf1e_wire::auth::{ClientAuth, read_token_file};
 use pf1e_wire::client::Target;
-use pf1e_wire::proto;
+use pf1e_wire::error::WireError;
+use pf1e_wire::status::SweepInfo;
 
 /// A failure with its exit status: 2 for usage and data errors, 1 otherwise.
 #[derive(Debug)]
@@ -48,6 +49,14 @@ impl CmdError {
             | Code::FailedPrecondition => Self::data(msg),
             _ => Self::runtime(format!("coordinator: {msg}")),
         }
+    }
+}
+
+impl From<WireError> for CmdError {
+    fn from(e: WireError) -> Self {
+        Self::runtime(format!(
+            "the coordinator sent a message this pf1e cannot read ({e}): run the same pf1e version on both"
+        ))
     }
 }
 
@@ -130,44 +139,39 @@ pub async fn shutdown_signal() {
     }
 }
 
-/// The `stats` object of the JSON documents.
-pub fn stats_json(s: &proto::Stats) -> serde_json::Value {
-    serde_json::json!({
-        "shards_total": s.shards_total,
-        "shards_computed": s.shards_computed,
-        "shards_from_cache": s.shards_from_cache,
-        "shards_queued": s.shards_queued,
-        "shards_leased": s.shards_leased,
-        "cells_total": s.cells_total,
-        "cells_done": s.cells_done,
-        "runs_total": s.runs_total,
-        "runs_done": s.runs_done,
-    })
-}
-
 /// The JSON document of `run --json`, `ctl results --json` and `ctl status ID --json`.
-pub fn document(info: &proto::SweepInfo, with_results: bool) -> serde_json::Value {
+pub fn document(info: &SweepInfo, with_results: bool) -> serde_json::Value {
     let mut doc = serde_json::json!({
         "id": info.id,
         "name": info.name,
-        "status": info.status,
-        "stats": stats_json(&info.stats.unwrap_or_default()),
+        "status": info.status.as_str(),
+        "stats": serde_json::to_value(info.stats).unwrap_or_default(),
     });
     if !info.error.is_empty() {
         doc["error"] = serde_json::Value::String(info.error.clone());
     }
     if with_results {
-        doc["results"] = serde_json::from_str(&info.results_json).unwrap_or(serde_json::Value::Null);
+        doc["results"] = info
+            .results
+            .as_deref()
+            .and_then(|r| serde_json::to_value(r).ok())
+            .unwrap_or(serde_json::Value::Null);
     }
     doc
 }
 
+/// The results of a sweep as a JSON value (null when it has none).
+pub fn results_value(info: &SweepInfo) -> serde_json::Value {
+    info.results.as_deref().and_then(|r| serde_json::to_value(r).ok()).unwrap_or(serde_json::Value::Null)
+}
+
 /// Prints a finished sweep for people: one line per cell.
-pub fn print_results(info: &proto::SweepInfo) {
-    let Ok(results) = serde_json::from_str::<serde_json::Value>(&info.results_json) else {
+pub fn print_results(info: &SweepInfo) {
+    let results = results_value(info);
+    if results.is_null() {
         println!("sweep {} ({}): {}", info.id, info.name, info.status);
         return;
-    };
+    }
     let party = results["party"].as_str().unwrap_or("party");
     println!("sweep {} ({}): {}", info.id, info.name, info.status);
     for (j, job) in results["jobs"].as_array().into_iter().flatten().enumerate() {
@@ -213,10 +217,9 @@ pub fn print_results(info: &proto::SweepInfo) {
             );
         }
     }
-    if let Some(s) = &info.stats {
-        println!(
-            "shards: {} total, {} computed, {} from cache",
-            s.shards_total, s.shards_computed, s.shards_from_cache
-        );
-    }
+    let s = &info.stats;
+    println!(
+        "shards: {} total, {} computed, {} from cache",
+        s.shards_total, s.shards_computed, s.shards_from_cache
+    );
 }

@@ -5,9 +5,9 @@ use std::path::{Path, PathBuf};
 
 use pf1e_coordinator::jobs::render::{self, Style};
 use pf1e_coordinator::jobs::svg::danger_map_svg;
-use pf1e_wire::proto;
+use pf1e_wire::status::SweepInfo;
 
-use super::{CmdError, CmdResult, document, print_results};
+use super::{CmdError, CmdResult, document, print_results, results_value};
 
 /// Report format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -29,13 +29,9 @@ pub struct ReportArgs {
     pub out: Option<PathBuf>,
 }
 
-fn results(info: &proto::SweepInfo) -> serde_json::Value {
-    serde_json::from_str(&info.results_json).unwrap_or(serde_json::Value::Null)
-}
-
 /// Prints a finished sweep (`json`: one document) and writes `--out`.
-pub fn emit(info: &proto::SweepInfo, json: bool, args: &ReportArgs) -> CmdResult {
-    let r = results(info);
+pub fn emit(info: &SweepInfo, json: bool, args: &ReportArgs) -> CmdResult {
+    let r = results_value(info);
     if json {
         println!("{}", document(info, true));
     } else if args.format == Format::Md {
@@ -51,7 +47,7 @@ pub fn emit(info: &proto::SweepInfo, json: bool, args: &ReportArgs) -> CmdResult
 }
 
 /// Writes report.md, results.json and danger_map_N.svg to `dir`.
-pub fn write_out(dir: &Path, info: &proto::SweepInfo, r: &serde_json::Value) -> CmdResult {
+pub fn write_out(dir: &Path, info: &SweepInfo, r: &serde_json::Value) -> CmdResult {
     let fail = |p: &Path, e: std::io::Error| CmdError::runtime(format!("{}: {e}", p.display()));
     std::fs::create_dir_all(dir).map_err(|e| fail(dir, e))?;
     let write = |name: &str, text: &str| {

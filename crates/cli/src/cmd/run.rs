@@ -8,6 +8,7 @@ use pf1e_coordinator::embedded::drive;
 use pf1e_coordinator::scheduler::{Scheduler, SchedulerConfig};
 use pf1e_coordinator::store::Store;
 use pf1e_coordinator::sweep::{Sweep, bundle_from_disk};
+use pf1e_wire::status::SweepStatus;
 use pf1e_worker::EngineEvaluator;
 
 use super::progress::Progress;
@@ -76,7 +77,7 @@ pub fn run(args: &RunArgs) -> CmdResult {
         .install(|| drive(&mut sched, id, &evaluator, threads, |i| progress.update(i)))
         .map_err(CmdError::runtime)?;
     progress.finish();
-    if info.status != "done" {
+    if info.status != SweepStatus::Done {
         return Err(CmdError::runtime(format!("sweep {} {}: {}", info.id, info.status, info.error)));
     }
     super::report::emit(&info, args.json, &args.report)

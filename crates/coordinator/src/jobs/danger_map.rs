@@ -11,6 +11,7 @@
 use std::collections::BTreeMap;
 
 use pf1e_engine::objectives::Criterion;
+use pf1e_wire::results::{DangerLayer, DangerMapResult, DangerPoint, DangerSquare, JobProgress, JobResult};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -138,6 +139,9 @@ impl DangerMapJob {
             || self.copies.values().flat_map(|m| m.values()).any(Vec::is_empty)
         {
             return Err("danger_map: an extra axis lists no value".into());
+        }
+        if !self.threshold.is_finite() {
+            return Err(format!("danger_map: threshold must be a number, got {}", self.threshold));
         }
         if self.depth > 6 {
             return Err(format!("danger_map: depth must be at most 6, got {}", self.depth));
@@ -290,24 +294,44 @@ impl DangerMap {
         None
     }
 
-    fn layer_json(&self, layer: &Layer) -> Value {
+    fn layer_result(&self, layer: &Layer) -> DangerLayer {
         let f = |x: u32| f64::from(x) / 1e6;
-        json!({
-            "aware": layer.extra.iter().filter_map(|(s, e)| e.aware.map(|a| (s.clone(), json!(a)))).collect::<serde_json::Map<_, _>>(),
-            "copies": layer.extra.iter().filter(|(_, e)| !e.copies.is_empty()).map(|(s, e)| (s.clone(), json!(e.copies))).collect::<serde_json::Map<_, _>>(),
-            "points": layer.points.iter().filter_map(|(&(p, a), (level, m))| m.as_ref().map(|m| json!({
-                "party_hp": f(p),
-                "adversary_hp": f(a),
-                "level": level,
-                "value": self.job.criterion.value(&m.party),
-                "crossed": self.job.criterion.crossed(self.job.criterion.value(&m.party), self.job.threshold),
-                "party": m.party,
-                "adversary": m.adversary,
-            }))).collect::<Vec<_>>(),
-            "squares": layer.leaves.iter().map(|s| json!({
-                "party_hp": [f(s.p0), f(s.p1)], "adversary_hp": [f(s.a0), f(s.a1)], "level": s.level,
-            })).collect::<Vec<_>>(),
-        })
+        let criterion = self.job.criterion;
+        DangerLayer {
+            aware: layer.extra.iter().filter_map(|(s, e)| e.aware.map(|a| (s.clone(), a))).collect(),
+            copies: layer
+                .extra
+                .iter()
+                .filter(|(_, e)| !e.copies.is_empty())
+                .map(|(s, e)| (s.clone(), e.copies.clone()))
+                .collect(),
+            points: layer
+                .points
+                .iter()
+                .filter_map(|(&(p, a), (level, m))| {
+                    let m = m.as_ref()?;
+                    let value = criterion.value(&m.party);
+                    Some(DangerPoint {
+                        party_hp: f(p),
+                        adversary_hp: f(a),
+                        level: *level,
+                        value,
+                        crossed: criterion.crossed(value, self.job.threshold),
+                        party: m.party.clone(),
+                        adversary: m.adversary.clone(),
+                    })
+                })
+                .collect(),
+            squares: layer
+                .leaves
+                .iter()
+                .map(|s| DangerSquare {
+                    party_hp: [f(s.p0), f(s.p1)],
+                    adversary_hp: [f(s.a0), f(s.a1)],
+                    level: s.level,
+                })
+                .collect(),
+        }
     }
 }
 
@@ -338,28 +362,21 @@ impl MetricPlanner for DangerMap {
         json!({ "layer": self.current, "layers": self.layers.len(), "cells": self.emitted.len() })
     }
 
-    fn result(&self) -> Value {
-        let layers: Vec<Value> = self.layers.iter().map(|l| self.layer_json(l)).collect();
-        let mut out = json!({
-            "criterion": self.job.criterion.name(),
-            "threshold": self.job.threshold,
-            "party_strategy": self.job.party.as_str(),
-            "adversary_strategy": self.job.adversary.as_str(),
-            "depth": self.job.depth,
-        });
-        // The first layer's points and squares at the top level, every layer in `layers`.
-        if let Some(first) = layers.first() {
-            out["points"] = first["points"].clone();
-            out["squares"] = first["squares"].clone();
-        }
-        out["layers"] = Value::Array(layers);
-        out
+    fn result(&self) -> JobResult {
+        JobResult::DangerMap(DangerMapResult::new(
+            self.job.criterion,
+            self.job.threshold,
+            self.job.party.as_str().to_string(),
+            self.job.adversary.as_str().to_string(),
+            self.job.depth,
+            self.layers.iter().map(|l| self.layer_result(l)).collect(),
+        ))
     }
 
-    fn progress(&self) -> Option<String> {
+    fn progress(&self) -> Option<JobProgress> {
         let measured: usize =
             self.layers.iter().map(|l| l.points.values().filter(|(_, m)| m.is_some()).count()).sum();
-        (measured > 0).then(|| format!("danger_map: {measured} cells measured"))
+        (measured > 0).then_some(JobProgress::DangerMap { measured: measured as u64 })
     }
 }
 
@@ -367,6 +384,13 @@ impl MetricPlanner for DangerMap {
 mod tests {
     use super::*;
     use crate::jobs::testing::{ctx, drive, metrics};
+
+    fn result(d: &DangerMap) -> DangerMapResult {
+        match d.result() {
+            JobResult::DangerMap(r) => r,
+            other => panic!("not a danger map: {other:?}"),
+        }
+    }
 
     fn job(depth: u32) -> DangerMapJob {
         DangerMapJob {
@@ -394,9 +418,10 @@ mod tests {
         let mut d = DangerMap::new(ctx(), job(0));
         let cells = drive(&mut d, &boundary);
         assert_eq!(cells.len(), 9);
-        let r = d.result();
-        assert_eq!(r["points"].as_array().unwrap().len(), 9);
-        assert!(r["points"][0]["adversary"].is_object());
+        let r = result(&d);
+        assert_eq!(r.points.len(), 9);
+        assert_eq!(r.points, r.layers[0].points, "the top level repeats the first layer");
+        assert_eq!(r.points[0].adversary.runs, 10, "both sides are measured");
     }
 
     #[test]
@@ -432,6 +457,6 @@ mod tests {
         assert!(cells.iter().any(|c| c.extra.get("b").is_some_and(|e| e.copies == ["orc", "orc"])));
         assert!(cells.iter().any(|c| c.extra.get("a").is_some_and(|e| e.aware == Some(false))));
         assert!(cells[..9].iter().all(|c| !c.extra.contains_key("b")), "the first layer adds no copy");
-        assert_eq!(d.result()["layers"].as_array().unwrap().len(), 4);
+        assert_eq!(result(&d).layers.len(), 4);
     }
 }

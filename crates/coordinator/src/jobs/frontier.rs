@@ -9,6 +9,7 @@
 //! crossing side; when not even `max_fraction` crosses: no frontier.
 
 use pf1e_engine::objectives::Criterion;
+use pf1e_wire::results::{Crossing, FrontierProbe, FrontierResult, JobProgress, JobResult};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -129,28 +130,7 @@ enum Phase {
         hi: u32,
         min_crossed: bool,
     },
-    Done(Option<(u32, Side)>),
-}
-
-/// On which side of the answer the criterion crosses its target.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Side {
-    /// Crossed at this party HP fraction and below (danger grows as HP falls: the usual case).
-    AtOrBelow,
-    /// Crossed at this fraction and above.
-    AtOrAbove,
-    /// Crossed over the whole probed range.
-    Everywhere,
-}
-
-impl Side {
-    fn name(self) -> &'static str {
-        match self {
-            Side::AtOrBelow => "at_or_below",
-            Side::AtOrAbove => "at_or_above",
-            Side::Everywhere => "everywhere",
-        }
-    }
+    Done(Option<(u32, Crossing)>),
 }
 
 /// The frontier planner.
@@ -217,7 +197,7 @@ impl MetricPlanner for Frontier {
                     let min_crossed = self.probes.first().is_some_and(|p| p.2);
                     let max_crossed = last.is_some_and(|p| p.2);
                     self.phase = match (min_crossed, max_crossed) {
-                        (true, true) => Phase::Done(Some((self.ceil(min), Side::Everywhere))),
+                        (true, true) => Phase::Done(Some((self.ceil(min), Crossing::Everywhere))),
                         (false, false) => Phase::Done(None),
                         _ => Phase::Bisect { lo: min, hi: max, min_crossed },
                     };
@@ -238,9 +218,9 @@ impl MetricPlanner for Frontier {
                     if hi - lo <= prec {
                         // Round toward the crossing end, so the answer stays on the crossing side.
                         let answer = if min_crossed {
-                            (self.floor(lo), Side::AtOrBelow)
+                            (self.floor(lo), Crossing::AtOrBelow)
                         } else {
-                            (self.ceil(hi), Side::AtOrAbove)
+                            (self.ceil(hi), Crossing::AtOrAbove)
                         };
                         self.phase = Phase::Done(Some(answer));
                         continue;
@@ -263,34 +243,32 @@ impl MetricPlanner for Frontier {
         json!({ "phase": format!("{:?}", self.phase), "probes": self.probes.len() })
     }
 
-    fn result(&self) -> Value {
-        let (fraction, side) = match self.phase {
-            Phase::Done(Some((f, side))) => (Some(f64::from(f) / 1e6), Some(side.name())),
+    fn result(&self) -> JobResult {
+        let (fraction, crossed) = match self.phase {
+            Phase::Done(Some((f, side))) => (Some(f64::from(f) / 1e6), Some(side)),
             _ => (None, None),
         };
-        json!({
-            "criterion": self.job.criterion.name(),
-            "target": self.job.target,
-            "party_strategy": self.job.party.as_str(),
-            "adversary_strategy": self.job.adversary.as_str(),
-            "min_fraction": self.job.min_fraction.as_f64(),
-            "max_fraction": self.job.max_fraction.as_f64(),
-            "precision": self.job.precision,
-            "fraction": fraction,
-            "crossed": side,
-            "probes": self.probes.iter().map(|(f, v, c)| json!({
-                "party_hp": f64::from(*f) / 1e6, "value": v, "crossed": c,
-            })).collect::<Vec<_>>(),
+        JobResult::Frontier(FrontierResult {
+            criterion: self.job.criterion,
+            target: self.job.target,
+            party_strategy: self.job.party.as_str().to_string(),
+            adversary_strategy: self.job.adversary.as_str().to_string(),
+            min_fraction: self.job.min_fraction.as_f64(),
+            max_fraction: self.job.max_fraction.as_f64(),
+            precision: self.job.precision,
+            fraction,
+            crossed,
+            probes: self
+                .probes
+                .iter()
+                .map(|&(f, value, crossed)| FrontierProbe { party_hp: f64::from(f) / 1e6, value, crossed })
+                .collect(),
         })
     }
 
-    fn progress(&self) -> Option<String> {
-        let (f, v, _) = self.probes.last()?;
-        Some(format!(
-            "frontier: {} = {v:.3} at party hp {:.3}",
-            self.job.criterion.name(),
-            f64::from(*f) / 1e6
-        ))
+    fn progress(&self) -> Option<JobProgress> {
+        let &(f, value, _) = self.probes.last()?;
+        Some(JobProgress::Frontier { criterion: self.job.criterion, value, party_hp: f64::from(f) / 1e6 })
     }
 }
 
@@ -298,6 +276,13 @@ impl MetricPlanner for Frontier {
 mod tests {
     use super::*;
     use crate::jobs::testing::{ctx, drive, metrics};
+
+    fn result(p: &Frontier) -> FrontierResult {
+        match p.result() {
+            JobResult::Frontier(r) => r,
+            other => panic!("not a frontier: {other:?}"),
+        }
+    }
 
     fn job(criterion: Criterion, target: f64) -> FrontierJob {
         FrontierJob {
@@ -324,10 +309,10 @@ mod tests {
         // p_tpk = 1 − f ≥ 0.62 ⇔ f ≤ 0.38: danger grows as party HP falls (the usual case).
         let mut p = Frontier::new(ctx(), job(Criterion::PTpk, 0.62));
         let cells = drive(&mut p, &curve);
-        let r = p.result();
+        let r = result(&p);
         // The largest crossing probe lies in (0.33, 0.38]; floored to the 0.05 grid it stays crossing.
-        assert_eq!(r["fraction"].as_f64().unwrap(), 0.35);
-        assert_eq!(r["crossed"], "at_or_below");
+        assert_eq!(r.fraction, Some(0.35));
+        assert_eq!(r.crossed, Some(Crossing::AtOrBelow));
         assert!(cells.len() > 2);
         assert!(cells.len() as u64 <= job(Criterion::PTpk, 0.62).worst_case_probes());
     }
@@ -341,11 +326,11 @@ mod tests {
         };
         let mut p = Frontier::new(ctx(), job(Criterion::PSurvives, 0.42));
         let cells = drive(&mut p, &inverted);
-        let r = p.result();
+        let r = result(&p);
         // Bisection ends with hi = 0.60625 (lo = 0.578125, within the 0.05 precision), and hi is
         // ceiled to the precision grid: 0.65.
-        assert_eq!(r["fraction"].as_f64().unwrap(), 0.65);
-        assert_eq!(r["crossed"], "at_or_above");
+        assert_eq!(r.fraction, Some(0.65));
+        assert_eq!(r.crossed, Some(Crossing::AtOrAbove));
         assert!(cells.len() as u64 <= job(Criterion::PSurvives, 0.42).worst_case_probes());
         assert!(cells.iter().all(|c| c.hp["b"] == HpFraction::FULL && c.seed == 11));
     }
@@ -356,7 +341,7 @@ mod tests {
         let mut p = Frontier::new(ctx(), job(Criterion::ExpectedHpLost, 0.0));
         let cells = drive(&mut p, &curve);
         assert_eq!(cells.len(), 2);
-        assert_eq!(p.result()["crossed"], "everywhere");
+        assert_eq!(result(&p).crossed, Some(Crossing::Everywhere));
     }
 
     #[test]
@@ -364,7 +349,7 @@ mod tests {
         let mut p = Frontier::new(ctx(), job(Criterion::ExpectedHpLost, 1000.0));
         let cells = drive(&mut p, &curve);
         assert_eq!(cells.len(), 2);
-        assert!(p.result()["fraction"].is_null());
+        assert_eq!(result(&p).fraction, None);
     }
 
     #[test]

@@ -5,6 +5,7 @@
 //! hit points lost, then name). Stops after `iterations`, or early when an
 //! iteration keeps the previous pair.
 
+use pf1e_wire::results::{JobProgress, JobResult, MinmaxIteration, MinmaxResult};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -199,30 +200,35 @@ impl MetricPlanner for Minmax {
         json!({ "iterations": self.iterations.len(), "party": self.party, "adversary": self.adversary, "done": self.done })
     }
 
-    fn result(&self) -> Value {
-        json!({
-            "converged": self.iterations.len() >= 2
+    fn result(&self) -> JobResult {
+        let n = self.iterations.len();
+        JobResult::Minmax(MinmaxResult {
+            converged: n >= 2
                 && self.iterations.last().map(|l| (l.party, l.adversary))
-                    == self.iterations.get(self.iterations.len() - 2).map(|l| (l.party, l.adversary)),
-            "iterations": self.iterations.iter().enumerate().map(|(i, it)| json!({
-                "iteration": i + 1,
-                "party_strategy": self.job.party[it.party].as_str(),
-                "adversary_strategy": self.job.adversary[it.adversary].as_str(),
-                "party": it.metrics.party,
-                "adversary": it.metrics.adversary,
-            })).collect::<Vec<_>>(),
+                    == self.iterations.get(n - 2).map(|l| (l.party, l.adversary)),
+            iterations: self
+                .iterations
+                .iter()
+                .enumerate()
+                .map(|(i, it)| MinmaxIteration {
+                    iteration: i as u32 + 1,
+                    party_strategy: self.job.party[it.party].as_str().to_string(),
+                    adversary_strategy: self.job.adversary[it.adversary].as_str().to_string(),
+                    party: it.metrics.party.clone(),
+                    adversary: it.metrics.adversary.clone(),
+                })
+                .collect(),
         })
     }
 
-    fn progress(&self) -> Option<String> {
+    fn progress(&self) -> Option<JobProgress> {
         let it = self.iterations.last()?;
-        Some(format!(
-            "minmax iteration {}: {} vs {} ({:.1}% party survival)",
-            self.iterations.len(),
-            self.job.party[it.party].as_str(),
-            self.job.adversary[it.adversary].as_str(),
-            it.metrics.party.p_survives * 100.0
-        ))
+        Some(JobProgress::Minmax {
+            iteration: self.iterations.len() as u32,
+            party_strategy: self.job.party[it.party].as_str().to_string(),
+            adversary_strategy: self.job.adversary[it.adversary].as_str().to_string(),
+            p_survives: it.metrics.party.p_survives,
+        })
     }
 }
 
@@ -260,13 +266,13 @@ mod tests {
         };
         let mut m = Minmax::new(ctx(), job.clone());
         let cells = drive(&mut m, &payoff);
-        let r = m.result();
-        let its = r["iterations"].as_array().unwrap();
+        let JobResult::Minmax(r) = m.result() else { panic!("a minmax result") };
+        let its = &r.iterations;
         assert_eq!(its.len(), 2, "the second iteration keeps the pair: stop");
-        assert_eq!(its[0]["party_strategy"], "lowest_hp");
-        assert_eq!(its[0]["adversary_strategy"], "weakest_ac");
-        assert_eq!(its[1]["party_strategy"], "lowest_hp");
-        assert_eq!(r["converged"], true);
+        assert_eq!(its[0].party_strategy, "lowest_hp");
+        assert_eq!(its[0].adversary_strategy, "weakest_ac");
+        assert_eq!(its[1].party_strategy, "lowest_hp");
+        assert!(r.converged);
         assert_eq!(cells.len(), 2 * (2 + 3));
         assert!((cells.len() as u64) * 10 <= job.worst_case_runs());
         let e = MinmaxJob { max_total_runs: Some(100), ..job }.check().unwrap_err();

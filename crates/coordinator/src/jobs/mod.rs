@@ -17,6 +17,7 @@ pub mod svg;
 use std::collections::BTreeMap;
 
 use pf1e_engine::objectives::{DangerMetrics, Records};
+use pf1e_wire::results::{JobProgress, JobResult};
 use serde::Serialize;
 
 use crate::plan::{CellSpec, Planner, Step};
@@ -99,9 +100,9 @@ pub trait MetricPlanner: Send {
     /// Journaled state.
     fn state(&self) -> serde_json::Value;
     /// The job's result so far (complete once `step` returned `Done`).
-    fn result(&self) -> serde_json::Value;
-    /// One line of partial results for progress displays.
-    fn progress(&self) -> Option<String>;
+    fn result(&self) -> JobResult;
+    /// Partial results for progress displays.
+    fn progress(&self) -> Option<JobProgress>;
 }
 
 /// Runs a [`MetricPlanner`] as a scheduler [`Planner`].
@@ -130,10 +131,10 @@ impl<P: MetricPlanner> Planner for MetricAdapter<P> {
     fn state(&self) -> serde_json::Value {
         self.inner.state()
     }
-    fn result(&self) -> serde_json::Value {
+    fn result(&self) -> JobResult {
         self.inner.result()
     }
-    fn progress(&self) -> Option<String> {
+    fn progress(&self) -> Option<JobProgress> {
         self.inner.progress()
     }
 }

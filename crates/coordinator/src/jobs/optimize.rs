@@ -12,6 +12,7 @@
 use std::cmp::Ordering;
 
 use pf1e_engine::strategy::{SpellPolicy, StrategySpec as Levers, TargetPriority};
+use pf1e_wire::results::{JobProgress, JobResult, Leader, OptimizeResult, PlaybookEntry, Stage};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -121,7 +122,7 @@ impl OptimizeJob {
 #[derive(Debug, Clone)]
 struct Entry {
     spec: StrategySpec,
-    stage: &'static str,
+    stage: Stage,
     runs: u64,
     metrics: Option<CellMetrics>,
     raced: u32,
@@ -179,7 +180,7 @@ impl Optimize {
     }
 
     /// Adds specs not measured yet; returns the cells to emit.
-    fn add(&mut self, specs: Vec<StrategySpec>, stage: &'static str) -> Vec<crate::plan::CellSpec> {
+    fn add(&mut self, specs: Vec<StrategySpec>, stage: Stage) -> Vec<crate::plan::CellSpec> {
         let runs = self.job.runs();
         let mut cells = Vec::new();
         for spec in specs {
@@ -279,7 +280,7 @@ impl MetricPlanner for Optimize {
             let cells = match self.phase {
                 Phase::Start => {
                     self.phase = Phase::Grid;
-                    self.add(grid_specs(), "grid")
+                    self.add(grid_specs(), Stage::Grid)
                 }
                 Phase::Grid => {
                     self.phase = Phase::Refine;
@@ -297,11 +298,11 @@ impl MetricPlanner for Optimize {
                             }
                         }
                     }
-                    self.add(refined, "refine")
+                    self.add(refined, Stage::Refine)
                 }
                 Phase::Refine => {
                     self.phase = Phase::Candidates;
-                    self.add(self.job.candidates.clone(), "candidate")
+                    self.add(self.job.candidates.clone(), Stage::Candidate)
                 }
                 Phase::Candidates => {
                     self.phase = Phase::Race(1);
@@ -340,44 +341,46 @@ impl MetricPlanner for Optimize {
         })
     }
 
-    fn result(&self) -> Value {
+    fn result(&self) -> JobResult {
         let order = self.ranked();
-        let playbook: Vec<Value> = order
+        // Ranks count measured entries only; unmeasured ones sort last.
+        let playbook = order
             .iter()
             .enumerate()
-            .filter(|(_, i)| self.entries[**i].metrics.is_some())
-            .map(|(rank, &i)| {
+            .filter_map(|(rank, &i)| {
                 let e = &self.entries[i];
-                json!({
-                    "rank": rank + 1,
-                    "strategy": e.spec.as_str(),
-                    "stage": e.stage,
-                    "runs": e.metrics.as_ref().map_or(0, |m| m.party.runs),
-                    "raced": e.raced,
-                    "tied_with_leader": self.tied_with_leader(&order, i),
-                    "party": e.metrics.as_ref().map(|m| &m.party),
-                    "adversary": e.metrics.as_ref().map(|m| &m.adversary),
+                let m = e.metrics.as_ref()?;
+                Some(PlaybookEntry {
+                    rank: rank as u64 + 1,
+                    strategy: e.spec.as_str().to_string(),
+                    stage: e.stage,
+                    runs: m.party.runs,
+                    raced: e.raced,
+                    tied_with_leader: self.tied_with_leader(&order, i),
+                    party: m.party.clone(),
+                    adversary: m.adversary.clone(),
                 })
             })
             .collect();
-        json!({
-            "adversary_strategy": self.job.adversary.as_str(),
-            "spent_runs": self.spent,
-            "playbook": playbook,
+        JobResult::Optimize(OptimizeResult {
+            adversary_strategy: self.job.adversary.as_str().to_string(),
+            spent_runs: self.spent,
+            playbook,
         })
     }
 
-    fn progress(&self) -> Option<String> {
-        let order = self.ranked();
-        let top: Vec<String> = order
+    fn progress(&self) -> Option<JobProgress> {
+        let leaders: Vec<Leader> = self
+            .ranked()
             .iter()
             .take(3)
             .filter_map(|&i| {
                 let e = &self.entries[i];
-                e.metrics.as_ref().map(|m| format!("{} {:.1}%", e.spec.as_str(), m.party.p_survives * 100.0))
+                let m = e.metrics.as_ref()?;
+                Some(Leader { strategy: e.spec.as_str().to_string(), p_survives: m.party.p_survives })
             })
             .collect();
-        (!top.is_empty()).then(|| format!("optimize leaders: {}", top.join(" | ")))
+        (!leaders.is_empty()).then_some(JobProgress::Optimize { leaders })
     }
 }
 
@@ -385,6 +388,13 @@ impl MetricPlanner for Optimize {
 mod tests {
     use super::*;
     use crate::jobs::testing::{ctx, drive, metrics};
+
+    fn playbook(o: &Optimize) -> Vec<PlaybookEntry> {
+        match o.result() {
+            JobResult::Optimize(r) => r.playbook,
+            other => panic!("not an optimize result: {other:?}"),
+        }
+    }
 
     fn job(max: Option<u64>) -> OptimizeJob {
         OptimizeJob {
@@ -422,12 +432,11 @@ mod tests {
         // 32 grid cells, 9 refinements, one new candidate (default is in the grid).
         assert_eq!(cells.len(), 32 + 9 + 1, "clear winners are not raced");
         assert!(cells.iter().all(|c| c.seed == 11), "common random numbers: one seed for every cell");
-        let r = o.result();
-        assert_eq!(r["playbook"][0]["strategy"], "lowest_hp, retreat=0.75");
-        assert_eq!(r["playbook"][0]["stage"], "refine");
-        assert_eq!(r["playbook"].as_array().unwrap().len(), 42);
-        let names: Vec<&str> =
-            r["playbook"].as_array().unwrap().iter().map(|e| e["strategy"].as_str().unwrap()).collect();
+        let r = playbook(&o);
+        assert_eq!(r[0].strategy, "lowest_hp, retreat=0.75");
+        assert_eq!(r[0].stage, Stage::Refine);
+        assert_eq!(r.len(), 42);
+        let names: Vec<&str> = r.iter().map(|e| e.strategy.as_str()).collect();
         let mut dedup = names.clone();
         dedup.sort_unstable();
         dedup.dedup();
@@ -459,9 +468,9 @@ mod tests {
         let raced: Vec<&crate::plan::CellSpec> = cells.iter().filter(|c| c.runs > 100).collect();
         assert!(!raced.is_empty(), "the close pair is raced");
         assert!(raced.iter().all(|c| ["lowest_hp", "weakest_ac"].contains(&c.party_strategy.as_str())));
-        let r = o.result();
-        assert_eq!(r["playbook"][0]["strategy"], "lowest_hp");
-        assert!(r["playbook"][0]["runs"].as_u64().unwrap() > 100);
+        let r = playbook(&o);
+        assert_eq!(r[0].strategy, "lowest_hp");
+        assert!(r[0].runs > 100);
 
         // With a budget, racing stops when the budget is spent.
         let fixed = OptimizeJob { candidates: vec![], refine_top: 1, ..job(None) }.fixed_runs();
@@ -471,7 +480,7 @@ mod tests {
         let total: u64 = cells.iter().map(|c| c.runs).sum();
         assert!(total <= fixed + 400, "{total}");
         assert_eq!(total, fixed + 400, "one racing round of two specs at 200 runs");
-        assert_eq!(o.result()["playbook"][1]["tied_with_leader"], true);
+        assert!(playbook(&o)[1].tied_with_leader);
     }
 
     #[test]

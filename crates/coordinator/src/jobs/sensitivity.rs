@@ -4,6 +4,7 @@
 //! versus the default adversary (ties by name).
 
 use pf1e_engine::objectives::Criterion;
+use pf1e_wire::results::{JobProgress, JobResult, Lever, SensitivityResult};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -135,28 +136,35 @@ impl MetricPlanner for Sensitivity {
         json!({ "emitted": self.emitted, "measured": self.results.iter().flatten().count() })
     }
 
-    fn result(&self) -> Value {
-        json!({
-            "criterion": self.job.criterion.name(),
-            "party_strategy": self.job.party.as_str(),
-            "baseline": self.results[0].as_ref().map(|m| self.job.criterion.value(&m.party)),
-            "levers": self.ranked().into_iter().enumerate().map(|(rank, (i, v, d))| json!({
-                "rank": rank + 1,
-                "adversary_strategy": self.specs[i].as_str(),
-                "value": v,
-                "delta": d,
-                "party": self.results[i].as_ref().map(|m| &m.party),
-            })).collect::<Vec<_>>(),
+    fn result(&self) -> JobResult {
+        JobResult::Sensitivity(SensitivityResult {
+            criterion: self.job.criterion,
+            party_strategy: self.job.party.as_str().to_string(),
+            baseline: self.results[0].as_ref().map(|m| self.job.criterion.value(&m.party)),
+            levers: self
+                .ranked()
+                .into_iter()
+                .enumerate()
+                .filter_map(|(rank, (i, value, delta))| {
+                    Some(Lever {
+                        rank: rank as u64 + 1,
+                        adversary_strategy: self.specs[i].as_str().to_string(),
+                        value,
+                        delta,
+                        party: self.results[i].as_ref()?.party.clone(),
+                    })
+                })
+                .collect(),
         })
     }
 
-    fn progress(&self) -> Option<String> {
-        let (i, _, d) = *self.ranked().first()?;
-        Some(format!(
-            "sensitivity: {} moves {} by {d:+.3}",
-            self.specs[i].as_str(),
-            self.job.criterion.name()
-        ))
+    fn progress(&self) -> Option<JobProgress> {
+        let (i, _, delta) = *self.ranked().first()?;
+        Some(JobProgress::Sensitivity {
+            adversary_strategy: self.specs[i].as_str().to_string(),
+            criterion: self.job.criterion,
+            delta,
+        })
     }
 }
 
@@ -185,13 +193,13 @@ mod tests {
         });
         assert_eq!(cells.len(), 9);
         assert!(cells.iter().all(|c| c.party_strategy.as_str() == "default" && c.seed == 11));
-        let r = s.result();
-        assert_eq!(r["baseline"], 10.0);
-        let levers = r["levers"].as_array().unwrap();
-        assert_eq!(levers[0]["adversary_strategy"], "retreat=0.5");
-        assert_eq!(levers[1]["adversary_strategy"], "healer");
-        assert_eq!(levers[1]["delta"], -6.0);
-        assert_eq!(levers[2]["adversary_strategy"], "lowest_hp");
+        let JobResult::Sensitivity(r) = s.result() else { panic!("a sensitivity result") };
+        assert_eq!(r.baseline, Some(10.0));
+        let levers = &r.levers;
+        assert_eq!(levers[0].adversary_strategy, "retreat=0.5");
+        assert_eq!(levers[1].adversary_strategy, "healer");
+        assert_eq!(levers[1].delta, -6.0);
+        assert_eq!(levers[2].adversary_strategy, "lowest_hp");
         assert_eq!(levers.len(), 8);
         assert!(
             SensitivityJob { max_total_runs: Some(179), ..job }
