@@ -9,6 +9,7 @@ mod bench;
 mod cmd;
 mod failure;
 mod output;
+mod render;
 mod scenario;
 mod sim;
 

@@ -4,13 +4,14 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 use pf1e_engine::combat::SimOptions;
-use pf1e_engine::report::{Lang, Report};
+use pf1e_engine::report::Report;
 use pf1e_engine::runner;
 use pf1e_engine::summary::Summary;
 use pf1e_wire::scenario::Playable;
 
 use crate::failure::Failure;
 use crate::output;
+use crate::render::balance::{self, Lang};
 use crate::scenario;
 
 /// Arguments of `pf1e sim`.
@@ -146,7 +147,7 @@ pub fn run(args: &SimArgs) -> Result<(), Failure> {
         json.push('\n');
         json
     } else {
-        report.render_text(args.lang.into())
+        balance::text(&report, args.lang.into())
     };
     output::print(&text)
 }

@@ -19,7 +19,6 @@ pub mod rng;
 pub mod runner;
 pub mod strategy;
 pub mod summary;
-pub mod transcript;
 
 /// Version of the rules implemented by this engine. Bump it whenever a rule
 /// change can change an outcome: it is part of every cache key.

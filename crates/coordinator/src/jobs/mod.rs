@@ -10,9 +10,7 @@ pub mod danger_map;
 pub mod frontier;
 pub mod minmax;
 pub mod optimize;
-pub mod render;
 pub mod sensitivity;
-pub mod svg;
 
 use std::collections::BTreeMap;
 
