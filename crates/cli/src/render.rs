@@ -8,3 +8,13 @@ pub mod jobs;
 pub mod svg;
 pub mod table;
 pub mod transcript;
+
+/// Language of the text reports.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Lang {
+    /// French (the default).
+    #[default]
+    Fr,
+    /// English.
+    En,
+}

@@ -11,7 +11,8 @@ use pf1e_wire::scenario::Playable;
 
 use crate::failure::Failure;
 use crate::output;
-use crate::render::balance::{self, Lang};
+use crate::render::Lang;
+use crate::render::balance;
 use crate::scenario;
 
 /// Arguments of `pf1e sim`.

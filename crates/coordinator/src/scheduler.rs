@@ -15,10 +15,10 @@ use pf1e_wire::results::{JobReport, SweepResults};
 use pf1e_wire::scenario::{Scenario, ScenarioHash};
 use pf1e_wire::shard::{Lease, ShardKey, ShardReport, ShardResult, ShardSpec};
 use pf1e_wire::status::{CoordinatorStats, FinishedCell, Stats, SweepInfo, WorkerInfo};
-use serde::{Deserialize, Serialize};
 
-use crate::plan::{CellSpec, Planner, Step, planner_for};
-use crate::results::CellResult;
+use crate::cell::CellSpec;
+use crate::merge::CellResult;
+use crate::plan::{Planner, Step};
 use crate::shard::{shard_key, shard_spec, split};
 use crate::store::{JournalState, Store, StoreError, SweepStatus};
 use crate::sweep::{Sweep, SweepError};
@@ -84,25 +84,6 @@ pub enum SchedError {
     Store(#[from] StoreError),
 }
 
-/// Counters of one sweep.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SweepStats {
-    /// Shards planned.
-    pub shards_total: u64,
-    /// Shards computed by workers.
-    pub shards_computed: u64,
-    /// Shards served from the cache.
-    pub shards_from_cache: u64,
-    /// Cells planned.
-    pub cells_total: u64,
-    /// Cells measured.
-    pub cells_done: u64,
-    /// Runs planned.
-    pub runs_total: u64,
-    /// Runs measured (computed or cached).
-    pub runs_done: u64,
-}
-
 struct ShardSlot {
     range: Range<u64>,
     key: ShardKey,
@@ -128,7 +109,8 @@ struct SweepRun {
     status: SweepStatus,
     error: String,
     jobs: Vec<JobRun>,
-    stats: SweepStats,
+    /// Counters (queued and leased are computed when asked).
+    stats: Stats,
     /// Reports of the cells in the order they finished.
     finished: Vec<FinishedCell>,
     results: Option<Arc<SweepResults>>,
@@ -265,7 +247,7 @@ impl Scheduler {
             status: SweepStatus::Running,
             error: String::new(),
             planners: Vec::new(),
-            stats: serde_json::Value::Null,
+            stats: None,
         };
         let id = self.store.create_sweep(&bundle, &state)?;
         self.start(id, sweep)?;
@@ -276,7 +258,7 @@ impl Scheduler {
         let jobs = sweep
             .jobs
             .iter()
-            .map(|j| JobRun { planner: planner_for(&sweep, j), cells: Vec::new(), done: false })
+            .map(|j| JobRun { planner: j.planner(&sweep.job_context()), cells: Vec::new(), done: false })
             .collect();
         self.scenarios.entry(sweep.scenario.hash).or_insert_with(|| Arc::clone(&sweep.scenario));
         let run = SweepRun {
@@ -285,7 +267,7 @@ impl Scheduler {
             status: SweepStatus::Running,
             error: String::new(),
             jobs,
-            stats: SweepStats::default(),
+            stats: Stats::default(),
             finished: Vec::new(),
             results: None,
         };
@@ -424,7 +406,7 @@ impl Scheduler {
             status: run.status,
             error: run.error.clone(),
             planners: run.jobs.iter().map(|j| j.planner.state()).collect(),
-            stats: serde_json::to_value(&run.stats).unwrap_or_default(),
+            stats: Some(run.stats),
         }
     }
 
@@ -810,7 +792,7 @@ impl Scheduler {
         }
     }
 
-    fn stats(&self, id: u64, s: &SweepStats) -> Stats {
+    fn stats(&self, id: u64, s: &Stats) -> Stats {
         let (mut queued, mut leased) = (0, 0);
         for p in self.pending.values() {
             let n = p.waiters.iter().filter(|w| w.sweep == id).count() as u64;
@@ -847,7 +829,7 @@ impl Scheduler {
             });
         }
         let Some(state) = self.history.get(&id) else { return Err(SchedError::UnknownSweep(id)) };
-        let stats: SweepStats = serde_json::from_value(state.stats.clone()).unwrap_or_default();
+        let stats = state.stats.unwrap_or_default();
         let results = if with_results { self.store.sweep_results(id)?.map(Arc::new) } else { None };
         Ok(SweepInfo {
             id,
@@ -921,7 +903,7 @@ mod tests {
     impl ShardEvaluator for Fake {
         fn evaluate(&self, _s: &Scenario, spec: &ShardSpec) -> Result<ShardResult, EvalError> {
             let salt: u64 = spec.variant.iter().map(|v| u64::from(v.hp.0)).sum();
-            Ok(crate::results::tests::fake_result(spec.seed + salt, spec.runs.clone()))
+            Ok(crate::merge::tests::fake_result(spec.seed + salt, spec.runs.clone()))
         }
     }
 
@@ -1062,7 +1044,7 @@ mod tests {
     impl ShardEvaluator for Panicky {
         fn evaluate(&self, _s: &Scenario, spec: &ShardSpec) -> Result<ShardResult, EvalError> {
             assert!(spec.runs.start < 4, "engine bug");
-            Ok(crate::results::tests::fake_result(spec.seed, spec.runs.clone()))
+            Ok(crate::merge::tests::fake_result(spec.seed, spec.runs.clone()))
         }
     }
 

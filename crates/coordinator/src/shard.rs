@@ -8,7 +8,7 @@ use pf1e_wire::scenario::ScenarioHash;
 use pf1e_wire::shard::{ShardKey, ShardSpec};
 use pf1e_wire::variant::SideVariant;
 
-use crate::plan::CellSpec;
+use crate::cell::CellSpec;
 
 /// Splits `runs` into consecutive ranges of at most `shard_size` runs.
 pub fn split(runs: u64, shard_size: u64) -> Vec<Range<u64>> {
@@ -80,7 +80,7 @@ pub fn shard_spec(scenario: &ScenarioHash, cell: &CellSpec, range: &Range<u64>) 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sweep::StrategySpec;
+    use crate::cell::StrategySpec;
     use pf1e_wire::variant::HpFraction;
 
     fn cell(hp: u32) -> CellSpec {
@@ -114,10 +114,10 @@ mod tests {
         c.runs = 400;
         assert_eq!(k, shard_key(&s, &c, &(0..4)), "the cell's run count is not part of the key");
         let mut c = cell(500_000);
-        c.extra.insert("a".into(), crate::plan::SideExtra { aware: Some(false), copies: vec![] });
+        c.extra.insert("a".into(), crate::cell::SideExtra { aware: Some(false), copies: vec![] });
         assert_ne!(k, shard_key(&s, &c, &(0..4)), "awareness is part of the key");
         let mut d = cell(500_000);
-        d.extra.insert("a".into(), crate::plan::SideExtra { aware: None, copies: vec!["x".into()] });
+        d.extra.insert("a".into(), crate::cell::SideExtra { aware: None, copies: vec!["x".into()] });
         assert_ne!(shard_key(&s, &c, &(0..4)), shard_key(&s, &d, &(0..4)));
         assert_ne!(k, shard_key(&s, &d, &(0..4)), "extra copies are part of the key");
     }

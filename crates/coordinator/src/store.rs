@@ -19,7 +19,9 @@ use pf1e_wire::canon::Canon;
 use pf1e_wire::proto;
 use pf1e_wire::results::SweepResults;
 use pf1e_wire::shard::{ShardKey, ShardResult};
-pub use pf1e_wire::status::SweepStatus;
+pub use pf1e_wire::status::{Stats, SweepStatus};
+
+use crate::plan::PlannerState;
 
 const SHARDS: TableDefinition<&[u8], &[u8]> = TableDefinition::new("shard_results");
 const LLM: TableDefinition<&[u8], &[u8]> = TableDefinition::new("llm_responses");
@@ -51,12 +53,12 @@ pub struct JournalState {
     /// Error message of a failed sweep.
     #[serde(default)]
     pub error: String,
-    /// State of every job's planner.
+    /// How far every job's planner had gone.
     #[serde(default)]
-    pub planners: Vec<serde_json::Value>,
-    /// Counters at the last journal write.
+    pub planners: Vec<PlannerState>,
+    /// Counters at the last journal write (none before the first).
     #[serde(default)]
-    pub stats: serde_json::Value,
+    pub stats: Option<Stats>,
 }
 
 /// Key of a cached LLM response.
@@ -294,7 +296,7 @@ mod tests {
     fn shards_journal_and_llm_survive_reopening() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("sub/cache.redb");
-        let r = crate::results::tests::fake_result(1, 0..3);
+        let r = crate::merge::tests::fake_result(1, 0..3);
         let bundle =
             proto::SweepBundle { sweep_path: "s.yaml".into(), sweep_yaml: "x".into(), files: vec![] };
         let results = SweepResults {
@@ -310,7 +312,7 @@ mod tests {
             status: SweepStatus::Running,
             error: String::new(),
             planners: vec![],
-            stats: serde_json::Value::Null,
+            stats: None,
         };
         let key = LlmKey {
             model: "m".into(),

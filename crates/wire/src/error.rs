@@ -2,7 +2,6 @@
 
 use pf1e_engine::strategy::SpecError;
 
-use crate::scenario::HashMismatch;
 use crate::variant::VariantError;
 
 /// A message that does not decode into its Rust type: a field is missing,
@@ -54,6 +53,16 @@ impl WireError {
     pub fn invalid(field: &'static str, problem: impl Into<String>) -> Self {
         Self::Invalid { field, problem: problem.into() }
     }
+}
+
+/// A scenario hash does not match the content that came with it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("scenario {claimed} does not match its content (hash {actual}): the bundle was altered in transit")]
+pub struct HashMismatch {
+    /// The hash the bundle claims.
+    pub claimed: String,
+    /// The hash of its content.
+    pub actual: String,
 }
 
 /// The messages of an error's causes, outermost first, joined by `: `.

@@ -18,7 +18,7 @@ use pf1e_engine::map::{Map, MapError};
 use pf1e_engine::model::{Combatant, ModelError, parse_combatant};
 
 use crate::canon::{Canon, ContentHash, hex};
-use crate::error::WireError;
+use crate::error::{HashMismatch, WireError};
 use crate::proto;
 
 /// One side of a scenario.
@@ -132,16 +132,6 @@ impl ScenarioError {
             _ => None,
         }
     }
-}
-
-/// A scenario hash does not match the content that came with it.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("scenario {claimed} does not match its content (hash {actual}): the bundle was altered in transit")]
-pub struct HashMismatch {
-    /// The hash the bundle claims.
-    pub claimed: String,
-    /// The hash of its content.
-    pub actual: String,
 }
 
 /// An encounter ready to play: placed on its map, and prepared once (map

@@ -46,8 +46,9 @@ impl std::fmt::Display for SweepStatus {
     }
 }
 
-/// Counters of one sweep.
+/// Counters of one sweep. A counter missing from a document reads as 0.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct Stats {
     /// Shards planned.
     pub shards_total: u64,
@@ -86,6 +87,50 @@ pub struct SweepInfo {
     pub results: Option<Arc<SweepResults>>,
     /// Partial results of its running analysis jobs.
     pub progress: Vec<JobProgress>,
+}
+
+impl SweepInfo {
+    /// Its JSON document: `id`, `name`, `status`, `stats`, `error` when it
+    /// failed, and `results` (null until done) when asked for.
+    pub fn document(&self, with_results: bool) -> SweepDocument<'_> {
+        SweepDocument {
+            id: self.id,
+            name: &self.name,
+            status: self.status,
+            stats: self.stats,
+            error: &self.error,
+            results: with_results.then_some(self.results.as_deref()),
+        }
+    }
+}
+
+/// The JSON document of one sweep (`pf1e run --json`, `pf1e ctl status ID
+/// --json`, `pf1e ctl results ID --json`, `results.json`).
+#[derive(Debug, Clone, Serialize)]
+pub struct SweepDocument<'a> {
+    /// Sweep id.
+    pub id: u64,
+    /// Sweep name.
+    pub name: &'a str,
+    /// Where it is in its lifecycle.
+    pub status: SweepStatus,
+    /// Its counters.
+    pub stats: Stats,
+    /// Why it failed; absent otherwise.
+    #[serde(skip_serializing_if = "str::is_empty")]
+    pub error: &'a str,
+    /// Its results when asked for (null until done); absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub results: Option<Option<&'a SweepResults>>,
+}
+
+/// The JSON document of the coordinator and its sweeps (`pf1e ctl status --json`).
+#[derive(Debug, Clone, Serialize)]
+pub struct StatusDocument<'a> {
+    /// Coordinator-wide figures.
+    pub coordinator: CoordinatorStats,
+    /// Every sweep, without results.
+    pub sweeps: Vec<SweepDocument<'a>>,
 }
 
 /// A cell a job has just measured (`ctl watch --cells`, live views).

@@ -8,7 +8,7 @@ use futures::StreamExt;
 use pf1e_coordinator::sweep::{Sweep, bundle_from_disk};
 use pf1e_wire::client::Target;
 use pf1e_wire::proto;
-use pf1e_wire::status::{CoordinatorStats, FinishedCell, SweepInfo, SweepStatus, WorkerInfo};
+use pf1e_wire::status::{CoordinatorStats, FinishedCell, StatusDocument, SweepInfo, SweepStatus, WorkerInfo};
 
 use super::progress::Progress;
 use super::{CmdError, CmdResult, ConnectArgs, document, runtime};
@@ -137,10 +137,11 @@ async fn dispatch(target: &Target, command: &CtlCommand, bundle: Option<proto::S
             let c = list.coordinator.as_ref().map(CoordinatorStats::from).unwrap_or_default();
             let sweeps = list.sweeps.iter().map(SweepInfo::try_from).collect::<Result<Vec<_>, _>>()?;
             if *json {
-                let doc = serde_json::json!({
-                    "coordinator": serde_json::to_value(c).unwrap_or_default(),
-                    "sweeps": sweeps.iter().map(|i| document(i, false)).collect::<Vec<_>>(),
-                });
+                let doc = StatusDocument {
+                    coordinator: c,
+                    sweeps: sweeps.iter().map(|i| i.document(false)).collect(),
+                };
+                let doc = serde_json::to_value(doc).unwrap_or_default();
                 println!("{doc}");
             } else {
                 println!(

@@ -139,23 +139,8 @@ pub async fn shutdown_signal() {
     }
 }
 
-/// The JSON document of `run --json`, `ctl results --json` and `ctl status ID --json`.
+/// The JSON document of `run --json`, `ctl results --json` and `ctl status ID --json`
+/// (keys sorted, as every JSON document pf1e prints).
 pub fn document(info: &SweepInfo, with_results: bool) -> serde_json::Value {
-    let mut doc = serde_json::json!({
-        "id": info.id,
-        "name": info.name,
-        "status": info.status.as_str(),
-        "stats": serde_json::to_value(info.stats).unwrap_or_default(),
-    });
-    if !info.error.is_empty() {
-        doc["error"] = serde_json::Value::String(info.error.clone());
-    }
-    if with_results {
-        doc["results"] = info
-            .results
-            .as_deref()
-            .and_then(|r| serde_json::to_value(r).ok())
-            .unwrap_or(serde_json::Value::Null);
-    }
-    doc
+    serde_json::to_value(info.document(with_results)).unwrap_or_default()
 }

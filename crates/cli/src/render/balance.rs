@@ -3,18 +3,9 @@
 
 use pf1e_engine::report::Report;
 
+use super::Lang;
 use super::table::{self, Align};
 use super::transcript;
-
-/// Language of the text report.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Lang {
-    /// French (the default).
-    #[default]
-    Fr,
-    /// English.
-    En,
-}
 
 /// The text form of `report`: the transcript table (if any), then the report.
 /// Ends with a newline.

@@ -5,7 +5,7 @@
 //! line is shown, in order, untruncated; lines outside the pattern are printed
 //! raw where they occur.
 
-use super::balance::Lang;
+use super::Lang;
 use super::table::{self, Align};
 
 /// One transcript line, split into columns when it follows `round N id: message`.

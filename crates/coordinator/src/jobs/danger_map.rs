@@ -13,11 +13,10 @@ use std::collections::BTreeMap;
 use pf1e_engine::objectives::Criterion;
 use pf1e_wire::results::{DangerLayer, DangerMapResult, DangerPoint, DangerSquare, JobProgress, JobResult};
 use serde::Deserialize;
-use serde_json::{Value, json};
 
-use super::{CellMetrics, JobContext, MetricPlanner};
-use crate::plan::{SideExtra, Step};
-use crate::sweep::{HpFraction, StrategySpec};
+use crate::cell::{CellSpec, HpFraction, SideExtra, StrategySpec};
+use crate::jobs::metrics::{CellMetrics, MetricPlanner};
+use crate::plan::{JobContext, PlannerState, Step};
 
 /// The `danger_map` job as written in the sweep file.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
@@ -207,7 +206,7 @@ impl DangerMap {
         Self { ctx, job, layers, current: 0, emitted: Vec::new() }
     }
 
-    fn emit(&mut self, pts: Vec<(u32, u32)>, level: u32) -> Vec<crate::plan::CellSpec> {
+    fn emit(&mut self, pts: Vec<(u32, u32)>, level: u32) -> Vec<CellSpec> {
         let mut cells = Vec::new();
         let li = self.current;
         for p in pts {
@@ -358,8 +357,14 @@ impl MetricPlanner for DangerMap {
         }
     }
 
-    fn state(&self) -> Value {
-        json!({ "layer": self.current, "layers": self.layers.len(), "cells": self.emitted.len() })
+    fn state(&self) -> PlannerState {
+        let measured: usize =
+            self.layers.iter().map(|l| l.points.values().filter(|(_, m)| m.is_some()).count()).sum();
+        PlannerState {
+            phase: format!("layer {} of {}", (self.current + 1).min(self.layers.len()), self.layers.len()),
+            cells: self.emitted.len() as u64,
+            measured: measured as u64,
+        }
     }
 
     fn result(&self) -> JobResult {
@@ -383,7 +388,7 @@ impl MetricPlanner for DangerMap {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::jobs::testing::{ctx, drive, metrics};
+    use crate::jobs::metrics::testing::{ctx, drive, metrics};
 
     fn result(d: &DangerMap) -> DangerMapResult {
         match d.result() {
@@ -408,7 +413,7 @@ mod tests {
     }
 
     /// p_tpk ≥ 0.5 exactly when the party has less than 0.5 HP: a vertical boundary.
-    fn boundary(c: &crate::plan::CellSpec) -> CellMetrics {
+    fn boundary(c: &CellSpec) -> CellMetrics {
         let p = c.hp["a"].as_f64();
         metrics(if p < 0.5 { 0.0 } else { 1.0 }, 0.0, c.runs)
     }

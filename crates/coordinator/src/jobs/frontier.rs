@@ -11,11 +11,10 @@
 use pf1e_engine::objectives::Criterion;
 use pf1e_wire::results::{Crossing, FrontierProbe, FrontierResult, JobProgress, JobResult};
 use serde::Deserialize;
-use serde_json::{Value, json};
 
-use super::{CellMetrics, JobContext, MetricPlanner};
-use crate::plan::Step;
-use crate::sweep::{HpFraction, StrategySpec};
+use crate::cell::{HpFraction, StrategySpec};
+use crate::jobs::metrics::{CellMetrics, MetricPlanner};
+use crate::plan::{JobContext, PlannerState, Step};
 
 /// The `frontier` job as written in the sweep file.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
@@ -239,8 +238,12 @@ impl MetricPlanner for Frontier {
         }
     }
 
-    fn state(&self) -> Value {
-        json!({ "phase": format!("{:?}", self.phase), "probes": self.probes.len() })
+    fn state(&self) -> PlannerState {
+        PlannerState {
+            phase: format!("{:?}", self.phase),
+            cells: (self.probes.len() + usize::from(self.asked.is_some())) as u64,
+            measured: self.probes.len() as u64,
+        }
     }
 
     fn result(&self) -> JobResult {
@@ -275,7 +278,8 @@ impl MetricPlanner for Frontier {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::jobs::testing::{ctx, drive, metrics};
+    use crate::cell::CellSpec;
+    use crate::jobs::metrics::testing::{ctx, drive, metrics};
 
     fn result(p: &Frontier) -> FrontierResult {
         match p.result() {
@@ -299,7 +303,7 @@ mod tests {
     }
 
     /// A monotone danger curve: p_tpk = 1 − party hp fraction.
-    fn curve(c: &crate::plan::CellSpec) -> CellMetrics {
+    fn curve(c: &CellSpec) -> CellMetrics {
         let f = c.hp["a"].as_f64();
         metrics(f, 100.0 * (1.0 - f), c.runs)
     }
@@ -320,7 +324,7 @@ mod tests {
     #[test]
     fn bisection_finds_where_rising_hp_crosses_and_ceils_it() {
         // survival = 1 − f ≤ 0.42 ⇔ f ≥ 0.58 (the predecessor's case).
-        let inverted = |c: &crate::plan::CellSpec| {
+        let inverted = |c: &CellSpec| {
             let f = c.hp["a"].as_f64();
             metrics(1.0 - f, 0.0, c.runs)
         };

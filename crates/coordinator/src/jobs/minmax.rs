@@ -7,11 +7,10 @@
 
 use pf1e_wire::results::{JobProgress, JobResult, MinmaxIteration, MinmaxResult};
 use serde::Deserialize;
-use serde_json::{Value, json};
 
-use super::{CellMetrics, JobContext, MetricPlanner, cmp_f64};
-use crate::plan::Step;
-use crate::sweep::{HpFraction, StrategySpec};
+use crate::cell::{HpFraction, StrategySpec};
+use crate::jobs::metrics::{CellMetrics, MetricPlanner, cmp_f64};
+use crate::plan::{JobContext, PlannerState, Step};
 
 /// The `minmax` job as written in the sweep file.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
@@ -196,8 +195,13 @@ impl MetricPlanner for Minmax {
         }
     }
 
-    fn state(&self) -> Value {
-        json!({ "iterations": self.iterations.len(), "party": self.party, "adversary": self.adversary, "done": self.done })
+    fn state(&self) -> PlannerState {
+        let pending = self.results.iter().filter(|r| r.is_none()).count();
+        PlannerState {
+            phase: if self.done { "done".into() } else { format!("iteration {}", self.iterations.len() + 1) },
+            cells: self.next_index as u64,
+            measured: (self.next_index - pending) as u64,
+        }
     }
 
     fn result(&self) -> JobResult {
@@ -235,7 +239,8 @@ impl MetricPlanner for Minmax {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::jobs::testing::{ctx, drive, metrics};
+    use crate::cell::CellSpec;
+    use crate::jobs::metrics::testing::{ctx, drive, metrics};
 
     fn specs(names: &[&str]) -> Vec<StrategySpec> {
         names.iter().map(|n| StrategySpec::parse(n).unwrap()).collect()
@@ -243,7 +248,7 @@ mod tests {
 
     /// Known payoffs: the party is best with lowest_hp against anything;
     /// the adversary hurts most with weakest_ac.
-    fn payoff(c: &crate::plan::CellSpec) -> CellMetrics {
+    fn payoff(c: &CellSpec) -> CellMetrics {
         let p = match c.party_strategy.as_str() {
             "lowest_hp" => 0.8,
             _ => 0.6,

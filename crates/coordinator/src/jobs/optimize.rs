@@ -14,11 +14,10 @@ use std::cmp::Ordering;
 use pf1e_engine::strategy::{SpellPolicy, StrategySpec as Levers, TargetPriority};
 use pf1e_wire::results::{JobProgress, JobResult, Leader, OptimizeResult, PlaybookEntry, Stage};
 use serde::Deserialize;
-use serde_json::{Value, json};
 
-use super::{CellMetrics, JobContext, MetricPlanner, cmp_f64, statistically_tied};
-use crate::plan::Step;
-use crate::sweep::{HpFraction, StrategySpec};
+use crate::cell::{CellSpec, HpFraction, StrategySpec};
+use crate::jobs::metrics::{CellMetrics, MetricPlanner, cmp_f64, statistically_tied};
+use crate::plan::{JobContext, PlannerState, Step};
 
 /// The `optimize` job as written in the sweep file.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
@@ -180,7 +179,7 @@ impl Optimize {
     }
 
     /// Adds specs not measured yet; returns the cells to emit.
-    fn add(&mut self, specs: Vec<StrategySpec>, stage: Stage) -> Vec<crate::plan::CellSpec> {
+    fn add(&mut self, specs: Vec<StrategySpec>, stage: Stage) -> Vec<CellSpec> {
         let runs = self.job.runs();
         let mut cells = Vec::new();
         for spec in specs {
@@ -193,7 +192,7 @@ impl Optimize {
         cells
     }
 
-    fn emit(&mut self, entry: usize, runs: u64) -> crate::plan::CellSpec {
+    fn emit(&mut self, entry: usize, runs: u64) -> CellSpec {
         self.emitted.push(entry);
         self.pending += 1;
         self.spent += runs;
@@ -202,7 +201,7 @@ impl Optimize {
     }
 
     /// The next racing batch: the leader and the contenders it cannot be told from.
-    fn race(&mut self, round: u32) -> Vec<crate::plan::CellSpec> {
+    fn race(&mut self, round: u32) -> Vec<CellSpec> {
         if round > self.job.race_rounds {
             return Vec::new();
         }
@@ -331,14 +330,12 @@ impl MetricPlanner for Optimize {
         self.pending = self.pending.saturating_sub(1);
     }
 
-    fn state(&self) -> Value {
-        json!({
-            "phase": format!("{:?}", self.phase),
-            "entries": self.entries.len(),
-            "cells": self.emitted.len(),
-            "pending": self.pending,
-            "spent_runs": self.spent,
-        })
+    fn state(&self) -> PlannerState {
+        PlannerState {
+            phase: format!("{:?}", self.phase),
+            cells: self.emitted.len() as u64,
+            measured: (self.emitted.len() - self.pending) as u64,
+        }
     }
 
     fn result(&self) -> JobResult {
@@ -387,7 +384,7 @@ impl MetricPlanner for Optimize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::jobs::testing::{ctx, drive, metrics};
+    use crate::jobs::metrics::testing::{ctx, drive, metrics};
 
     fn playbook(o: &Optimize) -> Vec<PlaybookEntry> {
         match o.result() {
@@ -411,7 +408,7 @@ mod tests {
     }
 
     /// Known survival per spec: lowest_hp is best, retreats help a little.
-    fn eval(c: &crate::plan::CellSpec) -> CellMetrics {
+    fn eval(c: &CellSpec) -> CellMetrics {
         let l = c.party_strategy.levers();
         let mut p = match l.target {
             TargetPriority::LowestHp => 0.9,
@@ -446,7 +443,7 @@ mod tests {
     #[test]
     fn close_contenders_are_raced_until_separated_or_out_of_budget() {
         // Two specs 2 points apart: tied at 100 runs, separated with more runs.
-        let close = |c: &crate::plan::CellSpec| {
+        let close = |c: &CellSpec| {
             let l = c.party_strategy.levers();
             let p = match (l.target, l.retreat_milli) {
                 (TargetPriority::LowestHp, 0)
@@ -465,7 +462,7 @@ mod tests {
         };
         let mut o = Optimize::new(ctx(), OptimizeJob { candidates: vec![], refine_top: 1, ..job(None) });
         let cells = drive(&mut o, &close);
-        let raced: Vec<&crate::plan::CellSpec> = cells.iter().filter(|c| c.runs > 100).collect();
+        let raced: Vec<&CellSpec> = cells.iter().filter(|c| c.runs > 100).collect();
         assert!(!raced.is_empty(), "the close pair is raced");
         assert!(raced.iter().all(|c| ["lowest_hp", "weakest_ac"].contains(&c.party_strategy.as_str())));
         let r = playbook(&o);

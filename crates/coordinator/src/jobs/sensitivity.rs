@@ -6,11 +6,10 @@
 use pf1e_engine::objectives::Criterion;
 use pf1e_wire::results::{JobProgress, JobResult, Lever, SensitivityResult};
 use serde::Deserialize;
-use serde_json::{Value, json};
 
-use super::{CellMetrics, JobContext, MetricPlanner, cmp_f64};
-use crate::plan::Step;
-use crate::sweep::{HpFraction, StrategySpec};
+use crate::cell::{HpFraction, StrategySpec};
+use crate::jobs::metrics::{CellMetrics, MetricPlanner, cmp_f64};
+use crate::plan::{JobContext, PlannerState, Step};
 
 /// The `sensitivity` job as written in the sweep file.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
@@ -132,8 +131,12 @@ impl MetricPlanner for Sensitivity {
         }
     }
 
-    fn state(&self) -> Value {
-        json!({ "emitted": self.emitted, "measured": self.results.iter().flatten().count() })
+    fn state(&self) -> PlannerState {
+        PlannerState {
+            phase: if self.emitted { "emitted" } else { "planning" }.into(),
+            cells: if self.emitted { self.specs.len() as u64 } else { 0 },
+            measured: self.results.iter().flatten().count() as u64,
+        }
     }
 
     fn result(&self) -> JobResult {
@@ -171,7 +174,7 @@ impl MetricPlanner for Sensitivity {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::jobs::testing::{ctx, drive, metrics};
+    use crate::jobs::metrics::testing::{ctx, drive, metrics};
 
     #[test]
     fn levers_rank_by_absolute_delta() {

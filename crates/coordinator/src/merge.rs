@@ -4,7 +4,7 @@ use pf1e_engine::summary::Summary;
 use pf1e_wire::results::{CellReport, CombatantReport, HpLost};
 use pf1e_wire::shard::{CombatantInfo, ShardResult};
 
-use crate::plan::CellSpec;
+use crate::cell::CellSpec;
 
 /// The merged result of a cell: integer sums plus per-run records in run order.
 #[derive(Debug, Clone, PartialEq, Eq)]
