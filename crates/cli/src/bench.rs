@@ -9,7 +9,7 @@ use std::time::Instant;
 use clap::Args;
 use pf1e_engine::combat::SimOptions;
 
-use crate::failure::Failure;
+use crate::error::CliError;
 use crate::output;
 use crate::scenario::{self, SideArg};
 use crate::sim::{simulate, thread_pool};
@@ -53,11 +53,11 @@ fn find_data_dir() -> Option<PathBuf> {
 }
 
 /// Runs `pf1e bench`.
-pub fn run(args: &BenchArgs) -> Result<(), Failure> {
+pub fn run(args: &BenchArgs) -> Result<(), CliError> {
     let data = match &args.data {
         Some(dir) => dir.clone(),
         None => find_data_dir().ok_or_else(|| {
-            Failure::input(format!(
+            CliError::input(format!(
                 "data/{MAP}: not found in the current directory nor above the executable; pass --data DIR"
             ))
         })?,

@@ -9,7 +9,7 @@ use pf1e_engine::combat::SimOptions;
 use pf1e_engine::encounter::EncounterError;
 use pf1e_wire::scenario::{Playable, Scenario, ScenarioError, ScenarioSide};
 
-use crate::failure::Failure;
+use crate::error::CliError;
 
 /// One side as given on the command line.
 #[derive(Clone, Debug)]
@@ -21,17 +21,17 @@ pub struct SideArg {
 }
 
 /// Turns clap's `--side NAME FILE...` groups into sides; refuses a side given twice.
-pub fn parse_sides(groups: &[Vec<String>]) -> Result<Vec<SideArg>, Failure> {
+pub fn parse_sides(groups: &[Vec<String>]) -> Result<Vec<SideArg>, CliError> {
     let mut sides: Vec<SideArg> = Vec::new();
     for group in groups {
         let Some((name, files)) = group.split_first() else { continue };
         if files.is_empty() {
-            return Err(Failure::input(format!(
+            return Err(CliError::input(format!(
                 "command line: --side {name}: the side has no combatant file"
             )));
         }
         if sides.iter().any(|s| &s.name == name) {
-            return Err(Failure::input(format!(
+            return Err(CliError::input(format!(
                 "command line: --side {name}: side given more than once (list all its files after one --side)"
             )));
         }
@@ -41,13 +41,13 @@ pub fn parse_sides(groups: &[Vec<String>]) -> Result<Vec<SideArg>, Failure> {
 }
 
 /// Reads a file whole; the error names it as the engine's messages do.
-fn read(path: &Path) -> Result<Vec<u8>, Failure> {
-    std::fs::read(path).map_err(|e| Failure::input(format!("{}: cannot read: {e}", path.display())))
+fn read(path: &Path) -> Result<Vec<u8>, CliError> {
+    std::fs::read(path).map_err(|e| CliError::input(format!("{}: cannot read: {e}", path.display())))
 }
 
 /// Reads the map and every combatant file (each distinct path once), then
 /// builds and prepares the encounter; a data error names its file and place.
-pub fn load(map_path: &Path, sides: &[SideArg], options: &SimOptions) -> Result<Playable, Failure> {
+pub fn load(map_path: &Path, sides: &[SideArg], options: &SimOptions) -> Result<Playable, CliError> {
     let map_yaml = read(map_path)?;
     let mut files: BTreeMap<&Path, Vec<u8>> = BTreeMap::new();
     let mut scenario_sides = Vec::with_capacity(sides.len());
@@ -73,16 +73,16 @@ pub fn load(map_path: &Path, sides: &[SideArg], options: &SimOptions) -> Result<
 
 /// The one-line message of a scenario error; deployment errors say which
 /// `--side` they are about.
-fn failure(map_path: &Path, err: ScenarioError) -> Failure {
+fn failure(map_path: &Path, err: ScenarioError) -> CliError {
     match err {
         ScenarioError::Encounter { source, .. } => encounter_failure(map_path, &source),
-        ScenarioError::Combatant { source, .. } => Failure::input(source),
-        other => Failure::input(other),
+        ScenarioError::Combatant { source, .. } => CliError::input(source),
+        other => CliError::input(other),
     }
 }
 
 /// Encounter errors are about the map's deployment versus the sides given.
-fn encounter_failure(map_path: &Path, err: &EncounterError) -> Failure {
+fn encounter_failure(map_path: &Path, err: &EncounterError) -> CliError {
     let place = match err {
         EncounterError::UnknownSide { side, .. }
         | EncounterError::DuplicateSide(side)
@@ -91,5 +91,5 @@ fn encounter_failure(map_path: &Path, err: &EncounterError) -> Failure {
         EncounterError::ZoneTooSmall { side, zone, .. } => format!("deployment.{side} (zone {zone})"),
         EncounterError::NoDeployment => "deployment".to_string(),
     };
-    Failure::input(format!("{}: {place}: {err}", map_path.display()))
+    CliError::input(format!("{}: {place}: {err}", map_path.display()))
 }

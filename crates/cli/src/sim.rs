@@ -9,7 +9,7 @@ use pf1e_engine::runner;
 use pf1e_engine::summary::Summary;
 use pf1e_wire::scenario::Playable;
 
-use crate::failure::Failure;
+use crate::error::CliError;
 use crate::output;
 use crate::render::Lang;
 use crate::render::balance;
@@ -85,11 +85,11 @@ impl From<LangArg> for Lang {
 }
 
 /// Builds a rayon pool of `threads` threads (all cores when `None`).
-pub fn thread_pool(threads: Option<u32>) -> Result<rayon::ThreadPool, Failure> {
+pub fn thread_pool(threads: Option<u32>) -> Result<rayon::ThreadPool, CliError> {
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads.map_or(0, |n| n as usize))
         .build()
-        .map_err(|e| Failure::internal(format!("thread pool: {e}")))
+        .map_err(|e| CliError::environment(format!("thread pool: {e}")))
 }
 
 /// Runs per batch handed to the pool: bounds the memory held by outcomes.
@@ -132,7 +132,7 @@ fn simulate_in_chunks(
 }
 
 /// Runs `pf1e sim`.
-pub fn run(args: &SimArgs) -> Result<(), Failure> {
+pub fn run(args: &SimArgs) -> Result<(), CliError> {
     let sides = scenario::parse_sides(&args.side_groups)?;
     let options = SimOptions { round_cap: args.round_cap, simple_monster_death: args.simple_monster_death };
     let scenario = scenario::load(&args.map, &sides, &options)?;
@@ -144,7 +144,7 @@ pub fn run(args: &SimArgs) -> Result<(), Failure> {
     let report = Report::build(encounter, &summary, &options, args.seed, transcript);
     let text = if args.json {
         let mut json = serde_json::to_string_pretty(&report)
-            .map_err(|e| Failure::internal(format!("report: cannot serialize: {e}")))?;
+            .map_err(|e| CliError::environment(format!("report: cannot serialize: {e}")))?;
         json.push('\n');
         json
     } else {

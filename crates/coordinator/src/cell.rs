@@ -4,6 +4,7 @@
 
 use std::collections::BTreeMap;
 
+use pf1e_engine::strategy::SpecError;
 pub use pf1e_wire::variant::HpFraction;
 use serde::Deserialize;
 
@@ -37,8 +38,8 @@ impl StrategySpec {
     }
 
     /// Parses a spec name (`default`, `lowest_hp, retreat=0.5`).
-    pub fn parse(text: &str) -> Result<Self, String> {
-        pf1e_engine::strategy::StrategySpec::parse(text).map(Self::from_engine).map_err(|e| e.to_string())
+    pub fn parse(text: &str) -> Result<Self, SpecError> {
+        pf1e_engine::strategy::StrategySpec::parse(text).map(Self::from_engine)
     }
 }
 

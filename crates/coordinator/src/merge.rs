@@ -25,10 +25,33 @@ pub struct CellResult {
     pub combatants: Vec<CombatantInfo>,
 }
 
-/// Why shard results do not form a cell.
+/// Why shard results do not form a cell (a bug or a corrupt cache: the
+/// sweep fails with this message).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("cannot merge shard results: {0}")]
-pub struct MergeError(String);
+pub enum MergeError {
+    /// No shard result at all.
+    #[error("cannot merge shard results: no shard")]
+    NoShard,
+    /// The run ranges leave a gap or overlap.
+    #[error("cannot merge shard results: expected a shard starting at run {expected}, got {got}")]
+    Gap {
+        /// The next run the merge needed.
+        expected: u64,
+        /// Where the next shard starts.
+        got: u64,
+    },
+    /// Two shards describe different encounters.
+    #[error("cannot merge shard results: shards disagree on the encounter")]
+    Encounter,
+    /// The shards do not cover the cell's runs.
+    #[error("cannot merge shard results: shards cover {covered} runs of {runs}")]
+    Coverage {
+        /// Runs covered.
+        covered: u64,
+        /// Runs of the cell.
+        runs: u64,
+    },
+}
 
 impl CellResult {
     /// Merges the shard results of a cell, given with their first run index.
@@ -37,7 +60,7 @@ impl CellResult {
     pub fn merge(mut parts: Vec<(u64, &ShardResult)>, runs: u64) -> Result<Self, MergeError> {
         parts.sort_by_key(|(start, _)| *start);
         let Some((_, first)) = parts.first() else {
-            return Err(MergeError("no shard".into()));
+            return Err(MergeError::NoShard);
         };
         let mut out = CellResult {
             summary: Summary::new(first.sides.len(), first.combatants.len()),
@@ -51,10 +74,10 @@ impl CellResult {
         let mut next = 0u64;
         for (start, r) in &parts {
             if *start != next {
-                return Err(MergeError(format!("expected a shard starting at run {next}, got {start}")));
+                return Err(MergeError::Gap { expected: next, got: *start });
             }
             if r.sides != out.sides || r.combatants != out.combatants {
-                return Err(MergeError("shards disagree on the encounter".into()));
+                return Err(MergeError::Encounter);
             }
             out.summary.merge(&r.summary);
             out.winner.extend_from_slice(&r.winner);
@@ -64,7 +87,7 @@ impl CellResult {
             next += r.winner.len() as u64;
         }
         if next != runs || out.summary.runs != runs {
-            return Err(MergeError(format!("shards cover {next} runs of {runs}")));
+            return Err(MergeError::Coverage { covered: next, runs });
         }
         Ok(out)
     }

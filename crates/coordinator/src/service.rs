@@ -14,6 +14,7 @@ use tonic::{Request, Response, Status};
 use pf1e_wire::auth::ServerAuth;
 use pf1e_wire::canon::parse_hex;
 use pf1e_wire::client::MAX_MESSAGE;
+use pf1e_wire::error::causes;
 use pf1e_wire::proto::control_service_server::{ControlService, ControlServiceServer};
 use pf1e_wire::proto::worker_service_server::{WorkerService, WorkerServiceServer};
 use pf1e_wire::proto::{self};
@@ -285,8 +286,8 @@ pub struct ServeOptions {
 /// Why serving failed.
 #[derive(Debug, thiserror::Error)]
 pub enum ServeError {
-    /// The transport failed.
-    #[error("gRPC server: {0}")]
+    /// The transport failed (TLS identity refused, listener lost).
+    #[error("gRPC server: {}", causes(.0))]
     Transport(#[from] tonic::transport::Error),
     /// The scheduler failed.
     #[error(transparent)]

@@ -33,14 +33,16 @@ const SWEEP_RESULTS_JSON: TableDefinition<u64, &str> = TableDefinition::new("swe
 const SWEEP_RESULTS: TableDefinition<u64, &[u8]> = TableDefinition::new("sweep_results_pb");
 const META: TableDefinition<&str, u64> = TableDefinition::new("meta");
 
-/// A storage failure.
+/// A storage failure: the database file and what failed, with its cause.
 #[derive(Debug, thiserror::Error)]
-#[error("cache database {path}: {message}")]
+#[error("cache database {path}: {what}: {source}")]
 pub struct StoreError {
-    /// The database file.
+    /// The database file (`<memory>` for `--no-cache`).
     pub path: String,
-    /// What failed.
-    pub message: String,
+    /// The operation that failed (`open`, `read shards`, `journal sweep`…).
+    pub what: &'static str,
+    /// The cause (redb, I/O, a record that does not decode).
+    pub source: Box<dyn std::error::Error + Send + Sync>,
 }
 
 /// The journaled state of a sweep.
@@ -94,14 +96,14 @@ pub struct Store {
     path: String,
 }
 
-/// Maps any redb error to a [`StoreError`].
+/// Attaches the database and the operation to any error.
 trait Ctx<T> {
-    fn ctx(self, s: &str) -> Result<T, StoreError>;
+    fn ctx(self, path: &str, what: &'static str) -> Result<T, StoreError>;
 }
 
-impl<T, E: std::fmt::Display> Ctx<T> for Result<T, E> {
-    fn ctx(self, path: &str) -> Result<T, StoreError> {
-        self.map_err(|e| StoreError { path: path.to_string(), message: e.to_string() })
+impl<T, E: Into<Box<dyn std::error::Error + Send + Sync>>> Ctx<T> for Result<T, E> {
+    fn ctx(self, path: &str, what: &'static str) -> Result<T, StoreError> {
+        self.map_err(|e| StoreError { path: path.to_string(), what, source: e.into() })
     }
 }
 
@@ -110,9 +112,9 @@ impl Store {
     pub fn open(path: &Path) -> Result<Self, StoreError> {
         let name = path.display().to_string();
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).ctx(&name)?;
+            std::fs::create_dir_all(dir).ctx(&name, "open")?;
         }
-        let db = Database::create(path).ctx(&name)?;
+        let db = Database::create(path).ctx(&name, "open")?;
         Self::init(db, name)
     }
 
@@ -120,22 +122,22 @@ impl Store {
     pub fn in_memory() -> Result<Self, StoreError> {
         let db = Database::builder()
             .create_with_backend(redb::backends::InMemoryBackend::new())
-            .ctx("<memory>")?;
+            .ctx("<memory>", "open")?;
         Self::init(db, "<memory>".into())
     }
 
     fn init(db: Database, path: String) -> Result<Self, StoreError> {
-        let txn = db.begin_write().ctx(&path)?;
+        let txn = db.begin_write().ctx(&path, "create tables")?;
         {
-            txn.open_table(SHARDS).ctx(&path)?;
-            txn.open_table(LLM).ctx(&path)?;
-            txn.open_table(SWEEP_BUNDLES).ctx(&path)?;
-            txn.open_table(SWEEP_STATE).ctx(&path)?;
-            txn.open_table(SWEEP_RESULTS).ctx(&path)?;
-            txn.open_table(SWEEP_RESULTS_JSON).ctx(&path)?;
-            txn.open_table(META).ctx(&path)?;
+            txn.open_table(SHARDS).ctx(&path, "create tables")?;
+            txn.open_table(LLM).ctx(&path, "create tables")?;
+            txn.open_table(SWEEP_BUNDLES).ctx(&path, "create tables")?;
+            txn.open_table(SWEEP_STATE).ctx(&path, "create tables")?;
+            txn.open_table(SWEEP_RESULTS).ctx(&path, "create tables")?;
+            txn.open_table(SWEEP_RESULTS_JSON).ctx(&path, "create tables")?;
+            txn.open_table(META).ctx(&path, "create tables")?;
         }
-        txn.commit().ctx(&path)?;
+        txn.commit().ctx(&path, "create tables")?;
         Ok(Self { db, path })
     }
 
@@ -147,13 +149,16 @@ impl Store {
     /// Looks up many shard results in one read transaction.
     pub fn get_shards(&self, keys: &[ShardKey]) -> Result<Vec<Option<ShardResult>>, StoreError> {
         let p = &self.path;
-        let txn = self.db.begin_read().ctx(p)?;
-        let table = txn.open_table(SHARDS).ctx(p)?;
+        let txn = self.db.begin_read().ctx(p, "read shards")?;
+        let table = txn.open_table(SHARDS).ctx(p, "read shards")?;
         let mut out = Vec::with_capacity(keys.len());
         for k in keys {
-            let v = table.get(k.as_slice()).ctx(p)?;
+            let v = table.get(k.as_slice()).ctx(p, "read shards")?;
             out.push(match v {
-                Some(g) => Some(ShardResult::try_from(proto::ShardResult::decode(g.value()).ctx(p)?).ctx(p)?),
+                Some(g) => Some(
+                    ShardResult::try_from(proto::ShardResult::decode(g.value()).ctx(p, "read shards")?)
+                        .ctx(p, "read shards")?,
+                ),
                 None => None,
             });
         }
@@ -166,49 +171,52 @@ impl Store {
             return Ok(());
         }
         let p = self.path.clone();
-        let txn = self.db.begin_write().ctx(&p)?;
+        let txn = self.db.begin_write().ctx(&p, "write shards")?;
         {
-            let mut table = txn.open_table(SHARDS).ctx(&p)?;
+            let mut table = txn.open_table(SHARDS).ctx(&p, "write shards")?;
             for (k, r) in results {
                 table
                     .insert(k.as_slice(), proto::ShardResult::from(*r).encode_to_vec().as_slice())
-                    .ctx(&p)?;
+                    .ctx(&p, "write shards")?;
             }
         }
-        txn.commit().ctx(&p)?;
+        txn.commit().ctx(&p, "write shards")?;
         Ok(())
     }
 
     /// Makes every earlier commit durable (they already are; kept for shutdown paths).
     pub fn flush(&mut self) -> Result<(), StoreError> {
         let p = self.path.clone();
-        let mut txn = self.db.begin_write().ctx(&p)?;
-        txn.set_durability(Durability::Immediate).ctx(&p)?;
-        txn.commit().ctx(&p)?;
+        let mut txn = self.db.begin_write().ctx(&p, "flush")?;
+        txn.set_durability(Durability::Immediate).ctx(&p, "flush")?;
+        txn.commit().ctx(&p, "flush")?;
         Ok(())
     }
 
     /// Number of cached shard results.
     pub fn shard_count(&self) -> Result<u64, StoreError> {
         let p = &self.path;
-        let txn = self.db.begin_read().ctx(p)?;
-        txn.open_table(SHARDS).ctx(p)?.len().ctx(p)
+        let txn = self.db.begin_read().ctx(p, "count shards")?;
+        txn.open_table(SHARDS).ctx(p, "count shards")?.len().ctx(p, "count shards")
     }
 
     /// A cached LLM response.
     pub fn get_llm(&self, key: &LlmKey) -> Result<Option<Vec<u8>>, StoreError> {
         let p = &self.path;
-        let txn = self.db.begin_read().ctx(p)?;
-        let table = txn.open_table(LLM).ctx(p)?;
-        Ok(table.get(key.digest().as_slice()).ctx(p)?.map(|g| g.value().to_vec()))
+        let txn = self.db.begin_read().ctx(p, "read LLM response")?;
+        let table = txn.open_table(LLM).ctx(p, "read LLM response")?;
+        Ok(table.get(key.digest().as_slice()).ctx(p, "read LLM response")?.map(|g| g.value().to_vec()))
     }
 
     /// Stores an LLM response (one durable transaction).
     pub fn put_llm(&mut self, key: &LlmKey, response: &[u8]) -> Result<(), StoreError> {
         let p = self.path.clone();
-        let txn = self.db.begin_write().ctx(&p)?;
-        txn.open_table(LLM).ctx(&p)?.insert(key.digest().as_slice(), response).ctx(&p)?;
-        txn.commit().ctx(&p)?;
+        let txn = self.db.begin_write().ctx(&p, "write LLM response")?;
+        txn.open_table(LLM)
+            .ctx(&p, "write LLM response")?
+            .insert(key.digest().as_slice(), response)
+            .ctx(&p, "write LLM response")?;
+        txn.commit().ctx(&p, "write LLM response")?;
         Ok(())
     }
 
@@ -219,17 +227,23 @@ impl Store {
         state: &JournalState,
     ) -> Result<u64, StoreError> {
         let p = self.path.clone();
-        let txn = self.db.begin_write().ctx(&p)?;
+        let txn = self.db.begin_write().ctx(&p, "journal a new sweep")?;
         let id;
         {
-            let mut meta = txn.open_table(META).ctx(&p)?;
-            id = meta.get("next_sweep_id").ctx(&p)?.map_or(1, |g| g.value());
-            meta.insert("next_sweep_id", id + 1).ctx(&p)?;
-            txn.open_table(SWEEP_BUNDLES).ctx(&p)?.insert(id, bundle.encode_to_vec().as_slice()).ctx(&p)?;
-            let json = serde_json::to_string(state).ctx(&p)?;
-            txn.open_table(SWEEP_STATE).ctx(&p)?.insert(id, json.as_str()).ctx(&p)?;
+            let mut meta = txn.open_table(META).ctx(&p, "journal a new sweep")?;
+            id = meta.get("next_sweep_id").ctx(&p, "journal a new sweep")?.map_or(1, |g| g.value());
+            meta.insert("next_sweep_id", id + 1).ctx(&p, "journal a new sweep")?;
+            txn.open_table(SWEEP_BUNDLES)
+                .ctx(&p, "journal a new sweep")?
+                .insert(id, bundle.encode_to_vec().as_slice())
+                .ctx(&p, "journal a new sweep")?;
+            let json = serde_json::to_string(state).ctx(&p, "journal a new sweep")?;
+            txn.open_table(SWEEP_STATE)
+                .ctx(&p, "journal a new sweep")?
+                .insert(id, json.as_str())
+                .ctx(&p, "journal a new sweep")?;
         }
-        txn.commit().ctx(&p)?;
+        txn.commit().ctx(&p, "journal a new sweep")?;
         Ok(id)
     }
 
@@ -241,32 +255,38 @@ impl Store {
         results: Option<&SweepResults>,
     ) -> Result<(), StoreError> {
         let p = self.path.clone();
-        let txn = self.db.begin_write().ctx(&p)?;
+        let txn = self.db.begin_write().ctx(&p, "journal a sweep")?;
         {
-            let json = serde_json::to_string(state).ctx(&p)?;
-            txn.open_table(SWEEP_STATE).ctx(&p)?.insert(id, json.as_str()).ctx(&p)?;
+            let json = serde_json::to_string(state).ctx(&p, "journal a sweep")?;
+            txn.open_table(SWEEP_STATE)
+                .ctx(&p, "journal a sweep")?
+                .insert(id, json.as_str())
+                .ctx(&p, "journal a sweep")?;
             if let Some(r) = results {
                 let bytes = proto::SweepResults::from(r).encode_to_vec();
-                txn.open_table(SWEEP_RESULTS).ctx(&p)?.insert(id, bytes.as_slice()).ctx(&p)?;
+                txn.open_table(SWEEP_RESULTS)
+                    .ctx(&p, "journal a sweep")?
+                    .insert(id, bytes.as_slice())
+                    .ctx(&p, "journal a sweep")?;
             }
         }
-        txn.commit().ctx(&p)?;
+        txn.commit().ctx(&p, "journal a sweep")?;
         Ok(())
     }
 
     /// Every journaled sweep: id, bundle and state.
     pub fn sweeps(&self) -> Result<Vec<(u64, proto::SweepBundle, JournalState)>, StoreError> {
         let p = &self.path;
-        let txn = self.db.begin_read().ctx(p)?;
-        let bundles = txn.open_table(SWEEP_BUNDLES).ctx(p)?;
-        let states = txn.open_table(SWEEP_STATE).ctx(p)?;
+        let txn = self.db.begin_read().ctx(p, "read the journal")?;
+        let bundles = txn.open_table(SWEEP_BUNDLES).ctx(p, "read the journal")?;
+        let states = txn.open_table(SWEEP_STATE).ctx(p, "read the journal")?;
         let mut out = Vec::new();
-        for entry in states.iter().ctx(p)? {
-            let (k, v) = entry.ctx(p)?;
+        for entry in states.iter().ctx(p, "read the journal")? {
+            let (k, v) = entry.ctx(p, "read the journal")?;
             let id = k.value();
-            let state: JournalState = serde_json::from_str(v.value()).ctx(p)?;
-            let bundle = match bundles.get(id).ctx(p)? {
-                Some(b) => proto::SweepBundle::decode(b.value()).ctx(p)?,
+            let state: JournalState = serde_json::from_str(v.value()).ctx(p, "read the journal")?;
+            let bundle = match bundles.get(id).ctx(p, "read the journal")? {
+                Some(b) => proto::SweepBundle::decode(b.value()).ctx(p, "read the journal")?,
                 None => continue,
             };
             out.push((id, bundle, state));
@@ -277,14 +297,19 @@ impl Store {
     /// The results of a finished sweep.
     pub fn sweep_results(&self, id: u64) -> Result<Option<SweepResults>, StoreError> {
         let p = &self.path;
-        let txn = self.db.begin_read().ctx(p)?;
-        if let Some(bytes) = txn.open_table(SWEEP_RESULTS).ctx(p)?.get(id).ctx(p)? {
-            let message = proto::SweepResults::decode(bytes.value()).ctx(p)?;
-            return Ok(Some(SweepResults::try_from(&message).ctx(p)?));
+        let txn = self.db.begin_read().ctx(p, "read sweep results")?;
+        if let Some(bytes) = txn
+            .open_table(SWEEP_RESULTS)
+            .ctx(p, "read sweep results")?
+            .get(id)
+            .ctx(p, "read sweep results")?
+        {
+            let message = proto::SweepResults::decode(bytes.value()).ctx(p, "read sweep results")?;
+            return Ok(Some(SweepResults::try_from(&message).ctx(p, "read sweep results")?));
         }
-        let table = txn.open_table(SWEEP_RESULTS_JSON).ctx(p)?;
-        let Some(text) = table.get(id).ctx(p)? else { return Ok(None) };
-        Ok(Some(serde_json::from_str(text.value()).ctx(p)?))
+        let table = txn.open_table(SWEEP_RESULTS_JSON).ctx(p, "read sweep results")?;
+        let Some(text) = table.get(id).ctx(p, "read sweep results")? else { return Ok(None) };
+        Ok(Some(serde_json::from_str(text.value()).ctx(p, "read sweep results")?))
     }
 }
 

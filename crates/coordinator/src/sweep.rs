@@ -444,15 +444,7 @@ impl Sweep {
                     if *runs == 0 {
                         return Err(err(kind, format!("{kind}: runs must be at least 1")));
                     }
-                    let check = match &job {
-                        Job::Optimize(j) => j.check(),
-                        Job::Minmax(j) => j.check(),
-                        Job::DangerMap(j) => j.check(),
-                        Job::Frontier(j) => j.check(),
-                        Job::Sensitivity(j) => j.check(),
-                        Job::Grid(_) => Ok(()),
-                    };
-                    check.map_err(|m| err(kind, m))?;
+                    job.check().map_err(|e| err(kind, e.to_string()))?;
                     jobs.push(job);
                 }
             }

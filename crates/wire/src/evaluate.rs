@@ -10,7 +10,7 @@ use rayon::prelude::*;
 
 use crate::canon::hex;
 use crate::scenario::{Scenario, ScenarioError, ScenarioHash};
-use crate::shard::{Lease, ShardReport, ShardResult, ShardSpec};
+use crate::shard::{Lease, ShardFailure, ShardReport, ShardResult, ShardSpec};
 use crate::variant::VariantError;
 
 /// Wall time one leased batch should take: long enough that a lease round
@@ -81,7 +81,7 @@ pub fn evaluate_leases(
                 }
                 None => Err(EvalError::UnknownScenario(hex(&spec.scenario))),
             };
-            ShardReport { lease: l.id, key: l.key, outcome: outcome.map_err(|e| e.to_string()) }
+            ShardReport { lease: l.id, key: l.key, outcome: outcome.map_err(|e| ShardFailure(e.to_string())) }
         })
         .collect()
 }

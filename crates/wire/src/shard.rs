@@ -303,6 +303,12 @@ impl TryFrom<&proto::Lease> for Lease {
     }
 }
 
+/// Why a worker could not play a shard, in the worker's words (it travels
+/// as text; it fails the sweep with this message).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct ShardFailure(pub String);
+
 /// A worker's report on one leased shard: its result, or why it could not be
 /// played (which fails the sweep).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -311,15 +317,15 @@ pub struct ShardReport {
     pub lease: u64,
     /// Content key of the shard.
     pub key: ShardKey,
-    /// The result, or the error message.
-    pub outcome: Result<ShardResult, String>,
+    /// The result, or why there is none.
+    pub outcome: Result<ShardResult, ShardFailure>,
 }
 
 impl From<&ShardReport> for proto::ShardReport {
     fn from(r: &ShardReport) -> Self {
         let (result, error) = match &r.outcome {
             Ok(result) => (Some(proto::ShardResult::from(result)), String::new()),
-            Err(e) => (None, e.clone()),
+            Err(e) => (None, e.0.clone()),
         };
         proto::ShardReport { lease_id: r.lease, shard_key: r.key.to_vec(), result, error }
     }
@@ -331,7 +337,7 @@ impl TryFrom<proto::ShardReport> for ShardReport {
     fn try_from(r: proto::ShardReport) -> Result<Self, Self::Error> {
         let key = key_of(&r.shard_key, "ShardReport.shard_key")?;
         let outcome = if !r.error.is_empty() {
-            Err(r.error)
+            Err(ShardFailure(r.error))
         } else {
             Ok(ShardResult::try_from(r.result.ok_or(WireError::Missing("ShardReport.result"))?)?)
         };
@@ -401,7 +407,7 @@ mod tests {
         let mut lying = proto::ShardResult::from(&result);
         lying.summary.as_mut().unwrap().runs = 3;
         assert!(ShardResult::try_from(lying).is_err());
-        let failed = ShardReport { lease: 1, key: [2; 32], outcome: Err("engine bug".into()) };
+        let failed = ShardReport { lease: 1, key: [2; 32], outcome: Err(ShardFailure("engine bug".into())) };
         assert_eq!(ShardReport::try_from(proto::ShardReport::from(&failed)), Ok(failed));
     }
 }

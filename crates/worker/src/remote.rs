@@ -12,7 +12,7 @@ use pf1e_wire::error::WireError;
 use pf1e_wire::evaluate::{BatchSizer, ShardEvaluator, evaluate_leases};
 use pf1e_wire::proto;
 use pf1e_wire::scenario::{Scenario, ScenarioHash};
-use pf1e_wire::shard::{Lease, ShardReport};
+use pf1e_wire::shard::{Lease, ShardFailure, ShardReport};
 use tonic::Code;
 
 /// How a worker runs.
@@ -276,7 +276,7 @@ fn decode_leases(leases: &[proto::Lease]) -> (Vec<Lease>, Vec<ShardReport>) {
                 Ok(key) => refused.push(ShardReport {
                     lease: l.lease_id,
                     key,
-                    outcome: Err(format!("this worker cannot read the shard: {e}")),
+                    outcome: Err(ShardFailure(format!("this worker cannot read the shard: {e}"))),
                 }),
                 Err(_) => tracing::warn!(lease = l.lease_id, "unreadable lease ignored: {e}"),
             },

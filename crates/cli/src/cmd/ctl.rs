@@ -11,7 +11,8 @@ use pf1e_wire::proto;
 use pf1e_wire::status::{CoordinatorStats, FinishedCell, StatusDocument, SweepInfo, SweepStatus, WorkerInfo};
 
 use super::progress::Progress;
-use super::{CmdError, CmdResult, ConnectArgs, document, runtime};
+use super::{ConnectArgs, document, runtime};
+use crate::error::{CliError, CliResult};
 
 /// Arguments of `pf1e ctl`.
 #[derive(Debug, Clone, clap::Args)]
@@ -75,18 +76,18 @@ pub enum CtlCommand {
     },
 }
 
-fn rpc<T>(r: Result<tonic::Response<T>, tonic::Status>) -> Result<T, CmdError> {
-    r.map(tonic::Response::into_inner).map_err(|s| CmdError::from_status(&s))
+fn rpc<T>(r: Result<tonic::Response<T>, tonic::Status>) -> Result<T, CliError> {
+    r.map(tonic::Response::into_inner).map_err(|s| CliError::from_status(&s))
 }
 
 /// Runs `pf1e ctl`.
-pub fn run(args: &CtlArgs) -> CmdResult {
+pub fn run(args: &CtlArgs) -> CliResult {
     // A bad sweep file is refused before any connection.
     let bundle = match &args.command {
         CtlCommand::Submit { sweep, .. } => {
-            let bundle = bundle_from_disk(sweep).map_err(CmdError::data)?;
-            let parsed = Sweep::from_bundle(&bundle).map_err(CmdError::data)?;
-            parsed.validate(&bundle.sweep_yaml).map_err(CmdError::data)?;
+            let bundle = bundle_from_disk(sweep)?;
+            let parsed = Sweep::from_bundle(&bundle)?;
+            parsed.validate(&bundle.sweep_yaml)?;
             Some(bundle)
         }
         _ => None,
@@ -95,8 +96,8 @@ pub fn run(args: &CtlArgs) -> CmdResult {
     runtime()?.block_on(async move { dispatch(&target, &args.command, bundle).await })
 }
 
-async fn dispatch(target: &Target, command: &CtlCommand, bundle: Option<proto::SweepBundle>) -> CmdResult {
-    let mut client = target.control().await.map_err(CmdError::runtime)?;
+async fn dispatch(target: &Target, command: &CtlCommand, bundle: Option<proto::SweepBundle>) -> CliResult {
+    let mut client = target.control().await?;
     match command {
         CtlCommand::Submit { watch, quiet, .. } => {
             let id = rpc(client.submit(proto::SubmitRequest { bundle }).await)?.sweep_id;
@@ -175,7 +176,10 @@ async fn dispatch(target: &Target, command: &CtlCommand, bundle: Option<proto::S
         CtlCommand::Results { id, json, report } => {
             let info = SweepInfo::try_from(&rpc(client.get(proto::GetRequest { sweep_id: *id }).await)?)?;
             if info.status != SweepStatus::Done {
-                return Err(CmdError::runtime(format!("sweep {id} is {} and has no results", info.status)));
+                return Err(CliError::environment(format!(
+                    "sweep {id} is {} and has no results",
+                    info.status
+                )));
             }
             super::report::emit(&info, *json, report)
         }
@@ -203,11 +207,11 @@ async fn dispatch(target: &Target, command: &CtlCommand, bundle: Option<proto::S
     }
 }
 
-fn finished_ok(info: &SweepInfo) -> CmdResult {
+fn finished_ok(info: &SweepInfo) -> CliResult {
     if info.status == SweepStatus::Done {
         Ok(())
     } else {
-        Err(CmdError::runtime(format!(
+        Err(CliError::environment(format!(
             "sweep {} {}{}",
             info.id,
             info.status,
@@ -222,12 +226,12 @@ async fn follow(
     id: u64,
     quiet: bool,
     print_cells: bool,
-) -> Result<SweepInfo, CmdError> {
+) -> Result<SweepInfo, CliError> {
     let mut stream = rpc(client.watch(proto::WatchRequest { sweep_id: id }).await)?;
     let mut progress = Progress::new(quiet);
     let mut last = None;
     while let Some(event) = stream.next().await {
-        let event = event.map_err(|s| CmdError::from_status(&s))?;
+        let event = event.map_err(|s| CliError::from_status(&s))?;
         if print_cells {
             for c in &event.cells {
                 let c = FinishedCell::try_from(c)?;
@@ -242,5 +246,5 @@ async fn follow(
     }
     progress.finish();
     last.filter(|i| i.status.is_terminal())
-        .ok_or_else(|| CmdError::runtime(format!("lost the coordinator while watching sweep {id}")))
+        .ok_or_else(|| CliError::environment(format!("lost the coordinator while watching sweep {id}")))
 }

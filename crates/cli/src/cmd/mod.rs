@@ -1,6 +1,6 @@
 //! The sweep-service subcommands: `run`, `coordinator`, `worker`, `ctl`,
-//! `bench-service`, and what they share (errors and exit codes, the
-//! coordinator address and token, progress display, result documents).
+//! `bench-service`, and what they share (the coordinator address and token,
+//! progress display, result documents).
 
 pub mod bench_service;
 pub mod coordinator;
@@ -14,60 +14,9 @@ use std::path::{Path, PathBuf};
 
 use pf1e_wire::auth::{ClientAuth, read_token_file};
 use pf1e_wire::client::Target;
-use pf1e_wire::error::WireError;
 use pf1e_wire::status::SweepInfo;
 
-/// A failure with its exit status: 2 for usage and data errors, 1 otherwise.
-#[derive(Debug)]
-pub struct CmdError {
-    /// Exit status.
-    pub code: u8,
-    /// One line for stderr.
-    pub message: String,
-}
-
-impl CmdError {
-    /// A usage or data error (exit 2).
-    pub fn data(message: impl std::fmt::Display) -> Self {
-        Self { code: 2, message: message.to_string() }
-    }
-
-    /// Any other failure (exit 1).
-    pub fn runtime(message: impl std::fmt::Display) -> Self {
-        Self { code: 1, message: message.to_string() }
-    }
-
-    /// Maps a gRPC status: refusals of the request are data errors.
-    pub fn from_status(s: &tonic::Status) -> Self {
-        use tonic::Code;
-        let msg = s.message().to_string();
-        match s.code() {
-            Code::InvalidArgument
-            | Code::NotFound
-            | Code::Unauthenticated
-            | Code::PermissionDenied
-            | Code::FailedPrecondition => Self::data(msg),
-            _ => Self::runtime(format!("coordinator: {msg}")),
-        }
-    }
-}
-
-impl From<WireError> for CmdError {
-    fn from(e: WireError) -> Self {
-        Self::runtime(format!(
-            "the coordinator sent a message this pf1e cannot read ({e}): run the same pf1e version on both"
-        ))
-    }
-}
-
-impl From<CmdError> for crate::failure::Failure {
-    fn from(e: CmdError) -> Self {
-        if e.code == 2 { Self::input(e.message) } else { Self::internal(e.message) }
-    }
-}
-
-/// Result of a subcommand.
-pub type CmdResult = Result<(), CmdError>;
+use crate::error::CliError;
 
 /// Connection options shared by `worker` and `ctl`.
 #[derive(Debug, Clone, clap::Args)]
@@ -84,23 +33,23 @@ pub struct ConnectArgs {
 }
 
 /// The token: `--token-file`, else `PF1E_TOKEN`, else none.
-pub fn token(file: Option<&Path>) -> Result<Option<String>, CmdError> {
+pub fn token(file: Option<&Path>) -> Result<Option<String>, CliError> {
     if let Some(f) = file {
-        return read_token_file(f).map_err(CmdError::data);
+        return Ok(read_token_file(f)?);
     }
     Ok(std::env::var("PF1E_TOKEN").ok().map(|t| t.trim().to_string()).filter(|t| !t.is_empty()))
 }
 
 impl ConnectArgs {
     /// The coordinator to talk to.
-    pub fn target(&self) -> Result<Target, CmdError> {
+    pub fn target(&self) -> Result<Target, CliError> {
         let url = self.coordinator.clone().ok_or_else(|| {
-            CmdError::data("no coordinator: pass --coordinator URL or set PF1E_COORDINATOR")
+            CliError::input("no coordinator: pass --coordinator URL or set PF1E_COORDINATOR")
         })?;
         let token = token(self.token_file.as_deref())?;
-        let auth = ClientAuth::new(token.as_deref()).map_err(CmdError::data)?;
+        let auth = ClientAuth::new(token.as_deref())?;
         let tls_ca = match &self.tls_ca {
-            Some(p) => Some(std::fs::read(p).map_err(|e| CmdError::data(format!("{}: {e}", p.display())))?),
+            Some(p) => Some(std::fs::read(p).map_err(|e| CliError::input(format!("{}: {e}", p.display())))?),
             None => None,
         };
         Ok(Target { url, auth, tls_ca })
@@ -108,12 +57,12 @@ impl ConnectArgs {
 }
 
 /// A tokio runtime for the networked subcommands.
-pub fn runtime() -> Result<tokio::runtime::Runtime, CmdError> {
+pub fn runtime() -> Result<tokio::runtime::Runtime, CliError> {
     tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
-        .map_err(|e| CmdError::runtime(format!("cannot start the async runtime: {e}")))
+        .map_err(|e| CliError::environment(format!("cannot start the async runtime: {e}")))
 }
 
 /// Resolves on SIGTERM or Ctrl-C.

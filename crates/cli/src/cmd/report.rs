@@ -6,7 +6,8 @@ use std::path::{Path, PathBuf};
 use pf1e_wire::results::JobResult;
 use pf1e_wire::status::SweepInfo;
 
-use super::{CmdError, CmdResult, document};
+use super::document;
+use crate::error::{CliError, CliResult};
 use crate::render::jobs::{self, Style};
 use crate::render::svg::danger_map_svg;
 
@@ -31,7 +32,7 @@ pub struct ReportArgs {
 }
 
 /// Prints a finished sweep (`json`: one document) and writes `--out`.
-pub fn emit(info: &SweepInfo, json: bool, args: &ReportArgs) -> CmdResult {
+pub fn emit(info: &SweepInfo, json: bool, args: &ReportArgs) -> CliResult {
     let results = info.results.as_deref();
     if json {
         println!("{}", document(info, true));
@@ -48,8 +49,8 @@ pub fn emit(info: &SweepInfo, json: bool, args: &ReportArgs) -> CmdResult {
 }
 
 /// Writes report.md, results.json and danger_map_N.svg to `dir`.
-pub fn write_out(dir: &Path, info: &SweepInfo) -> CmdResult {
-    let fail = |p: &Path, e: std::io::Error| CmdError::runtime(format!("{}: {e}", p.display()));
+pub fn write_out(dir: &Path, info: &SweepInfo) -> CliResult {
+    let fail = |p: &Path, e: std::io::Error| CliError::environment(format!("{}: {e}", p.display()));
     std::fs::create_dir_all(dir).map_err(|e| fail(dir, e))?;
     let write = |name: &str, text: &str| {
         let p = dir.join(name);

@@ -15,6 +15,7 @@ use pf1e_wire::results::{DangerLayer, DangerMapResult, DangerPoint, DangerSquare
 use serde::Deserialize;
 
 use crate::cell::{CellSpec, HpFraction, SideExtra, StrategySpec};
+use crate::jobs::JobError;
 use crate::jobs::metrics::{CellMetrics, MetricPlanner};
 use crate::plan::{JobContext, PlannerState, Step};
 
@@ -130,30 +131,40 @@ impl DangerMapJob {
     }
 
     /// Checks the job before anything runs.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), JobError> {
         if self.fractions.is_empty() {
-            return Err("danger_map: fractions must not be empty".into());
+            return Err(JobError::invalid("danger_map", "fractions must not be empty"));
         }
         if self.aware.values().any(Vec::is_empty)
             || self.copies.values().flat_map(|m| m.values()).any(Vec::is_empty)
         {
-            return Err("danger_map: an extra axis lists no value".into());
+            return Err(JobError::invalid("danger_map", "an extra axis lists no value"));
         }
         if !self.threshold.is_finite() {
-            return Err(format!("danger_map: threshold must be a number, got {}", self.threshold));
+            return Err(JobError::invalid(
+                "danger_map",
+                format!("threshold must be a number, got {}", self.threshold),
+            ));
         }
         if self.depth > 6 {
-            return Err(format!("danger_map: depth must be at most 6, got {}", self.depth));
+            return Err(JobError::invalid(
+                "danger_map",
+                format!("depth must be at most 6, got {}", self.depth),
+            ));
         }
         if let Some(max) = self.max_total_runs
             && self.worst_case_runs() > max
         {
-            return Err(format!(
-                "danger_map: up to {} cells of {} runs need {} runs, over its max_total_runs of {max}",
-                self.worst_case_points(),
-                self.runs(),
-                self.worst_case_runs()
-            ));
+            return Err(JobError::OverBudget {
+                job: "danger_map",
+                plan: format!(
+                    "{} cells of {} runs",
+                    self.worst_case_points() * self.layers().len() as u64,
+                    self.runs()
+                ),
+                runs: self.worst_case_runs(),
+                max,
+            });
         }
         Ok(())
     }
@@ -445,6 +456,7 @@ mod tests {
             DangerMapJob { max_total_runs: Some(100), ..job(2) }
                 .check()
                 .unwrap_err()
+                .to_string()
                 .contains("max_total_runs")
         );
     }

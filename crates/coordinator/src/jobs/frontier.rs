@@ -13,6 +13,7 @@ use pf1e_wire::results::{Crossing, FrontierProbe, FrontierResult, JobProgress, J
 use serde::Deserialize;
 
 use crate::cell::{HpFraction, StrategySpec};
+use crate::jobs::JobError;
 use crate::jobs::metrics::{CellMetrics, MetricPlanner};
 use crate::plan::{JobContext, PlannerState, Step};
 
@@ -88,32 +89,37 @@ impl FrontierJob {
     }
 
     /// Checks the parameters and the budget before anything runs.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), JobError> {
         if self.criterion.is_probability() && !(self.target > 0.0 && self.target < 1.0) {
-            return Err(format!(
-                "frontier: target must be in (0, 1) for {}, got {}",
-                self.criterion.name(),
-                self.target
+            return Err(JobError::invalid(
+                "frontier",
+                format!("target must be in (0, 1) for {}, got {}", self.criterion.name(), self.target),
             ));
         }
         if !self.criterion.is_probability() && (self.target.is_nan() || self.target < 0.0) {
-            return Err(format!("frontier: target must be at least 0, got {}", self.target));
+            return Err(JobError::invalid(
+                "frontier",
+                format!("target must be at least 0, got {}", self.target),
+            ));
         }
         if self.min_fraction > self.max_fraction {
-            return Err("frontier: min_fraction must not exceed max_fraction".into());
+            return Err(JobError::invalid("frontier", "min_fraction must not exceed max_fraction"));
         }
         if !(self.precision > 0.0 && self.precision <= 1.0) {
-            return Err(format!("frontier: precision must be in (0, 1], got {}", self.precision));
+            return Err(JobError::invalid(
+                "frontier",
+                format!("precision must be in (0, 1], got {}", self.precision),
+            ));
         }
         if let Some(max) = self.max_total_runs
             && self.worst_case_runs() > max
         {
-            return Err(format!(
-                "frontier: up to {} probes of {} runs need {} runs, over its max_total_runs of {max}",
-                self.worst_case_probes(),
-                self.runs(),
-                self.worst_case_runs()
-            ));
+            return Err(JobError::OverBudget {
+                job: "frontier",
+                plan: format!("{} probes of {} runs", self.worst_case_probes(), self.runs()),
+                runs: self.worst_case_runs(),
+                max,
+            });
         }
         Ok(())
     }
@@ -360,7 +366,7 @@ mod tests {
     fn budget_reserves_the_worst_case() {
         let j = FrontierJob { max_total_runs: Some(100), ..job(Criterion::PTpk, 0.5) };
         let e = j.check().unwrap_err();
-        assert!(e.contains("max_total_runs"), "{e}");
+        assert!(matches!(e, JobError::OverBudget { job: "frontier", max: 100, .. }), "{e}");
         assert!(FrontierJob { max_total_runs: Some(j.worst_case_runs()), ..j }.check().is_ok());
         assert!(job(Criterion::PTpk, 1.5).check().is_err());
     }

@@ -9,6 +9,7 @@ use pf1e_wire::results::{JobProgress, JobResult, MinmaxIteration, MinmaxResult};
 use serde::Deserialize;
 
 use crate::cell::{HpFraction, StrategySpec};
+use crate::jobs::JobError;
 use crate::jobs::metrics::{CellMetrics, MetricPlanner, cmp_f64};
 use crate::plan::{JobContext, PlannerState, Step};
 
@@ -49,22 +50,26 @@ impl MinmaxJob {
     }
 
     /// Checks the job before anything runs.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), JobError> {
         if self.party.is_empty() || self.adversary.is_empty() {
-            return Err("minmax: party and adversary need at least one candidate".into());
+            return Err(JobError::invalid("minmax", "party and adversary need at least one candidate"));
         }
         if self.iterations == 0 {
-            return Err("minmax: iterations must be at least 1".into());
+            return Err(JobError::invalid("minmax", "iterations must be at least 1"));
         }
         if let Some(max) = self.max_total_runs
             && self.worst_case_runs() > max
         {
-            return Err(format!(
-                "minmax: {} iterations over {} candidates need up to {} runs, over its max_total_runs of {max}",
-                self.iterations,
-                self.party.len() + self.adversary.len(),
-                self.worst_case_runs()
-            ));
+            return Err(JobError::OverBudget {
+                job: "minmax",
+                plan: format!(
+                    "{} iterations over {} candidates",
+                    self.iterations,
+                    self.party.len() + self.adversary.len()
+                ),
+                runs: self.worst_case_runs(),
+                max,
+            });
         }
         Ok(())
     }
@@ -281,6 +286,6 @@ mod tests {
         assert_eq!(cells.len(), 2 * (2 + 3));
         assert!((cells.len() as u64) * 10 <= job.worst_case_runs());
         let e = MinmaxJob { max_total_runs: Some(100), ..job }.check().unwrap_err();
-        assert!(e.contains("max_total_runs"), "{e}");
+        assert!(e.to_string().contains("max_total_runs of 100"), "{e}");
     }
 }

@@ -9,6 +9,7 @@
 //! conditions) are not differences of dice (common random numbers).
 
 pub mod danger_map;
+pub mod error;
 pub mod frontier;
 pub mod grid;
 pub mod metrics;
@@ -17,4 +18,5 @@ pub mod optimize;
 pub mod registry;
 pub mod sensitivity;
 
+pub use error::JobError;
 pub use registry::Job;

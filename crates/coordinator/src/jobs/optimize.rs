@@ -16,6 +16,7 @@ use pf1e_wire::results::{JobProgress, JobResult, Leader, OptimizeResult, Playboo
 use serde::Deserialize;
 
 use crate::cell::{CellSpec, HpFraction, StrategySpec};
+use crate::jobs::JobError;
 use crate::jobs::metrics::{CellMetrics, MetricPlanner, cmp_f64, statistically_tied};
 use crate::plan::{JobContext, PlannerState, Step};
 
@@ -105,14 +106,16 @@ impl OptimizeJob {
     }
 
     /// Checks the job before anything runs.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), JobError> {
         if let Some(max) = self.max_total_runs
             && self.fixed_runs() > max
         {
-            return Err(format!(
-                "optimize: the grid, refinement and candidates need {} runs, over its max_total_runs of {max}",
-                self.fixed_runs()
-            ));
+            return Err(JobError::OverBudget {
+                job: "optimize",
+                plan: "the grid, refinement and candidates".into(),
+                runs: self.fixed_runs(),
+                max,
+            });
         }
         Ok(())
     }
@@ -483,7 +486,7 @@ mod tests {
     #[test]
     fn budget_is_refused_before_any_battle() {
         let j = job(Some(1000));
-        assert!(j.check().unwrap_err().contains("max_total_runs"));
+        assert!(matches!(j.check(), Err(JobError::OverBudget { job: "optimize", max: 1000, .. })));
         assert!(job(Some(j.fixed_runs())).check().is_ok());
     }
 }

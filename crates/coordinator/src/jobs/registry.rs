@@ -1,6 +1,7 @@
 //! The job registry: every kind of job a sweep file may list, what each
 //! reserves of the budget, and the planner that runs it.
 
+use crate::jobs::JobError;
 use crate::jobs::danger_map::{DangerMap, DangerMapJob};
 use crate::jobs::frontier::{Frontier, FrontierJob};
 use crate::jobs::grid::{GridJob, GridPlanner};
@@ -52,6 +53,18 @@ impl Job {
             Job::DangerMap(j) => j.worst_case_runs(),
             Job::Frontier(j) => j.worst_case_runs(),
             Job::Sensitivity(j) => j.worst_case_runs(),
+        }
+    }
+
+    /// Checks the job's parameters and its own budget before anything runs.
+    pub fn check(&self) -> Result<(), JobError> {
+        match self {
+            Job::Grid(_) => Ok(()),
+            Job::Optimize(j) => j.check(),
+            Job::Minmax(j) => j.check(),
+            Job::DangerMap(j) => j.check(),
+            Job::Frontier(j) => j.check(),
+            Job::Sensitivity(j) => j.check(),
         }
     }
 

@@ -8,6 +8,7 @@ use pf1e_wire::results::{JobProgress, JobResult, Lever, SensitivityResult};
 use serde::Deserialize;
 
 use crate::cell::{HpFraction, StrategySpec};
+use crate::jobs::JobError;
 use crate::jobs::metrics::{CellMetrics, MetricPlanner, cmp_f64};
 use crate::plan::{JobContext, PlannerState, Step};
 
@@ -56,15 +57,16 @@ impl SensitivityJob {
     }
 
     /// Checks the budget before anything runs.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), JobError> {
         if let Some(max) = self.max_total_runs
             && self.worst_case_runs() > max
         {
-            return Err(format!(
-                "sensitivity: {} adversaries need {} runs, over its max_total_runs of {max}",
-                adversaries().len(),
-                self.worst_case_runs()
-            ));
+            return Err(JobError::OverBudget {
+                job: "sensitivity",
+                plan: format!("{} adversaries", adversaries().len()),
+                runs: self.worst_case_runs(),
+                max,
+            });
         }
         Ok(())
     }
@@ -208,7 +210,8 @@ mod tests {
             SensitivityJob { max_total_runs: Some(179), ..job }
                 .check()
                 .unwrap_err()
-                .contains("max_total_runs")
+                .to_string()
+                .contains("max_total_runs of 179")
         );
     }
 }
