@@ -1,5 +1,6 @@
-//! Battle maps: the YAML format of `docs/map-format.md`, loading and
-//! validation (with the `yaml` feature, on by default).
+//! Battle maps: the YAML format (documented in `docs/rules/geometry.md`,
+//! "Map files"), loading and validation (with the `yaml` feature, on by
+//! default).
 
 use std::collections::BTreeMap;
 

@@ -1,4 +1,4 @@
-//! YAML map loading and validation (`docs/map-format.md`).
+//! YAML map loading and validation (the format: `docs/rules/geometry.md`, "Map files").
 //!
 //! Shape errors (malformed YAML, unknown fields, wrong types) come from
 //! serde_yaml with their line and column. Value rules (legend values, layer
