@@ -5,13 +5,14 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use pf1e_coordinator::auth::ClientAuth;
-use pf1e_coordinator::client::{Target, Worker};
-use pf1e_coordinator::embedded::evaluate_leases;
-use pf1e_coordinator::proto;
-use pf1e_coordinator::scenario::Scenario;
 use pf1e_coordinator::sweep::bundle_from_disk;
 use pf1e_e2e::{Fixture, ctl, json_of, start_coordinator};
+use pf1e_wire::auth::ClientAuth;
+use pf1e_wire::client::{Target, Worker};
+use pf1e_wire::evaluate::evaluate_leases;
+use pf1e_wire::proto;
+use pf1e_wire::scenario::Scenario;
+use pf1e_wire::shard::Lease;
 use pf1e_worker::EngineEvaluator;
 
 fn target(url: &str) -> Target {
@@ -19,19 +20,28 @@ fn target(url: &str) -> Target {
 }
 
 async fn register(w: &mut Worker, rules: &str) -> Result<String, tonic::Status> {
-    let req = proto::RegisterRequest { name: "test".into(), threads: 1, rules_version: rules.into() };
+    let req = proto::RegisterRequest {
+        name: "test".into(),
+        threads: 1,
+        rules_version: rules.into(),
+        protocol_version: pf1e_wire::PROTOCOL_VERSION,
+    };
     w.register(req).await.map(|r| r.into_inner().worker_id)
 }
 
 async fn play(w: &mut Worker, leases: &[proto::Lease]) -> Vec<proto::ShardReport> {
     let mut scenarios = BTreeMap::new();
-    for l in leases {
-        let hash = l.spec.as_ref().unwrap().scenario_hash.clone();
-        let b =
-            w.fetch_scenario(proto::FetchScenarioRequest { hash: hash.clone() }).await.unwrap().into_inner();
-        scenarios.insert(hash, Arc::new(Scenario::from_proto(&b).expect("scenario matches its hash")));
+    let leases: Vec<Lease> = leases.iter().map(|l| Lease::try_from(l).expect("a readable lease")).collect();
+    for l in &leases {
+        let hash = pf1e_wire::canon::hex(&l.spec.scenario);
+        let b = w.fetch_scenario(proto::FetchScenarioRequest { hash }).await.unwrap().into_inner();
+        scenarios
+            .insert(l.spec.scenario, Arc::new(Scenario::try_from(&b).expect("scenario matches its hash")));
     }
-    evaluate_leases(leases, &scenarios, &EngineEvaluator::new())
+    evaluate_leases(&leases, &scenarios, &EngineEvaluator::new())
+        .iter()
+        .map(proto::ShardReport::from)
+        .collect()
 }
 
 #[test]
@@ -94,7 +104,7 @@ fn duplicate_and_late_reports_and_other_rules_change_nothing() {
         assert_eq!(r.get_ref().accepted, 3);
         let done =
             control.get(proto::GetRequest { sweep_id: id.parse().unwrap() }).await.unwrap().into_inner();
-        assert_eq!(done.status, "done");
+        assert_eq!(done.status, proto::SweepStatus::Done as i32);
 
         // Late reports for a finished sweep: acknowledged, ignored, nothing changes.
         let mut late = reports;

@@ -13,7 +13,7 @@ use pf1e_engine::combat::{MatchupPolicy, SimOptions};
 use pf1e_engine::strategy::StrategySpec;
 use pf1e_engine::summary::Summary;
 
-use crate::failure::Failure;
+use crate::error::CliError;
 use crate::output;
 use crate::scenario::{self, SideArg};
 use crate::sim::{simulate, thread_pool};
@@ -60,11 +60,11 @@ fn find_data_dir() -> Option<PathBuf> {
 }
 
 /// Runs `pf1e bench`.
-pub fn run(args: &BenchArgs) -> Result<(), Failure> {
+pub fn run(args: &BenchArgs) -> Result<(), CliError> {
     let data = match &args.data {
         Some(dir) => dir.clone(),
         None => find_data_dir().ok_or_else(|| {
-            Failure::input(format!(
+            CliError::input(format!(
                 "data/{MAP}: not found in the current directory nor above the executable; pass --data DIR"
             ))
         })?,
@@ -107,14 +107,14 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
             SideArg { name: "players".into(), files: players },
             SideArg { name: "monsters".into(), files: monsters },
         ];
-        let scenario = scenario::load(&data.join(map), &sides)?;
         let options = SimOptions::default();
+        let scenario = scenario::load(&data.join(map), &sides, &options)?;
         let start = Instant::now();
         let summary = match party {
             None => simulate(&pool, &scenario, &options, args.seed, args.runs),
             Some(spec) => {
                 let party =
-                    StrategySpec::parse(spec).map_err(|e| Failure::input(format!("pf1e bench: {e}")))?;
+                    StrategySpec::parse(spec).map_err(|e| CliError::input(format!("pf1e bench: {e}")))?;
                 let policy =
                     MatchupPolicy::new(&scenario.encounter, 0, &party, &StrategySpec::default_spec());
                 let outcomes = pool.install(|| {

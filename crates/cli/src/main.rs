@@ -1,11 +1,15 @@
 //! `pf1e`: the command-line tool. One module per subcommand; `main` only
 //! parses, dispatches and turns failures into exit codes.
 
+// The CLI is the one crate that writes to the terminal (see ARCHITECTURE.md).
+#![allow(clippy::print_stdout, clippy::print_stderr)]
+
 mod args;
 mod bench;
 mod cmd;
-mod failure;
+mod error;
 mod output;
+mod render;
 mod scenario;
 mod sim;
 
@@ -51,7 +55,7 @@ fn main() -> ExitCode {
     let parsed = Cli::command().try_get_matches().and_then(|m| Ok((Cli::from_arg_matches(&m)?, m)));
     let (cli, matches) = match parsed {
         Ok(parsed) => parsed,
-        Err(err) => return failure::clap_exit(&err),
+        Err(err) => return error::clap_exit(&err),
     };
     let result = match cli.command {
         Command::Sim(mut args) => {
@@ -61,11 +65,11 @@ fn main() -> ExitCode {
             sim::run(&args)
         }
         Command::Bench(args) => bench::run(&args),
-        Command::Run(args) => cmd::run::run(&args).map_err(Into::into),
-        Command::Coordinator(args) => cmd::coordinator::run(&args).map_err(Into::into),
-        Command::Worker(args) => cmd::worker::run(&args).map_err(Into::into),
-        Command::Ctl(args) => cmd::ctl::run(&args).map_err(Into::into),
-        Command::BenchService(args) => cmd::bench_service::run(&args).map_err(Into::into),
+        Command::Run(args) => cmd::run::run(&args),
+        Command::Coordinator(args) => cmd::coordinator::run(&args),
+        Command::Worker(args) => cmd::worker::run(&args),
+        Command::Ctl(args) => cmd::ctl::run(&args),
+        Command::BenchService(args) => cmd::bench_service::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

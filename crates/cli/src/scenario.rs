@@ -1,15 +1,15 @@
-//! Building an encounter from a map file and `--side NAME FILE...` groups.
+//! An encounter from a map file and `--side NAME FILE...` groups: the CLI
+//! reads the files, and [`pf1e_wire::scenario::Scenario`] builds the
+//! encounter the same way sweeps and workers do.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
-use pf1e_engine::combat::{PrepareError, PreparedEncounter};
-use pf1e_engine::encounter::{Encounter, EncounterError, SideSpec};
-use pf1e_engine::map::Map;
-use pf1e_engine::model::{Combatant, load_combatant};
+use pf1e_engine::combat::SimOptions;
+use pf1e_engine::encounter::EncounterError;
+use pf1e_wire::scenario::{Playable, Scenario, ScenarioError, ScenarioSide};
 
-use crate::failure::Failure;
+use crate::error::CliError;
 
 /// One side as given on the command line.
 #[derive(Clone, Debug)]
@@ -21,17 +21,17 @@ pub struct SideArg {
 }
 
 /// Turns clap's `--side NAME FILE...` groups into sides; refuses a side given twice.
-pub fn parse_sides(groups: &[Vec<String>]) -> Result<Vec<SideArg>, Failure> {
+pub fn parse_sides(groups: &[Vec<String>]) -> Result<Vec<SideArg>, CliError> {
     let mut sides: Vec<SideArg> = Vec::new();
     for group in groups {
         let Some((name, files)) = group.split_first() else { continue };
         if files.is_empty() {
-            return Err(Failure::input(format!(
+            return Err(CliError::input(format!(
                 "command line: --side {name}: the side has no combatant file"
             )));
         }
         if sides.iter().any(|s| &s.name == name) {
-            return Err(Failure::input(format!(
+            return Err(CliError::input(format!(
                 "command line: --side {name}: side given more than once (list all its files after one --side)"
             )));
         }
@@ -40,66 +40,49 @@ pub fn parse_sides(groups: &[Vec<String>]) -> Result<Vec<SideArg>, Failure> {
     Ok(sides)
 }
 
-/// An encounter ready to play: placed on its map and prepared once.
-#[derive(Debug)]
-pub struct Scenario {
-    /// The encounter, for reports and transcripts.
-    pub encounter: Encounter,
-    /// The same encounter with its formulas parsed and its map tables built.
-    pub prepared: PreparedEncounter,
+/// Reads a file whole; the error names it as the engine's messages do.
+fn read(path: &Path) -> Result<Vec<u8>, CliError> {
+    std::fs::read(path).map_err(|e| CliError::input(format!("{}: cannot read: {e}", path.display())))
 }
 
-/// Builds and prepares the encounter; a combatant that cannot be prepared is a
-/// data error naming its file.
-pub fn load(map_path: &Path, sides: &[SideArg]) -> Result<Scenario, Failure> {
-    let encounter = build(map_path, sides)?;
-    let prepared = PreparedEncounter::new(&encounter).map_err(|err| {
-        let file = file_of(&encounter, sides, &err);
-        Failure::input(format!("{}: {err}", file.unwrap_or(map_path).display()))
-    })?;
-    Ok(Scenario { encounter, prepared })
-}
-
-/// The file of the combatant a preparation error is about.
-fn file_of<'a>(encounter: &Encounter, sides: &'a [SideArg], err: &PrepareError) -> Option<&'a Path> {
-    #[allow(unreachable_patterns)] // Later variants may not name a combatant.
-    let id = match err {
-        PrepareError::BadAttack { combatant, .. } => combatant,
-        _ => return None,
-    };
-    let index = encounter.combatants.iter().position(|d| &d.id == id)?;
-    let side_index = encounter.combatants[index].side;
-    let side = encounter.sides.get(side_index)?;
-    // Deployment keeps each side's combatants in the order their files were given.
-    let rank = encounter.combatants[..index].iter().filter(|d| d.side == side_index).count();
-    sides.iter().find(|s| &s.name == side)?.files.get(rank).map(PathBuf::as_path)
-}
-
-/// Loads the map and every combatant file (each distinct path once) and places the sides.
-pub fn build(map_path: &Path, sides: &[SideArg]) -> Result<Encounter, Failure> {
-    let map = Map::load(map_path).map_err(Failure::input)?;
-    let mut loaded: BTreeMap<&Path, Arc<Combatant>> = BTreeMap::new();
-    let mut specs = Vec::with_capacity(sides.len());
+/// Reads the map and every combatant file (each distinct path once), then
+/// builds and prepares the encounter; a data error names its file and place.
+pub fn load(map_path: &Path, sides: &[SideArg], options: &SimOptions) -> Result<Playable, CliError> {
+    let map_yaml = read(map_path)?;
+    let mut files: BTreeMap<&Path, Vec<u8>> = BTreeMap::new();
+    let mut scenario_sides = Vec::with_capacity(sides.len());
     for side in sides {
         let mut combatants = Vec::with_capacity(side.files.len());
         for file in &side.files {
-            let spec = match loaded.get(file.as_path()) {
-                Some(spec) => Arc::clone(spec),
+            let content = match files.get(file.as_path()) {
+                Some(c) => c.clone(),
                 None => {
-                    let spec = Arc::new(load_combatant(file).map_err(Failure::input)?);
-                    loaded.insert(file, Arc::clone(&spec));
-                    spec
+                    let c = read(file)?;
+                    files.insert(file, c.clone());
+                    c
                 }
             };
-            combatants.push(spec);
+            combatants.push((file.display().to_string(), content));
         }
-        specs.push(SideSpec { name: side.name.clone(), combatants });
+        scenario_sides.push(ScenarioSide { name: side.name.clone(), zone: None, combatants });
     }
-    Encounter::build(Arc::new(map), specs).map_err(|e| encounter_failure(map_path, &e))
+    let scenario = Scenario::new(map_path.display().to_string(), map_yaml, scenario_sides, options.clone());
+    let encounter = scenario.encounter().map_err(|e| failure(map_path, e))?;
+    scenario.prepare(encounter).map_err(|e| failure(map_path, e))
+}
+
+/// The one-line message of a scenario error; deployment errors say which
+/// `--side` they are about.
+fn failure(map_path: &Path, err: ScenarioError) -> CliError {
+    match err {
+        ScenarioError::Encounter { source, .. } => encounter_failure(map_path, &source),
+        ScenarioError::Combatant { source, .. } => CliError::input(source),
+        other => CliError::input(other),
+    }
 }
 
 /// Encounter errors are about the map's deployment versus the sides given.
-fn encounter_failure(map_path: &Path, err: &EncounterError) -> Failure {
+fn encounter_failure(map_path: &Path, err: &EncounterError) -> CliError {
     let place = match err {
         EncounterError::UnknownSide { side, .. }
         | EncounterError::DuplicateSide(side)
@@ -108,5 +91,5 @@ fn encounter_failure(map_path: &Path, err: &EncounterError) -> Failure {
         EncounterError::ZoneTooSmall { side, zone, .. } => format!("deployment.{side} (zone {zone})"),
         EncounterError::NoDeployment => "deployment".to_string(),
     };
-    Failure::input(format!("{}: {place}: {err}", map_path.display()))
+    CliError::input(format!("{}: {place}: {err}", map_path.display()))
 }

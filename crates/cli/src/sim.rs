@@ -4,13 +4,16 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 use pf1e_engine::combat::SimOptions;
-use pf1e_engine::report::{Lang, Report};
+use pf1e_engine::report::Report;
 use pf1e_engine::runner;
 use pf1e_engine::summary::Summary;
+use pf1e_wire::scenario::Playable;
 
-use crate::failure::Failure;
+use crate::error::CliError;
 use crate::output;
-use crate::scenario::{self, Scenario};
+use crate::render::Lang;
+use crate::render::balance;
+use crate::scenario;
 
 /// Arguments of `pf1e sim`.
 #[derive(Debug, Args)]
@@ -82,11 +85,11 @@ impl From<LangArg> for Lang {
 }
 
 /// Builds a rayon pool of `threads` threads (all cores when `None`).
-pub fn thread_pool(threads: Option<u32>) -> Result<rayon::ThreadPool, Failure> {
+pub fn thread_pool(threads: Option<u32>) -> Result<rayon::ThreadPool, CliError> {
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads.map_or(0, |n| n as usize))
         .build()
-        .map_err(|e| Failure::internal(format!("thread pool: {e}")))
+        .map_err(|e| CliError::environment(format!("thread pool: {e}")))
 }
 
 /// Runs per batch handed to the pool: bounds the memory held by outcomes.
@@ -97,7 +100,7 @@ const CHUNK: u64 = 4096;
 /// sums are exact integers.
 pub fn simulate(
     pool: &rayon::ThreadPool,
-    scenario: &Scenario,
+    scenario: &Playable,
     options: &SimOptions,
     seed: u64,
     runs: u64,
@@ -107,7 +110,7 @@ pub fn simulate(
 
 fn simulate_in_chunks(
     pool: &rayon::ThreadPool,
-    scenario: &Scenario,
+    scenario: &Playable,
     options: &SimOptions,
     seed: u64,
     runs: u64,
@@ -129,11 +132,11 @@ fn simulate_in_chunks(
 }
 
 /// Runs `pf1e sim`.
-pub fn run(args: &SimArgs) -> Result<(), Failure> {
+pub fn run(args: &SimArgs) -> Result<(), CliError> {
     let sides = scenario::parse_sides(&args.side_groups)?;
-    let scenario = scenario::load(&args.map, &sides)?;
-    let encounter = &scenario.encounter;
     let options = SimOptions { round_cap: args.round_cap, simple_monster_death: args.simple_monster_death };
+    let scenario = scenario::load(&args.map, &sides, &options)?;
+    let encounter = &scenario.encounter;
     let pool = thread_pool(args.threads)?;
     let summary = simulate(&pool, &scenario, &options, args.seed, args.runs);
     let transcript =
@@ -141,11 +144,11 @@ pub fn run(args: &SimArgs) -> Result<(), Failure> {
     let report = Report::build(encounter, &summary, &options, args.seed, transcript);
     let text = if args.json {
         let mut json = serde_json::to_string_pretty(&report)
-            .map_err(|e| Failure::internal(format!("report: cannot serialize: {e}")))?;
+            .map_err(|e| CliError::environment(format!("report: cannot serialize: {e}")))?;
         json.push('\n');
         json
     } else {
-        report.render_text(args.lang.into())
+        balance::text(&report, args.lang.into())
     };
     output::print(&text)
 }
@@ -164,8 +167,8 @@ mod tests {
             SideArg { name: "players".into(), files: vec![data.join("monsters/goblin.json"); 2] },
             SideArg { name: "monsters".into(), files: vec![data.join("monsters/orc.json")] },
         ];
-        let scenario = scenario::load(&data.join("maps/sample_arena.yaml"), &sides).unwrap();
         let options = SimOptions::default();
+        let scenario = scenario::load(&data.join("maps/sample_arena.yaml"), &sides, &options).unwrap();
         let pool = thread_pool(Some(2)).unwrap();
         let outcomes = runner::run_batch(&scenario.encounter, &options, 5, 0..40);
         let whole = Summary::from_outcomes(2, 3, &outcomes);

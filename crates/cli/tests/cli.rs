@@ -317,3 +317,21 @@ fn help_goes_to_stdout() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("--side <NAME> <FILE>...") && text.contains("--lang"), "{text}");
 }
+
+#[test]
+fn an_unreachable_coordinator_says_why_and_what_to_check() {
+    // Nothing listens on port 1 of the loopback: the connection is refused at once.
+    let out = pf1e(&["ctl", "--coordinator", "http://127.0.0.1:1", "status"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "the environment failed: {err}");
+    assert_eq!(err.lines().count(), 1, "{err:?}");
+    assert!(err.contains("cannot reach the coordinator at http://127.0.0.1:1: "), "{err}");
+    assert!(!err.contains("127.0.0.1:1: transport error"), "the cause is spelled out: {err}");
+    assert!(err.contains("PF1E_COORDINATOR"), "the message says what to check: {err}");
+}
+
+#[test]
+fn a_malformed_coordinator_url_is_a_usage_error() {
+    let out = pf1e(&["ctl", "--coordinator", "http://exa mple", "status"]);
+    assert_input_error(&out, &["invalid coordinator URL", "http://HOST:PORT"]);
+}

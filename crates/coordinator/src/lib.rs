@@ -1,21 +1,26 @@
 //! pf1e coordinator: sweep planning, sharding, scheduling with leases, the
 //! redb cache and journal, the gRPC services and the embedded single-node mode.
+//!
+//! Modules, leaves first (no module imports one that imports it back):
+//!
+//! - [`cell`]: value types (strategy specs by canonical name, cells);
+//! - [`merge`]: exact merging of shard results into a cell's result;
+//! - [`plan`]: the planner trait (jobs as deterministic state machines);
+//! - [`jobs`]: every job kind and its [`jobs::registry`];
+//! - [`sweep`]: the sweep file, parsed and resolved into a self-contained bundle;
+//! - [`shard`]: run ranges of a cell and their content keys;
+//! - [`store`]: the redb cache and journal (this process is its only writer);
+//! - [`scheduler`]: sweeps, the shard queue, leases and workers;
+//! - [`service`]: the gRPC services over the scheduler, and the metrics endpoint;
+//! - [`embedded`]: the scheduler driven by an in-process evaluator (`pf1e run`).
 
-pub mod auth;
-pub mod client;
+pub mod cell;
 pub mod embedded;
 pub mod jobs;
+pub mod merge;
 pub mod plan;
-pub mod results;
-pub mod scenario;
 pub mod scheduler;
 pub mod service;
 pub mod shard;
 pub mod store;
 pub mod sweep;
-
-pub mod proto {
-    //! Types and stubs generated from `proto/pf1e.proto`.
-    #![allow(missing_docs, clippy::all)]
-    tonic::include_proto!("pf1e.v1");
-}

@@ -8,36 +8,11 @@
 
 use std::collections::BTreeMap;
 
-use crate::results::CellResult;
-use crate::sweep::{HpFraction, Job, StrategySpec, Sweep};
+use pf1e_wire::results::{JobProgress, JobResult};
+use serde::{Deserialize, Serialize};
 
-/// One measurement: a scenario variant, two strategies, runs and a seed.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
-pub struct CellSpec {
-    /// HP fraction per side (every side, sorted by name).
-    pub hp: BTreeMap<String, HpFraction>,
-    /// The measured side.
-    pub party: String,
-    /// Strategy of the party side.
-    pub party_strategy: StrategySpec,
-    /// Strategy of every other side.
-    pub adversary_strategy: StrategySpec,
-    /// Seed: run `i` uses the stream (seed, i).
-    pub seed: u64,
-    /// Number of runs.
-    pub runs: u64,
-    /// Extra per-side changes (awareness, extra copies); empty for most cells.
-    pub extra: BTreeMap<String, SideExtra>,
-}
-
-/// Per-side changes of a variant beyond hit points.
-#[derive(Debug, Clone, Default, PartialEq, Eq, PartialOrd, Ord)]
-pub struct SideExtra {
-    /// Awareness of every member, when overridden.
-    pub aware: Option<bool>,
-    /// Base combatant ids to add one more copy of.
-    pub copies: Vec<String>,
-}
+use crate::cell::{CellSpec, HpFraction, StrategySpec};
+use crate::merge::CellResult;
 
 /// What a planner asks for next.
 #[derive(Debug, Clone, PartialEq)]
@@ -50,6 +25,20 @@ pub enum Step {
     Done,
 }
 
+/// How far a planner has gone, journaled with its sweep. Informative only:
+/// a resumed sweep replays its planners against the cache rather than
+/// reading this back, so a planner's logic is its only state.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct PlannerState {
+    /// Where the planner is (`grid`, `Race(2)`, `layer 1 of 4`…).
+    pub phase: String,
+    /// Cells emitted so far.
+    pub cells: u64,
+    /// Cells whose result the planner has consumed.
+    pub measured: u64,
+}
+
 /// A job as a state machine.
 pub trait Planner: Send {
     /// The job kind (`grid`…).
@@ -58,119 +47,50 @@ pub trait Planner: Send {
     fn step(&mut self) -> Step;
     /// The result of emitted cell `index`.
     fn consume(&mut self, index: usize, result: &CellResult);
-    /// Journaled state (JSON).
-    fn state(&self) -> serde_json::Value;
-    /// The job's own result (rankings, maps…), once done; `null` for a plain grid.
-    fn result(&self) -> serde_json::Value {
-        serde_json::Value::Null
-    }
-    /// One line of partial results for progress displays.
-    fn progress(&self) -> Option<String> {
+    /// How far the job has gone, for the journal.
+    fn state(&self) -> PlannerState;
+    /// The job's own result (rankings, maps…), complete once done.
+    fn result(&self) -> JobResult;
+    /// Partial results for progress displays.
+    fn progress(&self) -> Option<JobProgress> {
         None
     }
 }
 
-/// The cartesian product of strategies and per-side HP fractions.
-pub struct GridPlanner {
-    cells: Vec<CellSpec>,
-    emitted: bool,
-    consumed: Vec<bool>,
+/// What every job needs from the sweep.
+#[derive(Debug, Clone)]
+pub struct JobContext {
+    /// The measured side.
+    pub party: String,
+    /// Every side, sorted by name.
+    pub sides: Vec<String>,
+    /// The seed shared by every cell (common random numbers).
+    pub seed: u64,
 }
 
-impl GridPlanner {
-    /// The grid of `job` in `sweep`: party strategy, adversary strategy, then
-    /// the HP fractions of each side (sides sorted by name), last varying fastest.
-    pub fn new(sweep: &Sweep, job: &crate::sweep::GridJob) -> Self {
-        let mut variants: Vec<BTreeMap<String, HpFraction>> = vec![BTreeMap::new()];
-        for (side, fractions) in &job.hp {
-            let mut next = Vec::new();
-            for v in &variants {
-                for f in fractions {
-                    let mut v = v.clone();
-                    v.insert(side.clone(), *f);
-                    next.push(v);
-                }
-            }
-            variants = next;
-        }
-        let mut cells = Vec::new();
-        for p in &job.party {
-            for a in &job.adversary {
-                for v in &variants {
-                    cells.push(CellSpec {
-                        hp: v.clone(),
-                        party: sweep.party.clone(),
-                        party_strategy: p.clone(),
-                        adversary_strategy: a.clone(),
-                        seed: sweep.seed,
-                        runs: job.runs,
-                        extra: BTreeMap::new(),
-                    });
-                }
-            }
-        }
-        let n = cells.len();
-        Self { cells, emitted: false, consumed: vec![false; n] }
-    }
-}
-
-impl Planner for GridPlanner {
-    fn kind(&self) -> &'static str {
-        "grid"
-    }
-
-    fn step(&mut self) -> Step {
-        if !self.emitted {
-            self.emitted = true;
-            return Step::Emit(self.cells.clone());
-        }
-        if self.consumed.iter().all(|c| *c) { Step::Done } else { Step::Wait }
-    }
-
-    fn consume(&mut self, index: usize, _result: &CellResult) {
-        if let Some(c) = self.consumed.get_mut(index) {
-            *c = true;
+impl JobContext {
+    /// A cell: the party at `party_hp`, every other side at `adversary_hp`.
+    pub fn cell(
+        &self,
+        party: &StrategySpec,
+        adversary: &StrategySpec,
+        party_hp: HpFraction,
+        adversary_hp: HpFraction,
+        runs: u64,
+    ) -> CellSpec {
+        let hp: BTreeMap<String, HpFraction> = self
+            .sides
+            .iter()
+            .map(|s| (s.clone(), if *s == self.party { party_hp } else { adversary_hp }))
+            .collect();
+        CellSpec {
+            hp,
+            party: self.party.clone(),
+            party_strategy: party.clone(),
+            adversary_strategy: adversary.clone(),
+            seed: self.seed,
+            runs,
+            extra: BTreeMap::new(),
         }
     }
-
-    fn state(&self) -> serde_json::Value {
-        serde_json::json!({
-            "emitted": self.emitted,
-            "cells": self.cells.len(),
-            "consumed": self.consumed.iter().filter(|c| **c).count(),
-        })
-    }
-}
-
-/// The planner of a job.
-pub fn planner_for(sweep: &Sweep, job: &Job) -> Box<dyn Planner> {
-    use crate::jobs::{self, MetricAdapter};
-    let ctx = jobs::JobContext {
-        party: sweep.party.clone(),
-        sides: sweep.scenario.sides.iter().map(|s| s.name.clone()).collect(),
-        seed: sweep.seed,
-    };
-    let party = sweep.party.as_str();
-    match job {
-        Job::Grid(g) => Box::new(GridPlanner::new(sweep, g)),
-        Job::Optimize(j) => {
-            Box::new(MetricAdapter::new(party, jobs::optimize::Optimize::new(ctx, j.clone())))
-        }
-        Job::Minmax(j) => Box::new(MetricAdapter::new(party, jobs::minmax::Minmax::new(ctx, j.clone()))),
-        Job::DangerMap(j) => {
-            Box::new(MetricAdapter::new(party, jobs::danger_map::DangerMap::new(ctx, j.clone())))
-        }
-        Job::Frontier(j) => {
-            Box::new(MetricAdapter::new(party, jobs::frontier::Frontier::new(ctx, j.clone())))
-        }
-        Job::Sensitivity(j) => {
-            Box::new(MetricAdapter::new(party, jobs::sensitivity::Sensitivity::new(ctx, j.clone())))
-        }
-    }
-}
-
-/// Runs the jobs of a sweep will plan at most (checked against the budget):
-/// adaptive jobs count their worst case.
-pub fn planned_runs(sweep: &Sweep) -> u64 {
-    sweep.jobs.iter().map(Job::worst_case_runs).fold(0u64, u64::saturating_add)
 }

@@ -11,14 +11,16 @@ use tokio::net::TcpListener;
 use tokio_stream::wrappers::ReceiverStream;
 use tonic::{Request, Response, Status};
 
-use crate::auth::ServerAuth;
-use crate::proto::control_service_server::{ControlService, ControlServiceServer};
-use crate::proto::worker_service_server::{WorkerService, WorkerServiceServer};
-use crate::proto::{self};
-use crate::scheduler::{SchedError, Scheduler};
+use pf1e_wire::auth::ServerAuth;
+use pf1e_wire::canon::parse_hex;
+use pf1e_wire::client::MAX_MESSAGE;
+use pf1e_wire::error::causes;
+use pf1e_wire::proto::control_service_server::{ControlService, ControlServiceServer};
+use pf1e_wire::proto::worker_service_server::{WorkerService, WorkerServiceServer};
+use pf1e_wire::proto::{self};
+use pf1e_wire::shard::ShardReport;
 
-/// Largest message accepted or sent (bundles and results of big sweeps).
-pub const MAX_MESSAGE: usize = 256 * 1024 * 1024;
+use crate::scheduler::{SchedError, Scheduler};
 
 /// The services' shared state.
 #[derive(Clone)]
@@ -30,7 +32,9 @@ fn status(e: SchedError) -> Status {
     match e {
         SchedError::Invalid(e) => Status::invalid_argument(e.to_string()),
         SchedError::UnknownSweep(_) | SchedError::UnknownWorker(_) => Status::not_found(e.to_string()),
-        SchedError::RulesVersion { .. } => Status::failed_precondition(e.to_string()),
+        SchedError::RulesVersion { .. } | SchedError::ProtocolVersion { .. } => {
+            Status::failed_precondition(e.to_string())
+        }
         SchedError::Store(e) => Status::internal(e.to_string()),
     }
 }
@@ -55,7 +59,9 @@ impl WorkerService for Service {
     ) -> Result<Response<proto::RegisterResponse>, Status> {
         let r = req.into_inner();
         let mut s = self.lock();
-        let id = s.register_worker(&r.name, r.threads, &r.rules_version, Instant::now()).map_err(status)?;
+        let id = s
+            .register_worker(&r.name, r.threads, &r.rules_version, r.protocol_version, Instant::now())
+            .map_err(status)?;
         let ttl = s.config().lease_ttl.as_millis() as u64;
         Ok(Response::new(proto::RegisterResponse { worker_id: id, lease_ttl_ms: ttl }))
     }
@@ -68,7 +74,7 @@ impl WorkerService for Service {
         let mut s = self.lock();
         let leases = s.lease(&r.worker_id, r.max_shards as usize, Instant::now()).map_err(status)?;
         Ok(Response::new(proto::LeaseResponse {
-            leases,
+            leases: leases.iter().map(proto::Lease::from).collect(),
             ttl_ms: s.config().lease_ttl.as_millis() as u64,
             draining: s.draining(),
         }))
@@ -89,9 +95,27 @@ impl WorkerService for Service {
         req: Request<proto::ReportRequest>,
     ) -> Result<Response<proto::ReportResponse>, Status> {
         let r = req.into_inner();
+        let mut reports = Vec::with_capacity(r.reports.len());
+        let mut malformed = Vec::new();
+        for report in r.reports {
+            let (lease, key) = (report.lease_id, <[u8; 32]>::try_from(report.shard_key.as_slice()).ok());
+            match ShardReport::try_from(report) {
+                Ok(report) => reports.push(report),
+                Err(e) => {
+                    tracing::warn!(worker = %r.worker_id, lease, "malformed shard report ignored: {e}");
+                    malformed.push((lease, key));
+                }
+            }
+        }
         let mut s = self.lock();
-        let (accepted, ignored) = s.report(&r.worker_id, r.reports, Instant::now()).map_err(status)?;
-        Ok(Response::new(proto::ReportResponse { accepted, ignored }))
+        // A malformed report's shard goes back to the queue at once, as an unplayed one would.
+        for (lease, key) in &malformed {
+            if let Some(key) = key {
+                s.release(&r.worker_id, *lease, *key);
+            }
+        }
+        let (accepted, ignored) = s.report(&r.worker_id, reports, Instant::now()).map_err(status)?;
+        Ok(Response::new(proto::ReportResponse { accepted, ignored: ignored + malformed.len() as u32 }))
     }
 
     async fn fetch_scenario(
@@ -99,9 +123,12 @@ impl WorkerService for Service {
         req: Request<proto::FetchScenarioRequest>,
     ) -> Result<Response<proto::ScenarioBundle>, Status> {
         let hash = req.into_inner().hash;
-        let scenario =
-            self.lock().scenario(&hash).ok_or_else(|| Status::not_found(format!("no scenario {hash}")))?;
-        Ok(Response::new(scenario.to_proto()))
+        let scenario = parse_hex(&hash)
+            .and_then(|h| self.lock().scenario(&h))
+            .ok_or_else(|| Status::not_found(format!("no scenario {hash}")))?;
+        let bundle = proto::ScenarioBundle::try_from(&*scenario)
+            .map_err(|e| Status::not_found(format!("scenario {hash}: {e}")))?;
+        Ok(Response::new(bundle))
     }
 
     async fn drain(
@@ -150,11 +177,15 @@ impl ControlService for Service {
                             return;
                         }
                     };
-                    let terminal = info.status != "running";
+                    let terminal = info.status.is_terminal();
                     let info = if terminal { s.info(id, true).unwrap_or(info) } else { info };
                     let cells = s.finished_cells(id, cursor);
                     cursor += cells.len();
-                    (proto::SweepEvent { info: Some(info), finished_cells: cells }, terminal)
+                    let event = proto::SweepEvent {
+                        info: Some(proto::SweepInfo::from(&info)),
+                        cells: cells.iter().map(proto::FinishedCell::from).collect(),
+                    };
+                    (event, terminal)
                 };
                 if tx.send(Ok(event.0)).await.is_err() || event.1 {
                     return;
@@ -168,33 +199,38 @@ impl ControlService for Service {
     }
 
     async fn get(&self, req: Request<proto::GetRequest>) -> Result<Response<proto::SweepInfo>, Status> {
-        Ok(Response::new(self.lock().info(req.into_inner().sweep_id, true).map_err(status)?))
+        let info = self.lock().info(req.into_inner().sweep_id, true).map_err(status)?;
+        Ok(Response::new(proto::SweepInfo::from(&info)))
     }
 
     async fn list(&self, _req: Request<proto::ListRequest>) -> Result<Response<proto::ListResponse>, Status> {
         let s = self.lock();
         Ok(Response::new(proto::ListResponse {
-            sweeps: s.list(),
-            coordinator: Some(s.coordinator_stats(Instant::now())),
+            sweeps: s.list().iter().map(proto::SweepInfo::from).collect(),
+            coordinator: Some(proto::CoordinatorStats::from(&s.coordinator_stats(Instant::now()))),
         }))
     }
 
     async fn cancel(&self, req: Request<proto::CancelRequest>) -> Result<Response<proto::SweepInfo>, Status> {
-        Ok(Response::new(self.lock().cancel(req.into_inner().sweep_id).map_err(status)?))
+        let info = self.lock().cancel(req.into_inner().sweep_id).map_err(status)?;
+        Ok(Response::new(proto::SweepInfo::from(&info)))
     }
 
     async fn list_workers(
         &self,
         _req: Request<proto::ListWorkersRequest>,
     ) -> Result<Response<proto::ListWorkersResponse>, Status> {
-        Ok(Response::new(proto::ListWorkersResponse { workers: self.lock().workers(Instant::now()) }))
+        let workers = self.lock().workers(Instant::now());
+        Ok(Response::new(proto::ListWorkersResponse {
+            workers: workers.iter().map(proto::WorkerInfo::from).collect(),
+        }))
     }
 }
 
 /// The Prometheus text exposition of the coordinator's figures.
 pub fn metrics_text(s: &Scheduler) -> String {
     let c = s.coordinator_stats(Instant::now());
-    let running = s.list().iter().filter(|i| i.status == "running").count();
+    let running = s.list().iter().filter(|i| !i.status.is_terminal()).count();
     let mut out = String::new();
     let mut metric = |name: &str, kind: &str, help: &str, value: String| {
         out.push_str(&format!("# HELP {name} {help}\n# TYPE {name} {kind}\n{name} {value}\n"));
@@ -250,8 +286,8 @@ pub struct ServeOptions {
 /// Why serving failed.
 #[derive(Debug, thiserror::Error)]
 pub enum ServeError {
-    /// The transport failed.
-    #[error("gRPC server: {0}")]
+    /// The transport failed (TLS identity refused, listener lost).
+    #[error("gRPC server: {}", causes(.0))]
     Transport(#[from] tonic::transport::Error),
     /// The scheduler failed.
     #[error(transparent)]

@@ -1,13 +1,14 @@
-//! Shards: run ranges of a cell, their content keys and their wire form.
+//! Shards: run ranges of a cell, their content keys and what a worker is
+//! asked to play.
 
 use std::ops::Range;
 
-use crate::plan::CellSpec;
-use crate::proto;
-use crate::scenario::{Canon, ScenarioHash, hex};
+use pf1e_wire::canon::Canon;
+use pf1e_wire::scenario::ScenarioHash;
+use pf1e_wire::shard::{ShardKey, ShardSpec};
+use pf1e_wire::variant::SideVariant;
 
-/// Content key of a shard (blake3).
-pub type ShardKey = [u8; 32];
+use crate::cell::CellSpec;
 
 /// Splits `runs` into consecutive ranges of at most `shard_size` runs.
 pub fn split(runs: u64, shard_size: u64) -> Vec<Range<u64>> {
@@ -56,54 +57,31 @@ pub fn shard_key(scenario: &ScenarioHash, cell: &CellSpec, range: &Range<u64>) -
     c.finish()
 }
 
-/// The wire form of a shard.
-pub fn shard_spec(scenario: &ScenarioHash, cell: &CellSpec, range: &Range<u64>) -> proto::ShardSpec {
-    proto::ShardSpec {
-        scenario_hash: hex(scenario),
+/// What runs `range` of `cell` in scenario `scenario` ask a worker to play.
+pub fn shard_spec(scenario: &ScenarioHash, cell: &CellSpec, range: &Range<u64>) -> ShardSpec {
+    ShardSpec {
+        scenario: *scenario,
         variant: cell
             .hp
             .iter()
-            .map(|(s, f)| {
-                let e = cell.extra.get(s).cloned().unwrap_or_default();
-                proto::SideVariant {
-                    side: s.clone(),
-                    hp_ppm: f.0,
-                    aware: match e.aware {
-                        None => 0,
-                        Some(true) => 1,
-                        Some(false) => 2,
-                    },
-                    copies: e.copies,
-                }
+            .map(|(side, hp)| {
+                let e = cell.extra.get(side).cloned().unwrap_or_default();
+                SideVariant { side: side.clone(), hp: *hp, aware: e.aware, copies: e.copies }
             })
             .collect(),
         party: cell.party.clone(),
-        party_strategy: cell.party_strategy.as_str().to_string(),
-        adversary_strategy: cell.adversary_strategy.as_str().to_string(),
+        party_strategy: cell.party_strategy.levers().clone(),
+        adversary_strategy: cell.adversary_strategy.levers().clone(),
         seed: cell.seed,
-        run_start: range.start,
-        run_end: range.end,
+        runs: range.clone(),
     }
-}
-
-/// Checks that a reported result has the shape its shard requires.
-pub fn check_result(spec: &proto::ShardSpec, r: &proto::ShardResult) -> Result<(), String> {
-    let runs = spec.run_end.saturating_sub(spec.run_start);
-    let n = r.combatants.len() as u64;
-    let summary_runs = r.summary.as_ref().map_or(0, |s| s.runs);
-    if summary_runs != runs || r.winner.len() as u64 != runs || r.rounds.len() as u64 != runs {
-        return Err(format!("result has {summary_runs} runs for a shard of {runs}"));
-    }
-    if r.final_hp.len() as u64 != runs * n || r.dead.len() != r.final_hp.len() {
-        return Err("result has a malformed final_hp or dead table".into());
-    }
-    Ok(())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sweep::{HpFraction, StrategySpec};
+    use crate::cell::StrategySpec;
+    use pf1e_wire::variant::HpFraction;
 
     fn cell(hp: u32) -> CellSpec {
         CellSpec {
@@ -136,10 +114,10 @@ mod tests {
         c.runs = 400;
         assert_eq!(k, shard_key(&s, &c, &(0..4)), "the cell's run count is not part of the key");
         let mut c = cell(500_000);
-        c.extra.insert("a".into(), crate::plan::SideExtra { aware: Some(false), copies: vec![] });
+        c.extra.insert("a".into(), crate::cell::SideExtra { aware: Some(false), copies: vec![] });
         assert_ne!(k, shard_key(&s, &c, &(0..4)), "awareness is part of the key");
         let mut d = cell(500_000);
-        d.extra.insert("a".into(), crate::plan::SideExtra { aware: None, copies: vec!["x".into()] });
+        d.extra.insert("a".into(), crate::cell::SideExtra { aware: None, copies: vec!["x".into()] });
         assert_ne!(shard_key(&s, &c, &(0..4)), shard_key(&s, &d, &(0..4)));
         assert_ne!(k, shard_key(&s, &d, &(0..4)), "extra copies are part of the key");
     }

@@ -15,55 +15,34 @@ use prost::Message;
 use redb::{Database, Durability, ReadableDatabase, ReadableTable, ReadableTableMetadata, TableDefinition};
 use serde::{Deserialize, Serialize};
 
-use crate::proto;
-use crate::shard::ShardKey;
+use pf1e_wire::canon::Canon;
+use pf1e_wire::proto;
+use pf1e_wire::results::SweepResults;
+use pf1e_wire::shard::{ShardKey, ShardResult};
+pub use pf1e_wire::status::{Stats, SweepStatus};
+
+use crate::plan::PlannerState;
 
 const SHARDS: TableDefinition<&[u8], &[u8]> = TableDefinition::new("shard_results");
 const LLM: TableDefinition<&[u8], &[u8]> = TableDefinition::new("llm_responses");
 const SWEEP_BUNDLES: TableDefinition<u64, &[u8]> = TableDefinition::new("sweep_bundles");
 const SWEEP_STATE: TableDefinition<u64, &str> = TableDefinition::new("sweep_state");
-const SWEEP_RESULTS: TableDefinition<u64, &str> = TableDefinition::new("sweep_results");
+/// Results of sweeps finished before results were stored as proto (JSON text, read only).
+const SWEEP_RESULTS_JSON: TableDefinition<u64, &str> = TableDefinition::new("sweep_results");
+/// Results of finished sweeps: `proto::SweepResults`, so floats come back bit for bit.
+const SWEEP_RESULTS: TableDefinition<u64, &[u8]> = TableDefinition::new("sweep_results_pb");
 const META: TableDefinition<&str, u64> = TableDefinition::new("meta");
 
-/// A storage failure.
+/// A storage failure: the database file and what failed, with its cause.
 #[derive(Debug, thiserror::Error)]
-#[error("cache database {path}: {message}")]
+#[error("cache database {path}: {what}: {source}")]
 pub struct StoreError {
-    /// The database file.
+    /// The database file (`<memory>` for `--no-cache`).
     pub path: String,
-    /// What failed.
-    pub message: String,
-}
-
-/// Lifecycle of a sweep.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum SweepStatus {
-    /// Being planned and measured.
-    Running,
-    /// Finished with results.
-    Done,
-    /// Stopped by an error.
-    Failed,
-    /// Cancelled by a user.
-    Cancelled,
-}
-
-impl SweepStatus {
-    /// The status word of the wire and the CLI.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            SweepStatus::Running => "running",
-            SweepStatus::Done => "done",
-            SweepStatus::Failed => "failed",
-            SweepStatus::Cancelled => "cancelled",
-        }
-    }
-
-    /// Whether the sweep will not change any more.
-    pub fn is_terminal(self) -> bool {
-        self != SweepStatus::Running
-    }
+    /// The operation that failed (`open`, `read shards`, `journal sweep`…).
+    pub what: &'static str,
+    /// The cause (redb, I/O, a record that does not decode).
+    pub source: Box<dyn std::error::Error + Send + Sync>,
 }
 
 /// The journaled state of a sweep.
@@ -76,12 +55,12 @@ pub struct JournalState {
     /// Error message of a failed sweep.
     #[serde(default)]
     pub error: String,
-    /// State of every job's planner.
+    /// How far every job's planner had gone.
     #[serde(default)]
-    pub planners: Vec<serde_json::Value>,
-    /// Counters at the last journal write.
+    pub planners: Vec<PlannerState>,
+    /// Counters at the last journal write (none before the first).
     #[serde(default)]
-    pub stats: serde_json::Value,
+    pub stats: Option<Stats>,
 }
 
 /// Key of a cached LLM response.
@@ -101,7 +80,7 @@ pub struct LlmKey {
 
 impl LlmKey {
     fn digest(&self) -> [u8; 32] {
-        let mut c = crate::scenario::Canon::new("pf1e-llm-v1");
+        let mut c = Canon::new("pf1e-llm-v1");
         c.bytes(self.model.as_bytes())
             .bytes(self.sampling.as_bytes())
             .u64(u64::from(self.prompt_version))
@@ -117,14 +96,14 @@ pub struct Store {
     path: String,
 }
 
-/// Maps any redb error to a [`StoreError`].
+/// Attaches the database and the operation to any error.
 trait Ctx<T> {
-    fn ctx(self, s: &str) -> Result<T, StoreError>;
+    fn ctx(self, path: &str, what: &'static str) -> Result<T, StoreError>;
 }
 
-impl<T, E: std::fmt::Display> Ctx<T> for Result<T, E> {
-    fn ctx(self, path: &str) -> Result<T, StoreError> {
-        self.map_err(|e| StoreError { path: path.to_string(), message: e.to_string() })
+impl<T, E: Into<Box<dyn std::error::Error + Send + Sync>>> Ctx<T> for Result<T, E> {
+    fn ctx(self, path: &str, what: &'static str) -> Result<T, StoreError> {
+        self.map_err(|e| StoreError { path: path.to_string(), what, source: e.into() })
     }
 }
 
@@ -133,9 +112,9 @@ impl Store {
     pub fn open(path: &Path) -> Result<Self, StoreError> {
         let name = path.display().to_string();
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).ctx(&name)?;
+            std::fs::create_dir_all(dir).ctx(&name, "open")?;
         }
-        let db = Database::create(path).ctx(&name)?;
+        let db = Database::create(path).ctx(&name, "open")?;
         Self::init(db, name)
     }
 
@@ -143,21 +122,22 @@ impl Store {
     pub fn in_memory() -> Result<Self, StoreError> {
         let db = Database::builder()
             .create_with_backend(redb::backends::InMemoryBackend::new())
-            .ctx("<memory>")?;
+            .ctx("<memory>", "open")?;
         Self::init(db, "<memory>".into())
     }
 
     fn init(db: Database, path: String) -> Result<Self, StoreError> {
-        let txn = db.begin_write().ctx(&path)?;
+        let txn = db.begin_write().ctx(&path, "create tables")?;
         {
-            txn.open_table(SHARDS).ctx(&path)?;
-            txn.open_table(LLM).ctx(&path)?;
-            txn.open_table(SWEEP_BUNDLES).ctx(&path)?;
-            txn.open_table(SWEEP_STATE).ctx(&path)?;
-            txn.open_table(SWEEP_RESULTS).ctx(&path)?;
-            txn.open_table(META).ctx(&path)?;
+            txn.open_table(SHARDS).ctx(&path, "create tables")?;
+            txn.open_table(LLM).ctx(&path, "create tables")?;
+            txn.open_table(SWEEP_BUNDLES).ctx(&path, "create tables")?;
+            txn.open_table(SWEEP_STATE).ctx(&path, "create tables")?;
+            txn.open_table(SWEEP_RESULTS).ctx(&path, "create tables")?;
+            txn.open_table(SWEEP_RESULTS_JSON).ctx(&path, "create tables")?;
+            txn.open_table(META).ctx(&path, "create tables")?;
         }
-        txn.commit().ctx(&path)?;
+        txn.commit().ctx(&path, "create tables")?;
         Ok(Self { db, path })
     }
 
@@ -167,15 +147,18 @@ impl Store {
     }
 
     /// Looks up many shard results in one read transaction.
-    pub fn get_shards(&self, keys: &[ShardKey]) -> Result<Vec<Option<proto::ShardResult>>, StoreError> {
+    pub fn get_shards(&self, keys: &[ShardKey]) -> Result<Vec<Option<ShardResult>>, StoreError> {
         let p = &self.path;
-        let txn = self.db.begin_read().ctx(p)?;
-        let table = txn.open_table(SHARDS).ctx(p)?;
+        let txn = self.db.begin_read().ctx(p, "read shards")?;
+        let table = txn.open_table(SHARDS).ctx(p, "read shards")?;
         let mut out = Vec::with_capacity(keys.len());
         for k in keys {
-            let v = table.get(k.as_slice()).ctx(p)?;
+            let v = table.get(k.as_slice()).ctx(p, "read shards")?;
             out.push(match v {
-                Some(g) => Some(proto::ShardResult::decode(g.value()).ctx(p)?),
+                Some(g) => Some(
+                    ShardResult::try_from(proto::ShardResult::decode(g.value()).ctx(p, "read shards")?)
+                        .ctx(p, "read shards")?,
+                ),
                 None => None,
             });
         }
@@ -183,52 +166,57 @@ impl Store {
     }
 
     /// Stores shard results, all in one transaction.
-    pub fn put_shards(&mut self, results: &[(ShardKey, &proto::ShardResult)]) -> Result<(), StoreError> {
+    pub fn put_shards(&mut self, results: &[(ShardKey, &ShardResult)]) -> Result<(), StoreError> {
         if results.is_empty() {
             return Ok(());
         }
         let p = self.path.clone();
-        let txn = self.db.begin_write().ctx(&p)?;
+        let txn = self.db.begin_write().ctx(&p, "write shards")?;
         {
-            let mut table = txn.open_table(SHARDS).ctx(&p)?;
+            let mut table = txn.open_table(SHARDS).ctx(&p, "write shards")?;
             for (k, r) in results {
-                table.insert(k.as_slice(), r.encode_to_vec().as_slice()).ctx(&p)?;
+                table
+                    .insert(k.as_slice(), proto::ShardResult::from(*r).encode_to_vec().as_slice())
+                    .ctx(&p, "write shards")?;
             }
         }
-        txn.commit().ctx(&p)?;
+        txn.commit().ctx(&p, "write shards")?;
         Ok(())
     }
 
     /// Makes every earlier commit durable (they already are; kept for shutdown paths).
     pub fn flush(&mut self) -> Result<(), StoreError> {
         let p = self.path.clone();
-        let mut txn = self.db.begin_write().ctx(&p)?;
-        txn.set_durability(Durability::Immediate).ctx(&p)?;
-        txn.commit().ctx(&p)?;
+        let mut txn = self.db.begin_write().ctx(&p, "flush")?;
+        txn.set_durability(Durability::Immediate).ctx(&p, "flush")?;
+        txn.commit().ctx(&p, "flush")?;
         Ok(())
     }
 
     /// Number of cached shard results.
     pub fn shard_count(&self) -> Result<u64, StoreError> {
         let p = &self.path;
-        let txn = self.db.begin_read().ctx(p)?;
-        txn.open_table(SHARDS).ctx(p)?.len().ctx(p)
+        let txn = self.db.begin_read().ctx(p, "count shards")?;
+        txn.open_table(SHARDS).ctx(p, "count shards")?.len().ctx(p, "count shards")
     }
 
     /// A cached LLM response.
     pub fn get_llm(&self, key: &LlmKey) -> Result<Option<Vec<u8>>, StoreError> {
         let p = &self.path;
-        let txn = self.db.begin_read().ctx(p)?;
-        let table = txn.open_table(LLM).ctx(p)?;
-        Ok(table.get(key.digest().as_slice()).ctx(p)?.map(|g| g.value().to_vec()))
+        let txn = self.db.begin_read().ctx(p, "read LLM response")?;
+        let table = txn.open_table(LLM).ctx(p, "read LLM response")?;
+        Ok(table.get(key.digest().as_slice()).ctx(p, "read LLM response")?.map(|g| g.value().to_vec()))
     }
 
     /// Stores an LLM response (one durable transaction).
     pub fn put_llm(&mut self, key: &LlmKey, response: &[u8]) -> Result<(), StoreError> {
         let p = self.path.clone();
-        let txn = self.db.begin_write().ctx(&p)?;
-        txn.open_table(LLM).ctx(&p)?.insert(key.digest().as_slice(), response).ctx(&p)?;
-        txn.commit().ctx(&p)?;
+        let txn = self.db.begin_write().ctx(&p, "write LLM response")?;
+        txn.open_table(LLM)
+            .ctx(&p, "write LLM response")?
+            .insert(key.digest().as_slice(), response)
+            .ctx(&p, "write LLM response")?;
+        txn.commit().ctx(&p, "write LLM response")?;
         Ok(())
     }
 
@@ -239,17 +227,23 @@ impl Store {
         state: &JournalState,
     ) -> Result<u64, StoreError> {
         let p = self.path.clone();
-        let txn = self.db.begin_write().ctx(&p)?;
+        let txn = self.db.begin_write().ctx(&p, "journal a new sweep")?;
         let id;
         {
-            let mut meta = txn.open_table(META).ctx(&p)?;
-            id = meta.get("next_sweep_id").ctx(&p)?.map_or(1, |g| g.value());
-            meta.insert("next_sweep_id", id + 1).ctx(&p)?;
-            txn.open_table(SWEEP_BUNDLES).ctx(&p)?.insert(id, bundle.encode_to_vec().as_slice()).ctx(&p)?;
-            let json = serde_json::to_string(state).ctx(&p)?;
-            txn.open_table(SWEEP_STATE).ctx(&p)?.insert(id, json.as_str()).ctx(&p)?;
+            let mut meta = txn.open_table(META).ctx(&p, "journal a new sweep")?;
+            id = meta.get("next_sweep_id").ctx(&p, "journal a new sweep")?.map_or(1, |g| g.value());
+            meta.insert("next_sweep_id", id + 1).ctx(&p, "journal a new sweep")?;
+            txn.open_table(SWEEP_BUNDLES)
+                .ctx(&p, "journal a new sweep")?
+                .insert(id, bundle.encode_to_vec().as_slice())
+                .ctx(&p, "journal a new sweep")?;
+            let json = serde_json::to_string(state).ctx(&p, "journal a new sweep")?;
+            txn.open_table(SWEEP_STATE)
+                .ctx(&p, "journal a new sweep")?
+                .insert(id, json.as_str())
+                .ctx(&p, "journal a new sweep")?;
         }
-        txn.commit().ctx(&p)?;
+        txn.commit().ctx(&p, "journal a new sweep")?;
         Ok(id)
     }
 
@@ -258,34 +252,41 @@ impl Store {
         &mut self,
         id: u64,
         state: &JournalState,
-        results: Option<&str>,
+        results: Option<&SweepResults>,
     ) -> Result<(), StoreError> {
         let p = self.path.clone();
-        let txn = self.db.begin_write().ctx(&p)?;
+        let txn = self.db.begin_write().ctx(&p, "journal a sweep")?;
         {
-            let json = serde_json::to_string(state).ctx(&p)?;
-            txn.open_table(SWEEP_STATE).ctx(&p)?.insert(id, json.as_str()).ctx(&p)?;
+            let json = serde_json::to_string(state).ctx(&p, "journal a sweep")?;
+            txn.open_table(SWEEP_STATE)
+                .ctx(&p, "journal a sweep")?
+                .insert(id, json.as_str())
+                .ctx(&p, "journal a sweep")?;
             if let Some(r) = results {
-                txn.open_table(SWEEP_RESULTS).ctx(&p)?.insert(id, r).ctx(&p)?;
+                let bytes = proto::SweepResults::from(r).encode_to_vec();
+                txn.open_table(SWEEP_RESULTS)
+                    .ctx(&p, "journal a sweep")?
+                    .insert(id, bytes.as_slice())
+                    .ctx(&p, "journal a sweep")?;
             }
         }
-        txn.commit().ctx(&p)?;
+        txn.commit().ctx(&p, "journal a sweep")?;
         Ok(())
     }
 
     /// Every journaled sweep: id, bundle and state.
     pub fn sweeps(&self) -> Result<Vec<(u64, proto::SweepBundle, JournalState)>, StoreError> {
         let p = &self.path;
-        let txn = self.db.begin_read().ctx(p)?;
-        let bundles = txn.open_table(SWEEP_BUNDLES).ctx(p)?;
-        let states = txn.open_table(SWEEP_STATE).ctx(p)?;
+        let txn = self.db.begin_read().ctx(p, "read the journal")?;
+        let bundles = txn.open_table(SWEEP_BUNDLES).ctx(p, "read the journal")?;
+        let states = txn.open_table(SWEEP_STATE).ctx(p, "read the journal")?;
         let mut out = Vec::new();
-        for entry in states.iter().ctx(p)? {
-            let (k, v) = entry.ctx(p)?;
+        for entry in states.iter().ctx(p, "read the journal")? {
+            let (k, v) = entry.ctx(p, "read the journal")?;
             let id = k.value();
-            let state: JournalState = serde_json::from_str(v.value()).ctx(p)?;
-            let bundle = match bundles.get(id).ctx(p)? {
-                Some(b) => proto::SweepBundle::decode(b.value()).ctx(p)?,
+            let state: JournalState = serde_json::from_str(v.value()).ctx(p, "read the journal")?;
+            let bundle = match bundles.get(id).ctx(p, "read the journal")? {
+                Some(b) => proto::SweepBundle::decode(b.value()).ctx(p, "read the journal")?,
                 None => continue,
             };
             out.push((id, bundle, state));
@@ -293,12 +294,22 @@ impl Store {
         Ok(out)
     }
 
-    /// The results JSON of a finished sweep.
-    pub fn sweep_results(&self, id: u64) -> Result<Option<String>, StoreError> {
+    /// The results of a finished sweep.
+    pub fn sweep_results(&self, id: u64) -> Result<Option<SweepResults>, StoreError> {
         let p = &self.path;
-        let txn = self.db.begin_read().ctx(p)?;
-        let table = txn.open_table(SWEEP_RESULTS).ctx(p)?;
-        Ok(table.get(id).ctx(p)?.map(|g| g.value().to_string()))
+        let txn = self.db.begin_read().ctx(p, "read sweep results")?;
+        if let Some(bytes) = txn
+            .open_table(SWEEP_RESULTS)
+            .ctx(p, "read sweep results")?
+            .get(id)
+            .ctx(p, "read sweep results")?
+        {
+            let message = proto::SweepResults::decode(bytes.value()).ctx(p, "read sweep results")?;
+            return Ok(Some(SweepResults::try_from(&message).ctx(p, "read sweep results")?));
+        }
+        let table = txn.open_table(SWEEP_RESULTS_JSON).ctx(p, "read sweep results")?;
+        let Some(text) = table.get(id).ctx(p, "read sweep results")? else { return Ok(None) };
+        Ok(Some(serde_json::from_str(text.value()).ctx(p, "read sweep results")?))
     }
 }
 
@@ -310,15 +321,23 @@ mod tests {
     fn shards_journal_and_llm_survive_reopening() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("sub/cache.redb");
-        let r = crate::results::tests::fake_result(1, 0..3);
+        let r = crate::merge::tests::fake_result(1, 0..3);
         let bundle =
             proto::SweepBundle { sweep_path: "s.yaml".into(), sweep_yaml: "x".into(), files: vec![] };
+        let results = SweepResults {
+            name: "s".into(),
+            seed: 1,
+            party: "a".into(),
+            rules_version: "r".into(),
+            scenario: "00".into(),
+            jobs: vec![],
+        };
         let state = JournalState {
             name: "s".into(),
             status: SweepStatus::Running,
             error: String::new(),
             planners: vec![],
-            stats: serde_json::Value::Null,
+            stats: None,
         };
         let key = LlmKey {
             model: "m".into(),
@@ -334,7 +353,7 @@ mod tests {
             assert_eq!(s.create_sweep(&bundle, &state).unwrap(), 2);
             let mut done = state.clone();
             done.status = SweepStatus::Done;
-            s.update_sweep(2, &done, Some("{}")).unwrap();
+            s.update_sweep(2, &done, Some(&results)).unwrap();
             s.put_llm(&key, b"answer").unwrap();
             s.flush().unwrap();
         }
@@ -343,7 +362,7 @@ mod tests {
         let sweeps = s.sweeps().unwrap();
         assert_eq!(sweeps.len(), 2);
         assert_eq!(sweeps[1].2.status, SweepStatus::Done);
-        assert_eq!(s.sweep_results(2).unwrap().as_deref(), Some("{}"));
+        assert_eq!(s.sweep_results(2).unwrap(), Some(results));
         assert_eq!(s.sweep_results(1).unwrap(), None);
         assert_eq!(s.get_llm(&key).unwrap().as_deref(), Some(&b"answer"[..]));
         let mut other = key.clone();

@@ -9,10 +9,21 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use pf1e_wire::proto;
+use pf1e_wire::scenario::{Scenario, ScenarioError, ScenarioSide};
 use serde::Deserialize;
 
-use crate::proto;
-use crate::scenario::{Scenario, ScenarioSide};
+/// The value types a sweep file is written in (defined in [`crate::cell`]).
+pub use crate::cell::{HpFraction, StrategySpec};
+use crate::jobs::Job;
+use crate::jobs::danger_map::DangerMapJob;
+use crate::jobs::frontier::FrontierJob;
+use crate::jobs::grid::GridJob;
+use crate::jobs::minmax::MinmaxJob;
+use crate::jobs::optimize::OptimizeJob;
+use crate::jobs::registry::{self, KINDS};
+use crate::jobs::sensitivity::SensitivityJob;
+use crate::plan::JobContext;
 
 /// Runs per shard when the sweep file does not say.
 pub const DEFAULT_SHARD_SIZE: u64 = 100;
@@ -32,102 +43,6 @@ pub struct SweepError {
 impl SweepError {
     fn new(file: &str, line: Option<usize>, message: impl Into<String>) -> Self {
         Self { file: file.to_string(), line, message: message.into() }
-    }
-}
-
-/// A strategy spec (party or adversary levers) with its canonical name,
-/// which is what enters cache keys.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
-pub struct StrategySpec {
-    name: String,
-    spec: pf1e_engine::strategy::StrategySpec,
-}
-
-impl StrategySpec {
-    /// The engine's default policy.
-    pub fn default_spec() -> Self {
-        Self::from_engine(pf1e_engine::strategy::StrategySpec::default_spec())
-    }
-
-    /// Wraps engine levers.
-    pub fn from_engine(spec: pf1e_engine::strategy::StrategySpec) -> Self {
-        Self { name: spec.name(), spec }
-    }
-
-    /// The levers.
-    pub fn levers(&self) -> &pf1e_engine::strategy::StrategySpec {
-        &self.spec
-    }
-
-    /// The canonical name of the spec (part of cache keys).
-    pub fn as_str(&self) -> &str {
-        &self.name
-    }
-
-    /// Parses a spec name (`default`, `lowest_hp, retreat=0.5`).
-    pub fn parse(text: &str) -> Result<Self, String> {
-        pf1e_engine::strategy::StrategySpec::parse(text).map(Self::from_engine).map_err(|e| e.to_string())
-    }
-}
-
-impl<'de> Deserialize<'de> for StrategySpec {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        use serde::de::Error;
-        /// A spec is written by name or as a map of levers.
-        #[derive(Deserialize)]
-        #[serde(untagged)]
-        enum Written {
-            Name(String),
-            Levers(BTreeMap<String, serde_yaml::Value>),
-        }
-        match Written::deserialize(d)? {
-            Written::Name(text) => Self::parse(&text).map_err(D::Error::custom),
-            Written::Levers(map) => {
-                let mut spec = pf1e_engine::strategy::StrategySpec::default_spec();
-                for (key, value) in &map {
-                    let text = match value {
-                        serde_yaml::Value::String(s) => s.clone(),
-                        serde_yaml::Value::Bool(b) => b.to_string(),
-                        serde_yaml::Value::Number(n) => n.to_string(),
-                        _ => return Err(D::Error::custom(format!("strategy lever {key}: expected a value"))),
-                    };
-                    spec.set(key, Some(&text)).map_err(|m| D::Error::custom(format!("strategy: {m}")))?;
-                }
-                Ok(Self::from_engine(spec))
-            }
-        }
-    }
-}
-
-/// A starting-HP fraction in (0, 1], kept as millionths so hashing and
-/// rounding are exact.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub struct HpFraction(pub u32);
-
-impl HpFraction {
-    /// Full hit points.
-    pub const FULL: HpFraction = HpFraction(1_000_000);
-
-    /// The fraction as a float, for display.
-    pub fn as_f64(self) -> f64 {
-        f64::from(self.0) / 1e6
-    }
-
-    /// `max(1, ceil(hp_max * f))`, computed in integers.
-    pub fn start_hp(self, hp_max: i32) -> i32 {
-        let scaled = i64::from(hp_max.max(0)) * i64::from(self.0);
-        let hp = (scaled + 999_999) / 1_000_000;
-        i32::try_from(hp).unwrap_or(i32::MAX).max(1)
-    }
-}
-
-impl<'de> Deserialize<'de> for HpFraction {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let f = f64::deserialize(d)?;
-        if !(f > 0.0 && f <= 1.0) {
-            return Err(serde::de::Error::custom(format!("HP fraction must be in (0, 1], got {f}")));
-        }
-        Ok(HpFraction((f * 1e6).round() as u32))
     }
 }
 
@@ -211,11 +126,11 @@ struct SideFile {
 /// A job entry: a mapping with exactly one key, the job kind.
 enum JobFile {
     Grid(GridFile),
-    Optimize(crate::jobs::optimize::OptimizeJob),
-    Minmax(crate::jobs::minmax::MinmaxJob),
-    DangerMap(crate::jobs::danger_map::DangerMapJob),
-    Frontier(crate::jobs::frontier::FrontierJob),
-    Sensitivity(crate::jobs::sensitivity::SensitivityJob),
+    Optimize(OptimizeJob),
+    Minmax(MinmaxJob),
+    DangerMap(DangerMapJob),
+    Frontier(FrontierJob),
+    Sensitivity(SensitivityJob),
 }
 
 impl<'de> Deserialize<'de> for JobFile {
@@ -240,7 +155,8 @@ impl<'de> Deserialize<'de> for JobFile {
                     "sensitivity" => JobFile::Sensitivity(map.next_value()?),
                     other => {
                         return Err(A::Error::custom(format!(
-                            "unknown job kind {other:?}: the kinds are grid, optimize, minmax, danger_map, frontier, sensitivity"
+                            "unknown job kind {other:?}: the kinds are {}",
+                            KINDS.join(", ")
                         )));
                     }
                 };
@@ -269,68 +185,6 @@ struct GridFile {
 
 fn default_strategies() -> Vec<StrategySpec> {
     vec![StrategySpec::default_spec()]
-}
-
-/// A `grid` job: the cartesian product of strategies and per-side HP fractions.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct GridJob {
-    /// Party strategies.
-    pub party: Vec<StrategySpec>,
-    /// Adversary strategies.
-    pub adversary: Vec<StrategySpec>,
-    /// HP fractions per side (every side present; `[1.0]` unless given).
-    pub hp: BTreeMap<String, Vec<HpFraction>>,
-    /// Runs per cell.
-    pub runs: u64,
-}
-
-/// A job of a sweep.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Job {
-    /// Cartesian grid.
-    Grid(GridJob),
-    /// The party's best strategy.
-    Optimize(crate::jobs::optimize::OptimizeJob),
-    /// Alternating best responses.
-    Minmax(crate::jobs::minmax::MinmaxJob),
-    /// Danger over party × adversary HP.
-    DangerMap(crate::jobs::danger_map::DangerMapJob),
-    /// The party HP where danger crosses a target.
-    Frontier(crate::jobs::frontier::FrontierJob),
-    /// Which adversary lever matters.
-    Sensitivity(crate::jobs::sensitivity::SensitivityJob),
-}
-
-impl Job {
-    /// The job kind as written in the sweep file.
-    pub fn kind(&self) -> &'static str {
-        match self {
-            Job::Grid(_) => "grid",
-            Job::Optimize(_) => "optimize",
-            Job::Minmax(_) => "minmax",
-            Job::DangerMap(_) => "danger_map",
-            Job::Frontier(_) => "frontier",
-            Job::Sensitivity(_) => "sensitivity",
-        }
-    }
-
-    /// The most runs the job can plan (its budget reserved up front).
-    pub fn worst_case_runs(&self) -> u64 {
-        match self {
-            Job::Grid(g) => {
-                let variants: u64 = g.hp.values().map(|v| v.len() as u64).product();
-                (g.party.len() as u64)
-                    .saturating_mul(g.adversary.len() as u64)
-                    .saturating_mul(variants)
-                    .saturating_mul(g.runs)
-            }
-            Job::Optimize(j) => j.worst_case_runs(),
-            Job::Minmax(j) => j.worst_case_runs(),
-            Job::DangerMap(j) => j.worst_case_runs(),
-            Job::Frontier(j) => j.worst_case_runs(),
-            Job::Sensitivity(j) => j.worst_case_runs(),
-        }
-    }
 }
 
 /// A parsed, resolved sweep.
@@ -590,15 +444,7 @@ impl Sweep {
                     if *runs == 0 {
                         return Err(err(kind, format!("{kind}: runs must be at least 1")));
                     }
-                    let check = match &job {
-                        Job::Optimize(j) => j.check(),
-                        Job::Minmax(j) => j.check(),
-                        Job::DangerMap(j) => j.check(),
-                        Job::Frontier(j) => j.check(),
-                        Job::Sensitivity(j) => j.check(),
-                        Job::Grid(_) => Ok(()),
-                    };
-                    check.map_err(|m| err(kind, m))?;
+                    job.check().map_err(|e| err(kind, e.to_string()))?;
                     jobs.push(job);
                 }
             }
@@ -615,7 +461,7 @@ impl Sweep {
             jobs,
         };
         if let Some(max) = sweep.max_total_runs {
-            let planned = crate::plan::planned_runs(&sweep);
+            let planned = registry::planned_runs(&sweep.jobs);
             if planned > max {
                 return Err(err(
                     "max_total_runs",
@@ -626,14 +472,20 @@ impl Sweep {
         Ok(sweep)
     }
 
+    /// What every job of the sweep needs from it.
+    pub fn job_context(&self) -> JobContext {
+        JobContext {
+            party: self.party.clone(),
+            sides: self.scenario.sides.iter().map(|s| s.name.clone()).collect(),
+            seed: self.seed,
+        }
+    }
+
     /// Checks the scenario against the engine (map, combatants, sides, zones).
     /// Errors name the offending file; side errors point at the sweep file line.
     pub fn validate(&self, text: &str) -> Result<(), SweepError> {
-        self.scenario.base_encounter().map(|_| ()).map_err(|e| {
-            let line = match &e {
-                crate::scenario::ScenarioError::Encounter { side: Some(side), .. } => line_of_key(text, side),
-                _ => None,
-            };
+        self.scenario.encounter().map(|_| ()).map_err(|e: ScenarioError| {
+            let line = e.side().and_then(|side| line_of_key(text, side));
             match line {
                 Some(_) => SweepError::new(&self.file, line, e.to_string()),
                 None => SweepError::new(&self.file, line_of(text, e.origin()), e.to_string()),
@@ -771,14 +623,6 @@ jobs:
         let e = error_of(&SWEEP.replace("shard_size: 4", "shard_size: 4\nbudget: { max_total_runs: 15 }"));
         assert!(e.message.contains("20 runs"), "{e}");
         assert_eq!(e.line, Some(6), "{e}");
-    }
-
-    #[test]
-    fn start_hp_rounds_up_and_never_below_one() {
-        assert_eq!(HpFraction(500_000).start_hp(7), 4);
-        assert_eq!(HpFraction(700_000).start_hp(10), 7);
-        assert_eq!(HpFraction(1).start_hp(5), 1);
-        assert_eq!(HpFraction::FULL.start_hp(13), 13);
     }
 
     #[test]

@@ -5,6 +5,9 @@
 //!
 //! Run with `cargo bench -p pf1e-engine --bench combat`.
 
+// `criterion_group!` defines an undocumented public function.
+#![allow(missing_docs)]
+
 use std::hint::black_box;
 use std::path::PathBuf;
 use std::sync::Arc;

@@ -21,7 +21,6 @@ pub mod runner;
 pub mod spell;
 pub mod strategy;
 pub mod summary;
-pub mod transcript;
 
 /// Version of the rules implemented by this engine. Bump it whenever a rule
 /// change can change an outcome: it is part of every cache key. The feature

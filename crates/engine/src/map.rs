@@ -1,10 +1,17 @@
-//! Battle maps: the YAML format of `map-format.md`, loading and validation.
+//! Battle maps: the YAML format (documented in `docs/rules/geometry.md`,
+//! "Map files"), loading and validation (with the `yaml` feature, on by
+//! default).
 
 use std::collections::BTreeMap;
 
+#[cfg(feature = "yaml")]
 mod load;
 
-pub use load::{MAX_MOVE_COST, MAX_SIDE};
+/// Largest accepted width or height of a map, in squares.
+pub const MAX_SIDE: usize = 256;
+
+/// Largest accepted `move_cost`: keeps step costs small integers.
+pub const MAX_MOVE_COST: u32 = 255;
 
 /// A square of the grid, `(row, col)`, row 0 at the top.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
@@ -101,7 +108,9 @@ pub enum MapError {
 }
 
 impl Map {
-    /// Loads and validates a map file.
+    /// Loads and validates a map file (tests and benchmarks: the product
+    /// reads files outside the engine and calls [`Map::from_yaml_str`]).
+    #[cfg(feature = "yaml")]
     pub fn load(path: &std::path::Path) -> Result<Self, MapError> {
         let file = path.display().to_string();
         let text =
@@ -110,6 +119,7 @@ impl Map {
     }
 
     /// Parses and validates map YAML; `file` names the origin in error messages.
+    #[cfg(feature = "yaml")]
     pub fn from_yaml_str(text: &str, file: &str) -> Result<Self, MapError> {
         load::parse(text, file)
     }

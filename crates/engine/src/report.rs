@@ -1,10 +1,8 @@
-//! The balance report: text (French by default, English on request) and JSON.
+//! The balance report of a batch: every figure computed once from the
+//! encounter and the run sums.
 //!
-//! [`Report::build`] computes every figure once from the encounter and the
-//! run sums; the text and JSON forms are two views of that one value, so they
-//! cannot disagree.
-
-pub mod table;
+//! Its JSON form is `pf1e sim --json`; the CLI renders the same value as
+//! text (the engine renders nothing), so the two cannot disagree.
 
 use serde::{Deserialize, Serialize};
 
@@ -12,18 +10,6 @@ use crate::combat::SimOptions;
 use crate::encounter::Encounter;
 use crate::metrics;
 use crate::summary::Summary;
-use crate::transcript;
-use table::Align;
-
-/// Language of the text report.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Lang {
-    /// French (the default).
-    #[default]
-    Fr,
-    /// English.
-    En,
-}
 
 /// One side's results.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -160,153 +146,6 @@ impl Report {
             transcript,
         }
     }
-
-    /// The text form: the transcript table (if any), then the report. Ends with a newline.
-    pub fn render_text(&self, lang: Lang) -> String {
-        let mut out = String::new();
-        if let Some(lines) = &self.transcript {
-            out.push_str(&transcript::render_table(lines, lang));
-            out.push('\n');
-        }
-        out.push_str(&self.render_summary(lang));
-        out
-    }
-
-    fn render_summary(&self, lang: Lang) -> String {
-        let w = Words::of(lang);
-        let mut out = String::new();
-        out.push_str(w.title);
-        out.push('\n');
-        out.push_str(&format!("{} : {}\n", w.map, self.map));
-        for side in &self.sides {
-            let noun = if side.combatants == 1 { w.combatant } else { w.combatants };
-            out.push_str(&format!("{} : {} {}\n", side.name, side.combatants, noun));
-        }
-        let simulated = if self.runs == 1 { w.combat_simulated } else { w.combats_simulated };
-        let rounds = if self.round_cap == 1 { "round" } else { "rounds" };
-        let death = if self.simple_monster_death { w.simple_death } else { "" };
-        out.push_str(&format!(
-            "{} {simulated} (seed {}, {} {} {rounds}{death})\n\n",
-            self.runs, self.seed, w.cap, self.round_cap
-        ));
-        for side in &self.sides {
-            out.push_str(&format!(
-                "{} {} : {} ({}) — {} : [{}, {}]\n",
-                w.wins,
-                side.name,
-                percent(side.win_rate),
-                side.wins,
-                w.band,
-                percent(side.band[0]),
-                percent(side.band[1]),
-            ));
-        }
-        out.push_str(&format!("{} : {} ({})\n", w.draws, percent(self.draw_rate), self.draws));
-        out.push_str(&format!("{} : {:.1}\n\n", w.avg_rounds, self.avg_rounds));
-        out.push_str(w.attrition);
-        out.push_str(" :\n");
-        let rows: Vec<Vec<String>> = self
-            .combatants
-            .iter()
-            .map(|c| {
-                vec![
-                    c.id.clone(),
-                    c.side.clone(),
-                    format!("{:.2}", c.avg_hits),
-                    format!("{:.2}", c.avg_crits),
-                    format!("{:.1}", c.avg_damage_dealt),
-                    format!("{:.1}", c.avg_damage_taken),
-                    format!("{:.1}", c.avg_healing_given),
-                    format!("{:.1}", c.death_rate * 100.0),
-                ]
-            })
-            .collect();
-        let mut aligns = vec![Align::Right; w.columns.len()];
-        aligns[0] = Align::Left;
-        aligns[1] = Align::Left;
-        out.push_str(&table::render(&w.columns, &aligns, &rows));
-        out
-    }
-}
-
-/// A rate in [0, 1] as a percentage with one decimal.
-fn percent(rate: f64) -> String {
-    format!("{:.1}%", rate * 100.0)
-}
-
-/// The fixed words of the report in one language.
-struct Words {
-    title: &'static str,
-    map: &'static str,
-    combatant: &'static str,
-    combatants: &'static str,
-    combat_simulated: &'static str,
-    combats_simulated: &'static str,
-    cap: &'static str,
-    simple_death: &'static str,
-    wins: &'static str,
-    band: &'static str,
-    draws: &'static str,
-    avg_rounds: &'static str,
-    attrition: &'static str,
-    columns: [&'static str; 8],
-}
-
-impl Words {
-    fn of(lang: Lang) -> Self {
-        match lang {
-            Lang::Fr => Self {
-                title: "=== Rapport d'équilibrage ===",
-                map: "Carte",
-                combatant: "combattant",
-                combatants: "combattants",
-                combat_simulated: "combat simulé",
-                combats_simulated: "combats simulés",
-                cap: "plafond",
-                simple_death: ", mort simplifiée des monstres",
-                wins: "Victoires",
-                band: "bande 3σ",
-                draws: "Nuls",
-                avg_rounds: "Rounds moyens",
-                attrition: "Attrition moyenne par combattant",
-                columns: [
-                    "Combattant",
-                    "Camp",
-                    "Touches",
-                    "Critiques",
-                    "Dégâts infligés",
-                    "Dégâts subis",
-                    "Soins prodigués",
-                    "Morts %",
-                ],
-            },
-            Lang::En => Self {
-                title: "=== Balance report ===",
-                map: "Map",
-                combatant: "combatant",
-                combatants: "combatants",
-                combat_simulated: "combat simulated",
-                combats_simulated: "combats simulated",
-                cap: "cap",
-                simple_death: ", simple monster death",
-                wins: "Wins",
-                band: "3σ band",
-                draws: "Draws",
-                avg_rounds: "Average rounds",
-                attrition: "Average attrition per combatant",
-                columns: [
-                    "Combatant",
-                    "Side",
-                    "Hits",
-                    "Crits",
-                    "Damage dealt",
-                    "Damage taken",
-                    "Healing given",
-                    "Deaths %",
-                ],
-            },
-        }
-    }
 }
 
 #[cfg(test)]
@@ -409,61 +248,8 @@ mod tests {
     }
 
     #[test]
-    fn french_text_follows_the_seed_layout() {
-        let text = report(None).render_text(Lang::Fr);
-        let lines: Vec<&str> = text.lines().collect();
-        assert_eq!(
-            &lines[..11],
-            &[
-                "=== Rapport d'équilibrage ===",
-                "Carte : Arène d'essai",
-                "players : 2 combattants",
-                "monsters : 1 combattant",
-                "1000 combats simulés (seed 1, plafond 100 rounds)",
-                "",
-                "Victoires players : 61.2% (612) — bande 3σ : [56.6%, 65.8%]",
-                "Victoires monsters : 37.0% (370) — bande 3σ : [32.4%, 41.6%]",
-                "Nuls : 1.8% (18)",
-                "Rounds moyens : 4.3",
-                "",
-            ]
-        );
-        assert_eq!(lines[11], "Attrition moyenne par combattant :");
-        assert_eq!(
-            lines[12],
-            "Combattant  Camp      Touches  Critiques  Dégâts infligés  Dégâts subis  Soins prodigués  Morts %"
-        );
-        assert_eq!(
-            lines[15],
-            "goblin-2    players      1.23       0.00              4.3           1.0              0.0    100.0"
-        );
-        assert_eq!(lines.len(), 17);
-    }
-
-    #[test]
-    fn english_text() {
-        let options = SimOptions { round_cap: 1, simple_monster_death: true };
-        let mut s = summary();
-        s.runs = 1;
-        let text = Report::build(&encounter(), &s, &options, 9, None).render_text(Lang::En);
-        assert!(text.starts_with("=== Balance report ===\nMap : Arène d'essai\nplayers : 2 combatants\n"));
-        assert!(text.contains("monsters : 1 combatant\n"));
-        assert!(text.contains("1 combat simulated (seed 9, cap 1 round, simple monster death)\n"));
-        assert!(text.contains("Wins players : "));
-        assert!(text.contains("— 3σ band : ["));
-        assert!(text.contains("\nDraws : "));
-        assert!(text.contains("\nAverage rounds : "));
-        assert!(text.contains("\nAverage attrition per combatant :\nCombatant  Side "));
-    }
-
-    #[test]
-    fn transcript_comes_first_in_text_and_in_json() {
+    fn the_transcript_appears_in_json_only_when_asked_for() {
         let r = report(Some(vec!["initiative: orc 12".into(), "round 1 orc: waits".into()]));
-        let text = r.render_text(Lang::Fr);
-        assert!(text.starts_with("=== Déroulé du premier combat ===\n"));
-        assert!(
-            text.contains("initiative: orc 12\n    1  orc         waits\n\n=== Rapport d'équilibrage ===\n")
-        );
         let json: serde_json::Value = serde_json::to_value(&r).unwrap();
         assert_eq!(json["transcript"][1], "round 1 orc: waits");
         let without = serde_json::to_value(report(None)).unwrap();
@@ -489,6 +275,5 @@ mod tests {
         let r = Report::build(&encounter(), &Summary::new(2, 3), &SimOptions::default(), 1, None);
         assert_eq!(r.avg_rounds, 0.0);
         assert_eq!(r.sides[0].band, [0.0, 0.0]);
-        assert!(r.render_text(Lang::Fr).contains("0 combats simulés"));
     }
 }

@@ -1,5 +1,7 @@
-//! pf1e worker: the shard executor (the engine behind the coordinator's
-//! `ShardEvaluator`) and the gRPC loop of a stateless worker.
+//! pf1e worker: the shard executor (the engine behind
+//! [`pf1e_wire::evaluate::ShardEvaluator`]) and the gRPC loop of a stateless
+//! worker. It depends on the engine and the wire crate only: no storage, no
+//! plotting, no YAML (maps arrive parsed).
 
 pub mod executor;
 pub mod remote;

@@ -7,10 +7,12 @@ use std::future::Future;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use pf1e_coordinator::client::{Target, Worker};
-use pf1e_coordinator::embedded::{BatchSizer, ShardEvaluator, evaluate_leases};
-use pf1e_coordinator::proto;
-use pf1e_coordinator::scenario::Scenario;
+use pf1e_wire::client::{Target, Worker};
+use pf1e_wire::error::WireError;
+use pf1e_wire::evaluate::{BatchSizer, ShardEvaluator, evaluate_leases};
+use pf1e_wire::proto;
+use pf1e_wire::scenario::{Scenario, ScenarioHash};
+use pf1e_wire::shard::{Lease, ShardFailure, ShardReport};
 use tonic::Code;
 
 /// How a worker runs.
@@ -24,19 +26,28 @@ pub struct WorkerConfig {
     pub name: String,
     /// Engine rules version announced at registration.
     pub rules_version: String,
-    /// Most shards per lease (the batch otherwise adapts to ~0.1 s of work).
+    /// Most shards per lease (the batch otherwise adapts to
+    /// [`BATCH_TARGET`](pf1e_wire::evaluate::BATCH_TARGET) of work).
     pub max_batch: Option<usize>,
 }
 
 /// Why a worker stopped.
 #[derive(Debug, thiserror::Error)]
 pub enum WorkerError {
-    /// The coordinator refused this worker for good (rules version, token).
-    #[error("refused by the coordinator: {0}")]
-    Refused(String),
-    /// A local failure.
-    #[error("{0}")]
-    Local(String),
+    /// The coordinator refused this worker for good (rules or protocol
+    /// version, token): the message says which.
+    #[error("refused by the coordinator: {}", .0.message())]
+    Refused(tonic::Status),
+    /// The thread pool could not start.
+    #[error("cannot start the thread pool: {0}")]
+    ThreadPool(#[from] rayon::ThreadPoolBuildError),
+    /// The task playing shards died.
+    #[error("shard execution: {0}")]
+    Execution(#[from] tokio::task::JoinError),
+    /// A scenario arrived unreadable or altered (another pf1e version, or
+    /// something between the coordinator and this worker corrupts data).
+    #[error("scenario from the coordinator: {0}")]
+    Scenario(#[from] WireError),
 }
 
 enum Step {
@@ -59,19 +70,14 @@ pub async fn run(
     evaluator: Arc<dyn ShardEvaluator>,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), WorkerError> {
-    let pool = Arc::new(
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(cfg.threads.max(1))
-            .build()
-            .map_err(|e| WorkerError::Local(format!("thread pool: {e}")))?,
-    );
+    let pool = Arc::new(rayon::ThreadPoolBuilder::new().num_threads(cfg.threads.max(1)).build()?);
     let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
     tokio::spawn(async move {
         shutdown.await;
         let _ = stop_tx.send(true);
     });
-    let mut scenarios: BTreeMap<String, Arc<Scenario>> = BTreeMap::new();
-    let mut unsent: Vec<proto::ShardReport> = Vec::new();
+    let mut scenarios: BTreeMap<ScenarioHash, Arc<Scenario>> = BTreeMap::new();
+    let mut unsent: Vec<ShardReport> = Vec::new();
     let mut backoff = Duration::from_millis(100);
     loop {
         if *stop_rx.borrow() {
@@ -124,16 +130,15 @@ async fn recover(
     client: &mut Worker,
     register: &proto::RegisterRequest,
 ) -> Result<String, Result<Step, WorkerError>> {
-    let refused = |s: &tonic::Status| Err(Err(WorkerError::Refused(s.message().to_string())));
     if fatal(&status) {
-        return refused(&status);
+        return Err(Err(WorkerError::Refused(status)));
     }
     if status.code() != Code::NotFound {
         return Err(Ok(Step::Reconnect));
     }
     match client.register(register.clone()).await {
         Ok(r) => Ok(r.into_inner().worker_id),
-        Err(s) if fatal(&s) => refused(&s),
+        Err(s) if fatal(&s) => Err(Err(WorkerError::Refused(s))),
         Err(_) => Err(Ok(Step::Reconnect)),
     }
 }
@@ -146,8 +151,8 @@ async fn session(
     mut client: Worker,
     evaluator: &Arc<dyn ShardEvaluator>,
     pool: &Arc<rayon::ThreadPool>,
-    scenarios: &mut BTreeMap<String, Arc<Scenario>>,
-    unsent: &mut Vec<proto::ShardReport>,
+    scenarios: &mut BTreeMap<ScenarioHash, Arc<Scenario>>,
+    unsent: &mut Vec<ShardReport>,
     mut stop: tokio::sync::watch::Receiver<bool>,
     backoff: &mut Duration,
 ) -> Result<Step, WorkerError> {
@@ -155,21 +160,23 @@ async fn session(
         name: cfg.name.clone(),
         threads: cfg.threads as u32,
         rules_version: cfg.rules_version.clone(),
+        protocol_version: pf1e_wire::PROTOCOL_VERSION,
     };
     let reg = match client.register(register.clone()).await {
         Ok(r) => r.into_inner(),
-        Err(s) if fatal(&s) => return Err(WorkerError::Refused(s.message().to_string())),
+        Err(s) if fatal(&s) => return Err(WorkerError::Refused(s)),
         Err(_) => return Ok(Step::Reconnect),
     };
     let mut worker_id = reg.worker_id;
     let ttl = Duration::from_millis(reg.lease_ttl_ms.max(300));
     tracing::info!(worker = %worker_id, "registered");
     *backoff = Duration::from_millis(100);
-    let mut sizer = BatchSizer::new(cfg.threads, Duration::from_millis(100));
+    let mut sizer = BatchSizer::new(cfg.threads);
     let mut idle = Duration::from_millis(5);
     loop {
         if !unsent.is_empty() {
-            let req = proto::ReportRequest { worker_id: worker_id.clone(), reports: unsent.clone() };
+            let reports = unsent.iter().map(proto::ShardReport::from).collect();
+            let req = proto::ReportRequest { worker_id: worker_id.clone(), reports };
             match client.report(req).await {
                 Ok(_) => unsent.clear(),
                 // Registered again after a coordinator restart: resend.
@@ -214,26 +221,21 @@ async fn session(
             continue;
         }
         idle = Duration::from_millis(5);
-        for l in &resp.leases {
-            let hash = l.spec.as_ref().map(|s| s.scenario_hash.clone()).unwrap_or_default();
+        let (leases, refused) = decode_leases(&resp.leases);
+        for l in &leases {
+            let hash = l.spec.scenario;
             if scenarios.contains_key(&hash) {
                 continue;
             }
-            let bundle = match client.fetch_scenario(proto::FetchScenarioRequest { hash: hash.clone() }).await
-            {
+            let request = proto::FetchScenarioRequest { hash: pf1e_wire::canon::hex(&hash) };
+            let bundle = match client.fetch_scenario(request).await {
                 Ok(b) => b.into_inner(),
                 Err(s) if s.code() == Code::NotFound => continue,
                 Err(_) => return Ok(Step::Reconnect),
             };
-            match Scenario::from_proto(&bundle) {
-                Some(s) => {
-                    scenarios.insert(hash, Arc::new(s));
-                }
-                None => return Err(WorkerError::Local(format!("scenario {hash} does not match its hash"))),
-            }
+            scenarios.insert(hash, Arc::new(Scenario::try_from(&bundle)?));
         }
         let started = Instant::now();
-        let leases = resp.leases;
         let n = leases.len();
         let work = {
             let pool = Arc::clone(pool);
@@ -246,7 +248,7 @@ async fn session(
         tokio::pin!(work);
         let reports = loop {
             tokio::select! {
-                r = &mut work => break r.map_err(|e| WorkerError::Local(format!("shard execution: {e}")))?,
+                r = &mut work => break r?,
                 _ = tokio::time::sleep(ttl / 3) => {
                     let hb = proto::HeartbeatRequest { worker_id: worker_id.clone() };
                     if let Err(s) = client.heartbeat(hb).await {
@@ -257,5 +259,28 @@ async fn session(
         };
         sizer.record(n, started.elapsed());
         *unsent = reports;
+        unsent.extend(refused);
     }
+}
+
+/// Decodes leased shards. A shard this worker cannot read is reported as
+/// failed at once (it fails its sweep with the reason) rather than left to
+/// expire and be leased again forever.
+fn decode_leases(leases: &[proto::Lease]) -> (Vec<Lease>, Vec<ShardReport>) {
+    let mut ok = Vec::with_capacity(leases.len());
+    let mut refused = Vec::new();
+    for l in leases {
+        match Lease::try_from(l) {
+            Ok(lease) => ok.push(lease),
+            Err(e) => match <[u8; 32]>::try_from(l.shard_key.as_slice()) {
+                Ok(key) => refused.push(ShardReport {
+                    lease: l.lease_id,
+                    key,
+                    outcome: Err(ShardFailure(format!("this worker cannot read the shard: {e}"))),
+                }),
+                Err(_) => tracing::warn!(lease = l.lease_id, "unreadable lease ignored: {e}"),
+            },
+        }
+    }
+    (ok, refused)
 }

@@ -12,16 +12,18 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use pf1e_coordinator::auth::ClientAuth;
-use pf1e_coordinator::client::Target;
 use pf1e_coordinator::embedded::drive;
 use pf1e_coordinator::scheduler::{Scheduler, SchedulerConfig};
 use pf1e_coordinator::service::{ServeOptions, Service, serve};
 use pf1e_coordinator::store::Store;
 use pf1e_coordinator::sweep::bundle_from_disk;
+use pf1e_wire::auth::ClientAuth;
+use pf1e_wire::client::Target;
+use pf1e_wire::status::SweepStatus;
 use pf1e_worker::{EngineEvaluator, WorkerConfig};
 
-use super::{CmdError, CmdResult, runtime};
+use super::runtime;
+use crate::error::{CliError, CliResult};
 
 /// Arguments of `pf1e bench-service`.
 #[derive(Debug, Clone, clap::Args)]
@@ -53,8 +55,8 @@ pub enum Which {
     Resume,
 }
 
-fn abs(p: &Path) -> Result<String, CmdError> {
-    let p = std::fs::canonicalize(p).map_err(|e| CmdError::data(format!("{}: {e}", p.display())))?;
+fn abs(p: &Path) -> Result<String, CliError> {
+    let p = std::fs::canonicalize(p).map_err(|e| CliError::input(format!("{}: {e}", p.display())))?;
     Ok(p.display().to_string())
 }
 
@@ -67,7 +69,7 @@ fn write_sweep(
     shard_size: u64,
     players: &[usize],
     hp: (&[f64], &[f64]),
-) -> Result<PathBuf, CmdError> {
+) -> Result<PathBuf, CliError> {
     let map = abs(&data.join("maps/sample_arena.yaml"))?;
     let goblin = abs(&data.join("monsters/goblin.json"))?;
     let orc = abs(&data.join("monsters/orc.json"))?;
@@ -81,20 +83,20 @@ fn write_sweep(
         list(hp.1),
     );
     let path = dir.join(format!("{name}.yaml"));
-    std::fs::write(&path, text).map_err(|e| CmdError::runtime(format!("{}: {e}", path.display())))?;
+    std::fs::write(&path, text).map_err(|e| CliError::environment(format!("{}: {e}", path.display())))?;
     Ok(path)
 }
 
 /// Runs a sweep through an in-process coordinator and `workers` single-thread
 /// workers over loopback; returns the wall time and the shard count.
-fn through_service(sweep: &Path, workers: usize) -> Result<(Duration, u64), CmdError> {
-    let bundle = bundle_from_disk(sweep).map_err(CmdError::data)?;
+fn through_service(sweep: &Path, workers: usize) -> Result<(Duration, u64), CliError> {
+    let bundle = bundle_from_disk(sweep)?;
     let rt = runtime()?;
     rt.block_on(async move {
-        let store = Store::in_memory().map_err(CmdError::runtime)?;
+        let store = Store::in_memory()?;
         let service = Service::new(Scheduler::new(store, SchedulerConfig::default()));
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.map_err(CmdError::runtime)?;
-        let url = format!("http://{}", listener.local_addr().map_err(CmdError::runtime)?);
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.map_err(CliError::environment)?;
+        let url = format!("http://{}", listener.local_addr().map_err(CliError::environment)?);
         let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
         let stopped = |mut rx: tokio::sync::watch::Receiver<bool>| async move {
             let _ = rx.wait_for(|s| *s).await;
@@ -107,11 +109,7 @@ fn through_service(sweep: &Path, workers: usize) -> Result<(Duration, u64), CmdE
         let mut handles = Vec::new();
         for i in 0..workers {
             let cfg = WorkerConfig {
-                target: Target {
-                    url: url.clone(),
-                    auth: ClientAuth::new(None).map_err(CmdError::runtime)?,
-                    tls_ca: None,
-                },
+                target: Target { url: url.clone(), auth: ClientAuth::new(None)?, tls_ca: None },
                 threads: 1,
                 name: format!("bench-{i}"),
                 rules_version: pf1e_engine::RULES_VERSION.to_string(),
@@ -126,10 +124,10 @@ fn through_service(sweep: &Path, workers: usize) -> Result<(Duration, u64), CmdE
         // Let the workers connect and warm up before the clock starts.
         tokio::time::sleep(Duration::from_millis(300)).await;
         let start = Instant::now();
-        let id = service.lock().submit(bundle).map_err(CmdError::data)?;
+        let id = service.lock().submit(bundle)?;
         let info = loop {
-            let info = service.lock().info(id, false).map_err(CmdError::runtime)?;
-            if info.status != "running" {
+            let info = service.lock().info(id, false)?;
+            if info.status.is_terminal() {
                 break info;
             }
             tokio::time::sleep(Duration::from_millis(2)).await;
@@ -140,16 +138,16 @@ fn through_service(sweep: &Path, workers: usize) -> Result<(Duration, u64), CmdE
             let _ = h.await;
         }
         let _ = server.await;
-        if info.status != "done" {
-            return Err(CmdError::runtime(format!("bench sweep {}: {}", info.status, info.error)));
+        if info.status != SweepStatus::Done {
+            return Err(CliError::environment(format!("bench sweep {}: {}", info.status, info.error)));
         }
-        Ok((elapsed, info.stats.unwrap_or_default().shards_total))
+        Ok((elapsed, info.stats.shards_total))
     })
 }
 
 /// Runs `pf1e bench-service`.
-pub fn run(args: &BenchServiceArgs) -> CmdResult {
-    let dir = tempfile::tempdir().map_err(CmdError::runtime)?;
+pub fn run(args: &BenchServiceArgs) -> CliResult {
+    let dir = tempfile::tempdir().map_err(CliError::environment)?;
     let all = args.which == Which::All;
     if all || args.which == Which::Overhead {
         let sweep = write_sweep(dir.path(), &args.data, "overhead", args.shards, 1, &[1], (&[1.0], &[1.0]))?;
@@ -183,12 +181,12 @@ pub fn run(args: &BenchServiceArgs) -> CmdResult {
         let mut times = Vec::new();
         for _ in 0..2 {
             let start = Instant::now();
-            let bundle = bundle_from_disk(&sweep).map_err(CmdError::data)?;
-            let store = Store::open(&db).map_err(CmdError::runtime)?;
+            let bundle = bundle_from_disk(&sweep)?;
+            let store = Store::open(&db)?;
             let mut sched = Scheduler::new(store, SchedulerConfig { validate: false, ..Default::default() });
-            let id = sched.submit(bundle).map_err(CmdError::data)?;
-            let info = drive(&mut sched, id, &evaluator, threads, |_| {}).map_err(CmdError::runtime)?;
-            times.push((start.elapsed(), info.stats.unwrap_or_default()));
+            let id = sched.submit(bundle)?;
+            let info = drive(&mut sched, id, &evaluator, threads, |_| {})?;
+            times.push((start.elapsed(), info.stats));
         }
         let (t, s) = &times[1];
         println!(

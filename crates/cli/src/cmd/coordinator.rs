@@ -8,7 +8,8 @@ use pf1e_coordinator::scheduler::{Scheduler, SchedulerConfig};
 use pf1e_coordinator::service::{ServeOptions, Service, serve};
 use pf1e_coordinator::store::Store;
 
-use super::{CmdError, CmdResult, runtime, shutdown_signal, token};
+use super::{runtime, shutdown_signal, token};
+use crate::error::{CliError, CliResult};
 
 /// Arguments of `pf1e coordinator`.
 #[derive(Debug, Clone, clap::Args)]
@@ -36,24 +37,24 @@ pub struct CoordinatorArgs {
     pub lease_ttl_ms: u64,
 }
 
-fn read(p: &PathBuf) -> Result<Vec<u8>, CmdError> {
-    std::fs::read(p).map_err(|e| CmdError::data(format!("{}: {e}", p.display())))
+fn read(p: &PathBuf) -> Result<Vec<u8>, CliError> {
+    std::fs::read(p).map_err(|e| CliError::input(format!("{}: {e}", p.display())))
 }
 
 /// Runs `pf1e coordinator`.
-pub fn run(args: &CoordinatorArgs) -> CmdResult {
+pub fn run(args: &CoordinatorArgs) -> CliResult {
     let token = token(args.token_file.as_deref())?;
     let tls = match (&args.tls_cert, &args.tls_key) {
         (Some(c), Some(k)) => Some((read(c)?, read(k)?)),
         _ => None,
     };
-    let store = Store::open(&args.db).map_err(CmdError::runtime)?;
+    let store = Store::open(&args.db)?;
     let cfg = SchedulerConfig {
         lease_ttl: Duration::from_millis(args.lease_ttl_ms.max(100)),
         ..Default::default()
     };
     let mut sched = Scheduler::new(store, cfg);
-    let resumed = sched.resume().map_err(CmdError::runtime)?;
+    let resumed = sched.resume()?;
     if !resumed.is_empty() {
         tracing::info!(?resumed, "resumed unfinished sweeps");
     }
@@ -61,12 +62,12 @@ pub fn run(args: &CoordinatorArgs) -> CmdResult {
     rt.block_on(async {
         let listener = tokio::net::TcpListener::bind(&args.listen)
             .await
-            .map_err(|e| CmdError::data(format!("cannot listen on {}: {e}", args.listen)))?;
+            .map_err(|e| CliError::input(format!("cannot listen on {}: {e}", args.listen)))?;
         let metrics = match &args.metrics_listen {
             Some(a) => Some(
                 tokio::net::TcpListener::bind(a)
                     .await
-                    .map_err(|e| CmdError::data(format!("cannot listen on {a}: {e}")))?,
+                    .map_err(|e| CliError::input(format!("cannot listen on {a}: {e}")))?,
             ),
             None => None,
         };
@@ -79,6 +80,6 @@ pub fn run(args: &CoordinatorArgs) -> CmdResult {
         }
         let _ = out.flush();
         let opts = ServeOptions { listener, metrics, token, tls };
-        serve(Service::new(sched), opts, shutdown_signal()).await.map_err(CmdError::runtime)
+        serve(Service::new(sched), opts, shutdown_signal()).await.map_err(CliError::from)
     })
 }

@@ -5,12 +5,14 @@
 use std::path::PathBuf;
 
 use futures::StreamExt;
-use pf1e_coordinator::client::Target;
-use pf1e_coordinator::proto;
 use pf1e_coordinator::sweep::{Sweep, bundle_from_disk};
+use pf1e_wire::client::Target;
+use pf1e_wire::proto;
+use pf1e_wire::status::{CoordinatorStats, FinishedCell, StatusDocument, SweepInfo, SweepStatus, WorkerInfo};
 
 use super::progress::Progress;
-use super::{CmdError, CmdResult, ConnectArgs, document, runtime};
+use super::{ConnectArgs, document, runtime};
+use crate::error::{CliError, CliResult};
 
 /// Arguments of `pf1e ctl`.
 #[derive(Debug, Clone, clap::Args)]
@@ -74,18 +76,18 @@ pub enum CtlCommand {
     },
 }
 
-fn rpc<T>(r: Result<tonic::Response<T>, tonic::Status>) -> Result<T, CmdError> {
-    r.map(tonic::Response::into_inner).map_err(|s| CmdError::from_status(&s))
+fn rpc<T>(r: Result<tonic::Response<T>, tonic::Status>) -> Result<T, CliError> {
+    r.map(tonic::Response::into_inner).map_err(|s| CliError::from_status(&s))
 }
 
 /// Runs `pf1e ctl`.
-pub fn run(args: &CtlArgs) -> CmdResult {
+pub fn run(args: &CtlArgs) -> CliResult {
     // A bad sweep file is refused before any connection.
     let bundle = match &args.command {
         CtlCommand::Submit { sweep, .. } => {
-            let bundle = bundle_from_disk(sweep).map_err(CmdError::data)?;
-            let parsed = Sweep::from_bundle(&bundle).map_err(CmdError::data)?;
-            parsed.validate(&bundle.sweep_yaml).map_err(CmdError::data)?;
+            let bundle = bundle_from_disk(sweep)?;
+            let parsed = Sweep::from_bundle(&bundle)?;
+            parsed.validate(&bundle.sweep_yaml)?;
             Some(bundle)
         }
         _ => None,
@@ -94,8 +96,8 @@ pub fn run(args: &CtlArgs) -> CmdResult {
     runtime()?.block_on(async move { dispatch(&target, &args.command, bundle).await })
 }
 
-async fn dispatch(target: &Target, command: &CtlCommand, bundle: Option<proto::SweepBundle>) -> CmdResult {
-    let mut client = target.control().await.map_err(CmdError::runtime)?;
+async fn dispatch(target: &Target, command: &CtlCommand, bundle: Option<proto::SweepBundle>) -> CliResult {
+    let mut client = target.control().await?;
     match command {
         CtlCommand::Submit { watch, quiet, .. } => {
             let id = rpc(client.submit(proto::SubmitRequest { bundle }).await)?.sweep_id;
@@ -113,12 +115,11 @@ async fn dispatch(target: &Target, command: &CtlCommand, bundle: Option<proto::S
             finished_ok(&info)
         }
         CtlCommand::Status { id: Some(id), json } => {
-            let mut info = rpc(client.get(proto::GetRequest { sweep_id: *id }).await)?;
-            info.results_json.clear();
+            let info = SweepInfo::try_from(&rpc(client.get(proto::GetRequest { sweep_id: *id }).await)?)?;
             if *json {
                 println!("{}", document(&info, false));
             } else {
-                let s = info.stats.unwrap_or_default();
+                let s = info.stats;
                 println!("sweep {} ({}): {}", info.id, info.name, info.status);
                 println!("  cells  {}/{}", s.cells_done, s.cells_total);
                 println!("  runs   {}/{}", s.runs_done, s.runs_total);
@@ -134,20 +135,14 @@ async fn dispatch(target: &Target, command: &CtlCommand, bundle: Option<proto::S
         }
         CtlCommand::Status { id: None, json } => {
             let list = rpc(client.list(proto::ListRequest {}).await)?;
-            let c = list.coordinator.unwrap_or_default();
+            let c = list.coordinator.as_ref().map(CoordinatorStats::from).unwrap_or_default();
+            let sweeps = list.sweeps.iter().map(SweepInfo::try_from).collect::<Result<Vec<_>, _>>()?;
             if *json {
-                let doc = serde_json::json!({
-                    "coordinator": {
-                        "shards_queued": c.shards_queued,
-                        "shards_leased": c.shards_leased,
-                        "shards_done": c.shards_done,
-                        "cache_hits": c.cache_hits,
-                        "workers": c.workers,
-                        "runs_done": c.runs_done,
-                        "runs_per_second": c.runs_per_second,
-                    },
-                    "sweeps": list.sweeps.iter().map(|i| document(i, false)).collect::<Vec<_>>(),
-                });
+                let doc = StatusDocument {
+                    coordinator: c,
+                    sweeps: sweeps.iter().map(|i| i.document(false)).collect(),
+                };
+                let doc = serde_json::to_value(doc).unwrap_or_default();
                 println!("{doc}");
             } else {
                 println!(
@@ -159,8 +154,8 @@ async fn dispatch(target: &Target, command: &CtlCommand, bundle: Option<proto::S
                     c.cache_hits,
                     c.runs_per_second
                 );
-                for i in &list.sweeps {
-                    let s = i.stats.unwrap_or_default();
+                for i in &sweeps {
+                    let s = i.stats;
                     println!(
                         "{:>6}  {:<10} {:<24} {}/{} cells  {}/{} runs  {} shards ({} computed, {} from cache)",
                         i.id,
@@ -179,36 +174,31 @@ async fn dispatch(target: &Target, command: &CtlCommand, bundle: Option<proto::S
             Ok(())
         }
         CtlCommand::Results { id, json, report } => {
-            let info = rpc(client.get(proto::GetRequest { sweep_id: *id }).await)?;
-            if info.status != "done" {
-                return Err(CmdError::runtime(format!("sweep {id} is {} and has no results", info.status)));
+            let info = SweepInfo::try_from(&rpc(client.get(proto::GetRequest { sweep_id: *id }).await)?)?;
+            if info.status != SweepStatus::Done {
+                return Err(CliError::environment(format!(
+                    "sweep {id} is {} and has no results",
+                    info.status
+                )));
             }
             super::report::emit(&info, *json, report)
         }
         CtlCommand::Cancel { id } => {
-            let info = rpc(client.cancel(proto::CancelRequest { sweep_id: *id }).await)?;
+            let info =
+                SweepInfo::try_from(&rpc(client.cancel(proto::CancelRequest { sweep_id: *id }).await)?)?;
             println!("sweep {} {}", info.id, info.status);
             Ok(())
         }
         CtlCommand::Workers { json } => {
             let list = rpc(client.list_workers(proto::ListWorkersRequest {}).await)?;
+            let workers: Vec<WorkerInfo> = list.workers.iter().map(WorkerInfo::from).collect();
             if *json {
-                let doc: Vec<_> = list
-                    .workers
-                    .iter()
-                    .map(|w| {
-                        serde_json::json!({
-                            "id": w.worker_id, "name": w.name, "threads": w.threads,
-                            "leases": w.leases, "shards_done": w.shards_done, "last_seen_ms": w.last_seen_ms,
-                        })
-                    })
-                    .collect();
-                println!("{}", serde_json::Value::Array(doc));
+                println!("{}", serde_json::to_value(&workers).unwrap_or_default());
             } else {
-                for w in &list.workers {
+                for w in &workers {
                     println!(
                         "{:<6} {:<20} {:>3} threads {:>5} leases {:>8} shards done, seen {} ms ago",
-                        w.worker_id, w.name, w.threads, w.leases, w.shards_done, w.last_seen_ms
+                        w.id, w.name, w.threads, w.leases, w.shards_done, w.last_seen_ms
                     );
                 }
             }
@@ -217,11 +207,11 @@ async fn dispatch(target: &Target, command: &CtlCommand, bundle: Option<proto::S
     }
 }
 
-fn finished_ok(info: &proto::SweepInfo) -> CmdResult {
-    if info.status == "done" {
+fn finished_ok(info: &SweepInfo) -> CliResult {
+    if info.status == SweepStatus::Done {
         Ok(())
     } else {
-        Err(CmdError::runtime(format!(
+        Err(CliError::environment(format!(
             "sweep {} {}{}",
             info.id,
             info.status,
@@ -232,27 +222,29 @@ fn finished_ok(info: &proto::SweepInfo) -> CmdResult {
 
 /// Follows a sweep to its end; returns its final state.
 async fn follow(
-    client: &mut pf1e_coordinator::client::Control,
+    client: &mut pf1e_wire::client::Control,
     id: u64,
     quiet: bool,
     print_cells: bool,
-) -> Result<proto::SweepInfo, CmdError> {
+) -> Result<SweepInfo, CliError> {
     let mut stream = rpc(client.watch(proto::WatchRequest { sweep_id: id }).await)?;
     let mut progress = Progress::new(quiet);
     let mut last = None;
     while let Some(event) = stream.next().await {
-        let event = event.map_err(|s| CmdError::from_status(&s))?;
+        let event = event.map_err(|s| CliError::from_status(&s))?;
         if print_cells {
-            for c in &event.finished_cells {
-                println!("{c}");
+            for c in &event.cells {
+                let c = FinishedCell::try_from(c)?;
+                println!("{}", serde_json::to_value(&c.cell).unwrap_or_default());
             }
         }
-        if let Some(info) = event.info {
+        if let Some(info) = &event.info {
+            let info = SweepInfo::try_from(info)?;
             progress.update(&info);
             last = Some(info);
         }
     }
     progress.finish();
-    last.filter(|i| i.status != "running")
-        .ok_or_else(|| CmdError::runtime(format!("lost the coordinator while watching sweep {id}")))
+    last.filter(|i| i.status.is_terminal())
+        .ok_or_else(|| CliError::environment(format!("lost the coordinator while watching sweep {id}")))
 }

@@ -1,6 +1,6 @@
 //! The sweep-service subcommands: `run`, `coordinator`, `worker`, `ctl`,
-//! `bench-service`, and what they share (errors and exit codes, the
-//! coordinator address and token, progress display, result documents).
+//! `bench-service`, and what they share (the coordinator address and token,
+//! progress display, result documents).
 
 pub mod bench_service;
 pub mod coordinator;
@@ -12,53 +12,11 @@ pub mod worker;
 
 use std::path::{Path, PathBuf};
 
-use pf1e_coordinator::auth::{ClientAuth, read_token_file};
-use pf1e_coordinator::client::Target;
-use pf1e_coordinator::proto;
+use pf1e_wire::auth::{ClientAuth, read_token_file};
+use pf1e_wire::client::Target;
+use pf1e_wire::status::SweepInfo;
 
-/// A failure with its exit status: 2 for usage and data errors, 1 otherwise.
-#[derive(Debug)]
-pub struct CmdError {
-    /// Exit status.
-    pub code: u8,
-    /// One line for stderr.
-    pub message: String,
-}
-
-impl CmdError {
-    /// A usage or data error (exit 2).
-    pub fn data(message: impl std::fmt::Display) -> Self {
-        Self { code: 2, message: message.to_string() }
-    }
-
-    /// Any other failure (exit 1).
-    pub fn runtime(message: impl std::fmt::Display) -> Self {
-        Self { code: 1, message: message.to_string() }
-    }
-
-    /// Maps a gRPC status: refusals of the request are data errors.
-    pub fn from_status(s: &tonic::Status) -> Self {
-        use tonic::Code;
-        let msg = s.message().to_string();
-        match s.code() {
-            Code::InvalidArgument
-            | Code::NotFound
-            | Code::Unauthenticated
-            | Code::PermissionDenied
-            | Code::FailedPrecondition => Self::data(msg),
-            _ => Self::runtime(format!("coordinator: {msg}")),
-        }
-    }
-}
-
-impl From<CmdError> for crate::failure::Failure {
-    fn from(e: CmdError) -> Self {
-        if e.code == 2 { Self::input(e.message) } else { Self::internal(e.message) }
-    }
-}
-
-/// Result of a subcommand.
-pub type CmdResult = Result<(), CmdError>;
+use crate::error::CliError;
 
 /// Connection options shared by `worker` and `ctl`.
 #[derive(Debug, Clone, clap::Args)]
@@ -75,23 +33,23 @@ pub struct ConnectArgs {
 }
 
 /// The token: `--token-file`, else `PF1E_TOKEN`, else none.
-pub fn token(file: Option<&Path>) -> Result<Option<String>, CmdError> {
+pub fn token(file: Option<&Path>) -> Result<Option<String>, CliError> {
     if let Some(f) = file {
-        return read_token_file(f).map_err(CmdError::data);
+        return Ok(read_token_file(f)?);
     }
     Ok(std::env::var("PF1E_TOKEN").ok().map(|t| t.trim().to_string()).filter(|t| !t.is_empty()))
 }
 
 impl ConnectArgs {
     /// The coordinator to talk to.
-    pub fn target(&self) -> Result<Target, CmdError> {
+    pub fn target(&self) -> Result<Target, CliError> {
         let url = self.coordinator.clone().ok_or_else(|| {
-            CmdError::data("no coordinator: pass --coordinator URL or set PF1E_COORDINATOR")
+            CliError::input("no coordinator: pass --coordinator URL or set PF1E_COORDINATOR")
         })?;
         let token = token(self.token_file.as_deref())?;
-        let auth = ClientAuth::new(token.as_deref()).map_err(CmdError::data)?;
+        let auth = ClientAuth::new(token.as_deref())?;
         let tls_ca = match &self.tls_ca {
-            Some(p) => Some(std::fs::read(p).map_err(|e| CmdError::data(format!("{}: {e}", p.display())))?),
+            Some(p) => Some(std::fs::read(p).map_err(|e| CliError::input(format!("{}: {e}", p.display())))?),
             None => None,
         };
         Ok(Target { url, auth, tls_ca })
@@ -99,12 +57,12 @@ impl ConnectArgs {
 }
 
 /// A tokio runtime for the networked subcommands.
-pub fn runtime() -> Result<tokio::runtime::Runtime, CmdError> {
+pub fn runtime() -> Result<tokio::runtime::Runtime, CliError> {
     tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
-        .map_err(|e| CmdError::runtime(format!("cannot start the async runtime: {e}")))
+        .map_err(|e| CliError::environment(format!("cannot start the async runtime: {e}")))
 }
 
 /// Resolves on SIGTERM or Ctrl-C.
@@ -130,93 +88,8 @@ pub async fn shutdown_signal() {
     }
 }
 
-/// The `stats` object of the JSON documents.
-pub fn stats_json(s: &proto::Stats) -> serde_json::Value {
-    serde_json::json!({
-        "shards_total": s.shards_total,
-        "shards_computed": s.shards_computed,
-        "shards_from_cache": s.shards_from_cache,
-        "shards_queued": s.shards_queued,
-        "shards_leased": s.shards_leased,
-        "cells_total": s.cells_total,
-        "cells_done": s.cells_done,
-        "runs_total": s.runs_total,
-        "runs_done": s.runs_done,
-    })
-}
-
-/// The JSON document of `run --json`, `ctl results --json` and `ctl status ID --json`.
-pub fn document(info: &proto::SweepInfo, with_results: bool) -> serde_json::Value {
-    let mut doc = serde_json::json!({
-        "id": info.id,
-        "name": info.name,
-        "status": info.status,
-        "stats": stats_json(&info.stats.unwrap_or_default()),
-    });
-    if !info.error.is_empty() {
-        doc["error"] = serde_json::Value::String(info.error.clone());
-    }
-    if with_results {
-        doc["results"] = serde_json::from_str(&info.results_json).unwrap_or(serde_json::Value::Null);
-    }
-    doc
-}
-
-/// Prints a finished sweep for people: one line per cell.
-pub fn print_results(info: &proto::SweepInfo) {
-    let Ok(results) = serde_json::from_str::<serde_json::Value>(&info.results_json) else {
-        println!("sweep {} ({}): {}", info.id, info.name, info.status);
-        return;
-    };
-    let party = results["party"].as_str().unwrap_or("party");
-    println!("sweep {} ({}): {}", info.id, info.name, info.status);
-    for (j, job) in results["jobs"].as_array().into_iter().flatten().enumerate() {
-        // Analysis jobs print their own layouts (see `report`).
-        if job["kind"] != "grid" {
-            continue;
-        }
-        println!("job {} ({})", j + 1, job["kind"].as_str().unwrap_or("?"));
-        println!(
-            "  {:<28} {:<20} {:>6} {:>17} {:>7} {:>9}",
-            "hp fractions",
-            "strategies",
-            "runs",
-            format!("{party} win (3σ)"),
-            "rounds",
-            "hp lost"
-        );
-        for c in job["cells"].as_array().into_iter().flatten() {
-            let hp: Vec<String> = c["hp"]
-                .as_object()
-                .into_iter()
-                .flatten()
-                .map(|(s, f)| format!("{s}={}", f.as_f64().unwrap_or(0.0)))
-                .collect();
-            let strategies = format!(
-                "{}/{}",
-                c["party_strategy"].as_str().unwrap_or("?"),
-                c["adversary_strategy"].as_str().unwrap_or("?")
-            );
-            let rate = c["party_win_rate"].as_f64().unwrap_or(0.0) * 100.0;
-            let lo = c["party_win_band"][0].as_f64().unwrap_or(0.0) * 100.0;
-            let hi = c["party_win_band"][1].as_f64().unwrap_or(0.0) * 100.0;
-            println!(
-                "  {:<28} {:<20} {:>6} {:>5.1}% [{:>4.1}-{:>5.1}] {:>7.2} {:>9.2}",
-                hp.join(" "),
-                strategies,
-                c["runs"].as_u64().unwrap_or(0),
-                rate,
-                lo,
-                hi,
-                c["mean_rounds"].as_f64().unwrap_or(0.0),
-                c["party_hp_lost"]["mean"].as_f64().unwrap_or(0.0)
-            );
-        }
-    }
-    if let Some(s) = &info.stats {
-        println!(
-            "shards: {} total, {} computed, {} from cache",
-            s.shards_total, s.shards_computed, s.shards_from_cache
-        );
-    }
+/// The JSON document of `run --json`, `ctl results --json` and `ctl status ID --json`
+/// (keys sorted, as every JSON document pf1e prints).
+pub fn document(info: &SweepInfo, with_results: bool) -> serde_json::Value {
+    serde_json::to_value(info.document(with_results)).unwrap_or_default()
 }

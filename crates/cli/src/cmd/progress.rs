@@ -3,7 +3,8 @@
 use std::io::IsTerminal;
 use std::time::{Duration, Instant};
 
-use pf1e_coordinator::proto;
+use pf1e_wire::results::JobProgress;
+use pf1e_wire::status::SweepInfo;
 
 /// Shows the progress of one sweep on stderr.
 pub struct Progress {
@@ -30,21 +31,22 @@ impl Progress {
     }
 
     /// Shows a state.
-    pub fn update(&mut self, info: &proto::SweepInfo) {
+    pub fn update(&mut self, info: &SweepInfo) {
         if self.quiet {
             return;
         }
         // Partial rankings of the analysis jobs, whenever they change.
-        if info.progress != self.last_progress {
-            for line in info.progress.iter().filter(|l| !self.last_progress.contains(l)) {
+        let progress: Vec<String> = info.progress.iter().map(line).collect();
+        if progress != self.last_progress {
+            for line in progress.iter().filter(|l| !self.last_progress.contains(l)) {
                 match &self.bar {
                     Some(bar) => bar.println(line),
                     None => eprintln!("{line}"),
                 }
             }
-            self.last_progress = info.progress.clone();
+            self.last_progress = progress;
         }
-        let s = info.stats.unwrap_or_default();
+        let s = info.stats;
         let msg = format!(
             "{}/{} cells, {} shards from cache, {} computed",
             s.cells_done, s.cells_total, s.shards_from_cache, s.shards_computed
@@ -67,6 +69,28 @@ impl Progress {
     pub fn finish(&mut self) {
         if let Some(bar) = self.bar.take() {
             bar.finish_and_clear();
+        }
+    }
+}
+
+/// One line of a job's partial results.
+pub fn line(p: &JobProgress) -> String {
+    match p {
+        JobProgress::Optimize { leaders } => {
+            let top: Vec<String> =
+                leaders.iter().map(|l| format!("{} {:.1}%", l.strategy, l.p_survives * 100.0)).collect();
+            format!("optimize leaders: {}", top.join(" | "))
+        }
+        JobProgress::Minmax { iteration, party_strategy, adversary_strategy, p_survives } => format!(
+            "minmax iteration {iteration}: {party_strategy} vs {adversary_strategy} ({:.1}% party survival)",
+            p_survives * 100.0
+        ),
+        JobProgress::DangerMap { measured } => format!("danger_map: {measured} cells measured"),
+        JobProgress::Frontier { criterion, value, party_hp } => {
+            format!("frontier: {} = {value:.3} at party hp {party_hp:.3}", criterion.name())
+        }
+        JobProgress::Sensitivity { adversary_strategy, criterion, delta } => {
+            format!("sensitivity: {adversary_strategy} moves {} by {delta:+.3}", criterion.name())
         }
     }
 }

@@ -3,11 +3,13 @@
 
 use std::path::{Path, PathBuf};
 
-use pf1e_coordinator::jobs::render::{self, Style};
-use pf1e_coordinator::jobs::svg::danger_map_svg;
-use pf1e_coordinator::proto;
+use pf1e_wire::results::JobResult;
+use pf1e_wire::status::SweepInfo;
 
-use super::{CmdError, CmdResult, document, print_results};
+use super::document;
+use crate::error::{CliError, CliResult};
+use crate::render::jobs::{self, Style};
+use crate::render::svg::danger_map_svg;
 
 /// Report format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -29,59 +31,51 @@ pub struct ReportArgs {
     pub out: Option<PathBuf>,
 }
 
-fn results(info: &proto::SweepInfo) -> serde_json::Value {
-    serde_json::from_str(&info.results_json).unwrap_or(serde_json::Value::Null)
-}
-
 /// Prints a finished sweep (`json`: one document) and writes `--out`.
-pub fn emit(info: &proto::SweepInfo, json: bool, args: &ReportArgs) -> CmdResult {
-    let r = results(info);
+pub fn emit(info: &SweepInfo, json: bool, args: &ReportArgs) -> CliResult {
+    let results = info.results.as_deref();
     if json {
         println!("{}", document(info, true));
     } else if args.format == Format::Md {
-        print!("{}", render::report(Style::Markdown, &r));
+        print!("{}", results.map(|r| jobs::report(Style::Markdown, r)).unwrap_or_default());
     } else {
-        print_results(info);
-        print!("{}", render::report(Style::Text, &r));
+        print!("{}", jobs::sweep(info));
+        print!("{}", results.map(|r| jobs::report(Style::Text, r)).unwrap_or_default());
     }
     if let Some(dir) = &args.out {
-        write_out(dir, info, &r)?;
+        write_out(dir, info)?;
     }
     Ok(())
 }
 
 /// Writes report.md, results.json and danger_map_N.svg to `dir`.
-pub fn write_out(dir: &Path, info: &proto::SweepInfo, r: &serde_json::Value) -> CmdResult {
-    let fail = |p: &Path, e: std::io::Error| CmdError::runtime(format!("{}: {e}", p.display()));
+pub fn write_out(dir: &Path, info: &SweepInfo) -> CliResult {
+    let fail = |p: &Path, e: std::io::Error| CliError::environment(format!("{}: {e}", p.display()));
     std::fs::create_dir_all(dir).map_err(|e| fail(dir, e))?;
     let write = |name: &str, text: &str| {
         let p = dir.join(name);
         std::fs::write(&p, text).map_err(|e| fail(&p, e))
     };
-    let mut md = render::report(Style::Markdown, r);
-    for (i, job) in r["jobs"].as_array().into_iter().flatten().enumerate() {
-        if job["kind"] != "danger_map" {
-            continue;
-        }
-        let r = &job["result"];
-        let layers = r["layers"].as_array().cloned().unwrap_or_default();
-        for (l, layer) in layers.iter().enumerate() {
-            let mut one = r.clone();
-            one["points"] = layer["points"].clone();
-            one["squares"] = layer["squares"].clone();
-            let Some(svg) = danger_map_svg(&one) else { continue };
-            let name = if l == 0 {
-                format!("danger_map_{}.svg", i + 1)
-            } else {
-                format!("danger_map_{}_{}.svg", i + 1, l + 1)
-            };
-            write(&name, &svg)?;
-            md += &format!(
-                "![danger map of job {}, aware {} copies {}]({name})\n\n",
-                i + 1,
-                layer["aware"],
-                layer["copies"]
-            );
+    let mut md = String::new();
+    if let Some(results) = info.results.as_deref() {
+        md = jobs::report(Style::Markdown, results);
+        for (i, job) in results.jobs.iter().enumerate() {
+            let JobResult::DangerMap(r) = &job.result else { continue };
+            for (l, layer) in r.layers.iter().enumerate() {
+                let Some(svg) = danger_map_svg(r, layer) else { continue };
+                let name = if l == 0 {
+                    format!("danger_map_{}.svg", i + 1)
+                } else {
+                    format!("danger_map_{}_{}.svg", i + 1, l + 1)
+                };
+                write(&name, &svg)?;
+                md += &format!(
+                    "![danger map of job {}, aware {} copies {}]({name})\n\n",
+                    i + 1,
+                    serde_json::to_string(&layer.aware).unwrap_or_default(),
+                    serde_json::to_string(&layer.copies).unwrap_or_default()
+                );
+            }
         }
     }
     write("report.md", &md)?;

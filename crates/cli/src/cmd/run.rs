@@ -8,10 +8,11 @@ use pf1e_coordinator::embedded::drive;
 use pf1e_coordinator::scheduler::{Scheduler, SchedulerConfig};
 use pf1e_coordinator::store::Store;
 use pf1e_coordinator::sweep::{Sweep, bundle_from_disk};
+use pf1e_wire::status::SweepStatus;
 use pf1e_worker::EngineEvaluator;
 
 use super::progress::Progress;
-use super::{CmdError, CmdResult};
+use crate::error::{CliError, CliResult};
 
 /// Arguments of `pf1e run`.
 #[derive(Debug, Clone, clap::Args)]
@@ -50,34 +51,31 @@ pub fn default_db() -> PathBuf {
 }
 
 /// Runs `pf1e run`.
-pub fn run(args: &RunArgs) -> CmdResult {
+pub fn run(args: &RunArgs) -> CliResult {
     // Everything is read and checked before the cache is opened: a bad sweep writes nothing.
-    let bundle = bundle_from_disk(&args.sweep).map_err(CmdError::data)?;
-    let sweep = Sweep::from_bundle(&bundle).map_err(CmdError::data)?;
-    sweep.validate(&bundle.sweep_yaml).map_err(CmdError::data)?;
+    let bundle = bundle_from_disk(&args.sweep)?;
+    let sweep = Sweep::from_bundle(&bundle)?;
+    sweep.validate(&bundle.sweep_yaml)?;
 
     let store = if args.no_cache {
         Store::in_memory()
     } else {
         Store::open(&args.db.clone().unwrap_or_else(default_db))
-    }
-    .map_err(CmdError::runtime)?;
+    }?;
     let threads =
         args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
-        .map_err(|e| CmdError::runtime(format!("thread pool: {e}")))?;
+        .map_err(|e| CliError::environment(format!("thread pool: {e}")))?;
     let mut sched = Scheduler::new(store, SchedulerConfig { validate: false, ..Default::default() });
-    let id = sched.submit(bundle).map_err(CmdError::data)?;
+    let id = sched.submit(bundle)?;
     let evaluator = EngineEvaluator::new();
     let mut progress = Progress::new(args.quiet);
-    let info = pool
-        .install(|| drive(&mut sched, id, &evaluator, threads, |i| progress.update(i)))
-        .map_err(CmdError::runtime)?;
+    let info = pool.install(|| drive(&mut sched, id, &evaluator, threads, |i| progress.update(i)))?;
     progress.finish();
-    if info.status != "done" {
-        return Err(CmdError::runtime(format!("sweep {} {}: {}", info.id, info.status, info.error)));
+    if info.status != SweepStatus::Done {
+        return Err(CliError::environment(format!("sweep {} {}: {}", info.id, info.status, info.error)));
     }
     super::report::emit(&info, args.json, &args.report)
 }

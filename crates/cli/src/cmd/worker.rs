@@ -2,9 +2,10 @@
 
 use std::sync::Arc;
 
-use pf1e_worker::{EngineEvaluator, WorkerConfig, WorkerError};
+use pf1e_worker::{EngineEvaluator, WorkerConfig};
 
-use super::{CmdError, CmdResult, ConnectArgs, runtime, shutdown_signal};
+use super::{ConnectArgs, runtime, shutdown_signal};
+use crate::error::CliResult;
 
 /// Arguments of `pf1e worker`.
 #[derive(Debug, Clone, clap::Args)]
@@ -17,13 +18,13 @@ pub struct WorkerArgs {
     /// Name shown by `ctl workers` (default: the host name).
     #[arg(long)]
     pub name: Option<String>,
-    /// Most shards per lease (default: adapts to about a quarter second of work).
+    /// Most shards per lease (default: adapts to about a tenth of a second of work).
     #[arg(long)]
     pub max_batch: Option<usize>,
 }
 
 /// Runs `pf1e worker`.
-pub fn run(args: &WorkerArgs) -> CmdResult {
+pub fn run(args: &WorkerArgs) -> CliResult {
     let target = args.connect.target()?;
     let threads =
         args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
@@ -35,10 +36,5 @@ pub fn run(args: &WorkerArgs) -> CmdResult {
     let rules_version = pf1e_engine::RULES_VERSION.to_string();
     let cfg = WorkerConfig { target, threads, name, rules_version, max_batch: args.max_batch };
     let rt = runtime()?;
-    rt.block_on(pf1e_worker::run(cfg, Arc::new(EngineEvaluator::new()), shutdown_signal())).map_err(|e| {
-        match e {
-            WorkerError::Refused(m) => CmdError::data(m),
-            WorkerError::Local(m) => CmdError::runtime(m),
-        }
-    })
+    Ok(rt.block_on(pf1e_worker::run(cfg, Arc::new(EngineEvaluator::new()), shutdown_signal()))?)
 }

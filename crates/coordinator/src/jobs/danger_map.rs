@@ -11,12 +11,13 @@
 use std::collections::BTreeMap;
 
 use pf1e_engine::objectives::Criterion;
+use pf1e_wire::results::{DangerLayer, DangerMapResult, DangerPoint, DangerSquare, JobProgress, JobResult};
 use serde::Deserialize;
-use serde_json::{Value, json};
 
-use super::{CellMetrics, JobContext, MetricPlanner};
-use crate::plan::{SideExtra, Step};
-use crate::sweep::{HpFraction, StrategySpec};
+use crate::cell::{CellSpec, HpFraction, SideExtra, StrategySpec};
+use crate::jobs::JobError;
+use crate::jobs::metrics::{CellMetrics, MetricPlanner};
+use crate::plan::{JobContext, PlannerState, Step};
 
 /// The `danger_map` job as written in the sweep file.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
@@ -130,27 +131,40 @@ impl DangerMapJob {
     }
 
     /// Checks the job before anything runs.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), JobError> {
         if self.fractions.is_empty() {
-            return Err("danger_map: fractions must not be empty".into());
+            return Err(JobError::invalid("danger_map", "fractions must not be empty"));
         }
         if self.aware.values().any(Vec::is_empty)
             || self.copies.values().flat_map(|m| m.values()).any(Vec::is_empty)
         {
-            return Err("danger_map: an extra axis lists no value".into());
+            return Err(JobError::invalid("danger_map", "an extra axis lists no value"));
+        }
+        if !self.threshold.is_finite() {
+            return Err(JobError::invalid(
+                "danger_map",
+                format!("threshold must be a number, got {}", self.threshold),
+            ));
         }
         if self.depth > 6 {
-            return Err(format!("danger_map: depth must be at most 6, got {}", self.depth));
+            return Err(JobError::invalid(
+                "danger_map",
+                format!("depth must be at most 6, got {}", self.depth),
+            ));
         }
         if let Some(max) = self.max_total_runs
             && self.worst_case_runs() > max
         {
-            return Err(format!(
-                "danger_map: up to {} cells of {} runs need {} runs, over its max_total_runs of {max}",
-                self.worst_case_points(),
-                self.runs(),
-                self.worst_case_runs()
-            ));
+            return Err(JobError::OverBudget {
+                job: "danger_map",
+                plan: format!(
+                    "{} cells of {} runs",
+                    self.worst_case_points() * self.layers().len() as u64,
+                    self.runs()
+                ),
+                runs: self.worst_case_runs(),
+                max,
+            });
         }
         Ok(())
     }
@@ -203,7 +217,7 @@ impl DangerMap {
         Self { ctx, job, layers, current: 0, emitted: Vec::new() }
     }
 
-    fn emit(&mut self, pts: Vec<(u32, u32)>, level: u32) -> Vec<crate::plan::CellSpec> {
+    fn emit(&mut self, pts: Vec<(u32, u32)>, level: u32) -> Vec<CellSpec> {
         let mut cells = Vec::new();
         let li = self.current;
         for p in pts {
@@ -290,24 +304,44 @@ impl DangerMap {
         None
     }
 
-    fn layer_json(&self, layer: &Layer) -> Value {
+    fn layer_result(&self, layer: &Layer) -> DangerLayer {
         let f = |x: u32| f64::from(x) / 1e6;
-        json!({
-            "aware": layer.extra.iter().filter_map(|(s, e)| e.aware.map(|a| (s.clone(), json!(a)))).collect::<serde_json::Map<_, _>>(),
-            "copies": layer.extra.iter().filter(|(_, e)| !e.copies.is_empty()).map(|(s, e)| (s.clone(), json!(e.copies))).collect::<serde_json::Map<_, _>>(),
-            "points": layer.points.iter().filter_map(|(&(p, a), (level, m))| m.as_ref().map(|m| json!({
-                "party_hp": f(p),
-                "adversary_hp": f(a),
-                "level": level,
-                "value": self.job.criterion.value(&m.party),
-                "crossed": self.job.criterion.crossed(self.job.criterion.value(&m.party), self.job.threshold),
-                "party": m.party,
-                "adversary": m.adversary,
-            }))).collect::<Vec<_>>(),
-            "squares": layer.leaves.iter().map(|s| json!({
-                "party_hp": [f(s.p0), f(s.p1)], "adversary_hp": [f(s.a0), f(s.a1)], "level": s.level,
-            })).collect::<Vec<_>>(),
-        })
+        let criterion = self.job.criterion;
+        DangerLayer {
+            aware: layer.extra.iter().filter_map(|(s, e)| e.aware.map(|a| (s.clone(), a))).collect(),
+            copies: layer
+                .extra
+                .iter()
+                .filter(|(_, e)| !e.copies.is_empty())
+                .map(|(s, e)| (s.clone(), e.copies.clone()))
+                .collect(),
+            points: layer
+                .points
+                .iter()
+                .filter_map(|(&(p, a), (level, m))| {
+                    let m = m.as_ref()?;
+                    let value = criterion.value(&m.party);
+                    Some(DangerPoint {
+                        party_hp: f(p),
+                        adversary_hp: f(a),
+                        level: *level,
+                        value,
+                        crossed: criterion.crossed(value, self.job.threshold),
+                        party: m.party.clone(),
+                        adversary: m.adversary.clone(),
+                    })
+                })
+                .collect(),
+            squares: layer
+                .leaves
+                .iter()
+                .map(|s| DangerSquare {
+                    party_hp: [f(s.p0), f(s.p1)],
+                    adversary_hp: [f(s.a0), f(s.a1)],
+                    level: s.level,
+                })
+                .collect(),
+        }
     }
 }
 
@@ -334,39 +368,45 @@ impl MetricPlanner for DangerMap {
         }
     }
 
-    fn state(&self) -> Value {
-        json!({ "layer": self.current, "layers": self.layers.len(), "cells": self.emitted.len() })
-    }
-
-    fn result(&self) -> Value {
-        let layers: Vec<Value> = self.layers.iter().map(|l| self.layer_json(l)).collect();
-        let mut out = json!({
-            "criterion": self.job.criterion.name(),
-            "threshold": self.job.threshold,
-            "party_strategy": self.job.party.as_str(),
-            "adversary_strategy": self.job.adversary.as_str(),
-            "depth": self.job.depth,
-        });
-        // The first layer's points and squares at the top level, every layer in `layers`.
-        if let Some(first) = layers.first() {
-            out["points"] = first["points"].clone();
-            out["squares"] = first["squares"].clone();
-        }
-        out["layers"] = Value::Array(layers);
-        out
-    }
-
-    fn progress(&self) -> Option<String> {
+    fn state(&self) -> PlannerState {
         let measured: usize =
             self.layers.iter().map(|l| l.points.values().filter(|(_, m)| m.is_some()).count()).sum();
-        (measured > 0).then(|| format!("danger_map: {measured} cells measured"))
+        PlannerState {
+            phase: format!("layer {} of {}", (self.current + 1).min(self.layers.len()), self.layers.len()),
+            cells: self.emitted.len() as u64,
+            measured: measured as u64,
+        }
+    }
+
+    fn result(&self) -> JobResult {
+        JobResult::DangerMap(DangerMapResult::new(
+            self.job.criterion,
+            self.job.threshold,
+            self.job.party.as_str().to_string(),
+            self.job.adversary.as_str().to_string(),
+            self.job.depth,
+            self.layers.iter().map(|l| self.layer_result(l)).collect(),
+        ))
+    }
+
+    fn progress(&self) -> Option<JobProgress> {
+        let measured: usize =
+            self.layers.iter().map(|l| l.points.values().filter(|(_, m)| m.is_some()).count()).sum();
+        (measured > 0).then_some(JobProgress::DangerMap { measured: measured as u64 })
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::jobs::testing::{ctx, drive, metrics};
+    use crate::jobs::metrics::testing::{ctx, drive, metrics};
+
+    fn result(d: &DangerMap) -> DangerMapResult {
+        match d.result() {
+            JobResult::DangerMap(r) => r,
+            other => panic!("not a danger map: {other:?}"),
+        }
+    }
 
     fn job(depth: u32) -> DangerMapJob {
         DangerMapJob {
@@ -384,7 +424,7 @@ mod tests {
     }
 
     /// p_tpk ≥ 0.5 exactly when the party has less than 0.5 HP: a vertical boundary.
-    fn boundary(c: &crate::plan::CellSpec) -> CellMetrics {
+    fn boundary(c: &CellSpec) -> CellMetrics {
         let p = c.hp["a"].as_f64();
         metrics(if p < 0.5 { 0.0 } else { 1.0 }, 0.0, c.runs)
     }
@@ -394,9 +434,10 @@ mod tests {
         let mut d = DangerMap::new(ctx(), job(0));
         let cells = drive(&mut d, &boundary);
         assert_eq!(cells.len(), 9);
-        let r = d.result();
-        assert_eq!(r["points"].as_array().unwrap().len(), 9);
-        assert!(r["points"][0]["adversary"].is_object());
+        let r = result(&d);
+        assert_eq!(r.points.len(), 9);
+        assert_eq!(r.points, r.layers[0].points, "the top level repeats the first layer");
+        assert_eq!(r.points[0].adversary.runs, 10, "both sides are measured");
     }
 
     #[test]
@@ -415,6 +456,7 @@ mod tests {
             DangerMapJob { max_total_runs: Some(100), ..job(2) }
                 .check()
                 .unwrap_err()
+                .to_string()
                 .contains("max_total_runs")
         );
     }
@@ -432,6 +474,6 @@ mod tests {
         assert!(cells.iter().any(|c| c.extra.get("b").is_some_and(|e| e.copies == ["orc", "orc"])));
         assert!(cells.iter().any(|c| c.extra.get("a").is_some_and(|e| e.aware == Some(false))));
         assert!(cells[..9].iter().all(|c| !c.extra.contains_key("b")), "the first layer adds no copy");
-        assert_eq!(d.result()["layers"].as_array().unwrap().len(), 4);
+        assert_eq!(result(&d).layers.len(), 4);
     }
 }

@@ -9,12 +9,13 @@
 //! crossing side; when not even `max_fraction` crosses: no frontier.
 
 use pf1e_engine::objectives::Criterion;
+use pf1e_wire::results::{Crossing, FrontierProbe, FrontierResult, JobProgress, JobResult};
 use serde::Deserialize;
-use serde_json::{Value, json};
 
-use super::{CellMetrics, JobContext, MetricPlanner};
-use crate::plan::Step;
-use crate::sweep::{HpFraction, StrategySpec};
+use crate::cell::{HpFraction, StrategySpec};
+use crate::jobs::JobError;
+use crate::jobs::metrics::{CellMetrics, MetricPlanner};
+use crate::plan::{JobContext, PlannerState, Step};
 
 /// The `frontier` job as written in the sweep file.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
@@ -88,32 +89,37 @@ impl FrontierJob {
     }
 
     /// Checks the parameters and the budget before anything runs.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), JobError> {
         if self.criterion.is_probability() && !(self.target > 0.0 && self.target < 1.0) {
-            return Err(format!(
-                "frontier: target must be in (0, 1) for {}, got {}",
-                self.criterion.name(),
-                self.target
+            return Err(JobError::invalid(
+                "frontier",
+                format!("target must be in (0, 1) for {}, got {}", self.criterion.name(), self.target),
             ));
         }
         if !self.criterion.is_probability() && (self.target.is_nan() || self.target < 0.0) {
-            return Err(format!("frontier: target must be at least 0, got {}", self.target));
+            return Err(JobError::invalid(
+                "frontier",
+                format!("target must be at least 0, got {}", self.target),
+            ));
         }
         if self.min_fraction > self.max_fraction {
-            return Err("frontier: min_fraction must not exceed max_fraction".into());
+            return Err(JobError::invalid("frontier", "min_fraction must not exceed max_fraction"));
         }
         if !(self.precision > 0.0 && self.precision <= 1.0) {
-            return Err(format!("frontier: precision must be in (0, 1], got {}", self.precision));
+            return Err(JobError::invalid(
+                "frontier",
+                format!("precision must be in (0, 1], got {}", self.precision),
+            ));
         }
         if let Some(max) = self.max_total_runs
             && self.worst_case_runs() > max
         {
-            return Err(format!(
-                "frontier: up to {} probes of {} runs need {} runs, over its max_total_runs of {max}",
-                self.worst_case_probes(),
-                self.runs(),
-                self.worst_case_runs()
-            ));
+            return Err(JobError::OverBudget {
+                job: "frontier",
+                plan: format!("{} probes of {} runs", self.worst_case_probes(), self.runs()),
+                runs: self.worst_case_runs(),
+                max,
+            });
         }
         Ok(())
     }
@@ -129,28 +135,7 @@ enum Phase {
         hi: u32,
         min_crossed: bool,
     },
-    Done(Option<(u32, Side)>),
-}
-
-/// On which side of the answer the criterion crosses its target.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Side {
-    /// Crossed at this party HP fraction and below (danger grows as HP falls: the usual case).
-    AtOrBelow,
-    /// Crossed at this fraction and above.
-    AtOrAbove,
-    /// Crossed over the whole probed range.
-    Everywhere,
-}
-
-impl Side {
-    fn name(self) -> &'static str {
-        match self {
-            Side::AtOrBelow => "at_or_below",
-            Side::AtOrAbove => "at_or_above",
-            Side::Everywhere => "everywhere",
-        }
-    }
+    Done(Option<(u32, Crossing)>),
 }
 
 /// The frontier planner.
@@ -217,7 +202,7 @@ impl MetricPlanner for Frontier {
                     let min_crossed = self.probes.first().is_some_and(|p| p.2);
                     let max_crossed = last.is_some_and(|p| p.2);
                     self.phase = match (min_crossed, max_crossed) {
-                        (true, true) => Phase::Done(Some((self.ceil(min), Side::Everywhere))),
+                        (true, true) => Phase::Done(Some((self.ceil(min), Crossing::Everywhere))),
                         (false, false) => Phase::Done(None),
                         _ => Phase::Bisect { lo: min, hi: max, min_crossed },
                     };
@@ -238,9 +223,9 @@ impl MetricPlanner for Frontier {
                     if hi - lo <= prec {
                         // Round toward the crossing end, so the answer stays on the crossing side.
                         let answer = if min_crossed {
-                            (self.floor(lo), Side::AtOrBelow)
+                            (self.floor(lo), Crossing::AtOrBelow)
                         } else {
-                            (self.ceil(hi), Side::AtOrAbove)
+                            (self.ceil(hi), Crossing::AtOrAbove)
                         };
                         self.phase = Phase::Done(Some(answer));
                         continue;
@@ -259,45 +244,55 @@ impl MetricPlanner for Frontier {
         }
     }
 
-    fn state(&self) -> Value {
-        json!({ "phase": format!("{:?}", self.phase), "probes": self.probes.len() })
+    fn state(&self) -> PlannerState {
+        PlannerState {
+            phase: format!("{:?}", self.phase),
+            cells: (self.probes.len() + usize::from(self.asked.is_some())) as u64,
+            measured: self.probes.len() as u64,
+        }
     }
 
-    fn result(&self) -> Value {
-        let (fraction, side) = match self.phase {
-            Phase::Done(Some((f, side))) => (Some(f64::from(f) / 1e6), Some(side.name())),
+    fn result(&self) -> JobResult {
+        let (fraction, crossed) = match self.phase {
+            Phase::Done(Some((f, side))) => (Some(f64::from(f) / 1e6), Some(side)),
             _ => (None, None),
         };
-        json!({
-            "criterion": self.job.criterion.name(),
-            "target": self.job.target,
-            "party_strategy": self.job.party.as_str(),
-            "adversary_strategy": self.job.adversary.as_str(),
-            "min_fraction": self.job.min_fraction.as_f64(),
-            "max_fraction": self.job.max_fraction.as_f64(),
-            "precision": self.job.precision,
-            "fraction": fraction,
-            "crossed": side,
-            "probes": self.probes.iter().map(|(f, v, c)| json!({
-                "party_hp": f64::from(*f) / 1e6, "value": v, "crossed": c,
-            })).collect::<Vec<_>>(),
+        JobResult::Frontier(FrontierResult {
+            criterion: self.job.criterion,
+            target: self.job.target,
+            party_strategy: self.job.party.as_str().to_string(),
+            adversary_strategy: self.job.adversary.as_str().to_string(),
+            min_fraction: self.job.min_fraction.as_f64(),
+            max_fraction: self.job.max_fraction.as_f64(),
+            precision: self.job.precision,
+            fraction,
+            crossed,
+            probes: self
+                .probes
+                .iter()
+                .map(|&(f, value, crossed)| FrontierProbe { party_hp: f64::from(f) / 1e6, value, crossed })
+                .collect(),
         })
     }
 
-    fn progress(&self) -> Option<String> {
-        let (f, v, _) = self.probes.last()?;
-        Some(format!(
-            "frontier: {} = {v:.3} at party hp {:.3}",
-            self.job.criterion.name(),
-            f64::from(*f) / 1e6
-        ))
+    fn progress(&self) -> Option<JobProgress> {
+        let &(f, value, _) = self.probes.last()?;
+        Some(JobProgress::Frontier { criterion: self.job.criterion, value, party_hp: f64::from(f) / 1e6 })
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::jobs::testing::{ctx, drive, metrics};
+    use crate::cell::CellSpec;
+    use crate::jobs::metrics::testing::{ctx, drive, metrics};
+
+    fn result(p: &Frontier) -> FrontierResult {
+        match p.result() {
+            JobResult::Frontier(r) => r,
+            other => panic!("not a frontier: {other:?}"),
+        }
+    }
 
     fn job(criterion: Criterion, target: f64) -> FrontierJob {
         FrontierJob {
@@ -314,7 +309,7 @@ mod tests {
     }
 
     /// A monotone danger curve: p_tpk = 1 − party hp fraction.
-    fn curve(c: &crate::plan::CellSpec) -> CellMetrics {
+    fn curve(c: &CellSpec) -> CellMetrics {
         let f = c.hp["a"].as_f64();
         metrics(f, 100.0 * (1.0 - f), c.runs)
     }
@@ -324,10 +319,10 @@ mod tests {
         // p_tpk = 1 − f ≥ 0.62 ⇔ f ≤ 0.38: danger grows as party HP falls (the usual case).
         let mut p = Frontier::new(ctx(), job(Criterion::PTpk, 0.62));
         let cells = drive(&mut p, &curve);
-        let r = p.result();
+        let r = result(&p);
         // The largest crossing probe lies in (0.33, 0.38]; floored to the 0.05 grid it stays crossing.
-        assert_eq!(r["fraction"].as_f64().unwrap(), 0.35);
-        assert_eq!(r["crossed"], "at_or_below");
+        assert_eq!(r.fraction, Some(0.35));
+        assert_eq!(r.crossed, Some(Crossing::AtOrBelow));
         assert!(cells.len() > 2);
         assert!(cells.len() as u64 <= job(Criterion::PTpk, 0.62).worst_case_probes());
     }
@@ -335,17 +330,17 @@ mod tests {
     #[test]
     fn bisection_finds_where_rising_hp_crosses_and_ceils_it() {
         // survival = 1 − f ≤ 0.42 ⇔ f ≥ 0.58 (the predecessor's case).
-        let inverted = |c: &crate::plan::CellSpec| {
+        let inverted = |c: &CellSpec| {
             let f = c.hp["a"].as_f64();
             metrics(1.0 - f, 0.0, c.runs)
         };
         let mut p = Frontier::new(ctx(), job(Criterion::PSurvives, 0.42));
         let cells = drive(&mut p, &inverted);
-        let r = p.result();
+        let r = result(&p);
         // Bisection ends with hi = 0.60625 (lo = 0.578125, within the 0.05 precision), and hi is
         // ceiled to the precision grid: 0.65.
-        assert_eq!(r["fraction"].as_f64().unwrap(), 0.65);
-        assert_eq!(r["crossed"], "at_or_above");
+        assert_eq!(r.fraction, Some(0.65));
+        assert_eq!(r.crossed, Some(Crossing::AtOrAbove));
         assert!(cells.len() as u64 <= job(Criterion::PSurvives, 0.42).worst_case_probes());
         assert!(cells.iter().all(|c| c.hp["b"] == HpFraction::FULL && c.seed == 11));
     }
@@ -356,7 +351,7 @@ mod tests {
         let mut p = Frontier::new(ctx(), job(Criterion::ExpectedHpLost, 0.0));
         let cells = drive(&mut p, &curve);
         assert_eq!(cells.len(), 2);
-        assert_eq!(p.result()["crossed"], "everywhere");
+        assert_eq!(result(&p).crossed, Some(Crossing::Everywhere));
     }
 
     #[test]
@@ -364,14 +359,14 @@ mod tests {
         let mut p = Frontier::new(ctx(), job(Criterion::ExpectedHpLost, 1000.0));
         let cells = drive(&mut p, &curve);
         assert_eq!(cells.len(), 2);
-        assert!(p.result()["fraction"].is_null());
+        assert_eq!(result(&p).fraction, None);
     }
 
     #[test]
     fn budget_reserves_the_worst_case() {
         let j = FrontierJob { max_total_runs: Some(100), ..job(Criterion::PTpk, 0.5) };
         let e = j.check().unwrap_err();
-        assert!(e.contains("max_total_runs"), "{e}");
+        assert!(matches!(e, JobError::OverBudget { job: "frontier", max: 100, .. }), "{e}");
         assert!(FrontierJob { max_total_runs: Some(j.worst_case_runs()), ..j }.check().is_ok());
         assert!(job(Criterion::PTpk, 1.5).check().is_err());
     }

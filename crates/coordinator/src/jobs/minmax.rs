@@ -5,12 +5,13 @@
 //! hit points lost, then name). Stops after `iterations`, or early when an
 //! iteration keeps the previous pair.
 
+use pf1e_wire::results::{JobProgress, JobResult, MinmaxIteration, MinmaxResult};
 use serde::Deserialize;
-use serde_json::{Value, json};
 
-use super::{CellMetrics, JobContext, MetricPlanner, cmp_f64};
-use crate::plan::Step;
-use crate::sweep::{HpFraction, StrategySpec};
+use crate::cell::{HpFraction, StrategySpec};
+use crate::jobs::JobError;
+use crate::jobs::metrics::{CellMetrics, MetricPlanner, cmp_f64};
+use crate::plan::{JobContext, PlannerState, Step};
 
 /// The `minmax` job as written in the sweep file.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
@@ -49,22 +50,26 @@ impl MinmaxJob {
     }
 
     /// Checks the job before anything runs.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), JobError> {
         if self.party.is_empty() || self.adversary.is_empty() {
-            return Err("minmax: party and adversary need at least one candidate".into());
+            return Err(JobError::invalid("minmax", "party and adversary need at least one candidate"));
         }
         if self.iterations == 0 {
-            return Err("minmax: iterations must be at least 1".into());
+            return Err(JobError::invalid("minmax", "iterations must be at least 1"));
         }
         if let Some(max) = self.max_total_runs
             && self.worst_case_runs() > max
         {
-            return Err(format!(
-                "minmax: {} iterations over {} candidates need up to {} runs, over its max_total_runs of {max}",
-                self.iterations,
-                self.party.len() + self.adversary.len(),
-                self.worst_case_runs()
-            ));
+            return Err(JobError::OverBudget {
+                job: "minmax",
+                plan: format!(
+                    "{} iterations over {} candidates",
+                    self.iterations,
+                    self.party.len() + self.adversary.len()
+                ),
+                runs: self.worst_case_runs(),
+                max,
+            });
         }
         Ok(())
     }
@@ -195,41 +200,52 @@ impl MetricPlanner for Minmax {
         }
     }
 
-    fn state(&self) -> Value {
-        json!({ "iterations": self.iterations.len(), "party": self.party, "adversary": self.adversary, "done": self.done })
+    fn state(&self) -> PlannerState {
+        let pending = self.results.iter().filter(|r| r.is_none()).count();
+        PlannerState {
+            phase: if self.done { "done".into() } else { format!("iteration {}", self.iterations.len() + 1) },
+            cells: self.next_index as u64,
+            measured: (self.next_index - pending) as u64,
+        }
     }
 
-    fn result(&self) -> Value {
-        json!({
-            "converged": self.iterations.len() >= 2
+    fn result(&self) -> JobResult {
+        let n = self.iterations.len();
+        JobResult::Minmax(MinmaxResult {
+            converged: n >= 2
                 && self.iterations.last().map(|l| (l.party, l.adversary))
-                    == self.iterations.get(self.iterations.len() - 2).map(|l| (l.party, l.adversary)),
-            "iterations": self.iterations.iter().enumerate().map(|(i, it)| json!({
-                "iteration": i + 1,
-                "party_strategy": self.job.party[it.party].as_str(),
-                "adversary_strategy": self.job.adversary[it.adversary].as_str(),
-                "party": it.metrics.party,
-                "adversary": it.metrics.adversary,
-            })).collect::<Vec<_>>(),
+                    == self.iterations.get(n - 2).map(|l| (l.party, l.adversary)),
+            iterations: self
+                .iterations
+                .iter()
+                .enumerate()
+                .map(|(i, it)| MinmaxIteration {
+                    iteration: i as u32 + 1,
+                    party_strategy: self.job.party[it.party].as_str().to_string(),
+                    adversary_strategy: self.job.adversary[it.adversary].as_str().to_string(),
+                    party: it.metrics.party.clone(),
+                    adversary: it.metrics.adversary.clone(),
+                })
+                .collect(),
         })
     }
 
-    fn progress(&self) -> Option<String> {
+    fn progress(&self) -> Option<JobProgress> {
         let it = self.iterations.last()?;
-        Some(format!(
-            "minmax iteration {}: {} vs {} ({:.1}% party survival)",
-            self.iterations.len(),
-            self.job.party[it.party].as_str(),
-            self.job.adversary[it.adversary].as_str(),
-            it.metrics.party.p_survives * 100.0
-        ))
+        Some(JobProgress::Minmax {
+            iteration: self.iterations.len() as u32,
+            party_strategy: self.job.party[it.party].as_str().to_string(),
+            adversary_strategy: self.job.adversary[it.adversary].as_str().to_string(),
+            p_survives: it.metrics.party.p_survives,
+        })
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::jobs::testing::{ctx, drive, metrics};
+    use crate::cell::CellSpec;
+    use crate::jobs::metrics::testing::{ctx, drive, metrics};
 
     fn specs(names: &[&str]) -> Vec<StrategySpec> {
         names.iter().map(|n| StrategySpec::parse(n).unwrap()).collect()
@@ -237,7 +253,7 @@ mod tests {
 
     /// Known payoffs: the party is best with lowest_hp against anything;
     /// the adversary hurts most with weakest_ac.
-    fn payoff(c: &crate::plan::CellSpec) -> CellMetrics {
+    fn payoff(c: &CellSpec) -> CellMetrics {
         let p = match c.party_strategy.as_str() {
             "lowest_hp" => 0.8,
             _ => 0.6,
@@ -260,16 +276,16 @@ mod tests {
         };
         let mut m = Minmax::new(ctx(), job.clone());
         let cells = drive(&mut m, &payoff);
-        let r = m.result();
-        let its = r["iterations"].as_array().unwrap();
+        let JobResult::Minmax(r) = m.result() else { panic!("a minmax result") };
+        let its = &r.iterations;
         assert_eq!(its.len(), 2, "the second iteration keeps the pair: stop");
-        assert_eq!(its[0]["party_strategy"], "lowest_hp");
-        assert_eq!(its[0]["adversary_strategy"], "weakest_ac");
-        assert_eq!(its[1]["party_strategy"], "lowest_hp");
-        assert_eq!(r["converged"], true);
+        assert_eq!(its[0].party_strategy, "lowest_hp");
+        assert_eq!(its[0].adversary_strategy, "weakest_ac");
+        assert_eq!(its[1].party_strategy, "lowest_hp");
+        assert!(r.converged);
         assert_eq!(cells.len(), 2 * (2 + 3));
         assert!((cells.len() as u64) * 10 <= job.worst_case_runs());
         let e = MinmaxJob { max_total_runs: Some(100), ..job }.check().unwrap_err();
-        assert!(e.contains("max_total_runs"), "{e}");
+        assert!(e.to_string().contains("max_total_runs of 100"), "{e}");
     }
 }

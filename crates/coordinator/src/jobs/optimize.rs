@@ -12,12 +12,13 @@
 use std::cmp::Ordering;
 
 use pf1e_engine::strategy::{SpellPolicy, StrategySpec as Levers, TargetPriority};
+use pf1e_wire::results::{JobProgress, JobResult, Leader, OptimizeResult, PlaybookEntry, Stage};
 use serde::Deserialize;
-use serde_json::{Value, json};
 
-use super::{CellMetrics, JobContext, MetricPlanner, cmp_f64, statistically_tied};
-use crate::plan::Step;
-use crate::sweep::{HpFraction, StrategySpec};
+use crate::cell::{CellSpec, HpFraction, StrategySpec};
+use crate::jobs::JobError;
+use crate::jobs::metrics::{CellMetrics, MetricPlanner, cmp_f64, statistically_tied};
+use crate::plan::{JobContext, PlannerState, Step};
 
 /// The `optimize` job as written in the sweep file.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
@@ -105,14 +106,16 @@ impl OptimizeJob {
     }
 
     /// Checks the job before anything runs.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), JobError> {
         if let Some(max) = self.max_total_runs
             && self.fixed_runs() > max
         {
-            return Err(format!(
-                "optimize: the grid, refinement and candidates need {} runs, over its max_total_runs of {max}",
-                self.fixed_runs()
-            ));
+            return Err(JobError::OverBudget {
+                job: "optimize",
+                plan: "the grid, refinement and candidates".into(),
+                runs: self.fixed_runs(),
+                max,
+            });
         }
         Ok(())
     }
@@ -121,7 +124,7 @@ impl OptimizeJob {
 #[derive(Debug, Clone)]
 struct Entry {
     spec: StrategySpec,
-    stage: &'static str,
+    stage: Stage,
     runs: u64,
     metrics: Option<CellMetrics>,
     raced: u32,
@@ -179,7 +182,7 @@ impl Optimize {
     }
 
     /// Adds specs not measured yet; returns the cells to emit.
-    fn add(&mut self, specs: Vec<StrategySpec>, stage: &'static str) -> Vec<crate::plan::CellSpec> {
+    fn add(&mut self, specs: Vec<StrategySpec>, stage: Stage) -> Vec<CellSpec> {
         let runs = self.job.runs();
         let mut cells = Vec::new();
         for spec in specs {
@@ -192,7 +195,7 @@ impl Optimize {
         cells
     }
 
-    fn emit(&mut self, entry: usize, runs: u64) -> crate::plan::CellSpec {
+    fn emit(&mut self, entry: usize, runs: u64) -> CellSpec {
         self.emitted.push(entry);
         self.pending += 1;
         self.spent += runs;
@@ -201,7 +204,7 @@ impl Optimize {
     }
 
     /// The next racing batch: the leader and the contenders it cannot be told from.
-    fn race(&mut self, round: u32) -> Vec<crate::plan::CellSpec> {
+    fn race(&mut self, round: u32) -> Vec<CellSpec> {
         if round > self.job.race_rounds {
             return Vec::new();
         }
@@ -279,7 +282,7 @@ impl MetricPlanner for Optimize {
             let cells = match self.phase {
                 Phase::Start => {
                     self.phase = Phase::Grid;
-                    self.add(grid_specs(), "grid")
+                    self.add(grid_specs(), Stage::Grid)
                 }
                 Phase::Grid => {
                     self.phase = Phase::Refine;
@@ -297,11 +300,11 @@ impl MetricPlanner for Optimize {
                             }
                         }
                     }
-                    self.add(refined, "refine")
+                    self.add(refined, Stage::Refine)
                 }
                 Phase::Refine => {
                     self.phase = Phase::Candidates;
-                    self.add(self.job.candidates.clone(), "candidate")
+                    self.add(self.job.candidates.clone(), Stage::Candidate)
                 }
                 Phase::Candidates => {
                     self.phase = Phase::Race(1);
@@ -330,61 +333,68 @@ impl MetricPlanner for Optimize {
         self.pending = self.pending.saturating_sub(1);
     }
 
-    fn state(&self) -> Value {
-        json!({
-            "phase": format!("{:?}", self.phase),
-            "entries": self.entries.len(),
-            "cells": self.emitted.len(),
-            "pending": self.pending,
-            "spent_runs": self.spent,
-        })
+    fn state(&self) -> PlannerState {
+        PlannerState {
+            phase: format!("{:?}", self.phase),
+            cells: self.emitted.len() as u64,
+            measured: (self.emitted.len() - self.pending) as u64,
+        }
     }
 
-    fn result(&self) -> Value {
+    fn result(&self) -> JobResult {
         let order = self.ranked();
-        let playbook: Vec<Value> = order
+        // Ranks count measured entries only; unmeasured ones sort last.
+        let playbook = order
             .iter()
             .enumerate()
-            .filter(|(_, i)| self.entries[**i].metrics.is_some())
-            .map(|(rank, &i)| {
+            .filter_map(|(rank, &i)| {
                 let e = &self.entries[i];
-                json!({
-                    "rank": rank + 1,
-                    "strategy": e.spec.as_str(),
-                    "stage": e.stage,
-                    "runs": e.metrics.as_ref().map_or(0, |m| m.party.runs),
-                    "raced": e.raced,
-                    "tied_with_leader": self.tied_with_leader(&order, i),
-                    "party": e.metrics.as_ref().map(|m| &m.party),
-                    "adversary": e.metrics.as_ref().map(|m| &m.adversary),
+                let m = e.metrics.as_ref()?;
+                Some(PlaybookEntry {
+                    rank: rank as u64 + 1,
+                    strategy: e.spec.as_str().to_string(),
+                    stage: e.stage,
+                    runs: m.party.runs,
+                    raced: e.raced,
+                    tied_with_leader: self.tied_with_leader(&order, i),
+                    party: m.party.clone(),
+                    adversary: m.adversary.clone(),
                 })
             })
             .collect();
-        json!({
-            "adversary_strategy": self.job.adversary.as_str(),
-            "spent_runs": self.spent,
-            "playbook": playbook,
+        JobResult::Optimize(OptimizeResult {
+            adversary_strategy: self.job.adversary.as_str().to_string(),
+            spent_runs: self.spent,
+            playbook,
         })
     }
 
-    fn progress(&self) -> Option<String> {
-        let order = self.ranked();
-        let top: Vec<String> = order
+    fn progress(&self) -> Option<JobProgress> {
+        let leaders: Vec<Leader> = self
+            .ranked()
             .iter()
             .take(3)
             .filter_map(|&i| {
                 let e = &self.entries[i];
-                e.metrics.as_ref().map(|m| format!("{} {:.1}%", e.spec.as_str(), m.party.p_survives * 100.0))
+                let m = e.metrics.as_ref()?;
+                Some(Leader { strategy: e.spec.as_str().to_string(), p_survives: m.party.p_survives })
             })
             .collect();
-        (!top.is_empty()).then(|| format!("optimize leaders: {}", top.join(" | ")))
+        (!leaders.is_empty()).then_some(JobProgress::Optimize { leaders })
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::jobs::testing::{ctx, drive, metrics};
+    use crate::jobs::metrics::testing::{ctx, drive, metrics};
+
+    fn playbook(o: &Optimize) -> Vec<PlaybookEntry> {
+        match o.result() {
+            JobResult::Optimize(r) => r.playbook,
+            other => panic!("not an optimize result: {other:?}"),
+        }
+    }
 
     fn job(max: Option<u64>) -> OptimizeJob {
         OptimizeJob {
@@ -401,7 +411,7 @@ mod tests {
     }
 
     /// Known survival per spec: lowest_hp is best, retreats help a little.
-    fn eval(c: &crate::plan::CellSpec) -> CellMetrics {
+    fn eval(c: &CellSpec) -> CellMetrics {
         let l = c.party_strategy.levers();
         let mut p = match l.target {
             TargetPriority::LowestHp => 0.9,
@@ -422,12 +432,11 @@ mod tests {
         // 32 grid cells, 9 refinements, one new candidate (default is in the grid).
         assert_eq!(cells.len(), 32 + 9 + 1, "clear winners are not raced");
         assert!(cells.iter().all(|c| c.seed == 11), "common random numbers: one seed for every cell");
-        let r = o.result();
-        assert_eq!(r["playbook"][0]["strategy"], "lowest_hp, retreat=0.75");
-        assert_eq!(r["playbook"][0]["stage"], "refine");
-        assert_eq!(r["playbook"].as_array().unwrap().len(), 42);
-        let names: Vec<&str> =
-            r["playbook"].as_array().unwrap().iter().map(|e| e["strategy"].as_str().unwrap()).collect();
+        let r = playbook(&o);
+        assert_eq!(r[0].strategy, "lowest_hp, retreat=0.75");
+        assert_eq!(r[0].stage, Stage::Refine);
+        assert_eq!(r.len(), 42);
+        let names: Vec<&str> = r.iter().map(|e| e.strategy.as_str()).collect();
         let mut dedup = names.clone();
         dedup.sort_unstable();
         dedup.dedup();
@@ -437,7 +446,7 @@ mod tests {
     #[test]
     fn close_contenders_are_raced_until_separated_or_out_of_budget() {
         // Two specs 2 points apart: tied at 100 runs, separated with more runs.
-        let close = |c: &crate::plan::CellSpec| {
+        let close = |c: &CellSpec| {
             let l = c.party_strategy.levers();
             let p = match (l.target, l.retreat_milli) {
                 (TargetPriority::LowestHp, 0)
@@ -456,12 +465,12 @@ mod tests {
         };
         let mut o = Optimize::new(ctx(), OptimizeJob { candidates: vec![], refine_top: 1, ..job(None) });
         let cells = drive(&mut o, &close);
-        let raced: Vec<&crate::plan::CellSpec> = cells.iter().filter(|c| c.runs > 100).collect();
+        let raced: Vec<&CellSpec> = cells.iter().filter(|c| c.runs > 100).collect();
         assert!(!raced.is_empty(), "the close pair is raced");
         assert!(raced.iter().all(|c| ["lowest_hp", "weakest_ac"].contains(&c.party_strategy.as_str())));
-        let r = o.result();
-        assert_eq!(r["playbook"][0]["strategy"], "lowest_hp");
-        assert!(r["playbook"][0]["runs"].as_u64().unwrap() > 100);
+        let r = playbook(&o);
+        assert_eq!(r[0].strategy, "lowest_hp");
+        assert!(r[0].runs > 100);
 
         // With a budget, racing stops when the budget is spent.
         let fixed = OptimizeJob { candidates: vec![], refine_top: 1, ..job(None) }.fixed_runs();
@@ -471,13 +480,13 @@ mod tests {
         let total: u64 = cells.iter().map(|c| c.runs).sum();
         assert!(total <= fixed + 400, "{total}");
         assert_eq!(total, fixed + 400, "one racing round of two specs at 200 runs");
-        assert_eq!(o.result()["playbook"][1]["tied_with_leader"], true);
+        assert!(playbook(&o)[1].tied_with_leader);
     }
 
     #[test]
     fn budget_is_refused_before_any_battle() {
         let j = job(Some(1000));
-        assert!(j.check().unwrap_err().contains("max_total_runs"));
+        assert!(matches!(j.check(), Err(JobError::OverBudget { job: "optimize", max: 1000, .. })));
         assert!(job(Some(j.fixed_runs())).check().is_ok());
     }
 }

@@ -4,12 +4,13 @@
 //! versus the default adversary (ties by name).
 
 use pf1e_engine::objectives::Criterion;
+use pf1e_wire::results::{JobProgress, JobResult, Lever, SensitivityResult};
 use serde::Deserialize;
-use serde_json::{Value, json};
 
-use super::{CellMetrics, JobContext, MetricPlanner, cmp_f64};
-use crate::plan::Step;
-use crate::sweep::{HpFraction, StrategySpec};
+use crate::cell::{HpFraction, StrategySpec};
+use crate::jobs::JobError;
+use crate::jobs::metrics::{CellMetrics, MetricPlanner, cmp_f64};
+use crate::plan::{JobContext, PlannerState, Step};
 
 /// The `sensitivity` job as written in the sweep file.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
@@ -56,15 +57,16 @@ impl SensitivityJob {
     }
 
     /// Checks the budget before anything runs.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), JobError> {
         if let Some(max) = self.max_total_runs
             && self.worst_case_runs() > max
         {
-            return Err(format!(
-                "sensitivity: {} adversaries need {} runs, over its max_total_runs of {max}",
-                adversaries().len(),
-                self.worst_case_runs()
-            ));
+            return Err(JobError::OverBudget {
+                job: "sensitivity",
+                plan: format!("{} adversaries", adversaries().len()),
+                runs: self.worst_case_runs(),
+                max,
+            });
         }
         Ok(())
     }
@@ -131,39 +133,50 @@ impl MetricPlanner for Sensitivity {
         }
     }
 
-    fn state(&self) -> Value {
-        json!({ "emitted": self.emitted, "measured": self.results.iter().flatten().count() })
+    fn state(&self) -> PlannerState {
+        PlannerState {
+            phase: if self.emitted { "emitted" } else { "planning" }.into(),
+            cells: if self.emitted { self.specs.len() as u64 } else { 0 },
+            measured: self.results.iter().flatten().count() as u64,
+        }
     }
 
-    fn result(&self) -> Value {
-        json!({
-            "criterion": self.job.criterion.name(),
-            "party_strategy": self.job.party.as_str(),
-            "baseline": self.results[0].as_ref().map(|m| self.job.criterion.value(&m.party)),
-            "levers": self.ranked().into_iter().enumerate().map(|(rank, (i, v, d))| json!({
-                "rank": rank + 1,
-                "adversary_strategy": self.specs[i].as_str(),
-                "value": v,
-                "delta": d,
-                "party": self.results[i].as_ref().map(|m| &m.party),
-            })).collect::<Vec<_>>(),
+    fn result(&self) -> JobResult {
+        JobResult::Sensitivity(SensitivityResult {
+            criterion: self.job.criterion,
+            party_strategy: self.job.party.as_str().to_string(),
+            baseline: self.results[0].as_ref().map(|m| self.job.criterion.value(&m.party)),
+            levers: self
+                .ranked()
+                .into_iter()
+                .enumerate()
+                .filter_map(|(rank, (i, value, delta))| {
+                    Some(Lever {
+                        rank: rank as u64 + 1,
+                        adversary_strategy: self.specs[i].as_str().to_string(),
+                        value,
+                        delta,
+                        party: self.results[i].as_ref()?.party.clone(),
+                    })
+                })
+                .collect(),
         })
     }
 
-    fn progress(&self) -> Option<String> {
-        let (i, _, d) = *self.ranked().first()?;
-        Some(format!(
-            "sensitivity: {} moves {} by {d:+.3}",
-            self.specs[i].as_str(),
-            self.job.criterion.name()
-        ))
+    fn progress(&self) -> Option<JobProgress> {
+        let (i, _, delta) = *self.ranked().first()?;
+        Some(JobProgress::Sensitivity {
+            adversary_strategy: self.specs[i].as_str().to_string(),
+            criterion: self.job.criterion,
+            delta,
+        })
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::jobs::testing::{ctx, drive, metrics};
+    use crate::jobs::metrics::testing::{ctx, drive, metrics};
 
     #[test]
     fn levers_rank_by_absolute_delta() {
@@ -185,19 +198,20 @@ mod tests {
         });
         assert_eq!(cells.len(), 9);
         assert!(cells.iter().all(|c| c.party_strategy.as_str() == "default" && c.seed == 11));
-        let r = s.result();
-        assert_eq!(r["baseline"], 10.0);
-        let levers = r["levers"].as_array().unwrap();
-        assert_eq!(levers[0]["adversary_strategy"], "retreat=0.5");
-        assert_eq!(levers[1]["adversary_strategy"], "healer");
-        assert_eq!(levers[1]["delta"], -6.0);
-        assert_eq!(levers[2]["adversary_strategy"], "lowest_hp");
+        let JobResult::Sensitivity(r) = s.result() else { panic!("a sensitivity result") };
+        assert_eq!(r.baseline, Some(10.0));
+        let levers = &r.levers;
+        assert_eq!(levers[0].adversary_strategy, "retreat=0.5");
+        assert_eq!(levers[1].adversary_strategy, "healer");
+        assert_eq!(levers[1].delta, -6.0);
+        assert_eq!(levers[2].adversary_strategy, "lowest_hp");
         assert_eq!(levers.len(), 8);
         assert!(
             SensitivityJob { max_total_runs: Some(179), ..job }
                 .check()
                 .unwrap_err()
-                .contains("max_total_runs")
+                .to_string()
+                .contains("max_total_runs of 179")
         );
     }
 }

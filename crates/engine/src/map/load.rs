@@ -1,4 +1,4 @@
-//! YAML map loading and validation (`map-format.md`).
+//! YAML map loading and validation (the format: `docs/rules/geometry.md`, "Map files").
 //!
 //! Shape errors (malformed YAML, unknown fields, wrong types) come from
 //! serde_yaml with their line and column. Value rules (legend values, layer
@@ -14,13 +14,7 @@ use std::marker::PhantomData;
 use serde::Deserialize;
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 
-use super::{Map, MapError, Pos, Terrain};
-
-/// Largest accepted width or height of a map, in squares.
-pub const MAX_SIDE: usize = 256;
-
-/// Largest accepted `move_cost`: keeps step costs small integers.
-pub const MAX_MOVE_COST: u32 = 255;
+use super::{MAX_MOVE_COST, MAX_SIDE, Map, MapError, Pos, Terrain};
 
 /// Square size when `square_size_ft` is omitted.
 const DEFAULT_SQUARE_FT: u32 = 5;

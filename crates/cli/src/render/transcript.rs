@@ -5,8 +5,8 @@
 //! line is shown, in order, untruncated; lines outside the pattern are printed
 //! raw where they occur.
 
-use crate::report::Lang;
-use crate::report::table::{self, Align};
+use super::Lang;
+use super::table::{self, Align};
 
 /// One transcript line, split into columns when it follows `round N id: message`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -98,7 +98,7 @@ pub fn render_table(lines: &[String], lang: Lang) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::table::display_width;
+    use crate::render::table::display_width;
 
     fn lines(v: &[&str]) -> Vec<String> {
         v.iter().map(|s| s.to_string()).collect()

@@ -1,54 +1,10 @@
-//! Exact merging of shard results into cell results, and their JSON form.
+//! Exact merging of shard results into cell results, and their reports.
 
-use pf1e_engine::summary::{CombatantTotals, Summary};
-use serde_json::{Value, json};
+use pf1e_engine::summary::Summary;
+use pf1e_wire::results::{CellReport, CombatantReport, HpLost};
+use pf1e_wire::shard::{CombatantInfo, ShardResult};
 
-use crate::plan::CellSpec;
-use crate::proto;
-
-/// Converts an engine summary to its wire form.
-pub fn summary_to_proto(s: &Summary) -> proto::Summary {
-    proto::Summary {
-        runs: s.runs,
-        wins: s.wins.clone(),
-        draws: s.draws,
-        rounds: s.rounds,
-        combatants: s
-            .combatants
-            .iter()
-            .map(|c| proto::CombatantTotals {
-                hits: c.hits,
-                crits: c.crits,
-                damage_dealt: c.damage_dealt,
-                damage_taken: c.damage_taken,
-                healing_given: c.healing_given,
-                deaths: c.deaths,
-            })
-            .collect(),
-    }
-}
-
-/// Converts a wire summary to the engine's.
-pub fn summary_from_proto(s: &proto::Summary) -> Summary {
-    Summary {
-        runs: s.runs,
-        wins: s.wins.clone(),
-        draws: s.draws,
-        rounds: s.rounds,
-        combatants: s
-            .combatants
-            .iter()
-            .map(|c| CombatantTotals {
-                hits: c.hits,
-                crits: c.crits,
-                damage_dealt: c.damage_dealt,
-                damage_taken: c.damage_taken,
-                healing_given: c.healing_given,
-                deaths: c.deaths,
-            })
-            .collect(),
-    }
-}
+use crate::cell::CellSpec;
 
 /// The merged result of a cell: integer sums plus per-run records in run order.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -66,22 +22,45 @@ pub struct CellResult {
     /// Side names.
     pub sides: Vec<String>,
     /// Deployed combatants.
-    pub combatants: Vec<proto::CombatantInfo>,
+    pub combatants: Vec<CombatantInfo>,
 }
 
-/// Why shard results do not form a cell.
+/// Why shard results do not form a cell (a bug or a corrupt cache: the
+/// sweep fails with this message).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("cannot merge shard results: {0}")]
-pub struct MergeError(String);
+pub enum MergeError {
+    /// No shard result at all.
+    #[error("cannot merge shard results: no shard")]
+    NoShard,
+    /// The run ranges leave a gap or overlap.
+    #[error("cannot merge shard results: expected a shard starting at run {expected}, got {got}")]
+    Gap {
+        /// The next run the merge needed.
+        expected: u64,
+        /// Where the next shard starts.
+        got: u64,
+    },
+    /// Two shards describe different encounters.
+    #[error("cannot merge shard results: shards disagree on the encounter")]
+    Encounter,
+    /// The shards do not cover the cell's runs.
+    #[error("cannot merge shard results: shards cover {covered} runs of {runs}")]
+    Coverage {
+        /// Runs covered.
+        covered: u64,
+        /// Runs of the cell.
+        runs: u64,
+    },
+}
 
 impl CellResult {
     /// Merges the shard results of a cell, given with their first run index.
     /// Shards are ordered by run range first, so the result does not depend
     /// on arrival order; ranges must tile `0..runs` exactly.
-    pub fn merge(mut parts: Vec<(u64, &proto::ShardResult)>, runs: u64) -> Result<Self, MergeError> {
+    pub fn merge(mut parts: Vec<(u64, &ShardResult)>, runs: u64) -> Result<Self, MergeError> {
         parts.sort_by_key(|(start, _)| *start);
         let Some((_, first)) = parts.first() else {
-            return Err(MergeError("no shard".into()));
+            return Err(MergeError::NoShard);
         };
         let mut out = CellResult {
             summary: Summary::new(first.sides.len(), first.combatants.len()),
@@ -95,13 +74,12 @@ impl CellResult {
         let mut next = 0u64;
         for (start, r) in &parts {
             if *start != next {
-                return Err(MergeError(format!("expected a shard starting at run {next}, got {start}")));
+                return Err(MergeError::Gap { expected: next, got: *start });
             }
             if r.sides != out.sides || r.combatants != out.combatants {
-                return Err(MergeError("shards disagree on the encounter".into()));
+                return Err(MergeError::Encounter);
             }
-            let s = summary_from_proto(r.summary.as_ref().unwrap_or(&proto::Summary::default()));
-            out.summary.merge(&s);
+            out.summary.merge(&r.summary);
             out.winner.extend_from_slice(&r.winner);
             out.rounds.extend_from_slice(&r.rounds);
             out.final_hp.extend_from_slice(&r.final_hp);
@@ -109,7 +87,7 @@ impl CellResult {
             next += r.winner.len() as u64;
         }
         if next != runs || out.summary.runs != runs {
-            return Err(MergeError(format!("shards cover {next} runs of {runs}")));
+            return Err(MergeError::Coverage { covered: next, runs });
         }
         Ok(out)
     }
@@ -122,19 +100,18 @@ impl CellResult {
                 self.combatants
                     .iter()
                     .enumerate()
-                    .filter(|(_, c)| c.side as usize == party)
+                    .filter(|(_, c)| c.side == party)
                     .map(|(i, c)| i64::from(c.start_hp) - i64::from(self.final_hp[run * n + i].max(0)))
                     .sum()
             })
             .collect()
     }
 
-    /// The JSON object of a cell (part of the `results` document).
-    pub fn to_json(&self, index: usize, cell: &CellSpec) -> Value {
+    /// The report of the cell (part of the job's results).
+    pub fn report(&self, index: usize, cell: &CellSpec) -> CellReport {
         let runs = self.summary.runs;
         let party = self.sides.iter().position(|s| s == &cell.party).unwrap_or(0);
         let party_wins = self.summary.wins.get(party).copied().unwrap_or(0);
-        let rate = pf1e_engine::metrics::win_rate(party_wins, runs);
         let (lo, hi) = pf1e_engine::metrics::win_rate_band(party_wins, runs);
         let mut lost = self.party_hp_lost(party);
         let lost_sum: i64 = lost.iter().sum();
@@ -153,47 +130,54 @@ impl CellResult {
                 self.combatants
                     .iter()
                     .enumerate()
-                    .filter(|(_, c)| c.side as usize == party)
+                    .filter(|(_, c)| c.side == party)
                     .all(|(i, _)| self.final_hp[run * n + i] <= 0)
             })
             .count() as u64;
-        let per_run = |x: u64| if runs == 0 { 0.0 } else { x as f64 / runs as f64 };
-        json!({
-            "index": index,
-            "party_strategy": cell.party_strategy.as_str(),
-            "adversary_strategy": cell.adversary_strategy.as_str(),
-            "hp": cell.hp.iter().map(|(s, f)| (s.clone(), json!(f.as_f64()))).collect::<serde_json::Map<_, _>>(),
-            "seed": cell.seed,
-            "runs": runs,
-            "wins": self.sides.iter().zip(&self.summary.wins).map(|(s, w)| (s.clone(), json!(w))).collect::<serde_json::Map<_, _>>(),
-            "draws": self.summary.draws,
-            "party_win_rate": rate,
-            "party_win_band": [lo, hi],
-            "party_all_down_rate": per_run(all_down),
-            "mean_rounds": per_run(self.summary.rounds),
-            "party_hp_lost": {
-                "mean": if runs == 0 { 0.0 } else { lost_sum as f64 / runs as f64 },
-                "p50": quantile(50),
-                "p90": quantile(90),
-                "max": lost.last().copied().unwrap_or(0),
+        let per_run = |x: f64| if runs == 0 { 0.0 } else { x / runs as f64 };
+        CellReport {
+            index: index as u64,
+            party_strategy: cell.party_strategy.as_str().to_string(),
+            adversary_strategy: cell.adversary_strategy.as_str().to_string(),
+            hp: cell.hp.iter().map(|(s, f)| (s.clone(), f.as_f64())).collect(),
+            seed: cell.seed,
+            runs,
+            wins: self.sides.iter().cloned().zip(self.summary.wins.iter().copied()).collect(),
+            draws: self.summary.draws,
+            party_win_rate: pf1e_engine::metrics::win_rate(party_wins, runs),
+            party_win_band: [lo, hi],
+            party_all_down_rate: per_run(all_down as f64),
+            mean_rounds: per_run(self.summary.rounds as f64),
+            party_hp_lost: HpLost {
+                mean: per_run(lost_sum as f64),
+                p50: quantile(50),
+                p90: quantile(90),
+                max: lost.last().copied().unwrap_or(0),
             },
-            "combatants": self.combatants.iter().zip(&self.summary.combatants).enumerate().map(|(i, (c, t))| {
-                let hp_sum: i64 = (0..self.winner.len()).map(|run| i64::from(self.final_hp[run * n + i])).sum();
-                json!({
-                    "id": c.id,
-                    "side": self.sides.get(c.side as usize).cloned().unwrap_or_default(),
-                    "hp_max": c.hp_max,
-                    "start_hp": c.start_hp,
-                    "mean_final_hp": if runs == 0 { 0.0 } else { hp_sum as f64 / runs as f64 },
-                    "deaths": t.deaths,
-                    "hits": t.hits,
-                    "crits": t.crits,
-                    "damage_dealt": t.damage_dealt,
-                    "damage_taken": t.damage_taken,
-                    "healing_given": t.healing_given,
+            combatants: self
+                .combatants
+                .iter()
+                .zip(&self.summary.combatants)
+                .enumerate()
+                .map(|(i, (c, t))| {
+                    let hp_sum: i64 =
+                        (0..self.winner.len()).map(|run| i64::from(self.final_hp[run * n + i])).sum();
+                    CombatantReport {
+                        id: c.id.clone(),
+                        side: self.sides.get(c.side).cloned().unwrap_or_default(),
+                        hp_max: c.hp_max,
+                        start_hp: c.start_hp,
+                        mean_final_hp: per_run(hp_sum as f64),
+                        deaths: t.deaths,
+                        hits: t.hits,
+                        crits: t.crits,
+                        damage_dealt: t.damage_dealt,
+                        damage_taken: t.damage_taken,
+                        healing_given: t.healing_given,
+                    }
                 })
-            }).collect::<Vec<_>>(),
-        })
+                .collect(),
+        }
     }
 }
 
@@ -202,15 +186,18 @@ pub(crate) mod tests {
     use super::*;
 
     /// A fake shard result: run `i` is won by side `(seed + i) % 2`, lasts `i % 5 + 1` rounds.
-    pub(crate) fn fake_result(seed: u64, range: std::ops::Range<u64>) -> proto::ShardResult {
-        let mut summary = Summary::new(2, 2);
-        let mut r = proto::ShardResult {
+    pub(crate) fn fake_result(seed: u64, range: std::ops::Range<u64>) -> ShardResult {
+        let mut r = ShardResult {
+            summary: Summary::new(2, 2),
+            winner: Vec::new(),
+            rounds: Vec::new(),
+            final_hp: Vec::new(),
+            dead: Vec::new(),
             sides: vec!["a".into(), "b".into()],
             combatants: vec![
-                proto::CombatantInfo { id: "x".into(), side: 0, hp_max: 10, start_hp: 10 },
-                proto::CombatantInfo { id: "y".into(), side: 1, hp_max: 8, start_hp: 8 },
+                CombatantInfo { id: "x".into(), side: 0, hp_max: 10, start_hp: 10 },
+                CombatantInfo { id: "y".into(), side: 1, hp_max: 8, start_hp: 8 },
             ],
-            ..Default::default()
         };
         for i in range {
             let w = ((seed + i) % 2) as u32;
@@ -231,13 +218,12 @@ pub(crate) mod tests {
                     },
                 ],
             };
-            summary.add(&o);
+            r.summary.add(&o);
             r.winner.push(w as i32);
             r.rounds.push(o.rounds);
             r.final_hp.extend(o.combatants.iter().map(|c| c.final_hp));
             r.dead.extend(o.combatants.iter().map(|c| c.dead));
         }
-        r.summary = Some(summary_to_proto(&summary));
         r
     }
 

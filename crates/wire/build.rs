@@ -5,6 +5,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let proto = proto_dir.join("pf1e.proto");
     println!("cargo:rerun-if-changed={}", proto.display());
     let fds = protox::compile([&proto], [&proto_dir])?;
-    tonic_prost_build::configure().compile_fds(fds)?;
+    // Maps decode into BTreeMap: iteration order is part of determinism.
+    tonic_prost_build::configure().btree_map(".").compile_fds(fds)?;
     Ok(())
 }

@@ -1,7 +1,7 @@
 //! The danger map as an SVG heatmap (plotters' SVG backend).
 
+use pf1e_wire::results::{DangerLayer, DangerMapResult};
 use plotters::prelude::*;
-use serde_json::Value;
 
 const W: u32 = 640;
 const H: u32 = 560;
@@ -15,23 +15,22 @@ fn colour(t: f64) -> RGBColor {
     RGBColor((40.0 + 200.0 * t) as u8, (190.0 - 150.0 * t) as u8, 70)
 }
 
-/// Renders the result of a `danger_map` job; `None` when it has no point.
-pub fn danger_map_svg(r: &Value) -> Option<String> {
-    let points: Vec<&Value> = r["points"].as_array()?.iter().collect();
+/// Renders one layer of a `danger_map` job; `None` when it has no point.
+pub fn danger_map_svg(r: &DangerMapResult, layer: &DangerLayer) -> Option<String> {
+    let points = &layer.points;
     if points.is_empty() {
         return None;
     }
-    let criterion = r["criterion"].as_str().unwrap_or("");
-    let values: Vec<f64> = points.iter().map(|p| p["value"].as_f64().unwrap_or(0.0)).collect();
-    let threshold = r["threshold"].as_f64().unwrap_or(0.0);
+    let criterion = r.criterion.name();
+    let values: Vec<f64> = points.iter().map(|p| p.value).collect();
+    let threshold = r.threshold;
     // Danger in [0, 1], scaled to the largest danger seen (or the threshold) so
     // that the map shows contrast; survival is inverted.
     let raw = |v: f64| if criterion == "p_survives" { 1.0 - v } else { v };
     let top = values.iter().map(|&v| raw(v)).fold(raw(threshold), f64::max).max(1e-9);
     let danger = |v: f64| raw(v) / top;
-    let f = |v: &Value| v.as_f64().unwrap_or(0.0);
-    let lo_p = points.iter().map(|p| f(&p["party_hp"])).fold(1.0, f64::min);
-    let lo_a = points.iter().map(|p| f(&p["adversary_hp"])).fold(1.0, f64::min);
+    let lo_p = points.iter().map(|p| p.party_hp).fold(1.0, f64::min);
+    let lo_a = points.iter().map(|p| p.adversary_hp).fold(1.0, f64::min);
     let span_p = (1.0 - lo_p).max(1e-9);
     let span_a = (1.0 - lo_a).max(1e-9);
     // Adversary HP runs left to right, party HP bottom to top.
@@ -40,8 +39,8 @@ pub fn danger_map_svg(r: &Value) -> Option<String> {
     let value_at = |p: f64, a: f64| {
         points
             .iter()
-            .find(|q| (f(&q["party_hp"]) - p).abs() < 1e-9 && (f(&q["adversary_hp"]) - a).abs() < 1e-9)
-            .map(|q| danger(f(&q["value"])))
+            .find(|q| (q.party_hp - p).abs() < 1e-9 && (q.adversary_hp - a).abs() < 1e-9)
+            .map(|q| danger(q.value))
     };
     let mut out = String::new();
     {
@@ -50,22 +49,21 @@ pub fn danger_map_svg(r: &Value) -> Option<String> {
         let style = ("sans-serif", 14).into_font().color(&BLACK);
         let title = format!(
             "danger map: {criterion} (party {} vs adversary {})",
-            r["party_strategy"].as_str().unwrap_or("?"),
-            r["adversary_strategy"].as_str().unwrap_or("?")
+            r.party_strategy, r.adversary_strategy
         );
         root.draw(&Text::new(title, (LEFT, 20), style.clone())).ok()?;
-        let squares = r["squares"].as_array().cloned().unwrap_or_default();
+        let squares = &layer.squares;
         if squares.is_empty() {
             // A single fraction: one square per point.
-            for p in &points {
-                let c = colour(danger(f(&p["value"])));
-                let (px, py) = (x(f(&p["adversary_hp"])), y(f(&p["party_hp"])));
+            for p in points {
+                let c = colour(danger(p.value));
+                let (px, py) = (x(p.adversary_hp), y(p.party_hp));
                 root.draw(&Rectangle::new([(px - 20, py - 20), (px + 20, py + 20)], c.filled())).ok()?;
             }
         }
-        for sq in &squares {
-            let (p0, p1) = (f(&sq["party_hp"][0]), f(&sq["party_hp"][1]));
-            let (a0, a1) = (f(&sq["adversary_hp"][0]), f(&sq["adversary_hp"][1]));
+        for sq in squares {
+            let [p0, p1] = sq.party_hp;
+            let [a0, a1] = sq.adversary_hp;
             let corners: Vec<f64> = [(p0, a0), (p0, a1), (p1, a0), (p1, a1)]
                 .iter()
                 .filter_map(|&(p, a)| value_at(p, a))
@@ -74,14 +72,14 @@ pub fn danger_map_svg(r: &Value) -> Option<String> {
             root.draw(&Rectangle::new([(x(a0), y(p1)), (x(a1), y(p0))], colour(mean).filled())).ok()?;
             root.draw(&Rectangle::new([(x(a0), y(p1)), (x(a1), y(p0))], WHITE.stroke_width(1))).ok()?;
         }
-        for p in &points {
-            let (px, py) = (x(f(&p["adversary_hp"])), y(f(&p["party_hp"])));
-            let mark = if p["crossed"] == true { BLACK } else { WHITE };
+        for p in points {
+            let (px, py) = (x(p.adversary_hp), y(p.party_hp));
+            let mark = if p.crossed { BLACK } else { WHITE };
             root.draw(&Circle::new((px, py), 3, mark.filled())).ok()?;
         }
         let small = ("sans-serif", 12).into_font().color(&BLACK);
-        let mut ticks_a: Vec<f64> = points.iter().map(|p| f(&p["adversary_hp"])).collect();
-        let mut ticks_p: Vec<f64> = points.iter().map(|p| f(&p["party_hp"])).collect();
+        let mut ticks_a: Vec<f64> = points.iter().map(|p| p.adversary_hp).collect();
+        let mut ticks_p: Vec<f64> = points.iter().map(|p| p.party_hp).collect();
         for t in [&mut ticks_a, &mut ticks_p] {
             t.sort_by(f64::total_cmp);
             t.dedup_by(|a, b| (*a - *b).abs() < 1e-9);
@@ -113,20 +111,33 @@ pub fn danger_map_svg(r: &Value) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use pf1e_wire::results::{Criterion, DangerMetrics, DangerPoint, DangerSquare};
 
     #[test]
     fn renders_an_svg_with_one_rectangle_per_square() {
-        let r = serde_json::json!({
-            "criterion": "p_tpk", "threshold": 0.2, "party_strategy": "default", "adversary_strategy": "default",
-            "points": [
-                {"party_hp": 0.5, "adversary_hp": 0.5, "value": 0.9, "crossed": true},
-                {"party_hp": 0.5, "adversary_hp": 1.0, "value": 0.8, "crossed": true},
-                {"party_hp": 1.0, "adversary_hp": 0.5, "value": 0.1, "crossed": false},
-                {"party_hp": 1.0, "adversary_hp": 1.0, "value": 0.0, "crossed": false},
+        let point = |party_hp, adversary_hp, value, crossed| DangerPoint {
+            party_hp,
+            adversary_hp,
+            level: 0,
+            value,
+            crossed,
+            party: DangerMetrics::default(),
+            adversary: DangerMetrics::default(),
+        };
+        let layer = DangerLayer {
+            aware: Default::default(),
+            copies: Default::default(),
+            points: vec![
+                point(0.5, 0.5, 0.9, true),
+                point(0.5, 1.0, 0.8, true),
+                point(1.0, 0.5, 0.1, false),
+                point(1.0, 1.0, 0.0, false),
             ],
-            "squares": [{"party_hp": [0.5, 1.0], "adversary_hp": [0.5, 1.0], "level": 0}],
-        });
-        let svg = danger_map_svg(&r).unwrap();
+            squares: vec![DangerSquare { party_hp: [0.5, 1.0], adversary_hp: [0.5, 1.0], level: 0 }],
+        };
+        let r =
+            DangerMapResult::new(Criterion::PTpk, 0.2, "default".into(), "default".into(), 0, vec![layer]);
+        let svg = danger_map_svg(&r, &r.layers[0]).unwrap();
         assert!(svg.starts_with("<svg"), "{}", &svg[..40.min(svg.len())]);
         assert!(svg.contains("<rect"));
         assert!(svg.contains("<circle"));

@@ -4,10 +4,26 @@
 use tonic::metadata::{Ascii, MetadataValue};
 use tonic::{Request, Status};
 
+/// Why a token cannot be used. No message ever contains the token.
+#[derive(Debug, thiserror::Error)]
+pub enum TokenError {
+    /// The token file cannot be read.
+    #[error("{path}: cannot read token file: {source}")]
+    Read {
+        /// The file.
+        path: String,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// The token has characters an HTTP header cannot carry.
+    #[error("the token must be printable ASCII (it travels in an `authorization` header)")]
+    NotAscii,
+}
+
 /// Reads a token file: its content without surrounding whitespace; an empty file means no token.
-pub fn read_token_file(path: &std::path::Path) -> Result<Option<String>, String> {
+pub fn read_token_file(path: &std::path::Path) -> Result<Option<String>, TokenError> {
     let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("{}: cannot read token file: {e}", path.display()))?;
+        .map_err(|source| TokenError::Read { path: path.display().to_string(), source })?;
     let t = text.trim();
     Ok((!t.is_empty()).then(|| t.to_string()))
 }
@@ -51,13 +67,11 @@ pub struct ClientAuth {
 
 impl ClientAuth {
     /// A client interceptor; fails when the token has characters a header cannot carry.
-    pub fn new(token: Option<&str>) -> Result<Self, String> {
+    pub fn new(token: Option<&str>) -> Result<Self, TokenError> {
         let header = match token {
             None => None,
             Some(t) => Some(
-                format!("Bearer {t}")
-                    .parse::<MetadataValue<Ascii>>()
-                    .map_err(|_| "the token must be printable ASCII".to_string())?,
+                format!("Bearer {t}").parse::<MetadataValue<Ascii>>().map_err(|_| TokenError::NotAscii)?,
             ),
         };
         Ok(Self { header })
@@ -96,5 +110,6 @@ mod tests {
         assert!(server.call(Request::new(())).is_err());
         assert!(ServerAuth::new(None).call(Request::new(())).is_ok());
         assert!(!format!("{good:?}").contains("s3cret"));
+        assert!(matches!(ClientAuth::new(Some("two\nlines")), Err(TokenError::NotAscii)));
     }
 }

@@ -1,0 +1,20 @@
+//! Everything pf1e shows a person: the balance report and transcript of
+//! `pf1e sim`, the tables and Markdown of the analysis jobs, the SVG danger
+//! maps and the progress lines. The domain crates return values; only this
+//! module turns them into text (see ARCHITECTURE.md, "only the CLI renders").
+
+pub mod balance;
+pub mod jobs;
+pub mod svg;
+pub mod table;
+pub mod transcript;
+
+/// Language of the text reports.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Lang {
+    /// French (the default).
+    #[default]
+    Fr,
+    /// English.
+    En,
+}

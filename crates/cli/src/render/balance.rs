@@ -1,0 +1,301 @@
+//! The balance report of `pf1e sim` as text: French by default, English on
+//! request, aligned by display width.
+
+use pf1e_engine::report::Report;
+
+use super::Lang;
+use super::table::{self, Align};
+use super::transcript;
+
+/// The text form of `report`: the transcript table (if any), then the report.
+/// Ends with a newline.
+pub fn text(report: &Report, lang: Lang) -> String {
+    let mut out = String::new();
+    if let Some(lines) = &report.transcript {
+        out.push_str(&transcript::render_table(lines, lang));
+        out.push('\n');
+    }
+    out.push_str(&summary(report, lang));
+    out
+}
+
+fn summary(report: &Report, lang: Lang) -> String {
+    let w = Words::of(lang);
+    let mut out = String::new();
+    out.push_str(w.title);
+    out.push('\n');
+    out.push_str(&format!("{} : {}\n", w.map, report.map));
+    for side in &report.sides {
+        let noun = if side.combatants == 1 { w.combatant } else { w.combatants };
+        out.push_str(&format!("{} : {} {}\n", side.name, side.combatants, noun));
+    }
+    let simulated = if report.runs == 1 { w.combat_simulated } else { w.combats_simulated };
+    let rounds = if report.round_cap == 1 { "round" } else { "rounds" };
+    let death = if report.simple_monster_death { w.simple_death } else { "" };
+    out.push_str(&format!(
+        "{} {simulated} (seed {}, {} {} {rounds}{death})\n\n",
+        report.runs, report.seed, w.cap, report.round_cap
+    ));
+    for side in &report.sides {
+        out.push_str(&format!(
+            "{} {} : {} ({}) — {} : [{}, {}]\n",
+            w.wins,
+            side.name,
+            percent(side.win_rate),
+            side.wins,
+            w.band,
+            percent(side.band[0]),
+            percent(side.band[1]),
+        ));
+    }
+    out.push_str(&format!("{} : {} ({})\n", w.draws, percent(report.draw_rate), report.draws));
+    out.push_str(&format!("{} : {:.1}\n\n", w.avg_rounds, report.avg_rounds));
+    out.push_str(w.attrition);
+    out.push_str(" :\n");
+    let rows: Vec<Vec<String>> = report
+        .combatants
+        .iter()
+        .map(|c| {
+            vec![
+                c.id.clone(),
+                c.side.clone(),
+                format!("{:.2}", c.avg_hits),
+                format!("{:.2}", c.avg_crits),
+                format!("{:.1}", c.avg_damage_dealt),
+                format!("{:.1}", c.avg_damage_taken),
+                format!("{:.1}", c.avg_healing_given),
+                format!("{:.1}", c.death_rate * 100.0),
+            ]
+        })
+        .collect();
+    let mut aligns = vec![Align::Right; w.columns.len()];
+    aligns[0] = Align::Left;
+    aligns[1] = Align::Left;
+    out.push_str(&table::render(&w.columns, &aligns, &rows));
+    out
+}
+
+/// A rate in [0, 1] as a percentage with one decimal.
+fn percent(rate: f64) -> String {
+    format!("{:.1}%", rate * 100.0)
+}
+
+/// The fixed words of the report in one language.
+struct Words {
+    title: &'static str,
+    map: &'static str,
+    combatant: &'static str,
+    combatants: &'static str,
+    combat_simulated: &'static str,
+    combats_simulated: &'static str,
+    cap: &'static str,
+    simple_death: &'static str,
+    wins: &'static str,
+    band: &'static str,
+    draws: &'static str,
+    avg_rounds: &'static str,
+    attrition: &'static str,
+    columns: [&'static str; 8],
+}
+
+impl Words {
+    fn of(lang: Lang) -> Self {
+        match lang {
+            Lang::Fr => Self {
+                title: "=== Rapport d'équilibrage ===",
+                map: "Carte",
+                combatant: "combattant",
+                combatants: "combattants",
+                combat_simulated: "combat simulé",
+                combats_simulated: "combats simulés",
+                cap: "plafond",
+                simple_death: ", mort simplifiée des monstres",
+                wins: "Victoires",
+                band: "bande 3σ",
+                draws: "Nuls",
+                avg_rounds: "Rounds moyens",
+                attrition: "Attrition moyenne par combattant",
+                columns: [
+                    "Combattant",
+                    "Camp",
+                    "Touches",
+                    "Critiques",
+                    "Dégâts infligés",
+                    "Dégâts subis",
+                    "Soins prodigués",
+                    "Morts %",
+                ],
+            },
+            Lang::En => Self {
+                title: "=== Balance report ===",
+                map: "Map",
+                combatant: "combatant",
+                combatants: "combatants",
+                combat_simulated: "combat simulated",
+                combats_simulated: "combats simulated",
+                cap: "cap",
+                simple_death: ", simple monster death",
+                wins: "Wins",
+                band: "3σ band",
+                draws: "Draws",
+                avg_rounds: "Average rounds",
+                attrition: "Average attrition per combatant",
+                columns: [
+                    "Combatant",
+                    "Side",
+                    "Hits",
+                    "Crits",
+                    "Damage dealt",
+                    "Damage taken",
+                    "Healing given",
+                    "Deaths %",
+                ],
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+    use std::sync::Arc;
+
+    use super::*;
+    use pf1e_engine::combat::SimOptions;
+    use pf1e_engine::encounter::{Deployed, Encounter};
+    use pf1e_engine::map::{Map, Pos, Terrain};
+    use pf1e_engine::model::Combatant;
+    use pf1e_engine::summary::{CombatantTotals, Summary};
+
+    fn combatant(name: &str) -> Arc<Combatant> {
+        let json = serde_json::json!({
+            "name": name,
+            "abilities": {"str_score": 10, "dex_score": 10, "con_score": 10, "int_score": 10,
+                          "wis_score": 10, "cha_score": 10},
+            "hp_max": 6, "ac": {"total": 15, "touch": 12, "flat_footed": 13},
+            "bab": 1, "initiative_mod": 2, "speed_land_ft": 30,
+            "saves": {"fort": 1, "ref": 2, "will": 0}, "attacks": []
+        });
+        Arc::new(serde_json::from_value(json).unwrap())
+    }
+
+    fn encounter() -> Encounter {
+        let floor = Terrain { kind: "floor".into(), move_cost: Some(1), blocks_los: false, cover_bonus: 0 };
+        let map = Map {
+            name: "Arène d'essai".into(),
+            square_size_ft: 5,
+            width: 1,
+            height: 1,
+            legend: vec![('.', floor)],
+            cells: vec![0],
+            elevation: vec![0],
+            zones: vec![None],
+            markers: BTreeMap::new(),
+            deployment: vec![("players".into(), 'A'), ("monsters".into(), 'B')],
+        };
+        let deployed = |id: &str, side, spec: Arc<Combatant>| Deployed {
+            id: id.into(),
+            side,
+            start_hp: spec.hp_max,
+            aware: spec.aware,
+            spec,
+            pos: Pos::new(0, 0),
+        };
+        let goblin = combatant("Goblin");
+        Encounter {
+            map: Arc::new(map),
+            sides: vec!["players".into(), "monsters".into()],
+            combatants: vec![
+                deployed("goblin", 0, Arc::clone(&goblin)),
+                deployed("goblin-2", 0, goblin),
+                deployed("orc", 1, combatant("Orc")),
+            ],
+        }
+    }
+
+    fn summary() -> Summary {
+        let totals = |hits, deaths| CombatantTotals {
+            hits,
+            crits: 3,
+            damage_dealt: 4321,
+            damage_taken: 1000,
+            healing_given: 0,
+            deaths,
+        };
+        Summary {
+            runs: 1000,
+            wins: vec![612, 370],
+            draws: 18,
+            rounds: 4300,
+            combatants: vec![totals(1500, 400), totals(1234, 1000), totals(2000, 612)],
+        }
+    }
+
+    fn report(transcript: Option<Vec<String>>) -> Report {
+        Report::build(&encounter(), &summary(), &SimOptions::default(), 1, transcript)
+    }
+
+    #[test]
+    fn french_text_follows_the_seed_layout() {
+        let text = text(&report(None), Lang::Fr);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(
+            &lines[..11],
+            &[
+                "=== Rapport d'équilibrage ===",
+                "Carte : Arène d'essai",
+                "players : 2 combattants",
+                "monsters : 1 combattant",
+                "1000 combats simulés (seed 1, plafond 100 rounds)",
+                "",
+                "Victoires players : 61.2% (612) — bande 3σ : [56.6%, 65.8%]",
+                "Victoires monsters : 37.0% (370) — bande 3σ : [32.4%, 41.6%]",
+                "Nuls : 1.8% (18)",
+                "Rounds moyens : 4.3",
+                "",
+            ]
+        );
+        assert_eq!(lines[11], "Attrition moyenne par combattant :");
+        assert_eq!(
+            lines[12],
+            "Combattant  Camp      Touches  Critiques  Dégâts infligés  Dégâts subis  Soins prodigués  Morts %"
+        );
+        assert_eq!(
+            lines[15],
+            "goblin-2    players      1.23       0.00              4.3           1.0              0.0    100.0"
+        );
+        assert_eq!(lines.len(), 17);
+    }
+
+    #[test]
+    fn english_text() {
+        let options = SimOptions { round_cap: 1, simple_monster_death: true };
+        let mut s = summary();
+        s.runs = 1;
+        let text = text(&Report::build(&encounter(), &s, &options, 9, None), Lang::En);
+        assert!(text.starts_with("=== Balance report ===\nMap : Arène d'essai\nplayers : 2 combatants\n"));
+        assert!(text.contains("monsters : 1 combatant\n"));
+        assert!(text.contains("1 combat simulated (seed 9, cap 1 round, simple monster death)\n"));
+        assert!(text.contains("Wins players : "));
+        assert!(text.contains("— 3σ band : ["));
+        assert!(text.contains("\nDraws : "));
+        assert!(text.contains("\nAverage rounds : "));
+        assert!(text.contains("\nAverage attrition per combatant :\nCombatant  Side "));
+    }
+
+    #[test]
+    fn the_transcript_table_comes_before_the_report() {
+        let r = report(Some(vec!["initiative: orc 12".into(), "round 1 orc: waits".into()]));
+        let text = text(&r, Lang::Fr);
+        assert!(text.starts_with("=== Déroulé du premier combat ===\n"));
+        assert!(
+            text.contains("initiative: orc 12\n    1  orc         waits\n\n=== Rapport d'équilibrage ===\n")
+        );
+    }
+
+    #[test]
+    fn zero_runs_print_zero_battles() {
+        let r = Report::build(&encounter(), &Summary::new(2, 3), &SimOptions::default(), 1, None);
+        assert!(text(&r, Lang::Fr).contains("0 combats simulés"));
+    }
+}

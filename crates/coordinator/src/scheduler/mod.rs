@@ -1,0 +1,551 @@
+//! The scheduler: a small façade over four concerns, one module each —
+//! the running sweeps and their planners (`sweeps`), the shard queue and
+//! its leases (`queue`), the registered workers (`workers`) and the
+//! coordinator-wide counters (`throughput`). The façade keeps them
+//! consistent and is the only one to write the store.
+//!
+//! Synchronous and single-owner; the gRPC service and the embedded mode both
+//! drive it (behind a mutex for the service). Time is passed in (`now`) so
+//! lease expiry is testable without sleeping.
+
+mod queue;
+mod sweeps;
+mod throughput;
+mod workers;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use pf1e_wire::proto;
+use pf1e_wire::scenario::{Scenario, ScenarioHash};
+use pf1e_wire::shard::{Lease, ShardKey, ShardReport, ShardResult};
+use pf1e_wire::status::{CoordinatorStats, FinishedCell, SweepInfo, WorkerInfo};
+
+use crate::store::{JournalState, Store, StoreError, SweepStatus};
+use crate::sweep::{Sweep, SweepError};
+use queue::{ShardQueue, Waiter};
+use sweeps::{Planned, Slot, SweepRun};
+use throughput::Throughput;
+use workers::Workers;
+
+/// Tuning of the scheduler.
+#[derive(Debug, Clone)]
+pub struct SchedulerConfig {
+    /// Lifetime of a lease unless extended by a heartbeat.
+    pub lease_ttl: Duration,
+    /// Most shards handed out by one lease call (backpressure).
+    pub max_lease: usize,
+    /// A worker silent for this long is forgotten.
+    pub worker_timeout: Duration,
+    /// Check submitted scenarios with the engine's loaders.
+    pub validate: bool,
+}
+
+impl Default for SchedulerConfig {
+    fn default() -> Self {
+        Self {
+            lease_ttl: Duration::from_secs(10),
+            max_lease: 1024,
+            worker_timeout: Duration::from_secs(60),
+            validate: true,
+        }
+    }
+}
+
+/// Why a scheduler call was refused.
+#[derive(Debug, thiserror::Error)]
+pub enum SchedError {
+    /// The submitted sweep is invalid (nothing was written).
+    #[error("{0}")]
+    Invalid(#[from] SweepError),
+    /// No sweep has this id.
+    #[error("no sweep with id {0}")]
+    UnknownSweep(u64),
+    /// The worker is not registered (or was forgotten): register again.
+    #[error("unknown worker {0:?}: register again")]
+    UnknownWorker(String),
+    /// The worker runs other rules.
+    #[error(
+        "worker rules version {worker:?} differs from the coordinator's {coordinator:?}: run the same pf1e version on both"
+    )]
+    RulesVersion {
+        /// The worker's.
+        worker: String,
+        /// The coordinator's.
+        coordinator: String,
+    },
+    /// The worker speaks another version of the wire protocol.
+    #[error(
+        "worker protocol version {worker} differs from the coordinator's {coordinator}: run the same pf1e version on both"
+    )]
+    ProtocolVersion {
+        /// The worker's.
+        worker: u32,
+        /// The coordinator's.
+        coordinator: u32,
+    },
+    /// The database failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// The scheduler.
+pub struct Scheduler {
+    store: Store,
+    cfg: SchedulerConfig,
+    /// Sweeps started by this process (running, or finished since it started).
+    sweeps: BTreeMap<u64, SweepRun>,
+    /// Sweeps of the journal that ended before this process started.
+    history: BTreeMap<u64, JournalState>,
+    scenarios: BTreeMap<ScenarioHash, Arc<Scenario>>,
+    queue: ShardQueue,
+    workers: Workers,
+    throughput: Throughput,
+    draining: bool,
+    changes: tokio::sync::watch::Sender<u64>,
+}
+
+impl Scheduler {
+    /// A scheduler over a store.
+    pub fn new(store: Store, cfg: SchedulerConfig) -> Self {
+        Self {
+            store,
+            cfg,
+            sweeps: BTreeMap::new(),
+            history: BTreeMap::new(),
+            scenarios: BTreeMap::new(),
+            queue: ShardQueue::new(),
+            workers: Workers::new(),
+            throughput: Throughput::default(),
+            draining: false,
+            changes: tokio::sync::watch::Sender::new(0),
+        }
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &SchedulerConfig {
+        &self.cfg
+    }
+
+    /// A receiver that changes whenever any sweep progresses.
+    pub fn subscribe(&self) -> tokio::sync::watch::Receiver<u64> {
+        self.changes.subscribe()
+    }
+
+    fn bump(&self) {
+        self.changes.send_modify(|g| *g = g.wrapping_add(1));
+    }
+
+    // ------------------------------------------------------------- sweeps
+
+    /// Loads the journal: finished sweeps become history, unfinished ones
+    /// are planned again (their measured shards come from the cache).
+    /// Returns the ids of the resumed sweeps.
+    pub fn resume(&mut self) -> Result<Vec<u64>, SchedError> {
+        let mut resumed = Vec::new();
+        for (id, bundle, state) in self.store.sweeps()? {
+            if state.status.is_terminal() {
+                self.history.insert(id, state);
+                continue;
+            }
+            match Sweep::from_bundle(&bundle) {
+                Ok(sweep) => {
+                    self.start(id, sweep)?;
+                    resumed.push(id);
+                }
+                Err(e) => {
+                    let mut state = state;
+                    state.status = SweepStatus::Failed;
+                    state.error = format!("cannot resume: {e}");
+                    self.store.update_sweep(id, &state, None)?;
+                    self.history.insert(id, state);
+                }
+            }
+        }
+        Ok(resumed)
+    }
+
+    /// Validates, journals and starts a sweep. Nothing is written when it is invalid.
+    pub fn submit(&mut self, bundle: proto::SweepBundle) -> Result<u64, SchedError> {
+        let sweep = Sweep::from_bundle(&bundle)?;
+        if self.cfg.validate {
+            sweep.validate(&bundle.sweep_yaml)?;
+        }
+        let state = JournalState {
+            name: sweep.name.clone(),
+            status: SweepStatus::Running,
+            error: String::new(),
+            planners: Vec::new(),
+            stats: None,
+        };
+        let id = self.store.create_sweep(&bundle, &state)?;
+        self.start(id, sweep)?;
+        Ok(id)
+    }
+
+    fn start(&mut self, id: u64, sweep: Sweep) -> Result<(), SchedError> {
+        self.scenarios.entry(sweep.scenario.hash).or_insert_with(|| Arc::clone(&sweep.scenario));
+        self.sweeps.insert(id, SweepRun::new(sweep));
+        self.pump(id)?;
+        self.bump();
+        Ok(())
+    }
+
+    /// Steps the planners of a sweep until they wait or finish.
+    fn pump(&mut self, id: u64) -> Result<(), SchedError> {
+        loop {
+            let Some(run) = self.sweeps.get_mut(&id) else { return Ok(()) };
+            if run.status() != SweepStatus::Running {
+                return Ok(());
+            }
+            match run.plan() {
+                Planned::Waiting => return Ok(()),
+                Planned::Finished => return self.finish(id),
+                Planned::Cells(cells) => {
+                    self.journal(id)?;
+                    self.place_shards(id, &cells)?;
+                }
+            }
+        }
+    }
+
+    /// Serves new cells' shards from the cache or queues them.
+    fn place_shards(&mut self, id: u64, cells: &[(usize, usize)]) -> Result<(), SchedError> {
+        let Some(run) = self.sweeps.get_mut(&id) else { return Ok(()) };
+        let wanted = run.slots(cells);
+        let keys: Vec<ShardKey> = wanted.iter().map(|(_, k)| *k).collect();
+        let cached = self.store.get_shards(&keys)?;
+        let mut completed = Vec::new();
+        for ((slot, key), hit) in wanted.into_iter().zip(cached) {
+            match hit {
+                Some(result) => {
+                    self.throughput.cache_hits += 1;
+                    if run.fill_from_cache(slot, Arc::new(result)) {
+                        completed.push((slot.job, slot.cell));
+                    }
+                }
+                None => {
+                    let waiter = Waiter { sweep: id, job: slot.job, cell: slot.cell, shard: slot.shard };
+                    self.queue.want(key, || run.shard_spec(slot), waiter);
+                }
+            }
+        }
+        for (job, cell) in completed {
+            self.complete_cell(id, job, cell)?;
+        }
+        Ok(())
+    }
+
+    fn complete_cell(&mut self, id: u64, job: usize, cell: usize) -> Result<(), SchedError> {
+        let Some(run) = self.sweeps.get_mut(&id) else { return Ok(()) };
+        match run.complete(job, cell) {
+            Ok(()) => Ok(()),
+            Err(e) => self.stop(id, SweepStatus::Failed, e.to_string()),
+        }
+    }
+
+    fn journal(&mut self, id: u64) -> Result<(), SchedError> {
+        if let Some(run) = self.sweeps.get(&id) {
+            self.store.update_sweep(id, &run.journal_state(), None)?;
+        }
+        Ok(())
+    }
+
+    fn finish(&mut self, id: u64) -> Result<(), SchedError> {
+        let Some(run) = self.sweeps.get_mut(&id) else { return Ok(()) };
+        let results = run.finish();
+        self.store.update_sweep(id, &run.journal_state(), Some(&results))?;
+        tracing::info!(sweep = id, "sweep finished");
+        self.bump();
+        Ok(())
+    }
+
+    /// Ends a sweep (failed or cancelled) and drops the shards only it waited for.
+    fn stop(&mut self, id: u64, status: SweepStatus, error: String) -> Result<(), SchedError> {
+        let Some(run) = self.sweeps.get_mut(&id) else { return Err(SchedError::UnknownSweep(id)) };
+        if run.status().is_terminal() {
+            return Ok(());
+        }
+        tracing::warn!(sweep = id, status = status.as_str(), %error, "sweep stopped");
+        run.stop(status, error);
+        self.store.update_sweep(id, &run.journal_state(), None)?;
+        for (lease, worker) in self.queue.forget_sweep(id) {
+            self.workers.drop_lease(&worker, lease);
+        }
+        self.bump();
+        Ok(())
+    }
+
+    /// Cancels a running sweep.
+    pub fn cancel(&mut self, id: u64) -> Result<SweepInfo, SchedError> {
+        if self.history.contains_key(&id) {
+            return self.info(id, false);
+        }
+        self.stop(id, SweepStatus::Cancelled, "cancelled".into())?;
+        self.info(id, false)
+    }
+
+    // ------------------------------------------------------------ workers
+
+    /// Registers a worker; refuses one with other rules or another protocol.
+    pub fn register_worker(
+        &mut self,
+        name: &str,
+        threads: u32,
+        rules_version: &str,
+        protocol_version: u32,
+        now: Instant,
+    ) -> Result<String, SchedError> {
+        if rules_version != pf1e_engine::RULES_VERSION {
+            return Err(SchedError::RulesVersion {
+                worker: rules_version.to_string(),
+                coordinator: pf1e_engine::RULES_VERSION.to_string(),
+            });
+        }
+        if protocol_version != pf1e_wire::PROTOCOL_VERSION {
+            return Err(SchedError::ProtocolVersion {
+                worker: protocol_version,
+                coordinator: pf1e_wire::PROTOCOL_VERSION,
+            });
+        }
+        Ok(self.workers.register(name, threads, now))
+    }
+
+    /// Returns expired leases to the queue and forgets silent workers.
+    pub fn expire(&mut self, now: Instant) {
+        for (lease, worker) in self.queue.expire(now) {
+            self.workers.drop_lease(&worker, lease);
+        }
+        self.workers.forget_silent(now, self.cfg.worker_timeout);
+    }
+
+    /// Leases up to `max` shards to a worker.
+    pub fn lease(&mut self, worker: &str, max: usize, now: Instant) -> Result<Vec<Lease>, SchedError> {
+        self.expire(now);
+        // No worker takes more than its share of the queue, so the tail of a sweep stays balanced.
+        let share = self.queue.queued_len().div_ceil(self.workers.len().max(1));
+        let max = max.clamp(1, self.cfg.max_lease).min(share.max(1));
+        let Some(w) = self.workers.touch(worker, now) else {
+            return Err(SchedError::UnknownWorker(worker.into()));
+        };
+        let mut out = Vec::new();
+        if self.draining {
+            return Ok(out);
+        }
+        let deadline = now + self.cfg.lease_ttl;
+        while out.len() < max {
+            let Some(lease) = self.queue.lease(worker, deadline) else { break };
+            w.leases.insert(lease.id);
+            out.push(lease);
+        }
+        Ok(out)
+    }
+
+    /// Extends every lease of a worker; returns how many.
+    pub fn heartbeat(&mut self, worker: &str, now: Instant) -> Result<u32, SchedError> {
+        self.expire(now);
+        let Some(w) = self.workers.touch(worker, now) else {
+            return Err(SchedError::UnknownWorker(worker.into()));
+        };
+        self.queue.extend(&w.leases, now + self.cfg.lease_ttl);
+        Ok(w.leases.len() as u32)
+    }
+
+    /// Returns the shard of lease `lease` (held by `worker`, for shard `key`)
+    /// to the front of the queue; a lease that is not that worker's, or is
+    /// already gone, is left alone.
+    pub fn release(&mut self, worker: &str, lease: u64, key: ShardKey) {
+        if self.queue.release(worker, lease, key) {
+            self.workers.drop_lease(worker, lease);
+        }
+    }
+
+    /// A worker leaves: its leases return to the queue at once.
+    pub fn drain_worker(&mut self, worker: &str) -> u32 {
+        let Some(w) = self.workers.remove(worker) else { return 0 };
+        let released = w.leases.iter().filter(|&&id| self.queue.revoke(id)).count() as u32;
+        tracing::info!(worker, released, "worker drained");
+        released
+    }
+
+    /// Records shard reports. A report for a shard nobody waits for (a
+    /// duplicate, a late report, a cancelled sweep) is acknowledged and
+    /// ignored. Returns (accepted, ignored).
+    pub fn report(
+        &mut self,
+        worker: &str,
+        reports: Vec<ShardReport>,
+        now: Instant,
+    ) -> Result<(u32, u32), SchedError> {
+        if self.workers.touch(worker, now).is_none() {
+            return Err(SchedError::UnknownWorker(worker.into()));
+        }
+        let (mut accepted, mut ignored) = (0u32, 0u32);
+        let mut good: Vec<(ShardKey, ShardResult)> = Vec::new();
+        let mut failures = Vec::new();
+        for r in reports {
+            let key = r.key;
+            self.release(worker, r.lease, key);
+            let Some(spec) = self.queue.spec(&key) else {
+                ignored += 1;
+                continue;
+            };
+            if good.iter().any(|(k, _)| *k == key) {
+                ignored += 1;
+                continue;
+            }
+            match r.outcome {
+                Err(error) => {
+                    failures.push((key, error));
+                    accepted += 1;
+                }
+                Ok(result) if result.runs() == spec.runs.end - spec.runs.start => {
+                    good.push((key, result));
+                    accepted += 1;
+                }
+                Ok(result) => {
+                    tracing::warn!(
+                        worker,
+                        runs = result.runs(),
+                        "shard result with the wrong number of runs ignored"
+                    );
+                    ignored += 1;
+                }
+            }
+        }
+        let refs: Vec<(ShardKey, &ShardResult)> = good.iter().map(|(k, r)| (*k, r)).collect();
+        self.store.put_shards(&refs)?;
+        if let Some(w) = self.workers.get_mut(worker) {
+            w.shards_done += good.len() as u64;
+        }
+        let mut touched = BTreeSet::new();
+        for (key, result) in good {
+            self.throughput.computed(result.runs(), now);
+            touched.extend(self.deliver(key, Arc::new(result))?);
+        }
+        for (key, error) in failures {
+            for sweep in self.queue.sweeps_waiting(&key) {
+                self.stop(sweep, SweepStatus::Failed, format!("worker {worker}: {error}"))?;
+            }
+        }
+        self.throughput.prune(now);
+        for id in touched {
+            self.pump(id)?;
+        }
+        self.bump();
+        Ok((accepted, ignored))
+    }
+
+    /// Hands a computed result to every cell waiting for it; returns the sweeps touched.
+    fn deliver(&mut self, key: ShardKey, result: Arc<ShardResult>) -> Result<BTreeSet<u64>, SchedError> {
+        let mut touched = BTreeSet::new();
+        let Some((waiters, lease)) = self.queue.take(&key) else { return Ok(touched) };
+        if let Some((lease, worker)) = lease {
+            self.workers.drop_lease(&worker, lease);
+        }
+        for w in waiters {
+            let Some(run) = self.sweeps.get_mut(&w.sweep) else { continue };
+            if run.status() != SweepStatus::Running {
+                continue;
+            }
+            let slot = Slot { job: w.job, cell: w.cell, shard: w.shard };
+            if run.fill_computed(slot, Arc::clone(&result)) {
+                self.complete_cell(w.sweep, w.job, w.cell)?;
+            }
+            touched.insert(w.sweep);
+        }
+        Ok(touched)
+    }
+
+    // ----------------------------------------------------------- shutdown
+
+    /// Stops leasing (shutdown) and makes every write durable.
+    pub fn begin_shutdown(&mut self) -> Result<(), SchedError> {
+        self.draining = true;
+        let running: Vec<u64> = self
+            .sweeps
+            .iter()
+            .filter(|(_, r)| r.status() == SweepStatus::Running)
+            .map(|(id, _)| *id)
+            .collect();
+        for id in running {
+            self.journal(id)?;
+        }
+        self.store.flush()?;
+        Ok(())
+    }
+
+    /// Whether the scheduler stopped leasing.
+    pub fn draining(&self) -> bool {
+        self.draining
+    }
+
+    /// Makes every write durable.
+    pub fn flush(&mut self) -> Result<(), SchedError> {
+        Ok(self.store.flush()?)
+    }
+
+    // -------------------------------------------------------------- views
+
+    /// A scenario by hash.
+    pub fn scenario(&self, hash: &ScenarioHash) -> Option<Arc<Scenario>> {
+        self.scenarios.get(hash).cloned()
+    }
+
+    /// The state of a sweep, with its results when asked and available.
+    pub fn info(&self, id: u64, with_results: bool) -> Result<SweepInfo, SchedError> {
+        if let Some(run) = self.sweeps.get(&id) {
+            return Ok(run.info(id, self.queue.counts(id), with_results));
+        }
+        let Some(state) = self.history.get(&id) else { return Err(SchedError::UnknownSweep(id)) };
+        let results = if with_results { self.store.sweep_results(id)?.map(Arc::new) } else { None };
+        let (shards_queued, shards_leased) = self.queue.counts(id);
+        Ok(SweepInfo {
+            id,
+            name: state.name.clone(),
+            status: state.status,
+            stats: pf1e_wire::status::Stats {
+                shards_queued,
+                shards_leased,
+                ..state.stats.unwrap_or_default()
+            },
+            error: state.error.clone(),
+            results,
+            progress: Vec::new(),
+        })
+    }
+
+    /// Every sweep known, oldest first, without results.
+    pub fn list(&self) -> Vec<SweepInfo> {
+        let ids: BTreeSet<u64> = self.sweeps.keys().chain(self.history.keys()).copied().collect();
+        ids.into_iter().filter_map(|id| self.info(id, false).ok()).collect()
+    }
+
+    /// The cells of a sweep finished after the first `from`.
+    pub fn finished_cells(&self, id: u64, from: usize) -> Vec<FinishedCell> {
+        self.sweeps.get(&id).map(|r| r.finished_cells(from)).unwrap_or_default()
+    }
+
+    /// Connected workers.
+    pub fn workers(&self, now: Instant) -> Vec<WorkerInfo> {
+        self.workers.infos(now)
+    }
+
+    /// Coordinator-wide figures (the metrics endpoint and `ctl status`).
+    pub fn coordinator_stats(&self, now: Instant) -> CoordinatorStats {
+        let (shards_queued, shards_leased) = self.queue.totals();
+        CoordinatorStats {
+            shards_queued,
+            shards_leased,
+            shards_done: self.throughput.shards_done,
+            cache_hits: self.throughput.cache_hits,
+            workers: self.workers.len() as u64,
+            runs_per_second: self.throughput.runs_per_second(now),
+            runs_done: self.throughput.runs_done,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,281 @@
+//! The shard queue and its leases: shards waiting for a worker, who holds
+//! which shard until when, and which cells wait for each shard. A shard
+//! wanted by several cells (of one sweep or of several) is played once.
+
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::time::Instant;
+
+use pf1e_wire::shard::{Lease, ShardKey, ShardSpec};
+
+/// A cell's slot waiting for a shard: sweep, job, cell and shard indices.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Waiter {
+    pub sweep: u64,
+    pub job: usize,
+    pub cell: usize,
+    pub shard: usize,
+}
+
+struct Pending {
+    spec: ShardSpec,
+    waiters: Vec<Waiter>,
+    lease: Option<u64>,
+}
+
+struct LeaseInfo {
+    key: ShardKey,
+    worker: String,
+    deadline: Instant,
+}
+
+/// A lease taken back from a worker: its id and the worker that held it.
+pub(super) type Dropped = (u64, String);
+
+/// Shards not in the cache, in the order they were wanted, and their leases.
+#[derive(Default)]
+pub(super) struct ShardQueue {
+    pending: BTreeMap<ShardKey, Pending>,
+    /// Keys waiting for a worker; may hold keys since dropped or leased (skipped).
+    queue: VecDeque<ShardKey>,
+    leases: BTreeMap<u64, LeaseInfo>,
+    next_expiry: Option<Instant>,
+    next_lease: u64,
+}
+
+impl ShardQueue {
+    /// An empty queue.
+    pub fn new() -> Self {
+        Self { next_lease: 1, ..Self::default() }
+    }
+
+    /// `waiter` wants shard `key`; the shard joins the back of the queue
+    /// unless it is already wanted.
+    pub fn want(&mut self, key: ShardKey, spec: impl FnOnce() -> ShardSpec, waiter: Waiter) {
+        let entry = self.pending.entry(key).or_insert_with(|| {
+            self.queue.push_back(key);
+            Pending { spec: spec(), waiters: Vec::new(), lease: None }
+        });
+        entry.waiters.push(waiter);
+    }
+
+    /// Keys in the queue (an upper bound of the shards waiting for a worker).
+    pub fn queued_len(&self) -> usize {
+        self.queue.len()
+    }
+
+    /// Leases the next waiting shard to `worker` until `deadline`.
+    pub fn lease(&mut self, worker: &str, deadline: Instant) -> Option<Lease> {
+        loop {
+            let key = self.queue.pop_front()?;
+            let Some(p) = self.pending.get_mut(&key) else { continue };
+            if p.lease.is_some() {
+                continue;
+            }
+            let id = self.next_lease;
+            self.next_lease += 1;
+            p.lease = Some(id);
+            self.leases.insert(id, LeaseInfo { key, worker: worker.to_string(), deadline });
+            self.next_expiry = Some(self.next_expiry.map_or(deadline, |t| t.min(deadline)));
+            return Some(Lease { id, key, spec: p.spec.clone() });
+        }
+    }
+
+    /// Returns the shard of lease `id` to the front of the queue.
+    fn requeue(&mut self, id: u64, key: ShardKey) -> bool {
+        match self.pending.get_mut(&key) {
+            Some(p) if p.lease == Some(id) => {
+                p.lease = None;
+                self.queue.push_front(key);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Returns expired leases' shards to the front of the queue; the leases taken back.
+    pub fn expire(&mut self, now: Instant) -> Vec<Dropped> {
+        let due = self.next_expiry.is_some_and(|t| now >= t)
+            || self.next_expiry.is_none() && !self.leases.is_empty();
+        if !due {
+            return Vec::new();
+        }
+        let expired: Vec<u64> =
+            self.leases.iter().filter(|(_, l)| l.deadline <= now).map(|(id, _)| *id).collect();
+        let mut dropped = Vec::new();
+        for id in expired {
+            if let Some(l) = self.leases.remove(&id) {
+                tracing::info!(worker = %l.worker, lease = id, "lease expired; shard re-queued");
+                self.requeue(id, l.key);
+                dropped.push((id, l.worker));
+            }
+        }
+        self.next_expiry = self.leases.values().map(|l| l.deadline).min();
+        dropped
+    }
+
+    /// Moves the deadline of leases `ids` to `deadline`.
+    pub fn extend(&mut self, ids: &BTreeSet<u64>, deadline: Instant) {
+        for id in ids {
+            if let Some(l) = self.leases.get_mut(id) {
+                l.deadline = deadline;
+            }
+        }
+    }
+
+    /// Takes lease `id` back from `worker` if it holds it for shard `key`,
+    /// returning the shard to the front of the queue. Whether it did.
+    pub fn release(&mut self, worker: &str, id: u64, key: ShardKey) -> bool {
+        match self.leases.get(&id) {
+            Some(l) if l.worker == worker && l.key == key => {
+                self.leases.remove(&id);
+                self.requeue(id, key);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Takes lease `id` back whoever holds it; whether its shard went back to the queue.
+    pub fn revoke(&mut self, id: u64) -> bool {
+        match self.leases.remove(&id) {
+            Some(l) => self.requeue(id, l.key),
+            None => false,
+        }
+    }
+
+    /// What shard `key` asks to play, while some cell waits for it.
+    pub fn spec(&self, key: &ShardKey) -> Option<&ShardSpec> {
+        self.pending.get(key).map(|p| &p.spec)
+    }
+
+    /// The sweeps waiting for shard `key`.
+    pub fn sweeps_waiting(&self, key: &ShardKey) -> BTreeSet<u64> {
+        self.pending.get(key).map(|p| p.waiters.iter().map(|w| w.sweep).collect()).unwrap_or_default()
+    }
+
+    /// Removes shard `key` (its result arrived): the cells that waited for
+    /// it, and its lease if one was out.
+    pub fn take(&mut self, key: &ShardKey) -> Option<(Vec<Waiter>, Option<Dropped>)> {
+        let p = self.pending.remove(key)?;
+        let dropped = p.lease.and_then(|id| self.leases.remove(&id).map(|l| (id, l.worker)));
+        Some((p.waiters, dropped))
+    }
+
+    /// Forgets every cell of `sweep`; shards no other sweep waits for leave
+    /// the queue, and their leases are taken back.
+    pub fn forget_sweep(&mut self, sweep: u64) -> Vec<Dropped> {
+        let mut orphans = Vec::new();
+        for (key, p) in &mut self.pending {
+            p.waiters.retain(|w| w.sweep != sweep);
+            if p.waiters.is_empty() {
+                orphans.push(*key);
+            }
+        }
+        let mut dropped = Vec::new();
+        for key in orphans {
+            if let Some((_, Some(d))) = self.take(&key) {
+                dropped.push(d);
+            }
+        }
+        dropped
+    }
+
+    /// Cells' shard slots of `sweep` waiting for a worker, and leased.
+    pub fn counts(&self, sweep: u64) -> (u64, u64) {
+        let (mut queued, mut leased) = (0, 0);
+        for p in self.pending.values() {
+            let n = p.waiters.iter().filter(|w| w.sweep == sweep).count() as u64;
+            if p.lease.is_some() {
+                leased += n;
+            } else {
+                queued += n;
+            }
+        }
+        (queued, leased)
+    }
+
+    /// Distinct shards waiting for a worker, and leased.
+    pub fn totals(&self) -> (u64, u64) {
+        let leased = self.pending.values().filter(|p| p.lease.is_some()).count() as u64;
+        (self.pending.len() as u64 - leased, leased)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use pf1e_engine::strategy::StrategySpec;
+
+    use super::*;
+
+    fn spec() -> ShardSpec {
+        ShardSpec {
+            scenario: [0; 32],
+            variant: vec![],
+            party: "a".into(),
+            party_strategy: StrategySpec::default_spec(),
+            adversary_strategy: StrategySpec::default_spec(),
+            seed: 1,
+            runs: 0..1,
+        }
+    }
+
+    fn waiter(sweep: u64, cell: usize) -> Waiter {
+        Waiter { sweep, job: 0, cell, shard: 0 }
+    }
+
+    #[test]
+    fn a_shard_two_cells_want_is_leased_once_and_feeds_both() {
+        let mut q = ShardQueue::new();
+        let now = Instant::now();
+        q.want([1; 32], spec, waiter(1, 0));
+        q.want([1; 32], spec, waiter(2, 0));
+        q.want([2; 32], spec, waiter(1, 1));
+        assert_eq!(q.totals(), (2, 0));
+        let first = q.lease("w1", now).unwrap();
+        assert_eq!(first.key, [1; 32]);
+        assert_eq!((q.counts(1), q.counts(2)), ((1, 1), (0, 1)));
+        let (waiters, lease) = q.take(&[1; 32]).unwrap();
+        assert_eq!(waiters, vec![waiter(1, 0), waiter(2, 0)]);
+        assert_eq!(lease, Some((first.id, "w1".to_string())));
+        assert_eq!(q.lease("w1", now).unwrap().key, [2; 32]);
+        assert!(q.lease("w1", now).is_none());
+    }
+
+    #[test]
+    fn expired_and_released_leases_go_back_to_the_front() {
+        let mut q = ShardQueue::new();
+        let t0 = Instant::now();
+        for k in 1..=3u8 {
+            q.want([k; 32], spec, waiter(1, usize::from(k)));
+        }
+        let a = q.lease("w1", t0 + Duration::from_secs(1)).unwrap();
+        let b = q.lease("w2", t0 + Duration::from_secs(5)).unwrap();
+        assert!(q.expire(t0).is_empty(), "nothing is due yet");
+        assert_eq!(q.expire(t0 + Duration::from_secs(2)), vec![(a.id, "w1".to_string())]);
+        assert_eq!(
+            q.lease("w3", t0 + Duration::from_secs(9)).unwrap().key,
+            a.key,
+            "the expired shard comes first"
+        );
+        assert!(!q.release("w1", b.id, b.key), "only its holder releases a lease");
+        assert!(q.release("w2", b.id, b.key));
+        assert_eq!(q.lease("w3", t0 + Duration::from_secs(9)).unwrap().key, b.key);
+    }
+
+    #[test]
+    fn forgetting_a_sweep_drops_only_the_shards_no_other_sweep_wants() {
+        let mut q = ShardQueue::new();
+        let now = Instant::now();
+        q.want([1; 32], spec, waiter(1, 0));
+        q.want([1; 32], spec, waiter(2, 0));
+        q.want([2; 32], spec, waiter(1, 1));
+        let l = q.lease("w1", now).unwrap();
+        let l2 = q.lease("w1", now).unwrap();
+        assert_eq!((l.key, l2.key), ([1; 32], [2; 32]));
+        assert_eq!(q.forget_sweep(1), vec![(l2.id, "w1".to_string())]);
+        assert!(q.spec(&[1; 32]).is_some() && q.spec(&[2; 32]).is_none());
+        assert_eq!(q.sweeps_waiting(&[1; 32]), BTreeSet::from([2]));
+    }
+}

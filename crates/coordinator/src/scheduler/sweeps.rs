@@ -1,0 +1,264 @@
+//! A running sweep: its planners, the cells they asked for, the shard slots
+//! of each cell, its counters, and its results once every planner is done.
+//! Pure bookkeeping: the scheduler does the storage and the queueing.
+
+use std::ops::Range;
+use std::sync::Arc;
+
+use pf1e_wire::canon::hex;
+use pf1e_wire::results::{JobReport, SweepResults};
+use pf1e_wire::shard::{ShardKey, ShardResult, ShardSpec};
+use pf1e_wire::status::{FinishedCell, Stats, SweepInfo, SweepStatus};
+
+use crate::cell::CellSpec;
+use crate::merge::{CellResult, MergeError};
+use crate::plan::{Planner, Step};
+use crate::shard::{shard_key, shard_spec, split};
+use crate::store::JournalState;
+use crate::sweep::Sweep;
+
+struct ShardSlot {
+    range: Range<u64>,
+    key: ShardKey,
+    result: Option<Arc<ShardResult>>,
+}
+
+struct CellRun {
+    spec: CellSpec,
+    shards: Vec<ShardSlot>,
+    remaining: usize,
+    result: Option<CellResult>,
+}
+
+struct JobRun {
+    planner: Box<dyn Planner>,
+    cells: Vec<CellRun>,
+    done: bool,
+}
+
+/// Where a shard slot is: job, cell and shard indices.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Slot {
+    pub job: usize,
+    pub cell: usize,
+    pub shard: usize,
+}
+
+/// What the planners of a sweep did when stepped.
+pub(super) enum Planned {
+    /// They asked for these new cells: (job, cell).
+    Cells(Vec<(usize, usize)>),
+    /// They wait for results.
+    Waiting,
+    /// Every one is done.
+    Finished,
+}
+
+/// A sweep being measured (or just finished, until the process ends).
+pub(super) struct SweepRun {
+    sweep: Sweep,
+    status: SweepStatus,
+    error: String,
+    jobs: Vec<JobRun>,
+    /// Counters (queued and leased are the queue's, filled in when asked).
+    stats: Stats,
+    /// Reports of the cells in the order they finished.
+    finished: Vec<FinishedCell>,
+    results: Option<Arc<SweepResults>>,
+}
+
+impl SweepRun {
+    /// A sweep about to be planned.
+    pub fn new(sweep: Sweep) -> Self {
+        let ctx = sweep.job_context();
+        let jobs = sweep
+            .jobs
+            .iter()
+            .map(|j| JobRun { planner: j.planner(&ctx), cells: Vec::new(), done: false })
+            .collect();
+        Self {
+            sweep,
+            status: SweepStatus::Running,
+            error: String::new(),
+            jobs,
+            stats: Stats::default(),
+            finished: Vec::new(),
+            results: None,
+        }
+    }
+
+    /// Where it is in its lifecycle.
+    pub fn status(&self) -> SweepStatus {
+        self.status
+    }
+
+    /// Steps every unfinished planner once; new cells get their shard slots.
+    pub fn plan(&mut self) -> Planned {
+        let scenario = self.sweep.scenario.hash;
+        let shard_size = self.sweep.shard_size;
+        let mut new_cells = Vec::new();
+        let mut all_done = true;
+        for (j, job) in self.jobs.iter_mut().enumerate() {
+            if job.done {
+                continue;
+            }
+            match job.planner.step() {
+                Step::Emit(cells) => {
+                    all_done = false;
+                    for spec in cells {
+                        let shards: Vec<ShardSlot> = split(spec.runs, shard_size)
+                            .into_iter()
+                            .map(|range| ShardSlot {
+                                key: shard_key(&scenario, &spec, &range),
+                                range,
+                                result: None,
+                            })
+                            .collect();
+                        self.stats.shards_total += shards.len() as u64;
+                        self.stats.cells_total += 1;
+                        self.stats.runs_total += spec.runs;
+                        new_cells.push((j, job.cells.len()));
+                        job.cells.push(CellRun { remaining: shards.len(), shards, spec, result: None });
+                    }
+                }
+                Step::Wait => all_done = false,
+                Step::Done => job.done = true,
+            }
+        }
+        match (new_cells.is_empty(), all_done) {
+            (false, _) => Planned::Cells(new_cells),
+            (true, true) => Planned::Finished,
+            (true, false) => Planned::Waiting,
+        }
+    }
+
+    /// The shard slots of `cells` and their content keys.
+    pub fn slots(&self, cells: &[(usize, usize)]) -> Vec<(Slot, ShardKey)> {
+        let mut out = Vec::new();
+        for &(job, cell) in cells {
+            for (shard, s) in self.jobs[job].cells[cell].shards.iter().enumerate() {
+                out.push((Slot { job, cell, shard }, s.key));
+            }
+        }
+        out
+    }
+
+    /// What a slot's shard asks a worker to play.
+    pub fn shard_spec(&self, slot: Slot) -> ShardSpec {
+        let cell = &self.jobs[slot.job].cells[slot.cell];
+        shard_spec(&self.sweep.scenario.hash, &cell.spec, &cell.shards[slot.shard].range)
+    }
+
+    /// Puts a shard result in its slot (once); true when that completes the cell.
+    fn fill(&mut self, slot: Slot, result: Arc<ShardResult>) -> bool {
+        let cell = &mut self.jobs[slot.job].cells[slot.cell];
+        let s = &mut cell.shards[slot.shard];
+        if s.result.is_some() {
+            return false;
+        }
+        self.stats.runs_done += s.range.end - s.range.start;
+        s.result = Some(result);
+        cell.remaining -= 1;
+        cell.remaining == 0
+    }
+
+    /// A slot served from the cache; true when that completes the cell.
+    pub fn fill_from_cache(&mut self, slot: Slot, result: Arc<ShardResult>) -> bool {
+        self.stats.shards_from_cache += 1;
+        self.fill(slot, result)
+    }
+
+    /// A slot computed by a worker; true when that completes the cell.
+    pub fn fill_computed(&mut self, slot: Slot, result: Arc<ShardResult>) -> bool {
+        self.stats.shards_computed += 1;
+        self.fill(slot, result)
+    }
+
+    /// Merges a complete cell's shards and hands the result to its planner.
+    pub fn complete(&mut self, job: usize, cell: usize) -> Result<(), MergeError> {
+        let run = &mut self.jobs[job];
+        let c = &mut run.cells[cell];
+        let parts: Vec<(u64, &ShardResult)> =
+            c.shards.iter().filter_map(|s| s.result.as_deref().map(|r| (s.range.start, r))).collect();
+        let result = CellResult::merge(parts, c.spec.runs)?;
+        self.finished.push(FinishedCell { job, cell: result.report(cell, &c.spec) });
+        run.planner.consume(cell, &result);
+        c.result = Some(result);
+        for s in &mut c.shards {
+            s.result = None;
+        }
+        self.stats.cells_done += 1;
+        Ok(())
+    }
+
+    /// Its journal record.
+    pub fn journal_state(&self) -> JournalState {
+        JournalState {
+            name: self.sweep.name.clone(),
+            status: self.status,
+            error: self.error.clone(),
+            planners: self.jobs.iter().map(|j| j.planner.state()).collect(),
+            stats: Some(self.stats),
+        }
+    }
+
+    /// Marks it done with its results (every planner is done, so every cell is measured).
+    pub fn finish(&mut self) -> Arc<SweepResults> {
+        let jobs = self
+            .jobs
+            .iter()
+            .map(|job| JobReport {
+                result: job.planner.result(),
+                cells: job
+                    .cells
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, c)| c.result.as_ref().map(|r| r.report(i, &c.spec)))
+                    .collect(),
+            })
+            .collect();
+        let sweep = &self.sweep;
+        let results = Arc::new(SweepResults {
+            name: sweep.name.clone(),
+            seed: sweep.seed,
+            party: sweep.party.clone(),
+            rules_version: pf1e_engine::RULES_VERSION.to_string(),
+            scenario: hex(&sweep.scenario.hash),
+            jobs,
+        });
+        self.status = SweepStatus::Done;
+        self.results = Some(Arc::clone(&results));
+        for job in &mut self.jobs {
+            for c in &mut job.cells {
+                c.result = None;
+            }
+        }
+        results
+    }
+
+    /// Stops it (failed or cancelled), unless it had already ended.
+    pub fn stop(&mut self, status: SweepStatus, error: String) {
+        if !self.status.is_terminal() {
+            self.status = status;
+            self.error = error;
+        }
+    }
+
+    /// Its state; `stats` carries the queue's counts.
+    pub fn info(&self, id: u64, (queued, leased): (u64, u64), with_results: bool) -> SweepInfo {
+        SweepInfo {
+            id,
+            name: self.sweep.name.clone(),
+            status: self.status,
+            stats: Stats { shards_queued: queued, shards_leased: leased, ..self.stats },
+            error: self.error.clone(),
+            results: if with_results { self.results.clone() } else { None },
+            progress: self.jobs.iter().filter_map(|j| j.planner.progress()).collect(),
+        }
+    }
+
+    /// The cells finished after the first `from`.
+    pub fn finished_cells(&self, from: usize) -> Vec<FinishedCell> {
+        self.finished.get(from..).unwrap_or_default().to_vec()
+    }
+}

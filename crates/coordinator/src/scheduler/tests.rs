@@ -1,0 +1,225 @@
+//! The scheduler's behaviour through its public API: leases, reports,
+//! resumption and failures, with a fake engine.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use pf1e_wire::proto;
+use pf1e_wire::scenario::{Scenario, ScenarioHash};
+use pf1e_wire::shard::{Lease, ShardResult, ShardSpec};
+use pf1e_wire::status::SweepInfo;
+
+use super::*;
+use crate::embedded::drive;
+use crate::store::{Store, SweepStatus};
+use pf1e_wire::evaluate::{EvalError, ShardEvaluator, evaluate_leases};
+
+/// Deterministic fake engine: outcomes depend on the seed, the variant and the run index only.
+pub(crate) struct Fake;
+
+impl ShardEvaluator for Fake {
+    fn evaluate(&self, _s: &Scenario, spec: &ShardSpec) -> Result<ShardResult, EvalError> {
+        let salt: u64 = spec.variant.iter().map(|v| u64::from(v.hp.0)).sum();
+        Ok(crate::merge::tests::fake_result(spec.seed + salt, spec.runs.clone()))
+    }
+}
+
+fn bundle(shard_size: u64) -> proto::SweepBundle {
+    let text = format!(
+        "name: t\nseed: 3\nruns: 10\nparty: players\nshard_size: {shard_size}\nscenario:\n  map: m.yaml\n  sides:\n    players: {{ combatants: [a.json] }}\n    monsters: {{ combatants: [b.json] }}\njobs:\n  - grid: {{ hp: {{ players: [0.25, 0.5, 1.0] }} }}\n"
+    );
+    let files = ["m.yaml", "a.json", "b.json"]
+        .iter()
+        .map(|p| proto::BundleFile { path: p.to_string(), content: p.as_bytes().to_vec() })
+        .collect();
+    proto::SweepBundle { sweep_path: "s.yaml".into(), sweep_yaml: text, files }
+}
+
+/// The scenarios of some leases, as a worker would hold them.
+fn scenarios(sched: &Scheduler, leases: &[Lease]) -> BTreeMap<ScenarioHash, Arc<Scenario>> {
+    leases.iter().filter_map(|l| sched.scenario(&l.spec.scenario).map(|s| (l.spec.scenario, s))).collect()
+}
+
+fn cfg() -> SchedulerConfig {
+    SchedulerConfig { validate: false, ..Default::default() }
+}
+
+fn run_to_end(sched: &mut Scheduler, b: proto::SweepBundle) -> SweepInfo {
+    let id = sched.submit(b).unwrap();
+    drive(sched, id, &Fake, 2, |_| {}).unwrap()
+}
+
+#[test]
+fn embedded_run_then_rerun_from_cache() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("c.redb");
+    let mut sched = Scheduler::new(Store::open(&path).unwrap(), cfg());
+    let first = run_to_end(&mut sched, bundle(4));
+    assert_eq!(first.status, SweepStatus::Done);
+    let st = first.stats;
+    assert_eq!((st.shards_total, st.shards_computed, st.shards_from_cache), (9, 9, 0));
+    assert_eq!((st.cells_total, st.cells_done, st.runs_done), (3, 3, 30));
+    let results = first.results.as_ref().unwrap();
+    assert_eq!(results.jobs[0].cells.len(), 3);
+    assert_eq!(results.jobs[0].cells[0].runs, 10);
+    drop(sched);
+
+    let mut sched = Scheduler::new(Store::open(&path).unwrap(), cfg());
+    sched.resume().unwrap();
+    let journaled = sched.info(first.id, true).unwrap();
+    assert_eq!(journaled.results, first.results, "results come back from the journal bit for bit");
+    let second = run_to_end(&mut sched, bundle(4));
+    let st = second.stats;
+    assert_eq!((st.shards_total, st.shards_computed, st.shards_from_cache), (9, 0, 9));
+    assert_eq!(second.results, first.results);
+    assert_eq!(sched.list().len(), 2);
+}
+
+#[test]
+fn results_do_not_depend_on_shard_size_or_report_order() {
+    let mut reference = None;
+    for size in [1, 3, 10] {
+        let mut sched = Scheduler::new(Store::in_memory().unwrap(), cfg());
+        let id = sched.submit(bundle(size)).unwrap();
+        let now = Instant::now();
+        let w1 = sched
+            .register_worker("a", 1, pf1e_engine::RULES_VERSION, pf1e_wire::PROTOCOL_VERSION, now)
+            .unwrap();
+        let w2 = sched
+            .register_worker("b", 1, pf1e_engine::RULES_VERSION, pf1e_wire::PROTOCOL_VERSION, now)
+            .unwrap();
+        loop {
+            let l1 = sched.lease(&w1, 2, now).unwrap();
+            let l2 = sched.lease(&w2, 3, now).unwrap();
+            if l1.is_empty() && l2.is_empty() {
+                break;
+            }
+            let mut scen = scenarios(&sched, &l1);
+            scen.extend(scenarios(&sched, &l2));
+            let mut r2 = evaluate_leases(&l2, &scen, &Fake);
+            r2.reverse();
+            sched.report(&w2, r2, now).unwrap();
+            sched.report(&w1, evaluate_leases(&l1, &scen, &Fake), now).unwrap();
+        }
+        let info = sched.info(id, true).unwrap();
+        assert_eq!(info.status, SweepStatus::Done);
+        match &reference {
+            None => reference = Some(info.results),
+            Some(r) => assert_eq!(r, &info.results, "shard size {size}"),
+        }
+    }
+}
+
+#[test]
+fn expired_leases_requeue_and_late_or_duplicate_reports_change_nothing() {
+    let mut sched = Scheduler::new(Store::in_memory().unwrap(), cfg());
+    let id = sched.submit(bundle(10)).unwrap();
+    let t0 = Instant::now();
+    let dead = sched
+        .register_worker("dead", 1, pf1e_engine::RULES_VERSION, pf1e_wire::PROTOCOL_VERSION, t0)
+        .unwrap();
+    let live = sched
+        .register_worker("live", 1, pf1e_engine::RULES_VERSION, pf1e_wire::PROTOCOL_VERSION, t0)
+        .unwrap();
+    let lost = sched.lease(&dead, 1, t0).unwrap();
+    assert_eq!(lost.len(), 1);
+    let mut rest = sched.lease(&live, 10, t0).unwrap();
+    assert_eq!(rest.len(), 1, "no worker takes more than its share of the queue");
+    rest.extend(sched.lease(&live, 10, t0).unwrap());
+    assert_eq!(rest.len(), 2);
+    assert!(sched.lease(&live, 10, t0).unwrap().is_empty(), "the dead worker's shard is still leased");
+    let ttl = sched.config().lease_ttl;
+    sched.heartbeat(&live, t0 + ttl / 2).unwrap();
+    let t1 = t0 + ttl + Duration::from_millis(1);
+    let again = sched.lease(&live, 10, t1).unwrap();
+    assert_eq!(again.len(), 1, "the expired lease returns to the queue: {again:?}");
+    assert_eq!(again[0].key, lost[0].key);
+    let mut mine = rest.clone();
+    mine.extend(again);
+    let scen = scenarios(&sched, &mine);
+    let reports = evaluate_leases(&mine, &scen, &Fake);
+    assert_eq!(sched.report(&live, reports.clone(), t1).unwrap(), (3, 0));
+    let done = sched.info(id, true).unwrap();
+    assert_eq!(done.status, SweepStatus::Done);
+    // A duplicate, and the late report of the dead worker, are acknowledged and ignored.
+    assert_eq!(sched.report(&live, reports, t1).unwrap(), (0, 3));
+    let late = evaluate_leases(&lost, &scen, &Fake);
+    assert_eq!(sched.report(&dead, late, t1).unwrap(), (0, 1));
+    let after = sched.info(id, true).unwrap();
+    assert_eq!(after, done);
+}
+
+#[test]
+fn other_rules_or_protocol_versions_and_unknown_workers_are_refused() {
+    let mut sched = Scheduler::new(Store::in_memory().unwrap(), cfg());
+    let err = sched
+        .register_worker("x", 1, "pf1e-rules-0", pf1e_wire::PROTOCOL_VERSION, Instant::now())
+        .unwrap_err();
+    assert!(matches!(err, SchedError::RulesVersion { .. }), "{err}");
+    assert!(err.to_string().contains("pf1e-rules-0"));
+    assert!(matches!(sched.lease("w99", 1, Instant::now()), Err(SchedError::UnknownWorker(_))));
+    let err = sched.register_worker("x", 1, pf1e_engine::RULES_VERSION, 1, Instant::now()).unwrap_err();
+    assert!(matches!(err, SchedError::ProtocolVersion { worker: 1, .. }), "{err}");
+}
+
+struct Panicky;
+
+impl ShardEvaluator for Panicky {
+    fn evaluate(&self, _s: &Scenario, spec: &ShardSpec) -> Result<ShardResult, EvalError> {
+        assert!(spec.runs.start < 4, "engine bug");
+        Ok(crate::merge::tests::fake_result(spec.seed, spec.runs.clone()))
+    }
+}
+
+#[test]
+fn an_engine_panic_fails_the_sweep_with_a_message() {
+    let mut sched = Scheduler::new(Store::in_memory().unwrap(), cfg());
+    let id = sched.submit(bundle(4)).unwrap();
+    let info = drive(&mut sched, id, &Panicky, 1, |_| {}).unwrap();
+    assert_eq!(info.status, SweepStatus::Failed);
+    assert!(info.error.contains("engine bug"), "{}", info.error);
+}
+
+#[test]
+fn cancel_drops_queued_shards() {
+    let mut sched = Scheduler::new(Store::in_memory().unwrap(), cfg());
+    let id = sched.submit(bundle(2)).unwrap();
+    let info = sched.cancel(id).unwrap();
+    assert_eq!(info.status, SweepStatus::Cancelled);
+    let w = sched
+        .register_worker("a", 1, pf1e_engine::RULES_VERSION, pf1e_wire::PROTOCOL_VERSION, Instant::now())
+        .unwrap();
+    assert!(sched.lease(&w, 10, Instant::now()).unwrap().is_empty());
+}
+
+#[test]
+fn a_crash_mid_sweep_resumes_from_the_journal_and_the_cache() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("c.redb");
+    let reference = {
+        let mut s = Scheduler::new(Store::in_memory().unwrap(), cfg());
+        run_to_end(&mut s, bundle(4)).results
+    };
+    let id = {
+        let mut sched = Scheduler::new(Store::open(&path).unwrap(), cfg());
+        let id = sched.submit(bundle(4)).unwrap();
+        let now = Instant::now();
+        let w = sched
+            .register_worker("a", 1, pf1e_engine::RULES_VERSION, pf1e_wire::PROTOCOL_VERSION, now)
+            .unwrap();
+        let leases = sched.lease(&w, 4, now).unwrap();
+        let scen = scenarios(&sched, &leases);
+        sched.report(&w, evaluate_leases(&leases, &scen, &Fake), now).unwrap();
+        sched.flush().unwrap();
+        id
+        // Dropped without finishing: the crash.
+    };
+    let mut sched = Scheduler::new(Store::open(&path).unwrap(), cfg());
+    assert_eq!(sched.resume().unwrap(), vec![id]);
+    let info = drive(&mut sched, id, &Fake, 1, |_| {}).unwrap();
+    let st = info.stats;
+    assert_eq!(info.status, SweepStatus::Done);
+    assert_eq!((st.shards_from_cache, st.shards_computed), (4, 5));
+    assert_eq!(info.results, reference);
+}

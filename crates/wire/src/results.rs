@@ -1,0 +1,464 @@
+//! The results of a sweep, typed: what every job found, cell by cell.
+//!
+//! These types are the public, stable shape of pf1e's answers. Serialized
+//! with serde (JSON), they are the `results` member of `results.json`,
+//! `pf1e run --json` and `pf1e ctl results --json`; on the wire they travel
+//! as the typed messages of `proto/pf1e.proto` (conversions in
+//! [`convert`]). The coordinator's planners produce them, the CLI renders
+//! them, the dashboard and the LLM layer read them. A field is added, never
+//! renamed or retyped: readers of older documents keep working.
+//!
+//! Rates and probabilities are in [0, 1]; hit-point fractions in (0, 1];
+//! strategy specs are their canonical names (`lowest_hp, retreat=0.5`).
+
+pub mod convert;
+
+use std::collections::BTreeMap;
+
+pub use pf1e_engine::objectives::{Criterion, DangerMetrics};
+use serde::{Deserialize, Serialize};
+
+/// The results of a finished sweep.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SweepResults {
+    /// Sweep name (from the sweep file).
+    pub name: String,
+    /// The seed every cell plays (common random numbers).
+    pub seed: u64,
+    /// The measured side.
+    pub party: String,
+    /// Engine rules version that played every battle.
+    pub rules_version: String,
+    /// Hex content hash of the scenario (map and combatants by content).
+    pub scenario: String,
+    /// One entry per job, in the order of the sweep file.
+    pub jobs: Vec<JobReport>,
+}
+
+/// One job's answer and the cells it measured.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct JobReport {
+    /// The job's own result, tagged by kind (`"kind"` and `"result"` in JSON).
+    #[serde(flatten)]
+    pub result: JobResult,
+    /// Every cell the job measured, in the order it asked for them.
+    pub cells: Vec<CellReport>,
+}
+
+/// A job's own result. In JSON: `"kind": "<job kind>", "result": {...}`
+/// (`null` for a grid, whose cells are its result).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", content = "result", rename_all = "snake_case")]
+pub enum JobResult {
+    /// A cartesian grid.
+    Grid(()),
+    /// The party's best plan.
+    Optimize(OptimizeResult),
+    /// Alternating best responses.
+    Minmax(MinmaxResult),
+    /// Danger over party × adversary hit points.
+    DangerMap(DangerMapResult),
+    /// The party hit points where danger crosses a target.
+    Frontier(FrontierResult),
+    /// Which adversary lever matters.
+    Sensitivity(SensitivityResult),
+}
+
+impl JobResult {
+    /// The job kind as written in the sweep file.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            JobResult::Grid(()) => "grid",
+            JobResult::Optimize(_) => "optimize",
+            JobResult::Minmax(_) => "minmax",
+            JobResult::DangerMap(_) => "danger_map",
+            JobResult::Frontier(_) => "frontier",
+            JobResult::Sensitivity(_) => "sensitivity",
+        }
+    }
+}
+
+/// One measured cell: a scenario variant, two strategies, runs and a seed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CellReport {
+    /// Index of the cell in its job.
+    pub index: u64,
+    /// Strategy of the party.
+    pub party_strategy: String,
+    /// Strategy of every other side.
+    pub adversary_strategy: String,
+    /// Starting hit-point fraction of each side.
+    pub hp: BTreeMap<String, f64>,
+    /// Seed of the cell.
+    pub seed: u64,
+    /// Battles played.
+    pub runs: u64,
+    /// Battles won by each side.
+    pub wins: BTreeMap<String, u64>,
+    /// Battles without a winner.
+    pub draws: u64,
+    /// Share of battles the party won.
+    pub party_win_rate: f64,
+    /// 3σ band of `party_win_rate`, `[low, high]`.
+    pub party_win_band: [f64; 2],
+    /// Share of battles that ended with every party member at 0 hit points or below.
+    pub party_all_down_rate: f64,
+    /// Mean rounds per battle.
+    pub mean_rounds: f64,
+    /// Hit points lost by the party per battle.
+    pub party_hp_lost: HpLost,
+    /// Every combatant, in encounter order.
+    pub combatants: Vec<CombatantReport>,
+}
+
+/// The party's hit points lost per battle: Σ (start − max(final, 0)) over its members.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct HpLost {
+    /// Mean.
+    pub mean: f64,
+    /// Median (nearest rank).
+    pub p50: i64,
+    /// 90th percentile (nearest rank).
+    pub p90: i64,
+    /// Largest.
+    pub max: i64,
+}
+
+/// One combatant's totals over the runs of a cell.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CombatantReport {
+    /// Unique id in the encounter.
+    pub id: String,
+    /// Side name.
+    pub side: String,
+    /// Maximum hit points.
+    pub hp_max: i32,
+    /// Hit points at the start of each battle.
+    pub start_hp: i32,
+    /// Mean final hit points (negative when dying or dead).
+    pub mean_final_hp: f64,
+    /// Battles it ended dead.
+    pub deaths: u64,
+    /// Attacks that hit.
+    pub hits: u64,
+    /// Confirmed critical hits.
+    pub crits: u64,
+    /// Damage dealt.
+    pub damage_dealt: u64,
+    /// Damage taken.
+    pub damage_taken: u64,
+    /// Hit points restored to others.
+    pub healing_given: u64,
+}
+
+/// Where an `optimize` entry was first measured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Stage {
+    /// The coarse grid of levers.
+    Grid,
+    /// Retreat thresholds tried on the best grid cells.
+    Refine,
+    /// A candidate of the sweep file.
+    Candidate,
+}
+
+/// `optimize`: the ranked playbook of the party against one adversary.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct OptimizeResult {
+    /// The adversary's strategy.
+    pub adversary_strategy: String,
+    /// Battles the job played (racing included).
+    pub spent_runs: u64,
+    /// Every measured strategy, best first.
+    pub playbook: Vec<PlaybookEntry>,
+}
+
+/// A ranked strategy of the playbook.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PlaybookEntry {
+    /// 1 for the best.
+    pub rank: u64,
+    /// The party's strategy.
+    pub strategy: String,
+    /// Where it was first measured.
+    pub stage: Stage,
+    /// Battles of its largest measurement.
+    pub runs: u64,
+    /// Racing rounds it took part in.
+    pub raced: u32,
+    /// Whether its 3σ bands (survival and hit points lost) overlap the leader's.
+    pub tied_with_leader: bool,
+    /// The party's danger.
+    pub party: DangerMetrics,
+    /// The adversary's danger.
+    pub adversary: DangerMetrics,
+}
+
+/// `minmax`: alternating best responses.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MinmaxResult {
+    /// Whether the last iteration kept the previous pair.
+    pub converged: bool,
+    /// Every iteration, in order.
+    pub iterations: Vec<MinmaxIteration>,
+}
+
+/// One iteration: the party's best response, then the adversary's.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MinmaxIteration {
+    /// 1 for the first.
+    pub iteration: u32,
+    /// The party's best strategy against the previous adversary.
+    pub party_strategy: String,
+    /// The adversary's strategy worst for that party.
+    pub adversary_strategy: String,
+    /// The party's danger in that pairing.
+    pub party: DangerMetrics,
+    /// The adversary's danger in that pairing.
+    pub adversary: DangerMetrics,
+}
+
+/// `danger_map`: both sides' danger over party × adversary hit points.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DangerMapResult {
+    /// The party criterion that drives refinement.
+    pub criterion: Criterion,
+    /// Its danger threshold.
+    pub threshold: f64,
+    /// The party's strategy.
+    pub party_strategy: String,
+    /// The adversary's strategy.
+    pub adversary_strategy: String,
+    /// Refinement levels asked for.
+    pub depth: u32,
+    /// The first layer's points (repeated from `layers`, for readers of one map).
+    pub points: Vec<DangerPoint>,
+    /// The first layer's squares (repeated from `layers`).
+    pub squares: Vec<DangerSquare>,
+    /// One map per combination of the extra axes (one without them).
+    pub layers: Vec<DangerLayer>,
+}
+
+impl DangerMapResult {
+    /// A result whose top-level `points` and `squares` repeat the first layer's.
+    pub fn new(
+        criterion: Criterion,
+        threshold: f64,
+        party_strategy: String,
+        adversary_strategy: String,
+        depth: u32,
+        layers: Vec<DangerLayer>,
+    ) -> Self {
+        let (points, squares) =
+            layers.first().map(|l| (l.points.clone(), l.squares.clone())).unwrap_or_default();
+        Self { criterion, threshold, party_strategy, adversary_strategy, depth, points, squares, layers }
+    }
+}
+
+/// One map of a `danger_map` job: one combination of the extra axes.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DangerLayer {
+    /// Awareness override per side (sides not listed: as in the files).
+    pub aware: BTreeMap<String, bool>,
+    /// Extra copies per side: base combatant ids, one per copy.
+    pub copies: BTreeMap<String, Vec<String>>,
+    /// Measured points.
+    pub points: Vec<DangerPoint>,
+    /// The squares between points, after refinement.
+    pub squares: Vec<DangerSquare>,
+}
+
+/// A measured point of a danger map.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DangerPoint {
+    /// The party's starting hit-point fraction.
+    pub party_hp: f64,
+    /// Every other side's starting hit-point fraction.
+    pub adversary_hp: f64,
+    /// Refinement level that measured it (0: the grid).
+    pub level: u32,
+    /// The criterion's value for the party.
+    pub value: f64,
+    /// Whether the value crossed the threshold toward danger.
+    pub crossed: bool,
+    /// The party's danger.
+    pub party: DangerMetrics,
+    /// The adversary's danger.
+    pub adversary: DangerMetrics,
+}
+
+/// A square of a danger map: `[low, high]` of both fractions.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DangerSquare {
+    /// Party hit-point fractions.
+    pub party_hp: [f64; 2],
+    /// Adversary hit-point fractions.
+    pub adversary_hp: [f64; 2],
+    /// Refinement level.
+    pub level: u32,
+}
+
+/// On which side of a frontier the criterion crosses its target.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Crossing {
+    /// At this party fraction and below (danger grows as hit points fall).
+    AtOrBelow,
+    /// At this fraction and above.
+    AtOrAbove,
+    /// Over the whole probed range.
+    Everywhere,
+}
+
+/// `frontier`: the party hit-point fraction where a criterion crosses a target.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FrontierResult {
+    /// The party criterion.
+    pub criterion: Criterion,
+    /// Its target.
+    pub target: f64,
+    /// The party's strategy.
+    pub party_strategy: String,
+    /// The adversary's strategy.
+    pub adversary_strategy: String,
+    /// Lowest fraction probed.
+    pub min_fraction: f64,
+    /// Highest fraction probed.
+    pub max_fraction: f64,
+    /// Resolution of the answer.
+    pub precision: f64,
+    /// The answer; `None` when neither end crossed (no frontier).
+    pub fraction: Option<f64>,
+    /// Which side of `fraction` crosses; `None` with no frontier.
+    pub crossed: Option<Crossing>,
+    /// Every probe, in order.
+    pub probes: Vec<FrontierProbe>,
+}
+
+/// A probe of a frontier.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FrontierProbe {
+    /// The party's starting hit-point fraction.
+    pub party_hp: f64,
+    /// The criterion's value.
+    pub value: f64,
+    /// Whether it crossed the target.
+    pub crossed: bool,
+}
+
+/// `sensitivity`: single-lever adversary variants, ranked by their effect.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SensitivityResult {
+    /// The party criterion.
+    pub criterion: Criterion,
+    /// The party's strategy.
+    pub party_strategy: String,
+    /// The criterion against the default adversary, once measured.
+    pub baseline: Option<f64>,
+    /// The variants, largest absolute change first.
+    pub levers: Vec<Lever>,
+}
+
+/// A single-lever adversary variant and its effect.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Lever {
+    /// 1 for the largest effect.
+    pub rank: u64,
+    /// The adversary's strategy.
+    pub adversary_strategy: String,
+    /// The criterion against it.
+    pub value: f64,
+    /// `value − baseline`.
+    pub delta: f64,
+    /// The party's danger.
+    pub party: DangerMetrics,
+}
+
+/// Partial results of a running analysis job, for progress displays.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum JobProgress {
+    /// The best strategies so far.
+    Optimize {
+        /// Best first, at most three.
+        leaders: Vec<Leader>,
+    },
+    /// The last finished iteration.
+    Minmax {
+        /// 1 for the first.
+        iteration: u32,
+        /// The party's strategy.
+        party_strategy: String,
+        /// The adversary's strategy.
+        adversary_strategy: String,
+        /// The party's survival in that pairing.
+        p_survives: f64,
+    },
+    /// Cells measured so far.
+    DangerMap {
+        /// Points measured over every layer.
+        measured: u64,
+    },
+    /// The last probe.
+    Frontier {
+        /// The criterion.
+        criterion: Criterion,
+        /// Its value.
+        value: f64,
+        /// At this party hit-point fraction.
+        party_hp: f64,
+    },
+    /// The lever with the largest effect so far.
+    Sensitivity {
+        /// The adversary's strategy.
+        adversary_strategy: String,
+        /// The criterion.
+        criterion: Criterion,
+        /// Its change against the default adversary.
+        delta: f64,
+    },
+}
+
+/// A strategy leading an `optimize` job.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Leader {
+    /// The party's strategy.
+    pub strategy: String,
+    /// Its survival probability so far.
+    pub p_survives: f64,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_grid_job_has_a_null_result_and_a_job_names_its_kind() {
+        let grid = JobReport { result: JobResult::Grid(()), cells: vec![] };
+        let v = serde_json::to_value(&grid).unwrap();
+        assert_eq!(v, serde_json::json!({ "kind": "grid", "result": null, "cells": [] }));
+        assert_eq!(serde_json::from_value::<JobReport>(v).unwrap(), grid);
+        let frontier = JobReport {
+            result: JobResult::Frontier(FrontierResult {
+                criterion: Criterion::PTpk,
+                target: 0.2,
+                party_strategy: "default".into(),
+                adversary_strategy: "default".into(),
+                min_fraction: 0.25,
+                max_fraction: 1.0,
+                precision: 0.05,
+                fraction: None,
+                crossed: Some(Crossing::AtOrBelow),
+                probes: vec![],
+            }),
+            cells: vec![],
+        };
+        let v = serde_json::to_value(&frontier).unwrap();
+        assert_eq!(v["kind"], "frontier");
+        assert_eq!(v["result"]["criterion"], "p_tpk");
+        assert_eq!(v["result"]["crossed"], "at_or_below");
+        assert!(v["result"]["fraction"].is_null());
+        assert_eq!(serde_json::from_value::<JobReport>(v).unwrap(), frontier);
+    }
+}

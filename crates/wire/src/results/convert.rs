@@ -1,0 +1,878 @@
+//! Results and statuses to and from their proto messages. Encoding never
+//! fails; decoding fails only on a message another version (or a bug) built:
+//! a missing sub-message or an enum value this version does not know.
+
+use std::sync::Arc;
+
+use crate::error::WireError;
+use crate::proto;
+use crate::proto::job_progress::Kind;
+use crate::proto::job_report::Result as Job;
+use crate::results::*;
+use crate::status::*;
+
+fn band(b: [f64; 2]) -> proto::Band {
+    proto::Band { low: b[0], high: b[1] }
+}
+
+fn from_band(b: Option<&proto::Band>, field: &'static str) -> Result<[f64; 2], WireError> {
+    let b = b.ok_or(WireError::Missing(field))?;
+    Ok([b.low, b.high])
+}
+
+fn metrics(m: &DangerMetrics) -> proto::DangerMetrics {
+    proto::DangerMetrics {
+        runs: m.runs,
+        wins: m.wins,
+        draws: m.draws,
+        p_survives: m.p_survives,
+        p_tpk: m.p_tpk,
+        p_any_death: m.p_any_death,
+        expected_hp_lost: m.expected_hp_lost,
+        hp_lost_sd: m.hp_lost_sd,
+        expected_rounds: m.expected_rounds,
+        worst_decile_hp: m.worst_decile_hp,
+        win_rate: m.win_rate,
+        win_band: Some(band([m.win_band.0, m.win_band.1])),
+    }
+}
+
+fn from_metrics(m: Option<&proto::DangerMetrics>, field: &'static str) -> Result<DangerMetrics, WireError> {
+    let m = m.ok_or(WireError::Missing(field))?;
+    let [low, high] = from_band(m.win_band.as_ref(), "DangerMetrics.win_band")?;
+    Ok(DangerMetrics {
+        runs: m.runs,
+        wins: m.wins,
+        draws: m.draws,
+        p_survives: m.p_survives,
+        p_tpk: m.p_tpk,
+        p_any_death: m.p_any_death,
+        expected_hp_lost: m.expected_hp_lost,
+        hp_lost_sd: m.hp_lost_sd,
+        expected_rounds: m.expected_rounds,
+        worst_decile_hp: m.worst_decile_hp,
+        win_rate: m.win_rate,
+        win_band: (low, high),
+    })
+}
+
+fn criterion(c: Criterion) -> i32 {
+    (match c {
+        Criterion::PSurvives => proto::Criterion::PSurvives,
+        Criterion::PTpk => proto::Criterion::PTpk,
+        Criterion::PAnyDeath => proto::Criterion::PAnyDeath,
+        Criterion::ExpectedHpLost => proto::Criterion::ExpectedHpLost,
+    }) as i32
+}
+
+fn from_criterion(value: i32, field: &'static str) -> Result<Criterion, WireError> {
+    match proto::Criterion::try_from(value) {
+        Ok(proto::Criterion::PSurvives) => Ok(Criterion::PSurvives),
+        Ok(proto::Criterion::PTpk) => Ok(Criterion::PTpk),
+        Ok(proto::Criterion::PAnyDeath) => Ok(Criterion::PAnyDeath),
+        Ok(proto::Criterion::ExpectedHpLost) => Ok(Criterion::ExpectedHpLost),
+        Ok(proto::Criterion::Unspecified) | Err(_) => Err(WireError::Enum { field, value }),
+    }
+}
+
+impl From<&CellReport> for proto::CellReport {
+    fn from(c: &CellReport) -> Self {
+        proto::CellReport {
+            index: c.index,
+            party_strategy: c.party_strategy.clone(),
+            adversary_strategy: c.adversary_strategy.clone(),
+            hp: c.hp.clone(),
+            seed: c.seed,
+            runs: c.runs,
+            wins: c.wins.clone(),
+            draws: c.draws,
+            party_win_rate: c.party_win_rate,
+            party_win_band: Some(band(c.party_win_band)),
+            party_all_down_rate: c.party_all_down_rate,
+            mean_rounds: c.mean_rounds,
+            party_hp_lost: Some(proto::HpLost {
+                mean: c.party_hp_lost.mean,
+                p50: c.party_hp_lost.p50,
+                p90: c.party_hp_lost.p90,
+                max: c.party_hp_lost.max,
+            }),
+            combatants: c
+                .combatants
+                .iter()
+                .map(|k| proto::CombatantReport {
+                    id: k.id.clone(),
+                    side: k.side.clone(),
+                    hp_max: k.hp_max,
+                    start_hp: k.start_hp,
+                    mean_final_hp: k.mean_final_hp,
+                    deaths: k.deaths,
+                    hits: k.hits,
+                    crits: k.crits,
+                    damage_dealt: k.damage_dealt,
+                    damage_taken: k.damage_taken,
+                    healing_given: k.healing_given,
+                })
+                .collect(),
+        }
+    }
+}
+
+impl TryFrom<&proto::CellReport> for CellReport {
+    type Error = WireError;
+
+    fn try_from(c: &proto::CellReport) -> Result<Self, Self::Error> {
+        let lost = c.party_hp_lost.as_ref().ok_or(WireError::Missing("CellReport.party_hp_lost"))?;
+        Ok(CellReport {
+            index: c.index,
+            party_strategy: c.party_strategy.clone(),
+            adversary_strategy: c.adversary_strategy.clone(),
+            hp: c.hp.clone(),
+            seed: c.seed,
+            runs: c.runs,
+            wins: c.wins.clone(),
+            draws: c.draws,
+            party_win_rate: c.party_win_rate,
+            party_win_band: from_band(c.party_win_band.as_ref(), "CellReport.party_win_band")?,
+            party_all_down_rate: c.party_all_down_rate,
+            mean_rounds: c.mean_rounds,
+            party_hp_lost: HpLost { mean: lost.mean, p50: lost.p50, p90: lost.p90, max: lost.max },
+            combatants: c
+                .combatants
+                .iter()
+                .map(|k| CombatantReport {
+                    id: k.id.clone(),
+                    side: k.side.clone(),
+                    hp_max: k.hp_max,
+                    start_hp: k.start_hp,
+                    mean_final_hp: k.mean_final_hp,
+                    deaths: k.deaths,
+                    hits: k.hits,
+                    crits: k.crits,
+                    damage_dealt: k.damage_dealt,
+                    damage_taken: k.damage_taken,
+                    healing_given: k.healing_given,
+                })
+                .collect(),
+        })
+    }
+}
+
+fn stage(s: Stage) -> i32 {
+    (match s {
+        Stage::Grid => proto::Stage::Grid,
+        Stage::Refine => proto::Stage::Refine,
+        Stage::Candidate => proto::Stage::Candidate,
+    }) as i32
+}
+
+fn from_stage(value: i32) -> Result<Stage, WireError> {
+    match proto::Stage::try_from(value) {
+        Ok(proto::Stage::Grid) => Ok(Stage::Grid),
+        Ok(proto::Stage::Refine) => Ok(Stage::Refine),
+        Ok(proto::Stage::Candidate) => Ok(Stage::Candidate),
+        Ok(proto::Stage::Unspecified) | Err(_) => {
+            Err(WireError::Enum { field: "PlaybookEntry.stage", value })
+        }
+    }
+}
+
+fn crossing(c: Option<Crossing>) -> i32 {
+    (match c {
+        None => proto::Crossing::Unspecified,
+        Some(Crossing::AtOrBelow) => proto::Crossing::AtOrBelow,
+        Some(Crossing::AtOrAbove) => proto::Crossing::AtOrAbove,
+        Some(Crossing::Everywhere) => proto::Crossing::Everywhere,
+    }) as i32
+}
+
+fn from_crossing(value: i32) -> Result<Option<Crossing>, WireError> {
+    match proto::Crossing::try_from(value) {
+        Ok(proto::Crossing::Unspecified) => Ok(None),
+        Ok(proto::Crossing::AtOrBelow) => Ok(Some(Crossing::AtOrBelow)),
+        Ok(proto::Crossing::AtOrAbove) => Ok(Some(Crossing::AtOrAbove)),
+        Ok(proto::Crossing::Everywhere) => Ok(Some(Crossing::Everywhere)),
+        Err(_) => Err(WireError::Enum { field: "FrontierResult.crossed", value }),
+    }
+}
+
+fn point(p: &DangerPoint) -> proto::DangerPoint {
+    proto::DangerPoint {
+        party_hp: p.party_hp,
+        adversary_hp: p.adversary_hp,
+        level: p.level,
+        value: p.value,
+        crossed: p.crossed,
+        party: Some(metrics(&p.party)),
+        adversary: Some(metrics(&p.adversary)),
+    }
+}
+
+fn from_point(p: &proto::DangerPoint) -> Result<DangerPoint, WireError> {
+    Ok(DangerPoint {
+        party_hp: p.party_hp,
+        adversary_hp: p.adversary_hp,
+        level: p.level,
+        value: p.value,
+        crossed: p.crossed,
+        party: from_metrics(p.party.as_ref(), "DangerPoint.party")?,
+        adversary: from_metrics(p.adversary.as_ref(), "DangerPoint.adversary")?,
+    })
+}
+
+fn square(s: &DangerSquare) -> proto::DangerSquare {
+    proto::DangerSquare {
+        party_hp: Some(band(s.party_hp)),
+        adversary_hp: Some(band(s.adversary_hp)),
+        level: s.level,
+    }
+}
+
+fn from_square(s: &proto::DangerSquare) -> Result<DangerSquare, WireError> {
+    Ok(DangerSquare {
+        party_hp: from_band(s.party_hp.as_ref(), "DangerSquare.party_hp")?,
+        adversary_hp: from_band(s.adversary_hp.as_ref(), "DangerSquare.adversary_hp")?,
+        level: s.level,
+    })
+}
+
+impl From<&JobResult> for Job {
+    fn from(r: &JobResult) -> Self {
+        match r {
+            JobResult::Grid(()) => Job::Grid(proto::GridResult {}),
+            JobResult::Optimize(o) => Job::Optimize(proto::OptimizeResult {
+                adversary_strategy: o.adversary_strategy.clone(),
+                spent_runs: o.spent_runs,
+                playbook: o
+                    .playbook
+                    .iter()
+                    .map(|e| proto::PlaybookEntry {
+                        rank: e.rank,
+                        strategy: e.strategy.clone(),
+                        stage: stage(e.stage),
+                        runs: e.runs,
+                        raced: e.raced,
+                        tied_with_leader: e.tied_with_leader,
+                        party: Some(metrics(&e.party)),
+                        adversary: Some(metrics(&e.adversary)),
+                    })
+                    .collect(),
+            }),
+            JobResult::Minmax(m) => Job::Minmax(proto::MinmaxResult {
+                converged: m.converged,
+                iterations: m
+                    .iterations
+                    .iter()
+                    .map(|it| proto::MinmaxIteration {
+                        iteration: it.iteration,
+                        party_strategy: it.party_strategy.clone(),
+                        adversary_strategy: it.adversary_strategy.clone(),
+                        party: Some(metrics(&it.party)),
+                        adversary: Some(metrics(&it.adversary)),
+                    })
+                    .collect(),
+            }),
+            JobResult::DangerMap(d) => Job::DangerMap(proto::DangerMapResult {
+                criterion: criterion(d.criterion),
+                threshold: d.threshold,
+                party_strategy: d.party_strategy.clone(),
+                adversary_strategy: d.adversary_strategy.clone(),
+                depth: d.depth,
+                layers: d
+                    .layers
+                    .iter()
+                    .map(|l| proto::DangerLayer {
+                        aware: l.aware.clone(),
+                        copies: l
+                            .copies
+                            .iter()
+                            .map(|(side, ids)| (side.clone(), proto::CopyList { ids: ids.clone() }))
+                            .collect(),
+                        points: l.points.iter().map(point).collect(),
+                        squares: l.squares.iter().map(square).collect(),
+                    })
+                    .collect(),
+            }),
+            JobResult::Frontier(f) => Job::Frontier(proto::FrontierResult {
+                criterion: criterion(f.criterion),
+                target: f.target,
+                party_strategy: f.party_strategy.clone(),
+                adversary_strategy: f.adversary_strategy.clone(),
+                min_fraction: f.min_fraction,
+                max_fraction: f.max_fraction,
+                precision: f.precision,
+                fraction: f.fraction,
+                crossed: crossing(f.crossed),
+                probes: f
+                    .probes
+                    .iter()
+                    .map(|p| proto::FrontierProbe {
+                        party_hp: p.party_hp,
+                        value: p.value,
+                        crossed: p.crossed,
+                    })
+                    .collect(),
+            }),
+            JobResult::Sensitivity(s) => Job::Sensitivity(proto::SensitivityResult {
+                criterion: criterion(s.criterion),
+                party_strategy: s.party_strategy.clone(),
+                baseline: s.baseline,
+                levers: s
+                    .levers
+                    .iter()
+                    .map(|l| proto::Lever {
+                        rank: l.rank,
+                        adversary_strategy: l.adversary_strategy.clone(),
+                        value: l.value,
+                        delta: l.delta,
+                        party: Some(metrics(&l.party)),
+                    })
+                    .collect(),
+            }),
+        }
+    }
+}
+
+impl TryFrom<&Job> for JobResult {
+    type Error = WireError;
+
+    fn try_from(r: &Job) -> Result<Self, Self::Error> {
+        Ok(match r {
+            Job::Grid(_) => JobResult::Grid(()),
+            Job::Optimize(o) => JobResult::Optimize(OptimizeResult {
+                adversary_strategy: o.adversary_strategy.clone(),
+                spent_runs: o.spent_runs,
+                playbook: o
+                    .playbook
+                    .iter()
+                    .map(|e| {
+                        Ok(PlaybookEntry {
+                            rank: e.rank,
+                            strategy: e.strategy.clone(),
+                            stage: from_stage(e.stage)?,
+                            runs: e.runs,
+                            raced: e.raced,
+                            tied_with_leader: e.tied_with_leader,
+                            party: from_metrics(e.party.as_ref(), "PlaybookEntry.party")?,
+                            adversary: from_metrics(e.adversary.as_ref(), "PlaybookEntry.adversary")?,
+                        })
+                    })
+                    .collect::<Result<_, WireError>>()?,
+            }),
+            Job::Minmax(m) => JobResult::Minmax(MinmaxResult {
+                converged: m.converged,
+                iterations: m
+                    .iterations
+                    .iter()
+                    .map(|it| {
+                        Ok(MinmaxIteration {
+                            iteration: it.iteration,
+                            party_strategy: it.party_strategy.clone(),
+                            adversary_strategy: it.adversary_strategy.clone(),
+                            party: from_metrics(it.party.as_ref(), "MinmaxIteration.party")?,
+                            adversary: from_metrics(it.adversary.as_ref(), "MinmaxIteration.adversary")?,
+                        })
+                    })
+                    .collect::<Result<_, WireError>>()?,
+            }),
+            Job::DangerMap(d) => {
+                let layers = d
+                    .layers
+                    .iter()
+                    .map(|l| {
+                        Ok(DangerLayer {
+                            aware: l.aware.clone(),
+                            copies: l.copies.iter().map(|(side, c)| (side.clone(), c.ids.clone())).collect(),
+                            points: l.points.iter().map(from_point).collect::<Result<_, _>>()?,
+                            squares: l.squares.iter().map(from_square).collect::<Result<_, _>>()?,
+                        })
+                    })
+                    .collect::<Result<Vec<_>, WireError>>()?;
+                JobResult::DangerMap(DangerMapResult::new(
+                    from_criterion(d.criterion, "DangerMapResult.criterion")?,
+                    d.threshold,
+                    d.party_strategy.clone(),
+                    d.adversary_strategy.clone(),
+                    d.depth,
+                    layers,
+                ))
+            }
+            Job::Frontier(f) => JobResult::Frontier(FrontierResult {
+                criterion: from_criterion(f.criterion, "FrontierResult.criterion")?,
+                target: f.target,
+                party_strategy: f.party_strategy.clone(),
+                adversary_strategy: f.adversary_strategy.clone(),
+                min_fraction: f.min_fraction,
+                max_fraction: f.max_fraction,
+                precision: f.precision,
+                fraction: f.fraction,
+                crossed: from_crossing(f.crossed)?,
+                probes: f
+                    .probes
+                    .iter()
+                    .map(|p| FrontierProbe { party_hp: p.party_hp, value: p.value, crossed: p.crossed })
+                    .collect(),
+            }),
+            Job::Sensitivity(s) => JobResult::Sensitivity(SensitivityResult {
+                criterion: from_criterion(s.criterion, "SensitivityResult.criterion")?,
+                party_strategy: s.party_strategy.clone(),
+                baseline: s.baseline,
+                levers: s
+                    .levers
+                    .iter()
+                    .map(|l| {
+                        Ok(Lever {
+                            rank: l.rank,
+                            adversary_strategy: l.adversary_strategy.clone(),
+                            value: l.value,
+                            delta: l.delta,
+                            party: from_metrics(l.party.as_ref(), "Lever.party")?,
+                        })
+                    })
+                    .collect::<Result<_, WireError>>()?,
+            }),
+        })
+    }
+}
+
+impl From<&SweepResults> for proto::SweepResults {
+    fn from(r: &SweepResults) -> Self {
+        proto::SweepResults {
+            name: r.name.clone(),
+            seed: r.seed,
+            party: r.party.clone(),
+            rules_version: r.rules_version.clone(),
+            scenario: r.scenario.clone(),
+            jobs: r
+                .jobs
+                .iter()
+                .map(|j| proto::JobReport {
+                    result: Some(Job::from(&j.result)),
+                    cells: j.cells.iter().map(proto::CellReport::from).collect(),
+                })
+                .collect(),
+        }
+    }
+}
+
+impl TryFrom<&proto::SweepResults> for SweepResults {
+    type Error = WireError;
+
+    fn try_from(r: &proto::SweepResults) -> Result<Self, Self::Error> {
+        Ok(SweepResults {
+            name: r.name.clone(),
+            seed: r.seed,
+            party: r.party.clone(),
+            rules_version: r.rules_version.clone(),
+            scenario: r.scenario.clone(),
+            jobs: r
+                .jobs
+                .iter()
+                .map(|j| {
+                    Ok(JobReport {
+                        result: JobResult::try_from(
+                            j.result.as_ref().ok_or(WireError::Missing("JobReport.result"))?,
+                        )?,
+                        cells: j.cells.iter().map(CellReport::try_from).collect::<Result<_, _>>()?,
+                    })
+                })
+                .collect::<Result<_, WireError>>()?,
+        })
+    }
+}
+
+impl From<&JobProgress> for proto::JobProgress {
+    fn from(p: &JobProgress) -> Self {
+        let kind = match p {
+            JobProgress::Optimize { leaders } => Kind::Optimize(proto::OptimizeProgress {
+                leaders: leaders
+                    .iter()
+                    .map(|l| proto::Leader { strategy: l.strategy.clone(), p_survives: l.p_survives })
+                    .collect(),
+            }),
+            JobProgress::Minmax { iteration, party_strategy, adversary_strategy, p_survives } => {
+                Kind::Minmax(proto::MinmaxProgress {
+                    iteration: *iteration,
+                    party_strategy: party_strategy.clone(),
+                    adversary_strategy: adversary_strategy.clone(),
+                    p_survives: *p_survives,
+                })
+            }
+            JobProgress::DangerMap { measured } => {
+                Kind::DangerMap(proto::DangerMapProgress { measured: *measured })
+            }
+            JobProgress::Frontier { criterion: c, value, party_hp } => {
+                Kind::Frontier(proto::FrontierProgress {
+                    criterion: criterion(*c),
+                    value: *value,
+                    party_hp: *party_hp,
+                })
+            }
+            JobProgress::Sensitivity { adversary_strategy, criterion: c, delta } => {
+                Kind::Sensitivity(proto::SensitivityProgress {
+                    adversary_strategy: adversary_strategy.clone(),
+                    criterion: criterion(*c),
+                    delta: *delta,
+                })
+            }
+        };
+        proto::JobProgress { kind: Some(kind) }
+    }
+}
+
+impl TryFrom<&proto::JobProgress> for JobProgress {
+    type Error = WireError;
+
+    fn try_from(p: &proto::JobProgress) -> Result<Self, Self::Error> {
+        Ok(match p.kind.as_ref().ok_or(WireError::Missing("JobProgress.kind"))? {
+            Kind::Optimize(o) => JobProgress::Optimize {
+                leaders: o
+                    .leaders
+                    .iter()
+                    .map(|l| Leader { strategy: l.strategy.clone(), p_survives: l.p_survives })
+                    .collect(),
+            },
+            Kind::Minmax(m) => JobProgress::Minmax {
+                iteration: m.iteration,
+                party_strategy: m.party_strategy.clone(),
+                adversary_strategy: m.adversary_strategy.clone(),
+                p_survives: m.p_survives,
+            },
+            Kind::DangerMap(d) => JobProgress::DangerMap { measured: d.measured },
+            Kind::Frontier(f) => JobProgress::Frontier {
+                criterion: from_criterion(f.criterion, "FrontierProgress.criterion")?,
+                value: f.value,
+                party_hp: f.party_hp,
+            },
+            Kind::Sensitivity(s) => JobProgress::Sensitivity {
+                adversary_strategy: s.adversary_strategy.clone(),
+                criterion: from_criterion(s.criterion, "SensitivityProgress.criterion")?,
+                delta: s.delta,
+            },
+        })
+    }
+}
+
+impl From<SweepStatus> for proto::SweepStatus {
+    fn from(s: SweepStatus) -> Self {
+        match s {
+            SweepStatus::Running => proto::SweepStatus::Running,
+            SweepStatus::Done => proto::SweepStatus::Done,
+            SweepStatus::Failed => proto::SweepStatus::Failed,
+            SweepStatus::Cancelled => proto::SweepStatus::Cancelled,
+        }
+    }
+}
+
+fn from_status(value: i32) -> Result<SweepStatus, WireError> {
+    match proto::SweepStatus::try_from(value) {
+        Ok(proto::SweepStatus::Running) => Ok(SweepStatus::Running),
+        Ok(proto::SweepStatus::Done) => Ok(SweepStatus::Done),
+        Ok(proto::SweepStatus::Failed) => Ok(SweepStatus::Failed),
+        Ok(proto::SweepStatus::Cancelled) => Ok(SweepStatus::Cancelled),
+        Ok(proto::SweepStatus::Unspecified) | Err(_) => {
+            Err(WireError::Enum { field: "SweepInfo.status", value })
+        }
+    }
+}
+
+impl From<&Stats> for proto::Stats {
+    fn from(s: &Stats) -> Self {
+        proto::Stats {
+            shards_total: s.shards_total,
+            shards_computed: s.shards_computed,
+            shards_from_cache: s.shards_from_cache,
+            shards_queued: s.shards_queued,
+            shards_leased: s.shards_leased,
+            cells_total: s.cells_total,
+            cells_done: s.cells_done,
+            runs_total: s.runs_total,
+            runs_done: s.runs_done,
+        }
+    }
+}
+
+impl From<&proto::Stats> for Stats {
+    fn from(s: &proto::Stats) -> Self {
+        Stats {
+            shards_total: s.shards_total,
+            shards_computed: s.shards_computed,
+            shards_from_cache: s.shards_from_cache,
+            shards_queued: s.shards_queued,
+            shards_leased: s.shards_leased,
+            cells_total: s.cells_total,
+            cells_done: s.cells_done,
+            runs_total: s.runs_total,
+            runs_done: s.runs_done,
+        }
+    }
+}
+
+impl From<&SweepInfo> for proto::SweepInfo {
+    fn from(i: &SweepInfo) -> Self {
+        proto::SweepInfo {
+            id: i.id,
+            name: i.name.clone(),
+            status: proto::SweepStatus::from(i.status) as i32,
+            stats: Some(proto::Stats::from(&i.stats)),
+            error: i.error.clone(),
+            results: i.results.as_deref().map(proto::SweepResults::from),
+            progress: i.progress.iter().map(proto::JobProgress::from).collect(),
+        }
+    }
+}
+
+impl TryFrom<&proto::SweepInfo> for SweepInfo {
+    type Error = WireError;
+
+    fn try_from(i: &proto::SweepInfo) -> Result<Self, Self::Error> {
+        Ok(SweepInfo {
+            id: i.id,
+            name: i.name.clone(),
+            status: from_status(i.status)?,
+            stats: Stats::from(i.stats.as_ref().ok_or(WireError::Missing("SweepInfo.stats"))?),
+            error: i.error.clone(),
+            results: i.results.as_ref().map(SweepResults::try_from).transpose()?.map(Arc::new),
+            progress: i.progress.iter().map(JobProgress::try_from).collect::<Result<_, _>>()?,
+        })
+    }
+}
+
+impl From<&FinishedCell> for proto::FinishedCell {
+    fn from(c: &FinishedCell) -> Self {
+        proto::FinishedCell {
+            job: u32::try_from(c.job).unwrap_or(u32::MAX),
+            cell: Some(proto::CellReport::from(&c.cell)),
+        }
+    }
+}
+
+impl TryFrom<&proto::FinishedCell> for FinishedCell {
+    type Error = WireError;
+
+    fn try_from(c: &proto::FinishedCell) -> Result<Self, Self::Error> {
+        Ok(FinishedCell {
+            job: c.job as usize,
+            cell: CellReport::try_from(c.cell.as_ref().ok_or(WireError::Missing("FinishedCell.cell"))?)?,
+        })
+    }
+}
+
+impl From<&WorkerInfo> for proto::WorkerInfo {
+    fn from(w: &WorkerInfo) -> Self {
+        proto::WorkerInfo {
+            worker_id: w.id.clone(),
+            name: w.name.clone(),
+            threads: w.threads,
+            leases: w.leases,
+            shards_done: w.shards_done,
+            last_seen_ms: w.last_seen_ms,
+        }
+    }
+}
+
+impl From<&proto::WorkerInfo> for WorkerInfo {
+    fn from(w: &proto::WorkerInfo) -> Self {
+        WorkerInfo {
+            id: w.worker_id.clone(),
+            name: w.name.clone(),
+            threads: w.threads,
+            leases: w.leases,
+            shards_done: w.shards_done,
+            last_seen_ms: w.last_seen_ms,
+        }
+    }
+}
+
+impl From<&CoordinatorStats> for proto::CoordinatorStats {
+    fn from(c: &CoordinatorStats) -> Self {
+        proto::CoordinatorStats {
+            shards_queued: c.shards_queued,
+            shards_leased: c.shards_leased,
+            shards_done: c.shards_done,
+            cache_hits: c.cache_hits,
+            workers: c.workers,
+            runs_per_second: c.runs_per_second,
+            runs_done: c.runs_done,
+        }
+    }
+}
+
+impl From<&proto::CoordinatorStats> for CoordinatorStats {
+    fn from(c: &proto::CoordinatorStats) -> Self {
+        CoordinatorStats {
+            shards_queued: c.shards_queued,
+            shards_leased: c.shards_leased,
+            shards_done: c.shards_done,
+            cache_hits: c.cache_hits,
+            workers: c.workers,
+            runs_per_second: c.runs_per_second,
+            runs_done: c.runs_done,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use super::*;
+
+    fn metrics(p: f64) -> DangerMetrics {
+        DangerMetrics { runs: 10, p_survives: p, win_band: (0.1, 0.9), ..DangerMetrics::default() }
+    }
+
+    fn cell() -> CellReport {
+        CellReport {
+            index: 3,
+            party_strategy: "lowest_hp".into(),
+            adversary_strategy: "default".into(),
+            hp: BTreeMap::from([("a".to_string(), 0.5), ("b".to_string(), 1.0)]),
+            seed: 7,
+            runs: 10,
+            wins: BTreeMap::from([("a".to_string(), 4), ("b".to_string(), 6)]),
+            draws: 0,
+            party_win_rate: 0.4,
+            party_win_band: [0.1, 0.7],
+            party_all_down_rate: 0.6,
+            mean_rounds: 4.5,
+            party_hp_lost: HpLost { mean: 3.5, p50: 3, p90: 6, max: 7 },
+            combatants: vec![CombatantReport {
+                id: "x".into(),
+                side: "a".into(),
+                hp_max: 6,
+                start_hp: 3,
+                mean_final_hp: -1.5,
+                deaths: 5,
+                hits: 9,
+                crits: 1,
+                damage_dealt: 20,
+                damage_taken: 30,
+                healing_given: 0,
+            }],
+        }
+    }
+
+    fn results() -> SweepResults {
+        let layer = DangerLayer {
+            aware: BTreeMap::from([("a".to_string(), false)]),
+            copies: BTreeMap::from([("b".to_string(), vec!["orc".to_string(), "orc".to_string()])]),
+            points: vec![DangerPoint {
+                party_hp: 0.5,
+                adversary_hp: 1.0,
+                level: 1,
+                value: 0.25,
+                crossed: true,
+                party: metrics(0.5),
+                adversary: metrics(0.9),
+            }],
+            squares: vec![DangerSquare { party_hp: [0.5, 1.0], adversary_hp: [0.5, 1.0], level: 0 }],
+        };
+        let job = |result| JobReport { result, cells: vec![cell()] };
+        SweepResults {
+            name: "t".into(),
+            seed: 7,
+            party: "a".into(),
+            rules_version: "r".into(),
+            scenario: "00".into(),
+            jobs: vec![
+                job(JobResult::Grid(())),
+                job(JobResult::Optimize(OptimizeResult {
+                    adversary_strategy: "healer".into(),
+                    spent_runs: 40,
+                    playbook: vec![PlaybookEntry {
+                        rank: 1,
+                        strategy: "default".into(),
+                        stage: Stage::Refine,
+                        runs: 20,
+                        raced: 1,
+                        tied_with_leader: false,
+                        party: metrics(0.8),
+                        adversary: metrics(0.2),
+                    }],
+                })),
+                job(JobResult::Minmax(MinmaxResult {
+                    converged: true,
+                    iterations: vec![MinmaxIteration {
+                        iteration: 1,
+                        party_strategy: "default".into(),
+                        adversary_strategy: "weakest_ac".into(),
+                        party: metrics(0.3),
+                        adversary: metrics(0.7),
+                    }],
+                })),
+                job(JobResult::DangerMap(DangerMapResult::new(
+                    Criterion::PAnyDeath,
+                    0.1,
+                    "default".into(),
+                    "lowest_hp".into(),
+                    1,
+                    vec![layer],
+                ))),
+                job(JobResult::Frontier(FrontierResult {
+                    criterion: Criterion::PSurvives,
+                    target: 0.4,
+                    party_strategy: "default".into(),
+                    adversary_strategy: "default".into(),
+                    min_fraction: 0.1,
+                    max_fraction: 1.0,
+                    precision: 0.05,
+                    fraction: Some(0.65),
+                    crossed: Some(Crossing::AtOrAbove),
+                    probes: vec![FrontierProbe { party_hp: 0.1, value: 0.9, crossed: false }],
+                })),
+                job(JobResult::Sensitivity(SensitivityResult {
+                    criterion: Criterion::ExpectedHpLost,
+                    party_strategy: "default".into(),
+                    baseline: None,
+                    levers: vec![Lever {
+                        rank: 1,
+                        adversary_strategy: "healer".into(),
+                        value: 4.0,
+                        delta: -6.0,
+                        party: metrics(0.5),
+                    }],
+                })),
+            ],
+        }
+    }
+
+    #[test]
+    fn every_job_kind_survives_the_wire_and_json_whole() {
+        let r = results();
+        assert_eq!(SweepResults::try_from(&proto::SweepResults::from(&r)), Ok(r.clone()));
+        let json = serde_json::to_string(&r).unwrap();
+        assert_eq!(serde_json::from_str::<SweepResults>(&json).unwrap(), r);
+        let info = SweepInfo {
+            id: 4,
+            name: "t".into(),
+            status: SweepStatus::Done,
+            stats: Stats { cells_done: 3, ..Stats::default() },
+            error: String::new(),
+            results: Some(Arc::new(r)),
+            progress: vec![
+                JobProgress::Optimize {
+                    leaders: vec![Leader { strategy: "default".into(), p_survives: 0.5 }],
+                },
+                JobProgress::Frontier { criterion: Criterion::PTpk, value: 0.2, party_hp: 0.5 },
+            ],
+        };
+        assert_eq!(SweepInfo::try_from(&proto::SweepInfo::from(&info)), Ok(info));
+    }
+
+    #[test]
+    fn unknown_enum_values_and_missing_parts_are_refused() {
+        let mut p = proto::SweepResults::from(&results());
+        if let Some(Job::Frontier(f)) = p.jobs[4].result.as_mut() {
+            f.criterion = 99;
+        }
+        assert_eq!(
+            SweepResults::try_from(&p),
+            Err(WireError::Enum { field: "FrontierResult.criterion", value: 99 })
+        );
+        let mut p = proto::SweepResults::from(&results());
+        p.jobs[0].result = None;
+        assert_eq!(SweepResults::try_from(&p), Err(WireError::Missing("JobReport.result")));
+        let info = proto::SweepInfo { status: 0, stats: Some(proto::Stats::default()), ..Default::default() };
+        assert!(matches!(SweepInfo::try_from(&info), Err(WireError::Enum { .. })));
+    }
+}
