@@ -394,6 +394,21 @@ pub struct Combatant {
     /// Spellcasting ability.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub casting_ability: Option<CastingAbility>,
+    /// The class list whose spell levels the combatant casts at (`cleric`,
+    /// `witch`, `magus`…, the keys of a spell file's `levels`); absent: the
+    /// first of sorcerer, wizard, cleric, druid, bard that has the spell,
+    /// else its lowest level.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spell_list: Option<String>,
+    /// Caster level when it is not `level` (a monster's spell-like abilities).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub caster_level: Option<u32>,
+    /// Full-attack routines: attack ids made together by one full attack
+    /// (`[["greataxe", "gore"]]`). Without a routine, a full attack with a
+    /// natural attack makes every natural attack, one with a manufactured
+    /// weapon that weapon's iterative attacks.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub full_attack: Vec<Vec<String>>,
     /// Limited-use resources (`channel_energy`, `grit`, `hexes`…).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub resources: BTreeMap<String, u32>,
@@ -489,6 +504,11 @@ impl Combatant {
     /// Whether the combatant has a feature with this name (case-insensitive).
     pub fn has_feature(&self, name: &str) -> bool {
         self.features.iter().any(|f| f.name().eq_ignore_ascii_case(name))
+    }
+
+    /// The caster level: `caster_level`, else `level`.
+    pub fn caster_level(&self) -> u32 {
+        self.caster_level.unwrap_or(self.level)
     }
 
     /// Whether the combatant is a player character.

@@ -81,6 +81,56 @@ pub enum Rule {
     /// Improved Precise Shot: ranged attacks ignore cover short of total cover
     /// and concealment short of total concealment.
     ImprovedPreciseShot,
+    /// Channel energy (cleric): a 30-ft burst of positive or negative energy
+    /// (parameter: `positive` or `negative`, optionally `Nd6`), uses from `resources.channel_energy`.
+    ChannelEnergy,
+    /// Selective Channeling: up to Charisma-modifier creatures left out of a channel.
+    SelectiveChanneling,
+    /// Witch hex: evil eye (−2 on AC, attacks or saves; Will: 1 round).
+    HexEvilEye,
+    /// Witch hex: slumber (asleep for witch-level rounds, Will negates, once a day per creature).
+    HexSlumber,
+    /// Witch hex: cackle (move action: the witch's evil eye, misfortune and fortune last 1 round more).
+    HexCackle,
+    /// Witch hex: misfortune (rolls twice, worse kept, 1 round; Will negates; once a day per creature).
+    HexMisfortune,
+    /// Witch hex: fortune (an ally rerolls once, better kept, 1 round; once a day per creature).
+    HexFortune,
+    /// Witch hex: healing (cure light wounds by touch; cure moderate from 5th level; once a day per creature).
+    HexHealing,
+    /// Witch hex: ward (+2 deflection AC and +2 resistance on saves to an ally until hit or a failed save).
+    HexWard,
+    /// Gunslinger deed: deadeye (1 grit per increment beyond the first: against touch AC).
+    DeedDeadeye,
+    /// Gunslinger deed: gunslinger's dodge (immediate, 1 grit: +2 AC against a ranged attack).
+    DeedGunslingersDodge,
+    /// Gunslinger deed: quick clear (removes the broken condition of a misfire).
+    DeedQuickClear,
+    /// Pistolero deed: up close and deadly (1 grit: +1d6 precision per 5 levels on a firearm hit; half on a miss).
+    DeedUpCloseAndDeadly,
+    /// Bardic performance: inspire courage (+1 competence on attack and weapon damage, +1 morale
+    /// on saves against charm and fear, more from 5th level), rounds from `resources.bardic_rounds`.
+    InspireCourage,
+    /// Magus spell combat: a full-round action casting a spell and attacking at −2.
+    SpellCombat,
+    /// Magus spellstrike: a touch spell delivered by a melee weapon hit.
+    Spellstrike,
+    /// Magus arcane pool: a swift action and 1 point for a +1 enhancement bonus on the weapon.
+    ArcanePool,
+    /// Lich fear aura: 60 ft, Will (DC 10 + ½ HD + Charisma) or frightened (under 5 HD) or shaken for HD rounds.
+    LichFearAura,
+    /// Lich paralyzing touch: a living creature hit by the touch attack saves (Fortitude) or is paralyzed.
+    LichParalyzingTouch,
+    /// Spell Penetration: +2 on caster level checks against spell resistance.
+    SpellPenetration,
+    /// Greater Spell Penetration: +2 more on caster level checks against spell resistance.
+    GreaterSpellPenetration,
+    /// Spell Focus (school): +1 to the save DCs of the school's spells.
+    SpellFocus,
+    /// Greater Spell Focus (school): +1 more to the save DCs of the school's spells.
+    GreaterSpellFocus,
+    /// Augment Summoning: summoned creatures gain +4 Strength and Constitution.
+    AugmentSummoning,
 }
 
 impl Rule {
@@ -103,11 +153,35 @@ impl Rule {
             Rule::Endurance => "endurance",
             Rule::BlindFight => "blind_fight",
             Rule::ImprovedPreciseShot => "improved_precise_shot",
+            Rule::ChannelEnergy => "channel_energy",
+            Rule::SelectiveChanneling => "selective_channeling",
+            Rule::HexEvilEye => "hex_evil_eye",
+            Rule::HexSlumber => "hex_slumber",
+            Rule::HexCackle => "hex_cackle",
+            Rule::HexMisfortune => "hex_misfortune",
+            Rule::HexFortune => "hex_fortune",
+            Rule::HexHealing => "hex_healing",
+            Rule::HexWard => "hex_ward",
+            Rule::DeedDeadeye => "deed_deadeye",
+            Rule::DeedGunslingersDodge => "deed_gunslingers_dodge",
+            Rule::DeedQuickClear => "deed_quick_clear",
+            Rule::DeedUpCloseAndDeadly => "deed_up_close_and_deadly",
+            Rule::InspireCourage => "inspire_courage",
+            Rule::SpellCombat => "spell_combat",
+            Rule::Spellstrike => "spellstrike",
+            Rule::ArcanePool => "arcane_pool",
+            Rule::LichFearAura => "lich_fear_aura",
+            Rule::LichParalyzingTouch => "lich_paralyzing_touch",
+            Rule::SpellPenetration => "spell_penetration",
+            Rule::GreaterSpellPenetration => "greater_spell_penetration",
+            Rule::SpellFocus => "spell_focus",
+            Rule::GreaterSpellFocus => "greater_spell_focus",
+            Rule::AugmentSummoning => "augment_summoning",
         }
     }
 
     /// Every rule, for messages.
-    pub const ALL: [Rule; 16] = [
+    pub const ALL: [Rule; 40] = [
         Rule::PowerAttack,
         Rule::CombatReflexes,
         Rule::PreciseShot,
@@ -124,6 +198,30 @@ impl Rule {
         Rule::Endurance,
         Rule::BlindFight,
         Rule::ImprovedPreciseShot,
+        Rule::ChannelEnergy,
+        Rule::SelectiveChanneling,
+        Rule::HexEvilEye,
+        Rule::HexSlumber,
+        Rule::HexCackle,
+        Rule::HexMisfortune,
+        Rule::HexFortune,
+        Rule::HexHealing,
+        Rule::HexWard,
+        Rule::DeedDeadeye,
+        Rule::DeedGunslingersDodge,
+        Rule::DeedQuickClear,
+        Rule::DeedUpCloseAndDeadly,
+        Rule::InspireCourage,
+        Rule::SpellCombat,
+        Rule::Spellstrike,
+        Rule::ArcanePool,
+        Rule::LichFearAura,
+        Rule::LichParalyzingTouch,
+        Rule::SpellPenetration,
+        Rule::GreaterSpellPenetration,
+        Rule::SpellFocus,
+        Rule::GreaterSpellFocus,
+        Rule::AugmentSummoning,
     ];
 }
 

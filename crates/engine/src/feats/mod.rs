@@ -7,4 +7,6 @@ pub mod derive;
 pub mod resolve;
 
 pub use catalog::{CatalogError, FeatCatalog, FeatEntry, Parameter, Rule};
-pub use resolve::{FeatureError, ResolvedFeature, ResolvedFeatures, Rules, SneakDice, resolve};
+pub use resolve::{
+    ChannelRule, ClassRules, Deed, FeatureError, Hex, ResolvedFeature, ResolvedFeatures, Rules, SneakDice, resolve,
+};

@@ -69,6 +69,101 @@ pub struct Rules {
     pub blind_fight: bool,
     /// Improved Precise Shot.
     pub improved_precise_shot: bool,
+    /// Class abilities and spellcasting feats.
+    pub class: ClassRules,
+}
+
+/// Channel energy as a feature gives it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ChannelRule {
+    /// Positive energy (`Some(true)`), negative (`Some(false)`), or by the
+    /// combatant's alignment (`None`: negative for an evil one, positive otherwise).
+    pub positive: Option<bool>,
+    /// Dice of d6 when written (`Channel Energy (positive, 3d6)`); otherwise (level + 1) / 2.
+    pub dice: Option<u32>,
+}
+
+/// The witch hexes the engine plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Hex {
+    /// Evil eye.
+    EvilEye,
+    /// Slumber.
+    Slumber,
+    /// Cackle.
+    Cackle,
+    /// Misfortune.
+    Misfortune,
+    /// Fortune.
+    Fortune,
+    /// Healing.
+    Healing,
+    /// Ward.
+    Ward,
+}
+
+/// The gunslinger deeds the engine plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Deed {
+    /// Deadeye.
+    Deadeye,
+    /// Gunslinger's dodge.
+    GunslingersDodge,
+    /// Quick clear.
+    QuickClear,
+    /// Up close and deadly (pistolero).
+    UpCloseAndDeadly,
+}
+
+/// The class abilities and spellcasting feats a combatant's features switch on.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ClassRules {
+    /// Channel energy.
+    pub channel: Option<ChannelRule>,
+    /// Selective Channeling.
+    pub selective_channeling: bool,
+    /// Hexes, in feature order.
+    pub hexes: Vec<Hex>,
+    /// Deeds, in feature order.
+    pub deeds: Vec<Deed>,
+    /// Bardic performance: inspire courage.
+    pub inspire_courage: bool,
+    /// Magus spell combat.
+    pub spell_combat: bool,
+    /// Magus spellstrike.
+    pub spellstrike: bool,
+    /// Magus arcane pool (weapon enhancement).
+    pub arcane_pool: bool,
+    /// The lich's fear aura.
+    pub lich_fear_aura: bool,
+    /// The lich's paralyzing touch.
+    pub lich_paralyzing_touch: bool,
+    /// Bonus on caster level checks against spell resistance (Spell Penetration +2, Greater +2).
+    pub spell_penetration: i32,
+    /// Save DC bonus per school (Spell Focus +1, Greater Spell Focus +1).
+    pub spell_focus: Vec<(crate::spell::model::School, i32)>,
+    /// Augment Summoning.
+    pub augment_summoning: bool,
+}
+
+impl ClassRules {
+    /// Whether any class ability the engine plays is switched on (spellcasting feats aside).
+    pub fn any_ability(&self) -> bool {
+        self.channel.is_some()
+            || !self.hexes.is_empty()
+            || !self.deeds.is_empty()
+            || self.inspire_courage
+            || self.spell_combat
+            || self.spellstrike
+            || self.arcane_pool
+            || self.lich_fear_aura
+            || self.lich_paralyzing_touch
+    }
+
+    /// The save DC bonus of Spell Focus and Greater Spell Focus for `school`.
+    pub fn focus(&self, school: crate::spell::model::School) -> i32 {
+        self.spell_focus.iter().filter(|(s, _)| *s == school).map(|(_, v)| v).sum()
+    }
 }
 
 impl Rules {
@@ -276,11 +371,65 @@ pub fn resolve(c: &Combatant, catalog: &FeatCatalog) -> Result<ResolvedFeatures,
             Some(Rule::Endurance) => rules.endurance = true,
             Some(Rule::BlindFight) => rules.blind_fight = true,
             Some(Rule::ImprovedPreciseShot) => rules.improved_precise_shot = true,
+            Some(Rule::ChannelEnergy) => {
+                rules.class.channel = Some(channel_rule(parameter.as_deref()).map_err(|m| fail(format!("{written:?}: {m}")))?);
+            }
+            Some(Rule::SelectiveChanneling) => rules.class.selective_channeling = true,
+            Some(Rule::HexEvilEye) => rules.class.hexes.push(Hex::EvilEye),
+            Some(Rule::HexSlumber) => rules.class.hexes.push(Hex::Slumber),
+            Some(Rule::HexCackle) => rules.class.hexes.push(Hex::Cackle),
+            Some(Rule::HexMisfortune) => rules.class.hexes.push(Hex::Misfortune),
+            Some(Rule::HexFortune) => rules.class.hexes.push(Hex::Fortune),
+            Some(Rule::HexHealing) => rules.class.hexes.push(Hex::Healing),
+            Some(Rule::HexWard) => rules.class.hexes.push(Hex::Ward),
+            Some(Rule::DeedDeadeye) => rules.class.deeds.push(Deed::Deadeye),
+            Some(Rule::DeedGunslingersDodge) => rules.class.deeds.push(Deed::GunslingersDodge),
+            Some(Rule::DeedQuickClear) => rules.class.deeds.push(Deed::QuickClear),
+            Some(Rule::DeedUpCloseAndDeadly) => rules.class.deeds.push(Deed::UpCloseAndDeadly),
+            Some(Rule::InspireCourage) => rules.class.inspire_courage = true,
+            Some(Rule::SpellCombat) => rules.class.spell_combat = true,
+            Some(Rule::Spellstrike) => rules.class.spellstrike = true,
+            Some(Rule::ArcanePool) => rules.class.arcane_pool = true,
+            Some(Rule::LichFearAura) => rules.class.lich_fear_aura = true,
+            Some(Rule::LichParalyzingTouch) => rules.class.lich_paralyzing_touch = true,
+            Some(Rule::SpellPenetration | Rule::GreaterSpellPenetration) => rules.class.spell_penetration += 2,
+            Some(Rule::SpellFocus | Rule::GreaterSpellFocus) => {
+                let school = parameter.as_deref().and_then(school_named).ok_or_else(|| {
+                    fail(format!(
+                        "{written:?} needs its school in parentheses: \"{} (evocation)\" (abjuration, conjuration, divination, enchantment, evocation, illusion, necromancy, transmutation)",
+                        entry.name
+                    ))
+                })?;
+                rules.class.spell_focus.push((school, 1));
+            }
+            Some(Rule::AugmentSummoning) => rules.class.augment_summoning = true,
             None => {}
         }
         out.features.push(resolved);
     }
     Ok(out)
+}
+
+/// The school called `name` (case-insensitive).
+fn school_named(name: &str) -> Option<crate::spell::model::School> {
+    serde_json::from_value(serde_json::Value::String(name.trim().to_lowercase())).ok()
+}
+
+/// Reads the parameter of `Channel Energy (positive, 3d6)`: the energy, the dice, or both.
+fn channel_rule(parameter: Option<&str>) -> Result<ChannelRule, String> {
+    let mut rule = ChannelRule { positive: None, dice: None };
+    for part in parameter.unwrap_or("").split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        match part.to_lowercase().as_str() {
+            "positive" => rule.positive = Some(true),
+            "negative" => rule.positive = Some(false),
+            other => {
+                rule.dice = Some(parse_d6(other).ok_or_else(|| {
+                    format!("channel energy takes `positive` or `negative` and its dice (`3d6`), got {part:?}")
+                })?);
+            }
+        }
+    }
+    Ok(rule)
 }
 
 #[cfg(test)]

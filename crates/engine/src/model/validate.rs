@@ -419,8 +419,67 @@ fn check_spellcasting(c: &Combatant) -> Result<(), Failure> {
             "missing: casting_ability is required when spell_slots or spells are given",
         );
     }
+    if let Some(list) = &c.spell_list
+        && !crate::spell::CLASSES.contains(&list.as_str())
+    {
+        return fail(
+            "$.spell_list",
+            format!("unknown class list {list:?} (known: {})", crate::spell::CLASSES.join(", ")),
+        );
+    }
+    if c.caster_level == Some(0) {
+        return fail("$.caster_level", "caster_level must be at least 1");
+    }
+    for (i, feat) in c.metamagic_feats.iter().enumerate() {
+        if !METAMAGIC_FEATS.iter().any(|m| m.eq_ignore_ascii_case(feat.trim())) && !feat.trim().is_empty() {
+            return fail(
+                index_path("$.metamagic_feats", i),
+                format!("unknown metamagic feat {feat:?} (known: {})", METAMAGIC_FEATS.join(", ")),
+            );
+        }
+    }
+    for key in c.resources.keys() {
+        if !RESOURCES.contains(&key.as_str()) {
+            return fail(
+                key_path("$.resources", key),
+                format!("unknown resource {key:?} (known: {})", RESOURCES.join(", ")),
+            );
+        }
+    }
+    for (r, routine) in c.full_attack.iter().enumerate() {
+        let path = index_path("$.full_attack", r);
+        if routine.is_empty() {
+            return fail(path, "a full-attack routine lists at least one attack id");
+        }
+        for (k, id) in routine.iter().enumerate() {
+            if !c.attacks.iter().any(|a| a.weapon_id() == id) {
+                return fail(index_path(&path, k), format!("no attack has the id {id:?}"));
+            }
+            if routine[..k].contains(id) {
+                return fail(index_path(&path, k), format!("attack {id:?} is listed twice in the routine"));
+            }
+        }
+    }
     Ok(())
 }
+
+/// The metamagic feats a file may list (the spell rules play Empower,
+/// Maximize, Extend, Heighten and Quicken; the others are known and never applied).
+pub const METAMAGIC_FEATS: &[&str] = &[
+    "Empower Spell",
+    "Maximize Spell",
+    "Extend Spell",
+    "Heighten Spell",
+    "Quicken Spell",
+    "Enlarge Spell",
+    "Silent Spell",
+    "Still Spell",
+    "Widen Spell",
+];
+
+/// The resource pools class abilities spend.
+pub const RESOURCES: &[&str] =
+    &["channel_energy", "hexes", "grit", "arcane_pool", "bardic_rounds", "smite_evil", "smite_good"];
 
 fn check_lists(c: &Combatant) -> Result<(), Failure> {
     for (i, feature) in c.features.iter().enumerate() {
