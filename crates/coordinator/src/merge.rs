@@ -217,6 +217,7 @@ pub(crate) mod tests {
                         ..Default::default()
                     },
                 ],
+                summons: Vec::new(),
             };
             r.summary.add(&o);
             r.winner.push(w as i32);

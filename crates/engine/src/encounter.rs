@@ -40,6 +40,8 @@ pub struct Encounter {
     pub sides: Vec<String>,
     /// Combatants in deployment order (side by side, each side in given order).
     pub combatants: Vec<Deployed>,
+    /// The spells the combatants cast and the creatures their summons call.
+    pub library: Arc<crate::library::Library>,
 }
 
 /// Why an encounter cannot be built.
@@ -99,6 +101,12 @@ pub fn id_base(name: &str) -> String {
 }
 
 impl Encounter {
+    /// The same encounter with a library of spells and summonable creatures.
+    pub fn with_library(mut self, library: Arc<crate::library::Library>) -> Self {
+        self.library = library;
+        self
+    }
+
     /// Places the sides on their deployment zones.
     ///
     /// Sides are deployed in the map's deployment order; each side fills the
@@ -181,7 +189,7 @@ impl Encounter {
                 });
             }
         }
-        Ok(Self { map, sides: names, combatants })
+        Ok(Self { map, sides: names, combatants, library: Arc::default() })
     }
 }
 

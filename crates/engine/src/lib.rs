@@ -10,6 +10,7 @@ pub mod effects;
 pub mod encounter;
 pub mod feats;
 pub mod grid;
+pub mod library;
 pub mod los;
 pub mod map;
 pub mod metrics;

@@ -202,6 +202,7 @@ mod tests {
                 deployed("goblin-2", 0, goblin),
                 deployed("orc", 1, combatant("Orc")),
             ],
+            library: Arc::default(),
         }
     }
 

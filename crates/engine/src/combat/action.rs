@@ -3,7 +3,10 @@
 use std::fmt;
 
 use crate::effects::{ConditionId, Maneuver};
+use crate::feats::{Deed, Hex};
 use crate::map::Pos;
+
+use super::spells::Metamagic;
 
 /// The budget slot an action kind occupies (CRB "Actions in Combat").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -72,11 +75,27 @@ pub enum ActionKind {
     RetrieveWeapon,
     /// Repair a broken weapon (move action; seed simplification).
     RepairWeapon,
+    /// Cast a spell (`Action::spell`); its slot follows the spell's cast time.
+    CastSpell,
+    /// Touch a creature with a held charge (standard action).
+    DischargeSpell,
+    /// Channel energy (standard action): `option` 0 heals, 1 harms.
+    ChannelEnergy,
+    /// A witch's hex (`Action::ability`; standard action, cackle a move action).
+    Hex,
+    /// A gunslinger's deed (`Action::ability`; its slot follows the deed).
+    Deed,
+    /// Start a bardic performance: inspire courage (standard action at levels 1-6).
+    InspireCourage,
+    /// Magus spell combat: cast a spell and make a full attack at −2 (full-round action).
+    SpellCombat,
+    /// Spend an arcane pool point to enhance the weapon (swift action).
+    ArcanePool,
 }
 
 impl ActionKind {
     /// Every kind, in declaration order.
-    pub const ALL: [ActionKind; 23] = [
+    pub const ALL: [ActionKind; 31] = [
         ActionKind::Attack,
         ActionKind::FullAttack,
         ActionKind::Move,
@@ -100,6 +119,14 @@ impl ActionKind {
         ActionKind::Maneuver,
         ActionKind::RetrieveWeapon,
         ActionKind::RepairWeapon,
+        ActionKind::CastSpell,
+        ActionKind::DischargeSpell,
+        ActionKind::ChannelEnergy,
+        ActionKind::Hex,
+        ActionKind::Deed,
+        ActionKind::InspireCourage,
+        ActionKind::SpellCombat,
+        ActionKind::ArcanePool,
     ];
 
     /// The stable name of the kind (`attack`, `5foot_step`…).
@@ -128,6 +155,14 @@ impl ActionKind {
             ActionKind::Maneuver => "maneuver",
             ActionKind::RetrieveWeapon => "retrieve_weapon",
             ActionKind::RepairWeapon => "repair_weapon",
+            ActionKind::CastSpell => "cast_spell",
+            ActionKind::DischargeSpell => "discharge_spell",
+            ActionKind::ChannelEnergy => "channel_energy",
+            ActionKind::Hex => "hex",
+            ActionKind::Deed => "deed",
+            ActionKind::InspireCourage => "inspire_courage",
+            ActionKind::SpellCombat => "spell_combat",
+            ActionKind::ArcanePool => "arcane_pool",
         }
     }
 
@@ -144,7 +179,12 @@ impl ActionKind {
             | ActionKind::Ready
             | ActionKind::Delay
             | ActionKind::AidAnother
-            | ActionKind::Maneuver => Slot::Standard,
+            | ActionKind::Maneuver
+            | ActionKind::CastSpell
+            | ActionKind::DischargeSpell
+            | ActionKind::ChannelEnergy
+            | ActionKind::Hex
+            | ActionKind::InspireCourage => Slot::Standard,
             ActionKind::Move
             | ActionKind::StandUp
             | ActionKind::RetrieveWeapon
@@ -153,8 +193,9 @@ impl ActionKind {
             | ActionKind::Charge
             | ActionKind::Withdraw
             | ActionKind::Run
-            | ActionKind::FullRound => Slot::FullRound,
-            ActionKind::Swift => Slot::Swift,
+            | ActionKind::FullRound
+            | ActionKind::SpellCombat => Slot::FullRound,
+            ActionKind::Swift | ActionKind::Deed | ActionKind::ArcanePool => Slot::Swift,
             ActionKind::FiveFootStep
             | ActionKind::DropProne
             | ActionKind::FightDefensively
@@ -187,7 +228,7 @@ pub enum AidMode {
 pub enum ReadyTrigger {
     /// An enemy moves (any step of an enemy's movement).
     EnemyEntersReach,
-    /// An enemy casts a spell (no spell is cast by this engine yet).
+    /// An enemy begins casting a spell.
     EnemyCasts,
     /// An enemy makes an attack roll.
     EnemyAttacks,
@@ -232,6 +273,28 @@ pub struct Action {
     pub direction: Option<(i8, i8)>,
     /// The condition of a dirty trick (dazzled when omitted).
     pub trick: Option<ConditionId>,
+    /// The spell (cast spell, spell combat): index into the encounter's spells
+    /// (`PreparedEncounter::spell_index`).
+    pub spell: Option<u16>,
+    /// Metamagic feats applied to the spell.
+    pub metamagic: Metamagic,
+    /// Cast defensively (no attack of opportunity, a concentration check).
+    pub defensive: bool,
+    /// The option of a spell's choice (Command's order…); channel energy: 0 heals, 1 harms.
+    pub option: u8,
+    /// The hex or deed used.
+    pub ability: Option<Ability>,
+    /// The budget slot, when it depends on the spell or ability (set by the engine before the budget).
+    pub slot: Option<Slot>,
+}
+
+/// The class ability an action uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Ability {
+    /// A hex.
+    Hex(Hex),
+    /// A deed.
+    Deed(Deed),
 }
 
 impl Action {
@@ -247,6 +310,53 @@ impl Action {
             maneuver: None,
             direction: None,
             trick: None,
+            spell: None,
+            metamagic: Metamagic::NONE,
+            defensive: false,
+            option: 0,
+            ability: None,
+            slot: None,
+        }
+    }
+
+    /// Casting spell `spell` (an index into the encounter's spells) at `target`, if any.
+    pub const fn cast(spell: u16, target: Option<usize>) -> Self {
+        let mut a = Self::new(ActionKind::CastSpell);
+        a.spell = Some(spell);
+        a.target = target;
+        a
+    }
+
+    /// The same action with metamagic.
+    pub const fn with_metamagic(mut self, metamagic: Metamagic) -> Self {
+        self.metamagic = metamagic;
+        self
+    }
+
+    /// The same action, cast defensively.
+    pub const fn defensively(mut self) -> Self {
+        self.defensive = true;
+        self
+    }
+
+    /// The same action with a choice option.
+    pub const fn with_option(mut self, option: u8) -> Self {
+        self.option = option;
+        self
+    }
+
+    /// The same action with a class ability.
+    pub const fn with_ability(mut self, ability: Ability) -> Self {
+        self.ability = Some(ability);
+        self
+    }
+
+    /// The budget slot of the action: the kind's, unless the engine set one
+    /// from the spell or ability.
+    pub const fn slot(&self) -> Slot {
+        match self.slot {
+            Some(s) => s,
+            None => self.kind.slot(),
         }
     }
 
@@ -373,6 +483,24 @@ pub enum Reason {
     NothingToRetrieve,
     /// Repair without a broken weapon.
     NothingToRepair,
+    /// The actor does not know the spell (or casts none).
+    UnknownSpell,
+    /// The engine does not cast this spell (see `docs/rules/magic.md`).
+    SpellNotPlayable,
+    /// No spell slot of the level left.
+    NoSlot,
+    /// A cast time longer than a round: not cast in a fight.
+    DowngradedCastTime,
+    /// A condition or effect forbids casting (nauseated, raging).
+    CannotCast,
+    /// The creatures of this summoning spell are still on the battlefield.
+    SummonsPresent,
+    /// No charge held.
+    NothingHeld,
+    /// The area's point is off the map or inside a wall.
+    InvalidDestination,
+    /// The actor lacks the class ability, or its pool is empty.
+    NoAbility,
 }
 
 impl Reason {
@@ -413,6 +541,15 @@ impl Reason {
             Reason::InvalidTrickCondition => "invalid_trick_condition",
             Reason::NothingToRetrieve => "nothing_to_retrieve",
             Reason::NothingToRepair => "nothing_to_repair",
+            Reason::UnknownSpell => "unknown_spell",
+            Reason::SpellNotPlayable => "spell_not_playable",
+            Reason::NoSlot => "no_slot",
+            Reason::DowngradedCastTime => "downgraded:cast_time",
+            Reason::CannotCast => "cannot_cast",
+            Reason::SummonsPresent => "summons_present",
+            Reason::NothingHeld => "nothing_held",
+            Reason::InvalidDestination => "invalid_destination",
+            Reason::NoAbility => "no_ability",
         }
     }
 }

@@ -4,7 +4,7 @@
 use std::fmt::Write;
 
 use crate::effects::stacking::{counts_vs_touch, kept_when_denied_dex};
-use crate::effects::{BonusType, ConditionId, Context, Flags, Tally, Targets};
+use crate::effects::{Behaviours, BonusType, ConditionId, Context, Flags, Tally, Targets};
 use crate::map::Pos;
 use crate::rng::Dice;
 
@@ -159,6 +159,19 @@ impl BattleState<'_> {
         if loe { Ok(w) } else { Err(Reason::NoLineOfEffect) }
     }
 
+    /// The attacks a full attack with attack `w` of `i` makes (bit k: attack
+    /// k): the first routine of its file holding `w`; else, for a natural
+    /// attack, every natural attack; else `w` alone.
+    #[inline]
+    pub(crate) fn routine(&self, i: usize, w: usize) -> u64 {
+        let spec = &self.prep.fighters[i];
+        let bit = if w < 64 { 1u64 << w } else { 0 };
+        if let Some(&r) = spec.routines.iter().find(|&&r| r & bit != 0) {
+            return r;
+        }
+        if spec.attacks.get(w).is_some_and(|a| a.natural) { spec.natural_mask } else { bit }
+    }
+
     /// Whether attack `w` of `i` can hit `t` from square `from`.
     pub fn weapon_reaches(&self, i: usize, w: usize, t: usize, from: Pos) -> bool {
         let dist = self.distance_from(i, from, t);
@@ -235,7 +248,7 @@ impl BattleState<'_> {
         if me.defensive {
             roll.untyped(-DEFENSIVE_PENALTY);
         }
-        roll.untyped(me.aid_attack);
+        roll.untyped(me.aid_attack - me.attack_penalty);
         if me.power_attack && atk.melee {
             s.power_attack = super::power_attack::step(spec_a.bab);
             roll.untyped(-s.power_attack);
@@ -249,6 +262,7 @@ impl BattleState<'_> {
             charging: swing.charge,
             other_type: spec.creature_type,
             weapon: Some(w),
+            other_alignment: spec.alignment,
             ..Context::default()
         };
         let attack_targets = if atk.melee { Targets::MELEE_ATTACK } else { Targets::RANGED_ATTACK };
@@ -257,7 +271,7 @@ impl BattleState<'_> {
             let (str_delta, dex_delta) = self.ability_deltas(a);
             roll.untyped(if atk.melee { str_delta } else { dex_delta });
         }
-        s.invisible = me.summary.flags.has(Flags::INVISIBLE);
+        s.invisible = me.summary.flags.has(Flags::INVISIBLE) && !self.sees_invisible(t);
         if s.invisible {
             roll.untyped(INVISIBLE_BONUS);
         }
@@ -275,10 +289,93 @@ impl BattleState<'_> {
         } else {
             self.ranged_cover(a, t)
         });
-        let target = &self.fighters[t];
         s.denied = self.denied_dex(t, Some(a));
+        s.ac = self.armor_class(a, t, atk.melee, s.touch, s.denied, swing.aoo, s.cover);
+        s
+    }
+
+    /// The situation of a spell's touch attack or ray by `a` against `t`
+    /// (CRB "Touch Spells in Combat", "Ray"): base attack bonus, Strength
+    /// (melee) or Dexterity (ranged), size, and the modifiers of any attack
+    /// roll except range increments, against touch AC.
+    pub(crate) fn touch_situation(&self, a: usize, t: usize, melee: bool) -> Situation {
+        let spec_a = &self.prep.fighters[a];
+        let map = self.map();
+        let (from, to) = (self.fighters[a].pos, self.fighters[t].pos);
+        let mut s = Situation { touch: true, ..Situation::default() };
+        let mut roll = Tally::new();
+        if melee {
+            s.flank = self.flanked(a, t);
+            s.high_ground = map.elevation(from) > map.elevation(to);
+            if s.flank {
+                roll.untyped(FLANK_BONUS);
+            }
+            if s.high_ground {
+                roll.untyped(1);
+            }
+        } else {
+            s.into_melee = !spec_a.precise_shot && self.engaged(a, t);
+            if s.into_melee {
+                roll.untyped(-INTO_MELEE);
+            }
+        }
+        let me = &self.fighters[a];
+        if me.defensive {
+            roll.untyped(-DEFENSIVE_PENALTY);
+        }
+        roll.untyped(me.aid_attack - me.attack_penalty);
+        let spec = &self.prep.fighters[t];
+        let ctx = Context {
+            melee,
+            ranged: !melee,
+            other_type: spec.creature_type,
+            other_alignment: spec.alignment,
+            ..Context::default()
+        };
+        self.collect_mods(a, if melee { Targets::MELEE_ATTACK } else { Targets::RANGED_ATTACK }, &ctx, &mut roll);
+        let (str_delta, dex_delta) = self.ability_deltas(a);
+        let ability = if melee { spec_a.str_mod + str_delta } else { spec_a.dex_mod + dex_delta };
+        s.invisible = me.summary.flags.has(Flags::INVISIBLE) && !self.sees_invisible(t);
+        if s.invisible {
+            roll.untyped(INVISIBLE_BONUS);
+        }
+        s.helpless = melee && self.is_helpless(t);
+        if s.helpless {
+            roll.untyped(HELPLESS_BONUS);
+        }
+        s.attack = spec_a.bab + ability + spec_a.size.modifier() + roll.total();
+        s.cover = i32::from(if melee {
+            self.terrain_cover_from(a, from, t, true)
+        } else if spec_a.improved_precise_shot {
+            0
+        } else {
+            self.ranged_cover(a, t)
+        });
+        s.denied = self.denied_dex(t, Some(a));
+        s.ac = self.armor_class(a, t, melee, true, s.denied, false, s.cover);
+        s
+    }
+
+    /// The armor class `t` opposes to an attack by `a`: normal or touch,
+    /// denied its Dexterity or not, with `cover`, a charge penalty, total
+    /// defense, fighting defensively, aid another, and every AC modifier of
+    /// conditions, effects and features through the stacking resolver.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn armor_class(
+        &self,
+        a: usize,
+        t: usize,
+        melee: bool,
+        touch: bool,
+        denied: bool,
+        aoo: bool,
+        cover: i32,
+    ) -> i32 {
+        let spec_a = &self.prep.fighters[a];
+        let spec = &self.prep.fighters[t];
+        let target = &self.fighters[t];
         let def = &spec.ac;
-        let base = match (s.touch, s.denied) {
+        let base = match (touch, denied) {
             (false, false) => def.total,
             (true, false) => def.touch,
             (false, true) => def.flat_footed,
@@ -287,7 +384,7 @@ impl BattleState<'_> {
         // Helpless: effective Dexterity 0 (a −5 modifier in place of its own).
         let helpless_dex = if self.is_helpless(t) { -5 - spec.dex_mod.min(0) } else { 0 };
         let mut guard = Tally::new();
-        guard.untyped(s.cover);
+        guard.untyped(cover);
         if target.charged {
             guard.untyped(-CHARGE_BONUS);
         }
@@ -299,10 +396,11 @@ impl BattleState<'_> {
         }
         guard.untyped(target.aid_ac);
         let dctx = Context {
-            melee: atk.melee,
-            ranged: !atk.melee,
-            aoo: swing.aoo,
+            melee,
+            ranged: !melee,
+            aoo,
             other_type: spec_a.creature_type,
+            other_alignment: spec_a.alignment,
             ..Context::default()
         };
         self.collect_mods(t, Targets::AC, &dctx, &mut guard);
@@ -310,12 +408,10 @@ impl BattleState<'_> {
             let dex_delta = self.ability_deltas(t).1;
             let dex = spec.dex_mod;
             // A lower Dexterity still costs AC when its bonus is denied.
-            guard.untyped(if s.denied { (dex + dex_delta).min(0) - dex.min(0) } else { dex_delta });
+            guard.untyped(if denied { (dex + dex_delta).min(0) - dex.min(0) } else { dex_delta });
         }
-        let (touch, denied) = (s.touch, s.denied);
         let keep = |ty| (!touch || counts_vs_touch(ty)) && (!denied || kept_when_denied_dex(ty));
-        s.ac = base + helpless_dex + guard.total_where(keep);
-        s
+        base + helpless_dex + guard.total_where(keep)
     }
 
     /// The flat damage a hit of attack `w` of `a` on `t` adds to the
@@ -336,6 +432,7 @@ impl BattleState<'_> {
                 charging: swing.charge,
                 other_type: self.prep.fighters[t].creature_type,
                 weapon: Some(w),
+                other_alignment: self.prep.fighters[t].alignment,
                 ..Context::default()
             };
             bonus += self.modifier(a, targets, &ctx);
@@ -419,7 +516,10 @@ impl BattleState<'_> {
 }
 
 impl<R: Dice> Engine<'_, '_, R> {
-    /// The attack and full-attack actions.
+    /// The attack and full-attack actions. A full attack makes every attack
+    /// of its routine (`BattleState::routine`) that reaches the target, a
+    /// manufactured weapon with its iterative attacks; Haste adds one attack
+    /// at full bonus with the first.
     pub(crate) fn attack_action(&mut self, i: usize, action: Action, full: bool) -> Result<(), Reason> {
         let t = self.enemy_target(i, action)?;
         let from = self.st.fighters[i].pos;
@@ -428,11 +528,34 @@ impl<R: Dice> Engine<'_, '_, R> {
             Some(_) => return Err(Reason::WeaponUnavailable),
             None => self.st.weapon_for(i, t, from)?,
         };
+        let routine = if full { self.st.routine(i, w) } else { 0 };
+        let haste = full && Behaviours(self.st.fighters[i].fx).has(Behaviours::EXTRA_ATTACK);
+        self.weapon_attacks(i, w, t, full, haste);
+        // The other attacks of the routine, in file order.
+        let mut rest = routine & !(1u64 << w.min(63));
+        while rest != 0 {
+            let r = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            if !self.st.is_active(t) || !self.st.is_active(i) {
+                break;
+            }
+            if self.st.weapon_reaches(i, r, t, self.st.fighters[i].pos) {
+                self.weapon_attacks(i, r, t, true, false);
+            }
+        }
+        Ok(())
+    }
+
+    /// The attacks of one attack entry `w` on `t`: `count` of them, and on a
+    /// full attack the iterative ones of a manufactured weapon (one more at
+    /// full bonus when `extra`).
+    fn weapon_attacks(&mut self, i: usize, w: usize, t: usize, full: bool, extra: bool) {
         let spec = &self.st.prep.fighters[i];
         let atk = &spec.attacks[w];
         let (melee, count) = (atk.melee, atk.count);
         let iters = if full && atk.iterates { iterations(spec.bab) } else { 1 };
-        'all: for j in 0..iters {
+        let penalties = std::iter::once(0).filter(|_| extra).chain((0..iters).map(|j| 5 * j));
+        'all: for penalty in penalties {
             for _ in 0..count {
                 if !self.st.is_active(t) || !self.st.is_active(i) {
                     break 'all;
@@ -443,10 +566,9 @@ impl<R: Dice> Engine<'_, '_, R> {
                         break 'all;
                     }
                 }
-                self.strike(i, w, t, Swing { penalty: 5 * j, ..Swing::default() });
+                self.strike(i, w, t, Swing { penalty, ..Swing::default() });
             }
         }
-        Ok(())
     }
 
     /// The target of an offensive action: an enemy able to fight.
@@ -460,24 +582,42 @@ impl<R: Dice> Engine<'_, '_, R> {
     /// One attack roll of attack `w` of `a` against `t`, with its damage:
     /// the roll, the confirmation of a threat, the miss chance of
     /// concealment (rolled after both), then damage with sneak attack.
-    pub(crate) fn strike(&mut self, a: usize, w: usize, t: usize, swing: Swing) {
-        let s = self.st.situation(a, w, t, swing);
-        let d20 = self.rng.roll(20) as i32;
+    /// Spells and class abilities join in: Sanctuary and Protection from Evil
+    /// may stop the attack, deeds change it, Mirror Image may take it, a
+    /// held charge rides a spellstrike, the lich's touch paralyzes.
+    /// Returns whether it hit and whether it was a confirmed critical hit.
+    pub(crate) fn strike(&mut self, a: usize, w: usize, t: usize, swing: Swing) -> (bool, bool) {
+        let magic = self.st.fighters[a].fx | self.st.fighters[t].fx != 0
+            || self.st.prep.fighters[a].abilities.is_some()
+            || self.st.prep.fighters[t].abilities.is_some()
+            || self.st.prep.fighters[a].reserve.is_some();
+        let mut s = self.st.situation(a, w, t, swing);
+        if magic && !self.attack_allowed(a, w, t, &mut s) {
+            self.after_attack(a, t, false);
+            return (false, false);
+        }
+        let d20 = self.d20_for(a);
         let total = d20 + s.attack;
         let hit = d20 != 1 && (d20 == 20 || total >= s.ac);
         let atk = &self.st.prep.fighters[a].attacks[w];
-        let threat = hit && d20 >= atk.threat_min as i32;
+        let threat_min = if magic { self.threat_min(a, w) } else { atk.threat_min as i32 };
+        let threat = hit && d20 >= threat_min;
         let mut text =
             if self.log.on() { self.roll_text(a, w, t, swing, &s, d20, total) } else { String::new() };
         // Aid another bonuses are spent by the first attack roll they apply to.
         self.st.fighters[a].aid_attack = 0;
         self.st.fighters[t].aid_ac = 0;
+        let true_strike = Behaviours(self.st.fighters[a].fx).has(Behaviours::TRUE_STRIKE);
         if !self.st.fighters[a].effects.is_empty() {
             let ctx = Context { melee: atk.melee, ranged: !atk.melee, weapon: Some(w), ..Context::default() };
             let targets = if atk.melee { Targets::MELEE_ATTACK } else { Targets::RANGED_ATTACK };
             self.spend_one_shots(a, targets, &ctx);
         }
         let atk = &self.st.prep.fighters[a].attacks[w];
+        let up_close = atk.firearm && self.st.fighters[a].deeds & super::abilities::UP_CLOSE != 0;
+        if magic {
+            self.st.fighters[a].deeds = 0;
+        }
         if !hit {
             if d20 == 1 && atk.firearm && w < 64 {
                 // UC "Misfires": a natural 1 breaks the firearm (misfire value 1).
@@ -486,8 +626,11 @@ impl<R: Dice> Engine<'_, '_, R> {
             } else {
                 say!(self, a, "{text} -> MISS");
             }
+            if up_close {
+                self.graze(a, t);
+            }
             self.after_attack(a, t, false);
-            return;
+            return (false, false);
         }
         let mut crit = false;
         if threat {
@@ -504,21 +647,38 @@ impl<R: Dice> Engine<'_, '_, R> {
             text.push_str(" -> HIT");
         }
         let melee = self.st.prep.fighters[a].attacks[w].melee;
-        let miss_chance = self.st.miss_chance(a, t, melee);
+        let miss_chance = if true_strike { 0 } else { self.st.miss_chance(a, t, melee) };
         if miss_chance > 0 && self.concealment_misses(a, melee, miss_chance, &mut text) {
             say!(self, a, "{text}");
             self.after_attack(a, t, false);
-            return;
+            return (false, false);
         }
-        let extra = Extra {
+        if magic && self.image_takes_hit(a, t, s.attack, d20, &mut text) {
+            say!(self, a, "{text}");
+            self.after_attack(a, t, false);
+            return (false, false);
+        }
+        let mut extra = Extra {
             flat: self.st.damage_bonus(a, w, t, &s, swing),
             precision_d6: self.st.sneak_attack_dice(a, w, t, &s, miss_chance),
         };
         if extra.precision_d6 > 0 && self.log.on() {
             let _ = write!(text, " sneak attack +{}d6", extra.precision_d6);
         }
+        if up_close {
+            let dice = self.up_close_dice(a);
+            extra.precision_d6 += dice;
+            if self.log.on() {
+                let _ = write!(text, " up close and deadly +{dice}d6");
+            }
+        }
         let atk = &self.st.prep.fighters[a].attacks[w];
-        let dmg = roll_damage(atk, &atk.vs[t], crit, extra, self.rng);
+        let defense = if magic { self.st.defense_now(a, w, t) } else { None };
+        let mut dmg = roll_damage(atk, defense.as_ref().unwrap_or(&atk.vs[t]), crit, extra, self.rng);
+        if magic && dmg.physical > 0 {
+            let absorbed = self.spell_dr(a, w, t, dmg.physical);
+            dmg.dealt -= absorbed;
+        }
         let hp_before = self.st.fighters[t].hp;
         {
             let out = &mut self.st.fighters[a].out;
@@ -540,7 +700,11 @@ impl<R: Dice> Engine<'_, '_, R> {
         if dmg.bleed > 0 {
             self.start_bleeding(t, dmg.bleed);
         }
+        if magic {
+            self.after_magic_hit(a, w, t, crit);
+        }
         self.after_attack(a, t, dmg.dealt > 0);
+        (true, crit)
     }
 
     /// Modifiers that apply only to confirming a critical hit (Critical Focus).

@@ -9,7 +9,7 @@
 
 use super::attack::BLIND_MISS_CHANCE;
 use super::state::BattleState;
-use crate::effects::Flags;
+use crate::effects::{Behaviour, Behaviours, ConditionId, ConditionSet, Flags, definition};
 
 /// Miss chance from which concealment is total (CRB: 50 %).
 pub(crate) const TOTAL_CONCEALMENT: u8 = 50;
@@ -19,6 +19,9 @@ impl BattleState<'_> {
     #[inline]
     pub(crate) fn miss_chance(&self, a: usize, t: usize, melee: bool) -> u8 {
         let mut m = self.fighters[t].miss_chance;
+        if m > 0 && (self.fighters[a].fx | self.fighters[t].fx) & (Behaviours::SEE_INVISIBLE | Behaviours::OUTLINE) != 0 {
+            m = self.miss_chance_seen(a, t);
+        }
         if self.fighters[a].summary.flags.has(Flags::BLIND) {
             m = m.max(BLIND_MISS_CHANCE);
         }
@@ -26,6 +29,35 @@ impl BattleState<'_> {
             m = 0;
         }
         m
+    }
+
+    /// The miss chance of attacks by `a` on `t` when `a` sees invisible
+    /// creatures or `t` is outlined (Faerie Fire, Glitterdust): the
+    /// concealment those negate does not count.
+    #[cold]
+    fn miss_chance_seen(&self, a: usize, t: usize) -> u8 {
+        let mut negated = ConditionSet::EMPTY;
+        if Behaviours(self.fighters[a].fx).has(Behaviours::SEE_INVISIBLE) {
+            negated = negated.with(ConditionId::Invisible);
+        }
+        for e in &self.fighters[t].effects {
+            for b in e.effect.behaviours.iter() {
+                if let Behaviour::Outline { negates } = b {
+                    negated = negated.union(*negates);
+                }
+            }
+        }
+        let f = &self.fighters[t];
+        let from_conditions =
+            f.conds.iter().filter(|&c| !negated.has(c)).map(|c| definition(c).miss_chance).max().unwrap_or(0);
+        let from_effects = f.effects.iter().map(|e| e.effect.miss_chance).max().unwrap_or(0);
+        from_conditions.max(from_effects)
+    }
+
+    /// Whether `t` sees invisible creatures (See Invisibility).
+    #[inline]
+    pub(crate) fn sees_invisible(&self, t: usize) -> bool {
+        Behaviours(self.fighters[t].fx).has(Behaviours::SEE_INVISIBLE)
     }
 
     /// Whether `e` cannot make an attack of opportunity against `t` because

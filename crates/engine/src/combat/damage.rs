@@ -14,6 +14,8 @@ pub(crate) struct Damage {
     pub dealt: u32,
     /// Bleed damage the hit sets off (dealt at the start of the target's turns).
     pub bleed: u32,
+    /// The physical part of `dealt` (what damage reduction from an effect may reduce further).
+    pub physical: u32,
 }
 
 /// What a hit adds to an attack's own damage.
@@ -86,7 +88,7 @@ pub(crate) fn roll_damage<R: Dice>(
         }
     }
     let physical = (physical - def.dr as i32).max(0);
-    Damage { rolled: rolled as u32, dealt: (physical + other) as u32, bleed: bleed as u32 }
+    Damage { rolled: rolled as u32, dealt: (physical + other) as u32, bleed: bleed as u32, physical: physical as u32 }
 }
 
 #[cfg(test)]
@@ -143,6 +145,7 @@ mod tests {
             count: 1,
             iterates: true,
             vs: Vec::new(),
+            carried: Vec::new(),
         }
     }
 
@@ -158,7 +161,7 @@ mod tests {
         let mut rng = ScriptedRng::new([5, 4, 2, 6]);
         let d = roll_damage(&atk, &def, true, Extra::default(), &mut rng);
         // (5+1+3)*3 = 27, fire 4, precision 2+6 = 8.
-        assert_eq!(d, Damage { rolled: 39, dealt: 39, bleed: 0 });
+        assert_eq!(d, Damage { rolled: 39, dealt: 39, bleed: 0, physical: 35 });
         let mut rng = ScriptedRng::new([5, 4, 2, 6]);
         assert_eq!(roll_damage(&atk, &def, false, Extra::default(), &mut rng).dealt, 9 + 4 + 8);
     }
@@ -179,7 +182,7 @@ mod tests {
         // physical (3+2)*2 = 10 - 5 = 5; fire 6 untouched by DR.
         assert_eq!(
             roll_damage(&atk, &def, true, Extra::default(), &mut rng),
-            Damage { rolled: 16, dealt: 11, bleed: 0 }
+            Damage { rolled: 16, dealt: 11, bleed: 0, physical: 5 }
         );
         // DR larger than the physical part leaves the energy intact.
         let def = DefenseVs { dr: 30, comps: def.comps };
@@ -203,7 +206,7 @@ mod tests {
         // fire 3 - 5 floors at 0 and does not eat into the slashing part.
         assert_eq!(
             roll_damage(&atk, &def, false, Extra::default(), &mut rng),
-            Damage { rolled: 16, dealt: 7, bleed: 0 }
+            Damage { rolled: 16, dealt: 7, bleed: 0, physical: 7 }
         );
     }
 
@@ -216,7 +219,7 @@ mod tests {
         // (5 + 1 + 2) * 2 = 16, then 4 + 6 precision = 26, DR 3 on the whole physical part.
         assert_eq!(
             roll_damage(&atk, &def, true, extra, &mut rng),
-            Damage { rolled: 26, dealt: 23, bleed: 0 }
+            Damage { rolled: 26, dealt: 23, bleed: 0, physical: 23 }
         );
     }
 
@@ -229,7 +232,7 @@ mod tests {
         let mut rng = ScriptedRng::new([3, 2]);
         assert_eq!(
             roll_damage(&atk, &open(2), true, Extra::default(), &mut rng),
-            Damage { rolled: 6, dealt: 6, bleed: 2 }
+            Damage { rolled: 6, dealt: 6, bleed: 2, physical: 6 }
         );
     }
 
@@ -239,7 +242,7 @@ mod tests {
         let mut rng = ScriptedRng::new([1]);
         assert_eq!(
             roll_damage(&atk, &open(1), false, Extra::default(), &mut rng),
-            Damage { rolled: 0, dealt: 0, bleed: 0 }
+            Damage { rolled: 0, dealt: 0, bleed: 0, physical: 0 }
         );
     }
 }

@@ -68,7 +68,7 @@ pub fn apply_budget(requested: &[Action], limits: TurnLimits, out: &mut Vec<Plan
     let mut movement = false;
     let mut swift = false;
     for &action in requested {
-        let fits = match action.kind.slot() {
+        let fits = match action.slot() {
             Slot::Standard => {
                 !standard && {
                     standard = true;
@@ -136,7 +136,7 @@ fn apply_single_move(plan: &mut [Planned], reason: Reason) {
 fn apply_staggered(plan: &mut [Planned]) {
     let mut used = false;
     for p in plan.iter_mut().filter(|p| p.dropped.is_none()) {
-        match p.action.kind.slot() {
+        match p.action.slot() {
             Slot::Swift | Slot::Free => {}
             Slot::Standard | Slot::Move if !used => used = true,
             Slot::FullRound if !used && p.action.kind == ActionKind::FullAttack => {

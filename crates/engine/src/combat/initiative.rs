@@ -85,7 +85,7 @@ fn for_each_tie(
 pub(crate) fn apply_surprise(plan: &mut [Planned]) {
     let mut used = false;
     for p in plan.iter_mut().filter(|p| p.dropped.is_none()) {
-        match p.action.kind.slot() {
+        match p.action.slot() {
             Slot::Free => {}
             Slot::Standard | Slot::Move if !used => used = true,
             Slot::FullRound if !used && matches!(p.action.kind, ActionKind::FullAttack) => {
@@ -103,7 +103,9 @@ impl<R: Dice> Engine<'_, '_, R> {
     /// breaks ties (`initiative_order`) and sets the order and the keys.
     pub fn roll_initiative(&mut self) {
         let n = self.st.len();
-        let mut rolls: Vec<InitiativeRoll> = (0..n)
+        // Rows reserved for summoned creatures roll nothing: they take their caster's count.
+        let deployed = self.st.prep.deployed.min(n);
+        let mut rolls: Vec<InitiativeRoll> = (0..deployed)
             .map(|who| {
                 let d20 = self.rng.roll(20);
                 let modifier = self.st.prep.fighters[who].init_mod;
@@ -116,7 +118,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         self.init_keys = vec![(0, 0, 0); n];
         for (rank, r) in rolls.iter().enumerate() {
             // The rank keeps the roll-offs' verdict when start_round sorts the keys.
-            self.init_keys[r.who] = (2 * i64::from(r.total), r.modifier, (n - rank) as u32);
+            self.init_keys[r.who] = (2 * i64::from(r.total), r.modifier, (deployed - rank) as u32);
         }
         if self.log.on() {
             for r in &rolls {

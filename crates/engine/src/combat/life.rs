@@ -31,6 +31,9 @@ impl<R: Dice> Engine<'_, '_, R> {
         }
         let before = self.st.life(i);
         self.st.fighters[i].hp -= amount;
+        if self.st.fighters[i].fx & crate::effects::Behaviours::ENDS_ON_DAMAGE != 0 {
+            self.wounded_wakes(i);
+        }
         if before == LifeState::Stable {
             // A new wound on a stable creature starts it dying again.
             self.st.fighters[i].stable = false;
@@ -109,7 +112,6 @@ impl<R: Dice> Engine<'_, '_, R> {
     /// returns the points actually restored. At 0 or more the creature is no
     /// longer stable, so a later fall starts dying again. Any healing stops
     /// bleeding (CRB "Bleed").
-    #[cfg_attr(not(test), expect(dead_code, reason = "healing arrives with spells and channel energy"))]
     pub(crate) fn heal(&mut self, i: usize, amount: u32) -> u32 {
         if self.st.fighters[i].dead {
             return 0;

@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use crate::encounter::Encounter;
 use crate::rng::Dice;
 
+mod abilities;
 mod action;
 mod aoo;
 mod attack;
@@ -31,7 +32,9 @@ mod policy;
 mod power_attack;
 mod prepared;
 mod reactions;
+mod riders;
 mod sneak;
+mod spells;
 mod state;
 mod status;
 mod turn;
@@ -46,7 +49,9 @@ pub use policy::{
     DefaultPolicy, MatchupPolicy, NoReactions, Policy, ReactionEvent, Reactions, Roster, SidePolicies,
     StrategyPolicy,
 };
+pub use abilities::Pools;
 pub use prepared::{PrepareError, PreparedEncounter};
+pub use spells::{Metamagic, Role};
 pub use state::{BattleState, LifeState};
 
 /// Options that change how a battle is played.
@@ -94,6 +99,11 @@ pub struct RunOutcome {
     pub rounds: u32,
     /// One entry per combatant, in `Encounter::combatants` order.
     pub combatants: Vec<CombatantOutcome>,
+    /// One entry per row reserved for summoned creatures
+    /// (`PreparedEncounter::summon_rows`), whether or not one was summoned;
+    /// `dead` means killed (not dismissed when its spell ended).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub summons: Vec<CombatantOutcome>,
 }
 
 /// Plays one battle with the default policy for everyone. When `transcript`

@@ -15,6 +15,7 @@ use crate::map::{Map, Pos};
 use crate::model::{ArmorClass, AttackKind, AttackSpec, Combatant, DamageComponent, Saves, Size};
 
 use super::paths::MoverPaths;
+use super::spells::{CasterSpec, PreparedSpell, SummonGroup};
 
 /// Physical damage types: damage reduction applies to them (CRB "Damage
 /// Reduction"); a component without one (energy, force, untyped…) ignores it.
@@ -48,6 +49,17 @@ pub enum PrepareError {
         /// What is wrong.
         message: String,
     },
+    /// A spell of the combatant is not in the library, not on its list, or
+    /// its summons call no creature the library has.
+    #[error("combatant {combatant:?}: {path}: {message}")]
+    BadSpell {
+        /// Combatant id.
+        combatant: String,
+        /// JSON path in the combatant's file (`$.spells[2]`).
+        path: String,
+        /// What is wrong.
+        message: String,
+    },
 }
 
 /// An encounter ready to be played many times.
@@ -63,6 +75,13 @@ pub struct PreparedEncounter {
     /// The distinct creature types of the encounter (normalized), indexed by
     /// `FighterSpec::creature_type`, for `vs_creature_type` modifiers.
     pub(crate) creature_types: Vec<String>,
+    /// The spells someone of the encounter casts (or summons call).
+    pub(crate) spells: Vec<PreparedSpell>,
+    /// Combatants deployed by the encounter; fighters from this index on are
+    /// the rows reserved for summoned creatures.
+    pub(crate) deployed: usize,
+    /// Summoned creatures each caster's summoning spells bring, and their rows.
+    pub(crate) summon_groups: Vec<SummonGroup>,
     los: LosTable,
     /// Used only when the map is too large for `los`.
     geo: GeoCache,
@@ -142,6 +161,37 @@ pub(crate) struct FighterSpec {
     pub carried_items: u32,
     /// What each feature became (for the trace).
     pub features: ResolvedFeatures,
+    /// Alignment components (`effects::Alignment` bits).
+    pub alignment: u8,
+    /// Spell resistance (0: none).
+    pub spell_resistance: u32,
+    /// Hit Dice (its `level`).
+    pub hd: u32,
+    /// Creature type, when it is one of the Bestiary's.
+    pub ctype: Option<crate::spell::model::CreatureType>,
+    /// Intelligence score (`None`: mindless).
+    pub int_score: Option<i32>,
+    /// Intelligence, Wisdom and Charisma modifiers (hexes, channel energy, auras).
+    pub int_mod: i32,
+    pub wis_mod: i32,
+    pub cha_mod: i32,
+    /// Wisdom score (Will saves under Wisdom changes).
+    pub wis_score: i32,
+    /// What spells and abilities cannot do to it.
+    pub immune: super::spells::Immune,
+    /// Its spellcasting, if it casts.
+    pub caster: Option<Box<CasterSpec>>,
+    /// Its class abilities, if it has any the engine plays.
+    pub abilities: Option<Box<super::abilities::AbilitySpec>>,
+    /// Its limited-use pools at the start of the battle.
+    pub pools: super::abilities::Pools,
+    /// A row reserved for a summoned creature: the group it belongs to.
+    pub reserve: Option<u16>,
+    /// Its damage reduction: amount and bypass components (normalized), if any.
+    pub dr: Option<(u32, Vec<String>)>,
+    /// Full-attack routines (bit k: attack k), and its natural attacks.
+    pub routines: Vec<u64>,
+    pub natural_mask: u64,
 }
 
 /// One attack, with everything the hot path needs precomputed.
@@ -187,6 +237,8 @@ pub(crate) struct AttackProfile {
     pub iterates: bool,
     /// Damage defenses of each defender (encounter order) against this attack.
     pub vs: Vec<DefenseVs>,
+    /// Its damage types and qualities (normalized), for damage reduction bypasses.
+    pub carried: Vec<String>,
 }
 
 impl AttackProfile {
@@ -265,7 +317,53 @@ impl PreparedEncounter {
 
     /// [`PreparedEncounter::new`] with another feature catalogue.
     pub fn with_catalog(encounter: &Encounter, catalog: &FeatCatalog) -> Result<Self, PrepareError> {
-        let combatants: Vec<&Combatant> = encounter.combatants.iter().map(|d| d.spec.as_ref()).collect();
+        let library = &encounter.library;
+        let deployed = encounter.combatants.len();
+        // Every row: the deployed combatants, then the summoned creatures' reserved rows.
+        let mut rows: Vec<(String, usize, Arc<Combatant>, Pos, i32, bool)> = encounter
+            .combatants
+            .iter()
+            .map(|d| (d.id.clone(), d.side, Arc::clone(&d.spec), d.pos, d.start_hp, d.aware))
+            .collect();
+        let mut features = Vec::with_capacity(deployed);
+        let mut spells: Vec<PreparedSpell> = Vec::new();
+        let mut casters: Vec<Option<Box<CasterSpec>>> = Vec::with_capacity(deployed);
+        let mut groups: Vec<SummonGroup> = Vec::new();
+        let mut k = 0;
+        while k < rows.len() {
+            let (id, c) = (rows[k].0.clone(), Arc::clone(&rows[k].2));
+            let resolved = crate::feats::resolve(&c, catalog).map_err(|e| PrepareError::BadFeature {
+                combatant: id.clone(),
+                index: e.index,
+                message: e.message,
+            })?;
+            let bad_spell =
+                |(path, message): (String, String)| PrepareError::BadSpell { combatant: id.clone(), path, message };
+            let mut index_of = |sid: &str, spell: &crate::spell::Spell| -> u16 {
+                match spells.iter().position(|p| p.id == sid) {
+                    Some(x) => x as u16,
+                    None => {
+                        spells.push(super::spells::prepare_spell(sid, spell));
+                        (spells.len() - 1) as u16
+                    }
+                }
+            };
+            let mut caster = super::spells::prepare_caster(&c, library, &resolved.rules.class, &mut index_of)
+                .map_err(bad_spell)?
+                .map(Box::new);
+            if let Some(cs) = caster.as_deref_mut() {
+                // Summoning spells reserve rows for their creatures (only for deployed casters:
+                // a summoned creature does not summon).
+                if k < deployed {
+                    super::spells::reserve_summons(k, &c, cs, library, &mut spells, &mut groups, &mut rows)
+                        .map_err(bad_spell)?;
+                }
+            }
+            casters.push(caster);
+            features.push(resolved);
+            k += 1;
+        }
+        let combatants: Vec<&Combatant> = rows.iter().map(|r| r.2.as_ref()).collect();
         let mut creature_types: Vec<String> = Vec::new();
         for c in &combatants {
             if let Some(t) = c.creature_type.as_deref().map(norm)
@@ -275,21 +373,23 @@ impl PreparedEncounter {
             }
         }
         let type_index = |t: &str| creature_types.iter().position(|k| *k == norm(t)).map(|k| k as u16);
-        let mut fighters = Vec::with_capacity(combatants.len());
-        for d in &encounter.combatants {
-            let c = d.spec.as_ref();
-            let features = crate::feats::resolve(c, catalog).map_err(|e| PrepareError::BadFeature {
-                combatant: d.id.clone(),
-                index: e.index,
-                message: e.message,
-            })?;
+        let mut fighters = Vec::with_capacity(rows.len());
+        for (k, ((row, resolved), caster)) in rows.iter().zip(features).zip(casters).enumerate() {
+            let (id, side, c, pos, start_hp, aware) = row;
+            let c = c.as_ref();
             let mut attacks = Vec::with_capacity(c.attacks.len());
             for a in &c.attacks {
                 attacks.push(prepare_attack(c, a, &combatants).map_err(|message| {
-                    PrepareError::BadAttack { combatant: d.id.clone(), attack: a.name.clone(), message }
+                    PrepareError::BadAttack { combatant: id.clone(), attack: a.name.clone(), message }
                 })?);
             }
-            fighters.push(fighter_spec(d, c, attacks, features, &type_index));
+            let placed = PlacedRow { id, side: *side, pos: *pos, start_hp: *start_hp, aware: *aware };
+            let mut spec = fighter_spec(&placed, c, attacks, resolved, &type_index);
+            spec.caster = caster;
+            spec.reserve = (k >= deployed)
+                .then(|| groups.iter().position(|g| g.rows.contains(&k)).map(|g| g as u16))
+                .flatten();
+            fighters.push(spec);
         }
         let los = LosTable::new(&encounter.map);
         let geo = if los.is_tabulated() { GeoCache::default() } else { GeoCache::new(&encounter.map) };
@@ -302,6 +402,9 @@ impl PreparedEncounter {
             pathfinder,
             paths,
             creature_types,
+            spells,
+            deployed,
+            summon_groups: groups,
             los,
             geo,
         })
@@ -395,9 +498,18 @@ impl PreparedEncounter {
     }
 }
 
+/// Where a row of the encounter stands and how it starts.
+struct PlacedRow<'a> {
+    id: &'a str,
+    side: usize,
+    pos: Pos,
+    start_hp: i32,
+    aware: bool,
+}
+
 /// The static data of combatant `d` (its features resolved, its attacks prepared).
 fn fighter_spec(
-    d: &crate::encounter::Deployed,
+    d: &PlacedRow<'_>,
     c: &Combatant,
     attacks: Vec<AttackProfile>,
     features: ResolvedFeatures,
@@ -442,8 +554,15 @@ fn fighter_spec(
     };
     let precision_immune =
         matches!(c.creature_type.as_deref().map(norm).as_deref(), Some("undead") | Some("construct"));
+    let ctype: Option<crate::spell::model::CreatureType> = c
+        .creature_type
+        .as_deref()
+        .and_then(|t| serde_json::from_value(serde_json::Value::String(norm(t))).ok());
+    let immune = super::spells::Immune::of(c, ctype);
+    let abilities = super::abilities::AbilitySpec::of(c, &features.rules.class).map(Box::new);
+    let pools = super::abilities::Pools::of(c);
     FighterSpec {
-        id: d.id.clone(),
+        id: d.id.to_string(),
         side: d.side,
         start: d.pos,
         hp_max: c.hp_max,
@@ -488,6 +607,36 @@ fn fighter_spec(
         energy_immune,
         carried_items: c.carried_items.iter().map(|i| i.quantity()).sum(),
         features,
+        alignment: crate::effects::Alignment::of(&c.alignment),
+        spell_resistance: c.spell_resistance,
+        hd: c.level,
+        ctype,
+        int_score: c.abilities.int_score,
+        int_mod: c.abilities.int_score.map_or(0, ability_modifier),
+        wis_mod: ability_modifier(c.abilities.wis_score),
+        wis_score: c.abilities.wis_score,
+        cha_mod: ability_modifier(c.abilities.cha_score),
+        immune,
+        caster: None,
+        abilities,
+        pools,
+        reserve: None,
+        dr: c.dr.as_ref().map(|dr| {
+            let bypass: Vec<String> =
+                dr.bypass.iter().map(|b| norm(b)).filter(|b| !matches!(b.as_str(), "" | "—" | "_")).collect();
+            (dr.amount, bypass)
+        }),
+        routines: c
+            .full_attack
+            .iter()
+            .map(|r| {
+                r.iter()
+                    .filter_map(|id| c.attacks.iter().position(|a| a.weapon_id() == id))
+                    .filter(|&k| k < 64)
+                    .fold(0u64, |m, k| m | 1 << k)
+            })
+            .collect(),
+        natural_mask: c.attacks.iter().enumerate().filter(|(k, a)| a.natural && *k < 64).fold(0u64, |m, (k, _)| m | 1 << k),
     }
 }
 
@@ -542,6 +691,8 @@ fn prepare_attack(
         carried.extend(c.types.iter().map(|t| norm(t)));
     }
     let vs = everyone.iter().map(|d| defense_against(d, a, &carried)).collect();
+    carried.sort();
+    carried.dedup();
     Ok(AttackProfile {
         name: a.name.clone(),
         id: a.weapon_id().to_string(),
@@ -566,6 +717,7 @@ fn prepare_attack(
         count: a.count.max(1),
         iterates: !a.natural,
         vs,
+        carried,
     })
 }
 

@@ -103,6 +103,30 @@ pub(crate) struct Fighter {
     pub has_acted: bool,
     /// Attrition counters.
     pub out: CombatantOutcome,
+    /// Spells left per spell level (level 0: cantrips, never spent).
+    pub slots: [u8; 10],
+    /// Class ability pools left.
+    pub pools: super::abilities::Pools,
+    /// A spell being cast over one round, resolved at the start of its next turn.
+    pub pending: Option<Box<super::spells::Pending>>,
+    /// A touch spell whose charge it holds.
+    pub held: Option<super::spells::Held>,
+    /// A row reserved for a summoned creature that is not on the battlefield
+    /// (not yet summoned, or gone when its spell ended).
+    pub gone: bool,
+    /// A summoned creature's rounds left (counted on its caster's turns).
+    pub summon_left: u32,
+    /// What its effects do besides modifiers and conditions (`Behaviours` bits).
+    pub fx: u32,
+    /// Once-a-battle marks on it: (source, what) — hexes that cannot target it
+    /// again, spells it is immune to for a while.
+    pub marks: Vec<(usize, u16)>,
+    /// Inspiring courage (a bardic performance it keeps up each turn).
+    pub performing: bool,
+    /// Deeds declared for its next firearm attack (`abilities::UP_CLOSE`, `DEADEYE`).
+    pub deeds: u8,
+    /// A penalty on all its attack rolls while it lasts (spell combat's −2).
+    pub attack_penalty: i32,
 }
 
 /// A battle in progress: what policies see.
@@ -144,55 +168,21 @@ impl<'p> BattleState<'p> {
             .map(|(i, f)| {
                 // A scenario may start a combatant wounded, even past its death threshold.
                 let dies_at_zero = f.destroyed_at_zero || (options.simple_monster_death && !f.is_pc);
-                let dead =
-                    if dies_at_zero { f.start_hp <= 0 } else { f.start_hp <= -f.con_score.unwrap_or(0) };
+                let reserved = f.reserve.is_some();
+                let dead = reserved
+                    || if dies_at_zero { f.start_hp <= 0 } else { f.start_hp <= -f.con_score.unwrap_or(0) };
                 if !dead {
                     let grid = if f.size <= Size::Tiny { &mut occ_small } else { &mut occ };
                     for c in footprint(f.start, f.space).filter(|&c| map.in_bounds(c)) {
                         grid[map.index(c)] = i as u16;
                     }
                 }
-                Fighter {
-                    pos: f.start,
-                    hp: f.start_hp,
-                    dead,
-                    stable: false,
-                    aoo_left: f.aoo_per_round,
-                    charged: false,
-                    moved: false,
-                    stepped: false,
-                    conds: ConditionSet::EMPTY,
-                    base_conds: ConditionSet::EMPTY,
-                    summary: Summary::default(),
-                    effects: Vec::new(),
-                    mod_targets: f.mod_targets,
-                    miss_chance: 0,
-                    no_aoo: false,
-                    power_attack: false,
-                    temp_hp: 0,
-                    temp_hp_from: None,
-                    bleed: 0,
-                    dropped: 0,
-                    wear: Vec::new(),
-                    stolen_items: 0,
-                    grappled_with: None,
-                    defensive: false,
-                    total_defense: false,
-                    aid_attack: 0,
-                    aid_ac: 0,
-                    broken: 0,
-                    running: false,
-                    run_rounds: 0,
-                    run_checks: 0,
-                    run_rest: 0,
-                    readied: None,
-                    delayed_in: 0,
-                    immediate_used: false,
-                    swift_used: false,
-                    immediate_round: u32::MAX,
-                    has_acted: false,
-                    out: CombatantOutcome { final_hp: f.start_hp, ..CombatantOutcome::default() },
-                }
+                let mut fighter = Self::fresh_fighter(f, f.start);
+                fighter.dead = dead;
+                fighter.hp = f.start_hp;
+                fighter.gone = reserved;
+                fighter.out.final_hp = f.start_hp;
+                fighter
             })
             .collect();
         Self {
@@ -202,11 +192,68 @@ impl<'p> BattleState<'p> {
             occ,
             occ_small,
             round: 0,
-            order: (0..n).collect(),
+            order: (0..prep.deployed.min(n)).collect(),
             move_aoo: vec![u32::MAX; n * n],
             shape: prep.fighters.iter().map(|f| (f.space, f.size <= Size::Tiny)).collect(),
             last_results: vec![Vec::new(); n],
             timed_effects: 0,
+        }
+    }
+
+    /// A combatant as it enters the battle: at full hit points on square
+    /// `at`, with its slots and pools, nothing on it.
+    pub(crate) fn fresh_fighter(f: &super::prepared::FighterSpec, at: Pos) -> Fighter {
+        Fighter {
+            pos: at,
+            hp: f.hp_max,
+            dead: false,
+            stable: false,
+            aoo_left: f.aoo_per_round,
+            charged: false,
+            moved: false,
+            stepped: false,
+            conds: ConditionSet::EMPTY,
+            base_conds: ConditionSet::EMPTY,
+            summary: Summary::default(),
+            effects: Vec::new(),
+            mod_targets: f.mod_targets,
+            miss_chance: 0,
+            no_aoo: false,
+            power_attack: false,
+            temp_hp: 0,
+            temp_hp_from: None,
+            bleed: 0,
+            dropped: 0,
+            wear: Vec::new(),
+            stolen_items: 0,
+            grappled_with: None,
+            defensive: false,
+            total_defense: false,
+            aid_attack: 0,
+            aid_ac: 0,
+            broken: 0,
+            running: false,
+            run_rounds: 0,
+            run_checks: 0,
+            run_rest: 0,
+            readied: None,
+            delayed_in: 0,
+            immediate_used: false,
+            swift_used: false,
+            immediate_round: u32::MAX,
+            has_acted: false,
+            out: CombatantOutcome { final_hp: f.hp_max, ..CombatantOutcome::default() },
+            slots: f.caster.as_ref().map_or([0; 10], |c| c.slots),
+            pools: f.pools,
+            pending: None,
+            held: None,
+            gone: false,
+            summon_left: 0,
+            fx: 0,
+            marks: Vec::new(),
+            performing: false,
+            deeds: 0,
+            attack_penalty: 0,
         }
     }
 
@@ -288,6 +335,24 @@ impl<'p> BattleState<'p> {
     pub fn dies_at_zero(&self, i: usize) -> bool {
         let spec = &self.prep.fighters[i];
         spec.destroyed_at_zero || (self.options.simple_monster_death && !spec.is_pc)
+    }
+
+    /// Whether combatant `i` is on the battlefield, alive (dying ones included).
+    #[inline]
+    pub fn is_present(&self, i: usize) -> bool {
+        let f = &self.fighters[i];
+        !f.dead && !f.gone
+    }
+
+    /// The budget slot of an action whose slot depends on its spell or ability.
+    pub(crate) fn data_slot(&self, i: usize, a: &super::action::Action) -> Option<super::action::Slot> {
+        use super::action::{Ability, ActionKind, Slot};
+        match (a.kind, a.ability) {
+            (ActionKind::CastSpell, _) => Some(self.cast_slot(i, a)),
+            (ActionKind::Deed, Some(Ability::Deed(d))) => Some(self.deed_slot(i, d)),
+            (ActionKind::Hex, Some(Ability::Hex(crate::feats::Hex::Cackle))) => Some(Slot::Move),
+            _ => None,
+        }
     }
 
     /// Whether combatant `i` can act (at 0 hit points or more and not dead).

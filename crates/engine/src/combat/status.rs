@@ -11,8 +11,8 @@ use crate::dice::ability_modifier;
 use crate::effects::conditions::Summary;
 use crate::effects::modifier::collect;
 use crate::effects::{
-    ActiveEffect, ConditionId, ConditionSet, Context, Duration, Effect, Flags, ModTarget, SaveKind, SaveRoll,
-    Tally, Targets, definition,
+    ActiveEffect, Behaviour, Behaviours, ConditionId, ConditionSet, Context, Duration, Effect, Flags, ModTarget,
+    SaveKind, SaveRoll, Tally, Targets, definition,
 };
 use crate::rng::Dice;
 
@@ -28,11 +28,14 @@ impl BattleState<'_> {
         let mut conds = f.base_conds;
         let mut targets = spec.mod_targets;
         let mut miss = 0u8;
+        let mut fx = 0u32;
         for e in &f.effects {
             conds = conds.union(e.effect.conditions);
             targets = targets.union(e.effect.targets());
             miss = miss.max(e.effect.miss_chance);
+            fx |= e.effect.behaviour_bits();
         }
+        f.fx = fx;
         f.conds = conds;
         f.summary = Summary::of(conds);
         f.mod_targets = targets.union(f.summary.targets);
@@ -109,7 +112,9 @@ impl BattleState<'_> {
         let f = &self.fighters[t];
         f.summary.flags.has(Flags::DENIES_DEX)
             || (f.running && !self.prep.fighters[t].run_feat)
-            || attacker.is_some_and(|a| self.fighters[a].summary.flags.has(Flags::INVISIBLE))
+            || attacker.is_some_and(|a| {
+                self.fighters[a].summary.flags.has(Flags::INVISIBLE) && !self.sees_invisible(t)
+            })
     }
 
     /// Whether `t` is helpless (effective Dexterity 0, +4 to melee attacks against it).
@@ -131,9 +136,36 @@ impl BattleState<'_> {
         } else {
             0
         };
-        let speed = (base as i32 + bonus).max(0) as u32;
+        let mut speed = (base as i32 + bonus).max(0) as u32;
+        if Behaviours(f.fx).has(Behaviours::SPEED) {
+            speed = self.spell_speed(i, base, speed);
+        }
         // Halved speeds round down to a whole square (CRB "Movement").
         if f.summary.speed_pct < 100 { speed * u32::from(f.summary.speed_pct) / 100 / 5 * 5 } else { speed }
+    }
+
+    /// The speed under spells that change it: a fly speed, a speed multiplied
+    /// (Slow: half, rounded down to 5 ft) and capped at a multiple of the
+    /// normal speed (Haste: twice).
+    #[cold]
+    fn spell_speed(&self, i: usize, base: u32, mut speed: u32) -> u32 {
+        for e in &self.fighters[i].effects {
+            for b in e.effect.behaviours.iter() {
+                match *b {
+                    Behaviour::Fly { speed_ft } => speed = speed.max(speed_ft),
+                    Behaviour::SpeedFactor { percent, max_factor } => {
+                        if max_factor > 0 {
+                            speed = speed.min(base * u32::from(max_factor));
+                        }
+                        if percent < 100 {
+                            speed = speed * u32::from(percent) / 100 / 5 * 5;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        speed
     }
 
     /// What `i`'s state leaves of its turn: staggered (the condition, or
@@ -171,7 +203,25 @@ impl BattleState<'_> {
             SaveKind::Will => spec.saves.will,
         };
         let dex = if kind == SaveKind::Ref { self.ability_deltas(i).1 } else { 0 };
-        base + dex + self.modifier(i, Targets::save(kind), ctx)
+        let other = match kind {
+            SaveKind::Fort => self.score_delta(i, ModTarget::Con, spec.con_score),
+            SaveKind::Will => self.score_delta(i, ModTarget::Wis, Some(spec.wis_score)),
+            SaveKind::Ref => 0,
+        };
+        base + dex + other + self.modifier(i, Targets::save(kind), ctx)
+    }
+
+    /// How much `i`'s modifier of an ability other than Strength and
+    /// Dexterity changes from modifiers to its score (a Constitution or
+    /// Wisdom bonus or penalty on saves).
+    #[inline]
+    pub(crate) fn score_delta(&self, i: usize, target: ModTarget, score: Option<i32>) -> i32 {
+        if !self.fighters[i].mod_targets.meets(Targets::of(target)) {
+            return 0;
+        }
+        let Some(score) = score else { return 0 };
+        let d = self.modifier(i, Targets::of(target), &Context::default());
+        ability_modifier((score + d).max(0)) - ability_modifier(score)
     }
 }
 
@@ -208,10 +258,19 @@ impl<R: Dice> Engine<'_, '_, R> {
         say!(self, target, "is affected by {name}{}", rounds_text(rounds_left));
     }
 
-    /// Removes the effect at `k` of `i`'s effects.
-    fn remove_effect_at(&mut self, i: usize, k: usize, why: &str) {
+    /// Removes the effect at `k` of `i`'s effects; one that wears off begins
+    /// its next stage (Color Spray).
+    pub(crate) fn remove_effect_at(&mut self, i: usize, k: usize, why: &str) {
         let f = &mut self.st.fighters[i];
         let gone = f.effects.remove(k);
+        let next = if why == "wears off" {
+            gone.effect.behaviours.iter().find_map(|b| match b {
+                Behaviour::Then { next } => Some((**next).clone()),
+                _ => None,
+            })
+        } else {
+            None
+        };
         if f.temp_hp_from.as_ref() == Some(&gone.effect.name) {
             f.temp_hp = 0;
             f.temp_hp_from = None;
@@ -221,10 +280,13 @@ impl<R: Dice> Engine<'_, '_, R> {
         }
         self.st.refresh_status(i);
         say!(self, i, "{} {why}", gone.effect.name);
+        if let Some(next) = next {
+            self.apply_effect(i, next, gone.source);
+        }
     }
 
     /// Removes every effect called `name` from `i`.
-    #[allow(dead_code, reason = "dispelling and ending effects arrive with spells (issue 11); tests use it")]
+    #[cfg_attr(not(test), expect(dead_code, reason = "tests end effects by name"))]
     pub(crate) fn remove_effects_named(&mut self, i: usize, name: &str) {
         while let Some(k) = self.st.fighters[i].effects.iter().position(|e| &*e.effect.name == name) {
             self.remove_effect_at(i, k, "ends");

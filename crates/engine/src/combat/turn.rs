@@ -50,6 +50,13 @@ impl<R: Dice> Engine<'_, '_, R> {
         for (f, spec) in self.st.fighters.iter_mut().zip(&self.st.prep.fighters) {
             f.aoo_left = spec.aoo_per_round;
         }
+        // The summons of a fallen caster still last their rounds.
+        let prep = self.st.prep;
+        for g in &prep.summon_groups {
+            if self.st.fighters[g.caster].dead {
+                self.tick_summons(g.caster);
+            }
+        }
     }
 
     /// `Some(winner)` once at most one side can still act (`Some(None)`: none can).
@@ -78,18 +85,19 @@ impl<R: Dice> Engine<'_, '_, R> {
             };
             self.log.push(line);
         }
-        let combatants = (0..self.st.len())
-            .map(|i| {
-                let f = &self.st.fighters[i];
-                CombatantOutcome {
-                    final_hp: f.hp,
-                    dead: f.dead,
-                    dying: self.st.life(i) == LifeState::Dying,
-                    ..f.out.clone()
-                }
-            })
-            .collect();
-        RunOutcome { winner, rounds, combatants }
+        let outcome = |i: usize| {
+            let f = &self.st.fighters[i];
+            CombatantOutcome {
+                final_hp: if f.gone { 0 } else { f.hp },
+                dead: f.dead && !f.gone,
+                dying: !f.gone && self.st.life(i) == LifeState::Dying,
+                ..f.out.clone()
+            }
+        };
+        let deployed = self.st.prep.deployed;
+        let combatants = (0..deployed).map(outcome).collect();
+        let summons = (deployed..self.st.len()).map(outcome).collect();
+        RunOutcome { winner, rounds, combatants, summons }
     }
 
     /// Plays the turn of combatant `i`: its start (effects that last until
@@ -97,6 +105,9 @@ impl<R: Dice> Engine<'_, '_, R> {
     pub fn take_turn(&mut self, i: usize, policy: &mut dyn Policy) {
         if self.begin_turn(i) {
             self.act(i, policy, false);
+        }
+        if self.st.fighters[i].fx != 0 {
+            self.end_of_turn_saves(i);
         }
     }
 
@@ -120,6 +131,13 @@ impl<R: Dice> Engine<'_, '_, R> {
         if f.dead {
             return false;
         }
+        if f.pending.is_some() {
+            self.finish_pending(i);
+        }
+        if self.st.prep.fighters[i].caster.is_some() && !self.st.prep.summon_groups.is_empty() {
+            self.tick_summons(i);
+        }
+        let f = &mut self.st.fighters[i];
         f.charged = false;
         f.moved = false;
         f.stepped = false;
@@ -151,9 +169,16 @@ impl<R: Dice> Engine<'_, '_, R> {
         if self.st.fighters[i].grappled_with.is_some() {
             self.check_grapples();
         }
+        if self.st.prep.fighters[i].abilities.is_some() {
+            self.start_of_turn_abilities(i);
+        }
         match self.st.life(i) {
             LifeState::Fighting | LifeState::Disabled => {
                 if self.st.fighters[i].summary.flags.0 != 0 && !self.conditions_allow_turn(i) {
+                    self.st.last_results[i].clear();
+                    return false;
+                }
+                if self.st.fighters[i].fx != 0 && !self.spell_upkeep(i) {
                     self.st.last_results[i].clear();
                     return false;
                 }
@@ -176,6 +201,16 @@ impl<R: Dice> Engine<'_, '_, R> {
         requested.clear();
         // The policy still sees what its previous turn produced.
         policy.plan(&self.st, i, &mut requested);
+        if self.st.fighters[i].fx != 0
+            && let Some((what, caster)) = self.compulsion(i)
+        {
+            self.compelled_plan(what, caster, &mut requested);
+        }
+        for a in requested.iter_mut() {
+            if a.slot.is_none() {
+                a.slot = self.st.data_slot(i, a);
+            }
+        }
         self.st.last_results[i].clear();
         apply_budget(&requested, self.st.turn_limits(i), &mut plan);
         if surprise {
@@ -184,7 +219,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         self.current = Some(i);
         let mut delayed = false;
         for p in &plan {
-            let swift_gone = p.action.kind.slot() == Slot::Swift && self.st.fighters[i].swift_used;
+            let swift_gone = p.action.slot() == Slot::Swift && self.st.fighters[i].swift_used;
             let result = match p.dropped {
                 Some(reason) => ActionResult::failed(p.action.kind, reason),
                 None if delayed => ActionResult::failed(p.action.kind, Reason::Delayed),
@@ -192,7 +227,7 @@ impl<R: Dice> Engine<'_, '_, R> {
                 None if !self.st.is_active(i) => ActionResult::failed(p.action.kind, Reason::ActorDown),
                 None => self.execute(i, p.action),
             };
-            if p.dropped.is_none() && p.action.kind.slot() == Slot::Swift {
+            if p.dropped.is_none() && p.action.slot() == Slot::Swift {
                 self.st.fighters[i].swift_used = true;
             }
             if result.ok && result.reason == Some(Reason::Delayed) {
@@ -231,6 +266,14 @@ impl<R: Dice> Engine<'_, '_, R> {
             ActionKind::Maneuver => self.maneuver_action(i, action),
             ActionKind::RetrieveWeapon => self.retrieve_weapon(i),
             ActionKind::RepairWeapon => self.repair_weapon(i),
+            ActionKind::CastSpell => self.cast_action(i, action),
+            ActionKind::DischargeSpell => self.discharge_action(i, action),
+            ActionKind::ChannelEnergy => self.channel_action(i, action),
+            ActionKind::Hex => self.hex_action(i, action),
+            ActionKind::Deed => self.deed_action(i, action),
+            ActionKind::InspireCourage => self.inspire_action(i),
+            ActionKind::SpellCombat => self.spell_combat_action(i, action),
+            ActionKind::ArcanePool => self.arcane_pool_action(i),
             _ => Err(Reason::UnsupportedKind),
         };
         let result = match result {
@@ -245,7 +288,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             },
             Err(reason) => ActionResult::failed(action.kind, reason),
         };
-        if result.ok && matches!(action.kind.slot(), Slot::Standard | Slot::FullRound) {
+        if result.ok && matches!(action.slot(), Slot::Standard | Slot::FullRound) {
             self.exert_if_disabled(i);
         }
         result

@@ -13,7 +13,8 @@
 use std::sync::Arc;
 
 use super::conditions::ConditionSet;
-use super::modifier::{Mod, Targets, targets_of};
+use super::modifier::{Descriptors, Mod, Targets, targets_of};
+use super::vocab::SaveKind;
 use crate::dice::DiceExpr;
 
 /// How long an effect lasts.
@@ -61,6 +62,267 @@ pub struct Effect {
     pub temp_hp: u32,
     /// Damage at the start of each of the bearer's turns.
     pub recurring: Option<Recurring>,
+    /// What the effect does besides modifiers and conditions (spells, class abilities).
+    pub behaviours: Arc<[Behaviour]>,
+    /// The spell it comes from (index into the encounter's spells), for
+    /// dispelling, immunities and the same-spell rule.
+    pub spell: Option<u16>,
+    /// Caster level of the spell or ability that created it (dispel checks).
+    pub caster_level: u8,
+    /// A pool the behaviours use up (energy absorbed, damage prevented,
+    /// mirror images, rolls taken twice); 0 when unused.
+    pub pool: i32,
+}
+
+/// When a creature under a condition may save again to end it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Retry {
+    /// At the start of each of its turns, spending the turn (Hold Person).
+    EachTurn,
+    /// At the end of each of its turns (Glitterdust).
+    EachTurnEnd,
+    /// Once, at the start of its next turn (Hideous Laughter).
+    NextTurn,
+}
+
+/// How a compelled creature behaves (Command, Suggestion, Charm Person).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Compulsion {
+    /// Moves toward its caster and does nothing else.
+    Approach,
+    /// Moves away from its caster and does nothing else.
+    Flee,
+    /// Drops what it holds.
+    Drop,
+    /// Does not attack its caster or the caster's allies.
+    Friendly,
+    /// Withdraws from the battle.
+    Leave,
+}
+
+/// What an effect does besides its modifiers and conditions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Behaviour {
+    /// Energy resistance (bit k: `ENERGY[k]`).
+    EnergyResist {
+        /// Energy types.
+        types: u8,
+        /// Points subtracted from each component of those types.
+        amount: u32,
+    },
+    /// Immune to these energies until the effect's pool is used up.
+    EnergyAbsorb {
+        /// Energy types.
+        types: u8,
+    },
+    /// Damage reduction, until the pool is used up when `absorbs`.
+    DamageReduction {
+        /// Points per hit.
+        amount: u32,
+        /// Weapon qualities and damage types that bypass it (all required).
+        bypass: Arc<[String]>,
+        /// Ends when the pool of prevented damage is used up.
+        absorbs: bool,
+    },
+    /// Immunities.
+    Immunity {
+        /// Conditions it cannot get.
+        conditions: ConditionSet,
+        /// Effects with these descriptors do nothing to it.
+        descriptors: Descriptors,
+        /// Energy types that deal it nothing (bit k: `ENERGY[k]`).
+        energy: u8,
+        /// Negative levels do not affect it.
+        negative_levels: bool,
+        /// Grapple attempts against it fail.
+        grapple: bool,
+        /// These spells do nothing to it (encounter spell indices).
+        spells: Arc<[u16]>,
+    },
+    /// Its speed is multiplied (percent) and capped at a multiple of its normal speed.
+    SpeedFactor {
+        /// Percent of the speed (Slow: 50; 100: unchanged).
+        percent: u8,
+        /// At most this many times its normal speed (Haste: 2; 0: no cap).
+        max_factor: u8,
+    },
+    /// One extra attack at full bonus in a full attack (Haste).
+    ExtraAttack,
+    /// Sees invisible creatures.
+    SeeInvisible,
+    /// Outlined: these concealments stop working against attacks on it.
+    Outline {
+        /// Conditions whose concealment is negated.
+        negates: ConditionSet,
+    },
+    /// Mirror images: the pool counts the images left.
+    MirrorImages,
+    /// Its movement provokes no attack of opportunity.
+    NoMovementAoo,
+    /// A creature attacking it must first save against this DC.
+    Sanctuary {
+        /// The save.
+        kind: SaveKind,
+        /// The DC.
+        dc: i32,
+    },
+    /// Ends when the bearer attacks (Invisibility, Sanctuary).
+    EndsWhenBearerAttacks,
+    /// Ends when the bearer takes damage (sleep, slumber).
+    EndsOnDamage,
+    /// Ends when the bearer is hit or fails a saving throw (the ward hex).
+    EndsWhenHitOrFailsSave,
+    /// The bearer may save again to end it.
+    SaveAgain {
+        /// The save.
+        kind: SaveKind,
+        /// Its DC.
+        dc: i32,
+        /// When.
+        when: Retry,
+        /// Descriptors of the saved-against effect.
+        descriptors: Descriptors,
+    },
+    /// The bearer acts as told by `caster`.
+    Compel {
+        /// How.
+        what: Compulsion,
+        /// The creature that compelled it.
+        caster: usize,
+        /// Ends when the caster or its allies threaten or attack the bearer.
+        ends_when_threatened: bool,
+    },
+    /// Each turn this chance, in percent, of taking no action.
+    ActionLoss {
+        /// Percent.
+        percent: u8,
+    },
+    /// Its d20 rolls are rolled twice and the worse kept (the pool counts the rolls left; 0: every roll).
+    TakeWorse,
+    /// Its next d20 roll is rolled twice and the better kept, once (fortune).
+    TakeBetter,
+    /// Its weapons carry these qualities against damage reduction (Magic Weapon).
+    WeaponQualities {
+        /// Qualities (`magic`, `good`…).
+        qualities: Arc<[String]>,
+        /// Only this attack (index into the bearer's attacks), or every one.
+        weapon: Option<usize>,
+    },
+    /// The threat range of its weapon is doubled (Keen Edge).
+    Keen {
+        /// Only this attack, or every one.
+        weapon: Option<usize>,
+    },
+    /// It flies at this speed.
+    Fly {
+        /// Fly speed in feet.
+        speed_ft: u32,
+    },
+    /// It cannot cast spells or concentrate (Rage).
+    CannotCast,
+    /// Protection from an alignment (Protection from Evil).
+    AlignmentWard {
+        /// The warded alignment component (`Alignment` bit).
+        alignment: u8,
+        /// Natural attacks of summoned creatures of that alignment fail.
+        summoned_contact: bool,
+        /// Charm and compulsion effects of creatures of that alignment fail.
+        mental_control: bool,
+    },
+    /// The one-shot bonus also ignores the target's miss chance (True Strike).
+    IgnoresMissChance,
+    /// When this effect ends, `next` begins (Color Spray's stages).
+    Then {
+        /// The next stage.
+        next: Box<Effect>,
+    },
+}
+
+impl Behaviour {
+    /// The flag of this behaviour in [`Behaviours`].
+    pub const fn flag(&self) -> u32 {
+        match self {
+            Behaviour::EnergyResist { .. } | Behaviour::EnergyAbsorb { .. } => Behaviours::ENERGY,
+            Behaviour::DamageReduction { .. } => Behaviours::DR,
+            Behaviour::Immunity { .. } => Behaviours::IMMUNITY,
+            Behaviour::SpeedFactor { .. } | Behaviour::Fly { .. } => Behaviours::SPEED,
+            Behaviour::ExtraAttack => Behaviours::EXTRA_ATTACK,
+            Behaviour::SeeInvisible => Behaviours::SEE_INVISIBLE,
+            Behaviour::Outline { .. } => Behaviours::OUTLINE,
+            Behaviour::MirrorImages => Behaviours::IMAGES,
+            Behaviour::NoMovementAoo => Behaviours::NO_MOVE_AOO,
+            Behaviour::Sanctuary { .. } => Behaviours::SANCTUARY,
+            Behaviour::EndsWhenBearerAttacks => Behaviours::ENDS_ON_ATTACK,
+            Behaviour::EndsOnDamage => Behaviours::ENDS_ON_DAMAGE,
+            Behaviour::EndsWhenHitOrFailsSave => Behaviours::WARD,
+            Behaviour::SaveAgain { .. } => Behaviours::SAVE_AGAIN,
+            Behaviour::Compel { .. } => Behaviours::COMPEL,
+            Behaviour::ActionLoss { .. } => Behaviours::ACTION_LOSS,
+            Behaviour::TakeWorse | Behaviour::TakeBetter => Behaviours::REROLL,
+            Behaviour::WeaponQualities { .. } | Behaviour::Keen { .. } => Behaviours::WEAPON,
+            Behaviour::CannotCast => Behaviours::CANNOT_CAST,
+            Behaviour::AlignmentWard { .. } => Behaviours::WARD_ALIGNMENT,
+            Behaviour::IgnoresMissChance => Behaviours::TRUE_STRIKE,
+            Behaviour::Then { .. } => Behaviours::THEN,
+        }
+    }
+}
+
+/// The behaviours a creature's effects carry, as bits (folded with its status).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Behaviours(pub u32);
+
+impl Behaviours {
+    /// Energy resistance or absorption.
+    pub const ENERGY: u32 = 1;
+    /// Damage reduction from an effect.
+    pub const DR: u32 = 1 << 1;
+    /// Immunities from an effect.
+    pub const IMMUNITY: u32 = 1 << 2;
+    /// Speed changes.
+    pub const SPEED: u32 = 1 << 3;
+    /// An extra attack in a full attack.
+    pub const EXTRA_ATTACK: u32 = 1 << 4;
+    /// Sees invisible creatures.
+    pub const SEE_INVISIBLE: u32 = 1 << 5;
+    /// Outlined.
+    pub const OUTLINE: u32 = 1 << 6;
+    /// Mirror images.
+    pub const IMAGES: u32 = 1 << 7;
+    /// Movement provokes nothing.
+    pub const NO_MOVE_AOO: u32 = 1 << 8;
+    /// Sanctuary.
+    pub const SANCTUARY: u32 = 1 << 9;
+    /// An effect ends when it attacks.
+    pub const ENDS_ON_ATTACK: u32 = 1 << 10;
+    /// An effect ends when it takes damage.
+    pub const ENDS_ON_DAMAGE: u32 = 1 << 11;
+    /// The ward hex.
+    pub const WARD: u32 = 1 << 12;
+    /// A new save each turn.
+    pub const SAVE_AGAIN: u32 = 1 << 13;
+    /// Compelled.
+    pub const COMPEL: u32 = 1 << 14;
+    /// May lose its action.
+    pub const ACTION_LOSS: u32 = 1 << 15;
+    /// Rolls twice.
+    pub const REROLL: u32 = 1 << 16;
+    /// Its weapon is enhanced (qualities, keen).
+    pub const WEAPON: u32 = 1 << 17;
+    /// Cannot cast.
+    pub const CANNOT_CAST: u32 = 1 << 18;
+    /// Protection from an alignment.
+    pub const WARD_ALIGNMENT: u32 = 1 << 19;
+    /// True Strike.
+    pub const TRUE_STRIKE: u32 = 1 << 20;
+    /// A staged effect.
+    pub const THEN: u32 = 1 << 21;
+
+    /// Whether a behaviour of `flag` is present.
+    #[inline]
+    pub const fn has(self, flag: u32) -> bool {
+        self.0 & flag != 0
+    }
 }
 
 impl Effect {
@@ -75,7 +337,22 @@ impl Effect {
             one_shot: false,
             temp_hp: 0,
             recurring: None,
+            behaviours: Arc::from([]),
+            spell: None,
+            caster_level: 0,
+            pool: 0,
         }
+    }
+
+    /// The same effect with these behaviours.
+    pub fn with_behaviours(mut self, behaviours: Vec<Behaviour>) -> Self {
+        self.behaviours = Arc::from(behaviours);
+        self
+    }
+
+    /// The bits of its behaviours.
+    pub fn behaviour_bits(&self) -> u32 {
+        self.behaviours.iter().fold(0, |acc, b| acc | b.flag())
     }
 
     /// The same effect with these modifiers.

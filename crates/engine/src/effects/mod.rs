@@ -16,8 +16,8 @@ pub mod stacking;
 pub mod vocab;
 
 pub use conditions::{ConditionDef, ConditionSet, Flags, definition};
-pub use effect::{ActiveEffect, Duration, Effect, Recurring};
-pub use modifier::{Context, Descriptors, Mod, Targets, When};
+pub use effect::{ActiveEffect, Behaviour, Behaviours, Compulsion, Duration, Effect, Recurring, Retry};
+pub use modifier::{Alignment, Context, Descriptors, Mod, Targets, When};
 pub use saves::SaveRoll;
 pub use stacking::Tally;
 pub use vocab::{BonusType, ConditionId, Descriptor, Maneuver, ModCondition, ModTarget, Modifier, SaveKind};

@@ -127,6 +127,8 @@ pub enum When {
     CastingDefensivelyOrGrappled,
     /// On this maneuver's check, or defending against it.
     Maneuver(Maneuver),
+    /// Against a creature with this alignment component (bit of [`Alignment`]).
+    VsAlignment(u8),
     /// Never: a condition that cannot hold in this encounter (a creature type nobody has).
     Never,
 }
@@ -156,6 +158,40 @@ pub struct Context {
     pub maneuver: Option<Maneuver>,
     /// The bearer's attack used (index into its attacks), for weapon filters.
     pub weapon: Option<usize>,
+    /// Alignment components of the other creature (the attacker, the target,
+    /// the caster of the effect saved against), [`Alignment`] bits.
+    pub other_alignment: u8,
+}
+
+/// Alignment components as bits (`Context::other_alignment`).
+pub struct Alignment;
+
+impl Alignment {
+    /// Good.
+    pub const GOOD: u8 = 1;
+    /// Evil.
+    pub const EVIL: u8 = 2;
+    /// Lawful.
+    pub const LAWFUL: u8 = 4;
+    /// Chaotic.
+    pub const CHAOTIC: u8 = 8;
+
+    /// The components of an alignment code (`LG`, `N`, `CE`…).
+    pub fn of(code: &str) -> u8 {
+        let mut bits = 0;
+        let mut chars = code.chars();
+        match chars.next() {
+            Some('L') => bits |= Self::LAWFUL,
+            Some('C') => bits |= Self::CHAOTIC,
+            _ => {}
+        }
+        match code.chars().last() {
+            Some('G') => bits |= Self::GOOD,
+            Some('E') => bits |= Self::EVIL,
+            _ => {}
+        }
+        bits
+    }
 }
 
 impl When {
@@ -174,6 +210,7 @@ impl When {
             When::CreatureType(t) => ctx.other_type == Some(t),
             When::CastingDefensivelyOrGrappled => ctx.defensive_casting,
             When::Maneuver(m) => ctx.maneuver == Some(m),
+            When::VsAlignment(bit) => ctx.other_alignment & bit != 0,
             When::Never => false,
         }
     }
@@ -235,6 +272,10 @@ impl Mod {
                 m.creature_type.as_deref().and_then(&creature_type).map_or(When::Never, When::CreatureType)
             }
             Some(ModCondition::CastingDefensivelyOrGrappled) => When::CastingDefensivelyOrGrappled,
+            Some(ModCondition::VsEvil) => When::VsAlignment(Alignment::EVIL),
+            Some(ModCondition::VsGood) => When::VsAlignment(Alignment::GOOD),
+            Some(ModCondition::VsLawful) => When::VsAlignment(Alignment::LAWFUL),
+            Some(ModCondition::VsChaotic) => When::VsAlignment(Alignment::CHAOTIC),
             Some(c) => maneuver_of(c).map_or(When::Never, When::Maneuver),
         };
         let weapons = match &m.weapon {

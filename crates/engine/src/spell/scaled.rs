@@ -201,6 +201,50 @@ impl Scaled {
         self.cap(dice + flat)
     }
 
+    /// Rolls the value at this caster level with Empower (variable numbers
+    /// ×1.5, rounded down) and Maximize (every die at its maximum; with
+    /// both, the maximum plus half of a normal roll), without allocating.
+    /// Metamagic changes only values that roll dice (CRB "Empower Spell":
+    /// "spells without random variables are not affected"); the `max` cap
+    /// applies before it.
+    pub fn roll_with(&self, caster_level: u32, rng: &mut impl Dice, empower: bool, maximize: bool) -> i32 {
+        let steps = self.steps(caster_level);
+        let (mut rolled, mut top, mut flat, mut any_die) = (0i32, 0i32, 0i32, false);
+        let base = self.base.expr().terms().iter().map(|t| (t, 1));
+        let step = self.per_step.expr().terms().iter().map(|t| (t, steps));
+        for (term, times) in base.chain(step) {
+            match *term {
+                Term::Dice { count, sides, negative } => {
+                    let n = count * times;
+                    if n == 0 {
+                        continue;
+                    }
+                    any_die = true;
+                    let sign = if negative { -1 } else { 1 };
+                    top += sign * (n * sides) as i32;
+                    if !maximize || empower {
+                        let mut sum = 0i32;
+                        for _ in 0..n {
+                            sum += rng.roll(sides) as i32;
+                        }
+                        rolled += sign * sum;
+                    }
+                }
+                Term::Flat(v) => flat += v * times as i32,
+            }
+        }
+        let normal = self.cap(rolled + flat);
+        if !any_die {
+            return normal;
+        }
+        match (empower, maximize) {
+            (false, false) => normal,
+            (true, false) => normal * 3 / 2,
+            (false, true) => self.cap(top + flat),
+            (true, true) => self.cap(top + flat) + normal / 2,
+        }
+    }
+
     /// Applies the `max` cap.
     pub fn cap(&self, value: i32) -> i32 {
         self.max.map_or(value, |m| value.min(m))

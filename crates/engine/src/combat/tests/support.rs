@@ -114,7 +114,7 @@ pub fn encounter(map: Arc<Map>, placed: Vec<(&str, Combatant, Pos)>) -> Encounte
         }
         combatants.push(Deployed { id, side: s, start_hp: c.hp_max, aware: c.aware, spec: Arc::new(c), pos });
     }
-    Encounter { map, sides, combatants }
+    Encounter { map, sides, combatants, library: Arc::default() }
 }
 
 /// Prepares an encounter.

@@ -74,6 +74,7 @@ fn one_on_one_melee() {
                     ..Default::default()
                 },
             ],
+            summons: Vec::new(),
         }
     );
 }

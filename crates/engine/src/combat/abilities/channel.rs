@@ -1,0 +1,81 @@
+//! Channel energy (CRB "Cleric: Channel Energy"): a 30-ft burst centred on
+//! the cleric, a standard action that does not provoke. Positive energy
+//! heals living creatures or harms undead; negative energy the reverse.
+//! Healing needs no save; harmed creatures save (Will, DC 10 + ½ cleric
+//! level + Charisma modifier) for half. Selective Channeling leaves out up
+//! to Charisma-modifier creatures (the channeler's enemies when it heals,
+//! its allies when it harms); without it every creature of the chosen kind
+//! in the burst is affected, foes included.
+
+use crate::effects::{Context, Descriptors, SaveKind};
+use crate::rng::Dice;
+use crate::spell::model::CreatureType;
+
+use super::super::action::{Action, Reason};
+use super::super::engine::Engine;
+use super::super::log::say;
+
+/// The radius of a channel burst, in feet.
+pub(crate) const CHANNEL_RADIUS_FT: u32 = 30;
+
+impl<R: Dice> Engine<'_, '_, R> {
+    /// Channel energy: `option` 0 heals (the living with positive energy,
+    /// undead with negative), 1 harms (the other kind).
+    pub(crate) fn channel_action(&mut self, i: usize, action: Action) -> Result<(), Reason> {
+        let prep = self.st.prep;
+        let spec = prep.fighters[i].abilities.as_deref().ok_or(Reason::NoAbility)?;
+        let channel = spec.channel.ok_or(Reason::NoAbility)?;
+        if self.st.fighters[i].pools.channel_energy == 0 {
+            return Err(Reason::NoAbility);
+        }
+        self.st.fighters[i].pools.channel_energy -= 1;
+        let heal = action.option == 0;
+        // Positive heals the living; negative heals undead.
+        let heals_undead = !channel.positive;
+        let targets_undead = heal == heals_undead;
+        let mut affected: Vec<usize> = (0..self.st.len())
+            .filter(|&t| {
+                let f = &self.st.fighters[t];
+                let undead = prep.fighters[t].ctype == Some(CreatureType::Undead);
+                let living = !prep.fighters[t].immune.drain;
+                !f.dead
+                    && !f.gone
+                    && (if targets_undead { undead } else { living })
+                    && self.st.distance(i, t) <= CHANNEL_RADIUS_FT
+                    && self.st.line_of_effect_from(i, self.st.pos(i), t)
+            })
+            .collect();
+        if spec.selective {
+            let mut left = prep.fighters[i].cha_mod.max(0) as usize;
+            affected.retain(|&t| {
+                let unwanted = if heal { self.st.are_enemies(i, t) } else { !self.st.are_enemies(i, t) };
+                if unwanted && left > 0 {
+                    left -= 1;
+                    false
+                } else {
+                    true
+                }
+            });
+        }
+        let mode = if heal { "heals" } else { "harms" };
+        let energy = if channel.positive { "positive" } else { "negative" };
+        say!(self, i, "channels {energy} energy ({}d6, {mode}), {} creature(s) in 30 ft", channel.dice, affected.len());
+        let rolled: u32 = (0..channel.dice).map(|_| self.rng.roll(6)).sum();
+        for t in affected {
+            if heal {
+                let before = self.st.fighters[t].hp;
+                let healed = self.heal(t, rolled);
+                if t != i {
+                    self.st.fighters[i].out.healing_given += healed;
+                }
+                say!(self, t, "heals {healed} (hp {before}->{})", self.st.fighters[t].hp);
+            } else {
+                let ctx = Context { descriptors: Descriptors::NONE, other_alignment: prep.fighters[i].alignment, ..Context::default() };
+                let saved = self.roll_save(t, SaveKind::Will, channel.dc, &ctx);
+                let n = if saved { rolled / 2 } else { rolled };
+                self.spell_damage(i, t, n, &[energy.to_string()], false, None);
+            }
+        }
+        Ok(())
+    }
+}

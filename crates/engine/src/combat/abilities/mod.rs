@@ -1,0 +1,142 @@
+//! Class abilities in battle: resource pools, channel energy, hexes, deeds,
+//! bardic performance, the magus's spell combat, spellstrike and arcane
+//! pool, the lich's aura and touch. Each ability is an `impl Engine` block
+//! in its own file; [`AbilitySpec`] is what a combatant's features switch on,
+//! compiled once per encounter.
+
+mod channel;
+mod deed;
+mod hex;
+mod lich;
+mod magus;
+mod performance;
+
+pub(crate) use deed::{DEADEYE, UP_CLOSE};
+
+use crate::feats::{ChannelRule, ClassRules, Deed, Hex};
+use crate::model::Combatant;
+
+/// A combatant's limited-use pools (its file's `resources`), per encounter.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Pools {
+    /// Uses of channel energy.
+    pub channel_energy: u16,
+    /// Uses of hexes (`None`: unlimited, the APG's rule).
+    pub hexes: Option<u16>,
+    /// Grit points.
+    pub grit: u16,
+    /// Arcane pool points.
+    pub arcane_pool: u16,
+    /// Rounds of bardic performance.
+    pub bardic_rounds: u16,
+    /// Uses of smite evil.
+    pub smite_evil: u16,
+    /// Uses of smite good.
+    pub smite_good: u16,
+}
+
+impl Pools {
+    /// The pools of `c`'s file.
+    pub fn of(c: &Combatant) -> Self {
+        let get = |k: &str| c.resources.get(k).map(|&v| v.min(u32::from(u16::MAX)) as u16);
+        Pools {
+            channel_energy: get("channel_energy").unwrap_or(0),
+            hexes: get("hexes"),
+            grit: get("grit").unwrap_or(0),
+            arcane_pool: get("arcane_pool").unwrap_or(0),
+            bardic_rounds: get("bardic_rounds").unwrap_or(0),
+            smite_evil: get("smite_evil").unwrap_or(0),
+            smite_good: get("smite_good").unwrap_or(0),
+        }
+    }
+}
+
+/// The class abilities a combatant plays, compiled.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct AbilitySpec {
+    /// Channel energy: positive energy, dice of d6, Will DC.
+    pub channel: Option<Channel>,
+    /// Selective Channeling.
+    pub selective: bool,
+    /// Hexes, and their DC.
+    pub hexes: Vec<Hex>,
+    pub hex_dc: i32,
+    /// Deeds.
+    pub deeds: Vec<Deed>,
+    /// Inspire courage bonus (0: none).
+    pub inspire_courage: i32,
+    /// Magus.
+    pub spell_combat: bool,
+    pub spellstrike: bool,
+    /// Arcane pool enhancement bonus (0: none).
+    pub arcane_enhancement: i32,
+    /// Lich fear aura and paralyzing touch DC (10 + ½ HD + Charisma modifier).
+    pub lich_aura: bool,
+    pub lich_touch: bool,
+    pub lich_dc: i32,
+    /// Augment Summoning (for the creatures it summons).
+    pub augment_summoning: bool,
+}
+
+/// Channel energy as compiled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Channel {
+    /// Positive (heals the living, harms undead) or negative energy.
+    pub positive: bool,
+    /// Number of d6.
+    pub dice: u32,
+    /// Will save DC for half.
+    pub dc: i32,
+}
+
+impl AbilitySpec {
+    /// The abilities `class` switches on for `c`, if any.
+    pub fn of(c: &Combatant, class: &ClassRules) -> Option<Self> {
+        if !class.any_ability() && !class.augment_summoning {
+            return None;
+        }
+        let level = c.level as i32;
+        let cha = crate::dice::ability_modifier(c.abilities.cha_score);
+        let int = c.abilities.int_score.map_or(0, crate::dice::ability_modifier);
+        let channel = class.channel.map(|ChannelRule { positive, dice }| Channel {
+            positive: positive.unwrap_or(!c.alignment.ends_with('E')),
+            dice: dice.unwrap_or(c.level.div_ceil(2)),
+            dc: 10 + level / 2 + cha,
+        });
+        let inspire_courage = if class.inspire_courage {
+            match c.level {
+                0..=4 => 1,
+                5..=10 => 2,
+                11..=16 => 3,
+                _ => 4,
+            }
+        } else {
+            0
+        };
+        Some(Self {
+            channel,
+            selective: class.selective_channeling,
+            hexes: class.hexes.clone(),
+            hex_dc: 10 + level / 2 + int,
+            deeds: class.deeds.clone(),
+            inspire_courage,
+            spell_combat: class.spell_combat,
+            spellstrike: class.spellstrike,
+            arcane_enhancement: if class.arcane_pool { if c.level >= 5 { 2 } else { 1 } } else { 0 },
+            lich_aura: class.lich_fear_aura,
+            lich_touch: class.lich_paralyzing_touch,
+            lich_dc: 10 + level / 2 + cha,
+            augment_summoning: class.augment_summoning,
+        })
+    }
+
+    /// Whether it has hex `h`.
+    pub fn has_hex(&self, h: Hex) -> bool {
+        self.hexes.contains(&h)
+    }
+
+    /// Whether it has deed `d`.
+    pub fn has_deed(&self, d: Deed) -> bool {
+        self.deeds.contains(&d)
+    }
+}

@@ -1,0 +1,911 @@
+//! What each effect kind does to a creature the casting reached, once its
+//! saves are known: damage and healing now, lasting parts (modifiers,
+//! conditions, behaviours, temporary hit points) gathered by duration into
+//! effects of the shared effects layer, so that the stacking rule counts
+//! nothing twice and durations, dispelling and the same-spell rule apply.
+
+use std::sync::Arc;
+
+use crate::dice::{DiceExpr, ability_modifier};
+use crate::effects::effect::ENERGY;
+use crate::effects::{
+    Behaviour, BonusType, Compulsion, ConditionId, ConditionSet, Descriptors, Duration, Effect, Mod, ModTarget,
+    Modifier, Recurring, Retry, SaveKind,
+};
+use crate::rng::Dice;
+use crate::spell::Scaled;
+use crate::spell::effect::{
+    Behaviour as CompelBehaviour, DamageEffect, Effect as SpellEffect, EffectKind, EffectSave, HealEffect,
+    RerollMode, SaveAgain,
+};
+use crate::spell::model::{CreatureType, Duration as SpellDuration, DurationUnit, SaveOutcome};
+
+use super::super::engine::Engine;
+use super::super::log::say;
+use super::book::{Metamagic, lasts_the_battle};
+use super::cast::Cast;
+use super::resolve::Meeting;
+
+/// One lasting part of a casting on a creature, for one duration.
+#[derive(Debug, Default)]
+pub(crate) struct Part {
+    /// Rounds (`None`: for the rest of the battle).
+    pub rounds: Option<u32>,
+    pub mods: Vec<Mod>,
+    pub conditions: ConditionSet,
+    pub behaviours: Vec<Behaviour>,
+    pub temp_hp: u32,
+    pub pool: i32,
+    pub recurring: Option<Recurring>,
+    pub one_shot: bool,
+    /// A suffix for its name (`ability damage`), when it must stay apart.
+    pub label: Option<&'static str>,
+}
+
+/// The lasting parts of a casting on one creature.
+#[derive(Debug, Default)]
+pub(crate) struct Pack {
+    pub parts: Vec<Part>,
+}
+
+impl Pack {
+    /// The part lasting `rounds` (shared by every effect of that duration).
+    fn part(&mut self, rounds: Option<u32>) -> &mut Part {
+        let k = match self.parts.iter().position(|p| p.rounds == rounds && !p.one_shot && p.label.is_none()) {
+            Some(k) => k,
+            None => {
+                self.parts.push(Part { rounds, ..Part::default() });
+                self.parts.len() - 1
+            }
+        };
+        &mut self.parts[k]
+    }
+
+    /// A part of its own (one-shot bonuses, ability damage).
+    fn separate(&mut self, rounds: Option<u32>, label: Option<&'static str>) -> &mut Part {
+        self.parts.push(Part { rounds, label, ..Part::default() });
+        let k = self.parts.len() - 1;
+        &mut self.parts[k]
+    }
+}
+
+/// How long an effect lasts: not at all (`None`, instantaneous), for the
+/// battle (`Some(None)`), or a number of rounds.
+type Lasting = Option<Option<u32>>;
+
+/// The energy index of a damage type (`fire` → 3), if it is an energy.
+pub(crate) fn energy_index(t: &str) -> Option<usize> {
+    let t = t.trim().to_lowercase();
+    ENERGY.iter().position(|e| *e == t)
+}
+
+impl<R: Dice> Engine<'_, '_, R> {
+    /// Every effect of `cast` on `t`, its saves rolled as the effects ask.
+    /// `single`: one projectile of a spell whose projectiles roll their own
+    /// attacks (a ray of Scorching Ray that hit).
+    pub(crate) fn affect(&mut self, cast: &Cast, t: usize, m: &mut Meeting, single: Option<u32>) {
+        let prep = self.st.prep;
+        let spell = &prep.spells[usize::from(cast.spell)].spell;
+        if let Some(st) = &spell.saving_throw
+            && st.outcome == SaveOutcome::Disbelief
+            && !m.willing
+            && let Some((true, _)) = self.effect_save(cast, t, Some(EffectSave::Negates), Some(st.kind), m)
+        {
+            say!(self, t, "disbelieves {}", spell.name);
+            return;
+        }
+        let mut pack = Pack::default();
+        for e in &spell.effects {
+            if !self.st.is_present(t) {
+                break;
+            }
+            self.apply_one(cast, t, e, m, &mut pack, single);
+        }
+        self.commit(cast, t, pack);
+        if let Some(after) = &spell.immunity_after
+            && self.st.is_present(t)
+            && !lasts_the_battle(after.unit)
+        {
+            // Shorter immunities (none in the data set) still outlast a round or two: kept for the battle.
+        }
+        if spell.immunity_after.is_some() {
+            self.st.fighters[t].marks.push((usize::MAX, cast.spell));
+        }
+    }
+
+    /// Gives `t` the lasting parts of a casting, as effects named after the spell.
+    fn commit(&mut self, cast: &Cast, t: usize, pack: Pack) {
+        if !self.st.is_present(t) {
+            return;
+        }
+        let name = &self.st.prep.spells[usize::from(cast.spell)].spell.name;
+        let mut plain = 0;
+        for part in pack.parts {
+            if part.mods.is_empty()
+                && part.conditions.is_empty()
+                && part.behaviours.is_empty()
+                && part.temp_hp == 0
+                && part.recurring.is_none()
+            {
+                continue;
+            }
+            let label = match part.label {
+                Some(l) => format!("{name} ({l})"),
+                None if part.one_shot => format!("{name} (one use)"),
+                None => {
+                    plain += 1;
+                    if plain == 1 { name.clone() } else { format!("{name} ({plain})") }
+                }
+            };
+            let duration = part.rounds.map_or(Duration::UntilRemoved, Duration::Rounds);
+            let mut effect = Effect::new(&label, duration)
+                .with_mods(part.mods)
+                .with_conditions(part.conditions)
+                .with_behaviours(part.behaviours);
+            effect.temp_hp = part.temp_hp;
+            effect.recurring = part.recurring;
+            effect.one_shot = part.one_shot;
+            effect.spell = Some(cast.spell);
+            effect.caster_level = cast.cl.min(255) as u8;
+            effect.pool = part.pool;
+            self.apply_effect(t, effect, Some(cast.caster));
+        }
+    }
+
+    /// How long effect `e` of `cast` lasts (its own duration, else the spell's; Extend doubles rounds).
+    fn lasting(&mut self, cast: &Cast, d: &SpellDuration) -> Lasting {
+        match d.unit {
+            DurationUnit::Instantaneous => None,
+            DurationUnit::EndOfTurn => Some(Some(1)),
+            DurationUnit::Rounds => {
+                let amount = d.amount.as_ref().map_or(1, |a| self.roll_scaled(cast, a));
+                let n = amount.max(1) as u32;
+                Some(Some(if cast.metamagic.has(Metamagic::EXTEND) { 2 * n } else { n }))
+            }
+            _ => Some(None),
+        }
+    }
+
+    /// Rolls a level-scaled value of `cast` (Empower and Maximize apply).
+    pub(crate) fn roll_scaled(&mut self, cast: &Cast, v: &Scaled) -> i32 {
+        let empower = cast.metamagic.has(Metamagic::EMPOWER);
+        let maximize = cast.metamagic.has(Metamagic::MAXIMIZE);
+        v.roll_with(cast.cl, self.rng, empower, maximize)
+    }
+
+    /// One effect of `cast` on `t`: its filter, its save, then its kind.
+    fn apply_one(
+        &mut self,
+        cast: &Cast,
+        t: usize,
+        e: &SpellEffect,
+        m: &mut Meeting,
+        pack: &mut Pack,
+        single: Option<u32>,
+    ) {
+        let prep = self.st.prep;
+        let spell = &prep.spells[usize::from(cast.spell)].spell;
+        if !self.st.passes(cast.caster, t, &e.only) {
+            return;
+        }
+        let mut half = false;
+        match self.effect_save(cast, t, e.save, e.save_kind, m) {
+            Some((true, EffectSave::Negates)) => {
+                for child in &e.on_success {
+                    self.apply_one(cast, t, child, m, pack, single);
+                }
+                return;
+            }
+            Some((true, EffectSave::Half)) => half = true,
+            _ => {}
+        }
+        let duration = e.duration.as_ref().unwrap_or(&spell.duration);
+        match &e.kind {
+            EffectKind::Damage(d) => self.damage_effect(cast, t, d, m, pack, half, single),
+            EffectKind::Heal(h) => self.heal_effect(cast, t, h, half),
+            EffectKind::TempHp(v) => {
+                let n = self.roll_scaled(cast, &v.amount).max(0);
+                let n = if half { n / 2 } else { n };
+                if let Some(rounds) = self.lasting(cast, duration) {
+                    pack.part(rounds).temp_hp += n as u32;
+                }
+            }
+            EffectKind::Condition(c) => {
+                let lasting = match (&c.duration_on_critical, m.crit) {
+                    (Some(d), true) => self.lasting(cast, d),
+                    _ => self.lasting(cast, duration),
+                };
+                let conds = self.allowed_conditions(t, &c.conditions, c.escalates);
+                if conds.is_empty() {
+                    return;
+                }
+                let Some(rounds) = lasting else {
+                    // Instantaneous: the condition follows its own rules (a prone creature stands up).
+                    for k in conds.iter() {
+                        self.set_condition(t, k);
+                    }
+                    say!(self, t, "is {}", conds.iter().map(|k| k.name()).collect::<Vec<_>>().join(", "));
+                    return;
+                };
+                let mut behaviours = Vec::new();
+                if let Some(again) = c.save_again
+                    && let Some(st) = &spell.saving_throw
+                {
+                    let when = match again {
+                        SaveAgain::EachTurnFullRound => Retry::EachTurn,
+                        SaveAgain::EachTurnEnd => Retry::EachTurnEnd,
+                        SaveAgain::NextTurnFullRound => Retry::NextTurn,
+                    };
+                    let kind = e.save_kind.unwrap_or(st.kind);
+                    let descriptors = prep.spells[usize::from(cast.spell)].descriptors;
+                    behaviours.push(Behaviour::SaveAgain { kind, dc: cast.dc, when, descriptors });
+                }
+                if c.ends_when_subject_attacks {
+                    behaviours.push(Behaviour::EndsWhenBearerAttacks);
+                }
+                if conds.has(ConditionId::Asleep) {
+                    behaviours.push(Behaviour::EndsOnDamage);
+                }
+                if let Some(next) = self.stage(cast, t, &c.then) {
+                    behaviours.push(Behaviour::Then { next: Box::new(next) });
+                }
+                if !c.then.is_empty() || !behaviours.is_empty() {
+                    // Staged or self-ending conditions stay apart from the other effects of the spell.
+                    let part = pack.separate(rounds, Some("condition"));
+                    part.conditions = conds;
+                    part.behaviours = behaviours;
+                } else {
+                    let part = pack.part(rounds);
+                    part.conditions = part.conditions.union(conds);
+                }
+            }
+            EffectKind::Modifiers(mm) => {
+                let Some(rounds) = self.lasting(cast, duration) else { return };
+                let mut rolled: Vec<(&Scaled, i32)> = Vec::new();
+                let mut mods = Vec::with_capacity(mm.modifiers.len());
+                let mut con_bonus = 0;
+                for sm in &mm.modifiers {
+                    let v = match rolled.iter().find(|(s, _)| **s == sm.value) {
+                        Some(&(_, v)) => v,
+                        None => {
+                            let v = self.roll_scaled(cast, &sm.value);
+                            rolled.push((&sm.value, v));
+                            v
+                        }
+                    };
+                    let v = if half { v / 2 } else { v };
+                    if v == 0 {
+                        continue;
+                    }
+                    if sm.target == ModTarget::Con && v > 0 {
+                        con_bonus = con_bonus.max(v);
+                    }
+                    mods.push(prep.compile_modifier(t, &sm.resolve(v)));
+                }
+                let part = pack.part(rounds);
+                part.mods.extend(mods);
+                if con_bonus > 0 {
+                    // A Constitution bonus raises hit points by the modifier's change per Hit Die.
+                    let con = prep.fighters[t].con_score.unwrap_or(10);
+                    let gain = (ability_modifier(con + con_bonus) - ability_modifier(con)) * prep.fighters[t].hd as i32;
+                    part.temp_hp += gain.max(0) as u32;
+                }
+            }
+            EffectKind::OneShot(o) => {
+                let Some(rounds) = self.lasting(cast, duration) else { return };
+                let part = pack.separate(rounds, None);
+                part.one_shot = true;
+                for &target in &o.applies_to {
+                    part.mods.push(Mod::new(target, o.value, o.bonus_type));
+                }
+                if o.ignores_miss_chance {
+                    part.behaviours.push(Behaviour::IgnoresMissChance);
+                }
+            }
+            EffectKind::AbilityDamage(a) => {
+                use crate::spell::model::Ability;
+                let spec = &prep.fighters[t];
+                let physical = matches!(a.ability, Ability::Str | Ability::Dex | Ability::Con);
+                if spec.immune.drain && physical {
+                    return;
+                }
+                let n = self.roll_scaled(cast, &a.amount).max(0);
+                let n = if half { n / 2 } else { n };
+                if n == 0 {
+                    return;
+                }
+                let target = match a.ability {
+                    Ability::Str => ModTarget::Str,
+                    Ability::Dex => ModTarget::Dex,
+                    Ability::Con => ModTarget::Con,
+                    Ability::Int => ModTarget::Int,
+                    Ability::Wis => ModTarget::Wis,
+                    Ability::Cha => ModTarget::Cha,
+                };
+                pack.separate(None, Some("ability damage")).mods.push(Mod::new(target, -n, BonusType::Untyped));
+                say!(self, t, "takes {n} {target} damage");
+                if a.ability == Ability::Con {
+                    let con = spec.con_score.unwrap_or(10);
+                    let loss = (ability_modifier(con) - ability_modifier(con - n)) * spec.hd as i32;
+                    self.spell_wound(cast.caster, t, loss.max(0) as u32);
+                }
+            }
+            EffectKind::NegativeLevels(nl) => {
+                let spec = &prep.fighters[t];
+                let n = self.roll_scaled(cast, &nl.amount).max(0);
+                let n = if half { n / 2 } else { n };
+                if n == 0 {
+                    return;
+                }
+                if spec.ctype == Some(CreatureType::Undead) {
+                    if let Some(per) = nl.undead_temp_hp_per_level {
+                        let part = pack.separate(Some(if cast.metamagic.has(Metamagic::EXTEND) { 2 * 600 } else { 600 }), Some("temporary hit points"));
+                        part.rounds = None;
+                        part.temp_hp = per * n as u32;
+                    }
+                    return;
+                }
+                if spec.immune.drain || self.immune_to_negative_levels(t) {
+                    say!(self, t, "is immune to negative levels");
+                    return;
+                }
+                let part = pack.separate(None, Some("negative levels"));
+                for target in [ModTarget::Attack, ModTarget::Saves, ModTarget::Skills, ModTarget::Cmb, ModTarget::Cmd, ModTarget::AbilityChecks] {
+                    part.mods.push(Mod::new(target, -n, BonusType::Untyped));
+                }
+                say!(self, t, "gains {n} negative level(s)");
+                self.spell_wound(cast.caster, t, 5 * n as u32);
+            }
+            EffectKind::Death(_) => {
+                if self.st.prep.fighters[t].immune.descriptors.has(crate::effects::Descriptor::Death) {
+                    return;
+                }
+                say!(self, t, "is slain by {}", spell.name);
+                self.slay(t);
+            }
+            EffectKind::Stabilize(_) => {
+                if self.st.life(t) == super::super::state::LifeState::Dying {
+                    self.st.fighters[t].stable = true;
+                    say!(self, t, "is stabilized");
+                }
+            }
+            EffectKind::ResumeDying(_) => match self.st.life(t) {
+                super::super::state::LifeState::Stable => {
+                    self.st.fighters[t].stable = false;
+                    say!(self, t, "resumes dying");
+                }
+                super::super::state::LifeState::Dying => self.spell_wound(cast.caster, t, 1),
+                _ => {}
+            },
+            EffectKind::RemoveConditions(r) => {
+                for &k in &r.conditions {
+                    if self.st.has_condition(t, k) {
+                        self.clear_condition(t, k);
+                    }
+                }
+                if r.exhausted_to_fatigued && self.st.has_condition(t, ConditionId::Exhausted) {
+                    self.clear_condition(t, ConditionId::Exhausted);
+                    self.set_condition(t, ConditionId::Fatigued);
+                }
+                if r.all_ability_damage || r.ability_damage.is_some() {
+                    let all = r.all_ability_damage;
+                    while let Some(k) = self.st.fighters[t].effects.iter().position(|x| x.effect.name.ends_with("(ability damage)")) {
+                        self.remove_effect_at(t, k, "is healed");
+                        if !all {
+                            break;
+                        }
+                    }
+                }
+            }
+            EffectKind::MirrorImages(mi) => {
+                let Some(rounds) = self.lasting(cast, duration) else { return };
+                let n = self.roll_scaled(cast, &mi.count).max(0);
+                let part = pack.separate(rounds, Some("images"));
+                part.behaviours.push(Behaviour::MirrorImages);
+                part.pool = n;
+                say!(self, t, "has {n} mirror images");
+            }
+            EffectKind::SpeedChange(sc) => {
+                let Some(rounds) = self.lasting(cast, duration) else { return };
+                let part = pack.part(rounds);
+                if sc.bonus_ft != 0 {
+                    part.mods.push(Mod::new(ModTarget::Speed, sc.bonus_ft, sc.bonus_type));
+                }
+                if sc.percent != 100 || sc.max_factor.is_some() {
+                    part.behaviours.push(Behaviour::SpeedFactor {
+                        percent: sc.percent.min(255) as u8,
+                        max_factor: sc.max_factor.unwrap_or(0).min(255) as u8,
+                    });
+                }
+            }
+            EffectKind::Fly(f) => {
+                let Some(rounds) = self.lasting(cast, duration) else { return };
+                pack.part(rounds).behaviours.push(Behaviour::Fly { speed_ft: f.speed_ft });
+            }
+            EffectKind::Outline(o) => {
+                let Some(rounds) = self.lasting(cast, duration) else { return };
+                let negates = o.negates.iter().fold(ConditionSet::EMPTY, |s, &k| s.with(k));
+                pack.part(rounds).behaviours.push(Behaviour::Outline { negates });
+            }
+            EffectKind::Immunity(im) => {
+                let Some(rounds) = self.lasting(cast, duration) else { return };
+                let conditions = im.conditions.iter().fold(ConditionSet::EMPTY, |s, &k| s.with(k));
+                let energy = im.damage_types.iter().filter_map(|d| energy_index(d)).fold(0u8, |a, k| a | 1 << k);
+                let spells: Vec<u16> = im
+                    .spells
+                    .iter()
+                    .filter_map(|id| prep.spells.iter().position(|p| &p.id == id).map(|k| k as u16))
+                    .collect();
+                pack.part(rounds).behaviours.push(Behaviour::Immunity {
+                    conditions,
+                    descriptors: Descriptors::of(&im.descriptors),
+                    energy,
+                    negative_levels: im.negative_levels,
+                    grapple: im.grapple,
+                    spells: Arc::from(spells),
+                });
+                for k in conditions.iter() {
+                    if self.st.has_condition(t, k) {
+                        self.clear_condition(t, k);
+                    }
+                }
+            }
+            EffectKind::EnergyResistance(er) => {
+                let Some(rounds) = self.lasting(cast, duration) else { return };
+                let types = self.energy_choice(t, &er.types, er.choose_one);
+                let amount = self.roll_scaled(cast, &er.amount).max(0) as u32;
+                pack.part(rounds).behaviours.push(Behaviour::EnergyResist { types, amount });
+            }
+            EffectKind::EnergyAbsorption(ea) => {
+                let Some(rounds) = self.lasting(cast, duration) else { return };
+                let types = self.energy_choice(t, &ea.types, ea.choose_one);
+                let total = self.roll_scaled(cast, &ea.total).max(0);
+                let part = pack.separate(rounds, Some("absorption"));
+                part.behaviours.push(Behaviour::EnergyAbsorb { types });
+                part.pool = total;
+            }
+            EffectKind::DamageReduction(dr) => {
+                let Some(rounds) = self.lasting(cast, duration) else { return };
+                let pool = dr.absorbs.as_ref().map_or(0, |a| self.roll_scaled(cast, a).max(0));
+                let bypass: Vec<String> = dr.bypass.iter().map(|b| super::super::prepared::norm(b)).collect();
+                let part = pack.separate(rounds, Some("damage reduction"));
+                part.behaviours.push(Behaviour::DamageReduction {
+                    amount: dr.amount,
+                    bypass: Arc::from(bypass),
+                    absorbs: dr.absorbs.is_some(),
+                });
+                part.pool = pool;
+            }
+            EffectKind::Compel(c) => {
+                let Some(rounds) = self.lasting(cast, duration) else { return };
+                if self.mental_control_blocked(t, cast.caster, cast.spell) {
+                    say!(self, t, "is warded against {}", spell.name);
+                    return;
+                }
+                let what = match c.behaviour {
+                    CompelBehaviour::ApproachCaster => Compulsion::Approach,
+                    CompelBehaviour::FleeCaster => Compulsion::Flee,
+                    CompelBehaviour::DropHeldItems => Compulsion::Drop,
+                    CompelBehaviour::FriendlyToCaster => Compulsion::Friendly,
+                    CompelBehaviour::LeaveBattle => Compulsion::Leave,
+                };
+                if what == Compulsion::Drop {
+                    self.drop_held_weapons(t);
+                    return;
+                }
+                pack.separate(rounds, Some("compulsion")).behaviours.push(Behaviour::Compel {
+                    what,
+                    caster: cast.caster,
+                    ends_when_threatened: c.ends_when_threatened,
+                });
+            }
+            EffectKind::Reroll(r) => {
+                let Some(rounds) = self.lasting(cast, duration) else { return };
+                if r.mode == RerollMode::TakeWorse {
+                    let n = self.roll_scaled(cast, &r.rolls).max(1);
+                    let part = pack.separate(rounds, Some("misfortune"));
+                    part.behaviours.push(Behaviour::TakeWorse);
+                    part.pool = n;
+                }
+            }
+            EffectKind::ActionLoss(a) => {
+                let Some(rounds) = self.lasting(cast, duration) else { return };
+                pack.part(rounds).behaviours.push(Behaviour::ActionLoss { percent: a.chance_percent.min(100) as u8 });
+            }
+            EffectKind::Choice(c) => {
+                let k = usize::from(cast.option).min(c.options.len().saturating_sub(1));
+                if let Some(option) = c.options.get(k) {
+                    for child in &option.effects {
+                        self.apply_one(cast, t, child, m, pack, single);
+                    }
+                }
+            }
+            EffectKind::ExtraAttack(_) => self.behaviour_for(cast, duration, pack, Behaviour::ExtraAttack),
+            EffectKind::SeeInvisibility(_) => self.behaviour_for(cast, duration, pack, Behaviour::SeeInvisible),
+            EffectKind::MovementProvokesNoAoo(_) => self.behaviour_for(cast, duration, pack, Behaviour::NoMovementAoo),
+            EffectKind::RageRestrictions(_) => self.behaviour_for(cast, duration, pack, Behaviour::CannotCast),
+            EffectKind::Sanctuary(_) => {
+                let Some(rounds) = self.lasting(cast, duration) else { return };
+                let kind = spell.saving_throw.as_ref().map_or(SaveKind::Will, |s| s.kind);
+                let part = pack.separate(rounds, Some("sanctuary"));
+                part.behaviours.push(Behaviour::Sanctuary { kind, dc: cast.dc });
+                part.behaviours.push(Behaviour::EndsWhenBearerAttacks);
+            }
+            EffectKind::AlignmentWard(w) => {
+                use crate::effects::Alignment as A;
+                use crate::spell::model::AlignmentComponent as C;
+                let alignment = match w.alignment {
+                    C::Good => A::GOOD,
+                    C::Evil => A::EVIL,
+                    C::Lawful => A::LAWFUL,
+                    C::Chaotic => A::CHAOTIC,
+                };
+                self.behaviour_for(
+                    cast,
+                    duration,
+                    pack,
+                    Behaviour::AlignmentWard {
+                        alignment,
+                        summoned_contact: w.blocks_summoned_contact,
+                        mental_control: w.blocks_mental_control,
+                    },
+                );
+            }
+            EffectKind::WeaponQualities(wq) => {
+                let weapon = self.st.held_weapon(t);
+                let qualities: Vec<String> = wq.add.iter().map(|q| super::super::prepared::norm(q)).collect();
+                self.behaviour_for(cast, duration, pack, Behaviour::WeaponQualities { qualities: Arc::from(qualities), weapon });
+            }
+            EffectKind::Keen(_) => {
+                let weapon = self.st.held_weapon(t);
+                self.behaviour_for(cast, duration, pack, Behaviour::Keen { weapon });
+            }
+            EffectKind::Dispel(d) => self.dispel(cast, t, d.max_caster_level),
+            // Summons are resolved before any creature; the other kinds are
+            // refused by `playable` and never reach this point.
+            _ => {}
+        }
+    }
+
+    /// Adds a behaviour for the effect's duration.
+    fn behaviour_for(&mut self, cast: &Cast, d: &SpellDuration, pack: &mut Pack, b: Behaviour) {
+        if let Some(rounds) = self.lasting(cast, d) {
+            pack.part(rounds).behaviours.push(b);
+        }
+    }
+
+    /// The next stage of a staged condition (Color Spray), rolled now.
+    fn stage(&mut self, cast: &Cast, t: usize, then: &[SpellEffect]) -> Option<Effect> {
+        let e = then.first()?;
+        let EffectKind::Condition(c) = &e.kind else { return None };
+        let spell = &self.st.prep.spells[usize::from(cast.spell)].spell;
+        let d = e.duration.as_ref().unwrap_or(&spell.duration);
+        let rounds = self.lasting(cast, d)?;
+        let conds = self.allowed_conditions(t, &c.conditions, c.escalates);
+        let mut next = Effect::new(&format!("{} (condition)", spell.name), rounds.map_or(Duration::UntilRemoved, Duration::Rounds))
+            .with_conditions(conds);
+        if let Some(after) = self.stage(cast, t, &c.then) {
+            next = next.with_behaviours(vec![Behaviour::Then { next: Box::new(after) }]);
+        }
+        next.spell = Some(cast.spell);
+        next.caster_level = cast.cl.min(255) as u8;
+        Some(next)
+    }
+
+    /// The conditions of `list` that `t` can get (immunities of its type and
+    /// of its effects removed); fatigued on a fatigued creature that
+    /// escalates becomes exhausted.
+    pub(crate) fn allowed_conditions(&self, t: usize, list: &[ConditionId], escalates: bool) -> ConditionSet {
+        let spec = &self.st.prep.fighters[t];
+        let mut blocked = spec.immune.conditions;
+        for e in &self.st.fighters[t].effects {
+            for b in e.effect.behaviours.iter() {
+                if let Behaviour::Immunity { conditions, .. } = b {
+                    blocked = blocked.union(*conditions);
+                }
+            }
+        }
+        let mut out = ConditionSet::EMPTY;
+        for &k in list {
+            let k = if escalates && k == ConditionId::Fatigued && self.st.has_condition(t, ConditionId::Fatigued) {
+                ConditionId::Exhausted
+            } else {
+                k
+            };
+            if !blocked.has(k) {
+                out = out.with(k);
+            }
+        }
+        out
+    }
+
+    fn immune_to_negative_levels(&self, t: usize) -> bool {
+        self.st.fighters[t].effects.iter().flat_map(|e| e.effect.behaviours.iter()).any(|b| matches!(b, Behaviour::Immunity { negative_levels: true, .. }))
+    }
+
+    /// The energy types an energy ward covers: all of `types`, or when the
+    /// caster picks one, the type the enemies of `t` deal most in this
+    /// encounter (first listed on a tie).
+    fn energy_choice(&self, t: usize, types: &[String], choose_one: bool) -> u8 {
+        let bits: Vec<usize> = types.iter().filter_map(|x| energy_index(x)).collect();
+        if !choose_one {
+            return bits.iter().fold(0, |a, &k| a | 1 << k);
+        }
+        let threat = |k: usize| -> usize {
+            let prep = self.st.prep;
+            (0..self.st.len())
+                .filter(|&j| self.st.are_enemies(t, j))
+                .map(|j| {
+                    let spells = prep.fighters[j].caster.as_deref().map_or(0, |c| {
+                        c.known
+                            .iter()
+                            .filter(|kn| {
+                                prep.spells[usize::from(kn.spell)].spell.effects.iter().any(|e| match &e.kind {
+                                    EffectKind::Damage(d) => d.types.iter().any(|x| energy_index(x) == Some(k)),
+                                    _ => false,
+                                })
+                            })
+                            .count()
+                    });
+                    spells
+                })
+                .sum()
+        };
+        let best = bits.iter().copied().fold(None, |acc: Option<(usize, usize)>, k| {
+            let s = threat(k);
+            if acc.is_none_or(|a| s > a.1) { Some((k, s)) } else { acc }
+        });
+        best.map_or(0, |(k, _)| 1 << k)
+    }
+
+    /// A damage effect on `t`: each projectile, critical hits, halving,
+    /// damage against creature types, energy resistance per type, recurring
+    /// damage, and what the damage does after (Harm's floor, Disintegrate,
+    /// Vampiric Touch).
+    #[allow(clippy::too_many_arguments)]
+    fn damage_effect(
+        &mut self,
+        cast: &Cast,
+        t: usize,
+        d: &DamageEffect,
+        m: &mut Meeting,
+        pack: &mut Pack,
+        half: bool,
+        single: Option<u32>,
+    ) {
+        let prep = self.st.prep;
+        let spec = &prep.fighters[t];
+        let undead = spec.ctype == Some(CreatureType::Undead);
+        let amount = if m.secondary { d.secondary_amount.as_ref().unwrap_or(&d.amount) } else { &d.amount };
+        let vs = d.vs.iter().find(|v| spec.ctype == Some(v.creature_type));
+        let amount = vs.and_then(|v| v.amount.as_ref()).unwrap_or(amount);
+        let multiplier = vs.and_then(|v| v.multiplier).unwrap_or(1) as i32;
+        let count = match single {
+            Some(n) => n,
+            None => d.projectiles.as_ref().and_then(|p| p.fixed_at(cast.cl)).unwrap_or(1).max(1) as u32,
+        };
+        for _ in 0..count {
+            if !self.st.is_present(t) || (count > 1 && !self.st.is_active(t)) {
+                break;
+            }
+            let mut rolled = self.roll_scaled(cast, amount).max(0) * multiplier;
+            if d.halved {
+                rolled /= 2;
+            }
+            if d.critical && m.crit {
+                rolled *= 2;
+            }
+            if half {
+                rolled /= 2;
+            }
+            if d.heals_undead && undead {
+                let healed = self.heal(t, rolled as u32);
+                say!(self, t, "is healed {healed} by negative energy");
+                continue;
+            }
+            let dealt = self.spell_damage(cast.caster, t, rolled as u32, &d.types, d.untyped_half, d.min_hp_left);
+            m.damage += dealt;
+            if d.slays_at_zero_hp && self.st.fighters[t].hp <= 0 && !self.st.fighters[t].dead {
+                say!(self, t, "is slain");
+                self.slay(t);
+            }
+        }
+        if let Some(rec) = &d.recurring
+            && self.st.is_present(t)
+        {
+            let rounds = self.roll_scaled(cast, &rec.rounds).max(1) as u32;
+            if let Ok(dice) = DiceExpr::parse(&rec.amount.describe_at(cast.cl)) {
+                let energy = rec.types.iter().find_map(|x| energy_index(x)).map(|k| k as u8);
+                let part = pack.separate(Some(rounds), Some("recurring damage"));
+                part.recurring = Some(Recurring { dice, energy });
+            }
+        }
+        if let Some(lasting) = &d.caster_temp_hp
+            && m.damage > 0
+        {
+            let cap = self.st.fighters[t].hp.max(0) + spec.con_score.unwrap_or(0);
+            let gain = (m.damage as i32).min(cap + m.damage as i32).max(0) as u32;
+            if let Some(rounds) = self.lasting(cast, lasting) {
+                let name = format!("{} (temporary hit points)", prep.spells[usize::from(cast.spell)].spell.name);
+                let mut e = Effect::new(&name, rounds.map_or(Duration::UntilRemoved, Duration::Rounds));
+                e.temp_hp = gain;
+                e.spell = Some(cast.spell);
+                self.apply_effect(cast.caster, e, Some(cast.caster));
+            }
+        }
+    }
+
+    /// A healing effect: living creatures heal, undead take it as damage when it harms undead.
+    fn heal_effect(&mut self, cast: &Cast, t: usize, h: &HealEffect, half: bool) {
+        let spec = &self.st.prep.fighters[t];
+        let n = self.roll_scaled(cast, &h.amount).max(0);
+        let n = if half { n / 2 } else { n };
+        if h.harms_undead && spec.ctype == Some(CreatureType::Undead) {
+            self.spell_damage(cast.caster, t, n as u32, &["positive".to_string()], false, h.min_hp_left);
+            return;
+        }
+        let before = self.st.fighters[t].hp;
+        let healed = self.heal(t, n as u32);
+        if t != cast.caster {
+            self.st.fighters[cast.caster].out.healing_given += healed;
+        }
+        say!(self, t, "heals {healed} (hp {before}->{})", self.st.fighters[t].hp);
+    }
+
+    /// Deals `rolled` spell damage of `types` from `by` to `t`: no damage
+    /// reduction; energy immunity, absorption and resistance per type (the
+    /// most favourable to `t` among the component's types); half of it
+    /// untyped when `untyped_half`; never below `min_hp_left` hit points.
+    /// Returns the damage dealt.
+    pub(crate) fn spell_damage(
+        &mut self,
+        by: usize,
+        t: usize,
+        rolled: u32,
+        types: &[String],
+        untyped_half: bool,
+        min_hp_left: Option<i32>,
+    ) -> u32 {
+        let (typed, untyped) = if untyped_half { (rolled - rolled / 2, rolled / 2) } else { (rolled, 0) };
+        let mut dealt = untyped + self.after_energy(t, typed, types);
+        if let Some(floor) = min_hp_left {
+            let hp = self.st.fighters[t].hp;
+            dealt = dealt.min((hp - floor).max(0) as u32);
+        }
+        let hp = self.st.fighters[t].hp;
+        let ty = if types.is_empty() { "untyped".to_string() } else { types.join("/") };
+        say!(self, by, "{} takes {dealt} {ty} damage{} (hp {hp}->{})", self.st.id(t), if dealt != rolled { format!(" (rolled {rolled})") } else { String::new() }, hp - dealt as i32);
+        self.st.fighters[by].out.damage_dealt += dealt;
+        self.st.fighters[t].out.damage_taken += dealt;
+        self.wound(t, dealt);
+        dealt
+    }
+
+    /// Damage of `types` after `t`'s energy immunity, absorption and resistance.
+    pub(crate) fn after_energy(&mut self, t: usize, amount: u32, types: &[String]) -> u32 {
+        let energies: Vec<usize> = types.iter().filter_map(|x| energy_index(x)).collect();
+        if energies.is_empty() {
+            return amount;
+        }
+        let spec = &self.st.prep.fighters[t];
+        if energies.iter().any(|&k| spec.energy_immune >> k & 1 == 1) {
+            return 0;
+        }
+        let mut resist = energies.iter().map(|&k| spec.energy_resist[k]).max().unwrap_or(0);
+        let f = &self.st.fighters[t];
+        if f.fx & crate::effects::Behaviours::ENERGY != 0 || f.fx & crate::effects::Behaviours::IMMUNITY != 0 {
+            let mut absorb_at = None;
+            for (k, e) in f.effects.iter().enumerate() {
+                for b in e.effect.behaviours.iter() {
+                    match b {
+                        Behaviour::EnergyResist { types: bits, amount } if energies.iter().any(|&x| bits >> x & 1 == 1) => {
+                            resist = resist.max(*amount);
+                        }
+                        Behaviour::EnergyAbsorb { types: bits } if energies.iter().any(|&x| bits >> x & 1 == 1) => {
+                            absorb_at = absorb_at.or(Some(k));
+                        }
+                        Behaviour::Immunity { energy, .. } if energies.iter().any(|&x| energy >> x & 1 == 1) => return 0,
+                        _ => {}
+                    }
+                }
+            }
+            if let Some(k) = absorb_at {
+                let left = self.st.fighters[t].effects[k].effect.pool;
+                let taken = (amount as i32).min(left).max(0);
+                self.st.fighters[t].effects[k].effect.pool -= taken;
+                if self.st.fighters[t].effects[k].effect.pool <= 0 {
+                    self.remove_effect_at(t, k, "is used up");
+                }
+                return (amount as i32 - taken).max(0) as u32;
+            }
+        }
+        amount.saturating_sub(resist)
+    }
+
+    /// Hit points `t` loses to a spell without being "damage" of a type
+    /// (negative levels, Constitution damage), counted as damage dealt.
+    pub(crate) fn spell_wound(&mut self, by: usize, t: usize, n: u32) {
+        if n == 0 {
+            return;
+        }
+        self.st.fighters[by].out.damage_dealt += n;
+        self.st.fighters[t].out.damage_taken += n;
+        self.wound(t, n);
+    }
+
+    /// Kills `t` outright (a death effect).
+    pub(crate) fn slay(&mut self, t: usize) {
+        let f = &self.st.fighters[t];
+        if f.dead {
+            return;
+        }
+        let spec = &self.st.prep.fighters[t];
+        let threshold = if self.st.dies_at_zero(t) { 0 } else { -spec.con_score.unwrap_or(0) };
+        let loss = (f.hp - threshold).max(0) as u32 + f.temp_hp.max(0) as u32;
+        self.wound(t, loss.max(1));
+    }
+
+    /// Whether a ward against the caster's alignment blocks a charm or compulsion on `t`.
+    fn mental_control_blocked(&self, t: usize, caster: usize, spell: u16) -> bool {
+        let prepared = &self.st.prep.spells[usize::from(spell)];
+        let mental = prepared.descriptors.has(crate::effects::Descriptor::Charm)
+            || prepared.descriptors.has(crate::effects::Descriptor::Compulsion);
+        if !mental {
+            return false;
+        }
+        let alignment = self.st.prep.fighters[caster].alignment;
+        self.st.fighters[t].effects.iter().flat_map(|e| e.effect.behaviours.iter()).any(|b| {
+            matches!(b, Behaviour::AlignmentWard { alignment: a, mental_control: true, .. } if alignment & a != 0)
+        })
+    }
+
+    /// Targeted dispel (CRB "Dispel Magic"): against each spell effect on `t`
+    /// worth ending (an enemy's buffs, a friend's afflictions), highest
+    /// caster level first, d20 + caster level (capped) against 11 + the
+    /// effect's caster level, until one ends.
+    fn dispel(&mut self, cast: &Cast, t: usize, max_cl: u32) {
+        let hostile = self.st.are_enemies(cast.caster, t);
+        let mut candidates: Vec<(u8, u16, usize)> = self.st.fighters[t]
+            .effects
+            .iter()
+            .filter_map(|e| {
+                let spell = e.effect.spell?;
+                let source = e.source?;
+                let from_foe = self.st.are_enemies(source, t);
+                (hostile != from_foe).then_some((e.effect.caster_level, spell, source))
+            })
+            .collect();
+        candidates.sort_by_key(|c| std::cmp::Reverse(c.0));
+        candidates.dedup_by_key(|c| c.1);
+        let bonus = cast.cl.min(max_cl) as i32;
+        for (cl, spell, _) in candidates {
+            let d20 = self.rng.roll(20) as i32;
+            let dc = 11 + i32::from(cl);
+            let ok = d20 + bonus >= dc;
+            let name = self.st.prep.spells[usize::from(spell)].spell.name.clone();
+            say!(self, cast.caster, "dispel check vs {name} d20={d20}{bonus:+}={} vs DC {dc} -> {}", d20 + bonus, if ok { "dispelled" } else { "fails" });
+            if ok {
+                self.end_spell_on(t, spell, "is dispelled");
+                return;
+            }
+        }
+    }
+
+    /// `t` drops every weapon it holds (Command: drop).
+    fn drop_held_weapons(&mut self, t: usize) {
+        let prep = self.st.prep;
+        for (w, a) in prep.fighters[t].attacks.iter().enumerate() {
+            if !a.natural && w < 64 {
+                self.st.fighters[t].dropped |= 1 << w;
+            }
+        }
+        self.set_condition(t, ConditionId::Disarmed);
+        say!(self, t, "drops what it holds");
+    }
+}
+
+/// Modifier data of a one-shot bonus (for tests).
+#[allow(dead_code)]
+pub(crate) fn one_shot_modifier(target: ModTarget, value: i32, bonus_type: BonusType) -> Modifier {
+    Modifier { target, value, bonus_type, condition: None, descriptor: None, creature_type: None, weapon: None }
+}

@@ -1,0 +1,373 @@
+//! What an encounter's casters can cast, compiled once per encounter: the
+//! spells of the library that someone uses ([`PreparedSpell`]), and each
+//! caster's spells, levels, DCs, slots and metamagic ([`CasterSpec`]).
+
+use crate::dice::ability_modifier;
+use crate::effects::{Descriptor, Descriptors};
+use crate::feats::ClassRules;
+use crate::library::Library;
+use crate::model::{CastingAbility, Combatant};
+use crate::spell::Spell;
+use crate::spell::effect::{Effect, EffectKind};
+use crate::spell::model::{CastTime, DurationUnit, School, Subschool, TargetKind};
+
+use super::playable::unplayable;
+
+/// Metamagic feats applied to one casting (bit set).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Metamagic(pub u8);
+
+impl Metamagic {
+    /// No metamagic.
+    pub const NONE: Metamagic = Metamagic(0);
+    /// Empower Spell: variable numbers ×1.5; +2 levels.
+    pub const EMPOWER: Metamagic = Metamagic(1);
+    /// Maximize Spell: variable numbers at their maximum; +3 levels.
+    pub const MAXIMIZE: Metamagic = Metamagic(2);
+    /// Extend Spell: duration doubled; +1 level.
+    pub const EXTEND: Metamagic = Metamagic(4);
+    /// Heighten Spell: the spell is one level higher in every way (DC included); +1 level.
+    pub const HEIGHTEN: Metamagic = Metamagic(8);
+    /// Quicken Spell: cast as a swift action; +4 levels.
+    pub const QUICKEN: Metamagic = Metamagic(16);
+
+    /// Whether every feat of `other` is in the set.
+    pub const fn has(self, other: Metamagic) -> bool {
+        self.0 & other.0 == other.0 && other.0 != 0
+    }
+
+    /// The union.
+    pub const fn with(self, other: Metamagic) -> Metamagic {
+        Metamagic(self.0 | other.0)
+    }
+
+    /// Whether no feat is in the set.
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// Spell levels the feats add to the slot (CRB "Metamagic Feats").
+    pub const fn level_adjustment(self) -> u8 {
+        let mut n = 0;
+        if self.0 & Self::EMPOWER.0 != 0 {
+            n += 2;
+        }
+        if self.0 & Self::MAXIMIZE.0 != 0 {
+            n += 3;
+        }
+        if self.0 & Self::EXTEND.0 != 0 {
+            n += 1;
+        }
+        if self.0 & Self::HEIGHTEN.0 != 0 {
+            n += 1;
+        }
+        if self.0 & Self::QUICKEN.0 != 0 {
+            n += 4;
+        }
+        n
+    }
+
+    /// The feat called `name` (`"Empower Spell"`), if the engine plays it.
+    pub fn from_feat(name: &str) -> Option<Metamagic> {
+        Some(match name.trim().to_lowercase().as_str() {
+            "empower spell" => Self::EMPOWER,
+            "maximize spell" => Self::MAXIMIZE,
+            "extend spell" => Self::EXTEND,
+            "heighten spell" => Self::HEIGHTEN,
+            "quicken spell" => Self::QUICKEN,
+            _ => return None,
+        })
+    }
+
+    /// The feats' names, for the transcript.
+    pub fn names(self) -> Vec<&'static str> {
+        [
+            (Self::EMPOWER, "empowered"),
+            (Self::MAXIMIZE, "maximized"),
+            (Self::EXTEND, "extended"),
+            (Self::HEIGHTEN, "heightened"),
+            (Self::QUICKEN, "quickened"),
+        ]
+        .into_iter()
+        .filter(|(m, _)| self.has(*m))
+        .map(|(_, n)| n)
+        .collect()
+    }
+}
+
+/// What a spell is for, as the policies see it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Role {
+    /// Deals hit point damage to enemies.
+    pub damage: bool,
+    /// Heals (positive energy: also harms undead).
+    pub heal: bool,
+    /// Harmless help for allies (modifiers, temporary hit points, immunities…).
+    pub buff: bool,
+    /// Hinders enemies (conditions, penalties) without damage.
+    pub control: bool,
+    /// Summons creatures.
+    pub summon: bool,
+    /// Affects an area (a burst, cone, line…), not chosen targets.
+    pub area: bool,
+    /// Raises a fallen ally (stabilizes).
+    pub stabilize: bool,
+}
+
+/// A spell of the encounter's library, checked once.
+#[derive(Debug)]
+pub(crate) struct PreparedSpell {
+    /// Identifier (`fireball`).
+    pub id: String,
+    /// The spell as its file describes it.
+    pub spell: Spell,
+    /// Why the engine cannot cast it, if so (a path and a reason).
+    pub unplayable: Option<String>,
+    /// Descriptors a save against it carries (its own, its school's, its subschool's).
+    pub descriptors: Descriptors,
+    /// The subschools an immunity may name (`phantasm`, `polymorph`).
+    pub subschool: Option<Subschool>,
+    /// What it is for.
+    pub role: Role,
+}
+
+/// One spell a caster can cast.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Known {
+    /// Index into `PreparedEncounter::spells`.
+    pub spell: u16,
+    /// The spell's level for this caster (its slot without metamagic).
+    pub level: u8,
+    /// 10 + level + casting modifier + Spell Focus.
+    pub dc: i32,
+    /// The summon group this spell fills (index into `PreparedEncounter::summon_groups`).
+    pub group: Option<u16>,
+}
+
+/// A caster's spellcasting, compiled.
+#[derive(Debug)]
+pub(crate) struct CasterSpec {
+    /// Caster level.
+    pub cl: u32,
+    /// Modifier of the casting ability.
+    pub ability_mod: i32,
+    /// Its spells, in file order.
+    pub known: Vec<Known>,
+    /// Spells per level for the encounter (level 0, cantrips, is never spent).
+    pub slots: [u8; 10],
+    /// Metamagic feats it knows.
+    pub metamagic: Metamagic,
+    /// Bonus on caster level checks against spell resistance.
+    pub penetration: i32,
+}
+
+impl CasterSpec {
+    /// The known spell for encounter spell `spell`, if it knows it.
+    pub fn known(&self, spell: u16) -> Option<&Known> {
+        self.known.iter().find(|k| k.spell == spell)
+    }
+}
+
+/// Descriptors a school or subschool lends to saves against its spells
+/// (`+2 vs enchantment`, `immune to illusions`).
+fn school_descriptor(school: School) -> Option<Descriptor> {
+    match school {
+        School::Enchantment => Some(Descriptor::Enchantment),
+        School::Illusion => Some(Descriptor::Illusion),
+        School::Divination => Some(Descriptor::Divination),
+        School::Necromancy => Some(Descriptor::Necromancy),
+        _ => None,
+    }
+}
+
+fn subschool_descriptor(sub: Option<Subschool>) -> Option<Descriptor> {
+    match sub {
+        Some(Subschool::Charm) => Some(Descriptor::Charm),
+        Some(Subschool::Compulsion) => Some(Descriptor::Compulsion),
+        _ => None,
+    }
+}
+
+/// Compiles spell `id` of the library.
+pub(crate) fn prepare_spell(id: &str, spell: &Spell) -> PreparedSpell {
+    let mut list: Vec<Descriptor> = spell.descriptors.clone();
+    list.extend(school_descriptor(spell.school));
+    list.extend(subschool_descriptor(spell.subschool));
+    // A sleep or paralysis condition makes the spell a sleep or paralysis effect.
+    let mut conditions = Vec::new();
+    collect_conditions(&spell.effects, &mut conditions);
+    if conditions.contains(&crate::effects::ConditionId::Asleep) {
+        list.push(Descriptor::Sleep);
+    }
+    if conditions.contains(&crate::effects::ConditionId::Paralyzed) {
+        list.push(Descriptor::Paralysis);
+    }
+    if spell.effects.iter().any(|e| matches!(e.kind, EffectKind::Death(_))) {
+        list.push(Descriptor::Death);
+    }
+    PreparedSpell {
+        id: id.to_string(),
+        spell: spell.clone(),
+        unplayable: unplayable(spell),
+        descriptors: Descriptors::of(&list),
+        subschool: spell.subschool,
+        role: role_of(spell),
+    }
+}
+
+fn collect_conditions(effects: &[Effect], out: &mut Vec<crate::effects::ConditionId>) {
+    for e in effects {
+        if let EffectKind::Condition(c) = &e.kind {
+            out.extend(c.conditions.iter().copied());
+        }
+        for (_, child) in e.children("$") {
+            collect_conditions(std::slice::from_ref(child), out);
+        }
+    }
+}
+
+/// What a spell is for, from its effects.
+fn role_of(spell: &Spell) -> Role {
+    let mut role = Role { area: spell.area.is_some() && spell.target.is_none(), ..Role::default() };
+    if spell.cast_time == CastTime::Long {
+        return role;
+    }
+    let helps = spell.harmless || spell.target.as_ref().is_some_and(|t| t.kind == TargetKind::Caster);
+    for e in &spell.effects {
+        match &e.kind {
+            EffectKind::Damage(d) if !d.heals_undead || !spell.harmless => role.damage = true,
+            EffectKind::Heal(_) => role.heal = true,
+            EffectKind::Summon(_) => role.summon = true,
+            EffectKind::Stabilize(_) => role.stabilize = true,
+            EffectKind::Condition(_) | EffectKind::Compel(_) | EffectKind::Death(_)
+                if !helps =>
+            {
+                role.control = true
+            }
+            EffectKind::Modifiers(m) if !helps && m.modifiers.iter().all(|m| negative(&m.value)) => {
+                role.control = true
+            }
+            EffectKind::NegativeLevels(_) | EffectKind::AbilityDamage(_) | EffectKind::ActionLoss(_)
+            | EffectKind::Reroll(_)
+                if !helps =>
+            {
+                role.control = true
+            }
+            EffectKind::Choice(_) if !helps => role.control = true,
+            EffectKind::Modifiers(_)
+            | EffectKind::TempHp(_)
+            | EffectKind::OneShot(_)
+            | EffectKind::Immunity(_)
+            | EffectKind::EnergyResistance(_)
+            | EffectKind::EnergyAbsorption(_)
+            | EffectKind::DamageReduction(_)
+            | EffectKind::MirrorImages(_)
+            | EffectKind::SpeedChange(_)
+            | EffectKind::ExtraAttack(_)
+            | EffectKind::SeeInvisibility(_)
+            | EffectKind::WeaponQualities(_)
+            | EffectKind::Keen(_)
+            | EffectKind::Condition(_)
+            | EffectKind::MovementProvokesNoAoo(_)
+            | EffectKind::Sanctuary(_)
+            | EffectKind::AlignmentWard(_)
+            | EffectKind::Fly(_)
+                if helps =>
+            {
+                role.buff = true
+            }
+            _ => {}
+        }
+    }
+    role
+}
+
+fn negative(v: &crate::spell::Scaled) -> bool {
+    v.bounds_at(20).1 <= 0 && v.bounds_at(1).1 <= 0
+}
+
+/// Why a caster's spell cannot be compiled: (JSON path in its file, reason).
+pub(crate) type SpellFailure = (String, String);
+
+/// The class lists tried when a caster names none.
+const DEFAULT_LISTS: [&str; 5] = ["sorcerer", "wizard", "cleric", "druid", "bard"];
+
+/// The level of `spell` for caster `c`.
+fn level_for(c: &Combatant, spell: &Spell) -> Result<u8, String> {
+    match &c.spell_list {
+        Some(list) => spell.levels.get(list.as_str()).copied().ok_or_else(|| {
+            let lists: Vec<&str> = spell.levels.keys().map(String::as_str).collect();
+            format!("{:?} is not on the {list} spell list (its lists: {})", spell.name, lists.join(", "))
+        }),
+        None => Ok(spell
+            .level_for(DEFAULT_LISTS)
+            .or_else(|| spell.lowest_level())
+            .unwrap_or(0)),
+    }
+}
+
+/// Compiles the spellcasting of combatant `c`; `index_of` maps a spell
+/// identifier to its index in the encounter's spell table. `None` for a
+/// combatant without spells.
+pub(crate) fn prepare_caster(
+    c: &Combatant,
+    library: &Library,
+    class: &ClassRules,
+    index_of: &mut dyn FnMut(&str, &Spell) -> u16,
+) -> Result<Option<CasterSpec>, SpellFailure> {
+    if c.spells.is_empty() {
+        return Ok(None);
+    }
+    let ability = match c.casting_ability {
+        Some(CastingAbility::Int) => c.abilities.int_score.unwrap_or(10),
+        Some(CastingAbility::Wis) => c.abilities.wis_score,
+        Some(CastingAbility::Cha) => c.abilities.cha_score,
+        None => 10,
+    };
+    let ability_mod = ability_modifier(ability);
+    let mut known = Vec::with_capacity(c.spells.len());
+    for (i, name) in c.spells.iter().enumerate() {
+        let path = format!("$.spells[{i}]");
+        let Some((id, spell)) = library.spell(name) else {
+            let hint = if library.spells.is_empty() {
+                "no spell directory was given with the scenario".to_string()
+            } else {
+                format!("the spell directory has {} spells, none named so", library.spells.len())
+            };
+            return Err((path, format!("unknown spell {name:?}: {hint}")));
+        };
+        let level = level_for(c, spell).map_err(|m| (path.clone(), m))?;
+        let index = index_of(id, spell);
+        if known.iter().any(|k: &Known| k.spell == index) {
+            return Err((path, format!("spell {name:?} is listed twice")));
+        }
+        let dc = 10 + i32::from(level) + ability_mod + class.focus(spell.school);
+        known.push(Known { spell: index, level, dc, group: None });
+    }
+    let mut slots = [0u8; 10];
+    for (level, &n) in &c.spell_slots {
+        if let Ok(l) = level.parse::<usize>()
+            && l < 10
+        {
+            slots[l] = n.min(255) as u8;
+        }
+    }
+    let metamagic = c
+        .metamagic_feats
+        .iter()
+        .filter_map(|m| Metamagic::from_feat(m))
+        .fold(Metamagic::NONE, Metamagic::with);
+    Ok(Some(CasterSpec {
+        cl: c.caster_level(),
+        ability_mod,
+        known,
+        slots,
+        metamagic,
+        penetration: class.spell_penetration,
+    }))
+}
+
+/// Whether a duration outlasts any battle (minutes, hours, days, permanent).
+pub(crate) fn lasts_the_battle(unit: DurationUnit) -> bool {
+    matches!(unit, DurationUnit::Minutes | DurationUnit::Hours | DurationUnit::Days | DurationUnit::Permanent)
+}

@@ -1,0 +1,350 @@
+//! The cast action (CRB "Casting Spells", "Concentration"): the spell a
+//! caster knows and can still cast, its slot, its cast time, the attacks of
+//! opportunity casting provokes and the concentration checks that may lose
+//! the spell; one-round spells resolved at the start of the caster's next
+//! turn, and the held charge of a touch spell.
+
+use crate::effects::{Behaviours, Context, Flags, Targets};
+use crate::map::Pos;
+use crate::rng::Dice;
+use crate::spell::model::{AttackKind, CastTime};
+
+use super::super::action::{Action, ReadyTrigger, Reason, Slot};
+use super::super::engine::Engine;
+use super::super::log::say;
+use super::super::state::{BattleState, LifeState};
+use super::book::Metamagic;
+
+/// One casting: who, what, at whom or where, and at which level.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Cast {
+    /// The caster.
+    pub caster: usize,
+    /// The spell (index into the encounter's spells).
+    pub spell: u16,
+    /// The spell's level for the caster, and the slot spent (with metamagic).
+    pub level: u8,
+    pub slot: u8,
+    /// Metamagic applied.
+    pub metamagic: Metamagic,
+    /// The creature aimed at.
+    pub target: Option<usize>,
+    /// The square aimed at (an area's point of origin, a cone's direction).
+    pub point: Option<Pos>,
+    /// The option of a choice effect.
+    pub option: u8,
+    /// Save DC.
+    pub dc: i32,
+    /// Caster level.
+    pub cl: u32,
+    /// Delivered by this melee weapon attack (spellstrike) instead of a touch attack.
+    pub weapon: Option<usize>,
+}
+
+/// A spell being cast over one round.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Pending {
+    /// The casting.
+    pub cast: Cast,
+    /// The caster's hit points (temporary ones included) when it began.
+    pub hp_at_cast: i32,
+}
+
+/// The charge of a touch spell, held after a miss or when cast without touching.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Held {
+    /// The casting.
+    pub cast: Cast,
+    /// Touches left (Chill Touch: one per level).
+    pub charges: u32,
+}
+
+impl BattleState<'_> {
+    /// The budget slot a spell takes for `i` (its cast time; Quicken: swift;
+    /// a cast time longer than a round is refused before the budget and costs nothing).
+    pub(crate) fn cast_slot(&self, i: usize, action: &Action) -> Slot {
+        let Some(spell) = action.spell.and_then(|s| self.prep.spells.get(usize::from(s))) else {
+            return Slot::Standard;
+        };
+        if action.metamagic.has(Metamagic::QUICKEN) {
+            return Slot::Swift;
+        }
+        let _ = i;
+        match spell.spell.cast_time {
+            CastTime::Standard => Slot::Standard,
+            CastTime::Swift | CastTime::Immediate => Slot::Swift,
+            CastTime::Free | CastTime::Long => Slot::Free,
+            CastTime::FullRound | CastTime::OneRound => Slot::FullRound,
+        }
+    }
+
+    /// Whether `i` can cast `spell` now with `metamagic`: it knows it, the
+    /// engine plays it, a slot of the right level is left, it knows the
+    /// metamagic, nothing stops it from casting. Targets are checked by the action.
+    pub fn can_cast(&self, i: usize, spell: u16, metamagic: Metamagic) -> Result<(u8, u8), Reason> {
+        let spec = &self.prep.fighters[i];
+        let caster = spec.caster.as_deref().ok_or(Reason::UnknownSpell)?;
+        let known = caster.known(spell).ok_or(Reason::UnknownSpell)?;
+        let prepared = &self.prep.spells[usize::from(spell)];
+        if prepared.unplayable.is_some() {
+            return Err(Reason::SpellNotPlayable);
+        }
+        if prepared.spell.cast_time == CastTime::Long {
+            return Err(Reason::DowngradedCastTime);
+        }
+        if !metamagic.is_empty() && caster.metamagic.0 & metamagic.0 != metamagic.0 {
+            return Err(Reason::MissingFeat);
+        }
+        let f = &self.fighters[i];
+        if f.summary.flags.has(Flags::CANT_CAST) || Behaviours(f.fx).has(Behaviours::CANNOT_CAST) {
+            return Err(Reason::CannotCast);
+        }
+        let slot = known.level + metamagic.level_adjustment();
+        if slot > 9 || (slot > 0 && f.slots[usize::from(slot)] == 0) {
+            return Err(Reason::NoSlot);
+        }
+        if let Some(g) = known.group
+            && self.prep.summon_groups[usize::from(g)].rows.clone().any(|r| !self.fighters[r].gone)
+        {
+            return Err(Reason::SummonsPresent);
+        }
+        Ok((known.level, slot))
+    }
+
+    /// The casting `i` would make with `action`, when it can cast it (slot
+    /// and known spell checked; targets not yet).
+    pub(crate) fn casting(&self, i: usize, action: &Action) -> Result<Cast, Reason> {
+        let spell = action.spell.ok_or(Reason::UnknownSpell)?;
+        let (level, slot) = self.can_cast(i, spell, action.metamagic)?;
+        let spec = &self.prep.fighters[i];
+        let caster = spec.caster.as_deref().ok_or(Reason::UnknownSpell)?;
+        let known = caster.known(spell).ok_or(Reason::UnknownSpell)?;
+        // Heighten raises the DC with the level; other metamagic does not.
+        let heighten = if action.metamagic.has(Metamagic::HEIGHTEN) { 1 } else { 0 };
+        Ok(Cast {
+            caster: i,
+            spell,
+            level,
+            slot,
+            metamagic: action.metamagic,
+            target: action.target,
+            point: action.destination,
+            option: action.option,
+            dc: known.dc + heighten,
+            cl: caster.cl,
+            weapon: None,
+        })
+    }
+
+    /// The concentration bonus of `i`: caster level + casting modifier + modifiers.
+    pub(crate) fn concentration_bonus(&self, i: usize, defensive_or_grappled: bool) -> i32 {
+        let caster = self.prep.fighters[i].caster.as_deref();
+        let base = caster.map_or(0, |c| c.cl as i32 + c.ability_mod);
+        base + self.concentration_modifier(i, defensive_or_grappled)
+    }
+}
+
+impl<R: Dice> Engine<'_, '_, R> {
+    /// The cast action.
+    pub(crate) fn cast_action(&mut self, i: usize, action: Action) -> Result<(), Reason> {
+        let cast = self.st.casting(i, &action)?;
+        self.check_cast_targets(&cast)?;
+        self.begin_casting(i, cast, action.defensive)
+    }
+
+    /// Spends the slot and casts `cast` (targets already checked): the
+    /// provocation and concentration checks, then the spell now, at the
+    /// start of the next turn (one round), or held (a touch spell).
+    pub(crate) fn begin_casting(&mut self, i: usize, cast: Cast, defensive: bool) -> Result<(), Reason> {
+        let prep = self.st.prep;
+        let prepared = &prep.spells[usize::from(cast.spell)];
+        if cast.slot > 0 {
+            self.st.fighters[i].slots[usize::from(cast.slot)] -= 1;
+        }
+        if let Some(old) = self.st.fighters[i].held.take() {
+            say!(self, i, "the held charge of {} dissipates", prep.spells[usize::from(old.cast.spell)].spell.name);
+        }
+        if self.log.on() {
+            let meta = cast.metamagic.names();
+            let meta = if meta.is_empty() { String::new() } else { format!(" ({})", meta.join(", ")) };
+            let at = match (cast.target, cast.point) {
+                (Some(t), _) => format!(" on {}", self.st.id(t)),
+                (None, Some(p)) => format!(" at {p}"),
+                _ => String::new(),
+            };
+            let slot = if cast.slot == 0 { "cantrip".to_string() } else { format!("level {} slot", cast.slot) };
+            say!(self, i, "casts {}{meta}{at} ({slot}, DC {})", prepared.spell.name, cast.dc);
+        }
+        if self.readied_count > 0 {
+            self.check_readied(ReadyTrigger::EnemyCasts, i, None);
+        }
+        if !self.st.is_active(i) {
+            say!(self, i, "{} is lost (cannot act)", prepared.spell.name);
+            return Ok(());
+        }
+        if !self.concentrate_while_casting(i, cast.slot, defensive) {
+            say!(self, i, "{} is lost", prepared.spell.name);
+            return Ok(());
+        }
+        let one_round = prepared.spell.cast_time == CastTime::OneRound && !cast.metamagic.has(Metamagic::QUICKEN);
+        if one_round {
+            let f = &self.st.fighters[i];
+            let hp_at_cast = f.hp + f.temp_hp;
+            self.st.fighters[i].pending = Some(Box::new(Pending { cast, hp_at_cast }));
+            say!(self, i, "begins casting {} (takes effect before its next turn)", prepared.spell.name);
+            return Ok(());
+        }
+        self.deliver(cast);
+        Ok(())
+    }
+
+    /// Casts `cast` now: a touch spell on a hostile creature makes its touch
+    /// attack (holding the charge on a miss); everything else resolves.
+    pub(crate) fn deliver(&mut self, cast: Cast) {
+        let prep = self.st.prep;
+        let spell = &prep.spells[usize::from(cast.spell)].spell;
+        let touch = spell.attack.as_ref().is_some_and(|a| a.kind == AttackKind::MeleeTouch);
+        if touch {
+            let charges = spell.attack.as_ref().and_then(|a| a.charges.as_ref()).map_or(1, |c| {
+                c.fixed_at(cast.cl).unwrap_or(1).max(1) as u32
+            });
+            let i = cast.caster;
+            match cast.target {
+                Some(t) if self.st.are_enemies(i, t) && self.st.is_active(t) => {
+                    let cast = Cast { weapon: self.spellstrike_weapon(i, t), ..cast };
+                    self.touch_with_charge(Held { cast, charges }, t);
+                }
+                Some(_) => self.resolve(cast),
+                None => {
+                    self.st.fighters[i].held = Some(Held { cast, charges });
+                    say!(self, i, "holds the charge of {}", spell.name);
+                }
+            }
+            return;
+        }
+        self.resolve(cast);
+    }
+
+    /// One touch with a held charge: a hit delivers the spell (and spends a
+    /// charge), a miss keeps it held.
+    pub(crate) fn touch_with_charge(&mut self, mut held: Held, t: usize) {
+        let i = held.cast.caster;
+        let cast = Cast { target: Some(t), ..held.cast };
+        let delivered = self.resolve_touch(cast);
+        if delivered {
+            held.charges = held.charges.saturating_sub(1);
+        }
+        if held.charges > 0 && self.st.is_active(i) {
+            self.st.fighters[i].held = Some(held);
+            if !delivered {
+                let name = &self.st.prep.spells[usize::from(held.cast.spell)].spell.name;
+                say!(self, i, "holds the charge of {name}");
+            }
+        }
+    }
+
+    /// Discharge: a melee touch attack with the held charge (a standard action).
+    pub(crate) fn discharge_action(&mut self, i: usize, action: Action) -> Result<(), Reason> {
+        let Some(held) = self.st.fighters[i].held else { return Err(Reason::NothingHeld) };
+        let t = action.target.filter(|&t| t < self.st.len() && self.st.is_active(t)).ok_or(Reason::MissingTarget)?;
+        if !self.st.touch_reaches(i, t) {
+            return Err(Reason::OutOfRange);
+        }
+        self.st.fighters[i].held = None;
+        self.touch_with_charge(held, t);
+        Ok(())
+    }
+
+    /// The attacks of opportunity of casting in a threatened square (unless
+    /// cast defensively) and the concentration checks that may lose the
+    /// spell (CRB "Concentration"): damage taken while casting (DC 10 +
+    /// damage + spell level), casting defensively (DC 15 + twice the spell
+    /// level), grappled (DC 10 + the grappler's CMB + spell level), entangled
+    /// (DC 15 + spell level). Whether the spell survives.
+    pub(crate) fn concentrate_while_casting(&mut self, i: usize, level: u8, defensive: bool) -> bool {
+        let level = i32::from(level);
+        if let Some(g) = self.st.fighters[i].grappled_with.filter(|&g| self.st.is_active(g)) {
+            let cmb = self.st.cmb(g, crate::effects::Maneuver::Grapple, i);
+            if !self.concentration(i, 10 + cmb + level, true, "grappled") {
+                return false;
+            }
+        } else if defensive {
+            if !self.concentration(i, 15 + 2 * level, true, "casting defensively") {
+                return false;
+            }
+        } else if self.threatened(i) {
+            let before = self.st.fighters[i].hp + self.st.fighters[i].temp_hp;
+            self.provoke_in_place(i);
+            if !self.st.is_active(i) {
+                return false;
+            }
+            let f = &self.st.fighters[i];
+            let damage = (before - f.hp - f.temp_hp).max(0);
+            if damage > 0 && !self.concentration(i, 10 + damage + level, false, "wounded while casting") {
+                return false;
+            }
+        }
+        if self.st.has_condition(i, crate::effects::ConditionId::Entangled)
+            && !self.concentration(i, 15 + level, false, "entangled")
+        {
+            return false;
+        }
+        true
+    }
+
+    /// Whether an enemy threatens `i` (casting there provokes).
+    fn threatened(&self, i: usize) -> bool {
+        (0..self.st.len()).any(|e| self.st.are_enemies(e, i) && self.st.threatens(e, i))
+    }
+
+    /// A concentration check of `i` against `dc`; `defensive_or_grappled`
+    /// lets Combat Casting's +4 apply.
+    pub(crate) fn concentration(&mut self, i: usize, dc: i32, defensive_or_grappled: bool, why: &str) -> bool {
+        let bonus = self.st.concentration_bonus(i, defensive_or_grappled);
+        let d20 = self.rng.roll(20) as i32;
+        let ok = d20 + bonus >= dc;
+        let verdict = if ok { "succeeds" } else { "fails" };
+        say!(self, i, "concentration ({why}) d20={d20}{bonus:+}={} vs DC {dc} -> {verdict}", d20 + bonus);
+        let ctx = Context::default();
+        self.spend_one_shots(i, Targets::CONCENTRATION, &ctx);
+        ok
+    }
+
+    /// The start of `i`'s turn with a spell cast over the last round: it takes
+    /// effect now, unless the caster cannot act or fails the concentration
+    /// check of the damage taken since it began (DC 10 + damage + spell level,
+    /// the net loss of hit points; no Combat Casting).
+    pub(crate) fn finish_pending(&mut self, i: usize) {
+        let Some(pending) = self.st.fighters[i].pending.take() else { return };
+        let prep = self.st.prep;
+        let name = &prep.spells[usize::from(pending.cast.spell)].spell.name;
+        let able = matches!(self.st.life(i), LifeState::Fighting | LifeState::Disabled)
+            && !self.st.flags(i).has(Flags::CANT_ACT);
+        if !able {
+            say!(self, i, "{name} is lost (cannot act)");
+            return;
+        }
+        let f = &self.st.fighters[i];
+        let lost = (pending.hp_at_cast - f.hp - f.temp_hp).max(0);
+        if lost > 0
+            && !self.concentration(i, 10 + lost + i32::from(pending.cast.slot), false, "wounded while casting")
+        {
+            say!(self, i, "{name} fizzles");
+            return;
+        }
+        say!(self, i, "finishes casting {name}");
+        let mut cast = pending.cast;
+        // A creature target that fell or left: an area still goes off at its square.
+        if let Some(t) = cast.target
+            && !self.st.is_active(t)
+        {
+            cast.point = cast.point.or(Some(self.st.pos(t)));
+            cast.target = None;
+        }
+        if self.check_cast_targets(&cast).is_err() {
+            say!(self, i, "{name} has no valid target any more and is lost");
+            return;
+        }
+        self.deliver(cast);
+    }
+}

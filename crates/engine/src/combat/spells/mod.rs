@@ -1,0 +1,27 @@
+//! The spell engine: casting a spell of the data set in battle.
+//!
+//! `book` compiles what an encounter's casters can cast (once per
+//! encounter), `playable` says which spells the engine casts and why not the
+//! others, `immune` what a creature cannot be affected by, `summon` the rows
+//! and arrival of summoned creatures; the rules of a casting are `impl
+//! Engine` blocks: `cast` (the action: slots, provocation, concentration,
+//! cast times, held charges), `target` (targets and areas), `resolve`
+//! (attack rolls, spell resistance, saves) and `apply` (what each effect
+//! kind does), `upkeep` (what lasting effects do turn by turn).
+
+mod apply;
+mod book;
+mod cast;
+mod immune;
+mod playable;
+mod resolve;
+mod summon;
+mod target;
+mod upkeep;
+
+pub use book::{Metamagic, Role};
+pub(crate) use book::{CasterSpec, PreparedSpell, prepare_caster, prepare_spell};
+pub(crate) use cast::{Cast, Held, Pending};
+pub(crate) use immune::Immune;
+pub(crate) use resolve::Meeting;
+pub(crate) use summon::{SummonGroup, reserve_summons};

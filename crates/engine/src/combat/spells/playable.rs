@@ -1,0 +1,93 @@
+//! Which spells the engine casts: every effect kind and field of the format
+//! is either played by a rule of this module's siblings or named here as the
+//! reason a spell is refused. A refused spell is never cast (the policies
+//! skip it; a requested cast is answered `spell_not_playable` without
+//! spending anything), and `docs/rules/magic.md` lists every refused spell
+//! with this reason (a test keeps the two in step).
+
+use crate::spell::Spell;
+use crate::spell::effect::{Effect, EffectKind, RerollMode};
+use crate::spell::model::{CastTime, DurationUnit, Shape, TargetKind};
+
+/// Why the engine cannot cast `spell`, if it cannot: the first unplayed
+/// kind or field found, as `JSON path: reason`.
+pub(crate) fn unplayable(spell: &Spell) -> Option<String> {
+    if spell.cast_time == CastTime::Long {
+        return Some("$.cast_time: longer than a round: not cast in a fight".into());
+    }
+    if spell.effects.is_empty() {
+        return Some("$.effects: no combat effect (see the file's simplifications)".into());
+    }
+    if let Some(t) = &spell.target
+        && t.kind == TargetKind::Object
+    {
+        return Some("$.target.kind: objects are not modelled".into());
+    }
+    if let Some(a) = &spell.area
+        && a.shape == Shape::Wall
+    {
+        return Some("$.area.shape: walls are not played".into());
+    }
+    match spell.duration.unit {
+        DurationUnit::Concentration => {
+            return Some("$.duration.unit: concentration durations are not played".into());
+        }
+        DurationUnit::InArea => return Some("$.duration.unit: lasting areas are not played".into()),
+        _ => {}
+    }
+    for (i, e) in spell.effects.iter().enumerate() {
+        if let Some(why) = effect_unplayable(&format!("$.effects[{i}]"), e) {
+            return Some(why);
+        }
+    }
+    None
+}
+
+fn effect_unplayable(path: &str, e: &Effect) -> Option<String> {
+    let kpath = format!("{path}.{}", e.kind.name());
+    if let Some(d) = &e.duration {
+        match d.unit {
+            DurationUnit::Concentration | DurationUnit::InArea => {
+                return Some(format!("{path}.duration.unit: {:?} durations are not played", d.unit));
+            }
+            _ => {}
+        }
+    }
+    let refuse = |what: &str| Some(format!("{kpath}: {what}"));
+    match &e.kind {
+        EffectKind::Damage(d) => {
+            if d.nonlethal {
+                return refuse("nonlethal damage is not tracked");
+            }
+        }
+        EffectKind::Condition(c) => {
+            if c.escape.is_some() {
+                return Some(format!("{kpath}.escape: escape checks from spell conditions are not played"));
+            }
+            if c.ends_without_nonlethal {
+                return Some(format!("{kpath}.ends_without_nonlethal: nonlethal damage is not tracked"));
+            }
+        }
+        EffectKind::Reroll(r) if r.mode == RerollMode::RerollFailedSave => {
+            return refuse("rerolling a failed save out of turn is not played");
+        }
+        EffectKind::SizeChange(_) => return refuse("size changes (space, reach, damage dice) are not played"),
+        EffectKind::EnergyWard(_) => return refuse("energy wards are not played"),
+        EffectKind::Retaliation(_) => return refuse("retaliation on attackers is not played"),
+        EffectKind::Zone(_) => return refuse("lasting areas (zones) are not played"),
+        EffectKind::Controlled(_) => return refuse("spell constructs directed by the caster are not played"),
+        EffectKind::GrantedAttack(_) => return refuse("attacks granted for the duration are not played"),
+        EffectKind::Maneuver(_) => return refuse("combat maneuvers made by a spell are not played"),
+        EffectKind::Push(_) => return refuse("pushes are not played"),
+        EffectKind::Teleport(_) => return refuse("teleportation is not played"),
+        EffectKind::TouchDelivery(_) => return refuse("touch spells delivered at range are not played"),
+        EffectKind::Dash(_) => return refuse("moves with an attack on the way are not played"),
+        _ => {}
+    }
+    for (p, child) in e.children(path) {
+        if let Some(why) = effect_unplayable(&p, child) {
+            return Some(why);
+        }
+    }
+    None
+}

@@ -1,0 +1,130 @@
+//! The data an encounter's combatants refer to by name: the spells they cast
+//! and the creatures their summoning spells call.
+//!
+//! A [`Library`] is given to an encounter as parsed data (the engine reads no
+//! file): the scenario layer reads the spell and creature files, keeps those
+//! the combatants use (by content, so that they are part of the cache key)
+//! and parses them. [`Library::needs`] tells it which ones, transitively.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+
+use crate::model::Combatant;
+use crate::spell::effect::{EffectKind, SummonTemplate};
+use crate::spell::{Spell, SpellBook};
+
+/// Spells and summonable creatures, by identifier.
+#[derive(Clone, Debug, Default)]
+pub struct Library {
+    /// Spells by identifier (`fireball`), with their names and aliases.
+    pub spells: SpellBook,
+    /// Creatures a summoning spell may call, by file identifier (`celestial_wolf`).
+    pub creatures: BTreeMap<String, Arc<Combatant>>,
+}
+
+/// The alignment components a summoned creature's template follows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Leaning {
+    /// A good caster: the celestial template.
+    Good,
+    /// An evil caster: the fiendish template.
+    Evil,
+    /// Neither: celestial when that file exists, else fiendish.
+    Neutral,
+}
+
+impl Leaning {
+    /// The leaning of an alignment code (`NG`, `LE`, `N`…).
+    pub fn of(alignment: &str) -> Self {
+        if alignment.contains('G') {
+            Leaning::Good
+        } else if alignment.ends_with('E') {
+            Leaning::Evil
+        } else {
+            Leaning::Neutral
+        }
+    }
+}
+
+/// The creature file identifiers a summon option may resolve to, in order of
+/// preference, for a caster of `leaning`: `celestial_<monster>` for a good
+/// caster, `fiendish_<monster>` for an evil one, either for a neutral one
+/// (CRB Table 10-1); the monster itself without a template.
+pub fn summon_candidates(monster: &str, template: SummonTemplate, leaning: Leaning) -> Vec<String> {
+    match template {
+        SummonTemplate::None => vec![monster.to_string()],
+        SummonTemplate::CelestialOrFiendish => match leaning {
+            Leaning::Good => vec![format!("celestial_{monster}")],
+            Leaning::Evil => vec![format!("fiendish_{monster}")],
+            Leaning::Neutral => vec![format!("celestial_{monster}"), format!("fiendish_{monster}")],
+        },
+    }
+}
+
+/// What a scenario must carry for its combatants: spell identifiers and
+/// creature file identifiers.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Needs {
+    /// Spells cast by a combatant, or called by one of those (`from_spell`).
+    pub spells: BTreeSet<String>,
+    /// Creature files a summoning spell of those may call, whether or not present.
+    pub creatures: BTreeSet<String>,
+}
+
+impl Library {
+    /// A library of these spells and creatures.
+    pub fn new(spells: SpellBook, creatures: BTreeMap<String, Arc<Combatant>>) -> Self {
+        Self { spells, creatures }
+    }
+
+    /// The spell with this name or alias.
+    pub fn spell(&self, name: &str) -> Option<(&str, &Spell)> {
+        self.spells.find(name)
+    }
+
+    /// The spells and creature files `combatants` use, transitively: their
+    /// `spells` (names this library does not know are left to the
+    /// encounter's preparation to refuse), the spells those call
+    /// (`from_spell`), and every creature file a summoning option may
+    /// resolve to for its caster's alignment, summoned creatures' own
+    /// spells included.
+    pub fn needs<'a>(&self, combatants: impl IntoIterator<Item = &'a Combatant>) -> Needs {
+        let mut needs = Needs::default();
+        let mut queue: Vec<(String, Leaning)> = Vec::new();
+        let mut seen_creatures: BTreeSet<String> = BTreeSet::new();
+        let mut pending: Vec<&Combatant> = combatants.into_iter().collect();
+        while let Some(c) = pending.pop() {
+            let leaning = Leaning::of(&c.alignment);
+            for name in &c.spells {
+                if let Some((id, _)) = self.spells.find(name) {
+                    queue.push((id.to_string(), leaning));
+                }
+            }
+            while let Some((id, leaning)) = queue.pop() {
+                let fresh = needs.spells.insert(id.clone());
+                let Some(spell) = self.spells.get(&id) else { continue };
+                for e in &spell.effects {
+                    let EffectKind::Summon(s) = &e.kind else { continue };
+                    for o in &s.options {
+                        if let Some(other) = &o.from_spell {
+                            if fresh || !needs.spells.contains(other) {
+                                queue.push((other.clone(), leaning));
+                            }
+                        }
+                        if let Some(m) = &o.monster {
+                            for file in summon_candidates(m, o.template, leaning) {
+                                needs.creatures.insert(file.clone());
+                                if seen_creatures.insert(file.clone())
+                                    && let Some(called) = self.creatures.get(&file)
+                                {
+                                    pending.push(called);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        needs
+    }
+}
