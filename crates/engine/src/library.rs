@@ -128,3 +128,45 @@ impl Library {
         needs
     }
 }
+
+/// Why a library directory could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum LibraryError {
+    /// A spell file, or the spell directory, was refused.
+    #[error(transparent)]
+    Spell(#[from] crate::spell::SpellError),
+    /// A creature file was refused.
+    #[error(transparent)]
+    Creature(#[from] crate::model::ModelError),
+    /// The creature directory could not be read.
+    #[error("{dir}: cannot read: {source}")]
+    Io {
+        /// The directory.
+        dir: String,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+}
+
+/// Reads a spell directory and a creature directory into a library (for the
+/// engine's own tests and benchmarks: the product reads files in the
+/// scenario layer and hands the engine their contents).
+pub fn load_library(spells: &std::path::Path, creatures: &std::path::Path) -> Result<Library, LibraryError> {
+    let book = crate::spell::load_spell_dir(spells)?;
+    let io = |source| LibraryError::Io { dir: creatures.display().to_string(), source };
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(creatures).map_err(io)? {
+        let path = entry.map_err(io)?.path();
+        if path.extension().is_some_and(|e| e == "json") {
+            files.push(path);
+        }
+    }
+    files.sort();
+    let mut map = BTreeMap::new();
+    for path in files {
+        let c = crate::model::load_combatant(&path)?;
+        let id = path.file_stem().and_then(|s| s.to_str()).unwrap_or_default().to_string();
+        map.insert(id, Arc::new(c));
+    }
+    Ok(Library::new(book, map))
+}

@@ -143,6 +143,18 @@ fn arena() -> Arc<Map> {
     Arc::new(Map::load(&repo().join("data/maps/sample_arena.yaml")).expect("sample arena"))
 }
 
+/// The shipped spells and summonable creatures.
+fn library() -> Arc<pf1e_engine::library::Library> {
+    static LIBRARY: std::sync::OnceLock<Arc<pf1e_engine::library::Library>> = std::sync::OnceLock::new();
+    LIBRARY
+        .get_or_init(|| {
+            let lib = pf1e_engine::library::load_library(&repo().join("data/spells"), &repo().join("data/monsters"))
+                .unwrap_or_else(|e| panic!("{e}"));
+            Arc::new(lib)
+        })
+        .clone()
+}
+
 fn duel(map: &Arc<Map>, monster: &Combatant, foe: &Combatant) -> Encounter {
     Encounter::build(
         map.clone(),
@@ -152,6 +164,7 @@ fn duel(map: &Arc<Map>, monster: &Combatant, foe: &Combatant) -> Encounter {
         ],
     )
     .unwrap_or_else(|e| panic!("{}: {e}", monster.name))
+    .with_library(library())
 }
 
 /// Each monster fights an orc and then a copy of itself on the sample arena:
