@@ -169,7 +169,7 @@ pub const LEVERS: &[Lever] = &[
         name: "spell_policy",
         kind: LeverKind::Choice(&["default", "none"]),
         default: "default",
-        doc: "Whether casters cast (inert until the engine casts spells).",
+        doc: "Whether casters cast spells as the default policy does, or never.",
     },
     Lever {
         name: "use_charges",
@@ -181,7 +181,7 @@ pub const LEVERS: &[Lever] = &[
         name: "use_class_abilities",
         kind: LeverKind::Bool,
         default: "true",
-        doc: "Use class abilities (inert until the engine plays them).",
+        doc: "Use class abilities (channel energy, hexes, deeds, bardic performance, spell combat, arcane pool).",
     },
     Lever {
         name: "retreat",
@@ -201,6 +201,30 @@ pub const LEVERS: &[Lever] = &[
         default: "none",
         doc: "A combat maneuver instead of attacking, when its chance of success is at least the chance to hit: trip, disarm, the better of the two, or none.",
     },
+    Lever {
+        name: "open_with_buffs",
+        kind: LeverKind::Bool,
+        default: "false",
+        doc: "Casters spend their first two rounds on their buffs (and a bard starts inspiring courage) before anything else.",
+    },
+    Lever {
+        name: "focus_casters",
+        kind: LeverKind::Bool,
+        default: "false",
+        doc: "Attack and aim spells at enemy spellcasters first (then by the target lever).",
+    },
+    Lever {
+        name: "save_heals",
+        kind: LeverKind::Bool,
+        default: "false",
+        doc: "A caster who knows a healing spell keeps one slot of each level it can heal with for healing.",
+    },
+    Lever {
+        name: "area_min",
+        kind: LeverKind::Choice(&["1", "2", "3"]),
+        default: "2",
+        doc: "Cast an area spell only when it catches at least this many enemies and none of the caster's allies.",
+    },
 ];
 
 /// The lever called `name`.
@@ -216,16 +240,57 @@ pub struct StrategySpec {
     pub target: TargetPriority,
     /// Retreat below this fraction of maximum hit points, in thousandths (0 = never).
     pub retreat_milli: u16,
-    /// Spellcasting (inert until the engine casts spells).
+    /// Spellcasting.
     pub spell_policy: SpellPolicy,
     /// Charge when a straight line exists.
     pub use_charges: bool,
-    /// Class abilities (inert until the engine plays them).
+    /// Class abilities.
     pub use_class_abilities: bool,
     /// Power Attack use.
     pub power_attack: PowerAttackUse,
     /// Combat maneuver use.
     pub maneuver: ManeuverUse,
+    /// Casters open with their buffs.
+    pub open_with_buffs: bool,
+    /// Enemy casters first.
+    pub focus_casters: bool,
+    /// Keep slots for healing.
+    pub save_heals: bool,
+    /// Fewest enemies an area spell must catch (1 to 3).
+    pub area_min: u8,
+}
+
+/// Which levers can change anything for a side: a lever about spells is
+/// inert for a side that casts none, one about class abilities for a side
+/// without any (the optimize job does not vary them then).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Relevance {
+    /// Someone on the side casts spells.
+    pub spells: bool,
+    /// Someone on the side has a class ability the engine plays.
+    pub class_abilities: bool,
+}
+
+impl Relevance {
+    /// Every lever matters (what is assumed when nothing is known).
+    pub const ALL: Relevance = Relevance { spells: true, class_abilities: true };
+
+    /// The relevance for a side made of `combatants`: spells when one of
+    /// them lists spells, class abilities when one of them has a feature the
+    /// catalogue resolves to a class ability rule.
+    pub fn of<'a>(combatants: impl IntoIterator<Item = &'a crate::model::Combatant>) -> Self {
+        let catalog = crate::feats::FeatCatalog::builtin().ok();
+        let mut r = Relevance { spells: false, class_abilities: false };
+        for c in combatants {
+            r.spells |= !c.spells.is_empty();
+            if let Some(cat) = catalog
+                && let Ok(resolved) = crate::feats::resolve(c, cat)
+            {
+                r.class_abilities |= resolved.rules.class.any_ability();
+            }
+        }
+        r
+    }
 }
 
 impl Default for StrategySpec {
@@ -328,6 +393,10 @@ impl StrategySpec {
             use_class_abilities: true,
             power_attack: PowerAttackUse::Auto,
             maneuver: ManeuverUse::None,
+            open_with_buffs: false,
+            focus_casters: false,
+            save_heals: false,
+            area_min: 2,
         }
     }
 
@@ -360,6 +429,10 @@ impl StrategySpec {
             "retreat" => milli_text(self.retreat_milli),
             "power_attack" => self.power_attack.name().to_string(),
             "maneuver" => self.maneuver.name().to_string(),
+            "open_with_buffs" => self.open_with_buffs.to_string(),
+            "focus_casters" => self.focus_casters.to_string(),
+            "save_heals" => self.save_heals.to_string(),
+            "area_min" => self.area_min.to_string(),
             _ => return None,
         })
     }
@@ -422,19 +495,22 @@ impl StrategySpec {
             "spell_policy" => self.spell_policy = SpellPolicy::ALL[choice(lever, value)?],
             "power_attack" => self.power_attack = PowerAttackUse::ALL[choice(lever, value)?],
             "maneuver" => self.maneuver = ManeuverUse::ALL[choice(lever, value)?],
-            "use_charges" | "use_class_abilities" => {
+            "use_charges" | "use_class_abilities" | "open_with_buffs" | "focus_casters" | "save_heals" => {
                 let b = match value {
                     Some("true") => true,
                     Some("false") => false,
                     Some(v) => return Err(bad(v)),
                     None => return Err(LeverError::MissingValue { lever: lever.name }),
                 };
-                if lever.name == "use_charges" {
-                    self.use_charges = b;
-                } else {
-                    self.use_class_abilities = b;
+                match lever.name {
+                    "use_charges" => self.use_charges = b,
+                    "use_class_abilities" => self.use_class_abilities = b,
+                    "open_with_buffs" => self.open_with_buffs = b,
+                    "focus_casters" => self.focus_casters = b,
+                    _ => self.save_heals = b,
                 }
             }
+            "area_min" => self.area_min = (choice(lever, value)? + 1) as u8,
             "retreat" => {
                 let v = value.ok_or(LeverError::MissingValue { lever: lever.name })?;
                 let f: f64 = v.parse().map_err(|_| bad(v))?;

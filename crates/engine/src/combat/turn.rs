@@ -174,6 +174,10 @@ impl<R: Dice> Engine<'_, '_, R> {
         }
         match self.st.life(i) {
             LifeState::Fighting | LifeState::Disabled => {
+                if self.st.fighters[i].fx != 0 && !self.retry_saves(i) {
+                    self.st.last_results[i].clear();
+                    return false;
+                }
                 if self.st.fighters[i].summary.flags.0 != 0 && !self.conditions_allow_turn(i) {
                     self.st.last_results[i].clear();
                     return false;

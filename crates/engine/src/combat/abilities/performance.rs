@@ -4,8 +4,8 @@
 //! the starting round included). Allies who can hear it (not deafened, the
 //! bard included) gain a competence bonus on attack and weapon damage rolls
 //! and a morale bonus on saves against charm and fear: +1, +2 from 5th
-//! level, +3 from 11th, +4 from 17th. The bonus lasts until the start of the
-//! bard's next turn, when the performance is kept up or stops.
+//! level, +3 from 11th, +4 from 17th. The bonus is renewed at each of the
+//! bard's turns and lapses one round after the performance stops.
 
 use crate::effects::{BonusType, ConditionId, Descriptor, Duration, Effect, Mod, ModTarget, When};
 use crate::rng::Dice;
@@ -52,7 +52,9 @@ impl<R: Dice> Engine<'_, '_, R> {
             if self.st.are_enemies(i, j) || !self.st.is_present(j) || self.st.has_condition(j, ConditionId::Deafened) {
                 continue;
             }
-            let e = Effect::new("inspire courage", Duration::Rounds(1)).with_mods(mods.clone());
+            // Renewed each of the bard's turns; it outlasts the bard's turn
+            // by one round so that it never lapses while the bard performs.
+            let e = Effect::new("inspire courage", Duration::Rounds(2)).with_mods(mods.clone());
             self.apply_effect(j, e, Some(i));
         }
     }

@@ -289,11 +289,36 @@ fn negative(v: &crate::spell::Scaled) -> bool {
 /// Why a caster's spell cannot be compiled: (JSON path in its file, reason).
 pub(crate) type SpellFailure = (String, String);
 
-/// The class lists tried when a caster names none.
-const DEFAULT_LISTS: [&str; 5] = ["sorcerer", "wizard", "cleric", "druid", "bard"];
+/// The class lists tried, in this order, when a caster names none.
+const DEFAULT_LISTS: [&str; 9] =
+    ["sorcerer", "wizard", "cleric", "druid", "bard", "witch", "magus", "oracle", "inquisitor"];
 
-/// The level of `spell` for caster `c`.
-fn level_for(c: &Combatant, spell: &Spell) -> Result<u8, String> {
+/// The class list of a caster that names none: the list that has the most
+/// of its spells (the first of `DEFAULT_LISTS`, then of every list in name
+/// order, on a tie). A spell it lacks (a domain spell) takes the level of
+/// the first of `DEFAULT_LISTS` that has it, else its lowest.
+fn implied_list(c: &Combatant, library: &Library) -> Option<&'static str> {
+    let spells: Vec<&Spell> = c.spells.iter().filter_map(|n| library.spell(n).map(|(_, s)| s)).collect();
+    let covered = |list: &str| spells.iter().filter(|s| s.levels.contains_key(list)).count();
+    DEFAULT_LISTS
+        .iter()
+        .chain(crate::spell::CLASSES.iter())
+        .copied()
+        .fold(None, |best: Option<(&'static str, usize)>, l| {
+            let n = covered(l);
+            if n > 0 && best.is_none_or(|b| n > b.1) { Some((l, n)) } else { best }
+        })
+        .map(|(l, _)| l)
+}
+
+/// The level of `spell` for caster `c` (whose implied list is `implied`).
+fn level_for(c: &Combatant, implied: Option<&str>, spell: &Spell) -> Result<u8, String> {
+    if c.spell_list.is_none()
+        && let Some(list) = implied
+        && let Some(&l) = spell.levels.get(list)
+    {
+        return Ok(l);
+    }
     match &c.spell_list {
         Some(list) => spell.levels.get(list.as_str()).copied().ok_or_else(|| {
             let lists: Vec<&str> = spell.levels.keys().map(String::as_str).collect();
@@ -325,6 +350,7 @@ pub(crate) fn prepare_caster(
         None => 10,
     };
     let ability_mod = ability_modifier(ability);
+    let implied = if c.spell_list.is_none() { implied_list(c, library) } else { None };
     let mut known = Vec::with_capacity(c.spells.len());
     for (i, name) in c.spells.iter().enumerate() {
         let path = format!("$.spells[{i}]");
@@ -336,7 +362,7 @@ pub(crate) fn prepare_caster(
             };
             return Err((path, format!("unknown spell {name:?}: {hint}")));
         };
-        let level = level_for(c, spell).map_err(|m| (path.clone(), m))?;
+        let level = level_for(c, implied, spell).map_err(|m| (path.clone(), m))?;
         let index = index_of(id, spell);
         if known.iter().any(|k: &Known| k.spell == index) {
             return Err((path, format!("spell {name:?} is listed twice")));

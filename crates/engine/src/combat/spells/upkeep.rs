@@ -13,11 +13,10 @@ use super::super::engine::Engine;
 use super::super::log::say;
 
 impl<R: Dice> Engine<'_, '_, R> {
-    /// Spell effects at the start of `i`'s turn, once it may act: new saves
-    /// (Hold Person: the save spends the turn; Hideous Laughter: once),
-    /// compulsions that end when the caster's side threatens, and the chance
-    /// to lose the turn (Bestow Curse). Whether the turn goes on.
-    pub(crate) fn spell_upkeep(&mut self, i: usize) -> bool {
+    /// New saves at the start of `i`'s turn, before its conditions decide
+    /// whether it acts (Hold Person: the save is the turn's full-round
+    /// action; Hideous Laughter: once). Whether the turn goes on.
+    pub(crate) fn retry_saves(&mut self, i: usize) -> bool {
         let fx = Behaviours(self.st.fighters[i].fx);
         let mut goes_on = true;
         if fx.has(Behaviours::SAVE_AGAIN) {
@@ -59,6 +58,14 @@ impl<R: Dice> Engine<'_, '_, R> {
                 return false;
             }
         }
+        true
+    }
+
+    /// Spell effects at the start of `i`'s turn, once it may act: compulsions
+    /// that end when the caster's side threatens, and the chance to lose the
+    /// turn (Bestow Curse). Whether the turn goes on.
+    pub(crate) fn spell_upkeep(&mut self, i: usize) -> bool {
+        let fx = Behaviours(self.st.fighters[i].fx);
         if fx.has(Behaviours::COMPEL) {
             self.end_threatened_compulsions(i);
         }

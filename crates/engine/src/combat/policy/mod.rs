@@ -12,6 +12,10 @@ use super::action::{Action, ActionKind};
 use super::attack::Swing;
 use super::state::{BattleState, LifeState};
 
+mod magic;
+
+use magic::{Magic, has_magic, plan_magic};
+
 /// Chooses the actions of a combatant's turn.
 ///
 /// The engine calls `plan` at the start of each turn of a combatant able to
@@ -47,6 +51,9 @@ pub struct DefaultPolicy;
 impl Policy for DefaultPolicy {
     fn plan(&mut self, battle: &BattleState<'_>, actor: usize, out: &mut Vec<Action>) {
         let Some(t) = battle.nearest_enemy(actor) else { return };
+        if has_magic(battle, actor) && plan_magic(battle, actor, t, Magic::DEFAULT, out) {
+            return;
+        }
         plan_turn(battle, actor, t, Tactics::DEFAULT, out);
     }
 }
@@ -199,7 +206,9 @@ fn strike(battle: &BattleState<'_>, actor: usize, t: usize, charges: bool, out: 
 }
 
 /// What a strategy needs to know of each combatant that the battle state
-/// does not expose: armor class and whether it casts spells.
+/// does not expose: armor class and whether it casts spells. Rows of
+/// summoned creatures (beyond the encounter's combatants) are read from the
+/// battle state.
 #[derive(Clone, Debug, Default)]
 pub struct Roster {
     ac: Vec<i32>,
@@ -241,11 +250,19 @@ impl StrategyPolicy {
     }
 
     fn target(&self, b: &BattleState<'_>, actor: usize) -> Option<usize> {
-        let enemies = (0..b.len()).filter(|&j| b.are_enemies(actor, j) && b.is_active(j));
+        let caster = |j: usize| b.prep.fighters[j].caster.is_some();
+        let focus = self.spec.focus_casters
+            && (0..b.len()).any(|j| b.are_enemies(actor, j) && b.is_active(j) && caster(j));
+        let enemies =
+            (0..b.len()).filter(|&j| b.are_enemies(actor, j) && b.is_active(j) && (!focus || caster(j)));
         let ac = |j: usize| self.roster.ac.get(j).copied().unwrap_or(0);
         match self.spec.target {
-            TargetPriority::Nearest => b.nearest_enemy(actor),
-            TargetPriority::WeakestAc => enemies.min_by_key(|&j| (ac(j), b.hp(j), j)),
+            TargetPriority::Nearest if !focus => b.nearest_enemy(actor),
+            TargetPriority::Nearest => enemies.min_by_key(|&j| (b.distance(actor, j), j)),
+            TargetPriority::WeakestAc => {
+                let ac = |j: usize| self.roster.ac.get(j).copied().unwrap_or(b.prep.fighters[j].ac.total);
+                enemies.min_by_key(|&j| (ac(j), b.hp(j), j))
+            }
             TargetPriority::LowestHp => enemies.min_by_key(|&j| (b.hp(j), j)),
             TargetPriority::Healer => {
                 let caster = |j: usize| self.roster.caster.get(j).copied().unwrap_or(false);
@@ -310,6 +327,16 @@ impl Policy for StrategyPolicy {
             power_attack: self.spec.power_attack,
             maneuver: self.spec.maneuver,
         };
+        let magic = Magic {
+            spells: self.spec.spell_policy,
+            abilities: self.spec.use_class_abilities,
+            open_with_buffs: self.spec.open_with_buffs,
+            save_heals: self.spec.save_heals,
+            area_min: self.spec.area_min,
+        };
+        if has_magic(battle, actor) && plan_magic(battle, actor, t, magic, out) {
+            return;
+        }
         plan_turn(battle, actor, t, tactics, out);
     }
 }

@@ -1,0 +1,666 @@
+//! How the default policy and compiled strategies use spells and class
+//! abilities (the predecessor's order, `docs/rules/magic.md` §7): a held
+//! charge is delivered; class abilities come first when they fit the moment
+//! (inspire courage, channel energy to heal or to harm undead, hexes, the
+//! arcane pool, deeds); then spells: heal an ally under half its hit
+//! points, summon, open with buffs when the lever says so, the best
+//! offensive spell when it beats the weapon attack (expected damage, or a
+//! condition's worth, times the chance it lands: attack roll, spell
+//! resistance, save), a buff when nothing better is at hand; the magus
+//! folds its spell into spell combat. Everything is evaluated from where the
+//! caster stands; a caster with nothing to cast falls back to the attack ladder.
+
+use crate::effects::{Behaviours, ConditionId, Flags, SaveKind};
+use crate::feats::{Deed, Hex};
+use crate::spell::Spell;
+use crate::spell::effect::{EffectKind, EffectSave};
+use crate::spell::model::{AttackKind, CreatureType, Origin, Range, SaveOutcome, TargetKind};
+use crate::strategy::SpellPolicy;
+
+use super::super::abilities::AbilitySpec;
+use super::super::action::{Ability, Action, ActionKind};
+use super::super::power_attack::hit_chance;
+use super::super::spells::{Cast, Metamagic};
+use super::super::state::{BattleState, LifeState};
+
+/// The magic levers of a side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Magic {
+    pub spells: SpellPolicy,
+    pub abilities: bool,
+    pub open_with_buffs: bool,
+    pub save_heals: bool,
+    pub area_min: u8,
+}
+
+impl Magic {
+    /// The default policy's.
+    pub const DEFAULT: Magic =
+        Magic { spells: SpellPolicy::Default, abilities: true, open_with_buffs: false, save_heals: false, area_min: 2 };
+}
+
+/// A spell option: what to cast, and its worth.
+#[derive(Clone, Copy, Debug)]
+struct Option_ {
+    spell: u16,
+    target: Option<usize>,
+    point: Option<crate::map::Pos>,
+    metamagic: Metamagic,
+    score: f64,
+}
+
+/// Whether `i` has anything the magic layer plays.
+#[inline]
+pub(crate) fn has_magic(b: &BattleState<'_>, i: usize) -> bool {
+    let spec = &b.prep.fighters[i];
+    spec.caster.is_some() || spec.abilities.is_some() || b.fighters[i].held.is_some()
+}
+
+/// Plans `i`'s turn with spells and class abilities against target `t`;
+/// `false` when nothing magical is worth it (the attack ladder plays).
+pub(crate) fn plan_magic(b: &BattleState<'_>, i: usize, t: usize, m: Magic, out: &mut Vec<Action>) -> bool {
+    let f = &b.fighters[i];
+    if f.summary.flags.has(Flags::MUST_FLEE) {
+        return false;
+    }
+    let spec = &b.prep.fighters[i];
+    let abilities = spec.abilities.as_deref().filter(|_| m.abilities);
+    // A held charge: touch with it.
+    if let Some(held) = f.held {
+        let target = held.cast.target.filter(|&x| b.is_active(x)).unwrap_or(t);
+        if b.touch_reaches(i, target) {
+            out.push(Action::at(ActionKind::DischargeSpell, target));
+            return true;
+        }
+    }
+    if let Some(a) = abilities
+        && plan_abilities(b, i, t, a, m, out)
+    {
+        return true;
+    }
+    if m.spells == SpellPolicy::None || spec.caster.is_none() || !can_cast_now(b, i) {
+        return false;
+    }
+    plan_spells(b, i, t, m, abilities, out)
+}
+
+/// Whether `i` can cast at all this turn.
+fn can_cast_now(b: &BattleState<'_>, i: usize) -> bool {
+    let f = &b.fighters[i];
+    !f.summary.flags.has(Flags::CANT_CAST) && !Behaviours(f.fx).has(Behaviours::CANNOT_CAST) && f.pending.is_none()
+}
+
+// ---- class abilities ----
+
+fn plan_abilities(
+    b: &BattleState<'_>,
+    i: usize,
+    t: usize,
+    a: &AbilitySpec,
+    m: Magic,
+    out: &mut Vec<Action>,
+) -> bool {
+    let f = &b.fighters[i];
+    // Inspire courage: started on the first turn the bard sees a fight.
+    if a.inspire_courage > 0 && !f.performing && f.pools.bardic_rounds > 0 {
+        out.push(Action::new(ActionKind::InspireCourage));
+        if b.weapon_for(i, t, b.pos(i)).is_err() && !b.flags(i).has(Flags::CANT_MOVE) {
+            out.push(Action::at(ActionKind::Move, t));
+        }
+        return true;
+    }
+    // Channel energy: heal the wounded living around, or harm grouped undead.
+    if let Some(ch) = a.channel
+        && f.pools.channel_energy > 0
+    {
+        let in_burst = |j: usize| b.is_present(j) && b.distance(i, j) <= 30;
+        let wounded = (0..b.len())
+            .filter(|&j| !b.are_enemies(i, j) && in_burst(j) && needs_healing(b, j))
+            .filter(|&j| (b.prep.fighters[j].ctype == Some(CreatureType::Undead)) != ch.positive)
+            .count();
+        if wounded >= 1 {
+            out.push(Action::new(ActionKind::ChannelEnergy).with_option(0));
+            return true;
+        }
+        let undead_foes = (0..b.len())
+            .filter(|&j| b.are_enemies(i, j) && b.is_active(j) && in_burst(j))
+            .filter(|&j| (b.prep.fighters[j].ctype == Some(CreatureType::Undead)) == ch.positive)
+            .count();
+        if undead_foes >= 2 {
+            out.push(Action::new(ActionKind::ChannelEnergy).with_option(1));
+            return true;
+        }
+    }
+    // Arcane pool: a swift action before the magus's first melee.
+    if a.arcane_enhancement > 0
+        && f.pools.arcane_pool > 0
+        && !f.swift_used
+        && !f.effects.iter().any(|e| &*e.effect.name == "arcane pool")
+        && b.distance(i, t) <= 30
+    {
+        out.push(Action::new(ActionKind::ArcanePool));
+    }
+    // Deeds: clear a misfired firearm, declare the grit deeds before a shot.
+    if !a.deeds.is_empty() {
+        let attacks = &b.prep.fighters[i].attacks;
+        let misfired = (0..attacks.len()).any(|w| attacks[w].firearm && b.is_broken(i, w) && !b.sundered(i, w));
+        if misfired && a.has_deed(Deed::QuickClear) && f.pools.grit > 0 {
+            // A move action spending grit, then the shot.
+            out.push(Action::new(ActionKind::Deed).with_ability(Ability::Deed(Deed::QuickClear)));
+            out.push(Action::at(ActionKind::Attack, t));
+            return true;
+        } else if let Ok(w) = b.weapon_for(i, t, b.pos(i))
+            && attacks[w].firearm
+            && f.pools.grit > 0
+        {
+            if a.has_deed(Deed::UpCloseAndDeadly) {
+                out.push(Action::new(ActionKind::Deed).with_ability(Ability::Deed(Deed::UpCloseAndDeadly)));
+            } else if a.has_deed(Deed::Deadeye) && b.distance(i, t) > attacks[w].increment {
+                out.push(Action::new(ActionKind::Deed).with_ability(Ability::Deed(Deed::Deadeye)));
+            }
+        }
+    }
+    if !a.hexes.is_empty()
+        && f.pools.hexes != Some(0)
+        && let Some(hex) = choose_hex(b, i, t, a, m)
+    {
+        out.push(hex);
+        return true;
+    }
+    false
+}
+
+/// Whether ally `j` is under half its hit points (dying included).
+fn needs_healing(b: &BattleState<'_>, j: usize) -> bool {
+    let f = &b.fighters[j];
+    !f.dead && !f.gone && b.life(j) != LifeState::Dead && 2 * f.hp < b.prep.fighters[j].hp_max
+}
+
+/// The hex a witch uses now, if one is worth it.
+fn choose_hex(b: &BattleState<'_>, i: usize, t: usize, a: &AbilitySpec, m: Magic) -> Option<Action> {
+    let _ = m;
+    let near = |j: usize| b.distance(i, j) <= super::super::abilities::HEX_RANGE_FT && b.line_of_effect_from(i, b.pos(i), j);
+    let once = |j: usize, h: Hex| !b.fighters[j].marks.contains(&(i, 0x8000 | h as u16));
+    // Healing an adjacent ally in need.
+    if a.has_hex(Hex::Healing)
+        && let Some(j) = (0..b.len()).find(|&j| {
+            !b.are_enemies(i, j) && needs_healing(b, j) && b.touch_reaches(i, j) && once(j, Hex::Healing)
+        })
+    {
+        return Some(hex_action(Hex::Healing, j));
+    }
+    // A ward on an ally who fights in melee, once.
+    if a.has_hex(Hex::Ward)
+        && !(0..b.len()).any(|j| b.fighters[j].effects.iter().any(|e| &*e.effect.name == "ward" && e.source == Some(i)))
+        && let Some(j) = (0..b.len()).find(|&j| j != i && !b.are_enemies(i, j) && b.is_active(j) && near(j))
+    {
+        return Some(hex_action(Hex::Ward, j));
+    }
+    if !b.is_active(t) || !near(t) {
+        return None;
+    }
+    let mind_immune = b.prep.fighters[t].immune.descriptors.has(crate::effects::Descriptor::MindAffecting);
+    if a.has_hex(Hex::Slumber)
+        && once(t, Hex::Slumber)
+        && !mind_immune
+        && !b.prep.fighters[t].immune.conditions.has(ConditionId::Asleep)
+        && !b.is_helpless(t)
+    {
+        return Some(hex_action(Hex::Slumber, t));
+    }
+    let eyed = b.fighters[t].effects.iter().any(|e| &*e.effect.name == "evil eye" && e.source == Some(i));
+    if a.has_hex(Hex::EvilEye) && !eyed && !mind_immune {
+        return Some(hex_action(Hex::EvilEye, t));
+    }
+    if a.has_hex(Hex::Misfortune) && once(t, Hex::Misfortune) {
+        return Some(hex_action(Hex::Misfortune, t));
+    }
+    None
+}
+
+fn hex_action(h: Hex, target: usize) -> Action {
+    Action::at(ActionKind::Hex, target).with_ability(Ability::Hex(h))
+}
+
+// ---- spells ----
+
+fn plan_spells(
+    b: &BattleState<'_>,
+    i: usize,
+    t: usize,
+    m: Magic,
+    abilities: Option<&AbilitySpec>,
+    out: &mut Vec<Action>,
+) -> bool {
+    let caster = b.prep.fighters[i].caster.as_deref().expect("checked by the caller");
+    // 1. Heal an ally under half its hit points.
+    if let Some(o) = best_heal(b, i) {
+        push_cast(b, i, o, out);
+        return true;
+    }
+    // 2. Summon when nothing summoned is around.
+    if let Some(o) = caster
+        .known
+        .iter()
+        .filter(|k| b.prep.spells[usize::from(k.spell)].role.summon)
+        .filter(|k| allowed(b, i, m, k.spell, Metamagic::NONE))
+        .find(|k| b.can_cast(i, k.spell, Metamagic::NONE).is_ok())
+    {
+        out.push(Action::cast(o.spell, Some(t)));
+        return true;
+    }
+    // 3. Open with buffs.
+    if m.open_with_buffs
+        && b.round() <= 2
+        && let Some(o) = best_buff(b, i, m)
+    {
+        push_cast(b, i, o, out);
+        return true;
+    }
+    // 4. The best offensive spell, when it beats the weapon.
+    let weapon = weapon_value(b, i, t);
+    if let Some(o) = best_offense(b, i, t, m)
+        && o.score > weapon
+    {
+        // The magus folds a standard-action spell into spell combat when its weapon reaches.
+        let spell = &b.prep.spells[usize::from(o.spell)].spell;
+        let combat = abilities.is_some_and(|a| a.spell_combat)
+            && b.melee_weapon_from(i, t, b.pos(i)).is_some()
+            && spell.cast_time == crate::spell::model::CastTime::Standard
+            && o.metamagic.is_empty();
+        if combat {
+            let mut a = Action::at(ActionKind::SpellCombat, t);
+            a.spell = Some(o.spell);
+            a.destination = o.point;
+            if spell.target.is_some() && o.target != Some(t) {
+                a.target = o.target;
+            }
+            if threatened(b, i) && defensive_odds(b, i, o.spell, o.metamagic) >= 0.5 {
+                a.defensive = true;
+            }
+            out.push(a);
+            return true;
+        }
+        push_cast(b, i, o, out);
+        add_quickened(b, i, t, m, out);
+        return true;
+    }
+    // 5. A buff when the weapon cannot reach the target from here.
+    if weapon == 0.0
+        && let Some(o) = best_buff(b, i, m)
+    {
+        push_cast(b, i, o, out);
+        return true;
+    }
+    false
+}
+
+/// Whether `i` is threatened where it stands.
+fn threatened(b: &BattleState<'_>, i: usize) -> bool {
+    (0..b.len()).any(|e| b.are_enemies(e, i) && b.threatens(e, i))
+}
+
+/// The chance of `i`'s concentration check to cast `spell` defensively.
+fn defensive_odds(b: &BattleState<'_>, i: usize, spell: u16, mm: Metamagic) -> f64 {
+    let Ok((_, slot)) = b.can_cast(i, spell, mm) else { return 0.0 };
+    let dc = 15 + 2 * i32::from(slot);
+    let bonus = b.concentration_bonus(i, true);
+    (f64::from(21 - (dc - bonus)) / 20.0).clamp(0.0, 1.0)
+}
+
+/// Appends the cast of `o`: defensively when threatened and the check is
+/// likely, after a move when the target is out of touch.
+fn push_cast(b: &BattleState<'_>, i: usize, o: Option_, out: &mut Vec<Action>) {
+    let mut a = Action::cast(o.spell, o.target).with_metamagic(o.metamagic);
+    a.destination = o.point;
+    if threatened(b, i) && defensive_odds(b, i, o.spell, o.metamagic) >= 0.5 {
+        a = a.defensively();
+    }
+    out.push(a);
+}
+
+/// A quickened damage spell as the turn's swift action, when the caster knows Quicken Spell.
+fn add_quickened(b: &BattleState<'_>, i: usize, t: usize, m: Magic, out: &mut Vec<Action>) {
+    let caster = b.prep.fighters[i].caster.as_deref().expect("a caster");
+    if !caster.metamagic.has(Metamagic::QUICKEN) || b.fighters[i].swift_used {
+        return;
+    }
+    let mut best: Option<Option_> = None;
+    for k in &caster.known {
+        let prepared = &b.prep.spells[usize::from(k.spell)];
+        if !prepared.role.damage || prepared.role.area || !allowed(b, i, m, k.spell, Metamagic::QUICKEN) {
+            continue;
+        }
+        if out.iter().any(|a| a.spell == Some(k.spell)) && b.fighters[i].slots[usize::from(k.level + 4).min(9)] < 2 {
+            continue;
+        }
+        if let Some(o) = score_offense(b, i, t, k.spell, Metamagic::QUICKEN, m)
+            && best.is_none_or(|x| o.score > x.score)
+        {
+            best = Some(o);
+        }
+    }
+    if let Some(o) = best {
+        out.push(Action::cast(o.spell, o.target).with_metamagic(o.metamagic));
+    }
+}
+
+/// Whether `i` may spend a slot on `spell` with `mm` under the levers
+/// (Save heals keeps the last slot of each level a healing spell it knows needs).
+fn allowed(b: &BattleState<'_>, i: usize, m: Magic, spell: u16, mm: Metamagic) -> bool {
+    let Ok((_, slot)) = b.can_cast(i, spell, mm) else { return false };
+    let prepared = &b.prep.spells[usize::from(spell)];
+    if !m.save_heals || slot == 0 || prepared.role.heal {
+        return true;
+    }
+    let caster = b.prep.fighters[i].caster.as_deref().expect("a caster");
+    let heals_here = caster.known.iter().any(|k| k.level == slot && b.prep.spells[usize::from(k.spell)].role.heal);
+    !heals_here || b.fighters[i].slots[usize::from(slot)] > 1
+}
+
+/// The expected damage of `i`'s weapon against `t` this turn from where it
+/// stands (0 when nothing reaches): hit chance × mean damage, iterative attacks included.
+fn weapon_value(b: &BattleState<'_>, i: usize, t: usize) -> f64 {
+    let Ok(w) = b.weapon_for(i, t, b.pos(i)) else { return 0.0 };
+    let spec = &b.prep.fighters[i];
+    let atk = &spec.attacks[w];
+    let s = b.situation(i, w, t, super::super::attack::Swing::default());
+    let per = hit_chance(s.attack, s.ac) * atk.mean_damage * f64::from(atk.count);
+    let iters = if atk.iterates { super::super::attack::iterations(spec.bab) } else { 1 };
+    per * f64::from(iters.max(1))
+}
+
+/// The chance that `t` fails a save of `kind` against `dc`.
+fn p_fail(b: &BattleState<'_>, t: usize, kind: SaveKind, dc: i32) -> f64 {
+    let bonus = b.save_bonus(t, kind, &crate::effects::Context { spell: true, ..Default::default() });
+    let needed = (dc - bonus).clamp(2, 20);
+    f64::from(needed - 1) / 20.0
+}
+
+/// The chance `i`'s spell gets through `t`'s spell resistance.
+fn p_through(b: &BattleState<'_>, i: usize, t: usize, spell: &Spell) -> f64 {
+    let sr = b.prep.fighters[t].spell_resistance as i32;
+    if !spell.spell_resistance || sr == 0 {
+        return 1.0;
+    }
+    let caster = b.prep.fighters[i].caster.as_deref().expect("a caster");
+    let bonus = caster.cl as i32 + caster.penetration;
+    (f64::from(21 - (sr - bonus)) / 20.0).clamp(0.0, 1.0)
+}
+
+/// Whether `t` ignores `spell` outright (immunities of its type and file,
+/// and of its effects: Shield against Magic Missile).
+fn immune(b: &BattleState<'_>, t: usize, spell: u16) -> bool {
+    let prepared = &b.prep.spells[usize::from(spell)];
+    let im = &b.prep.fighters[t].immune;
+    let by_effect = Behaviours(b.fighters[t].fx).has(Behaviours::IMMUNITY)
+        && b.fighters[t].effects.iter().flat_map(|e| e.effect.behaviours.iter()).any(|x| match x {
+            crate::effects::Behaviour::Immunity { spells, descriptors, .. } => {
+                spells.contains(&spell)
+                    || crate::effects::Descriptor::ALL.iter().any(|&d| prepared.descriptors.has(d) && descriptors.has(d))
+            }
+            _ => false,
+        });
+    by_effect
+        || crate::effects::Descriptor::ALL.iter().any(|&d| prepared.descriptors.has(d) && im.descriptors.has(d))
+        || im.subschool(prepared.subschool)
+        || (im.magic && prepared.spell.spell_resistance)
+        || (im.fortitude && prepared.spell.saving_throw.as_ref().is_some_and(|s| s.kind == SaveKind::Fort))
+}
+
+/// How much one casting of `spell` with `mm` is worth against `t` (and the
+/// creatures an area catches): expected damage, or a condition's worth.
+fn score_offense(b: &BattleState<'_>, i: usize, t: usize, spell: u16, mm: Metamagic, m: Magic) -> Option<Option_> {
+    let prep = b.prep;
+    let prepared = &prep.spells[usize::from(spell)];
+    let s = &prepared.spell;
+    if prepared.unplayable.is_some() || !(prepared.role.damage || prepared.role.control) || s.harmless {
+        return None;
+    }
+    let action = Action::cast(spell, Some(t)).with_metamagic(mm);
+    let mut cast = b.casting(i, &action).ok()?;
+    // Who it catches.
+    let mut caught: Vec<usize> = Vec::new();
+    let area = s.area.as_ref().filter(|_| s.target.is_none());
+    if let Some(area) = area {
+        if area.origin == Origin::Caster && !matches!(area.shape, crate::spell::model::Shape::Cone | crate::spell::model::Shape::Line) {
+            cast.target = None;
+        } else {
+            cast.point = Some(b.pos(t));
+            cast.target = None;
+            if area.origin == Origin::Point {
+                let r = b.spell_range(i, s, cast.cl).unwrap_or(u32::MAX);
+                if crate::grid::distance_ft(b.pos(i), b.pos(t)) > r || !b.prep.line_of_effect(b.pos(i), b.pos(t)) {
+                    return None;
+                }
+            }
+        }
+        let template = b.template(&cast, area)?;
+        b.in_template(&cast, s, &template, &mut caught);
+        let allies = caught.iter().filter(|&&j| !b.are_enemies(i, j)).count();
+        let foes = caught.iter().filter(|&&j| b.are_enemies(i, j) && b.is_active(j)).count();
+        if allies > 0 || foes < usize::from(m.area_min.max(1)) {
+            return None;
+        }
+        caught.retain(|&j| b.are_enemies(i, j) && b.is_active(j));
+    } else {
+        if s.target.as_ref().is_some_and(|tg| tg.kind == TargetKind::Caster) || s.range == Range::Personal {
+            return None;
+        }
+        if b.spell_reaches(i, t, s, cast.cl).is_err() || !b.passes(i, t, &s.target.as_ref()?.filter) {
+            return None;
+        }
+        caught.push(t);
+    }
+    let mut score = 0.0;
+    for &j in &caught {
+        if immune(b, j, spell) {
+            continue;
+        }
+        let through = p_through(b, i, j, s);
+        let hit = match s.attack.as_ref().map(|a| a.kind) {
+            Some(AttackKind::MeleeTouch) => {
+                let sit = b.touch_situation(i, j, true);
+                hit_chance(sit.attack, sit.ac)
+            }
+            Some(_) => {
+                let sit = b.touch_situation(i, j, false);
+                hit_chance(sit.attack, sit.ac)
+            }
+            None => 1.0,
+        };
+        score += through * hit * value_on(b, i, j, &cast, s, mm);
+    }
+    (score > 0.0).then_some(Option_ { spell, target: cast.target, point: cast.point, metamagic: mm, score })
+}
+
+/// The worth of `s`'s effects on `j` once it lands: expected damage after
+/// its save, plus each condition's worth (the creature's threat times how
+/// much the condition takes away) times the chance of a failed save.
+fn value_on(b: &BattleState<'_>, i: usize, j: usize, cast: &Cast, s: &Spell, mm: Metamagic) -> f64 {
+    let ctype = b.prep.fighters[j].ctype;
+    // A creature that already cannot act is not worth a control spell.
+    let out_of_fight = b.flags(j).has(Flags::CANT_ACT);
+    let threat = if out_of_fight { 0.0 } else { threat_of(b, j) };
+    let mut value = 0.0;
+    for e in &s.effects {
+        if !b.passes(i, j, &e.only) {
+            continue;
+        }
+        let (kind, outcome) = match &s.saving_throw {
+            Some(st) => (
+                e.save_kind.unwrap_or(st.kind),
+                e.save.unwrap_or(match st.outcome {
+                    SaveOutcome::Half => EffectSave::Half,
+                    SaveOutcome::Partial => EffectSave::None,
+                    _ => EffectSave::Negates,
+                }),
+            ),
+            None => (SaveKind::Will, EffectSave::None),
+        };
+        let fail = if outcome == EffectSave::None { 1.0 } else { p_fail(b, j, kind, cast.dc) };
+        let kept = match outcome {
+            EffectSave::Half => fail + (1.0 - fail) / 2.0,
+            EffectSave::Negates => fail,
+            EffectSave::None => 1.0,
+        };
+        match &e.kind {
+            EffectKind::Damage(d) => {
+                if d.heals_undead && ctype == Some(CreatureType::Undead) {
+                    return 0.0;
+                }
+                let amount = d.vs.iter().find(|v| ctype == Some(v.creature_type)).and_then(|v| v.amount.as_ref()).unwrap_or(&d.amount);
+                let mut mean = amount.mean_at(cast.cl).max(0.0);
+                if mm.has(Metamagic::MAXIMIZE) {
+                    mean = f64::from(amount.bounds_at(cast.cl).1.max(0));
+                }
+                if mm.has(Metamagic::EMPOWER) {
+                    mean *= 1.5;
+                }
+                let n = d.projectiles.as_ref().and_then(|p| p.fixed_at(cast.cl)).unwrap_or(1).max(1);
+                let hp = f64::from((b.fighters[j].hp + b.fighters[j].temp_hp).max(1));
+                value += (mean * f64::from(n) * kept).min(hp * 1.2);
+            }
+            EffectKind::Heal(h) if h.harms_undead && ctype == Some(CreatureType::Undead) => {
+                value += h.amount.mean_at(cast.cl) * kept;
+            }
+            EffectKind::Condition(c) => {
+                let worth = c.conditions.iter().map(|&k| severity(k)).fold(0.0, f64::max);
+                let already = c.conditions.iter().all(|&k| b.has_condition(j, k));
+                if !already {
+                    value += threat * worth * kept;
+                }
+            }
+            EffectKind::Death(_) => value += f64::from(b.fighters[j].hp.max(1)) * kept,
+            EffectKind::Compel(_) => value += threat * 2.0 * kept,
+            EffectKind::NegativeLevels(_) | EffectKind::AbilityDamage(_) => value += threat * 0.5 * kept,
+            EffectKind::Modifiers(mm) if mm.modifiers.iter().any(|x| x.value.bounds_at(cast.cl).1 < 0) => {
+                value += threat * 0.3 * kept;
+            }
+            EffectKind::Choice(_) | EffectKind::ActionLoss(_) | EffectKind::Reroll(_) => value += threat * 0.5 * kept,
+            _ => {}
+        }
+    }
+    value
+}
+
+/// How much a condition takes away from a creature's turns (1: all of it).
+fn severity(k: ConditionId) -> f64 {
+    use ConditionId as C;
+    match k {
+        C::Paralyzed | C::Asleep | C::Unconscious | C::Helpless | C::Stunned | C::Dazed | C::Cowering | C::Fascinated => 2.0,
+        C::Panicked | C::Confused | C::Nauseated => 1.5,
+        C::Frightened | C::Blinded | C::Pinned | C::Grappled => 1.0,
+        C::Staggered | C::Entangled | C::Exhausted => 0.6,
+        C::Shaken | C::Sickened | C::Fatigued | C::Dazzled | C::Deafened | C::Bane => 0.3,
+        _ => 0.2,
+    }
+}
+
+/// The damage per round `j` threatens: its best attack's mean damage (at least 1).
+fn threat_of(b: &BattleState<'_>, j: usize) -> f64 {
+    b.prep.fighters[j].attacks.iter().map(|a| a.mean_damage * f64::from(a.count)).fold(1.0, f64::max)
+}
+
+/// The best offensive option of `i` against `t` (metamagic variants included).
+fn best_offense(b: &BattleState<'_>, i: usize, t: usize, m: Magic) -> Option<Option_> {
+    let caster = b.prep.fighters[i].caster.as_deref()?;
+    let mut best: Option<Option_> = None;
+    let variants = [Metamagic::NONE, Metamagic::MAXIMIZE, Metamagic::EMPOWER];
+    for k in &caster.known {
+        for &mm in &variants {
+            if !mm.is_empty() && !caster.metamagic.has(mm) {
+                continue;
+            }
+            if !allowed(b, i, m, k.spell, mm) {
+                continue;
+            }
+            if let Some(o) = score_offense(b, i, t, k.spell, mm, m) {
+                // Prefer the cheaper slot on a tie.
+                if best.is_none_or(|x| o.score > x.score + 1e-9) {
+                    best = Some(o);
+                }
+            }
+        }
+    }
+    best
+}
+
+/// The best heal for an ally (or itself) under half its hit points, within reach now.
+fn best_heal(b: &BattleState<'_>, i: usize) -> Option<Option_> {
+    let caster = b.prep.fighters[i].caster.as_deref()?;
+    let patient = (0..b.len())
+        .filter(|&j| !b.are_enemies(i, j) && needs_healing(b, j))
+        .filter(|&j| b.prep.fighters[j].ctype != Some(CreatureType::Undead))
+        .min_by_key(|&j| (b.fighters[j].hp * 100 / b.prep.fighters[j].hp_max.max(1), j))?;
+    let mut best: Option<Option_> = None;
+    for k in &caster.known {
+        let prepared = &b.prep.spells[usize::from(k.spell)];
+        if !prepared.role.heal || prepared.role.damage || b.can_cast(i, k.spell, Metamagic::NONE).is_err() {
+            continue;
+        }
+        let s = &prepared.spell;
+        let reaches = match (&s.target, &s.area) {
+            (Some(tg), _) if tg.kind == TargetKind::Caster => patient == i,
+            (Some(_), _) => b.spell_reaches(i, patient, s, caster.cl).is_ok(),
+            (None, Some(_)) => b.distance(i, patient) <= 30,
+            _ => false,
+        };
+        if !reaches {
+            continue;
+        }
+        let mean = s
+            .effects
+            .iter()
+            .filter_map(|e| match &e.kind {
+                EffectKind::Heal(h) => Some(h.amount.mean_at(caster.cl)),
+                _ => None,
+            })
+            .sum::<f64>();
+        let missing = f64::from(b.prep.fighters[patient].hp_max - b.fighters[patient].hp);
+        // Healing beyond what is missing is wasted: the cheapest spell that covers it wins.
+        let score = mean.min(missing) - 0.01 * f64::from(k.level);
+        if best.is_none_or(|x| score > x.score) {
+            best = Some(Option_ { spell: k.spell, target: Some(patient), point: None, metamagic: Metamagic::NONE, score });
+        }
+    }
+    best
+}
+
+/// A buff not yet on its recipient: the caster first, then the nearest ally in reach.
+fn best_buff(b: &BattleState<'_>, i: usize, m: Magic) -> Option<Option_> {
+    let caster = b.prep.fighters[i].caster.as_deref()?;
+    for k in &caster.known {
+        let prepared = &b.prep.spells[usize::from(k.spell)];
+        if !prepared.role.buff || prepared.role.damage || prepared.role.heal || !allowed(b, i, m, k.spell, Metamagic::NONE) {
+            continue;
+        }
+        let s = &prepared.spell;
+        let on = |j: usize| b.fighters[j].effects.iter().any(|e| e.effect.spell == Some(k.spell));
+        let self_only = s.range == Range::Personal || s.target.as_ref().is_some_and(|t| t.kind == TargetKind::Caster);
+        if s.target.is_none() {
+            // An area buff (Bless): worth it when it reaches two allies not yet under it.
+            let allies = (0..b.len())
+                .filter(|&j| !b.are_enemies(i, j) && b.is_active(j) && !on(j) && b.distance(i, j) <= 50)
+                .count();
+            if allies >= 2 {
+                return Some(Option_ { spell: k.spell, target: None, point: None, metamagic: Metamagic::NONE, score: 1.0 });
+            }
+            continue;
+        }
+        let mut recipients: Vec<usize> = if self_only {
+            vec![i]
+        } else {
+            (0..b.len()).filter(|&j| !b.are_enemies(i, j) && b.is_active(j)).collect()
+        };
+        recipients.sort_by_key(|&j| (j != i, b.distance(i, j), j));
+        if let Some(j) = recipients.into_iter().find(|&j| {
+            !on(j)
+                && (j == i || b.spell_reaches(i, j, s, caster.cl).is_ok())
+                && s.target.as_ref().is_none_or(|tg| b.passes(i, j, &tg.filter))
+        }) {
+            return Some(Option_ { spell: k.spell, target: Some(j), point: None, metamagic: Metamagic::NONE, score: 1.0 });
+        }
+    }
+    None
+}
