@@ -67,8 +67,31 @@ pub fn load(map_path: &Path, sides: &[SideArg], options: &SimOptions) -> Result<
         scenario_sides.push(ScenarioSide { name: side.name.clone(), zone: None, combatants });
     }
     let scenario = Scenario::new(map_path.display().to_string(), map_yaml, scenario_sides, options.clone());
+    // The spells and summonable creatures beside the combatant files (`data/spells`, `data/monsters`).
+    let origins: Vec<String> = sides.iter().flat_map(|s| s.files.iter().map(|f| f.display().to_string())).collect();
+    let (spell_dirs, creature_dirs) = pf1e_wire::scenario::library_dirs(origins.iter().map(String::as_str));
+    let scenario = scenario
+        .with_library(read_dirs(&spell_dirs)?, read_dirs(&creature_dirs)?)
+        .map_err(|e| failure(map_path, e))?;
     let encounter = scenario.encounter().map_err(|e| failure(map_path, e))?;
     scenario.prepare(encounter).map_err(|e| failure(map_path, e))
+}
+
+/// Every `*.json` file of the directories that exist, as (path, content), in path order.
+fn read_dirs(dirs: &[String]) -> Result<Vec<(String, Vec<u8>)>, CliError> {
+    let mut out = Vec::new();
+    for dir in dirs {
+        let Ok(entries) = std::fs::read_dir(dir) else { continue };
+        let mut paths: Vec<PathBuf> = entries
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "json") && p.is_file())
+            .collect();
+        paths.sort();
+        for path in paths {
+            out.push((path.display().to_string(), read(&path)?));
+        }
+    }
+    Ok(out)
 }
 
 /// The one-line message of a scenario error; deployment errors say which

@@ -66,6 +66,9 @@ pub struct JobContext {
     pub sides: Vec<String>,
     /// The seed shared by every cell (common random numbers).
     pub seed: u64,
+    /// Which levers can change anything for the party (the optimize job
+    /// varies only those).
+    pub levers: pf1e_engine::strategy::Relevance,
 }
 
 impl JobContext {

@@ -213,6 +213,9 @@ pub struct Sweep {
 /// Where referenced files come from: the disk (client side) or a bundle.
 trait FileSource {
     fn read(&self, path: &str) -> Result<Vec<u8>, String>;
+    /// The `*.json` files directly in directory `dir`, as paths written like
+    /// `dir/name.json`, in order; none when the directory does not exist.
+    fn list(&self, dir: &str) -> Vec<String>;
 }
 
 struct DiskSource {
@@ -223,6 +226,18 @@ impl FileSource for DiskSource {
     fn read(&self, path: &str) -> Result<Vec<u8>, String> {
         let full = self.base.join(path);
         std::fs::read(&full).map_err(|e| format!("cannot read {}: {e}", full.display()))
+    }
+
+    fn list(&self, dir: &str) -> Vec<String> {
+        let Ok(entries) = std::fs::read_dir(self.base.join(dir)) else { return Vec::new() };
+        let mut names: Vec<String> = entries
+            .filter_map(|e| e.ok())
+            .filter(|e| e.path().is_file())
+            .filter_map(|e| e.file_name().to_str().map(str::to_string))
+            .filter(|n| n.ends_with(".json"))
+            .collect();
+        names.sort();
+        names.into_iter().map(|n| format!("{dir}/{n}")).collect()
     }
 }
 
@@ -236,6 +251,15 @@ impl FileSource for BundleSource<'_> {
             .get(path)
             .map(|b| b.to_vec())
             .ok_or_else(|| format!("file {path:?} is missing from the submitted bundle"))
+    }
+
+    fn list(&self, dir: &str) -> Vec<String> {
+        let prefix = format!("{dir}/");
+        self.files
+            .keys()
+            .filter(|p| p.strip_prefix(&prefix).is_some_and(|rest| !rest.contains('/') && rest.ends_with(".json")))
+            .map(|p| p.to_string())
+            .collect()
     }
 }
 
@@ -308,6 +332,13 @@ pub fn bundle_from_disk(path: &Path) -> Result<proto::SweepBundle, SweepError> {
     for p in referenced_paths(&parsed) {
         let content = source.read(&p).map_err(|m| SweepError::new(&file, line_of(&text, &p), m))?;
         files.push(proto::BundleFile { path: p, content });
+    }
+    // The library files the scenario uses (spells, summoned creatures), chosen as the coordinator will.
+    let sweep = Sweep::resolve(&text, &file, &source)?;
+    for (path, content) in sweep.scenario.spells.iter().chain(&sweep.scenario.creatures) {
+        if !files.iter().any(|f| &f.path == path) {
+            files.push(proto::BundleFile { path: path.clone(), content: content.clone() });
+        }
     }
     Ok(proto::SweepBundle { sweep_path: file, sweep_yaml: text, files })
 }
@@ -389,6 +420,24 @@ impl Sweep {
                 simple_monster_death: f.scenario.simple_monster_death,
             },
         );
+        // The spells and summonable creatures beside the combatant files.
+        let paths: Vec<&str> =
+            f.scenario.sides.0.values().flat_map(|s| s.combatants.iter().map(String::as_str)).collect();
+        let (spell_dirs, creature_dirs) = pf1e_wire::scenario::library_dirs(paths);
+        let mut library = |dirs: &[String]| -> Result<Vec<(String, Vec<u8>)>, SweepError> {
+            let mut out = Vec::new();
+            for dir in dirs {
+                for p in source.list(dir) {
+                    let content = source.read(&p).map_err(|m| SweepError::new(file, None, m))?;
+                    out.push((p, content));
+                }
+            }
+            Ok(out)
+        };
+        let (spell_files, creature_files) = (library(&spell_dirs)?, library(&creature_dirs)?);
+        let scenario = scenario
+            .with_library(spell_files, creature_files)
+            .map_err(|e| SweepError::new(file, line_of(text, e.origin()), e.to_string()))?;
 
         let mut jobs = Vec::new();
         for job in f.jobs {
@@ -474,10 +523,21 @@ impl Sweep {
 
     /// What every job of the sweep needs from it.
     pub fn job_context(&self) -> JobContext {
+        // The levers that matter for the party: a scenario that does not build has them all.
+        let levers = match self.scenario.encounter() {
+            Ok(e) => {
+                let side = e.sides.iter().position(|s| *s == self.party);
+                pf1e_engine::strategy::Relevance::of(
+                    e.combatants.iter().filter(|d| Some(d.side) == side).map(|d| d.spec.as_ref()),
+                )
+            }
+            Err(_) => pf1e_engine::strategy::Relevance::ALL,
+        };
         JobContext {
             party: self.party.clone(),
             sides: self.scenario.sides.iter().map(|s| s.name.clone()).collect(),
             seed: self.seed,
+            levers,
         }
     }
 

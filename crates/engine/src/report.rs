@@ -74,7 +74,8 @@ pub struct Report {
     pub avg_rounds: f64,
     /// Per side, in deployment order.
     pub sides: Vec<SideReport>,
-    /// Per combatant, in deployment order.
+    /// Per combatant, in deployment order; then the creatures summoned in
+    /// some battle, one row per row the encounter reserves for them.
     pub combatants: Vec<CombatantReport>,
     /// Engine lines of the first battle (run 0), when requested.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -130,7 +131,25 @@ impl Report {
                     death_rate: metrics::win_rate(t.deaths, runs),
                 }
             })
-            .collect();
+            .collect::<Vec<_>>();
+        let mut combatants = combatants;
+        if summary.summons.iter().any(|t| *t != crate::summary::CombatantTotals::default()) {
+            // Summoned creatures follow the encounter's combatants, one row per reserved row.
+            for (row, t) in crate::combat::summon_roster(encounter).into_iter().zip(&summary.summons) {
+                combatants.push(CombatantReport {
+                    id: row.id,
+                    name: row.name,
+                    side: encounter.sides.get(row.side).cloned().unwrap_or_default(),
+                    avg_hits: per_run(t.hits, runs),
+                    avg_crits: per_run(t.crits, runs),
+                    avg_damage_dealt: per_run(t.damage_dealt, runs),
+                    avg_damage_taken: per_run(t.damage_taken, runs),
+                    avg_healing_given: per_run(t.healing_given, runs),
+                    deaths: t.deaths,
+                    death_rate: metrics::win_rate(t.deaths, runs),
+                });
+            }
+        }
         Self {
             rules_version: crate::RULES_VERSION.to_string(),
             map: encounter.map.name.clone(),
@@ -221,6 +240,7 @@ mod tests {
             draws: 18,
             rounds: 4300,
             combatants: vec![totals(1500, 400), totals(1234, 1000), totals(2000, 612)],
+            summons: Vec::new(),
         }
     }
 

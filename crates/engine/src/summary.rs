@@ -34,6 +34,10 @@ pub struct Summary {
     pub rounds: u64,
     /// Per-combatant totals, in encounter order.
     pub combatants: Vec<CombatantTotals>,
+    /// Per row reserved for summoned creatures (`RunOutcome::summons`), in
+    /// row order; empty when nobody summons.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub summons: Vec<CombatantTotals>,
 }
 
 impl Summary {
@@ -45,6 +49,7 @@ impl Summary {
             draws: 0,
             rounds: 0,
             combatants: vec![CombatantTotals::default(); combatants],
+            summons: Vec::new(),
         }
     }
 
@@ -60,14 +65,11 @@ impl Summary {
             None => self.draws += 1,
         }
         self.rounds += u64::from(outcome.rounds);
-        for (total, c) in self.combatants.iter_mut().zip(&outcome.combatants) {
-            total.hits += u64::from(c.hits);
-            total.crits += u64::from(c.crits);
-            total.damage_dealt += u64::from(c.damage_dealt);
-            total.damage_taken += u64::from(c.damage_taken);
-            total.healing_given += u64::from(c.healing_given);
-            total.deaths += u64::from(c.dead);
+        add_rows(&mut self.combatants, &outcome.combatants);
+        if self.summons.len() < outcome.summons.len() {
+            self.summons.resize(outcome.summons.len(), CombatantTotals::default());
         }
+        add_rows(&mut self.summons, &outcome.summons);
     }
 
     /// Adds every run of `other` (a disjoint set of runs of the same encounter).
@@ -78,14 +80,11 @@ impl Summary {
         }
         self.draws += other.draws;
         self.rounds += other.rounds;
-        for (a, b) in self.combatants.iter_mut().zip(&other.combatants) {
-            a.hits += b.hits;
-            a.crits += b.crits;
-            a.damage_dealt += b.damage_dealt;
-            a.damage_taken += b.damage_taken;
-            a.healing_given += b.healing_given;
-            a.deaths += b.deaths;
+        merge_rows(&mut self.combatants, &other.combatants);
+        if self.summons.len() < other.summons.len() {
+            self.summons.resize(other.summons.len(), CombatantTotals::default());
         }
+        merge_rows(&mut self.summons, &other.summons);
     }
 
     /// Builds a summary from outcomes.
@@ -95,5 +94,27 @@ impl Summary {
             s.add(o);
         }
         s
+    }
+}
+
+fn add_rows(totals: &mut [CombatantTotals], rows: &[crate::combat::CombatantOutcome]) {
+    for (total, c) in totals.iter_mut().zip(rows) {
+        total.hits += u64::from(c.hits);
+        total.crits += u64::from(c.crits);
+        total.damage_dealt += u64::from(c.damage_dealt);
+        total.damage_taken += u64::from(c.damage_taken);
+        total.healing_given += u64::from(c.healing_given);
+        total.deaths += u64::from(c.dead);
+    }
+}
+
+fn merge_rows(totals: &mut [CombatantTotals], other: &[CombatantTotals]) {
+    for (a, b) in totals.iter_mut().zip(other) {
+        a.hits += b.hits;
+        a.crits += b.crits;
+        a.damage_dealt += b.damage_dealt;
+        a.damage_taken += b.damage_taken;
+        a.healing_given += b.healing_given;
+        a.deaths += b.deaths;
     }
 }

@@ -14,8 +14,10 @@ use std::sync::{Arc, OnceLock};
 
 use pf1e_engine::combat::{PrepareError, PreparedEncounter, SimOptions};
 use pf1e_engine::encounter::{Encounter, EncounterError, SideSpec};
+use pf1e_engine::library::Library;
 use pf1e_engine::map::{Map, MapError};
 use pf1e_engine::model::{Combatant, ModelError, parse_combatant};
+use pf1e_engine::spell::{SpellBook, SpellError, parse_spell};
 
 use crate::canon::{Canon, ContentHash, hex};
 use crate::error::{HashMismatch, WireError};
@@ -48,10 +50,18 @@ pub struct Scenario {
     pub sides: Vec<ScenarioSide>,
     /// Battle options.
     pub options: SimOptions,
+    /// Spell files the combatants use (origin, JSON), sorted by origin:
+    /// only those [`Scenario::with_library`] selected, so that editing a spell
+    /// changes the hash of exactly the scenarios that cast it.
+    pub spells: Vec<(String, Vec<u8>)>,
+    /// Creature files the summoning spells may call (origin, JSON), sorted by origin.
+    pub creatures: Vec<(String, Vec<u8>)>,
     /// Canonical content hash.
     pub hash: ScenarioHash,
     /// The map, once parsed (or received parsed).
     map: OnceLock<Arc<Map>>,
+    /// The library, once parsed.
+    library: OnceLock<Arc<Library>>,
 }
 
 /// Why a scenario cannot become an encounter. Every message names the file.
@@ -91,7 +101,15 @@ pub enum ScenarioError {
     /// The map came as YAML to a build that reads no YAML (a worker).
     #[error("{0}: this build reads no map YAML; the coordinator sends maps parsed")]
     UnparsedMap(String),
-    /// A combatant cannot be prepared for battle (a formula does not parse).
+    /// A spell file of the library was refused.
+    #[error("{source}")]
+    Spell {
+        /// The spell file.
+        origin: String,
+        /// The engine's refusal.
+        source: SpellError,
+    },
+    /// A combatant cannot be prepared for battle (a formula does not parse, a spell is unknown).
     #[error("{origin}: {source}")]
     Prepare {
         /// The combatant's file, or the map's when the error names no combatant.
@@ -111,6 +129,7 @@ impl ScenarioError {
                 | MapError::Invalid { file, .. } => file,
             },
             ScenarioError::Combatant { origin, .. }
+            | ScenarioError::Spell { origin, .. }
             | ScenarioError::Prepare { origin, .. }
             | ScenarioError::UnparsedMap(origin) => origin,
             ScenarioError::Zone { map, .. } | ScenarioError::Encounter { map, .. } => map,
@@ -151,11 +170,91 @@ impl Scenario {
     /// and combatant bytes in order (sides sorted by name, so the order they
     /// were written in does not matter), and the options; never a path.
     pub fn new(map_name: String, map_yaml: Vec<u8>, sides: Vec<ScenarioSide>, options: SimOptions) -> Self {
-        let hash = Self::content_hash(&map_yaml, &sides, &options);
-        Self { map_name, map_yaml, sides, options, hash, map: OnceLock::new() }
+        let hash = Self::content_hash(&map_yaml, &sides, &options, &[], &[]);
+        Self {
+            map_name,
+            map_yaml,
+            sides,
+            options,
+            spells: Vec::new(),
+            creatures: Vec::new(),
+            hash,
+            map: OnceLock::new(),
+            library: OnceLock::new(),
+        }
     }
 
-    fn content_hash(map_yaml: &[u8], sides: &[ScenarioSide], options: &SimOptions) -> ScenarioHash {
+    /// The same scenario with the library its combatants need, chosen among
+    /// `spells` and `creatures` (every file of the spell and creature
+    /// directories, as (origin, JSON)): the spells its combatants cast and
+    /// the spells and creature files those call (summons), transitively
+    /// (`Library::needs`). Only the chosen files are kept, and hashed. A
+    /// spell file that does not parse is an error naming it; a creature file
+    /// is parsed only when chosen.
+    pub fn with_library(
+        mut self,
+        spells: Vec<(String, Vec<u8>)>,
+        creatures: Vec<(String, Vec<u8>)>,
+    ) -> Result<Self, ScenarioError> {
+        let stem = |origin: &str| {
+            std::path::Path::new(origin).file_stem().and_then(|s| s.to_str()).unwrap_or(origin).to_string()
+        };
+        let mut book = SpellBook::default();
+        let mut spell_files: BTreeMap<String, (String, Vec<u8>)> = BTreeMap::new();
+        for (origin, json) in spells {
+            let spell = parse_spell(&String::from_utf8_lossy(&json), &origin)
+                .map_err(|source| ScenarioError::Spell { origin: origin.clone(), source })?;
+            book.insert(&origin, spell).map_err(|source| ScenarioError::Spell { origin: origin.clone(), source })?;
+            spell_files.insert(stem(&origin), (origin, json));
+        }
+        let mut creature_files: BTreeMap<String, (String, Vec<u8>)> =
+            creatures.into_iter().map(|(o, j)| (stem(&o), (o, j))).collect();
+        let mut parsed: BTreeMap<String, Arc<Combatant>> = BTreeMap::new();
+        // Parse what the combatants are; summoned creatures are parsed as they are needed.
+        let mut combatants: Vec<Combatant> = Vec::new();
+        for side in &self.sides {
+            for (origin, json) in &side.combatants {
+                let c = parse_combatant(&String::from_utf8_lossy(json), origin)
+                    .map_err(|source| ScenarioError::Combatant { origin: origin.clone(), source })?;
+                combatants.push(c);
+            }
+        }
+        let mut needs;
+        loop {
+            let library = Library::new(book.clone(), parsed.clone());
+            needs = library.needs(combatants.iter());
+            let mut more = false;
+            for id in &needs.creatures {
+                if parsed.contains_key(id) {
+                    continue;
+                }
+                if let Some((origin, json)) = creature_files.get(id) {
+                    let c = parse_combatant(&String::from_utf8_lossy(json), origin)
+                        .map_err(|source| ScenarioError::Combatant { origin: origin.clone(), source })?;
+                    parsed.insert(id.clone(), Arc::new(c));
+                    more = true;
+                }
+            }
+            if !more {
+                break;
+            }
+        }
+        self.spells = needs.spells.iter().filter_map(|id| spell_files.remove(id)).collect();
+        self.creatures = needs.creatures.iter().filter_map(|id| creature_files.remove(id)).collect();
+        self.spells.sort();
+        self.creatures.sort();
+        self.hash = Self::content_hash(&self.map_yaml, &self.sides, &self.options, &self.spells, &self.creatures);
+        self.library = OnceLock::new();
+        Ok(self)
+    }
+
+    fn content_hash(
+        map_yaml: &[u8],
+        sides: &[ScenarioSide],
+        options: &SimOptions,
+        spells: &[(String, Vec<u8>)],
+        creatures: &[(String, Vec<u8>)],
+    ) -> ScenarioHash {
         let mut sorted: Vec<&ScenarioSide> = sides.iter().collect();
         sorted.sort_by(|a, b| a.name.cmp(&b.name));
         let mut c = Canon::new("pf1e-scenario-v1");
@@ -167,7 +266,39 @@ impl Scenario {
             }
         }
         c.u64(u64::from(options.round_cap)).u64(u64::from(options.simple_monster_death));
+        // The library by file name (its identifier) and content; absent, the hash is that of before.
+        if !spells.is_empty() || !creatures.is_empty() {
+            for list in [spells, creatures] {
+                c.u64(list.len() as u64);
+                for (origin, json) in list {
+                    let stem = std::path::Path::new(origin).file_stem().and_then(|s| s.to_str()).unwrap_or(origin);
+                    c.bytes(stem.as_bytes()).bytes(json);
+                }
+            }
+        }
         c.finish()
+    }
+
+    /// The library of the scenario (its selected spell and creature files), parsed once.
+    pub fn library(&self) -> Result<Arc<Library>, ScenarioError> {
+        if let Some(lib) = self.library.get() {
+            return Ok(Arc::clone(lib));
+        }
+        let mut book = SpellBook::default();
+        for (origin, json) in &self.spells {
+            let spell = parse_spell(&String::from_utf8_lossy(json), origin)
+                .map_err(|source| ScenarioError::Spell { origin: origin.clone(), source })?;
+            book.insert(origin, spell).map_err(|source| ScenarioError::Spell { origin: origin.clone(), source })?;
+        }
+        let mut creatures = BTreeMap::new();
+        for (origin, json) in &self.creatures {
+            let c = parse_combatant(&String::from_utf8_lossy(json), origin)
+                .map_err(|source| ScenarioError::Combatant { origin: origin.clone(), source })?;
+            let id = std::path::Path::new(origin).file_stem().and_then(|s| s.to_str()).unwrap_or(origin).to_string();
+            creatures.insert(id, Arc::new(c));
+        }
+        let lib = Arc::new(Library::new(book, creatures));
+        Ok(Arc::clone(self.library.get_or_init(|| lib)))
     }
 
     /// The map, parsed by the engine on first use.
@@ -221,7 +352,9 @@ impl Scenario {
             }
             specs.push(SideSpec { name: side.name.clone(), combatants });
         }
+        let library = self.library()?;
         Encounter::build(map, specs)
+            .map(|e| e.with_library(library))
             .map_err(|source| ScenarioError::Encounter { map: self.map_name.clone(), source })
     }
 
@@ -241,7 +374,8 @@ impl Scenario {
     fn file_of(&self, encounter: &Encounter, err: &PrepareError) -> Option<&str> {
         #[allow(unreachable_patterns)] // Later variants may not name a combatant.
         let id = match err {
-            PrepareError::BadAttack { combatant, .. } => combatant,
+            PrepareError::BadAttack { combatant, .. } | PrepareError::BadSpell { combatant, .. } => combatant,
+            PrepareError::BadFeature { combatant, .. } => combatant,
             _ => return None,
         };
         let index = encounter.combatants.iter().position(|d| &d.id == id)?;
@@ -277,6 +411,16 @@ impl TryFrom<&Scenario> for proto::ScenarioBundle {
             round_cap: s.options.round_cap,
             simple_monster_death: s.options.simple_monster_death,
             map: Some(proto::MapData::from(&*s.map()?)),
+            spell_files: s
+                .spells
+                .iter()
+                .map(|(n, j)| proto::CombatantFile { name: n.clone(), json: j.clone() })
+                .collect(),
+            creature_files: s
+                .creatures
+                .iter()
+                .map(|(n, j)| proto::CombatantFile { name: n.clone(), json: j.clone() })
+                .collect(),
         })
     }
 }
@@ -297,12 +441,16 @@ impl TryFrom<&proto::ScenarioBundle> for Scenario {
                 combatants: s.combatants.iter().map(|c| (c.name.clone(), c.json.clone())).collect(),
             })
             .collect();
-        let s = Scenario::new(
+        let mut s = Scenario::new(
             b.map_name.clone(),
             b.map_yaml.clone(),
             sides,
             SimOptions { round_cap: b.round_cap, simple_monster_death: b.simple_monster_death },
         );
+        // The library travels already chosen: kept as sent, its hash checked with the rest.
+        s.spells = b.spell_files.iter().map(|f| (f.name.clone(), f.json.clone())).collect();
+        s.creatures = b.creature_files.iter().map(|f| (f.name.clone(), f.json.clone())).collect();
+        s.hash = Scenario::content_hash(&s.map_yaml, &s.sides, &s.options, &s.spells, &s.creatures);
         let actual = hex(&s.hash);
         if actual != b.hash {
             return Err(HashMismatch { claimed: b.hash.clone(), actual }.into());
@@ -441,5 +589,65 @@ mod tests {
 
         let no_map = Scenario::new("nomap.yaml".into(), b"name: [".to_vec(), vec![], SimOptions::default());
         assert_eq!(no_map.encounter().unwrap_err().origin(), "nomap.yaml");
+    }
+}
+
+/// The directories a scenario's library is read from: `spells` and
+/// `monsters` beside the directory of each combatant file
+/// (`data/pcs/oni.json` → `data/spells`, `data/monsters`), as paths written
+/// like the combatant paths, normalized lexically (`a/b/../c` → `a/c`) and
+/// deduplicated in first-use order. Readers (the CLI from disk, a sweep
+/// bundle) list and read them; [`Scenario::with_library`] keeps what is used.
+pub fn library_dirs<'a>(combatant_files: impl IntoIterator<Item = &'a str>) -> (Vec<String>, Vec<String>) {
+    let mut spells: Vec<String> = Vec::new();
+    let mut creatures: Vec<String> = Vec::new();
+    for file in combatant_files {
+        let parent = match file.rfind(['/', '\\']) {
+            Some(k) => &file[..k],
+            None => ".",
+        };
+        for (list, leaf) in [(&mut spells, "spells"), (&mut creatures, "monsters")] {
+            let dir = normalize(&format!("{parent}/../{leaf}"));
+            if !list.contains(&dir) {
+                list.push(dir);
+            }
+        }
+    }
+    (spells, creatures)
+}
+
+/// Removes `.` and `x/..` segments from a `/`-separated path, lexically.
+fn normalize(path: &str) -> String {
+    let absolute = path.starts_with('/');
+    let mut out: Vec<&str> = Vec::new();
+    for part in path.split(['/', '\\']) {
+        match part {
+            "" | "." => {}
+            ".." if out.last().is_some_and(|p| *p != "..") => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    let joined = out.join("/");
+    match (absolute, joined.is_empty()) {
+        (true, _) => format!("/{joined}"),
+        (false, true) => ".".to_string(),
+        (false, false) => joined,
+    }
+}
+
+#[cfg(test)]
+mod library_dir_tests {
+    use super::*;
+
+    #[test]
+    fn the_library_is_beside_the_combatant_directories() {
+        assert_eq!(normalize("a/b/../c/./d"), "a/c/d");
+        assert_eq!(normalize("/x/../y"), "/y");
+        let (spells, creatures) =
+            library_dirs(["data/pcs/oni.json", "data/monsters/lich.json", "../monsters/orc.json", "orc.json"]);
+        assert_eq!(spells, ["data/spells", "../spells"]);
+        assert_eq!(creatures, ["data/monsters", "../monsters"]);
     }
 }

@@ -147,6 +147,28 @@ impl ShardResult {
     }
 }
 
+fn totals_to_proto(c: &CombatantTotals) -> proto::CombatantTotals {
+    proto::CombatantTotals {
+        hits: c.hits,
+        crits: c.crits,
+        damage_dealt: c.damage_dealt,
+        damage_taken: c.damage_taken,
+        healing_given: c.healing_given,
+        deaths: c.deaths,
+    }
+}
+
+fn totals_from_proto(c: &proto::CombatantTotals) -> CombatantTotals {
+    CombatantTotals {
+        hits: c.hits,
+        crits: c.crits,
+        damage_dealt: c.damage_dealt,
+        damage_taken: c.damage_taken,
+        healing_given: c.healing_given,
+        deaths: c.deaths,
+    }
+}
+
 impl From<&Summary> for proto::Summary {
     fn from(s: &Summary) -> Self {
         proto::Summary {
@@ -154,18 +176,8 @@ impl From<&Summary> for proto::Summary {
             wins: s.wins.clone(),
             draws: s.draws,
             rounds: s.rounds,
-            combatants: s
-                .combatants
-                .iter()
-                .map(|c| proto::CombatantTotals {
-                    hits: c.hits,
-                    crits: c.crits,
-                    damage_dealt: c.damage_dealt,
-                    damage_taken: c.damage_taken,
-                    healing_given: c.healing_given,
-                    deaths: c.deaths,
-                })
-                .collect(),
+            combatants: s.combatants.iter().map(totals_to_proto).collect(),
+            summons: s.summons.iter().map(totals_to_proto).collect(),
         }
     }
 }
@@ -177,18 +189,8 @@ impl From<&proto::Summary> for Summary {
             wins: s.wins.clone(),
             draws: s.draws,
             rounds: s.rounds,
-            combatants: s
-                .combatants
-                .iter()
-                .map(|c| CombatantTotals {
-                    hits: c.hits,
-                    crits: c.crits,
-                    damage_dealt: c.damage_dealt,
-                    damage_taken: c.damage_taken,
-                    healing_given: c.healing_given,
-                    deaths: c.deaths,
-                })
-                .collect(),
+            combatants: s.combatants.iter().map(totals_from_proto).collect(),
+            summons: s.summons.iter().map(totals_from_proto).collect(),
         }
     }
 }
@@ -391,6 +393,7 @@ mod tests {
                 draws: 1,
                 rounds: 5,
                 combatants: vec![Default::default()],
+                summons: Vec::new(),
             },
             winner: vec![0, -1],
             rounds: vec![2, 3],

@@ -210,6 +210,7 @@ mod tests {
                 deployed("goblin-2", 0, goblin),
                 deployed("orc", 1, combatant("Orc")),
             ],
+            library: Arc::default(),
         }
     }
 
@@ -228,6 +229,7 @@ mod tests {
             draws: 18,
             rounds: 4300,
             combatants: vec![totals(1500, 400), totals(1234, 1000), totals(2000, 612)],
+            summons: Vec::new(),
         }
     }
 

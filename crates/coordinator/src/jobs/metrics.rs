@@ -159,6 +159,11 @@ pub(crate) mod testing {
 
     /// A context with sides `a` (the party) and `b`.
     pub fn ctx() -> JobContext {
-        JobContext { party: "a".into(), sides: vec!["a".into(), "b".into()], seed: 11 }
+        JobContext {
+            party: "a".into(),
+            sides: vec!["a".into(), "b".into()],
+            seed: 11,
+            levers: pf1e_engine::strategy::Relevance::ALL,
+        }
     }
 }

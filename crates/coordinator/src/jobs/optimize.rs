@@ -1,7 +1,8 @@
 //! `optimize`: the party's best plan against a fixed adversary.
 //!
 //! Stages: a coarse grid (target × spell policy × charges × class
-//! abilities), retreat refinement (0.25/0.5/0.75) of the best cells, the
+//! abilities; the spell policy only for a party that casts, class
+//! abilities only for one that has some), retreat refinement (0.25/0.5/0.75) of the best cells, the
 //! candidate specs of the sweep — each deduplicated against what was
 //! measured. Then racing: while a contender's 3σ bands overlap the
 //! leader's, the leader and those contenders are measured again with twice
@@ -11,7 +12,7 @@
 
 use std::cmp::Ordering;
 
-use pf1e_engine::strategy::{SpellPolicy, StrategySpec as Levers, TargetPriority};
+use pf1e_engine::strategy::{Relevance, SpellPolicy, StrategySpec as Levers, TargetPriority};
 use pf1e_wire::results::{JobProgress, JobResult, Leader, OptimizeResult, PlaybookEntry, Stage};
 use serde::Deserialize;
 
@@ -55,13 +56,19 @@ fn default_race() -> u32 {
 /// Retreat thresholds tried on the best grid cells.
 pub const RETREATS: [f64; 3] = [0.25, 0.5, 0.75];
 
-/// The coarse grid.
-pub fn grid_specs() -> Vec<StrategySpec> {
+/// The coarse grid for a party whose relevant levers are `levers`: target ×
+/// spell policy × charges × class abilities, without the spell policy when
+/// the party casts nothing and without class abilities when it has none
+/// (an inert lever would only repeat cells).
+pub fn grid_specs(levers: Relevance) -> Vec<StrategySpec> {
+    let spell_policies: &[SpellPolicy] =
+        if levers.spells { &[SpellPolicy::Default, SpellPolicy::None] } else { &[SpellPolicy::Default] };
+    let abilities: &[bool] = if levers.class_abilities { &[true, false] } else { &[true] };
     let mut out = Vec::new();
     for target in TargetPriority::ALL {
-        for spell_policy in [SpellPolicy::Default, SpellPolicy::None] {
+        for &spell_policy in spell_policies {
             for use_charges in [true, false] {
-                for use_class_abilities in [true, false] {
+                for &use_class_abilities in abilities {
                     out.push(StrategySpec::from_engine(Levers {
                         target,
                         spell_policy,
@@ -84,7 +91,8 @@ impl OptimizeJob {
 
     /// The runs of the fixed stages (grid, refinement, candidates), at most.
     pub fn fixed_runs(&self) -> u64 {
-        let grid = grid_specs();
+        // The budget holds for any party: the full grid.
+        let grid = grid_specs(Relevance::ALL);
         let refine = (self.refine_top.min(grid.len()) * RETREATS.len()) as u64;
         let cands = self.candidates.iter().filter(|c| !grid.contains(c)).count() as u64;
         (grid.len() as u64 + refine + cands).saturating_mul(self.runs())
@@ -282,7 +290,7 @@ impl MetricPlanner for Optimize {
             let cells = match self.phase {
                 Phase::Start => {
                     self.phase = Phase::Grid;
-                    self.add(grid_specs(), Stage::Grid)
+                    self.add(grid_specs(self.ctx.levers), Stage::Grid)
                 }
                 Phase::Grid => {
                     self.phase = Phase::Refine;

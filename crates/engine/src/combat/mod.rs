@@ -50,7 +50,7 @@ pub use policy::{
     StrategyPolicy,
 };
 pub use abilities::Pools;
-pub use prepared::{PrepareError, PreparedEncounter};
+pub use prepared::{PrepareError, PreparedEncounter, SummonRow, summon_roster};
 pub use spells::{Metamagic, Role};
 pub use state::{BattleState, LifeState};
 

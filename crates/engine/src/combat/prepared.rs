@@ -51,7 +51,7 @@ pub enum PrepareError {
     },
     /// A spell of the combatant is not in the library, not on its list, or
     /// its summons call no creature the library has.
-    #[error("combatant {combatant:?}: {path}: {message}")]
+    #[error("{path}: {message}")]
     BadSpell {
         /// Combatant id.
         combatant: String,
@@ -317,52 +317,8 @@ impl PreparedEncounter {
 
     /// [`PreparedEncounter::new`] with another feature catalogue.
     pub fn with_catalog(encounter: &Encounter, catalog: &FeatCatalog) -> Result<Self, PrepareError> {
-        let library = &encounter.library;
         let deployed = encounter.combatants.len();
-        // Every row: the deployed combatants, then the summoned creatures' reserved rows.
-        let mut rows: Vec<(String, usize, Arc<Combatant>, Pos, i32, bool)> = encounter
-            .combatants
-            .iter()
-            .map(|d| (d.id.clone(), d.side, Arc::clone(&d.spec), d.pos, d.start_hp, d.aware))
-            .collect();
-        let mut features = Vec::with_capacity(deployed);
-        let mut spells: Vec<PreparedSpell> = Vec::new();
-        let mut casters: Vec<Option<Box<CasterSpec>>> = Vec::with_capacity(deployed);
-        let mut groups: Vec<SummonGroup> = Vec::new();
-        let mut k = 0;
-        while k < rows.len() {
-            let (id, c) = (rows[k].0.clone(), Arc::clone(&rows[k].2));
-            let resolved = crate::feats::resolve(&c, catalog).map_err(|e| PrepareError::BadFeature {
-                combatant: id.clone(),
-                index: e.index,
-                message: e.message,
-            })?;
-            let bad_spell =
-                |(path, message): (String, String)| PrepareError::BadSpell { combatant: id.clone(), path, message };
-            let mut index_of = |sid: &str, spell: &crate::spell::Spell| -> u16 {
-                match spells.iter().position(|p| p.id == sid) {
-                    Some(x) => x as u16,
-                    None => {
-                        spells.push(super::spells::prepare_spell(sid, spell));
-                        (spells.len() - 1) as u16
-                    }
-                }
-            };
-            let mut caster = super::spells::prepare_caster(&c, library, &resolved.rules.class, &mut index_of)
-                .map_err(bad_spell)?
-                .map(Box::new);
-            if let Some(cs) = caster.as_deref_mut() {
-                // Summoning spells reserve rows for their creatures (only for deployed casters:
-                // a summoned creature does not summon).
-                if k < deployed {
-                    super::spells::reserve_summons(k, &c, cs, library, &mut spells, &mut groups, &mut rows)
-                        .map_err(bad_spell)?;
-                }
-            }
-            casters.push(caster);
-            features.push(resolved);
-            k += 1;
-        }
+        let Rows { rows, features, casters, spells, groups } = rows(encounter, catalog)?;
         let combatants: Vec<&Combatant> = rows.iter().map(|r| r.2.as_ref()).collect();
         let mut creature_types: Vec<String> = Vec::new();
         for c in &combatants {
@@ -496,6 +452,88 @@ impl PreparedEncounter {
         }
         row.cover[self.map.index(to)]
     }
+}
+
+/// Every row of an encounter (its combatants, then the rows reserved for
+/// summoned creatures), with what was resolved on the way.
+struct Rows {
+    rows: Vec<super::spells::summon::Row>,
+    features: Vec<ResolvedFeatures>,
+    casters: Vec<Option<Box<CasterSpec>>>,
+    spells: Vec<PreparedSpell>,
+    groups: Vec<SummonGroup>,
+}
+
+fn rows(encounter: &Encounter, catalog: &FeatCatalog) -> Result<Rows, PrepareError> {
+    let library = &encounter.library;
+    let deployed = encounter.combatants.len();
+    let mut rows: Vec<super::spells::summon::Row> = encounter
+        .combatants
+        .iter()
+        .map(|d| (d.id.clone(), d.side, Arc::clone(&d.spec), d.pos, d.start_hp, d.aware))
+        .collect();
+    let mut features = Vec::with_capacity(deployed);
+    let mut spells: Vec<PreparedSpell> = Vec::new();
+    let mut casters: Vec<Option<Box<CasterSpec>>> = Vec::with_capacity(deployed);
+    let mut groups: Vec<SummonGroup> = Vec::new();
+    let mut k = 0;
+    while k < rows.len() {
+        let (id, c) = (rows[k].0.clone(), Arc::clone(&rows[k].2));
+        let resolved = crate::feats::resolve(&c, catalog).map_err(|e| PrepareError::BadFeature {
+            combatant: id.clone(),
+            index: e.index,
+            message: e.message,
+        })?;
+        let bad_spell =
+            |(path, message): (String, String)| PrepareError::BadSpell { combatant: id.clone(), path, message };
+        let mut index_of = |sid: &str, spell: &crate::spell::Spell| -> u16 {
+            match spells.iter().position(|p| p.id == sid) {
+                Some(x) => x as u16,
+                None => {
+                    spells.push(super::spells::prepare_spell(sid, spell));
+                    (spells.len() - 1) as u16
+                }
+            }
+        };
+        let mut caster = super::spells::prepare_caster(&c, library, &resolved.rules.class, &mut index_of)
+            .map_err(bad_spell)?
+            .map(Box::new);
+        // Summoning spells reserve rows for their creatures (only for deployed
+        // casters: a summoned creature does not summon).
+        if let Some(cs) = caster.as_deref_mut()
+            && k < deployed
+        {
+            super::spells::reserve_summons(k, &c, cs, library, &mut spells, &mut groups, &mut rows)
+                .map_err(bad_spell)?;
+        }
+        casters.push(caster);
+        features.push(resolved);
+        k += 1;
+    }
+    Ok(Rows { rows, features, casters, spells, groups })
+}
+
+/// One row reserved for a summoned creature: its id, its name and its side.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SummonRow {
+    /// Unique id in the encounter (`celestial_wolf`, `celestial_wolf-2`).
+    pub id: String,
+    /// The creature's name.
+    pub name: String,
+    /// Its side (the caster's), an index into the encounter's sides.
+    pub side: usize,
+}
+
+/// The rows an encounter reserves for summoned creatures, in the order of
+/// `RunOutcome::summons` (empty when nobody summons, or when the encounter
+/// does not prepare).
+pub fn summon_roster(encounter: &Encounter) -> Vec<SummonRow> {
+    let Ok(catalog) = FeatCatalog::builtin() else { return Vec::new() };
+    let Ok(r) = rows(encounter, catalog) else { return Vec::new() };
+    r.rows[encounter.combatants.len()..]
+        .iter()
+        .map(|(id, side, c, ..)| SummonRow { id: id.clone(), name: c.name.clone(), side: *side })
+        .collect()
 }
 
 /// Where a row of the encounter stands and how it starts.

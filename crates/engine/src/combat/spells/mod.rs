@@ -15,7 +15,7 @@ mod cast;
 mod immune;
 mod playable;
 mod resolve;
-mod summon;
+pub(crate) mod summon;
 mod target;
 mod upkeep;
 
