@@ -196,6 +196,9 @@ impl Scenario {
         spells: Vec<(String, Vec<u8>)>,
         creatures: Vec<(String, Vec<u8>)>,
     ) -> Result<Self, ScenarioError> {
+        if spells.is_empty() && creatures.is_empty() {
+            return Ok(self);
+        }
         let stem = |origin: &str| {
             std::path::Path::new(origin).file_stem().and_then(|s| s.to_str()).unwrap_or(origin).to_string()
         };
@@ -210,15 +213,15 @@ impl Scenario {
         let mut creature_files: BTreeMap<String, (String, Vec<u8>)> =
             creatures.into_iter().map(|(o, j)| (stem(&o), (o, j))).collect();
         let mut parsed: BTreeMap<String, Arc<Combatant>> = BTreeMap::new();
-        // Parse what the combatants are; summoned creatures are parsed as they are needed.
-        let mut combatants: Vec<Combatant> = Vec::new();
-        for side in &self.sides {
-            for (origin, json) in &side.combatants {
-                let c = parse_combatant(&String::from_utf8_lossy(json), origin)
-                    .map_err(|source| ScenarioError::Combatant { origin: origin.clone(), source })?;
-                combatants.push(c);
-            }
-        }
+        // What the combatants cast; one that does not parse is reported by
+        // `encounter`, where every combatant error is. Summoned creatures are
+        // parsed as they are needed.
+        let combatants: Vec<Combatant> = self
+            .sides
+            .iter()
+            .flat_map(|side| &side.combatants)
+            .filter_map(|(origin, json)| parse_combatant(&String::from_utf8_lossy(json), origin).ok())
+            .collect();
         let mut needs;
         loop {
             let library = Library::new(book.clone(), parsed.clone());
