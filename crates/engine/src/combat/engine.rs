@@ -42,6 +42,9 @@ pub(crate) struct Engine<'a, 'p, R: Dice> {
     pub readied_count: usize,
     /// The optional reaction policy (immediate actions out of turn).
     pub reactions: Option<&'a mut dyn Reactions>,
+    /// Damage rolled once for every creature an area spell catches: (effect
+    /// address, roll), cleared when a casting resolves.
+    pub area_rolls: Vec<(usize, i32)>,
 }
 
 impl<'a, 'p, R: Dice> Engine<'a, 'p, R> {
@@ -66,6 +69,7 @@ impl<'a, 'p, R: Dice> Engine<'a, 'p, R> {
             current: None,
             reactions: None,
             readied_count: 0,
+            area_rolls: Vec::new(),
         }
     }
 }

@@ -402,6 +402,30 @@ impl PreparedEncounter {
         &self.fighters[i].features
     }
 
+    /// The index of a spell someone of the encounter casts, by identifier,
+    /// name or alias (`"fireball"`, `"Cure Light Wounds"`): what
+    /// `Action::spell` names.
+    pub fn spell_index(&self, name: &str) -> Option<u16> {
+        let id = crate::spell::spell_id(name);
+        self.spells
+            .iter()
+            .position(|p| {
+                p.id == id || crate::spell::spell_id(&p.spell.name) == id || p.spell.aliases.iter().any(|a| crate::spell::spell_id(a) == id)
+            })
+            .map(|k| k as u16)
+    }
+
+    /// The spells of the encounter, in `Action::spell` order: identifier and
+    /// why the engine does not cast it, if so.
+    pub fn spell_list(&self) -> impl Iterator<Item = (&str, Option<&str>)> {
+        self.spells.iter().map(|p| (p.id.as_str(), p.unplayable.as_deref()))
+    }
+
+    /// Rows of the encounter: its combatants, then the rows reserved for summoned creatures.
+    pub fn deployed(&self) -> usize {
+        self.deployed
+    }
+
     /// The index `vs_creature_type` modifiers use for creature type `name`
     /// (`None`: no combatant of the encounter has it).
     pub fn creature_type_index(&self, name: &str) -> Option<u16> {

@@ -131,11 +131,12 @@ impl<R: Dice> Engine<'_, '_, R> {
         if f.dead {
             return false;
         }
-        if f.pending.is_some() {
-            self.finish_pending(i);
-        }
+        // Summons count their rounds down before new ones arrive.
         if self.st.prep.fighters[i].caster.is_some() && !self.st.prep.summon_groups.is_empty() {
             self.tick_summons(i);
+        }
+        if self.st.fighters[i].pending.is_some() {
+            self.finish_pending(i);
         }
         let f = &mut self.st.fighters[i];
         f.charged = false;
@@ -245,6 +246,18 @@ impl<R: Dice> Engine<'_, '_, R> {
         self.current = None;
         self.requested = requested;
         self.plan = plan;
+    }
+
+    /// Plays one action of `i` outside a turn (its slot set as in a turn).
+    #[cfg(test)]
+    pub(crate) fn execute_for_test(&mut self, i: usize, mut action: Action) -> ActionResult {
+        if action.slot.is_none() {
+            action.slot = self.st.data_slot(i, &action);
+        }
+        self.current = Some(i);
+        let r = self.execute(i, action);
+        self.current = None;
+        r
     }
 
     /// Plays one action of combatant `i`.

@@ -688,7 +688,21 @@ impl<R: Dice> Engine<'_, '_, R> {
             if !self.st.is_present(t) || (count > 1 && !self.st.is_active(t)) {
                 break;
             }
-            let mut rolled = self.roll_scaled(cast, amount).max(0) * multiplier;
+            // An area's damage is rolled once for every creature it catches.
+            let spell = &prep.spells[usize::from(cast.spell)].spell;
+            let shared = spell.area.is_some() && spell.target.is_none() && count == 1;
+            let key = amount as *const Scaled as usize;
+            let roll = match self.area_rolls.iter().find(|(k, _)| shared && *k == key) {
+                Some(&(_, v)) => v,
+                None => {
+                    let v = self.roll_scaled(cast, amount);
+                    if shared {
+                        self.area_rolls.push((key, v));
+                    }
+                    v
+                }
+            };
+            let mut rolled = roll.max(0) * multiplier;
             if d.halved {
                 rolled /= 2;
             }

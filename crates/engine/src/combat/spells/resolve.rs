@@ -58,6 +58,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         if !spell.harmless && !prepared.role.buff && !prepared.role.heal {
             self.bearer_attacks(i);
         }
+        self.area_rolls.clear();
         let mut targets: Vec<usize> = Vec::new();
         let mut reflex_cover: Vec<i32> = Vec::new();
         if let Some(area) = spell.area.as_ref().filter(|_| spell.target.is_none()) {

@@ -7,6 +7,7 @@ mod conditions;
 mod effects;
 mod feats;
 mod life;
+mod magic;
 mod maneuvers;
 mod modifiers;
 mod options;

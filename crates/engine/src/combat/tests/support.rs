@@ -166,3 +166,37 @@ pub fn set(e: &mut Engine<'_, '_, ScriptedRng>, i: usize, p: Pos, hp: i32) {
 pub const fn at(row: i32, col: i32) -> Pos {
     Pos::new(row, col)
 }
+
+/// The shipped spells and summonable creatures (`data/spells`, `data/monsters`).
+pub fn library() -> Arc<crate::library::Library> {
+    static LIBRARY: std::sync::OnceLock<Arc<crate::library::Library>> = std::sync::OnceLock::new();
+    LIBRARY
+        .get_or_init(|| {
+            let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data");
+            Arc::new(
+                crate::library::load_library(&root.join("spells"), &root.join("monsters")).expect("shipped library"),
+            )
+        })
+        .clone()
+}
+
+/// Prepares an encounter with the shipped library.
+pub fn prepare_magic(map: Arc<Map>, placed: Vec<(&str, Combatant, Pos)>) -> PreparedEncounter {
+    PreparedEncounter::new(&encounter(map, placed).with_library(library())).expect("prepared")
+}
+
+/// A caster: `creature` with these spells, Wisdom 16 (+3), caster level 5, and slots.
+pub fn caster(name: &str, spells: &[&str], overrides: Value) -> Combatant {
+    let mut base = json!({
+        "level": 5,
+        "bab": 3,
+        "abilities": { "str_score": 10, "dex_score": 10, "con_score": 12,
+                       "int_score": 10, "wis_score": 16, "cha_score": 10 },
+        "casting_ability": "wis",
+        "spell_slots": { "1": 5, "2": 5, "3": 5, "4": 5, "5": 5, "6": 5 },
+        "spells": spells,
+    });
+    let (Value::Object(b), Value::Object(o)) = (&mut base, overrides) else { panic!("objects expected") };
+    b.extend(o);
+    creature(name, base)
+}
