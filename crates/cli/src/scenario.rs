@@ -68,7 +68,8 @@ pub fn load(map_path: &Path, sides: &[SideArg], options: &SimOptions) -> Result<
     }
     let scenario = Scenario::new(map_path.display().to_string(), map_yaml, scenario_sides, options.clone());
     // The spells and summonable creatures beside the combatant files (`data/spells`, `data/monsters`).
-    let origins: Vec<String> = sides.iter().flat_map(|s| s.files.iter().map(|f| f.display().to_string())).collect();
+    let origins: Vec<String> =
+        sides.iter().flat_map(|s| s.files.iter().map(|f| f.display().to_string())).collect();
     let (spell_dirs, creature_dirs) = pf1e_wire::scenario::library_dirs(origins.iter().map(String::as_str));
     let scenario = scenario
         .with_library(read_dirs(&spell_dirs)?, read_dirs(&creature_dirs)?)

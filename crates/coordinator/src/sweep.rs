@@ -257,7 +257,9 @@ impl FileSource for BundleSource<'_> {
         let prefix = format!("{dir}/");
         self.files
             .keys()
-            .filter(|p| p.strip_prefix(&prefix).is_some_and(|rest| !rest.contains('/') && rest.ends_with(".json")))
+            .filter(|p| {
+                p.strip_prefix(&prefix).is_some_and(|rest| !rest.contains('/') && rest.ends_with(".json"))
+            })
             .map(|p| p.to_string())
             .collect()
     }

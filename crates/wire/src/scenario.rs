@@ -207,7 +207,8 @@ impl Scenario {
         for (origin, json) in spells {
             let spell = parse_spell(&String::from_utf8_lossy(&json), &origin)
                 .map_err(|source| ScenarioError::Spell { origin: origin.clone(), source })?;
-            book.insert(&origin, spell).map_err(|source| ScenarioError::Spell { origin: origin.clone(), source })?;
+            book.insert(&origin, spell)
+                .map_err(|source| ScenarioError::Spell { origin: origin.clone(), source })?;
             spell_files.insert(stem(&origin), (origin, json));
         }
         let mut creature_files: BTreeMap<String, (String, Vec<u8>)> =
@@ -246,7 +247,8 @@ impl Scenario {
         self.creatures = needs.creatures.iter().filter_map(|id| creature_files.remove(id)).collect();
         self.spells.sort();
         self.creatures.sort();
-        self.hash = Self::content_hash(&self.map_yaml, &self.sides, &self.options, &self.spells, &self.creatures);
+        self.hash =
+            Self::content_hash(&self.map_yaml, &self.sides, &self.options, &self.spells, &self.creatures);
         self.library = OnceLock::new();
         Ok(self)
     }
@@ -274,7 +276,8 @@ impl Scenario {
             for list in [spells, creatures] {
                 c.u64(list.len() as u64);
                 for (origin, json) in list {
-                    let stem = std::path::Path::new(origin).file_stem().and_then(|s| s.to_str()).unwrap_or(origin);
+                    let stem =
+                        std::path::Path::new(origin).file_stem().and_then(|s| s.to_str()).unwrap_or(origin);
                     c.bytes(stem.as_bytes()).bytes(json);
                 }
             }
@@ -291,13 +294,18 @@ impl Scenario {
         for (origin, json) in &self.spells {
             let spell = parse_spell(&String::from_utf8_lossy(json), origin)
                 .map_err(|source| ScenarioError::Spell { origin: origin.clone(), source })?;
-            book.insert(origin, spell).map_err(|source| ScenarioError::Spell { origin: origin.clone(), source })?;
+            book.insert(origin, spell)
+                .map_err(|source| ScenarioError::Spell { origin: origin.clone(), source })?;
         }
         let mut creatures = BTreeMap::new();
         for (origin, json) in &self.creatures {
             let c = parse_combatant(&String::from_utf8_lossy(json), origin)
                 .map_err(|source| ScenarioError::Combatant { origin: origin.clone(), source })?;
-            let id = std::path::Path::new(origin).file_stem().and_then(|s| s.to_str()).unwrap_or(origin).to_string();
+            let id = std::path::Path::new(origin)
+                .file_stem()
+                .and_then(|s| s.to_str())
+                .unwrap_or(origin)
+                .to_string();
             creatures.insert(id, Arc::new(c));
         }
         let lib = Arc::new(Library::new(book, creatures));
@@ -648,8 +656,12 @@ mod library_dir_tests {
     fn the_library_is_beside_the_combatant_directories() {
         assert_eq!(normalize("a/b/../c/./d"), "a/c/d");
         assert_eq!(normalize("/x/../y"), "/y");
-        let (spells, creatures) =
-            library_dirs(["data/pcs/oni.json", "data/monsters/lich.json", "../monsters/orc.json", "orc.json"]);
+        let (spells, creatures) = library_dirs([
+            "data/pcs/oni.json",
+            "data/monsters/lich.json",
+            "../monsters/orc.json",
+            "orc.json",
+        ]);
         assert_eq!(spells, ["data/spells", "../spells"]);
         assert_eq!(creatures, ["data/monsters", "../monsters"]);
     }

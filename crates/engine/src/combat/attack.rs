@@ -332,7 +332,12 @@ impl BattleState<'_> {
             other_alignment: spec.alignment,
             ..Context::default()
         };
-        self.collect_mods(a, if melee { Targets::MELEE_ATTACK } else { Targets::RANGED_ATTACK }, &ctx, &mut roll);
+        self.collect_mods(
+            a,
+            if melee { Targets::MELEE_ATTACK } else { Targets::RANGED_ATTACK },
+            &ctx,
+            &mut roll,
+        );
         let (str_delta, dex_delta) = self.ability_deltas(a);
         let ability = if melee { spec_a.str_mod + str_delta } else { spec_a.dex_mod + dex_delta };
         s.invisible = me.summary.flags.has(Flags::INVISIBLE) && !self.sees_invisible(t);

@@ -19,7 +19,10 @@ impl BattleState<'_> {
     #[inline]
     pub(crate) fn miss_chance(&self, a: usize, t: usize, melee: bool) -> u8 {
         let mut m = self.fighters[t].miss_chance;
-        if m > 0 && (self.fighters[a].fx | self.fighters[t].fx) & (Behaviours::SEE_INVISIBLE | Behaviours::OUTLINE) != 0 {
+        if m > 0
+            && (self.fighters[a].fx | self.fighters[t].fx) & (Behaviours::SEE_INVISIBLE | Behaviours::OUTLINE)
+                != 0
+        {
             m = self.miss_chance_seen(a, t);
         }
         if self.fighters[a].summary.flags.has(Flags::BLIND) {

@@ -88,7 +88,12 @@ pub(crate) fn roll_damage<R: Dice>(
         }
     }
     let physical = (physical - def.dr as i32).max(0);
-    Damage { rolled: rolled as u32, dealt: (physical + other) as u32, bleed: bleed as u32, physical: physical as u32 }
+    Damage {
+        rolled: rolled as u32,
+        dealt: (physical + other) as u32,
+        bleed: bleed as u32,
+        physical: physical as u32,
+    }
 }
 
 #[cfg(test)]

@@ -43,13 +43,13 @@ mod weapons;
 #[cfg(test)]
 mod tests;
 
+pub use abilities::Pools;
 pub use action::{Action, ActionKind, ActionResult, AidMode, ReadyTrigger, Reason, Slot};
 pub use economy::{Planned, TurnLimits, apply_budget};
 pub use policy::{
     DefaultPolicy, MatchupPolicy, NoReactions, Policy, ReactionEvent, Reactions, Roster, SidePolicies,
     StrategyPolicy,
 };
-pub use abilities::Pools;
 pub use prepared::{PrepareError, PreparedEncounter, SummonRow, summon_roster};
 pub use spells::{Metamagic, Role};
 pub use state::{BattleState, LifeState};

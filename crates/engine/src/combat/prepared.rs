@@ -410,7 +410,9 @@ impl PreparedEncounter {
         self.spells
             .iter()
             .position(|p| {
-                p.id == id || crate::spell::spell_id(&p.spell.name) == id || p.spell.aliases.iter().any(|a| crate::spell::spell_id(a) == id)
+                p.id == id
+                    || crate::spell::spell_id(&p.spell.name) == id
+                    || p.spell.aliases.iter().any(|a| crate::spell::spell_id(a) == id)
             })
             .map(|k| k as u16)
     }
@@ -508,8 +510,11 @@ fn rows(encounter: &Encounter, catalog: &FeatCatalog) -> Result<Rows, PrepareErr
             index: e.index,
             message: e.message,
         })?;
-        let bad_spell =
-            |(path, message): (String, String)| PrepareError::BadSpell { combatant: id.clone(), path, message };
+        let bad_spell = |(path, message): (String, String)| PrepareError::BadSpell {
+            combatant: id.clone(),
+            path,
+            message,
+        };
         let mut index_of = |sid: &str, spell: &crate::spell::Spell| -> u16 {
             match spells.iter().position(|p| p.id == sid) {
                 Some(x) => x as u16,
@@ -698,7 +703,12 @@ fn fighter_spec(
                     .fold(0u64, |m, k| m | 1 << k)
             })
             .collect(),
-        natural_mask: c.attacks.iter().enumerate().filter(|(k, a)| a.natural && *k < 64).fold(0u64, |m, (k, _)| m | 1 << k),
+        natural_mask: c
+            .attacks
+            .iter()
+            .enumerate()
+            .filter(|(k, a)| a.natural && *k < 64)
+            .fold(0u64, |m, (k, _)| m | 1 << k),
     }
 }
 

@@ -71,7 +71,10 @@ impl<R: Dice> Engine<'_, '_, R> {
         }
         if !atk.melee {
             let dist = self.st.distance(a, t);
-            if atk.firearm && dist > atk.increment && self.st.fighters[a].deeds & super::abilities::DEADEYE != 0 {
+            if atk.firearm
+                && dist > atk.increment
+                && self.st.fighters[a].deeds & super::abilities::DEADEYE != 0
+            {
                 s.touch = true;
                 s.ac = self.st.armor_class(a, t, false, true, s.denied, false, s.cover);
             }
@@ -102,9 +105,11 @@ impl<R: Dice> Engine<'_, '_, R> {
     pub(crate) fn threat_min(&self, a: usize, w: usize) -> i32 {
         let base = self.st.prep.fighters[a].attacks[w].threat_min as i32;
         let keen = Behaviours(self.st.fighters[a].fx).has(Behaviours::WEAPON)
-            && self.st.fighters[a].effects.iter().flat_map(|e| e.effect.behaviours.iter()).any(|b| {
-                matches!(b, Behaviour::Keen { weapon } if weapon.is_none_or(|x| x == w))
-            });
+            && self.st.fighters[a]
+                .effects
+                .iter()
+                .flat_map(|e| e.effect.behaviours.iter())
+                .any(|b| matches!(b, Behaviour::Keen { weapon } if weapon.is_none_or(|x| x == w)));
         if keen { 21 - 2 * (21 - base) } else { base }
     }
 

@@ -372,7 +372,8 @@ pub fn resolve(c: &Combatant, catalog: &FeatCatalog) -> Result<ResolvedFeatures,
             Some(Rule::BlindFight) => rules.blind_fight = true,
             Some(Rule::ImprovedPreciseShot) => rules.improved_precise_shot = true,
             Some(Rule::ChannelEnergy) => {
-                rules.class.channel = Some(channel_rule(parameter.as_deref()).map_err(|m| fail(format!("{written:?}: {m}")))?);
+                rules.class.channel =
+                    Some(channel_rule(parameter.as_deref()).map_err(|m| fail(format!("{written:?}: {m}")))?);
             }
             Some(Rule::SelectiveChanneling) => rules.class.selective_channeling = true,
             Some(Rule::HexEvilEye) => rules.class.hexes.push(Hex::EvilEye),
@@ -392,7 +393,9 @@ pub fn resolve(c: &Combatant, catalog: &FeatCatalog) -> Result<ResolvedFeatures,
             Some(Rule::ArcanePool) => rules.class.arcane_pool = true,
             Some(Rule::LichFearAura) => rules.class.lich_fear_aura = true,
             Some(Rule::LichParalyzingTouch) => rules.class.lich_paralyzing_touch = true,
-            Some(Rule::SpellPenetration | Rule::GreaterSpellPenetration) => rules.class.spell_penetration += 2,
+            Some(Rule::SpellPenetration | Rule::GreaterSpellPenetration) => {
+                rules.class.spell_penetration += 2
+            }
             Some(Rule::SpellFocus | Rule::GreaterSpellFocus) => {
                 let school = parameter.as_deref().and_then(school_named).ok_or_else(|| {
                     fail(format!(
@@ -424,7 +427,9 @@ fn channel_rule(parameter: Option<&str>) -> Result<ChannelRule, String> {
             "negative" => rule.positive = Some(false),
             other => {
                 rule.dice = Some(parse_d6(other).ok_or_else(|| {
-                    format!("channel energy takes `positive` or `negative` and its dice (`3d6`), got {part:?}")
+                    format!(
+                        "channel energy takes `positive` or `negative` and its dice (`3d6`), got {part:?}"
+                    )
                 })?);
             }
         }

@@ -59,7 +59,13 @@ impl<R: Dice> Engine<'_, '_, R> {
         }
         let mode = if heal { "heals" } else { "harms" };
         let energy = if channel.positive { "positive" } else { "negative" };
-        say!(self, i, "channels {energy} energy ({}d6, {mode}), {} creature(s) in 30 ft", channel.dice, affected.len());
+        say!(
+            self,
+            i,
+            "channels {energy} energy ({}d6, {mode}), {} creature(s) in 30 ft",
+            channel.dice,
+            affected.len()
+        );
         let rolled: u32 = (0..channel.dice).map(|_| self.rng.roll(6)).sum();
         for t in affected {
             if heal {
@@ -70,7 +76,11 @@ impl<R: Dice> Engine<'_, '_, R> {
                 }
                 say!(self, t, "heals {healed} (hp {before}->{})", self.st.fighters[t].hp);
             } else {
-                let ctx = Context { descriptors: Descriptors::NONE, other_alignment: prep.fighters[i].alignment, ..Context::default() };
+                let ctx = Context {
+                    descriptors: Descriptors::NONE,
+                    other_alignment: prep.fighters[i].alignment,
+                    ..Context::default()
+                };
                 let saved = self.roll_save(t, SaveKind::Will, channel.dc, &ctx);
                 let n = if saved { rolled / 2 } else { rolled };
                 self.spell_damage(i, t, n, &[energy.to_string()], false, None);

@@ -56,9 +56,9 @@ impl<R: Dice> Engine<'_, '_, R> {
                 say!(self, i, "spends 1 grit on {deed:?} (grit {})", grit - 1);
             }
             Deed::QuickClear => {
-                let Some(w) = (0..prep.fighters[i].attacks.len())
-                    .find(|&w| prep.fighters[i].attacks[w].firearm && self.st.is_broken(i, w) && !self.st.sundered(i, w))
-                else {
+                let Some(w) = (0..prep.fighters[i].attacks.len()).find(|&w| {
+                    prep.fighters[i].attacks[w].firearm && self.st.is_broken(i, w) && !self.st.sundered(i, w)
+                }) else {
                     return Err(Reason::NothingToRepair);
                 };
                 if grit == 0 {
@@ -68,7 +68,13 @@ impl<R: Dice> Engine<'_, '_, R> {
                     self.st.fighters[i].pools.grit -= 1;
                 }
                 self.st.fighters[i].broken &= !(1u64 << w);
-                say!(self, i, "quick clear: {} works again (grit {})", prep.fighters[i].attacks[w].name, self.st.fighters[i].pools.grit);
+                say!(
+                    self,
+                    i,
+                    "quick clear: {} works again (grit {})",
+                    prep.fighters[i].attacks[w].name,
+                    self.st.fighters[i].pools.grit
+                );
             }
             Deed::GunslingersDodge => return Err(Reason::UnsupportedKind),
         }

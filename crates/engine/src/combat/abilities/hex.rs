@@ -71,7 +71,8 @@ impl<R: Dice> Engine<'_, '_, R> {
         let dc = spec.hex_dc;
         say!(self, i, "hexes {} ({hex:?}, DC {dc})", self.st.id(t));
         let mind = Descriptors::of(&[Descriptor::MindAffecting]);
-        let ctx = Context { descriptors: mind, other_alignment: prep.fighters[i].alignment, ..Context::default() };
+        let ctx =
+            Context { descriptors: mind, other_alignment: prep.fighters[i].alignment, ..Context::default() };
         match hex {
             Hex::EvilEye => {
                 if prep.fighters[t].immune.descriptors.has(Descriptor::MindAffecting) {
@@ -86,11 +87,17 @@ impl<R: Dice> Engine<'_, '_, R> {
                     2 => vec![Mod::new(ModTarget::Saves, penalty, BonusType::Untyped)],
                     _ => vec![Mod::new(ModTarget::Attack, penalty, BonusType::Untyped)],
                 };
-                self.apply_effect(t, Effect::new("evil eye", Duration::Rounds(rounds)).with_mods(mods), Some(i));
+                self.apply_effect(
+                    t,
+                    Effect::new("evil eye", Duration::Rounds(rounds)).with_mods(mods),
+                    Some(i),
+                );
             }
             Hex::Slumber => {
                 let immune = &prep.fighters[t].immune;
-                if immune.descriptors.has(Descriptor::MindAffecting) || immune.conditions.has(ConditionId::Asleep) {
+                if immune.descriptors.has(Descriptor::MindAffecting)
+                    || immune.conditions.has(ConditionId::Asleep)
+                {
                     say!(self, t, "is immune (mind-affecting sleep)");
                     return Ok(());
                 }
@@ -104,13 +111,15 @@ impl<R: Dice> Engine<'_, '_, R> {
             Hex::Misfortune => {
                 if !self.roll_save(t, SaveKind::Will, dc, &ctx) {
                     let rounds = 1 + u32::from(level >= 8) + u32::from(level >= 16);
-                    let e = Effect::new("misfortune", Duration::Rounds(rounds)).with_behaviours(vec![Behaviour::TakeWorse]);
+                    let e = Effect::new("misfortune", Duration::Rounds(rounds))
+                        .with_behaviours(vec![Behaviour::TakeWorse]);
                     self.apply_effect(t, e, Some(i));
                 }
             }
             Hex::Fortune => {
                 let rounds = 1 + u32::from(level >= 8) + u32::from(level >= 16);
-                let e = Effect::new("fortune", Duration::Rounds(rounds)).with_behaviours(vec![Behaviour::TakeBetter]);
+                let e = Effect::new("fortune", Duration::Rounds(rounds))
+                    .with_behaviours(vec![Behaviour::TakeBetter]);
                 self.apply_effect(t, e, Some(i));
             }
             Hex::Healing => {
@@ -165,7 +174,8 @@ impl<R: Dice> Engine<'_, '_, R> {
                 continue;
             }
             for e in self.st.fighters[t].effects.iter_mut() {
-                let extends = e.source == Some(i) && matches!(&*e.effect.name, "evil eye" | "misfortune" | "fortune");
+                let extends =
+                    e.source == Some(i) && matches!(&*e.effect.name, "evil eye" | "misfortune" | "fortune");
                 if extends && let Some(n) = e.rounds_left.as_mut() {
                     *n += 1;
                 }

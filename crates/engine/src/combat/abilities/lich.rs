@@ -7,7 +7,9 @@
 //! attack saves, Fortitude at the same DC, or is paralyzed for the rest of
 //! the battle: the template says permanently).
 
-use crate::effects::{ConditionId, ConditionSet, Context, Descriptor, Descriptors, Duration, Effect, Flags, SaveKind};
+use crate::effects::{
+    ConditionId, ConditionSet, Context, Descriptor, Descriptors, Duration, Effect, Flags, SaveKind,
+};
 use crate::rng::Dice;
 
 use super::super::engine::Engine;
@@ -49,7 +51,11 @@ impl<R: Dice> Engine<'_, '_, R> {
                 continue;
             }
             say!(self, i, "fear aura reaches {}", self.st.id(t));
-            let ctx = Context { descriptors: fear, other_alignment: prep.fighters[i].alignment, ..Context::default() };
+            let ctx = Context {
+                descriptors: fear,
+                other_alignment: prep.fighters[i].alignment,
+                ..Context::default()
+            };
             if !self.roll_save(t, SaveKind::Will, dc, &ctx) {
                 let c = if prep.fighters[t].hd < 5 { ConditionId::Frightened } else { ConditionId::Shaken };
                 let e = Effect::new("fear aura", Duration::Rounds(hd)).with_conditions(ConditionSet::of(c));

@@ -43,7 +43,11 @@ impl<R: Dice> Engine<'_, '_, R> {
             && self.st.is_active(i)
             && self.st.is_active(t)
         {
-            let attack = Action { kind: ActionKind::FullAttack, weapon: None, ..Action::at(ActionKind::FullAttack, t) };
+            let attack = Action {
+                kind: ActionKind::FullAttack,
+                weapon: None,
+                ..Action::at(ActionKind::FullAttack, t)
+            };
             if let Err(reason) = self.attack_action(i, attack, true) {
                 say!(self, i, "spell combat: no attack ({reason})");
             }
@@ -85,9 +89,18 @@ impl<R: Dice> Engine<'_, '_, R> {
         damage.weapons = bits;
         let e = Effect::new("arcane pool", Duration::UntilRemoved)
             .with_mods(vec![attack, damage])
-            .with_behaviours(vec![Behaviour::WeaponQualities { qualities: Arc::from(vec!["magic".to_string()]), weapon: Some(w) }]);
+            .with_behaviours(vec![Behaviour::WeaponQualities {
+                qualities: Arc::from(vec!["magic".to_string()]),
+                weapon: Some(w),
+            }]);
         self.apply_effect(i, e, Some(i));
-        say!(self, i, "enhances {} +{bonus} (arcane pool {})", prep.fighters[i].attacks[w].name, self.st.fighters[i].pools.arcane_pool);
+        say!(
+            self,
+            i,
+            "enhances {} +{bonus} (arcane pool {})",
+            prep.fighters[i].attacks[w].name,
+            self.st.fighters[i].pools.arcane_pool
+        );
         Ok(())
     }
 }

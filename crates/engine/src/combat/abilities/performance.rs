@@ -49,7 +49,10 @@ impl<R: Dice> Engine<'_, '_, R> {
             Mod::new(ModTarget::Saves, bonus, BonusType::Morale).when(When::Descriptor(Descriptor::Fear)),
         ];
         for j in 0..self.st.len() {
-            if self.st.are_enemies(i, j) || !self.st.is_present(j) || self.st.has_condition(j, ConditionId::Deafened) {
+            if self.st.are_enemies(i, j)
+                || !self.st.is_present(j)
+                || self.st.has_condition(j, ConditionId::Deafened)
+            {
                 continue;
             }
             // Renewed each of the bard's turns; it outlasts the bard's turn

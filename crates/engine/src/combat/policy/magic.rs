@@ -35,8 +35,13 @@ pub(crate) struct Magic {
 
 impl Magic {
     /// The default policy's.
-    pub const DEFAULT: Magic =
-        Magic { spells: SpellPolicy::Default, abilities: true, open_with_buffs: false, save_heals: false, area_min: 2 };
+    pub const DEFAULT: Magic = Magic {
+        spells: SpellPolicy::Default,
+        abilities: true,
+        open_with_buffs: false,
+        save_heals: false,
+        area_min: 2,
+    };
 }
 
 /// A spell option: what to cast, and its worth.
@@ -87,7 +92,9 @@ pub(crate) fn plan_magic(b: &BattleState<'_>, i: usize, t: usize, m: Magic, out:
 /// Whether `i` can cast at all this turn.
 fn can_cast_now(b: &BattleState<'_>, i: usize) -> bool {
     let f = &b.fighters[i];
-    !f.summary.flags.has(Flags::CANT_CAST) && !Behaviours(f.fx).has(Behaviours::CANNOT_CAST) && f.pending.is_none()
+    !f.summary.flags.has(Flags::CANT_CAST)
+        && !Behaviours(f.fx).has(Behaviours::CANNOT_CAST)
+        && f.pending.is_none()
 }
 
 // ---- class abilities ----
@@ -143,7 +150,8 @@ fn plan_abilities(
     // Deeds: clear a misfired firearm, declare the grit deeds before a shot.
     if !a.deeds.is_empty() {
         let attacks = &b.prep.fighters[i].attacks;
-        let misfired = (0..attacks.len()).any(|w| attacks[w].firearm && b.is_broken(i, w) && !b.sundered(i, w));
+        let misfired =
+            (0..attacks.len()).any(|w| attacks[w].firearm && b.is_broken(i, w) && !b.sundered(i, w));
         if misfired && a.has_deed(Deed::QuickClear) && f.pools.grit > 0 {
             // A move action spending grit, then the shot.
             out.push(Action::new(ActionKind::Deed).with_ability(Ability::Deed(Deed::QuickClear)));
@@ -179,7 +187,9 @@ fn needs_healing(b: &BattleState<'_>, j: usize) -> bool {
 /// The hex a witch uses now, if one is worth it.
 fn choose_hex(b: &BattleState<'_>, i: usize, t: usize, a: &AbilitySpec, m: Magic) -> Option<Action> {
     let _ = m;
-    let near = |j: usize| b.distance(i, j) <= super::super::abilities::HEX_RANGE_FT && b.line_of_effect_from(i, b.pos(i), j);
+    let near = |j: usize| {
+        b.distance(i, j) <= super::super::abilities::HEX_RANGE_FT && b.line_of_effect_from(i, b.pos(i), j)
+    };
     let once = |j: usize, h: Hex| !b.fighters[j].marks.contains(&(i, 0x8000 | h as u16));
     // Healing an adjacent ally in need.
     if a.has_hex(Hex::Healing)
@@ -191,7 +201,8 @@ fn choose_hex(b: &BattleState<'_>, i: usize, t: usize, a: &AbilitySpec, m: Magic
     }
     // A ward on an ally who fights in melee, once.
     if a.has_hex(Hex::Ward)
-        && !(0..b.len()).any(|j| b.fighters[j].effects.iter().any(|e| &*e.effect.name == "ward" && e.source == Some(i)))
+        && !(0..b.len())
+            .any(|j| b.fighters[j].effects.iter().any(|e| &*e.effect.name == "ward" && e.source == Some(i)))
         && let Some(j) = (0..b.len()).find(|&j| j != i && !b.are_enemies(i, j) && b.is_active(j) && near(j))
     {
         return Some(hex_action(Hex::Ward, j));
@@ -331,7 +342,9 @@ fn add_quickened(b: &BattleState<'_>, i: usize, t: usize, m: Magic, out: &mut Ve
         if !prepared.role.damage || prepared.role.area || !allowed(b, i, m, k.spell, Metamagic::QUICKEN) {
             continue;
         }
-        if out.iter().any(|a| a.spell == Some(k.spell)) && b.fighters[i].slots[usize::from(k.level + 4).min(9)] < 2 {
+        if out.iter().any(|a| a.spell == Some(k.spell))
+            && b.fighters[i].slots[usize::from(k.level + 4).min(9)] < 2
+        {
             continue;
         }
         if let Some(o) = score_offense(b, i, t, k.spell, Metamagic::QUICKEN, m)
@@ -354,7 +367,8 @@ fn allowed(b: &BattleState<'_>, i: usize, m: Magic, spell: u16, mm: Metamagic) -
         return true;
     }
     let caster = b.prep.fighters[i].caster.as_deref().expect("a caster");
-    let heals_here = caster.known.iter().any(|k| k.level == slot && b.prep.spells[usize::from(k.spell)].role.heal);
+    let heals_here =
+        caster.known.iter().any(|k| k.level == slot && b.prep.spells[usize::from(k.spell)].role.heal);
     !heals_here || b.fighters[i].slots[usize::from(slot)] > 1
 }
 
@@ -397,12 +411,16 @@ fn immune(b: &BattleState<'_>, t: usize, spell: u16) -> bool {
         && b.fighters[t].effects.iter().flat_map(|e| e.effect.behaviours.iter()).any(|x| match x {
             crate::effects::Behaviour::Immunity { spells, descriptors, .. } => {
                 spells.contains(&spell)
-                    || crate::effects::Descriptor::ALL.iter().any(|&d| prepared.descriptors.has(d) && descriptors.has(d))
+                    || crate::effects::Descriptor::ALL
+                        .iter()
+                        .any(|&d| prepared.descriptors.has(d) && descriptors.has(d))
             }
             _ => false,
         });
     by_effect
-        || crate::effects::Descriptor::ALL.iter().any(|&d| prepared.descriptors.has(d) && im.descriptors.has(d))
+        || crate::effects::Descriptor::ALL
+            .iter()
+            .any(|&d| prepared.descriptors.has(d) && im.descriptors.has(d))
         || im.subschool(prepared.subschool)
         || (im.magic && prepared.spell.spell_resistance)
         || (im.fortitude && prepared.spell.saving_throw.as_ref().is_some_and(|s| s.kind == SaveKind::Fort))
@@ -410,7 +428,14 @@ fn immune(b: &BattleState<'_>, t: usize, spell: u16) -> bool {
 
 /// How much one casting of `spell` with `mm` is worth against `t` (and the
 /// creatures an area catches): expected damage, or a condition's worth.
-fn score_offense(b: &BattleState<'_>, i: usize, t: usize, spell: u16, mm: Metamagic, m: Magic) -> Option<Option_> {
+fn score_offense(
+    b: &BattleState<'_>,
+    i: usize,
+    t: usize,
+    spell: u16,
+    mm: Metamagic,
+    m: Magic,
+) -> Option<Option_> {
     let prep = b.prep;
     let prepared = &prep.spells[usize::from(spell)];
     let s = &prepared.spell;
@@ -423,14 +448,18 @@ fn score_offense(b: &BattleState<'_>, i: usize, t: usize, spell: u16, mm: Metama
     let mut caught: Vec<usize> = Vec::new();
     let area = s.area.as_ref().filter(|_| s.target.is_none());
     if let Some(area) = area {
-        if area.origin == Origin::Caster && !matches!(area.shape, crate::spell::model::Shape::Cone | crate::spell::model::Shape::Line) {
+        if area.origin == Origin::Caster
+            && !matches!(area.shape, crate::spell::model::Shape::Cone | crate::spell::model::Shape::Line)
+        {
             cast.target = None;
         } else {
             cast.point = Some(b.pos(t));
             cast.target = None;
             if area.origin == Origin::Point {
                 let r = b.spell_range(i, s, cast.cl).unwrap_or(u32::MAX);
-                if crate::grid::distance_ft(b.pos(i), b.pos(t)) > r || !b.prep.line_of_effect(b.pos(i), b.pos(t)) {
+                if crate::grid::distance_ft(b.pos(i), b.pos(t)) > r
+                    || !b.prep.line_of_effect(b.pos(i), b.pos(t))
+                {
                     return None;
                 }
             }
@@ -509,7 +538,11 @@ fn value_on(b: &BattleState<'_>, i: usize, j: usize, cast: &Cast, s: &Spell, mm:
                 if d.heals_undead && ctype == Some(CreatureType::Undead) {
                     return 0.0;
                 }
-                let amount = d.vs.iter().find(|v| ctype == Some(v.creature_type)).and_then(|v| v.amount.as_ref()).unwrap_or(&d.amount);
+                let amount =
+                    d.vs.iter()
+                        .find(|v| ctype == Some(v.creature_type))
+                        .and_then(|v| v.amount.as_ref())
+                        .unwrap_or(&d.amount);
                 let mut mean = amount.mean_at(cast.cl).max(0.0);
                 if mm.has(Metamagic::MAXIMIZE) {
                     mean = f64::from(amount.bounds_at(cast.cl).1.max(0));
@@ -537,7 +570,9 @@ fn value_on(b: &BattleState<'_>, i: usize, j: usize, cast: &Cast, s: &Spell, mm:
             EffectKind::Modifiers(mm) if mm.modifiers.iter().any(|x| x.value.bounds_at(cast.cl).1 < 0) => {
                 value += threat * 0.3 * kept;
             }
-            EffectKind::Choice(_) | EffectKind::ActionLoss(_) | EffectKind::Reroll(_) => value += threat * 0.5 * kept,
+            EffectKind::Choice(_) | EffectKind::ActionLoss(_) | EffectKind::Reroll(_) => {
+                value += threat * 0.5 * kept
+            }
             _ => {}
         }
     }
@@ -548,7 +583,14 @@ fn value_on(b: &BattleState<'_>, i: usize, j: usize, cast: &Cast, s: &Spell, mm:
 fn severity(k: ConditionId) -> f64 {
     use ConditionId as C;
     match k {
-        C::Paralyzed | C::Asleep | C::Unconscious | C::Helpless | C::Stunned | C::Dazed | C::Cowering | C::Fascinated => 2.0,
+        C::Paralyzed
+        | C::Asleep
+        | C::Unconscious
+        | C::Helpless
+        | C::Stunned
+        | C::Dazed
+        | C::Cowering
+        | C::Fascinated => 2.0,
         C::Panicked | C::Confused | C::Nauseated => 1.5,
         C::Frightened | C::Blinded | C::Pinned | C::Grappled => 1.0,
         C::Staggered | C::Entangled | C::Exhausted => 0.6,
@@ -621,7 +663,13 @@ fn best_heal(b: &BattleState<'_>, i: usize) -> Option<Option_> {
         // Healing beyond what is missing is wasted: the cheapest spell that covers it wins.
         let score = mean.min(missing) - 0.01 * f64::from(k.level);
         if best.is_none_or(|x| score > x.score) {
-            best = Some(Option_ { spell: k.spell, target: Some(patient), point: None, metamagic: Metamagic::NONE, score });
+            best = Some(Option_ {
+                spell: k.spell,
+                target: Some(patient),
+                point: None,
+                metamagic: Metamagic::NONE,
+                score,
+            });
         }
     }
     best
@@ -632,19 +680,30 @@ fn best_buff(b: &BattleState<'_>, i: usize, m: Magic) -> Option<Option_> {
     let caster = b.prep.fighters[i].caster.as_deref()?;
     for k in &caster.known {
         let prepared = &b.prep.spells[usize::from(k.spell)];
-        if !prepared.role.buff || prepared.role.damage || prepared.role.heal || !allowed(b, i, m, k.spell, Metamagic::NONE) {
+        if !prepared.role.buff
+            || prepared.role.damage
+            || prepared.role.heal
+            || !allowed(b, i, m, k.spell, Metamagic::NONE)
+        {
             continue;
         }
         let s = &prepared.spell;
         let on = |j: usize| b.fighters[j].effects.iter().any(|e| e.effect.spell == Some(k.spell));
-        let self_only = s.range == Range::Personal || s.target.as_ref().is_some_and(|t| t.kind == TargetKind::Caster);
+        let self_only =
+            s.range == Range::Personal || s.target.as_ref().is_some_and(|t| t.kind == TargetKind::Caster);
         if s.target.is_none() {
             // An area buff (Bless): worth it when it reaches two allies not yet under it.
             let allies = (0..b.len())
                 .filter(|&j| !b.are_enemies(i, j) && b.is_active(j) && !on(j) && b.distance(i, j) <= 50)
                 .count();
             if allies >= 2 {
-                return Some(Option_ { spell: k.spell, target: None, point: None, metamagic: Metamagic::NONE, score: 1.0 });
+                return Some(Option_ {
+                    spell: k.spell,
+                    target: None,
+                    point: None,
+                    metamagic: Metamagic::NONE,
+                    score: 1.0,
+                });
             }
             continue;
         }
@@ -659,7 +718,13 @@ fn best_buff(b: &BattleState<'_>, i: usize, m: Magic) -> Option<Option_> {
                 && (j == i || b.spell_reaches(i, j, s, caster.cl).is_ok())
                 && s.target.as_ref().is_none_or(|tg| b.passes(i, j, &tg.filter))
         }) {
-            return Some(Option_ { spell: k.spell, target: Some(j), point: None, metamagic: Metamagic::NONE, score: 1.0 });
+            return Some(Option_ {
+                spell: k.spell,
+                target: Some(j),
+                point: None,
+                metamagic: Metamagic::NONE,
+                score: 1.0,
+            });
         }
     }
     None

@@ -9,8 +9,8 @@ use std::sync::Arc;
 use crate::dice::{DiceExpr, ability_modifier};
 use crate::effects::effect::ENERGY;
 use crate::effects::{
-    Behaviour, BonusType, Compulsion, ConditionId, ConditionSet, Descriptors, Duration, Effect, Mod, ModTarget,
-    Modifier, Recurring, Retry, SaveKind,
+    Behaviour, BonusType, Compulsion, ConditionId, ConditionSet, Descriptors, Duration, Effect, Mod,
+    ModTarget, Modifier, Recurring, Retry, SaveKind,
 };
 use crate::rng::Dice;
 use crate::spell::Scaled;
@@ -287,7 +287,8 @@ impl<R: Dice> Engine<'_, '_, R> {
                 if con_bonus > 0 {
                     // A Constitution bonus raises hit points by the modifier's change per Hit Die.
                     let con = prep.fighters[t].con_score.unwrap_or(10);
-                    let gain = (ability_modifier(con + con_bonus) - ability_modifier(con)) * prep.fighters[t].hd as i32;
+                    let gain = (ability_modifier(con + con_bonus) - ability_modifier(con))
+                        * prep.fighters[t].hd as i32;
                     part.temp_hp += gain.max(0) as u32;
                 }
             }
@@ -322,7 +323,11 @@ impl<R: Dice> Engine<'_, '_, R> {
                     Ability::Wis => ModTarget::Wis,
                     Ability::Cha => ModTarget::Cha,
                 };
-                pack.separate(None, Some("ability damage")).mods.push(Mod::new(target, -n, BonusType::Untyped));
+                pack.separate(None, Some("ability damage")).mods.push(Mod::new(
+                    target,
+                    -n,
+                    BonusType::Untyped,
+                ));
                 say!(self, t, "takes {n} {target} damage");
                 if a.ability == Ability::Con {
                     let con = spec.con_score.unwrap_or(10);
@@ -339,7 +344,10 @@ impl<R: Dice> Engine<'_, '_, R> {
                 }
                 if spec.ctype == Some(CreatureType::Undead) {
                     if let Some(per) = nl.undead_temp_hp_per_level {
-                        let part = pack.separate(Some(if cast.metamagic.has(Metamagic::EXTEND) { 2 * 600 } else { 600 }), Some("temporary hit points"));
+                        let part = pack.separate(
+                            Some(if cast.metamagic.has(Metamagic::EXTEND) { 2 * 600 } else { 600 }),
+                            Some("temporary hit points"),
+                        );
                         part.rounds = None;
                         part.temp_hp = per * n as u32;
                     }
@@ -350,7 +358,14 @@ impl<R: Dice> Engine<'_, '_, R> {
                     return;
                 }
                 let part = pack.separate(None, Some("negative levels"));
-                for target in [ModTarget::Attack, ModTarget::Saves, ModTarget::Skills, ModTarget::Cmb, ModTarget::Cmd, ModTarget::AbilityChecks] {
+                for target in [
+                    ModTarget::Attack,
+                    ModTarget::Saves,
+                    ModTarget::Skills,
+                    ModTarget::Cmb,
+                    ModTarget::Cmd,
+                    ModTarget::AbilityChecks,
+                ] {
                     part.mods.push(Mod::new(target, -n, BonusType::Untyped));
                 }
                 say!(self, t, "gains {n} negative level(s)");
@@ -389,7 +404,11 @@ impl<R: Dice> Engine<'_, '_, R> {
                 }
                 if r.all_ability_damage || r.ability_damage.is_some() {
                     let all = r.all_ability_damage;
-                    while let Some(k) = self.st.fighters[t].effects.iter().position(|x| x.effect.name.ends_with("(ability damage)")) {
+                    while let Some(k) = self.st.fighters[t]
+                        .effects
+                        .iter()
+                        .position(|x| x.effect.name.ends_with("(ability damage)"))
+                    {
                         self.remove_effect_at(t, k, "is healed");
                         if !all {
                             break;
@@ -430,7 +449,8 @@ impl<R: Dice> Engine<'_, '_, R> {
             EffectKind::Immunity(im) => {
                 let Some(rounds) = self.lasting(cast, duration) else { return };
                 let conditions = im.conditions.iter().fold(ConditionSet::EMPTY, |s, &k| s.with(k));
-                let energy = im.damage_types.iter().filter_map(|d| energy_index(d)).fold(0u8, |a, k| a | 1 << k);
+                let energy =
+                    im.damage_types.iter().filter_map(|d| energy_index(d)).fold(0u8, |a, k| a | 1 << k);
                 let spells: Vec<u16> = im
                     .spells
                     .iter()
@@ -510,7 +530,9 @@ impl<R: Dice> Engine<'_, '_, R> {
             }
             EffectKind::ActionLoss(a) => {
                 let Some(rounds) = self.lasting(cast, duration) else { return };
-                pack.part(rounds).behaviours.push(Behaviour::ActionLoss { percent: a.chance_percent.min(100) as u8 });
+                pack.part(rounds)
+                    .behaviours
+                    .push(Behaviour::ActionLoss { percent: a.chance_percent.min(100) as u8 });
             }
             EffectKind::Choice(c) => {
                 let k = usize::from(cast.option).min(c.options.len().saturating_sub(1));
@@ -521,9 +543,15 @@ impl<R: Dice> Engine<'_, '_, R> {
                 }
             }
             EffectKind::ExtraAttack(_) => self.behaviour_for(cast, duration, pack, Behaviour::ExtraAttack),
-            EffectKind::SeeInvisibility(_) => self.behaviour_for(cast, duration, pack, Behaviour::SeeInvisible),
-            EffectKind::MovementProvokesNoAoo(_) => self.behaviour_for(cast, duration, pack, Behaviour::NoMovementAoo),
-            EffectKind::RageRestrictions(_) => self.behaviour_for(cast, duration, pack, Behaviour::CannotCast),
+            EffectKind::SeeInvisibility(_) => {
+                self.behaviour_for(cast, duration, pack, Behaviour::SeeInvisible)
+            }
+            EffectKind::MovementProvokesNoAoo(_) => {
+                self.behaviour_for(cast, duration, pack, Behaviour::NoMovementAoo)
+            }
+            EffectKind::RageRestrictions(_) => {
+                self.behaviour_for(cast, duration, pack, Behaviour::CannotCast)
+            }
             EffectKind::Sanctuary(_) => {
                 let Some(rounds) = self.lasting(cast, duration) else { return };
                 let kind = spell.saving_throw.as_ref().map_or(SaveKind::Will, |s| s.kind);
@@ -554,7 +582,12 @@ impl<R: Dice> Engine<'_, '_, R> {
             EffectKind::WeaponQualities(wq) => {
                 let weapon = self.st.held_weapon(t);
                 let qualities: Vec<String> = wq.add.iter().map(|q| super::super::prepared::norm(q)).collect();
-                self.behaviour_for(cast, duration, pack, Behaviour::WeaponQualities { qualities: Arc::from(qualities), weapon });
+                self.behaviour_for(
+                    cast,
+                    duration,
+                    pack,
+                    Behaviour::WeaponQualities { qualities: Arc::from(qualities), weapon },
+                );
             }
             EffectKind::Keen(_) => {
                 let weapon = self.st.held_weapon(t);
@@ -582,8 +615,11 @@ impl<R: Dice> Engine<'_, '_, R> {
         let d = e.duration.as_ref().unwrap_or(&spell.duration);
         let rounds = self.lasting(cast, d)?;
         let conds = self.allowed_conditions(t, &c.conditions, c.escalates);
-        let mut next = Effect::new(&format!("{} (condition)", spell.name), rounds.map_or(Duration::UntilRemoved, Duration::Rounds))
-            .with_conditions(conds);
+        let mut next = Effect::new(
+            &format!("{} (condition)", spell.name),
+            rounds.map_or(Duration::UntilRemoved, Duration::Rounds),
+        )
+        .with_conditions(conds);
         if let Some(after) = self.stage(cast, t, &c.then) {
             next = next.with_behaviours(vec![Behaviour::Then { next: Box::new(after) }]);
         }
@@ -607,11 +643,13 @@ impl<R: Dice> Engine<'_, '_, R> {
         }
         let mut out = ConditionSet::EMPTY;
         for &k in list {
-            let k = if escalates && k == ConditionId::Fatigued && self.st.has_condition(t, ConditionId::Fatigued) {
-                ConditionId::Exhausted
-            } else {
-                k
-            };
+            let k =
+                if escalates && k == ConditionId::Fatigued && self.st.has_condition(t, ConditionId::Fatigued)
+                {
+                    ConditionId::Exhausted
+                } else {
+                    k
+                };
             if !blocked.has(k) {
                 out = out.with(k);
             }
@@ -620,7 +658,11 @@ impl<R: Dice> Engine<'_, '_, R> {
     }
 
     fn immune_to_negative_levels(&self, t: usize) -> bool {
-        self.st.fighters[t].effects.iter().flat_map(|e| e.effect.behaviours.iter()).any(|b| matches!(b, Behaviour::Immunity { negative_levels: true, .. }))
+        self.st.fighters[t]
+            .effects
+            .iter()
+            .flat_map(|e| e.effect.behaviours.iter())
+            .any(|b| matches!(b, Behaviour::Immunity { negative_levels: true, .. }))
     }
 
     /// The energy types an energy ward covers: all of `types`, or when the
@@ -640,9 +682,13 @@ impl<R: Dice> Engine<'_, '_, R> {
                         c.known
                             .iter()
                             .filter(|kn| {
-                                prep.spells[usize::from(kn.spell)].spell.effects.iter().any(|e| match &e.kind {
-                                    EffectKind::Damage(d) => d.types.iter().any(|x| energy_index(x) == Some(k)),
-                                    _ => false,
+                                prep.spells[usize::from(kn.spell)].spell.effects.iter().any(|e| {
+                                    match &e.kind {
+                                        EffectKind::Damage(d) => {
+                                            d.types.iter().any(|x| energy_index(x) == Some(k))
+                                        }
+                                        _ => false,
+                                    }
                                 })
                             })
                             .count()
@@ -717,7 +763,8 @@ impl<R: Dice> Engine<'_, '_, R> {
                 say!(self, t, "is healed {healed} by negative energy");
                 continue;
             }
-            let dealt = self.spell_damage(cast.caster, t, rolled as u32, &d.types, d.untyped_half, d.min_hp_left);
+            let dealt =
+                self.spell_damage(cast.caster, t, rolled as u32, &d.types, d.untyped_half, d.min_hp_left);
             m.damage += dealt;
             if d.slays_at_zero_hp && self.st.fighters[t].hp <= 0 && !self.st.fighters[t].dead {
                 say!(self, t, "is slain");
@@ -740,7 +787,8 @@ impl<R: Dice> Engine<'_, '_, R> {
             let cap = self.st.fighters[t].hp.max(0) + spec.con_score.unwrap_or(0);
             let gain = (m.damage as i32).min(cap + m.damage as i32).max(0) as u32;
             if let Some(rounds) = self.lasting(cast, lasting) {
-                let name = format!("{} (temporary hit points)", prep.spells[usize::from(cast.spell)].spell.name);
+                let name =
+                    format!("{} (temporary hit points)", prep.spells[usize::from(cast.spell)].spell.name);
                 let mut e = Effect::new(&name, rounds.map_or(Duration::UntilRemoved, Duration::Rounds));
                 e.temp_hp = gain;
                 e.spell = Some(cast.spell);
@@ -788,7 +836,14 @@ impl<R: Dice> Engine<'_, '_, R> {
         }
         let hp = self.st.fighters[t].hp;
         let ty = if types.is_empty() { "untyped".to_string() } else { types.join("/") };
-        say!(self, by, "{} takes {dealt} {ty} damage{} (hp {hp}->{})", self.st.id(t), if dealt != rolled { format!(" (rolled {rolled})") } else { String::new() }, hp - dealt as i32);
+        say!(
+            self,
+            by,
+            "{} takes {dealt} {ty} damage{} (hp {hp}->{})",
+            self.st.id(t),
+            if dealt != rolled { format!(" (rolled {rolled})") } else { String::new() },
+            hp - dealt as i32
+        );
         self.st.fighters[by].out.damage_dealt += dealt;
         self.st.fighters[t].out.damage_taken += dealt;
         self.wound(t, dealt);
@@ -807,18 +862,27 @@ impl<R: Dice> Engine<'_, '_, R> {
         }
         let mut resist = energies.iter().map(|&k| spec.energy_resist[k]).max().unwrap_or(0);
         let f = &self.st.fighters[t];
-        if f.fx & crate::effects::Behaviours::ENERGY != 0 || f.fx & crate::effects::Behaviours::IMMUNITY != 0 {
+        if f.fx & crate::effects::Behaviours::ENERGY != 0 || f.fx & crate::effects::Behaviours::IMMUNITY != 0
+        {
             let mut absorb_at = None;
             for (k, e) in f.effects.iter().enumerate() {
                 for b in e.effect.behaviours.iter() {
                     match b {
-                        Behaviour::EnergyResist { types: bits, amount } if energies.iter().any(|&x| bits >> x & 1 == 1) => {
+                        Behaviour::EnergyResist { types: bits, amount }
+                            if energies.iter().any(|&x| bits >> x & 1 == 1) =>
+                        {
                             resist = resist.max(*amount);
                         }
-                        Behaviour::EnergyAbsorb { types: bits } if energies.iter().any(|&x| bits >> x & 1 == 1) => {
+                        Behaviour::EnergyAbsorb { types: bits }
+                            if energies.iter().any(|&x| bits >> x & 1 == 1) =>
+                        {
                             absorb_at = absorb_at.or(Some(k));
                         }
-                        Behaviour::Immunity { energy, .. } if energies.iter().any(|&x| energy >> x & 1 == 1) => return 0,
+                        Behaviour::Immunity { energy, .. }
+                            if energies.iter().any(|&x| energy >> x & 1 == 1) =>
+                        {
+                            return 0;
+                        }
                         _ => {}
                     }
                 }
@@ -897,7 +961,13 @@ impl<R: Dice> Engine<'_, '_, R> {
             let dc = 11 + i32::from(cl);
             let ok = d20 + bonus >= dc;
             let name = self.st.prep.spells[usize::from(spell)].spell.name.clone();
-            say!(self, cast.caster, "dispel check vs {name} d20={d20}{bonus:+}={} vs DC {dc} -> {}", d20 + bonus, if ok { "dispelled" } else { "fails" });
+            say!(
+                self,
+                cast.caster,
+                "dispel check vs {name} d20={d20}{bonus:+}={} vs DC {dc} -> {}",
+                d20 + bonus,
+                if ok { "dispelled" } else { "fails" }
+            );
             if ok {
                 self.end_spell_on(t, spell, "is dispelled");
                 return;
@@ -921,5 +991,13 @@ impl<R: Dice> Engine<'_, '_, R> {
 /// Modifier data of a one-shot bonus (for tests).
 #[allow(dead_code)]
 pub(crate) fn one_shot_modifier(target: ModTarget, value: i32, bonus_type: BonusType) -> Modifier {
-    Modifier { target, value, bonus_type, condition: None, descriptor: None, creature_type: None, weapon: None }
+    Modifier {
+        target,
+        value,
+        bonus_type,
+        condition: None,
+        descriptor: None,
+        creature_type: None,
+        weapon: None,
+    }
 }

@@ -239,15 +239,15 @@ fn role_of(spell: &Spell) -> Role {
             EffectKind::Heal(_) => role.heal = true,
             EffectKind::Summon(_) => role.summon = true,
             EffectKind::Stabilize(_) => role.stabilize = true,
-            EffectKind::Condition(_) | EffectKind::Compel(_) | EffectKind::Death(_)
-                if !helps =>
-            {
+            EffectKind::Condition(_) | EffectKind::Compel(_) | EffectKind::Death(_) if !helps => {
                 role.control = true
             }
             EffectKind::Modifiers(m) if !helps && m.modifiers.iter().all(|m| negative(&m.value)) => {
                 role.control = true
             }
-            EffectKind::NegativeLevels(_) | EffectKind::AbilityDamage(_) | EffectKind::ActionLoss(_)
+            EffectKind::NegativeLevels(_)
+            | EffectKind::AbilityDamage(_)
+            | EffectKind::ActionLoss(_)
             | EffectKind::Reroll(_)
                 if !helps =>
             {
@@ -324,10 +324,7 @@ fn level_for(c: &Combatant, implied: Option<&str>, spell: &Spell) -> Result<u8, 
             let lists: Vec<&str> = spell.levels.keys().map(String::as_str).collect();
             format!("{:?} is not on the {list} spell list (its lists: {})", spell.name, lists.join(", "))
         }),
-        None => Ok(spell
-            .level_for(DEFAULT_LISTS)
-            .or_else(|| spell.lowest_level())
-            .unwrap_or(0)),
+        None => Ok(spell.level_for(DEFAULT_LISTS).or_else(|| spell.lowest_level()).unwrap_or(0)),
     }
 }
 

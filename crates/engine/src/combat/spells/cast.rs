@@ -162,7 +162,12 @@ impl<R: Dice> Engine<'_, '_, R> {
             self.st.fighters[i].slots[usize::from(cast.slot)] -= 1;
         }
         if let Some(old) = self.st.fighters[i].held.take() {
-            say!(self, i, "the held charge of {} dissipates", prep.spells[usize::from(old.cast.spell)].spell.name);
+            say!(
+                self,
+                i,
+                "the held charge of {} dissipates",
+                prep.spells[usize::from(old.cast.spell)].spell.name
+            );
         }
         if self.log.on() {
             let meta = cast.metamagic.names();
@@ -172,7 +177,8 @@ impl<R: Dice> Engine<'_, '_, R> {
                 (None, Some(p)) => format!(" at {p}"),
                 _ => String::new(),
             };
-            let slot = if cast.slot == 0 { "cantrip".to_string() } else { format!("level {} slot", cast.slot) };
+            let slot =
+                if cast.slot == 0 { "cantrip".to_string() } else { format!("level {} slot", cast.slot) };
             say!(self, i, "casts {}{meta}{at} ({slot}, DC {})", prepared.spell.name, cast.dc);
         }
         if self.readied_count > 0 {
@@ -186,7 +192,8 @@ impl<R: Dice> Engine<'_, '_, R> {
             say!(self, i, "{} is lost", prepared.spell.name);
             return Ok(());
         }
-        let one_round = prepared.spell.cast_time == CastTime::OneRound && !cast.metamagic.has(Metamagic::QUICKEN);
+        let one_round =
+            prepared.spell.cast_time == CastTime::OneRound && !cast.metamagic.has(Metamagic::QUICKEN);
         if one_round {
             let f = &self.st.fighters[i];
             let hp_at_cast = f.hp + f.temp_hp;
@@ -205,9 +212,11 @@ impl<R: Dice> Engine<'_, '_, R> {
         let spell = &prep.spells[usize::from(cast.spell)].spell;
         let touch = spell.attack.as_ref().is_some_and(|a| a.kind == AttackKind::MeleeTouch);
         if touch {
-            let charges = spell.attack.as_ref().and_then(|a| a.charges.as_ref()).map_or(1, |c| {
-                c.fixed_at(cast.cl).unwrap_or(1).max(1) as u32
-            });
+            let charges = spell
+                .attack
+                .as_ref()
+                .and_then(|a| a.charges.as_ref())
+                .map_or(1, |c| c.fixed_at(cast.cl).unwrap_or(1).max(1) as u32);
             let i = cast.caster;
             match cast.target {
                 Some(t) if self.st.are_enemies(i, t) && self.st.is_active(t) => {
@@ -246,7 +255,10 @@ impl<R: Dice> Engine<'_, '_, R> {
     /// Discharge: a melee touch attack with the held charge (a standard action).
     pub(crate) fn discharge_action(&mut self, i: usize, action: Action) -> Result<(), Reason> {
         let Some(held) = self.st.fighters[i].held else { return Err(Reason::NothingHeld) };
-        let t = action.target.filter(|&t| t < self.st.len() && self.st.is_active(t)).ok_or(Reason::MissingTarget)?;
+        let t = action
+            .target
+            .filter(|&t| t < self.st.len() && self.st.is_active(t))
+            .ok_or(Reason::MissingTarget)?;
         if !self.st.touch_reaches(i, t) {
             return Err(Reason::OutOfRange);
         }
@@ -299,7 +311,13 @@ impl<R: Dice> Engine<'_, '_, R> {
 
     /// A concentration check of `i` against `dc`; `defensive_or_grappled`
     /// lets Combat Casting's +4 apply.
-    pub(crate) fn concentration(&mut self, i: usize, dc: i32, defensive_or_grappled: bool, why: &str) -> bool {
+    pub(crate) fn concentration(
+        &mut self,
+        i: usize,
+        dc: i32,
+        defensive_or_grappled: bool,
+        why: &str,
+    ) -> bool {
         let bonus = self.st.concentration_bonus(i, defensive_or_grappled);
         let d20 = self.rng.roll(20) as i32;
         let ok = d20 + bonus >= dc;
@@ -327,7 +345,12 @@ impl<R: Dice> Engine<'_, '_, R> {
         let f = &self.st.fighters[i];
         let lost = (pending.hp_at_cast - f.hp - f.temp_hp).max(0);
         if lost > 0
-            && !self.concentration(i, 10 + lost + i32::from(pending.cast.slot), false, "wounded while casting")
+            && !self.concentration(
+                i,
+                10 + lost + i32::from(pending.cast.slot),
+                false,
+                "wounded while casting",
+            )
         {
             say!(self, i, "{name} fizzles");
             return;

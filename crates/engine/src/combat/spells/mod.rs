@@ -19,8 +19,8 @@ pub(crate) mod summon;
 mod target;
 mod upkeep;
 
-pub use book::{Metamagic, Role};
 pub(crate) use book::{CasterSpec, PreparedSpell, prepare_caster, prepare_spell};
+pub use book::{Metamagic, Role};
 pub(crate) use cast::{Cast, Held, Pending};
 pub(crate) use immune::Immune;
 pub(crate) use resolve::Meeting;

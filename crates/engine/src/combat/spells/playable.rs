@@ -71,7 +71,9 @@ fn effect_unplayable(path: &str, e: &Effect) -> Option<String> {
         EffectKind::Reroll(r) if r.mode == RerollMode::RerollFailedSave => {
             return refuse("rerolling a failed save out of turn is not played");
         }
-        EffectKind::SizeChange(_) => return refuse("size changes (space, reach, damage dice) are not played"),
+        EffectKind::SizeChange(_) => {
+            return refuse("size changes (space, reach, damage dice) are not played");
+        }
         EffectKind::EnergyWard(_) => return refuse("energy wards are not played"),
         EffectKind::Retaliation(_) => return refuse("retaliation on attackers is not played"),
         EffectKind::Zone(_) => return refuse("lasting areas (zones) are not played"),

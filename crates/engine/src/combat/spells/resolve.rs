@@ -70,7 +70,9 @@ impl<R: Dice> Engine<'_, '_, R> {
             if let Some(pool) = &area.hit_dice_pool {
                 let mut pool = pool.roll_with(cast.cl, self.rng, false, false);
                 let origin = template.origin;
-                targets.sort_by_key(|&t| (self.st.prep.fighters[t].hd, crate::grid::distance_ft(origin, self.st.pos(t)), t));
+                targets.sort_by_key(|&t| {
+                    (self.st.prep.fighters[t].hd, crate::grid::distance_ft(origin, self.st.pos(t)), t)
+                });
                 targets.retain(|&t| {
                     let hd = self.st.prep.fighters[t].hd as i32;
                     if hd <= pool {
@@ -87,19 +89,26 @@ impl<R: Dice> Engine<'_, '_, R> {
             }
             if self.log.on() {
                 let names: Vec<&str> = targets.iter().map(|&t| self.st.id(t)).collect();
-                say!(self, i, "{} covers {} squares: {}", spell.name, template.squares.len(), if names.is_empty() { "nobody".to_string() } else { names.join(", ") });
+                say!(
+                    self,
+                    i,
+                    "{} covers {} squares: {}",
+                    spell.name,
+                    template.squares.len(),
+                    if names.is_empty() { "nobody".to_string() } else { names.join(", ") }
+                );
             }
         } else {
             self.gather_targets(&cast, &mut targets);
             reflex_cover.resize(targets.len(), 0);
         }
-        let ranged_attack = spell.attack.as_ref().filter(|a| a.kind != AttackKind::MeleeTouch).map(|a| a.kind);
+        let ranged_attack =
+            spell.attack.as_ref().filter(|a| a.kind != AttackKind::MeleeTouch).map(|a| a.kind);
         let projectiles = spell.effects.iter().find_map(|e| match &e.kind {
             EffectKind::Damage(d) => d.projectiles.as_ref(),
             _ => None,
         });
-        let secondaries =
-            spell.target.as_ref().is_some_and(|t| t.kind == TargetKind::PrimaryAndSecondary);
+        let secondaries = spell.target.as_ref().is_some_and(|t| t.kind == TargetKind::PrimaryAndSecondary);
         for (k, &t) in targets.iter().enumerate() {
             if !self.st.targetable(t, spell) {
                 continue;
@@ -121,7 +130,13 @@ impl<R: Dice> Engine<'_, '_, R> {
                         if !self.st.targetable(t, spell) {
                             break;
                         }
-                        let (hit, crit) = self.spell_attack(i, t, false, kind == AttackKind::Ray, spell_deals_damage(spell));
+                        let (hit, crit) = self.spell_attack(
+                            i,
+                            t,
+                            false,
+                            kind == AttackKind::Ray,
+                            spell_deals_damage(spell),
+                        );
                         if hit {
                             let mut m = meeting.clone();
                             m.crit = crit;
@@ -130,7 +145,8 @@ impl<R: Dice> Engine<'_, '_, R> {
                     }
                 }
                 (Some(kind), None) => {
-                    let (hit, crit) = self.spell_attack(i, t, false, kind == AttackKind::Ray, spell_deals_damage(spell));
+                    let (hit, crit) =
+                        self.spell_attack(i, t, false, kind == AttackKind::Ray, spell_deals_damage(spell));
                     if hit {
                         meeting.crit = crit;
                         self.affect(&cast, t, &mut meeting, None);
@@ -190,7 +206,8 @@ impl<R: Dice> Engine<'_, '_, R> {
             },
         };
         out.push(primary);
-        let projectiles = spell.effects.iter().any(|e| matches!(&e.kind, EffectKind::Damage(d) if d.projectiles.is_some()));
+        let projectiles =
+            spell.effects.iter().any(|e| matches!(&e.kind, EffectKind::Damage(d) if d.projectiles.is_some()));
         let extra = match tg.kind {
             TargetKind::Creatures if !projectiles => {
                 tg.count.as_ref().and_then(|c| c.fixed_at(cast.cl)).unwrap_or(1).max(1) as usize - 1
@@ -222,7 +239,14 @@ impl<R: Dice> Engine<'_, '_, R> {
     /// A touch attack or ray of `a` at `t` (melee or ranged touch AC, no range
     /// penalty): whether it hits, and whether it is a confirmed critical hit
     /// (a damaging spell threatens on a natural 20).
-    pub(crate) fn spell_attack(&mut self, a: usize, t: usize, melee: bool, ray: bool, can_crit: bool) -> (bool, bool) {
+    pub(crate) fn spell_attack(
+        &mut self,
+        a: usize,
+        t: usize,
+        melee: bool,
+        ray: bool,
+        can_crit: bool,
+    ) -> (bool, bool) {
         if !self.sanctuary_allows(a, t) {
             return (false, false);
         }
@@ -230,10 +254,17 @@ impl<R: Dice> Engine<'_, '_, R> {
         let d20 = self.rng.roll(20) as i32;
         let total = d20 + s.attack;
         let mut hit = d20 != 1 && (d20 == 20 || total >= s.ac);
-        let kind = if melee { "touch" } else if ray { "ray" } else { "ranged touch" };
+        let kind = if melee {
+            "touch"
+        } else if ray {
+            "ray"
+        } else {
+            "ranged touch"
+        };
         let mut text = String::new();
         if self.log.on() {
-            let _ = write!(text, "{kind} vs {} d20={d20}{:+}={total} touch AC {}", self.st.id(t), s.attack, s.ac);
+            let _ =
+                write!(text, "{kind} vs {} d20={d20}{:+}={total} touch AC {}", self.st.id(t), s.attack, s.ac);
         }
         let ctx = Context { melee, ranged: !melee, ..Context::default() };
         let true_strike = Behaviours(self.st.fighters[a].fx).has(Behaviours::TRUE_STRIKE);
@@ -243,7 +274,13 @@ impl<R: Dice> Engine<'_, '_, R> {
             let c20 = self.rng.roll(20) as i32;
             crit = c20 != 1 && (c20 == 20 || c20 + s.attack >= s.ac);
             if self.log.on() {
-                let _ = write!(text, " threat: confirm d20={c20}{:+}={} -> {}", s.attack, c20 + s.attack, if crit { "CRIT x2" } else { "no crit" });
+                let _ = write!(
+                    text,
+                    " threat: confirm d20={c20}{:+}={} -> {}",
+                    s.attack,
+                    c20 + s.attack,
+                    if crit { "CRIT x2" } else { "no crit" }
+                );
             }
         }
         if hit {
@@ -287,7 +324,11 @@ impl<R: Dice> Engine<'_, '_, R> {
             || (!meeting.willing && self.effect_immune_to(t, cast.spell, descriptors));
         let fortitude = spell.saving_throw.as_ref().is_some_and(|s| s.kind == SaveKind::Fort);
         let nonliving_fort = immune.fortitude && fortitude && !spell.harmless;
-        if immune_desc || immune.subschool(prepared.subschool) || (immune.magic && spell.spell_resistance) || nonliving_fort {
+        if immune_desc
+            || immune.subschool(prepared.subschool)
+            || (immune.magic && spell.spell_resistance)
+            || nonliving_fort
+        {
             say!(self, t, "is immune to {}", spell.name);
             return false;
         }
@@ -297,7 +338,13 @@ impl<R: Dice> Engine<'_, '_, R> {
             let bonus = cast.cl as i32 + pen;
             let d20 = self.rng.roll(20) as i32;
             let ok = d20 + bonus >= sr;
-            say!(self, t, "spell resistance {sr}: caster level check d20={d20}{bonus:+}={} -> {}", d20 + bonus, if ok { "overcome" } else { "RESISTED" });
+            say!(
+                self,
+                t,
+                "spell resistance {sr}: caster level check d20={d20}{bonus:+}={} -> {}",
+                d20 + bonus,
+                if ok { "overcome" } else { "RESISTED" }
+            );
             if !ok {
                 return false;
             }
@@ -372,8 +419,9 @@ impl<R: Dice> Engine<'_, '_, R> {
         for b in &st.bonuses {
             let applies = match b.when {
                 SaveBonusWhen::DifferentCreatureType => prep.fighters[i].ctype != prep.fighters[t].ctype,
-                SaveBonusWhen::ThreatenedByCasterSide => (0..self.st.len())
-                    .any(|j| !self.st.are_enemies(i, j) && self.st.are_enemies(j, t) && self.st.threatens(j, t)),
+                SaveBonusWhen::ThreatenedByCasterSide => (0..self.st.len()).any(|j| {
+                    !self.st.are_enemies(i, j) && self.st.are_enemies(j, t) && self.st.threatens(j, t)
+                }),
             };
             if applies {
                 bonus_extra += b.value;

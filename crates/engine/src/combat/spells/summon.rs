@@ -88,7 +88,11 @@ fn worth(c: &Combatant) -> f64 {
         .iter()
         .find(|a| !a.natural)
         .map(|a| {
-            a.damage.iter().filter_map(|d| crate::dice::DiceExpr::parse(&d.formula).ok()).map(|d| d.mean()).sum::<f64>()
+            a.damage
+                .iter()
+                .filter_map(|d| crate::dice::DiceExpr::parse(&d.formula).ok())
+                .map(|d| d.mean())
+                .sum::<f64>()
         })
         .unwrap_or(0.0);
     f64::from(c.hp_max) + 4.0 * damage.max(weapon)
@@ -123,7 +127,10 @@ pub(crate) fn reserve_summons(
             .iter()
             .enumerate()
             .map(|(i, (_, c, count))| (i, count.mean_at(cl).max(1.0) * worth(c)))
-            .fold(None, |acc: Option<(usize, f64)>, x| if acc.is_none_or(|a| x.1 > a.1) { Some(x) } else { acc });
+            .fold(
+                None,
+                |acc: Option<(usize, f64)>, x| if acc.is_none_or(|a| x.1 > a.1) { Some(x) } else { acc },
+            );
         let Some((best, _)) = best else {
             looked_for.sort();
             looked_for.dedup();
@@ -150,7 +157,13 @@ pub(crate) fn reserve_summons(
             rows.push((row_id, side, Arc::clone(creature), pos, creature.hp_max, true));
         }
         known.group = Some(groups.len() as u16);
-        groups.push(SummonGroup { caster: k, spell: known.spell, creature: id, count, rows: start..rows.len() });
+        groups.push(SummonGroup {
+            caster: k,
+            spell: known.spell,
+            creature: id,
+            count,
+            rows: start..rows.len(),
+        });
     }
     Ok(())
 }
@@ -164,7 +177,9 @@ impl<R: crate::rng::Dice> super::super::engine::Engine<'_, '_, R> {
     pub(crate) fn summon(&mut self, cast: super::cast::Cast) {
         let prep = self.st.prep;
         let i = cast.caster;
-        let Some(g) = prep.fighters[i].caster.as_deref().and_then(|c| c.known(cast.spell)).and_then(|k| k.group) else {
+        let Some(g) =
+            prep.fighters[i].caster.as_deref().and_then(|c| c.known(cast.spell)).and_then(|k| k.group)
+        else {
             return;
         };
         let group = &prep.summon_groups[usize::from(g)];
@@ -228,7 +243,11 @@ impl<R: crate::rng::Dice> super::super::engine::Engine<'_, '_, R> {
                 let free = crate::grid::footprint(p, s).all(|c| {
                     map.in_bounds(c)
                         && map.passable(c)
-                        && if st.is_small(r) { st.small_occupant(c).is_none() } else { st.occupant(c).is_none() }
+                        && if st.is_small(r) {
+                            st.small_occupant(c).is_none()
+                        } else {
+                            st.occupant(c).is_none()
+                        }
                 });
                 if !free || !st.prep.line_of_effect(from, p) {
                     continue;
@@ -259,11 +278,20 @@ impl<R: crate::rng::Dice> super::super::engine::Engine<'_, '_, R> {
         self.st.relocate(r, square);
         if augment {
             let hd = spec.hd as i32;
-            let mut e = crate::effects::Effect::new("Augment Summoning", crate::effects::Duration::UntilRemoved)
-                .with_mods(vec![
-                    crate::effects::Mod::new(crate::effects::ModTarget::Str, 4, crate::effects::BonusType::Enhancement),
-                    crate::effects::Mod::new(crate::effects::ModTarget::Con, 4, crate::effects::BonusType::Enhancement),
-                ]);
+            let mut e =
+                crate::effects::Effect::new("Augment Summoning", crate::effects::Duration::UntilRemoved)
+                    .with_mods(vec![
+                        crate::effects::Mod::new(
+                            crate::effects::ModTarget::Str,
+                            4,
+                            crate::effects::BonusType::Enhancement,
+                        ),
+                        crate::effects::Mod::new(
+                            crate::effects::ModTarget::Con,
+                            4,
+                            crate::effects::BonusType::Enhancement,
+                        ),
+                    ]);
             e.temp_hp = 0;
             self.st.fighters[r].hp += 2 * hd;
             self.apply_effect(r, e, None);

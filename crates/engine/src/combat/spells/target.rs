@@ -160,7 +160,9 @@ impl BattleState<'_> {
             Origin::Point => self.aim(cast)?,
         };
         let map = self.map();
-        let feet = |s: &Option<crate::spell::Scaled>| s.as_ref().and_then(|v| v.fixed_at(cast.cl)).unwrap_or(0).max(0) as u32;
+        let feet = |s: &Option<crate::spell::Scaled>| {
+            s.as_ref().and_then(|v| v.fixed_at(cast.cl)).unwrap_or(0).max(0) as u32
+        };
         let mut squares: Vec<Pos> = Vec::new();
         match area.shape {
             Shape::Sphere | Shape::Cylinder | Shape::Square => {
@@ -249,8 +251,8 @@ impl BattleState<'_> {
             if f.dead || f.gone || !self.targetable(t, spell) {
                 continue;
             }
-            let inside = footprint(f.pos, self.space(t))
-                .any(|c| map.in_bounds(c) && template.squares.contains(&c));
+            let inside =
+                footprint(f.pos, self.space(t)).any(|c| map.in_bounds(c) && template.squares.contains(&c));
             if !inside {
                 continue;
             }
@@ -283,7 +285,8 @@ fn spread(map: &crate::map::Map, origin: Pos, radius: u32, out: &mut Vec<Pos>) {
             }
             let diagonal = dr != 0 && dc != 0;
             if diagonal
-                && (map.blocks_los(Pos::new(p.row + dr, p.col)) || map.blocks_los(Pos::new(p.row, p.col + dc)))
+                && (map.blocks_los(Pos::new(p.row + dr, p.col))
+                    || map.blocks_los(Pos::new(p.row, p.col + dc)))
             {
                 continue;
             }

@@ -121,8 +121,9 @@ impl<R: Dice> Engine<'_, '_, R> {
         let mut k = 0;
         while k < self.st.fighters[i].effects.len() {
             let ends = self.st.fighters[i].effects[k].effect.behaviours.iter().any(|b| match b {
-                Behaviour::Compel { caster, ends_when_threatened: true, .. } => (0..self.st.len())
-                    .any(|j| !self.st.are_enemies(j, *caster) && self.st.are_enemies(j, i) && self.st.threatens(j, i)),
+                Behaviour::Compel { caster, ends_when_threatened: true, .. } => (0..self.st.len()).any(|j| {
+                    !self.st.are_enemies(j, *caster) && self.st.are_enemies(j, i) && self.st.threatens(j, i)
+                }),
                 _ => false,
             });
             if ends {
@@ -148,7 +149,9 @@ impl<R: Dice> Engine<'_, '_, R> {
     pub(crate) fn compelled_plan(&self, what: Compulsion, caster: usize, out: &mut Vec<Action>) {
         out.clear();
         match what {
-            Compulsion::Approach if self.st.is_active(caster) => out.push(Action::at(ActionKind::Move, caster)),
+            Compulsion::Approach if self.st.is_active(caster) => {
+                out.push(Action::at(ActionKind::Move, caster))
+            }
             Compulsion::Flee | Compulsion::Leave => out.push(Action::new(ActionKind::Withdraw)),
             _ => out.push(Action::new(ActionKind::Wait)),
         }
@@ -199,10 +202,12 @@ impl<R: Dice> Engine<'_, '_, R> {
         if !Behaviours(self.st.fighters[t].fx).has(Behaviours::SANCTUARY) || !self.st.are_enemies(a, t) {
             return true;
         }
-        let ward = self.st.fighters[t].effects.iter().flat_map(|e| e.effect.behaviours.iter()).find_map(|b| match b {
-            Behaviour::Sanctuary { kind, dc } => Some((*kind, *dc)),
-            _ => None,
-        });
+        let ward = self.st.fighters[t].effects.iter().flat_map(|e| e.effect.behaviours.iter()).find_map(
+            |b| match b {
+                Behaviour::Sanctuary { kind, dc } => Some((*kind, *dc)),
+                _ => None,
+            },
+        );
         let Some((kind, dc)) = ward else { return true };
         let ctx = Context { spell: true, ..Context::default() };
         let ok = self.roll_save(a, kind, dc, &ctx);
@@ -215,15 +220,20 @@ impl<R: Dice> Engine<'_, '_, R> {
     /// Mirror Image: an attack that hit `t` strikes an image instead when the
     /// d(images + 1) picks one (CRB: the image is destroyed; it has AC 10 +
     /// size + Dexterity, and a miss against it destroys nothing). Whether an image took it.
-    pub(crate) fn image_takes_hit(&mut self, a: usize, t: usize, attack: i32, d20: i32, text: &mut String) -> bool {
+    pub(crate) fn image_takes_hit(
+        &mut self,
+        a: usize,
+        t: usize,
+        attack: i32,
+        d20: i32,
+        text: &mut String,
+    ) -> bool {
         if !Behaviours(self.st.fighters[t].fx).has(Behaviours::IMAGES) {
             return false;
         }
-        let Some(k) = self.st.fighters[t]
-            .effects
-            .iter()
-            .position(|e| e.effect.pool > 0 && e.effect.behaviours.iter().any(|b| matches!(b, Behaviour::MirrorImages)))
-        else {
+        let Some(k) = self.st.fighters[t].effects.iter().position(|e| {
+            e.effect.pool > 0 && e.effect.behaviours.iter().any(|b| matches!(b, Behaviour::MirrorImages))
+        }) else {
             return false;
         };
         let images = self.st.fighters[t].effects[k].effect.pool as u32;
@@ -261,7 +271,13 @@ impl<R: Dice> Engine<'_, '_, R> {
             if worse || better {
                 let again = self.rng.roll(20) as i32;
                 let _ = write!(note, " (rolled twice: {d20}, {again})");
-                d20 = if worse && !better { d20.min(again) } else if better && !worse { d20.max(again) } else { d20 };
+                d20 = if worse && !better {
+                    d20.min(again)
+                } else if better && !worse {
+                    d20.max(again)
+                } else {
+                    d20
+                };
                 self.spend_rerolls(t, worse, better);
             }
         }

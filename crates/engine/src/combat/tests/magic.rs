@@ -20,14 +20,24 @@ fn dummy(name: &str, hp: i32, extra: serde_json::Value) -> crate::model::Combata
     creature(name, base)
 }
 
-fn results(e: &crate::combat::engine::Engine<'_, '_, crate::rng::ScriptedRng>, i: usize) -> Vec<(ActionKind, Option<Reason>)> {
+fn results(
+    e: &crate::combat::engine::Engine<'_, '_, crate::rng::ScriptedRng>,
+    i: usize,
+) -> Vec<(ActionKind, Option<Reason>)> {
     e.st.last_results(i).iter().map(|r| (r.kind, r.reason)).collect()
 }
 
 #[test]
 fn casting_spends_a_slot_cantrips_are_free_and_an_empty_slot_costs_no_die() {
-    let wizard = caster("Wizard", &["Magic Missile", "Ray of Frost"], json!({ "spell_slots": { "1": 1 }, "spell_list": "wizard" }));
-    let prep = prepare_magic(arena(3, 8), vec![("a", wizard, at(1, 1)), ("b", dummy("Dummy", 100, json!({})), at(1, 6))]);
+    let wizard = caster(
+        "Wizard",
+        &["Magic Missile", "Ray of Frost"],
+        json!({ "spell_slots": { "1": 1 }, "spell_list": "wizard" }),
+    );
+    let prep = prepare_magic(
+        arena(3, 8),
+        vec![("a", wizard, at(1, 1)), ("b", dummy("Dummy", 100, json!({})), at(1, 6))],
+    );
     let mm = prep.spell_index("Magic Missile").unwrap();
     let rof = prep.spell_index("ray of frost").unwrap();
     // Magic Missile at CL 5: 3 missiles of 1d4+1.
@@ -53,7 +63,13 @@ fn casting_spends_a_slot_cantrips_are_free_and_an_empty_slot_costs_no_die() {
 #[test]
 fn the_save_dc_is_ten_plus_spell_level_plus_the_casting_modifier() {
     let cleric = caster("Cleric", &["Hold Person"], json!({ "spell_list": "cleric" }));
-    let prep = prepare_magic(arena(3, 8), vec![("a", cleric, at(1, 1)), ("b", dummy("Orc", 20, json!({ "creature_type": "humanoid" })), at(1, 4))]);
+    let prep = prepare_magic(
+        arena(3, 8),
+        vec![
+            ("a", cleric, at(1, 1)),
+            ("b", dummy("Orc", 20, json!({ "creature_type": "humanoid" })), at(1, 4)),
+        ],
+    );
     let hold = prep.spell_index("Hold Person").unwrap();
     // Will save d20=12 + 0 against DC 10 + 2 + 3 = 15: fails.
     let mut b = Bench::new(&[12]);
@@ -63,8 +79,18 @@ fn the_save_dc_is_ten_plus_spell_level_plus_the_casting_modifier() {
     drop(e);
     assert!(b.lines.iter().any(|l| l.contains("vs DC 15 -> fails")));
     // Heighten raises the DC with the slot.
-    let cleric = caster("Cleric", &["Hold Person"], json!({ "spell_list": "cleric", "metamagic_feats": ["Heighten Spell"] }));
-    let prep = prepare_magic(arena(3, 8), vec![("a", cleric, at(1, 1)), ("b", dummy("Orc", 20, json!({ "creature_type": "humanoid" })), at(1, 4))]);
+    let cleric = caster(
+        "Cleric",
+        &["Hold Person"],
+        json!({ "spell_list": "cleric", "metamagic_feats": ["Heighten Spell"] }),
+    );
+    let prep = prepare_magic(
+        arena(3, 8),
+        vec![
+            ("a", cleric, at(1, 1)),
+            ("b", dummy("Orc", 20, json!({ "creature_type": "humanoid" })), at(1, 4)),
+        ],
+    );
     let mut b = Bench::new(&[15]);
     let mut e = b.engine(&prep, &SimOptions::default());
     turn(&mut e, 0, vec![Action::cast(hold, Some(1)).with_metamagic(Metamagic::HEIGHTEN)]);
@@ -96,8 +122,15 @@ fn spell_resistance_is_checked_per_creature_with_caster_level() {
 fn a_willing_ally_forgoes_the_save_and_cure_harms_undead_with_a_will_save_for_half() {
     let cleric = caster("Cleric", &["Cure Light Wounds"], json!({ "spell_list": "cleric" }));
     let ally = dummy("Ally", 30, json!({}));
-    let zombie = dummy("Zombie", 30, json!({ "creature_type": "undead", "abilities": { "str_score": 10, "dex_score": 10, "con_score": null, "int_score": null, "wis_score": 10, "cha_score": 10 } }));
-    let prep = prepare_magic(arena(3, 8), vec![("a", cleric, at(1, 1)), ("a", ally, at(1, 2)), ("b", zombie, at(2, 1))]);
+    let zombie = dummy(
+        "Zombie",
+        30,
+        json!({ "creature_type": "undead", "abilities": { "str_score": 10, "dex_score": 10, "con_score": null, "int_score": null, "wis_score": 10, "cha_score": 10 } }),
+    );
+    let prep = prepare_magic(
+        arena(3, 8),
+        vec![("a", cleric, at(1, 1)), ("a", ally, at(1, 2)), ("b", zombie, at(2, 1))],
+    );
     let clw = prep.spell_index("Cure Light Wounds").unwrap();
     // On the ally: 1d8 + 5, no save, no attack roll.
     let mut b = Bench::new(&[6]);
@@ -118,7 +151,8 @@ fn a_willing_ally_forgoes_the_save_and_cure_harms_undead_with_a_will_save_for_ha
 #[test]
 fn energy_resistance_applies_per_type_and_damage_reduction_never_to_spells() {
     let wizard = caster("Wizard", &["Burning Hands", "Magic Missile"], json!({ "spell_list": "wizard" }));
-    let tough = dummy("Tough", 100, json!({ "resistances": { "fire": 5 }, "dr": { "amount": 10, "bypass": [] } }));
+    let tough =
+        dummy("Tough", 100, json!({ "resistances": { "fire": 5 }, "dr": { "amount": 10, "bypass": [] } }));
     let prep = prepare_magic(arena(3, 8), vec![("a", wizard, at(1, 1)), ("b", tough, at(1, 2))]);
     let bh = prep.spell_index("Burning Hands").unwrap();
     let mm = prep.spell_index("Magic Missile").unwrap();
@@ -187,7 +221,8 @@ fn a_one_round_spell_takes_effect_at_the_start_of_the_next_turn_and_damage_can_s
 #[test]
 fn long_cast_times_are_refused_before_the_budget() {
     let cleric = caster("Cleric", &["Lesser Restoration"], json!({ "spell_list": "cleric" }));
-    let prep = prepare_magic(arena(3, 8), vec![("a", cleric, at(1, 1)), ("b", dummy("X", 10, json!({})), at(1, 6))]);
+    let prep =
+        prepare_magic(arena(3, 8), vec![("a", cleric, at(1, 1)), ("b", dummy("X", 10, json!({})), at(1, 6))]);
     let lr = prep.spell_index("Restoration, Lesser").unwrap();
     let mut b = Bench::new(&[]);
     let mut e = b.engine(&prep, &SimOptions::default());
@@ -202,7 +237,10 @@ fn maximize_empower_and_extend_change_numbers_and_slots() {
         &["Magic Missile", "Mage Armor"],
         json!({ "spell_list": "wizard", "metamagic_feats": ["Maximize Spell", "Empower Spell", "Extend Spell", "Quicken Spell"] }),
     );
-    let prep = prepare_magic(arena(3, 8), vec![("a", wizard, at(1, 1)), ("b", dummy("Dummy", 100, json!({})), at(1, 6))]);
+    let prep = prepare_magic(
+        arena(3, 8),
+        vec![("a", wizard, at(1, 1)), ("b", dummy("Dummy", 100, json!({})), at(1, 6))],
+    );
     let mm = prep.spell_index("Magic Missile").unwrap();
     // Maximize rolls no die.
     let mut b = Bench::new(&[2, 2, 2]);
@@ -249,7 +287,10 @@ fn a_missed_touch_holds_the_charge_and_a_later_touch_delivers_it() {
 #[test]
 fn a_ray_that_confirms_a_critical_hit_doubles_its_damage() {
     let wizard = caster("Wizard", &["Ray of Frost"], json!({ "spell_list": "wizard" }));
-    let prep = prepare_magic(arena(3, 8), vec![("a", wizard, at(1, 1)), ("b", dummy("Dummy", 100, json!({})), at(1, 6))]);
+    let prep = prepare_magic(
+        arena(3, 8),
+        vec![("a", wizard, at(1, 1)), ("b", dummy("Dummy", 100, json!({})), at(1, 6))],
+    );
     let rof = prep.spell_index("Ray of Frost").unwrap();
     let mut b = Bench::new(&[20, 15, 3]);
     let mut e = b.engine(&prep, &SimOptions::default());
@@ -260,7 +301,14 @@ fn a_ray_that_confirms_a_critical_hit_doubles_its_damage() {
 
 #[test]
 fn a_burst_catches_every_creature_in_its_radius_and_cover_helps_the_reflex_save() {
-    let rows = ["################", "#..............#", "#..............#", "#.......W......#", "#..............#", "################"];
+    let rows = [
+        "################",
+        "#..............#",
+        "#..............#",
+        "#.......W......#",
+        "#..............#",
+        "################",
+    ];
     let wizard = caster("Wizard", &["Fireball"], json!({ "spell_list": "wizard" }));
     let prep = prepare_magic(
         map(&rows),
@@ -287,7 +335,10 @@ fn a_burst_catches_every_creature_in_its_radius_and_cover_helps_the_reflex_save(
 #[test]
 fn a_partial_save_leaves_the_lesser_effect() {
     let cleric = caster("Cleric", &["Cause Fear"], json!({ "spell_list": "cleric" }));
-    let prep = prepare_magic(arena(3, 8), vec![("a", cleric, at(1, 1)), ("b", dummy("Goblin", 10, json!({ "level": 1 })), at(1, 4))]);
+    let prep = prepare_magic(
+        arena(3, 8),
+        vec![("a", cleric, at(1, 1)), ("b", dummy("Goblin", 10, json!({ "level": 1 })), at(1, 4))],
+    );
     let cf = prep.spell_index("Cause Fear").unwrap();
     // Will d20=19 saves: shaken for 1 round instead of frightened.
     let mut b = Bench::new(&[19]);
@@ -300,7 +351,10 @@ fn a_partial_save_leaves_the_lesser_effect() {
 #[test]
 fn buffs_stack_by_the_shared_rule_bless_and_inspire_courage_add_and_two_morale_bonuses_do_not() {
     let cleric = caster("Cleric", &["Bless", "Heroism"], json!({}));
-    let prep = prepare_magic(arena(3, 8), vec![("a", cleric, at(1, 1)), ("b", dummy("Dummy", 100, json!({})), at(1, 6))]);
+    let prep = prepare_magic(
+        arena(3, 8),
+        vec![("a", cleric, at(1, 1)), ("b", dummy("Dummy", 100, json!({})), at(1, 6))],
+    );
     let bless = prep.spell_index("Bless").unwrap();
     let mut b = Bench::new(&[]);
     let mut e = b.engine(&prep, &SimOptions::default());
@@ -316,7 +370,10 @@ fn buffs_stack_by_the_shared_rule_bless_and_inspire_courage_add_and_two_morale_b
 #[test]
 fn healing_stops_bleeding_and_counts_as_healing_given() {
     let cleric = caster("Cleric", &["Cure Light Wounds"], json!({ "spell_list": "cleric" }));
-    let prep = prepare_magic(arena(3, 8), vec![("a", cleric, at(1, 1)), ("a", dummy("Ally", 20, json!({})), at(1, 2))]);
+    let prep = prepare_magic(
+        arena(3, 8),
+        vec![("a", cleric, at(1, 1)), ("a", dummy("Ally", 20, json!({})), at(1, 2))],
+    );
     let clw = prep.spell_index("Cure Light Wounds").unwrap();
     let mut b = Bench::new(&[8]);
     let mut e = b.engine(&prep, &SimOptions::default());
@@ -331,7 +388,10 @@ fn healing_stops_bleeding_and_counts_as_healing_given() {
 #[test]
 fn false_life_gives_temporary_hit_points() {
     let wizard = caster("Wizard", &["False Life"], json!({ "spell_list": "wizard" }));
-    let prep = prepare_magic(arena(3, 8), vec![("a", wizard, at(1, 1)), ("b", dummy("Dummy", 10, json!({})), at(1, 6))]);
+    let prep = prepare_magic(
+        arena(3, 8),
+        vec![("a", wizard, at(1, 1)), ("b", dummy("Dummy", 10, json!({})), at(1, 6))],
+    );
     let fl = prep.spell_index("False Life").unwrap();
     let mut b = Bench::new(&[6]);
     let mut e = b.engine(&prep, &SimOptions::default());
@@ -341,9 +401,14 @@ fn false_life_gives_temporary_hit_points() {
 
 #[test]
 fn summoned_creatures_arrive_on_the_caster_s_turn_with_their_own_rows_and_leave_when_the_spell_ends() {
-    let cleric = caster("Cleric", &["Summon Monster I"], json!({ "spell_list": "cleric", "alignment": "NG", "level": 1 }));
-    let enc = encounter(arena(6, 10), vec![("a", cleric, at(1, 1)), ("b", dummy("Foe", 200, json!({})), at(4, 9))])
-        .with_library(library());
+    let cleric = caster(
+        "Cleric",
+        &["Summon Monster I"],
+        json!({ "spell_list": "cleric", "alignment": "NG", "level": 1 }),
+    );
+    let enc =
+        encounter(arena(6, 10), vec![("a", cleric, at(1, 1)), ("b", dummy("Foe", 200, json!({})), at(4, 9))])
+            .with_library(library());
     let prep = crate::combat::PreparedEncounter::new(&enc).unwrap();
     assert_eq!(prep.deployed(), 2);
     let roster = crate::combat::summon_roster(&enc);
@@ -373,7 +438,11 @@ fn summoned_creatures_arrive_on_the_caster_s_turn_with_their_own_rows_and_leave_
     assert_eq!((o.combatants.len(), o.summons.len()), (2, 1));
 }
 
-fn turn_any<R: crate::rng::Dice>(e: &mut crate::combat::engine::Engine<'_, '_, R>, i: usize, actions: Vec<Action>) {
+fn turn_any<R: crate::rng::Dice>(
+    e: &mut crate::combat::engine::Engine<'_, '_, R>,
+    i: usize,
+    actions: Vec<Action>,
+) {
     e.take_turn(i, &mut script(actions));
 }
 
@@ -393,10 +462,14 @@ fn a_creature_under_shield_is_immune_to_magic_missile() {
 #[test]
 fn an_unknown_spell_in_a_combatant_file_is_a_data_error_naming_its_place() {
     let wizard = caster("Wizard", &["Magic Missile", "Fire Bal"], json!({}));
-    let enc = encounter(arena(3, 8), vec![("a", wizard, at(1, 1)), ("b", dummy("X", 10, json!({})), at(1, 6))])
-        .with_library(library());
+    let enc =
+        encounter(arena(3, 8), vec![("a", wizard, at(1, 1)), ("b", dummy("X", 10, json!({})), at(1, 6))])
+            .with_library(library());
     let err = crate::combat::PreparedEncounter::new(&enc).unwrap_err();
-    assert_eq!(err.to_string(), "$.spells[1]: unknown spell \"Fire Bal\": the spell directory has 173 spells, none named so");
+    assert_eq!(
+        err.to_string(),
+        "$.spells[1]: unknown spell \"Fire Bal\": the spell directory has 173 spells, none named so"
+    );
 }
 
 #[test]
@@ -404,8 +477,13 @@ fn every_spell_the_engine_refuses_is_refused_without_spending_anything() {
     let lib = library();
     let names: Vec<String> = lib.spells.iter().map(|(_, s)| s.name.clone()).collect();
     let refs: Vec<&str> = names.iter().map(String::as_str).collect();
-    let wizard = caster("Wizard", &refs, json!({ "spell_slots": { "1": 9, "2": 9, "3": 9, "4": 9, "5": 9, "6": 9, "7": 9, "8": 9, "9": 9 } }));
-    let prep = prepare_magic(arena(3, 8), vec![("a", wizard, at(1, 1)), ("b", dummy("X", 10, json!({})), at(1, 6))]);
+    let wizard = caster(
+        "Wizard",
+        &refs,
+        json!({ "spell_slots": { "1": 9, "2": 9, "3": 9, "4": 9, "5": 9, "6": 9, "7": 9, "8": 9, "9": 9 } }),
+    );
+    let prep =
+        prepare_magic(arena(3, 8), vec![("a", wizard, at(1, 1)), ("b", dummy("X", 10, json!({})), at(1, 6))]);
     let mut b = Bench::new(&[]);
     let mut e = b.engine(&prep, &SimOptions::default());
     for (k, (_, why)) in prep.spell_list().enumerate() {
@@ -417,4 +495,3 @@ fn every_spell_the_engine_refuses_is_refused_without_spending_anything() {
     assert_eq!(e.rng.consumed(), 0);
     assert_eq!(e.st.fighters[0].slots, [0, 9, 9, 9, 9, 9, 9, 9, 9, 9]);
 }
-

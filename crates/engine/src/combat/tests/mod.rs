@@ -1,5 +1,6 @@
 //! Combat tests: rules in isolation, pinned transcripts, batches.
 
+mod abilities;
 mod attacks;
 mod batch;
 mod closed_form;

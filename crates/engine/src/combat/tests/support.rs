@@ -174,7 +174,8 @@ pub fn library() -> Arc<crate::library::Library> {
         .get_or_init(|| {
             let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data");
             Arc::new(
-                crate::library::load_library(&root.join("spells"), &root.join("monsters")).expect("shipped library"),
+                crate::library::load_library(&root.join("spells"), &root.join("monsters"))
+                    .expect("shipped library"),
             )
         })
         .clone()
