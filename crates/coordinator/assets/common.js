@@ -157,6 +157,23 @@ const PF = (() => {
     };
   }
 
+  // Whether the page may call the API: false (and the token form shown)
+  // when the coordinator requires a token and none was entered yet, so that
+  // no call is made only to be refused.
+  async function ready() {
+    try {
+      const r = await fetch("/api/auth");
+      const a = await r.json();
+      if (a.token_required && !token()) {
+        askToken("");
+        return false;
+      }
+    } catch (e) {
+      console.warn("auth:", e.message);
+    }
+    return true;
+  }
+
   // Saves `text` as a file named `name`.
   function download(name, text, type) {
     const url = URL.createObjectURL(new Blob([text], { type }));
@@ -255,5 +272,5 @@ const PF = (() => {
 
   document.addEventListener("DOMContentLoaded", setupTokenForm);
 
-  return { api, events, download, el, setText, int, pct, num, rate, duration, band, Rates, onToken, HttpError };
+  return { api, ready, events, download, el, setText, int, pct, num, rate, duration, band, Rates, onToken, HttpError };
 })();

@@ -126,6 +126,6 @@
   }
 
   PF.onToken(start);
+  PF.ready().then((ok) => ok && start());
   setInterval(tick, 1000);
-  start();
 })();

@@ -265,5 +265,5 @@
   }
   PF.setText("sweep-id", id);
   PF.onToken(start);
-  start();
+  PF.ready().then((ok) => ok && start());
 })();

@@ -85,6 +85,7 @@ fn router(state: AppState, scope: Scope) -> Router {
             .route("/api/workers", get(api::workers))
             .route("/api/events", get(events::events));
         open = open
+            .route("/api/auth", get(auth_required))
             .route("/", get(assets::fleet_page))
             .route("/sweeps/{id}", get(assets::sweep_page))
             .route("/assets/{name}", get(assets::asset));
@@ -106,6 +107,14 @@ async fn readyz(axum::extract::State(st): axum::extract::State<AppState>) -> imp
     } else {
         (StatusCode::OK, "ready\n")
     }
+}
+
+/// `GET /api/auth`: whether a token is required, so that the page asks for
+/// it before its first call rather than after a refusal. It says nothing
+/// else (a refused call would say as much).
+async fn auth_required(axum::extract::State(st): axum::extract::State<AppState>) -> axum::response::Response {
+    ([(axum::http::header::CONTENT_TYPE, "application/json")], format!("{{\"token_required\":{}}}", st.auth.required()))
+        .into_response()
 }
 
 async fn not_found(uri: axum::http::Uri) -> axum::response::Response {
