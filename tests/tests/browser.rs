@@ -263,6 +263,8 @@ fn the_dashboard_shows_a_sweep_from_submission_to_its_charts_in_chromium() {
         assert_eq!(count(&b, "section.job[data-kind=grid] table.cells tbody tr").await, 2);
         screenshot(&b, "sweep.png", true).await;
         screenshot(&b, "sweep-top.png", false).await;
+        b.execute("document.querySelector('section.job[data-kind=danger_map]').scrollIntoView()", vec![]).await.unwrap();
+        screenshot(&b, "sweep-danger-map.png", false).await;
         let errors = console_errors(&b).await;
         assert!(errors.is_empty(), "console errors on the sweep page: {errors:?}");
         // The log really carries the page's errors (the checks above are not vacuous).

@@ -49,6 +49,14 @@ const Charts = (() => {
     return 10 * p;
   }
 
+  // Round ticks from 0 to max (max itself a round number from niceCeil).
+  function niceTicks(max) {
+    const step = niceCeil(max / 5);
+    const out = [];
+    for (let v = 0; v <= max * (1 + 1e-9); v += step) out.push(v);
+    return out;
+  }
+
   // An <svg> drawn at its natural size (shrunk on narrow screens).
   function chart(cls, W, H, caption) {
     const svg = S("svg", { viewBox: `0 0 ${W} ${H}`, width: W, height: H, class: "chart " + cls, role: "img" });
@@ -250,9 +258,10 @@ const Charts = (() => {
       legend.append(S("rect", { x: lx, y: ly(v1), width: 16, height: Math.abs(ly(v0) - ly(v1)) + 0.6, fill: viridis(norm((v0 + v1) / 2)) }));
     }
     legend.append(S("rect", { x: lx, y: ly0, width: 16, height: ly1 - ly0, class: "legend-frame" }));
-    for (const v of ticks(0, maxValue, 4)) {
+    const digits = niceCeil(maxValue / 5) < 0.01 ? 1 : 0;
+    for (const v of niceTicks(maxValue)) {
       legend.append(S("line", { x1: lx + 16, x2: lx + 20, y1: ly(v), y2: ly(v), class: "tick" }));
-      legend.append(S("text", { x: lx + 23, y: ly(v) + 4, class: "tick-label", text: PROBABILITY.has(criterion) ? fmt(100 * v, maxValue < 0.1 ? 1 : 0) + " %" : fmt(v, 1) }));
+      legend.append(S("text", { x: lx + 23, y: ly(v) + 4, class: "tick-label", text: PROBABILITY.has(criterion) ? fmt(100 * v, digits) + " %" : String(Math.round(v * 1e6) / 1e6) }));
     }
     const ty = ly(Math.min(maxValue, result.threshold));
     legend.append(S("line", { x1: lx - 5, x2: lx + 21, y1: ty, y2: ty, class: "threshold" }));
@@ -274,7 +283,7 @@ const Charts = (() => {
     const g = S("g");
     svg.append(g);
     const yFmt = PROBABILITY.has(criterion) ? (v) => Math.round(v * 100) + " %" : (v) => fmt(v, 1);
-    yAxis(g, left, y, ticks(0, maxValue, 4), criterion, yFmt, W - left - right);
+    yAxis(g, left, y, niceTicks(maxValue), criterion, yFmt, W - left - right);
     xAxis(g, x, H - bottom, ticks(result.min_fraction, result.max_fraction, 4), "party starting HP (fraction of maximum)", (v) => Math.round(v * 100) + " %");
     g.append(S("line", { x1: left, x2: W - right, y1: y(result.target), y2: y(result.target), class: "target" }));
     if (result.fraction !== null && result.fraction !== undefined) {
