@@ -57,6 +57,14 @@ const Charts = (() => {
     return out;
   }
 
+  // Round ticks within [d0, d1].
+  function rangeTicks(d0, d1) {
+    const step = niceCeil((d1 - d0) / 5);
+    const out = [];
+    for (let v = Math.ceil(d0 / step - 1e-9) * step; v <= d1 + step * 1e-9; v += step) out.push(Math.abs(v) < step * 1e-9 ? 0 : v);
+    return out;
+  }
+
   // An <svg> drawn at its natural size (shrunk on narrow screens).
   function chart(cls, W, H, caption) {
     const svg = S("svg", { viewBox: `0 0 ${W} ${H}`, width: W, height: H, class: "chart " + cls, role: "img" });
@@ -64,9 +72,12 @@ const Charts = (() => {
     return svg;
   }
 
+  // A linear map of [d0, d1] onto [r0, r1]; `span` is its output range.
   function scale(d0, d1, r0, r1) {
     const k = d1 === d0 ? 0 : (r1 - r0) / (d1 - d0);
-    return (v) => r0 + (v - d0) * k;
+    const f = (v) => r0 + (v - d0) * k;
+    f.span = [r0, r1];
+    return f;
   }
 
   function fmt(v, digits) {
@@ -91,8 +102,8 @@ const Charts = (() => {
       g.append(S("line", { x1: px, x2: px, y1: y, y2: y + 4, class: "tick" }));
       g.append(S("text", { x: px, y: y + 16, "text-anchor": "middle", class: "tick-label", text: format(v) }));
     }
-    g.append(S("line", { x1: x(values[0]), x2: x(values[values.length - 1]), y1: y, y2: y, class: "axis" }));
-    const mid = (x(values[0]) + x(values[values.length - 1])) / 2;
+    g.append(S("line", { x1: x.span[0], x2: x.span[1], y1: y, y2: y, class: "axis" }));
+    const mid = (x.span[0] + x.span[1]) / 2;
     g.append(S("text", { x: mid, y: y + 34, "text-anchor": "middle", class: "axis-label", text: label }));
   }
 
@@ -104,8 +115,8 @@ const Charts = (() => {
       g.append(S("line", { x1: x - 4, x2: x, y1: py, y2: py, class: "tick" }));
       g.append(S("text", { x: x - 7, y: py + 4, "text-anchor": "end", class: "tick-label", text: format(v) }));
     }
-    g.append(S("line", { x1: x, x2: x, y1: y(values[0]), y2: y(values[values.length - 1]), class: "axis" }));
-    const mid = (y(values[0]) + y(values[values.length - 1])) / 2;
+    g.append(S("line", { x1: x, x2: x, y1: y.span[0], y2: y.span[1], class: "axis" }));
+    const mid = (y.span[0] + y.span[1]) / 2;
     g.append(S("text", { x: x - 44, y: mid, "text-anchor": "middle", class: "axis-label", transform: `rotate(-90 ${x - 44} ${mid})`, text: label }));
   }
 
@@ -284,7 +295,7 @@ const Charts = (() => {
     svg.append(g);
     const yFmt = PROBABILITY.has(criterion) ? (v) => Math.round(v * 100) + " %" : (v) => fmt(v, 1);
     yAxis(g, left, y, niceTicks(maxValue), criterion, yFmt, W - left - right);
-    xAxis(g, x, H - bottom, ticks(result.min_fraction, result.max_fraction, 4), "party starting HP (fraction of maximum)", (v) => Math.round(v * 100) + " %");
+    xAxis(g, x, H - bottom, rangeTicks(result.min_fraction, result.max_fraction), "party starting HP (fraction of maximum)", (v) => Math.round(v * 100) + " %");
     g.append(S("line", { x1: left, x2: W - right, y1: y(result.target), y2: y(result.target), class: "target" }));
     if (result.fraction !== null && result.fraction !== undefined) {
       g.append(S("line", { x1: x(result.fraction), x2: x(result.fraction), y1: top, y2: H - bottom, class: "answer" }));
@@ -322,7 +333,7 @@ const Charts = (() => {
     const g = S("g");
     svg.append(g);
     const plotBottom = top + Math.max(1, levers.length) * rowH;
-    xAxis(g, x, plotBottom, ticks(-m, m, 4), `change of ${result.criterion} against the default adversary` + (result.baseline !== null && result.baseline !== undefined ? ` (baseline ${fmt(result.baseline, 3)})` : ""), (v) => String(Math.round(v * 1e6) / 1e6), plotBottom - top);
+    xAxis(g, x, plotBottom, rangeTicks(-m, m), `change of ${result.criterion} against the default adversary` + (result.baseline !== null && result.baseline !== undefined ? ` (baseline ${fmt(result.baseline, 3)})` : ""), (v) => String(Math.round(v * 1e6) / 1e6), plotBottom - top);
     g.append(S("line", { x1: x(0), x2: x(0), y1: top, y2: plotBottom, class: "axis" }));
     levers.forEach((l, i) => {
       const cy = top + i * rowH + rowH / 2;

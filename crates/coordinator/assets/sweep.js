@@ -79,7 +79,7 @@
       const extra = extraText(layer);
       const fig = el("figure", { class: "layer", "data-layer": i });
       fig.append(Charts.heatmap(result, layer));
-      fig.append(el("figcaption", {}, `${layer.points.length} points measured` + (extra ? ` — ${extra}` : "")));
+      fig.append(el("figcaption", {}, `${layer.points.length} point${layer.points.length === 1 ? "" : "s"} measured` + (extra ? ` — ${extra}` : "")));
       out.push(fig);
     });
     return out;
