@@ -41,7 +41,10 @@ fn screenshot_dir() -> PathBuf {
 }
 
 fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).map(|a| a.port()).expect("a free port")
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port")
 }
 
 /// chromedriver on a free loopback port, ready for sessions.
@@ -109,7 +112,6 @@ async fn screenshot(c: &Client, name: &str, full_page: bool) -> PathBuf {
     let png = c.screenshot().await.expect("screenshot");
     let path = screenshot_dir().join(name);
     std::fs::write(&path, png).expect("write screenshot");
-    eprintln!("screenshot: {}", path.display());
     path
 }
 
@@ -195,7 +197,7 @@ fn the_dashboard_shows_a_sweep_from_submission_to_its_charts_in_chromium() {
             .unwrap();
         assert_eq!(progress[0], progress[1], "a done sweep's bar is full: {progress}");
         assert_eq!(count(&b, "#workers tbody tr").await, 1);
-        screenshot(&b, "fleet.png", false).await;
+        eprintln!("screenshot: {}", screenshot(&b, "fleet.png", false).await.display());
         let errors = console_errors(&b).await;
         assert!(errors.is_empty(), "console errors on the fleet page: {errors:?}");
 
@@ -261,10 +263,10 @@ fn the_dashboard_shows_a_sweep_from_submission_to_its_charts_in_chromium() {
         assert_eq!(count(&b, "svg.frontier circle.probe").await, probes);
         assert_eq!(count(&b, "svg.sensitivity g.lever").await, levers);
         assert_eq!(count(&b, "section.job[data-kind=grid] table.cells tbody tr").await, 2);
-        screenshot(&b, "sweep.png", true).await;
-        screenshot(&b, "sweep-top.png", false).await;
+        eprintln!("screenshot: {}", screenshot(&b, "sweep.png", true).await.display());
+        eprintln!("screenshot: {}", screenshot(&b, "sweep-top.png", false).await.display());
         b.execute("document.querySelector('section.job[data-kind=danger_map]').scrollIntoView()", vec![]).await.unwrap();
-        screenshot(&b, "sweep-danger-map.png", false).await;
+        eprintln!("screenshot: {}", screenshot(&b, "sweep-danger-map.png", false).await.display());
         let errors = console_errors(&b).await;
         assert!(errors.is_empty(), "console errors on the sweep page: {errors:?}");
         // The log really carries the page's errors (the checks above are not vacuous).

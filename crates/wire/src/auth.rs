@@ -134,5 +134,12 @@ mod tests {
         assert!(ServerAuth::new(None).call(Request::new(())).is_ok());
         assert!(!format!("{good:?}").contains("s3cret"));
         assert!(matches!(ClientAuth::new(Some("two\nlines")), Err(TokenError::NotAscii)));
+        // The same check for HTTP headers.
+        assert!(server.required() && !ServerAuth::new(None).required());
+        assert_eq!(server.check(Some(b"Bearer s3cret")), Ok(()));
+        assert_eq!(server.check(Some(b"Bearer s3cre")), Err(Refusal::Wrong));
+        assert_eq!(server.check(Some(b"s3cret")), Err(Refusal::Wrong));
+        assert_eq!(server.check(None), Err(Refusal::Missing));
+        assert_eq!(ServerAuth::new(None).check(None), Ok(()));
     }
 }

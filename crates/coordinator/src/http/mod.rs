@@ -113,7 +113,10 @@ async fn readyz(axum::extract::State(st): axum::extract::State<AppState>) -> imp
 /// it before its first call rather than after a refusal. It says nothing
 /// else (a refused call would say as much).
 async fn auth_required(axum::extract::State(st): axum::extract::State<AppState>) -> axum::response::Response {
-    ([(axum::http::header::CONTENT_TYPE, "application/json")], format!("{{\"token_required\":{}}}", st.auth.required()))
+    (
+        [(axum::http::header::CONTENT_TYPE, "application/json")],
+        format!("{{\"token_required\":{}}}", st.auth.required()),
+    )
         .into_response()
 }
 
