@@ -5,6 +5,7 @@
 use std::process::ExitCode;
 
 use clap::error::ErrorKind;
+use pf1e_coordinator::http::HttpError;
 use pf1e_coordinator::scheduler::SchedError;
 use pf1e_coordinator::service::ServeError;
 use pf1e_coordinator::store::StoreError;
@@ -116,6 +117,15 @@ impl From<ServeError> for CliError {
         match e {
             ServeError::Sched(e) => e.into(),
             other => Self::environment(other),
+        }
+    }
+}
+
+impl From<HttpError> for CliError {
+    fn from(e: HttpError) -> Self {
+        match e {
+            HttpError::Tls(_) => Self::input(causes(&e)),
+            HttpError::Listener(_) => Self::environment(causes(&e)),
         }
     }
 }

@@ -1,5 +1,6 @@
 //! The gRPC services (worker and control) over a shared scheduler, the lease
-//! expiry ticker, the metrics endpoint and graceful shutdown.
+//! expiry ticker and graceful shutdown. The HTTP side (dashboard, JSON API,
+//! metrics, probes) is [`crate::http`], over the same [`Service`].
 
 use std::future::Future;
 use std::net::SocketAddr;
@@ -227,56 +228,10 @@ impl ControlService for Service {
     }
 }
 
-/// The Prometheus text exposition of the coordinator's figures.
-pub fn metrics_text(s: &Scheduler) -> String {
-    let c = s.coordinator_stats(Instant::now());
-    let running = s.list().iter().filter(|i| !i.status.is_terminal()).count();
-    let mut out = String::new();
-    let mut metric = |name: &str, kind: &str, help: &str, value: String| {
-        out.push_str(&format!("# HELP {name} {help}\n# TYPE {name} {kind}\n{name} {value}\n"));
-    };
-    metric("pf1e_shards_queued", "gauge", "Shards waiting for a worker.", c.shards_queued.to_string());
-    metric("pf1e_shards_leased", "gauge", "Shards leased to workers.", c.shards_leased.to_string());
-    metric("pf1e_shards_done_total", "counter", "Shards computed by workers.", c.shards_done.to_string());
-    metric("pf1e_cache_hits_total", "counter", "Shards served from the cache.", c.cache_hits.to_string());
-    metric("pf1e_workers", "gauge", "Registered workers.", c.workers.to_string());
-    metric("pf1e_runs_done_total", "counter", "Battles computed by workers.", c.runs_done.to_string());
-    metric(
-        "pf1e_runs_per_second",
-        "gauge",
-        "Battles per second over the last 10 s.",
-        format!("{:.3}", c.runs_per_second),
-    );
-    metric("pf1e_sweeps_running", "gauge", "Sweeps being measured.", running.to_string());
-    out
-}
-
-async fn serve_metrics(listener: TcpListener, service: Service) {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    loop {
-        let Ok((mut sock, _)) = listener.accept().await else { continue };
-        let service = service.clone();
-        tokio::spawn(async move {
-            let mut buf = [0u8; 1024];
-            let _ = tokio::time::timeout(Duration::from_secs(2), sock.read(&mut buf)).await;
-            let body = metrics_text(&service.lock());
-            let head = format!(
-                "HTTP/1.1 200 OK\r\nContent-Type: text/plain; version=0.0.4\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
-                body.len()
-            );
-            let _ = sock.write_all(head.as_bytes()).await;
-            let _ = sock.write_all(body.as_bytes()).await;
-            let _ = sock.shutdown().await;
-        });
-    }
-}
-
 /// How to serve.
 pub struct ServeOptions {
     /// The bound gRPC listener.
     pub listener: TcpListener,
-    /// The bound metrics listener, if any.
-    pub metrics: Option<TcpListener>,
     /// Shared-secret token.
     pub token: Option<String>,
     /// PEM certificate and key for TLS.
@@ -312,7 +267,6 @@ pub async fn serve(
             }
         })
     };
-    let metrics = opts.metrics.map(|l| tokio::spawn(serve_metrics(l, service.clone())));
     let mut builder = tonic::transport::Server::builder();
     if let Some((cert, key)) = &opts.tls {
         let identity = tonic::transport::Identity::from_pem(cert, key);
@@ -353,9 +307,6 @@ pub async fn serve(
         })
         .await;
     ticker.abort();
-    if let Some(m) = metrics {
-        m.abort();
-    }
     service.lock().flush()?;
     result?;
     Ok(())

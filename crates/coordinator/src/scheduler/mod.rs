@@ -18,6 +18,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use pf1e_wire::proto;
+use pf1e_wire::results::JobResult;
 use pf1e_wire::scenario::{Scenario, ScenarioHash};
 use pf1e_wire::shard::{Lease, ShardKey, ShardReport, ShardResult};
 use pf1e_wire::status::{CoordinatorStats, FinishedCell, SweepInfo, WorkerInfo};
@@ -520,6 +521,14 @@ impl Scheduler {
     pub fn list(&self) -> Vec<SweepInfo> {
         let ids: BTreeSet<u64> = self.sweeps.keys().chain(self.history.keys()).copied().collect();
         ids.into_iter().filter_map(|id| self.info(id, false).ok()).collect()
+    }
+
+    /// Every job's result so far while a sweep runs (a playbook ranked on
+    /// the cells measured yet, a danger map with the points measured yet…),
+    /// for live views; `None` once it has ended (its results are final) or
+    /// for an unknown sweep.
+    pub fn live_results(&self, id: u64) -> Option<Vec<JobResult>> {
+        self.sweeps.get(&id).filter(|r| r.status() == SweepStatus::Running).map(|r| r.job_results())
     }
 
     /// The cells of a sweep finished after the first `from`.

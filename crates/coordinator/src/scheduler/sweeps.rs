@@ -6,7 +6,7 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use pf1e_wire::canon::hex;
-use pf1e_wire::results::{JobReport, SweepResults};
+use pf1e_wire::results::{JobReport, JobResult, SweepResults};
 use pf1e_wire::shard::{ShardKey, ShardResult, ShardSpec};
 use pf1e_wire::status::{FinishedCell, Stats, SweepInfo, SweepStatus};
 
@@ -255,6 +255,11 @@ impl SweepRun {
             results: if with_results { self.results.clone() } else { None },
             progress: self.jobs.iter().filter_map(|j| j.planner.progress()).collect(),
         }
+    }
+
+    /// Every job's result so far, in the order of the sweep file (live views).
+    pub fn job_results(&self) -> Vec<JobResult> {
+        self.jobs.iter().map(|j| j.planner.result()).collect()
     }
 
     /// The cells finished after the first `from`.
