@@ -1,6 +1,5 @@
 //! `pf1e coordinator`: the sweep service.
 
-use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -71,14 +70,13 @@ pub fn run(args: &CoordinatorArgs) -> CliResult {
             ),
             None => None,
         };
-        let mut out = std::io::stdout();
+        // The bound addresses, for scripts (port 0); a closed stdout is no reason to stop serving.
         if let Ok(a) = listener.local_addr() {
-            let _ = writeln!(out, "listening on {a}");
+            let _ = crate::output::println(&format!("listening on {a}"));
         }
         if let Some(Ok(a)) = metrics.as_ref().map(|m| m.local_addr()) {
-            let _ = writeln!(out, "metrics on {a}");
+            let _ = crate::output::println(&format!("metrics on {a}"));
         }
-        let _ = out.flush();
         let opts = ServeOptions { listener, metrics, token, tls };
         serve(Service::new(sched), opts, shutdown_signal()).await.map_err(CliError::from)
     })
