@@ -168,8 +168,8 @@ catalogue! {
     OptimizeNote => "adversary {}; {} strategies measured in {} runs, {} distinct results",
         "adversaire {} ; {} stratégies mesurées en {} combats, {} résultats distincts";
     TopNote => "showing the top {} of {} rows (--top N to see more)", "les {} premières lignes sur {} (--top N pour en voir plus)";
-    TiedNote => "≈: statistically tied with rank 1 (3σ); names listed together played identically",
-        "≈ : statistiquement à égalité avec le rang 1 (3σ) ; les noms listés ensemble ont joué à l'identique";
+    TiedNote => "≈: tied with rank 1 at 3σ; names listed together played identically",
+        "≈ : à égalité avec le rang 1 à 3σ ; noms listés ensemble : jeu identique";
     ColRank => "Rank", "Rang";
     ColStrategy => "Strategy", "Stratégie";
     ColRuns => "Runs", "Combats";

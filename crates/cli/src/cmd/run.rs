@@ -59,8 +59,6 @@ pub fn run(args: &RunArgs, global: &GlobalArgs) -> CliResult {
         .map_err(|e| CliError::environment(format!("thread pool: {e}")))?;
     let mut sched = Scheduler::new(store, SchedulerConfig { validate: false, ..Default::default() });
     let id = sched.submit(bundle)?;
-    let span = tracing::info_span!("sweep", id, name = %sweep.name);
-    let _entered = span.enter();
     let evaluator = EngineEvaluator::new();
     let mut progress = Progress::new(global.quiet, lang);
     let info = pool.install(|| drive(&mut sched, id, &evaluator, threads, |i| progress.update(i)))?;

@@ -180,7 +180,7 @@ mod tests {
         assert!(svg.contains("<circle"));
         assert!(svg.contains("danger map: p_tpk"));
         // The legend's absolute scale, whatever the values measured.
-        for label in [">0%<", ">50%<", ">100%<"] {
+        for label in ["\n0%\n", "\n50%\n", "\n100%\n"] {
             assert!(svg.contains(label), "{label} missing");
         }
         assert!(danger_map_svg(&r, &r.layers[0], Lang::Fr).unwrap().contains("carte de danger"));
