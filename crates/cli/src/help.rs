@@ -75,6 +75,11 @@ Examples:
   pf1e ctl workers
   pf1e ctl workers --json";
 
+pub const CTL_HEALTH: &str = "\
+Examples:
+  pf1e ctl health --coordinator http://127.0.0.1:7070
+  pf1e ctl health --service pf1e.v1.WorkerService --json";
+
 pub const BENCH_SERVICE: &str = "\
 Examples:
   pf1e bench-service

@@ -119,6 +119,7 @@ fn every_help_has_examples() {
         &["ctl", "results"],
         &["ctl", "cancel"],
         &["ctl", "workers"],
+        &["ctl", "health"],
         &["bench-service"],
         &["cache"],
         &["completions"],

@@ -90,6 +90,16 @@ pub enum CtlCommand {
         #[arg(long)]
         json: bool,
     },
+    /// Ask the coordinator's gRPC health service (grpc.health.v1); exit 0 when SERVING.
+    #[command(after_help = help::CTL_HEALTH)]
+    Health {
+        /// The service to ask about (default: the whole server), e.g. pf1e.v1.ControlService.
+        #[arg(long, default_value = "")]
+        service: String,
+        /// One JSON document.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 fn rpc<T>(r: Result<tonic::Response<T>, tonic::Status>) -> Result<T, CliError> {
@@ -120,8 +130,12 @@ async fn dispatch(
     lang: Lang,
     quiet: bool,
 ) -> CliResult {
+    if let CtlCommand::Health { service, json } = command {
+        return health(target, service, *json).await;
+    }
     let mut client = target.control().await?;
     match command {
+        CtlCommand::Health { .. } => Ok(()),
         CtlCommand::Submit { watch, json, .. } => {
             let id = rpc(client.submit(proto::SubmitRequest { bundle }).await)?.sweep_id;
             tracing::debug!(sweep = id, "submitted");
@@ -204,6 +218,29 @@ async fn dispatch(
             }
             output::print(&workers_table(&workers, lang))
         }
+    }
+}
+
+/// `ctl health`: the standard gRPC health check, which needs no token.
+async fn health(target: &Target, service: &str, json: bool) -> CliResult {
+    let channel = target.channel().await?;
+    let mut client = tonic_health::pb::health_client::HealthClient::new(channel);
+    let answer = client
+        .check(tonic_health::pb::HealthCheckRequest { service: service.to_string() })
+        .await
+        .map_err(|s| CliError::from_status(&s))?
+        .into_inner();
+    let status = tonic_health::pb::health_check_response::ServingStatus::try_from(answer.status)
+        .map_or("UNKNOWN", |s| s.as_str_name());
+    if json {
+        output::json(&serde_json::json!({ "service": service, "status": status }))?;
+    } else {
+        output::println(status)?;
+    }
+    if status == "SERVING" {
+        Ok(())
+    } else {
+        Err(CliError::environment(format!("the coordinator at {} is {status}", target.url)))
     }
 }
 
