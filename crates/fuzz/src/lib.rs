@@ -265,8 +265,11 @@ fn sweep_files() -> Vec<proto::BundleFile> {
 /// The sweep parser, its resolution against its bundle, its checks and its
 /// planners' worst cases: what `pf1e run` and `ctl submit` do before any battle.
 pub fn sweep(bytes: &[u8]) {
-    let bundle =
-        proto::SweepBundle { sweep_path: "sweeps/fuzz.yaml".into(), sweep_yaml: text(bytes), files: sweep_files() };
+    let bundle = proto::SweepBundle {
+        sweep_path: "sweeps/fuzz.yaml".into(),
+        sweep_yaml: text(bytes),
+        files: sweep_files(),
+    };
     let Ok(sweep) = pf1e_coordinator::sweep::Sweep::from_bundle(&bundle) else { return };
     let _ = sweep.validate(&bundle.sweep_yaml);
     let _ = pf1e_coordinator::jobs::registry::planned_runs(&sweep.jobs);
@@ -281,7 +284,10 @@ mod tests {
         let seed = b"runs: 200\nseed: 7\n";
         assert_eq!(mutate(seed, &[Mutation::Number { at: 0, token: 0 }]), b"runs: -1\nseed: 7\n");
         assert_eq!(mutate(seed, &[Mutation::Delete { at: 4, len: 100 }]), b"runs");
-        assert_eq!(mutate(b"", &[Mutation::Flip { at: 3, byte: 1 }, Mutation::Duplicate { at: 9, len: 9 }]), b"");
+        assert_eq!(
+            mutate(b"", &[Mutation::Flip { at: 3, byte: 1 }, Mutation::Duplicate { at: 9, len: 9 }]),
+            b""
+        );
         assert_eq!(mutate(b"ab", &[Mutation::Insert { at: 1, token: 2 }]), b"a1b");
         assert_eq!(mutate(b"ab", &[Mutation::Duplicate { at: 0, len: 2 }]), b"abab");
     }
