@@ -71,3 +71,8 @@ pub fn width() -> usize {
     }
     console::Term::stdout().size_checked().map_or(120, |(_, cols)| usize::from(cols))
 }
+
+/// A progress bar's rate in whole units a second (`{rate}` in a template).
+pub fn rate(state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write) {
+    let _ = write!(w, "{:.0}/s", state.per_sec());
+}

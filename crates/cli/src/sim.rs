@@ -123,8 +123,9 @@ fn progress_bar(runs: u64, global: &GlobalArgs, lang: Lang) -> Option<indicatif:
         return None;
     }
     let bar = indicatif::ProgressBar::new(runs);
-    let template = format!("{{bar:40}} {{pos}}/{{len}} {} {{per_sec}} ETA {{eta}}", lang.t(T::SimProgress));
+    let template = format!("{{bar:40}} {{pos}}/{{len}} {} {{rate}} ETA {{eta}}", lang.t(T::SimProgress));
     if let Ok(style) = indicatif::ProgressStyle::with_template(&template) {
+        let style = style.with_key("rate", crate::output::rate);
         bar.set_style(style);
     }
     Some(bar)

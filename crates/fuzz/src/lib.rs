@@ -135,10 +135,10 @@ fn mutation() -> impl Strategy<Value = Mutation> {
     let at = any::<usize>();
     let token = 0..TOKENS.len();
     prop_oneof![
-        (at.clone(), any::<u8>()).prop_map(|(at, byte)| Mutation::Flip { at, byte }),
-        (at.clone(), 1..64usize).prop_map(|(at, len)| Mutation::Delete { at, len }),
-        (at.clone(), token.clone()).prop_map(|(at, token)| Mutation::Insert { at, token }),
-        (at.clone(), token).prop_map(|(at, token)| Mutation::Number { at, token }),
+        (at, any::<u8>()).prop_map(|(at, byte)| Mutation::Flip { at, byte }),
+        (at, 1..64usize).prop_map(|(at, len)| Mutation::Delete { at, len }),
+        (at, token.clone()).prop_map(|(at, token)| Mutation::Insert { at, token }),
+        (at, token).prop_map(|(at, token)| Mutation::Number { at, token }),
         (at, 1..256usize).prop_map(|(at, len)| Mutation::Duplicate { at, len }),
     ]
 }

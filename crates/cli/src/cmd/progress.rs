@@ -28,10 +28,11 @@ impl Progress {
         let bar = (!quiet && output::stderr_is_terminal()).then(|| {
             let bar = indicatif::ProgressBar::new(0);
             let template = format!(
-                "{{spinner}} [{{elapsed_precise}}] {{bar:30}} {{pos}}/{{len}} {} {{per_sec}} ETA ≤ {{eta}} {{msg}}",
+                "{{spinner}} [{{elapsed_precise}}] {{bar:30}} {{pos}}/{{len}} {} {{rate}} ETA ≤ {{eta}} {{msg}}",
                 lang.t(T::ProgressRuns)
             );
             if let Ok(style) = indicatif::ProgressStyle::with_template(&template) {
+        let style = style.with_key("rate", crate::output::rate);
                 bar.set_style(style);
             }
             bar

@@ -475,16 +475,22 @@ impl MetricPlanner for Optimize {
     }
 
     fn progress(&self) -> Option<JobProgress> {
-        let leaders: Vec<Leader> = self
-            .presented_groups()
-            .iter()
-            .take(3)
-            .filter_map(|&i| {
-                let e = &self.entries[i];
-                let m = e.metrics.as_ref()?;
-                Some(Leader { strategy: e.spec.as_str().to_string(), p_survives: m.party.p_survives })
-            })
-            .collect();
+        // One leader per result: specs measured in this batch that played
+        // identically are grouped only at the next step.
+        let mut shown: Vec<&CellMetrics> = Vec::new();
+        let mut leaders: Vec<Leader> = Vec::new();
+        for &i in &self.presented_groups() {
+            let e = &self.entries[i];
+            let Some(m) = e.metrics.as_ref() else { continue };
+            if shown.contains(&m) {
+                continue;
+            }
+            shown.push(m);
+            leaders.push(Leader { strategy: e.spec.as_str().to_string(), p_survives: m.party.p_survives });
+            if leaders.len() == 3 {
+                break;
+            }
+        }
         (!leaders.is_empty()).then_some(JobProgress::Optimize { leaders })
     }
 }
