@@ -88,7 +88,7 @@ const MAX_ABILITY: i32 = 60;
 /// any published figure (the largest bonus, hit points or speed of a
 /// creature is in the thousands), and small enough that no sum or product
 /// of a battle overflows.
-pub const MAX_MAGNITUDE: f64 = 100_000.0;
+pub const MAX_MAGNITUDE: f64 = 1_000_000.0;
 
 /// Reads and validates a combatant file.
 pub fn load_combatant(path: &std::path::Path) -> Result<Combatant, ModelError> {
