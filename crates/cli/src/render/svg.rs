@@ -113,7 +113,7 @@ pub fn danger_map_svg(r: &DangerMapResult, layer: &DangerLayer, lang: Lang) -> O
         .ok()?;
         // The legend: the colour of each value of the criterion, bottom to top.
         let (lx, steps) = (LEFT + PLOT + 30, 50);
-        root.draw(&Text::new(criterion.to_string(), (lx - 5, TOP - 15), small.clone())).ok()?;
+        root.draw(&Text::new(criterion.to_string(), (lx - 5, TOP - 30), small.clone())).ok()?;
         for k in 0..steps {
             let v0 = f64::from(k) / f64::from(steps);
             let y0 = TOP + PLOT - (v0 * f64::from(PLOT)) as i32;
