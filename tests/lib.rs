@@ -61,7 +61,12 @@ impl Drop for Proc {
 /// A command of the real binary with a clean environment for the service variables.
 pub fn pf1e() -> Command {
     let mut c = Command::new(pf1e_bin());
-    c.env_remove("PF1E_TOKEN").env_remove("PF1E_COORDINATOR").env("RUST_LOG", "warn");
+    c.env_remove("PF1E_TOKEN")
+        .env_remove("PF1E_COORDINATOR")
+        .env("RUST_LOG", "warn")
+        .env_remove("LC_ALL")
+        .env_remove("LC_MESSAGES")
+        .env("LANG", "C.UTF-8");
     c
 }
 

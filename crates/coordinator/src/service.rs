@@ -278,11 +278,20 @@ pub async fn serve(
     let control = ControlServiceServer::new(service.clone())
         .max_decoding_message_size(MAX_MESSAGE)
         .max_encoding_message_size(MAX_MESSAGE);
+    // The standard gRPC health service (grpc.health.v1), without the token:
+    // probes (Kubernetes `grpc:` probes, grpc_health_probe) carry none. The
+    // whole server and both services are SERVING until the shutdown begins.
+    let (health, health_service) = tonic_health::server::health_reporter();
+    health.set_serving::<WorkerServiceServer<Service>>().await;
+    health.set_serving::<ControlServiceServer<Service>>().await;
     let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
     let drain = {
         let service = service.clone();
         async move {
             shutdown.await;
+            health.set_service_status("", tonic_health::ServingStatus::NotServing).await;
+            health.set_not_serving::<WorkerServiceServer<Service>>().await;
+            health.set_not_serving::<ControlServiceServer<Service>>().await;
             tracing::info!("shutting down: leasing stopped");
             if let Err(e) = service.lock().begin_shutdown() {
                 tracing::error!("{e}");
@@ -300,6 +309,7 @@ pub async fn serve(
     tokio::spawn(drain);
     tracing::info!(?addr, "coordinator serving");
     let result = builder
+        .add_service(health_service)
         .add_service(tonic::service::interceptor::InterceptedService::new(worker, auth.clone()))
         .add_service(tonic::service::interceptor::InterceptedService::new(control, auth))
         .serve_with_incoming_shutdown(tonic::transport::server::TcpIncoming::from(opts.listener), async {

@@ -45,6 +45,17 @@ pub struct StoreError {
     pub source: Box<dyn std::error::Error + Send + Sync>,
 }
 
+impl StoreError {
+    /// Whether the file could not be opened because another process has it
+    /// open (redb allows one process per file).
+    pub fn is_in_use(&self) -> bool {
+        matches!(
+            self.source.downcast_ref::<redb::DatabaseError>(),
+            Some(redb::DatabaseError::DatabaseAlreadyOpen)
+        )
+    }
+}
+
 /// The journaled state of a sweep.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct JournalState {
@@ -294,6 +305,31 @@ impl Store {
         Ok(out)
     }
 
+    /// Removes journaled sweeps (bundle, state and results) in one
+    /// transaction; returns how many were there. Cached shards stay: they
+    /// are keyed by content and serve any sweep.
+    pub fn remove_sweeps(&mut self, ids: &[u64]) -> Result<u64, StoreError> {
+        let p = self.path.clone();
+        let p = &p;
+        let txn = self.db.begin_write().ctx(p, "remove sweeps")?;
+        let mut removed = 0;
+        {
+            let mut bundles = txn.open_table(SWEEP_BUNDLES).ctx(p, "remove sweeps")?;
+            let mut states = txn.open_table(SWEEP_STATE).ctx(p, "remove sweeps")?;
+            let mut results = txn.open_table(SWEEP_RESULTS).ctx(p, "remove sweeps")?;
+            let mut results_json = txn.open_table(SWEEP_RESULTS_JSON).ctx(p, "remove sweeps")?;
+            for &id in ids {
+                let had = states.remove(id).ctx(p, "remove sweeps")?.is_some();
+                bundles.remove(id).ctx(p, "remove sweeps")?;
+                results.remove(id).ctx(p, "remove sweeps")?;
+                results_json.remove(id).ctx(p, "remove sweeps")?;
+                removed += u64::from(had);
+            }
+        }
+        txn.commit().ctx(p, "remove sweeps")?;
+        Ok(removed)
+    }
+
     /// The results of a finished sweep.
     pub fn sweep_results(&self, id: u64) -> Result<Option<SweepResults>, StoreError> {
         let p = &self.path;
@@ -368,5 +404,16 @@ mod tests {
         let mut other = key.clone();
         other.schema_version = 3;
         assert_eq!(s.get_llm(&other).unwrap(), None);
+        drop(s);
+
+        // A second opener is told the file is in use; removing a sweep keeps the shards.
+        let s = Store::open(&path).unwrap();
+        let busy = Store::open(&path).err().expect("one process per file");
+        assert!(busy.is_in_use(), "{busy}");
+        drop(s);
+        let mut s = Store::open(&path).unwrap();
+        assert_eq!(s.remove_sweeps(&[1, 7]).unwrap(), 1);
+        assert_eq!(s.sweeps().unwrap().len(), 1);
+        assert_eq!(s.shard_count().unwrap(), 1);
     }
 }

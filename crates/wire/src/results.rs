@@ -193,6 +193,12 @@ pub struct PlaybookEntry {
     pub party: DangerMetrics,
     /// The adversary's danger.
     pub adversary: DangerMetrics,
+    /// The strategy it played identically with (every statistic equal over
+    /// the same runs under common random numbers: inert levers), when it did.
+    /// It then shares that strategy's rank, is measured further only through
+    /// it, and keeps its own (smaller) measurement here.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub same_as: Option<String>,
 }
 
 /// `minmax`: alternating best responses.

@@ -1,6 +1,5 @@
 //! `pf1e coordinator`: the sweep service.
 
-use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -105,19 +104,18 @@ pub fn run(args: &CoordinatorArgs) -> CliResult {
         let service = Service::new(sched);
         let http =
             Http::start(&service, http_listeners, &HttpOptions { token: token.clone(), tls: tls.clone() })?;
-        let mut out = std::io::stdout();
-        let _ = writeln!(out, "listening on {grpc}");
+        // The bound addresses, for scripts (port 0); a closed stdout is no reason to stop serving.
+        let _ = crate::output::println(&format!("listening on {grpc}"));
         let scheme = if tls.is_some() { "https" } else { "http" };
         let mut addrs = http.addrs().iter();
         if args.metrics_listen.is_some()
             && let Some(a) = addrs.next()
         {
-            let _ = writeln!(out, "metrics on {a}");
+            let _ = crate::output::println(&format!("metrics on {a}"));
         }
         if let Some(a) = addrs.next() {
-            let _ = writeln!(out, "http on {a} (dashboard: {scheme}://{a}/)");
+            let _ = crate::output::println(&format!("http on {a} (dashboard: {scheme}://{a}/)"));
         }
-        let _ = out.flush();
         let opts = ServeOptions { listener, token, tls };
         let served = serve(service, opts, shutdown_signal()).await.map_err(CliError::from);
         drop(http);

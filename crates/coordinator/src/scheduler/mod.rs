@@ -195,15 +195,23 @@ impl Scheduler {
 
     /// Steps the planners of a sweep until they wait or finish.
     fn pump(&mut self, id: u64) -> Result<(), SchedError> {
+        let _span = tracing::debug_span!("sweep", id).entered();
         loop {
             let Some(run) = self.sweeps.get_mut(&id) else { return Ok(()) };
             if run.status() != SweepStatus::Running {
                 return Ok(());
             }
             match run.plan() {
-                Planned::Waiting => return Ok(()),
-                Planned::Finished => return self.finish(id),
+                Planned::Waiting => {
+                    tracing::debug!(sweep = id, "planner step: waiting for results");
+                    return Ok(());
+                }
+                Planned::Finished => {
+                    tracing::debug!(sweep = id, "planner step: every job is done");
+                    return self.finish(id);
+                }
                 Planned::Cells(cells) => {
+                    tracing::debug!(sweep = id, cells = cells.len(), "planner step: new cells");
                     self.journal(id)?;
                     self.place_shards(id, &cells)?;
                 }
@@ -217,6 +225,8 @@ impl Scheduler {
         let wanted = run.slots(cells);
         let keys: Vec<ShardKey> = wanted.iter().map(|(_, k)| *k).collect();
         let cached = self.store.get_shards(&keys)?;
+        let hits = cached.iter().filter(|c| c.is_some()).count();
+        tracing::debug!(sweep = id, shards = keys.len(), hits, misses = keys.len() - hits, "cache lookup");
         let mut completed = Vec::new();
         for ((slot, key), hit) in wanted.into_iter().zip(cached) {
             match hit {
@@ -340,6 +350,9 @@ impl Scheduler {
             w.leases.insert(lease.id);
             out.push(lease);
         }
+        if !out.is_empty() {
+            tracing::debug!(worker, leased = out.len(), queued = self.queue.queued_len(), "lease");
+        }
         Ok(out)
     }
 
@@ -430,6 +443,7 @@ impl Scheduler {
                 self.stop(sweep, SweepStatus::Failed, format!("worker {worker}: {error}"))?;
             }
         }
+        tracing::debug!(worker, accepted, ignored, "report");
         self.throughput.prune(now);
         for id in touched {
             self.pump(id)?;

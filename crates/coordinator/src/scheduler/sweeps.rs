@@ -71,6 +71,7 @@ impl SweepRun {
     /// A sweep about to be planned.
     pub fn new(sweep: Sweep) -> Self {
         let ctx = sweep.job_context();
+        let runs_worst_case = crate::jobs::registry::planned_runs(&sweep.jobs);
         let jobs = sweep
             .jobs
             .iter()
@@ -81,7 +82,7 @@ impl SweepRun {
             status: SweepStatus::Running,
             error: String::new(),
             jobs,
-            stats: Stats::default(),
+            stats: Stats { runs_worst_case, ..Stats::default() },
             finished: Vec::new(),
             results: None,
         }

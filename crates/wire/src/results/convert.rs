@@ -254,6 +254,7 @@ impl From<&JobResult> for Job {
                         tied_with_leader: e.tied_with_leader,
                         party: Some(metrics(&e.party)),
                         adversary: Some(metrics(&e.adversary)),
+                        same_as: e.same_as.clone().unwrap_or_default(),
                     })
                     .collect(),
             }),
@@ -354,6 +355,7 @@ impl TryFrom<&Job> for JobResult {
                             tied_with_leader: e.tied_with_leader,
                             party: from_metrics(e.party.as_ref(), "PlaybookEntry.party")?,
                             adversary: from_metrics(e.adversary.as_ref(), "PlaybookEntry.adversary")?,
+                            same_as: (!e.same_as.is_empty()).then(|| e.same_as.clone()),
                         })
                     })
                     .collect::<Result<_, WireError>>()?,
@@ -587,6 +589,7 @@ impl From<&Stats> for proto::Stats {
             cells_done: s.cells_done,
             runs_total: s.runs_total,
             runs_done: s.runs_done,
+            runs_worst_case: s.runs_worst_case,
         }
     }
 }
@@ -603,6 +606,7 @@ impl From<&proto::Stats> for Stats {
             cells_done: s.cells_done,
             runs_total: s.runs_total,
             runs_done: s.runs_done,
+            runs_worst_case: s.runs_worst_case,
         }
     }
 }
@@ -788,6 +792,7 @@ mod tests {
                         tied_with_leader: false,
                         party: metrics(0.8),
                         adversary: metrics(0.2),
+                        same_as: Some("spell_policy=none".into()),
                     }],
                 })),
                 job(JobResult::Minmax(MinmaxResult {
