@@ -3,8 +3,8 @@
 //! records instead of waiting, and the paths of the shipped prompt packs.
 //!
 //! The server answers each `POST /v1/chat/completions` with the next
-//! scripted [`Reply`], records every request (body and `Authorization`
-//! header) and stops when dropped.
+//! scripted [`Reply`] (then with its responder, if it has one), records
+//! every request (body and `Authorization` header) and stops when dropped.
 
 use std::collections::VecDeque;
 use std::net::SocketAddr;
@@ -95,10 +95,14 @@ pub struct RecordedRequest {
     pub authorization: Option<String>,
 }
 
+/// Answers a request body when the script is empty.
+pub type Responder = Arc<dyn Fn(&Value) -> Reply + Send + Sync>;
+
 #[derive(Default)]
 struct Shared {
     script: Mutex<VecDeque<Reply>>,
     requests: Mutex<Vec<RecordedRequest>>,
+    responder: Mutex<Option<Responder>>,
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -116,7 +120,7 @@ impl MockLlmServer {
     /// Starts on 127.0.0.1 (a free port) with `script`; must run inside a
     /// tokio runtime.
     pub async fn start(script: Vec<Reply>) -> std::io::Result<Self> {
-        let shared = Arc::new(Shared { script: Mutex::new(script.into()), requests: Mutex::default() });
+        let shared = Arc::new(Shared { script: Mutex::new(script.into()), ..Shared::default() });
         let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0)).await?;
         let addr = listener.local_addr()?;
         let app = Router::new().fallback(handle).with_state(shared.clone());
@@ -135,6 +139,12 @@ impl MockLlmServer {
     /// Appends answers to the script.
     pub fn push(&self, replies: impl IntoIterator<Item = Reply>) {
         lock(&self.shared.script).extend(replies);
+    }
+
+    /// Answers with `responder` (given the request's JSON body) whenever
+    /// the script is empty.
+    pub fn respond_with(&self, responder: impl Fn(&Value) -> Reply + Send + Sync + 'static) {
+        *lock(&self.shared.responder) = Some(Arc::new(responder));
     }
 
     /// Requests received so far.
@@ -176,7 +186,8 @@ async fn handle(
     if uri.path() != "/v1/chat/completions" {
         return error(404, None, &format!("no route {}", uri.path()));
     }
-    let next = lock(&shared.script).pop_front();
+    let responder = lock(&shared.responder).clone();
+    let next = lock(&shared.script).pop_front().or_else(|| responder.map(|r| r(&body)));
     let Some(mut reply) = next else {
         return error(400, None, &format!("mock server: script exhausted after {served} replies"));
     };
