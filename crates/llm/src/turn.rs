@@ -249,7 +249,7 @@ mod tests {
         .unwrap_err();
         assert_eq!(p.len(), 2, "{p:?}");
         assert_eq!(p[0], "actions[1].target: no orc");
-        assert!(p[1].starts_with("actions[2]: unknown field `spell`"), "{p:?}");
+        assert!(p[1].starts_with("actions[2].spell: unknown field `spell`"), "{p:?}");
         assert!(
             parse_actions(&json!([{"kind": "move"}]), ok).unwrap_err()[0].contains("expected {\"actions\"")
         );
