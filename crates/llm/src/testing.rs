@@ -259,3 +259,73 @@ pub fn minimal_pack_dir() -> PathBuf {
 pub fn french_pack_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../data/prompt-packs/fr")
 }
+
+/// A deterministic stand-in for a model, for [`MockLlmServer::respond_with`]:
+/// it answers every task of pf1e by the request's `response_format` name.
+///
+/// - `strategy_spec` (a sentence): `healer`/`soign` → target healer,
+///   `weak`/`faibl` → weakest_ac, `wound`/`bless` → lowest_hp, and a
+///   percentage `N %` → `retreat: N/100`;
+/// - `strategy_specs` (proposals): party → `lowest_hp, retreat=0.25`,
+///   `weakest_ac, use_charges=false`, `nearest`; adversary → `weakest_ac`,
+///   `healer, retreat=0.5`, `nearest` (cut to the count asked);
+/// - `turn_actions` (a turn): the first plausible action;
+/// - free text (the report): the four sections, quoting the first number
+///   of the facts and, in the last section, `99,9 %` (absent from them).
+pub fn scripted_model(body: &Value) -> Reply {
+    let messages = body["messages"].as_array().cloned().unwrap_or_default();
+    let question = messages.last().and_then(|m| m["content"].as_str()).unwrap_or_default().to_string();
+    let format = body["response_format"]["json_schema"]["name"].as_str().unwrap_or_default();
+    match format {
+        "strategy_spec" => {
+            let request = question.split("request:").nth(1).unwrap_or_default().to_lowercase();
+            let mut levers = serde_json::Map::new();
+            if request.contains("healer") || request.contains("soign") {
+                levers.insert("target".into(), json!("healer"));
+            } else if request.contains("weak") || request.contains("faibl") {
+                levers.insert("target".into(), json!("weakest_ac"));
+            } else if request.contains("wound") || request.contains("bless") {
+                levers.insert("target".into(), json!("lowest_hp"));
+            }
+            let words: Vec<&str> = request.split_whitespace().collect();
+            if let Some(k) = words.iter().position(|w| w.starts_with('%'))
+                && let Some(n) = k.checked_sub(1).and_then(|k| words[k].parse::<f64>().ok())
+            {
+                levers.insert("retreat".into(), json!(n / 100.0));
+            }
+            Reply::json(&Value::Object(levers))
+        }
+        "strategy_specs" => {
+            let count = question
+                .lines()
+                .find_map(|l| l.strip_prefix("count: "))
+                .and_then(|c| c.trim().parse::<usize>().ok())
+                .unwrap_or(1);
+            let specs = if question.starts_with("side: party") {
+                vec![
+                    json!({"target": "lowest_hp", "retreat": 0.25}),
+                    json!({"target": "weakest_ac", "use_charges": false}),
+                    json!({"target": "nearest"}),
+                ]
+            } else {
+                vec![json!({"target": "weakest_ac"}), json!({"target": "healer", "retreat": 0.5}), json!({})]
+            };
+            Reply::json(&json!({"specs": specs.into_iter().take(count.max(1)).collect::<Vec<_>>()}))
+        }
+        "turn_actions" => {
+            let first = question
+                .lines()
+                .find_map(|l| l.strip_prefix("1. "))
+                .and_then(|a| serde_json::from_str::<Value>(a).ok())
+                .unwrap_or_else(|| json!({"kind": "wait"}));
+            Reply::json(&json!({"actions": [first]}))
+        }
+        _ => {
+            let facts = question.split("=== faits ===").nth(1).unwrap_or_default();
+            let number = crate::report::numbers(facts).into_iter().next().map(|n| n.text).unwrap_or_default();
+            Reply::content(format!(
+                "Bilan d'équilibrage\nLe combat est serré ({number}).\n\nDanger et attrition\nLes faits disent qui tombe.\n\nRobustesse\nRien de plus.\n\nObservabilité LLM\nUn appel, et 99,9 % de confiance."
+            ))
+        }
+    }
+}
