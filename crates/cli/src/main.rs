@@ -8,6 +8,7 @@ mod args;
 mod bench;
 mod cmd;
 mod error;
+mod llm;
 mod output;
 mod render;
 mod scenario;
@@ -42,6 +43,10 @@ enum Command {
     Ctl(cmd::ctl::CtlArgs),
     /// Measure the sweep service: scheduling overhead, scaling, resume from cache.
     BenchService(cmd::bench_service::BenchServiceArgs),
+    /// Turn plain-language strategies into strategy specs through the LLM.
+    Strategy(llm::strategy::StrategyArgs),
+    /// Play a showcase's replay log (pf1e sim --llm-side) again, without a model.
+    Replay(llm::replay::ReplayArgs),
 }
 
 fn main() -> ExitCode {
@@ -70,6 +75,8 @@ fn main() -> ExitCode {
         Command::Worker(args) => cmd::worker::run(&args),
         Command::Ctl(args) => cmd::ctl::run(&args),
         Command::BenchService(args) => cmd::bench_service::run(&args),
+        Command::Strategy(args) => llm::strategy::run(&args),
+        Command::Replay(args) => llm::replay::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

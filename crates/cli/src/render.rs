@@ -5,6 +5,7 @@
 
 pub mod balance;
 pub mod jobs;
+pub mod llm;
 pub mod svg;
 pub mod table;
 pub mod transcript;

@@ -54,6 +54,8 @@ pub struct SimArgs {
     /// Language of the text report.
     #[arg(long, value_enum, default_value_t = LangArg::Fr)]
     pub lang: LangArg,
+    #[command(flatten)]
+    pub llm: crate::llm::showcase::SimLlmArgs,
 }
 
 impl SimArgs {
@@ -136,6 +138,9 @@ pub fn run(args: &SimArgs) -> Result<(), CliError> {
     let sides = scenario::parse_sides(&args.side_groups)?;
     let options = SimOptions { round_cap: args.round_cap, simple_monster_death: args.simple_monster_death };
     let scenario = scenario::load(&args.map, &sides, &options)?;
+    if let Some(side) = &args.llm.llm_side {
+        return crate::llm::showcase::run(args, side, &sides, &scenario, &options);
+    }
     let encounter = &scenario.encounter;
     let pool = thread_pool(args.threads)?;
     let summary = simulate(&pool, &scenario, &options, args.seed, args.runs);
@@ -150,7 +155,8 @@ pub fn run(args: &SimArgs) -> Result<(), CliError> {
     } else {
         balance::text(&report, args.lang.into())
     };
-    output::print(&text)
+    output::print(&text)?;
+    crate::llm::showcase::after_sim(&report, &args.llm, args.json)
 }
 
 #[cfg(test)]

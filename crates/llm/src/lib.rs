@@ -67,7 +67,9 @@ pub use replay::{
 };
 pub use report::{NARRATIVE_HEADING, Narrative, REPORT_PROMPT, REPORT_SECTIONS, ReportError, ReportWriter};
 pub use secret::Secret;
-pub use showcase::{MAX_SHOWCASE_RUNS, Showcase, ShowcaseError, ShowcasePolicy, ShowcaseRun, replay};
+pub use showcase::{
+    MAX_SHOWCASE_RUNS, Showcase, ShowcaseError, ShowcasePolicy, ShowcaseRun, ViewSize, replay,
+};
 pub use sleep::Sleeper;
 pub use task::{REPAIR_PROMPT, Side};
 pub use turn::{MAX_TURN_ACTIONS, TurnPlayer, action_schema, answer_schema, parse_actions};

@@ -18,7 +18,10 @@
 use pf1e_engine::combat::{
     Action, BattleState, DefaultPolicy, Policy, PreparedEncounter, RunOutcome, SimOptions, run_prepared,
 };
-use pf1e_engine::observe::{ActionSpec, OBSERVATION_SCHEMA_VERSION, candidate_actions, observe};
+use pf1e_engine::encounter::Encounter;
+use pf1e_engine::observe::{
+    ActionSpec, OBSERVATION_SCHEMA_VERSION, candidate_actions, observe, raw_snapshot,
+};
 use pf1e_engine::rng::SeededRng;
 use serde_json::Value;
 
@@ -82,12 +85,26 @@ pub struct ShowcasePolicy<'a, M: ChatModel> {
     call_seq: u64,
     calls: Vec<CallRecord>,
     fatal: Option<(u64, LlmError)>,
+    /// The encounter, to measure each observation against the raw snapshot.
+    encounter: &'a Encounter,
+    sizes: Vec<ViewSize>,
+}
+
+/// The size of one observation as sent, and of the raw snapshot of the same turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ViewSize {
+    /// Bytes of the compact view (the observation's text).
+    pub view: usize,
+    /// Bytes of the raw snapshot's JSON.
+    pub raw: usize,
 }
 
 impl<'a, M: ChatModel> ShowcasePolicy<'a, M> {
     fn turn(&mut self, battle: &BattleState<'_>, actor: usize, out: &mut Vec<Action>) {
         self.call_seq += 1;
         let observation = observe(battle, actor).render();
+        let raw = raw_snapshot(self.encounter, battle, actor).to_string().len();
+        self.sizes.push(ViewSize { view: observation.len(), raw });
         let candidates: Vec<ActionSpec> =
             candidate_actions(battle, actor).iter().map(|a| ActionSpec::from_action(battle, a)).collect();
         let resolve = |spec: &ActionSpec| spec.to_action(battle).map(|_| ()).map_err(|e| e.to_string());
@@ -148,6 +165,8 @@ pub struct ShowcaseRun {
     pub transcript: Option<Vec<String>>,
     /// The replay log.
     pub log: ReplayLog,
+    /// The size of every observation sent, against the raw snapshot.
+    pub sizes: Vec<ViewSize>,
 }
 
 impl ShowcaseRun {
@@ -179,10 +198,13 @@ pub struct Showcase<'a, M: ChatModel> {
 }
 
 impl<M: ChatModel> Showcase<'_, M> {
-    /// Plays runs `0..runs` of `seed`; `scenario` describes the battles in
-    /// the log's header (the caller's scenario by content).
+    /// Plays runs `0..runs` of `seed` of `encounter` (prepared as
+    /// `prepared`); `scenario` describes the battles in the log's header
+    /// (the caller's scenario by content).
+    #[allow(clippy::too_many_arguments)]
     pub fn play(
         &self,
+        encounter: &Encounter,
         prepared: &PreparedEncounter,
         options: &SimOptions,
         seed: u64,
@@ -203,6 +225,8 @@ impl<M: ChatModel> Showcase<'_, M> {
             call_seq: 0,
             calls: Vec::new(),
             fatal: None,
+            encounter,
+            sizes: Vec::new(),
         };
         let mut outcomes = Vec::new();
         let mut records = Vec::new();
@@ -238,6 +262,7 @@ impl<M: ChatModel> Showcase<'_, M> {
             outcomes,
             transcript: lines,
             log: ReplayLog { header, calls: policy.calls, runs: records },
+            sizes: policy.sizes,
         })
     }
 }

@@ -82,7 +82,7 @@ fn the_model_plays_its_side_and_the_log_replays_the_battles_bit_for_bit() {
     s.server.respond_with(first_candidate);
     let enc = encounter();
     let prep = PreparedEncounter::new(&enc).unwrap();
-    let played = s.showcase().play(&prep, &options(), 5, 3, true, json!({"name": "goblins"})).unwrap();
+    let played = s.showcase().play(&enc, &prep, &options(), 5, 3, true, json!({"name": "goblins"})).unwrap();
     let calls = &played.log.calls;
     assert!(!calls.is_empty());
     // One request per turn of the side, except turns seen before (same
@@ -95,6 +95,9 @@ fn the_model_plays_its_side_and_the_log_replays_the_battles_bit_for_bit() {
     assert!(calls[0].observation.starts_with("schema_version=1\n"));
     assert_eq!(played.turns(), (calls.len(), 0));
     assert_eq!(played.log.runs.len(), 3);
+    // Every observation sent is under a quarter of the raw snapshot of its turn.
+    assert_eq!(played.sizes.len(), calls.len());
+    assert!(played.sizes.iter().all(|s| s.view * 4 < s.raw), "{:?}", played.sizes);
     let first_request = &s.server.requests()[0].body;
     assert_eq!(first_request["response_format"]["json_schema"]["name"], "turn_actions");
 
@@ -118,7 +121,7 @@ fn a_log_that_does_not_match_the_battles_is_refused_at_the_first_difference() {
     s.server.respond_with(first_candidate);
     let enc = encounter();
     let prep = PreparedEncounter::new(&enc).unwrap();
-    let played = s.showcase().play(&prep, &options(), 5, 2, false, json!({})).unwrap();
+    let played = s.showcase().play(&enc, &prep, &options(), 5, 2, false, json!({})).unwrap();
 
     // An edited observation.
     let mut edited = played.log.clone();
@@ -151,7 +154,7 @@ fn an_invalid_answer_is_repaired_once_then_the_default_policy_plays_and_the_fall
     s.server.respond_with(|_| Reply::json(&json!({"actions": [{"kind": "attack", "target": "dragon"}]})));
     let enc = encounter();
     let prep = PreparedEncounter::new(&enc).unwrap();
-    let played = s.showcase().play(&prep, &options(), 8, 2, false, json!({})).unwrap();
+    let played = s.showcase().play(&enc, &prep, &options(), 8, 2, false, json!({})).unwrap();
     let calls = &played.log.calls;
     assert_eq!(calls[0].source, ActionSource::Model);
     assert_eq!(calls[0].attempts, 2);
@@ -179,7 +182,7 @@ fn a_model_that_never_answers_validly_plays_exactly_the_default_policy() {
     s.server.respond_with(|_| Reply::content("{}"));
     let enc = encounter();
     let prep = PreparedEncounter::new(&enc).unwrap();
-    let played = s.showcase().play(&prep, &options(), 2, 4, false, json!({})).unwrap();
+    let played = s.showcase().play(&enc, &prep, &options(), 2, 4, false, json!({})).unwrap();
     assert!(played.log.calls.iter().all(|c| c.source == ActionSource::Fallback));
     assert_eq!(played.outcomes, run_batch_prepared(&prep, &options(), 2, 0..4));
 }
@@ -189,11 +192,12 @@ fn more_than_twenty_runs_are_refused_before_any_call() {
     let s = setup(Budget::unlimited());
     let enc = encounter();
     let prep = PreparedEncounter::new(&enc).unwrap();
-    let e = s.showcase().play(&prep, &options(), 1, MAX_SHOWCASE_RUNS + 1, false, json!({})).unwrap_err();
+    let e =
+        s.showcase().play(&enc, &prep, &options(), 1, MAX_SHOWCASE_RUNS + 1, false, json!({})).unwrap_err();
     assert!(matches!(e, ShowcaseError::TooManyRuns { runs: 21 }), "{e}");
     assert!(e.to_string().contains("at most 20 runs"), "{e}");
     let e = Showcase { side: "heroes".into(), ..s.showcase() }
-        .play(&prep, &options(), 1, 1, false, json!({}))
+        .play(&enc, &prep, &options(), 1, 1, false, json!({}))
         .unwrap_err();
     assert!(e.to_string().contains("--llm-side \"heroes\": not a side"), "{e}");
     assert_eq!(s.server.request_count(), 0);
@@ -206,7 +210,7 @@ fn an_exhausted_budget_stops_the_showcase_with_a_clear_error() {
     s.server.respond_with(first_candidate);
     let enc = encounter();
     let prep = PreparedEncounter::new(&enc).unwrap();
-    let e = s.showcase().play(&prep, &options(), 5, 3, false, json!({})).unwrap_err();
+    let e = s.showcase().play(&enc, &prep, &options(), 5, 3, false, json!({})).unwrap_err();
     let text = e.to_string();
     assert!(matches!(e, ShowcaseError::Stopped { call_seq: 3, .. }), "{text}");
     assert!(text.contains("budget"), "{text}");

@@ -35,6 +35,9 @@ pub struct CoordinatorArgs {
     /// Lease lifetime in milliseconds; a worker silent this long loses its shards.
     #[arg(long, default_value_t = 10_000)]
     pub lease_ttl_ms: u64,
+    /// The LLM client that resolves sweeps using the LLM (nl: strategies, llm_candidates, llm_adversaries).
+    #[command(flatten)]
+    pub llm: crate::llm::LlmArgs,
 }
 
 fn read(p: &PathBuf) -> Result<Vec<u8>, CliError> {
@@ -58,6 +61,8 @@ pub fn run(args: &CoordinatorArgs) -> CliResult {
     if !resumed.is_empty() {
         tracing::info!(?resumed, "resumed unfinished sweeps");
     }
+    // Built at start: a bad prompt pack or LLM flag stops the coordinator here.
+    let resolver = crate::llm::sweep::resolver(&sched, &args.llm)?;
     let rt = runtime()?;
     rt.block_on(async {
         let listener = tokio::net::TcpListener::bind(&args.listen)
@@ -80,6 +85,6 @@ pub fn run(args: &CoordinatorArgs) -> CliResult {
         }
         let _ = out.flush();
         let opts = ServeOptions { listener, metrics, token, tls };
-        serve(Service::new(sched), opts, shutdown_signal()).await.map_err(CliError::from)
+        serve(Service::new(sched).with_llm(resolver), opts, shutdown_signal()).await.map_err(CliError::from)
     })
 }

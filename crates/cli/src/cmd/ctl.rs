@@ -62,6 +62,8 @@ pub enum CtlCommand {
         json: bool,
         #[command(flatten)]
         report: super::report::ReportArgs,
+        #[command(flatten)]
+        llm: Box<crate::llm::report::ResultsLlmArgs>,
     },
     /// Cancel a sweep.
     Cancel {
@@ -173,7 +175,7 @@ async fn dispatch(target: &Target, command: &CtlCommand, bundle: Option<proto::S
             }
             Ok(())
         }
-        CtlCommand::Results { id, json, report } => {
+        CtlCommand::Results { id, json, report, llm } => {
             let info = SweepInfo::try_from(&rpc(client.get(proto::GetRequest { sweep_id: *id }).await)?)?;
             if info.status != SweepStatus::Done {
                 return Err(CliError::environment(format!(
@@ -181,7 +183,8 @@ async fn dispatch(target: &Target, command: &CtlCommand, bundle: Option<proto::S
                     info.status
                 )));
             }
-            super::report::emit(&info, *json, report)
+            super::report::emit(&info, *json, report)?;
+            crate::llm::report::after_results(&info, *json, llm).await
         }
         CtlCommand::Cancel { id } => {
             let info =

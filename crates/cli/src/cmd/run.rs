@@ -36,6 +36,10 @@ pub struct RunArgs {
     pub quiet: bool,
     #[command(flatten)]
     pub report: super::report::ReportArgs,
+    #[command(flatten)]
+    pub llm_report: crate::llm::report::LlmReportArgs,
+    #[command(flatten)]
+    pub llm: crate::llm::LlmArgs,
 }
 
 /// The default cache file.
@@ -56,6 +60,7 @@ pub fn run(args: &RunArgs) -> CliResult {
     let bundle = bundle_from_disk(&args.sweep)?;
     let sweep = Sweep::from_bundle(&bundle)?;
     sweep.validate(&bundle.sweep_yaml)?;
+    args.llm_report.check(args.json)?;
 
     let store = if args.no_cache {
         Store::in_memory()
@@ -69,7 +74,7 @@ pub fn run(args: &RunArgs) -> CliResult {
         .build()
         .map_err(|e| CliError::environment(format!("thread pool: {e}")))?;
     let mut sched = Scheduler::new(store, SchedulerConfig { validate: false, ..Default::default() });
-    let id = sched.submit(bundle)?;
+    let id = crate::llm::sweep::submit(&mut sched, bundle, &args.llm)?;
     let evaluator = EngineEvaluator::new();
     let mut progress = Progress::new(args.quiet);
     let info = pool.install(|| drive(&mut sched, id, &evaluator, threads, |i| progress.update(i)))?;
@@ -77,5 +82,11 @@ pub fn run(args: &RunArgs) -> CliResult {
     if info.status != SweepStatus::Done {
         return Err(CliError::environment(format!("sweep {} {}: {}", info.id, info.status, info.error)));
     }
-    super::report::emit(&info, args.json, &args.report)
+    super::report::emit(&info, args.json, &args.report)?;
+    if args.llm_report.llm_report {
+        let facts = crate::llm::report::sweep_facts(&info);
+        let cache = std::sync::Arc::new(sched.llm_cache());
+        crate::llm::report::narrate_blocking(&facts, &args.llm_report, &args.llm, cache)?;
+    }
+    Ok(())
 }

@@ -18,7 +18,7 @@ pub enum Style {
 }
 
 /// A table: header and rows of cells.
-fn table(style: Style, headers: &[&str], rows: &[Vec<String>]) -> String {
+pub(super) fn table(style: Style, headers: &[&str], rows: &[Vec<String>]) -> String {
     let mut out = String::new();
     match style {
         Style::Text => {
@@ -79,7 +79,7 @@ fn win(m: &DangerMetrics) -> String {
     format!("{} [{:.1}, {:.1}]", pct(m.win_rate), m.win_band.0 * 100.0, m.win_band.1 * 100.0)
 }
 
-fn heading(style: Style, text: &str) -> String {
+pub(super) fn heading(style: Style, text: &str) -> String {
     match style {
         Style::Text => format!("{text}\n{}\n", "=".repeat(text.chars().count())),
         Style::Markdown => format!("## {text}\n\n"),
@@ -98,6 +98,7 @@ fn optimize(style: Style, r: &OptimizeResult) -> String {
                 pf1e_wire::results::Stage::Grid => "grid",
                 pf1e_wire::results::Stage::Refine => "refine",
                 pf1e_wire::results::Stage::Candidate => "candidate",
+                pf1e_wire::results::Stage::LlmProposal => "llm",
             };
             vec![
                 if e.tied_with_leader { format!("{rank}≈1") } else { rank },
@@ -157,7 +158,11 @@ fn minmax(style: Style, r: &MinmaxResult) -> String {
             ]
         })
         .collect();
-    let note = if r.converged { "converged: the last iteration kept the pair" } else { "not converged" };
+    let mut note =
+        if r.converged { "converged: the last iteration kept the pair" } else { "not converged" }.to_string();
+    if !r.llm_proposals.is_empty() {
+        note += &format!("; adversaries proposed by the LLM: {}", r.llm_proposals.join("; "));
+    }
     format!(
         "{note}\n\n{}",
         table(
@@ -317,6 +322,7 @@ pub fn report(style: Style, results: &SweepResults) -> String {
             results.name, results.seed, results.party, results.rules_version
         );
     }
+    out += &super::llm::decisions(style, &results.llm);
     for (i, j) in results.jobs.iter().enumerate() {
         if let Some(body) = job(style, &j.result) {
             out += &heading(style, &format!("job {} ({})", i + 1, j.result.kind()));
