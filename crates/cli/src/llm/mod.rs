@@ -23,7 +23,7 @@ use std::time::Duration;
 use pf1e_llm::config::{ENV_API_KEY, ENV_BASE_URL, ENV_MODEL};
 use pf1e_llm::{
     Budget, BudgetLimits, CompileError, ConfigError, LlmClient, LlmConfig, LlmError, PackError, Pricing,
-    PromptPack, ReplayError, ReportError, ResponseCache, SchemaMode, Secret, ShowcaseError,
+    PromptPack, ReplayError, ReportError, ResponseCache, SchemaMode, ShowcaseError,
 };
 use pf1e_wire::error::causes;
 
@@ -33,17 +33,20 @@ use crate::error::CliError;
 #[derive(Debug, Clone, Default, clap::Args)]
 #[command(next_help_heading = "LLM")]
 pub struct LlmArgs {
-    /// Base URL of an OpenAI-compatible chat-completions API [default: https://api.openai.com/v1].
-    #[arg(long, env = "PF1E_LLM_BASE_URL", value_name = "URL")]
+    // The four settings below also come from the environment, read by the
+    // LLM crate (an empty variable counts as unset, which clap's `env`
+    // would refuse); a flag wins.
+    /// Base URL of an OpenAI-compatible chat-completions API [env: PF1E_LLM_BASE_URL] [default: https://api.openai.com/v1].
+    #[arg(long, value_name = "URL")]
     pub llm_base_url: Option<String>,
-    /// Model name [default: gpt-4o-mini].
-    #[arg(long, env = "PF1E_LLM_MODEL", value_name = "NAME")]
+    /// Model name [env: PF1E_LLM_MODEL] [default: gpt-4o-mini].
+    #[arg(long, value_name = "NAME")]
     pub llm_model: Option<String>,
-    /// API key, sent as a bearer token (prefer the environment variable; local servers need none).
-    #[arg(long, env = "PF1E_LLM_API_KEY", value_name = "KEY", hide_env_values = true)]
+    /// API key, sent as a bearer token [env: PF1E_LLM_API_KEY, preferred: a flag shows in `ps`]; local servers need none.
+    #[arg(long, value_name = "KEY")]
     pub llm_api_key: Option<String>,
-    /// Prompt pack directory [default: the French pack built in, data/prompt-packs/fr].
-    #[arg(long, env = "PF1E_PROMPT_PACK_DIR", value_name = "DIR")]
+    /// Prompt pack directory [env: PF1E_PROMPT_PACK_DIR] [default: the French pack built in, data/prompt-packs/fr].
+    #[arg(long, value_name = "DIR")]
     pub prompt_pack: Option<PathBuf>,
     /// Most HTTP calls to the model (retries included); cache hits are free.
     #[arg(long, value_name = "N")]
@@ -84,16 +87,16 @@ pub struct Llm {
 impl LlmArgs {
     /// The client configuration (flags, else the environment, else the defaults).
     pub fn config(&self) -> Result<LlmConfig, CliError> {
-        let (url, model, key) = (self.llm_base_url.clone(), self.llm_model.clone(), self.llm_api_key.clone());
-        let mut config = LlmConfig::from_lookup(|name| match name {
-            ENV_BASE_URL => url.clone(),
-            ENV_MODEL => model.clone(),
-            ENV_API_KEY => key.clone(),
+        let flag = |name: &str| match name {
+            ENV_BASE_URL => self.llm_base_url.clone(),
+            ENV_MODEL => self.llm_model.clone(),
+            ENV_API_KEY => self.llm_api_key.clone(),
             _ => None,
+        };
+        let mut config = LlmConfig::from_lookup(|name| {
+            flag(name).filter(|v| !v.trim().is_empty()).or_else(|| std::env::var(name).ok())
         })
         .map_err(config_error)?;
-        config.api_key =
-            self.llm_api_key.as_deref().map(str::trim).filter(|k| !k.is_empty()).map(Secret::new);
         config.timeout = Duration::from_secs(self.llm_timeout_secs);
         if self.llm_json_object {
             config.schema_mode = SchemaMode::JsonObject;
