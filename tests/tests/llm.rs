@@ -82,6 +82,20 @@ fn a_sweep_with_sentences_asks_the_model_once_through_a_coordinator_restart_and_
     assert_eq!(doc["results"], reference);
     assert_eq!(stat(&doc, "shards_computed"), 0, "every shard from the cache");
 
+    // The client narrates the results (the model is asked by ctl, not the coordinator).
+    let calls = server.request_count();
+    let mut cmd = pf1e();
+    cmd.args(["ctl", "--coordinator", &second.url, "results", &again, "--llm-report"])
+        .envs(env)
+        .env("PF1E_CACHE", fx.path("client.redb"));
+    let out = run(cmd);
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(out.status.success(), "{text}\n{}", String::from_utf8_lossy(&out.stderr));
+    let (facts, narrative) = text.split_once("=== Récit d'équilibrage (LLM) ===").expect("a narrative");
+    assert!(facts.contains("« finish the wounded »"), "{facts}");
+    assert!(narrative.contains("Bilan d'équilibrage"), "{narrative}");
+    assert_eq!(server.request_count(), calls + 1);
+
     let auth = server.requests().iter().filter_map(|r| r.authorization.clone()).collect::<Vec<_>>();
     assert!(auth.iter().all(|a| *a == format!("Bearer {KEY}")) && !auth.is_empty());
     let bytes = std::fs::read(&db).unwrap();
