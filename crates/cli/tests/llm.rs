@@ -246,3 +246,15 @@ fn sim_with_llm_report_prints_the_facts_then_the_flagged_narrative() {
     let out = pf1e(&model, dir.path(), &sim_args(&["--runs", "50", "--output", "x.md"]));
     assert_eq!(out.status.code(), Some(2), "--output needs --llm-report");
 }
+
+#[test]
+fn a_spent_budget_refuses_the_sweep_before_the_call_that_would_cross_it() {
+    let model = Model::start();
+    let dir = tempfile::tempdir().unwrap();
+    let sweep = write_sweep(dir.path());
+    let db = dir.path().join("run.redb");
+    let args = ["run", sweep.to_str().unwrap(), "--db", db.to_str().unwrap(), "-q", "--llm-max-calls", "1"];
+    let out = pf1e(&model, dir.path(), &args);
+    refused(&out, "LLM budget exhausted: max_calls = 1 reached");
+    assert_eq!(model.requests(), 1, "the second call is never sent");
+}

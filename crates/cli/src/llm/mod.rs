@@ -17,7 +17,7 @@ pub mod strategy;
 pub mod sweep;
 
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use pf1e_llm::config::{ENV_API_KEY, ENV_BASE_URL, ENV_MODEL};
@@ -104,8 +104,19 @@ impl LlmArgs {
         Ok(config)
     }
 
-    /// The budget of this process.
-    pub fn budget(&self) -> Result<Budget, CliError> {
+    /// The budget of this process: built once from the first flags asked
+    /// (a process runs one command), then shared by every client it makes
+    /// (a run's resolution and its report spend from the same ceilings).
+    pub fn budget(&self) -> Result<Arc<Budget>, CliError> {
+        static BUDGET: OnceLock<Arc<Budget>> = OnceLock::new();
+        if let Some(b) = BUDGET.get() {
+            return Ok(Arc::clone(b));
+        }
+        let b = Arc::new(self.new_budget()?);
+        Ok(Arc::clone(BUDGET.get_or_init(|| b)))
+    }
+
+    fn new_budget(&self) -> Result<Budget, CliError> {
         let limits = BudgetLimits {
             max_calls: self.llm_max_calls,
             max_total_tokens: self.llm_max_tokens,
@@ -124,7 +135,7 @@ impl LlmArgs {
     /// any call), with completions cached in `cache`.
     pub fn build(&self, cache: Arc<dyn ResponseCache>) -> Result<Llm, CliError> {
         let pack = self.pack()?;
-        let client = LlmClient::new(self.config()?, cache, Arc::new(self.budget()?)).map_err(config_error)?;
+        let client = LlmClient::new(self.config()?, cache, self.budget()?).map_err(config_error)?;
         Ok(Llm { client, pack, max_repairs: self.llm_max_repairs })
     }
 }
