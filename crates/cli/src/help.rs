@@ -102,3 +102,16 @@ pub const MAN: &str = "\
 Examples:
   pf1e man | man -l -
   pf1e man --out /usr/local/share/man/man1";
+
+pub const STRATEGY: &str = "\
+Examples:
+  pf1e strategy compile \"focus their healer, fall back below 30 %\"
+  pf1e strategy compile \"gang up on the weakest armour\" --side adversary --json
+  PF1E_LLM_BASE_URL=http://127.0.0.1:8080/v1 PF1E_LLM_MODEL=local pf1e strategy compile \"charge!\"";
+
+pub const REPLAY: &str = "\
+Examples:
+  pf1e sim --map data/maps/sample_arena.yaml --side players data/monsters/goblin.json \\
+    --side monsters data/monsters/orc.json --runs 5 --llm-side players --llm-log showcase.jsonl
+  pf1e replay showcase.jsonl
+  pf1e replay showcase.jsonl --transcript --json";

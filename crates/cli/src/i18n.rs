@@ -191,6 +191,7 @@ catalogue! {
         "réponse : groupe {} contre adversaire {} — P(survie) {} [{}, {}] ; {}";
     Converged => "converged: the last iteration kept the pair", "convergé : la dernière itération a gardé la paire";
     NotConverged => "not converged", "pas de convergence";
+    LlmAdversaries => "; adversaries proposed by the LLM: {}", " ; adversaires proposés par le LLM : {}";
     ColIter => "Iter", "Itér.";
     ColParty => "Party", "Groupe";
     ColAdversary => "Adversary", "Adversaire";

@@ -10,6 +10,7 @@ mod cmd;
 mod error;
 mod help;
 mod i18n;
+mod llm;
 mod logging;
 mod output;
 mod render;
@@ -80,6 +81,12 @@ enum Command {
     /// Print the man page (roff), or write one per command into a directory.
     #[command(after_help = help::MAN)]
     Man(cmd::docs::ManArgs),
+    /// Turn plain-language strategies into strategy specs through the LLM.
+    #[command(after_help = help::STRATEGY)]
+    Strategy(llm::strategy::StrategyArgs),
+    /// Play a showcase's replay log (pf1e sim --llm-side) again, without a model.
+    #[command(after_help = help::REPLAY)]
+    Replay(llm::replay::ReplayArgs),
 }
 
 fn main() -> ExitCode {
@@ -106,6 +113,8 @@ fn main() -> ExitCode {
         Command::Cache(args) => cmd::cache::run(&args, global),
         Command::Completions(args) => cmd::docs::completions(&args, Cli::command()),
         Command::Man(args) => cmd::docs::man(&args, Cli::command()),
+        Command::Strategy(args) => llm::strategy::run(&args),
+        Command::Replay(args) => llm::replay::run(&args, global),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -6,6 +6,7 @@
 pub mod balance;
 pub mod forest;
 pub mod jobs;
+pub mod llm;
 pub mod svg;
 pub mod table;
 pub mod transcript;

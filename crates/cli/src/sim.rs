@@ -52,6 +52,8 @@ pub struct SimArgs {
     /// Worker threads (default: all cores). Results do not depend on it.
     #[arg(long, value_name = "N", value_parser = crate::args::positive::<u32>)]
     pub threads: Option<u32>,
+    #[command(flatten)]
+    pub llm: crate::llm::showcase::SimLlmArgs,
 }
 
 impl SimArgs {
@@ -137,6 +139,10 @@ pub fn run(args: &SimArgs, global: &GlobalArgs) -> Result<(), CliError> {
     let sides = scenario::parse_sides(&args.side_groups)?;
     let options = SimOptions { round_cap: args.round_cap, simple_monster_death: args.simple_monster_death };
     let scenario = scenario::load(&args.map, &sides, &options)?;
+    args.llm.report.check(args.json)?;
+    if let Some(side) = &args.llm.llm_side {
+        return crate::llm::showcase::run(args, side, &sides, &scenario, &options, lang);
+    }
     let encounter = &scenario.encounter;
     let pool = thread_pool(args.threads)?;
     let bar = progress_bar(args.runs, global, lang);
@@ -152,9 +158,11 @@ pub fn run(args: &SimArgs, global: &GlobalArgs) -> Result<(), CliError> {
         args.transcript.then(|| runner::run_with_transcript(encounter, &options, args.seed, 0).1);
     let report = Report::build(encounter, &summary, &options, args.seed, transcript);
     if args.json {
-        return output::json(&report);
+        output::json(&report)?;
+    } else {
+        output::print(&balance::text(&report, lang))?;
     }
-    output::print(&balance::text(&report, lang))
+    crate::llm::showcase::after_sim(&report, &args.llm, args.json, lang)
 }
 
 #[cfg(test)]

@@ -21,19 +21,21 @@ use pf1e_wire::proto::worker_service_server::{WorkerService, WorkerServiceServer
 use pf1e_wire::proto::{self};
 use pf1e_wire::shard::ShardReport;
 
+use crate::llm::LlmResolver;
 use crate::scheduler::{SchedError, Scheduler};
 
 /// The services' shared state.
 #[derive(Clone)]
 pub struct Service {
     sched: Arc<Mutex<Scheduler>>,
+    llm: Option<Arc<LlmResolver>>,
 }
 
 fn status(e: SchedError) -> Status {
     match e {
         SchedError::Invalid(e) => Status::invalid_argument(e.to_string()),
         SchedError::UnknownSweep(_) | SchedError::UnknownWorker(_) => Status::not_found(e.to_string()),
-        SchedError::RulesVersion { .. } | SchedError::ProtocolVersion { .. } => {
+        SchedError::RulesVersion { .. } | SchedError::ProtocolVersion { .. } | SchedError::NeedsLlm => {
             Status::failed_precondition(e.to_string())
         }
         SchedError::Store(e) => Status::internal(e.to_string()),
@@ -43,7 +45,16 @@ fn status(e: SchedError) -> Status {
 impl Service {
     /// Wraps a scheduler.
     pub fn new(sched: Scheduler) -> Self {
-        Self { sched: Arc::new(Mutex::new(sched)) }
+        Self { sched: Arc::new(Mutex::new(sched)), llm: None }
+    }
+
+    /// Resolves the LLM decisions of submitted sweeps with `resolver`
+    /// (whose client should cache in the scheduler's database,
+    /// [`Scheduler::llm_cache`]). Without one, a sweep that uses the LLM is
+    /// refused.
+    pub fn with_llm(mut self, resolver: LlmResolver) -> Self {
+        self.llm = Some(Arc::new(resolver));
+        self
     }
 
     /// Locks the scheduler (a panic elsewhere does not make it unusable).
@@ -150,7 +161,18 @@ impl ControlService for Service {
         req: Request<proto::SubmitRequest>,
     ) -> Result<Response<proto::SubmitResponse>, Status> {
         let bundle = req.into_inner().bundle.ok_or_else(|| Status::invalid_argument("no bundle"))?;
-        let id = self.lock().submit(bundle).map_err(status)?;
+        let mut sweep = self.lock().check(&bundle).map_err(status)?;
+        if sweep.needs_llm()
+            && let Some(resolver) = &self.llm
+        {
+            // The scheduler is not locked while the model answers.
+            resolver.resolve(&mut sweep).await.map_err(|e| {
+                let message = e.to_string();
+                tracing::warn!(error = %message, "a sweep's LLM decisions failed");
+                if e.is_input() { Status::failed_precondition(message) } else { Status::aborted(message) }
+            })?;
+        }
+        let id = self.lock().submit_sweep(bundle, sweep).map_err(status)?;
         tracing::info!(sweep = id, "sweep submitted");
         Ok(Response::new(proto::SubmitResponse { sweep_id: id }))
     }

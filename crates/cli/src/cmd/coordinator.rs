@@ -42,6 +42,9 @@ pub struct CoordinatorArgs {
     /// Lease lifetime in milliseconds; a worker silent this long loses its shards.
     #[arg(long, default_value_t = 10_000)]
     pub lease_ttl_ms: u64,
+    /// The LLM client that resolves sweeps using the LLM (nl: strategies, llm_candidates, llm_adversaries).
+    #[command(flatten)]
+    pub llm: crate::llm::LlmArgs,
 }
 
 /// The default HTTP address: the gRPC one with the next port (port 0 stays 0).
@@ -86,6 +89,8 @@ pub fn run(args: &CoordinatorArgs) -> CliResult {
     if !resumed.is_empty() {
         tracing::info!(?resumed, "resumed unfinished sweeps");
     }
+    // Built at start: a bad prompt pack or LLM flag stops the coordinator here.
+    let resolver = crate::llm::sweep::resolver(&sched, &args.llm)?;
     let rt = runtime()?;
     rt.block_on(async {
         let listener = bind(&args.listen).await?;
@@ -101,7 +106,7 @@ pub fn run(args: &CoordinatorArgs) -> CliResult {
             };
             http_listeners.push((bind(&addr).await?, Scope::Dashboard));
         }
-        let service = Service::new(sched);
+        let service = Service::new(sched).with_llm(resolver);
         let http =
             Http::start(&service, http_listeners, &HttpOptions { token: token.clone(), tls: tls.clone() })?;
         // The bound addresses, for scripts (port 0); a closed stdout is no reason to stop serving.

@@ -73,6 +73,8 @@ pub enum CtlCommand {
         id: u64,
         #[command(flatten)]
         report: super::report::ReportArgs,
+        #[command(flatten)]
+        llm: Box<crate::llm::report::ResultsLlmArgs>,
     },
     /// Cancel a sweep.
     #[command(after_help = help::CTL_CANCEL)]
@@ -189,10 +191,15 @@ async fn dispatch(
             }
             output::print(&coordinator_status(&c, &sweeps, lang))
         }
-        CtlCommand::Results { id, report } => {
+        CtlCommand::Results { id, report, llm } => {
             let info = SweepInfo::try_from(&rpc(client.get(proto::GetRequest { sweep_id: *id }).await)?)?;
             match info.status {
-                SweepStatus::Done => super::report::emit(&info, report, lang),
+                SweepStatus::Done => {
+                    let json = report.format() == super::report::Format::Json;
+                    llm.report.check(json)?;
+                    super::report::emit(&info, report, lang)?;
+                    crate::llm::report::after_results(&info, json, llm, lang).await
+                }
                 SweepStatus::Running => Err(CliError::environment(format!(
                     "sweep {id} is still running and has no results yet: follow it with `pf1e ctl watch {id}`, then ask again"
                 ))),

@@ -34,6 +34,10 @@ pub struct RunArgs {
     pub threads: Option<usize>,
     #[command(flatten)]
     pub report: super::report::ReportArgs,
+    #[command(flatten)]
+    pub llm_report: crate::llm::report::LlmReportArgs,
+    #[command(flatten)]
+    pub llm: crate::llm::LlmArgs,
 }
 
 /// Runs `pf1e run`.
@@ -43,6 +47,7 @@ pub fn run(args: &RunArgs, global: &GlobalArgs) -> CliResult {
     let bundle = bundle_from_disk(&args.sweep)?;
     let sweep = Sweep::from_bundle(&bundle)?;
     sweep.validate(&bundle.sweep_yaml)?;
+    args.llm_report.check(args.report.format() == super::report::Format::Json)?;
 
     // The scheduler owns the store; the owner note lives until the run ends.
     let (store, _owner) = if args.no_cache {
@@ -58,14 +63,21 @@ pub fn run(args: &RunArgs, global: &GlobalArgs) -> CliResult {
         .build()
         .map_err(|e| CliError::environment(format!("thread pool: {e}")))?;
     let mut sched = Scheduler::new(store, SchedulerConfig { validate: false, ..Default::default() });
-    let id = sched.submit(bundle)?;
+    let id = crate::llm::sweep::submit(&mut sched, bundle, &args.llm)?;
     let evaluator = EngineEvaluator::new();
     let mut progress = Progress::new(global.quiet, lang);
     let info = pool.install(|| drive(&mut sched, id, &evaluator, threads, |i| progress.update(i)))?;
     progress.finish();
+    // The narrative's cache is the run's redb file, kept open past the scheduler.
+    let llm_cache = args.llm_report.llm_report.then(|| std::sync::Arc::new(sched.llm_cache()));
     drop(sched);
     if info.status != SweepStatus::Done {
         return Err(CliError::environment(format!("sweep {} {}: {}", info.id, info.status, info.error)));
     }
-    super::report::emit(&info, &args.report, lang)
+    super::report::emit(&info, &args.report, lang)?;
+    if let Some(cache) = llm_cache {
+        let facts = crate::llm::report::sweep_facts(&info, lang);
+        crate::llm::report::narrate_blocking(&facts, &args.llm_report, &args.llm, cache)?;
+    }
+    Ok(())
 }

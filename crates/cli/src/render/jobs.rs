@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 
 use pf1e_wire::results::{
     CellReport, Crossing, DangerLayer, DangerMapResult, DangerMetrics, DangerPoint, FrontierResult,
-    JobResult, MinmaxResult, OptimizeResult, PlaybookEntry, SensitivityResult, SweepResults,
+    JobResult, MinmaxResult, OptimizeResult, PlaybookEntry, SensitivityResult, Stage, SweepResults,
 };
 use pf1e_wire::status::SweepInfo;
 
@@ -45,7 +45,7 @@ pub struct View {
 pub type Images = BTreeMap<usize, Vec<(String, String)>>;
 
 /// A table: headers and rows; a cell may hold several lines.
-fn table(view: &View, headers: &[String], rows: &[Vec<String>]) -> String {
+pub(super) fn table(view: &View, headers: &[String], rows: &[Vec<String>]) -> String {
     let mut out = String::new();
     match view.style {
         Style::Text => {
@@ -120,7 +120,7 @@ fn win(m: &DangerMetrics) -> String {
     format!("{} [{:.1}, {:.1}]", pct(m.win_rate), m.win_band.0 * 100.0, m.win_band.1 * 100.0)
 }
 
-fn heading(style: Style, text: &str) -> String {
+pub(super) fn heading(style: Style, text: &str) -> String {
     match style {
         Style::Text => format!("{text}\n{}\n", "=".repeat(display_width(text))),
         Style::Markdown => format!("## {text}\n\n"),
@@ -146,8 +146,15 @@ impl Group<'_> {
         self.entries[0]
     }
 
-    fn names(&self) -> Vec<&str> {
-        self.entries.iter().map(|e| e.strategy.as_str()).collect()
+    /// The strategies of the row; a strategy the LLM proposed is marked `(llm)`.
+    fn names(&self) -> Vec<String> {
+        self.entries
+            .iter()
+            .map(|e| match e.stage {
+                Stage::LlmProposal => format!("{} (llm)", e.strategy),
+                _ => e.strategy.clone(),
+            })
+            .collect()
     }
 }
 
@@ -299,8 +306,15 @@ pub fn optimize_answer(lang: Lang, r: &OptimizeResult) -> Option<String> {
     let best = groups.first()?;
     let lead = best.lead();
     let (lo, hi) = survive_band(&lead.party);
-    let mut line =
-        lang.f(T::BestPlan, &[&short_names(&best.names(), lang), &pct(lead.party.p_survives), &lo, &hi]);
+    let mut line = lang.f(
+        T::BestPlan,
+        &[
+            &short_names(&best.names().iter().map(String::as_str).collect::<Vec<_>>(), lang),
+            &pct(lead.party.p_survives),
+            &lo,
+            &hi,
+        ],
+    );
     let tied = groups.iter().skip(1).filter(|g| g.lead().tied_with_leader).count();
     let tied = match tied {
         0 => lang.t(T::TiedWithNone).to_string(),
@@ -360,7 +374,7 @@ fn optimize(view: &View, r: &OptimizeResult) -> String {
         .iter()
         .map(|c| col_width(lang.t(c.header), &mut rows.iter().map(|g| (c.cell)(g.lead()))) + 2)
         .collect();
-    let longest_name = rows.iter().flat_map(|g| g.names()).map(display_width).max().unwrap_or(8);
+    let longest_name = rows.iter().flat_map(|g| g.names()).map(|n| display_width(&n)).max().unwrap_or(8);
     let min_names = longest_name.clamp(display_width(lang.t(T::ColStrategy)), 44);
     let mut kept = optional.len();
     if view.style == Style::Text {
@@ -433,7 +447,10 @@ fn minmax(view: &View, r: &MinmaxResult) -> String {
             ]
         })
         .collect();
-    let note = lang.t(if r.converged { T::Converged } else { T::NotConverged });
+    let mut note = lang.t(if r.converged { T::Converged } else { T::NotConverged }).to_string();
+    if !r.llm_proposals.is_empty() {
+        note += &lang.f(T::LlmAdversaries, &[&r.llm_proposals.join("; ")]);
+    }
     let mut out = String::new();
     if let Some(last) = r.iterations.last() {
         let (lo, hi) = survive_band(&last.party);
@@ -664,6 +681,7 @@ pub fn report(view: &View, results: &SweepResults, images: &Images) -> String {
             lang.f(T::SeedPartyRules, &[&results.seed, &results.party, &results.rules_version])
         );
     }
+    out += &super::llm::decisions(view, &results.llm);
     for (i, j) in results.jobs.iter().enumerate() {
         let Some(body) = job(view, &j.result) else { continue };
         out += &heading(view.style, &lang.f(T::Job, &[&(i + 1), &j.result.kind()]));
@@ -750,7 +768,7 @@ pub fn sweep(view: &View, info: &SweepInfo) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use pf1e_wire::results::{Criterion, FrontierProbe, Lever, Stage};
+    use pf1e_wire::results::{Criterion, FrontierProbe, Lever};
 
     fn view(style: Style, width: usize) -> View {
         View { lang: Lang::En, style, top: 10, width }

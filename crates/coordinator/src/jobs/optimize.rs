@@ -45,6 +45,14 @@ pub struct OptimizeJob {
     /// Extra specs to measure after the grid and the refinement.
     #[serde(default)]
     pub candidates: Vec<StrategySpec>,
+    /// Party specs to ask the LLM for (hypothesis generator), measured with
+    /// the candidates.
+    #[serde(default)]
+    pub llm_candidates: Option<usize>,
+    /// The LLM's proposals: filled before planning (`None`: not asked
+    /// yet), never read from the file.
+    #[serde(skip)]
+    pub llm_proposals: Option<Vec<StrategySpec>>,
     /// Grid cells refined on retreat thresholds.
     #[serde(default = "default_refine")]
     pub refine_top: usize,
@@ -96,7 +104,11 @@ impl OptimizeJob {
         let grid = grid_specs();
         let refine = (self.refine_top.min(grid.len()) * RETREATS.len()) as u64;
         let cands = self.candidates.iter().filter(|c| !grid.contains(c)).count() as u64;
-        (grid.len() as u64 + refine + cands).saturating_mul(self.runs())
+        let llm = match &self.llm_proposals {
+            Some(p) => p.len(),
+            None => self.llm_candidates.unwrap_or(0),
+        } as u64;
+        (grid.len() as u64 + refine + cands + llm).saturating_mul(self.runs())
     }
 
     /// The most runs the job can plan: its budget when it has one (racing
@@ -116,6 +128,14 @@ impl OptimizeJob {
 
     /// Checks the job before anything runs.
     pub fn check(&self) -> Result<(), JobError> {
+        if let Some(n) = self.llm_candidates
+            && !(1..=pf1e_llm::MAX_PROPOSALS).contains(&n)
+        {
+            return Err(JobError::invalid(
+                "optimize",
+                format!("llm_candidates: ask for 1 to {} strategies, not {n}", pf1e_llm::MAX_PROPOSALS),
+            ));
+        }
         if let Some(max) = self.max_total_runs
             && self.fixed_runs() > max
         {
@@ -399,7 +419,11 @@ impl MetricPlanner for Optimize {
                 }
                 Phase::Refine => {
                     self.phase = Phase::Candidates;
-                    self.add(self.job.candidates.clone(), Stage::Candidate)
+                    let mut cells = self.add(self.job.candidates.clone(), Stage::Candidate);
+                    cells.extend(
+                        self.add(self.job.llm_proposals.clone().unwrap_or_default(), Stage::LlmProposal),
+                    );
+                    cells
                 }
                 Phase::Candidates => {
                     self.phase = Phase::Race(1);
@@ -516,6 +540,8 @@ mod tests {
                 StrategySpec::parse("healer, retreat=0.3").unwrap(),
                 StrategySpec::default_spec(),
             ],
+            llm_candidates: None,
+            llm_proposals: None,
             refine_top: 3,
             race_rounds: 3,
         }
@@ -664,6 +690,27 @@ mod tests {
             .map(|e| e.strategy.split(", retreat").next().unwrap())
             .collect();
         assert_eq!(refined.len(), 3, "{refined:?}");
+    }
+
+    #[test]
+    fn llm_proposals_are_measured_with_the_candidates_and_marked_as_such() {
+        let mut j = job(None);
+        j.llm_candidates = Some(2);
+        // One proposal is a grid spec (measured as such), one is new.
+        j.llm_proposals = Some(vec![
+            StrategySpec::parse("lowest_hp").unwrap(),
+            StrategySpec::parse("healer, retreat=0.9").unwrap(),
+        ]);
+        let mut o = Optimize::new(ctx(), j.clone());
+        let cells = drive(&mut o, &eval);
+        assert_eq!(cells.len(), 32 + 9 + 1 + 1);
+        let r = playbook(&o);
+        let stage = |name: &str| r.iter().find(|e| e.strategy == name).map(|e| e.stage);
+        assert_eq!(stage("healer, retreat=0.9"), Some(Stage::LlmProposal));
+        assert_eq!(stage("lowest_hp"), Some(Stage::Grid), "deduplicated by canonical name");
+        assert_eq!(stage("healer, retreat=0.3"), Some(Stage::Candidate));
+        j.llm_candidates = Some(0);
+        assert!(j.check().unwrap_err().to_string().contains("llm_candidates: ask for 1 to 20"));
     }
 
     #[test]

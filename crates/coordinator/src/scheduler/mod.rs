@@ -76,6 +76,12 @@ pub enum SchedError {
         /// The coordinator's.
         coordinator: String,
     },
+    /// The sweep needs LLM decisions (`nl:`, `llm_candidates`,
+    /// `llm_adversaries`) that were not resolved before submission.
+    #[error(
+        "the sweep uses the LLM (nl: strategies, llm_candidates or llm_adversaries) and must be resolved by a coordinator with an LLM client before it is planned"
+    )]
+    NeedsLlm,
     /// The worker speaks another version of the wire protocol.
     #[error(
         "worker protocol version {worker} differs from the coordinator's {coordinator}: run the same pf1e version on both"
@@ -150,10 +156,22 @@ impl Scheduler {
                 self.history.insert(id, state);
                 continue;
             }
-            match Sweep::from_bundle(&bundle) {
-                Ok(sweep) => {
+            // The LLM's decisions come from the journal: resuming calls no model.
+            let parsed = Sweep::from_bundle(&bundle).and_then(|mut sweep| {
+                sweep.apply_llm(&state.llm)?;
+                Ok(sweep)
+            });
+            match parsed {
+                Ok(sweep) if !sweep.needs_llm() => {
                     self.start(id, sweep)?;
                     resumed.push(id);
+                }
+                Ok(_) => {
+                    let mut state = state;
+                    state.status = SweepStatus::Failed;
+                    state.error = "cannot resume: the journal holds no LLM decisions for this sweep".into();
+                    self.store.update_sweep(id, &state, None)?;
+                    self.history.insert(id, state);
                 }
                 Err(e) => {
                     let mut state = state;
@@ -167,11 +185,29 @@ impl Scheduler {
         Ok(resumed)
     }
 
-    /// Validates, journals and starts a sweep. Nothing is written when it is invalid.
+    /// Validates, journals and starts a sweep that needs no LLM decision.
+    /// Nothing is written when it is invalid.
     pub fn submit(&mut self, bundle: proto::SweepBundle) -> Result<u64, SchedError> {
-        let sweep = Sweep::from_bundle(&bundle)?;
+        let sweep = self.check(&bundle)?;
+        self.submit_sweep(bundle, sweep)
+    }
+
+    /// Parses and validates a bundle; writes nothing. A sweep that uses
+    /// the LLM comes back with its sentences pending: resolve them
+    /// (`crate::llm::LlmResolver`) before [`Scheduler::submit_sweep`].
+    pub fn check(&self, bundle: &proto::SweepBundle) -> Result<Sweep, SchedError> {
+        let sweep = Sweep::from_bundle(bundle)?;
         if self.cfg.validate {
             sweep.validate(&bundle.sweep_yaml)?;
+        }
+        Ok(sweep)
+    }
+
+    /// Journals and starts `sweep`, parsed from `bundle` and resolved: its
+    /// LLM decisions are journaled with it, in the same transaction.
+    pub fn submit_sweep(&mut self, bundle: proto::SweepBundle, sweep: Sweep) -> Result<u64, SchedError> {
+        if sweep.needs_llm() {
+            return Err(SchedError::NeedsLlm);
         }
         let state = JournalState {
             name: sweep.name.clone(),
@@ -179,6 +215,7 @@ impl Scheduler {
             error: String::new(),
             planners: Vec::new(),
             stats: None,
+            llm: sweep.llm.clone(),
         };
         let id = self.store.create_sweep(&bundle, &state)?;
         self.start(id, sweep)?;
@@ -286,6 +323,11 @@ impl Scheduler {
         }
         self.bump();
         Ok(())
+    }
+
+    /// The LLM response cache of the scheduler's database.
+    pub fn llm_cache(&self) -> crate::store::LlmCache {
+        self.store.llm_cache()
     }
 
     /// Cancels a running sweep.

@@ -200,6 +200,7 @@ impl SweepRun {
             error: self.error.clone(),
             planners: self.jobs.iter().map(|j| j.planner.state()).collect(),
             stats: Some(self.stats),
+            llm: self.sweep.llm.clone(),
         }
     }
 
@@ -226,6 +227,7 @@ impl SweepRun {
             rules_version: pf1e_engine::RULES_VERSION.to_string(),
             scenario: hex(&sweep.scenario.hash),
             jobs,
+            llm: sweep.llm.clone(),
         });
         self.status = SweepStatus::Done;
         self.results = Some(Arc::clone(&results));
