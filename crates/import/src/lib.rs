@@ -26,7 +26,7 @@
 pub mod build;
 pub mod check;
 pub mod classes;
-// pub mod foundry;
+pub mod foundry;
 
 pub use build::{Build, BuildError, Derived, MasterNumbers, parse_build};
 pub use check::{Conformance, Mismatch, check};
