@@ -478,7 +478,7 @@ pub const fn point_cost(score: i32) -> Option<i32> {
 /// Land speed in medium or heavy armor (CRB Table 6-6 and barding: 20 → 15,
 /// 30 → 20, 40 → 30, 50 → 35, 60 → 40): two thirds, rounded up to 5 ft.
 pub const fn armored_speed(base: u32) -> u32 {
-    (base * 2 + 14) / 15 * 5
+    (base * 2).div_ceil(15) * 5
 }
 
 fn bonus_modifier(b: &ItemBonus) -> Modifier {

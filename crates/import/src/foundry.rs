@@ -11,7 +11,7 @@
 //! is not a number, an inactive buff — is listed in [`Imported::unmapped`],
 //! never dropped silently. The conversion is pure: text in, combatant out.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use pf1e_engine::effects::{BonusType, ModTarget};
 use pf1e_engine::feats::{FeatCatalog, resolve};
@@ -311,14 +311,48 @@ struct Parts {
     strength_rated: Vec<(String, Option<i32>)>,
 }
 
-/// Feature names a class feature of the sheet may take in the catalogue.
-fn catalogue_names(name: &str) -> Vec<String> {
+/// The magus arcana of Ultimate Magic, which a sheet names bare.
+const MAGUS_ARCANA: [&str; 20] = [
+    "Arcane Accuracy",
+    "Broad Study",
+    "Close Range",
+    "Concentrate",
+    "Critical Strike",
+    "Dispelling Strike",
+    "Empowered Magic",
+    "Familiar",
+    "Hasted Assault",
+    "Maneuver Mastery",
+    "Maximized Magic",
+    "Pool Strike",
+    "Quickened Magic",
+    "Reflection",
+    "Silent Magic",
+    "Spell Blending",
+    "Spell Shield",
+    "Still Magic",
+    "Wand Mastery",
+    "Wand Wielder",
+];
+
+/// Feature names a feature of the sheet may take in the catalogue: its own
+/// name without `(Ex)`, `(Su)` or `(Sp)`, then, for a class feature of a
+/// class the sheet has, the catalogue's family form (`Evil Eye` of a witch is
+/// `Hex (Evil Eye)`).
+fn catalogue_names(name: &str, class_feature: bool, classes: &BTreeSet<String>) -> Vec<String> {
     let base = name.trim();
     let stripped =
         ["(Ex)", "(Su)", "(Sp)"].iter().find_map(|s| base.strip_suffix(s)).map(str::trim_end).unwrap_or(base);
     let mut out = vec![stripped.to_string()];
-    for family in ["Hex", "Deed", "Bardic Performance", "Magus Arcana"] {
-        out.push(format!("{family} ({stripped})"));
+    if class_feature {
+        for (class, family) in [("witch", "Hex"), ("gunslinger", "Deed"), ("bard", "Bardic Performance")] {
+            if classes.contains(class) {
+                out.push(format!("{family} ({stripped})"));
+            }
+        }
+        if classes.contains("magus") && MAGUS_ARCANA.iter().any(|a| a.eq_ignore_ascii_case(stripped)) {
+            out.push(format!("Magus Arcana ({stripped})"));
+        }
     }
     out
 }
@@ -463,6 +497,15 @@ pub fn convert(text: &str, file: &str, classes: &ClassTable, spells: &SpellBook)
             && i.pointer("/system/equipped").and_then(Value::as_bool).unwrap_or(true)
     });
 
+    // The classes first: a class feature is looked up in its class's family.
+    let class_keys: BTreeSet<String> = items
+        .iter()
+        .filter(|i| i.get("type").and_then(Value::as_str) == Some("class"))
+        .filter_map(|i| {
+            let tag = i.pointer("/system/tag").and_then(Value::as_str).filter(|t| !t.is_empty());
+            tag.or_else(|| i.get("name").and_then(Value::as_str)).map(crate::classes::class_key)
+        })
+        .collect();
     let catalog =
         FeatCatalog::builtin().map_err(|e| r.error("$", format!("the feature catalogue is invalid: {e}")))?;
     for (i, item) in items.iter().enumerate() {
@@ -498,11 +541,11 @@ pub fn convert(text: &str, file: &str, classes: &ClassTable, spells: &SpellBook)
                         fly = Some(int_at(&r, speeds, &sp, "fly", 0)?).filter(|&f| f > 0);
                     }
                 }
-                read_changes(&mut r, &mut parts, sys, &sys_path, &item_name, true)?;
+                let _ = read_changes(&mut r, &mut parts, sys, &sys_path, &item_name, true)?;
             }
             "class" => {
                 read_class(&mut r, &mut parts, classes, sys, &sys_path, &item_name)?;
-                read_changes(&mut r, &mut parts, sys, &sys_path, &item_name, false)?;
+                let _ = read_changes(&mut r, &mut parts, sys, &sys_path, &item_name, false)?;
             }
             "feat" => {
                 if bool_at(&r, sys, &sys_path, "disabled", false)? {
@@ -517,7 +560,12 @@ pub fn convert(text: &str, file: &str, classes: &ClassTable, spells: &SpellBook)
                     "template" => "template",
                     _ => "feat",
                 };
-                let found = catalogue_names(&item_name).into_iter().find(|n| catalog.lookup(n).is_some());
+                // A feature the catalogue knows acts through its catalogue entry
+                // (its Foundry changes would count it twice); an unknown one
+                // keeps only its numeric changes.
+                let found = catalogue_names(&item_name, sub == "classFeat", &class_keys)
+                    .into_iter()
+                    .find(|n| catalog.lookup(n).is_some());
                 match found {
                     Some(n) => parts.features.push(Feature::Detailed(FeatureDetail {
                         name: n,
@@ -525,11 +573,15 @@ pub fn convert(text: &str, file: &str, classes: &ClassTable, spells: &SpellBook)
                         source_detail: Some(format!("Foundry item {item_name:?}")),
                         notes: None,
                     })),
-                    None => r.leave_out(
-                        &path,
-                        format!("{category} {item_name:?}"),
-                        "not in the feature catalogue (data/feats.json): the engine would refuse it",
-                    ),
+                    None => {
+                        let applied = read_changes(&mut r, &mut parts, sys, &sys_path, &item_name, false)?;
+                        let why = if applied > 0 {
+                            "not in the feature catalogue (data/feats.json): its numeric changes are applied, nothing else of it is played"
+                        } else {
+                            "not in the feature catalogue (data/feats.json): the engine would refuse it"
+                        };
+                        r.leave_out(&path, format!("{category} {item_name:?}"), why);
+                    }
                 }
             }
             "weapon" | "attack" => {
@@ -541,7 +593,7 @@ pub fn convert(text: &str, file: &str, classes: &ClassTable, spells: &SpellBook)
                 let natural = kind == "attack" && str_at(&r, sys, &sys_path, "subType")? == Some("natural");
                 let sole_natural = natural && natural_count == 1 && !has_weapons;
                 read_weapon(&mut r, &mut parts, sys, &sys_path, &item_name, natural, sole_natural, size)?;
-                read_changes(&mut r, &mut parts, sys, &sys_path, &item_name, false)?;
+                let _ = read_changes(&mut r, &mut parts, sys, &sys_path, &item_name, false)?;
             }
             "equipment" => {
                 if !bool_at(&r, sys, &sys_path, "equipped", true)? {
@@ -549,11 +601,11 @@ pub fn convert(text: &str, file: &str, classes: &ClassTable, spells: &SpellBook)
                     continue;
                 }
                 read_equipment(&mut r, &mut parts, sys, &sys_path, &item_name)?;
-                read_changes(&mut r, &mut parts, sys, &sys_path, &item_name, false)?;
+                let _ = read_changes(&mut r, &mut parts, sys, &sys_path, &item_name, false)?;
             }
             "buff" => {
                 if bool_at(&r, sys, &sys_path, "active", false)? {
-                    read_changes(&mut r, &mut parts, sys, &sys_path, &item_name, false)?;
+                    let _ = read_changes(&mut r, &mut parts, sys, &sys_path, &item_name, false)?;
                 } else {
                     r.leave_out(&path, format!("buff {item_name:?}"), "inactive at export: not applied");
                 }
@@ -830,7 +882,8 @@ fn cr_text(cr: f64) -> String {
 }
 
 /// Numeric changes of an item: ability adjustments, AC, saves, initiative,
-/// attack and damage, hit points, speeds. Anything else is listed.
+/// attack and damage, hit points, speeds. Anything else is listed. Returns
+/// how many were applied.
 fn read_changes(
     r: &mut Reader<'_>,
     parts: &mut Parts,
@@ -838,7 +891,8 @@ fn read_changes(
     sys_path: &str,
     item: &str,
     racial: bool,
-) -> Result<(), Error> {
+) -> Result<usize, Error> {
+    let mut applied = 0;
     for (j, change) in array_at(r, sys, sys_path, "changes")?.iter().enumerate() {
         let path = format!("{sys_path}.changes[{j}]");
         if !change.is_object() {
@@ -882,8 +936,9 @@ fn read_changes(
             ChangeTarget::LandSpeed => parts.land_speed_bonus += i64::from(value),
             ChangeTarget::FlySpeed => parts.fly_speed_bonus += i64::from(value),
         }
+        applied += 1;
     }
-    Ok(())
+    Ok(applied)
 }
 
 fn progression(r: &Reader<'_>, sys: &Value, sys_path: &str) -> Result<Progression, Error> {
@@ -950,7 +1005,7 @@ fn weapon_dice(formula: &str, size: Size) -> Option<String> {
     if let Some(inner) = f.strip_prefix("sizeRoll(").and_then(|s| s.strip_suffix(')')) {
         let args: Vec<&str> = inner.split(',').map(str::trim).collect();
         let (count, sides) = (args.first()?.parse::<u32>().ok()?, args.get(1)?.parse::<u32>().ok()?);
-        return Some(scale_dice(count, sides, size)?);
+        return scale_dice(count, sides, size);
     }
     pf1e_engine::dice::DiceExpr::parse(f).ok().map(|_| f.to_string())
 }
@@ -1033,11 +1088,12 @@ fn read_weapon(
         r.leave_out(sys_path, format!("weapon {item:?}"), "no attack action (mwak, rwak or twak)");
         return Ok(());
     }
+    let first_attack = attacking[0].0;
     for (j, action) in attacking {
         let apath = format!("{sys_path}.actions[{j}]");
         let action_type = action.get("actionType").and_then(Value::as_str).unwrap_or_default();
         let action_name = str_at(r, action, &apath, "name")?.unwrap_or_default();
-        let name = if actions.len() > 1 && !action_name.is_empty() {
+        let name = if j != first_attack && !action_name.is_empty() {
             format!("{} ({})", item.to_lowercase(), action_name.to_lowercase())
         } else {
             item.to_lowercase()
@@ -1313,8 +1369,15 @@ mod tests {
 
     #[test]
     fn class_features_are_looked_up_with_their_family() {
-        let names = catalogue_names("Evil Eye (Su)");
-        assert!(names.contains(&"Hex (Evil Eye)".to_string()));
-        assert_eq!(names[0], "Evil Eye");
+        let witch: BTreeSet<String> = ["witch".to_string()].into();
+        let names = catalogue_names("Evil Eye (Su)", true, &witch);
+        assert_eq!(names, ["Evil Eye", "Hex (Evil Eye)"]);
+        assert_eq!(catalogue_names("Evil Eye", false, &witch), ["Evil Eye"], "a feat is not a hex");
+        let magus: BTreeSet<String> = ["magus".to_string()].into();
+        assert_eq!(
+            catalogue_names("Arcane Accuracy", true, &magus),
+            ["Arcane Accuracy", "Magus Arcana (Arcane Accuracy)"]
+        );
+        assert_eq!(catalogue_names("Nimble", true, &magus), ["Nimble"], "only the arcana are arcana");
     }
 }
