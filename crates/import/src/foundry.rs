@@ -139,12 +139,19 @@ fn number(v: &Value) -> Option<f64> {
     }
 }
 
+/// The largest magnitude a sheet's number may have: far beyond any real
+/// sheet, small enough that no sum of them overflows.
+const LIMIT: i64 = 100_000;
+
 fn int_at(r: &Reader<'_>, v: &Value, path: &str, key: &str, default: i64) -> Result<i64, Error> {
     match v.get(key) {
         None | Some(Value::Null) => Ok(default),
         Some(Value::String(s)) if s.trim().is_empty() => Ok(default),
         Some(x) => match number(x) {
-            Some(n) if n.fract() == 0.0 && n.abs() < 1e9 => Ok(n as i64),
+            Some(n) if n.fract() == 0.0 && n.abs() <= LIMIT as f64 => Ok(n as i64),
+            Some(n) if n.fract() == 0.0 => {
+                Err(r.error(&child_path(path, key), format!("{n} is out of range (at most {LIMIT} either way)")))
+            }
             _ => Err(r.error(&child_path(path, key), format!("expected a whole number, found {x}"))),
         },
     }
@@ -917,6 +924,9 @@ fn read_changes(
             r.leave_out(&path, what, "its formula is not a number");
             continue;
         };
+        if i64::from(value).abs() > LIMIT {
+            return Err(r.error(&path, format!("{value} is out of range (at most {LIMIT} either way)")));
+        }
         let (Some(target_kind), Some(bonus)) = (change_target(target), bonus_type(ty)) else {
             r.leave_out(&path, what, "a target or bonus type the combatant format has no number for");
             continue;
