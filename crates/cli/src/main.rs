@@ -42,6 +42,8 @@ enum Command {
     Ctl(cmd::ctl::CtlArgs),
     /// Measure the sweep service: scheduling overhead, scaling, resume from cache.
     BenchService(cmd::bench_service::BenchServiceArgs),
+    /// Convert a character sheet from another tool into a combatant file.
+    Import(cmd::import::ImportArgs),
 }
 
 fn main() -> ExitCode {
@@ -70,6 +72,7 @@ fn main() -> ExitCode {
         Command::Worker(args) => cmd::worker::run(&args),
         Command::Ctl(args) => cmd::ctl::run(&args),
         Command::BenchService(args) => cmd::bench_service::run(&args),
+        Command::Import(args) => cmd::import::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

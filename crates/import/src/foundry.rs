@@ -149,9 +149,9 @@ fn int_at(r: &Reader<'_>, v: &Value, path: &str, key: &str, default: i64) -> Res
         Some(Value::String(s)) if s.trim().is_empty() => Ok(default),
         Some(x) => match number(x) {
             Some(n) if n.fract() == 0.0 && n.abs() <= LIMIT as f64 => Ok(n as i64),
-            Some(n) if n.fract() == 0.0 => {
-                Err(r.error(&child_path(path, key), format!("{n} is out of range (at most {LIMIT} either way)")))
-            }
+            Some(n) if n.fract() == 0.0 => Err(
+                r.error(&child_path(path, key), format!("{n} is out of range (at most {LIMIT} either way)"))
+            ),
             _ => Err(r.error(&child_path(path, key), format!("expected a whole number, found {x}"))),
         },
     }
@@ -585,7 +585,7 @@ pub fn convert(text: &str, file: &str, classes: &ClassTable, spells: &SpellBook)
                         let why = if applied > 0 {
                             "not in the feature catalogue (data/feats.json): its numeric changes are applied, nothing else of it is played"
                         } else {
-                            "not in the feature catalogue (data/feats.json): the engine would refuse it"
+                            "not in the feature catalogue (data/feats.json): left out"
                         };
                         r.leave_out(&path, format!("{category} {item_name:?}"), why);
                     }

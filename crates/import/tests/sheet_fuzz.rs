@@ -18,14 +18,52 @@ fn json() -> impl Strategy<Value = Value> {
         any::<i64>().prop_map(Value::from),
         (-1e12f64..1e12).prop_map(Value::from),
         "[a-z0-9@(), ]{0,12}".prop_map(Value::String),
-        prop::sample::select(vec!["class", "weapon", "attack", "feat", "spell", "buff", "equipment", "race", "npc", "character", "sizeRoll(1, 8, @size)", "high", "med", "2h", "natural", "mwak", "rwak"])
-            .prop_map(|s| Value::String(s.into())),
+        prop::sample::select(vec![
+            "class",
+            "weapon",
+            "attack",
+            "feat",
+            "spell",
+            "buff",
+            "equipment",
+            "race",
+            "npc",
+            "character",
+            "sizeRoll(1, 8, @size)",
+            "high",
+            "med",
+            "2h",
+            "natural",
+            "mwak",
+            "rwak"
+        ])
+        .prop_map(|s| Value::String(s.into())),
     ];
     leaf.prop_recursive(4, 48, 6, |inner| {
         prop_oneof![
             prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
             prop::collection::btree_map(
-                prop::sample::select(vec!["name", "type", "system", "items", "level", "actions", "damage", "parts", "formula", "abilities", "value", "changes", "target", "spellbooks", "hp", "bab", "subType", "equipped", "armor"]),
+                prop::sample::select(vec![
+                    "name",
+                    "type",
+                    "system",
+                    "items",
+                    "level",
+                    "actions",
+                    "damage",
+                    "parts",
+                    "formula",
+                    "abilities",
+                    "value",
+                    "changes",
+                    "target",
+                    "spellbooks",
+                    "hp",
+                    "bab",
+                    "subType",
+                    "equipped",
+                    "armor"
+                ]),
                 inner,
                 0..6,
             )

@@ -1,10 +1,11 @@
 //! The sweep-service subcommands: `run`, `coordinator`, `worker`, `ctl`,
-//! `bench-service`, and what they share (the coordinator address and token,
+//! `bench-service`, `import` (its own module, no service), and what they share (the coordinator address and token,
 //! progress display, result documents).
 
 pub mod bench_service;
 pub mod coordinator;
 pub mod ctl;
+pub mod import;
 pub mod progress;
 pub mod report;
 pub mod run;
