@@ -159,3 +159,17 @@ fn what_the_format_cannot_say_yet_is_reported_as_notes() {
     );
     assert!(notes("nairda", &mut cache).is_empty());
 }
+
+#[test]
+fn every_build_file_is_the_build_of_a_campaign_pc() {
+    let mut stems: Vec<String> = std::fs::read_dir(data().join("builds"))
+        .expect("data/builds")
+        .map(|e| e.expect("entry").path())
+        .map(|p| {
+            assert_eq!(p.extension().and_then(|e| e.to_str()), Some("json"), "{}", p.display());
+            p.file_stem().and_then(|s| s.to_str()).expect("a file name").to_string()
+        })
+        .collect();
+    stems.sort();
+    assert_eq!(stems, PCS);
+}
