@@ -115,3 +115,8 @@ Examples:
     --side monsters data/monsters/orc.json --runs 5 --llm-side players --llm-log showcase.jsonl
   pf1e replay showcase.jsonl
   pf1e replay showcase.jsonl --transcript --json";
+
+pub const IMPORT: &str = "\
+Examples:
+  pf1e import foundry oni.foundry.json --out data/pcs/oni.json
+  pf1e import foundry sheet.json --spells /path/to/pf1e/data/spells > combatant.json";

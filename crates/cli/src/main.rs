@@ -87,6 +87,9 @@ enum Command {
     /// Play a showcase's replay log (pf1e sim --llm-side) again, without a model.
     #[command(after_help = help::REPLAY)]
     Replay(llm::replay::ReplayArgs),
+    /// Convert a character sheet from another tool into a combatant file.
+    #[command(after_help = help::IMPORT)]
+    Import(cmd::import::ImportArgs),
 }
 
 fn main() -> ExitCode {
@@ -115,6 +118,7 @@ fn main() -> ExitCode {
         Command::Man(args) => cmd::docs::man(&args, Cli::command()),
         Command::Strategy(args) => llm::strategy::run(&args),
         Command::Replay(args) => llm::replay::run(&args, global),
+        Command::Import(args) => cmd::import::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,5 +1,5 @@
 //! The sweep-service subcommands: `run`, `coordinator`, `worker`, `ctl`,
-//! `bench-service`, and what they share (the coordinator address and token,
+//! `bench-service`, `import` (its own module, no service), and what they share (the coordinator address and token,
 //! progress display, result documents).
 
 pub mod bench_service;
@@ -7,6 +7,7 @@ pub mod cache;
 pub mod coordinator;
 pub mod ctl;
 pub mod docs;
+pub mod import;
 pub mod progress;
 pub mod report;
 pub mod run;
