@@ -61,7 +61,12 @@ impl Drop for Proc {
 /// A command of the real binary with a clean environment for the service variables.
 pub fn pf1e() -> Command {
     let mut c = Command::new(pf1e_bin());
-    c.env_remove("PF1E_TOKEN").env_remove("PF1E_COORDINATOR").env("RUST_LOG", "warn");
+    c.env_remove("PF1E_TOKEN")
+        .env_remove("PF1E_COORDINATOR")
+        .env("RUST_LOG", "warn")
+        .env_remove("LC_ALL")
+        .env_remove("LC_MESSAGES")
+        .env("LANG", "C.UTF-8");
     c
 }
 
@@ -107,12 +112,19 @@ pub struct Coordinator {
     pub addr: String,
     /// The metrics address, when asked for.
     pub metrics: Option<String>,
+    /// The HTTP address (dashboard, API, metrics, probes), unless `--no-http`.
+    pub http: Option<String>,
 }
 
 /// Starts a coordinator listening on `listen` (port 0 picks one; the bound address is read from its stdout).
 pub fn start_coordinator(db: &Path, listen: &str, extra: &[&str], env: &[(&str, &str)]) -> Coordinator {
     let mut cmd = pf1e();
     cmd.args(["coordinator", "--listen", listen, "--db"]).arg(db).args(extra);
+    // A fixed gRPC port (a restart on the same address) would put HTTP on the
+    // next port, which another test may hold: take a free one instead.
+    if !listen.ends_with(":0") && !extra.contains(&"--http-listen") && !extra.contains(&"--no-http") {
+        cmd.args(["--http-listen", "127.0.0.1:0"]);
+    }
     for (k, v) in env {
         cmd.env(k, v);
     }
@@ -131,14 +143,16 @@ pub fn start_coordinator(db: &Path, listen: &str, extra: &[&str], env: &[(&str, 
     let line = rx.recv_timeout(Duration::from_secs(60)).expect("the coordinator printed no address");
     let addr =
         line.strip_prefix("listening on ").unwrap_or_else(|| panic!("unexpected line {line:?}")).to_string();
-    let metrics = extra.contains(&"--metrics-listen").then(|| {
-        let line =
-            rx.recv_timeout(Duration::from_secs(10)).expect("the coordinator printed no metrics address");
-        line.strip_prefix("metrics on ").unwrap_or_else(|| panic!("unexpected line {line:?}")).to_string()
-    });
+    let next = |prefix: &str| {
+        let line = rx.recv_timeout(Duration::from_secs(10)).unwrap_or_else(|_| panic!("no {prefix:?} line"));
+        let rest = line.strip_prefix(prefix).unwrap_or_else(|| panic!("unexpected line {line:?}"));
+        rest.split_whitespace().next().unwrap_or_default().to_string()
+    };
+    let metrics = extra.contains(&"--metrics-listen").then(|| next("metrics on "));
+    let http = (!extra.contains(&"--no-http")).then(|| next("http on "));
     // Keep draining stdout so the coordinator never blocks on a full pipe.
     std::thread::spawn(move || while rx.recv().is_ok() {});
-    Coordinator { proc, url: format!("http://{addr}"), addr, metrics }
+    Coordinator { proc, url: format!("http://{addr}"), addr, metrics, http }
 }
 
 /// A worker of `url`.

@@ -124,7 +124,7 @@ fn duplicate_and_late_reports_and_other_rules_change_nothing() {
     let metrics = c.metrics.as_deref().unwrap();
     let mut sock = std::net::TcpStream::connect(metrics).unwrap();
     use std::io::{Read, Write};
-    sock.write_all(b"GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n").unwrap();
+    sock.write_all(b"GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").unwrap();
     let mut text = String::new();
     sock.read_to_string(&mut text).unwrap();
     assert!(text.starts_with("HTTP/1.1 200"), "{text}");

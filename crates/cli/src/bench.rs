@@ -13,7 +13,9 @@ use pf1e_engine::combat::{MatchupPolicy, SimOptions};
 use pf1e_engine::strategy::StrategySpec;
 use pf1e_engine::summary::Summary;
 
+use crate::GlobalArgs;
 use crate::error::CliError;
+use crate::i18n::{Lang, T};
 use crate::output;
 use crate::scenario::{self, SideArg};
 use crate::sim::{simulate, thread_pool};
@@ -46,6 +48,23 @@ pub struct BenchArgs {
     /// or in the repository the executable was built in).
     #[arg(long, value_name = "DIR")]
     pub data: Option<PathBuf>,
+    /// Print one JSON document: a list with each encounter's `name`, `map`,
+    /// `runs`, `seconds`, `threads`, `combats_per_second`, `players_won`, `seed`.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// One encounter's measurement (`pf1e bench --json`).
+#[derive(Debug, serde::Serialize)]
+struct Measurement {
+    name: &'static str,
+    map: String,
+    runs: u64,
+    seconds: f64,
+    threads: u32,
+    combats_per_second: f64,
+    players_won: u64,
+    seed: u64,
 }
 
 /// Finds the data directory: `./data`, else a `data/` beside an ancestor of the executable.
@@ -60,7 +79,8 @@ fn find_data_dir() -> Option<PathBuf> {
 }
 
 /// Runs `pf1e bench`.
-pub fn run(args: &BenchArgs) -> Result<(), CliError> {
+pub fn run(args: &BenchArgs, global: &GlobalArgs) -> Result<(), CliError> {
+    let lang = Lang::resolve(global.lang);
     let data = match &args.data {
         Some(dir) => dir.clone(),
         None => find_data_dir().ok_or_else(|| {
@@ -70,19 +90,18 @@ pub fn run(args: &BenchArgs) -> Result<(), CliError> {
         })?,
     };
     let pool = thread_pool(Some(args.threads))?;
-    let threads =
-        if args.threads == 1 { "1 thread".to_string() } else { format!("{} threads", args.threads) };
+    let threads = if args.threads == 1 {
+        lang.t(T::OneThread).to_string()
+    } else {
+        lang.f(T::Threads, &[&args.threads])
+    };
     let mut text = String::new();
+    let mut measured = Vec::new();
     let encounters = [
+        ("reference", T::BenchReference, MAP, vec![data.join(GOBLIN); 3], vec![data.join(ORC); 2], None),
         (
-            "reference encounter: 3 goblins (players) vs 2 orcs (monsters)",
-            MAP,
-            vec![data.join(GOBLIN); 3],
-            vec![data.join(ORC); 2],
-            None,
-        ),
-        (
-            "large encounter: 3 fighters and 2 goblins (players) vs an ogre and an ogre spearman (monsters)",
+            "large",
+            T::BenchLarge,
             OGRE_MAP,
             vec![
                 data.join(FIGHTER),
@@ -95,14 +114,15 @@ pub fn run(args: &BenchArgs) -> Result<(), CliError> {
             None,
         ),
         (
-            "tactics encounter: 2 fighters and 2 wolves (players, maneuver=auto) vs 3 orcs and 2 goblins (monsters)",
+            "tactics",
+            T::BenchTactics,
             MAP,
             vec![data.join(FIGHTER), data.join(FIGHTER), data.join(WOLF), data.join(WOLF)],
             vec![data.join(ORC), data.join(ORC), data.join(ORC), data.join(GOBLIN), data.join(GOBLIN)],
             Some(TACTICS_PARTY),
         ),
     ];
-    for (title, map, players, monsters, party) in encounters {
+    for (name, title, map, players, monsters, party) in encounters {
         let sides = [
             SideArg { name: "players".into(), files: players },
             SideArg { name: "monsters".into(), files: monsters },
@@ -132,16 +152,34 @@ pub fn run(args: &BenchArgs) -> Result<(), CliError> {
         };
         let seconds = start.elapsed().as_secs_f64();
         let rate = if seconds > 0.0 { args.runs as f64 / seconds } else { f64::INFINITY };
-        text.push_str(&format!(
-            "{title} on {}\n\
-             {} combats in {seconds:.3} s on {threads}: {rate:.0} combats/s\n\
-             players won {} of {} (seed {})\n",
-            data.join(map).display(),
-            args.runs,
-            summary.wins.first().copied().unwrap_or(0),
-            summary.runs,
-            args.seed,
+        let won = summary.wins.first().copied().unwrap_or(0);
+        text.push_str(&lang.f(
+            T::BenchLine,
+            &[
+                &lang.t(title),
+                &data.join(map).display(),
+                &args.runs,
+                &format!("{seconds:.3}"),
+                &threads,
+                &format!("{rate:.0}"),
+                &won,
+                &summary.runs,
+                &args.seed,
+            ],
         ));
+        measured.push(Measurement {
+            name,
+            map: data.join(map).display().to_string(),
+            runs: args.runs,
+            seconds,
+            threads: args.threads,
+            combats_per_second: rate,
+            players_won: won,
+            seed: args.seed,
+        });
+    }
+    if args.json {
+        return output::json(&measured);
     }
     output::print(&text)
 }

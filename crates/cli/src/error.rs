@@ -5,6 +5,7 @@
 use std::process::ExitCode;
 
 use clap::error::ErrorKind;
+use pf1e_coordinator::http::HttpError;
 use pf1e_coordinator::scheduler::SchedError;
 use pf1e_coordinator::service::ServeError;
 use pf1e_coordinator::store::StoreError;
@@ -25,6 +26,9 @@ pub enum CliError {
     /// The environment failed (exit 1): network, disk, thread pool, a
     /// coordinator that is away or answers something unreadable.
     Environment(String),
+    /// Stop quietly and successfully (exit 0): the reader of stdout has gone
+    /// (`pf1e run … | head`), as in ripgrep.
+    Quiet,
 }
 
 /// Result of a subcommand.
@@ -46,14 +50,16 @@ impl CliError {
         match self {
             Self::Input(_) => 2,
             Self::Environment(_) => 1,
+            Self::Quiet => 0,
         }
     }
 
     /// Prints the one-line message and returns the exit code.
     pub fn report(self) -> ExitCode {
         let code = self.exit_code();
-        let (Self::Input(message) | Self::Environment(message)) = self;
-        eprintln!("error: {}", one_line(&message));
+        if let Self::Input(message) | Self::Environment(message) = self {
+            crate::output::note(&format!("error: {}", one_line(&message)));
+        }
         ExitCode::from(code)
     }
 
@@ -120,6 +126,15 @@ impl From<ServeError> for CliError {
     }
 }
 
+impl From<HttpError> for CliError {
+    fn from(e: HttpError) -> Self {
+        match e {
+            HttpError::Tls(_) => Self::input(causes(&e)),
+            HttpError::Listener(_) => Self::environment(causes(&e)),
+        }
+    }
+}
+
 impl From<ConnectError> for CliError {
     fn from(e: ConnectError) -> Self {
         match e {
@@ -157,6 +172,36 @@ pub fn one_line(message: &str) -> String {
     message.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
+/// Clap's error as one line: its message, its tips (a similar subcommand or
+/// flag exists, how to pass a value that starts with `-`) and the usage of
+/// the command, which names its required options.
+pub fn clap_line(err: &clap::Error) -> String {
+    let rendered = err.render().to_string();
+    let mut paragraphs = rendered.split("\n\n");
+    let first = one_line(paragraphs.next().unwrap_or_default());
+    let text = first.strip_prefix("error: ").unwrap_or(&first).to_string();
+    let mut tips = Vec::new();
+    let mut usage = None;
+    for p in paragraphs {
+        for line in p.lines().map(str::trim) {
+            if let Some(tip) = line.strip_prefix("tip: ") {
+                tips.push(tip.to_string());
+            } else if let Some(u) = line.strip_prefix("Usage: ") {
+                usage = Some(one_line(u));
+            }
+        }
+    }
+    let mut line = format!("error: command line: {text}");
+    if !tips.is_empty() {
+        line += &format!(" ({})", tips.join("; "));
+    }
+    match usage {
+        Some(u) => line += &format!("; usage: {u} (see --help)"),
+        None => line += " (see --help)",
+    }
+    line
+}
+
 /// Handles a command-line parsing failure: help and version go to stdout with
 /// exit 0; usage errors go to stderr as one line (plus a hint) with exit 2.
 pub fn clap_exit(err: &clap::Error) -> ExitCode {
@@ -171,12 +216,7 @@ pub fn clap_exit(err: &clap::Error) -> ExitCode {
             ExitCode::from(2)
         }
         _ => {
-            let rendered = err.render().to_string();
-            // Clap's message is its first paragraph; the rest is usage and a hint.
-            let first = rendered.split("\n\n").next().unwrap_or_default();
-            let text = one_line(first);
-            let text = text.strip_prefix("error: ").unwrap_or(&text);
-            eprintln!("error: command line: {text} (see --help)");
+            crate::output::note(&clap_line(err));
             ExitCode::from(2)
         }
     }

@@ -8,6 +8,10 @@ mod args;
 mod bench;
 mod cmd;
 mod error;
+mod help;
+mod i18n;
+mod llm;
+mod logging;
 mod output;
 mod render;
 mod scenario;
@@ -19,57 +23,102 @@ use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 /// Pathfinder 1e combat simulator.
 #[derive(Debug, Parser)]
-#[command(name = "pf1e", version, propagate_version = true)]
+#[command(name = "pf1e", version, propagate_version = true, after_help = help::PF1E)]
 struct Cli {
+    #[command(flatten)]
+    global: GlobalArgs,
     #[command(subcommand)]
     command: Command,
+}
+
+/// Options every subcommand takes, anywhere on the line.
+#[derive(Debug, Clone, clap::Args)]
+pub struct GlobalArgs {
+    /// Language of reports and tables (default: the locale, LC_ALL > LC_MESSAGES > LANG: fr_* is French).
+    #[arg(long, global = true, value_enum, value_name = "LANG")]
+    pub lang: Option<i18n::Lang>,
+    /// More logs on stderr: -v info, -vv debug, -vvv trace (default: warnings; RUST_LOG when neither -v nor -q).
+    #[arg(short, long, global = true, action = clap::ArgAction::Count, conflicts_with = "quiet")]
+    pub verbose: u8,
+    /// Errors only: no progress display, no warnings.
+    #[arg(short, long, global = true)]
+    pub quiet: bool,
+    /// Log format on stderr.
+    #[arg(long, global = true, value_enum, default_value_t = logging::LogFormat::Text)]
+    pub log_format: logging::LogFormat,
 }
 
 /// The subcommands; each lives in its own module.
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Simulate an encounter many times and print a balance report.
+    #[command(after_help = help::SIM)]
     Sim(sim::SimArgs),
     /// Measure combats per second on the bundled reference encounters.
+    #[command(after_help = help::BENCH)]
     Bench(bench::BenchArgs),
     /// Run a sweep on this machine (embedded mode, cached and resumable).
+    #[command(after_help = help::RUN)]
     Run(cmd::run::RunArgs),
     /// Serve sweeps to workers and clients.
+    #[command(after_help = help::COORDINATOR)]
     Coordinator(cmd::coordinator::CoordinatorArgs),
     /// Play shards leased from a coordinator.
+    #[command(after_help = help::WORKER)]
     Worker(cmd::worker::WorkerArgs),
     /// Submit, watch, inspect and cancel sweeps on a coordinator.
+    #[command(after_help = help::CTL)]
     Ctl(cmd::ctl::CtlArgs),
     /// Measure the sweep service: scheduling overhead, scaling, resume from cache.
+    #[command(after_help = help::BENCH_SERVICE)]
     BenchService(cmd::bench_service::BenchServiceArgs),
+    /// Inspect and tidy the cache of `pf1e run` (path, size, sweeps, gc, clear).
+    #[command(after_help = help::CACHE)]
+    Cache(cmd::cache::CacheArgs),
+    /// Print a shell completion script.
+    #[command(after_help = help::COMPLETIONS)]
+    Completions(cmd::docs::CompletionsArgs),
+    /// Print the man page (roff), or write one per command into a directory.
+    #[command(after_help = help::MAN)]
+    Man(cmd::docs::ManArgs),
+    /// Turn plain-language strategies into strategy specs through the LLM.
+    #[command(after_help = help::STRATEGY)]
+    Strategy(llm::strategy::StrategyArgs),
+    /// Play a showcase's replay log (pf1e sim --llm-side) again, without a model.
+    #[command(after_help = help::REPLAY)]
+    Replay(llm::replay::ReplayArgs),
+    /// Convert a character sheet from another tool into a combatant file.
+    #[command(after_help = help::IMPORT)]
+    Import(cmd::import::ImportArgs),
 }
 
 fn main() -> ExitCode {
-    // Logs (RUST_LOG, default warn) go to stderr, never to the stdout a script reads.
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "warn".into()),
-        )
-        .with_writer(std::io::stderr)
-        .init();
     let parsed = Cli::command().try_get_matches().and_then(|m| Ok((Cli::from_arg_matches(&m)?, m)));
     let (cli, matches) = match parsed {
         Ok(parsed) => parsed,
         Err(err) => return error::clap_exit(&err),
     };
+    logging::init(cli.global.verbose, cli.global.quiet, cli.global.log_format);
+    let global = &cli.global;
     let result = match cli.command {
         Command::Sim(mut args) => {
             if let Some(sub) = matches.subcommand_matches("sim") {
                 args.group_sides(sub);
             }
-            sim::run(&args)
+            sim::run(&args, global)
         }
-        Command::Bench(args) => bench::run(&args),
-        Command::Run(args) => cmd::run::run(&args),
+        Command::Bench(args) => bench::run(&args, global),
+        Command::Run(args) => cmd::run::run(&args, global),
         Command::Coordinator(args) => cmd::coordinator::run(&args),
         Command::Worker(args) => cmd::worker::run(&args),
-        Command::Ctl(args) => cmd::ctl::run(&args),
+        Command::Ctl(args) => cmd::ctl::run(&args, global),
         Command::BenchService(args) => cmd::bench_service::run(&args),
+        Command::Cache(args) => cmd::cache::run(&args, global),
+        Command::Completions(args) => cmd::docs::completions(&args, Cli::command()),
+        Command::Man(args) => cmd::docs::man(&args, Cli::command()),
+        Command::Strategy(args) => llm::strategy::run(&args),
+        Command::Replay(args) => llm::replay::run(&args, global),
+        Command::Import(args) => cmd::import::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -4,17 +4,9 @@
 //! module turns them into text (see ARCHITECTURE.md, "only the CLI renders").
 
 pub mod balance;
+pub mod forest;
 pub mod jobs;
+pub mod llm;
 pub mod svg;
 pub mod table;
 pub mod transcript;
-
-/// Language of the text reports.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Lang {
-    /// French (the default).
-    #[default]
-    Fr,
-    /// English.
-    En,
-}

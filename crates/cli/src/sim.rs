@@ -2,16 +2,17 @@
 
 use std::path::PathBuf;
 
-use clap::{Args, ValueEnum};
+use clap::Args;
 use pf1e_engine::combat::SimOptions;
 use pf1e_engine::report::Report;
 use pf1e_engine::runner;
 use pf1e_engine::summary::Summary;
 use pf1e_wire::scenario::Playable;
 
+use crate::GlobalArgs;
 use crate::error::CliError;
+use crate::i18n::{Lang, T};
 use crate::output;
-use crate::render::Lang;
 use crate::render::balance;
 use crate::scenario;
 
@@ -24,7 +25,7 @@ pub struct SimArgs {
     pub map: PathBuf,
     /// A side of the map's deployment and its combatant files (JSON); repeat for each side.
     /// A file given twice is two identical combatants.
-    #[arg(long = "side", value_names = ["NAME", "FILE"], num_args = 2.., action = clap::ArgAction::Append)]
+    #[arg(long = "side", value_names = ["NAME", "FILE"], num_args = 2.., action = clap::ArgAction::Append, required = true)]
     pub sides: Vec<String>,
     /// The `--side` values grouped per occurrence (clap's derive flattens them;
     /// filled by [`SimArgs::group_sides`]).
@@ -45,15 +46,14 @@ pub struct SimArgs {
     /// Monsters (never PCs) die at 0 hit points instead of −Con.
     #[arg(long)]
     pub simple_monster_death: bool,
-    /// Print the report as one JSON object instead of text.
+    /// Print the report as one JSON object instead of text (indented on a terminal).
     #[arg(long)]
     pub json: bool,
     /// Worker threads (default: all cores). Results do not depend on it.
     #[arg(long, value_name = "N", value_parser = crate::args::positive::<u32>)]
     pub threads: Option<u32>,
-    /// Language of the text report.
-    #[arg(long, value_enum, default_value_t = LangArg::Fr)]
-    pub lang: LangArg,
+    #[command(flatten)]
+    pub llm: crate::llm::showcase::SimLlmArgs,
 }
 
 impl SimArgs {
@@ -63,24 +63,6 @@ impl SimArgs {
             .get_occurrences::<String>("sides")
             .map(|groups| groups.map(|group| group.cloned().collect()).collect())
             .unwrap_or_default();
-    }
-}
-
-/// Report language on the command line.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum LangArg {
-    /// Français.
-    Fr,
-    /// English.
-    En,
-}
-
-impl From<LangArg> for Lang {
-    fn from(lang: LangArg) -> Self {
-        match lang {
-            LangArg::Fr => Lang::Fr,
-            LangArg::En => Lang::En,
-        }
     }
 }
 
@@ -105,7 +87,7 @@ pub fn simulate(
     seed: u64,
     runs: u64,
 ) -> Summary {
-    simulate_in_chunks(pool, scenario, options, seed, runs, CHUNK)
+    simulate_in_chunks(pool, scenario, options, seed, runs, CHUNK, &mut |_| {})
 }
 
 fn simulate_in_chunks(
@@ -115,6 +97,7 @@ fn simulate_in_chunks(
     seed: u64,
     runs: u64,
     chunk: u64,
+    done: &mut dyn FnMut(u64),
 ) -> Summary {
     let encounter = &scenario.encounter;
     let mut summary = Summary::new(encounter.sides.len(), encounter.combatants.len());
@@ -127,30 +110,59 @@ fn simulate_in_chunks(
             summary.add(outcome);
         }
         start = end;
+        done(end);
     }
     summary
 }
 
+/// Runs from which `pf1e sim` shows a progress bar (on a terminal only):
+/// below, the batch takes well under a second.
+const PROGRESS_FROM: u64 = 50_000;
+
+/// A progress bar on stderr for long batches, when stderr is a terminal.
+fn progress_bar(runs: u64, global: &GlobalArgs, lang: Lang) -> Option<indicatif::ProgressBar> {
+    if global.quiet || runs < PROGRESS_FROM || !output::stderr_is_terminal() {
+        return None;
+    }
+    let bar = indicatif::ProgressBar::new(runs);
+    let template = format!("{{bar:40}} {{pos}}/{{len}} {} {{rate}} ETA {{eta}}", lang.t(T::SimProgress));
+    if let Ok(style) = indicatif::ProgressStyle::with_template(&template) {
+        let style = style.with_key("rate", crate::output::rate);
+        bar.set_style(style);
+    }
+    Some(bar)
+}
+
 /// Runs `pf1e sim`.
-pub fn run(args: &SimArgs) -> Result<(), CliError> {
+pub fn run(args: &SimArgs, global: &GlobalArgs) -> Result<(), CliError> {
+    let lang = Lang::resolve(global.lang);
     let sides = scenario::parse_sides(&args.side_groups)?;
     let options = SimOptions { round_cap: args.round_cap, simple_monster_death: args.simple_monster_death };
     let scenario = scenario::load(&args.map, &sides, &options)?;
+    args.llm.report.check(args.json)?;
+    if let Some(side) = &args.llm.llm_side {
+        return crate::llm::showcase::run(args, side, &sides, &scenario, &options, lang);
+    }
     let encounter = &scenario.encounter;
     let pool = thread_pool(args.threads)?;
-    let summary = simulate(&pool, &scenario, &options, args.seed, args.runs);
+    let bar = progress_bar(args.runs, global, lang);
+    let summary = simulate_in_chunks(&pool, &scenario, &options, args.seed, args.runs, CHUNK, &mut |done| {
+        if let Some(bar) = &bar {
+            bar.set_position(done);
+        }
+    });
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
     let transcript =
         args.transcript.then(|| runner::run_with_transcript(encounter, &options, args.seed, 0).1);
     let report = Report::build(encounter, &summary, &options, args.seed, transcript);
-    let text = if args.json {
-        let mut json = serde_json::to_string_pretty(&report)
-            .map_err(|e| CliError::environment(format!("report: cannot serialize: {e}")))?;
-        json.push('\n');
-        json
+    if args.json {
+        output::json(&report)?;
     } else {
-        balance::text(&report, args.lang.into())
-    };
-    output::print(&text)
+        output::print(&balance::text(&report, lang))?;
+    }
+    crate::llm::showcase::after_sim(&report, &args.llm, args.json, lang)
 }
 
 #[cfg(test)]
@@ -174,7 +186,11 @@ mod tests {
         let whole = Summary::from_outcomes(2, 3, &outcomes);
         assert_eq!(whole.runs, 40);
         for chunk in [1, 3, 40, 64] {
-            assert_eq!(simulate_in_chunks(&pool, &scenario, &options, 5, 40, chunk), whole, "chunk {chunk}");
+            let mut reported = Vec::new();
+            let sums =
+                simulate_in_chunks(&pool, &scenario, &options, 5, 40, chunk, &mut |d| reported.push(d));
+            assert_eq!(sums, whole, "chunk {chunk}");
+            assert_eq!(reported.last(), Some(&40), "progress reaches the total");
         }
     }
 }

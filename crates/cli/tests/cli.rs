@@ -13,17 +13,39 @@ fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-/// Runs `pf1e` from the repository root.
-fn pf1e<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_pf1e")).current_dir(repo()).args(args).output().expect("run pf1e")
+/// `pf1e` from the repository root, in an English locale with no log settings.
+fn command() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_pf1e"));
+    c.current_dir(repo())
+        .env_remove("LC_ALL")
+        .env_remove("LC_MESSAGES")
+        .env_remove("RUST_LOG")
+        .env_remove("COLUMNS")
+        .env("LANG", "C.UTF-8");
+    c
 }
 
-/// `sim` on the reference encounter (3 goblins vs 2 orcs), plus `extra` flags.
-fn sim(extra: &[&str]) -> Output {
+/// Runs `pf1e` from the repository root.
+fn pf1e<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Output {
+    command().args(args).output().expect("run pf1e")
+}
+
+/// Runs `pf1e` under a French locale.
+fn pf1e_fr<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Output {
+    command().env("LANG", "fr_FR.UTF-8").args(args).output().expect("run pf1e")
+}
+
+/// The `sim` arguments of the reference encounter (3 goblins vs 2 orcs), plus `extra`.
+fn sim_args<'a>(extra: &[&'a str]) -> Vec<&'a str> {
     let mut args = vec!["sim", "--map", MAP, "--side", "players", GOBLIN, GOBLIN, GOBLIN];
     args.extend(["--side", "monsters", ORC, ORC, "--runs", "200"]);
     args.extend(extra);
-    pf1e(&args)
+    args
+}
+
+/// `sim` on the reference encounter, plus `extra` flags.
+fn sim(extra: &[&str]) -> Output {
+    pf1e(&sim_args(extra))
 }
 
 fn stdout(out: &Output) -> String {
@@ -56,8 +78,8 @@ fn rate(v: &Value) -> f64 {
 }
 
 #[test]
-fn text_report_on_bundled_data() {
-    let out = stdout(&sim(&[]));
+fn text_report_on_bundled_data_in_a_french_locale() {
+    let out = stdout(&pf1e_fr(&sim_args(&[])));
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines[0], "=== Rapport d'équilibrage ===");
     assert!(lines[1].starts_with("Carte : "), "{out}");
@@ -118,32 +140,52 @@ fn json_report_has_the_documented_fields() {
 }
 
 #[test]
-fn english_report() {
-    let out = stdout(&sim(&["--lang", "en"]));
+fn english_report_without_french_typography() {
+    let out = stdout(&sim(&[]));
     for needle in [
-        "=== Balance report ===\nMap : ",
-        "\nplayers : 3 combatants\n",
+        "=== Balance report ===\nMap: ",
+        "\nplayers: 3 combatants\n",
         "\n200 combats simulated (seed 1, cap 100 rounds)\n",
-        "\nWins players : ",
-        " — 3σ band : [",
-        "\nDraws : ",
-        "\nAverage rounds : ",
-        "\nAverage attrition per combatant :\nCombatant  Side",
+        "\nWins players: ",
+        " — 3σ band: [",
+        "\nDraws: ",
+        "\nAverage rounds: ",
+        "\nAverage attrition per combatant:\nCombatant  Side",
     ] {
         assert!(out.contains(needle), "{needle:?} missing from\n{out}");
     }
+    assert!(!out.contains(" :"), "French typography in English:\n{out}");
+    // --lang overrides the locale both ways.
+    assert_eq!(stdout(&pf1e_fr(&sim_args(&["--lang", "en"]))), out);
+    let fr = stdout(&sim(&["--lang", "fr"]));
+    assert!(fr.starts_with("=== Rapport d'équilibrage ===\nCarte : "), "{fr}");
+}
+
+#[test]
+fn the_locale_variables_are_read_in_posix_order() {
+    let lang = |vars: &[(&str, &str)]| {
+        let mut c = command();
+        for (k, v) in vars {
+            c.env(k, v);
+        }
+        let out = c.args(sim_args(&["--runs", "1"])).output().unwrap();
+        stdout(&out).lines().next().unwrap().to_string()
+    };
+    assert_eq!(lang(&[("LANG", "fr_FR.UTF-8")]), "=== Rapport d'équilibrage ===");
+    assert_eq!(lang(&[("LANG", "fr_FR.UTF-8"), ("LC_MESSAGES", "en_GB.UTF-8")]), "=== Balance report ===");
+    assert_eq!(lang(&[("LANG", "en_US.UTF-8"), ("LC_ALL", "fr_CA.UTF-8")]), "=== Rapport d'équilibrage ===");
 }
 
 #[test]
 fn transcript_table_comes_before_the_report() {
-    let out = stdout(&sim(&["--transcript", "--runs", "3"]));
+    let out = stdout(&sim(&["--transcript", "--runs", "3", "--lang", "fr"]));
     assert!(
         out.starts_with("=== Déroulé du premier combat ===\nRound  Combattant  Message\n-----  "),
         "{out}"
     );
     let report = out.find("\n=== Rapport d'équilibrage ===\n").expect("report after the transcript");
     assert!(out[..report].lines().count() > 4, "{out}");
-    let en = stdout(&sim(&["--transcript", "--runs", "3", "--lang", "en"]));
+    let en = stdout(&sim(&["--transcript", "--runs", "3"]));
     assert!(en.starts_with("=== First combat ===\nRound  Combatant  Message\n"), "{en}");
     let v = json(&sim(&["--transcript", "--runs", "3", "--json"]));
     assert!(v["transcript"].as_array().is_some_and(|t| !t.is_empty() && t.iter().all(Value::is_string)));

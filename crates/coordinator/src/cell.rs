@@ -10,10 +10,16 @@ use serde::Deserialize;
 
 /// A strategy spec (party or adversary levers) with its canonical name,
 /// which is what enters cache keys.
+///
+/// In a sweep file a strategy may also be a sentence, `{ nl: "..." }`: it
+/// is then *pending* until the coordinator (or the embedded run) has it
+/// compiled by the LLM and replaces it with the compiled spec
+/// ([`StrategySpec::resolve`]); a pending spec never reaches a cell.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub struct StrategySpec {
     name: String,
     spec: pf1e_engine::strategy::StrategySpec,
+    pending: Option<String>,
 }
 
 impl StrategySpec {
@@ -24,7 +30,22 @@ impl StrategySpec {
 
     /// Wraps engine levers.
     pub fn from_engine(spec: pf1e_engine::strategy::StrategySpec) -> Self {
-        Self { name: spec.name(), spec }
+        Self { name: spec.name(), spec, pending: None }
+    }
+
+    /// A strategy written as a sentence, to be compiled by the LLM.
+    pub fn from_sentence(sentence: &str) -> Self {
+        Self { pending: Some(sentence.trim().to_string()), ..Self::default_spec() }
+    }
+
+    /// The sentence of a strategy not compiled yet.
+    pub fn pending_sentence(&self) -> Option<&str> {
+        self.pending.as_deref()
+    }
+
+    /// Replaces a pending sentence by the spec it compiled to.
+    pub fn resolve(&mut self, compiled: Self) {
+        *self = compiled;
     }
 
     /// The levers.
@@ -55,6 +76,17 @@ impl<'de> Deserialize<'de> for StrategySpec {
         }
         match Written::deserialize(d)? {
             Written::Name(text) => Self::parse(&text).map_err(D::Error::custom),
+            Written::Levers(map) if map.contains_key("nl") => {
+                if map.len() > 1 {
+                    return Err(D::Error::custom(
+                        "strategy: { nl: \"...\" } is a sentence for the LLM and takes no other key",
+                    ));
+                }
+                match &map["nl"] {
+                    serde_yaml::Value::String(s) if !s.trim().is_empty() => Ok(Self::from_sentence(s)),
+                    _ => Err(D::Error::custom("strategy: nl: expected a non-empty sentence")),
+                }
+            }
             Written::Levers(map) => {
                 let mut spec = pf1e_engine::strategy::StrategySpec::default_spec();
                 for (key, value) in &map {

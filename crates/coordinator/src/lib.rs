@@ -10,13 +10,17 @@
 //! - [`sweep`]: the sweep file, parsed and resolved into a self-contained bundle;
 //! - [`shard`]: run ranges of a cell and their content keys;
 //! - [`store`]: the redb cache and journal (this process is its only writer);
+//! - [`llm`]: the LLM's decisions for a sweep (sentences, proposals), made before planning;
 //! - [`scheduler`]: sweeps, the shard queue, leases and workers;
-//! - [`service`]: the gRPC services over the scheduler, and the metrics endpoint;
+//! - [`service`]: the gRPC services over the scheduler;
+//! - [`http`]: the dashboard, the JSON API and its events, metrics and probes, over the same scheduler;
 //! - [`embedded`]: the scheduler driven by an in-process evaluator (`pf1e run`).
 
 pub mod cell;
 pub mod embedded;
+pub mod http;
 pub mod jobs;
+pub mod llm;
 pub mod merge;
 pub mod plan;
 pub mod scheduler;

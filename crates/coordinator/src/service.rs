@@ -1,5 +1,6 @@
 //! The gRPC services (worker and control) over a shared scheduler, the lease
-//! expiry ticker, the metrics endpoint and graceful shutdown.
+//! expiry ticker and graceful shutdown. The HTTP side (dashboard, JSON API,
+//! metrics, probes) is [`crate::http`], over the same [`Service`].
 
 use std::future::Future;
 use std::net::SocketAddr;
@@ -20,19 +21,21 @@ use pf1e_wire::proto::worker_service_server::{WorkerService, WorkerServiceServer
 use pf1e_wire::proto::{self};
 use pf1e_wire::shard::ShardReport;
 
+use crate::llm::LlmResolver;
 use crate::scheduler::{SchedError, Scheduler};
 
 /// The services' shared state.
 #[derive(Clone)]
 pub struct Service {
     sched: Arc<Mutex<Scheduler>>,
+    llm: Option<Arc<LlmResolver>>,
 }
 
 fn status(e: SchedError) -> Status {
     match e {
         SchedError::Invalid(e) => Status::invalid_argument(e.to_string()),
         SchedError::UnknownSweep(_) | SchedError::UnknownWorker(_) => Status::not_found(e.to_string()),
-        SchedError::RulesVersion { .. } | SchedError::ProtocolVersion { .. } => {
+        SchedError::RulesVersion { .. } | SchedError::ProtocolVersion { .. } | SchedError::NeedsLlm => {
             Status::failed_precondition(e.to_string())
         }
         SchedError::Store(e) => Status::internal(e.to_string()),
@@ -42,7 +45,16 @@ fn status(e: SchedError) -> Status {
 impl Service {
     /// Wraps a scheduler.
     pub fn new(sched: Scheduler) -> Self {
-        Self { sched: Arc::new(Mutex::new(sched)) }
+        Self { sched: Arc::new(Mutex::new(sched)), llm: None }
+    }
+
+    /// Resolves the LLM decisions of submitted sweeps with `resolver`
+    /// (whose client should cache in the scheduler's database,
+    /// [`Scheduler::llm_cache`]). Without one, a sweep that uses the LLM is
+    /// refused.
+    pub fn with_llm(mut self, resolver: LlmResolver) -> Self {
+        self.llm = Some(Arc::new(resolver));
+        self
     }
 
     /// Locks the scheduler (a panic elsewhere does not make it unusable).
@@ -149,7 +161,18 @@ impl ControlService for Service {
         req: Request<proto::SubmitRequest>,
     ) -> Result<Response<proto::SubmitResponse>, Status> {
         let bundle = req.into_inner().bundle.ok_or_else(|| Status::invalid_argument("no bundle"))?;
-        let id = self.lock().submit(bundle).map_err(status)?;
+        let mut sweep = self.lock().check(&bundle).map_err(status)?;
+        if sweep.needs_llm()
+            && let Some(resolver) = &self.llm
+        {
+            // The scheduler is not locked while the model answers.
+            resolver.resolve(&mut sweep).await.map_err(|e| {
+                let message = e.to_string();
+                tracing::warn!(error = %message, "a sweep's LLM decisions failed");
+                if e.is_input() { Status::failed_precondition(message) } else { Status::aborted(message) }
+            })?;
+        }
+        let id = self.lock().submit_sweep(bundle, sweep).map_err(status)?;
         tracing::info!(sweep = id, "sweep submitted");
         Ok(Response::new(proto::SubmitResponse { sweep_id: id }))
     }
@@ -227,56 +250,10 @@ impl ControlService for Service {
     }
 }
 
-/// The Prometheus text exposition of the coordinator's figures.
-pub fn metrics_text(s: &Scheduler) -> String {
-    let c = s.coordinator_stats(Instant::now());
-    let running = s.list().iter().filter(|i| !i.status.is_terminal()).count();
-    let mut out = String::new();
-    let mut metric = |name: &str, kind: &str, help: &str, value: String| {
-        out.push_str(&format!("# HELP {name} {help}\n# TYPE {name} {kind}\n{name} {value}\n"));
-    };
-    metric("pf1e_shards_queued", "gauge", "Shards waiting for a worker.", c.shards_queued.to_string());
-    metric("pf1e_shards_leased", "gauge", "Shards leased to workers.", c.shards_leased.to_string());
-    metric("pf1e_shards_done_total", "counter", "Shards computed by workers.", c.shards_done.to_string());
-    metric("pf1e_cache_hits_total", "counter", "Shards served from the cache.", c.cache_hits.to_string());
-    metric("pf1e_workers", "gauge", "Registered workers.", c.workers.to_string());
-    metric("pf1e_runs_done_total", "counter", "Battles computed by workers.", c.runs_done.to_string());
-    metric(
-        "pf1e_runs_per_second",
-        "gauge",
-        "Battles per second over the last 10 s.",
-        format!("{:.3}", c.runs_per_second),
-    );
-    metric("pf1e_sweeps_running", "gauge", "Sweeps being measured.", running.to_string());
-    out
-}
-
-async fn serve_metrics(listener: TcpListener, service: Service) {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    loop {
-        let Ok((mut sock, _)) = listener.accept().await else { continue };
-        let service = service.clone();
-        tokio::spawn(async move {
-            let mut buf = [0u8; 1024];
-            let _ = tokio::time::timeout(Duration::from_secs(2), sock.read(&mut buf)).await;
-            let body = metrics_text(&service.lock());
-            let head = format!(
-                "HTTP/1.1 200 OK\r\nContent-Type: text/plain; version=0.0.4\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
-                body.len()
-            );
-            let _ = sock.write_all(head.as_bytes()).await;
-            let _ = sock.write_all(body.as_bytes()).await;
-            let _ = sock.shutdown().await;
-        });
-    }
-}
-
 /// How to serve.
 pub struct ServeOptions {
     /// The bound gRPC listener.
     pub listener: TcpListener,
-    /// The bound metrics listener, if any.
-    pub metrics: Option<TcpListener>,
     /// Shared-secret token.
     pub token: Option<String>,
     /// PEM certificate and key for TLS.
@@ -312,7 +289,6 @@ pub async fn serve(
             }
         })
     };
-    let metrics = opts.metrics.map(|l| tokio::spawn(serve_metrics(l, service.clone())));
     let mut builder = tonic::transport::Server::builder();
     if let Some((cert, key)) = &opts.tls {
         let identity = tonic::transport::Identity::from_pem(cert, key);
@@ -324,11 +300,20 @@ pub async fn serve(
     let control = ControlServiceServer::new(service.clone())
         .max_decoding_message_size(MAX_MESSAGE)
         .max_encoding_message_size(MAX_MESSAGE);
+    // The standard gRPC health service (grpc.health.v1), without the token:
+    // probes (Kubernetes `grpc:` probes, grpc_health_probe) carry none. The
+    // whole server and both services are SERVING until the shutdown begins.
+    let (health, health_service) = tonic_health::server::health_reporter();
+    health.set_serving::<WorkerServiceServer<Service>>().await;
+    health.set_serving::<ControlServiceServer<Service>>().await;
     let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
     let drain = {
         let service = service.clone();
         async move {
             shutdown.await;
+            health.set_service_status("", tonic_health::ServingStatus::NotServing).await;
+            health.set_not_serving::<WorkerServiceServer<Service>>().await;
+            health.set_not_serving::<ControlServiceServer<Service>>().await;
             tracing::info!("shutting down: leasing stopped");
             if let Err(e) = service.lock().begin_shutdown() {
                 tracing::error!("{e}");
@@ -346,6 +331,7 @@ pub async fn serve(
     tokio::spawn(drain);
     tracing::info!(?addr, "coordinator serving");
     let result = builder
+        .add_service(health_service)
         .add_service(tonic::service::interceptor::InterceptedService::new(worker, auth.clone()))
         .add_service(tonic::service::interceptor::InterceptedService::new(control, auth))
         .serve_with_incoming_shutdown(tonic::transport::server::TcpIncoming::from(opts.listener), async {
@@ -353,9 +339,6 @@ pub async fn serve(
         })
         .await;
     ticker.abort();
-    if let Some(m) = metrics {
-        m.abort();
-    }
     service.lock().flush()?;
     result?;
     Ok(())

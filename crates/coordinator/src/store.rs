@@ -1,5 +1,10 @@
 //! The redb file: shard result cache, LLM response cache and sweep journal.
 //!
+//! LLM completions are stored by [`LlmCache`], the run's
+//! [`pf1e_llm::ResponseCache`]: table key `CacheKey::digest()` (the
+//! composite key: model, sampling, prompt version, schema version, hash of
+//! the rendered prompt), value `CachedCompletion::to_bytes()`.
+//!
 //! The coordinator is the only writer and every logical write is one
 //! transaction, so a crash at any point leaves the file consistent: a shard
 //! result is either entirely present or absent, a sweep record is either
@@ -10,14 +15,15 @@
 //! report in batches, so the commit rate stays far below the shard rate.
 
 use std::path::Path;
+use std::sync::Arc;
 
 use prost::Message;
 use redb::{Database, Durability, ReadableDatabase, ReadableTable, ReadableTableMetadata, TableDefinition};
 use serde::{Deserialize, Serialize};
 
-use pf1e_wire::canon::Canon;
+use pf1e_llm::{CacheError, CacheKey, CachedCompletion, ResponseCache};
 use pf1e_wire::proto;
-use pf1e_wire::results::SweepResults;
+use pf1e_wire::results::{LlmDecisions, SweepResults};
 use pf1e_wire::shard::{ShardKey, ShardResult};
 pub use pf1e_wire::status::{Stats, SweepStatus};
 
@@ -45,6 +51,17 @@ pub struct StoreError {
     pub source: Box<dyn std::error::Error + Send + Sync>,
 }
 
+impl StoreError {
+    /// Whether the file could not be opened because another process has it
+    /// open (redb allows one process per file).
+    pub fn is_in_use(&self) -> bool {
+        matches!(
+            self.source.downcast_ref::<redb::DatabaseError>(),
+            Some(redb::DatabaseError::DatabaseAlreadyOpen)
+        )
+    }
+}
+
 /// The journaled state of a sweep.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct JournalState {
@@ -61,38 +78,15 @@ pub struct JournalState {
     /// Counters at the last journal write (none before the first).
     #[serde(default)]
     pub stats: Option<Stats>,
-}
-
-/// Key of a cached LLM response.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LlmKey {
-    /// Model name.
-    pub model: String,
-    /// Canonical sampling parameters (e.g. `temperature=0;top_p=1`).
-    pub sampling: String,
-    /// Version of the prompt template.
-    pub prompt_version: u32,
-    /// Version of the response schema.
-    pub schema_version: u32,
-    /// Hash of the rendered prompt.
-    pub prompt_hash: [u8; 32],
-}
-
-impl LlmKey {
-    fn digest(&self) -> [u8; 32] {
-        let mut c = Canon::new("pf1e-llm-v1");
-        c.bytes(self.model.as_bytes())
-            .bytes(self.sampling.as_bytes())
-            .u64(u64::from(self.prompt_version))
-            .u64(u64::from(self.schema_version))
-            .bytes(&self.prompt_hash);
-        c.finish()
-    }
+    /// What the LLM decided before planning: a resumed sweep applies it
+    /// again and calls no model.
+    #[serde(default, skip_serializing_if = "LlmDecisions::is_empty")]
+    pub llm: LlmDecisions,
 }
 
 /// The redb database.
 pub struct Store {
-    db: Database,
+    db: Arc<Database>,
     path: String,
 }
 
@@ -138,7 +132,7 @@ impl Store {
             txn.open_table(META).ctx(&path, "create tables")?;
         }
         txn.commit().ctx(&path, "create tables")?;
-        Ok(Self { db, path })
+        Ok(Self { db: Arc::new(db), path })
     }
 
     /// The database's path (for messages).
@@ -200,24 +194,9 @@ impl Store {
         txn.open_table(SHARDS).ctx(p, "count shards")?.len().ctx(p, "count shards")
     }
 
-    /// A cached LLM response.
-    pub fn get_llm(&self, key: &LlmKey) -> Result<Option<Vec<u8>>, StoreError> {
-        let p = &self.path;
-        let txn = self.db.begin_read().ctx(p, "read LLM response")?;
-        let table = txn.open_table(LLM).ctx(p, "read LLM response")?;
-        Ok(table.get(key.digest().as_slice()).ctx(p, "read LLM response")?.map(|g| g.value().to_vec()))
-    }
-
-    /// Stores an LLM response (one durable transaction).
-    pub fn put_llm(&mut self, key: &LlmKey, response: &[u8]) -> Result<(), StoreError> {
-        let p = self.path.clone();
-        let txn = self.db.begin_write().ctx(&p, "write LLM response")?;
-        txn.open_table(LLM)
-            .ctx(&p, "write LLM response")?
-            .insert(key.digest().as_slice(), response)
-            .ctx(&p, "write LLM response")?;
-        txn.commit().ctx(&p, "write LLM response")?;
-        Ok(())
+    /// The LLM response cache of this database (shares the file).
+    pub fn llm_cache(&self) -> LlmCache {
+        LlmCache { db: Arc::clone(&self.db), path: self.path.clone() }
     }
 
     /// Journals a new sweep (bundle and initial state) and returns its id, in one transaction.
@@ -294,6 +273,31 @@ impl Store {
         Ok(out)
     }
 
+    /// Removes journaled sweeps (bundle, state and results) in one
+    /// transaction; returns how many were there. Cached shards stay: they
+    /// are keyed by content and serve any sweep.
+    pub fn remove_sweeps(&mut self, ids: &[u64]) -> Result<u64, StoreError> {
+        let p = self.path.clone();
+        let p = &p;
+        let txn = self.db.begin_write().ctx(p, "remove sweeps")?;
+        let mut removed = 0;
+        {
+            let mut bundles = txn.open_table(SWEEP_BUNDLES).ctx(p, "remove sweeps")?;
+            let mut states = txn.open_table(SWEEP_STATE).ctx(p, "remove sweeps")?;
+            let mut results = txn.open_table(SWEEP_RESULTS).ctx(p, "remove sweeps")?;
+            let mut results_json = txn.open_table(SWEEP_RESULTS_JSON).ctx(p, "remove sweeps")?;
+            for &id in ids {
+                let had = states.remove(id).ctx(p, "remove sweeps")?.is_some();
+                bundles.remove(id).ctx(p, "remove sweeps")?;
+                results.remove(id).ctx(p, "remove sweeps")?;
+                results_json.remove(id).ctx(p, "remove sweeps")?;
+                removed += u64::from(had);
+            }
+        }
+        txn.commit().ctx(p, "remove sweeps")?;
+        Ok(removed)
+    }
+
     /// The results of a finished sweep.
     pub fn sweep_results(&self, id: u64) -> Result<Option<SweepResults>, StoreError> {
         let p = &self.path;
@@ -310,6 +314,70 @@ impl Store {
         let table = txn.open_table(SWEEP_RESULTS_JSON).ctx(p, "read sweep results")?;
         let Some(text) = table.get(id).ctx(p, "read sweep results")? else { return Ok(None) };
         Ok(Some(serde_json::from_str(text.value()).ctx(p, "read sweep results")?))
+    }
+}
+
+/// The LLM responses of a [`Store`]'s file: every completion of the run,
+/// under its composite key. Each `put` is one durable transaction; this
+/// process stays the file's only writer.
+#[derive(Clone)]
+pub struct LlmCache {
+    db: Arc<Database>,
+    path: String,
+}
+
+impl LlmCache {
+    /// Number of cached responses.
+    pub fn len(&self) -> Result<u64, StoreError> {
+        let p = &self.path;
+        let txn = self.db.begin_read().ctx(p, "count LLM responses")?;
+        txn.open_table(LLM).ctx(p, "count LLM responses")?.len().ctx(p, "count LLM responses")
+    }
+
+    /// Whether no response is cached.
+    pub fn is_empty(&self) -> Result<bool, StoreError> {
+        self.len().map(|n| n == 0)
+    }
+
+    fn read(&self, key: &CacheKey) -> Result<Option<Vec<u8>>, StoreError> {
+        let p = &self.path;
+        let txn = self.db.begin_read().ctx(p, "read LLM response")?;
+        let table = txn.open_table(LLM).ctx(p, "read LLM response")?;
+        Ok(table.get(key.digest().as_slice()).ctx(p, "read LLM response")?.map(|g| g.value().to_vec()))
+    }
+
+    fn write(&self, key: &CacheKey, value: &[u8]) -> Result<(), StoreError> {
+        let p = &self.path;
+        let txn = self.db.begin_write().ctx(p, "write LLM response")?;
+        txn.open_table(LLM)
+            .ctx(p, "write LLM response")?
+            .insert(key.digest().as_slice(), value)
+            .ctx(p, "write LLM response")?;
+        txn.commit().ctx(p, "write LLM response")?;
+        Ok(())
+    }
+}
+
+impl std::fmt::Debug for LlmCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LlmCache").field("path", &self.path).finish()
+    }
+}
+
+fn cache_error(e: StoreError) -> CacheError {
+    CacheError::new("the LLM response cache failed", e)
+}
+
+impl ResponseCache for LlmCache {
+    fn get(&self, key: &CacheKey) -> Result<Option<CachedCompletion>, CacheError> {
+        match self.read(key).map_err(cache_error)? {
+            Some(bytes) => CachedCompletion::from_bytes(&bytes).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    fn put(&self, key: &CacheKey, value: &CachedCompletion) -> Result<(), CacheError> {
+        self.write(key, &value.to_bytes()).map_err(cache_error)
     }
 }
 
@@ -331,6 +399,7 @@ mod tests {
             rules_version: "r".into(),
             scenario: "00".into(),
             jobs: vec![],
+            llm: LlmDecisions::default(),
         };
         let state = JournalState {
             name: "s".into(),
@@ -338,13 +407,21 @@ mod tests {
             error: String::new(),
             planners: vec![],
             stats: None,
+            llm: LlmDecisions::default(),
         };
-        let key = LlmKey {
+        let key = CacheKey {
             model: "m".into(),
             sampling: "t=0".into(),
-            prompt_version: 1,
+            prompt_version: "1:p:0123456789ab".into(),
             schema_version: 2,
-            prompt_hash: [9; 32],
+            request_sha256: [9; 32],
+        };
+        let answer = CachedCompletion {
+            text: "answer".into(),
+            prompt_tokens: 3,
+            completion_tokens: 1,
+            usage_estimated: false,
+            finish_reason: Some("stop".into()),
         };
         {
             let mut s = Store::open(&path).unwrap();
@@ -354,7 +431,7 @@ mod tests {
             let mut done = state.clone();
             done.status = SweepStatus::Done;
             s.update_sweep(2, &done, Some(&results)).unwrap();
-            s.put_llm(&key, b"answer").unwrap();
+            s.llm_cache().put(&key, &answer).unwrap();
             s.flush().unwrap();
         }
         let s = Store::open(&path).unwrap();
@@ -364,9 +441,23 @@ mod tests {
         assert_eq!(sweeps[1].2.status, SweepStatus::Done);
         assert_eq!(s.sweep_results(2).unwrap(), Some(results));
         assert_eq!(s.sweep_results(1).unwrap(), None);
-        assert_eq!(s.get_llm(&key).unwrap().as_deref(), Some(&b"answer"[..]));
+        let cache = s.llm_cache();
+        assert_eq!(cache.get(&key).unwrap(), Some(answer));
+        assert_eq!(cache.len().unwrap(), 1);
         let mut other = key.clone();
         other.schema_version = 3;
-        assert_eq!(s.get_llm(&other).unwrap(), None);
+        assert_eq!(cache.get(&other).unwrap(), None);
+        drop(cache);
+        drop(s);
+
+        // A second opener is told the file is in use; removing a sweep keeps the shards.
+        let s = Store::open(&path).unwrap();
+        let busy = Store::open(&path).err().expect("one process per file");
+        assert!(busy.is_in_use(), "{busy}");
+        drop(s);
+        let mut s = Store::open(&path).unwrap();
+        assert_eq!(s.remove_sweeps(&[1, 7]).unwrap(), 1);
+        assert_eq!(s.sweeps().unwrap().len(), 1);
+        assert_eq!(s.shard_count().unwrap(), 1);
     }
 }

@@ -9,7 +9,9 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use pf1e_llm::Side;
 use pf1e_wire::proto;
+use pf1e_wire::results::{LlmDecisions, LlmProposals, NlStrategy};
 use pf1e_wire::scenario::{Scenario, ScenarioError, ScenarioSide};
 use serde::Deserialize;
 
@@ -208,6 +210,21 @@ pub struct Sweep {
     pub scenario: Arc<Scenario>,
     /// Jobs, in file order.
     pub jobs: Vec<Job>,
+    /// What the LLM decided for it (empty until [`Sweep::apply_llm`]).
+    pub llm: LlmDecisions,
+}
+
+/// A job that asks the LLM for strategies (`llm_candidates`, `llm_adversaries`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ProposalRequest {
+    /// Index of the job.
+    pub job: usize,
+    /// The side proposed for.
+    pub side: Side,
+    /// Strategies asked for.
+    pub count: usize,
+    /// Strategies the job already measures (dropped from the answer).
+    pub known: Vec<pf1e_engine::strategy::StrategySpec>,
 }
 
 /// Where referenced files come from: the disk (client side) or a bundle.
@@ -510,6 +527,7 @@ impl Sweep {
             max_total_runs: f.budget.map(|b| b.max_total_runs),
             scenario: Arc::new(scenario),
             jobs,
+            llm: LlmDecisions::default(),
         };
         if let Some(max) = sweep.max_total_runs {
             let planned = registry::planned_runs(&sweep.jobs);
@@ -521,6 +539,132 @@ impl Sweep {
             }
         }
         Ok(sweep)
+    }
+
+    /// Whether the LLM must decide something before the sweep is planned:
+    /// a sentence to compile or proposals to ask for.
+    pub fn needs_llm(&self) -> bool {
+        !self.pending_sentences().is_empty() || !self.proposal_requests().is_empty()
+    }
+
+    /// The sentences (`{ nl: "..." }`) still to compile, with their side:
+    /// each (side, sentence) once, in file order.
+    pub fn pending_sentences(&self) -> Vec<(Side, String)> {
+        let mut out: Vec<(Side, String)> = Vec::new();
+        let mut jobs = self.jobs.clone();
+        for job in &mut jobs {
+            for (side, spec) in job.strategies_mut() {
+                if let Some(s) = spec.pending_sentence()
+                    && !out.iter().any(|(k, t)| *k == side && t == s)
+                {
+                    out.push((side, s.to_string()));
+                }
+            }
+        }
+        out
+    }
+
+    /// The proposals still to ask for, once every sentence is compiled.
+    pub fn proposal_requests(&self) -> Vec<ProposalRequest> {
+        let levers = |specs: &[StrategySpec]| specs.iter().map(|s| s.levers().clone()).collect::<Vec<_>>();
+        let mut out = Vec::new();
+        for (job, j) in self.jobs.iter().enumerate() {
+            match j {
+                Job::Optimize(o) if o.llm_proposals.is_none() => {
+                    if let Some(count) = o.llm_candidates {
+                        let mut known = crate::jobs::optimize::grid_specs();
+                        known.extend(
+                            o.candidates.iter().filter(|c| !known.contains(c)).cloned().collect::<Vec<_>>(),
+                        );
+                        out.push(ProposalRequest { job, side: Side::Party, count, known: levers(&known) });
+                    }
+                }
+                Job::Minmax(m) if m.llm_proposals.is_none() => {
+                    if let Some(count) = m.llm_adversaries {
+                        out.push(ProposalRequest {
+                            job,
+                            side: Side::Adversary,
+                            count,
+                            known: levers(&m.adversary),
+                        });
+                    }
+                }
+                _ => {}
+            }
+        }
+        out
+    }
+
+    /// Applies the LLM's decisions: every sentence becomes its compiled
+    /// strategy, every job's proposals join its candidates. The decisions
+    /// are kept with the sweep (results, journal). Fails when a decision is
+    /// missing or unreadable (a journal of another version).
+    pub fn apply_llm(&mut self, decisions: &LlmDecisions) -> Result<(), SweepError> {
+        self.apply_strategies(&decisions.strategies)?;
+        self.apply_proposals(&decisions.proposals)?;
+        self.llm = decisions.clone();
+        Ok(())
+    }
+
+    fn parse_name(&self, name: &str, what: &str) -> Result<StrategySpec, SweepError> {
+        StrategySpec::parse(name).map_err(|e| SweepError::new(&self.file, None, format!("{what}: {e}")))
+    }
+
+    /// Replaces every pending sentence by its compiled strategy.
+    pub fn apply_strategies(&mut self, compiled: &[NlStrategy]) -> Result<(), SweepError> {
+        let mut resolved = Vec::new();
+        for c in compiled {
+            resolved.push((
+                c.side.clone(),
+                c.sentence.clone(),
+                self.parse_name(&c.strategy, "LLM strategy")?,
+            ));
+        }
+        let file = self.file.clone();
+        for job in &mut self.jobs {
+            for (side, spec) in job.strategies_mut() {
+                let Some(sentence) = spec.pending_sentence().map(str::to_string) else { continue };
+                let found = resolved.iter().find(|(k, t, _)| k == side.name() && *t == sentence);
+                let Some((_, _, compiled)) = found else {
+                    return Err(SweepError::new(
+                        &file,
+                        None,
+                        format!("strategy {{ nl: {sentence:?} }} ({side}) was not compiled"),
+                    ));
+                };
+                spec.resolve(compiled.clone());
+            }
+        }
+        Ok(())
+    }
+
+    /// Adds every job's proposals to its candidates.
+    pub fn apply_proposals(&mut self, proposals: &[LlmProposals]) -> Result<(), SweepError> {
+        for request in self.proposal_requests() {
+            let Some(p) = proposals.iter().find(|p| p.job as usize == request.job) else {
+                return Err(SweepError::new(
+                    &self.file,
+                    None,
+                    format!("job {}: the LLM's proposals are missing", request.job + 1),
+                ));
+            };
+            let specs = p
+                .strategies
+                .iter()
+                .map(|n| self.parse_name(n, "LLM proposal"))
+                .collect::<Result<Vec<_>, _>>()?;
+            match &mut self.jobs[request.job] {
+                Job::Optimize(o) => o.llm_proposals = Some(specs),
+                Job::Minmax(m) => {
+                    m.adversary.extend(
+                        specs.iter().filter(|s| !m.adversary.contains(s)).cloned().collect::<Vec<_>>(),
+                    );
+                    m.llm_proposals = Some(specs);
+                }
+                _ => {}
+            }
+        }
+        Ok(())
     }
 
     /// What every job of the sweep needs from it.
@@ -637,6 +781,72 @@ jobs:
         assert!(e.message.contains("use_charges"), "{e}");
         let e = error_of(&text.replace("target: 0.3", "target: 1.3"));
         assert!(e.message.contains("(0, 1)"), "{e}");
+    }
+
+    #[test]
+    fn sentences_are_pending_until_the_llm_decisions_are_applied() {
+        let text = SWEEP.replace(
+            "- grid: { hp: { players: [0.5, 1.0] } }",
+            "- grid: { party: [{ nl: \"focus the healer\" }, default], adversary: [{ nl: \"focus the healer\" }] }\n  - optimize: { candidates: [{ nl: \"focus the healer\" }], llm_candidates: 2 }\n  - minmax: { party: [default], adversary: [default], llm_adversaries: 1 }",
+        );
+        let mut s = Sweep::from_bundle(&bundle(&text)).unwrap();
+        assert!(s.needs_llm());
+        assert_eq!(
+            s.pending_sentences(),
+            [
+                (Side::Party, "focus the healer".to_string()),
+                (Side::Adversary, "focus the healer".to_string())
+            ]
+        );
+        let nl = |side: &str, strategy: &str| NlStrategy {
+            side: side.into(),
+            sentence: "focus the healer".into(),
+            strategy: strategy.into(),
+            model: "m".into(),
+            prompt_version: "v".into(),
+            answers: 1,
+        };
+        let e = s.clone().apply_strategies(&[nl("party", "healer")]).unwrap_err();
+        assert!(e.message.contains("(adversary) was not compiled"), "{e}");
+        s.apply_strategies(&[nl("party", "healer"), nl("adversary", "lowest_hp")]).unwrap();
+        assert!(s.pending_sentences().is_empty());
+        let Job::Grid(g) = &s.jobs[0] else { panic!("a grid") };
+        assert_eq!((g.party[0].as_str(), g.adversary[0].as_str()), ("healer", "lowest_hp"));
+        let requests = s.proposal_requests();
+        assert_eq!(requests.len(), 2);
+        assert_eq!((requests[0].job, requests[0].side, requests[0].count), (1, Side::Party, 2));
+        assert_eq!(requests[0].known.len(), 32, "the grid (the healer candidate is in it)");
+        assert_eq!((requests[1].job, requests[1].side, requests[1].known.len()), (2, Side::Adversary, 1));
+        let proposals = |job: u32, names: &[&str]| LlmProposals {
+            job,
+            prompt: "p".into(),
+            side: "s".into(),
+            asked: 2,
+            strategies: names.iter().map(|n| n.to_string()).collect(),
+            duplicates: vec![],
+            model: "m".into(),
+            prompt_version: "v".into(),
+            answers: 1,
+        };
+        let decisions = LlmDecisions {
+            strategies: vec![nl("party", "healer"), nl("adversary", "lowest_hp")],
+            proposals: vec![proposals(1, &["healer, retreat=0.9"]), proposals(2, &["weakest_ac"])],
+        };
+        let mut again = Sweep::from_bundle(&bundle(&text)).unwrap();
+        again.apply_llm(&decisions).unwrap();
+        assert!(!again.needs_llm());
+        let Job::Minmax(m) = &again.jobs[2] else { panic!("a minmax") };
+        assert_eq!(
+            m.adversary.iter().map(StrategySpec::as_str).collect::<Vec<_>>(),
+            ["default", "weakest_ac"]
+        );
+        let Job::Optimize(o) = &again.jobs[1] else { panic!("an optimize") };
+        assert_eq!(o.llm_proposals.as_ref().unwrap()[0].as_str(), "healer, retreat=0.9");
+        assert_eq!(again.llm, decisions);
+        let e = error_of(&text.replace("{ nl: \"focus the healer\" }, default", "{ nl: \"\" }"));
+        assert!(e.message.contains("non-empty sentence"), "{e}");
+        let e = error_of(&text.replace("{ nl: \"focus the healer\" }, default", "{ nl: x, target: healer }"));
+        assert!(e.message.contains("takes no other key"), "{e}");
     }
 
     #[test]

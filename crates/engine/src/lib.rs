@@ -16,6 +16,7 @@ pub mod map;
 pub mod metrics;
 pub mod model;
 pub mod objectives;
+pub mod observe;
 pub mod report;
 pub mod rng;
 pub mod runner;

@@ -95,6 +95,29 @@ pub struct EncounterBrief {
 }
 
 impl EncounterBrief {
+    /// The brief of an engine encounter; `party` names the measured side.
+    pub fn from_encounter(
+        encounter: &pf1e_engine::encounter::Encounter,
+        round_cap: u32,
+        party: &str,
+    ) -> Self {
+        let sides = encounter
+            .sides
+            .iter()
+            .enumerate()
+            .map(|(k, name)| SideBrief {
+                name: name.clone(),
+                combatants: encounter
+                    .combatants
+                    .iter()
+                    .filter(|d| d.side == k)
+                    .map(|d| CombatantBrief::from_combatant(&d.spec))
+                    .collect(),
+            })
+            .collect();
+        Self { map: encounter.map.name.clone(), round_cap, party: party.to_string(), sides }
+    }
+
     /// Plain text, one line per kind of combatant (identical ones counted).
     pub fn render(&self) -> String {
         let mut out = format!("map: {} (round cap {})\n", self.map, self.round_cap);

@@ -3,13 +3,12 @@
 //! an answer in the sweep file's map form (`{"target": "healer",
 //! "retreat": 0.3}`) into an engine [`StrategySpec`].
 //!
-//! [`lever_table`] is the only place that knows the engine's levers: when the
-//! engine exposes its own lever table, this function becomes a conversion
-//! of it and nothing else changes. Values are checked here for type and
+//! [`lever_table`] converts the engine's own lever table, so a lever added
+//! to the engine reaches the prompts, the schema and the checks at once. Values are checked here for type and
 //! range, then set through the engine's own parser ([`StrategySpec::set`]),
 //! which stays the judge of what a lever accepts.
 
-use pf1e_engine::strategy::{SpellPolicy, StrategySpec, TargetPriority};
+use pf1e_engine::strategy::{LEVERS, LeverKind, StrategySpec};
 use serde_json::{Map, Value, json};
 
 /// Version of the lever schema: part of the cache key of every answer
@@ -40,41 +39,22 @@ pub struct Lever {
     pub meaning: &'static str,
 }
 
-/// The levers of a [`StrategySpec`], from the engine's public API.
+/// The levers of a [`StrategySpec`]: the engine's own table
+/// ([`pf1e_engine::strategy::LEVERS`]) in the map form's types.
 pub fn lever_table() -> Vec<Lever> {
-    let d = StrategySpec::default_spec();
-    vec![
-        Lever {
-            key: "target",
-            values: LeverValues::OneOf(TargetPriority::ALL.iter().map(|t| t.name()).collect()),
-            default: json!(d.target.name()),
-            meaning: "which enemy to attack: the nearest able to fight, the lowest armor class, the fewest hit points, or a spellcaster (healer) else the lowest armor class",
-        },
-        Lever {
-            key: "retreat",
-            values: LeverValues::Fraction,
-            default: json!(d.retreat()),
-            meaning: "withdraw when below this fraction of maximum hit points (0 = never; 0.3 = below 30 %)",
-        },
-        Lever {
-            key: "spell_policy",
-            values: LeverValues::OneOf(vec![SpellPolicy::Default.name(), SpellPolicy::None.name()]),
-            default: json!(d.spell_policy.name()),
-            meaning: "whether casters cast spells as usual (default) or never (none)",
-        },
-        Lever {
-            key: "use_charges",
-            values: LeverValues::Flag,
-            default: json!(d.use_charges),
-            meaning: "charge when a straight line to the target exists",
-        },
-        Lever {
-            key: "use_class_abilities",
-            values: LeverValues::Flag,
-            default: json!(d.use_class_abilities),
-            meaning: "use class abilities",
-        },
-    ]
+    LEVERS
+        .iter()
+        .map(|l| {
+            let (values, default) = match l.kind {
+                LeverKind::Choice(names) => (LeverValues::OneOf(names.to_vec()), json!(l.default)),
+                LeverKind::Fraction => {
+                    (LeverValues::Fraction, json!(l.default.parse::<f64>().unwrap_or_default()))
+                }
+                LeverKind::Bool => (LeverValues::Flag, json!(l.default == "true")),
+            };
+            Lever { key: l.name, values, default, meaning: l.doc }
+        })
+        .collect()
 }
 
 /// The JSON schema of the map form: an object of optional levers, nothing
@@ -178,6 +158,10 @@ mod tests {
             table.iter().map(|l| (l.key.to_string(), l.default.clone())).collect();
         let spec = spec_from_levers(&table, &Value::Object(defaults), "").unwrap();
         assert!(spec.is_default());
+        assert_eq!(table.len(), LEVERS.len());
+        let spec =
+            spec_from_levers(&table, &json!({"power_attack": "never", "maneuver": "trip"}), "").unwrap();
+        assert_eq!(spec.name(), "power_attack=never, maneuver=trip");
         // Every single-lever variant of the engine is reachable from the map form.
         for variant in StrategySpec::single_lever_variants() {
             let name = variant.name();

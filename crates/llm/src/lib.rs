@@ -38,12 +38,15 @@ pub mod levers;
 pub mod pack;
 pub mod propose;
 pub mod repair;
+pub mod replay;
 pub mod report;
 pub mod secret;
+pub mod showcase;
 pub mod sleep;
 pub mod task;
 #[cfg(feature = "testing")]
 pub mod testing;
+pub mod turn;
 pub mod wire;
 
 pub use breaker::{BreakerState, CircuitOpen, Clock, ManualClock, SystemClock};
@@ -55,13 +58,21 @@ pub use compile::{CompileError, CompiledStrategy, STRATEGY_PROMPT, StrategyCompi
 pub use config::{BreakerPolicy, ConfigError, LlmConfig, RetryPolicy, Sampling, SchemaMode};
 pub use error::{LlmError, TransientError};
 pub use levers::{LEVER_SCHEMA_VERSION, Lever, LeverValues, lever_table, spec_from_levers, spec_schema};
-pub use pack::{ENV_PROMPT_PACK_DIR, Example, PackError, Prompt, PromptPack, PromptVersion};
+pub use pack::{BUILTIN_ROOT, ENV_PROMPT_PACK_DIR, Example, PackError, Prompt, PromptPack, PromptVersion};
 pub use propose::{CANDIDATES_PROMPT, MAX_PROPOSALS, Proposals, ProposeError, RED_TEAM_PROMPT, SpecProposer};
 pub use repair::{Answered, DEFAULT_MAX_REPAIRS, RepairCounters, RepairError, RepairStats, ask_with_repair};
+pub use replay::{
+    ActionSource, CallRecord, REPLAY_LOG_VERSION, ReplayError, ReplayHeader, ReplayLog, ReplayPolicy,
+    RunRecord,
+};
 pub use report::{NARRATIVE_HEADING, Narrative, REPORT_PROMPT, REPORT_SECTIONS, ReportError, ReportWriter};
 pub use secret::Secret;
+pub use showcase::{
+    MAX_SHOWCASE_RUNS, Showcase, ShowcaseError, ShowcasePolicy, ShowcaseRun, ViewSize, replay,
+};
 pub use sleep::Sleeper;
 pub use task::{REPAIR_PROMPT, Side};
+pub use turn::{MAX_TURN_ACTIONS, TurnPlayer, action_schema, answer_schema, parse_actions};
 pub use wire::{Message, ResponseFormat, Role};
 
 /// Name of the pack prompt for the per-turn showcase policy.

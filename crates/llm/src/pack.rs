@@ -32,15 +32,31 @@ pub const ENV_PROMPT_PACK_DIR: &str = "PF1E_PROMPT_PACK_DIR";
 const VERSION_FILE: &str = "version.txt";
 const PROMPT_SUFFIX: &str = ".md";
 const EXAMPLES_SUFFIX: &str = ".examples.json";
+/// How the built-in pack is named in messages.
+pub const BUILTIN_ROOT: &str = "<built-in pack fr>";
+
+/// The files of `data/prompt-packs/fr`, compiled in (a test checks that they
+/// are all there and identical to the directory).
+const BUILTIN_FR: &[(&str, &[u8])] = &[
+    ("version.txt", include_bytes!("../../../data/prompt-packs/fr/version.txt")),
+    ("strategy_compile.md", include_bytes!("../../../data/prompt-packs/fr/strategy_compile.md")),
+    (
+        "strategy_compile.examples.json",
+        include_bytes!("../../../data/prompt-packs/fr/strategy_compile.examples.json"),
+    ),
+    ("candidates.md", include_bytes!("../../../data/prompt-packs/fr/candidates.md")),
+    ("candidates.examples.json", include_bytes!("../../../data/prompt-packs/fr/candidates.examples.json")),
+    ("red_team.md", include_bytes!("../../../data/prompt-packs/fr/red_team.md")),
+    ("red_team.examples.json", include_bytes!("../../../data/prompt-packs/fr/red_team.examples.json")),
+    ("turn.md", include_bytes!("../../../data/prompt-packs/fr/turn.md")),
+    ("report.md", include_bytes!("../../../data/prompt-packs/fr/report.md")),
+    ("report.examples.json", include_bytes!("../../../data/prompt-packs/fr/report.examples.json")),
+    ("repair.md", include_bytes!("../../../data/prompt-packs/fr/repair.md")),
+];
 
 /// A pack that cannot be used.
 #[derive(Debug, thiserror::Error)]
 pub enum PackError {
-    /// No directory given.
-    #[error(
-        "prompt pack not configured: set {ENV_PROMPT_PACK_DIR} (or --prompt-pack DIR) to a prompt pack directory, e.g. data/prompt-packs/fr"
-    )]
-    NotConfigured,
     /// A file or directory cannot be read.
     #[error("prompt pack {}: cannot read: {source}", path.display())]
     Io {
@@ -165,9 +181,7 @@ impl PromptPack {
         if !version_path.is_file() {
             return Err(invalid(&root, format!("has no {VERSION_FILE}")));
         }
-        let version = parse_version(&version_path, utf8(&version_path, read(&version_path)?)?)?;
-        let mut prompt_files = Vec::new();
-        let mut example_files = Vec::new();
+        let mut files = vec![(VERSION_FILE.to_string(), read(&version_path)?)];
         let entries =
             std::fs::read_dir(&root).map_err(|source| PackError::Io { path: root.clone(), source })?;
         for entry in entries {
@@ -183,10 +197,32 @@ impl PromptPack {
                     "unexpected entry: a pack holds only version.txt, <name>.md and <name>.examples.json",
                 ));
             }
-            if let Some(stem) = file_name.strip_suffix(EXAMPLES_SUFFIX) {
-                example_files.push((check_name(&path, stem)?, path));
+            files.push((file_name, read(&path)?));
+        }
+        Self::from_files(root, files)
+    }
+
+    /// The French pack shipped in `data/prompt-packs/fr`, compiled into the
+    /// binary: the default when no pack is configured. Its prompt versions
+    /// are those of the directory (same bytes).
+    pub fn builtin() -> Result<Self, PackError> {
+        let files = BUILTIN_FR.iter().map(|(name, bytes)| (name.to_string(), bytes.to_vec())).collect();
+        Self::from_files(PathBuf::from(BUILTIN_ROOT), files)
+    }
+
+    /// A pack from its files (name, bytes); `root` names it in messages.
+    fn from_files(root: PathBuf, files: Vec<(String, Vec<u8>)>) -> Result<Self, PackError> {
+        let mut version = None;
+        let mut prompt_files = Vec::new();
+        let mut example_files = Vec::new();
+        for (file_name, bytes) in files {
+            let path = root.join(&file_name);
+            if file_name == VERSION_FILE {
+                version = Some(parse_version(&path, utf8(&path, bytes)?)?);
+            } else if let Some(stem) = file_name.strip_suffix(EXAMPLES_SUFFIX) {
+                example_files.push((check_name(&path, stem)?, path, bytes));
             } else if let Some(stem) = file_name.strip_suffix(PROMPT_SUFFIX) {
-                prompt_files.push((check_name(&path, stem)?, path));
+                prompt_files.push((check_name(&path, stem)?, path, bytes));
             } else {
                 return Err(invalid(
                     &path,
@@ -194,17 +230,16 @@ impl PromptPack {
                 ));
             }
         }
+        let version = version.ok_or_else(|| invalid(&root, format!("has no {VERSION_FILE}")))?;
         let mut examples: BTreeMap<String, (PathBuf, Vec<u8>)> = BTreeMap::new();
-        for (name, path) in example_files {
-            if !prompt_files.iter().any(|(n, _)| *n == name) {
+        for (name, path, bytes) in example_files {
+            if !prompt_files.iter().any(|(n, _, _)| *n == name) {
                 return Err(invalid(&path, format!("examples without a prompt: there is no {name}.md")));
             }
-            let bytes = read(&path)?;
             examples.insert(name, (path, bytes));
         }
         let mut prompts = BTreeMap::new();
-        for (name, path) in prompt_files {
-            let bytes = read(&path)?;
+        for (name, path, bytes) in prompt_files {
             let mut hasher = Sha256::new();
             hasher.update(&bytes);
             let text = utf8(&path, bytes)?;
@@ -226,7 +261,9 @@ impl PromptPack {
         Ok(Self { root, version, prompts })
     }
 
-    /// Loads the pack named by `flag`, else by `PF1E_PROMPT_PACK_DIR`.
+    /// Loads the pack named by `flag`, else by `PF1E_PROMPT_PACK_DIR`, else
+    /// the built-in French pack ([`PromptPack::builtin`]). A pack that is
+    /// named but unusable is an error, never replaced by the built-in one.
     pub fn resolve(flag: Option<&Path>) -> Result<Self, PackError> {
         Self::resolve_with(flag, |name| std::env::var_os(name).map(PathBuf::from))
     }
@@ -241,7 +278,7 @@ impl PromptPack {
             .or_else(|| lookup(ENV_PROMPT_PACK_DIR).filter(|p| !p.as_os_str().is_empty()))
         {
             Some(dir) => Self::load(dir),
-            None => Err(PackError::NotConfigured),
+            None => Self::builtin(),
         }
     }
 
@@ -394,6 +431,25 @@ mod tests {
     }
 
     #[test]
+    fn the_built_in_pack_is_the_shipped_directory_byte_for_byte() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/prompt-packs/fr");
+        let on_disk = PromptPack::load(&dir).unwrap();
+        let builtin = PromptPack::builtin().unwrap();
+        assert_eq!(builtin.version(), on_disk.version());
+        assert_eq!(builtin.names().collect::<Vec<_>>(), on_disk.names().collect::<Vec<_>>());
+        for name in on_disk.names() {
+            let (a, b) = (builtin.prompt(name).unwrap(), on_disk.prompt(name).unwrap());
+            assert_eq!(
+                (a.text(), a.examples(), a.version()),
+                (b.text(), b.examples(), b.version()),
+                "{name}"
+            );
+        }
+        let files = std::fs::read_dir(&dir).unwrap().filter_map(Result::ok).count();
+        assert_eq!(BUILTIN_FR.len(), files, "every file of the directory is compiled in");
+    }
+
+    #[test]
     fn hidden_files_are_ignored() {
         let dir = pack(&[("version.txt", "1"), ("a.md", "x"), (".DS_Store", "junk")]);
         assert!(PromptPack::load(dir.path()).is_ok());
@@ -407,7 +463,10 @@ mod tests {
         let lookup = |name: &str| (name == ENV_PROMPT_PACK_DIR).then(|| env_path.clone());
         assert_eq!(PromptPack::resolve_with(Some(dir.path()), lookup).unwrap().version(), "flag");
         assert_eq!(PromptPack::resolve_with(None, lookup).unwrap().version(), "env");
-        let e = PromptPack::resolve_with(None, |_| None).unwrap_err().to_string();
-        assert!(e.contains("PF1E_PROMPT_PACK_DIR"), "{e}");
+        let builtin = PromptPack::resolve_with(None, |_| None).unwrap();
+        assert_eq!(builtin.root(), Path::new(BUILTIN_ROOT));
+        // A pack that is named but missing is an error, not the built-in one.
+        let e = PromptPack::resolve_with(Some(Path::new("/nonexistent/pack")), |_| None).unwrap_err();
+        assert!(e.to_string().contains("is not a directory"), "{e}");
     }
 }

@@ -3,8 +3,8 @@
 //! records instead of waiting, and the paths of the shipped prompt packs.
 //!
 //! The server answers each `POST /v1/chat/completions` with the next
-//! scripted [`Reply`], records every request (body and `Authorization`
-//! header) and stops when dropped.
+//! scripted [`Reply`] (then with its responder, if it has one), records
+//! every request (body and `Authorization` header) and stops when dropped.
 
 use std::collections::VecDeque;
 use std::net::SocketAddr;
@@ -95,10 +95,14 @@ pub struct RecordedRequest {
     pub authorization: Option<String>,
 }
 
+/// Answers a request body when the script is empty.
+pub type Responder = Arc<dyn Fn(&Value) -> Reply + Send + Sync>;
+
 #[derive(Default)]
 struct Shared {
     script: Mutex<VecDeque<Reply>>,
     requests: Mutex<Vec<RecordedRequest>>,
+    responder: Mutex<Option<Responder>>,
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -116,7 +120,7 @@ impl MockLlmServer {
     /// Starts on 127.0.0.1 (a free port) with `script`; must run inside a
     /// tokio runtime.
     pub async fn start(script: Vec<Reply>) -> std::io::Result<Self> {
-        let shared = Arc::new(Shared { script: Mutex::new(script.into()), requests: Mutex::default() });
+        let shared = Arc::new(Shared { script: Mutex::new(script.into()), ..Shared::default() });
         let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0)).await?;
         let addr = listener.local_addr()?;
         let app = Router::new().fallback(handle).with_state(shared.clone());
@@ -135,6 +139,12 @@ impl MockLlmServer {
     /// Appends answers to the script.
     pub fn push(&self, replies: impl IntoIterator<Item = Reply>) {
         lock(&self.shared.script).extend(replies);
+    }
+
+    /// Answers with `responder` (given the request's JSON body) whenever
+    /// the script is empty.
+    pub fn respond_with(&self, responder: impl Fn(&Value) -> Reply + Send + Sync + 'static) {
+        *lock(&self.shared.responder) = Some(Arc::new(responder));
     }
 
     /// Requests received so far.
@@ -176,7 +186,8 @@ async fn handle(
     if uri.path() != "/v1/chat/completions" {
         return error(404, None, &format!("no route {}", uri.path()));
     }
-    let next = lock(&shared.script).pop_front();
+    let responder = lock(&shared.responder).clone();
+    let next = lock(&shared.script).pop_front().or_else(|| responder.map(|r| r(&body)));
     let Some(mut reply) = next else {
         return error(400, None, &format!("mock server: script exhausted after {served} replies"));
     };
@@ -247,4 +258,74 @@ pub fn minimal_pack_dir() -> PathBuf {
 /// The shipped French pack (`data/prompt-packs/fr`).
 pub fn french_pack_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../data/prompt-packs/fr")
+}
+
+/// A deterministic stand-in for a model, for [`MockLlmServer::respond_with`]:
+/// it answers every task of pf1e by the request's `response_format` name.
+///
+/// - `strategy_spec` (a sentence): `healer`/`soign` → target healer,
+///   `weak`/`faibl` → weakest_ac, `wound`/`bless` → lowest_hp, and a
+///   percentage `N %` → `retreat: N/100`;
+/// - `strategy_specs` (proposals): party → `lowest_hp, retreat=0.25`,
+///   `weakest_ac, use_charges=false`, `nearest`; adversary → `weakest_ac`,
+///   `healer, retreat=0.5`, `nearest` (cut to the count asked);
+/// - `turn_actions` (a turn): the first plausible action;
+/// - free text (the report): the four sections, quoting the first number
+///   of the facts and, in the last section, `99,9 %` (absent from them).
+pub fn scripted_model(body: &Value) -> Reply {
+    let messages = body["messages"].as_array().cloned().unwrap_or_default();
+    let question = messages.last().and_then(|m| m["content"].as_str()).unwrap_or_default().to_string();
+    let format = body["response_format"]["json_schema"]["name"].as_str().unwrap_or_default();
+    match format {
+        "strategy_spec" => {
+            let request = question.split("request:").nth(1).unwrap_or_default().to_lowercase();
+            let mut levers = serde_json::Map::new();
+            if request.contains("healer") || request.contains("soign") {
+                levers.insert("target".into(), json!("healer"));
+            } else if request.contains("weak") || request.contains("faibl") {
+                levers.insert("target".into(), json!("weakest_ac"));
+            } else if request.contains("wound") || request.contains("bless") {
+                levers.insert("target".into(), json!("lowest_hp"));
+            }
+            let words: Vec<&str> = request.split_whitespace().collect();
+            if let Some(k) = words.iter().position(|w| w.starts_with('%'))
+                && let Some(n) = k.checked_sub(1).and_then(|k| words[k].parse::<f64>().ok())
+            {
+                levers.insert("retreat".into(), json!(n / 100.0));
+            }
+            Reply::json(&Value::Object(levers))
+        }
+        "strategy_specs" => {
+            let count = question
+                .lines()
+                .find_map(|l| l.strip_prefix("count: "))
+                .and_then(|c| c.trim().parse::<usize>().ok())
+                .unwrap_or(1);
+            let specs = if question.starts_with("side: party") {
+                vec![
+                    json!({"target": "lowest_hp", "retreat": 0.25}),
+                    json!({"target": "weakest_ac", "use_charges": false}),
+                    json!({"target": "nearest"}),
+                ]
+            } else {
+                vec![json!({"target": "weakest_ac"}), json!({"target": "healer", "retreat": 0.5}), json!({})]
+            };
+            Reply::json(&json!({"specs": specs.into_iter().take(count.max(1)).collect::<Vec<_>>()}))
+        }
+        "turn_actions" => {
+            let first = question
+                .lines()
+                .find_map(|l| l.strip_prefix("1. "))
+                .and_then(|a| serde_json::from_str::<Value>(a).ok())
+                .unwrap_or_else(|| json!({"kind": "wait"}));
+            Reply::json(&json!({"actions": [first]}))
+        }
+        _ => {
+            let facts = question.split("=== faits ===").nth(1).unwrap_or_default();
+            let number = crate::report::numbers(facts).into_iter().next().map(|n| n.text).unwrap_or_default();
+            Reply::content(format!(
+                "Bilan d'équilibrage\nLe combat est serré ({number}).\n\nDanger et attrition\nLes faits disent qui tombe.\n\nRobustesse\nRien de plus.\n\nObservabilité LLM\nUn appel, et 99,9 % de confiance."
+            ))
+        }
+    }
 }

@@ -34,10 +34,37 @@ pub struct ServerAuth {
     expected: Option<Vec<u8>>,
 }
 
+/// Why a request was refused by [`ServerAuth::check`]. No message contains a token.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum Refusal {
+    /// The request carries no `authorization` header.
+    #[error("this coordinator requires a token (PF1E_TOKEN or --token-file)")]
+    Missing,
+    /// The header does not carry the token.
+    #[error("wrong token")]
+    Wrong,
+}
+
 impl ServerAuth {
     /// Checks `Bearer <token>` when `token` is set; lets everything through otherwise.
     pub fn new(token: Option<&str>) -> Self {
         Self { expected: token.map(|t| format!("Bearer {t}").into_bytes()) }
+    }
+
+    /// Whether requests must carry a token.
+    pub fn required(&self) -> bool {
+        self.expected.is_some()
+    }
+
+    /// Checks the value of an `authorization` header (gRPC metadata or HTTP),
+    /// in constant time.
+    pub fn check(&self, authorization: Option<&[u8]>) -> Result<(), Refusal> {
+        let Some(expected) = &self.expected else { return Ok(()) };
+        match authorization {
+            Some(v) if same(v, expected) => Ok(()),
+            Some(_) => Err(Refusal::Wrong),
+            None => Err(Refusal::Missing),
+        }
     }
 }
 
@@ -48,13 +75,9 @@ fn same(a: &[u8], b: &[u8]) -> bool {
 
 impl tonic::service::Interceptor for ServerAuth {
     fn call(&mut self, req: Request<()>) -> Result<Request<()>, Status> {
-        let Some(expected) = &self.expected else { return Ok(req) };
-        match req.metadata().get("authorization") {
-            Some(v) if same(v.as_bytes(), expected) => Ok(req),
-            Some(_) => Err(Status::unauthenticated("wrong token")),
-            None => {
-                Err(Status::unauthenticated("this coordinator requires a token (PF1E_TOKEN or --token-file)"))
-            }
+        match self.check(req.metadata().get("authorization").map(|v| v.as_bytes())) {
+            Ok(()) => Ok(req),
+            Err(refusal) => Err(Status::unauthenticated(refusal.to_string())),
         }
     }
 }
@@ -111,5 +134,12 @@ mod tests {
         assert!(ServerAuth::new(None).call(Request::new(())).is_ok());
         assert!(!format!("{good:?}").contains("s3cret"));
         assert!(matches!(ClientAuth::new(Some("two\nlines")), Err(TokenError::NotAscii)));
+        // The same check for HTTP headers.
+        assert!(server.required() && !ServerAuth::new(None).required());
+        assert_eq!(server.check(Some(b"Bearer s3cret")), Ok(()));
+        assert_eq!(server.check(Some(b"Bearer s3cre")), Err(Refusal::Wrong));
+        assert_eq!(server.check(Some(b"s3cret")), Err(Refusal::Wrong));
+        assert_eq!(server.check(None), Err(Refusal::Missing));
+        assert_eq!(ServerAuth::new(None).check(None), Ok(()));
     }
 }

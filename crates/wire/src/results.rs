@@ -33,6 +33,74 @@ pub struct SweepResults {
     pub scenario: String,
     /// One entry per job, in the order of the sweep file.
     pub jobs: Vec<JobReport>,
+    /// What the LLM decided before planning (absent from the JSON when nothing).
+    #[serde(default, skip_serializing_if = "LlmDecisions::is_empty")]
+    pub llm: LlmDecisions,
+}
+
+/// What the LLM layer decided before any cell was planned: the strategies
+/// written as sentences and the strategies it proposed. Journaled with the
+/// sweep, so a resumed sweep plans the same cells and calls no model.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LlmDecisions {
+    /// Every sentence (`{ nl: "..." }`) with the strategy it compiled to.
+    #[serde(default)]
+    pub strategies: Vec<NlStrategy>,
+    /// Every job's proposals (`llm_candidates`, `llm_adversaries`).
+    #[serde(default)]
+    pub proposals: Vec<LlmProposals>,
+}
+
+impl LlmDecisions {
+    /// Whether the LLM decided nothing.
+    pub fn is_empty(&self) -> bool {
+        self.strategies.is_empty() && self.proposals.is_empty()
+    }
+
+    /// The sentence a strategy of `side` was compiled from, if any.
+    pub fn sentence_of(&self, side: &str, strategy: &str) -> Option<&str> {
+        self.strategies.iter().find(|s| s.side == side && s.strategy == strategy).map(|s| s.sentence.as_str())
+    }
+}
+
+/// A strategy written as a sentence, and what it compiled to.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NlStrategy {
+    /// `party` or `adversary`.
+    pub side: String,
+    /// The sentence, as written.
+    pub sentence: String,
+    /// Its canonical strategy name.
+    pub strategy: String,
+    /// The model that compiled it.
+    pub model: String,
+    /// The prompt version it was compiled with.
+    pub prompt_version: String,
+    /// Model answers read (1 without repair).
+    pub answers: u32,
+}
+
+/// The strategies the model proposed for one job.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LlmProposals {
+    /// Index of the job in the sweep file (0 for the first).
+    pub job: u32,
+    /// The prompt: `candidates` (optimize) or `red_team` (minmax).
+    pub prompt: String,
+    /// `party` or `adversary`.
+    pub side: String,
+    /// Strategies asked for.
+    pub asked: u32,
+    /// New strategies, by canonical name, in the model's order.
+    pub strategies: Vec<String>,
+    /// Proposed strategies already known (or repeated), dropped.
+    pub duplicates: Vec<String>,
+    /// The model.
+    pub model: String,
+    /// The prompt version.
+    pub prompt_version: String,
+    /// Model answers read (1 without repair).
+    pub answers: u32,
 }
 
 /// One job's answer and the cells it measured.
@@ -161,6 +229,8 @@ pub enum Stage {
     Refine,
     /// A candidate of the sweep file.
     Candidate,
+    /// A candidate proposed by the LLM (`llm_candidates`).
+    LlmProposal,
 }
 
 /// `optimize`: the ranked playbook of the party against one adversary.
@@ -193,6 +263,12 @@ pub struct PlaybookEntry {
     pub party: DangerMetrics,
     /// The adversary's danger.
     pub adversary: DangerMetrics,
+    /// The strategy it played identically with (every statistic equal over
+    /// the same runs under common random numbers: inert levers), when it did.
+    /// It then shares that strategy's rank, is measured further only through
+    /// it, and keeps its own (smaller) measurement here.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub same_as: Option<String>,
 }
 
 /// `minmax`: alternating best responses.
@@ -202,6 +278,9 @@ pub struct MinmaxResult {
     pub converged: bool,
     /// Every iteration, in order.
     pub iterations: Vec<MinmaxIteration>,
+    /// Adversary candidates proposed by the LLM (`llm_adversaries`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub llm_proposals: Vec<String>,
 }
 
 /// One iteration: the party's best response, then the adversary's.

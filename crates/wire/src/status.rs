@@ -68,6 +68,10 @@ pub struct Stats {
     pub runs_total: u64,
     /// Runs measured (computed or cached).
     pub runs_done: u64,
+    /// The most runs the planners can ask for, known before any battle (the
+    /// sum of each job's worst case): the total of a progress bar that never
+    /// moves backwards. Racing and refinement usually stop before it.
+    pub runs_worst_case: u64,
 }
 
 /// The state of one sweep.

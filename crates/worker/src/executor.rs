@@ -76,6 +76,14 @@ impl EngineEvaluator {
 
 impl ShardEvaluator for EngineEvaluator {
     fn evaluate(&self, scenario: &Scenario, spec: &ShardSpec) -> Result<ShardResult, EvalError> {
+        let _span = tracing::debug_span!(
+            "shard",
+            start = spec.runs.start,
+            end = spec.runs.end,
+            party = %spec.party,
+            seed = spec.seed
+        )
+        .entered();
         let ready = self.playable(scenario, spec)?;
         let enc = &ready.encounter;
         let range = spec.runs.clone();
@@ -91,6 +99,7 @@ impl ShardEvaluator for EngineEvaluator {
             let policy = MatchupPolicy::new(enc, side, party, adversary);
             run_batch_policy(&ready.prepared, &scenario.options, spec.seed, range, &policy)
         };
+        tracing::debug!(runs = outcomes.len(), "shard played");
         Ok(ShardResult::from_outcomes(enc, &outcomes))
     }
 }

@@ -24,6 +24,7 @@ use pf1e_worker::{EngineEvaluator, WorkerConfig};
 
 use super::runtime;
 use crate::error::{CliError, CliResult};
+use crate::output;
 
 /// Arguments of `pf1e bench-service`.
 #[derive(Debug, Clone, clap::Args)]
@@ -40,6 +41,9 @@ pub struct BenchServiceArgs {
     /// Cells of the resume measurement.
     #[arg(long, default_value_t = 10_000)]
     pub cells: u64,
+    /// Print one JSON document: each measurement's figures by name.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// The measurements.
@@ -103,7 +107,7 @@ fn through_service(sweep: &Path, workers: usize) -> Result<(Duration, u64), CliE
         };
         let server = tokio::spawn(serve(
             service.clone(),
-            ServeOptions { listener, metrics: None, token: None, tls: None },
+            ServeOptions { listener, token: None, tls: None },
             stopped(stop_rx.clone()),
         ));
         let mut handles = Vec::new();
@@ -149,26 +153,37 @@ fn through_service(sweep: &Path, workers: usize) -> Result<(Duration, u64), CliE
 pub fn run(args: &BenchServiceArgs) -> CliResult {
     let dir = tempfile::tempdir().map_err(CliError::environment)?;
     let all = args.which == Which::All;
+    let mut doc = serde_json::Map::new();
+    let say = |line: String| if args.json { Ok(()) } else { output::println(&line) };
     if all || args.which == Which::Overhead {
         let sweep = write_sweep(dir.path(), &args.data, "overhead", args.shards, 1, &[1], (&[1.0], &[1.0]))?;
         let (t, shards) = through_service(&sweep, 2)?;
-        println!(
-            "overhead: {shards} one-run shards through a coordinator and 2 workers over loopback in {:.2} s: {:.0} shards/s (target >= 5000)",
-            t.as_secs_f64(),
-            shards as f64 / t.as_secs_f64()
+        let rate = shards as f64 / t.as_secs_f64();
+        doc.insert(
+            "overhead".into(),
+            serde_json::json!({ "shards": shards, "seconds": t.as_secs_f64(), "shards_per_second": rate }),
         );
+        say(format!(
+            "overhead: {shards} one-run shards through a coordinator and 2 workers over loopback in {:.2} s: {rate:.0} shards/s (target >= 5000)",
+            t.as_secs_f64(),
+        ))?;
     }
     if all || args.which == Which::Scaling {
         let sweep =
             write_sweep(dir.path(), &args.data, "scaling", 20000, 100, &[1, 1], (&[0.5, 0.75, 1.0], &[1.0]))?;
         let (one, shards) = through_service(&sweep, 1)?;
         let (two, _) = through_service(&sweep, 2)?;
-        println!(
-            "scaling: {shards} shards, 1 single-thread worker {:.2} s, 2 workers {:.2} s: {:.2}x (target >= 1.8x)",
+        let speedup = one.as_secs_f64() / two.as_secs_f64();
+        doc.insert(
+            "scaling".into(),
+            serde_json::json!({ "shards": shards, "one_worker_seconds": one.as_secs_f64(),
+                                "two_workers_seconds": two.as_secs_f64(), "speedup": speedup }),
+        );
+        say(format!(
+            "scaling: {shards} shards, 1 single-thread worker {:.2} s, 2 workers {:.2} s: {speedup:.2}x (target >= 1.8x)",
             one.as_secs_f64(),
             two.as_secs_f64(),
-            one.as_secs_f64() / two.as_secs_f64()
-        );
+        ))?;
     }
     if all || args.which == Which::Resume {
         let side = (args.cells as f64).sqrt().ceil() as u64;
@@ -189,14 +204,23 @@ pub fn run(args: &BenchServiceArgs) -> CliResult {
             times.push((start.elapsed(), info.stats));
         }
         let (t, s) = &times[1];
-        println!(
+        doc.insert(
+            "resume".into(),
+            serde_json::json!({ "cells": s.cells_total, "first_seconds": times[0].0.as_secs_f64(),
+                                "shards_from_cache": s.shards_from_cache, "shards": s.shards_total,
+                                "rerun_seconds": t.as_secs_f64() }),
+        );
+        say(format!(
             "resume: {} cells computed in {:.2} s, then rerun with {} of {} shards from the cache in {:.2} s (target < 3 s)",
             s.cells_total,
             times[0].0.as_secs_f64(),
             s.shards_from_cache,
             s.shards_total,
             t.as_secs_f64()
-        );
+        ))?;
+    }
+    if args.json {
+        return output::json(&doc);
     }
     Ok(())
 }

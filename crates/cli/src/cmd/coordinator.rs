@@ -1,9 +1,9 @@
 //! `pf1e coordinator`: the sweep service.
 
-use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
 
+use pf1e_coordinator::http::{Http, HttpOptions, Scope};
 use pf1e_coordinator::scheduler::{Scheduler, SchedulerConfig};
 use pf1e_coordinator::service::{ServeOptions, Service, serve};
 use pf1e_coordinator::store::Store;
@@ -20,7 +20,14 @@ pub struct CoordinatorArgs {
     /// The redb database (cache and journal).
     #[arg(long)]
     pub db: PathBuf,
-    /// Address to serve Prometheus metrics on (`GET /metrics`).
+    /// Address of the dashboard, the JSON API, `/metrics`, `/healthz` and `/readyz`
+    /// [default: the gRPC port + 1 on the same interface; a free port when --listen's port is 0].
+    #[arg(long, conflicts_with = "no_http")]
+    pub http_listen: Option<String>,
+    /// Serve no HTTP at all (no dashboard, API, metrics or probes but --metrics-listen's).
+    #[arg(long)]
+    pub no_http: bool,
+    /// An extra address serving only `/metrics`, `/healthz` and `/readyz` (e.g. on a private network).
     #[arg(long)]
     pub metrics_listen: Option<String>,
     /// File holding the shared-secret token (else the PF1E_TOKEN variable; none: no authentication).
@@ -35,6 +42,30 @@ pub struct CoordinatorArgs {
     /// Lease lifetime in milliseconds; a worker silent this long loses its shards.
     #[arg(long, default_value_t = 10_000)]
     pub lease_ttl_ms: u64,
+    /// The LLM client that resolves sweeps using the LLM (nl: strategies, llm_candidates, llm_adversaries).
+    #[command(flatten)]
+    pub llm: crate::llm::LlmArgs,
+}
+
+/// The default HTTP address: the gRPC one with the next port (port 0 stays 0).
+fn default_http(listen: &str, grpc: std::net::SocketAddr) -> Result<String, CliError> {
+    let port = if listen.rsplit(':').next() == Some("0") {
+        0
+    } else {
+        grpc.port().checked_add(1).ok_or_else(|| {
+            CliError::input(format!(
+                "--listen {listen}: no port after {} for HTTP: pass --http-listen",
+                grpc.port()
+            ))
+        })?
+    };
+    Ok(std::net::SocketAddr::new(grpc.ip(), port).to_string())
+}
+
+async fn bind(addr: &str) -> Result<tokio::net::TcpListener, CliError> {
+    tokio::net::TcpListener::bind(addr)
+        .await
+        .map_err(|e| CliError::input(format!("cannot listen on {addr}: {e}")))
 }
 
 fn read(p: &PathBuf) -> Result<Vec<u8>, CliError> {
@@ -58,28 +89,41 @@ pub fn run(args: &CoordinatorArgs) -> CliResult {
     if !resumed.is_empty() {
         tracing::info!(?resumed, "resumed unfinished sweeps");
     }
+    // Built at start: a bad prompt pack or LLM flag stops the coordinator here.
+    let resolver = crate::llm::sweep::resolver(&sched, &args.llm)?;
     let rt = runtime()?;
     rt.block_on(async {
-        let listener = tokio::net::TcpListener::bind(&args.listen)
-            .await
-            .map_err(|e| CliError::input(format!("cannot listen on {}: {e}", args.listen)))?;
-        let metrics = match &args.metrics_listen {
-            Some(a) => Some(
-                tokio::net::TcpListener::bind(a)
-                    .await
-                    .map_err(|e| CliError::input(format!("cannot listen on {a}: {e}")))?,
-            ),
-            None => None,
-        };
-        let mut out = std::io::stdout();
-        if let Ok(a) = listener.local_addr() {
-            let _ = writeln!(out, "listening on {a}");
+        let listener = bind(&args.listen).await?;
+        let grpc = listener.local_addr().map_err(|e| CliError::environment(format!("gRPC listener: {e}")))?;
+        let mut http_listeners = Vec::new();
+        if let Some(a) = &args.metrics_listen {
+            http_listeners.push((bind(a).await?, Scope::Metrics));
         }
-        if let Some(Ok(a)) = metrics.as_ref().map(|m| m.local_addr()) {
-            let _ = writeln!(out, "metrics on {a}");
+        if !args.no_http {
+            let addr = match &args.http_listen {
+                Some(a) => a.clone(),
+                None => default_http(&args.listen, grpc)?,
+            };
+            http_listeners.push((bind(&addr).await?, Scope::Dashboard));
         }
-        let _ = out.flush();
-        let opts = ServeOptions { listener, metrics, token, tls };
-        serve(Service::new(sched), opts, shutdown_signal()).await.map_err(CliError::from)
+        let service = Service::new(sched).with_llm(resolver);
+        let http =
+            Http::start(&service, http_listeners, &HttpOptions { token: token.clone(), tls: tls.clone() })?;
+        // The bound addresses, for scripts (port 0); a closed stdout is no reason to stop serving.
+        let _ = crate::output::println(&format!("listening on {grpc}"));
+        let scheme = if tls.is_some() { "https" } else { "http" };
+        let mut addrs = http.addrs().iter();
+        if args.metrics_listen.is_some()
+            && let Some(a) = addrs.next()
+        {
+            let _ = crate::output::println(&format!("metrics on {a}"));
+        }
+        if let Some(a) = addrs.next() {
+            let _ = crate::output::println(&format!("http on {a} (dashboard: {scheme}://{a}/)"));
+        }
+        let opts = ServeOptions { listener, token, tls };
+        let served = serve(service, opts, shutdown_signal()).await.map_err(CliError::from);
+        drop(http);
+        served
     })
 }

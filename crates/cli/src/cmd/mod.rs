@@ -1,10 +1,13 @@
 //! The sweep-service subcommands: `run`, `coordinator`, `worker`, `ctl`,
-//! `bench-service`, and what they share (the coordinator address and token,
+//! `bench-service`, `import` (its own module, no service), and what they share (the coordinator address and token,
 //! progress display, result documents).
 
 pub mod bench_service;
+pub mod cache;
 pub mod coordinator;
 pub mod ctl;
+pub mod docs;
+pub mod import;
 pub mod progress;
 pub mod report;
 pub mod run;
@@ -14,22 +17,45 @@ use std::path::{Path, PathBuf};
 
 use pf1e_wire::auth::{ClientAuth, read_token_file};
 use pf1e_wire::client::Target;
-use pf1e_wire::status::SweepInfo;
 
 use crate::error::CliError;
 
-/// Connection options shared by `worker` and `ctl`.
+/// Connection options shared by `worker` and `ctl`, accepted anywhere on
+/// the line (`pf1e ctl status --coordinator URL`).
 #[derive(Debug, Clone, clap::Args)]
 pub struct ConnectArgs {
-    /// Coordinator URL (`http://host:port`).
-    #[arg(long, env = "PF1E_COORDINATOR")]
+    /// Coordinator URL (`http://host:port`, `https://host:port`).
+    #[arg(long, env = "PF1E_COORDINATOR", global = true, value_name = "URL")]
     pub coordinator: Option<String>,
     /// File holding the shared-secret token (else the PF1E_TOKEN variable).
-    #[arg(long)]
+    #[arg(long, global = true, value_name = "FILE")]
     pub token_file: Option<PathBuf>,
     /// PEM CA certificate to verify the coordinator's TLS certificate (https URLs).
-    #[arg(long)]
+    #[arg(long, global = true, value_name = "FILE")]
     pub tls_ca: Option<PathBuf>,
+}
+
+/// Refuses a coordinator URL whose scheme is neither `http` nor `https`
+/// (a bare `host:port` means `http://host:port`).
+pub fn check_url(url: &str) -> Result<(), CliError> {
+    let bad = |why: &str| {
+        CliError::input(format!(
+            "invalid coordinator URL {url:?}: {why} (expected http://HOST:PORT or https://HOST:PORT; check --coordinator or PF1E_COORDINATOR)"
+        ))
+    };
+    match url.split_once("://") {
+        Some((scheme, rest)) => {
+            if !scheme.eq_ignore_ascii_case("http") && !scheme.eq_ignore_ascii_case("https") {
+                return Err(bad(&format!("unsupported scheme {scheme:?}")));
+            }
+            if rest.is_empty() || rest.starts_with('/') || rest.starts_with(':') {
+                return Err(bad("no host"));
+            }
+            Ok(())
+        }
+        None if url.trim().is_empty() => Err(bad("empty")),
+        None => Ok(()),
+    }
 }
 
 /// The token: `--token-file`, else `PF1E_TOKEN`, else none.
@@ -46,6 +72,7 @@ impl ConnectArgs {
         let url = self.coordinator.clone().ok_or_else(|| {
             CliError::input("no coordinator: pass --coordinator URL or set PF1E_COORDINATOR")
         })?;
+        check_url(&url)?;
         let token = token(self.token_file.as_deref())?;
         let auth = ClientAuth::new(token.as_deref())?;
         let tls_ca = match &self.tls_ca {
@@ -88,8 +115,18 @@ pub async fn shutdown_signal() {
     }
 }
 
-/// The JSON document of `run --json`, `ctl results --json` and `ctl status ID --json`
-/// (keys sorted, as every JSON document pf1e prints).
-pub fn document(info: &SweepInfo, with_results: bool) -> serde_json::Value {
-    serde_json::to_value(info.document(with_results)).unwrap_or_default()
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn coordinator_urls_need_an_http_scheme_and_a_host() {
+        for ok in ["http://127.0.0.1:7070", "https://c.example:7070", "HTTP://h:1", "localhost:7070"] {
+            assert!(check_url(ok).is_ok(), "{ok}");
+        }
+        for bad in ["ftp://h:1", "grpc://h:7070", "http://", "http://:7070", ""] {
+            let Err(CliError::Input(m)) = check_url(bad) else { panic!("{bad} accepted") };
+            assert!(m.contains("http://HOST:PORT"), "{m}");
+        }
+    }
 }

@@ -11,57 +11,51 @@ use pf1e_coordinator::sweep::{Sweep, bundle_from_disk};
 use pf1e_wire::status::SweepStatus;
 use pf1e_worker::EngineEvaluator;
 
+use super::cache::{default_db, open_waiting};
 use super::progress::Progress;
+use crate::GlobalArgs;
 use crate::error::{CliError, CliResult};
+use crate::i18n::Lang;
 
 /// Arguments of `pf1e run`.
 #[derive(Debug, Clone, clap::Args)]
 pub struct RunArgs {
     /// The sweep file.
     pub sweep: PathBuf,
-    /// Print one JSON document (id, status, stats, results) on stdout.
-    #[arg(long)]
-    pub json: bool,
-    /// Cache database (default: $PF1E_CACHE, else $XDG_CACHE_HOME/pf1e/cache.redb, else ~/.cache/pf1e/cache.redb).
-    #[arg(long)]
+    /// Cache database (default: $PF1E_CACHE, else $XDG_CACHE_HOME/pf1e/cache.redb, else
+    /// ~/.cache/pf1e/cache.redb). Another pf1e using it is waited for.
+    #[arg(long, value_name = "FILE")]
     pub db: Option<PathBuf>,
     /// Use no cache file: compute everything, keep nothing.
     #[arg(long, conflicts_with = "db")]
     pub no_cache: bool,
     /// Threads (default: all cores).
-    #[arg(long)]
+    #[arg(long, value_parser = crate::args::positive::<usize>)]
     pub threads: Option<usize>,
-    /// No progress display.
-    #[arg(long, short)]
-    pub quiet: bool,
     #[command(flatten)]
     pub report: super::report::ReportArgs,
-}
-
-/// The default cache file.
-pub fn default_db() -> PathBuf {
-    if let Some(p) = std::env::var_os("PF1E_CACHE") {
-        return PathBuf::from(p);
-    }
-    let base = std::env::var_os("XDG_CACHE_HOME")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))
-        .unwrap_or_else(|| PathBuf::from("."));
-    base.join("pf1e").join("cache.redb")
+    #[command(flatten)]
+    pub llm_report: crate::llm::report::LlmReportArgs,
+    #[command(flatten)]
+    pub llm: crate::llm::LlmArgs,
 }
 
 /// Runs `pf1e run`.
-pub fn run(args: &RunArgs) -> CliResult {
+pub fn run(args: &RunArgs, global: &GlobalArgs) -> CliResult {
+    let lang = Lang::resolve(global.lang);
     // Everything is read and checked before the cache is opened: a bad sweep writes nothing.
     let bundle = bundle_from_disk(&args.sweep)?;
     let sweep = Sweep::from_bundle(&bundle)?;
     sweep.validate(&bundle.sweep_yaml)?;
+    args.llm_report.check(args.report.format() == super::report::Format::Json)?;
 
-    let store = if args.no_cache {
-        Store::in_memory()
+    // The scheduler owns the store; the owner note lives until the run ends.
+    let (store, _owner) = if args.no_cache {
+        (Store::in_memory()?, None)
     } else {
-        Store::open(&args.db.clone().unwrap_or_else(default_db))
-    }?;
+        let cache = open_waiting(&args.db.clone().unwrap_or_else(default_db), lang, global.quiet)?;
+        (cache.store, Some(cache.owner))
+    };
     let threads =
         args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
     let pool = rayon::ThreadPoolBuilder::new()
@@ -69,13 +63,21 @@ pub fn run(args: &RunArgs) -> CliResult {
         .build()
         .map_err(|e| CliError::environment(format!("thread pool: {e}")))?;
     let mut sched = Scheduler::new(store, SchedulerConfig { validate: false, ..Default::default() });
-    let id = sched.submit(bundle)?;
+    let id = crate::llm::sweep::submit(&mut sched, bundle, &args.llm)?;
     let evaluator = EngineEvaluator::new();
-    let mut progress = Progress::new(args.quiet);
+    let mut progress = Progress::new(global.quiet, lang);
     let info = pool.install(|| drive(&mut sched, id, &evaluator, threads, |i| progress.update(i)))?;
     progress.finish();
+    // The narrative's cache is the run's redb file, kept open past the scheduler.
+    let llm_cache = args.llm_report.llm_report.then(|| std::sync::Arc::new(sched.llm_cache()));
+    drop(sched);
     if info.status != SweepStatus::Done {
         return Err(CliError::environment(format!("sweep {} {}: {}", info.id, info.status, info.error)));
     }
-    super::report::emit(&info, args.json, &args.report)
+    super::report::emit(&info, &args.report, lang)?;
+    if let Some(cache) = llm_cache {
+        let facts = crate::llm::report::sweep_facts(&info, lang);
+        crate::llm::report::narrate_blocking(&facts, &args.llm_report, &args.llm, cache)?;
+    }
+    Ok(())
 }

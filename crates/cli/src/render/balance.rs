@@ -1,11 +1,11 @@
-//! The balance report of `pf1e sim` as text: French by default, English on
-//! request, aligned by display width.
+//! The balance report of `pf1e sim` as text, in the user's language (see
+//! [`crate::i18n`]), aligned by display width.
 
 use pf1e_engine::report::Report;
 
-use super::Lang;
 use super::table::{self, Align};
 use super::transcript;
+use crate::i18n::{Lang, T};
 
 /// The text form of `report`: the transcript table (if any), then the report.
 /// Ends with a newline.
@@ -20,38 +20,43 @@ pub fn text(report: &Report, lang: Lang) -> String {
 }
 
 fn summary(report: &Report, lang: Lang) -> String {
-    let w = Words::of(lang);
+    let colon = lang.colon();
     let mut out = String::new();
-    out.push_str(w.title);
+    out.push_str(lang.t(T::BalanceTitle));
     out.push('\n');
-    out.push_str(&format!("{} : {}\n", w.map, report.map));
+    out.push_str(&lang.label(T::Map, &report.map));
+    out.push('\n');
     for side in &report.sides {
-        let noun = if side.combatants == 1 { w.combatant } else { w.combatants };
-        out.push_str(&format!("{} : {} {}\n", side.name, side.combatants, noun));
+        let noun = lang.t(if side.combatants == 1 { T::Combatant } else { T::Combatants });
+        out.push_str(&format!("{}{colon}{} {noun}\n", side.name, side.combatants));
     }
-    let simulated = if report.runs == 1 { w.combat_simulated } else { w.combats_simulated };
-    let rounds = if report.round_cap == 1 { "round" } else { "rounds" };
-    let death = if report.simple_monster_death { w.simple_death } else { "" };
+    let simulated = lang.t(if report.runs == 1 { T::CombatSimulated } else { T::CombatsSimulated });
+    let rounds = lang.t(if report.round_cap == 1 { T::Round } else { T::Rounds });
+    let death = if report.simple_monster_death { lang.t(T::SimpleDeath) } else { "" };
     out.push_str(&format!(
         "{} {simulated} (seed {}, {} {} {rounds}{death})\n\n",
-        report.runs, report.seed, w.cap, report.round_cap
+        report.runs,
+        report.seed,
+        lang.t(T::Cap),
+        report.round_cap
     ));
     for side in &report.sides {
         out.push_str(&format!(
-            "{} {} : {} ({}) — {} : [{}, {}]\n",
-            w.wins,
+            "{} {}{colon}{} ({}) — {}{colon}[{}, {}]\n",
+            lang.t(T::Wins),
             side.name,
             percent(side.win_rate),
             side.wins,
-            w.band,
+            lang.t(T::Band3s),
             percent(side.band[0]),
             percent(side.band[1]),
         ));
     }
-    out.push_str(&format!("{} : {} ({})\n", w.draws, percent(report.draw_rate), report.draws));
-    out.push_str(&format!("{} : {:.1}\n\n", w.avg_rounds, report.avg_rounds));
-    out.push_str(w.attrition);
-    out.push_str(" :\n");
+    out.push_str(&format!("{}{colon}{} ({})\n", lang.t(T::Draws), percent(report.draw_rate), report.draws));
+    out.push_str(&format!("{}{colon}{:.1}\n\n", lang.t(T::AvgRounds), report.avg_rounds));
+    out.push_str(lang.t(T::Attrition));
+    out.push_str(colon.trim_end());
+    out.push('\n');
     let rows: Vec<Vec<String>> = report
         .combatants
         .iter()
@@ -68,91 +73,27 @@ fn summary(report: &Report, lang: Lang) -> String {
             ]
         })
         .collect();
-    let mut aligns = vec![Align::Right; w.columns.len()];
+    let columns = [
+        T::ColCombatant,
+        T::ColSide,
+        T::ColHits,
+        T::ColCrits,
+        T::ColDealt,
+        T::ColTaken,
+        T::ColHealing,
+        T::ColDeaths,
+    ]
+    .map(|c| lang.t(c));
+    let mut aligns = vec![Align::Right; columns.len()];
     aligns[0] = Align::Left;
     aligns[1] = Align::Left;
-    out.push_str(&table::render(&w.columns, &aligns, &rows));
+    out.push_str(&table::render(&columns, &aligns, &rows));
     out
 }
 
 /// A rate in [0, 1] as a percentage with one decimal.
 fn percent(rate: f64) -> String {
     format!("{:.1}%", rate * 100.0)
-}
-
-/// The fixed words of the report in one language.
-struct Words {
-    title: &'static str,
-    map: &'static str,
-    combatant: &'static str,
-    combatants: &'static str,
-    combat_simulated: &'static str,
-    combats_simulated: &'static str,
-    cap: &'static str,
-    simple_death: &'static str,
-    wins: &'static str,
-    band: &'static str,
-    draws: &'static str,
-    avg_rounds: &'static str,
-    attrition: &'static str,
-    columns: [&'static str; 8],
-}
-
-impl Words {
-    fn of(lang: Lang) -> Self {
-        match lang {
-            Lang::Fr => Self {
-                title: "=== Rapport d'équilibrage ===",
-                map: "Carte",
-                combatant: "combattant",
-                combatants: "combattants",
-                combat_simulated: "combat simulé",
-                combats_simulated: "combats simulés",
-                cap: "plafond",
-                simple_death: ", mort simplifiée des monstres",
-                wins: "Victoires",
-                band: "bande 3σ",
-                draws: "Nuls",
-                avg_rounds: "Rounds moyens",
-                attrition: "Attrition moyenne par combattant",
-                columns: [
-                    "Combattant",
-                    "Camp",
-                    "Touches",
-                    "Critiques",
-                    "Dégâts infligés",
-                    "Dégâts subis",
-                    "Soins prodigués",
-                    "Morts %",
-                ],
-            },
-            Lang::En => Self {
-                title: "=== Balance report ===",
-                map: "Map",
-                combatant: "combatant",
-                combatants: "combatants",
-                combat_simulated: "combat simulated",
-                combats_simulated: "combats simulated",
-                cap: "cap",
-                simple_death: ", simple monster death",
-                wins: "Wins",
-                band: "3σ band",
-                draws: "Draws",
-                avg_rounds: "Average rounds",
-                attrition: "Average attrition per combatant",
-                columns: [
-                    "Combatant",
-                    "Side",
-                    "Hits",
-                    "Crits",
-                    "Damage dealt",
-                    "Damage taken",
-                    "Healing given",
-                    "Deaths %",
-                ],
-            },
-        }
-    }
 }
 
 #[cfg(test)]
@@ -275,14 +216,15 @@ mod tests {
         let mut s = summary();
         s.runs = 1;
         let text = text(&Report::build(&encounter(), &s, &options, 9, None), Lang::En);
-        assert!(text.starts_with("=== Balance report ===\nMap : Arène d'essai\nplayers : 2 combatants\n"));
-        assert!(text.contains("monsters : 1 combatant\n"));
+        assert!(text.starts_with("=== Balance report ===\nMap: Arène d'essai\nplayers: 2 combatants\n"));
+        assert!(text.contains("monsters: 1 combatant\n"));
         assert!(text.contains("1 combat simulated (seed 9, cap 1 round, simple monster death)\n"));
-        assert!(text.contains("Wins players : "));
-        assert!(text.contains("— 3σ band : ["));
-        assert!(text.contains("\nDraws : "));
-        assert!(text.contains("\nAverage rounds : "));
-        assert!(text.contains("\nAverage attrition per combatant :\nCombatant  Side "));
+        assert!(text.contains("Wins players: "));
+        assert!(text.contains("— 3σ band: ["));
+        assert!(text.contains("\nDraws: "));
+        assert!(text.contains("\nAverage rounds: "));
+        assert!(text.contains("\nAverage attrition per combatant:\nCombatant  Side "));
+        assert!(!text.contains(" :"), "no French typography in English: {text}");
     }
 
     #[test]

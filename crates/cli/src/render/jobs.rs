@@ -1,12 +1,23 @@
-//! Reports of finished sweeps: one aligned text table (or Markdown table)
-//! per job, from the typed results, so `pf1e run` and `ctl results` print
-//! the same report.
+//! Reports of finished sweeps, from the typed results, so `pf1e run` and
+//! `ctl results` print the same report: each job leads with its answer in
+//! one line, then its table (aligned text within the terminal's width, or
+//! Markdown), in the user's language.
+//!
+//! The `optimize` playbook shows one row per group of strategies that
+//! played identically (their names listed together), the top `--top` rows,
+//! and keeps to the width by dropping its least useful columns first and
+//! wrapping the names.
+
+use std::collections::BTreeMap;
 
 use pf1e_wire::results::{
-    Crossing, DangerMapResult, DangerMetrics, DangerPoint, FrontierResult, JobResult, MinmaxResult,
-    OptimizeResult, SensitivityResult, SweepResults,
+    CellReport, Crossing, DangerLayer, DangerMapResult, DangerMetrics, DangerPoint, FrontierResult,
+    JobResult, MinmaxResult, OptimizeResult, PlaybookEntry, SensitivityResult, Stage, SweepResults,
 };
 use pf1e_wire::status::SweepInfo;
+
+use super::table::display_width;
+use crate::i18n::{Lang, T};
 
 /// Output style.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -17,45 +28,69 @@ pub enum Style {
     Markdown,
 }
 
-/// A table: header and rows of cells.
-fn table(style: Style, headers: &[&str], rows: &[Vec<String>]) -> String {
+/// How a report is laid out.
+#[derive(Debug, Clone, Copy)]
+pub struct View {
+    /// Language.
+    pub lang: Lang,
+    /// Text or Markdown.
+    pub style: Style,
+    /// Rows of the optimize playbook shown.
+    pub top: usize,
+    /// Columns a text line may take (Markdown ignores it).
+    pub width: usize,
+}
+
+/// Images written beside a report, by job index: (alternative text, file name).
+pub type Images = BTreeMap<usize, Vec<(String, String)>>;
+
+/// A table: headers and rows; a cell may hold several lines.
+pub(super) fn table(view: &View, headers: &[String], rows: &[Vec<String>]) -> String {
     let mut out = String::new();
-    match style {
+    match view.style {
         Style::Text => {
             let widths: Vec<usize> = (0..headers.len())
                 .map(|i| {
                     rows.iter()
-                        .map(|r| r.get(i).map_or(0, |c| c.chars().count()))
+                        .filter_map(|r| r.get(i))
+                        .flat_map(|c| c.lines())
+                        .map(display_width)
                         .max()
                         .unwrap_or(0)
-                        .max(headers[i].chars().count())
+                        .max(display_width(&headers[i]))
                 })
                 .collect();
-            let line = |cells: Vec<&str>| {
-                let mut l = cells
-                    .iter()
-                    .zip(&widths)
-                    .map(|(c, w)| format!("{c}{}", " ".repeat(w - c.chars().count())))
-                    .collect::<Vec<_>>()
-                    .join("  ");
+            let line = |cells: &[&str]| {
+                let mut l = String::new();
+                for (i, (c, w)) in cells.iter().zip(&widths).enumerate() {
+                    if i > 0 {
+                        l.push_str("  ");
+                    }
+                    l.push_str(c);
+                    l.push_str(&" ".repeat(w.saturating_sub(display_width(c))));
+                }
                 l.truncate(l.trim_end().len());
                 l + "\n"
             };
-            out += &line(headers.to_vec());
+            let h: Vec<&str> = headers.iter().map(String::as_str).collect();
+            out += &line(&h);
             let dashes: Vec<String> = widths.iter().map(|w| "-".repeat(*w)).collect();
-            out += &line(dashes.iter().map(String::as_str).collect());
+            out += &line(&dashes.iter().map(String::as_str).collect::<Vec<_>>());
             for r in rows {
-                out += &line(r.iter().map(String::as_str).collect());
+                let cells: Vec<Vec<&str>> = r.iter().map(|c| c.lines().collect()).collect();
+                let height = cells.iter().map(Vec::len).max().unwrap_or(1).max(1);
+                for k in 0..height {
+                    let parts: Vec<&str> = cells.iter().map(|c| c.get(k).copied().unwrap_or("")).collect();
+                    out += &line(&parts);
+                }
             }
         }
         Style::Markdown => {
-            out += &format!("| {} |\n", headers.join(" | "));
+            let esc = |c: &str| c.replace('|', "\\|").replace('\n', " ");
+            out += &format!("| {} |\n", headers.iter().map(|h| esc(h)).collect::<Vec<_>>().join(" | "));
             out += &format!("|{}|\n", headers.iter().map(|_| "---").collect::<Vec<_>>().join("|"));
             for r in rows {
-                out += &format!(
-                    "| {} |\n",
-                    r.iter().map(|c| c.replace('|', "\\|")).collect::<Vec<_>>().join(" | ")
-                );
+                out += &format!("| {} |\n", r.iter().map(|c| esc(c)).collect::<Vec<_>>().join(" | "));
             }
         }
     }
@@ -75,70 +110,325 @@ fn json_num(x: f64) -> String {
     serde_json::to_string(&x).unwrap_or_default()
 }
 
+/// The 3σ band of a survival probability, in percent.
+fn survive_band(m: &DangerMetrics) -> (String, String) {
+    let (lo, hi) = pf1e_engine::metrics::band(m.p_survives, m.runs, 3.0);
+    (format!("{:.1}", lo * 100.0), format!("{:.1}", hi * 100.0))
+}
+
 fn win(m: &DangerMetrics) -> String {
     format!("{} [{:.1}, {:.1}]", pct(m.win_rate), m.win_band.0 * 100.0, m.win_band.1 * 100.0)
 }
 
-fn heading(style: Style, text: &str) -> String {
+pub(super) fn heading(style: Style, text: &str) -> String {
     match style {
-        Style::Text => format!("{text}\n{}\n", "=".repeat(text.chars().count())),
+        Style::Text => format!("{text}\n{}\n", "=".repeat(display_width(text))),
         Style::Markdown => format!("## {text}\n\n"),
     }
 }
 
-/// The playbook of an optimize job.
-fn optimize(style: Style, r: &OptimizeResult) -> String {
-    let rows: Vec<Vec<String>> = r
-        .playbook
-        .iter()
-        .map(|e| {
-            let p = &e.party;
-            let rank = e.rank.to_string();
-            let stage = match e.stage {
-                pf1e_wire::results::Stage::Grid => "grid",
-                pf1e_wire::results::Stage::Refine => "refine",
-                pf1e_wire::results::Stage::Candidate => "candidate",
-            };
-            vec![
-                if e.tied_with_leader { format!("{rank}≈1") } else { rank },
-                e.strategy.clone(),
-                stage.to_string(),
-                e.runs.to_string(),
-                pct(p.p_survives),
-                pct(p.p_tpk),
-                pct(p.p_any_death),
-                num(p.expected_hp_lost, 1),
-                num(p.worst_decile_hp, 1),
-                num(p.expected_rounds, 1),
-                win(p),
-            ]
-        })
-        .collect();
-    format!(
-        "adversary: {}; {} runs spent; ≈1: statistically tied with the leader (3σ)\n\n{}",
-        r.adversary_strategy,
-        r.spent_runs,
-        table(
-            style,
-            &[
-                "Rank",
-                "Strategy",
-                "Stage",
-                "Runs",
-                "P(survive)",
-                "P(TPK)",
-                "P(>=1 death)",
-                "HP lost",
-                "Worst-decile HP",
-                "Rounds",
-                "Win% (3σ)"
-            ],
-            &rows
-        )
-    )
+/// The answer line: bold in Markdown.
+fn answer(style: Style, text: &str) -> String {
+    match style {
+        Style::Text => format!("{text}\n"),
+        Style::Markdown => format!("**{text}**\n"),
+    }
 }
 
-fn minmax(style: Style, r: &MinmaxResult) -> String {
+/// One row of the playbook: a strategy and those that played identically with it.
+struct Group<'a> {
+    /// The representative (the most measured), then the others.
+    entries: Vec<&'a PlaybookEntry>,
+}
+
+impl Group<'_> {
+    fn lead(&self) -> &PlaybookEntry {
+        self.entries[0]
+    }
+
+    /// The strategies of the row; a strategy the LLM proposed is marked `(llm)`.
+    fn names(&self) -> Vec<String> {
+        self.entries
+            .iter()
+            .map(|e| match e.stage {
+                Stage::LlmProposal => format!("{} (llm)", e.strategy),
+                _ => e.strategy.clone(),
+            })
+            .collect()
+    }
+}
+
+/// The playbook's rows: entries of one rank form one group (the planner
+/// ranks strategies that played identically together); in older results
+/// without `same_as`, entries with identical figures over the same runs.
+fn groups(r: &OptimizeResult) -> Vec<Group<'_>> {
+    let mut out: Vec<Group<'_>> = Vec::new();
+    for e in &r.playbook {
+        let joins = out.last().is_some_and(|g| {
+            let l = g.lead();
+            (e.same_as.is_some() && e.rank == l.rank)
+                || (e.runs == l.runs && e.party == l.party && e.adversary == l.adversary)
+        });
+        match out.last_mut() {
+            Some(g) if joins => g.entries.push(e),
+            _ => out.push(Group { entries: vec![e] }),
+        }
+    }
+    out
+}
+
+/// A row of the playbook for a chart: its rank, names and survival band.
+pub struct PlaybookRow {
+    /// Rank (1 for the best).
+    pub rank: u64,
+    /// Statistically tied with rank 1.
+    pub tied: bool,
+    /// The strategies of the row, joined by `; `.
+    pub names: String,
+    /// Runs of its measurement.
+    pub runs: u64,
+    /// P(survive).
+    pub p: f64,
+    /// Low end of its 3σ band.
+    pub lo: f64,
+    /// High end of its 3σ band.
+    pub hi: f64,
+}
+
+/// The top `top` rows of a playbook, one per group of identical play.
+pub fn optimize_rows(r: &OptimizeResult, top: usize) -> Vec<PlaybookRow> {
+    groups(r)
+        .iter()
+        .take(top.max(1))
+        .map(|g| {
+            let l = g.lead();
+            let (lo, hi) = pf1e_engine::metrics::band(l.party.p_survives, l.party.runs, 3.0);
+            PlaybookRow {
+                rank: l.rank,
+                tied: l.tied_with_leader,
+                names: g.names().join("; "),
+                runs: l.runs,
+                p: l.party.p_survives,
+                lo,
+                hi,
+            }
+        })
+        .collect()
+}
+
+/// The levers of a canonical strategy name: `lowest_hp, retreat=0.5` →
+/// {target: lowest_hp, retreat: 0.5}; absent levers are at their default.
+fn levers(name: &str) -> BTreeMap<&str, &str> {
+    let mut out = BTreeMap::new();
+    if name == "default" {
+        return out;
+    }
+    for part in name.split(", ") {
+        match part.split_once('=') {
+            Some((k, v)) => out.insert(k, v),
+            None => out.insert("target", part),
+        };
+    }
+    out
+}
+
+/// The levers that changed the outcome: those that alone tell apart two
+/// strategies measured with the same runs whose party figures differ.
+pub fn levers_that_matter(playbook: &[PlaybookEntry]) -> Vec<String> {
+    let parsed: Vec<BTreeMap<&str, &str>> = playbook.iter().map(|e| levers(&e.strategy)).collect();
+    let mut matter = std::collections::BTreeSet::new();
+    for (i, a) in playbook.iter().enumerate() {
+        for (j, b) in playbook.iter().enumerate().skip(i + 1) {
+            if a.runs != b.runs || a.party == b.party {
+                continue;
+            }
+            let keys: std::collections::BTreeSet<&str> =
+                parsed[i].keys().chain(parsed[j].keys()).copied().collect();
+            let differing: Vec<&str> =
+                keys.into_iter().filter(|k| parsed[i].get(k) != parsed[j].get(k)).collect();
+            if let [only] = differing.as_slice() {
+                matter.insert(only.to_string());
+            }
+        }
+    }
+    matter.into_iter().collect()
+}
+
+/// Names for one line: all of them when few, else the first two and a count.
+fn short_names(names: &[&str], lang: Lang) -> String {
+    if names.len() <= 3 {
+        return names.join("; ");
+    }
+    format!("{}; {} {}", names[0], names[1], lang.f(T::MoreNames, &[&(names.len() - 2)]))
+}
+
+/// Wraps `names` (joined by `; `) into lines of at most `width` columns;
+/// a single name longer than that is cut with an ellipsis.
+fn wrap_names(names: &[&str], width: usize) -> String {
+    let width = width.max(8);
+    let mut lines: Vec<String> = Vec::new();
+    let mut current = String::new();
+    for (i, name) in names.iter().enumerate() {
+        let piece = if i + 1 < names.len() { format!("{name};") } else { (*name).to_string() };
+        let piece = if display_width(&piece) > width {
+            let mut cut = String::new();
+            for c in piece.chars() {
+                if display_width(&cut) + 2 > width {
+                    break;
+                }
+                cut.push(c);
+            }
+            cut + "…"
+        } else {
+            piece
+        };
+        let sep = if current.is_empty() { 0 } else { 1 };
+        if !current.is_empty() && display_width(&current) + sep + display_width(&piece) > width {
+            lines.push(std::mem::take(&mut current));
+        }
+        if !current.is_empty() {
+            current.push(' ');
+        }
+        current.push_str(&piece);
+    }
+    if !current.is_empty() {
+        lines.push(current);
+    }
+    lines.join("\n")
+}
+
+/// Strategy names shown in one row of a text playbook.
+const NAMES_PER_ROW: usize = 4;
+
+/// The one-line answer of an optimize job.
+pub fn optimize_answer(lang: Lang, r: &OptimizeResult) -> Option<String> {
+    let groups = groups(r);
+    let best = groups.first()?;
+    let lead = best.lead();
+    let (lo, hi) = survive_band(&lead.party);
+    let mut line = lang.f(
+        T::BestPlan,
+        &[
+            &short_names(&best.names().iter().map(String::as_str).collect::<Vec<_>>(), lang),
+            &pct(lead.party.p_survives),
+            &lo,
+            &hi,
+        ],
+    );
+    let tied = groups.iter().skip(1).filter(|g| g.lead().tied_with_leader).count();
+    let tied = match tied {
+        0 => lang.t(T::TiedWithNone).to_string(),
+        1 => lang.t(T::TiedWithOne).to_string(),
+        n => lang.f(T::TiedWithMany, &[&n]),
+    };
+    let levers = levers_that_matter(&r.playbook);
+    let levers = if levers.is_empty() {
+        lang.t(T::NoLeverMatters).to_string()
+    } else {
+        lang.f(T::LeversMatter, &[&levers.join(", ")])
+    };
+    let semi = if lang == Lang::Fr { " ; " } else { "; " };
+    line += semi;
+    line += &tied;
+    line += semi;
+    line += &levers;
+    Some(line)
+}
+
+/// The playbook of an optimize job.
+fn optimize(view: &View, r: &OptimizeResult) -> String {
+    let lang = view.lang;
+    let groups = groups(r);
+    let shown = groups.len().min(view.top.max(1));
+    // Columns, most useful first; the rank, names and survival are always shown.
+    struct Col {
+        header: T,
+        cell: fn(&PlaybookEntry) -> String,
+    }
+    let optional: [Col; 7] = [
+        Col { header: T::ColRuns, cell: |e| e.runs.to_string() },
+        Col { header: T::ColHpLost, cell: |e| num(e.party.expected_hp_lost, 1) },
+        Col { header: T::ColTpk, cell: |e| pct(e.party.p_tpk) },
+        Col { header: T::ColAnyDeath, cell: |e| pct(e.party.p_any_death) },
+        Col { header: T::ColRoundsAvg, cell: |e| num(e.party.expected_rounds, 1) },
+        Col { header: T::ColWorstDecile, cell: |e| num(e.party.worst_decile_hp, 1) },
+        Col { header: T::ColWin, cell: |e| win(&e.party) },
+    ];
+    let rank_cell = |g: &Group<'_>| {
+        let l = g.lead();
+        if l.tied_with_leader { format!("{}≈", l.rank) } else { l.rank.to_string() }
+    };
+    let survive_cell = |g: &Group<'_>| {
+        let (lo, hi) = survive_band(&g.lead().party);
+        format!("{} [{lo}, {hi}]", pct(g.lead().party.p_survives))
+    };
+    let col_width = |header: &str, cells: &mut dyn Iterator<Item = String>| {
+        cells.map(|c| display_width(&c)).max().unwrap_or(0).max(display_width(header))
+    };
+    let rows = &groups[..shown];
+    let fixed = col_width(lang.t(T::ColRank), &mut rows.iter().map(rank_cell))
+        + 2
+        + col_width(lang.t(T::ColSurvive), &mut rows.iter().map(survive_cell))
+        + 2;
+    let widths: Vec<usize> = optional
+        .iter()
+        .map(|c| col_width(lang.t(c.header), &mut rows.iter().map(|g| (c.cell)(g.lead()))) + 2)
+        .collect();
+    let longest_name = rows.iter().flat_map(|g| g.names()).map(|n| display_width(&n)).max().unwrap_or(8);
+    let min_names = longest_name.clamp(display_width(lang.t(T::ColStrategy)), 44);
+    let mut kept = optional.len();
+    if view.style == Style::Text {
+        while kept > 0 && fixed + widths[..kept].iter().sum::<usize>() + min_names > view.width {
+            kept -= 1;
+        }
+    }
+    let names_width = match view.style {
+        Style::Text => view.width.saturating_sub(fixed + widths[..kept].iter().sum::<usize>()).max(12),
+        Style::Markdown => usize::MAX,
+    };
+    let mut headers = vec![lang.t(T::ColRank).to_string(), lang.t(T::ColStrategy).to_string()];
+    headers.push(lang.t(T::ColSurvive).to_string());
+    headers.extend(optional[..kept].iter().map(|c| lang.t(c.header).to_string()));
+    let table_rows: Vec<Vec<String>> = rows
+        .iter()
+        .map(|g| {
+            let names = match view.style {
+                Style::Text => {
+                    // At most a few names per row in a terminal; Markdown and JSON list them all.
+                    let all = g.names();
+                    let mut shown: Vec<String> =
+                        all.iter().take(NAMES_PER_ROW).map(|n| n.to_string()).collect();
+                    if all.len() > NAMES_PER_ROW {
+                        shown.push(lang.f(T::MoreNames, &[&(all.len() - NAMES_PER_ROW)]));
+                    }
+                    wrap_names(&shown.iter().map(String::as_str).collect::<Vec<_>>(), names_width)
+                }
+                Style::Markdown => g.names().join("; "),
+            };
+            let mut row = vec![rank_cell(g), names, survive_cell(g)];
+            row.extend(optional[..kept].iter().map(|c| (c.cell)(g.lead())));
+            row
+        })
+        .collect();
+    let mut out = String::new();
+    if let Some(a) = optimize_answer(lang, r) {
+        out += &answer(view.style, &a);
+    }
+    out +=
+        &lang.f(T::OptimizeNote, &[&r.adversary_strategy, &r.playbook.len(), &r.spent_runs, &groups.len()]);
+    out += "\n\n";
+    out += &table(view, &headers, &table_rows);
+    if shown < groups.len() {
+        out += &lang.f(T::TopNote, &[&shown, &groups.len()]);
+        out += "\n";
+    }
+    out += lang.t(T::TiedNote);
+    out += "\n";
+    out
+}
+
+fn minmax(view: &View, r: &MinmaxResult) -> String {
+    let lang = view.lang;
     let rows: Vec<Vec<String>> = r
         .iterations
         .iter()
@@ -157,46 +447,110 @@ fn minmax(style: Style, r: &MinmaxResult) -> String {
             ]
         })
         .collect();
-    let note = if r.converged { "converged: the last iteration kept the pair" } else { "not converged" };
-    format!(
-        "{note}\n\n{}",
-        table(
-            style,
-            &[
-                "Iter",
-                "Party",
-                "Adversary",
-                "P(party-survive)",
-                "P(party-TPK)",
-                "Party-HP",
-                "P(adv-survive)",
-                "P(adv-TPK)",
-                "Adv-HP"
-            ],
-            &rows
-        )
-    )
-}
-
-fn danger_map(style: Style, r: &DangerMapResult) -> String {
-    if r.layers.len() <= 1 {
-        return danger_layer(style, r, &r.points);
+    let mut note = lang.t(if r.converged { T::Converged } else { T::NotConverged }).to_string();
+    if !r.llm_proposals.is_empty() {
+        note += &lang.f(T::LlmAdversaries, &[&r.llm_proposals.join("; ")]);
     }
     let mut out = String::new();
-    for (i, l) in r.layers.iter().enumerate() {
-        out += &format!(
-            "layer {}: aware {} copies {}\n",
-            i + 1,
-            serde_json::to_string(&l.aware).unwrap_or_default(),
-            serde_json::to_string(&l.copies).unwrap_or_default()
+    if let Some(last) = r.iterations.last() {
+        let (lo, hi) = survive_band(&last.party);
+        out += &answer(
+            view.style,
+            &lang.f(
+                T::MinmaxAnswer,
+                &[
+                    &last.party_strategy,
+                    &last.adversary_strategy,
+                    &pct(last.party.p_survives),
+                    &lo,
+                    &hi,
+                    &note,
+                ],
+            ),
         );
-        out += &danger_layer(style, r, &l.points);
+        out += "\n";
+    } else {
+        out += &format!("{note}\n\n");
+    }
+    let headers = [
+        T::ColIter,
+        T::ColParty,
+        T::ColAdversary,
+        T::ColPartySurvive,
+        T::ColPartyTpk,
+        T::ColPartyHp,
+        T::ColAdvSurvive,
+        T::ColAdvTpk,
+        T::ColAdvHp,
+    ]
+    .map(|t| lang.t(t).to_string());
+    out += &table(view, &headers, &rows);
+    out
+}
+
+/// A layer's extra axes in words ("as in the files" when none).
+pub fn layer_words(lang: Lang, layer: &DangerLayer) -> String {
+    let mut parts = Vec::new();
+    for (side, aware) in &layer.aware {
+        parts.push(lang.f(if *aware { T::Aware } else { T::Unaware }, &[side]));
+    }
+    for (side, ids) in &layer.copies {
+        if !ids.is_empty() {
+            parts.push(lang.f(T::Copies, &[side, &ids.join(", ")]));
+        }
+    }
+    if parts.is_empty() { lang.t(T::AllAsInFiles).to_string() } else { parts.join(", ") }
+}
+
+/// The danger of a point for the answer: the criterion's value, danger growing with it
+/// (survival is reversed).
+fn danger_of(r: &DangerMapResult, v: f64) -> f64 {
+    if r.criterion.is_probability() && r.criterion.name() == "p_survives" { 1.0 - v } else { v }
+}
+
+fn criterion_value(r: &DangerMapResult, v: f64) -> String {
+    if r.criterion.is_probability() { pct(v) } else { num(v, 1) }
+}
+
+fn danger_map(view: &View, r: &DangerMapResult) -> String {
+    let lang = view.lang;
+    let mut out = String::new();
+    let all: Vec<&DangerPoint> = r.layers.iter().flat_map(|l| &l.points).collect();
+    let worst = all.iter().copied().max_by(|a, b| danger_of(r, a.value).total_cmp(&danger_of(r, b.value)));
+    if let Some(w) = worst {
+        let crossed = all.iter().filter(|p| p.crossed).count();
+        out += &answer(
+            view.style,
+            &lang.f(
+                T::DangerAnswer,
+                &[
+                    &json_num(w.party_hp),
+                    &json_num(w.adversary_hp),
+                    &r.criterion.name(),
+                    &criterion_value(r, w.value),
+                    &r.criterion.name(),
+                    &json_num(r.threshold),
+                    &crossed,
+                    &all.len(),
+                ],
+            ),
+        );
+        out += "\n";
+    }
+    if r.layers.len() <= 1 {
+        return out + &danger_layer(view, r, &r.points);
+    }
+    for (i, l) in r.layers.iter().enumerate() {
+        out += &lang.f(T::Layer, &[&(i + 1), &layer_words(lang, l)]);
+        out += "\n";
+        out += &danger_layer(view, r, &l.points);
         out += "\n";
     }
     out
 }
 
-fn danger_layer(style: Style, r: &DangerMapResult, points: &[DangerPoint]) -> String {
+fn danger_layer(view: &View, r: &DangerMapResult, points: &[DangerPoint]) -> String {
+    let lang = view.lang;
     let key = |v: f64| (v * 1e6).round() as i64;
     let mut ps: Vec<i64> = points.iter().map(|p| key(p.party_hp)).collect();
     let mut as_: Vec<i64> = points.iter().map(|p| key(p.adversary_hp)).collect();
@@ -204,7 +558,7 @@ fn danger_layer(style: Style, r: &DangerMapResult, points: &[DangerPoint]) -> St
     ps.dedup();
     as_.sort_unstable();
     as_.dedup();
-    let headers: Vec<String> = std::iter::once("Party\\Adv".to_string())
+    let headers: Vec<String> = std::iter::once(lang.t(T::ColPartyAdv).to_string())
         .chain(as_.iter().map(|a| format!("adv={}", *a as f64 / 1e6)))
         .collect();
     let rows: Vec<Vec<String>> = ps
@@ -214,7 +568,7 @@ fn danger_layer(style: Style, r: &DangerMapResult, points: &[DangerPoint]) -> St
             let mut row = vec![format!("party={}", p as f64 / 1e6)];
             for &a in &as_ {
                 let cell = points.iter().find(|x| key(x.party_hp) == p && key(x.adversary_hp) == a);
-                row.push(cell.map_or("·".into(), |c| {
+                row.push(cell.map_or(lang.t(T::NotMeasured).into(), |c| {
                     format!(
                         "{}/{}{}",
                         pct(c.party.p_survives),
@@ -226,47 +580,49 @@ fn danger_layer(style: Style, r: &DangerMapResult, points: &[DangerPoint]) -> St
             row
         })
         .collect();
-    let h: Vec<&str> = headers.iter().map(String::as_str).collect();
     format!(
-        "cells: party survive% / adversary survive%; ! = {} crossed {} (party {} vs adversary {}); · = not measured (refined elsewhere)\n\n{}",
-        r.criterion.name(),
-        json_num(r.threshold),
-        r.party_strategy,
-        r.adversary_strategy,
-        table(style, &h, &rows)
+        "{}\n\n{}",
+        lang.f(
+            T::DangerCells,
+            &[&r.criterion.name(), &json_num(r.threshold), &r.party_strategy, &r.adversary_strategy]
+        ),
+        table(view, &headers, &rows)
     )
 }
 
-fn frontier(style: Style, r: &FrontierResult) -> String {
+fn frontier(view: &View, r: &FrontierResult) -> String {
+    let lang = view.lang;
     let c = r.criterion.name();
+    let target = json_num(r.target);
     let line = match r.fraction {
         Some(f) => {
-            let side = match r.crossed {
-                Some(Crossing::AtOrBelow) => format!("crossed at party hp_fraction {f:.2} and below"),
-                Some(Crossing::AtOrAbove) => format!("crossed at party hp_fraction {f:.2} and above"),
-                Some(Crossing::Everywhere) => "crossed over the whole range".to_string(),
-                None => format!("party hp_fraction = {f:.2}"),
-            };
-            format!("frontier {c} {}: {side}", json_num(r.target))
+            let f = format!("{f:.2}");
+            match r.crossed {
+                Some(Crossing::AtOrBelow) => lang.f(T::FrontierBelow, &[&c, &target, &f]),
+                Some(Crossing::AtOrAbove) => lang.f(T::FrontierAbove, &[&c, &target, &f]),
+                Some(Crossing::Everywhere) => lang.f(T::FrontierEverywhere, &[&c, &target]),
+                None => lang.f(T::FrontierAt, &[&c, &target, &f]),
+            }
         }
-        None => format!(
-            "no frontier for {c} {} in [{:.2}, {:.2}]",
-            json_num(r.target),
-            r.min_fraction,
-            r.max_fraction
+        None => lang.f(
+            T::NoFrontier,
+            &[&c, &target, &format!("{:.2}", r.min_fraction), &format!("{:.2}", r.max_fraction)],
         ),
     };
     let rows: Vec<Vec<String>> = r
         .probes
         .iter()
         .map(|p| {
-            vec![num(p.party_hp, 3), num(p.value, 3), if p.crossed { "yes".into() } else { "no".into() }]
+            vec![num(p.party_hp, 3), num(p.value, 3), lang.t(if p.crossed { T::Yes } else { T::No }).into()]
         })
         .collect();
-    format!("{line}\n\n{}", table(style, &["Party HP", c, "Crossed"], &rows))
+    let headers =
+        [lang.t(T::ColPartyHpFraction).to_string(), c.to_string(), lang.t(T::ColCrossed).to_string()];
+    format!("{}\n{}", answer(view.style, &line), table(view, &headers, &rows))
 }
 
-fn sensitivity(style: Style, r: &SensitivityResult) -> String {
+fn sensitivity(view: &View, r: &SensitivityResult) -> String {
+    let lang = view.lang;
     let c = r.criterion.name();
     let prob = r.criterion.is_probability();
     let fmt = |v: Option<f64>, signed: bool| match (v, prob, signed) {
@@ -288,86 +644,124 @@ fn sensitivity(style: Style, r: &SensitivityResult) -> String {
             ]
         })
         .collect();
+    let first = match r.levers.first() {
+        Some(l) => lang.f(T::SensitivityAnswer, &[&l.adversary_strategy, &c, &fmt(Some(l.delta), true)]),
+        None => lang.t(T::SensitivityNone).to_string(),
+    };
+    let headers = [T::ColRank, T::ColLevers, T::ColValue, T::ColDelta].map(|t| lang.t(t).to_string());
     format!(
-        "party {}: {c} against the default adversary = {}\n\n{}",
-        r.party_strategy,
-        fmt(r.baseline, false),
-        table(style, &["Rank", "Levers", "Value", "Delta"], &rows)
+        "{}\n{}\n\n{}",
+        answer(view.style, &first),
+        lang.f(T::SensitivityBaseline, &[&r.party_strategy, &c, &fmt(r.baseline, false)]),
+        table(view, &headers, &rows)
     )
 }
 
 /// The report of one job, or `None` for kinds without their own layout (a grid).
-pub fn job(style: Style, result: &JobResult) -> Option<String> {
+pub fn job(view: &View, result: &JobResult) -> Option<String> {
     Some(match result {
         JobResult::Grid(()) => return None,
-        JobResult::Optimize(r) => optimize(style, r),
-        JobResult::Minmax(r) => minmax(style, r),
-        JobResult::DangerMap(r) => danger_map(style, r),
-        JobResult::Frontier(r) => frontier(style, r),
-        JobResult::Sensitivity(r) => sensitivity(style, r),
+        JobResult::Optimize(r) => optimize(view, r),
+        JobResult::Minmax(r) => minmax(view, r),
+        JobResult::DangerMap(r) => danger_map(view, r),
+        JobResult::Frontier(r) => frontier(view, r),
+        JobResult::Sensitivity(r) => sensitivity(view, r),
     })
 }
 
-/// The report of every analysis job of a sweep's results.
-pub fn report(style: Style, results: &SweepResults) -> String {
+/// The report of every analysis job of a sweep's results, with the images
+/// of each job linked under it (Markdown).
+pub fn report(view: &View, results: &SweepResults, images: &Images) -> String {
+    let lang = view.lang;
     let mut out = String::new();
-    if style == Style::Markdown {
+    if view.style == Style::Markdown {
         out += &format!(
-            "# {}\n\nseed {}, party {}, rules {}\n\n",
-            results.name, results.seed, results.party, results.rules_version
+            "# {}\n\n{}\n\n",
+            results.name,
+            lang.f(T::SeedPartyRules, &[&results.seed, &results.party, &results.rules_version])
         );
     }
+    out += &super::llm::decisions(view, &results.llm);
     for (i, j) in results.jobs.iter().enumerate() {
-        if let Some(body) = job(style, &j.result) {
-            out += &heading(style, &format!("job {} ({})", i + 1, j.result.kind()));
-            out += &body;
-            out += "\n";
+        let Some(body) = job(view, &j.result) else { continue };
+        out += &heading(view.style, &lang.f(T::Job, &[&(i + 1), &j.result.kind()]));
+        out += &body;
+        out += "\n";
+        if view.style == Style::Markdown {
+            for (alt, file) in images.get(&i).into_iter().flatten() {
+                out += &format!("![{}]({file})\n\n", alt.replace(['[', ']'], ""));
+            }
         }
     }
     out
 }
 
+/// The best cell of a grid job for the party.
+fn grid_answer(lang: Lang, cells: &[CellReport]) -> Option<String> {
+    let best = cells.iter().max_by(|a, b| a.party_win_rate.total_cmp(&b.party_win_rate))?;
+    let hp: Vec<String> = best.hp.iter().map(|(s, f)| format!("{s}={f}")).collect();
+    Some(lang.f(
+        T::GridAnswer,
+        &[
+            &cells.len(),
+            &pct(best.party_win_rate),
+            &hp.join(" "),
+            &format!("{}/{}", best.party_strategy, best.adversary_strategy),
+        ],
+    ))
+}
+
 /// A finished sweep for people: its state, then one line per cell of each
 /// grid job (analysis jobs have their own layouts, see [`report`]), then
 /// where its shards came from.
-pub fn sweep(info: &SweepInfo) -> String {
-    let mut out = format!("sweep {} ({}): {}\n", info.id, info.name, info.status);
+pub fn sweep(view: &View, info: &SweepInfo) -> String {
+    let lang = view.lang;
+    let mut out = lang.f(T::Sweep, &[&info.id, &info.name, &info.status]);
+    out += "\n";
     let Some(results) = info.results.as_deref() else { return out };
     for (j, job) in results.jobs.iter().enumerate() {
         if !matches!(job.result, JobResult::Grid(())) {
             continue;
         }
-        out += &format!("job {} ({})\n", j + 1, job.result.kind());
-        out += &format!(
-            "  {:<28} {:<20} {:>6} {:>17} {:>7} {:>9}\n",
-            "hp fractions",
-            "strategies",
-            "runs",
-            format!("{} win (3σ)", results.party),
-            "rounds",
-            "hp lost"
-        );
-        for c in &job.cells {
-            let hp: Vec<String> = c.hp.iter().map(|(s, f)| format!("{s}={f}")).collect();
-            let strategies = format!("{}/{}", c.party_strategy, c.adversary_strategy);
-            out += &format!(
-                "  {:<28} {:<20} {:>6} {:>5.1}% [{:>4.1}-{:>5.1}] {:>7.2} {:>9.2}\n",
-                hp.join(" "),
-                strategies,
-                c.runs,
-                c.party_win_rate * 100.0,
-                c.party_win_band[0] * 100.0,
-                c.party_win_band[1] * 100.0,
-                c.mean_rounds,
-                c.party_hp_lost.mean
-            );
+        out += &heading(view.style, &lang.f(T::Job, &[&(j + 1), &job.result.kind()]));
+        if let Some(a) = grid_answer(lang, &job.cells) {
+            out += &answer(view.style, &a);
+            out += "\n";
         }
+        let headers = [
+            lang.t(T::ColHpFractions).to_string(),
+            lang.t(T::ColStrategies).to_string(),
+            lang.t(T::ColRuns).to_string(),
+            lang.f(T::ColPartyWin, &[&results.party]),
+            lang.t(T::ColMeanRounds).to_string(),
+            lang.t(T::ColHpLostParty).to_string(),
+        ];
+        let rows: Vec<Vec<String>> = job
+            .cells
+            .iter()
+            .map(|c| {
+                let hp: Vec<String> = c.hp.iter().map(|(s, f)| format!("{s}={f}")).collect();
+                vec![
+                    hp.join(" "),
+                    format!("{}/{}", c.party_strategy, c.adversary_strategy),
+                    c.runs.to_string(),
+                    format!(
+                        "{} [{:.1}, {:.1}]",
+                        pct(c.party_win_rate),
+                        c.party_win_band[0] * 100.0,
+                        c.party_win_band[1] * 100.0
+                    ),
+                    num(c.mean_rounds, 2),
+                    num(c.party_hp_lost.mean, 2),
+                ]
+            })
+            .collect();
+        out += &table(view, &headers, &rows);
+        out += "\n";
     }
     let s = &info.stats;
-    out += &format!(
-        "shards: {} total, {} computed, {} from cache\n",
-        s.shards_total, s.shards_computed, s.shards_from_cache
-    );
+    out += &lang.f(T::Shards, &[&s.shards_total, &s.shards_computed, &s.shards_from_cache]);
+    out += "\n";
     out
 }
 
@@ -376,15 +770,20 @@ mod tests {
     use super::*;
     use pf1e_wire::results::{Criterion, FrontierProbe, Lever};
 
+    fn view(style: Style, width: usize) -> View {
+        View { lang: Lang::En, style, top: 10, width }
+    }
+
     #[test]
     fn text_tables_align_and_markdown_escapes_bars() {
         let rows = vec![vec!["a|b".to_string(), "1".to_string()], vec!["long name".into(), "22".into()]];
+        let h = ["N".to_string(), "V".to_string()];
         assert_eq!(
-            table(Style::Text, &["N", "V"], &rows),
+            table(&view(Style::Text, 80), &h, &rows),
             "N          V\n---------  --\na|b        1\nlong name  22\n"
         );
         assert_eq!(
-            table(Style::Markdown, &["N", "V"], &rows),
+            table(&view(Style::Markdown, 80), &h, &rows),
             "| N | V |\n|---|---|\n| a\\|b | 1 |\n| long name | 22 |\n"
         );
     }
@@ -403,18 +802,18 @@ mod tests {
             crossed: Some(Crossing::AtOrBelow),
             probes: vec![FrontierProbe { party_hp: 0.25, value: 0.5, crossed: true }],
         };
-        let text = frontier(Style::Text, &r);
+        let text = frontier(&view(Style::Text, 80), &r);
         assert!(
-            text.starts_with("frontier p_tpk 1.0: crossed at party hp_fraction 0.35 and below\n\n"),
+            text.starts_with("frontier p_tpk 1.0: crossed at party HP fraction 0.35 and below\n\n"),
             "{text}"
         );
         assert!(text.contains("0.250     0.500  yes"), "{text}");
-        let none = frontier(Style::Text, &FrontierResult { fraction: None, crossed: None, ..r });
+        let none = frontier(&view(Style::Text, 80), &FrontierResult { fraction: None, crossed: None, ..r });
         assert!(none.starts_with("no frontier for p_tpk 1.0 in [0.25, 1.00]"), "{none}");
     }
 
     #[test]
-    fn sensitivity_signs_deltas_in_the_criterion_unit() {
+    fn sensitivity_leads_with_the_lever_that_matters_most() {
         let r = SensitivityResult {
             criterion: Criterion::ExpectedHpLost,
             party_strategy: "default".into(),
@@ -427,11 +826,112 @@ mod tests {
                 party: DangerMetrics::default(),
             }],
         };
-        let text = sensitivity(Style::Text, &r);
+        let text = sensitivity(&view(Style::Text, 80), &r);
         assert!(
-            text.starts_with("party default: expected_hp_lost against the default adversary = -\n"),
+            text.starts_with("the adversary lever that matters most: healer (expected_hp_lost -6.0 against the default adversary)\n\nparty default: expected_hp_lost against the default adversary = -\n"),
             "{text}"
         );
         assert!(text.contains("1     healer  4.0    -6.0"), "{text}");
+    }
+
+    fn entry(rank: u64, strategy: &str, p: f64, runs: u64, same_as: Option<&str>) -> PlaybookEntry {
+        PlaybookEntry {
+            rank,
+            strategy: strategy.into(),
+            stage: Stage::Grid,
+            runs,
+            raced: 0,
+            tied_with_leader: rank > 1,
+            party: DangerMetrics {
+                runs,
+                p_survives: p,
+                expected_hp_lost: 10.0 * (1.0 - p),
+                ..Default::default()
+            },
+            adversary: DangerMetrics::default(),
+            same_as: same_as.map(String::from),
+        }
+    }
+
+    fn playbook() -> OptimizeResult {
+        let mut playbook = vec![
+            entry(1, "lowest_hp, retreat=0.5", 0.92, 800, None),
+            entry(2, "lowest_hp", 0.9, 400, None),
+            entry(2, "lowest_hp, spell_policy=none", 0.9, 200, Some("lowest_hp")),
+            entry(2, "lowest_hp, use_class_abilities=false", 0.9, 200, Some("lowest_hp")),
+        ];
+        for i in 0..19 {
+            playbook.push(entry(
+                3 + i,
+                &format!("nearest, retreat=0.{i:02}"),
+                0.5 - i as f64 / 1000.0,
+                200,
+                None,
+            ));
+        }
+        playbook.push(entry(22, "nearest, spell_policy=none", 0.4, 200, None));
+        OptimizeResult { adversary_strategy: "default".into(), spent_runs: 9000, playbook }
+    }
+
+    #[test]
+    fn the_playbook_leads_with_its_answer_and_collapses_identical_play() {
+        let text = optimize(&view(Style::Text, 100), &playbook());
+        let first = text.lines().next().unwrap();
+        assert!(first.starts_with("best plan: lowest_hp, retreat=0.5 — P(survive) 92.0% ["), "{first}");
+        assert!(
+            first.contains("; tied at 3σ with 21 others; the levers that matter: retreat, target"),
+            "{first}"
+        );
+        // One row lists the three strategies that played identically.
+        let row = text.lines().find(|l| l.starts_with("2≈")).unwrap();
+        assert!(row.contains("lowest_hp;"), "{text}");
+        assert!(text.contains("lowest_hp, spell_policy=none;"), "{text}");
+        // Top 10 of 22 rows.
+        assert!(text.contains("showing the top 10 of 22 rows"), "{text}");
+        assert!(!text.contains("retreat=0.19"), "{text}");
+        // The table keeps to the width (the answer is one line, whatever its length).
+        assert!(text.lines().skip(1).all(|l| display_width(l) <= 100), "{text}");
+    }
+
+    #[test]
+    fn the_playbook_fits_a_narrow_terminal() {
+        for width in [60, 80, 120] {
+            let text = optimize(&view(Style::Text, width), &playbook());
+            let table: Vec<&str> =
+                text.lines().skip(3).filter(|l| !l.starts_with("showing") && !l.starts_with('≈')).collect();
+            for l in &table {
+                assert!(display_width(l) <= width, "{width}: {l:?}\n{text}");
+            }
+            assert!(text.contains("P(survive) [3σ]"), "{text}");
+        }
+        let md = optimize(&View { style: Style::Markdown, top: 3, ..view(Style::Markdown, 10) }, &playbook());
+        assert!(md.starts_with("**best plan: "), "{md}");
+        assert!(
+            md.contains("| lowest_hp; lowest_hp, spell_policy=none; lowest_hp, use_class_abilities=false |"),
+            "{md}"
+        );
+        assert!(md.contains("Worst-decile HP"), "Markdown keeps every column: {md}");
+    }
+
+    #[test]
+    fn french_reports_use_french_words_and_typography() {
+        let text = optimize(&View { lang: Lang::Fr, ..view(Style::Text, 120) }, &playbook());
+        assert!(text.starts_with("meilleur plan : lowest_hp, retreat=0.5 — P(survie) 92.0% ["), "{text}");
+        assert!(
+            text.contains(" ; à égalité à 3σ avec 21 autres ; les leviers qui comptent : retreat, target"),
+            "{text}"
+        );
+        assert!(text.contains("Rang  Stratégie"), "{text}");
+    }
+
+    #[test]
+    fn levers_that_matter_compare_strategies_differing_in_one_lever() {
+        let pb = vec![
+            entry(1, "default", 0.9, 200, None),
+            entry(1, "spell_policy=none", 0.9, 200, None),
+            entry(2, "retreat=0.5", 0.8, 200, None),
+            entry(3, "healer, use_charges=false", 0.7, 200, None),
+        ];
+        assert_eq!(levers_that_matter(&pb), vec!["retreat".to_string()]);
     }
 }

@@ -1,9 +1,13 @@
-//! The danger map as an SVG heatmap (plotters' SVG backend).
+//! The danger map as an SVG heatmap (plotters' SVG backend), coloured on an
+//! absolute scale (0–100 % for a probability, 0 to the largest value for
+//! hit points lost) explained by a colour legend beside the map.
 
 use pf1e_wire::results::{DangerLayer, DangerMapResult};
 use plotters::prelude::*;
 
-const W: u32 = 640;
+use crate::i18n::{Lang, T};
+
+const W: u32 = 760;
 const H: u32 = 560;
 const LEFT: i32 = 90;
 const TOP: i32 = 50;
@@ -16,19 +20,26 @@ fn colour(t: f64) -> RGBColor {
 }
 
 /// Renders one layer of a `danger_map` job; `None` when it has no point.
-pub fn danger_map_svg(r: &DangerMapResult, layer: &DangerLayer) -> Option<String> {
+pub fn danger_map_svg(r: &DangerMapResult, layer: &DangerLayer, lang: Lang) -> Option<String> {
     let points = &layer.points;
     if points.is_empty() {
         return None;
     }
     let criterion = r.criterion.name();
-    let values: Vec<f64> = points.iter().map(|p| p.value).collect();
     let threshold = r.threshold;
-    // Danger in [0, 1], scaled to the largest danger seen (or the threshold) so
-    // that the map shows contrast; survival is inverted.
-    let raw = |v: f64| if criterion == "p_survives" { 1.0 - v } else { v };
-    let top = values.iter().map(|&v| raw(v)).fold(raw(threshold), f64::max).max(1e-9);
-    let danger = |v: f64| raw(v) / top;
+    // Danger in [0, 1] on an absolute scale: a probability as it is (survival
+    // reversed: red is where the party dies), hit points lost over [0, the
+    // largest value or the threshold], so two maps of one criterion compare.
+    let survival = criterion == "p_survives";
+    let scale_max = if r.criterion.is_probability() {
+        1.0
+    } else {
+        points.iter().map(|p| p.value).fold(threshold, f64::max).max(1e-9)
+    };
+    let danger = |v: f64| {
+        let d = (v / scale_max).clamp(0.0, 1.0);
+        if survival { 1.0 - d } else { d }
+    };
     let lo_p = points.iter().map(|p| p.party_hp).fold(1.0, f64::min);
     let lo_a = points.iter().map(|p| p.adversary_hp).fold(1.0, f64::min);
     let span_p = (1.0 - lo_p).max(1e-9);
@@ -47,10 +58,7 @@ pub fn danger_map_svg(r: &DangerMapResult, layer: &DangerLayer) -> Option<String
         let root = SVGBackend::with_string(&mut out, (W, H)).into_drawing_area();
         root.fill(&WHITE).ok()?;
         let style = ("sans-serif", 14).into_font().color(&BLACK);
-        let title = format!(
-            "danger map: {criterion} (party {} vs adversary {})",
-            r.party_strategy, r.adversary_strategy
-        );
+        let title = lang.f(T::SvgDangerTitle, &[&criterion, &r.party_strategy, &r.adversary_strategy]);
         root.draw(&Text::new(title, (LEFT, 20), style.clone())).ok()?;
         let squares = &layer.squares;
         if squares.is_empty() {
@@ -91,21 +99,50 @@ pub fn danger_map_svg(r: &DangerMapResult, layer: &DangerLayer) -> Option<String
             root.draw(&Text::new(format!("{p:.2}"), (LEFT - 40, y(p) - 6), small.clone())).ok()?;
         }
         root.draw(&Text::new(
-            "adversary HP fraction",
+            lang.t(T::SvgAdversaryHp).to_string(),
             (LEFT + PLOT / 2 - 70, TOP + PLOT + 30),
             style.clone(),
         ))
         .ok()?;
-        root.draw(&Text::new("party HP", (5, TOP + PLOT / 2), style)).ok()?;
+        root.draw(&Text::new(lang.t(T::SvgPartyHp).to_string(), (5, TOP + PLOT / 2), style.clone())).ok()?;
         root.draw(&Text::new(
-            format!("black dots: {criterion} crossed {threshold}; red = the most dangerous cell ({top:.2})"),
+            lang.f(T::SvgCrossed, &[&criterion, &threshold]),
             (LEFT, TOP + PLOT + 50),
-            small,
+            small.clone(),
         ))
         .ok()?;
+        // The legend: the colour of each value of the criterion, bottom to top.
+        let (lx, steps) = (LEFT + PLOT + 30, 50);
+        root.draw(&Text::new(criterion.to_string(), (lx - 5, TOP - 30), small.clone())).ok()?;
+        for k in 0..steps {
+            let v0 = f64::from(k) / f64::from(steps);
+            let y0 = TOP + PLOT - (v0 * f64::from(PLOT)) as i32;
+            let y1 = TOP + PLOT - ((v0 + 1.0 / f64::from(steps)) * f64::from(PLOT)) as i32;
+            let value = (v0 + 0.5 / f64::from(steps)) * scale_max;
+            root.draw(&Rectangle::new([(lx, y1), (lx + 20, y0)], colour(danger(value)).filled())).ok()?;
+        }
+        root.draw(&Rectangle::new([(lx, TOP), (lx + 20, TOP + PLOT)], BLACK.stroke_width(1))).ok()?;
+        for k in 0..=4 {
+            let v = f64::from(k) / 4.0;
+            let ly = TOP + PLOT - (v * f64::from(PLOT)) as i32;
+            let label = if r.criterion.is_probability() {
+                format!("{}%", k * 25)
+            } else {
+                format!("{:.1}", v * scale_max)
+            };
+            root.draw(&PathElement::new(vec![(lx + 20, ly), (lx + 25, ly)], BLACK)).ok()?;
+            root.draw(&Text::new(label, (lx + 28, ly - 6), small.clone())).ok()?;
+        }
+        let ty = TOP + PLOT - (danger_position(threshold, scale_max) * f64::from(PLOT)) as i32;
+        root.draw(&PathElement::new(vec![(lx - 4, ty), (lx + 24, ty)], BLACK.stroke_width(2))).ok()?;
         root.present().ok()?;
     }
     Some(out)
+}
+
+/// Where a value sits on the legend, from its bottom (0) to its top (1).
+fn danger_position(value: f64, scale_max: f64) -> f64 {
+    (value / scale_max).clamp(0.0, 1.0)
 }
 
 #[cfg(test)]
@@ -137,10 +174,15 @@ mod tests {
         };
         let r =
             DangerMapResult::new(Criterion::PTpk, 0.2, "default".into(), "default".into(), 0, vec![layer]);
-        let svg = danger_map_svg(&r, &r.layers[0]).unwrap();
+        let svg = danger_map_svg(&r, &r.layers[0], Lang::En).unwrap();
         assert!(svg.starts_with("<svg"), "{}", &svg[..40.min(svg.len())]);
         assert!(svg.contains("<rect"));
         assert!(svg.contains("<circle"));
         assert!(svg.contains("danger map: p_tpk"));
+        // The legend's absolute scale, whatever the values measured.
+        for label in ["\n0%\n", "\n50%\n", "\n100%\n"] {
+            assert!(svg.contains(label), "{label} missing");
+        }
+        assert!(danger_map_svg(&r, &r.layers[0], Lang::Fr).unwrap().contains("carte de danger"));
     }
 }

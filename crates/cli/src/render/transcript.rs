@@ -3,10 +3,11 @@
 //! The engine writes lines `round N id: message` plus free-form lines
 //! (initiative, end of battle). Presentation must not alter the record: every
 //! line is shown, in order, untruncated; lines outside the pattern are printed
-//! raw where they occur.
+//! raw where they occur. The one rewrite is of reason codes: `failed
+//! (out_of_range)` reads `failed (out of range)`, in the user's language.
 
-use super::Lang;
 use super::table::{self, Align};
+use crate::i18n::{self, Lang, T};
 
 /// One transcript line, split into columns when it follows `round N id: message`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,20 +55,34 @@ fn parse_action(line: &str) -> Option<Entry<'_>> {
 
 /// The title line of the transcript section.
 pub fn title(lang: Lang) -> &'static str {
-    match lang {
-        Lang::Fr => "=== Déroulé du premier combat ===",
-        Lang::En => "=== First combat ===",
+    lang.t(T::TranscriptTitle)
+}
+
+/// A message with its reason code (`failed (out_of_range)`) in words.
+pub fn words(message: &str, lang: Lang) -> String {
+    const MARK: &str = "failed (";
+    let Some(at) = message.find(MARK) else { return message.to_string() };
+    let start = at + MARK.len();
+    let Some(len) = message[start..].find(')') else { return message.to_string() };
+    let code = &message[start..start + len];
+    if code.is_empty() || !code.chars().all(|c| c.is_ascii_lowercase() || c == '_' || c == ':') {
+        return message.to_string();
     }
+    format!("{}{}{}", &message[..start], i18n::reason(code, lang), &message[start + len..])
 }
 
 /// Renders the transcript as a titled three-column table (ends with a newline).
 pub fn render_table(lines: &[String], lang: Lang) -> String {
-    let headers = match lang {
-        Lang::Fr => ["Round", "Combattant", "Message"],
-        Lang::En => ["Round", "Combatant", "Message"],
-    };
+    let headers = [T::ColRound, T::ColCombatant, T::ColMessage].map(|t| lang.t(t));
     let aligns = [Align::Right, Align::Left, Align::Left];
-    let entries: Vec<Entry<'_>> = lines.iter().map(|l| parse_line(l)).collect();
+    let rewritten: Vec<String> = lines
+        .iter()
+        .map(|l| match parse_line(l) {
+            Entry::Action { round, id, message } => format!("round {round} {id}: {}", words(message, lang)),
+            Entry::Raw(raw) => raw.to_string(),
+        })
+        .collect();
+    let entries: Vec<Entry<'_>> = rewritten.iter().map(|l| parse_line(l)).collect();
     let mut widths: Vec<usize> = headers.iter().map(|h| table::display_width(h)).collect();
     for entry in &entries {
         if let Entry::Action { round, id, message } = entry {
@@ -146,6 +161,20 @@ mod tests {
         ]
         .join("\n");
         assert_eq!(out, expected);
+    }
+
+    #[test]
+    fn reason_codes_are_shown_in_words() {
+        let t = lines(&[
+            "round 1 orc: attack failed (out_of_range)",
+            "round 2 orc: move failed (downgraded:staggered)",
+        ]);
+        let en = render_table(&t, Lang::En);
+        assert!(en.contains("orc        attack failed (out of range)\n"), "{en}");
+        assert!(en.contains("move failed (dropped: staggered)"), "{en}");
+        let fr = render_table(&t, Lang::Fr);
+        assert!(fr.contains("attack failed (hors de portée)"), "{fr}");
+        assert_eq!(words("hits (hp 6->4)", Lang::En), "hits (hp 6->4)");
     }
 
     #[test]

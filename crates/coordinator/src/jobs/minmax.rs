@@ -30,6 +30,13 @@ pub struct MinmaxJob {
     pub party: Vec<StrategySpec>,
     /// Adversary candidates (the first starts).
     pub adversary: Vec<StrategySpec>,
+    /// Adversary specs to ask the LLM for (red team), added to the candidates.
+    #[serde(default)]
+    pub llm_adversaries: Option<usize>,
+    /// The LLM's proposals (already added to `adversary`): filled before
+    /// planning (`None`: not asked yet), never read from the file.
+    #[serde(skip)]
+    pub llm_proposals: Option<Vec<StrategySpec>>,
 }
 
 fn default_iterations() -> u32 {
@@ -44,8 +51,9 @@ impl MinmaxJob {
 
     /// The most runs the job can plan.
     pub fn worst_case_runs(&self) -> u64 {
+        let pending = if self.llm_proposals.is_some() { 0 } else { self.llm_adversaries.unwrap_or(0) };
         u64::from(self.iterations)
-            .saturating_mul((self.party.len() + self.adversary.len()) as u64)
+            .saturating_mul((self.party.len() + self.adversary.len() + pending) as u64)
             .saturating_mul(self.runs())
     }
 
@@ -56,6 +64,14 @@ impl MinmaxJob {
         }
         if self.iterations == 0 {
             return Err(JobError::invalid("minmax", "iterations must be at least 1"));
+        }
+        if let Some(n) = self.llm_adversaries
+            && !(1..=pf1e_llm::MAX_PROPOSALS).contains(&n)
+        {
+            return Err(JobError::invalid(
+                "minmax",
+                format!("llm_adversaries: ask for 1 to {} strategies, not {n}", pf1e_llm::MAX_PROPOSALS),
+            ));
         }
         if let Some(max) = self.max_total_runs
             && self.worst_case_runs() > max
@@ -227,6 +243,7 @@ impl MetricPlanner for Minmax {
                     adversary: it.metrics.adversary.clone(),
                 })
                 .collect(),
+            llm_proposals: self.job.llm_proposals.iter().flatten().map(|s| s.as_str().to_string()).collect(),
         })
     }
 
@@ -273,6 +290,8 @@ mod tests {
             iterations: 5,
             party: specs(&["default", "lowest_hp"]),
             adversary: specs(&["default", "weakest_ac", "healer"]),
+            llm_adversaries: None,
+            llm_proposals: None,
         };
         let mut m = Minmax::new(ctx(), job.clone());
         let cells = drive(&mut m, &payoff);

@@ -9,6 +9,15 @@
 //! the runs (the first runs come from the cache: same seed, same streams),
 //! until they separate, the race rounds are spent or the budget is. Ranking:
 //! (−p_survives, expected_hp_lost, −worst_decile_hp, rounds, name).
+//!
+//! Specs that played identically (every statistic equal over the same runs:
+//! under common random numbers, inert levers) form one group, measured
+//! further only through its best-named member and ranked as one. The
+//! leader gets the racing budget first: before a racing round, a leader
+//! measured with fewer runs than another group is brought up to them, so
+//! the rank-1 row never rests on fewer runs than a row below it (a round
+//! keeps the runs of that top-up in reserve; should the budget still run
+//! short, rank 1 goes to the best of the most-measured groups).
 
 use std::cmp::Ordering;
 
@@ -37,6 +46,14 @@ pub struct OptimizeJob {
     /// Extra specs to measure after the grid and the refinement.
     #[serde(default)]
     pub candidates: Vec<StrategySpec>,
+    /// Party specs to ask the LLM for (hypothesis generator), measured with
+    /// the candidates.
+    #[serde(default)]
+    pub llm_candidates: Option<usize>,
+    /// The LLM's proposals: filled before planning (`None`: not asked
+    /// yet), never read from the file.
+    #[serde(skip)]
+    pub llm_proposals: Option<Vec<StrategySpec>>,
     /// Grid cells refined on retreat thresholds.
     #[serde(default = "default_refine")]
     pub refine_top: usize,
@@ -95,7 +112,11 @@ impl OptimizeJob {
         let grid = grid_specs(Relevance::ALL);
         let refine = (self.refine_top.min(grid.len()) * RETREATS.len()) as u64;
         let cands = self.candidates.iter().filter(|c| !grid.contains(c)).count() as u64;
-        (grid.len() as u64 + refine + cands).saturating_mul(self.runs())
+        let llm = match &self.llm_proposals {
+            Some(p) => p.len(),
+            None => self.llm_candidates.unwrap_or(0),
+        } as u64;
+        (grid.len() as u64 + refine + cands + llm).saturating_mul(self.runs())
     }
 
     /// The most runs the job can plan: its budget when it has one (racing
@@ -115,6 +136,14 @@ impl OptimizeJob {
 
     /// Checks the job before anything runs.
     pub fn check(&self) -> Result<(), JobError> {
+        if let Some(n) = self.llm_candidates
+            && !(1..=pf1e_llm::MAX_PROPOSALS).contains(&n)
+        {
+            return Err(JobError::invalid(
+                "optimize",
+                format!("llm_candidates: ask for 1 to {} strategies, not {n}", pf1e_llm::MAX_PROPOSALS),
+            ));
+        }
         if let Some(max) = self.max_total_runs
             && self.fixed_runs() > max
         {
@@ -136,6 +165,8 @@ struct Entry {
     runs: u64,
     metrics: Option<CellMetrics>,
     raced: u32,
+    /// The entry whose group it joined: it played identically with it.
+    same_as: Option<usize>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -189,6 +220,80 @@ impl Optimize {
         idx
     }
 
+    /// The groups' representatives (entries that joined no group), best first.
+    fn ranked_groups(&self) -> Vec<usize> {
+        self.ranked().into_iter().filter(|&i| self.entries[i].same_as.is_none()).collect()
+    }
+
+    /// The representatives in the order of the result: the ranking, except
+    /// that rank 1 always has the most runs (should the budget not have let
+    /// the leader be brought up to them, the best of the most-measured
+    /// groups leads).
+    fn presented_groups(&self) -> Vec<usize> {
+        let mut order: Vec<usize> =
+            self.ranked_groups().into_iter().filter(|&i| self.entries[i].metrics.is_some()).collect();
+        let most = order.iter().map(|&i| self.runs_of(i)).max().unwrap_or(0);
+        if let Some(pos) = order.iter().position(|&i| self.runs_of(i) == most)
+            && pos > 0
+        {
+            let best = order.remove(pos);
+            order.insert(0, best);
+        }
+        order
+    }
+
+    /// Runs of an entry's current measurement.
+    fn runs_of(&self, i: usize) -> u64 {
+        self.entries[i].metrics.as_ref().map_or(0, |m| m.party.runs)
+    }
+
+    /// Puts every newly measured entry that played identically with an
+    /// already measured one (same runs, every statistic equal) in that
+    /// one's group. Called between batches, in ranking order, so the
+    /// groups do not depend on the order results arrived in.
+    fn group_identical(&mut self) {
+        let order = self.ranked();
+        for (pos, &i) in order.iter().enumerate() {
+            let e = &self.entries[i];
+            if e.same_as.is_some() || e.raced > 0 {
+                continue;
+            }
+            let Some(m) = &e.metrics else { continue };
+            let twin = order[..pos].iter().copied().find(|&k| self.entries[k].metrics.as_ref() == Some(m));
+            let Some(k) = twin else { continue };
+            let rep = self.entries[k].same_as.unwrap_or(k);
+            if rep == i {
+                continue;
+            }
+            for other in &mut self.entries {
+                if other.same_as == Some(i) {
+                    other.same_as = Some(rep);
+                }
+            }
+            self.entries[i].same_as = Some(rep);
+        }
+    }
+
+    /// Brings a leader measured with fewer runs than another group up to
+    /// them; `None` when the leader has the most runs already or the
+    /// budget cannot pay for it.
+    fn top_up(&mut self) -> Option<Vec<CellSpec>> {
+        let order = self.ranked_groups();
+        let &leader = order.first()?;
+        self.entries[leader].metrics.as_ref()?;
+        let most = order.iter().map(|&i| self.runs_of(i)).max().unwrap_or(0);
+        if self.runs_of(leader) >= most || most > self.left() {
+            return None;
+        }
+        self.entries[leader].runs = most;
+        Some(vec![self.emit(leader, most)])
+    }
+
+    /// Runs the budget still allows.
+    fn left(&self) -> u64 {
+        self.job.max_total_runs.map_or(u64::MAX, |m| m.saturating_sub(self.spent))
+    }
+
     /// Adds specs not measured yet; returns the cells to emit.
     fn add(&mut self, specs: Vec<StrategySpec>, stage: Stage) -> Vec<CellSpec> {
         let runs = self.job.runs();
@@ -197,7 +302,7 @@ impl Optimize {
             if self.entries.iter().any(|e| e.spec == spec) {
                 continue;
             }
-            self.entries.push(Entry { spec, stage, runs, metrics: None, raced: 0 });
+            self.entries.push(Entry { spec, stage, runs, metrics: None, raced: 0, same_as: None });
             cells.push(self.emit(self.entries.len() - 1, runs));
         }
         cells
@@ -216,7 +321,7 @@ impl Optimize {
         if round > self.job.race_rounds {
             return Vec::new();
         }
-        let order = self.ranked();
+        let order = self.ranked_groups();
         let Some(&leader) = order.first() else { return Vec::new() };
         let Some(lm) = self.entries[leader].metrics.clone() else { return Vec::new() };
         let contenders: Vec<usize> = order[1..]
@@ -239,8 +344,11 @@ impl Optimize {
             .unwrap_or(0)
             .max(self.entries[leader].runs)
             * 2;
-        let left = self.job.max_total_runs.map_or(u64::MAX, |m| m.saturating_sub(self.spent));
-        let fit = (left / runs.max(1)) as usize;
+        // One measurement at these runs stays in reserve: should a contender
+        // overtake the leader, the new leader is brought up to them.
+        let left = self.left();
+        let reserve = if self.job.max_total_runs.is_some() { 1 } else { 0 };
+        let fit = ((left / runs.max(1)) as usize).saturating_sub(reserve);
         if fit < 2 {
             return Vec::new();
         }
@@ -268,10 +376,11 @@ impl Optimize {
         cells
     }
 
-    fn tied_with_leader(&self, order: &[usize], i: usize) -> bool {
-        let Some(&leader) = order.first() else { return false };
-        match (&self.entries[leader].metrics, &self.entries[i].metrics) {
-            (Some(l), Some(m)) => i != leader && statistically_tied(&l.party, &m.party),
+    fn tied_with_leader(&self, leader: Option<usize>, i: usize) -> bool {
+        let Some(leader) = leader else { return false };
+        let rep = self.entries[i].same_as.unwrap_or(i);
+        match (&self.entries[leader].metrics, &self.entries[rep].metrics) {
+            (Some(l), Some(m)) => rep != leader && statistically_tied(&l.party, &m.party),
             _ => false,
         }
     }
@@ -286,6 +395,12 @@ impl MetricPlanner for Optimize {
         if self.pending > 0 {
             return Step::Wait;
         }
+        self.group_identical();
+        if matches!(self.phase, Phase::Race(_) | Phase::Done)
+            && let Some(cells) = self.top_up()
+        {
+            return Step::Emit(cells);
+        }
         loop {
             let cells = match self.phase {
                 Phase::Start => {
@@ -295,7 +410,7 @@ impl MetricPlanner for Optimize {
                 Phase::Grid => {
                     self.phase = Phase::Refine;
                     let top: Vec<StrategySpec> = self
-                        .ranked()
+                        .ranked_groups()
                         .into_iter()
                         .take(self.job.refine_top)
                         .map(|i| self.entries[i].spec.clone())
@@ -312,7 +427,11 @@ impl MetricPlanner for Optimize {
                 }
                 Phase::Refine => {
                     self.phase = Phase::Candidates;
-                    self.add(self.job.candidates.clone(), Stage::Candidate)
+                    let mut cells = self.add(self.job.candidates.clone(), Stage::Candidate);
+                    cells.extend(
+                        self.add(self.job.llm_proposals.clone().unwrap_or_default(), Stage::LlmProposal),
+                    );
+                    cells
                 }
                 Phase::Candidates => {
                     self.phase = Phase::Race(1);
@@ -321,6 +440,11 @@ impl MetricPlanner for Optimize {
                 Phase::Race(k) => {
                     let cells = self.race(k);
                     self.phase = if cells.is_empty() { Phase::Done } else { Phase::Race(k + 1) };
+                    if cells.is_empty()
+                        && let Some(top) = self.top_up()
+                    {
+                        return Step::Emit(top);
+                    }
                     cells
                 }
                 Phase::Done => return Step::Done,
@@ -350,26 +474,31 @@ impl MetricPlanner for Optimize {
     }
 
     fn result(&self) -> JobResult {
+        // One rank per group of identical play; members follow their
+        // representative. Unmeasured entries are left out.
+        let groups = self.presented_groups();
+        let leader = groups.first().copied();
         let order = self.ranked();
-        // Ranks count measured entries only; unmeasured ones sort last.
-        let playbook = order
-            .iter()
-            .enumerate()
-            .filter_map(|(rank, &i)| {
+        let mut playbook = Vec::new();
+        for (rank, &rep) in groups.iter().enumerate() {
+            let members = std::iter::once(rep)
+                .chain(order.iter().copied().filter(|&i| self.entries[i].same_as == Some(rep)));
+            for i in members {
                 let e = &self.entries[i];
-                let m = e.metrics.as_ref()?;
-                Some(PlaybookEntry {
+                let Some(m) = e.metrics.as_ref() else { continue };
+                playbook.push(PlaybookEntry {
                     rank: rank as u64 + 1,
                     strategy: e.spec.as_str().to_string(),
                     stage: e.stage,
                     runs: m.party.runs,
                     raced: e.raced,
-                    tied_with_leader: self.tied_with_leader(&order, i),
+                    tied_with_leader: self.tied_with_leader(leader, i),
                     party: m.party.clone(),
                     adversary: m.adversary.clone(),
-                })
-            })
-            .collect();
+                    same_as: e.same_as.map(|k| self.entries[k].spec.as_str().to_string()),
+                });
+            }
+        }
         JobResult::Optimize(OptimizeResult {
             adversary_strategy: self.job.adversary.as_str().to_string(),
             spent_runs: self.spent,
@@ -378,16 +507,22 @@ impl MetricPlanner for Optimize {
     }
 
     fn progress(&self) -> Option<JobProgress> {
-        let leaders: Vec<Leader> = self
-            .ranked()
-            .iter()
-            .take(3)
-            .filter_map(|&i| {
-                let e = &self.entries[i];
-                let m = e.metrics.as_ref()?;
-                Some(Leader { strategy: e.spec.as_str().to_string(), p_survives: m.party.p_survives })
-            })
-            .collect();
+        // One leader per result: specs measured in this batch that played
+        // identically are grouped only at the next step.
+        let mut shown: Vec<&CellMetrics> = Vec::new();
+        let mut leaders: Vec<Leader> = Vec::new();
+        for &i in &self.presented_groups() {
+            let e = &self.entries[i];
+            let Some(m) = e.metrics.as_ref() else { continue };
+            if shown.contains(&m) {
+                continue;
+            }
+            shown.push(m);
+            leaders.push(Leader { strategy: e.spec.as_str().to_string(), p_survives: m.party.p_survives });
+            if leaders.len() == 3 {
+                break;
+            }
+        }
         (!leaders.is_empty()).then_some(JobProgress::Optimize { leaders })
     }
 }
@@ -413,6 +548,8 @@ mod tests {
                 StrategySpec::parse("healer, retreat=0.3").unwrap(),
                 StrategySpec::default_spec(),
             ],
+            llm_candidates: None,
+            llm_proposals: None,
             refine_top: 3,
             race_rounds: 3,
         }
@@ -480,15 +617,108 @@ mod tests {
         assert_eq!(r[0].strategy, "lowest_hp");
         assert!(r[0].runs > 100);
 
-        // With a budget, racing stops when the budget is spent.
+        // With a budget, racing stops when the budget is spent (a round keeps
+        // one measurement in reserve for the leader).
         let fixed = OptimizeJob { candidates: vec![], refine_top: 1, ..job(None) }.fixed_runs();
         let mut o =
-            Optimize::new(ctx(), OptimizeJob { candidates: vec![], refine_top: 1, ..job(Some(fixed + 400)) });
+            Optimize::new(ctx(), OptimizeJob { candidates: vec![], refine_top: 1, ..job(Some(fixed + 600)) });
         let cells = drive(&mut o, &close);
         let total: u64 = cells.iter().map(|c| c.runs).sum();
-        assert!(total <= fixed + 400, "{total}");
+        assert!(total <= fixed + 600, "{total}");
         assert_eq!(total, fixed + 400, "one racing round of two specs at 200 runs");
         assert!(playbook(&o)[1].tied_with_leader);
+    }
+
+    /// Survival that wobbles with the runs measured, as a real estimate does:
+    /// a base per target and retreat plus a deterministic jitter of the
+    /// (spec, runs, salt) hash, so leaders drop and contenders overtake.
+    fn wobbly(salt: u64) -> impl Fn(&CellSpec) -> CellMetrics {
+        move |c: &CellSpec| {
+            let l = c.party_strategy.levers();
+            let base = match l.target {
+                TargetPriority::LowestHp => 0.80,
+                TargetPriority::WeakestAc => 0.79,
+                TargetPriority::Healer => 0.78,
+                _ => 0.77,
+            } + f64::from(l.retreat_milli) / 100_000.0;
+            let mut h = salt ^ c.runs.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            for b in c.party_strategy.as_str().bytes() {
+                h = (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
+            }
+            let jitter = ((h >> 11) % 1000) as f64 / 1000.0 * 0.06 - 0.03;
+            metrics(base + jitter, 5.0, c.runs)
+        }
+    }
+
+    #[test]
+    fn rank_one_never_rests_on_fewer_runs_than_a_row_below() {
+        for salt in 0..40 {
+            for max in [None, Some(13_000), Some(15_000), Some(20_000)] {
+                let j = OptimizeJob { candidates: vec![], refine_top: 2, race_rounds: 4, ..job(max) };
+                let mut o = Optimize::new(ctx(), j);
+                let cells = drive(&mut o, &wobbly(salt));
+                let total: u64 = cells.iter().map(|c| c.runs).sum();
+                if let Some(m) = max {
+                    assert!(total <= m, "salt {salt}: {total} > {m}");
+                }
+                let r = playbook(&o);
+                let most = r.iter().map(|e| e.runs).max().unwrap();
+                assert_eq!(r[0].runs, most, "salt {salt}, budget {max:?}: {:?}", &r[..3]);
+                assert_eq!(r[0].rank, 1);
+            }
+        }
+    }
+
+    #[test]
+    fn specs_that_played_identically_share_a_rank_and_name_their_group() {
+        // Spell policy and class abilities are inert here: four specs per
+        // (target, charges) play identically.
+        let mut o = Optimize::new(ctx(), job(None));
+        drive(&mut o, &eval);
+        let r = playbook(&o);
+        let leader: Vec<&PlaybookEntry> = r.iter().filter(|e| e.rank == 1).collect();
+        assert_eq!(leader.len(), 1, "the refined leader has no twin: {leader:?}");
+        let second: Vec<&PlaybookEntry> = r.iter().filter(|e| e.rank == 2).collect();
+        assert!(second.iter().all(|e| e.party == second[0].party), "{second:?}");
+        let grid_twins: Vec<&PlaybookEntry> =
+            r.iter().filter(|e| e.strategy.starts_with("lowest_hp") && e.stage == Stage::Grid).collect();
+        assert_eq!(grid_twins.len(), 8);
+        let with_charges: Vec<&&PlaybookEntry> =
+            grid_twins.iter().filter(|e| !e.strategy.contains("use_charges=false")).collect();
+        assert_eq!(with_charges.len(), 4);
+        assert!(with_charges.iter().all(|e| e.rank == with_charges[0].rank));
+        assert_eq!(with_charges.iter().filter(|e| e.same_as.is_none()).count(), 1, "{with_charges:?}");
+        let rep = with_charges.iter().find(|e| e.same_as.is_none()).unwrap();
+        assert_eq!(rep.strategy, "lowest_hp", "the best-named member represents the group");
+        assert!(with_charges.iter().filter_map(|e| e.same_as.as_deref()).all(|s| s == "lowest_hp"));
+        // Refinement tried distinct groups, not three twins of one.
+        let refined: std::collections::BTreeSet<&str> = r
+            .iter()
+            .filter(|e| e.stage == Stage::Refine)
+            .map(|e| e.strategy.split(", retreat").next().unwrap())
+            .collect();
+        assert_eq!(refined.len(), 3, "{refined:?}");
+    }
+
+    #[test]
+    fn llm_proposals_are_measured_with_the_candidates_and_marked_as_such() {
+        let mut j = job(None);
+        j.llm_candidates = Some(2);
+        // One proposal is a grid spec (measured as such), one is new.
+        j.llm_proposals = Some(vec![
+            StrategySpec::parse("lowest_hp").unwrap(),
+            StrategySpec::parse("healer, retreat=0.9").unwrap(),
+        ]);
+        let mut o = Optimize::new(ctx(), j.clone());
+        let cells = drive(&mut o, &eval);
+        assert_eq!(cells.len(), 32 + 9 + 1 + 1);
+        let r = playbook(&o);
+        let stage = |name: &str| r.iter().find(|e| e.strategy == name).map(|e| e.stage);
+        assert_eq!(stage("healer, retreat=0.9"), Some(Stage::LlmProposal));
+        assert_eq!(stage("lowest_hp"), Some(Stage::Grid), "deduplicated by canonical name");
+        assert_eq!(stage("healer, retreat=0.3"), Some(Stage::Candidate));
+        j.llm_candidates = Some(0);
+        assert!(j.check().unwrap_err().to_string().contains("llm_candidates: ask for 1 to 20"));
     }
 
     #[test]

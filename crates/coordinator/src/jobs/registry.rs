@@ -1,6 +1,9 @@
 //! The job registry: every kind of job a sweep file may list, what each
 //! reserves of the budget, and the planner that runs it.
 
+use pf1e_llm::Side as LlmSide;
+
+use crate::cell::StrategySpec;
 use crate::jobs::JobError;
 use crate::jobs::danger_map::{DangerMap, DangerMapJob};
 use crate::jobs::frontier::{Frontier, FrontierJob};
@@ -65,6 +68,30 @@ impl Job {
             Job::DangerMap(j) => j.check(),
             Job::Frontier(j) => j.check(),
             Job::Sensitivity(j) => j.check(),
+        }
+    }
+
+    /// Every strategy the sweep file wrote for the job, mutable, with the
+    /// side it plays (so a sentence can be compiled for its side).
+    pub fn strategies_mut(&mut self) -> Vec<(LlmSide, &mut StrategySpec)> {
+        let (p, a) = (LlmSide::Party, LlmSide::Adversary);
+        match self {
+            Job::Grid(g) => {
+                let party = g.party.iter_mut().map(|s| (p, s));
+                party.chain(g.adversary.iter_mut().map(|s| (a, s))).collect()
+            }
+            Job::Optimize(j) => {
+                let mut out = vec![(a, &mut j.adversary)];
+                out.extend(j.candidates.iter_mut().map(|s| (p, s)));
+                out
+            }
+            Job::Minmax(j) => {
+                let party = j.party.iter_mut().map(|s| (p, s));
+                party.chain(j.adversary.iter_mut().map(|s| (a, s))).collect()
+            }
+            Job::DangerMap(j) => vec![(p, &mut j.party), (a, &mut j.adversary)],
+            Job::Frontier(j) => vec![(p, &mut j.party), (a, &mut j.adversary)],
+            Job::Sensitivity(j) => vec![(p, &mut j.party)],
         }
     }
 

@@ -18,6 +18,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use pf1e_wire::proto;
+use pf1e_wire::results::JobResult;
 use pf1e_wire::scenario::{Scenario, ScenarioHash};
 use pf1e_wire::shard::{Lease, ShardKey, ShardReport, ShardResult};
 use pf1e_wire::status::{CoordinatorStats, FinishedCell, SweepInfo, WorkerInfo};
@@ -75,6 +76,12 @@ pub enum SchedError {
         /// The coordinator's.
         coordinator: String,
     },
+    /// The sweep needs LLM decisions (`nl:`, `llm_candidates`,
+    /// `llm_adversaries`) that were not resolved before submission.
+    #[error(
+        "the sweep uses the LLM (nl: strategies, llm_candidates or llm_adversaries) and must be resolved by a coordinator with an LLM client before it is planned"
+    )]
+    NeedsLlm,
     /// The worker speaks another version of the wire protocol.
     #[error(
         "worker protocol version {worker} differs from the coordinator's {coordinator}: run the same pf1e version on both"
@@ -149,10 +156,22 @@ impl Scheduler {
                 self.history.insert(id, state);
                 continue;
             }
-            match Sweep::from_bundle(&bundle) {
-                Ok(sweep) => {
+            // The LLM's decisions come from the journal: resuming calls no model.
+            let parsed = Sweep::from_bundle(&bundle).and_then(|mut sweep| {
+                sweep.apply_llm(&state.llm)?;
+                Ok(sweep)
+            });
+            match parsed {
+                Ok(sweep) if !sweep.needs_llm() => {
                     self.start(id, sweep)?;
                     resumed.push(id);
+                }
+                Ok(_) => {
+                    let mut state = state;
+                    state.status = SweepStatus::Failed;
+                    state.error = "cannot resume: the journal holds no LLM decisions for this sweep".into();
+                    self.store.update_sweep(id, &state, None)?;
+                    self.history.insert(id, state);
                 }
                 Err(e) => {
                     let mut state = state;
@@ -166,11 +185,29 @@ impl Scheduler {
         Ok(resumed)
     }
 
-    /// Validates, journals and starts a sweep. Nothing is written when it is invalid.
+    /// Validates, journals and starts a sweep that needs no LLM decision.
+    /// Nothing is written when it is invalid.
     pub fn submit(&mut self, bundle: proto::SweepBundle) -> Result<u64, SchedError> {
-        let sweep = Sweep::from_bundle(&bundle)?;
+        let sweep = self.check(&bundle)?;
+        self.submit_sweep(bundle, sweep)
+    }
+
+    /// Parses and validates a bundle; writes nothing. A sweep that uses
+    /// the LLM comes back with its sentences pending: resolve them
+    /// (`crate::llm::LlmResolver`) before [`Scheduler::submit_sweep`].
+    pub fn check(&self, bundle: &proto::SweepBundle) -> Result<Sweep, SchedError> {
+        let sweep = Sweep::from_bundle(bundle)?;
         if self.cfg.validate {
             sweep.validate(&bundle.sweep_yaml)?;
+        }
+        Ok(sweep)
+    }
+
+    /// Journals and starts `sweep`, parsed from `bundle` and resolved: its
+    /// LLM decisions are journaled with it, in the same transaction.
+    pub fn submit_sweep(&mut self, bundle: proto::SweepBundle, sweep: Sweep) -> Result<u64, SchedError> {
+        if sweep.needs_llm() {
+            return Err(SchedError::NeedsLlm);
         }
         let state = JournalState {
             name: sweep.name.clone(),
@@ -178,6 +215,7 @@ impl Scheduler {
             error: String::new(),
             planners: Vec::new(),
             stats: None,
+            llm: sweep.llm.clone(),
         };
         let id = self.store.create_sweep(&bundle, &state)?;
         self.start(id, sweep)?;
@@ -194,15 +232,23 @@ impl Scheduler {
 
     /// Steps the planners of a sweep until they wait or finish.
     fn pump(&mut self, id: u64) -> Result<(), SchedError> {
+        let _span = tracing::debug_span!("sweep", id).entered();
         loop {
             let Some(run) = self.sweeps.get_mut(&id) else { return Ok(()) };
             if run.status() != SweepStatus::Running {
                 return Ok(());
             }
             match run.plan() {
-                Planned::Waiting => return Ok(()),
-                Planned::Finished => return self.finish(id),
+                Planned::Waiting => {
+                    tracing::debug!(sweep = id, "planner step: waiting for results");
+                    return Ok(());
+                }
+                Planned::Finished => {
+                    tracing::debug!(sweep = id, "planner step: every job is done");
+                    return self.finish(id);
+                }
                 Planned::Cells(cells) => {
+                    tracing::debug!(sweep = id, cells = cells.len(), "planner step: new cells");
                     self.journal(id)?;
                     self.place_shards(id, &cells)?;
                 }
@@ -216,6 +262,8 @@ impl Scheduler {
         let wanted = run.slots(cells);
         let keys: Vec<ShardKey> = wanted.iter().map(|(_, k)| *k).collect();
         let cached = self.store.get_shards(&keys)?;
+        let hits = cached.iter().filter(|c| c.is_some()).count();
+        tracing::debug!(sweep = id, shards = keys.len(), hits, misses = keys.len() - hits, "cache lookup");
         let mut completed = Vec::new();
         for ((slot, key), hit) in wanted.into_iter().zip(cached) {
             match hit {
@@ -275,6 +323,11 @@ impl Scheduler {
         }
         self.bump();
         Ok(())
+    }
+
+    /// The LLM response cache of the scheduler's database.
+    pub fn llm_cache(&self) -> crate::store::LlmCache {
+        self.store.llm_cache()
     }
 
     /// Cancels a running sweep.
@@ -338,6 +391,9 @@ impl Scheduler {
             let Some(lease) = self.queue.lease(worker, deadline) else { break };
             w.leases.insert(lease.id);
             out.push(lease);
+        }
+        if !out.is_empty() {
+            tracing::debug!(worker, leased = out.len(), queued = self.queue.queued_len(), "lease");
         }
         Ok(out)
     }
@@ -429,6 +485,7 @@ impl Scheduler {
                 self.stop(sweep, SweepStatus::Failed, format!("worker {worker}: {error}"))?;
             }
         }
+        tracing::debug!(worker, accepted, ignored, "report");
         self.throughput.prune(now);
         for id in touched {
             self.pump(id)?;
@@ -520,6 +577,14 @@ impl Scheduler {
     pub fn list(&self) -> Vec<SweepInfo> {
         let ids: BTreeSet<u64> = self.sweeps.keys().chain(self.history.keys()).copied().collect();
         ids.into_iter().filter_map(|id| self.info(id, false).ok()).collect()
+    }
+
+    /// Every job's result so far while a sweep runs (a playbook ranked on
+    /// the cells measured yet, a danger map with the points measured yet…),
+    /// for live views; `None` once it has ended (its results are final) or
+    /// for an unknown sweep.
+    pub fn live_results(&self, id: u64) -> Option<Vec<JobResult>> {
+        self.sweeps.get(&id).filter(|r| r.status() == SweepStatus::Running).map(|r| r.job_results())
     }
 
     /// The cells of a sweep finished after the first `from`.

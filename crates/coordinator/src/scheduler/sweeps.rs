@@ -6,7 +6,7 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use pf1e_wire::canon::hex;
-use pf1e_wire::results::{JobReport, SweepResults};
+use pf1e_wire::results::{JobReport, JobResult, SweepResults};
 use pf1e_wire::shard::{ShardKey, ShardResult, ShardSpec};
 use pf1e_wire::status::{FinishedCell, Stats, SweepInfo, SweepStatus};
 
@@ -71,6 +71,7 @@ impl SweepRun {
     /// A sweep about to be planned.
     pub fn new(sweep: Sweep) -> Self {
         let ctx = sweep.job_context();
+        let runs_worst_case = crate::jobs::registry::planned_runs(&sweep.jobs);
         let jobs = sweep
             .jobs
             .iter()
@@ -81,7 +82,7 @@ impl SweepRun {
             status: SweepStatus::Running,
             error: String::new(),
             jobs,
-            stats: Stats::default(),
+            stats: Stats { runs_worst_case, ..Stats::default() },
             finished: Vec::new(),
             results: None,
         }
@@ -199,6 +200,7 @@ impl SweepRun {
             error: self.error.clone(),
             planners: self.jobs.iter().map(|j| j.planner.state()).collect(),
             stats: Some(self.stats),
+            llm: self.sweep.llm.clone(),
         }
     }
 
@@ -225,6 +227,7 @@ impl SweepRun {
             rules_version: pf1e_engine::RULES_VERSION.to_string(),
             scenario: hex(&sweep.scenario.hash),
             jobs,
+            llm: sweep.llm.clone(),
         });
         self.status = SweepStatus::Done;
         self.results = Some(Arc::clone(&results));
@@ -255,6 +258,11 @@ impl SweepRun {
             results: if with_results { self.results.clone() } else { None },
             progress: self.jobs.iter().filter_map(|j| j.planner.progress()).collect(),
         }
+    }
+
+    /// Every job's result so far, in the order of the sweep file (live views).
+    pub fn job_results(&self) -> Vec<JobResult> {
+        self.jobs.iter().map(|j| j.planner.result()).collect()
     }
 
     /// The cells finished after the first `from`.

@@ -223,3 +223,17 @@ fn a_crash_mid_sweep_resumes_from_the_journal_and_the_cache() {
     assert_eq!((st.shards_from_cache, st.shards_computed), (4, 5));
     assert_eq!(info.results, reference);
 }
+
+#[test]
+fn live_results_follow_a_running_sweep_and_stop_when_it_ends() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut sched = Scheduler::new(Store::open(&dir.path().join("c.redb")).unwrap(), cfg());
+    let id = sched.submit(bundle(4)).unwrap();
+    let live = sched.live_results(id).expect("a running sweep has live results");
+    assert_eq!(live.len(), 1);
+    assert_eq!(live[0].kind(), "grid");
+    assert!(sched.live_results(id + 1).is_none(), "an unknown sweep has none");
+    let done = drive(&mut sched, id, &Fake, 2, |_| {}).unwrap();
+    assert_eq!(done.status, SweepStatus::Done);
+    assert!(sched.live_results(id).is_none(), "an ended sweep's results are final");
+}

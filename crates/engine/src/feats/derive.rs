@@ -52,8 +52,15 @@ pub struct BaseStatistics {
     pub hit_die_hp: i32,
     /// Base saves of the class(es) and racial Hit Dice.
     pub base_saves: Saves,
-    /// AC bonuses from equipment and nature (`armor`, `shield`, `natural_armor`, `deflection`…).
-    pub ac_bonuses: Vec<Modifier>,
+    /// Bonuses from equipment, race and nature on the printed numbers: AC
+    /// (`armor`, `shield`, `natural_armor`, `deflection`…), saves (a cloak's
+    /// `resistance`), initiative, attack and damage (a masterwork weapon's
+    /// `+1 enhancement` with its `weapon`). Only unconditioned modifiers are
+    /// printed numbers; the others are ignored here.
+    pub bonuses: Vec<Modifier>,
+    /// The lowest maximum Dexterity bonus of the armor and shield worn
+    /// (`None`: no limit). It caps Dexterity in AC and touch AC, not in CMD.
+    pub max_dex: Option<i32>,
     /// Attacks.
     pub weapons: Vec<BaseWeapon>,
 }
@@ -129,6 +136,20 @@ fn feat_tally(features: &ResolvedFeatures, targets: &[ModTarget], weapon: Option
     t
 }
 
+/// Adds the unconditioned `bonuses` of `base` on `targets` (optionally for one weapon) to `t`.
+fn add_bonuses(t: &mut Tally, base: &BaseStatistics, targets: &[ModTarget], weapon: Option<&str>) {
+    for m in base.bonuses.iter().filter(|m| m.condition.is_none() && targets.contains(&m.target)) {
+        let ok = match (weapon, &m.weapon) {
+            (_, None) => true,
+            (Some(w), Some(_)) => matches_weapon(m, w),
+            (None, Some(_)) => false,
+        };
+        if ok {
+            t.add(m.bonus_type, m.value);
+        }
+    }
+}
+
 /// Recomputes the printed statistics.
 pub fn derive(base: &BaseStatistics, features: &ResolvedFeatures) -> DerivedStatistics {
     let a = &base.abilities;
@@ -140,23 +161,26 @@ pub fn derive(base: &BaseStatistics, features: &ResolvedFeatures) -> DerivedStat
 
     // Armor class: equipment and feats through the stacking rule.
     let mut ac = feat_tally(features, &[ModTarget::Ac], None);
-    for m in base.ac_bonuses.iter().filter(|m| m.target == ModTarget::Ac) {
-        ac.add(m.bonus_type, m.value);
-    }
+    add_bonuses(&mut ac, base, &[ModTarget::Ac], None);
     ac.add(BonusType::Size, size);
-    let total = 10 + dex_mod + ac.total();
-    let touch = 10 + dex_mod + ac.total_where(counts_vs_touch);
-    let flat_footed = 10 + dex_mod.min(0) + ac.total_where(kept_when_denied_dex);
+    let dex_to_ac = base.max_dex.map_or(dex_mod, |max| dex_mod.min(max));
+    let total = 10 + dex_to_ac + ac.total();
+    let touch = 10 + dex_to_ac + ac.total_where(counts_vs_touch);
+    let flat_footed = 10 + dex_to_ac.min(0) + ac.total_where(kept_when_denied_dex);
 
-    let save = |own: ModTarget, base: i32, ability: i32| {
-        base + ability + feat_tally(features, &[ModTarget::Saves, own], None).total()
+    let save = |own: ModTarget, base_save: i32, ability: i32| {
+        let mut t = feat_tally(features, &[ModTarget::Saves, own], None);
+        add_bonuses(&mut t, base, &[ModTarget::Saves, own], None);
+        base_save + ability + t.total()
     };
     let saves = Saves {
         fort: save(ModTarget::Fort, base.base_saves.fort, con_mod),
         reflex: save(ModTarget::Ref, base.base_saves.reflex, dex_mod),
         will: save(ModTarget::Will, base.base_saves.will, wis_mod),
     };
-    let initiative = dex_mod + feat_tally(features, &[ModTarget::Initiative], None).total();
+    let mut init = feat_tally(features, &[ModTarget::Initiative], None);
+    add_bonuses(&mut init, base, &[ModTarget::Initiative], None);
+    let initiative = dex_mod + init.total();
     let toughness = if rules.toughness { (base.hit_dice as i32).max(3) } else { 0 };
     let hp_max = base.hit_die_hp + con_mod * base.hit_dice as i32 + toughness;
 
@@ -176,12 +200,9 @@ pub fn derive(base: &BaseStatistics, features: &ResolvedFeatures) -> DerivedStat
                 (&[ModTarget::Attack, ModTarget::RangedAttack], &[ModTarget::Damage, ModTarget::RangedDamage])
             };
             let secondary = if w.secondary { if rules.multiattack { -2 } else { -5 } } else { 0 };
-            let attack_bonus = base.bab
-                + ability
-                + size
-                + w.enhancement
-                + secondary
-                + feat_tally(features, attack_targets, Some(&w.name)).total();
+            let mut attack = feat_tally(features, attack_targets, Some(&w.name));
+            add_bonuses(&mut attack, base, attack_targets, Some(&w.name));
+            let attack_bonus = base.bab + ability + size + w.enhancement + secondary + attack.total();
             let strength = if !w.strength_to_damage {
                 0
             } else if w.two_handed && str_mod > 0 {
@@ -191,8 +212,9 @@ pub fn derive(base: &BaseStatistics, features: &ResolvedFeatures) -> DerivedStat
             } else {
                 str_mod
             };
-            let damage_bonus =
-                strength + w.enhancement + feat_tally(features, damage_targets, Some(&w.name)).total();
+            let mut damage = feat_tally(features, damage_targets, Some(&w.name));
+            add_bonuses(&mut damage, base, damage_targets, Some(&w.name));
+            let damage_bonus = strength + w.enhancement + damage.total();
             let improved = rules.improved_critical.iter().any(|filter| {
                 filter.as_deref().is_none_or(|f| w.name.to_lowercase().contains(&f.trim().to_lowercase()))
             });
@@ -201,16 +223,16 @@ pub fn derive(base: &BaseStatistics, features: &ResolvedFeatures) -> DerivedStat
         })
         .collect();
 
-    let cmb_value = cmb(base.bab, str_mod, dex_mod, base.size, rules.agile_maneuvers)
-        + feat_tally(features, &[ModTarget::Cmb], None).total();
+    let mut cmb_bonus = feat_tally(features, &[ModTarget::Cmb], None);
+    add_bonuses(&mut cmb_bonus, base, &[ModTarget::Cmb], None);
+    let cmb_value = cmb(base.bab, str_mod, dex_mod, base.size, rules.agile_maneuvers) + cmb_bonus.total();
     let cmd_bab = if rules.defensive_combat_training { base.hit_dice as i32 } else { base.bab };
     let mut cmd_ac = feat_tally(features, &[ModTarget::Ac], None);
-    for m in base.ac_bonuses.iter().filter(|m| m.target == ModTarget::Ac) {
-        cmd_ac.add(m.bonus_type, m.value);
-    }
-    let cmd_value = cmd(cmd_bab, str_mod, dex_mod, base.size)
-        + cmd_ac.total_where(counts_for_cmd)
-        + feat_tally(features, &[ModTarget::Cmd], None).total();
+    add_bonuses(&mut cmd_ac, base, &[ModTarget::Ac], None);
+    let mut cmd_bonus = feat_tally(features, &[ModTarget::Cmd], None);
+    add_bonuses(&mut cmd_bonus, base, &[ModTarget::Cmd], None);
+    let cmd_value =
+        cmd(cmd_bab, str_mod, dex_mod, base.size) + cmd_ac.total_where(counts_for_cmd) + cmd_bonus.total();
 
     DerivedStatistics {
         ac: ArmorClass { total, touch, flat_footed },
@@ -293,7 +315,8 @@ mod tests {
             hit_dice: 1,
             hit_die_hp: 10,
             base_saves: Saves { fort: 2, reflex: 0, will: 0 },
-            ac_bonuses: vec![ac(BonusType::Armor, 6), ac(BonusType::Shield, 2)],
+            bonuses: vec![ac(BonusType::Armor, 6), ac(BonusType::Shield, 2)],
+            max_dex: Some(3),
             weapons: vec![
                 weapon("longsword", false, false, 19),
                 weapon("cold iron dagger", false, false, 19),
@@ -319,7 +342,8 @@ mod tests {
             hit_dice: 1,
             hit_die_hp: 5,
             base_saves: Saves { fort: 2, reflex: 0, will: 0 },
-            ac_bonuses: vec![ac(BonusType::Armor, 3)],
+            bonuses: vec![ac(BonusType::Armor, 3)],
+            max_dex: Some(5),
             weapons: vec![weapon("falchion", false, true, 18)],
         };
         let d = derive(&base, &feats);
@@ -355,7 +379,8 @@ mod tests {
             hit_dice: 5,
             hit_die_hp: 20,
             base_saves: Saves { fort: 0, reflex: 0, will: 0 },
-            ac_bonuses: vec![],
+            bonuses: vec![],
+            max_dex: None,
             weapons: vec![rapier, bite],
         };
         let d = derive(&base, &feats);
@@ -368,5 +393,50 @@ mod tests {
         assert_eq!(d.cmd, 10 + 2 - 1 + 3 + 1, "the dodge bonus counts toward CMD");
         assert_eq!(doubled_threat(20), 19);
         assert_eq!(doubled_threat(19), 17);
+    }
+
+    #[test]
+    fn item_bonuses_reach_saves_initiative_and_one_weapon_and_armor_caps_dexterity() {
+        let c = shipped("monsters/goblin.json");
+        let bonus = |target, ty, value, weapon: Option<&str>| Modifier {
+            target,
+            value,
+            bonus_type: ty,
+            condition: None,
+            descriptor: None,
+            creature_type: None,
+            weapon: weapon.map(String::from),
+        };
+        let base = BaseStatistics {
+            abilities: crate::model::Abilities { str_score: 10, dex_score: 18, ..c.abilities.clone() },
+            size: Size::Medium,
+            bab: 3,
+            hit_dice: 3,
+            hit_die_hp: 18,
+            base_saves: Saves { fort: 1, reflex: 1, will: 3 },
+            bonuses: vec![
+                ac(BonusType::Armor, 9),
+                bonus(ModTarget::Saves, BonusType::Resistance, 1, None),
+                bonus(ModTarget::Saves, BonusType::Resistance, 2, None),
+                bonus(ModTarget::Initiative, BonusType::Untyped, 1, None),
+                bonus(ModTarget::Attack, BonusType::Enhancement, 1, Some("longsword")),
+            ],
+            max_dex: Some(1),
+            weapons: vec![weapon("longsword", false, false, 19), weapon("dagger", false, false, 19)],
+        };
+        let d = derive(&base, &ResolvedFeatures::default());
+        assert_eq!(
+            d.ac,
+            ArmorClass { total: 20, touch: 11, flat_footed: 19 },
+            "full plate: Dex +4 capped at +1"
+        );
+        assert_eq!(d.saves, Saves { fort: 4, reflex: 7, will: 4 }, "resistance bonuses do not stack: +2");
+        assert_eq!(d.initiative, 5);
+        assert_eq!(
+            (d.attacks[0].attack_bonus, d.attacks[1].attack_bonus),
+            (4, 3),
+            "masterwork longsword only"
+        );
+        assert_eq!(d.cmd, 10 + 3 + 4, "the armor's cap leaves CMD alone");
     }
 }

@@ -84,6 +84,12 @@ pub const ALIGNMENTS: &[&str] = &["LG", "NG", "CG", "LN", "N", "CN", "LE", "NE",
 /// Highest ability score accepted (well above any published creature).
 const MAX_ABILITY: i32 = 60;
 
+/// Largest magnitude of any number in a combatant file but `xp`: far above
+/// any published figure (the largest bonus, hit points or speed of a
+/// creature is in the thousands), and small enough that no sum or product
+/// of a battle overflows.
+pub const MAX_MAGNITUDE: f64 = 1_000_000.0;
+
 /// Reads and validates a combatant file.
 pub fn load_combatant(path: &std::path::Path) -> Result<Combatant, ModelError> {
     let file = path.display().to_string();
@@ -106,8 +112,38 @@ pub fn parse_combatant(text: &str, file: &str) -> Result<Combatant, ModelError> 
         path: "$".to_string(),
         message: e.to_string(),
     })?;
+    // The text parsed as a combatant, so it parses as JSON.
+    if let Ok(value) = serde_json::from_str::<serde_json::Value>(text) {
+        check_magnitudes(&value, "$").map_err(|(path, message)| ModelError::Invalid {
+            file: file.to_string(),
+            path,
+            message,
+        })?;
+    }
     combatant.validate(file)?;
     Ok(combatant)
+}
+
+/// Refuses any number beyond [`MAX_MAGNITUDE`] (`xp` aside: it never enters a battle).
+fn check_magnitudes(value: &serde_json::Value, path: &str) -> Result<(), Failure> {
+    match value {
+        serde_json::Value::Number(n) => {
+            let x = n.as_f64().unwrap_or(f64::INFINITY);
+            if path != "$.xp" && x.abs() > MAX_MAGNITUDE {
+                return fail(path, format!("{n} is out of range (at most {MAX_MAGNITUDE} in magnitude)"));
+            }
+            Ok(())
+        }
+        serde_json::Value::Array(items) => {
+            items.iter().enumerate().try_for_each(|(i, v)| check_magnitudes(v, &format!("{path}[{i}]")))
+        }
+        serde_json::Value::Object(fields) => fields.iter().try_for_each(|(k, v)| {
+            let simple = k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+            let child = if simple { format!("{path}.{k}") } else { format!("{path}['{k}']") };
+            check_magnitudes(v, &child)
+        }),
+        _ => Ok(()),
+    }
 }
 
 impl Combatant {
@@ -502,6 +538,23 @@ fn check_lists(c: &Combatant) -> Result<(), Failure> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod magnitude_tests {
+    use super::*;
+
+    #[test]
+    fn numbers_beyond_any_published_creature_are_refused_with_their_path() {
+        let v: serde_json::Value =
+            serde_json::from_str(r#"{"xp": 9830400, "attacks": [{"attack_bonus": 2147483647}]}"#).unwrap();
+        let (path, message) = check_magnitudes(&v, "$").unwrap_err();
+        assert_eq!(path, "$.attacks[0].attack_bonus");
+        assert!(message.contains("2147483647 is out of range"), "{message}");
+        let ok: serde_json::Value =
+            serde_json::from_str(r#"{"xp": 9830400, "skills": {"Know (arcana)": {"bonus": 40}}}"#).unwrap();
+        assert!(check_magnitudes(&ok, "$").is_ok());
+    }
 }
 
 #[cfg(test)]

@@ -162,6 +162,7 @@ fn stage(s: Stage) -> i32 {
         Stage::Grid => proto::Stage::Grid,
         Stage::Refine => proto::Stage::Refine,
         Stage::Candidate => proto::Stage::Candidate,
+        Stage::LlmProposal => proto::Stage::LlmProposal,
     }) as i32
 }
 
@@ -170,6 +171,7 @@ fn from_stage(value: i32) -> Result<Stage, WireError> {
         Ok(proto::Stage::Grid) => Ok(Stage::Grid),
         Ok(proto::Stage::Refine) => Ok(Stage::Refine),
         Ok(proto::Stage::Candidate) => Ok(Stage::Candidate),
+        Ok(proto::Stage::LlmProposal) => Ok(Stage::LlmProposal),
         Ok(proto::Stage::Unspecified) | Err(_) => {
             Err(WireError::Enum { field: "PlaybookEntry.stage", value })
         }
@@ -254,6 +256,7 @@ impl From<&JobResult> for Job {
                         tied_with_leader: e.tied_with_leader,
                         party: Some(metrics(&e.party)),
                         adversary: Some(metrics(&e.adversary)),
+                        same_as: e.same_as.clone().unwrap_or_default(),
                     })
                     .collect(),
             }),
@@ -270,6 +273,7 @@ impl From<&JobResult> for Job {
                         adversary: Some(metrics(&it.adversary)),
                     })
                     .collect(),
+                llm_proposals: m.llm_proposals.clone(),
             }),
             JobResult::DangerMap(d) => Job::DangerMap(proto::DangerMapResult {
                 criterion: criterion(d.criterion),
@@ -354,6 +358,7 @@ impl TryFrom<&Job> for JobResult {
                             tied_with_leader: e.tied_with_leader,
                             party: from_metrics(e.party.as_ref(), "PlaybookEntry.party")?,
                             adversary: from_metrics(e.adversary.as_ref(), "PlaybookEntry.adversary")?,
+                            same_as: (!e.same_as.is_empty()).then(|| e.same_as.clone()),
                         })
                     })
                     .collect::<Result<_, WireError>>()?,
@@ -373,6 +378,7 @@ impl TryFrom<&Job> for JobResult {
                         })
                     })
                     .collect::<Result<_, WireError>>()?,
+                llm_proposals: m.llm_proposals.clone(),
             }),
             Job::DangerMap(d) => {
                 let layers = d
@@ -450,6 +456,75 @@ impl From<&SweepResults> for proto::SweepResults {
                     cells: j.cells.iter().map(proto::CellReport::from).collect(),
                 })
                 .collect(),
+            llm: (!r.llm.is_empty()).then(|| proto::LlmDecisions::from(&r.llm)),
+        }
+    }
+}
+
+impl From<&LlmDecisions> for proto::LlmDecisions {
+    fn from(d: &LlmDecisions) -> Self {
+        proto::LlmDecisions {
+            strategies: d
+                .strategies
+                .iter()
+                .map(|s| proto::NlStrategy {
+                    side: s.side.clone(),
+                    sentence: s.sentence.clone(),
+                    strategy: s.strategy.clone(),
+                    model: s.model.clone(),
+                    prompt_version: s.prompt_version.clone(),
+                    answers: s.answers,
+                })
+                .collect(),
+            proposals: d
+                .proposals
+                .iter()
+                .map(|p| proto::LlmProposals {
+                    job: p.job,
+                    prompt: p.prompt.clone(),
+                    side: p.side.clone(),
+                    asked: p.asked,
+                    strategies: p.strategies.clone(),
+                    duplicates: p.duplicates.clone(),
+                    model: p.model.clone(),
+                    prompt_version: p.prompt_version.clone(),
+                    answers: p.answers,
+                })
+                .collect(),
+        }
+    }
+}
+
+impl From<&proto::LlmDecisions> for LlmDecisions {
+    fn from(d: &proto::LlmDecisions) -> Self {
+        LlmDecisions {
+            strategies: d
+                .strategies
+                .iter()
+                .map(|s| NlStrategy {
+                    side: s.side.clone(),
+                    sentence: s.sentence.clone(),
+                    strategy: s.strategy.clone(),
+                    model: s.model.clone(),
+                    prompt_version: s.prompt_version.clone(),
+                    answers: s.answers,
+                })
+                .collect(),
+            proposals: d
+                .proposals
+                .iter()
+                .map(|p| LlmProposals {
+                    job: p.job,
+                    prompt: p.prompt.clone(),
+                    side: p.side.clone(),
+                    asked: p.asked,
+                    strategies: p.strategies.clone(),
+                    duplicates: p.duplicates.clone(),
+                    model: p.model.clone(),
+                    prompt_version: p.prompt_version.clone(),
+                    answers: p.answers,
+                })
+                .collect(),
         }
     }
 }
@@ -476,6 +551,7 @@ impl TryFrom<&proto::SweepResults> for SweepResults {
                     })
                 })
                 .collect::<Result<_, WireError>>()?,
+            llm: r.llm.as_ref().map(LlmDecisions::from).unwrap_or_default(),
         })
     }
 }
@@ -587,6 +663,7 @@ impl From<&Stats> for proto::Stats {
             cells_done: s.cells_done,
             runs_total: s.runs_total,
             runs_done: s.runs_done,
+            runs_worst_case: s.runs_worst_case,
         }
     }
 }
@@ -603,6 +680,7 @@ impl From<&proto::Stats> for Stats {
             cells_done: s.cells_done,
             runs_total: s.runs_total,
             runs_done: s.runs_done,
+            runs_worst_case: s.runs_worst_case,
         }
     }
 }
@@ -782,12 +860,13 @@ mod tests {
                     playbook: vec![PlaybookEntry {
                         rank: 1,
                         strategy: "default".into(),
-                        stage: Stage::Refine,
+                        stage: Stage::LlmProposal,
                         runs: 20,
                         raced: 1,
                         tied_with_leader: false,
                         party: metrics(0.8),
                         adversary: metrics(0.2),
+                        same_as: Some("spell_policy=none".into()),
                     }],
                 })),
                 job(JobResult::Minmax(MinmaxResult {
@@ -799,6 +878,7 @@ mod tests {
                         party: metrics(0.3),
                         adversary: metrics(0.7),
                     }],
+                    llm_proposals: vec!["weakest_ac".into()],
                 })),
                 job(JobResult::DangerMap(DangerMapResult::new(
                     Criterion::PAnyDeath,
@@ -833,6 +913,27 @@ mod tests {
                     }],
                 })),
             ],
+            llm: LlmDecisions {
+                strategies: vec![NlStrategy {
+                    side: "party".into(),
+                    sentence: "focus the healer".into(),
+                    strategy: "healer".into(),
+                    model: "m".into(),
+                    prompt_version: "fr:strategy_compile:0123456789ab".into(),
+                    answers: 2,
+                }],
+                proposals: vec![LlmProposals {
+                    job: 2,
+                    prompt: "red_team".into(),
+                    side: "adversary".into(),
+                    asked: 3,
+                    strategies: vec!["weakest_ac".into()],
+                    duplicates: vec!["default".into()],
+                    model: "m".into(),
+                    prompt_version: "fr:red_team:0123456789ab".into(),
+                    answers: 1,
+                }],
+            },
         }
     }
 

@@ -1,0 +1,41 @@
+//! `GET /metrics`: the coordinator's figures in the Prometheus text format
+//! (a wire format read by a scraper, not a report).
+
+use std::fmt::Write;
+use std::time::Instant;
+
+use axum::extract::State;
+use axum::http::header::CONTENT_TYPE;
+use axum::response::IntoResponse;
+
+use super::state::AppState;
+use crate::scheduler::Scheduler;
+
+/// The Prometheus text exposition of the coordinator's figures.
+pub fn exposition(s: &Scheduler) -> String {
+    let c = s.coordinator_stats(Instant::now());
+    let running = s.list().iter().filter(|i| !i.status.is_terminal()).count();
+    let mut out = String::new();
+    let mut metric = |name: &str, kind: &str, help: &str, value: String| {
+        let _ = write!(out, "# HELP {name} {help}\n# TYPE {name} {kind}\n{name} {value}\n");
+    };
+    metric("pf1e_shards_queued", "gauge", "Shards waiting for a worker.", c.shards_queued.to_string());
+    metric("pf1e_shards_leased", "gauge", "Shards leased to workers.", c.shards_leased.to_string());
+    metric("pf1e_shards_done_total", "counter", "Shards computed by workers.", c.shards_done.to_string());
+    metric("pf1e_cache_hits_total", "counter", "Shards served from the cache.", c.cache_hits.to_string());
+    metric("pf1e_workers", "gauge", "Registered workers.", c.workers.to_string());
+    metric("pf1e_runs_done_total", "counter", "Battles computed by workers.", c.runs_done.to_string());
+    metric(
+        "pf1e_runs_per_second",
+        "gauge",
+        "Battles per second over the last 10 s.",
+        format!("{:.3}", c.runs_per_second),
+    );
+    metric("pf1e_sweeps_running", "gauge", "Sweeps being measured.", running.to_string());
+    out
+}
+
+pub(super) async fn metrics(State(st): State<AppState>) -> impl IntoResponse {
+    let body = exposition(&st.service.lock());
+    ([(CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")], body)
+}

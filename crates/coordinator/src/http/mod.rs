@@ -1,0 +1,187 @@
+//! The coordinator's HTTP side: the dashboard pages (assets compiled into
+//! the binary), the JSON API that mirrors `pf1e ctl`, live updates by
+//! server-sent events, the Prometheus metrics and the health probes. Axum
+//! over the same [`Service`] as the gRPC services, on listeners of its own.
+//!
+//! Submodules, leaves first (none imports this one): `state` (what the
+//! handlers share), `error` (JSON errors and documents), `tls` (the HTTPS
+//! listener), `assets` (the pages), `metrics` (the Prometheus exposition),
+//! `auth` (the bearer token), `api` (the JSON documents), `events` (the
+//! event stream).
+//!
+//! The JSON documents are the wire crate's serializable types
+//! ([`pf1e_wire::status`], [`pf1e_wire::results`]): the API prints what
+//! `pf1e ctl … --json` prints, keys sorted. The pages draw their charts
+//! themselves; nothing here renders text for a person.
+
+mod api;
+mod assets;
+mod auth;
+mod error;
+mod events;
+mod metrics;
+mod state;
+mod tls;
+
+use std::net::SocketAddr;
+use std::time::Instant;
+
+use axum::Router;
+use axum::http::StatusCode;
+use axum::response::IntoResponse;
+use axum::routing::{get, post};
+use tokio::net::TcpListener;
+use tokio::task::JoinHandle;
+
+use pf1e_wire::auth::ServerAuth;
+
+use crate::service::Service;
+use state::AppState;
+
+pub use metrics::exposition;
+pub use tls::TlsError;
+
+/// What a listener serves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scope {
+    /// Everything: the pages, the JSON API and its events, `/metrics`,
+    /// `/healthz` and `/readyz`.
+    Dashboard,
+    /// `/metrics`, `/healthz` and `/readyz` only (`--metrics-listen`).
+    Metrics,
+}
+
+/// How to serve HTTP.
+#[derive(Debug, Clone, Default)]
+pub struct HttpOptions {
+    /// Shared-secret token: with one, every data endpoint answers 401 without it.
+    pub token: Option<String>,
+    /// PEM certificate and key: serve HTTPS (the gRPC listener's identity).
+    pub tls: Option<(Vec<u8>, Vec<u8>)>,
+}
+
+/// Why the HTTP side cannot start.
+#[derive(Debug, thiserror::Error)]
+pub enum HttpError {
+    /// The TLS identity is refused.
+    #[error(transparent)]
+    Tls(#[from] TlsError),
+    /// A listener lost its address.
+    #[error("HTTP listener: {0}")]
+    Listener(#[source] std::io::Error),
+}
+
+/// The routes of a listener.
+fn router(state: AppState, scope: Scope) -> Router {
+    let mut data = Router::new().route("/metrics", get(metrics::metrics));
+    let mut open = Router::new().route("/healthz", get(healthz)).route("/readyz", get(readyz));
+    if scope == Scope::Dashboard {
+        data = data
+            .route("/api/about", get(api::about))
+            .route("/api/sweeps", get(api::sweeps))
+            .route("/api/sweeps/{id}", get(api::sweep))
+            .route("/api/sweeps/{id}/results", get(api::results))
+            .route("/api/sweeps/{id}/cancel", post(api::cancel))
+            .route("/api/workers", get(api::workers))
+            .route("/api/events", get(events::events));
+        open = open
+            .route("/api/auth", get(auth_required))
+            .route("/", get(assets::fleet_page))
+            .route("/sweeps/{id}", get(assets::sweep_page))
+            .route("/assets/{name}", get(assets::asset));
+    }
+    let data = data.route_layer(axum::middleware::from_fn_with_state(state.clone(), auth::require));
+    open.merge(data).fallback(not_found).with_state(state)
+}
+
+/// Liveness: the process answers.
+async fn healthz() -> &'static str {
+    "ok\n"
+}
+
+/// Readiness: the journal is loaded (it is before any listener opens) and
+/// the coordinator is not shutting down.
+async fn readyz(axum::extract::State(st): axum::extract::State<AppState>) -> impl IntoResponse {
+    if st.service.lock().draining() {
+        (StatusCode::SERVICE_UNAVAILABLE, "draining\n")
+    } else {
+        (StatusCode::OK, "ready\n")
+    }
+}
+
+/// `GET /api/auth`: whether a token is required, so that the page asks for
+/// it before its first call rather than after a refusal. It says nothing
+/// else (a refused call would say as much).
+async fn auth_required(axum::extract::State(st): axum::extract::State<AppState>) -> axum::response::Response {
+    (
+        [(axum::http::header::CONTENT_TYPE, "application/json")],
+        format!("{{\"token_required\":{}}}", st.auth.required()),
+    )
+        .into_response()
+}
+
+async fn not_found(uri: axum::http::Uri) -> axum::response::Response {
+    error::ApiError::NotFound(uri.path().to_string()).into_response()
+}
+
+/// The running HTTP servers; dropping this stops them (open event streams
+/// included: they never end by themselves).
+pub struct Http {
+    servers: Vec<JoinHandle<()>>,
+    addrs: Vec<SocketAddr>,
+}
+
+impl Http {
+    /// Serves each listener with its scope. Call inside a tokio runtime.
+    pub fn start(
+        service: &Service,
+        listeners: Vec<(TcpListener, Scope)>,
+        opts: &HttpOptions,
+    ) -> Result<Self, HttpError> {
+        let acceptor = match &opts.tls {
+            Some((cert, key)) => Some(tls::acceptor(cert, key)?),
+            None => None,
+        };
+        let state = AppState {
+            service: service.clone(),
+            auth: ServerAuth::new(opts.token.as_deref()),
+            started: Instant::now(),
+        };
+        let mut http = Http { servers: Vec::new(), addrs: Vec::new() };
+        for (listener, scope) in listeners {
+            http.addrs.push(listener.local_addr().map_err(HttpError::Listener)?);
+            let app = router(state.clone(), scope);
+            let task = match &acceptor {
+                None => tokio::spawn(async move {
+                    if let Err(e) = axum::serve(listener, app).await {
+                        tracing::error!("HTTP server: {e}");
+                    }
+                }),
+                Some(acceptor) => {
+                    let listener =
+                        tls::TlsListener::new(listener, acceptor.clone()).map_err(HttpError::Listener)?;
+                    tokio::spawn(async move {
+                        if let Err(e) = axum::serve(listener, app).await {
+                            tracing::error!("HTTPS server: {e}");
+                        }
+                    })
+                }
+            };
+            http.servers.push(task);
+        }
+        Ok(http)
+    }
+
+    /// The bound addresses, in the order of the listeners.
+    pub fn addrs(&self) -> &[SocketAddr] {
+        &self.addrs
+    }
+}
+
+impl Drop for Http {
+    fn drop(&mut self) {
+        for s in &self.servers {
+            s.abort();
+        }
+    }
+}

@@ -1,0 +1,278 @@
+//! The dashboard in headless Chromium, driven over WebDriver (chromedriver
+//! and fantoccini): a coordinator with a token and a worker run a sweep of
+//! every analysis job; the fleet page asks for the token and shows the
+//! sweep reach `done`; the sweep page shows the playbook, the forest plot,
+//! the danger map with one cell per measured point, the frontier and the
+//! levers; the browser logs no error. Screenshots are saved under
+//! `target/dashboard/` for a person to look at.
+//!
+//! Needs Debian's `chromium` and `chromium-driver` (`.ci/run` installs
+//! them). Without them the test fails, unless `PF1E_SKIP_BROWSER_TESTS=1`
+//! says to skip it, which it then does with a message.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use fantoccini::wd::WebDriverCompatibleCommand;
+use fantoccini::{Client, ClientBuilder, Locator};
+use pf1e_e2e::{Fixture, Proc, TIMEOUT, pf1e, start_coordinator, start_worker};
+use serde_json::{Value, json};
+
+const TOKEN: &str = "browser-s3cret";
+const SKIP: &str = "PF1E_SKIP_BROWSER_TESTS";
+
+/// Every analysis job and a grid, small enough for a debug build.
+const SWEEP: &str = "name: dashboard\nseed: 5\nruns: 20\nparty: players\nshard_size: 10\nscenario:\n  map: ../maps/sample_arena.yaml\n  sides:\n    players: { zone: A, combatants: [../monsters/goblin.json, ../monsters/goblin.json, ../monsters/goblin.json] }\n    monsters: { zone: B, combatants: [../monsters/orc.json, ../monsters/orc.json] }\njobs:\n  - optimize: { max_total_runs: 1200, adversary: lowest_hp }\n  - danger_map: { fractions: [0.25, 0.5, 0.75, 1.0], criterion: p_any_death, threshold: 0.1, depth: 1 }\n  - frontier: { criterion: p_any_death, target: 0.1, min_fraction: 0.2, precision: 0.1 }\n  - sensitivity: { criterion: expected_hp_lost }\n  - grid: { hp: { players: [0.5, 1.0] } }\n";
+
+/// The first of `names` found on the PATH.
+fn on_path(names: &[&str]) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    names.iter().find_map(|n| std::env::split_paths(&path).map(|d| d.join(n)).find(|p| p.is_file()))
+}
+
+/// `target/dashboard/`, next to the test binaries.
+fn screenshot_dir() -> PathBuf {
+    let exe = std::env::current_exe().expect("test executable");
+    let target = exe.ancestors().nth(3).expect("target/<profile>/deps/<test>").to_path_buf();
+    let dir = target.join("dashboard");
+    std::fs::create_dir_all(&dir).expect("screenshot directory");
+    dir
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port")
+}
+
+/// chromedriver on a free loopback port, ready for sessions.
+fn start_chromedriver(bin: &Path) -> (Proc, u16) {
+    let port = free_port();
+    let child = Command::new(bin)
+        .arg(format!("--port={port}"))
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("spawn chromedriver");
+    let proc = Proc { child, name: "chromedriver".into() };
+    let start = Instant::now();
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(start.elapsed() < Duration::from_secs(30), "chromedriver did not listen on {port}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    (proc, port)
+}
+
+/// The browser's console messages since the last call (chromedriver's log endpoint).
+#[derive(Debug)]
+struct BrowserLog;
+
+impl WebDriverCompatibleCommand for BrowserLog {
+    fn endpoint(&self, base: &url::Url, session: Option<&str>) -> Result<url::Url, url::ParseError> {
+        base.join(&format!("session/{}/se/log", session.unwrap_or_default()))
+    }
+    fn method_and_body(&self, _url: &url::Url) -> (http::Method, Option<String>) {
+        (http::Method::POST, Some(json!({ "type": "browser" }).to_string()))
+    }
+}
+
+/// Console errors (level SEVERE) logged since the last call.
+async fn console_errors(c: &Client) -> Vec<Value> {
+    let log = c.issue_cmd(BrowserLog).await.expect("the browser log");
+    log.as_array().cloned().unwrap_or_default().into_iter().filter(|e| e["level"] == "SEVERE").collect()
+}
+
+/// Evaluates `script` (which returns a value) until `ok` accepts it.
+async fn wait_until(c: &Client, what: &str, script: &str, ok: impl Fn(&Value) -> bool) -> Value {
+    let start = Instant::now();
+    loop {
+        let v = c.execute(script, vec![]).await.expect("script runs");
+        if ok(&v) {
+            return v;
+        }
+        assert!(start.elapsed() < TIMEOUT, "timed out waiting for {what}; last value {v}");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+async fn count(c: &Client, css: &str) -> usize {
+    c.find_all(Locator::Css(css)).await.expect("find_all").len()
+}
+
+async fn screenshot(c: &Client, name: &str, full_page: bool) -> PathBuf {
+    if full_page {
+        let h = c.execute("return document.documentElement.scrollHeight", vec![]).await.unwrap();
+        c.set_window_size(1280, h.as_u64().unwrap_or(1600).clamp(600, 16000) as u32).await.unwrap();
+    } else {
+        c.set_window_size(1280, 900).await.unwrap();
+    }
+    let png = c.screenshot().await.expect("screenshot");
+    let path = screenshot_dir().join(name);
+    std::fs::write(&path, png).expect("write screenshot");
+    path
+}
+
+#[test]
+fn the_dashboard_shows_a_sweep_from_submission_to_its_charts_in_chromium() {
+    let (Some(chromium), Some(driver)) = (
+        on_path(&["chromium", "chromium-browser", "google-chrome"]),
+        on_path(&["chromedriver", "chromium-driver"]),
+    ) else {
+        if std::env::var(SKIP).is_ok_and(|v| v == "1") {
+            eprintln!("SKIPPED the browser test: chromium or chromedriver is not on the PATH and {SKIP}=1");
+            return;
+        }
+        panic!(
+            "the browser test needs chromium and chromedriver on the PATH (Debian: apt-get install chromium chromium-driver; .ci/run installs them); set {SKIP}=1 to skip it"
+        );
+    };
+
+    let fx = Fixture::new("browser", 10, 10);
+    let sweep = fx.write_sweep("dashboard.yaml", SWEEP);
+    let env = [("PF1E_TOKEN", TOKEN)];
+    let c = start_coordinator(&fx.path("c.redb"), "127.0.0.1:0", &[], &env);
+    let http = format!("http://{}", c.http.as_deref().unwrap());
+    let mut submit = pf1e();
+    submit.args(["ctl", "--coordinator", &c.url, "submit"]).arg(&sweep).env("PF1E_TOKEN", TOKEN);
+    let out = pf1e_e2e::run(submit);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let id = String::from_utf8_lossy(&out.stdout).trim().lines().last().unwrap().to_string();
+
+    let (_driver, port) = start_chromedriver(&driver);
+    let profile = tempfile::tempdir().expect("a profile directory");
+    let caps = json!({
+        "browserName": "chrome",
+        "goog:chromeOptions": {
+            "binary": chromium,
+            "args": [
+                "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                "--disable-dev-shm-usage", "--hide-scrollbars", "--force-device-scale-factor=1",
+                "--window-size=1280,900", "--lang=en-US",
+                format!("--user-data-dir={}", profile.path().display()),
+            ],
+        },
+        "goog:loggingPrefs": { "browser": "ALL" },
+    });
+    let caps = caps.as_object().cloned().unwrap();
+
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    rt.block_on(async {
+        let b = ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
+            .capabilities(caps)
+            .connect(&format!("http://127.0.0.1:{port}"))
+            .await
+            .expect("a chromium session");
+
+        // The fleet page asks for the token before any call.
+        b.goto(&format!("{http}/")).await.unwrap();
+        wait_until(&b, "the token form", "return !document.getElementById('token-form').hidden", |v| v == true).await;
+        b.find(Locator::Css("#token-input")).await.unwrap().send_keys(TOKEN).await.unwrap();
+        b.find(Locator::Css("#token-form button")).await.unwrap().click().await.unwrap();
+        let status = format!(
+            "const td = document.querySelector('#sweeps tr[data-sweep-id=\"{id}\"] td.status'); return td ? td.textContent : null"
+        );
+        wait_until(&b, "the sweep listed as running", &status, |v| v == "running").await;
+        assert_eq!(
+            b.execute("return document.getElementById('conn').textContent", vec![]).await.unwrap(),
+            "live"
+        );
+
+        // A worker joins; the page follows the sweep to its end.
+        let _w = start_worker(&c.url, &["--threads", "2"], &env);
+        wait_until(&b, "a worker listed", "return document.querySelectorAll('#workers tbody tr').length", |v| {
+            v == 1
+        })
+        .await;
+        wait_until(&b, "the sweep done", &status, |v| v == "done").await;
+        let progress = b
+            .execute(
+                &format!("const p = document.querySelector('#sweeps tr[data-sweep-id=\"{id}\"] progress'); return [p.value, p.max]"),
+                vec![],
+            )
+            .await
+            .unwrap();
+        assert_eq!(progress[0], progress[1], "a done sweep's bar is full: {progress}");
+        assert_eq!(count(&b, "#workers tbody tr").await, 1);
+        eprintln!("screenshot: {}", screenshot(&b, "fleet.png", false).await.display());
+        let errors = console_errors(&b).await;
+        assert!(errors.is_empty(), "console errors on the fleet page: {errors:?}");
+
+        // The sweep page, against the results the API serves.
+        let _ = rustls::crypto::ring::default_provider().install_default();
+        let api = reqwest::Client::new();
+        let doc: Value = serde_json::from_str(
+            &api.get(format!("{http}/api/sweeps/{id}/results"))
+                .bearer_auth(TOKEN)
+                .send()
+                .await
+                .unwrap()
+                .text()
+                .await
+                .unwrap(),
+        )
+        .unwrap();
+        let jobs = doc["results"]["jobs"].as_array().unwrap();
+        let playbook = jobs[0]["result"]["playbook"].as_array().unwrap();
+        let points: usize = jobs[1]["result"]["layers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| l["points"].as_array().unwrap().len())
+            .sum();
+        let probes = jobs[2]["result"]["probes"].as_array().unwrap().len();
+        let levers = jobs[3]["result"]["levers"].as_array().unwrap().len();
+
+        b.goto(&format!("{http}/sweeps/{id}")).await.unwrap();
+        wait_until(&b, "the final results", "return !document.getElementById('download-json').disabled", |v| {
+            v == true
+        })
+        .await;
+        assert_eq!(
+            b.execute("return document.getElementById('sweep-status').textContent", vec![]).await.unwrap(),
+            "done"
+        );
+        let kinds = b
+            .execute("return [...document.querySelectorAll('#jobs section.job')].map(s => s.dataset.kind)", vec![])
+            .await
+            .unwrap();
+        assert_eq!(kinds, json!(["optimize", "danger_map", "frontier", "sensitivity", "grid"]));
+        // The playbook: every entry in the table, in rank order; the forest plot's rows.
+        assert_eq!(count(&b, "section.job[data-kind=optimize] table.playbook tbody tr").await, playbook.len());
+        let first = b
+            .execute(
+                "return document.querySelector('section.job[data-kind=optimize] table.playbook tbody tr td:nth-child(2)').textContent",
+                vec![],
+            )
+            .await
+            .unwrap();
+        assert_eq!(first, playbook[0]["strategy"]);
+        assert_eq!(count(&b, "svg.forest g.forest-row").await, playbook.len().min(25));
+        // The danger map: one cell per measured point, a legend, values on hover.
+        assert!(points >= 16, "the 4×4 grid and its refinement: {points}");
+        assert_eq!(count(&b, "svg.heatmap rect.cell").await, points);
+        assert_eq!(count(&b, "svg.heatmap g.legend").await, 1);
+        let hover = b
+            .execute("return document.querySelector('svg.heatmap rect.cell title').textContent", vec![])
+            .await
+            .unwrap();
+        assert!(hover.as_str().unwrap().contains("p_any_death = "), "{hover}");
+        assert_eq!(count(&b, "svg.frontier circle.probe").await, probes);
+        assert_eq!(count(&b, "svg.sensitivity g.lever").await, levers);
+        assert_eq!(count(&b, "section.job[data-kind=grid] table.cells tbody tr").await, 2);
+        eprintln!("screenshot: {}", screenshot(&b, "sweep.png", true).await.display());
+        eprintln!("screenshot: {}", screenshot(&b, "sweep-top.png", false).await.display());
+        b.execute("document.querySelector('section.job[data-kind=danger_map]').scrollIntoView()", vec![]).await.unwrap();
+        eprintln!("screenshot: {}", screenshot(&b, "sweep-danger-map.png", false).await.display());
+        let errors = console_errors(&b).await;
+        assert!(errors.is_empty(), "console errors on the sweep page: {errors:?}");
+        // The log really carries the page's errors (the checks above are not vacuous).
+        b.execute("console.error('pf1e log probe')", vec![]).await.unwrap();
+        let probe = console_errors(&b).await;
+        assert!(probe.iter().any(|e| e["message"].as_str().is_some_and(|m| m.contains("pf1e log probe"))), "{probe:?}");
+        b.close().await.unwrap();
+    });
+}

@@ -1,0 +1,348 @@
+//! The coordinator's HTTP side with real processes on loopback: the JSON API
+//! prints what `ctl --json` prints, refuses what it should (401, 404, 405,
+//! 409), streams events in order while a sweep runs, and serves HTTPS when
+//! gRPC has TLS.
+
+use std::time::{Duration, Instant};
+
+use pf1e_e2e::{
+    Coordinator, Fixture, TIMEOUT, ctl, json_of, pf1e, start_coordinator, start_worker, wait_for,
+};
+use serde_json::Value;
+
+const TOKEN: &str = "http-s3cret";
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap()
+}
+
+fn client() -> reqwest::Client {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    reqwest::Client::builder().timeout(Duration::from_secs(30)).build().unwrap()
+}
+
+/// The HTTP base URL of a coordinator.
+fn base(c: &Coordinator) -> String {
+    format!("http://{}", c.http.as_deref().expect("the coordinator serves HTTP"))
+}
+
+async fn get(client: &reqwest::Client, url: &str, token: Option<&str>) -> (u16, String) {
+    let mut req = client.get(url);
+    if let Some(t) = token {
+        req = req.bearer_auth(t);
+    }
+    let r = req.send().await.unwrap_or_else(|e| panic!("GET {url}: {e}"));
+    (r.status().as_u16(), r.text().await.unwrap())
+}
+
+async fn get_json(client: &reqwest::Client, url: &str, token: Option<&str>) -> Value {
+    let (code, body) = get(client, url, token).await;
+    assert_eq!(code, 200, "GET {url}: {body}");
+    serde_json::from_str(&body).unwrap_or_else(|e| panic!("GET {url}: not JSON ({e}): {body}"))
+}
+
+async fn post(client: &reqwest::Client, url: &str, token: Option<&str>) -> (u16, String) {
+    let mut req = client.post(url);
+    if let Some(t) = token {
+        req = req.bearer_auth(t);
+    }
+    let r = req.send().await.unwrap_or_else(|e| panic!("POST {url}: {e}"));
+    (r.status().as_u16(), r.text().await.unwrap())
+}
+
+fn submit(url: &str, sweep: &std::path::Path, env: &[(&str, &str)]) -> String {
+    let mut cmd = pf1e();
+    cmd.args(["ctl", "--coordinator", url, "submit"]).arg(sweep);
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let out = pf1e_e2e::run(cmd);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).trim().lines().last().unwrap().to_string()
+}
+
+/// `{"error": …}` with the status code.
+fn assert_error(code_body: (u16, String), code: u16, words: &str) {
+    let (got, body) = code_body;
+    assert_eq!(got, code, "{body}");
+    let v: Value = serde_json::from_str(&body).unwrap_or_else(|e| panic!("not JSON ({e}): {body}"));
+    let message = v["error"].as_str().unwrap_or_else(|| panic!("no error member: {body}"));
+    assert!(message.contains(words), "{message:?} does not say {words:?}");
+}
+
+#[test]
+fn the_json_api_prints_what_ctl_prints_and_refuses_bad_requests() {
+    let fx = Fixture::new("http-api", 40, 10);
+    let c = start_coordinator(&fx.path("c.redb"), "127.0.0.1:0", &[], &[]);
+    let _w = start_worker(&c.url, &["--threads", "1"], &[]);
+    let id = submit(&c.url, &fx.sweep(), &[]);
+    wait_for(&c.url, &id, "the sweep to finish", |s| s["status"] == "done");
+    let http = base(&c);
+    let client = client();
+    runtime().block_on(async {
+        // The same documents as ctl, key for key.
+        let sweep = get_json(&client, &format!("{http}/api/sweeps/{id}"), None).await;
+        assert_eq!(sweep, json_of(&ctl(&c.url, &["status", &id, "--json"])));
+        let results = get_json(&client, &format!("{http}/api/sweeps/{id}/results"), None).await;
+        assert_eq!(results, json_of(&ctl(&c.url, &["results", &id, "--json"])));
+        assert_eq!(results["results"]["jobs"][0]["cells"].as_array().unwrap().len(), 2);
+        let all = get_json(&client, &format!("{http}/api/sweeps"), None).await;
+        let ctl_all = json_of(&ctl(&c.url, &["status", "--json"]));
+        assert_eq!(all["sweeps"], ctl_all["sweeps"]);
+        let keys = |v: &Value| v.as_object().unwrap().keys().cloned().collect::<Vec<_>>();
+        assert_eq!(keys(&all["coordinator"]), keys(&ctl_all["coordinator"]));
+        assert_eq!(all["coordinator"]["shards_done"], 8);
+        let workers = get_json(&client, &format!("{http}/api/workers"), None).await;
+        let ctl_workers = json_of(&ctl(&c.url, &["workers", "--json"]));
+        let ids = |v: &Value| {
+            v.as_array()
+                .unwrap()
+                .iter()
+                .map(|w| (w["id"].clone(), w["name"].clone(), w["threads"].clone()))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(ids(&workers), ids(&ctl_workers));
+        assert_eq!(workers[0]["threads"], 1);
+        let about = get_json(&client, &format!("{http}/api/about"), None).await;
+        assert_eq!(about["rules_version"], pf1e_engine::RULES_VERSION);
+        assert_eq!(about["protocol_version"], pf1e_wire::PROTOCOL_VERSION);
+
+        // Cancelling a finished sweep changes nothing.
+        let (code, body) = post(&client, &format!("{http}/api/sweeps/{id}/cancel"), None).await;
+        assert_eq!(code, 200, "{body}");
+        assert_eq!(serde_json::from_str::<Value>(&body).unwrap()["status"], "done");
+
+        // Metrics and probes.
+        let (code, metrics) = get(&client, &format!("{http}/metrics"), None).await;
+        assert_eq!(code, 200);
+        assert!(metrics.contains("\npf1e_shards_done_total 8\n"), "{metrics}");
+        assert_eq!(get(&client, &format!("{http}/healthz"), None).await, (200, "ok\n".to_string()));
+        assert_eq!(get(&client, &format!("{http}/readyz"), None).await, (200, "ready\n".to_string()));
+
+        // Refusals: unknown paths and sweeps, ids that are not numbers, wrong methods.
+        assert_error(get(&client, &format!("{http}/nope"), None).await, 404, "/nope");
+        assert_error(get(&client, &format!("{http}/api/sweeps/99"), None).await, 404, "no sweep with id 99");
+        assert_error(get(&client, &format!("{http}/api/sweeps/99/results"), None).await, 404, "99");
+        assert_error(post(&client, &format!("{http}/api/sweeps/99/cancel"), None).await, 404, "99");
+        assert_error(get(&client, &format!("{http}/api/sweeps/abc"), None).await, 400, "abc");
+        assert_error(get(&client, &format!("{http}/api/events?sweep=x"), None).await, 400, "\"x\"");
+        assert_error(get(&client, &format!("{http}/api/events?sweeps=1"), None).await, 400, "sweeps");
+        assert_error(get(&client, &format!("{http}/assets/nope.js"), None).await, 404, "nope.js");
+        assert_eq!(post(&client, &format!("{http}/metrics"), None).await.0, 405);
+        assert_eq!(get(&client, &format!("{http}/api/sweeps/{id}/cancel"), None).await.0, 405);
+        assert_eq!(post(&client, &format!("{http}/api/sweeps"), None).await.0, 405);
+    });
+}
+
+#[test]
+fn with_a_token_nothing_is_readable_without_it_and_cancel_needs_it() {
+    let fx = Fixture::new("http-token", 40, 10);
+    let env = [("PF1E_TOKEN", TOKEN)];
+    let c = start_coordinator(&fx.path("c.redb"), "127.0.0.1:0", &[], &env);
+    // No worker: the sweep stays running.
+    let id = submit(&c.url, &fx.sweep(), &env);
+    let http = base(&c);
+    let client = client();
+    runtime().block_on(async {
+        let data = [
+            "/api/about".to_string(),
+            "/api/sweeps".into(),
+            format!("/api/sweeps/{id}"),
+            format!("/api/sweeps/{id}/results"),
+            "/api/workers".into(),
+            "/api/events".into(),
+            format!("/api/events?sweep={id}"),
+            "/metrics".into(),
+        ];
+        for path in &data {
+            for token in [None, Some("wrong")] {
+                let r = client.get(format!("{http}{path}"));
+                let r = if let Some(t) = token { r.bearer_auth(t) } else { r };
+                let r = r.send().await.unwrap();
+                assert_eq!(r.status().as_u16(), 401, "GET {path} with {token:?}");
+                assert_eq!(r.headers()["www-authenticate"], "Bearer");
+                let body = r.text().await.unwrap();
+                assert!(body.contains("token") && !body.contains(TOKEN), "{body}");
+            }
+        }
+        // The pages hold no data and load without it (they ask for it); so do the probes.
+        for path in ["/", "/sweeps/1", "/assets/common.js", "/assets/style.css", "/healthz", "/readyz"] {
+            assert_eq!(get(&client, &format!("{http}{path}"), None).await.0, 200, "{path}");
+        }
+        let page = client.get(format!("{http}/")).send().await.unwrap();
+        let csp = page.headers()["content-security-policy"].to_str().unwrap().to_string();
+        assert!(csp.contains("script-src 'self'") && csp.contains("connect-src 'self'"), "{csp}");
+
+        // With the token: the documents; a running sweep has no results yet.
+        let sweep = get_json(&client, &format!("{http}/api/sweeps/{id}"), Some(TOKEN)).await;
+        assert_eq!(sweep["status"], "running");
+        assert_error(
+            get(&client, &format!("{http}/api/sweeps/{id}/results"), Some(TOKEN)).await,
+            409,
+            "running",
+        );
+        // Cancel is a POST with the token.
+        assert_eq!(post(&client, &format!("{http}/api/sweeps/{id}/cancel"), None).await.0, 401);
+        assert_eq!(post(&client, &format!("{http}/api/sweeps/{id}/cancel"), Some("wrong")).await.0, 401);
+        assert_eq!(
+            get_json(&client, &format!("{http}/api/sweeps/{id}"), Some(TOKEN)).await["status"],
+            "running"
+        );
+        let (code, body) = post(&client, &format!("{http}/api/sweeps/{id}/cancel"), Some(TOKEN)).await;
+        assert_eq!(code, 200, "{body}");
+        assert_eq!(serde_json::from_str::<Value>(&body).unwrap()["status"], "cancelled");
+    });
+    let mut cmd = pf1e();
+    cmd.args(["ctl", "--coordinator", &c.url, "status", &id, "--json"]).env("PF1E_TOKEN", TOKEN);
+    assert_eq!(json_of(&pf1e_e2e::run(cmd))["status"], "cancelled");
+}
+
+/// One parsed server-sent event.
+#[derive(Debug)]
+struct Sse {
+    id: u64,
+    event: String,
+    data: Value,
+}
+
+/// Reads events from a streaming response until `stop` holds for one.
+async fn read_events(resp: &mut reqwest::Response, stop: impl Fn(&Sse) -> bool) -> Vec<Sse> {
+    let start = Instant::now();
+    let mut buf = String::new();
+    let mut out = Vec::new();
+    loop {
+        assert!(start.elapsed() < TIMEOUT, "timed out; events so far: {out:?}");
+        let chunk = tokio::time::timeout(Duration::from_secs(30), resp.chunk())
+            .await
+            .expect("an event at least every few seconds")
+            .expect("the stream stays open")
+            .expect("the stream does not end");
+        buf.push_str(std::str::from_utf8(&chunk).unwrap());
+        while let Some(end) = buf.find("\n\n") {
+            let block: String = buf.drain(..end + 2).collect();
+            let (mut id, mut event, mut data) = (None, String::new(), String::new());
+            for line in block.lines() {
+                if let Some(v) = line.strip_prefix("id:") {
+                    id = Some(v.trim().parse::<u64>().expect("numeric event ids"));
+                } else if let Some(v) = line.strip_prefix("event:") {
+                    event = v.trim().to_string();
+                } else if let Some(v) = line.strip_prefix("data:") {
+                    data.push_str(v.strip_prefix(' ').unwrap_or(v));
+                }
+            }
+            let e = Sse {
+                id: id.expect("every event has an id"),
+                event,
+                data: serde_json::from_str(&data).unwrap(),
+            };
+            let done = stop(&e);
+            out.push(e);
+            if done {
+                return out;
+            }
+        }
+    }
+}
+
+#[test]
+fn events_arrive_in_order_while_a_sweep_runs() {
+    let fx = Fixture::new("http-events", 40, 10);
+    let sweep = fx.write_sweep(
+        "map.yaml",
+        &Fixture::sweep_text(20, 10).replace(
+            "  - grid: { hp: { players: [0.5, 1.0] } }\n",
+            "  - danger_map: { fractions: [0.25, 0.5, 0.75, 1.0], criterion: p_any_death, threshold: 0.3, depth: 1 }\n",
+        ),
+    );
+    let c = start_coordinator(&fx.path("c.redb"), "127.0.0.1:0", &[], &[]);
+    let id = submit(&c.url, &sweep, &[]);
+    let http = base(&c);
+    let client = client();
+    runtime().block_on(async {
+        let mut resp = client.get(format!("{http}/api/events?sweep={id}")).send().await.unwrap();
+        assert_eq!(resp.status().as_u16(), 200);
+        assert_eq!(resp.headers()["content-type"], "text/event-stream");
+        // The first snapshot comes at once: the sweep waits for a worker.
+        let first = read_events(&mut resp, |e| e.event == "sweep").await;
+        let names: Vec<&str> = first.iter().map(|e| e.event.as_str()).collect();
+        assert_eq!(names, ["status", "workers", "sweep"]);
+        let live = &first[2].data;
+        assert_eq!(live["sweep"]["status"], "running");
+        assert_eq!(live["sweep"]["stats"]["runs_done"], 0);
+        assert_eq!(live["jobs"][0]["kind"], "danger_map");
+        assert_eq!(live["jobs"][0]["result"]["layers"][0]["points"], serde_json::json!([]));
+
+        let _w = start_worker(&c.url, &["--threads", "1"], &[]);
+        let rest =
+            read_events(&mut resp, |e| e.event == "sweep" && e.data["sweep"]["status"] != "running").await;
+        let events: Vec<&Sse> = first.iter().chain(&rest).collect();
+        for pair in events.windows(2) {
+            assert_eq!(pair[1].id, pair[0].id + 1, "ids follow each other");
+        }
+        let sweeps: Vec<&Value> = events.iter().filter(|e| e.event == "sweep").map(|e| &e.data).collect();
+        for pair in sweeps.windows(2) {
+            let (a, b) = (&pair[0], &pair[1]);
+            for counter in ["runs_done", "cells_done", "runs_total"] {
+                assert!(
+                    b["sweep"]["stats"][counter].as_u64() >= a["sweep"]["stats"][counter].as_u64(),
+                    "{counter} went backwards: {a} then {b}"
+                );
+            }
+            let points = |v: &Value| v["jobs"][0]["result"]["layers"][0]["points"].as_array().map(Vec::len);
+            if let (Some(x), Some(y)) = (points(a), points(b)) {
+                assert!(y >= x, "the live map lost points");
+            }
+        }
+        let last = sweeps.last().unwrap();
+        assert_eq!(last["sweep"]["status"], "done");
+        assert!(last["jobs"].is_null(), "an ended sweep's results are final: {last}");
+        // Every status event lists the sweep, and the last one agrees with ctl.
+        let status = events.iter().rev().find(|e| e.event == "status").unwrap();
+        assert_eq!(status.data["sweeps"][0]["id"].as_u64().unwrap().to_string(), id);
+        let workers = events.iter().rev().find(|e| e.event == "workers").unwrap();
+        assert_eq!(workers.data.as_array().unwrap().len(), 1);
+        let results = get_json(&client, &format!("{http}/api/sweeps/{id}/results"), None).await;
+        assert_eq!(results["results"], json_of(&ctl(&c.url, &["results", &id, "--json"]))["results"]);
+        let points = results["results"]["jobs"][0]["result"]["points"].as_array().unwrap().len();
+        assert!(points >= 16, "the 4×4 grid and its refinement: {points}");
+    });
+}
+
+#[test]
+fn https_when_grpc_has_tls_and_no_http_when_asked() {
+    let fx = Fixture::new("http-tls", 4, 2);
+    let cert =
+        rcgen::generate_simple_self_signed(vec!["127.0.0.1".to_string(), "localhost".to_string()]).unwrap();
+    std::fs::write(fx.path("cert.pem"), cert.cert.pem()).unwrap();
+    std::fs::write(fx.path("key.pem"), cert.signing_key.serialize_pem()).unwrap();
+    let c = start_coordinator(
+        &fx.path("c.redb"),
+        "127.0.0.1:0",
+        &[
+            "--tls-cert",
+            fx.path("cert.pem").to_str().unwrap(),
+            "--tls-key",
+            fx.path("key.pem").to_str().unwrap(),
+        ],
+        &[],
+    );
+    let addr = c.http.clone().unwrap();
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let ca = reqwest::Certificate::from_pem(cert.cert.pem().as_bytes()).unwrap();
+    let tls =
+        reqwest::Client::builder().tls_certs_only([ca]).timeout(Duration::from_secs(30)).build().unwrap();
+    runtime().block_on(async {
+        let r = tls.get(format!("https://{addr}/healthz")).send().await.unwrap();
+        assert_eq!(r.status().as_u16(), 200);
+        let doc = tls.get(format!("https://{addr}/api/sweeps")).send().await.unwrap().text().await.unwrap();
+        assert!(doc.contains("\"sweeps\":[]"), "{doc}");
+        // Plain HTTP is not served on an HTTPS listener.
+        let plain = client().get(format!("http://{addr}/healthz")).send().await;
+        assert!(plain.map(|r| !r.status().is_success()).unwrap_or(true), "plain HTTP answered");
+    });
+    // --no-http: no HTTP line, nothing on the next port.
+    let none = start_coordinator(&fx.path("d.redb"), "127.0.0.1:0", &["--no-http"], &[]);
+    assert!(none.http.is_none());
+    let out = ctl(&none.url, &["status", "--json"]);
+    assert!(out.status.success());
+}
