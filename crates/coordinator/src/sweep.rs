@@ -443,7 +443,7 @@ impl Sweep {
         let paths: Vec<&str> =
             f.scenario.sides.0.values().flat_map(|s| s.combatants.iter().map(String::as_str)).collect();
         let (spell_dirs, creature_dirs) = pf1e_wire::scenario::library_dirs(paths);
-        let mut library = |dirs: &[String]| -> Result<Vec<(String, Vec<u8>)>, SweepError> {
+        let library = |dirs: &[String]| -> Result<Vec<(String, Vec<u8>)>, SweepError> {
             let mut out = Vec::new();
             for dir in dirs {
                 for p in source.list(dir) {
@@ -572,7 +572,8 @@ impl Sweep {
             match j {
                 Job::Optimize(o) if o.llm_proposals.is_none() => {
                     if let Some(count) = o.llm_candidates {
-                        let mut known = crate::jobs::optimize::grid_specs();
+                        let mut known =
+                            crate::jobs::optimize::grid_specs(pf1e_engine::strategy::Relevance::ALL);
                         known.extend(
                             o.candidates.iter().filter(|c| !known.contains(c)).cloned().collect::<Vec<_>>(),
                         );

@@ -789,6 +789,9 @@ pub fn convert(text: &str, file: &str, classes: &ClassTable, spells: &SpellBook)
         spell_slots: BTreeMap::new(),
         spells: vec![],
         casting_ability: None,
+        spell_list: None,
+        caster_level: None,
+        full_attack: vec![],
         resources: BTreeMap::new(),
         skills: BTreeMap::new(),
         carried_items: parts.carried.clone(),
@@ -837,12 +840,19 @@ pub fn convert(text: &str, file: &str, classes: &ClassTable, spells: &SpellBook)
                 "the format has no slot restricted to domain spells",
             );
         }
-        if c.caster_level != derived.level {
+        // The casting class's list sets spell levels; a caster level below
+        // the character's level (a multiclass caster) is written down.
+        combatant.spell_list =
+            pf1e_engine::spell::CLASSES.iter().find(|l| **l == c.class).map(|l| (*l).to_string());
+        if combatant.spell_list.is_none() {
             r.leave_out(
                 "$.items",
-                format!("caster level {}", c.caster_level),
-                format!("the combatant's level {} is its caster level", derived.level),
+                format!("spell list {:?}", c.class),
+                "the spell data set has no list of that class: the first list that has each spell applies",
             );
+        }
+        if c.caster_level != derived.level {
+            combatant.caster_level = Some(c.caster_level);
         }
     }
     combatant.resources = derived.resources.clone();

@@ -171,9 +171,8 @@ pub(crate) struct FighterSpec {
     pub ctype: Option<crate::spell::model::CreatureType>,
     /// Intelligence score (`None`: mindless).
     pub int_score: Option<i32>,
-    /// Intelligence, Wisdom and Charisma modifiers (hexes, channel energy, auras).
+    /// Intelligence and Charisma modifiers (hexes, channel energy, auras).
     pub int_mod: i32,
-    pub wis_mod: i32,
     pub cha_mod: i32,
     /// Wisdom score (Will saves under Wisdom changes).
     pub wis_score: i32,
@@ -680,7 +679,6 @@ fn fighter_spec(
         ctype,
         int_score: c.abilities.int_score,
         int_mod: c.abilities.int_score.map_or(0, ability_modifier),
-        wis_mod: ability_modifier(c.abilities.wis_score),
         wis_score: c.abilities.wis_score,
         cha_mod: ability_modifier(c.abilities.cha_score),
         immune,

@@ -22,8 +22,7 @@ pub(crate) struct Cast {
     pub caster: usize,
     /// The spell (index into the encounter's spells).
     pub spell: u16,
-    /// The spell's level for the caster, and the slot spent (with metamagic).
-    pub level: u8,
+    /// The slot spent (the spell's level for the caster, raised by metamagic).
     pub slot: u8,
     /// Metamagic applied.
     pub metamagic: Metamagic,
@@ -115,7 +114,7 @@ impl BattleState<'_> {
     /// and known spell checked; targets not yet).
     pub(crate) fn casting(&self, i: usize, action: &Action) -> Result<Cast, Reason> {
         let spell = action.spell.ok_or(Reason::UnknownSpell)?;
-        let (level, slot) = self.can_cast(i, spell, action.metamagic)?;
+        let (_, slot) = self.can_cast(i, spell, action.metamagic)?;
         let spec = &self.prep.fighters[i];
         let caster = spec.caster.as_deref().ok_or(Reason::UnknownSpell)?;
         let known = caster.known(spell).ok_or(Reason::UnknownSpell)?;
@@ -124,7 +123,6 @@ impl BattleState<'_> {
         Ok(Cast {
             caster: i,
             spell,
-            level,
             slot,
             metamagic: action.metamagic,
             target: action.target,

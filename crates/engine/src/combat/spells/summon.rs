@@ -21,10 +21,6 @@ use super::book::{CasterSpec, PreparedSpell};
 pub(crate) struct SummonGroup {
     /// The caster.
     pub caster: usize,
-    /// The spell (index into the encounter's spells).
-    pub spell: u16,
-    /// The creature's file identifier (`celestial_wolf`).
-    pub creature: String,
     /// How many come per casting.
     pub count: Scaled,
     /// The reserved rows (fighter indices), as many as the most that can come.
@@ -143,7 +139,7 @@ pub(crate) fn reserve_summons(
                 ),
             ));
         };
-        let (id, creature, count) = found.swap_remove(best);
+        let (_, creature, count) = found.swap_remove(best);
         let most = count.bounds_at(cl).1.max(1) as usize;
         let start = rows.len();
         for _ in 0..most {
@@ -157,13 +153,7 @@ pub(crate) fn reserve_summons(
             rows.push((row_id, side, Arc::clone(creature), pos, creature.hp_max, true));
         }
         known.group = Some(groups.len() as u16);
-        groups.push(SummonGroup {
-            caster: k,
-            spell: known.spell,
-            creature: id,
-            count,
-            rows: start..rows.len(),
-        });
+        groups.push(SummonGroup { caster: k, count, rows: start..rows.len() });
     }
     Ok(())
 }
