@@ -106,10 +106,10 @@ impl Library {
                 for e in &spell.effects {
                     let EffectKind::Summon(s) = &e.kind else { continue };
                     for o in &s.options {
-                        if let Some(other) = &o.from_spell {
-                            if fresh || !needs.spells.contains(other) {
-                                queue.push((other.clone(), leaning));
-                            }
+                        if let Some(other) = &o.from_spell
+                            && (fresh || !needs.spells.contains(other))
+                        {
+                            queue.push((other.clone(), leaning));
                         }
                         if let Some(m) = &o.monster {
                             for file in summon_candidates(m, o.template, leaning) {

@@ -378,11 +378,9 @@ impl<R: Dice> Engine<'_, '_, R> {
                 say!(self, t, "is slain by {}", spell.name);
                 self.slay(t);
             }
-            EffectKind::Stabilize(_) => {
-                if self.st.life(t) == super::super::state::LifeState::Dying {
-                    self.st.fighters[t].stable = true;
-                    say!(self, t, "is stabilized");
-                }
+            EffectKind::Stabilize(_) if self.st.life(t) == super::super::state::LifeState::Dying => {
+                self.st.fighters[t].stable = true;
+                say!(self, t, "is stabilized");
             }
             EffectKind::ResumeDying(_) => match self.st.life(t) {
                 super::super::state::LifeState::Stable => {
@@ -678,7 +676,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             (0..self.st.len())
                 .filter(|&j| self.st.are_enemies(t, j))
                 .map(|j| {
-                    let spells = prep.fighters[j].caster.as_deref().map_or(0, |c| {
+                    prep.fighters[j].caster.as_deref().map_or(0, |c| {
                         c.known
                             .iter()
                             .filter(|kn| {
@@ -692,8 +690,7 @@ impl<R: Dice> Engine<'_, '_, R> {
                                 })
                             })
                             .count()
-                    });
-                    spells
+                    })
                 })
                 .sum()
         };

@@ -55,10 +55,8 @@ fn effect_unplayable(path: &str, e: &Effect) -> Option<String> {
     }
     let refuse = |what: &str| Some(format!("{kpath}: {what}"));
     match &e.kind {
-        EffectKind::Damage(d) => {
-            if d.nonlethal {
-                return refuse("nonlethal damage is not tracked");
-            }
+        EffectKind::Damage(d) if d.nonlethal => {
+            return refuse("nonlethal damage is not tracked");
         }
         EffectKind::Condition(c) => {
             if c.escape.is_some() {
