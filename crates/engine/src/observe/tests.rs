@@ -28,7 +28,8 @@ fn encounter(a: &[&str], b: &[&str]) -> Encounter {
         SideSpec { name: names[0].clone(), combatants: a.iter().map(load).collect() },
         SideSpec { name: names[1].clone(), combatants: b.iter().map(load).collect() },
     ];
-    Encounter::build(map, sides).unwrap()
+    let library = crate::library::load_library(&data().join("spells"), &data().join("monsters")).unwrap();
+    Encounter::build(map, sides).unwrap().with_library(Arc::new(library))
 }
 
 fn warband() -> Encounter {
