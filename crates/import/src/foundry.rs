@@ -628,7 +628,22 @@ pub fn convert(text: &str, file: &str, classes: &ClassTable, spells: &SpellBook)
                     r.leave_out(&path, format!("spell {item_name:?}"), why);
                     continue;
                 }
+                let list = spellbook_classes.get(book).map(|c| crate::classes::class_key(c));
                 match spells.find(&item_name) {
+                    Some((_, spell))
+                        if list.as_deref().is_some_and(|l| {
+                            pf1e_engine::spell::CLASSES.contains(&l) && !spell.levels.contains_key(l)
+                        }) =>
+                    {
+                        r.leave_out(
+                            &path,
+                            format!("spell {item_name:?}"),
+                            format!(
+                                "not on the {} list of data/spells (a patron, domain or bloodline spell)",
+                                list.as_deref().unwrap_or_default()
+                            ),
+                        );
+                    }
                     Some((_, spell)) => {
                         if !parts.spells.contains(&spell.name) {
                             parts.spells.push(spell.name.clone());
