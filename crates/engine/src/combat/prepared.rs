@@ -145,6 +145,8 @@ pub(crate) struct FighterSpec {
     pub far_shot: bool,
     pub endurance: bool,
     pub blind_fight: bool,
+    /// Evasion or Improved Evasion (Reflex saves against damage a save halves).
+    pub evasion: crate::feats::Evasion,
     pub improved_precise_shot: bool,
     /// Maneuvers made without provoking (bit = `Maneuver as usize`).
     pub no_aoo_maneuvers: u16,
@@ -664,6 +666,7 @@ fn fighter_spec(
         far_shot: rules.far_shot,
         endurance: rules.endurance,
         blind_fight: rules.blind_fight,
+        evasion: rules.evasion,
         improved_precise_shot: rules.improved_precise_shot,
         no_aoo_maneuvers: rules.no_aoo_maneuvers,
         sneak_dice,

@@ -78,6 +78,10 @@ pub enum Rule {
     Endurance,
     /// Blind-Fight: a melee attack that misses for concealment rerolls the miss chance once.
     BlindFight,
+    /// Evasion: no damage on a successful Reflex save against damage that a save halves.
+    Evasion,
+    /// Improved Evasion: as Evasion, and half damage on a failed save.
+    ImprovedEvasion,
     /// Improved Precise Shot: ranged attacks ignore cover short of total cover
     /// and concealment short of total concealment.
     ImprovedPreciseShot,
@@ -152,6 +156,8 @@ impl Rule {
             Rule::FarShot => "far_shot",
             Rule::Endurance => "endurance",
             Rule::BlindFight => "blind_fight",
+            Rule::Evasion => "evasion",
+            Rule::ImprovedEvasion => "improved_evasion",
             Rule::ImprovedPreciseShot => "improved_precise_shot",
             Rule::ChannelEnergy => "channel_energy",
             Rule::SelectiveChanneling => "selective_channeling",
@@ -181,7 +187,7 @@ impl Rule {
     }
 
     /// Every rule, for messages.
-    pub const ALL: [Rule; 40] = [
+    pub const ALL: [Rule; 42] = [
         Rule::PowerAttack,
         Rule::CombatReflexes,
         Rule::PreciseShot,
@@ -197,6 +203,8 @@ impl Rule {
         Rule::FarShot,
         Rule::Endurance,
         Rule::BlindFight,
+        Rule::Evasion,
+        Rule::ImprovedEvasion,
         Rule::ImprovedPreciseShot,
         Rule::ChannelEnergy,
         Rule::SelectiveChanneling,

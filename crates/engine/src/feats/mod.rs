@@ -8,6 +8,6 @@ pub mod resolve;
 
 pub use catalog::{CatalogError, FeatCatalog, FeatEntry, Parameter, Rule};
 pub use resolve::{
-    ChannelRule, ClassRules, Deed, FeatureError, Hex, ResolvedFeature, ResolvedFeatures, Rules, SneakDice,
-    resolve,
+    ChannelRule, ClassRules, Deed, Evasion, FeatureError, Hex, ResolvedFeature, ResolvedFeatures, Rules,
+    SneakDice, resolve,
 };

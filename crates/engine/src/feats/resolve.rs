@@ -67,10 +67,24 @@ pub struct Rules {
     pub endurance: bool,
     /// Blind-Fight.
     pub blind_fight: bool,
+    /// Evasion or Improved Evasion.
+    pub evasion: Evasion,
     /// Improved Precise Shot.
     pub improved_precise_shot: bool,
     /// Class abilities and spellcasting feats.
     pub class: ClassRules,
+}
+
+/// What a successful or failed Reflex save does to damage a save halves.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Evasion {
+    /// The usual rule: half on a success, all on a failure.
+    #[default]
+    None,
+    /// Evasion: nothing on a success.
+    Evasion,
+    /// Improved Evasion: nothing on a success, half on a failure.
+    Improved,
 }
 
 /// Channel energy as a feature gives it.
@@ -370,6 +384,8 @@ pub fn resolve(c: &Combatant, catalog: &FeatCatalog) -> Result<ResolvedFeatures,
             Some(Rule::FarShot) => rules.far_shot = true,
             Some(Rule::Endurance) => rules.endurance = true,
             Some(Rule::BlindFight) => rules.blind_fight = true,
+            Some(Rule::Evasion) => rules.evasion = rules.evasion.max(Evasion::Evasion),
+            Some(Rule::ImprovedEvasion) => rules.evasion = Evasion::Improved,
             Some(Rule::ImprovedPreciseShot) => rules.improved_precise_shot = true,
             Some(Rule::ChannelEnergy) => {
                 rules.class.channel =

@@ -12,6 +12,7 @@ use crate::effects::{
     Behaviour, BonusType, Compulsion, ConditionId, ConditionSet, Descriptors, Duration, Effect, Mod,
     ModTarget, Modifier, Recurring, Retry, SaveKind,
 };
+use crate::feats::Evasion;
 use crate::rng::Dice;
 use crate::spell::Scaled;
 use crate::spell::effect::{
@@ -189,7 +190,8 @@ impl<R: Dice> Engine<'_, '_, R> {
             return;
         }
         let mut half = false;
-        match self.effect_save(cast, t, e.save, e.save_kind, m) {
+        let saved = self.effect_save(cast, t, e.save, e.save_kind, m);
+        match saved {
             Some((true, EffectSave::Negates)) => {
                 for child in &e.on_success {
                     self.apply_one(cast, t, child, m, pack, single);
@@ -198,6 +200,22 @@ impl<R: Dice> Engine<'_, '_, R> {
             }
             Some((true, EffectSave::Half)) => half = true,
             _ => {}
+        }
+        // Evasion (CRB, rogue 2nd level): a Reflex save against damage the
+        // save halves; never while helpless.
+        if let (EffectKind::Damage(_), Some((ok, EffectSave::Half))) = (&e.kind, saved)
+            && prep.fighters[t].evasion != Evasion::None
+            && e.save_kind.or(spell.saving_throw.as_ref().map(|st| st.kind)) == Some(SaveKind::Ref)
+            && !self.st.is_helpless(t)
+        {
+            match (prep.fighters[t].evasion, ok) {
+                (_, true) => {
+                    say!(self, t, "evades the damage");
+                    return;
+                }
+                (Evasion::Improved, false) => half = true,
+                _ => {}
+            }
         }
         let duration = e.duration.as_ref().unwrap_or(&spell.duration);
         match &e.kind {

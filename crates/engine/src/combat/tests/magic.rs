@@ -495,3 +495,28 @@ fn every_spell_the_engine_refuses_is_refused_without_spending_anything() {
     assert_eq!(e.rng.consumed(), 0);
     assert_eq!(e.st.fighters[0].slots, [0, 9, 9, 9, 9, 9, 9, 9, 9, 9]);
 }
+
+#[test]
+fn evasion_turns_a_reflex_save_for_half_into_no_damage_and_improved_evasion_halves_a_failure() {
+    let wizard = caster("Wizard", &["Fireball"], json!({ "spell_list": "wizard" }));
+    let reflex = json!({ "fort": 0, "ref": 10, "will": 0 });
+    let prep = prepare_magic(
+        arena(6, 16),
+        vec![
+            ("a", wizard, at(1, 1)),
+            ("b", dummy("Rogue", 100, json!({ "saves": reflex, "features": ["Evasion"] })), at(2, 10)),
+            ("b", dummy("Familiar", 100, json!({ "features": ["Improved Evasion"] })), at(3, 10)),
+            ("b", dummy("Plain", 100, json!({ "saves": reflex })), at(4, 10)),
+        ],
+    );
+    let fb = prep.spell_index("Fireball").unwrap();
+    let mut cast = Action::cast(fb, None);
+    cast.destination = Some(at(3, 10));
+    // 5d6 of 3 = 15, DC 16. The rogue saves (7 + 10): nothing. The familiar
+    // fails (d20 = 2, Reflex +0): half. The plain creature saves (8 + 10): half.
+    // Saves are rolled per creature in order, the damage once, when first needed.
+    let mut b = Bench::new(&[7, 2, 3, 3, 3, 3, 3, 8]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    turn(&mut e, 0, vec![cast]);
+    assert_eq!((e.st.hp(1), e.st.hp(2), e.st.hp(3)), (100, 100 - 7, 100 - 7));
+}
