@@ -79,7 +79,7 @@ pub fn load(map_path: &Path, sides: &[SideArg], options: &SimOptions) -> Result<
 }
 
 /// Every `*.json` file of the directories that exist, as (path, content), in path order.
-fn read_dirs(dirs: &[String]) -> Result<Vec<(String, Vec<u8>)>, CliError> {
+pub(crate) fn read_dirs(dirs: &[String]) -> Result<Vec<(String, Vec<u8>)>, CliError> {
     let mut out = Vec::new();
     for dir in dirs {
         let Ok(entries) = std::fs::read_dir(dir) else { continue };

@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use pf1e_engine::spell::load_spell_dir;
+use pf1e_engine::spell::spell_book;
 use pf1e_import::ClassTable;
 use pf1e_import::foundry::{Imported, convert};
 
@@ -50,9 +50,16 @@ fn foundry(args: &FoundryArgs) -> CliResult {
     let file = args.sheet.display().to_string();
     let text = std::fs::read_to_string(&args.sheet)
         .map_err(|e| CliError::input(format!("{file}: cannot read: {e}")))?;
-    let spells = load_spell_dir(&args.spells).map_err(|e| {
-        CliError::input(format!("{e} (the spell directory: pass --spells DIR from outside the repository)"))
-    })?;
+    let dir = args.spells.display().to_string();
+    let hint = "the spell directory: pass --spells DIR from outside the repository";
+    if !args.spells.is_dir() {
+        return Err(CliError::input(format!("{dir}: not a directory ({hint})")));
+    }
+    let files = crate::scenario::read_dirs(std::slice::from_ref(&dir))?
+        .into_iter()
+        .map(|(file, bytes)| (file, String::from_utf8_lossy(&bytes).into_owned()))
+        .collect();
+    let spells = spell_book(files).map_err(|e| CliError::input(format!("{e} ({hint})")))?;
     let classes = ClassTable::builtin().map_err(CliError::input)?;
     let imported = convert(&text, &file, classes, &spells).map_err(CliError::input)?;
     let mut json = serde_json::to_string_pretty(&imported.combatant)

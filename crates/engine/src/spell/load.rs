@@ -188,23 +188,36 @@ impl SpellBook {
 }
 
 /// Reads every `*.json` file of a directory (not its subdirectories) into a
-/// [`SpellBook`], in file-name order: each file must be valid and named after
-/// its spell, names and aliases unique, and every spell a file refers to present.
+/// [`SpellBook`] with [`spell_book`] (for the engine's own tests and
+/// benchmarks: the product reads the files and hands over their contents).
 pub fn load_spell_dir(dir: &Path) -> Result<SpellBook, SpellError> {
     let io = |source| SpellError::Io { file: dir.display().to_string(), source };
-    let mut files = Vec::new();
+    let mut paths = Vec::new();
     for entry in std::fs::read_dir(dir).map_err(io)? {
         let path = entry.map_err(io)?.path();
         if path.extension().is_some_and(|e| e == "json") && path.is_file() {
-            files.push(path);
+            paths.push(path);
         }
     }
+    let mut files = Vec::new();
+    for path in paths {
+        let file = path.display().to_string();
+        let text =
+            std::fs::read_to_string(&path).map_err(|source| SpellError::Io { file: file.clone(), source })?;
+        files.push((file, text));
+    }
+    spell_book(files)
+}
+
+/// Parses spell files given as (origin, contents) into a [`SpellBook`], in
+/// origin order: each file must be valid and named after its spell, names and
+/// aliases unique, and every spell a file refers to present.
+pub fn spell_book(mut files: Vec<(String, String)>) -> Result<SpellBook, SpellError> {
     files.sort();
     let mut book = SpellBook::default();
     let mut file_of = BTreeMap::new();
-    for path in files {
-        let spell = load_spell(&path)?;
-        let file = path.display().to_string();
+    for (file, text) in files {
+        let spell = parse_spell(&text, &file)?;
         file_of.insert(spell_id(&spell.name), file.clone());
         book.insert(&file, spell)?;
     }

@@ -29,7 +29,7 @@ pub mod scaled;
 
 pub use check::{CLASSES, is_id, spell_id};
 pub use effect::{Effect, EffectKind, EffectSave};
-pub use load::{SpellBook, SpellError, load_spell, load_spell_dir, parse_spell};
+pub use load::{SpellBook, SpellError, load_spell, load_spell_dir, parse_spell, spell_book};
 pub use model::Spell;
 pub use scaled::{Formula, Scaled};
 
