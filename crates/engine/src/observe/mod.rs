@@ -12,10 +12,12 @@
 //! - [`view`]: the [`Observation`] and its compact text form ([`Observation::render`]);
 //! - [`raw`]: the full snapshot the compact view is measured against;
 //! - [`candidates`]: plausible actions, one source per family of action kinds;
+//! - [`magic`]: the candidate spells and class abilities;
 //! - [`action`]: [`ActionSpec`], an action by ids, to and from the engine's [`crate::combat::Action`].
 
 pub mod action;
 pub mod candidates;
+pub mod magic;
 pub mod raw;
 pub mod view;
 
