@@ -134,7 +134,8 @@ fn aim_spell(b: &BattleState<'_>, i: usize, spell: u16, out: &mut Vec<Action>) {
         let who = if helpful { allies_by_distance(b, i) } else { enemies_by_distance(b, i) };
         for j in who {
             let worth = if !helpful {
-                true
+                // Some effect of the spell applies to it (Disrupt Undead: undead only).
+                s.effects.iter().any(|e| b.passes(i, j, &e.only))
             } else if role.heal {
                 // Positive energy harms an undead ally.
                 b.hp(j) < b.hp_max(j) && !undead(j)

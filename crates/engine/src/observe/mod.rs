@@ -25,8 +25,8 @@ pub use action::{ActionSpec, ActionSpecError};
 pub use candidates::{CandidateSource, MAX_CANDIDATES, SOURCES, candidate_actions};
 pub use raw::raw_snapshot;
 pub use view::{
-    AttackView, CombatantView, EffectView, MapView, OBSERVATION_SCHEMA_VERSION, Observation, PairView,
-    TerrainRun, observe,
+    AttackView, CombatantView, EffectView, MagicView, MapView, OBSERVATION_SCHEMA_VERSION, Observation,
+    PairView, PoolView, SpellLevelView, SummonView, TerrainRun, observe,
 };
 
 #[cfg(test)]
