@@ -363,10 +363,9 @@ fn a_caster_sees_its_spells_by_level_its_slots_and_pools_and_summons_appear_when
     // Rows waiting for summoned creatures are not combatants; summoned ones are.
     assert!(seen[0].combatants.len() == 8 && seen[0].combatants.iter().all(|c| c.summoned.is_none()));
     let summoned = seen.iter().flat_map(|o| &o.combatants).find(|c| c.summoned.is_some());
-    if let Some(c) = summoned {
-        assert_eq!(c.summoned.as_ref().unwrap().by, "oni");
-        assert!(seen.iter().any(|o| o.render().contains(" summoned_by=oni ")));
-    }
+    let c = summoned.expect("the cleric summons");
+    assert_eq!(c.summoned.as_ref().unwrap().by, "oni");
+    assert!(seen.iter().any(|o| o.render().contains(" summoned_by=oni ")));
     // Others' spell effects are visible with their rounds left.
     assert!(
         seen.iter().flat_map(|o| &o.combatants).any(|c| c.effects.iter().any(|e| e.rounds_left.is_some())),
