@@ -275,7 +275,7 @@ fn listed_spells_and_class_abilities_are_ones_the_engine_plays() {
             let rare = rare.iter().find_map(|&k| menu.iter().copied().find(|a| a.kind == k));
             rare.or_else(|| menu.iter().copied().filter(|a| magical(a.kind)).nth(1)).unwrap_or(menu[0])
         },
-        |menu| menu.iter().copied().filter(|a| magical(a.kind)).last().unwrap_or(menu[0]),
+        |menu| menu.iter().copied().rfind(|a| magical(a.kind)).unwrap_or(menu[0]),
     ];
     // The magus alone against an orc, closing in to fight with spell combat.
     let duel = encounter(&["pcs/misty.json"], &["monsters/orc.json"]);
