@@ -67,15 +67,24 @@ pub fn load(map_path: &Path, sides: &[SideArg], options: &SimOptions) -> Result<
         scenario_sides.push(ScenarioSide { name: side.name.clone(), zone: None, combatants });
     }
     let scenario = Scenario::new(map_path.display().to_string(), map_yaml, scenario_sides, options.clone());
-    // The spells and summonable creatures beside the combatant files (`data/spells`, `data/monsters`).
+    let scenario = with_library_beside(scenario, map_path, sides)?;
+    let encounter = scenario.encounter().map_err(|e| failure(map_path, e))?;
+    scenario.prepare(encounter).map_err(|e| failure(map_path, e))
+}
+
+/// `scenario` with the spells and summonable creatures beside the
+/// combatant files of `sides` (`data/spells`, `data/monsters`).
+pub fn with_library_beside(
+    scenario: Scenario,
+    map_path: &Path,
+    sides: &[SideArg],
+) -> Result<Scenario, CliError> {
     let origins: Vec<String> =
         sides.iter().flat_map(|s| s.files.iter().map(|f| f.display().to_string())).collect();
     let (spell_dirs, creature_dirs) = pf1e_wire::scenario::library_dirs(origins.iter().map(String::as_str));
-    let scenario = scenario
+    scenario
         .with_library(read_dirs(&spell_dirs)?, read_dirs(&creature_dirs)?)
-        .map_err(|e| failure(map_path, e))?;
-    let encounter = scenario.encounter().map_err(|e| failure(map_path, e))?;
-    scenario.prepare(encounter).map_err(|e| failure(map_path, e))
+        .map_err(|e| failure(map_path, e))
 }
 
 /// Every `*.json` file of the directories that exist, as (path, content), in path order.

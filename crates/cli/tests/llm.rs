@@ -29,6 +29,28 @@ impl Model {
         Self { server, _rt: rt }
     }
 
+    /// A model that casts the first spell among the plausible actions, when
+    /// one is listed (otherwise it answers as the scripted model does).
+    fn caster() -> Self {
+        let rt = tokio::runtime::Runtime::new().unwrap();
+        let server = rt.block_on(MockLlmServer::start(vec![])).unwrap();
+        server.respond_with(|body| {
+            let messages = body["messages"].as_array().cloned().unwrap_or_default();
+            let question =
+                messages.last().and_then(|m| m["content"].as_str()).unwrap_or_default().to_string();
+            let spell = question
+                .lines()
+                .filter_map(|l| l.split_once(". ").map(|(_, a)| a))
+                .filter_map(|a| serde_json::from_str::<Value>(a).ok())
+                .find(|a| a["kind"] == "cast_spell");
+            match spell {
+                Some(a) => pf1e_llm::testing::Reply::json(&serde_json::json!({"actions": [a]})),
+                None => scripted_model(body),
+            }
+        });
+        Self { server, _rt: rt }
+    }
+
     fn requests(&self) -> usize {
         self.server.request_count()
     }
@@ -222,6 +244,63 @@ fn the_showcase_plays_a_side_through_the_model_and_its_log_replays_identically_w
     refused(&out, "at most 20 runs");
     let out = pf1e(&model, dir.path(), &sim_args(&["--runs", "2", "--llm-side", "heroes"]));
     refused(&out, "--llm-side \"heroes\": not a side");
+    assert_eq!(model.requests(), calls);
+}
+
+#[test]
+fn the_model_casts_a_spell_by_name_the_transcript_shows_it_and_the_log_replays_with_its_spells() {
+    let model = Model::caster();
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("cast.jsonl");
+    let log_arg = log.to_str().unwrap();
+    let args = [
+        "sim",
+        "--map",
+        "data/maps/sample_arena.yaml",
+        "--side",
+        "players",
+        "data/pcs/oni.json",
+        "--side",
+        "monsters",
+        "data/monsters/orc.json",
+        "--round-cap",
+        "10",
+        "--runs",
+        "1",
+        "--seed",
+        "3",
+        "--llm-side",
+        "players",
+        "--llm-log",
+        log_arg,
+        "--transcript",
+    ];
+    let text = ok(&pf1e(&model, dir.path(), &args));
+    let lines = std::fs::read_to_string(&log).unwrap();
+    let call = lines
+        .lines()
+        .filter(|l| l.contains("\"kind\":\"call\""))
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .find(|c| c["source"] == "model" && c["actions"][0]["kind"] == "cast_spell")
+        .expect("a call answered with a spell");
+    let observation = call["observation"].as_str().unwrap();
+    assert!(observation.contains("\nmagic caster_level=4 "), "{observation}");
+    assert!(observation.contains("\nspells level=1 left="), "{observation}");
+    let spell = call["actions"][0]["spell"].as_str().expect("the spell by name");
+    let library: Value = serde_json::from_str(
+        &std::fs::read_to_string(repo().join(format!("data/spells/{spell}.json"))).unwrap(),
+    )
+    .unwrap();
+    let name = library["name"].as_str().unwrap();
+    let cast = format!("casts {name}");
+    assert!(
+        text.lines().any(|l| l.split_whitespace().nth(1) == Some("oni") && l.contains(&cast)),
+        "no cast of {name} in the transcript:\n{text}"
+    );
+    // The log replays without the model.
+    let calls = model.requests();
+    let replayed = ok(&pf1e(&model, dir.path(), &["replay", log_arg]));
+    assert!(replayed.contains("identical to the log; no model was called"), "{replayed}");
     assert_eq!(model.requests(), calls);
 }
 

@@ -10,8 +10,9 @@
 //! Whether an action is legal is not checked here: the engine plays it or
 //! refuses it, as it does for every policy.
 
-use pf1e_engine::combat::ActionKind;
+use pf1e_engine::combat::{ActionKind, Metamagic};
 use pf1e_engine::effects::{ConditionId, Maneuver};
+use pf1e_engine::feats::{Deed, Hex};
 use pf1e_engine::observe::action::READY_TRIGGERS;
 use pf1e_engine::observe::{ActionSpec, OBSERVATION_SCHEMA_VERSION};
 use serde_json::{Value, json};
@@ -39,6 +40,11 @@ pub fn turn_kinds() -> Vec<&'static str> {
         .collect()
 }
 
+/// The names of the hexes and deeds an action may use.
+fn ability_names() -> Vec<&'static str> {
+    Hex::ALL.iter().map(|h| h.name()).chain(Deed::ALL.iter().map(|d| d.name())).collect()
+}
+
 /// The JSON schema of one action, from the engine's names.
 pub fn action_schema() -> Value {
     let pair = |min: i64, max: Option<i64>, what: &str| {
@@ -60,6 +66,16 @@ pub fn action_schema() -> Value {
             "trigger": {"type": "string", "enum": READY_TRIGGERS.iter().map(|t| t.name()).collect::<Vec<_>>()},
             "direction": pair(-1, Some(1), "[row, col] step of a bull rush or reposition"),
             "trick": {"type": "string", "enum": ConditionId::ALL.iter().map(|c| c.name()).collect::<Vec<_>>()},
+            "spell": {"type": "string", "description": "identifier of a spell the observation's `spells` lines list, for cast_spell and spell_combat"},
+            "metamagic": {
+                "type": "array",
+                "items": {"type": "string", "enum": Metamagic::NAMED.iter().map(|(_, n)| *n).collect::<Vec<_>>()},
+                "uniqueItems": true,
+                "description": "metamagic feats of the `magic` line applied to the spell (each raises the slot)"
+            },
+            "defensive": {"type": "boolean", "description": "cast defensively: no attack of opportunity, a concentration check"},
+            "ability": {"type": "string", "enum": ability_names(), "description": "the hex of a `hex`, the deed of a `deed`"},
+            "option": {"type": "string", "description": "channel_energy: heal or harm; evil_eye hex: attack, ac or saves; a spell's choice"},
         },
         "required": ["kind"],
         "additionalProperties": false,
@@ -231,6 +247,12 @@ mod tests {
             schema["properties"]["actions"]["items"]["properties"]["kind"]["enum"].as_array().unwrap();
         assert!(kinds.contains(&json!("full_attack")) && kinds.contains(&json!("5foot_step")));
         assert!(!kinds.contains(&json!("immediate")) && !kinds.contains(&json!("swift")));
+        assert!(kinds.contains(&json!("cast_spell")) && kinds.contains(&json!("channel_energy")));
+        let fields = &schema["properties"]["actions"]["items"]["properties"];
+        assert!(fields["metamagic"]["items"]["enum"].as_array().unwrap().contains(&json!("quicken")));
+        let abilities = fields["ability"]["enum"].as_array().unwrap();
+        assert!(abilities.contains(&json!("evil_eye")) && abilities.contains(&json!("deadeye")));
+        assert_eq!(fields["spell"]["type"], "string");
         assert_eq!(schema["properties"]["actions"]["maxItems"], MAX_TURN_ACTIONS);
     }
 
@@ -243,13 +265,13 @@ mod tests {
             if s.target.as_deref() == Some("orc") { Err("target: no orc".into()) } else { Ok(()) }
         };
         let p = parse_actions(
-            &json!({"actions": [{"kind": "move"}, {"kind": "attack", "target": "orc"}, {"kind": "attack", "spell": 1}]}),
+            &json!({"actions": [{"kind": "move"}, {"kind": "attack", "target": "orc"}, {"kind": "attack", "spel": 1}]}),
             no_orc,
         )
         .unwrap_err();
         assert_eq!(p.len(), 2, "{p:?}");
         assert_eq!(p[0], "actions[1].target: no orc");
-        assert!(p[1].starts_with("actions[2].spell: unknown field `spell`"), "{p:?}");
+        assert!(p[1].starts_with("actions[2].spel: unknown field `spel`"), "{p:?}");
         assert!(
             parse_actions(&json!([{"kind": "move"}]), ok).unwrap_err()[0].contains("expected {\"actions\"")
         );

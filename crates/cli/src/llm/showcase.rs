@@ -73,10 +73,19 @@ pub fn scenario_json(
     }
     let scenario =
         Scenario::new(map.display().to_string(), map_yaml.clone(), scenario_sides, options.clone());
+    // The spell and creature files the casters need travel with the log.
+    let scenario = crate::scenario::with_library_beside(scenario, map, sides)?;
+    let files = |list: &[(String, Vec<u8>)]| -> Result<Vec<Value>, CliError> {
+        list.iter()
+            .map(|(origin, content)| Ok(json!({"origin": origin, "json": text(content, Path::new(origin))?})))
+            .collect()
+    };
     let value = json!({
         "hash": hex(&scenario.hash),
         "map": {"origin": map.display().to_string(), "yaml": text(&map_yaml, map)?},
         "sides": sides_json,
+        "spells": files(&scenario.spells)?,
+        "creatures": files(&scenario.creatures)?,
         "options": options,
     });
     Ok((value, scenario))
@@ -110,12 +119,27 @@ pub fn scenario_from_json(value: &Value, file: &str) -> Result<Scenario, CliErro
     }
     let options: SimOptions =
         serde_json::from_value(value["options"].clone()).map_err(|e| bad("options", &e.to_string()))?;
+    // Spell and creature files (absent from logs of battles without casters).
+    let library = |key: &str| -> Result<Vec<(String, Vec<u8>)>, CliError> {
+        let Some(list) = value.get(key) else { return Ok(Vec::new()) };
+        let list = list.as_array().ok_or_else(|| bad(key, "expected a list"))?;
+        list.iter()
+            .enumerate()
+            .map(|(k, f)| {
+                let place = format!("{key}[{k}]");
+                Ok((str_at(&f["origin"], &place)?, str_at(&f["json"], &place)?.into_bytes()))
+            })
+            .collect()
+    };
+    let (spells, creatures) = (library("spells")?, library("creatures")?);
     let scenario = Scenario::new(
         str_at(&map["origin"], "map.origin")?,
         str_at(&map["yaml"], "map.yaml")?.into_bytes(),
         sides,
         options,
-    );
+    )
+    .with_library(spells, creatures)
+    .map_err(|e| CliError::input(format!("{file}: line 1: header.scenario: {e}")))?;
     if value["hash"].as_str() != Some(hex(&scenario.hash).as_str()) {
         return Err(bad(
             "hash",

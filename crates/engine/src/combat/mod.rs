@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use crate::encounter::Encounter;
 use crate::rng::Dice;
 
-mod abilities;
+pub(crate) mod abilities;
 mod action;
 mod aoo;
 mod attack;
@@ -44,7 +44,7 @@ mod weapons;
 mod tests;
 
 pub use abilities::Pools;
-pub use action::{Action, ActionKind, ActionResult, AidMode, ReadyTrigger, Reason, Slot};
+pub use action::{Ability, Action, ActionKind, ActionResult, AidMode, ReadyTrigger, Reason, Slot};
 pub use economy::{Planned, TurnLimits, apply_budget};
 pub use policy::{
     DefaultPolicy, MatchupPolicy, NoReactions, Policy, ReactionEvent, Reactions, Roster, SidePolicies,

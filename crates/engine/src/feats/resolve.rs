@@ -116,6 +116,25 @@ pub enum Hex {
     Ward,
 }
 
+impl Hex {
+    /// Every hex, in declaration order.
+    pub const ALL: [Hex; 7] =
+        [Hex::EvilEye, Hex::Slumber, Hex::Cackle, Hex::Misfortune, Hex::Fortune, Hex::Healing, Hex::Ward];
+
+    /// The stable name (`evil_eye`…), as actions and observations write it.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Hex::EvilEye => "evil_eye",
+            Hex::Slumber => "slumber",
+            Hex::Cackle => "cackle",
+            Hex::Misfortune => "misfortune",
+            Hex::Fortune => "fortune",
+            Hex::Healing => "healing",
+            Hex::Ward => "ward",
+        }
+    }
+}
+
 /// The gunslinger deeds the engine plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Deed {
@@ -127,6 +146,22 @@ pub enum Deed {
     QuickClear,
     /// Up close and deadly (pistolero).
     UpCloseAndDeadly,
+}
+
+impl Deed {
+    /// Every deed, in declaration order.
+    pub const ALL: [Deed; 4] =
+        [Deed::Deadeye, Deed::GunslingersDodge, Deed::QuickClear, Deed::UpCloseAndDeadly];
+
+    /// The stable name (`deadeye`…), as actions and observations write it.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Deed::Deadeye => "deadeye",
+            Deed::GunslingersDodge => "gunslingers_dodge",
+            Deed::QuickClear => "quick_clear",
+            Deed::UpCloseAndDeadly => "up_close_and_deadly",
+        }
+    }
 }
 
 /// The class abilities and spellcasting feats a combatant's features switch on.

@@ -1,5 +1,6 @@
 //! An action in serializable form: combatants by id, squares as
-//! `[row, col]`, names for kinds, maneuvers, modes and triggers. It is what
+//! `[row, col]`, names for kinds, maneuvers, modes, triggers, spells,
+//! metamagic feats, hexes, deeds and options. It is what
 //! a model answers and what a replay log records; [`ActionSpec::to_action`]
 //! turns it into the engine's [`Action`] (checking only that the names and
 //! ids exist: whether the action is legal is the engine's call when it
@@ -7,9 +8,11 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::combat::{Action, ActionKind, AidMode, BattleState, ReadyTrigger};
+use crate::combat::{Ability, Action, ActionKind, AidMode, BattleState, Metamagic, ReadyTrigger};
 use crate::effects::{ConditionId, Maneuver};
+use crate::feats::{Deed, Hex};
 use crate::map::Pos;
+use crate::spell::effect::EffectKind;
 
 /// Every ready trigger, for names and schemas.
 pub const READY_TRIGGERS: [ReadyTrigger; 4] = [
@@ -49,6 +52,25 @@ pub struct ActionSpec {
     /// The condition of a dirty trick.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub trick: Option<String>,
+    /// The spell, by identifier (`magic_missile`) or name, for
+    /// `cast_spell` and `spell_combat`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spell: Option<String>,
+    /// Metamagic feats applied to the spell (`empower`, `maximize`,
+    /// `extend`, `heighten`, `quicken`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub metamagic: Vec<String>,
+    /// Cast defensively (no attack of opportunity; a concentration check).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub defensive: bool,
+    /// The hex (`evil_eye`…) of a `hex`, or the deed (`deadeye`…) of a `deed`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ability: Option<String>,
+    /// The mode of the action, by name: `heal` or `harm` for
+    /// `channel_energy`; `attack`, `ac` or `saves` for the evil eye hex; the
+    /// chosen option of a spell that offers a choice (Command's `halt`…).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub option: Option<String>,
 }
 
 /// Why an [`ActionSpec`] does not name a playable action.
@@ -75,6 +97,60 @@ pub enum ActionSpecError {
     /// A direction component outside −1..=1.
     #[error("direction: each component is -1, 0 or 1")]
     BadDirection,
+    /// No spell of the encounter has this identifier or name.
+    #[error("spell: no spell {0:?} in this encounter (cast a spell the observation lists)")]
+    UnknownSpell(String),
+    /// No such metamagic feat.
+    #[error(
+        "metamagic: unknown metamagic feat {0:?} (expected empower, maximize, extend, heighten or quicken)"
+    )]
+    UnknownMetamagic(String),
+    /// No such hex or deed for this kind of action.
+    #[error("ability: unknown {what} {name:?}")]
+    UnknownAbility {
+        /// `hex`, `deed`, or `hex or deed`.
+        what: &'static str,
+        /// The name given.
+        name: String,
+    },
+    /// Not an option of this action.
+    #[error("option: {option:?} is not an option of this action (expected {expected})")]
+    UnknownOption {
+        /// The option given.
+        option: String,
+        /// The options it offers.
+        expected: String,
+    },
+}
+
+/// The modes of channel energy, by `Action::option`.
+pub const CHANNEL_OPTIONS: [&str; 2] = ["heal", "harm"];
+
+/// The penalties of the evil eye hex, by `Action::option`.
+pub const EVIL_EYE_OPTIONS: [&str; 3] = ["attack", "ac", "saves"];
+
+/// The names of `action`'s options in `battle`, in `Action::option` order,
+/// when it offers a choice.
+fn option_names<'b>(battle: &'b BattleState<'_>, action: &Action) -> Option<Vec<&'b str>> {
+    match (action.kind, action.ability) {
+        (ActionKind::ChannelEnergy, _) => Some(CHANNEL_OPTIONS.to_vec()),
+        (ActionKind::Hex, Some(Ability::Hex(Hex::EvilEye))) => Some(EVIL_EYE_OPTIONS.to_vec()),
+        (ActionKind::CastSpell | ActionKind::SpellCombat, _) => {
+            let spell = &battle.prep.spells.get(usize::from(action.spell?))?.spell;
+            spell.effects.iter().find_map(|e| match &e.kind {
+                EffectKind::Choice(c) => Some(c.options.iter().map(|o| o.name.as_str()).collect()),
+                _ => None,
+            })
+        }
+        _ => None,
+    }
+}
+
+fn ability_name(ability: Ability) -> &'static str {
+    match ability {
+        Ability::Hex(h) => h.name(),
+        Ability::Deed(d) => d.name(),
+    }
 }
 
 fn trigger_name(t: ReadyTrigger) -> &'static str {
@@ -105,6 +181,18 @@ impl ActionSpec {
             trigger: action.trigger.map(|t| trigger_name(t).to_string()),
             direction: action.direction.map(|(r, c)| [r, c]),
             trick: action.trick.map(|c| c.name().to_string()),
+            spell: action.spell.and_then(|k| battle.prep.spells.get(usize::from(k))).map(|p| p.id.clone()),
+            metamagic: action.metamagic.short_names().into_iter().map(str::to_string).collect(),
+            defensive: action.defensive,
+            ability: action.ability.map(|a| ability_name(a).to_string()),
+            option: match option_names(battle, action) {
+                Some(names) => Some(
+                    names
+                        .get(usize::from(action.option))
+                        .map_or_else(|| action.option.to_string(), |n| (*n).to_string()),
+                ),
+                None => (action.option != 0).then(|| action.option.to_string()),
+            },
         }
     }
 
@@ -151,6 +239,43 @@ impl ActionSpec {
                 ConditionId::from_name(name)
                     .ok_or_else(|| ActionSpecError::UnknownCondition(name.clone()))?,
             );
+        }
+        if let Some(name) = &self.spell {
+            action.spell = Some(
+                battle.prep.spell_index(name).ok_or_else(|| ActionSpecError::UnknownSpell(name.clone()))?,
+            );
+        }
+        for name in &self.metamagic {
+            let feat =
+                Metamagic::from_name(name).ok_or_else(|| ActionSpecError::UnknownMetamagic(name.clone()))?;
+            action.metamagic = action.metamagic.with(feat);
+        }
+        action.defensive = self.defensive;
+        if let Some(name) = &self.ability {
+            let hex = || Hex::ALL.into_iter().find(|h| h.name() == name).map(Ability::Hex);
+            let deed = || Deed::ALL.into_iter().find(|d| d.name() == name).map(Ability::Deed);
+            let (found, what) = match kind {
+                ActionKind::Hex => (hex(), "hex"),
+                ActionKind::Deed => (deed(), "deed"),
+                _ => (hex().or_else(deed), "hex or deed"),
+            };
+            action.ability =
+                Some(found.ok_or_else(|| ActionSpecError::UnknownAbility { what, name: name.clone() })?);
+        }
+        if let Some(given) = &self.option {
+            let names = option_names(battle, &action).unwrap_or_default();
+            let index = names.iter().position(|n| n == given).or_else(|| {
+                given.parse::<u8>().ok().map(usize::from).filter(|&k| names.is_empty() || k < names.len())
+            });
+            action.option = match index.and_then(|k| u8::try_from(k).ok()) {
+                Some(k) => k,
+                None => {
+                    return Err(ActionSpecError::UnknownOption {
+                        option: given.clone(),
+                        expected: if names.is_empty() { "none".to_string() } else { names.join(", ") },
+                    });
+                }
+            };
         }
         Ok(action)
     }

@@ -24,11 +24,14 @@ pub struct CandidateSource {
     pub generate: fn(&BattleState<'_>, usize, &mut Vec<Action>),
 }
 
-/// Every source, in priority order: attacks first, waiting last.
+/// Every source, in priority order: attacks first, then class abilities and
+/// spells, then movement, maneuvers and defence, waiting last.
 pub const SOURCES: &[CandidateSource] = &[
     CandidateSource { name: "full_attack", generate: full_attacks },
     CandidateSource { name: "attack", generate: attacks },
     CandidateSource { name: "charge", generate: charges },
+    CandidateSource { name: "class_ability", generate: super::magic::class_abilities },
+    CandidateSource { name: "spell", generate: super::magic::spells },
     CandidateSource { name: "5foot_step", generate: steps },
     CandidateSource { name: "move", generate: moves },
     CandidateSource { name: "maneuver", generate: maneuvers },

@@ -12,10 +12,12 @@
 //! - [`view`]: the [`Observation`] and its compact text form ([`Observation::render`]);
 //! - [`raw`]: the full snapshot the compact view is measured against;
 //! - [`candidates`]: plausible actions, one source per family of action kinds;
+//! - [`magic`]: the candidate spells and class abilities;
 //! - [`action`]: [`ActionSpec`], an action by ids, to and from the engine's [`crate::combat::Action`].
 
 pub mod action;
 pub mod candidates;
+pub mod magic;
 pub mod raw;
 pub mod view;
 
@@ -23,8 +25,8 @@ pub use action::{ActionSpec, ActionSpecError};
 pub use candidates::{CandidateSource, MAX_CANDIDATES, SOURCES, candidate_actions};
 pub use raw::raw_snapshot;
 pub use view::{
-    AttackView, CombatantView, EffectView, MapView, OBSERVATION_SCHEMA_VERSION, Observation, PairView,
-    TerrainRun, observe,
+    AttackView, CombatantView, EffectView, MagicView, MapView, OBSERVATION_SCHEMA_VERSION, Observation,
+    PairView, PoolView, SpellLevelView, SummonView, TerrainRun, observe,
 };
 
 #[cfg(test)]

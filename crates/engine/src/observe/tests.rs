@@ -93,7 +93,7 @@ fn an_observation_names_every_living_combatant_and_pairs_the_acting_one_with_the
 
 #[test]
 fn the_compact_view_is_under_a_quarter_of_the_raw_snapshot() {
-    for enc in [warband(), encounter(&["monsters/goblin.json"], &["monsters/orc.json"])] {
+    for enc in [warband(), casters(), encounter(&["monsters/goblin.json"], &["monsters/orc.json"])] {
         let prep = PreparedEncounter::new(&enc).unwrap();
         let mut worst = 0.0f64;
         let mut policy = Spy {
@@ -198,7 +198,181 @@ fn an_action_spec_with_an_unknown_name_is_refused() {
     assert!(bad(r#"{"kind": "maneuver", "maneuver": "suplex"}"#).contains("unknown maneuver"));
     assert!(bad(r#"{"kind": "ready", "trigger": "whenever"}"#).contains("unknown trigger"));
     assert!(bad(r#"{"kind": "maneuver", "direction": [2, 0]}"#).contains("direction"));
-    assert!(serde_json::from_str::<ActionSpec>(r#"{"kind": "attack", "spell": "x"}"#).is_err());
+    assert!(bad(r#"{"kind": "cast_spell", "spell": "wish"}"#).starts_with("spell: no spell \"wish\""));
+    let e = bad(r#"{"kind": "cast_spell", "spell": "fireball", "metamagic": ["supersize"]}"#);
+    assert!(e.starts_with("metamagic: unknown metamagic feat \"supersize\""), "{e}");
+    let e = bad(r#"{"kind": "hex", "ability": "deadeye", "target": "orc"}"#);
+    assert_eq!(e, "ability: unknown hex \"deadeye\"");
+    let e = bad(r#"{"kind": "channel_energy", "option": "sideways"}"#);
+    assert_eq!(e, "option: \"sideways\" is not an option of this action (expected heal, harm)");
+    let e = bad(r#"{"kind": "cast_spell", "spell": "fireball", "option": "north"}"#);
+    assert!(e.starts_with("option: \"north\""), "{e}");
+    assert!(serde_json::from_str::<ActionSpec>(r#"{"kind": "attack", "spel": "x"}"#).is_err());
     let ok: ActionSpec = serde_json::from_str(r#"{"kind": "attack", "target": "orc"}"#).unwrap();
     assert_eq!(ok.to_action(&b).unwrap().kind, ActionKind::Attack);
+}
+
+#[test]
+fn a_spell_action_names_its_spell_metamagic_and_mode_and_round_trips() {
+    let enc = warband();
+    let prep = PreparedEncounter::new(&enc).unwrap();
+    let b = BattleState::new(&prep, &SimOptions::default());
+    let json = r#"{"kind": "cast_spell", "spell": "Fireball", "metamagic": ["maximize", "empower"], "destination": [3, 4], "defensive": true}"#;
+    let a = serde_json::from_str::<ActionSpec>(json).unwrap().to_action(&b).unwrap();
+    assert_eq!(a.kind, ActionKind::CastSpell);
+    assert_eq!(a.spell, prep.spell_index("fireball"));
+    assert!(a.metamagic.has(crate::combat::Metamagic::MAXIMIZE.with(crate::combat::Metamagic::EMPOWER)));
+    assert!(a.defensive);
+    let spec = ActionSpec::from_action(&b, &a);
+    assert_eq!(spec.spell.as_deref(), Some("fireball"));
+    assert_eq!(spec.metamagic, ["empower", "maximize"]);
+    assert_eq!(spec.to_action(&b), Ok(a));
+    let harm = serde_json::from_str::<ActionSpec>(r#"{"kind": "channel_energy", "option": "harm"}"#)
+        .unwrap()
+        .to_action(&b)
+        .unwrap();
+    assert_eq!(harm.option, 1);
+    assert_eq!(ActionSpec::from_action(&b, &harm).option.as_deref(), Some("harm"));
+    let eye = r#"{"kind": "hex", "ability": "evil_eye", "option": "saves", "target": "orc"}"#;
+    let eye = serde_json::from_str::<ActionSpec>(eye).unwrap().to_action(&b).unwrap();
+    assert_eq!(eye.ability, Some(crate::combat::Ability::Hex(crate::feats::Hex::EvilEye)));
+    assert_eq!(eye.option, 2);
+    assert_eq!(ActionSpec::from_action(&b, &eye).to_action(&b), Ok(eye));
+}
+
+/// The campaign's casters and gunslinger against the lich and its company.
+fn casters() -> Encounter {
+    encounter(
+        &["pcs/oni.json", "pcs/nairda.json", "pcs/misty.json", "pcs/tammara.json"],
+        &["monsters/lich.json", "monsters/thrune_agent.json", "monsters/orc.json", "monsters/goblin.json"],
+    )
+}
+
+fn magical(kind: ActionKind) -> bool {
+    matches!(
+        kind,
+        ActionKind::CastSpell
+            | ActionKind::DischargeSpell
+            | ActionKind::SpellCombat
+            | ActionKind::ChannelEnergy
+            | ActionKind::Hex
+            | ActionKind::Deed
+            | ActionKind::InspireCourage
+            | ActionKind::ArcanePool
+    )
+}
+
+#[test]
+fn listed_spells_and_class_abilities_are_ones_the_engine_plays() {
+    let enc = casters();
+    let mut played: std::collections::BTreeMap<&'static str, usize> = Default::default();
+    // Each turn a magical candidate (the first, a rare kind's, the last) when there is one.
+    let picks: [fn(&[Action]) -> Action; 3] = [
+        |menu| menu.iter().copied().find(|a| magical(a.kind)).unwrap_or(menu[0]),
+        |menu| {
+            let rare =
+                [ActionKind::SpellCombat, ActionKind::DischargeSpell, ActionKind::Deed, ActionKind::Hex];
+            let rare = rare.iter().find_map(|&k| menu.iter().copied().find(|a| a.kind == k));
+            rare.or_else(|| menu.iter().copied().filter(|a| magical(a.kind)).nth(1)).unwrap_or(menu[0])
+        },
+        |menu| menu.iter().copied().rfind(|a| magical(a.kind)).unwrap_or(menu[0]),
+    ];
+    // The magus alone against an orc, closing in to fight with spell combat.
+    let duel = encounter(&["pcs/misty.json"], &["monsters/orc.json"]);
+    let close_in: fn(&[Action]) -> Action = |menu| {
+        let order = [ActionKind::SpellCombat, ActionKind::Charge, ActionKind::Move];
+        order.iter().find_map(|&k| menu.iter().copied().find(|a| a.kind == k)).unwrap_or(menu[0])
+    };
+    let games = (0..6u64)
+        .map(|seed| (&enc, seed, picks[seed as usize % 3]))
+        .chain((0..3).map(|seed| (&duel, seed, close_in)));
+    for (enc, seed, pick) in games {
+        for (action, results) in play_candidates(enc, seed, pick) {
+            let Some(r) = results.first() else { continue };
+            if !magical(action.kind) {
+                continue;
+            }
+            *played.entry(action.kind.name()).or_default() += 1;
+            if action.kind == ActionKind::CastSpell && action.destination.is_some() {
+                *played.entry("cast_spell_at_a_point").or_default() += 1;
+            }
+            assert!(
+                r.ok || !matches!(
+                    r.reason,
+                    Some(
+                        Reason::OutOfRange
+                            | Reason::NoLineOfEffect
+                            | Reason::MissingTarget
+                            | Reason::UnknownSpell
+                            | Reason::SpellNotPlayable
+                            | Reason::NoSlot
+                            | Reason::DowngradedCastTime
+                            | Reason::CannotCast
+                            | Reason::SummonsPresent
+                            | Reason::NothingHeld
+                            | Reason::InvalidDestination
+                            | Reason::NoAbility
+                            | Reason::NothingToRepair
+                            | Reason::NoWeapon
+                            | Reason::MissingFeat
+                            | Reason::UnsupportedKind
+                    )
+                ),
+                "{action:?} listed but refused: {r:?}"
+            );
+        }
+    }
+    let kinds = [
+        "cast_spell",
+        "cast_spell_at_a_point",
+        "channel_energy",
+        "hex",
+        "deed",
+        "arcane_pool",
+        "spell_combat",
+    ];
+    for kind in kinds {
+        assert!(played.get(kind).copied().unwrap_or(0) > 0, "no {kind} played: {played:?}");
+    }
+    assert!(played["cast_spell"] > 20, "{played:?}");
+}
+
+#[test]
+fn a_caster_sees_its_spells_by_level_its_slots_and_pools_and_summons_appear_when_summoned() {
+    let enc = casters();
+    let mut seen: Vec<Observation> = Vec::new();
+    play(&enc, 2, &mut Spy { look: |b: &BattleState<'_>, i| seen.push(observe(b, i)) });
+    let oni: Vec<&Observation> = seen.iter().filter(|o| o.acting == "oni").collect();
+    let first = oni[0].magic.as_ref().expect("the cleric's magic");
+    assert_eq!(first.caster_level, 4);
+    let orisons = &first.spell_levels[0];
+    assert_eq!((orisons.level, orisons.slots_left), (0, None), "orisons at will");
+    assert!(orisons.spells.iter().any(|s| s == "guidance"), "{orisons:?}");
+    let level1 = first.spell_levels.iter().find(|l| l.level == 1).unwrap();
+    assert!(level1.slots_left.unwrap() > 0 && level1.spells.iter().any(|s| s == "bless"), "{level1:?}");
+    assert!(first.pools.iter().any(|p| p.name == "channel_energy" && p.left == 5), "{first:?}");
+    assert!(first.abilities.iter().any(|a| a.starts_with("channel_positive_")), "{first:?}");
+    let text = oni[0].render();
+    assert!(text.contains("\nspells level=0 left=at_will known=guidance,"), "{text}");
+    assert!(text.contains("pools=channel_energy:5"), "{text}");
+    // Slots go down as the battle goes on.
+    let slots = |o: &Observation| -> u32 {
+        o.magic.as_ref().unwrap().spell_levels.iter().filter_map(|l| l.slots_left).sum()
+    };
+    assert!(slots(oni.last().unwrap()) < slots(oni[0]), "the cleric spent no slot");
+    // Rows waiting for summoned creatures are not combatants; summoned ones are.
+    assert!(seen[0].combatants.len() == 8 && seen[0].combatants.iter().all(|c| c.summoned.is_none()));
+    let summoned = seen.iter().flat_map(|o| &o.combatants).find(|c| c.summoned.is_some());
+    let c = summoned.expect("the cleric summons");
+    assert_eq!(c.summoned.as_ref().unwrap().by, "oni");
+    assert!(seen.iter().any(|o| o.render().contains(" summoned_by=oni ")));
+    // Others' spell effects are visible with their rounds left.
+    assert!(
+        seen.iter().flat_map(|o| &o.combatants).any(|c| c.effects.iter().any(|e| e.rounds_left.is_some())),
+        "no timed effect seen"
+    );
+    let nairda = seen.iter().find(|o| o.acting == "nairda").unwrap().magic.as_ref().unwrap();
+    assert!(nairda.abilities.iter().any(|a| a.starts_with("hex_")), "{nairda:?}");
+    let tammara = seen.iter().find(|o| o.acting == "tammara").unwrap().magic.as_ref().unwrap();
+    assert!(tammara.pools.iter().any(|p| p.name == "grit"), "{tammara:?}");
 }

@@ -2,7 +2,10 @@
 //! combatant needs to choose its actions, and its line-based text form.
 //!
 //! Kept: every combatant's position, hit points, armor class, speed,
-//! conditions, timed effects and attacks; for the acting combatant and each
+//! conditions, timed effects (spells' included) and attacks, and who
+//! summoned a summoned creature; the acting combatant's magic (spells by
+//! level with the slots left, metamagic feats, class abilities and their
+//! pools, a held charge or a spell being cast); for the acting combatant and each
 //! other one, the distance, line of effect, the attack that reaches, whether
 //! a charge or a 5-foot step makes an attack possible, and who threatens
 //! whom; the terrain that is not plain floor, as runs of squares. Left out
@@ -40,6 +43,54 @@ pub struct Observation {
     pub pairs: Vec<PairView>,
     /// What the acting combatant's previous turn produced: `kind:ok` or `kind:reason`.
     pub last_results: Vec<String>,
+    /// The acting combatant's spells and class abilities; `None` when it has neither.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub magic: Option<MagicView>,
+}
+
+/// The acting combatant's spells and class abilities.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MagicView {
+    /// Caster level (0: no spells).
+    pub caster_level: u32,
+    /// Spells by level, lowest first: every level with a known spell or a slot.
+    pub spell_levels: Vec<SpellLevelView>,
+    /// Metamagic feats it can apply (`empower`…), as an action names them.
+    pub metamagic: Vec<String>,
+    /// Class abilities it plays (`channel_positive_2d6`, `hex_evil_eye`, `deed_deadeye`…).
+    pub abilities: Vec<String>,
+    /// Uses left of its pools (`channel_energy`, `hexes`, `grit`, `arcane_pool`,
+    /// `bardic_rounds`), those it has.
+    pub pools: Vec<PoolView>,
+    /// The spell whose charge it holds (a touch to deliver).
+    pub held: Option<String>,
+    /// The spell it is casting over the round (resolved at its next turn).
+    pub casting: Option<String>,
+    /// Inspiring courage.
+    pub performing: bool,
+}
+
+/// The spells of one level.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SpellLevelView {
+    /// Spell level.
+    pub level: u8,
+    /// Slots left; `None`: cast at will (cantrips and orisons).
+    pub slots_left: Option<u32>,
+    /// The spells it can cast at this level, by identifier (what an action's `spell` names).
+    pub spells: Vec<String>,
+}
+
+/// A pool of uses.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PoolView {
+    /// Its name.
+    pub name: String,
+    /// Uses left.
+    pub left: u32,
 }
 
 /// The battlefield: its size and the squares that are not plain floor.
@@ -119,6 +170,19 @@ pub struct CombatantView {
     pub effects: Vec<EffectView>,
     /// Its attacks, in data file order (an action names one by index).
     pub attacks: Vec<AttackView>,
+    /// A summoned creature: who summoned it and its rounds left.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub summoned: Option<SummonView>,
+}
+
+/// Where a summoned creature comes from.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SummonView {
+    /// Id of its summoner.
+    pub by: String,
+    /// Rounds left before it vanishes.
+    pub rounds_left: u32,
 }
 
 /// An effect on a combatant.
@@ -296,7 +360,85 @@ fn combatant_view(b: &BattleState<'_>, i: usize) -> CombatantView {
             .map(|e| EffectView { name: e.effect.name.to_string(), rounds_left: e.rounds_left })
             .collect(),
         attacks,
+        summoned: spec.reserve.map(|g| SummonView {
+            by: b.id(b.prep.summon_groups[usize::from(g)].caster).to_string(),
+            rounds_left: f.summon_left,
+        }),
     }
+}
+
+/// The acting combatant's spells and abilities, if it has any.
+fn magic_view(b: &BattleState<'_>, i: usize) -> Option<MagicView> {
+    let spec = &b.prep.fighters[i];
+    let f = &b.fighters[i];
+    let caster = spec.caster.as_deref();
+    let abilities = spec.abilities.as_deref();
+    if caster.is_none() && abilities.is_none() && f.held.is_none() {
+        return None;
+    }
+    let spell_id = |k: u16| b.prep.spells[usize::from(k)].id.clone();
+    let mut spell_levels: Vec<SpellLevelView> = Vec::new();
+    if let Some(c) = caster {
+        for level in 0..=9u8 {
+            let spells: Vec<String> = c
+                .known
+                .iter()
+                .filter(|k| k.level == level && b.prep.spells[usize::from(k.spell)].unplayable.is_none())
+                .map(|k| spell_id(k.spell))
+                .collect();
+            let slots = c.slots[usize::from(level)];
+            if spells.is_empty() && (level == 0 || slots == 0) {
+                continue;
+            }
+            let slots_left = (level > 0).then(|| u32::from(f.slots[usize::from(level)]));
+            spell_levels.push(SpellLevelView { level, slots_left, spells });
+        }
+    }
+    let mut names: Vec<String> = Vec::new();
+    if let Some(a) = abilities {
+        if let Some(ch) = a.channel {
+            let energy = if ch.positive { "positive" } else { "negative" };
+            names.push(format!("channel_{energy}_{}d6_dc{}", ch.dice, ch.dc));
+        }
+        names.extend(a.hexes.iter().map(|h| format!("hex_{}", h.name())));
+        names.extend(a.deeds.iter().map(|d| format!("deed_{}", d.name())));
+        if a.inspire_courage > 0 {
+            names.push(format!("inspire_courage_{}", a.inspire_courage));
+        }
+        if a.spell_combat {
+            names.push("spell_combat".into());
+        }
+        if a.spellstrike {
+            names.push("spellstrike".into());
+        }
+        if a.arcane_enhancement > 0 {
+            names.push(format!("arcane_pool_{}", a.arcane_enhancement));
+        }
+    }
+    let p = &f.pools;
+    let pools = [
+        ("channel_energy", Some(p.channel_energy), abilities.is_some_and(|a| a.channel.is_some())),
+        ("hexes", p.hexes, true),
+        ("grit", Some(p.grit), abilities.is_some_and(|a| !a.deeds.is_empty())),
+        ("arcane_pool", Some(p.arcane_pool), abilities.is_some_and(|a| a.arcane_enhancement > 0)),
+        ("bardic_rounds", Some(p.bardic_rounds), abilities.is_some_and(|a| a.inspire_courage > 0)),
+    ]
+    .into_iter()
+    .filter_map(|(name, left, has)| {
+        left.filter(|_| has).map(|left| PoolView { name: name.to_string(), left: u32::from(left) })
+    })
+    .collect();
+    Some(MagicView {
+        caster_level: caster.map_or(0, |c| c.cl),
+        spell_levels,
+        metamagic: caster
+            .map_or_else(Vec::new, |c| c.metamagic.short_names().into_iter().map(str::to_string).collect()),
+        abilities: names,
+        pools,
+        held: f.held.map(|h| spell_id(h.cast.spell)),
+        casting: f.pending.as_ref().map(|p| spell_id(p.cast.spell)),
+        performing: f.performing,
+    })
 }
 
 fn pair_view(b: &BattleState<'_>, i: usize, j: usize) -> PairView {
@@ -336,7 +478,8 @@ fn pair_view(b: &BattleState<'_>, i: usize, j: usize) -> PairView {
 /// The observation of `acting`'s turn in `battle`.
 pub fn observe(battle: &BattleState<'_>, acting: usize) -> Observation {
     let n = battle.len();
-    let alive = |j: usize| battle.life(j) != LifeState::Dead;
+    // Rows reserved for summoned creatures not on the battlefield are left out.
+    let alive = |j: usize| battle.life(j) != LifeState::Dead && !battle.fighters[j].gone;
     Observation {
         schema_version: OBSERVATION_SCHEMA_VERSION,
         round: battle.round(),
@@ -356,6 +499,7 @@ pub fn observe(battle: &BattleState<'_>, acting: usize) -> Observation {
                 }
             })
             .collect(),
+        magic: magic_view(battle, acting),
     }
 }
 
@@ -428,7 +572,7 @@ impl Observation {
                 })
                 .collect();
             line(format!(
-                "combatant id={} side={} pos={},{} space={} size={} hp={}/{} temp_hp={} state={} ac={}/{}/{} speed={} aoo_left={} power_attack={}{} conditions={} effects={} attacks={}",
+                "combatant id={} side={} pos={},{} space={} size={} hp={}/{} temp_hp={} state={} ac={}/{}/{} speed={} aoo_left={} power_attack={}{} conditions={} effects={} attacks={}{}",
                 c.id,
                 c.side,
                 c.pos[0],
@@ -449,7 +593,27 @@ impl Observation {
                 list(&c.conditions),
                 if effects.is_empty() { "-".into() } else { effects.join(";") },
                 if attacks.is_empty() { "-".into() } else { attacks.join(";") },
+                c.summoned.as_ref().map_or_else(String::new, |s| format!(
+                    " summoned_by={} summon_rounds_left={}",
+                    s.by, s.rounds_left
+                )),
             ));
+        }
+        if let Some(m) = &self.magic {
+            line(format!(
+                "magic caster_level={} metamagic={} abilities={} pools={} held={} casting={} performing={}",
+                m.caster_level,
+                list(&m.metamagic),
+                list(&m.abilities),
+                list(&m.pools.iter().map(|p| format!("{}:{}", p.name, p.left)).collect::<Vec<_>>()),
+                opt(&m.held),
+                opt(&m.casting),
+                flag(m.performing)
+            ));
+            for l in &m.spell_levels {
+                let left = l.slots_left.map_or_else(|| "at_will".to_string(), |n| n.to_string());
+                line(format!("spells level={} left={} known={}", l.level, left, list(&l.spells)));
+            }
         }
         for p in &self.pairs {
             let step = p.step_to_attack.map_or_else(|| "-".to_string(), |[r, c]| format!("{r},{c}"));

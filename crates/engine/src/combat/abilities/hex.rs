@@ -28,7 +28,7 @@ use super::super::log::say;
 pub(crate) const HEX_RANGE_FT: u32 = 30;
 
 /// Mark kinds (`Fighter::marks`) of the once-a-battle hexes.
-const fn mark(h: Hex) -> u16 {
+pub(crate) const fn mark(h: Hex) -> u16 {
     0x8000 | h as u16
 }
 

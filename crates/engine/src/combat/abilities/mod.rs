@@ -12,7 +12,7 @@ mod magus;
 mod performance;
 
 pub(crate) use deed::{DEADEYE, UP_CLOSE};
-pub(crate) use hex::HEX_RANGE_FT;
+pub(crate) use hex::{HEX_RANGE_FT, mark as hex_mark};
 
 use crate::feats::{ChannelRule, ClassRules, Deed, Hex};
 use crate::model::Combatant;

@@ -67,6 +67,25 @@ impl Metamagic {
         n
     }
 
+    /// Each feat with its stable short name (`empower`…), as actions write it.
+    pub const NAMED: [(Metamagic, &'static str); 5] = [
+        (Self::EMPOWER, "empower"),
+        (Self::MAXIMIZE, "maximize"),
+        (Self::EXTEND, "extend"),
+        (Self::HEIGHTEN, "heighten"),
+        (Self::QUICKEN, "quicken"),
+    ];
+
+    /// The feat with short name `name` (`empower`), if any.
+    pub fn from_name(name: &str) -> Option<Metamagic> {
+        Self::NAMED.iter().find(|(_, n)| *n == name).map(|(m, _)| *m)
+    }
+
+    /// The short names of the feats in the set, in [`Metamagic::NAMED`] order.
+    pub fn short_names(self) -> Vec<&'static str> {
+        Self::NAMED.iter().filter(|(m, _)| self.has(*m)).map(|(_, n)| *n).collect()
+    }
+
     /// The feat called `name` (`"Empower Spell"`), if the engine plays it.
     pub fn from_feat(name: &str) -> Option<Metamagic> {
         Some(match name.trim().to_lowercase().as_str() {

@@ -309,11 +309,20 @@ fn spread(map: &crate::map::Map, origin: Pos, radius: u32, out: &mut Vec<Pos>) {
 }
 
 impl<R: Dice> Engine<'_, '_, R> {
+    /// Checks a casting's aim before anything is spent (see
+    /// [`BattleState::check_cast_targets`]).
+    pub(crate) fn check_cast_targets(&self, cast: &Cast) -> Result<(), Reason> {
+        self.st.check_cast_targets(cast)
+    }
+}
+
+impl BattleState<'_> {
     /// Checks a casting's aim before anything is spent: the target exists,
     /// passes the spell's filter, and is within range with line of effect;
     /// an area's point is on the map, within range and in line of effect.
+    /// (A state method, so that the observation's candidates use the same check.)
     pub(crate) fn check_cast_targets(&self, cast: &Cast) -> Result<(), Reason> {
-        let st = &self.st;
+        let st = self;
         let i = cast.caster;
         let spell = &st.prep.spells[usize::from(cast.spell)].spell;
         let self_only = spell.range == Range::Personal
