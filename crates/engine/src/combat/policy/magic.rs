@@ -17,7 +17,7 @@ use crate::spell::effect::{EffectKind, EffectSave};
 use crate::spell::model::{AttackKind, CreatureType, Origin, Range, SaveOutcome, TargetKind};
 use crate::strategy::SpellPolicy;
 
-use super::super::abilities::AbilitySpec;
+use super::super::abilities::{AbilitySpec, hex_mark};
 use super::super::action::{Ability, Action, ActionKind};
 use super::super::power_attack::hit_chance;
 use super::super::spells::{Cast, Metamagic};
@@ -190,7 +190,7 @@ fn choose_hex(b: &BattleState<'_>, i: usize, t: usize, a: &AbilitySpec, m: Magic
     let near = |j: usize| {
         b.distance(i, j) <= super::super::abilities::HEX_RANGE_FT && b.line_of_effect_from(i, b.pos(i), j)
     };
-    let once = |j: usize, h: Hex| !b.fighters[j].marks.contains(&(i, 0x8000 | h as u16));
+    let once = |j: usize, h: Hex| !b.fighters[j].marks.contains(&(i, hex_mark(h)));
     // Healing an adjacent ally in need.
     if a.has_hex(Hex::Healing)
         && let Some(j) = (0..b.len()).find(|&j| {
