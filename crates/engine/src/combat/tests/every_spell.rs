@@ -119,12 +119,15 @@ fn points(e: &Engine<'_, '_, SeededRng>) -> Vec<Option<Pos>> {
     p
 }
 
+/// One refused aim: the creature, the square, and the engine's reason.
+type Refusal = (Option<usize>, Option<Pos>, Option<Reason>);
+
 /// Tries every aim in order; the first the engine carries out, or every refusal.
 fn cast_somewhere(
     e: &mut Engine<'_, '_, SeededRng>,
     index: u16,
     targets: &[Option<usize>],
-) -> Result<ActionResult, Vec<(Option<usize>, Option<Pos>, Option<Reason>)>> {
+) -> Result<ActionResult, Vec<Refusal>> {
     let mut refusals = Vec::new();
     for &t in targets {
         for p in points(e) {
