@@ -3,7 +3,11 @@
 //! 3 fighters and 2 goblins vs two Large ogres, one with a reach weapon, on
 //! the ogre field, and the tactics encounter (2 fighters with Power Attack and
 //! 2 wolves that trip and disarm vs 3 orcs and 2 goblins: feats, maneuvers
-//! and conditions in play).
+//! and conditions in play), and the spellcasting encounter (the campaign's
+//! cleric, witch and magus vs the lich and two skeletons on the lich's
+//! watchtower: spells, summons, channel energy, hexes, spell combat and the
+//! lich's aura and touch, the spells and summonable creatures loaded as
+//! `pf1e sim` loads them).
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -28,6 +32,12 @@ const OGRE: &str = "monsters/ogre.json";
 const OGRE_SPEARMAN: &str = "monsters/ogre_spearman.json";
 const FIGHTER: &str = "pcs/fighter.json";
 const WOLF: &str = "monsters/wolf.json";
+const TOWER_MAP: &str = "maps/tower.yaml";
+const CLERIC: &str = "pcs/oni.json";
+const WITCH: &str = "pcs/nairda.json";
+const MAGUS: &str = "pcs/misty.json";
+const LICH: &str = "monsters/lich.json";
+const SKELETON: &str = "monsters/skeleton.json";
 /// The party's strategy in the tactics encounter: maneuvers when the odds beat an attack.
 const TACTICS_PARTY: &str = "maneuver=auto";
 
@@ -120,6 +130,14 @@ pub fn run(args: &BenchArgs, global: &GlobalArgs) -> Result<(), CliError> {
             vec![data.join(FIGHTER), data.join(FIGHTER), data.join(WOLF), data.join(WOLF)],
             vec![data.join(ORC), data.join(ORC), data.join(ORC), data.join(GOBLIN), data.join(GOBLIN)],
             Some(TACTICS_PARTY),
+        ),
+        (
+            "spellcasting",
+            T::BenchSpellcasting,
+            TOWER_MAP,
+            vec![data.join(CLERIC), data.join(WITCH), data.join(MAGUS)],
+            vec![data.join(LICH), data.join(SKELETON), data.join(SKELETON)],
+            None,
         ),
     ];
     for (name, title, map, players, monsters, party) in encounters {

@@ -147,6 +147,8 @@ catalogue! {
         "grande rencontre : 3 guerriers et 2 gobelins (players) contre un ogre et un ogre à la lance (monsters)";
     BenchTactics => "tactics encounter: 2 fighters and 2 wolves (players, maneuver=auto) vs 3 orcs and 2 goblins (monsters)",
         "rencontre tactique : 2 guerriers et 2 loups (players, maneuver=auto) contre 3 orques et 2 gobelins (monsters)";
+    BenchSpellcasting => "spellcasting encounter: Oni, Nairda and Misty (players: cleric, witch, magus) vs the lich and 2 skeletons (monsters)",
+        "rencontre de sorts : Oni, Nairda et Misty (players : prêtresse, sorcière, magus) contre la liche et 2 squelettes (monsters)";
 
     // ---- sweep reports: every job ----
     Sweep => "sweep {} ({}): {}", "sweep {} ({}) : {}";

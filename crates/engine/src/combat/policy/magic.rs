@@ -347,7 +347,7 @@ fn add_quickened(b: &BattleState<'_>, i: usize, t: usize, m: Magic, out: &mut Ve
         {
             continue;
         }
-        if let Some(o) = score_offense(b, i, t, k.spell, Metamagic::QUICKEN, m)
+        if let Some(o) = score_offense(b, i, t, k.spell, Metamagic::QUICKEN, m, &mut None)
             && best.is_none_or(|x| o.score > x.score)
         {
             best = Some(o);
@@ -426,8 +426,15 @@ fn immune(b: &BattleState<'_>, t: usize, spell: u16) -> bool {
         || (im.fortitude && prepared.spell.saving_throw.as_ref().is_some_and(|s| s.kind == SaveKind::Fort))
 }
 
+/// Whom one casting of a spell aims at and catches: its creature target,
+/// its point, and the active enemies it reaches (`None`: it reaches nobody
+/// worth it). It does not depend on metamagic, so the variants of one spell
+/// share it.
+type Reach = Option<(Option<usize>, Option<crate::map::Pos>, Vec<usize>)>;
+
 /// How much one casting of `spell` with `mm` is worth against `t` (and the
 /// creatures an area catches): expected damage, or a condition's worth.
+/// `reach` memoizes whom the spell catches across metamagic variants.
 fn score_offense(
     b: &BattleState<'_>,
     i: usize,
@@ -435,6 +442,7 @@ fn score_offense(
     spell: u16,
     mm: Metamagic,
     m: Magic,
+    reach: &mut Option<Reach>,
 ) -> Option<Option_> {
     let prep = b.prep;
     let prepared = &prep.spells[usize::from(spell)];
@@ -444,6 +452,36 @@ fn score_offense(
     }
     let action = Action::cast(spell, Some(t)).with_metamagic(mm);
     let mut cast = b.casting(i, &action).ok()?;
+    let (target, point, caught) = reach.get_or_insert_with(|| reach_of(b, i, t, s, &cast, m)).as_ref()?;
+    cast.target = *target;
+    cast.point = *point;
+    let mut score = 0.0;
+    for &j in caught {
+        if immune(b, j, spell) {
+            continue;
+        }
+        let through = p_through(b, i, j, s);
+        let hit = match s.attack.as_ref().map(|a| a.kind) {
+            Some(AttackKind::MeleeTouch) => {
+                let sit = b.touch_situation(i, j, true);
+                hit_chance(sit.attack, sit.ac)
+            }
+            Some(_) => {
+                let sit = b.touch_situation(i, j, false);
+                hit_chance(sit.attack, sit.ac)
+            }
+            None => 1.0,
+        };
+        score += through * hit * value_on(b, i, j, &cast, s, mm);
+    }
+    (score > 0.0).then_some(Option_ { spell, target: cast.target, point: cast.point, metamagic: mm, score })
+}
+
+/// Whom `cast` of `s` (aimed at `t`) catches: for an area, the enemies in its
+/// template when they are at least `area_min` and no ally is caught; else
+/// its target when it reaches it and passes the spell's filter.
+fn reach_of(b: &BattleState<'_>, i: usize, t: usize, s: &Spell, cast: &Cast, m: Magic) -> Reach {
+    let mut cast = *cast;
     // Who it catches.
     let mut caught: Vec<usize> = Vec::new();
     let area = s.area.as_ref().filter(|_| s.target.is_none());
@@ -481,26 +519,7 @@ fn score_offense(
         }
         caught.push(t);
     }
-    let mut score = 0.0;
-    for &j in &caught {
-        if immune(b, j, spell) {
-            continue;
-        }
-        let through = p_through(b, i, j, s);
-        let hit = match s.attack.as_ref().map(|a| a.kind) {
-            Some(AttackKind::MeleeTouch) => {
-                let sit = b.touch_situation(i, j, true);
-                hit_chance(sit.attack, sit.ac)
-            }
-            Some(_) => {
-                let sit = b.touch_situation(i, j, false);
-                hit_chance(sit.attack, sit.ac)
-            }
-            None => 1.0,
-        };
-        score += through * hit * value_on(b, i, j, &cast, s, mm);
-    }
-    (score > 0.0).then_some(Option_ { spell, target: cast.target, point: cast.point, metamagic: mm, score })
+    Some((cast.target, cast.point, caught))
 }
 
 /// The worth of `s`'s effects on `j` once it lands: expected damage after
@@ -610,6 +629,7 @@ fn best_offense(b: &BattleState<'_>, i: usize, t: usize, m: Magic) -> Option<Opt
     let mut best: Option<Option_> = None;
     let variants = [Metamagic::NONE, Metamagic::MAXIMIZE, Metamagic::EMPOWER];
     for k in &caster.known {
+        let mut reach = None;
         for &mm in &variants {
             if !mm.is_empty() && !caster.metamagic.has(mm) {
                 continue;
@@ -617,7 +637,7 @@ fn best_offense(b: &BattleState<'_>, i: usize, t: usize, m: Magic) -> Option<Opt
             if !allowed(b, i, m, k.spell, mm) {
                 continue;
             }
-            if let Some(o) = score_offense(b, i, t, k.spell, mm, m) {
+            if let Some(o) = score_offense(b, i, t, k.spell, mm, m, &mut reach) {
                 // Prefer the cheaper slot on a tie.
                 if best.is_none_or(|x| o.score > x.score + 1e-9) {
                     best = Some(o);

@@ -296,12 +296,14 @@ fn spread(map: &crate::map::Map, origin: Pos, radius: u32, out: &mut Vec<Pos>) {
                 continue;
             }
             let np = if diagonal { parity ^ 1 } else { parity };
-            let k = map.index(q) * 2 + usize::from(np);
+            let cell = map.index(q) * 2;
+            let k = cell + usize::from(np);
             if c < best[k] {
-                best[k] = c;
-                if !out.contains(&q) {
+                // A square enters `out` the first time it is reached, by either parity.
+                if best[cell] == u32::MAX && best[cell + 1] == u32::MAX {
                     out.push(q);
                 }
+                best[k] = c;
                 queue.push_back((q, c, np));
             }
         }

@@ -1,5 +1,5 @@
 //! Closed-form checks: quantities of the rules computed exactly, then
-//! simulated with the engine on 100,000 rounds or attacks; each simulated
+//! simulated with the engine on 100,000 rounds, attacks, casts or channels; each simulated
 //! mean must lie within 5 standard errors of the exact value.
 
 use serde_json::json;
@@ -150,5 +150,171 @@ fn concealment_miss_chance_on_hits() {
             f64::from(e.st.fighters[0].out.hits - before)
         });
         assert_within_5_sigma(condition.name(), &samples, 0.95 * (1.0 - miss));
+    }
+}
+
+// --- Magic: one cast (or one channel) per run, the resource restored each time.
+
+/// The probability of each total of `n` dice of `sides` faces (index = total).
+fn dice_sum_distribution(n: u32, sides: u32) -> Vec<f64> {
+    let mut dist = vec![1.0];
+    for _ in 0..n {
+        let mut next = vec![0.0; dist.len() + sides as usize];
+        for (total, p) in dist.iter().enumerate() {
+            for face in 1..=sides as usize {
+                next[total + face] += p / f64::from(sides);
+            }
+        }
+        dist = next;
+    }
+    dist
+}
+
+/// The expected damage of `n`d`sides` with a save for half (rounded down)
+/// made with probability `p_save`.
+fn expected_half_on_save(n: u32, sides: u32, p_save: f64) -> f64 {
+    let dist = dice_sum_distribution(n, sides);
+    let full: f64 = dist.iter().enumerate().map(|(s, p)| p * s as f64).sum();
+    let half: f64 = dist.iter().enumerate().map(|(s, p)| p * (s / 2) as f64).sum();
+    (1.0 - p_save) * full + p_save * half
+}
+
+/// The chance a saving throw with `bonus` meets `dc` (a natural 1 always
+/// fails, a natural 20 always succeeds: CRB "Saving Throws").
+fn save_chance(bonus: i32, dc: i32) -> f64 {
+    (1..=20).filter(|&d| d != 1 && (d == 20 || d + bonus >= dc)).count() as f64 / 20.0
+}
+
+/// A dummy with `hp` hit points, the given Reflex and Will bonuses, no attack.
+fn spell_target(name: &str, reflex: i32, will: i32, extra: serde_json::Value) -> crate::model::Combatant {
+    let mut base =
+        json!({ "hp_max": 1_000_000, "saves": { "fort": 0, "ref": reflex, "will": will }, "attacks": [] });
+    if let (serde_json::Value::Object(b), serde_json::Value::Object(o)) = (&mut base, extra) {
+        b.extend(o);
+    }
+    creature(name, base)
+}
+
+/// Casts `action` for combatant 0 and asserts the engine carried it out.
+fn cast_ok(e: &mut Engine<'_, '_, SeededRng>, action: Action) {
+    let r = e.execute_for_test(0, action);
+    assert!(r.ok, "the cast was refused: {:?}", r.reason);
+}
+
+#[test]
+fn fireball_expected_damage_against_a_reflex_save_with_and_without_cover() {
+    // A 5th-level caster (Wisdom 16): 5d6 fire, Reflex DC 10 + 3 + 3 = 16.
+    // The target (Reflex +5) stands 10 ft beyond the point of origin; a pillar
+    // between them gives standard cover, +4 AC, so +2 on the Reflex save.
+    let (cl, casting_mod, spell_level, reflex) = (5, 3, 3, 5);
+    let dc = 10 + spell_level + casting_mod;
+    for (middle, cover_bonus, seed) in [('.', 0, 51), ('C', 2, 52)] {
+        let row = format!("#.......{middle}.#");
+        let m = map(&["###########", "#.........#", &row, "#.........#", "###########"]);
+        let wizard = caster("Wizard", &["Fireball"], json!({ "spell_list": "wizard", "level": cl }));
+        let prep = prepare_magic(
+            m,
+            vec![("a", wizard, at(2, 1)), ("b", spell_target("Orc", reflex, 0, json!({})), at(2, 9))],
+        );
+        let fireball = prep.spell_index("Fireball").expect("fireball");
+        let exact = expected_half_on_save(cl as u32, 6, save_chance(reflex + cover_bonus, dc));
+        let samples = simulate(&prep, seed, |e| {
+            e.st.fighters[1].hp = 1_000_000;
+            e.st.fighters[0].slots[3] = 5;
+            let mut cast = Action::cast(fireball, None);
+            cast.destination = Some(at(2, 7));
+            cast_ok(e, cast);
+            f64::from(1_000_000 - e.st.hp(1))
+        });
+        assert_within_5_sigma(&format!("fireball damage (Reflex cover +{cover_bonus})"), &samples, exact);
+    }
+}
+
+#[test]
+fn magic_missile_fires_one_missile_plus_one_per_two_levels_beyond_the_first_up_to_five() {
+    for (cl, seed) in [(1u32, 61), (3, 62), (5, 63), (9, 64)] {
+        let wizard = caster("Wizard", &["Magic Missile"], json!({ "spell_list": "wizard", "level": cl }));
+        let prep = prepare_magic(
+            arena(3, 8),
+            vec![("a", wizard, at(1, 1)), ("b", spell_target("Dummy", 0, 0, json!({})), at(1, 6))],
+        );
+        let mm = prep.spell_index("Magic Missile").expect("magic missile");
+        let missiles = (1 + (cl - 1) / 2).min(5);
+        // Each missile: 1d4 + 1 force.
+        let exact = f64::from(missiles) * 3.5;
+        let samples = simulate(&prep, seed, |e| {
+            e.st.fighters[1].hp = 1_000_000;
+            e.st.fighters[0].slots[1] = 5;
+            cast_ok(e, Action::cast(mm, Some(1)));
+            f64::from(1_000_000 - e.st.hp(1))
+        });
+        assert_within_5_sigma(&format!("magic missile damage at caster level {cl}"), &samples, exact);
+    }
+}
+
+#[test]
+fn cure_light_wounds_heals_one_d8_plus_caster_level_up_to_five_on_average() {
+    for (cl, seed) in [(3u32, 71), (7, 72)] {
+        let cleric = caster("Cleric", &["Cure Light Wounds"], json!({ "spell_list": "cleric", "level": cl }));
+        let ally = spell_target("Ally", 0, 0, json!({ "hp_max": 100 }));
+        let prep = prepare_magic(arena(3, 8), vec![("a", cleric, at(1, 1)), ("a", ally, at(1, 2))]);
+        let clw = prep.spell_index("Cure Light Wounds").expect("cure light wounds");
+        let exact = 4.5 + f64::from(cl.min(5));
+        let samples = simulate(&prep, seed, |e| {
+            e.st.fighters[1].hp = 1;
+            e.st.fighters[0].slots[1] = 5;
+            cast_ok(e, Action::cast(clw, Some(1)));
+            f64::from(e.st.hp(1) - 1)
+        });
+        assert_within_5_sigma(&format!("cure light wounds at caster level {cl}"), &samples, exact);
+    }
+}
+
+#[test]
+fn channel_energy_harms_undead_with_a_will_save_for_half() {
+    // A 5th-level cleric with Charisma 14: 3d6 positive energy, Will DC
+    // 10 + 5/2 + 2 = 14; the zombie's Will +3.
+    let (level, cha_mod, will) = (5, 2, 3);
+    let cleric = creature(
+        "Cleric",
+        json!({ "level": level, "abilities": { "str_score": 10, "dex_score": 10, "con_score": 10, "int_score": 10,
+                "wis_score": 16, "cha_score": 14 }, "features": ["Channel Energy"], "resources": { "channel_energy": 2 } }),
+    );
+    let zombie = spell_target(
+        "Zombie",
+        0,
+        will,
+        json!({ "creature_type": "undead", "abilities": { "str_score": 10, "dex_score": 10, "con_score": null,
+                "int_score": null, "wis_score": 10, "cha_score": 10 } }),
+    );
+    let prep = prepare(arena(3, 8), vec![("a", cleric, at(1, 1)), ("b", zombie, at(1, 4))]);
+    let dice = (level as u32).div_ceil(2);
+    let dc = 10 + level / 2 + cha_mod;
+    let exact = expected_half_on_save(dice, 6, save_chance(will, dc));
+    let samples = simulate(&prep, 81, |e| {
+        e.st.fighters[1].hp = 1_000_000;
+        e.st.fighters[0].pools.channel_energy = 2;
+        cast_ok(e, Action::new(ActionKind::ChannelEnergy).with_option(1));
+        f64::from(1_000_000 - e.st.hp(1))
+    });
+    assert_within_5_sigma("channel energy damage to undead", &samples, exact);
+}
+
+#[test]
+fn spell_resistance_is_overcome_at_the_rate_of_the_caster_level_check() {
+    for (cl, sr, seed) in [(5u32, 17i32, 91), (9, 15, 92)] {
+        let wizard = caster("Wizard", &["Magic Missile"], json!({ "spell_list": "wizard", "level": cl }));
+        let warded = spell_target("Warded", 0, 0, json!({ "spell_resistance": sr }));
+        let prep = prepare_magic(arena(3, 8), vec![("a", wizard, at(1, 1)), ("b", warded, at(1, 6))]);
+        let mm = prep.spell_index("Magic Missile").expect("magic missile");
+        // Caster level check: d20 + caster level against the resistance.
+        let exact = (1..=20).filter(|d| d + cl as i32 >= sr).count() as f64 / 20.0;
+        let samples = simulate(&prep, seed, |e| {
+            e.st.fighters[1].hp = 1_000_000;
+            e.st.fighters[0].slots[1] = 5;
+            cast_ok(e, Action::cast(mm, Some(1)));
+            if e.st.hp(1) < 1_000_000 { 1.0 } else { 0.0 }
+        });
+        assert_within_5_sigma(&format!("spell resistance {sr} against caster level {cl}"), &samples, exact);
     }
 }

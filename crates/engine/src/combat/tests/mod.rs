@@ -6,6 +6,7 @@ mod batch;
 mod closed_form;
 mod conditions;
 mod effects;
+mod every_spell;
 mod feats;
 mod life;
 mod magic;
