@@ -302,6 +302,13 @@ pub struct Weapon {
     pub crit_mult: u32,
 }
 
+/// The most levels one class entry may have: class tables stop at 20, racial
+/// Hit Dice go higher (a great wyrm has 30-odd); this only keeps sums bounded.
+const MAX_CLASS_LEVEL: u32 = 100;
+
+/// Bound on a recorded hit dice total and on bonus hit points, so sums stay exact.
+const MAX_HP_PART: i32 = 10_000;
+
 const fn twenty() -> u32 {
     20
 }
@@ -504,8 +511,11 @@ impl Build {
             .iter()
             .enumerate()
             .map(|(i, c)| {
-                if c.level < 1 {
-                    return fail(format!("$.classes[{i}].level"), "a class needs at least one level");
+                if !(1..=MAX_CLASS_LEVEL).contains(&c.level) {
+                    return fail(
+                        format!("$.classes[{i}].level"),
+                        format!("a class has 1 to {MAX_CLASS_LEVEL} levels"),
+                    );
                 }
                 match (&c.progression, table.get(&c.class)) {
                     (Some(p), _) => {
@@ -736,6 +746,15 @@ impl Build {
             }
             weapons.push(base_weapon(w));
         }
+        if !(0..=level as i32).contains(&self.hit_points.favored_class) {
+            return fail(
+                "$.hit_points.favored_class",
+                format!("at most one favored class hit point per level (0 to {level})"),
+            );
+        }
+        if !(-MAX_HP_PART..=MAX_HP_PART).contains(&self.hit_points.bonus) {
+            return fail("$.hit_points.bonus", format!("must be between -{MAX_HP_PART} and {MAX_HP_PART}"));
+        }
         let base = BaseStatistics {
             abilities: abilities.clone(),
             size: self.race.size,
@@ -782,6 +801,13 @@ impl Build {
             HitPointMethod::Recorded => {
                 if self.hit_points.recorded.len() != self.classes.len() {
                     return fail("$.hit_points.recorded", "one total per class");
+                }
+                if let Some(i) = self.hit_points.recorded.iter().position(|r| !(0..=MAX_HP_PART).contains(r))
+                {
+                    return fail(
+                        format!("$.hit_points.recorded[{i}]"),
+                        format!("a class's hit dice total must be between 0 and {MAX_HP_PART}"),
+                    );
                 }
                 self.hit_points.recorded.iter().sum()
             }
