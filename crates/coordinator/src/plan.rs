@@ -69,6 +69,9 @@ pub struct JobContext {
     /// Which levers can change anything for the party (the optimize job
     /// varies only those).
     pub levers: pf1e_engine::strategy::Relevance,
+    /// Which levers can change anything for the other sides (the
+    /// sensitivity job varies only those).
+    pub adversary_levers: pf1e_engine::strategy::Relevance,
 }
 
 impl JobContext {

@@ -670,21 +670,30 @@ impl Sweep {
 
     /// What every job of the sweep needs from it.
     pub fn job_context(&self) -> JobContext {
-        // The levers that matter for the party: a scenario that does not build has them all.
-        let levers = match self.scenario.encounter() {
+        // The levers that matter for the party and for the other sides: a
+        // scenario that does not build has them all.
+        use pf1e_engine::strategy::Relevance;
+        let (levers, adversary_levers) = match self.scenario.encounter() {
             Ok(e) => {
                 let side = e.sides.iter().position(|s| *s == self.party);
-                pf1e_engine::strategy::Relevance::of(
-                    e.combatants.iter().filter(|d| Some(d.side) == side).map(|d| d.spec.as_ref()),
-                )
+                let of = |party: bool| {
+                    Relevance::of(
+                        e.combatants
+                            .iter()
+                            .filter(|d| (Some(d.side) == side) == party)
+                            .map(|d| d.spec.as_ref()),
+                    )
+                };
+                (of(true), of(false))
             }
-            Err(_) => pf1e_engine::strategy::Relevance::ALL,
+            Err(_) => (Relevance::ALL, Relevance::ALL),
         };
         JobContext {
             party: self.party.clone(),
             sides: self.scenario.sides.iter().map(|s| s.name.clone()).collect(),
             seed: self.seed,
             levers,
+            adversary_levers,
         }
     }
 

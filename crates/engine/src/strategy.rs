@@ -525,14 +525,38 @@ impl StrategySpec {
     /// other targets, no spells, retreat at 0.25 and 0.5, no charges, no
     /// class abilities.
     pub fn single_lever_variants() -> Vec<Self> {
+        Self::single_lever_variants_for(Relevance::ALL, true)
+    }
+
+    /// The single-lever variants that can change anything for a side whose
+    /// levers that matter are `own` and whose enemies cast spells when
+    /// `enemies_cast`: the spell levers only for a side that casts, class
+    /// abilities only for one that has some, `focus_casters` only against
+    /// casters (an inert variant would only repeat the default's battles).
+    pub fn single_lever_variants_for(own: Relevance, enemies_cast: bool) -> Vec<Self> {
         let d = Self::default_spec();
         let mut out: Vec<Self> =
             TargetPriority::ALL[1..].iter().map(|&t| Self { target: t, ..d.clone() }).collect();
-        out.push(Self { spell_policy: SpellPolicy::None, ..d.clone() });
+        if own.spells {
+            out.push(Self { spell_policy: SpellPolicy::None, ..d.clone() });
+        }
         out.push(Self { retreat_milli: 250, ..d.clone() });
         out.push(Self { retreat_milli: 500, ..d.clone() });
         out.push(Self { use_charges: false, ..d.clone() });
-        out.push(Self { use_class_abilities: false, ..d });
+        if own.class_abilities {
+            out.push(Self { use_class_abilities: false, ..d.clone() });
+        }
+        if own.spells || own.class_abilities {
+            out.push(Self { open_with_buffs: true, ..d.clone() });
+        }
+        if enemies_cast {
+            out.push(Self { focus_casters: true, ..d.clone() });
+        }
+        if own.spells {
+            out.push(Self { save_heals: true, ..d.clone() });
+            out.push(Self { area_min: 1, ..d.clone() });
+            out.push(Self { area_min: 3, ..d });
+        }
         out
     }
 }
@@ -646,7 +670,11 @@ mod tests {
     #[test]
     fn single_lever_variants_each_change_one_lever() {
         let v = StrategySpec::single_lever_variants();
-        assert_eq!(v.len(), 8);
+        assert_eq!(v.len(), 13);
+        let none = Relevance { spells: false, class_abilities: false };
+        assert_eq!(StrategySpec::single_lever_variants_for(none, false).len(), 6, "target, retreat, charges");
+        let unique: std::collections::BTreeSet<String> = v.iter().map(|s| s.name()).collect();
+        assert_eq!(unique.len(), v.len());
         for s in &v {
             assert!(!s.name().contains(','), "{}", s.name());
             assert!(!s.is_default());

@@ -164,6 +164,7 @@ pub(crate) mod testing {
             sides: vec!["a".into(), "b".into()],
             seed: 11,
             levers: pf1e_engine::strategy::Relevance::ALL,
+            adversary_levers: pf1e_engine::strategy::Relevance::ALL,
         }
     }
 }

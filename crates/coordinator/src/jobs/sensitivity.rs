@@ -34,15 +34,26 @@ fn default_criterion() -> Criterion {
     Criterion::ExpectedHpLost
 }
 
-/// The adversaries measured: the default first, then each single-lever variant.
-pub fn adversaries() -> Vec<StrategySpec> {
+/// The adversaries measured: the default first, then each single-lever
+/// variant that can change anything in `ctx`'s scenario (no spell lever for
+/// adversaries that cast nothing, no `focus_casters` against a party without
+/// casters).
+pub fn adversaries(ctx: &JobContext) -> Vec<StrategySpec> {
     let mut out = vec![StrategySpec::default_spec()];
     out.extend(
-        pf1e_engine::strategy::StrategySpec::single_lever_variants()
-            .into_iter()
-            .map(StrategySpec::from_engine),
+        pf1e_engine::strategy::StrategySpec::single_lever_variants_for(
+            ctx.adversary_levers,
+            ctx.levers.spells,
+        )
+        .into_iter()
+        .map(StrategySpec::from_engine),
     );
     out
+}
+
+/// The most adversaries any scenario gives (what the budget reserves).
+fn most_adversaries() -> usize {
+    1 + pf1e_engine::strategy::StrategySpec::single_lever_variants().len()
 }
 
 impl SensitivityJob {
@@ -53,7 +64,7 @@ impl SensitivityJob {
 
     /// The runs the job plans (exactly).
     pub fn worst_case_runs(&self) -> u64 {
-        (adversaries().len() as u64).saturating_mul(self.runs())
+        (most_adversaries() as u64).saturating_mul(self.runs())
     }
 
     /// Checks the budget before anything runs.
@@ -63,7 +74,7 @@ impl SensitivityJob {
         {
             return Err(JobError::OverBudget {
                 job: "sensitivity",
-                plan: format!("{} adversaries", adversaries().len()),
+                plan: format!("up to {} adversaries", most_adversaries()),
                 runs: self.worst_case_runs(),
                 max,
             });
@@ -84,7 +95,7 @@ pub struct Sensitivity {
 impl Sensitivity {
     /// The planner of `job`.
     pub fn new(ctx: JobContext, job: SensitivityJob) -> Self {
-        let specs = adversaries();
+        let specs = adversaries(&ctx);
         let n = specs.len();
         Self { ctx, job, specs, results: vec![None; n], emitted: false }
     }
@@ -196,7 +207,8 @@ mod tests {
             };
             metrics(0.5, lost, c.runs)
         });
-        assert_eq!(cells.len(), 9);
+        // Every lever matters in the test context: the default and 13 variants.
+        assert_eq!(cells.len(), 14);
         assert!(cells.iter().all(|c| c.party_strategy.as_str() == "default" && c.seed == 11));
         let JobResult::Sensitivity(r) = s.result() else { panic!("a sensitivity result") };
         assert_eq!(r.baseline, Some(10.0));
@@ -205,13 +217,30 @@ mod tests {
         assert_eq!(levers[1].adversary_strategy, "healer");
         assert_eq!(levers[1].delta, -6.0);
         assert_eq!(levers[2].adversary_strategy, "lowest_hp");
-        assert_eq!(levers.len(), 8);
+        assert_eq!(levers.len(), 13);
         assert!(
-            SensitivityJob { max_total_runs: Some(179), ..job }
+            SensitivityJob { max_total_runs: Some(279), ..job.clone() }
                 .check()
                 .unwrap_err()
                 .to_string()
-                .contains("max_total_runs of 179")
+                .contains("max_total_runs of 279")
+        );
+        // Adversaries that cast nothing and have no class ability, against a
+        // party without casters: the six variants that can matter.
+        let none = pf1e_engine::strategy::Relevance { spells: false, class_abilities: false };
+        let ctx = JobContext { levers: none, adversary_levers: none, ..ctx() };
+        let names: Vec<String> = adversaries(&ctx).iter().map(|s| s.as_str().to_string()).collect();
+        assert_eq!(
+            names,
+            [
+                "default",
+                "weakest_ac",
+                "lowest_hp",
+                "healer",
+                "retreat=0.25",
+                "retreat=0.5",
+                "use_charges=false"
+            ]
         );
     }
 }
