@@ -109,6 +109,9 @@ impl<R: Dice> Engine<'_, '_, R> {
         if self.st.fighters[i].fx != 0 {
             self.end_of_turn_saves(i);
         }
+        if !self.st.zones.is_empty() {
+            self.zones_end_of_turn(i);
+        }
     }
 
     /// Resumes a delayed turn (tests drive the queue themselves).
@@ -127,6 +130,9 @@ impl<R: Dice> Engine<'_, '_, R> {
 
     /// The start of `i`'s turn; whether it can act.
     pub(crate) fn begin_turn(&mut self, i: usize) -> bool {
+        if !self.st.zones.is_empty() {
+            self.zones_start_of_turn(i);
+        }
         let f = &mut self.st.fighters[i];
         if f.dead {
             return false;
