@@ -131,7 +131,7 @@ impl<R: Dice> Engine<'_, '_, R> {
     /// The start of `i`'s turn; whether it can act.
     pub(crate) fn begin_turn(&mut self, i: usize) -> bool {
         if !self.st.zones.is_empty() {
-            self.zones_start_of_turn(i);
+            self.zones_expire(i);
         }
         let f = &mut self.st.fighters[i];
         if f.dead {
@@ -172,6 +172,9 @@ impl<R: Dice> Engine<'_, '_, R> {
         }
         if ongoing || self.st.timed_effects > 0 {
             self.start_of_turn_effects(i);
+        }
+        if !self.st.zones.is_empty() {
+            self.zones_each_round_start(i);
         }
         if self.st.fighters[i].grappled_with.is_some() {
             self.check_grapples();

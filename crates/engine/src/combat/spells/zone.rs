@@ -137,9 +137,8 @@ impl<R: Dice> Engine<'_, '_, R> {
     }
 
     /// The start of `i`'s turn with zones on the map: the zones of `i`
-    /// (or of a caster who is gone) whose duration ran out end; then those
-    /// of `i` timed for the start of its turn meet the creatures inside.
-    pub(crate) fn zones_start_of_turn(&mut self, i: usize) {
+    /// (or of a caster who is gone) whose duration ran out end.
+    pub(crate) fn zones_expire(&mut self, i: usize) {
         let round = self.st.round;
         let mut k = 0;
         while k < self.st.zones.len() {
@@ -154,9 +153,12 @@ impl<R: Dice> Engine<'_, '_, R> {
                 k += 1;
             }
         }
-        if !self.st.fighters[i].dead {
-            self.zones_each_round(i, RoundTiming::StartOfCasterTurn);
-        }
+    }
+
+    /// The start of `i`'s turn, once the effects ending then have ended:
+    /// the zones of `i` timed for the start of its turn meet the creatures inside.
+    pub(crate) fn zones_each_round_start(&mut self, i: usize) {
+        self.zones_each_round(i, RoundTiming::StartOfCasterTurn);
     }
 
     /// The end of `i`'s turn with zones on the map: those of `i` timed for
