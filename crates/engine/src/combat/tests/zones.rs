@@ -144,3 +144,33 @@ fn a_zone_of_difficult_terrain_doubles_movement_and_forbids_the_five_foot_step()
     e.st.fighters[1].stepped = false;
     assert!(!e.st.can_step(1, at(4, expected - 1)), "no 5-foot step into difficult terrain");
 }
+
+#[test]
+fn the_default_policy_casts_a_zone_on_enough_enemies_and_never_on_an_ally() {
+    use crate::combat::policy::{DefaultPolicy, Policy};
+    let brute = || creature("Brute", json!({ "hp_max": 30, "attacks": [melee("club", 5, "1d6+3")] }));
+    let plan = |placed: Vec<(&str, crate::model::Combatant, Pos)>| {
+        let prep = prepare_with(library_with_test_zone(), placed);
+        let spell = prep.spell_index("Sickening Test Cloud").unwrap();
+        let mut b = Bench::new(&[]);
+        let e = b.engine(&prep, &SimOptions::default());
+        let mut out = Vec::new();
+        DefaultPolicy.plan(&e.st, 0, &mut out);
+        out.iter().any(|a| a.spell == Some(spell))
+    };
+    let wiz = || wizard(&["Sickening Test Cloud"]);
+    assert!(plan(vec![("a", wiz(), at(1, 1)), ("b", brute(), at(4, 10)), ("b", brute(), at(4, 11))]));
+    assert!(
+        !plan(vec![("a", wiz(), at(1, 1)), ("b", brute(), at(4, 10))]),
+        "one enemy is fewer than area_min"
+    );
+    assert!(
+        !plan(vec![
+            ("a", wiz(), at(1, 1)),
+            ("b", brute(), at(4, 10)),
+            ("b", brute(), at(4, 11)),
+            ("a", brute(), at(5, 10)),
+        ]),
+        "an ally would be caught"
+    );
+}
