@@ -280,7 +280,12 @@ impl<R: Dice> Engine<'_, '_, R> {
                 if let Some(next) = self.stage(cast, t, &c.then) {
                     behaviours.push(Behaviour::Then { next: Box::new(next) });
                 }
-                if !c.then.is_empty() || !behaviours.is_empty() {
+                if duration.unit == DurationUnit::InArea {
+                    // Kept apart: it turns into a count of rounds when its bearer leaves the area.
+                    let part = pack.separate(rounds, Some(super::zone::IN_AREA_LABEL));
+                    part.conditions = conds;
+                    part.behaviours = behaviours;
+                } else if !c.then.is_empty() || !behaviours.is_empty() {
                     // Staged or self-ending conditions stay apart from the other effects of the spell.
                     let part = pack.separate(rounds, Some("condition"));
                     part.conditions = conds;

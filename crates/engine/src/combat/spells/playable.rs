@@ -78,6 +78,9 @@ fn effect_unplayable(path: &str, e: &Effect) -> Option<String> {
     let kpath = format!("{path}.{}", e.kind.name());
     if let Some(d) = &e.duration {
         match d.unit {
+            // A condition of a zone may last while its bearer stays in the area (`zone.rs`).
+            DurationUnit::InArea if path.contains(".zone.") && matches!(e.kind, EffectKind::Condition(_)) => {
+            }
             DurationUnit::Concentration | DurationUnit::InArea => {
                 return Some(format!("{path}.duration.unit: {:?} durations are not played", d.unit));
             }

@@ -21,6 +21,9 @@ use super::cast::Cast;
 use super::resolve::Meeting;
 use super::target::Template;
 
+/// The name suffix of a condition lasting while its bearer is in the area.
+pub(crate) const IN_AREA_LABEL: &str = "in the area";
+
 /// Miss chance of partial concealment (CRB "Concealment": 20 %).
 const PARTIAL_CONCEALMENT: u8 = 20;
 
@@ -148,7 +151,10 @@ impl<R: Dice> Engine<'_, '_, R> {
             if expired && (owner == i || !self.st.is_present(owner)) {
                 let name = &self.st.prep.spells[usize::from(z.cast.spell)].spell.name;
                 say!(self, owner, "{name} ends");
-                self.st.zones.remove(k);
+                let gone = self.st.zones.remove(k);
+                for t in 0..self.st.len() {
+                    self.leave_area(t, gone.cast.spell, true);
+                }
             } else {
                 k += 1;
             }
@@ -165,6 +171,47 @@ impl<R: Dice> Engine<'_, '_, R> {
     /// the end of its turn meet the creatures inside.
     pub(crate) fn zones_end_of_turn(&mut self, i: usize) {
         self.zones_each_round(i, RoundTiming::EndOfCasterTurn);
+        let spells: Vec<u16> = self.st.fighters[i].effects.iter().filter_map(|e| e.effect.spell).collect();
+        for spell in spells {
+            self.leave_area(i, spell, false);
+        }
+    }
+
+    /// The conditions of `spell` that last while `t` is in its area, once
+    /// `t` is out of every area of `spell` (or the area ended: `ended`):
+    /// they last their `amount` of rounds more (Stinking Cloud: 1d4+1), or
+    /// end at once without one.
+    fn leave_area(&mut self, t: usize, spell: u16, ended: bool) {
+        let prep = self.st.prep;
+        let s = &prep.spells[usize::from(spell)].spell;
+        let label = format!("{} ({IN_AREA_LABEL})", s.name);
+        let Some(k) = self.st.fighters[t].effects.iter().position(|e| {
+            e.rounds_left.is_none() && e.effect.spell == Some(spell) && *e.effect.name == *label
+        }) else {
+            return;
+        };
+        let inside = !ended
+            && self.st.is_present(t)
+            && self.st.zones.iter().any(|z| z.cast.spell == spell && self.st.stands_in(z, t));
+        if inside {
+            return;
+        }
+        let amount = zone_effect(&s.effects).and_then(|(_, z)| {
+            z.on_appear.iter().chain(&z.on_enter).chain(&z.each_round).find_map(|e| {
+                e.duration.as_ref().filter(|d| d.unit == DurationUnit::InArea).and_then(|d| d.amount.clone())
+            })
+        });
+        let cl = u32::from(self.st.fighters[t].effects[k].effect.caster_level);
+        let rounds = amount.map_or(0, |a| a.roll_with(cl, self.rng, false, false).max(0) as u32);
+        if rounds == 0 {
+            self.remove_effect_at(t, k, "ends (out of the area)");
+            return;
+        }
+        let f = &mut self.st.fighters[t];
+        f.effects[k].rounds_left = Some(rounds);
+        f.effects[k].effect.duration = crate::effects::Duration::Rounds(rounds);
+        self.st.timed_effects += 1;
+        say!(self, t, "{label} lasts {rounds} more rounds (out of the area)");
     }
 
     /// The `each_round` effects of `i`'s zones timed `when`, on every creature inside.

@@ -174,3 +174,24 @@ fn the_default_policy_casts_a_zone_on_enough_enemies_and_never_on_an_ally() {
         "an ally would be caught"
     );
 }
+
+#[test]
+fn stinking_cloud_nauseates_while_in_the_cloud_and_for_1d4_plus_1_rounds_after_leaving() {
+    let prep = prepare_magic(
+        arena(8, 20),
+        vec![("a", wizard(&["Stinking Cloud"]), at(1, 1)), ("b", dummy("Victim"), at(4, 10))],
+    );
+    let cloud = prep.spell_index("Stinking Cloud").unwrap();
+    let mut cast = Action::cast(cloud, None);
+    cast.destination = Some(at(4, 10));
+    // Fort 1 fails; once out of the cloud, 1d4 = 2: 3 rounds more.
+    let mut b = Bench::new(&[1, 2]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    turn(&mut e, 0, vec![cast]);
+    assert!(e.st.has_condition(1, C::Nauseated));
+    assert_eq!(e.st.fighters[1].effects[0].rounds_left, None, "lasts while in the cloud");
+    turn(&mut e, 1, vec![Action::new(ActionKind::Move).with_destination(at(4, 16))]);
+    assert_eq!(e.st.pos(1), at(4, 16));
+    assert!(e.st.has_condition(1, C::Nauseated), "still nauseated after leaving");
+    assert_eq!(e.st.fighters[1].effects[0].rounds_left, Some(3));
+}
