@@ -28,6 +28,9 @@ impl BattleState<'_> {
         if self.fighters[a].summary.flags.has(Flags::BLIND) {
             m = m.max(BLIND_MISS_CHANCE);
         }
+        if !self.zones.is_empty() {
+            m = m.max(self.zone_miss_chance(a, t));
+        }
         if !melee && m < TOTAL_CONCEALMENT && self.prep.fighters[a].improved_precise_shot {
             m = 0;
         }
@@ -68,6 +71,8 @@ impl BattleState<'_> {
     /// opportunity against a creature with total concealment").
     #[inline]
     pub(crate) fn totally_concealed_from(&self, e: usize, t: usize) -> bool {
-        self.fighters[t].miss_chance >= TOTAL_CONCEALMENT || self.fighters[e].summary.flags.has(Flags::BLIND)
+        self.fighters[t].miss_chance >= TOTAL_CONCEALMENT
+            || self.fighters[e].summary.flags.has(Flags::BLIND)
+            || (!self.zones.is_empty() && self.zone_miss_chance(e, t) >= TOTAL_CONCEALMENT)
     }
 }

@@ -149,7 +149,8 @@ impl<R: Dice> Engine<'_, '_, R> {
             let base = if diagonal && parity == 1 { 10 } else { 5 };
             let clear = step_cost(map, prev, p, parity) == Some(base)
                 && (s == 1 || crate::grid::footprint(p, s).all(|c| map.terrain(c).move_cost == Some(1)))
-                && self.st.access(i, p) != Access::Blocked;
+                && self.st.access(i, p) != Access::Blocked
+                && !self.st.zone_difficult(p, s);
             if !clear || cost + base > budget {
                 break;
             }

@@ -183,6 +183,7 @@ impl BattleState<'_> {
             && self.access(i, to) == Access::Open
             && step_cost(map, from, to, 0) == Some(5)
             && (s == 1 || crate::grid::footprint(to, s).all(|c| map.terrain(c).move_cost == Some(1)))
+            && !self.zone_difficult(to, s)
     }
 
     /// The first square (neighbour order) a 5-foot step can reach from which
@@ -297,7 +298,7 @@ impl BattleState<'_> {
             }
             let diagonal = is_diagonal(prev, p);
             let base = if diagonal && parity == 1 { 10 } else { 5 };
-            if step_cost(map, prev, p, parity) != Some(base) {
+            if step_cost(map, prev, p, parity) != Some(base) || self.zone_difficult(p, s) {
                 return false;
             }
             cost += base;
@@ -430,9 +431,16 @@ impl<R: Dice> Engine<'_, '_, R> {
     /// mover may end on.
     fn trim_path(&mut self, i: usize, start: Pos, budget: u32) {
         let map = self.st.map();
+        let s = self.st.space(i);
         let (mut prev, mut parity, mut cost, mut keep) = (start, 0u8, 0u32, 0usize);
         for &p in &self.path {
-            let Some(step) = step_cost(map, prev, p, parity) else { break };
+            let Some(mut step) = step_cost(map, prev, p, parity) else { break };
+            // A zone's difficult terrain doubles the step, unless the map's already does.
+            if self.st.zone_difficult(p, s)
+                && crate::grid::footprint(p, s).all(|c| map.terrain(c).move_cost == Some(1))
+            {
+                step *= 2;
+            }
             if cost + step > budget {
                 break;
             }
@@ -471,6 +479,12 @@ impl<R: Dice> Engine<'_, '_, R> {
             if provoke && entered {
                 self.provoke_enter(i, before);
                 if !self.st.is_active(i) {
+                    break;
+                }
+            }
+            if !self.st.zones.is_empty() {
+                self.zones_entered(i, before, self.path[k]);
+                if !self.st.is_active(i) || self.st.flags(i).has(Flags::CANT_MOVE) {
                     break;
                 }
             }
@@ -524,6 +538,9 @@ impl<R: Dice> Engine<'_, '_, R> {
         say!(self, i, "5-foot step {start}->{dest}");
         self.st.relocate(i, dest);
         self.st.fighters[i].stepped = true;
+        if !self.st.zones.is_empty() {
+            self.zones_entered(i, start, dest);
+        }
         Ok(())
     }
 

@@ -152,6 +152,8 @@ pub struct BattleState<'p> {
     pub(crate) shape: Vec<(i32, bool)>,
     /// Effects with a duration on any combatant (0: no turn needs to count rounds).
     pub(crate) timed_effects: u32,
+    /// Lasting areas of spells on the map (empty in most battles).
+    pub(crate) zones: Vec<super::spells::Zone>,
 }
 
 impl<'p> BattleState<'p> {
@@ -197,6 +199,7 @@ impl<'p> BattleState<'p> {
             shape: prep.fighters.iter().map(|f| (f.space, f.size <= Size::Tiny)).collect(),
             last_results: vec![Vec::new(); n],
             timed_effects: 0,
+            zones: Vec::new(),
         }
     }
 

@@ -109,6 +109,9 @@ impl<R: Dice> Engine<'_, '_, R> {
         if self.st.fighters[i].fx != 0 {
             self.end_of_turn_saves(i);
         }
+        if !self.st.zones.is_empty() {
+            self.zones_end_of_turn(i);
+        }
     }
 
     /// Resumes a delayed turn (tests drive the queue themselves).
@@ -127,6 +130,9 @@ impl<R: Dice> Engine<'_, '_, R> {
 
     /// The start of `i`'s turn; whether it can act.
     pub(crate) fn begin_turn(&mut self, i: usize) -> bool {
+        if !self.st.zones.is_empty() {
+            self.zones_expire(i);
+        }
         let f = &mut self.st.fighters[i];
         if f.dead {
             return false;
@@ -166,6 +172,9 @@ impl<R: Dice> Engine<'_, '_, R> {
         }
         if ongoing || self.st.timed_effects > 0 {
             self.start_of_turn_effects(i);
+        }
+        if !self.st.zones.is_empty() {
+            self.zones_each_round_start(i);
         }
         if self.st.fighters[i].grappled_with.is_some() {
             self.check_grapples();

@@ -13,7 +13,7 @@
 use crate::effects::{Behaviours, ConditionId, Flags, SaveKind};
 use crate::feats::{Deed, Hex};
 use crate::spell::Spell;
-use crate::spell::effect::{EffectKind, EffectSave};
+use crate::spell::effect::{Effect as SpellEffect, EffectKind, EffectSave};
 use crate::spell::model::{AttackKind, CreatureType, Origin, Range, SaveOutcome, TargetKind};
 use crate::strategy::SpellPolicy;
 
@@ -531,7 +531,15 @@ fn value_on(b: &BattleState<'_>, i: usize, j: usize, cast: &Cast, s: &Spell, mm:
     let out_of_fight = b.flags(j).has(Flags::CANT_ACT);
     let threat = if out_of_fight { 0.0 } else { threat_of(b, j) };
     let mut value = 0.0;
-    for e in &s.effects {
+    // A lasting area is worth what it does when it appears and once more for its next round.
+    let effects = s.effects.iter().flat_map(|e| {
+        let (appear, each_round): (&[SpellEffect], &[SpellEffect]) = match &e.kind {
+            EffectKind::Zone(z) => (&z.on_appear, &z.each_round),
+            _ => (&[], &[]),
+        };
+        std::iter::once(e).chain(appear).chain(each_round)
+    });
+    for e in effects {
         if !b.passes(i, j, &e.only) {
             continue;
         }

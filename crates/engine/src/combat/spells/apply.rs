@@ -114,6 +114,19 @@ impl<R: Dice> Engine<'_, '_, R> {
         }
     }
 
+    /// Some effects of `cast` on `t` (a zone's `each_round` or `on_enter`),
+    /// their saves rolled as they ask.
+    pub(crate) fn affect_with(&mut self, cast: &Cast, t: usize, effects: &[SpellEffect], m: &mut Meeting) {
+        let mut pack = Pack::default();
+        for e in effects {
+            if !self.st.is_present(t) {
+                break;
+            }
+            self.apply_one(cast, t, e, m, &mut pack, None);
+        }
+        self.commit(cast, t, pack);
+    }
+
     /// Gives `t` the lasting parts of a casting, as effects named after the spell.
     fn commit(&mut self, cast: &Cast, t: usize, pack: Pack) {
         if !self.st.is_present(t) {
@@ -267,7 +280,12 @@ impl<R: Dice> Engine<'_, '_, R> {
                 if let Some(next) = self.stage(cast, t, &c.then) {
                     behaviours.push(Behaviour::Then { next: Box::new(next) });
                 }
-                if !c.then.is_empty() || !behaviours.is_empty() {
+                if duration.unit == DurationUnit::InArea {
+                    // Kept apart: it turns into a count of rounds when its bearer leaves the area.
+                    let part = pack.separate(rounds, Some(super::zone::IN_AREA_LABEL));
+                    part.conditions = conds;
+                    part.behaviours = behaviours;
+                } else if !c.then.is_empty() || !behaviours.is_empty() {
                     // Staged or self-ending conditions stay apart from the other effects of the spell.
                     let part = pack.separate(rounds, Some("condition"));
                     part.conditions = conds;
@@ -610,6 +628,15 @@ impl<R: Dice> Engine<'_, '_, R> {
                 self.behaviour_for(cast, duration, pack, Behaviour::Keen { weapon });
             }
             EffectKind::Dispel(d) => self.dispel(cast, t, d.max_caster_level),
+            // The area itself is left by `resolve`; its first effects meet `t` now.
+            EffectKind::Zone(z) => {
+                for child in &z.on_appear {
+                    if !self.st.is_present(t) {
+                        break;
+                    }
+                    self.apply_one(cast, t, child, m, pack, single);
+                }
+            }
             // Summons are resolved before any creature; the other kinds are
             // refused by `playable` and never reach this point.
             _ => {}

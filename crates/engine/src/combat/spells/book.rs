@@ -273,6 +273,16 @@ fn role_of(spell: &Spell) -> Role {
                 role.control = true
             }
             EffectKind::Choice(_) if !helps => role.control = true,
+            // A lasting area that hinders those in it (concealment alone hinders both sides).
+            EffectKind::Zone(z)
+                if !helps
+                    && (z.difficult_terrain
+                        || !z.on_appear.is_empty()
+                        || !z.on_enter.is_empty()
+                        || !z.each_round.is_empty()) =>
+            {
+                role.control = true
+            }
             EffectKind::Modifiers(_)
             | EffectKind::TempHp(_)
             | EffectKind::OneShot(_)

@@ -7,7 +7,8 @@
 //! Engine` blocks: `cast` (the action: slots, provocation, concentration,
 //! cast times, held charges), `target` (targets and areas), `resolve`
 //! (attack rolls, spell resistance, saves) and `apply` (what each effect
-//! kind does), `upkeep` (what lasting effects do turn by turn).
+//! kind does), `upkeep` (what lasting effects do turn by turn), `zone`
+//! (lasting areas left on the map).
 
 mod apply;
 mod book;
@@ -18,6 +19,7 @@ mod resolve;
 pub(crate) mod summon;
 mod target;
 mod upkeep;
+mod zone;
 
 pub(crate) use book::{CasterSpec, PreparedSpell, prepare_caster, prepare_spell};
 pub use book::{Metamagic, Role};
@@ -25,3 +27,4 @@ pub(crate) use cast::{Cast, Held, Pending};
 pub(crate) use immune::Immune;
 pub(crate) use resolve::Meeting;
 pub(crate) use summon::{SummonGroup, reserve_summons};
+pub(crate) use zone::Zone;

@@ -6,7 +6,7 @@
 //! with this reason (a test keeps the two in step).
 
 use crate::spell::Spell;
-use crate::spell::effect::{Effect, EffectKind, RerollMode};
+use crate::spell::effect::{Effect, EffectKind, RerollMode, ZoneEffect};
 use crate::spell::model::{CastTime, DurationUnit, Shape, TargetKind};
 
 /// Why the engine cannot cast `spell`, if it cannot: the first unplayed
@@ -39,14 +39,48 @@ pub(crate) fn unplayable(spell: &Spell) -> Option<String> {
         if let Some(why) = effect_unplayable(&format!("$.effects[{i}]"), e) {
             return Some(why);
         }
+        if matches!(e.kind, EffectKind::Zone(_)) && (spell.target.is_some() || spell.area.is_none()) {
+            return Some(format!(
+                "$.effects[{i}].zone: a lasting area that is not the spell's own area (centred on a creature) is not played"
+            ));
+        }
     }
     None
+}
+
+/// The first field of a lasting area the engine does not play, as `field: reason`.
+fn zone_unplayable(z: &ZoneEffect) -> Option<String> {
+    let why = if z.light_change != 0 {
+        "light_change: light levels are not modelled"
+    } else if z.silence {
+        "silence: silence (verbal components, sonic effects) is not played"
+    } else if z.blocks_movement || z.blocks_sight || !z.on_pass_through.is_empty() {
+        "blocks_movement: walls are not played"
+    } else if z.hp_per_section.is_some() || z.break_dc.is_some() {
+        "hp_per_section: walls are not played"
+    } else if z.cover.is_some() {
+        "cover: cover given by a lasting area is not played"
+    } else if z.excludes_spells_up_to_level.is_some() {
+        "excludes_spells_up_to_level: areas that keep spells out are not played"
+    } else if z.moves.is_some() {
+        "moves: moving areas are not played"
+    } else if !z.radiates.is_empty() {
+        "radiates: effects radiating around an area are not played"
+    } else if z.movement_check.is_some() {
+        "movement_check: checks to move in an area are not played"
+    } else {
+        return None;
+    };
+    Some(why.to_string())
 }
 
 fn effect_unplayable(path: &str, e: &Effect) -> Option<String> {
     let kpath = format!("{path}.{}", e.kind.name());
     if let Some(d) = &e.duration {
         match d.unit {
+            // A condition of a zone may last while its bearer stays in the area (`zone.rs`).
+            DurationUnit::InArea if path.contains(".zone.") && matches!(e.kind, EffectKind::Condition(_)) => {
+            }
             DurationUnit::Concentration | DurationUnit::InArea => {
                 return Some(format!("{path}.duration.unit: {:?} durations are not played", d.unit));
             }
@@ -74,7 +108,11 @@ fn effect_unplayable(path: &str, e: &Effect) -> Option<String> {
         }
         EffectKind::EnergyWard(_) => return refuse("energy wards are not played"),
         EffectKind::Retaliation(_) => return refuse("retaliation on attackers is not played"),
-        EffectKind::Zone(_) => return refuse("lasting areas (zones) are not played"),
+        EffectKind::Zone(z) => {
+            if let Some(why) = zone_unplayable(z) {
+                return Some(format!("{kpath}.{why}"));
+            }
+        }
         EffectKind::Controlled(_) => return refuse("spell constructs directed by the caster are not played"),
         EffectKind::GrantedAttack(_) => return refuse("attacks granted for the duration are not played"),
         EffectKind::Maneuver(_) => return refuse("combat maneuvers made by a spell are not played"),

@@ -66,6 +66,9 @@ impl<R: Dice> Engine<'_, '_, R> {
                 say!(self, i, "{}: the area has no square", spell.name);
                 return;
             };
+            if super::zone::zone_effect(&spell.effects).is_some() {
+                self.open_zone(&cast, &template);
+            }
             self.st.in_template(&cast, spell, &template, &mut targets);
             if let Some(pool) = &area.hit_dice_pool {
                 let mut pool = pool.roll_with(cast.cl, self.rng, false, false);

@@ -17,3 +17,4 @@ mod size;
 mod support;
 mod tactics;
 mod transcripts;
+mod zones;

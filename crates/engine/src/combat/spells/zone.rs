@@ -1,0 +1,280 @@
+//! Lasting areas (CRB "Aiming a Spell: Area", "Duration"; the zone spells'
+//! SRD entries): a spell with a `zone` effect leaves its area on the map for
+//! its duration. Its `on_appear` effects meet the creatures in the area when
+//! it is cast (through `affect`, as any area spell), its `each_round` effects
+//! meet those inside on the caster's turn, its `on_enter` effects a creature
+//! that moves into it; it gives concealment to attacks into, out of or
+//! inside it and makes its squares difficult terrain.
+//!
+//! A battle without zones pays one `is_empty` test per hook.
+
+use crate::grid::footprint;
+use crate::map::Pos;
+use crate::rng::Dice;
+use crate::spell::effect::{Effect as SpellEffect, EffectKind, RoundTiming, ZoneConcealment, ZoneEffect};
+use crate::spell::model::DurationUnit;
+
+use super::super::engine::Engine;
+use super::super::log::say;
+use super::super::state::BattleState;
+use super::cast::Cast;
+use super::resolve::Meeting;
+use super::target::Template;
+
+/// The name suffix of a condition lasting while its bearer is in the area.
+pub(crate) const IN_AREA_LABEL: &str = "in the area";
+
+/// Miss chance of partial concealment (CRB "Concealment": 20 %).
+const PARTIAL_CONCEALMENT: u8 = 20;
+
+/// A lasting area on the map.
+#[derive(Clone, Debug)]
+pub(crate) struct Zone {
+    /// The casting that made it (caster, spell, DC, caster level).
+    pub cast: Cast,
+    /// Index of the `zone` effect in the spell's effects.
+    pub effect: usize,
+    /// Whether each square (row-major, as the map) is in the area.
+    pub mask: Vec<bool>,
+    /// The battle round at the start of whose caster's turn it ends (`None`: it lasts the battle).
+    pub ends: Option<u32>,
+}
+
+impl Zone {
+    /// Whether square `p` is in the area.
+    #[inline]
+    fn covers(&self, st: &BattleState<'_>, p: Pos) -> bool {
+        let map = st.map();
+        map.in_bounds(p) && self.mask[map.index(p)]
+    }
+}
+
+/// The `zone` effect of a spell's effects, with its index.
+pub(crate) fn zone_effect(effects: &[SpellEffect]) -> Option<(usize, &ZoneEffect)> {
+    effects.iter().enumerate().find_map(|(k, e)| match &e.kind {
+        EffectKind::Zone(z) => Some((k, z)),
+        _ => None,
+    })
+}
+
+impl BattleState<'_> {
+    /// The zone's rules.
+    fn zone_rules(&self, z: &Zone) -> &ZoneEffect {
+        let spell = &self.prep.spells[usize::from(z.cast.spell)].spell;
+        match &spell.effects[z.effect].kind {
+            EffectKind::Zone(rules) => rules,
+            // `open_zone` only records the index of a zone effect.
+            _ => unreachable!("a zone records the index of its zone effect"),
+        }
+    }
+
+    /// Whether combatant `i` stands (any of its squares) in zone `z`.
+    fn stands_in(&self, z: &Zone, i: usize) -> bool {
+        footprint(self.fighters[i].pos, self.space(i)).any(|c| z.covers(self, c))
+    }
+
+    /// The miss chance zones give an attack by `a` on `t`: a fog gives
+    /// concealment at 5 ft and total concealment beyond when either stands
+    /// in it; partial and total concealment zones give theirs the same way.
+    #[cold]
+    pub(crate) fn zone_miss_chance(&self, a: usize, t: usize) -> u8 {
+        let mut m = 0;
+        for z in &self.zones {
+            let Some(c) = self.zone_rules(z).concealment else { continue };
+            if !self.stands_in(z, a) && !self.stands_in(z, t) {
+                continue;
+            }
+            let chance = match c {
+                ZoneConcealment::Partial => PARTIAL_CONCEALMENT,
+                ZoneConcealment::Total => super::super::concealment::TOTAL_CONCEALMENT,
+                ZoneConcealment::Fog if self.distance(a, t) <= 5 => PARTIAL_CONCEALMENT,
+                ZoneConcealment::Fog => super::super::concealment::TOTAL_CONCEALMENT,
+            };
+            m = m.max(chance);
+        }
+        m
+    }
+
+    /// Whether a creature of space `s` on `p` stands on difficult terrain
+    /// made by a zone (any of its squares).
+    #[inline]
+    pub(crate) fn zone_difficult(&self, p: Pos, s: i32) -> bool {
+        !self.zones.is_empty()
+            && self
+                .zones
+                .iter()
+                .any(|z| self.zone_rules(z).difficult_terrain && footprint(p, s).any(|c| z.covers(self, c)))
+    }
+}
+
+impl<R: Dice> Engine<'_, '_, R> {
+    /// Leaves the area of `cast` on the map (its `zone` effect, if any).
+    pub(crate) fn open_zone(&mut self, cast: &Cast, template: &Template) {
+        let prep = self.st.prep;
+        let spell = &prep.spells[usize::from(cast.spell)].spell;
+        let Some((effect, _)) = zone_effect(&spell.effects) else { return };
+        let map = self.st.map();
+        let mut mask = vec![false; (map.width.max(0) * map.height.max(0)) as usize];
+        for &p in &template.squares {
+            if map.in_bounds(p) {
+                mask[map.index(p)] = true;
+            }
+        }
+        let ends = match spell.duration.unit {
+            DurationUnit::Rounds => {
+                let n = spell.duration.amount.as_ref().map_or(1, |a| self.roll_scaled(cast, a)).max(1) as u32;
+                let n = if cast.metamagic.has(super::book::Metamagic::EXTEND) { 2 * n } else { n };
+                Some(self.st.round + n)
+            }
+            // A minute or more outlasts the battle, as for every other spell.
+            _ => None,
+        };
+        say!(
+            self,
+            cast.caster,
+            "{} lasts {}",
+            spell.name,
+            ends.map_or("the battle".to_string(), |r| format!("until round {r}"))
+        );
+        self.st.zones.push(Zone { cast: *cast, effect, mask, ends });
+    }
+
+    /// The start of `i`'s turn with zones on the map: the zones of `i`
+    /// (or of a caster who is gone) whose duration ran out end.
+    pub(crate) fn zones_expire(&mut self, i: usize) {
+        let round = self.st.round;
+        let mut k = 0;
+        while k < self.st.zones.len() {
+            let z = &self.st.zones[k];
+            let owner = z.cast.caster;
+            let expired = z.ends.is_some_and(|e| round >= e);
+            if expired && (owner == i || !self.st.is_present(owner)) {
+                let name = &self.st.prep.spells[usize::from(z.cast.spell)].spell.name;
+                say!(self, owner, "{name} ends");
+                let gone = self.st.zones.remove(k);
+                for t in 0..self.st.len() {
+                    self.leave_area(t, gone.cast.spell, true);
+                }
+            } else {
+                k += 1;
+            }
+        }
+    }
+
+    /// The start of `i`'s turn, once the effects ending then have ended:
+    /// the zones of `i` timed for the start of its turn meet the creatures inside.
+    pub(crate) fn zones_each_round_start(&mut self, i: usize) {
+        self.zones_each_round(i, RoundTiming::StartOfCasterTurn);
+    }
+
+    /// The end of `i`'s turn with zones on the map: those of `i` timed for
+    /// the end of its turn meet the creatures inside.
+    pub(crate) fn zones_end_of_turn(&mut self, i: usize) {
+        self.zones_each_round(i, RoundTiming::EndOfCasterTurn);
+        let spells: Vec<u16> = self.st.fighters[i].effects.iter().filter_map(|e| e.effect.spell).collect();
+        for spell in spells {
+            self.leave_area(i, spell, false);
+        }
+    }
+
+    /// The conditions of `spell` that last while `t` is in its area, once
+    /// `t` is out of every area of `spell` (or the area ended: `ended`):
+    /// they last their `amount` of rounds more (Stinking Cloud: 1d4+1), or
+    /// end at once without one.
+    fn leave_area(&mut self, t: usize, spell: u16, ended: bool) {
+        let prep = self.st.prep;
+        let s = &prep.spells[usize::from(spell)].spell;
+        let label = format!("{} ({IN_AREA_LABEL})", s.name);
+        let Some(k) = self.st.fighters[t].effects.iter().position(|e| {
+            e.rounds_left.is_none() && e.effect.spell == Some(spell) && *e.effect.name == *label
+        }) else {
+            return;
+        };
+        let inside = !ended
+            && self.st.is_present(t)
+            && self.st.zones.iter().any(|z| z.cast.spell == spell && self.st.stands_in(z, t));
+        if inside {
+            return;
+        }
+        let amount = zone_effect(&s.effects).and_then(|(_, z)| {
+            z.on_appear.iter().chain(&z.on_enter).chain(&z.each_round).find_map(|e| {
+                e.duration.as_ref().filter(|d| d.unit == DurationUnit::InArea).and_then(|d| d.amount.clone())
+            })
+        });
+        let cl = u32::from(self.st.fighters[t].effects[k].effect.caster_level);
+        let rounds = amount.map_or(0, |a| a.roll_with(cl, self.rng, false, false).max(0) as u32);
+        if rounds == 0 {
+            self.remove_effect_at(t, k, "ends (out of the area)");
+            return;
+        }
+        let f = &mut self.st.fighters[t];
+        f.effects[k].rounds_left = Some(rounds);
+        f.effects[k].effect.duration = crate::effects::Duration::Rounds(rounds);
+        self.st.timed_effects += 1;
+        say!(self, t, "{label} lasts {rounds} more rounds (out of the area)");
+    }
+
+    /// The `each_round` effects of `i`'s zones timed `when`, on every creature inside.
+    fn zones_each_round(&mut self, i: usize, when: RoundTiming) {
+        let prep = self.st.prep;
+        for k in 0..self.st.zones.len() {
+            let z = &self.st.zones[k];
+            if z.cast.caster != i {
+                continue;
+            }
+            let rules = self.st.zone_rules(z);
+            if rules.each_round.is_empty() || rules.each_round_timing != when {
+                continue;
+            }
+            let cast = z.cast;
+            let inside: Vec<usize> = (0..self.st.len())
+                .filter(|&t| self.st.is_present(t) && self.st.stands_in(&self.st.zones[k], t))
+                .collect();
+            let spell = &prep.spells[usize::from(cast.spell)].spell;
+            let Some((_, rules)) = zone_effect(&spell.effects) else { continue };
+            for t in inside {
+                self.zone_meets(&cast, t, &rules.each_round);
+            }
+        }
+    }
+
+    /// `i` stepped from `from` onto `to`: the `on_enter` effects of every
+    /// zone it was not in and is now.
+    pub(crate) fn zones_entered(&mut self, i: usize, from: Pos, to: Pos) {
+        let prep = self.st.prep;
+        let s = self.st.space(i);
+        for k in 0..self.st.zones.len() {
+            let z = &self.st.zones[k];
+            let rules = self.st.zone_rules(z);
+            if rules.on_enter.is_empty() {
+                continue;
+            }
+            let was = footprint(from, s).any(|c| z.covers(&self.st, c));
+            let is = footprint(to, s).any(|c| z.covers(&self.st, c));
+            if was || !is {
+                continue;
+            }
+            let cast = z.cast;
+            let spell = &prep.spells[usize::from(cast.spell)].spell;
+            let Some((_, rules)) = zone_effect(&spell.effects) else { continue };
+            self.zone_meets(&cast, i, &rules.on_enter);
+            if !self.st.is_active(i) {
+                return;
+            }
+        }
+    }
+
+    /// `effects` of a zone of `cast` meet `t`: spell resistance and
+    /// immunities as for any casting, then the effects with their saves.
+    fn zone_meets(&mut self, cast: &Cast, t: usize, effects: &[SpellEffect]) {
+        let spell = &self.st.prep.spells[usize::from(cast.spell)].spell;
+        if !self.st.targetable(t, spell) {
+            return;
+        }
+        let mut meeting = Meeting::default();
+        if !self.passes_defenses(cast, t, &mut meeting) {
+            return;
+        }
+        self.affect_with(cast, t, effects, &mut meeting);
+    }
+}

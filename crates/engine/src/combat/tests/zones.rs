@@ -1,0 +1,197 @@
+//! Lasting areas (zones): effects when the area appears, on a creature that
+//! moves in, each round on the caster's turn; fog concealment; difficult
+//! terrain; the end of the duration.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use serde_json::json;
+
+use super::support::*;
+use crate::combat::SimOptions;
+use crate::combat::action::{Action, ActionKind};
+use crate::combat::prepared::PreparedEncounter;
+use crate::effects::ConditionId as C;
+use crate::map::Pos;
+
+fn dummy(name: &str) -> crate::model::Combatant {
+    creature(name, json!({ "hp_max": 50, "saves": { "fort": 0, "ref": 0, "will": 0 }, "attacks": [] }))
+}
+
+fn wizard(spells: &[&str]) -> crate::model::Combatant {
+    caster("Wizard", spells, json!({ "spell_list": "wizard" }))
+}
+
+/// The shipped spells plus a zone that sickens on appearing, on entering
+/// and each round (Fort negates), to exercise every trigger.
+fn library_with_test_zone() -> Arc<crate::library::Library> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/spells");
+    let mut book = crate::spell::load_spell_dir(&root).expect("shipped spells");
+    let sicken = json!({ "condition": { "conditions": ["sickened"] }, "save": "negates",
+                         "duration": { "unit": "rounds", "amount": 1 } });
+    let spell = json!({
+        "name": "Sickening Test Cloud", "summary": "test zone", "source": "test", "levels": { "wizard": 1 },
+        "school": "conjuration", "components": ["V"], "cast_time": "standard", "range": "medium",
+        "area": { "shape": "sphere", "spread": "spread", "radius_ft": 10 },
+        "duration": { "unit": "rounds", "amount": 3 },
+        "saving_throw": { "kind": "fort", "outcome": "negates" }, "spell_resistance": false,
+        "effects": [{ "zone": { "on_appear": [sicken], "on_enter": [sicken], "each_round": [sicken] } }]
+    });
+    let spell =
+        crate::spell::parse_spell(&spell.to_string(), "sickening_test_cloud.json").expect("test spell");
+    book.insert("sickening_test_cloud.json", spell).expect("new spell");
+    Arc::new(crate::library::Library::new(book, BTreeMap::new()))
+}
+
+fn prepare_with(
+    library: Arc<crate::library::Library>,
+    placed: Vec<(&str, crate::model::Combatant, Pos)>,
+) -> PreparedEncounter {
+    PreparedEncounter::new(&encounter(arena(8, 20), placed).with_library(library)).expect("prepared")
+}
+
+#[test]
+fn a_zone_meets_creatures_when_it_appears_when_they_enter_and_each_round_until_it_ends() {
+    let prep = prepare_with(
+        library_with_test_zone(),
+        vec![
+            ("a", wizard(&["Sickening Test Cloud"]), at(1, 1)),
+            ("b", dummy("Inside"), at(4, 10)),
+            ("b", dummy("Walker"), at(4, 16)),
+            ("b", dummy("Lucky"), at(4, 11)),
+        ],
+    );
+    let spell = prep.spell_index("Sickening Test Cloud").unwrap();
+    let mut cast = Action::cast(spell, None);
+    cast.destination = Some(at(4, 10));
+    // Appearing: Inside fails (1), Lucky saves (20). Walker enters: fails (1).
+    // Each round on the caster's turn: Inside 20, Walker 20, Lucky fails (1).
+    let mut b = Bench::new(&[1, 20, 1, 20, 20, 1]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    turn(&mut e, 0, vec![cast]);
+    assert_eq!(e.st.zones.len(), 1);
+    assert!(e.st.has_condition(1, C::Sickened), "failed the save when the zone appeared");
+    assert!(!e.st.has_condition(3, C::Sickened), "made the save");
+    assert!(!e.st.has_condition(2, C::Sickened), "outside the area");
+    turn(&mut e, 2, vec![Action::new(ActionKind::Move).with_destination(at(4, 12))]);
+    assert_eq!(e.st.pos(2), at(4, 12));
+    assert!(e.st.has_condition(2, C::Sickened), "failed the save on entering");
+    e.st.round += 1;
+    turn(&mut e, 0, vec![]);
+    assert!(e.st.has_condition(3, C::Sickened), "failed the save of the caster's next turn");
+    // Three rounds after the cast (round 1), the area is gone at the start of the caster's turn.
+    e.st.round = 4;
+    turn(&mut e, 0, vec![]);
+    assert!(e.st.zones.is_empty(), "the duration ran out");
+}
+
+#[test]
+fn fog_gives_concealment_at_five_feet_and_total_concealment_beyond() {
+    let prep = prepare_magic(
+        arena(8, 20),
+        vec![
+            ("a", wizard(&["Obscuring Mist"]), at(4, 4)),
+            ("b", dummy("Adjacent"), at(4, 5)),
+            ("b", dummy("Inside"), at(4, 7)),
+            ("b", dummy("Outside"), at(4, 16)),
+        ],
+    );
+    let mist = prep.spell_index("Obscuring Mist").unwrap();
+    let mut b = Bench::new(&[]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    assert_eq!(e.st.miss_chance(1, 0, true), 0, "no zone, no concealment");
+    assert_eq!(e.st.miss_chance(3, 2, false), 0);
+    turn(&mut e, 0, vec![Action::cast(mist, None)]);
+    assert_eq!(e.st.zones.len(), 1);
+    assert_eq!(e.st.miss_chance(1, 0, true), 20, "5 ft away in the fog: concealment");
+    assert_eq!(e.st.miss_chance(2, 0, false), 50, "15 ft away in the fog: total concealment");
+    assert_eq!(e.st.miss_chance(3, 2, false), 50, "shooting into the fog");
+    assert_eq!(e.st.miss_chance(2, 3, false), 50, "shooting out of the fog");
+    assert!(!e.st.totally_concealed_from(1, 0), "an adjacent foe still makes attacks of opportunity");
+}
+
+#[test]
+fn a_zone_of_difficult_terrain_doubles_movement_and_forbids_the_five_foot_step() {
+    let prep = prepare_magic(
+        arena(8, 20),
+        vec![("a", wizard(&["Ice Storm"]), at(1, 1)), ("b", dummy("Walker"), at(4, 17))],
+    );
+    let storm = prep.spell_index("Ice Storm").unwrap();
+    let mut cast = Action::cast(storm, None);
+    cast.destination = Some(at(4, 6));
+    let mut b = Bench::new(&[3; 10]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    assert!(e.st.can_step(1, at(4, 16)));
+    assert!(!e.st.zone_difficult(at(4, 6), 1));
+    turn(&mut e, 0, vec![cast]);
+    assert!(e.st.zone_difficult(at(4, 6), 1));
+    assert!(!e.st.zone_difficult(at(4, 17), 1));
+    // Speed 30 toward a square 30 ft away: 5 ft a floor square, 10 ft a storm square.
+    e.st.relocate(1, at(4, 14));
+    let (mut cost, mut expected) = (0, 14);
+    for col in (8..14).rev() {
+        let step = if e.st.zone_difficult(at(4, col), 1) { 10 } else { 5 };
+        if cost + step > 30 {
+            break;
+        }
+        cost += step;
+        expected = col;
+    }
+    assert!(expected > 8, "the storm slows the walk");
+    turn(&mut e, 1, vec![Action::new(ActionKind::Move).with_destination(at(4, 8))]);
+    assert_eq!(e.st.pos(1), at(4, expected));
+    e.st.fighters[1].moved = false;
+    e.st.fighters[1].stepped = false;
+    assert!(!e.st.can_step(1, at(4, expected - 1)), "no 5-foot step into difficult terrain");
+}
+
+#[test]
+fn the_default_policy_casts_a_zone_on_enough_enemies_and_never_on_an_ally() {
+    use crate::combat::policy::{DefaultPolicy, Policy};
+    let brute = || creature("Brute", json!({ "hp_max": 30, "attacks": [melee("club", 5, "1d6+3")] }));
+    let plan = |placed: Vec<(&str, crate::model::Combatant, Pos)>| {
+        let prep = prepare_with(library_with_test_zone(), placed);
+        let spell = prep.spell_index("Sickening Test Cloud").unwrap();
+        let mut b = Bench::new(&[]);
+        let e = b.engine(&prep, &SimOptions::default());
+        let mut out = Vec::new();
+        DefaultPolicy.plan(&e.st, 0, &mut out);
+        out.iter().any(|a| a.spell == Some(spell))
+    };
+    let wiz = || wizard(&["Sickening Test Cloud"]);
+    assert!(plan(vec![("a", wiz(), at(1, 1)), ("b", brute(), at(4, 10)), ("b", brute(), at(4, 11))]));
+    assert!(
+        !plan(vec![("a", wiz(), at(1, 1)), ("b", brute(), at(4, 10))]),
+        "one enemy is fewer than area_min"
+    );
+    assert!(
+        !plan(vec![
+            ("a", wiz(), at(1, 1)),
+            ("b", brute(), at(4, 10)),
+            ("b", brute(), at(4, 11)),
+            ("a", brute(), at(5, 10)),
+        ]),
+        "an ally would be caught"
+    );
+}
+
+#[test]
+fn stinking_cloud_nauseates_while_in_the_cloud_and_for_1d4_plus_1_rounds_after_leaving() {
+    let prep = prepare_magic(
+        arena(8, 20),
+        vec![("a", wizard(&["Stinking Cloud"]), at(1, 1)), ("b", dummy("Victim"), at(4, 10))],
+    );
+    let cloud = prep.spell_index("Stinking Cloud").unwrap();
+    let mut cast = Action::cast(cloud, None);
+    cast.destination = Some(at(4, 10));
+    // Fort 1 fails; once out of the cloud, 1d4 = 2: 3 rounds more.
+    let mut b = Bench::new(&[1, 2]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    turn(&mut e, 0, vec![cast]);
+    assert!(e.st.has_condition(1, C::Nauseated));
+    assert_eq!(e.st.fighters[1].effects[0].rounds_left, None, "lasts while in the cloud");
+    turn(&mut e, 1, vec![Action::new(ActionKind::Move).with_destination(at(4, 16))]);
+    assert_eq!(e.st.pos(1), at(4, 16));
+    assert!(e.st.has_condition(1, C::Nauseated), "still nauseated after leaving");
+    assert_eq!(e.st.fighters[1].effects[0].rounds_left, Some(3));
+}
