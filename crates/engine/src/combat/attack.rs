@@ -209,26 +209,16 @@ impl BattleState<'_> {
         })
     }
 
-    /// The situational modifiers of attack `w` of `a` against `t` from
-    /// where they stand. Every modifier beyond the printed attack bonus and
-    /// AC goes through the stacking resolver: the engine's own (charge,
-    /// flanking, high ground, range, shooting into melee, fighting
-    /// defensively, aid, Power Attack, cover, total defense…) and those of
-    /// conditions, effects and features.
-    pub(crate) fn situation(&self, a: usize, w: usize, t: usize, swing: Swing) -> Situation {
-        let spec_a = &self.prep.fighters[a];
-        let atk = &spec_a.attacks[w];
-        let map = self.map();
-        let (from, to) = (self.fighters[a].pos, self.fighters[t].pos);
-        let dist = self.distance(a, t);
-        let mut s = Situation::default();
-        let mut roll = Tally::new();
-        if swing.charge {
-            roll.untyped(CHARGE_BONUS);
-        }
-        if atk.melee {
+    /// The bonuses and penalties of where `a` and `t` stand and of how `a`
+    /// fights, shared by weapon and spell attack rolls: flanking and high
+    /// ground in melee, shooting into melee at range, fighting defensively,
+    /// aid another and attack penalties.
+    #[inline]
+    fn position_and_stance(&self, a: usize, t: usize, melee: bool, s: &mut Situation, roll: &mut Tally) {
+        if melee {
+            let map = self.map();
             s.flank = self.flanked(a, t);
-            s.high_ground = map.elevation(from) > map.elevation(to);
+            s.high_ground = map.elevation(self.fighters[a].pos) > map.elevation(self.fighters[t].pos);
             if s.flank {
                 roll.untyped(FLANK_BONUS);
             }
@@ -236,10 +226,7 @@ impl BattleState<'_> {
                 roll.untyped(1);
             }
         } else {
-            let per_increment = if spec_a.far_shot { 1 } else { 2 };
-            s.range_penalty = per_increment * ((dist.max(1) - 1) / atk.increment) as i32;
-            roll.untyped(-s.range_penalty);
-            s.into_melee = !spec_a.precise_shot && self.engaged(a, t);
+            s.into_melee = !self.prep.fighters[a].precise_shot && self.engaged(a, t);
             if s.into_melee {
                 roll.untyped(-INTO_MELEE);
             }
@@ -249,6 +236,57 @@ impl BattleState<'_> {
             roll.untyped(-DEFENSIVE_PENALTY);
         }
         roll.untyped(me.aid_attack - me.attack_penalty);
+    }
+
+    /// An invisible attacker's bonus against a target that cannot see it, and
+    /// the melee bonus against a helpless target.
+    #[inline]
+    fn unseen_or_helpless(&self, a: usize, t: usize, melee: bool, s: &mut Situation, roll: &mut Tally) {
+        s.invisible = self.fighters[a].summary.flags.has(Flags::INVISIBLE) && !self.sees_invisible(t);
+        if s.invisible {
+            roll.untyped(INVISIBLE_BONUS);
+        }
+        s.helpless = melee && self.is_helpless(t);
+        if s.helpless {
+            roll.untyped(HELPLESS_BONUS);
+        }
+    }
+
+    /// The cover `t` has against an attack by `a`: terrain in melee; at range,
+    /// terrain and creatures, none with Improved Precise Shot.
+    #[inline]
+    fn attack_cover(&self, a: usize, t: usize, melee: bool) -> i32 {
+        i32::from(if melee {
+            self.terrain_cover_from(a, self.fighters[a].pos, t, true)
+        } else if self.prep.fighters[a].improved_precise_shot {
+            0
+        } else {
+            self.ranged_cover(a, t)
+        })
+    }
+
+    /// The situational modifiers of attack `w` of `a` against `t` from
+    /// where they stand. Every modifier beyond the printed attack bonus and
+    /// AC goes through the stacking resolver: the engine's own (charge,
+    /// flanking, high ground, range, shooting into melee, fighting
+    /// defensively, aid, Power Attack, cover, total defense…) and those of
+    /// conditions, effects and features.
+    pub(crate) fn situation(&self, a: usize, w: usize, t: usize, swing: Swing) -> Situation {
+        let spec_a = &self.prep.fighters[a];
+        let atk = &spec_a.attacks[w];
+        let dist = self.distance(a, t);
+        let mut s = Situation::default();
+        let mut roll = Tally::new();
+        if swing.charge {
+            roll.untyped(CHARGE_BONUS);
+        }
+        if !atk.melee {
+            let per_increment = if spec_a.far_shot { 1 } else { 2 };
+            s.range_penalty = per_increment * ((dist.max(1) - 1) / atk.increment) as i32;
+            roll.untyped(-s.range_penalty);
+        }
+        self.position_and_stance(a, t, atk.melee, &mut s, &mut roll);
+        let me = &self.fighters[a];
         if me.power_attack && atk.melee {
             s.power_attack = super::power_attack::step(spec_a.bab);
             roll.untyped(-s.power_attack);
@@ -271,24 +309,11 @@ impl BattleState<'_> {
             let (str_delta, dex_delta) = self.ability_deltas(a);
             roll.untyped(if atk.melee { str_delta } else { dex_delta });
         }
-        s.invisible = me.summary.flags.has(Flags::INVISIBLE) && !self.sees_invisible(t);
-        if s.invisible {
-            roll.untyped(INVISIBLE_BONUS);
-        }
-        s.helpless = atk.melee && self.is_helpless(t);
-        if s.helpless {
-            roll.untyped(HELPLESS_BONUS);
-        }
+        self.unseen_or_helpless(a, t, atk.melee, &mut s, &mut roll);
         s.attack = atk.bonus - swing.penalty + roll.total();
 
         s.touch = atk.vs_touch || (atk.firearm && dist <= atk.increment);
-        s.cover = i32::from(if atk.melee {
-            self.terrain_cover_from(a, from, t, true)
-        } else if spec_a.improved_precise_shot {
-            0
-        } else {
-            self.ranged_cover(a, t)
-        });
+        s.cover = self.attack_cover(a, t, atk.melee);
         s.denied = self.denied_dex(t, Some(a));
         s.ac = self.armor_class(a, t, atk.melee, s.touch, s.denied, swing.aoo, s.cover);
         s
@@ -300,30 +325,9 @@ impl BattleState<'_> {
     /// roll except range increments, against touch AC.
     pub(crate) fn touch_situation(&self, a: usize, t: usize, melee: bool) -> Situation {
         let spec_a = &self.prep.fighters[a];
-        let map = self.map();
-        let (from, to) = (self.fighters[a].pos, self.fighters[t].pos);
         let mut s = Situation { touch: true, ..Situation::default() };
         let mut roll = Tally::new();
-        if melee {
-            s.flank = self.flanked(a, t);
-            s.high_ground = map.elevation(from) > map.elevation(to);
-            if s.flank {
-                roll.untyped(FLANK_BONUS);
-            }
-            if s.high_ground {
-                roll.untyped(1);
-            }
-        } else {
-            s.into_melee = !spec_a.precise_shot && self.engaged(a, t);
-            if s.into_melee {
-                roll.untyped(-INTO_MELEE);
-            }
-        }
-        let me = &self.fighters[a];
-        if me.defensive {
-            roll.untyped(-DEFENSIVE_PENALTY);
-        }
-        roll.untyped(me.aid_attack - me.attack_penalty);
+        self.position_and_stance(a, t, melee, &mut s, &mut roll);
         let spec = &self.prep.fighters[t];
         let ctx = Context {
             melee,
@@ -340,22 +344,9 @@ impl BattleState<'_> {
         );
         let (str_delta, dex_delta) = self.ability_deltas(a);
         let ability = if melee { spec_a.str_mod + str_delta } else { spec_a.dex_mod + dex_delta };
-        s.invisible = me.summary.flags.has(Flags::INVISIBLE) && !self.sees_invisible(t);
-        if s.invisible {
-            roll.untyped(INVISIBLE_BONUS);
-        }
-        s.helpless = melee && self.is_helpless(t);
-        if s.helpless {
-            roll.untyped(HELPLESS_BONUS);
-        }
+        self.unseen_or_helpless(a, t, melee, &mut s, &mut roll);
         s.attack = spec_a.bab + ability + spec_a.size.modifier() + roll.total();
-        s.cover = i32::from(if melee {
-            self.terrain_cover_from(a, from, t, true)
-        } else if spec_a.improved_precise_shot {
-            0
-        } else {
-            self.ranged_cover(a, t)
-        });
+        s.cover = self.attack_cover(a, t, melee);
         s.denied = self.denied_dex(t, Some(a));
         s.ac = self.armor_class(a, t, melee, true, s.denied, false, s.cover);
         s
