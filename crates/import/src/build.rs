@@ -19,50 +19,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::classes::{ClassEntry, ClassKind, ClassTable, SaveKind, bonus_spells};
 
-/// The six abilities, by their short names.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Ability {
-    /// Strength.
-    Str,
-    /// Dexterity.
-    Dex,
-    /// Constitution.
-    Con,
-    /// Intelligence.
-    Int,
-    /// Wisdom.
-    Wis,
-    /// Charisma.
-    Cha,
-}
-
-impl Ability {
-    /// Every ability, in sheet order.
-    pub const ALL: [Ability; 6] =
-        [Ability::Str, Ability::Dex, Ability::Con, Ability::Int, Ability::Wis, Ability::Cha];
-
-    /// The short name (`str`).
-    pub const fn name(self) -> &'static str {
-        match self {
-            Ability::Str => "str",
-            Ability::Dex => "dex",
-            Ability::Con => "con",
-            Ability::Int => "int",
-            Ability::Wis => "wis",
-            Ability::Cha => "cha",
-        }
-    }
-
-    /// The casting ability it is, if any.
-    pub const fn of_casting(c: CastingAbility) -> Ability {
-        match c {
-            CastingAbility::Int => Ability::Int,
-            CastingAbility::Wis => Ability::Wis,
-            CastingAbility::Cha => Ability::Cha,
-        }
-    }
-}
+pub use pf1e_engine::spell::model::Ability;
 
 /// Race or species: size, speeds, ability adjustments, natural armor.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -598,8 +598,8 @@ pub enum SaveBonusWhen {
     ThreatenedByCasterSide,
 }
 
-/// Abilities.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+/// The six abilities, by their short names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 #[allow(missing_docs)]
 pub enum Ability {
@@ -609,4 +609,31 @@ pub enum Ability {
     Int,
     Wis,
     Cha,
+}
+
+impl Ability {
+    /// Every ability, in sheet order.
+    pub const ALL: [Ability; 6] =
+        [Ability::Str, Ability::Dex, Ability::Con, Ability::Int, Ability::Wis, Ability::Cha];
+
+    /// The short name (`str`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Ability::Str => "str",
+            Ability::Dex => "dex",
+            Ability::Con => "con",
+            Ability::Int => "int",
+            Ability::Wis => "wis",
+            Ability::Cha => "cha",
+        }
+    }
+
+    /// The ability a casting ability is.
+    pub const fn of_casting(c: crate::model::CastingAbility) -> Ability {
+        match c {
+            crate::model::CastingAbility::Int => Ability::Int,
+            crate::model::CastingAbility::Wis => Ability::Wis,
+            crate::model::CastingAbility::Cha => Ability::Cha,
+        }
+    }
 }
