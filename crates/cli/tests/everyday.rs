@@ -180,43 +180,31 @@ fn a_coordinator_url_without_an_http_scheme_is_a_usage_error() {
     assert!(err.contains("unsupported scheme \"ftp\"") && err.contains("http://HOST:PORT"), "{err}");
 }
 
+/// One battle of a fighter and a wolf against an orc and a goblin, with its transcript.
+const ONE_TRANSCRIPT: [&str; 14] = [
+    "sim",
+    "--map",
+    MAP,
+    "--side",
+    "players",
+    "data/pcs/fighter.json",
+    "data/monsters/wolf.json",
+    "--side",
+    "monsters",
+    ORC,
+    GOBLIN,
+    "--runs",
+    "1",
+    "--transcript",
+];
+
 #[test]
 fn transcripts_say_reason_codes_in_words() {
-    let out = ok(&pf1e(&[
-        "sim",
-        "--map",
-        MAP,
-        "--side",
-        "players",
-        "data/pcs/fighter.json",
-        "data/monsters/wolf.json",
-        "--side",
-        "monsters",
-        ORC,
-        GOBLIN,
-        "--runs",
-        "1",
-        "--transcript",
-    ]));
+    let out = ok(&pf1e(&ONE_TRANSCRIPT));
     assert!(out.contains("attack failed (out of range)"), "{out}");
     assert!(!out.contains("out_of_range"), "{out}");
     let mut c = command();
-    c.env("LANG", "fr_FR.UTF-8").args([
-        "sim",
-        "--map",
-        MAP,
-        "--side",
-        "players",
-        "data/pcs/fighter.json",
-        "data/monsters/wolf.json",
-        "--side",
-        "monsters",
-        ORC,
-        GOBLIN,
-        "--runs",
-        "1",
-        "--transcript",
-    ]);
+    c.env("LANG", "fr_FR.UTF-8").args(ONE_TRANSCRIPT);
     let fr = ok(&c.output().unwrap());
     assert!(fr.contains("attack failed (hors de portée)"), "{fr}");
 }
