@@ -275,6 +275,65 @@ pub fn sweep(bytes: &[u8]) {
     let _ = pf1e_coordinator::jobs::registry::planned_runs(&sweep.jobs);
 }
 
+/// The spellcasting encounter (the campaign's cleric, witch and magus against
+/// the lich and two skeletons on the tower), prepared once with its spells
+/// and summonable creatures.
+fn casters() -> Option<&'static pf1e_engine::combat::PreparedEncounter> {
+    static PREPARED: std::sync::OnceLock<Option<pf1e_engine::combat::PreparedEncounter>> =
+        std::sync::OnceLock::new();
+    PREPARED
+        .get_or_init(|| {
+            let read = |p: &str| std::fs::read(data_dir().join(p)).ok();
+            let dir = |d: &str| -> Vec<(String, Vec<u8>)> {
+                let mut files: Vec<_> = std::fs::read_dir(data_dir().join(d))
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|e| e.ok().map(|e| e.path()))
+                    .filter(|p| p.extension().is_some_and(|x| x == "json"))
+                    .collect();
+                files.sort();
+                files.iter().filter_map(|p| Some((p.display().to_string(), std::fs::read(p).ok()?))).collect()
+            };
+            let side = |name: &str, files: &[&str]| -> Option<ScenarioSide> {
+                let combatants =
+                    files.iter().map(|f| Some(((*f).to_string(), read(f)?))).collect::<Option<Vec<_>>>()?;
+                Some(ScenarioSide { name: name.into(), zone: None, combatants })
+            };
+            let sides = vec![
+                side("players", &["pcs/oni.json", "pcs/nairda.json", "pcs/misty.json"])?,
+                side(
+                    "monsters",
+                    &["monsters/lich.json", "monsters/skeleton.json", "monsters/skeleton.json"],
+                )?,
+            ];
+            let options = SimOptions { round_cap: 4, simple_monster_death: false };
+            let scenario = Scenario::new("maps/tower.yaml".into(), read("maps/tower.yaml")?, sides, options)
+                .with_library(dir("spells"), dir("monsters"))
+                .ok()?;
+            let encounter = scenario.encounter().ok()?;
+            scenario.prepare(encounter).ok().map(|p| p.prepared)
+        })
+        .as_ref()
+}
+
+/// A model's answer for a turn (`observe::ActionSpec` JSON: kinds, targets,
+/// squares, spells, metamagic, options), turned into an action and played by
+/// every combatant of a short battle of casters: the parser, the conversion
+/// and the engine must refuse what they cannot do, never panic.
+pub fn model_action(bytes: &[u8]) {
+    use pf1e_engine::combat::{Action, BattleState, DefaultPolicy, Policy};
+    use pf1e_engine::observe::ActionSpec;
+    let Some(prepared) = casters() else { return };
+    let Ok(spec) = serde_json::from_str::<ActionSpec>(&text(bytes)) else { return };
+    let mut policy = |b: &BattleState<'_>, i: usize, out: &mut Vec<Action>| match spec.to_action(b) {
+        Ok(action) => out.push(action),
+        Err(_) => DefaultPolicy.plan(b, i, out),
+    };
+    let options = SimOptions { round_cap: 4, simple_monster_death: false };
+    let mut rng = pf1e_engine::rng::SeededRng::for_run(1, 0);
+    let _ = pf1e_engine::combat::run_prepared(prepared, &options, &mut rng, None, &mut policy);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -298,5 +357,14 @@ mod tests {
         assert!(corpus("monsters", "json", 8).len() >= 8);
         assert!(corpus("spells", "json", 8).len() >= 8);
         assert!(corpus("sweeps", "yaml", 16).len() >= 5);
+    }
+
+    #[test]
+    fn the_casters_battle_of_the_model_action_target_is_prepared() {
+        assert!(casters().is_some(), "the spellcasting encounter prepares");
+        let spec: pf1e_engine::observe::ActionSpec =
+            serde_json::from_str(r#"{"kind": "cast_spell", "spell": "Fireball", "destination": [6, 4]}"#)
+                .unwrap();
+        assert_eq!(spec.spell.as_deref(), Some("Fireball"));
     }
 }

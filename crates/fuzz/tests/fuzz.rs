@@ -80,3 +80,17 @@ fuzz!(
     corpus("maps", "yaml", 8),
     pf1e_fuzz::scenario_map
 );
+
+fuzz!(
+    /// A model's answer for a turn, converted and played by casters.
+    a_model_s_action_answer_never_panics,
+    vec![
+        br#"{"kind": "cast_spell", "spell": "Fireball", "destination": [6, 4], "metamagic": ["maximize"]}"#.to_vec(),
+        br#"{"kind": "cast_spell", "spell": "cure light wounds", "target": "misty", "defensive": true}"#.to_vec(),
+        br#"{"kind": "channel_energy", "option": "heal"}"#.to_vec(),
+        br#"{"kind": "hex", "ability": "evil eye", "target": "lich", "option": "ac"}"#.to_vec(),
+        br#"{"kind": "full_attack", "target": "skeleton", "weapon": 0}"#.to_vec(),
+        br#"{"kind": "5foot_step", "destination": [3, 3]}"#.to_vec(),
+    ],
+    pf1e_fuzz::model_action
+);
