@@ -4,6 +4,7 @@
 //! module turns them into text (see ARCHITECTURE.md, "only the CLI renders").
 
 pub mod balance;
+pub mod events;
 pub mod forest;
 pub mod jobs;
 pub mod llm;

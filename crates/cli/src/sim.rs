@@ -13,7 +13,7 @@ use crate::GlobalArgs;
 use crate::error::CliError;
 use crate::i18n::{Lang, T};
 use crate::output;
-use crate::render::balance;
+use crate::render::{balance, events};
 use crate::scenario;
 
 /// Arguments of `pf1e sim`.
@@ -43,6 +43,11 @@ pub struct SimArgs {
     /// Print the first battle (run 0) as a table before the report.
     #[arg(long)]
     pub transcript: bool,
+    /// Print the first battle (run 0) as JSON Lines instead of the report: a
+    /// header with the event schema version, then one event per line
+    /// (docs/events.md).
+    #[arg(long, conflicts_with_all = ["json", "transcript"])]
+    pub events: bool,
     /// Monsters (never PCs) die at 0 hit points instead of −Con.
     #[arg(long)]
     pub simple_monster_death: bool,
@@ -141,6 +146,11 @@ pub fn run(args: &SimArgs, global: &GlobalArgs) -> Result<(), CliError> {
     let scenario = scenario::load(&args.map, &sides, &options)?;
     args.llm.report.check(args.json)?;
     if let Some(side) = &args.llm.llm_side {
+        if args.events {
+            return Err(CliError::input(
+                "--events prints a battle of the rules engine alone: drop --llm-side",
+            ));
+        }
         return crate::llm::showcase::run(args, side, &sides, &scenario, &options, lang);
     }
     let encounter = &scenario.encounter;
@@ -154,13 +164,18 @@ pub fn run(args: &SimArgs, global: &GlobalArgs) -> Result<(), CliError> {
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
-    let transcript =
-        args.transcript.then(|| runner::run_with_transcript(encounter, &options, args.seed, 0).1);
-    let report = Report::build(encounter, &summary, &options, args.seed, transcript);
+    let battle = (args.transcript || args.events)
+        .then(|| runner::run_with_transcript(encounter, &options, args.seed, 0).1);
+    if let Some(battle) = battle.as_ref().filter(|_| args.events) {
+        let lines = events::json_lines(battle).map_err(|e| CliError::environment(format!("events: {e}")))?;
+        return output::print(&lines);
+    }
+    let report =
+        Report::build(encounter, &summary, &options, args.seed, battle.as_ref().map(events::english_lines));
     if args.json {
         output::json(&report)?;
     } else {
-        output::print(&balance::text(&report, lang))?;
+        output::print(&balance::text(&report, battle.as_ref(), lang))?;
     }
     crate::llm::showcase::after_sim(&report, &args.llm, args.json, lang)
 }

@@ -192,6 +192,34 @@ fn transcript_table_comes_before_the_report() {
 }
 
 #[test]
+fn events_are_json_lines_with_a_schema_header_and_match_the_transcript() {
+    let out = stdout(&sim(&["--events", "--runs", "3"]));
+    let lines: Vec<Value> = out.lines().map(|l| serde_json::from_str(l).expect("one JSON object per line")).collect();
+    assert_eq!(lines[0]["schema"], 1);
+    let ids: Vec<&str> = lines[0]["combatants"].as_array().unwrap().iter().map(|c| c["id"].as_str().unwrap()).collect();
+    assert_eq!(ids, ["goblin", "goblin-2", "goblin-3", "orc", "orc-2"]);
+    assert_eq!(lines[0]["sides"], serde_json::json!(["players", "monsters"]));
+    assert!(lines[1..].iter().all(|e| e["type"].is_string() && e["round"].is_u64()), "{out}");
+    assert_eq!(lines.iter().filter(|e| e["type"] == "initiative").count(), 5);
+    assert_eq!(lines.last().unwrap()["type"], "battle_over");
+    // One event per line of the transcript of the same battle.
+    let v = json(&sim(&["--transcript", "--runs", "3", "--json"]));
+    assert_eq!(v["transcript"].as_array().unwrap().len(), lines.len() - 1);
+}
+
+#[test]
+fn a_french_transcript_is_french() {
+    let out = stdout(&sim(&["--transcript", "--runs", "3", "--lang", "fr"]));
+    let table = &out[..out.find("\n=== Rapport d'équilibrage ===\n").unwrap()];
+    assert!(table.contains("initiative : "), "{table}");
+    assert!(table.contains(" contre orc d20="), "{table}");
+    assert!(table.contains("fin du combat : "), "{table}");
+    for english in [" vs ", "-> MISS", "-> HIT", "battle over", "initiative: ", " move (", " dmg"] {
+        assert!(!table.contains(english), "{english:?} in {table}");
+    }
+}
+
+#[test]
 fn same_seed_same_output_whatever_the_thread_count() {
     let a = stdout(&sim(&["--transcript", "--seed", "42"]));
     let b = stdout(&sim(&["--transcript", "--seed", "42"]));

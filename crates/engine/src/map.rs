@@ -14,7 +14,9 @@ pub const MAX_SIDE: usize = 256;
 pub const MAX_MOVE_COST: u32 = 255;
 
 /// A square of the grid, `(row, col)`, row 0 at the top.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
 pub struct Pos {
     /// Row index (0 = first line of the layer).
     pub row: i32,

@@ -4,6 +4,7 @@ use std::ops::Range;
 
 use rayon::prelude::*;
 
+use crate::combat::event::Transcript;
 use crate::combat::{
     DefaultPolicy, Policy, PreparedEncounter, RunOutcome, SimOptions, run_combat, run_prepared,
 };
@@ -16,17 +17,24 @@ pub fn run_one(encounter: &Encounter, options: &SimOptions, seed: u64, run: u64)
     run_combat(encounter, options, &mut rng, None)
 }
 
-/// Plays run `run` and returns its transcript with its outcome.
+/// Plays run `run` and returns its transcript (the typed events) with its outcome.
+///
+/// # Panics
+///
+/// If the encounter cannot be prepared, which combatant validation rules out.
 pub fn run_with_transcript(
     encounter: &Encounter,
     options: &SimOptions,
     seed: u64,
     run: u64,
-) -> (RunOutcome, Vec<String>) {
+) -> (RunOutcome, Transcript) {
+    let prepared = PreparedEncounter::new(encounter)
+        .unwrap_or_else(|e| panic!("encounter passed validation but cannot be prepared: {e}"));
     let mut rng = SeededRng::for_run(seed, run);
-    let mut lines = Vec::new();
-    let outcome = run_combat(encounter, options, &mut rng, Some(&mut lines));
-    (outcome, lines)
+    let mut transcript = Transcript::for_encounter(&prepared);
+    let outcome =
+        run_prepared(&prepared, options, &mut rng, Some(&mut transcript.events), &mut DefaultPolicy);
+    (outcome, transcript)
 }
 
 /// Plays the runs of `runs` on the current rayon pool and returns their
@@ -87,6 +95,7 @@ mod tests {
 
     use super::*;
     use crate::combat::MatchupPolicy;
+    use crate::combat::event::{Event, MoveKind, Record};
     use crate::encounter::SideSpec;
     use crate::map::Map;
     use crate::model::load_combatant;
@@ -151,12 +160,18 @@ mod tests {
         let policy = MatchupPolicy::new(&enc, 0, &spec, &StrategySpec::default_spec());
         let mut withdrew = false;
         for run in 0..20 {
-            let mut lines = Vec::new();
+            let mut events = Vec::new();
             let mut rng = SeededRng::for_run(5, run);
-            run_prepared(&prep, &SimOptions::default(), &mut rng, Some(&mut lines), &mut policy.clone());
-            withdrew |= lines.iter().any(|l| l.starts_with("round 1 goblin") && l.contains(": withdraw "));
+            run_prepared(&prep, &SimOptions::default(), &mut rng, Some(&mut events), &mut policy.clone());
+            let goblin = |who: usize| prep.fighters[who].id.starts_with("goblin");
+            withdrew |= events.iter().any(|r| {
+                r.round == 1
+                    && matches!(r.event, Event::Move { who, kind: MoveKind::Withdraw, .. } if goblin(who))
+            });
             // Withdrawing is the retreat: never a plain move away.
-            assert!(!lines.iter().any(|l| l.contains("goblin: move ")), "{lines:?}");
+            let moved =
+                |r: &Record| matches!(r.event, Event::Move { who, kind: MoveKind::Move, .. } if goblin(who));
+            assert!(!events.iter().any(moved), "{events:?}");
         }
         assert!(withdrew, "wounded goblins withdraw on their first turn");
     }

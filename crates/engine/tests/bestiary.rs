@@ -196,7 +196,7 @@ fn every_monster_plays_short_battles_against_an_orc_and_against_itself() {
         let mirror = duel(&map, monster, monster);
         let (outcome, transcript) = run_with_transcript(&mirror, &options, 7, 0);
         assert!(outcome.rounds >= 1, "{stem} against itself: no round played");
-        assert!(!transcript.is_empty(), "{stem} against itself: empty transcript");
+        assert!(!transcript.events.is_empty(), "{stem} against itself: empty transcript");
     }
 }
 

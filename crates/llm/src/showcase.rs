@@ -15,6 +15,7 @@
 //! Per-turn play costs one call per turn, so it is capped at
 //! [`MAX_SHOWCASE_RUNS`] battles; sweeps never use it.
 
+use pf1e_engine::combat::event::Transcript;
 use pf1e_engine::combat::{
     Action, BattleState, DefaultPolicy, Policy, PreparedEncounter, RunOutcome, SimOptions, run_prepared,
 };
@@ -161,8 +162,8 @@ impl<M: ChatModel> Policy for ShowcasePolicy<'_, M> {
 pub struct ShowcaseRun {
     /// Every battle's outcome, in run order.
     pub outcomes: Vec<RunOutcome>,
-    /// The transcript of run 0, when asked for.
-    pub transcript: Option<Vec<String>>,
+    /// The transcript of run 0 (its typed events), when asked for.
+    pub transcript: Option<Transcript>,
     /// The replay log.
     pub log: ReplayLog,
     /// The size of every observation sent, against the raw snapshot.
@@ -234,9 +235,10 @@ impl<M: ChatModel> Showcase<'_, M> {
         for run in 0..runs {
             policy.run = run;
             let mut rng = SeededRng::for_run(seed, run);
-            let mut text = Vec::new();
+            let mut text = Transcript::for_encounter(prepared);
             let keep = transcript && run == 0;
-            let outcome = run_prepared(prepared, options, &mut rng, keep.then_some(&mut text), &mut policy);
+            let outcome =
+                run_prepared(prepared, options, &mut rng, keep.then_some(&mut text.events), &mut policy);
             if let Some((call_seq, source)) = policy.fatal.take() {
                 return Err(ShowcaseError::Stopped { run, call_seq, source });
             }
@@ -283,7 +285,7 @@ pub fn replay(
     prepared: &PreparedEncounter,
     options: &SimOptions,
     transcript: bool,
-) -> Result<(Vec<RunOutcome>, Option<Vec<String>>), ReplayError> {
+) -> Result<(Vec<RunOutcome>, Option<Transcript>), ReplayError> {
     let side = prepared.sides().iter().position(|s| *s == log.header.side).ok_or_else(|| {
         ReplayError::Malformed {
             file: "header".into(),
@@ -297,8 +299,9 @@ pub fn replay(
         let mut policy = ReplayPolicy::new(log, run, side);
         let mut rng = SeededRng::for_run(log.header.seed, run);
         let keep = transcript && run == 0;
-        let mut text = Vec::new();
-        let outcome = run_prepared(prepared, options, &mut rng, keep.then_some(&mut text), &mut policy);
+        let mut text = Transcript::for_encounter(prepared);
+        let outcome =
+            run_prepared(prepared, options, &mut rng, keep.then_some(&mut text.events), &mut policy);
         policy.finish()?;
         let got = run_record(prepared, run, &outcome);
         if let Some(expected) = log.runs.iter().find(|r| r.run == run)

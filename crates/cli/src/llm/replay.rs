@@ -44,7 +44,8 @@ pub fn run(args: &ReplayArgs, global: &GlobalArgs) -> CliResult {
     for outcome in &outcomes {
         summary.add(outcome);
     }
-    let report = Report::build(encounter, &summary, &options, log.header.seed, transcript);
+    let lines = transcript.as_ref().map(crate::render::events::english_lines);
+    let report = Report::build(encounter, &summary, &options, log.header.seed, lines);
     let note = format!(
         "replay: {} battles and {} model calls of {} played back from {file}, identical to the log; no model was called\n",
         outcomes.len(),
@@ -56,5 +57,5 @@ pub fn run(args: &ReplayArgs, global: &GlobalArgs) -> CliResult {
         output::note(note.trim_end());
         return Ok(());
     }
-    output::print(&format!("{}\n{note}", balance::text(&report, lang)))
+    output::print(&format!("{}\n{note}", balance::text(&report, transcript.as_ref(), lang)))
 }

@@ -189,7 +189,8 @@ pub fn run(
     for outcome in &played.outcomes {
         summary.add(outcome);
     }
-    let report = Report::build(encounter, &summary, options, seed, played.transcript.clone());
+    let lines = played.transcript.as_ref().map(crate::render::events::english_lines);
+    let report = Report::build(encounter, &summary, options, seed, lines);
     let stats = player.stats();
     let block = render_showcase(&played, &stats, &log_path);
     let client = llm.client.stats();
@@ -199,10 +200,10 @@ pub fn run(
         output::note(block.trim_end());
         return Ok(());
     }
-    output::print(&format!("{}\n{block}", balance::text(&report, lang)))?;
+    output::print(&format!("{}\n{block}", balance::text(&report, played.transcript.as_ref(), lang)))?;
     if args.report.llm_report {
         let facts_report = Report { transcript: None, ..report };
-        let facts = format!("{}\n{block}", balance::text(&facts_report, lang));
+        let facts = format!("{}\n{block}", balance::text(&facts_report, None, lang));
         drop(rt);
         super::report::narrate_blocking(&facts, &args.report, &args.llm, cache)?;
     }
@@ -216,6 +217,6 @@ pub fn after_sim(report: &Report, args: &SimLlmArgs, json_output: bool, lang: La
         return Ok(());
     }
     args.report.check(json_output)?;
-    let facts = balance::text(&Report { transcript: None, ..report.clone() }, lang);
+    let facts = balance::text(&Report { transcript: None, ..report.clone() }, None, lang);
     super::report::narrate_blocking(&facts, &args.report, &args.llm, args.cache.open()?)
 }

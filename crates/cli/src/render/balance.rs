@@ -1,18 +1,19 @@
 //! The balance report of `pf1e sim` as text, in the user's language (see
 //! [`crate::i18n`]), aligned by display width.
 
+use pf1e_engine::combat::event::Transcript;
 use pf1e_engine::report::Report;
 
 use super::table::{self, Align};
 use super::transcript;
 use crate::i18n::{Lang, T};
 
-/// The text form of `report`: the transcript table (if any), then the report.
-/// Ends with a newline.
-pub fn text(report: &Report, lang: Lang) -> String {
+/// The text form of `report`: the table of `battle` (if any, rendered from
+/// its events in `lang`), then the report. Ends with a newline.
+pub fn text(report: &Report, battle: Option<&Transcript>, lang: Lang) -> String {
     let mut out = String::new();
-    if let Some(lines) = &report.transcript {
-        out.push_str(&transcript::render_table(lines, lang));
+    if let Some(battle) = battle {
+        out.push_str(&transcript::render_table(&super::events::rows(battle, lang), lang));
         out.push('\n');
     }
     out.push_str(&summary(report, lang));
@@ -180,7 +181,7 @@ mod tests {
 
     #[test]
     fn french_text_follows_the_seed_layout() {
-        let text = text(&report(None), Lang::Fr);
+        let text = text(&report(None), None, Lang::Fr);
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(
             &lines[..11],
@@ -215,7 +216,7 @@ mod tests {
         let options = SimOptions { round_cap: 1, simple_monster_death: true };
         let mut s = summary();
         s.runs = 1;
-        let text = text(&Report::build(&encounter(), &s, &options, 9, None), Lang::En);
+        let text = text(&Report::build(&encounter(), &s, &options, 9, None), None, Lang::En);
         assert!(text.starts_with("=== Balance report ===\nMap: Arène d'essai\nplayers: 2 combatants\n"));
         assert!(text.contains("monsters: 1 combatant\n"));
         assert!(text.contains("1 combat simulated (seed 9, cap 1 round, simple monster death)\n"));
@@ -229,17 +230,31 @@ mod tests {
 
     #[test]
     fn the_transcript_table_comes_before_the_report() {
-        let r = report(Some(vec!["initiative: orc 12".into(), "round 1 orc: waits".into()]));
-        let text = text(&r, Lang::Fr);
+        use pf1e_engine::combat::event::{CombatantRef, Event, Record};
+        let battle = Transcript {
+            combatants: vec![CombatantRef { id: "orc".into(), side: 1 }],
+            sides: vec!["players".into(), "monsters".into()],
+            events: vec![
+                Record {
+                    round: 0,
+                    event: Event::Initiative { who: 0, d20: 12, modifier: 0, total: 12, roll_offs: vec![] },
+                },
+                Record { round: 1, event: Event::Strains { who: 0 } },
+            ],
+        };
+        let text = text(&report(None), Some(&battle), Lang::Fr);
         assert!(text.starts_with("=== Déroulé du premier combat ===\n"));
         assert!(
-            text.contains("initiative: orc 12\n    1  orc         waits\n\n=== Rapport d'équilibrage ===\n")
+            text.contains(
+                "initiative : orc d20=12+0=12\n    1  orc         force alors qu'il est hors de combat (pv 0->-1)\n\n=== Rapport d'équilibrage ===\n"
+            ),
+            "{text}"
         );
     }
 
     #[test]
     fn zero_runs_print_zero_battles() {
         let r = Report::build(&encounter(), &Summary::new(2, 3), &SimOptions::default(), 1, None);
-        assert!(text(&r, Lang::Fr).contains("0 combats simulés"));
+        assert!(text(&r, None, Lang::Fr).contains("0 combats simulés"));
     }
 }

@@ -1,56 +1,27 @@
 //! The transcript table: `Round | Combattant | Message`, aligned by display width.
 //!
-//! The engine writes lines `round N id: message` plus free-form lines
-//! (initiative, end of battle). Presentation must not alter the record: every
-//! line is shown, in order, untruncated; lines outside the pattern are printed
-//! raw where they occur. The one rewrite is of reason codes: `failed
-//! (out_of_range)` reads `failed (out of range)`, in the user's language.
+//! The rows come from the engine's typed events (`render::events`): turn
+//! events are rows, initiative and the end of the battle are lines of their
+//! own. Presentation must not alter the record: every row is shown, in
+//! order, untruncated.
 
 use super::table::{self, Align};
 use crate::i18n::{self, Lang, T};
 
-/// One transcript line, split into columns when it follows `round N id: message`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Entry<'a> {
-    /// An action line.
+/// One row of the transcript.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Row {
+    /// Something a combatant did or underwent in a round.
     Action {
-        /// The round number, as written.
-        round: &'a str,
-        /// The acting combatant's id.
-        id: &'a str,
-        /// The rest of the line.
-        message: &'a str,
+        /// The round number.
+        round: u32,
+        /// The combatant's id.
+        id: String,
+        /// What happened, in words.
+        message: String,
     },
-    /// Any other line, shown as is.
-    Raw(&'a str),
-}
-
-/// Splits a line into columns, or keeps it raw when it does not follow the pattern.
-pub fn parse_line(line: &str) -> Entry<'_> {
-    parse_action(line).unwrap_or(Entry::Raw(line))
-}
-
-fn parse_action(line: &str) -> Option<Entry<'_>> {
-    // A line with control characters (tabs, embedded newlines) has no
-    // predictable width: show it raw rather than misalign the table.
-    if line.chars().any(char::is_control) {
-        return None;
-    }
-    let rest = line.strip_prefix("round ")?;
-    let digits = rest.find(|c: char| !c.is_ascii_digit()).unwrap_or(rest.len());
-    if digits == 0 {
-        return None;
-    }
-    let (round, rest) = rest.split_at(digits);
-    let rest = rest.strip_prefix(' ')?;
-    let colon = rest.find(':')?;
-    let (id, rest) = rest.split_at(colon);
-    if id.is_empty() || id.chars().any(char::is_whitespace) {
-        return None;
-    }
-    let rest = &rest[1..];
-    let message = if rest.is_empty() { rest } else { rest.strip_prefix(' ')? };
-    Some(Entry::Action { round, id, message })
+    /// A line of its own (initiative, end of battle), shown as is.
+    Line(String),
 }
 
 /// The title line of the transcript section.
@@ -58,7 +29,8 @@ pub fn title(lang: Lang) -> &'static str {
     lang.t(T::TranscriptTitle)
 }
 
-/// A message with its reason code (`failed (out_of_range)`) in words.
+/// A message with its reason code (`failed (out_of_range)`) in words: for
+/// the free-text events of rules not yet converted to typed events.
 pub fn words(message: &str, lang: Lang) -> String {
     const MARK: &str = "failed (";
     let Some(at) = message.find(MARK) else { return message.to_string() };
@@ -72,23 +44,26 @@ pub fn words(message: &str, lang: Lang) -> String {
 }
 
 /// Renders the transcript as a titled three-column table (ends with a newline).
-pub fn render_table(lines: &[String], lang: Lang) -> String {
+/// A row whose cells hold control characters (tabs, newlines) has no
+/// predictable width: it is printed as a line of its own.
+pub fn render_table(rows: &[Row], lang: Lang) -> String {
     let headers = [T::ColRound, T::ColCombatant, T::ColMessage].map(|t| lang.t(t));
     let aligns = [Align::Right, Align::Left, Align::Left];
-    let rewritten: Vec<String> = lines
+    let cells: Vec<Option<[String; 3]>> = rows
         .iter()
-        .map(|l| match parse_line(l) {
-            Entry::Action { round, id, message } => format!("round {round} {id}: {}", words(message, lang)),
-            Entry::Raw(raw) => raw.to_string(),
+        .map(|r| match r {
+            Row::Action { round, id, message }
+                if !id.chars().chain(message.chars()).any(char::is_control) =>
+            {
+                Some([round.to_string(), id.clone(), message.clone()])
+            }
+            _ => None,
         })
         .collect();
-    let entries: Vec<Entry<'_>> = rewritten.iter().map(|l| parse_line(l)).collect();
     let mut widths: Vec<usize> = headers.iter().map(|h| table::display_width(h)).collect();
-    for entry in &entries {
-        if let Entry::Action { round, id, message } = entry {
-            for (w, cell) in widths.iter_mut().zip([round, id, message]) {
-                *w = (*w).max(table::display_width(cell));
-            }
+    for row in cells.iter().flatten() {
+        for (w, cell) in widths.iter_mut().zip(row) {
+            *w = (*w).max(table::display_width(cell));
         }
     }
     let mut out = String::new();
@@ -96,12 +71,17 @@ pub fn render_table(lines: &[String], lang: Lang) -> String {
     out.push('\n');
     table::push_row(&mut out, &headers, &widths, &aligns);
     table::push_separator(&mut out, &widths);
-    for entry in &entries {
-        match entry {
-            Entry::Action { round, id, message } => {
-                table::push_row(&mut out, &[round, id, message], &widths, &aligns);
+    for (row, cells) in rows.iter().zip(&cells) {
+        match (row, cells) {
+            (_, Some(c)) => {
+                let refs = [c[0].as_str(), c[1].as_str(), c[2].as_str()];
+                table::push_row(&mut out, &refs, &widths, &aligns);
             }
-            Entry::Raw(line) => {
+            (Row::Action { round, id, message }, None) => {
+                out.push_str(&format!("round {round} {id}: {message}"));
+                out.push('\n');
+            }
+            (Row::Line(line), None) => {
                 out.push_str(line);
                 out.push('\n');
             }
@@ -115,48 +95,31 @@ mod tests {
     use super::*;
     use crate::render::table::display_width;
 
-    fn lines(v: &[&str]) -> Vec<String> {
-        v.iter().map(|s| s.to_string()).collect()
+    fn act(round: u32, id: &str, message: &str) -> Row {
+        Row::Action { round, id: id.to_string(), message: message.to_string() }
     }
 
-    #[test]
-    fn parses_action_lines_and_keeps_others_raw() {
-        assert_eq!(
-            parse_line("round 12 goblin-2: short bow vs orc -> HIT"),
-            Entry::Action { round: "12", id: "goblin-2", message: "short bow vs orc -> HIT" }
-        );
-        assert_eq!(parse_line("round 1 orc:"), Entry::Action { round: "1", id: "orc", message: "" });
-        for raw in [
-            "initiative: orc d20=19+0=19",
-            "battle over: players win in 4 rounds",
-            "round x orc: moves",
-            "round 3: nobody",
-            "round 3 orc moves",
-            "round 3 orc:moves",
-            "round 3 orc: tab\there",
-            "",
-        ] {
-            assert_eq!(parse_line(raw), Entry::Raw(raw), "{raw:?}");
-        }
+    fn line(s: &str) -> Row {
+        Row::Line(s.to_string())
     }
 
     #[test]
     fn seed_layout_in_french() {
-        let t = lines(&[
-            "initiative: orc d20=19+0=19",
-            "round 1 orc: move (1,15)->(2,14)",
-            "round 1 goblin: short bow vs orc d20=9+4=13 AC 17 -> MISS",
-            "battle over: players win in 4 rounds",
-        ]);
+        let t = [
+            line("initiative : orc d20=19+0=19"),
+            act(1, "orc", "déplacement (1,15)->(2,14)"),
+            act(1, "goblin", "short bow contre orc d20=9+4=13 CA 17 -> RATÉ"),
+            line("fin du combat : victoire de players en 4 rounds"),
+        ];
         let out = render_table(&t, Lang::Fr);
         let expected = [
             "=== Déroulé du premier combat ===",
             "Round  Combattant  Message",
-            "-----  ----------  -----------------------------------------",
-            "initiative: orc d20=19+0=19",
-            "    1  orc         move (1,15)->(2,14)",
-            "    1  goblin      short bow vs orc d20=9+4=13 AC 17 -> MISS",
-            "battle over: players win in 4 rounds",
+            "-----  ----------  -----------------------------------------------",
+            "initiative : orc d20=19+0=19",
+            "    1  orc         déplacement (1,15)->(2,14)",
+            "    1  goblin      short bow contre orc d20=9+4=13 CA 17 -> RATÉ",
+            "fin du combat : victoire de players en 4 rounds",
             "",
         ]
         .join("\n");
@@ -164,28 +127,22 @@ mod tests {
     }
 
     #[test]
-    fn reason_codes_are_shown_in_words() {
-        let t = lines(&[
-            "round 1 orc: attack failed (out_of_range)",
-            "round 2 orc: move failed (downgraded:staggered)",
-        ]);
-        let en = render_table(&t, Lang::En);
-        assert!(en.contains("orc        attack failed (out of range)\n"), "{en}");
-        assert!(en.contains("move failed (dropped: staggered)"), "{en}");
-        let fr = render_table(&t, Lang::Fr);
-        assert!(fr.contains("attack failed (hors de portée)"), "{fr}");
+    fn reason_codes_of_free_text_events_are_shown_in_words() {
+        assert_eq!(words("attack failed (out_of_range)", Lang::En), "attack failed (out of range)");
+        assert_eq!(words("move failed (downgraded:staggered)", Lang::En), "move failed (dropped: staggered)");
+        assert_eq!(words("attack failed (out_of_range)", Lang::Fr), "attack failed (hors de portée)");
         assert_eq!(words("hits (hp 6->4)", Lang::En), "hits (hp 6->4)");
     }
 
     #[test]
     fn english_headers() {
-        let out = render_table(&lines(&["round 1 orc: waits"]), Lang::En);
+        let out = render_table(&[act(1, "orc", "waits")], Lang::En);
         assert!(out.starts_with("=== First combat ===\nRound  Combatant  Message\n"), "{out}");
     }
 
     #[test]
     fn accents_and_cjk_align_by_display_width() {
-        let t = lines(&["round 1 élan: attaque", "round 10 鬼-2: 攻撃する", "round 2 orc: é"]);
+        let t = [act(1, "élan", "attaque"), act(10, "鬼-2", "攻撃する"), act(2, "orc", "é")];
         let out = render_table(&t, Lang::Fr);
         let rows: Vec<&str> = out.lines().skip(3).collect();
         // The message column starts at the same display column on every row.
@@ -203,14 +160,14 @@ mod tests {
     }
 
     #[test]
-    fn raw_lines_are_kept_in_place_and_whole() {
+    fn lines_are_kept_in_place_and_whole_and_control_characters_leave_the_table() {
         let long = format!("raw {}", "x".repeat(500));
-        let t = lines(&["round 1 a: one", &long, "round 2 b: two", "\tweird\nline", "end"]);
+        let t = [act(1, "a", "one"), line(&long), act(2, "b", "two"), act(3, "c", "tab\there"), line("end")];
         let out = render_table(&t, Lang::En);
         let body: Vec<&str> = out.split('\n').skip(3).collect();
         assert_eq!(
             body,
-            vec!["    1  a          one", &long, "    2  b          two", "\tweird", "line", "end", ""]
+            vec!["    1  a          one", &long, "    2  b          two", "round 3 c: tab\there", "end", ""]
         );
     }
 

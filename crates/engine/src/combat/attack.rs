@@ -1,8 +1,6 @@
 //! Attack rolls: weapon choice, situational modifiers, hit, threat and
 //! confirmation, and the attack and full-attack actions.
 
-use std::fmt::Write;
-
 use crate::effects::stacking::{counts_vs_touch, kept_when_denied_dex};
 use crate::effects::{Behaviours, BonusType, ConditionId, Context, Flags, Tally, Targets};
 use crate::map::Pos;
@@ -11,7 +9,8 @@ use crate::rng::Dice;
 use super::action::{Action, Reason};
 use super::damage::{Extra, roll_damage};
 use super::engine::Engine;
-use super::log::say;
+use super::event::{AcKind, Attack as AttackEvent, AttackNote, AttackStep, Event, ModSource};
+
 use super::state::BattleState;
 
 /// Flanking bonus on melee attack rolls (CRB "Flanking").
@@ -23,7 +22,7 @@ const PRONE: i32 = 4;
 /// Shooting into melee (CRB "Shooting or Throwing into a Melee").
 const INTO_MELEE: i32 = 4;
 /// Fighting defensively: attack penalty (CRB "Fight Defensively").
-const DEFENSIVE_PENALTY: i32 = 4;
+pub(crate) const DEFENSIVE_PENALTY: i32 = 4;
 /// Dodge bonus of total defense (CRB "Total Defense").
 pub(crate) const TOTAL_DEFENSE_AC: i32 = 4;
 /// Dodge bonus of fighting defensively (CRB "Fight Defensively").
@@ -598,8 +597,8 @@ impl<R: Dice> Engine<'_, '_, R> {
         let atk = &self.st.prep.fighters[a].attacks[w];
         let threat_min = if magic { self.threat_min(a, w) } else { atk.threat_min as i32 };
         let threat = hit && d20 >= threat_min;
-        let mut text =
-            if self.log.on() { self.roll_text(a, w, t, swing, &s, d20, total) } else { String::new() };
+        let mut ev =
+            if self.log.on() { Some(self.attack_event(a, w, t, swing, &s, d20, total)) } else { None };
         // Aid another bonuses are spent by the first attack roll they apply to.
         self.st.fighters[a].aid_attack = 0;
         self.st.fighters[t].aid_ac = 0;
@@ -618,9 +617,9 @@ impl<R: Dice> Engine<'_, '_, R> {
             if d20 == 1 && atk.firearm && w < 64 {
                 // UC "Misfires": a natural 1 breaks the firearm (misfire value 1).
                 self.st.fighters[a].broken |= 1 << w;
-                say!(self, a, "{text} -> MISS, MISFIRE (broken)");
+                self.emit_attack(ev, AttackStep::Miss { misfire: true });
             } else {
-                say!(self, a, "{text} -> MISS");
+                self.emit_attack(ev, AttackStep::Miss { misfire: false });
             }
             if up_close {
                 self.graze(a, t);
@@ -634,23 +633,22 @@ impl<R: Dice> Engine<'_, '_, R> {
             let confirm = s.attack + self.confirm_bonus(a, w);
             let ctotal = c20 + confirm;
             crit = c20 != 1 && (c20 == 20 || ctotal >= s.ac);
-            if self.log.on() {
-                let atk = &self.st.prep.fighters[a].attacks[w];
-                let verdict = if crit { format!("CRIT x{}", atk.crit_mult) } else { "no crit".to_string() };
-                let _ = write!(text, " -> HIT, threat: confirm d20={c20}{confirm:+}={ctotal} -> {verdict},");
+            if let Some(ev) = ev.as_mut() {
+                let crit_mult = crit.then_some(self.st.prep.fighters[a].attacks[w].crit_mult);
+                ev.steps.push(AttackStep::Threat { d20: c20, bonus: confirm, total: ctotal, crit_mult });
             }
-        } else if self.log.on() {
-            text.push_str(" -> HIT");
+        } else if let Some(ev) = ev.as_mut() {
+            ev.steps.push(AttackStep::Hit);
         }
         let melee = self.st.prep.fighters[a].attacks[w].melee;
         let miss_chance = if true_strike { 0 } else { self.st.miss_chance(a, t, melee) };
-        if miss_chance > 0 && self.concealment_misses(a, melee, miss_chance, &mut text) {
-            say!(self, a, "{text}");
+        if miss_chance > 0 && self.concealment_misses(a, melee, miss_chance, &mut ev) {
+            self.emit_attack(ev, None);
             self.after_attack(a, t, false);
             return (false, false);
         }
-        if magic && self.image_takes_hit(a, t, s.attack, d20, &mut text) {
-            say!(self, a, "{text}");
+        if magic && self.image_takes_hit(a, t, s.attack, d20, &mut ev) {
+            self.emit_attack(ev, None);
             self.after_attack(a, t, false);
             return (false, false);
         }
@@ -658,14 +656,14 @@ impl<R: Dice> Engine<'_, '_, R> {
             flat: self.st.damage_bonus(a, w, t, &s, swing),
             precision_d6: self.st.sneak_attack_dice(a, w, t, &s, miss_chance),
         };
-        if extra.precision_d6 > 0 && self.log.on() {
-            let _ = write!(text, " sneak attack +{}d6", extra.precision_d6);
+        if let Some(ev) = ev.as_mut().filter(|_| extra.precision_d6 > 0) {
+            ev.steps.push(AttackStep::SneakAttack { dice: extra.precision_d6 });
         }
         if up_close {
             let dice = self.up_close_dice(a);
             extra.precision_d6 += dice;
-            if self.log.on() {
-                let _ = write!(text, " up close and deadly +{dice}d6");
+            if let Some(ev) = ev.as_mut() {
+                ev.steps.push(AttackStep::UpClose { dice });
             }
         }
         let atk = &self.st.prep.fighters[a].attacks[w];
@@ -683,14 +681,18 @@ impl<R: Dice> Engine<'_, '_, R> {
             out.damage_dealt += dmg.dealt;
         }
         self.st.fighters[t].out.damage_taken += dmg.dealt;
-        if self.log.on() {
-            let reduced =
-                if dmg.rolled != dmg.dealt { format!(" (rolled {})", dmg.rolled) } else { String::new() };
+        if ev.is_some() {
             let temp = self.st.fighters[t].temp_hp;
             let absorbed = temp.min(dmg.dealt as i32).max(0);
-            let shield = if absorbed > 0 { format!(", {absorbed} on temporary hp") } else { String::new() };
             let after = hp_before - (dmg.dealt as i32 - absorbed);
-            say!(self, a, "{text} {} dmg{reduced} (hp {hp_before}->{after}{shield})", dmg.dealt);
+            let step = AttackStep::Damage {
+                dealt: dmg.dealt,
+                rolled: dmg.rolled,
+                hp_before,
+                hp_after: after,
+                temp: absorbed,
+            };
+            self.emit_attack(ev, step);
         }
         self.wound(t, dmg.dealt);
         if dmg.bleed > 0 {
@@ -716,28 +718,40 @@ impl<R: Dice> Engine<'_, '_, R> {
     /// The d100 of concealment against a hit (CRB "Concealment Miss
     /// Chance"): whether it misses after all. Blind-Fight rerolls a melee
     /// miss once.
-    fn concealment_misses(&mut self, a: usize, melee: bool, miss_chance: u8, text: &mut String) -> bool {
+    fn concealment_misses(
+        &mut self,
+        a: usize,
+        melee: bool,
+        miss_chance: u8,
+        ev: &mut Option<Box<AttackEvent>>,
+    ) -> bool {
         let d100 = self.rng.roll(100);
         let mut missed = d100 <= u32::from(miss_chance);
-        let blind = self.st.flags(a).has(Flags::BLIND);
-        let why = if blind { "attacker blinded" } else { "concealment" };
-        if self.log.on() {
-            let verdict = if missed { "MISS" } else { "hits" };
-            let _ = write!(text, " {why} {miss_chance}%: d100={d100} -> {verdict}");
+        let blinded = self.st.flags(a).has(Flags::BLIND);
+        if let Some(ev) = ev.as_mut() {
+            ev.steps.push(AttackStep::MissChance { blinded, chance: miss_chance, d100, missed });
         }
         if missed && melee && self.st.prep.fighters[a].blind_fight {
             let again = self.rng.roll(100);
             missed = again <= u32::from(miss_chance);
-            if self.log.on() {
-                let verdict = if missed { "MISS" } else { "hits" };
-                let _ = write!(text, ", Blind-Fight reroll d100={again} -> {verdict}");
+            if let Some(ev) = ev.as_mut() {
+                ev.steps.push(AttackStep::BlindFightReroll { d100: again, missed });
             }
         }
         missed
     }
 
+    /// Emits the attack event `ev` (if the log is on) after adding its last step.
+    fn emit_attack(&mut self, ev: Option<Box<AttackEvent>>, last: impl Into<Option<AttackStep>>) {
+        if let Some(mut ev) = ev {
+            ev.steps.extend(last.into());
+            self.log.push(self.st.round, Event::Attack(ev));
+        }
+    }
+
+    /// The event of an attack roll, before what follows it (built only when the log is on).
     #[allow(clippy::too_many_arguments)]
-    fn roll_text(
+    fn attack_event(
         &self,
         a: usize,
         w: usize,
@@ -746,107 +760,99 @@ impl<R: Dice> Engine<'_, '_, R> {
         s: &Situation,
         d20: i32,
         total: i32,
-    ) -> String {
+    ) -> Box<AttackEvent> {
         let atk = &self.st.prep.fighters[a].attacks[w];
-        let mut text = String::new();
-        if swing.aoo {
-            text.push_str("AoO: ");
-        }
-        let ac_kind = if s.touch { "touch AC" } else { "AC" };
-        let _ = write!(
-            text,
-            "{} vs {} d20={d20}{:+}={total} {ac_kind} {}",
-            atk.name,
-            self.st.id(t),
-            s.attack,
-            s.ac
-        );
-        let mut notes: Vec<String> = Vec::new();
+        let mut notes: Vec<AttackNote> = Vec::new();
+        let mut add = |source: ModSource, value: i32| notes.push(AttackNote::Modifier { source, value });
         if swing.penalty != 0 {
-            notes.push(format!("iterative -{}", swing.penalty));
+            add(ModSource::Iterative, -swing.penalty);
         }
         if swing.charge {
-            notes.push(format!("charge +{CHARGE_BONUS}"));
+            add(ModSource::Charge, CHARGE_BONUS);
         }
         if s.flank {
-            notes.push(format!("flanking +{FLANK_BONUS}"));
+            add(ModSource::Flanking, FLANK_BONUS);
         }
         if s.high_ground {
-            notes.push("high ground +1".to_string());
+            add(ModSource::HighGround, 1);
         }
         if s.range_penalty != 0 {
-            notes.push(format!("range -{}", s.range_penalty));
+            add(ModSource::Range, -s.range_penalty);
         }
         if s.cover != 0 {
-            notes.push(format!("cover +{}", s.cover));
+            add(ModSource::Cover, s.cover);
         }
         if self.st.fighters[t].charged {
-            notes.push(format!("target charged -{CHARGE_BONUS}"));
+            add(ModSource::TargetCharged, -CHARGE_BONUS);
         }
         let (me, them) = (&self.st.fighters[a], &self.st.fighters[t]);
         if s.into_melee {
-            notes.push(format!("into melee -{INTO_MELEE}"));
+            add(ModSource::IntoMelee, -INTO_MELEE);
         }
         if me.conds.has(ConditionId::Prone) {
-            notes.push(format!("prone -{PRONE}"));
+            add(ModSource::Prone, -PRONE);
         }
         if me.defensive {
-            notes.push(format!("fighting defensively -{DEFENSIVE_PENALTY}"));
+            add(ModSource::FightingDefensively, -DEFENSIVE_PENALTY);
         }
         if me.aid_attack != 0 {
-            notes.push(format!("aided +{}", me.aid_attack));
+            add(ModSource::Aided, me.aid_attack);
         }
         if s.power_attack != 0 {
-            notes.push(format!("power attack -{}", s.power_attack));
+            add(ModSource::PowerAttack, -s.power_attack);
         }
         if s.invisible {
-            notes.push(format!("invisible +{INVISIBLE_BONUS}"));
+            add(ModSource::Invisible, INVISIBLE_BONUS);
         }
         if s.helpless {
-            notes.push(format!("target helpless +{HELPLESS_BONUS}"));
+            add(ModSource::TargetHelpless, HELPLESS_BONUS);
         }
         let others = |set: crate::effects::ConditionSet| {
-            set.without(ConditionId::Prone).iter().map(|c| c.name()).collect::<Vec<_>>().join(" ")
+            set.without(ConditionId::Prone).iter().map(|c| c.name().to_string()).collect::<Vec<_>>()
         };
         if me.conds.without(ConditionId::Prone) != crate::effects::ConditionSet::EMPTY {
-            notes.push(format!("attacker {}", others(me.conds)));
+            notes.push(AttackNote::AttackerConditions { names: others(me.conds) });
         }
         if !me.effects.is_empty() {
-            let names: Vec<&str> = me.effects.iter().map(|e| &*e.effect.name).collect();
-            notes.push(format!("attacker under {}", names.join(", ")));
+            let names = me.effects.iter().map(|e| e.effect.name.to_string()).collect();
+            notes.push(AttackNote::AttackerEffects { names });
         }
+        let mut add = |source: ModSource, value: i32| notes.push(AttackNote::Modifier { source, value });
         if them.conds.has(ConditionId::Prone) {
-            let sign = if atk.melee { "-" } else { "+" };
-            notes.push(format!("target prone {sign}{PRONE}"));
+            add(ModSource::TargetProne, if atk.melee { -PRONE } else { PRONE });
         }
         let dodge = if them.total_defense { TOTAL_DEFENSE_AC } else { 0 }
             + if them.defensive { DEFENSIVE_AC } else { 0 };
         if dodge != 0 && !s.denied {
-            notes.push(format!("dodge +{dodge}"));
+            add(ModSource::Dodge, dodge);
         }
         if them.aid_ac != 0 {
-            notes.push(format!("target aided +{}", them.aid_ac));
+            add(ModSource::TargetAided, them.aid_ac);
         }
         if them.running && !self.st.prep.fighters[t].run_feat {
-            notes.push("target running, no Dex".to_string());
+            notes.push(AttackNote::TargetRunningNoDex);
         } else if s.denied {
-            notes.push("target denied Dex".to_string());
+            notes.push(AttackNote::TargetDeniedDex);
         }
         if them.conds.without(ConditionId::Prone) != crate::effects::ConditionSet::EMPTY {
-            notes.push(format!("target {}", others(them.conds)));
+            notes.push(AttackNote::TargetConditions { names: others(them.conds) });
         }
         if !them.effects.is_empty() {
-            let names: Vec<&str> = them.effects.iter().map(|e| &*e.effect.name).collect();
-            notes.push(format!("target under {}", names.join(", ")));
+            let names = them.effects.iter().map(|e| e.effect.name.to_string()).collect();
+            notes.push(AttackNote::TargetEffects { names });
         }
-        if !notes.is_empty() {
-            let _ = write!(text, " [{}]", notes.join(", "));
-        }
-        if d20 == 1 {
-            text.push_str(" natural 1");
-        } else if d20 == 20 {
-            text.push_str(" natural 20");
-        }
-        text
+        Box::new(AttackEvent {
+            who: a,
+            target: t,
+            weapon: atk.name.clone(),
+            aoo: swing.aoo,
+            d20,
+            bonus: s.attack,
+            total,
+            ac_kind: if s.touch { AcKind::Touch } else { AcKind::Normal },
+            ac: s.ac,
+            notes,
+            steps: Vec::new(),
+        })
     }
 }

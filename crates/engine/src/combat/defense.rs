@@ -5,9 +5,10 @@ use crate::effects::ConditionId;
 use crate::rng::Dice;
 
 use super::action::{Action, AidMode, Reason};
-use super::attack::{DEFENSIVE_AC, TOTAL_DEFENSE_AC};
+use super::attack::{DEFENSIVE_AC, DEFENSIVE_PENALTY, TOTAL_DEFENSE_AC};
 use super::engine::Engine;
-use super::log::say;
+use super::event::Event;
+use super::log::{emit, say};
 
 /// Bonus granted by a successful aid another, and the AC to beat.
 const AID_BONUS: i32 = 2;
@@ -23,7 +24,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         self.provoke_in_place(i);
         if self.st.is_active(i) {
             self.clear_condition(i, ConditionId::Prone);
-            say!(self, i, "stands up");
+            emit!(self, Event::StandsUp { who: i });
         }
         Ok(())
     }
@@ -34,7 +35,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             return Err(Reason::AlreadyProne);
         }
         self.set_condition(i, ConditionId::Prone);
-        say!(self, i, "drops prone");
+        emit!(self, Event::DropsProne { who: i });
         Ok(())
     }
 
@@ -42,7 +43,7 @@ impl<R: Dice> Engine<'_, '_, R> {
     /// no attacks of opportunity meanwhile.
     pub(crate) fn total_defense(&mut self, i: usize) -> Result<(), Reason> {
         self.st.fighters[i].total_defense = true;
-        say!(self, i, "total defense (+{TOTAL_DEFENSE_AC} dodge AC)");
+        emit!(self, Event::TotalDefense { who: i, ac: TOTAL_DEFENSE_AC });
         Ok(())
     }
 
@@ -50,7 +51,7 @@ impl<R: Dice> Engine<'_, '_, R> {
     /// AC until its next turn (a dodge bonus: it stacks with total defense's).
     pub(crate) fn fight_defensively(&mut self, i: usize) -> Result<(), Reason> {
         self.st.fighters[i].defensive = true;
-        say!(self, i, "fights defensively (-4 attack, +{DEFENSIVE_AC} dodge AC)");
+        emit!(self, Event::FightsDefensively { who: i, attack: -DEFENSIVE_PENALTY, ac: DEFENSIVE_AC });
         Ok(())
     }
 

@@ -53,7 +53,7 @@ impl<'a, 'p, R: Dice> Engine<'a, 'p, R> {
         prep: &'p PreparedEncounter,
         options: &SimOptions,
         rng: &'a mut R,
-        transcript: Option<&'a mut Vec<String>>,
+        transcript: Option<&'a mut Vec<super::event::Record>>,
     ) -> Self {
         Self {
             st: BattleState::new(prep, options),

@@ -7,7 +7,8 @@ use crate::rng::Dice;
 
 use super::action::{Action, Reason};
 use super::engine::Engine;
-use super::log::{path_text, say};
+use super::event::{Event, MoveKind, NoMove};
+use super::log::{emit, say};
 use super::movement::Line;
 use super::state::LifeState;
 
@@ -40,12 +41,12 @@ impl<R: Dice> Engine<'_, '_, R> {
             None => self.flee_square(i, budget).ok_or(Reason::UnreachableDestination)?,
         };
         if dest == start {
-            say!(self, i, "withdraw: nowhere farther to go from {start}");
+            emit!(self, Event::NoMove { who: i, why: NoMove::NowhereFarther, at: start });
             self.st.fighters[i].moved = true;
             return Ok(());
         }
-        let what = if restricted { "restricted withdraw" } else { "withdraw" };
-        say!(self, i, "{what} {}", path_text(start, &self.path));
+        let kind = if restricted { MoveKind::RestrictedWithdraw } else { MoveKind::Withdraw };
+        emit!(self, Event::Move { who: i, kind, from: start, path: self.path.clone() });
         self.st.fighters[i].moved = true;
         self.walk(i, true, true);
         Ok(())
@@ -128,10 +129,10 @@ impl<R: Dice> Engine<'_, '_, R> {
         f.moved = true;
         f.running = true;
         if self.path.is_empty() {
-            say!(self, i, "run: blocked at {start}");
+            emit!(self, Event::NoMove { who: i, why: NoMove::RunBlocked, at: start });
             return Ok(());
         }
-        say!(self, i, "run {}", path_text(start, &self.path));
+        emit!(self, Event::Move { who: i, kind: MoveKind::Run, from: start, path: self.path.clone() });
         self.walk(i, true, false);
         Ok(())
     }

@@ -7,7 +7,8 @@ use crate::rng::Dice;
 use super::action::{Action, ActionKind, ReadyTrigger, Reason, Slot};
 use super::economy::Planned;
 use super::engine::Engine;
-use super::log::say;
+use super::event::Event;
+use super::log::emit;
 use super::policy::Policy;
 use super::policy::ReactionEvent;
 
@@ -122,12 +123,15 @@ impl<R: Dice> Engine<'_, '_, R> {
         }
         if self.log.on() {
             for r in &rolls {
-                let mut line =
-                    format!("initiative: {} d20={}{:+}={}", self.st.id(r.who), r.d20, r.modifier, r.total);
-                for &(_, face) in drawn.iter().filter(|d| d.0 == r.who) {
-                    line.push_str(&format!(", roll-off d20={face}"));
-                }
-                self.log.push(line);
+                let roll_offs = drawn.iter().filter(|d| d.0 == r.who).map(|&(_, face)| face).collect();
+                let event = Event::Initiative {
+                    who: r.who,
+                    d20: r.d20,
+                    modifier: r.modifier,
+                    total: r.total,
+                    roll_offs,
+                };
+                self.log.push(self.st.round, event);
             }
         }
     }
@@ -151,7 +155,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             let i = self.st.order[k];
             if !self.st.prep.fighters[i].aware {
                 if self.st.is_active(i) {
-                    say!(self, i, "surprised: does not act");
+                    emit!(self, Event::Surprised { who: i });
                 }
                 continue;
             }
@@ -185,13 +189,13 @@ impl<R: Dice> Engine<'_, '_, R> {
                 // The queue pops from the end: inserting after t's entry plays i just before t.
                 self.queue.insert(k + 1, (i, true));
                 self.init_keys[i].0 = self.init_keys[t].0 + 1;
-                say!(self, i, "delays until just before {}", self.st.id(t));
+                emit!(self, Event::Delays { who: i, before: Some(t) });
             }
             None => {
                 self.queue.insert(0, (i, true));
                 let lowest = self.init_keys.iter().map(|k| k.0).min().unwrap_or(0);
                 self.init_keys[i].0 = lowest - 1;
-                say!(self, i, "delays until the end of the round");
+                emit!(self, Event::Delays { who: i, before: None });
             }
         }
         Ok(())
@@ -204,7 +208,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         if self.st.fighters[i].readied.replace((action, trigger)).is_none() {
             self.readied_count += 1;
         }
-        say!(self, i, "readies an attack ({})", trigger.name());
+        emit!(self, Event::Readies { who: i, trigger: trigger.name().to_string() });
         Ok(())
     }
 
@@ -237,10 +241,10 @@ impl<R: Dice> Engine<'_, '_, R> {
             let target =
                 action.target.filter(|&t| t < self.st.len() && self.st.is_active(t)).unwrap_or(actor);
             let attack = Action { kind: ActionKind::Attack, target: Some(target), ..action };
-            say!(self, r, "readied attack set off ({})", event.name());
+            emit!(self, Event::ReadiedSetOff { who: r, trigger: event.name().to_string() });
             self.reacting = true;
             if let Err(reason) = self.attack_action(r, attack, false) {
-                say!(self, r, "readied attack failed ({reason})");
+                emit!(self, Event::ReadiedFailed { who: r, reason: reason.as_str().to_string() });
             }
             self.reacting = false;
             if !self.st.is_active(actor) {

@@ -3,11 +3,17 @@
 use crate::rng::Dice;
 
 use super::engine::Engine;
-use super::log::say;
+use super::event::{Event, LifeChange, StabilizationRoll};
+use super::log::emit;
 use super::state::LifeState;
 
 /// DC of the Constitution check a dying creature makes each turn.
 const STABILIZE_DC: i32 = 10;
+
+/// The recorded stabilization roll.
+fn roll(d20: i32, con_mod: i32, total: i32) -> StabilizationRoll {
+    StabilizationRoll { d20, con_mod, total, dc: STABILIZE_DC }
+}
 
 impl<R: Dice> Engine<'_, '_, R> {
     /// Removes `amount` hit points from `i` (a wound), temporary hit points
@@ -49,8 +55,8 @@ impl<R: Dice> Engine<'_, '_, R> {
         if dead {
             self.st.fighters[i].dead = true;
             self.st.vacate(i);
-            let verb = if spec.destroyed_at_zero { "is destroyed" } else { "dies" };
-            say!(self, i, "{verb} (hp {hp})");
+            let change = if spec.destroyed_at_zero { LifeChange::Destroyed } else { LifeChange::Dies };
+            emit!(self, Event::Life { who: i, change, hp });
             return;
         }
         let after = self.st.life(i);
@@ -58,11 +64,11 @@ impl<R: Dice> Engine<'_, '_, R> {
             return;
         }
         match after {
-            LifeState::Disabled => say!(self, i, "is disabled (hp 0)"),
+            LifeState::Disabled => emit!(self, Event::Life { who: i, change: LifeChange::Disabled, hp }),
             LifeState::Dying if before == LifeState::Stable => {
-                say!(self, i, "is wounded again, dying (hp {hp})")
+                emit!(self, Event::Life { who: i, change: LifeChange::DyingAgain, hp })
             }
-            LifeState::Dying => say!(self, i, "falls unconscious, dying (hp {hp})"),
+            LifeState::Dying => emit!(self, Event::Life { who: i, change: LifeChange::Dying, hp }),
             _ => {}
         }
     }
@@ -74,7 +80,7 @@ impl<R: Dice> Engine<'_, '_, R> {
     pub(crate) fn dying_check(&mut self, i: usize) {
         let hp = self.st.fighters[i].hp;
         if self.st.fighters[i].bleed > 0 {
-            say!(self, i, "bleeding: stabilization fails (hp {hp}->{})", hp - 1);
+            emit!(self, Event::Stabilization { who: i, roll: None, stable: false, hp });
             self.st.fighters[i].hp -= 1;
             self.settle(i, LifeState::Dying);
             return;
@@ -84,13 +90,14 @@ impl<R: Dice> Engine<'_, '_, R> {
         let total = d20 + con_mod + hp;
         if d20 == 20 || total >= STABILIZE_DC {
             self.st.fighters[i].stable = true;
-            say!(self, i, "stabilization d20={d20}{con_mod:+}{hp}={total} vs DC {STABILIZE_DC} -> stable");
-        } else {
-            say!(
+            emit!(
                 self,
-                i,
-                "stabilization d20={d20}{con_mod:+}{hp}={total} vs DC {STABILIZE_DC} -> fails (hp {hp}->{})",
-                hp - 1
+                Event::Stabilization { who: i, roll: Some(roll(d20, con_mod, total)), stable: true, hp }
+            );
+        } else {
+            emit!(
+                self,
+                Event::Stabilization { who: i, roll: Some(roll(d20, con_mod, total)), stable: false, hp }
             );
             self.st.fighters[i].hp -= 1;
             self.settle(i, LifeState::Dying);
@@ -103,7 +110,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         if self.st.life(i) != LifeState::Disabled {
             return;
         }
-        say!(self, i, "strains while disabled (hp 0->-1)");
+        emit!(self, Event::Strains { who: i });
         self.st.fighters[i].hp -= 1;
         self.settle(i, LifeState::Disabled);
     }

@@ -1,56 +1,58 @@
-//! Transcript lines: `round N id: message` for turn events, raw lines otherwise.
+//! The event sink: where a battle's [`Event`]s go, if anywhere.
 //!
-//! Every caller checks `on()` (through the `say!` macro) before formatting,
-//! so a battle without transcript never builds a string.
+//! Every emission goes through `emit!` (or the temporary `say!`), which
+//! checks `on()` before building the event, so a battle nobody watches
+//! builds nothing.
 
-/// Where transcript lines go, if anywhere.
+use super::event::{Event, Record};
+
+/// Where events go, if anywhere.
 pub(crate) struct Log<'a> {
-    out: Option<&'a mut Vec<String>>,
+    out: Option<&'a mut Vec<Record>>,
 }
 
 impl<'a> Log<'a> {
     /// A log writing to `out`, or a silent one.
-    pub(crate) fn new(out: Option<&'a mut Vec<String>>) -> Self {
+    pub(crate) fn new(out: Option<&'a mut Vec<Record>>) -> Self {
         Self { out }
     }
 
-    /// Whether lines are kept.
+    /// Whether events are kept.
     #[inline]
     pub(crate) fn on(&self) -> bool {
         self.out.is_some()
     }
 
-    /// Appends a finished line.
-    pub(crate) fn push(&mut self, line: String) {
+    /// Appends an event of round `round`.
+    pub(crate) fn push(&mut self, round: u32, event: Event) {
         if let Some(out) = self.out.as_deref_mut() {
-            out.push(line);
+            out.push(Record { round, event });
         }
     }
 }
 
-/// Logs `round N id: message` for combatant `$who` when the transcript is on.
-macro_rules! say {
-    ($eng:expr, $who:expr, $($arg:tt)*) => {
+/// Emits `$event` (an [`Event`] expression, built only when the log is on).
+macro_rules! emit {
+    ($eng:expr, $event:expr) => {
         if $eng.log.on() {
-            let line = format!(
-                "round {} {}: {}",
-                $eng.st.round,
-                $eng.st.prep.fighters[$who].id,
-                format_args!($($arg)*)
-            );
-            $eng.log.push(line);
+            let event = $event;
+            $eng.log.push($eng.st.round, event);
         }
     };
 }
 
-pub(crate) use say;
-
-/// Formats a path as `(r,c)->(r,c)->…`.
-pub(crate) fn path_text(start: crate::map::Pos, path: &[crate::map::Pos]) -> String {
-    use std::fmt::Write;
-    let mut s = start.to_string();
-    for p in path {
-        let _ = write!(s, "->{p}");
-    }
-    s
+/// TEMPORARY shim: emits a free-text [`Event::Text`] about combatant `$who`
+/// (`round N id: message` once rendered), for rules not yet converted to a
+/// typed event. New code emits typed events with `emit!`; the remaining
+/// uses are to be converted, then this macro removed.
+macro_rules! say {
+    ($eng:expr, $who:expr, $($arg:tt)*) => {
+        if $eng.log.on() {
+            let event = $crate::combat::event::Event::Text { who: $who, text: format!($($arg)*) };
+            $eng.log.push($eng.st.round, event);
+        }
+    };
 }
+
+pub(crate) use emit;
+pub(crate) use say;

@@ -4,7 +4,8 @@
 //! orchestrates and the rule modules decide, each an `impl` block on the
 //! engine: `turn` (initiative, rounds), `economy` (action budget), `movement`, `attack` (attack rolls),
 //! `damage` (criticals, reductions), `life` (life states), `aoo` (attacks of
-//! opportunity), `policy` (decisions), `log` (transcript lines).
+//! opportunity), `policy` (decisions), `event` (what happened, typed) and
+//! `log` (the one sink events go through).
 
 use serde::{Deserialize, Serialize};
 
@@ -20,6 +21,9 @@ mod damage;
 mod defense;
 mod economy;
 mod engine;
+pub mod event;
+#[cfg(test)]
+pub(crate) mod event_text;
 mod fullmove;
 mod initiative;
 mod life;
@@ -106,9 +110,8 @@ pub struct RunOutcome {
     pub summons: Vec<CombatantOutcome>,
 }
 
-/// Plays one battle with the default policy for everyone. When `transcript`
-/// is given, the engine appends its readable lines (`round N id: message`,
-/// and raw lines such as initiative).
+/// Plays one battle with the default policy for everyone. When `events` is
+/// given, the engine appends what happened ([`event::Event`]s).
 ///
 /// Prepares the encounter on every call: to play many battles of the same
 /// encounter, prepare it once and call [`run_prepared`].
@@ -121,11 +124,11 @@ pub fn run_combat<R: Dice>(
     encounter: &Encounter,
     options: &SimOptions,
     rng: &mut R,
-    transcript: Option<&mut Vec<String>>,
+    events: Option<&mut Vec<event::Record>>,
 ) -> RunOutcome {
     let prepared = PreparedEncounter::new(encounter)
         .unwrap_or_else(|e| panic!("encounter passed validation but cannot be prepared: {e}"));
-    run_prepared(&prepared, options, rng, transcript, &mut DefaultPolicy)
+    run_prepared(&prepared, options, rng, events, &mut DefaultPolicy)
 }
 
 /// Plays one battle of a prepared encounter, every turn decided by `policy`.
@@ -133,10 +136,10 @@ pub fn run_prepared<R: Dice>(
     prepared: &PreparedEncounter,
     options: &SimOptions,
     rng: &mut R,
-    transcript: Option<&mut Vec<String>>,
+    events: Option<&mut Vec<event::Record>>,
     policy: &mut dyn Policy,
 ) -> RunOutcome {
-    engine::Engine::new(prepared, options, rng, transcript).run(policy)
+    engine::Engine::new(prepared, options, rng, events).run(policy)
 }
 
 /// [`run_prepared`] with a reaction policy: combatants may take immediate
@@ -145,11 +148,11 @@ pub fn run_prepared_with_reactions<R: Dice>(
     prepared: &PreparedEncounter,
     options: &SimOptions,
     rng: &mut R,
-    transcript: Option<&mut Vec<String>>,
+    events: Option<&mut Vec<event::Record>>,
     policy: &mut dyn Policy,
     reactions: &mut dyn Reactions,
 ) -> RunOutcome {
-    let mut engine = engine::Engine::new(prepared, options, rng, transcript);
+    let mut engine = engine::Engine::new(prepared, options, rng, events);
     engine.reactions = Some(reactions);
     engine.run(policy)
 }

@@ -8,7 +8,8 @@ use crate::rng::Dice;
 use super::action::{Action, Reason};
 use super::attack::Swing;
 use super::engine::Engine;
-use super::log::{path_text, say};
+use super::event::{Event, MoveKind, NoMove};
+use super::log::emit;
 use super::state::{BattleState, LifeState};
 
 /// The squares of the Bresenham line from `from` (excluded) to `to` (included).
@@ -344,15 +345,15 @@ impl<R: Dice> Engine<'_, '_, R> {
             None => self.searched_route(i, action.destination, target, budget)?,
         };
         if dest == start {
-            say!(self, i, "move: already in position at {start}");
+            emit!(self, Event::NoMove { who: i, why: NoMove::AlreadyInPosition, at: start });
             return Ok(());
         }
         self.trim_path(i, start, budget);
         if self.path.is_empty() {
-            say!(self, i, "move: cannot progress from {start}");
+            emit!(self, Event::NoMove { who: i, why: NoMove::CannotProgress, at: start });
             return Ok(());
         }
-        say!(self, i, "move {}", path_text(start, &self.path));
+        emit!(self, Event::Move { who: i, kind: MoveKind::Move, from: start, path: self.path.clone() });
         self.walk(i, true, false);
         self.st.fighters[i].moved = true;
         Ok(())
@@ -509,7 +510,7 @@ impl<R: Dice> Engine<'_, '_, R> {
                 .copied()
                 .find(|&p| self.st.access(i, p) == Access::Open)
                 .unwrap_or(start);
-            say!(self, i, "falls back to {end}");
+            emit!(self, Event::FallsBack { who: i, to: end });
         }
         self.st.relocate(i, end);
     }
@@ -535,7 +536,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             return Err(Reason::UnreachableDestination);
         }
         let start = self.st.fighters[i].pos;
-        say!(self, i, "5-foot step {start}->{dest}");
+        emit!(self, Event::Step { who: i, from: start, to: dest });
         self.st.relocate(i, dest);
         self.st.fighters[i].stepped = true;
         if !self.st.zones.is_empty() {
@@ -574,7 +575,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         let start = self.st.fighters[i].pos;
         self.path.clear();
         self.path.extend(Line::new(start, end));
-        say!(self, i, "charge {}", path_text(start, &self.path));
+        emit!(self, Event::Move { who: i, kind: MoveKind::Charge, from: start, path: self.path.clone() });
         self.st.fighters[i].charged = true;
         self.st.fighters[i].moved = true;
         self.walk(i, true, false);

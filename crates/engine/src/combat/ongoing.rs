@@ -14,7 +14,8 @@ use crate::rng::Dice;
 
 use super::attack::Swing;
 use super::engine::Engine;
-use super::log::say;
+use super::event::Event;
+use super::log::{emit, say};
 
 /// How a confused creature spends its turn (CRB "Confused").
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -51,7 +52,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         let bleed = self.st.fighters[i].bleed;
         if bleed > 0 {
             let hp = self.st.fighters[i].hp;
-            say!(self, i, "bleeds {bleed} (hp {hp}->{})", hp - bleed as i32);
+            emit!(self, Event::Bleeds { who: i, amount: bleed, hp });
             self.st.fighters[i].out.damage_taken += bleed;
             self.wound(i, bleed);
         }
@@ -69,7 +70,7 @@ impl<R: Dice> Engine<'_, '_, R> {
                 Some(e) if e < ENERGY.len() => rolled.saturating_sub(spec.energy_resist[e]),
                 _ => rolled,
             };
-            say!(self, i, "takes {dealt} from {name}");
+            emit!(self, Event::RecurringDamage { who: i, dealt, effect: name.to_string() });
             self.st.fighters[i].out.damage_taken += dealt;
             self.wound(i, dealt);
             k += 1;
@@ -85,7 +86,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         }
         f.bleed = amount;
         self.set_condition(i, ConditionId::Bleeding);
-        say!(self, i, "is bleeding ({amount} per turn)");
+        emit!(self, Event::StartsBleeding { who: i, amount });
     }
 
     /// Stops `i`'s bleeding (any healing does, CRB "Bleed").
@@ -93,7 +94,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         if self.st.fighters[i].bleed > 0 {
             self.st.fighters[i].bleed = 0;
             self.clear_condition(i, ConditionId::Bleeding);
-            say!(self, i, "stops bleeding");
+            emit!(self, Event::StopsBleeding { who: i });
         }
     }
 

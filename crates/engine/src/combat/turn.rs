@@ -5,7 +5,8 @@ use crate::rng::Dice;
 use super::action::{Action, ActionKind, ActionResult, Reason, Slot};
 use super::economy::apply_budget;
 use super::engine::Engine;
-use super::log::say;
+use super::event::{BattleResult, Event};
+use super::log::emit;
 use super::policy::Policy;
 use super::state::LifeState;
 use super::{CombatantOutcome, RunOutcome};
@@ -74,17 +75,17 @@ impl<R: Dice> Engine<'_, '_, R> {
     fn finish(&mut self, decided: Option<Option<u32>>) -> RunOutcome {
         let rounds = self.st.round;
         let winner = decided.flatten();
-        if self.log.on() {
-            let unit = if rounds == 1 { "round" } else { "rounds" };
-            let line = match decided {
-                Some(Some(w)) => {
-                    format!("battle over: {} win in {rounds} {unit}", self.st.prep.sides[w as usize])
-                }
-                Some(None) => format!("battle over: no side standing after {rounds} {unit}"),
-                None => format!("battle over: draw after {rounds} {unit}"),
-            };
-            self.log.push(line);
-        }
+        emit!(
+            self,
+            Event::BattleOver {
+                rounds,
+                result: match decided {
+                    Some(Some(w)) => BattleResult::Won { side: w as usize },
+                    Some(None) => BattleResult::NoneStanding,
+                    None => BattleResult::Draw,
+                },
+            }
+        );
         let outcome = |i: usize| {
             let f = &self.st.fighters[i];
             CombatantOutcome {
@@ -123,7 +124,7 @@ impl<R: Dice> Engine<'_, '_, R> {
     /// Resumes a delayed turn: no second start of turn.
     fn resume_turn(&mut self, i: usize, policy: &mut dyn Policy) {
         if !self.st.fighters[i].dead && self.st.is_active(i) {
-            say!(self, i, "acts after delaying");
+            emit!(self, Event::ActsAfterDelay { who: i });
             self.act(i, policy, false);
         }
     }
@@ -168,7 +169,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         let ongoing = f.bleed > 0 || !f.effects.is_empty();
         if f.readied.take().is_some() {
             self.readied_count -= 1;
-            say!(self, i, "ready expired (trigger never occurred)");
+            emit!(self, Event::ReadyExpired { who: i });
         }
         if ongoing || self.st.timed_effects > 0 {
             self.start_of_turn_effects(i);
@@ -247,8 +248,15 @@ impl<R: Dice> Engine<'_, '_, R> {
             if result.ok && result.reason == Some(Reason::Delayed) {
                 delayed = true;
             } else if let Some(reason) = result.reason.filter(|_| !result.ok) {
-                let verb = if p.dropped.is_some() { "dropped" } else { "failed" };
-                say!(self, i, "{} {verb} ({reason})", result.kind);
+                emit!(
+                    self,
+                    Event::ActionFailed {
+                        who: i,
+                        action: result.kind.name().to_string(),
+                        dropped: p.dropped.is_some(),
+                        reason: reason.as_str().to_string(),
+                    }
+                );
             }
             self.st.last_results[i].push(result);
         }

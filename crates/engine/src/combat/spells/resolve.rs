@@ -5,14 +5,13 @@
 //! calls for (one roll per kind of save and creature, harmless spells
 //! forgone by willing allies, cover on Reflex saves against an area).
 
-use std::fmt::Write;
-
 use crate::effects::{Behaviour, Behaviours, Context, Descriptor, SaveKind, Targets};
 use crate::rng::Dice;
 use crate::spell::effect::{EffectKind, EffectSave};
 use crate::spell::model::{AttackKind, SaveBonusWhen, SaveOutcome, TargetKind};
 
 use super::super::engine::Engine;
+use super::super::event::{AcKind, Attack, AttackStep, Event, TouchKind};
 use super::super::log::say;
 use super::cast::Cast;
 
@@ -258,17 +257,28 @@ impl<R: Dice> Engine<'_, '_, R> {
         let total = d20 + s.attack;
         let mut hit = d20 != 1 && (d20 == 20 || total >= s.ac);
         let kind = if melee {
-            "touch"
+            TouchKind::Touch
         } else if ray {
-            "ray"
+            TouchKind::Ray
         } else {
-            "ranged touch"
+            TouchKind::RangedTouch
         };
-        let mut text = String::new();
-        if self.log.on() {
-            let _ =
-                write!(text, "{kind} vs {} d20={d20}{:+}={total} touch AC {}", self.st.id(t), s.attack, s.ac);
-        }
+        // The event is an `Attack` for its steps (threat, miss chance, image); emitted as a `TouchAttack`.
+        let mut ev = self.log.on().then(|| {
+            Box::new(Attack {
+                who: a,
+                target: t,
+                weapon: String::new(),
+                aoo: false,
+                d20,
+                bonus: s.attack,
+                total,
+                ac_kind: AcKind::Touch,
+                ac: s.ac,
+                notes: Vec::new(),
+                steps: Vec::new(),
+            })
+        });
         let ctx = Context { melee, ranged: !melee, ..Context::default() };
         let true_strike = Behaviours(self.st.fighters[a].fx).has(Behaviours::TRUE_STRIKE);
         self.spend_one_shots(a, if melee { Targets::MELEE_ATTACK } else { Targets::RANGED_ATTACK }, &ctx);
@@ -276,14 +286,14 @@ impl<R: Dice> Engine<'_, '_, R> {
         if hit && can_crit && d20 == 20 {
             let c20 = self.rng.roll(20) as i32;
             crit = c20 != 1 && (c20 == 20 || c20 + s.attack >= s.ac);
-            if self.log.on() {
-                let _ = write!(
-                    text,
-                    " threat: confirm d20={c20}{:+}={} -> {}",
-                    s.attack,
-                    c20 + s.attack,
-                    if crit { "CRIT x2" } else { "no crit" }
-                );
+            if let Some(ev) = ev.as_mut() {
+                let crit_mult = crit.then_some(2);
+                ev.steps.push(AttackStep::Threat {
+                    d20: c20,
+                    bonus: s.attack,
+                    total: c20 + s.attack,
+                    crit_mult,
+                });
             }
         }
         if hit {
@@ -293,13 +303,19 @@ impl<R: Dice> Engine<'_, '_, R> {
                 if d100 <= u32::from(miss_chance) {
                     hit = false;
                     crit = false;
-                    if self.log.on() {
-                        let _ = write!(text, " concealment {miss_chance}%: d100={d100} -> MISS");
+                    if let Some(ev) = ev.as_mut() {
+                        let step = AttackStep::MissChance {
+                            blinded: false,
+                            chance: miss_chance,
+                            d100,
+                            missed: true,
+                        };
+                        ev.steps.push(step);
                     }
                 }
             }
         }
-        if hit && self.image_takes_hit(a, t, s.attack, d20, &mut text) {
+        if hit && self.image_takes_hit(a, t, s.attack, d20, &mut ev) {
             hit = false;
             crit = false;
         }
@@ -308,7 +324,11 @@ impl<R: Dice> Engine<'_, '_, R> {
             out.hits += 1;
             out.crits += u32::from(crit);
         }
-        say!(self, a, "{text} -> {}", if hit { "HIT" } else { "MISS" });
+        if let Some(ev) = ev {
+            let Attack { d20, bonus, total, ac, steps, .. } = *ev;
+            let event = Event::TouchAttack { who: a, target: t, kind, d20, bonus, total, ac, steps, hit };
+            self.log.push(self.st.round, event);
+        }
         self.after_attack(a, t, false);
         (hit, crit)
     }

@@ -226,7 +226,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         t: usize,
         attack: i32,
         d20: i32,
-        text: &mut String,
+        ev: &mut Option<Box<crate::combat::event::Attack>>,
     ) -> bool {
         if !Behaviours(self.st.fighters[t].fx).has(Behaviours::IMAGES) {
             return false;
@@ -244,14 +244,12 @@ impl<R: Dice> Engine<'_, '_, R> {
         let spec = &self.st.prep.fighters[t];
         let image_ac = 10 + spec.size.modifier() + spec.dex_mod;
         let struck = d20 + attack >= image_ac || d20 == 20;
-        if self.log.on() {
-            let _ = write!(text, " an image is attacked (1d{}={pick})", images + 1);
+        if let Some(ev) = ev.as_mut() {
+            let left = struck.then_some(images - 1);
+            ev.steps.push(crate::combat::event::AttackStep::Image { die: images + 1, roll: pick, left });
         }
         if struck {
             self.st.fighters[t].effects[k].effect.pool -= 1;
-            if self.log.on() {
-                let _ = write!(text, ", destroyed ({} left)", images - 1);
-            }
             if images <= 1 {
                 self.remove_effect_at(t, k, "is gone (no image left)");
             }

@@ -48,7 +48,7 @@ fn full_attack_iterates_manufactured_weapons() {
     turn(&mut e, 0, vec![Action::at(ActionKind::FullAttack, 1)]);
     drop(e);
     assert_eq!(
-        b.lines,
+        b.lines(),
         [
             "round 1 fighter: longsword vs dummy d20=10+8=18 AC 15 -> HIT 4 dmg (hp 100->96)",
             "round 1 fighter: longsword vs dummy d20=9+3=12 AC 15 [iterative -5] -> MISS",
@@ -66,7 +66,7 @@ fn natural_attacks_never_iterate_and_count_sweeps() {
     turn(&mut e, 0, vec![Action::at(ActionKind::FullAttack, 1)]);
     drop(e);
     assert_eq!(
-        b.lines,
+        b.lines(),
         [
             "round 1 fighter: claw vs dummy d20=15+5=20 AC 15 -> HIT 2 dmg (hp 100->98)",
             "round 1 fighter: claw vs dummy d20=3+5=8 AC 15 -> MISS",
@@ -96,7 +96,7 @@ fn natural_twenty_always_hits_and_natural_one_always_misses() {
     e.strike(0, 0, 1, Swing::default());
     drop(e);
     assert_eq!(
-        b.lines,
+        b.lines(),
         [
             "round 1 fighter: dagger vs dummy d20=20-10=10 AC 15 natural 20 -> HIT, threat: confirm d20=5-10=-5 -> no crit, 1 dmg (hp 100->99)"
         ]
@@ -105,7 +105,7 @@ fn natural_twenty_always_hits_and_natural_one_always_misses() {
     let mut e = b.engine(&prep, &SimOptions::default());
     e.strike(0, 1, 1, Swing::default());
     drop(e);
-    assert_eq!(b.lines, ["round 1 fighter: club vs dummy d20=1+30=31 AC 15 natural 1 -> MISS"]);
+    assert_eq!(b.lines(), ["round 1 fighter: club vs dummy d20=1+30=31 AC 15 natural 1 -> MISS"]);
 }
 
 fn falchion(features: serde_json::Value) -> crate::combat::PreparedEncounter {
@@ -129,7 +129,7 @@ fn threat_range_and_confirmation_with_the_same_modifiers() {
     assert_eq!(e.st.fighters[0].out.crits, 1);
     drop(e);
     assert_eq!(
-        b.lines,
+        b.lines(),
         [
             "round 1 orc: falchion vs dummy d20=18+5=23 AC 15 -> HIT, threat: confirm d20=10+5=15 -> CRIT x2, 18 dmg (hp 100->82)"
         ]
@@ -139,7 +139,7 @@ fn threat_range_and_confirmation_with_the_same_modifiers() {
     let mut e = b.engine(&prep, &SimOptions::default());
     e.strike(0, 0, 1, Swing::default());
     drop(e);
-    assert_eq!(b.lines, ["round 1 orc: falchion vs dummy d20=17+5=22 AC 15 -> HIT 9 dmg (hp 100->91)"]);
+    assert_eq!(b.lines(), ["round 1 orc: falchion vs dummy d20=17+5=22 AC 15 -> HIT 9 dmg (hp 100->91)"]);
 }
 
 #[test]
@@ -271,7 +271,7 @@ fn energy_is_resisted_per_component_and_never_multiplied() {
     assert_eq!(e.st.fighters[1].out.damage_taken, 22);
     drop(e);
     assert_eq!(
-        b.lines,
+        b.lines(),
         [
             "round 1 hero: flaming sword vs troll d20=19+10=29 AC 10 -> HIT, threat: confirm d20=12+10=22 -> CRIT x2, 22 dmg (rolled 27) (hp 100->78)"
         ]

@@ -64,10 +64,10 @@ fn stored_paths_change_no_outcome() {
         for run in 0..20 {
             let transcript = |prep: &crate::combat::PreparedEncounter| {
                 let mut rng = crate::rng::SeededRng::for_run(5, run);
-                let mut lines = Vec::new();
+                let mut events = Vec::new();
                 let policy = &mut crate::combat::DefaultPolicy;
-                crate::combat::run_prepared(prep, &options, &mut rng, Some(&mut lines), policy);
-                lines
+                crate::combat::run_prepared(prep, &options, &mut rng, Some(&mut events), policy);
+                events
             };
             assert_eq!(transcript(&stored), transcript(&searched), "run {run}");
         }
@@ -158,17 +158,19 @@ fn batches_are_deterministic_across_thread_counts() {
     assert_ne!(one, run_batch(&encounter, &options, 12, 0..300));
     // With and without a transcript, run by run.
     for run in [0, 7, 123] {
-        let (outcome, lines) = run_with_transcript(&encounter, &options, 11, run);
+        let (outcome, transcript) = run_with_transcript(&encounter, &options, 11, run);
         assert_eq!(outcome, one[run as usize]);
-        assert!(lines.last().is_some_and(|l| l.starts_with("battle over: ")));
+        let last = transcript.events.last().map(|r| &r.event);
+        assert!(matches!(last, Some(crate::combat::event::Event::BattleOver { .. })), "{last:?}");
     }
 }
 
 #[test]
 #[ignore = "prints a transcript"]
 fn print_goblins_vs_orcs() {
-    let (outcome, lines) = run_with_transcript(&goblins_vs_orcs(), &SimOptions::default(), 1, 0);
-    for l in &lines {
+    let (outcome, transcript) = run_with_transcript(&goblins_vs_orcs(), &SimOptions::default(), 1, 0);
+    let ids: Vec<String> = transcript.combatants.iter().map(|c| c.id.clone()).collect();
+    for l in crate::combat::event_text::lines(&ids, &transcript.sides, &transcript.events) {
         println!("{l}");
     }
     println!("{outcome:?}");

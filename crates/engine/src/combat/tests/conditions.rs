@@ -67,11 +67,11 @@ fn a_blinded_attacker_misses_half_its_hits_and_makes_no_attack_of_opportunity() 
     turn(&mut e, 1, vec![Action::new(Move).with_destination(at(1, 6))]);
     assert_eq!(e.st.aoo_left(0), 1);
     drop(e);
-    assert!(b.lines.iter().any(|l| l.contains("attacker blinded 50%: d100=50 -> MISS")), "{:?}", b.lines);
+    assert!(b.lines().iter().any(|l| l.contains("attacker blinded 50%: d100=50 -> MISS")), "{:?}", b.lines());
     assert!(
-        b.lines.iter().any(|l| l.contains("AoO on target suppressed (total concealment)")),
+        b.lines().iter().any(|l| l.contains("AoO on target suppressed (total concealment)")),
         "{:?}",
-        b.lines
+        b.lines()
     );
 }
 
@@ -91,7 +91,7 @@ fn a_helpless_target_is_hit_at_plus_four_in_melee_against_dexterity_zero() {
     turn(&mut e, 1, vec![Action::at(Attack, 0)]);
     assert!(e.st.last_results(1).is_empty());
     drop(e);
-    assert!(b.lines.iter().any(|l| l == "round 1 target: loses its turn (paralyzed)"), "{:?}", b.lines);
+    assert!(b.lines().iter().any(|l| l == "round 1 target: loses its turn (paralyzed)"), "{:?}", b.lines());
 }
 
 #[test]
@@ -119,7 +119,7 @@ fn concealment_is_rolled_after_the_hit_and_blur_is_twenty_percent() {
     assert_eq!(e.st.hp(1), 46);
     drop(e);
     assert_eq!(
-        b.lines[0],
+        b.lines()[0],
         "round 1 hero: sword vs target d20=12+0=12 AC 12 [target denied Dex, target stunned blurred] -> HIT concealment 20%: d100=20 -> MISS"
     );
 }
@@ -238,8 +238,9 @@ fn confusion_rolls_d100_at_the_start_of_the_turn() {
     assert_eq!(e.st.hp(1), 26);
     assert!(e.st.fighters[0].no_aoo, "a confused creature makes no attack of opportunity");
     drop(e);
+    let lines = b.lines();
     let confusion: Vec<&str> =
-        b.lines.iter().filter(|l| l.contains(": confused d%")).map(String::as_str).collect();
+        lines.iter().filter(|l| l.contains(": confused d%")).map(String::as_str).collect();
     assert_eq!(
         confusion,
         [

@@ -59,11 +59,11 @@ fn a_timed_effect_ends_at_the_start_of_its_source_s_turn_after_its_rounds() {
     assert!(e.st.effects(1).is_empty());
     drop(e);
     assert!(
-        b.lines.contains(&"round 1 target: is affected by bless for 2 rounds".to_string()),
+        b.lines().contains(&"round 1 target: is affected by bless for 2 rounds".to_string()),
         "{:?}",
-        b.lines
+        b.lines()
     );
-    assert!(b.lines.contains(&"round 1 target: bless wears off".to_string()), "{:?}", b.lines);
+    assert!(b.lines().contains(&"round 1 target: bless wears off".to_string()), "{:?}", b.lines());
 }
 
 #[test]
@@ -170,9 +170,9 @@ fn saving_throws_keep_natural_one_and_twenty_and_read_descriptors() {
     assert_eq!((r.d20, r.total()), (12, 12));
     drop(e);
     assert!(
-        b.lines.contains(&"round 1 target: will save d20=12+0=12 vs DC 12 -> saves".to_string()),
+        b.lines().contains(&"round 1 target: will save d20=12+0=12 vs DC 12 -> saves".to_string()),
         "{:?}",
-        b.lines
+        b.lines()
     );
 }
 
@@ -239,7 +239,11 @@ fn recurring_damage_is_rolled_each_turn_and_resisted() {
     e.begin_turn(1);
     assert_eq!(e.st.hp(1), 27);
     drop(e);
-    assert!(b.lines.contains(&"round 1 salamander: takes 3 from acid arrow".to_string()), "{:?}", b.lines);
+    assert!(
+        b.lines().contains(&"round 1 salamander: takes 3 from acid arrow".to_string()),
+        "{:?}",
+        b.lines()
+    );
 }
 
 #[test]

@@ -54,7 +54,7 @@ fn power_attack_needs_the_feat_and_trades_attack_for_damage_until_the_next_turn(
     assert!(!e.st.power_attack_on(0), "it lasts until its next turn");
     drop(e);
     assert_eq!(
-        b.lines,
+        b.lines(),
         [
             "round 1 barbarian: power attack (-2 melee attack and CMB, +4 damage)",
             "round 1 barbarian: greatsword vs dummy d20=10+4=14 AC 14 [power attack -2] -> HIT 17 dmg (hp 200->183)",
@@ -211,7 +211,7 @@ fn sneak_attack_adds_its_dice_against_a_flanked_foe_after_the_critical_multiplie
     e.strike(0, 0, 2, Swing::default());
     assert_eq!(e.st.hp(2), 100 - 19);
     drop(e);
-    assert!(b.lines[0].contains("sneak attack +2d6 19 dmg"), "{:?}", b.lines);
+    assert!(b.lines()[0].contains("sneak attack +2d6 19 dmg"), "{:?}", b.lines());
 }
 
 #[test]

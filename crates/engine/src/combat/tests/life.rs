@@ -30,7 +30,7 @@ fn exactly_zero_is_disabled_and_still_active() {
     assert_eq!(e.st.life(0), LifeState::Disabled);
     assert!(e.st.is_active(0));
     drop(e);
-    assert_eq!(b.lines, ["round 1 hero: is disabled (hp 0)"]);
+    assert_eq!(b.lines(), ["round 1 hero: is disabled (hp 0)"]);
 }
 
 #[test]
@@ -48,7 +48,7 @@ fn a_standard_action_at_zero_costs_one_hit_point() {
     assert_eq!(e.st.last_results(0), [ActionResult::done(ActionKind::Attack)]);
     drop(e);
     assert_eq!(
-        b.lines,
+        b.lines(),
         [
             "round 1 hero: sword vs brute d20=10+0=10 AC 10 -> HIT 3 dmg (hp 10->7)",
             "round 1 hero: strains while disabled (hp 0->-1)",
@@ -87,7 +87,7 @@ fn dying_check_failure_loses_one_hit_point() {
     assert_eq!(e.st.life(0), LifeState::Dying);
     assert!(e.st.last_results(0).is_empty(), "a dying creature does not act");
     drop(e);
-    assert_eq!(b.lines, ["round 1 hero: stabilization d20=5+1-3=3 vs DC 10 -> fails (hp -3->-4)"]);
+    assert_eq!(b.lines(), ["round 1 hero: stabilization d20=5+1-3=3 vs DC 10 -> fails (hp -3->-4)"]);
 }
 
 #[test]
@@ -103,7 +103,7 @@ fn dying_check_success_stabilizes() {
     turn(&mut e, 0, vec![]);
     assert_eq!(e.rng.remaining(), 0);
     drop(e);
-    assert_eq!(b.lines, ["round 1 hero: stabilization d20=12+1-3=10 vs DC 10 -> stable"]);
+    assert_eq!(b.lines(), ["round 1 hero: stabilization d20=12+1-3=10 vs DC 10 -> stable"]);
 }
 
 #[test]
@@ -134,7 +134,7 @@ fn a_new_wound_on_a_stable_creature_resumes_dying() {
     assert_eq!(e.st.hp(0), -6);
     drop(e);
     assert_eq!(
-        b.lines,
+        b.lines(),
         [
             "round 1 hero: is wounded again, dying (hp -5)",
             "round 1 hero: stabilization d20=3+1-5=-1 vs DC 10 -> fails (hp -5->-6)",
@@ -169,7 +169,7 @@ fn death_at_minus_constitution() {
     assert_eq!((e.st.hp(0), e.st.life(0)), (-12, LifeState::Dead));
     assert_eq!(e.st.occupant(at(1, 1)), None, "the dead leave the grid");
     drop(e);
-    assert_eq!(b.lines, ["round 1 hero: falls unconscious, dying (hp -11)", "round 1 hero: dies (hp -12)"]);
+    assert_eq!(b.lines(), ["round 1 hero: falls unconscious, dying (hp -11)", "round 1 hero: dies (hp -12)"]);
 }
 
 #[test]
@@ -183,7 +183,7 @@ fn undead_are_destroyed_at_zero() {
     e.wound(0, 10);
     assert_eq!(e.st.life(0), LifeState::Dead);
     drop(e);
-    assert_eq!(b.lines, ["round 1 hero: is destroyed (hp 0)"]);
+    assert_eq!(b.lines(), ["round 1 hero: is destroyed (hp 0)"]);
 }
 
 #[test]

@@ -77,7 +77,7 @@ fn the_save_dc_is_ten_plus_spell_level_plus_the_casting_modifier() {
     turn(&mut e, 0, vec![Action::cast(hold, Some(1))]);
     assert!(e.st.has_condition(1, C::Paralyzed));
     drop(e);
-    assert!(b.lines.iter().any(|l| l.contains("vs DC 15 -> fails")));
+    assert!(b.lines().iter().any(|l| l.contains("vs DC 15 -> fails")));
     // Heighten raises the DC with the slot.
     let cleric = caster(
         "Cleric",
@@ -110,7 +110,7 @@ fn spell_resistance_is_checked_per_creature_with_caster_level() {
     turn(&mut e, 0, vec![Action::cast(mm, Some(1))]);
     assert_eq!(e.st.hp(1), 50);
     drop(e);
-    assert!(b.lines.iter().any(|l| l.contains("RESISTED")));
+    assert!(b.lines().iter().any(|l| l.contains("RESISTED")));
     // d20=15: overcome.
     let mut b = Bench::new(&[15, 1, 1, 1]);
     let mut e = b.engine(&prep, &SimOptions::default());
@@ -184,7 +184,7 @@ fn casting_in_a_threatened_square_provokes_unless_cast_defensively() {
     assert_eq!(e.st.hp(1), 30, "the spell was lost");
     assert_eq!(e.st.hp(0), 36);
     drop(e);
-    assert!(b.lines.iter().any(|l| l.contains("Magic Missile is lost")));
+    assert!(b.lines().iter().any(|l| l.contains("Magic Missile is lost")));
     // Defensively: no attack of opportunity, DC 15 + 2 = 17, d20=10 + 8 = 18 succeeds.
     let mut b = Bench::new(&[10, 1, 1, 1]);
     let mut e = b.engine(&prep, &SimOptions::default());
@@ -215,7 +215,7 @@ fn a_one_round_spell_takes_effect_at_the_start_of_the_next_turn_and_damage_can_s
     turn(&mut e, 0, vec![]);
     assert!(!e.st.has_condition(1, C::Asleep));
     drop(e);
-    assert!(b.lines.iter().any(|l| l.contains("Sleep fizzles")));
+    assert!(b.lines().iter().any(|l| l.contains("Sleep fizzles")));
 }
 
 #[test]
@@ -416,8 +416,9 @@ fn summoned_creatures_arrive_on_the_caster_s_turn_with_their_own_rows_and_leave_
     assert!(roster[0].id.starts_with("celestial_"), "{roster:?}");
     let sm = prep.spell_index("Summon Monster I").unwrap();
     let mut rng = crate::rng::SeededRng::for_run(3, 0);
-    let mut lines = Vec::new();
-    let mut e = crate::combat::engine::Engine::new(&prep, &SimOptions::default(), &mut rng, Some(&mut lines));
+    let mut events = Vec::new();
+    let mut e =
+        crate::combat::engine::Engine::new(&prep, &SimOptions::default(), &mut rng, Some(&mut events));
     e.roll_initiative();
     e.start_round();
     turn_any(&mut e, 0, vec![Action::cast(sm, Some(1))]);
@@ -425,13 +426,14 @@ fn summoned_creatures_arrive_on_the_caster_s_turn_with_their_own_rows_and_leave_
     turn_any(&mut e, 0, vec![]);
     if e.st.fighters[2].gone {
         drop(e);
-        panic!("not summoned: {lines:?}");
+        panic!("not summoned: {:?}", super::support::english(&prep, &events));
     }
     assert!(e.st.is_active(2));
     assert_eq!(e.st.fighters[2].summon_left, 1, "1 round per level");
     turn_any(&mut e, 0, vec![]);
     assert!(e.st.fighters[2].gone, "the spell ended");
     drop(e);
+    let lines = super::support::english(&prep, &events);
     assert!(lines.iter().any(|l| l.contains("is summoned")), "{lines:?}");
     // A whole battle reports the reserved row.
     let o = crate::runner::run_one(&enc, &SimOptions::default(), 1, 0);

@@ -67,11 +67,11 @@ fn a_trip_provokes_and_the_damage_is_a_penalty_on_the_roll() {
     assert_eq!(e.st.aoo_left(1), 0, "the provoked attack spends the foe's allowance");
     drop(e);
     assert!(
-        b.lines.contains(
+        b.lines().contains(
             &"round 1 fighter: trip vs foe CMB d20=12+3=15 vs CMD 11 [AoO damage -4] -> success".to_string()
         ),
         "{:?}",
-        b.lines
+        b.lines()
     );
 }
 

@@ -78,7 +78,7 @@ fn standing_up_provokes_while_still_prone() {
     assert!(!e.st.is_prone(0));
     drop(e);
     assert_eq!(
-        &b.lines[1..],
+        &b.lines()[1..],
         [
             "round 1 target: AoO: sword vs hero d20=8+0=8 AC 6 [target prone -4] -> HIT 3 dmg (hp 10->7)",
             "round 1 hero: stands up",
@@ -103,11 +103,11 @@ fn total_defense_and_fighting_defensively() {
     assert_eq!(e.st.situation(1, 0, 0, Swing::default()).ac, 12);
     drop(e);
     assert!(
-        b.lines
+        b.lines()
             .iter()
             .any(|l| l == "round 1 hero: sword vs target d20=10-4=6 AC 16 [fighting defensively -4] -> MISS"),
         "{:?}",
-        b.lines
+        b.lines()
     );
 }
 
@@ -167,7 +167,7 @@ fn a_firearm_misfires_on_a_natural_1_and_breaks() {
     assert_eq!(e.st.last_results(0), [ActionResult::failed(Attack, Reason::WeaponUnavailable)]);
     drop(e);
     assert_eq!(
-        b.lines[0],
+        b.lines()[0],
         "round 1 gunner: pistol vs target d20=1+3=4 touch AC 12 natural 1 -> MISS, MISFIRE (broken)"
     );
 }
@@ -184,7 +184,7 @@ fn natural_attacks_never_iterate_and_count_sweeps_stop_when_the_target_falls() {
     turn(&mut e, 0, vec![Action::at(FullAttack, 1)]);
     drop(e);
     // One claw kills (10 - 24 = -14 <= -12): the second sweep is lost, no iteratives.
-    assert_eq!(b.lines.iter().filter(|l| l.contains("claw vs")).count(), 1, "{:?}", b.lines);
+    assert_eq!(b.lines().iter().filter(|l| l.contains("claw vs")).count(), 1, "{:?}", b.lines());
 }
 
 #[test]
@@ -195,13 +195,13 @@ fn surprise_round_gives_aware_combatants_one_action() {
         prepare(arena(3, 8), vec![("a", creature("Hero", json!({})), at(1, 1)), ("b", sleeper, at(1, 4))]);
     // Initiative: hero 15, sleeper 5; surprise: move + attack -> move only, full attack dropped...
     let mut rng = crate::rng::ScriptedRng::new(vec![15, 5, 20, 5, 3]);
-    let mut lines = Vec::new();
+    let mut events = Vec::new();
     let mut policy = script(vec![Action::at(Move, 1), Action::at(Attack, 1), Action::new(Swift)]);
     let mut e = crate::combat::engine::Engine::new(
         &prep,
         &SimOptions { round_cap: 0, ..SimOptions::default() },
         &mut rng,
-        Some(&mut lines),
+        Some(&mut events),
     );
     e.roll_initiative();
     assert!(e.surprise_applies());
@@ -215,6 +215,7 @@ fn surprise_round_gives_aware_combatants_one_action() {
         ]
     );
     drop(e);
+    let lines = super::support::english(&prep, &events);
     assert!(lines.iter().any(|l| l == "round 0 sleeper: surprised: does not act"), "{lines:?}");
 }
 
@@ -229,7 +230,7 @@ fn delay_moves_the_turn_and_persists() {
         ],
     );
     let mut rng = crate::rng::ScriptedRng::new(vec![10, 10, 10]);
-    let mut lines = Vec::new();
+    let mut events = Vec::new();
     let mut delayed_once = false;
     let mut policy = |st: &crate::combat::BattleState<'_>, i: usize, out: &mut Vec<Action>| {
         if i == 0 && !delayed_once {
@@ -244,7 +245,7 @@ fn delay_moves_the_turn_and_persists() {
         &prep,
         &SimOptions { round_cap: 2, ..SimOptions::default() },
         &mut rng,
-        Some(&mut lines),
+        Some(&mut events),
     );
     e.roll_initiative();
     assert_eq!(e.st.order, [0, 1, 2]);
@@ -265,6 +266,7 @@ fn delay_moves_the_turn_and_persists() {
     e.start_round();
     assert_eq!(e.st.order, [1, 2, 0], "the new count persists");
     drop(e);
+    let lines = super::support::english(&prep, &events);
     assert!(lines.iter().any(|l| l == "round 1 first: move failed (delayed)"), "{lines:?}");
 }
 
@@ -284,7 +286,7 @@ fn a_readied_attack_fires_when_an_enemy_comes_into_reach_and_shifts_initiative()
     assert_eq!(e.init_keys[0].0, 21, "just ahead of the intruder");
     drop(e);
     assert_eq!(
-        &b.lines[1..],
+        &b.lines()[1..],
         [
             "round 1 intruder: move (1,6)->(1,5)->(1,4)->(1,3)->(1,2)",
             "round 1 guard: readied attack set off (enemy_enters_reach)",
@@ -305,7 +307,7 @@ fn a_readied_action_expires_at_the_start_of_the_next_turn() {
     turn(&mut e, 0, vec![]);
     assert!(e.st.fighters[0].readied.is_none());
     drop(e);
-    assert_eq!(b.lines[1], "round 1 guard: ready expired (trigger never occurred)");
+    assert_eq!(b.lines()[1], "round 1 guard: ready expired (trigger never occurred)");
 }
 
 #[test]
@@ -335,7 +337,7 @@ fn a_staggered_creature_withdraws_as_a_standard_action_at_its_speed() {
     assert_eq!(e.st.last_results(0), [ActionResult::done(Withdraw)]);
     assert_eq!(e.st.pos(0).col, 8, "30 ft");
     drop(e);
-    assert!(b.lines[0].starts_with("round 1 coward: restricted withdraw"), "{:?}", b.lines);
+    assert!(b.lines()[0].starts_with("round 1 coward: restricted withdraw"), "{:?}", b.lines());
 }
 
 #[test]
@@ -395,11 +397,11 @@ fn running_past_the_constitution_score_needs_checks_then_rest() {
     );
     drop(e);
     assert!(
-        b.lines
+        b.lines()
             .iter()
             .any(|l| l == "round 1 runner: run endurance: Con check d20=14-4=10 vs DC 11 -> run stopped"),
         "{:?}",
-        b.lines
+        b.lines()
     );
 }
 
@@ -469,13 +471,15 @@ fn initiative_ties_go_to_the_higher_modifier_then_to_a_roll_off() {
         ],
     );
     let mut rng = crate::rng::ScriptedRng::new(vec![10, 8, 10, 5, 4, 15]);
-    let mut lines = Vec::new();
-    let mut e = crate::combat::engine::Engine::new(&prep, &SimOptions::default(), &mut rng, Some(&mut lines));
+    let mut events = Vec::new();
+    let mut e =
+        crate::combat::engine::Engine::new(&prep, &SimOptions::default(), &mut rng, Some(&mut events));
     e.roll_initiative();
     assert_eq!(e.st.order, [1, 2, 0, 3]);
     e.start_round();
     assert_eq!(e.st.order, [1, 2, 0, 3], "the keys keep the roll-off's verdict");
     drop(e);
+    let lines = super::support::english(&prep, &events);
     assert_eq!(rng.remaining(), 0, "one roll-off die each for the two tied combatants");
     assert_eq!(
         lines,
@@ -502,11 +506,13 @@ fn combatants_still_tied_after_a_roll_off_roll_again_among_themselves() {
     );
     // Checks 12, 12, 12; roll-off 7, 3, 7; Alpha and Charlie again: 2, 9.
     let mut rng = crate::rng::ScriptedRng::new(vec![12, 12, 12, 7, 3, 7, 2, 9]);
-    let mut lines = Vec::new();
-    let mut e = crate::combat::engine::Engine::new(&prep, &SimOptions::default(), &mut rng, Some(&mut lines));
+    let mut events = Vec::new();
+    let mut e =
+        crate::combat::engine::Engine::new(&prep, &SimOptions::default(), &mut rng, Some(&mut events));
     e.roll_initiative();
     assert_eq!(e.st.order, [2, 0, 1]);
     drop(e);
+    let lines = super::support::english(&prep, &events);
     assert_eq!(rng.remaining(), 0);
     assert_eq!(
         lines,

@@ -102,7 +102,7 @@ fn tiny_creatures_threaten_nothing_and_attack_in_their_own_square() {
     assert_eq!(e.st.last_results(0), [ActionResult::done(Move), ActionResult::done(Attack)]);
     drop(e);
     assert_eq!(
-        b.lines,
+        b.lines(),
         [
             "round 1 rat: move (1,1)->(1,2)",
             "round 1 man: AoO: sword vs rat d20=15+0=15 AC 10 -> HIT 2 dmg (hp 10->8)",
@@ -176,7 +176,7 @@ fn moving_through_a_creature_three_sizes_apart_provokes_on_entry() {
     assert_eq!(e.st.pos(0), at(2, 6));
     drop(e);
     assert_eq!(
-        b.lines,
+        b.lines(),
         [
             "round 1 gnome: move (2,2)->(2,3)->(2,4)->(2,5)->(2,6)",
             "round 1 giant: AoO: sword vs gnome d20=2+0=2 AC 10 -> MISS",

@@ -8,6 +8,7 @@ use serde_json::{Value, json};
 use crate::combat::SimOptions;
 use crate::combat::action::Action;
 use crate::combat::engine::Engine;
+use crate::combat::event::{Record, Transcript};
 use crate::combat::policy::Policy;
 use crate::combat::prepared::PreparedEncounter;
 use crate::combat::state::BattleState;
@@ -130,13 +131,27 @@ pub fn script(actions: Vec<Action>) -> impl Policy {
 /// Scripted dice and a transcript for one engine.
 pub struct Bench {
     pub rng: ScriptedRng,
-    pub lines: Vec<String>,
+    pub events: Vec<Record>,
+    /// The ids and side names of the last encounter given to `engine`.
+    names: (Vec<String>, Vec<String>),
+}
+
+/// The English lines of `events` of a battle on `prep` (the test formatter).
+pub fn english(prep: &PreparedEncounter, events: &[Record]) -> Vec<String> {
+    let t = Transcript::for_encounter(prep);
+    let ids: Vec<String> = t.combatants.into_iter().map(|c| c.id).collect();
+    crate::combat::event_text::lines(&ids, &t.sides, events)
 }
 
 impl Bench {
     /// Dice that will return `faces` in order.
     pub fn new(faces: &[u32]) -> Self {
-        Self { rng: ScriptedRng::new(faces.to_vec()), lines: Vec::new() }
+        Self { rng: ScriptedRng::new(faces.to_vec()), events: Vec::new(), names: Default::default() }
+    }
+
+    /// The transcript so far as English lines (the test formatter).
+    pub fn lines(&self) -> Vec<String> {
+        crate::combat::event_text::lines(&self.names.0, &self.names.1, &self.events)
     }
 
     /// An engine on `prep` in round 1 (initiative in encounter order).
@@ -145,7 +160,9 @@ impl Bench {
         prep: &'p PreparedEncounter,
         options: &SimOptions,
     ) -> Engine<'a, 'p, ScriptedRng> {
-        let mut e = Engine::new(prep, options, &mut self.rng, Some(&mut self.lines));
+        let t = Transcript::for_encounter(prep);
+        self.names = (t.combatants.into_iter().map(|c| c.id).collect(), t.sides);
+        let mut e = Engine::new(prep, options, &mut self.rng, Some(&mut self.events));
         e.start_round();
         e
     }

@@ -34,7 +34,7 @@ fn excess_actions_are_downgraded_and_reported() {
     );
     drop(e);
     assert_eq!(
-        b.lines,
+        b.lines(),
         [
             "round 1 hero: sword vs dummy d20=2+0=2 AC 10 -> MISS",
             "round 1 hero: attack dropped (downgraded:action_economy)",
@@ -167,7 +167,7 @@ fn movement_passes_allies_but_never_ends_on_them() {
     assert_eq!(e.st.occupant(at(1, 7)), Some(1), "the friend is still there");
     drop(e);
     assert_eq!(
-        b.lines,
+        b.lines(),
         [
             "round 1 hero: move (1,1)->(1,2)->(1,3)->(1,4)->(1,5)->(1,6)",
             "round 1 hero: move (1,6)->(1,7)->(1,8)->(1,9)->(1,10)->(1,11)",
@@ -207,7 +207,7 @@ fn movement_follows_the_shortest_path_around_walls_and_pays_terrain() {
     drop(e);
     // 25 ft: one diagonal, then around the wall (no corner cut at (2,3)).
     assert_eq!(
-        b.lines,
+        b.lines(),
         [
             "round 1 hero: move (1,1)->(2,1)->(3,2)->(3,3)->(3,4)->(2,4)",
             "round 1 hero: move: already in position at (2,4)"
@@ -255,7 +255,7 @@ fn leaving_threatened_squares_provokes_once_per_opponent_per_round() {
     assert_eq!(e.rng.remaining(), 0);
     drop(e);
     assert_eq!(
-        b.lines,
+        b.lines(),
         [
             "round 1 hero: move (2,2)->(2,3)->(2,4)->(2,5)",
             "round 1 guard: AoO: sword vs hero d20=2+0=2 AC 10 -> MISS",
@@ -289,7 +289,7 @@ fn shooting_in_melee_provokes_before_the_shot() {
     turn(&mut e, 0, vec![Action::at(FullAttack, 1)]);
     drop(e);
     assert_eq!(
-        b.lines,
+        b.lines(),
         [
             "round 1 brute: AoO: sword vs archer d20=2+0=2 AC 10 -> MISS",
             "round 1 archer: bow vs brute d20=3+0=3 AC 10 -> MISS",
@@ -332,7 +332,7 @@ fn charge_moves_in_a_straight_line_and_attacks_at_plus_two() {
     assert!(!e.st.fighters[0].charged);
     drop(e);
     assert_eq!(
-        b.lines,
+        b.lines(),
         [
             "round 1 hero: charge (2,1)->(2,2)->(2,3)->(2,4)->(2,5)->(2,6)->(2,7)",
             "round 1 hero: sword vs dummy d20=9+2=11 AC 10 [charge +2] -> HIT 4 dmg (hp 50->46)",

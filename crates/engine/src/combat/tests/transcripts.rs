@@ -9,14 +9,14 @@ use crate::rng::ScriptedRng;
 
 fn play(prep: &crate::combat::PreparedEncounter, faces: &[u32]) -> (RunOutcome, Vec<String>) {
     let mut rng = ScriptedRng::new(faces.to_vec());
-    let mut lines = Vec::new();
-    let outcome = run_prepared(prep, &SimOptions::default(), &mut rng, Some(&mut lines), &mut DefaultPolicy);
+    let mut events = Vec::new();
+    let outcome = run_prepared(prep, &SimOptions::default(), &mut rng, Some(&mut events), &mut DefaultPolicy);
     assert_eq!(rng.remaining(), 0, "every scripted die is used");
     // The same battle without a transcript has the same outcome.
     let mut rng = ScriptedRng::new(faces.to_vec());
     let silent = run_prepared(prep, &SimOptions::default(), &mut rng, None, &mut DefaultPolicy);
     assert_eq!(silent, outcome);
-    (outcome, lines)
+    (outcome, super::support::english(prep, &events))
 }
 
 #[test]

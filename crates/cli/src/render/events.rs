@@ -1,0 +1,338 @@
+//! A battle's typed events ([`pf1e_engine::combat::event`]) as transcript
+//! rows, in the reader's language, every word from the catalogue
+//! ([`crate::i18n`], the `Ev…` entries); and as JSON Lines (`--events`,
+//! `docs/events.md`).
+//!
+//! Turn events become `Round | Combatant | Message` rows; initiative and the
+//! end of the battle are lines of their own. The temporary free-text events
+//! of rules not yet converted (`Event::Text`) are shown as the engine wrote
+//! them, in English.
+
+use std::fmt::Write;
+
+use pf1e_engine::combat::event::{
+    AcKind, Attack, AttackNote, AttackStep, BattleResult, EVENT_SCHEMA_VERSION, Event, LifeChange, ModSource,
+    MoveKind, NoMove, Record, TouchKind, Transcript,
+};
+use pf1e_engine::map::Pos;
+use serde::Serialize;
+
+use super::transcript::{Row, words};
+use crate::i18n::{Lang, T};
+
+/// How reason codes are shown: as words (the table) or as codes (the
+/// `transcript` member of `pf1e sim --json`, unchanged since before events).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Codes {
+    Words,
+    Raw,
+}
+
+/// The transcript's rows in `lang`.
+pub fn rows(t: &Transcript, lang: Lang) -> Vec<Row> {
+    t.events.iter().map(|r| row(t, r, lang, Codes::Words)).collect()
+}
+
+/// The transcript as the English lines of `pf1e sim --json`'s `transcript`
+/// (`round N id: message`, initiative and end-of-battle lines as they are).
+pub fn english_lines(t: &Transcript) -> Vec<String> {
+    t.events
+        .iter()
+        .map(|r| match row(t, r, Lang::En, Codes::Raw) {
+            Row::Action { round, id, message } => format!("round {round} {id}: {message}"),
+            Row::Line(line) => line,
+        })
+        .collect()
+}
+
+/// The header line of the JSON Lines form.
+#[derive(Serialize)]
+struct Header<'a> {
+    schema: u32,
+    combatants: &'a [pf1e_engine::combat::event::CombatantRef],
+    sides: &'a [String],
+}
+
+/// The JSON Lines form: a header (`schema`, `combatants`, `sides`), then one
+/// event per line. Ends with a newline.
+///
+/// # Errors
+///
+/// If serialization fails, which these plain types rule out.
+pub fn json_lines(t: &Transcript) -> serde_json::Result<String> {
+    let mut out = serde_json::to_string(&Header {
+        schema: EVENT_SCHEMA_VERSION,
+        combatants: &t.combatants,
+        sides: &t.sides,
+    })?;
+    out.push('\n');
+    for r in &t.events {
+        out.push_str(&serde_json::to_string(r)?);
+        out.push('\n');
+    }
+    Ok(out)
+}
+
+fn path(from: Pos, path: &[Pos]) -> String {
+    let mut s = from.to_string();
+    for p in path {
+        let _ = write!(s, "->{p}");
+    }
+    s
+}
+
+fn signed(base: impl std::fmt::Display, m: i32) -> String {
+    format!("{base}{m:+}")
+}
+
+fn row(t: &Transcript, r: &Record, lang: Lang, codes: Codes) -> Row {
+    let act =
+        |who: usize, message: String| Row::Action { round: r.round, id: t.id(who).to_string(), message };
+    let f = |key: T, args: &[&dyn std::fmt::Display]| lang.f(key, args);
+    match &r.event {
+        Event::Initiative { who, d20, modifier, total, roll_offs } => {
+            let mut s = f(T::EvInitiative, &[&t.id(*who), &signed(d20, *modifier), total]);
+            for face in roll_offs {
+                s.push_str(&f(T::EvRollOff, &[face]));
+            }
+            Row::Line(s)
+        }
+        Event::BattleOver { rounds, result } => {
+            let unit = lang.t(if *rounds == 1 { T::Round } else { T::Rounds });
+            Row::Line(match result {
+                BattleResult::Won { side } => {
+                    let name = t.sides.get(*side).map_or("?", String::as_str);
+                    f(T::EvBattleWon, &[&name, rounds, &unit])
+                }
+                BattleResult::NoneStanding => f(T::EvBattleNoneStanding, &[rounds, &unit]),
+                BattleResult::Draw => f(T::EvBattleDraw, &[rounds, &unit]),
+            })
+        }
+        Event::Move { who, kind, from, path: p } => {
+            let key = match kind {
+                MoveKind::Move => T::EvMove,
+                MoveKind::Charge => T::EvCharge,
+                MoveKind::Run => T::EvRun,
+                MoveKind::Withdraw => T::EvWithdraw,
+                MoveKind::RestrictedWithdraw => T::EvRestrictedWithdraw,
+            };
+            act(*who, f(key, &[&path(*from, p)]))
+        }
+        Event::Step { who, from, to } => act(*who, f(T::EvStep, &[from, to])),
+        Event::NoMove { who, why, at } => {
+            let key = match why {
+                NoMove::AlreadyInPosition => T::EvAlreadyInPosition,
+                NoMove::CannotProgress => T::EvCannotProgress,
+                NoMove::RunBlocked => T::EvRunBlocked,
+                NoMove::NowhereFarther => T::EvNowhereFarther,
+            };
+            act(*who, f(key, &[at]))
+        }
+        Event::FallsBack { who, to } => act(*who, f(T::EvFallsBack, &[to])),
+        Event::ActionFailed { who, action, dropped, reason } => {
+            let key = if *dropped { T::EvDropped } else { T::EvFailed };
+            let reason = match codes {
+                Codes::Words => crate::i18n::reason(reason, lang),
+                Codes::Raw => reason.clone(),
+            };
+            act(*who, f(key, &[action, &reason]))
+        }
+        Event::Life { who, change, hp } => {
+            let key = match change {
+                LifeChange::Dies => T::EvDies,
+                LifeChange::Destroyed => T::EvDestroyed,
+                LifeChange::Disabled => T::EvDisabled,
+                LifeChange::Dying => T::EvDying,
+                LifeChange::DyingAgain => T::EvDyingAgain,
+            };
+            act(*who, f(key, &[hp]))
+        }
+        Event::Stabilization { who, roll, stable, hp } => act(
+            *who,
+            match roll {
+                None => f(T::EvBleedingNoStabilization, &[hp, &(hp - 1)]),
+                Some(r) => {
+                    let mut s = f(T::EvStabilization, &[&signed(r.d20, r.con_mod), hp, &r.total, &r.dc]);
+                    s.push_str(&if *stable {
+                        lang.t(T::EvStable).to_string()
+                    } else {
+                        f(T::EvStabilizationFails, &[hp, &(hp - 1)])
+                    });
+                    s
+                }
+            },
+        ),
+        Event::Strains { who } => act(*who, lang.t(T::EvStrains).to_string()),
+        Event::Attack(a) => act(a.who, attack(t, a, lang)),
+        Event::TouchAttack { who, target, kind, d20, bonus, total, ac, steps, hit } => {
+            let kind = lang.t(match kind {
+                TouchKind::Touch => T::EvTouch,
+                TouchKind::RangedTouch => T::EvRangedTouch,
+                TouchKind::Ray => T::EvRay,
+            });
+            let ac_kind = lang.t(T::EvTouchAc);
+            let mut s =
+                f(T::EvAttackRoll, &[&kind, &t.id(*target), &signed(d20, *bonus), total, &ac_kind, ac]);
+            for step in steps {
+                match *step {
+                    AttackStep::Threat { d20, bonus, total, crit_mult } => {
+                        let verdict = crit(crit_mult, lang);
+                        s.push_str(&f(T::EvTouchThreat, &[&signed(d20, bonus), &total, &verdict]));
+                    }
+                    other => push_step(&mut s, &other, lang),
+                }
+            }
+            s.push_str(lang.t(if *hit { T::EvHit } else { T::EvMissed }));
+            act(*who, s)
+        }
+        Event::Surprised { who } => act(*who, lang.t(T::EvSurprised).to_string()),
+        Event::Delays { who, before: Some(b) } => act(*who, f(T::EvDelaysBefore, &[&t.id(*b)])),
+        Event::Delays { who, before: None } => act(*who, lang.t(T::EvDelaysEnd).to_string()),
+        Event::ActsAfterDelay { who } => act(*who, lang.t(T::EvActsAfterDelay).to_string()),
+        Event::Readies { who, trigger } => act(*who, f(T::EvReadies, &[&self::trigger(trigger, lang)])),
+        Event::ReadiedSetOff { who, trigger } => {
+            act(*who, f(T::EvReadiedSetOff, &[&self::trigger(trigger, lang)]))
+        }
+        Event::ReadiedFailed { who, reason } => {
+            let reason = match codes {
+                Codes::Words => crate::i18n::reason(reason, lang),
+                Codes::Raw => reason.clone(),
+            };
+            act(*who, f(T::EvReadiedFailed, &[&reason]))
+        }
+        Event::ReadyExpired { who } => act(*who, lang.t(T::EvReadyExpired).to_string()),
+        Event::Bleeds { who, amount, hp } => act(*who, f(T::EvBleeds, &[amount, hp, &(hp - *amount as i32)])),
+        Event::StartsBleeding { who, amount } => act(*who, f(T::EvStartsBleeding, &[amount])),
+        Event::StopsBleeding { who } => act(*who, lang.t(T::EvStopsBleeding).to_string()),
+        Event::RecurringDamage { who, dealt, effect } => act(*who, f(T::EvRecurringDamage, &[dealt, effect])),
+        Event::StandsUp { who } => act(*who, lang.t(T::EvStandsUp).to_string()),
+        Event::DropsProne { who } => act(*who, lang.t(T::EvDropsProne).to_string()),
+        Event::TotalDefense { who, ac } => act(*who, f(T::EvTotalDefense, &[ac])),
+        Event::FightsDefensively { who, attack, ac } => act(*who, f(T::EvFightsDefensively, &[attack, ac])),
+        Event::Text { who, text } => act(
+            *who,
+            match codes {
+                Codes::Words => words(text, lang),
+                Codes::Raw => text.clone(),
+            },
+        ),
+        // A variant added to the engine after this renderer: its JSON, rather than nothing.
+        other => Row::Line(serde_json::to_string(other).unwrap_or_default()),
+    }
+}
+
+/// A ready trigger (`ReadyTrigger::name`) in words; English keeps the code, as before.
+fn trigger(name: &str, lang: Lang) -> String {
+    let key = match name {
+        "enemy_enters_reach" => T::EvTriggerEnemyEntersReach,
+        "enemy_attacks" => T::EvTriggerEnemyAttacks,
+        "enemy_hits_ally" => T::EvTriggerEnemyHitsAlly,
+        "enemy_casts" => T::EvTriggerEnemyCasts,
+        other => return other.replace('_', " "),
+    };
+    lang.t(key).to_string()
+}
+
+fn crit(crit_mult: Option<u32>, lang: Lang) -> String {
+    crit_mult.map_or_else(|| lang.t(T::EvNoCrit).to_string(), |m| lang.f(T::EvCrit, &[&m]))
+}
+
+fn source(s: ModSource) -> T {
+    match s {
+        ModSource::Iterative => T::EvModIterative,
+        ModSource::Charge => T::EvModCharge,
+        ModSource::Flanking => T::EvModFlanking,
+        ModSource::HighGround => T::EvModHighGround,
+        ModSource::Range => T::EvModRange,
+        ModSource::Cover => T::EvModCover,
+        ModSource::TargetCharged => T::EvModTargetCharged,
+        ModSource::IntoMelee => T::EvModIntoMelee,
+        ModSource::Prone => T::EvModProne,
+        ModSource::FightingDefensively => T::EvModDefensive,
+        ModSource::Aided => T::EvModAided,
+        ModSource::PowerAttack => T::EvModPowerAttack,
+        ModSource::Invisible => T::EvModInvisible,
+        ModSource::TargetHelpless => T::EvModTargetHelpless,
+        ModSource::TargetProne => T::EvModTargetProne,
+        ModSource::Dodge => T::EvModDodge,
+        ModSource::TargetAided => T::EvModTargetAided,
+    }
+}
+
+fn attack(t: &Transcript, a: &Attack, lang: Lang) -> String {
+    let mut s = String::new();
+    if a.aoo {
+        s.push_str(lang.t(T::EvAoO));
+    }
+    let ac_kind = lang.t(match a.ac_kind {
+        AcKind::Normal => T::EvAc,
+        AcKind::Touch => T::EvTouchAc,
+    });
+    s.push_str(&lang.f(
+        T::EvAttackRoll,
+        &[&a.weapon, &t.id(a.target), &signed(a.d20, a.bonus), &a.total, &ac_kind, &a.ac],
+    ));
+    let notes: Vec<String> = a
+        .notes
+        .iter()
+        .map(|n| match n {
+            AttackNote::Modifier { source: src, value } => format!("{} {value:+}", lang.t(source(*src))),
+            AttackNote::TargetRunningNoDex => lang.t(T::EvTargetRunning).to_string(),
+            AttackNote::TargetDeniedDex => lang.t(T::EvTargetDeniedDex).to_string(),
+            AttackNote::AttackerConditions { names } => lang.f(T::EvAttackerConditions, &[&names.join(" ")]),
+            AttackNote::AttackerEffects { names } => lang.f(T::EvAttackerEffects, &[&names.join(", ")]),
+            AttackNote::TargetConditions { names } => lang.f(T::EvTargetConditions, &[&names.join(" ")]),
+            AttackNote::TargetEffects { names } => lang.f(T::EvTargetEffects, &[&names.join(", ")]),
+        })
+        .collect();
+    if !notes.is_empty() {
+        let _ = write!(s, " [{}]", notes.join(", "));
+    }
+    if a.d20 == 1 {
+        s.push_str(lang.t(T::EvNatural1));
+    } else if a.d20 == 20 {
+        s.push_str(lang.t(T::EvNatural20));
+    }
+    for step in &a.steps {
+        push_step(&mut s, step, lang);
+    }
+    s
+}
+
+fn push_step(s: &mut String, step: &AttackStep, lang: Lang) {
+    let verdict = |missed: bool| lang.t(if missed { T::EvMissWord } else { T::EvHitsWord });
+    let text = match *step {
+        AttackStep::Miss { misfire } => lang.t(if misfire { T::EvMisfire } else { T::EvMissed }).to_string(),
+        AttackStep::Hit => lang.t(T::EvHit).to_string(),
+        AttackStep::Threat { d20, bonus, total, crit_mult } => {
+            lang.f(T::EvThreat, &[&signed(d20, bonus), &total, &crit(crit_mult, lang)])
+        }
+        AttackStep::MissChance { blinded, chance, d100, missed } => {
+            let key = if blinded { T::EvAttackerBlinded } else { T::EvConcealment };
+            lang.f(key, &[&chance, &d100, &verdict(missed)])
+        }
+        AttackStep::BlindFightReroll { d100, missed } => lang.f(T::EvBlindFight, &[&d100, &verdict(missed)]),
+        AttackStep::Image { die, roll, left } => {
+            let mut text = lang.f(T::EvImage, &[&die, &roll]);
+            if let Some(left) = left {
+                text.push_str(&lang.f(T::EvImageDestroyed, &[&left]));
+            }
+            text
+        }
+        AttackStep::SneakAttack { dice } => lang.f(T::EvSneakAttack, &[&dice]),
+        AttackStep::UpClose { dice } => lang.f(T::EvUpClose, &[&dice]),
+        AttackStep::Damage { dealt, rolled, hp_before, hp_after, temp } => {
+            let mut text = lang.f(T::EvDamage, &[&dealt]);
+            if rolled != dealt {
+                text.push_str(&lang.f(T::EvRolled, &[&rolled]));
+            }
+            text.push_str(&if temp > 0 {
+                lang.f(T::EvHpTemp, &[&hp_before, &hp_after, &temp])
+            } else {
+                lang.f(T::EvHp, &[&hp_before, &hp_after])
+            });
+            text
+        }
+    };
+    s.push_str(&text);
+}

@@ -1,0 +1,250 @@
+//! Test only: the English line each event stood for before the engine
+//! emitted typed events, so rules tests keep readable goldens. The CLI's
+//! renderer (`pf1e_cli::render::events`) is the product's; the two agree on
+//! the English text, which the CLI's tests and the bundled transcripts check.
+
+use std::fmt::Write;
+
+use crate::map::Pos;
+
+use super::event::{
+    AcKind, Attack, AttackNote, AttackStep, BattleResult, Event, LifeChange, ModSource, MoveKind, NoMove,
+    Record, TouchKind,
+};
+
+/// Every event of `events` as its English line, ids from `ids`, side names from `sides`.
+pub(crate) fn lines(ids: &[String], sides: &[String], events: &[Record]) -> Vec<String> {
+    events.iter().map(|r| line(ids, sides, r)).collect()
+}
+
+fn path(from: Pos, path: &[Pos]) -> String {
+    let mut s = from.to_string();
+    for p in path {
+        let _ = write!(s, "->{p}");
+    }
+    s
+}
+
+fn line(ids: &[String], sides: &[String], r: &Record) -> String {
+    let id = |i: usize| ids.get(i).map_or("?", String::as_str);
+    let act = |who: usize, msg: String| format!("round {} {}: {msg}", r.round, id(who));
+    match &r.event {
+        Event::Initiative { who, d20, modifier, total, roll_offs } => {
+            let mut s = format!("initiative: {} d20={d20}{modifier:+}={total}", id(*who));
+            for face in roll_offs {
+                let _ = write!(s, ", roll-off d20={face}");
+            }
+            s
+        }
+        Event::BattleOver { rounds, result } => {
+            let unit = if *rounds == 1 { "round" } else { "rounds" };
+            match result {
+                BattleResult::Won { side } => {
+                    format!(
+                        "battle over: {} win in {rounds} {unit}",
+                        sides.get(*side).map_or("?", String::as_str)
+                    )
+                }
+                BattleResult::NoneStanding => format!("battle over: no side standing after {rounds} {unit}"),
+                BattleResult::Draw => format!("battle over: draw after {rounds} {unit}"),
+            }
+        }
+        Event::Move { who, kind, from, path: p } => {
+            let what = match kind {
+                MoveKind::Move => "move",
+                MoveKind::Charge => "charge",
+                MoveKind::Run => "run",
+                MoveKind::Withdraw => "withdraw",
+                MoveKind::RestrictedWithdraw => "restricted withdraw",
+            };
+            act(*who, format!("{what} {}", path(*from, p)))
+        }
+        Event::Step { who, from, to } => act(*who, format!("5-foot step {from}->{to}")),
+        Event::NoMove { who, why, at } => act(
+            *who,
+            match why {
+                NoMove::AlreadyInPosition => format!("move: already in position at {at}"),
+                NoMove::CannotProgress => format!("move: cannot progress from {at}"),
+                NoMove::RunBlocked => format!("run: blocked at {at}"),
+                NoMove::NowhereFarther => format!("withdraw: nowhere farther to go from {at}"),
+            },
+        ),
+        Event::FallsBack { who, to } => act(*who, format!("falls back to {to}")),
+        Event::ActionFailed { who, action, dropped, reason } => {
+            let verb = if *dropped { "dropped" } else { "failed" };
+            act(*who, format!("{action} {verb} ({reason})"))
+        }
+        Event::Life { who, change, hp } => act(
+            *who,
+            match change {
+                LifeChange::Dies => format!("dies (hp {hp})"),
+                LifeChange::Destroyed => format!("is destroyed (hp {hp})"),
+                LifeChange::Disabled => "is disabled (hp 0)".to_string(),
+                LifeChange::Dying => format!("falls unconscious, dying (hp {hp})"),
+                LifeChange::DyingAgain => format!("is wounded again, dying (hp {hp})"),
+            },
+        ),
+        Event::Stabilization { who, roll, stable, hp } => act(
+            *who,
+            match roll {
+                None => format!("bleeding: stabilization fails (hp {hp}->{})", hp - 1),
+                Some(r) => {
+                    let (d20, m, t, dc) = (r.d20, r.con_mod, r.total, r.dc);
+                    let head = format!("stabilization d20={d20}{m:+}{hp}={t} vs DC {dc}");
+                    if *stable {
+                        format!("{head} -> stable")
+                    } else {
+                        format!("{head} -> fails (hp {hp}->{})", hp - 1)
+                    }
+                }
+            },
+        ),
+        Event::Strains { who } => act(*who, "strains while disabled (hp 0->-1)".to_string()),
+        Event::Attack(a) => act(a.who, attack(a, id(a.target))),
+        Event::TouchAttack { who, target, kind, d20, bonus, total, ac, steps, hit } => {
+            let kind = match kind {
+                TouchKind::Touch => "touch",
+                TouchKind::Ray => "ray",
+                TouchKind::RangedTouch => "ranged touch",
+            };
+            let mut text = format!("{kind} vs {} d20={d20}{bonus:+}={total} touch AC {ac}", id(*target));
+            for step in steps {
+                match *step {
+                    AttackStep::Threat { d20, bonus, total, crit_mult } => {
+                        let v = crit_mult.map_or("no crit".to_string(), |m| format!("CRIT x{m}"));
+                        let _ = write!(text, " threat: confirm d20={d20}{bonus:+}={total} -> {v}");
+                    }
+                    other => steps_text(&mut text, &other),
+                }
+            }
+            let _ = write!(text, " -> {}", if *hit { "HIT" } else { "MISS" });
+            act(*who, text)
+        }
+        Event::Surprised { who } => act(*who, "surprised: does not act".to_string()),
+        Event::Delays { who, before: Some(t) } => act(*who, format!("delays until just before {}", id(*t))),
+        Event::Delays { who, before: None } => act(*who, "delays until the end of the round".to_string()),
+        Event::ActsAfterDelay { who } => act(*who, "acts after delaying".to_string()),
+        Event::Readies { who, trigger } => act(*who, format!("readies an attack ({trigger})")),
+        Event::ReadiedSetOff { who, trigger } => act(*who, format!("readied attack set off ({trigger})")),
+        Event::ReadiedFailed { who, reason } => act(*who, format!("readied attack failed ({reason})")),
+        Event::ReadyExpired { who } => act(*who, "ready expired (trigger never occurred)".to_string()),
+        Event::Bleeds { who, amount, hp } => {
+            act(*who, format!("bleeds {amount} (hp {hp}->{})", hp - *amount as i32))
+        }
+        Event::StartsBleeding { who, amount } => act(*who, format!("is bleeding ({amount} per turn)")),
+        Event::StopsBleeding { who } => act(*who, "stops bleeding".to_string()),
+        Event::RecurringDamage { who, dealt, effect } => act(*who, format!("takes {dealt} from {effect}")),
+        Event::StandsUp { who } => act(*who, "stands up".to_string()),
+        Event::DropsProne { who } => act(*who, "drops prone".to_string()),
+        Event::TotalDefense { who, ac } => act(*who, format!("total defense (+{ac} dodge AC)")),
+        Event::FightsDefensively { who, attack, ac } => {
+            act(*who, format!("fights defensively ({attack} attack, +{ac} dodge AC)"))
+        }
+        Event::Text { who, text } => act(*who, text.clone()),
+    }
+}
+
+fn source(s: ModSource) -> &'static str {
+    match s {
+        ModSource::Iterative => "iterative",
+        ModSource::Charge => "charge",
+        ModSource::Flanking => "flanking",
+        ModSource::HighGround => "high ground",
+        ModSource::Range => "range",
+        ModSource::Cover => "cover",
+        ModSource::TargetCharged => "target charged",
+        ModSource::IntoMelee => "into melee",
+        ModSource::Prone => "prone",
+        ModSource::FightingDefensively => "fighting defensively",
+        ModSource::Aided => "aided",
+        ModSource::PowerAttack => "power attack",
+        ModSource::Invisible => "invisible",
+        ModSource::TargetHelpless => "target helpless",
+        ModSource::TargetProne => "target prone",
+        ModSource::Dodge => "dodge",
+        ModSource::TargetAided => "target aided",
+    }
+}
+
+fn attack(a: &Attack, target: &str) -> String {
+    let mut text = String::new();
+    if a.aoo {
+        text.push_str("AoO: ");
+    }
+    let ac_kind = match a.ac_kind {
+        AcKind::Normal => "AC",
+        AcKind::Touch => "touch AC",
+    };
+    let _ =
+        write!(text, "{} vs {target} d20={}{:+}={} {ac_kind} {}", a.weapon, a.d20, a.bonus, a.total, a.ac);
+    let notes: Vec<String> = a
+        .notes
+        .iter()
+        .map(|n| match n {
+            AttackNote::Modifier { source: s, value } => format!("{} {value:+}", source(*s)),
+            AttackNote::TargetRunningNoDex => "target running, no Dex".to_string(),
+            AttackNote::TargetDeniedDex => "target denied Dex".to_string(),
+            AttackNote::AttackerConditions { names } => format!("attacker {}", names.join(" ")),
+            AttackNote::AttackerEffects { names } => format!("attacker under {}", names.join(", ")),
+            AttackNote::TargetConditions { names } => format!("target {}", names.join(" ")),
+            AttackNote::TargetEffects { names } => format!("target under {}", names.join(", ")),
+        })
+        .collect();
+    if !notes.is_empty() {
+        let _ = write!(text, " [{}]", notes.join(", "));
+    }
+    if a.d20 == 1 {
+        text.push_str(" natural 1");
+    } else if a.d20 == 20 {
+        text.push_str(" natural 20");
+    }
+    for step in &a.steps {
+        steps_text(&mut text, step);
+    }
+    text
+}
+
+fn steps_text(text: &mut String, step: &AttackStep) {
+    let verdict = |missed: bool| if missed { "MISS" } else { "hits" };
+    {
+        match *step {
+            AttackStep::Miss { misfire: true } => text.push_str(" -> MISS, MISFIRE (broken)"),
+            AttackStep::Miss { misfire: false } => text.push_str(" -> MISS"),
+            AttackStep::Hit => text.push_str(" -> HIT"),
+            AttackStep::Threat { d20, bonus, total, crit_mult } => {
+                let v = crit_mult.map_or("no crit".to_string(), |m| format!("CRIT x{m}"));
+                let _ = write!(text, " -> HIT, threat: confirm d20={d20}{bonus:+}={total} -> {v},");
+            }
+            AttackStep::MissChance { blinded, chance, d100, missed } => {
+                let why = if blinded { "attacker blinded" } else { "concealment" };
+                let _ = write!(text, " {why} {chance}%: d100={d100} -> {}", verdict(missed));
+            }
+            AttackStep::BlindFightReroll { d100, missed } => {
+                let _ = write!(text, ", Blind-Fight reroll d100={d100} -> {}", verdict(missed));
+            }
+            AttackStep::Image { die, roll, left } => {
+                let _ = write!(text, " an image is attacked (1d{die}={roll})");
+                if let Some(left) = left {
+                    let _ = write!(text, ", destroyed ({left} left)");
+                }
+            }
+            AttackStep::SneakAttack { dice } => {
+                let _ = write!(text, " sneak attack +{dice}d6");
+            }
+            AttackStep::UpClose { dice } => {
+                let _ = write!(text, " up close and deadly +{dice}d6");
+            }
+            AttackStep::Damage { dealt, rolled, hp_before, hp_after, temp } => {
+                let _ = write!(text, " {dealt} dmg");
+                if rolled != dealt {
+                    let _ = write!(text, " (rolled {rolled})");
+                }
+                let _ = write!(text, " (hp {hp_before}->{hp_after}");
+                if temp > 0 {
+                    let _ = write!(text, ", {temp} on temporary hp");
+                }
+                text.push(')');
+            }
+        }
+    }
+}
