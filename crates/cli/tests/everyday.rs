@@ -244,7 +244,7 @@ fn reports_lead_with_the_answer_and_keep_to_the_width() {
     assert!(answer.contains(", P(win) "), "the win rate is always said: {answer}");
     // The report opens with its verdict and the difficulty by the book.
     assert!(
-        text.starts_with("Verdict: Arène d'essai: players (3 goblin) against 2 orc; by the book "),
+        text.contains("\nVerdict: Arène d'essai: players (3 goblin) against 2 orc; by the book "),
         "{text}"
     );
     assert!(

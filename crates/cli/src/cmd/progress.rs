@@ -126,8 +126,8 @@ mod tests {
     fn leader_lines_say_what_their_percentage_is() {
         let p =
             JobProgress::Optimize { leaders: vec![Leader { strategy: "default".into(), p_survives: 0.914 }] };
-        assert_eq!(line(&p, Lang::En), "optimize leaders by P(survive): default 91.4%");
-        assert_eq!(line(&p, Lang::Fr), "meneurs d'optimize par P(survie) : default 91.4%");
+        assert_eq!(line(&p, Lang::En), "optimize leaders by P(no PC dies): default 91.4%");
+        assert_eq!(line(&p, Lang::Fr), "meneurs d'optimize par P(aucun PJ ne meurt) : default 91.4%");
     }
 
     #[test]

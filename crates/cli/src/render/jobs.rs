@@ -223,7 +223,7 @@ pub struct PlaybookRow {
     pub names: String,
     /// Runs of its measurement.
     pub runs: u64,
-    /// P(survive).
+    /// P(no PC dies).
     pub p: f64,
     /// Low end of its 3σ band.
     pub lo: f64,

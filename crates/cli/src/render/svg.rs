@@ -129,18 +129,18 @@ pub fn danger_map_svg(r: &DangerMapResult, layer: &DangerLayer, lang: Lang) -> O
         }
         // Refined maps have many fractions: a tick label closer than a label's
         // width to the last one drawn is skipped rather than overlapped.
-        let mut last = i32::MIN;
+        let mut last: Option<i32> = None;
         for a in ticks_a {
-            if x(a) - last >= 36 {
+            if last.is_none_or(|l| x(a) - l >= 36) {
                 root.draw(&Text::new(hp_label(a), (x(a) - 12, TOP + PLOT + 10), small.clone())).ok()?;
-                last = x(a);
+                last = Some(x(a));
             }
         }
-        let mut last = i32::MAX;
+        let mut last: Option<i32> = None;
         for p in ticks_p {
-            if last - y(p) >= 16 {
+            if last.is_none_or(|l| l - y(p) >= 16) {
                 root.draw(&Text::new(hp_label(p), (LEFT - 44, y(p) - 6), small.clone())).ok()?;
-                last = y(p);
+                last = Some(y(p));
             }
         }
         root.draw(&Text::new(
