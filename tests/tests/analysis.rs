@@ -81,7 +81,7 @@ fn every_job_runs_and_reports() {
         "best plan: ",
         "Worst-decile HP",
         "answer: party ",
-        "P(party survives)",
+        "P(no PC dies)",
         "most dangerous: ",
         "Party\\Adv",
         "frontier",

@@ -131,6 +131,26 @@ catalogue! {
     ColDeaths => "Deaths %", "Morts %";
     SimProgress => "battles", "combats";
 
+    // ---- difficulty: by the book (Core Rulebook, Gamemastering) and by simulation ----
+    DiffEasy => "easy", "facile";
+    DiffAverage => "average", "moyenne";
+    DiffChallenging => "challenging", "difficile";
+    DiffHard => "hard", "très difficile";
+    DiffEpic => "epic", "épique";
+    DiffBook => "Difficulty by the book: {} — encounter CR {} ({} XP) against APL {} (CR − APL = {})",
+        "Difficulté selon le livre : {} — FP de la rencontre {} ({} XP) contre NMG {} (FP − NMG = {})";
+    DiffBookNoCr => "Difficulty by the book: none — the foes total {} XP, below CR 1/8, against APL {}",
+        "Difficulté selon le livre : aucune — les adversaires totalisent {} XP, moins que FP 1/8, contre NMG {}";
+    DiffAplPcs => "APL: the {} PCs of {}", "NMG : les {} PJ de {}";
+    DiffAplNoPc => "APL: the levels of the {} members of {} (no PC)", "NMG : les niveaux des {} membres de {} (aucun PJ)";
+    DiffUnrated => "foes without a CR, not counted: {}", "adversaires sans FP, non comptés : {}";
+    DiffSimulated => "Simulated for {}: win {}, a PC dies {}, everyone down {}, HP lost {} ({} of the party's)",
+        "Simulé pour {} : victoire {}, un PJ meurt {}, tous à terre {}, PV perdus {} ({} de ceux du groupe)";
+    DiffSimulatedCell => "Simulated for {} (both sides' default plans, full hit points, {} battles): win {}, a PC dies {}, everyone down {}, HP lost {} ({} of the party's)",
+        "Simulé pour {} (plans par défaut des deux camps, PV au maximum, {} combats) : victoire {}, un PJ meurt {}, tous à terre {}, PV perdus {} ({} de ceux du groupe)";
+    DiffWords => "a PC dies: some member of the party dead at the end; everyone down (TPK): every member dying or dead",
+        "un PJ meurt : un membre du groupe au moins mort à la fin ; tous à terre (TPK) : chaque membre mourant ou mort";
+
     // ---- the transcript ----
     TranscriptTitle => "=== First combat ===", "=== Déroulé du premier combat ===";
     ColRound => "Round", "Round";
@@ -239,6 +259,19 @@ catalogue! {
     EvTriggerEnemyHitsAlly => "enemy_hits_ally", "un ennemi touche un allié";
     EvTriggerEnemyCasts => "enemy_casts", "un ennemi lance un sort";
 
+    // ---- the battle shown (pf1e sim --transcript --show) ----
+    ShownMedian => "=== Run {}: the battle nearest the median HP lost (the party lost {} HP) ===",
+        "=== Combat {} : le plus proche de la médiane des PV perdus (le groupe a perdu {} PV) ===";
+    ShownWorst => "=== Run {}: a battle of the worst decile by HP lost (the party lost {} HP) ===",
+        "=== Combat {} : un combat du pire décile de PV perdus (le groupe a perdu {} PV) ===";
+    ShownWipe => "=== Run {}: a party wipe, everyone down (the party lost {} HP) ===",
+        "=== Combat {} : le groupe anéanti, tous à terre (le groupe a perdu {} PV) ===";
+    ShownNoWipe => "=== Run {}: no party wipe in {} battles; a battle of the worst decile instead (the party lost {} HP) ===",
+        "=== Combat {} : aucun groupe anéanti en {} combats ; un combat du pire décile à la place (le groupe a perdu {} PV) ===";
+    ShownBest => "=== Run {}: the party's best battle (the party lost {} HP) ===",
+        "=== Combat {} : le meilleur combat du groupe (le groupe a perdu {} PV) ===";
+    ShownRun => "=== Run {}, as asked ===", "=== Combat {}, comme demandé ===";
+
     // ---- pf1e bench ----
     BenchLine => "{} on {}\n{} combats in {} s on {}: {} combats/s\nplayers won {} of {} (seed {})\n",
         "{} sur {}\n{} combats en {} s sur {} : {} combats/s\nles players ont gagné {} sur {} (seed {})\n";
@@ -253,6 +286,53 @@ catalogue! {
     BenchSpellcasting => "spellcasting encounter: Oni, Nairda and Misty (players: cleric, witch, magus) vs the lich and 2 skeletons (monsters)",
         "rencontre de sorts : Oni, Nairda et Misty (players : prêtresse, sorcière, magus) contre la liche et 2 squelettes (monsters)";
 
+    // ---- outcome words: the same in every report (criteria and thresholds) ----
+    CritNoPcDies => "P(no PC dies)", "P(aucun PJ ne meurt)";
+    CritEveryoneDown => "P(everyone down)", "P(tous à terre)";
+    CritPcDies => "P(a PC dies)", "P(un PJ meurt)";
+    CritHpLost => "HP lost", "PV perdus";
+    AtMost => "{} ≤ {}", "{} ≤ {}";
+    AtLeast => "{} ≥ {}", "{} ≥ {}";
+    SameBattles => "{} (same battles as {})", "{} (mêmes combats que {})";
+    PartyAt => "party at {} of its HP", "groupe à {} de ses PV";
+
+    // ---- the verdict: one paragraph at the top of a sweep's report ----
+    Verdict => "Verdict", "Verdict";
+    VerdictFight => "{}: {} ({}) against {}; by the book {} (CR {} against APL {}).",
+        "{} : {} ({}) contre {} ; selon le livre {} (FP {} contre NMG {}).";
+    VerdictFightNoCr => "{}: {} ({}) against {}; no CR by the book (APL {}).",
+        "{} : {} ({}) contre {} ; aucun FP selon le livre (NMG {}).";
+    VerdictDefault => "With both sides' default plans the party wins {} of {} battles; a PC dies in {}, everyone is down in {}.",
+        "Avec les plans par défaut des deux camps, le groupe gagne {} des {} combats ; un PJ meurt dans {}, tous sont à terre dans {}.";
+    VerdictBest => "Best plan against {}: {}, P(no PC dies) {} (the default play: {}).",
+        "Meilleur plan contre {} : {}, P(aucun PJ ne meurt) {} (le jeu par défaut : {}).";
+    VerdictBestAlone => "Best plan against {}: {}, P(no PC dies) {}.",
+        "Meilleur plan contre {} : {}, P(aucun PJ ne meurt) {}.";
+    VerdictNoPlan => "Against {} no plan survives: a PC dies in every battle; the least bad plan is {} (P(win) {}).",
+        "Contre {}, aucun plan ne sauve tout le monde : un PJ meurt dans chaque combat ; le plan le moins mauvais est {} (P(victoire) {}).";
+    VerdictRisk => "Riskiest condition found: the party at {} of its HP, the adversary at {}{}: {} {}.",
+        "Condition la plus risquée trouvée : le groupe à {} de ses PV, l'adversaire à {}{} : {} {}.";
+
+    // ---- strategies in words (the canonical spec is shown beside them) ----
+    StratDefault => "the default play", "le jeu par défaut";
+    StratNearest => "attack the nearest", "attaquer le plus proche";
+    StratWeakestAc => "focus the weakest armour", "viser l'armure la plus faible";
+    StratLowestHp => "focus the most wounded", "viser le plus blessé";
+    StratHealer => "go for the spellcasters", "viser les lanceurs de sorts";
+    StratNoSpells => "cast no spells", "ne lancer aucun sort";
+    StratNoCharges => "never charge", "ne jamais charger";
+    StratNoAbilities => "no class abilities", "aucune capacité de classe";
+    StratRetreat => "fall back below {} of hit points", "se replier sous {} des points de vie";
+    StratPowerAlways => "Power Attack every melee turn", "Attaque en puissance à chaque tour de mêlée";
+    StratPowerNever => "never Power Attack", "jamais d'Attaque en puissance";
+    StratTrip => "trip when it is as likely as a hit", "faire un croc-en-jambe quand c'est aussi sûr qu'un coup";
+    StratDisarm => "disarm when it is as likely as a hit", "désarmer quand c'est aussi sûr qu'un coup";
+    StratManeuverAuto => "trip or disarm when as likely as a hit", "croc-en-jambe ou désarmement quand c'est aussi sûr qu'un coup";
+    StratOpenBuffs => "open with buffs", "commencer par les sorts de soutien";
+    StratFocusCasters => "enemy casters first", "les lanceurs adverses d'abord";
+    StratSaveHeals => "keep slots for healing", "garder des emplacements pour soigner";
+    StratAreaMin => "area spells on {} enemies or more", "sorts de zone sur {} ennemis ou plus";
+
     // ---- sweep reports: every job ----
     Sweep => "sweep {} ({}): {}", "sweep {} ({}) : {}";
     Job => "job {} ({})", "job {} ({})";
@@ -264,7 +344,9 @@ catalogue! {
     NotMeasured => "·", "·";
 
     // ---- optimize ----
-    BestPlan => "best plan: {} — P(survive) {} [{}, {}]", "meilleur plan : {} — P(survie) {} [{}, {}]";
+    BestPlan => "best plan: {} — P(no PC dies) {} [{}, {}], P(win) {}", "meilleur plan : {} — P(aucun PJ ne meurt) {} [{}, {}], P(victoire) {}";
+    NoPlanSurvives => "no plan survives: a PC dies in every battle whatever the plan; least bad plan: {} — P(win) {}, P(everyone down) {}",
+        "aucun plan ne sauve tout le monde : un PJ meurt dans chaque combat quel que soit le plan ; plan le moins mauvais : {} — P(victoire) {}, P(tous à terre) {}";
     TiedWithNone => "no other plan tied at 3σ", "aucun autre plan à égalité à 3σ";
     TiedWithOne => "tied at 3σ with 1 other", "à égalité à 3σ avec 1 autre";
     TiedWithMany => "tied at 3σ with {} others", "à égalité à 3σ avec {} autres";
@@ -278,13 +360,13 @@ catalogue! {
     ColRank => "Rank", "Rang";
     ColStrategy => "Strategy", "Stratégie";
     ColRuns => "Runs", "Combats";
-    ColSurvive => "P(survive) [3σ]", "P(survie) [3σ]";
-    ColTpk => "P(TPK)", "P(TPK)";
-    ColAnyDeath => "P(≥1 death)", "P(≥1 mort)";
+    ColSurvive => "P(no PC dies) [3σ]", "P(aucun PJ ne meurt) [3σ]";
+    ColTpk => "P(everyone down)", "P(tous à terre)";
+    ColAnyDeath => "P(a PC dies)", "P(un PJ meurt)";
     ColHpLost => "HP lost", "PV perdus";
     ColWorstDecile => "Worst-decile HP", "PV pire décile";
     ColRoundsAvg => "Rounds", "Rounds";
-    ColWin => "Win% [3σ]", "Victoire% [3σ]";
+    ColWin => "P(win) [3σ]", "P(victoire) [3σ]";
     ColStage => "Stage", "Étape";
     StageGrid => "grid", "grille";
     StageRefine => "refine", "affinage";
@@ -292,26 +374,26 @@ catalogue! {
     MoreNames => "(+{} more)", "(+{} autres)";
 
     // ---- minmax ----
-    MinmaxAnswer => "answer: party {} against adversary {} — P(survive) {} [{}, {}]; {}",
-        "réponse : groupe {} contre adversaire {} — P(survie) {} [{}, {}] ; {}";
+    MinmaxAnswer => "answer: party {} against adversary {} — P(no PC dies) {} [{}, {}]; {}",
+        "réponse : groupe {} contre adversaire {} — P(aucun PJ ne meurt) {} [{}, {}] ; {}";
     Converged => "converged: the last iteration kept the pair", "convergé : la dernière itération a gardé la paire";
     NotConverged => "not converged", "pas de convergence";
     LlmAdversaries => "; adversaries proposed by the LLM: {}", " ; adversaires proposés par le LLM : {}";
     ColIter => "Iter", "Itér.";
     ColParty => "Party", "Groupe";
     ColAdversary => "Adversary", "Adversaire";
-    ColPartySurvive => "P(party survives)", "P(survie groupe)";
-    ColPartyTpk => "P(party TPK)", "P(TPK groupe)";
+    ColPartySurvive => "P(no PC dies)", "P(aucun PJ ne meurt)";
+    ColPartyTpk => "P(everyone down)", "P(tous à terre)";
     ColPartyHp => "Party HP lost", "PV perdus groupe";
-    ColAdvSurvive => "P(adv. survives)", "P(survie adv.)";
-    ColAdvTpk => "P(adv. TPK)", "P(TPK adv.)";
+    ColAdvSurvive => "P(no foe dies)", "P(aucun adv. ne meurt)";
+    ColAdvTpk => "P(all foes down)", "P(adv. tous à terre)";
     ColAdvHp => "Adv. HP lost", "PV perdus adv.";
 
     // ---- danger_map ----
-    DangerAnswer => "most dangerous: party HP {}, adversary HP {} — {} {}; {} crossed {} in {} of {} cells",
-        "le plus dangereux : PV groupe {}, PV adversaire {} — {} {} ; {} a franchi {} dans {} cases sur {}";
-    DangerCells => "cells: party survive% / adversary survive%; ! = {} crossed {} (party {} vs adversary {}); · = not measured (refined elsewhere)",
-        "cases : survie% groupe / survie% adversaire ; ! = {} a franchi {} (groupe {} contre adversaire {}) ; · = non mesuré (affiné ailleurs)";
+    DangerAnswer => "most dangerous: party at {} of its HP, adversary at {} — {} {}; {} in {} of {} measured points",
+        "le plus dangereux : groupe à {} de ses PV, adversaire à {} — {} {} ; {} dans {} points mesurés sur {}";
+    DangerCells => "cells: P(no PC dies) of the party / P(no foe dies); ! = {} (party {} vs adversary {}); · = not measured (refined elsewhere)",
+        "cases : P(aucun PJ ne meurt) du groupe / P(aucun adv. ne meurt) ; ! = {} (groupe {} contre adversaire {}) ; · = non mesuré (affiné ailleurs)";
     Layer => "layer {}: {}", "couche {} : {}";
     AllAsInFiles => "as in the files", "comme dans les fichiers";
     Aware => "{} aware", "{} sur ses gardes";
@@ -320,19 +402,19 @@ catalogue! {
     ColPartyAdv => "Party\\Adv", "Groupe\\Adv";
 
     // ---- frontier ----
-    FrontierBelow => "frontier {} {}: crossed at party HP fraction {} and below",
-        "frontière {} {} : franchie à la fraction de PV du groupe {} et en dessous";
-    FrontierAbove => "frontier {} {}: crossed at party HP fraction {} and above",
-        "frontière {} {} : franchie à la fraction de PV du groupe {} et au-dessus";
-    FrontierEverywhere => "frontier {} {}: crossed over the whole range", "frontière {} {} : franchie sur tout l'intervalle";
-    FrontierAt => "frontier {} {}: party HP fraction = {}", "frontière {} {} : fraction de PV du groupe = {}";
-    NoFrontier => "no frontier for {} {} in [{}, {}]", "pas de frontière pour {} {} dans [{}, {}]";
+    FrontierBelow => "frontier: {} when the party starts at {} of its HP or less",
+        "frontière : {} quand le groupe commence à {} de ses PV ou moins";
+    FrontierAbove => "frontier: {} when the party starts at {} of its HP or more",
+        "frontière : {} quand le groupe commence à {} de ses PV ou plus";
+    FrontierEverywhere => "frontier: {} at every party HP measured", "frontière : {} à tous les PV du groupe mesurés";
+    FrontierAt => "frontier: {} when the party starts at {} of its HP", "frontière : {} quand le groupe commence à {} de ses PV";
+    NoFrontier => "no frontier: {} nowhere between {} and {} of the party's HP", "pas de frontière : {} nulle part entre {} et {} des PV du groupe";
     ColPartyHpFraction => "Party HP", "PV groupe";
     ColCrossed => "Crossed", "Franchi";
 
     // ---- sensitivity ----
     SensitivityAnswer => "the adversary lever that matters most: {} ({} {} against the default adversary)",
-        "le levier adverse qui compte le plus : {} ({} {} contre l'adversaire par défaut)";
+        "le levier adverse qui compte le plus : {} ({} {} par rapport à l'adversaire par défaut)";
     SensitivityNone => "no adversary lever measured", "aucun levier adverse mesuré";
     SensitivityBaseline => "party {}: {} against the default adversary = {}",
         "groupe {} : {} contre l'adversaire par défaut = {}";
@@ -349,21 +431,21 @@ catalogue! {
     ColHpLostParty => "HP lost", "PV perdus";
 
     // ---- images of report.md ----
-    PlaybookImage => "P(survive) of the top strategies with 3σ bars (job {})", "P(survie) des meilleures stratégies avec barres 3σ (job {})";
+    PlaybookImage => "P(no PC dies) of the top strategies with 3σ bars (job {})", "P(aucun PJ ne meurt) des meilleures stratégies avec barres 3σ (job {})";
     DangerImage => "danger map of job {}", "carte de danger du job {}";
     SvgDangerTitle => "danger map: {} (party {} vs adversary {})", "carte de danger : {} (groupe {} contre adversaire {})";
     SvgAdversaryHp => "adversary HP fraction", "fraction de PV adverses";
     SvgPartyHp => "party HP", "PV groupe";
-    SvgCrossed => "black dots: {} crossed {}", "points noirs : {} a franchi {}";
-    SvgPlaybookTitle => "P(survive) against {}, best first (3σ bars; {} runs per strategy at most)",
-        "P(survie) contre {}, meilleurs d'abord (barres 3σ ; {} combats par stratégie au plus)";
+    SvgCrossed => "black dots: {}", "points noirs : {}";
+    SvgPlaybookTitle => "P(no PC dies) against {}, best first (3σ bars; {} runs per strategy at most)",
+        "P(aucun PJ ne meurt) contre {}, meilleurs d'abord (barres 3σ ; {} combats par stratégie au plus)";
 
     // ---- progress ----
     ProgressRuns => "runs (worst case)", "combats (pire cas)";
     ProgressCells => "{}/{} cells, {} shards from cache, {} computed", "{}/{} cases, {} shards du cache, {} calculés";
     ProgressLine => "sweep {} {}: {}/{} runs of at most {}, {}", "sweep {} {} : {}/{} combats sur {} au plus, {}";
-    LeadersOptimize => "optimize leaders by P(survive): {}", "meneurs d'optimize par P(survie) : {}";
-    ProgressMinmax => "minmax iteration {}: {} vs {} (P(party survives) {})", "minmax itération {} : {} contre {} (P(survie groupe) {})";
+    LeadersOptimize => "optimize leaders by P(no PC dies): {}", "meneurs d'optimize par P(aucun PJ ne meurt) : {}";
+    ProgressMinmax => "minmax iteration {}: {} vs {} (P(no PC dies) {})", "minmax itération {} : {} contre {} (P(aucun PJ ne meurt) {})";
     ProgressDanger => "danger_map: {} cells measured", "danger_map : {} cases mesurées";
     ProgressFrontier => "frontier: {} = {} at party HP {}", "frontier : {} = {} à PV groupe {}";
     ProgressSensitivity => "sensitivity: {} moves {} by {}", "sensitivity : {} change {} de {}";

@@ -4,10 +4,13 @@
 //! module turns them into text (see ARCHITECTURE.md, "only the CLI renders").
 
 pub mod balance;
+pub mod difficulty;
 pub mod events;
 pub mod forest;
 pub mod jobs;
 pub mod llm;
+pub mod strategy;
 pub mod svg;
 pub mod table;
 pub mod transcript;
+pub mod verdict;

@@ -3,7 +3,9 @@
 use std::path::PathBuf;
 
 use clap::Args;
-use pf1e_engine::combat::SimOptions;
+use pf1e_engine::combat::{RunOutcome, SimOptions};
+use pf1e_engine::difficulty;
+use pf1e_engine::party::{self, Battle, PartyReport, PartyTally, Pick, Simulated};
 use pf1e_engine::report::Report;
 use pf1e_engine::runner;
 use pf1e_engine::summary::Summary;
@@ -40,14 +42,18 @@ pub struct SimArgs {
     /// Rounds after which a battle is a draw.
     #[arg(long, default_value_t = 100, value_parser = crate::args::positive::<u32>)]
     pub round_cap: u32,
-    /// Print the first battle (run 0) as a table before the report.
+    /// Print a battle (run 0 unless --show says) as a table before the report.
     #[arg(long)]
     pub transcript: bool,
-    /// Print the first battle (run 0) as JSON Lines instead of the report: a
-    /// header with the event schema version, then one event per line
-    /// (docs/events.md).
+    /// Print a battle (run 0 unless --show says) as JSON Lines instead of the
+    /// report: a header with the event schema version, then one event per
+    /// line (docs/events.md).
     #[arg(long, conflicts_with_all = ["json", "transcript"])]
     pub events: bool,
+    /// Which battle --transcript or --events shows: median (nearest the median HP the party
+    /// lost), worst (from the worst decile), wipe (everyone down, if any), best, or run N.
+    #[arg(long, value_names = ["WHICH", "N"], num_args = 1..=2)]
+    pub show: Option<Vec<String>>,
     /// Monsters (never PCs) die at 0 hit points instead of −Con.
     #[arg(long)]
     pub simple_monster_death: bool,
@@ -92,7 +98,7 @@ pub fn simulate(
     seed: u64,
     runs: u64,
 ) -> Summary {
-    simulate_in_chunks(pool, scenario, options, seed, runs, CHUNK, &mut |_| {})
+    simulate_in_chunks(pool, scenario, options, seed, runs, CHUNK, &mut |_, _| {})
 }
 
 fn simulate_in_chunks(
@@ -102,7 +108,7 @@ fn simulate_in_chunks(
     seed: u64,
     runs: u64,
     chunk: u64,
-    done: &mut dyn FnMut(u64),
+    on_chunk: &mut dyn FnMut(u64, &[RunOutcome]),
 ) -> Summary {
     let encounter = &scenario.encounter;
     let mut summary = Summary::new(encounter.sides.len(), encounter.combatants.len());
@@ -115,7 +121,7 @@ fn simulate_in_chunks(
             summary.add(outcome);
         }
         start = end;
-        done(end);
+        on_chunk(end, &outcomes);
     }
     summary
 }
@@ -138,9 +144,31 @@ fn progress_bar(runs: u64, global: &GlobalArgs, lang: Lang) -> Option<indicatif:
     Some(bar)
 }
 
+/// The battle `--show` asks for: `median`, `worst`, `wipe`, `best` or `run N`.
+pub fn parse_show(words: &[String]) -> Result<Pick, CliError> {
+    let bad = |what: String| {
+        CliError::input(format!("command line: --show: {what}: expected median, worst, wipe, best or run N"))
+    };
+    match words {
+        [w] if w == "median" => Ok(Pick::Median),
+        [w] if w == "worst" => Ok(Pick::Worst),
+        [w] if w == "wipe" => Ok(Pick::Wipe),
+        [w] if w == "best" => Ok(Pick::Best),
+        [w, n] if w == "run" => {
+            n.parse().map(Pick::Run).map_err(|_| bad(format!("run {n:?} is not a run index")))
+        }
+        [w] if w == "run" => Err(bad("run needs its index".into())),
+        other => Err(bad(format!("{:?}", other.join(" ")))),
+    }
+}
+
 /// Runs `pf1e sim`.
 pub fn run(args: &SimArgs, global: &GlobalArgs) -> Result<(), CliError> {
     let lang = Lang::resolve(global.lang);
+    let show = args.show.as_deref().map(parse_show).transpose()?;
+    if show.is_some() && !(args.transcript || args.events) {
+        return Err(CliError::input("command line: --show needs --transcript or --events".to_string()));
+    }
     let sides = scenario::parse_sides(&args.side_groups)?;
     let options = SimOptions { round_cap: args.round_cap, simple_monster_death: args.simple_monster_death };
     let scenario = scenario::load(&args.map, &sides, &options)?;
@@ -156,22 +184,41 @@ pub fn run(args: &SimArgs, global: &GlobalArgs) -> Result<(), CliError> {
     let encounter = &scenario.encounter;
     let pool = thread_pool(args.threads)?;
     let bar = progress_bar(args.runs, global, lang);
-    let summary = simulate_in_chunks(&pool, &scenario, &options, args.seed, args.runs, CHUNK, &mut |done| {
-        if let Some(bar) = &bar {
-            bar.set_position(done);
-        }
-    });
+    let party_side = difficulty::default_party(encounter);
+    let mut tally = PartyTally::new(encounter, party_side);
+    // Every battle's party figures, kept only to pick the one to show.
+    let keep = matches!(show, Some(p) if !matches!(p, Pick::Run(_)));
+    let mut battles: Vec<Battle> = Vec::new();
+    let summary =
+        simulate_in_chunks(&pool, &scenario, &options, args.seed, args.runs, CHUNK, &mut |done, outcomes| {
+            let first = done - outcomes.len() as u64;
+            for (i, outcome) in outcomes.iter().enumerate() {
+                tally.add(encounter, outcome);
+                if keep {
+                    battles.push(tally.battle(encounter, outcome, first + i as u64));
+                }
+            }
+            if let Some(bar) = &bar {
+                bar.set_position(done);
+            }
+        });
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
+    let shown = show.and_then(|p| party::pick(&battles, p));
+    let run = shown.map_or(0, |s| s.run);
     let battle = (args.transcript || args.events)
-        .then(|| runner::run_with_transcript(encounter, &options, args.seed, 0).1);
+        .then(|| runner::run_with_transcript(encounter, &options, args.seed, run).1);
     if let Some(battle) = battle.as_ref().filter(|_| args.events) {
         let lines = events::json_lines(battle).map_err(|e| CliError::environment(format!("events: {e}")))?;
         return output::print(&lines);
     }
-    let report =
+    let mut report =
         Report::build(encounter, &summary, &options, args.seed, battle.as_ref().map(events::english_lines));
+    report.shown = shown;
+    if let Some(book) = difficulty::assess(encounter, party_side) {
+        report = report.with_party(PartyReport { book, simulated: Simulated::of(&tally) });
+    }
     if args.json {
         output::json(&report)?;
     } else {
@@ -200,11 +247,21 @@ mod tests {
         let outcomes = runner::run_batch(&scenario.encounter, &options, 5, 0..40);
         let whole = Summary::from_outcomes(2, 3, &outcomes);
         assert_eq!(whole.runs, 40);
+        let mut whole_tally = PartyTally::new(&scenario.encounter, 0);
+        for o in &outcomes {
+            whole_tally.add(&scenario.encounter, o);
+        }
         for chunk in [1, 3, 40, 64] {
             let mut reported = Vec::new();
-            let sums =
-                simulate_in_chunks(&pool, &scenario, &options, 5, 40, chunk, &mut |d| reported.push(d));
+            let mut tally = PartyTally::new(&scenario.encounter, 0);
+            let sums = simulate_in_chunks(&pool, &scenario, &options, 5, 40, chunk, &mut |d, outcomes| {
+                reported.push(d);
+                for o in outcomes {
+                    tally.add(&scenario.encounter, o);
+                }
+            });
             assert_eq!(sums, whole, "chunk {chunk}");
+            assert_eq!(tally, whole_tally, "chunk {chunk}");
             assert_eq!(reported.last(), Some(&40), "progress reaches the total");
         }
     }

@@ -237,7 +237,20 @@ fn reports_lead_with_the_answer_and_keep_to_the_width() {
     let job = text.find("job 1 (optimize)\n================\n").expect("the optimize job");
     let answer = text[job..].lines().nth(2).unwrap();
     assert!(answer.starts_with("best plan: "), "{text}");
-    assert!(answer.contains(" — P(survive) ") && answer.contains("; the levers that matter: "), "{answer}");
+    assert!(
+        answer.contains(" — P(no PC dies) ") && answer.contains("; the levers that matter: "),
+        "{answer}"
+    );
+    assert!(answer.contains(", P(win) "), "the win rate is always said: {answer}");
+    // The report opens with its verdict and the difficulty by the book.
+    assert!(
+        text.contains("\nVerdict: Arène d'essai: players (3 goblin) against 2 orc; by the book "),
+        "{text}"
+    );
+    assert!(
+        text.contains("\nDifficulty by the book: average — encounter CR 1/2 (270 XP) against APL 0"),
+        "{text}"
+    );
     assert!(answer.contains("tied at 3σ with ") || answer.contains("no other plan tied"), "{answer}");
     let table: Vec<&str> = text[job..].lines().skip(5).take_while(|l| !l.starts_with("showing")).collect();
     assert!(table[0].starts_with("Rank  Strategy"), "{text}");
@@ -263,13 +276,18 @@ fn reports_lead_with_the_answer_and_keep_to_the_width() {
         assert!(out.join(f).is_file(), "{f}");
     }
     let md = std::fs::read_to_string(out.join("report.md")).unwrap();
-    assert!(md.contains("![P(survive) of the top strategies with 3σ bars (job 1)](playbook_1.svg)"), "{md}");
+    assert!(
+        md.contains("![P(no PC dies) of the top strategies with 3σ bars (job 1)](playbook_1.svg)"),
+        "{md}"
+    );
+    assert!(md.contains("**Verdict.** Arène d'essai: players (3 goblin) against 2 orc"), "{md}");
     assert!(md.contains("(danger_map_2_2.svg)") && md.contains("players unaware"), "{md}");
     assert!(!md.contains("{}") && !md.contains("[]"), "{md}");
     let forest = std::fs::read_to_string(out.join("playbook_1.svg")).unwrap();
     assert!(forest.contains("<circle") && forest.contains("\n100%\n"), "{forest}");
     let map = std::fs::read_to_string(out.join("danger_map_2.svg")).unwrap();
-    assert!(map.contains("\n100%\n") && map.contains("\n50%\n"), "a legend with an absolute scale");
+    // A colour bar fitted to the values from 0, with the 10% threshold marked.
+    assert!(map.contains("\n0%\n") && map.contains("\n10.0%\n"), "{map}");
 }
 
 #[test]

@@ -276,7 +276,8 @@ const Charts = (() => {
     }
     const ty = ly(Math.min(maxValue, result.threshold));
     legend.append(S("line", { x1: lx - 5, x2: lx + 21, y1: ty, y2: ty, class: "threshold" }));
-    legend.append(S("text", { x: lx - 8, y: ty + 4, "text-anchor": "end", class: "legend-label", text: "threshold" }));
+    // Right of the tick labels: left of the bar it would lie over the map.
+    legend.append(S("text", { x: lx + 62, y: ty + 4, class: "legend-label", text: "threshold" }));
     legend.append(S("text", { x: lx + 8, y: H - bottom + 16, "text-anchor": "middle", class: "axis-label", text: criterion }));
     g.append(legend);
     return svg;
@@ -286,7 +287,9 @@ const Charts = (() => {
   function frontier(result) {
     const probes = result.probes;
     const criterion = result.criterion;
-    const maxValue = PROBABILITY.has(criterion) ? 1 : niceCeil(Math.max(1e-9, result.target, ...probes.map((p) => p.value)));
+    // Fitted to the probes and the target (a probability's at most 100 %).
+    const fitted = niceCeil(Math.max(1e-9, result.target * 1.25, ...probes.map((p) => p.value)));
+    const maxValue = PROBABILITY.has(criterion) ? Math.min(1, fitted) : fitted;
     const W = 640, H = 330, left = 74, right = 24, top = 14, bottom = 80;
     const x = scale(result.min_fraction, result.max_fraction, left, W - right);
     const y = scale(0, maxValue, H - bottom, top);
@@ -299,7 +302,12 @@ const Charts = (() => {
     g.append(S("line", { x1: left, x2: W - right, y1: y(result.target), y2: y(result.target), class: "target" }));
     if (result.fraction !== null && result.fraction !== undefined) {
       g.append(S("line", { x1: x(result.fraction), x2: x(result.fraction), y1: top, y2: H - bottom, class: "answer" }));
-      g.append(S("text", { x: x(result.fraction) + 5, y: top + 12, class: "legend-label", text: `frontier ${Math.round(result.fraction * 100)} % (${String(result.crossed).replace(/_/g, " ")})` }));
+      // Right of the line, or left of it past the middle: never clipped by the plot's edge.
+      const right = x(result.fraction) > (left + W - 24) / 2;
+      g.append(S("text", {
+        x: x(result.fraction) + (right ? -5 : 5), y: top + 12, "text-anchor": right ? "end" : "start", class: "legend-label",
+        text: `frontier ${Math.round(result.fraction * 100)} % (${String(result.crossed).replace(/_/g, " ")})`,
+      }));
     }
     const sorted = [...probes].sort((a, b) => a.party_hp - b.party_hp);
     if (sorted.length > 1) {

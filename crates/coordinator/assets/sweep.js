@@ -129,6 +129,118 @@
     return section;
   }
 
+  // ------------------------------------------------------------ difficulty
+
+  // The encounter's difficulty by the book and, for the cell that plays it
+  // as written (both default plans, full hit points; danger maps aside),
+  // by simulation: the same two lines as the CLI's report.
+  function difficultyLines(r) {
+    const d = r.difficulty;
+    if (!d) return [];
+    const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0");
+    let book = d.cr === undefined || d.cr === null
+      ? `Difficulty by the book: none — the foes total ${d.xp} XP, below CR 1/8, against APL ${d.apl}`
+      : `Difficulty by the book: ${d.label} — encounter CR ${d.cr} (${d.xp} XP) against APL ${d.apl} (CR − APL = ${signed(d.cr_minus_apl)})`;
+    book += d.pcs_only ? `; APL: the ${d.party_size} PCs of ${d.party}` : `; APL: the levels of the ${d.party_size} members of ${d.party} (no PC)`;
+    const unrated = d.foes.filter((f) => f.cr === undefined || f.cr === null).map((f) => f.id);
+    if (unrated.length) book += `; foes without a CR, not counted: ${unrated.join(", ")}`;
+    const lines = [book];
+    const cell = r.jobs
+      .filter((j) => j.kind !== "danger_map")
+      .flatMap((j) => j.cells)
+      .find((c) => c.party_strategy === "default" && c.adversary_strategy === "default" && c.runs > 0 && Object.values(c.hp).every((f) => f === 1));
+    if (cell) {
+      const start = cell.combatants.filter((m) => m.side === r.party).reduce((s, m) => s + Math.max(0, m.start_hp), 0);
+      const share = start ? cell.party_hp_lost.mean / start : 0;
+      lines.push(`Simulated for ${r.party} (both sides' default plans, full hit points, ${cell.runs} battles): win ${PF.pct(cell.party_win_rate)}, ` +
+        `a PC dies ${PF.pct(cell.party_death_rate || 0)}, everyone down ${PF.pct(cell.party_all_down_rate)}, HP lost ${PF.num(cell.party_hp_lost.mean, 1)} (${PF.pct(share)} of the party's)`);
+    }
+    return lines;
+  }
+
+  // A canonical strategy spec in words (the CLI's render/strategy.rs), the spec beside it.
+  const LEVER_WORDS = {
+    "target=nearest": "attack the nearest", "target=weakest_ac": "focus the weakest armour",
+    "target=lowest_hp": "focus the most wounded", "target=healer": "go for the spellcasters",
+    "spell_policy=none": "cast no spells", "use_charges=false": "never charge", "use_class_abilities=false": "no class abilities",
+    "power_attack=always": "Power Attack every melee turn", "power_attack=never": "never Power Attack",
+    "maneuver=trip": "trip when it is as likely as a hit", "maneuver=disarm": "disarm when it is as likely as a hit",
+    "maneuver=auto": "trip or disarm when as likely as a hit", "open_with_buffs=true": "open with buffs",
+    "focus_casters=true": "enemy casters first", "save_heals=true": "keep slots for healing",
+  };
+  function strategyWords(spec) {
+    if (!spec || spec === "default") return "the default play";
+    return spec.split(", ").map((part) => {
+      const full = part.includes("=") ? part : `target=${part}`;
+      if (LEVER_WORDS[full]) return LEVER_WORDS[full];
+      const [k, v] = full.split("=");
+      if (k === "retreat" && !Number.isNaN(Number(v))) return `fall back below ${Math.round(Number(v) * 100)}% of hit points`;
+      if (k === "area_min") return `area spells on ${v} enemies or more`;
+      return part;
+    }).join("; ");
+  }
+  const named = (spec) => `${strategyWords(spec)} (${spec})`;
+  function headcount(ids) {
+    const groups = new Map();
+    for (const id of ids) {
+      const m = id.match(/^(.*)-(\d+)$/);
+      const base = m ? m[1] : id;
+      groups.set(base, (groups.get(base) || 0) + 1);
+    }
+    return [...groups].map(([b, n]) => (n === 1 ? b : `${n} ${b}`)).join(", ");
+  }
+
+  // The verdict: the CLI's render/verdict.rs, in English.
+  function verdict(r) {
+    const parts = [];
+    const d = r.difficulty;
+    if (d) {
+      const map = r.map || r.scenario.slice(0, 12);
+      const who = `${map}: ${d.party} (${headcount(d.members || [])}) against ${headcount(d.foes.map((f) => f.id))}`;
+      parts.push(d.cr === undefined || d.cr === null ? `${who}; no CR by the book (APL ${d.apl}).` : `${who}; by the book ${d.label} (CR ${d.cr} against APL ${d.apl}).`);
+    }
+    const base = r.jobs.filter((j) => j.kind !== "danger_map").flatMap((j) => j.cells)
+      .find((c) => c.party_strategy === "default" && c.adversary_strategy === "default" && c.runs > 0 && Object.values(c.hp).every((f) => f === 1));
+    if (base) parts.push(`With both sides' default plans the party wins ${PF.pct(base.party_win_rate)} of ${base.runs} battles; a PC dies in ${PF.pct(base.party_death_rate || 0)}, everyone is down in ${PF.pct(base.party_all_down_rate)}.`);
+    const opt = r.jobs.find((j) => j.kind === "optimize");
+    if (opt && opt.result.playbook.length) {
+      const pb = opt.result.playbook;
+      const lead = pb[0];
+      const against = named(opt.result.adversary_strategy);
+      if (pb.every((e) => e.party.runs > 0 && e.party.p_survives === 0)) {
+        parts.push(`Against ${against} no plan survives: a PC dies in every battle; the least bad plan is ${named(lead.strategy)} (P(win) ${PF.pct(lead.party.win_rate)}).`);
+      } else {
+        const def = pb.find((e) => e.strategy === "default");
+        parts.push(def && def !== lead
+          ? `Best plan against ${against}: ${named(lead.strategy)}, P(no PC dies) ${PF.pct(lead.party.p_survives)} (the default play: ${PF.pct(def.party.p_survives)}).`
+          : `Best plan against ${against}: ${named(lead.strategy)}, P(no PC dies) ${PF.pct(lead.party.p_survives)}.`);
+      }
+    }
+    let worst = null;
+    for (const j of r.jobs.filter((j) => j.kind === "danger_map")) {
+      const res = j.result;
+      const danger = (v) => (res.criterion === "p_survives" ? 1 - v : v);
+      for (const layer of res.layers) for (const p of layer.points) {
+        if (!worst || danger(p.value) > worst.danger) worst = { danger: danger(p.value), p, layer, res };
+      }
+    }
+    if (worst) {
+      const words = { p_survives: "P(no PC dies)", p_tpk: "P(everyone down)", p_any_death: "P(a PC dies)", expected_hp_lost: "HP lost" }[worst.res.criterion] || worst.res.criterion;
+      const value = worst.res.criterion === "expected_hp_lost" ? PF.num(worst.p.value, 1) : PF.pct(worst.p.value);
+      const extra = extraText(worst.layer);
+      parts.push(`Riskiest condition found: the party at ${Math.round(worst.p.party_hp * 100)}% of its HP, the adversary at ${Math.round(worst.p.adversary_hp * 100)}%${extra ? ", " + extra : ""}: ${words} ${value}.`);
+    }
+    return parts.join(" ");
+  }
+
+  function renderDifficulty(results) {
+    const box = document.getElementById("difficulty");
+    const v = verdict(results);
+    const lines = difficultyLines(results);
+    box.hidden = lines.length === 0 && !v;
+    box.replaceChildren(...(v ? [el("p", { class: "verdict" }, el("strong", {}, "Verdict: "), v)] : []), ...lines.map((l) => el("p", { class: "answer" }, l)));
+  }
+
   function renderJobs(jobs, live) {
     document.getElementById("jobs").replaceChildren(...jobs.map((j, i) => job(j, i, live)));
   }
@@ -138,6 +250,9 @@
   function markdown(doc) {
     const r = doc.results;
     const lines = [`# ${r.name}`, "", `Sweep ${doc.id}, seed ${r.seed}, party \`${r.party}\`, rules ${r.rules_version}, scenario \`${r.scenario.slice(0, 16)}\`.`, ""];
+    const v = verdict(r);
+    if (v) lines.push(`**Verdict.** ${v}`, "");
+    for (const l of difficultyLines(r)) lines.push(l, "");
     const mdTable = (head, rows) => {
       lines.push("| " + head.join(" | ") + " |", "|" + head.map(() => " --- ").join("|") + "|");
       for (const row of rows) lines.push("| " + row.map((c) => String(c).replace(/\|/g, "\\|")).join(" | ") + " |");
@@ -200,6 +315,7 @@
     fetching = true;
     try {
       final = await PF.api(`/api/sweeps/${id}/results`, { raw: true });
+      renderDifficulty(final.body.results);
       renderJobs(final.body.results.jobs.map((j) => ({ kind: j.kind, result: j.result, cells: j.cells })), false);
       document.getElementById("download-json").disabled = false;
       document.getElementById("download-md").disabled = false;

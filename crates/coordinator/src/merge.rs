@@ -131,7 +131,18 @@ impl CellResult {
                     .iter()
                     .enumerate()
                     .filter(|(_, c)| c.side == party)
-                    .all(|(i, _)| self.final_hp[run * n + i] <= 0)
+                    // Down: dying (below 0 hit points) or dead; at 0 a member is disabled, still up.
+                    .all(|(i, _)| {
+                        self.final_hp[run * n + i] < 0 || self.dead.get(run * n + i).copied().unwrap_or(false)
+                    })
+            })
+            .count() as u64;
+        let some_death = (0..self.winner.len())
+            .filter(|&run| {
+                self.combatants
+                    .iter()
+                    .enumerate()
+                    .any(|(i, c)| c.side == party && self.dead.get(run * n + i).copied().unwrap_or(false))
             })
             .count() as u64;
         let per_run = |x: f64| if runs == 0 { 0.0 } else { x / runs as f64 };
@@ -147,6 +158,7 @@ impl CellResult {
             party_win_rate: pf1e_engine::metrics::win_rate(party_wins, runs),
             party_win_band: [lo, hi],
             party_all_down_rate: per_run(all_down as f64),
+            party_death_rate: per_run(some_death as f64),
             mean_rounds: per_run(self.summary.rounds as f64),
             party_hp_lost: HpLost {
                 mean: per_run(lost_sum as f64),

@@ -400,6 +400,8 @@ mod tests {
             scenario: "00".into(),
             jobs: vec![],
             llm: LlmDecisions::default(),
+            difficulty: None,
+            map: String::new(),
         };
         let state = JournalState {
             name: "s".into(),

@@ -6,6 +6,7 @@
 
 pub mod combat;
 pub mod dice;
+pub mod difficulty;
 pub mod effects;
 pub mod encounter;
 pub mod feats;
@@ -17,6 +18,7 @@ pub mod metrics;
 pub mod model;
 pub mod objectives;
 pub mod observe;
+pub mod party;
 pub mod report;
 pub mod rng;
 pub mod runner;

@@ -5,7 +5,9 @@
 //! how its runs were sharded: records concatenate exactly. Definitions:
 //!
 //! - `p_survives`: no member of the side is dead at the end;
-//! - `p_tpk`: every member is dead; `p_any_death`: at least one is;
+//! - `p_tpk`: every member is down, dying (below 0 hit points) or dead:
+//!   what a table calls a TPK ("everyone down" in the reports);
+//!   `p_any_death`: at least one member is dead;
 //! - `expected_hp_lost`: mean over runs of Σ (start − final), each member's
 //!   loss clamped to `[0, start]` (healing above the start never counts
 //!   negative, overkill on a corpse is not extra loss);
@@ -46,7 +48,7 @@ pub struct DangerMetrics {
     pub draws: u64,
     /// P(no member dead).
     pub p_survives: f64,
-    /// P(every member dead).
+    /// P(every member down: dying or dead).
     pub p_tpk: f64,
     /// P(at least one member dead).
     pub p_any_death: f64,
@@ -70,7 +72,7 @@ pub struct DangerMetrics {
 pub enum Criterion {
     /// P(no member dead).
     PSurvives,
-    /// P(every member dead).
+    /// P(every member down: dying or dead).
     PTpk,
     /// P(at least one member dead).
     PAnyDeath,
@@ -141,9 +143,15 @@ impl Records<'_> {
         let mut lost: Vec<(i64, i64)> = Vec::with_capacity(runs);
         for run in 0..runs {
             let row = run * n;
-            let dead = members.iter().filter(|&&c| self.dead.get(row + c).copied().unwrap_or(false)).count();
+            let is_dead = |c: usize| self.dead.get(row + c).copied().unwrap_or(false);
+            let dead = members.iter().filter(|&&c| is_dead(c)).count();
+            // Down: dead, or dying below 0 hit points (at 0 a member is disabled, still up).
+            let down = members
+                .iter()
+                .filter(|&&c| is_dead(c) || self.final_hp.get(row + c).is_some_and(|&hp| hp < 0))
+                .count();
             survives += u64::from(dead == 0);
-            tpk += u64::from(!members.is_empty() && dead == members.len());
+            tpk += u64::from(!members.is_empty() && down == members.len());
             any += u64::from(dead > 0);
             let (mut l, mut remaining) = (0i64, 0i64);
             for &c in &members {
@@ -223,6 +231,21 @@ mod tests {
         assert_eq!(foe.wins, 1);
         assert_eq!(foe.p_tpk, 0.25);
         assert_eq!(foe.p_survives, 0.75);
+    }
+
+    #[test]
+    fn everyone_down_counts_the_dying_but_not_a_member_at_0_hp() {
+        // run 0: one dead, one dying (−3): everyone down; run 1: one dead, one at 0 (disabled): not.
+        let r = Records {
+            side_of: &[0, 0, 1],
+            start_hp: &[10, 6, 8],
+            winner: &[1, 1],
+            rounds: &[3, 3],
+            final_hp: &[-12, -3, 8, -12, 0, 8],
+            dead: &[true, false, false, true, false, false],
+        };
+        let m = r.side_metrics(0);
+        assert_eq!((m.p_tpk, m.p_any_death, m.p_survives), (0.5, 1.0, 0.0));
     }
 
     #[test]

@@ -80,6 +80,14 @@ pub struct Report {
     /// Engine lines of the first battle (run 0), when requested.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub transcript: Option<Vec<String>>,
+    /// The party's difficulty by the book and by simulation, when measured
+    /// ([`Report::with_party`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub party: Option<crate::party::PartyReport>,
+    /// Which battle the transcript shows and why, when one was picked
+    /// (`pf1e sim --show`); without it the transcript is run 0's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shown: Option<crate::party::Shown>,
 }
 
 fn per_run(total: u64, runs: u64) -> f64 {
@@ -163,7 +171,14 @@ impl Report {
             sides,
             combatants,
             transcript,
+            party: None,
+            shown: None,
         }
+    }
+
+    /// The report with the party's difficulty beside the figures.
+    pub fn with_party(self, party: crate::party::PartyReport) -> Self {
+        Report { party: Some(party), ..self }
     }
 }
 

@@ -15,6 +15,7 @@ pub mod convert;
 
 use std::collections::BTreeMap;
 
+pub use pf1e_engine::difficulty::{Difficulty, FoeRating, Label as DifficultyLabel};
 pub use pf1e_engine::objectives::{Criterion, DangerMetrics};
 use serde::{Deserialize, Serialize};
 
@@ -36,6 +37,13 @@ pub struct SweepResults {
     /// What the LLM decided before planning (absent from the JSON when nothing).
     #[serde(default, skip_serializing_if = "LlmDecisions::is_empty")]
     pub llm: LlmDecisions,
+    /// The encounter's difficulty by the book, from the party's side
+    /// (absent from older documents and when the party is empty).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub difficulty: Option<Difficulty>,
+    /// Display name of the scenario's map (empty in older documents).
+    #[serde(default)]
+    pub map: String,
 }
 
 /// What the LLM layer decided before any cell was planned: the strategies
@@ -169,8 +177,13 @@ pub struct CellReport {
     pub party_win_rate: f64,
     /// 3σ band of `party_win_rate`, `[low, high]`.
     pub party_win_band: [f64; 2],
-    /// Share of battles that ended with every party member at 0 hit points or below.
+    /// Share of battles that ended with every party member down: dying
+    /// (below 0 hit points) or dead (what a table calls a TPK).
     pub party_all_down_rate: f64,
+    /// Share of battles that ended with some party member dead (0 in
+    /// documents older than the field).
+    #[serde(default)]
+    pub party_death_rate: f64,
     /// Mean rounds per battle.
     pub mean_rounds: f64,
     /// Hit points lost by the party per battle.

@@ -11,6 +11,7 @@ use pf1e_wire::status::SweepInfo;
 
 use crate::i18n::{Lang, T};
 use crate::output;
+use crate::render::jobs::criterion_words;
 
 /// Shows the progress of one sweep on stderr.
 pub struct Progress {
@@ -104,11 +105,14 @@ pub fn line(p: &JobProgress, lang: Lang) -> String {
             lang.f(T::ProgressMinmax, &[iteration, party_strategy, adversary_strategy, &pct(*p_survives)])
         }
         JobProgress::DangerMap { measured } => lang.f(T::ProgressDanger, &[measured]),
-        JobProgress::Frontier { criterion, value, party_hp } => lang
-            .f(T::ProgressFrontier, &[&criterion.name(), &format!("{value:.3}"), &format!("{party_hp:.3}")]),
-        JobProgress::Sensitivity { adversary_strategy, criterion, delta } => {
-            lang.f(T::ProgressSensitivity, &[adversary_strategy, &criterion.name(), &format!("{delta:+.3}")])
-        }
+        JobProgress::Frontier { criterion, value, party_hp } => lang.f(
+            T::ProgressFrontier,
+            &[&criterion_words(lang, *criterion), &format!("{value:.3}"), &format!("{party_hp:.3}")],
+        ),
+        JobProgress::Sensitivity { adversary_strategy, criterion, delta } => lang.f(
+            T::ProgressSensitivity,
+            &[adversary_strategy, &criterion_words(lang, *criterion), &format!("{delta:+.3}")],
+        ),
     }
 }
 
@@ -122,8 +126,8 @@ mod tests {
     fn leader_lines_say_what_their_percentage_is() {
         let p =
             JobProgress::Optimize { leaders: vec![Leader { strategy: "default".into(), p_survives: 0.914 }] };
-        assert_eq!(line(&p, Lang::En), "optimize leaders by P(survive): default 91.4%");
-        assert_eq!(line(&p, Lang::Fr), "meneurs d'optimize par P(survie) : default 91.4%");
+        assert_eq!(line(&p, Lang::En), "optimize leaders by P(no PC dies): default 91.4%");
+        assert_eq!(line(&p, Lang::Fr), "meneurs d'optimize par P(aucun PJ ne meurt) : default 91.4%");
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! [`crate::i18n`]), aligned by display width.
 
 use pf1e_engine::combat::event::Transcript;
+use pf1e_engine::party::{Pick, Shown};
 use pf1e_engine::report::Report;
 
 use super::table::{self, Align};
@@ -13,7 +14,16 @@ use crate::i18n::{Lang, T};
 pub fn text(report: &Report, battle: Option<&Transcript>, lang: Lang) -> String {
     let mut out = String::new();
     if let Some(battle) = battle {
-        out.push_str(&transcript::render_table(&super::events::rows(battle, lang), lang));
+        let table = transcript::render_table(&super::events::rows(battle, lang), lang);
+        match &report.shown {
+            // The picked battle's own title replaces the table's "first combat".
+            Some(shown) => {
+                out.push_str(&shown_title(shown, report.runs, lang));
+                out.push('\n');
+                out.push_str(table.split_once('\n').map_or("", |(_, rest)| rest));
+            }
+            None => out.push_str(&table),
+        }
         out.push('\n');
     }
     out.push_str(&summary(report, lang));
@@ -54,7 +64,11 @@ fn summary(report: &Report, lang: Lang) -> String {
         ));
     }
     out.push_str(&format!("{}{colon}{} ({})\n", lang.t(T::Draws), percent(report.draw_rate), report.draws));
-    out.push_str(&format!("{}{colon}{:.1}\n\n", lang.t(T::AvgRounds), report.avg_rounds));
+    out.push_str(&format!("{}{colon}{:.1}\n", lang.t(T::AvgRounds), report.avg_rounds));
+    if let Some(party) = &report.party {
+        out.push_str(&super::difficulty::lines(party, lang));
+    }
+    out.push('\n');
     out.push_str(lang.t(T::Attrition));
     out.push_str(colon.trim_end());
     out.push('\n');
@@ -90,6 +104,19 @@ fn summary(report: &Report, lang: Lang) -> String {
     aligns[1] = Align::Left;
     out.push_str(&table::render(&columns, &aligns, &rows));
     out
+}
+
+/// The title of the battle `--show` picked: which run and why.
+fn shown_title(s: &Shown, runs: u64, lang: Lang) -> String {
+    let lost = s.hp_lost.unwrap_or(0);
+    match s.pick {
+        _ if s.no_wipe => lang.f(T::ShownNoWipe, &[&s.run, &runs, &lost]),
+        Pick::Median => lang.f(T::ShownMedian, &[&s.run, &lost]),
+        Pick::Worst => lang.f(T::ShownWorst, &[&s.run, &lost]),
+        Pick::Wipe => lang.f(T::ShownWipe, &[&s.run, &lost]),
+        Pick::Best => lang.f(T::ShownBest, &[&s.run, &lost]),
+        Pick::Run(_) => lang.f(T::ShownRun, &[&s.run]),
+    }
 }
 
 /// A rate in [0, 1] as a percentage with one decimal.

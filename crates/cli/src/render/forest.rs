@@ -1,5 +1,5 @@
 //! The playbook of an `optimize` job as a forest plot (SVG): one line per
-//! row of the playbook, best first, its P(survive) as a dot and its 3σ band
+//! row of the playbook, best first, its P(no PC dies) as a dot and its 3σ band
 //! as a bar, on an absolute 0–100 % axis, with a line at the leader's value.
 
 use pf1e_wire::results::OptimizeResult;
@@ -109,6 +109,6 @@ mod tests {
         assert!(svg.contains("2≈ healer"), "{svg}");
         let top1 = playbook_svg(&r, Lang::Fr, 1).unwrap();
         assert_eq!(top1.matches("<circle").count(), 1);
-        assert!(top1.contains("P(survie)"), "{top1}");
+        assert!(top1.contains("P(aucun PJ ne meurt)"), "{top1}");
     }
 }

@@ -11,8 +11,9 @@
 use std::collections::BTreeMap;
 
 use pf1e_wire::results::{
-    CellReport, Crossing, DangerLayer, DangerMapResult, DangerMetrics, DangerPoint, FrontierResult,
-    JobResult, MinmaxResult, OptimizeResult, PlaybookEntry, SensitivityResult, Stage, SweepResults,
+    CellReport, Criterion, Crossing, DangerLayer, DangerMapResult, DangerMetrics, DangerPoint,
+    FrontierResult, JobResult, MinmaxResult, OptimizeResult, PlaybookEntry, SensitivityResult, Stage,
+    SweepResults,
 };
 use pf1e_wire::status::SweepInfo;
 
@@ -101,13 +102,48 @@ fn pct(x: f64) -> String {
     format!("{:.1}%", x * 100.0)
 }
 
-fn num(x: f64, digits: usize) -> String {
-    format!("{x:.digits$}")
+/// A share of hit points as a whole percentage (`25%`).
+fn pct0(x: f64) -> String {
+    format!("{:.0}%", x * 100.0)
 }
 
-/// A number as JSON writes it (`1.0`, `0.05`), as the sweep file's value reads.
-fn json_num(x: f64) -> String {
-    serde_json::to_string(&x).unwrap_or_default()
+/// A party criterion in the words every report uses.
+pub fn criterion_words(lang: Lang, c: Criterion) -> &'static str {
+    lang.t(match c {
+        Criterion::PSurvives => T::CritNoPcDies,
+        Criterion::PTpk => T::CritEveryoneDown,
+        Criterion::PAnyDeath => T::CritPcDies,
+        Criterion::ExpectedHpLost => T::CritHpLost,
+    })
+}
+
+/// A value of criterion `c`: a percentage for a probability, else hit points.
+pub fn criterion_value(c: Criterion, v: f64) -> String {
+    if c.is_probability() { pct(v) } else { num(v, 1) }
+}
+
+/// A danger threshold in words, on the side it is crossed:
+/// `P(a PC dies) ≥ 5.0%`, `P(no PC dies) ≤ 50.0%`.
+pub fn threshold_words(lang: Lang, c: Criterion, target: f64) -> String {
+    let t = if c == Criterion::PSurvives { T::AtMost } else { T::AtLeast };
+    lang.f(t, &[&criterion_words(lang, c), &criterion_value(c, target)])
+}
+
+/// The names of strategies that played the same battles, in words: the
+/// first, then the others as the same battles.
+fn plan_names(names: &[String], lang: Lang) -> String {
+    match names {
+        [] => String::new(),
+        [one] => one.clone(),
+        [first, rest @ ..] => {
+            let rest: Vec<&str> = rest.iter().map(String::as_str).collect();
+            lang.f(T::SameBattles, &[first, &short_names(&rest, lang)])
+        }
+    }
+}
+
+fn num(x: f64, digits: usize) -> String {
+    format!("{x:.digits$}")
 }
 
 /// The 3σ band of a survival probability, in percent.
@@ -187,7 +223,7 @@ pub struct PlaybookRow {
     pub names: String,
     /// Runs of its measurement.
     pub runs: u64,
-    /// P(survive).
+    /// P(no PC dies).
     pub p: f64,
     /// Low end of its 3σ band.
     pub lo: f64,
@@ -306,15 +342,13 @@ pub fn optimize_answer(lang: Lang, r: &OptimizeResult) -> Option<String> {
     let best = groups.first()?;
     let lead = best.lead();
     let (lo, hi) = survive_band(&lead.party);
-    let mut line = lang.f(
-        T::BestPlan,
-        &[
-            &short_names(&best.names().iter().map(String::as_str).collect::<Vec<_>>(), lang),
-            &pct(lead.party.p_survives),
-            &lo,
-            &hi,
-        ],
-    );
+    let names = plan_names(&best.names(), lang);
+    if r.playbook.iter().all(|e| e.party.runs > 0 && e.party.p_survives == 0.0) {
+        // No plan keeps every PC alive: the first is only the least bad.
+        return Some(lang.f(T::NoPlanSurvives, &[&names, &win(&lead.party), &pct(lead.party.p_tpk)]));
+    }
+    let mut line =
+        lang.f(T::BestPlan, &[&names, &pct(lead.party.p_survives), &lo, &hi, &pct(lead.party.win_rate)]);
     let tied = groups.iter().skip(1).filter(|g| g.lead().tied_with_leader).count();
     let tied = match tied {
         0 => lang.t(T::TiedWithNone).to_string(),
@@ -340,20 +374,20 @@ fn optimize(view: &View, r: &OptimizeResult) -> String {
     let lang = view.lang;
     let groups = groups(r);
     let shown = groups.len().min(view.top.max(1));
-    // Columns, most useful first; the rank, names and survival are always shown.
+    // Columns, most useful first; the rank, names, P(no PC dies) and P(win) are always shown.
     struct Col {
         header: T,
         cell: fn(&PlaybookEntry) -> String,
     }
-    let optional: [Col; 7] = [
+    let optional: [Col; 6] = [
         Col { header: T::ColRuns, cell: |e| e.runs.to_string() },
         Col { header: T::ColHpLost, cell: |e| num(e.party.expected_hp_lost, 1) },
         Col { header: T::ColTpk, cell: |e| pct(e.party.p_tpk) },
         Col { header: T::ColAnyDeath, cell: |e| pct(e.party.p_any_death) },
         Col { header: T::ColRoundsAvg, cell: |e| num(e.party.expected_rounds, 1) },
         Col { header: T::ColWorstDecile, cell: |e| num(e.party.worst_decile_hp, 1) },
-        Col { header: T::ColWin, cell: |e| win(&e.party) },
     ];
+    let win_cell = |g: &Group<'_>| win(&g.lead().party);
     let rank_cell = |g: &Group<'_>| {
         let l = g.lead();
         if l.tied_with_leader { format!("{}≈", l.rank) } else { l.rank.to_string() }
@@ -369,6 +403,8 @@ fn optimize(view: &View, r: &OptimizeResult) -> String {
     let fixed = col_width(lang.t(T::ColRank), &mut rows.iter().map(rank_cell))
         + 2
         + col_width(lang.t(T::ColSurvive), &mut rows.iter().map(survive_cell))
+        + 2
+        + col_width(lang.t(T::ColWin), &mut rows.iter().map(win_cell))
         + 2;
     let widths: Vec<usize> = optional
         .iter()
@@ -388,6 +424,7 @@ fn optimize(view: &View, r: &OptimizeResult) -> String {
     };
     let mut headers = vec![lang.t(T::ColRank).to_string(), lang.t(T::ColStrategy).to_string()];
     headers.push(lang.t(T::ColSurvive).to_string());
+    headers.push(lang.t(T::ColWin).to_string());
     headers.extend(optional[..kept].iter().map(|c| lang.t(c.header).to_string()));
     let table_rows: Vec<Vec<String>> = rows
         .iter()
@@ -405,7 +442,7 @@ fn optimize(view: &View, r: &OptimizeResult) -> String {
                 }
                 Style::Markdown => g.names().join("; "),
             };
-            let mut row = vec![rank_cell(g), names, survive_cell(g)];
+            let mut row = vec![rank_cell(g), names, survive_cell(g), win_cell(g)];
             row.extend(optional[..kept].iter().map(|c| (c.cell)(g.lead())));
             row
         })
@@ -508,10 +545,6 @@ fn danger_of(r: &DangerMapResult, v: f64) -> f64 {
     if r.criterion.is_probability() && r.criterion.name() == "p_survives" { 1.0 - v } else { v }
 }
 
-fn criterion_value(r: &DangerMapResult, v: f64) -> String {
-    if r.criterion.is_probability() { pct(v) } else { num(v, 1) }
-}
-
 fn danger_map(view: &View, r: &DangerMapResult) -> String {
     let lang = view.lang;
     let mut out = String::new();
@@ -524,12 +557,11 @@ fn danger_map(view: &View, r: &DangerMapResult) -> String {
             &lang.f(
                 T::DangerAnswer,
                 &[
-                    &json_num(w.party_hp),
-                    &json_num(w.adversary_hp),
-                    &r.criterion.name(),
-                    &criterion_value(r, w.value),
-                    &r.criterion.name(),
-                    &json_num(r.threshold),
+                    &pct0(w.party_hp),
+                    &pct0(w.adversary_hp),
+                    &criterion_words(lang, r.criterion),
+                    &criterion_value(r.criterion, w.value),
+                    &threshold_words(lang, r.criterion, r.threshold),
                     &crossed,
                     &all.len(),
                 ],
@@ -584,7 +616,7 @@ fn danger_layer(view: &View, r: &DangerMapResult, points: &[DangerPoint]) -> Str
         "{}\n\n{}",
         lang.f(
             T::DangerCells,
-            &[&r.criterion.name(), &json_num(r.threshold), &r.party_strategy, &r.adversary_strategy]
+            &[&threshold_words(lang, r.criterion, r.threshold), &r.party_strategy, &r.adversary_strategy]
         ),
         table(view, &headers, &rows)
     )
@@ -592,38 +624,41 @@ fn danger_layer(view: &View, r: &DangerMapResult, points: &[DangerPoint]) -> Str
 
 fn frontier(view: &View, r: &FrontierResult) -> String {
     let lang = view.lang;
-    let c = r.criterion.name();
-    let target = json_num(r.target);
+    let threshold = threshold_words(lang, r.criterion, r.target);
     let line = match r.fraction {
         Some(f) => {
-            let f = format!("{f:.2}");
+            let f = pct0(f);
             match r.crossed {
-                Some(Crossing::AtOrBelow) => lang.f(T::FrontierBelow, &[&c, &target, &f]),
-                Some(Crossing::AtOrAbove) => lang.f(T::FrontierAbove, &[&c, &target, &f]),
-                Some(Crossing::Everywhere) => lang.f(T::FrontierEverywhere, &[&c, &target]),
-                None => lang.f(T::FrontierAt, &[&c, &target, &f]),
+                Some(Crossing::AtOrBelow) => lang.f(T::FrontierBelow, &[&threshold, &f]),
+                Some(Crossing::AtOrAbove) => lang.f(T::FrontierAbove, &[&threshold, &f]),
+                Some(Crossing::Everywhere) => lang.f(T::FrontierEverywhere, &[&threshold]),
+                None => lang.f(T::FrontierAt, &[&threshold, &f]),
             }
         }
-        None => lang.f(
-            T::NoFrontier,
-            &[&c, &target, &format!("{:.2}", r.min_fraction), &format!("{:.2}", r.max_fraction)],
-        ),
+        None => lang.f(T::NoFrontier, &[&threshold, &pct0(r.min_fraction), &pct0(r.max_fraction)]),
     };
     let rows: Vec<Vec<String>> = r
         .probes
         .iter()
         .map(|p| {
-            vec![num(p.party_hp, 3), num(p.value, 3), lang.t(if p.crossed { T::Yes } else { T::No }).into()]
+            vec![
+                pct0(p.party_hp),
+                criterion_value(r.criterion, p.value),
+                lang.t(if p.crossed { T::Yes } else { T::No }).into(),
+            ]
         })
         .collect();
-    let headers =
-        [lang.t(T::ColPartyHpFraction).to_string(), c.to_string(), lang.t(T::ColCrossed).to_string()];
+    let headers = [
+        lang.t(T::ColPartyHpFraction).to_string(),
+        criterion_words(lang, r.criterion).to_string(),
+        lang.t(T::ColCrossed).to_string(),
+    ];
     format!("{}\n{}", answer(view.style, &line), table(view, &headers, &rows))
 }
 
 fn sensitivity(view: &View, r: &SensitivityResult) -> String {
     let lang = view.lang;
-    let c = r.criterion.name();
+    let c = criterion_words(lang, r.criterion);
     let prob = r.criterion.is_probability();
     let fmt = |v: Option<f64>, signed: bool| match (v, prob, signed) {
         (Some(x), true, true) => format!("{:+.1}%", x * 100.0),
@@ -680,6 +715,22 @@ pub fn report(view: &View, results: &SweepResults, images: &Images) -> String {
             results.name,
             lang.f(T::SeedPartyRules, &[&results.seed, &results.party, &results.rules_version])
         );
+    }
+    if let Some(verdict) = super::verdict::sweep(results, lang) {
+        out += &match view.style {
+            Style::Text => format!("{}{}{verdict}\n\n", lang.t(T::Verdict), lang.colon()),
+            Style::Markdown => format!("**{}.** {verdict}\n\n", lang.t(T::Verdict)),
+        };
+    }
+    let difficulty = super::difficulty::sweep(results, lang);
+    if !difficulty.is_empty() {
+        out += &match view.style {
+            Style::Text => difficulty,
+            Style::Markdown => difficulty.lines().map(|l| format!("{l}\n\n")).collect(),
+        };
+        if view.style == Style::Text {
+            out += "\n";
+        }
     }
     out += &super::llm::decisions(view, &results.llm);
     for (i, j) in results.jobs.iter().enumerate() {
@@ -804,12 +855,20 @@ mod tests {
         };
         let text = frontier(&view(Style::Text, 80), &r);
         assert!(
-            text.starts_with("frontier p_tpk 1.0: crossed at party HP fraction 0.35 and below\n\n"),
+            text.starts_with(
+                "frontier: P(everyone down) ≥ 100.0% when the party starts at 35% of its HP or less\n\n"
+            ),
             "{text}"
         );
-        assert!(text.contains("0.250     0.500  yes"), "{text}");
+        assert!(text.contains("Party HP  P(everyone down)  Crossed\n"), "{text}");
+        assert!(text.contains("25%       50.0%             yes"), "{text}");
         let none = frontier(&view(Style::Text, 80), &FrontierResult { fraction: None, crossed: None, ..r });
-        assert!(none.starts_with("no frontier for p_tpk 1.0 in [0.25, 1.00]"), "{none}");
+        assert!(
+            none.starts_with(
+                "no frontier: P(everyone down) ≥ 100.0% nowhere between 25% and 100% of the party's HP"
+            ),
+            "{none}"
+        );
     }
 
     #[test]
@@ -828,7 +887,7 @@ mod tests {
         };
         let text = sensitivity(&view(Style::Text, 80), &r);
         assert!(
-            text.starts_with("the adversary lever that matters most: healer (expected_hp_lost -6.0 against the default adversary)\n\nparty default: expected_hp_lost against the default adversary = -\n"),
+            text.starts_with("the adversary lever that matters most: healer (HP lost -6.0 against the default adversary)\n\nparty default: HP lost against the default adversary = -\n"),
             "{text}"
         );
         assert!(text.contains("1     healer  4.0    -6.0"), "{text}");
@@ -877,7 +936,8 @@ mod tests {
     fn the_playbook_leads_with_its_answer_and_collapses_identical_play() {
         let text = optimize(&view(Style::Text, 100), &playbook());
         let first = text.lines().next().unwrap();
-        assert!(first.starts_with("best plan: lowest_hp, retreat=0.5 — P(survive) 92.0% ["), "{first}");
+        assert!(first.starts_with("best plan: lowest_hp, retreat=0.5 — P(no PC dies) 92.0% ["), "{first}");
+        assert!(first.contains("], P(win) 0.0%; "), "the win rate is always said: {first}");
         assert!(
             first.contains("; tied at 3σ with 21 others; the levers that matter: retreat, target"),
             "{first}"
@@ -902,7 +962,8 @@ mod tests {
             for l in &table {
                 assert!(display_width(l) <= width, "{width}: {l:?}\n{text}");
             }
-            assert!(text.contains("P(survive) [3σ]"), "{text}");
+            assert!(text.contains("P(no PC dies) [3σ]"), "{text}");
+            assert!(text.contains("P(win) [3σ]"), "the win rate is never dropped: {text}");
         }
         let md = optimize(&View { style: Style::Markdown, top: 3, ..view(Style::Markdown, 10) }, &playbook());
         assert!(md.starts_with("**best plan: "), "{md}");
@@ -916,12 +977,99 @@ mod tests {
     #[test]
     fn french_reports_use_french_words_and_typography() {
         let text = optimize(&View { lang: Lang::Fr, ..view(Style::Text, 120) }, &playbook());
-        assert!(text.starts_with("meilleur plan : lowest_hp, retreat=0.5 — P(survie) 92.0% ["), "{text}");
+        assert!(
+            text.starts_with("meilleur plan : lowest_hp, retreat=0.5 — P(aucun PJ ne meurt) 92.0% ["),
+            "{text}"
+        );
         assert!(
             text.contains(" ; à égalité à 3σ avec 21 autres ; les leviers qui comptent : retreat, target"),
             "{text}"
         );
         assert!(text.contains("Rang  Stratégie"), "{text}");
+    }
+
+    fn plan(rank: u64, strategy: &str, p_survives: f64, win_rate: f64) -> PlaybookEntry {
+        let mut e = entry(rank, strategy, p_survives, 400, None);
+        e.tied_with_leader = false;
+        e.party.win_rate = win_rate;
+        e
+    }
+
+    #[test]
+    fn a_report_opens_with_its_verdict_then_the_difficulty_by_the_book_and_by_simulation() {
+        let r = super::super::verdict::tests::results(vec![
+            plan(1, "retreat=0.5", 0.91, 0.8),
+            plan(2, "default", 0.82, 0.7),
+        ]);
+        let text = report(&view(Style::Text, 100), &r, &Images::new());
+        let lines: Vec<&str> = text.lines().take(5).collect();
+        assert!(
+            lines[0]
+                .starts_with("Verdict: Arène d'essai: players (3 goblin) against 2 orc; by the book average"),
+            "{text}"
+        );
+        assert_eq!(
+            lines[1..4],
+            [
+                "",
+                "Difficulty by the book: average — encounter CR 1/2 (270 XP) against APL 0 (CR − APL = 0); APL: the levels of the 3 members of players (no PC)",
+                "Simulated for players (both sides' default plans, full hit points, 400 battles): win 68.5%, a PC dies 12.0%, everyone down 29.0%, HP lost 5.4 (30.0% of the party's)",
+            ],
+            "{text}"
+        );
+        let fr = report(&View { lang: Lang::Fr, ..view(Style::Markdown, 100) }, &r, &Images::new());
+        let lines: Vec<&str> = fr.lines().take(9).collect();
+        assert_eq!(
+            lines[..4],
+            ["# full_analysis", "", "seed 1, groupe players, règles pf1e-rules-4", ""],
+            "{fr}"
+        );
+        assert!(
+            lines[4].starts_with(
+                "**Verdict.** Arène d'essai : players (3 goblin) contre 2 orc ; selon le livre moyenne"
+            ),
+            "{fr}"
+        );
+        assert_eq!(
+            lines[6..9],
+            [
+                "Difficulté selon le livre : moyenne — FP de la rencontre 1/2 (270 XP) contre NMG 0 (FP − NMG = 0) ; NMG : les niveaux des 3 membres de players (aucun PJ)",
+                "",
+                "Simulé pour players (plans par défaut des deux camps, PV au maximum, 400 combats) : victoire 68.5%, un PJ meurt 12.0%, tous à terre 29.0%, PV perdus 5.4 (30.0% de ceux du groupe)",
+            ],
+            "{fr}"
+        );
+    }
+
+    #[test]
+    fn when_no_plan_survives_the_answer_says_so_and_names_the_least_bad() {
+        let r = OptimizeResult {
+            adversary_strategy: "lowest_hp".into(),
+            spent_runs: 800,
+            playbook: vec![plan(1, "use_class_abilities=false", 0.0, 0.17), plan(2, "default", 0.0, 0.12)],
+        };
+        assert_eq!(
+            optimize_answer(Lang::En, &r).unwrap(),
+            "no plan survives: a PC dies in every battle whatever the plan; least bad plan: use_class_abilities=false — P(win) 17.0% [0.0, 0.0], P(everyone down) 0.0%"
+        );
+        assert_eq!(
+            optimize_answer(Lang::Fr, &r).unwrap(),
+            "aucun plan ne sauve tout le monde : un PJ meurt dans chaque combat quel que soit le plan ; plan le moins mauvais : use_class_abilities=false — P(victoire) 17.0% [0.0, 0.0], P(tous à terre) 0.0%"
+        );
+    }
+
+    #[test]
+    fn plans_that_played_the_same_battles_read_as_one_plan() {
+        let names = ["default".to_string(), "use_charges=false".to_string()];
+        assert_eq!(plan_names(&names, Lang::En), "default (same battles as use_charges=false)");
+        assert_eq!(plan_names(&names, Lang::Fr), "default (mêmes combats que use_charges=false)");
+    }
+
+    #[test]
+    fn thresholds_read_on_the_side_they_are_crossed() {
+        assert_eq!(threshold_words(Lang::En, Criterion::PAnyDeath, 0.05), "P(a PC dies) ≥ 5.0%");
+        assert_eq!(threshold_words(Lang::En, Criterion::PSurvives, 0.5), "P(no PC dies) ≤ 50.0%");
+        assert_eq!(threshold_words(Lang::Fr, Criterion::ExpectedHpLost, 10.0), "PV perdus ≥ 10.0");
     }
 
     #[test]

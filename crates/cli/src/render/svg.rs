@@ -1,6 +1,7 @@
-//! The danger map as an SVG heatmap (plotters' SVG backend), coloured on an
-//! absolute scale (0–100 % for a probability, 0 to the largest value for
-//! hit points lost) explained by a colour legend beside the map.
+//! The danger map as an SVG heatmap (plotters' SVG backend), coloured with
+//! viridis (dark: safe, bright: dangerous; readable in grey and by
+//! colour-blind readers) on a scale fitted to the values measured and the
+//! threshold, which the colour bar beside the map marks.
 
 use pf1e_wire::results::{DangerLayer, DangerMapResult};
 use plotters::prelude::*;
@@ -13,10 +14,47 @@ const LEFT: i32 = 90;
 const TOP: i32 = 50;
 const PLOT: i32 = 440;
 
-/// Colour of a danger value in [0, 1]: green (safe) to red (danger).
-fn colour(t: f64) -> RGBColor {
-    let t = t.clamp(0.0, 1.0);
-    RGBColor((40.0 + 200.0 * t) as u8, (190.0 - 150.0 * t) as u8, 70)
+/// Viridis at nine evenly spaced stops (matplotlib's table, 0 to 1).
+const VIRIDIS: [(u8, u8, u8); 9] = [
+    (68, 1, 84),
+    (71, 44, 122),
+    (59, 81, 139),
+    (44, 113, 142),
+    (33, 144, 141),
+    (39, 173, 129),
+    (92, 200, 99),
+    (170, 220, 50),
+    (253, 231, 37),
+];
+
+/// Colour of a danger value in [0, 1]: viridis, dark (safe) to bright (danger).
+pub fn colour(t: f64) -> RGBColor {
+    let t = if t.is_nan() { 0.0 } else { t.clamp(0.0, 1.0) };
+    let pos = t * (VIRIDIS.len() - 1) as f64;
+    let i = (pos.floor() as usize).min(VIRIDIS.len() - 2);
+    let f = pos - i as f64;
+    let (a, b) = (VIRIDIS[i], VIRIDIS[i + 1]);
+    let mix = |x: u8, y: u8| (f64::from(x) + (f64::from(y) - f64::from(x)) * f).round() as u8;
+    RGBColor(mix(a.0, b.0), mix(a.1, b.1), mix(a.2, b.2))
+}
+
+/// Round ends of a probability scale, so the bar's ticks read as round numbers.
+const NICE: [f64; 16] =
+    [0.0, 0.01, 0.02, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5, 0.6, 0.75, 0.8, 0.9, 1.0];
+
+/// The range `[lo, hi]` of the colour scale: fitted to the values and the
+/// threshold. Danger grows with the value from 0 (hit points lost, the
+/// probability of a death or of everyone down) to the smallest round
+/// number above them; survival falls from 1 to the largest round number
+/// below them.
+pub fn scale(values: &[f64], threshold: f64, probability: bool, survival: bool) -> (f64, f64) {
+    let max = values.iter().copied().fold(threshold, f64::max);
+    let min = values.iter().copied().fold(threshold, f64::min);
+    match (probability, survival) {
+        (true, true) => (NICE.iter().rev().copied().find(|&n| n <= min).unwrap_or(0.0).min(0.99), 1.0),
+        (true, false) => (0.0, NICE.iter().copied().find(|&n| n >= max && n > 0.0).unwrap_or(1.0)),
+        (false, _) => (0.0, max.max(1e-9)),
+    }
 }
 
 /// Renders one layer of a `danger_map` job; `None` when it has no point.
@@ -26,20 +64,17 @@ pub fn danger_map_svg(r: &DangerMapResult, layer: &DangerLayer, lang: Lang) -> O
         return None;
     }
     let criterion = r.criterion.name();
+    let words = super::jobs::criterion_words(lang, r.criterion);
     let threshold = r.threshold;
     // Danger in [0, 1] on an absolute scale: a probability as it is (survival
     // reversed: red is where the party dies), hit points lost over [0, the
     // largest value or the threshold], so two maps of one criterion compare.
     let survival = criterion == "p_survives";
-    let scale_max = if r.criterion.is_probability() {
-        1.0
-    } else {
-        points.iter().map(|p| p.value).fold(threshold, f64::max).max(1e-9)
-    };
-    let danger = |v: f64| {
-        let d = (v / scale_max).clamp(0.0, 1.0);
-        if survival { 1.0 - d } else { d }
-    };
+    let values: Vec<f64> = points.iter().map(|p| p.value).collect();
+    let (lo, hi) = scale(&values, threshold, r.criterion.is_probability(), survival);
+    // Where a value sits on the bar, 0 at its bottom, 1 at its top.
+    let position = |v: f64| ((v - lo) / (hi - lo).max(1e-9)).clamp(0.0, 1.0);
+    let danger = |v: f64| if survival { 1.0 - position(v) } else { position(v) };
     let lo_p = points.iter().map(|p| p.party_hp).fold(1.0, f64::min);
     let lo_a = points.iter().map(|p| p.adversary_hp).fold(1.0, f64::min);
     let span_p = (1.0 - lo_p).max(1e-9);
@@ -58,7 +93,7 @@ pub fn danger_map_svg(r: &DangerMapResult, layer: &DangerLayer, lang: Lang) -> O
         let root = SVGBackend::with_string(&mut out, (W, H)).into_drawing_area();
         root.fill(&WHITE).ok()?;
         let style = ("sans-serif", 14).into_font().color(&BLACK);
-        let title = lang.f(T::SvgDangerTitle, &[&criterion, &r.party_strategy, &r.adversary_strategy]);
+        let title = lang.f(T::SvgDangerTitle, &[&words, &r.party_strategy, &r.adversary_strategy]);
         root.draw(&Text::new(title, (LEFT, 20), style.clone())).ok()?;
         let squares = &layer.squares;
         if squares.is_empty() {
@@ -92,11 +127,21 @@ pub fn danger_map_svg(r: &DangerMapResult, layer: &DangerLayer, lang: Lang) -> O
             t.sort_by(f64::total_cmp);
             t.dedup_by(|a, b| (*a - *b).abs() < 1e-9);
         }
+        // Refined maps have many fractions: a tick label closer than a label's
+        // width to the last one drawn is skipped rather than overlapped.
+        let mut last: Option<i32> = None;
         for a in ticks_a {
-            root.draw(&Text::new(format!("{a:.2}"), (x(a) - 12, TOP + PLOT + 10), small.clone())).ok()?;
+            if last.is_none_or(|l| x(a) - l >= 36) {
+                root.draw(&Text::new(hp_label(a), (x(a) - 12, TOP + PLOT + 10), small.clone())).ok()?;
+                last = Some(x(a));
+            }
         }
+        let mut last: Option<i32> = None;
         for p in ticks_p {
-            root.draw(&Text::new(format!("{p:.2}"), (LEFT - 40, y(p) - 6), small.clone())).ok()?;
+            if last.is_none_or(|l| l - y(p) >= 16) {
+                root.draw(&Text::new(hp_label(p), (LEFT - 44, y(p) - 6), small.clone())).ok()?;
+                last = Some(y(p));
+            }
         }
         root.draw(&Text::new(
             lang.t(T::SvgAdversaryHp).to_string(),
@@ -104,45 +149,60 @@ pub fn danger_map_svg(r: &DangerMapResult, layer: &DangerLayer, lang: Lang) -> O
             style.clone(),
         ))
         .ok()?;
-        root.draw(&Text::new(lang.t(T::SvgPartyHp).to_string(), (5, TOP + PLOT / 2), style.clone())).ok()?;
+        // The party's axis title runs upward, left of its tick labels.
+        let upward = style.clone().transform(FontTransform::Rotate270);
+        root.draw(&Text::new(lang.t(T::SvgPartyHp).to_string(), (LEFT - 62, TOP + PLOT / 2 + 30), upward))
+            .ok()?;
         root.draw(&Text::new(
-            lang.f(T::SvgCrossed, &[&criterion, &threshold]),
+            lang.f(T::SvgCrossed, &[&super::jobs::threshold_words(lang, r.criterion, r.threshold)]),
             (LEFT, TOP + PLOT + 50),
             small.clone(),
         ))
         .ok()?;
         // The legend: the colour of each value of the criterion, bottom to top.
         let (lx, steps) = (LEFT + PLOT + 30, 50);
-        root.draw(&Text::new(criterion.to_string(), (lx - 5, TOP - 30), small.clone())).ok()?;
+        root.draw(&Text::new(words.to_string(), (lx - 5, TOP - 30), small.clone())).ok()?;
+        // Integer boundaries shared by neighbouring steps, each step drawn one
+        // pixel into the next: no gap for the renderer's anti-aliasing to show.
+        let edge = |k: i32| TOP + PLOT - (f64::from(k) * f64::from(PLOT) / f64::from(steps)).round() as i32;
         for k in 0..steps {
-            let v0 = f64::from(k) / f64::from(steps);
-            let y0 = TOP + PLOT - (v0 * f64::from(PLOT)) as i32;
-            let y1 = TOP + PLOT - ((v0 + 1.0 / f64::from(steps)) * f64::from(PLOT)) as i32;
-            let value = (v0 + 0.5 / f64::from(steps)) * scale_max;
-            root.draw(&Rectangle::new([(lx, y1), (lx + 20, y0)], colour(danger(value)).filled())).ok()?;
+            let value = lo + (f64::from(k) + 0.5) / f64::from(steps) * (hi - lo);
+            let top = if k + 1 < steps { edge(k + 1) - 1 } else { edge(k + 1) };
+            root.draw(&Rectangle::new([(lx, top), (lx + 20, edge(k))], colour(danger(value)).filled()))
+                .ok()?;
         }
         root.draw(&Rectangle::new([(lx, TOP), (lx + 20, TOP + PLOT)], BLACK.stroke_width(1))).ok()?;
+        let fine = hi - lo < 0.1;
         for k in 0..=4 {
-            let v = f64::from(k) / 4.0;
-            let ly = TOP + PLOT - (v * f64::from(PLOT)) as i32;
-            let label = if r.criterion.is_probability() {
-                format!("{}%", k * 25)
-            } else {
-                format!("{:.1}", v * scale_max)
+            let v = lo + f64::from(k) / 4.0 * (hi - lo);
+            let ly = TOP + PLOT - (f64::from(k) / 4.0 * f64::from(PLOT)) as i32;
+            let label = match (r.criterion.is_probability(), fine) {
+                (true, true) => format!("{:.1}%", v * 100.0),
+                (true, false) => format!("{:.0}%", v * 100.0),
+                (false, _) => format!("{v:.1}"),
             };
             root.draw(&PathElement::new(vec![(lx + 20, ly), (lx + 25, ly)], BLACK)).ok()?;
             root.draw(&Text::new(label, (lx + 28, ly - 6), small.clone())).ok()?;
         }
-        let ty = TOP + PLOT - (danger_position(threshold, scale_max) * f64::from(PLOT)) as i32;
-        root.draw(&PathElement::new(vec![(lx - 4, ty), (lx + 24, ty)], BLACK.stroke_width(2))).ok()?;
+        // The threshold: a red line across the bar, labelled right of the ticks.
+        let ty = TOP + PLOT - (position(threshold) * f64::from(PLOT)) as i32;
+        let red = RGBColor(220, 30, 30);
+        root.draw(&PathElement::new(vec![(lx - 6, ty), (lx + 26, ty)], red.stroke_width(3))).ok()?;
+        let threshold_label = if r.criterion.is_probability() {
+            format!("{:.1}%", threshold * 100.0)
+        } else {
+            format!("{threshold:.1}")
+        };
+        root.draw(&Text::new(threshold_label, (lx + 70, ty - 6), small.clone().color(&red))).ok()?;
         root.present().ok()?;
     }
     Some(out)
 }
 
-/// Where a value sits on the legend, from its bottom (0) to its top (1).
-fn danger_position(value: f64, scale_max: f64) -> f64 {
-    (value / scale_max).clamp(0.0, 1.0)
+/// A hit-point fraction as an axis label: `25%`, `37.5%`.
+fn hp_label(f: f64) -> String {
+    let pct = f * 100.0;
+    if (pct - pct.round()).abs() < 1e-6 { format!("{pct:.0}%") } else { format!("{pct:.1}%") }
 }
 
 #[cfg(test)]
@@ -178,11 +238,39 @@ mod tests {
         assert!(svg.starts_with("<svg"), "{}", &svg[..40.min(svg.len())]);
         assert!(svg.contains("<rect"));
         assert!(svg.contains("<circle"));
-        assert!(svg.contains("danger map: p_tpk"));
-        // The legend's absolute scale, whatever the values measured.
+        assert!(svg.contains("danger map: P(everyone down)"), "{svg}");
+        // The scale is fitted: values up to 90% with a 20% threshold end at 100%.
         for label in ["\n0%\n", "\n50%\n", "\n100%\n"] {
             assert!(svg.contains(label), "{label} missing");
         }
         assert!(danger_map_svg(&r, &r.layers[0], Lang::Fr).unwrap().contains("carte de danger"));
+        // The party's axis title is turned upward, clear of its tick labels.
+        assert!(svg.contains("rotate(270"), "{svg}");
+        // The threshold is marked and labelled.
+        assert!(svg.contains(">20.0%<") || svg.contains("\n20.0%\n"), "{svg}");
+    }
+
+    #[test]
+    fn the_scale_is_fitted_to_the_values_and_the_threshold() {
+        // A 2–15 % map is not squeezed into the bottom of 0–100 %.
+        assert_eq!(scale(&[0.02, 0.15], 0.1, true, false), (0.0, 0.15));
+        assert_eq!(scale(&[0.02, 0.03], 0.05, true, false), (0.0, 0.05), "the threshold is on the bar");
+        assert_eq!(scale(&[0.5, 0.97], 0.1, true, false), (0.0, 1.0));
+        // Survival falls from 1 to a round number below the values.
+        assert_eq!(scale(&[0.85, 0.97], 0.9, true, true), (0.8, 1.0));
+        assert_eq!(scale(&[1.0], 1.0, true, true), (0.99, 1.0), "never an empty range");
+        assert_eq!(scale(&[3.0, 12.5], 10.0, false, false), (0.0, 12.5));
+    }
+
+    #[test]
+    fn colours_are_viridis_from_dark_to_bright() {
+        assert_eq!(colour(0.0), RGBColor(68, 1, 84));
+        assert_eq!(colour(1.0), RGBColor(253, 231, 37));
+        assert_eq!(colour(0.5), RGBColor(33, 144, 141));
+        let luma = |c: RGBColor| 0.3 * f64::from(c.0) + 0.59 * f64::from(c.1) + 0.11 * f64::from(c.2);
+        let steps: Vec<f64> = (0..=20).map(|k| luma(colour(f64::from(k) / 20.0))).collect();
+        assert!(steps.windows(2).all(|w| w[1] > w[0]), "brightness grows with danger: {steps:?}");
+        assert_eq!(hp_label(0.25), "25%");
+        assert_eq!(hp_label(0.375), "37.5%");
     }
 }

@@ -220,6 +220,13 @@ impl SweepRun {
             })
             .collect();
         let sweep = &self.sweep;
+        // By the book, from the party's side: the same encounter every cell varies.
+        let encounter = sweep.scenario.encounter().ok();
+        let difficulty = encounter.as_ref().and_then(|e| {
+            let party = e.sides.iter().position(|s| *s == sweep.party)?;
+            pf1e_engine::difficulty::assess(e, party)
+        });
+        let map = encounter.as_ref().map(|e| e.map.name.clone()).unwrap_or_default();
         let results = Arc::new(SweepResults {
             name: sweep.name.clone(),
             seed: sweep.seed,
@@ -228,6 +235,8 @@ impl SweepRun {
             scenario: hex(&sweep.scenario.hash),
             jobs,
             llm: sweep.llm.clone(),
+            difficulty,
+            map,
         });
         self.status = SweepStatus::Done;
         self.results = Some(Arc::clone(&results));

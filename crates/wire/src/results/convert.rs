@@ -89,6 +89,7 @@ impl From<&CellReport> for proto::CellReport {
             party_win_rate: c.party_win_rate,
             party_win_band: Some(band(c.party_win_band)),
             party_all_down_rate: c.party_all_down_rate,
+            party_death_rate: c.party_death_rate,
             mean_rounds: c.mean_rounds,
             party_hp_lost: Some(proto::HpLost {
                 mean: c.party_hp_lost.mean,
@@ -134,6 +135,7 @@ impl TryFrom<&proto::CellReport> for CellReport {
             party_win_rate: c.party_win_rate,
             party_win_band: from_band(c.party_win_band.as_ref(), "CellReport.party_win_band")?,
             party_all_down_rate: c.party_all_down_rate,
+            party_death_rate: c.party_death_rate,
             mean_rounds: c.mean_rounds,
             party_hp_lost: HpLost { mean: lost.mean, p50: lost.p50, p90: lost.p90, max: lost.max },
             combatants: c
@@ -457,7 +459,68 @@ impl From<&SweepResults> for proto::SweepResults {
                 })
                 .collect(),
             llm: (!r.llm.is_empty()).then(|| proto::LlmDecisions::from(&r.llm)),
+            difficulty: r.difficulty.as_ref().map(proto::BookDifficulty::from),
+            map: r.map.clone(),
         }
+    }
+}
+
+impl From<&Difficulty> for proto::BookDifficulty {
+    fn from(d: &Difficulty) -> Self {
+        use proto::DifficultyLabel as P;
+        let label = match d.label {
+            None => P::Unspecified,
+            Some(DifficultyLabel::Easy) => P::Easy,
+            Some(DifficultyLabel::Average) => P::Average,
+            Some(DifficultyLabel::Challenging) => P::Challenging,
+            Some(DifficultyLabel::Hard) => P::Hard,
+            Some(DifficultyLabel::Epic) => P::Epic,
+        };
+        proto::BookDifficulty {
+            party: d.party.clone(),
+            members: d.members.clone(),
+            party_size: u32::try_from(d.party_size).unwrap_or(u32::MAX),
+            pcs_only: d.pcs_only,
+            apl: d.apl,
+            xp: d.xp,
+            cr: d.cr.clone(),
+            cr_minus_apl: d.cr_minus_apl,
+            label: label as i32,
+            foes: d
+                .foes
+                .iter()
+                .map(|f| proto::FoeRating { id: f.id.clone(), cr: f.cr.clone(), xp: f.xp })
+                .collect(),
+        }
+    }
+}
+
+impl TryFrom<&proto::BookDifficulty> for Difficulty {
+    type Error = WireError;
+
+    fn try_from(d: &proto::BookDifficulty) -> Result<Self, Self::Error> {
+        use proto::DifficultyLabel as P;
+        let label = match P::try_from(d.label) {
+            Ok(P::Unspecified) => None,
+            Ok(P::Easy) => Some(DifficultyLabel::Easy),
+            Ok(P::Average) => Some(DifficultyLabel::Average),
+            Ok(P::Challenging) => Some(DifficultyLabel::Challenging),
+            Ok(P::Hard) => Some(DifficultyLabel::Hard),
+            Ok(P::Epic) => Some(DifficultyLabel::Epic),
+            Err(_) => return Err(WireError::Enum { field: "BookDifficulty.label", value: d.label }),
+        };
+        Ok(Difficulty {
+            party: d.party.clone(),
+            members: d.members.clone(),
+            party_size: d.party_size as usize,
+            pcs_only: d.pcs_only,
+            apl: d.apl,
+            xp: d.xp,
+            cr: d.cr.clone(),
+            cr_minus_apl: d.cr_minus_apl,
+            label,
+            foes: d.foes.iter().map(|f| FoeRating { id: f.id.clone(), cr: f.cr.clone(), xp: f.xp }).collect(),
+        })
     }
 }
 
@@ -552,6 +615,8 @@ impl TryFrom<&proto::SweepResults> for SweepResults {
                 })
                 .collect::<Result<_, WireError>>()?,
             llm: r.llm.as_ref().map(LlmDecisions::from).unwrap_or_default(),
+            difficulty: r.difficulty.as_ref().map(Difficulty::try_from).transpose()?,
+            map: r.map.clone(),
         })
     }
 }
@@ -812,6 +877,7 @@ mod tests {
             party_win_rate: 0.4,
             party_win_band: [0.1, 0.7],
             party_all_down_rate: 0.6,
+            party_death_rate: 0.3,
             mean_rounds: 4.5,
             party_hp_lost: HpLost { mean: 3.5, p50: 3, p90: 6, max: 7 },
             combatants: vec![CombatantReport {
@@ -934,6 +1000,22 @@ mod tests {
                     answers: 1,
                 }],
             },
+            map: "Arena".into(),
+            difficulty: Some(Difficulty {
+                party: "a".into(),
+                members: vec!["goblin".into(), "goblin-2".into()],
+                party_size: 3,
+                pcs_only: false,
+                apl: 0,
+                xp: 270,
+                cr: Some("1/2".into()),
+                cr_minus_apl: Some(0),
+                label: Some(DifficultyLabel::Average),
+                foes: vec![
+                    FoeRating { id: "orc".into(), cr: Some("1/3".into()), xp: 135 },
+                    FoeRating { id: "thing".into(), cr: None, xp: 0 },
+                ],
+            }),
         }
     }
 

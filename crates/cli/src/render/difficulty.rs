@@ -1,0 +1,196 @@
+//! An encounter's difficulty by the book beside its difficulty by
+//! simulation, in words a game master uses: the lines of `pf1e sim` and of
+//! every job's report.
+
+use pf1e_engine::difficulty::{Difficulty, Label};
+use pf1e_engine::party::{PartyReport, Simulated};
+use pf1e_wire::results::{CellReport, JobResult, SweepResults};
+
+use crate::i18n::{Lang, T};
+
+/// The book's label in words.
+pub fn label(label: Label, lang: Lang) -> &'static str {
+    lang.t(match label {
+        Label::Easy => T::DiffEasy,
+        Label::Average => T::DiffAverage,
+        Label::Challenging => T::DiffChallenging,
+        Label::Hard => T::DiffHard,
+        Label::Epic => T::DiffEpic,
+    })
+}
+
+/// A signed whole number: `+2`, `0`, `−1`.
+fn signed(n: i32) -> String {
+    match n {
+        0 => "0".into(),
+        n if n > 0 => format!("+{n}"),
+        n => format!("−{}", n.unsigned_abs()),
+    }
+}
+
+/// The book's line: label, encounter CR and XP against the APL, then how
+/// the APL was counted and the foes left out. Ends with a newline.
+pub fn book(d: &Difficulty, lang: Lang) -> String {
+    let mut out = match (&d.cr, d.label, d.cr_minus_apl) {
+        (Some(cr), Some(l), Some(delta)) => {
+            lang.f(T::DiffBook, &[&label(l, lang), cr, &d.xp, &d.apl, &signed(delta)])
+        }
+        _ => lang.f(T::DiffBookNoCr, &[&d.xp, &d.apl]),
+    };
+    let apl = if d.pcs_only {
+        lang.f(T::DiffAplPcs, &[&d.party_size, &d.party])
+    } else {
+        lang.f(T::DiffAplNoPc, &[&d.party_size, &d.party])
+    };
+    out.push_str(&format!("; {apl}"));
+    let unrated: Vec<&str> = d.unrated().collect();
+    if !unrated.is_empty() {
+        out.push_str(&format!("; {}", lang.f(T::DiffUnrated, &[&unrated.join(", ")])));
+    }
+    if lang == Lang::Fr {
+        out = out.replace("; ", " ; ");
+    }
+    out.push('\n');
+    out
+}
+
+/// The simulation's line for side `party`. Ends with a newline.
+pub fn simulated(party: &str, s: &Simulated, lang: Lang) -> String {
+    let mut out = lang.f(
+        T::DiffSimulated,
+        &[
+            &party,
+            &percent(s.p_win),
+            &percent(s.p_pc_dies),
+            &percent(s.p_all_down),
+            &format!("{:.1}", s.hp_lost),
+            &percent(s.hp_lost_share),
+        ],
+    );
+    out.push('\n');
+    out
+}
+
+/// The cell of a sweep that plays the encounter as written: both sides'
+/// default plans at full hit points (danger maps aside: their layers may
+/// change awareness or add foes at full hit points too).
+pub fn baseline(results: &SweepResults) -> Option<&CellReport> {
+    results.jobs.iter().filter(|j| !matches!(j.result, JobResult::DangerMap(_))).flat_map(|j| &j.cells).find(
+        |c| {
+            c.party_strategy == "default"
+                && c.adversary_strategy == "default"
+                && c.runs > 0
+                && c.hp.values().all(|&f| f == 1.0)
+        },
+    )
+}
+
+/// The difficulty lines of a sweep's report: the book's, then the
+/// simulation's for the baseline cell when the sweep measured one. Empty
+/// for results without a difficulty (older documents).
+pub fn sweep(results: &SweepResults, lang: Lang) -> String {
+    let Some(d) = &results.difficulty else { return String::new() };
+    let mut out = book(d, lang);
+    if let Some(c) = baseline(results) {
+        let start: i64 = c
+            .combatants
+            .iter()
+            .filter(|m| m.side == results.party)
+            .map(|m| i64::from(m.start_hp.max(0)))
+            .sum();
+        let share = if start == 0 { 0.0 } else { c.party_hp_lost.mean / start as f64 };
+        out += &lang.f(
+            T::DiffSimulatedCell,
+            &[
+                &results.party,
+                &c.runs,
+                &percent(c.party_win_rate),
+                &percent(c.party_death_rate),
+                &percent(c.party_all_down_rate),
+                &format!("{:.1}", c.party_hp_lost.mean),
+                &percent(share),
+            ],
+        );
+        out.push('\n');
+    }
+    out
+}
+
+/// Both lines of `pf1e sim`.
+pub fn lines(p: &PartyReport, lang: Lang) -> String {
+    book(&p.book, lang) + &simulated(&p.book.party, &p.simulated, lang)
+}
+
+fn percent(rate: f64) -> String {
+    format!("{:.1}%", rate * 100.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pf1e_engine::difficulty::FoeRating;
+
+    fn difficulty() -> Difficulty {
+        Difficulty {
+            party: "players".into(),
+            members: vec!["a".into(), "b".into(), "c".into(), "d".into()],
+            party_size: 4,
+            pcs_only: true,
+            apl: 4,
+            xp: 2_400,
+            cr: Some("6".into()),
+            cr_minus_apl: Some(2),
+            label: Some(Label::Hard),
+            foes: vec![
+                FoeRating { id: "ogre".into(), cr: Some("3".into()), xp: 800 },
+                FoeRating { id: "ogre-2".into(), cr: Some("3".into()), xp: 800 },
+                FoeRating { id: "ogre-3".into(), cr: Some("3".into()), xp: 800 },
+                FoeRating { id: "thing".into(), cr: None, xp: 0 },
+            ],
+        }
+    }
+
+    fn simulated_fixture() -> Simulated {
+        Simulated { p_win: 0.685, p_pc_dies: 0.12, p_all_down: 0.29, hp_lost: 21.26, hp_lost_share: 0.4 }
+    }
+
+    #[test]
+    fn the_difficulty_lines_in_english() {
+        let p = PartyReport { book: difficulty(), simulated: simulated_fixture() };
+        assert_eq!(
+            lines(&p, Lang::En),
+            "Difficulty by the book: hard — encounter CR 6 (2400 XP) against APL 4 (CR − APL = +2); APL: the 4 PCs of players; foes without a CR, not counted: thing\n\
+             Simulated for players: win 68.5%, a PC dies 12.0%, everyone down 29.0%, HP lost 21.3 (40.0% of the party's)\n"
+        );
+    }
+
+    #[test]
+    fn the_difficulty_lines_in_french() {
+        let p = PartyReport { book: difficulty(), simulated: simulated_fixture() };
+        assert_eq!(
+            lines(&p, Lang::Fr),
+            "Difficulté selon le livre : très difficile — FP de la rencontre 6 (2400 XP) contre NMG 4 (FP − NMG = +2) ; NMG : les 4 PJ de players ; adversaires sans FP, non comptés : thing\n\
+             Simulé pour players : victoire 68.5%, un PJ meurt 12.0%, tous à terre 29.0%, PV perdus 21.3 (40.0% de ceux du groupe)\n"
+        );
+    }
+
+    #[test]
+    fn below_cr_one_eighth_there_is_no_label_and_a_party_without_pcs_says_so() {
+        let d = Difficulty {
+            pcs_only: false,
+            party_size: 3,
+            apl: 0,
+            xp: 0,
+            cr: None,
+            cr_minus_apl: None,
+            label: None,
+            foes: Vec::new(),
+            ..difficulty()
+        };
+        assert_eq!(
+            book(&d, Lang::En),
+            "Difficulty by the book: none — the foes total 0 XP, below CR 1/8, against APL 0; APL: the levels of the 3 members of players (no PC)\n"
+        );
+        assert_eq!(signed(-1), "−1");
+    }
+}

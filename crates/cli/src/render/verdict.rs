@@ -1,0 +1,315 @@
+//! The verdict: one paragraph at the top of a sweep's report that says
+//! what the fight is (map, combatants, CR against APL), how it goes with
+//! both sides' default plans, what the best plan changes, and the riskiest
+//! condition the danger maps found. Every figure comes from the typed
+//! results; a part whose job the sweep did not run is left out.
+
+use pf1e_wire::results::{DangerMapResult, JobResult, OptimizeResult, SweepResults};
+
+use super::difficulty::{baseline, label};
+use super::jobs::{criterion_value, criterion_words, layer_words};
+use super::strategy;
+use crate::i18n::{Lang, T};
+
+fn pct(x: f64) -> String {
+    format!("{:.1}%", x * 100.0)
+}
+
+/// Ids grouped by their name (`goblin`, `goblin-2` → `3 goblin`), in order.
+pub fn headcount(ids: &[String]) -> String {
+    let mut groups: Vec<(&str, usize)> = Vec::new();
+    for id in ids {
+        let base = match id.rsplit_once('-') {
+            Some((base, n)) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => base,
+            _ => id.as_str(),
+        };
+        match groups.iter_mut().find(|(b, _)| *b == base) {
+            Some((_, n)) => *n += 1,
+            None => groups.push((base, 1)),
+        }
+    }
+    groups
+        .iter()
+        .map(|(b, n)| if *n == 1 { (*b).to_string() } else { format!("{n} {b}") })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn fight(results: &SweepResults, lang: Lang) -> Option<String> {
+    let d = results.difficulty.as_ref()?;
+    let foes: Vec<String> = d.foes.iter().map(|f| f.id.clone()).collect();
+    let map = if results.map.is_empty() {
+        results.scenario.chars().take(12).collect()
+    } else {
+        results.map.clone()
+    };
+    let (party, members, foes) = (&d.party, headcount(&d.members), headcount(&foes));
+    Some(match (&d.cr, d.label) {
+        (Some(cr), Some(l)) => {
+            lang.f(T::VerdictFight, &[&map, party, &members, &foes, &label(l, lang), cr, &d.apl])
+        }
+        _ => lang.f(T::VerdictFightNoCr, &[&map, party, &members, &foes, &d.apl]),
+    })
+}
+
+fn default_play(results: &SweepResults, lang: Lang) -> Option<String> {
+    let c = baseline(results)?;
+    Some(lang.f(
+        T::VerdictDefault,
+        &[&pct(c.party_win_rate), &c.runs, &pct(c.party_death_rate), &pct(c.party_all_down_rate)],
+    ))
+}
+
+fn best_plan(r: &OptimizeResult, lang: Lang) -> Option<String> {
+    let lead = r.playbook.first()?;
+    let against = strategy::named(&r.adversary_strategy, lang);
+    let named = strategy::named(&lead.strategy, lang);
+    if r.playbook.iter().all(|e| e.party.runs > 0 && e.party.p_survives == 0.0) {
+        return Some(lang.f(T::VerdictNoPlan, &[&against, &named, &pct(lead.party.win_rate)]));
+    }
+    let default = r.playbook.iter().find(|e| e.strategy == "default");
+    Some(match default {
+        Some(d) if d.strategy != lead.strategy => {
+            lang.f(T::VerdictBest, &[&against, &named, &pct(lead.party.p_survives), &pct(d.party.p_survives)])
+        }
+        _ => lang.f(T::VerdictBestAlone, &[&against, &named, &pct(lead.party.p_survives)]),
+    })
+}
+
+/// The danger of a value: growing with it, survival reversed.
+fn danger(r: &DangerMapResult, v: f64) -> f64 {
+    if r.criterion == pf1e_wire::results::Criterion::PSurvives { 1.0 - v } else { v }
+}
+
+fn riskiest(results: &SweepResults, lang: Lang) -> Option<String> {
+    let (r, layer, point) = results
+        .jobs
+        .iter()
+        .filter_map(|j| match &j.result {
+            JobResult::DangerMap(r) => Some(r),
+            _ => None,
+        })
+        .flat_map(|r| r.layers.iter().flat_map(move |l| l.points.iter().map(move |p| (r, l, p))))
+        .max_by(|a, b| danger(a.0, a.2.value).total_cmp(&danger(b.0, b.2.value)))?;
+    let extra = layer_words(lang, layer);
+    let extra = if layer.aware.is_empty() && layer.copies.values().all(Vec::is_empty) {
+        String::new()
+    } else {
+        format!(", {extra}")
+    };
+    Some(lang.f(
+        T::VerdictRisk,
+        &[
+            &format!("{:.0}%", point.party_hp * 100.0),
+            &format!("{:.0}%", point.adversary_hp * 100.0),
+            &extra,
+            &criterion_words(lang, r.criterion),
+            &criterion_value(r.criterion, point.value),
+        ],
+    ))
+}
+
+/// The verdict of a sweep, one paragraph (no newline); `None` when the
+/// results say nothing it could use (an older document).
+pub fn sweep(results: &SweepResults, lang: Lang) -> Option<String> {
+    let best = results.jobs.iter().find_map(|j| match &j.result {
+        JobResult::Optimize(r) => best_plan(r, lang),
+        _ => None,
+    });
+    let parts: Vec<String> =
+        [fight(results, lang), default_play(results, lang), best, riskiest(results, lang)]
+            .into_iter()
+            .flatten()
+            .collect();
+    (!parts.is_empty()).then(|| parts.join(" "))
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use std::collections::BTreeMap;
+
+    use pf1e_wire::results::{
+        CellReport, CombatantReport, Criterion, DangerLayer, DangerMetrics, DangerPoint, Difficulty,
+        DifficultyLabel, FoeRating, HpLost, JobReport, LlmDecisions, PlaybookEntry, Stage,
+    };
+
+    use super::*;
+
+    fn member(id: &str, side: &str) -> CombatantReport {
+        CombatantReport {
+            id: id.into(),
+            side: side.into(),
+            hp_max: 6,
+            start_hp: 6,
+            mean_final_hp: 2.0,
+            deaths: 0,
+            hits: 0,
+            crits: 0,
+            damage_dealt: 0,
+            damage_taken: 0,
+            healing_given: 0,
+        }
+    }
+
+    fn metrics(p_survives: f64, win_rate: f64) -> DangerMetrics {
+        DangerMetrics { runs: 400, p_survives, win_rate, ..DangerMetrics::default() }
+    }
+
+    fn entry(rank: u64, strategy: &str, p_survives: f64, win_rate: f64) -> PlaybookEntry {
+        PlaybookEntry {
+            rank,
+            strategy: strategy.into(),
+            stage: Stage::Grid,
+            runs: 400,
+            raced: 0,
+            tied_with_leader: false,
+            party: metrics(p_survives, win_rate),
+            adversary: DangerMetrics::default(),
+            same_as: None,
+        }
+    }
+
+    /// Three goblins against two orcs: a baseline grid cell, an optimize
+    /// playbook and a danger map, as `pf1e run` would find them.
+    pub(crate) fn results(playbook: Vec<PlaybookEntry>) -> SweepResults {
+        let baseline = CellReport {
+            index: 0,
+            party_strategy: "default".into(),
+            adversary_strategy: "default".into(),
+            hp: BTreeMap::from([("monsters".to_string(), 1.0), ("players".to_string(), 1.0)]),
+            seed: 1,
+            runs: 400,
+            wins: BTreeMap::from([("players".to_string(), 274), ("monsters".to_string(), 118)]),
+            draws: 8,
+            party_win_rate: 0.685,
+            party_win_band: [0.61, 0.76],
+            party_all_down_rate: 0.29,
+            party_death_rate: 0.12,
+            mean_rounds: 4.9,
+            party_hp_lost: HpLost { mean: 5.4, p50: 4, p90: 12, max: 18 },
+            combatants: vec![
+                member("goblin", "players"),
+                member("goblin-2", "players"),
+                member("goblin-3", "players"),
+                member("orc", "monsters"),
+                member("orc-2", "monsters"),
+            ],
+        };
+        let point = |party_hp, adversary_hp, value| DangerPoint {
+            party_hp,
+            adversary_hp,
+            level: 0,
+            value,
+            crossed: value >= 0.1,
+            party: DangerMetrics::default(),
+            adversary: DangerMetrics::default(),
+        };
+        let layer = DangerLayer {
+            aware: BTreeMap::new(),
+            copies: BTreeMap::new(),
+            points: vec![point(0.25, 1.0, 0.62), point(1.0, 1.0, 0.12), point(0.25, 0.25, 0.05)],
+            squares: Vec::new(),
+        };
+        SweepResults {
+            name: "full_analysis".into(),
+            seed: 1,
+            party: "players".into(),
+            rules_version: "pf1e-rules-4".into(),
+            scenario: "0123456789abcdef".into(),
+            jobs: vec![
+                JobReport { result: JobResult::Grid(()), cells: vec![baseline] },
+                JobReport {
+                    result: JobResult::Optimize(OptimizeResult {
+                        adversary_strategy: "lowest_hp".into(),
+                        spent_runs: 1200,
+                        playbook,
+                    }),
+                    cells: Vec::new(),
+                },
+                JobReport {
+                    result: JobResult::DangerMap(DangerMapResult::new(
+                        Criterion::PAnyDeath,
+                        0.1,
+                        "default".into(),
+                        "default".into(),
+                        1,
+                        vec![layer],
+                    )),
+                    cells: Vec::new(),
+                },
+            ],
+            llm: LlmDecisions::default(),
+            difficulty: Some(Difficulty {
+                party: "players".into(),
+                members: vec!["goblin".into(), "goblin-2".into(), "goblin-3".into()],
+                party_size: 3,
+                pcs_only: false,
+                apl: 0,
+                xp: 270,
+                cr: Some("1/2".into()),
+                cr_minus_apl: Some(0),
+                label: Some(DifficultyLabel::Average),
+                foes: vec![
+                    FoeRating { id: "orc".into(), cr: Some("1/3".into()), xp: 135 },
+                    FoeRating { id: "orc-2".into(), cr: Some("1/3".into()), xp: 135 },
+                ],
+            }),
+            map: "Arène d'essai".into(),
+        }
+    }
+
+    fn surviving() -> Vec<PlaybookEntry> {
+        vec![entry(1, "weakest_ac, retreat=0.5", 0.91, 0.8), entry(2, "default", 0.82, 0.7)]
+    }
+
+    #[test]
+    fn the_verdict_in_english() {
+        assert_eq!(
+            sweep(&results(surviving()), Lang::En).unwrap(),
+            "Arène d'essai: players (3 goblin) against 2 orc; by the book average (CR 1/2 against APL 0). \
+             With both sides' default plans the party wins 68.5% of 400 battles; a PC dies in 12.0%, everyone is down in 29.0%. \
+             Best plan against focus the most wounded (`lowest_hp`): focus the weakest armour; fall back below 50% of hit points \
+             (`weakest_ac, retreat=0.5`), P(no PC dies) 91.0% (the default play: 82.0%). \
+             Riskiest condition found: the party at 25% of its HP, the adversary at 100%: P(a PC dies) 62.0%."
+        );
+    }
+
+    #[test]
+    fn the_verdict_in_french() {
+        assert_eq!(
+            sweep(&results(surviving()), Lang::Fr).unwrap(),
+            "Arène d'essai : players (3 goblin) contre 2 orc ; selon le livre moyenne (FP 1/2 contre NMG 0). \
+             Avec les plans par défaut des deux camps, le groupe gagne 68.5% des 400 combats ; un PJ meurt dans 12.0%, tous sont à terre dans 29.0%. \
+             Meilleur plan contre viser le plus blessé (`lowest_hp`) : viser l'armure la plus faible ; se replier sous 50% des points de vie \
+             (`weakest_ac, retreat=0.5`), P(aucun PJ ne meurt) 91.0% (le jeu par défaut : 82.0%). \
+             Condition la plus risquée trouvée : le groupe à 25% de ses PV, l'adversaire à 100% : P(un PJ meurt) 62.0%."
+        );
+    }
+
+    #[test]
+    fn when_no_plan_survives_the_verdict_names_the_least_bad() {
+        let none = vec![entry(1, "use_class_abilities=false", 0.0, 0.17), entry(2, "default", 0.0, 0.12)];
+        let en = sweep(&results(none.clone()), Lang::En).unwrap();
+        assert!(
+            en.contains(
+                "Against focus the most wounded (`lowest_hp`) no plan survives: a PC dies in every battle; \
+                 the least bad plan is no class abilities (`use_class_abilities=false`) (P(win) 17.0%)."
+            ),
+            "{en}"
+        );
+        let fr = sweep(&results(none), Lang::Fr).unwrap();
+        assert!(
+            fr.contains(
+                "Contre viser le plus blessé (`lowest_hp`), aucun plan ne sauve tout le monde : un PJ meurt dans chaque combat ; \
+                 le plan le moins mauvais est aucune capacité de classe (`use_class_abilities=false`) (P(victoire) 17.0%)."
+            ),
+            "{fr}"
+        );
+    }
+
+    #[test]
+    fn ids_are_counted_by_name() {
+        let ids: Vec<String> = ["goblin", "goblin-2", "orc", "goblin-3", "half-orc"].map(String::from).into();
+        assert_eq!(headcount(&ids), "3 goblin, orc, half-orc");
+    }
+}
