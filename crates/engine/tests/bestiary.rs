@@ -77,7 +77,8 @@ fn every_special_ability_is_played_or_listed_as_not_played() {
     let catalog = pf1e_engine::feats::FeatCatalog::builtin().expect("catalogue");
     let doc = documented_abilities();
     for (stem, c) in monsters() {
-        let (played_doc, not_played_doc) = doc.get(&stem).unwrap_or_else(|| panic!("{stem} not in the table"));
+        let (played_doc, not_played_doc) =
+            doc.get(&stem).unwrap_or_else(|| panic!("{stem} not in the table"));
         let played: Vec<String> = c.special_abilities.iter().map(|a| a.name().to_string()).collect();
         assert_eq!(&played, played_doc, "{stem}: the Played column differs from special_abilities");
         let resolved = pf1e_engine::feats::resolve(&c, catalog).expect("resolves");
