@@ -8,8 +8,10 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+pub mod special;
 pub mod validate;
 
+pub use special::{BreathShape, HitEffect, PhysicalAbility, SaveName, SpecialAbility};
 pub use validate::{ModelError, load_combatant, parse_combatant};
 
 /// Size categories, smallest first.
@@ -412,6 +414,10 @@ pub struct Combatant {
     /// Limited-use resources (`channel_energy`, `grit`, `hexes`…).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub resources: BTreeMap<String, u32>,
+    /// Monster special abilities the engine plays (`model::special`), each
+    /// naming a `special` feature of `features`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub special_abilities: Vec<SpecialAbility>,
     /// Skills by name.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub skills: BTreeMap<String, Skill>,

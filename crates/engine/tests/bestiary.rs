@@ -50,6 +50,50 @@ fn documented() -> BTreeMap<String, String> {
     out
 }
 
+/// The "Played" and "Not played" cells of each row of the table in
+/// `docs/bestiary.md`: file stem → (played names, not-played names).
+fn documented_abilities() -> BTreeMap<String, (Vec<String>, Vec<String>)> {
+    let text = std::fs::read_to_string(repo().join("docs/bestiary.md")).expect("docs/bestiary.md");
+    let section = text.split("\n## The monsters\n").nth(1).expect("a '## The monsters' section");
+    let section = section.split("\n## ").next().unwrap_or(section);
+    let names = |cell: &str| -> Vec<String> {
+        cell.split(", ").map(str::trim).filter(|n| !n.is_empty() && *n != "—").map(String::from).collect()
+    };
+    let mut out = BTreeMap::new();
+    for line in section.lines() {
+        let Some(rest) = line.strip_prefix("| `") else { continue };
+        let cells: Vec<&str> = rest.split('|').map(str::trim).collect();
+        let stem = cells[0].trim_end_matches('`').trim_end_matches(".json").to_string();
+        out.insert(stem, (names(cells[4]), names(cells[5])));
+    }
+    out
+}
+
+/// Every special ability of every file is either played (an entry of
+/// `special_abilities`, or a catalogue rule) or listed as not played, and
+/// the table says which: nothing is dropped silently.
+#[test]
+fn every_special_ability_is_played_or_listed_as_not_played() {
+    let catalog = pf1e_engine::feats::FeatCatalog::builtin().expect("catalogue");
+    let doc = documented_abilities();
+    for (stem, c) in monsters() {
+        let (played_doc, not_played_doc) =
+            doc.get(&stem).unwrap_or_else(|| panic!("{stem} not in the table"));
+        let played: Vec<String> = c.special_abilities.iter().map(|a| a.name().to_string()).collect();
+        assert_eq!(&played, played_doc, "{stem}: the Played column differs from special_abilities");
+        let resolved = pf1e_engine::feats::resolve(&c, catalog).expect("resolves");
+        for (f, r) in c.features.iter().zip(&resolved.features) {
+            let Feature::Detailed(d) = f else { continue };
+            if !matches!(d.category.as_deref(), Some("special" | "class")) || r.rule.is_some() {
+                continue;
+            }
+            let is_played = played.contains(&d.name);
+            let listed = not_played_doc.contains(&d.name);
+            assert!(is_played != listed, "{stem}: {} must be either played or listed as not played", d.name);
+        }
+    }
+}
+
 /// Files kept as they were before the bestiary, as the reference encounters.
 const REFERENCE: [&str; 6] = ["goblin", "ogre", "ogre_spearman", "orc", "skeleton", "wolf"];
 

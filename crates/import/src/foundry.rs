@@ -808,6 +808,7 @@ pub fn convert(text: &str, file: &str, classes: &ClassTable, spells: &SpellBook)
         caster_level: None,
         full_attack: vec![],
         resources: BTreeMap::new(),
+        special_abilities: vec![],
         skills: BTreeMap::new(),
         carried_items: parts.carried.clone(),
         notes: None,

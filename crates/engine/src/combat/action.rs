@@ -91,11 +91,13 @@ pub enum ActionKind {
     SpellCombat,
     /// Spend an arcane pool point to enhance the weapon (swift action).
     ArcanePool,
+    /// A monster's breath weapon aimed at the target (standard action).
+    BreathWeapon,
 }
 
 impl ActionKind {
     /// Every kind, in declaration order.
-    pub const ALL: [ActionKind; 31] = [
+    pub const ALL: [ActionKind; 32] = [
         ActionKind::Attack,
         ActionKind::FullAttack,
         ActionKind::Move,
@@ -127,6 +129,7 @@ impl ActionKind {
         ActionKind::InspireCourage,
         ActionKind::SpellCombat,
         ActionKind::ArcanePool,
+        ActionKind::BreathWeapon,
     ];
 
     /// The stable name of the kind (`attack`, `5foot_step`…).
@@ -163,6 +166,7 @@ impl ActionKind {
             ActionKind::InspireCourage => "inspire_courage",
             ActionKind::SpellCombat => "spell_combat",
             ActionKind::ArcanePool => "arcane_pool",
+            ActionKind::BreathWeapon => "breath_weapon",
         }
     }
 
@@ -184,7 +188,8 @@ impl ActionKind {
             | ActionKind::DischargeSpell
             | ActionKind::ChannelEnergy
             | ActionKind::Hex
-            | ActionKind::InspireCourage => Slot::Standard,
+            | ActionKind::InspireCourage
+            | ActionKind::BreathWeapon => Slot::Standard,
             ActionKind::Move
             | ActionKind::StandUp
             | ActionKind::RetrieveWeapon

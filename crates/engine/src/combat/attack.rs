@@ -523,9 +523,16 @@ impl<R: Dice> Engine<'_, '_, R> {
             Some(_) => return Err(Reason::WeaponUnavailable),
             None => self.st.weapon_for(i, t, from)?,
         };
+        self.attack_routine(i, w, t, full, false);
+        Ok(())
+    }
+
+    /// The attacks of an attack (`full`: a full attack) with attack `w` on
+    /// `t`; `charge` at the end of a charge (a pounce: +2 on each).
+    pub(crate) fn attack_routine(&mut self, i: usize, w: usize, t: usize, full: bool, charge: bool) {
         let routine = if full { self.st.routine(i, w) } else { 0 };
         let haste = full && Behaviours(self.st.fighters[i].fx).has(Behaviours::EXTRA_ATTACK);
-        self.weapon_attacks(i, w, t, full, haste);
+        self.weapon_attacks(i, w, t, full, haste, charge);
         // The other attacks of the routine, in file order.
         let mut rest = routine & !(1u64 << w.min(63));
         while rest != 0 {
@@ -535,19 +542,19 @@ impl<R: Dice> Engine<'_, '_, R> {
                 break;
             }
             if self.st.weapon_reaches(i, r, t, self.st.fighters[i].pos) {
-                self.weapon_attacks(i, r, t, true, false);
+                self.weapon_attacks(i, r, t, true, false, charge);
             }
         }
-        Ok(())
     }
 
-    /// The attacks of one attack entry `w` on `t`: `count` of them, and on a
-    /// full attack the iterative ones of a manufactured weapon (one more at
-    /// full bonus when `extra`).
-    fn weapon_attacks(&mut self, i: usize, w: usize, t: usize, full: bool, extra: bool) {
+    /// The attacks of one attack entry `w` on `t`: on a full attack `count`
+    /// of them and the iterative ones of a manufactured weapon (one more at
+    /// full bonus when `extra`); a standard attack makes one ("2 claws" are
+    /// two attacks, which only a full attack allows: CRB "Attack", "Full Attack").
+    fn weapon_attacks(&mut self, i: usize, w: usize, t: usize, full: bool, extra: bool, charge: bool) {
         let spec = &self.st.prep.fighters[i];
         let atk = &spec.attacks[w];
-        let (melee, count) = (atk.melee, atk.count);
+        let (melee, count) = (atk.melee, if full { atk.count } else { 1 });
         let iters = if full && atk.iterates { iterations(spec.bab) } else { 1 };
         let penalties = std::iter::once(0).filter(|_| extra).chain((0..iters).map(|j| 5 * j));
         'all: for penalty in penalties {
@@ -561,7 +568,7 @@ impl<R: Dice> Engine<'_, '_, R> {
                         break 'all;
                     }
                 }
-                self.strike(i, w, t, Swing { penalty, ..Swing::default() });
+                self.strike(i, w, t, Swing { penalty, charge, ..Swing::default() });
             }
         }
     }
@@ -673,6 +680,9 @@ impl<R: Dice> Engine<'_, '_, R> {
             let absorbed = self.spell_dr(a, w, t, dmg.physical);
             dmg.dealt -= absorbed;
         }
+        if self.st.prep.fighters[t].monster.is_some() {
+            dmg = self.monster_damage(a, w, t, dmg);
+        }
         let hp_before = self.st.fighters[t].hp;
         {
             let out = &mut self.st.fighters[a].out;
@@ -697,6 +707,9 @@ impl<R: Dice> Engine<'_, '_, R> {
         self.wound(t, dmg.dealt);
         if dmg.bleed > 0 {
             self.start_bleeding(t, dmg.bleed);
+        }
+        if dmg.nonlethal | dmg.healed > 0 || self.st.prep.fighters[a].monster.is_some() {
+            self.after_hit_damage(a, w, t, &dmg);
         }
         if magic {
             self.after_magic_hit(a, w, t, crit);

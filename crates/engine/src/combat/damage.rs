@@ -16,6 +16,12 @@ pub(crate) struct Damage {
     pub bleed: u32,
     /// The physical part of `dealt` (what damage reduction from an effect may reduce further).
     pub physical: u32,
+    /// Nonlethal damage: 1 when penalties bring a hit's damage below 1 (CRB
+    /// "Damage": "a hit still deals 1 point of nonlethal damage"), after
+    /// damage reduction when the attack is physical.
+    pub nonlethal: u32,
+    /// Hit points restored instead: negative energy on an undead defender.
+    pub healed: u32,
 }
 
 /// What a hit adds to an attack's own damage.
@@ -51,6 +57,7 @@ pub(crate) fn roll_damage<R: Dice>(
     let mut physical = 0i32;
     let mut other = 0i32;
     let mut bleed = 0i32;
+    let mut healed = 0i32;
     let weapon_bonus = atk.damage_bonus + extra.flat;
     for (k, c) in atk.components.iter().enumerate() {
         let (dice, mut flat) = c.dice.roll_split(rng);
@@ -61,6 +68,11 @@ pub(crate) fn roll_damage<R: Dice>(
             (dice * if c.crit_dice { mult } else { 1 } + flat * if c.crit_flat { mult } else { 1 }).max(0);
         let cd = def.comps[k];
         let kept = if cd.immune { 0 } else { (v - cd.resist as i32).max(0) };
+        if cd.heals {
+            rolled += v;
+            healed += kept;
+            continue;
+        }
         if c.bleed {
             bleed += kept;
             continue;
@@ -87,12 +99,20 @@ pub(crate) fn roll_damage<R: Dice>(
             other += v;
         }
     }
+    let nonlethal = if rolled <= 0 && bleed == 0 && healed == 0 {
+        let physical_hit = atk.bonus_component.is_none_or(|k| atk.components[k].physical);
+        u32::from(!physical_hit || def.dr == 0)
+    } else {
+        0
+    };
     let physical = (physical - def.dr as i32).max(0);
     Damage {
         rolled: rolled as u32,
         dealt: (physical + other) as u32,
         bleed: bleed as u32,
         physical: physical as u32,
+        nonlethal,
+        healed: healed as u32,
     }
 }
 
@@ -155,7 +175,10 @@ mod tests {
     }
 
     fn open(n: usize) -> DefenseVs {
-        DefenseVs { dr: 0, comps: vec![CompDefense { resist: 0, immune: false }; n] }
+        DefenseVs {
+            dr: 0,
+            comps: vec![CompDefense { resist: 0, immune: false, heals: false, stops_regen: false }; n],
+        }
     }
 
     #[test]
@@ -166,7 +189,7 @@ mod tests {
         let mut rng = ScriptedRng::new([5, 4, 2, 6]);
         let d = roll_damage(&atk, &def, true, Extra::default(), &mut rng);
         // (5+1+3)*3 = 27, fire 4, precision 2+6 = 8.
-        assert_eq!(d, Damage { rolled: 39, dealt: 39, bleed: 0, physical: 35 });
+        assert_eq!(d, Damage { rolled: 39, dealt: 39, bleed: 0, physical: 35, nonlethal: 0, healed: 0 });
         let mut rng = ScriptedRng::new([5, 4, 2, 6]);
         assert_eq!(roll_damage(&atk, &def, false, Extra::default(), &mut rng).dealt, 9 + 4 + 8);
     }
@@ -182,12 +205,15 @@ mod tests {
     #[test]
     fn dr_applies_after_multiplication_to_the_physical_part_only() {
         let atk = attack(vec![weapon("1d8"), comp("1d6", false, false)], 2, 2);
-        let def = DefenseVs { dr: 5, comps: vec![CompDefense { resist: 0, immune: false }; 2] };
+        let def = DefenseVs {
+            dr: 5,
+            comps: vec![CompDefense { resist: 0, immune: false, heals: false, stops_regen: false }; 2],
+        };
         let mut rng = ScriptedRng::new([3, 6]);
         // physical (3+2)*2 = 10 - 5 = 5; fire 6 untouched by DR.
         assert_eq!(
             roll_damage(&atk, &def, true, Extra::default(), &mut rng),
-            Damage { rolled: 16, dealt: 11, bleed: 0, physical: 5 }
+            Damage { rolled: 16, dealt: 11, bleed: 0, physical: 5, nonlethal: 0, healed: 0 }
         );
         // DR larger than the physical part leaves the energy intact.
         let def = DefenseVs { dr: 30, comps: def.comps };
@@ -202,29 +228,32 @@ mod tests {
         let def = DefenseVs {
             dr: 0,
             comps: vec![
-                CompDefense { resist: 0, immune: false },
-                CompDefense { resist: 5, immune: false },
-                CompDefense { resist: 0, immune: true },
+                CompDefense { resist: 0, immune: false, heals: false, stops_regen: false },
+                CompDefense { resist: 5, immune: false, heals: false, stops_regen: false },
+                CompDefense { resist: 0, immune: true, heals: false, stops_regen: false },
             ],
         };
         let mut rng = ScriptedRng::new([7, 3, 6]);
         // fire 3 - 5 floors at 0 and does not eat into the slashing part.
         assert_eq!(
             roll_damage(&atk, &def, false, Extra::default(), &mut rng),
-            Damage { rolled: 16, dealt: 7, bleed: 0, physical: 7 }
+            Damage { rolled: 16, dealt: 7, bleed: 0, physical: 7, nonlethal: 0, healed: 0 }
         );
     }
 
     #[test]
     fn extra_flat_damage_is_multiplied_and_precision_dice_are_not_but_meet_dr() {
         let atk = attack(vec![weapon("1d8")], 1, 2);
-        let def = DefenseVs { dr: 3, comps: vec![CompDefense { resist: 0, immune: false }] };
+        let def = DefenseVs {
+            dr: 3,
+            comps: vec![CompDefense { resist: 0, immune: false, heals: false, stops_regen: false }],
+        };
         let mut rng = ScriptedRng::new([5, 4, 6]);
         let extra = Extra { flat: 2, precision_d6: 2 };
         // (5 + 1 + 2) * 2 = 16, then 4 + 6 precision = 26, DR 3 on the whole physical part.
         assert_eq!(
             roll_damage(&atk, &def, true, extra, &mut rng),
-            Damage { rolled: 26, dealt: 23, bleed: 0, physical: 23 }
+            Damage { rolled: 26, dealt: 23, bleed: 0, physical: 23, nonlethal: 0, healed: 0 }
         );
     }
 
@@ -237,17 +266,39 @@ mod tests {
         let mut rng = ScriptedRng::new([3, 2]);
         assert_eq!(
             roll_damage(&atk, &open(2), true, Extra::default(), &mut rng),
-            Damage { rolled: 6, dealt: 6, bleed: 2, physical: 6 }
+            Damage { rolled: 6, dealt: 6, bleed: 2, physical: 6, nonlethal: 0, healed: 0 }
         );
     }
 
     #[test]
-    fn negative_rolls_floor_at_zero() {
+    fn a_hit_whose_damage_falls_below_one_deals_one_nonlethal() {
         let atk = attack(vec![weapon("1d4")], -3, 2);
         let mut rng = ScriptedRng::new([1]);
         assert_eq!(
             roll_damage(&atk, &open(1), false, Extra::default(), &mut rng),
-            Damage { rolled: 0, dealt: 0, bleed: 0, physical: 0 }
+            Damage { rolled: 0, dealt: 0, bleed: 0, physical: 0, nonlethal: 1, healed: 0 }
+        );
+        // 1d4-3 rolling 4 deals 1 lethal damage and no nonlethal.
+        let mut rng = ScriptedRng::new([4]);
+        assert_eq!(roll_damage(&atk, &open(1), false, Extra::default(), &mut rng).nonlethal, 0);
+        // Damage reduction stops the point of a physical weapon.
+        let def = DefenseVs { dr: 5, comps: open(1).comps };
+        let mut rng = ScriptedRng::new([1]);
+        assert_eq!(roll_damage(&atk, &def, false, Extra::default(), &mut rng).nonlethal, 0);
+    }
+
+    #[test]
+    fn negative_energy_heals_an_undead_defender_instead() {
+        // The lich's touch: 1d8+5 negative energy.
+        let atk = attack(vec![comp("1d8+5", false, false)], 0, 2);
+        let def = DefenseVs {
+            dr: 0,
+            comps: vec![CompDefense { resist: 0, immune: false, heals: true, stops_regen: false }],
+        };
+        let mut rng = ScriptedRng::new([3]);
+        assert_eq!(
+            roll_damage(&atk, &def, false, Extra::default(), &mut rng),
+            Damage { rolled: 8, dealt: 0, bleed: 0, physical: 0, nonlethal: 0, healed: 8 }
         );
     }
 }

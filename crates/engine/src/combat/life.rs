@@ -17,8 +17,20 @@ fn roll(d20: i32, con_mod: i32, total: i32) -> StabilizationRoll {
 
 impl<R: Dice> Engine<'_, '_, R> {
     /// Removes `amount` hit points from `i` (a wound), temporary hit points
-    /// first, and settles its life state.
+    /// first, and settles its life state; while its regeneration works the
+    /// damage is nonlethal instead (`combat::monster`).
     pub(crate) fn wound(&mut self, i: usize, amount: u32) {
+        if amount > 0 && self.st.regenerating(i) && !self.st.fighters[i].dead {
+            say!(self, i, "regeneration: the {amount} damage is nonlethal");
+            self.deal_nonlethal(i, amount);
+            return;
+        }
+        self.wound_lethal(i, amount);
+    }
+
+    /// A wound regeneration cannot turn into nonlethal damage (a death
+    /// effect, ability damage, negative levels).
+    pub(crate) fn wound_lethal(&mut self, i: usize, amount: u32) {
         if amount == 0 || self.st.fighters[i].dead {
             return;
         }
@@ -118,7 +130,7 @@ impl<R: Dice> Engine<'_, '_, R> {
     /// Restores up to `amount` hit points to `i` (capped at its maximum) and
     /// returns the points actually restored. At 0 or more the creature is no
     /// longer stable, so a later fall starts dying again. Any healing stops
-    /// bleeding (CRB "Bleed").
+    /// bleeding (CRB "Bleed") and removes as much nonlethal damage.
     pub(crate) fn heal(&mut self, i: usize, amount: u32) -> u32 {
         if self.st.fighters[i].dead {
             return 0;
@@ -130,6 +142,8 @@ impl<R: Dice> Engine<'_, '_, R> {
         if f.hp >= 0 {
             f.stable = false;
         }
-        (f.hp - before) as u32
+        let restored = (f.hp - before) as u32;
+        self.heal_nonlethal(i, amount);
+        restored
     }
 }

@@ -221,7 +221,14 @@ impl<R: Dice> Engine<'_, '_, R> {
 
     /// d20 + `bonus` (minus the provoked attack's damage `penalty`) against
     /// `t`'s CMD, logged.
-    fn maneuver_roll(&mut self, i: usize, m: Maneuver, t: usize, bonus: i32, penalty: i32) -> ManeuverRoll {
+    pub(crate) fn maneuver_roll(
+        &mut self,
+        i: usize,
+        m: Maneuver,
+        t: usize,
+        bonus: i32,
+        penalty: i32,
+    ) -> ManeuverRoll {
         let bonus = bonus - penalty;
         let cmd = self.st.cmd(t, m, i);
         let d20 = self.rng.roll(20) as i32;
@@ -377,7 +384,7 @@ impl<R: Dice> Engine<'_, '_, R> {
     /// pulled to the nearest free square adjacent to `i` (5-10-5 from where
     /// it stands; ties: the closer in a straight line, then row and column);
     /// without one the grapple fails.
-    fn grapple(&mut self, i: usize, t: usize) {
+    pub(crate) fn grapple(&mut self, i: usize, t: usize) {
         if self.st.distance(i, t) > 5 {
             let from = self.st.pos(t);
             let (si, st) = (self.st.space(i), self.st.space(t));

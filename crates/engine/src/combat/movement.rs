@@ -546,7 +546,8 @@ impl<R: Dice> Engine<'_, '_, R> {
     }
 
     /// The charge: a straight line to the closest square from which to
-    /// attack, then one melee attack at +2; −2 AC until the next turn.
+    /// attack, then one melee attack at +2 (a full attack with pounce); −2
+    /// AC until the next turn.
     pub(crate) fn charge_action(&mut self, i: usize, action: Action) -> Result<(), Reason> {
         let t = self.enemy_target(i, action)?;
         if self.st.fighters[i].stepped {
@@ -580,7 +581,12 @@ impl<R: Dice> Engine<'_, '_, R> {
         self.st.fighters[i].moved = true;
         self.walk(i, true, false);
         if self.st.is_active(i) && self.st.is_active(t) && self.st.fighters[i].pos == end {
-            self.strike(i, w, t, Swing { charge: true, ..Swing::default() });
+            if self.pounces(i) {
+                say!(self, i, "pounces");
+                self.attack_routine(i, w, t, true, true);
+            } else {
+                self.strike(i, w, t, Swing { charge: true, ..Swing::default() });
+            }
         }
         Ok(())
     }

@@ -193,6 +193,8 @@ pub(crate) struct FighterSpec {
     /// Full-attack routines (bit k: attack k), and its natural attacks.
     pub routines: Vec<u64>,
     pub natural_mask: u64,
+    /// Its played monster special abilities (`combat::monster`), if any.
+    pub monster: Option<Box<super::monster::MonsterSpec>>,
 }
 
 /// One attack, with everything the hot path needs precomputed.
@@ -284,6 +286,11 @@ pub(crate) struct CompDefense {
     pub resist: u32,
     /// Immune to one of the component's types: the component deals nothing.
     pub immune: bool,
+    /// Heals the defender instead: negative energy on an undead (Bestiary,
+    /// Undead traits; the lich's and the wraith's touches).
+    pub heals: bool,
+    /// Of a type that stops the defender's regeneration (`combat::monster`).
+    pub stops_regen: bool,
 }
 
 /// Normalizes a damage type, quality or bypass name (`Cold Iron` -> `cold_iron`).
@@ -620,14 +627,14 @@ fn fighter_spec(
         Some(SneakDice::ByLevel) => c.level.div_ceil(2),
         Some(SneakDice::Fixed(n)) => n,
     };
-    let precision_immune =
-        matches!(c.creature_type.as_deref().map(norm).as_deref(), Some("undead") | Some("construct"));
+    let precision_immune = precision_immune(c);
     let ctype: Option<crate::spell::model::CreatureType> = c
         .creature_type
         .as_deref()
         .and_then(|t| serde_json::from_value(serde_json::Value::String(norm(t))).ok());
     let immune = super::spells::Immune::of(c, ctype);
     let abilities = super::abilities::AbilitySpec::of(c, &features.rules.class).map(Box::new);
+    let monster = super::monster::MonsterSpec::of(c, &attacks);
     let pools = super::abilities::Pools::of(c);
     FighterSpec {
         id: d.id.to_string(),
@@ -710,6 +717,7 @@ fn fighter_spec(
             .enumerate()
             .filter(|(k, a)| a.natural && *k < 64)
             .fold(0u64, |m, (k, _)| m | 1 << k),
+        monster,
     }
 }
 
@@ -816,6 +824,18 @@ pub(crate) fn melee_reach(size: Size, a: &AttackSpec) -> (u32, u32) {
     }
 }
 
+/// Whether `c` takes no precision damage (sneak attack): the Ooze and
+/// Elemental traits and the incorporeal ability say so (Bestiary, Creature
+/// Types; Universal Monster Rules, Incorporeal), or the file lists a
+/// `precision` immunity. Undead and constructs are not immune in PF1e: their
+/// traits grant no such immunity (the 3.5 rule they replaced did).
+fn precision_immune(c: &Combatant) -> bool {
+    matches!(c.creature_type.as_deref().map(norm).as_deref(), Some("ooze"))
+        || c.has_feature("elemental traits")
+        || c.has_feature("incorporeal")
+        || c.immunities.iter().any(|i| norm(i) == "precision")
+}
+
 fn defense_against(defender: &Combatant, a: &AttackSpec, carried: &[String]) -> DefenseVs {
     let dr = match &defender.dr {
         Some(dr) => {
@@ -828,6 +848,17 @@ fn defense_against(defender: &Combatant, a: &AttackSpec, carried: &[String]) -> 
     };
     let immunities: Vec<String> = defender.immunities.iter().map(|i| norm(i)).collect();
     let resist: Vec<(String, u32)> = defender.resistances.iter().map(|(k, &v)| (norm(k), v)).collect();
+    let undead = defender.creature_type.as_deref().is_some_and(|t| norm(t) == "undead");
+    let regen_stoppers: Vec<String> = defender
+        .special_abilities
+        .iter()
+        .filter_map(|s| match s {
+            crate::model::SpecialAbility::Regeneration { stopped_by, .. } => Some(stopped_by),
+            _ => None,
+        })
+        .flatten()
+        .map(|t| norm(t))
+        .collect();
     let comps = a
         .damage
         .iter()
@@ -836,6 +867,8 @@ fn defense_against(defender: &Combatant, a: &AttackSpec, carried: &[String]) -> 
             CompDefense {
                 resist: resist.iter().filter(|(k, _)| types.contains(k)).map(|&(_, v)| v).max().unwrap_or(0),
                 immune: types.iter().any(|t| immunities.contains(t)),
+                heals: undead && types.iter().any(|t| t == "negative" || t == "negative_energy"),
+                stops_regen: types.iter().any(|t| regen_stoppers.contains(t)),
             }
         })
         .collect();

@@ -3,7 +3,8 @@
 //! Precision d6 when the target is flanked (melee, melee touch included) or
 //! denied its Dexterity bonus against the attacker (melee, or ranged within
 //! 30 ft); never against a target with any concealment (or by a blinded
-//! attacker), never against undead or constructs. The dice are rolled after
+//! attacker), never against oozes, elementals or incorporeal creatures
+//! (their traits; undead and constructs are not immune in PF1e). The dice are rolled after
 //! the critical multiplier, never multiplied, and meet damage reduction with
 //! the weapon's physical damage (`damage::roll_damage`).
 

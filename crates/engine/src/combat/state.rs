@@ -62,6 +62,10 @@ pub(crate) struct Fighter {
     /// Temporary hit points (lost before real ones) and the effect that gave them.
     pub temp_hp: i32,
     pub temp_hp_from: Option<std::sync::Arc<str>>,
+    /// Nonlethal damage taken (`combat::nonlethal`).
+    pub nonlethal: i32,
+    /// What its own or its foes' monster abilities changed (`combat::monster`).
+    pub monster: super::monster::MonsterState,
     /// Bleed damage taken at the start of each of its turns (0: not bleeding).
     pub bleed: u32,
     /// Attacks dropped by a disarm (bit k: attack k), usable again once retrieved.
@@ -225,6 +229,8 @@ impl<'p> BattleState<'p> {
             power_attack: false,
             temp_hp: 0,
             temp_hp_from: None,
+            nonlethal: 0,
+            monster: Default::default(),
             bleed: 0,
             dropped: 0,
             wear: Vec::new(),
@@ -358,11 +364,12 @@ impl<'p> BattleState<'p> {
         }
     }
 
-    /// Whether combatant `i` can act (at 0 hit points or more and not dead).
+    /// Whether combatant `i` can act (at 0 hit points or more, not dead, not
+    /// knocked out by nonlethal damage above its hit points).
     #[inline]
     pub fn is_active(&self, i: usize) -> bool {
         let f = &self.fighters[i];
-        f.hp >= 0 && !f.dead
+        f.hp >= 0 && !f.dead && f.nonlethal <= f.hp
     }
 
     /// Whether `a` and `b` are on different sides.

@@ -181,7 +181,9 @@ impl BattleState<'_> {
             }
         });
         super::economy::TurnLimits {
-            staggered: self.life(i) == super::state::LifeState::Disabled || flags.has(Flags::STAGGERED),
+            staggered: self.life(i) == super::state::LifeState::Disabled
+                || flags.has(Flags::STAGGERED)
+                || self.nonlethal_staggered(i),
             single_move,
             no_attack: flags.has(Flags::NO_ATTACK),
         }

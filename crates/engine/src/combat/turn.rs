@@ -183,8 +183,14 @@ impl<R: Dice> Engine<'_, '_, R> {
         if self.st.prep.fighters[i].abilities.is_some() {
             self.start_of_turn_abilities(i);
         }
+        self.monster_turn_start(i);
         match self.st.life(i) {
             LifeState::Fighting | LifeState::Disabled => {
+                if !self.st.is_active(i) {
+                    // Unconscious from nonlethal damage.
+                    self.st.last_results[i].clear();
+                    return false;
+                }
                 if self.st.fighters[i].fx != 0 && !self.retry_saves(i) {
                     self.st.last_results[i].clear();
                     return false;
@@ -308,6 +314,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             ActionKind::InspireCourage => self.inspire_action(i),
             ActionKind::SpellCombat => self.spell_combat_action(i, action),
             ActionKind::ArcanePool => self.arcane_pool_action(i),
+            ActionKind::BreathWeapon => self.breath_action(i, action),
             _ => Err(Reason::UnsupportedKind),
         };
         let result = match result {

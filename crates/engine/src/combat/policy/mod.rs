@@ -13,6 +13,7 @@ use super::attack::Swing;
 use super::state::{BattleState, LifeState};
 
 mod magic;
+mod monster;
 
 use magic::{Magic, has_magic, plan_magic};
 
@@ -44,13 +45,21 @@ impl<F: FnMut(&BattleState<'_>, usize, &mut Vec<Action>)> Policy for F {
 /// weapon reaches it from here; a charge when a clear straight line exists;
 /// a 5-foot step and a full attack when one step suffices; otherwise a move
 /// toward the closest square from which to attack, and an attack. A disabled
-/// combatant does not charge (it cannot take full-round actions).
+/// combatant does not charge (it cannot take full-round actions). A
+/// creature with played special abilities breathes and picks helpless
+/// victims first (`policy::monster`).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct DefaultPolicy;
 
 impl Policy for DefaultPolicy {
     fn plan(&mut self, battle: &BattleState<'_>, actor: usize, out: &mut Vec<Action>) {
-        let Some(t) = battle.nearest_enemy(actor) else { return };
+        let Some(mut t) = battle.nearest_enemy(actor) else { return };
+        if battle.prep.fighters[actor].monster.is_some() {
+            if monster::plan_breath(battle, actor, out) {
+                return;
+            }
+            t = monster::target(battle, actor, t);
+        }
         if has_magic(battle, actor) && plan_magic(battle, actor, t, Magic::DEFAULT, out) {
             return;
         }
@@ -334,6 +343,9 @@ impl Policy for StrategyPolicy {
             save_heals: self.spec.save_heals,
             area_min: self.spec.area_min,
         };
+        if battle.prep.fighters[actor].monster.is_some() && monster::plan_breath(battle, actor, out) {
+            return;
+        }
         if has_magic(battle, actor) && plan_magic(battle, actor, t, magic, out) {
             return;
         }

@@ -876,6 +876,9 @@ impl<R: Dice> Engine<'_, '_, R> {
             let hp = self.st.fighters[t].hp;
             dealt = dealt.min((hp - floor).max(0) as u32);
         }
+        if self.st.prep.fighters[t].monster.is_some() {
+            dealt = self.monster_takes_spell_damage(t, dealt, types);
+        }
         let hp = self.st.fighters[t].hp;
         let ty = if types.is_empty() { "untyped".to_string() } else { types.join("/") };
         say!(
@@ -962,7 +965,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         let spec = &self.st.prep.fighters[t];
         let threshold = if self.st.dies_at_zero(t) { 0 } else { -spec.con_score.unwrap_or(0) };
         let loss = (f.hp - threshold).max(0) as u32 + f.temp_hp.max(0) as u32;
-        self.wound(t, loss.max(1));
+        self.wound_lethal(t, loss.max(1));
     }
 
     /// Whether a ward against the caster's alignment blocks a charm or compulsion on `t`.

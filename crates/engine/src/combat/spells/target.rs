@@ -192,53 +192,70 @@ impl BattleState<'_> {
                 }
             }
             Shape::Cone => {
-                let length = feet(&area.length_ft);
                 let aim = self.aim(cast)?;
-                let (dr, dc) = (i64::from(aim.row - origin.row), i64::from(aim.col - origin.col));
-                if dr == 0 && dc == 0 {
+                if !self.cone_squares(origin, aim, feet(&area.length_ft), &mut squares) {
                     return None;
-                }
-                let k = (length / 5) as i32;
-                for row in (origin.row - k).max(0)..=(origin.row + k).min(map.height - 1) {
-                    for col in (origin.col - k).max(0)..=(origin.col + k).min(map.width - 1) {
-                        let q = Pos::new(row, col);
-                        if q == origin || distance_ft(origin, q) > length {
-                            continue;
-                        }
-                        let (vr, vc) = (i64::from(q.row - origin.row), i64::from(q.col - origin.col));
-                        let dot = vr * dr + vc * dc;
-                        // Within 45° of the aim: cos² ≥ 1/2.
-                        let within = dot > 0 && 2 * dot * dot >= (vr * vr + vc * vc) * (dr * dr + dc * dc);
-                        if within && !map.blocks_los(q) && self.prep.line_of_effect(origin, q) {
-                            squares.push(q);
-                        }
-                    }
                 }
             }
             Shape::Line => {
-                let length = feet(&area.length_ft);
                 let aim = self.aim(cast)?;
-                if aim == origin {
+                if !self.line_squares(origin, aim, feet(&area.length_ft), &mut squares) {
                     return None;
-                }
-                // Extend the aim to the full length along the same direction.
-                let (dr, dc) = (aim.row - origin.row, aim.col - origin.col);
-                let steps = dr.abs().max(dc.abs()).max(1);
-                let reach = (length / 5) as i32;
-                let far = Pos::new(origin.row + dr * reach / steps, origin.col + dc * reach / steps);
-                for q in super::super::movement::Line::new(origin, far) {
-                    if !map.in_bounds(q) || distance_ft(origin, q) > length {
-                        break;
-                    }
-                    if map.blocks_los(q) {
-                        break;
-                    }
-                    squares.push(q);
                 }
             }
             Shape::Wall => return None,
         }
         Some(Template { origin, squares })
+    }
+
+    /// The squares of a cone of `length` ft from `origin` aimed at `aim`: the
+    /// quarter circle within 45° of the aim, with line of effect from the
+    /// origin. False when the aim is the origin (no direction).
+    pub(crate) fn cone_squares(&self, origin: Pos, aim: Pos, length: u32, squares: &mut Vec<Pos>) -> bool {
+        let map = self.map();
+        let (dr, dc) = (i64::from(aim.row - origin.row), i64::from(aim.col - origin.col));
+        if dr == 0 && dc == 0 {
+            return false;
+        }
+        let k = (length / 5) as i32;
+        for row in (origin.row - k).max(0)..=(origin.row + k).min(map.height - 1) {
+            for col in (origin.col - k).max(0)..=(origin.col + k).min(map.width - 1) {
+                let q = Pos::new(row, col);
+                if q == origin || distance_ft(origin, q) > length {
+                    continue;
+                }
+                let (vr, vc) = (i64::from(q.row - origin.row), i64::from(q.col - origin.col));
+                let dot = vr * dr + vc * dc;
+                // Within 45° of the aim: cos² ≥ 1/2.
+                let within = dot > 0 && 2 * dot * dot >= (vr * vr + vc * vc) * (dr * dr + dc * dc);
+                if within && !map.blocks_los(q) && self.prep.line_of_effect(origin, q) {
+                    squares.push(q);
+                }
+            }
+        }
+        true
+    }
+
+    /// The squares of a line of `length` ft from `origin` toward `aim`,
+    /// extended to its full length, stopped by a square that blocks line of
+    /// effect. False when the aim is the origin.
+    pub(crate) fn line_squares(&self, origin: Pos, aim: Pos, length: u32, squares: &mut Vec<Pos>) -> bool {
+        let map = self.map();
+        if aim == origin {
+            return false;
+        }
+        // Extend the aim to the full length along the same direction.
+        let (dr, dc) = (aim.row - origin.row, aim.col - origin.col);
+        let steps = dr.abs().max(dc.abs()).max(1);
+        let reach = (length / 5) as i32;
+        let far = Pos::new(origin.row + dr * reach / steps, origin.col + dc * reach / steps);
+        for q in super::super::movement::Line::new(origin, far) {
+            if !map.in_bounds(q) || distance_ft(origin, q) > length || map.blocks_los(q) {
+                break;
+            }
+            squares.push(q);
+        }
+        true
     }
 
     /// The creatures standing in `template` (any square of their space),

@@ -215,7 +215,7 @@ fn sneak_attack_adds_its_dice_against_a_flanked_foe_after_the_critical_multiplie
 }
 
 #[test]
-fn sneak_attack_needs_a_flank_or_a_denied_dexterity_and_spares_undead() {
+fn sneak_attack_needs_a_flank_or_a_denied_dexterity_and_reaches_undead() {
     let prep = rogue_and_friend(creature("Mark", json!({ "hp_max": 100 })));
     let mut b = Bench::new(&[15, 4, 15, 4, 1, 1]);
     let mut e = b.engine(&prep, &SimOptions::default());
@@ -242,7 +242,8 @@ fn sneak_attack_needs_a_flank_or_a_denied_dexterity_and_spares_undead() {
     let e = b.engine(&prep, &SimOptions::default());
     let s = e.st.situation(0, 0, 2, Swing::default());
     assert!(s.flank);
-    assert_eq!(e.st.sneak_attack_dice(0, 0, 2, &s, 0), 0, "undead are immune to precision damage");
+    // PF1e's Undead traits grant no immunity to precision damage (pf1e-rules-5).
+    assert_eq!(e.st.sneak_attack_dice(0, 0, 2, &s, 0), 2, "undead take sneak attack");
 }
 
 #[test]

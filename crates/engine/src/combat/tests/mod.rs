@@ -12,6 +12,7 @@ mod life;
 mod magic;
 mod maneuvers;
 mod modifiers;
+mod monsters;
 mod options;
 mod size;
 mod support;

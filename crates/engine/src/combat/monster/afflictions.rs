@@ -1,0 +1,349 @@
+//! What a monster's hit or gaze does to a creature that fails its save
+//! (Bestiary, Universal Monster Rules): paralysis, petrification, ability
+//! damage and drain (with their effect on derived numbers), energy drain
+//! (negative levels), poison (save, frequency, effect, cure), trip and grab.
+//!
+//! Derived numbers: Strength and Dexterity damage are −N modifiers to the
+//! scores, which the engine already turns into attack, damage, CMB, AC,
+//! Reflex and CMD changes (`BattleState::ability_deltas`); Constitution
+//! damage costs (lost modifier × Hit Dice) hit points at once. A score
+//! brought to 0: Strength leaves the creature helpless, Dexterity
+//! paralyzed, Constitution dead (CRB "Ability Score Damage"). Ability drain
+//! is played as damage (nothing restores either in a battle).
+
+use crate::dice::ability_modifier;
+use crate::effects::{
+    BonusType, ConditionId, ConditionSet, Context, Descriptor, Descriptors, Duration, Effect as Fx, Maneuver,
+    Mod, ModTarget, SaveKind,
+};
+use crate::model::PhysicalAbility;
+use crate::rng::Dice;
+
+use super::super::engine::Engine;
+use super::super::log::say;
+use super::Effect;
+
+/// Hit points lost per negative level (UMR "Energy Drain").
+pub(crate) const HP_PER_NEGATIVE_LEVEL: u32 = 5;
+/// Temporary hit points the drainer gains per negative level.
+pub(crate) const TEMP_HP_PER_NEGATIVE_LEVEL: i32 = 5;
+/// The bonus of a grab on its grapple check (UMR "Grab").
+pub(crate) const GRAB_BONUS: i32 = 4;
+/// The DC increase of each extra dose of a poison (CRB "Poison": multiple doses).
+pub(crate) const EXTRA_DOSE_DC: i32 = 2;
+
+/// The names of the effects that carry ability damage (Str, Dex, Con).
+const ABILITY_DAMAGE: [&str; 3] = ["Strength damage", "Dexterity damage", "Constitution damage"];
+
+/// A poison running in a creature.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Poisoned {
+    /// Who poisoned it, and which of its riders.
+    pub from: usize,
+    pub rider: usize,
+    /// Saves left (one a round at the start of its turn).
+    pub rounds_left: u32,
+    /// Current DC (raised by extra doses).
+    pub dc: i32,
+    /// Consecutive successful saves so far.
+    pub successes: u32,
+}
+
+impl<R: Dice> Engine<'_, '_, R> {
+    /// After attack `w` of `a` hit `t`: the riders of that attack, each
+    /// with its save (immunities first).
+    pub(crate) fn hit_riders(&mut self, a: usize, w: usize, t: usize) {
+        let prep = self.st.prep;
+        let Some(m) = prep.fighters[a].monster.as_deref() else { return };
+        for (k, r) in m.riders.iter().enumerate() {
+            if w >= 64 || r.attacks >> w & 1 == 0 || !self.st.is_present(t) || self.st.fighters[t].dead {
+                continue;
+            }
+            if r.immune_features.iter().any(|f| super::has_feature(&prep.fighters[t], f)) {
+                say!(self, t, "is immune to {}", r.name);
+                continue;
+            }
+            match &r.effect {
+                Effect::Trip => self.free_trip(a, t),
+                Effect::Grab(constrict) => self.grab(a, t, constrict.clone()),
+                Effect::Poison { .. } => self.poison_dose(a, k, t),
+                e => {
+                    if self.resists(t, e) {
+                        continue;
+                    }
+                    // A wraith gains its temporary hit points on each hit, saved or not.
+                    if let Effect::AbilityDrain(_, _, temp) = e
+                        && *temp > 0
+                    {
+                        self.gain_temp_hp(a, *temp as i32, &r.name);
+                    }
+                    let saved = match r.save {
+                        Some(kind) => self.rider_save(a, t, kind, r.dc, e),
+                        None => false,
+                    };
+                    if !saved {
+                        let e = e.clone();
+                        say!(self, a, "{} on {}", r.name, self.st.id(t));
+                        self.afflict(a, t, &e, &r.name);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether `t`'s immunities stop `e` outright (no save rolled).
+    pub(crate) fn resists(&self, t: usize, e: &Effect) -> bool {
+        let immune = &self.st.prep.fighters[t].immune;
+        match e {
+            Effect::Paralysis(_) => {
+                immune.conditions.has(ConditionId::Paralyzed) || immune.descriptors.has(Descriptor::Paralysis)
+            }
+            Effect::AbilityDamage(..) | Effect::AbilityDrain(..) | Effect::EnergyDrain(_) => immune.drain,
+            Effect::Poison { .. } => immune.descriptors.has(Descriptor::Poison),
+            Effect::Petrification | Effect::Trip | Effect::Grab(_) => false,
+        }
+    }
+
+    /// The save of `t` against effect `e` of `a`.
+    pub(crate) fn rider_save(&mut self, a: usize, t: usize, kind: SaveKind, dc: i32, e: &Effect) -> bool {
+        let descriptor = match e {
+            Effect::Paralysis(_) => Some(Descriptor::Paralysis),
+            Effect::Poison { .. } => Some(Descriptor::Poison),
+            _ => None,
+        };
+        let ctx = Context {
+            descriptors: descriptor.map_or(Descriptors::default(), |d| Descriptors::of(&[d])),
+            other_alignment: self.st.prep.fighters[a].alignment,
+            ..Context::default()
+        };
+        self.roll_save(t, kind, dc, &ctx)
+    }
+
+    /// Applies effect `e` (named `name`) of `a` on `t`: the save already failed.
+    pub(crate) fn afflict(&mut self, a: usize, t: usize, e: &Effect, name: &str) {
+        match e {
+            Effect::Paralysis(rounds) => {
+                let duration = match rounds {
+                    Some(d) => {
+                        let n = d.roll(self.rng).max(1) as u32;
+                        say!(self, t, "is paralyzed for {n} rounds");
+                        Duration::Rounds(n)
+                    }
+                    None => {
+                        say!(self, t, "is paralyzed");
+                        Duration::UntilRemoved
+                    }
+                };
+                let fx = Fx::new(name, duration).with_conditions(ConditionSet::of(ConditionId::Paralyzed));
+                self.apply_effect(t, fx, Some(a));
+            }
+            Effect::Petrification => {
+                say!(self, t, "is turned to stone");
+                self.slay(t);
+            }
+            Effect::AbilityDamage(ability, amount) | Effect::AbilityDrain(ability, amount, _) => {
+                let n = amount.roll(self.rng).max(1);
+                self.ability_damage(t, *ability, n, name);
+            }
+            Effect::EnergyDrain(levels) => self.energy_drain(a, t, *levels, name),
+            Effect::Poison { .. } | Effect::Trip | Effect::Grab(_) => {}
+        }
+    }
+
+    /// `n` points of damage to `ability` of `t`, with their effect on derived numbers.
+    pub(crate) fn ability_damage(&mut self, t: usize, ability: PhysicalAbility, n: i32, name: &str) {
+        if n <= 0 || self.st.prep.fighters[t].immune.drain {
+            return;
+        }
+        let spec = &self.st.prep.fighters[t];
+        let (k, target, score) = match ability {
+            PhysicalAbility::Str => (0, ModTarget::Str, Some(spec.str_score)),
+            PhysicalAbility::Dex => (1, ModTarget::Dex, Some(spec.dex_score)),
+            PhysicalAbility::Con => (2, ModTarget::Con, spec.con_score),
+        };
+        let Some(score) = score else { return };
+        let hd = spec.hd.max(1) as i32;
+        let before = self.st.fighters[t].monster.ability_damage[k];
+        let after = before + n;
+        self.st.fighters[t].monster.ability_damage[k] = after;
+        let left = (score - after).max(0);
+        say!(self, t, "takes {n} {} damage ({} left)", target.name(), left);
+        // One effect per ability carries the running total (a new one of the
+        // same name and source replaces the old).
+        let mods = vec![Mod::new(target, -after, BonusType::Untyped)];
+        let fx = Fx::new(ABILITY_DAMAGE[k], Duration::UntilRemoved).with_mods(mods);
+        self.apply_effect(t, fx, None);
+        match ability {
+            PhysicalAbility::Con => {
+                let lost = (ability_modifier(score - before) - ability_modifier(left)) * hd;
+                if left == 0 {
+                    say!(self, t, "dies (Constitution 0)");
+                    self.slay(t);
+                } else if lost > 0 {
+                    self.wound_lethal(t, lost as u32);
+                }
+            }
+            PhysicalAbility::Str if left == 0 => {
+                let fx = Fx::new(name, Duration::UntilRemoved)
+                    .with_conditions(ConditionSet::of(ConditionId::Helpless));
+                self.apply_effect(t, fx, None);
+            }
+            PhysicalAbility::Dex if left == 0 => {
+                let fx = Fx::new(name, Duration::UntilRemoved)
+                    .with_conditions(ConditionSet::of(ConditionId::Paralyzed));
+                self.apply_effect(t, fx, None);
+            }
+            _ => {}
+        }
+    }
+
+    /// `levels` negative levels on `t` from `a` (UMR "Energy Drain"): −1 on
+    /// attack rolls, saves, skill and ability checks, CMB and CMD each, 5 hit
+    /// points each; as many negative levels as Hit Dice kill; the drainer
+    /// gains 5 temporary hit points per level.
+    pub(crate) fn energy_drain(&mut self, a: usize, t: usize, levels: u32, name: &str) {
+        if levels == 0 || self.st.prep.fighters[t].immune.drain {
+            return;
+        }
+        let n = levels as i32;
+        let total = self.st.fighters[t].monster.negative_levels + levels;
+        self.st.fighters[t].monster.negative_levels = total;
+        say!(self, t, "gains {levels} negative level(s) ({total} in all)");
+        let mods = [
+            ModTarget::Attack,
+            ModTarget::Saves,
+            ModTarget::Skills,
+            ModTarget::Cmb,
+            ModTarget::Cmd,
+            ModTarget::AbilityChecks,
+        ]
+        .into_iter()
+        .map(|target| Mod::new(target, -(total as i32), BonusType::Untyped))
+        .collect();
+        // One effect carries the running total (it replaces the previous one).
+        self.apply_effect(t, Fx::new("negative levels", Duration::UntilRemoved).with_mods(mods), None);
+        self.gain_temp_hp(a, TEMP_HP_PER_NEGATIVE_LEVEL * n, name);
+        if total >= self.st.prep.fighters[t].hd.max(1) {
+            say!(self, t, "dies ({total} negative levels, {} Hit Dice)", self.st.prep.fighters[t].hd);
+            self.slay(t);
+            return;
+        }
+        self.wound_lethal(t, HP_PER_NEGATIVE_LEVEL * levels);
+    }
+
+    /// `i` gains `n` temporary hit points (they do not stack: the larger stays).
+    fn gain_temp_hp(&mut self, i: usize, n: i32, name: &str) {
+        let f = &mut self.st.fighters[i];
+        if n > f.temp_hp {
+            f.temp_hp = n;
+            f.temp_hp_from = Some(std::sync::Arc::from(name));
+            say!(self, i, "gains {n} temporary hp");
+        }
+    }
+
+    /// A poison's dose from rider `k` of `a` on `t`: the initial save (a
+    /// success ends it), then one save a round (`poison_turn`). An extra dose
+    /// of a running poison adds half its duration and +2 to its DC.
+    fn poison_dose(&mut self, a: usize, k: usize, t: usize) {
+        let prep = self.st.prep;
+        let Some(r) = prep.fighters[a].monster.as_deref().and_then(|m| m.riders.get(k)) else { return };
+        let Effect::Poison { ability, amount, rounds, .. } = &r.effect else { return };
+        if self.resists(t, &r.effect) {
+            return;
+        }
+        if let Some(p) = self.st.fighters[t].monster.poisons.iter_mut().find(|p| p.from == a && p.rider == k)
+        {
+            p.rounds_left += rounds / 2;
+            p.dc += EXTRA_DOSE_DC;
+            let (left, dc) = (p.rounds_left, p.dc);
+            say!(self, t, "takes another dose of {} ({left} rounds, DC {dc})", r.name);
+            return;
+        }
+        let kind = r.save.unwrap_or(SaveKind::Fort);
+        if self.rider_save(a, t, kind, r.dc, &r.effect) {
+            return;
+        }
+        say!(self, t, "is poisoned by {}", r.name);
+        let n = amount.roll(self.rng).max(1);
+        self.ability_damage(t, *ability, n, &r.name);
+        if *rounds > 1 {
+            let dose = Poisoned { from: a, rider: k, rounds_left: rounds - 1, dc: r.dc, successes: 0 };
+            self.st.fighters[t].monster.poisons.push(dose);
+        }
+    }
+
+    /// The start of `t`'s turn: one save against each running poison; a
+    /// failure deals its effect, `cure` consecutive successes end it.
+    pub(crate) fn poison_turn(&mut self, t: usize) {
+        let prep = self.st.prep;
+        let mut j = 0;
+        while j < self.st.fighters[t].monster.poisons.len() {
+            let p = self.st.fighters[t].monster.poisons[j].clone();
+            let Some(r) = prep.fighters[p.from].monster.as_deref().and_then(|m| m.riders.get(p.rider)) else {
+                j += 1;
+                continue;
+            };
+            let Effect::Poison { ability, amount, cure, .. } = &r.effect else {
+                j += 1;
+                continue;
+            };
+            let kind = r.save.unwrap_or(SaveKind::Fort);
+            let saved = self.rider_save(p.from, t, kind, p.dc, &r.effect);
+            let successes = if saved { p.successes + 1 } else { 0 };
+            if !saved {
+                let n = amount.roll(self.rng).max(1);
+                self.ability_damage(t, *ability, n, &r.name);
+            }
+            let f = &mut self.st.fighters[t];
+            if f.dead {
+                return;
+            }
+            let q = &mut f.monster.poisons[j];
+            q.successes = successes;
+            q.rounds_left -= 1;
+            if successes >= *cure || q.rounds_left == 0 {
+                f.monster.poisons.remove(j);
+                if successes >= *cure {
+                    say!(self, t, "is cured of {}", r.name);
+                }
+            } else {
+                j += 1;
+            }
+        }
+    }
+
+    /// A free trip attempt on a hit (UMR "Trip"): no attack of opportunity,
+    /// and a failure never trips the attacker.
+    fn free_trip(&mut self, a: usize, t: usize) {
+        if self.st.is_prone(t) || !self.st.is_active(t) || self.st.size(t) as u8 >= self.st.size(a) as u8 + 2
+        {
+            return;
+        }
+        let bonus = self.st.cmb(a, Maneuver::Trip, t);
+        if self.maneuver_roll(a, Maneuver::Trip, t, bonus, 0).success {
+            self.set_condition(t, ConditionId::Prone);
+            say!(self, t, "is tripped: prone");
+        }
+    }
+
+    /// A free grapple attempt on a hit (UMR "Grab": +4, no attack of
+    /// opportunity); constrict damage when it holds.
+    fn grab(&mut self, a: usize, t: usize, constrict: Option<crate::dice::DiceExpr>) {
+        if self.st.fighters[t].grappled_with == Some(a)
+            || !self.st.is_active(t)
+            || self.st.size(t) as u8 > self.st.size(a) as u8
+        {
+            return;
+        }
+        let bonus = self.st.cmb(a, Maneuver::Grapple, t) + GRAB_BONUS;
+        if self.maneuver_roll(a, Maneuver::Grapple, t, bonus, 0).success {
+            self.grapple(a, t);
+            if let Some(d) = constrict
+                && self.st.fighters[t].grappled_with == Some(a)
+            {
+                let n = d.roll(self.rng).max(0) as u32;
+                self.spell_damage(a, t, n, &[], false, None);
+            }
+        }
+    }
+}

@@ -1,0 +1,279 @@
+//! Monster special abilities (Bestiary, Universal Monster Rules) as a few
+//! reusable primitives read from `Combatant::special_abilities`
+//! (`model::special`): one file per family, each written once for every
+//! file that names it.
+//!
+//! - `breath`: breath weapons (an area, a Reflex save for half, a recharge);
+//! - `healing`: regeneration and fast healing;
+//! - `afflictions`: what a hit or a gaze does (paralysis, petrification,
+//!   ability damage and drain, energy drain, poison, trip, grab);
+//! - `gaze`: gaze attacks met at the start of a turn;
+//! - `natural`: pounce and rend;
+//! - `incorporeal`: damage an incorporeal creature takes.
+//!
+//! The rest of the engine calls in through the hooks at the end of this
+//! file (start of a turn, a hit's damage, after a hit), the wound rule
+//! (`regenerating`), the charge (`pounces`) and the breath action.
+//!
+//! The prepared form (`MonsterSpec`) is per combatant; the battle state of a
+//! fighter keeps what changes (`MonsterState`, poisons running, negative levels).
+
+mod afflictions;
+mod breath;
+mod gaze;
+mod healing;
+mod incorporeal;
+mod natural;
+
+use crate::dice::DiceExpr;
+use crate::effects::SaveKind;
+use crate::model::{BreathShape, Combatant, HitEffect, PhysicalAbility, SaveName, SpecialAbility};
+use crate::rng::Dice;
+
+use super::damage::Damage;
+use super::engine::Engine;
+use super::log::say;
+use super::prepared::{AttackProfile, norm};
+
+pub(crate) use afflictions::Poisoned;
+
+/// The played special abilities of one combatant, prepared.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct MonsterSpec {
+    pub breath: Option<Breath>,
+    /// Regeneration: hit points a round and the damage types that stop it.
+    pub regeneration: Option<(u32, Vec<String>)>,
+    pub fast_healing: u32,
+    pub riders: Vec<Rider>,
+    pub pounce: bool,
+    pub rend: Option<Rend>,
+    pub incorporeal: bool,
+    pub gaze: Option<Gaze>,
+}
+
+/// A breath weapon.
+#[derive(Clone, Debug)]
+pub(crate) struct Breath {
+    pub name: String,
+    pub shape: BreathShape,
+    pub range_ft: u32,
+    pub damage: DiceExpr,
+    pub types: Vec<String>,
+    pub dc: i32,
+    pub recharge: DiceExpr,
+}
+
+/// An effect of a hit with some attacks.
+#[derive(Clone, Debug)]
+pub(crate) struct Rider {
+    pub name: String,
+    /// The attacks that carry it (bit k: attack k).
+    pub attacks: u64,
+    pub save: Option<SaveKind>,
+    pub dc: i32,
+    pub effect: Effect,
+    /// Features that make a target immune, normalized.
+    pub immune_features: Vec<String>,
+}
+
+/// Rend: two hits of one attack on a foe in a round.
+#[derive(Clone, Debug)]
+pub(crate) struct Rend {
+    pub name: String,
+    pub attack: usize,
+    pub damage: DiceExpr,
+    pub types: Vec<String>,
+}
+
+/// A gaze attack.
+#[derive(Clone, Debug)]
+pub(crate) struct Gaze {
+    pub name: String,
+    pub range_ft: u32,
+    pub save: SaveKind,
+    pub dc: i32,
+    pub effect: Effect,
+}
+
+/// What a failed save (or a won maneuver) does, dice parsed.
+#[derive(Clone, Debug)]
+pub(crate) enum Effect {
+    Paralysis(Option<DiceExpr>),
+    Petrification,
+    AbilityDamage(PhysicalAbility, DiceExpr),
+    AbilityDrain(PhysicalAbility, DiceExpr, u32),
+    EnergyDrain(u32),
+    Poison { ability: PhysicalAbility, amount: DiceExpr, rounds: u32, cure: u32 },
+    Trip,
+    Grab(Option<DiceExpr>),
+}
+
+/// What changes of a fighter's monster abilities during a battle.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct MonsterState {
+    /// Round from which its breath weapon is usable again.
+    pub breath_ready: u32,
+    /// Round through which its regeneration is stopped (0: never).
+    pub regen_off_through: u32,
+    /// Round of the last rend, and the hits of the rending attack on each foe this round.
+    pub rend_round: u32,
+    pub rend_hits: Vec<(usize, u32)>,
+    /// Negative levels it has (energy drain).
+    pub negative_levels: u32,
+    /// Ability damage taken (Str, Dex, Con).
+    pub ability_damage: [i32; 3],
+    /// Poisons running in it.
+    pub poisons: Vec<Poisoned>,
+}
+
+/// Whether the combatant of `spec` has a feature whose normalized name is `name`.
+fn has_feature(spec: &super::prepared::FighterSpec, name: &str) -> bool {
+    spec.features.features.iter().any(|f| norm(&f.written) == name || norm(&f.entry) == name)
+}
+
+fn save_kind(s: SaveName) -> SaveKind {
+    match s {
+        SaveName::Fort => SaveKind::Fort,
+        SaveName::Ref => SaveKind::Ref,
+        SaveName::Will => SaveKind::Will,
+    }
+}
+
+/// Parses dice the model already checked (`model::special::check`); a
+/// failure (impossible after validation) yields a die that rolls 0.
+fn dice(text: &str) -> DiceExpr {
+    DiceExpr::parse(text).unwrap_or_default()
+}
+
+fn effect(e: &HitEffect) -> Effect {
+    match e {
+        HitEffect::Paralysis { rounds } => Effect::Paralysis(rounds.as_deref().map(dice)),
+        HitEffect::Petrification {} => Effect::Petrification,
+        HitEffect::AbilityDamage { ability, amount } => Effect::AbilityDamage(*ability, dice(amount)),
+        HitEffect::AbilityDrain { ability, amount, attacker_temp_hp } => {
+            Effect::AbilityDrain(*ability, dice(amount), *attacker_temp_hp)
+        }
+        HitEffect::EnergyDrain { levels } => Effect::EnergyDrain(*levels),
+        HitEffect::Poison { ability, amount, rounds, cure } => {
+            Effect::Poison { ability: *ability, amount: dice(amount), rounds: *rounds, cure: (*cure).max(1) }
+        }
+        HitEffect::Trip {} => Effect::Trip,
+        HitEffect::Grab { constrict } => Effect::Grab(constrict.as_deref().map(dice)),
+    }
+}
+
+impl MonsterSpec {
+    /// The played abilities of `c` (whose prepared attacks are `attacks`), if any.
+    pub(crate) fn of(c: &Combatant, attacks: &[AttackProfile]) -> Option<Box<MonsterSpec>> {
+        if c.special_abilities.is_empty() {
+            return None;
+        }
+        let index = |name: &str| {
+            c.attacks.iter().position(|a| a.name == name || a.weapon_id() == name).filter(|&k| k < 64)
+        };
+        let mut m = MonsterSpec::default();
+        for a in &c.special_abilities {
+            match a {
+                SpecialAbility::BreathWeapon { name, shape, range_ft, damage, types, dc, recharge } => {
+                    m.breath = Some(Breath {
+                        name: name.clone(),
+                        shape: *shape,
+                        range_ft: *range_ft,
+                        damage: dice(damage),
+                        types: types.iter().map(|t| norm(t)).collect(),
+                        dc: *dc,
+                        recharge: dice(recharge),
+                    });
+                }
+                SpecialAbility::Regeneration { amount, stopped_by, .. } => {
+                    m.regeneration = Some((*amount, stopped_by.iter().map(|t| norm(t)).collect()));
+                }
+                SpecialAbility::FastHealing { amount, .. } => m.fast_healing += amount,
+                SpecialAbility::OnHit { name, attacks: names, save, dc, effect: e, immune_features } => {
+                    let mask = if names.is_empty() {
+                        attacks
+                            .iter()
+                            .enumerate()
+                            .filter(|(k, x)| x.natural && *k < 64)
+                            .fold(0, |m, (k, _)| m | 1 << k)
+                    } else {
+                        names.iter().filter_map(|n| index(n)).fold(0u64, |m, k| m | 1 << k)
+                    };
+                    m.riders.push(Rider {
+                        name: name.clone(),
+                        attacks: mask,
+                        save: save.map(save_kind),
+                        dc: *dc,
+                        effect: effect(e),
+                        immune_features: immune_features.iter().map(|f| norm(f)).collect(),
+                    });
+                }
+                SpecialAbility::Pounce { .. } => m.pounce = true,
+                SpecialAbility::Rend { name, attack, damage, types } => {
+                    if let Some(k) = index(attack) {
+                        m.rend = Some(Rend {
+                            name: name.clone(),
+                            attack: k,
+                            damage: dice(damage),
+                            types: types.iter().map(|t| norm(t)).collect(),
+                        });
+                    }
+                }
+                SpecialAbility::Incorporeal { .. } => m.incorporeal = true,
+                SpecialAbility::Gaze { name, range_ft, save, dc, effect: e } => {
+                    m.gaze = Some(Gaze {
+                        name: name.clone(),
+                        range_ft: *range_ft,
+                        save: save_kind(*save),
+                        dc: *dc,
+                        effect: effect(e),
+                    });
+                }
+            }
+        }
+        Some(Box::new(m))
+    }
+}
+
+impl<R: Dice> Engine<'_, '_, R> {
+    /// The start of `i`'s turn: regeneration and fast healing, the poisons
+    /// running in it, the gazes it meets.
+    pub(crate) fn monster_turn_start(&mut self, i: usize) {
+        if self.st.prep.fighters[i].monster.is_some() {
+            self.monster_healing(i);
+        }
+        if !self.st.fighters[i].monster.poisons.is_empty() {
+            self.poison_turn(i);
+        }
+        if self.st.prep.fighters.iter().any(|f| f.monster.as_deref().is_some_and(|m| m.gaze.is_some())) {
+            self.meet_gazes(i);
+        }
+    }
+
+    /// The damage of a hit of attack `w` of `a` on monster `t`, before it
+    /// lands: incorporeal defenses, and its types against regeneration.
+    pub(crate) fn monster_damage(&mut self, a: usize, w: usize, t: usize, dmg: Damage) -> Damage {
+        let dmg = self.incorporeal_hit(a, w, t, dmg);
+        if dmg.dealt > 0 && self.st.prep.fighters[a].attacks[w].vs[t].comps.iter().any(|c| c.stops_regen) {
+            self.stop_regeneration(t, "the hit");
+        }
+        dmg
+    }
+
+    /// After the damage of a hit of attack `w` of `a` on `t` landed: its
+    /// nonlethal point, negative energy healing an undead, the attacker's
+    /// riders and rend.
+    pub(crate) fn after_hit_damage(&mut self, a: usize, w: usize, t: usize, dmg: &Damage) {
+        if dmg.nonlethal > 0 {
+            self.deal_nonlethal(t, dmg.nonlethal);
+        }
+        if dmg.healed > 0 {
+            let n = self.heal(t, dmg.healed);
+            say!(self, t, "negative energy heals {n}");
+        }
+        if self.st.prep.fighters[a].monster.is_some() {
+            self.hit_riders(a, w, t);
+            self.rend_hit(a, w, t);
+        }
+    }
+}

@@ -1,0 +1,69 @@
+//! Nonlethal damage (CRB "Nonlethal Damage"): tracked apart from hit
+//! points; a creature whose nonlethal damage equals its current hit points
+//! is staggered, one whose nonlethal damage exceeds them falls unconscious
+//! (out of the fight: `BattleState::is_active`). Healing removes as much
+//! nonlethal damage as the hit points it restores. Undead and constructs
+//! are not subject to it (Bestiary, Undead and Construct traits).
+
+use crate::rng::Dice;
+use crate::spell::model::CreatureType;
+
+use super::engine::Engine;
+use super::log::say;
+use super::state::BattleState;
+
+impl BattleState<'_> {
+    /// Whether `i` is not subject to nonlethal damage (undead, constructs).
+    pub(crate) fn nonlethal_immune(&self, i: usize) -> bool {
+        matches!(self.prep.fighters[i].ctype, Some(CreatureType::Undead | CreatureType::Construct))
+    }
+
+    /// Nonlethal damage `i` has taken.
+    pub fn nonlethal(&self, i: usize) -> i32 {
+        self.fighters[i].nonlethal
+    }
+
+    /// Whether `i`'s nonlethal damage equals its current hit points (staggered).
+    #[inline]
+    pub(crate) fn nonlethal_staggered(&self, i: usize) -> bool {
+        let f = &self.fighters[i];
+        f.nonlethal > 0 && f.nonlethal == f.hp
+    }
+}
+
+impl<R: Dice> Engine<'_, '_, R> {
+    /// Deals `amount` nonlethal damage to `i` and logs a change of state.
+    pub(crate) fn deal_nonlethal(&mut self, i: usize, amount: u32) {
+        if amount == 0 || self.st.fighters[i].dead || self.st.nonlethal_immune(i) {
+            return;
+        }
+        let f = &mut self.st.fighters[i];
+        let before = f.nonlethal;
+        f.nonlethal += amount as i32;
+        let (hp, nl) = (f.hp, f.nonlethal);
+        if hp < 0 {
+            return;
+        }
+        if nl > hp && before <= hp {
+            say!(self, i, "falls unconscious (nonlethal {nl} > hp {hp})");
+        } else if nl == hp {
+            say!(self, i, "is staggered (nonlethal {nl} = hp {hp})");
+        } else {
+            say!(self, i, "takes {amount} nonlethal (nonlethal {nl}, hp {hp})");
+        }
+    }
+
+    /// Healing of `amount` hit points also removes as much nonlethal damage.
+    pub(crate) fn heal_nonlethal(&mut self, i: usize, amount: u32) {
+        let f = &mut self.st.fighters[i];
+        if f.nonlethal == 0 {
+            return;
+        }
+        let was_out = f.nonlethal > f.hp && f.hp >= 0;
+        f.nonlethal = (f.nonlethal - amount as i32).max(0);
+        if was_out && f.nonlethal <= f.hp {
+            let (nl, hp) = (f.nonlethal, f.hp);
+            say!(self, i, "wakes up (nonlethal {nl}, hp {hp})");
+        }
+    }
+}

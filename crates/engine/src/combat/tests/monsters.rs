@@ -1,0 +1,502 @@
+//! Monster special abilities (`combat::monster`), nonlethal damage and the
+//! rule corrections of `pf1e-rules-5`, each against its closed form or its
+//! SRD text with scripted dice, and the policy choices over many seeds.
+
+use serde_json::{Value, json};
+
+use super::support::*;
+use crate::combat::SimOptions;
+use crate::combat::action::{Action, ActionKind};
+use crate::combat::prepared::PreparedEncounter;
+use crate::effects::ConditionId;
+
+/// A creature with `special_abilities` and the `special` features they name.
+fn monster(name: &str, specials: Value, overrides: Value) -> crate::model::Combatant {
+    let names: Vec<Value> = specials
+        .as_array()
+        .expect("an array")
+        .iter()
+        .map(|s| json!({ "name": s["name"], "category": "special", "notes": "what the test plays" }))
+        .collect();
+    let mut o = json!({ "features": names, "special_abilities": specials });
+    o.as_object_mut().unwrap().extend(overrides.as_object().unwrap().clone());
+    creature(name, o)
+}
+
+fn duel(a: crate::model::Combatant, b: crate::model::Combatant) -> PreparedEncounter {
+    prepare(arena(3, 12), vec![("players", a, at(1, 1)), ("monsters", b, at(1, 2))])
+}
+
+// ---- Rule corrections ----------------------------------------------------
+
+#[test]
+fn undead_and_constructs_take_sneak_attack_but_oozes_elementals_and_incorporeal_creatures_do_not() {
+    let rogue = || creature("Rogue", json!({ "features": ["Sneak Attack +2d6"] }));
+    for (kind, features, immune) in [
+        ("undead", json!([]), false),
+        ("construct", json!([]), false),
+        ("ooze", json!([]), true),
+        ("outsider", json!([{ "name": "elemental traits", "category": "special", "notes": "traits" }]), true),
+        ("undead", json!([{ "name": "incorporeal", "category": "special", "notes": "no body" }]), true),
+    ] {
+        let con = if matches!(kind, "undead" | "construct") { Value::Null } else { json!(10) };
+        let target = creature(
+            "Target",
+            json!({ "creature_type": kind, "features": features, "hp_max": 50,
+            "abilities": { "str_score": 10, "dex_score": 10, "con_score": con,
+                           "int_score": null, "wis_score": 10, "cha_score": 10 } }),
+        );
+        let prep = duel(rogue(), target);
+        assert_eq!(prep.fighters[1].precision_immune, immune, "{kind} {features}");
+    }
+}
+
+#[test]
+fn a_standard_attack_with_a_count_two_entry_makes_one_attack() {
+    let owl = creature(
+        "Owl",
+        json!({ "attacks": [{ "name": "claw", "kind": "melee", "attack_bonus": 0, "natural": true, "count": 2,
+                              "damage": [{ "formula": "1d4", "types": ["slashing"] }] }] }),
+    );
+    let prep = duel(owl, creature("Foe", json!({ "hp_max": 50 })));
+    // Standard attack: one roll (d20 15, 1d4 = 2).
+    let mut b = Bench::new(&[15, 2, 15, 3, 15, 4]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    turn(&mut e, 0, vec![Action::at(ActionKind::Attack, 1)]);
+    assert_eq!(e.st.hp(1), 48);
+    // Full attack: both claws.
+    e.start_round();
+    turn(&mut e, 0, vec![Action::at(ActionKind::FullAttack, 1)]);
+    assert_eq!(e.st.hp(1), 48 - 3 - 4);
+}
+
+#[test]
+fn a_hit_whose_damage_falls_below_one_deals_one_nonlethal_and_undead_ignore_it() {
+    let weak = creature("Weak", json!({ "attacks": [melee("fist", 0, "1d3-3")] }));
+    let prep = duel(weak.clone(), creature("Foe", json!({})));
+    let mut b = Bench::new(&[15, 2]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    turn(&mut e, 0, vec![Action::at(ActionKind::Attack, 1)]);
+    assert_eq!((e.st.hp(1), e.st.nonlethal(1)), (10, 1));
+    drop(e);
+    let zombie = creature(
+        "Zombie",
+        json!({ "creature_type": "undead",
+        "abilities": { "str_score": 10, "dex_score": 10, "con_score": null,
+                       "int_score": null, "wis_score": 10, "cha_score": 10 } }),
+    );
+    let prep = duel(weak, zombie);
+    let mut b = Bench::new(&[15, 2]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    turn(&mut e, 0, vec![Action::at(ActionKind::Attack, 1)]);
+    assert_eq!((e.st.hp(1), e.st.nonlethal(1)), (10, 0));
+}
+
+#[test]
+fn negative_energy_heals_an_undead_target() {
+    let toucher = creature(
+        "Toucher",
+        json!({ "attacks": [{ "name": "touch", "kind": "touch", "attack_bonus": 0,
+                              "damage": [{ "formula": "1d8+5", "types": ["negative"] }] }] }),
+    );
+    let undead = creature(
+        "Ghoul",
+        json!({ "creature_type": "undead", "hp_max": 30,
+        "abilities": { "str_score": 10, "dex_score": 10, "con_score": null,
+                       "int_score": 10, "wis_score": 10, "cha_score": 10 } }),
+    );
+    let prep = duel(toucher, undead);
+    let mut b = Bench::new(&[15, 3]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    e.st.fighters[1].hp = 10;
+    turn(&mut e, 0, vec![Action::at(ActionKind::Attack, 1)]);
+    assert_eq!(e.st.hp(1), 18);
+}
+
+// ---- Nonlethal damage ----------------------------------------------------
+
+#[test]
+fn nonlethal_equal_to_hit_points_staggers_and_above_knocks_out_and_healing_removes_it() {
+    let prep = duel(creature("A", json!({})), creature("B", json!({})));
+    let mut b = Bench::new(&[]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    e.deal_nonlethal(1, 9);
+    assert!(e.st.is_active(1) && !e.st.turn_limits(1).staggered);
+    e.deal_nonlethal(1, 1);
+    assert!(e.st.is_active(1) && e.st.turn_limits(1).staggered, "10 nonlethal = 10 hp");
+    e.deal_nonlethal(1, 1);
+    assert!(!e.st.is_active(1), "11 nonlethal > 10 hp: unconscious");
+    e.wound(1, 2);
+    e.heal(1, 2);
+    assert_eq!((e.st.hp(1), e.st.nonlethal(1)), (10, 9));
+    assert!(e.st.is_active(1));
+}
+
+// ---- Regeneration and fast healing ----------------------------------------
+
+fn troll() -> crate::model::Combatant {
+    monster(
+        "Troll",
+        json!([{ "kind": "regeneration", "name": "regeneration", "amount": 5, "stopped_by": ["acid", "fire"] },
+               { "kind": "rend", "name": "rend", "attack": "claw", "damage": "1d6+7", "types": ["slashing"] }]),
+        json!({ "hp_max": 63,
+                "attacks": [{ "name": "claw", "kind": "melee", "attack_bonus": 0, "natural": true, "count": 2,
+                              "damage": [{ "formula": "1d6", "types": ["slashing"] }] }] }),
+    )
+}
+
+#[test]
+fn regeneration_makes_damage_nonlethal_heals_five_and_fire_makes_it_lethal_through_the_next_round() {
+    let torch = creature(
+        "Torch",
+        json!({ "attacks": [{ "name": "torch", "kind": "melee", "attack_bonus": 0,
+        "damage": [{ "formula": "1d6", "types": ["fire"] }] }] }),
+    );
+    let prep = duel(torch, troll());
+    let mut b = Bench::new(&[]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    e.wound(1, 40);
+    assert_eq!((e.st.hp(1), e.st.nonlethal(1)), (63, 40));
+    e.wound(1, 30);
+    assert!(!e.st.is_active(1), "70 nonlethal > 63 hp: down");
+    // Its turn: regeneration heals 5 nonlethal; 65 > 63 still down, and it does not act.
+    e.start_round();
+    turn(&mut e, 1, vec![]);
+    assert_eq!(e.st.nonlethal(1), 65);
+    e.start_round();
+    turn(&mut e, 1, vec![]);
+    assert_eq!(e.st.nonlethal(1), 60);
+    assert!(e.st.is_active(1), "wakes at 60 nonlethal");
+    drop(e);
+    // Fire: lethal, and regeneration stops this round and the next.
+    let mut b = Bench::new(&[15, 4]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    turn(&mut e, 0, vec![Action::at(ActionKind::Attack, 1)]);
+    assert_eq!((e.st.hp(1), e.st.nonlethal(1)), (59, 0));
+    e.wound(1, 10);
+    assert_eq!(e.st.hp(1), 49, "stopped: every damage is lethal");
+    e.start_round();
+    turn(&mut e, 1, vec![]);
+    assert_eq!(e.st.hp(1), 49, "no healing in the round after the fire");
+    e.start_round();
+    turn(&mut e, 1, vec![]);
+    assert_eq!(e.st.hp(1), 54, "working again in round 3");
+}
+
+#[test]
+fn rend_deals_its_damage_once_when_both_claws_hit() {
+    let prep = duel(troll(), creature("Foe", json!({ "hp_max": 60 })));
+    // Claws: d20 15, 1d6 = 2; d20 15, 1d6 = 3; rend 1d6+7 = 4+7.
+    let mut b = Bench::new(&[15, 2, 15, 3, 4]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    turn(&mut e, 0, vec![Action::at(ActionKind::FullAttack, 1)]);
+    assert_eq!(e.st.hp(1), 60 - 2 - 3 - 11);
+}
+
+// ---- Breath weapon ---------------------------------------------------------
+
+fn dragon() -> crate::model::Combatant {
+    monster(
+        "Dragon",
+        json!([{ "kind": "breath_weapon", "name": "breath weapon", "shape": "line", "range_ft": 60,
+                 "damage": "6d6", "types": ["acid"], "dc": 17 }]),
+        json!({ "hp_max": 80 }),
+    )
+}
+
+#[test]
+fn a_breath_weapon_halves_on_a_save_and_recharges_in_one_to_four_rounds() {
+    let hero = |n| creature(n, json!({ "hp_max": 40, "saves": { "fort": 0, "ref": 5, "will": 0 } }));
+    let prep = prepare(
+        arena(3, 14),
+        vec![
+            ("monsters", dragon(), at(2, 1)),
+            ("players", hero("A"), at(2, 4)),
+            ("players", hero("B"), at(2, 8)),
+        ],
+    );
+    // 6d6 = 21 (1,2,3,4,5,6), recharge 1d4 = 2; A saves (d20 12 + 5 = 17), B fails (d20 3).
+    let mut b = Bench::new(&[1, 2, 3, 4, 5, 6, 2, 12, 3]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    turn(&mut e, 0, vec![Action::at(ActionKind::BreathWeapon, 2)]);
+    assert_eq!(e.st.hp(1), 40 - 10);
+    assert_eq!(e.st.hp(2), 40 - 21);
+    // Breathed in round 1 with 2: unusable in rounds 2 and 3, usable in round 4.
+    for (round, ready) in [(2, false), (3, false), (4, true)] {
+        e.start_round();
+        assert_eq!(e.st.round, round);
+        assert_eq!(e.st.breath_ready(0).is_some(), ready, "round {round}");
+    }
+}
+
+#[test]
+fn the_expected_breath_damage_against_a_known_reflex_save_matches_its_closed_form() {
+    // 6d6 (mean 21) vs Reflex +5 against DC 17: the save succeeds on 12+ (45 %).
+    // Expected damage = 21 * (0.55 + 0.45 / 2) less the rounding of halves:
+    // E[floor(X/2)] = (21 - P(X odd)/1) / 2 with P(X odd) = 1/2 for 6d6.
+    let p_save = 9.0 / 20.0;
+    let expected = (1.0 - p_save) * 21.0 + p_save * (21.0 - 0.5) / 2.0;
+    let hero = creature("A", json!({ "hp_max": 200, "saves": { "fort": 0, "ref": 5, "will": 0 } }));
+    let prep = prepare(arena(3, 14), vec![("monsters", dragon(), at(2, 1)), ("players", hero, at(2, 4))]);
+    let runs = 20_000;
+    let mut total = 0u64;
+    for seed in 0..runs {
+        let mut rng = crate::rng::SeededRng::for_run(7, seed);
+        let mut e = crate::combat::engine::Engine::new(&prep, &SimOptions::default(), &mut rng, None);
+        e.start_round();
+        e.take_turn(0, &mut script(vec![Action::at(ActionKind::BreathWeapon, 1)]));
+        total += (200 - e.st.hp(1)) as u64;
+    }
+    let mean = total as f64 / runs as f64;
+    // Standard deviation of one breath is about 7: 3σ of the mean is 0.15.
+    assert!((mean - expected).abs() < 0.2, "mean {mean} vs {expected}");
+}
+
+// ---- Riders ---------------------------------------------------------------
+
+fn ghoul() -> crate::model::Combatant {
+    monster(
+        "Ghoul",
+        json!([{ "kind": "on_hit", "name": "paralysis", "attacks": ["claw"], "save": "fort", "dc": 13,
+                 "effect": { "paralysis": { "rounds": "1d4+1" } }, "immune_features": ["elven immunities"] }]),
+        json!({ "attacks": [{ "name": "claw", "kind": "melee", "attack_bonus": 0, "natural": true,
+                              "damage": [{ "formula": "1d6", "types": ["slashing"] }] }] }),
+    )
+}
+
+#[test]
+fn ghoul_paralysis_needs_a_failed_fortitude_save_and_spares_elves() {
+    let prep = duel(ghoul(), creature("Human", json!({ "hp_max": 30 })));
+    // Hit (15), 1d6 = 2, Fort d20 5 + 0 < 13: paralyzed for 1d4+1 = 3+1.
+    let mut b = Bench::new(&[15, 2, 5, 3]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    turn(&mut e, 0, vec![Action::at(ActionKind::Attack, 1)]);
+    assert!(e.st.has_condition(1, ConditionId::Paralyzed));
+    drop(e);
+    let elf = creature(
+        "Elf",
+        json!({ "hp_max": 30,
+        "features": [{ "name": "elven immunities", "category": "racial", "notes": "immune to ghoul paralysis" }] }),
+    );
+    let prep = duel(ghoul(), elf);
+    let mut b = Bench::new(&[15, 2]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    turn(&mut e, 0, vec![Action::at(ActionKind::Attack, 1)]);
+    assert!(!e.st.has_condition(1, ConditionId::Paralyzed));
+}
+
+#[test]
+fn energy_drain_gives_negative_levels_five_hit_points_each_and_kills_at_as_many_as_hit_dice() {
+    let wight = monster(
+        "Wight",
+        json!([{ "kind": "on_hit", "name": "energy drain", "attacks": ["slam"],
+                 "effect": { "energy_drain": { "levels": 1 } } }]),
+        json!({ "attacks": [{ "name": "slam", "kind": "melee", "attack_bonus": 0, "natural": true,
+                              "damage": [{ "formula": "1d4", "types": ["bludgeoning"] }] }] }),
+    );
+    let prep = duel(wight, creature("Squire", json!({ "level": 2, "hp_max": 40 })));
+    let mut b = Bench::new(&[15, 1, 15, 1]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    turn(&mut e, 0, vec![Action::at(ActionKind::Attack, 1)]);
+    assert_eq!(e.st.hp(1), 40 - 1 - 5);
+    assert_eq!(e.st.temp_hp(0), 5);
+    assert_eq!(e.st.save_bonus(1, crate::effects::SaveKind::Fort, &Default::default()), -1);
+    e.start_round();
+    turn(&mut e, 0, vec![Action::at(ActionKind::Attack, 1)]);
+    assert!(e.st.fighters[1].dead, "2 negative levels on 2 Hit Dice");
+}
+
+#[test]
+fn poison_deals_its_ability_damage_over_its_frequency_until_cured() {
+    let snake = monster(
+        "Snake",
+        json!([{ "kind": "on_hit", "name": "poison", "attacks": ["bite"], "save": "fort", "dc": 18,
+                 "effect": { "poison": { "ability": "str", "amount": "1d3", "rounds": 6, "cure": 2 } } }]),
+        json!({ "attacks": [{ "name": "bite", "kind": "melee", "attack_bonus": 0, "natural": true,
+                              "damage": [{ "formula": "1d4", "types": ["piercing"] }] }] }),
+    );
+    let prep = duel(
+        snake,
+        creature(
+            "Hero",
+            json!({ "hp_max": 40,
+        "abilities": { "str_score": 16, "dex_score": 10, "con_score": 12,
+                       "int_score": 10, "wis_score": 10, "cha_score": 10 } }),
+        ),
+    );
+    // Hit, 1d4 = 1, initial save fails (2): 1d3 = 2 Str.
+    let mut b = Bench::new(&[
+        15, 1, 2, 2, /* round 2: fail, 3 */ 2, 3, /* round 3: save */ 20,
+        /* round 4: save again: cured */ 20,
+    ]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    turn(&mut e, 0, vec![Action::at(ActionKind::Attack, 1)]);
+    assert_eq!(e.st.fighters[1].monster.ability_damage[0], 2);
+    for _ in 0..3 {
+        e.start_round();
+        turn(&mut e, 1, vec![]);
+    }
+    assert_eq!(e.st.fighters[1].monster.ability_damage[0], 5);
+    assert!(e.st.fighters[1].monster.poisons.is_empty(), "two saves in a row cure it");
+    // Str 16 - 5 = 11: modifier +3 -> +0, so -3 on damage.
+    assert_eq!(e.st.ability_deltas(1).0, -3);
+}
+
+#[test]
+fn a_negative_level_count_of_constitution_damage_costs_hit_points_by_hit_dice() {
+    let wraith = monster(
+        "Wraith",
+        json!([{ "kind": "on_hit", "name": "constitution drain", "attacks": ["touch"], "save": "fort", "dc": 17,
+                 "effect": { "ability_drain": { "ability": "con", "amount": "1d6", "attacker_temp_hp": 5 } } }]),
+        json!({ "attacks": [{ "name": "touch", "kind": "touch", "attack_bonus": 0, "natural": true,
+                              "damage": [{ "formula": "1d6", "types": ["negative"] }] }] }),
+    );
+    let prep = duel(wraith, creature("Hero", json!({ "level": 4, "hp_max": 40 })));
+    // Hit, 1d6 = 1, save fails (2), 1d6 = 4 Con: 12 -> 8, modifier +1 -> -1: 2 x 4 HD = 8 hp.
+    let mut b = Bench::new(&[15, 1, 2, 4]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    turn(&mut e, 0, vec![Action::at(ActionKind::Attack, 1)]);
+    assert_eq!(e.st.hp(1), 40 - 1 - 8);
+    assert_eq!(e.st.temp_hp(0), 5);
+}
+
+// ---- Incorporeal and gaze --------------------------------------------------
+
+#[test]
+fn an_incorporeal_creature_takes_nothing_from_a_mundane_weapon_and_half_from_a_magic_one() {
+    let ghost = || {
+        monster("Ghost", json!([{ "kind": "incorporeal", "name": "incorporeal" }]), json!({ "hp_max": 40 }))
+    };
+    let mundane = creature("Mundane", json!({}));
+    let magic = creature(
+        "Magic",
+        json!({ "attacks": [{ "name": "sword", "kind": "melee", "attack_bonus": 0,
+        "qualities": ["magic"], "damage": [{ "formula": "1d6+4", "types": ["slashing"] }] }] }),
+    );
+    let prep = duel(mundane, ghost());
+    let mut b = Bench::new(&[15, 6]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    turn(&mut e, 0, vec![Action::at(ActionKind::Attack, 1)]);
+    assert_eq!(e.st.hp(1), 40);
+    drop(e);
+    let prep = duel(magic, ghost());
+    let mut b = Bench::new(&[15, 5]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    turn(&mut e, 0, vec![Action::at(ActionKind::Attack, 1)]);
+    assert_eq!(e.st.hp(1), 40 - 9 / 2);
+}
+
+#[test]
+fn a_petrifying_gaze_is_met_at_the_start_of_a_turn_unless_the_eyes_are_averted() {
+    let basilisk = monster(
+        "Basilisk",
+        json!([{ "kind": "gaze", "name": "gaze", "range_ft": 30, "save": "fort", "dc": 15,
+                 "effect": { "petrification": {} } }]),
+        json!({}),
+    );
+    let prep = duel(creature("Hero", json!({})), basilisk);
+    // d100 60 > 50: meets the gaze; Fort d20 3 fails.
+    let mut b = Bench::new(&[60, 3]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    turn(&mut e, 0, vec![]);
+    assert!(e.st.fighters[0].dead, "turned to stone");
+    drop(e);
+    // d100 30: averted.
+    let mut b = Bench::new(&[30]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    turn(&mut e, 0, vec![]);
+    assert!(!e.st.fighters[0].dead);
+}
+
+#[test]
+fn a_pouncing_creature_makes_a_full_attack_at_the_end_of_its_charge() {
+    let cat = monster(
+        "Cat",
+        json!([{ "kind": "pounce", "name": "pounce" }]),
+        json!({ "attacks": [{ "name": "claw", "kind": "melee", "attack_bonus": 0, "natural": true, "count": 2,
+                              "damage": [{ "formula": "1d4", "types": ["slashing"] }] }] }),
+    );
+    let prep = prepare(
+        arena(3, 12),
+        vec![("monsters", cat, at(2, 1)), ("players", creature("Foe", json!({ "hp_max": 30 })), at(2, 6))],
+    );
+    let mut b = Bench::new(&[15, 2, 15, 3]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    turn(&mut e, 0, vec![Action::at(ActionKind::Charge, 1)]);
+    assert_eq!(e.st.hp(1), 30 - 2 - 3);
+}
+
+// ---- Policy over many seeds -----------------------------------------------
+
+/// Battles of the shipped files on the field map with the default policy.
+fn battles(
+    placed: impl Fn() -> Vec<(&'static str, crate::model::Combatant, crate::map::Pos)>,
+    runs: u32,
+) -> Vec<Vec<String>> {
+    let prep = prepare_magic(arena(12, 16), placed());
+    (0..u64::from(runs))
+        .map(|seed| {
+            let mut rng = crate::rng::SeededRng::for_run(11, seed);
+            let mut lines = Vec::new();
+            let mut e =
+                crate::combat::engine::Engine::new(&prep, &SimOptions::default(), &mut rng, Some(&mut lines));
+            e.run(&mut crate::combat::DefaultPolicy);
+            drop(e);
+            lines
+        })
+        .collect()
+}
+
+#[test]
+fn a_young_dragon_breathes_on_a_clustered_party_in_every_battle() {
+    let logs = battles(
+        || {
+            vec![
+                ("monsters", data_combatant("data/monsters/young_black_dragon.json"), at(2, 2)),
+                ("players", data_combatant("data/pcs/esha.json"), at(2, 10)),
+                ("players", data_combatant("data/pcs/harvie.json"), at(2, 12)),
+                ("players", data_combatant("data/pcs/oni.json"), at(2, 14)),
+            ]
+        },
+        100,
+    );
+    let breathed = logs.iter().filter(|l| l.iter().any(|x| x.contains("breath weapon at"))).count();
+    assert_eq!(breathed, 100);
+    // Never while recharging: no two breaths in consecutive rounds.
+    for l in &logs {
+        let rounds: Vec<u32> = l
+            .iter()
+            .filter(|x| x.contains("young-black-dragon: breath weapon at"))
+            .filter_map(|x| x.split_whitespace().nth(1)?.parse().ok())
+            .collect();
+        assert!(rounds.windows(2).all(|w| w[1] >= w[0] + 2), "{rounds:?}");
+    }
+}
+
+#[test]
+fn ghouls_attack_the_victim_they_paralyzed() {
+    let logs = battles(
+        || {
+            vec![
+                ("monsters", data_combatant("data/monsters/ghoul.json"), at(2, 2)),
+                ("monsters", data_combatant("data/monsters/ghoul.json"), at(4, 2)),
+                ("players", data_combatant("data/pcs/esha.json"), at(3, 6)),
+                ("players", data_combatant("data/pcs/oni.json"), at(3, 9)),
+            ]
+        },
+        200,
+    );
+    // After a victim is paralyzed, the next ghoul attack of that battle is on a paralyzed victim.
+    let (mut cases, mut on_victim) = (0, 0);
+    for l in &logs {
+        let Some(k) = l.iter().position(|x| x.contains("is paralyzed for")) else { continue };
+        let victim = l[k].split_whitespace().nth(2).unwrap_or("").trim_end_matches(':').to_string();
+        let next = l[k + 1..].iter().find(|x| x.contains(": claw vs") || x.contains(": bite vs"));
+        if let Some(x) = next {
+            cases += 1;
+            on_victim += usize::from(x.contains(&format!("vs {victim} ")));
+        }
+    }
+    assert!(cases >= 20, "{cases} paralyses followed by an attack");
+    assert!(on_victim * 10 >= cases * 9, "{on_victim} of {cases} next attacks on the paralyzed victim");
+}

@@ -1,0 +1,279 @@
+//! Monster special abilities the engine plays, as data (Bestiary, Universal
+//! Monster Rules): each entry of a combatant's `special_abilities` names a
+//! `special` feature of its `features` and gives the numbers its primitive
+//! needs (`combat::monster`). A feature without an entry is not played and
+//! says why in `docs/bestiary.md`.
+
+use serde::{Deserialize, Serialize};
+
+/// One played special ability.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum SpecialAbility {
+    /// A breath weapon: an area, damage, a save for half, then unusable for
+    /// `recharge` rounds (UMR "Breath Weapon").
+    BreathWeapon {
+        /// The feature it plays.
+        name: String,
+        /// Line or cone.
+        shape: BreathShape,
+        /// Length of the line or cone.
+        range_ft: u32,
+        /// Damage dice (`6d6`).
+        damage: String,
+        /// Damage types (`acid`, `cold`, `fire`…).
+        types: Vec<String>,
+        /// Reflex save DC (half damage on a success).
+        dc: i32,
+        /// Rounds before it can breathe again (`1d4`).
+        #[serde(default = "default_recharge")]
+        recharge: String,
+    },
+    /// Regeneration (UMR "Regeneration"): heals `amount` a round; damage is
+    /// nonlethal except from `stopped_by` types, which stop it for a round.
+    Regeneration {
+        /// The feature it plays.
+        name: String,
+        /// Hit points healed at the start of each of its turns.
+        amount: u32,
+        /// Damage types that deal lethal damage and stop it (`acid`, `fire`).
+        stopped_by: Vec<String>,
+    },
+    /// Fast healing (UMR "Fast Healing"): heals `amount` at the start of each turn.
+    FastHealing {
+        /// The feature it plays.
+        name: String,
+        /// Hit points healed at the start of each of its turns.
+        amount: u32,
+    },
+    /// An effect of a hit with some of its attacks, with a save.
+    OnHit {
+        /// The feature it plays.
+        name: String,
+        /// Attack names (or ids) that carry it; empty: every natural attack.
+        #[serde(default)]
+        attacks: Vec<String>,
+        /// The save against it (`fort`, `ref`, `will`); none for trip and grab.
+        #[serde(default)]
+        save: Option<SaveName>,
+        /// Its DC (for trip and grab: unused, the maneuver roll decides).
+        #[serde(default)]
+        dc: i32,
+        /// What a failed save does.
+        effect: HitEffect,
+        /// Features that make a target immune (`elven immunities` against a
+        /// ghoul's paralysis).
+        #[serde(default)]
+        immune_features: Vec<String>,
+    },
+    /// Pounce (UMR): a full attack at the end of a charge.
+    Pounce {
+        /// The feature it plays.
+        name: String,
+    },
+    /// Rend (UMR): extra damage once a round when two hits of `attack` strike one foe.
+    Rend {
+        /// The feature it plays.
+        name: String,
+        /// The attack whose two hits rend (`claw`).
+        attack: String,
+        /// Damage dice (`1d6+7`).
+        damage: String,
+        /// Damage types.
+        #[serde(default)]
+        types: Vec<String>,
+    },
+    /// Incorporeal (UMR): no damage from nonmagical weapons, half from magic ones.
+    Incorporeal {
+        /// The feature it plays.
+        name: String,
+    },
+    /// A gaze attack (UMR "Gaze"): each enemy starting its turn within range saves or suffers.
+    Gaze {
+        /// The feature it plays.
+        name: String,
+        /// Range of the gaze.
+        range_ft: u32,
+        /// Its save (`fort`, `will`).
+        save: SaveName,
+        /// Its DC.
+        dc: i32,
+        /// What a failed save does.
+        effect: HitEffect,
+    },
+}
+
+fn default_recharge() -> String {
+    "1d4".into()
+}
+
+/// The shape of a breath weapon.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BreathShape {
+    /// A line 5 ft wide.
+    Line,
+    /// A quarter circle from the breather's corner.
+    Cone,
+}
+
+/// A save, as special abilities name it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SaveName {
+    /// Fortitude.
+    Fort,
+    /// Reflex.
+    Ref,
+    /// Will.
+    Will,
+}
+
+/// A physical ability an affliction harms.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PhysicalAbility {
+    /// Strength: attack and damage of Strength-based attacks, CMB.
+    Str,
+    /// Dexterity: AC, Reflex, ranged attacks.
+    Dex,
+    /// Constitution: hit points (Fortitude is not recomputed).
+    Con,
+}
+
+/// What an on-hit rider or a gaze does to a creature that fails its save.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum HitEffect {
+    /// Paralyzed for `rounds` (dice), or for the battle when absent.
+    Paralysis {
+        /// Duration dice (`1d4+1`).
+        #[serde(default)]
+        rounds: Option<String>,
+    },
+    /// Turned to stone: out of the battle (the stone form is helpless and lasts).
+    Petrification {},
+    /// Ability damage now (`1d6` Con).
+    AbilityDamage {
+        /// The ability.
+        ability: PhysicalAbility,
+        /// Dice.
+        amount: String,
+    },
+    /// Ability drain now (played as damage: nothing heals it in a battle).
+    AbilityDrain {
+        /// The ability.
+        ability: PhysicalAbility,
+        /// Dice.
+        amount: String,
+        /// Temporary hit points the attacker gains on each hit, saved or not (a wraith's 5).
+        #[serde(default)]
+        attacker_temp_hp: u32,
+    },
+    /// Negative levels (energy drain); the attacker gains 5 temporary hit points each.
+    EnergyDrain {
+        /// Negative levels per hit.
+        levels: u32,
+    },
+    /// A poison as the SRD formats it: the save on the hit, then one save a
+    /// round for `rounds` rounds; each failure deals the ability damage;
+    /// `cure` consecutive successes end it.
+    Poison {
+        /// The ability.
+        ability: PhysicalAbility,
+        /// Dice per failed save.
+        amount: String,
+        /// Frequency: 1/round for this many rounds.
+        rounds: u32,
+        /// Consecutive saves that cure it.
+        #[serde(default = "one")]
+        cure: u32,
+    },
+    /// A free trip attempt on a hit (the attacker's CMB against the target's CMD).
+    Trip {},
+    /// A free grapple attempt on a hit (grab); `constrict` dice each grapple check won.
+    Grab {
+        /// Constrict damage dealt when the grapple holds (`1d8+4`).
+        #[serde(default)]
+        constrict: Option<String>,
+    },
+}
+
+fn one() -> u32 {
+    1
+}
+
+impl SpecialAbility {
+    /// The feature it plays.
+    pub fn name(&self) -> &str {
+        match self {
+            SpecialAbility::BreathWeapon { name, .. }
+            | SpecialAbility::Regeneration { name, .. }
+            | SpecialAbility::FastHealing { name, .. }
+            | SpecialAbility::OnHit { name, .. }
+            | SpecialAbility::Pounce { name }
+            | SpecialAbility::Rend { name, .. }
+            | SpecialAbility::Incorporeal { name }
+            | SpecialAbility::Gaze { name, .. } => name,
+        }
+    }
+}
+
+/// Checks `c.special_abilities`: each names a feature of the file, its dice
+/// parse, its attacks exist. A failure is (JSON path, reason).
+pub(crate) fn check(c: &super::Combatant) -> Result<(), (String, String)> {
+    use crate::dice::DiceExpr;
+    for (k, a) in c.special_abilities.iter().enumerate() {
+        let at = |field: &str| format!("$.special_abilities[{k}]{field}");
+        if !c.has_feature(a.name()) {
+            return Err((at(".name"), format!("no feature named {:?} in `features`", a.name())));
+        }
+        let dice = |field: &str, text: &str| {
+            DiceExpr::parse(text).map(|_| ()).map_err(|e| (at(field), format!("{text:?}: {e}")))
+        };
+        let effect = |e: &HitEffect| match e {
+            HitEffect::Paralysis { rounds: Some(r) } => dice(".effect.paralysis.rounds", r),
+            HitEffect::AbilityDamage { amount, .. }
+            | HitEffect::AbilityDrain { amount, .. }
+            | HitEffect::Poison { amount, .. } => dice(".effect.amount", amount),
+            HitEffect::Grab { constrict: Some(d) } => dice(".effect.grab.constrict", d),
+            _ => Ok(()),
+        };
+        match a {
+            SpecialAbility::BreathWeapon { damage, recharge, range_ft, .. } => {
+                dice(".damage", damage)?;
+                dice(".recharge", recharge)?;
+                if *range_ft < 5 {
+                    return Err((at(".range_ft"), "a breath weapon reaches at least 5 ft".into()));
+                }
+            }
+            SpecialAbility::Rend { damage, attack, .. } => {
+                dice(".damage", damage)?;
+                if !c.attacks.iter().any(|x| x.name == *attack || x.weapon_id() == attack) {
+                    return Err((at(".attack"), format!("no attack named {attack:?}")));
+                }
+            }
+            SpecialAbility::OnHit { attacks, effect: e, save, .. } => {
+                if let Some(x) =
+                    attacks.iter().find(|x| !c.attacks.iter().any(|y| y.name == **x || y.weapon_id() == *x))
+                {
+                    return Err((at(".attacks"), format!("no attack named {x:?}")));
+                }
+                let no_save =
+                    matches!(e, HitEffect::Trip {} | HitEffect::Grab { .. } | HitEffect::EnergyDrain { .. });
+                if save.is_none() && !no_save {
+                    return Err((at(".save"), "this effect needs a save".into()));
+                }
+                effect(e)?;
+            }
+            SpecialAbility::Gaze { effect: e, .. } => {
+                if matches!(e, HitEffect::Trip {} | HitEffect::Grab { .. } | HitEffect::Poison { .. }) {
+                    return Err((at(".effect"), "a gaze cannot trip, grab or poison".into()));
+                }
+                effect(e)?;
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}

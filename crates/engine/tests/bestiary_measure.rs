@@ -1,0 +1,81 @@
+//! The measurement of `docs/bestiary.md` ("The party against the CR 3–7
+//! bestiary"): the four PCs Esha, Harvie, Oni and Nairda on
+//! `data/maps/field.yaml` against each encounter, as `pf1e sim` builds it
+//! (sides `players` and `monsters`, combatants in command-line order), with
+//! the per-run numbers `pf1e sim` does not print: P(some PC dies) and
+//! P(every PC down at the end: the monsters' wins). Ignored by default (it plays thousands of
+//! battles); run it with
+//! `cargo test --release -p pf1e-engine --test bestiary_measure -- --ignored --nocapture`
+//! (`MEASURE_RUNS` sets the battles per encounter, 1000 by default).
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use pf1e_engine::combat::{PreparedEncounter, SimOptions};
+use pf1e_engine::encounter::{Encounter, SideSpec};
+use pf1e_engine::map::Map;
+use pf1e_engine::model::load_combatant;
+use pf1e_engine::runner::run_batch_prepared;
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// The encounters: a name and the monster files (repeated for copies).
+const ENCOUNTERS: [(&str, &[&str]); 10] = [
+    ("owlbear (CR 4)", &["owlbear"]),
+    ("troll (CR 5)", &["troll"]),
+    ("two wights (CR 5)", &["wight", "wight"]),
+    ("four ghouls (CR 5)", &["ghoul", "ghoul", "ghoul", "ghoul"]),
+    ("wraith (CR 5)", &["wraith"]),
+    ("basilisk (CR 5)", &["basilisk"]),
+    ("young white dragon (CR 6)", &["young_white_dragon"]),
+    ("young black dragon (CR 7)", &["young_black_dragon"]),
+    ("medusa (CR 7)", &["medusa"]),
+    ("troll and two ghouls (CR 6)", &["troll", "ghoul", "ghoul"]),
+];
+
+const PARTY: [&str; 4] = ["esha", "harvie", "oni", "nairda"];
+
+#[test]
+#[ignore = "a measurement: thousands of battles"]
+fn the_party_against_the_cr_3_to_7_bestiary() {
+    let runs: u64 = std::env::var("MEASURE_RUNS").ok().and_then(|v| v.parse().ok()).unwrap_or(1000);
+    let map = Arc::new(Map::load(&repo().join("data/maps/field.yaml")).expect("field map"));
+    let library = Arc::new(
+        pf1e_engine::library::load_library(&repo().join("data/spells"), &repo().join("data/monsters"))
+            .expect("library"),
+    );
+    let load = |rel: String| Arc::new(load_combatant(&repo().join(rel)).expect("combatant"));
+    let party: Vec<_> = PARTY.iter().map(|p| load(format!("data/pcs/{p}.json"))).collect();
+    println!("| Encounter | Win rate | P(some PC dies) | P(all PCs down) | Rounds |");
+    println!("|---|---|---|---|---|");
+    for (name, files) in ENCOUNTERS {
+        let monsters: Vec<_> = files.iter().map(|m| load(format!("data/monsters/{m}.json"))).collect();
+        let encounter = Encounter::build(
+            map.clone(),
+            vec![
+                SideSpec { name: "players".into(), combatants: party.clone() },
+                SideSpec { name: "monsters".into(), combatants: monsters },
+            ],
+        )
+        .expect("encounter")
+        .with_library(library.clone());
+        let prepared = PreparedEncounter::new(&encounter).expect("prepared");
+        let outcomes = run_batch_prepared(&prepared, &SimOptions::default(), 1, 0..runs);
+        let pcs = 0..PARTY.len();
+        let wins = outcomes.iter().filter(|o| o.winner == Some(0)).count();
+        let death = outcomes.iter().filter(|o| pcs.clone().any(|i| o.combatants[i].dead)).count();
+        // Every PC down: the monsters won (no PC able to fight at the end).
+        let down = outcomes.iter().filter(|o| o.winner == Some(1)).count();
+        let rounds: u64 = outcomes.iter().map(|o| u64::from(o.rounds)).sum();
+        let pct = |n: usize| 100.0 * n as f64 / runs as f64;
+        println!(
+            "| {name} | {:.1} % | {:.1} % | {:.1} % | {:.1} |",
+            pct(wins),
+            pct(death),
+            pct(down),
+            rounds as f64 / runs as f64
+        );
+    }
+}
