@@ -4,7 +4,7 @@ use crate::rng::Dice;
 
 use super::engine::Engine;
 use super::event::{Event, LifeChange, StabilizationRoll};
-use super::log::emit;
+use super::log::{emit, say};
 use super::state::LifeState;
 
 /// DC of the Constitution check a dying creature makes each turn.

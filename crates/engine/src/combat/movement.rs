@@ -9,7 +9,7 @@ use super::action::{Action, Reason};
 use super::attack::Swing;
 use super::engine::Engine;
 use super::event::{Event, MoveKind, NoMove};
-use super::log::emit;
+use super::log::{emit, say};
 use super::state::{BattleState, LifeState};
 
 /// The squares of the Bresenham line from `from` (excluded) to `to` (included).

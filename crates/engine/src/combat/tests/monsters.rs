@@ -437,12 +437,12 @@ fn battles(
     (0..u64::from(runs))
         .map(|seed| {
             let mut rng = crate::rng::SeededRng::for_run(11, seed);
-            let mut lines = Vec::new();
+            let mut events = Vec::new();
             let mut e =
-                crate::combat::engine::Engine::new(&prep, &SimOptions::default(), &mut rng, Some(&mut lines));
+                crate::combat::engine::Engine::new(&prep, &SimOptions::default(), &mut rng, Some(&mut events));
             e.run(&mut crate::combat::DefaultPolicy);
             drop(e);
-            lines
+            super::support::english(&prep, &events)
         })
         .collect()
 }
