@@ -110,9 +110,9 @@ fn json_num(x: f64) -> String {
     serde_json::to_string(&x).unwrap_or_default()
 }
 
-/// The 3σ band of a survival probability, in percent.
+/// The interval of a survival probability (at the metrics' level), in percent.
 fn survive_band(m: &DangerMetrics) -> (String, String) {
-    let (lo, hi) = pf1e_engine::metrics::band(m.p_survives, m.runs, 3.0);
+    let (lo, hi) = m.interval(pf1e_engine::objectives::Criterion::PSurvives);
     (format!("{:.1}", lo * 100.0), format!("{:.1}", hi * 100.0))
 }
 
@@ -202,7 +202,7 @@ pub fn optimize_rows(r: &OptimizeResult, top: usize) -> Vec<PlaybookRow> {
         .take(top.max(1))
         .map(|g| {
             let l = g.lead();
-            let (lo, hi) = pf1e_engine::metrics::band(l.party.p_survives, l.party.runs, 3.0);
+            let (lo, hi) = l.party.interval(pf1e_engine::objectives::Criterion::PSurvives);
             PlaybookRow {
                 rank: l.rank,
                 tied: l.tied_with_leader,
@@ -214,44 +214,6 @@ pub fn optimize_rows(r: &OptimizeResult, top: usize) -> Vec<PlaybookRow> {
             }
         })
         .collect()
-}
-
-/// The levers of a canonical strategy name: `lowest_hp, retreat=0.5` →
-/// {target: lowest_hp, retreat: 0.5}; absent levers are at their default.
-fn levers(name: &str) -> BTreeMap<&str, &str> {
-    let mut out = BTreeMap::new();
-    if name == "default" {
-        return out;
-    }
-    for part in name.split(", ") {
-        match part.split_once('=') {
-            Some((k, v)) => out.insert(k, v),
-            None => out.insert("target", part),
-        };
-    }
-    out
-}
-
-/// The levers that changed the outcome: those that alone tell apart two
-/// strategies measured with the same runs whose party figures differ.
-pub fn levers_that_matter(playbook: &[PlaybookEntry]) -> Vec<String> {
-    let parsed: Vec<BTreeMap<&str, &str>> = playbook.iter().map(|e| levers(&e.strategy)).collect();
-    let mut matter = std::collections::BTreeSet::new();
-    for (i, a) in playbook.iter().enumerate() {
-        for (j, b) in playbook.iter().enumerate().skip(i + 1) {
-            if a.runs != b.runs || a.party == b.party {
-                continue;
-            }
-            let keys: std::collections::BTreeSet<&str> =
-                parsed[i].keys().chain(parsed[j].keys()).copied().collect();
-            let differing: Vec<&str> =
-                keys.into_iter().filter(|k| parsed[i].get(k) != parsed[j].get(k)).collect();
-            if let [only] = differing.as_slice() {
-                matter.insert(only.to_string());
-            }
-        }
-    }
-    matter.into_iter().collect()
 }
 
 /// Names for one line: all of them when few, else the first two and a count.
@@ -321,7 +283,7 @@ pub fn optimize_answer(lang: Lang, r: &OptimizeResult) -> Option<String> {
         1 => lang.t(T::TiedWithOne).to_string(),
         n => lang.f(T::TiedWithMany, &[&n]),
     };
-    let levers = levers_that_matter(&r.playbook);
+    let levers = &r.levers_that_matter;
     let levers = if levers.is_empty() {
         lang.t(T::NoLeverMatters).to_string()
     } else {
@@ -800,7 +762,16 @@ mod tests {
             precision: 0.05,
             fraction: Some(0.35),
             crossed: Some(Crossing::AtOrBelow),
-            probes: vec![FrontierProbe { party_hp: 0.25, value: 0.5, crossed: true }],
+            probes: vec![FrontierProbe {
+                party_hp: 0.25,
+                value: 0.5,
+                crossed: true,
+                interval: [0.3, 0.7],
+                undecided: false,
+                runs: 200,
+            }],
+            crossings: vec![],
+            monotone: true,
         };
         let text = frontier(&view(Style::Text, 80), &r);
         assert!(
@@ -824,7 +795,11 @@ mod tests {
                 value: 4.0,
                 delta: -6.0,
                 party: DangerMetrics::default(),
+                delta_interval: [-8.0, -4.0],
+                significant: true,
             }],
+            confidence: 0.997,
+            comparison_z: 3.2,
         };
         let text = sensitivity(&view(Style::Text, 80), &r);
         assert!(
@@ -850,6 +825,7 @@ mod tests {
             },
             adversary: DangerMetrics::default(),
             same_as: same_as.map(String::from),
+            vs_leader: None,
         }
     }
 
@@ -870,7 +846,18 @@ mod tests {
             ));
         }
         playbook.push(entry(22, "nearest, spell_policy=none", 0.4, 200, None));
-        OptimizeResult { adversary_strategy: "default".into(), spent_runs: 9000, playbook }
+        OptimizeResult {
+            adversary_strategy: "default".into(),
+            spent_runs: 9000,
+            playbook,
+            objective: pf1e_engine::objectives::Criterion::PSurvives,
+            confidence: pf1e_engine::metrics::THREE_SIGMA_LEVEL,
+            comparison_z: 4.0,
+            comparisons: 100,
+            none_survives: false,
+            least_bad: None,
+            levers_that_matter: vec!["retreat".into(), "target".into()],
+        }
     }
 
     #[test]
@@ -922,16 +909,5 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("Rang  Stratégie"), "{text}");
-    }
-
-    #[test]
-    fn levers_that_matter_compare_strategies_differing_in_one_lever() {
-        let pb = vec![
-            entry(1, "default", 0.9, 200, None),
-            entry(1, "spell_policy=none", 0.9, 200, None),
-            entry(2, "retreat=0.5", 0.8, 200, None),
-            entry(3, "healer, use_charges=false", 0.7, 200, None),
-        ];
-        assert_eq!(levers_that_matter(&pb), vec!["retreat".to_string()]);
     }
 }
