@@ -639,6 +639,8 @@ mod tests {
                 fraction: None,
                 crossed: Some(Crossing::AtOrBelow),
                 probes: vec![],
+                crossings: vec![],
+                monotone: true,
             }),
             cells: vec![],
         };

@@ -494,7 +494,7 @@ fn most_dangerous(criterion: Criterion, layer: &Layer) -> Option<[f64; 2]> {
         .iter()
         .filter(|(p, _)| *p != worst.0)
         .all(|(_, (lo, hi))| if danger_up { worst.1.0 > *hi } else { worst.1.1 < *lo });
-    (beyond && pts.len() > 1).then(|| [f64::from(worst.0.0) / 1e6, f64::from(worst.0.1) / 1e6])
+    (beyond && pts.len() > 1).then_some([f64::from(worst.0.0) / 1e6, f64::from(worst.0.1) / 1e6])
 }
 
 impl MetricPlanner for DangerMap {
