@@ -13,6 +13,12 @@ where
     }
 }
 
+/// A confidence level strictly between 0 and 1 (`--confidence 0.95`).
+pub fn confidence(text: &str) -> Result<f64, String> {
+    let level: f64 = text.parse().map_err(|_| "expected a number between 0 and 1, e.g. 0.95".to_string())?;
+    pf1e_engine::metrics::Confidence::new(level).map(|c| c.level()).map_err(|e| e.to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -72,6 +72,8 @@ pub struct JobContext {
     /// Which levers can change anything for the other sides (the
     /// sensitivity job varies only those).
     pub adversary_levers: pf1e_engine::strategy::Relevance,
+    /// The confidence level of every interval and comparison of the jobs.
+    pub confidence: pf1e_engine::metrics::Confidence,
 }
 
 impl JobContext {

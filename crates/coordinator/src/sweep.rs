@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use pf1e_engine::metrics::Confidence;
 use pf1e_llm::Side;
 use pf1e_wire::proto;
 use pf1e_wire::results::{LlmDecisions, LlmProposals, NlStrategy};
@@ -92,6 +93,8 @@ struct SweepFile {
     shard_size: Option<u64>,
     #[serde(default)]
     budget: Option<BudgetFile>,
+    #[serde(default)]
+    confidence: Option<f64>,
     scenario: ScenarioFile,
     jobs: Vec<JobFile>,
 }
@@ -206,6 +209,9 @@ pub struct Sweep {
     pub shard_size: u64,
     /// Most runs the sweep may plan.
     pub max_total_runs: Option<u64>,
+    /// The confidence level of every interval and comparison (`confidence:`
+    /// in the file, default the 3σ level 99.73 %).
+    pub confidence: Confidence,
     /// The resolved scenario (content, not paths).
     pub scenario: Arc<Scenario>,
     /// Jobs, in file order.
@@ -360,6 +366,21 @@ pub fn bundle_from_disk(path: &Path) -> Result<proto::SweepBundle, SweepError> {
         }
     }
     Ok(proto::SweepBundle { sweep_path: file, sweep_yaml: text, files })
+}
+
+/// The sweep text `yaml` with its top-level `confidence:` set to `level`
+/// (a command-line override: the level is part of the sweep, so results at
+/// another level are another sweep). Any top-level `confidence:` line is
+/// replaced; the key is appended when absent.
+pub fn with_confidence(yaml: &str, level: f64) -> String {
+    let mut out: String =
+        yaml.lines().filter(|l| !l.starts_with("confidence:")).fold(String::new(), |mut out, l| {
+            out.push_str(l);
+            out.push('\n');
+            out
+        });
+    out.push_str(&format!("confidence: {level}\n"));
+    out
 }
 
 impl Sweep {
@@ -517,8 +538,13 @@ impl Sweep {
                 }
             }
         }
+        let confidence = match f.confidence {
+            Some(level) => Confidence::new(level).map_err(|e| err("confidence", e.to_string()))?,
+            None => Confidence::default(),
+        };
         let sweep = Sweep {
             file: file.to_string(),
+            confidence,
             name: f.name,
             seed: f.seed,
             runs: f.runs,
@@ -694,6 +720,7 @@ impl Sweep {
             seed: self.seed,
             levers,
             adversary_levers,
+            confidence: self.confidence,
         }
     }
 
@@ -764,6 +791,21 @@ jobs:
         assert_eq!(e.line, Some(3), "{e}");
         assert!(e.to_string().starts_with("sweep.yaml: line 3: "), "{e}");
         assert!(e.message.contains("sede"), "{e}");
+    }
+
+    #[test]
+    fn the_confidence_level_is_read_checked_and_overridden() {
+        let s = Sweep::from_bundle(&bundle(SWEEP)).unwrap();
+        assert_eq!(s.confidence, Confidence::default(), "the 3σ level by default");
+        let s = Sweep::from_bundle(&bundle(&SWEEP.replace("seed: 7", "seed: 7\nconfidence: 0.95"))).unwrap();
+        assert_eq!(s.confidence.level(), 0.95);
+        assert_eq!(s.job_context().confidence.level(), 0.95);
+        let e = error_of(&SWEEP.replace("seed: 7", "seed: 7\nconfidence: 1.5"));
+        assert_eq!(e.line, Some(3), "{e}");
+        assert!(e.message.contains("strictly between 0 and 1"), "{e}");
+        let text = with_confidence(&SWEEP.replace("seed: 7", "seed: 7\nconfidence: 0.95"), 0.9);
+        assert_eq!(text.matches("confidence:").count(), 1);
+        assert_eq!(Sweep::from_bundle(&bundle(&text)).unwrap().confidence.level(), 0.9);
     }
 
     #[test]

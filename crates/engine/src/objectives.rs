@@ -14,11 +14,16 @@
 //! - `worst_decile_hp`: mean hit points remaining (a dead member counts 0,
 //!   negative hit points count 0) over the ⌈10%⌉ runs (at least one) with
 //!   the largest loss, ties in run order — the tail the mean hides;
-//! - wins, draws, the win rate and its 3σ band.
+//! - wins, draws, the win rate;
+//! - every proportion with its score interval and every mean with its
+//!   standard error, at the confidence level given (see [`crate::metrics`]).
+//!
+//! [`Records::outcomes`] keeps the per-run outcomes of a side, so that two
+//! cells measured on the same dice can be compared run by run.
 
 use serde::{Deserialize, Serialize};
 
-use crate::metrics::{win_rate, win_rate_band};
+use crate::metrics::{Confidence, mean_se, proportion_interval, rate_interval, win_rate};
 
 /// The per-run records of a cell, run-major for per-combatant tables.
 #[derive(Clone, Copy, Debug)]
@@ -62,8 +67,97 @@ pub struct DangerMetrics {
     pub worst_decile_hp: f64,
     /// Win rate.
     pub win_rate: f64,
-    /// 3σ band of the win rate.
+    /// Interval of the win rate at `confidence`.
     pub win_band: (f64, f64),
+    /// The two-sided confidence level of every interval here (0: measured
+    /// by a version that stated none).
+    #[serde(default)]
+    pub confidence: f64,
+    /// Interval of `p_survives`.
+    #[serde(default)]
+    pub p_survives_ci: (f64, f64),
+    /// Interval of `p_tpk`.
+    #[serde(default)]
+    pub p_tpk_ci: (f64, f64),
+    /// Interval of `p_any_death`.
+    #[serde(default)]
+    pub p_any_death_ci: (f64, f64),
+    /// Standard error of `expected_hp_lost`.
+    #[serde(default)]
+    pub hp_lost_se: f64,
+    /// Standard error of `expected_rounds`.
+    #[serde(default)]
+    pub rounds_se: f64,
+}
+
+impl DangerMetrics {
+    /// The interval of `criterion` at the level of these metrics: the
+    /// proportion's score interval, or the mean ± z·se. Metrics that state
+    /// no level (built by a previous version) get it computed from their
+    /// rate and runs at the default level.
+    pub fn interval(&self, criterion: Criterion) -> (f64, f64) {
+        if self.confidence == 0.0 {
+            let conf = Confidence::default();
+            return match criterion {
+                Criterion::ExpectedHpLost => {
+                    let se = mean_se(self.hp_lost_sd, self.runs);
+                    (self.expected_hp_lost - conf.z() * se, self.expected_hp_lost + conf.z() * se)
+                }
+                c => rate_interval(c.value(self), self.runs, conf),
+            };
+        }
+        match criterion {
+            Criterion::PSurvives => self.p_survives_ci,
+            Criterion::PTpk => self.p_tpk_ci,
+            Criterion::PAnyDeath => self.p_any_death_ci,
+            Criterion::ExpectedHpLost => {
+                let z = Confidence::new(self.confidence).unwrap_or_default().z();
+                (self.expected_hp_lost - z * self.hp_lost_se, self.expected_hp_lost + z * self.hp_lost_se)
+            }
+        }
+    }
+}
+
+/// The per-run outcomes of one side (or group of sides), in run order.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Outcomes {
+    /// The side won.
+    pub won: Vec<bool>,
+    /// No member dead.
+    pub survived: Vec<bool>,
+    /// Every member dead.
+    pub tpk: Vec<bool>,
+    /// Hit points lost (clamped per member).
+    pub hp_lost: Vec<i64>,
+}
+
+impl Outcomes {
+    /// Runs recorded.
+    pub fn len(&self) -> usize {
+        self.won.len()
+    }
+
+    /// Whether no run is recorded.
+    pub fn is_empty(&self) -> bool {
+        self.won.is_empty()
+    }
+
+    /// The value of `criterion` in run `run` (1/0 for a proportion; 0 past
+    /// the runs recorded).
+    pub fn value(&self, criterion: Criterion, run: usize) -> f64 {
+        let flag = |v: &[bool], when: bool| f64::from(u8::from(v.get(run).is_some_and(|&b| b == when)));
+        match criterion {
+            Criterion::PSurvives => flag(&self.survived, true),
+            Criterion::PAnyDeath => flag(&self.survived, false),
+            Criterion::PTpk => flag(&self.tpk, true),
+            Criterion::ExpectedHpLost => self.hp_lost.get(run).map_or(0.0, |&l| l as f64),
+        }
+    }
+
+    /// The per-run values of `criterion`.
+    pub fn values(&self, criterion: Criterion) -> Vec<f64> {
+        (0..self.len()).map(|r| self.value(criterion, r)).collect()
+    }
 }
 
 /// A criterion of a danger profile.
@@ -128,14 +222,42 @@ impl Records<'_> {
         self.winner.len()
     }
 
-    /// The danger profile of side `side`.
+    /// The danger profile of side `side`, intervals at the default level.
     pub fn side_metrics(&self, side: usize) -> DangerMetrics {
-        self.group_metrics(&|s| s == side)
+        self.group_metrics_at(&|s| s == side, Confidence::default())
     }
 
     /// The danger profile of the combatants of every side `in_group` accepts
-    /// (a win of any of those sides counts).
+    /// (a win of any of those sides counts), intervals at the default level.
     pub fn group_metrics(&self, in_group: &dyn Fn(usize) -> bool) -> DangerMetrics {
+        self.group_metrics_at(in_group, Confidence::default())
+    }
+
+    /// The per-run outcomes of the combatants of every side `in_group` accepts.
+    pub fn outcomes(&self, in_group: &dyn Fn(usize) -> bool) -> Outcomes {
+        let n = self.side_of.len();
+        let members: Vec<usize> = (0..n).filter(|&c| in_group(self.side_of[c])).collect();
+        let mut out = Outcomes::default();
+        for run in 0..self.runs() {
+            let row = run * n;
+            let dead = members.iter().filter(|&&c| self.dead.get(row + c).copied().unwrap_or(false)).count();
+            out.survived.push(dead == 0);
+            out.tpk.push(!members.is_empty() && dead == members.len());
+            let w = self.winner[run];
+            out.won.push(w >= 0 && in_group(w as usize));
+            let mut l = 0i64;
+            for &c in &members {
+                let start = i64::from(self.start_hp[c].max(0));
+                let fin = i64::from(self.final_hp.get(row + c).copied().unwrap_or(0));
+                l += (start - fin).clamp(0, start);
+            }
+            out.hp_lost.push(l);
+        }
+        out
+    }
+
+    /// [`Records::group_metrics`] with intervals at level `conf`.
+    pub fn group_metrics_at(&self, in_group: &dyn Fn(usize) -> bool, conf: Confidence) -> DangerMetrics {
         let n = self.side_of.len();
         let runs = self.runs();
         let members: Vec<usize> = (0..n).filter(|&c| in_group(self.side_of[c])).collect();
@@ -170,6 +292,8 @@ impl Records<'_> {
         let mean = per_run(lost_sum as f64);
         let var = per_run(lost.iter().map(|(l, _)| (*l as f64 - mean).powi(2)).sum());
         let rounds_sum: u64 = self.rounds.iter().map(|&r| u64::from(r)).sum();
+        let rounds_mean = per_run(rounds_sum as f64);
+        let rounds_var = per_run(self.rounds.iter().map(|&r| (f64::from(r) - rounds_mean).powi(2)).sum());
         let tail = runs.div_ceil(10).max(1);
         let mut order: Vec<usize> = (0..runs).collect();
         // Stable: equal losses keep run order.
@@ -187,7 +311,13 @@ impl Records<'_> {
             expected_rounds: per_run(rounds_sum as f64),
             worst_decile_hp: if runs == 0 { 0.0 } else { tail_sum as f64 / tail.min(runs) as f64 },
             win_rate: win_rate(wins, runs as u64),
-            win_band: win_rate_band(wins, runs as u64),
+            win_band: proportion_interval(wins, runs as u64, conf),
+            confidence: conf.level(),
+            p_survives_ci: proportion_interval(survives, runs as u64, conf),
+            p_tpk_ci: proportion_interval(tpk, runs as u64, conf),
+            p_any_death_ci: proportion_interval(any, runs as u64, conf),
+            hp_lost_se: mean_se(var.sqrt(), runs as u64),
+            rounds_se: mean_se(rounds_var.sqrt(), runs as u64),
         }
     }
 }
@@ -227,6 +357,20 @@ mod tests {
         assert_eq!(m.expected_rounds, 19.0 / 4.0);
         // ⌈4/10⌉ = 1 worst run: the TPK, 0 hp remaining.
         assert_eq!(m.worst_decile_hp, 0.0);
+        // Intervals: 2 of 4 survive, Wilson at z = 3; 1 of 4 wiped.
+        assert_eq!(m.confidence, crate::metrics::THREE_SIGMA_LEVEL);
+        assert_eq!(m.p_survives_ci, crate::metrics::wilson(2, 4, 3.0));
+        assert_eq!(m.p_tpk_ci, crate::metrics::wilson(1, 4, 3.0));
+        // Losses 0, 13, 16, 6: sample sd / √4.
+        let mean = 35.0 / 4.0;
+        let ss: f64 = [0.0, 13.0, 16.0, 6.0].iter().map(|l: &f64| (l - mean).powi(2)).sum();
+        assert!((m.hp_lost_se - (ss / 3.0).sqrt() / 2.0).abs() < 1e-12);
+        let o = r.outcomes(&|s| s == 0);
+        assert_eq!(o.survived, [true, false, false, true]);
+        assert_eq!(o.tpk, [false, false, true, false]);
+        assert_eq!(o.won, [true, true, false, false]);
+        assert_eq!(o.hp_lost, [0, 13, 16, 6]);
+        assert_eq!(o.values(Criterion::PAnyDeath), [0.0, 1.0, 1.0, 0.0]);
         let foe = r.side_metrics(1);
         assert_eq!(foe.wins, 1);
         assert_eq!(foe.p_tpk, 0.25);

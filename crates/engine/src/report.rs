@@ -22,8 +22,14 @@ pub struct SideReport {
     pub wins: u64,
     /// `wins / runs`, in [0, 1].
     pub win_rate: f64,
-    /// The 3σ band of the win rate, `[low, high]`, clamped to [0, 1].
+    /// The interval of the win rate at `confidence`, `[low, high]`
+    /// (Wilson's score interval, exact at 0 and at every battle won; no
+    /// battle: `[0, 1]`).
     pub band: [f64; 2],
+    /// The two-sided confidence level of `band` (0: a report of a version
+    /// that stated none).
+    #[serde(default)]
+    pub confidence: f64,
 }
 
 /// One combatant's average attrition per battle.
@@ -117,6 +123,7 @@ impl Report {
                     wins,
                     win_rate: metrics::win_rate(wins, runs),
                     band: [low, high],
+                    confidence: metrics::THREE_SIGMA_LEVEL,
                 }
             })
             .collect();
@@ -310,6 +317,6 @@ mod tests {
     fn zero_runs_do_not_divide_by_zero() {
         let r = Report::build(&encounter(), &Summary::new(2, 3), &SimOptions::default(), 1, None);
         assert_eq!(r.avg_rounds, 0.0);
-        assert_eq!(r.sides[0].band, [0.0, 0.0]);
+        assert_eq!(r.sides[0].band, [0.0, 1.0], "no battle: nothing is known");
     }
 }

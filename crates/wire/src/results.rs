@@ -255,6 +255,48 @@ pub struct OptimizeResult {
     pub spent_runs: u64,
     /// Every measured strategy, best first.
     pub playbook: Vec<PlaybookEntry>,
+    /// The criterion the playbook is ranked by; ties on it (paired, at the
+    /// adjusted level) are broken toward fewer wipes, then fewer deaths,
+    /// then fewer hit points lost.
+    #[serde(default = "default_objective")]
+    pub objective: Criterion,
+    /// The family confidence level of the comparisons with the leader.
+    #[serde(default)]
+    pub confidence: f64,
+    /// The Bonferroni-adjusted normal quantile of each paired comparison.
+    #[serde(default)]
+    pub comparison_z: f64,
+    /// Comparisons the adjustment covers (contenders × looks).
+    #[serde(default)]
+    pub comparisons: u64,
+    /// No measured plan kept every party member alive in any run: rank 1 is
+    /// then only the least bad.
+    #[serde(default)]
+    pub none_survives: bool,
+    /// When none survives, the least bad plan (rank 1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub least_bad: Option<String>,
+    /// The levers that matter: for at least one pair of measured plans that
+    /// differ in that lever alone, the paired difference on the objective
+    /// is significant (Bonferroni over the pairs tested). Sorted by name.
+    #[serde(default)]
+    pub levers_that_matter: Vec<String>,
+}
+
+fn default_objective() -> Criterion {
+    Criterion::PSurvives
+}
+
+/// A paired difference of a plan with the leader on the ranking objective,
+/// over the runs both measured (the same dice).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PairedDelta {
+    /// Runs paired.
+    pub runs: u64,
+    /// Mean of the per-run differences (this plan − the leader).
+    pub mean: f64,
+    /// Its interval at the adjusted quantile.
+    pub interval: [f64; 2],
 }
 
 /// A ranked strategy of the playbook.
@@ -270,7 +312,8 @@ pub struct PlaybookEntry {
     pub runs: u64,
     /// Racing rounds it took part in.
     pub raced: u32,
-    /// Whether its 3σ bands (survival and hit points lost) overlap the leader's.
+    /// Whether it cannot be told from the leader on the ranking objective:
+    /// its paired difference is not significant at the adjusted level.
     pub tied_with_leader: bool,
     /// The party's danger.
     pub party: DangerMetrics,
@@ -282,6 +325,10 @@ pub struct PlaybookEntry {
     /// it, and keeps its own (smaller) measurement here.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub same_as: Option<String>,
+    /// Its paired difference with the leader on the objective (none for
+    /// the leader, its twins, or a plan without per-run records).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vs_leader: Option<PairedDelta>,
 }
 
 /// `minmax`: alternating best responses.
@@ -359,6 +406,11 @@ pub struct DangerLayer {
     pub points: Vec<DangerPoint>,
     /// The squares between points, after refinement.
     pub squares: Vec<DangerSquare>,
+    /// `[party_hp, adversary_hp]` of the point whose interval lies beyond
+    /// every other point's toward danger; `None` when no point is
+    /// significantly the most dangerous.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub most_dangerous: Option<[f64; 2]>,
 }
 
 /// A measured point of a danger map.
@@ -378,6 +430,16 @@ pub struct DangerPoint {
     pub party: DangerMetrics,
     /// The adversary's danger.
     pub adversary: DangerMetrics,
+    /// The criterion's interval at the sweep's confidence level.
+    #[serde(default)]
+    pub interval: [f64; 2],
+    /// Whether the interval still straddles the threshold after resampling:
+    /// `crossed` is then only the point estimate's side.
+    #[serde(default)]
+    pub undecided: bool,
+    /// Times the point was measured again with twice the runs.
+    #[serde(default)]
+    pub resampled: u32,
 }
 
 /// A square of a danger map: `[low, high]` of both fractions.
@@ -426,6 +488,29 @@ pub struct FrontierResult {
     pub crossed: Option<Crossing>,
     /// Every probe, in order.
     pub probes: Vec<FrontierProbe>,
+    /// Every crossing found, lowest fraction first (`fraction` and
+    /// `crossed` repeat the highest one: the first met as hit points fall).
+    #[serde(default)]
+    pub crossings: Vec<FrontierCrossing>,
+    /// Whether danger changes side at most once over the probed range.
+    #[serde(default = "yes")]
+    pub monotone: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// One crossing of a frontier.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FrontierCrossing {
+    /// The fraction, on the precision grid, on the crossing side.
+    pub fraction: f64,
+    /// Which side of it crosses.
+    pub crossed: Crossing,
+    /// Whether a probe bracketing it stayed undecided (its interval
+    /// straddles the target): the crossing may be noise.
+    pub undecided: bool,
 }
 
 /// A probe of a frontier.
@@ -435,8 +520,17 @@ pub struct FrontierProbe {
     pub party_hp: f64,
     /// The criterion's value.
     pub value: f64,
-    /// Whether it crossed the target.
+    /// Whether it crossed the target (point estimate).
     pub crossed: bool,
+    /// The criterion's interval at the sweep's confidence level.
+    #[serde(default)]
+    pub interval: [f64; 2],
+    /// Whether the interval straddles the target.
+    #[serde(default)]
+    pub undecided: bool,
+    /// Runs of its largest measurement.
+    #[serde(default)]
+    pub runs: u64,
 }
 
 /// `sensitivity`: single-lever adversary variants, ranked by their effect.
@@ -448,8 +542,16 @@ pub struct SensitivityResult {
     pub party_strategy: String,
     /// The criterion against the default adversary, once measured.
     pub baseline: Option<f64>,
-    /// The variants, largest absolute change first.
+    /// The variants: the significant changes first, largest absolute
+    /// change first within each part.
     pub levers: Vec<Lever>,
+    /// The family confidence level of the lever tests.
+    #[serde(default)]
+    pub confidence: f64,
+    /// The Bonferroni-adjusted quantile of each lever's paired interval
+    /// (over the variants measured).
+    #[serde(default)]
+    pub comparison_z: f64,
 }
 
 /// A single-lever adversary variant and its effect.
@@ -465,6 +567,13 @@ pub struct Lever {
     pub delta: f64,
     /// The party's danger.
     pub party: DangerMetrics,
+    /// The paired interval of `delta` (the same dice against both
+    /// adversaries), at the adjusted quantile.
+    #[serde(default)]
+    pub delta_interval: [f64; 2],
+    /// Whether `delta` is significant: the lever matters.
+    #[serde(default)]
+    pub significant: bool,
 }
 
 /// Partial results of a running analysis job, for progress displays.
@@ -543,6 +652,8 @@ mod tests {
                 fraction: None,
                 crossed: Some(Crossing::AtOrBelow),
                 probes: vec![],
+                crossings: vec![],
+                monotone: true,
             }),
             cells: vec![],
         };

@@ -29,6 +29,10 @@ pub struct RunArgs {
     /// Use no cache file: compute everything, keep nothing.
     #[arg(long, conflicts_with = "db")]
     pub no_cache: bool,
+    /// Confidence level of every interval and comparison (default: the sweep file's
+    /// `confidence:`, else 0.9973, the 3σ level).
+    #[arg(long, value_name = "LEVEL", value_parser = crate::args::confidence)]
+    pub confidence: Option<f64>,
     /// Threads (default: all cores).
     #[arg(long, value_parser = crate::args::positive::<usize>)]
     pub threads: Option<usize>,
@@ -44,7 +48,10 @@ pub struct RunArgs {
 pub fn run(args: &RunArgs, global: &GlobalArgs) -> CliResult {
     let lang = Lang::resolve(global.lang);
     // Everything is read and checked before the cache is opened: a bad sweep writes nothing.
-    let bundle = bundle_from_disk(&args.sweep)?;
+    let mut bundle = bundle_from_disk(&args.sweep)?;
+    if let Some(level) = args.confidence {
+        bundle.sweep_yaml = pf1e_coordinator::sweep::with_confidence(&bundle.sweep_yaml, level);
+    }
     let sweep = Sweep::from_bundle(&bundle)?;
     sweep.validate(&bundle.sweep_yaml)?;
     args.llm_report.check(args.report.format() == super::report::Format::Json)?;

@@ -96,11 +96,19 @@ mod tests {
             party: DangerMetrics { runs: 200, p_survives: p, ..Default::default() },
             adversary: DangerMetrics::default(),
             same_as: None,
+            vs_leader: None,
         };
         let r = OptimizeResult {
             adversary_strategy: "lowest_hp".into(),
             spent_runs: 600,
             playbook: vec![entry(1, "default", 0.9), entry(2, "healer", 0.85), entry(3, "nearest", 0.3)],
+            objective: pf1e_engine::objectives::Criterion::PSurvives,
+            confidence: 0.997,
+            comparison_z: 3.0,
+            comparisons: 2,
+            none_survives: false,
+            least_bad: None,
+            levers_that_matter: vec![],
         };
         let svg = playbook_svg(&r, Lang::En, 10).unwrap();
         assert!(svg.starts_with("<svg"));

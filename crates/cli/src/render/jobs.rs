@@ -146,9 +146,9 @@ fn num(x: f64, digits: usize) -> String {
     format!("{x:.digits$}")
 }
 
-/// The 3σ band of a survival probability, in percent.
+/// The interval of a survival probability (at the metrics' level), in percent.
 fn survive_band(m: &DangerMetrics) -> (String, String) {
-    let (lo, hi) = pf1e_engine::metrics::band(m.p_survives, m.runs, 3.0);
+    let (lo, hi) = m.interval(pf1e_engine::objectives::Criterion::PSurvives);
     (format!("{:.1}", lo * 100.0), format!("{:.1}", hi * 100.0))
 }
 
@@ -238,7 +238,7 @@ pub fn optimize_rows(r: &OptimizeResult, top: usize) -> Vec<PlaybookRow> {
         .take(top.max(1))
         .map(|g| {
             let l = g.lead();
-            let (lo, hi) = pf1e_engine::metrics::band(l.party.p_survives, l.party.runs, 3.0);
+            let (lo, hi) = l.party.interval(pf1e_engine::objectives::Criterion::PSurvives);
             PlaybookRow {
                 rank: l.rank,
                 tied: l.tied_with_leader,
@@ -250,44 +250,6 @@ pub fn optimize_rows(r: &OptimizeResult, top: usize) -> Vec<PlaybookRow> {
             }
         })
         .collect()
-}
-
-/// The levers of a canonical strategy name: `lowest_hp, retreat=0.5` →
-/// {target: lowest_hp, retreat: 0.5}; absent levers are at their default.
-fn levers(name: &str) -> BTreeMap<&str, &str> {
-    let mut out = BTreeMap::new();
-    if name == "default" {
-        return out;
-    }
-    for part in name.split(", ") {
-        match part.split_once('=') {
-            Some((k, v)) => out.insert(k, v),
-            None => out.insert("target", part),
-        };
-    }
-    out
-}
-
-/// The levers that changed the outcome: those that alone tell apart two
-/// strategies measured with the same runs whose party figures differ.
-pub fn levers_that_matter(playbook: &[PlaybookEntry]) -> Vec<String> {
-    let parsed: Vec<BTreeMap<&str, &str>> = playbook.iter().map(|e| levers(&e.strategy)).collect();
-    let mut matter = std::collections::BTreeSet::new();
-    for (i, a) in playbook.iter().enumerate() {
-        for (j, b) in playbook.iter().enumerate().skip(i + 1) {
-            if a.runs != b.runs || a.party == b.party {
-                continue;
-            }
-            let keys: std::collections::BTreeSet<&str> =
-                parsed[i].keys().chain(parsed[j].keys()).copied().collect();
-            let differing: Vec<&str> =
-                keys.into_iter().filter(|k| parsed[i].get(k) != parsed[j].get(k)).collect();
-            if let [only] = differing.as_slice() {
-                matter.insert(only.to_string());
-            }
-        }
-    }
-    matter.into_iter().collect()
 }
 
 /// Names for one line: all of them when few, else the first two and a count.
@@ -343,7 +305,7 @@ pub fn optimize_answer(lang: Lang, r: &OptimizeResult) -> Option<String> {
     let lead = best.lead();
     let (lo, hi) = survive_band(&lead.party);
     let names = plan_names(&best.names(), lang);
-    if r.playbook.iter().all(|e| e.party.runs > 0 && e.party.p_survives == 0.0) {
+    if r.none_survives || r.playbook.iter().all(|e| e.party.runs > 0 && e.party.p_survives == 0.0) {
         // No plan keeps every PC alive: the first is only the least bad.
         return Some(lang.f(T::NoPlanSurvives, &[&names, &win(&lead.party), &pct(lead.party.p_tpk)]));
     }
@@ -355,7 +317,7 @@ pub fn optimize_answer(lang: Lang, r: &OptimizeResult) -> Option<String> {
         1 => lang.t(T::TiedWithOne).to_string(),
         n => lang.f(T::TiedWithMany, &[&n]),
     };
-    let levers = levers_that_matter(&r.playbook);
+    let levers = &r.levers_that_matter;
     let levers = if levers.is_empty() {
         lang.t(T::NoLeverMatters).to_string()
     } else {
@@ -851,7 +813,16 @@ mod tests {
             precision: 0.05,
             fraction: Some(0.35),
             crossed: Some(Crossing::AtOrBelow),
-            probes: vec![FrontierProbe { party_hp: 0.25, value: 0.5, crossed: true }],
+            probes: vec![FrontierProbe {
+                party_hp: 0.25,
+                value: 0.5,
+                crossed: true,
+                interval: [0.3, 0.7],
+                undecided: false,
+                runs: 200,
+            }],
+            crossings: vec![],
+            monotone: true,
         };
         let text = frontier(&view(Style::Text, 80), &r);
         assert!(
@@ -883,7 +854,11 @@ mod tests {
                 value: 4.0,
                 delta: -6.0,
                 party: DangerMetrics::default(),
+                delta_interval: [-8.0, -4.0],
+                significant: true,
             }],
+            confidence: 0.997,
+            comparison_z: 3.2,
         };
         let text = sensitivity(&view(Style::Text, 80), &r);
         assert!(
@@ -909,6 +884,7 @@ mod tests {
             },
             adversary: DangerMetrics::default(),
             same_as: same_as.map(String::from),
+            vs_leader: None,
         }
     }
 
@@ -929,7 +905,18 @@ mod tests {
             ));
         }
         playbook.push(entry(22, "nearest, spell_policy=none", 0.4, 200, None));
-        OptimizeResult { adversary_strategy: "default".into(), spent_runs: 9000, playbook }
+        OptimizeResult {
+            adversary_strategy: "default".into(),
+            spent_runs: 9000,
+            playbook,
+            objective: pf1e_engine::objectives::Criterion::PSurvives,
+            confidence: pf1e_engine::metrics::THREE_SIGMA_LEVEL,
+            comparison_z: 4.0,
+            comparisons: 100,
+            none_survives: false,
+            least_bad: None,
+            levers_that_matter: vec!["retreat".into(), "target".into()],
+        }
     }
 
     #[test]
@@ -1047,6 +1034,13 @@ mod tests {
             adversary_strategy: "lowest_hp".into(),
             spent_runs: 800,
             playbook: vec![plan(1, "use_class_abilities=false", 0.0, 0.17), plan(2, "default", 0.0, 0.12)],
+            objective: Criterion::PSurvives,
+            confidence: pf1e_engine::metrics::THREE_SIGMA_LEVEL,
+            comparison_z: 3.2,
+            comparisons: 1,
+            none_survives: true,
+            least_bad: Some("use_class_abilities=false".into()),
+            levers_that_matter: Vec::new(),
         };
         assert_eq!(
             optimize_answer(Lang::En, &r).unwrap(),
@@ -1070,16 +1064,5 @@ mod tests {
         assert_eq!(threshold_words(Lang::En, Criterion::PAnyDeath, 0.05), "P(a PC dies) ≥ 5.0%");
         assert_eq!(threshold_words(Lang::En, Criterion::PSurvives, 0.5), "P(no PC dies) ≤ 50.0%");
         assert_eq!(threshold_words(Lang::Fr, Criterion::ExpectedHpLost, 10.0), "PV perdus ≥ 10.0");
-    }
-
-    #[test]
-    fn levers_that_matter_compare_strategies_differing_in_one_lever() {
-        let pb = vec![
-            entry(1, "default", 0.9, 200, None),
-            entry(1, "spell_policy=none", 0.9, 200, None),
-            entry(2, "retreat=0.5", 0.8, 200, None),
-            entry(3, "healer, use_charges=false", 0.7, 200, None),
-        ];
-        assert_eq!(levers_that_matter(&pb), vec!["retreat".to_string()]);
     }
 }

@@ -220,6 +220,9 @@ mod tests {
             crossed,
             party: DangerMetrics::default(),
             adversary: DangerMetrics::default(),
+            interval: [value, value],
+            undecided: false,
+            resampled: 0,
         };
         let layer = DangerLayer {
             aware: Default::default(),
@@ -231,6 +234,7 @@ mod tests {
                 point(1.0, 1.0, 0.0, false),
             ],
             squares: vec![DangerSquare { party_hp: [0.5, 1.0], adversary_hp: [0.5, 1.0], level: 0 }],
+            most_dangerous: None,
         };
         let r =
             DangerMapResult::new(Criterion::PTpk, 0.2, "default".into(), "default".into(), 0, vec![layer]);

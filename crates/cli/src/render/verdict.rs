@@ -166,6 +166,7 @@ pub(crate) mod tests {
             party: metrics(p_survives, win_rate),
             adversary: DangerMetrics::default(),
             same_as: None,
+            vs_leader: None,
         }
     }
 
@@ -203,12 +204,16 @@ pub(crate) mod tests {
             crossed: value >= 0.1,
             party: DangerMetrics::default(),
             adversary: DangerMetrics::default(),
+            interval: [value, value],
+            undecided: false,
+            resampled: 0,
         };
         let layer = DangerLayer {
             aware: BTreeMap::new(),
             copies: BTreeMap::new(),
             points: vec![point(0.25, 1.0, 0.62), point(1.0, 1.0, 0.12), point(0.25, 0.25, 0.05)],
             squares: Vec::new(),
+            most_dangerous: None,
         };
         SweepResults {
             name: "full_analysis".into(),
@@ -223,6 +228,13 @@ pub(crate) mod tests {
                         adversary_strategy: "lowest_hp".into(),
                         spent_runs: 1200,
                         playbook,
+                        objective: Criterion::PSurvives,
+                        confidence: pf1e_engine::metrics::THREE_SIGMA_LEVEL,
+                        comparison_z: 3.2,
+                        comparisons: 1,
+                        none_survives: false,
+                        least_bad: None,
+                        levers_that_matter: vec!["retreat".into()],
                     }),
                     cells: Vec::new(),
                 },

@@ -7,6 +7,19 @@
 //! is split in four — its edge midpoints and centre are measured — down to
 //! `depth` levels. Squares whose corners agree are left alone: the
 //! boundary is sharp where it matters and cheap elsewhere.
+//!
+//! Uncertainty (`docs/statistics.md`): each point's criterion has its
+//! interval at the sweep's confidence level; a point is decided crossed or
+//! safe only when the interval lies on one side of the threshold. Before
+//! each refinement level, the undecided points are measured again with
+//! twice the runs, up to `resample` times (and within the job's budget,
+//! which always keeps room for the refinement still possible); a point
+//! still straddling the threshold is reported undecided. A square is split
+//! unless its corners are all decided the same way. Each point plays its
+//! own dice stream (a seed derived from the sweep's and the point), so the
+//! errors of a map's cells are independent instead of all leaning the same
+//! way. A layer names its most dangerous point only when that point's
+//! interval is beyond every other point's.
 
 use std::collections::BTreeMap;
 
@@ -53,6 +66,13 @@ pub struct DangerMapJob {
     /// Extra axis: counts of extra copies, per side, per base combatant id.
     #[serde(default)]
     pub copies: BTreeMap<String, BTreeMap<String, Vec<u32>>>,
+    /// Times an undecided point may be measured again with twice the runs.
+    #[serde(default = "default_resample")]
+    pub resample: u32,
+}
+
+fn default_resample() -> u32 {
+    2
 }
 
 fn default_fractions() -> Vec<HpFraction> {
@@ -88,9 +108,20 @@ impl DangerMapJob {
         side.saturating_mul(side)
     }
 
-    /// The most runs the job can plan: every layer fully refined.
-    pub fn worst_case_runs(&self) -> u64 {
+    /// The runs of every layer fully refined, each point measured once.
+    pub fn fixed_runs(&self) -> u64 {
         self.worst_case_points().saturating_mul(self.layers().len() as u64).saturating_mul(self.runs())
+    }
+
+    /// The most runs the job can plan: its budget when it has one
+    /// (resampling adapts to what is left), else every layer fully refined
+    /// and every point resampled `resample` times (runs × (1 + 2 + … + 2^r)).
+    pub fn worst_case_runs(&self) -> u64 {
+        if let Some(max) = self.max_total_runs {
+            return max;
+        }
+        let factor = (1u64 << (self.resample.min(20) + 1)) - 1;
+        self.fixed_runs().saturating_mul(factor)
     }
 
     /// One map per combination of the extra axes (one map without them).
@@ -152,8 +183,14 @@ impl DangerMapJob {
                 format!("depth must be at most 6, got {}", self.depth),
             ));
         }
+        if self.resample > 8 {
+            return Err(JobError::invalid(
+                "danger_map",
+                format!("resample must be at most 8, got {}", self.resample),
+            ));
+        }
         if let Some(max) = self.max_total_runs
-            && self.worst_case_runs() > max
+            && self.fixed_runs() > max
         {
             return Err(JobError::OverBudget {
                 job: "danger_map",
@@ -162,7 +199,7 @@ impl DangerMapJob {
                     self.worst_case_points() * self.layers().len() as u64,
                     self.runs()
                 ),
-                runs: self.worst_case_runs(),
+                runs: self.fixed_runs(),
                 max,
             });
         }
@@ -186,12 +223,35 @@ impl Square {
     }
 }
 
+/// A point of a layer.
+#[derive(Debug, Clone)]
+struct Point {
+    /// Refinement level that first measured it.
+    level: u32,
+    /// Runs of the measurement asked for last.
+    runs: u64,
+    /// Times it was measured again.
+    resampled: u32,
+    /// Its largest measurement so far.
+    metrics: Option<CellMetrics>,
+    /// Whether a measurement is in flight.
+    pending: bool,
+}
+
+/// Where a point lies with respect to the threshold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Side {
+    Crossed,
+    Safe,
+    Undecided,
+}
+
 /// One map: one combination of the extra axes.
 #[derive(Default)]
 struct Layer {
     extra: BTreeMap<String, SideExtra>,
-    /// Measured points: (party ppm, adversary ppm) -> (level, metrics).
-    points: BTreeMap<(u32, u32), (u32, Option<CellMetrics>)>,
+    /// Points: (party ppm, adversary ppm) -> point.
+    points: BTreeMap<(u32, u32), Point>,
     /// Squares of the current level; split squares are replaced by their children.
     frontier: Vec<Square>,
     leaves: Vec<Square>,
@@ -208,41 +268,91 @@ pub struct DangerMap {
     current: usize,
     /// (layer, point) of each emitted cell.
     emitted: Vec<(usize, (u32, u32))>,
+    /// Runs planned so far.
+    spent: u64,
+    /// First measurements planned so far (the fixed part of the budget).
+    first: u64,
+}
+
+/// The seed of a point: the sweep's mixed with the layer and the point, so
+/// that each point plays its own dice (splitmix64 finaliser).
+fn point_seed(seed: u64, layer: usize, p: (u32, u32)) -> u64 {
+    let mut z = seed ^ ((layer as u64) << 48) ^ (u64::from(p.0) << 24) ^ u64::from(p.1);
+    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
 }
 
 impl DangerMap {
     /// The planner of `job`.
     pub fn new(ctx: JobContext, job: DangerMapJob) -> Self {
         let layers = job.layers().into_iter().map(|extra| Layer { extra, ..Layer::default() }).collect();
-        Self { ctx, job, layers, current: 0, emitted: Vec::new() }
+        Self { ctx, job, layers, current: 0, emitted: Vec::new(), spent: 0, first: 0 }
+    }
+
+    fn cell(&mut self, li: usize, p: (u32, u32), runs: u64) -> CellSpec {
+        self.emitted.push((li, p));
+        self.spent += runs;
+        let mut cell =
+            self.ctx.cell(&self.job.party, &self.job.adversary, HpFraction(p.0), HpFraction(p.1), runs);
+        cell.seed = point_seed(self.ctx.seed, li, p);
+        cell.extra = self.layers[li].extra.clone();
+        cell
     }
 
     fn emit(&mut self, pts: Vec<(u32, u32)>, level: u32) -> Vec<CellSpec> {
         let mut cells = Vec::new();
         let li = self.current;
+        let runs = self.job.runs();
         for p in pts {
             if self.layers[li].points.contains_key(&p) {
                 continue;
             }
-            self.layers[li].points.insert(p, (level, None));
-            self.emitted.push((li, p));
-            let mut cell = self.ctx.cell(
-                &self.job.party,
-                &self.job.adversary,
-                HpFraction(p.0),
-                HpFraction(p.1),
-                self.job.runs(),
-            );
-            cell.extra = self.layers[li].extra.clone();
-            cells.push(cell);
+            self.layers[li]
+                .points
+                .insert(p, Point { level, runs, resampled: 0, metrics: None, pending: true });
+            self.first += 1;
+            cells.push(self.cell(li, p, runs));
         }
         cells
     }
 
-    fn crossed(&self, li: usize, p: (u32, u32)) -> Option<bool> {
-        let m = self.layers[li].points.get(&p)?.1.as_ref()?;
-        let v = self.job.criterion.value(&m.party);
-        Some(self.job.criterion.crossed(v, self.job.threshold))
+    /// Where point `p` of layer `li` lies: decided only when its interval
+    /// is on one side of the threshold.
+    fn side(&self, li: usize, p: (u32, u32)) -> Option<Side> {
+        let m = self.layers[li].points.get(&p)?.metrics.as_ref()?;
+        Some(side_of(self.job.criterion, self.job.threshold, &m.party))
+    }
+
+    /// Re-measures the undecided points of the current layer with twice the
+    /// runs, when the rounds and the budget allow; empty when none.
+    fn resample(&mut self) -> Vec<CellSpec> {
+        let li = self.current;
+        let undecided: Vec<((u32, u32), u64)> = self.layers[li]
+            .points
+            .iter()
+            .filter(|(_, pt)| pt.resampled < self.job.resample)
+            .filter(|&(&p, _)| self.side(li, p) == Some(Side::Undecided))
+            .map(|(&p, pt)| (p, pt.runs * 2))
+            .collect();
+        let mut cells = Vec::new();
+        for (p, runs) in undecided {
+            if let Some(max) = self.job.max_total_runs {
+                // Keep room for every first measurement still possible.
+                let fixed_left = self.job.fixed_runs().saturating_sub(self.first * self.job.runs());
+                if self.spent + runs + fixed_left > max {
+                    continue;
+                }
+            }
+            if let Some(pt) = self.layers[li].points.get_mut(&p) {
+                pt.runs = runs;
+                pt.resampled += 1;
+                pt.pending = true;
+            }
+            cells.push(self.cell(li, p, runs));
+        }
+        cells
     }
 
     /// Steps the current layer; `None` when it is finished.
@@ -251,7 +361,7 @@ impl DangerMap {
         if self.layers[li].done {
             return None;
         }
-        if self.layers[li].points.values().any(|(_, m)| m.is_none()) {
+        if self.layers[li].points.values().any(|pt| pt.pending) {
             return Some(Step::Wait);
         }
         if !self.layers[li].started {
@@ -271,14 +381,19 @@ impl DangerMap {
             }
             return Some(Step::Emit(self.emit(pts, 0)));
         }
+        let again = self.resample();
+        if !again.is_empty() {
+            return Some(Step::Emit(again));
+        }
         while self.layers[li].level < self.job.depth {
             self.layers[li].level += 1;
             let level = self.layers[li].level;
             let mut next = Vec::new();
             let mut pts = Vec::new();
             for sq in std::mem::take(&mut self.layers[li].frontier) {
-                let flags: Vec<Option<bool>> = sq.corners().iter().map(|&c| self.crossed(li, c)).collect();
-                let split = flags.contains(&Some(true)) && flags.contains(&Some(false));
+                // Split unless every corner is decided, and the same way.
+                let sides: Vec<Option<Side>> = sq.corners().iter().map(|&c| self.side(li, c)).collect();
+                let split = sides.iter().any(|s| *s != sides[0]) || sides[0] == Some(Side::Undecided);
                 let (pm, am) = (sq.p0 + (sq.p1 - sq.p0) / 2, sq.a0 + (sq.a1 - sq.a0) / 2);
                 if !split || pm == sq.p0 || am == sq.a0 {
                     self.layers[li].leaves.push(sq);
@@ -318,20 +433,25 @@ impl DangerMap {
             points: layer
                 .points
                 .iter()
-                .filter_map(|(&(p, a), (level, m))| {
-                    let m = m.as_ref()?;
+                .filter_map(|(&(p, a), pt)| {
+                    let m = pt.metrics.as_ref()?;
                     let value = criterion.value(&m.party);
+                    let (lo, hi) = m.party.interval(criterion);
                     Some(DangerPoint {
                         party_hp: f(p),
                         adversary_hp: f(a),
-                        level: *level,
+                        level: pt.level,
                         value,
                         crossed: criterion.crossed(value, self.job.threshold),
                         party: m.party.clone(),
                         adversary: m.adversary.clone(),
+                        interval: [lo, hi],
+                        undecided: side_of(criterion, self.job.threshold, &m.party) == Side::Undecided,
+                        resampled: pt.resampled,
                     })
                 })
                 .collect(),
+            most_dangerous: most_dangerous(criterion, layer),
             squares: layer
                 .leaves
                 .iter()
@@ -343,6 +463,38 @@ impl DangerMap {
                 .collect(),
         }
     }
+}
+
+/// Where `m` lies with respect to `threshold` on `criterion`, by its interval.
+fn side_of(criterion: Criterion, threshold: f64, m: &pf1e_engine::objectives::DangerMetrics) -> Side {
+    let (lo, hi) = m.interval(criterion);
+    match (criterion.crossed(lo, threshold), criterion.crossed(hi, threshold)) {
+        (true, true) => Side::Crossed,
+        (false, false) => Side::Safe,
+        _ => Side::Undecided,
+    }
+}
+
+/// The layer's most dangerous point, `[party_hp, adversary_hp]`, when its
+/// interval lies entirely beyond every other point's toward danger (a
+/// conservative test: non-overlapping intervals); `None` otherwise.
+fn most_dangerous(criterion: Criterion, layer: &Layer) -> Option<[f64; 2]> {
+    let danger_up = criterion != Criterion::PSurvives;
+    let pts: Vec<((u32, u32), (f64, f64))> = layer
+        .points
+        .iter()
+        .filter_map(|(&p, pt)| pt.metrics.as_ref().map(|m| (p, m.party.interval(criterion))))
+        .collect();
+    // The point whose safe-side bound is the most dangerous.
+    let worst = pts.iter().copied().max_by(|a, b| {
+        let key = |i: (f64, f64)| if danger_up { i.0 } else { -i.1 };
+        key(a.1).total_cmp(&key(b.1)).then(b.0.cmp(&a.0))
+    })?;
+    let beyond = pts
+        .iter()
+        .filter(|(p, _)| *p != worst.0)
+        .all(|(_, (lo, hi))| if danger_up { worst.1.0 > *hi } else { worst.1.1 < *lo });
+    (beyond && pts.len() > 1).then_some([f64::from(worst.0.0) / 1e6, f64::from(worst.0.1) / 1e6])
 }
 
 impl MetricPlanner for DangerMap {
@@ -362,15 +514,18 @@ impl MetricPlanner for DangerMap {
 
     fn consume_metrics(&mut self, index: usize, m: &CellMetrics) {
         if let Some(&(li, p)) = self.emitted.get(index)
-            && let Some(slot) = self.layers.get_mut(li).and_then(|l| l.points.get_mut(&p))
+            && let Some(pt) = self.layers.get_mut(li).and_then(|l| l.points.get_mut(&p))
         {
-            slot.1 = Some(m.clone());
+            if pt.metrics.as_ref().is_none_or(|old| old.party.runs <= m.party.runs) {
+                pt.metrics = Some(m.clone());
+            }
+            pt.pending = pt.metrics.as_ref().is_none_or(|have| have.party.runs < pt.runs);
         }
     }
 
     fn state(&self) -> PlannerState {
         let measured: usize =
-            self.layers.iter().map(|l| l.points.values().filter(|(_, m)| m.is_some()).count()).sum();
+            self.layers.iter().map(|l| l.points.values().filter(|pt| pt.metrics.is_some()).count()).sum();
         PlannerState {
             phase: format!("layer {} of {}", (self.current + 1).min(self.layers.len()), self.layers.len()),
             cells: self.emitted.len() as u64,
@@ -391,7 +546,7 @@ impl MetricPlanner for DangerMap {
 
     fn progress(&self) -> Option<JobProgress> {
         let measured: usize =
-            self.layers.iter().map(|l| l.points.values().filter(|(_, m)| m.is_some()).count()).sum();
+            self.layers.iter().map(|l| l.points.values().filter(|pt| pt.metrics.is_some()).count()).sum();
         (measured > 0).then_some(JobProgress::DangerMap { measured: measured as u64 })
     }
 }
@@ -399,7 +554,7 @@ impl MetricPlanner for DangerMap {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::jobs::metrics::testing::{ctx, drive, metrics};
+    use crate::jobs::metrics::testing::{self, ctx, drive, metrics};
 
     fn result(d: &DangerMap) -> DangerMapResult {
         match d.result() {
@@ -420,6 +575,7 @@ mod tests {
             depth,
             aware: BTreeMap::new(),
             copies: BTreeMap::new(),
+            resample: 2,
         }
     }
 
@@ -451,7 +607,8 @@ mod tests {
         assert!((cells.len() as u64) < job(2).worst_case_points());
         let mut seen = std::collections::BTreeSet::new();
         assert!(cells.iter().all(|c| seen.insert((c.hp["a"], c.hp["b"]))), "no point is measured twice");
-        assert!(cells.iter().all(|c| c.seed == 11));
+        let seeds: std::collections::BTreeSet<u64> = cells.iter().map(|c| c.seed).collect();
+        assert_eq!(seeds.len(), cells.len(), "each point plays its own dice");
         assert!(
             DangerMapJob { max_total_runs: Some(100), ..job(2) }
                 .check()
@@ -467,7 +624,8 @@ mod tests {
         j.aware.insert("a".into(), vec![true, false]);
         j.copies.insert("b".into(), [("orc".to_string(), vec![0, 2])].into_iter().collect());
         assert_eq!(j.layers().len(), 4);
-        assert_eq!(j.worst_case_runs(), 4 * 9 * 10);
+        assert_eq!(j.fixed_runs(), 4 * 9 * 10);
+        assert_eq!(j.worst_case_runs(), 4 * 9 * 10 * 7, "each point resampled twice at most");
         let mut d = DangerMap::new(ctx(), j);
         let cells = drive(&mut d, &boundary);
         assert_eq!(cells.len(), 4 * 9);
@@ -475,5 +633,58 @@ mod tests {
         assert!(cells.iter().any(|c| c.extra.get("a").is_some_and(|e| e.aware == Some(false))));
         assert!(cells[..9].iter().all(|c| !c.extra.contains_key("b")), "the first layer adds no copy");
         assert_eq!(result(&d).layers.len(), 4);
+    }
+
+    #[test]
+    fn points_straddling_the_threshold_are_measured_again_then_called_undecided() {
+        // P(TPK) = 0.45 at party 0.2 (threshold 0.5): at 10 runs the interval
+        // straddles it; twice resampled (40 runs) it still does: undecided.
+        // Elsewhere 0 or 1: decided at once.
+        let eval = |c: &CellSpec| {
+            let p = c.hp["a"].as_f64();
+            let t = if p < 0.3 {
+                0.45
+            } else if p < 0.7 {
+                1.0
+            } else {
+                0.0
+            };
+            testing::synthetic(c.seed, 1, c.runs, t, t, 5.0)
+        };
+        let mut d = DangerMap::new(ctx(), job(0));
+        let cells = drive(&mut d, &eval);
+        let again: Vec<&CellSpec> = cells.iter().filter(|c| c.runs > 10).collect();
+        assert_eq!(again.len(), 3 * 2, "the three points at party 0.2, twice each");
+        assert!(again.iter().all(|c| c.hp["a"] == HpFraction(200_000)));
+        let r = result(&d);
+        let undecided: Vec<&DangerPoint> = r.points.iter().filter(|p| p.undecided).collect();
+        assert_eq!(undecided.len(), 3);
+        assert!(undecided.iter().all(|p| p.party.runs == 40 && p.resampled == 2));
+        assert!(undecided.iter().all(|p| p.interval[0] < 0.5 && p.interval[1] >= 0.5), "{undecided:?}");
+        // Every crossed point is at 1.0: none is significantly the worst.
+        assert_eq!(r.layers[0].most_dangerous, None);
+
+        // With a budget that leaves no room, nothing is resampled.
+        let j = DangerMapJob { max_total_runs: Some(90), ..job(0) };
+        let mut d = DangerMap::new(ctx(), j);
+        assert_eq!(drive(&mut d, &eval).len(), 9);
+    }
+
+    #[test]
+    fn the_most_dangerous_point_is_named_only_when_significantly_so() {
+        let eval = |worst: f64| {
+            move |c: &CellSpec| {
+                let (p, a) = (c.hp["a"].as_f64(), c.hp["b"].as_f64());
+                let t = if p < 0.3 && a > 0.9 { worst } else { 0.1 };
+                testing::synthetic(c.seed, 1, c.runs, t, t, 5.0)
+            }
+        };
+        let j = DangerMapJob { runs: Some(200), ..job(0) };
+        let mut d = DangerMap::new(ctx(), j.clone());
+        drive(&mut d, &eval(0.9));
+        assert_eq!(result(&d).layers[0].most_dangerous, Some([0.2, 1.0]));
+        let mut d = DangerMap::new(ctx(), j);
+        drive(&mut d, &eval(0.12));
+        assert_eq!(result(&d).layers[0].most_dangerous, None, "0.12 against 0.1 at 200 runs is noise");
     }
 }

@@ -1,8 +1,10 @@
 //! What the analysis jobs share: the danger metrics of a cell (both
-//! sides), planners that read cells as metrics, and the 3σ comparisons of
-//! their rankings.
+//! sides, with intervals at the sweep's confidence level), the party's
+//! per-run outcomes, planners that read cells as metrics, and the paired
+//! comparisons of their rankings (`docs/statistics.md`).
 
-use pf1e_engine::objectives::{DangerMetrics, Records};
+use pf1e_engine::metrics::{Confidence, Paired, Sign};
+use pf1e_engine::objectives::{Criterion, DangerMetrics, Outcomes, Records};
 use pf1e_wire::results::{JobProgress, JobResult};
 use serde::Serialize;
 
@@ -16,11 +18,17 @@ pub struct CellMetrics {
     pub party: DangerMetrics,
     /// Every other side together.
     pub adversary: DangerMetrics,
+    /// The party's per-run outcomes, in run order: run `i` of every cell of
+    /// a sweep plays the same dice, so two cells compare run by run. Empty
+    /// when only summaries are known (some tests); comparisons then fall
+    /// back to unpaired ones.
+    #[serde(skip)]
+    pub party_runs: Outcomes,
 }
 
 impl CellMetrics {
     /// The metrics of a merged cell, `party` being the measured side's name.
-    pub fn from_result(r: &CellResult, party: &str) -> Self {
+    pub fn from_result(r: &CellResult, party: &str, conf: Confidence) -> Self {
         let party_side = r.sides.iter().position(|s| s == party).unwrap_or(0);
         let side_of: Vec<usize> = r.combatants.iter().map(|c| c.side).collect();
         let start_hp: Vec<i32> = r.combatants.iter().map(|c| c.start_hp).collect();
@@ -32,7 +40,59 @@ impl CellMetrics {
             final_hp: &r.final_hp,
             dead: &r.dead,
         };
-        Self { party: rec.side_metrics(party_side), adversary: rec.group_metrics(&|s| s != party_side) }
+        Self::from_records(&rec, party_side, conf)
+    }
+
+    /// The metrics of per-run records, the party being side `party_side`.
+    pub fn from_records(rec: &Records<'_>, party_side: usize, conf: Confidence) -> Self {
+        Self {
+            party: rec.group_metrics_at(&|s| s == party_side, conf),
+            adversary: rec.group_metrics_at(&|s| s != party_side, conf),
+            party_runs: rec.outcomes(&|s| s == party_side),
+        }
+    }
+}
+
+/// Whether a larger value of `c` is better for the party.
+pub(crate) fn higher_is_better(c: Criterion) -> bool {
+    c == Criterion::PSurvives
+}
+
+/// The difference `a − b` on `c`: paired over the runs both measured when
+/// both have per-run outcomes, else unpaired (difference of the summaries,
+/// standard errors added in quadrature).
+pub(crate) fn difference(a: &CellMetrics, b: &CellMetrics, c: Criterion) -> Paired {
+    let (x, y) = (&a.party_runs, &b.party_runs);
+    if !x.is_empty() && !y.is_empty() {
+        let n = x.len().min(y.len());
+        return Paired::from_fn(n, |i| x.value(c, i) - y.value(c, i));
+    }
+    let se = |m: &DangerMetrics| {
+        let n = m.runs.max(1) as f64;
+        if c.is_probability() {
+            let p = c.value(m);
+            (p * (1.0 - p) / n).sqrt()
+        } else {
+            m.hp_lost_sd / n.sqrt()
+        }
+    };
+    let (ma, mb) = (&a.party, &b.party);
+    Paired {
+        n: ma.runs.min(mb.runs),
+        mean: c.value(ma) - c.value(mb),
+        se: (se(ma).powi(2) + se(mb).powi(2)).sqrt(),
+    }
+}
+
+/// How `a` compares with `b` on `c` at quantile `z`: `Greater` when `a` is
+/// significantly better for the party, `Less` when significantly worse.
+pub(crate) fn compare(a: &CellMetrics, b: &CellMetrics, c: Criterion, z: f64) -> Sign {
+    let s = difference(a, b, c).sign(z);
+    match (s, higher_is_better(c)) {
+        (Sign::Tied, _) => Sign::Tied,
+        (s, true) => s,
+        (Sign::Greater, false) => Sign::Less,
+        (Sign::Less, false) => Sign::Greater,
     }
 }
 
@@ -55,13 +115,14 @@ pub trait MetricPlanner: Send {
 /// Runs a [`MetricPlanner`] as a scheduler [`Planner`].
 pub struct MetricAdapter<P> {
     party: String,
+    confidence: Confidence,
     inner: P,
 }
 
 impl<P: MetricPlanner> MetricAdapter<P> {
-    /// Wraps `inner`, measuring side `party`.
-    pub fn new(party: &str, inner: P) -> Self {
-        Self { party: party.to_string(), inner }
+    /// Wraps `inner`, measuring side `party` with intervals at `confidence`.
+    pub fn new(party: &str, confidence: Confidence, inner: P) -> Self {
+        Self { party: party.to_string(), confidence, inner }
     }
 }
 
@@ -73,7 +134,7 @@ impl<P: MetricPlanner> Planner for MetricAdapter<P> {
         self.inner.step()
     }
     fn consume(&mut self, index: usize, result: &CellResult) {
-        self.inner.consume_metrics(index, &CellMetrics::from_result(result, &self.party));
+        self.inner.consume_metrics(index, &CellMetrics::from_result(result, &self.party, self.confidence));
     }
     fn state(&self) -> PlannerState {
         self.inner.state()
@@ -89,28 +150,6 @@ impl<P: MetricPlanner> Planner for MetricAdapter<P> {
 /// Total order on floats for rankings.
 pub(crate) fn cmp_f64(a: f64, b: f64) -> std::cmp::Ordering {
     a.total_cmp(&b)
-}
-
-/// Whether two 3σ intervals `[m − 3s, m + 3s]` intersect.
-pub(crate) fn overlap(a: (f64, f64), b: (f64, f64)) -> bool {
-    a.0 <= b.1 && b.0 <= a.1
-}
-
-/// The 3σ band of the party's survival probability.
-pub(crate) fn survive_band(m: &DangerMetrics) -> (f64, f64) {
-    pf1e_engine::metrics::band(m.p_survives, m.runs, 3.0)
-}
-
-/// The 3σ band of the mean hit points lost.
-pub(crate) fn hp_lost_band(m: &DangerMetrics) -> (f64, f64) {
-    let se = if m.runs == 0 { 0.0 } else { m.hp_lost_sd / (m.runs as f64).sqrt() };
-    (m.expected_hp_lost - 3.0 * se, m.expected_hp_lost + 3.0 * se)
-}
-
-/// Whether two measurements cannot be told apart at 3σ: their survival
-/// bands overlap and so do their hit-points-lost bands.
-pub(crate) fn statistically_tied(a: &DangerMetrics, b: &DangerMetrics) -> bool {
-    overlap(survive_band(a), survive_band(b)) && overlap(hp_lost_band(a), hp_lost_band(b))
 }
 
 #[cfg(test)]
@@ -135,7 +174,56 @@ pub(crate) mod testing {
             wins: (p_survives * runs as f64) as u64,
             ..DangerMetrics::default()
         };
-        CellMetrics { adversary: DangerMetrics { runs, ..DangerMetrics::default() }, party }
+        CellMetrics {
+            adversary: DangerMetrics { runs, ..DangerMetrics::default() },
+            party,
+            party_runs: Outcomes::default(),
+        }
+    }
+
+    /// A deterministic uniform in [0, 1) of `key` (splitmix64).
+    pub fn uniform(key: u64) -> f64 {
+        let mut z = key.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^= z >> 31;
+        (z >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    /// A synthetic cell with per-run outcomes under common random numbers:
+    /// two party members (side 0, 20 hp each) and one foe (side 1). Run `i`
+    /// draws from the dice of `(seed, i)`: a shared draw decides whether the
+    /// run's fate is the shared uniform (70 %) or the spec's own (`salt`),
+    /// so cells of one sweep are positively correlated as battles on the
+    /// same dice are, and each marginal is exact. Member 0 dies when the
+    /// fate is below `p_death`, both when it is below `p_tpk` (≤ `p_death`);
+    /// a living member loses `⌊hp × u⌋` hit points, `u` a shared uniform in
+    /// [0, 2), at most 19. So P(survive) = 1 − p_death, P(TPK) = p_tpk.
+    pub fn synthetic(seed: u64, salt: u64, runs: u64, p_death: f64, p_tpk: f64, hp: f64) -> CellMetrics {
+        let n = runs as usize;
+        let (mut winner, mut rounds, mut final_hp, mut dead) =
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        for i in 0..runs {
+            let key = seed.wrapping_mul(0x2545_f491_4f6c_dd1d) ^ i.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            let own = uniform(key ^ salt.wrapping_mul(0xd6e8_feb8_6659_fd93).rotate_left(17));
+            let fate = if uniform(key ^ 1) < 0.7 { uniform(key ^ 2) } else { own };
+            let loss = ((hp * 2.0 * uniform(key ^ 3)) as i32).min(19);
+            let (d0, d1) = (fate < p_death, fate < p_tpk);
+            winner.push(if d0 && d1 { 1 } else { 0 });
+            rounds.push(3);
+            final_hp.extend([if d0 { -5 } else { 20 - loss }, if d1 { -5 } else { 20 - loss }, 0]);
+            dead.extend([d0, d1, !(d0 && d1)]);
+        }
+        let rec = Records {
+            side_of: &[0, 0, 1],
+            start_hp: &[20, 20, 10],
+            winner: &winner,
+            rounds: &rounds,
+            final_hp: &final_hp,
+            dead: &dead,
+        };
+        debug_assert_eq!(rec.runs(), n);
+        CellMetrics::from_records(&rec, 0, Confidence::default())
     }
 
     /// Drives `p` to its end; returns every emitted cell in order.
@@ -165,6 +253,7 @@ pub(crate) mod testing {
             seed: 11,
             levers: pf1e_engine::strategy::Relevance::ALL,
             adversary_levers: pf1e_engine::strategy::Relevance::ALL,
+            confidence: Confidence::default(),
         }
     }
 }

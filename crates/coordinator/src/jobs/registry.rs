@@ -100,12 +100,20 @@ impl Job {
         let (ctx, party) = (ctx.clone(), ctx.party.as_str());
         match self {
             Job::Grid(g) => Box::new(GridPlanner::new(&ctx, g)),
-            Job::Optimize(j) => Box::new(MetricAdapter::new(party, Optimize::new(ctx.clone(), j.clone()))),
-            Job::Minmax(j) => Box::new(MetricAdapter::new(party, Minmax::new(ctx.clone(), j.clone()))),
-            Job::DangerMap(j) => Box::new(MetricAdapter::new(party, DangerMap::new(ctx.clone(), j.clone()))),
-            Job::Frontier(j) => Box::new(MetricAdapter::new(party, Frontier::new(ctx.clone(), j.clone()))),
+            Job::Optimize(j) => {
+                Box::new(MetricAdapter::new(party, ctx.confidence, Optimize::new(ctx.clone(), j.clone())))
+            }
+            Job::Minmax(j) => {
+                Box::new(MetricAdapter::new(party, ctx.confidence, Minmax::new(ctx.clone(), j.clone())))
+            }
+            Job::DangerMap(j) => {
+                Box::new(MetricAdapter::new(party, ctx.confidence, DangerMap::new(ctx.clone(), j.clone())))
+            }
+            Job::Frontier(j) => {
+                Box::new(MetricAdapter::new(party, ctx.confidence, Frontier::new(ctx.clone(), j.clone())))
+            }
             Job::Sensitivity(j) => {
-                Box::new(MetricAdapter::new(party, Sensitivity::new(ctx.clone(), j.clone())))
+                Box::new(MetricAdapter::new(party, ctx.confidence, Sensitivity::new(ctx.clone(), j.clone())))
             }
         }
     }

@@ -1,15 +1,21 @@
 //! `sensitivity`: which single adversary lever moves the party's danger
 //! most. Each single-lever variant of the default adversary is measured
-//! against the party strategy, and ranked by |delta| of the party criterion
-//! versus the default adversary (ties by name).
+//! against the party strategy; its delta of the party criterion versus the
+//! default adversary comes with a paired interval (the same dice against
+//! both adversaries) at the Bonferroni-adjusted level over the variants, so
+//! the chance that any lever is called significant by chance is at most
+//! 1 − the sweep's confidence. A lever matters when its delta is
+//! significant. Ranking: significant levers first, then by |delta| (ties by
+//! name).
 
+use pf1e_engine::metrics::Sign;
 use pf1e_engine::objectives::Criterion;
 use pf1e_wire::results::{JobProgress, JobResult, Lever, SensitivityResult};
 use serde::Deserialize;
 
 use crate::cell::{HpFraction, StrategySpec};
 use crate::jobs::JobError;
-use crate::jobs::metrics::{CellMetrics, MetricPlanner, cmp_f64};
+use crate::jobs::metrics::{CellMetrics, MetricPlanner, cmp_f64, difference};
 use crate::plan::{JobContext, PlannerState, Step};
 
 /// The `sensitivity` job as written in the sweep file.
@@ -100,20 +106,33 @@ impl Sensitivity {
         Self { ctx, job, specs, results: vec![None; n], emitted: false }
     }
 
-    fn ranked(&self) -> Vec<(usize, f64, f64)> {
-        let Some(base) = self.results[0].as_ref().map(|m| self.job.criterion.value(&m.party)) else {
+    /// The quantile of each lever's interval: Bonferroni over the variants.
+    fn z(&self) -> f64 {
+        self.ctx.confidence.bonferroni_z(self.specs.len().saturating_sub(1) as u64)
+    }
+
+    /// The measured variants: (index, value, delta, its interval, significant),
+    /// significant first, then by |delta|.
+    fn ranked(&self) -> Vec<(usize, f64, f64, [f64; 2], bool)> {
+        let Some(base) = self.results[0].as_ref() else {
             return Vec::new();
         };
-        let mut out: Vec<(usize, f64, f64)> = (1..self.specs.len())
+        let (c, z) = (self.job.criterion, self.z());
+        let base_value = c.value(&base.party);
+        let mut out: Vec<(usize, f64, f64, [f64; 2], bool)> = (1..self.specs.len())
             .filter_map(|i| {
                 self.results[i].as_ref().map(|m| {
-                    let v = self.job.criterion.value(&m.party);
-                    (i, v, v - base)
+                    let v = c.value(&m.party);
+                    let d = difference(m, base, c);
+                    let (lo, hi) = d.interval(z);
+                    (i, v, v - base_value, [lo, hi], d.sign(z) != Sign::Tied)
                 })
             })
             .collect();
         out.sort_by(|a, b| {
-            cmp_f64(b.2.abs(), a.2.abs()).then(self.specs[a.0].as_str().cmp(self.specs[b.0].as_str()))
+            b.4.cmp(&a.4)
+                .then(cmp_f64(b.2.abs(), a.2.abs()))
+                .then(self.specs[a.0].as_str().cmp(self.specs[b.0].as_str()))
         });
         out
     }
@@ -161,21 +180,25 @@ impl MetricPlanner for Sensitivity {
                 .ranked()
                 .into_iter()
                 .enumerate()
-                .filter_map(|(rank, (i, value, delta))| {
+                .filter_map(|(rank, (i, value, delta, delta_interval, significant))| {
                     Some(Lever {
                         rank: rank as u64 + 1,
                         adversary_strategy: self.specs[i].as_str().to_string(),
                         value,
                         delta,
                         party: self.results[i].as_ref()?.party.clone(),
+                        delta_interval,
+                        significant,
                     })
                 })
                 .collect(),
+            confidence: self.ctx.confidence.level(),
+            comparison_z: self.z(),
         })
     }
 
     fn progress(&self) -> Option<JobProgress> {
-        let (i, _, delta) = *self.ranked().first()?;
+        let (i, _, delta, ..) = *self.ranked().first()?;
         Some(JobProgress::Sensitivity {
             adversary_strategy: self.specs[i].as_str().to_string(),
             criterion: self.job.criterion,
@@ -187,7 +210,37 @@ impl MetricPlanner for Sensitivity {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::jobs::metrics::testing::{ctx, drive, metrics};
+    use crate::jobs::metrics::testing::{self, ctx, drive, metrics};
+
+    #[test]
+    fn a_lever_matters_only_when_its_paired_delta_is_significant() {
+        // retreat=0.5 changes the deaths by 0.6 points (noise level at 400
+        // runs), healer by 15 points: only healer matters, and it ranks
+        // first although an insignificant lever could show a larger delta.
+        let job = SensitivityJob {
+            runs: Some(400),
+            max_total_runs: None,
+            party: StrategySpec::default_spec(),
+            criterion: Criterion::PAnyDeath,
+        };
+        let salt = |c: &crate::cell::CellSpec| c.adversary_strategy.as_str().len() as u64 * 7919;
+        let mut s = Sensitivity::new(ctx(), job);
+        drive(&mut s, &|c| {
+            let d = match c.adversary_strategy.as_str() {
+                "healer" => 0.35,
+                "retreat=0.5" => 0.206,
+                _ => 0.2,
+            };
+            testing::synthetic(c.seed, salt(c), c.runs, d, d / 4.0, 5.0)
+        });
+        let JobResult::Sensitivity(r) = s.result() else { panic!("a sensitivity result") };
+        assert_eq!(r.levers[0].adversary_strategy, "healer");
+        assert!(r.levers[0].significant && r.levers[0].delta_interval[0] > 0.0, "{:?}", r.levers[0]);
+        assert_eq!(r.levers.iter().filter(|l| l.significant).count(), 1, "{:?}", r.levers);
+        let retreat = r.levers.iter().find(|l| l.adversary_strategy == "retreat=0.5").unwrap();
+        assert!(retreat.delta_interval[0] <= 0.0 && retreat.delta_interval[1] >= 0.0);
+        assert!(r.comparison_z > 3.0 && r.confidence > 0.99);
+    }
 
     #[test]
     fn levers_rank_by_absolute_delta() {

@@ -34,7 +34,18 @@ fn metrics(m: &DangerMetrics) -> proto::DangerMetrics {
         worst_decile_hp: m.worst_decile_hp,
         win_rate: m.win_rate,
         win_band: Some(band([m.win_band.0, m.win_band.1])),
+        confidence: m.confidence,
+        p_survives_ci: Some(band([m.p_survives_ci.0, m.p_survives_ci.1])),
+        p_tpk_ci: Some(band([m.p_tpk_ci.0, m.p_tpk_ci.1])),
+        p_any_death_ci: Some(band([m.p_any_death_ci.0, m.p_any_death_ci.1])),
+        hp_lost_se: m.hp_lost_se,
+        rounds_se: m.rounds_se,
     }
+}
+
+/// An interval a previous version did not send: unknown.
+fn optional_band(b: Option<&proto::Band>) -> (f64, f64) {
+    b.map_or((0.0, 0.0), |b| (b.low, b.high))
 }
 
 fn from_metrics(m: Option<&proto::DangerMetrics>, field: &'static str) -> Result<DangerMetrics, WireError> {
@@ -53,6 +64,12 @@ fn from_metrics(m: Option<&proto::DangerMetrics>, field: &'static str) -> Result
         worst_decile_hp: m.worst_decile_hp,
         win_rate: m.win_rate,
         win_band: (low, high),
+        confidence: m.confidence,
+        p_survives_ci: optional_band(m.p_survives_ci.as_ref()),
+        p_tpk_ci: optional_band(m.p_tpk_ci.as_ref()),
+        p_any_death_ci: optional_band(m.p_any_death_ci.as_ref()),
+        hp_lost_se: m.hp_lost_se,
+        rounds_se: m.rounds_se,
     })
 }
 
@@ -208,6 +225,9 @@ fn point(p: &DangerPoint) -> proto::DangerPoint {
         crossed: p.crossed,
         party: Some(metrics(&p.party)),
         adversary: Some(metrics(&p.adversary)),
+        interval: Some(band(p.interval)),
+        undecided: p.undecided,
+        resampled: p.resampled,
     }
 }
 
@@ -220,6 +240,9 @@ fn from_point(p: &proto::DangerPoint) -> Result<DangerPoint, WireError> {
         crossed: p.crossed,
         party: from_metrics(p.party.as_ref(), "DangerPoint.party")?,
         adversary: from_metrics(p.adversary.as_ref(), "DangerPoint.adversary")?,
+        interval: p.interval.as_ref().map_or([0.0, 0.0], |b| [b.low, b.high]),
+        undecided: p.undecided,
+        resampled: p.resampled,
     })
 }
 
@@ -259,8 +282,20 @@ impl From<&JobResult> for Job {
                         party: Some(metrics(&e.party)),
                         adversary: Some(metrics(&e.adversary)),
                         same_as: e.same_as.clone().unwrap_or_default(),
+                        vs_leader: e.vs_leader.as_ref().map(|d| proto::PairedDelta {
+                            runs: d.runs,
+                            mean: d.mean,
+                            interval: Some(band(d.interval)),
+                        }),
                     })
                     .collect(),
+                objective: criterion(o.objective),
+                confidence: o.confidence,
+                comparison_z: o.comparison_z,
+                comparisons: o.comparisons,
+                none_survives: o.none_survives,
+                least_bad: o.least_bad.clone().unwrap_or_default(),
+                levers_that_matter: o.levers_that_matter.clone(),
             }),
             JobResult::Minmax(m) => Job::Minmax(proto::MinmaxResult {
                 converged: m.converged,
@@ -295,6 +330,7 @@ impl From<&JobResult> for Job {
                             .collect(),
                         points: l.points.iter().map(point).collect(),
                         squares: l.squares.iter().map(square).collect(),
+                        most_dangerous: l.most_dangerous.map(band),
                     })
                     .collect(),
             }),
@@ -315,8 +351,21 @@ impl From<&JobResult> for Job {
                         party_hp: p.party_hp,
                         value: p.value,
                         crossed: p.crossed,
+                        interval: Some(band(p.interval)),
+                        undecided: p.undecided,
+                        runs: p.runs,
                     })
                     .collect(),
+                crossings: f
+                    .crossings
+                    .iter()
+                    .map(|c| proto::FrontierCrossing {
+                        fraction: c.fraction,
+                        crossed: crossing(Some(c.crossed)),
+                        undecided: c.undecided,
+                    })
+                    .collect(),
+                monotone: f.monotone,
             }),
             JobResult::Sensitivity(s) => Job::Sensitivity(proto::SensitivityResult {
                 criterion: criterion(s.criterion),
@@ -331,8 +380,12 @@ impl From<&JobResult> for Job {
                         value: l.value,
                         delta: l.delta,
                         party: Some(metrics(&l.party)),
+                        delta_interval: Some(band(l.delta_interval)),
+                        significant: l.significant,
                     })
                     .collect(),
+                confidence: s.confidence,
+                comparison_z: s.comparison_z,
             }),
         }
     }
@@ -361,9 +414,29 @@ impl TryFrom<&Job> for JobResult {
                             party: from_metrics(e.party.as_ref(), "PlaybookEntry.party")?,
                             adversary: from_metrics(e.adversary.as_ref(), "PlaybookEntry.adversary")?,
                             same_as: (!e.same_as.is_empty()).then(|| e.same_as.clone()),
+                            vs_leader: match &e.vs_leader {
+                                Some(d) => Some(PairedDelta {
+                                    runs: d.runs,
+                                    mean: d.mean,
+                                    interval: from_band(d.interval.as_ref(), "PairedDelta.interval")?,
+                                }),
+                                None => None,
+                            },
                         })
                     })
                     .collect::<Result<_, WireError>>()?,
+                // A previous version ranked by survival and sent no objective.
+                objective: if o.objective == proto::Criterion::Unspecified as i32 {
+                    Criterion::PSurvives
+                } else {
+                    from_criterion(o.objective, "OptimizeResult.objective")?
+                },
+                confidence: o.confidence,
+                comparison_z: o.comparison_z,
+                comparisons: o.comparisons,
+                none_survives: o.none_survives,
+                least_bad: (!o.least_bad.is_empty()).then(|| o.least_bad.clone()),
+                levers_that_matter: o.levers_that_matter.clone(),
             }),
             Job::Minmax(m) => JobResult::Minmax(MinmaxResult {
                 converged: m.converged,
@@ -392,6 +465,7 @@ impl TryFrom<&Job> for JobResult {
                             copies: l.copies.iter().map(|(side, c)| (side.clone(), c.ids.clone())).collect(),
                             points: l.points.iter().map(from_point).collect::<Result<_, _>>()?,
                             squares: l.squares.iter().map(from_square).collect::<Result<_, _>>()?,
+                            most_dangerous: l.most_dangerous.as_ref().map(|b| [b.low, b.high]),
                         })
                     })
                     .collect::<Result<Vec<_>, WireError>>()?;
@@ -417,8 +491,29 @@ impl TryFrom<&Job> for JobResult {
                 probes: f
                     .probes
                     .iter()
-                    .map(|p| FrontierProbe { party_hp: p.party_hp, value: p.value, crossed: p.crossed })
+                    .map(|p| FrontierProbe {
+                        party_hp: p.party_hp,
+                        value: p.value,
+                        crossed: p.crossed,
+                        interval: p.interval.as_ref().map_or([0.0, 0.0], |b| [b.low, b.high]),
+                        undecided: p.undecided,
+                        runs: p.runs,
+                    })
                     .collect(),
+                crossings: f
+                    .crossings
+                    .iter()
+                    .map(|c| {
+                        Ok(FrontierCrossing {
+                            fraction: c.fraction,
+                            crossed: from_crossing(c.crossed)?
+                                .ok_or(WireError::Missing("FrontierCrossing.crossed"))?,
+                            undecided: c.undecided,
+                        })
+                    })
+                    .collect::<Result<_, WireError>>()?,
+                // A previous version sent no crossings: it assumed monotone danger.
+                monotone: f.monotone || f.crossings.is_empty(),
             }),
             Job::Sensitivity(s) => JobResult::Sensitivity(SensitivityResult {
                 criterion: from_criterion(s.criterion, "SensitivityResult.criterion")?,
@@ -434,9 +529,13 @@ impl TryFrom<&Job> for JobResult {
                             value: l.value,
                             delta: l.delta,
                             party: from_metrics(l.party.as_ref(), "Lever.party")?,
+                            delta_interval: l.delta_interval.as_ref().map_or([0.0, 0.0], |b| [b.low, b.high]),
+                            significant: l.significant,
                         })
                     })
                     .collect::<Result<_, WireError>>()?,
+                confidence: s.confidence,
+                comparison_z: s.comparison_z,
             }),
         })
     }
@@ -861,7 +960,18 @@ mod tests {
     use super::*;
 
     fn metrics(p: f64) -> DangerMetrics {
-        DangerMetrics { runs: 10, p_survives: p, win_band: (0.1, 0.9), ..DangerMetrics::default() }
+        DangerMetrics {
+            runs: 10,
+            p_survives: p,
+            win_band: (0.1, 0.9),
+            confidence: 0.95,
+            p_survives_ci: (0.2, 0.8),
+            p_tpk_ci: (0.0, 0.3),
+            p_any_death_ci: (0.1, 0.4),
+            hp_lost_se: 1.5,
+            rounds_se: 0.25,
+            ..DangerMetrics::default()
+        }
     }
 
     fn cell() -> CellReport {
@@ -908,8 +1018,12 @@ mod tests {
                 crossed: true,
                 party: metrics(0.5),
                 adversary: metrics(0.9),
+                interval: [0.2, 0.3],
+                undecided: true,
+                resampled: 2,
             }],
             squares: vec![DangerSquare { party_hp: [0.5, 1.0], adversary_hp: [0.5, 1.0], level: 0 }],
+            most_dangerous: Some([0.5, 1.0]),
         };
         let job = |result| JobReport { result, cells: vec![cell()] };
         SweepResults {
@@ -933,7 +1047,15 @@ mod tests {
                         party: metrics(0.8),
                         adversary: metrics(0.2),
                         same_as: Some("spell_policy=none".into()),
+                        vs_leader: Some(PairedDelta { runs: 20, mean: -0.05, interval: [-0.2, 0.1] }),
                     }],
+                    objective: Criterion::PTpk,
+                    confidence: 0.95,
+                    comparison_z: 2.8,
+                    comparisons: 10,
+                    none_survives: true,
+                    least_bad: Some("default".into()),
+                    levers_that_matter: vec!["retreat".into()],
                 })),
                 job(JobResult::Minmax(MinmaxResult {
                     converged: true,
@@ -964,7 +1086,19 @@ mod tests {
                     precision: 0.05,
                     fraction: Some(0.65),
                     crossed: Some(Crossing::AtOrAbove),
-                    probes: vec![FrontierProbe { party_hp: 0.1, value: 0.9, crossed: false }],
+                    probes: vec![FrontierProbe {
+                        party_hp: 0.1,
+                        value: 0.9,
+                        crossed: false,
+                        interval: [0.8, 0.95],
+                        undecided: false,
+                        runs: 40,
+                    }],
+                    crossings: vec![
+                        FrontierCrossing { fraction: 0.3, crossed: Crossing::AtOrBelow, undecided: true },
+                        FrontierCrossing { fraction: 0.65, crossed: Crossing::AtOrAbove, undecided: false },
+                    ],
+                    monotone: false,
                 })),
                 job(JobResult::Sensitivity(SensitivityResult {
                     criterion: Criterion::ExpectedHpLost,
@@ -976,7 +1110,11 @@ mod tests {
                         value: 4.0,
                         delta: -6.0,
                         party: metrics(0.5),
+                        delta_interval: [-8.0, -4.0],
+                        significant: true,
                     }],
+                    confidence: 0.95,
+                    comparison_z: 2.9,
                 })),
             ],
             llm: LlmDecisions {
