@@ -592,7 +592,12 @@ mod tests {
     fn events_serialize_flat_with_their_type_and_read_back() {
         let r = Record {
             round: 2,
-            event: Event::Move { who: 1, kind: MoveKind::Charge, from: Pos::new(1, 1), path: vec![Pos::new(1, 2)] },
+            event: Event::Move {
+                who: 1,
+                kind: MoveKind::Charge,
+                from: Pos::new(1, 1),
+                path: vec![Pos::new(1, 2)],
+            },
         };
         let json = serde_json::to_string(&r).unwrap();
         assert_eq!(
@@ -600,7 +605,10 @@ mod tests {
             r#"{"round":2,"type":"move","who":1,"kind":"charge","from":{"row":1,"col":1},"path":[{"row":1,"col":2}]}"#
         );
         assert_eq!(serde_json::from_str::<Record>(&json).unwrap(), r);
-        let end = Record { round: 3, event: Event::BattleOver { rounds: 3, result: BattleResult::Won { side: 1 } } };
+        let end = Record {
+            round: 3,
+            event: Event::BattleOver { rounds: 3, result: BattleResult::Won { side: 1 } },
+        };
         let json = serde_json::to_string(&end).unwrap();
         assert_eq!(json, r#"{"round":3,"type":"battle_over","rounds":3,"result":{"end":"won","side":1}}"#);
         assert_eq!(serde_json::from_str::<Record>(&json).unwrap(), end);
