@@ -360,7 +360,11 @@ mod tests {
         // Intervals: 2 of 4 survive, Wilson at z = 3; 1 of 4 wiped.
         assert_eq!(m.confidence, crate::metrics::THREE_SIGMA_LEVEL);
         assert_eq!(m.p_survives_ci, crate::metrics::wilson(2, 4, 3.0));
-        assert_eq!(m.p_tpk_ci, crate::metrics::wilson(1, 4, 3.0));
+        let (_, hi) = crate::metrics::wilson(1, 4, 3.0);
+        assert_eq!(
+            m.p_tpk_ci,
+            (1.0 - (1.0 - (1.0 - crate::metrics::THREE_SIGMA_LEVEL) / 2.0).powf(0.25), hi)
+        );
         // Losses 0, 13, 16, 6: sample sd / √4.
         let mean = 35.0 / 4.0;
         let ss: f64 = [0.0, 13.0, 16.0, 6.0].iter().map(|l: &f64| (l - mean).powi(2)).sum();
