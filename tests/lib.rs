@@ -62,6 +62,7 @@ impl Drop for Proc {
 pub fn pf1e() -> Command {
     let mut c = Command::new(pf1e_bin());
     c.env_remove("PF1E_TOKEN")
+        .env_remove("PF1E_WORKER_TOKEN")
         .env_remove("PF1E_COORDINATOR")
         .env("RUST_LOG", "warn")
         .env_remove("LC_ALL")
@@ -118,7 +119,29 @@ pub struct Coordinator {
 
 /// Starts a coordinator listening on `listen` (port 0 picks one; the bound address is read from its stdout).
 pub fn start_coordinator(db: &Path, listen: &str, extra: &[&str], env: &[(&str, &str)]) -> Coordinator {
-    let mut cmd = pf1e();
+    start_coordinator_in(pf1e(), db, listen, extra, env)
+}
+
+/// [`start_coordinator`] with at most `nofile` open file descriptors (a
+/// small limit as a real host has, through the shell's `ulimit -n`).
+pub fn start_coordinator_limited(db: &Path, nofile: u32, extra: &[&str]) -> Coordinator {
+    let mut cmd = Command::new("sh");
+    cmd.arg("-c").arg(format!("ulimit -n {nofile} && exec \"$0\" \"$@\"")).arg(pf1e_bin());
+    cmd.env_remove("PF1E_TOKEN")
+        .env_remove("PF1E_WORKER_TOKEN")
+        .env_remove("PF1E_COORDINATOR")
+        .env("RUST_LOG", "warn")
+        .env("LANG", "C.UTF-8");
+    start_coordinator_in(cmd, db, "127.0.0.1:0", extra, &[])
+}
+
+fn start_coordinator_in(
+    mut cmd: Command,
+    db: &Path,
+    listen: &str,
+    extra: &[&str],
+    env: &[(&str, &str)],
+) -> Coordinator {
     cmd.args(["coordinator", "--listen", listen, "--db"]).arg(db).args(extra);
     // A fixed gRPC port (a restart on the same address) would put HTTP on the
     // next port, which another test may hold: take a free one instead.

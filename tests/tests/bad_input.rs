@@ -55,3 +55,42 @@ fn bad_sweeps_and_wrong_tokens_are_refused_and_nothing_is_written() {
     // Usage errors too.
     refused(&ctl(&c.url, &["status", "not-a-number"]), &[]);
 }
+
+#[test]
+fn a_sweep_without_a_bound_is_refused_at_once_and_one_journaled_before_fails_alone_at_restart() {
+    let fx = Fixture::new("unbounded", 4, 2);
+    let huge =
+        fx.write_sweep("huge.yaml", &Fixture::sweep_text(4, 2).replace("runs: 4", "runs: 99999999999100"));
+    // Embedded: one line, exit 2, before any battle.
+    let mut cmd = pf1e();
+    cmd.arg("run").arg(&huge).arg("--db").arg(fx.path("run.redb"));
+    refused(&run(cmd), &["huge.yaml", "line 3", "default budget", "1000000"]);
+
+    // A coordinator journal holding such a sweep (written as an older
+    // version did, past every check): the coordinator starts, records it
+    // as failed with its error, and serves the next sweep.
+    let db = fx.path("c.redb");
+    {
+        let bundle = pf1e_coordinator::sweep::bundle_from_disk(&huge).unwrap();
+        let state = pf1e_coordinator::store::JournalState {
+            name: "e2e".into(),
+            status: pf1e_coordinator::store::SweepStatus::Running,
+            error: String::new(),
+            planners: Vec::new(),
+            stats: None,
+            llm: Default::default(),
+        };
+        pf1e_coordinator::store::Store::open(&db).unwrap().create_sweep(&bundle, &state).unwrap();
+    }
+    for restart in 0..2 {
+        let c = start_coordinator(&db, "127.0.0.1:0", &[], &[]);
+        let s = json_of(&ctl(&c.url, &["status", "1", "--json"]));
+        assert_eq!(s["status"], "failed", "restart {restart}: {s}");
+        assert!(s["error"].as_str().unwrap().contains("default budget"), "{s}");
+        // Submitted again: refused with one line, the coordinator stays up.
+        refused(&ctl(&c.url, &["submit", huge.to_str().unwrap()]), &["default budget"]);
+        let out = ctl(&c.url, &["submit", fx.sweep().to_str().unwrap()]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(json_of(&ctl(&c.url, &["health", "--json"])).is_object());
+    }
+}

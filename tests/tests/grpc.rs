@@ -124,11 +124,86 @@ fn duplicate_and_late_reports_and_other_rules_change_nothing() {
     let metrics = c.metrics.as_deref().unwrap();
     let mut sock = std::net::TcpStream::connect(metrics).unwrap();
     use std::io::{Read, Write};
-    sock.write_all(b"GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").unwrap();
+    sock.write_all(b"GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n").unwrap();
     let mut text = String::new();
     sock.read_to_string(&mut text).unwrap();
     assert!(text.starts_with("HTTP/1.1 200"), "{text}");
     assert!(text.contains("\npf1e_shards_done_total 4\n"), "{text}");
     assert!(text.contains("\npf1e_shards_queued 0\n"), "{text}");
     assert!(text.contains("\npf1e_workers 1\n"), "{text}");
+}
+
+#[test]
+fn forged_reports_are_refused_and_never_reach_the_cache() {
+    let fx = Fixture::new("grpc-forged", 2, 2);
+    let reference = fx.embedded_results();
+    let c = start_coordinator(&fx.path("c.redb"), "127.0.0.1:0", &["--metrics-listen", "127.0.0.1:0"], &[]);
+    let out = ctl(&c.url, &["submit", fx.sweep().to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let id = String::from_utf8_lossy(&out.stdout).trim().lines().last().unwrap().to_string();
+
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    rt.block_on(async {
+        let t = target(&c.url);
+        let mut w = t.worker().await.unwrap();
+        let honest = register(&mut w, pf1e_engine::RULES_VERSION).await.unwrap();
+        let thief = register(&mut w, pf1e_engine::RULES_VERSION).await.unwrap();
+        let leased = w
+            .lease(proto::LeaseRequest { worker_id: honest.clone(), max_shards: 1 })
+            .await
+            .unwrap()
+            .into_inner();
+        let genuine = play(&mut w, &leased.leases).await;
+
+        // Another worker reports the shard it never leased, with a win rate of 1.
+        let mut forged = genuine.clone();
+        let result = forged[0].result.as_mut().unwrap();
+        let summary = result.summary.as_mut().unwrap();
+        let runs = summary.runs;
+        summary.wins = vec![0; summary.wins.len()];
+        summary.wins[1] = runs;
+        summary.draws = 0;
+        result.winner = vec![1; runs as usize];
+        let r = w
+            .report(proto::ReportRequest { worker_id: thief.clone(), reports: forged.clone() })
+            .await
+            .unwrap();
+        assert_eq!((r.get_ref().accepted, r.get_ref().ignored), (0, 1), "not the lease holder");
+
+        // The holder itself sends tables whose sums are not those of its runs.
+        let mut lying = genuine.clone();
+        lying[0].result.as_mut().unwrap().summary.as_mut().unwrap().rounds += 1;
+        let r = w.report(proto::ReportRequest { worker_id: honest.clone(), reports: lying }).await.unwrap();
+        assert_eq!((r.get_ref().accepted, r.get_ref().ignored), (0, 1), "tables that do not check out");
+
+        // A failure report from a worker that holds nothing fails nothing.
+        let mut failure = genuine.clone();
+        failure[0].result = None;
+        failure[0].error = "x".repeat(1 << 20);
+        let r = w.report(proto::ReportRequest { worker_id: thief.clone(), reports: failure }).await.unwrap();
+        assert_eq!(r.get_ref().ignored, 1);
+
+        // The shard went back to the queue: lease and play everything honestly.
+        loop {
+            let l = w
+                .lease(proto::LeaseRequest { worker_id: honest.clone(), max_shards: 64 })
+                .await
+                .unwrap()
+                .into_inner();
+            if l.leases.is_empty() {
+                break;
+            }
+            let reports = play(&mut w, &l.leases).await;
+            w.report(proto::ReportRequest { worker_id: honest.clone(), reports }).await.unwrap();
+        }
+    });
+    let doc = json_of(&ctl(&c.url, &["results", &id, "--json"]));
+    assert_eq!(doc["results"], reference, "the forged numbers reached no result");
+    let metrics = c.metrics.as_deref().unwrap();
+    let mut sock = std::net::TcpStream::connect(metrics).unwrap();
+    use std::io::{Read, Write};
+    sock.write_all(b"GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n").unwrap();
+    let mut text = String::new();
+    sock.read_to_string(&mut text).unwrap();
+    assert!(text.contains("\npf1e_reports_refused_total 3\n"), "{text}");
 }

@@ -42,7 +42,7 @@ async fn get_json(client: &reqwest::Client, url: &str, token: Option<&str>) -> V
 }
 
 async fn post(client: &reqwest::Client, url: &str, token: Option<&str>) -> (u16, String) {
-    let mut req = client.post(url);
+    let mut req = client.post(url).header("content-type", "application/json");
     if let Some(t) = token {
         req = req.bearer_auth(t);
     }
@@ -119,6 +119,24 @@ fn the_json_api_prints_what_ctl_prints_and_refuses_bad_requests() {
         assert_eq!(get(&client, &format!("{http}/healthz"), None).await, (200, "ok\n".to_string()));
         assert_eq!(get(&client, &format!("{http}/readyz"), None).await, (200, "ready\n".to_string()));
 
+        // Without a token, a foreign page cannot cancel through the browser:
+        // a text/plain form post, a foreign Origin and a rebinding Host are refused.
+        let cancel = format!("{http}/api/sweeps/{id}/cancel");
+        let r = client.post(&cancel).header("content-type", "text/plain").body("x").send().await.unwrap();
+        assert_eq!(r.status().as_u16(), 415, "{}", r.text().await.unwrap());
+        let r = client
+            .post(&cancel)
+            .header("content-type", "application/json")
+            .header("origin", "https://evil.example")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status().as_u16(), 403);
+        let r = client.get(format!("{http}/api/sweeps")).header("host", "evil.example").send().await.unwrap();
+        assert_eq!(r.status().as_u16(), 421);
+        let r = client.post(&cancel).header("x-pf1e-request", "1").send().await.unwrap();
+        assert_eq!(r.status().as_u16(), 200, "the dashboard's own header passes");
+
         // Refusals: unknown paths and sweeps, ids that are not numbers, wrong methods.
         assert_error(get(&client, &format!("{http}/nope"), None).await, 404, "/nope");
         assert_error(get(&client, &format!("{http}/api/sweeps/99"), None).await, 404, "no sweep with id 99");
@@ -188,6 +206,17 @@ fn with_a_token_nothing_is_readable_without_it_and_cancel_needs_it() {
             get_json(&client, &format!("{http}/api/sweeps/{id}"), Some(TOKEN)).await["status"],
             "running"
         );
+        // The scheme in any case; every refusal so far counted in /metrics.
+        let r = client
+            .get(format!("{http}/metrics"))
+            .header("authorization", format!("bearer {TOKEN}"))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status().as_u16(), 200);
+        let metrics = r.text().await.unwrap();
+        let refused = 2 * data.len() + 2;
+        assert!(metrics.contains(&format!("\npf1e_auth_failures_total {refused}\n")), "{metrics}");
         let (code, body) = post(&client, &format!("{http}/api/sweeps/{id}/cancel"), Some(TOKEN)).await;
         assert_eq!(code, 200, "{body}");
         assert_eq!(serde_json::from_str::<Value>(&body).unwrap()["status"], "cancelled");

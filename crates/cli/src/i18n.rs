@@ -484,6 +484,10 @@ catalogue! {
     CacheMissing => "no cache yet", "pas encore de cache";
     CacheRemoved => "removed {} journaled sweeps", "{} sweeps retirés du journal";
     CacheCleared => "removed {}", "{} supprimé";
+    CacheVerified => "checked {} records: {} failed their checksum", "{} enregistrements vérifiés : {} en échec de somme de contrôle";
+    CacheRepaired => "removed {} bad records: they are computed again when next needed",
+        "{} enregistrements défectueux retirés : ils seront recalculés au besoin";
+    CacheRepairHint => "run `pf1e cache verify --repair` to remove them", "lancer `pf1e cache verify --repair` pour les retirer";
     ColFinished => "Finished", "Terminé";
     CacheWaiting => "waiting for the cache {}, in use by {} (Ctrl-C to stop; --db FILE or --no-cache to run alongside)",
         "attente du cache {}, utilisé par {} (Ctrl-C pour arrêter ; --db FICHIER ou --no-cache pour travailler à côté)";

@@ -337,3 +337,67 @@ fn a_spent_budget_refuses_the_sweep_before_the_call_that_would_cross_it() {
     refused(&out, "LLM budget exhausted: max_calls = 1 reached");
     assert_eq!(model.requests(), 1, "the second call is never sent");
 }
+
+#[test]
+fn without_a_base_url_or_a_key_no_model_is_called_and_the_commands_say_what_to_set() {
+    let dir = tempfile::tempdir().unwrap();
+    let bare = |args: &[&str]| {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_pf1e"));
+        c.current_dir(dir.path())
+            .args(args)
+            .env_remove("PF1E_LLM_BASE_URL")
+            .env_remove("PF1E_LLM_API_KEY")
+            .env("PF1E_LLM_MODEL", "scripted")
+            .env("PF1E_CACHE", dir.path().join("cache.redb"));
+        c.output().expect("run pf1e")
+    };
+    refused(
+        &bare(&["strategy", "compile", "focus their healer"]),
+        "no LLM is configured: set PF1E_LLM_BASE_URL",
+    );
+    let data = repo().join("data").canonicalize().unwrap();
+    let (map, goblin, orc) = (
+        data.join("maps/sample_arena.yaml"),
+        data.join("monsters/goblin.json"),
+        data.join("monsters/orc.json"),
+    );
+    let out = bare(&[
+        "sim",
+        "--map",
+        map.to_str().unwrap(),
+        "--side",
+        "players",
+        goblin.to_str().unwrap(),
+        "--side",
+        "monsters",
+        orc.to_str().unwrap(),
+        "--runs",
+        "1",
+        "--llm-side",
+        "players",
+    ]);
+    refused(&out, "no LLM is configured");
+    let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().flatten().map(|e| e.file_name()).collect();
+    assert!(!left.iter().any(|n| n.to_string_lossy().ends_with(".jsonl")), "a log was left: {left:?}");
+}
+
+#[test]
+fn the_showcase_log_goes_to_out_and_a_showcase_without_a_model_turn_fails() {
+    // A model that never answers usefully: every turn falls back.
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let server = rt.block_on(MockLlmServer::start(vec![])).unwrap();
+    server.respond_with(|_| pf1e_llm::testing::Reply::content("not json"));
+    let model = Model { server, _rt: rt };
+    let dir = tempfile::tempdir().unwrap();
+    let out_dir = dir.path().join("logs");
+    let out = pf1e(
+        &model,
+        dir.path(),
+        &sim_args(&["--runs", "1", "--llm-side", "players", "--out", out_dir.to_str().unwrap()]),
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("the model played no turn"), "{stderr}");
+    assert!(out_dir.join("llm-showcase.jsonl").is_file(), "the log is where --out says");
+    assert!(!repo().join("llm-showcase.jsonl").exists(), "nothing in the current directory");
+}

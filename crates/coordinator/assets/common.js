@@ -11,9 +11,13 @@ const PF = (() => {
     return sessionStorage.getItem(TOKEN_KEY) || "";
   }
 
+  // The custom header tells the coordinator this call comes from its own
+  // page: a foreign page cannot send it without a preflight it never gets.
   function headers() {
     const t = token();
-    return t ? { Authorization: "Bearer " + t } : {};
+    const h = { "X-PF1E-Request": "1" };
+    if (t) h.Authorization = "Bearer " + t;
+    return h;
   }
 
   // Shows the token form; `message` says why (missing or wrong token).

@@ -9,9 +9,11 @@
 //! - [`jobs`]: every job kind and its [`jobs::registry`];
 //! - [`sweep`]: the sweep file, parsed and resolved into a self-contained bundle;
 //! - [`shard`]: run ranges of a cell and their content keys;
+//! - `seal` (private): the checksum every stored record carries;
 //! - [`store`]: the redb cache and journal (this process is its only writer);
 //! - [`llm`]: the LLM's decisions for a sweep (sentences, proposals), made before planning;
 //! - [`scheduler`]: sweeps, the shard queue, leases and workers;
+//! - [`net`]: connection limits and timeouts of the gRPC and HTTP ports;
 //! - [`service`]: the gRPC services over the scheduler;
 //! - [`http`]: the dashboard, the JSON API and its events, metrics and probes, over the same scheduler;
 //! - [`embedded`]: the scheduler driven by an in-process evaluator (`pf1e run`).
@@ -22,8 +24,10 @@ pub mod http;
 pub mod jobs;
 pub mod llm;
 pub mod merge;
+pub mod net;
 pub mod plan;
 pub mod scheduler;
+mod seal;
 pub mod service;
 pub mod shard;
 pub mod store;

@@ -22,6 +22,7 @@ use pf1e_wire::proto::{self};
 use pf1e_wire::shard::ShardReport;
 
 use crate::llm::LlmResolver;
+use crate::net::{GuardedListener, Limits};
 use crate::scheduler::{SchedError, Scheduler};
 
 /// The services' shared state.
@@ -29,6 +30,9 @@ use crate::scheduler::{SchedError, Scheduler};
 pub struct Service {
     sched: Arc<Mutex<Scheduler>>,
     llm: Option<Arc<LlmResolver>>,
+    /// The root of every token check of this coordinator (gRPC and HTTP):
+    /// they share its count of failed authentications.
+    auth: ServerAuth,
 }
 
 fn status(e: SchedError) -> Status {
@@ -45,7 +49,18 @@ fn status(e: SchedError) -> Status {
 impl Service {
     /// Wraps a scheduler.
     pub fn new(sched: Scheduler) -> Self {
-        Self { sched: Arc::new(Mutex::new(sched)), llm: None }
+        Self { sched: Arc::new(Mutex::new(sched)), llm: None, auth: ServerAuth::new(None) }
+    }
+
+    /// A token check for `role` (`client`, `worker`) counted with every
+    /// other check of this coordinator.
+    pub fn auth(&self, token: Option<&str>, role: &'static str) -> ServerAuth {
+        ServerAuth::for_role(token, role, &self.auth)
+    }
+
+    /// Failed authentications on every port since the start.
+    pub fn auth_failures(&self) -> u64 {
+        self.auth.failures()
     }
 
     /// Resolves the LLM decisions of submitted sweeps with `resolver`
@@ -161,7 +176,16 @@ impl ControlService for Service {
         req: Request<proto::SubmitRequest>,
     ) -> Result<Response<proto::SubmitResponse>, Status> {
         let bundle = req.into_inner().bundle.ok_or_else(|| Status::invalid_argument("no bundle"))?;
-        let mut sweep = self.lock().check(&bundle).map_err(status)?;
+        // Parsed and validated outside the scheduler's lock (on a blocking
+        // thread): leases and reports go on meanwhile.
+        let validate = self.lock().config().validate;
+        let (bundle, sweep) = tokio::task::spawn_blocking(move || {
+            let sweep = crate::scheduler::check_bundle(&bundle, validate);
+            (bundle, sweep)
+        })
+        .await
+        .map_err(|e| Status::internal(format!("sweep validation failed: {e}")))?;
+        let mut sweep = sweep.map_err(status)?;
         if sweep.needs_llm()
             && let Some(resolver) = &self.llm
         {
@@ -254,8 +278,11 @@ impl ControlService for Service {
 pub struct ServeOptions {
     /// The bound gRPC listener.
     pub listener: TcpListener,
-    /// Shared-secret token.
+    /// Shared-secret token of clients (`ctl`, the control service).
     pub token: Option<String>,
+    /// Token of workers (the worker service); `None`: the client token
+    /// serves both, as with one shared token.
+    pub worker_token: Option<String>,
     /// PEM certificate and key for TLS.
     pub tls: Option<(Vec<u8>, Vec<u8>)>,
 }
@@ -271,6 +298,10 @@ pub enum ServeError {
     Sched(#[from] SchedError),
 }
 
+/// Longest a unary gRPC call may take to answer (a lease, a report, a
+/// submission with its validation); a stream's life is not bounded by it.
+pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(60);
+
 /// Serves until `shutdown` resolves; then stops leasing, waits briefly for
 /// in-flight reports, makes every write durable and returns.
 pub async fn serve(
@@ -278,7 +309,8 @@ pub async fn serve(
     opts: ServeOptions,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServeError> {
-    let auth = ServerAuth::new(opts.token.as_deref());
+    let auth = service.auth(opts.token.as_deref(), "client");
+    let worker_auth = service.auth(opts.worker_token.as_deref().or(opts.token.as_deref()), "worker");
     let addr: Option<SocketAddr> = opts.listener.local_addr().ok();
     let ticker = {
         let service = service.clone();
@@ -289,7 +321,14 @@ pub async fn serve(
             }
         })
     };
-    let mut builder = tonic::transport::Server::builder();
+    // Requests end in bounded time and a connection stays alive only while
+    // it speaks: HTTP/2 pings keep long `watch` streams from looking idle
+    // (crate::net).
+    let mut builder = tonic::transport::Server::builder()
+        .timeout(REQUEST_TIMEOUT)
+        .tcp_nodelay(true)
+        .http2_keepalive_interval(Some(Duration::from_secs(20)))
+        .http2_keepalive_timeout(Some(Duration::from_secs(20)));
     if let Some((cert, key)) = &opts.tls {
         let identity = tonic::transport::Identity::from_pem(cert, key);
         builder = builder.tls_config(tonic::transport::ServerTlsConfig::new().identity(identity))?;
@@ -332,11 +371,14 @@ pub async fn serve(
     tracing::info!(?addr, "coordinator serving");
     let result = builder
         .add_service(health_service)
-        .add_service(tonic::service::interceptor::InterceptedService::new(worker, auth.clone()))
+        .add_service(tonic::service::interceptor::InterceptedService::new(worker, worker_auth))
         .add_service(tonic::service::interceptor::InterceptedService::new(control, auth))
-        .serve_with_incoming_shutdown(tonic::transport::server::TcpIncoming::from(opts.listener), async {
-            let _ = stop_rx.await;
-        })
+        .serve_with_incoming_shutdown(
+            GuardedListener::new(opts.listener, Limits::GRPC).into_stream(),
+            async {
+                let _ = stop_rx.await;
+            },
+        )
         .await;
     ticker.abort();
     service.lock().flush()?;

@@ -28,15 +28,21 @@ use pf1e_wire::shard::{ShardKey, ShardResult};
 pub use pf1e_wire::status::{Stats, SweepStatus};
 
 use crate::plan::PlannerState;
+use crate::seal;
 
-const SHARDS: TableDefinition<&[u8], &[u8]> = TableDefinition::new("shard_results");
-const LLM: TableDefinition<&[u8], &[u8]> = TableDefinition::new("llm_responses");
-const SWEEP_BUNDLES: TableDefinition<u64, &[u8]> = TableDefinition::new("sweep_bundles");
-const SWEEP_STATE: TableDefinition<u64, &str> = TableDefinition::new("sweep_state");
+const SHARDS_NAME: &str = "shard_results";
+const LLM_NAME: &str = "llm_responses";
+const BUNDLES_NAME: &str = "sweep_bundles";
+const STATE_NAME: &str = "sweep_state";
+const RESULTS_NAME: &str = "sweep_results_pb";
+const SHARDS: TableDefinition<&[u8], &[u8]> = TableDefinition::new(SHARDS_NAME);
+const LLM: TableDefinition<&[u8], &[u8]> = TableDefinition::new(LLM_NAME);
+const SWEEP_BUNDLES: TableDefinition<u64, &[u8]> = TableDefinition::new(BUNDLES_NAME);
+const SWEEP_STATE: TableDefinition<u64, &str> = TableDefinition::new(STATE_NAME);
 /// Results of sweeps finished before results were stored as proto (JSON text, read only).
 const SWEEP_RESULTS_JSON: TableDefinition<u64, &str> = TableDefinition::new("sweep_results");
 /// Results of finished sweeps: `proto::SweepResults`, so floats come back bit for bit.
-const SWEEP_RESULTS: TableDefinition<u64, &[u8]> = TableDefinition::new("sweep_results_pb");
+const SWEEP_RESULTS: TableDefinition<u64, &[u8]> = TableDefinition::new(RESULTS_NAME);
 const META: TableDefinition<&str, u64> = TableDefinition::new("meta");
 
 /// A storage failure: the database file and what failed, with its cause.
@@ -60,6 +66,58 @@ impl StoreError {
             Some(redb::DatabaseError::DatabaseAlreadyOpen)
         )
     }
+}
+
+/// What [`Store::verify`] found.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct VerifyReport {
+    /// Records checked.
+    pub checked: u64,
+    /// The records that failed their checksum, as `table/key`.
+    pub bad: Vec<String>,
+    /// Records removed (with `repair`).
+    pub removed: u64,
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// A record that failed its checksum where no recomputation is possible.
+#[derive(Debug, thiserror::Error)]
+#[error("the record failed its checksum (the file is corrupted)")]
+struct Corrupt;
+
+/// Runs a storage operation, turning a panic inside redb (it panics on some
+/// corrupted pages) into an error: a corrupted file never brings a process
+/// down.
+fn guard<T>(
+    path: &str,
+    what: &'static str,
+    f: impl FnOnce() -> Result<T, StoreError>,
+) -> Result<T, StoreError> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or_else(|panic| {
+        let text = panic
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        Err(StoreError {
+            path: path.to_string(),
+            what,
+            source: format!(
+                "the database panicked (corrupted file?): {}",
+                text.chars().take(300).collect::<String>()
+            )
+            .into(),
+        })
+    })
+}
+
+/// A shard record's result, when it opens and decodes.
+fn decode_shard(key: &ShardKey, value: &[u8]) -> Option<ShardResult> {
+    let payload = seal::open(SHARDS_NAME, key, value)?;
+    ShardResult::try_from(proto::ShardResult::decode(payload).ok()?).ok()
 }
 
 /// The journaled state of a sweep.
@@ -88,6 +146,9 @@ pub struct JournalState {
 pub struct Store {
     db: Arc<Database>,
     path: String,
+    /// Whether a record that failed its checksum was already reported: the
+    /// warning is said once per opening, not once per record.
+    warned: Arc<std::sync::atomic::AtomicBool>,
 }
 
 /// Attaches the database and the operation to any error.
@@ -108,8 +169,10 @@ impl Store {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir).ctx(&name, "open")?;
         }
-        let db = Database::create(path).ctx(&name, "open")?;
-        Self::init(db, name)
+        guard(&name, "open", || {
+            let db = Database::create(path).ctx(&name, "open")?;
+            Self::init(db, name.clone())
+        })
     }
 
     /// A database in memory (`--no-cache`).
@@ -132,7 +195,7 @@ impl Store {
             txn.open_table(META).ctx(&path, "create tables")?;
         }
         txn.commit().ctx(&path, "create tables")?;
-        Ok(Self { db: Arc::new(db), path })
+        Ok(Self { db: Arc::new(db), path, warned: Arc::default() })
     }
 
     /// The database's path (for messages).
@@ -140,21 +203,33 @@ impl Store {
         &self.path
     }
 
-    /// Looks up many shard results in one read transaction.
+    /// Looks up many shard results in one read transaction. A record that
+    /// fails its checksum (or does not decode) is a miss: the shard is
+    /// computed again and overwrites it; the first such record is reported.
     pub fn get_shards(&self, keys: &[ShardKey]) -> Result<Vec<Option<ShardResult>>, StoreError> {
         let p = &self.path;
-        let txn = self.db.begin_read().ctx(p, "read shards")?;
-        let table = txn.open_table(SHARDS).ctx(p, "read shards")?;
-        let mut out = Vec::with_capacity(keys.len());
-        for k in keys {
-            let v = table.get(k.as_slice()).ctx(p, "read shards")?;
-            out.push(match v {
-                Some(g) => Some(
-                    ShardResult::try_from(proto::ShardResult::decode(g.value()).ctx(p, "read shards")?)
-                        .ctx(p, "read shards")?,
-                ),
-                None => None,
-            });
+        let (out, bad) = guard(p, "read shards", || {
+            let txn = self.db.begin_read().ctx(p, "read shards")?;
+            let table = txn.open_table(SHARDS).ctx(p, "read shards")?;
+            let mut out = Vec::with_capacity(keys.len());
+            let mut bad = 0u64;
+            for k in keys {
+                let v = table.get(k.as_slice()).ctx(p, "read shards")?;
+                let result = v.and_then(|g| {
+                    let r = decode_shard(k, g.value());
+                    bad += u64::from(r.is_none());
+                    r
+                });
+                out.push(result);
+            }
+            Ok((out, bad))
+        })?;
+        if bad > 0 && !self.warned.swap(true, std::sync::atomic::Ordering::Relaxed) {
+            tracing::warn!(
+                cache = %p,
+                records = bad,
+                "cached shard records failed their checksum: computing them again (`pf1e cache verify --repair` removes them)"
+            );
         }
         Ok(out)
     }
@@ -165,17 +240,17 @@ impl Store {
             return Ok(());
         }
         let p = self.path.clone();
-        let txn = self.db.begin_write().ctx(&p, "write shards")?;
-        {
-            let mut table = txn.open_table(SHARDS).ctx(&p, "write shards")?;
-            for (k, r) in results {
-                table
-                    .insert(k.as_slice(), proto::ShardResult::from(*r).encode_to_vec().as_slice())
-                    .ctx(&p, "write shards")?;
+        guard(&p, "write shards", || {
+            let txn = self.db.begin_write().ctx(&p, "write shards")?;
+            {
+                let mut table = txn.open_table(SHARDS).ctx(&p, "write shards")?;
+                for (k, r) in results {
+                    let sealed = seal::seal(SHARDS_NAME, k, &proto::ShardResult::from(*r).encode_to_vec());
+                    table.insert(k.as_slice(), sealed.as_slice()).ctx(&p, "write shards")?;
+                }
             }
-        }
-        txn.commit().ctx(&p, "write shards")?;
-        Ok(())
+            txn.commit().ctx(&p, "write shards")
+        })
     }
 
     /// Makes every earlier commit durable (they already are; kept for shutdown paths).
@@ -212,11 +287,16 @@ impl Store {
             let mut meta = txn.open_table(META).ctx(&p, "journal a new sweep")?;
             id = meta.get("next_sweep_id").ctx(&p, "journal a new sweep")?.map_or(1, |g| g.value());
             meta.insert("next_sweep_id", id + 1).ctx(&p, "journal a new sweep")?;
+            let sealed = seal::seal(BUNDLES_NAME, &id.to_le_bytes(), &bundle.encode_to_vec());
             txn.open_table(SWEEP_BUNDLES)
                 .ctx(&p, "journal a new sweep")?
-                .insert(id, bundle.encode_to_vec().as_slice())
+                .insert(id, sealed.as_slice())
                 .ctx(&p, "journal a new sweep")?;
-            let json = serde_json::to_string(state).ctx(&p, "journal a new sweep")?;
+            let json = seal::seal_text(
+                STATE_NAME,
+                &id.to_le_bytes(),
+                &serde_json::to_string(state).ctx(&p, "journal a new sweep")?,
+            );
             txn.open_table(SWEEP_STATE)
                 .ctx(&p, "journal a new sweep")?
                 .insert(id, json.as_str())
@@ -236,13 +316,21 @@ impl Store {
         let p = self.path.clone();
         let txn = self.db.begin_write().ctx(&p, "journal a sweep")?;
         {
-            let json = serde_json::to_string(state).ctx(&p, "journal a sweep")?;
+            let json = seal::seal_text(
+                STATE_NAME,
+                &id.to_le_bytes(),
+                &serde_json::to_string(state).ctx(&p, "journal a sweep")?,
+            );
             txn.open_table(SWEEP_STATE)
                 .ctx(&p, "journal a sweep")?
                 .insert(id, json.as_str())
                 .ctx(&p, "journal a sweep")?;
             if let Some(r) = results {
-                let bytes = proto::SweepResults::from(r).encode_to_vec();
+                let bytes = seal::seal(
+                    RESULTS_NAME,
+                    &id.to_le_bytes(),
+                    &proto::SweepResults::from(r).encode_to_vec(),
+                );
                 txn.open_table(SWEEP_RESULTS)
                     .ctx(&p, "journal a sweep")?
                     .insert(id, bytes.as_slice())
@@ -253,24 +341,36 @@ impl Store {
         Ok(())
     }
 
-    /// Every journaled sweep: id, bundle and state.
+    /// Every journaled sweep: id, bundle and state. A sweep whose bundle or
+    /// state fails its checksum is left out, with a warning naming it
+    /// (`pf1e cache verify --repair` removes it).
     pub fn sweeps(&self) -> Result<Vec<(u64, proto::SweepBundle, JournalState)>, StoreError> {
         let p = &self.path;
-        let txn = self.db.begin_read().ctx(p, "read the journal")?;
-        let bundles = txn.open_table(SWEEP_BUNDLES).ctx(p, "read the journal")?;
-        let states = txn.open_table(SWEEP_STATE).ctx(p, "read the journal")?;
-        let mut out = Vec::new();
-        for entry in states.iter().ctx(p, "read the journal")? {
-            let (k, v) = entry.ctx(p, "read the journal")?;
-            let id = k.value();
-            let state: JournalState = serde_json::from_str(v.value()).ctx(p, "read the journal")?;
-            let bundle = match bundles.get(id).ctx(p, "read the journal")? {
-                Some(b) => proto::SweepBundle::decode(b.value()).ctx(p, "read the journal")?,
-                None => continue,
-            };
-            out.push((id, bundle, state));
-        }
-        Ok(out)
+        guard(p, "read the journal", || {
+            let txn = self.db.begin_read().ctx(p, "read the journal")?;
+            let bundles = txn.open_table(SWEEP_BUNDLES).ctx(p, "read the journal")?;
+            let states = txn.open_table(SWEEP_STATE).ctx(p, "read the journal")?;
+            let mut out = Vec::new();
+            for entry in states.iter().ctx(p, "read the journal")? {
+                let (k, v) = entry.ctx(p, "read the journal")?;
+                let id = k.value();
+                let key = id.to_le_bytes();
+                let state = seal::open_text(STATE_NAME, &key, v.value())
+                    .and_then(|text| serde_json::from_str::<JournalState>(text).ok());
+                let Some(b) = bundles.get(id).ctx(p, "read the journal")? else { continue };
+                let bundle = seal::open(BUNDLES_NAME, &key, b.value())
+                    .and_then(|bytes| proto::SweepBundle::decode(bytes).ok());
+                match (bundle, state) {
+                    (Some(bundle), Some(state)) => out.push((id, bundle, state)),
+                    _ => tracing::warn!(
+                        cache = %p,
+                        sweep = id,
+                        "a journaled sweep failed its checksum and is skipped (`pf1e cache verify --repair` removes it)"
+                    ),
+                }
+            }
+            Ok(out)
+        })
     }
 
     /// Removes journaled sweeps (bundle, state and results) in one
@@ -298,6 +398,85 @@ impl Store {
         Ok(removed)
     }
 
+    /// Checks the checksum of every record; with `repair`, removes the bad
+    /// ones (a shard or an LLM answer is computed again when next needed; a
+    /// sweep whose bundle or state is bad is removed whole).
+    pub fn verify(&mut self, repair: bool) -> Result<VerifyReport, StoreError> {
+        let p = self.path.clone();
+        let p = &p;
+        guard(p, "verify", || {
+            let mut report = VerifyReport::default();
+            let mut bad_keys: Vec<(&'static str, Vec<u8>)> = Vec::new();
+            let mut bad_sweeps: Vec<u64> = Vec::new();
+            {
+                let txn = self.db.begin_read().ctx(p, "verify")?;
+                for (name, def) in [(SHARDS_NAME, SHARDS), (LLM_NAME, LLM)] {
+                    let table = txn.open_table(def).ctx(p, "verify")?;
+                    for entry in table.iter().ctx(p, "verify")? {
+                        let (k, v) = entry.ctx(p, "verify")?;
+                        report.checked += 1;
+                        let ok = if name == SHARDS_NAME {
+                            <[u8; 32]>::try_from(k.value())
+                                .ok()
+                                .and_then(|key| decode_shard(&key, v.value()))
+                                .is_some()
+                        } else {
+                            seal::open(name, k.value(), v.value()).is_some()
+                        };
+                        if !ok {
+                            report.bad.push(format!("{name}/{}", hex(k.value())));
+                            bad_keys.push((name, k.value().to_vec()));
+                        }
+                    }
+                }
+                let bundles = txn.open_table(SWEEP_BUNDLES).ctx(p, "verify")?;
+                for entry in bundles.iter().ctx(p, "verify")? {
+                    let (k, v) = entry.ctx(p, "verify")?;
+                    report.checked += 1;
+                    if seal::open(BUNDLES_NAME, &k.value().to_le_bytes(), v.value()).is_none() {
+                        report.bad.push(format!("{BUNDLES_NAME}/{}", k.value()));
+                        bad_sweeps.push(k.value());
+                    }
+                }
+                let states = txn.open_table(SWEEP_STATE).ctx(p, "verify")?;
+                for entry in states.iter().ctx(p, "verify")? {
+                    let (k, v) = entry.ctx(p, "verify")?;
+                    report.checked += 1;
+                    if seal::open_text(STATE_NAME, &k.value().to_le_bytes(), v.value()).is_none() {
+                        report.bad.push(format!("{STATE_NAME}/{}", k.value()));
+                        bad_sweeps.push(k.value());
+                    }
+                }
+                let results = txn.open_table(SWEEP_RESULTS).ctx(p, "verify")?;
+                for entry in results.iter().ctx(p, "verify")? {
+                    let (k, v) = entry.ctx(p, "verify")?;
+                    report.checked += 1;
+                    if seal::open(RESULTS_NAME, &k.value().to_le_bytes(), v.value()).is_none() {
+                        report.bad.push(format!("{RESULTS_NAME}/{}", k.value()));
+                        bad_sweeps.push(k.value());
+                    }
+                }
+            }
+            if repair && !report.bad.is_empty() {
+                let txn = self.db.begin_write().ctx(p, "repair")?;
+                {
+                    let mut shards = txn.open_table(SHARDS).ctx(p, "repair")?;
+                    let mut llm = txn.open_table(LLM).ctx(p, "repair")?;
+                    for (name, key) in &bad_keys {
+                        let table = if *name == SHARDS_NAME { &mut shards } else { &mut llm };
+                        table.remove(key.as_slice()).ctx(p, "repair")?;
+                    }
+                }
+                txn.commit().ctx(p, "repair")?;
+                bad_sweeps.sort_unstable();
+                bad_sweeps.dedup();
+                self.remove_sweeps(&bad_sweeps)?;
+                report.removed = report.bad.len() as u64;
+            }
+            Ok(report)
+        })
+    }
+
     /// The results of a finished sweep.
     pub fn sweep_results(&self, id: u64) -> Result<Option<SweepResults>, StoreError> {
         let p = &self.path;
@@ -308,7 +487,10 @@ impl Store {
             .get(id)
             .ctx(p, "read sweep results")?
         {
-            let message = proto::SweepResults::decode(bytes.value()).ctx(p, "read sweep results")?;
+            let payload = seal::open(RESULTS_NAME, &id.to_le_bytes(), bytes.value())
+                .ok_or(Corrupt)
+                .ctx(p, "read sweep results")?;
+            let message = proto::SweepResults::decode(payload).ctx(p, "read sweep results")?;
             return Ok(Some(SweepResults::try_from(&message).ctx(p, "read sweep results")?));
         }
         let table = txn.open_table(SWEEP_RESULTS_JSON).ctx(p, "read sweep results")?;
@@ -343,15 +525,19 @@ impl LlmCache {
         let p = &self.path;
         let txn = self.db.begin_read().ctx(p, "read LLM response")?;
         let table = txn.open_table(LLM).ctx(p, "read LLM response")?;
-        Ok(table.get(key.digest().as_slice()).ctx(p, "read LLM response")?.map(|g| g.value().to_vec()))
+        let digest = key.digest();
+        let value = table.get(digest.as_slice()).ctx(p, "read LLM response")?;
+        // A response that fails its checksum is asked again (and overwritten).
+        Ok(value.and_then(|g| seal::open(LLM_NAME, &digest, g.value()).map(<[u8]>::to_vec)))
     }
 
     fn write(&self, key: &CacheKey, value: &[u8]) -> Result<(), StoreError> {
         let p = &self.path;
         let txn = self.db.begin_write().ctx(p, "write LLM response")?;
+        let digest = key.digest();
         txn.open_table(LLM)
             .ctx(p, "write LLM response")?
-            .insert(key.digest().as_slice(), value)
+            .insert(digest.as_slice(), seal::seal(LLM_NAME, &digest, value).as_slice())
             .ctx(p, "write LLM response")?;
         txn.commit().ctx(p, "write LLM response")?;
         Ok(())

@@ -31,6 +31,16 @@ use crate::plan::JobContext;
 /// Runs per shard when the sweep file does not say.
 pub const DEFAULT_SHARD_SIZE: u64 = 100;
 
+/// The budget (`budget: { max_total_runs }`) of a sweep that writes none:
+/// every sweep has a finite worst case, checked before any battle. Ten
+/// times the largest sweep shipped in `data/sweeps/`.
+pub const DEFAULT_MAX_TOTAL_RUNS: u64 = 1_000_000;
+
+/// The largest budget a sweep may write. A merged cell keeps one record per
+/// run (winner, rounds, final hit points), so this bounds the memory a
+/// sweep can take whatever its `runs` say (about 50 bytes a run).
+pub const MAX_TOTAL_RUNS_CEILING: u64 = 20_000_000;
+
 /// Why a sweep was refused: the file, the line when known, and the problem.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{file}: {}{message}", line.map(|l| format!("line {l}: ")).unwrap_or_default())]
@@ -317,7 +327,65 @@ fn second_key_line(text: &str, key: &str, from: usize) -> Option<usize> {
         .map(|(i, _)| i + 1)
 }
 
+/// The largest sweep file read: the biggest shipped one is under 4 KiB.
+pub const MAX_SWEEP_BYTES: usize = 256 * 1024;
+
+/// The deepest nesting of a sweep file (indentation levels and `[`/`{`
+/// together): a sweep needs under 10.
+pub const MAX_SWEEP_DEPTH: usize = 32;
+
+/// Refuses, in one linear pass, a sweep file too large or nested too deep
+/// for the YAML parser, whose cost grows faster than the text on deep
+/// nesting: the limits hold before any parsing.
+fn check_shape(text: &str, file: &str) -> Result<(), SweepError> {
+    if text.len() > MAX_SWEEP_BYTES {
+        return Err(SweepError::new(
+            file,
+            None,
+            format!("the sweep file is {} bytes, over the limit of {MAX_SWEEP_BYTES}", text.len()),
+        ));
+    }
+    let mut indents: Vec<usize> = Vec::new();
+    let mut flow = 0usize;
+    for (i, line) in text.lines().enumerate() {
+        let body = line.trim_start_matches([' ', '-']);
+        if body.is_empty() || body.starts_with('#') {
+            continue;
+        }
+        let indent = line.len() - body.len();
+        if flow == 0 {
+            while indents.last().is_some_and(|&top| top > indent) {
+                indents.pop();
+            }
+            if indents.last().is_none_or(|&top| top < indent) {
+                indents.push(indent);
+            }
+        }
+        let mut quote: Option<char> = None;
+        for c in body.chars() {
+            match (quote, c) {
+                (Some(q), c) if c == q => quote = None,
+                (Some(_), _) => {}
+                (None, '"' | '\'') => quote = Some(c),
+                (None, '#') => break,
+                (None, '[' | '{') => flow += 1,
+                (None, ']' | '}') => flow = flow.saturating_sub(1),
+                _ => {}
+            }
+            if indents.len() + flow > MAX_SWEEP_DEPTH {
+                return Err(SweepError::new(
+                    file,
+                    Some(i + 1),
+                    format!("nested deeper than {MAX_SWEEP_DEPTH} levels"),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 fn parse_file(text: &str, file: &str) -> Result<SweepFile, SweepError> {
+    check_shape(text, file)?;
     serde_yaml::from_str::<SweepFile>(text).map_err(|e| {
         let line = e.location().map(|l| l.line());
         let mut message = e.to_string();
@@ -550,17 +618,31 @@ impl Sweep {
             runs: f.runs,
             party: f.party,
             shard_size,
-            max_total_runs: f.budget.map(|b| b.max_total_runs),
+            max_total_runs: Some(f.budget.as_ref().map_or(DEFAULT_MAX_TOTAL_RUNS, |b| b.max_total_runs)),
             scenario: Arc::new(scenario),
             jobs,
             llm: LlmDecisions::default(),
         };
         if let Some(max) = sweep.max_total_runs {
-            let planned = registry::planned_runs(&sweep.jobs);
-            if planned > max {
+            if max > MAX_TOTAL_RUNS_CEILING {
                 return Err(err(
                     "max_total_runs",
-                    format!("the jobs plan {planned} runs, over the budget of {max} (max_total_runs)"),
+                    format!(
+                        "budget.max_total_runs is {max}, over the ceiling of {MAX_TOTAL_RUNS_CEILING} runs"
+                    ),
+                ));
+            }
+            let planned = registry::planned_runs(&sweep.jobs);
+            if planned > max {
+                let whose = if f.budget.is_some() {
+                    "the budget of"
+                } else {
+                    "the default budget (no `budget:` written) of"
+                };
+                let key = if f.budget.is_some() { "max_total_runs" } else { "runs" };
+                return Err(err(
+                    key,
+                    format!("the jobs plan {planned} runs, over {whose} {max} (budget.max_total_runs)"),
                 ));
             }
         }
@@ -946,6 +1028,40 @@ jobs:
     fn budget_is_enforced() {
         let e = error_of(&SWEEP.replace("shard_size: 4", "shard_size: 4\nbudget: { max_total_runs: 15 }"));
         assert!(e.message.contains("20 runs"), "{e}");
+        assert_eq!(e.line, Some(6), "{e}");
+    }
+
+    #[test]
+    fn a_sweep_too_large_or_nested_too_deep_is_refused_before_parsing() {
+        let deep = format!("{}\n", "[".repeat(10_000));
+        let e = error_of(&format!("{SWEEP}extra: {deep}"));
+        assert!(e.message.contains("nested deeper"), "{e}");
+        assert_eq!(e.line, Some(13), "{e}");
+        let mut indented = String::from("name: x\n");
+        for i in 0..40 {
+            indented += &format!("{}k{i}:\n", " ".repeat(2 * i));
+        }
+        assert!(error_of(&indented).message.contains("nested deeper"));
+        let big = format!("{SWEEP}# {}\n", "x".repeat(MAX_SWEEP_BYTES));
+        assert!(error_of(&big).message.contains("over the limit"));
+        // Brackets inside strings and comments do not count.
+        let quoted = format!("{SWEEP}# {}\n", "[".repeat(100));
+        assert!(Sweep::from_bundle(&bundle(&quoted)).is_ok());
+    }
+
+    #[test]
+    fn a_sweep_without_budget_gets_the_default_one() {
+        let e = error_of(&SWEEP.replace("runs: 10", "runs: 99999999999100"));
+        assert!(e.message.contains("default budget"), "{e}");
+        assert!(e.message.contains(&DEFAULT_MAX_TOTAL_RUNS.to_string()), "{e}");
+        assert!(!e.message.contains('\n'), "one line: {e}");
+    }
+
+    #[test]
+    fn a_budget_over_the_ceiling_is_refused() {
+        let budget = format!("shard_size: 4\nbudget: {{ max_total_runs: {} }}", MAX_TOTAL_RUNS_CEILING + 1);
+        let e = error_of(&SWEEP.replace("shard_size: 4", &budget));
+        assert!(e.message.contains("ceiling"), "{e}");
         assert_eq!(e.line, Some(6), "{e}");
     }
 

@@ -37,12 +37,29 @@ pub struct DiceError {
     pub reason: String,
 }
 
+/// The most dice of one term, and of a whole expression: bounds the work of a roll.
 const MAX_DICE: u32 = 1000;
 const MAX_SIDES: u32 = 1000;
 
 impl DiceExpr {
-    /// Parses a dice expression; see the module docs for the grammar.
+    /// Parses an amount (damage, healing, a duration): a dice expression
+    /// whose first term is not a subtracted die (`-5d6` is refused: a
+    /// negative count of dice means nothing for an amount). Every total it
+    /// can roll, and every partial sum on the way, fits an `i32`.
     pub fn parse(text: &str) -> Result<Self, DiceError> {
+        let expr = Self::parse_signed(text)?;
+        if let Some(Term::Dice { negative: true, .. }) = expr.terms.first() {
+            return Err(DiceError {
+                text: text.to_string(),
+                reason: "a dice count cannot be negative (write the dice without a leading '-')".into(),
+            });
+        }
+        Ok(expr)
+    }
+
+    /// Parses a signed modifier such as a penalty (`-1d6`): like
+    /// [`DiceExpr::parse`] but the expression may start with a subtracted die.
+    pub fn parse_signed(text: &str) -> Result<Self, DiceError> {
         let err = |reason: &str| DiceError { text: text.to_string(), reason: reason.to_string() };
         // Spaces are allowed around operators only: `1d6 1` must not read as `1d61`.
         let chars: Vec<char> = text.chars().collect();
@@ -113,6 +130,29 @@ impl DiceExpr {
                 let value: i32 = count_text.parse().map_err(|_| err("number is too large"))?;
                 terms.push(Term::Flat(if negative { -value } else { value }));
             }
+        }
+        // Bounded work and no overflow: the dice of all terms together stay
+        // under the per-term cap, and the sum of every term's largest
+        // magnitude fits an i32, so no total or partial sum can wrap.
+        let dice: u64 = terms
+            .iter()
+            .map(|t| match *t {
+                Term::Dice { count, .. } => u64::from(count),
+                Term::Flat(_) => 0,
+            })
+            .sum();
+        if dice > u64::from(MAX_DICE) {
+            return Err(err("too many dice in one expression (max 1000 in total)"));
+        }
+        let magnitude: i64 = terms
+            .iter()
+            .map(|t| match *t {
+                Term::Dice { count, sides, .. } => i64::from(count) * i64::from(sides),
+                Term::Flat(v) => i64::from(v).abs(),
+            })
+            .sum();
+        if magnitude > i64::from(i32::MAX) {
+            return Err(err("total out of range (the terms together may exceed 2147483647)"));
         }
         Ok(Self { terms })
     }
@@ -262,6 +302,33 @@ mod tests {
         for bad in ["ld8", "2d", "d0", "1d6++1", "", "0d6", "1d6+", "2x6", "1d6 1", "+", "d"] {
             assert!(DiceExpr::parse(bad).is_err(), "{bad:?} should be refused");
         }
+    }
+
+    #[test]
+    fn refuses_a_negative_dice_count() {
+        let e = DiceExpr::parse("-5d6").unwrap_err();
+        assert!(e.reason.contains("negative"), "{e}");
+        // Subtracting dice from a positive expression stays allowed.
+        assert!(DiceExpr::parse("2d6-1d4").is_ok());
+    }
+
+    #[test]
+    fn refuses_totals_that_overflow() {
+        for bad in
+            ["1000d1000+2147483647", "2147483647+1", "-2147483647-1d2", "2147483647-2147483647+2147483647"]
+        {
+            let e = DiceExpr::parse(bad).unwrap_err();
+            assert!(e.reason.contains("out of range"), "{bad}: {e}");
+        }
+        let e = DiceExpr::parse("1000d1000+2146483647").unwrap();
+        assert!(e.max() > e.min());
+    }
+
+    #[test]
+    fn refuses_too_many_dice_in_total() {
+        let text = ["1000d6"; 2].join("+");
+        let e = DiceExpr::parse(&text).unwrap_err();
+        assert!(e.reason.contains("dice"), "{e}");
     }
 
     #[test]

@@ -343,8 +343,12 @@ impl LlmClient {
         };
         let status = response.status();
         let retry_after = retry_after(response.headers());
-        let text = match response.text().await {
-            Ok(t) => t,
+        let text = match read_bounded(response, MAX_RESPONSE_BYTES).await {
+            Ok(Ok(t)) => t,
+            Ok(Err(too_big)) => {
+                reservation.settle(None);
+                return Err(AttemptError::Bad(too_big));
+            }
             Err(e) => {
                 reservation.settle(None);
                 return Err(transport(e));
@@ -373,8 +377,11 @@ impl LlmClient {
             });
         }
         match parse_response(&text, estimated_prompt_tokens) {
-            Ok(parsed) => {
+            Ok(mut parsed) => {
                 reservation.settle(Some(parsed.usage));
+                // An answer that echoes the key must not carry it into a
+                // repair request, an error text, a log or the cache.
+                parsed.text = clean(&parsed.text);
                 Ok(parsed)
             }
             Err(problem) => {
@@ -400,6 +407,31 @@ impl LlmClient {
         }
         TransientError::Connection { message: scrub(self.config.api_key.as_ref(), &text) }
     }
+}
+
+/// The most bytes of a response body read: an answer is at most
+/// `max_tokens` tokens, so a larger body is a broken or hostile server, and
+/// is refused before it fills the memory.
+pub const MAX_RESPONSE_BYTES: usize = 1 << 20;
+
+/// Reads a response body of at most `max` bytes (lossy UTF-8); `Ok(Err)`
+/// names the limit when the body is larger. Nothing past the limit is read.
+async fn read_bounded(
+    mut response: reqwest::Response,
+    max: usize,
+) -> Result<Result<String, String>, reqwest::Error> {
+    let too_big = || format!("the response is larger than {max} bytes");
+    if response.content_length().is_some_and(|n| n > max as u64) {
+        return Ok(Err(too_big()));
+    }
+    let mut body = Vec::new();
+    while let Some(chunk) = response.chunk().await? {
+        if body.len() + chunk.len() > max {
+            return Ok(Err(too_big()));
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok(Ok(String::from_utf8_lossy(&body).into_owned()))
 }
 
 /// `Retry-After` as delay-seconds or an HTTP date.

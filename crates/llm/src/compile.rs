@@ -116,7 +116,7 @@ impl StrategyCompiler {
 
     /// Sets the number of repairs after an invalid answer.
     pub fn with_max_repairs(mut self, max_repairs: u32) -> Self {
-        self.max_repairs = max_repairs;
+        self.max_repairs = max_repairs.min(crate::repair::MAX_REPAIRS);
         self
     }
 

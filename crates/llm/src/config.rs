@@ -34,6 +34,12 @@ pub enum ConfigError {
     /// The HTTP client could not be built.
     #[error("LLM configuration: cannot build the HTTP client: {0}")]
     HttpClient(#[source] reqwest::Error),
+    /// Neither a base URL nor an API key is set: no model is called by
+    /// default (a public API host is never contacted unasked).
+    #[error(
+        "no LLM is configured: set {ENV_BASE_URL} (an OpenAI-compatible server, e.g. http://127.0.0.1:8080/v1) or {ENV_API_KEY} (for {DEFAULT_BASE_URL}), or pass --llm-base-url / --llm-api-key"
+    )]
+    NotConfigured,
 }
 
 fn invalid(field: &'static str, problem: impl Into<String>) -> ConfigError {
@@ -178,12 +184,16 @@ impl LlmConfig {
         Self::from_lookup(|name| std::env::var(name).ok())
     }
 
-    /// Reads `PF1E_LLM_BASE_URL` (default [`DEFAULT_BASE_URL`]),
-    /// `PF1E_LLM_MODEL` (default [`DEFAULT_MODEL`]) and `PF1E_LLM_API_KEY`
-    /// through `lookup`; empty values count as unset. The result is
-    /// validated.
+    /// Reads `PF1E_LLM_BASE_URL` (default [`DEFAULT_BASE_URL`] when a key
+    /// is set), `PF1E_LLM_MODEL` (default [`DEFAULT_MODEL`]) and
+    /// `PF1E_LLM_API_KEY` through `lookup`; empty values count as unset.
+    /// With neither a base URL nor a key, [`ConfigError::NotConfigured`]:
+    /// nothing is called by default. The result is validated.
     pub fn from_lookup(lookup: impl Fn(&str) -> Option<String>) -> Result<Self, ConfigError> {
         let get = |name: &str| lookup(name).map(|v| v.trim().to_string()).filter(|v| !v.is_empty());
+        if !Self::is_configured(&lookup) {
+            return Err(ConfigError::NotConfigured);
+        }
         let mut config = Self::new(
             get(ENV_BASE_URL).unwrap_or_else(|| DEFAULT_BASE_URL.to_string()),
             get(ENV_MODEL).unwrap_or_else(|| DEFAULT_MODEL.to_string()),
@@ -191,6 +201,11 @@ impl LlmConfig {
         config.api_key = get(ENV_API_KEY).map(Secret::new);
         config.validate()?;
         Ok(config)
+    }
+
+    /// Whether `lookup` names a base URL or an API key (non-empty).
+    pub fn is_configured(lookup: impl Fn(&str) -> Option<String>) -> bool {
+        [ENV_BASE_URL, ENV_API_KEY].iter().any(|name| lookup(name).is_some_and(|v| !v.trim().is_empty()))
     }
 
     /// Checks every field; strips the base URL's trailing slashes.
@@ -247,8 +262,14 @@ mod tests {
 
     #[test]
     fn environment_gives_url_model_and_key_with_defaults() {
-        let c = LlmConfig::from_lookup(lookup(&[])).unwrap();
+        let e = LlmConfig::from_lookup(lookup(&[])).unwrap_err();
+        assert!(matches!(e, ConfigError::NotConfigured), "{e}");
+        assert!(e.to_string().contains(ENV_BASE_URL) && !e.to_string().contains('\n'), "{e}");
+        let e = LlmConfig::from_lookup(lookup(&[(ENV_BASE_URL, " "), (ENV_MODEL, "m")])).unwrap_err();
+        assert!(matches!(e, ConfigError::NotConfigured), "{e}");
+        let c = LlmConfig::from_lookup(lookup(&[(ENV_API_KEY, "sk-1")])).unwrap();
         assert_eq!(c.base_url, DEFAULT_BASE_URL);
+        let c = LlmConfig::from_lookup(lookup(&[(ENV_BASE_URL, "http://127.0.0.1:1/v1")])).unwrap();
         assert_eq!(c.model, DEFAULT_MODEL);
         assert!(c.api_key.is_none());
         let c = LlmConfig::from_lookup(lookup(&[

@@ -60,7 +60,9 @@ pub use error::{LlmError, TransientError};
 pub use levers::{LEVER_SCHEMA_VERSION, Lever, LeverValues, lever_table, spec_from_levers, spec_schema};
 pub use pack::{BUILTIN_ROOT, ENV_PROMPT_PACK_DIR, Example, PackError, Prompt, PromptPack, PromptVersion};
 pub use propose::{CANDIDATES_PROMPT, MAX_PROPOSALS, Proposals, ProposeError, RED_TEAM_PROMPT, SpecProposer};
-pub use repair::{Answered, DEFAULT_MAX_REPAIRS, RepairCounters, RepairError, RepairStats, ask_with_repair};
+pub use repair::{
+    Answered, DEFAULT_MAX_REPAIRS, MAX_REPAIRS, RepairCounters, RepairError, RepairStats, ask_with_repair,
+};
 pub use replay::{
     ActionSource, CallRecord, REPLAY_LOG_VERSION, ReplayError, ReplayHeader, ReplayLog, ReplayPolicy,
     RunRecord,

@@ -18,6 +18,25 @@ use crate::wire::Message;
 /// Default number of repairs after an invalid answer.
 pub const DEFAULT_MAX_REPAIRS: u32 = 1;
 
+/// The most repairs a task asks for, whatever it is given: each repair
+/// resends the conversation so far, so an unbounded count is unbounded
+/// cost.
+pub const MAX_REPAIRS: u32 = 5;
+
+/// The most characters of an invalid answer sent back in a repair request
+/// or kept in an error.
+const MAX_ECHOED_ANSWER: usize = 4000;
+
+/// `text` cut to `max` characters, saying so.
+fn bounded(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_string();
+    }
+    let mut out: String = text.chars().take(max).collect();
+    out.push_str(" […cut]");
+    out
+}
+
 /// Counters of a task that asks with repair.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct RepairStats {
@@ -104,6 +123,7 @@ pub async fn ask_with_repair<M: ChatModel, T>(
     counters: &RepairCounters,
     check: impl Fn(&str) -> Result<T, Vec<String>>,
 ) -> Result<Answered<T>, RepairError> {
+    let max_repairs = max_repairs.min(MAX_REPAIRS);
     let mut attempts = 0u32;
     let mut cached = true;
     loop {
@@ -127,10 +147,13 @@ pub async fn ask_with_repair<M: ChatModel, T>(
                     problems.push("the answer was cut off at max_tokens: answer shorter".into());
                 }
                 if attempts > max_repairs {
-                    return Err(RepairError::Invalid { attempts, problems, answer: completion.text });
+                    let answer = bounded(&completion.text, MAX_ECHOED_ANSWER);
+                    return Err(RepairError::Invalid { attempts, problems, answer });
                 }
                 let list: Vec<String> = problems.iter().map(|p| format!("- {p}")).collect();
-                request.messages.push(Message::assistant(completion.text));
+                // The invalid answer goes back bounded: the model needs its
+                // start to see the problem, not megabytes of it.
+                request.messages.push(Message::assistant(bounded(&completion.text, MAX_ECHOED_ANSWER)));
                 request.messages.push(Message::user(format!(
                     "{}\n\n{}",
                     instruction.trim_end(),

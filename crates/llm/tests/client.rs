@@ -378,3 +378,25 @@ async fn the_cost_is_priced_from_the_usage() {
     let spent = r.client.budget().spent();
     assert!((spent.cost_usd - c.usage.total() as f64 / 1000.0).abs() < 1e-12, "{spent:?}");
 }
+
+#[tokio::test]
+async fn an_answer_larger_than_the_cap_is_refused_without_reading_it_whole() {
+    let big = "x".repeat(pf1e_llm::client::MAX_RESPONSE_BYTES + 1);
+    let r = rig(vec![Reply::content(big), Reply::content("never")]).await;
+    let e = r.client.complete(&request("q")).await.unwrap_err();
+    assert!(matches!(e, LlmError::BadResponse { .. }), "{e:?}");
+    assert!(e.to_string().contains("larger than"), "{e}");
+    assert!(e.to_string().len() < 500, "the error stays short: {} bytes", e.to_string().len());
+    assert_eq!(r.server.request_count(), 1, "not retried");
+    assert_eq!(r.cache.len(), 0, "nothing cached");
+}
+
+#[tokio::test]
+async fn a_successful_answer_that_echoes_the_key_is_scrubbed_before_the_cache() {
+    let r = rig(vec![Reply::content("{\"target\": \"sk-test-key\"}")]).await;
+    let c = r.client.complete(&request("q")).await.unwrap();
+    assert!(!c.text.contains("sk-test-key"), "{}", c.text);
+    assert!(c.text.contains("[redacted]"), "{}", c.text);
+    let again = r.client.complete(&request("q")).await.unwrap();
+    assert!(again.cached && !again.text.contains("sk-test-key"), "{}", again.text);
+}

@@ -28,10 +28,15 @@ pub fn read_token_file(path: &std::path::Path) -> Result<Option<String>, TokenEr
     Ok((!t.is_empty()).then(|| t.to_string()))
 }
 
-/// Server side: refuses calls without the right token.
+/// Server side: refuses calls without the right token. Every refusal is
+/// logged (without the token) and counted: clones share the count, which
+/// `/metrics` shows.
 #[derive(Clone)]
 pub struct ServerAuth {
     expected: Option<Vec<u8>>,
+    /// What this check guards, for the log (`client`, `worker`).
+    role: &'static str,
+    failures: std::sync::Arc<std::sync::atomic::AtomicU64>,
 }
 
 /// Why a request was refused by [`ServerAuth::check`]. No message contains a token.
@@ -48,7 +53,13 @@ pub enum Refusal {
 impl ServerAuth {
     /// Checks `Bearer <token>` when `token` is set; lets everything through otherwise.
     pub fn new(token: Option<&str>) -> Self {
-        Self { expected: token.map(|t| format!("Bearer {t}").into_bytes()) }
+        Self { expected: token.map(|t| t.as_bytes().to_vec()), role: "client", failures: Default::default() }
+    }
+
+    /// The same check, naming what it guards in its log lines and sharing
+    /// its failure count with `other` (one count per process).
+    pub fn for_role(token: Option<&str>, role: &'static str, other: &ServerAuth) -> Self {
+        Self { expected: token.map(|t| t.as_bytes().to_vec()), role, failures: other.failures.clone() }
     }
 
     /// Whether requests must carry a token.
@@ -56,16 +67,36 @@ impl ServerAuth {
         self.expected.is_some()
     }
 
-    /// Checks the value of an `authorization` header (gRPC metadata or HTTP),
-    /// in constant time.
+    /// Refusals so far (of this check and of those made [`ServerAuth::for_role`] from it).
+    pub fn failures(&self) -> u64 {
+        self.failures.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// Checks the value of an `authorization` header (gRPC metadata or HTTP):
+    /// the scheme `Bearer` in any case (RFC 9110 §11.1), then the token, in
+    /// constant time. A refusal is logged and counted.
     pub fn check(&self, authorization: Option<&[u8]>) -> Result<(), Refusal> {
         let Some(expected) = &self.expected else { return Ok(()) };
-        match authorization {
-            Some(v) if same(v, expected) => Ok(()),
-            Some(_) => Err(Refusal::Wrong),
-            None => Err(Refusal::Missing),
-        }
+        let refusal = match authorization {
+            Some(v) if bearer(v).is_some_and(|t| same(t, expected)) => return Ok(()),
+            Some(_) => Refusal::Wrong,
+            None => Refusal::Missing,
+        };
+        self.failures.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        tracing::warn!(role = self.role, reason = %refusal, "authentication failed");
+        Err(refusal)
     }
+}
+
+/// The token of a `Bearer <token>` credential, the scheme in any case.
+fn bearer(value: &[u8]) -> Option<&[u8]> {
+    let space = value.iter().position(|&b| b == b' ')?;
+    let (scheme, rest) = value.split_at(space);
+    if !scheme.eq_ignore_ascii_case(b"bearer") {
+        return None;
+    }
+    let start = rest.iter().position(|&b| b != b' ')?;
+    Some(&rest[start..])
 }
 
 /// Compares without an early exit, so timing does not reveal the token.
@@ -141,5 +172,26 @@ mod tests {
         assert_eq!(server.check(Some(b"s3cret")), Err(Refusal::Wrong));
         assert_eq!(server.check(None), Err(Refusal::Missing));
         assert_eq!(ServerAuth::new(None).check(None), Ok(()));
+    }
+
+    #[test]
+    fn the_scheme_is_read_in_any_case_and_refusals_are_counted() {
+        let server = ServerAuth::new(Some("s3cret"));
+        for ok in [&b"Bearer s3cret"[..], b"bearer s3cret", b"BEARER s3cret", b"Bearer  s3cret"] {
+            assert_eq!(server.check(Some(ok)), Ok(()), "{}", String::from_utf8_lossy(ok));
+        }
+        assert_eq!(server.failures(), 0);
+        for bad in [&b"Basic s3cret"[..], b"Bearers3cret", b"Bearer ", b"bearer s3cret2"] {
+            assert_eq!(server.check(Some(bad)), Err(Refusal::Wrong), "{}", String::from_utf8_lossy(bad));
+        }
+        assert_eq!(server.check(None), Err(Refusal::Missing));
+        let worker = ServerAuth::for_role(Some("w0rker"), "worker", &server);
+        assert_eq!(
+            worker.check(Some(b"Bearer s3cret")),
+            Err(Refusal::Wrong),
+            "the client token is not a worker's"
+        );
+        assert_eq!(worker.check(Some(b"Bearer w0rker")), Ok(()));
+        assert_eq!(server.failures(), 6, "one count for both roles");
     }
 }

@@ -145,7 +145,62 @@ impl ShardResult {
     pub fn runs(&self) -> u64 {
         self.winner.len() as u64
     }
+
+    /// Checks that the tables have the shape of `runs` runs and that the
+    /// summary's sums are those of the per-run records: a report that does
+    /// not check out is refused before it reaches the cache.
+    pub fn check(&self, runs: u64) -> Result<(), ShapeError> {
+        let bad = |what: String| Err(ShapeError(what));
+        let n = self.combatants.len() as u64;
+        let sides = self.sides.len();
+        if self.runs() != runs || self.summary.runs != runs || self.rounds.len() as u64 != runs {
+            return bad(format!(
+                "{runs} runs expected, got {} winners, {} round counts and a summary of {} runs",
+                self.winner.len(),
+                self.rounds.len(),
+                self.summary.runs
+            ));
+        }
+        if self.final_hp.len() as u64 != runs.saturating_mul(n)
+            || self.dead.len() as u64 != runs.saturating_mul(n)
+        {
+            return bad(format!("per-run records of {} combatants do not cover {runs} runs", n));
+        }
+        if self.combatants.iter().any(|c| c.side >= sides) {
+            return bad("a combatant belongs to no side".into());
+        }
+        if self.summary.wins.len() != sides || self.summary.combatants.len() as u64 != n {
+            return bad("the summary's tables do not match the sides and combatants".into());
+        }
+        let mut wins = vec![0u64; sides];
+        let mut draws = 0u64;
+        for &w in &self.winner {
+            match usize::try_from(w) {
+                Ok(side) if side < sides => wins[side] += 1,
+                _ if w == -1 => draws += 1,
+                _ => return bad(format!("winner {w} is no side")),
+            }
+        }
+        if wins != self.summary.wins || draws != self.summary.draws {
+            return bad("the summary's wins and draws are not those of the runs".into());
+        }
+        if self.rounds.iter().map(|&r| u64::from(r)).sum::<u64>() != self.summary.rounds {
+            return bad("the summary's rounds are not those of the runs".into());
+        }
+        for (c, totals) in self.summary.combatants.iter().enumerate() {
+            let deaths = self.dead.iter().skip(c).step_by(n.max(1) as usize).filter(|&&d| d).count() as u64;
+            if deaths != totals.deaths {
+                return bad(format!("combatant {c}'s deaths are not those of the runs"));
+            }
+        }
+        Ok(())
+    }
 }
+
+/// Why a shard result's tables do not check out.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("inconsistent shard result: {0}")]
+pub struct ShapeError(pub String);
 
 fn totals_to_proto(c: &CombatantTotals) -> proto::CombatantTotals {
     proto::CombatantTotals {
@@ -412,5 +467,42 @@ mod tests {
         assert!(ShardResult::try_from(lying).is_err());
         let failed = ShardReport { lease: 1, key: [2; 32], outcome: Err(ShardFailure("engine bug".into())) };
         assert_eq!(ShardReport::try_from(proto::ShardReport::from(&failed)), Ok(failed));
+    }
+
+    #[test]
+    fn a_result_whose_sums_are_not_those_of_its_runs_does_not_check_out() {
+        let result = ShardResult {
+            summary: Summary {
+                runs: 2,
+                wins: vec![1, 0],
+                draws: 1,
+                rounds: 5,
+                combatants: vec![CombatantTotals { deaths: 1, ..Default::default() }],
+                summons: Vec::new(),
+            },
+            winner: vec![0, -1],
+            rounds: vec![2, 3],
+            final_hp: vec![4, -5],
+            dead: vec![false, true],
+            sides: vec!["a".into(), "b".into()],
+            combatants: vec![CombatantInfo { id: "x".into(), side: 0, hp_max: 6, start_hp: 6 }],
+        };
+        assert_eq!(result.check(2), Ok(()));
+        assert!(result.check(3).is_err(), "another run count");
+        let forge = |f: &dyn Fn(&mut ShardResult)| {
+            let mut r = result.clone();
+            f(&mut r);
+            r.check(2).unwrap_err()
+        };
+        // A win rate of 1.000 claimed over runs that say otherwise.
+        let e = forge(&|r| r.summary.wins = vec![2, 0]);
+        assert!(e.to_string().contains("wins"), "{e}");
+        forge(&|r| r.winner = vec![0, 0]);
+        forge(&|r| r.winner = vec![0, 7]);
+        forge(&|r| r.summary.rounds = 9);
+        forge(&|r| r.summary.combatants[0].deaths = 0);
+        forge(&|r| r.combatants[0].side = 2);
+        forge(&|r| r.summary.wins = vec![1]);
+        forge(&|r| r.final_hp.push(1));
     }
 }

@@ -107,7 +107,7 @@ fn through_service(sweep: &Path, workers: usize) -> Result<(Duration, u64), CliE
         };
         let server = tokio::spawn(serve(
             service.clone(),
-            ServeOptions { listener, token: None, tls: None },
+            ServeOptions { listener, token: None, worker_token: None, tls: None },
             stopped(stop_rx.clone()),
         ));
         let mut handles = Vec::new();

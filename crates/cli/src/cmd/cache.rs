@@ -1,5 +1,6 @@
 //! The cache of `pf1e run`: where it is, opening it when another pf1e has
-//! it, and `pf1e cache` (path, size, sweeps; `gc` of old journals; `clear`).
+//! it, and `pf1e cache` (path, size, sweeps; `gc` of old journals; `clear`;
+//! `verify` of every record's checksum).
 //!
 //! redb lets one process at a time open a file. A second `pf1e run` on the
 //! same cache waits for it, saying which process holds it (from the owner
@@ -49,6 +50,13 @@ pub enum CacheAction {
     },
     /// Delete the cache file: everything is computed again next time.
     Clear,
+    /// Check the checksum of every record; exit 1 when some fail.
+    Verify {
+        /// Remove the records that fail (they are computed again when next
+        /// needed; a sweep whose journal fails is removed whole).
+        #[arg(long)]
+        repair: bool,
+    },
 }
 
 /// The default cache file: `$PF1E_CACHE`, else `$XDG_CACHE_HOME/pf1e/cache.redb`,
@@ -173,7 +181,39 @@ pub fn run(args: &CacheArgs, global: &GlobalArgs) -> CliResult {
         CacheAction::Info => info(&db, args.json, lang, global.quiet),
         CacheAction::Gc { keep, interrupted } => gc(&db, keep, interrupted, args.json, lang, global.quiet),
         CacheAction::Clear => clear(&db, args.json, lang, global.quiet),
+        CacheAction::Verify { repair } => verify(&db, repair, args.json, lang, global.quiet),
     }
+}
+
+fn verify(db: &Path, repair: bool, json: bool, lang: Lang, quiet: bool) -> CliResult {
+    if !db.is_file() {
+        return Err(CliError::input(format!("{}: no such cache file", db.display())));
+    }
+    let mut cache = open_waiting(db, lang, quiet)?;
+    let report = cache.store.verify(repair)?;
+    let failed = !report.bad.is_empty() && !repair;
+    if json {
+        output::json(&report)?;
+    } else {
+        let mut out = lang.f(T::CacheVerified, &[&report.checked, &report.bad.len()]) + "\n";
+        for bad in &report.bad {
+            out += &format!("  {bad}\n");
+        }
+        if repair && report.removed > 0 {
+            out += &(lang.f(T::CacheRepaired, &[&report.removed]) + "\n");
+        } else if failed {
+            out += &(lang.t(T::CacheRepairHint).to_string() + "\n");
+        }
+        output::print(&out)?;
+    }
+    if failed {
+        return Err(CliError::environment(format!(
+            "{}: {} records failed their checksum",
+            db.display(),
+            report.bad.len()
+        )));
+    }
+    Ok(())
 }
 
 fn info(db: &Path, json: bool, lang: Lang, quiet: bool) -> CliResult {

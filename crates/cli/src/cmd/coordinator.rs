@@ -8,7 +8,7 @@ use pf1e_coordinator::scheduler::{Scheduler, SchedulerConfig};
 use pf1e_coordinator::service::{ServeOptions, Service, serve};
 use pf1e_coordinator::store::Store;
 
-use super::{runtime, shutdown_signal, token};
+use super::{runtime, shutdown_signal, token, worker_token};
 use crate::error::{CliError, CliResult};
 
 /// Arguments of `pf1e coordinator`.
@@ -27,12 +27,18 @@ pub struct CoordinatorArgs {
     /// Serve no HTTP at all (no dashboard, API, metrics or probes but --metrics-listen's).
     #[arg(long)]
     pub no_http: bool,
-    /// An extra address serving only `/metrics`, `/healthz` and `/readyz` (e.g. on a private network).
+    /// An extra address serving only `/metrics`, `/healthz` and `/readyz`, without the token
+    /// (figures only; e.g. on a private network for a scraper).
     #[arg(long)]
     pub metrics_listen: Option<String>,
     /// File holding the shared-secret token (else the PF1E_TOKEN variable; none: no authentication).
+    /// Alone, it is every caller's token, workers' included.
     #[arg(long)]
     pub token_file: Option<PathBuf>,
+    /// File holding the workers' token (else PF1E_WORKER_TOKEN): with it, the worker service
+    /// takes only this token and clients (ctl, the dashboard) only theirs.
+    #[arg(long, value_name = "FILE")]
+    pub worker_token_file: Option<PathBuf>,
     /// PEM certificate for TLS (with --tls-key).
     #[arg(long, requires = "tls_key")]
     pub tls_cert: Option<PathBuf>,
@@ -42,6 +48,9 @@ pub struct CoordinatorArgs {
     /// Lease lifetime in milliseconds; a worker silent this long loses its shards.
     #[arg(long, default_value_t = 10_000)]
     pub lease_ttl_ms: u64,
+    /// Longest a lease lives in seconds, heartbeats or not: then its shard goes to another worker.
+    #[arg(long, default_value_t = 900, value_parser = crate::args::positive::<u64>)]
+    pub max_lease_age_secs: u64,
     /// The LLM client that resolves sweeps using the LLM (nl: strategies, llm_candidates, llm_adversaries).
     #[command(flatten)]
     pub llm: crate::llm::LlmArgs,
@@ -75,6 +84,12 @@ fn read(p: &PathBuf) -> Result<Vec<u8>, CliError> {
 /// Runs `pf1e coordinator`.
 pub fn run(args: &CoordinatorArgs) -> CliResult {
     let token = token(args.token_file.as_deref())?;
+    let worker_token = worker_token(args.worker_token_file.as_deref())?;
+    if worker_token.is_some() && worker_token == token {
+        return Err(CliError::input(
+            "--worker-token-file: the workers' token must differ from the clients' token",
+        ));
+    }
     let tls = match (&args.tls_cert, &args.tls_key) {
         (Some(c), Some(k)) => Some((read(c)?, read(k)?)),
         _ => None,
@@ -82,6 +97,7 @@ pub fn run(args: &CoordinatorArgs) -> CliResult {
     let store = Store::open(&args.db)?;
     let cfg = SchedulerConfig {
         lease_ttl: Duration::from_millis(args.lease_ttl_ms.max(100)),
+        max_lease_age: Duration::from_secs(args.max_lease_age_secs),
         ..Default::default()
     };
     let mut sched = Scheduler::new(store, cfg);
@@ -89,8 +105,11 @@ pub fn run(args: &CoordinatorArgs) -> CliResult {
     if !resumed.is_empty() {
         tracing::info!(?resumed, "resumed unfinished sweeps");
     }
-    // Built at start: a bad prompt pack or LLM flag stops the coordinator here.
-    let resolver = crate::llm::sweep::resolver(&sched, &args.llm)?;
+    // Built at start: a bad prompt pack or LLM flag stops the coordinator
+    // here. Without a base URL or key no model is called: a sweep that
+    // needs one is refused at submission, saying so.
+    let resolver =
+        if args.llm.is_configured() { Some(crate::llm::sweep::resolver(&sched, &args.llm)?) } else { None };
     let rt = runtime()?;
     rt.block_on(async {
         let listener = bind(&args.listen).await?;
@@ -106,7 +125,10 @@ pub fn run(args: &CoordinatorArgs) -> CliResult {
             };
             http_listeners.push((bind(&addr).await?, Scope::Dashboard));
         }
-        let service = Service::new(sched).with_llm(resolver);
+        let service = match resolver {
+            Some(resolver) => Service::new(sched).with_llm(resolver),
+            None => Service::new(sched),
+        };
         let http =
             Http::start(&service, http_listeners, &HttpOptions { token: token.clone(), tls: tls.clone() })?;
         // The bound addresses, for scripts (port 0); a closed stdout is no reason to stop serving.
@@ -121,7 +143,7 @@ pub fn run(args: &CoordinatorArgs) -> CliResult {
         if let Some(a) = addrs.next() {
             let _ = crate::output::println(&format!("http on {a} (dashboard: {scheme}://{a}/)"));
         }
-        let opts = ServeOptions { listener, token, tls };
+        let opts = ServeOptions { listener, token, worker_token, tls };
         let served = serve(service, opts, shutdown_signal()).await.map_err(CliError::from);
         drop(http);
         served

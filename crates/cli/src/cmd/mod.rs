@@ -66,6 +66,16 @@ pub fn token(file: Option<&Path>) -> Result<Option<String>, CliError> {
     Ok(std::env::var("PF1E_TOKEN").ok().map(|t| t.trim().to_string()).filter(|t| !t.is_empty()))
 }
 
+/// The coordinator's worker token: `--worker-token-file`, else
+/// `PF1E_WORKER_TOKEN`; `None` when neither is set (the client token then
+/// serves workers too).
+pub fn worker_token(file: Option<&Path>) -> Result<Option<String>, CliError> {
+    if let Some(f) = file {
+        return Ok(read_token_file(f)?);
+    }
+    Ok(std::env::var("PF1E_WORKER_TOKEN").ok().map(|t| t.trim().to_string()).filter(|t| !t.is_empty()))
+}
+
 impl ConnectArgs {
     /// The coordinator to talk to.
     pub fn target(&self) -> Result<Target, CliError> {

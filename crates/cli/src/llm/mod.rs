@@ -63,8 +63,9 @@ pub struct LlmArgs {
     /// Price of 1,000 completion tokens in US dollars.
     #[arg(long, value_name = "USD", default_value_t = 0.0)]
     pub llm_price_out: f64,
-    /// Repairs after an invalid answer (the model gets its answer and the problems back).
-    #[arg(long, value_name = "N", default_value_t = pf1e_llm::DEFAULT_MAX_REPAIRS)]
+    /// Repairs after an invalid answer (the model gets its answer and the problems back); at most 5.
+    #[arg(long, value_name = "N", default_value_t = pf1e_llm::DEFAULT_MAX_REPAIRS,
+          value_parser = clap::value_parser!(u32).range(0..=i64::from(pf1e_llm::MAX_REPAIRS)))]
     pub llm_max_repairs: u32,
     /// Timeout of one HTTP attempt, in seconds.
     #[arg(long, value_name = "SECS", default_value_t = 30, value_parser = crate::args::positive::<u64>)]
@@ -85,18 +86,27 @@ pub struct Llm {
 }
 
 impl LlmArgs {
-    /// The client configuration (flags, else the environment, else the defaults).
-    pub fn config(&self) -> Result<LlmConfig, CliError> {
-        let flag = |name: &str| match name {
+    /// A setting: its flag, else its environment variable.
+    fn lookup(&self, name: &str) -> Option<String> {
+        let flag = match name {
             ENV_BASE_URL => self.llm_base_url.clone(),
             ENV_MODEL => self.llm_model.clone(),
             ENV_API_KEY => self.llm_api_key.clone(),
             _ => None,
         };
-        let mut config = LlmConfig::from_lookup(|name| {
-            flag(name).filter(|v| !v.trim().is_empty()).or_else(|| std::env::var(name).ok())
-        })
-        .map_err(config_error)?;
+        flag.filter(|v| !v.trim().is_empty()).or_else(|| std::env::var(name).ok())
+    }
+
+    /// Whether a base URL or an API key is set (flag or environment): no
+    /// model is called otherwise.
+    pub fn is_configured(&self) -> bool {
+        LlmConfig::is_configured(|name| self.lookup(name))
+    }
+
+    /// The client configuration (flags, else the environment, else the
+    /// defaults); an error naming what to set when no LLM is configured.
+    pub fn config(&self) -> Result<LlmConfig, CliError> {
+        let mut config = LlmConfig::from_lookup(|name| self.lookup(name)).map_err(config_error)?;
         config.timeout = Duration::from_secs(self.llm_timeout_secs);
         if self.llm_json_object {
             config.schema_mode = SchemaMode::JsonObject;

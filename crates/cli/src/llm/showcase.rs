@@ -33,9 +33,12 @@ pub struct SimLlmArgs {
     /// Play this side's turns through the model (per-turn showcase, at most 20 runs); the other sides play the default policy.
     #[arg(long, value_name = "SIDE", help_heading = "LLM")]
     pub llm_side: Option<String>,
-    /// Replay log of the showcase: every model call, as JSON lines [default: llm-showcase.jsonl].
+    /// Replay log of the showcase: every model call, as JSON lines [default: DIR/llm-showcase.jsonl with --out, else beside the cache].
     #[arg(long, value_name = "FILE", requires = "llm_side", help_heading = "LLM")]
     pub llm_log: Option<PathBuf>,
+    /// Directory of the showcase's replay log (llm-showcase.jsonl); never the current directory unless named.
+    #[arg(long, value_name = "DIR", requires = "llm_side", conflicts_with = "llm_log", help_heading = "LLM")]
+    pub out: Option<PathBuf>,
     #[command(flatten)]
     pub report: LlmReportArgs,
     #[command(flatten)]
@@ -149,6 +152,19 @@ pub fn scenario_from_json(value: &Value, file: &str) -> Result<Scenario, CliErro
     Ok(scenario)
 }
 
+/// Where the replay log goes: `--llm-log FILE`, else `--out DIR`, else
+/// beside the cache (never the current directory unasked).
+fn log_path(args: &SimLlmArgs) -> PathBuf {
+    match (&args.llm_log, &args.out) {
+        (Some(file), _) => file.clone(),
+        (None, Some(dir)) => dir.join(DEFAULT_LOG),
+        (None, None) => {
+            let cache = args.cache.llm_cache.clone().unwrap_or_else(crate::cmd::cache::default_db);
+            cache.parent().map_or_else(|| PathBuf::from(DEFAULT_LOG), |d| d.join(DEFAULT_LOG))
+        }
+    }
+}
+
 /// Runs the showcase of `pf1e sim` (`playable` and `options` as `sim` built them).
 pub fn run(
     sim: &SimArgs,
@@ -179,10 +195,17 @@ pub fn run(
     };
     let played =
         showcase.play(&playable.encounter, &playable.prepared, options, seed, runs, transcript, scenario)?;
-    let log_path = args.llm_log.clone().unwrap_or_else(|| PathBuf::from(DEFAULT_LOG));
+    let log_path = log_path(args);
+    if let Some(dir) = log_path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|e| {
+            CliError::environment(format!("{}: cannot create the log directory: {e}", dir.display()))
+        })?;
+    }
     std::fs::write(&log_path, played.log.to_jsonl()).map_err(|e| {
         CliError::environment(format!("{}: cannot write the replay log: {e}", log_path.display()))
     })?;
+    let turns = player.stats();
+    let model_turns = turns.calls.saturating_sub(turns.repairs_attempted).saturating_sub(turns.fallbacks);
 
     let encounter = &playable.encounter;
     let mut summary = Summary::new(encounter.sides.len(), encounter.combatants.len());
@@ -195,12 +218,25 @@ pub fn run(
     let block = render_showcase(&played, &stats, &log_path);
     let client = llm.client.stats();
     tracing::info!(requests = client.requests, cache_hits = client.cache_hits, "showcase calls");
+    // A showcase in which the model played no turn showed nothing of it:
+    // the battles and the log are kept, but the command fails.
+    let no_turn = || {
+        CliError::environment(format!(
+            "the model played no turn of side {side:?} ({} answers asked, {} turns fell back to the default policy; see {})",
+            turns.calls,
+            turns.fallbacks,
+            log_path.display()
+        ))
+    };
     if json_output {
         output::json(&report)?;
         output::note(block.trim_end());
-        return Ok(());
+        return if model_turns == 0 { Err(no_turn()) } else { Ok(()) };
     }
     output::print(&format!("{}\n{block}", balance::text(&report, played.transcript.as_ref(), lang)))?;
+    if model_turns == 0 {
+        return Err(no_turn());
+    }
     if args.report.llm_report {
         let facts_report = Report { transcript: None, ..report };
         let facts = format!("{}\n{block}", balance::text(&facts_report, None, lang));

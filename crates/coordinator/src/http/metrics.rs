@@ -32,10 +32,22 @@ pub fn exposition(s: &Scheduler) -> String {
         format!("{:.3}", c.runs_per_second),
     );
     metric("pf1e_sweeps_running", "gauge", "Sweeps being measured.", running.to_string());
+    metric(
+        "pf1e_reports_refused_total",
+        "counter",
+        "Shard reports refused: for a shard the worker did not hold, or with tables that do not check out.",
+        s.reports_refused().to_string(),
+    );
     out
 }
 
 pub(super) async fn metrics(State(st): State<AppState>) -> impl IntoResponse {
-    let body = exposition(&st.service.lock());
+    let mut body = exposition(&st.service.lock());
+    let name = "pf1e_auth_failures_total";
+    let _ = write!(
+        body,
+        "# HELP {name} Requests refused for a missing or wrong token (gRPC and HTTP).\n# TYPE {name} counter\n{name} {}\n",
+        st.service.auth_failures()
+    );
     ([(CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")], body)
 }

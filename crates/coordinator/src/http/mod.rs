@@ -6,7 +6,8 @@
 //! Submodules, leaves first (none imports this one): `state` (what the
 //! handlers share), `error` (JSON errors and documents), `tls` (the HTTPS
 //! listener), `assets` (the pages), `metrics` (the Prometheus exposition),
-//! `auth` (the bearer token), `api` (the JSON documents), `events` (the
+//! `auth` (the bearer token), `guard` (what a foreign web page could send
+//! through a browser), `api` (the JSON documents), `events` (the
 //! event stream).
 //!
 //! The JSON documents are the wire crate's serializable types
@@ -19,6 +20,7 @@ mod assets;
 mod auth;
 mod error;
 mod events;
+mod guard;
 mod metrics;
 mod state;
 mod tls;
@@ -33,11 +35,11 @@ use axum::routing::{get, post};
 use tokio::net::TcpListener;
 use tokio::task::JoinHandle;
 
-use pf1e_wire::auth::ServerAuth;
-
+use crate::net::{GuardedListener, Limits};
 use crate::service::Service;
 use state::AppState;
 
+pub use guard::REQUEST_HEADER;
 pub use metrics::exposition;
 pub use tls::TlsError;
 
@@ -47,7 +49,8 @@ pub enum Scope {
     /// Everything: the pages, the JSON API and its events, `/metrics`,
     /// `/healthz` and `/readyz`.
     Dashboard,
-    /// `/metrics`, `/healthz` and `/readyz` only (`--metrics-listen`).
+    /// `/metrics`, `/healthz` and `/readyz` only (`--metrics-listen`),
+    /// without the token: figures only, for a scraper.
     Metrics,
 }
 
@@ -72,11 +75,18 @@ pub enum HttpError {
 }
 
 /// The routes of a listener.
-fn router(state: AppState, scope: Scope) -> Router {
-    let mut data = Router::new().route("/metrics", get(metrics::metrics));
+fn router(state: AppState, scope: Scope, listen: SocketAddr) -> Router {
+    let mut data = Router::new();
     let mut open = Router::new().route("/healthz", get(healthz)).route("/readyz", get(readyz));
+    if scope == Scope::Metrics {
+        // The metrics-only listener holds counters and gauges, no sweep,
+        // result or name: a scraper reads it without the token (keep it on
+        // a private network; the dashboard listener's /metrics needs it).
+        open = open.route("/metrics", get(metrics::metrics));
+    }
     if scope == Scope::Dashboard {
         data = data
+            .route("/metrics", get(metrics::metrics))
             .route("/api/about", get(api::about))
             .route("/api/sweeps", get(api::sweeps))
             .route("/api/sweeps/{id}", get(api::sweep))
@@ -91,7 +101,10 @@ fn router(state: AppState, scope: Scope) -> Router {
             .route("/assets/{name}", get(assets::asset));
     }
     let data = data.route_layer(axum::middleware::from_fn_with_state(state.clone(), auth::require));
-    open.merge(data).fallback(not_found).with_state(state)
+    open.merge(data)
+        .fallback(not_found)
+        .layer(axum::middleware::from_fn(move |req, next| guard::require(listen, req, next)))
+        .with_state(state)
 }
 
 /// Liveness: the process answers.
@@ -99,13 +112,16 @@ async fn healthz() -> &'static str {
     "ok\n"
 }
 
-/// Readiness: the journal is loaded (it is before any listener opens) and
-/// the coordinator is not shutting down.
-async fn readyz(axum::extract::State(st): axum::extract::State<AppState>) -> impl IntoResponse {
-    if st.service.lock().draining() {
-        (StatusCode::SERVICE_UNAVAILABLE, "draining\n")
+/// Readiness: the journal is loaded (it is before any listener opens), the
+/// coordinator is not shutting down and its database's last write succeeded.
+async fn readyz(axum::extract::State(st): axum::extract::State<AppState>) -> axum::response::Response {
+    let s = st.service.lock();
+    if s.draining() {
+        (StatusCode::SERVICE_UNAVAILABLE, "draining\n").into_response()
+    } else if let Some(e) = s.store_failure() {
+        (StatusCode::SERVICE_UNAVAILABLE, format!("the cache database failed: {e}\n")).into_response()
     } else {
-        (StatusCode::OK, "ready\n")
+        (StatusCode::OK, "ready\n").into_response()
     }
 }
 
@@ -144,15 +160,17 @@ impl Http {
         };
         let state = AppState {
             service: service.clone(),
-            auth: ServerAuth::new(opts.token.as_deref()),
+            auth: service.auth(opts.token.as_deref(), "client"),
             started: Instant::now(),
         };
         let mut http = Http { servers: Vec::new(), addrs: Vec::new() };
         for (listener, scope) in listeners {
-            http.addrs.push(listener.local_addr().map_err(HttpError::Listener)?);
-            let app = router(state.clone(), scope);
+            let addr = listener.local_addr().map_err(HttpError::Listener)?;
+            http.addrs.push(addr);
+            let app = router(state.clone(), scope, addr);
             let task = match &acceptor {
                 None => tokio::spawn(async move {
+                    let listener = GuardedListener::new(listener, Limits::HTTP);
                     if let Err(e) = axum::serve(listener, app).await {
                         tracing::error!("HTTP server: {e}");
                     }

@@ -14,6 +14,8 @@ use tokio::task::JoinHandle;
 use tokio_rustls::TlsAcceptor;
 use tokio_rustls::server::TlsStream;
 
+use crate::net::{Guarded, GuardedListener, Limits};
+
 /// Longest a TLS handshake may take.
 const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
 
@@ -46,9 +48,10 @@ pub(super) fn acceptor(cert_pem: &[u8], key_pem: &[u8]) -> Result<TlsAcceptor, T
     Ok(TlsAcceptor::from(Arc::new(config)))
 }
 
-/// A listener whose connections arrive after their TLS handshake.
+/// A listener whose connections arrive after their TLS handshake, under
+/// the HTTP port's limits (`crate::net`).
 pub(super) struct TlsListener {
-    ready: mpsc::Receiver<(TlsStream<TcpStream>, SocketAddr)>,
+    ready: mpsc::Receiver<(TlsStream<Guarded<TcpStream>>, SocketAddr)>,
     addr: SocketAddr,
     accept_loop: JoinHandle<()>,
 }
@@ -58,16 +61,10 @@ impl TlsListener {
     pub fn new(listener: TcpListener, acceptor: TlsAcceptor) -> std::io::Result<Self> {
         let addr = listener.local_addr()?;
         let (tx, ready) = mpsc::channel(16);
+        let mut listener = GuardedListener::new(listener, Limits::HTTP);
         let accept_loop = tokio::spawn(async move {
             loop {
-                let (sock, peer) = match listener.accept().await {
-                    Ok(c) => c,
-                    Err(e) => {
-                        tracing::debug!("HTTPS accept: {e}");
-                        tokio::time::sleep(Duration::from_millis(50)).await;
-                        continue;
-                    }
-                };
+                let (sock, peer) = listener.accept_guarded().await;
                 let (acceptor, tx) = (acceptor.clone(), tx.clone());
                 tokio::spawn(async move {
                     match tokio::time::timeout(HANDSHAKE_TIMEOUT, acceptor.accept(sock)).await {
@@ -85,7 +82,7 @@ impl TlsListener {
 }
 
 impl axum::serve::Listener for TlsListener {
-    type Io = TlsStream<TcpStream>;
+    type Io = TlsStream<Guarded<TcpStream>>;
     type Addr = SocketAddr;
 
     async fn accept(&mut self) -> (Self::Io, Self::Addr) {

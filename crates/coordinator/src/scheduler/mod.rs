@@ -41,6 +41,9 @@ pub struct SchedulerConfig {
     pub worker_timeout: Duration,
     /// Check submitted scenarios with the engine's loaders.
     pub validate: bool,
+    /// Longest a lease lives, heartbeats or not: then its shard goes to
+    /// another worker (a hung shard does not stall its sweep forever).
+    pub max_lease_age: Duration,
 }
 
 impl Default for SchedulerConfig {
@@ -50,6 +53,7 @@ impl Default for SchedulerConfig {
             max_lease: 1024,
             worker_timeout: Duration::from_secs(60),
             validate: true,
+            max_lease_age: Duration::from_secs(15 * 60),
         }
     }
 }
@@ -110,6 +114,8 @@ pub struct Scheduler {
     workers: Workers,
     throughput: Throughput,
     draining: bool,
+    /// The last database error, until a write succeeds again (`/readyz`).
+    store_failed: Option<String>,
     changes: tokio::sync::watch::Sender<u64>,
 }
 
@@ -126,6 +132,7 @@ impl Scheduler {
             workers: Workers::new(),
             throughput: Throughput::default(),
             draining: false,
+            store_failed: None,
             changes: tokio::sync::watch::Sender::new(0),
         }
     }
@@ -196,11 +203,7 @@ impl Scheduler {
     /// the LLM comes back with its sentences pending: resolve them
     /// (`crate::llm::LlmResolver`) before [`Scheduler::submit_sweep`].
     pub fn check(&self, bundle: &proto::SweepBundle) -> Result<Sweep, SchedError> {
-        let sweep = Sweep::from_bundle(bundle)?;
-        if self.cfg.validate {
-            sweep.validate(&bundle.sweep_yaml)?;
-        }
-        Ok(sweep)
+        check_bundle(bundle, self.cfg.validate)
     }
 
     /// Journals and starts `sweep`, parsed from `bundle` and resolved: its
@@ -222,10 +225,22 @@ impl Scheduler {
         Ok(id)
     }
 
+    /// Starts a journaled sweep. Planning that fails (an error, or a
+    /// panic in a planner) fails this sweep, recorded with its error, and
+    /// never the coordinator: the same sweep found again at restart must
+    /// not stop it either. Only a failure to record that is an error.
     fn start(&mut self, id: u64, sweep: Sweep) -> Result<(), SchedError> {
         self.scenarios.entry(sweep.scenario.hash).or_insert_with(|| Arc::clone(&sweep.scenario));
         self.sweeps.insert(id, SweepRun::new(sweep));
-        self.pump(id)?;
+        let planned = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.pump(id)));
+        let failure = match planned {
+            Ok(Ok(())) => None,
+            Ok(Err(e)) => Some(format!("planning failed: {e}")),
+            Err(panic) => Some(format!("planning failed: {}", panic_text(panic.as_ref()))),
+        };
+        if let Some(error) = failure {
+            self.stop(id, SweepStatus::Failed, error)?;
+        }
         self.bump();
         Ok(())
     }
@@ -317,12 +332,34 @@ impl Scheduler {
         }
         tracing::warn!(sweep = id, status = status.as_str(), %error, "sweep stopped");
         run.stop(status, error);
-        self.store.update_sweep(id, &run.journal_state(), None)?;
+        let state = run.journal_state();
         for (lease, worker) in self.queue.forget_sweep(id) {
             self.workers.drop_lease(&worker, lease);
         }
         self.bump();
+        // Stopped in memory first: a database that fails here still leaves
+        // the sweep failed for every reader, not "running" forever.
+        self.store.update_sweep(id, &state, None)?;
         Ok(())
+    }
+
+    /// Stops a sweep when the database may be failing: a journal write
+    /// that fails too is logged, the sweep stays stopped in memory.
+    fn stop_unrecorded(&mut self, id: u64, error: String) {
+        if let Err(e) = self.stop(id, SweepStatus::Failed, error) {
+            tracing::error!(sweep = id, error = %e, "could not journal a failed sweep");
+        }
+    }
+
+    /// The last database error, while no write has succeeded since.
+    pub fn store_failure(&self) -> Option<&str> {
+        self.store_failed.as_deref()
+    }
+
+    /// Reports refused since the start: for a shard the worker did not
+    /// hold, or with tables that do not check out.
+    pub fn reports_refused(&self) -> u64 {
+        self.throughput.forged_reports
     }
 
     /// The LLM response cache of the scheduler's database.
@@ -388,7 +425,8 @@ impl Scheduler {
         }
         let deadline = now + self.cfg.lease_ttl;
         while out.len() < max {
-            let Some(lease) = self.queue.lease(worker, deadline) else { break };
+            let latest = now.checked_add(self.cfg.max_lease_age);
+            let Some(lease) = self.queue.lease_until(worker, deadline, latest) else { break };
             w.leases.insert(lease.id);
             out.push(lease);
         }
@@ -427,7 +465,9 @@ impl Scheduler {
 
     /// Records shard reports. A report for a shard nobody waits for (a
     /// duplicate, a late report, a cancelled sweep) is acknowledged and
-    /// ignored. Returns (accepted, ignored).
+    /// ignored. So is a report from a worker that does not hold the lease
+    /// it names for that shard (a forged or expired one), and a result
+    /// whose tables do not check out. Returns (accepted, ignored).
     pub fn report(
         &mut self,
         worker: &str,
@@ -442,36 +482,57 @@ impl Scheduler {
         let mut failures = Vec::new();
         for r in reports {
             let key = r.key;
-            self.release(worker, r.lease, key);
+            if !self.queue.holds(worker, r.lease, &key) {
+                if self.queue.spec(&key).is_some() {
+                    tracing::warn!(
+                        worker,
+                        lease = r.lease,
+                        "report for a shard this worker does not hold ignored"
+                    );
+                    self.throughput.forged_reports += 1;
+                }
+                ignored += 1;
+                continue;
+            }
             let Some(spec) = self.queue.spec(&key) else {
                 ignored += 1;
                 continue;
             };
-            if good.iter().any(|(k, _)| *k == key) {
-                ignored += 1;
-                continue;
-            }
+            let runs = spec.runs.end - spec.runs.start;
             match r.outcome {
                 Err(error) => {
-                    failures.push((key, error));
+                    self.release(worker, r.lease, key);
+                    failures.push((key, bounded(&error.to_string())));
                     accepted += 1;
                 }
-                Ok(result) if result.runs() == spec.runs.end - spec.runs.start => {
-                    good.push((key, result));
-                    accepted += 1;
-                }
-                Ok(result) => {
-                    tracing::warn!(
-                        worker,
-                        runs = result.runs(),
-                        "shard result with the wrong number of runs ignored"
-                    );
-                    ignored += 1;
-                }
+                Ok(result) => match result.check(runs) {
+                    Ok(()) => {
+                        good.push((key, result));
+                        accepted += 1;
+                    }
+                    Err(e) => {
+                        // The shard goes back to the queue for another worker.
+                        self.release(worker, r.lease, key);
+                        tracing::warn!(worker, error = %e, "shard result that does not check out ignored");
+                        self.throughput.forged_reports += 1;
+                        ignored += 1;
+                    }
+                },
             }
         }
         let refs: Vec<(ShardKey, &ShardResult)> = good.iter().map(|(k, r)| (*k, r)).collect();
-        self.store.put_shards(&refs)?;
+        if let Err(e) = self.store.put_shards(&refs) {
+            // The database failed: the sweeps waiting for these shards fail
+            // with its error instead of waiting forever, and `/readyz` says
+            // the coordinator is not ready until a write succeeds again.
+            self.store_failed = Some(e.to_string());
+            let sweeps: BTreeSet<u64> = good.iter().flat_map(|(k, _)| self.queue.sweeps_waiting(k)).collect();
+            for sweep in sweeps {
+                self.stop_unrecorded(sweep, format!("the cache database failed: {e}"));
+            }
+            return Err(e.into());
+        }
+        self.store_failed = None;
         if let Some(w) = self.workers.get_mut(worker) {
             w.shards_done += good.len() as u64;
         }
@@ -614,3 +675,36 @@ impl Scheduler {
 
 #[cfg(test)]
 mod tests;
+
+/// Parses and validates a bundle (against the engine when `validate`)
+/// without a scheduler: a server calls it outside the scheduler's lock, so
+/// a large sweep file never stalls leases and reports.
+pub fn check_bundle(bundle: &proto::SweepBundle, validate: bool) -> Result<Sweep, SchedError> {
+    let sweep = Sweep::from_bundle(bundle)?;
+    if validate {
+        sweep.validate(&bundle.sweep_yaml)?;
+    }
+    Ok(sweep)
+}
+
+/// The longest error text a worker's failure report keeps.
+const MAX_ERROR_TEXT: usize = 1000;
+
+/// `text` cut to [`MAX_ERROR_TEXT`] characters, on one line.
+fn bounded(text: &str) -> String {
+    let one_line: String = text.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
+    if one_line.chars().count() <= MAX_ERROR_TEXT {
+        return one_line;
+    }
+    one_line.chars().take(MAX_ERROR_TEXT).chain("…".chars()).collect()
+}
+
+/// The message of a caught panic, bounded.
+fn panic_text(panic: &(dyn std::any::Any + Send)) -> String {
+    let text = panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a planner panicked".into());
+    text.chars().take(500).collect()
+}

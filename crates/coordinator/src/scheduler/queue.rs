@@ -26,6 +26,8 @@ struct LeaseInfo {
     key: ShardKey,
     worker: String,
     deadline: Instant,
+    /// No heartbeat extends the lease past this (its maximum age).
+    latest: Option<Instant>,
 }
 
 /// A lease taken back from a worker: its id and the worker that held it.
@@ -63,8 +65,15 @@ impl ShardQueue {
         self.queue.len()
     }
 
-    /// Leases the next waiting shard to `worker` until `deadline`.
+    /// Leases the next waiting shard to `worker` until `deadline`, with no maximum age.
+    #[cfg(test)]
     pub fn lease(&mut self, worker: &str, deadline: Instant) -> Option<Lease> {
+        self.lease_until(worker, deadline, None)
+    }
+
+    /// Leases the next waiting shard to `worker` until `deadline`;
+    /// heartbeats extend it up to `latest` at most.
+    pub fn lease_until(&mut self, worker: &str, deadline: Instant, latest: Option<Instant>) -> Option<Lease> {
         loop {
             let key = self.queue.pop_front()?;
             let Some(p) = self.pending.get_mut(&key) else { continue };
@@ -74,7 +83,7 @@ impl ShardQueue {
             let id = self.next_lease;
             self.next_lease += 1;
             p.lease = Some(id);
-            self.leases.insert(id, LeaseInfo { key, worker: worker.to_string(), deadline });
+            self.leases.insert(id, LeaseInfo { key, worker: worker.to_string(), deadline, latest });
             self.next_expiry = Some(self.next_expiry.map_or(deadline, |t| t.min(deadline)));
             return Some(Lease { id, key, spec: p.spec.clone() });
         }
@@ -113,11 +122,14 @@ impl ShardQueue {
         dropped
     }
 
-    /// Moves the deadline of leases `ids` to `deadline`.
+    /// Moves the deadline of leases `ids` to `deadline`, never past their
+    /// maximum age: a shard that hangs while its worker still heartbeats is
+    /// taken back then and leased again.
     pub fn extend(&mut self, ids: &BTreeSet<u64>, deadline: Instant) {
         for id in ids {
             if let Some(l) = self.leases.get_mut(id) {
-                l.deadline = deadline;
+                l.deadline = l.latest.map_or(deadline, |latest| deadline.min(latest));
+                self.next_expiry = Some(self.next_expiry.map_or(l.deadline, |t| t.min(l.deadline)));
             }
         }
     }
@@ -133,6 +145,11 @@ impl ShardQueue {
             }
             _ => false,
         }
+    }
+
+    /// Whether `worker` holds lease `id`, and it is for shard `key`.
+    pub fn holds(&self, worker: &str, id: u64, key: &ShardKey) -> bool {
+        self.leases.get(&id).is_some_and(|l| l.worker == worker && l.key == *key)
     }
 
     /// Takes lease `id` back whoever holds it; whether its shard went back to the queue.
@@ -262,6 +279,25 @@ mod tests {
         assert!(!q.release("w1", b.id, b.key), "only its holder releases a lease");
         assert!(q.release("w2", b.id, b.key));
         assert_eq!(q.lease("w3", t0 + Duration::from_secs(9)).unwrap().key, b.key);
+    }
+
+    #[test]
+    fn a_lease_kept_alive_by_heartbeats_is_taken_back_at_its_maximum_age() {
+        let mut q = ShardQueue::new();
+        let t0 = Instant::now();
+        q.want([1; 32], spec, waiter(1, 1));
+        let s = Duration::from_secs;
+        let a = q.lease_until("w1", t0 + s(10), Some(t0 + s(60))).unwrap();
+        let ids = BTreeSet::from([a.id]);
+        // Heartbeats every 5 s keep it alive...
+        for t in (5..=55).step_by(5) {
+            assert!(q.expire(t0 + s(t)).is_empty(), "alive at {t} s");
+            q.extend(&ids, t0 + s(t + 10));
+        }
+        // ...until its maximum age: then another worker gets the shard.
+        assert_eq!(q.expire(t0 + s(60)), vec![(a.id, "w1".to_string())]);
+        assert_eq!(q.lease("w2", t0 + s(70)).unwrap().key, a.key);
+        assert!(!q.holds("w1", a.id, &a.key));
     }
 
     #[test]

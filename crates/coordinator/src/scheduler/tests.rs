@@ -237,3 +237,30 @@ fn live_results_follow_a_running_sweep_and_stop_when_it_ends() {
     assert_eq!(done.status, SweepStatus::Done);
     assert!(sched.live_results(id).is_none(), "an ended sweep's results are final");
 }
+
+#[test]
+fn a_journaled_sweep_that_no_longer_validates_fails_alone_at_restart() {
+    // A sweep journaled before budgets were checked (`runs` far over the
+    // default budget): the restarted coordinator records it as failed with
+    // its error and keeps serving the others.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("c.redb");
+    let mut b = bundle(4);
+    b.sweep_yaml = b.sweep_yaml.replace("runs: 10", "runs: 99999999999100");
+    let state = crate::store::JournalState {
+        name: "t".into(),
+        status: SweepStatus::Running,
+        error: String::new(),
+        planners: Vec::new(),
+        stats: None,
+        llm: Default::default(),
+    };
+    let bad = Store::open(&path).unwrap().create_sweep(&b, &state).unwrap();
+    let mut sched = Scheduler::new(Store::open(&path).unwrap(), cfg());
+    assert_eq!(sched.resume().unwrap(), Vec::<u64>::new());
+    let info = sched.info(bad, false).unwrap();
+    assert_eq!(info.status, SweepStatus::Failed);
+    assert!(info.error.contains("default budget"), "{}", info.error);
+    let good = run_to_end(&mut sched, bundle(4));
+    assert_eq!(good.status, SweepStatus::Done);
+}

@@ -15,6 +15,9 @@ pub(super) struct Throughput {
     pub cache_hits: u64,
     /// Battles computed by workers.
     pub runs_done: u64,
+    /// Reports refused: for a shard the worker did not hold, or whose
+    /// tables do not check out.
+    pub forged_reports: u64,
     /// Battles of each computed shard, by arrival, over the window.
     window: VecDeque<(Instant, u64)>,
 }

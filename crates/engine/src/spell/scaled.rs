@@ -32,7 +32,7 @@ pub struct Formula {
 impl Formula {
     /// Parses a formula.
     pub fn parse(text: &str) -> Result<Self, crate::dice::DiceError> {
-        Ok(Self { text: text.to_string(), expr: DiceExpr::parse(text)? })
+        Ok(Self { text: text.to_string(), expr: DiceExpr::parse_signed(text)? })
     }
 
     /// A constant.
