@@ -71,7 +71,11 @@ fn a_sweep_without_a_bound_is_refused_at_once_and_one_journaled_before_fails_alo
     // as failed with its error, and serves the next sweep.
     let db = fx.path("c.redb");
     {
-        let bundle = pf1e_coordinator::sweep::bundle_from_disk(&huge).unwrap();
+        // Bundled as an older version would: the small sweep's files with the
+        // huge sweep's text (today's bundling refuses it).
+        let mut bundle = pf1e_coordinator::sweep::bundle_from_disk(&fx.sweep()).unwrap();
+        bundle.sweep_yaml = std::fs::read_to_string(&huge).unwrap();
+        bundle.sweep_path = huge.display().to_string();
         let state = pf1e_coordinator::store::JournalState {
             name: "e2e".into(),
             status: pf1e_coordinator::store::SweepStatus::Running,

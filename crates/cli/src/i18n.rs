@@ -350,8 +350,8 @@ catalogue! {
     TiedWithNone => "no other plan tied at 3σ", "aucun autre plan à égalité à 3σ";
     TiedWithOne => "tied at 3σ with 1 other", "à égalité à 3σ avec 1 autre";
     TiedWithMany => "tied at 3σ with {} others", "à égalité à 3σ avec {} autres";
-    LeversMatter => "the levers that matter: {}", "les leviers qui comptent : {}";
-    NoLeverMatters => "no lever changed the outcome", "aucun levier n'a changé l'issue";
+    LeversMatter => "the levers that matter (significant differences): {}", "les leviers qui comptent (écarts significatifs) : {}";
+    NoLeverMatters => "no lever made a significant difference", "aucun levier n'a fait d'écart significatif";
     OptimizeNote => "adversary {}; {} strategies measured in {} runs, {} distinct results",
         "adversaire {} ; {} stratégies mesurées en {} combats, {} résultats distincts";
     TopNote => "showing the top {} of {} rows (--top N to see more)", "les {} premières lignes sur {} (--top N pour en voir plus)";

@@ -90,10 +90,12 @@ fn text_report_on_bundled_data_in_a_french_locale() {
     assert!(lines[7].starts_with("Victoires monsters : "), "{out}");
     assert!(lines[8].starts_with("Nuls : "), "{out}");
     assert!(lines[9].starts_with("Rounds moyens : "), "{out}");
-    assert_eq!(lines[11], "Attrition moyenne par combattant :");
-    assert!(lines[12].starts_with("Combattant  Camp"), "{out}");
-    assert!(lines[13].starts_with("----------"), "{out}");
-    let ids: Vec<&str> = lines[14..].iter().map(|l| l.split_whitespace().next().unwrap_or("")).collect();
+    assert!(lines[10].starts_with("Difficulté selon le livre : "), "{out}");
+    assert!(lines[11].starts_with("Simulé pour players : victoire "), "{out}");
+    assert_eq!(lines[13], "Attrition moyenne par combattant :");
+    assert!(lines[14].starts_with("Combattant  Camp"), "{out}");
+    assert!(lines[15].starts_with("----------"), "{out}");
+    let ids: Vec<&str> = lines[16..].iter().map(|l| l.split_whitespace().next().unwrap_or("")).collect();
     assert_eq!(ids, ["goblin", "goblin-2", "goblin-3", "orc", "orc-2"]);
     // Wins and draws account for every battle: "(N)" after each rate.
     let count = |line: &str| -> u64 {

@@ -926,7 +926,7 @@ mod tests {
         assert!(first.starts_with("best plan: lowest_hp, retreat=0.5 — P(no PC dies) 92.0% ["), "{first}");
         assert!(first.contains("], P(win) 0.0%; "), "the win rate is always said: {first}");
         assert!(
-            first.contains("; tied at 3σ with 21 others; the levers that matter: retreat, target"),
+            first.contains("; tied at 3σ with 21 others; the levers that matter (significant differences): retreat, target"),
             "{first}"
         );
         // One row lists the three strategies that played identically.
@@ -969,7 +969,7 @@ mod tests {
             "{text}"
         );
         assert!(
-            text.contains(" ; à égalité à 3σ avec 21 autres ; les leviers qui comptent : retreat, target"),
+            text.contains(" ; à égalité à 3σ avec 21 autres ; les leviers qui comptent (écarts significatifs) : retreat, target"),
             "{text}"
         );
         assert!(text.contains("Rang  Stratégie"), "{text}");

@@ -115,7 +115,7 @@ mod tests {
         let expected = [
             "=== Déroulé du premier combat ===",
             "Round  Combattant  Message",
-            "-----  ----------  -----------------------------------------------",
+            "-----  ----------  ---------------------------------------------",
             "initiative : orc d20=19+0=19",
             "    1  orc         déplacement (1,15)->(2,14)",
             "    1  goblin      short bow contre orc d20=9+4=13 CA 17 -> RATÉ",

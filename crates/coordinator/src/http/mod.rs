@@ -100,8 +100,14 @@ fn router(state: AppState, scope: Scope, listen: SocketAddr) -> Router {
             .route("/sweeps/{id}", get(assets::sweep_page))
             .route("/assets/{name}", get(assets::asset));
     }
-    let data = data.route_layer(axum::middleware::from_fn_with_state(state.clone(), auth::require));
-    open.merge(data)
+    // The metrics-only listener has no token-guarded route: axum refuses a
+    // route layer on an empty router.
+    let router = if scope == Scope::Dashboard {
+        open.merge(data.route_layer(axum::middleware::from_fn_with_state(state.clone(), auth::require)))
+    } else {
+        open
+    };
+    router
         .fallback(not_found)
         .layer(axum::middleware::from_fn(move |req, next| guard::require(listen, req, next)))
         .with_state(state)

@@ -438,8 +438,12 @@ fn battles(
         .map(|seed| {
             let mut rng = crate::rng::SeededRng::for_run(11, seed);
             let mut events = Vec::new();
-            let mut e =
-                crate::combat::engine::Engine::new(&prep, &SimOptions::default(), &mut rng, Some(&mut events));
+            let mut e = crate::combat::engine::Engine::new(
+                &prep,
+                &SimOptions::default(),
+                &mut rng,
+                Some(&mut events),
+            );
             e.run(&mut crate::combat::DefaultPolicy);
             drop(e);
             super::support::english(&prep, &events)
