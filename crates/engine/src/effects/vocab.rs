@@ -170,6 +170,20 @@ named_enum! {
     }
 }
 
+impl ModTarget {
+    /// What each negative level takes 1 from: attack rolls, saving throws,
+    /// skill and ability checks, CMB and CMD (SRD, Universal Monster Rules,
+    /// "Energy Drain and Negative Levels"). Spells and monsters share it.
+    pub const NEGATIVE_LEVEL: [ModTarget; 6] = [
+        ModTarget::Attack,
+        ModTarget::Saves,
+        ModTarget::Skills,
+        ModTarget::Cmb,
+        ModTarget::Cmd,
+        ModTarget::AbilityChecks,
+    ];
+}
+
 named_enum! {
     /// When a conditioned modifier applies; a modifier with no condition
     /// always applies.

@@ -209,17 +209,10 @@ impl<R: Dice> Engine<'_, '_, R> {
         let total = self.st.fighters[t].monster.negative_levels + levels;
         self.st.fighters[t].monster.negative_levels = total;
         say!(self, t, "gains {levels} negative level(s) ({total} in all)");
-        let mods = [
-            ModTarget::Attack,
-            ModTarget::Saves,
-            ModTarget::Skills,
-            ModTarget::Cmb,
-            ModTarget::Cmd,
-            ModTarget::AbilityChecks,
-        ]
-        .into_iter()
-        .map(|target| Mod::new(target, -(total as i32), BonusType::Untyped))
-        .collect();
+        let mods = ModTarget::NEGATIVE_LEVEL
+            .into_iter()
+            .map(|target| Mod::new(target, -(total as i32), BonusType::Untyped))
+            .collect();
         // One effect carries the running total (it replaces the previous one).
         self.apply_effect(t, Fx::new("negative levels", Duration::UntilRemoved).with_mods(mods), None);
         self.gain_temp_hp(a, TEMP_HP_PER_NEGATIVE_LEVEL * n, name);

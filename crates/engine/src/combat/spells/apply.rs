@@ -394,14 +394,7 @@ impl<R: Dice> Engine<'_, '_, R> {
                     return;
                 }
                 let part = pack.separate(None, Some("negative levels"));
-                for target in [
-                    ModTarget::Attack,
-                    ModTarget::Saves,
-                    ModTarget::Skills,
-                    ModTarget::Cmb,
-                    ModTarget::Cmd,
-                    ModTarget::AbilityChecks,
-                ] {
+                for target in ModTarget::NEGATIVE_LEVEL {
                     part.mods.push(Mod::new(target, -n, BonusType::Untyped));
                 }
                 say!(self, t, "gains {n} negative level(s)");
