@@ -83,6 +83,21 @@ impl<S> Guarded<S> {
         self.deadline.as_mut().reset(next);
     }
 
+    /// A write's outcome: bytes written on a started connection count as
+    /// activity; a peer that reads nothing is as idle as one that sends nothing.
+    fn wrote(&mut self, cx: &mut Context<'_>, polled: Poll<io::Result<usize>>) -> Poll<io::Result<usize>> {
+        match polled {
+            Poll::Ready(Ok(n)) => {
+                if n > 0 && self.started {
+                    self.active();
+                }
+                Poll::Ready(Ok(n))
+            }
+            Poll::Ready(Err(e)) => Poll::Ready(Err(e)),
+            Poll::Pending => self.expired(cx).map(Err),
+        }
+    }
+
     fn expired(&mut self, cx: &mut Context<'_>) -> Poll<io::Error> {
         match self.deadline.as_mut().poll(cx) {
             Poll::Ready(()) => {
@@ -116,17 +131,8 @@ impl<S: AsyncRead + Unpin> AsyncRead for Guarded<S> {
 
 impl<S: AsyncWrite + Unpin> AsyncWrite for Guarded<S> {
     fn poll_write(mut self: Pin<&mut Self>, cx: &mut Context<'_>, data: &[u8]) -> Poll<io::Result<usize>> {
-        match Pin::new(&mut self.inner).poll_write(cx, data) {
-            Poll::Ready(Ok(n)) => {
-                if n > 0 && self.started {
-                    self.active();
-                }
-                Poll::Ready(Ok(n))
-            }
-            Poll::Ready(Err(e)) => Poll::Ready(Err(e)),
-            // A peer that reads nothing is as idle as one that sends nothing.
-            Poll::Pending => self.expired(cx).map(Err),
-        }
+        let polled = Pin::new(&mut self.inner).poll_write(cx, data);
+        self.wrote(cx, polled)
     }
 
     fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
@@ -142,16 +148,8 @@ impl<S: AsyncWrite + Unpin> AsyncWrite for Guarded<S> {
         cx: &mut Context<'_>,
         bufs: &[io::IoSlice<'_>],
     ) -> Poll<io::Result<usize>> {
-        match Pin::new(&mut self.inner).poll_write_vectored(cx, bufs) {
-            Poll::Ready(Ok(n)) => {
-                if n > 0 && self.started {
-                    self.active();
-                }
-                Poll::Ready(Ok(n))
-            }
-            Poll::Ready(Err(e)) => Poll::Ready(Err(e)),
-            Poll::Pending => self.expired(cx).map(Err),
-        }
+        let polled = Pin::new(&mut self.inner).poll_write_vectored(cx, bufs);
+        self.wrote(cx, polled)
     }
 
     fn is_write_vectored(&self) -> bool {
