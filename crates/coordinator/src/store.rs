@@ -429,33 +429,24 @@ impl Store {
                         }
                     }
                 }
-                let bundles = txn.open_table(SWEEP_BUNDLES).ctx(p, "verify")?;
-                for entry in bundles.iter().ctx(p, "verify")? {
-                    let (k, v) = entry.ctx(p, "verify")?;
-                    report.checked += 1;
-                    if seal::open(BUNDLES_NAME, &k.value().to_le_bytes(), v.value()).is_none() {
-                        report.bad.push(format!("{BUNDLES_NAME}/{}", k.value()));
-                        bad_sweeps.push(k.value());
-                    }
+                // The three journal tables differ only in their value type
+                // (bytes or text), hence a macro rather than a generic helper.
+                macro_rules! verify_journal {
+                    ($table:expr, $name:expr, $open:path) => {
+                        let table = txn.open_table($table).ctx(p, "verify")?;
+                        for entry in table.iter().ctx(p, "verify")? {
+                            let (k, v) = entry.ctx(p, "verify")?;
+                            report.checked += 1;
+                            if $open($name, &k.value().to_le_bytes(), v.value()).is_none() {
+                                report.bad.push(format!("{}/{}", $name, k.value()));
+                                bad_sweeps.push(k.value());
+                            }
+                        }
+                    };
                 }
-                let states = txn.open_table(SWEEP_STATE).ctx(p, "verify")?;
-                for entry in states.iter().ctx(p, "verify")? {
-                    let (k, v) = entry.ctx(p, "verify")?;
-                    report.checked += 1;
-                    if seal::open_text(STATE_NAME, &k.value().to_le_bytes(), v.value()).is_none() {
-                        report.bad.push(format!("{STATE_NAME}/{}", k.value()));
-                        bad_sweeps.push(k.value());
-                    }
-                }
-                let results = txn.open_table(SWEEP_RESULTS).ctx(p, "verify")?;
-                for entry in results.iter().ctx(p, "verify")? {
-                    let (k, v) = entry.ctx(p, "verify")?;
-                    report.checked += 1;
-                    if seal::open(RESULTS_NAME, &k.value().to_le_bytes(), v.value()).is_none() {
-                        report.bad.push(format!("{RESULTS_NAME}/{}", k.value()));
-                        bad_sweeps.push(k.value());
-                    }
-                }
+                verify_journal!(SWEEP_BUNDLES, BUNDLES_NAME, seal::open);
+                verify_journal!(SWEEP_STATE, STATE_NAME, seal::open_text);
+                verify_journal!(SWEEP_RESULTS, RESULTS_NAME, seal::open);
             }
             if repair && !report.bad.is_empty() {
                 let txn = self.db.begin_write().ctx(p, "repair")?;
