@@ -215,6 +215,25 @@ pub fn strategy(bytes: &[u8]) {
     let _ = pf1e_engine::strategy::StrategySpec::parse(&text(bytes));
 }
 
+/// The dice notation (`DiceExpr::parse` and `parse_signed`): whatever it
+/// accepts, its bounds and its rolls stay within `i32` (a wrapped total
+/// would panic here, in a debug build).
+pub fn dice(bytes: &[u8]) {
+    let text = text(bytes);
+    let parsed =
+        [pf1e_engine::dice::DiceExpr::parse(&text), pf1e_engine::dice::DiceExpr::parse_signed(&text)];
+    for expr in parsed.into_iter().flatten() {
+        let (lo, hi) = (expr.min(), expr.max());
+        assert!(lo <= hi, "{text:?}: min {lo} above max {hi}");
+        let mut rng = pf1e_engine::rng::SeededRng::for_run(1, 0);
+        for _ in 0..4 {
+            let v = expr.roll(&mut rng);
+            assert!((lo..=hi).contains(&v), "{text:?}: rolled {v} outside [{lo}, {hi}]");
+        }
+        let _ = expr.mean();
+    }
+}
+
 /// The reference map and combatants of the scenario targets.
 fn reference_files() -> (Vec<u8>, Vec<u8>, Vec<u8>) {
     let read = |p: &str| std::fs::read(data_dir().join(p)).unwrap_or_default();

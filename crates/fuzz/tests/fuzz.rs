@@ -57,6 +57,19 @@ fuzz!(
 );
 
 fuzz!(
+    /// Dice notation, as every data file writes damage and healing.
+    the_dice_parser_never_panics_nor_wraps,
+    vec![
+        b"1d6".to_vec(),
+        b"2d8+4".to_vec(),
+        b"-1d6".to_vec(),
+        b"1000d1000+2147483647".to_vec(),
+        b"3d6 + 1d4 - 2".to_vec(),
+    ],
+    pf1e_fuzz::dice
+);
+
+fuzz!(
     /// Strategy specs, as sweep files and the command line write them.
     the_strategy_spec_parser_never_panics,
     vec![
