@@ -12,12 +12,17 @@ pub const TIMEOUT: Duration = Duration::from_secs(240);
 
 /// The `pf1e` binary next to the test executable (target/<profile>/pf1e).
 pub fn pf1e_bin() -> PathBuf {
+    sibling_bin("pf1e", "pf1e-cli")
+}
+
+/// A binary of the workspace next to the test executable, built by `package`.
+fn sibling_bin(name: &str, package: &str) -> PathBuf {
     let exe = std::env::current_exe().expect("current test executable");
     let dir = exe.parent().and_then(Path::parent).expect("target/<profile>/deps/..");
-    let bin = dir.join(format!("pf1e{}", std::env::consts::EXE_SUFFIX));
+    let bin = dir.join(format!("{name}{}", std::env::consts::EXE_SUFFIX));
     assert!(
         bin.exists(),
-        "the pf1e binary is missing at {}: run `cargo build -p pf1e-cli` (or `cargo test --workspace`) first",
+        "the {name} binary is missing at {}: run `cargo build -p {package}` (or `cargo test --workspace`) first",
         bin.display()
     );
     bin
@@ -187,6 +192,16 @@ pub fn start_worker(url: &str, extra: &[&str], env: &[(&str, &str)]) -> Proc {
     }
     cmd.stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::inherit());
     Proc { child: cmd.spawn().expect("spawn worker"), name: "worker".into() }
+}
+
+/// The standalone `pf1e-worker` binary (the worker image's entry point),
+/// connected to `url`.
+pub fn start_worker_bin(url: &str, extra: &[&str]) -> Proc {
+    let mut cmd = Command::new(sibling_bin("pf1e-worker", "pf1e-worker-bin"));
+    cmd.env_remove("PF1E_TOKEN").env_remove("PF1E_COORDINATOR").env("RUST_LOG", "warn");
+    cmd.args(["--coordinator", url]).args(extra);
+    cmd.stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::inherit());
+    Proc { child: cmd.spawn().expect("spawn pf1e-worker"), name: "pf1e-worker".into() }
 }
 
 /// `pf1e ctl --coordinator URL ARGS...` to its end.

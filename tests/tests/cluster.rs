@@ -1,7 +1,7 @@
 //! A coordinator and real workers: results equal the embedded mode's,
 //! whatever dies on the way; a resubmitted sweep comes from the cache.
 
-use pf1e_e2e::{Fixture, ctl, json_of, start_coordinator, start_worker, status, wait_for};
+use pf1e_e2e::{Fixture, ctl, json_of, start_coordinator, start_worker, start_worker_bin, status, wait_for};
 
 fn submit(url: &str, sweep: &std::path::Path, watch: bool) -> String {
     let path = sweep.to_str().expect("utf-8 path");
@@ -30,13 +30,21 @@ fn two_workers_match_the_embedded_mode_and_a_resubmission_comes_from_the_cache()
     let fx = Fixture::new("cluster", 12, 3);
     let reference = fx.embedded_results();
     let c = start_coordinator(&fx.path("c.redb"), "127.0.0.1:0", &[], &[]);
+    // One worker of the all-in-one binary, one of the worker image's own binary.
     let _w1 = start_worker(&c.url, &["--threads", "1"], &[]);
-    let _w2 = start_worker(&c.url, &["--threads", "1"], &[]);
+    let _w2 = start_worker_bin(&c.url, &["--threads", "1", "--name", "standalone"]);
 
     let id = submit(&c.url, &fx.sweep(), true);
     let doc = results(&c.url, &id);
     assert_eq!(doc["results"], reference, "cluster and embedded results differ");
     assert_eq!(doc["status"], "done");
+    let workers = json_of(&ctl(&c.url, &["workers", "--json"]));
+    let standalone = workers.as_array().and_then(|ws| ws.iter().find(|w| w["name"] == "standalone"));
+    assert_eq!(
+        standalone.map(|w| w["threads"].clone()),
+        Some(1.into()),
+        "the pf1e-worker binary registered: {workers}"
+    );
     assert_eq!(
         (stat(&doc, "shards_total"), stat(&doc, "shards_computed"), stat(&doc, "shards_from_cache")),
         (8, 8, 0)

@@ -138,7 +138,12 @@ impl From<HttpError> for CliError {
 impl From<ConnectError> for CliError {
     fn from(e: ConnectError) -> Self {
         match e {
-            ConnectError::Url { .. } | ConnectError::Tls { .. } => Self::input(e),
+            ConnectError::Url { .. }
+            | ConnectError::Tls { .. }
+            | ConnectError::NoCoordinator
+            | ConnectError::Malformed { .. }
+            | ConnectError::Token(_)
+            | ConnectError::CaFile { .. } => Self::input(e),
             ConnectError::Unreachable { .. } => Self::environment(e),
         }
     }

@@ -5,6 +5,8 @@
 
 pub mod executor;
 pub mod remote;
+pub mod signal;
 
 pub use executor::EngineEvaluator;
 pub use remote::{WorkerConfig, WorkerError, run};
+pub use signal::shutdown_signal;

@@ -31,6 +31,28 @@ pub struct WorkerConfig {
     pub max_batch: Option<usize>,
 }
 
+impl WorkerConfig {
+    /// A worker of this engine's rules: `threads` defaults to every core,
+    /// `name` to the host name (then `worker`).
+    pub fn new(
+        target: Target,
+        threads: Option<usize>,
+        name: Option<String>,
+        max_batch: Option<usize>,
+    ) -> Self {
+        let threads =
+            threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
+        let name = name.unwrap_or_else(|| {
+            std::fs::read_to_string("/etc/hostname")
+                .map(|h| h.trim().to_string())
+                .ok()
+                .filter(|h| !h.is_empty())
+                .unwrap_or_else(|| "worker".into())
+        });
+        Self { target, threads, name, rules_version: pf1e_engine::RULES_VERSION.to_string(), max_batch }
+    }
+}
+
 /// Why a worker stopped.
 #[derive(Debug, thiserror::Error)]
 pub enum WorkerError {

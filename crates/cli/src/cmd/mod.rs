@@ -15,8 +15,7 @@ pub mod worker;
 
 use std::path::{Path, PathBuf};
 
-use pf1e_wire::auth::{ClientAuth, read_token_file};
-use pf1e_wire::client::Target;
+use pf1e_wire::client::{Target, TargetSettings, token_from};
 
 use crate::error::CliError;
 
@@ -35,61 +34,27 @@ pub struct ConnectArgs {
     pub tls_ca: Option<PathBuf>,
 }
 
-/// Refuses a coordinator URL whose scheme is neither `http` nor `https`
-/// (a bare `host:port` means `http://host:port`).
-pub fn check_url(url: &str) -> Result<(), CliError> {
-    let bad = |why: &str| {
-        CliError::input(format!(
-            "invalid coordinator URL {url:?}: {why} (expected http://HOST:PORT or https://HOST:PORT; check --coordinator or PF1E_COORDINATOR)"
-        ))
-    };
-    match url.split_once("://") {
-        Some((scheme, rest)) => {
-            if !scheme.eq_ignore_ascii_case("http") && !scheme.eq_ignore_ascii_case("https") {
-                return Err(bad(&format!("unsupported scheme {scheme:?}")));
-            }
-            if rest.is_empty() || rest.starts_with('/') || rest.starts_with(':') {
-                return Err(bad("no host"));
-            }
-            Ok(())
-        }
-        None if url.trim().is_empty() => Err(bad("empty")),
-        None => Ok(()),
-    }
-}
-
 /// The token: `--token-file`, else `PF1E_TOKEN`, else none.
 pub fn token(file: Option<&Path>) -> Result<Option<String>, CliError> {
-    if let Some(f) = file {
-        return Ok(read_token_file(f)?);
-    }
-    Ok(std::env::var("PF1E_TOKEN").ok().map(|t| t.trim().to_string()).filter(|t| !t.is_empty()))
+    Ok(token_from(file, std::env::var("PF1E_TOKEN").ok())?)
 }
 
 /// The coordinator's worker token: `--worker-token-file`, else
 /// `PF1E_WORKER_TOKEN`; `None` when neither is set (the client token then
 /// serves workers too).
 pub fn worker_token(file: Option<&Path>) -> Result<Option<String>, CliError> {
-    if let Some(f) = file {
-        return Ok(read_token_file(f)?);
-    }
-    Ok(std::env::var("PF1E_WORKER_TOKEN").ok().map(|t| t.trim().to_string()).filter(|t| !t.is_empty()))
+    Ok(token_from(file, std::env::var("PF1E_WORKER_TOKEN").ok())?)
 }
 
 impl ConnectArgs {
     /// The coordinator to talk to.
     pub fn target(&self) -> Result<Target, CliError> {
-        let url = self.coordinator.clone().ok_or_else(|| {
-            CliError::input("no coordinator: pass --coordinator URL or set PF1E_COORDINATOR")
-        })?;
-        check_url(&url)?;
-        let token = token(self.token_file.as_deref())?;
-        let auth = ClientAuth::new(token.as_deref())?;
-        let tls_ca = match &self.tls_ca {
-            Some(p) => Some(std::fs::read(p).map_err(|e| CliError::input(format!("{}: {e}", p.display())))?),
-            None => None,
-        };
-        Ok(Target { url, auth, tls_ca })
+        Ok(Target::from_settings(TargetSettings {
+            url: self.coordinator.clone(),
+            token_file: self.token_file.as_deref(),
+            token_env: std::env::var("PF1E_TOKEN").ok(),
+            tls_ca: self.tls_ca.as_deref(),
+        })?)
     }
 }
 
@@ -102,40 +67,17 @@ pub fn runtime() -> Result<tokio::runtime::Runtime, CliError> {
         .map_err(|e| CliError::environment(format!("cannot start the async runtime: {e}")))
 }
 
-/// Resolves on SIGTERM or Ctrl-C.
-pub async fn shutdown_signal() {
-    #[cfg(unix)]
-    {
-        use tokio::signal::unix::{SignalKind, signal};
-        match signal(SignalKind::terminate()) {
-            Ok(mut term) => {
-                tokio::select! {
-                    _ = term.recv() => {}
-                    _ = tokio::signal::ctrl_c() => {}
-                }
-            }
-            Err(_) => {
-                let _ = tokio::signal::ctrl_c().await;
-            }
-        }
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = tokio::signal::ctrl_c().await;
-    }
-}
+pub use pf1e_worker::shutdown_signal;
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn coordinator_urls_need_an_http_scheme_and_a_host() {
-        for ok in ["http://127.0.0.1:7070", "https://c.example:7070", "HTTP://h:1", "localhost:7070"] {
-            assert!(check_url(ok).is_ok(), "{ok}");
-        }
-        for bad in ["ftp://h:1", "grpc://h:7070", "http://", "http://:7070", ""] {
-            let Err(CliError::Input(m)) = check_url(bad) else { panic!("{bad} accepted") };
+    fn a_malformed_coordinator_url_is_a_usage_error() {
+        for bad in ["ftp://h:1", "http://"] {
+            let args = ConnectArgs { coordinator: Some(bad.into()), token_file: None, tls_ca: None };
+            let Err(CliError::Input(m)) = args.target() else { panic!("{bad} accepted") };
             assert!(m.contains("http://HOST:PORT"), "{m}");
         }
     }

@@ -26,15 +26,7 @@ pub struct WorkerArgs {
 /// Runs `pf1e worker`.
 pub fn run(args: &WorkerArgs) -> CliResult {
     let target = args.connect.target()?;
-    let threads =
-        args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
-    let name = args.name.clone().unwrap_or_else(|| {
-        std::fs::read_to_string("/etc/hostname")
-            .map(|h| h.trim().to_string())
-            .unwrap_or_else(|_| "worker".into())
-    });
-    let rules_version = pf1e_engine::RULES_VERSION.to_string();
-    let cfg = WorkerConfig { target, threads, name, rules_version, max_batch: args.max_batch };
+    let cfg = WorkerConfig::new(target, args.threads, args.name.clone(), args.max_batch);
     let rt = runtime()?;
     Ok(rt.block_on(pf1e_worker::run(cfg, Arc::new(EngineEvaluator::new()), shutdown_signal()))?)
 }
