@@ -162,15 +162,26 @@ impl<T, E: Into<Box<dyn std::error::Error + Send + Sync>>> Ctx<T> for Result<T, 
     }
 }
 
+/// The page cache of a store opened without a size: 256 MiB.
+pub const DEFAULT_CACHE_BYTES: usize = 256 * 1024 * 1024;
+
 impl Store {
-    /// Opens (or creates) the database file, creating its directory.
+    /// Opens (or creates) the database file, creating its directory, with
+    /// a page cache of [`DEFAULT_CACHE_BYTES`].
     pub fn open(path: &Path) -> Result<Self, StoreError> {
+        Self::open_with_cache(path, DEFAULT_CACHE_BYTES)
+    }
+
+    /// Opens (or creates) the database file with a page cache of at most
+    /// `cache_bytes` (the coordinator's `--db-cache-mb`): the cache is most
+    /// of the store's resident memory, and redb's own default is 1 GiB.
+    pub fn open_with_cache(path: &Path, cache_bytes: usize) -> Result<Self, StoreError> {
         let name = path.display().to_string();
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir).ctx(&name, "open")?;
         }
         guard(&name, "open", || {
-            let db = Database::create(path).ctx(&name, "open")?;
+            let db = Database::builder().set_cache_size(cache_bytes).create(path).ctx(&name, "open")?;
             Self::init(db, name.clone())
         })
     }

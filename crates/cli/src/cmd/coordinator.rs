@@ -8,7 +8,7 @@ use pf1e_coordinator::scheduler::{Scheduler, SchedulerConfig};
 use pf1e_coordinator::service::{ServeOptions, Service, serve};
 use pf1e_coordinator::store::Store;
 
-use super::{runtime, shutdown_signal, token, worker_token};
+use super::{server_runtime, shutdown_signal, token, worker_token};
 use crate::error::{CliError, CliResult};
 
 /// Arguments of `pf1e coordinator`.
@@ -51,6 +51,9 @@ pub struct CoordinatorArgs {
     /// Longest a lease lives in seconds, heartbeats or not: then its shard goes to another worker.
     #[arg(long, default_value_t = 900, value_parser = crate::args::positive::<u64>)]
     pub max_lease_age_secs: u64,
+    /// Page cache of the database in MiB (most of the coordinator's resident memory).
+    #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..=65_536))]
+    pub db_cache_mb: u32,
     /// The LLM client that resolves sweeps using the LLM (nl: strategies, llm_candidates, llm_adversaries).
     #[command(flatten)]
     pub llm: crate::llm::LlmArgs,
@@ -94,7 +97,8 @@ pub fn run(args: &CoordinatorArgs) -> CliResult {
         (Some(c), Some(k)) => Some((read(c)?, read(k)?)),
         _ => None,
     };
-    let store = Store::open(&args.db)?;
+    let cache_bytes = usize::try_from(args.db_cache_mb).unwrap_or(usize::MAX).saturating_mul(1024 * 1024);
+    let store = Store::open_with_cache(&args.db, cache_bytes)?;
     let cfg = SchedulerConfig {
         lease_ttl: Duration::from_millis(args.lease_ttl_ms.max(100)),
         max_lease_age: Duration::from_secs(args.max_lease_age_secs),
@@ -110,7 +114,7 @@ pub fn run(args: &CoordinatorArgs) -> CliResult {
     // needs one is refused at submission, saying so.
     let resolver =
         if args.llm.is_configured() { Some(crate::llm::sweep::resolver(&sched, &args.llm)?) } else { None };
-    let rt = runtime()?;
+    let rt = server_runtime()?;
     rt.block_on(async {
         let listener = bind(&args.listen).await?;
         let grpc = listener.local_addr().map_err(|e| CliError::environment(format!("gRPC listener: {e}")))?;

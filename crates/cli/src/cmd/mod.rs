@@ -58,10 +58,21 @@ impl ConnectArgs {
     }
 }
 
-/// A tokio runtime for the networked subcommands.
+/// A tokio runtime for the networked clients (`ctl`, `worker`: their work is
+/// network waits; a worker plays shards on its own thread pool).
 pub fn runtime() -> Result<tokio::runtime::Runtime, CliError> {
+    runtime_with(2)
+}
+
+/// A runtime for the coordinator: one thread per core (at least two), since
+/// leases, reports, status reads and the HTTP API all run on it.
+pub fn server_runtime() -> Result<tokio::runtime::Runtime, CliError> {
+    runtime_with(std::thread::available_parallelism().map_or(2, |n| n.get()).max(2))
+}
+
+fn runtime_with(threads: usize) -> Result<tokio::runtime::Runtime, CliError> {
     tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
+        .worker_threads(threads)
         .enable_all()
         .build()
         .map_err(|e| CliError::environment(format!("cannot start the async runtime: {e}")))
