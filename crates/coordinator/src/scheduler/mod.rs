@@ -58,6 +58,10 @@ impl Default for SchedulerConfig {
     }
 }
 
+/// Ended sweeps kept whole in memory (newest first); older ones live in
+/// the history and the store only.
+pub const FINISHED_IN_MEMORY: usize = 4;
+
 /// Why a scheduler call was refused.
 #[derive(Debug, thiserror::Error)]
 pub enum SchedError {
@@ -230,6 +234,7 @@ impl Scheduler {
     /// never the coordinator: the same sweep found again at restart must
     /// not stop it either. Only a failure to record that is an error.
     fn start(&mut self, id: u64, sweep: Sweep) -> Result<(), SchedError> {
+        self.evict_finished();
         self.scenarios.entry(sweep.scenario.hash).or_insert_with(|| Arc::clone(&sweep.scenario));
         self.sweeps.insert(id, SweepRun::new(sweep));
         let planned = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.pump(id)));
@@ -243,6 +248,25 @@ impl Scheduler {
         }
         self.bump();
         Ok(())
+    }
+
+    /// Moves the ended sweeps past the newest [`FINISHED_IN_MEMORY`] from
+    /// memory to the history (their journal and results stay in the store,
+    /// read on demand), and forgets the scenarios no live sweep plays: a
+    /// coordinator's memory follows its active work, not every sweep it
+    /// ever ran. The newest ended sweeps stay whole so that their watchers
+    /// receive the last cells and progress.
+    fn evict_finished(&mut self) {
+        let ended: Vec<u64> =
+            self.sweeps.iter().filter(|(_, r)| r.status().is_terminal()).map(|(id, _)| *id).collect();
+        let excess = ended.len().saturating_sub(FINISHED_IN_MEMORY);
+        for id in ended.into_iter().take(excess) {
+            if let Some(run) = self.sweeps.remove(&id) {
+                self.history.insert(id, run.journal_state());
+            }
+        }
+        let live: BTreeSet<ScenarioHash> = self.sweeps.values().map(SweepRun::scenario_hash).collect();
+        self.scenarios.retain(|hash, _| live.contains(hash));
     }
 
     /// Steps the planners of a sweep until they wait or finish.

@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use pf1e_wire::canon::hex;
 use pf1e_wire::results::{JobReport, JobResult, SweepResults};
+use pf1e_wire::scenario::ScenarioHash;
 use pf1e_wire::shard::{ShardKey, ShardResult, ShardSpec};
 use pf1e_wire::status::{FinishedCell, Stats, SweepInfo, SweepStatus};
 
@@ -91,6 +92,11 @@ impl SweepRun {
     /// Where it is in its lifecycle.
     pub fn status(&self) -> SweepStatus {
         self.status
+    }
+
+    /// The content hash of the scenario it plays.
+    pub fn scenario_hash(&self) -> ScenarioHash {
+        self.sweep.scenario.hash
     }
 
     /// Steps every unfinished planner once; new cells get their shard slots.

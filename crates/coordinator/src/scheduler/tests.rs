@@ -264,3 +264,25 @@ fn a_journaled_sweep_that_no_longer_validates_fails_alone_at_restart() {
     let good = run_to_end(&mut sched, bundle(4));
     assert_eq!(good.status, SweepStatus::Done);
 }
+
+#[test]
+fn ended_sweeps_leave_memory_but_keep_their_answers() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut sched = Scheduler::new(Store::open(&dir.path().join("c.redb")).unwrap(), cfg());
+    let runs: Vec<SweepInfo> =
+        (0..FINISHED_IN_MEMORY + 3).map(|_| run_to_end(&mut sched, bundle(4))).collect();
+    // One more submission evicts every ended sweep past the newest few.
+    let last = run_to_end(&mut sched, bundle(4));
+    // (The last one ended after that eviction.)
+    assert_eq!(sched.sweeps.len(), FINISHED_IN_MEMORY + 1, "memory holds only the newest ended sweeps");
+    assert_eq!(sched.history.len(), runs.len() - FINISHED_IN_MEMORY);
+    for done in runs.iter().chain([&last]) {
+        let info = sched.info(done.id, true).unwrap();
+        assert_eq!(info.status, SweepStatus::Done);
+        assert_eq!(info.results, done.results, "sweep {}: results from the store, bit for bit", done.id);
+        assert_eq!(info.stats.runs_done, done.stats.runs_done);
+    }
+    assert_eq!(sched.list().len(), runs.len() + 1);
+    // Every sweep plays the same scenario, still live in the newest ones.
+    assert_eq!(sched.scenarios.len(), 1);
+}
