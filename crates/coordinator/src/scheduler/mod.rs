@@ -637,12 +637,17 @@ impl Scheduler {
 
     /// The state of a sweep, with its results when asked and available.
     pub fn info(&self, id: u64, with_results: bool) -> Result<SweepInfo, SchedError> {
+        self.info_counted(id, self.queue.counts(id), with_results)
+    }
+
+    /// [`info`](Self::info) with the sweep's (queued, leased) shard counts given.
+    fn info_counted(&self, id: u64, counts: (u64, u64), with_results: bool) -> Result<SweepInfo, SchedError> {
         if let Some(run) = self.sweeps.get(&id) {
-            return Ok(run.info(id, self.queue.counts(id), with_results));
+            return Ok(run.info(id, counts, with_results));
         }
         let Some(state) = self.history.get(&id) else { return Err(SchedError::UnknownSweep(id)) };
         let results = if with_results { self.store.sweep_results(id)?.map(Arc::new) } else { None };
-        let (shards_queued, shards_leased) = self.queue.counts(id);
+        let (shards_queued, shards_leased) = counts;
         Ok(SweepInfo {
             id,
             name: state.name.clone(),
@@ -660,8 +665,12 @@ impl Scheduler {
 
     /// Every sweep known, oldest first, without results.
     pub fn list(&self) -> Vec<SweepInfo> {
+        // One pass over the pending shards for all of them, not one per sweep.
+        let counts = self.queue.counts_by_sweep();
         let ids: BTreeSet<u64> = self.sweeps.keys().chain(self.history.keys()).copied().collect();
-        ids.into_iter().filter_map(|id| self.info(id, false).ok()).collect()
+        ids.into_iter()
+            .filter_map(|id| self.info_counted(id, counts.get(&id).copied().unwrap_or_default(), false).ok())
+            .collect()
     }
 
     /// Every job's result so far while a sweep runs (a playbook ranked on

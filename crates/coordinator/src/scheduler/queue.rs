@@ -211,6 +211,23 @@ impl ShardQueue {
         (queued, leased)
     }
 
+    /// [`counts`](Self::counts) of every sweep with shards pending, in one
+    /// pass over the pending shards (a status read of many sweeps).
+    pub fn counts_by_sweep(&self) -> BTreeMap<u64, (u64, u64)> {
+        let mut by = BTreeMap::<u64, (u64, u64)>::new();
+        for p in self.pending.values() {
+            for w in &p.waiters {
+                let c = by.entry(w.sweep).or_default();
+                if p.lease.is_some() {
+                    c.1 += 1;
+                } else {
+                    c.0 += 1;
+                }
+            }
+        }
+        by
+    }
+
     /// Distinct shards waiting for a worker, and leased.
     pub fn totals(&self) -> (u64, u64) {
         let leased = self.pending.values().filter(|p| p.lease.is_some()).count() as u64;

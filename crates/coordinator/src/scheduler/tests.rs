@@ -286,3 +286,26 @@ fn ended_sweeps_leave_memory_but_keep_their_answers() {
     // Every sweep plays the same scenario, still live in the newest ones.
     assert_eq!(sched.scenarios.len(), 1);
 }
+
+#[test]
+fn the_list_counts_shards_as_each_sweep_s_own_status_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut sched = Scheduler::new(Store::open(&dir.path().join("c.redb")).unwrap(), cfg());
+    let now = Instant::now();
+    let a = sched.submit(bundle(4)).unwrap();
+    let b = sched.submit(bundle(2)).unwrap();
+    let w =
+        sched.register_worker("w", 1, pf1e_engine::RULES_VERSION, pf1e_wire::PROTOCOL_VERSION, now).unwrap();
+    assert!(!sched.lease(&w, 4, now).unwrap().is_empty());
+    let listed = sched.list();
+    assert_eq!(listed.len(), 2);
+    let mut leased = 0;
+    for (info, id) in listed.iter().zip([a, b]) {
+        let own = sched.info(id, false).unwrap();
+        assert_eq!(info.id, id);
+        assert_eq!(info.stats, own.stats, "sweep {id}");
+        leased += own.stats.shards_leased;
+        assert!(own.stats.shards_queued > 0, "sweep {id} has shards waiting");
+    }
+    assert!(leased > 0, "some shards are leased");
+}
