@@ -6,7 +6,9 @@
 //! - resume: a finished 10,000-cell sweep run again from its cache.
 //!
 //! Everything runs in this process (coordinator, workers, loopback sockets)
-//! on throw-away databases.
+//! on throw-away databases: redb files in a temporary directory by default,
+//! as a real coordinator keeps its cache (every report is a durable
+//! commit), or in memory with `--store memory` to see the scheduling alone.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -41,9 +43,39 @@ pub struct BenchServiceArgs {
     /// Cells of the resume measurement.
     #[arg(long, default_value_t = 10_000)]
     pub cells: u64,
+    /// Where the coordinator of the overhead and scaling measurements keeps
+    /// its cache.
+    #[arg(long, value_enum, default_value_t = StoreKind::Disk)]
+    pub store: StoreKind,
     /// Print one JSON document: each measurement's figures by name.
     #[arg(long)]
     pub json: bool,
+}
+
+/// The coordinator's store during a measurement.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum StoreKind {
+    /// A redb file in a temporary directory, durable commits: what a
+    /// coordinator pays.
+    Disk,
+    /// redb in memory: the scheduling and the network without the disk.
+    Memory,
+}
+
+impl StoreKind {
+    fn open(self, dir: &Path, name: &str) -> Result<Store, CliError> {
+        Ok(match self {
+            StoreKind::Disk => Store::open(&dir.join(format!("{name}.redb")))?,
+            StoreKind::Memory => Store::in_memory()?,
+        })
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            StoreKind::Disk => "disk",
+            StoreKind::Memory => "memory",
+        }
+    }
 }
 
 /// The measurements.
@@ -93,11 +125,10 @@ fn write_sweep(
 
 /// Runs a sweep through an in-process coordinator and `workers` single-thread
 /// workers over loopback; returns the wall time and the shard count.
-fn through_service(sweep: &Path, workers: usize) -> Result<(Duration, u64), CliError> {
+fn through_service(sweep: &Path, workers: usize, store: Store) -> Result<(Duration, u64), CliError> {
     let bundle = bundle_from_disk(sweep)?;
     let rt = runtime()?;
     rt.block_on(async move {
-        let store = Store::in_memory()?;
         let service = Service::new(Scheduler::new(store, SchedulerConfig::default()));
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.map_err(CliError::environment)?;
         let url = format!("http://{}", listener.local_addr().map_err(CliError::environment)?);
@@ -157,22 +188,23 @@ pub fn run(args: &BenchServiceArgs) -> CliResult {
     let say = |line: String| if args.json { Ok(()) } else { output::println(&line) };
     if all || args.which == Which::Overhead {
         let sweep = write_sweep(dir.path(), &args.data, "overhead", args.shards, 1, &[1], (&[1.0], &[1.0]))?;
-        let (t, shards) = through_service(&sweep, 2)?;
+        let (t, shards) = through_service(&sweep, 2, args.store.open(dir.path(), "overhead")?)?;
         let rate = shards as f64 / t.as_secs_f64();
+        let store = args.store.name();
         doc.insert(
             "overhead".into(),
-            serde_json::json!({ "shards": shards, "seconds": t.as_secs_f64(), "shards_per_second": rate }),
+            serde_json::json!({ "shards": shards, "seconds": t.as_secs_f64(), "shards_per_second": rate, "store": store }),
         );
         say(format!(
-            "overhead: {shards} one-run shards through a coordinator and 2 workers over loopback in {:.2} s: {rate:.0} shards/s (target >= 5000)",
+            "overhead: {shards} one-run shards through a coordinator ({store} store) and 2 workers over loopback in {:.2} s: {rate:.0} shards/s (target >= 5000)",
             t.as_secs_f64(),
         ))?;
     }
     if all || args.which == Which::Scaling {
         let sweep =
             write_sweep(dir.path(), &args.data, "scaling", 20000, 100, &[1, 1], (&[0.5, 0.75, 1.0], &[1.0]))?;
-        let (one, shards) = through_service(&sweep, 1)?;
-        let (two, _) = through_service(&sweep, 2)?;
+        let (one, shards) = through_service(&sweep, 1, args.store.open(dir.path(), "scaling-1")?)?;
+        let (two, _) = through_service(&sweep, 2, args.store.open(dir.path(), "scaling-2")?)?;
         let speedup = one.as_secs_f64() / two.as_secs_f64();
         doc.insert(
             "scaling".into(),
