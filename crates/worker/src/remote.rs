@@ -195,13 +195,41 @@ async fn session(
     *backoff = Duration::from_millis(100);
     let mut sizer = BatchSizer::new(cfg.threads);
     let mut idle = Duration::from_millis(5);
+    // The next batch, leased while the pool played the last one.
+    let mut prefetched: Option<proto::LeaseResponse> = None;
     loop {
-        if !unsent.is_empty() {
-            let reports = unsent.iter().map(proto::ShardReport::from).collect();
-            let req = proto::ReportRequest { worker_id: worker_id.clone(), reports };
-            match client.report(req).await {
-                Ok(_) => unsent.clear(),
-                // Registered again after a coordinator restart: resend.
+        if *stop.borrow() || prefetched.is_none() {
+            // Nothing leased ahead (or stopping): report, then lease, in turn.
+            if !unsent.is_empty() {
+                let reports = unsent.iter().map(proto::ShardReport::from).collect();
+                let req = proto::ReportRequest { worker_id: worker_id.clone(), reports };
+                match client.report(req).await {
+                    Ok(_) => unsent.clear(),
+                    // Registered again after a coordinator restart: resend.
+                    Err(s) => match recover(s, &mut client, &register).await {
+                        Ok(id) => {
+                            worker_id = id;
+                            continue;
+                        }
+                        Err(exit) => return exit,
+                    },
+                }
+            }
+        }
+        if *stop.borrow() {
+            // The drain also returns any batch leased ahead to the queue.
+            let _ = client.drain(proto::DrainRequest { worker_id: worker_id.clone() }).await;
+            tracing::info!("drained");
+            return Ok(Step::Stop);
+        }
+        let max = cfg.max_batch.map_or(sizer.next(), |m| sizer.next().min(m.max(1)));
+        let resp = match prefetched.take() {
+            Some(r) => r,
+            None => match client
+                .lease(proto::LeaseRequest { worker_id: worker_id.clone(), max_shards: max as u32 })
+                .await
+            {
+                Ok(r) => r.into_inner(),
                 Err(s) => match recover(s, &mut client, &register).await {
                     Ok(id) => {
                         worker_id = id;
@@ -209,25 +237,6 @@ async fn session(
                     }
                     Err(exit) => return exit,
                 },
-            }
-        }
-        if *stop.borrow() {
-            let _ = client.drain(proto::DrainRequest { worker_id: worker_id.clone() }).await;
-            tracing::info!("drained");
-            return Ok(Step::Stop);
-        }
-        let max = cfg.max_batch.map_or(sizer.next(), |m| sizer.next().min(m.max(1)));
-        let resp = match client
-            .lease(proto::LeaseRequest { worker_id: worker_id.clone(), max_shards: max as u32 })
-            .await
-        {
-            Ok(r) => r.into_inner(),
-            Err(s) => match recover(s, &mut client, &register).await {
-                Ok(id) => {
-                    worker_id = id;
-                    continue;
-                }
-                Err(exit) => return exit,
             },
         };
         if resp.leases.is_empty() {
@@ -268,9 +277,20 @@ async fn session(
             })
         };
         tokio::pin!(work);
+        // While the pool plays: report the previous batch and lease the next
+        // one (pipelined), so the pool never waits for a round trip. A failed
+        // call leaves its reports for the in-turn path above.
+        let ahead = ahead(client.clone(), worker_id.clone(), std::mem::take(unsent), max, stop.clone());
+        tokio::pin!(ahead);
+        let mut ahead_done = false;
         let reports = loop {
             tokio::select! {
                 r = &mut work => break r?,
+                (left, next) = &mut ahead, if !ahead_done => {
+                    ahead_done = true;
+                    *unsent = left;
+                    prefetched = next;
+                }
                 _ = tokio::time::sleep(ttl / 3) => {
                     let hb = proto::HeartbeatRequest { worker_id: worker_id.clone() };
                     if let Err(s) = client.heartbeat(hb).await {
@@ -279,10 +299,42 @@ async fn session(
                 }
             }
         };
+        if !ahead_done {
+            // The batch finished before the calls returned: wait for them
+            // (they are short), so reports are never lost or sent twice.
+            let (left, next) = ahead.await;
+            *unsent = left;
+            prefetched = next;
+        }
         sizer.record(n, started.elapsed());
-        *unsent = reports;
+        unsent.extend(reports);
         unsent.extend(refused);
     }
+}
+
+/// Reports `done` and, unless stopping, leases up to `max` shards ahead.
+/// Returns the reports still to send (all of them when the report failed)
+/// and the batch leased, if any.
+async fn ahead(
+    mut client: Worker,
+    worker_id: String,
+    done: Vec<ShardReport>,
+    max: usize,
+    stop: tokio::sync::watch::Receiver<bool>,
+) -> (Vec<ShardReport>, Option<proto::LeaseResponse>) {
+    if !done.is_empty() {
+        let reports = done.iter().map(proto::ShardReport::from).collect();
+        let req = proto::ReportRequest { worker_id: worker_id.clone(), reports };
+        if client.report(req).await.is_err() {
+            return (done, None);
+        }
+    }
+    if *stop.borrow() {
+        return (Vec::new(), None);
+    }
+    let req = proto::LeaseRequest { worker_id, max_shards: max as u32 };
+    let next = client.lease(req).await.ok().map(tonic::Response::into_inner).filter(|r| !r.leases.is_empty());
+    (Vec::new(), next)
 }
 
 /// Decodes leased shards. A shard this worker cannot read is reported as
