@@ -51,6 +51,11 @@ pub struct CoordinatorArgs {
     /// Longest a lease lives in seconds, heartbeats or not: then its shard goes to another worker.
     #[arg(long, default_value_t = 900, value_parser = crate::args::positive::<u64>)]
     pub max_lease_age_secs: u64,
+    /// Ended sweeps whose journal (results included) the coordinator keeps,
+    /// newest first; older ones are removed as it runs (default: all kept).
+    /// Cached shards are kept either way.
+    #[arg(long, value_name = "N", value_parser = crate::args::positive::<usize>)]
+    pub keep_sweeps: Option<usize>,
     /// Page cache of the database in MiB (most of the coordinator's resident memory).
     #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..=65_536))]
     pub db_cache_mb: u32,
@@ -102,6 +107,7 @@ pub fn run(args: &CoordinatorArgs) -> CliResult {
     let cfg = SchedulerConfig {
         lease_ttl: Duration::from_millis(args.lease_ttl_ms.max(100)),
         max_lease_age: Duration::from_secs(args.max_lease_age_secs),
+        keep_sweeps: args.keep_sweeps,
         ..Default::default()
     };
     let mut sched = Scheduler::new(store, cfg);

@@ -44,6 +44,10 @@ pub struct SchedulerConfig {
     /// Longest a lease lives, heartbeats or not: then its shard goes to
     /// another worker (a hung shard does not stall its sweep forever).
     pub max_lease_age: Duration,
+    /// Ended sweeps whose journal (bundle, state, results) is kept, newest
+    /// first; older ones are removed while the coordinator runs (`None`:
+    /// all are kept). Cached shards stay whatever this says.
+    pub keep_sweeps: Option<usize>,
 }
 
 impl Default for SchedulerConfig {
@@ -54,6 +58,7 @@ impl Default for SchedulerConfig {
             worker_timeout: Duration::from_secs(60),
             validate: true,
             max_lease_age: Duration::from_secs(15 * 60),
+            keep_sweeps: None,
         }
     }
 }
@@ -267,6 +272,33 @@ impl Scheduler {
         }
         let live: BTreeSet<ScenarioHash> = self.sweeps.values().map(SweepRun::scenario_hash).collect();
         self.scenarios.retain(|hash, _| live.contains(hash));
+        if let Some(keep) = self.cfg.keep_sweeps {
+            self.forget_old_journals(keep);
+        }
+    }
+
+    /// Removes the journals of the ended sweeps past the newest `keep`
+    /// (counting those still in memory), as `pf1e cache gc --keep` does
+    /// with the coordinator stopped. A failure is logged and retried at
+    /// the next eviction: it never stops a sweep.
+    fn forget_old_journals(&mut self, keep: usize) {
+        let in_memory = self.sweeps.values().filter(|r| r.status().is_terminal()).count();
+        let room = keep.saturating_sub(in_memory);
+        let ended: Vec<u64> =
+            self.history.iter().filter(|(_, s)| s.status.is_terminal()).map(|(id, _)| *id).collect();
+        let old: Vec<u64> = ended.iter().rev().skip(room).copied().collect();
+        if old.is_empty() {
+            return;
+        }
+        match self.store.remove_sweeps(&old) {
+            Ok(removed) => {
+                for id in &old {
+                    self.history.remove(id);
+                }
+                tracing::info!(removed, keep, "removed old sweep journals");
+            }
+            Err(e) => tracing::warn!(error = %e, "could not remove old sweep journals"),
+        }
     }
 
     /// Steps the planners of a sweep until they wait or finish.

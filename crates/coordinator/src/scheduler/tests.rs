@@ -309,3 +309,25 @@ fn the_list_counts_shards_as_each_sweep_s_own_status_does() {
     }
     assert!(leased > 0, "some shards are leased");
 }
+
+#[test]
+fn a_coordinator_keeping_few_sweeps_removes_older_journals_as_it_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("c.redb");
+    let keep = FINISHED_IN_MEMORY + 1;
+    let mut sched =
+        Scheduler::new(Store::open(&path).unwrap(), SchedulerConfig { keep_sweeps: Some(keep), ..cfg() });
+    let runs: Vec<SweepInfo> = (0..keep + 4).map(|_| run_to_end(&mut sched, bundle(4))).collect();
+    // The last submission's eviction kept `keep` ended sweeps; then it ended too.
+    let listed: Vec<u64> = sched.list().iter().map(|i| i.id).collect();
+    let newest: Vec<u64> = runs.iter().rev().take(keep + 1).map(|i| i.id).rev().collect();
+    assert_eq!(listed, newest, "only the newest sweeps are known");
+    assert!(matches!(sched.info(runs[0].id, true), Err(SchedError::UnknownSweep(_))));
+    drop(sched);
+    // Removed from the file too, not only from memory; the shards stay cached.
+    let mut sched = Scheduler::new(Store::open(&path).unwrap(), cfg());
+    sched.resume().unwrap();
+    assert_eq!(sched.list().len(), keep + 1);
+    let again = run_to_end(&mut sched, bundle(4));
+    assert_eq!(again.stats.shards_computed, 0, "cached shards outlive their sweeps' journals");
+}
