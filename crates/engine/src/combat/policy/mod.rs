@@ -210,7 +210,18 @@ fn strike(battle: &BattleState<'_>, actor: usize, t: usize, charges: bool, out: 
         out.push(Action::at(ActionKind::FullAttack, t));
     } else {
         out.push(Action::at(ActionKind::Move, t));
-        out.push(Action::at(ActionKind::Attack, t));
+        // An attack after a move that cannot end within reach is lost: a
+        // table moves twice instead (PRD, "Move Actions": a double move).
+        // A move of B feet shortens the distance by at most B (movement and
+        // distance share the 5-10-5 metric), so this never gives up an
+        // attack one move could reach; walls may still make the move fall
+        // short, and then the attack fails as before.
+        let longest =
+            battle.prep.fighters[actor].attacks.iter().map(|a| a.reach_max.max(a.max_range_ft)).max();
+        // A disabled creature has one action a turn: it moves, or attacks.
+        let far = battle.life(actor) != LifeState::Disabled
+            && longest.is_some_and(|r| battle.distance(actor, t) > battle.move_budget(actor) + r);
+        out.push(Action::at(if far { ActionKind::Move } else { ActionKind::Attack }, t));
     }
 }
 

@@ -426,6 +426,14 @@ fn default_policy_choices() {
         [Action::at(Move, 1), Action::at(Attack, 1)],
         "a disabled combatant does not charge"
     );
+    // Too far to charge, and one move cannot end within reach: a double move.
+    let prep = prepare(
+        arena(5, 30),
+        vec![("a", creature("Hero", json!({})), at(3, 3)), ("b", creature("D", json!({})), at(3, 25))],
+    );
+    let mut b = Bench::new(&[]);
+    let e = b.engine(&prep, &SimOptions::default());
+    assert_eq!(plan(&e), [Action::at(Move, 1), Action::at(Move, 1)], "22 squares away, speed 30");
 }
 
 #[test]

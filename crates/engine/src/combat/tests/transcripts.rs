@@ -101,13 +101,14 @@ fn one_on_one_ranged() {
         [
             "initiative: brute d20=14-1=13",
             "initiative: archer d20=8+3=11",
-            // 45 ft away: a charge would need 40 ft, more than twice 15 ft. Moves 15 ft.
+            // 45 ft away: a charge would need 40 ft, more than twice 15 ft, and
+            // one 15-ft move cannot end next to the archer: a double move.
             "round 1 brute: move (1,10)->(1,9)->(1,8)->(1,7)",
-            "round 1 brute: attack failed (out_of_range)",
-            // 30 ft with a 20-ft increment: one full increment beyond the first, -2.
-            "round 1 archer: short bow vs brute d20=12+2=14 AC 12 [range -2] -> HIT 4 dmg (hp 14->10)",
-            // Now 25 ft from the square next to the archer: a charge.
-            "round 2 brute: charge (1,7)->(1,6)->(1,5)->(1,4)->(1,3)->(1,2)",
+            "round 1 brute: move (1,7)->(1,6)->(1,5)->(1,4)",
+            // 15 ft: within the first 20-ft increment, no penalty.
+            "round 1 archer: short bow vs brute d20=12+4=16 AC 12 -> HIT 4 dmg (hp 14->10)",
+            // Now 10 ft from the square next to the archer: a charge.
+            "round 2 brute: charge (1,4)->(1,3)->(1,2)",
             "round 2 brute: club vs archer d20=9+5=14 AC 14 [charge +2] -> HIT 7 dmg (hp 8->1)",
             // Shooting from a threatened square provokes, before the shot.
             "round 2 brute: AoO: club vs archer d20=6+3=9 AC 14 -> MISS",
