@@ -27,9 +27,12 @@ pub fn split(runs: u64, shard_size: u64) -> Vec<Range<u64>> {
 /// the rules version, the scenario content hash (map and combatants by
 /// content, options), both strategy specs, the variant, the run range and
 /// the seed. The cell's total run count is not part of it: runs 0..100 are
-/// the same battles whether the cell has 100 or 400 runs.
+/// the same battles whether the cell has 100 or 400 runs. The domain names
+/// the shard result's format: v3 results carry the per-combatant counters
+/// of conditions and resources (a v2 cache entry, without them, is a miss
+/// rather than zeros).
 pub fn shard_key(scenario: &ScenarioHash, cell: &CellSpec, range: &Range<u64>) -> ShardKey {
-    let mut c = Canon::new("pf1e-shard-v2");
+    let mut c = Canon::new("pf1e-shard-v3");
     c.bytes(pf1e_engine::RULES_VERSION.as_bytes()).bytes(scenario);
     c.bytes(cell.party.as_bytes())
         .bytes(cell.party_strategy.as_str().as_bytes())
