@@ -41,6 +41,7 @@ fn shards_equal_the_engine_batch_runner() {
             hp: HpFraction(ppm),
             aware: None,
             copies: vec![],
+            removed: vec![],
         };
         let variant = vec![side("monsters", 1_000_000), side("players", ppm)];
         let spec = ShardSpec {

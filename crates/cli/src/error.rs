@@ -2,9 +2,6 @@
 //! 1 when the environment fails. Every failure is reported as ONE line on
 //! stderr, `error: <file>: <place>: <problem>`.
 
-use std::process::ExitCode;
-
-use clap::error::ErrorKind;
 use pf1e_coordinator::http::HttpError;
 use pf1e_coordinator::scheduler::SchedError;
 use pf1e_coordinator::service::ServeError;
@@ -52,15 +49,6 @@ impl CliError {
             Self::Environment(_) => 1,
             Self::Quiet => 0,
         }
-    }
-
-    /// Prints the one-line message and returns the exit code.
-    pub fn report(self) -> ExitCode {
-        let code = self.exit_code();
-        if let Self::Input(message) | Self::Environment(message) = self {
-            crate::output::note(&format!("error: {}", one_line(&message)));
-        }
-        ExitCode::from(code)
     }
 
     /// A gRPC status from the coordinator: a refused request is a usage or
@@ -205,24 +193,4 @@ pub fn clap_line(err: &clap::Error) -> String {
         None => line += " (see --help)",
     }
     line
-}
-
-/// Handles a command-line parsing failure: help and version go to stdout with
-/// exit 0; usage errors go to stderr as one line (plus a hint) with exit 2.
-pub fn clap_exit(err: &clap::Error) -> ExitCode {
-    match err.kind() {
-        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
-            // Nothing sensible is left to do if stdout is closed.
-            let _ = err.print();
-            ExitCode::SUCCESS
-        }
-        ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
-            let _ = err.print();
-            ExitCode::from(2)
-        }
-        _ => {
-            crate::output::note(&clap_line(err));
-            ExitCode::from(2)
-        }
-    }
 }

@@ -130,6 +130,18 @@ catalogue! {
     ColHealing => "Healing given", "Soins prodigués";
     ColDeaths => "Deaths %", "Morts %";
     SimProgress => "battles", "combats";
+    ContribTitle => "Who carries the fight (per combatant; the party without it, same dice)",
+        "Qui porte le combat (par combattant ; le groupe sans lui, mêmes dés)";
+    ColDmgRound => "Damage/round", "Dégâts/round";
+    ColHealBattle => "Healing/battle", "Soins/combat";
+    ColCondBattle => "Conditions/battle", "États/combat";
+    ColWinWithout => "Party wins without", "Victoire du groupe sans";
+    ColDeathWithout => "A PC dies without", "Un PJ meurt sans";
+    ContribNone => "Who carries the fight: no battle without a party member to compare (every party member is alone on its side).",
+        "Qui porte le combat : aucun combat sans un membre du groupe à comparer (le groupe n'a qu'un membre).";
+    ContribPlans => "The party plays {}; the other sides play {}.", "Le groupe joue {} ; les autres camps jouent {}.";
+    ContribNote => "Change against the full encounter in points; * told apart from no change (paired, {} confidence, Bonferroni over the removals); — the last of its side: no battle without it.",
+        "Écart à la rencontre complète en points ; * distingué de l'absence d'écart (apparié, confiance {}, Bonferroni sur les retraits) ; — le dernier de son camp : pas de combat sans lui.";
 
     // ---- difficulty: by the book (Core Rulebook, Gamemastering) and by simulation ----
     DiffEasy => "easy", "facile";
@@ -148,6 +160,8 @@ catalogue! {
         "Simulé pour {} : victoire {}, un PJ meurt {}, tous à terre {}, PV perdus {} ({} de ceux du groupe)";
     DiffSimulatedCell => "Simulated for {} (both sides' default plans, full hit points, {} battles): win {}, a PC dies {}, everyone down {}, HP lost {} ({} of the party's)",
         "Simulé pour {} (plans par défaut des deux camps, PV au maximum, {} combats) : victoire {}, un PJ meurt {}, tous à terre {}, PV perdus {} ({} de ceux du groupe)";
+    DiffResources => "; resources spent per battle: {} spell slots, {} class-ability uses (channels, hexes, grit, arcane pool, performance rounds, smites)",
+        " ; ressources dépensées par combat : {} emplacements de sort, {} utilisations de capacités de classe (canalisations, maléfices, panache, réserve arcanique, rounds de représentation, châtiments)";
     DiffWords => "a PC dies: some member of the party dead at the end; everyone down (TPK): every member dying or dead",
         "un PJ meurt : un membre du groupe au moins mort à la fin ; tous à terre (TPK) : chaque membre mourant ou mort";
 
@@ -310,6 +324,10 @@ catalogue! {
         "Meilleur plan contre {} : {}, P(aucun PJ ne meurt) {}.";
     VerdictNoPlan => "Against {} no plan survives: a PC dies in every battle; the least bad plan is {} (P(win) {}).",
         "Contre {}, aucun plan ne sauve tout le monde : un PJ meurt dans chaque combat ; le plan le moins mauvais est {} (P(victoire) {}).";
+    VerdictCarry => "Who carries the fight: {} (without it the party wins {} instead of {}; a PC dies in {} instead of {}).",
+        "Qui porte le combat : {} (sans lui le groupe gagne {} au lieu de {} ; un PJ meurt dans {} au lieu de {}).";
+    VerdictNoCarry => "No one member carries the fight: without any one of them the party's win rate moves by at most {} points, not told apart from chance.",
+        "Aucun membre ne porte le combat à lui seul : sans l'un d'eux, la victoire du groupe varie d'au plus {} points, sans se distinguer du hasard.";
     VerdictRisk => "Riskiest condition found: the party at {} of its HP, the adversary at {}{}: {} {}.",
         "Condition la plus risquée trouvée : le groupe à {} de ses PV, l'adversaire à {}{} : {} {}.";
 

@@ -96,7 +96,7 @@ fn main() -> ExitCode {
     let parsed = Cli::command().try_get_matches().and_then(|m| Ok((Cli::from_arg_matches(&m)?, m)));
     let (cli, matches) = match parsed {
         Ok(parsed) => parsed,
-        Err(err) => return error::clap_exit(&err),
+        Err(err) => return output::clap_exit(&err),
     };
     logging::init(cli.global.verbose, cli.global.quiet, cli.global.log_format);
     let global = &cli.global;
@@ -122,6 +122,6 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
-        Err(failure) => failure.report(),
+        Err(failure) => output::report(failure),
     }
 }

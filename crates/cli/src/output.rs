@@ -7,6 +7,7 @@
 //! terminal, one compact line when piped (`--json` on every command).
 
 use std::io::{IsTerminal, Write};
+use std::process::ExitCode;
 
 use crate::error::CliError;
 
@@ -75,4 +76,35 @@ pub fn width() -> usize {
 /// A progress bar's rate in whole units a second (`{rate}` in a template).
 pub fn rate(state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write) {
     let _ = write!(w, "{:.0}/s", state.per_sec());
+}
+
+/// Prints `failure`'s one-line message on stderr (none for a quiet one)
+/// and returns its exit code.
+pub fn report(failure: CliError) -> ExitCode {
+    let code = failure.exit_code();
+    if let CliError::Input(message) | CliError::Environment(message) = failure {
+        note(&format!("error: {}", crate::error::one_line(&message)));
+    }
+    ExitCode::from(code)
+}
+
+/// Handles a command-line parsing failure: help and version go to stdout with
+/// exit 0; usage errors go to stderr as one line (plus a hint) with exit 2.
+pub fn clap_exit(err: &clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    match err.kind() {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+            // Nothing sensible is left to do if stdout is closed.
+            let _ = err.print();
+            ExitCode::SUCCESS
+        }
+        ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            let _ = err.print();
+            ExitCode::from(2)
+        }
+        _ => {
+            note(&crate::error::clap_line(err));
+            ExitCode::from(2)
+        }
+    }
 }

@@ -4,13 +4,16 @@
 //! module turns them into text (see ARCHITECTURE.md, "only the CLI renders").
 
 pub mod balance;
+pub mod contribution;
 pub mod difficulty;
 pub mod events;
 pub mod forest;
 pub mod jobs;
+pub mod layout;
 pub mod llm;
 pub mod strategy;
 pub mod svg;
 pub mod table;
 pub mod transcript;
 pub mod verdict;
+pub mod words;

@@ -4,7 +4,9 @@ use std::path::PathBuf;
 
 use clap::Args;
 use pf1e_engine::combat::{RunOutcome, SimOptions};
+use pf1e_engine::contribution;
 use pf1e_engine::difficulty;
+use pf1e_engine::metrics::Confidence;
 use pf1e_engine::party::{self, Battle, PartyReport, PartyTally, Pick, Simulated};
 use pf1e_engine::report::Report;
 use pf1e_engine::runner;
@@ -57,6 +59,12 @@ pub struct SimArgs {
     /// Monsters (never PCs) die at 0 hit points instead of −Con.
     #[arg(long)]
     pub simple_monster_death: bool,
+    /// Who carries the fight: each combatant's damage per round, healing and
+    /// conditions inflicted, and the party's win rate and P(a PC dies) with
+    /// the encounter played again without it (same seed and runs: one more
+    /// batch per combatant).
+    #[arg(long, conflicts_with = "events")]
+    pub contribution: bool,
     /// Print the report as one JSON object instead of text (indented on a terminal).
     #[arg(long)]
     pub json: bool,
@@ -179,7 +187,15 @@ pub fn run(args: &SimArgs, global: &GlobalArgs) -> Result<(), CliError> {
                 "--events prints a battle of the rules engine alone: drop --llm-side",
             ));
         }
-        return crate::llm::showcase::run(args, side, &sides, &scenario, &options, lang);
+        let request = crate::llm::showcase::SimRequest {
+            map: &args.map,
+            seed: args.seed,
+            runs: args.runs,
+            transcript: args.transcript,
+            json: args.json,
+            llm: &args.llm,
+        };
+        return crate::llm::showcase::run(&request, side, &sides, &scenario, &options, lang);
     }
     let encounter = &scenario.encounter;
     let pool = thread_pool(args.threads)?;
@@ -189,9 +205,15 @@ pub fn run(args: &SimArgs, global: &GlobalArgs) -> Result<(), CliError> {
     // Every battle's party figures, kept only to pick the one to show.
     let keep = matches!(show, Some(p) if !matches!(p, Pick::Run(_)));
     let mut battles: Vec<Battle> = Vec::new();
+    // The party's outcome of every run, kept only to pair with the battles
+    // played without each combatant.
+    let mut with = contribution::PartyRuns::default();
     let summary =
         simulate_in_chunks(&pool, &scenario, &options, args.seed, args.runs, CHUNK, &mut |done, outcomes| {
             let first = done - outcomes.len() as u64;
+            if args.contribution {
+                with.extend(&tally, encounter, outcomes);
+            }
             for (i, outcome) in outcomes.iter().enumerate() {
                 tally.add(encounter, outcome);
                 if keep {
@@ -216,6 +238,13 @@ pub fn run(args: &SimArgs, global: &GlobalArgs) -> Result<(), CliError> {
     let mut report =
         Report::build(encounter, &summary, &options, args.seed, battle.as_ref().map(events::english_lines));
     report.shown = shown;
+    if args.contribution {
+        let z = Confidence::default().bonferroni_z(encounter.combatants.len() as u64);
+        let mut play = |e: &pf1e_engine::encounter::Encounter, r| {
+            pool.install(|| runner::run_batch(e, &options, args.seed, r))
+        };
+        report.contribution = contribution::measure(encounter, &summary, party_side, &with, z, &mut play);
+    }
     if let Some(book) = difficulty::assess(encounter, party_side) {
         report = report.with_party(PartyReport { book, simulated: Simulated::of(&tally) });
     }

@@ -100,6 +100,38 @@
     ];
   }
 
+  // Who carries the fight: the CLI's render/contribution.rs, in English.
+  const changeText = (p, change, significant) =>
+    `${PF.pct(p)} (${change < 0 ? "−" : "+"}${PF.num(Math.abs(change) * 100, 1)})${significant ? "*" : ""}`;
+  function carry(result) {
+    const measured = result.combatants.filter((c) => c.side === result.party && c.without);
+    const told = measured.filter((c) => c.without.significant && (c.without.win_change < 0 || c.without.death_change > 0));
+    told.sort((a, b) => a.without.win_change - b.without.win_change || b.without.death_change - a.without.death_change || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    if (told.length) {
+      const c = told[0], w = c.without;
+      return `Who carries the fight: ${c.id} (without it the party wins ${PF.pct(w.p_win)} instead of ${PF.pct(w.p_win - w.win_change)}; a PC dies in ${PF.pct(w.p_pc_dies)} instead of ${PF.pct(w.p_pc_dies - w.death_change)}).`;
+    }
+    if (measured.length) {
+      const most = Math.max(...measured.map((c) => Math.abs(c.without.win_change)));
+      return `No one member carries the fight: without any one of them the party's win rate moves by at most ${PF.num(most * 100, 1)} points, not told apart from chance.`;
+    }
+    return null;
+  }
+  const contributionHead = ["combatant", "side", "#damage/round", "#healing/battle", "#conditions/battle", "#party wins without", "#a PC dies without"];
+  const contributionRow = (c) => [c.id, c.side, PF.num(c.damage_per_round, 1), PF.num(c.healing, 1), PF.num(c.conditions, 2),
+    c.without ? changeText(c.without.p_win, c.without.win_change, c.without.significant) : "—",
+    c.without ? changeText(c.without.p_pc_dies, c.without.death_change, c.without.significant) : "—"];
+  const contributionNote = (result) => `Change against the full encounter in points; * told apart from no change (paired, ${PF.pct(result.confidence)} confidence, Bonferroni over the removals); — the last of its side: no battle without it.`;
+
+  function contribution(result) {
+    return [
+      el("p", { class: "answer" }, carry(result) || "Who carries the fight: no battle without a party member to compare (every party member is alone on its side)."),
+      el("p", {}, `The party plays ${named(result.party_strategy)}; the other sides play ${named(result.adversary_strategy)}.`),
+      table("contribution", contributionHead, result.combatants.map((c) => contributionRow(c).map((v, i) => (i >= 2 ? numCell(v) : v)))),
+      el("p", { class: "hint" }, contributionNote(result)),
+    ];
+  }
+
   function grid(cells) {
     if (!cells) return [el("p", { class: "hint" }, "Cells are listed when the sweep is done.")];
     return [
@@ -122,6 +154,7 @@
       case "danger_map": body = dangerMap(j.result); break;
       case "frontier": body = frontier(j.result); break;
       case "sensitivity": body = sensitivity(j.result); break;
+      case "contribution": body = contribution(j.result); break;
       case "grid": body = grid(j.cells); break;
       default: body = [el("p", {}, "Unknown job kind.")];
     }
@@ -134,6 +167,16 @@
   // The encounter's difficulty by the book and, for the cell that plays it
   // as written (both default plans, full hit points; danger maps aside),
   // by simulation: the same two lines as the CLI's report.
+  // The resources the party spent per battle, where the engine counted some (render/difficulty.rs).
+  function resourcesText(cell, party) {
+    const members = cell.combatants.filter((m) => m.side === party);
+    const slots = members.reduce((s, m) => s + (m.slots_spent || 0), 0) / cell.runs;
+    const uses = members.reduce((s, m) => s + (m.uses_spent || 0), 0) / cell.runs;
+    return slots > 0 || uses > 0
+      ? `; resources spent per battle: ${PF.num(slots, 1)} spell slots, ${PF.num(uses, 1)} class-ability uses (channels, hexes, grit, arcane pool, performance rounds, smites)`
+      : "";
+  }
+
   function difficultyLines(r) {
     const d = r.difficulty;
     if (!d) return [];
@@ -153,7 +196,8 @@
       const start = cell.combatants.filter((m) => m.side === r.party).reduce((s, m) => s + Math.max(0, m.start_hp), 0);
       const share = start ? cell.party_hp_lost.mean / start : 0;
       lines.push(`Simulated for ${r.party} (both sides' default plans, full hit points, ${cell.runs} battles): win ${PF.pct(cell.party_win_rate)}, ` +
-        `a PC dies ${PF.pct(cell.party_death_rate || 0)}, everyone down ${PF.pct(cell.party_all_down_rate)}, HP lost ${PF.num(cell.party_hp_lost.mean, 1)} (${PF.pct(share)} of the party's)`);
+        `a PC dies ${PF.pct(cell.party_death_rate || 0)}, everyone down ${PF.pct(cell.party_all_down_rate)}, HP lost ${PF.num(cell.party_hp_lost.mean, 1)} (${PF.pct(share)} of the party's)` +
+        resourcesText(cell, r.party));
     }
     return lines;
   }
@@ -216,6 +260,9 @@
           : `Best plan against ${against}: ${named(lead.strategy)}, P(no PC dies) ${PF.pct(lead.party.p_survives)}.`);
       }
     }
+    const contrib = r.jobs.find((j) => j.kind === "contribution");
+    const carried = contrib ? carry(contrib.result) : null;
+    if (carried) parts.push(carried);
     let worst = null;
     for (const j of r.jobs.filter((j) => j.kind === "danger_map")) {
       const res = j.result;
@@ -281,6 +328,10 @@
       } else if (j.kind === "sensitivity") {
         lines.push(`Baseline ${res.baseline === null ? "–" : PF.num(res.baseline, 3)}.`, "");
         mdTable(["rank", "adversary", res.criterion, "change"], res.levers.map((l) => [l.rank, "`" + l.adversary_strategy + "`", PF.num(l.value, 3), PF.num(l.delta, 3)]));
+      } else if (j.kind === "contribution") {
+        lines.push(carry(res) || "No battle without a party member to compare.", "");
+        mdTable(contributionHead.map((h) => h.replace(/^#/, "")), res.combatants.map(contributionRow));
+        lines.push(contributionNote(res), "");
       } else if (j.kind === "grid") {
         mdTable(["cell", "hit points", "battles", "party win rate [3σ]", "mean rounds"], j.cells.map((c) => [c.index, hpText(c.hp), c.runs, pctBand(c.party_win_rate, c.party_win_band[0], c.party_win_band[1]), PF.num(c.mean_rounds, 2)]));
       }

@@ -130,4 +130,6 @@ pub struct SideExtra {
     pub aware: Option<bool>,
     /// Base combatant ids to add one more copy of.
     pub copies: Vec<String>,
+    /// Base combatant ids to leave out (the contribution job).
+    pub removed: Vec<String>,
 }

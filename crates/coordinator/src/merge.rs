@@ -186,6 +186,8 @@ impl CellResult {
                         damage_dealt: t.damage_dealt,
                         damage_taken: t.damage_taken,
                         healing_given: t.healing_given,
+                        slots_spent: t.slots_spent,
+                        uses_spent: t.uses_spent,
                     }
                 })
                 .collect(),

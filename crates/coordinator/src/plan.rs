@@ -39,6 +39,18 @@ pub struct PlannerState {
     pub measured: u64,
 }
 
+impl PlannerState {
+    /// The state of a job that emits all its `cells` in one batch:
+    /// `planning` before, `emitted` after, with `measured` results read.
+    pub fn one_batch(emitted: bool, cells: usize, measured: usize) -> Self {
+        PlannerState {
+            phase: if emitted { "emitted" } else { "planning" }.into(),
+            cells: if emitted { cells as u64 } else { 0 },
+            measured: measured as u64,
+        }
+    }
+}
+
 /// A job as a state machine.
 pub trait Planner: Send {
     /// The job kind (`grid`…).
@@ -74,6 +86,10 @@ pub struct JobContext {
     pub adversary_levers: pf1e_engine::strategy::Relevance,
     /// The confidence level of every interval and comparison of the jobs.
     pub confidence: pf1e_engine::metrics::Confidence,
+    /// The base encounter's combatants as (side, id), in encounter order
+    /// (empty when the scenario does not build): whom the contribution job
+    /// leaves out in turn.
+    pub combatants: Vec<(String, String)>,
 }
 
 impl JobContext {

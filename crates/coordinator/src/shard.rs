@@ -27,9 +27,12 @@ pub fn split(runs: u64, shard_size: u64) -> Vec<Range<u64>> {
 /// the rules version, the scenario content hash (map and combatants by
 /// content, options), both strategy specs, the variant, the run range and
 /// the seed. The cell's total run count is not part of it: runs 0..100 are
-/// the same battles whether the cell has 100 or 400 runs.
+/// the same battles whether the cell has 100 or 400 runs. The domain names
+/// the shard result's format: v3 results carry the per-combatant counters
+/// of conditions and resources (a v2 cache entry, without them, is a miss
+/// rather than zeros).
 pub fn shard_key(scenario: &ScenarioHash, cell: &CellSpec, range: &Range<u64>) -> ShardKey {
-    let mut c = Canon::new("pf1e-shard-v2");
+    let mut c = Canon::new("pf1e-shard-v3");
     c.bytes(pf1e_engine::RULES_VERSION.as_bytes()).bytes(scenario);
     c.bytes(cell.party.as_bytes())
         .bytes(cell.party_strategy.as_str().as_bytes())
@@ -52,6 +55,13 @@ pub fn shard_key(scenario: &ScenarioHash, cell: &CellSpec, range: &Range<u64>) -
             for id in &e.copies {
                 c.bytes(id.as_bytes());
             }
+            // Only removals hash their list: keys of cells without any stay as they were.
+            if !e.removed.is_empty() {
+                c.bytes(b"removed").u64(e.removed.len() as u64);
+                for id in &e.removed {
+                    c.bytes(id.as_bytes());
+                }
+            }
         }
     }
     c.finish()
@@ -66,7 +76,13 @@ pub fn shard_spec(scenario: &ScenarioHash, cell: &CellSpec, range: &Range<u64>) 
             .iter()
             .map(|(side, hp)| {
                 let e = cell.extra.get(side).cloned().unwrap_or_default();
-                SideVariant { side: side.clone(), hp: *hp, aware: e.aware, copies: e.copies }
+                SideVariant {
+                    side: side.clone(),
+                    hp: *hp,
+                    aware: e.aware,
+                    copies: e.copies,
+                    removed: e.removed,
+                }
             })
             .collect(),
         party: cell.party.clone(),
@@ -114,11 +130,24 @@ mod tests {
         c.runs = 400;
         assert_eq!(k, shard_key(&s, &c, &(0..4)), "the cell's run count is not part of the key");
         let mut c = cell(500_000);
-        c.extra.insert("a".into(), crate::cell::SideExtra { aware: Some(false), copies: vec![] });
+        c.extra.insert(
+            "a".into(),
+            crate::cell::SideExtra { aware: Some(false), copies: vec![], removed: vec![] },
+        );
         assert_ne!(k, shard_key(&s, &c, &(0..4)), "awareness is part of the key");
         let mut d = cell(500_000);
-        d.extra.insert("a".into(), crate::cell::SideExtra { aware: None, copies: vec!["x".into()] });
+        d.extra.insert(
+            "a".into(),
+            crate::cell::SideExtra { aware: None, copies: vec!["x".into()], removed: vec![] },
+        );
         assert_ne!(shard_key(&s, &c, &(0..4)), shard_key(&s, &d, &(0..4)));
         assert_ne!(k, shard_key(&s, &d, &(0..4)), "extra copies are part of the key");
+        let mut r = cell(500_000);
+        r.extra.insert(
+            "a".into(),
+            crate::cell::SideExtra { aware: None, copies: vec![], removed: vec!["x".into()] },
+        );
+        assert_ne!(shard_key(&s, &r, &(0..4)), shard_key(&s, &d, &(0..4)), "a removal is not a copy");
+        assert_eq!(shard_spec(&s, &r, &(0..4)).variant[0].removed, ["x"]);
     }
 }

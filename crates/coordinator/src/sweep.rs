@@ -19,6 +19,7 @@ use serde::Deserialize;
 /// The value types a sweep file is written in (defined in [`crate::cell`]).
 pub use crate::cell::{HpFraction, StrategySpec};
 use crate::jobs::Job;
+use crate::jobs::contribution::ContributionJob;
 use crate::jobs::danger_map::DangerMapJob;
 use crate::jobs::frontier::FrontierJob;
 use crate::jobs::grid::GridJob;
@@ -146,6 +147,7 @@ enum JobFile {
     DangerMap(DangerMapJob),
     Frontier(FrontierJob),
     Sensitivity(SensitivityJob),
+    Contribution(ContributionJob),
 }
 
 impl<'de> Deserialize<'de> for JobFile {
@@ -168,6 +170,7 @@ impl<'de> Deserialize<'de> for JobFile {
                     "danger_map" => JobFile::DangerMap(map.next_value()?),
                     "frontier" => JobFile::Frontier(map.next_value()?),
                     "sensitivity" => JobFile::Sensitivity(map.next_value()?),
+                    "contribution" => JobFile::Contribution(map.next_value()?),
                     other => {
                         return Err(A::Error::custom(format!(
                             "unknown job kind {other:?}: the kinds are {}",
@@ -587,6 +590,7 @@ impl Sweep {
                         JobFile::DangerMap(j) => Job::DangerMap(j),
                         JobFile::Frontier(j) => Job::Frontier(j),
                         JobFile::Sensitivity(j) => Job::Sensitivity(j),
+                        JobFile::Contribution(j) => Job::Contribution(j),
                         JobFile::Grid(_) => continue,
                     };
                     let kind = job.kind();
@@ -596,6 +600,7 @@ impl Sweep {
                         Job::DangerMap(j) => j.runs.get_or_insert(f.runs),
                         Job::Frontier(j) => j.runs.get_or_insert(f.runs),
                         Job::Sensitivity(j) => j.runs.get_or_insert(f.runs),
+                        Job::Contribution(j) => j.runs.get_or_insert(f.runs),
                         Job::Grid(_) => continue,
                     };
                     if *runs == 0 {
@@ -781,7 +786,12 @@ impl Sweep {
         // The levers that matter for the party and for the other sides: a
         // scenario that does not build has them all.
         use pf1e_engine::strategy::Relevance;
-        let (levers, adversary_levers) = match self.scenario.encounter() {
+        let encounter = self.scenario.encounter();
+        let combatants = encounter.as_ref().map_or_else(
+            |_| Vec::new(),
+            |e| e.combatants.iter().map(|d| (e.sides[d.side].clone(), d.id.clone())).collect(),
+        );
+        let (levers, adversary_levers) = match encounter {
             Ok(e) => {
                 let side = e.sides.iter().position(|s| *s == self.party);
                 let of = |party: bool| {
@@ -803,6 +813,7 @@ impl Sweep {
             levers,
             adversary_levers,
             confidence: self.confidence,
+            combatants,
         }
     }
 

@@ -107,6 +107,20 @@ impl Encounter {
         self
     }
 
+    /// The same encounter without combatant `index`: everyone else keeps
+    /// its square, id and starting state (what "the fight without it"
+    /// means). `None` when there is no such combatant or it is the last of
+    /// its side.
+    pub fn without(&self, index: usize) -> Option<Encounter> {
+        let side = self.combatants.get(index)?.side;
+        if self.combatants.iter().filter(|d| d.side == side).count() < 2 {
+            return None;
+        }
+        let mut out = self.clone();
+        out.combatants.remove(index);
+        Some(out)
+    }
+
     /// Places the sides on their deployment zones.
     ///
     /// Sides are deployed in the map's deployment order; each side fills the

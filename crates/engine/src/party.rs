@@ -32,6 +32,10 @@ pub struct PartyTally {
     pub hp_lost: u64,
     /// The members' starting hit points, summed.
     pub hp_start: u64,
+    /// Sum over runs of the members' spell slots spent.
+    pub slots_spent: u64,
+    /// Sum over runs of the members' class-ability uses spent.
+    pub uses_spent: u64,
 }
 
 impl PartyTally {
@@ -54,6 +58,12 @@ impl PartyTally {
         self.some_death += u64::from(run.some_death);
         self.all_down += u64::from(run.all_down);
         self.hp_lost += run.hp_lost;
+        let members =
+            encounter.combatants.iter().zip(&outcome.combatants).filter(|(c, _)| c.side == self.side);
+        for (_, o) in members {
+            self.slots_spent += u64::from(o.slots_spent);
+            self.uses_spent += u64::from(o.uses_spent);
+        }
     }
 
     /// The party's figures in one battle, run `run` of the batch.
@@ -181,19 +191,29 @@ pub struct Simulated {
     pub hp_lost: f64,
     /// `hp_lost` as a share of the party's starting hit points, in [0, 1].
     pub hp_lost_share: f64,
+    /// Mean spell slots the party spent per battle.
+    #[serde(default)]
+    pub slots_spent: f64,
+    /// Mean class-ability uses (channels, hexes, grit, arcane pool, rounds
+    /// of performance, smites) the party spent per battle.
+    #[serde(default)]
+    pub uses_spent: f64,
 }
 
 impl Simulated {
     /// The rates of `tally`.
     pub fn of(tally: &PartyTally) -> Self {
         let runs = tally.runs;
-        let hp_lost = if runs == 0 { 0.0 } else { tally.hp_lost as f64 / runs as f64 };
+        let mean = |sum: u64| if runs == 0 { 0.0 } else { sum as f64 / runs as f64 };
+        let hp_lost = mean(tally.hp_lost);
         Simulated {
             p_win: win_rate(tally.wins, runs),
             p_pc_dies: win_rate(tally.some_death, runs),
             p_all_down: win_rate(tally.all_down, runs),
             hp_lost,
             hp_lost_share: if tally.hp_start == 0 { 0.0 } else { hp_lost / tally.hp_start as f64 },
+            slots_spent: mean(tally.slots_spent),
+            uses_spent: mean(tally.uses_spent),
         }
     }
 }

@@ -94,6 +94,10 @@ pub struct Report {
     /// (`pf1e sim --show`); without it the transcript is run 0's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shown: Option<crate::party::Shown>,
+    /// Who carries the fight (`pf1e sim --contribution`): each combatant's
+    /// figures and the party without it; empty when not asked.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub contribution: Vec<crate::contribution::Contribution>,
 }
 
 fn per_run(total: u64, runs: u64) -> f64 {
@@ -180,6 +184,7 @@ impl Report {
             transcript,
             party: None,
             shown: None,
+            contribution: Vec::new(),
         }
     }
 
@@ -255,6 +260,7 @@ mod tests {
             damage_taken: 1000,
             healing_given: 0,
             deaths,
+            ..CombatantTotals::default()
         };
         Summary {
             runs: 1000,

@@ -19,6 +19,15 @@ pub struct CombatantTotals {
     pub healing_given: u64,
     /// Runs that ended with the combatant dead.
     pub deaths: u64,
+    /// Sum of timed conditions put on foes.
+    #[serde(default)]
+    pub conditions_inflicted: u64,
+    /// Sum of spell slots spent.
+    #[serde(default)]
+    pub slots_spent: u64,
+    /// Sum of class-ability uses spent.
+    #[serde(default)]
+    pub uses_spent: u64,
 }
 
 /// Integer sums over a set of runs; two summaries of disjoint run sets merge exactly.
@@ -105,6 +114,9 @@ fn add_rows(totals: &mut [CombatantTotals], rows: &[crate::combat::CombatantOutc
         total.damage_taken += u64::from(c.damage_taken);
         total.healing_given += u64::from(c.healing_given);
         total.deaths += u64::from(c.dead);
+        total.conditions_inflicted += u64::from(c.conditions_inflicted);
+        total.slots_spent += u64::from(c.slots_spent);
+        total.uses_spent += u64::from(c.uses_spent);
     }
 }
 
@@ -116,5 +128,8 @@ fn merge_rows(totals: &mut [CombatantTotals], other: &[CombatantTotals]) {
         a.damage_taken += b.damage_taken;
         a.healing_given += b.healing_given;
         a.deaths += b.deaths;
+        a.conditions_inflicted += b.conditions_inflicted;
+        a.slots_spent += b.slots_spent;
+        a.uses_spent += b.uses_spent;
     }
 }

@@ -9,7 +9,7 @@ pub struct Canon(blake3::Hasher);
 
 impl Canon {
     /// A writer for the domain `domain` (a name and a format version, such as
-    /// `pf1e-shard-v2`): hashes of different domains never collide.
+    /// `pf1e-shard-v3`): hashes of different domains never collide.
     pub fn new(domain: &str) -> Self {
         let mut c = Canon(blake3::Hasher::new());
         c.bytes(domain.as_bytes());

@@ -15,6 +15,7 @@ pub mod convert;
 
 use std::collections::BTreeMap;
 
+pub use pf1e_engine::contribution::{Contribution, Without};
 pub use pf1e_engine::difficulty::{Difficulty, FoeRating, Label as DifficultyLabel};
 pub use pf1e_engine::objectives::{Criterion, DangerMetrics};
 use serde::{Deserialize, Serialize};
@@ -138,6 +139,8 @@ pub enum JobResult {
     Frontier(FrontierResult),
     /// Which adversary lever matters.
     Sensitivity(SensitivityResult),
+    /// Who carries the fight.
+    Contribution(ContributionResult),
 }
 
 impl JobResult {
@@ -150,6 +153,7 @@ impl JobResult {
             JobResult::DangerMap(_) => "danger_map",
             JobResult::Frontier(_) => "frontier",
             JobResult::Sensitivity(_) => "sensitivity",
+            JobResult::Contribution(_) => "contribution",
         }
     }
 }
@@ -230,6 +234,12 @@ pub struct CombatantReport {
     pub damage_taken: u64,
     /// Hit points restored to others.
     pub healing_given: u64,
+    /// Spell slots spent, summed over the runs (absent from older documents).
+    #[serde(default)]
+    pub slots_spent: u64,
+    /// Class-ability uses spent, summed over the runs.
+    #[serde(default)]
+    pub uses_spent: u64,
 }
 
 /// Where an `optimize` entry was first measured.
@@ -531,6 +541,27 @@ pub struct FrontierProbe {
     /// Runs of its largest measurement.
     #[serde(default)]
     pub runs: u64,
+}
+
+/// `contribution`: who carries the fight. Each combatant's damage per round,
+/// healing and conditions inflicted per battle in the full encounter, and
+/// the party's win rate and P(a PC dies) in the encounter played without
+/// it, paired run by run with the full one.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ContributionResult {
+    /// The measured side (whose win rate and deaths the removals change).
+    pub party: String,
+    /// The party's strategy.
+    pub party_strategy: String,
+    /// The other sides' strategy.
+    pub adversary_strategy: String,
+    /// Every combatant of the full encounter, in encounter order (empty
+    /// until the full encounter is measured).
+    pub combatants: Vec<Contribution>,
+    /// The family confidence level of the removal tests.
+    pub confidence: f64,
+    /// The Bonferroni-adjusted quantile of each removal's paired intervals.
+    pub comparison_z: f64,
 }
 
 /// `sensitivity`: single-lever adversary variants, ranked by their effect.

@@ -210,6 +210,9 @@ fn totals_to_proto(c: &CombatantTotals) -> proto::CombatantTotals {
         damage_taken: c.damage_taken,
         healing_given: c.healing_given,
         deaths: c.deaths,
+        conditions_inflicted: c.conditions_inflicted,
+        slots_spent: c.slots_spent,
+        uses_spent: c.uses_spent,
     }
 }
 
@@ -221,6 +224,9 @@ fn totals_from_proto(c: &proto::CombatantTotals) -> CombatantTotals {
         damage_taken: c.damage_taken,
         healing_given: c.healing_given,
         deaths: c.deaths,
+        conditions_inflicted: c.conditions_inflicted,
+        slots_spent: c.slots_spent,
+        uses_spent: c.uses_spent,
     }
 }
 
@@ -415,6 +421,7 @@ mod tests {
                 hp: HpFraction(500_000),
                 aware: None,
                 copies: vec![],
+                removed: vec![],
             }],
             party: "a".into(),
             party_strategy: StrategySpec::parse("lowest_hp, retreat=0.5").unwrap(),

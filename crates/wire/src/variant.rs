@@ -56,6 +56,9 @@ pub struct SideVariant {
     pub aware: Option<bool>,
     /// Ids of base combatants of this side to add one more copy of (an id repeated adds more).
     pub copies: Vec<String>,
+    /// Ids of base combatants of this side to leave out (the contribution
+    /// job: the fight without one of them).
+    pub removed: Vec<String>,
 }
 
 /// Why a variant cannot be applied or decoded.
@@ -69,6 +72,17 @@ pub enum VariantError {
         /// The id asked for.
         id: String,
     },
+    /// A removal names a combatant the side does not have.
+    #[error("side {side:?} has no combatant {id:?} to leave out")]
+    UnknownRemoved {
+        /// The side.
+        side: String,
+        /// The id asked for.
+        id: String,
+    },
+    /// A removal would leave a side without combatants.
+    #[error("side {0:?} would have no combatant left")]
+    RemovedAll(String),
     /// The extra copies do not fit the map.
     #[error("extra copies: {0}")]
     Copies(#[source] EncounterError),
@@ -102,6 +116,7 @@ impl From<&SideVariant> for proto::SideVariant {
             hp_ppm: v.hp.0,
             aware: aware as i32,
             copies: v.copies.clone(),
+            removed: v.removed.clone(),
         }
     }
 }
@@ -120,8 +135,30 @@ impl TryFrom<&proto::SideVariant> for SideVariant {
             Ok(proto::Awareness::Unaware) => Some(false),
             Err(_) => return Err(VariantError::Awareness { side: v.side.clone(), value: v.aware }),
         };
-        Ok(SideVariant { side: v.side.clone(), hp, aware, copies: v.copies.clone() })
+        Ok(SideVariant {
+            side: v.side.clone(),
+            hp,
+            aware,
+            copies: v.copies.clone(),
+            removed: v.removed.clone(),
+        })
     }
+}
+
+/// Leaves out the combatants each side's `removed` lists: everyone else
+/// keeps its square and id ([`Encounter::without`]).
+fn remove(enc: &mut Encounter, variant: &[SideVariant]) -> Result<(), VariantError> {
+    for v in variant {
+        for id in &v.removed {
+            let i = enc
+                .combatants
+                .iter()
+                .position(|d| &d.id == id && enc.sides[d.side] == v.side)
+                .ok_or_else(|| VariantError::UnknownRemoved { side: v.side.clone(), id: id.clone() })?;
+            *enc = enc.without(i).ok_or_else(|| VariantError::RemovedAll(v.side.clone()))?;
+        }
+    }
+    Ok(())
 }
 
 /// Sets the starting hit points of every side the variant lists: a side at
@@ -171,6 +208,7 @@ pub fn variant_encounter(base: &Encounter, variant: &[SideVariant]) -> Result<En
         }
         Encounter::build(Arc::clone(&base.map), sides).map_err(VariantError::Copies)?
     };
+    remove(&mut enc, variant)?;
     apply_hp(&mut enc, variant);
     for d in &mut enc.combatants {
         if let Some(aware) = variant.iter().find(|v| v.side == enc.sides[d.side]).and_then(|v| v.aware) {
@@ -199,6 +237,7 @@ mod tests {
             hp: HpFraction(250_000),
             aware: Some(false),
             copies: vec!["x".into()],
+            removed: vec!["y".into()],
         };
         let p = proto::SideVariant::from(&v);
         assert_eq!(SideVariant::try_from(&p), Ok(v));

@@ -22,7 +22,6 @@ use crate::output;
 use crate::render::balance;
 use crate::render::llm::showcase as render_showcase;
 use crate::scenario::SideArg;
-use crate::sim::SimArgs;
 
 /// Default replay log of a showcase.
 pub const DEFAULT_LOG: &str = "llm-showcase.jsonl";
@@ -165,17 +164,34 @@ fn log_path(args: &SimLlmArgs) -> PathBuf {
     }
 }
 
+/// What `pf1e sim` asks of a showcase: its batch and output flags. Passed
+/// as values so that this module does not depend on `sim` (which calls it).
+pub struct SimRequest<'a> {
+    /// The map file.
+    pub map: &'a std::path::Path,
+    /// The batch's seed.
+    pub seed: u64,
+    /// Battles asked for.
+    pub runs: u64,
+    /// `--transcript`.
+    pub transcript: bool,
+    /// `--json`.
+    pub json: bool,
+    /// The LLM flags of `sim`.
+    pub llm: &'a SimLlmArgs,
+}
+
 /// Runs the showcase of `pf1e sim` (`playable` and `options` as `sim` built them).
 pub fn run(
-    sim: &SimArgs,
+    sim: &SimRequest<'_>,
     side: &str,
     sides: &[SideArg],
     playable: &Playable,
     options: &SimOptions,
     lang: Lang,
 ) -> CliResult {
-    let args = &sim.llm;
-    let (map, seed, runs, transcript) = (&sim.map, sim.seed, sim.runs, sim.transcript);
+    let args = sim.llm;
+    let (map, seed, runs, transcript) = (sim.map, sim.seed, sim.runs, sim.transcript);
     let json_output = sim.json;
     if runs > MAX_SHOWCASE_RUNS {
         return Err(ShowcaseError::TooManyRuns { runs }.into());

@@ -13,6 +13,10 @@ use crate::i18n::{Lang, T};
 /// its events in `lang`), then the report. Ends with a newline.
 pub fn text(report: &Report, battle: Option<&Transcript>, lang: Lang) -> String {
     let mut out = String::new();
+    // The answer first: the verdict, when the party's difficulty is known.
+    if let Some(verdict) = super::verdict::sim(report, lang) {
+        out.push_str(&format!("{}{}{verdict}\n\n", lang.t(T::Verdict), lang.colon()));
+    }
     if let Some(battle) = battle {
         let table = transcript::render_table(&super::events::rows(battle, lang), lang);
         match &report.shown {
@@ -103,6 +107,24 @@ fn summary(report: &Report, lang: Lang) -> String {
     aligns[0] = Align::Left;
     aligns[1] = Align::Left;
     out.push_str(&table::render(&columns, &aligns, &rows));
+    if !report.contribution.is_empty() {
+        out.push('\n');
+        out.push_str(&contribution(report, lang));
+    }
+    out
+}
+
+/// The table of who carries the fight and its note.
+fn contribution(report: &Report, lang: Lang) -> String {
+    let mut out = format!("{}{}\n", lang.t(T::ContribTitle), lang.colon().trim_end());
+    let columns = super::contribution::headers(lang);
+    let columns: Vec<&str> = columns.iter().map(String::as_str).collect();
+    let mut aligns = vec![Align::Right; columns.len()];
+    aligns[0] = Align::Left;
+    aligns[1] = Align::Left;
+    out.push_str(&table::render(&columns, &aligns, &super::contribution::rows(&report.contribution)));
+    out.push_str(&super::contribution::note(pf1e_engine::metrics::Confidence::default().level(), lang));
+    out.push('\n');
     out
 }
 
@@ -191,6 +213,7 @@ mod tests {
             damage_taken: 1000,
             healing_given: 0,
             deaths,
+            ..CombatantTotals::default()
         };
         Summary {
             runs: 1000,
@@ -283,5 +306,108 @@ mod tests {
     fn zero_runs_print_zero_battles() {
         let r = Report::build(&encounter(), &Summary::new(2, 3), &SimOptions::default(), 1, None);
         assert!(text(&r, None, Lang::Fr).contains("0 combats simulés"));
+    }
+
+    /// The report with the party's difficulty (both goblins PCs of level 1
+    /// against an orc of CR 1/3) and who carries the fight.
+    fn report_with_party() -> Report {
+        use pf1e_engine::contribution::{Contribution, Without};
+        use pf1e_engine::difficulty::{Difficulty, FoeRating, Label};
+        use pf1e_engine::party::{PartyReport, Simulated};
+        let book = Difficulty {
+            party: "players".into(),
+            members: vec!["goblin".into(), "goblin-2".into()],
+            party_size: 2,
+            pcs_only: true,
+            apl: 0,
+            xp: 135,
+            cr: Some("1/3".into()),
+            cr_minus_apl: Some(-1),
+            label: Some(Label::Easy),
+            foes: vec![FoeRating { id: "orc".into(), cr: Some("1/3".into()), xp: 135 }],
+        };
+        let simulated = Simulated {
+            p_win: 0.612,
+            p_pc_dies: 0.5,
+            p_all_down: 0.37,
+            hp_lost: 7.5,
+            hp_lost_share: 0.625,
+            slots_spent: 0.0,
+            uses_spent: 0.0,
+        };
+        let mut r = report(None).with_party(PartyReport { book, simulated });
+        let without = Without {
+            runs: 1000,
+            p_win: 0.312,
+            p_pc_dies: 0.75,
+            win_change: -0.3,
+            win_interval: [-0.35, -0.25],
+            death_change: 0.25,
+            death_interval: [0.2, 0.3],
+            significant: true,
+        };
+        let c = |id: &str, side: &str, without: Option<Without>| Contribution {
+            id: id.into(),
+            side: side.into(),
+            damage_per_round: 1.0,
+            healing: 0.0,
+            conditions: 0.5,
+            without,
+        };
+        r.contribution = vec![
+            c("goblin", "players", Some(without)),
+            c("goblin-2", "players", None),
+            c("orc", "monsters", None),
+        ];
+        r
+    }
+
+    #[test]
+    fn the_sim_report_opens_with_its_verdict_in_english() {
+        let text = text(&report_with_party(), None, Lang::En);
+        assert!(
+            text.starts_with(
+                "Verdict: Arène d'essai: players (2 goblin) against orc; by the book easy (CR 1/3 against APL 0). \
+                 With both sides' default plans the party wins 61.2% of 1000 battles; a PC dies in 50.0%, everyone is down in 37.0%. \
+                 Who carries the fight: goblin (without it the party wins 31.2% instead of 61.2%; a PC dies in 75.0% instead of 50.0%).\n\n\
+                 === Balance report ===\n"
+            ),
+            "{text}"
+        );
+        assert!(text.contains(
+            "Simulated for players: win 61.2%, a PC dies 50.0%, everyone down 37.0%, HP lost 7.5 (62.5% of the party's)\n"
+        ));
+        assert!(text.contains(
+            "Who carries the fight (per combatant; the party without it, same dice):\n\
+             Combatant  Side      Damage/round  Healing/battle  Conditions/battle  Party wins without  A PC dies without\n"
+        ), "{text}");
+        let row = text.lines().rfind(|l| l.starts_with("goblin ")).unwrap_or_default().to_string();
+        assert!(row.contains(" 1.0 ") && row.contains(" 0.50 "), "{row}");
+        assert!(row.contains("31.2% (−30.0)*") && row.ends_with("75.0% (+25.0)*"), "{row}");
+        assert!(text.lines().any(|l| l.starts_with("orc ") && l.trim_end().ends_with("—")), "{text}");
+        assert!(text.ends_with("— the last of its side: no battle without it.\n"));
+    }
+
+    #[test]
+    fn the_sim_report_opens_with_its_verdict_in_french() {
+        let text = text(&report_with_party(), None, Lang::Fr);
+        assert!(
+            text.starts_with(
+                "Verdict : Arène d'essai : players (2 goblin) contre orc ; selon le livre facile (FP 1/3 contre NMG 0). \
+                 Avec les plans par défaut des deux camps, le groupe gagne 61.2% des 1000 combats ; un PJ meurt dans 50.0%, tous sont à terre dans 37.0%. \
+                 Qui porte le combat : goblin (sans lui le groupe gagne 31.2% au lieu de 61.2% ; un PJ meurt dans 75.0% au lieu de 50.0%).\n\n\
+                 === Rapport d'équilibrage ===\n"
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains("Qui porte le combat (par combattant ; le groupe sans lui, mêmes dés) :\n"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn without_the_party_s_difficulty_there_is_no_verdict() {
+        assert!(text(&report(None), None, Lang::En).starts_with("=== Balance report ===\n"));
     }
 }

@@ -67,6 +67,7 @@ pub fn simulated(party: &str, s: &Simulated, lang: Lang) -> String {
             &percent(s.hp_lost_share),
         ],
     );
+    out += &resources(s.slots_spent, s.uses_spent, lang);
     out.push('\n');
     out
 }
@@ -111,9 +112,23 @@ pub fn sweep(results: &SweepResults, lang: Lang) -> String {
                 &percent(share),
             ],
         );
+        let members = c.combatants.iter().filter(|m| m.side == results.party);
+        let (slots, uses) = members.fold((0, 0), |(s, u), m| (s + m.slots_spent, u + m.uses_spent));
+        out += &resources(slots as f64 / c.runs as f64, uses as f64 / c.runs as f64, lang);
         out.push('\n');
     }
     out
+}
+
+/// The resources the party spent per battle, where the engine counted
+/// some: a party without spells or class-ability pools spends none, and
+/// the line then says nothing of them.
+fn resources(slots: f64, uses: f64, lang: Lang) -> String {
+    if slots > 0.0 || uses > 0.0 {
+        lang.f(T::DiffResources, &[&format!("{slots:.1}"), &format!("{uses:.1}")])
+    } else {
+        String::new()
+    }
 }
 
 /// Both lines of `pf1e sim`.
@@ -151,7 +166,15 @@ mod tests {
     }
 
     fn simulated_fixture() -> Simulated {
-        Simulated { p_win: 0.685, p_pc_dies: 0.12, p_all_down: 0.29, hp_lost: 21.26, hp_lost_share: 0.4 }
+        Simulated {
+            p_win: 0.685,
+            p_pc_dies: 0.12,
+            p_all_down: 0.29,
+            hp_lost: 21.26,
+            hp_lost_share: 0.4,
+            slots_spent: 2.3,
+            uses_spent: 1.0,
+        }
     }
 
     #[test]
@@ -160,7 +183,7 @@ mod tests {
         assert_eq!(
             lines(&p, Lang::En),
             "Difficulty by the book: hard — encounter CR 6 (2400 XP) against APL 4 (CR − APL = +2); APL: the 4 PCs of players; foes without a CR, not counted: thing\n\
-             Simulated for players: win 68.5%, a PC dies 12.0%, everyone down 29.0%, HP lost 21.3 (40.0% of the party's)\n"
+             Simulated for players: win 68.5%, a PC dies 12.0%, everyone down 29.0%, HP lost 21.3 (40.0% of the party's); resources spent per battle: 2.3 spell slots, 1.0 class-ability uses (channels, hexes, grit, arcane pool, performance rounds, smites)\n"
         );
     }
 
@@ -170,7 +193,24 @@ mod tests {
         assert_eq!(
             lines(&p, Lang::Fr),
             "Difficulté selon le livre : très difficile — FP de la rencontre 6 (2400 XP) contre NMG 4 (FP − NMG = +2) ; NMG : les 4 PJ de players ; adversaires sans FP, non comptés : thing\n\
-             Simulé pour players : victoire 68.5%, un PJ meurt 12.0%, tous à terre 29.0%, PV perdus 21.3 (40.0% de ceux du groupe)\n"
+             Simulé pour players : victoire 68.5%, un PJ meurt 12.0%, tous à terre 29.0%, PV perdus 21.3 (40.0% de ceux du groupe) ; ressources dépensées par combat : 2.3 emplacements de sort, 1.0 utilisations de capacités de classe (canalisations, maléfices, panache, réserve arcanique, rounds de représentation, châtiments)\n"
+        );
+    }
+
+    #[test]
+    fn a_sweep_s_simulated_line_counts_the_party_s_resources_per_battle() {
+        let mut r = super::super::verdict::tests::results(Vec::new());
+        let cell = &mut r.jobs[0].cells[0];
+        // 400 battles: 320 slots and 80 uses by the players, the orc's own not counted.
+        cell.combatants[0].slots_spent = 320;
+        cell.combatants[1].uses_spent = 80;
+        cell.combatants[3].slots_spent = 999;
+        let text = sweep(&r, Lang::En);
+        assert!(
+            text.ends_with(
+                "HP lost 5.4 (30.0% of the party's); resources spent per battle: 0.8 spell slots, 0.2 class-ability uses (channels, hexes, grit, arcane pool, performance rounds, smites)\n"
+            ),
+            "{text}"
         );
     }
 

@@ -8,95 +8,16 @@
 //! and keeps to the width by dropping its least useful columns first and
 //! wrapping the names.
 
-use std::collections::BTreeMap;
-
 use pf1e_wire::results::{
-    CellReport, Criterion, Crossing, DangerLayer, DangerMapResult, DangerMetrics, DangerPoint,
-    FrontierResult, JobResult, MinmaxResult, OptimizeResult, PlaybookEntry, SensitivityResult, Stage,
-    SweepResults,
+    CellReport, ContributionResult, Crossing, DangerMapResult, DangerMetrics, DangerPoint, FrontierResult,
+    JobResult, MinmaxResult, OptimizeResult, PlaybookEntry, SensitivityResult, Stage, SweepResults,
 };
 use pf1e_wire::status::SweepInfo;
 
+pub use super::layout::{Images, Style, View, heading, table};
 use super::table::display_width;
+pub use super::words::{criterion_value, criterion_words, layer_words, threshold_words};
 use crate::i18n::{Lang, T};
-
-/// Output style.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Style {
-    /// Aligned plain-text columns.
-    Text,
-    /// Markdown tables.
-    Markdown,
-}
-
-/// How a report is laid out.
-#[derive(Debug, Clone, Copy)]
-pub struct View {
-    /// Language.
-    pub lang: Lang,
-    /// Text or Markdown.
-    pub style: Style,
-    /// Rows of the optimize playbook shown.
-    pub top: usize,
-    /// Columns a text line may take (Markdown ignores it).
-    pub width: usize,
-}
-
-/// Images written beside a report, by job index: (alternative text, file name).
-pub type Images = BTreeMap<usize, Vec<(String, String)>>;
-
-/// A table: headers and rows; a cell may hold several lines.
-pub(super) fn table(view: &View, headers: &[String], rows: &[Vec<String>]) -> String {
-    let mut out = String::new();
-    match view.style {
-        Style::Text => {
-            let widths: Vec<usize> = (0..headers.len())
-                .map(|i| {
-                    rows.iter()
-                        .filter_map(|r| r.get(i))
-                        .flat_map(|c| c.lines())
-                        .map(display_width)
-                        .max()
-                        .unwrap_or(0)
-                        .max(display_width(&headers[i]))
-                })
-                .collect();
-            let line = |cells: &[&str]| {
-                let mut l = String::new();
-                for (i, (c, w)) in cells.iter().zip(&widths).enumerate() {
-                    if i > 0 {
-                        l.push_str("  ");
-                    }
-                    l.push_str(c);
-                    l.push_str(&" ".repeat(w.saturating_sub(display_width(c))));
-                }
-                l.truncate(l.trim_end().len());
-                l + "\n"
-            };
-            let h: Vec<&str> = headers.iter().map(String::as_str).collect();
-            out += &line(&h);
-            let dashes: Vec<String> = widths.iter().map(|w| "-".repeat(*w)).collect();
-            out += &line(&dashes.iter().map(String::as_str).collect::<Vec<_>>());
-            for r in rows {
-                let cells: Vec<Vec<&str>> = r.iter().map(|c| c.lines().collect()).collect();
-                let height = cells.iter().map(Vec::len).max().unwrap_or(1).max(1);
-                for k in 0..height {
-                    let parts: Vec<&str> = cells.iter().map(|c| c.get(k).copied().unwrap_or("")).collect();
-                    out += &line(&parts);
-                }
-            }
-        }
-        Style::Markdown => {
-            let esc = |c: &str| c.replace('|', "\\|").replace('\n', " ");
-            out += &format!("| {} |\n", headers.iter().map(|h| esc(h)).collect::<Vec<_>>().join(" | "));
-            out += &format!("|{}|\n", headers.iter().map(|_| "---").collect::<Vec<_>>().join("|"));
-            for r in rows {
-                out += &format!("| {} |\n", r.iter().map(|c| esc(c)).collect::<Vec<_>>().join(" | "));
-            }
-        }
-    }
-    out
-}
 
 fn pct(x: f64) -> String {
     format!("{:.1}%", x * 100.0)
@@ -105,28 +26,6 @@ fn pct(x: f64) -> String {
 /// A share of hit points as a whole percentage (`25%`).
 fn pct0(x: f64) -> String {
     format!("{:.0}%", x * 100.0)
-}
-
-/// A party criterion in the words every report uses.
-pub fn criterion_words(lang: Lang, c: Criterion) -> &'static str {
-    lang.t(match c {
-        Criterion::PSurvives => T::CritNoPcDies,
-        Criterion::PTpk => T::CritEveryoneDown,
-        Criterion::PAnyDeath => T::CritPcDies,
-        Criterion::ExpectedHpLost => T::CritHpLost,
-    })
-}
-
-/// A value of criterion `c`: a percentage for a probability, else hit points.
-pub fn criterion_value(c: Criterion, v: f64) -> String {
-    if c.is_probability() { pct(v) } else { num(v, 1) }
-}
-
-/// A danger threshold in words, on the side it is crossed:
-/// `P(a PC dies) ≥ 5.0%`, `P(no PC dies) ≤ 50.0%`.
-pub fn threshold_words(lang: Lang, c: Criterion, target: f64) -> String {
-    let t = if c == Criterion::PSurvives { T::AtMost } else { T::AtLeast };
-    lang.f(t, &[&criterion_words(lang, c), &criterion_value(c, target)])
 }
 
 /// The names of strategies that played the same battles, in words: the
@@ -154,13 +53,6 @@ fn survive_band(m: &DangerMetrics) -> (String, String) {
 
 fn win(m: &DangerMetrics) -> String {
     format!("{} [{:.1}, {:.1}]", pct(m.win_rate), m.win_band.0 * 100.0, m.win_band.1 * 100.0)
-}
-
-pub(super) fn heading(style: Style, text: &str) -> String {
-    match style {
-        Style::Text => format!("{text}\n{}\n", "=".repeat(display_width(text))),
-        Style::Markdown => format!("## {text}\n\n"),
-    }
 }
 
 /// The answer line: bold in Markdown.
@@ -487,20 +379,6 @@ fn minmax(view: &View, r: &MinmaxResult) -> String {
     out
 }
 
-/// A layer's extra axes in words ("as in the files" when none).
-pub fn layer_words(lang: Lang, layer: &DangerLayer) -> String {
-    let mut parts = Vec::new();
-    for (side, aware) in &layer.aware {
-        parts.push(lang.f(if *aware { T::Aware } else { T::Unaware }, &[side]));
-    }
-    for (side, ids) in &layer.copies {
-        if !ids.is_empty() {
-            parts.push(lang.f(T::Copies, &[side, &ids.join(", ")]));
-        }
-    }
-    if parts.is_empty() { lang.t(T::AllAsInFiles).to_string() } else { parts.join(", ") }
-}
-
 /// The danger of a point for the answer: the criterion's value, danger growing with it
 /// (survival is reversed).
 fn danger_of(r: &DangerMapResult, v: f64) -> f64 {
@@ -654,6 +532,26 @@ fn sensitivity(view: &View, r: &SensitivityResult) -> String {
     )
 }
 
+fn contribution(view: &View, r: &ContributionResult) -> String {
+    let lang = view.lang;
+    // Every side's removals are in the table; the answer names a party member.
+    let line = super::contribution::carry(&r.combatants, &r.party, lang)
+        .unwrap_or_else(|| lang.t(T::ContribNone).to_string());
+    let plans = lang.f(
+        T::ContribPlans,
+        &[
+            &super::strategy::named(&r.party_strategy, lang),
+            &super::strategy::named(&r.adversary_strategy, lang),
+        ],
+    );
+    format!(
+        "{}\n{plans}\n\n{}\n{}\n",
+        answer(view.style, &line),
+        table(view, &super::contribution::headers(lang), &super::contribution::rows(&r.combatants)),
+        super::contribution::note(r.confidence, lang)
+    )
+}
+
 /// The report of one job, or `None` for kinds without their own layout (a grid).
 pub fn job(view: &View, result: &JobResult) -> Option<String> {
     Some(match result {
@@ -663,6 +561,7 @@ pub fn job(view: &View, result: &JobResult) -> Option<String> {
         JobResult::DangerMap(r) => danger_map(view, r),
         JobResult::Frontier(r) => frontier(view, r),
         JobResult::Sensitivity(r) => sensitivity(view, r),
+        JobResult::Contribution(r) => contribution(view, r),
     })
 }
 
@@ -866,6 +765,82 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("1     healer  4.0    -6.0"), "{text}");
+    }
+
+    fn contribution_result() -> ContributionResult {
+        use pf1e_wire::results::{Contribution, Without};
+        let without = Without {
+            runs: 400,
+            p_win: 0.5,
+            p_pc_dies: 0.25,
+            win_change: -0.25,
+            win_interval: [-0.3, -0.2],
+            death_change: 0.125,
+            death_interval: [0.05, 0.2],
+            significant: true,
+        };
+        ContributionResult {
+            party: "players".into(),
+            party_strategy: "default".into(),
+            adversary_strategy: "lowest_hp".into(),
+            combatants: vec![
+                Contribution {
+                    id: "oni".into(),
+                    side: "players".into(),
+                    damage_per_round: 0.5,
+                    healing: 4.5,
+                    conditions: 0.0,
+                    without: Some(without),
+                },
+                Contribution {
+                    id: "orc".into(),
+                    side: "monsters".into(),
+                    damage_per_round: 2.5,
+                    healing: 0.0,
+                    conditions: 0.25,
+                    without: None,
+                },
+            ],
+            confidence: 0.997,
+            comparison_z: 3.0,
+        }
+    }
+
+    #[test]
+    fn contribution_leads_with_who_carries_the_fight_in_english() {
+        let text = contribution(&view(Style::Text, 120), &contribution_result());
+        assert!(
+            text.starts_with(
+                "Who carries the fight: oni (without it the party wins 50.0% instead of 75.0%; a PC dies in 25.0% instead of 12.5%).\n"
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains("The party plays the default play (`default`); the other sides play focus the most wounded (`lowest_hp`).\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains(
+                "oni        players   0.5           4.5             0.00               50.0% (−25.0)*      25.0% (+12.5)*\n\
+                 orc        monsters  2.5           0.0             0.25               —                   —\n"
+            ),
+            "{text}"
+        );
+        assert!(text.ends_with("— the last of its side: no battle without it.\n"), "{text}");
+    }
+
+    #[test]
+    fn contribution_in_french_markdown() {
+        let v = View { lang: Lang::Fr, style: Style::Markdown, top: 10, width: 80 };
+        let text = contribution(&v, &contribution_result());
+        assert!(
+            text.contains(
+                "Qui porte le combat : oni (sans lui le groupe gagne 50.0% au lieu de 75.0% ; un PJ meurt dans 25.0% au lieu de 12.5%)."
+            ),
+            "{text}"
+        );
+        assert!(text.contains("| Combattant | Camp | Dégâts/round | Soins/combat | États/combat | Victoire du groupe sans | Un PJ meurt sans |\n"), "{text}");
+        assert!(text.contains("| orc | monsters | 2.5 | 0.0 | 0.25 | — | — |\n"), "{text}");
     }
 
     fn entry(rank: u64, strategy: &str, p: f64, runs: u64, same_as: Option<&str>) -> PlaybookEntry {

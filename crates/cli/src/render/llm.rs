@@ -8,7 +8,7 @@ use pf1e_llm::report::mark_unsupported;
 use pf1e_llm::{NARRATIVE_HEADING, Narrative, RepairStats, ShowcaseRun};
 use pf1e_wire::results::LlmDecisions;
 
-use super::jobs::{View, heading, table};
+use super::layout::{View, heading, table};
 
 /// Marker after a number of the narrative that the facts do not contain.
 pub const UNVERIFIED: &str = " [?]";

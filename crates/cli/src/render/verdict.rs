@@ -4,11 +4,12 @@
 //! condition the danger maps found. Every figure comes from the typed
 //! results; a part whose job the sweep did not run is left out.
 
-use pf1e_wire::results::{DangerMapResult, JobResult, OptimizeResult, SweepResults};
+use pf1e_engine::report::Report;
+use pf1e_wire::results::{DangerMapResult, Difficulty, JobResult, OptimizeResult, SweepResults};
 
 use super::difficulty::{baseline, label};
-use super::jobs::{criterion_value, criterion_words, layer_words};
 use super::strategy;
+use super::words::{criterion_value, criterion_words, layer_words};
 use crate::i18n::{Lang, T};
 
 fn pct(x: f64) -> String {
@@ -37,19 +38,40 @@ pub fn headcount(ids: &[String]) -> String {
 
 fn fight(results: &SweepResults, lang: Lang) -> Option<String> {
     let d = results.difficulty.as_ref()?;
-    let foes: Vec<String> = d.foes.iter().map(|f| f.id.clone()).collect();
     let map = if results.map.is_empty() {
         results.scenario.chars().take(12).collect()
     } else {
         results.map.clone()
     };
+    Some(fight_of(d, &map, lang))
+}
+
+/// The fight in one sentence: map, party, foes, CR against APL.
+fn fight_of(d: &Difficulty, map: &str, lang: Lang) -> String {
+    let foes: Vec<String> = d.foes.iter().map(|f| f.id.clone()).collect();
     let (party, members, foes) = (&d.party, headcount(&d.members), headcount(&foes));
-    Some(match (&d.cr, d.label) {
+    match (&d.cr, d.label) {
         (Some(cr), Some(l)) => {
             lang.f(T::VerdictFight, &[&map, party, &members, &foes, &label(l, lang), cr, &d.apl])
         }
         _ => lang.f(T::VerdictFightNoCr, &[&map, party, &members, &foes, &d.apl]),
-    })
+    }
+}
+
+/// The verdict of `pf1e sim`, one paragraph (no newline): the fight, how it
+/// goes (both sides play the default plan), who carries it when measured.
+/// `None` without the party's difficulty.
+pub fn sim(report: &Report, lang: Lang) -> Option<String> {
+    let party = report.party.as_ref()?;
+    let s = &party.simulated;
+    let parts = [
+        Some(fight_of(&party.book, &report.map, lang)),
+        Some(
+            lang.f(T::VerdictDefault, &[&pct(s.p_win), &report.runs, &pct(s.p_pc_dies), &pct(s.p_all_down)]),
+        ),
+        super::contribution::carry(&report.contribution, &party.book.party, lang),
+    ];
+    Some(parts.into_iter().flatten().collect::<Vec<_>>().join(" "))
 }
 
 fn default_play(results: &SweepResults, lang: Lang) -> Option<String> {
@@ -116,8 +138,12 @@ pub fn sweep(results: &SweepResults, lang: Lang) -> Option<String> {
         JobResult::Optimize(r) => best_plan(r, lang),
         _ => None,
     });
+    let carry = results.jobs.iter().find_map(|j| match &j.result {
+        JobResult::Contribution(r) => super::contribution::carry(&r.combatants, &results.party, lang),
+        _ => None,
+    });
     let parts: Vec<String> =
-        [fight(results, lang), default_play(results, lang), best, riskiest(results, lang)]
+        [fight(results, lang), default_play(results, lang), best, carry, riskiest(results, lang)]
             .into_iter()
             .flatten()
             .collect();
@@ -148,6 +174,8 @@ pub(crate) mod tests {
             damage_dealt: 0,
             damage_taken: 0,
             healing_given: 0,
+            slots_spent: 0,
+            uses_spent: 0,
         }
     }
 

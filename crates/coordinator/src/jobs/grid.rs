@@ -97,11 +97,7 @@ impl Planner for GridPlanner {
     }
 
     fn state(&self) -> PlannerState {
-        PlannerState {
-            phase: if self.emitted { "emitted" } else { "planning" }.into(),
-            cells: if self.emitted { self.cells.len() as u64 } else { 0 },
-            measured: self.consumed.iter().filter(|c| **c).count() as u64,
-        }
+        PlannerState::one_batch(self.emitted, self.cells.len(), self.consumed.iter().filter(|c| **c).count())
     }
 
     fn result(&self) -> JobResult {

@@ -254,6 +254,7 @@ pub(crate) mod testing {
             levers: pf1e_engine::strategy::Relevance::ALL,
             adversary_levers: pf1e_engine::strategy::Relevance::ALL,
             confidence: Confidence::default(),
+            combatants: vec![("a".into(), "x".into()), ("a".into(), "y".into()), ("b".into(), "orc".into())],
         }
     }
 }

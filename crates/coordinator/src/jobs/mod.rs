@@ -1,5 +1,6 @@
 //! The jobs of a sweep: `grid` and the analysis jobs (optimize, minmax,
-//! danger_map, frontier, sensitivity), and the [`registry`] of every kind.
+//! danger_map, frontier, sensitivity, contribution), and the [`registry`]
+//! of every kind.
 //!
 //! Each analysis job is a planner over cells whose results it reads as
 //! danger metrics of the party and of the other sides
@@ -8,6 +9,7 @@
 //! same dice stream: differences between strategies (or starting
 //! conditions) are not differences of dice (common random numbers).
 
+pub mod contribution;
 pub mod danger_map;
 pub mod error;
 pub mod frontier;

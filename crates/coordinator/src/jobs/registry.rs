@@ -5,6 +5,7 @@ use pf1e_llm::Side as LlmSide;
 
 use crate::cell::StrategySpec;
 use crate::jobs::JobError;
+use crate::jobs::contribution::{Contribution, ContributionJob};
 use crate::jobs::danger_map::{DangerMap, DangerMapJob};
 use crate::jobs::frontier::{Frontier, FrontierJob};
 use crate::jobs::grid::{GridJob, GridPlanner};
@@ -15,7 +16,8 @@ use crate::jobs::sensitivity::{Sensitivity, SensitivityJob};
 use crate::plan::{JobContext, Planner};
 
 /// Every job kind, as written in the sweep file.
-pub const KINDS: [&str; 6] = ["grid", "optimize", "minmax", "danger_map", "frontier", "sensitivity"];
+pub const KINDS: [&str; 7] =
+    ["grid", "optimize", "minmax", "danger_map", "frontier", "sensitivity", "contribution"];
 
 /// A job of a sweep.
 #[derive(Debug, Clone, PartialEq)]
@@ -32,6 +34,8 @@ pub enum Job {
     Frontier(FrontierJob),
     /// Which adversary lever matters.
     Sensitivity(SensitivityJob),
+    /// Who carries the fight.
+    Contribution(ContributionJob),
 }
 
 impl Job {
@@ -44,6 +48,7 @@ impl Job {
             Job::DangerMap(_) => "danger_map",
             Job::Frontier(_) => "frontier",
             Job::Sensitivity(_) => "sensitivity",
+            Job::Contribution(_) => "contribution",
         }
     }
 
@@ -56,6 +61,7 @@ impl Job {
             Job::DangerMap(j) => j.worst_case_runs(),
             Job::Frontier(j) => j.worst_case_runs(),
             Job::Sensitivity(j) => j.worst_case_runs(),
+            Job::Contribution(j) => j.worst_case_runs(),
         }
     }
 
@@ -68,6 +74,7 @@ impl Job {
             Job::DangerMap(j) => j.check(),
             Job::Frontier(j) => j.check(),
             Job::Sensitivity(j) => j.check(),
+            Job::Contribution(j) => j.check(),
         }
     }
 
@@ -92,6 +99,7 @@ impl Job {
             Job::DangerMap(j) => vec![(p, &mut j.party), (a, &mut j.adversary)],
             Job::Frontier(j) => vec![(p, &mut j.party), (a, &mut j.adversary)],
             Job::Sensitivity(j) => vec![(p, &mut j.party)],
+            Job::Contribution(j) => vec![(p, &mut j.party), (a, &mut j.adversary)],
         }
     }
 
@@ -115,6 +123,7 @@ impl Job {
             Job::Sensitivity(j) => {
                 Box::new(MetricAdapter::new(party, ctx.confidence, Sensitivity::new(ctx.clone(), j.clone())))
             }
+            Job::Contribution(j) => Box::new(Contribution::new(ctx.clone(), j.clone())),
         }
     }
 }

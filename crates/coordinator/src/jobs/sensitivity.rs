@@ -164,11 +164,7 @@ impl MetricPlanner for Sensitivity {
     }
 
     fn state(&self) -> PlannerState {
-        PlannerState {
-            phase: if self.emitted { "emitted" } else { "planning" }.into(),
-            cells: if self.emitted { self.specs.len() as u64 } else { 0 },
-            measured: self.results.iter().flatten().count() as u64,
-        }
+        PlannerState::one_batch(self.emitted, self.specs.len(), self.results.iter().flatten().count())
     }
 
     fn result(&self) -> JobResult {

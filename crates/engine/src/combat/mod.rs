@@ -94,6 +94,17 @@ pub struct CombatantOutcome {
     pub damage_taken: u32,
     /// Hit points restored to others, capped at their maximum.
     pub healing_given: u32,
+    /// Timed conditions it put on a foe (an effect with a condition whose
+    /// source it is: a spell's, an ability's or a monster rule's).
+    #[serde(default)]
+    pub conditions_inflicted: u32,
+    /// Spell slots spent (levels 1 to 9; cantrips are never spent).
+    #[serde(default)]
+    pub slots_spent: u32,
+    /// Uses of class-ability pools spent (channel energy, hexes, grit,
+    /// arcane pool, rounds of performance, smites).
+    #[serde(default)]
+    pub uses_spent: u32,
 }
 
 /// The result of one battle.

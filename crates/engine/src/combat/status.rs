@@ -239,6 +239,13 @@ impl<R: Dice> Engine<'_, '_, R> {
         };
         let name = effect.name.clone();
         let temp = effect.temp_hp as i32;
+        // Who carries the fight: a condition put on a foe counts for its source.
+        if let Some(s) = source
+            && !effect.conditions.is_empty()
+            && self.st.side(s) != self.st.side(target)
+        {
+            self.st.fighters[s].out.conditions_inflicted += 1;
+        }
         let f = &mut self.st.fighters[target];
         if let Some(k) = f.effects.iter().position(|e| e.effect.name == name && e.source == source) {
             let old = f.effects.remove(k);

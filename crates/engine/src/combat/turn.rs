@@ -88,10 +88,14 @@ impl<R: Dice> Engine<'_, '_, R> {
         );
         let outcome = |i: usize| {
             let f = &self.st.fighters[i];
+            let (slots_spent, uses_spent) =
+                self.st.prep.fighters.get(i).map_or((0, 0), |start| spent(start, f));
             CombatantOutcome {
                 final_hp: if f.gone { 0 } else { f.hp },
                 dead: f.dead && !f.gone,
                 dying: !f.gone && self.st.life(i) == LifeState::Dying,
+                slots_spent,
+                uses_spent,
                 ..f.out.clone()
             }
         };
@@ -334,4 +338,23 @@ impl<R: Dice> Engine<'_, '_, R> {
         }
         result
     }
+}
+
+/// The spell slots and class-ability uses `now` has spent since it started
+/// as `start`: what a table counts as resources spent in a fight.
+fn spent(start: &super::prepared::FighterSpec, now: &super::state::Fighter) -> (u32, u32) {
+    let slots_start = start.caster.as_ref().map_or([0; 10], |c| c.slots);
+    let slots =
+        slots_start.iter().zip(&now.slots).skip(1).map(|(a, b)| u32::from(a.saturating_sub(*b))).sum();
+    let (a, b) = (&start.pools, &now.pools);
+    let pools = [
+        (a.channel_energy, b.channel_energy),
+        (a.hexes.unwrap_or(0), b.hexes.unwrap_or(0)),
+        (a.grit, b.grit),
+        (a.arcane_pool, b.arcane_pool),
+        (a.bardic_rounds, b.bardic_rounds),
+        (a.smite_evil, b.smite_evil),
+        (a.smite_good, b.smite_good),
+    ];
+    (slots, pools.iter().map(|(a, b)| u32::from(a.saturating_sub(*b))).sum())
 }

@@ -23,7 +23,7 @@ use std::sync::OnceLock;
 use serde::{Deserialize, Serialize};
 
 use crate::effects::{Maneuver, Modifier};
-use crate::model::validate::json_path;
+use crate::model::path::json_path;
 
 /// Where the shipped catalogue comes from (for messages).
 pub const BUILTIN_ORIGIN: &str = "data/feats.json";

@@ -5,10 +5,8 @@
 //! Every error is one line: `FILE: $.json.path: reason`.
 
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
 
-use serde_path_to_error::Segment;
-
+pub(crate) use super::path::{index_path, json_path, key_path};
 use super::{AttackKind, AttackSpec, Combatant, DamageComponent};
 use crate::dice::DiceExpr;
 
@@ -165,37 +163,6 @@ type Failure = (String, String);
 
 fn fail<T>(path: impl Into<String>, message: impl Into<String>) -> Result<T, Failure> {
     Err((path.into(), message.into()))
-}
-
-/// Renders a serde path in JSONPath style: `$`, `$.attacks[0].kind`, `$.skills['Know (arcana)']`.
-pub(crate) fn json_path(path: &serde_path_to_error::Path) -> String {
-    let mut out = String::from("$");
-    for segment in path.iter() {
-        match segment {
-            Segment::Seq { index } => {
-                let _ = write!(out, "[{index}]");
-            }
-            Segment::Map { key } | Segment::Enum { variant: key } => out = key_path(&out, key),
-            Segment::Unknown => out.push_str(".?"),
-        }
-    }
-    out
-}
-
-/// `parent.key`, or `parent['key']` when the key is not a plain identifier.
-pub(crate) fn key_path(parent: &str, key: &str) -> String {
-    let mut chars = key.chars();
-    let identifier = chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_');
-    if identifier {
-        format!("{parent}.{key}")
-    } else {
-        format!("{parent}['{}']", key.replace('\\', "\\\\").replace('\'', "\\'"))
-    }
-}
-
-pub(crate) fn index_path(parent: &str, index: usize) -> String {
-    format!("{parent}[{index}]")
 }
 
 fn is_one_of(value: &str, list: &[&str]) -> bool {

@@ -1,12 +1,13 @@
 //! The rules a spell file must follow beyond its JSON shape. Each failure
 //! names the JSON path of the offending value.
 
+use super::Spell;
 use super::effect::{
     ControlledEffect, DamageEffect, Effect, EffectKind, EffectSave, GrantedAttackEffect, ModifiersEffect,
     SummonOption, ZoneEffect,
 };
 use super::model::{
-    Area, AttackKind, Component, Duration, DurationUnit, Filter, Origin, Range, SaveOutcome, Shape, Spell,
+    Area, AttackKind, Component, Duration, DurationUnit, Filter, Origin, Range, SaveOutcome, Shape,
     TargetKind,
 };
 use super::scaled::Scaled;

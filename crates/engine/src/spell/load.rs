@@ -6,9 +6,9 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
+use super::Spell;
 use super::check::{check_spell, spell_id};
 use super::effect::{Effect, EffectKind};
-use super::model::Spell;
 use crate::model::validate::{index_path, json_path, key_path};
 
 /// Why a spell file, or a directory of them, was refused.

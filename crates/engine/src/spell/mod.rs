@@ -23,14 +23,15 @@
 
 mod check;
 pub mod effect;
+mod file;
 mod load;
 pub mod model;
 pub mod scaled;
 
 pub use check::{CLASSES, is_id, spell_id};
 pub use effect::{Effect, EffectKind, EffectSave};
+pub use file::Spell;
 pub use load::{SpellBook, SpellError, load_spell, load_spell_dir, parse_spell, spell_book};
-pub use model::Spell;
 pub use scaled::{Formula, Scaled};
 
 #[cfg(test)]

@@ -129,6 +129,8 @@ impl From<&CellReport> for proto::CellReport {
                     damage_dealt: k.damage_dealt,
                     damage_taken: k.damage_taken,
                     healing_given: k.healing_given,
+                    slots_spent: k.slots_spent,
+                    uses_spent: k.uses_spent,
                 })
                 .collect(),
         }
@@ -170,6 +172,8 @@ impl TryFrom<&proto::CellReport> for CellReport {
                     damage_dealt: k.damage_dealt,
                     damage_taken: k.damage_taken,
                     healing_given: k.healing_given,
+                    slots_spent: k.slots_spent,
+                    uses_spent: k.uses_spent,
                 })
                 .collect(),
         })
@@ -387,6 +391,34 @@ impl From<&JobResult> for Job {
                 confidence: s.confidence,
                 comparison_z: s.comparison_z,
             }),
+            JobResult::Contribution(c) => Job::Contribution(proto::ContributionResult {
+                party: c.party.clone(),
+                party_strategy: c.party_strategy.clone(),
+                adversary_strategy: c.adversary_strategy.clone(),
+                combatants: c
+                    .combatants
+                    .iter()
+                    .map(|k| proto::Contribution {
+                        id: k.id.clone(),
+                        side: k.side.clone(),
+                        damage_per_round: k.damage_per_round,
+                        healing: k.healing,
+                        conditions: k.conditions,
+                        without: k.without.as_ref().map(|w| proto::Without {
+                            runs: w.runs,
+                            p_win: w.p_win,
+                            p_pc_dies: w.p_pc_dies,
+                            win_change: w.win_change,
+                            win_interval: Some(band(w.win_interval)),
+                            death_change: w.death_change,
+                            death_interval: Some(band(w.death_interval)),
+                            significant: w.significant,
+                        }),
+                    })
+                    .collect(),
+                confidence: c.confidence,
+                comparison_z: c.comparison_z,
+            }),
         }
     }
 }
@@ -537,6 +569,37 @@ impl TryFrom<&Job> for JobResult {
                 confidence: s.confidence,
                 comparison_z: s.comparison_z,
             }),
+            Job::Contribution(c) => {
+                let pair = |b: &Option<proto::Band>| b.as_ref().map_or([0.0, 0.0], |b| [b.low, b.high]);
+                JobResult::Contribution(ContributionResult {
+                    party: c.party.clone(),
+                    party_strategy: c.party_strategy.clone(),
+                    adversary_strategy: c.adversary_strategy.clone(),
+                    combatants: c
+                        .combatants
+                        .iter()
+                        .map(|k| Contribution {
+                            id: k.id.clone(),
+                            side: k.side.clone(),
+                            damage_per_round: k.damage_per_round,
+                            healing: k.healing,
+                            conditions: k.conditions,
+                            without: k.without.as_ref().map(|w| Without {
+                                runs: w.runs,
+                                p_win: w.p_win,
+                                p_pc_dies: w.p_pc_dies,
+                                win_change: w.win_change,
+                                win_interval: pair(&w.win_interval),
+                                death_change: w.death_change,
+                                death_interval: pair(&w.death_interval),
+                                significant: w.significant,
+                            }),
+                        })
+                        .collect(),
+                    confidence: c.confidence,
+                    comparison_z: c.comparison_z,
+                })
+            }
         })
     }
 }
@@ -1002,6 +1065,8 @@ mod tests {
                 damage_dealt: 20,
                 damage_taken: 30,
                 healing_given: 0,
+                slots_spent: 2,
+                uses_spent: 1,
             }],
         }
     }
@@ -1115,6 +1180,40 @@ mod tests {
                     }],
                     confidence: 0.95,
                     comparison_z: 2.9,
+                })),
+                job(JobResult::Contribution(ContributionResult {
+                    party: "players".into(),
+                    party_strategy: "default".into(),
+                    adversary_strategy: "lowest_hp".into(),
+                    combatants: vec![
+                        Contribution {
+                            id: "oni".into(),
+                            side: "players".into(),
+                            damage_per_round: 4.5,
+                            healing: 3.25,
+                            conditions: 0.5,
+                            without: Some(Without {
+                                runs: 200,
+                                p_win: 0.4,
+                                p_pc_dies: 0.3,
+                                win_change: -0.25,
+                                win_interval: [-0.3, -0.2],
+                                death_change: 0.125,
+                                death_interval: [0.05, 0.2],
+                                significant: true,
+                            }),
+                        },
+                        Contribution {
+                            id: "orc".into(),
+                            side: "monsters".into(),
+                            damage_per_round: 2.0,
+                            healing: 0.0,
+                            conditions: 0.0,
+                            without: None,
+                        },
+                    ],
+                    confidence: 0.95,
+                    comparison_z: 2.4,
                 })),
             ],
             llm: LlmDecisions {
