@@ -7,7 +7,9 @@
 //! cleric, witch and magus vs the lich and two skeletons on the lich's
 //! watchtower: spells, summons, channel energy, hexes, spell combat and the
 //! lich's aura and touch, the spells and summonable creatures loaded as
-//! `pf1e sim` loads them).
+//! `pf1e sim` loads them), and the monster-abilities encounter (the campaign's
+//! level-4 party vs a troll and two ghouls on the open field: regeneration,
+//! rend, paralysis, nonlethal damage).
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -38,6 +40,10 @@ const WITCH: &str = "pcs/nairda.json";
 const MAGUS: &str = "pcs/misty.json";
 const LICH: &str = "monsters/lich.json";
 const SKELETON: &str = "monsters/skeleton.json";
+const FIELD_MAP: &str = "maps/field.yaml";
+const PARTY: [&str; 4] = ["pcs/esha.json", "pcs/harvie.json", "pcs/oni.json", "pcs/nairda.json"];
+const TROLL: &str = "monsters/troll.json";
+const GHOUL: &str = "monsters/ghoul.json";
 /// The party's strategy in the tactics encounter: maneuvers when the odds beat an attack.
 const TACTICS_PARTY: &str = "maneuver=auto";
 
@@ -137,6 +143,14 @@ pub fn run(args: &BenchArgs, global: &GlobalArgs) -> Result<(), CliError> {
             TOWER_MAP,
             vec![data.join(CLERIC), data.join(WITCH), data.join(MAGUS)],
             vec![data.join(LICH), data.join(SKELETON), data.join(SKELETON)],
+            None,
+        ),
+        (
+            "monsters",
+            T::BenchMonsters,
+            FIELD_MAP,
+            PARTY.iter().map(|p| data.join(p)).collect(),
+            vec![data.join(TROLL), data.join(GHOUL), data.join(GHOUL)],
             None,
         ),
     ];

@@ -299,6 +299,8 @@ catalogue! {
         "rencontre tactique : 2 guerriers et 2 loups (players, maneuver=auto) contre 3 orques et 2 gobelins (monsters)";
     BenchSpellcasting => "spellcasting encounter: Oni, Nairda and Misty (players: cleric, witch, magus) vs the lich and 2 skeletons (monsters)",
         "rencontre de sorts : Oni, Nairda et Misty (players : prêtresse, sorcière, magus) contre la liche et 2 squelettes (monsters)";
+    BenchMonsters => "monster-abilities encounter: Esha, Harvie, Oni and Nairda (players) vs a troll and 2 ghouls (monsters)",
+        "rencontre de pouvoirs de monstres : Esha, Harvie, Oni et Nairda (players) contre un troll et 2 goules (monsters)";
 
     // ---- outcome words: the same in every report (criteria and thresholds) ----
     CritNoPcDies => "P(no PC dies)", "P(aucun PJ ne meurt)";

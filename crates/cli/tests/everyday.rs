@@ -160,7 +160,7 @@ fn json_is_one_line_when_piped_and_format_cannot_conflict() {
     assert_eq!(bench.lines().count(), 1, "compact when piped: {bench}");
     let v: Value = serde_json::from_str(&bench).unwrap();
     let names: Vec<&str> = v.as_array().unwrap().iter().map(|m| m["name"].as_str().unwrap()).collect();
-    assert_eq!(names, ["reference", "large", "tactics", "spellcasting"]);
+    assert_eq!(names, ["reference", "large", "tactics", "spellcasting", "monsters"]);
     assert!(v[0]["combats_per_second"].as_f64().unwrap() > 0.0);
     let mut args: Vec<&str> = SIM.to_vec();
     args.extend(["--runs", "5", "--json"]);

@@ -194,7 +194,8 @@ pub struct AttackSpec {
 }
 
 /// Damage reduction `amount/bypass`; every listed bypass component is required
-/// (`DR 15/bludgeoning and magic`). An empty list is `DR X/—`.
+/// (`DR 15/bludgeoning and magic`), or any one of `bypass_any`
+/// (`DR 10/good or silver`). Both lists empty is `DR X/—`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct DamageReduction {
@@ -203,6 +204,9 @@ pub struct DamageReduction {
     /// Components an attack must all carry to bypass the reduction.
     #[serde(default)]
     pub bypass: Vec<String>,
+    /// Alternatives: an attack carrying any one of them bypasses the reduction.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub bypass_any: Vec<String>,
 }
 
 /// A named feature (feat, class feature, racial trait), as a bare name or an object.

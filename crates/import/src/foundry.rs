@@ -1344,7 +1344,7 @@ fn read_defenses(r: &mut Reader<'_>, traits: &Value) -> Result<Defenses, Error> 
             })
             .unwrap_or_default();
         if amount > 0 && dr.is_none() {
-            dr = Some(DamageReduction { amount: amount as u32, bypass });
+            dr = Some(DamageReduction { amount: amount as u32, bypass, bypass_any: vec![] });
         } else if amount > 0 {
             r.leave_out(path, format!("DR {amount}"), "a second damage reduction: the format holds one");
         }

@@ -67,7 +67,8 @@ pub(crate) fn roll_damage<R: Dice>(
         let v =
             (dice * if c.crit_dice { mult } else { 1 } + flat * if c.crit_flat { mult } else { 1 }).max(0);
         let cd = def.comps[k];
-        let kept = if cd.immune { 0 } else { (v - cd.resist as i32).max(0) };
+        let taken = if cd.vulnerable { super::prepared::vulnerable_amount(v as u32) as i32 } else { v };
+        let kept = if cd.immune { 0 } else { (taken - cd.resist as i32).max(0) };
         if cd.heals {
             rolled += v;
             healed += kept;
@@ -177,7 +178,16 @@ mod tests {
     fn open(n: usize) -> DefenseVs {
         DefenseVs {
             dr: 0,
-            comps: vec![CompDefense { resist: 0, immune: false, heals: false, stops_regen: false }; n],
+            comps: vec![
+                CompDefense {
+                    resist: 0,
+                    immune: false,
+                    vulnerable: false,
+                    heals: false,
+                    stops_regen: false
+                };
+                n
+            ],
         }
     }
 
@@ -207,7 +217,16 @@ mod tests {
         let atk = attack(vec![weapon("1d8"), comp("1d6", false, false)], 2, 2);
         let def = DefenseVs {
             dr: 5,
-            comps: vec![CompDefense { resist: 0, immune: false, heals: false, stops_regen: false }; 2],
+            comps: vec![
+                CompDefense {
+                    resist: 0,
+                    immune: false,
+                    vulnerable: false,
+                    heals: false,
+                    stops_regen: false
+                };
+                2
+            ],
         };
         let mut rng = ScriptedRng::new([3, 6]);
         // physical (3+2)*2 = 10 - 5 = 5; fire 6 untouched by DR.
@@ -228,9 +247,9 @@ mod tests {
         let def = DefenseVs {
             dr: 0,
             comps: vec![
-                CompDefense { resist: 0, immune: false, heals: false, stops_regen: false },
-                CompDefense { resist: 5, immune: false, heals: false, stops_regen: false },
-                CompDefense { resist: 0, immune: true, heals: false, stops_regen: false },
+                CompDefense { resist: 0, immune: false, vulnerable: false, heals: false, stops_regen: false },
+                CompDefense { resist: 5, immune: false, vulnerable: false, heals: false, stops_regen: false },
+                CompDefense { resist: 0, immune: true, vulnerable: false, heals: false, stops_regen: false },
             ],
         };
         let mut rng = ScriptedRng::new([7, 3, 6]);
@@ -242,11 +261,37 @@ mod tests {
     }
 
     #[test]
+    fn a_vulnerable_component_deals_half_again_rounded_down_before_resistance() {
+        // 1d8 slashing and 1d6 fire on a creature vulnerable to fire (a
+        // flaming sword on a young white dragon): 4 slashing, fire 5 -> 7.
+        let atk = attack(vec![weapon("1d8"), comp("1d6", false, false)], 0, 2);
+        let plain =
+            CompDefense { resist: 0, immune: false, vulnerable: false, heals: false, stops_regen: false };
+        let def = DefenseVs { dr: 0, comps: vec![plain, CompDefense { vulnerable: true, ..plain }] };
+        let mut rng = ScriptedRng::new([4, 5]);
+        assert_eq!(
+            roll_damage(&atk, &def, false, Extra::default(), &mut rng),
+            Damage { rolled: 9, dealt: 11, bleed: 0, physical: 4, nonlethal: 0, healed: 0 }
+        );
+        // With fire resistance 3 as well: 5 * 1.5 = 7, minus 3 = 4.
+        let def =
+            DefenseVs { dr: 0, comps: vec![plain, CompDefense { vulnerable: true, resist: 3, ..plain }] };
+        let mut rng = ScriptedRng::new([4, 5]);
+        assert_eq!(roll_damage(&atk, &def, false, Extra::default(), &mut rng).dealt, 8);
+    }
+
+    #[test]
     fn extra_flat_damage_is_multiplied_and_precision_dice_are_not_but_meet_dr() {
         let atk = attack(vec![weapon("1d8")], 1, 2);
         let def = DefenseVs {
             dr: 3,
-            comps: vec![CompDefense { resist: 0, immune: false, heals: false, stops_regen: false }],
+            comps: vec![CompDefense {
+                resist: 0,
+                immune: false,
+                vulnerable: false,
+                heals: false,
+                stops_regen: false,
+            }],
         };
         let mut rng = ScriptedRng::new([5, 4, 6]);
         let extra = Extra { flat: 2, precision_d6: 2 };
@@ -293,7 +338,13 @@ mod tests {
         let atk = attack(vec![comp("1d8+5", false, false)], 0, 2);
         let def = DefenseVs {
             dr: 0,
-            comps: vec![CompDefense { resist: 0, immune: false, heals: true, stops_regen: false }],
+            comps: vec![CompDefense {
+                resist: 0,
+                immune: false,
+                vulnerable: false,
+                heals: true,
+                stops_regen: false,
+            }],
         };
         let mut rng = ScriptedRng::new([3]);
         assert_eq!(

@@ -67,6 +67,9 @@ impl<R: Dice> Engine<'_, '_, R> {
             let spec = &self.st.prep.fighters[i];
             let dealt = match rec.energy.map(usize::from) {
                 Some(e) if e < ENERGY.len() && spec.energy_immune >> e & 1 == 1 => 0,
+                Some(e) if e < ENERGY.len() && spec.energy_vulnerable >> e & 1 == 1 => {
+                    super::prepared::vulnerable_amount(rolled).saturating_sub(spec.energy_resist[e])
+                }
                 Some(e) if e < ENERGY.len() => rolled.saturating_sub(spec.energy_resist[e]),
                 _ => rolled,
             };

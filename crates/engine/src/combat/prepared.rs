@@ -156,9 +156,11 @@ pub(crate) struct FighterSpec {
     pub precision_immune: bool,
     /// Index of its creature type in `PreparedEncounter::creature_types`.
     pub creature_type: Option<u16>,
-    /// Energy resistance per type (`effects::effect::ENERGY` order) and immunities (bit per type).
+    /// Energy resistance per type (`effects::effect::ENERGY` order), immunities
+    /// and vulnerabilities (bit per type).
     pub energy_resist: [u32; 5],
     pub energy_immune: u8,
+    pub energy_vulnerable: u8,
     /// Carried items a steal can take (total quantity).
     pub carried_items: u32,
     /// What each feature became (for the trace).
@@ -188,8 +190,8 @@ pub(crate) struct FighterSpec {
     pub pools: super::abilities::Pools,
     /// A row reserved for a summoned creature: the group it belongs to.
     pub reserve: Option<u16>,
-    /// Its damage reduction: amount and bypass components (normalized), if any.
-    pub dr: Option<(u32, Vec<String>)>,
+    /// Its damage reduction, if any.
+    pub dr: Option<Dr>,
     /// Full-attack routines (bit k: attack k), and its natural attacks.
     pub routines: Vec<u64>,
     pub natural_mask: u64,
@@ -256,6 +258,15 @@ impl AttackProfile {
     }
 }
 
+/// Energy vulnerability (Bestiary, Universal Monster Rules, "Vulnerabilities"):
+/// "takes half again as much (+50%) damage as normal from that energy,
+/// regardless of whether a saving throw is allowed": `amount` + half of it,
+/// rounded down, before resistance.
+#[inline]
+pub(crate) fn vulnerable_amount(amount: u32) -> u32 {
+    amount + amount / 2
+}
+
 /// One damage component.
 #[derive(Debug)]
 pub(crate) struct Component {
@@ -286,11 +297,44 @@ pub(crate) struct CompDefense {
     pub resist: u32,
     /// Immune to one of the component's types: the component deals nothing.
     pub immune: bool,
+    /// Vulnerable to one of its types: +50 % (`energy_vulnerable`).
+    pub vulnerable: bool,
     /// Heals the defender instead: negative energy on an undead (Bestiary,
     /// Undead traits; the lich's and the wraith's touches).
     pub heals: bool,
     /// Of a type that stops the defender's regeneration (`combat::monster`).
     pub stops_regen: bool,
+}
+
+/// A damage reduction, its bypass components normalized.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Dr {
+    pub amount: u32,
+    /// Components an attack must all carry (`DR 15/bludgeoning and magic`).
+    pub all: Vec<String>,
+    /// Components any one of which suffices (`DR 10/good or silver`).
+    pub any: Vec<String>,
+}
+
+impl Dr {
+    fn of(dr: &crate::model::DamageReduction) -> Dr {
+        let clean = |list: &[String]| -> Vec<String> {
+            list.iter().map(|b| norm(b)).filter(|b| !matches!(b.as_str(), "" | "—" | "_")).collect()
+        };
+        Dr { amount: dr.amount, all: clean(&dr.bypass), any: clean(&dr.bypass_any) }
+    }
+
+    /// Whether an attack carrying `carried` (damage types and qualities,
+    /// normalized) overcomes it; `DR X/—` is never overcome.
+    pub(crate) fn bypassed_by(&self, carried: &[String]) -> bool {
+        (!self.all.is_empty() && self.all.iter().all(|b| carried.contains(b)))
+            || self.any.iter().any(|b| carried.contains(b))
+    }
+
+    /// What it takes from an attack carrying `carried`.
+    pub(crate) fn against(&self, carried: &[String]) -> u32 {
+        if self.bypassed_by(carried) { 0 } else { self.amount }
+    }
 }
 
 /// Normalizes a damage type, quality or bypass name (`Cold Iron` -> `cold_iron`).
@@ -615,11 +659,16 @@ fn fighter_spec(
     });
     let mut energy_resist = [0u32; 5];
     let mut energy_immune = 0u8;
+    let mut energy_vulnerable = 0u8;
+    let vulnerable = vulnerabilities(c);
     for (k, energy) in crate::effects::effect::ENERGY.iter().enumerate() {
         energy_resist[k] =
             c.resistances.iter().filter(|(t, _)| norm(t) == *energy).map(|(_, &v)| v).max().unwrap_or(0);
         if c.immunities.iter().any(|i| norm(i) == *energy) {
             energy_immune |= 1 << k;
+        }
+        if vulnerable.iter().any(|i| i == energy) {
+            energy_vulnerable |= 1 << k;
         }
     }
     let sneak_dice = match rules.sneak_attack {
@@ -681,6 +730,7 @@ fn fighter_spec(
         creature_type: c.creature_type.as_deref().and_then(type_index),
         energy_resist,
         energy_immune,
+        energy_vulnerable,
         carried_items: c.carried_items.iter().map(|i| i.quantity()).sum(),
         features,
         alignment: crate::effects::Alignment::of(&c.alignment),
@@ -696,11 +746,7 @@ fn fighter_spec(
         abilities,
         pools,
         reserve: None,
-        dr: c.dr.as_ref().map(|dr| {
-            let bypass: Vec<String> =
-                dr.bypass.iter().map(|b| norm(b)).filter(|b| !matches!(b.as_str(), "" | "—" | "_")).collect();
-            (dr.amount, bypass)
-        }),
+        dr: c.dr.as_ref().map(Dr::of),
         routines: c
             .full_attack
             .iter()
@@ -836,17 +882,23 @@ fn precision_immune(c: &Combatant) -> bool {
         || c.immunities.iter().any(|i| norm(i) == "precision")
 }
 
+/// The energy types `c`'s `vulnerability` special abilities name, normalized.
+fn vulnerabilities(c: &Combatant) -> Vec<String> {
+    c.special_abilities
+        .iter()
+        .filter_map(|s| match s {
+            crate::model::SpecialAbility::Vulnerability { types, .. } => Some(types),
+            _ => None,
+        })
+        .flatten()
+        .map(|t| norm(t))
+        .collect()
+}
+
 fn defense_against(defender: &Combatant, a: &AttackSpec, carried: &[String]) -> DefenseVs {
-    let dr = match &defender.dr {
-        Some(dr) => {
-            let bypass: Vec<String> =
-                dr.bypass.iter().map(|b| norm(b)).filter(|b| !matches!(b.as_str(), "" | "—" | "_")).collect();
-            let bypassed = !bypass.is_empty() && bypass.iter().all(|b| carried.contains(b));
-            if bypassed { 0 } else { dr.amount }
-        }
-        None => 0,
-    };
+    let dr = defender.dr.as_ref().map_or(0, |dr| Dr::of(dr).against(carried));
     let immunities: Vec<String> = defender.immunities.iter().map(|i| norm(i)).collect();
+    let vulnerabilities = vulnerabilities(defender);
     let resist: Vec<(String, u32)> = defender.resistances.iter().map(|(k, &v)| (norm(k), v)).collect();
     let undead = defender.creature_type.as_deref().is_some_and(|t| norm(t) == "undead");
     let regen_stoppers: Vec<String> = defender
@@ -867,6 +919,7 @@ fn defense_against(defender: &Combatant, a: &AttackSpec, carried: &[String]) -> 
             CompDefense {
                 resist: resist.iter().filter(|(k, _)| types.contains(k)).map(|&(_, v)| v).max().unwrap_or(0),
                 immune: types.iter().any(|t| immunities.contains(t)),
+                vulnerable: types.iter().any(|t| vulnerabilities.contains(t)),
                 heals: undead && types.iter().any(|t| t == "negative" || t == "negative_energy"),
                 stops_regen: types.iter().any(|t| regen_stoppers.contains(t)),
             }

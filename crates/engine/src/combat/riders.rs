@@ -21,7 +21,7 @@ impl BattleState<'_> {
     /// Weapon, the arcane pool); `None` when nothing changes.
     pub(crate) fn defense_now(&self, a: usize, w: usize, t: usize) -> Option<DefenseVs> {
         let spec_t = &self.prep.fighters[t];
-        let (amount, bypass) = spec_t.dr.as_ref()?;
+        let dr = spec_t.dr.as_ref()?;
         let atk = &self.prep.fighters[a].attacks[w];
         let base = &atk.vs[t];
         if base.dr == 0 || !Behaviours(self.fighters[a].fx).has(Behaviours::WEAPON) {
@@ -37,8 +37,7 @@ impl BattleState<'_> {
                 }
             }
         }
-        let bypassed = !bypass.is_empty() && bypass.iter().all(|b| carried.contains(b));
-        Some(DefenseVs { dr: if bypassed { 0 } else { *amount }, comps: base.comps.clone() })
+        Some(DefenseVs { dr: dr.against(&carried), comps: base.comps.clone() })
     }
 }
 

@@ -88,6 +88,14 @@ pub enum SpecialAbility {
         /// The feature it plays.
         name: String,
     },
+    /// Energy vulnerability (UMR "Vulnerabilities"): +50 % damage of `types`,
+    /// whether or not a save is allowed.
+    Vulnerability {
+        /// The feature it plays (`vulnerability to fire`).
+        name: String,
+        /// Energy types (`fire`).
+        types: Vec<String>,
+    },
     /// A gaze attack (UMR "Gaze"): each enemy starting its turn within range saves or suffers.
     Gaze {
         /// The feature it plays.
@@ -214,6 +222,7 @@ impl SpecialAbility {
             | SpecialAbility::Pounce { name }
             | SpecialAbility::Rend { name, .. }
             | SpecialAbility::Incorporeal { name }
+            | SpecialAbility::Vulnerability { name, .. }
             | SpecialAbility::Gaze { name, .. } => name,
         }
     }
@@ -265,6 +274,18 @@ pub(crate) fn check(c: &super::Combatant) -> Result<(), (String, String)> {
                     return Err((at(".save"), "this effect needs a save".into()));
                 }
                 effect(e)?;
+            }
+            SpecialAbility::Vulnerability { types, .. } => {
+                let energies = super::validate::ENERGY_TYPES;
+                if types.is_empty() {
+                    return Err((at(".types"), "a vulnerability names at least one energy type".into()));
+                }
+                if let Some(t) = types.iter().find(|t| !energies.contains(&t.to_lowercase().as_str())) {
+                    return Err((
+                        at(".types"),
+                        format!("{t:?} is not an energy type ({})", energies.join(", ")),
+                    ));
+                }
             }
             SpecialAbility::Gaze { effect: e, .. } => {
                 if matches!(e, HitEffect::Trip {} | HitEffect::Grab { .. } | HitEffect::Poison { .. }) {

@@ -374,13 +374,21 @@ fn check_defenses(c: &Combatant) -> Result<(), Failure> {
         if dr.amount < 1 {
             return fail("$.dr.amount", "DR amount must be at least 1 (omit dr for none)");
         }
-        for (i, bypass) in dr.bypass.iter().enumerate() {
-            if !is_one_of(bypass, DR_BYPASSES) {
-                return fail(
-                    index_path("$.dr.bypass", i),
-                    format!("unknown DR bypass {bypass:?} (known: {})", DR_BYPASSES.join(", ")),
-                );
+        for (field, list) in [("$.dr.bypass", &dr.bypass), ("$.dr.bypass_any", &dr.bypass_any)] {
+            for (i, bypass) in list.iter().enumerate() {
+                if !is_one_of(bypass, DR_BYPASSES) {
+                    return fail(
+                        index_path(field, i),
+                        format!("unknown DR bypass {bypass:?} (known: {})", DR_BYPASSES.join(", ")),
+                    );
+                }
             }
+        }
+        if !dr.bypass.is_empty() && !dr.bypass_any.is_empty() {
+            return fail(
+                "$.dr.bypass_any",
+                "a DR is bypassed by every component of `bypass` or by any one of `bypass_any`, not both",
+            );
         }
     }
     for (kind, amount) in &c.resistances {
@@ -960,6 +968,10 @@ mod tests {
         assert_error(&msg, "$.carried_items[0].quantity", "quantity must be at least 1");
         let msg = error_of(|v| v["immunities"] = json!([""]));
         assert_error(&msg, "$.immunities[0]", "immunity must not be empty");
+        let msg = error_of(|v| v["dr"] = json!({"amount": 5, "bypass_any": ["good", "silverr"]}));
+        assert_error(&msg, "$.dr.bypass_any[1]", "unknown DR bypass \"silverr\"");
+        let msg = error_of(|v| v["dr"] = json!({"amount": 5, "bypass": ["magic"], "bypass_any": ["good"]}));
+        assert_error(&msg, "$.dr.bypass_any", "not both");
     }
 
     #[test]

@@ -220,6 +220,9 @@ impl MonsterSpec {
                     }
                 }
                 SpecialAbility::Incorporeal { .. } => m.incorporeal = true,
+                // A defense of every attack and spell, prepared with the others
+                // (`prepared::vulnerable_amount`).
+                SpecialAbility::Vulnerability { .. } => {}
                 SpecialAbility::Gaze { name, range_ft, save, dc, effect: e } => {
                     m.gaze = Some(Gaze {
                         name: name.clone(),

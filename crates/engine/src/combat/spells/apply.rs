@@ -888,7 +888,8 @@ impl<R: Dice> Engine<'_, '_, R> {
         dealt
     }
 
-    /// Damage of `types` after `t`'s energy immunity, absorption and resistance.
+    /// Damage of `types` after `t`'s energy immunity, vulnerability (+50 %),
+    /// absorption and resistance.
     pub(crate) fn after_energy(&mut self, t: usize, amount: u32, types: &[String]) -> u32 {
         let energies: Vec<usize> = types.iter().filter_map(|x| energy_index(x)).collect();
         if energies.is_empty() {
@@ -898,6 +899,11 @@ impl<R: Dice> Engine<'_, '_, R> {
         if energies.iter().any(|&k| spec.energy_immune >> k & 1 == 1) {
             return 0;
         }
+        let amount = if energies.iter().any(|&k| spec.energy_vulnerable >> k & 1 == 1) {
+            super::super::prepared::vulnerable_amount(amount)
+        } else {
+            amount
+        };
         let mut resist = energies.iter().map(|&k| spec.energy_resist[k]).max().unwrap_or(0);
         let f = &self.st.fighters[t];
         if f.fx & crate::effects::Behaviours::ENERGY != 0 || f.fx & crate::effects::Behaviours::IMMUNITY != 0

@@ -252,6 +252,26 @@ fn damage_reduction_needs_every_bypass_component() {
 }
 
 #[test]
+fn damage_reduction_with_alternatives_yields_to_any_one_of_them() {
+    // DR 10/good or silver (a bone devil's kin, Bestiary): a silver weapon and
+    // a good one each bypass it, a magic one does not.
+    let weapons = json!([
+        { "name": "plain", "kind": "melee", "attack_bonus": 0, "damage": [{ "formula": "1d8", "types": ["slashing"] }] },
+        { "name": "silver", "kind": "melee", "attack_bonus": 0, "qualities": ["silver"],
+          "damage": [{ "formula": "1d8", "types": ["slashing"] }] },
+        { "name": "holy", "kind": "melee", "attack_bonus": 0, "qualities": ["magic", "good"],
+          "damage": [{ "formula": "1d8", "types": ["slashing"] }] },
+        { "name": "magic", "kind": "melee", "attack_bonus": 0, "qualities": ["magic"],
+          "damage": [{ "formula": "1d8", "types": ["slashing"] }] }
+    ]);
+    let attacker = creature("Hero", json!({ "attacks": weapons }));
+    let devil = creature("Devil", json!({ "dr": { "amount": 10, "bypass_any": ["good", "silver"] } }));
+    let prep = prepare(arena(1, 3), vec![("a", attacker, at(1, 1)), ("b", devil, at(1, 2))]);
+    let drs: Vec<u32> = prep.fighters[0].attacks.iter().map(|a| a.vs[1].dr).collect();
+    assert_eq!(drs, [10, 0, 0, 10]);
+}
+
+#[test]
 fn energy_is_resisted_per_component_and_never_multiplied() {
     let flaming = json!([{ "name": "flaming sword", "kind": "melee", "attack_bonus": 10, "crit_range": 19,
         "damage": [{ "formula": "1d8+2", "types": ["slashing"] }, { "formula": "1d6", "types": ["fire"] },

@@ -172,6 +172,38 @@ fn energy_resistance_applies_per_type_and_damage_reduction_never_to_spells() {
 }
 
 #[test]
+fn energy_vulnerability_adds_half_of_a_spells_damage_after_the_save() {
+    let wizard = caster("Wizard", &["Burning Hands"], json!({ "spell_list": "wizard" }));
+    let frosty = dummy(
+        "Frosty",
+        100,
+        json!({
+            "features": [{ "name": "vulnerability to fire", "category": "special" }],
+            "special_abilities": [{ "kind": "vulnerability", "name": "vulnerability to fire", "types": ["fire"] }]
+        }),
+    );
+    let prep = prepare_magic(arena(3, 8), vec![("a", wizard, at(1, 1)), ("b", frosty, at(1, 2))]);
+    let bh = prep.spell_index("Burning Hands").unwrap();
+    let cone = || {
+        let mut a = Action::cast(bh, None);
+        a.destination = Some(at(1, 2));
+        a
+    };
+    // Reflex d20=2 fails; Burning Hands 5d4 = 12 fire, +50 %: 18.
+    let mut b = Bench::new(&[2, 3, 3, 2, 2, 2]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    turn(&mut e, 0, vec![cone()]);
+    assert_eq!(e.st.hp(1), 100 - 18);
+    drop(e);
+    // Reflex d20=20 saves: half of 13 = 6, +50 %: 9 ("regardless of whether
+    // a saving throw is allowed or if the save is a success or failure").
+    let mut b = Bench::new(&[20, 3, 3, 3, 2, 2]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    turn(&mut e, 0, vec![cone()]);
+    assert_eq!(e.st.hp(1), 100 - 9);
+}
+
+#[test]
 fn casting_in_a_threatened_square_provokes_unless_cast_defensively() {
     let wizard = caster("Wizard", &["Magic Missile"], json!({ "spell_list": "wizard", "hp_max": 40 }));
     let brute = dummy("Brute", 30, json!({ "attacks": [melee("club", 10, "1d6")] }));
