@@ -13,7 +13,8 @@ use crate::spell::model::CreatureType;
 
 use super::super::action::{Action, Reason};
 use super::super::engine::Engine;
-use super::super::log::say;
+use super::super::event::Event;
+use super::super::log::{emit, say};
 
 /// The radius of a channel burst, in feet.
 pub(crate) const CHANNEL_RADIUS_FT: u32 = 30;
@@ -74,7 +75,8 @@ impl<R: Dice> Engine<'_, '_, R> {
                 if t != i {
                     self.st.fighters[i].out.healing_given += healed;
                 }
-                say!(self, t, "heals {healed} (hp {before}->{})", self.st.fighters[t].hp);
+                let (hp_before, hp_after) = (before, self.st.fighters[t].hp);
+                emit!(self, Event::Healed { who: t, amount: healed, hp_before, hp_after });
             } else {
                 let ctx = Context {
                     descriptors: Descriptors::NONE,
