@@ -5,11 +5,12 @@
 //! her: she walks to the ally who is dying (first) or badly hurt (under half
 //! its hit points) and touches it. So: the patients in order (dying and
 //! unstable first, then by the fraction of hit points left); for the first
-//! one a heal reaches from here, the spell that covers the most missing hit
-//! points (the cheapest on a tie; Stabilize for a dying ally when no cure is
-//! left); otherwise, with a touch heal in hand, a move to a square from
-//! which to touch the first patient and the cast; when no single move
-//! reaches it, a double move toward a dying patient (it touches next round).
+//! one a cure reaches from here, the cure that covers the most missing hit
+//! points (the cheapest on a tie); otherwise, with a touch cure in hand, a
+//! move to a square from which to touch the first patient and the cure;
+//! otherwise Stabilize on a dying patient it reaches from here; otherwise,
+//! when two moves reach a dying first patient, a double move toward it (the
+//! cure follows next turn).
 
 use crate::effects::Flags;
 use crate::grid::Access;
@@ -112,13 +113,18 @@ fn worth(b: &BattleState<'_>, spell: u16, level: u8, patient: usize, cl: u32) ->
 }
 
 /// The best heal of `i` for `patient`: among those reaching it from here
-/// (`touch_only` false), or among the touch heals (`touch_only` true).
-fn best_for(b: &BattleState<'_>, i: usize, patient: usize, touch_only: bool) -> Option<Heal> {
+/// (`touch_only` false), or among the touch heals (`touch_only` true); cures
+/// (`cures`), or else Stabilize on a dying patient.
+fn best_for(b: &BattleState<'_>, i: usize, patient: usize, touch_only: bool, cures: bool) -> Option<Heal> {
     let caster = b.prep.fighters[i].caster.as_deref()?;
     let mut best: Option<Heal> = None;
     for k in &caster.known {
         let prepared = &b.prep.spells[usize::from(k.spell)];
-        let useful = prepared.role.heal || (prepared.role.stabilize && b.life(patient) == LifeState::Dying);
+        let useful = if cures {
+            prepared.role.heal
+        } else {
+            prepared.role.stabilize && b.life(patient) == LifeState::Dying
+        };
         if !useful || prepared.role.damage || b.can_cast(i, k.spell, Metamagic::NONE).is_err() {
             continue;
         }
@@ -135,23 +141,28 @@ fn best_for(b: &BattleState<'_>, i: usize, patient: usize, touch_only: bool) -> 
     best
 }
 
-/// What `i` does to heal this turn, if anything.
+/// What `i` does to heal this turn, if anything: a cure reaching a patient
+/// from here; a move and a touch cure on the most urgent patient; Stabilize
+/// on a dying patient from here; a double move toward a dying patient.
 pub(super) fn plan(b: &BattleState<'_>, i: usize) -> Option<HealPlan> {
     b.prep.fighters[i].caster.as_deref()?;
     let patients = patients(b, i);
-    if let Some(h) = patients.iter().find_map(|&j| best_for(b, i, j, false)) {
+    let &first = patients.first()?;
+    if let Some(h) = patients.iter().find_map(|&j| best_for(b, i, j, false, true)) {
         return Some(HealPlan::Cast(h));
     }
-    if b.flags(i).has(Flags::CANT_MOVE) || b.life(i) != LifeState::Fighting {
-        return None;
+    let mobile = !b.flags(i).has(Flags::CANT_MOVE) && b.life(i) == LifeState::Fighting;
+    let touch = best_for(b, i, first, true, true).filter(|_| mobile);
+    let way = touch.and_then(|_| approach(b, i, first));
+    if let (Some(h), Some((near, None))) = (touch, way) {
+        return Some(HealPlan::MoveAndCast(near, h));
     }
-    let &first = patients.first()?;
-    let heal = best_for(b, i, first, true)?;
-    let (near, far) = approach(b, i, first)?;
-    match far {
-        None => Some(HealPlan::MoveAndCast(near, heal)),
-        Some(second) if b.life(first) == LifeState::Dying => Some(HealPlan::DoubleMove(near, second)),
-        Some(_) => None,
+    if let Some(h) = patients.iter().find_map(|&j| best_for(b, i, j, false, false)) {
+        return Some(HealPlan::Cast(h));
+    }
+    match way {
+        Some((near, Some(far))) if b.life(first) == LifeState::Dying => Some(HealPlan::DoubleMove(near, far)),
+        _ => None,
     }
 }
 
