@@ -279,6 +279,10 @@ catalogue! {
     EvConcentrationEntangled => "entangled", "enchevêtré";
     EvSucceeds => "succeeds", "réussit";
     EvFails => "fails", "échoue";
+    EvChannelPositiveHeals => "channels positive energy ({}d6, heals), {} creature(s) in 30 ft", "canalise l'énergie positive ({}d6, soigne), {} créature(s) à 9 m";
+    EvChannelPositiveHarms => "channels positive energy ({}d6, harms), {} creature(s) in 30 ft", "canalise l'énergie positive ({}d6, blesse), {} créature(s) à 9 m";
+    EvChannelNegativeHeals => "channels negative energy ({}d6, heals), {} creature(s) in 30 ft", "canalise l'énergie négative ({}d6, soigne), {} créature(s) à 9 m";
+    EvChannelNegativeHarms => "channels negative energy ({}d6, harms), {} creature(s) in 30 ft", "canalise l'énergie négative ({}d6, blesse), {} créature(s) à 9 m";
     EvHealed => "heals {} (hp {}->{})", "récupère {} (pv {}->{})";
     EvTriggerEnemyEntersReach => "enemy_enters_reach", "un ennemi entre dans l'allonge";
     EvTriggerEnemyAttacks => "enemy_attacks", "un ennemi attaque";

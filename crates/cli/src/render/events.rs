@@ -250,6 +250,15 @@ fn row(t: &Transcript, r: &Record, lang: Lang, codes: Codes) -> Row {
             let verdict = lang.t(if *success { T::EvSucceeds } else { T::EvFails });
             act(*who, f(T::EvConcentration, &[&why, &signed(d20, *bonus), total, dc, &verdict]))
         }
+        Event::ChannelsEnergy { who, positive, dice, heals, creatures } => {
+            let key = match (*positive, *heals) {
+                (true, true) => T::EvChannelPositiveHeals,
+                (true, false) => T::EvChannelPositiveHarms,
+                (false, true) => T::EvChannelNegativeHeals,
+                (false, false) => T::EvChannelNegativeHarms,
+            };
+            act(*who, f(key, &[dice, creatures]))
+        }
         Event::Healed { who, amount, hp_before, hp_after } => {
             act(*who, f(T::EvHealed, &[amount, hp_before, hp_after]))
         }

@@ -370,6 +370,19 @@ pub enum Event {
         /// Whether it succeeded.
         success: bool,
     },
+    /// Channel energy: a 30-ft burst around the channeler.
+    ChannelsEnergy {
+        /// The channeler.
+        who: usize,
+        /// Positive energy (else negative).
+        positive: bool,
+        /// Number of d6.
+        dice: u32,
+        /// Heals (else harms).
+        heals: bool,
+        /// The creatures affected.
+        creatures: u32,
+    },
     /// Hit points restored (a spell, channel energy, a hex).
     Healed {
         /// The creature healed.

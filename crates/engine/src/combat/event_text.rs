@@ -178,6 +178,14 @@ fn line(ids: &[String], sides: &[String], r: &Record) -> String {
             let why = cause.words();
             act(*who, format!("concentration ({why}) d20={d20}{bonus:+}={total} vs DC {dc} -> {verdict}"))
         }
+        Event::ChannelsEnergy { who, positive, dice, heals, creatures } => {
+            let energy = if *positive { "positive" } else { "negative" };
+            let mode = if *heals { "heals" } else { "harms" };
+            act(
+                *who,
+                format!("channels {energy} energy ({dice}d6, {mode}), {creatures} creature(s) in 30 ft"),
+            )
+        }
         Event::Healed { who, amount, hp_before, hp_after } => {
             act(*who, format!("heals {amount} (hp {hp_before}->{hp_after})"))
         }

@@ -125,3 +125,53 @@ fn only_a_dying_ally_is_worth_a_double_move() {
         assert_ne!(first_cure_on(events, 1), Some(1), "seed {seed}");
     }
 }
+
+/// A cleric who channels positive energy (and knows one cure), two hurt
+/// allies at `a` and `b`, and a harmless foe they stay next to.
+fn channel_scene(a: Pos, b: Pos) -> crate::combat::PreparedEncounter {
+    let cleric = caster(
+        "Cleric",
+        &["Cure Light Wounds"],
+        json!({ "hp_max": 30, "attacks": [melee("mace", 3, "1d8")],
+                "features": ["Channel Energy"], "resources": { "channel_energy": 3 } }),
+    );
+    let fighter = || creature("Fighter", json!({ "hp_max": 20, "attacks": [melee("sword", 5, "1d8+3")] }));
+    let dummy = creature("Dummy", json!({ "hp_max": 200, "speed_land_ft": 5, "attacks": [] }));
+    prepare_magic(
+        arena(12, 20),
+        vec![
+            ("party", cleric, at(2, 1)),
+            ("party", fighter(), a),
+            ("party", fighter(), b),
+            ("foes", dummy, at(3, 5)),
+        ],
+    )
+}
+
+/// The cleric's first action: a channel, a cast, or something else.
+fn first_act(events: &[Record]) -> Option<&'static str> {
+    events.iter().find_map(|r| match &r.event {
+        Event::ChannelsEnergy { who: 0, heals: true, .. } => Some("channel"),
+        Event::Casts { who: 0, .. } => Some("cast"),
+        Event::Attack(a) if a.who == 0 => Some("other"),
+        _ => None,
+    })
+}
+
+#[test]
+fn the_cleric_channels_for_two_hurt_allies_and_cures_a_lone_one() {
+    // Two allies at 6 hit points within 30 ft: one channel heals both.
+    let prep = channel_scene(at(2, 4), at(4, 4));
+    let logs = battles(&prep, 50, |e| {
+        e.st.fighters[1].hp = 6;
+        e.st.fighters[2].hp = 6;
+    });
+    for (seed, events) in logs.iter().enumerate() {
+        assert_eq!(first_act(events), Some("channel"), "seed {seed}: {:#?}", english(&prep, events));
+    }
+    // One hurt ally (15 ft away): the cleric walks to it and cures it, no channel.
+    let logs = battles(&prep, 50, |e| e.st.fighters[1].hp = 6);
+    for (seed, events) in logs.iter().enumerate() {
+        assert_eq!(first_act(events), Some("cast"), "seed {seed}");
+    }
+}
