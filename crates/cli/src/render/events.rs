@@ -11,8 +11,8 @@
 use std::fmt::Write;
 
 use pf1e_engine::combat::event::{
-    AcKind, Attack, AttackNote, AttackStep, BattleResult, EVENT_SCHEMA_VERSION, Event, LifeChange, ModSource,
-    MoveKind, NoMove, Record, TouchKind, Transcript,
+    AcKind, Attack, AttackNote, AttackStep, BattleResult, ConcentrationCause, EVENT_SCHEMA_VERSION, Event,
+    LifeChange, ModSource, MoveKind, NoMove, Record, SpellLoss, TouchKind, Transcript,
 };
 use pf1e_engine::map::Pos;
 use serde::Serialize;
@@ -209,6 +209,59 @@ fn row(t: &Transcript, r: &Record, lang: Lang, codes: Codes) -> Row {
         Event::DropsProne { who } => act(*who, lang.t(T::EvDropsProne).to_string()),
         Event::TotalDefense { who, ac } => act(*who, f(T::EvTotalDefense, &[ac])),
         Event::FightsDefensively { who, attack, ac } => act(*who, f(T::EvFightsDefensively, &[attack, ac])),
+        Event::Casts { who, spell, metamagic, target, point, slot, dc } => {
+            let mut s = f(T::EvCasts, &[spell]);
+            if !metamagic.is_empty() {
+                let names: Vec<&str> = metamagic.iter().map(|m| self::metamagic(m, lang)).collect();
+                let _ = write!(s, " ({})", names.join(", "));
+            }
+            match (target, point) {
+                (Some(x), _) => s.push_str(&f(T::EvCastsOn, &[&t.id(*x)])),
+                (None, Some(p)) => s.push_str(&f(T::EvCastsAt, &[p])),
+                _ => {}
+            }
+            s.push_str(&if *slot == 0 {
+                f(T::EvCastsCantrip, &[dc])
+            } else {
+                f(T::EvCastsSlot, &[slot, dc])
+            });
+            act(*who, s)
+        }
+        Event::BeginsCasting { who, spell } => act(*who, f(T::EvBeginsCasting, &[spell])),
+        Event::FinishesCasting { who, spell } => act(*who, f(T::EvFinishesCasting, &[spell])),
+        Event::SpellLost { who, spell, why } => {
+            let key = match why {
+                SpellLoss::CannotAct => T::EvSpellLostCannotAct,
+                SpellLoss::Concentration => T::EvSpellLostConcentration,
+                SpellLoss::Fizzles => T::EvSpellFizzles,
+                SpellLoss::NoTarget => T::EvSpellLostNoTarget,
+            };
+            act(*who, f(key, &[spell]))
+        }
+        Event::HoldsCharge { who, spell } => act(*who, f(T::EvHoldsCharge, &[spell])),
+        Event::ChargeDissipates { who, spell } => act(*who, f(T::EvChargeDissipates, &[spell])),
+        Event::Concentration { who, cause, d20, bonus, total, dc, success } => {
+            let why = lang.t(match cause {
+                ConcentrationCause::Grappled => T::EvConcentrationGrappled,
+                ConcentrationCause::Defensive => T::EvConcentrationDefensive,
+                ConcentrationCause::Wounded => T::EvConcentrationWounded,
+                ConcentrationCause::Entangled => T::EvConcentrationEntangled,
+            });
+            let verdict = lang.t(if *success { T::EvSucceeds } else { T::EvFails });
+            act(*who, f(T::EvConcentration, &[&why, &signed(d20, *bonus), total, dc, &verdict]))
+        }
+        Event::ChannelsEnergy { who, positive, dice, heals, creatures } => {
+            let key = match (*positive, *heals) {
+                (true, true) => T::EvChannelPositiveHeals,
+                (true, false) => T::EvChannelPositiveHarms,
+                (false, true) => T::EvChannelNegativeHeals,
+                (false, false) => T::EvChannelNegativeHarms,
+            };
+            act(*who, f(key, &[dice, creatures]))
+        }
+        Event::Healed { who, amount, hp_before, hp_after } => {
+            act(*who, f(T::EvHealed, &[amount, hp_before, hp_after]))
+        }
         Event::Text { who, text } => act(
             *who,
             match codes {
@@ -219,6 +272,19 @@ fn row(t: &Transcript, r: &Record, lang: Lang, codes: Codes) -> Row {
         // A variant added to the engine after this renderer: its JSON, rather than nothing.
         other => Row::Line(serde_json::to_string(other).unwrap_or_default()),
     }
+}
+
+/// A metamagic name of `Event::Casts` in words; an unknown one as it is.
+fn metamagic(name: &str, lang: Lang) -> &str {
+    let key = match name {
+        "empowered" => T::EvMetaEmpowered,
+        "maximized" => T::EvMetaMaximized,
+        "extended" => T::EvMetaExtended,
+        "heightened" => T::EvMetaHeightened,
+        "quickened" => T::EvMetaQuickened,
+        other => return other,
+    };
+    lang.t(key)
 }
 
 /// A ready trigger (`ReadyTrigger::name`) in words; English keeps the code, as before.

@@ -295,6 +295,105 @@ pub enum Event {
         /// How it ended.
         result: BattleResult,
     },
+    /// A spell cast: the slot is spent; provocation and concentration follow.
+    Casts {
+        /// The caster.
+        who: usize,
+        /// The spell's name.
+        spell: String,
+        /// The metamagic applied (`empowered`, `maximized`, `extended`,
+        /// `heightened`, `quickened`).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        metamagic: Vec<String>,
+        /// The creature aimed at, if any.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        target: Option<usize>,
+        /// The square aimed at, if any (and no creature).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        point: Option<Pos>,
+        /// The slot's level (0: a cantrip or orison).
+        slot: u8,
+        /// The save DC.
+        dc: i32,
+    },
+    /// A spell of one round begun: it takes effect before the caster's next turn.
+    BeginsCasting {
+        /// The caster.
+        who: usize,
+        /// The spell's name.
+        spell: String,
+    },
+    /// A spell of one round takes effect.
+    FinishesCasting {
+        /// The caster.
+        who: usize,
+        /// The spell's name.
+        spell: String,
+    },
+    /// A spell lost without effect.
+    SpellLost {
+        /// The caster.
+        who: usize,
+        /// The spell's name.
+        spell: String,
+        /// Why.
+        why: SpellLoss,
+    },
+    /// A touch spell's charge is held (not delivered yet, or missed).
+    HoldsCharge {
+        /// The caster.
+        who: usize,
+        /// The spell's name.
+        spell: String,
+    },
+    /// A held charge dissipates because its holder casts another spell.
+    ChargeDissipates {
+        /// The caster.
+        who: usize,
+        /// The held spell's name.
+        spell: String,
+    },
+    /// A concentration check (CRB "Concentration").
+    Concentration {
+        /// The caster.
+        who: usize,
+        /// What called for it.
+        cause: ConcentrationCause,
+        /// The d20.
+        d20: i32,
+        /// The bonus.
+        bonus: i32,
+        /// d20 + bonus.
+        total: i32,
+        /// The DC.
+        dc: i32,
+        /// Whether it succeeded.
+        success: bool,
+    },
+    /// Channel energy: a 30-ft burst around the channeler.
+    ChannelsEnergy {
+        /// The channeler.
+        who: usize,
+        /// Positive energy (else negative).
+        positive: bool,
+        /// Number of d6.
+        dice: u32,
+        /// Heals (else harms).
+        heals: bool,
+        /// The creatures affected.
+        creatures: u32,
+    },
+    /// Hit points restored (a spell, channel energy, a hex).
+    Healed {
+        /// The creature healed.
+        who: usize,
+        /// Hit points restored.
+        amount: u32,
+        /// Hit points before.
+        hp_before: i32,
+        /// Hit points after.
+        hp_after: i32,
+    },
     /// TEMPORARY: a free-text line from a rule not yet converted to a typed
     /// event (the `say!` shim). It reads `round N id: text` in English and
     /// is not translated. Every use is to be replaced by a typed variant;
@@ -335,6 +434,46 @@ pub enum NoMove {
     RunBlocked,
     /// A withdraw: no square farther from the foes.
     NowhereFarther,
+}
+
+/// Why a spell was lost.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SpellLoss {
+    /// The caster cannot act (when it casts, or when a one-round spell would take effect).
+    CannotAct,
+    /// A failed concentration check while casting.
+    Concentration,
+    /// A one-round spell fizzles: the caster was wounded and failed its check.
+    Fizzles,
+    /// A one-round spell has no valid target any more.
+    NoTarget,
+}
+
+/// What called for a concentration check.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ConcentrationCause {
+    /// Casting while grappled.
+    Grappled,
+    /// Casting defensively.
+    Defensive,
+    /// Wounded while casting.
+    Wounded,
+    /// Casting while entangled.
+    Entangled,
+}
+
+impl ConcentrationCause {
+    /// The words of the English transcript.
+    pub fn words(self) -> &'static str {
+        match self {
+            ConcentrationCause::Grappled => "grappled",
+            ConcentrationCause::Defensive => "casting defensively",
+            ConcentrationCause::Wounded => "wounded while casting",
+            ConcentrationCause::Entangled => "entangled",
+        }
+    }
 }
 
 /// A change of life state.

@@ -9,7 +9,7 @@ use crate::map::Pos;
 
 use super::event::{
     AcKind, Attack, AttackNote, AttackStep, BattleResult, Event, LifeChange, ModSource, MoveKind, NoMove,
-    Record, TouchKind,
+    Record, SpellLoss, TouchKind,
 };
 
 /// Every event of `events` as its English line, ids from `ids`, side names from `sides`.
@@ -139,6 +139,55 @@ fn line(ids: &[String], sides: &[String], r: &Record) -> String {
         Event::TotalDefense { who, ac } => act(*who, format!("total defense (+{ac} dodge AC)")),
         Event::FightsDefensively { who, attack, ac } => {
             act(*who, format!("fights defensively ({attack} attack, +{ac} dodge AC)"))
+        }
+        Event::Casts { who, spell, metamagic, target, point, slot, dc } => {
+            let mut text = format!("casts {spell}");
+            if !metamagic.is_empty() {
+                let _ = write!(text, " ({})", metamagic.join(", "));
+            }
+            match (target, point) {
+                (Some(t), _) => {
+                    let _ = write!(text, " on {}", id(*t));
+                }
+                (None, Some(p)) => {
+                    let _ = write!(text, " at {p}");
+                }
+                _ => {}
+            }
+            let slot = if *slot == 0 { "cantrip".to_string() } else { format!("level {slot} slot") };
+            let _ = write!(text, " ({slot}, DC {dc})");
+            act(*who, text)
+        }
+        Event::BeginsCasting { who, spell } => {
+            act(*who, format!("begins casting {spell} (takes effect before its next turn)"))
+        }
+        Event::FinishesCasting { who, spell } => act(*who, format!("finishes casting {spell}")),
+        Event::SpellLost { who, spell, why } => act(
+            *who,
+            match why {
+                SpellLoss::CannotAct => format!("{spell} is lost (cannot act)"),
+                SpellLoss::Concentration => format!("{spell} is lost"),
+                SpellLoss::Fizzles => format!("{spell} fizzles"),
+                SpellLoss::NoTarget => format!("{spell} has no valid target any more and is lost"),
+            },
+        ),
+        Event::HoldsCharge { who, spell } => act(*who, format!("holds the charge of {spell}")),
+        Event::ChargeDissipates { who, spell } => act(*who, format!("the held charge of {spell} dissipates")),
+        Event::Concentration { who, cause, d20, bonus, total, dc, success } => {
+            let verdict = if *success { "succeeds" } else { "fails" };
+            let why = cause.words();
+            act(*who, format!("concentration ({why}) d20={d20}{bonus:+}={total} vs DC {dc} -> {verdict}"))
+        }
+        Event::ChannelsEnergy { who, positive, dice, heals, creatures } => {
+            let energy = if *positive { "positive" } else { "negative" };
+            let mode = if *heals { "heals" } else { "harms" };
+            act(
+                *who,
+                format!("channels {energy} energy ({dice}d6, {mode}), {creatures} creature(s) in 30 ft"),
+            )
+        }
+        Event::Healed { who, amount, hp_before, hp_after } => {
+            act(*who, format!("heals {amount} (hp {hp_before}->{hp_after})"))
         }
         Event::Text { who, text } => act(*who, text.clone()),
     }

@@ -13,7 +13,8 @@ use crate::spell::model::CreatureType;
 
 use super::super::action::{Action, Reason};
 use super::super::engine::Engine;
-use super::super::log::say;
+use super::super::event::Event;
+use super::super::log::emit;
 
 /// The radius of a channel burst, in feet.
 pub(crate) const CHANNEL_RADIUS_FT: u32 = 30;
@@ -57,15 +58,9 @@ impl<R: Dice> Engine<'_, '_, R> {
                 }
             });
         }
-        let mode = if heal { "heals" } else { "harms" };
         let energy = if channel.positive { "positive" } else { "negative" };
-        say!(
-            self,
-            i,
-            "channels {energy} energy ({}d6, {mode}), {} creature(s) in 30 ft",
-            channel.dice,
-            affected.len()
-        );
+        let (positive, dice, creatures) = (channel.positive, channel.dice, affected.len() as u32);
+        emit!(self, Event::ChannelsEnergy { who: i, positive, dice, heals: heal, creatures });
         let rolled: u32 = (0..channel.dice).map(|_| self.rng.roll(6)).sum();
         for t in affected {
             if heal {
@@ -74,7 +69,8 @@ impl<R: Dice> Engine<'_, '_, R> {
                 if t != i {
                     self.st.fighters[i].out.healing_given += healed;
                 }
-                say!(self, t, "heals {healed} (hp {before}->{})", self.st.fighters[t].hp);
+                let (hp_before, hp_after) = (before, self.st.fighters[t].hp);
+                emit!(self, Event::Healed { who: t, amount: healed, hp_before, hp_after });
             } else {
                 let ctx = Context {
                     descriptors: Descriptors::NONE,

@@ -22,7 +22,8 @@ use crate::rng::Dice;
 
 use super::super::action::{Ability, Action, Reason};
 use super::super::engine::Engine;
-use super::super::log::say;
+use super::super::event::Event;
+use super::super::log::{emit, say};
 
 /// The range of a hex, in feet.
 pub(crate) const HEX_RANGE_FT: u32 = 30;
@@ -131,7 +132,8 @@ impl<R: Dice> Engine<'_, '_, R> {
                 if t != i {
                     self.st.fighters[i].out.healing_given += healed;
                 }
-                say!(self, t, "heals {healed} (hp {before}->{})", self.st.fighters[t].hp);
+                let (hp_before, hp_after) = (before, self.st.fighters[t].hp);
+                emit!(self, Event::Healed { who: t, amount: healed, hp_before, hp_after });
             }
             Hex::Ward => {
                 for j in 0..self.st.len() {

@@ -11,6 +11,7 @@ mod lich;
 mod magus;
 mod performance;
 
+pub(crate) use channel::CHANNEL_RADIUS_FT;
 pub(crate) use deed::{DEADEYE, UP_CLOSE};
 pub(crate) use hex::{HEX_RANGE_FT, mark as hex_mark};
 

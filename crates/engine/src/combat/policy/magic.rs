@@ -17,11 +17,12 @@ use crate::spell::effect::{Effect as SpellEffect, EffectKind, EffectSave};
 use crate::spell::model::{AttackKind, CreatureType, Origin, Range, SaveOutcome, TargetKind};
 use crate::strategy::SpellPolicy;
 
-use super::super::abilities::{AbilitySpec, hex_mark};
+use super::super::abilities::{AbilitySpec, CHANNEL_RADIUS_FT, hex_mark};
 use super::super::action::{Ability, Action, ActionKind};
 use super::super::power_attack::hit_chance;
 use super::super::spells::{Cast, Metamagic};
-use super::super::state::{BattleState, LifeState};
+use super::super::state::BattleState;
+use super::heal::{self, HealPlan, needs_healing};
 
 /// The magic levers of a side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -120,14 +121,27 @@ fn plan_abilities(
     if let Some(ch) = a.channel
         && f.pools.channel_energy > 0
     {
-        let in_burst = |j: usize| b.is_present(j) && b.distance(i, j) <= 30;
+        let in_burst = |j: usize| {
+            b.is_present(j) && b.distance(i, j) <= CHANNEL_RADIUS_FT && b.line_of_effect_from(i, b.pos(i), j)
+        };
+        let healed_kind = |j: usize| (b.prep.fighters[j].ctype == Some(CreatureType::Undead)) != ch.positive;
         let wounded = (0..b.len())
-            .filter(|&j| !b.are_enemies(i, j) && in_burst(j) && needs_healing(b, j))
-            .filter(|&j| (b.prep.fighters[j].ctype == Some(CreatureType::Undead)) != ch.positive)
+            .filter(|&j| !b.are_enemies(i, j) && in_burst(j) && needs_healing(b, j) && healed_kind(j))
             .count();
         if wounded >= 1 {
-            out.push(Action::new(ActionKind::ChannelEnergy).with_option(0));
-            return true;
+            // Enemies of the healed kind in the burst are healed too, but for
+            // those Selective Channeling leaves out.
+            let spared = if a.selective { b.prep.fighters[i].cha_mod.max(0) as usize } else { 0 };
+            let foes = (0..b.len())
+                .filter(|&j| b.are_enemies(i, j) && b.is_active(j) && in_burst(j) && healed_kind(j))
+                .count()
+                .saturating_sub(spared);
+            // One wounded ally is better served by a cure when the caster has one.
+            let cure = m.spells != SpellPolicy::None && can_cast_now(b, i) && heal::plan(b, i).is_some();
+            if foes < wounded && (wounded >= 2 || !cure) {
+                out.push(Action::new(ActionKind::ChannelEnergy).with_option(0));
+                return true;
+            }
         }
         let undead_foes = (0..b.len())
             .filter(|&j| b.are_enemies(i, j) && b.is_active(j) && in_burst(j))
@@ -176,12 +190,6 @@ fn plan_abilities(
         return true;
     }
     false
-}
-
-/// Whether ally `j` is under half its hit points (dying included).
-fn needs_healing(b: &BattleState<'_>, j: usize) -> bool {
-    let f = &b.fighters[j];
-    !f.dead && !f.gone && b.life(j) != LifeState::Dead && 2 * f.hp < b.prep.fighters[j].hp_max
 }
 
 /// The hex a witch uses now, if one is worth it.
@@ -244,10 +252,24 @@ fn plan_spells(
     out: &mut Vec<Action>,
 ) -> bool {
     let caster = b.prep.fighters[i].caster.as_deref().expect("checked by the caller");
-    // 1. Heal an ally under half its hit points.
-    if let Some(o) = best_heal(b, i) {
-        push_cast(b, i, o, out);
-        return true;
+    // 1. Heal an ally under half its hit points, walking to it if need be.
+    match heal::plan(b, i) {
+        Some(HealPlan::Cast(h)) => {
+            let o = Option_ {
+                spell: h.spell,
+                target: Some(h.patient),
+                point: None,
+                metamagic: Metamagic::NONE,
+                score: 0.0,
+            };
+            push_cast(b, i, o, out);
+            return true;
+        }
+        Some(p) => {
+            heal::push(p, out);
+            return true;
+        }
+        None => {}
     }
     // 2. Summon when nothing summoned is around.
     if let Some(o) = caster
@@ -651,53 +673,6 @@ fn best_offense(b: &BattleState<'_>, i: usize, t: usize, m: Magic) -> Option<Opt
                     best = Some(o);
                 }
             }
-        }
-    }
-    best
-}
-
-/// The best heal for an ally (or itself) under half its hit points, within reach now.
-fn best_heal(b: &BattleState<'_>, i: usize) -> Option<Option_> {
-    let caster = b.prep.fighters[i].caster.as_deref()?;
-    let patient = (0..b.len())
-        .filter(|&j| !b.are_enemies(i, j) && needs_healing(b, j))
-        .filter(|&j| b.prep.fighters[j].ctype != Some(CreatureType::Undead))
-        .min_by_key(|&j| (b.fighters[j].hp * 100 / b.prep.fighters[j].hp_max.max(1), j))?;
-    let mut best: Option<Option_> = None;
-    for k in &caster.known {
-        let prepared = &b.prep.spells[usize::from(k.spell)];
-        if !prepared.role.heal || prepared.role.damage || b.can_cast(i, k.spell, Metamagic::NONE).is_err() {
-            continue;
-        }
-        let s = &prepared.spell;
-        let reaches = match (&s.target, &s.area) {
-            (Some(tg), _) if tg.kind == TargetKind::Caster => patient == i,
-            (Some(_), _) => b.spell_reaches(i, patient, s, caster.cl).is_ok(),
-            (None, Some(_)) => b.distance(i, patient) <= 30,
-            _ => false,
-        };
-        if !reaches {
-            continue;
-        }
-        let mean = s
-            .effects
-            .iter()
-            .filter_map(|e| match &e.kind {
-                EffectKind::Heal(h) => Some(h.amount.mean_at(caster.cl)),
-                _ => None,
-            })
-            .sum::<f64>();
-        let missing = f64::from(b.prep.fighters[patient].hp_max - b.fighters[patient].hp);
-        // Healing beyond what is missing is wasted: the cheapest spell that covers it wins.
-        let score = mean.min(missing) - 0.01 * f64::from(k.level);
-        if best.is_none_or(|x| score > x.score) {
-            best = Some(Option_ {
-                spell: k.spell,
-                target: Some(patient),
-                point: None,
-                metamagic: Metamagic::NONE,
-                score,
-            });
         }
     }
     best

@@ -12,6 +12,7 @@ use super::action::{Action, ActionKind};
 use super::attack::Swing;
 use super::state::{BattleState, LifeState};
 
+mod heal;
 mod magic;
 mod monster;
 

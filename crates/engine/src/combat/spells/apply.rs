@@ -22,7 +22,8 @@ use crate::spell::effect::{
 use crate::spell::model::{CreatureType, Duration as SpellDuration, DurationUnit, SaveOutcome};
 
 use super::super::engine::Engine;
-use super::super::log::say;
+use super::super::event::Event;
+use super::super::log::{emit, say};
 use super::book::{Metamagic, lasts_the_battle};
 use super::cast::Cast;
 use super::resolve::Meeting;
@@ -846,7 +847,8 @@ impl<R: Dice> Engine<'_, '_, R> {
         if t != cast.caster {
             self.st.fighters[cast.caster].out.healing_given += healed;
         }
-        say!(self, t, "heals {healed} (hp {before}->{})", self.st.fighters[t].hp);
+        let (hp_before, hp_after) = (before, self.st.fighters[t].hp);
+        emit!(self, Event::Healed { who: t, amount: healed, hp_before, hp_after });
     }
 
     /// Deals `rolled` spell damage of `types` from `by` to `t`: no damage

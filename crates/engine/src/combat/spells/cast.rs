@@ -11,7 +11,8 @@ use crate::spell::model::{AttackKind, CastTime};
 
 use super::super::action::{Action, ReadyTrigger, Reason, Slot};
 use super::super::engine::Engine;
-use super::super::log::say;
+use super::super::event::{ConcentrationCause, Event, SpellLoss};
+use super::super::log::emit;
 use super::super::state::{BattleState, LifeState};
 use super::book::Metamagic;
 
@@ -160,34 +161,32 @@ impl<R: Dice> Engine<'_, '_, R> {
             self.st.fighters[i].slots[usize::from(cast.slot)] -= 1;
         }
         if let Some(old) = self.st.fighters[i].held.take() {
-            say!(
-                self,
-                i,
-                "the held charge of {} dissipates",
-                prep.spells[usize::from(old.cast.spell)].spell.name
-            );
+            let spell = prep.spells[usize::from(old.cast.spell)].spell.name.clone();
+            emit!(self, Event::ChargeDissipates { who: i, spell });
         }
-        if self.log.on() {
-            let meta = cast.metamagic.names();
-            let meta = if meta.is_empty() { String::new() } else { format!(" ({})", meta.join(", ")) };
-            let at = match (cast.target, cast.point) {
-                (Some(t), _) => format!(" on {}", self.st.id(t)),
-                (None, Some(p)) => format!(" at {p}"),
-                _ => String::new(),
-            };
-            let slot =
-                if cast.slot == 0 { "cantrip".to_string() } else { format!("level {} slot", cast.slot) };
-            say!(self, i, "casts {}{meta}{at} ({slot}, DC {})", prepared.spell.name, cast.dc);
-        }
+        emit!(
+            self,
+            Event::Casts {
+                who: i,
+                spell: prepared.spell.name.clone(),
+                metamagic: cast.metamagic.names().into_iter().map(String::from).collect(),
+                target: cast.target,
+                point: if cast.target.is_none() { cast.point } else { None },
+                slot: cast.slot,
+                dc: cast.dc,
+            }
+        );
         if self.readied_count > 0 {
             self.check_readied(ReadyTrigger::EnemyCasts, i, None);
         }
         if !self.st.is_active(i) {
-            say!(self, i, "{} is lost (cannot act)", prepared.spell.name);
+            let spell = prepared.spell.name.clone();
+            emit!(self, Event::SpellLost { who: i, spell, why: SpellLoss::CannotAct });
             return Ok(());
         }
         if !self.concentrate_while_casting(i, cast.slot, defensive) {
-            say!(self, i, "{} is lost", prepared.spell.name);
+            let spell = prepared.spell.name.clone();
+            emit!(self, Event::SpellLost { who: i, spell, why: SpellLoss::Concentration });
             return Ok(());
         }
         let one_round =
@@ -196,7 +195,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             let f = &self.st.fighters[i];
             let hp_at_cast = f.hp + f.temp_hp;
             self.st.fighters[i].pending = Some(Box::new(Pending { cast, hp_at_cast }));
-            say!(self, i, "begins casting {} (takes effect before its next turn)", prepared.spell.name);
+            emit!(self, Event::BeginsCasting { who: i, spell: prepared.spell.name.clone() });
             return Ok(());
         }
         self.deliver(cast);
@@ -224,7 +223,7 @@ impl<R: Dice> Engine<'_, '_, R> {
                 Some(_) => self.resolve(cast),
                 None => {
                     self.st.fighters[i].held = Some(Held { cast, charges });
-                    say!(self, i, "holds the charge of {}", spell.name);
+                    emit!(self, Event::HoldsCharge { who: i, spell: spell.name.clone() });
                 }
             }
             return;
@@ -245,7 +244,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             self.st.fighters[i].held = Some(held);
             if !delivered {
                 let name = &self.st.prep.spells[usize::from(held.cast.spell)].spell.name;
-                say!(self, i, "holds the charge of {name}");
+                emit!(self, Event::HoldsCharge { who: i, spell: name.clone() });
             }
         }
     }
@@ -275,11 +274,11 @@ impl<R: Dice> Engine<'_, '_, R> {
         let level = i32::from(level);
         if let Some(g) = self.st.fighters[i].grappled_with.filter(|&g| self.st.is_active(g)) {
             let cmb = self.st.cmb(g, crate::effects::Maneuver::Grapple, i);
-            if !self.concentration(i, 10 + cmb + level, true, "grappled") {
+            if !self.concentration(i, 10 + cmb + level, true, ConcentrationCause::Grappled) {
                 return false;
             }
         } else if defensive {
-            if !self.concentration(i, 15 + 2 * level, true, "casting defensively") {
+            if !self.concentration(i, 15 + 2 * level, true, ConcentrationCause::Defensive) {
                 return false;
             }
         } else if self.threatened(i) {
@@ -290,12 +289,12 @@ impl<R: Dice> Engine<'_, '_, R> {
             }
             let f = &self.st.fighters[i];
             let damage = (before - f.hp - f.temp_hp).max(0);
-            if damage > 0 && !self.concentration(i, 10 + damage + level, false, "wounded while casting") {
+            if damage > 0 && !self.concentration(i, 10 + damage + level, false, ConcentrationCause::Wounded) {
                 return false;
             }
         }
         if self.st.has_condition(i, crate::effects::ConditionId::Entangled)
-            && !self.concentration(i, 15 + level, false, "entangled")
+            && !self.concentration(i, 15 + level, false, ConcentrationCause::Entangled)
         {
             return false;
         }
@@ -314,13 +313,12 @@ impl<R: Dice> Engine<'_, '_, R> {
         i: usize,
         dc: i32,
         defensive_or_grappled: bool,
-        why: &str,
+        cause: ConcentrationCause,
     ) -> bool {
         let bonus = self.st.concentration_bonus(i, defensive_or_grappled);
         let d20 = self.rng.roll(20) as i32;
         let ok = d20 + bonus >= dc;
-        let verdict = if ok { "succeeds" } else { "fails" };
-        say!(self, i, "concentration ({why}) d20={d20}{bonus:+}={} vs DC {dc} -> {verdict}", d20 + bonus);
+        emit!(self, Event::Concentration { who: i, cause, d20, bonus, total: d20 + bonus, dc, success: ok });
         let ctx = Context::default();
         self.spend_one_shots(i, Targets::CONCENTRATION, &ctx);
         ok
@@ -337,7 +335,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         let able = matches!(self.st.life(i), LifeState::Fighting | LifeState::Disabled)
             && !self.st.flags(i).has(Flags::CANT_ACT);
         if !able {
-            say!(self, i, "{name} is lost (cannot act)");
+            emit!(self, Event::SpellLost { who: i, spell: name.clone(), why: SpellLoss::CannotAct });
             return;
         }
         let f = &self.st.fighters[i];
@@ -347,13 +345,13 @@ impl<R: Dice> Engine<'_, '_, R> {
                 i,
                 10 + lost + i32::from(pending.cast.slot),
                 false,
-                "wounded while casting",
+                ConcentrationCause::Wounded,
             )
         {
-            say!(self, i, "{name} fizzles");
+            emit!(self, Event::SpellLost { who: i, spell: name.clone(), why: SpellLoss::Fizzles });
             return;
         }
-        say!(self, i, "finishes casting {name}");
+        emit!(self, Event::FinishesCasting { who: i, spell: name.clone() });
         let mut cast = pending.cast;
         // A creature target that fell or left: an area still goes off at its square.
         if let Some(t) = cast.target
@@ -363,7 +361,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             cast.target = None;
         }
         if self.check_cast_targets(&cast).is_err() {
-            say!(self, i, "{name} has no valid target any more and is lost");
+            emit!(self, Event::SpellLost { who: i, spell: name.clone(), why: SpellLoss::NoTarget });
             return;
         }
         self.deliver(cast);

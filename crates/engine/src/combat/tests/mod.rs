@@ -16,6 +16,7 @@ mod monsters;
 mod options;
 mod size;
 mod support;
+mod table;
 mod tactics;
 mod transcripts;
 mod zones;

@@ -1,0 +1,224 @@
+//! The healer's turn (`docs/strategy.md`, "The healer heals"): which ally
+//! to heal, with what, and how to get there.
+//!
+//! A table's cleric does not cure only whoever happens to stand next to
+//! her: she walks to the ally who is dying (first) or badly hurt (under half
+//! its hit points) and touches it. So: the patients in order (dying and
+//! unstable first, then by the fraction of hit points left); for the first
+//! one a cure reaches from here, the cure that covers the most missing hit
+//! points (the cheapest on a tie); otherwise, with a touch cure in hand, a
+//! move to a square from which to touch the first patient and the cure;
+//! otherwise Stabilize on a dying patient it reaches from here; otherwise,
+//! when two moves reach a dying first patient, a double move toward it (the
+//! cure follows next turn).
+
+use crate::effects::Flags;
+use crate::grid::Access;
+use crate::map::Pos;
+use crate::spell::effect::EffectKind;
+use crate::spell::model::{CreatureType, Range, TargetKind};
+
+use super::super::action::{Action, ActionKind};
+use super::super::spells::Metamagic;
+use super::super::state::{BattleState, LifeState};
+
+/// How many patients, most urgent first, the healer considers.
+const PATIENTS: usize = 3;
+
+/// Whether ally `j` is under half its hit points (dying included).
+pub(super) fn needs_healing(b: &BattleState<'_>, j: usize) -> bool {
+    let f = &b.fighters[j];
+    !f.dead && !f.gone && b.life(j) != LifeState::Dead && 2 * f.hp < b.prep.fighters[j].hp_max
+}
+
+/// A heal to cast: the spell and whom on.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct Heal {
+    pub spell: u16,
+    pub patient: usize,
+    score: f64,
+}
+
+/// What the healer does: cast now, or move (once or twice) first.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) enum HealPlan {
+    /// Cast from where it stands.
+    Cast(Heal),
+    /// Move to the square, then cast (a touch heal).
+    MoveAndCast(Pos, Heal),
+    /// A double move toward a dying ally too far for one move.
+    DoubleMove(Pos, Pos),
+}
+
+/// `i`'s allies in need, most urgent first: dying and not stable, then the
+/// smallest fraction of hit points left, then encounter order. Undead are
+/// left out (positive energy harms them).
+fn patients(b: &BattleState<'_>, i: usize) -> Vec<usize> {
+    let mut p: Vec<usize> = (0..b.len())
+        .filter(|&j| !b.are_enemies(i, j) && needs_healing(b, j))
+        .filter(|&j| b.prep.fighters[j].ctype != Some(CreatureType::Undead))
+        .collect();
+    p.sort_by_key(|&j| {
+        let dying = b.life(j) == LifeState::Dying;
+        (!dying, i64::from(b.fighters[j].hp) * 1000 / i64::from(b.prep.fighters[j].hp_max.max(1)), j)
+    });
+    p.truncate(PATIENTS);
+    p
+}
+
+/// Whether the heal spell `spell` of `i` may go to `patient` at all, and
+/// whether it is a touch spell (then the caster may walk to deliver it).
+fn fits(b: &BattleState<'_>, i: usize, spell: u16, patient: usize) -> Option<bool> {
+    let s = &b.prep.spells[usize::from(spell)].spell;
+    match (&s.target, &s.area) {
+        (Some(tg), _) if tg.kind == TargetKind::Caster || s.range == Range::Personal => {
+            (patient == i).then_some(false)
+        }
+        (Some(tg), _) => b.passes(i, patient, &tg.filter).then_some(s.range == Range::Touch),
+        (None, Some(_)) => Some(false),
+        _ => None,
+    }
+}
+
+/// Whether the heal spell `spell` of `i` reaches `patient` from where `i` stands.
+fn reaches_now(b: &BattleState<'_>, i: usize, spell: u16, patient: usize, cl: u32) -> bool {
+    let s = &b.prep.spells[usize::from(spell)].spell;
+    match (&s.target, &s.area) {
+        (Some(_), _) => b.spell_reaches(i, patient, s, cl).is_ok(),
+        (None, Some(_)) => b.distance(i, patient) <= 30,
+        _ => false,
+    }
+}
+
+/// The worth of `spell` on `patient`: the hit points it restores (what is
+/// missing at most), a little less for a higher level; Stabilize is worth
+/// 1 on a dying patient and nothing on another.
+fn worth(b: &BattleState<'_>, spell: u16, level: u8, patient: usize, cl: u32) -> f64 {
+    let prepared = &b.prep.spells[usize::from(spell)];
+    if !prepared.role.heal {
+        return if b.life(patient) == LifeState::Dying { 1.0 } else { 0.0 };
+    }
+    let mean = prepared
+        .spell
+        .effects
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EffectKind::Heal(h) => Some(h.amount.mean_at(cl)),
+            _ => None,
+        })
+        .sum::<f64>();
+    let missing = f64::from(b.prep.fighters[patient].hp_max - b.fighters[patient].hp);
+    // Healing beyond what is missing is wasted: the cheapest spell that covers it wins.
+    mean.min(missing) - 0.01 * f64::from(level)
+}
+
+/// The best heal of `i` for `patient`: among those reaching it from here
+/// (`touch_only` false), or among the touch heals (`touch_only` true); cures
+/// (`cures`), or else Stabilize on a dying patient.
+fn best_for(b: &BattleState<'_>, i: usize, patient: usize, touch_only: bool, cures: bool) -> Option<Heal> {
+    let caster = b.prep.fighters[i].caster.as_deref()?;
+    let mut best: Option<Heal> = None;
+    for k in &caster.known {
+        let prepared = &b.prep.spells[usize::from(k.spell)];
+        let useful = if cures {
+            prepared.role.heal
+        } else {
+            prepared.role.stabilize && b.life(patient) == LifeState::Dying
+        };
+        if !useful || prepared.role.damage || b.can_cast(i, k.spell, Metamagic::NONE).is_err() {
+            continue;
+        }
+        let Some(touch) = fits(b, i, k.spell, patient) else { continue };
+        let ok = if touch_only { touch } else { reaches_now(b, i, k.spell, patient, caster.cl) };
+        if !ok {
+            continue;
+        }
+        let score = worth(b, k.spell, k.level, patient, caster.cl);
+        if score > 0.0 && best.is_none_or(|x| score > x.score) {
+            best = Some(Heal { spell: k.spell, patient, score });
+        }
+    }
+    best
+}
+
+/// What `i` does to heal this turn, if anything: a cure reaching a patient
+/// from here; a move and a touch cure on the most urgent patient; Stabilize
+/// on a dying patient from here; a double move toward a dying patient.
+pub(super) fn plan(b: &BattleState<'_>, i: usize) -> Option<HealPlan> {
+    b.prep.fighters[i].caster.as_deref()?;
+    let patients = patients(b, i);
+    let &first = patients.first()?;
+    if let Some(h) = patients.iter().find_map(|&j| best_for(b, i, j, false, true)) {
+        return Some(HealPlan::Cast(h));
+    }
+    let mobile = !b.flags(i).has(Flags::CANT_MOVE) && b.life(i) == LifeState::Fighting;
+    let touch = best_for(b, i, first, true, true).filter(|_| mobile);
+    let way = touch.and_then(|_| approach(b, i, first));
+    if let (Some(h), Some((near, None))) = (touch, way) {
+        return Some(HealPlan::MoveAndCast(near, h));
+    }
+    if let Some(h) = patients.iter().find_map(|&j| best_for(b, i, j, false, false)) {
+        return Some(HealPlan::Cast(h));
+    }
+    match way {
+        Some((near, Some(far))) if b.life(first) == LifeState::Dying => Some(HealPlan::DoubleMove(near, far)),
+        _ => None,
+    }
+}
+
+/// Appends `plan` to the turn.
+pub(super) fn push(plan: HealPlan, out: &mut Vec<Action>) {
+    match plan {
+        HealPlan::Cast(h) => out.push(Action::cast(h.spell, Some(h.patient))),
+        HealPlan::MoveAndCast(q, h) => {
+            out.push(Action::new(ActionKind::Move).with_destination(q));
+            out.push(Action::cast(h.spell, Some(h.patient)));
+        }
+        HealPlan::DoubleMove(q, r) => {
+            out.push(Action::new(ActionKind::Move).with_destination(q));
+            out.push(Action::new(ActionKind::Move).with_destination(r));
+        }
+    }
+}
+
+/// How `i` gets within touch of `j`: the cheapest square from which it
+/// touches `j` and `None` when one move reaches it; else the squares where
+/// a first and a second move end along the way, when two moves reach it.
+fn approach(b: &BattleState<'_>, i: usize, j: usize) -> Option<(Pos, Option<Pos>)> {
+    let map = b.map();
+    let budget = b.move_budget(i);
+    let reach = b.touch_reach(i);
+    let mut pf = b.prepared().pathfinder.clone();
+    let start = b.pos(i);
+    pf.run(map, start, Some(2 * budget), &|p| b.access(i, p));
+    let touches = |q: Pos| b.distance_from(i, q, j) <= reach && b.line_of_effect_from(i, q, j);
+    let mut best: Option<(u32, Pos)> = None;
+    for row in 0..map.height {
+        for col in 0..map.width {
+            let q = Pos::new(row, col);
+            let Some(c) = pf.cost(q) else { continue };
+            if best.is_some_and(|(bc, _)| bc <= c) || b.access(i, q) != Access::Open || !touches(q) {
+                continue;
+            }
+            best = Some((c, q));
+        }
+    }
+    let (cost, dest) = best?;
+    if cost <= budget {
+        return (dest != start).then_some((dest, None));
+    }
+    // Two moves: the first ends on the last free square of the path within
+    // one move; the second is planned from there.
+    let mut path = Vec::new();
+    pf.path_to(dest, &mut path);
+    let near = path
+        .iter()
+        .rev()
+        .copied()
+        .find(|&p| pf.cost(p).is_some_and(|c| c <= budget) && b.access(i, p) == Access::Open)?;
+    pf.run(map, near, Some(budget), &|p| b.access(i, p));
+    let far = pf.cost(dest).map(|_| dest).or_else(|| {
+        path.iter().rev().copied().find(|&p| pf.cost(p).is_some() && b.access(i, p) == Access::Open)
+    })?;
+    Some((near, Some(far)))
+}
