@@ -77,9 +77,19 @@ fn rate(v: &Value) -> f64 {
     r
 }
 
+/// What follows the verdict, which opens `pf1e sim`'s text output as one
+/// paragraph (`Verdict: ` or `Verdict : `) and a blank line.
+fn after_verdict(out: &str) -> &str {
+    assert!(out.starts_with("Verdict"), "no verdict first:\n{out}");
+    let end = out.find("\n\n").expect("a blank line after the verdict");
+    assert_eq!(out[..end].lines().count(), 1, "the verdict is one paragraph:\n{out}");
+    &out[end + 2..]
+}
+
 #[test]
 fn text_report_on_bundled_data_in_a_french_locale() {
     let out = stdout(&pf1e_fr(&sim_args(&[])));
+    let out = after_verdict(&out);
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines[0], "=== Rapport d'équilibrage ===");
     assert!(lines[1].starts_with("Carte : "), "{out}");
@@ -159,8 +169,9 @@ fn english_report_without_french_typography() {
     assert!(!out.contains(" :"), "French typography in English:\n{out}");
     // --lang overrides the locale both ways.
     assert_eq!(stdout(&pf1e_fr(&sim_args(&["--lang", "en"]))), out);
+    assert!(out.starts_with("Verdict: "), "{out}");
     let fr = stdout(&sim(&["--lang", "fr"]));
-    assert!(fr.starts_with("=== Rapport d'équilibrage ===\nCarte : "), "{fr}");
+    assert!(after_verdict(&fr).starts_with("=== Rapport d'équilibrage ===\nCarte : "), "{fr}");
 }
 
 #[test]
@@ -171,7 +182,7 @@ fn the_locale_variables_are_read_in_posix_order() {
             c.env(k, v);
         }
         let out = c.args(sim_args(&["--runs", "1"])).output().unwrap();
-        stdout(&out).lines().next().unwrap().to_string()
+        after_verdict(&stdout(&out)).lines().next().unwrap().to_string()
     };
     assert_eq!(lang(&[("LANG", "fr_FR.UTF-8")]), "=== Rapport d'équilibrage ===");
     assert_eq!(lang(&[("LANG", "fr_FR.UTF-8"), ("LC_MESSAGES", "en_GB.UTF-8")]), "=== Balance report ===");
@@ -181,6 +192,7 @@ fn the_locale_variables_are_read_in_posix_order() {
 #[test]
 fn transcript_table_comes_before_the_report() {
     let out = stdout(&sim(&["--transcript", "--runs", "3", "--lang", "fr"]));
+    let out = after_verdict(&out);
     assert!(
         out.starts_with("=== Déroulé du premier combat ===\nRound  Combattant  Message\n-----  "),
         "{out}"
@@ -188,7 +200,7 @@ fn transcript_table_comes_before_the_report() {
     let report = out.find("\n=== Rapport d'équilibrage ===\n").expect("report after the transcript");
     assert!(out[..report].lines().count() > 4, "{out}");
     let en = stdout(&sim(&["--transcript", "--runs", "3"]));
-    assert!(en.starts_with("=== First combat ===\nRound  Combatant  Message\n"), "{en}");
+    assert!(after_verdict(&en).starts_with("=== First combat ===\nRound  Combatant  Message\n"), "{en}");
     let v = json(&sim(&["--transcript", "--runs", "3", "--json"]));
     assert!(v["transcript"].as_array().is_some_and(|t| !t.is_empty() && t.iter().all(Value::is_string)));
 }
