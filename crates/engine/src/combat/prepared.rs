@@ -16,12 +16,12 @@ use crate::model::{ArmorClass, AttackKind, AttackSpec, Combatant, DamageComponen
 
 use super::paths::MoverPaths;
 use super::spells::{CasterSpec, PreparedSpell, SummonGroup};
+// Energy types: the weapon component is never one of them.
+use crate::model::special::ENERGY_TYPES;
 
 /// Physical damage types: damage reduction applies to them (CRB "Damage
 /// Reduction"); a component without one (energy, force, untyped…) ignores it.
 const PHYSICAL_TYPES: [&str; 3] = ["bludgeoning", "piercing", "slashing"];
-/// Energy types: the weapon component is never one of them.
-const ENERGY_TYPES: [&str; 5] = ["acid", "cold", "electricity", "fire", "sonic"];
 
 /// Why an encounter cannot be prepared (data that validation should have refused).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -356,7 +356,7 @@ fn weapon_component(damage: &[DamageComponent]) -> Option<usize> {
     damage
         .iter()
         .position(|c| is_physical(c) && !c.precision)
-        .or_else(|| damage.iter().position(|c| !c.precision && !has_type_in(c, &ENERGY_TYPES)))
+        .or_else(|| damage.iter().position(|c| !c.precision && !has_type_in(c, ENERGY_TYPES)))
 }
 
 impl PreparedEncounter {

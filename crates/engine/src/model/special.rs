@@ -6,6 +6,10 @@
 
 use serde::{Deserialize, Serialize};
 
+/// The five energy types of PF1e: the keys of resistances and what
+/// vulnerabilities, breath weapons and energy immunities name.
+pub const ENERGY_TYPES: &[&str] = &["acid", "cold", "electricity", "fire", "sonic"];
+
 /// One played special ability.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
@@ -276,7 +280,7 @@ pub(crate) fn check(c: &super::Combatant) -> Result<(), (String, String)> {
                 effect(e)?;
             }
             SpecialAbility::Vulnerability { types, .. } => {
-                let energies = super::validate::ENERGY_TYPES;
+                let energies = ENERGY_TYPES;
                 if types.is_empty() {
                     return Err((at(".types"), "a vulnerability names at least one energy type".into()));
                 }

@@ -53,8 +53,9 @@ pub const DAMAGE_TYPES: &[&str] = &[
     "bleed",
 ];
 
-/// Energy types: the only valid keys of `resistances`.
-pub const ENERGY_TYPES: &[&str] = &["acid", "cold", "electricity", "fire", "sonic"];
+/// Energy types: the only valid keys of `resistances` (defined beside the
+/// special abilities that name them: vulnerability, breath, immunity).
+pub use super::special::ENERGY_TYPES;
 
 /// Weapon qualities that matter to damage reduction (`qualities` of an attack).
 pub const WEAPON_QUALITIES: &[&str] =

@@ -439,7 +439,11 @@ fn immune(b: &BattleState<'_>, t: usize, spell: u16) -> bool {
             }
             _ => false,
         });
+    // A spell that leaves its target immune afterwards (Daze) is not cast on it again.
+    let immune_after =
+        prepared.spell.immunity_after.is_some() && b.fighters[t].marks.contains(&(usize::MAX, spell));
     by_effect
+        || immune_after
         || crate::effects::Descriptor::ALL
             .iter()
             .any(|&d| prepared.descriptors.has(d) && im.descriptors.has(d))

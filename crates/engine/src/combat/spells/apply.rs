@@ -96,6 +96,11 @@ impl<R: Dice> Engine<'_, '_, R> {
             say!(self, t, "disbelieves {}", spell.name);
             return;
         }
+        if spell.immunity_after.is_some() && self.st.fighters[t].marks.contains(&(usize::MAX, cast.spell)) {
+            // "Immune to this spell for 1 minute" (Daze): within a battle, for good.
+            say!(self, t, "is immune to {} (affected by it already)", spell.name);
+            return;
+        }
         let mut pack = Pack::default();
         for e in &spell.effects {
             if !self.st.is_present(t) {
