@@ -128,7 +128,7 @@ fn only_a_dying_ally_is_worth_a_double_move() {
                 Event::Move { who: 0, path, .. } => path.last().copied(),
                 _ => None,
             })
-            .last();
+            .next_back();
         if let Some(end) = end {
             let (dr, dc) = ((end.row - 2).abs(), (end.col - 13).abs());
             assert!(dr.max(dc) > 1, "seed {seed}: the cleric walked to the hurt ally ({end:?})");
