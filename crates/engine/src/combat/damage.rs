@@ -215,19 +215,7 @@ mod tests {
     #[test]
     fn dr_applies_after_multiplication_to_the_physical_part_only() {
         let atk = attack(vec![weapon("1d8"), comp("1d6", false, false)], 2, 2);
-        let def = DefenseVs {
-            dr: 5,
-            comps: vec![
-                CompDefense {
-                    resist: 0,
-                    immune: false,
-                    vulnerable: false,
-                    heals: false,
-                    stops_regen: false
-                };
-                2
-            ],
-        };
+        let def = DefenseVs { dr: 5, ..open(2) };
         let mut rng = ScriptedRng::new([3, 6]);
         // physical (3+2)*2 = 10 - 5 = 5; fire 6 untouched by DR.
         assert_eq!(
