@@ -64,6 +64,7 @@
 
 pub mod combat;
 pub mod contribution;
+pub mod day;
 pub mod dice;
 pub mod difficulty;
 pub mod effects;

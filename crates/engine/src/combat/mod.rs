@@ -16,6 +16,7 @@ pub(crate) mod abilities;
 mod action;
 mod aoo;
 mod attack;
+mod carry;
 mod concealment;
 mod damage;
 mod defense;
@@ -50,6 +51,7 @@ mod weapons;
 mod tests;
 
 pub use abilities::Pools;
+pub use carry::{Carried, FIRST_AID_DC, Party, RestSpending, Tending, heal_bonus};
 pub use action::{Ability, Action, ActionKind, ActionResult, AidMode, ReadyTrigger, Reason, Slot};
 pub use economy::{Planned, TurnLimits, apply_budget};
 pub use policy::{
@@ -168,4 +170,23 @@ pub fn run_prepared_with_reactions<R: Dice>(
     let mut engine = engine::Engine::new(prepared, options, rng, events);
     engine.reactions = Some(reactions);
     engine.run(policy)
+}
+
+/// One battle of an adventuring day: combatant `i` enters it as `start[i]`
+/// says (fresh when `None` or beyond `start`); returns the outcome and what
+/// every deployed combatant carries out of it. With no carried state it plays
+/// exactly as [`run_prepared`].
+pub fn run_carried<R: Dice>(
+    prepared: &PreparedEncounter,
+    options: &SimOptions,
+    rng: &mut R,
+    events: Option<&mut Vec<event::Record>>,
+    policy: &mut dyn Policy,
+    start: &[Option<Carried>],
+) -> (RunOutcome, Vec<Carried>) {
+    let mut engine = engine::Engine::new(prepared, options, rng, events);
+    engine.st = state::BattleState::carried_in(prepared, options, start);
+    let outcome = engine.run(policy);
+    let carried = engine.st.fighters[..prepared.deployed].iter().map(Carried::of).collect();
+    (outcome, carried)
 }

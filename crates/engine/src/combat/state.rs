@@ -7,6 +7,7 @@ use crate::map::{Map, Pos};
 use crate::model::Size;
 
 use super::action::ActionResult;
+use super::carry::Carried;
 use super::prepared::PreparedEncounter;
 use super::{CombatantOutcome, SimOptions};
 
@@ -158,11 +159,21 @@ pub struct BattleState<'p> {
     pub(crate) timed_effects: u32,
     /// Lasting areas of spells on the map (empty in most battles).
     pub(crate) zones: Vec<super::spells::Zone>,
+    /// The spells and pools each combatant carried into this battle of a
+    /// day (empty for a lone battle): what it spent is counted from there.
+    pub(crate) entered_with: Vec<Option<([u8; 10], super::abilities::Pools)>>,
 }
 
 impl<'p> BattleState<'p> {
     /// A fresh battle: everyone at full hit points on their starting square.
     pub fn new(prep: &'p PreparedEncounter, options: &SimOptions) -> Self {
+        Self::carried_in(prep, options, &[])
+    }
+
+    /// A battle of an adventuring day: combatant `i` enters it as `start[i]`
+    /// says when it says something (hit points, death, spells and pools
+    /// left), fresh otherwise.
+    pub fn carried_in(prep: &'p PreparedEncounter, options: &SimOptions, start: &[Option<Carried>]) -> Self {
         let map = prep.map();
         let n = prep.fighters.len();
         let mut occ = vec![EMPTY; (map.width.max(0) * map.height.max(0)) as usize];
@@ -175,8 +186,11 @@ impl<'p> BattleState<'p> {
                 // A scenario may start a combatant wounded, even past its death threshold.
                 let dies_at_zero = f.destroyed_at_zero || (options.simple_monster_death && !f.is_pc);
                 let reserved = f.reserve.is_some();
+                let carried = start.get(i).copied().flatten();
+                let hp = carried.map_or(f.start_hp, |c| c.hp);
                 let dead = reserved
-                    || if dies_at_zero { f.start_hp <= 0 } else { f.start_hp <= -f.con_score.unwrap_or(0) };
+                    || carried.is_some_and(|c| c.dead)
+                    || if dies_at_zero { hp <= 0 } else { hp <= -f.con_score.unwrap_or(0) };
                 if !dead {
                     let grid = if f.size <= Size::Tiny { &mut occ_small } else { &mut occ };
                     for c in footprint(f.start, f.space).filter(|&c| map.in_bounds(c)) {
@@ -185,9 +199,15 @@ impl<'p> BattleState<'p> {
                 }
                 let mut fighter = Self::fresh_fighter(f, f.start);
                 fighter.dead = dead;
-                fighter.hp = f.start_hp;
+                fighter.hp = hp;
                 fighter.gone = reserved;
-                fighter.out.final_hp = f.start_hp;
+                fighter.out.final_hp = hp;
+                if let Some(c) = carried {
+                    fighter.nonlethal = c.nonlethal;
+                    fighter.stable = c.stable;
+                    fighter.slots = c.slots;
+                    fighter.pools = c.pools;
+                }
                 fighter
             })
             .collect();
@@ -204,6 +224,7 @@ impl<'p> BattleState<'p> {
             last_results: vec![Vec::new(); n],
             timed_effects: 0,
             zones: Vec::new(),
+            entered_with: start.iter().map(|c| c.map(|c| (c.slots, c.pools))).collect(),
         }
     }
 

@@ -88,8 +88,14 @@ impl<R: Dice> Engine<'_, '_, R> {
         );
         let outcome = |i: usize| {
             let f = &self.st.fighters[i];
-            let (slots_spent, uses_spent) =
-                self.st.prep.fighters.get(i).map_or((0, 0), |start| spent(start, f));
+            let entered = self.st.entered_with.get(i).copied().flatten();
+            let (slots_spent, uses_spent) = match (entered, self.st.prep.fighters.get(i)) {
+                (Some((slots, pools)), _) => spent(&slots, &pools, f),
+                (None, Some(start)) => {
+                    spent(&start.caster.as_ref().map_or([0; 10], |c| c.slots), &start.pools, f)
+                }
+                (None, None) => (0, 0),
+            };
             CombatantOutcome {
                 final_hp: if f.gone { 0 } else { f.hp },
                 dead: f.dead && !f.gone,
@@ -340,13 +346,12 @@ impl<R: Dice> Engine<'_, '_, R> {
     }
 }
 
-/// The spell slots and class-ability uses `now` has spent since it started
-/// as `start`: what a table counts as resources spent in a fight.
-fn spent(start: &super::prepared::FighterSpec, now: &super::state::Fighter) -> (u32, u32) {
-    let slots_start = start.caster.as_ref().map_or([0; 10], |c| c.slots);
+/// The spell slots and class-ability uses `now` has spent since it entered
+/// the battle with `slots_start` and `pools_start`: what a table counts as resources spent in a fight.
+fn spent(slots_start: &[u8; 10], pools_start: &super::abilities::Pools, now: &super::state::Fighter) -> (u32, u32) {
     let slots =
         slots_start.iter().zip(&now.slots).skip(1).map(|(a, b)| u32::from(a.saturating_sub(*b))).sum();
-    let (a, b) = (&start.pools, &now.pools);
+    let (a, b) = (pools_start, &now.pools);
     let pools = [
         (a.channel_energy, b.channel_energy),
         (a.hexes.unwrap_or(0), b.hexes.unwrap_or(0)),

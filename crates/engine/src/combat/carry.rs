@@ -1,0 +1,372 @@
+//! What a combatant carries from one battle of an adventuring day into the
+//! next (`docs/days.md`), and what its party does with it between battles:
+//! first aid after a fight, healing during a short rest, a night's rest.
+//!
+//! Between battles nobody stands on a square and no round is counted, so
+//! these procedures work on [`Carried`] states and the party's statistics
+//! ([`PreparedEncounter`]) rather than on a battle: positions do not matter
+//! to a cleric who has ten minutes to touch everyone.
+
+use serde::{Deserialize, Serialize};
+
+use crate::dice::ability_modifier;
+use crate::model::Combatant;
+use crate::rng::Dice;
+use crate::spell::effect::EffectKind;
+use crate::spell::model::{Range, TargetKind};
+
+use super::abilities::Pools;
+use super::prepared::PreparedEncounter;
+use super::state::Fighter;
+
+/// The state of a combatant that outlasts a battle.
+///
+/// Not carried (`docs/days.md`, "What a day does not carry yet"): conditions
+/// and effects with a duration, negative levels, ability damage, consumables.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Carried {
+    /// Hit points (below 0: unconscious, dying unless `stable`).
+    pub hp: i32,
+    /// Nonlethal damage.
+    pub nonlethal: i32,
+    /// Dead: it stays dead for the rest of the day.
+    pub dead: bool,
+    /// Below 0 hit points and no longer losing them.
+    pub stable: bool,
+    /// Spells left per spell level (level 0, cantrips, is never spent).
+    pub slots: [u8; 10],
+    /// Class ability pools left.
+    pub pools: Pools,
+}
+
+impl Carried {
+    /// Combatant `i` of `prep` as it enters its first battle of the day: at its
+    /// starting hit points, with all its spells and pools.
+    pub fn fresh(prep: &PreparedEncounter, i: usize) -> Self {
+        let f = &prep.fighters[i];
+        Carried {
+            hp: f.start_hp,
+            nonlethal: 0,
+            dead: false,
+            stable: false,
+            slots: f.caster.as_ref().map_or([0; 10], |c| c.slots),
+            pools: f.pools,
+        }
+    }
+
+    /// What `f` carries out of the battle it fought.
+    pub(crate) fn of(f: &Fighter) -> Self {
+        Carried {
+            hp: f.hp,
+            nonlethal: f.nonlethal,
+            dead: f.dead,
+            stable: f.stable,
+            slots: f.slots,
+            pools: f.pools,
+        }
+    }
+
+    /// Below 0 hit points, alive and not stable: it loses a hit point a round.
+    pub fn dying(&self) -> bool {
+        !self.dead && self.hp < 0 && !self.stable
+    }
+
+    /// Spell slots left, levels 1 to 9.
+    pub fn slots_left(&self) -> u32 {
+        self.slots.iter().skip(1).map(|&s| u32::from(s)).sum()
+    }
+
+    /// Uses left in its class ability pools (unlimited hexes count 0).
+    pub fn uses_left(&self) -> u32 {
+        let p = &self.pools;
+        [p.channel_energy, p.hexes.unwrap_or(0), p.grit, p.arcane_pool, p.bardic_rounds, p.smite_evil, p.smite_good]
+            .iter()
+            .map(|&u| u32::from(u))
+            .sum()
+    }
+
+    /// Heals `amount` hit points (capped at `hp_max`); nonlethal damage heals
+    /// as much (CRB "Nonlethal Damage": healing cures both). Returns the hit
+    /// points restored.
+    fn heal(&mut self, amount: i32, hp_max: i32) -> i32 {
+        if self.dead || amount <= 0 {
+            return 0;
+        }
+        let before = self.hp;
+        self.hp = (self.hp + amount).min(hp_max.max(before));
+        if self.hp >= 0 {
+            self.stable = false;
+        }
+        self.nonlethal = (self.nonlethal - amount).max(0);
+        self.hp - before
+    }
+}
+
+/// What the party spends during a short rest.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RestSpending {
+    /// Channels, then cure spells, as long as someone is hurt enough.
+    #[default]
+    All,
+    /// Channels only: every spell slot is saved for the next fights.
+    Channels,
+    /// Nothing: only first aid.
+    Nothing,
+}
+
+/// What happened between two battles.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Tending {
+    /// Hit points restored.
+    pub healed: u32,
+    /// Spell slots spent on healing.
+    pub slots_spent: u32,
+    /// Channels spent on healing.
+    pub channels_spent: u32,
+    /// Dying members who were stabilized.
+    pub stabilized: u32,
+    /// Dying members who died before anyone could help them.
+    pub died: u32,
+}
+
+/// The DC of a Heal check to give first aid (CRB "Heal": first aid, DC 15).
+pub const FIRST_AID_DC: i32 = 15;
+
+/// Rounds of first aid before the party gives up on a dying member: at one
+/// check a round by the best healer, the chance it never succeeds in this
+/// many rounds is negligible for a healer with a bonus of +0 or more.
+const FIRST_AID_ROUNDS: u32 = 60;
+
+/// The Heal bonus of `c`: the sheet's bonus when it gives one, else ranks,
+/// +3 for a trained class skill, and the Wisdom modifier.
+pub fn heal_bonus(c: &Combatant) -> i32 {
+    let wis = ability_modifier(c.abilities.wis_score);
+    match c.skills.get("Heal").or_else(|| c.skills.get("heal")) {
+        Some(s) => s.bonus.unwrap_or(s.rank + if s.class_skill && s.rank > 0 { 3 } else { 0 } + wis),
+        None => wis,
+    }
+}
+
+/// The party between battles: its members (combatant indices in `prep`,
+/// where their statistics are) and their files (for skills).
+pub struct Party<'a> {
+    /// An encounter the party fights in (its statistics and spells).
+    pub prep: &'a PreparedEncounter,
+    /// Combatant index in `prep` of each member.
+    pub members: &'a [usize],
+    /// The file of each member.
+    pub files: &'a [&'a Combatant],
+}
+
+impl Party<'_> {
+    fn hp_max(&self, m: usize) -> i32 {
+        self.prep.fighters[self.members[m]].hp_max
+    }
+
+    /// A cure `m` can cast out of battle with a slot left: (spell level, mean
+    /// hit points restored, the spell), the lowest level first.
+    fn cures(&self, m: usize, state: &Carried) -> Vec<(u8, f64, u16)> {
+        let Some(caster) = self.prep.fighters[self.members[m]].caster.as_deref() else {
+            return Vec::new();
+        };
+        let mut out: Vec<(u8, f64, u16)> = caster
+            .known
+            .iter()
+            .filter(|k| k.level > 0 && state.slots[usize::from(k.level)] > 0)
+            .filter_map(|k| {
+                let p = &self.prep.spells[usize::from(k.spell)];
+                let on_others = p.spell.range != Range::Personal
+                    && p.spell.target.as_ref().is_some_and(|t| t.kind != TargetKind::Caster);
+                if !p.role.heal || p.role.damage || p.unplayable.is_some() || !on_others {
+                    return None;
+                }
+                let mean: f64 = p
+                    .spell
+                    .effects
+                    .iter()
+                    .filter_map(|e| match &e.kind {
+                        EffectKind::Heal(h) => Some(h.amount.mean_at(caster.cl)),
+                        _ => None,
+                    })
+                    .sum();
+                Some((k.level, mean, k.spell))
+            })
+            .collect();
+        out.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)));
+        out
+    }
+
+    /// Rolls spell `spell` of member `m`'s healing (its caster level).
+    fn roll_cure(&self, m: usize, spell: u16, rng: &mut impl Dice) -> i32 {
+        let cl = self.prep.fighters[self.members[m]].caster.as_deref().map_or(1, |c| c.cl);
+        self.prep.spells[usize::from(spell)]
+            .spell
+            .effects
+            .iter()
+            .filter_map(|e| match &e.kind {
+                EffectKind::Heal(h) => Some(h.amount.roll(cl, rng)),
+                _ => None,
+            })
+            .sum()
+    }
+
+    /// Member `m`'s positive channel, as dice of d6.
+    fn channel_dice(&self, m: usize) -> Option<u32> {
+        let a = self.prep.fighters[self.members[m]].abilities.as_deref()?;
+        a.channel.filter(|c| c.positive).map(|c| c.dice)
+    }
+
+    /// Whether member `m` can act between battles (alive and conscious).
+    fn can_help(state: &Carried) -> bool {
+        !state.dead && state.hp > 0 && state.nonlethal < state.hp
+    }
+
+    /// The member who needs healing most: dying first, then the smallest
+    /// fraction of hit points; `None` when nobody misses at least `min` hit points.
+    fn patient(&self, states: &[Carried], min: f64) -> Option<usize> {
+        (0..states.len())
+            .filter(|&m| !states[m].dead)
+            .filter(|&m| f64::from(self.hp_max(m) - states[m].hp) >= min || states[m].hp < 0)
+            .min_by_key(|&m| {
+                (!states[m].dying(), i64::from(states[m].hp) * 1000 / i64::from(self.hp_max(m).max(1)), m)
+            })
+    }
+
+    /// Right after a won battle: the dying are stabilized. A member with a
+    /// cure cures the dying (it ends the bleeding: CRB "Injury and Death");
+    /// one knowing Stabilize casts it; otherwise the best healer gives first
+    /// aid (Heal DC 15) once a round while each dying member makes its own
+    /// Constitution check (DC 10, minus its negative hit points) or loses a
+    /// hit point, and dies at minus its Constitution score.
+    pub fn first_aid(&self, states: &mut [Carried], rng: &mut impl Dice) -> Tending {
+        let mut out = Tending::default();
+        if !states.iter().any(Carried::dying) {
+            return out;
+        }
+        // Cures first: a healer who can close the wound does.
+        while let Some(p) = (0..states.len()).find(|&m| states[m].dying()) {
+            let Some((healer, spell, level)) = (0..states.len())
+                .filter(|&h| Self::can_help(&states[h]))
+                .find_map(|h| self.cures(h, &states[h]).first().map(|&(level, _, spell)| (h, spell, level)))
+            else {
+                break;
+            };
+            states[healer].slots[usize::from(level)] -= 1;
+            out.slots_spent += 1;
+            let amount = self.roll_cure(healer, spell, rng);
+            out.healed += states[p].heal(amount, self.hp_max(p)).max(0) as u32;
+            if states[p].hp < 0 {
+                states[p].stable = true;
+            }
+            out.stabilized += 1;
+        }
+        let helpers: Vec<usize> = (0..states.len()).filter(|&h| Self::can_help(&states[h])).collect();
+        let knows_stabilize = helpers.iter().any(|&h| {
+            self.prep.fighters[self.members[h]].caster.as_deref().is_some_and(|c| {
+                c.known.iter().any(|k| k.level == 0 && self.prep.spells[usize::from(k.spell)].role.stabilize)
+            })
+        });
+        let best_heal = helpers.iter().map(|&h| heal_bonus(self.files[h])).max();
+        for m in 0..states.len() {
+            if !states[m].dying() {
+                continue;
+            }
+            if knows_stabilize {
+                states[m].stable = true;
+                out.stabilized += 1;
+                continue;
+            }
+            let con = self.prep.fighters[self.members[m]].con_score.unwrap_or(10);
+            let con_mod = ability_modifier(con);
+            for _ in 0..FIRST_AID_ROUNDS {
+                if let Some(bonus) = best_heal
+                    && rng.roll(20) as i32 + bonus >= FIRST_AID_DC
+                {
+                    states[m].stable = true;
+                    out.stabilized += 1;
+                    break;
+                }
+                if rng.roll(20) as i32 + con_mod + states[m].hp >= 10 {
+                    states[m].stable = true;
+                    out.stabilized += 1;
+                    break;
+                }
+                states[m].hp -= 1;
+                if states[m].hp <= -con {
+                    states[m].dead = true;
+                    out.died += 1;
+                    break;
+                }
+            }
+        }
+        out
+    }
+
+    /// A short rest (minutes): nothing recovers by itself in PF1e, so the
+    /// party heals what it chooses to spend (`docs/days.md`). Channels first,
+    /// while at least two members each miss the channel's mean healing; then
+    /// cure spells, the lowest level first, on the member who needs it most,
+    /// while someone misses at least the cure's mean healing.
+    pub fn short_rest(&self, states: &mut [Carried], spending: RestSpending, rng: &mut impl Dice) -> Tending {
+        let mut out = self.first_aid(states, rng);
+        if spending == RestSpending::Nothing {
+            return out;
+        }
+        for h in 0..states.len() {
+            let Some(dice) = self.channel_dice(h) else { continue };
+            let mean = 3.5 * f64::from(dice);
+            while Self::can_help(&states[h]) && states[h].pools.channel_energy > 0 {
+                let wounded = (0..states.len())
+                    .filter(|&m| !states[m].dead && f64::from(self.hp_max(m) - states[m].hp) >= mean)
+                    .count();
+                if wounded < 2 {
+                    break;
+                }
+                states[h].pools.channel_energy -= 1;
+                out.channels_spent += 1;
+                let amount: i32 = (0..dice).map(|_| rng.roll(6) as i32).sum();
+                for m in 0..states.len() {
+                    out.healed += states[m].heal(amount, self.hp_max(m)).max(0) as u32;
+                }
+            }
+        }
+        if spending == RestSpending::Channels {
+            return out;
+        }
+        for h in 0..states.len() {
+            loop {
+                if !Self::can_help(&states[h]) {
+                    break;
+                }
+                let Some(&(level, mean, spell)) = self.cures(h, &states[h]).first() else { break };
+                let Some(p) = self.patient(states, mean) else { break };
+                states[h].slots[usize::from(level)] -= 1;
+                out.slots_spent += 1;
+                let amount = self.roll_cure(h, spell, rng);
+                out.healed += states[p].heal(amount, self.hp_max(p)).max(0) as u32;
+            }
+        }
+        out
+    }
+
+    /// A night's rest (8 hours, CRB "Natural Healing" and "Preparing
+    /// Spells"): 1 hit point per character level, nonlethal damage at 1 per
+    /// hour per level, every spell and daily pool back. The dead stay dead.
+    pub fn long_rest(&self, states: &mut [Carried]) {
+        for (m, state) in states.iter_mut().enumerate() {
+            if state.dead {
+                continue;
+            }
+            let level = self.files[m].level.max(1) as i32;
+            let spec = &self.prep.fighters[self.members[m]];
+            state.hp = (state.hp + level).min(spec.hp_max);
+            state.nonlethal = (state.nonlethal - 8 * level).max(0);
+            if state.hp >= 0 {
+                state.stable = false;
+            }
+            state.slots = spec.caster.as_ref().map_or([0; 10], |c| c.slots);
+            state.pools = spec.pools;
+        }
+    }
+}

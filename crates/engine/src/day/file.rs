@@ -1,0 +1,279 @@
+//! The day file (`data/days/*.yaml`, format in `docs/days.md`): parsed from
+//! its contents, with the paths it names left for the caller to read
+//! (relative to the day file). Every error names the file, and the line or
+//! the step where it can.
+
+use serde::Deserialize;
+
+use super::{Choice, Condition};
+use crate::combat::RestSpending;
+
+/// Why a day file was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{file}: {}{message}", line.map(|l| format!("line {l}: ")).unwrap_or_default())]
+pub struct DayFileError {
+    /// The day file.
+    pub file: String,
+    /// 1-based line, when known.
+    pub line: Option<usize>,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// The party: its side in every map's deployment and its files.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PartyFile {
+    /// Side name in the maps' deployment.
+    #[serde(default = "default_party_side")]
+    pub side: String,
+    /// Combatant files, in order.
+    pub combatants: Vec<String>,
+}
+
+fn default_party_side() -> String {
+    "players".to_string()
+}
+
+fn default_foe_side() -> String {
+    "monsters".to_string()
+}
+
+/// One fight as written.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EncounterFile {
+    /// Its name in reports.
+    pub name: String,
+    /// The map file.
+    pub map: String,
+    /// The foes' side in the map's deployment.
+    #[serde(default = "default_foe_side")]
+    pub side: String,
+    /// The foes' combatant files, in order.
+    pub combatants: Vec<String>,
+}
+
+/// A short rest as written.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ShortRestFile {
+    #[serde(default)]
+    spend: RestSpending,
+}
+
+/// A long rest as written (no option yet).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LongRestFile {}
+
+/// A branch's condition as written: exactly one key.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ConditionFile {
+    party_hp_below: Option<f64>,
+    anyone_down: Option<bool>,
+    slots_below: Option<f64>,
+}
+
+/// A branch's choice as written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum ChoiceFile {
+    ShortRest,
+    LongRest,
+    Flee,
+}
+
+/// One step as written: exactly one of its kinds (`if` goes with `then`).
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StepFile {
+    encounter: Option<EncounterFile>,
+    short_rest: Option<ShortRestFile>,
+    long_rest: Option<LongRestFile>,
+    #[serde(rename = "if")]
+    when: Option<ConditionFile>,
+    then: Option<ChoiceFile>,
+}
+
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Raw {
+    name: String,
+    #[serde(default)]
+    seed: u64,
+    #[serde(default = "default_runs")]
+    runs: u64,
+    #[serde(default)]
+    round_cap: Option<u32>,
+    party: PartyFile,
+    steps: Vec<StepFile>,
+}
+
+fn default_runs() -> u64 {
+    1000
+}
+
+/// A step of a day file, checked.
+#[derive(Clone, Debug, PartialEq)]
+pub enum StepSpec {
+    /// A fight.
+    Encounter(EncounterFile),
+    /// A short rest.
+    ShortRest(RestSpending),
+    /// A night's rest.
+    LongRest,
+    /// A choice made when the condition holds.
+    Branch(Condition, Choice),
+}
+
+/// A day file, checked; paths as written.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DayFile {
+    /// The day's name.
+    pub name: String,
+    /// Seed of the runs.
+    pub seed: u64,
+    /// Days to play.
+    pub runs: u64,
+    /// Rounds after which a fight is a draw (the engine's default when absent).
+    pub round_cap: Option<u32>,
+    /// The party.
+    pub party: PartyFile,
+    /// The steps, in order.
+    pub steps: Vec<StepSpec>,
+}
+
+/// The most days one file may ask for (a day keeps a record per fight).
+pub const MAX_RUNS: u64 = 1_000_000;
+
+impl DayFile {
+    /// Parses the contents `text` of the day file named `file`.
+    pub fn from_yaml_str(text: &str, file: &str) -> Result<Self, DayFileError> {
+        let err = |line: Option<usize>, message: String| DayFileError { file: file.to_string(), line, message };
+        let raw: Raw = serde_yaml::from_str(text).map_err(|e| {
+            let line = e.location().map(|l| l.line());
+            let msg = e.to_string();
+            // serde_yaml appends " at line L column C": the line is already in front.
+            let msg = msg.split(" at line ").next().unwrap_or(&msg).to_string();
+            err(line, msg)
+        })?;
+        if raw.runs == 0 || raw.runs > MAX_RUNS {
+            return Err(err(None, format!("runs: {} is not between 1 and {MAX_RUNS}", raw.runs)));
+        }
+        if raw.round_cap == Some(0) {
+            return Err(err(None, "round_cap: must be at least 1".to_string()));
+        }
+        if raw.party.combatants.is_empty() {
+            return Err(err(None, "party.combatants: the party has no combatant".to_string()));
+        }
+        let mut steps = Vec::with_capacity(raw.steps.len());
+        for (k, s) in raw.steps.into_iter().enumerate() {
+            let at = |m: &str| err(None, format!("steps[{k}]: {m}"));
+            let kinds = usize::from(s.encounter.is_some())
+                + usize::from(s.short_rest.is_some())
+                + usize::from(s.long_rest.is_some())
+                + usize::from(s.when.is_some() || s.then.is_some());
+            if kinds != 1 {
+                return Err(at("a step is exactly one of encounter, short_rest, long_rest, or if with then"));
+            }
+            let step = if let Some(e) = s.encounter {
+                if e.combatants.is_empty() {
+                    return Err(at("encounter.combatants: the encounter has no foe"));
+                }
+                if e.side == raw.party.side {
+                    return Err(at(&format!("encounter.side: {:?} is the party's side", e.side)));
+                }
+                StepSpec::Encounter(e)
+            } else if let Some(r) = s.short_rest {
+                StepSpec::ShortRest(r.spend)
+            } else if s.long_rest.is_some() {
+                StepSpec::LongRest
+            } else {
+                let (Some(when), Some(then)) = (s.when, s.then) else {
+                    return Err(at("a branch needs both if and then"));
+                };
+                let fraction = |name: &str, f: f64| {
+                    if (0.0..=1.0).contains(&f) {
+                        Ok(f)
+                    } else {
+                        Err(at(&format!("if.{name}: {f} is not a fraction between 0 and 1")))
+                    }
+                };
+                let cond = match (when.party_hp_below, when.anyone_down, when.slots_below) {
+                    (Some(f), None, None) => Condition::PartyHpBelow(fraction("party_hp_below", f)?),
+                    (None, Some(true), None) => Condition::AnyoneDown,
+                    (None, Some(false), None) => return Err(at("if.anyone_down: only true is a condition")),
+                    (None, None, Some(f)) => Condition::SlotsBelow(fraction("slots_below", f)?),
+                    _ => return Err(at("if: exactly one of party_hp_below, anyone_down, slots_below")),
+                };
+                let choice = match then {
+                    ChoiceFile::ShortRest => Choice::ShortRest(RestSpending::All),
+                    ChoiceFile::LongRest => Choice::LongRest,
+                    ChoiceFile::Flee => Choice::Flee,
+                };
+                StepSpec::Branch(cond, choice)
+            };
+            steps.push(step);
+        }
+        if !steps.iter().any(|s| matches!(s, StepSpec::Encounter(_))) {
+            return Err(err(None, "steps: the day has no encounter".to_string()));
+        }
+        Ok(DayFile {
+            name: raw.name,
+            seed: raw.seed,
+            runs: raw.runs,
+            round_cap: raw.round_cap,
+            party: raw.party,
+            steps,
+        })
+    }
+
+    /// The fights, in order.
+    pub fn encounters(&self) -> impl Iterator<Item = &EncounterFile> {
+        self.steps.iter().filter_map(|s| match s {
+            StepSpec::Encounter(e) => Some(e),
+            _ => None,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const DAY: &str = "name: test\nparty:\n  combatants: [a.json]\nsteps:\n  - encounter: { name: one, map: m.yaml, combatants: [o.json] }\n  - short_rest: { spend: channels }\n  - if: { party_hp_below: 0.5 }\n    then: long_rest\n  - long_rest: {}\n";
+
+    #[test]
+    fn a_day_parses_with_its_defaults() {
+        let d = DayFile::from_yaml_str(DAY, "day.yaml").unwrap();
+        assert_eq!(d.runs, 1000);
+        assert_eq!(d.party.side, "players");
+        assert_eq!(d.steps.len(), 4);
+        assert_eq!(d.steps[1], StepSpec::ShortRest(RestSpending::Channels));
+        assert_eq!(d.steps[2], StepSpec::Branch(Condition::PartyHpBelow(0.5), Choice::LongRest));
+        assert_eq!(d.encounters().next().map(|e| e.side.as_str()), Some("monsters"));
+    }
+
+    #[test]
+    fn errors_name_the_file_and_the_place() {
+        let e = DayFile::from_yaml_str(&DAY.replace("spend: channels", "spend: lots"), "d.yaml").unwrap_err();
+        let s = e.to_string();
+        assert!(s.starts_with("d.yaml: line 6: "), "{s}");
+        assert!(s.contains("lots"), "{s}");
+        let e = DayFile::from_yaml_str(&DAY.replace("party_hp_below: 0.5", "party_hp_below: 2"), "d.yaml")
+            .unwrap_err();
+        assert_eq!(e.to_string(), "d.yaml: steps[2]: if.party_hp_below: 2 is not a fraction between 0 and 1");
+        let e = DayFile::from_yaml_str(&DAY.replace("  - long_rest: {}\n", "  - long_rest: {}\n    short_rest: {}\n"), "d.yaml")
+            .unwrap_err();
+        assert!(e.to_string().contains("steps[3]: a step is exactly one of"), "{e}");
+        let e = DayFile::from_yaml_str(&DAY.replace("    then: long_rest\n", ""), "d.yaml").unwrap_err();
+        assert_eq!(e.to_string(), "d.yaml: steps[2]: a branch needs both if and then");
+        let e = DayFile::from_yaml_str(&DAY.replace("runs", "x").replace("name: test", "name: test\nruns: 0"), "d.yaml")
+            .unwrap_err();
+        assert_eq!(e.to_string(), "d.yaml: runs: 0 is not between 1 and 1000000");
+        let e = DayFile::from_yaml_str(&DAY.replace("map: m.yaml", "map: m.yaml, extra: 1"), "d.yaml").unwrap_err();
+        assert!(e.to_string().contains("unknown field `extra`"), "{e}");
+    }
+}

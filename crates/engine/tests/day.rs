@@ -1,0 +1,157 @@
+//! The adventuring day: carried state, rests, and the day's own guarantees
+//! (a day of one fight is that battle; threads change nothing).
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use pf1e_engine::combat::{Carried, DefaultPolicy, PreparedEncounter, RestSpending, SimOptions, run_prepared};
+use pf1e_engine::day::{Choice, Condition, Day, DayEnd, Step, play, play_batch};
+use pf1e_engine::encounter::{Encounter, SideSpec};
+use pf1e_engine::library::{Library, load_library};
+use pf1e_engine::map::Map;
+use pf1e_engine::model::{Combatant, load_combatant};
+use pf1e_engine::rng::SeededRng;
+
+fn data() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data")
+}
+
+fn file(p: &str) -> Arc<Combatant> {
+    Arc::new(load_combatant(&data().join(p)).unwrap())
+}
+
+fn library() -> Arc<Library> {
+    Arc::new(load_library(&data().join("spells"), &data().join("monsters")).unwrap())
+}
+
+fn party() -> Vec<Arc<Combatant>> {
+    ["pcs/esha.json", "pcs/harvie.json", "pcs/oni.json", "pcs/nairda.json"].iter().map(|p| file(p)).collect()
+}
+
+fn fight(party: &[Arc<Combatant>], foes: &[&str]) -> Arc<PreparedEncounter> {
+    let map = Arc::new(Map::load(&data().join("maps/field.yaml")).unwrap());
+    let sides = vec![
+        SideSpec { name: "players".into(), combatants: party.to_vec() },
+        SideSpec { name: "monsters".into(), combatants: foes.iter().map(|p| file(p)).collect() },
+    ];
+    let enc = Encounter::build(map, sides).unwrap().with_library(library());
+    Arc::new(PreparedEncounter::new(&enc).unwrap())
+}
+
+fn day(fights: Vec<(&str, Arc<PreparedEncounter>)>, steps: Vec<Step>) -> Day {
+    let fights = fights.into_iter().map(|(n, p)| (n.to_string(), p)).collect();
+    Day::new("test".into(), party(), fights, "players", steps).unwrap()
+}
+
+#[test]
+fn a_day_of_one_fight_is_that_battle() {
+    let p = party();
+    let prep = fight(&p, &["monsters/ogre.json"]);
+    let d = day(vec![("ogre", Arc::clone(&prep))], vec![Step::Encounter(0)]);
+    let opts = SimOptions::default();
+    for run in 0..40 {
+        let outcome = play(&d, &opts, 9, run);
+        let mut rng = SeededRng::for_run(9, run);
+        let battle = run_prepared(&prep, &opts, &mut rng, None, &mut DefaultPolicy);
+        let rec = outcome.fights[0];
+        assert_eq!(rec.rounds, battle.rounds, "run {run}");
+        assert_eq!(rec.won, battle.winner == Some(0), "run {run}");
+        // Every member ends as the battle left it (first aid aside).
+        for (m, c) in outcome.members.iter().enumerate() {
+            if rec.aid.stabilized == 0 && rec.aid.slots_spent == 0 {
+                assert_eq!(c.hp, battle.combatants[m].final_hp, "run {run} member {m}");
+            }
+            assert_eq!(c.dead, battle.combatants[m].dead || rec.aid.died > 0 && c.dead, "run {run} member {m}");
+        }
+    }
+}
+
+#[test]
+fn slots_spent_in_one_fight_are_missing_in_the_next_and_a_night_restores_them() {
+    let p = party();
+    let prep = fight(&p, &["monsters/ghoul.json", "monsters/ghoul.json", "monsters/ghoul.json"]);
+    let full: u32 = (0..4).map(|i| Carried::fresh(&prep, i).slots_left()).sum();
+    let chained = day(
+        vec![("a", Arc::clone(&prep)), ("b", Arc::clone(&prep))],
+        vec![Step::Encounter(0), Step::Encounter(1)],
+    );
+    let rested = day(
+        vec![("a", Arc::clone(&prep)), ("b", Arc::clone(&prep))],
+        vec![Step::Encounter(0), Step::LongRest, Step::Encounter(1)],
+    );
+    let opts = SimOptions::default();
+    let mut spent_some = 0;
+    for run in 0..60 {
+        let mut rng = SeededRng::for_run(3, run);
+        let battle = run_prepared(&prep, &opts, &mut rng, None, &mut DefaultPolicy);
+        let spent: u32 = battle.combatants[..4].iter().map(|c| c.slots_spent).sum();
+        let o = play(&chained, &opts, 3, run);
+        assert_eq!(o.fights[0].before.slots, full);
+        if o.fights.len() == 2 {
+            assert_eq!(o.fights[1].before.slots, full - spent - o.fights[0].aid.slots_spent, "run {run}");
+            spent_some += u32::from(spent > 0);
+        }
+        let r = play(&rested, &opts, 3, run);
+        if r.fights.len() == 2 {
+            assert_eq!(r.fights[1].before.slots, full, "run {run}: a night's rest restores every slot");
+        }
+        // The first fight is the same battle in both days (common random numbers).
+        assert_eq!(o.fights[0], r.fights[0]);
+    }
+    assert!(spent_some > 10, "the party spends spells against ghouls ({spent_some} runs)");
+}
+
+#[test]
+fn a_short_rest_heals_with_what_the_party_spends() {
+    let p = party();
+    let prep = fight(&p, &["monsters/ogre.json", "monsters/orc.json"]);
+    let opts = SimOptions::default();
+    let fights = || vec![("a", Arc::clone(&prep)), ("b", Arc::clone(&prep))];
+    let with = day(fights(), vec![Step::Encounter(0), Step::ShortRest(RestSpending::All), Step::Encounter(1)]);
+    let without = day(fights(), vec![Step::Encounter(0), Step::ShortRest(RestSpending::Nothing), Step::Encounter(1)]);
+    let (mut healed, mut hp_with, mut hp_without) = (0u64, 0u64, 0u64);
+    for run in 0..80 {
+        let a = play(&with, &opts, 5, run);
+        let b = play(&without, &opts, 5, run);
+        assert_eq!(a.fights[0], b.fights[0]);
+        if a.fights.len() == 2 && b.fights.len() == 2 {
+            hp_with += u64::from(a.fights[1].before.hp);
+            hp_without += u64::from(b.fights[1].before.hp);
+            assert!(a.fights[1].before.hp >= b.fights[1].before.hp, "run {run}");
+            assert!(a.fights[1].before.slots <= b.fights[1].before.slots, "run {run}");
+        }
+        healed += u64::from(a.rests.healed);
+        assert_eq!(b.rests.healed, 0);
+    }
+    assert!(healed > 0 && hp_with > hp_without, "healed {healed}, hp {hp_with} vs {hp_without}");
+}
+
+#[test]
+fn a_branch_to_flee_ends_the_day_without_more_fights() {
+    let p = party();
+    let prep = fight(&p, &["monsters/ogre.json"]);
+    let d = day(
+        vec![("a", Arc::clone(&prep)), ("b", Arc::clone(&prep))],
+        vec![Step::Encounter(0), Step::Branch(Condition::PartyHpBelow(1.01), Choice::Flee), Step::Encounter(1)],
+    );
+    let o = play(&d, &SimOptions::default(), 1, 0);
+    if o.fights[0].won {
+        assert_eq!(o.end, DayEnd::Fled { step: 1 });
+        assert_eq!(o.fights.len(), 1);
+    }
+}
+
+#[test]
+fn days_do_not_depend_on_the_thread_count() {
+    let p = party();
+    let prep = fight(&p, &["monsters/ghoul.json", "monsters/ghoul.json"]);
+    let d = day(
+        vec![("a", Arc::clone(&prep)), ("b", Arc::clone(&prep))],
+        vec![Step::Encounter(0), Step::ShortRest(RestSpending::All), Step::Encounter(1)],
+    );
+    let opts = SimOptions::default();
+    let pool = |n| rayon::ThreadPoolBuilder::new().num_threads(n).build().unwrap();
+    let one = pool(1).install(|| play_batch(&d, &opts, 11, 0..40));
+    let two = pool(2).install(|| play_batch(&d, &opts, 11, 0..40));
+    assert_eq!(one, two);
+}
