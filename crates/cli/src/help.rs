@@ -116,6 +116,12 @@ Examples:
   pf1e replay showcase.jsonl
   pf1e replay showcase.jsonl --transcript --json";
 
+pub const DAY: &str = "\
+Examples:
+  pf1e day data/days/apl4.yaml
+  pf1e day data/days/tower.yaml --runs 2000 --seed 3 --lang fr
+  pf1e day data/days/apl4.yaml --json";
+
 pub const IMPORT: &str = "\
 Examples:
   pf1e import foundry oni.foundry.json --out data/pcs/oni.json

@@ -105,6 +105,30 @@ macro_rules! catalogue {
 }
 
 catalogue! {
+    // ---- pf1e day: the adventuring day ----
+    DayTitle => "=== Adventuring day: {} ===", "=== Journée d'aventure : {} ===";
+    DayVerdict => "The party completes the day in {} of days; some PC dies in {} (3σ bands).",
+        "Le groupe achève la journée dans {} des cas ; un PJ meurt dans {} (bandes 3σ).";
+    DayBreaks => "The day breaks at {}: it ends there in {} of days, and a PC dies there in {}.",
+        "La journée se brise à {} : elle s'y arrête dans {} des cas, et un PJ y meurt dans {}.";
+    DayNoBreak => "No day broke and nobody died.", "Aucune journée ne s'est brisée et personne n'est mort.";
+    DayFled => "The party withdrew in {} of days.", "Le groupe s'est retiré dans {} des cas.";
+    DayRuns => "{} days, seed {}, {} encounters.", "{} journées, graine {}, {} rencontres.";
+    DayColFight => "Encounter", "Rencontre";
+    DayColReached => "Reached", "Atteinte";
+    DayColWon => "Won", "Gagnée";
+    DayColDeath => "A PC dies", "Un PJ meurt";
+    DayColEndsHere => "Day ends here", "Fin ici";
+    DayColHpBefore => "HP before", "PV avant";
+    DayColSlotsBefore => "Slots before", "Sorts avant";
+    DayColUsesBefore => "Uses before", "Usages avant";
+    DayColStanding => "Standing before", "Debout avant";
+    DayColRounds => "Rounds", "Rounds";
+    DayColMember => "Member", "Membre";
+    DayColDeadEnd => "Dead at the end", "Mort à la fin";
+    DayColHpEnd => "HP at the end", "PV à la fin";
+    DayBetween => "Between fights, per day: {} hit points healed, {} spell slots spent on healing.",
+        "Entre les combats, par journée : {} PV soignés, {} emplacements de sorts dépensés en soins.";
     // ---- pf1e sim: the balance report ----
     BalanceTitle => "=== Balance report ===", "=== Rapport d'équilibrage ===";
     Map => "Map", "Carte";

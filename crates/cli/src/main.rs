@@ -87,6 +87,9 @@ enum Command {
     /// Play a showcase's replay log (pf1e sim --llm-side) again, without a model.
     #[command(after_help = help::REPLAY)]
     Replay(llm::replay::ReplayArgs),
+    /// Play an adventuring day (a chain of encounters with rests) many times.
+    #[command(after_help = help::DAY)]
+    Day(cmd::day::DayArgs),
     /// Convert a character sheet from another tool into a combatant file.
     #[command(after_help = help::IMPORT)]
     Import(cmd::import::ImportArgs),
@@ -119,6 +122,7 @@ fn main() -> ExitCode {
         Command::Strategy(args) => llm::strategy::run(&args),
         Command::Replay(args) => llm::replay::run(&args, global),
         Command::Import(args) => cmd::import::run(&args),
+        Command::Day(args) => cmd::day::run(&args, global),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -5,6 +5,7 @@
 
 pub mod balance;
 pub mod contribution;
+pub mod day;
 pub mod difficulty;
 pub mod events;
 pub mod forest;

@@ -4,7 +4,9 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use pf1e_engine::combat::{Carried, DefaultPolicy, PreparedEncounter, RestSpending, SimOptions, run_prepared};
+use pf1e_engine::combat::{
+    Carried, DefaultPolicy, PreparedEncounter, RestSpending, SimOptions, run_prepared,
+};
 use pf1e_engine::day::{Choice, Condition, Day, DayEnd, Step, play, play_batch};
 use pf1e_engine::encounter::{Encounter, SideSpec};
 use pf1e_engine::library::{Library, load_library};
@@ -61,7 +63,11 @@ fn a_day_of_one_fight_is_that_battle() {
             if rec.aid.stabilized == 0 && rec.aid.slots_spent == 0 {
                 assert_eq!(c.hp, battle.combatants[m].final_hp, "run {run} member {m}");
             }
-            assert_eq!(c.dead, battle.combatants[m].dead || rec.aid.died > 0 && c.dead, "run {run} member {m}");
+            assert_eq!(
+                c.dead,
+                battle.combatants[m].dead || rec.aid.died > 0 && c.dead,
+                "run {run} member {m}"
+            );
         }
     }
 }
@@ -107,8 +113,10 @@ fn a_short_rest_heals_with_what_the_party_spends() {
     let prep = fight(&p, &["monsters/ogre.json", "monsters/orc.json"]);
     let opts = SimOptions::default();
     let fights = || vec![("a", Arc::clone(&prep)), ("b", Arc::clone(&prep))];
-    let with = day(fights(), vec![Step::Encounter(0), Step::ShortRest(RestSpending::All), Step::Encounter(1)]);
-    let without = day(fights(), vec![Step::Encounter(0), Step::ShortRest(RestSpending::Nothing), Step::Encounter(1)]);
+    let with =
+        day(fights(), vec![Step::Encounter(0), Step::ShortRest(RestSpending::All), Step::Encounter(1)]);
+    let without =
+        day(fights(), vec![Step::Encounter(0), Step::ShortRest(RestSpending::Nothing), Step::Encounter(1)]);
     let (mut healed, mut hp_with, mut hp_without) = (0u64, 0u64, 0u64);
     for run in 0..80 {
         let a = play(&with, &opts, 5, run);
@@ -132,7 +140,11 @@ fn a_branch_to_flee_ends_the_day_without_more_fights() {
     let prep = fight(&p, &["monsters/ogre.json"]);
     let d = day(
         vec![("a", Arc::clone(&prep)), ("b", Arc::clone(&prep))],
-        vec![Step::Encounter(0), Step::Branch(Condition::PartyHpBelow(1.01), Choice::Flee), Step::Encounter(1)],
+        vec![
+            Step::Encounter(0),
+            Step::Branch(Condition::PartyHpBelow(1.01), Choice::Flee),
+            Step::Encounter(1),
+        ],
     );
     let o = play(&d, &SimOptions::default(), 1, 0);
     if o.fights[0].won {
@@ -154,4 +166,78 @@ fn days_do_not_depend_on_the_thread_count() {
     let one = pool(1).install(|| play_batch(&d, &opts, 11, 0..40));
     let two = pool(2).install(|| play_batch(&d, &opts, 11, 0..40));
     assert_eq!(one, two);
+}
+
+#[test]
+fn a_night_restores_a_hit_point_per_level_and_every_slot_and_pool() {
+    use pf1e_engine::combat::Party;
+    let p = party();
+    let prep = fight(&p, &["monsters/ogre.json"]);
+    let files: Vec<&Combatant> = p.iter().map(|c| c.as_ref()).collect();
+    let members = [0usize, 1, 2, 3];
+    let party = Party { prep: &prep, members: &members, files: &files };
+    let mut states: Vec<Carried> = members.iter().map(|&i| Carried::fresh(&prep, i)).collect();
+    let fresh = states.clone();
+    states[0].hp = 5;
+    states[1].hp = -3;
+    states[1].stable = true;
+    states[2].slots = [0; 10];
+    states[2].pools.channel_energy = 0;
+    states[3].dead = true;
+    states[3].hp = -20;
+    states[0].nonlethal = 40;
+    party.long_rest(&mut states);
+    // Level 4: 4 hit points a night, 32 nonlethal.
+    assert_eq!(states[0].hp, 9);
+    assert_eq!(states[0].nonlethal, 8);
+    assert_eq!(states[1].hp, 1);
+    assert!(!states[1].stable);
+    assert_eq!(states[2].slots, fresh[2].slots);
+    assert_eq!(states[2].pools, fresh[2].pools);
+    assert!(states[3].dead && states[3].hp == -20, "the dead stay dead");
+}
+
+#[test]
+fn the_heal_bonus_is_the_sheets_or_ranks_class_and_wisdom() {
+    use pf1e_engine::combat::heal_bonus;
+    use pf1e_engine::model::Skill;
+    let oni = file("pcs/oni.json");
+    // Wisdom 18: +4, no Heal entry.
+    assert_eq!(heal_bonus(&oni), 4);
+    let mut trained = (*oni).clone();
+    trained.skills.insert("Heal".into(), Skill { rank: 4, class_skill: true, armor_penalty: 0, bonus: None });
+    assert_eq!(heal_bonus(&trained), 4 + 3 + 4);
+    trained
+        .skills
+        .insert("Heal".into(), Skill { rank: 4, class_skill: true, armor_penalty: 0, bonus: Some(9) });
+    assert_eq!(heal_bonus(&trained), 9);
+}
+
+#[test]
+fn a_channel_between_fights_heals_at_most_its_dice_and_only_when_two_need_it() {
+    use pf1e_engine::combat::Party;
+    let p = party();
+    let prep = fight(&p, &["monsters/ogre.json"]);
+    let files: Vec<&Combatant> = p.iter().map(|c| c.as_ref()).collect();
+    let members = [0usize, 1, 2, 3];
+    let party = Party { prep: &prep, members: &members, files: &files };
+    let fresh: Vec<Carried> = members.iter().map(|&i| Carried::fresh(&prep, i)).collect();
+    // One member hurt: no channel (Oni, a 4th-level cleric, channels 2d6).
+    let mut one = fresh.clone();
+    one[0].hp -= 20;
+    let mut rng = SeededRng::for_run(1, 0);
+    let t = party.short_rest(&mut one, RestSpending::Channels, &mut rng);
+    assert_eq!(t.channels_spent, 0);
+    // Two members hurt by 20: channels until fewer than two miss 7.
+    for run in 0..50 {
+        let mut two = fresh.clone();
+        two[0].hp -= 20;
+        two[1].hp -= 20;
+        let mut rng = SeededRng::for_run(2, run);
+        let t = party.short_rest(&mut two, RestSpending::Channels, &mut rng);
+        assert!(t.channels_spent >= 2, "run {run}: {t:?}");
+        assert!(t.healed <= 2 * 12 * t.channels_spent, "run {run}: {t:?}");
+        assert_eq!(t.slots_spent, 0);
+        assert!(two.iter().zip(&fresh).filter(|(a, b)| f64::from(b.hp - a.hp) >= 7.0).count() < 2);
+    }
 }

@@ -6,6 +6,7 @@ pub mod bench_service;
 pub mod cache;
 pub mod coordinator;
 pub mod ctl;
+pub mod day;
 pub mod docs;
 pub mod import;
 pub mod progress;

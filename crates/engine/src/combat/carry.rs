@@ -79,10 +79,18 @@ impl Carried {
     /// Uses left in its class ability pools (unlimited hexes count 0).
     pub fn uses_left(&self) -> u32 {
         let p = &self.pools;
-        [p.channel_energy, p.hexes.unwrap_or(0), p.grit, p.arcane_pool, p.bardic_rounds, p.smite_evil, p.smite_good]
-            .iter()
-            .map(|&u| u32::from(u))
-            .sum()
+        [
+            p.channel_energy,
+            p.hexes.unwrap_or(0),
+            p.grit,
+            p.arcane_pool,
+            p.bardic_rounds,
+            p.smite_evil,
+            p.smite_good,
+        ]
+        .iter()
+        .map(|&u| u32::from(u))
+        .sum()
     }
 
     /// Heals `amount` hit points (capped at `hp_max`); nonlethal damage heals
@@ -268,12 +276,12 @@ impl Party<'_> {
             })
         });
         let best_heal = helpers.iter().map(|&h| heal_bonus(self.files[h])).max();
-        for m in 0..states.len() {
-            if !states[m].dying() {
+        for (m, state) in states.iter_mut().enumerate() {
+            if !state.dying() {
                 continue;
             }
             if knows_stabilize {
-                states[m].stable = true;
+                state.stable = true;
                 out.stabilized += 1;
                 continue;
             }
@@ -283,18 +291,18 @@ impl Party<'_> {
                 if let Some(bonus) = best_heal
                     && rng.roll(20) as i32 + bonus >= FIRST_AID_DC
                 {
-                    states[m].stable = true;
+                    state.stable = true;
                     out.stabilized += 1;
                     break;
                 }
-                if rng.roll(20) as i32 + con_mod + states[m].hp >= 10 {
-                    states[m].stable = true;
+                if rng.roll(20) as i32 + con_mod + state.hp >= 10 {
+                    state.stable = true;
                     out.stabilized += 1;
                     break;
                 }
-                states[m].hp -= 1;
-                if states[m].hp <= -con {
-                    states[m].dead = true;
+                state.hp -= 1;
+                if state.hp <= -con {
+                    state.dead = true;
                     out.died += 1;
                     break;
                 }
@@ -326,8 +334,8 @@ impl Party<'_> {
                 states[h].pools.channel_energy -= 1;
                 out.channels_spent += 1;
                 let amount: i32 = (0..dice).map(|_| rng.roll(6) as i32).sum();
-                for m in 0..states.len() {
-                    out.healed += states[m].heal(amount, self.hp_max(m)).max(0) as u32;
+                for (m, state) in states.iter_mut().enumerate() {
+                    out.healed += state.heal(amount, self.hp_max(m)).max(0) as u32;
                 }
             }
         }

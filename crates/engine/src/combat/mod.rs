@@ -51,8 +51,8 @@ mod weapons;
 mod tests;
 
 pub use abilities::Pools;
-pub use carry::{Carried, FIRST_AID_DC, Party, RestSpending, Tending, heal_bonus};
 pub use action::{Ability, Action, ActionKind, ActionResult, AidMode, ReadyTrigger, Reason, Slot};
+pub use carry::{Carried, FIRST_AID_DC, Party, RestSpending, Tending, heal_bonus};
 pub use economy::{Planned, TurnLimits, apply_budget};
 pub use policy::{
     DefaultPolicy, MatchupPolicy, NoReactions, Policy, ReactionEvent, Reactions, Roster, SidePolicies,

@@ -348,7 +348,11 @@ impl<R: Dice> Engine<'_, '_, R> {
 
 /// The spell slots and class-ability uses `now` has spent since it entered
 /// the battle with `slots_start` and `pools_start`: what a table counts as resources spent in a fight.
-fn spent(slots_start: &[u8; 10], pools_start: &super::abilities::Pools, now: &super::state::Fighter) -> (u32, u32) {
+fn spent(
+    slots_start: &[u8; 10],
+    pools_start: &super::abilities::Pools,
+    now: &super::state::Fighter,
+) -> (u32, u32) {
     let slots =
         slots_start.iter().zip(&now.slots).skip(1).map(|(a, b)| u32::from(a.saturating_sub(*b))).sum();
     let (a, b) = (pools_start, &now.pools);

@@ -151,7 +151,8 @@ pub const MAX_RUNS: u64 = 1_000_000;
 impl DayFile {
     /// Parses the contents `text` of the day file named `file`.
     pub fn from_yaml_str(text: &str, file: &str) -> Result<Self, DayFileError> {
-        let err = |line: Option<usize>, message: String| DayFileError { file: file.to_string(), line, message };
+        let err =
+            |line: Option<usize>, message: String| DayFileError { file: file.to_string(), line, message };
         let raw: Raw = serde_yaml::from_str(text).map_err(|e| {
             let line = e.location().map(|l| l.line());
             let msg = e.to_string();
@@ -265,15 +266,22 @@ mod tests {
         let e = DayFile::from_yaml_str(&DAY.replace("party_hp_below: 0.5", "party_hp_below: 2"), "d.yaml")
             .unwrap_err();
         assert_eq!(e.to_string(), "d.yaml: steps[2]: if.party_hp_below: 2 is not a fraction between 0 and 1");
-        let e = DayFile::from_yaml_str(&DAY.replace("  - long_rest: {}\n", "  - long_rest: {}\n    short_rest: {}\n"), "d.yaml")
-            .unwrap_err();
+        let e = DayFile::from_yaml_str(
+            &DAY.replace("  - long_rest: {}\n", "  - long_rest: {}\n    short_rest: {}\n"),
+            "d.yaml",
+        )
+        .unwrap_err();
         assert!(e.to_string().contains("steps[3]: a step is exactly one of"), "{e}");
         let e = DayFile::from_yaml_str(&DAY.replace("    then: long_rest\n", ""), "d.yaml").unwrap_err();
         assert_eq!(e.to_string(), "d.yaml: steps[2]: a branch needs both if and then");
-        let e = DayFile::from_yaml_str(&DAY.replace("runs", "x").replace("name: test", "name: test\nruns: 0"), "d.yaml")
-            .unwrap_err();
+        let e = DayFile::from_yaml_str(
+            &DAY.replace("runs", "x").replace("name: test", "name: test\nruns: 0"),
+            "d.yaml",
+        )
+        .unwrap_err();
         assert_eq!(e.to_string(), "d.yaml: runs: 0 is not between 1 and 1000000");
-        let e = DayFile::from_yaml_str(&DAY.replace("map: m.yaml", "map: m.yaml, extra: 1"), "d.yaml").unwrap_err();
+        let e = DayFile::from_yaml_str(&DAY.replace("map: m.yaml", "map: m.yaml, extra: 1"), "d.yaml")
+            .unwrap_err();
         assert!(e.to_string().contains("unknown field `extra`"), "{e}");
     }
 }

@@ -277,7 +277,8 @@ fn holds(day: &Day, e: usize, cond: Condition, states: &[Carried]) -> bool {
 pub fn play(day: &Day, options: &SimOptions, seed: u64, run: u64) -> DayOutcome {
     let files: Vec<&Combatant> = day.party.iter().map(|c| c.as_ref()).collect();
     let first = &day.encounters[0];
-    let mut states: Vec<Carried> = first.members.iter().map(|&i| Carried::fresh(&first.prepared, i)).collect();
+    let mut states: Vec<Carried> =
+        first.members.iter().map(|&i| Carried::fresh(&first.prepared, i)).collect();
     let mut fights: Vec<FightRecord> = Vec::new();
     let mut rests = Tending::default();
     // The encounter whose statistics the between-battle steps use: the last
@@ -285,14 +286,15 @@ pub fn play(day: &Day, options: &SimOptions, seed: u64, run: u64) -> DayOutcome 
     let mut last = 0usize;
     // Dice of the steps before the first fight (a stream no fight uses).
     let mut after = SeededRng::for_run(stream_seed(seed, u64::MAX), run);
-    let rest = |states: &mut Vec<Carried>, choice: Choice, last: usize, rng: &mut SeededRng, rests: &mut Tending| {
-        let party = day.party_at(last, &files);
-        match choice {
-            Choice::ShortRest(spending) => add(rests, party.short_rest(states, spending, rng)),
-            Choice::LongRest => party.long_rest(states),
-            Choice::Flee => {}
-        }
-    };
+    let rest =
+        |states: &mut Vec<Carried>, choice: Choice, last: usize, rng: &mut SeededRng, rests: &mut Tending| {
+            let party = day.party_at(last, &files);
+            match choice {
+                Choice::ShortRest(spending) => add(rests, party.short_rest(states, spending, rng)),
+                Choice::LongRest => party.long_rest(states),
+                Choice::Flee => {}
+            }
+        };
     for (step, s) in day.steps.iter().enumerate() {
         match *s {
             Step::Encounter(e) => {
@@ -313,15 +315,26 @@ pub fn play(day: &Day, options: &SimOptions, seed: u64, run: u64) -> DayOutcome 
                 let party_side = enc.prepared.side(enc.members[0]) as u32;
                 let won = outcome.winner == Some(party_side);
                 after = SeededRng::for_run(stream_seed(seed, 2 * k + 1), run);
-                let aid = if won { day.party_at(e, &files).first_aid(&mut states, &mut after) } else { Tending::default() };
+                let aid = if won {
+                    day.party_at(e, &files).first_aid(&mut states, &mut after)
+                } else {
+                    Tending::default()
+                };
                 let deaths = states.iter().filter(|s| s.dead).count() as u32 - dead_before;
                 fights.push(FightRecord { encounter: e, won, rounds: outcome.rounds, before, deaths, aid });
                 last = e;
                 if !won {
-                    return DayOutcome { end: DayEnd::Defeated { encounter: e }, fights, members: states, rests };
+                    return DayOutcome {
+                        end: DayEnd::Defeated { encounter: e },
+                        fights,
+                        members: states,
+                        rests,
+                    };
                 }
             }
-            Step::ShortRest(spending) => rest(&mut states, Choice::ShortRest(spending), last, &mut after, &mut rests),
+            Step::ShortRest(spending) => {
+                rest(&mut states, Choice::ShortRest(spending), last, &mut after, &mut rests)
+            }
             Step::LongRest => rest(&mut states, Choice::LongRest, last, &mut after, &mut rests),
             Step::Branch(cond, choice) => {
                 if holds(day, last, cond, &states) {

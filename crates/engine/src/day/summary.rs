@@ -99,7 +99,8 @@ impl DaySummary {
         let count = |f: &dyn Fn(&DayOutcome) -> bool| outcomes.iter().filter(|o| f(o)).count() as u64;
         let mut fights = Vec::with_capacity(day.encounters.len());
         for (e, enc) in day.encounters.iter().enumerate() {
-            let records: Vec<_> = outcomes.iter().flat_map(|o| o.fights.iter().filter(move |f| f.encounter == e)).collect();
+            let records: Vec<_> =
+                outcomes.iter().flat_map(|o| o.fights.iter().filter(move |f| f.encounter == e)).collect();
             let reached = records.len() as u64;
             let mean = |f: &dyn Fn(&super::FightRecord) -> f64| {
                 if reached == 0 { 0.0 } else { records.iter().map(|r| f(r)).sum::<f64>() / reached as f64 }
@@ -153,7 +154,7 @@ impl DaySummary {
             .max_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)))
             .map(|(_, e)| e);
         let per_day = |f: &dyn Fn(&DayOutcome) -> f64| {
-            if n == 0 { 0.0 } else { outcomes.iter().map(|o| f(o)).sum::<f64>() / n as f64 }
+            if n == 0 { 0.0 } else { outcomes.iter().map(f).sum::<f64>() / n as f64 }
         };
         DaySummary {
             name: day.name.clone(),
@@ -169,7 +170,8 @@ impl DaySummary {
                 f64::from(o.rests.healed) + o.fights.iter().map(|f| f64::from(f.aid.healed)).sum::<f64>()
             }),
             slots_spent_between: per_day(&|o| {
-                f64::from(o.rests.slots_spent) + o.fights.iter().map(|f| f64::from(f.aid.slots_spent)).sum::<f64>()
+                f64::from(o.rests.slots_spent)
+                    + o.fights.iter().map(|f| f64::from(f.aid.slots_spent)).sum::<f64>()
             }),
         }
     }

@@ -1,0 +1,116 @@
+//! `pf1e day`: an adventuring day (`docs/days.md`) played many times, and
+//! its report: how often the party gets through, who dies and where, what
+//! it has left before each fight.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use clap::Args;
+use pf1e_engine::combat::SimOptions;
+use pf1e_engine::day::file::{DayFile, StepSpec};
+use pf1e_engine::day::summary::DaySummary;
+use pf1e_engine::day::{Day, Step, play_batch};
+use pf1e_engine::metrics::Confidence;
+
+use crate::GlobalArgs;
+use crate::error::CliError;
+use crate::i18n::Lang;
+use crate::output;
+use crate::render::day as render;
+use crate::scenario::{self, SideArg};
+
+/// The confidence of the report's bands: three standard deviations.
+const THREE_SIGMA: f64 = 0.9973;
+
+/// Arguments of `pf1e day`.
+#[derive(Debug, Args)]
+pub struct DayArgs {
+    /// The day file (YAML; format in docs/days.md).
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// Days to play (default: the file's `runs`).
+    #[arg(long, value_parser = crate::args::positive::<u64>)]
+    pub runs: Option<u64>,
+    /// Seed (default: the file's `seed`); day i uses the streams derived from (seed, i).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Print the figures as one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// Worker threads (default: all cores). Results do not depend on it.
+    #[arg(long, value_name = "N", value_parser = crate::args::positive::<u32>)]
+    pub threads: Option<u32>,
+}
+
+/// Reads and checks the day file, builds every encounter, plays the days.
+pub fn run(args: &DayArgs, global: &GlobalArgs) -> Result<(), CliError> {
+    let origin = args.file.display().to_string();
+    let text = std::fs::read_to_string(&args.file)
+        .map_err(|e| CliError::input(format!("{origin}: cannot read: {e}")))?;
+    let spec = DayFile::from_yaml_str(&text, &origin).map_err(CliError::input)?;
+    let day = load(&args.file, &spec)?;
+    let options = options(&spec);
+    let runs = args.runs.unwrap_or(spec.runs);
+    let seed = args.seed.unwrap_or(spec.seed);
+    let pool = crate::sim::thread_pool(args.threads)?;
+    let outcomes = pool.install(|| play_batch(&day, &options, seed, 0..runs));
+    let confidence = Confidence::new(THREE_SIGMA).map_err(|e| CliError::input(format!("confidence: {e}")))?;
+    let summary = DaySummary::of(&day, &outcomes, confidence);
+    if args.json {
+        return output::json(&summary);
+    }
+    output::print(&render::report(&summary, seed, Lang::resolve(global.lang)))
+}
+
+/// The battle options of the day's fights.
+fn options(spec: &DayFile) -> SimOptions {
+    let mut options = SimOptions::default();
+    if let Some(cap) = spec.round_cap {
+        options.round_cap = cap;
+    }
+    options
+}
+
+/// Builds the day: each fight from its map, the party and its foes (paths
+/// relative to the day file), prepared as `pf1e sim` prepares one.
+pub fn load(file: &Path, spec: &DayFile) -> Result<Day, CliError> {
+    let dir = file.parent().unwrap_or(Path::new("."));
+    let party = SideArg {
+        name: spec.party.side.clone(),
+        files: spec.party.combatants.iter().map(|p| dir.join(p)).collect(),
+    };
+    let options = options(spec);
+    let mut fights = Vec::new();
+    let mut members = None;
+    let mut steps = Vec::with_capacity(spec.steps.len());
+    for step in &spec.steps {
+        steps.push(match step {
+            StepSpec::Encounter(e) => {
+                let foes = SideArg {
+                    name: e.side.clone(),
+                    files: e.combatants.iter().map(|p| dir.join(p)).collect(),
+                };
+                let playable = scenario::load(&dir.join(&e.map), &[party.clone(), foes], &options)?;
+                if members.is_none() {
+                    members = Some(
+                        playable
+                            .encounter
+                            .combatants
+                            .iter()
+                            .filter(|d| playable.encounter.sides[d.side] == spec.party.side)
+                            .map(|d| Arc::clone(&d.spec))
+                            .collect::<Vec<_>>(),
+                    );
+                }
+                fights.push((e.name.clone(), Arc::new(playable.prepared)));
+                Step::Encounter(fights.len() - 1)
+            }
+            StepSpec::ShortRest(spending) => Step::ShortRest(*spending),
+            StepSpec::LongRest => Step::LongRest,
+            StepSpec::Branch(cond, choice) => Step::Branch(*cond, *choice),
+        });
+    }
+    let party_files = members.unwrap_or_default();
+    Day::new(spec.name.clone(), party_files, fights, &spec.party.side, steps)
+        .map_err(|e| CliError::input(format!("{}: {e}", file.display())))
+}

@@ -1,0 +1,96 @@
+//! The report of `pf1e day`: the answer first (does the party get through
+//! the day, does someone die, where does the day break), then a row per
+//! fight and per member.
+
+use pf1e_engine::day::summary::{DaySummary, Rate};
+
+use crate::i18n::{Lang, T};
+use crate::render::table::{self, Align};
+
+fn percent(rate: f64) -> String {
+    format!("{:.1}%", rate * 100.0)
+}
+
+/// `62.0% (58.1–65.8%)`.
+fn with_band(r: &Rate) -> String {
+    format!("{} ({}–{})", percent(r.rate), percent(r.low), percent(r.high))
+}
+
+/// The whole report.
+pub fn report(s: &DaySummary, seed: u64, lang: Lang) -> String {
+    let mut out = String::new();
+    out.push_str(&lang.f(T::DayTitle, &[&s.name]));
+    out.push('\n');
+    out.push_str(&lang.f(T::DayVerdict, &[&with_band(&s.completed), &with_band(&s.some_death)]));
+    out.push('\n');
+    match s.breaking_point {
+        Some(e) => {
+            let f = &s.fights[e];
+            let deaths_of_all = f.deaths.count as f64 / s.runs.max(1) as f64;
+            out.push_str(
+                &lang.f(T::DayBreaks, &[&f.name, &percent(f.broke_here.rate), &percent(deaths_of_all)]),
+            );
+        }
+        None => out.push_str(lang.t(T::DayNoBreak)),
+    }
+    out.push('\n');
+    if s.fled.count > 0 {
+        out.push_str(&lang.f(T::DayFled, &[&percent(s.fled.rate)]));
+        out.push('\n');
+    }
+    out.push_str(&lang.f(T::DayRuns, &[&s.runs, &seed, &s.fights.len()]));
+    out.push_str("\n\n");
+    let headers = [
+        T::DayColFight,
+        T::DayColReached,
+        T::DayColWon,
+        T::DayColDeath,
+        T::DayColEndsHere,
+        T::DayColHpBefore,
+        T::DayColSlotsBefore,
+        T::DayColUsesBefore,
+        T::DayColStanding,
+        T::DayColRounds,
+    ]
+    .map(|h| lang.t(h));
+    let mut aligns = vec![Align::Right; headers.len()];
+    aligns[0] = Align::Left;
+    let rows: Vec<Vec<String>> = s
+        .fights
+        .iter()
+        .map(|f| {
+            let reached = f.reached > 0;
+            let cond = |v: String| if reached { v } else { "—".to_string() };
+            vec![
+                f.name.clone(),
+                percent(f.reached as f64 / s.runs.max(1) as f64),
+                cond(percent(f.won.rate)),
+                cond(percent(f.deaths.rate)),
+                percent(f.broke_here.rate),
+                cond(percent(f.hp_before)),
+                cond(format!("{:.1}", f.slots_before)),
+                cond(format!("{:.1}", f.uses_before)),
+                cond(format!("{:.2}", f.standing_before)),
+                cond(format!("{:.1}", f.rounds)),
+            ]
+        })
+        .collect();
+    out.push_str(&table::render(&headers, &aligns, &rows));
+    out.push('\n');
+    let headers = [T::DayColMember, T::DayColDeadEnd, T::DayColHpEnd].map(|h| lang.t(h));
+    let rows: Vec<Vec<String>> = s
+        .members
+        .iter()
+        .map(|m| vec![m.name.clone(), with_band(&m.dead), format!("{:.1}", m.hp_end)])
+        .collect();
+    out.push_str(&table::render(&headers, &[Align::Left, Align::Right, Align::Right], &rows));
+    out.push('\n');
+    out.push_str(
+        &lang.f(
+            T::DayBetween,
+            &[&format!("{:.1}", s.healed_between), &format!("{:.2}", s.slots_spent_between)],
+        ),
+    );
+    out.push('\n');
+    out
+}
