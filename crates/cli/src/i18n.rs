@@ -127,6 +127,14 @@ catalogue! {
     DayColMember => "Member", "Membre";
     DayColDeadEnd => "Dead at the end", "Mort à la fin";
     DayColHpEnd => "HP at the end", "PV à la fin";
+    DayBestPlan => "Best plan: {}, which completes the day in {} ({} points against the day as written).",
+        "Meilleur plan : {}, qui achève la journée dans {} ({} points par rapport à la journée telle qu'écrite).";
+    DayColPlan => "Plan", "Plan";
+    DayColCompletes => "Completes the day", "Achève la journée";
+    DayColChange => "Change", "Écart";
+    DayAsWritten => "the day as written", "la journée telle qu'écrite";
+    DayPlansNote => "Changes in points against the day as written, on the same dice; * told apart from none (3σ, Bonferroni over the plans).",
+        "Écarts en points par rapport à la journée telle qu'écrite, sur les mêmes dés ; * distingué de zéro (3σ, Bonferroni sur les plans).";
     DayBetween => "Between fights, per day: {} hit points healed, {} spell slots spent on healing.",
         "Entre les combats, par journée : {} PV soignés, {} emplacements de sorts dépensés en soins.";
     // ---- pf1e sim: the balance report ----

@@ -58,6 +58,13 @@ fn a_day_is_the_same_whatever_the_threads() {
     for pair in fights.windows(2) {
         assert!(pair[1]["reached"].as_u64() <= pair[0]["won"]["count"].as_u64());
     }
+    // The day as written and its three plans, best first.
+    let plans = v["plans"].as_array().unwrap();
+    assert_eq!(plans.len(), 4);
+    let names: Vec<&str> = plans.iter().filter_map(|p| p["name"].as_str()).collect();
+    assert!(names.contains(&"as written") && names.contains(&"sleep before the chamber"), "{names:?}");
+    let rates: Vec<f64> = plans.iter().filter_map(|p| p["completed"]["rate"].as_f64()).collect();
+    assert!(rates.windows(2).all(|w| w[0] >= w[1]), "{rates:?}");
 }
 
 #[test]

@@ -241,3 +241,31 @@ fn a_channel_between_fights_heals_at_most_its_dice_and_only_when_two_need_it() {
         assert!(two.iter().zip(&fresh).filter(|(a, b)| f64::from(b.hp - a.hp) >= 7.0).count() < 2);
     }
 }
+
+#[test]
+fn a_plan_rewrites_the_day_and_keeps_the_dice_of_the_fights_it_shares() {
+    use pf1e_engine::day::plan::Plan;
+    let p = party();
+    let prep = fight(&p, &["monsters/ogre.json", "monsters/orc.json"]);
+    let fights = || vec![("a", Arc::clone(&prep)), ("b", Arc::clone(&prep))];
+    let written =
+        day(fights(), vec![Step::Encounter(0), Step::ShortRest(RestSpending::All), Step::Encounter(1)]);
+    let saving =
+        day(fights(), vec![Step::Encounter(0), Step::ShortRest(RestSpending::Nothing), Step::Encounter(1)]);
+    let rested = day(
+        fights(),
+        vec![Step::Encounter(0), Step::ShortRest(RestSpending::All), Step::LongRest, Step::Encounter(1)],
+    );
+    let opts = SimOptions::default();
+    let spend =
+        written.planned(&Plan { name: "save".into(), spend: Some(RestSpending::Nothing), ..Plan::default() });
+    let sleep = written.planned(&Plan { name: "sleep".into(), long_rest_before: vec![1], ..Plan::default() });
+    let skip = written.planned(&Plan { name: "skip".into(), skip: vec![0], ..Plan::default() });
+    for run in 0..30 {
+        assert_eq!(play(&spend, &opts, 2, run), play(&saving, &opts, 2, run));
+        assert_eq!(play(&sleep, &opts, 2, run), play(&rested, &opts, 2, run));
+        let s = play(&skip, &opts, 2, run);
+        assert_eq!(s.fights.len(), 1);
+        assert_eq!(s.fights[0].encounter, 1);
+    }
+}

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use clap::Args;
 use pf1e_engine::combat::SimOptions;
 use pf1e_engine::day::file::{DayFile, StepSpec};
+use pf1e_engine::day::plan::{PlanResult, compare};
 use pf1e_engine::day::summary::DaySummary;
 use pf1e_engine::day::{Day, Step, play_batch};
 use pf1e_engine::metrics::Confidence;
@@ -56,10 +57,34 @@ pub fn run(args: &DayArgs, global: &GlobalArgs) -> Result<(), CliError> {
     let outcomes = pool.install(|| play_batch(&day, &options, seed, 0..runs));
     let confidence = Confidence::new(THREE_SIGMA).map_err(|e| CliError::input(format!("confidence: {e}")))?;
     let summary = DaySummary::of(&day, &outcomes, confidence);
+    let plans = if spec.plans.is_empty() {
+        Vec::new()
+    } else {
+        let mut names = vec![render::AS_WRITTEN.to_string()];
+        let mut summaries = vec![summary.clone()];
+        let mut all = vec![outcomes];
+        for plan in spec.plans() {
+            let planned = day.planned(&plan);
+            let o = pool.install(|| play_batch(&planned, &options, seed, 0..runs));
+            summaries.push(DaySummary::of(&planned, &o, confidence));
+            names.push(plan.name);
+            all.push(o);
+        }
+        compare(&names, &summaries, &all, confidence)
+    };
     if args.json {
-        return output::json(&summary);
+        return output::json(&Figures { summary: &summary, plans: &plans });
     }
-    output::print(&render::report(&summary, seed, Lang::resolve(global.lang)))
+    output::print(&render::report(&summary, &plans, seed, Lang::resolve(global.lang)))
+}
+
+/// What `--json` prints: the day's figures, and its plans when it has some.
+#[derive(serde::Serialize)]
+struct Figures<'a> {
+    #[serde(flatten)]
+    summary: &'a DaySummary,
+    #[serde(skip_serializing_if = "<[PlanResult]>::is_empty")]
+    plans: &'a [PlanResult],
 }
 
 /// The battle options of the day's fights.

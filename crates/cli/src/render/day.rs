@@ -2,6 +2,7 @@
 //! the day, does someone die, where does the day break), then a row per
 //! fight and per member.
 
+use pf1e_engine::day::plan::PlanResult;
 use pf1e_engine::day::summary::{DaySummary, Rate};
 
 use crate::i18n::{Lang, T};
@@ -16,8 +17,18 @@ fn with_band(r: &Rate) -> String {
     format!("{} ({}–{})", percent(r.rate), percent(r.low), percent(r.high))
 }
 
+/// The name of the day as its file writes it, among its plans.
+pub const AS_WRITTEN: &str = "as written";
+
+/// A change in points, starred when told apart.
+fn change(points: f64, significant: bool) -> String {
+    let p = points * 100.0;
+    let sign = if p < 0.0 { "−" } else { "+" };
+    format!("{sign}{:.1}{}", p.abs(), if significant { "*" } else { "" })
+}
+
 /// The whole report.
-pub fn report(s: &DaySummary, seed: u64, lang: Lang) -> String {
+pub fn report(s: &DaySummary, plans: &[PlanResult], seed: u64, lang: Lang) -> String {
     let mut out = String::new();
     out.push_str(&lang.f(T::DayTitle, &[&s.name]));
     out.push('\n');
@@ -36,6 +47,13 @@ pub fn report(s: &DaySummary, seed: u64, lang: Lang) -> String {
     out.push('\n');
     if s.fled.count > 0 {
         out.push_str(&lang.f(T::DayFled, &[&percent(s.fled.rate)]));
+        out.push('\n');
+    }
+    if let Some(best) = plans.first().filter(|p| p.name != AS_WRITTEN && p.significant) {
+        out.push_str(&lang.f(
+            T::DayBestPlan,
+            &[&best.name, &with_band(&best.completed), &change(best.completed_change, true)],
+        ));
         out.push('\n');
     }
     out.push_str(&lang.f(T::DayRuns, &[&s.runs, &seed, &s.fights.len()]));
@@ -85,6 +103,29 @@ pub fn report(s: &DaySummary, seed: u64, lang: Lang) -> String {
         .collect();
     out.push_str(&table::render(&headers, &[Align::Left, Align::Right, Align::Right], &rows));
     out.push('\n');
+    if !plans.is_empty() {
+        let headers = [T::DayColPlan, T::DayColCompletes, T::DayColChange, T::DayColDeath, T::DayColChange]
+            .map(|h| lang.t(h));
+        let rows: Vec<Vec<String>> = plans
+            .iter()
+            .map(|p| {
+                let base = p.name == AS_WRITTEN;
+                let name = if base { lang.t(T::DayAsWritten).to_string() } else { p.name.clone() };
+                let delta = |d: f64| if base { "—".to_string() } else { change(d, p.significant) };
+                vec![
+                    name,
+                    with_band(&p.completed),
+                    delta(p.completed_change),
+                    with_band(&p.some_death),
+                    delta(p.death_change),
+                ]
+            })
+            .collect();
+        let aligns = [Align::Left, Align::Right, Align::Right, Align::Right, Align::Right];
+        out.push_str(&table::render(&headers, &aligns, &rows));
+        out.push_str(lang.t(T::DayPlansNote));
+        out.push_str("\n\n");
+    }
     out.push_str(
         &lang.f(
             T::DayBetween,

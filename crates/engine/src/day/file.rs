@@ -97,6 +97,23 @@ struct StepFile {
     then: Option<ChoiceFile>,
 }
 
+/// A plan as written: changes to the day, compared with the day as written.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlanFile {
+    /// Its name in reports.
+    pub name: String,
+    /// Encounters (by name) before which the party takes a night's rest.
+    #[serde(default)]
+    pub long_rest_before: Vec<String>,
+    /// What every short rest spends.
+    #[serde(default)]
+    pub spend: Option<RestSpending>,
+    /// Encounters (by name) the party avoids.
+    #[serde(default)]
+    pub skip: Vec<String>,
+}
+
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Raw {
@@ -109,6 +126,8 @@ struct Raw {
     round_cap: Option<u32>,
     party: PartyFile,
     steps: Vec<StepFile>,
+    #[serde(default)]
+    plans: Vec<PlanFile>,
 }
 
 fn default_runs() -> u64 {
@@ -143,6 +162,8 @@ pub struct DayFile {
     pub party: PartyFile,
     /// The steps, in order.
     pub steps: Vec<StepSpec>,
+    /// Plans to compare with the day as written (encounter names checked).
+    pub plans: Vec<PlanFile>,
 }
 
 /// The most days one file may ask for (a day keeps a record per fight).
@@ -221,6 +242,35 @@ impl DayFile {
         if !steps.iter().any(|s| matches!(s, StepSpec::Encounter(_))) {
             return Err(err(None, "steps: the day has no encounter".to_string()));
         }
+        let names: Vec<&str> = steps
+            .iter()
+            .filter_map(|s| match s {
+                StepSpec::Encounter(e) => Some(e.name.as_str()),
+                _ => None,
+            })
+            .collect();
+        for (k, name) in names.iter().enumerate() {
+            if names[..k].contains(name) {
+                return Err(err(None, format!("steps: two encounters are named {name:?}")));
+            }
+        }
+        for (k, plan) in raw.plans.iter().enumerate() {
+            let at = |m: String| err(None, format!("plans[{k}]: {m}"));
+            if raw.plans[..k].iter().any(|p| p.name == plan.name) {
+                return Err(at(format!("two plans are named {:?}", plan.name)));
+            }
+            for (field, list) in [("long_rest_before", &plan.long_rest_before), ("skip", &plan.skip)] {
+                if let Some(unknown) = list.iter().find(|n| !names.contains(&n.as_str())) {
+                    return Err(at(format!(
+                        "{field}: no encounter is named {unknown:?} (the day has {})",
+                        names.join(", ")
+                    )));
+                }
+            }
+            if plan.skip.len() == names.len() {
+                return Err(at("skip: a plan must keep at least one encounter".to_string()));
+            }
+        }
         Ok(DayFile {
             name: raw.name,
             seed: raw.seed,
@@ -228,7 +278,25 @@ impl DayFile {
             round_cap: raw.round_cap,
             party: raw.party,
             steps,
+            plans: raw.plans,
         })
+    }
+
+    /// The plans, their encounters as indices into the day's fights.
+    pub fn plans(&self) -> Vec<super::plan::Plan> {
+        let names: Vec<&str> = self.encounters().map(|e| e.name.as_str()).collect();
+        let index = |list: &[String]| -> Vec<usize> {
+            list.iter().filter_map(|n| names.iter().position(|m| m == n)).collect()
+        };
+        self.plans
+            .iter()
+            .map(|p| super::plan::Plan {
+                name: p.name.clone(),
+                long_rest_before: index(&p.long_rest_before),
+                spend: p.spend,
+                skip: index(&p.skip),
+            })
+            .collect()
     }
 
     /// The fights, in order.
@@ -255,6 +323,10 @@ mod tests {
         assert_eq!(d.steps[1], StepSpec::ShortRest(RestSpending::Channels));
         assert_eq!(d.steps[2], StepSpec::Branch(Condition::PartyHpBelow(0.5), Choice::LongRest));
         assert_eq!(d.encounters().next().map(|e| e.side.as_str()), Some("monsters"));
+        let with = format!("{DAY}plans:\n  - {{ name: rested, long_rest_before: [one], spend: nothing }}\n");
+        let plans = DayFile::from_yaml_str(&with, "d.yaml").unwrap().plans();
+        assert_eq!(plans[0].long_rest_before, vec![0]);
+        assert_eq!(plans[0].spend, Some(RestSpending::Nothing));
     }
 
     #[test]

@@ -16,6 +16,7 @@
 
 #[cfg(feature = "yaml")]
 pub mod file;
+pub mod plan;
 pub mod summary;
 
 use std::sync::Arc;
@@ -29,7 +30,7 @@ use crate::model::Combatant;
 use crate::rng::SeededRng;
 
 /// One fight of the day.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct DayEncounter {
     /// Its name in reports (`the guards`).
     pub name: String,

@@ -1,0 +1,109 @@
+//! A day's plans: what the party may decide about the day itself (rest
+//! before a fight, how much it spends between fights, skip an optional
+//! fight), compared on the same dice.
+//!
+//! A plan rewrites the day's steps; fights keep their dice streams, keyed
+//! by the order they are fought in (`day` module), so two plans that play
+//! the same first fights play them on the same dice, and their difference
+//! is paired run by run. Skipping a fight shifts the streams of the fights
+//! after it: those are compared on independent dice.
+
+use serde::Serialize;
+
+use super::summary::{DaySummary, Rate};
+use super::{Day, DayEnd, DayOutcome, Step};
+use crate::combat::RestSpending;
+use crate::metrics::{Confidence, Paired, Sign};
+
+/// A change to the day as written.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Plan {
+    /// Its name in reports.
+    pub name: String,
+    /// Encounters (indices into [`Day::encounters`]) before which the party
+    /// takes a night's rest.
+    pub long_rest_before: Vec<usize>,
+    /// What every short rest spends, when the plan says.
+    pub spend: Option<RestSpending>,
+    /// Encounters the party avoids.
+    pub skip: Vec<usize>,
+}
+
+impl Day {
+    /// The day as `plan` plays it.
+    pub fn planned(&self, plan: &Plan) -> Day {
+        let mut steps = Vec::with_capacity(self.steps.len() + plan.long_rest_before.len());
+        for s in &self.steps {
+            match *s {
+                Step::Encounter(e) if plan.skip.contains(&e) => continue,
+                Step::Encounter(e) => {
+                    if plan.long_rest_before.contains(&e) {
+                        steps.push(Step::LongRest);
+                    }
+                    steps.push(Step::Encounter(e));
+                }
+                Step::ShortRest(spend) => steps.push(Step::ShortRest(plan.spend.unwrap_or(spend))),
+                Step::LongRest => steps.push(Step::LongRest),
+                Step::Branch(c, choice) => steps.push(Step::Branch(c, choice)),
+            }
+        }
+        Day { name: self.name.clone(), party: self.party.clone(), encounters: self.encounters.clone(), steps }
+    }
+}
+
+/// One plan's figures and its difference with the day as written.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PlanResult {
+    /// The plan's name.
+    pub name: String,
+    /// Days completed.
+    pub completed: Rate,
+    /// Days in which some member died.
+    pub some_death: Rate,
+    /// P(completed) of this plan minus the day as written's (paired).
+    pub completed_change: f64,
+    /// P(some member dies) of this plan minus the day as written's (paired).
+    pub death_change: f64,
+    /// Whether either change is told apart from none (paired, at the
+    /// summary's confidence, Bonferroni over the plans).
+    pub significant: bool,
+}
+
+/// The plans, each against the first (the day as written), best first: the
+/// most days completed, then the fewest deaths.
+pub fn compare(
+    names: &[String],
+    summaries: &[DaySummary],
+    outcomes: &[Vec<DayOutcome>],
+    c: Confidence,
+) -> Vec<PlanResult> {
+    let indicator = |o: &[DayOutcome], f: &dyn Fn(&DayOutcome) -> bool| -> Vec<f64> {
+        o.iter().map(|d| if f(d) { 1.0 } else { 0.0 }).collect()
+    };
+    let done = |d: &DayOutcome| d.end == DayEnd::Completed;
+    let died = |d: &DayOutcome| d.dead() > 0;
+    let z = c.bonferroni_z(names.len().saturating_sub(1).max(1) as u64 * 2);
+    let base_done = indicator(&outcomes[0], &done);
+    let base_died = indicator(&outcomes[0], &died);
+    let mut out: Vec<PlanResult> = names
+        .iter()
+        .zip(summaries)
+        .zip(outcomes)
+        .map(|((name, s), o)| {
+            let a = Paired::of(&indicator(o, &done), &base_done);
+            let b = Paired::of(&indicator(o, &died), &base_died);
+            PlanResult {
+                name: name.clone(),
+                completed: s.completed,
+                some_death: s.some_death,
+                completed_change: a.mean,
+                death_change: b.mean,
+                significant: a.sign(z) != Sign::Tied || b.sign(z) != Sign::Tied,
+            }
+        })
+        .collect();
+    out.sort_by(|x, y| {
+        y.completed.rate.total_cmp(&x.completed.rate).then(x.some_death.rate.total_cmp(&y.some_death.rate))
+    });
+    out
+}
