@@ -130,6 +130,16 @@ catalogue! {
     DayBestPlan => "Best plan: {}, which completes the day in {} ({} points against the day as written).",
         "Meilleur plan : {}, qui achève la journée dans {} ({} points par rapport à la journée telle qu'écrite).";
     DayColPlan => "Plan", "Plan";
+    DayTranscriptTitle => "=== Day {}, fight by fight ===", "=== Journée {}, combat par combat ===";
+    DayTranscriptFight => "--- {} (the party enters with {}/{} hit points, {} spell slots) ---",
+        "--- {} (le groupe entre avec {}/{} PV, {} emplacements de sorts) ---";
+    DayTranscriptAid => "After the fight: {} dying stabilized, {} died of their wounds, {} spell slots spent on the dying.",
+        "Après le combat : {} mourants stabilisés, {} morts de leurs blessures, {} emplacements dépensés pour les mourants.";
+    DayTranscriptEnd => "End of the day: {}; {} dead; {} hit points healed during rests.",
+        "Fin de la journée : {} ; {} morts ; {} PV soignés pendant les repos.";
+    DayEndCompleted => "completed", "achevée";
+    DayEndFled => "the party withdrew", "le groupe s'est retiré";
+    DayEndDefeated => "defeated at {}", "vaincu à {}";
     DayColCompletes => "Completes the day", "Achève la journée";
     DayColChange => "Change", "Écart";
     DayAsWritten => "the day as written", "la journée telle qu'écrite";

@@ -105,3 +105,20 @@ fn broken_day_files_get_one_line_and_status_2() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("nope.yaml: cannot read"));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn a_day_reads_fight_by_fight() {
+    let o = pf1e(&["day", "data/days/apl4.yaml", "--runs", "5", "--transcript", "3"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = text(&o);
+    assert!(
+        out.starts_with("=== Day 3, fight by fight ===\n--- the gnoll patrol (the party enters with "),
+        "{out}"
+    );
+    let fights = out.lines().filter(|l| l.starts_with("--- ")).count();
+    assert!((1..=4).contains(&fights), "{out}");
+    assert!(out.lines().any(|l| l.starts_with("End of the day: ")), "{out}");
+    assert!(out.contains("=== Adventuring day: apl4-four-encounters ==="));
+    let again = pf1e(&["day", "data/days/apl4.yaml", "--runs", "5", "--transcript", "3"]);
+    assert_eq!(o.stdout, again.stdout, "the same day reads the same");
+}

@@ -10,7 +10,7 @@ use pf1e_engine::combat::SimOptions;
 use pf1e_engine::day::file::{DayFile, StepSpec};
 use pf1e_engine::day::plan::{PlanResult, compare};
 use pf1e_engine::day::summary::DaySummary;
-use pf1e_engine::day::{Day, Step, play_batch};
+use pf1e_engine::day::{Day, Step, play_batch, play_watched};
 use pf1e_engine::metrics::Confidence;
 
 use crate::GlobalArgs;
@@ -38,6 +38,10 @@ pub struct DayArgs {
     /// Print the figures as one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
+    /// Print day N (0-based) fight by fight before the report: every event,
+    /// and what the party did between fights.
+    #[arg(long, value_name = "N", conflicts_with = "json")]
+    pub transcript: Option<u64>,
     /// Worker threads (default: all cores). Results do not depend on it.
     #[arg(long, value_name = "N", value_parser = crate::args::positive::<u32>)]
     pub threads: Option<u32>,
@@ -75,7 +79,12 @@ pub fn run(args: &DayArgs, global: &GlobalArgs) -> Result<(), CliError> {
     if args.json {
         return output::json(&Figures { summary: &summary, plans: &plans });
     }
-    output::print(&render::report(&summary, &plans, seed, Lang::resolve(global.lang)))
+    let lang = Lang::resolve(global.lang);
+    if let Some(run) = args.transcript {
+        let (outcome, transcripts) = play_watched(&day, &options, seed, run);
+        output::print(&render::day_transcript(&day, &outcome, &transcripts, run, lang))?;
+    }
+    output::print(&render::report(&summary, &plans, seed, lang))
 }
 
 /// What `--json` prints: the day's figures, and its plans when it has some.

@@ -2,11 +2,14 @@
 //! the day, does someone die, where does the day break), then a row per
 //! fight and per member.
 
+use pf1e_engine::combat::event::Transcript;
 use pf1e_engine::day::plan::PlanResult;
 use pf1e_engine::day::summary::{DaySummary, Rate};
+use pf1e_engine::day::{Day, DayEnd, DayOutcome};
 
 use crate::i18n::{Lang, T};
 use crate::render::table::{self, Align};
+use crate::render::{events, transcript};
 
 fn percent(rate: f64) -> String {
     format!("{:.1}%", rate * 100.0)
@@ -133,5 +136,45 @@ pub fn report(s: &DaySummary, plans: &[PlanResult], seed: u64, lang: Lang) -> St
         ),
     );
     out.push('\n');
+    out
+}
+
+/// Day `run` fight by fight: each fight's events as `pf1e sim --transcript`
+/// shows them, then what the party did after it, then how the day ended.
+pub fn day_transcript(
+    day: &Day,
+    outcome: &DayOutcome,
+    transcripts: &[Transcript],
+    run: u64,
+    lang: Lang,
+) -> String {
+    let mut out = lang.f(T::DayTranscriptTitle, &[&run]);
+    out.push('\n');
+    for (fight, t) in outcome.fights.iter().zip(transcripts) {
+        let name = &day.encounters[fight.encounter].name;
+        out.push_str(
+            &lang.f(
+                T::DayTranscriptFight,
+                &[name, &fight.before.hp, &fight.before.hp_max, &fight.before.slots],
+            ),
+        );
+        out.push('\n');
+        // The fight's own heading replaces the table's title line.
+        let table = transcript::render_table(&events::rows(t, lang), lang);
+        out.push_str(table.split_once('\n').map_or(table.as_str(), |(_, rest)| rest));
+        let a = &fight.aid;
+        if a.stabilized + a.died + a.slots_spent > 0 {
+            out.push_str(&lang.f(T::DayTranscriptAid, &[&a.stabilized, &a.died, &a.slots_spent]));
+            out.push('\n');
+        }
+        out.push('\n');
+    }
+    let end = match outcome.end {
+        DayEnd::Completed => lang.t(T::DayEndCompleted).to_string(),
+        DayEnd::Fled { .. } => lang.t(T::DayEndFled).to_string(),
+        DayEnd::Defeated { encounter } => lang.f(T::DayEndDefeated, &[&day.encounters[encounter].name]),
+    };
+    out.push_str(&lang.f(T::DayTranscriptEnd, &[&end, &outcome.dead(), &outcome.rests.healed]));
+    out.push_str("\n\n");
     out
 }

@@ -23,6 +23,7 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
+use crate::combat::event::Transcript;
 use crate::combat::{
     Carried, DefaultPolicy, Party, PreparedEncounter, RestSpending, SimOptions, Tending, run_carried,
 };
@@ -276,6 +277,24 @@ fn holds(day: &Day, e: usize, cond: Condition, states: &[Carried]) -> bool {
 
 /// Plays run `run` of `day` seeded with `seed`, every fight with the default policy.
 pub fn play(day: &Day, options: &SimOptions, seed: u64, run: u64) -> DayOutcome {
+    play_inner(day, options, seed, run, None)
+}
+
+/// [`play`], with the transcript of every fight played (the same day: the
+/// events are only recorded).
+pub fn play_watched(day: &Day, options: &SimOptions, seed: u64, run: u64) -> (DayOutcome, Vec<Transcript>) {
+    let mut transcripts = Vec::new();
+    let outcome = play_inner(day, options, seed, run, Some(&mut transcripts));
+    (outcome, transcripts)
+}
+
+fn play_inner(
+    day: &Day,
+    options: &SimOptions,
+    seed: u64,
+    run: u64,
+    mut watch: Option<&mut Vec<Transcript>>,
+) -> DayOutcome {
     let files: Vec<&Combatant> = day.party.iter().map(|c| c.as_ref()).collect();
     let first = &day.encounters[0];
     let mut states: Vec<Carried> =
@@ -307,8 +326,13 @@ pub fn play(day: &Day, options: &SimOptions, seed: u64, run: u64) -> DayOutcome 
                     start[i] = Some(states[m]);
                 }
                 let mut dice = SeededRng::for_run(stream_seed(seed, 2 * k), run);
+                let mut transcript = watch.as_ref().map(|_| Transcript::for_encounter(&enc.prepared));
+                let events = transcript.as_mut().map(|t| &mut t.events);
                 let (outcome, carried) =
-                    run_carried(&enc.prepared, options, &mut dice, None, &mut DefaultPolicy, &start);
+                    run_carried(&enc.prepared, options, &mut dice, events, &mut DefaultPolicy, &start);
+                if let (Some(w), Some(t)) = (watch.as_deref_mut(), transcript) {
+                    w.push(t);
+                }
                 let dead_before = states.iter().filter(|s| s.dead).count() as u32;
                 for (m, &i) in enc.members.iter().enumerate() {
                     states[m] = carried[i];
