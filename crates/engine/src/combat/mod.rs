@@ -17,6 +17,7 @@ mod action;
 mod aoo;
 mod attack;
 mod concealment;
+mod coup_de_grace;
 mod damage;
 mod defense;
 mod economy;
@@ -24,6 +25,7 @@ mod engine;
 pub mod event;
 #[cfg(test)]
 pub(crate) mod event_text;
+mod flat_footed;
 mod fullmove;
 mod initiative;
 mod life;
