@@ -327,6 +327,11 @@ catalogue! {
     EvSpellFizzles => "{} fizzles", "{} échoue";
     EvSpellLostNoTarget => "{} has no valid target any more and is lost", "{} n'a plus de cible valide et est perdu";
     EvHoldsCharge => "holds the charge of {}", "garde la charge de {}";
+    EvCoupDeGrace => "coup de grace with {} on {}: {} damage, hp {} -> {}", "coup de grâce avec {} sur {} : {} dégâts, pv {} -> {}";
+    EvCoupDeGraceSave => "Fort save d20={}={} vs DC {} -> {}", "jet de Vigueur d20={}={} contre DD {} -> {}";
+    EvSurvives => "survives", "survit";
+    EvDiesOfIt => "dies", "meurt";
+    EvGivesUpPrepared => "gives up {} to cast {}", "renonce à {} pour lancer {}";
     EvChargeDissipates => "the held charge of {} dissipates", "la charge gardée de {} se dissipe";
     EvConcentration => "concentration ({}) d20={}={} vs DC {} -> {}", "concentration ({}) d20={}={} contre DD {} -> {}";
     EvConcentrationGrappled => "grappled", "agrippé";

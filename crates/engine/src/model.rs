@@ -249,6 +249,21 @@ impl Feature {
     }
 }
 
+/// Copies of one spell a prepared caster prepared, with their metamagic.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PreparedEntry {
+    /// The spell's name, one of `spells`.
+    pub spell: String,
+    /// Metamagic feats applied when it was prepared (`["Maximize Spell"]`):
+    /// it takes a slot that many levels higher.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub metamagic: Vec<String>,
+    /// Copies prepared (1 by default).
+    #[serde(default = "default_count")]
+    pub count: u32,
+}
+
 /// An item carried but not wielded (potions, scrolls, wands…), as a bare name or an object.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(untagged)]
@@ -398,6 +413,17 @@ pub struct Combatant {
     /// Names of the spells the combatant can cast.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub spells: Vec<String>,
+    /// A prepared caster's spells of the day (CRB "Preparing Wizard
+    /// Spells"): each copy is cast once, a metamagic version only as
+    /// prepared. Empty: the caster casts any of `spells` from `spell_slots`,
+    /// as a spontaneous caster does.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub prepared: Vec<PreparedEntry>,
+    /// Spells of `spells` a prepared caster casts by giving up a prepared
+    /// spell of the same level (a cleric's cure or inflict wounds, a druid's
+    /// summon nature's ally).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub spontaneous: Vec<String>,
     /// Spellcasting ability.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub casting_ability: Option<CastingAbility>,

@@ -297,6 +297,53 @@ fn change_target(key: &str) -> Option<ChangeTarget> {
     })
 }
 
+/// Copies of a spell a prepared spellbook holds (`preparation.max`, older
+/// sheets `preparedAmount` or `maxAmount`).
+fn prepared_count(sys: &Value) -> u32 {
+    let prep = sys.get("preparation");
+    ["max", "preparedAmount", "maxAmount"]
+        .iter()
+        .find_map(|k| prep.and_then(|p| p.get(*k)).and_then(number))
+        .map_or(0, |n| n.max(0.0) as u32)
+}
+
+/// The prepared list of a prepared spellbook, when its copies fill exactly
+/// the class table's slots of every level; otherwise none (the spells stay
+/// a repertoire cast from the slots) and the report says why.
+fn prepared_list(
+    r: &mut Reader<'_>,
+    prepared: &[(String, u32, u32)],
+    slots: &BTreeMap<String, u32>,
+) -> Vec<pf1e_engine::model::PreparedEntry> {
+    if prepared.is_empty() {
+        return Vec::new();
+    }
+    let mut totals: BTreeMap<String, u32> = BTreeMap::new();
+    for (_, level, count) in prepared {
+        *totals.entry(level.to_string()).or_default() += count;
+    }
+    let table: BTreeMap<String, u32> =
+        slots.iter().filter(|(l, n)| *l != "0" && **n > 0).map(|(l, n)| (l.clone(), *n)).collect();
+    if totals != table {
+        r.leave_out(
+            "$.items",
+            "the prepared spells".to_string(),
+            format!(
+                "their copies per level {totals:?} do not fill the class table's slots {table:?} (a domain slot, an unfinished preparation): the spells are cast from the slots as a repertoire"
+            ),
+        );
+        return Vec::new();
+    }
+    prepared
+        .iter()
+        .map(|(name, _, count)| pf1e_engine::model::PreparedEntry {
+            spell: name.clone(),
+            metamagic: Vec::new(),
+            count: *count,
+        })
+        .collect()
+}
+
 /// What the importer builds while reading.
 #[derive(Default)]
 struct Parts {
@@ -313,6 +360,8 @@ struct Parts {
     features: Vec<Feature>,
     weapons: Vec<(Weapon, AttackSpec)>,
     spells: Vec<String>,
+    /// Copies prepared per spell of a prepared spellbook: (name, level, count).
+    prepared: Vec<(String, u32, u32)>,
     carried: Vec<CarriedItem>,
     /// Projectile weapons that add Strength to damage (a composite bow), with their rating.
     strength_rated: Vec<(String, Option<i32>)>,
@@ -478,6 +527,7 @@ pub fn convert(text: &str, file: &str, classes: &ClassTable, spells: &SpellBook)
 
     let items = array_at(&r, &root, "$", "items")?;
     let mut spellbook_classes: BTreeMap<String, String> = BTreeMap::new();
+    let mut prepared_books: Vec<String> = Vec::new();
     if let Some((books, books_path)) =
         r.object_at(&root, &["system", "attributes", "spells", "spellbooks"])?
     {
@@ -490,6 +540,9 @@ pub fn convert(text: &str, file: &str, classes: &ClassTable, spells: &SpellBook)
             let class = str_at(&r, book, &path, "class")?.unwrap_or_default();
             if in_use && !class.is_empty() {
                 spellbook_classes.insert(key.clone(), class.to_string());
+                if str_at(&r, book, &path, "spellPreparationMode")? == Some("prepared") {
+                    prepared_books.push(key.clone());
+                }
             }
         }
     }
@@ -648,6 +701,13 @@ pub fn convert(text: &str, file: &str, classes: &ClassTable, spells: &SpellBook)
                         if !parts.spells.contains(&spell.name) {
                             parts.spells.push(spell.name.clone());
                         }
+                        if prepared_books.iter().any(|b| b == book) {
+                            let level = int_at(&r, sys, &sys_path, "level", 0)?.max(0) as u32;
+                            let count = prepared_count(sys);
+                            if level > 0 && count > 0 {
+                                parts.prepared.push((spell.name.clone(), level, count));
+                            }
+                        }
                     }
                     None => r.leave_out(
                         &path,
@@ -803,6 +863,8 @@ pub fn convert(text: &str, file: &str, classes: &ClassTable, spells: &SpellBook)
         aware: true,
         spell_slots: BTreeMap::new(),
         spells: vec![],
+        prepared: vec![],
+        spontaneous: vec![],
         casting_ability: None,
         spell_list: None,
         caster_level: None,
@@ -849,6 +911,7 @@ pub fn convert(text: &str, file: &str, classes: &ClassTable, spells: &SpellBook)
         combatant.casting_ability = Some(c.ability);
         combatant.spell_slots = c.slots.clone();
         combatant.spells = parts.spells.clone();
+        combatant.prepared = prepared_list(&mut r, &parts.prepared, &c.slots);
         if c.domain_slots_left_out > 0 {
             r.leave_out(
                 "$.system.attributes.spells.spellbooks",

@@ -239,6 +239,17 @@ fn row(t: &Transcript, r: &Record, lang: Lang, codes: Codes) -> Row {
             act(*who, f(key, &[spell]))
         }
         Event::HoldsCharge { who, spell } => act(*who, f(T::EvHoldsCharge, &[spell])),
+        Event::CoupDeGrace { who, target, weapon, dealt, hp_before } => {
+            let after = hp_before - *dealt as i32;
+            act(*who, f(T::EvCoupDeGrace, &[weapon, &t.id(*target), dealt, hp_before, &after]))
+        }
+        Event::CoupDeGraceSave { who, d20, bonus, dc, success } => {
+            let verdict = lang.t(if *success { T::EvSurvives } else { T::EvDiesOfIt });
+            act(*who, f(T::EvCoupDeGraceSave, &[&signed(d20, *bonus), &(d20 + bonus), dc, &verdict]))
+        }
+        Event::GivesUpPrepared { who, given_up, spell } => {
+            act(*who, f(T::EvGivesUpPrepared, &[given_up, spell]))
+        }
         Event::ChargeDissipates { who, spell } => act(*who, f(T::EvChargeDissipates, &[spell])),
         Event::Concentration { who, cause, d20, bonus, total, dc, success } => {
             let why = lang.t(match cause {

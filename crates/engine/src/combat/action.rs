@@ -93,11 +93,13 @@ pub enum ActionKind {
     ArcanePool,
     /// A monster's breath weapon aimed at the target (standard action).
     BreathWeapon,
+    /// Coup de grâce on a helpless foe within reach (full-round action).
+    CoupDeGrace,
 }
 
 impl ActionKind {
     /// Every kind, in declaration order.
-    pub const ALL: [ActionKind; 32] = [
+    pub const ALL: [ActionKind; 33] = [
         ActionKind::Attack,
         ActionKind::FullAttack,
         ActionKind::Move,
@@ -130,6 +132,7 @@ impl ActionKind {
         ActionKind::SpellCombat,
         ActionKind::ArcanePool,
         ActionKind::BreathWeapon,
+        ActionKind::CoupDeGrace,
     ];
 
     /// The stable name of the kind (`attack`, `5foot_step`…).
@@ -167,6 +170,7 @@ impl ActionKind {
             ActionKind::SpellCombat => "spell_combat",
             ActionKind::ArcanePool => "arcane_pool",
             ActionKind::BreathWeapon => "breath_weapon",
+            ActionKind::CoupDeGrace => "coup_de_grace",
         }
     }
 
@@ -199,7 +203,8 @@ impl ActionKind {
             | ActionKind::Withdraw
             | ActionKind::Run
             | ActionKind::FullRound
-            | ActionKind::SpellCombat => Slot::FullRound,
+            | ActionKind::SpellCombat
+            | ActionKind::CoupDeGrace => Slot::FullRound,
             ActionKind::Swift | ActionKind::Deed | ActionKind::ArcanePool => Slot::Swift,
             ActionKind::FiveFootStep
             | ActionKind::DropProne
@@ -494,6 +499,12 @@ pub enum Reason {
     SpellNotPlayable,
     /// No spell slot of the level left.
     NoSlot,
+    /// Coup de grâce on a creature that is not helpless.
+    NotHelpless,
+    /// Coup de grâce on a creature immune to critical hits.
+    ImmuneToCriticals,
+    /// A prepared caster has no prepared copy of the spell left with this metamagic.
+    NotPrepared,
     /// A cast time longer than a round: not cast in a fight.
     DowngradedCastTime,
     /// A condition or effect forbids casting (nauseated, raging).
@@ -549,6 +560,9 @@ impl Reason {
             Reason::UnknownSpell => "unknown_spell",
             Reason::SpellNotPlayable => "spell_not_playable",
             Reason::NoSlot => "no_slot",
+            Reason::NotPrepared => "not_prepared",
+            Reason::NotHelpless => "not_helpless",
+            Reason::ImmuneToCriticals => "immune_to_criticals",
             Reason::DowngradedCastTime => "downgraded:cast_time",
             Reason::CannotCast => "cannot_cast",
             Reason::SummonsPresent => "summons_present",

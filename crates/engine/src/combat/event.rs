@@ -346,6 +346,43 @@ pub enum Event {
         /// The spell's name.
         spell: String,
     },
+    /// A coup de grâce (CRB "Helpless Defenders"): an automatic critical hit
+    /// on a helpless foe.
+    CoupDeGrace {
+        /// The attacker.
+        who: usize,
+        /// The helpless defender.
+        target: usize,
+        /// The attack's name.
+        weapon: String,
+        /// Damage dealt (the critical hit's, after reductions).
+        dealt: u32,
+        /// The defender's hit points before the blow.
+        hp_before: i32,
+    },
+    /// The Fortitude save of a coup de grâce's survivor (DC 10 + the damage): failed, it dies.
+    CoupDeGraceSave {
+        /// The defender.
+        who: usize,
+        /// The natural roll.
+        d20: i32,
+        /// Its Fortitude bonus.
+        bonus: i32,
+        /// 10 + the damage dealt.
+        dc: i32,
+        /// Whether it survives.
+        success: bool,
+    },
+    /// A prepared caster gives up a prepared spell to cast another of the
+    /// same level spontaneously (a cleric's cure wounds).
+    GivesUpPrepared {
+        /// The caster.
+        who: usize,
+        /// The prepared spell given up.
+        given_up: String,
+        /// The spell cast in its place.
+        spell: String,
+    },
     /// A held charge dissipates because its holder casts another spell.
     ChargeDissipates {
         /// The caster.

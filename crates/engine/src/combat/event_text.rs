@@ -172,6 +172,25 @@ fn line(ids: &[String], sides: &[String], r: &Record) -> String {
             },
         ),
         Event::HoldsCharge { who, spell } => act(*who, format!("holds the charge of {spell}")),
+        Event::CoupDeGrace { who, target, weapon, dealt, hp_before } => act(
+            *who,
+            format!(
+                "coup de grace with {weapon} on {}: {dealt} damage, hp {hp_before} -> {}",
+                id(*target),
+                hp_before - *dealt as i32
+            ),
+        ),
+        Event::CoupDeGraceSave { who, d20, bonus, dc, success } => act(
+            *who,
+            format!(
+                "Fort save d20={d20}{bonus:+}={} vs DC {dc} -> {}",
+                d20 + bonus,
+                if *success { "survives" } else { "dies" }
+            ),
+        ),
+        Event::GivesUpPrepared { who, given_up, spell } => {
+            act(*who, format!("gives up {given_up} to cast {spell}"))
+        }
         Event::ChargeDissipates { who, spell } => act(*who, format!("the held charge of {spell} dissipates")),
         Event::Concentration { who, cause, d20, bonus, total, dc, success } => {
             let verdict = if *success { "succeeds" } else { "fails" };

@@ -18,6 +18,7 @@ mod aoo;
 mod attack;
 mod carry;
 mod concealment;
+mod coup_de_grace;
 mod damage;
 mod defense;
 mod economy;
@@ -25,6 +26,7 @@ mod engine;
 pub mod event;
 #[cfg(test)]
 pub(crate) mod event_text;
+mod flat_footed;
 mod fullmove;
 mod initiative;
 mod life;

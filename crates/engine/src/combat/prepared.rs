@@ -142,6 +142,8 @@ pub(crate) struct FighterSpec {
     /// Rules its features switch on.
     pub power_attack: bool,
     pub combat_reflexes: bool,
+    /// Uncanny Dodge: never flat-footed at the start of a battle (`flat_footed`).
+    pub uncanny_dodge: bool,
     pub far_shot: bool,
     pub endurance: bool,
     pub blind_fight: bool,
@@ -719,6 +721,7 @@ fn fighter_spec(
         mods,
         power_attack: rules.power_attack,
         combat_reflexes: rules.combat_reflexes,
+        uncanny_dodge: rules.uncanny_dodge,
         far_shot: rules.far_shot,
         endurance: rules.endurance,
         blind_fight: rules.blind_fight,

@@ -110,6 +110,8 @@ pub(crate) struct Fighter {
     pub out: CombatantOutcome,
     /// Spells left per spell level (level 0: cantrips, never spent).
     pub slots: [u8; 10],
+    /// A prepared caster's copies left, one per entry of its `CasterSpec::prepared`.
+    pub prepared_left: Vec<u8>,
     /// Class ability pools left.
     pub pools: super::abilities::Pools,
     /// A spell being cast over one round, resolved at the start of its next turn.
@@ -274,6 +276,10 @@ impl<'p> BattleState<'p> {
             has_acted: false,
             out: CombatantOutcome { final_hp: f.hp_max, ..CombatantOutcome::default() },
             slots: f.caster.as_ref().map_or([0; 10], |c| c.slots),
+            prepared_left: f
+                .caster
+                .as_ref()
+                .map_or_else(Vec::new, |c| c.prepared.iter().map(|p| p.count).collect()),
             pools: f.pools,
             pending: None,
             held: None,

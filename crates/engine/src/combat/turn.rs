@@ -15,6 +15,7 @@ impl<R: Dice> Engine<'_, '_, R> {
     /// Plays the whole battle.
     pub fn run(&mut self, policy: &mut dyn Policy) -> RunOutcome {
         self.roll_initiative();
+        self.st.start_flat_footed();
         let cap = self.st.options.round_cap;
         let mut decided = self.decided();
         if decided.is_none() && self.surprise_applies() {
@@ -175,11 +176,15 @@ impl<R: Dice> Engine<'_, '_, R> {
         // An immediate action taken out of turn spent this turn's swift action.
         f.swift_used = f.immediate_used;
         f.immediate_used = false;
+        let first_turn = !f.has_acted;
         f.has_acted = true;
         let ongoing = f.bleed > 0 || !f.effects.is_empty();
         if f.readied.take().is_some() {
             self.readied_count -= 1;
             emit!(self, Event::ReadyExpired { who: i });
+        }
+        if first_turn {
+            self.st.end_flat_footed(i);
         }
         if ongoing || self.st.timed_effects > 0 {
             self.start_of_turn_effects(i);
@@ -325,6 +330,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             ActionKind::SpellCombat => self.spell_combat_action(i, action),
             ActionKind::ArcanePool => self.arcane_pool_action(i),
             ActionKind::BreathWeapon => self.breath_action(i, action),
+            ActionKind::CoupDeGrace => self.coup_de_grace_action(i, action),
             _ => Err(Reason::UnsupportedKind),
         };
         let result = match result {

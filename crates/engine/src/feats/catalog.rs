@@ -135,6 +135,9 @@ pub enum Rule {
     GreaterSpellFocus,
     /// Augment Summoning: summoned creatures gain +4 Strength and Constitution.
     AugmentSummoning,
+    /// Uncanny Dodge: not flat-footed before its first action (keeps its
+    /// Dexterity bonus to AC, makes attacks of opportunity).
+    UncannyDodge,
 }
 
 impl Rule {
@@ -183,11 +186,12 @@ impl Rule {
             Rule::SpellFocus => "spell_focus",
             Rule::GreaterSpellFocus => "greater_spell_focus",
             Rule::AugmentSummoning => "augment_summoning",
+            Rule::UncannyDodge => "uncanny_dodge",
         }
     }
 
     /// Every rule, for messages.
-    pub const ALL: [Rule; 42] = [
+    pub const ALL: [Rule; 43] = [
         Rule::PowerAttack,
         Rule::CombatReflexes,
         Rule::PreciseShot,
@@ -230,6 +234,7 @@ impl Rule {
         Rule::SpellFocus,
         Rule::GreaterSpellFocus,
         Rule::AugmentSummoning,
+        Rule::UncannyDodge,
     ];
 }
 

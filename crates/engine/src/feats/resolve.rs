@@ -41,6 +41,8 @@ pub struct Rules {
     pub power_attack: bool,
     /// Combat Reflexes.
     pub combat_reflexes: bool,
+    /// Uncanny Dodge.
+    pub uncanny_dodge: bool,
     /// Precise Shot.
     pub precise_shot: bool,
     /// Run.
@@ -387,6 +389,7 @@ pub fn resolve(c: &Combatant, catalog: &FeatCatalog) -> Result<ResolvedFeatures,
         match entry.rule {
             Some(Rule::PowerAttack) => rules.power_attack = true,
             Some(Rule::CombatReflexes) => rules.combat_reflexes = true,
+            Some(Rule::UncannyDodge) => rules.uncanny_dodge = true,
             Some(Rule::PreciseShot) => rules.precise_shot = true,
             Some(Rule::Run) => rules.run = true,
             Some(Rule::ImprovedCritical) => rules.improved_critical.push(parameter.clone()),

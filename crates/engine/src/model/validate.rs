@@ -451,6 +451,7 @@ fn check_spellcasting(c: &Combatant) -> Result<(), Failure> {
             );
         }
     }
+    check_prepared(c)?;
     for key in c.resources.keys() {
         if !RESOURCES.contains(&key.as_str()) {
             return fail(
@@ -476,6 +477,50 @@ fn check_spellcasting(c: &Combatant) -> Result<(), Failure> {
     Ok(())
 }
 
+/// A prepared caster's list: each entry names one of its spells, with
+/// metamagic feats it knows and the engine plays, at least once; a
+/// spontaneous conversion names one of its spells and needs a prepared list.
+fn check_prepared(c: &Combatant) -> Result<(), Failure> {
+    let listed = |name: &str| c.spells.iter().any(|s| s.trim().eq_ignore_ascii_case(name.trim()));
+    for (i, entry) in c.prepared.iter().enumerate() {
+        let path = index_path("$.prepared", i);
+        if !listed(&entry.spell) {
+            return fail(
+                key_path(&path, "spell"),
+                format!("prepared spell {:?} is not one of the combatant's spells", entry.spell),
+            );
+        }
+        if entry.count < 1 {
+            return fail(key_path(&path, "count"), "count must be at least 1");
+        }
+        for (k, feat) in entry.metamagic.iter().enumerate() {
+            let at = index_path(&key_path(&path, "metamagic"), k);
+            if !is_one_of(feat.trim(), PLAYED_METAMAGIC) {
+                return fail(
+                    at,
+                    format!(
+                        "metamagic feat {feat:?} is not played (played: {})",
+                        PLAYED_METAMAGIC.join(", ")
+                    ),
+                );
+            }
+            if !c.metamagic_feats.iter().any(|m| m.trim().eq_ignore_ascii_case(feat.trim())) {
+                return fail(at, format!("metamagic feat {feat:?} is not in metamagic_feats"));
+            }
+        }
+    }
+    for (i, name) in c.spontaneous.iter().enumerate() {
+        let path = index_path("$.spontaneous", i);
+        if c.prepared.is_empty() {
+            return fail(path, "spontaneous conversion needs a prepared list (prepared)");
+        }
+        if !listed(name) {
+            return fail(path, format!("spontaneous spell {name:?} is not one of the combatant's spells"));
+        }
+    }
+    Ok(())
+}
+
 /// The metamagic feats a file may list (the spell rules play Empower,
 /// Maximize, Extend, Heighten and Quicken; the others are known and never applied).
 pub const METAMAGIC_FEATS: &[&str] = &[
@@ -489,6 +534,10 @@ pub const METAMAGIC_FEATS: &[&str] = &[
     "Still Spell",
     "Widen Spell",
 ];
+
+/// The metamagic feats the spell rules apply: the first five of [`METAMAGIC_FEATS`].
+pub const PLAYED_METAMAGIC: &[&str] =
+    &["Empower Spell", "Maximize Spell", "Extend Spell", "Heighten Spell", "Quicken Spell"];
 
 /// The resource pools class abilities spend.
 pub const RESOURCES: &[&str] =

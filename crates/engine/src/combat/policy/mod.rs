@@ -12,6 +12,7 @@ use super::action::{Action, ActionKind};
 use super::attack::Swing;
 use super::state::{BattleState, LifeState};
 
+mod coup;
 mod heal;
 mod magic;
 mod monster;
@@ -55,6 +56,9 @@ pub struct DefaultPolicy;
 impl Policy for DefaultPolicy {
     fn plan(&mut self, battle: &BattleState<'_>, actor: usize, out: &mut Vec<Action>) {
         let Some(mut t) = battle.nearest_enemy(actor) else { return };
+        if coup::plan(battle, actor, out) {
+            return;
+        }
         if battle.prep.fighters[actor].monster.is_some() {
             if monster::plan_breath(battle, actor, out) {
                 return;
@@ -341,6 +345,9 @@ impl Policy for StrategyPolicy {
             // away from the nearest enemy, and leaving the first square does
             // not provoke; the engine picks the farthest square itself.
             out.push(Action::new(ActionKind::Withdraw));
+            return;
+        }
+        if coup::plan(battle, actor, out) {
             return;
         }
         let tactics = Tactics {

@@ -161,6 +161,22 @@ pub(crate) struct Known {
     pub dc: i32,
     /// The summon group this spell fills (index into `PreparedEncounter::summon_groups`).
     pub group: Option<u16>,
+    /// A prepared caster casts it by giving up a prepared spell of its slot
+    /// level (a cleric's cure wounds), not from a prepared copy of its own.
+    pub spontaneous: bool,
+}
+
+/// Copies of one spell a prepared caster prepared (CRB "Preparing Wizard Spells").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct PreparedCopy {
+    /// Index into `PreparedEncounter::spells`.
+    pub spell: u16,
+    /// The metamagic it was prepared with: it is cast with exactly this.
+    pub metamagic: Metamagic,
+    /// The slot level it fills (its level raised by the metamagic).
+    pub slot: u8,
+    /// Copies prepared.
+    pub count: u8,
 }
 
 /// A caster's spellcasting, compiled.
@@ -178,12 +194,36 @@ pub(crate) struct CasterSpec {
     pub metamagic: Metamagic,
     /// Bonus on caster level checks against spell resistance.
     pub penetration: i32,
+    /// A prepared caster's spells of the day, in file order (empty: it casts
+    /// as a spontaneous caster, any known spell from the slots of its level).
+    pub prepared: Vec<PreparedCopy>,
 }
 
 impl CasterSpec {
     /// The known spell for encounter spell `spell`, if it knows it.
     pub fn known(&self, spell: u16) -> Option<&Known> {
         self.known.iter().find(|k| k.spell == spell)
+    }
+
+    /// Whether it casts from a prepared list.
+    pub fn is_prepared(&self) -> bool {
+        !self.prepared.is_empty()
+    }
+
+    /// Whether a casting of `spell` with `metamagic` takes a full-round action
+    /// instead of a standard one (CRB "Metamagic Feats", spontaneous casting
+    /// and metamagic): a spontaneous caster's metamagic spell, a prepared
+    /// caster's spontaneous conversion with metamagic; Quicken Spell never.
+    pub fn metamagic_takes_full_round(&self, spell: u16, metamagic: Metamagic) -> bool {
+        if metamagic.is_empty() || metamagic.has(Metamagic::QUICKEN) {
+            return false;
+        }
+        !self.is_prepared() || self.known(spell).is_some_and(|k| k.spontaneous)
+    }
+
+    /// The prepared copy of `spell` with exactly `metamagic`, if any.
+    pub fn prepared_copy(&self, spell: u16, metamagic: Metamagic) -> Option<usize> {
+        self.prepared.iter().position(|p| p.spell == spell && p.metamagic == metamagic)
     }
 }
 
@@ -394,7 +434,8 @@ pub(crate) fn prepare_caster(
             return Err((path, format!("spell {name:?} is listed twice")));
         }
         let dc = 10 + i32::from(level) + ability_mod + class.focus(spell.school);
-        known.push(Known { spell: index, level, dc, group: None });
+        let spontaneous = c.spontaneous.iter().any(|s| s.trim().eq_ignore_ascii_case(name.trim()));
+        known.push(Known { spell: index, level, dc, group: None, spontaneous });
     }
     let mut slots = [0u8; 10];
     for (level, &n) in &c.spell_slots {
@@ -403,6 +444,10 @@ pub(crate) fn prepare_caster(
         {
             slots[l] = n.min(255) as u8;
         }
+    }
+    let prepared = prepared_copies(c, library, &known, index_of)?;
+    if !prepared.is_empty() {
+        slots = prepared_slots(c, &prepared, slots)?;
     }
     let metamagic = c
         .metamagic_feats
@@ -416,7 +461,77 @@ pub(crate) fn prepare_caster(
         slots,
         metamagic,
         penetration: class.spell_penetration,
+        prepared,
     }))
+}
+
+/// The prepared list of `c` compiled: each entry's spell (already among
+/// `known`), metamagic and slot level; an entry repeated adds its copies.
+fn prepared_copies(
+    c: &Combatant,
+    library: &Library,
+    known: &[Known],
+    index_of: &mut dyn FnMut(&str, &Spell) -> u16,
+) -> Result<Vec<PreparedCopy>, SpellFailure> {
+    let mut out: Vec<PreparedCopy> = Vec::with_capacity(c.prepared.len());
+    for (i, entry) in c.prepared.iter().enumerate() {
+        let path = format!("$.prepared[{i}]");
+        // Validation checked that the name is one of `spells`, which all resolved.
+        let Some((id, spell)) = library.spell(&entry.spell) else {
+            return Err((format!("{path}.spell"), format!("unknown spell {:?}", entry.spell)));
+        };
+        let index = index_of(id, spell);
+        let Some(k) = known.iter().find(|k| k.spell == index) else {
+            return Err((format!("{path}.spell"), format!("{:?} is not one of the spells", entry.spell)));
+        };
+        let metamagic = entry
+            .metamagic
+            .iter()
+            .filter_map(|m| Metamagic::from_feat(m))
+            .fold(Metamagic::NONE, Metamagic::with);
+        let slot = k.level + metamagic.level_adjustment();
+        if slot > 9 {
+            return Err((path, format!("{:?} with its metamagic needs a slot of level {slot}", entry.spell)));
+        }
+        if slot == 0 {
+            return Err((
+                path,
+                format!("{:?} is a cantrip or orison: cast at will, never prepared", entry.spell),
+            ));
+        }
+        match out.iter_mut().find(|p| p.spell == index && p.metamagic == metamagic) {
+            Some(p) => p.count = p.count.saturating_add(entry.count.min(255) as u8),
+            None => {
+                out.push(PreparedCopy { spell: index, metamagic, slot, count: entry.count.min(255) as u8 })
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The slots of a prepared caster: the copies it prepared per level. A
+/// file's `spell_slots` that says otherwise for a level is an error.
+fn prepared_slots(
+    c: &Combatant,
+    prepared: &[PreparedCopy],
+    printed: [u8; 10],
+) -> Result<[u8; 10], SpellFailure> {
+    let mut slots = [0u8; 10];
+    for p in prepared {
+        slots[usize::from(p.slot)] = slots[usize::from(p.slot)].saturating_add(p.count);
+    }
+    for level in 1..10 {
+        if !c.spell_slots.is_empty() && printed[level] != slots[level] {
+            return Err((
+                format!("$.spell_slots['{level}']"),
+                format!(
+                    "{} spells of level {level} given, {} prepared: with a prepared list, spell_slots must match it (or be left out)",
+                    printed[level], slots[level]
+                ),
+            ));
+        }
+    }
+    Ok(slots)
 }
 
 /// Whether a duration outlasts any battle (minutes, hours, days, permanent).

@@ -69,8 +69,14 @@ impl BattleState<'_> {
         if action.metamagic.has(Metamagic::QUICKEN) {
             return Slot::Swift;
         }
-        let _ = i;
+        let full_round = !action.metamagic.is_empty()
+            && self.prep.fighters[i]
+                .caster
+                .as_deref()
+                .zip(action.spell)
+                .is_some_and(|(c, s)| c.metamagic_takes_full_round(s, action.metamagic));
         match spell.spell.cast_time {
+            CastTime::Standard if full_round => Slot::FullRound,
             CastTime::Standard => Slot::Standard,
             CastTime::Swift | CastTime::Immediate => Slot::Swift,
             CastTime::Free | CastTime::Long => Slot::Free,
@@ -102,6 +108,15 @@ impl BattleState<'_> {
         let slot = known.level + metamagic.level_adjustment();
         if slot > 9 || (slot > 0 && f.slots[usize::from(slot)] == 0) {
             return Err(Reason::NoSlot);
+        }
+        // A prepared caster casts a prepared copy, with the metamagic it was
+        // prepared with; a spontaneous conversion gives up any copy of its
+        // slot level (some is left: the slot count above).
+        if caster.is_prepared() && slot > 0 && !known.spontaneous {
+            match caster.prepared_copy(spell, metamagic) {
+                Some(p) if f.prepared_left[p] > 0 => {}
+                _ => return Err(Reason::NotPrepared),
+            }
         }
         if let Some(g) = known.group
             && self.prep.summon_groups[usize::from(g)].rows.clone().any(|r| !self.fighters[r].gone)
@@ -159,6 +174,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         let prepared = &prep.spells[usize::from(cast.spell)];
         if cast.slot > 0 {
             self.st.fighters[i].slots[usize::from(cast.slot)] -= 1;
+            self.spend_prepared(i, &cast);
         }
         if let Some(old) = self.st.fighters[i].held.take() {
             let spell = prep.spells[usize::from(old.cast.spell)].spell.name.clone();

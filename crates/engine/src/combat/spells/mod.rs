@@ -7,7 +7,7 @@
 //! Engine` blocks: `cast` (the action: slots, provocation, concentration,
 //! cast times, held charges), `target` (targets and areas), `resolve`
 //! (attack rolls, spell resistance, saves) and `apply` (what each effect
-//! kind does), `upkeep` (what lasting effects do turn by turn), `zone`
+//! kind does), `preparation` (a prepared caster's copies of the day), `upkeep` (what lasting effects do turn by turn), `zone`
 //! (lasting areas left on the map).
 
 mod apply;
@@ -15,6 +15,7 @@ mod book;
 mod cast;
 mod immune;
 mod playable;
+mod preparation;
 mod resolve;
 pub(crate) mod summon;
 mod target;

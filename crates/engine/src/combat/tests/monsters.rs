@@ -495,10 +495,14 @@ fn ghouls_attack_the_victim_they_paralyzed() {
     for l in &logs {
         let Some(k) = l.iter().position(|x| x.contains("is paralyzed for")) else { continue };
         let victim = l[k].split_whitespace().nth(2).unwrap_or("").trim_end_matches(':').to_string();
-        let next = l[k + 1..].iter().find(|x| x.contains(": claw vs") || x.contains(": bite vs"));
+        // A coup de grâce on the helpless victim counts (`combat::coup_de_grace`).
+        let next = l[k + 1..].iter().find(|x| {
+            x.contains(": claw vs") || x.contains(": bite vs") || x.contains(": coup de grace with")
+        });
         if let Some(x) = next {
             cases += 1;
-            on_victim += usize::from(x.contains(&format!("vs {victim} ")));
+            on_victim +=
+                usize::from(x.contains(&format!("vs {victim} ")) || x.contains(&format!(" on {victim}:")));
         }
     }
     assert!(cases >= 20, "{cases} paralyses followed by an attack");

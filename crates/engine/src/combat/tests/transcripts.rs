@@ -42,7 +42,8 @@ fn one_on_one_melee() {
             "initiative: fighter d20=12+2=14",
             // The closest square next to the fighter is 30 ft away in a clear straight line.
             "round 1 orc_raider: charge (2,8)->(2,7)->(2,6)->(2,5)->(2,4)->(2,3)->(2,2)",
-            "round 1 orc_raider: axe vs fighter d20=10+5=15 AC 14 [charge +2] -> HIT 7 dmg (hp 12->5)",
+            // The fighter has not acted yet: flat-footed, its flat-footed AC 13.
+            "round 1 orc_raider: axe vs fighter d20=10+5=15 AC 13 [charge +2, target denied Dex, target flat_footed] -> HIT 7 dmg (hp 12->5)",
             // 19 threatens (19-20); the confirmation 3+4 misses AC 12-2.
             "round 1 fighter: longsword vs orc_raider d20=19+4=23 AC 10 [target charged -2] -> HIT, threat: confirm d20=3+4=7 -> no crit, 7 dmg (hp 9->2)",
             // The charge penalty ended with the raider's turn starting.
@@ -126,7 +127,10 @@ fn one_on_one_ranged() {
 fn two_on_two() {
     let fighter = creature(
         "Fighter",
+        // Uncanny Dodge: not flat-footed before its first turn, so the orc's
+        // round-1 charge meets AC 16 (one_on_one_melee pins a flat-footed defender).
         json!({ "hp_max": 12, "initiative_mod": 1, "ac": { "total": 16, "touch": 11, "flat_footed": 15 },
+                "features": ["Uncanny Dodge"],
                 "attacks": [melee("longsword", 5, "1d8+3")] }),
     );
     let archer = creature(
