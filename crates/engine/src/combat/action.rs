@@ -93,11 +93,15 @@ pub enum ActionKind {
     ArcanePool,
     /// A monster's breath weapon aimed at the target (standard action).
     BreathWeapon,
+    /// Declare a martial option for the turn (free action): `Action::option`
+    /// is a `combat::Style` (Rapid Shot, Deadly Aim, Combat Expertise,
+    /// two-weapon fighting, Cleave).
+    Declare,
 }
 
 impl ActionKind {
     /// Every kind, in declaration order.
-    pub const ALL: [ActionKind; 32] = [
+    pub const ALL: [ActionKind; 33] = [
         ActionKind::Attack,
         ActionKind::FullAttack,
         ActionKind::Move,
@@ -130,6 +134,7 @@ impl ActionKind {
         ActionKind::SpellCombat,
         ActionKind::ArcanePool,
         ActionKind::BreathWeapon,
+        ActionKind::Declare,
     ];
 
     /// The stable name of the kind (`attack`, `5foot_step`…).
@@ -167,6 +172,7 @@ impl ActionKind {
             ActionKind::SpellCombat => "spell_combat",
             ActionKind::ArcanePool => "arcane_pool",
             ActionKind::BreathWeapon => "breath_weapon",
+            ActionKind::Declare => "declare",
         }
     }
 
@@ -207,7 +213,8 @@ impl ActionKind {
             | ActionKind::Wait
             | ActionKind::Free
             | ActionKind::Immediate
-            | ActionKind::PowerAttack => Slot::Free,
+            | ActionKind::PowerAttack
+            | ActionKind::Declare => Slot::Free,
         }
     }
 }

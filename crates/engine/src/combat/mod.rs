@@ -29,6 +29,7 @@ mod initiative;
 mod life;
 mod log;
 mod maneuver;
+mod martial;
 mod monster;
 mod movement;
 mod nonlethal;
@@ -52,6 +53,7 @@ mod tests;
 pub use abilities::Pools;
 pub use action::{Ability, Action, ActionKind, ActionResult, AidMode, ReadyTrigger, Reason, Slot};
 pub use economy::{Planned, TurnLimits, apply_budget};
+pub use martial::Style;
 pub use policy::{
     DefaultPolicy, MatchupPolicy, NoReactions, Policy, ReactionEvent, Reactions, Roster, SidePolicies,
     StrategyPolicy,

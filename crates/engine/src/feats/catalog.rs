@@ -135,6 +135,10 @@ pub enum Rule {
     GreaterSpellFocus,
     /// Augment Summoning: summoned creatures gain +4 Strength and Constitution.
     AugmentSummoning,
+    /// A martial feat that decides damage (Rapid Shot, Vital Strike, Cleave…):
+    /// `feats::martial`, played by `combat::martial`.
+    #[serde(untagged)]
+    Martial(super::martial::MartialFeat),
 }
 
 impl Rule {
@@ -183,10 +187,11 @@ impl Rule {
             Rule::SpellFocus => "spell_focus",
             Rule::GreaterSpellFocus => "greater_spell_focus",
             Rule::AugmentSummoning => "augment_summoning",
+            Rule::Martial(m) => m.name(),
         }
     }
 
-    /// Every rule, for messages.
+    /// Every rule but the martial feats (`MartialFeat::ALL`), for messages.
     pub const ALL: [Rule; 42] = [
         Rule::PowerAttack,
         Rule::CombatReflexes,

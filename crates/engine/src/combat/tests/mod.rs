@@ -11,6 +11,7 @@ mod feats;
 mod life;
 mod magic;
 mod maneuvers;
+mod martial;
 mod modifiers;
 mod monsters;
 mod options;
