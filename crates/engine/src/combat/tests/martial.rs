@@ -336,3 +336,48 @@ fn the_default_policy_fights_with_two_weapons_and_cleaves_when_they_pay() {
     let t = out.last().and_then(|a| a.target).expect("a target");
     assert_eq!(out, [Action::declare(Style::Cleave), Action::at(ActionKind::Attack, t)]);
 }
+
+#[test]
+fn harvie_declares_rapid_shot_in_battle_and_deals_more_damage_than_without_the_feat() {
+    use crate::combat::event::Event;
+    use crate::runner::run_with_transcript;
+    // Harvie (shipped, Rapid Shot) against a tough dummy 60 ft away, 30 seeds;
+    // then the same Harvie without the feat, same seeds.
+    let harvie = data_combatant("data/pcs/harvie.json");
+    let mut plain = harvie.clone();
+    plain.features.retain(|f| f.name() != "Rapid Shot");
+    let target = || {
+        creature(
+            "Dummy",
+            json!({ "hp_max": 400, "speed_land_ft": 0, "attacks": [melee("fist", 0, "1")],
+                                              "ac": { "total": 18, "touch": 10, "flat_footed": 18 } }),
+        )
+    };
+    let damage = |archer: crate::model::Combatant| {
+        let enc = encounter(arena(1, 16), vec![("a", archer, at(1, 1)), ("b", target(), at(1, 13))]);
+        let (mut dealt, mut declared) = (0u64, 0u32);
+        for run in 0..30 {
+            let (_, t) =
+                run_with_transcript(&enc, &SimOptions { round_cap: 5, ..SimOptions::default() }, 3, run);
+            for r in &t.events {
+                match &r.event {
+                    Event::Declares { style: Style::RapidShot, .. } => declared += 1,
+                    Event::Attack(a) => {
+                        for s in &a.steps {
+                            if let crate::combat::event::AttackStep::Damage { dealt: d, .. } = s {
+                                dealt += u64::from(*d);
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        (dealt, declared)
+    };
+    let (with, declared) = damage(harvie);
+    let (without, none) = damage(plain);
+    assert!(declared >= 30 * 4, "declared {declared} times in 30 battles of 5 rounds");
+    assert_eq!(none, 0);
+    assert!(with * 10 > without * 12, "{with} with Rapid Shot against {without} without");
+}
