@@ -264,6 +264,8 @@ catalogue! {
     EvImageDestroyed => ", destroyed ({} left)", ", détruite ({} restantes)";
     EvSneakAttack => " sneak attack +{}d6", " attaque sournoise +{}d6";
     EvUpClose => " up close and deadly +{}d6", " à bout portant +{}d6";
+    EvVitalStrike => " vital strike x{} dice", " frappe décisive dés x{}";
+    EvManyshot => " manyshot second arrow {}", " tir multiple, deuxième flèche {}";
     EvDamage => " {} dmg", " {} dégâts";
     EvRolled => " (rolled {})", " (jet {})";
     EvHp => " (hp {}->{})", " (pv {}->{})";
@@ -288,6 +290,12 @@ catalogue! {
     EvModTargetProne => "target prone", "cible à terre";
     EvModDodge => "dodge", "esquive";
     EvModTargetAided => "target aided", "cible aidée";
+    EvModDeadlyAim => "deadly aim", "tir mortel";
+    EvModCombatExpertise => "combat expertise", "expertise du combat";
+    EvModRapidShot => "rapid shot", "tir rapide";
+    EvModTwoWeapon => "two weapons", "combat à deux armes";
+    EvModTargetCleaving => "target cleaving", "cible en enchaînement";
+    EvModTargetNoShield => "target without shield", "cible sans bouclier";
     EvTargetRunning => "target running, no Dex", "cible en course, sans Dex";
     EvTargetDeniedDex => "target denied Dex", "cible privée de Dex";
     EvAttackerConditions => "attacker {}", "attaquant {}";
@@ -310,6 +318,11 @@ catalogue! {
     EvDropsProne => "drops prone", "se jette à terre";
     EvTotalDefense => "total defense (+{} dodge AC)", "défense totale (+{} CA d'esquive)";
     EvFightsDefensively => "fights defensively ({} attack, +{} dodge AC)", "combat sur la défensive ({} à l'attaque, +{} CA d'esquive)";
+    EvRapidShot => "rapid shot ({} on every attack, one more shot)", "tir rapide ({} à chaque attaque, un tir de plus)";
+    EvDeadlyAim => "deadly aim ({} ranged attack, +{} damage)", "tir mortel ({} à l'attaque à distance, +{} aux dégâts)";
+    EvCombatExpertise => "combat expertise ({} melee attack and CMB, +{} dodge AC)", "expertise du combat ({} à l'attaque au corps à corps et au BMO, +{} CA d'esquive)";
+    EvTwoWeapon => "fights with two weapons ({} main hand, {} off hand)", "combat à deux armes ({} main directrice, {} main secondaire)";
+    EvCleave => "cleave ({} AC)", "enchaînement ({} CA)";
     EvCasts => "casts {}", "lance {}";
     EvCastsOn => " on {}", " sur {}";
     EvCastsAt => " at {}", " en {}";

@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+pub mod hands;
 pub(crate) mod path;
 pub mod special;
 pub mod validate;
@@ -178,6 +179,14 @@ pub struct AttackSpec {
     /// Weapon with the reach quality: doubles natural reach, cannot hit adjacent foes.
     #[serde(default, skip_serializing_if = "is_false")]
     pub reach_weapon: bool,
+    /// A light weapon (lighter two-weapon penalties in the off hand).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub light: bool,
+    /// An off-hand weapon: made only as the off-hand attacks of a two-weapon
+    /// full attack (`model::hands`); its printed bonus is without the
+    /// two-weapon penalties, its printed damage with half the Strength bonus.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub off_hand: bool,
     /// Number of identical attacks made with one action (`2x talons`).
     #[serde(default = "default_count")]
     pub count: u32,
@@ -455,6 +464,9 @@ pub struct Combatant {
     /// Items carried but not wielded.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub carried_items: Vec<CarriedItem>,
+    /// The shield carried, whose bonus the printed AC holds (`model::hands`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shield: Option<hands::Shield>,
     /// Free-form notes (what was left out of the stat block and why).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub notes: Option<String>,

@@ -382,6 +382,8 @@ pub struct Derived {
     pub resources: BTreeMap<String, u32>,
     /// The base weapons, in build order (their names are the attack ids).
     pub weapons: Vec<Weapon>,
+    /// The AC bonus of the build's shield (its `shield` bonus on `ac`), if it has one.
+    pub shield_ac: Option<i32>,
 }
 
 /// Derived spellcasting.
@@ -745,6 +747,12 @@ impl Build {
             casting,
             resources,
             weapons: self.weapons.clone(),
+            shield_ac: self
+                .bonuses
+                .iter()
+                .filter(|b| b.target == ModTarget::Ac && b.bonus_type == BonusType::Shield)
+                .map(|b| b.value)
+                .max(),
         })
     }
 

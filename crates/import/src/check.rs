@@ -79,6 +79,8 @@ pub fn check(c: &Combatant, d: &Derived, spells: &SpellBook) -> Conformance {
     out.compare("$.cmd", Some(s.cmd), c.cmd);
     out.compare("$.speed_land_ft", d.speed_land_ft, c.speed_land_ft);
     out.compare("$.speed_fly_ft", d.speed_fly_ft, c.speed_fly_ft);
+    // The shield the printed AC holds is the one the hands rules let go of.
+    out.compare("$.shield.ac_bonus", d.shield_ac, c.shield.as_ref().map(|s| s.ac_bonus));
 
     let mut seen = vec![false; c.attacks.len()];
     for (w, derived) in d.weapons.iter().zip(&s.attacks) {

@@ -873,6 +873,7 @@ pub fn convert(text: &str, file: &str, classes: &ClassTable, spells: &SpellBook)
         special_abilities: vec![],
         skills: BTreeMap::new(),
         carried_items: parts.carried.clone(),
+        shield: None,
         notes: None,
     };
     let features = resolve(&combatant, catalog)
@@ -1341,6 +1342,8 @@ fn read_weapon(
             firearm: grip == Grip::Firearm,
             two_handed: grip == Grip::TwoHanded,
             reach_weapon: reach,
+            light: false,
+            off_hand: false,
             count: 1,
             splash: vec![],
             qualities: if enhancement > 0 { vec!["magic".into()] } else { vec![] },

@@ -10,6 +10,7 @@
 
 use std::fmt::Write;
 
+use pf1e_engine::combat::Style;
 use pf1e_engine::combat::event::{
     AcKind, Attack, AttackNote, AttackStep, BattleResult, ConcentrationCause, EVENT_SCHEMA_VERSION, Event,
     LifeChange, ModSource, MoveKind, NoMove, Record, SpellLoss, TouchKind, Transcript,
@@ -209,6 +210,16 @@ fn row(t: &Transcript, r: &Record, lang: Lang, codes: Codes) -> Row {
         Event::DropsProne { who } => act(*who, lang.t(T::EvDropsProne).to_string()),
         Event::TotalDefense { who, ac } => act(*who, f(T::EvTotalDefense, &[ac])),
         Event::FightsDefensively { who, attack, ac } => act(*who, f(T::EvFightsDefensively, &[attack, ac])),
+        Event::Declares { who, style, attack, off_hand, damage, ac } => act(
+            *who,
+            match style {
+                Style::RapidShot => f(T::EvRapidShot, &[attack]),
+                Style::DeadlyAim => f(T::EvDeadlyAim, &[attack, damage]),
+                Style::CombatExpertise => f(T::EvCombatExpertise, &[attack, ac]),
+                Style::TwoWeapon => f(T::EvTwoWeapon, &[attack, off_hand]),
+                Style::Cleave => f(T::EvCleave, &[ac]),
+            },
+        ),
         Event::Casts { who, spell, metamagic, target, point, slot, dc } => {
             let mut s = f(T::EvCasts, &[spell]);
             if !metamagic.is_empty() {
@@ -333,6 +344,12 @@ fn source(s: ModSource) -> T {
         ModSource::TargetProne => T::EvModTargetProne,
         ModSource::Dodge => T::EvModDodge,
         ModSource::TargetAided => T::EvModTargetAided,
+        ModSource::DeadlyAim => T::EvModDeadlyAim,
+        ModSource::CombatExpertise => T::EvModCombatExpertise,
+        ModSource::RapidShot => T::EvModRapidShot,
+        ModSource::TwoWeapon => T::EvModTwoWeapon,
+        ModSource::TargetCleaving => T::EvModTargetCleaving,
+        ModSource::TargetNoShield => T::EvModTargetNoShield,
     }
 }
 
@@ -398,6 +415,8 @@ fn push_step(s: &mut String, step: &AttackStep, lang: Lang) {
         }
         AttackStep::SneakAttack { dice } => lang.f(T::EvSneakAttack, &[&dice]),
         AttackStep::UpClose { dice } => lang.f(T::EvUpClose, &[&dice]),
+        AttackStep::VitalStrike { rolls } => lang.f(T::EvVitalStrike, &[&rolls]),
+        AttackStep::Manyshot { dealt } => lang.f(T::EvManyshot, &[&dealt]),
         AttackStep::Damage { dealt, rolled, hp_before, hp_after, temp } => {
             let mut text = lang.f(T::EvDamage, &[&dealt]);
             if rolled != dealt {

@@ -95,11 +95,15 @@ pub enum ActionKind {
     BreathWeapon,
     /// Coup de grâce on a helpless foe within reach (full-round action).
     CoupDeGrace,
+    /// Declare a martial option for the turn (free action): `Action::option`
+    /// is a `combat::Style` (Rapid Shot, Deadly Aim, Combat Expertise,
+    /// two-weapon fighting, Cleave).
+    Declare,
 }
 
 impl ActionKind {
     /// Every kind, in declaration order.
-    pub const ALL: [ActionKind; 33] = [
+    pub const ALL: [ActionKind; 34] = [
         ActionKind::Attack,
         ActionKind::FullAttack,
         ActionKind::Move,
@@ -133,6 +137,7 @@ impl ActionKind {
         ActionKind::ArcanePool,
         ActionKind::BreathWeapon,
         ActionKind::CoupDeGrace,
+        ActionKind::Declare,
     ];
 
     /// The stable name of the kind (`attack`, `5foot_step`…).
@@ -171,6 +176,7 @@ impl ActionKind {
             ActionKind::ArcanePool => "arcane_pool",
             ActionKind::BreathWeapon => "breath_weapon",
             ActionKind::CoupDeGrace => "coup_de_grace",
+            ActionKind::Declare => "declare",
         }
     }
 
@@ -212,7 +218,8 @@ impl ActionKind {
             | ActionKind::Wait
             | ActionKind::Free
             | ActionKind::Immediate
-            | ActionKind::PowerAttack => Slot::Free,
+            | ActionKind::PowerAttack
+            | ActionKind::Declare => Slot::Free,
         }
     }
 }

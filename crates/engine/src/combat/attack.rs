@@ -10,6 +10,7 @@ use super::action::{Action, Reason};
 use super::damage::{Extra, roll_damage};
 use super::engine::Engine;
 use super::event::{AcKind, Attack as AttackEvent, AttackNote, AttackStep, Event, ModSource};
+use super::martial::{Style, two_weapon_penalties};
 
 use super::state::BattleState;
 
@@ -43,6 +44,16 @@ pub(crate) struct Swing {
     pub charge: bool,
     /// An attack of opportunity (logged as such).
     pub aoo: bool,
+    /// Part of a full attack with Rapid Shot (−2).
+    pub rapid: bool,
+    /// Two-weapon penalty of this hand (0 when not fighting with two weapons).
+    pub two_weapon: i32,
+    /// An off-hand attack (Double Slice's damage).
+    pub off_hand: bool,
+    /// Manyshot: the hit fires two arrows.
+    pub manyshot: bool,
+    /// Vital Strike: extra rolls of the weapon's dice.
+    pub vital: u8,
 }
 
 /// Situational modifiers of one attack roll.
@@ -50,6 +61,10 @@ pub(crate) struct Swing {
 pub(crate) struct Situation {
     /// Power Attack step X (−X on the roll), 0 when not used.
     pub power_attack: i32,
+    /// Deadly Aim step X (−X on the roll, +2X damage), 0 when not used.
+    pub deadly_aim: i32,
+    /// Combat Expertise step X (−X on the roll), 0 when not used.
+    pub expertise: i32,
     /// The target is denied its Dexterity bonus against this attack.
     pub denied: bool,
     /// An invisible attacker (+2).
@@ -144,10 +159,12 @@ impl BattleState<'_> {
             crate::grid::footprint_distance_ft(from, si, to, st)
         };
         let unusable = self.unusable(i);
+        // An off-hand weapon is never the weapon of a single attack (model::hands).
         let found = if unusable == 0 {
-            attacks.iter().position(|a| a.reaches(dist))
+            attacks.iter().position(|a| !a.off_hand && a.reaches(dist))
         } else {
-            (0..attacks.len()).find(|&w| attacks[w].reaches(dist) && self.is_usable(i, w))
+            (0..attacks.len())
+                .find(|&w| !attacks[w].off_hand && attacks[w].reaches(dist) && self.is_usable(i, w))
         };
         let Some(w) = found else { return Err(Reason::OutOfRange) };
         let loe = if one {
@@ -290,6 +307,7 @@ impl BattleState<'_> {
             s.power_attack = super::power_attack::step(spec_a.bab);
             roll.untyped(-s.power_attack);
         }
+        self.martial_attack(a, w, swing, &mut s, &mut roll);
         let spec = &self.prep.fighters[t];
         let ctx = Context {
             melee: atk.melee,
@@ -390,6 +408,7 @@ impl BattleState<'_> {
             guard.add(BonusType::Dodge, DEFENSIVE_AC);
         }
         guard.untyped(target.aid_ac);
+        self.martial_ac(t, touch, &mut guard);
         let dctx = Context {
             melee,
             ranged: !melee,
@@ -416,6 +435,7 @@ impl BattleState<'_> {
     pub(crate) fn damage_bonus(&self, a: usize, w: usize, t: usize, s: &Situation, swing: Swing) -> i32 {
         let atk = &self.prep.fighters[a].attacks[w];
         let mut bonus = if s.power_attack > 0 { super::power_attack::damage(s.power_attack, atk) } else { 0 };
+        bonus += self.martial_damage(a, w, s, swing);
         let f = &self.fighters[a];
         let targets = if atk.melee { Targets::MELEE_DAMAGE } else { Targets::RANGED_DAMAGE };
         if f.mod_targets.meets(targets) {
@@ -523,7 +543,11 @@ impl<R: Dice> Engine<'_, '_, R> {
             Some(_) => return Err(Reason::WeaponUnavailable),
             None => self.st.weapon_for(i, t, from)?,
         };
-        self.attack_routine(i, w, t, full, false);
+        if full {
+            self.attack_routine(i, w, t, true, false);
+        } else {
+            self.attack_action_single(i, w, t);
+        }
         Ok(())
     }
 
@@ -532,7 +556,7 @@ impl<R: Dice> Engine<'_, '_, R> {
     pub(crate) fn attack_routine(&mut self, i: usize, w: usize, t: usize, full: bool, charge: bool) {
         let routine = if full { self.st.routine(i, w) } else { 0 };
         let haste = full && Behaviours(self.st.fighters[i].fx).has(Behaviours::EXTRA_ATTACK);
-        self.weapon_attacks(i, w, t, full, haste, charge);
+        self.weapon_attacks(i, w, t, full, haste, Swing { charge, ..Swing::default() });
         // The other attacks of the routine, in file order.
         let mut rest = routine & !(1u64 << w.min(63));
         while rest != 0 {
@@ -542,21 +566,51 @@ impl<R: Dice> Engine<'_, '_, R> {
                 break;
             }
             if self.st.weapon_reaches(i, r, t, self.st.fighters[i].pos) {
-                self.weapon_attacks(i, r, t, true, false, charge);
+                self.weapon_attacks(i, r, t, true, false, Swing { charge, ..Swing::default() });
             }
         }
     }
 
-    /// The attacks of one attack entry `w` on `t`: on a full attack `count`
-    /// of them and the iterative ones of a manufactured weapon (one more at
-    /// full bonus when `extra`); a standard attack makes one ("2 claws" are
-    /// two attacks, which only a full attack allows: CRB "Attack", "Full Attack").
-    fn weapon_attacks(&mut self, i: usize, w: usize, t: usize, full: bool, extra: bool, charge: bool) {
+    /// The attacks of one attack entry `w` on `t`, each made as `base`
+    /// says: on a full attack `count` of them and the iterative ones of a
+    /// manufactured weapon (one more at full bonus when `extra`, and one
+    /// more with Rapid Shot), Manyshot's two arrows on the first, the
+    /// off-hand attacks after those of the main hand when fighting with two
+    /// weapons (`combat::martial`); a standard attack makes one ("2 claws"
+    /// are two attacks, which only a full attack allows: CRB "Attack", "Full Attack").
+    pub(crate) fn weapon_attacks(
+        &mut self,
+        i: usize,
+        w: usize,
+        t: usize,
+        full: bool,
+        extra: bool,
+        base: Swing,
+    ) {
         let spec = &self.st.prep.fighters[i];
         let atk = &spec.attacks[w];
         let (melee, count) = (atk.melee, if full { atk.count } else { 1 });
         let iters = if full && atk.iterates { iterations(spec.bab) } else { 1 };
-        let penalties = std::iter::once(0).filter(|_| extra).chain((0..iters).map(|j| 5 * j));
+        let martial = spec.features.rules.martial;
+        let rapid = full && !melee && martial.rapid_shot && self.st.declared(i, Style::RapidShot);
+        let mut manyshot = full && !melee && !atk.firearm && atk.weapon_damage && martial.manyshot;
+        let two_weapon = full
+            && melee
+            && atk.iterates
+            && !atk.two_handed
+            && !atk.off_hand
+            && self.st.declared(i, Style::TwoWeapon)
+            && self.st.off_hand_weapon(i, t).is_some();
+        let main_penalty = if two_weapon {
+            let light = self.st.off_hand_weapon(i, t).is_some_and(|o| spec.attacks[o].light);
+            two_weapon_penalties(martial.two_weapon > 0, light).0
+        } else {
+            0
+        };
+        let penalties = std::iter::once(0)
+            .filter(|_| extra)
+            .chain(std::iter::once(0).filter(|_| rapid))
+            .chain((0..iters).map(|j| 5 * j));
         'all: for penalty in penalties {
             for _ in 0..count {
                 if !self.st.is_active(t) || !self.st.is_active(i) {
@@ -568,8 +622,13 @@ impl<R: Dice> Engine<'_, '_, R> {
                         break 'all;
                     }
                 }
-                self.strike(i, w, t, Swing { penalty, charge, ..Swing::default() });
+                let swing = Swing { penalty, rapid, two_weapon: main_penalty, manyshot, ..base };
+                manyshot = false;
+                self.strike(i, w, t, swing);
             }
+        }
+        if two_weapon {
+            self.off_hand_attacks(i, t);
         }
     }
 
@@ -603,6 +662,10 @@ impl<R: Dice> Engine<'_, '_, R> {
         let hit = d20 != 1 && (d20 == 20 || total >= s.ac);
         let atk = &self.st.prep.fighters[a].attacks[w];
         let threat_min = if magic { self.threat_min(a, w) } else { atk.threat_min as i32 };
+        if atk.two_handed && self.st.prep.fighters[a].shield_ac > 0 {
+            // A two-handed weapon lets go of the shield (model::hands).
+            self.st.fighters[a].martial.shield_off = true;
+        }
         let threat = hit && d20 >= threat_min;
         let mut ev =
             if self.log.on() { Some(self.attack_event(a, w, t, swing, &s, d20, total)) } else { None };
@@ -662,7 +725,11 @@ impl<R: Dice> Engine<'_, '_, R> {
         let mut extra = Extra {
             flat: self.st.damage_bonus(a, w, t, &s, swing),
             precision_d6: self.st.sneak_attack_dice(a, w, t, &s, miss_chance),
+            vital: u32::from(swing.vital),
         };
+        if let Some(ev) = ev.as_mut().filter(|_| swing.vital > 0) {
+            ev.steps.push(AttackStep::VitalStrike { rolls: u32::from(swing.vital) + 1 });
+        }
         if let Some(ev) = ev.as_mut().filter(|_| extra.precision_d6 > 0) {
             ev.steps.push(AttackStep::SneakAttack { dice: extra.precision_d6 });
         }
@@ -679,6 +746,9 @@ impl<R: Dice> Engine<'_, '_, R> {
         if magic && dmg.physical > 0 {
             let absorbed = self.spell_dr(a, w, t, dmg.physical);
             dmg.dealt -= absorbed;
+        }
+        if swing.manyshot {
+            dmg = self.second_arrow(a, w, t, extra.flat, magic, dmg, &mut ev);
         }
         if self.st.prep.fighters[t].monster.is_some() {
             dmg = self.monster_damage(a, w, t, dmg);
@@ -814,6 +884,18 @@ impl<R: Dice> Engine<'_, '_, R> {
         if s.power_attack != 0 {
             add(ModSource::PowerAttack, -s.power_attack);
         }
+        if s.deadly_aim != 0 {
+            add(ModSource::DeadlyAim, -s.deadly_aim);
+        }
+        if s.expertise != 0 {
+            add(ModSource::CombatExpertise, -s.expertise);
+        }
+        if swing.rapid {
+            add(ModSource::RapidShot, -super::martial::RAPID_SHOT_PENALTY);
+        }
+        if swing.two_weapon != 0 {
+            add(ModSource::TwoWeapon, -swing.two_weapon);
+        }
         if s.invisible {
             add(ModSource::Invisible, INVISIBLE_BONUS);
         }
@@ -835,12 +917,19 @@ impl<R: Dice> Engine<'_, '_, R> {
             add(ModSource::TargetProne, if atk.melee { -PRONE } else { PRONE });
         }
         let dodge = if them.total_defense { TOTAL_DEFENSE_AC } else { 0 }
-            + if them.defensive { DEFENSIVE_AC } else { 0 };
+            + if them.defensive { DEFENSIVE_AC } else { 0 }
+            + self.st.expertise_ac(t);
         if dodge != 0 && !s.denied {
             add(ModSource::Dodge, dodge);
         }
         if them.aid_ac != 0 {
             add(ModSource::TargetAided, them.aid_ac);
+        }
+        if them.martial.has(Style::Cleave) {
+            add(ModSource::TargetCleaving, -super::martial::CLEAVE_AC_PENALTY);
+        }
+        if them.martial.shield_off && !s.touch {
+            add(ModSource::TargetNoShield, -self.st.prep.fighters[t].shield_ac);
         }
         if them.running && !self.st.prep.fighters[t].run_feat {
             notes.push(AttackNote::TargetRunningNoDex);

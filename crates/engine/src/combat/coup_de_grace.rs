@@ -48,6 +48,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         let extra = Extra {
             flat: self.st.damage_bonus(i, w, t, &s, Swing::default()),
             precision_d6: self.st.sneak_attack_dice(i, w, t, &s, 0),
+            vital: 0,
         };
         let atk = &self.st.prep.fighters[i].attacks[w];
         let dmg = roll_damage(atk, &atk.vs[t], true, extra, self.rng);

@@ -31,6 +31,9 @@ pub(crate) struct Extra {
     pub flat: i32,
     /// Precision d6 (sneak attack): never multiplied, added before damage reduction.
     pub precision_d6: u32,
+    /// Extra rolls of the weapon component's dice (Vital Strike): never
+    /// multiplied, added to the weapon's part before damage reduction.
+    pub vital: u32,
 }
 
 /// Rolls the damage of `atk` against a defender with `def`.
@@ -78,6 +81,22 @@ pub(crate) fn roll_damage<R: Dice>(
             bleed += kept;
             continue;
         }
+        rolled += v;
+        if c.physical {
+            physical += kept;
+        } else {
+            other += kept;
+        }
+    }
+    if extra.vital > 0
+        && let Some(k) = atk.bonus_component
+    {
+        // CRB "Vital Strike": "These extra weapon damage dice are not
+        // multiplied on a critical hit, but are added to the total."
+        let c = &atk.components[k];
+        let cd = def.comps[k];
+        let v = (0..extra.vital).map(|_| c.dice.roll_split(rng).0).sum::<i32>().max(0);
+        let kept = if cd.immune { 0 } else { (v - cd.resist as i32).max(0) };
         rolled += v;
         if c.physical {
             physical += kept;
@@ -157,6 +176,8 @@ mod tests {
             natural: false,
             secondary: false,
             two_handed: false,
+            off_hand: false,
+            light: false,
             weapon_damage: true,
             mean_damage: 0.0,
             components,
@@ -282,7 +303,7 @@ mod tests {
             }],
         };
         let mut rng = ScriptedRng::new([5, 4, 6]);
-        let extra = Extra { flat: 2, precision_d6: 2 };
+        let extra = Extra { flat: 2, precision_d6: 2, vital: 0 };
         // (5 + 1 + 2) * 2 = 16, then 4 + 6 precision = 26, DR 3 on the whole physical part.
         assert_eq!(
             roll_damage(&atk, &def, true, extra, &mut rng),

@@ -242,6 +242,21 @@ pub enum Event {
         /// The dodge bonus to AC.
         ac: i32,
     },
+    /// A martial option declared for the turn (`combat::martial`).
+    Declares {
+        /// The creature.
+        who: usize,
+        /// The option.
+        style: super::martial::Style,
+        /// The change to its attack rolls (the main hand's when fighting with two weapons).
+        attack: i32,
+        /// The change to its off-hand attack rolls (two weapons; else 0).
+        off_hand: i32,
+        /// The bonus to its damage (Deadly Aim; else 0).
+        damage: i32,
+        /// The change to its AC (Combat Expertise, Cleave; else 0).
+        ac: i32,
+    },
     /// Fighting defensively.
     FightsDefensively {
         /// The creature.
@@ -684,6 +699,18 @@ pub enum ModSource {
     Dodge,
     /// Aid another on the target's AC.
     TargetAided,
+    /// Deadly Aim.
+    DeadlyAim,
+    /// Combat Expertise.
+    CombatExpertise,
+    /// Rapid Shot.
+    RapidShot,
+    /// Fighting with two weapons (this hand's penalty).
+    TwoWeapon,
+    /// The target used Cleave (AC).
+    TargetCleaving,
+    /// The target let go of its shield for a two-handed weapon (AC).
+    TargetNoShield,
 }
 
 /// What followed an attack roll.
@@ -744,6 +771,16 @@ pub enum AttackStep {
     UpClose {
         /// Number of d6.
         dice: u32,
+    },
+    /// Vital Strike: the weapon's dice rolled this many times (the extra ones not multiplied).
+    VitalStrike {
+        /// Times the weapon's dice are rolled (2, 3 or 4).
+        rolls: u32,
+    },
+    /// Manyshot's second arrow and the damage it dealt (already in the hit's damage).
+    Manyshot {
+        /// Damage the second arrow dealt after reductions.
+        dealt: u32,
     },
     /// Damage dealt.
     Damage {

@@ -137,6 +137,23 @@ fn line(ids: &[String], sides: &[String], r: &Record) -> String {
         Event::StandsUp { who } => act(*who, "stands up".to_string()),
         Event::DropsProne { who } => act(*who, "drops prone".to_string()),
         Event::TotalDefense { who, ac } => act(*who, format!("total defense (+{ac} dodge AC)")),
+        Event::Declares { who, style, attack, off_hand, damage, ac } => {
+            use super::martial::Style;
+            act(
+                *who,
+                match style {
+                    Style::RapidShot => format!("rapid shot ({attack} on every attack, one more shot)"),
+                    Style::DeadlyAim => format!("deadly aim ({attack} ranged attack, +{damage} damage)"),
+                    Style::CombatExpertise => {
+                        format!("combat expertise ({attack} melee attack and CMB, +{ac} dodge AC)")
+                    }
+                    Style::TwoWeapon => {
+                        format!("fights with two weapons ({attack} main hand, {off_hand} off hand)")
+                    }
+                    Style::Cleave => format!("cleave ({ac} AC)"),
+                },
+            )
+        }
         Event::FightsDefensively { who, attack, ac } => {
             act(*who, format!("fights defensively ({attack} attack, +{ac} dodge AC)"))
         }
@@ -231,6 +248,12 @@ fn source(s: ModSource) -> &'static str {
         ModSource::TargetProne => "target prone",
         ModSource::Dodge => "dodge",
         ModSource::TargetAided => "target aided",
+        ModSource::DeadlyAim => "deadly aim",
+        ModSource::CombatExpertise => "combat expertise",
+        ModSource::RapidShot => "rapid shot",
+        ModSource::TwoWeapon => "two weapons",
+        ModSource::TargetCleaving => "target cleaving",
+        ModSource::TargetNoShield => "target without shield",
     }
 }
 
@@ -301,6 +324,12 @@ fn steps_text(text: &mut String, step: &AttackStep) {
             }
             AttackStep::UpClose { dice } => {
                 let _ = write!(text, " up close and deadly +{dice}d6");
+            }
+            AttackStep::VitalStrike { rolls } => {
+                let _ = write!(text, " vital strike x{rolls} dice");
+            }
+            AttackStep::Manyshot { dealt } => {
+                let _ = write!(text, " manyshot second arrow {dealt}");
             }
             AttackStep::Damage { dealt, rolled, hp_before, hp_after, temp } => {
                 let _ = write!(text, " {dealt} dmg");

@@ -70,6 +70,9 @@ impl BattleState<'_> {
             if me.power_attack {
                 roll.untyped(-super::power_attack::step(spec.bab));
             }
+            if me.martial.has(super::martial::Style::CombatExpertise) {
+                roll.untyped(-super::martial::step(spec.bab));
+            }
         }
         if me.defensive {
             roll.untyped(-4);

@@ -32,6 +32,7 @@ mod initiative;
 mod life;
 mod log;
 mod maneuver;
+mod martial;
 mod monster;
 mod movement;
 mod nonlethal;
@@ -56,6 +57,7 @@ pub use abilities::Pools;
 pub use action::{Ability, Action, ActionKind, ActionResult, AidMode, ReadyTrigger, Reason, Slot};
 pub use carry::{Carried, FIRST_AID_DC, Party, RestSpending, Tending, heal_bonus};
 pub use economy::{Planned, TurnLimits, apply_budget};
+pub use martial::Style;
 pub use policy::{
     DefaultPolicy, MatchupPolicy, NoReactions, Policy, ReactionEvent, Reactions, Roster, SidePolicies,
     StrategyPolicy,

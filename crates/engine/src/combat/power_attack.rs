@@ -24,7 +24,8 @@ pub(crate) const fn damage(x: i32, atk: &AttackProfile) -> i32 {
         0
     } else if atk.two_handed {
         3 * x
-    } else if atk.secondary {
+    } else if atk.secondary || atk.off_hand {
+        // CRB "Power Attack": halved with an off-hand weapon or a secondary natural attack.
         x
     } else {
         2 * x

@@ -116,6 +116,8 @@ pub(crate) struct FighterSpec {
     pub dex_mod: i32,
     /// Precise Shot: no penalty for shooting into melee.
     pub precise_shot: bool,
+    /// The AC bonus of its shield (0: none), lost after a two-handed attack (`model::hands`).
+    pub shield_ac: i32,
     /// Run feat: keeps its Dexterity bonus while running, +4 on endurance checks.
     pub run_feat: bool,
     /// Whether it acts in a surprise round.
@@ -221,6 +223,10 @@ pub(crate) struct AttackProfile {
     pub secondary: bool,
     /// Wielded in two hands (Power Attack bonus ×1.5, 1.5 × Strength).
     pub two_handed: bool,
+    /// An off-hand weapon (`model::hands`): only the off-hand attacks of a two-weapon full attack.
+    pub off_hand: bool,
+    /// A light weapon (two-weapon penalties).
+    pub light: bool,
     /// A melee weapon or natural attack (not a touch attack): Power Attack adds damage.
     pub weapon_damage: bool,
     /// Average damage of a hit (for the Power Attack and maneuver decisions).
@@ -707,6 +713,7 @@ fn fighter_spec(
         space: space_squares(c.size),
         dex_mod,
         precise_shot: rules.precise_shot,
+        shield_ac: c.shield.as_ref().map_or(0, |s| s.ac_bonus),
         run_feat: rules.run,
         aware: d.aware,
         str_score: c.abilities.str_score,
@@ -833,6 +840,8 @@ fn prepare_attack(
         natural: a.natural,
         secondary: a.secondary,
         two_handed: a.two_handed,
+        off_hand: a.off_hand,
+        light: a.light,
         weapon_damage: a.kind != AttackKind::Touch,
         mean_damage,
         components,

@@ -60,6 +60,8 @@ pub(crate) struct Fighter {
     pub no_aoo: bool,
     /// Power Attack declared for this turn (until its next turn starts).
     pub power_attack: bool,
+    /// Martial declarations and the shield let go, until its next turn starts.
+    pub(crate) martial: super::martial::MartialState,
     /// Temporary hit points (lost before real ones) and the effect that gave them.
     pub temp_hp: i32,
     pub temp_hp_from: Option<std::sync::Arc<str>>,
@@ -250,6 +252,7 @@ impl<'p> BattleState<'p> {
             miss_chance: 0,
             no_aoo: false,
             power_attack: false,
+            martial: Default::default(),
             temp_hp: 0,
             temp_hp_from: None,
             nonlethal: 0,

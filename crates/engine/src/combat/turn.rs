@@ -169,6 +169,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         // Effects that last "until the start of its next turn".
         f.defensive = false;
         f.power_attack = false;
+        f.martial = Default::default();
         f.total_defense = false;
         f.aid_attack = 0;
         f.aid_ac = 0;
@@ -318,6 +319,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             ActionKind::Ready => self.ready(i, action),
             ActionKind::Wait => Ok(()),
             ActionKind::PowerAttack => self.activate_power_attack(i),
+            ActionKind::Declare => self.declare(i, action),
             ActionKind::Maneuver => self.maneuver_action(i, action),
             ActionKind::RetrieveWeapon => self.retrieve_weapon(i),
             ActionKind::RepairWeapon => self.repair_weapon(i),

@@ -138,6 +138,10 @@ pub enum Rule {
     /// Uncanny Dodge: not flat-footed before its first action (keeps its
     /// Dexterity bonus to AC, makes attacks of opportunity).
     UncannyDodge,
+    /// A martial feat that decides damage (Rapid Shot, Vital Strike, Cleave…):
+    /// `feats::martial`, played by `combat::martial`.
+    #[serde(untagged)]
+    Martial(super::martial::MartialFeat),
 }
 
 impl Rule {
@@ -187,10 +191,11 @@ impl Rule {
             Rule::GreaterSpellFocus => "greater_spell_focus",
             Rule::AugmentSummoning => "augment_summoning",
             Rule::UncannyDodge => "uncanny_dodge",
+            Rule::Martial(m) => m.name(),
         }
     }
 
-    /// Every rule, for messages.
+    /// Every rule but the martial feats (`MartialFeat::ALL`), for messages.
     pub const ALL: [Rule; 43] = [
         Rule::PowerAttack,
         Rule::CombatReflexes,

@@ -4,9 +4,11 @@
 
 pub mod catalog;
 pub mod derive;
+pub mod martial;
 pub mod resolve;
 
 pub use catalog::{CatalogError, FeatCatalog, FeatEntry, Parameter, Rule};
+pub use martial::{Martial, MartialFeat};
 pub use resolve::{
     ChannelRule, ClassRules, Deed, Evasion, FeatureError, Hex, ResolvedFeature, ResolvedFeatures, Rules,
     SneakDice, resolve,

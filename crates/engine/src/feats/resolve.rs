@@ -75,6 +75,8 @@ pub struct Rules {
     pub improved_precise_shot: bool,
     /// Class abilities and spellcasting feats.
     pub class: ClassRules,
+    /// The martial feats that decide damage.
+    pub martial: super::martial::Martial,
 }
 
 /// What a successful or failed Reflex save does to damage a save halves.
@@ -460,6 +462,7 @@ pub fn resolve(c: &Combatant, catalog: &FeatCatalog) -> Result<ResolvedFeatures,
                 rules.class.spell_focus.push((school, 1));
             }
             Some(Rule::AugmentSummoning) => rules.class.augment_summoning = true,
+            Some(Rule::Martial(m)) => rules.martial.set(m),
             None => {}
         }
         out.features.push(resolved);

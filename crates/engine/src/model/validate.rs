@@ -200,6 +200,7 @@ fn check(c: &Combatant) -> Result<(), Failure> {
         check_speed("$.speed_fly_ft", fly)?;
     }
     check_attacks(&c.attacks)?;
+    super::hands::check(c)?;
     super::special::check(c)?;
     check_defenses(c)?;
     check_spellcasting(c)?;

@@ -134,6 +134,7 @@ pub const EVIL_EYE_OPTIONS: [&str; 3] = ["attack", "ac", "saves"];
 fn option_names<'b>(battle: &'b BattleState<'_>, action: &Action) -> Option<Vec<&'b str>> {
     match (action.kind, action.ability) {
         (ActionKind::ChannelEnergy, _) => Some(CHANNEL_OPTIONS.to_vec()),
+        (ActionKind::Declare, _) => Some(crate::combat::Style::ALL.iter().map(|s| s.name()).collect()),
         (ActionKind::Hex, Some(Ability::Hex(Hex::EvilEye))) => Some(EVIL_EYE_OPTIONS.to_vec()),
         (ActionKind::CastSpell | ActionKind::SpellCombat, _) => {
             let spell = &battle.prep.spells.get(usize::from(action.spell?))?.spell;

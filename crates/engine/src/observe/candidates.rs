@@ -37,6 +37,7 @@ pub const SOURCES: &[CandidateSource] = &[
     CandidateSource { name: "maneuver", generate: maneuvers },
     CandidateSource { name: "recovery", generate: recovery },
     CandidateSource { name: "activate_power_attack", generate: power_attack },
+    CandidateSource { name: "declare", generate: declarations },
     CandidateSource { name: "defense", generate: defense },
     CandidateSource { name: "timing", generate: timing },
 ];
@@ -161,6 +162,18 @@ fn power_attack(b: &BattleState<'_>, i: usize, out: &mut Vec<Action>) {
         || enemies(b, i).any(|j| b.charge_end(i, j).is_ok());
     if b.prep.fighters[i].power_attack && !b.fighters[i].power_attack && can_attack(b, i) && melee_target {
         out.push(Action::new(ActionKind::PowerAttack));
+    }
+}
+
+/// The martial options `i` may declare and has not declared yet, while it can attack.
+fn declarations(b: &BattleState<'_>, i: usize, out: &mut Vec<Action>) {
+    if !can_attack(b, i) {
+        return;
+    }
+    for s in crate::combat::Style::ALL {
+        if b.may_declare(i, s) && !b.declared(i, s) {
+            out.push(Action::declare(s));
+        }
     }
 }
 

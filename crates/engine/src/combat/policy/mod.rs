@@ -15,6 +15,7 @@ use super::state::{BattleState, LifeState};
 mod coup;
 mod heal;
 mod magic;
+mod martial;
 mod monster;
 
 use magic::{Magic, has_magic, plan_magic};
@@ -131,6 +132,7 @@ fn plan_turn(battle: &BattleState<'_>, actor: usize, t: usize, tactics: Tactics,
         return;
     }
     strike(battle, actor, t, tactics.charges, out);
+    martial::declare(battle, actor, t, out);
 }
 
 /// Whether the attack ladder will strike `t` in melee this turn: a melee

@@ -12,6 +12,7 @@ mod glance;
 mod life;
 mod magic;
 mod maneuvers;
+mod martial;
 mod modifiers;
 mod monsters;
 mod options;

@@ -1,0 +1,148 @@
+//! The martial feats that decide damage, as the catalogue names them
+//! (`"rule": "rapid_shot"`…), and what a combatant's features switch on.
+//! The rules themselves are played by `combat::martial`
+//! (docs/rules/feats.md §6).
+
+use serde::{Deserialize, Serialize};
+
+/// A martial feat the engine plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MartialFeat {
+    /// Rapid Shot: one more ranged attack at the highest bonus on a full attack, −2 on all.
+    RapidShot,
+    /// Manyshot: the first attack of a full attack with a bow fires two arrows.
+    Manyshot,
+    /// Deadly Aim: −1 on ranged attacks, +2 damage, per 4 points of BAB.
+    DeadlyAim,
+    /// Combat Expertise: −1 on melee attacks and CMB, +1 dodge AC, per 4 points of BAB.
+    CombatExpertise,
+    /// Two-Weapon Fighting: two-weapon penalties lessened by 2 (main) and 6 (off hand).
+    TwoWeaponFighting,
+    /// Improved Two-Weapon Fighting: a second off-hand attack at −5.
+    ImprovedTwoWeaponFighting,
+    /// Greater Two-Weapon Fighting: a third off-hand attack at −10.
+    GreaterTwoWeaponFighting,
+    /// Double Slice: the full Strength bonus on off-hand damage.
+    DoubleSlice,
+    /// Vital Strike: the attack action rolls the weapon dice twice.
+    VitalStrike,
+    /// Improved Vital Strike: three times.
+    ImprovedVitalStrike,
+    /// Greater Vital Strike: four times.
+    GreaterVitalStrike,
+    /// Cleave: after a hit, one attack on a foe adjacent to the first; −2 AC.
+    Cleave,
+    /// Great Cleave: the chain goes on while the attacks hit.
+    GreatCleave,
+}
+
+impl MartialFeat {
+    /// Every martial feat, in declaration order.
+    pub const ALL: [MartialFeat; 13] = [
+        MartialFeat::RapidShot,
+        MartialFeat::Manyshot,
+        MartialFeat::DeadlyAim,
+        MartialFeat::CombatExpertise,
+        MartialFeat::TwoWeaponFighting,
+        MartialFeat::ImprovedTwoWeaponFighting,
+        MartialFeat::GreaterTwoWeaponFighting,
+        MartialFeat::DoubleSlice,
+        MartialFeat::VitalStrike,
+        MartialFeat::ImprovedVitalStrike,
+        MartialFeat::GreaterVitalStrike,
+        MartialFeat::Cleave,
+        MartialFeat::GreatCleave,
+    ];
+
+    /// The rule's name in the catalogue.
+    pub const fn name(self) -> &'static str {
+        match self {
+            MartialFeat::RapidShot => "rapid_shot",
+            MartialFeat::Manyshot => "manyshot",
+            MartialFeat::DeadlyAim => "deadly_aim",
+            MartialFeat::CombatExpertise => "combat_expertise",
+            MartialFeat::TwoWeaponFighting => "two_weapon_fighting",
+            MartialFeat::ImprovedTwoWeaponFighting => "improved_two_weapon_fighting",
+            MartialFeat::GreaterTwoWeaponFighting => "greater_two_weapon_fighting",
+            MartialFeat::DoubleSlice => "double_slice",
+            MartialFeat::VitalStrike => "vital_strike",
+            MartialFeat::ImprovedVitalStrike => "improved_vital_strike",
+            MartialFeat::GreaterVitalStrike => "greater_vital_strike",
+            MartialFeat::Cleave => "cleave",
+            MartialFeat::GreatCleave => "great_cleave",
+        }
+    }
+}
+
+/// The martial feats a combatant has.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Martial {
+    /// Rapid Shot.
+    pub rapid_shot: bool,
+    /// Manyshot.
+    pub manyshot: bool,
+    /// Deadly Aim.
+    pub deadly_aim: bool,
+    /// Combat Expertise.
+    pub combat_expertise: bool,
+    /// Off-hand attacks of a two-weapon full attack: 0 without the feat
+    /// (one attack, full penalties), 1 with Two-Weapon Fighting, 2 with
+    /// Improved, 3 with Greater.
+    pub two_weapon: u8,
+    /// Double Slice.
+    pub double_slice: bool,
+    /// Extra rolls of the weapon dice on the attack action: 1 (Vital
+    /// Strike), 2 (Improved), 3 (Greater); 0 without the feat.
+    pub vital_strike: u8,
+    /// Cleave: 1; Great Cleave: 2; 0 without either.
+    pub cleave: u8,
+}
+
+impl Martial {
+    /// Records feat `f`. The Improved and Greater feats count as the lesser
+    /// ones (their prerequisites), whatever the order of the file.
+    pub fn set(&mut self, f: MartialFeat) {
+        use MartialFeat as M;
+        match f {
+            M::RapidShot => self.rapid_shot = true,
+            M::Manyshot => self.manyshot = true,
+            M::DeadlyAim => self.deadly_aim = true,
+            M::CombatExpertise => self.combat_expertise = true,
+            M::TwoWeaponFighting => self.two_weapon = self.two_weapon.max(1),
+            M::ImprovedTwoWeaponFighting => self.two_weapon = self.two_weapon.max(2),
+            M::GreaterTwoWeaponFighting => self.two_weapon = self.two_weapon.max(3),
+            M::DoubleSlice => self.double_slice = true,
+            M::VitalStrike => self.vital_strike = self.vital_strike.max(1),
+            M::ImprovedVitalStrike => self.vital_strike = self.vital_strike.max(2),
+            M::GreaterVitalStrike => self.vital_strike = self.vital_strike.max(3),
+            M::Cleave => self.cleave = self.cleave.max(1),
+            M::GreatCleave => self.cleave = 2,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn improved_feats_include_the_lesser_ones_in_any_order() {
+        let mut m = Martial::default();
+        m.set(MartialFeat::ImprovedVitalStrike);
+        m.set(MartialFeat::VitalStrike);
+        m.set(MartialFeat::GreatCleave);
+        m.set(MartialFeat::Cleave);
+        m.set(MartialFeat::TwoWeaponFighting);
+        assert_eq!((m.vital_strike, m.cleave, m.two_weapon), (2, 2, 1));
+    }
+
+    #[test]
+    fn names_round_trip_through_serde() {
+        for f in MartialFeat::ALL {
+            let json = serde_json::to_string(&f).unwrap();
+            assert_eq!(json, format!("\"{}\"", f.name()));
+            assert_eq!(serde_json::from_str::<MartialFeat>(&json).unwrap(), f);
+        }
+    }
+}
