@@ -93,11 +93,14 @@ pub enum ActionKind {
     ArcanePool,
     /// A monster's breath weapon aimed at the target (standard action).
     BreathWeapon,
+    /// Reload a crossbow or firearm (`Action::weapon`, else the first
+    /// unloaded one); its slot follows the weapon's reload time (`combat::reload`).
+    Reload,
 }
 
 impl ActionKind {
     /// Every kind, in declaration order.
-    pub const ALL: [ActionKind; 32] = [
+    pub const ALL: [ActionKind; 33] = [
         ActionKind::Attack,
         ActionKind::FullAttack,
         ActionKind::Move,
@@ -130,6 +133,7 @@ impl ActionKind {
         ActionKind::SpellCombat,
         ActionKind::ArcanePool,
         ActionKind::BreathWeapon,
+        ActionKind::Reload,
     ];
 
     /// The stable name of the kind (`attack`, `5foot_step`…).
@@ -167,6 +171,7 @@ impl ActionKind {
             ActionKind::SpellCombat => "spell_combat",
             ActionKind::ArcanePool => "arcane_pool",
             ActionKind::BreathWeapon => "breath_weapon",
+            ActionKind::Reload => "reload",
         }
     }
 
@@ -193,7 +198,8 @@ impl ActionKind {
             ActionKind::Move
             | ActionKind::StandUp
             | ActionKind::RetrieveWeapon
-            | ActionKind::RepairWeapon => Slot::Move,
+            | ActionKind::RepairWeapon
+            | ActionKind::Reload => Slot::Move,
             ActionKind::FullAttack
             | ActionKind::Charge
             | ActionKind::Withdraw
@@ -291,6 +297,8 @@ pub struct Action {
     pub ability: Option<Ability>,
     /// The budget slot, when it depends on the spell or ability (set by the engine before the budget).
     pub slot: Option<Slot>,
+    /// A move: the altitude in feet to climb or dive to first (fliers only; `combat::flight`).
+    pub altitude: Option<u32>,
 }
 
 /// The class ability an action uses.
@@ -321,6 +329,7 @@ impl Action {
             option: 0,
             ability: None,
             slot: None,
+            altitude: None,
         }
     }
 
@@ -406,6 +415,12 @@ impl Action {
     /// The same action with a ready trigger.
     pub const fn with_trigger(mut self, trigger: ReadyTrigger) -> Self {
         self.trigger = Some(trigger);
+        self
+    }
+
+    /// The same move with an altitude to climb or dive to first.
+    pub const fn with_altitude(mut self, feet: u32) -> Self {
+        self.altitude = Some(feet);
         self
     }
 

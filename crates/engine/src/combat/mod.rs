@@ -24,6 +24,7 @@ mod engine;
 pub mod event;
 #[cfg(test)]
 pub(crate) mod event_text;
+mod flight;
 mod fullmove;
 mod initiative;
 mod life;
@@ -38,6 +39,7 @@ mod policy;
 mod power_attack;
 mod prepared;
 mod reactions;
+mod reload;
 mod riders;
 mod sneak;
 mod spells;

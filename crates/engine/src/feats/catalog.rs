@@ -135,6 +135,9 @@ pub enum Rule {
     GreaterSpellFocus,
     /// Augment Summoning: summoned creatures gain +4 Strength and Constitution.
     AugmentSummoning,
+    /// Rapid Reload (weapon): the named crossbow or firearm reloads one step
+    /// faster (`combat::reload`).
+    RapidReload,
 }
 
 impl Rule {
@@ -183,11 +186,12 @@ impl Rule {
             Rule::SpellFocus => "spell_focus",
             Rule::GreaterSpellFocus => "greater_spell_focus",
             Rule::AugmentSummoning => "augment_summoning",
+            Rule::RapidReload => "rapid_reload",
         }
     }
 
     /// Every rule, for messages.
-    pub const ALL: [Rule; 42] = [
+    pub const ALL: [Rule; 43] = [
         Rule::PowerAttack,
         Rule::CombatReflexes,
         Rule::PreciseShot,
@@ -230,6 +234,7 @@ impl Rule {
         Rule::SpellFocus,
         Rule::GreaterSpellFocus,
         Rule::AugmentSummoning,
+        Rule::RapidReload,
     ];
 }
 

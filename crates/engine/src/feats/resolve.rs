@@ -457,6 +457,8 @@ pub fn resolve(c: &Combatant, catalog: &FeatCatalog) -> Result<ResolvedFeatures,
                 rules.class.spell_focus.push((school, 1));
             }
             Some(Rule::AugmentSummoning) => rules.class.augment_summoning = true,
+            // Read with the weapon it names when the attacks are prepared (`combat::reload`).
+            Some(Rule::RapidReload) => {}
             None => {}
         }
         out.features.push(resolved);
