@@ -5,7 +5,9 @@
 //!   flight) and has a ranged option this turn (a breath weapon ready, a
 //!   usable ranged attack) fights from above: it climbs to the lowest
 //!   altitude no enemy's melee reach covers ([`BattleState::out_of_reach_altitude`])
-//!   and breathes or shoots from there; with its breath ready but nobody in
+//!   and breathes or shoots from there (a breath by the rule of
+//!   `policy::monster`, judged where it is before climbing: from the
+//!   ground next to a foe only when it catches two); with its breath ready but nobody in
 //!   its line yet it flies toward its target at that altitude (and attacks
 //!   if a weapon reaches from there). A breath is only used from above when
 //!   that altitude lies within the breath's length.
@@ -46,7 +48,7 @@ pub(super) fn plan_from_above(
     let climb = |a: Action| if here < safe { a.with_altitude(safe) } else { a };
     if battle.breath_ready(actor).is_some_and(|b| safe <= b.range_ft) {
         let mut breath = Vec::new();
-        if monster::plan_breath_from(battle, actor, true, &mut breath) {
+        if monster::plan_breath(battle, actor, &mut breath) {
             if here < safe {
                 out.push(climb(Action::new(ActionKind::Move).with_destination(battle.pos(actor))));
             }

@@ -17,17 +17,6 @@ pub(crate) const BREATH_MIN_ENEMIES: usize = 2;
 
 /// The breath weapon's action, if the creature should breathe now.
 pub(super) fn plan_breath(battle: &BattleState<'_>, actor: usize, out: &mut Vec<Action>) -> bool {
-    plan_breath_from(battle, actor, false, out)
-}
-
-/// `plan_breath`, for a flier about to climb out of every enemy's reach
-/// when `above` (then no enemy counts as within its reach).
-pub(super) fn plan_breath_from(
-    battle: &BattleState<'_>,
-    actor: usize,
-    above: bool,
-    out: &mut Vec<Action>,
-) -> bool {
     let Some(b) = battle.breath_ready(actor) else { return false };
     let mut squares = Vec::new();
     let mut caught = Vec::new();
@@ -47,10 +36,9 @@ pub(super) fn plan_breath_from(
     }
     let Some((aim, enemies)) = best else { return false };
     let here = battle.pos(actor);
-    let in_reach = !above
-        && (0..battle.len()).any(|e| {
-            battle.are_enemies(actor, e) && battle.is_active(e) && battle.weapon_for(actor, e, here).is_ok()
-        });
+    let in_reach = (0..battle.len()).any(|e| {
+        battle.are_enemies(actor, e) && battle.is_active(e) && battle.weapon_for(actor, e, here).is_ok()
+    });
     let standing = (0..battle.len()).filter(|&e| battle.are_enemies(actor, e) && battle.is_active(e)).count();
     let enough = enemies >= BREATH_MIN_ENEMIES.min(standing) || (!in_reach && enemies >= 1);
     if enough && enemies > 0 {
