@@ -62,12 +62,13 @@ pub(super) fn plan_reload(battle: &BattleState<'_>, actor: usize, t: usize, out:
 /// action becomes an attack and a reload.
 pub(super) fn fire_and_reload(battle: &BattleState<'_>, actor: usize, out: &mut Vec<Action>) {
     let [full] = out.as_slice() else { return };
-    if full.kind != ActionKind::FullAttack {
+    let attacks = &battle.prep.fighters[actor].attacks;
+    if full.kind != ActionKind::FullAttack || !attacks.iter().any(|a| a.reload == Some(ReloadTime::Move)) {
         return;
     }
     let Some(t) = full.target else { return };
     let Ok(w) = battle.weapon_for(actor, t, battle.pos(actor)) else { return };
-    let atk = &battle.prep.fighters[actor].attacks[w];
+    let atk = &attacks[w];
     if atk.melee || atk.reload != Some(ReloadTime::Move) {
         return;
     }
