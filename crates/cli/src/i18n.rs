@@ -352,6 +352,15 @@ catalogue! {
     EvConcentrationWounded => "wounded while casting", "blessé pendant l'incantation";
     EvConcentrationEntangled => "entangled", "enchevêtré";
     EvSucceeds => "succeeds", "réussit";
+    EvReloads => "reloads {}", "recharge {}";
+    EvReloadsLeft => "reloads {} ({} shots left)", "recharge {} (reste {} tirs)";
+    EvAltitude => "altitude {} ft -> {} ft", "altitude {} pieds -> {} pieds";
+    EvFlyCheck => "Fly check d20={}={} vs DC {} -> {}", "test de Vol d20={}={} contre DD {} -> {}";
+    EvFalls => "falls from {} ft ({}): {} ft, {} damage", "tombe de {} pieds ({}) : {} pieds, {} dégâts";
+    EvFallHelpless => "helpless", "sans défense";
+    EvFallProne => "knocked prone", "jeté à terre";
+    EvFallFlightEnded => "flight ended", "fin du vol";
+    EvFallFailedCheck => "failed Fly check", "test de Vol raté";
     EvFails => "fails", "échoue";
     EvChannelPositiveHeals => "channels positive energy ({}d6, heals), {} creature(s) in 30 ft", "canalise l'énergie positive ({}d6, soigne), {} créature(s) à 9 m";
     EvChannelPositiveHarms => "channels positive energy ({}d6, harms), {} creature(s) in 30 ft", "canalise l'énergie positive ({}d6, blesse), {} créature(s) à 9 m";

@@ -197,9 +197,34 @@ pub struct AttackSpec {
     /// (`magic`, `silver`, `cold_iron`, `adamantine`, `good`…).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub qualities: Vec<String>,
+    /// The action reloading this ranged weapon takes, final (Rapid Reload and
+    /// cartridges included). Absent: from its name and firearm grip (CRB, UC
+    /// "Rapid Reload": hand and light crossbows a move action, heavy crossbows
+    /// and two-handed firearms a full round, one-handed firearms a standard
+    /// action; Rapid Reload for the weapon one step less), else none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reload: Option<ReloadTime>,
+    /// Shots carried for this ranged weapon (bolts, bullets, cartridges);
+    /// absent: never runs out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ammunition: Option<u32>,
     /// Free-form notes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub notes: Option<String>,
+}
+
+/// The action reloading a ranged weapon takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ReloadTime {
+    /// A free action: fires as often as a bow.
+    Free,
+    /// A move action.
+    Move,
+    /// A standard action.
+    Standard,
+    /// A full-round action.
+    FullRound,
 }
 
 /// Damage reduction `amount/bypass`; every listed bypass component is required
@@ -297,6 +322,35 @@ pub struct CarriedItemDetail {
     pub notes: Option<String>,
 }
 
+/// Flight maneuverability (CRB "Fly" skill): a modifier on Fly checks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Maneuverability {
+    /// −8 on Fly checks.
+    Clumsy,
+    /// −4.
+    Poor,
+    /// +0.
+    Average,
+    /// +4.
+    Good,
+    /// +8.
+    Perfect,
+}
+
+impl Maneuverability {
+    /// The modifier on Fly checks.
+    pub const fn fly_modifier(self) -> i32 {
+        match self {
+            Self::Clumsy => -8,
+            Self::Poor => -4,
+            Self::Average => 0,
+            Self::Good => 4,
+            Self::Perfect => 8,
+        }
+    }
+}
+
 /// One skill entry.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -391,6 +445,10 @@ pub struct Combatant {
     /// Fly speed in feet, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub speed_fly_ft: Option<u32>,
+    /// Maneuverability of that fly speed (CRB "Fly" skill): average when
+    /// absent, as the skill says of creatures without a listed rating.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fly_maneuverability: Option<Maneuverability>,
     /// Saving throws.
     pub saves: Saves,
     /// Attacks, in order of preference.

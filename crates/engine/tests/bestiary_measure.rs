@@ -6,7 +6,8 @@
 //! P(every PC down at the end: the monsters' wins). Ignored by default (it plays thousands of
 //! battles); run it with
 //! `cargo test --release -p pf1e-engine --test bestiary_measure -- --ignored --nocapture`
-//! (`MEASURE_RUNS` sets the battles per encounter, 1000 by default).
+//! (`MEASURE_RUNS` sets the battles per encounter, 1000 by default;
+//! `MEASURE_ONLY` keeps the encounters whose name contains it).
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -50,7 +51,8 @@ fn the_party_against_the_cr_3_to_7_bestiary() {
     let party: Vec<_> = PARTY.iter().map(|p| load(format!("data/pcs/{p}.json"))).collect();
     println!("| Encounter | Win rate | P(some PC dies) | P(all PCs down) | Rounds |");
     println!("|---|---|---|---|---|");
-    for (name, files) in ENCOUNTERS {
+    let only = std::env::var("MEASURE_ONLY").unwrap_or_default();
+    for (name, files) in ENCOUNTERS.into_iter().filter(|(name, _)| name.contains(only.as_str())) {
         let monsters: Vec<_> = files.iter().map(|m| load(format!("data/monsters/{m}.json"))).collect();
         let encounter = Encounter::build(
             map.clone(),

@@ -852,6 +852,7 @@ pub fn convert(text: &str, file: &str, classes: &ClassTable, spells: &SpellBook)
         initiative_mod: 0,
         speed_land_ft: 0,
         speed_fly_ft: None,
+        fly_maneuverability: None,
         saves: pf1e_engine::model::Saves { fort: 0, reflex: 0, will: 0 },
         attacks: vec![],
         features: parts.features.clone(),
@@ -1347,6 +1348,8 @@ fn read_weapon(
             count: 1,
             splash: vec![],
             qualities: if enhancement > 0 { vec!["magic".into()] } else { vec![] },
+            reload: None,
+            ammunition: None,
             notes: Some(format!("From the Foundry item {item:?}.")),
         };
         if parts.weapons.iter().any(|(w, _)| w.attack == name) {

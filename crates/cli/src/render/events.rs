@@ -13,7 +13,7 @@ use std::fmt::Write;
 use pf1e_engine::combat::Style;
 use pf1e_engine::combat::event::{
     AcKind, Attack, AttackNote, AttackStep, BattleResult, ConcentrationCause, EVENT_SCHEMA_VERSION, Event,
-    LifeChange, ModSource, MoveKind, NoMove, Record, SpellLoss, TouchKind, Transcript,
+    FallCause, LifeChange, ModSource, MoveKind, NoMove, Record, SpellLoss, TouchKind, Transcript,
 };
 use pf1e_engine::map::Pos;
 use serde::Serialize;
@@ -262,6 +262,27 @@ fn row(t: &Transcript, r: &Record, lang: Lang, codes: Codes) -> Row {
             act(*who, f(T::EvGivesUpPrepared, &[given_up, spell]))
         }
         Event::ChargeDissipates { who, spell } => act(*who, f(T::EvChargeDissipates, &[spell])),
+        Event::Reloads { who, weapon, ammunition_left } => act(
+            *who,
+            match ammunition_left {
+                Some(n) => f(T::EvReloadsLeft, &[weapon, n]),
+                None => f(T::EvReloads, &[weapon]),
+            },
+        ),
+        Event::Altitude { who, from_ft, to_ft } => act(*who, f(T::EvAltitude, &[from_ft, to_ft])),
+        Event::FlyCheck { who, d20, bonus, total, dc, ok } => {
+            let verdict = lang.t(if *ok { T::EvSucceeds } else { T::EvFails });
+            act(*who, f(T::EvFlyCheck, &[&signed(d20, *bonus), total, dc, &verdict]))
+        }
+        Event::Falls { who, from_ft, feet, cause, damage } => {
+            let why = lang.t(match cause {
+                FallCause::Helpless => T::EvFallHelpless,
+                FallCause::Prone => T::EvFallProne,
+                FallCause::FlightEnded => T::EvFallFlightEnded,
+                FallCause::FailedCheck => T::EvFallFailedCheck,
+            });
+            act(*who, f(T::EvFalls, &[from_ft, &why, feet, damage]))
+        }
         Event::Concentration { who, cause, d20, bonus, total, dc, success } => {
             let why = lang.t(match cause {
                 ConcentrationCause::Grappled => T::EvConcentrationGrappled,

@@ -99,11 +99,14 @@ pub enum ActionKind {
     /// is a `combat::Style` (Rapid Shot, Deadly Aim, Combat Expertise,
     /// two-weapon fighting, Cleave).
     Declare,
+    /// Reload a crossbow or firearm (`Action::weapon`, else the first
+    /// unloaded one); its slot follows the weapon's reload time (`combat::reload`).
+    Reload,
 }
 
 impl ActionKind {
     /// Every kind, in declaration order.
-    pub const ALL: [ActionKind; 34] = [
+    pub const ALL: [ActionKind; 35] = [
         ActionKind::Attack,
         ActionKind::FullAttack,
         ActionKind::Move,
@@ -138,6 +141,7 @@ impl ActionKind {
         ActionKind::BreathWeapon,
         ActionKind::CoupDeGrace,
         ActionKind::Declare,
+        ActionKind::Reload,
     ];
 
     /// The stable name of the kind (`attack`, `5foot_step`…).
@@ -177,6 +181,7 @@ impl ActionKind {
             ActionKind::BreathWeapon => "breath_weapon",
             ActionKind::CoupDeGrace => "coup_de_grace",
             ActionKind::Declare => "declare",
+            ActionKind::Reload => "reload",
         }
     }
 
@@ -203,7 +208,8 @@ impl ActionKind {
             ActionKind::Move
             | ActionKind::StandUp
             | ActionKind::RetrieveWeapon
-            | ActionKind::RepairWeapon => Slot::Move,
+            | ActionKind::RepairWeapon
+            | ActionKind::Reload => Slot::Move,
             ActionKind::FullAttack
             | ActionKind::Charge
             | ActionKind::Withdraw
@@ -303,6 +309,8 @@ pub struct Action {
     pub ability: Option<Ability>,
     /// The budget slot, when it depends on the spell or ability (set by the engine before the budget).
     pub slot: Option<Slot>,
+    /// A move: the altitude in feet to climb or dive to first (fliers only; `combat::flight`).
+    pub altitude: Option<u32>,
 }
 
 /// The class ability an action uses.
@@ -333,6 +341,7 @@ impl Action {
             option: 0,
             ability: None,
             slot: None,
+            altitude: None,
         }
     }
 
@@ -418,6 +427,12 @@ impl Action {
     /// The same action with a ready trigger.
     pub const fn with_trigger(mut self, trigger: ReadyTrigger) -> Self {
         self.trigger = Some(trigger);
+        self
+    }
+
+    /// The same move with an altitude to climb or dive to first.
+    pub const fn with_altitude(mut self, feet: u32) -> Self {
+        self.altitude = Some(feet);
         self
     }
 

@@ -14,28 +14,32 @@ impl BattleState<'_> {
     /// can act and has a melee attack (file order) whose reach covers `sq`
     /// with line of effect. A reach of 0 (Tiny and smaller) threatens nothing.
     pub fn threat_weapon(&self, a: usize, sq: Pos) -> Option<usize> {
-        self.threat_weapon_on(a, sq, 1)
+        self.threat_weapon_on(a, sq, 1, 0)
     }
 
     /// Whether `a` threatens any square of the space of `t` (CRB "Threatened Squares").
     pub fn threatens(&self, a: usize, t: usize) -> bool {
-        self.threat_weapon_on(a, self.fighters[t].pos, self.space(t)).is_some()
+        self.threat_weapon_on(a, self.fighters[t].pos, self.space(t), self.fighters[t].alt).is_some()
     }
 
     /// The melee attack with which `a` threatens some square of the footprint
-    /// of side `s` whose top-left square is `anchor`.
-    pub(crate) fn threat_weapon_on(&self, a: usize, anchor: Pos, s: i32) -> Option<usize> {
+    /// of side `s` whose top-left square is `anchor`, at altitude `alt`.
+    pub(crate) fn threat_weapon_on(&self, a: usize, anchor: Pos, s: i32, alt: u32) -> Option<usize> {
         if !self.is_active(a) {
             return None;
         }
         let from = self.fighters[a].pos;
         let sa = self.space(a);
         let one = sa == 1 && s == 1;
-        let dist = if one {
+        let mut dist = if one {
             crate::grid::distance_ft(from, anchor)
         } else {
             footprint_distance_ft(from, sa, anchor, s)
         };
+        let own = self.fighters[a].alt;
+        if own | alt != 0 {
+            dist = super::flight::lift(dist, super::flight::vertical_gap(own, sa, alt, s));
+        }
         let attacks = &self.prep.fighters[a].attacks;
         let unusable = self.unusable(a);
         let w = (0..attacks.len()).find(|&k| {
@@ -83,8 +87,9 @@ impl BattleState<'_> {
         }
         let (s, se) = (self.space(target), self.space(e));
         let one = se == 1 && s == 1;
-        let dist =
+        let h =
             if one { crate::grid::distance_ft(f.pos, sq) } else { footprint_distance_ft(f.pos, se, sq, s) };
+        let dist = if f.alt | self.fighters[target].alt == 0 { h } else { self.lifted(e, target, h) };
         let attacks = &self.prep.fighters[e].attacks;
         let unusable = f.broken | f.dropped;
         let w = (0..attacks.len())

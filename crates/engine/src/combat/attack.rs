@@ -153,11 +153,12 @@ impl BattleState<'_> {
         let (si, st) = (self.shape[i].0, self.shape[t].0);
         let to = self.fighters[t].pos;
         let one = si == 1 && st == 1;
-        let dist = if one {
+        let h = if one {
             crate::grid::distance_ft(from, to)
         } else {
             crate::grid::footprint_distance_ft(from, si, to, st)
         };
+        let dist = if self.fighters[i].alt | self.fighters[t].alt == 0 { h } else { self.lifted(i, t, h) };
         let unusable = self.unusable(i);
         // An off-hand weapon is never the weapon of a single attack (model::hands).
         let found = if unusable == 0 {
@@ -617,6 +618,10 @@ impl<R: Dice> Engine<'_, '_, R> {
                     break 'all;
                 }
                 if !melee {
+                    // A crossbow fired once waits for its reload (`combat::reload`).
+                    if !self.st.is_usable(i, w) {
+                        break 'all;
+                    }
                     self.provoke_shot(i);
                     if !self.st.is_active(i) {
                         break 'all;
@@ -653,6 +658,9 @@ impl<R: Dice> Engine<'_, '_, R> {
             || self.st.prep.fighters[t].abilities.is_some()
             || self.st.prep.fighters[a].reserve.is_some();
         let mut s = self.st.situation(a, w, t, swing);
+        if self.st.prep.fighters[a].attacks[w].tracks_shots {
+            self.fire(a, w);
+        }
         if magic && !self.attack_allowed(a, w, t, &mut s) {
             self.after_attack(a, t, false);
             return (false, false);

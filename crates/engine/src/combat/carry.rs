@@ -23,7 +23,7 @@ use super::state::Fighter;
 ///
 /// Not carried (`docs/days.md`, "What a day does not carry yet"): conditions
 /// and effects with a duration, negative levels, ability damage, consumables.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Carried {
     /// Hit points (below 0: unconscious, dying unless `stable`).
     pub hp: i32,
@@ -35,8 +35,13 @@ pub struct Carried {
     pub stable: bool,
     /// Spells left per spell level (level 0, cantrips, is never spent).
     pub slots: [u8; 10],
+    /// A prepared caster's copies left, one per entry of its prepared list.
+    pub prepared_left: Vec<u8>,
     /// Class ability pools left.
     pub pools: Pools,
+    /// Shots fired with each attack whose ammunition is counted (index:
+    /// attack); none is recovered between fights.
+    pub shots: Vec<u16>,
 }
 
 impl Carried {
@@ -50,7 +55,12 @@ impl Carried {
             dead: false,
             stable: false,
             slots: f.caster.as_ref().map_or([0; 10], |c| c.slots),
+            prepared_left: f
+                .caster
+                .as_ref()
+                .map_or_else(Vec::new, |c| c.prepared.iter().map(|p| p.count).collect()),
             pools: f.pools,
+            shots: Vec::new(),
         }
     }
 
@@ -62,7 +72,9 @@ impl Carried {
             dead: f.dead,
             stable: f.stable,
             slots: f.slots,
+            prepared_left: f.prepared_left.clone(),
             pools: f.pools,
+            shots: f.shots.clone(),
         }
     }
 
@@ -182,6 +194,7 @@ impl Party<'_> {
             .known
             .iter()
             .filter(|k| k.level > 0 && state.slots[usize::from(k.level)] > 0)
+            .filter(|k| self.copy_for(m, state, k.spell, k.level).is_some() || !caster.is_prepared())
             .filter_map(|k| {
                 let p = &self.prep.spells[usize::from(k.spell)];
                 let on_others = p.spell.range != Range::Personal
@@ -203,6 +216,36 @@ impl Party<'_> {
             .collect();
         out.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)));
         out
+    }
+
+    /// The prepared copy member `m` gives for a cure `spell` of `level`: its
+    /// own copy, or for a spontaneous cure a copy of the same level, one that
+    /// does not heal and the last of the list first (as in battle). `None`
+    /// for a spontaneous caster, or when nothing is left.
+    fn copy_for(&self, m: usize, state: &Carried, spell: u16, level: u8) -> Option<usize> {
+        let caster = self.prep.fighters[self.members[m]].caster.as_deref()?;
+        if !caster.is_prepared() {
+            return None;
+        }
+        let left = |p: usize| state.prepared_left.get(p).copied().unwrap_or(0) > 0;
+        if let Some(p) = caster.prepared_copy(spell, super::spells::Metamagic::NONE).filter(|&p| left(p)) {
+            return Some(p);
+        }
+        if !caster.known(spell).is_some_and(|k| k.spontaneous) {
+            return None;
+        }
+        let at_level = |p: &usize| caster.prepared[*p].slot == level && left(*p);
+        let heals = |p: usize| self.prep.spells[usize::from(caster.prepared[p].spell)].role.heal;
+        let mut candidates = (0..caster.prepared.len()).rev().filter(at_level);
+        candidates.clone().find(|&p| !heals(p)).or_else(|| candidates.next())
+    }
+
+    /// Spends member `m`'s slot (and prepared copy) for a cure of `level`.
+    fn spend_cure(&self, m: usize, state: &mut Carried, spell: u16, level: u8) {
+        if let Some(p) = self.copy_for(m, state, spell, level) {
+            state.prepared_left[p] -= 1;
+        }
+        state.slots[usize::from(level)] -= 1;
     }
 
     /// Rolls spell `spell` of member `m`'s healing (its caster level).
@@ -260,7 +303,7 @@ impl Party<'_> {
             else {
                 break;
             };
-            states[healer].slots[usize::from(level)] -= 1;
+            self.spend_cure(healer, &mut states[healer], spell, level);
             out.slots_spent += 1;
             let amount = self.roll_cure(healer, spell, rng);
             out.healed += states[p].heal(amount, self.hp_max(p)).max(0) as u32;
@@ -349,7 +392,7 @@ impl Party<'_> {
                 }
                 let Some(&(level, mean, spell)) = self.cures(h, &states[h]).first() else { break };
                 let Some(p) = self.patient(states, mean) else { break };
-                states[h].slots[usize::from(level)] -= 1;
+                self.spend_cure(h, &mut states[h], spell, level);
                 out.slots_spent += 1;
                 let amount = self.roll_cure(h, spell, rng);
                 out.healed += states[p].heal(amount, self.hp_max(p)).max(0) as u32;
@@ -373,8 +416,10 @@ impl Party<'_> {
             if state.hp >= 0 {
                 state.stable = false;
             }
-            state.slots = spec.caster.as_ref().map_or([0; 10], |c| c.slots);
-            state.pools = spec.pools;
+            let fresh = Carried::fresh(self.prep, self.members[m]);
+            state.slots = fresh.slots;
+            state.prepared_left = fresh.prepared_left;
+            state.pools = fresh.pools;
         }
     }
 }

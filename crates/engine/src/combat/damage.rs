@@ -193,6 +193,9 @@ mod tests {
             iterates: true,
             vs: Vec::new(),
             carried: Vec::new(),
+            reload: None,
+            ammo: u32::MAX,
+            tracks_shots: false,
         }
     }
 

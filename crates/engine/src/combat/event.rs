@@ -446,6 +446,56 @@ pub enum Event {
         /// Hit points after.
         hp_after: i32,
     },
+    /// A crossbow or firearm reloaded (`combat::reload`).
+    Reloads {
+        /// The combatant.
+        who: usize,
+        /// The weapon (attack name).
+        weapon: String,
+        /// Shots left after this one, when its ammunition is counted.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        ammunition_left: Option<u32>,
+    },
+    /// A flier's altitude changes: it climbs or dives as part of a move,
+    /// or sinks after a failed Fly check (`combat::flight`).
+    Altitude {
+        /// The flier.
+        who: usize,
+        /// Altitude before, in feet above the ground.
+        from_ft: u32,
+        /// Altitude after.
+        to_ft: u32,
+    },
+    /// A Fly check (CRB "Fly" skill).
+    FlyCheck {
+        /// The flier.
+        who: usize,
+        /// The d20.
+        d20: i32,
+        /// Its Fly bonus.
+        bonus: i32,
+        /// d20 + bonus.
+        total: i32,
+        /// The DC.
+        dc: i32,
+        /// Whether it succeeded.
+        ok: bool,
+    },
+    /// A creature aloft falls to the ground (CRB "Falling"): 1d6 per 10 ft
+    /// fallen, at most 20d6.
+    Falls {
+        /// The creature.
+        who: usize,
+        /// Its altitude when it started to fall.
+        from_ft: u32,
+        /// Feet fallen freely (less than `from_ft` when a flight spell's
+        /// slow descent came first).
+        feet: u32,
+        /// Why it fell.
+        cause: FallCause,
+        /// Damage taken (0 when negated by a Fly check or a short fall).
+        damage: u32,
+    },
     /// TEMPORARY: a free-text line from a rule not yet converted to a typed
     /// event (the `say!` shim). It reads `round N id: text` in English and
     /// is not translated. Every use is to be replaced by a typed variant;
@@ -472,6 +522,32 @@ pub enum MoveKind {
     Withdraw,
     /// A withdraw limited to a 5-foot step or one move (CRB "Restricted Activity").
     RestrictedWithdraw,
+}
+
+/// Why a flier falls.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FallCause {
+    /// Helpless, unconscious or dying.
+    Helpless,
+    /// Knocked prone.
+    Prone,
+    /// Its flight ended (a spell's).
+    FlightEnded,
+    /// A failed Fly check on wings, by 5 or more.
+    FailedCheck,
+}
+
+impl FallCause {
+    /// English words for the cause.
+    pub const fn words(self) -> &'static str {
+        match self {
+            Self::Helpless => "helpless",
+            Self::Prone => "knocked prone",
+            Self::FlightEnded => "flight ended",
+            Self::FailedCheck => "failed Fly check",
+        }
+    }
 }
 
 /// Why a movement did not take place.

@@ -209,6 +209,21 @@ fn line(ids: &[String], sides: &[String], r: &Record) -> String {
             act(*who, format!("gives up {given_up} to cast {spell}"))
         }
         Event::ChargeDissipates { who, spell } => act(*who, format!("the held charge of {spell} dissipates")),
+        Event::Reloads { who, weapon, ammunition_left } => act(
+            *who,
+            match ammunition_left {
+                Some(n) => format!("reloads {weapon} ({n} shots left)"),
+                None => format!("reloads {weapon}"),
+            },
+        ),
+        Event::Altitude { who, from_ft, to_ft } => act(*who, format!("altitude {from_ft} ft -> {to_ft} ft")),
+        Event::FlyCheck { who, d20, bonus, total, dc, ok } => {
+            let verdict = if *ok { "succeeds" } else { "fails" };
+            act(*who, format!("Fly check d20={d20}{bonus:+}={total} vs DC {dc} -> {verdict}"))
+        }
+        Event::Falls { who, from_ft, feet, cause, damage } => {
+            act(*who, format!("falls from {from_ft} ft ({}): {feet} ft, {damage} damage", cause.words()))
+        }
         Event::Concentration { who, cause, d20, bonus, total, dc, success } => {
             let verdict = if *success { "succeeds" } else { "fails" };
             let why = cause.words();

@@ -26,6 +26,9 @@ impl<R: Dice> Engine<'_, '_, R> {
             return;
         }
         self.wound_lethal(i, amount);
+        if amount > 0 && self.st.fighters[i].alt > 0 {
+            self.wounded_aloft(i);
+        }
     }
 
     /// A wound regeneration cannot turn into nonlethal damage (a death

@@ -27,6 +27,7 @@ pub mod event;
 #[cfg(test)]
 pub(crate) mod event_text;
 mod flat_footed;
+mod flight;
 mod fullmove;
 mod initiative;
 mod life;
@@ -42,6 +43,7 @@ mod policy;
 mod power_attack;
 mod prepared;
 mod reactions;
+mod reload;
 mod riders;
 mod sneak;
 mod spells;

@@ -338,25 +338,63 @@ impl<R: Dice> Engine<'_, '_, R> {
             None => Some(self.enemy_target(i, action)?),
         };
         let start = self.st.fighters[i].pos;
-        let budget = self.st.move_budget(i);
-        self.path.clear();
-        let dest = match target.and_then(|t| self.static_route(i, t)) {
-            Some(dest) => dest,
-            None => self.searched_route(i, action.destination, target, budget)?,
+        let mut budget = self.st.move_budget(i);
+        // A flier climbs or dives first, then moves across at its new altitude.
+        if let Some(alt) = action.altitude.filter(|&a| a != self.st.fighters[i].alt) {
+            if alt > 0 && self.st.fly_speed(i) == 0 {
+                return Err(Reason::CannotMove);
+            }
+            budget -= self.fly_to(i, alt, budget).min(budget);
+            self.st.fighters[i].moved = true;
+            if action.destination == Some(start) || !self.st.is_active(i) {
+                return Ok(());
+            }
+        }
+        let dest = match self.route(i, action.destination, target, budget) {
+            Ok(dest) => dest,
+            // Nothing reaches across the altitudes: toward the square it would
+            // attack from were both on the ground (beneath a flier, or above a foe).
+            Err(e) => match target {
+                Some(t) if self.st.fighters[i].alt | self.st.fighters[t].alt != 0 => {
+                    let alts = (self.st.fighters[i].alt, self.st.fighters[t].alt);
+                    (self.st.fighters[i].alt, self.st.fighters[t].alt) = (0, 0);
+                    let ground = self.route(i, None, Some(t), budget);
+                    (self.st.fighters[i].alt, self.st.fighters[t].alt) = alts;
+                    ground.map_err(|_| e)?
+                }
+                _ => return Err(e),
+            },
         };
         if dest == start {
             emit!(self, Event::NoMove { who: i, why: NoMove::AlreadyInPosition, at: start });
             return Ok(());
         }
-        self.trim_path(i, start, budget);
+        let across = self.trim_path(i, start, budget);
         if self.path.is_empty() {
             emit!(self, Event::NoMove { who: i, why: NoMove::CannotProgress, at: start });
             return Ok(());
         }
+        self.st.fighters[i].flown += across;
         emit!(self, Event::Move { who: i, kind: MoveKind::Move, from: start, path: self.path.clone() });
         self.walk(i, true, false);
         self.st.fighters[i].moved = true;
         Ok(())
+    }
+
+    /// The route of a move (fills `self.path`): to `destination`, or toward
+    /// the closest square from which `i` can attack `target`.
+    fn route(
+        &mut self,
+        i: usize,
+        destination: Option<Pos>,
+        target: Option<usize>,
+        budget: u32,
+    ) -> Result<Pos, Reason> {
+        self.path.clear();
+        match target.and_then(|t| self.static_route(i, t)) {
+            Some(dest) => Ok(dest),
+            None => self.searched_route(i, destination, target, budget),
+        }
     }
 
     /// The route to the closest square from which `i` can attack `t`, taken
@@ -429,8 +467,8 @@ impl<R: Dice> Engine<'_, '_, R> {
     }
 
     /// Cuts the path to what the budget pays for, then back to a square the
-    /// mover may end on.
-    fn trim_path(&mut self, i: usize, start: Pos, budget: u32) {
+    /// mover may end on; returns the feet the kept path costs.
+    fn trim_path(&mut self, i: usize, start: Pos, budget: u32) -> u32 {
         let map = self.st.map();
         let s = self.st.space(i);
         let (mut prev, mut parity, mut cost, mut keep) = (start, 0u8, 0u32, 0usize);
@@ -454,6 +492,8 @@ impl<R: Dice> Engine<'_, '_, R> {
         while self.path.last().is_some_and(|&p| self.st.access(i, p) != Access::Open) {
             self.path.pop();
         }
+        // The feet of what is kept (squares given back cost 5 ft each, an estimate).
+        cost.saturating_sub(5 * (keep - self.path.len()) as u32)
     }
 
     /// Walks `i` along `self.path`, square by square. When `provoke`, leaving
@@ -539,6 +579,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         emit!(self, Event::Step { who: i, from: start, to: dest });
         self.st.relocate(i, dest);
         self.st.fighters[i].stepped = true;
+        self.st.fighters[i].flown += 5;
         if !self.st.zones.is_empty() {
             self.zones_entered(i, start, dest);
         }

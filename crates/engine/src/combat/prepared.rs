@@ -99,6 +99,8 @@ pub(crate) struct FighterSpec {
     pub ac: ArmorClass,
     pub init_mod: i32,
     pub speed_ft: u32,
+    /// Its own flight (a fly speed), if any (`combat::flight`).
+    pub fly: Option<super::flight::FlySpec>,
     /// Constitution score; `None` for creatures without one.
     pub con_score: Option<i32>,
     pub con_mod: i32,
@@ -252,6 +254,12 @@ pub(crate) struct AttackProfile {
     pub vs: Vec<DefenseVs>,
     /// Its damage types and qualities (normalized), for damage reduction bypasses.
     pub carried: Vec<String>,
+    /// The action reloading it takes, if it needs reloading (`combat::reload`).
+    pub reload: Option<crate::model::ReloadTime>,
+    /// Shots it carries (`u32::MAX`: unlimited).
+    pub ammo: u32,
+    /// Its shots are counted: reloading takes an action, or its ammunition is limited.
+    pub tracks_shots: bool,
 }
 
 impl AttackProfile {
@@ -702,6 +710,7 @@ fn fighter_spec(
         ac: c.ac,
         init_mod: c.initiative_mod,
         speed_ft: c.speed_land_ft.max(c.speed_fly_ft.unwrap_or(0)),
+        fly: super::flight::FlySpec::of(c),
         con_score,
         con_mod: con_score.map_or(0, ability_modifier),
         destroyed_at_zero: c.destroyed_at_zero() || con_score.is_none(),
@@ -815,6 +824,8 @@ fn prepare_attack(
         _ => 0,
     };
     let (reach_min, reach_max) = melee_reach(owner.size, a);
+    let reload = super::reload::reload_time(owner, a);
+    let ammo = a.ammunition.unwrap_or(u32::MAX);
     // Final values: the printed bonus of a secondary natural attack already
     // has its −5 (−2 with Multiattack), the printed threat range already
     // Improved Critical (feats::resolve).
@@ -857,6 +868,9 @@ fn prepare_attack(
         iterates: !a.natural,
         vs,
         carried,
+        reload,
+        ammo,
+        tracks_shots: reload.is_some_and(|r| r != crate::model::ReloadTime::Free) || ammo != u32::MAX,
     })
 }
 

@@ -136,6 +136,14 @@ pub(crate) struct Fighter {
     pub deeds: u8,
     /// A penalty on all its attack rolls while it lasts (spell combat's −2).
     pub attack_penalty: i32,
+    /// Attacks unloaded (bit k: attack k), fired and not reloaded, or out of ammunition (`combat::reload`).
+    pub unloaded: u64,
+    /// Shots fired with each attack whose shots count (index: attack).
+    pub shots: Vec<u16>,
+    /// Altitude in feet above the ground (`combat::flight`; 0 on the ground).
+    pub alt: u32,
+    /// Feet flown this turn, up, down or across (a move action's), for the Fly check to stay aloft.
+    pub flown: u32,
 }
 
 /// A battle in progress: what policies see.
@@ -190,7 +198,7 @@ impl<'p> BattleState<'p> {
                 // A scenario may start a combatant wounded, even past its death threshold.
                 let dies_at_zero = f.destroyed_at_zero || (options.simple_monster_death && !f.is_pc);
                 let reserved = f.reserve.is_some();
-                let carried = start.get(i).copied().flatten();
+                let carried = start.get(i).and_then(Option::as_ref);
                 let hp = carried.map_or(f.start_hp, |c| c.hp);
                 let dead = reserved
                     || carried.is_some_and(|c| c.dead)
@@ -210,7 +218,9 @@ impl<'p> BattleState<'p> {
                     fighter.nonlethal = c.nonlethal;
                     fighter.stable = c.stable;
                     fighter.slots = c.slots;
+                    fighter.prepared_left.clone_from(&c.prepared_left);
                     fighter.pools = c.pools;
+                    fighter.shots.clone_from(&c.shots);
                 }
                 fighter
             })
@@ -228,7 +238,7 @@ impl<'p> BattleState<'p> {
             last_results: vec![Vec::new(); n],
             timed_effects: 0,
             zones: Vec::new(),
-            entered_with: start.iter().map(|c| c.map(|c| (c.slots, c.pools))).collect(),
+            entered_with: start.iter().map(|c| c.as_ref().map(|c| (c.slots, c.pools))).collect(),
         }
     }
 
@@ -293,6 +303,10 @@ impl<'p> BattleState<'p> {
             performing: false,
             deeds: 0,
             attack_penalty: 0,
+            unloaded: 0,
+            shots: Vec::new(),
+            alt: 0,
+            flown: 0,
         }
     }
 
@@ -388,6 +402,7 @@ impl<'p> BattleState<'p> {
         use super::action::{Ability, ActionKind, Slot};
         match (a.kind, a.ability) {
             (ActionKind::CastSpell, _) => Some(self.cast_slot(i, a)),
+            (ActionKind::Reload, _) => Some(self.reload_slot(i, a)),
             (ActionKind::Deed, Some(Ability::Deed(d))) => Some(self.deed_slot(i, d)),
             (ActionKind::Hex, Some(Ability::Hex(crate::feats::Hex::Cackle))) => Some(Slot::Move),
             _ => None,
@@ -491,14 +506,14 @@ impl<'p> BattleState<'p> {
         w < 64 && self.fighters[i].dropped >> w & 1 == 1
     }
 
-    /// Attacks of combatant `i` it cannot use now (broken or dropped), bit k: attack k.
+    /// Attacks of combatant `i` it cannot use now (broken, dropped or unloaded), bit k: attack k.
     #[inline]
     pub(crate) fn unusable(&self, i: usize) -> u64 {
         let f = &self.fighters[i];
-        f.broken | f.dropped
+        f.broken | f.dropped | f.unloaded
     }
 
-    /// Whether attack `w` of combatant `i` can be used (not broken, not dropped).
+    /// Whether attack `w` of combatant `i` can be used (not broken, dropped or unloaded).
     #[inline]
     pub fn is_usable(&self, i: usize, w: usize) -> bool {
         w >= 64 || self.unusable(i) >> w & 1 == 0
@@ -527,7 +542,8 @@ impl<'p> BattleState<'p> {
     }
 
     /// Distance in feet (5-10-5) between combatants `a` and `b`: between
-    /// their closest squares, 0 when they share one.
+    /// their closest squares, 0 when they share one; in three dimensions
+    /// when one of them is aloft (`combat::flight`).
     #[inline]
     pub fn distance(&self, a: usize, b: usize) -> u32 {
         self.distance_from(a, self.fighters[a].pos, b)
@@ -538,11 +554,13 @@ impl<'p> BattleState<'p> {
     pub fn distance_from(&self, i: usize, from: Pos, t: usize) -> u32 {
         let (si, st) = (self.shape[i].0, self.shape[t].0);
         let to = self.fighters[t].pos;
-        if si == 1 && st == 1 {
+        let h = if si == 1 && st == 1 {
             crate::grid::distance_ft(from, to)
         } else {
             footprint_distance_ft(from, si, to, st)
-        }
+        };
+        // Altitude adds a third axis (`combat::flight`).
+        if self.fighters[i].alt | self.fighters[t].alt == 0 { h } else { self.lifted(i, t, h) }
     }
 
     /// Whether `i` standing on `from` has line of effect to `t`: from any of

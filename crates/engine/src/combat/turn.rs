@@ -160,6 +160,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         f.charged = false;
         f.moved = false;
         f.stepped = false;
+        f.flown = 0;
         // A turn without running breaks the running streak; rest counts down.
         if !f.running {
             f.run_rounds = 0;
@@ -264,6 +265,7 @@ impl<R: Dice> Engine<'_, '_, R> {
                 None if !self.st.is_active(i) => ActionResult::failed(p.action.kind, Reason::ActorDown),
                 None => self.execute(i, p.action),
             };
+            self.settle_fliers();
             if p.dropped.is_none() && p.action.slot() == Slot::Swift {
                 self.st.fighters[i].swift_used = true;
             }
@@ -282,6 +284,8 @@ impl<R: Dice> Engine<'_, '_, R> {
             }
             self.st.last_results[i].push(result);
         }
+        self.stay_aloft(i);
+        self.settle_fliers();
         self.current = None;
         self.requested = requested;
         self.plan = plan;
@@ -323,6 +327,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             ActionKind::Maneuver => self.maneuver_action(i, action),
             ActionKind::RetrieveWeapon => self.retrieve_weapon(i),
             ActionKind::RepairWeapon => self.repair_weapon(i),
+            ActionKind::Reload => self.reload_action(i, action),
             ActionKind::CastSpell => self.cast_action(i, action),
             ActionKind::DischargeSpell => self.discharge_action(i, action),
             ActionKind::ChannelEnergy => self.channel_action(i, action),

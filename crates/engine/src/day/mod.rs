@@ -323,7 +323,7 @@ fn play_inner(
                 let before = resources(day, e, &states);
                 let mut start = vec![None; enc.prepared.deployed()];
                 for (m, &i) in enc.members.iter().enumerate() {
-                    start[i] = Some(states[m]);
+                    start[i] = Some(states[m].clone());
                 }
                 let mut dice = SeededRng::for_run(stream_seed(seed, 2 * k), run);
                 let mut transcript = watch.as_ref().map(|_| Transcript::for_encounter(&enc.prepared));
@@ -335,7 +335,7 @@ fn play_inner(
                 }
                 let dead_before = states.iter().filter(|s| s.dead).count() as u32;
                 for (m, &i) in enc.members.iter().enumerate() {
-                    states[m] = carried[i];
+                    states[m] = carried[i].clone();
                 }
                 let party_side = enc.prepared.side(enc.members[0]) as u32;
                 let won = outcome.winner == Some(party_side);

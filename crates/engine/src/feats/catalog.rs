@@ -135,6 +135,9 @@ pub enum Rule {
     GreaterSpellFocus,
     /// Augment Summoning: summoned creatures gain +4 Strength and Constitution.
     AugmentSummoning,
+    /// Rapid Reload (weapon): the named crossbow or firearm reloads one step
+    /// faster (`combat::reload`).
+    RapidReload,
     /// Uncanny Dodge: not flat-footed before its first action (keeps its
     /// Dexterity bonus to AC, makes attacks of opportunity).
     UncannyDodge,
@@ -190,13 +193,14 @@ impl Rule {
             Rule::SpellFocus => "spell_focus",
             Rule::GreaterSpellFocus => "greater_spell_focus",
             Rule::AugmentSummoning => "augment_summoning",
+            Rule::RapidReload => "rapid_reload",
             Rule::UncannyDodge => "uncanny_dodge",
             Rule::Martial(m) => m.name(),
         }
     }
 
     /// Every rule but the martial feats (`MartialFeat::ALL`), for messages.
-    pub const ALL: [Rule; 43] = [
+    pub const ALL: [Rule; 44] = [
         Rule::PowerAttack,
         Rule::CombatReflexes,
         Rule::PreciseShot,
@@ -240,6 +244,7 @@ impl Rule {
         Rule::GreaterSpellFocus,
         Rule::AugmentSummoning,
         Rule::UncannyDodge,
+        Rule::RapidReload,
     ];
 }
 

@@ -463,6 +463,8 @@ pub fn resolve(c: &Combatant, catalog: &FeatCatalog) -> Result<ResolvedFeatures,
             }
             Some(Rule::AugmentSummoning) => rules.class.augment_summoning = true,
             Some(Rule::Martial(m)) => rules.martial.set(m),
+            // Read with the weapon it names when the attacks are prepared (`combat::reload`).
+            Some(Rule::RapidReload) => {}
             None => {}
         }
         out.features.push(resolved);

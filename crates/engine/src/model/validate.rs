@@ -199,6 +199,12 @@ fn check(c: &Combatant) -> Result<(), Failure> {
     if let Some(fly) = c.speed_fly_ft {
         check_speed("$.speed_fly_ft", fly)?;
     }
+    if c.fly_maneuverability.is_some() && c.speed_fly_ft.is_none() {
+        return fail(
+            "$.fly_maneuverability",
+            "a maneuverability needs a fly speed (speed_fly_ft)".to_string(),
+        );
+    }
     check_attacks(&c.attacks)?;
     super::hands::check(c)?;
     super::special::check(c)?;
@@ -305,6 +311,16 @@ fn check_attack(path: &str, a: &AttackSpec) -> Result<(), Failure> {
     }
     if !(2..=6).contains(&a.crit_mult) {
         return fail(key_path(path, "crit_mult"), format!("crit_mult must be in 2..=6, got {}", a.crit_mult));
+    }
+    if a.kind != AttackKind::Ranged {
+        for (field, set) in [("reload", a.reload.is_some()), ("ammunition", a.ammunition.is_some())] {
+            if set {
+                return fail(key_path(path, field), format!("only a ranged weapon has {field}"));
+            }
+        }
+    }
+    if a.ammunition == Some(0) {
+        return fail(key_path(path, "ammunition"), "ammunition must be at least 1 (omit it for unlimited)");
     }
     let range_path = key_path(path, "range_increment_ft");
     match (a.kind, a.range_increment_ft) {
@@ -804,6 +820,25 @@ mod tests {
         assert_error(&msg, "$.speed_land_ft", "speed must be a multiple of 5 ft, got 32");
         let msg = error_of(|v| v["speed_fly_ft"] = json!(42));
         assert_error(&msg, "$.speed_fly_ft", "multiple of 5 ft, got 42");
+        let msg = error_of(|v| v["attacks"][0]["reload"] = json!("move"));
+        assert_error(&msg, "$.attacks[0].reload", "only a ranged weapon has reload");
+        let msg = error_of(|v| {
+            v["attacks"][0] = json!({ "name": "light crossbow", "kind": "ranged", "attack_bonus": 0,
+                "range_increment_ft": 80, "damage": [{ "formula": "1d8", "types": ["piercing"] }], "ammunition": 0 });
+        });
+        assert_error(&msg, "$.attacks[0].ammunition", "at least 1");
+        let msg = error_of(|v| {
+            v["attacks"][0] = json!({ "name": "light crossbow", "kind": "ranged", "attack_bonus": 0,
+                "range_increment_ft": 80, "damage": [{ "formula": "1d8", "types": ["piercing"] }], "reload": "slow" });
+        });
+        assert_error(&msg, "$.attacks[0].reload", "unknown variant");
+        let msg = error_of(|v| v["fly_maneuverability"] = json!("good"));
+        assert_error(&msg, "$.fly_maneuverability", "needs a fly speed");
+        let msg = error_of(|v| {
+            v["speed_fly_ft"] = json!(60);
+            v["fly_maneuverability"] = json!("nimble");
+        });
+        assert_error(&msg, "$.fly_maneuverability", "unknown variant");
     }
 
     #[test]

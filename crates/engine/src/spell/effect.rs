@@ -603,17 +603,8 @@ pub struct FlyEffect {
     pub skill_bonus: Option<Scaled>,
 }
 
-/// Flight maneuverability.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-#[allow(missing_docs)]
-pub enum Maneuverability {
-    Clumsy,
-    Poor,
-    Average,
-    Good,
-    Perfect,
-}
+/// Flight maneuverability (the combatant model's).
+pub use crate::model::Maneuverability;
 
 /// Outlined creatures lose concealment from these sources.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -35,6 +35,15 @@ impl BattleState<'_> {
         }
     }
 
+    /// The creatures `i`'s breath `b` catches among those with a square in
+    /// `squares`: the area lies on the ground below the breather, and a
+    /// creature is in it when its vertical gap from the breather is within
+    /// the breath's length (`combat::flight`).
+    pub(crate) fn breath_caught(&self, i: usize, b: &Breath, squares: &[Pos], out: &mut Vec<usize>) {
+        self.caught(i, squares, out);
+        out.retain(|&t| self.vertical_gap(i, t) <= b.range_ft);
+    }
+
     /// The creatures (other than `i`, alive and on the map) with a square in `squares`.
     pub(crate) fn caught(&self, i: usize, squares: &[Pos], out: &mut Vec<usize>) {
         out.clear();
@@ -60,7 +69,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             return Err(Reason::MissingTarget);
         }
         let mut caught = Vec::new();
-        self.st.caught(i, &squares, &mut caught);
+        self.st.breath_caught(i, b, &squares, &mut caught);
         let b =
             prep.fighters[i].monster.as_deref().and_then(|m| m.breath.as_ref()).ok_or(Reason::NoAbility)?;
         let damage = b.damage.roll(self.rng).max(0) as u32;

@@ -13,10 +13,12 @@ use super::attack::Swing;
 use super::state::{BattleState, LifeState};
 
 mod coup;
+mod flight;
 mod heal;
 mod magic;
 mod martial;
 mod monster;
+mod reload;
 
 use magic::{Magic, has_magic, plan_magic};
 
@@ -60,6 +62,9 @@ impl Policy for DefaultPolicy {
         if coup::plan(battle, actor, out) {
             return;
         }
+        if flight::plan_from_above(battle, actor, t, out) {
+            return;
+        }
         if battle.prep.fighters[actor].monster.is_some() {
             if monster::plan_breath(battle, actor, out) {
                 return;
@@ -69,7 +74,12 @@ impl Policy for DefaultPolicy {
         if has_magic(battle, actor) && plan_magic(battle, actor, t, Magic::DEFAULT, out) {
             return;
         }
+        if reload::plan_reload(battle, actor, t, out) {
+            return;
+        }
         plan_turn(battle, actor, t, Tactics::DEFAULT, out);
+        reload::fire_and_reload(battle, actor, out);
+        flight::dive(battle, actor, out);
     }
 }
 
@@ -364,13 +374,21 @@ impl Policy for StrategyPolicy {
             save_heals: self.spec.save_heals,
             area_min: self.spec.area_min,
         };
+        if flight::plan_from_above(battle, actor, t, out) {
+            return;
+        }
         if battle.prep.fighters[actor].monster.is_some() && monster::plan_breath(battle, actor, out) {
             return;
         }
         if has_magic(battle, actor) && plan_magic(battle, actor, t, magic, out) {
             return;
         }
+        if reload::plan_reload(battle, actor, t, out) {
+            return;
+        }
         plan_turn(battle, actor, t, tactics, out);
+        reload::fire_and_reload(battle, actor, out);
+        flight::dive(battle, actor, out);
     }
 }
 

@@ -25,7 +25,7 @@ pub(super) fn plan_breath(battle: &BattleState<'_>, actor: usize, out: &mut Vec<
         if !battle.breath_squares(actor, b, battle.pos(aim), &mut squares) {
             continue;
         }
-        battle.caught(actor, &squares, &mut caught);
+        battle.breath_caught(actor, b, &squares, &mut caught);
         if caught.iter().any(|&c| !battle.are_enemies(actor, c) && battle.is_active(c)) {
             continue;
         }

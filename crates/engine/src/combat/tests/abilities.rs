@@ -171,7 +171,9 @@ fn gunslinger(deeds: &[&str], grit: u32) -> crate::model::Combatant {
         20,
         json!({ "level": 4, "features": features, "resources": { "grit": grit },
                 "attacks": [{ "name": "pistol", "kind": "ranged", "attack_bonus": 8, "firearm": true,
-                              "range_increment_ft": 20, "crit_mult": 4, "damage": [{ "formula": "1d8", "types": ["piercing"] }] }] }),
+                              "range_increment_ft": 20, "crit_mult": 4, "damage": [{ "formula": "1d8", "types": ["piercing"] }],
+                              // Rapid Reload with cartridges: shots on consecutive turns.
+                              "reload": "free" }] }),
     )
 }
 

@@ -1,0 +1,279 @@
+//! Three-dimensional flight (`combat::flight`): distance and reach with
+//! altitude, climbing and diving costs, Fly checks to stay aloft, falls, and
+//! the fliers' policy, each against its closed form, scripted dice or the
+//! event stream over many seeds.
+
+use std::sync::Arc;
+
+use serde_json::{Value, json};
+
+use super::support::*;
+use crate::combat::SimOptions;
+use crate::combat::action::{Action, ActionKind};
+use crate::combat::engine::Engine;
+use crate::combat::event::{Event, FallCause, Record};
+use crate::combat::flight::{climb_cost, fall_dice, lift, vertical_gap};
+use crate::combat::policy::DefaultPolicy;
+use crate::combat::prepared::PreparedEncounter;
+use crate::rng::SeededRng;
+
+/// A Medium winged flier (fly 60 ft, average) with Fly `bonus`, 30 hp.
+fn flier(name: &str, bonus: i32, extra: Value) -> crate::model::Combatant {
+    let mut o = json!({ "speed_fly_ft": 60, "fly_maneuverability": "average", "hp_max": 30,
+                        "skills": { "Fly": { "bonus": bonus } } });
+    o.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+    creature(name, o)
+}
+
+/// The Hover monster rule (no Fly check to stay in place).
+fn hovering() -> Value {
+    json!({ "features": [{ "name": "hover", "category": "special", "notes": "what the test plays" }] })
+}
+
+#[test]
+fn distance_adds_the_vertical_gap_as_a_third_axis_of_the_5_10_5_count() {
+    // Three diagonal steps cost 5 + 10 + 5.
+    assert_eq!(lift(15, 15), 20);
+    assert_eq!(lift(10, 10), 15);
+    // Adjacent on the ground, 20 ft up: 20 ft.
+    assert_eq!(lift(5, 20), 20);
+    assert_eq!(lift(30, 0), 30);
+    // Medium on the ground against a Medium flier at 20 ft: 20 ft apart in
+    // height; the layers touch at 5 ft; a Large creature is 10 ft tall.
+    assert_eq!(vertical_gap(0, 1, 20, 1), 20);
+    assert_eq!(vertical_gap(20, 1, 0, 1), 20);
+    assert_eq!(vertical_gap(0, 1, 5, 1), 5);
+    assert_eq!(vertical_gap(0, 2, 20, 1), 15);
+    assert_eq!(vertical_gap(0, 2, 5, 1), 0);
+    // Climbing costs double, diving normal; falls: 1d6 per full 10 ft, at most 20d6.
+    assert_eq!(climb_cost(0, 20), 40);
+    assert_eq!(climb_cost(20, 0), 20);
+    assert_eq!(
+        [fall_dice(5), fall_dice(10), fall_dice(35), fall_dice(200), fall_dice(1000)],
+        [0, 1, 3, 20, 20]
+    );
+}
+
+/// Plays `rounds` rounds of `walker` (default policy) against a flier set at
+/// `alt` feet that does nothing, for `seeds` seeds; returns the walker's
+/// attack events against the flier.
+fn walker_attacks_on_flier(walker: crate::model::Combatant, alt: u32, seeds: u64) -> usize {
+    let prep = prepare(
+        arena(6, 6),
+        vec![("players", walker, at(2, 2)), ("monsters", flier("Flier", 0, hovering()), at(2, 4))],
+    );
+    let mut attacks = 0;
+    for seed in 0..seeds {
+        let mut rng = SeededRng::for_run(11, seed);
+        let mut events: Vec<Record> = Vec::new();
+        let mut e = Engine::new(&prep, &SimOptions::default(), &mut rng, Some(&mut events));
+        e.st.fighters[1].alt = alt;
+        for _ in 0..4 {
+            e.start_round();
+            e.take_turn(0, &mut DefaultPolicy);
+            e.take_turn(1, &mut script(vec![]));
+        }
+        drop(e);
+        attacks += events
+            .iter()
+            .filter(|r| matches!(&r.event, Event::Attack(a) if a.who == 0 && a.target == 1))
+            .count();
+    }
+    attacks
+}
+
+#[test]
+fn a_hovering_flier_at_20_ft_takes_no_melee_attack_from_a_medium_creature_without_reach() {
+    let swordsman = || creature("Swordsman", json!({ "attacks": [melee("sword", 5, "1d6")] }));
+    assert_eq!(walker_attacks_on_flier(swordsman(), 20, 100), 0);
+    // Nor with a reach weapon (10 ft); at 5 ft the sword reaches it.
+    let spear = json!({ "name": "longspear", "kind": "melee", "attack_bonus": 5, "reach_weapon": true,
+                        "damage": [{ "formula": "1d8", "types": ["piercing"] }] });
+    assert_eq!(walker_attacks_on_flier(creature("Pikeman", json!({ "attacks": [spear] })), 20, 100), 0);
+    assert!(walker_attacks_on_flier(swordsman(), 5, 20) >= 20);
+    // A bow reaches it at 20 ft.
+    let archer = creature("Archer", json!({ "attacks": [ranged("bow", 5, "1d8", 100)] }));
+    assert!(walker_attacks_on_flier(archer, 20, 20) >= 20);
+}
+
+#[test]
+fn climbing_costs_double_before_the_move_across_and_walkers_cannot_climb() {
+    let prep = prepare(
+        arena(3, 12),
+        vec![
+            ("players", flier("Hawk", 10, json!({})), at(1, 0)),
+            ("monsters", creature("Man", json!({})), at(1, 11)),
+        ],
+    );
+    // Fly 60: a climb of 20 ft costs 40, leaving 20 ft across.
+    let mut b = Bench::new(&[15]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    let up = |to: crate::map::Pos| Action::new(ActionKind::Move).with_destination(to).with_altitude(20);
+    turn(&mut e, 0, vec![up(at(1, 4))]);
+    assert_eq!((e.st.altitude(0), e.st.pos(0)), (20, at(1, 4)));
+    drop(e);
+    let mut b = Bench::new(&[15]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    turn(&mut e, 0, vec![up(at(1, 5))]);
+    assert_eq!(e.st.pos(0), at(1, 0), "25 ft across is beyond the 20 ft left");
+    // Diving costs normal speed: 20 down and 40 across.
+    e.st.fighters[0].alt = 20;
+    e.start_round();
+    turn(&mut e, 0, vec![Action::new(ActionKind::Move).with_destination(at(1, 8)).with_altitude(0)]);
+    assert_eq!((e.st.altitude(0), e.st.pos(0)), (0, at(1, 8)));
+    // A walker cannot leave the ground.
+    e.start_round();
+    turn(&mut e, 1, vec![Action::new(ActionKind::Move).with_destination(at(1, 10)).with_altitude(10)]);
+    assert_eq!((e.st.altitude(1), e.st.pos(1)), (0, at(1, 11)));
+    assert!(b.lines().iter().any(|l| l.contains("man: move failed (cannot_move)")), "{:#?}", b.lines());
+}
+
+#[test]
+fn a_flier_that_stays_in_place_checks_dc_15_and_plummets_on_wings_when_it_fails_by_5() {
+    let prep = prepare(
+        arena(3, 8),
+        vec![
+            ("players", flier("Hawk", 0, json!({})), at(1, 0)),
+            ("monsters", creature("Man", json!({})), at(1, 7)),
+        ],
+    );
+    // d20 15: stays. d20 11: fails by 4, sinks 10 ft. d20 10: fails by 5,
+    // falls 10 ft (1d6 = 4).
+    let mut b = Bench::new(&[15, 11, 10, 4]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    e.st.fighters[0].alt = 20;
+    turn(&mut e, 0, vec![]);
+    assert_eq!(e.st.altitude(0), 20);
+    e.start_round();
+    turn(&mut e, 0, vec![]);
+    assert_eq!(e.st.altitude(0), 10);
+    e.start_round();
+    turn(&mut e, 0, vec![]);
+    assert_eq!((e.st.altitude(0), e.st.hp(0)), (0, 30 - 4));
+    drop(e);
+    let falls: Vec<_> = b
+        .events
+        .iter()
+        .filter_map(|r| match r.event {
+            Event::Falls { who: 0, from_ft, feet, cause, damage } => Some((from_ft, feet, cause, damage)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(falls, [(10, 10, FallCause::FailedCheck, 4)]);
+    // Moving more than half its speed needs no check.
+    let mut b = Bench::new(&[20, 20, 20]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    e.st.fighters[0].alt = 20;
+    turn(&mut e, 0, vec![Action::new(ActionKind::Move).with_destination(at(2, 7))]);
+    assert_eq!((e.st.altitude(0), e.st.pos(0)), (20, at(2, 7)));
+    drop(e);
+    assert!(!b.lines().iter().any(|l| l.contains("Fly check")), "{:#?}", b.lines());
+}
+
+/// Mean falling damage of a flier knocked out at `alt` feet, over `runs` seeds, from the event stream.
+fn mean_fall(prep: &PreparedEncounter, alt: u32, runs: u64) -> (f64, u32) {
+    let (mut total, mut max) = (0u64, 0u32);
+    for seed in 0..runs {
+        let mut rng = SeededRng::for_run(3, seed);
+        let mut events = Vec::new();
+        let mut e = Engine::new(prep, &SimOptions::default(), &mut rng, Some(&mut events));
+        e.start_round();
+        e.st.fighters[0].alt = alt;
+        // Unconscious: nonlethal damage above its hit points.
+        e.st.fighters[0].nonlethal = 1000;
+        let hp = e.st.hp(0);
+        e.settle_fliers();
+        let lost = (hp - e.st.hp(0)) as u32;
+        assert_eq!(e.st.altitude(0), 0);
+        drop(e);
+        let damage: u32 = events
+            .iter()
+            .filter_map(|r| match r.event {
+                Event::Falls { who: 0, cause: FallCause::Helpless, damage, .. } => Some(damage),
+                _ => None,
+            })
+            .sum();
+        assert_eq!(damage, lost);
+        total += u64::from(damage);
+        max = max.max(damage);
+    }
+    (total as f64 / runs as f64, max)
+}
+
+#[test]
+fn an_unconscious_flier_falls_and_takes_1d6_per_10_ft_at_most_20d6() {
+    let prep = prepare(
+        arena(3, 8),
+        vec![
+            ("players", flier("Hawk", 0, json!({ "hp_max": 500 })), at(1, 0)),
+            ("monsters", creature("Man", json!({})), at(1, 7)),
+        ],
+    );
+    // 6d6: mean 21, standard deviation 4.2 (0.07 over 4,000 falls).
+    let (mean, max) = mean_fall(&prep, 65, 4000);
+    assert!((mean - 21.0).abs() < 0.3, "mean {mean}");
+    assert!(max <= 36);
+    // 500 ft: capped at 20d6 (mean 70, at most 120).
+    let (mean, max) = mean_fall(&prep, 500, 1000);
+    assert!((mean - 70.0).abs() < 1.2, "mean {mean}");
+    assert!(max <= 120);
+}
+
+/// The level-4 party against the bestiary's young black dragon on the field
+/// map, as `pf1e sim` builds it.
+fn dragon_fight() -> PreparedEncounter {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let map = Arc::new(crate::map::Map::load(&root.join("data/maps/field.yaml")).expect("field map"));
+    let party =
+        ["esha", "harvie", "oni", "nairda"].map(|p| Arc::new(data_combatant(&format!("data/pcs/{p}.json"))));
+    let dragon = Arc::new(data_combatant("data/monsters/young_black_dragon.json"));
+    let sides = vec![
+        crate::encounter::SideSpec { name: "players".into(), combatants: party.to_vec() },
+        crate::encounter::SideSpec { name: "monsters".into(), combatants: vec![dragon] },
+    ];
+    let encounter =
+        crate::encounter::Encounter::build(map, sides).expect("encounter").with_library(library());
+    PreparedEncounter::new(&encounter).expect("prepared")
+}
+
+#[test]
+fn the_young_black_dragon_breathes_from_above_the_partys_reach_and_no_pc_melees_it_there() {
+    let prep = dragon_fight();
+    let d = 4;
+    let safe = crate::combat::BattleState::new(&prep, &SimOptions::default()).out_of_reach_altitude(d);
+    assert!(safe >= 10, "out of reach at {safe} ft");
+    let (runs, mut from_above, mut rounds_above) = (60u64, 0, 0u32);
+    for seed in 0..runs {
+        let mut rng = SeededRng::for_run(1, seed);
+        let mut events = Vec::new();
+        crate::combat::run_prepared(
+            &prep,
+            &SimOptions::default(),
+            &mut rng,
+            Some(&mut events),
+            &mut DefaultPolicy,
+        );
+        let (mut alt, mut breathed_above, mut last_round) = (0u32, false, u32::MAX);
+        for r in &events {
+            match &r.event {
+                Event::Altitude { who, to_ft, .. } if *who == d => alt = *to_ft,
+                Event::Falls { who, .. } if *who == d => alt = 0,
+                Event::Text { who, text } if *who == d && text.starts_with("breath weapon at") => {
+                    breathed_above |= alt >= safe;
+                }
+                Event::Attack(a) if a.target == d && alt >= safe => {
+                    let melee = prep.fighters[a.who].attacks.iter().any(|w| w.melee && w.name == a.weapon);
+                    assert!(!melee, "seed {seed}: {} meleed the dragon at {alt} ft", a.who);
+                }
+                _ => {}
+            }
+            if alt >= safe && r.round != last_round {
+                last_round = r.round;
+                rounds_above += 1;
+            }
+        }
+        from_above += u64::from(breathed_above);
+    }
+    assert!(from_above * 10 >= runs * 9, "breathed from above in {from_above} of {runs} battles");
+    assert!(rounds_above as u64 >= runs, "{rounds_above} rounds above reach in {runs} battles");
+}
