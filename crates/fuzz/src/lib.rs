@@ -210,6 +210,13 @@ pub fn spell(bytes: &[u8]) {
     let _ = pf1e_engine::spell::parse_spell(&text(bytes), "fuzz.json");
 }
 
+/// The day file parser (`DayFile::from_yaml_str`) and its plans.
+pub fn day(bytes: &[u8]) {
+    if let Ok(day) = pf1e_engine::day::file::DayFile::from_yaml_str(&text(bytes), "fuzz.yaml") {
+        let _ = day.plans();
+    }
+}
+
 /// Strategy specs as written in sweep files and on the command line.
 pub fn strategy(bytes: &[u8]) {
     let _ = pf1e_engine::strategy::StrategySpec::parse(&text(bytes));
@@ -376,6 +383,7 @@ mod tests {
         assert!(corpus("monsters", "json", 8).len() >= 8);
         assert!(corpus("spells", "json", 8).len() >= 8);
         assert!(corpus("sweeps", "yaml", 16).len() >= 5);
+        assert!(corpus("days", "yaml", 8).len() >= 2);
     }
 
     #[test]

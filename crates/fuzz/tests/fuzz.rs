@@ -57,6 +57,13 @@ fuzz!(
 );
 
 fuzz!(
+    /// Day files (YAML): steps, branches, plans.
+    the_day_parser_never_panics,
+    corpus("days", "yaml", 8),
+    pf1e_fuzz::day
+);
+
+fuzz!(
     /// Dice notation, as every data file writes damage and healing.
     the_dice_parser_never_panics_nor_wraps,
     vec![
