@@ -55,8 +55,20 @@ impl<'a, 'p, R: Dice> Engine<'a, 'p, R> {
         rng: &'a mut R,
         transcript: Option<&'a mut Vec<super::event::Record>>,
     ) -> Self {
+        Self::carried_in(prep, options, rng, transcript, &[])
+    }
+
+    /// A battle of an adventuring day on `prep`: combatants enter as
+    /// `start` says (`BattleState::carried_in`).
+    pub fn carried_in(
+        prep: &'p PreparedEncounter,
+        options: &SimOptions,
+        rng: &'a mut R,
+        transcript: Option<&'a mut Vec<super::event::Record>>,
+        start: &[Option<super::carry::Carried>],
+    ) -> Self {
         Self {
-            st: BattleState::new(prep, options),
+            st: BattleState::carried_in(prep, options, start),
             rng,
             log: Log::new(transcript),
             pf: None,

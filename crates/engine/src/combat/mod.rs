@@ -190,8 +190,7 @@ pub fn run_carried<R: Dice>(
     policy: &mut dyn Policy,
     start: &[Option<Carried>],
 ) -> (RunOutcome, Vec<Carried>) {
-    let mut engine = engine::Engine::new(prepared, options, rng, events);
-    engine.st = state::BattleState::carried_in(prepared, options, start);
+    let mut engine = engine::Engine::carried_in(prepared, options, rng, events, start);
     let outcome = engine.run(policy);
     let carried = engine.st.fighters[..prepared.deployed].iter().map(Carried::of).collect();
     (outcome, carried)
