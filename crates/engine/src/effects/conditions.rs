@@ -208,7 +208,16 @@ impl ConditionSet {
 
     /// The conditions in the set, in declaration order.
     pub fn iter(self) -> impl Iterator<Item = ConditionId> + Clone {
-        ConditionId::ALL.iter().copied().filter(move |&c| self.has(c))
+        // Visits the set bits only: a set is folded at every status refresh,
+        // and most hold no condition at all. Bit k is `ConditionId::ALL[k]`
+        // (`every_condition_sits_on_its_own_bit`).
+        let mut bits = self.0;
+        std::iter::from_fn(move || {
+            let k = bits.trailing_zeros() as usize;
+            let id = ConditionId::ALL.get(k).copied()?;
+            bits &= bits - 1;
+            Some(id)
+        })
     }
 }
 
@@ -316,6 +325,15 @@ mod tests {
         assert_eq!(attack_total(set, true), -5);
         assert_eq!(attack_total(ConditionSet::of(C::Prone), false), -4);
         assert_eq!(attack_total(ConditionSet::EMPTY, true), 0);
+    }
+
+    #[test]
+    fn every_condition_sits_on_its_own_bit() {
+        for (k, &id) in ConditionId::ALL.iter().enumerate() {
+            assert_eq!(id as usize, k, "{id:?}");
+        }
+        let set = ConditionSet::default().with(ConditionId::ALL[3]).with(ConditionId::ALL[0]);
+        assert_eq!(set.iter().collect::<Vec<_>>(), vec![ConditionId::ALL[0], ConditionId::ALL[3]]);
     }
 
     #[test]

@@ -10,12 +10,12 @@ use super::super::state::BattleState;
 
 /// The helpless foe `actor` should finish with a coup de grâce this turn, if any.
 pub(super) fn coup_de_grace_target(b: &BattleState<'_>, actor: usize) -> Option<usize> {
+    // The cheap question first: most turns see no helpless foe at all.
+    let target = (0..b.len())
+        .find(|&t| b.is_active(t) && b.is_helpless(t) && b.coup_de_grace_weapon(actor, t).is_ok())?;
     let pressed = (0..b.len())
         .any(|e| b.are_enemies(e, actor) && b.is_active(e) && !b.is_helpless(e) && b.threatens(e, actor));
-    if pressed {
-        return None;
-    }
-    (0..b.len()).find(|&t| b.is_active(t) && b.is_helpless(t) && b.coup_de_grace_weapon(actor, t).is_ok())
+    (!pressed).then_some(target)
 }
 
 /// Appends the coup de grâce, when one is worth it; whether it did.

@@ -12,6 +12,10 @@ use super::super::state::BattleState;
 /// Inserts the declarations that pay before the attack on `t` that `out`
 /// plans, if it plans one from where `actor` stands or after a 5-foot step.
 pub(super) fn declare(battle: &BattleState<'_>, actor: usize, t: usize, out: &mut Vec<Action>) {
+    // Most combatants have no style to declare: say so before any search.
+    if !Style::ALL.into_iter().any(|s| battle.may_declare(actor, s)) {
+        return;
+    }
     let Some(k) = out
         .iter()
         .position(|a| matches!(a.kind, ActionKind::FullAttack | ActionKind::Attack) && a.target == Some(t))
