@@ -333,6 +333,9 @@ catalogue! {
     EvMetaExtended => "extended", "à durée étendue";
     EvMetaHeightened => "heightened", "intensifié";
     EvMetaQuickened => "quickened", "à incantation rapide";
+    EvSummoned => "is summoned at {} for {} round(s) (hp {})", "est convoqué en {} pour {} round(s) (pv {})";
+    EvSummonEnds => "vanishes (its summoning ends)", "disparaît (sa convocation prend fin)";
+    EvNoRoomToSummon => "{}: no free square for the summoned creature", "{} : aucune case libre pour la créature convoquée";
     EvBeginsCasting => "begins casting {} (takes effect before its next turn)", "commence à lancer {} (effet avant son prochain tour)";
     EvFinishesCasting => "finishes casting {}", "achève de lancer {}";
     EvSpellLostCannotAct => "{} is lost (cannot act)", "{} est perdu (ne peut pas agir)";

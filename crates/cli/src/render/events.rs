@@ -238,6 +238,9 @@ fn row(t: &Transcript, r: &Record, lang: Lang, codes: Codes) -> Row {
             });
             act(*who, s)
         }
+        Event::Summoned { who, at, rounds, hp } => act(*who, f(T::EvSummoned, &[at, rounds, hp])),
+        Event::SummonEnds { who } => act(*who, f(T::EvSummonEnds, &[])),
+        Event::NoRoomToSummon { who, spell } => act(*who, f(T::EvNoRoomToSummon, &[spell])),
         Event::BeginsCasting { who, spell } => act(*who, f(T::EvBeginsCasting, &[spell])),
         Event::FinishesCasting { who, spell } => act(*who, f(T::EvFinishesCasting, &[spell])),
         Event::SpellLost { who, spell, why } => {

@@ -331,6 +331,29 @@ pub enum Event {
         /// The save DC.
         dc: i32,
     },
+    /// A summoned creature arrives.
+    Summoned {
+        /// The creature (its reserved row).
+        who: usize,
+        /// Where it appears.
+        at: Pos,
+        /// Rounds it stays.
+        rounds: u32,
+        /// Its hit points.
+        hp: i32,
+    },
+    /// A summoned creature leaves: its spell ended.
+    SummonEnds {
+        /// The creature.
+        who: usize,
+    },
+    /// A summoning spell found no free square for its creature.
+    NoRoomToSummon {
+        /// The caster.
+        who: usize,
+        /// The spell's name.
+        spell: String,
+    },
     /// A spell of one round begun: it takes effect before the caster's next turn.
     BeginsCasting {
         /// The caster.

@@ -175,6 +175,13 @@ fn line(ids: &[String], sides: &[String], r: &Record) -> String {
             let _ = write!(text, " ({slot}, DC {dc})");
             act(*who, text)
         }
+        Event::Summoned { who, at, rounds, hp } => {
+            act(*who, format!("is summoned at {at} for {rounds} round(s) (hp {hp})"))
+        }
+        Event::SummonEnds { who } => act(*who, "vanishes (its summoning ends)".to_string()),
+        Event::NoRoomToSummon { who, spell } => {
+            act(*who, format!("{spell}: no free square for the summoned creature"))
+        }
         Event::BeginsCasting { who, spell } => {
             act(*who, format!("begins casting {spell} (takes effect before its next turn)"))
         }

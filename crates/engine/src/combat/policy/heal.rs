@@ -25,10 +25,14 @@ use super::super::state::{BattleState, LifeState};
 /// How many patients, most urgent first, the healer considers.
 const PATIENTS: usize = 3;
 
-/// Whether ally `j` is under half its hit points (dying included).
+/// Whether ally `j` is under half its hit points (dying included). A
+/// summoned creature never is: it leaves in a few rounds, and no table
+/// spends a cure or a channel on it (it is healed only when a burst meant
+/// for the party catches it).
 pub(super) fn needs_healing(b: &BattleState<'_>, j: usize) -> bool {
     let f = &b.fighters[j];
-    !f.dead && !f.gone && b.life(j) != LifeState::Dead && 2 * f.hp < b.prep.fighters[j].hp_max
+    let spec = &b.prep.fighters[j];
+    spec.reserve.is_none() && !f.dead && !f.gone && b.life(j) != LifeState::Dead && 2 * f.hp < spec.hp_max
 }
 
 /// A heal to cast: the spell and whom on.

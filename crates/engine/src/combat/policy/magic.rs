@@ -20,7 +20,7 @@ use crate::strategy::SpellPolicy;
 use super::super::abilities::{AbilitySpec, CHANNEL_RADIUS_FT, hex_mark};
 use super::super::action::{Ability, Action, ActionKind};
 use super::super::power_attack::hit_chance;
-use super::super::spells::{Cast, Metamagic};
+use super::super::spells::{Cast, Known, Metamagic};
 use super::super::state::BattleState;
 use super::heal::{self, HealPlan, needs_healing};
 
@@ -271,15 +271,22 @@ fn plan_spells(
         }
         None => {}
     }
-    // 2. Summon when nothing summoned is around.
-    if let Some(o) = caster
-        .known
-        .iter()
-        .filter(|k| b.prep.spells[usize::from(k.spell)].role.summon)
-        .filter(|k| allowed(b, i, m, k.spell, Metamagic::NONE))
-        .find(|k| b.can_cast(i, k.spell, Metamagic::NONE).is_ok())
+    // 2. Summon when none of the caster's creatures is still fighting (a new
+    // casting would only replace it) and the creature is worth the round the
+    // casting takes: more damage over its stay than the caster's own best
+    // this round.
+    if !summons_out(b, i)
+        && let Some((k, worth)) = caster
+            .known
+            .iter()
+            .filter(|k| b.prep.spells[usize::from(k.spell)].role.summon)
+            .filter(|k| allowed(b, i, m, k.spell, Metamagic::NONE))
+            .filter(|k| b.can_cast(i, k.spell, Metamagic::NONE).is_ok())
+            .map(|k| (k, summon_worth(b, i, k, t)))
+            .max_by(|x, y| x.1.total_cmp(&y.1))
+        && worth > weapon_value(b, i, t).max(best_offense(b, i, t, m).map_or(0.0, |o| o.score))
     {
-        out.push(Action::cast(o.spell, Some(t)));
+        out.push(Action::cast(k.spell, Some(t)));
         return true;
     }
     // 3. Open with buffs.
@@ -326,6 +333,45 @@ fn plan_spells(
         return true;
     }
     false
+}
+
+/// Whether one of the creatures `i` summoned is on the battlefield and fighting.
+fn summons_out(b: &BattleState<'_>, i: usize) -> bool {
+    b.prep
+        .summon_groups
+        .iter()
+        .filter(|g| g.caster == i)
+        .flat_map(|g| g.rows.clone())
+        .any(|r| !b.fighters[r].gone && b.is_active(r))
+}
+
+/// Rounds a summoned creature is counted on: a battle rarely lasts longer
+/// once it arrives, and the creature may fall sooner.
+const SUMMON_HORIZON: u32 = 3;
+
+/// The damage the creatures of summoning spell `k` are expected to deal to
+/// `t` over their stay (at most [`SUMMON_HORIZON`] rounds): each one's full
+/// round of attacks at `t`'s armor class, less its damage reduction, times
+/// the mean number that come.
+fn summon_worth(b: &BattleState<'_>, i: usize, k: &Known, t: usize) -> f64 {
+    let Some(group) = k.group.and_then(|g| b.prep.summon_groups.get(usize::from(g))) else { return 0.0 };
+    let Some(r) = group.rows.clone().next() else { return 0.0 };
+    let (spec, foe) = (&b.prep.fighters[r], &b.prep.fighters[t]);
+    let routine = b.routine(r, 0);
+    let per_round: f64 = spec
+        .attacks
+        .iter()
+        .enumerate()
+        .filter(|&(w, _)| w < 64 && routine >> w & 1 == 1)
+        .map(|(_, a)| {
+            let ac = if a.vs_touch { foe.ac.touch } else { foe.ac.total };
+            let dr = a.vs.get(t).map_or(0, |v| v.dr);
+            hit_chance(a.bonus, ac) * (a.mean_damage - f64::from(dr)).max(0.0) * f64::from(a.count.max(1))
+        })
+        .sum();
+    let cl = b.prep.fighters[i].caster.as_deref().map_or(1, |c| c.cl);
+    let count = group.count.mean_at(cl).clamp(1.0, group.rows.len() as f64);
+    per_round * count * f64::from(cl.clamp(1, SUMMON_HORIZON))
 }
 
 /// Whether `i` is threatened where it stands.

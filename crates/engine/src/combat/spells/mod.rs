@@ -22,7 +22,7 @@ mod target;
 mod upkeep;
 mod zone;
 
-pub(crate) use book::{CasterSpec, PreparedSpell, prepare_caster, prepare_spell};
+pub(crate) use book::{CasterSpec, Known, PreparedSpell, prepare_caster, prepare_spell};
 pub use book::{Metamagic, Role};
 pub(crate) use cast::{Cast, Held, Pending};
 pub(crate) use immune::Immune;

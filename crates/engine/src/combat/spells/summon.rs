@@ -9,7 +9,8 @@ use crate::encounter::id_base;
 use crate::library::{Leaning, Library, summon_candidates};
 use crate::map::Pos;
 
-use super::super::log::say;
+use super::super::event::Event;
+use super::super::log::emit;
 use crate::model::Combatant;
 use crate::spell::Scaled;
 use crate::spell::effect::EffectKind;
@@ -195,7 +196,7 @@ impl<R: crate::rng::Dice> super::super::engine::Engine<'_, '_, R> {
             arrived.push(r);
         }
         if arrived.is_empty() {
-            say!(self, i, "{}: no free square for the summoned creature", spell.name);
+            emit!(self, Event::NoRoomToSummon { who: i, spell: spell.name.clone() });
             return;
         }
         // They act right after the caster, this round and the next ones.
@@ -287,7 +288,7 @@ impl<R: crate::rng::Dice> super::super::engine::Engine<'_, '_, R> {
             self.apply_effect(r, e, None);
         }
         self.st.refresh_status(r);
-        say!(self, r, "is summoned at {square} for {rounds} round(s) (hp {})", self.st.fighters[r].hp);
+        emit!(self, Event::Summoned { who: r, at: square, rounds, hp: self.st.fighters[r].hp });
     }
 
     /// The start of `caster`'s turn (or of a round, for a fallen caster):
@@ -310,7 +311,7 @@ impl<R: crate::rng::Dice> super::super::engine::Engine<'_, '_, R> {
 
     /// Summoned creature `r` leaves the battlefield (its spell ended).
     pub(crate) fn dismiss(&mut self, r: usize) {
-        say!(self, r, "vanishes (its summoning ends)");
+        emit!(self, Event::SummonEnds { who: r });
         if self.st.fighters[r].grappled_with.is_some() {
             self.release(r);
         }

@@ -20,6 +20,7 @@ mod options;
 mod prepared_spells;
 mod reload;
 mod size;
+mod summons;
 mod support;
 mod table;
 mod tactics;
