@@ -83,7 +83,7 @@ impl Library {
     }
 
     /// The spells and creature files `combatants` use, transitively: their
-    /// `spells` (names this library does not know are left to the
+    /// `spells` and the spells of their wands and potions (names this library does not know are left to the
     /// encounter's preparation to refuse), the spells those call
     /// (`from_spell`), and every creature file a summoning option may
     /// resolve to for its caster's alignment, summoned creatures' own
@@ -95,8 +95,12 @@ impl Library {
         let mut pending: Vec<&Combatant> = combatants.into_iter().collect();
         while let Some(c) = pending.pop() {
             let leaning = Leaning::of(&c.alignment);
-            for name in &c.spells {
-                if let Some((id, _)) = self.spells.find(name) {
+            let item_spells = c
+                .carried_items
+                .iter()
+                .filter_map(|i| crate::model::items::ItemUse::of(i.name()).spell().map(str::to_string));
+            for name in c.spells.iter().cloned().chain(item_spells) {
+                if let Some((id, _)) = self.spells.find(&name) {
                     queue.push((id.to_string(), leaning));
                 }
             }

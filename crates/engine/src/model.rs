@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 pub mod hands;
+pub mod items;
 pub(crate) mod path;
 pub mod special;
 pub mod validate;
@@ -317,6 +318,9 @@ pub struct CarriedItemDetail {
     /// How many (1 by default).
     #[serde(default = "default_count")]
     pub quantity: u32,
+    /// Charges left, for a wand (a new wand has 50; `model::items`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub charges: Option<u32>,
     /// Free-form notes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub notes: Option<String>,
@@ -553,6 +557,14 @@ impl CarriedItem {
         match self {
             CarriedItem::Name(_) => 1,
             CarriedItem::Detailed(d) => d.quantity,
+        }
+    }
+
+    /// The charges the file gives, if any.
+    pub fn charges(&self) -> Option<u32> {
+        match self {
+            CarriedItem::Name(_) => None,
+            CarriedItem::Detailed(d) => d.charges,
         }
     }
 }

@@ -222,6 +222,9 @@ fn a_channel_between_fights_heals_at_most_its_dice_and_only_when_two_need_it() {
     let members = [0usize, 1, 2, 3];
     let party = Party { prep: &prep, members: &members, files: &files };
     let fresh: Vec<Carried> = members.iter().map(|&i| Carried::fresh(&prep, i)).collect();
+    // Oni's wand of cure light wounds would heal first: it is empty here.
+    let mut fresh = fresh;
+    fresh[2].items_left.iter_mut().for_each(|c| *c = 0);
     // One member hurt: no channel (Oni, a 4th-level cleric, channels 2d6).
     let mut one = fresh.clone();
     one[0].hp -= 20;
@@ -240,6 +243,106 @@ fn a_channel_between_fights_heals_at_most_its_dice_and_only_when_two_need_it() {
         assert_eq!(t.slots_spent, 0);
         assert!(two.iter().zip(&fresh).filter(|(a, b)| f64::from(b.hp - a.hp) >= 7.0).count() < 2);
     }
+}
+
+#[test]
+fn a_healing_wand_tops_the_party_up_before_any_spell_or_channel() {
+    use pf1e_engine::combat::Party;
+    let p = party();
+    let prep = fight(&p, &["monsters/ogre.json"]);
+    let files: Vec<&Combatant> = p.iter().map(|c| c.as_ref()).collect();
+    let members = [0usize, 1, 2, 3];
+    let party = Party { prep: &prep, members: &members, files: &files };
+    let fresh: Vec<Carried> = members.iter().map(|&i| Carried::fresh(&prep, i)).collect();
+    // Oni's wand of cure light wounds: 50 charges (CRB "Wands"), and the others carry none.
+    assert_eq!(fresh[2].items_left.iter().max(), Some(&50), "{:?}", fresh[2]);
+    let (mut charges, mut healed) = (0u32, 0u32);
+    for run in 0..50 {
+        let mut hurt = fresh.clone();
+        hurt[0].hp -= 20;
+        hurt[1].hp -= 20;
+        let mut rng = SeededRng::for_run(3, run);
+        let t = party.short_rest(&mut hurt, RestSpending::All, &mut rng);
+        // The wand alone: no slot, no channel, while a charge heals someone
+        // missing its mean (1d8+1: 5.5).
+        assert_eq!((t.slots_spent, t.channels_spent), (0, 0), "run {run}: {t:?}");
+        assert!(t.charges_spent >= 4, "run {run}: {t:?}");
+        assert_eq!(hurt[2].items_left.iter().max().copied(), Some(50 - t.charges_spent), "run {run}");
+        assert!(hurt.iter().zip(&fresh).all(|(a, b)| f64::from(b.hp - a.hp) < 5.5), "run {run}: {hurt:?}");
+        // A charge heals 2 to 9 (less when it would go past the maximum).
+        assert!(t.healed <= 9 * t.charges_spent, "run {run}: {t:?}");
+        charges += t.charges_spent;
+        healed += t.healed;
+    }
+    // 40 hit points missing, each charge 5.5 on average (the last ones capped).
+    let per_charge = f64::from(healed) / f64::from(charges);
+    assert!((4.0..=5.6).contains(&per_charge), "{per_charge} per charge over {charges} charges");
+    // Spending nothing spends no charge; a night's rest gives none back.
+    let mut hurt = fresh.clone();
+    hurt[0].hp -= 20;
+    let mut rng = SeededRng::for_run(4, 0);
+    assert_eq!(party.short_rest(&mut hurt, RestSpending::Nothing, &mut rng).charges_spent, 0);
+    party.short_rest(&mut hurt, RestSpending::All, &mut rng);
+    let left = hurt[2].items_left.clone();
+    party.long_rest(&mut hurt);
+    assert_eq!(hurt[2].items_left, left);
+}
+
+#[test]
+fn a_wand_is_used_only_by_a_caster_whose_list_has_its_spell() {
+    use pf1e_engine::combat::Party;
+    use pf1e_engine::model::{CarriedItem, CarriedItemDetail};
+    // Esha, a cavalier, carries a wand of cure light wounds she cannot use.
+    let mut esha = (*file("pcs/esha.json")).clone();
+    esha.carried_items.push(CarriedItem::Detailed(CarriedItemDetail {
+        name: "wand of cure light wounds".into(),
+        quantity: 1,
+        charges: Some(10),
+        notes: None,
+    }));
+    let mut p = party();
+    p[0] = Arc::new(esha);
+    p.remove(2); // without Oni's own wand
+    let prep = fight(&p, &["monsters/ogre.json"]);
+    let files: Vec<&Combatant> = p.iter().map(|c| c.as_ref()).collect();
+    let members = [0usize, 1, 2];
+    let party = Party { prep: &prep, members: &members, files: &files };
+    let mut hurt: Vec<Carried> = members.iter().map(|&i| Carried::fresh(&prep, i)).collect();
+    assert_eq!(hurt[0].items_left.iter().max(), Some(&10));
+    hurt[1].hp -= 20;
+    let mut rng = SeededRng::for_run(5, 0);
+    let t = party.short_rest(&mut hurt, RestSpending::All, &mut rng);
+    assert_eq!(t.charges_spent, 0, "{t:?}");
+    assert_eq!(hurt[0].items_left.iter().max(), Some(&10));
+}
+
+#[test]
+fn wand_charges_are_checked_where_the_file_gives_them() {
+    use pf1e_engine::model::parse_combatant;
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(data().join("pcs/oni.json")).unwrap()).unwrap();
+    let check = |v: &serde_json::Value| {
+        parse_combatant(&v.to_string(), "oni.json").map(|_| ()).map_err(|e| e.to_string())
+    };
+    v["carried_items"] = serde_json::json!([{ "name": "potion of cure light wounds", "charges": 3 }]);
+    let e = check(&v).unwrap_err();
+    assert!(e.contains("$.carried_items[0].charges") && e.contains("only a wand"), "{e}");
+    v["carried_items"] = serde_json::json!([{ "name": "wand of cure light wounds", "charges": 51 }]);
+    let e = check(&v).unwrap_err();
+    assert!(e.contains("1 to 50 charges"), "{e}");
+    v["carried_items"] = serde_json::json!([{ "name": "wand of cure light wounds", "charges": 12 }]);
+    assert_eq!(check(&v), Ok(()));
+    // A wand of a spell the library lacks is refused where the encounter is prepared.
+    v["carried_items"] = serde_json::json!(["wand of cure light wonds"]);
+    let oni = Arc::new(parse_combatant(&v.to_string(), "oni.json").unwrap());
+    let map = Arc::new(Map::load(&data().join("maps/field.yaml")).unwrap());
+    let sides = vec![
+        SideSpec { name: "players".into(), combatants: vec![oni] },
+        SideSpec { name: "monsters".into(), combatants: vec![file("monsters/ogre.json")] },
+    ];
+    let enc = Encounter::build(map, sides).unwrap().with_library(library());
+    let e = PreparedEncounter::new(&enc).unwrap_err().to_string();
+    assert!(e.contains("$.carried_items[0]") && e.contains("cure light wonds"), "{e}");
 }
 
 #[test]

@@ -16,13 +16,14 @@ use crate::spell::effect::EffectKind;
 use crate::spell::model::{Range, TargetKind};
 
 use super::abilities::Pools;
+use super::items::{ItemKind, PreparedItem};
 use super::prepared::PreparedEncounter;
 use super::state::Fighter;
 
 /// The state of a combatant that outlasts a battle.
 ///
 /// Not carried (`docs/days.md`, "What a day does not carry yet"): conditions
-/// and effects with a duration, negative levels, ability damage, consumables.
+/// and effects with a duration, negative levels, ability damage.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Carried {
     /// Hit points (below 0: unconscious, dying unless `stable`).
@@ -42,6 +43,8 @@ pub struct Carried {
     /// Shots fired with each attack whose ammunition is counted (index:
     /// attack); none is recovered between fights.
     pub shots: Vec<u16>,
+    /// Uses left of each wand and potion (`combat::items`); never restored.
+    pub items_left: Vec<u32>,
 }
 
 impl Carried {
@@ -61,6 +64,7 @@ impl Carried {
                 .map_or_else(Vec::new, |c| c.prepared.iter().map(|p| p.count).collect()),
             pools: f.pools,
             shots: Vec::new(),
+            items_left: f.items.iter().map(|x| x.uses).collect(),
         }
     }
 
@@ -75,6 +79,7 @@ impl Carried {
             prepared_left: f.prepared_left.clone(),
             pools: f.pools,
             shots: f.shots.clone(),
+            items_left: f.items_left.clone(),
         }
     }
 
@@ -144,6 +149,9 @@ pub struct Tending {
     pub slots_spent: u32,
     /// Channels spent on healing.
     pub channels_spent: u32,
+    /// Wand charges spent on healing.
+    #[serde(default)]
+    pub charges_spent: u32,
     /// Dying members who were stabilized.
     pub stabilized: u32,
     /// Dying members who died before anyone could help them.
@@ -262,6 +270,26 @@ impl Party<'_> {
             .sum()
     }
 
+    /// The healing effects of `item`'s spell.
+    fn item_heals<'s>(&'s self, item: &PreparedItem) -> impl Iterator<Item = &'s crate::spell::Scaled> + 's {
+        self.prep.spells[usize::from(item.spell)].spell.effects.iter().filter_map(|e| match &e.kind {
+            EffectKind::Heal(h) => Some(&h.amount),
+            _ => None,
+        })
+    }
+
+    /// The mean healing of one use of `item` (at its caster level).
+    fn item_mean(&self, item: &PreparedItem) -> f64 {
+        let cl = item.cl;
+        self.item_heals(item).map(|a| a.mean_at(cl)).sum()
+    }
+
+    /// Rolls the healing of one use of `item`.
+    fn roll_item(&self, item: &PreparedItem, rng: &mut impl Dice) -> i32 {
+        let cl = item.cl;
+        self.item_heals(item).map(|a| a.roll(cl, rng)).sum()
+    }
+
     /// Member `m`'s positive channel, as dice of d6.
     fn channel_dice(&self, m: usize) -> Option<u32> {
         let a = self.prep.fighters[self.members[m]].abilities.as_deref()?;
@@ -363,6 +391,26 @@ impl Party<'_> {
         let mut out = self.first_aid(states, rng);
         if spending == RestSpending::Nothing {
             return out;
+        }
+        // A healing wand first: a charge is the cheapest hit point a party has,
+        // and a table tops everyone up with it before touching a spell.
+        for h in 0..states.len() {
+            for (w, item) in self.prep.fighters[self.members[h]].items.iter().enumerate() {
+                if item.kind != ItemKind::Wand || !item.usable {
+                    continue;
+                }
+                let mean = self.item_mean(item);
+                if mean <= 0.0 {
+                    continue;
+                }
+                while Self::can_help(&states[h]) && states[h].items_left.get(w).is_some_and(|&c| c > 0) {
+                    let Some(p) = self.patient(states, mean) else { break };
+                    states[h].items_left[w] -= 1;
+                    out.charges_spent += 1;
+                    let amount = self.roll_item(item, rng);
+                    out.healed += states[p].heal(amount, self.hp_max(p)).max(0) as u32;
+                }
+            }
         }
         for h in 0..states.len() {
             let Some(dice) = self.channel_dice(h) else { continue };

@@ -30,6 +30,7 @@ mod flat_footed;
 mod flight;
 mod fullmove;
 mod initiative;
+mod items;
 mod life;
 mod log;
 mod maneuver;

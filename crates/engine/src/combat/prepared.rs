@@ -196,6 +196,8 @@ pub(crate) struct FighterSpec {
     pub pools: super::abilities::Pools,
     /// A row reserved for a summoned creature: the group it belongs to.
     pub reserve: Option<u16>,
+    /// Its wands and potions (`combat::items`).
+    pub items: Vec<super::items::PreparedItem>,
     /// Its damage reduction, if any.
     pub dr: Option<Dr>,
     /// Full-attack routines (bit k: attack k), and its natural attacks.
@@ -386,7 +388,7 @@ impl PreparedEncounter {
     /// [`PreparedEncounter::new`] with another feature catalogue.
     pub fn with_catalog(encounter: &Encounter, catalog: &FeatCatalog) -> Result<Self, PrepareError> {
         let deployed = encounter.combatants.len();
-        let Rows { rows, features, casters, spells, groups } = rows(encounter, catalog)?;
+        let Rows { rows, features, casters, items, spells, groups } = rows(encounter, catalog)?;
         let combatants: Vec<&Combatant> = rows.iter().map(|r| r.2.as_ref()).collect();
         let mut creature_types: Vec<String> = Vec::new();
         for c in &combatants {
@@ -398,7 +400,9 @@ impl PreparedEncounter {
         }
         let type_index = |t: &str| creature_types.iter().position(|k| *k == norm(t)).map(|k| k as u16);
         let mut fighters = Vec::with_capacity(rows.len());
-        for (k, ((row, resolved), caster)) in rows.iter().zip(features).zip(casters).enumerate() {
+        for (k, (((row, resolved), caster), items)) in
+            rows.iter().zip(features).zip(casters).zip(items).enumerate()
+        {
             let (id, side, c, pos, start_hp, aware) = row;
             let c = c.as_ref();
             let mut attacks = Vec::with_capacity(c.attacks.len());
@@ -410,6 +414,7 @@ impl PreparedEncounter {
             let placed = PlacedRow { id, side: *side, pos: *pos, start_hp: *start_hp, aware: *aware };
             let mut spec = fighter_spec(&placed, c, attacks, resolved, &type_index);
             spec.caster = caster;
+            spec.items = items;
             spec.reserve = (k >= deployed)
                 .then(|| groups.iter().position(|g| g.rows.contains(&k)).map(|g| g as u16))
                 .flatten();
@@ -554,6 +559,7 @@ struct Rows {
     rows: Vec<super::spells::summon::Row>,
     features: Vec<ResolvedFeatures>,
     casters: Vec<Option<Box<CasterSpec>>>,
+    items: Vec<Vec<super::items::PreparedItem>>,
     spells: Vec<PreparedSpell>,
     groups: Vec<SummonGroup>,
 }
@@ -569,6 +575,7 @@ fn rows(encounter: &Encounter, catalog: &FeatCatalog) -> Result<Rows, PrepareErr
     let mut features = Vec::with_capacity(deployed);
     let mut spells: Vec<PreparedSpell> = Vec::new();
     let mut casters: Vec<Option<Box<CasterSpec>>> = Vec::with_capacity(deployed);
+    let mut items = Vec::with_capacity(deployed);
     let mut groups: Vec<SummonGroup> = Vec::new();
     let mut k = 0;
     while k < rows.len() {
@@ -595,6 +602,12 @@ fn rows(encounter: &Encounter, catalog: &FeatCatalog) -> Result<Rows, PrepareErr
         let mut caster = super::spells::prepare_caster(&c, library, &resolved.rules.class, &mut index_of)
             .map_err(bad_spell)?
             .map(Box::new);
+        // Summoned creatures carry nothing.
+        let carried = if k < deployed {
+            super::items::prepare_items(&c, library, &mut index_of).map_err(bad_spell)?
+        } else {
+            Vec::new()
+        };
         // Summoning spells reserve rows for their creatures (only for deployed
         // casters: a summoned creature does not summon).
         if let Some(cs) = caster.as_deref_mut()
@@ -604,10 +617,11 @@ fn rows(encounter: &Encounter, catalog: &FeatCatalog) -> Result<Rows, PrepareErr
                 .map_err(bad_spell)?;
         }
         casters.push(caster);
+        items.push(carried);
         features.push(resolved);
         k += 1;
     }
-    Ok(Rows { rows, features, casters, spells, groups })
+    Ok(Rows { rows, features, casters, items, spells, groups })
 }
 
 /// One row reserved for a summoned creature: its id, its name and its side.
@@ -765,6 +779,7 @@ fn fighter_spec(
         abilities,
         pools,
         reserve: None,
+        items: Vec::new(),
         dr: c.dr.as_ref().map(Dr::of),
         routines: c
             .full_attack

@@ -140,6 +140,8 @@ pub(crate) struct Fighter {
     pub unloaded: u64,
     /// Shots fired with each attack whose shots count (index: attack).
     pub shots: Vec<u16>,
+    /// Uses left of each of its wands and potions (index: `FighterSpec::items`).
+    pub items_left: Vec<u32>,
     /// Altitude in feet above the ground (`combat::flight`; 0 on the ground).
     pub alt: u32,
     /// Feet flown this turn, up, down or across (a move action's), for the Fly check to stay aloft.
@@ -221,6 +223,9 @@ impl<'p> BattleState<'p> {
                     fighter.prepared_left.clone_from(&c.prepared_left);
                     fighter.pools = c.pools;
                     fighter.shots.clone_from(&c.shots);
+                    if c.items_left.len() == fighter.items_left.len() {
+                        fighter.items_left.clone_from(&c.items_left);
+                    }
                 }
                 fighter
             })
@@ -305,6 +310,7 @@ impl<'p> BattleState<'p> {
             attack_penalty: 0,
             unloaded: 0,
             shots: Vec::new(),
+            items_left: f.items.iter().map(|x| x.uses).collect(),
             alt: 0,
             flown: 0,
         }

@@ -379,6 +379,7 @@ fn add(a: &mut Tending, b: Tending) {
     a.healed += b.healed;
     a.slots_spent += b.slots_spent;
     a.channels_spent += b.channels_spent;
+    a.charges_spent += b.charges_spent;
     a.stabilized += b.stabilized;
     a.died += b.died;
 }

@@ -579,6 +579,18 @@ fn check_lists(c: &Combatant) -> Result<(), Failure> {
         if item.quantity() < 1 {
             return fail(key_path(&path, "quantity"), "quantity must be at least 1");
         }
+        if let Some(charges) = item.charges() {
+            let wand = matches!(super::items::ItemUse::of(item.name()), super::items::ItemUse::Wand(_));
+            if !wand {
+                return fail(key_path(&path, "charges"), "only a wand has charges (\"wand of ...\")");
+            }
+            if !(1..=super::items::WAND_CHARGES).contains(&charges) {
+                return fail(
+                    key_path(&path, "charges"),
+                    format!("a wand holds 1 to {} charges, not {charges}", super::items::WAND_CHARGES),
+                );
+            }
+        }
     }
     Ok(())
 }
