@@ -277,3 +277,39 @@ fn the_young_black_dragon_breathes_from_above_the_partys_reach_and_no_pc_melees_
     assert!(from_above * 10 >= runs * 9, "breathed from above in {from_above} of {runs} battles");
     assert!(rounds_above as u64 >= runs, "{rounds_above} rounds above reach in {runs} battles");
 }
+
+#[test]
+fn the_young_black_dragon_waits_aloft_while_its_breath_recharges_instead_of_diving_in() {
+    // Strafing (issue 19): after its first breath the dragon makes no attack
+    // of its own (attacks of opportunity aside) unless a fall grounded it;
+    // it breathes again when the breath is back.
+    let prep = dragon_fight();
+    let d = 4;
+    let (runs, mut breaths) = (40u64, 0u64);
+    for seed in 0..runs {
+        let mut rng = SeededRng::for_run(1, seed);
+        let mut events = Vec::new();
+        crate::combat::run_prepared(
+            &prep,
+            &SimOptions::default(),
+            &mut rng,
+            Some(&mut events),
+            &mut DefaultPolicy,
+        );
+        let (mut breathed, mut fell) = (false, false);
+        for r in &events {
+            match &r.event {
+                Event::Falls { who, .. } if *who == d => fell = true,
+                Event::Text { who, text } if *who == d && text.starts_with("breath weapon at") => {
+                    breathed = true;
+                    breaths += 1;
+                }
+                Event::Attack(a) if a.who == d && !a.aoo => {
+                    assert!(!breathed || fell, "seed {seed}: the dragon attacked {} after a breath", a.target);
+                }
+                _ => {}
+            }
+        }
+    }
+    assert!(breaths >= 2 * runs, "{breaths} breaths in {runs} battles");
+}

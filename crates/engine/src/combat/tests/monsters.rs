@@ -508,3 +508,63 @@ fn ghouls_attack_the_victim_they_paralyzed() {
     assert!(cases >= 20, "{cases} paralyses followed by an attack");
     assert!(on_victim * 10 >= cases * 9, "{on_victim} of {cases} next attacks on the paralyzed victim");
 }
+
+// ---- Full attacks of natural routines (issue 19, pf1e-rules-8) -----------
+
+/// A creature with a claw (reach 5 ft) and a bite (reach 10 ft).
+fn clawed_biter() -> crate::model::Combatant {
+    creature(
+        "Biter",
+        json!({ "attacks": [
+            { "name": "claw", "kind": "melee", "attack_bonus": 0, "natural": true, "reach_ft": 5,
+              "damage": [{ "formula": "1d4", "types": ["slashing"] }] },
+            { "name": "bite", "kind": "melee", "attack_bonus": 0, "natural": true, "reach_ft": 10,
+              "damage": [{ "formula": "1d6", "types": ["piercing"] }] }
+        ] }),
+    )
+}
+
+#[test]
+fn a_full_attack_goes_on_against_another_foe_in_reach_when_its_target_falls() {
+    // Two foes of 1 hit point side by side: the claw drops the first, the
+    // bite goes to the second (CRB "Full Attack": attacks may be split).
+    let prep = prepare(
+        arena(3, 6),
+        vec![
+            ("monsters", clawed_biter(), at(1, 1)),
+            ("players", creature("A", json!({ "hp_max": 1 })), at(1, 2)),
+            ("players", creature("B", json!({ "hp_max": 1 })), at(0, 2)),
+        ],
+    );
+    // Claw: d20 15, 1d4 = 3; bite: d20 15, 1d6 = 4.
+    let mut b = Bench::new(&[15, 3, 15, 4]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    turn(&mut e, 0, vec![Action::at(ActionKind::FullAttack, 1)]);
+    assert!(e.st.hp(1) < 0 && e.st.hp(2) < 0, "hp {} and {}", e.st.hp(1), e.st.hp(2));
+}
+
+#[test]
+fn a_biter_whose_claws_do_not_reach_steps_in_before_its_full_attack() {
+    // The foe 10 ft away: only the bite reaches; a 5-foot step brings the
+    // claw within reach, so the default policy steps first.
+    let prep = prepare(
+        arena(3, 8),
+        vec![("monsters", clawed_biter(), at(1, 1)), ("players", creature("Foe", json!({ "hp_max": 500 })), at(1, 3))],
+    );
+    let st = crate::combat::BattleState::new(&prep, &SimOptions::default());
+    let mut out = Vec::new();
+    crate::combat::policy::Policy::plan(&mut crate::combat::policy::DefaultPolicy, &st, 0, &mut out);
+    let kinds: Vec<_> = out.iter().map(|a| a.kind).collect();
+    assert_eq!(kinds, [ActionKind::FiveFootStep, ActionKind::FullAttack]);
+    let q = out[0].destination.expect("a square");
+    assert_eq!(crate::grid::distance_ft(q, at(1, 3)), 5);
+    // Adjacent already: no step.
+    let prep = prepare(
+        arena(3, 8),
+        vec![("monsters", clawed_biter(), at(1, 1)), ("players", creature("Foe", json!({ "hp_max": 500 })), at(1, 2))],
+    );
+    let st = crate::combat::BattleState::new(&prep, &SimOptions::default());
+    let mut out = Vec::new();
+    crate::combat::policy::Policy::plan(&mut crate::combat::policy::DefaultPolicy, &st, 0, &mut out);
+    assert_eq!(out.iter().map(|a| a.kind).collect::<Vec<_>>(), [ActionKind::FullAttack]);
+}
