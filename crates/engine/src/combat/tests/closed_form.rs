@@ -318,3 +318,43 @@ fn spell_resistance_is_overcome_at_the_rate_of_the_caster_level_check() {
         assert_within_5_sigma(&format!("spell resistance {sr} against caster level {cl}"), &samples, exact);
     }
 }
+
+#[test]
+fn channel_resistance_adds_its_bonus_to_the_will_save_against_a_channel() {
+    // The same 5th-level cleric (3d6, Will DC 14) against an undead with
+    // Will +3 and channel resistance +4 (UMR "Channel Resistance"): it saves
+    // as a Will +7 would.
+    let (level, will, resist) = (5, 3, 4);
+    let cleric = creature(
+        "Cleric",
+        json!({ "level": level, "abilities": { "str_score": 10, "dex_score": 10, "con_score": 10, "int_score": 10,
+                "wis_score": 16, "cha_score": 14 }, "features": ["Channel Energy"], "resources": { "channel_energy": 2 } }),
+    );
+    let zombie = spell_target(
+        "Zombie",
+        0,
+        will,
+        json!({ "creature_type": "undead", "abilities": { "str_score": 10, "dex_score": 10, "con_score": null,
+                "int_score": null, "wis_score": 10, "cha_score": 10 },
+                "features": [{ "name": "channel resistance", "category": "special", "notes": "+4" }],
+                "special_abilities": [{ "kind": "channel_resistance", "name": "channel resistance", "bonus": resist }] }),
+    );
+    let prep = prepare(arena(3, 8), vec![("a", cleric, at(1, 1)), ("b", zombie, at(1, 4))]);
+    let dc = 10 + level / 2 + 2;
+    let exact = expected_half_on_save(3, 6, save_chance(will + resist, dc));
+    let samples = simulate(&prep, 82, |e| {
+        e.st.fighters[1].hp = 1_000_000;
+        e.st.fighters[0].pools.channel_energy = 2;
+        cast_ok(e, Action::new(ActionKind::ChannelEnergy).with_option(1));
+        f64::from(1_000_000 - e.st.hp(1))
+    });
+    assert_within_5_sigma("channel energy damage to a channel-resistant undead", &samples, exact);
+    // The bonus is for channels only: the same creature's Will against another effect.
+    let st = crate::combat::BattleState::new(&prep, &crate::combat::SimOptions::default());
+    let plain = crate::effects::Context::default();
+    let channel = crate::effects::Context { channel: true, ..plain };
+    assert_eq!(
+        st.save_bonus(1, crate::effects::SaveKind::Will, &channel) - st.save_bonus(1, crate::effects::SaveKind::Will, &plain),
+        resist
+    );
+}

@@ -568,3 +568,120 @@ fn a_biter_whose_claws_do_not_reach_steps_in_before_its_full_attack() {
     crate::combat::policy::Policy::plan(&mut crate::combat::policy::DefaultPolicy, &st, 0, &mut out);
     assert_eq!(out.iter().map(|a| a.kind).collect::<Vec<_>>(), [ActionKind::FullAttack]);
 }
+
+// ---- Auras and staggered (issue 19, pf1e-rules-8) -------------------------
+
+/// A creature with the mummy's despair: 30 ft, Will DC 16 or paralyzed 1d4 rounds.
+fn despairing() -> crate::model::Combatant {
+    monster(
+        "Mummy",
+        json!([{ "kind": "aura", "name": "despair", "range_ft": 30, "save": "will", "dc": 16,
+                 "condition": "paralyzed", "rounds": "1d4", "descriptors": ["fear", "mind_affecting"] }]),
+        json!({}),
+    )
+}
+
+#[test]
+fn an_aura_is_saved_against_once_per_battle_at_the_start_of_a_turn_within_its_range() {
+    // Will +3 against DC 16: a d20 of 12 fails (15), then 1d4 = 3 rounds.
+    let victim = || creature("Victim", json!({ "saves": { "fort": 0, "ref": 0, "will": 3 } }));
+    let prep = prepare(arena(3, 12), vec![("monsters", despairing(), at(1, 1)), ("players", victim(), at(1, 5))]);
+    let mut b = Bench::new(&[12, 3]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    e.monster_turn_start(1);
+    assert!(e.st.fighters[1].conds.has(ConditionId::Paralyzed));
+    // Met once: no second save (no die left to roll).
+    e.monster_turn_start(1);
+    drop(e);
+    assert!(b.lines().iter().any(|l| l.contains("meets mummy's despair: paralyzed for 3 rounds")), "{:?}", b.lines());
+    // A d20 of 13 saves (16): no condition.
+    let mut b = Bench::new(&[13]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    e.monster_turn_start(1);
+    assert!(!e.st.fighters[1].conds.has(ConditionId::Paralyzed));
+    drop(e);
+    assert!(b.lines().iter().any(|l| l.contains("despair: saves")), "{:?}", b.lines());
+    // Beyond 30 ft: nothing (no die rolled).
+    let far = prepare(arena(3, 12), vec![("monsters", despairing(), at(1, 1)), ("players", victim(), at(1, 9))]);
+    let mut b = Bench::new(&[]);
+    let mut e = b.engine(&far, &SimOptions::default());
+    e.monster_turn_start(1);
+    assert!(e.st.fighters[1].monster.auras_met.is_empty());
+}
+
+#[test]
+fn a_creature_immune_to_one_of_the_auras_descriptors_is_unaffected_without_a_save() {
+    // Undead are immune to mind-affecting effects.
+    let zombie = creature(
+        "Zombie",
+        json!({ "creature_type": "undead", "abilities": { "str_score": 10, "dex_score": 10, "con_score": null,
+                "int_score": null, "wis_score": 10, "cha_score": 10 } }),
+    );
+    let prep = prepare(arena(3, 12), vec![("monsters", despairing(), at(1, 1)), ("players", zombie, at(1, 3))]);
+    let mut b = Bench::new(&[]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    e.monster_turn_start(1);
+    assert!(!e.st.fighters[1].conds.has(ConditionId::Paralyzed));
+    drop(e);
+    assert!(b.lines().iter().any(|l| l.contains("despair: immune")), "{:?}", b.lines());
+}
+
+#[test]
+fn the_chance_an_aura_takes_hold_is_the_chance_to_fail_its_save() {
+    // Fort +2 against the troglodyte's stench (DC 13): fails on 1-10, 50 %.
+    let prep = prepare(
+        arena(3, 12),
+        vec![
+            ("monsters", data_combatant("data/monsters/troglodyte.json"), at(1, 1)),
+            ("players", creature("Victim", json!({ "saves": { "fort": 2, "ref": 0, "will": 0 } })), at(1, 4)),
+        ],
+    );
+    let runs = 4000u64;
+    let mut sick = 0;
+    for seed in 0..runs {
+        let mut rng = crate::rng::SeededRng::for_run(19, seed);
+        let mut e = crate::combat::engine::Engine::new(&prep, &SimOptions::default(), &mut rng, None);
+        e.start_round();
+        e.monster_turn_start(1);
+        sick += u64::from(e.st.fighters[1].conds.has(ConditionId::Sickened));
+    }
+    let p = sick as f64 / runs as f64;
+    // 5 standard deviations of a proportion of 0.5 over 4,000 trials: 0.04.
+    assert!((p - 0.5).abs() < 0.04, "sickened in {p}");
+}
+
+#[test]
+fn a_zombie_is_staggered_from_its_first_turn_for_the_battle() {
+    let prep = prepare(
+        arena(3, 12),
+        vec![
+            ("monsters", data_combatant("data/monsters/human_zombie.json"), at(1, 1)),
+            ("players", creature("Foe", json!({ "hp_max": 500 })), at(1, 2)),
+        ],
+    );
+    let mut b = Bench::new(&[15; 8]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    e.monster_turn_start(0);
+    assert!(e.st.fighters[0].conds.has(ConditionId::Staggered));
+    // Still staggered later (for the battle).
+    e.start_round();
+    e.monster_turn_start(0);
+    assert!(e.st.fighters[0].conds.has(ConditionId::Staggered));
+}
+
+#[test]
+fn a_mummy_battle_shows_its_despair_on_the_event_stream() {
+    let logs = battles(
+        || {
+            vec![
+                ("monsters", data_combatant("data/monsters/mummy.json"), at(2, 2)),
+                ("players", data_combatant("data/pcs/esha.json"), at(3, 6)),
+                ("players", data_combatant("data/pcs/oni.json"), at(3, 9)),
+            ]
+        },
+        30,
+    );
+    let met = logs.iter().filter(|l| l.iter().any(|x| x.contains("meets mummy's despair"))).count();
+    assert_eq!(met, logs.len(), "despair met in {met} of {} battles", logs.len());
+    assert!(logs.iter().flatten().any(|x| x.contains("despair: paralyzed for")));
+}
