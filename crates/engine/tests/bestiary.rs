@@ -107,19 +107,26 @@ fn every_ability_not_played_says_why() {
         .expect("a <!-- reasons --> table");
     let mut reasons = BTreeMap::new();
     for line in block.lines().filter(|l| l.starts_with("| ") && !l.starts_with("| Ability")) {
-        let cells: Vec<&str> = line.split(" | ").map(|c| c.trim_matches(|ch| ch == '|' || ch == ' ')).collect();
+        let cells: Vec<&str> =
+            line.split(" | ").map(|c| c.trim_matches(|ch| ch == '|' || ch == ' ')).collect();
         assert!(cells.len() >= 2 && !cells[1].is_empty(), "a reason row without a reason: {line}");
         reasons.insert(cells[0].to_string(), cells[1].to_string());
     }
     let mut used = std::collections::BTreeSet::new();
     for (stem, (_, not_played)) in documented_abilities() {
         for name in not_played {
-            assert!(reasons.contains_key(&name), "{stem}: {name:?} is not played and docs/bestiary.md says not why");
+            assert!(
+                reasons.contains_key(&name),
+                "{stem}: {name:?} is not played and docs/bestiary.md says not why"
+            );
             used.insert(name);
         }
     }
     for name in reasons.keys() {
-        assert!(used.contains(name), "docs/bestiary.md gives a reason for {name:?}, which no file leaves unplayed");
+        assert!(
+            used.contains(name),
+            "docs/bestiary.md gives a reason for {name:?}, which no file leaves unplayed"
+        );
     }
 }
 

@@ -12,8 +12,9 @@ use std::fmt::Write;
 
 use pf1e_engine::combat::Style;
 use pf1e_engine::combat::event::{
-    AcKind, Attack, AuraOutcome, AttackNote, AttackStep, BattleResult, ConcentrationCause, EVENT_SCHEMA_VERSION, Event,
-    FallCause, LifeChange, ModSource, MoveKind, NoMove, Record, SpellLoss, TouchKind, Transcript,
+    AcKind, Attack, AttackNote, AttackStep, AuraOutcome, BattleResult, ConcentrationCause,
+    EVENT_SCHEMA_VERSION, Event, FallCause, LifeChange, ModSource, MoveKind, NoMove, Record, SpellLoss,
+    TouchKind, Transcript,
 };
 use pf1e_engine::map::Pos;
 use serde::Serialize;

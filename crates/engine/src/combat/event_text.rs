@@ -8,8 +8,8 @@ use std::fmt::Write;
 use crate::map::Pos;
 
 use super::event::{
-    AcKind, Attack, AttackNote, AttackStep, AuraOutcome, BattleResult, Event, LifeChange, ModSource, MoveKind, NoMove,
-    Record, SpellLoss, TouchKind,
+    AcKind, Attack, AttackNote, AttackStep, AuraOutcome, BattleResult, Event, LifeChange, ModSource,
+    MoveKind, NoMove, Record, SpellLoss, TouchKind,
 };
 
 /// Every event of `events` as its English line, ids from `ids`, side names from `sides`.

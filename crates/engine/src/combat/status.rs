@@ -211,11 +211,8 @@ impl BattleState<'_> {
             SaveKind::Ref => 0,
         };
         // Channel resistance (UMR): checked only for saves against a channel.
-        let channel = if ctx.channel {
-            spec.monster.as_deref().map_or(0, |m| m.channel_resistance)
-        } else {
-            0
-        };
+        let channel =
+            if ctx.channel { spec.monster.as_deref().map_or(0, |m| m.channel_resistance) } else { 0 };
         base + dex + other + channel + self.modifier(i, Targets::save(kind), ctx)
     }
 

@@ -336,7 +336,9 @@ pub(crate) fn check(c: &super::Combatant) -> Result<(), (String, String)> {
                 if crate::effects::ConditionId::from_name(condition).is_none() {
                     return Err((at(".condition"), format!("{condition:?} is not a condition name")));
                 }
-                if let Some(d) = descriptors.iter().find(|d| crate::effects::Descriptor::from_name(d).is_none()) {
+                if let Some(d) =
+                    descriptors.iter().find(|d| crate::effects::Descriptor::from_name(d).is_none())
+                {
                     return Err((at(".descriptors"), format!("{d:?} is not a descriptor name")));
                 }
                 if let Some(r) = rounds {
@@ -346,10 +348,8 @@ pub(crate) fn check(c: &super::Combatant) -> Result<(), (String, String)> {
                     return Err((at(".range_ft"), "an aura reaches at least 5 ft".into()));
                 }
             }
-            SpecialAbility::ChannelResistance { bonus, .. } => {
-                if *bonus <= 0 {
-                    return Err((at(".bonus"), format!("channel resistance is a positive bonus, not {bonus}")));
-                }
+            SpecialAbility::ChannelResistance { bonus, .. } if *bonus <= 0 => {
+                return Err((at(".bonus"), format!("channel resistance is a positive bonus, not {bonus}")));
             }
             SpecialAbility::Gaze { effect: e, .. } => {
                 if matches!(e, HitEffect::Trip {} | HitEffect::Grab { .. } | HitEffect::Poison { .. }) {

@@ -72,7 +72,8 @@ impl<R: Dice> Engine<'_, '_, R> {
         if self.st.fighters[i].conds.has(ConditionId::Staggered) {
             return;
         }
-        let fx = Fx::new("staggered", Duration::UntilRemoved).with_conditions(ConditionSet::of(ConditionId::Staggered));
+        let fx = Fx::new("staggered", Duration::UntilRemoved)
+            .with_conditions(ConditionSet::of(ConditionId::Staggered));
         self.apply_effect(i, fx, None);
     }
 }

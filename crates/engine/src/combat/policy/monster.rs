@@ -79,7 +79,10 @@ pub(super) fn fuller_step(battle: &BattleState<'_>, actor: usize, t: usize) -> O
     }
     let natural = || (0..spec.attacks.len().min(64)).filter(|&w| spec.natural_mask >> w & 1 == 1);
     let reaching = |q: Pos| -> u32 {
-        natural().filter(|&w| battle.weapon_reaches(actor, w, t, q)).map(|w| spec.attacks[w].count.max(1)).sum()
+        natural()
+            .filter(|&w| battle.weapon_reaches(actor, w, t, q))
+            .map(|w| spec.attacks[w].count.max(1))
+            .sum()
     };
     let from = battle.pos(actor);
     let here = reaching(from);

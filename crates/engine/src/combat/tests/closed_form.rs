@@ -354,7 +354,8 @@ fn channel_resistance_adds_its_bonus_to_the_will_save_against_a_channel() {
     let plain = crate::effects::Context::default();
     let channel = crate::effects::Context { channel: true, ..plain };
     assert_eq!(
-        st.save_bonus(1, crate::effects::SaveKind::Will, &channel) - st.save_bonus(1, crate::effects::SaveKind::Will, &plain),
+        st.save_bonus(1, crate::effects::SaveKind::Will, &channel)
+            - st.save_bonus(1, crate::effects::SaveKind::Will, &plain),
         resist
     );
 }

@@ -305,7 +305,11 @@ fn the_young_black_dragon_waits_aloft_while_its_breath_recharges_instead_of_divi
                     breaths += 1;
                 }
                 Event::Attack(a) if a.who == d && !a.aoo => {
-                    assert!(!breathed || fell, "seed {seed}: the dragon attacked {} after a breath", a.target);
+                    assert!(
+                        !breathed || fell,
+                        "seed {seed}: the dragon attacked {} after a breath",
+                        a.target
+                    );
                 }
                 _ => {}
             }

@@ -549,7 +549,10 @@ fn a_biter_whose_claws_do_not_reach_steps_in_before_its_full_attack() {
     // claw within reach, so the default policy steps first.
     let prep = prepare(
         arena(3, 8),
-        vec![("monsters", clawed_biter(), at(1, 1)), ("players", creature("Foe", json!({ "hp_max": 500 })), at(1, 3))],
+        vec![
+            ("monsters", clawed_biter(), at(1, 1)),
+            ("players", creature("Foe", json!({ "hp_max": 500 })), at(1, 3)),
+        ],
     );
     let st = crate::combat::BattleState::new(&prep, &SimOptions::default());
     let mut out = Vec::new();
@@ -561,7 +564,10 @@ fn a_biter_whose_claws_do_not_reach_steps_in_before_its_full_attack() {
     // Adjacent already: no step.
     let prep = prepare(
         arena(3, 8),
-        vec![("monsters", clawed_biter(), at(1, 1)), ("players", creature("Foe", json!({ "hp_max": 500 })), at(1, 2))],
+        vec![
+            ("monsters", clawed_biter(), at(1, 1)),
+            ("players", creature("Foe", json!({ "hp_max": 500 })), at(1, 2)),
+        ],
     );
     let st = crate::combat::BattleState::new(&prep, &SimOptions::default());
     let mut out = Vec::new();
@@ -585,7 +591,8 @@ fn despairing() -> crate::model::Combatant {
 fn an_aura_is_saved_against_once_per_battle_at_the_start_of_a_turn_within_its_range() {
     // Will +3 against DC 16: a d20 of 12 fails (15), then 1d4 = 3 rounds.
     let victim = || creature("Victim", json!({ "saves": { "fort": 0, "ref": 0, "will": 3 } }));
-    let prep = prepare(arena(3, 12), vec![("monsters", despairing(), at(1, 1)), ("players", victim(), at(1, 5))]);
+    let prep =
+        prepare(arena(3, 12), vec![("monsters", despairing(), at(1, 1)), ("players", victim(), at(1, 5))]);
     let mut b = Bench::new(&[12, 3]);
     let mut e = b.engine(&prep, &SimOptions::default());
     e.monster_turn_start(1);
@@ -593,7 +600,11 @@ fn an_aura_is_saved_against_once_per_battle_at_the_start_of_a_turn_within_its_ra
     // Met once: no second save (no die left to roll).
     e.monster_turn_start(1);
     drop(e);
-    assert!(b.lines().iter().any(|l| l.contains("meets mummy's despair: paralyzed for 3 rounds")), "{:?}", b.lines());
+    assert!(
+        b.lines().iter().any(|l| l.contains("meets mummy's despair: paralyzed for 3 rounds")),
+        "{:?}",
+        b.lines()
+    );
     // A d20 of 13 saves (16): no condition.
     let mut b = Bench::new(&[13]);
     let mut e = b.engine(&prep, &SimOptions::default());
@@ -602,7 +613,8 @@ fn an_aura_is_saved_against_once_per_battle_at_the_start_of_a_turn_within_its_ra
     drop(e);
     assert!(b.lines().iter().any(|l| l.contains("despair: saves")), "{:?}", b.lines());
     // Beyond 30 ft: nothing (no die rolled).
-    let far = prepare(arena(3, 12), vec![("monsters", despairing(), at(1, 1)), ("players", victim(), at(1, 9))]);
+    let far =
+        prepare(arena(3, 12), vec![("monsters", despairing(), at(1, 1)), ("players", victim(), at(1, 9))]);
     let mut b = Bench::new(&[]);
     let mut e = b.engine(&far, &SimOptions::default());
     e.monster_turn_start(1);
@@ -617,7 +629,8 @@ fn a_creature_immune_to_one_of_the_auras_descriptors_is_unaffected_without_a_sav
         json!({ "creature_type": "undead", "abilities": { "str_score": 10, "dex_score": 10, "con_score": null,
                 "int_score": null, "wis_score": 10, "cha_score": 10 } }),
     );
-    let prep = prepare(arena(3, 12), vec![("monsters", despairing(), at(1, 1)), ("players", zombie, at(1, 3))]);
+    let prep =
+        prepare(arena(3, 12), vec![("monsters", despairing(), at(1, 1)), ("players", zombie, at(1, 3))]);
     let mut b = Bench::new(&[]);
     let mut e = b.engine(&prep, &SimOptions::default());
     e.monster_turn_start(1);
@@ -684,4 +697,32 @@ fn a_mummy_battle_shows_its_despair_on_the_event_stream() {
     let met = logs.iter().filter(|l| l.iter().any(|x| x.contains("meets mummy's despair"))).count();
     assert_eq!(met, logs.len(), "despair met in {met} of {} battles", logs.len());
     assert!(logs.iter().flatten().any(|x| x.contains("despair: paralyzed for")));
+}
+
+#[test]
+fn a_bad_aura_or_channel_resistance_is_one_error_naming_the_file_and_the_field() {
+    let with = |entry: Value| {
+        let c = json!({
+            "name": "Bad", "hp_max": 10, "bab": 0, "initiative_mod": 0, "speed_land_ft": 30,
+            "abilities": { "str_score": 10, "dex_score": 10, "con_score": 10, "int_score": 10,
+                           "wis_score": 10, "cha_score": 10 },
+            "ac": { "total": 10, "touch": 10, "flat_footed": 10 },
+            "saves": { "fort": 0, "ref": 0, "will": 0 },
+            "attacks": [melee("slam", 0, "1d4")],
+            "features": [{ "name": "x", "category": "special", "notes": "n" }],
+            "special_abilities": [entry]
+        });
+        crate::model::parse_combatant(&c.to_string(), "bad.json").map(|_| ()).unwrap_err().to_string()
+    };
+    let e = with(json!({ "kind": "aura", "name": "x", "range_ft": 30, "save": "will", "dc": 16,
+                         "condition": "gloomy" }));
+    assert!(
+        e.contains("bad.json") && e.contains("$.special_abilities[0].condition") && e.contains("gloomy"),
+        "{e}"
+    );
+    let e = with(json!({ "kind": "aura", "name": "x", "range_ft": 30, "save": "will", "dc": 16,
+                         "condition": "shaken", "descriptors": ["scary"] }));
+    assert!(e.contains("$.special_abilities[0].descriptors") && e.contains("scary"), "{e}");
+    let e = with(json!({ "kind": "channel_resistance", "name": "x", "bonus": 0 }));
+    assert!(e.contains("$.special_abilities[0].bonus") && e.contains("positive"), "{e}");
 }
