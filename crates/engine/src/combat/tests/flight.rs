@@ -236,6 +236,20 @@ fn dragon_fight() -> PreparedEncounter {
     PreparedEncounter::new(&encounter).expect("prepared")
 }
 
+/// The events of battle `seed` of the dragon fight (default policies).
+fn dragon_battle(prep: &PreparedEncounter, seed: u64) -> Vec<Record> {
+    let mut rng = SeededRng::for_run(1, seed);
+    let mut events = Vec::new();
+    crate::combat::run_prepared(
+        prep,
+        &SimOptions::default(),
+        &mut rng,
+        Some(&mut events),
+        &mut DefaultPolicy,
+    );
+    events
+}
+
 #[test]
 fn the_young_black_dragon_breathes_from_above_the_partys_reach_and_no_pc_melees_it_there() {
     let prep = dragon_fight();
@@ -244,15 +258,7 @@ fn the_young_black_dragon_breathes_from_above_the_partys_reach_and_no_pc_melees_
     assert!(safe >= 10, "out of reach at {safe} ft");
     let (runs, mut from_above, mut rounds_above) = (60u64, 0, 0u32);
     for seed in 0..runs {
-        let mut rng = SeededRng::for_run(1, seed);
-        let mut events = Vec::new();
-        crate::combat::run_prepared(
-            &prep,
-            &SimOptions::default(),
-            &mut rng,
-            Some(&mut events),
-            &mut DefaultPolicy,
-        );
+        let events = dragon_battle(&prep, seed);
         let (mut alt, mut breathed_above, mut last_round) = (0u32, false, u32::MAX);
         for r in &events {
             match &r.event {
@@ -287,15 +293,7 @@ fn the_young_black_dragon_waits_aloft_while_its_breath_recharges_instead_of_divi
     let d = 4;
     let (runs, mut breaths) = (40u64, 0u64);
     for seed in 0..runs {
-        let mut rng = SeededRng::for_run(1, seed);
-        let mut events = Vec::new();
-        crate::combat::run_prepared(
-            &prep,
-            &SimOptions::default(),
-            &mut rng,
-            Some(&mut events),
-            &mut DefaultPolicy,
-        );
+        let events = dragon_battle(&prep, seed);
         let (mut breathed, mut fell) = (false, false);
         for r in &events {
             match &r.event {
