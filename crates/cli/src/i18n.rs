@@ -361,6 +361,10 @@ catalogue! {
     EvFlyCheck => "Fly check d20={}={} vs DC {} -> {}", "test de Vol d20={}={} contre DD {} -> {}";
     EvFalls => "falls from {} ft ({}): {} ft, {} damage", "tombe de {} pieds ({}) : {} pieds, {} dégâts";
     EvFallHelpless => "helpless", "sans défense";
+    EvAura => "meets {}'s {}: {}", "subit l'aura de {} ({}) : {}";
+    EvAuraImmune => "immune", "immunisé";
+    EvAuraSaved => "saves", "résiste";
+    EvAuraRounds => "{} for {} rounds", "{} pendant {} rounds";
     EvFallProne => "knocked prone", "jeté à terre";
     EvFallFlightEnded => "flight ended", "fin du vol";
     EvFallFailedCheck => "failed Fly check", "test de Vol raté";

@@ -94,6 +94,42 @@ fn every_special_ability_is_played_or_listed_as_not_played() {
     }
 }
 
+/// Every name of the "Not played" column has a row in the reasons table of
+/// `docs/bestiary.md` (why it cannot matter in a battle, or which gap it
+/// is), and every row there names an ability of the column.
+#[test]
+fn every_ability_not_played_says_why() {
+    let text = std::fs::read_to_string(repo().join("docs/bestiary.md")).expect("docs/bestiary.md");
+    let block = text
+        .split("<!-- reasons -->")
+        .nth(1)
+        .and_then(|b| b.split("<!-- /reasons -->").next())
+        .expect("a <!-- reasons --> table");
+    let mut reasons = BTreeMap::new();
+    for line in block.lines().filter(|l| l.starts_with("| ") && !l.starts_with("| Ability")) {
+        let cells: Vec<&str> =
+            line.split(" | ").map(|c| c.trim_matches(|ch| ch == '|' || ch == ' ')).collect();
+        assert!(cells.len() >= 2 && !cells[1].is_empty(), "a reason row without a reason: {line}");
+        reasons.insert(cells[0].to_string(), cells[1].to_string());
+    }
+    let mut used = std::collections::BTreeSet::new();
+    for (stem, (_, not_played)) in documented_abilities() {
+        for name in not_played {
+            assert!(
+                reasons.contains_key(&name),
+                "{stem}: {name:?} is not played and docs/bestiary.md says not why"
+            );
+            used.insert(name);
+        }
+    }
+    for name in reasons.keys() {
+        assert!(
+            used.contains(name),
+            "docs/bestiary.md gives a reason for {name:?}, which no file leaves unplayed"
+        );
+    }
+}
+
 /// Files kept as they were before the bestiary, as the reference encounters.
 const REFERENCE: [&str; 6] = ["goblin", "ogre", "ogre_spearman", "orc", "skeleton", "wolf"];
 

@@ -12,8 +12,9 @@ use std::fmt::Write;
 
 use pf1e_engine::combat::Style;
 use pf1e_engine::combat::event::{
-    AcKind, Attack, AttackNote, AttackStep, BattleResult, ConcentrationCause, EVENT_SCHEMA_VERSION, Event,
-    FallCause, LifeChange, ModSource, MoveKind, NoMove, Record, SpellLoss, TouchKind, Transcript,
+    AcKind, Attack, AttackNote, AttackStep, AuraOutcome, BattleResult, ConcentrationCause,
+    EVENT_SCHEMA_VERSION, Event, FallCause, LifeChange, ModSource, MoveKind, NoMove, Record, SpellLoss,
+    TouchKind, Transcript,
 };
 use pf1e_engine::map::Pos;
 use serde::Serialize;
@@ -276,6 +277,15 @@ fn row(t: &Transcript, r: &Record, lang: Lang, codes: Codes) -> Row {
         Event::FlyCheck { who, d20, bonus, total, dc, ok } => {
             let verdict = lang.t(if *ok { T::EvSucceeds } else { T::EvFails });
             act(*who, f(T::EvFlyCheck, &[&signed(d20, *bonus), total, dc, &verdict]))
+        }
+        Event::Aura { who, source, ability, outcome, condition, rounds } => {
+            let what = match (outcome, rounds) {
+                (AuraOutcome::Immune, _) => lang.t(T::EvAuraImmune).to_string(),
+                (AuraOutcome::Saved, _) => lang.t(T::EvAuraSaved).to_string(),
+                (AuraOutcome::Affected, Some(n)) => f(T::EvAuraRounds, &[condition, n]),
+                (AuraOutcome::Affected, None) => condition.clone(),
+            };
+            act(*who, f(T::EvAura, &[&t.id(*source), ability, &what]))
         }
         Event::Falls { who, from_ft, feet, cause, damage } => {
             let why = lang.t(match cause {

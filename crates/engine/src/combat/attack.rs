@@ -558,15 +558,30 @@ impl<R: Dice> Engine<'_, '_, R> {
         let routine = if full { self.st.routine(i, w) } else { 0 };
         let haste = full && Behaviours(self.st.fighters[i].fx).has(Behaviours::EXTRA_ATTACK);
         self.weapon_attacks(i, w, t, full, haste, Swing { charge, ..Swing::default() });
-        // The other attacks of the routine, in file order.
+        // The other attacks of the routine, in file order. A foe that falls
+        // does not end the routine: each remaining attack goes to the
+        // nearest other foe it reaches, if any (the attacks of a full attack
+        // may be split between foes: CRB "Full Attack").
         let mut rest = routine & !(1u64 << w.min(63));
+        let mut t = t;
         while rest != 0 {
             let r = rest.trailing_zeros() as usize;
             rest &= rest - 1;
-            if !self.st.is_active(t) || !self.st.is_active(i) {
+            if !self.st.is_active(i) {
                 break;
             }
-            if self.st.weapon_reaches(i, r, t, self.st.fighters[i].pos) {
+            let from = self.st.fighters[i].pos;
+            if !self.st.is_active(t) {
+                let next = (0..self.st.len())
+                    .filter(|&e| self.st.are_enemies(i, e) && self.st.is_active(e))
+                    .filter(|&e| self.st.weapon_reaches(i, r, e, from))
+                    .min_by_key(|&e| (self.st.distance(i, e), e));
+                match next {
+                    Some(e) => t = e,
+                    None => continue,
+                }
+            }
+            if self.st.weapon_reaches(i, r, t, from) {
                 self.weapon_attacks(i, r, t, true, false, Swing { charge, ..Swing::default() });
             }
         }

@@ -519,6 +519,22 @@ pub enum Event {
         /// Damage taken (0 when negated by a Fly check or a short fall).
         damage: u32,
     },
+    /// A creature meets an enemy's aura at the start of its turn, once per
+    /// aura and battle (Bestiary, Universal Monster Rules "Aura").
+    Aura {
+        /// The creature that meets it.
+        who: usize,
+        /// The aura's owner.
+        source: usize,
+        /// The aura's name (`despair`, `stench`).
+        ability: String,
+        /// What became of it.
+        outcome: AuraOutcome,
+        /// The condition a failed save gives (`paralyzed`, `sickened`).
+        condition: String,
+        /// For how many rounds, when affected (none: the battle, or not affected).
+        rounds: Option<u32>,
+    },
     /// TEMPORARY: a free-text line from a rule not yet converted to a typed
     /// event (the `say!` shim). It reads `round N id: text` in English and
     /// is not translated. Every use is to be replaced by a typed variant;
@@ -529,6 +545,18 @@ pub enum Event {
         /// The English message.
         text: String,
     },
+}
+
+/// What an aura did to a creature that met it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AuraOutcome {
+    /// Immune (a descriptor or the condition).
+    Immune,
+    /// It saved.
+    Saved,
+    /// It failed its save and has the condition.
+    Affected,
 }
 
 /// Kinds of movement along a path.

@@ -8,8 +8,8 @@ use std::fmt::Write;
 use crate::map::Pos;
 
 use super::event::{
-    AcKind, Attack, AttackNote, AttackStep, BattleResult, Event, LifeChange, ModSource, MoveKind, NoMove,
-    Record, SpellLoss, TouchKind,
+    AcKind, Attack, AttackNote, AttackStep, AuraOutcome, BattleResult, Event, LifeChange, ModSource,
+    MoveKind, NoMove, Record, SpellLoss, TouchKind,
 };
 
 /// Every event of `events` as its English line, ids from `ids`, side names from `sides`.
@@ -230,6 +230,15 @@ fn line(ids: &[String], sides: &[String], r: &Record) -> String {
         }
         Event::Falls { who, from_ft, feet, cause, damage } => {
             act(*who, format!("falls from {from_ft} ft ({}): {feet} ft, {damage} damage", cause.words()))
+        }
+        Event::Aura { who, source, ability, outcome, condition, rounds } => {
+            let what = match (outcome, rounds) {
+                (AuraOutcome::Immune, _) => "immune".to_string(),
+                (AuraOutcome::Saved, _) => "saves".to_string(),
+                (AuraOutcome::Affected, Some(n)) => format!("{condition} for {n} rounds"),
+                (AuraOutcome::Affected, None) => condition.clone(),
+            };
+            act(*who, format!("meets {}'s {ability}: {what}", id(*source)))
         }
         Event::Concentration { who, cause, d20, bonus, total, dc, success } => {
             let verdict = if *success { "succeeds" } else { "fails" };

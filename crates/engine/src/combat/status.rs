@@ -210,7 +210,10 @@ impl BattleState<'_> {
             SaveKind::Will => self.score_delta(i, ModTarget::Wis, Some(spec.wis_score)),
             SaveKind::Ref => 0,
         };
-        base + dex + other + self.modifier(i, Targets::save(kind), ctx)
+        // Channel resistance (UMR): checked only for saves against a channel.
+        let channel =
+            if ctx.channel { spec.monster.as_deref().map_or(0, |m| m.channel_resistance) } else { 0 };
+        base + dex + other + channel + self.modifier(i, Targets::save(kind), ctx)
     }
 
     /// How much `i`'s modifier of an ability other than Strength and

@@ -161,6 +161,8 @@ pub struct Context {
     /// Alignment components of the other creature (the attacker, the target,
     /// the caster of the effect saved against), [`Alignment`] bits.
     pub other_alignment: u8,
+    /// The save is against channeled energy (channel resistance applies).
+    pub channel: bool,
 }
 
 /// Alignment components as bits (`Context::other_alignment`).

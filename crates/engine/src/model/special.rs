@@ -100,6 +100,44 @@ pub enum SpecialAbility {
         /// Energy types (`fire`).
         types: Vec<String>,
     },
+    /// Channel resistance (UMR "Channel Resistance"): `bonus` on saves
+    /// against channeled energy.
+    ChannelResistance {
+        /// The feature it plays.
+        name: String,
+        /// The bonus on those saves (`2`, `4`).
+        bonus: i32,
+    },
+    /// An aura (UMR "Aura"; a mummy's despair, a troglodyte's stench, a
+    /// bone devil's fear aura; frightful presence is one too): each enemy
+    /// that starts its turn within `range_ft` saves once per battle or gains
+    /// `condition` for `rounds` (dice; the whole battle when absent).
+    Aura {
+        /// The feature it plays.
+        name: String,
+        /// Radius of the aura.
+        range_ft: u32,
+        /// Its save (`fort`, `will`).
+        save: SaveName,
+        /// Its DC.
+        dc: i32,
+        /// The condition a failed save gives (`paralyzed`, `frightened`,
+        /// `shaken`, `sickened`…: a condition name of the engine).
+        condition: String,
+        /// Duration dice (`1d4`, `10`); the battle when absent.
+        #[serde(default)]
+        rounds: Option<String>,
+        /// Descriptors of the effect (`fear`, `mind_affecting`, `poison`):
+        /// a creature immune to one of them is unaffected, and save
+        /// modifiers against them apply.
+        #[serde(default)]
+        descriptors: Vec<String>,
+    },
+    /// Staggered (a zombie's: UMR "Staggered"): a single move or standard action each turn, always.
+    Staggered {
+        /// The feature it plays.
+        name: String,
+    },
     /// A gaze attack (UMR "Gaze"): each enemy starting its turn within range saves or suffers.
     Gaze {
         /// The feature it plays.
@@ -227,6 +265,9 @@ impl SpecialAbility {
             | SpecialAbility::Rend { name, .. }
             | SpecialAbility::Incorporeal { name }
             | SpecialAbility::Vulnerability { name, .. }
+            | SpecialAbility::ChannelResistance { name, .. }
+            | SpecialAbility::Aura { name, .. }
+            | SpecialAbility::Staggered { name }
             | SpecialAbility::Gaze { name, .. } => name,
         }
     }
@@ -290,6 +331,25 @@ pub(crate) fn check(c: &super::Combatant) -> Result<(), (String, String)> {
                         format!("{t:?} is not an energy type ({})", energies.join(", ")),
                     ));
                 }
+            }
+            SpecialAbility::Aura { condition, rounds, descriptors, range_ft, .. } => {
+                if crate::effects::ConditionId::from_name(condition).is_none() {
+                    return Err((at(".condition"), format!("{condition:?} is not a condition name")));
+                }
+                if let Some(d) =
+                    descriptors.iter().find(|d| crate::effects::Descriptor::from_name(d).is_none())
+                {
+                    return Err((at(".descriptors"), format!("{d:?} is not a descriptor name")));
+                }
+                if let Some(r) = rounds {
+                    dice(".rounds", r)?;
+                }
+                if *range_ft < 5 {
+                    return Err((at(".range_ft"), "an aura reaches at least 5 ft".into()));
+                }
+            }
+            SpecialAbility::ChannelResistance { bonus, .. } if *bonus <= 0 => {
+                return Err((at(".bonus"), format!("channel resistance is a positive bonus, not {bonus}")));
             }
             SpecialAbility::Gaze { effect: e, .. } => {
                 if matches!(e, HitEffect::Trip {} | HitEffect::Grab { .. } | HitEffect::Poison { .. }) {

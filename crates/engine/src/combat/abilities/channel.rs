@@ -75,6 +75,7 @@ impl<R: Dice> Engine<'_, '_, R> {
                 let ctx = Context {
                     descriptors: Descriptors::NONE,
                     other_alignment: prep.fighters[i].alignment,
+                    channel: true,
                     ..Context::default()
                 };
                 let saved = self.roll_save(t, SaveKind::Will, channel.dc, &ctx);

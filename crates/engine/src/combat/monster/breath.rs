@@ -25,6 +25,11 @@ impl BattleState<'_> {
         (self.fighters[i].monster.breath_ready <= self.round).then_some(b)
     }
 
+    /// Whether `i` has a breath weapon, ready or not.
+    pub(crate) fn has_breath(&self, i: usize) -> bool {
+        self.prep.fighters[i].monster.as_deref().is_some_and(|m| m.breath.is_some())
+    }
+
     /// The squares of `i`'s breath `b` aimed at `aim`.
     pub(crate) fn breath_squares(&self, i: usize, b: &Breath, aim: Pos, out: &mut Vec<Pos>) -> bool {
         out.clear();

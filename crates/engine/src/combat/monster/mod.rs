@@ -8,8 +8,12 @@
 //! - `afflictions`: what a hit or a gaze does (paralysis, petrification,
 //!   ability damage and drain, energy drain, poison, trip, grab);
 //! - `gaze`: gaze attacks met at the start of a turn;
+//! - `aura`: auras met at the start of a turn (despair, stench, fear
+//!   aura), and the zombie's permanent staggered condition;
 //! - `natural`: pounce and rend;
-//! - `incorporeal`: damage an incorporeal creature takes.
+//! - `incorporeal`: damage an incorporeal creature takes;
+//! - channel resistance is a save bonus (`BattleState::save_bonus`, with
+//!   `Context::channel`).
 //!
 //! The rest of the engine calls in through the hooks at the end of this
 //! file (start of a turn, a hit's damage, after a hit), the wound rule
@@ -19,6 +23,7 @@
 //! fighter keeps what changes (`MonsterState`, poisons running, negative levels).
 
 mod afflictions;
+mod aura;
 mod breath;
 mod gaze;
 mod healing;
@@ -26,7 +31,7 @@ mod incorporeal;
 mod natural;
 
 use crate::dice::DiceExpr;
-use crate::effects::SaveKind;
+use crate::effects::{ConditionId, Descriptor, Descriptors, SaveKind};
 use crate::model::{BreathShape, Combatant, HitEffect, PhysicalAbility, SaveName, SpecialAbility};
 use crate::rng::Dice;
 
@@ -49,6 +54,22 @@ pub(crate) struct MonsterSpec {
     pub rend: Option<Rend>,
     pub incorporeal: bool,
     pub gaze: Option<Gaze>,
+    /// Channel resistance: the bonus on saves against channeled energy.
+    pub channel_resistance: i32,
+    pub auras: Vec<Aura>,
+    pub staggered: bool,
+}
+
+/// An aura: a condition for enemies that start their turn in it and fail a save.
+#[derive(Clone, Debug)]
+pub(crate) struct Aura {
+    pub name: String,
+    pub range_ft: u32,
+    pub save: SaveKind,
+    pub dc: i32,
+    pub condition: ConditionId,
+    pub rounds: Option<DiceExpr>,
+    pub descriptors: Descriptors,
 }
 
 /// A breath weapon.
@@ -124,6 +145,10 @@ pub(crate) struct MonsterState {
     pub ability_damage: [i32; 3],
     /// Poisons running in it.
     pub poisons: Vec<Poisoned>,
+    /// (aura owner, aura index) pairs it has already met: one save per aura
+    /// and battle (a success makes it immune for a day, a failure's effect
+    /// runs its course).
+    pub auras_met: Vec<(usize, usize)>,
 }
 
 /// Whether the combatant of `spec` has a feature whose normalized name is `name`.
@@ -223,6 +248,24 @@ impl MonsterSpec {
                 // A defense of every attack and spell, prepared with the others
                 // (`prepared::vulnerable_amount`).
                 SpecialAbility::Vulnerability { .. } => {}
+                SpecialAbility::ChannelResistance { bonus, .. } => m.channel_resistance += bonus,
+                SpecialAbility::Aura { name, range_ft, save, dc, condition, rounds, descriptors } => {
+                    // Names checked on load (`model::special::check`).
+                    if let Some(condition) = ConditionId::from_name(condition) {
+                        let list: Vec<Descriptor> =
+                            descriptors.iter().filter_map(|d| Descriptor::from_name(d)).collect();
+                        m.auras.push(Aura {
+                            name: name.clone(),
+                            range_ft: *range_ft,
+                            save: save_kind(*save),
+                            dc: *dc,
+                            condition,
+                            rounds: rounds.as_deref().map(dice),
+                            descriptors: Descriptors::of(&list),
+                        });
+                    }
+                }
+                SpecialAbility::Staggered { .. } => m.staggered = true,
                 SpecialAbility::Gaze { name, range_ft, save, dc, effect: e } => {
                     m.gaze = Some(Gaze {
                         name: name.clone(),
@@ -242,14 +285,25 @@ impl<R: Dice> Engine<'_, '_, R> {
     /// The start of `i`'s turn: regeneration and fast healing, the poisons
     /// running in it, the gazes it meets.
     pub(crate) fn monster_turn_start(&mut self, i: usize) {
-        if self.st.prep.fighters[i].monster.is_some() {
+        if let Some(m) = self.st.prep.fighters[i].monster.as_deref() {
+            if m.staggered {
+                self.stay_staggered(i);
+            }
             self.monster_healing(i);
         }
         if !self.st.fighters[i].monster.poisons.is_empty() {
             self.poison_turn(i);
         }
-        if self.st.prep.fighters.iter().any(|f| f.monster.as_deref().is_some_and(|m| m.gaze.is_some())) {
+        let (mut gazes, mut auras) = (false, false);
+        for m in self.st.prep.fighters.iter().filter_map(|f| f.monster.as_deref()) {
+            gazes |= m.gaze.is_some();
+            auras |= !m.auras.is_empty();
+        }
+        if gazes {
             self.meet_gazes(i);
+        }
+        if auras {
+            self.meet_auras(i);
         }
     }
 

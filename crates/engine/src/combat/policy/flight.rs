@@ -11,6 +11,10 @@
 //!   its line yet it flies toward its target at that altitude (and attacks
 //!   if a weapon reaches from there). A breath is only used from above when
 //!   that altitude lies within the breath's length.
+//! - A breather whose breath recharges waits it out at that altitude, out
+//!   of every melee reach, instead of diving in to trade blows (measured in
+//!   `docs/bestiary.md`: a dragon that dives between two breaths, or only
+//!   once below half or three quarters of its hit points, loses more often).
 //! - A flier aloft with nothing but melee this turn dives in: its move goes
 //!   down to the ground first (a dragon between two breaths).
 //!
@@ -60,6 +64,14 @@ pub(super) fn plan_from_above(
         out.push(Action::at(ActionKind::Attack, t));
         return true;
     }
+    // Its breath recharging: it waits above the party's reach for the
+    // breath to come back instead of trading blows (strafing).
+    if battle.has_breath(actor) {
+        if here < safe {
+            out.push(climb(Action::new(ActionKind::Move).with_destination(battle.pos(actor))));
+        }
+        return true;
+    }
     if ranged_attack(battle, actor).is_some() && here < safe {
         out.push(climb(Action::at(ActionKind::Move, t)));
         out.push(Action::at(ActionKind::Attack, t));
@@ -73,6 +85,7 @@ pub(super) fn plan_from_above(
 pub(super) fn dive(battle: &BattleState<'_>, actor: usize, out: &mut [Action]) {
     if battle.altitude(actor) == 0
         || battle.breath_ready(actor).is_some()
+        || battle.has_breath(actor)
         || ranged_attack(battle, actor).is_some()
     {
         return;

@@ -219,6 +219,10 @@ fn strike(battle: &BattleState<'_>, actor: usize, t: usize, charges: bool, out: 
         && battle.life(actor) != LifeState::Disabled
         && !battle.flags(actor).has(Flags::NO_RUN_CHARGE);
     if battle.weapon_for(actor, t, battle.pos(actor)).is_ok() {
+        // A bite reaching 10 ft while the claws reach 5: step in first.
+        if let Some(q) = monster::fuller_step(battle, actor, t) {
+            out.push(Action::at(ActionKind::FiveFootStep, t).with_destination(q));
+        }
         out.push(Action::at(ActionKind::FullAttack, t));
     } else if may_charge && battle.charge_end(actor, t).is_ok() {
         out.push(Action::at(ActionKind::Charge, t));

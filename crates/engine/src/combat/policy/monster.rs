@@ -8,9 +8,15 @@
 //!   attack). Ties: the first enemy in encounter order.
 //! - A helpless enemy (a ghoul's paralyzed victim) within reach, or within
 //!   one move, is attacked before the nearest enemy.
+//! - A creature with several natural attacks whose full attack from here
+//!   would leave some of them out of reach (a dragon's 10-ft bite against a
+//!   foe 10 ft away, its claws and wings reaching 5 ft) takes a 5-foot step
+//!   first when one brings more of them within reach (`fuller_step`).
 
 use super::super::action::{Action, ActionKind};
 use super::super::state::BattleState;
+use crate::grid::NEIGHBOURS;
+use crate::map::Pos;
 
 /// Enemies a breath must catch when some enemy is already in reach.
 pub(crate) const BREATH_MIN_ENEMIES: usize = 2;
@@ -61,4 +67,39 @@ pub(super) fn target(battle: &BattleState<'_>, actor: usize, nearest: usize) -> 
         .filter(|&e| battle.weapon_for(actor, e, here).is_ok() || battle.distance(actor, e) <= speed)
         .min_by_key(|&e| (battle.distance(actor, e), e))
         .unwrap_or(nearest)
+}
+
+/// A 5-foot step from which more attacks of `actor`'s natural routine reach
+/// `t` than from here (each entry counted `count` times), if one exists and
+/// some already reach from here. Fliers aloft do not step.
+pub(super) fn fuller_step(battle: &BattleState<'_>, actor: usize, t: usize) -> Option<Pos> {
+    let spec = &battle.prep.fighters[actor];
+    if spec.natural_mask.count_ones() < 2 || battle.altitude(actor) != 0 {
+        return None;
+    }
+    let natural = || (0..spec.attacks.len().min(64)).filter(|&w| spec.natural_mask >> w & 1 == 1);
+    let reaching = |q: Pos| -> u32 {
+        natural()
+            .filter(|&w| battle.weapon_reaches(actor, w, t, q))
+            .map(|w| spec.attacks[w].count.max(1))
+            .sum()
+    };
+    let from = battle.pos(actor);
+    let here = reaching(from);
+    let all: u32 = natural().map(|w| spec.attacks[w].count.max(1)).sum();
+    if here == 0 || here == all {
+        return None;
+    }
+    let mut best: Option<(Pos, u32)> = None;
+    for &(dr, dc) in &NEIGHBOURS {
+        let q = Pos::new(from.row + dr, from.col + dc);
+        if !battle.can_step(actor, q) {
+            continue;
+        }
+        let n = reaching(q);
+        if n > best.map_or(here, |(_, b)| b) {
+            best = Some((q, n));
+        }
+    }
+    best.map(|(q, _)| q)
 }

@@ -270,33 +270,37 @@ fn cure_light_wounds_heals_one_d8_plus_caster_level_up_to_five_on_average() {
     }
 }
 
-#[test]
-fn channel_energy_harms_undead_with_a_will_save_for_half() {
-    // A 5th-level cleric with Charisma 14: 3d6 positive energy, Will DC
-    // 10 + 5/2 + 2 = 14; the zombie's Will +3.
-    let (level, cha_mod, will) = (5, 2, 3);
+/// A 5th-level cleric with Charisma 14 (3d6 positive energy, Will DC
+/// 10 + 5/2 + 2 = 14) channels at an undead with Will `will` and the extra
+/// fields `extra`: the encounter and the damage of many channels.
+fn channel_at_undead(will: i32, extra: serde_json::Value, seed: u64) -> (PreparedEncounter, Vec<f64>) {
     let cleric = creature(
         "Cleric",
-        json!({ "level": level, "abilities": { "str_score": 10, "dex_score": 10, "con_score": 10, "int_score": 10,
+        json!({ "level": 5, "abilities": { "str_score": 10, "dex_score": 10, "con_score": 10, "int_score": 10,
                 "wis_score": 16, "cha_score": 14 }, "features": ["Channel Energy"], "resources": { "channel_energy": 2 } }),
     );
-    let zombie = spell_target(
-        "Zombie",
-        0,
-        will,
-        json!({ "creature_type": "undead", "abilities": { "str_score": 10, "dex_score": 10, "con_score": null,
-                "int_score": null, "wis_score": 10, "cha_score": 10 } }),
-    );
+    let mut fields = json!({ "creature_type": "undead", "abilities": { "str_score": 10, "dex_score": 10,
+                "con_score": null, "int_score": null, "wis_score": 10, "cha_score": 10 } });
+    fields.as_object_mut().expect("an object").extend(extra.as_object().expect("an object").clone());
+    let zombie = spell_target("Zombie", 0, will, fields);
     let prep = prepare(arena(3, 8), vec![("a", cleric, at(1, 1)), ("b", zombie, at(1, 4))]);
-    let dice = (level as u32).div_ceil(2);
-    let dc = 10 + level / 2 + cha_mod;
-    let exact = expected_half_on_save(dice, 6, save_chance(will, dc));
-    let samples = simulate(&prep, 81, |e| {
+    let samples = simulate(&prep, seed, |e| {
         e.st.fighters[1].hp = 1_000_000;
         e.st.fighters[0].pools.channel_energy = 2;
         cast_ok(e, Action::new(ActionKind::ChannelEnergy).with_option(1));
         f64::from(1_000_000 - e.st.hp(1))
     });
+    (prep, samples)
+}
+
+#[test]
+fn channel_energy_harms_undead_with_a_will_save_for_half() {
+    // The zombie's Will +3 against DC 14.
+    let (level, cha_mod, will) = (5, 2, 3);
+    let (_, samples) = channel_at_undead(will, json!({}), 81);
+    let dice = (level as u32).div_ceil(2);
+    let dc = 10 + level / 2 + cha_mod;
+    let exact = expected_half_on_save(dice, 6, save_chance(will, dc));
     assert_within_5_sigma("channel energy damage to undead", &samples, exact);
 }
 
@@ -317,4 +321,29 @@ fn spell_resistance_is_overcome_at_the_rate_of_the_caster_level_check() {
         });
         assert_within_5_sigma(&format!("spell resistance {sr} against caster level {cl}"), &samples, exact);
     }
+}
+
+#[test]
+fn channel_resistance_adds_its_bonus_to_the_will_save_against_a_channel() {
+    // The same cleric (3d6, Will DC 14) against an undead with Will +3 and
+    // channel resistance +4 (UMR "Channel Resistance"): it saves as a Will
+    // +7 would.
+    let (will, resist, dc) = (3, 4, 14);
+    let (prep, samples) = channel_at_undead(
+        will,
+        json!({ "features": [{ "name": "channel resistance", "category": "special", "notes": "+4" }],
+                "special_abilities": [{ "kind": "channel_resistance", "name": "channel resistance", "bonus": resist }] }),
+        82,
+    );
+    let exact = expected_half_on_save(3, 6, save_chance(will + resist, dc));
+    assert_within_5_sigma("channel energy damage to a channel-resistant undead", &samples, exact);
+    // The bonus is for channels only: the same creature's Will against another effect.
+    let st = crate::combat::BattleState::new(&prep, &crate::combat::SimOptions::default());
+    let plain = crate::effects::Context::default();
+    let channel = crate::effects::Context { channel: true, ..plain };
+    assert_eq!(
+        st.save_bonus(1, crate::effects::SaveKind::Will, &channel)
+            - st.save_bonus(1, crate::effects::SaveKind::Will, &plain),
+        resist
+    );
 }

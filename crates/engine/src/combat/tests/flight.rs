@@ -236,6 +236,20 @@ fn dragon_fight() -> PreparedEncounter {
     PreparedEncounter::new(&encounter).expect("prepared")
 }
 
+/// The events of battle `seed` of the dragon fight (default policies).
+fn dragon_battle(prep: &PreparedEncounter, seed: u64) -> Vec<Record> {
+    let mut rng = SeededRng::for_run(1, seed);
+    let mut events = Vec::new();
+    crate::combat::run_prepared(
+        prep,
+        &SimOptions::default(),
+        &mut rng,
+        Some(&mut events),
+        &mut DefaultPolicy,
+    );
+    events
+}
+
 #[test]
 fn the_young_black_dragon_breathes_from_above_the_partys_reach_and_no_pc_melees_it_there() {
     let prep = dragon_fight();
@@ -244,15 +258,7 @@ fn the_young_black_dragon_breathes_from_above_the_partys_reach_and_no_pc_melees_
     assert!(safe >= 10, "out of reach at {safe} ft");
     let (runs, mut from_above, mut rounds_above) = (60u64, 0, 0u32);
     for seed in 0..runs {
-        let mut rng = SeededRng::for_run(1, seed);
-        let mut events = Vec::new();
-        crate::combat::run_prepared(
-            &prep,
-            &SimOptions::default(),
-            &mut rng,
-            Some(&mut events),
-            &mut DefaultPolicy,
-        );
+        let events = dragon_battle(&prep, seed);
         let (mut alt, mut breathed_above, mut last_round) = (0u32, false, u32::MAX);
         for r in &events {
             match &r.event {
@@ -276,4 +282,36 @@ fn the_young_black_dragon_breathes_from_above_the_partys_reach_and_no_pc_melees_
     }
     assert!(from_above * 10 >= runs * 9, "breathed from above in {from_above} of {runs} battles");
     assert!(rounds_above as u64 >= runs, "{rounds_above} rounds above reach in {runs} battles");
+}
+
+#[test]
+fn the_young_black_dragon_waits_aloft_while_its_breath_recharges_instead_of_diving_in() {
+    // Strafing (issue 19): after its first breath the dragon makes no attack
+    // of its own (attacks of opportunity aside) unless a fall grounded it;
+    // it breathes again when the breath is back.
+    let prep = dragon_fight();
+    let d = 4;
+    let (runs, mut breaths) = (40u64, 0u64);
+    for seed in 0..runs {
+        let events = dragon_battle(&prep, seed);
+        let (mut breathed, mut fell) = (false, false);
+        for r in &events {
+            match &r.event {
+                Event::Falls { who, .. } if *who == d => fell = true,
+                Event::Text { who, text } if *who == d && text.starts_with("breath weapon at") => {
+                    breathed = true;
+                    breaths += 1;
+                }
+                Event::Attack(a) if a.who == d && !a.aoo => {
+                    assert!(
+                        !breathed || fell,
+                        "seed {seed}: the dragon attacked {} after a breath",
+                        a.target
+                    );
+                }
+                _ => {}
+            }
+        }
+    }
+    assert!(breaths >= 2 * runs, "{breaths} breaths in {runs} battles");
 }

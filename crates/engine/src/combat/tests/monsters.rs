@@ -508,3 +508,221 @@ fn ghouls_attack_the_victim_they_paralyzed() {
     assert!(cases >= 20, "{cases} paralyses followed by an attack");
     assert!(on_victim * 10 >= cases * 9, "{on_victim} of {cases} next attacks on the paralyzed victim");
 }
+
+// ---- Full attacks of natural routines (issue 19, pf1e-rules-8) -----------
+
+/// A creature with a claw (reach 5 ft) and a bite (reach 10 ft).
+fn clawed_biter() -> crate::model::Combatant {
+    creature(
+        "Biter",
+        json!({ "attacks": [
+            { "name": "claw", "kind": "melee", "attack_bonus": 0, "natural": true, "reach_ft": 5,
+              "damage": [{ "formula": "1d4", "types": ["slashing"] }] },
+            { "name": "bite", "kind": "melee", "attack_bonus": 0, "natural": true, "reach_ft": 10,
+              "damage": [{ "formula": "1d6", "types": ["piercing"] }] }
+        ] }),
+    )
+}
+
+#[test]
+fn a_full_attack_goes_on_against_another_foe_in_reach_when_its_target_falls() {
+    // Two foes of 1 hit point side by side: the claw drops the first, the
+    // bite goes to the second (CRB "Full Attack": attacks may be split).
+    let prep = prepare(
+        arena(3, 6),
+        vec![
+            ("monsters", clawed_biter(), at(1, 1)),
+            ("players", creature("A", json!({ "hp_max": 1 })), at(1, 2)),
+            ("players", creature("B", json!({ "hp_max": 1 })), at(0, 2)),
+        ],
+    );
+    // Claw: d20 15, 1d4 = 3; bite: d20 15, 1d6 = 4.
+    let mut b = Bench::new(&[15, 3, 15, 4]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    turn(&mut e, 0, vec![Action::at(ActionKind::FullAttack, 1)]);
+    assert!(e.st.hp(1) < 0 && e.st.hp(2) < 0, "hp {} and {}", e.st.hp(1), e.st.hp(2));
+}
+
+#[test]
+fn a_biter_whose_claws_do_not_reach_steps_in_before_its_full_attack() {
+    // The foe 10 ft away: only the bite reaches; a 5-foot step brings the
+    // claw within reach, so the default policy steps first.
+    let prep = prepare(
+        arena(3, 8),
+        vec![
+            ("monsters", clawed_biter(), at(1, 1)),
+            ("players", creature("Foe", json!({ "hp_max": 500 })), at(1, 3)),
+        ],
+    );
+    let st = crate::combat::BattleState::new(&prep, &SimOptions::default());
+    let mut out = Vec::new();
+    crate::combat::policy::Policy::plan(&mut crate::combat::policy::DefaultPolicy, &st, 0, &mut out);
+    let kinds: Vec<_> = out.iter().map(|a| a.kind).collect();
+    assert_eq!(kinds, [ActionKind::FiveFootStep, ActionKind::FullAttack]);
+    let q = out[0].destination.expect("a square");
+    assert_eq!(crate::grid::distance_ft(q, at(1, 3)), 5);
+    // Adjacent already: no step.
+    let prep = prepare(
+        arena(3, 8),
+        vec![
+            ("monsters", clawed_biter(), at(1, 1)),
+            ("players", creature("Foe", json!({ "hp_max": 500 })), at(1, 2)),
+        ],
+    );
+    let st = crate::combat::BattleState::new(&prep, &SimOptions::default());
+    let mut out = Vec::new();
+    crate::combat::policy::Policy::plan(&mut crate::combat::policy::DefaultPolicy, &st, 0, &mut out);
+    assert_eq!(out.iter().map(|a| a.kind).collect::<Vec<_>>(), [ActionKind::FullAttack]);
+}
+
+// ---- Auras and staggered (issue 19, pf1e-rules-8) -------------------------
+
+/// A creature with the mummy's despair: 30 ft, Will DC 16 or paralyzed 1d4 rounds.
+fn despairing() -> crate::model::Combatant {
+    monster(
+        "Mummy",
+        json!([{ "kind": "aura", "name": "despair", "range_ft": 30, "save": "will", "dc": 16,
+                 "condition": "paralyzed", "rounds": "1d4", "descriptors": ["fear", "mind_affecting"] }]),
+        json!({}),
+    )
+}
+
+#[test]
+fn an_aura_is_saved_against_once_per_battle_at_the_start_of_a_turn_within_its_range() {
+    // Will +3 against DC 16: a d20 of 12 fails (15), then 1d4 = 3 rounds.
+    let victim = || creature("Victim", json!({ "saves": { "fort": 0, "ref": 0, "will": 3 } }));
+    let prep =
+        prepare(arena(3, 12), vec![("monsters", despairing(), at(1, 1)), ("players", victim(), at(1, 5))]);
+    let mut b = Bench::new(&[12, 3]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    e.monster_turn_start(1);
+    assert!(e.st.fighters[1].conds.has(ConditionId::Paralyzed));
+    // Met once: no second save (no die left to roll).
+    e.monster_turn_start(1);
+    drop(e);
+    assert!(
+        b.lines().iter().any(|l| l.contains("meets mummy's despair: paralyzed for 3 rounds")),
+        "{:?}",
+        b.lines()
+    );
+    // A d20 of 13 saves (16): no condition.
+    let mut b = Bench::new(&[13]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    e.monster_turn_start(1);
+    assert!(!e.st.fighters[1].conds.has(ConditionId::Paralyzed));
+    drop(e);
+    assert!(b.lines().iter().any(|l| l.contains("despair: saves")), "{:?}", b.lines());
+    // Beyond 30 ft: nothing (no die rolled).
+    let far =
+        prepare(arena(3, 12), vec![("monsters", despairing(), at(1, 1)), ("players", victim(), at(1, 9))]);
+    let mut b = Bench::new(&[]);
+    let mut e = b.engine(&far, &SimOptions::default());
+    e.monster_turn_start(1);
+    assert!(e.st.fighters[1].monster.auras_met.is_empty());
+}
+
+#[test]
+fn a_creature_immune_to_one_of_the_auras_descriptors_is_unaffected_without_a_save() {
+    // Undead are immune to mind-affecting effects.
+    let zombie = creature(
+        "Zombie",
+        json!({ "creature_type": "undead", "abilities": { "str_score": 10, "dex_score": 10, "con_score": null,
+                "int_score": null, "wis_score": 10, "cha_score": 10 } }),
+    );
+    let prep =
+        prepare(arena(3, 12), vec![("monsters", despairing(), at(1, 1)), ("players", zombie, at(1, 3))]);
+    let mut b = Bench::new(&[]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    e.monster_turn_start(1);
+    assert!(!e.st.fighters[1].conds.has(ConditionId::Paralyzed));
+    drop(e);
+    assert!(b.lines().iter().any(|l| l.contains("despair: immune")), "{:?}", b.lines());
+}
+
+#[test]
+fn the_chance_an_aura_takes_hold_is_the_chance_to_fail_its_save() {
+    // Fort +2 against the troglodyte's stench (DC 13): fails on 1-10, 50 %.
+    let prep = prepare(
+        arena(3, 12),
+        vec![
+            ("monsters", data_combatant("data/monsters/troglodyte.json"), at(1, 1)),
+            ("players", creature("Victim", json!({ "saves": { "fort": 2, "ref": 0, "will": 0 } })), at(1, 4)),
+        ],
+    );
+    let runs = 4000u64;
+    let mut sick = 0;
+    for seed in 0..runs {
+        let mut rng = crate::rng::SeededRng::for_run(19, seed);
+        let mut e = crate::combat::engine::Engine::new(&prep, &SimOptions::default(), &mut rng, None);
+        e.start_round();
+        e.monster_turn_start(1);
+        sick += u64::from(e.st.fighters[1].conds.has(ConditionId::Sickened));
+    }
+    let p = sick as f64 / runs as f64;
+    // 5 standard deviations of a proportion of 0.5 over 4,000 trials: 0.04.
+    assert!((p - 0.5).abs() < 0.04, "sickened in {p}");
+}
+
+#[test]
+fn a_zombie_is_staggered_from_its_first_turn_for_the_battle() {
+    let prep = prepare(
+        arena(3, 12),
+        vec![
+            ("monsters", data_combatant("data/monsters/human_zombie.json"), at(1, 1)),
+            ("players", creature("Foe", json!({ "hp_max": 500 })), at(1, 2)),
+        ],
+    );
+    let mut b = Bench::new(&[15; 8]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    e.monster_turn_start(0);
+    assert!(e.st.fighters[0].conds.has(ConditionId::Staggered));
+    // Still staggered later (for the battle).
+    e.start_round();
+    e.monster_turn_start(0);
+    assert!(e.st.fighters[0].conds.has(ConditionId::Staggered));
+}
+
+#[test]
+fn a_mummy_battle_shows_its_despair_on_the_event_stream() {
+    let logs = battles(
+        || {
+            vec![
+                ("monsters", data_combatant("data/monsters/mummy.json"), at(2, 2)),
+                ("players", data_combatant("data/pcs/esha.json"), at(3, 6)),
+                ("players", data_combatant("data/pcs/oni.json"), at(3, 9)),
+            ]
+        },
+        30,
+    );
+    let met = logs.iter().filter(|l| l.iter().any(|x| x.contains("meets mummy's despair"))).count();
+    assert_eq!(met, logs.len(), "despair met in {met} of {} battles", logs.len());
+    assert!(logs.iter().flatten().any(|x| x.contains("despair: paralyzed for")));
+}
+
+#[test]
+fn a_bad_aura_or_channel_resistance_is_one_error_naming_the_file_and_the_field() {
+    let with = |entry: Value| {
+        let c = json!({
+            "name": "Bad", "hp_max": 10, "bab": 0, "initiative_mod": 0, "speed_land_ft": 30,
+            "abilities": { "str_score": 10, "dex_score": 10, "con_score": 10, "int_score": 10,
+                           "wis_score": 10, "cha_score": 10 },
+            "ac": { "total": 10, "touch": 10, "flat_footed": 10 },
+            "saves": { "fort": 0, "ref": 0, "will": 0 },
+            "attacks": [melee("slam", 0, "1d4")],
+            "features": [{ "name": "x", "category": "special", "notes": "n" }],
+            "special_abilities": [entry]
+        });
+        crate::model::parse_combatant(&c.to_string(), "bad.json").map(|_| ()).unwrap_err().to_string()
+    };
+    let e = with(json!({ "kind": "aura", "name": "x", "range_ft": 30, "save": "will", "dc": 16,
+                         "condition": "gloomy" }));
+    assert!(
+        e.contains("bad.json") && e.contains("$.special_abilities[0].condition") && e.contains("gloomy"),
+        "{e}"
+    );
+    let e = with(json!({ "kind": "aura", "name": "x", "range_ft": 30, "save": "will", "dc": 16,
+                         "condition": "shaken", "descriptors": ["scary"] }));
+    assert!(e.contains("$.special_abilities[0].descriptors") && e.contains("scary"), "{e}");
+    let e = with(json!({ "kind": "channel_resistance", "name": "x", "bonus": 0 }));
+    assert!(e.contains("$.special_abilities[0].bonus") && e.contains("positive"), "{e}");
+}
