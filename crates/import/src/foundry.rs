@@ -718,9 +718,27 @@ pub fn convert(text: &str, file: &str, classes: &ClassTable, spells: &SpellBook)
             }
             "consumable" => {
                 let quantity = int_at(&r, sys, &sys_path, "quantity", 1)?.max(1) as u32;
+                // A wand's charges are its uses left (`system.uses.value`);
+                // absent, the engine takes a new wand's 50.
+                let wand = matches!(
+                    pf1e_engine::model::items::ItemUse::of(&item_name),
+                    pf1e_engine::model::items::ItemUse::Wand(_)
+                );
+                let charges = match sys.get("uses") {
+                    Some(uses) if wand => {
+                        let left = int_at(&r, uses, &child_path(&sys_path, "uses"), "value", -1)?;
+                        u32::try_from(left).ok().map(|c| c.min(pf1e_engine::model::items::WAND_CHARGES))
+                    }
+                    _ => None,
+                };
+                if charges == Some(0) {
+                    r.leave_out(&path, format!("wand {item_name:?}"), "no charge left");
+                    continue;
+                }
                 parts.carried.push(CarriedItem::Detailed(CarriedItemDetail {
                     name: item_name,
                     quantity,
+                    charges,
                     notes: None,
                 }));
             }
