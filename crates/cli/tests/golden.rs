@@ -1,10 +1,12 @@
 //! Golden reports: the whole text a game master reads, byte for byte, in
 //! English and French — `pf1e sim`'s verdict, difficulty lines and who
 //! carries the fight, and a sweep in which no plan survives (its terminal
-//! answer and its report.md). The figures come from the engine, so a rule
+//! answer and its report.md) — and the README's example outputs, which must
+//! be what the tool prints. The figures come from the engine, so a rule
 //! change that moves an outcome changes these files: look at the
 //! difference, then write them again with
-//! `UPDATE_GOLDEN=1 cargo test -p pf1e-cli --test golden`.
+//! `UPDATE_GOLDEN=1 cargo test -p pf1e-cli --test golden` (the README's
+//! examples are pasted by hand).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -112,4 +114,42 @@ fn a_sweep_in_which_no_plan_survives_reads_as_its_golden_report_in_english_and_i
         let md = std::fs::read_to_string(out.path().join("report.md")).expect("report.md");
         check(&format!("none_survives.{lang}.md"), &md);
     }
+}
+
+/// The fenced block that follows `marker` in the README.
+fn readme_block(marker: &str) -> String {
+    let readme = std::fs::read_to_string(repo().join("README.md")).expect("README.md");
+    let at = readme.find(marker).unwrap_or_else(|| panic!("README.md no longer says {marker:?}"));
+    let open = at + readme[at..].find("```\n").expect("a code block after the marker") + 4;
+    let close = open + readme[open..].find("```").expect("the block's end");
+    readme[open..close].to_string()
+}
+
+#[test]
+fn the_readme_s_examples_are_what_pf1e_prints() {
+    // `pf1e sim` of the quick start: the whole English report, and the
+    // French one from its title on.
+    let sim = &SIM[..12];
+    let en = stdout(&pf1e(&[sim, &["--lang", "en"]].concat()));
+    assert_eq!(readme_block("prints the verdict, then the balance report of 1,000 battles:"), en);
+    let fr = stdout(&pf1e(&[sim, &["--lang", "fr"]].concat()));
+    let report = &fr[fr.find("=== Rapport").expect("the French report's title")..];
+    assert_eq!(readme_block("## Reading the report"), report);
+    // The main job of the quick start: its answer, verdict first, up to the
+    // block's ellipsis.
+    let out = tempfile::tempdir().expect("a temporary directory");
+    let run = stdout(&pf1e(&[
+        "run",
+        "data/sweeps/full_analysis.yaml",
+        "--no-cache",
+        "-q",
+        "--lang",
+        "en",
+        "--out",
+        out.path().to_str().expect("a UTF-8 path"),
+    ]));
+    let answer = &run[run.find("Verdict: ").expect("the verdict")..];
+    let block = readme_block("The first command answers first");
+    let shown = block.strip_suffix("…\n").expect("the block ends with an ellipsis");
+    assert!(answer.starts_with(shown), "README.md's quick start block:\n{shown}\nthe tool's:\n{answer}");
 }
