@@ -306,10 +306,18 @@ fn optimize(view: &View, r: &OptimizeResult) -> String {
     if let Some(a) = optimize_answer(lang, r) {
         out += &answer(view.style, &a);
     }
-    out += &lang.f(
+    let note = lang.f(
         T::OptimizeNote,
         &[&named(&r.adversary_strategy, lang), &r.playbook.len(), &r.spent_runs, &groups.len()],
     );
+    // The adversary in words may not fit a terminal's line with the counts: then the counts go below.
+    let sep = if lang == Lang::Fr { " ; " } else { "; " };
+    out += &match note.split_once(sep) {
+        Some((adversary, counts)) if view.style == Style::Text && display_width(&note) > view.width => {
+            format!("{adversary}\n{counts}")
+        }
+        _ => note,
+    };
     out += "\n\n";
     out += &table(view, &headers, &table_rows);
     if shown < groups.len() {
