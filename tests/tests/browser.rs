@@ -245,7 +245,9 @@ fn the_dashboard_shows_a_sweep_from_submission_to_its_charts_in_chromium() {
             .unwrap();
         assert_eq!(kinds, json!(["optimize", "danger_map", "frontier", "sensitivity", "grid"]));
         // The playbook: every entry in the table, in rank order; the forest plot's rows.
-        assert_eq!(count(&b, "section.job[data-kind=optimize] table.playbook tbody tr").await, playbook.len());
+        // One row per group of strategies that played the same battles (`same_as`).
+        let groups = playbook.iter().filter(|e| e["same_as"].is_null()).count();
+        assert_eq!(count(&b, "section.job[data-kind=optimize] table.playbook tbody tr").await, groups);
         let first = b
             .execute(
                 "return document.querySelector('section.job[data-kind=optimize] table.playbook tbody tr td:nth-child(2)').textContent",
@@ -253,8 +255,9 @@ fn the_dashboard_shows_a_sweep_from_submission_to_its_charts_in_chromium() {
             )
             .await
             .unwrap();
-        assert_eq!(first, playbook[0]["strategy"]);
-        assert_eq!(count(&b, "svg.forest g.forest-row").await, playbook.len().min(25));
+        let lead = playbook[0]["strategy"].as_str().unwrap();
+        assert!(first.as_str().unwrap().split("; ").next() == Some(lead), "{first} against {lead}");
+        assert_eq!(count(&b, "svg.forest g.forest-row").await, groups.min(25));
         // The danger map: one cell per measured point, a legend, values on hover.
         assert!(points >= 16, "the 4×4 grid and its refinement: {points}");
         assert_eq!(count(&b, "svg.heatmap rect.cell").await, points);
@@ -263,7 +266,16 @@ fn the_dashboard_shows_a_sweep_from_submission_to_its_charts_in_chromium() {
             .execute("return document.querySelector('svg.heatmap rect.cell title').textContent", vec![])
             .await
             .unwrap();
-        assert!(hover.as_str().unwrap().contains("p_any_death = "), "{hover}");
+        assert!(hover.as_str().unwrap().contains("P(a PC dies) = "), "{hover}");
+        // The outcome words of every report, never the engine's names or the old misleading ones.
+        let page = b.execute("return document.querySelector('main').innerText", vec![]).await.unwrap();
+        let page = page.as_str().unwrap();
+        for word in ["P(no PC dies)", "P(win)", "P(everyone down)", "the default play (default)", "Verdict: "] {
+            assert!(page.contains(word), "{word:?} missing from the sweep page:\n{page}");
+        }
+        for word in ["P(survive)", "P(TPK)", "E[HP lost]", "p_any_death", "expected_hp_lost"] {
+            assert!(!page.contains(word), "{word:?} on the sweep page:\n{page}");
+        }
         assert_eq!(count(&b, "svg.frontier circle.probe").await, probes);
         assert_eq!(count(&b, "svg.sensitivity g.lever").await, levers);
         assert_eq!(count(&b, "section.job[data-kind=grid] table.cells tbody tr").await, 2);

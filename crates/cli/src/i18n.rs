@@ -415,7 +415,7 @@ catalogue! {
     CritHpLost => "HP lost", "PV perdus";
     AtMost => "{} ≤ {}", "{} ≤ {}";
     AtLeast => "{} ≥ {}", "{} ≥ {}";
-    SameBattles => "{} (same battles as {})", "{} (mêmes combats que {})";
+    SameBattles => "{} (`{}`; same battles as {})", "{} (`{}` ; mêmes combats que {})";
     PartyAt => "party at {} of its HP", "groupe à {} de ses PV";
 
     // ---- the verdict: one paragraph at the top of a sweep's report ----

@@ -214,7 +214,7 @@ const Charts = (() => {
     const maxValue = PROBABILITY.has(criterion) ? Math.min(1, top) : top;
     const norm = (v) => v / maxValue;
     const W = 640, H = 440, left = 74, right = 150, topMargin = 14, bottom = 58;
-    const svg = chart("heatmap", W, H, `Danger map: ${criterion} over party and adversary starting HP`);
+    const svg = chart("heatmap", W, H, `Danger map: ${PF.criterion(criterion)} over party and adversary starting HP`);
     const g = S("g");
     svg.append(g);
     if (!points.length) {
@@ -248,8 +248,8 @@ const Charts = (() => {
       });
       cell.append(title(
         `party HP ${fmt(100 * p.party_hp, 1)} %, adversary HP ${fmt(100 * p.adversary_hp, 1)} %\n` +
-        `${criterion} = ${fmt(p.value, 3)}` + (p.crossed ? ` (beyond the threshold ${result.threshold})` : "") +
-        `\nP(survive) ${fmt(100 * p.party.p_survives, 1)} %, P(TPK) ${fmt(100 * p.party.p_tpk, 1)} %, ${p.party.runs} battles, level ${p.level}`));
+        `${PF.criterion(criterion)} = ${fmt(p.value, 3)}` + (p.crossed ? ` (beyond the threshold ${result.threshold})` : "") +
+        `\nP(no PC dies) ${fmt(100 * p.party.p_survives, 1)} %, P(win) ${fmt(100 * p.party.win_rate, 1)} %, P(everyone down) ${fmt(100 * p.party.p_tpk, 1)} %, ${p.party.runs} battles, level ${p.level}`));
       cells.append(cell);
     }
     g.append(cells);
@@ -278,7 +278,7 @@ const Charts = (() => {
     legend.append(S("line", { x1: lx - 5, x2: lx + 21, y1: ty, y2: ty, class: "threshold" }));
     // Right of the tick labels: left of the bar it would lie over the map.
     legend.append(S("text", { x: lx + 62, y: ty + 4, class: "legend-label", text: "threshold" }));
-    legend.append(S("text", { x: lx + 8, y: H - bottom + 16, "text-anchor": "middle", class: "axis-label", text: criterion }));
+    legend.append(S("text", { x: lx + 8, y: H - bottom + 16, "text-anchor": "middle", class: "axis-label", text: PF.criterion(criterion) }));
     g.append(legend);
     return svg;
   }
@@ -293,11 +293,11 @@ const Charts = (() => {
     const W = 640, H = 330, left = 74, right = 24, top = 14, bottom = 80;
     const x = scale(result.min_fraction, result.max_fraction, left, W - right);
     const y = scale(0, maxValue, H - bottom, top);
-    const svg = chart("frontier", W, H, `Frontier: ${criterion} against the party's starting HP`);
+    const svg = chart("frontier", W, H, `Frontier: ${PF.criterion(criterion)} against the party's starting HP`);
     const g = S("g");
     svg.append(g);
     const yFmt = PROBABILITY.has(criterion) ? (v) => Math.round(v * 100) + " %" : (v) => fmt(v, 1);
-    yAxis(g, left, y, niceTicks(maxValue), criterion, yFmt, W - left - right);
+    yAxis(g, left, y, niceTicks(maxValue), PF.criterion(criterion), yFmt, W - left - right);
     xAxis(g, x, H - bottom, rangeTicks(result.min_fraction, result.max_fraction), "party starting HP (fraction of maximum)", (v) => Math.round(v * 100) + " %");
     g.append(S("line", { x1: left, x2: W - right, y1: y(result.target), y2: y(result.target), class: "target" }));
     if (result.fraction !== null && result.fraction !== undefined) {
@@ -317,7 +317,7 @@ const Charts = (() => {
       const dot = p.crossed
         ? S("circle", { cx: x(p.party_hp), cy: y(p.value), r: 5, fill: OKABE.vermillion, class: "probe crossed" })
         : S("circle", { cx: x(p.party_hp), cy: y(p.value), r: 4.5, fill: "#fff", stroke: OKABE.blue, "stroke-width": 2, class: "probe" });
-      dot.append(title(`probe ${i + 1}: party HP ${fmt(100 * p.party_hp, 1)} %, ${criterion} = ${fmt(p.value, 3)}` + (p.crossed ? " (crossed the target)" : "")));
+      dot.append(title(`probe ${i + 1}: party HP ${fmt(100 * p.party_hp, 1)} %, ${PF.criterion(criterion)} = ${fmt(p.value, 3)}` + (p.crossed ? " (crossed the target)" : "")));
       g.append(dot);
     });
     const ly = H - 14;
@@ -337,23 +337,23 @@ const Charts = (() => {
     const H = top + Math.max(1, levers.length) * rowH + bottom;
     const m = niceCeil(Math.max(1e-9, ...levers.map((l) => Math.abs(l.delta))));
     const x = scale(-m, m, lw, W - 30);
-    const svg = chart("sensitivity", W, H, `Sensitivity: change of ${result.criterion} per adversary lever`);
+    const svg = chart("sensitivity", W, H, `Sensitivity: change of ${PF.criterion(result.criterion)} per adversary lever`);
     const g = S("g");
     svg.append(g);
     const plotBottom = top + Math.max(1, levers.length) * rowH;
-    xAxis(g, x, plotBottom, rangeTicks(-m, m), `change of ${result.criterion} against the default adversary` + (result.baseline !== null && result.baseline !== undefined ? ` (baseline ${fmt(result.baseline, 3)})` : ""), (v) => String(Math.round(v * 1e6) / 1e6), plotBottom - top);
+    xAxis(g, x, plotBottom, rangeTicks(-m, m), `change of ${PF.criterion(result.criterion)} against the default adversary` + (result.baseline !== null && result.baseline !== undefined ? ` (baseline ${fmt(result.baseline, 3)})` : ""), (v) => String(Math.round(v * 1e6) / 1e6), plotBottom - top);
     g.append(S("line", { x1: x(0), x2: x(0), y1: top, y2: plotBottom, class: "axis" }));
     levers.forEach((l, i) => {
       const cy = top + i * rowH + rowH / 2;
       const row = S("g", { class: "lever" });
-      row.append(title(`${l.rank}. ${l.adversary_strategy}\n${result.criterion} ${fmt(l.value, 3)} (${l.delta >= 0 ? "+" : ""}${fmt(l.delta, 3)})`));
+      row.append(title(`${l.rank}. ${l.adversary_strategy}\n${PF.criterion(result.criterion)} ${fmt(l.value, 3)} (${l.delta >= 0 ? "+" : ""}${fmt(l.delta, 3)})`));
       row.append(S("text", { x: lw - 8, y: cy + 4, "text-anchor": "end", class: "row-label", text: labels[i] }));
       const x0 = Math.min(x(0), x(l.delta)), x1 = Math.max(x(0), x(l.delta));
       row.append(S("rect", { x: x0, y: cy - 7, width: Math.max(1, x1 - x0), height: 14, fill: l.delta >= 0 ? OKABE.vermillion : OKABE.blue }));
       g.append(row);
     });
     const ly = H - 14;
-    legendItem(g, 10, ly, (cx, cy) => S("rect", { x: cx - 6, y: cy - 6, width: 12, height: 12, fill: OKABE.vermillion }), "raises " + result.criterion);
+    legendItem(g, 10, ly, (cx, cy) => S("rect", { x: cx - 6, y: cy - 6, width: 12, height: 12, fill: OKABE.vermillion }), "raises " + PF.criterion(result.criterion));
     legendItem(g, 250, ly, (cx, cy) => S("rect", { x: cx - 6, y: cy - 6, width: 12, height: 12, fill: OKABE.blue }), "lowers it");
     return svg;
   }

@@ -274,7 +274,11 @@ const PF = (() => {
     }
   }
 
+  // A criterion in the words every report uses (the CLI's render/words.rs).
+  const CRITERIA = { p_survives: "P(no PC dies)", p_tpk: "P(everyone down)", p_any_death: "P(a PC dies)", expected_hp_lost: "HP lost" };
+  const criterion = (name) => CRITERIA[name] || name;
+
   document.addEventListener("DOMContentLoaded", setupTokenForm);
 
-  return { api, ready, events, download, el, setText, int, pct, num, rate, duration, band, Rates, onToken, HttpError };
+  return { api, ready, events, download, el, setText, int, pct, num, rate, duration, band, criterion, Rates, onToken, HttpError };
 })();

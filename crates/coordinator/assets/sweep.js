@@ -37,44 +37,57 @@
 
   // ------------------------------------------------------------ per kind
 
-  function optimize(result, live) {
-    const out = [el("p", { class: "answer" }, `Against ${result.adversary_strategy}: ${PF.int(result.spent_runs)} battles spent, ${result.playbook.length} strategies measured.`)];
-    const rows = result.playbook.map((e) => {
-      const [lo, hi] = PF.band(e.party.p_survives, e.party.runs);
-      return { e, lo, hi };
+  // The playbook by group: strategies that played the same battles as
+  // another (`same_as`) are listed with it and share its figures, as in the
+  // CLI's report; intervals are the job's own (Wilson, p_survives_ci).
+  function playbookGroups(result) {
+    const pb = result.playbook;
+    const known = new Set(pb.map((e) => e.strategy));
+    const leads = pb.filter((e) => !e.same_as || !known.has(e.same_as));
+    return leads.map((e) => {
+      const names = [e.strategy, ...pb.filter((f) => f.same_as === e.strategy).map((f) => f.strategy)];
+      const [lo, hi] = e.party.p_survives_ci || PF.band(e.party.p_survives, e.party.runs);
+      return { e, names, lo, hi };
     });
+  }
+
+  function optimize(result, live) {
+    const rows = playbookGroups(result);
+    const out = [el("p", { class: "answer" }, `Against ${named(result.adversary_strategy)}: ${PF.int(result.spent_runs)} battles spent, ${result.playbook.length} strategies measured, ${rows.length} distinct results.`)];
     if (live) {
       out.push(el("h3", {}, "Leaders so far"));
       out.push(
         el("ol", { class: "leaders" }, ...rows.slice(0, 3).map(({ e, lo, hi }) =>
-          el("li", {}, el("strong", {}, e.strategy), ` — P(survive) ${pctBand(e.party.p_survives, lo, hi)} over ${PF.int(e.runs)} battles`))),
+          el("li", {}, el("strong", {}, named(e.strategy)), ` — P(no PC dies) ${pctBand(e.party.p_survives, lo, hi)}, P(win) ${PF.pct(e.party.win_rate)} over ${PF.int(e.runs)} battles`))),
       );
       return out;
     }
     const shown = rows.slice(0, 25);
     out.push(el("h3", {}, "Playbook"));
-    out.push(Charts.forest(shown.map(({ e, lo, hi }) => ({ label: e.strategy, p: e.party.p_survives, lo, hi, tied: e.tied_with_leader, rank: e.rank })), "P(survive)"));
+    const label = (names) => names[0] + (names.length > 1 ? ` (+${names.length - 1} same battles)` : "");
+    out.push(Charts.forest(shown.map(({ e, names, lo, hi }) => ({ label: label(names), p: e.party.p_survives, lo, hi, tied: e.tied_with_leader, rank: e.rank })), "P(no PC dies)"));
     if (rows.length > shown.length) out.push(el("p", { class: "hint" }, `The plot shows the first ${shown.length} of ${rows.length}; the table has them all.`));
     out.push(
-      table("playbook", ["#rank", "strategy", "stage", "#battles", "#P(survive) [3σ]", "#P(TPK)", "#E[HP lost]", "tied with the leader"],
-        rows.map(({ e, lo, hi }) => [
-          numCell(e.rank), e.strategy, e.stage, numCell(PF.int(e.runs)), numCell(pctBand(e.party.p_survives, lo, hi)),
-          numCell(PF.pct(e.party.p_tpk)), numCell(PF.num(e.party.expected_hp_lost, 1)), e.rank === 1 ? "leader" : e.tied_with_leader ? "yes" : "no",
+      table("playbook", ["#rank", "strategy", "in words", "stage", "#battles", "#P(no PC dies) [3σ]", "#P(win)", "#P(everyone down)", "#HP lost", "tied with the leader"],
+        rows.map(({ e, names, lo, hi }) => [
+          numCell(e.rank), names.join("; "), strategyWords(e.strategy), e.stage, numCell(PF.int(e.runs)), numCell(pctBand(e.party.p_survives, lo, hi)),
+          numCell(PF.pct(e.party.win_rate)), numCell(PF.pct(e.party.p_tpk)), numCell(PF.num(e.party.expected_hp_lost, 1)), e.rank === 1 ? "leader" : e.tied_with_leader ? "yes" : "no",
         ])),
     );
+    out.push(el("p", { class: "hint" }, "Names listed together played the same battles (inert levers under the same dice)."));
     return out;
   }
 
   function minmax(result) {
     return [
       el("p", { class: "answer" }, result.converged ? "Converged: the last iteration kept the previous pair." : `${result.iterations.length} iterations, not converged.`),
-      table("minmax", ["#iteration", "party strategy", "adversary strategy", "#P(survive)", "#P(TPK)", "#E[HP lost]"],
-        result.iterations.map((it) => [numCell(it.iteration), it.party_strategy, it.adversary_strategy, numCell(PF.pct(it.party.p_survives)), numCell(PF.pct(it.party.p_tpk)), numCell(PF.num(it.party.expected_hp_lost, 1))])),
+      table("minmax", ["#iteration", "party strategy", "adversary strategy", "#P(no PC dies)", "#P(win)", "#P(everyone down)", "#HP lost"],
+        result.iterations.map((it) => [numCell(it.iteration), named(it.party_strategy), named(it.adversary_strategy), numCell(PF.pct(it.party.p_survives)), numCell(PF.pct(it.party.win_rate)), numCell(PF.pct(it.party.p_tpk)), numCell(PF.num(it.party.expected_hp_lost, 1))])),
     ];
   }
 
   function dangerMap(result) {
-    const out = [el("p", { class: "answer" }, `${result.criterion} with threshold ${result.threshold}; ${result.party_strategy} against ${result.adversary_strategy}; depth ${result.depth}. Hover a cell for its values.`)];
+    const out = [el("p", { class: "answer" }, `${thresholdText(result.criterion, result.threshold)} marks a point; the party plays ${named(result.party_strategy)}, the other sides ${named(result.adversary_strategy)}; depth ${result.depth}. Hover a cell for its values.`)];
     result.layers.forEach((layer, i) => {
       const extra = extraText(layer);
       const fig = el("figure", { class: "layer", "data-layer": i });
@@ -85,27 +98,48 @@
     return out;
   }
 
+  // The criterion against its threshold, on the side it is crossed (the CLI's threshold_words).
+  function thresholdText(criterion, threshold) {
+    const value = criterion === "expected_hp_lost" ? PF.num(threshold, 1) : PF.pct(threshold);
+    return `${PF.criterion(criterion)} ${criterion === "p_survives" ? "≤" : "≥"} ${value}`;
+  }
+  // A frontier's answer in words (the CLI's render/jobs.rs frontier).
+  function frontierText(result) {
+    const t = thresholdText(result.criterion, result.target);
+    if (result.fraction === null || result.fraction === undefined) return `No frontier: ${t} nowhere over the probed range (yet).`;
+    const f = PF.pct(result.fraction, 0);
+    switch (result.crossed) {
+      case "at_or_below": return `Frontier: ${t} when the party starts at ${f} of its HP or less.`;
+      case "at_or_above": return `Frontier: ${t} when the party starts at ${f} of its HP or more.`;
+      case "everywhere": return `Frontier: ${t} at every party HP measured.`;
+      default: return `Frontier: ${t} when the party starts at ${f} of its HP.`;
+    }
+  }
   function frontier(result) {
-    const answer = result.fraction === null || result.fraction === undefined
-      ? "No frontier over the probed range (yet)."
-      : `${result.criterion} crosses ${result.target} at a party HP fraction of ${Math.round(result.fraction * 100)} % (${String(result.crossed).replace(/_/g, " ")}).`;
-    return [el("p", { class: "answer" }, answer), Charts.frontier(result)];
+    return [
+      el("p", { class: "answer" }, frontierText(result)),
+      el("p", {}, `The party plays ${named(result.party_strategy)}; the other sides play ${named(result.adversary_strategy)}.`),
+      Charts.frontier(result),
+    ];
   }
 
   function sensitivity(result) {
     const base = result.baseline === null || result.baseline === undefined ? "not measured yet" : PF.num(result.baseline, 3);
     return [
-      el("p", { class: "answer" }, `${result.criterion} against the default adversary: ${base}.` + (result.levers.length ? ` Largest effect: ${result.levers[0].adversary_strategy}.` : "")),
+      el("p", { class: "answer" }, `${PF.criterion(result.criterion)} for the party playing ${named(result.party_strategy)} against the default adversary: ${base}.` + (result.levers.length ? ` Largest effect: ${named(result.levers[0].adversary_strategy)}.` : "")),
       Charts.sensitivity(result),
     ];
   }
 
   // Who carries the fight: the CLI's render/contribution.rs, in English.
+  // A change is told apart from chance when its own interval excludes 0
+  // (the engine's Without::win_told_apart / death_told_apart).
+  const apart = ([lo, hi]) => lo > 0 || hi < 0;
   const changeText = (p, change, significant) =>
     `${PF.pct(p)} (${change < 0 ? "−" : "+"}${PF.num(Math.abs(change) * 100, 1)})${significant ? "*" : ""}`;
   function carry(result) {
     const measured = result.combatants.filter((c) => c.side === result.party && c.without);
-    const told = measured.filter((c) => c.without.significant && (c.without.win_change < 0 || c.without.death_change > 0));
+    const told = measured.filter((c) => (apart(c.without.win_interval) && c.without.win_change < 0) || (apart(c.without.death_interval) && c.without.death_change > 0));
     told.sort((a, b) => a.without.win_change - b.without.win_change || b.without.death_change - a.without.death_change || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     if (told.length) {
       const c = told[0], w = c.without;
@@ -119,8 +153,8 @@
   }
   const contributionHead = ["combatant", "side", "#damage/round", "#healing/battle", "#conditions/battle", "#party wins without", "#a PC dies without"];
   const contributionRow = (c) => [c.id, c.side, PF.num(c.damage_per_round, 1), PF.num(c.healing, 1), PF.num(c.conditions, 2),
-    c.without ? changeText(c.without.p_win, c.without.win_change, c.without.significant) : "—",
-    c.without ? changeText(c.without.p_pc_dies, c.without.death_change, c.without.significant) : "—"];
+    c.without ? changeText(c.without.p_win, c.without.win_change, apart(c.without.win_interval)) : "—",
+    c.without ? changeText(c.without.p_pc_dies, c.without.death_change, apart(c.without.death_interval)) : "—"];
   const contributionNote = (result) => `Change against the full encounter in points; * told apart from no change (paired, ${PF.pct(result.confidence)} confidence, Bonferroni over the removals); — the last of its side: no battle without it.`;
 
   function contribution(result) {
@@ -137,7 +171,7 @@
     return [
       table("cells", ["#cell", "hit points", "party strategy", "adversary strategy", "#battles", "#party win rate [3σ]", "#all down", "#mean rounds", "#HP lost (mean / p90)"],
         cells.map((c) => [
-          numCell(c.index), hpText(c.hp), c.party_strategy, c.adversary_strategy, numCell(PF.int(c.runs)),
+          numCell(c.index), hpText(c.hp), named(c.party_strategy), named(c.adversary_strategy), numCell(PF.int(c.runs)),
           numCell(pctBand(c.party_win_rate, c.party_win_band[0], c.party_win_band[1])), numCell(PF.pct(c.party_all_down_rate)),
           numCell(PF.num(c.mean_rounds, 2)), numCell(`${PF.num(c.party_hp_lost.mean, 1)} / ${c.party_hp_lost.p90}`),
         ])),
@@ -224,6 +258,7 @@
     }).join("; ");
   }
   const named = (spec) => `${strategyWords(spec)} (${spec})`;
+  const mdNamed = (spec) => `${strategyWords(spec)} (\`${spec}\`)`;
   function headcount(ids) {
     const groups = new Map();
     for (const id of ids) {
@@ -251,8 +286,9 @@
       const pb = opt.result.playbook;
       const lead = pb[0];
       const against = named(opt.result.adversary_strategy);
-      if (pb.every((e) => e.party.runs > 0 && e.party.p_survives === 0)) {
-        parts.push(`Against ${against} no plan survives: a PC dies in every battle; the least bad plan is ${named(lead.strategy)} (P(win) ${PF.pct(lead.party.win_rate)}).`);
+      if (opt.result.none_survives || pb.every((e) => e.party.runs > 0 && e.party.p_survives === 0)) {
+        const least = pb.find((e) => e.strategy === opt.result.least_bad) || lead;
+        parts.push(`Against ${against} no plan survives: a PC dies in every battle; the least bad plan is ${named(least.strategy)} (P(win) ${PF.pct(least.party.win_rate)}).`);
       } else {
         const def = pb.find((e) => e.strategy === "default");
         parts.push(def && def !== lead
@@ -309,27 +345,27 @@
       lines.push(`## Job ${i + 1}: ${j.kind}`, "");
       const res = j.result;
       if (j.kind === "optimize") {
-        lines.push(`Against \`${res.adversary_strategy}\`, ${res.spent_runs} battles.`, "");
-        mdTable(["rank", "strategy", "battles", "P(survive) [3σ]", "P(TPK)", "E[HP lost]", "tied"],
-          res.playbook.map((e) => { const [lo, hi] = PF.band(e.party.p_survives, e.party.runs); return [e.rank, "`" + e.strategy + "`", e.runs, pctBand(e.party.p_survives, lo, hi), PF.pct(e.party.p_tpk), PF.num(e.party.expected_hp_lost, 1), e.tied_with_leader ? "yes" : "no"]; }));
+        lines.push(`Against ${mdNamed(res.adversary_strategy)}, ${res.spent_runs} battles.`, "");
+        mdTable(["rank", "strategy", "in words", "battles", "P(no PC dies) [3σ]", "P(win)", "P(everyone down)", "HP lost", "tied"],
+          playbookGroups(res).map(({ e, names, lo, hi }) => [e.rank, names.map((n) => "`" + n + "`").join("; "), strategyWords(e.strategy), e.runs, pctBand(e.party.p_survives, lo, hi), PF.pct(e.party.win_rate), PF.pct(e.party.p_tpk), PF.num(e.party.expected_hp_lost, 1), e.tied_with_leader ? "yes" : "no"]));
       } else if (j.kind === "minmax") {
         lines.push(res.converged ? "Converged." : "Not converged.", "");
-        mdTable(["iteration", "party", "adversary", "P(survive)", "P(TPK)"], res.iterations.map((it) => [it.iteration, "`" + it.party_strategy + "`", "`" + it.adversary_strategy + "`", PF.pct(it.party.p_survives), PF.pct(it.party.p_tpk)]));
+        mdTable(["iteration", "party", "adversary", "P(no PC dies)", "P(win)", "P(everyone down)"], res.iterations.map((it) => [it.iteration, mdNamed(it.party_strategy), mdNamed(it.adversary_strategy), PF.pct(it.party.p_survives), PF.pct(it.party.win_rate), PF.pct(it.party.p_tpk)]));
       } else if (j.kind === "danger_map") {
-        lines.push(`${res.criterion}, threshold ${res.threshold}.`, "");
+        lines.push(`${thresholdText(res.criterion, res.threshold)} marks a point; the party plays ${mdNamed(res.party_strategy)}, the other sides ${mdNamed(res.adversary_strategy)}.`, "");
         res.layers.forEach((layer) => {
           const extra = extraText(layer);
           if (extra) lines.push(`Layer: ${extra}.`, "");
-          mdTable(["party HP", "adversary HP", res.criterion, "crossed", "level"], layer.points.map((p) => [PF.pct(p.party_hp, 0), PF.pct(p.adversary_hp, 0), PF.num(p.value, 3), p.crossed ? "yes" : "no", p.level]));
+          mdTable(["party HP", "adversary HP", PF.criterion(res.criterion), "crossed", "level"], layer.points.map((p) => [PF.pct(p.party_hp, 0), PF.pct(p.adversary_hp, 0), PF.num(p.value, 3), p.crossed ? "yes" : "no", p.level]));
         });
       } else if (j.kind === "frontier") {
-        lines.push(res.fraction === null ? "No frontier." : `${res.criterion} crosses ${res.target} at ${PF.pct(res.fraction, 0)} (${res.crossed}).`, "");
-        mdTable(["party HP", res.criterion, "crossed"], res.probes.map((p) => [PF.pct(p.party_hp, 0), PF.num(p.value, 3), p.crossed ? "yes" : "no"]));
+        lines.push(frontierText(res), "", `The party plays ${mdNamed(res.party_strategy)}; the other sides play ${mdNamed(res.adversary_strategy)}.`, "");
+        mdTable(["party HP", PF.criterion(res.criterion), "crossed"], res.probes.map((p) => [PF.pct(p.party_hp, 0), PF.num(p.value, 3), p.crossed ? "yes" : "no"]));
       } else if (j.kind === "sensitivity") {
-        lines.push(`Baseline ${res.baseline === null ? "–" : PF.num(res.baseline, 3)}.`, "");
-        mdTable(["rank", "adversary", res.criterion, "change"], res.levers.map((l) => [l.rank, "`" + l.adversary_strategy + "`", PF.num(l.value, 3), PF.num(l.delta, 3)]));
+        lines.push(`${PF.criterion(res.criterion)} for the party playing ${mdNamed(res.party_strategy)} against the default adversary: ${res.baseline === null ? "–" : PF.num(res.baseline, 3)}.`, "");
+        mdTable(["rank", "adversary", PF.criterion(res.criterion), "change"], res.levers.map((l) => [l.rank, mdNamed(l.adversary_strategy), PF.num(l.value, 3), PF.num(l.delta, 3)]));
       } else if (j.kind === "contribution") {
-        lines.push(carry(res) || "No battle without a party member to compare.", "");
+        lines.push(carry(res) || "No battle without a party member to compare.", "", `The party plays ${mdNamed(res.party_strategy)}; the other sides play ${mdNamed(res.adversary_strategy)}.`, "");
         mdTable(contributionHead.map((h) => h.replace(/^#/, "")), res.combatants.map(contributionRow));
         lines.push(contributionNote(res), "");
       } else if (j.kind === "grid") {

@@ -590,6 +590,7 @@ mod tests {
             llm: LlmDecisions::default(),
             difficulty: None,
             map: String::new(),
+            simulated: None,
         };
         let state = JournalState {
             name: "s".into(),

@@ -61,6 +61,26 @@ pub struct Without {
     pub significant: bool,
 }
 
+impl Without {
+    /// Whether the change of the win rate alone is told apart from 0: its
+    /// interval excludes 0 (what `Paired::sign` decided when it was
+    /// measured; read from the interval so that a result decoded from the
+    /// wire or a JSON file answers the same).
+    pub fn win_told_apart(&self) -> bool {
+        excludes_zero(self.win_interval)
+    }
+
+    /// Whether the change of P(a PC dies) alone is told apart from 0.
+    pub fn death_told_apart(&self) -> bool {
+        excludes_zero(self.death_interval)
+    }
+}
+
+/// An interval that lies wholly on one side of 0.
+fn excludes_zero([low, high]: [f64; 2]) -> bool {
+    low > 0.0 || high < 0.0
+}
+
 /// The party's outcome of each run, in run order.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PartyRuns {
@@ -245,7 +265,18 @@ mod tests {
         assert_eq!((w.win_change, w.death_change), (-0.5, 0.5));
         assert!(w.significant);
         assert!(w.win_interval[0] < -0.5 && w.win_interval[1] > -0.5 && w.win_interval[1] < 0.0);
+        assert!(w.win_told_apart() && w.death_told_apart());
+        // A win change told apart beside a death change that is not: each
+        // change carries its own mark, `significant` is either.
+        let mut mixed = with.clone();
+        for i in 0..20 {
+            mixed.won[i] = false;
+        }
+        mixed.died[0] = true;
+        let m = compare(&with, &mixed, 1.96);
+        assert!(m.significant && m.win_told_apart() && !m.death_told_apart(), "{m:?}");
         let same = compare(&with, &with, 1.96);
+        assert!(!same.win_told_apart() && !same.death_told_apart());
         assert_eq!((same.win_change, same.death_change, same.significant), (0.0, 0.0, false));
     }
 

@@ -18,6 +18,7 @@ use std::collections::BTreeMap;
 pub use pf1e_engine::contribution::{Contribution, Without};
 pub use pf1e_engine::difficulty::{Difficulty, FoeRating, Label as DifficultyLabel};
 pub use pf1e_engine::objectives::{Criterion, DangerMetrics};
+pub use pf1e_engine::party::Simulated;
 use serde::{Deserialize, Serialize};
 
 /// The results of a finished sweep.
@@ -45,6 +46,62 @@ pub struct SweepResults {
     /// Display name of the scenario's map (empty in older documents).
     #[serde(default)]
     pub map: String,
+    /// The simulated difficulty beside the book's: the encounter as written
+    /// (both sides' default plans, full hit points) as measured for the
+    /// party, derived from the sweep's [baseline cell](SweepResults::baseline)
+    /// by [`SweepResults::measure_baseline`] (absent when no job measured
+    /// that cell, and from older documents). Derived, so it does not travel
+    /// on the wire: the conversion from proto derives it again.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub simulated: Option<SimulatedBaseline>,
+}
+
+/// The encounter as written as the simulation measured it for the party.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SimulatedBaseline {
+    /// Battles of the baseline cell.
+    pub runs: u64,
+    /// Its figures: win, a PC dies, everyone down, hit points lost and
+    /// resources spent per battle.
+    #[serde(flatten)]
+    pub figures: Simulated,
+}
+
+impl SweepResults {
+    /// The cell that plays the encounter as written: both sides' default
+    /// plans at full hit points (danger maps aside: their layers may change
+    /// awareness or add foes at full hit points too).
+    pub fn baseline(&self) -> Option<&CellReport> {
+        self.jobs.iter().filter(|j| !matches!(j.result, JobResult::DangerMap(_))).flat_map(|j| &j.cells).find(
+            |c| {
+                c.party_strategy == "default"
+                    && c.adversary_strategy == "default"
+                    && c.runs > 0
+                    && c.hp.values().all(|&f| f == 1.0)
+            },
+        )
+    }
+
+    /// The party's figures in the [baseline cell](Self::baseline).
+    pub fn measure_baseline(&self) -> Option<SimulatedBaseline> {
+        let c = self.baseline()?;
+        let members = || c.combatants.iter().filter(|m| m.side == self.party);
+        let start: i64 = members().map(|m| i64::from(m.start_hp.max(0))).sum();
+        let (slots, uses) = members().fold((0u64, 0u64), |(s, u), m| (s + m.slots_spent, u + m.uses_spent));
+        let per_battle = |n: u64| n as f64 / c.runs as f64;
+        Some(SimulatedBaseline {
+            runs: c.runs,
+            figures: Simulated {
+                p_win: c.party_win_rate,
+                p_pc_dies: c.party_death_rate,
+                p_all_down: c.party_all_down_rate,
+                hp_lost: c.party_hp_lost.mean,
+                hp_lost_share: if start == 0 { 0.0 } else { c.party_hp_lost.mean / start as f64 },
+                slots_spent: per_battle(slots),
+                uses_spent: per_battle(uses),
+            },
+        })
+    }
 }
 
 /// What the LLM layer decided before any cell was planned: the strategies

@@ -41,8 +41,8 @@ pub fn rows(combatants: &[Contribution]) -> Vec<Vec<String>> {
         .map(|c| {
             let (win, death) = match &c.without {
                 Some(w) => (
-                    with_change(w.p_win, w.win_change, w.significant),
-                    with_change(w.p_pc_dies, w.death_change, w.significant),
+                    with_change(w.p_win, w.win_change, w.win_told_apart()),
+                    with_change(w.p_pc_dies, w.death_change, w.death_told_apart()),
                 ),
                 None => ("—".to_string(), "—".to_string()),
             };
@@ -76,7 +76,9 @@ pub fn carry(combatants: &[Contribution], party: &str, lang: Lang) -> Option<Str
         .collect();
     let most = measured
         .iter()
-        .filter(|(_, w)| w.significant && (w.win_change < 0.0 || w.death_change > 0.0))
+        .filter(|(_, w)| {
+            (w.win_told_apart() && w.win_change < 0.0) || (w.death_told_apart() && w.death_change > 0.0)
+        })
         .min_by(|a, b| {
             a.1.win_change
                 .total_cmp(&b.1.win_change)
@@ -157,5 +159,26 @@ mod tests {
         let r = rows(&fixture());
         assert_eq!(r[0], ["oni", "players", "3.5", "1.5", "0.50", "40.0% (−30.0)*", "30.0% (+20.0)*"]);
         assert_eq!(r[2][5..], ["—", "—"]);
+    }
+
+    #[test]
+    fn each_change_is_starred_only_when_its_own_interval_excludes_zero() {
+        // The win change is told apart, the death change is not: the
+        // combatant is `significant`, but only the win column is starred.
+        let mut c = fixture();
+        let w = c[0].without.as_mut().unwrap();
+        w.death_change = -0.015;
+        w.p_pc_dies = 0.085;
+        w.death_interval = [-0.17, 0.14];
+        let r = rows(&c);
+        assert_eq!(r[0][5..], ["40.0% (−30.0)*", "8.5% (−1.5)"]);
+        // A member better off without told apart on wins only, whose deaths
+        // rise without a mark, carries nothing.
+        let w = c[0].without.as_mut().unwrap();
+        w.win_change = 0.1;
+        w.win_interval = [0.05, 0.15];
+        w.death_change = 0.02;
+        w.death_interval = [-0.03, 0.07];
+        assert!(carry(&c[..2], "players", Lang::En).unwrap().starts_with("No one member carries the fight"));
     }
 }

@@ -4,7 +4,7 @@
 
 use pf1e_engine::difficulty::{Difficulty, Label};
 use pf1e_engine::party::{PartyReport, Simulated};
-use pf1e_wire::results::{CellReport, JobResult, SweepResults};
+use pf1e_wire::results::SweepResults;
 
 use crate::i18n::{Lang, T};
 
@@ -72,49 +72,27 @@ pub fn simulated(party: &str, s: &Simulated, lang: Lang) -> String {
     out
 }
 
-/// The cell of a sweep that plays the encounter as written: both sides'
-/// default plans at full hit points (danger maps aside: their layers may
-/// change awareness or add foes at full hit points too).
-pub fn baseline(results: &SweepResults) -> Option<&CellReport> {
-    results.jobs.iter().filter(|j| !matches!(j.result, JobResult::DangerMap(_))).flat_map(|j| &j.cells).find(
-        |c| {
-            c.party_strategy == "default"
-                && c.adversary_strategy == "default"
-                && c.runs > 0
-                && c.hp.values().all(|&f| f == 1.0)
-        },
-    )
-}
-
 /// The difficulty lines of a sweep's report: the book's, then the
 /// simulation's for the baseline cell when the sweep measured one. Empty
 /// for results without a difficulty (older documents).
 pub fn sweep(results: &SweepResults, lang: Lang) -> String {
     let Some(d) = &results.difficulty else { return String::new() };
     let mut out = book(d, lang);
-    if let Some(c) = baseline(results) {
-        let start: i64 = c
-            .combatants
-            .iter()
-            .filter(|m| m.side == results.party)
-            .map(|m| i64::from(m.start_hp.max(0)))
-            .sum();
-        let share = if start == 0 { 0.0 } else { c.party_hp_lost.mean / start as f64 };
+    if let Some(b) = results.measure_baseline() {
+        let f = &b.figures;
         out += &lang.f(
             T::DiffSimulatedCell,
             &[
                 &results.party,
-                &c.runs,
-                &percent(c.party_win_rate),
-                &percent(c.party_death_rate),
-                &percent(c.party_all_down_rate),
-                &format!("{:.1}", c.party_hp_lost.mean),
-                &percent(share),
+                &b.runs,
+                &percent(f.p_win),
+                &percent(f.p_pc_dies),
+                &percent(f.p_all_down),
+                &format!("{:.1}", f.hp_lost),
+                &percent(f.hp_lost_share),
             ],
         );
-        let members = c.combatants.iter().filter(|m| m.side == results.party);
-        let (slots, uses) = members.fold((0, 0), |(s, u), m| (s + m.slots_spent, u + m.uses_spent));
-        out += &resources(slots as f64 / c.runs as f64, uses as f64 / c.runs as f64, lang);
+        out += &resources(f.slots_spent, f.uses_spent, lang);
         out.push('\n');
     }
     out

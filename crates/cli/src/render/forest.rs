@@ -33,7 +33,7 @@ pub fn playbook_svg(r: &OptimizeResult, lang: Lang, top: usize) -> Option<String
         let font = ("sans-serif", 14).into_font().color(&BLACK);
         let small = ("sans-serif", 12).into_font().color(&BLACK);
         root.draw(&Text::new(
-            lang.f(T::SvgPlaybookTitle, &[&r.adversary_strategy, &most_runs]),
+            lang.f(T::SvgPlaybookTitle, &[&super::strategy::plain(&r.adversary_strategy, lang), &most_runs]),
             (10, 20),
             font.clone(),
         ))

@@ -15,6 +15,7 @@ use pf1e_wire::results::{
 use pf1e_wire::status::SweepInfo;
 
 pub use super::layout::{Images, Style, View, heading, table};
+use super::strategy::{named, words};
 use super::table::display_width;
 pub use super::words::{criterion_value, criterion_words, layer_words, threshold_words};
 use crate::i18n::{Lang, T};
@@ -28,15 +29,15 @@ fn pct0(x: f64) -> String {
     format!("{:.0}%", x * 100.0)
 }
 
-/// The names of strategies that played the same battles, in words: the
-/// first, then the others as the same battles.
+/// The names of strategies that played the same battles: the first in
+/// words with its spec, then the others' specs as the same battles.
 fn plan_names(names: &[String], lang: Lang) -> String {
     match names {
         [] => String::new(),
-        [one] => one.clone(),
+        [one] => named(one, lang),
         [first, rest @ ..] => {
             let rest: Vec<&str> = rest.iter().map(String::as_str).collect();
-            lang.f(T::SameBattles, &[first, &short_names(&rest, lang)])
+            lang.f(T::SameBattles, &[&words(first, lang), first, &short_names(&rest, lang)])
         }
     }
 }
@@ -305,8 +306,18 @@ fn optimize(view: &View, r: &OptimizeResult) -> String {
     if let Some(a) = optimize_answer(lang, r) {
         out += &answer(view.style, &a);
     }
-    out +=
-        &lang.f(T::OptimizeNote, &[&r.adversary_strategy, &r.playbook.len(), &r.spent_runs, &groups.len()]);
+    let note = lang.f(
+        T::OptimizeNote,
+        &[&named(&r.adversary_strategy, lang), &r.playbook.len(), &r.spent_runs, &groups.len()],
+    );
+    // The adversary in words may not fit a terminal's line with the counts: then the counts go below.
+    let sep = if lang == Lang::Fr { " ; " } else { "; " };
+    out += &match note.split_once(sep) {
+        Some((adversary, counts)) if view.style == Style::Text && display_width(&note) > view.width => {
+            format!("{adversary}\n{counts}")
+        }
+        _ => note,
+    };
     out += "\n\n";
     out += &table(view, &headers, &table_rows);
     if shown < groups.len() {
@@ -350,8 +361,8 @@ fn minmax(view: &View, r: &MinmaxResult) -> String {
             &lang.f(
                 T::MinmaxAnswer,
                 &[
-                    &last.party_strategy,
-                    &last.adversary_strategy,
+                    &named(&last.party_strategy, lang),
+                    &named(&last.adversary_strategy, lang),
                     &pct(last.party.p_survives),
                     &lo,
                     &hi,
@@ -456,7 +467,11 @@ fn danger_layer(view: &View, r: &DangerMapResult, points: &[DangerPoint]) -> Str
         "{}\n\n{}",
         lang.f(
             T::DangerCells,
-            &[&threshold_words(lang, r.criterion, r.threshold), &r.party_strategy, &r.adversary_strategy]
+            &[
+                &threshold_words(lang, r.criterion, r.threshold),
+                &named(&r.party_strategy, lang),
+                &named(&r.adversary_strategy, lang)
+            ]
         ),
         table(view, &headers, &rows)
     )
@@ -493,7 +508,17 @@ fn frontier(view: &View, r: &FrontierResult) -> String {
         criterion_words(lang, r.criterion).to_string(),
         lang.t(T::ColCrossed).to_string(),
     ];
-    format!("{}\n{}", answer(view.style, &line), table(view, &headers, &rows))
+    format!(
+        "{}\n{}\n\n{}",
+        answer(view.style, &line),
+        plans(lang, &r.party_strategy, &r.adversary_strategy),
+        table(view, &headers, &rows)
+    )
+}
+
+/// Which plans a job's figures are for, in words with their specs.
+fn plans(lang: Lang, party: &str, adversary: &str) -> String {
+    lang.f(T::ContribPlans, &[&named(party, lang), &named(adversary, lang)])
 }
 
 fn sensitivity(view: &View, r: &SensitivityResult) -> String {
@@ -520,14 +545,15 @@ fn sensitivity(view: &View, r: &SensitivityResult) -> String {
         })
         .collect();
     let first = match r.levers.first() {
-        Some(l) => lang.f(T::SensitivityAnswer, &[&l.adversary_strategy, &c, &fmt(Some(l.delta), true)]),
+        Some(l) => lang
+            .f(T::SensitivityAnswer, &[&named(&l.adversary_strategy, lang), &c, &fmt(Some(l.delta), true)]),
         None => lang.t(T::SensitivityNone).to_string(),
     };
     let headers = [T::ColRank, T::ColLevers, T::ColValue, T::ColDelta].map(|t| lang.t(t).to_string());
     format!(
         "{}\n{}\n\n{}",
         answer(view.style, &first),
-        lang.f(T::SensitivityBaseline, &[&r.party_strategy, &c, &fmt(r.baseline, false)]),
+        lang.f(T::SensitivityBaseline, &[&named(&r.party_strategy, lang), &c, &fmt(r.baseline, false)]),
         table(view, &headers, &rows)
     )
 }
@@ -537,13 +563,7 @@ fn contribution(view: &View, r: &ContributionResult) -> String {
     // Every side's removals are in the table; the answer names a party member.
     let line = super::contribution::carry(&r.combatants, &r.party, lang)
         .unwrap_or_else(|| lang.t(T::ContribNone).to_string());
-    let plans = lang.f(
-        T::ContribPlans,
-        &[
-            &super::strategy::named(&r.party_strategy, lang),
-            &super::strategy::named(&r.adversary_strategy, lang),
-        ],
-    );
+    let plans = plans(lang, &r.party_strategy, &r.adversary_strategy);
     format!(
         "{}\n{plans}\n\n{}\n{}\n",
         answer(view.style, &line),
@@ -730,6 +750,12 @@ mod tests {
             ),
             "{text}"
         );
+        assert!(
+            text.contains(
+                "\nThe party plays the default play (`default`); the other sides play the default play (`default`).\n"
+            ),
+            "the plans in words beside their specs: {text}"
+        );
         assert!(text.contains("Party HP  P(everyone down)  Crossed\n"), "{text}");
         assert!(text.contains("25%       50.0%             yes"), "{text}");
         let none = frontier(&view(Style::Text, 80), &FrontierResult { fraction: None, crossed: None, ..r });
@@ -761,7 +787,7 @@ mod tests {
         };
         let text = sensitivity(&view(Style::Text, 80), &r);
         assert!(
-            text.starts_with("the adversary lever that matters most: healer (HP lost -6.0 against the default adversary)\n\nparty default: HP lost against the default adversary = -\n"),
+            text.starts_with("the adversary lever that matters most: go for the spellcasters (`healer`) (HP lost -6.0 against the default adversary)\n\nparty the default play (`default`): HP lost against the default adversary = -\n"),
             "{text}"
         );
         assert!(text.contains("1     healer  4.0    -6.0"), "{text}");
@@ -898,7 +924,17 @@ mod tests {
     fn the_playbook_leads_with_its_answer_and_collapses_identical_play() {
         let text = optimize(&view(Style::Text, 100), &playbook());
         let first = text.lines().next().unwrap();
-        assert!(first.starts_with("best plan: lowest_hp, retreat=0.5 — P(no PC dies) 92.0% ["), "{first}");
+        assert!(
+            first.starts_with(
+                "best plan: focus the most wounded; fall back below 50% of hit points (`lowest_hp, retreat=0.5`) — P(no PC dies) 92.0% ["
+            ),
+            "{first}"
+        );
+        // The adversary's plan in words beside its spec.
+        assert!(
+            text.lines().nth(1).unwrap().starts_with("adversary the default play (`default`); "),
+            "{text}"
+        );
         assert!(first.contains("], P(win) 0.0%; "), "the win rate is always said: {first}");
         assert!(
             first.contains("; tied at 3σ with 21 others; the levers that matter (significant differences): retreat, target"),
@@ -940,7 +976,9 @@ mod tests {
     fn french_reports_use_french_words_and_typography() {
         let text = optimize(&View { lang: Lang::Fr, ..view(Style::Text, 120) }, &playbook());
         assert!(
-            text.starts_with("meilleur plan : lowest_hp, retreat=0.5 — P(aucun PJ ne meurt) 92.0% ["),
+            text.starts_with(
+                "meilleur plan : viser le plus blessé ; se replier sous 50% des points de vie (`lowest_hp, retreat=0.5`) — P(aucun PJ ne meurt) 92.0% ["
+            ),
             "{text}"
         );
         assert!(
@@ -1019,19 +1057,25 @@ mod tests {
         };
         assert_eq!(
             optimize_answer(Lang::En, &r).unwrap(),
-            "no plan survives: a PC dies in every battle whatever the plan; least bad plan: use_class_abilities=false — P(win) 17.0% [0.0, 0.0], P(everyone down) 0.0%"
+            "no plan survives: a PC dies in every battle whatever the plan; least bad plan: no class abilities (`use_class_abilities=false`) — P(win) 17.0% [0.0, 0.0], P(everyone down) 0.0%"
         );
         assert_eq!(
             optimize_answer(Lang::Fr, &r).unwrap(),
-            "aucun plan ne sauve tout le monde : un PJ meurt dans chaque combat quel que soit le plan ; plan le moins mauvais : use_class_abilities=false — P(victoire) 17.0% [0.0, 0.0], P(tous à terre) 0.0%"
+            "aucun plan ne sauve tout le monde : un PJ meurt dans chaque combat quel que soit le plan ; plan le moins mauvais : aucune capacité de classe (`use_class_abilities=false`) — P(victoire) 17.0% [0.0, 0.0], P(tous à terre) 0.0%"
         );
     }
 
     #[test]
     fn plans_that_played_the_same_battles_read_as_one_plan() {
         let names = ["default".to_string(), "use_charges=false".to_string()];
-        assert_eq!(plan_names(&names, Lang::En), "default (same battles as use_charges=false)");
-        assert_eq!(plan_names(&names, Lang::Fr), "default (mêmes combats que use_charges=false)");
+        assert_eq!(
+            plan_names(&names, Lang::En),
+            "the default play (`default`; same battles as use_charges=false)"
+        );
+        assert_eq!(
+            plan_names(&names, Lang::Fr),
+            "le jeu par défaut (`default` ; mêmes combats que use_charges=false)"
+        );
     }
 
     #[test]

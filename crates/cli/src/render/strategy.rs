@@ -55,6 +55,11 @@ pub fn named(spec: &str, lang: Lang) -> String {
     format!("{} (`{spec}`)", words(spec, lang))
 }
 
+/// [`named`] without Markdown's backticks, for a chart's text.
+pub fn plain(spec: &str, lang: Lang) -> String {
+    format!("{} ({spec})", words(spec, lang))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -74,5 +79,6 @@ mod tests {
         assert_eq!(words("area_min=3", Lang::En), "area spells on 3 enemies or more");
         assert_eq!(words("mystery=1", Lang::En), "mystery=1", "an unknown lever stays as written");
         assert_eq!(named("healer", Lang::En), "go for the spellcasters (`healer`)");
+        assert_eq!(plain("healer", Lang::En), "go for the spellcasters (healer)");
     }
 }

@@ -93,7 +93,14 @@ pub fn danger_map_svg(r: &DangerMapResult, layer: &DangerLayer, lang: Lang) -> O
         let root = SVGBackend::with_string(&mut out, (W, H)).into_drawing_area();
         root.fill(&WHITE).ok()?;
         let style = ("sans-serif", 14).into_font().color(&BLACK);
-        let title = lang.f(T::SvgDangerTitle, &[&words, &r.party_strategy, &r.adversary_strategy]);
+        let title = lang.f(
+            T::SvgDangerTitle,
+            &[
+                &words,
+                &super::strategy::plain(&r.party_strategy, lang),
+                &super::strategy::plain(&r.adversary_strategy, lang),
+            ],
+        );
         root.draw(&Text::new(title, (LEFT, 20), style.clone())).ok()?;
         let squares = &layer.squares;
         if squares.is_empty() {

@@ -7,7 +7,7 @@
 use pf1e_engine::report::Report;
 use pf1e_wire::results::{DangerMapResult, Difficulty, JobResult, OptimizeResult, SweepResults};
 
-use super::difficulty::{baseline, label};
+use super::difficulty::label;
 use super::strategy;
 use super::words::{criterion_value, criterion_words, layer_words};
 use crate::i18n::{Lang, T};
@@ -75,19 +75,21 @@ pub fn sim(report: &Report, lang: Lang) -> Option<String> {
 }
 
 fn default_play(results: &SweepResults, lang: Lang) -> Option<String> {
-    let c = baseline(results)?;
-    Some(lang.f(
-        T::VerdictDefault,
-        &[&pct(c.party_win_rate), &c.runs, &pct(c.party_death_rate), &pct(c.party_all_down_rate)],
-    ))
+    let b = results.measure_baseline()?;
+    let f = &b.figures;
+    Some(lang.f(T::VerdictDefault, &[&pct(f.p_win), &b.runs, &pct(f.p_pc_dies), &pct(f.p_all_down)]))
 }
 
 fn best_plan(r: &OptimizeResult, lang: Lang) -> Option<String> {
     let lead = r.playbook.first()?;
     let against = strategy::named(&r.adversary_strategy, lang);
     let named = strategy::named(&lead.strategy, lang);
-    if r.playbook.iter().all(|e| e.party.runs > 0 && e.party.p_survives == 0.0) {
-        return Some(lang.f(T::VerdictNoPlan, &[&against, &named, &pct(lead.party.win_rate)]));
+    if r.none_survives || r.playbook.iter().all(|e| e.party.runs > 0 && e.party.p_survives == 0.0) {
+        // The job's least bad plan when it named one, else its first.
+        let least =
+            r.least_bad.as_ref().and_then(|n| r.playbook.iter().find(|e| &e.strategy == n)).unwrap_or(lead);
+        let named = strategy::named(&least.strategy, lang);
+        return Some(lang.f(T::VerdictNoPlan, &[&against, &named, &pct(least.party.win_rate)]));
     }
     let default = r.playbook.iter().find(|e| e.strategy == "default");
     Some(match default {
@@ -295,6 +297,7 @@ pub(crate) mod tests {
                 ],
             }),
             map: "Arène d'essai".into(),
+            simulated: None,
         }
     }
 
@@ -345,6 +348,20 @@ pub(crate) mod tests {
             ),
             "{fr}"
         );
+    }
+
+    #[test]
+    fn the_verdict_names_the_least_bad_plan_the_job_named() {
+        let none = vec![entry(1, "use_class_abilities=false", 0.0, 0.17), entry(2, "default", 0.0, 0.12)];
+        let mut r = results(none);
+        for j in &mut r.jobs {
+            if let JobResult::Optimize(o) = &mut j.result {
+                o.none_survives = true;
+                o.least_bad = Some("default".into());
+            }
+        }
+        let en = sweep(&r, Lang::En).unwrap();
+        assert!(en.contains("the least bad plan is the default play (`default`) (P(win) 12.0%)."), "{en}");
     }
 
     #[test]

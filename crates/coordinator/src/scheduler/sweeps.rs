@@ -233,7 +233,7 @@ impl SweepRun {
             pf1e_engine::difficulty::assess(e, party)
         });
         let map = encounter.as_ref().map(|e| e.map.name.clone()).unwrap_or_default();
-        let results = Arc::new(SweepResults {
+        let mut results = SweepResults {
             name: sweep.name.clone(),
             seed: sweep.seed,
             party: sweep.party.clone(),
@@ -243,7 +243,10 @@ impl SweepRun {
             llm: sweep.llm.clone(),
             difficulty,
             map,
-        });
+            simulated: None,
+        };
+        results.simulated = results.measure_baseline();
+        let results = Arc::new(results);
         self.status = SweepStatus::Done;
         self.results = Some(Arc::clone(&results));
         for job in &mut self.jobs {

@@ -758,7 +758,7 @@ impl TryFrom<&proto::SweepResults> for SweepResults {
     type Error = WireError;
 
     fn try_from(r: &proto::SweepResults) -> Result<Self, Self::Error> {
-        Ok(SweepResults {
+        let mut results = SweepResults {
             name: r.name.clone(),
             seed: r.seed,
             party: r.party.clone(),
@@ -779,7 +779,11 @@ impl TryFrom<&proto::SweepResults> for SweepResults {
             llm: r.llm.as_ref().map(LlmDecisions::from).unwrap_or_default(),
             difficulty: r.difficulty.as_ref().map(Difficulty::try_from).transpose()?,
             map: r.map.clone(),
-        })
+            simulated: None,
+        };
+        // Derived from the cells, not carried.
+        results.simulated = results.measure_baseline();
+        Ok(results)
     }
 }
 
@@ -1238,6 +1242,7 @@ mod tests {
                 }],
             },
             map: "Arena".into(),
+            simulated: None,
             difficulty: Some(Difficulty {
                 party: "a".into(),
                 members: vec!["goblin".into(), "goblin-2".into()],
@@ -1254,6 +1259,35 @@ mod tests {
                 ],
             }),
         }
+    }
+
+    #[test]
+    fn the_simulated_difficulty_is_derived_from_the_baseline_cell_and_again_after_the_wire() {
+        let mut r = results();
+        assert_eq!(r.measure_baseline(), None, "no cell plays both default plans at full hit points");
+        let mut base = cell();
+        base.party_strategy = "default".into();
+        base.hp = BTreeMap::from([("a".to_string(), 1.0), ("b".to_string(), 1.0)]);
+        r.jobs[0].cells.push(base);
+        let s = r.measure_baseline().unwrap();
+        // 10 battles; the party's one member started at 3 HP and lost 3.5 on average
+        // (the cell's mean), spent 2 slots and 1 use in all.
+        assert_eq!(s.runs, 10);
+        assert_eq!(
+            (s.figures.p_win, s.figures.p_pc_dies, s.figures.p_all_down, s.figures.hp_lost),
+            (0.4, 0.3, 0.6, 3.5)
+        );
+        assert_eq!(
+            (s.figures.hp_lost_share, s.figures.slots_spent, s.figures.uses_spent),
+            (3.5 / 3.0, 0.2, 0.1)
+        );
+        r.simulated = Some(s);
+        // Not carried on the wire, derived again on arrival.
+        assert_eq!(SweepResults::try_from(&proto::SweepResults::from(&r)), Ok(r.clone()));
+        let json = serde_json::to_value(&r).unwrap();
+        assert_eq!(json["simulated"]["runs"], 10);
+        assert_eq!(json["simulated"]["p_win"], 0.4);
+        assert_eq!(json["simulated"]["slots_spent"], 0.2);
     }
 
     #[test]
