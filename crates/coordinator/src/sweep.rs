@@ -460,9 +460,17 @@ pub fn with_confidence(yaml: &str, level: f64) -> String {
     out
 }
 
-/// A design job resolved: the side its pool fills, the job, and the pool's
-/// files (path, content) in pool order.
-type ResolvedDesign = (String, crate::jobs::design::DesignJob, Vec<(String, Vec<u8>)>);
+/// A design job read: the side its pool fills, the job as written, its
+/// pool, the pool's files (path, content) in pool order and the party's APL.
+/// Its candidates are chosen once the scenario is built
+/// ([`finish_design`]): only groups the map can place.
+struct ReadDesign {
+    side: String,
+    job: DesignFile,
+    pool: Vec<PoolMember>,
+    files: Vec<(String, Vec<u8>)>,
+    apl: i32,
+}
 
 /// Resolves the sweep's design job, if it has one: reads and filters its
 /// pool, rates the party and chooses the candidates. A design job is alone
@@ -473,7 +481,7 @@ fn resolve_design(
     text: &str,
     file: &str,
     source: &dyn FileSource,
-) -> Result<Option<ResolvedDesign>, SweepError> {
+) -> Result<Option<ReadDesign>, SweepError> {
     let at = |key: &str, msg: String| SweepError::new(file, line_of_key(text, key), msg);
     let designs: Vec<&DesignFile> = f
         .jobs
@@ -539,7 +547,7 @@ fn resolve_design(
         read.push((p.clone(), content));
         parsed.push((p.clone(), c, *named));
     }
-    let pool: Vec<PoolMember> = design::pool_of(&d.pool, &parsed).map_err(|e| at("pool", e.to_string()))?;
+    let pool: Vec<PoolMember> = design::pool_of(&d.pool, &parsed).map_err(|e| design_error(e, text, file))?;
     let contents: Vec<(String, Vec<u8>)> =
         pool.iter().filter_map(|m| read.iter().find(|(p, _)| *p == m.file).cloned()).collect();
     // The party's level by the book.
@@ -558,9 +566,52 @@ fn resolve_design(
     }
     let apl = pf1e_engine::difficulty::apl(if levels.is_empty() { &all } else { &levels })
         .ok_or_else(|| at("party", format!("design: the party {:?} has no member to rate", f.party)))?;
-    let job =
-        (*d).clone().resolve(side.clone(), pool, apl, f.seed).map_err(|e| at("design", e.to_string()))?;
-    Ok(Some((side, job, contents)))
+    Ok(Some(ReadDesign { side, job: (*d).clone(), pool, files: contents, apl }))
+}
+
+/// Chooses a design job's candidates among the groups the scenario's map
+/// can place (the same placement every cell's roster gets).
+fn finish_design(
+    d: ReadDesign,
+    scenario: &Scenario,
+    seed: u64,
+    text: &str,
+    file: &str,
+) -> Result<crate::jobs::design::DesignJob, SweepError> {
+    let at = |key: &str, msg: String| SweepError::new(file, line_of_key(text, key), msg);
+    let base = scenario
+        .encounter()
+        .map_err(|e| at(&d.side, format!("design: the scenario with the whole pool does not build: {e}")))?;
+    let ids: Vec<String> =
+        base.combatants.iter().filter(|c| base.sides[c.side] == d.side).map(|c| c.id.clone()).collect();
+    let fits = |g: &design::Group| {
+        let roster = g
+            .iter()
+            .flat_map(|&(i, n)| std::iter::repeat_n(ids.get(i).cloned().unwrap_or_default(), n as usize))
+            .collect();
+        let variant = pf1e_wire::variant::SideVariant {
+            side: d.side.clone(),
+            hp: HpFraction::FULL,
+            aware: None,
+            copies: vec![],
+            removed: vec![],
+            roster,
+        };
+        pf1e_wire::variant::variant_encounter(&base, &[variant]).is_ok()
+    };
+    d.job.resolve(d.side.clone(), d.pool, d.apl, seed, &fits).map_err(|e| design_error(e, text, file))
+}
+
+/// A design job's refusal, at the line of the key it names (`design:
+/// target: …` points at `target:`), else at the job's.
+fn design_error(e: crate::jobs::JobError, text: &str, file: &str) -> SweepError {
+    let message = e.to_string();
+    let key = message
+        .strip_prefix("design: ")
+        .and_then(|rest| rest.split([':', ' ']).next())
+        .filter(|k| !k.is_empty() && line_of_key(text, k).is_some())
+        .unwrap_or("design");
+    SweepError::new(file, line_of_key(text, key), message)
 }
 
 impl Sweep {
@@ -621,7 +672,7 @@ impl Sweep {
             };
             let mut combatants = Vec::new();
             match &design {
-                Some((side_name, _, pool)) if side_name == name => {
+                Some(d) if d.side == *name => {
                     if !side.combatants.is_empty() {
                         return Err(SweepError::new(
                             file,
@@ -631,7 +682,7 @@ impl Sweep {
                             ),
                         ));
                     }
-                    combatants = pool.clone();
+                    combatants = d.files.clone();
                 }
                 _ => {
                     if side.combatants.is_empty() {
@@ -660,8 +711,8 @@ impl Sweep {
         // The spells and summonable creatures beside the combatant files.
         let mut paths: Vec<&str> =
             f.scenario.sides.0.values().flat_map(|s| s.combatants.iter().map(String::as_str)).collect();
-        if let Some((_, _, pool)) = &design {
-            paths.extend(pool.iter().map(|(p, _)| p.as_str()));
+        if let Some(d) = &design {
+            paths.extend(d.files.iter().map(|(p, _)| p.as_str()));
         }
         let (spell_dirs, creature_dirs) = pf1e_wire::scenario::library_dirs(paths);
         let library = |dirs: &[String]| -> Result<Vec<(String, Vec<u8>)>, SweepError> {
@@ -679,7 +730,10 @@ impl Sweep {
             .with_library(spell_files, creature_files)
             .map_err(|e| SweepError::new(file, line_of(text, e.origin()), e.to_string()))?;
 
-        let mut design_job = design.map(|(_, job, _)| job);
+        let mut design_job = match design {
+            Some(d) => Some(finish_design(d, &scenario, f.seed, text, file)?),
+            None => None,
+        };
         let mut jobs = Vec::new();
         for job in f.jobs {
             match job {

@@ -4,7 +4,7 @@
 
 use pf1e_engine::difficulty::{Difficulty, Label};
 use pf1e_engine::party::{PartyReport, Simulated};
-use pf1e_wire::results::{CellReport, JobResult, SweepResults};
+use pf1e_wire::results::{CellReport, JobReport, JobResult, SweepResults};
 
 use crate::i18n::{Lang, T};
 
@@ -74,16 +74,17 @@ pub fn simulated(party: &str, s: &Simulated, lang: Lang) -> String {
 
 /// The cell of a sweep that plays the encounter as written: both sides'
 /// default plans at full hit points (danger maps aside: their layers may
-/// change awareness or add foes at full hit points too).
+/// change awareness or add foes at full hit points too; and design jobs,
+/// whose cells each play another group of monsters).
 pub fn baseline(results: &SweepResults) -> Option<&CellReport> {
-    results.jobs.iter().filter(|j| !matches!(j.result, JobResult::DangerMap(_))).flat_map(|j| &j.cells).find(
-        |c| {
-            c.party_strategy == "default"
-                && c.adversary_strategy == "default"
-                && c.runs > 0
-                && c.hp.values().all(|&f| f == 1.0)
-        },
-    )
+    let plays_as_written =
+        |j: &&JobReport| !matches!(j.result, JobResult::DangerMap(_) | JobResult::Design(_));
+    results.jobs.iter().filter(plays_as_written).flat_map(|j| &j.cells).find(|c| {
+        c.party_strategy == "default"
+            && c.adversary_strategy == "default"
+            && c.runs > 0
+            && c.hp.values().all(|&f| f == 1.0)
+    })
 }
 
 /// The difficulty lines of a sweep's report: the book's, then the

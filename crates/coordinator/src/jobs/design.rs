@@ -160,11 +160,13 @@ pub fn groups_in_window(pool: &[PoolMember], max: u32, apl: i32, window: [i32; 2
     out
 }
 
-/// `count` of `groups`, drawn without replacement by a shuffle seeded with
-/// `seed` (all of them when there are no more), then ordered by XP and
-/// composition: the same candidates for the same seed.
-pub fn sample(mut groups: Vec<Group>, count: usize, seed: u64, pool: &[PoolMember]) -> Vec<Group> {
-    if groups.len() > count {
+/// `count` of `groups`, drawn evenly across the window's CR steps (round
+/// robin from the lowest step, each step's groups in an order shuffled with
+/// `seed`), then ordered by XP and composition: the same candidates for the
+/// same seed, and the dangerous end of the window as well covered as the
+/// easy one (where small groups are many more).
+pub fn sample(groups: Vec<Group>, count: usize, seed: u64, pool: &[PoolMember]) -> Vec<Group> {
+    let mut chosen = if groups.len() > count {
         let mut state = seed ^ 0x6a09_e667_f3bc_c908;
         let mut next = || {
             state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
@@ -173,14 +175,38 @@ pub fn sample(mut groups: Vec<Group>, count: usize, seed: u64, pool: &[PoolMembe
             z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
             z ^ (z >> 31)
         };
-        for i in (1..groups.len()).rev() {
-            let j = (next() % (i as u64 + 1)) as usize;
-            groups.swap(i, j);
+        let step = |g: &Group| group_xp(pool, g).1.map_or(i32::MIN, Cr::step);
+        let mut steps: Vec<i32> = groups.iter().map(step).collect();
+        steps.sort_unstable();
+        steps.dedup();
+        let mut buckets: Vec<Vec<Group>> = steps
+            .iter()
+            .map(|s| {
+                let mut b: Vec<Group> = groups.iter().filter(|g| step(g) == *s).cloned().collect();
+                for i in (1..b.len()).rev() {
+                    let j = (next() % (i as u64 + 1)) as usize;
+                    b.swap(i, j);
+                }
+                b.reverse();
+                b
+            })
+            .collect();
+        let mut out = Vec::with_capacity(count);
+        while out.len() < count {
+            for b in &mut buckets {
+                if out.len() < count
+                    && let Some(g) = b.pop()
+                {
+                    out.push(g);
+                }
+            }
         }
-        groups.truncate(count);
-    }
-    groups.sort_by(|a, b| group_xp(pool, a).0.cmp(&group_xp(pool, b).0).then_with(|| a.cmp(b)));
-    groups
+        out
+    } else {
+        groups
+    };
+    chosen.sort_by(|a, b| group_xp(pool, a).0.cmp(&group_xp(pool, b).0).then_with(|| a.cmp(b)));
+    chosen
 }
 
 impl DesignJob {
@@ -401,11 +427,11 @@ pub fn pool_of(file: &PoolFile, monsters: &[(String, Combatant, bool)]) -> Resul
         }
     }
     if out.is_empty() {
-        return Err(invalid("the pool's filters (types, cr) leave no monster"));
+        return Err(invalid("pool: its filters (types, cr) leave no monster"));
     }
     if out.len() > MAX_POOL {
         return Err(invalid(format!(
-            "the pool holds {} monsters after its filters, over the limit of {MAX_POOL}: narrow it (types, cr)",
+            "pool: {} monsters after its filters, over the limit of {MAX_POOL}: narrow it (types, cr)",
             out.len()
         )));
     }
@@ -415,12 +441,14 @@ pub fn pool_of(file: &PoolFile, monsters: &[(String, Combatant, bool)]) -> Resul
 impl DesignFile {
     /// The job of this file for a party of average level `apl`, drawing its
     /// candidates from `pool` with the sweep's `seed`.
+    /// Only the groups `fits` accepts (those the map's zone can place) are candidates.
     pub fn resolve(
         self,
         side: String,
         pool: Vec<PoolMember>,
         apl: i32,
         seed: u64,
+        fits: &dyn Fn(&Group) -> bool,
     ) -> Result<DesignJob, JobError> {
         let (target, label) = target_of(&self.target)?;
         if !(1..=MAX_MONSTERS).contains(&self.max_monsters) {
@@ -433,10 +461,11 @@ impl DesignFile {
         if window[0] > window[1] {
             return Err(invalid(format!("window: [{}, {}] has its lowest step first", window[0], window[1])));
         }
-        let all = groups_in_window(&pool, self.max_monsters, apl, window);
+        let all: Vec<Group> =
+            groups_in_window(&pool, self.max_monsters, apl, window).into_iter().filter(|g| fits(g)).collect();
         if all.is_empty() {
             return Err(invalid(format!(
-                "no group of 1 to {} monsters of the pool has an encounter CR between APL{:+} and APL{:+} (the party's APL is {apl}): widen the window or the pool",
+                "no group of 1 to {} monsters of the pool has an encounter CR between APL{:+} and APL{:+} (the party's APL is {apl}) and fits the side's zone: widen the window or the pool",
                 self.max_monsters, window[0], window[1]
             )));
         }
@@ -847,6 +876,11 @@ mod tests {
         assert_ne!(a, sample(all.clone(), 8, 8, &pool), "another seed draws other groups");
         assert_eq!(a.len(), 8);
         assert!(a.windows(2).all(|w| group_xp(&pool, &w[0]).0 <= group_xp(&pool, &w[1]).0));
+        // Every CR step reachable has its share: 8 over 5 steps (four CR 3 make CR 7).
+        let steps: Vec<i32> = a.iter().filter_map(|g| group_xp(&pool, g).1).map(Cr::step).collect();
+        for s in 3..=7 {
+            assert!(steps.contains(&s), "CR {s} is sampled: {steps:?}");
+        }
         assert_eq!(sample(all.clone(), 1000, 7, &pool).len(), all.len());
     }
 
