@@ -45,7 +45,7 @@ pub fn target_words(lang: Lang, target: &[TargetBand]) -> String {
     target.iter().map(one).collect::<Vec<_>>().join(", ")
 }
 
-/// A group in words: `2 × ghoul, skeleton` (at 75 % HP when refined).
+/// A group in words: `2 ghoul, skeleton` (at 75 % HP when refined).
 pub fn group_words(c: &DesignCandidate, lang: Lang) -> String {
     let ids: Vec<String> =
         c.members.iter().flat_map(|m| std::iter::repeat_n(m.id.clone(), m.count as usize)).collect();
@@ -225,7 +225,7 @@ mod tests {
         let a = answer(&r, Lang::En);
         assert_eq!(
             a,
-            "2 encounters hit the target (P(a PC dies) 20–40%, P(everyone down) ≤ 2%) for APL 4; the best: 2 × ghoul (at 75% HP) — CR 3, 800 XP; the book says easy, the simulation says hard."
+            "2 encounters hit the target (P(a PC dies) 20–40%, P(everyone down) ≤ 2%) for APL 4; the best: 2 ghoul (at 75% HP) — CR 3, 800 XP; the book says easy, the simulation says hard."
         );
         let text = report(&View { lang: Lang::En, style: Style::Markdown, width: 200, top: 10 }, &r);
         assert!(text.contains("- `#2: ../monsters/ghoul.json ../monsters/ghoul.json`"), "{text}");
