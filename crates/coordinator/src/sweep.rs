@@ -1184,6 +1184,21 @@ jobs:
     }
 
     #[test]
+    fn a_design_job_is_alone_in_its_sweep_and_fills_a_side_other_than_the_party() {
+        let design = "- design: { target: hard, pool: { monsters: [b.json] } }";
+        let with = |jobs: &str| SWEEP.replace("- grid: { hp: { players: [0.5, 1.0] } }", jobs);
+        let e = error_of(&with(&format!("{design}\n  - grid: {{}}")));
+        assert!(e.message.contains("the only job of its sweep"), "{e}");
+        assert_eq!(e.line, Some(12), "{e}");
+        let e = error_of(&with(&design.replace("{ target", "{ side: players, target")));
+        assert!(e.message.contains("\"players\" is not a side of the scenario other than the party"), "{e}");
+        let e = error_of(&with(&design.replace("[b.json]", "[nowhere]")));
+        assert!(e.message.contains("neither a .json file nor a directory"), "{e}");
+        let e = error_of(&with(design));
+        assert!(e.message.contains("b.json"), "the pool's file is parsed as a combatant: {e}");
+    }
+
+    #[test]
     fn unknown_strategy_is_refused_with_its_line() {
         let e = error_of(&SWEEP.replace("{ hp:", "{ party: [cautious], hp:"));
         assert_eq!(e.line, Some(12), "{e}");

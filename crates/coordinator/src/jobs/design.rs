@@ -534,6 +534,9 @@ pub struct Design {
     phase: Phase,
 }
 
+/// A band of the target, the candidate's value of its metric and the interval.
+type Measured = (TargetBand, f64, (f64, f64));
+
 /// A metric's value and interval in a candidate's measurement.
 fn value_and_interval(metric: DesignMetric, m: &DangerMetrics, party_hp: f64, z: f64) -> (f64, (f64, f64)) {
     match metric {
@@ -591,8 +594,8 @@ impl Design {
         if cells.is_empty() { Step::Done } else { Step::Emit(cells) }
     }
 
-    /// Each band: (value, interval) of a measured candidate.
-    fn bands(&self, c: &Candidate) -> Option<Vec<(TargetBand, f64, (f64, f64))>> {
+    /// Each band with the value and interval of a measured candidate.
+    fn bands(&self, c: &Candidate) -> Option<Vec<Measured>> {
         let (m, hp) = c.measured.as_ref()?;
         let z = self.ctx.confidence.z();
         Some(
