@@ -1,13 +1,13 @@
 //! The design job's report: the proposals that hit the target band, each
 //! with its metrics and intervals, its CR and XP by the book and the gap
 //! between the book's label and the simulation's, and the monster files of
-//! each proposal ready for `pf1e sim`.
+//! each proposal ready for `pf1e sim`. A leaf of `render`: the verdict
+//! reads its answer line.
 
 use pf1e_wire::results::{DesignCandidate, DesignMetric, DesignResult, TargetBand};
 
 use super::difficulty::label;
 use super::layout::{Style, View, table};
-use super::verdict::headcount;
 use crate::i18n::{Lang, T};
 
 fn pct(x: f64) -> String {
@@ -47,9 +47,12 @@ pub fn target_words(lang: Lang, target: &[TargetBand]) -> String {
 
 /// A group in words: `2 ghoul, skeleton` (at 75 % HP when refined).
 pub fn group_words(c: &DesignCandidate, lang: Lang) -> String {
-    let ids: Vec<String> =
-        c.members.iter().flat_map(|m| std::iter::repeat_n(m.id.clone(), m.count as usize)).collect();
-    let mut out = headcount(&ids);
+    let mut out = c
+        .members
+        .iter()
+        .map(|m| if m.count > 1 { format!("{} {}", m.count, m.id) } else { m.id.clone() })
+        .collect::<Vec<_>>()
+        .join(", ");
     if c.hp_fraction < 1.0 {
         out += &format!(" ({})", lang.f(T::DesignAtHp, &[&format!("{:.0}%", c.hp_fraction * 100.0)]));
     }
