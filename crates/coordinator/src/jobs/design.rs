@@ -13,6 +13,8 @@
 //! so its worst case is known before any battle. Every cell plays the
 //! sweep's seed, so the candidates are compared on the same dice.
 
+use std::collections::BTreeMap;
+
 use pf1e_engine::difficulty::{Cr, Label};
 use pf1e_wire::results::{
     DangerMetrics, DesignCandidate, DesignMember, DesignMetric, DesignResult, JobResult, TargetBand,
@@ -160,51 +162,57 @@ pub fn groups_in_window(pool: &[PoolMember], max: u32, apl: i32, window: [i32; 2
     out
 }
 
-/// `count` of `groups`, drawn evenly across the window's CR steps (round
-/// robin from the lowest step, each step's groups in an order shuffled with
-/// `seed`), then ordered by XP and composition: the same candidates for the
-/// same seed, and the dangerous end of the window as well covered as the
-/// easy one (where small groups are many more).
-pub fn sample(groups: Vec<Group>, count: usize, seed: u64, pool: &[PoolMember]) -> Vec<Group> {
-    let mut chosen = if groups.len() > count {
-        let mut state = seed ^ 0x6a09_e667_f3bc_c908;
-        let mut next = || {
-            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = state;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            z ^ (z >> 31)
-        };
-        let step = |g: &Group| group_xp(pool, g).1.map_or(i32::MIN, Cr::step);
-        let mut steps: Vec<i32> = groups.iter().map(step).collect();
-        steps.sort_unstable();
-        steps.dedup();
-        let mut buckets: Vec<Vec<Group>> = steps
-            .iter()
-            .map(|s| {
-                let mut b: Vec<Group> = groups.iter().filter(|g| step(g) == *s).cloned().collect();
-                for i in (1..b.len()).rev() {
-                    let j = (next() % (i as u64 + 1)) as usize;
-                    b.swap(i, j);
-                }
-                b.reverse();
-                b
-            })
-            .collect();
-        let mut out = Vec::with_capacity(count);
-        while out.len() < count {
-            for b in &mut buckets {
-                if out.len() < count
-                    && let Some(g) = b.pop()
-                {
-                    out.push(g);
+/// `count` of `groups` that `fits` accepts, drawn evenly across the
+/// window's CR steps (round robin from the lowest step, each step's groups
+/// in an order shuffled with `seed`), then ordered by XP and composition:
+/// the same candidates for the same seed, and the dangerous end of the
+/// window as well covered as the easy one (where small groups are many
+/// more). `fits` is asked only of the groups drawn, in draw order.
+pub fn sample(
+    groups: Vec<Group>,
+    count: usize,
+    seed: u64,
+    pool: &[PoolMember],
+    fits: &dyn Fn(&Group) -> bool,
+) -> Vec<Group> {
+    let mut state = seed ^ 0x6a09_e667_f3bc_c908;
+    let mut next = || {
+        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    };
+    let step = |g: &Group| group_xp(pool, g).1.map_or(i32::MIN, Cr::step);
+    let mut buckets: BTreeMap<i32, Vec<Group>> = BTreeMap::new();
+    for g in groups {
+        buckets.entry(step(&g)).or_default().push(g);
+    }
+    let mut buckets: Vec<Vec<Group>> = buckets
+        .into_values()
+        .map(|mut b| {
+            for i in (1..b.len()).rev() {
+                let j = (next() % (i as u64 + 1)) as usize;
+                b.swap(i, j);
+            }
+            b.reverse();
+            b
+        })
+        .collect();
+    let mut chosen = Vec::with_capacity(count);
+    while chosen.len() < count && buckets.iter().any(|b| !b.is_empty()) {
+        for b in &mut buckets {
+            if chosen.len() >= count {
+                break;
+            }
+            while let Some(g) = b.pop() {
+                if fits(&g) {
+                    chosen.push(g);
+                    break;
                 }
             }
         }
-        out
-    } else {
-        groups
-    };
+    }
     chosen.sort_by(|a, b| group_xp(pool, a).0.cmp(&group_xp(pool, b).0).then_with(|| a.cmp(b)));
     chosen
 }
@@ -461,16 +469,15 @@ impl DesignFile {
         if window[0] > window[1] {
             return Err(invalid(format!("window: [{}, {}] has its lowest step first", window[0], window[1])));
         }
-        let all: Vec<Group> =
-            groups_in_window(&pool, self.max_monsters, apl, window).into_iter().filter(|g| fits(g)).collect();
-        if all.is_empty() {
+        let all = groups_in_window(&pool, self.max_monsters, apl, window);
+        let groups_in_window = all.len() as u64;
+        let groups = sample(all, self.candidates, seed, &pool, fits);
+        if groups.is_empty() {
             return Err(invalid(format!(
                 "no group of 1 to {} monsters of the pool has an encounter CR between APL{:+} and APL{:+} (the party's APL is {apl}) and fits the side's zone: widen the window or the pool",
                 self.max_monsters, window[0], window[1]
             )));
         }
-        let groups_in_window = all.len() as u64;
-        let groups = sample(all, self.candidates, seed, &pool);
         let job = DesignJob {
             side,
             target,
@@ -874,9 +881,9 @@ mod tests {
             [member("a.json", "1/2"), member("b.json", "1"), member("c.json", "2"), member("d.json", "3")];
         let all = groups_in_window(&pool, 4, 4, [-1, 4]);
         assert!(all.len() > 8);
-        let a = sample(all.clone(), 8, 7, &pool);
-        assert_eq!(a, sample(all.clone(), 8, 7, &pool));
-        assert_ne!(a, sample(all.clone(), 8, 8, &pool), "another seed draws other groups");
+        let a = sample(all.clone(), 8, 7, &pool, &|_| true);
+        assert_eq!(a, sample(all.clone(), 8, 7, &pool, &|_| true));
+        assert_ne!(a, sample(all.clone(), 8, 8, &pool, &|_| true), "another seed draws other groups");
         assert_eq!(a.len(), 8);
         assert!(a.windows(2).all(|w| group_xp(&pool, &w[0]).0 <= group_xp(&pool, &w[1]).0));
         // Every CR step reachable has its share: 8 over 5 steps (four CR 3 make CR 7).
@@ -884,7 +891,12 @@ mod tests {
         for s in 3..=7 {
             assert!(steps.contains(&s), "CR {s} is sampled: {steps:?}");
         }
-        assert_eq!(sample(all.clone(), 1000, 7, &pool).len(), all.len());
+        assert_eq!(sample(all.clone(), 1000, 7, &pool, &|_| true).len(), all.len());
+        // Groups that do not fit are skipped, never counted.
+        let small = |g: &Group| g.iter().map(|&(_, n)| n).sum::<u32>() <= 2;
+        let fitting = sample(all.clone(), 8, 7, &pool, &small);
+        assert_eq!(fitting.len(), 8);
+        assert!(fitting.iter().all(small));
     }
 
     #[test]
