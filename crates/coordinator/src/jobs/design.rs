@@ -16,11 +16,10 @@
 use std::collections::BTreeMap;
 
 use pf1e_engine::difficulty::{Cr, Label};
+use pf1e_engine::model::Combatant;
 use pf1e_wire::results::{
     DangerMetrics, DesignCandidate, DesignMember, DesignMetric, DesignResult, JobResult, TargetBand,
 };
-
-use pf1e_engine::model::Combatant;
 use serde::Deserialize;
 
 use crate::cell::{CellSpec, HpFraction, SideExtra, StrategySpec};
