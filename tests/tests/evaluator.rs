@@ -42,6 +42,7 @@ fn shards_equal_the_engine_batch_runner() {
             aware: None,
             copies: vec![],
             removed: vec![],
+            roster: vec![],
         };
         let variant = vec![side("monsters", 1_000_000), side("players", ppm)];
         let spec = ShardSpec {

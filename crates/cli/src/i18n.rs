@@ -185,6 +185,33 @@ catalogue! {
     ContribNote => "Change against the full encounter in points; * told apart from no change (paired, {} confidence, Bonferroni over the removals); — the last of its side: no battle without it.",
         "Écart à la rencontre complète en points ; * distingué de l'absence d'écart (apparié, confiance {}, Bonferroni sur les retraits) ; — le dernier de son camp : pas de combat sans lui.";
 
+    // ---- design: encounters built to a target ----
+    DesignAnswer => "{} encounters hit the target ({}) for APL {}; the best: {} — {}.",
+        "{} rencontres atteignent la cible ({}) pour un NMG de {} ; la meilleure : {} — {}.";
+    DesignAnswerOne => "1 encounter hits the target ({}) for APL {}: {} — {}.",
+        "1 rencontre atteint la cible ({}) pour un NMG de {} : {} — {}.";
+    DesignNone => "No candidate hit the target ({}) for APL {}; the nearest: {} — {}.",
+        "Aucun candidat n'atteint la cible ({}) pour un NMG de {} ; le plus proche : {} — {}.";
+    DesignNothing => "No candidate was measured.", "Aucun candidat mesuré.";
+    DesignGap => "the book says {}, the simulation says {}", "le livre dit {}, la simulation dit {}";
+    DesignSame => "the book and the simulation both say {}", "le livre et la simulation disent tous deux {}";
+    DesignNoCr => "no CR by the book, the simulation says {}", "aucun FP selon le livre, la simulation dit {}";
+    DesignSearch => "Pool of {} monsters; {} groups with an encounter CR from APL{} to APL{}; {} candidates measured; intervals at {} confidence.",
+        "Réserve de {} monstres ; {} groupes de FP de rencontre entre NMG{} et NMG{} ; {} candidats mesurés ; intervalles à {} de confiance.";
+    DesignFiles => "Monster files of each proposal, for pf1e sim (paths from the sweep file):",
+        "Fichiers de monstres de chaque proposition, pour pf1e sim (chemins depuis le fichier de balayage) :";
+    DesignAtHp => "at {} HP", "à {} des PV";
+    DesignConfirmed => "confirmed", "confirmée";
+    DesignInside => "inside", "dedans";
+    DesignDropped => "dropped", "écarté";
+    DesignOutside => "outside", "dehors";
+    ColMonsters => "Monsters", "Monstres";
+    ColCrXp => "CR (XP)", "FP (XP)";
+    ColBook => "Book", "Livre";
+    ColSimulated => "Simulation", "Simulation";
+    ColHpLostShare => "HP lost", "PV perdus";
+    ColWinShort => "P(win)", "P(victoire)";
+
     // ---- difficulty: by the book (Core Rulebook, Gamemastering) and by simulation ----
     DiffEasy => "easy", "facile";
     DiffAverage => "average", "moyenne";

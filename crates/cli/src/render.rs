@@ -6,6 +6,7 @@
 pub mod balance;
 pub mod contribution;
 pub mod day;
+pub mod design;
 pub mod difficulty;
 pub mod events;
 pub mod forest;

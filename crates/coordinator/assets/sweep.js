@@ -166,6 +166,33 @@
     ];
   }
 
+  // The encounter designer: the CLI's render/design.rs, in English.
+  const band = (v, lo, hi) => `${PF.pct(v)} [${PF.num(lo * 100, 1)}, ${PF.num(hi * 100, 1)}]`;
+  const groupText = (c) => c.members.map((m) => (m.count > 1 ? `${m.count} ${m.id}` : m.id)).join(", ") +
+    (c.hp_fraction < 1 ? ` (at ${Math.round(c.hp_fraction * 100)}% HP)` : "");
+  const gapText = (c) => !c.book ? `no CR by the book, the simulation says ${c.simulated}`
+    : c.book === c.simulated ? `the book and the simulation both say ${c.book}` : `the book says ${c.book}, the simulation says ${c.simulated}`;
+  function design(result) {
+    const proposals = result.candidates.filter((c) => c.rank > 0);
+    const target = result.target.map((b) => `${b.metric} in [${PF.pct(b.low)}, ${PF.pct(b.high)}]`).join(", ");
+    const best = result.candidates[0];
+    const answer = !best ? "No candidate was measured."
+      : `${proposals.length} encounter${proposals.length === 1 ? "" : "s"} hit the target (${target}) for APL ${result.apl}; ${proposals.length ? "the best" : "the nearest"}: ${groupText(best)} — CR ${best.cr ?? "-"}, ${best.xp} XP; ${gapText(best)}.`;
+    return [
+      el("p", { class: "answer" }, answer),
+      table("design", ["#rank", "monsters", "CR (XP)", "book", "simulation", "#P(a PC dies)", "#P(everyone down)", "#HP lost", "#battles", "status"],
+        result.candidates.map((c) => [
+          numCell(c.rank || "-"), groupText(c), `${c.cr ?? "-"} (${c.xp})`, c.book || "-", c.simulated,
+          numCell(band(c.party.p_any_death, c.party.p_any_death_ci[0], c.party.p_any_death_ci[1])),
+          numCell(band(c.party.p_tpk, c.party.p_tpk_ci[0], c.party.p_tpk_ci[1])),
+          numCell(band(c.hp_lost_share, c.hp_lost_share_interval[0], c.hp_lost_share_interval[1])),
+          numCell(PF.int(c.party.runs)),
+          c.confirmed ? "confirmed" : c.inside ? "inside" : c.dropped ? "dropped" : "outside",
+        ])),
+      el("p", { class: "hint" }, proposals.map((c) => `#${c.rank}: ${c.files.join(" ")}`).join(" · ")),
+    ];
+  }
+
   function grid(cells) {
     if (!cells) return [el("p", { class: "hint" }, "Cells are listed when the sweep is done.")];
     return [
@@ -189,6 +216,7 @@
       case "frontier": body = frontier(j.result); break;
       case "sensitivity": body = sensitivity(j.result); break;
       case "contribution": body = contribution(j.result); break;
+      case "design": body = design(j.result); break;
       case "grid": body = grid(j.cells); break;
       default: body = [el("p", {}, "Unknown job kind.")];
     }

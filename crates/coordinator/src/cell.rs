@@ -132,4 +132,7 @@ pub struct SideExtra {
     pub copies: Vec<String>,
     /// Base combatant ids to leave out (the contribution job).
     pub removed: Vec<String>,
+    /// When not empty, the side's members by base id, an id repeated for
+    /// several copies (the design job's candidate group).
+    pub roster: Vec<String>,
 }

@@ -62,6 +62,13 @@ pub fn shard_key(scenario: &ScenarioHash, cell: &CellSpec, range: &Range<u64>) -
                     c.bytes(id.as_bytes());
                 }
             }
+            // Likewise a roster.
+            if !e.roster.is_empty() {
+                c.bytes(b"roster").u64(e.roster.len() as u64);
+                for id in &e.roster {
+                    c.bytes(id.as_bytes());
+                }
+            }
         }
     }
     c.finish()
@@ -82,6 +89,7 @@ pub fn shard_spec(scenario: &ScenarioHash, cell: &CellSpec, range: &Range<u64>) 
                     aware: e.aware,
                     copies: e.copies,
                     removed: e.removed,
+                    roster: e.roster,
                 }
             })
             .collect(),
@@ -130,24 +138,24 @@ mod tests {
         c.runs = 400;
         assert_eq!(k, shard_key(&s, &c, &(0..4)), "the cell's run count is not part of the key");
         let mut c = cell(500_000);
-        c.extra.insert(
-            "a".into(),
-            crate::cell::SideExtra { aware: Some(false), copies: vec![], removed: vec![] },
-        );
+        c.extra.insert("a".into(), crate::cell::SideExtra { aware: Some(false), ..Default::default() });
         assert_ne!(k, shard_key(&s, &c, &(0..4)), "awareness is part of the key");
         let mut d = cell(500_000);
-        d.extra.insert(
-            "a".into(),
-            crate::cell::SideExtra { aware: None, copies: vec!["x".into()], removed: vec![] },
-        );
+        d.extra.insert("a".into(), crate::cell::SideExtra { copies: vec!["x".into()], ..Default::default() });
         assert_ne!(shard_key(&s, &c, &(0..4)), shard_key(&s, &d, &(0..4)));
         assert_ne!(k, shard_key(&s, &d, &(0..4)), "extra copies are part of the key");
         let mut r = cell(500_000);
-        r.extra.insert(
-            "a".into(),
-            crate::cell::SideExtra { aware: None, copies: vec![], removed: vec!["x".into()] },
-        );
+        r.extra
+            .insert("a".into(), crate::cell::SideExtra { removed: vec!["x".into()], ..Default::default() });
         assert_ne!(shard_key(&s, &r, &(0..4)), shard_key(&s, &d, &(0..4)), "a removal is not a copy");
         assert_eq!(shard_spec(&s, &r, &(0..4)).variant[0].removed, ["x"]);
+        let mut g = cell(500_000);
+        g.extra.insert("a".into(), crate::cell::SideExtra { roster: vec!["x".into()], ..Default::default() });
+        assert_ne!(shard_key(&s, &g, &(0..4)), shard_key(&s, &r, &(0..4)), "a roster is not a removal");
+        assert_ne!(shard_key(&s, &g, &(0..4)), shard_key(&s, &d, &(0..4)), "nor a copy");
+        let mut g2 = g.clone();
+        g2.extra.get_mut("a").unwrap().roster.push("x".into());
+        assert_ne!(shard_key(&s, &g, &(0..4)), shard_key(&s, &g2, &(0..4)), "the count is part of the key");
+        assert_eq!(shard_spec(&s, &g2, &(0..4)).variant[0].roster, ["x", "x"]);
     }
 }

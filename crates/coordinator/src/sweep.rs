@@ -21,6 +21,7 @@ pub use crate::cell::{HpFraction, StrategySpec};
 use crate::jobs::Job;
 use crate::jobs::contribution::ContributionJob;
 use crate::jobs::danger_map::DangerMapJob;
+use crate::jobs::design::{self, DesignFile, PoolMember};
 use crate::jobs::frontier::FrontierJob;
 use crate::jobs::grid::GridJob;
 use crate::jobs::minmax::MinmaxJob;
@@ -136,6 +137,8 @@ fn default_round_cap() -> u32 {
 struct SideFile {
     #[serde(default)]
     zone: Option<String>,
+    /// Empty only for the side a design job fills from its pool.
+    #[serde(default)]
     combatants: Vec<String>,
 }
 
@@ -148,6 +151,7 @@ enum JobFile {
     Frontier(FrontierJob),
     Sensitivity(SensitivityJob),
     Contribution(ContributionJob),
+    Design(Box<DesignFile>),
 }
 
 impl<'de> Deserialize<'de> for JobFile {
@@ -171,6 +175,7 @@ impl<'de> Deserialize<'de> for JobFile {
                     "frontier" => JobFile::Frontier(map.next_value()?),
                     "sensitivity" => JobFile::Sensitivity(map.next_value()?),
                     "contribution" => JobFile::Contribution(map.next_value()?),
+                    "design" => JobFile::Design(map.next_value()?),
                     other => {
                         return Err(A::Error::custom(format!(
                             "unknown job kind {other:?}: the kinds are {}",
@@ -431,7 +436,8 @@ pub fn bundle_from_disk(path: &Path) -> Result<proto::SweepBundle, SweepError> {
     }
     // The library files the scenario uses (spells, summoned creatures), chosen as the coordinator will.
     let sweep = Sweep::resolve(&text, &file, &source)?;
-    for (path, content) in sweep.scenario.spells.iter().chain(&sweep.scenario.creatures) {
+    let pool = sweep.scenario.sides.iter().flat_map(|s| s.combatants.iter());
+    for (path, content) in sweep.scenario.spells.iter().chain(&sweep.scenario.creatures).chain(pool) {
         if !files.iter().any(|f| &f.path == path) {
             files.push(proto::BundleFile { path: path.clone(), content: content.clone() });
         }
@@ -452,6 +458,160 @@ pub fn with_confidence(yaml: &str, level: f64) -> String {
         });
     out.push_str(&format!("confidence: {level}\n"));
     out
+}
+
+/// A design job read: the side its pool fills, the job as written, its
+/// pool, the pool's files (path, content) in pool order and the party's APL.
+/// Its candidates are chosen once the scenario is built
+/// ([`finish_design`]): only groups the map can place.
+struct ReadDesign {
+    side: String,
+    job: DesignFile,
+    pool: Vec<PoolMember>,
+    files: Vec<(String, Vec<u8>)>,
+    apl: i32,
+}
+
+/// Resolves the sweep's design job, if it has one: reads and filters its
+/// pool, rates the party and chooses the candidates. A design job is alone
+/// in its sweep (its side holds the whole pool, which no other job should
+/// play) and fills a side other than the party's.
+fn resolve_design(
+    f: &SweepFile,
+    text: &str,
+    file: &str,
+    source: &dyn FileSource,
+) -> Result<Option<ReadDesign>, SweepError> {
+    let at = |key: &str, msg: String| SweepError::new(file, line_of_key(text, key), msg);
+    let designs: Vec<&DesignFile> = f
+        .jobs
+        .iter()
+        .filter_map(|j| match j {
+            JobFile::Design(d) => Some(&**d),
+            _ => None,
+        })
+        .collect();
+    let Some(d) = designs.first() else { return Ok(None) };
+    if f.jobs.len() > 1 {
+        return Err(at(
+            "design",
+            "design: a design job is the only job of its sweep (its side holds the whole pool)".into(),
+        ));
+    }
+    let others: Vec<&String> = f.scenario.sides.0.keys().filter(|s| **s != f.party).collect();
+    let side = match (&d.side, others.as_slice()) {
+        (Some(s), _) if others.contains(&s) => s.clone(),
+        (Some(s), _) => {
+            let known: Vec<&str> = others.iter().map(|s| s.as_str()).collect();
+            return Err(at(
+                "side",
+                format!(
+                    "design side: {s:?} is not a side of the scenario other than the party ({})",
+                    known.join(", ")
+                ),
+            ));
+        }
+        (None, [one]) => (*one).clone(),
+        (None, _) => return Err(at("design", "design: name the side the pool fills (side: ...)".into())),
+    };
+    // The pool: files as written, directories expanded, each file once.
+    let mut paths: Vec<(String, bool)> = Vec::new();
+    for entry in &d.pool.monsters {
+        let found: Vec<(String, bool)> = if entry.ends_with(".json") {
+            vec![(entry.clone(), true)]
+        } else {
+            let dir = entry.trim_end_matches('/');
+            let listed = source.list(dir);
+            if listed.is_empty() {
+                return Err(SweepError::new(
+                    file,
+                    line_of(text, entry),
+                    format!("design pool: {entry} is neither a .json file nor a directory holding some"),
+                ));
+            }
+            listed.into_iter().map(|p| (p, false)).collect()
+        };
+        for (p, named) in found {
+            if !paths.iter().any(|(q, _)| *q == p) {
+                paths.push((p, named));
+            }
+        }
+    }
+    let mut read = Vec::new();
+    let mut parsed = Vec::new();
+    for (p, named) in &paths {
+        let line = line_of(text, p).or_else(|| line_of_key(text, "monsters"));
+        let content = source.read(p).map_err(|m| SweepError::new(file, line, m))?;
+        let c = pf1e_engine::model::parse_combatant(&String::from_utf8_lossy(&content), p)
+            .map_err(|e| SweepError::new(file, line, e.to_string()))?;
+        read.push((p.clone(), content));
+        parsed.push((p.clone(), c, *named));
+    }
+    let pool: Vec<PoolMember> = design::pool_of(&d.pool, &parsed).map_err(|e| design_error(e, text, file))?;
+    let contents: Vec<(String, Vec<u8>)> =
+        pool.iter().filter_map(|m| read.iter().find(|(p, _)| *p == m.file).cloned()).collect();
+    // The party's level by the book.
+    let mut levels = Vec::new();
+    let mut all = Vec::new();
+    if let Some(party) = f.scenario.sides.0.get(&f.party) {
+        for p in &party.combatants {
+            let content = source.read(p).map_err(|m| SweepError::new(file, line_of(text, p), m))?;
+            let c = pf1e_engine::model::parse_combatant(&String::from_utf8_lossy(&content), p)
+                .map_err(|e| SweepError::new(file, line_of(text, p), e.to_string()))?;
+            if c.role == pf1e_engine::model::CombatantRole::Pc {
+                levels.push(c.level);
+            }
+            all.push(c.level);
+        }
+    }
+    let apl = pf1e_engine::difficulty::apl(if levels.is_empty() { &all } else { &levels })
+        .ok_or_else(|| at("party", format!("design: the party {:?} has no member to rate", f.party)))?;
+    Ok(Some(ReadDesign { side, job: (*d).clone(), pool, files: contents, apl }))
+}
+
+/// Chooses a design job's candidates among the groups the scenario's map
+/// can place (the same placement every cell's roster gets).
+fn finish_design(
+    d: ReadDesign,
+    scenario: &Scenario,
+    seed: u64,
+    text: &str,
+    file: &str,
+) -> Result<crate::jobs::design::DesignJob, SweepError> {
+    let at = |key: &str, msg: String| SweepError::new(file, line_of_key(text, key), msg);
+    let base = scenario
+        .encounter()
+        .map_err(|e| at(&d.side, format!("design: the scenario with the whole pool does not build: {e}")))?;
+    let ids: Vec<String> =
+        base.combatants.iter().filter(|c| base.sides[c.side] == d.side).map(|c| c.id.clone()).collect();
+    let fits = |g: &design::Group| {
+        let roster = g
+            .iter()
+            .flat_map(|&(i, n)| std::iter::repeat_n(ids.get(i).cloned().unwrap_or_default(), n as usize))
+            .collect();
+        let variant = pf1e_wire::variant::SideVariant {
+            side: d.side.clone(),
+            hp: HpFraction::FULL,
+            aware: None,
+            copies: vec![],
+            removed: vec![],
+            roster,
+        };
+        pf1e_wire::variant::variant_encounter(&base, &[variant]).is_ok()
+    };
+    d.job.resolve(d.side.clone(), d.pool, d.apl, seed, &fits).map_err(|e| design_error(e, text, file))
+}
+
+/// A design job's refusal, at the line of the key it names (`design:
+/// target: …` points at `target:`), else at the job's.
+fn design_error(e: crate::jobs::JobError, text: &str, file: &str) -> SweepError {
+    let message = e.to_string();
+    let key = message
+        .strip_prefix("design: ")
+        .and_then(|rest| rest.split([':', ' ']).next())
+        .filter(|k| !k.is_empty() && line_of_key(text, k).is_some())
+        .unwrap_or("design");
+    SweepError::new(file, line_of_key(text, key), message)
 }
 
 impl Sweep {
@@ -491,6 +651,7 @@ impl Sweep {
         }
 
         let read = |p: &str| source.read(p).map_err(|m| SweepError::new(file, line_of(text, p), m));
+        let design = resolve_design(&f, text, file, source)?;
         let map_yaml = read(&f.scenario.map)?;
         let mut sides = Vec::new();
         for (name, side) in &f.scenario.sides.0 {
@@ -509,16 +670,32 @@ impl Sweep {
                     }
                 }
             };
-            if side.combatants.is_empty() {
-                return Err(SweepError::new(
-                    file,
-                    line_of_key(text, name),
-                    format!("side {name:?} has no combatant"),
-                ));
-            }
             let mut combatants = Vec::new();
-            for c in &side.combatants {
-                combatants.push((c.clone(), read(c)?));
+            match &design {
+                Some(d) if d.side == *name => {
+                    if !side.combatants.is_empty() {
+                        return Err(SweepError::new(
+                            file,
+                            line_of_key(text, name),
+                            format!(
+                                "side {name:?} is filled by the design job's pool: list no combatant there"
+                            ),
+                        ));
+                    }
+                    combatants = d.files.clone();
+                }
+                _ => {
+                    if side.combatants.is_empty() {
+                        return Err(SweepError::new(
+                            file,
+                            line_of_key(text, name),
+                            format!("side {name:?} has no combatant"),
+                        ));
+                    }
+                    for c in &side.combatants {
+                        combatants.push((c.clone(), read(c)?));
+                    }
+                }
             }
             sides.push(ScenarioSide { name: name.clone(), zone, combatants });
         }
@@ -532,8 +709,11 @@ impl Sweep {
             },
         );
         // The spells and summonable creatures beside the combatant files.
-        let paths: Vec<&str> =
+        let mut paths: Vec<&str> =
             f.scenario.sides.0.values().flat_map(|s| s.combatants.iter().map(String::as_str)).collect();
+        if let Some(d) = &design {
+            paths.extend(d.files.iter().map(|(p, _)| p.as_str()));
+        }
         let (spell_dirs, creature_dirs) = pf1e_wire::scenario::library_dirs(paths);
         let library = |dirs: &[String]| -> Result<Vec<(String, Vec<u8>)>, SweepError> {
             let mut out = Vec::new();
@@ -550,6 +730,10 @@ impl Sweep {
             .with_library(spell_files, creature_files)
             .map_err(|e| SweepError::new(file, line_of(text, e.origin()), e.to_string()))?;
 
+        let mut design_job = match design {
+            Some(d) => Some(finish_design(d, &scenario, f.seed, text, file)?),
+            None => None,
+        };
         let mut jobs = Vec::new();
         for job in f.jobs {
             match job {
@@ -591,6 +775,10 @@ impl Sweep {
                         JobFile::Frontier(j) => Job::Frontier(j),
                         JobFile::Sensitivity(j) => Job::Sensitivity(j),
                         JobFile::Contribution(j) => Job::Contribution(j),
+                        JobFile::Design(_) => match design_job.take() {
+                            Some(j) => Job::Design(j),
+                            None => continue,
+                        },
                         JobFile::Grid(_) => continue,
                     };
                     let kind = job.kind();
@@ -601,6 +789,7 @@ impl Sweep {
                         Job::Frontier(j) => j.runs.get_or_insert(f.runs),
                         Job::Sensitivity(j) => j.runs.get_or_insert(f.runs),
                         Job::Contribution(j) => j.runs.get_or_insert(f.runs),
+                        Job::Design(j) => j.runs.get_or_insert(f.runs),
                         Job::Grid(_) => continue,
                     };
                     if *runs == 0 {
@@ -992,6 +1181,21 @@ jobs:
         assert!(e.message.contains("non-empty sentence"), "{e}");
         let e = error_of(&text.replace("{ nl: \"focus the healer\" }, default", "{ nl: x, target: healer }"));
         assert!(e.message.contains("takes no other key"), "{e}");
+    }
+
+    #[test]
+    fn a_design_job_is_alone_in_its_sweep_and_fills_a_side_other_than_the_party() {
+        let design = "- design: { target: hard, pool: { monsters: [b.json] } }";
+        let with = |jobs: &str| SWEEP.replace("- grid: { hp: { players: [0.5, 1.0] } }", jobs);
+        let e = error_of(&with(&format!("{design}\n  - grid: {{}}")));
+        assert!(e.message.contains("the only job of its sweep"), "{e}");
+        assert_eq!(e.line, Some(12), "{e}");
+        let e = error_of(&with(&design.replace("{ target", "{ side: players, target")));
+        assert!(e.message.contains("\"players\" is not a side of the scenario other than the party"), "{e}");
+        let e = error_of(&with(&design.replace("[b.json]", "[nowhere]")));
+        assert!(e.message.contains("neither a .json file nor a directory"), "{e}");
+        let e = error_of(&with(design));
+        assert!(e.message.contains("b.json"), "the pool's file is parsed as a combatant: {e}");
     }
 
     #[test]

@@ -182,7 +182,7 @@ impl Difficulty {
 
 /// A foe's CR: its file's `cr`; else the CR its `xp` buys; else, for a PC,
 /// its level (the book's CR of a PC-class NPC with PC gear).
-fn rate(c: &Combatant) -> Option<Cr> {
+pub fn rate(c: &Combatant) -> Option<Cr> {
     if let Some(cr) = c.cr.as_deref().and_then(Cr::parse) {
         return Some(cr);
     }

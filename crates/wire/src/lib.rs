@@ -48,8 +48,10 @@
 /// refuses other rules.
 ///
 /// History: 1, the first release (workers sent no version); 2, awareness as
-/// an enum, typed sweep status, results and progress.
-pub const PROTOCOL_VERSION: u32 = 2;
+/// an enum, typed sweep status, results and progress; 3, a side variant's
+/// `roster` (a worker that ignored it would play the whole pool of a
+/// design job).
+pub const PROTOCOL_VERSION: u32 = 3;
 
 pub mod auth;
 pub mod canon;

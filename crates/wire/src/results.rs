@@ -70,16 +70,17 @@ pub struct SimulatedBaseline {
 impl SweepResults {
     /// The cell that plays the encounter as written: both sides' default
     /// plans at full hit points (danger maps aside: their layers may change
-    /// awareness or add foes at full hit points too).
+    /// awareness or add foes at full hit points too; and design jobs, whose
+    /// cells each play another group of monsters).
     pub fn baseline(&self) -> Option<&CellReport> {
-        self.jobs.iter().filter(|j| !matches!(j.result, JobResult::DangerMap(_))).flat_map(|j| &j.cells).find(
-            |c| {
-                c.party_strategy == "default"
-                    && c.adversary_strategy == "default"
-                    && c.runs > 0
-                    && c.hp.values().all(|&f| f == 1.0)
-            },
-        )
+        let plays_as_written =
+            |j: &&JobReport| !matches!(j.result, JobResult::DangerMap(_) | JobResult::Design(_));
+        self.jobs.iter().filter(plays_as_written).flat_map(|j| &j.cells).find(|c| {
+            c.party_strategy == "default"
+                && c.adversary_strategy == "default"
+                && c.runs > 0
+                && c.hp.values().all(|&f| f == 1.0)
+        })
     }
 
     /// The party's figures in the [baseline cell](Self::baseline).
@@ -198,6 +199,8 @@ pub enum JobResult {
     Sensitivity(SensitivityResult),
     /// Who carries the fight.
     Contribution(ContributionResult),
+    /// Encounters whose simulated danger hits a target.
+    Design(DesignResult),
 }
 
 impl JobResult {
@@ -211,6 +214,7 @@ impl JobResult {
             JobResult::Frontier(_) => "frontier",
             JobResult::Sensitivity(_) => "sensitivity",
             JobResult::Contribution(_) => "contribution",
+            JobResult::Design(_) => "design",
         }
     }
 }
@@ -619,6 +623,131 @@ pub struct ContributionResult {
     pub confidence: f64,
     /// The Bonferroni-adjusted quantile of each removal's paired intervals.
     pub comparison_z: f64,
+}
+
+/// `design`: candidate groups drawn from a pool of monsters within a window
+/// of the book's CR, raced against a target band on the party's simulated
+/// danger. The candidates inside the band are the proposals, ranked.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DesignResult {
+    /// The measured side.
+    pub party: String,
+    /// The side the pool fills.
+    pub side: String,
+    /// The party's average level by the book.
+    pub apl: i32,
+    /// The target: every band must hold.
+    pub target: Vec<TargetBand>,
+    /// The book label the target was written as, if it was.
+    pub label: Option<DifficultyLabel>,
+    /// The candidates' encounter CR − APL, lowest and highest allowed.
+    pub window: [i32; 2],
+    /// The pool's files (paths as the sweep file resolves them), pool order.
+    pub pool: Vec<String>,
+    /// Groups of the pool inside the window (the candidates are a sample of
+    /// them when there are more than the job races).
+    pub groups_in_window: u64,
+    /// The confidence level of every interval.
+    pub confidence: f64,
+    /// Every candidate measured: the proposals (inside the band) first, by
+    /// rank, then the others.
+    pub candidates: Vec<DesignCandidate>,
+}
+
+/// A metric the design job can target.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DesignMetric {
+    /// P(some party member dies).
+    PSomePcDies,
+    /// P(every party member down).
+    PTpk,
+    /// Share of the party's starting hit points lost per battle.
+    HpLost,
+    /// The party's win rate.
+    PWin,
+}
+
+impl DesignMetric {
+    /// Every metric.
+    pub const ALL: [DesignMetric; 4] =
+        [DesignMetric::PSomePcDies, DesignMetric::PTpk, DesignMetric::HpLost, DesignMetric::PWin];
+
+    /// Its name in sweep files and JSON.
+    pub const fn name(self) -> &'static str {
+        match self {
+            DesignMetric::PSomePcDies => "p_some_pc_dies",
+            DesignMetric::PTpk => "p_tpk",
+            DesignMetric::HpLost => "hp_lost",
+            DesignMetric::PWin => "p_win",
+        }
+    }
+
+    /// The metric called `name`.
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|m| m.name() == name)
+    }
+}
+
+/// One band of a design target: `low ≤ metric ≤ high`.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct TargetBand {
+    /// The metric.
+    pub metric: DesignMetric,
+    /// Lowest value inside.
+    pub low: f64,
+    /// Highest value inside.
+    pub high: f64,
+}
+
+/// One kind of monster in a candidate group.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DesignMember {
+    /// Its file (as the sweep file resolves it).
+    pub file: String,
+    /// Its id in the pool.
+    pub id: String,
+    /// How many.
+    pub count: u32,
+    /// Its CR as rated.
+    pub cr: String,
+}
+
+/// A candidate group and what the simulation measured of it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DesignCandidate {
+    /// 1 for the best proposal; 0 for a candidate outside the band.
+    pub rank: u64,
+    /// Every band holds at the point estimates: a proposal.
+    pub inside: bool,
+    /// Every band holds over the whole interval of its metric.
+    pub confirmed: bool,
+    /// Racing stopped measuring it: some interval lay wholly outside its band.
+    pub dropped: bool,
+    /// The bands its point estimates miss.
+    pub misses: Vec<DesignMetric>,
+    /// The group, one entry per kind.
+    pub members: Vec<DesignMember>,
+    /// One file per monster, ready for `pf1e sim`.
+    pub files: Vec<String>,
+    /// The monsters' starting hit points, a fraction of their maximum.
+    pub hp_fraction: f64,
+    /// Total XP by the book.
+    pub xp: u64,
+    /// Encounter CR by the book.
+    pub cr: Option<String>,
+    /// Encounter CR − APL.
+    pub cr_minus_apl: Option<i32>,
+    /// The book's label.
+    pub book: Option<DifficultyLabel>,
+    /// The label the simulated danger earns (`docs/designer.md`).
+    pub simulated: DifficultyLabel,
+    /// The party's danger, with intervals at the sweep's level.
+    pub party: DangerMetrics,
+    /// Share of the party's starting hit points lost per battle.
+    pub hp_lost_share: f64,
+    /// Its interval.
+    pub hp_lost_share_interval: [f64; 2],
 }
 
 /// `sensitivity`: single-lever adversary variants, ranked by their effect.

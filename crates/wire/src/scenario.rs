@@ -572,6 +572,41 @@ mod tests {
     }
 
     #[test]
+    fn a_roster_replaces_a_side_by_those_members_placed_afresh_with_the_library_kept() {
+        use crate::variant::{HpFraction, SideVariant, VariantError, variant_encounter};
+        let s = arena(vec![
+            side("players", None, &[("g.json", "monsters/goblin.json")]),
+            side(
+                "monsters",
+                None,
+                &[
+                    ("o.json", "monsters/orc.json"),
+                    ("k.json", "monsters/kobold.json"),
+                    ("s.json", "monsters/skeleton.json"),
+                ],
+            ),
+        ]);
+        let base = s.encounter().unwrap();
+        let v = |roster: &[&str]| SideVariant {
+            side: "monsters".into(),
+            hp: HpFraction::FULL,
+            aware: None,
+            copies: vec![],
+            removed: vec![],
+            roster: roster.iter().map(|r| r.to_string()).collect(),
+        };
+        let enc = variant_encounter(&base, &[v(&["skeleton", "orc", "skeleton"])]).unwrap();
+        let ids: Vec<&str> = enc.combatants.iter().map(|d| d.id.as_str()).collect();
+        assert_eq!(ids, ["goblin", "skeleton", "orc", "skeleton-2"]);
+        let first = base.combatants.iter().find(|d| d.side == 1).unwrap().pos;
+        assert_eq!(enc.combatants[1].pos, first, "the roster's first member takes the zone's first square");
+        assert!(Arc::ptr_eq(&enc.library, &base.library), "the rebuilt encounter keeps the library");
+        s.prepare(enc).unwrap();
+        let e = variant_encounter(&base, &[v(&["troll"])]).unwrap_err();
+        assert!(matches!(e, VariantError::UnknownRoster { .. }), "{e}");
+    }
+
+    #[test]
     fn errors_name_the_file_and_the_side() {
         let bad_zone = arena(vec![
             side("players", Some('B'), &[("g.json", "monsters/goblin.json")]),

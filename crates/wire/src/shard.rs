@@ -422,6 +422,7 @@ mod tests {
                 aware: None,
                 copies: vec![],
                 removed: vec![],
+                roster: vec![],
             }],
             party: "a".into(),
             party_strategy: StrategySpec::parse("lowest_hp, retreat=0.5").unwrap(),

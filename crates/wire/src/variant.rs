@@ -59,6 +59,10 @@ pub struct SideVariant {
     /// Ids of base combatants of this side to leave out (the contribution
     /// job: the fight without one of them).
     pub removed: Vec<String>,
+    /// When not empty, the side's members: ids of its base combatants, an id
+    /// repeated for several copies, placed afresh on the side's zone in this
+    /// order (the design job: a candidate group drawn from a pool).
+    pub roster: Vec<String>,
 }
 
 /// Why a variant cannot be applied or decoded.
@@ -75,6 +79,14 @@ pub enum VariantError {
     /// A removal names a combatant the side does not have.
     #[error("side {side:?} has no combatant {id:?} to leave out")]
     UnknownRemoved {
+        /// The side.
+        side: String,
+        /// The id asked for.
+        id: String,
+    },
+    /// A roster names a combatant the side does not have.
+    #[error("side {side:?} has no combatant {id:?} for its roster")]
+    UnknownRoster {
         /// The side.
         side: String,
         /// The id asked for.
@@ -117,6 +129,7 @@ impl From<&SideVariant> for proto::SideVariant {
             aware: aware as i32,
             copies: v.copies.clone(),
             removed: v.removed.clone(),
+            roster: v.roster.clone(),
         }
     }
 }
@@ -141,6 +154,7 @@ impl TryFrom<&proto::SideVariant> for SideVariant {
             aware,
             copies: v.copies.clone(),
             removed: v.removed.clone(),
+            roster: v.roster.clone(),
         })
     }
 }
@@ -173,40 +187,49 @@ pub fn apply_hp(encounter: &mut Encounter, variant: &[SideVariant]) {
     }
 }
 
-/// The encounter of a variant: `base` with the extra copies of each side
-/// (appended to their side and placed again), then the HP fractions and the
-/// awareness overrides. Fails when a copied id is unknown or a zone is full.
+/// The encounter of a variant: `base` with each side's roster (when one is
+/// given: exactly those members, in its order) and extra copies (appended
+/// to their side), placed again on the map, then the removals, the HP
+/// fractions and the awareness overrides. Fails when an id is unknown or a
+/// zone is full. A rebuilt encounter keeps the base's library (the spells
+/// and creatures its casters and summoners need).
 pub fn variant_encounter(base: &Encounter, variant: &[SideVariant]) -> Result<Encounter, VariantError> {
-    let mut enc = if variant.iter().all(|v| v.copies.is_empty()) {
+    let mut enc = if variant.iter().all(|v| v.copies.is_empty() && v.roster.is_empty()) {
         base.clone()
     } else {
-        let mut sides: Vec<SideSpec> = base
-            .sides
-            .iter()
-            .enumerate()
-            .map(|(i, name)| SideSpec {
-                name: name.clone(),
-                combatants: base
-                    .combatants
+        let spec_of = |side: &str, id: &str| {
+            base.combatants
+                .iter()
+                .find(|d| d.id == id && base.sides[d.side] == side)
+                .map(|d| Arc::clone(&d.spec))
+        };
+        let mut sides: Vec<SideSpec> = Vec::with_capacity(base.sides.len());
+        for (i, name) in base.sides.iter().enumerate() {
+            let combatants = match variant.iter().find(|v| &v.side == name && !v.roster.is_empty()) {
+                Some(v) => v
+                    .roster
                     .iter()
-                    .filter(|d| d.side == i)
-                    .map(|d| Arc::clone(&d.spec))
-                    .collect(),
-            })
-            .collect();
+                    .map(|id| {
+                        spec_of(name, id)
+                            .ok_or_else(|| VariantError::UnknownRoster { side: name.clone(), id: id.clone() })
+                    })
+                    .collect::<Result<Vec<_>, _>>()?,
+                None => base.combatants.iter().filter(|d| d.side == i).map(|d| Arc::clone(&d.spec)).collect(),
+            };
+            sides.push(SideSpec { name: name.clone(), combatants });
+        }
         for v in variant {
             for id in &v.copies {
-                let d = base
-                    .combatants
-                    .iter()
-                    .find(|d| &d.id == id && base.sides[d.side] == v.side)
+                let spec = spec_of(&v.side, id)
                     .ok_or_else(|| VariantError::UnknownCopy { side: v.side.clone(), id: id.clone() })?;
                 if let Some(side) = sides.iter_mut().find(|s| s.name == v.side) {
-                    side.combatants.push(Arc::clone(&d.spec));
+                    side.combatants.push(spec);
                 }
             }
         }
-        Encounter::build(Arc::clone(&base.map), sides).map_err(VariantError::Copies)?
+        Encounter::build(Arc::clone(&base.map), sides)
+            .map_err(VariantError::Copies)?
+            .with_library(Arc::clone(&base.library))
     };
     remove(&mut enc, variant)?;
     apply_hp(&mut enc, variant);
@@ -238,6 +261,7 @@ mod tests {
             aware: Some(false),
             copies: vec!["x".into()],
             removed: vec!["y".into()],
+            roster: vec!["z".into(), "z".into()],
         };
         let p = proto::SideVariant::from(&v);
         assert_eq!(SideVariant::try_from(&p), Ok(v));

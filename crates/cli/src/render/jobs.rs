@@ -582,6 +582,7 @@ pub fn job(view: &View, result: &JobResult) -> Option<String> {
         JobResult::Frontier(r) => frontier(view, r),
         JobResult::Sensitivity(r) => sensitivity(view, r),
         JobResult::Contribution(r) => contribution(view, r),
+        JobResult::Design(r) => super::design::report(view, r),
     })
 }
 

@@ -144,8 +144,12 @@ pub fn sweep(results: &SweepResults, lang: Lang) -> Option<String> {
         JobResult::Contribution(r) => super::contribution::carry(&r.combatants, &results.party, lang),
         _ => None,
     });
+    let design = results.jobs.iter().find_map(|j| match &j.result {
+        JobResult::Design(r) => Some(super::design::answer(r, lang)),
+        _ => None,
+    });
     let parts: Vec<String> =
-        [fight(results, lang), default_play(results, lang), best, carry, riskiest(results, lang)]
+        [fight(results, lang), default_play(results, lang), best, carry, riskiest(results, lang), design]
             .into_iter()
             .flatten()
             .collect();

@@ -1,5 +1,5 @@
 //! The jobs of a sweep: `grid` and the analysis jobs (optimize, minmax,
-//! danger_map, frontier, sensitivity, contribution), and the [`registry`]
+//! danger_map, frontier, sensitivity, contribution) and `design`, and the [`registry`]
 //! of every kind.
 //!
 //! Each analysis job is a planner over cells whose results it reads as
@@ -11,6 +11,7 @@
 
 pub mod contribution;
 pub mod danger_map;
+pub mod design;
 pub mod error;
 pub mod frontier;
 pub mod grid;

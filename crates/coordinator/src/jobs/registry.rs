@@ -7,6 +7,7 @@ use crate::cell::StrategySpec;
 use crate::jobs::JobError;
 use crate::jobs::contribution::{Contribution, ContributionJob};
 use crate::jobs::danger_map::{DangerMap, DangerMapJob};
+use crate::jobs::design::{Design, DesignJob};
 use crate::jobs::frontier::{Frontier, FrontierJob};
 use crate::jobs::grid::{GridJob, GridPlanner};
 use crate::jobs::metrics::MetricAdapter;
@@ -16,8 +17,8 @@ use crate::jobs::sensitivity::{Sensitivity, SensitivityJob};
 use crate::plan::{JobContext, Planner};
 
 /// Every job kind, as written in the sweep file.
-pub const KINDS: [&str; 7] =
-    ["grid", "optimize", "minmax", "danger_map", "frontier", "sensitivity", "contribution"];
+pub const KINDS: [&str; 8] =
+    ["grid", "optimize", "minmax", "danger_map", "frontier", "sensitivity", "contribution", "design"];
 
 /// A job of a sweep.
 #[derive(Debug, Clone, PartialEq)]
@@ -36,6 +37,8 @@ pub enum Job {
     Sensitivity(SensitivityJob),
     /// Who carries the fight.
     Contribution(ContributionJob),
+    /// Encounters built to a target.
+    Design(DesignJob),
 }
 
 impl Job {
@@ -49,6 +52,7 @@ impl Job {
             Job::Frontier(_) => "frontier",
             Job::Sensitivity(_) => "sensitivity",
             Job::Contribution(_) => "contribution",
+            Job::Design(_) => "design",
         }
     }
 
@@ -62,6 +66,7 @@ impl Job {
             Job::Frontier(j) => j.worst_case_runs(),
             Job::Sensitivity(j) => j.worst_case_runs(),
             Job::Contribution(j) => j.worst_case_runs(),
+            Job::Design(j) => j.worst_case_runs(),
         }
     }
 
@@ -75,6 +80,7 @@ impl Job {
             Job::Frontier(j) => j.check(),
             Job::Sensitivity(j) => j.check(),
             Job::Contribution(j) => j.check(),
+            Job::Design(j) => j.check(),
         }
     }
 
@@ -100,6 +106,7 @@ impl Job {
             Job::Frontier(j) => vec![(p, &mut j.party), (a, &mut j.adversary)],
             Job::Sensitivity(j) => vec![(p, &mut j.party)],
             Job::Contribution(j) => vec![(p, &mut j.party), (a, &mut j.adversary)],
+            Job::Design(j) => vec![(p, &mut j.party), (a, &mut j.adversary)],
         }
     }
 
@@ -124,6 +131,7 @@ impl Job {
                 Box::new(MetricAdapter::new(party, ctx.confidence, Sensitivity::new(ctx.clone(), j.clone())))
             }
             Job::Contribution(j) => Box::new(Contribution::new(ctx.clone(), j.clone())),
+            Job::Design(j) => Box::new(Design::new(ctx.clone(), j.clone())),
         }
     }
 }

@@ -228,7 +228,9 @@ impl SweepRun {
         let sweep = &self.sweep;
         // By the book, from the party's side: the same encounter every cell varies.
         let encounter = sweep.scenario.encounter().ok();
-        let difficulty = encounter.as_ref().and_then(|e| {
+        // A design sweep's scenario holds the whole pool: its difficulty is each candidate's.
+        let design = sweep.jobs.iter().any(|j| matches!(j, crate::jobs::Job::Design(_)));
+        let difficulty = encounter.as_ref().filter(|_| !design).and_then(|e| {
             let party = e.sides.iter().position(|s| *s == sweep.party)?;
             pf1e_engine::difficulty::assess(e, party)
         });

@@ -419,6 +419,7 @@ impl From<&JobResult> for Job {
                 confidence: c.confidence,
                 comparison_z: c.comparison_z,
             }),
+            JobResult::Design(d) => Job::Design(design(d)),
         }
     }
 }
@@ -600,8 +601,172 @@ impl TryFrom<&Job> for JobResult {
                     comparison_z: c.comparison_z,
                 })
             }
+            Job::Design(d) => JobResult::Design(from_design(d)?),
         })
     }
+}
+
+fn label(l: Option<DifficultyLabel>) -> i32 {
+    use proto::DifficultyLabel as P;
+    (match l {
+        None => P::Unspecified,
+        Some(DifficultyLabel::Easy) => P::Easy,
+        Some(DifficultyLabel::Average) => P::Average,
+        Some(DifficultyLabel::Challenging) => P::Challenging,
+        Some(DifficultyLabel::Hard) => P::Hard,
+        Some(DifficultyLabel::Epic) => P::Epic,
+    }) as i32
+}
+
+fn from_label(value: i32, field: &'static str) -> Result<Option<DifficultyLabel>, WireError> {
+    use proto::DifficultyLabel as P;
+    Ok(match P::try_from(value) {
+        Ok(P::Unspecified) => None,
+        Ok(P::Easy) => Some(DifficultyLabel::Easy),
+        Ok(P::Average) => Some(DifficultyLabel::Average),
+        Ok(P::Challenging) => Some(DifficultyLabel::Challenging),
+        Ok(P::Hard) => Some(DifficultyLabel::Hard),
+        Ok(P::Epic) => Some(DifficultyLabel::Epic),
+        Err(_) => return Err(WireError::Enum { field, value }),
+    })
+}
+
+fn design_metric(m: DesignMetric) -> i32 {
+    use proto::DesignMetric as P;
+    (match m {
+        DesignMetric::PSomePcDies => P::PSomePcDies,
+        DesignMetric::PTpk => P::PTpk,
+        DesignMetric::HpLost => P::HpLost,
+        DesignMetric::PWin => P::PWin,
+    }) as i32
+}
+
+fn from_design_metric(value: i32, field: &'static str) -> Result<DesignMetric, WireError> {
+    use proto::DesignMetric as P;
+    match P::try_from(value) {
+        Ok(P::PSomePcDies) => Ok(DesignMetric::PSomePcDies),
+        Ok(P::PTpk) => Ok(DesignMetric::PTpk),
+        Ok(P::HpLost) => Ok(DesignMetric::HpLost),
+        Ok(P::PWin) => Ok(DesignMetric::PWin),
+        Ok(P::Unspecified) | Err(_) => Err(WireError::Enum { field, value }),
+    }
+}
+
+fn design(d: &DesignResult) -> proto::DesignResult {
+    proto::DesignResult {
+        party: d.party.clone(),
+        side: d.side.clone(),
+        apl: d.apl,
+        target: d
+            .target
+            .iter()
+            .map(|t| proto::TargetBand { metric: design_metric(t.metric), low: t.low, high: t.high })
+            .collect(),
+        label: label(d.label),
+        window_low: d.window[0],
+        window_high: d.window[1],
+        pool: d.pool.clone(),
+        groups_in_window: d.groups_in_window,
+        confidence: d.confidence,
+        candidates: d
+            .candidates
+            .iter()
+            .map(|c| proto::DesignCandidate {
+                rank: c.rank,
+                inside: c.inside,
+                confirmed: c.confirmed,
+                dropped: c.dropped,
+                misses: c.misses.iter().map(|m| design_metric(*m)).collect(),
+                members: c
+                    .members
+                    .iter()
+                    .map(|m| proto::DesignMember {
+                        file: m.file.clone(),
+                        id: m.id.clone(),
+                        count: m.count,
+                        cr: m.cr.clone(),
+                    })
+                    .collect(),
+                files: c.files.clone(),
+                hp_fraction: c.hp_fraction,
+                xp: c.xp,
+                cr: c.cr.clone(),
+                cr_minus_apl: c.cr_minus_apl,
+                book: label(c.book),
+                simulated: label(Some(c.simulated)),
+                party: Some(metrics(&c.party)),
+                hp_lost_share: c.hp_lost_share,
+                hp_lost_share_interval: Some(band(c.hp_lost_share_interval)),
+            })
+            .collect(),
+    }
+}
+
+fn from_design(d: &proto::DesignResult) -> Result<DesignResult, WireError> {
+    let target = d
+        .target
+        .iter()
+        .map(|t| {
+            Ok(TargetBand {
+                metric: from_design_metric(t.metric, "TargetBand.metric")?,
+                low: t.low,
+                high: t.high,
+            })
+        })
+        .collect::<Result<_, WireError>>()?;
+    let candidates = d
+        .candidates
+        .iter()
+        .map(|c| {
+            Ok(DesignCandidate {
+                rank: c.rank,
+                inside: c.inside,
+                confirmed: c.confirmed,
+                dropped: c.dropped,
+                misses: c
+                    .misses
+                    .iter()
+                    .map(|m| from_design_metric(*m, "DesignCandidate.misses"))
+                    .collect::<Result<_, _>>()?,
+                members: c
+                    .members
+                    .iter()
+                    .map(|m| DesignMember {
+                        file: m.file.clone(),
+                        id: m.id.clone(),
+                        count: m.count,
+                        cr: m.cr.clone(),
+                    })
+                    .collect(),
+                files: c.files.clone(),
+                hp_fraction: c.hp_fraction,
+                xp: c.xp,
+                cr: c.cr.clone(),
+                cr_minus_apl: c.cr_minus_apl,
+                book: from_label(c.book, "DesignCandidate.book")?,
+                simulated: from_label(c.simulated, "DesignCandidate.simulated")?
+                    .ok_or(WireError::Missing("DesignCandidate.simulated"))?,
+                party: from_metrics(c.party.as_ref(), "DesignCandidate.party")?,
+                hp_lost_share: c.hp_lost_share,
+                hp_lost_share_interval: from_band(
+                    c.hp_lost_share_interval.as_ref(),
+                    "DesignCandidate.hp_lost_share_interval",
+                )?,
+            })
+        })
+        .collect::<Result<_, WireError>>()?;
+    Ok(DesignResult {
+        party: d.party.clone(),
+        side: d.side.clone(),
+        apl: d.apl,
+        target,
+        label: from_label(d.label, "DesignResult.label")?,
+        window: [d.window_low, d.window_high],
+        pool: d.pool.clone(),
+        groups_in_window: d.groups_in_window,
+        confidence: d.confidence,
+        candidates,
+    })
 }
 
 impl From<&SweepResults> for proto::SweepResults {
@@ -1103,6 +1268,40 @@ mod tests {
             scenario: "00".into(),
             jobs: vec![
                 job(JobResult::Grid(())),
+                job(JobResult::Design(DesignResult {
+                    party: "a".into(),
+                    side: "b".into(),
+                    apl: 4,
+                    target: vec![TargetBand { metric: DesignMetric::PSomePcDies, low: 0.2, high: 0.4 }],
+                    label: Some(DifficultyLabel::Hard),
+                    window: [-1, 4],
+                    pool: vec!["m/ghoul.json".into()],
+                    groups_in_window: 9,
+                    confidence: 0.95,
+                    candidates: vec![DesignCandidate {
+                        rank: 1,
+                        inside: true,
+                        confirmed: false,
+                        dropped: false,
+                        misses: vec![DesignMetric::PTpk],
+                        members: vec![DesignMember {
+                            file: "m/ghoul.json".into(),
+                            id: "ghoul".into(),
+                            count: 2,
+                            cr: "1".into(),
+                        }],
+                        files: vec!["m/ghoul.json".into(), "m/ghoul.json".into()],
+                        hp_fraction: 0.75,
+                        xp: 800,
+                        cr: Some("3".into()),
+                        cr_minus_apl: Some(-1),
+                        book: None,
+                        simulated: DifficultyLabel::Epic,
+                        party: metrics(0.6),
+                        hp_lost_share: 0.3,
+                        hp_lost_share_interval: [0.2, 0.4],
+                    }],
+                })),
                 job(JobResult::Optimize(OptimizeResult {
                     adversary_strategy: "healer".into(),
                     spent_runs: 40,
@@ -1316,12 +1515,22 @@ mod tests {
     #[test]
     fn unknown_enum_values_and_missing_parts_are_refused() {
         let mut p = proto::SweepResults::from(&results());
-        if let Some(Job::Frontier(f)) = p.jobs[4].result.as_mut() {
-            f.criterion = 99;
+        for job in &mut p.jobs {
+            if let Some(Job::Frontier(f)) = job.result.as_mut() {
+                f.criterion = 99;
+            }
         }
         assert_eq!(
             SweepResults::try_from(&p),
             Err(WireError::Enum { field: "FrontierResult.criterion", value: 99 })
+        );
+        let mut p = proto::SweepResults::from(&results());
+        if let Some(Job::Design(d)) = p.jobs[1].result.as_mut() {
+            d.candidates[0].misses = vec![0];
+        }
+        assert_eq!(
+            SweepResults::try_from(&p),
+            Err(WireError::Enum { field: "DesignCandidate.misses", value: 0 })
         );
         let mut p = proto::SweepResults::from(&results());
         p.jobs[0].result = None;

@@ -1,0 +1,1059 @@
+//! `design`: encounters built to a target. Given the party, a target band on
+//! its simulated danger (or a book label) and a pool of monsters, the job
+//! draws candidate groups from the pool within a window of the book's
+//! encounter CR (the Core Rulebook's XP table as the prior), measures each
+//! as a cell whose variant gives the pool's side that group (`roster`),
+//! races them (a candidate whose interval lies wholly outside a band is
+//! dropped, one wholly inside is confirmed, the rest are measured again
+//! with twice the runs, the first runs from the cache), then refines the
+//! nearest too-dangerous groups on the monsters' starting hit points.
+//!
+//! The pool is read and filtered, and the candidates chosen, when the sweep
+//! file is resolved (`crate::sweep`): the job arrives here with its groups,
+//! so its worst case is known before any battle. Every cell plays the
+//! sweep's seed, so the candidates are compared on the same dice.
+
+use std::collections::BTreeMap;
+
+use pf1e_engine::difficulty::{Cr, Label};
+use pf1e_engine::model::Combatant;
+use pf1e_wire::results::{
+    DangerMetrics, DesignCandidate, DesignMember, DesignMetric, DesignResult, JobResult, TargetBand,
+};
+use serde::Deserialize;
+
+use crate::cell::{CellSpec, HpFraction, SideExtra, StrategySpec};
+use crate::jobs::JobError;
+use crate::jobs::metrics::CellMetrics;
+use crate::merge::CellResult;
+use crate::plan::{JobContext, Planner, PlannerState, Step};
+
+/// The largest pool: the pool's side places every member once in the base
+/// encounter, and the groups are enumerated.
+pub const MAX_POOL: usize = 24;
+
+/// The most monsters in a group.
+pub const MAX_MONSTERS: u32 = 6;
+
+/// The most candidates a job races.
+pub const MAX_CANDIDATES: usize = 64;
+
+/// The most racing rounds (each doubles the runs of the undecided).
+pub const MAX_RACE_ROUNDS: u32 = 6;
+
+/// The monsters' starting hit points tried on a too-dangerous group.
+pub const REFINE_FRACTIONS: [HpFraction; 2] = [HpFraction(750_000), HpFraction(500_000)];
+
+/// The window of CR − APL the candidates are drawn from when the target is
+/// written on metrics: from one step below the party to epic and one more.
+pub const DEFAULT_WINDOW: [i32; 2] = [-1, 4];
+
+/// One monster of the pool.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PoolMember {
+    /// Its file, as the sweep file resolves it.
+    pub file: String,
+    /// Its rating by the book.
+    pub cr: Cr,
+}
+
+/// A candidate group: (pool index, count), by pool index.
+pub type Group = Vec<(usize, u32)>;
+
+/// The `design` job, resolved: its pool read and its candidates chosen.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DesignJob {
+    /// The side the pool fills.
+    pub side: String,
+    /// The target: every band must hold.
+    pub target: Vec<TargetBand>,
+    /// The label the target was written as.
+    pub label: Option<Label>,
+    /// CR − APL of the candidates, lowest and highest.
+    pub window: [i32; 2],
+    /// The party's APL.
+    pub apl: i32,
+    /// The pool, in the order its side lists it.
+    pub pool: Vec<PoolMember>,
+    /// The candidates raced.
+    pub groups: Vec<Group>,
+    /// Groups of the pool inside the window (the candidates are drawn from them).
+    pub groups_in_window: u64,
+    /// Runs of a candidate's first measurement (default: the sweep's).
+    pub runs: Option<u64>,
+    /// Racing rounds.
+    pub race_rounds: u32,
+    /// Too-dangerous groups refined on the monsters' hit points.
+    pub refine: usize,
+    /// Most runs the job may spend.
+    pub max_total_runs: Option<u64>,
+    /// The party's strategy.
+    pub party: StrategySpec,
+    /// The monsters' strategy.
+    pub adversary: StrategySpec,
+}
+
+/// The band of P(some PC dies) the designer gives a label (`docs/designer.md`):
+/// a convention of this job, not the book's, until a calibration replaces it.
+pub fn label_band(label: Label) -> (f64, f64) {
+    match label {
+        Label::Easy => (0.0, 0.02),
+        Label::Average => (0.02, 0.08),
+        Label::Challenging => (0.08, 0.20),
+        Label::Hard => (0.20, 0.40),
+        Label::Epic => (0.40, 1.0),
+    }
+}
+
+/// The label a measured P(some PC dies) earns (the bands of [`label_band`]).
+pub fn simulated_label(p_some_pc_dies: f64) -> Label {
+    [Label::Easy, Label::Average, Label::Challenging, Label::Hard]
+        .into_iter()
+        .find(|&l| p_some_pc_dies < label_band(l).1)
+        .unwrap_or(Label::Epic)
+}
+
+/// The window of CR − APL searched for a label: its own steps and one on each side.
+pub fn label_window(label: Label) -> [i32; 2] {
+    match label {
+        Label::Easy => [-3, 0],
+        Label::Average => [-1, 1],
+        Label::Challenging => [0, 2],
+        Label::Hard => [1, 3],
+        Label::Epic => [2, 5],
+    }
+}
+
+/// A group's total XP and its encounter CR by the book.
+pub fn group_xp(pool: &[PoolMember], group: &Group) -> (u64, Option<Cr>) {
+    let xp = group.iter().map(|&(i, n)| pool.get(i).map_or(0, |m| m.cr.xp()) * u64::from(n)).sum();
+    (xp, Cr::from_xp(xp))
+}
+
+/// Every group of 1 to `max` monsters drawn from `pool` whose encounter CR
+/// lies `window` steps around `apl`, in enumeration order (pool order,
+/// smaller counts first).
+pub fn groups_in_window(pool: &[PoolMember], max: u32, apl: i32, window: [i32; 2]) -> Vec<Group> {
+    fn walk(
+        pool: &[PoolMember],
+        from: usize,
+        left: u32,
+        current: &mut Group,
+        keep: &dyn Fn(&Group) -> bool,
+        out: &mut Vec<Group>,
+    ) {
+        for i in from..pool.len() {
+            for n in 1..=left {
+                current.push((i, n));
+                if keep(current) {
+                    out.push(current.clone());
+                }
+                walk(pool, i + 1, left - n, current, keep, out);
+                current.pop();
+            }
+        }
+    }
+    let keep = |g: &Group| {
+        group_xp(pool, g).1.is_some_and(|cr| (window[0]..=window[1]).contains(&(cr.step() - apl)))
+    };
+    let mut out = Vec::new();
+    walk(pool, 0, max, &mut Vec::new(), &keep, &mut out);
+    out
+}
+
+/// `count` of `groups` that `fits` accepts, drawn evenly across the
+/// window's CR steps (round robin from the lowest step, each step's groups
+/// in an order shuffled with `seed`), then ordered by XP and composition:
+/// the same candidates for the same seed, and the dangerous end of the
+/// window as well covered as the easy one (where small groups are many
+/// more). `fits` is asked only of the groups drawn, in draw order.
+pub fn sample(
+    groups: Vec<Group>,
+    count: usize,
+    seed: u64,
+    pool: &[PoolMember],
+    fits: &dyn Fn(&Group) -> bool,
+) -> Vec<Group> {
+    let mut state = seed ^ 0x6a09_e667_f3bc_c908;
+    let mut next = || {
+        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    };
+    let step = |g: &Group| group_xp(pool, g).1.map_or(i32::MIN, Cr::step);
+    let mut buckets: BTreeMap<i32, Vec<Group>> = BTreeMap::new();
+    for g in groups {
+        buckets.entry(step(&g)).or_default().push(g);
+    }
+    let mut buckets: Vec<Vec<Group>> = buckets
+        .into_values()
+        .map(|mut b| {
+            for i in (1..b.len()).rev() {
+                let j = (next() % (i as u64 + 1)) as usize;
+                b.swap(i, j);
+            }
+            b.reverse();
+            b
+        })
+        .collect();
+    let mut chosen = Vec::with_capacity(count);
+    while chosen.len() < count && buckets.iter().any(|b| !b.is_empty()) {
+        for b in &mut buckets {
+            if chosen.len() >= count {
+                break;
+            }
+            while let Some(g) = b.pop() {
+                if fits(&g) {
+                    chosen.push(g);
+                    break;
+                }
+            }
+        }
+    }
+    chosen.sort_by(|a, b| group_xp(pool, a).0.cmp(&group_xp(pool, b).0).then_with(|| a.cmp(b)));
+    chosen
+}
+
+impl DesignJob {
+    /// Runs of a candidate's first measurement.
+    pub fn runs(&self) -> u64 {
+        self.runs.unwrap_or(1)
+    }
+
+    /// The most runs the job plans: every candidate through every racing
+    /// round (a round measures a cell of twice the runs), then the
+    /// refinements at the last round's runs.
+    pub fn worst_case_runs(&self) -> u64 {
+        let rounds = self.race_rounds.min(MAX_RACE_ROUNDS);
+        let race = (1u64 << (rounds + 1)) - 1;
+        let refine = (self.refine.min(self.groups.len()) * REFINE_FRACTIONS.len()) as u64 * (1u64 << rounds);
+        (self.groups.len() as u64 * race + refine).saturating_mul(self.runs())
+    }
+
+    /// Checks the job before anything runs.
+    pub fn check(&self) -> Result<(), JobError> {
+        if self.race_rounds > MAX_RACE_ROUNDS {
+            return Err(JobError::invalid(
+                "design",
+                format!("race_rounds: at most {MAX_RACE_ROUNDS}, not {}", self.race_rounds),
+            ));
+        }
+        if let Some(max) = self.max_total_runs
+            && self.worst_case_runs() > max
+        {
+            return Err(JobError::OverBudget {
+                job: "design",
+                plan: format!(
+                    "{} candidates over {} racing rounds and {} refinements",
+                    self.groups.len(),
+                    self.race_rounds,
+                    self.refine.min(self.groups.len()) * REFINE_FRACTIONS.len()
+                ),
+                runs: self.worst_case_runs(),
+                max,
+            });
+        }
+        Ok(())
+    }
+}
+
+/// The `design` job as written in the sweep file.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DesignFile {
+    /// The side the pool fills (default: the only side besides the party).
+    #[serde(default)]
+    pub side: Option<String>,
+    /// A book label (`hard`) or bands on metrics (`p_some_pc_dies: [0.2, 0.4]`).
+    pub target: serde_yaml::Value,
+    /// Where the monsters come from.
+    pub pool: PoolFile,
+    /// The most monsters in a group.
+    #[serde(default = "default_max_monsters")]
+    pub max_monsters: u32,
+    /// CR − APL of the candidates (default: the label's, else [`DEFAULT_WINDOW`]).
+    #[serde(default)]
+    pub window: Option<[i32; 2]>,
+    /// The most candidates raced.
+    #[serde(default = "default_candidates")]
+    pub candidates: usize,
+    /// Racing rounds.
+    #[serde(default = "default_race_rounds")]
+    pub race_rounds: u32,
+    /// Too-dangerous groups refined on the monsters' hit points.
+    #[serde(default = "default_refine")]
+    pub refine: usize,
+    /// Runs of a candidate's first measurement (default: the sweep's).
+    #[serde(default)]
+    pub runs: Option<u64>,
+    /// Most runs the job may spend.
+    #[serde(default)]
+    pub max_total_runs: Option<u64>,
+    /// The party's strategy.
+    #[serde(default = "StrategySpec::default_spec")]
+    pub party: StrategySpec,
+    /// The monsters' strategy.
+    #[serde(default = "StrategySpec::default_spec")]
+    pub adversary: StrategySpec,
+}
+
+/// The pool of a design job as written.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PoolFile {
+    /// Monster files, or directories whose `*.json` files all join.
+    pub monsters: Vec<String>,
+    /// Creature types kept (`undead`, `humanoid`…); empty: every type.
+    #[serde(default)]
+    pub types: Vec<String>,
+    /// The lowest and highest CR kept (`[1, 5]`, `["1/2", 3]`).
+    #[serde(default)]
+    pub cr: Option<[serde_yaml::Value; 2]>,
+}
+
+fn default_max_monsters() -> u32 {
+    4
+}
+fn default_candidates() -> usize {
+    16
+}
+fn default_race_rounds() -> u32 {
+    2
+}
+fn default_refine() -> usize {
+    2
+}
+
+fn invalid(problem: impl Into<String>) -> JobError {
+    JobError::invalid("design", problem)
+}
+
+/// A CR written as a number or a string.
+fn cr_of(v: &serde_yaml::Value) -> Result<Cr, JobError> {
+    let text = match v {
+        serde_yaml::Value::Number(n) => n.to_string(),
+        serde_yaml::Value::String(s) => s.clone(),
+        _ => String::new(),
+    };
+    Cr::parse(text.trim())
+        .ok_or_else(|| invalid(format!("pool cr: {text:?} is not a CR of the book (1/8 … 99)")))
+}
+
+/// One band of the target: `[low, high]` or a bound (`"< 0.02"`, `">= 0.5"`).
+fn band_of(metric: DesignMetric, v: &serde_yaml::Value) -> Result<TargetBand, JobError> {
+    let name = metric.name();
+    let bad = || {
+        invalid(format!(
+            "target {name}: expected a band [low, high] or a bound such as \"< 0.02\", between 0 and 1"
+        ))
+    };
+    let (low, high) = match v {
+        serde_yaml::Value::Sequence(s) if s.len() == 2 => {
+            (s[0].as_f64().ok_or_else(bad)?, s[1].as_f64().ok_or_else(bad)?)
+        }
+        serde_yaml::Value::String(s) => {
+            let t = s.trim();
+            let (op, rest) = match t.char_indices().find(|(_, c)| c.is_ascii_digit() || *c == '.') {
+                Some((i, _)) => t.split_at(i),
+                None => return Err(bad()),
+            };
+            let x: f64 = rest.trim().parse().map_err(|_| bad())?;
+            match op.trim() {
+                "<" | "<=" | "≤" => (0.0, x),
+                ">" | ">=" | "≥" => (x, 1.0),
+                _ => return Err(bad()),
+            }
+        }
+        _ => return Err(bad()),
+    };
+    if !(0.0..=1.0).contains(&low) || !(0.0..=1.0).contains(&high) || low > high {
+        return Err(invalid(format!(
+            "target {name}: the band [{low}, {high}] must lie in [0, 1], low first"
+        )));
+    }
+    Ok(TargetBand { metric, low, high })
+}
+
+/// The target as written: a book label, or bands on metrics.
+pub fn target_of(v: &serde_yaml::Value) -> Result<(Vec<TargetBand>, Option<Label>), JobError> {
+    let labels = "easy, average, challenging, hard, epic";
+    let metrics = DesignMetric::ALL.map(DesignMetric::name).join(", ");
+    match v {
+        serde_yaml::Value::String(s) => {
+            let label: Label = serde_yaml::from_value(v.clone())
+                .map_err(|_| invalid(format!("target: {s:?} is not a label of the book ({labels})")))?;
+            let (low, high) = label_band(label);
+            Ok((vec![TargetBand { metric: DesignMetric::PSomePcDies, low, high }], Some(label)))
+        }
+        serde_yaml::Value::Mapping(map) if !map.is_empty() => {
+            let mut bands = Vec::new();
+            for (k, v) in map {
+                let key = k.as_str().unwrap_or_default();
+                let metric = DesignMetric::from_name(key).ok_or_else(|| {
+                    invalid(format!("target: unknown metric {key:?} (the metrics are {metrics})"))
+                })?;
+                bands.push(band_of(metric, v)?);
+            }
+            Ok((bands, None))
+        }
+        _ => Err(invalid(format!("target: write a label ({labels}) or bands on metrics ({metrics})"))),
+    }
+}
+
+/// The pool: the monsters of `files` (path, parsed) that the filters keep,
+/// in order. A file named one by one must be rated; a directory's unrated
+/// files (player characters without a level, allies) are left out.
+pub fn pool_of(file: &PoolFile, monsters: &[(String, Combatant, bool)]) -> Result<Vec<PoolMember>, JobError> {
+    let range = match &file.cr {
+        Some([lo, hi]) => {
+            let (lo, hi) = (cr_of(lo)?, cr_of(hi)?);
+            if lo.step() > hi.step() {
+                return Err(invalid(format!("pool cr: [{lo}, {hi}] has its lowest CR first")));
+            }
+            Some((lo.step(), hi.step()))
+        }
+        None => None,
+    };
+    let mut out = Vec::new();
+    for (path, c, named) in monsters {
+        let Some(cr) = pf1e_engine::difficulty::rate(c) else {
+            if *named {
+                return Err(invalid(format!(
+                    "pool: {path} has neither a cr nor xp: the book cannot rate it"
+                )));
+            }
+            continue;
+        };
+        let typed = file.types.is_empty()
+            || c.creature_type.as_deref().is_some_and(|t| file.types.iter().any(|w| w == t));
+        let in_range = range.is_none_or(|(lo, hi)| (lo..=hi).contains(&cr.step()));
+        if typed && in_range {
+            out.push(PoolMember { file: path.clone(), cr });
+        }
+    }
+    if out.is_empty() {
+        return Err(invalid("pool: its filters (types, cr) leave no monster"));
+    }
+    if out.len() > MAX_POOL {
+        return Err(invalid(format!(
+            "pool: {} monsters after its filters, over the limit of {MAX_POOL}: narrow it (types, cr)",
+            out.len()
+        )));
+    }
+    Ok(out)
+}
+
+impl DesignFile {
+    /// The job of this file for a party of average level `apl`, drawing its
+    /// candidates from `pool` with the sweep's `seed`.
+    /// Only the groups `fits` accepts (those the map's zone can place) are candidates.
+    pub fn resolve(
+        self,
+        side: String,
+        pool: Vec<PoolMember>,
+        apl: i32,
+        seed: u64,
+        fits: &dyn Fn(&Group) -> bool,
+    ) -> Result<DesignJob, JobError> {
+        let (target, label) = target_of(&self.target)?;
+        if !(1..=MAX_MONSTERS).contains(&self.max_monsters) {
+            return Err(invalid(format!("max_monsters: 1 to {MAX_MONSTERS}, not {}", self.max_monsters)));
+        }
+        if !(1..=MAX_CANDIDATES).contains(&self.candidates) {
+            return Err(invalid(format!("candidates: 1 to {MAX_CANDIDATES}, not {}", self.candidates)));
+        }
+        let window = self.window.unwrap_or_else(|| label.map_or(DEFAULT_WINDOW, label_window));
+        if window[0] > window[1] {
+            return Err(invalid(format!("window: [{}, {}] has its lowest step first", window[0], window[1])));
+        }
+        let all = groups_in_window(&pool, self.max_monsters, apl, window);
+        let groups_in_window = all.len() as u64;
+        let groups = sample(all, self.candidates, seed, &pool, fits);
+        if groups.is_empty() {
+            return Err(invalid(format!(
+                "no group of 1 to {} monsters of the pool has an encounter CR between APL{:+} and APL{:+} (the party's APL is {apl}) and fits the side's zone: widen the window or the pool",
+                self.max_monsters, window[0], window[1]
+            )));
+        }
+        let job = DesignJob {
+            side,
+            target,
+            label,
+            window,
+            apl,
+            pool,
+            groups,
+            groups_in_window,
+            runs: self.runs,
+            race_rounds: self.race_rounds,
+            refine: self.refine,
+            max_total_runs: self.max_total_runs,
+            party: self.party,
+            adversary: self.adversary,
+        };
+        Ok(job)
+    }
+}
+
+/// Where a candidate stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Standing {
+    /// Still measured.
+    Racing,
+    /// Every interval inside its band.
+    Confirmed,
+    /// Some interval wholly outside its band.
+    Dropped,
+    /// Measured as far as the job goes.
+    Final,
+}
+
+#[derive(Debug, Clone)]
+struct Candidate {
+    group: usize,
+    hp: HpFraction,
+    runs: u64,
+    measured: Option<(CellMetrics, f64)>,
+    standing: Standing,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    Start,
+    Race(u32),
+    Refine,
+    Done,
+}
+
+/// The design planner.
+pub struct Design {
+    ctx: JobContext,
+    job: DesignJob,
+    /// The pool's ids in the base encounter, pool order.
+    ids: Vec<String>,
+    candidates: Vec<Candidate>,
+    /// Candidate of each emitted cell.
+    emitted: Vec<usize>,
+    pending: usize,
+    phase: Phase,
+}
+
+/// A band of the target, the candidate's value of its metric and the interval.
+type Measured = (TargetBand, f64, (f64, f64));
+
+/// A metric's value and interval in a candidate's measurement.
+fn value_and_interval(metric: DesignMetric, m: &DangerMetrics, party_hp: f64, z: f64) -> (f64, (f64, f64)) {
+    match metric {
+        DesignMetric::PSomePcDies => (m.p_any_death, m.p_any_death_ci),
+        DesignMetric::PTpk => (m.p_tpk, m.p_tpk_ci),
+        DesignMetric::PWin => (m.win_rate, m.win_band),
+        DesignMetric::HpLost => {
+            let hp = party_hp.max(1.0);
+            let (v, h) = (m.expected_hp_lost / hp, z * m.hp_lost_se / hp);
+            (v, ((v - h).max(0.0), (v + h).min(1.0)))
+        }
+    }
+}
+
+/// Whether a larger value of `metric` is more dangerous for the party.
+fn more_is_danger(metric: DesignMetric) -> bool {
+    metric != DesignMetric::PWin
+}
+
+impl Design {
+    /// The planner of `job`.
+    pub fn new(ctx: JobContext, job: DesignJob) -> Self {
+        let ids: Vec<String> =
+            ctx.combatants.iter().filter(|(side, _)| *side == job.side).map(|(_, id)| id.clone()).collect();
+        let candidates = (0..job.groups.len())
+            .map(|group| Candidate {
+                group,
+                hp: HpFraction::FULL,
+                runs: 0,
+                measured: None,
+                standing: Standing::Racing,
+            })
+            .collect();
+        Self { ctx, job, ids, candidates, emitted: Vec::new(), pending: 0, phase: Phase::Start }
+    }
+
+    fn cell(&self, c: &Candidate) -> CellSpec {
+        let mut cell = self.ctx.cell(&self.job.party, &self.job.adversary, HpFraction::FULL, c.hp, c.runs);
+        let roster = self.job.groups[c.group]
+            .iter()
+            .flat_map(|&(i, n)| std::iter::repeat_n(self.ids.get(i).cloned().unwrap_or_default(), n as usize))
+            .collect();
+        cell.extra.insert(self.job.side.clone(), SideExtra { roster, ..SideExtra::default() });
+        cell
+    }
+
+    fn emit(&mut self, which: Vec<usize>, runs: u64) -> Step {
+        let mut cells = Vec::with_capacity(which.len());
+        for k in which {
+            self.candidates[k].runs = runs;
+            cells.push(self.cell(&self.candidates[k]));
+            self.emitted.push(k);
+        }
+        self.pending = cells.len();
+        if cells.is_empty() { Step::Done } else { Step::Emit(cells) }
+    }
+
+    /// Each band with the value and interval of a measured candidate.
+    fn bands(&self, c: &Candidate) -> Option<Vec<Measured>> {
+        let (m, hp) = c.measured.as_ref()?;
+        let z = self.ctx.confidence.z();
+        Some(
+            self.job
+                .target
+                .iter()
+                .map(|b| {
+                    let (v, i) = value_and_interval(b.metric, &m.party, *hp, z);
+                    (*b, v, i)
+                })
+                .collect(),
+        )
+    }
+
+    /// How far a candidate's point estimates lie from the bands' centres,
+    /// each in band widths: the ranking key of proposals.
+    fn distance(&self, c: &Candidate) -> f64 {
+        self.bands(c).map_or(f64::INFINITY, |bands| {
+            bands
+                .iter()
+                .map(|(b, v, _)| (v - (b.low + b.high) / 2.0).abs() / (b.high - b.low).max(0.01))
+                .sum()
+        })
+    }
+
+    fn misses(&self, c: &Candidate) -> Vec<DesignMetric> {
+        self.bands(c)
+            .unwrap_or_default()
+            .iter()
+            .filter(|(b, v, _)| *v < b.low || *v > b.high)
+            .map(|(b, _, _)| b.metric)
+            .collect()
+    }
+
+    /// After a racing round: confirmed, dropped or still racing.
+    fn classify(&mut self) {
+        for k in 0..self.candidates.len() {
+            if self.candidates[k].standing != Standing::Racing {
+                continue;
+            }
+            let Some(bands) = self.bands(&self.candidates[k]) else { continue };
+            let outside = bands.iter().any(|(b, _, (lo, hi))| *hi < b.low || *lo > b.high);
+            let inside = bands.iter().all(|(b, _, (lo, hi))| *lo >= b.low && *hi <= b.high);
+            self.candidates[k].standing = if outside {
+                Standing::Dropped
+            } else if inside {
+                Standing::Confirmed
+            } else {
+                Standing::Racing
+            };
+        }
+    }
+
+    /// The refinements: the `refine` measured groups nearest the band among
+    /// those that miss it only by being too dangerous, at each of
+    /// [`REFINE_FRACTIONS`].
+    fn refinements(&self) -> Vec<Candidate> {
+        let too_dangerous = |c: &Candidate| {
+            let bands = self.bands(c).unwrap_or_default();
+            let missed: Vec<_> = bands.iter().filter(|(b, v, _)| *v < b.low || *v > b.high).collect();
+            !missed.is_empty()
+                && missed
+                    .iter()
+                    .all(|(b, v, _)| if more_is_danger(b.metric) { *v > b.high } else { *v < b.low })
+        };
+        let mut near: Vec<&Candidate> =
+            self.candidates.iter().filter(|c| c.measured.is_some() && too_dangerous(c)).collect();
+        near.sort_by(|a, b| self.distance(a).total_cmp(&self.distance(b)).then(a.group.cmp(&b.group)));
+        let runs = self.job.runs() << self.job.race_rounds.min(MAX_RACE_ROUNDS);
+        near.iter()
+            .take(self.job.refine)
+            .flat_map(|c| {
+                REFINE_FRACTIONS.iter().map(move |&hp| Candidate {
+                    group: c.group,
+                    hp,
+                    runs,
+                    measured: None,
+                    standing: Standing::Final,
+                })
+            })
+            .collect()
+    }
+
+    fn candidate_result(&self, c: &Candidate, rank: u64) -> Option<DesignCandidate> {
+        let (m, hp) = c.measured.as_ref()?;
+        let group = &self.job.groups[c.group];
+        let members: Vec<DesignMember> = group
+            .iter()
+            .map(|&(i, n)| DesignMember {
+                file: self.job.pool[i].file.clone(),
+                id: self.ids.get(i).cloned().unwrap_or_default(),
+                count: n,
+                cr: self.job.pool[i].cr.to_string(),
+            })
+            .collect();
+        let files =
+            members.iter().flat_map(|m| std::iter::repeat_n(m.file.clone(), m.count as usize)).collect();
+        let (xp, cr) = group_xp(&self.job.pool, group);
+        let delta = cr.map(|cr| cr.step() - self.job.apl);
+        let (share, interval) =
+            value_and_interval(DesignMetric::HpLost, &m.party, *hp, self.ctx.confidence.z());
+        let misses = self.misses(c);
+        Some(DesignCandidate {
+            rank,
+            inside: misses.is_empty(),
+            confirmed: c.standing == Standing::Confirmed,
+            dropped: c.standing == Standing::Dropped,
+            misses,
+            members,
+            files,
+            hp_fraction: c.hp.as_f64(),
+            xp,
+            cr: cr.map(|cr| cr.to_string()),
+            cr_minus_apl: delta,
+            book: delta.map(Label::of_delta),
+            simulated: simulated_label(m.party.p_any_death),
+            party: m.party.clone(),
+            hp_lost_share: share,
+            hp_lost_share_interval: [interval.0, interval.1],
+        })
+    }
+}
+
+impl Planner for Design {
+    fn kind(&self) -> &'static str {
+        "design"
+    }
+
+    fn step(&mut self) -> Step {
+        if self.pending > 0 {
+            return Step::Wait;
+        }
+        match self.phase {
+            Phase::Start => {
+                if self.ids.len() < self.job.pool.len() {
+                    // The scenario did not build: validation has said why.
+                    self.phase = Phase::Done;
+                    return Step::Done;
+                }
+                self.phase = Phase::Race(0);
+                self.emit((0..self.candidates.len()).collect(), self.job.runs())
+            }
+            Phase::Race(r) => {
+                self.classify();
+                let racing: Vec<usize> = (0..self.candidates.len())
+                    .filter(|&k| self.candidates[k].standing == Standing::Racing)
+                    .collect();
+                if r < self.job.race_rounds.min(MAX_RACE_ROUNDS) && !racing.is_empty() {
+                    self.phase = Phase::Race(r + 1);
+                    return self.emit(racing, self.job.runs() << (r + 1));
+                }
+                for c in &mut self.candidates {
+                    if c.standing == Standing::Racing {
+                        c.standing = Standing::Final;
+                    }
+                }
+                self.phase = Phase::Refine;
+                let refined = self.refinements();
+                let runs = refined.first().map_or(0, |c| c.runs);
+                let first = self.candidates.len();
+                self.candidates.extend(refined);
+                let which: Vec<usize> = (first..self.candidates.len()).collect();
+                if which.is_empty() {
+                    self.phase = Phase::Done;
+                    return Step::Done;
+                }
+                self.emit(which, runs)
+            }
+            Phase::Refine | Phase::Done => {
+                self.phase = Phase::Done;
+                Step::Done
+            }
+        }
+    }
+
+    fn consume(&mut self, index: usize, result: &CellResult) {
+        let Some(&k) = self.emitted.get(index) else { return };
+        let m = CellMetrics::from_result(result, &self.ctx.party, self.ctx.confidence);
+        let party_side = result.sides.iter().position(|s| *s == self.ctx.party);
+        let hp: i64 = result
+            .combatants
+            .iter()
+            .filter(|c| Some(c.side) == party_side)
+            .map(|c| i64::from(c.start_hp))
+            .sum();
+        self.candidates[k].measured = Some((m, hp as f64));
+        self.pending = self.pending.saturating_sub(1);
+    }
+
+    fn state(&self) -> PlannerState {
+        let phase = match self.phase {
+            Phase::Start => "planning".to_string(),
+            Phase::Race(r) => format!("race {}", r + 1),
+            Phase::Refine => "refine".to_string(),
+            Phase::Done => "done".to_string(),
+        };
+        PlannerState {
+            phase,
+            cells: self.emitted.len() as u64,
+            measured: (self.emitted.len() - self.pending) as u64,
+        }
+    }
+
+    fn result(&self) -> JobResult {
+        let mut order: Vec<usize> =
+            (0..self.candidates.len()).filter(|&k| self.candidates[k].measured.is_some()).collect();
+        let key = |k: usize| {
+            let c = &self.candidates[k];
+            (self.misses(c).is_empty(), c.standing == Standing::Confirmed, self.distance(c), c.runs, k)
+        };
+        order.sort_by(|&a, &b| {
+            let (ia, ca, da, ra, ka) = key(a);
+            let (ib, cb, db, rb, kb) = key(b);
+            ib.cmp(&ia).then(cb.cmp(&ca)).then(da.total_cmp(&db)).then(rb.cmp(&ra)).then(ka.cmp(&kb))
+        });
+        let mut rank = 0;
+        let candidates = order
+            .into_iter()
+            .filter_map(|k| {
+                let c = &self.candidates[k];
+                let inside = self.misses(c).is_empty();
+                if inside {
+                    rank += 1;
+                }
+                self.candidate_result(c, if inside { rank } else { 0 })
+            })
+            .collect();
+        JobResult::Design(DesignResult {
+            party: self.ctx.party.clone(),
+            side: self.job.side.clone(),
+            apl: self.job.apl,
+            target: self.job.target.clone(),
+            label: self.job.label,
+            window: self.job.window,
+            pool: self.job.pool.iter().map(|m| m.file.clone()).collect(),
+            groups_in_window: self.job.groups_in_window,
+            confidence: self.ctx.confidence.level(),
+            candidates,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use pf1e_engine::summary::Summary;
+    use pf1e_wire::shard::CombatantInfo;
+
+    use super::*;
+    use crate::jobs::metrics::testing::ctx;
+
+    fn member(file: &str, cr: &str) -> PoolMember {
+        PoolMember { file: file.into(), cr: Cr::parse(cr).unwrap() }
+    }
+
+    fn yaml(text: &str) -> serde_yaml::Value {
+        serde_yaml::from_str(text).unwrap()
+    }
+
+    #[test]
+    fn the_window_keeps_the_groups_whose_encounter_cr_is_that_many_steps_from_the_apl() {
+        let pool = [member("one.json", "1"), member("three.json", "3")];
+        // APL 4, window [0, 0]: encounter CR 4, 1,200 to 1,599 XP.
+        let g = groups_in_window(&pool, 4, 4, [0, 0]);
+        assert_eq!(g, vec![vec![(0, 1), (1, 1)], vec![(0, 3)]]);
+        assert_eq!(group_xp(&pool, &g[1]), (1200, Cr::parse("4")));
+        // One step wider on each side: 800 XP (CR 3) and 1,600 XP (CR 5) join.
+        let wide = groups_in_window(&pool, 4, 4, [-1, 1]);
+        assert!(wide.contains(&vec![(1, 1)]) && wide.contains(&vec![(0, 4)]) && wide.contains(&vec![(1, 2)]));
+        assert!(!wide.contains(&vec![(0, 1)]), "400 XP is CR 1, three steps below");
+        assert!(wide.iter().all(|g| g.iter().map(|&(_, n)| n).sum::<u32>() <= 4));
+    }
+
+    #[test]
+    fn the_sample_is_the_same_for_a_seed_and_ordered_by_xp() {
+        let pool =
+            [member("a.json", "1/2"), member("b.json", "1"), member("c.json", "2"), member("d.json", "3")];
+        let all = groups_in_window(&pool, 4, 4, [-1, 4]);
+        assert!(all.len() > 8);
+        let a = sample(all.clone(), 8, 7, &pool, &|_| true);
+        assert_eq!(a, sample(all.clone(), 8, 7, &pool, &|_| true));
+        assert_ne!(a, sample(all.clone(), 8, 8, &pool, &|_| true), "another seed draws other groups");
+        assert_eq!(a.len(), 8);
+        assert!(a.windows(2).all(|w| group_xp(&pool, &w[0]).0 <= group_xp(&pool, &w[1]).0));
+        // Every CR step reachable has its share: 8 over 5 steps (four CR 3 make CR 7).
+        let steps: Vec<i32> = a.iter().filter_map(|g| group_xp(&pool, g).1).map(Cr::step).collect();
+        for s in 3..=7 {
+            assert!(steps.contains(&s), "CR {s} is sampled: {steps:?}");
+        }
+        assert_eq!(sample(all.clone(), 1000, 7, &pool, &|_| true).len(), all.len());
+        // Groups that do not fit are skipped, never counted.
+        let small = |g: &Group| g.iter().map(|&(_, n)| n).sum::<u32>() <= 2;
+        let fitting = sample(all.clone(), 8, 7, &pool, &small);
+        assert_eq!(fitting.len(), 8);
+        assert!(fitting.iter().all(small));
+    }
+
+    #[test]
+    fn a_target_is_a_label_or_bands_and_bad_ones_say_why() {
+        let (bands, label) = target_of(&yaml("hard")).unwrap();
+        assert_eq!(label, Some(Label::Hard));
+        assert_eq!(bands, [TargetBand { metric: DesignMetric::PSomePcDies, low: 0.2, high: 0.4 }]);
+        let (bands, label) =
+            target_of(&yaml("{ p_some_pc_dies: [0.2, 0.4], p_tpk: \"< 0.02\", p_win: \">= 0.9\" }")).unwrap();
+        assert_eq!(label, None);
+        assert_eq!(bands[1], TargetBand { metric: DesignMetric::PTpk, low: 0.0, high: 0.02 });
+        assert_eq!(bands[2], TargetBand { metric: DesignMetric::PWin, low: 0.9, high: 1.0 });
+        for (text, says) in [
+            ("deadly", "not a label of the book"),
+            ("{ p_death: [0, 1] }", "unknown metric \"p_death\""),
+            ("{ p_tpk: [0.4, 0.2] }", "low first"),
+            ("{ p_tpk: 0.2 }", "expected a band"),
+            ("{ hp_lost: \"about 0.5\" }", "expected a band"),
+            ("[1, 2]", "write a label"),
+        ] {
+            let e = target_of(&yaml(text)).unwrap_err().to_string();
+            assert!(e.starts_with("design: ") && e.contains(says), "{text}: {e}");
+        }
+    }
+
+    #[test]
+    fn labels_and_their_simulated_bands_meet_end_to_end() {
+        assert_eq!(simulated_label(0.0), Label::Easy);
+        assert_eq!(simulated_label(0.02), Label::Average);
+        assert_eq!(simulated_label(0.19), Label::Challenging);
+        assert_eq!(simulated_label(0.2), Label::Hard);
+        assert_eq!(simulated_label(0.4), Label::Epic);
+        assert_eq!(label_window(Label::Hard), [1, 3]);
+    }
+
+    fn job(groups: Vec<Group>, runs: u64) -> DesignJob {
+        DesignJob {
+            side: "b".into(),
+            target: vec![TargetBand { metric: DesignMetric::PSomePcDies, low: 0.2, high: 0.4 }],
+            label: None,
+            window: DEFAULT_WINDOW,
+            apl: 1,
+            pool: vec![member("orc.json", "1/3")],
+            groups,
+            groups_in_window: 3,
+            runs: Some(runs),
+            race_rounds: 2,
+            refine: 1,
+            max_total_runs: None,
+            party: StrategySpec::default_spec(),
+            adversary: StrategySpec::default_spec(),
+        }
+    }
+
+    /// A cell of two party members (side `a`, 10 hp) against the roster:
+    /// member 0 dies in the runs whose index modulo 10 is below `deaths_in_10`.
+    fn result(runs: u64, roster: usize, deaths_in_10: u64) -> CellResult {
+        let n = 2 + roster;
+        let mut summary = Summary::new(2, n);
+        summary.runs = runs;
+        let (mut final_hp, mut dead, mut winner) = (Vec::new(), Vec::new(), Vec::new());
+        for i in 0..runs {
+            let d = i % 10 < deaths_in_10;
+            winner.push(0);
+            for c in 0..n {
+                let is_dead = (c == 0 && d) || c >= 2;
+                final_hp.push(if is_dead { -5 } else { 5 });
+                dead.push(is_dead);
+            }
+        }
+        let mut combatants: Vec<CombatantInfo> = ["x", "y"]
+            .iter()
+            .map(|id| CombatantInfo { id: (*id).into(), side: 0, hp_max: 10, start_hp: 10 })
+            .collect();
+        for k in 0..roster {
+            combatants.push(CombatantInfo { id: format!("orc-{k}"), side: 1, hp_max: 6, start_hp: 6 });
+        }
+        CellResult {
+            summary,
+            winner,
+            rounds: vec![3; runs as usize],
+            final_hp,
+            dead,
+            sides: vec!["a".into(), "b".into()],
+            combatants,
+        }
+    }
+
+    /// Drives the planner: `deaths(orcs)` of every 10 runs lose member 0;
+    /// at a fraction of hit points, the orcs kill proportionally less.
+    fn drive(p: &mut Design, deaths: &dyn Fn(usize, f64) -> u64) -> Vec<CellSpec> {
+        let mut cells = Vec::new();
+        loop {
+            match p.step() {
+                Step::Emit(batch) => {
+                    let first = cells.len();
+                    cells.extend(batch);
+                    for (i, c) in cells.iter().enumerate().skip(first) {
+                        let roster = c.extra["b"].roster.len();
+                        let hp = c.hp["b"].as_f64();
+                        p.consume(i, &result(c.runs, roster, deaths(roster, hp)));
+                    }
+                }
+                Step::Wait => panic!("fed synchronously, the planner never waits"),
+                Step::Done => return cells,
+            }
+        }
+    }
+
+    #[test]
+    fn racing_drops_the_hopeless_keeps_the_band_and_refines_the_too_dangerous() {
+        let mut p = Design::new(ctx(), job(vec![vec![(0, 1)], vec![(0, 2)], vec![(0, 3)]], 40));
+        let deaths = |orcs: usize, hp: f64| match orcs {
+            1 => 0,
+            2 => 3,
+            _ => (9.0 * hp).round() as u64 - if hp < 1.0 { 4 } else { 0 },
+        };
+        let cells = drive(&mut p, &deaths);
+        // Round 1: three candidates of 40 runs; one orc (0 deaths) and three
+        // orcs (90 %) are wholly outside [20 %, 40 %]; two orcs (30 %) race on.
+        assert_eq!(cells[..3].iter().map(|c| c.runs).collect::<Vec<_>>(), [40, 40, 40]);
+        assert_eq!(cells[0].extra["b"].roster, ["orc"]);
+        assert_eq!(cells[2].extra["b"].roster, ["orc", "orc", "orc"]);
+        assert_eq!((cells[3].runs, cells[3].extra["b"].roster.len()), (80, 2));
+        assert_eq!((cells[4].runs, cells[4].extra["b"].roster.len()), (160, 2));
+        // Then the too-dangerous group at 75 % and 50 % of its hit points.
+        assert_eq!(cells.len(), 7);
+        assert_eq!(cells[5].hp["b"], REFINE_FRACTIONS[0]);
+        assert_eq!(cells[6].hp["b"], REFINE_FRACTIONS[1]);
+        assert!(cells.iter().all(|c| c.seed == ctx().seed && c.hp["a"] == HpFraction::FULL));
+        let JobResult::Design(r) = p.result() else { panic!("a design result") };
+        assert_eq!(r.candidates.len(), 5);
+        let top = &r.candidates[0];
+        assert_eq!((top.rank, top.inside, top.files.len(), top.party.runs), (1, true, 2, 160));
+        assert_eq!(top.simulated, Label::Hard);
+        // Three orcs at half their hit points: 9 × 0.5 − 4 → 1 in 10, too easy.
+        // At 75 %: round(6.75) − 4 = 3 in 10, inside: the second proposal.
+        let second = &r.candidates[1];
+        assert_eq!((second.rank, second.hp_fraction, second.members[0].count), (2, 0.75, 3));
+        assert!(r.candidates[2..].iter().all(|c| c.rank == 0 && !c.inside && !c.misses.is_empty()));
+        let dropped: Vec<bool> = r.candidates[2..].iter().map(|c| c.dropped).collect();
+        assert_eq!(dropped.iter().filter(|d| **d).count(), 2, "one orc and three orcs were dropped");
+        // Dead, member 0 loses its 10 hp (clamped at 0), alive 5; member 1 loses 5.
+        assert!(
+            (top.hp_lost_share - (0.3 * 15.0 + 0.7 * 10.0) / 20.0).abs() < 1e-12,
+            "{}",
+            top.hp_lost_share
+        );
+    }
+
+    #[test]
+    fn the_worst_case_counts_every_round_and_refinement_and_the_budget_refuses_before_any_battle() {
+        let j = job(vec![vec![(0, 1)], vec![(0, 2)], vec![(0, 3)]], 40);
+        // 3 × 40 × (1 + 2 + 4) + 1 × 2 × 160.
+        assert_eq!(j.worst_case_runs(), 840 + 320);
+        assert!(j.check().is_ok());
+        let over = DesignJob { max_total_runs: Some(1000), ..j };
+        let e = over.check().unwrap_err().to_string();
+        assert!(e.contains("1160 runs") && e.contains("3 candidates"), "{e}");
+    }
+}
