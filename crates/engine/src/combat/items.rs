@@ -54,6 +54,11 @@ pub(crate) fn prepare_items(
     index_of: &mut dyn FnMut(&str, &Spell) -> u16,
 ) -> Result<Vec<PreparedItem>, (String, String)> {
     let mut out = Vec::new();
+    // Without a spell directory no item can be played: the items are carried
+    // for the record only (`docs/rules/items.md`).
+    if library.spells.is_empty() {
+        return Ok(out);
+    }
     for (i, item) in c.carried_items.iter().enumerate() {
         let use_ = ItemUse::of(item.name());
         let kind = match use_ {
