@@ -145,8 +145,8 @@ catalogue! {
     DayAsWritten => "the day as written", "la journée telle qu'écrite";
     DayPlansNote => "Changes in points against the day as written, on the same dice; * told apart from none (3σ, Bonferroni over the plans).",
         "Écarts en points par rapport à la journée telle qu'écrite, sur les mêmes dés ; * distingué de zéro (3σ, Bonferroni sur les plans).";
-    DayBetween => "Between fights, per day: {} hit points healed, {} spell slots spent on healing.",
-        "Entre les combats, par journée : {} PV soignés, {} emplacements de sorts dépensés en soins.";
+    DayBetween => "Between fights, per day: {} hit points healed, {} spell slots and {} wand charges spent on healing.",
+        "Entre les combats, par journée : {} PV soignés, {} emplacements de sorts et {} charges de baguette dépensés en soins.";
     // ---- pf1e sim: the balance report ----
     BalanceTitle => "=== Balance report ===", "=== Rapport d'équilibrage ===";
     Map => "Map", "Carte";

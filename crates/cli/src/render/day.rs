@@ -129,12 +129,14 @@ pub fn report(s: &DaySummary, plans: &[PlanResult], seed: u64, lang: Lang) -> St
         out.push_str(lang.t(T::DayPlansNote));
         out.push_str("\n\n");
     }
-    out.push_str(
-        &lang.f(
-            T::DayBetween,
-            &[&format!("{:.1}", s.healed_between), &format!("{:.2}", s.slots_spent_between)],
-        ),
-    );
+    out.push_str(&lang.f(
+        T::DayBetween,
+        &[
+            &format!("{:.1}", s.healed_between),
+            &format!("{:.2}", s.slots_spent_between),
+            &format!("{:.1}", s.charges_spent_between),
+        ],
+    ));
     out.push('\n');
     out
 }

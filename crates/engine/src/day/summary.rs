@@ -90,6 +90,8 @@ pub struct DaySummary {
     pub healed_between: f64,
     /// Spell slots spent healing between fights, per day (mean).
     pub slots_spent_between: f64,
+    /// Wand charges spent healing between fights, per day (mean).
+    pub charges_spent_between: f64,
 }
 
 impl DaySummary {
@@ -172,6 +174,10 @@ impl DaySummary {
             slots_spent_between: per_day(&|o| {
                 f64::from(o.rests.slots_spent)
                     + o.fights.iter().map(|f| f64::from(f.aid.slots_spent)).sum::<f64>()
+            }),
+            charges_spent_between: per_day(&|o| {
+                f64::from(o.rests.charges_spent)
+                    + o.fights.iter().map(|f| f64::from(f.aid.charges_spent)).sum::<f64>()
             }),
         }
     }
