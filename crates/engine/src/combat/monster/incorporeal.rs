@@ -15,14 +15,35 @@ use crate::rng::Dice;
 use super::super::damage::Damage;
 use super::super::engine::Engine;
 use super::super::log::say;
+use super::super::state::BattleState;
 
 /// Qualities that let a weapon harm an incorporeal creature.
 const HARMS_INCORPOREAL: [&str; 3] = ["magic", "ghost_touch", "force"];
 
+impl BattleState<'_> {
+    /// Whether `i` is incorporeal.
+    pub(crate) fn incorporeal(&self, i: usize) -> bool {
+        self.prep.fighters[i].monster.as_deref().is_some_and(|m| m.incorporeal)
+    }
+
+    /// Whether a hit of attack `w` of `a` can deal `t` any damage: not when
+    /// `t` is incorporeal and the weapon is neither magic, ghost touch nor
+    /// force (and `a` is not incorporeal itself).
+    pub(crate) fn weapon_harms(&self, a: usize, w: usize, t: usize) -> bool {
+        if !self.incorporeal(t) || self.incorporeal(a) {
+            return true;
+        }
+        self.prep.fighters[a]
+            .attacks
+            .get(w)
+            .is_some_and(|atk| atk.carried.iter().any(|q| HARMS_INCORPOREAL.contains(&q.as_str())))
+    }
+}
+
 impl<R: Dice> Engine<'_, '_, R> {
     /// Whether `i` is incorporeal.
     pub(crate) fn incorporeal(&self, i: usize) -> bool {
-        self.st.prep.fighters[i].monster.as_deref().is_some_and(|m| m.incorporeal)
+        self.st.incorporeal(i)
     }
 
     /// `dmg`, a hit of attack `w` of `a`, as incorporeal `t` takes it.
@@ -32,7 +53,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         }
         let carried = &self.st.prep.fighters[a].attacks[w].carried;
         let full = carried.iter().any(|q| q == "force" || q == "ghost_touch");
-        let magic = carried.iter().any(|q| HARMS_INCORPOREAL.contains(&q.as_str()));
+        let magic = self.st.weapon_harms(a, w, t);
         if full {
             return dmg;
         }

@@ -74,6 +74,7 @@ impl Policy for DefaultPolicy {
         if has_magic(battle, actor) && plan_magic(battle, actor, t, Magic::DEFAULT, out) {
             return;
         }
+        let t = harmable_target(battle, actor, t);
         if reload::plan_reload(battle, actor, t, out) {
             return;
         }
@@ -81,6 +82,22 @@ impl Policy for DefaultPolicy {
         reload::fire_and_reload(battle, actor, out);
         flight::dive(battle, actor, out);
     }
+}
+
+/// `t`, unless none of `actor`'s weapons can hurt it (a nonmagical weapon
+/// against an incorporeal foe) while another foe can be hurt: then the
+/// nearest such foe. A table does not swing for no damage.
+fn harmable_target(battle: &BattleState<'_>, actor: usize, t: usize) -> usize {
+    let attacks = battle.prep.fighters[actor].attacks.len();
+    let harms =
+        |e: usize| (0..attacks).any(|w| battle.is_usable(actor, w) && battle.weapon_harms(actor, w, e));
+    if attacks == 0 || harms(t) {
+        return t;
+    }
+    (0..battle.len())
+        .filter(|&e| battle.are_enemies(actor, e) && battle.is_active(e) && harms(e))
+        .min_by_key(|&e| (battle.distance(actor, e), e))
+        .unwrap_or(t)
 }
 
 /// The choices of the attack ladder a strategy can change.

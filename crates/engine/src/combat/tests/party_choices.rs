@@ -1,8 +1,9 @@
-//! Summoning as a table plays it, on the typed event stream of the level-4
-//! campaign party over many seeds: a caster summons when none of its
+//! Choices of the level-4 campaign party a table would make, on the typed
+//! event stream over many seeds: a caster summons when none of its
 //! creatures is still fighting (a new casting would only replace it), only
 //! when the creature is worth the round, and nobody spends a cure on a
-//! creature that leaves in a few rounds.
+//! creature that leaves in a few rounds; nobody swings a weapon that cannot
+//! hurt its target while another foe can be hurt.
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -135,4 +136,41 @@ fn a_summon_that_cannot_hurt_the_foe_is_not_worth_the_round() {
     // the round (and the slot) on it.
     let armoured = json!({ "ac": { "total": 40, "touch": 40, "flat_footed": 40 }, "dr": { "amount": 10 } });
     assert_ne!(first_choice(armoured).as_deref(), Some("Summon Monster I"));
+}
+
+#[test]
+fn nobody_swings_a_weapon_that_cannot_hurt_an_incorporeal_foe_while_another_foe_can_be_hurt() {
+    // The wraith is incorporeal: the party's nonmagical weapons deal it
+    // nothing (UMR "Incorporeal"). While the orc stands, every weapon
+    // attack (attacks of opportunity aside) goes to the orc.
+    let encounter = party_against(&["wraith", "orc"]);
+    let ids: Vec<String> = encounter.combatants.iter().map(|c| c.id.clone()).collect();
+    let (wraith, orc) =
+        (ids.iter().position(|i| i == "wraith").unwrap(), ids.iter().position(|i| i == "orc").unwrap());
+    let prep = crate::combat::PreparedEncounter::new(&encounter).expect("prepared");
+    let mut on_orc = 0;
+    for run in 0..30 {
+        let (_, transcript) = crate::runner::run_with_transcript(&encounter, &SimOptions::default(), 8, run);
+        let mut orc_up = true;
+        for r in &transcript.events {
+            match &r.event {
+                Event::Life { who, .. } if *who == orc => orc_up = false,
+                Event::Attack(a) if !a.aoo && prep.fighters[a.who].side == 0 && orc_up => {
+                    let harmless = prep.fighters[a.who].attacks.iter().all(|w| {
+                        !w.carried.iter().any(|q| q == "magic" || q == "ghost_touch" || q == "force")
+                    });
+                    assert!(
+                        !(a.target == wraith && harmless),
+                        "run {run} round {}: {} swings its {} at the wraith",
+                        r.round,
+                        ids[a.who],
+                        a.weapon
+                    );
+                    on_orc += usize::from(a.target == orc);
+                }
+                _ => {}
+            }
+        }
+    }
+    assert!(on_orc >= 30, "{on_orc} attacks on the orc in 30 battles");
 }
