@@ -40,6 +40,11 @@ fn fight(party: &[Arc<Combatant>], foes: &[&str]) -> Arc<PreparedEncounter> {
     Arc::new(PreparedEncounter::new(&enc).unwrap())
 }
 
+/// The files of party `p` and their indices in an encounter that lists the party first.
+fn roster(p: &[Arc<Combatant>]) -> (Vec<&Combatant>, Vec<usize>) {
+    (p.iter().map(|c| c.as_ref()).collect(), (0..p.len()).collect())
+}
+
 fn day(fights: Vec<(&str, Arc<PreparedEncounter>)>, steps: Vec<Step>) -> Day {
     let fights = fights.into_iter().map(|(n, p)| (n.to_string(), p)).collect();
     Day::new("test".into(), party(), fights, "players", steps).unwrap()
@@ -173,8 +178,7 @@ fn a_night_restores_a_hit_point_per_level_and_every_slot_and_pool() {
     use pf1e_engine::combat::Party;
     let p = party();
     let prep = fight(&p, &["monsters/ogre.json"]);
-    let files: Vec<&Combatant> = p.iter().map(|c| c.as_ref()).collect();
-    let members = [0usize, 1, 2, 3];
+    let (files, members) = roster(&p);
     let party = Party { prep: &prep, members: &members, files: &files };
     let mut states: Vec<Carried> = members.iter().map(|&i| Carried::fresh(&prep, i)).collect();
     let fresh = states.clone();
@@ -218,8 +222,7 @@ fn a_channel_between_fights_heals_at_most_its_dice_and_only_when_two_need_it() {
     use pf1e_engine::combat::Party;
     let p = party();
     let prep = fight(&p, &["monsters/ogre.json"]);
-    let files: Vec<&Combatant> = p.iter().map(|c| c.as_ref()).collect();
-    let members = [0usize, 1, 2, 3];
+    let (files, members) = roster(&p);
     let party = Party { prep: &prep, members: &members, files: &files };
     let fresh: Vec<Carried> = members.iter().map(|&i| Carried::fresh(&prep, i)).collect();
     // Oni's wand of cure light wounds would heal first: it is empty here.
@@ -250,8 +253,7 @@ fn a_healing_wand_tops_the_party_up_before_any_spell_or_channel() {
     use pf1e_engine::combat::Party;
     let p = party();
     let prep = fight(&p, &["monsters/ogre.json"]);
-    let files: Vec<&Combatant> = p.iter().map(|c| c.as_ref()).collect();
-    let members = [0usize, 1, 2, 3];
+    let (files, members) = roster(&p);
     let party = Party { prep: &prep, members: &members, files: &files };
     let fresh: Vec<Carried> = members.iter().map(|&i| Carried::fresh(&prep, i)).collect();
     // Oni's wand of cure light wounds: 50 charges (CRB "Wands"), and the others carry none.
@@ -304,8 +306,7 @@ fn a_wand_is_used_only_by_a_caster_whose_list_has_its_spell() {
     p[0] = Arc::new(esha);
     p.remove(2); // without Oni's own wand
     let prep = fight(&p, &["monsters/ogre.json"]);
-    let files: Vec<&Combatant> = p.iter().map(|c| c.as_ref()).collect();
-    let members = [0usize, 1, 2];
+    let (files, members) = roster(&p);
     let party = Party { prep: &prep, members: &members, files: &files };
     let mut hurt: Vec<Carried> = members.iter().map(|&i| Carried::fresh(&prep, i)).collect();
     assert_eq!(hurt[0].items_left.iter().max(), Some(&10));
