@@ -65,7 +65,19 @@ impl Drop for Proc {
 
 /// A command of the real binary with a clean environment for the service variables.
 pub fn pf1e() -> Command {
-    let mut c = Command::new(pf1e_bin());
+    clean(Command::new(pf1e_bin()))
+}
+
+/// A command of the real binary run inside network namespace `netns`
+/// (`ip netns exec`), with the same clean environment as [`pf1e`].
+pub fn pf1e_in_netns(netns: &str) -> Command {
+    let mut c = Command::new("ip");
+    c.args(["netns", "exec", netns]).arg(pf1e_bin());
+    clean(c)
+}
+
+/// `c` without the service variables of the caller's environment.
+fn clean(mut c: Command) -> Command {
     c.env_remove("PF1E_TOKEN")
         .env_remove("PF1E_WORKER_TOKEN")
         .env_remove("PF1E_COORDINATOR")
@@ -140,7 +152,8 @@ pub fn start_coordinator_limited(db: &Path, nofile: u32, extra: &[&str]) -> Coor
     start_coordinator_in(cmd, db, "127.0.0.1:0", extra, &[])
 }
 
-fn start_coordinator_in(
+/// [`start_coordinator`] with `cmd` as the `pf1e` command (e.g. [`pf1e_in_netns`]).
+pub fn start_coordinator_in(
     mut cmd: Command,
     db: &Path,
     listen: &str,
@@ -185,7 +198,11 @@ fn start_coordinator_in(
 
 /// A worker of `url`.
 pub fn start_worker(url: &str, extra: &[&str], env: &[(&str, &str)]) -> Proc {
-    let mut cmd = pf1e();
+    start_worker_in(pf1e(), url, extra, env)
+}
+
+/// [`start_worker`] with `cmd` as the `pf1e` command (e.g. [`pf1e_in_netns`]).
+pub fn start_worker_in(mut cmd: Command, url: &str, extra: &[&str], env: &[(&str, &str)]) -> Proc {
     cmd.args(["worker", "--coordinator", url]).args(extra);
     for (k, v) in env {
         cmd.env(k, v);

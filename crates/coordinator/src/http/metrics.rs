@@ -38,6 +38,12 @@ pub fn exposition(s: &Scheduler) -> String {
         "Shard reports refused: for a shard the worker did not hold, or with tables that do not check out.",
         s.reports_refused().to_string(),
     );
+    metric(
+        "pf1e_reports_superseded_total",
+        "counter",
+        "Shard reports for a shard already delivered: a duplicate, or a late report after another worker's.",
+        s.reports_superseded().to_string(),
+    );
     out
 }
 

@@ -418,6 +418,12 @@ impl Scheduler {
         self.throughput.forged_reports
     }
 
+    /// Reports for a shard already delivered (duplicates and late reports)
+    /// since the start.
+    pub fn reports_superseded(&self) -> u64 {
+        self.throughput.superseded_reports
+    }
+
     /// The LLM response cache of the scheduler's database.
     pub fn llm_cache(&self) -> crate::store::LlmCache {
         self.store.llm_cache()
@@ -546,6 +552,8 @@ impl Scheduler {
                         "report for a shard this worker does not hold ignored"
                     );
                     self.throughput.forged_reports += 1;
+                } else {
+                    self.throughput.superseded_reports += 1;
                 }
                 ignored += 1;
                 continue;

@@ -148,6 +148,8 @@ fn expired_leases_requeue_and_late_or_duplicate_reports_change_nothing() {
     assert_eq!(sched.report(&dead, late, t1).unwrap(), (0, 1));
     let after = sched.info(id, true).unwrap();
     assert_eq!(after, done);
+    // Counted as superseded (the shards were delivered), never as refused.
+    assert_eq!((sched.reports_superseded(), sched.reports_refused()), (4, 0));
 }
 
 #[test]

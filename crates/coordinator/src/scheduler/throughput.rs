@@ -18,6 +18,10 @@ pub(super) struct Throughput {
     /// Reports refused: for a shard the worker did not hold, or whose
     /// tables do not check out.
     pub forged_reports: u64,
+    /// Reports for a shard nobody waits for any more: a duplicate (a worker
+    /// resending what it reported when the answer was lost), or a late
+    /// report after another worker delivered the shard.
+    pub superseded_reports: u64,
     /// Battles of each computed shard, by arrival, over the window.
     window: VecDeque<(Instant, u64)>,
 }
