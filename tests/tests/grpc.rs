@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use pf1e_coordinator::sweep::bundle_from_disk;
-use pf1e_e2e::{Fixture, ctl, json_of, start_coordinator};
+use pf1e_e2e::{Fixture, ctl, json_of, start_coordinator, start_worker};
 use pf1e_wire::auth::ClientAuth;
 use pf1e_wire::client::{Target, Worker};
 use pf1e_wire::evaluate::evaluate_leases;
@@ -20,8 +20,12 @@ fn target(url: &str) -> Target {
 }
 
 async fn register(w: &mut Worker, rules: &str) -> Result<String, tonic::Status> {
+    register_named(w, "test", rules).await
+}
+
+async fn register_named(w: &mut Worker, name: &str, rules: &str) -> Result<String, tonic::Status> {
     let req = proto::RegisterRequest {
-        name: "test".into(),
+        name: name.into(),
         threads: 1,
         rules_version: rules.into(),
         protocol_version: pf1e_wire::PROTOCOL_VERSION,
@@ -206,4 +210,80 @@ fn forged_reports_are_refused_and_never_reach_the_cache() {
     let mut text = String::new();
     sock.read_to_string(&mut text).unwrap();
     assert!(text.contains("\npf1e_reports_refused_total 3\n"), "{text}");
+}
+
+/// `GET /metrics` of a coordinator's metrics listener.
+fn metrics_text(addr: &str) -> String {
+    use std::io::{Read, Write};
+    let mut sock = std::net::TcpStream::connect(addr).unwrap();
+    sock.write_all(b"GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n").unwrap();
+    let mut text = String::new();
+    sock.read_to_string(&mut text).unwrap();
+    text
+}
+
+#[test]
+fn an_audit_catches_a_lying_worker_quarantines_it_and_keeps_the_true_results() {
+    let fx = Fixture::new("grpc-audit", 8, 2);
+    let reference = fx.embedded_results();
+    let c = start_coordinator(
+        &fx.path("c.redb"),
+        "127.0.0.1:0",
+        &["--metrics-listen", "127.0.0.1:0", "--audit-fraction", "1"],
+        &[],
+    );
+    let out = ctl(&c.url, &["submit", fx.sweep().to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let id = String::from_utf8_lossy(&out.stdout).trim().lines().last().unwrap().to_string();
+
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    let liar = rt.block_on(async {
+        let mut w = target(&c.url).worker().await.unwrap();
+        let liar = register_named(&mut w, "liar", pf1e_engine::RULES_VERSION).await.unwrap();
+        let leased = w
+            .lease(proto::LeaseRequest { worker_id: liar.clone(), max_shards: 2 })
+            .await
+            .unwrap()
+            .into_inner();
+        assert_eq!(leased.leases.len(), 2);
+        // Every battle's winner swapped, with sums to match: tables that check out.
+        let mut lies = play(&mut w, &leased.leases).await;
+        for r in &mut lies {
+            let result = r.result.as_mut().unwrap();
+            for x in &mut result.winner {
+                if *x >= 0 {
+                    *x = 1 - *x;
+                }
+            }
+            let summary = result.summary.as_mut().unwrap();
+            summary.wins.swap(0, 1);
+        }
+        let r = w.report(proto::ReportRequest { worker_id: liar.clone(), reports: lies }).await.unwrap();
+        assert_eq!(r.get_ref().accepted, 2, "held for the audit, not refused");
+        liar
+    });
+    // An honest worker (the real binary) replays the liar's shards and plays the rest.
+    let _honest = start_worker(&c.url, &["--threads", "1"], &[]);
+    let out = ctl(&c.url, &["watch", &id]);
+    assert!(out.status.success(), "watch: {}", String::from_utf8_lossy(&out.stderr));
+    let doc = json_of(&ctl(&c.url, &["results", &id, "--json"]));
+    assert_eq!(doc["results"], reference, "no lie reached a result");
+
+    rt.block_on(async {
+        let mut w = target(&c.url).worker().await.unwrap();
+        let e = w.lease(proto::LeaseRequest { worker_id: liar, max_shards: 1 }).await.unwrap_err();
+        assert_eq!(e.code(), tonic::Code::NotFound, "the liar lost its registration: {e:?}");
+        let e = register_named(&mut w, "liar", pf1e_engine::RULES_VERSION).await.unwrap_err();
+        assert_eq!(e.code(), tonic::Code::PermissionDenied, "{e:?}");
+        assert!(e.message().contains("quarantined"), "{e:?}");
+    });
+    let text = metrics_text(c.metrics.as_deref().unwrap());
+    assert!(text.contains("\npf1e_workers_quarantined_total 1\n"), "{text}");
+    // One or both of the liar's shards disputed (once it is quarantined its
+    // other held result is dropped and played again).
+    assert!(
+        text.contains("\npf1e_audits_disputed_total 1\n")
+            || text.contains("\npf1e_audits_disputed_total 2\n"),
+        "{text}"
+    );
 }

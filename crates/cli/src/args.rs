@@ -19,9 +19,27 @@ pub fn confidence(text: &str) -> Result<f64, String> {
     pf1e_engine::metrics::Confidence::new(level).map(|c| c.level()).map_err(|e| e.to_string())
 }
 
+/// A fraction from 0 to 1 inclusive (`--audit-fraction 0.05`).
+pub fn fraction(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(f) if (0.0..=1.0).contains(&f) => Ok(f),
+        _ => Err("expected a number from 0 to 1, e.g. 0.05".to_string()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fractions_from_zero_to_one() {
+        assert_eq!(fraction("0"), Ok(0.0));
+        assert_eq!(fraction("0.05"), Ok(0.05));
+        assert_eq!(fraction("1"), Ok(1.0));
+        for bad in ["-0.1", "1.5", "NaN", "inf", "x", ""] {
+            assert!(fraction(bad).is_err(), "{bad}");
+        }
+    }
 
     #[test]
     fn positive_numbers_only() {

@@ -16,6 +16,7 @@ use pf1e_wire::auth::ServerAuth;
 use pf1e_wire::canon::parse_hex;
 use pf1e_wire::client::MAX_MESSAGE;
 use pf1e_wire::error::causes;
+use pf1e_wire::evaluate::{ShardEvaluator, evaluate_leases};
 use pf1e_wire::proto::control_service_server::{ControlService, ControlServiceServer};
 use pf1e_wire::proto::worker_service_server::{WorkerService, WorkerServiceServer};
 use pf1e_wire::proto::{self};
@@ -30,6 +31,9 @@ use crate::scheduler::{SchedError, Scheduler};
 pub struct Service {
     sched: Arc<Mutex<Scheduler>>,
     llm: Option<Arc<LlmResolver>>,
+    /// Plays disputed audited shards on the coordinator itself
+    /// (`scheduler::audit`); without one, audits are refused at start.
+    arbiter: Option<Arc<dyn ShardEvaluator>>,
     /// The root of every token check of this coordinator (gRPC and HTTP):
     /// they share its count of failed authentications.
     auth: ServerAuth,
@@ -39,6 +43,7 @@ fn status(e: SchedError) -> Status {
     match e {
         SchedError::Invalid(e) => Status::invalid_argument(e.to_string()),
         SchedError::UnknownSweep(_) | SchedError::UnknownWorker(_) => Status::not_found(e.to_string()),
+        SchedError::Quarantined(_) => Status::permission_denied(e.to_string()),
         SchedError::RulesVersion { .. } | SchedError::ProtocolVersion { .. } | SchedError::NeedsLlm => {
             Status::failed_precondition(e.to_string())
         }
@@ -49,7 +54,48 @@ fn status(e: SchedError) -> Status {
 impl Service {
     /// Wraps a scheduler.
     pub fn new(sched: Scheduler) -> Self {
-        Self { sched: Arc::new(Mutex::new(sched)), llm: None, auth: ServerAuth::new(None) }
+        Self { sched: Arc::new(Mutex::new(sched)), llm: None, arbiter: None, auth: ServerAuth::new(None) }
+    }
+
+    /// Plays the shards that two workers' results dispute with `arbiter`
+    /// (the engine's evaluator): needed when the scheduler audits.
+    pub fn with_arbiter(mut self, arbiter: Arc<dyn ShardEvaluator>) -> Self {
+        self.arbiter = Some(arbiter);
+        self
+    }
+
+    /// Plays every disputed audited shard with the arbiter, outside the
+    /// scheduler's lock, and hands the results back.
+    async fn arbitrate(&self) -> Result<(), Status> {
+        let disputes = self.lock().take_disputes();
+        if disputes.is_empty() {
+            return Ok(());
+        }
+        let Some(arbiter) = self.arbiter.clone() else {
+            return Err(Status::internal("an audit needs an arbiter and this coordinator has none"));
+        };
+        let scenarios = {
+            let s = self.lock();
+            disputes
+                .iter()
+                .filter_map(|l| s.scenario(&l.spec.scenario).map(|sc| (l.spec.scenario, sc)))
+                .collect()
+        };
+        let reports =
+            tokio::task::spawn_blocking(move || evaluate_leases(&disputes, &scenarios, arbiter.as_ref()))
+                .await
+                .map_err(|e| Status::internal(format!("arbiter: {e}")))?;
+        let mut s = self.lock();
+        for r in reports {
+            match r.outcome {
+                Ok(truth) => {
+                    let liars = s.arbitrate(r.key, truth, Instant::now()).map_err(status)?;
+                    tracing::warn!(?liars, "audit arbitrated");
+                }
+                Err(e) => tracing::error!(error = %e, "the arbiter could not play a disputed shard"),
+            }
+        }
+        Ok(())
     }
 
     /// A token check for `role` (`client`, `worker`) counted with every
@@ -134,14 +180,17 @@ impl WorkerService for Service {
                 }
             }
         }
-        let mut s = self.lock();
-        // A malformed report's shard goes back to the queue at once, as an unplayed one would.
-        for (lease, key) in &malformed {
-            if let Some(key) = key {
-                s.release(&r.worker_id, *lease, *key);
+        let (accepted, ignored) = {
+            let mut s = self.lock();
+            // A malformed report's shard goes back to the queue at once, as an unplayed one would.
+            for (lease, key) in &malformed {
+                if let Some(key) = key {
+                    s.release(&r.worker_id, *lease, *key);
+                }
             }
-        }
-        let (accepted, ignored) = s.report(&r.worker_id, reports, Instant::now()).map_err(status)?;
+            s.report(&r.worker_id, reports, Instant::now()).map_err(status)?
+        };
+        self.arbitrate().await?;
         Ok(Response::new(proto::ReportResponse { accepted, ignored: ignored + malformed.len() as u32 }))
     }
 

@@ -56,6 +56,11 @@ pub struct CoordinatorArgs {
     /// Cached shards are kept either way.
     #[arg(long, value_name = "N", value_parser = crate::args::positive::<usize>)]
     pub keep_sweeps: Option<usize>,
+    /// Fraction of shards (0 to 1) that a second worker plays too before their result is
+    /// accepted; two results that differ are replayed by the coordinator itself, and a worker
+    /// whose result differs from that replay is quarantined [default: 0, no audit].
+    #[arg(long, value_name = "F", default_value_t = 0.0, value_parser = crate::args::fraction)]
+    pub audit_fraction: f64,
     /// Page cache of the database in MiB (most of the coordinator's resident memory).
     #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..=65_536))]
     pub db_cache_mb: u32,
@@ -108,6 +113,7 @@ pub fn run(args: &CoordinatorArgs) -> CliResult {
         lease_ttl: Duration::from_millis(args.lease_ttl_ms.max(100)),
         max_lease_age: Duration::from_secs(args.max_lease_age_secs),
         keep_sweeps: args.keep_sweeps,
+        audit_fraction: args.audit_fraction,
         ..Default::default()
     };
     let mut sched = Scheduler::new(store, cfg);
@@ -135,9 +141,12 @@ pub fn run(args: &CoordinatorArgs) -> CliResult {
             };
             http_listeners.push((bind(&addr).await?, Scope::Dashboard));
         }
+        // The arbiter of audits: the engine, played here on a disputed shard.
+        let service =
+            Service::new(sched).with_arbiter(std::sync::Arc::new(pf1e_worker::EngineEvaluator::new()));
         let service = match resolver {
-            Some(resolver) => Service::new(sched).with_llm(resolver),
-            None => Service::new(sched),
+            Some(resolver) => service.with_llm(resolver),
+            None => service,
         };
         let http =
             Http::start(&service, http_listeners, &HttpOptions { token: token.clone(), tls: tls.clone() })?;

@@ -44,6 +44,31 @@ pub fn exposition(s: &Scheduler) -> String {
         "Shard reports for a shard already delivered: a duplicate, or a late report after another worker's.",
         s.reports_superseded().to_string(),
     );
+    let a = s.audit_counts();
+    metric(
+        "pf1e_audits_passed_total",
+        "counter",
+        "Audited shards whose two workers' results agreed.",
+        a.passed.to_string(),
+    );
+    metric(
+        "pf1e_audits_disputed_total",
+        "counter",
+        "Audited shards whose two workers' results differed (the coordinator replayed them).",
+        a.disputed.to_string(),
+    );
+    metric(
+        "pf1e_audits_waived_total",
+        "counter",
+        "Audited shards accepted on one result: their worker was the only one registered.",
+        a.waived.to_string(),
+    );
+    metric(
+        "pf1e_workers_quarantined_total",
+        "counter",
+        "Workers quarantined for a result that differed from the coordinator's replay.",
+        a.quarantined.to_string(),
+    );
     out
 }
 

@@ -8,6 +8,7 @@
 //! drive it (behind a mutex for the service). Time is passed in (`now`) so
 //! lease expiry is testable without sleeping.
 
+mod audit;
 mod queue;
 mod sweeps;
 mod throughput;
@@ -25,6 +26,8 @@ use pf1e_wire::status::{CoordinatorStats, FinishedCell, SweepInfo, WorkerInfo};
 
 use crate::store::{JournalState, Store, StoreError, SweepStatus};
 use crate::sweep::{Sweep, SweepError};
+pub use audit::AuditCounts;
+use audit::{Audits, Opinion};
 use queue::{ShardQueue, Waiter};
 use sweeps::{Planned, Slot, SweepRun};
 use throughput::Throughput;
@@ -48,6 +51,9 @@ pub struct SchedulerConfig {
     /// first; older ones are removed while the coordinator runs (`None`:
     /// all are kept). Cached shards stay whatever this says.
     pub keep_sweeps: Option<usize>,
+    /// Fraction of shards (0 to 1) played by two different workers before
+    /// their result is accepted (`audit`); 0: none.
+    pub audit_fraction: f64,
 }
 
 impl Default for SchedulerConfig {
@@ -59,6 +65,7 @@ impl Default for SchedulerConfig {
             validate: true,
             max_lease_age: Duration::from_secs(15 * 60),
             keep_sweeps: None,
+            audit_fraction: 0.0,
         }
     }
 }
@@ -95,6 +102,12 @@ pub enum SchedError {
         "the sweep uses the LLM (nl: strategies, llm_candidates or llm_adversaries) and must be resolved by a coordinator with an LLM client before it is planned"
     )]
     NeedsLlm,
+    /// The worker was quarantined: a result of it differed from the
+    /// coordinator's own replay of the same shard (`audit`).
+    #[error(
+        "worker {0:?} is quarantined: one of its results differed from the coordinator's replay of the same shard"
+    )]
+    Quarantined(String),
     /// The worker speaks another version of the wire protocol.
     #[error(
         "worker protocol version {worker} differs from the coordinator's {coordinator}: run the same pf1e version on both"
@@ -122,6 +135,7 @@ pub struct Scheduler {
     queue: ShardQueue,
     workers: Workers,
     throughput: Throughput,
+    audits: Audits,
     draining: bool,
     /// The last database error, until a write succeeds again (`/readyz`).
     store_failed: Option<String>,
@@ -131,6 +145,7 @@ pub struct Scheduler {
 impl Scheduler {
     /// A scheduler over a store.
     pub fn new(store: Store, cfg: SchedulerConfig) -> Self {
+        let audits = Audits::new(cfg.audit_fraction);
         Self {
             store,
             cfg,
@@ -140,6 +155,7 @@ impl Scheduler {
             queue: ShardQueue::new(),
             workers: Workers::new(),
             throughput: Throughput::default(),
+            audits,
             draining: false,
             store_failed: None,
             changes: tokio::sync::watch::Sender::new(0),
@@ -392,6 +408,8 @@ impl Scheduler {
         for (lease, worker) in self.queue.forget_sweep(id) {
             self.workers.drop_lease(&worker, lease);
         }
+        let queue = &self.queue;
+        self.audits.retain(|k| queue.spec(k).is_some());
         self.bump();
         // Stopped in memory first: a database that fails here still leaves
         // the sweep failed for every reader, not "running" forever.
@@ -461,6 +479,9 @@ impl Scheduler {
                 coordinator: pf1e_wire::PROTOCOL_VERSION,
             });
         }
+        if self.audits.is_quarantined(name) {
+            return Err(SchedError::Quarantined(name.to_string()));
+        }
         Ok(self.workers.register(name, threads, now))
     }
 
@@ -478,6 +499,19 @@ impl Scheduler {
         // No worker takes more than its share of the queue, so the tail of a sweep stays balanced.
         let share = self.queue.queued_len().div_ceil(self.workers.len().max(1));
         let max = max.clamp(1, self.cfg.max_lease).min(share.max(1));
+        if self.workers.len() == 1 && self.workers.touch(worker, now).is_some() {
+            // The only worker left: nobody can play its audited shards a
+            // second time, so their held results are accepted as they are.
+            let waived = self.audits.waive(worker);
+            if !waived.is_empty() {
+                tracing::info!(worker, shards = waived.len(), "audit waived: no other worker");
+                let touched = self.accept(waived, now)?;
+                for id in touched {
+                    self.pump(id)?;
+                }
+                self.bump();
+            }
+        }
         let Some(w) = self.workers.touch(worker, now) else {
             return Err(SchedError::UnknownWorker(worker.into()));
         };
@@ -570,6 +604,25 @@ impl Scheduler {
                     accepted += 1;
                 }
                 Ok(result) => match result.check(runs) {
+                    Ok(()) if self.audits.sampled(&key) => {
+                        accepted += 1;
+                        match self.audits.opinion(key, worker, &result) {
+                            Opinion::Held => {
+                                // Another worker plays it too before it counts.
+                                self.queue.requeue_excluding(worker, r.lease, key);
+                                self.workers.drop_lease(worker, r.lease);
+                            }
+                            Opinion::Agreed => good.push((key, result)),
+                            Opinion::Disputed => {
+                                tracing::warn!(
+                                    worker,
+                                    "audited shard: two workers' results differ; arbitrating"
+                                );
+                                self.queue.hold(worker, r.lease, key);
+                                self.workers.drop_lease(worker, r.lease);
+                            }
+                        }
+                    }
                     Ok(()) => {
                         good.push((key, result));
                         accepted += 1;
@@ -584,6 +637,31 @@ impl Scheduler {
                 },
             }
         }
+        if let Some(w) = self.workers.get_mut(worker) {
+            w.shards_done += good.len() as u64;
+        }
+        let touched = self.accept(good, now)?;
+        for (key, error) in failures {
+            for sweep in self.queue.sweeps_waiting(&key) {
+                self.stop(sweep, SweepStatus::Failed, format!("worker {worker}: {error}"))?;
+            }
+        }
+        tracing::debug!(worker, accepted, ignored, "report");
+        self.throughput.prune(now);
+        for id in touched {
+            self.pump(id)?;
+        }
+        self.bump();
+        Ok((accepted, ignored))
+    }
+
+    /// Stores computed results and hands them to the cells waiting for
+    /// them; returns the sweeps touched.
+    fn accept(
+        &mut self,
+        good: Vec<(ShardKey, ShardResult)>,
+        now: Instant,
+    ) -> Result<BTreeSet<u64>, SchedError> {
         let refs: Vec<(ShardKey, &ShardResult)> = good.iter().map(|(k, r)| (*k, r)).collect();
         if let Err(e) = self.store.put_shards(&refs) {
             // The database failed: the sweeps waiting for these shards fail
@@ -597,26 +675,66 @@ impl Scheduler {
             return Err(e.into());
         }
         self.store_failed = None;
-        if let Some(w) = self.workers.get_mut(worker) {
-            w.shards_done += good.len() as u64;
-        }
         let mut touched = BTreeSet::new();
         for (key, result) in good {
             self.throughput.computed(result.runs(), now);
             touched.extend(self.deliver(key, Arc::new(result))?);
         }
-        for (key, error) in failures {
-            for sweep in self.queue.sweeps_waiting(&key) {
-                self.stop(sweep, SweepStatus::Failed, format!("worker {worker}: {error}"))?;
-            }
+        Ok(touched)
+    }
+
+    // -------------------------------------------------------------- audit
+
+    /// Disputed audited shards for the arbiter to play (each handed out
+    /// once), as leases of id 0 that no worker holds.
+    pub fn take_disputes(&mut self) -> Vec<Lease> {
+        self.audits
+            .take_disputes()
+            .into_iter()
+            .filter_map(|key| self.queue.spec(&key).map(|spec| Lease { id: 0, key, spec: spec.clone() }))
+            .collect()
+    }
+
+    /// The arbiter's own result of disputed shard `key`: it is accepted, and
+    /// every worker whose result differs from it is quarantined. Returns
+    /// the workers quarantined.
+    pub fn arbitrate(
+        &mut self,
+        key: ShardKey,
+        truth: ShardResult,
+        now: Instant,
+    ) -> Result<Vec<String>, SchedError> {
+        let liars = self.audits.settle(&key, &truth);
+        for w in &liars {
+            self.quarantine(w);
         }
-        tracing::debug!(worker, accepted, ignored, "report");
-        self.throughput.prune(now);
+        let touched = self.accept(vec![(key, truth)], now)?;
         for id in touched {
             self.pump(id)?;
         }
         self.bump();
-        Ok((accepted, ignored))
+        Ok(liars)
+    }
+
+    /// Removes `worker` for good: its leases return to the queue, its held
+    /// audit results are dropped (those shards are played again by
+    /// others), and its name may not register again.
+    fn quarantine(&mut self, worker: &str) {
+        let name = self.workers.name(worker).map(str::to_string);
+        tracing::warn!(
+            worker,
+            name = name.as_deref().unwrap_or("?"),
+            "worker quarantined: its result differs from the coordinator's replay"
+        );
+        for key in self.audits.quarantine(worker, name.as_deref()) {
+            self.queue.include_all(&key);
+        }
+        self.drain_worker(worker);
+    }
+
+    /// Audit counters since the start.
+    pub fn audit_counts(&self) -> AuditCounts {
+        self.audits.counts
     }
 
     /// Hands a computed result to every cell waiting for it; returns the sweeps touched.

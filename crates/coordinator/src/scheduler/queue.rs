@@ -20,6 +20,12 @@ struct Pending {
     spec: ShardSpec,
     waiters: Vec<Waiter>,
     lease: Option<u64>,
+    /// A worker that may not lease it (an audit wants another worker's
+    /// result: `super::audit`).
+    excluded: Option<String>,
+    /// Leased to nobody until its result arrives another way (the
+    /// coordinator arbitrates a dispute).
+    held: bool,
 }
 
 struct LeaseInfo {
@@ -55,7 +61,7 @@ impl ShardQueue {
     pub fn want(&mut self, key: ShardKey, spec: impl FnOnce() -> ShardSpec, waiter: Waiter) {
         let entry = self.pending.entry(key).or_insert_with(|| {
             self.queue.push_back(key);
-            Pending { spec: spec(), waiters: Vec::new(), lease: None }
+            Pending { spec: spec(), waiters: Vec::new(), lease: None, excluded: None, held: false }
         });
         entry.waiters.push(waiter);
     }
@@ -74,10 +80,16 @@ impl ShardQueue {
     /// Leases the next waiting shard to `worker` until `deadline`;
     /// heartbeats extend it up to `latest` at most.
     pub fn lease_until(&mut self, worker: &str, deadline: Instant, latest: Option<Instant>) -> Option<Lease> {
-        loop {
-            let key = self.queue.pop_front()?;
+        // Shards this worker may not take stay at the front, in order, for the others.
+        let mut skipped = Vec::new();
+        let found = loop {
+            let Some(key) = self.queue.pop_front() else { break None };
             let Some(p) = self.pending.get_mut(&key) else { continue };
-            if p.lease.is_some() {
+            if p.lease.is_some() || p.held {
+                continue;
+            }
+            if p.excluded.as_deref() == Some(worker) {
+                skipped.push(key);
                 continue;
             }
             let id = self.next_lease;
@@ -85,7 +97,46 @@ impl ShardQueue {
             p.lease = Some(id);
             self.leases.insert(id, LeaseInfo { key, worker: worker.to_string(), deadline, latest });
             self.next_expiry = Some(self.next_expiry.map_or(deadline, |t| t.min(deadline)));
-            return Some(Lease { id, key, spec: p.spec.clone() });
+            break Some(Lease { id, key, spec: p.spec.clone() });
+        };
+        for key in skipped.into_iter().rev() {
+            self.queue.push_front(key);
+        }
+        found
+    }
+
+    /// Takes lease `id` back from `worker` (which holds it for `key`) and
+    /// returns the shard to the queue for any other worker. Whether it did.
+    pub fn requeue_excluding(&mut self, worker: &str, id: u64, key: ShardKey) -> bool {
+        if !self.release(worker, id, key) {
+            return false;
+        }
+        if let Some(p) = self.pending.get_mut(&key) {
+            p.excluded = Some(worker.to_string());
+        }
+        true
+    }
+
+    /// Takes lease `id` back from `worker` (which holds it for `key`) and
+    /// leases the shard to nobody until it is taken. Whether it did.
+    pub fn hold(&mut self, worker: &str, id: u64, key: ShardKey) -> bool {
+        match self.leases.get(&id) {
+            Some(l) if l.worker == worker && l.key == key => {
+                self.leases.remove(&id);
+                if let Some(p) = self.pending.get_mut(&key) {
+                    p.lease = None;
+                    p.held = true;
+                }
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Lets every worker lease shard `key` again.
+    pub fn include_all(&mut self, key: &ShardKey) {
+        if let Some(p) = self.pending.get_mut(key) {
+            p.excluded = None;
         }
     }
 

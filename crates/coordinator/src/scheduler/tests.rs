@@ -333,3 +333,77 @@ fn a_coordinator_keeping_few_sweeps_removes_older_journals_as_it_runs() {
     let again = run_to_end(&mut sched, bundle(4));
     assert_eq!(again.stats.shards_computed, 0, "cached shards outlive their sweeps' journals");
 }
+
+/// A worker that lies with tables that check out: another seed's results.
+struct Liar;
+
+impl ShardEvaluator for Liar {
+    fn evaluate(&self, _s: &Scenario, spec: &ShardSpec) -> Result<ShardResult, EvalError> {
+        let salt: u64 = spec.variant.iter().map(|v| u64::from(v.hp.0)).sum();
+        Ok(crate::merge::tests::fake_result(spec.seed + salt + 1, spec.runs.clone()))
+    }
+}
+
+#[test]
+fn audits_catch_a_lying_worker_quarantine_it_and_keep_the_true_results() {
+    let reference = run_to_end(&mut Scheduler::new(Store::in_memory().unwrap(), cfg()), bundle(2)).results;
+    let mut sched =
+        Scheduler::new(Store::in_memory().unwrap(), SchedulerConfig { audit_fraction: 1.0, ..cfg() });
+    let id = sched.submit(bundle(2)).unwrap();
+    let now = Instant::now();
+    let reg = |s: &mut Scheduler, name: &str| {
+        s.register_worker(name, 1, pf1e_engine::RULES_VERSION, pf1e_wire::PROTOCOL_VERSION, now)
+    };
+    let liar = reg(&mut sched, "liar").unwrap();
+    let honest = [reg(&mut sched, "h1").unwrap(), reg(&mut sched, "h2").unwrap()];
+    let mut liar_alive = true;
+    for _ in 0..200 {
+        if sched.info(id, false).unwrap().status != SweepStatus::Running {
+            break;
+        }
+        if liar_alive {
+            match sched.lease(&liar, 1, now) {
+                Ok(l) => {
+                    let scen = scenarios(&sched, &l);
+                    sched.report(&liar, evaluate_leases(&l, &scen, &Liar), now).unwrap();
+                }
+                Err(SchedError::UnknownWorker(_)) => liar_alive = false,
+                Err(e) => panic!("{e}"),
+            }
+        }
+        for w in &honest {
+            let l = sched.lease(w, 1, now).unwrap();
+            let scen = scenarios(&sched, &l);
+            sched.report(w, evaluate_leases(&l, &scen, &Fake), now).unwrap();
+        }
+        // The coordinator's own replay settles every dispute.
+        let disputes = sched.take_disputes();
+        let scen = scenarios(&sched, &disputes);
+        for r in evaluate_leases(&disputes, &scen, &Fake) {
+            let quarantined = sched.arbitrate(r.key, r.outcome.unwrap(), now).unwrap();
+            assert!(quarantined.iter().all(|w| w == &liar), "only the liar is quarantined: {quarantined:?}");
+        }
+    }
+    let info = sched.info(id, true).unwrap();
+    assert_eq!(info.status, SweepStatus::Done);
+    assert_eq!(info.results, reference, "no lie reached a result");
+    let counts = sched.audit_counts();
+    assert_eq!(counts.quarantined, 1, "{counts:?}");
+    assert!(counts.disputed >= 1 && counts.passed >= 1, "{counts:?}");
+    assert!(!liar_alive, "the liar lost its registration");
+    let again = reg(&mut sched, "liar").unwrap_err();
+    assert!(matches!(again, SchedError::Quarantined(_)), "{again}");
+}
+
+#[test]
+fn a_lone_worker_is_not_held_up_by_audits() {
+    let reference = run_to_end(&mut Scheduler::new(Store::in_memory().unwrap(), cfg()), bundle(3)).results;
+    let mut sched =
+        Scheduler::new(Store::in_memory().unwrap(), SchedulerConfig { audit_fraction: 1.0, ..cfg() });
+    let info = run_to_end(&mut sched, bundle(3));
+    assert_eq!(info.status, SweepStatus::Done);
+    assert_eq!(info.results, reference);
+    let counts = sched.audit_counts();
+    assert_eq!((counts.passed, counts.disputed), (0, 0));
+    assert_eq!(counts.waived, info.stats.shards_computed, "every shard accepted on its one result");
+}

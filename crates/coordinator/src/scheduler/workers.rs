@@ -58,6 +58,11 @@ impl Workers {
         self.map.get_mut(id)
     }
 
+    /// A worker's name.
+    pub fn name(&self, id: &str) -> Option<&str> {
+        self.map.get(id).map(|w| w.name.as_str())
+    }
+
     /// Removes a worker (it left).
     pub fn remove(&mut self, id: &str) -> Option<WorkerState> {
         self.map.remove(id)
