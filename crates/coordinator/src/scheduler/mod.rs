@@ -1,7 +1,8 @@
-//! The scheduler: a small façade over four concerns, one module each —
+//! The scheduler: a small façade over five concerns, one module each —
 //! the running sweeps and their planners (`sweeps`), the shard queue and
-//! its leases (`queue`), the registered workers (`workers`) and the
-//! coordinator-wide counters (`throughput`). The façade keeps them
+//! its leases (`queue`), the registered workers (`workers`), the audit of
+//! their results (`audit`) and the coordinator-wide counters
+//! (`throughput`). The façade keeps them
 //! consistent and is the only one to write the store.
 //!
 //! Synchronous and single-owner; the gRPC service and the embedded mode both
