@@ -532,6 +532,8 @@ catalogue! {
     Converged => "converged: the last iteration kept the pair", "convergé : la dernière itération a gardé la paire";
     NotConverged => "not converged", "pas de convergence";
     LlmAdversaries => "; adversaries proposed by the LLM: {}", " ; adversaires proposés par le LLM : {}";
+    MinmaxPartyTied => "; as good for the party, not told apart at this confidence: {}", " ; aussi bons pour le groupe, indiscernables à ce niveau de confiance : {}";
+    MinmaxAdversaryTied => "; as bad for the party, not told apart: {}", " ; aussi dangereux pour le groupe, indiscernables : {}";
     ColIter => "Iter", "Itér.";
     ColParty => "Party", "Groupe";
     ColAdversary => "Adversary", "Adversaire";

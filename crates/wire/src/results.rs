@@ -427,6 +427,14 @@ pub struct MinmaxIteration {
     pub party: DangerMetrics,
     /// The adversary's danger in that pairing.
     pub adversary: DangerMetrics,
+    /// Party candidates statistically tied with the chosen one (paired, on
+    /// every criterion at the job's confidence): the choice among them is
+    /// the incumbent's, not a measured difference.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub party_tied: Vec<String>,
+    /// Adversary candidates statistically tied with the chosen one.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub adversary_tied: Vec<String>,
 }
 
 /// `danger_map`: both sides' danger over party × adversary hit points.

@@ -354,6 +354,15 @@ fn minmax(view: &View, r: &MinmaxResult) -> String {
     if !r.llm_proposals.is_empty() {
         note += &lang.f(T::LlmAdversaries, &[&r.llm_proposals.join("; ")]);
     }
+    if let Some(last) = r.iterations.last() {
+        let names = |v: &[String]| v.iter().map(|n| named(n, lang)).collect::<Vec<_>>().join("; ");
+        if !last.party_tied.is_empty() {
+            note += &lang.f(T::MinmaxPartyTied, &[&names(&last.party_tied)]);
+        }
+        if !last.adversary_tied.is_empty() {
+            note += &lang.f(T::MinmaxAdversaryTied, &[&names(&last.adversary_tied)]);
+        }
+    }
     let mut out = String::new();
     if let Some(last) = r.iterations.last() {
         let (lo, hi) = survive_band(&last.party);

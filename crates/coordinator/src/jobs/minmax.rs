@@ -2,15 +2,24 @@
 //! best candidate against the current adversary (highest p_survives, then
 //! fewest hit points lost, then name), then the adversary picks the
 //! candidate worst for that party (lowest party p_survives, then most party
-//! hit points lost, then name). Stops after `iterations`, or early when an
-//! iteration keeps the previous pair.
+//! hit points lost, then name). A best response moves off the incumbent
+//! (the current choice; the first candidate at the start) only when the
+//! point-estimate leader is significantly better than it in the paired
+//! comparisons common random numbers allow, criterion by criterion, at the
+//! sweep's confidence with a Bonferroni adjustment over the candidates
+//! (`docs/statistics.md`); candidates tied with the choice are reported.
+//! Stops after `iterations`, or early when an iteration keeps the previous
+//! pair.
 
 use pf1e_wire::results::{JobProgress, JobResult, MinmaxIteration, MinmaxResult};
 use serde::Deserialize;
 
 use crate::cell::{HpFraction, StrategySpec};
 use crate::jobs::JobError;
-use crate::jobs::metrics::{CellMetrics, MetricPlanner, cmp_f64};
+use pf1e_engine::metrics::Sign;
+use pf1e_engine::objectives::Criterion;
+
+use crate::jobs::metrics::{CellMetrics, MetricPlanner, cmp_f64, compare};
 use crate::plan::{JobContext, PlannerState, Step};
 
 /// The `minmax` job as written in the sweep file.
@@ -96,6 +105,66 @@ struct Iteration {
     party: usize,
     adversary: usize,
     metrics: CellMetrics,
+    party_tied: Vec<usize>,
+    adversary_tied: Vec<usize>,
+}
+
+/// The criteria of a best response, in order.
+const CHAIN: [Criterion; 2] = [Criterion::PSurvives, Criterion::ExpectedHpLost];
+
+/// How candidate `a` compares with `b` for the side choosing (`party`:
+/// better for the party; else worse for it): the first criterion of
+/// [`CHAIN`] on which the paired comparison at `z` tells them apart decides.
+fn versus(a: &CellMetrics, b: &CellMetrics, party: bool, z: f64) -> Sign {
+    for c in CHAIN {
+        let s = match (compare(a, b, c, z), party) {
+            (s, true) | (s @ Sign::Tied, false) => s,
+            (Sign::Greater, false) => Sign::Less,
+            (Sign::Less, false) => Sign::Greater,
+        };
+        if s != Sign::Tied {
+            return s;
+        }
+    }
+    Sign::Tied
+}
+
+/// The point-estimate best candidate for the side choosing, then by name.
+fn point_best(ms: &[CellMetrics], names: &[&str], party: bool) -> usize {
+    (0..ms.len())
+        .min_by(|&a, &b| {
+            let (x, y) = (&ms[a].party, &ms[b].party);
+            let order = if party {
+                cmp_f64(y.p_survives, x.p_survives).then(cmp_f64(x.expected_hp_lost, y.expected_hp_lost))
+            } else {
+                cmp_f64(x.p_survives, y.p_survives).then(cmp_f64(y.expected_hp_lost, x.expected_hp_lost))
+            };
+            order.then(names[a].cmp(names[b]))
+        })
+        .unwrap_or(0)
+}
+
+/// A best response: the point-estimate leader when it is significantly
+/// better than the `incumbent`, else the incumbent; and the candidates
+/// statistically tied with the choice.
+fn best_response(
+    ms: &[CellMetrics],
+    names: &[&str],
+    incumbent: usize,
+    party: bool,
+    z: f64,
+) -> (usize, Vec<usize>) {
+    let leader = point_best(ms, names, party);
+    let incumbent = incumbent.min(ms.len().saturating_sub(1));
+    let chosen = if leader != incumbent && versus(&ms[leader], &ms[incumbent], party, z) != Sign::Greater {
+        incumbent
+    } else {
+        leader
+    };
+    let tied = (0..ms.len())
+        .filter(|&k| k != chosen && versus(&ms[k], &ms[chosen], party, z) == Sign::Tied)
+        .collect();
+    (chosen, tied)
 }
 
 /// The minmax planner.
@@ -104,6 +173,8 @@ pub struct Minmax {
     job: MinmaxJob,
     party: usize,
     adversary: usize,
+    /// Party candidates tied with the party's choice of this iteration.
+    party_tied: Vec<usize>,
     /// Whose turn the batch in flight is (true: party), and its results.
     turn: Option<bool>,
     results: Vec<Option<CellMetrics>>,
@@ -121,6 +192,7 @@ impl Minmax {
             job,
             party: 0,
             adversary: 0,
+            party_tied: Vec::new(),
             turn: None,
             results: Vec::new(),
             base: 0,
@@ -177,31 +249,24 @@ impl MetricPlanner for Minmax {
             return Step::Wait;
         }
         let ms: Vec<CellMetrics> = self.results.iter().flatten().cloned().collect();
+        // One choice compares the incumbent with every other candidate.
+        let z = self.ctx.confidence.bonferroni_z(ms.len().saturating_sub(1) as u64);
         if party_turn {
             let names: Vec<&str> = self.job.party.iter().map(StrategySpec::as_str).collect();
-            self.party = (0..ms.len())
-                .min_by(|&a, &b| {
-                    cmp_f64(ms[b].party.p_survives, ms[a].party.p_survives)
-                        .then(cmp_f64(ms[a].party.expected_hp_lost, ms[b].party.expected_hp_lost))
-                        .then(names[a].cmp(names[b]))
-                })
-                .unwrap_or(0);
+            (self.party, self.party_tied) = best_response(&ms, &names, self.party, true, z);
             return self.emit(false);
         }
         let names: Vec<&str> = self.job.adversary.iter().map(StrategySpec::as_str).collect();
-        self.adversary = (0..ms.len())
-            .min_by(|&a, &b| {
-                cmp_f64(ms[a].party.p_survives, ms[b].party.p_survives)
-                    .then(cmp_f64(ms[b].party.expected_hp_lost, ms[a].party.expected_hp_lost))
-                    .then(names[a].cmp(names[b]))
-            })
-            .unwrap_or(0);
+        let adversary_tied;
+        (self.adversary, adversary_tied) = best_response(&ms, &names, self.adversary, false, z);
         let same =
             self.iterations.last().is_some_and(|it| it.party == self.party && it.adversary == self.adversary);
         self.iterations.push(Iteration {
             party: self.party,
             adversary: self.adversary,
             metrics: ms[self.adversary].clone(),
+            party_tied: std::mem::take(&mut self.party_tied),
+            adversary_tied,
         });
         if same || self.iterations.len() as u32 >= self.job.iterations {
             self.done = true;
@@ -241,6 +306,16 @@ impl MetricPlanner for Minmax {
                     adversary_strategy: self.job.adversary[it.adversary].as_str().to_string(),
                     party: it.metrics.party.clone(),
                     adversary: it.metrics.adversary.clone(),
+                    party_tied: it
+                        .party_tied
+                        .iter()
+                        .map(|&k| self.job.party[k].as_str().to_string())
+                        .collect(),
+                    adversary_tied: it
+                        .adversary_tied
+                        .iter()
+                        .map(|&k| self.job.adversary[k].as_str().to_string())
+                        .collect(),
                 })
                 .collect(),
             llm_proposals: self.job.llm_proposals.iter().flatten().map(|s| s.as_str().to_string()).collect(),
@@ -285,7 +360,7 @@ mod tests {
     #[test]
     fn best_responses_converge_and_stop_early() {
         let job = MinmaxJob {
-            runs: Some(10),
+            runs: Some(400),
             max_total_runs: None,
             iterations: 5,
             party: specs(&["default", "lowest_hp"]),
@@ -303,8 +378,36 @@ mod tests {
         assert_eq!(its[1].party_strategy, "lowest_hp");
         assert!(r.converged);
         assert_eq!(cells.len(), 2 * (2 + 3));
-        assert!((cells.len() as u64) * 10 <= job.worst_case_runs());
+        assert!((cells.len() as u64) * 400 <= job.worst_case_runs());
         let e = MinmaxJob { max_total_runs: Some(100), ..job }.check().unwrap_err();
         assert!(e.to_string().contains("max_total_runs of 100"), "{e}");
+    }
+
+    #[test]
+    fn a_best_response_leaves_the_incumbent_only_for_a_significant_difference() {
+        // lowest_hp leads by two points: at 40 runs a tie, at 40,000 a difference.
+        let near = |c: &CellSpec| {
+            let p = if c.party_strategy.as_str() == "lowest_hp" { 0.62 } else { 0.60 };
+            metrics(p, 10.0, c.runs)
+        };
+        let job = |runs| MinmaxJob {
+            runs: Some(runs),
+            max_total_runs: None,
+            iterations: 3,
+            party: specs(&["default", "lowest_hp"]),
+            adversary: specs(&["default"]),
+            llm_adversaries: None,
+            llm_proposals: None,
+        };
+        let mut m = Minmax::new(ctx(), job(40));
+        drive(&mut m, &near);
+        let JobResult::Minmax(r) = m.result() else { panic!("a minmax result") };
+        assert_eq!(r.iterations[0].party_strategy, "default", "the incumbent stays on a tie");
+        assert_eq!(r.iterations[0].party_tied, vec!["lowest_hp".to_string()]);
+        let mut m = Minmax::new(ctx(), job(40_000));
+        drive(&mut m, &near);
+        let JobResult::Minmax(r) = m.result() else { panic!("a minmax result") };
+        assert_eq!(r.iterations[0].party_strategy, "lowest_hp", "a measured difference moves it");
+        assert!(r.iterations[0].party_tied.is_empty());
     }
 }

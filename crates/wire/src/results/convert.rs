@@ -312,6 +312,8 @@ impl From<&JobResult> for Job {
                         adversary_strategy: it.adversary_strategy.clone(),
                         party: Some(metrics(&it.party)),
                         adversary: Some(metrics(&it.adversary)),
+                        party_tied: it.party_tied.clone(),
+                        adversary_tied: it.adversary_tied.clone(),
                     })
                     .collect(),
                 llm_proposals: m.llm_proposals.clone(),
@@ -483,6 +485,8 @@ impl TryFrom<&Job> for JobResult {
                             adversary_strategy: it.adversary_strategy.clone(),
                             party: from_metrics(it.party.as_ref(), "MinmaxIteration.party")?,
                             adversary: from_metrics(it.adversary.as_ref(), "MinmaxIteration.adversary")?,
+                            party_tied: it.party_tied.clone(),
+                            adversary_tied: it.adversary_tied.clone(),
                         })
                     })
                     .collect::<Result<_, WireError>>()?,
@@ -1333,6 +1337,8 @@ mod tests {
                         adversary_strategy: "weakest_ac".into(),
                         party: metrics(0.3),
                         adversary: metrics(0.7),
+                        party_tied: vec!["lowest_hp".into()],
+                        adversary_tied: vec![],
                     }],
                     llm_proposals: vec!["weakest_ac".into()],
                 })),
