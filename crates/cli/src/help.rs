@@ -122,6 +122,14 @@ Examples:
   pf1e day data/days/tower.yaml --runs 2000 --seed 3 --lang fr
   pf1e day data/days/apl4.yaml --json";
 
+pub const DESIGN: &str = "\
+Examples:
+  pf1e design --party data/pcs/esha.json data/pcs/harvie.json data/pcs/oni.json data/pcs/nairda.json \\
+      --pool data/monsters --type undead --cr 1 3 --target hard --map data/maps/field.yaml
+  pf1e design --party data/pcs/esha.json data/pcs/oni.json --pool data/monsters --target 'p_some_pc_dies=0.1..0.4' \\
+      --target 'p_tpk<0.05' --map data/maps/field.yaml --budget 20000 --out report/
+  pf1e design ... --print-sweep > my-design.yaml   # the same search as a sweep file for pf1e run";
+
 pub const IMPORT: &str = "\
 Examples:
   pf1e import foundry oni.foundry.json --out data/pcs/oni.json

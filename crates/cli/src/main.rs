@@ -90,6 +90,9 @@ enum Command {
     /// Play an adventuring day (a chain of encounters with rests) many times.
     #[command(after_help = help::DAY)]
     Day(cmd::day::DayArgs),
+    /// Design an encounter: search a pool of monsters for groups whose simulated danger hits a target.
+    #[command(after_help = help::DESIGN)]
+    Design(cmd::design::DesignArgs),
     /// Convert a character sheet from another tool into a combatant file.
     #[command(after_help = help::IMPORT)]
     Import(cmd::import::ImportArgs),
@@ -123,6 +126,7 @@ fn main() -> ExitCode {
         Command::Replay(args) => llm::replay::run(&args, global),
         Command::Import(args) => cmd::import::run(&args),
         Command::Day(args) => cmd::day::run(&args, global),
+        Command::Design(args) => cmd::design::run(&args, global),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -7,6 +7,7 @@ pub mod cache;
 pub mod coordinator;
 pub mod ctl;
 pub mod day;
+pub mod design;
 pub mod docs;
 pub mod import;
 pub mod progress;
