@@ -1,6 +1,13 @@
 //! The shard queue and its leases: shards waiting for a worker, who holds
 //! which shard until when, and which cells wait for each shard. A shard
 //! wanted by several cells (of one sweep or of several) is played once.
+//!
+//! Fair share: each sweep has its own queue (a shard is in the queue of the
+//! sweep that first wanted it, its owner), and a lease takes from the sweep
+//! served least so far (the oldest on a tie), a sweep arriving with the
+//! count of the least served one already queued (start-time fair queuing):
+//! a small sweep submitted behind a big one shares the workers with it
+//! from the start instead of waiting for its end, and neither starves.
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::time::Instant;
@@ -26,6 +33,8 @@ struct Pending {
     /// Leased to nobody until its result arrives another way (the
     /// coordinator arbitrates a dispute).
     held: bool,
+    /// The sweep whose queue holds it (the first that wanted it, while it waits).
+    owner: u64,
 }
 
 struct LeaseInfo {
@@ -43,8 +52,12 @@ pub(super) type Dropped = (u64, String);
 #[derive(Default)]
 pub(super) struct ShardQueue {
     pending: BTreeMap<ShardKey, Pending>,
-    /// Keys waiting for a worker; may hold keys since dropped or leased (skipped).
-    queue: VecDeque<ShardKey>,
+    /// Keys waiting for a worker, by owner sweep; may hold keys since
+    /// dropped or leased (skipped).
+    queues: BTreeMap<u64, VecDeque<ShardKey>>,
+    /// Shards leased so far by owner sweep, from the count it started at
+    /// (fair share).
+    served: BTreeMap<u64, u64>,
     leases: BTreeMap<u64, LeaseInfo>,
     next_expiry: Option<Instant>,
     next_lease: u64,
@@ -59,16 +72,33 @@ impl ShardQueue {
     /// `waiter` wants shard `key`; the shard joins the back of the queue
     /// unless it is already wanted.
     pub fn want(&mut self, key: ShardKey, spec: impl FnOnce() -> ShardSpec, waiter: Waiter) {
+        if !self.served.contains_key(&waiter.sweep) {
+            // A newcomer starts level with the least served sweep waiting.
+            let start = self.queues.keys().filter_map(|s| self.served.get(s)).min().copied().unwrap_or(0);
+            self.served.insert(waiter.sweep, start);
+        }
         let entry = self.pending.entry(key).or_insert_with(|| {
-            self.queue.push_back(key);
-            Pending { spec: spec(), waiters: Vec::new(), lease: None, excluded: None, held: false }
+            self.queues.entry(waiter.sweep).or_default().push_back(key);
+            Pending {
+                spec: spec(),
+                waiters: Vec::new(),
+                lease: None,
+                excluded: None,
+                held: false,
+                owner: waiter.sweep,
+            }
         });
         entry.waiters.push(waiter);
     }
 
-    /// Keys in the queue (an upper bound of the shards waiting for a worker).
+    /// Keys in the queues (an upper bound of the shards waiting for a worker).
     pub fn queued_len(&self) -> usize {
-        self.queue.len()
+        self.queues.values().map(VecDeque::len).sum()
+    }
+
+    /// Removes lease `id`.
+    fn remove_lease(&mut self, id: u64) -> Option<LeaseInfo> {
+        self.leases.remove(&id)
     }
 
     /// Leases the next waiting shard to `worker` until `deadline`, with no maximum age.
@@ -80,12 +110,37 @@ impl ShardQueue {
     /// Leases the next waiting shard to `worker` until `deadline`;
     /// heartbeats extend it up to `latest` at most.
     pub fn lease_until(&mut self, worker: &str, deadline: Instant, latest: Option<Instant>) -> Option<Lease> {
+        // The sweeps with shards queued, least served first, then oldest.
+        let mut order: Vec<(u64, u64)> = self
+            .queues
+            .iter()
+            .filter(|(_, q)| !q.is_empty())
+            .map(|(&sweep, _)| (self.served.get(&sweep).copied().unwrap_or(0), sweep))
+            .collect();
+        order.sort_unstable();
+        for (_, sweep) in order {
+            if let Some(lease) = self.lease_from(sweep, worker, deadline, latest) {
+                return Some(lease);
+            }
+        }
+        None
+    }
+
+    /// The next shard of `sweep`'s queue that `worker` may take, leased to it.
+    fn lease_from(
+        &mut self,
+        sweep: u64,
+        worker: &str,
+        deadline: Instant,
+        latest: Option<Instant>,
+    ) -> Option<Lease> {
+        let queue = self.queues.get_mut(&sweep)?;
         // Shards this worker may not take stay at the front, in order, for the others.
         let mut skipped = Vec::new();
         let found = loop {
-            let Some(key) = self.queue.pop_front() else { break None };
+            let Some(key) = queue.pop_front() else { break None };
             let Some(p) = self.pending.get_mut(&key) else { continue };
-            if p.lease.is_some() || p.held {
+            if p.lease.is_some() || p.held || p.owner != sweep {
                 continue;
             }
             if p.excluded.as_deref() == Some(worker) {
@@ -96,11 +151,19 @@ impl ShardQueue {
             self.next_lease += 1;
             p.lease = Some(id);
             self.leases.insert(id, LeaseInfo { key, worker: worker.to_string(), deadline, latest });
+            *self.served.entry(sweep).or_default() += 1;
             self.next_expiry = Some(self.next_expiry.map_or(deadline, |t| t.min(deadline)));
             break Some(Lease { id, key, spec: p.spec.clone() });
         };
         for key in skipped.into_iter().rev() {
-            self.queue.push_front(key);
+            queue.push_front(key);
+        }
+        if queue.is_empty() {
+            self.queues.remove(&sweep);
+            // Nothing of it waits any more: a later want starts it afresh.
+            if !self.pending.values().any(|p| p.owner == sweep) {
+                self.served.remove(&sweep);
+            }
         }
         found
     }
@@ -122,7 +185,7 @@ impl ShardQueue {
     pub fn hold(&mut self, worker: &str, id: u64, key: ShardKey) -> bool {
         match self.leases.get(&id) {
             Some(l) if l.worker == worker && l.key == key => {
-                self.leases.remove(&id);
+                self.remove_lease(id);
                 if let Some(p) = self.pending.get_mut(&key) {
                     p.lease = None;
                     p.held = true;
@@ -145,7 +208,7 @@ impl ShardQueue {
         match self.pending.get_mut(&key) {
             Some(p) if p.lease == Some(id) => {
                 p.lease = None;
-                self.queue.push_front(key);
+                self.queues.entry(p.owner).or_default().push_front(key);
                 true
             }
             _ => false,
@@ -163,7 +226,7 @@ impl ShardQueue {
             self.leases.iter().filter(|(_, l)| l.deadline <= now).map(|(id, _)| *id).collect();
         let mut dropped = Vec::new();
         for id in expired {
-            if let Some(l) = self.leases.remove(&id) {
+            if let Some(l) = self.remove_lease(id) {
                 tracing::info!(worker = %l.worker, lease = id, "lease expired; shard re-queued");
                 self.requeue(id, l.key);
                 dropped.push((id, l.worker));
@@ -190,7 +253,7 @@ impl ShardQueue {
     pub fn release(&mut self, worker: &str, id: u64, key: ShardKey) -> bool {
         match self.leases.get(&id) {
             Some(l) if l.worker == worker && l.key == key => {
-                self.leases.remove(&id);
+                self.remove_lease(id);
                 self.requeue(id, key);
                 true
             }
@@ -205,7 +268,7 @@ impl ShardQueue {
 
     /// Takes lease `id` back whoever holds it; whether its shard went back to the queue.
     pub fn revoke(&mut self, id: u64) -> bool {
-        match self.leases.remove(&id) {
+        match self.remove_lease(id) {
             Some(l) => self.requeue(id, l.key),
             None => false,
         }
@@ -225,7 +288,7 @@ impl ShardQueue {
     /// it, and its lease if one was out.
     pub fn take(&mut self, key: &ShardKey) -> Option<(Vec<Waiter>, Option<Dropped>)> {
         let p = self.pending.remove(key)?;
-        let dropped = p.lease.and_then(|id| self.leases.remove(&id).map(|l| (id, l.worker)));
+        let dropped = p.lease.and_then(|id| self.remove_lease(id).map(|l| (id, l.worker)));
         Some((p.waiters, dropped))
     }
 
@@ -233,10 +296,20 @@ impl ShardQueue {
     /// the queue, and their leases are taken back.
     pub fn forget_sweep(&mut self, sweep: u64) -> Vec<Dropped> {
         let mut orphans = Vec::new();
+        self.queues.remove(&sweep);
+        self.served.remove(&sweep);
         for (key, p) in &mut self.pending {
             p.waiters.retain(|w| w.sweep != sweep);
-            if p.waiters.is_empty() {
-                orphans.push(*key);
+            match p.waiters.first() {
+                None => orphans.push(*key),
+                // Another sweep waits for it: its queue holds it from now on.
+                Some(w) if p.owner == sweep => {
+                    p.owner = w.sweep;
+                    if p.lease.is_none() {
+                        self.queues.entry(w.sweep).or_default().push_back(*key);
+                    }
+                }
+                Some(_) => {}
             }
         }
         let mut dropped = Vec::new();
@@ -381,5 +454,40 @@ mod tests {
         assert_eq!(q.forget_sweep(1), vec![(l2.id, "w1".to_string())]);
         assert!(q.spec(&[1; 32]).is_some() && q.spec(&[2; 32]).is_none());
         assert_eq!(q.sweeps_waiting(&[1; 32]), BTreeSet::from([2]));
+    }
+
+    #[test]
+    fn a_small_sweep_behind_a_big_one_is_served_at_once() {
+        let mut q = ShardQueue::new();
+        let now = Instant::now();
+        for k in 0..10u8 {
+            q.want([k; 32], spec, waiter(1, usize::from(k)));
+        }
+        for k in 100..102u8 {
+            q.want([k; 32], spec, waiter(2, usize::from(k)));
+        }
+        // The less served sweep goes first: 1, 2, 1, 2, then 1 alone.
+        let keys: Vec<u8> = (0..6).map(|_| q.lease("w", now).unwrap().key[0]).collect();
+        assert_eq!(keys, vec![0, 100, 1, 101, 2, 3]);
+        // A shard back from an expired or released lease keeps its owner's place.
+        let mut q = ShardQueue::new();
+        q.want([7; 32], spec, waiter(3, 0));
+        q.want([8; 32], spec, waiter(4, 0));
+        let a = q.lease("w", now).unwrap();
+        assert!(q.release("w", a.id, a.key));
+        assert_eq!(q.lease("w", now).unwrap().key, [8; 32], "sweep 3 was served once: sweep 4's turn");
+        assert_eq!(q.lease("w", now).unwrap().key, [7; 32], "the released shard waits at its owner's front");
+    }
+
+    #[test]
+    fn a_forgotten_owner_hands_its_shared_shards_to_the_next_sweep() {
+        let mut q = ShardQueue::new();
+        let now = Instant::now();
+        q.want([1; 32], spec, waiter(1, 0));
+        q.want([1; 32], spec, waiter(2, 0));
+        assert!(q.forget_sweep(1).is_empty());
+        let l = q.lease("w", now).unwrap();
+        assert_eq!(l.key, [1; 32], "sweep 2's queue holds it now");
+        assert!(q.lease("w", now).is_none());
     }
 }

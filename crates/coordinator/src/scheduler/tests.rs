@@ -407,3 +407,27 @@ fn a_lone_worker_is_not_held_up_by_audits() {
     assert_eq!((counts.passed, counts.disputed), (0, 0));
     assert_eq!(counts.waived, info.stats.shards_computed, "every shard accepted on its one result");
 }
+
+#[test]
+fn a_small_sweep_submitted_behind_a_big_one_gets_its_fair_share() {
+    let mut sched = Scheduler::new(Store::in_memory().unwrap(), cfg());
+    let big = sched.submit(bundle(1)).unwrap();
+    let mut small_bundle = bundle(5);
+    small_bundle.sweep_yaml = small_bundle.sweep_yaml.replace("seed: 3", "seed: 4");
+    let small = sched.submit(small_bundle).unwrap();
+    let now = Instant::now();
+    let w =
+        sched.register_worker("w", 1, pf1e_engine::RULES_VERSION, pf1e_wire::PROTOCOL_VERSION, now).unwrap();
+    let mut rounds = 0;
+    while sched.info(small, false).unwrap().status == SweepStatus::Running {
+        let l = sched.lease(&w, 1, now).unwrap();
+        let scen = scenarios(&sched, &l);
+        sched.report(&w, evaluate_leases(&l, &scen, &Fake), now).unwrap();
+        rounds += 1;
+        assert!(rounds < 100, "the small sweep never finished");
+    }
+    // 6 shards of its own, one lease in two: done within 12 leases, while
+    // the big one (30 shards) is still running.
+    assert!(rounds <= 12, "the small sweep waited: {rounds} leases");
+    assert_eq!(sched.info(big, false).unwrap().status, SweepStatus::Running);
+}
