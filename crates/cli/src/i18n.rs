@@ -264,6 +264,8 @@ catalogue! {
     EvDisabled => "is disabled (hp 0)", "est hors de combat (pv 0)";
     EvDying => "falls unconscious, dying (hp {})", "tombe inconscient, mourant (pv {})";
     EvDyingAgain => "is wounded again, dying (hp {})", "est blessé de nouveau, mourant (pv {})";
+    EvFightsOn => "fights on below 0, staggered (ferocity) (hp {})", "se bat encore sous 0, chancelant (férocité) (pv {})";
+    EvWeakens => "loses 1 hp to ferocity (hp {})", "perd 1 pv à cause de la férocité (pv {})";
     EvBleedingNoStabilization => "bleeding: stabilization fails (hp {}->{})", "saigne : la stabilisation échoue (pv {}->{})";
     EvStabilization => "stabilization d20={}{}={} vs DC {}", "stabilisation d20={}{}={} contre DD {}";
     EvStable => " -> stable", " -> stabilisé";

@@ -146,6 +146,8 @@ fn row(t: &Transcript, r: &Record, lang: Lang, codes: Codes) -> Row {
                 LifeChange::Disabled => T::EvDisabled,
                 LifeChange::Dying => T::EvDying,
                 LifeChange::DyingAgain => T::EvDyingAgain,
+                LifeChange::FightsOn => T::EvFightsOn,
+                LifeChange::Weakens => T::EvWeakens,
             };
             act(*who, f(key, &[hp]))
         }

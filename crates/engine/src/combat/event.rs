@@ -669,6 +669,10 @@ pub enum LifeChange {
     Dying,
     /// A stable creature wounded again: dying again.
     DyingAgain,
+    /// Below 0 hit points but fighting on, staggered (ferocity).
+    FightsOn,
+    /// Fighting on below 0 (ferocity): loses its hit point of the round.
+    Weakens,
 }
 
 /// The roll of a stabilization check: d20 + Con modifier + hit points (negative) vs DC.

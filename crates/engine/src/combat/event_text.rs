@@ -82,6 +82,8 @@ fn line(ids: &[String], sides: &[String], r: &Record) -> String {
                 LifeChange::Disabled => "is disabled (hp 0)".to_string(),
                 LifeChange::Dying => format!("falls unconscious, dying (hp {hp})"),
                 LifeChange::DyingAgain => format!("is wounded again, dying (hp {hp})"),
+                LifeChange::FightsOn => format!("fights on below 0 (ferocity, staggered) (hp {hp})"),
+                LifeChange::Weakens => format!("loses 1 hp to ferocity (hp {hp})"),
             },
         ),
         Event::Stabilization { who, roll, stable, hp } => act(

@@ -79,6 +79,9 @@ impl<R: Dice> Engine<'_, '_, R> {
             return;
         }
         match after {
+            LifeState::Disabled if hp < 0 => {
+                emit!(self, Event::Life { who: i, change: LifeChange::FightsOn, hp })
+            }
             LifeState::Disabled => emit!(self, Event::Life { who: i, change: LifeChange::Disabled, hp }),
             LifeState::Dying if before == LifeState::Stable => {
                 emit!(self, Event::Life { who: i, change: LifeChange::DyingAgain, hp })
@@ -122,12 +125,28 @@ impl<R: Dice> Engine<'_, '_, R> {
     /// A disabled creature that completes a standard (or full-round) action
     /// takes 1 damage afterwards and starts dying (CRB "Disabled").
     pub(crate) fn exert_if_disabled(&mut self, i: usize) {
-        if self.st.life(i) != LifeState::Disabled {
+        // Below 0 with ferocity: its hit point a round is lost at the start
+        // of its turn (`ferocity_turn`), not per action.
+        if self.st.life(i) != LifeState::Disabled || self.st.fighters[i].hp < 0 {
             return;
         }
         emit!(self, Event::Strains { who: i });
         self.st.fighters[i].hp -= 1;
         self.settle(i, LifeState::Disabled);
+    }
+
+    /// The start of the turn of a creature fighting on below 0 with ferocity
+    /// (UMR "Ferocity"): it loses 1 hit point, and dies at −Con as any
+    /// creature. Whether it can still act.
+    pub(crate) fn ferocity_turn(&mut self, i: usize) -> bool {
+        if self.st.fighters[i].hp >= 0 {
+            return true;
+        }
+        self.st.fighters[i].hp -= 1;
+        let hp = self.st.fighters[i].hp;
+        emit!(self, Event::Life { who: i, change: LifeChange::Weakens, hp });
+        self.settle(i, LifeState::Disabled);
+        !self.st.fighters[i].dead
     }
 
     /// Restores up to `amount` hit points to `i` (capped at its maximum) and

@@ -19,7 +19,8 @@ pub(crate) const EMPTY: u16 = u16::MAX;
 pub enum LifeState {
     /// Above 0 hit points.
     Fighting,
-    /// Exactly 0 hit points: staggered, acts at a cost.
+    /// Exactly 0 hit points: staggered, acts at a cost; also a creature
+    /// with ferocity below 0 (staggered, losing 1 hit point a round).
     Disabled,
     /// Below 0, unconscious, loses 1 hit point per failed Constitution check.
     Dying,
@@ -383,6 +384,8 @@ impl<'p> BattleState<'p> {
             _ if f.dead => LifeState::Dead,
             _ if f.hp > 0 => LifeState::Fighting,
             _ if f.hp == 0 => LifeState::Disabled,
+            // Ferocity (UMR): conscious and staggered below 0, as if disabled.
+            _ if self.prep.fighters[i].monster.as_ref().is_some_and(|m| m.ferocity) => LifeState::Disabled,
             _ if f.stable => LifeState::Stable,
             _ => LifeState::Dying,
         }
@@ -415,12 +418,18 @@ impl<'p> BattleState<'p> {
         }
     }
 
-    /// Whether combatant `i` can act (at 0 hit points or more, not dead, not
-    /// knocked out by nonlethal damage above its hit points).
+    /// Whether combatant `i` can act (at 0 hit points or more, or below with
+    /// ferocity; not dead, not knocked out by nonlethal damage above its hit
+    /// points).
     #[inline]
     pub fn is_active(&self, i: usize) -> bool {
         let f = &self.fighters[i];
-        f.hp >= 0 && !f.dead && f.nonlethal <= f.hp
+        if f.hp >= 0 {
+            return !f.dead && f.nonlethal <= f.hp;
+        }
+        // Below 0: only a creature fighting on with ferocity (UMR), unless
+        // nonlethal damage knocked it out.
+        !f.dead && f.nonlethal == 0 && self.prep.fighters[i].monster.as_ref().is_some_and(|m| m.ferocity)
     }
 
     /// Whether `a` and `b` are on different sides.

@@ -203,6 +203,10 @@ impl<R: Dice> Engine<'_, '_, R> {
         self.monster_turn_start(i);
         match self.st.life(i) {
             LifeState::Fighting | LifeState::Disabled => {
+                if !self.ferocity_turn(i) {
+                    self.st.last_results[i].clear();
+                    return false;
+                }
                 if !self.st.is_active(i) {
                     // Unconscious from nonlethal damage.
                     self.st.last_results[i].clear();

@@ -138,6 +138,12 @@ pub enum SpecialAbility {
         /// The feature it plays.
         name: String,
     },
+    /// Ferocity (UMR "Ferocity"): below 0 hit points it stays conscious and
+    /// fights on, staggered, losing 1 hit point a round, until it dies at −Con.
+    Ferocity {
+        /// The feature it plays.
+        name: String,
+    },
     /// A gaze attack (UMR "Gaze"): each enemy starting its turn within range saves or suffers.
     Gaze {
         /// The feature it plays.
@@ -268,6 +274,7 @@ impl SpecialAbility {
             | SpecialAbility::ChannelResistance { name, .. }
             | SpecialAbility::Aura { name, .. }
             | SpecialAbility::Staggered { name }
+            | SpecialAbility::Ferocity { name }
             | SpecialAbility::Gaze { name, .. } => name,
         }
     }

@@ -58,6 +58,8 @@ pub(crate) struct MonsterSpec {
     pub channel_resistance: i32,
     pub auras: Vec<Aura>,
     pub staggered: bool,
+    /// Ferocity: conscious and fighting below 0 hit points (`BattleState::life`).
+    pub ferocity: bool,
 }
 
 /// An aura: a condition for enemies that start their turn in it and fail a save.
@@ -266,6 +268,7 @@ impl MonsterSpec {
                     }
                 }
                 SpecialAbility::Staggered { .. } => m.staggered = true,
+                SpecialAbility::Ferocity { .. } => m.ferocity = true,
                 SpecialAbility::Gaze { name, range_ft, save, dc, effect: e } => {
                     m.gaze = Some(Gaze {
                         name: name.clone(),

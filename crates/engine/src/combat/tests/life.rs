@@ -225,3 +225,113 @@ fn a_scenario_may_start_a_combatant_wounded() {
     assert_eq!(e.st.life(1), LifeState::Dead);
     assert_eq!(e.st.occupant(at(1, 10)), None);
 }
+
+/// A monster with ferocity (UMR "Ferocity") facing a PC on a 1x10 strip.
+fn ferocious_duel() -> PreparedEncounter {
+    let brute = creature(
+        "Brute",
+        json!({
+            "features": [{ "name": "ferocity", "category": "special" }],
+            "special_abilities": [{ "kind": "ferocity", "name": "ferocity" }]
+        }),
+    );
+    prepare(
+        arena(1, 10),
+        vec![
+            ("players", creature("Hero", json!({ "role": "pc" })), at(1, 1)),
+            ("monsters", brute, at(1, 10)),
+        ],
+    )
+}
+
+#[test]
+fn ferocity_fights_on_below_zero_staggered_and_loses_one_hit_point_a_round() {
+    let prep = ferocious_duel();
+    // Its turn: d20 10 vs AC 10 hits, 1d6 = 3.
+    let mut b = Bench::new(&[10, 3]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    e.wound(1, 12);
+    assert_eq!((e.st.hp(1), e.st.life(1)), (-2, LifeState::Disabled), "conscious below 0");
+    assert!(e.st.is_active(1), "it still acts and counts for its side");
+    set(&mut e, 1, at(1, 2), -2);
+    turn(&mut e, 1, vec![Action::at(ActionKind::FullAttack, 0)]);
+    // Its hit point of the round at the start of its turn, then a single
+    // attack (staggered), and no further loss for acting.
+    assert_eq!(e.st.hp(1), -3);
+    assert_eq!(e.st.hp(0), 7);
+    assert_eq!(e.st.last_results(1), [ActionResult::done(ActionKind::Attack)]);
+    drop(e);
+    assert_eq!(
+        b.lines(),
+        [
+            "round 1 brute: fights on below 0 (ferocity, staggered) (hp -2)",
+            "round 1 brute: loses 1 hp to ferocity (hp -3)",
+            "round 1 brute: sword vs hero d20=10+0=10 AC 10 -> HIT 3 dmg (hp 10->7)",
+        ]
+    );
+}
+
+#[test]
+fn ferocity_dies_at_minus_con_and_a_creature_without_it_falls() {
+    let prep = ferocious_duel();
+    let mut b = Bench::new(&[]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    // Con 12: dead at -12. At -11 its round's hit point kills it.
+    set(&mut e, 1, at(1, 10), -11);
+    turn(&mut e, 1, vec![Action::at(ActionKind::FullAttack, 0)]);
+    assert_eq!(e.st.life(1), LifeState::Dead);
+    assert!(e.st.last_results(1).is_empty(), "dead before it acts");
+    // The same wound on a creature without ferocity: unconscious, dying.
+    let prep = duel(json!({}));
+    let mut b = Bench::new(&[]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    e.wound(1, 12);
+    assert_eq!(e.st.life(1), LifeState::Dying);
+    assert!(!e.st.is_active(1));
+}
+
+/// Goblins against the Bestiary's orcs, whose ferocity keeps them fighting
+/// below 0: over many seeds an orc below 0 attacks, loses 1 hit point at
+/// each of its turns there, and never lies dying.
+#[test]
+fn orcs_fight_on_below_zero_as_a_table_plays_them() {
+    use crate::combat::event::{Event, LifeChange};
+    use crate::encounter::{Encounter, SideSpec};
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data");
+    let map = std::sync::Arc::new(crate::map::Map::load(&root.join("maps/sample_arena.yaml")).expect("map"));
+    let load = |m: &str| std::sync::Arc::new(data_combatant(&format!("data/monsters/{m}.json")));
+    let encounter = Encounter::build(
+        map,
+        vec![
+            SideSpec {
+                name: "players".into(),
+                combatants: vec![load("goblin"), load("goblin"), load("goblin")],
+            },
+            SideSpec { name: "monsters".into(), combatants: vec![load("orc"), load("orc")] },
+        ],
+    )
+    .expect("encounter");
+    let orcs = [3usize, 4];
+    let (mut fights_on, mut swings_below_zero) = (0, 0);
+    for run in 0..200 {
+        let (_, t) = crate::runner::run_with_transcript(&encounter, &SimOptions::default(), 9, run);
+        let mut below = [false; 5];
+        for r in &t.events {
+            match &r.event {
+                Event::Life { who, change: LifeChange::FightsOn, hp } => {
+                    assert!(orcs.contains(who) && *hp < 0, "run {run}: {r:?}");
+                    below[*who] = true;
+                    fights_on += 1;
+                }
+                Event::Life { who, change: LifeChange::Dying, .. } => {
+                    assert!(!orcs.contains(who), "run {run}: an orc lies dying: {r:?}");
+                }
+                Event::Life { who, change: LifeChange::Dies, .. } => below[*who] = false,
+                Event::Attack(a) if below[a.who] => swings_below_zero += 1,
+                _ => {}
+            }
+        }
+    }
+    assert!(fights_on > 20, "orcs fell below 0 and fought on in {fights_on} cases");
+    assert!(swings_below_zero > 10, "orcs below 0 attacked {swings_below_zero} times");
+}
