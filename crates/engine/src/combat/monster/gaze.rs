@@ -38,33 +38,17 @@ impl<R: Dice> Engine<'_, '_, R> {
                 continue;
             }
             let d100 = self.rng.roll(100);
-            if d100 <= AVERT_CHANCE {
-                emit!(
-                    self,
-                    Event::Affliction {
-                        who: t,
-                        what: AfflictionEvent::Gaze {
-                            source: g,
-                            ability: gaze.name.to_string(),
-                            d100,
-                            averted: true
-                        }
-                    }
-                );
-                continue;
-            }
+            let averted = d100 <= AVERT_CHANCE;
             emit!(
                 self,
                 Event::Affliction {
                     who: t,
-                    what: AfflictionEvent::Gaze {
-                        source: g,
-                        ability: gaze.name.to_string(),
-                        d100,
-                        averted: false
-                    }
+                    what: AfflictionEvent::Gaze { source: g, ability: gaze.name.to_string(), d100, averted }
                 }
             );
+            if averted {
+                continue;
+            }
             if !self.rider_save(g, t, gaze.save, gaze.dc, &gaze.effect) {
                 let e = gaze.effect.clone();
                 self.afflict(g, t, &e, &gaze.name);
