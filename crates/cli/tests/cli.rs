@@ -210,7 +210,7 @@ fn events_are_json_lines_with_a_schema_header_and_match_the_transcript() {
     let out = stdout(&sim(&["--events", "--runs", "3"]));
     let lines: Vec<Value> =
         out.lines().map(|l| serde_json::from_str(l).expect("one JSON object per line")).collect();
-    assert_eq!(lines[0]["schema"], 1);
+    assert_eq!(lines[0]["schema"], 2);
     let ids: Vec<&str> =
         lines[0]["combatants"].as_array().unwrap().iter().map(|c| c["id"].as_str().unwrap()).collect();
     assert_eq!(ids, ["goblin", "goblin-2", "goblin-3", "orc", "orc-2"]);
@@ -232,6 +232,75 @@ fn a_french_transcript_is_french() {
     assert!(table.contains("fin du combat : "), "{table}");
     for english in [" vs ", "-> MISS", "-> HIT", "battle over", "initiative: ", " move (", " dmg"] {
         assert!(!table.contains(english), "{english:?} in {table}");
+    }
+}
+
+/// A battle of maneuvers (a dire wolf's trips, an owlbear's grab),
+/// afflictions (a ghoul's paralysis, an ettercap's poison) and spells (the
+/// party's casters): `sim` on it, one run, plus `extra`.
+fn families(extra: &[&str]) -> String {
+    let mut args = vec!["sim", "--map", "data/maps/field.yaml", "--side", "players"];
+    args.extend([
+        "data/pcs/fighter.json",
+        "data/pcs/misty.json",
+        "data/pcs/nairda.json",
+        "data/pcs/oni.json",
+    ]);
+    args.extend(["--side", "monsters", "data/monsters/dire_wolf.json", "data/monsters/ghoul.json"]);
+    args.extend(["data/monsters/ettercap.json", "data/monsters/owlbear.json", "--runs", "1", "--seed", SEED]);
+    args.extend(extra);
+    stdout(&pf1e(&args))
+}
+
+/// The seed of [`families`]' battle, one that has every family.
+const SEED: &str = "1";
+
+/// The messages of a transcript table (round and combatant columns cut
+/// off, spaces collapsed), and its lines of their own.
+fn messages(out: &str) -> Vec<String> {
+    let start = out.find("\n-----").expect("a table rule") + 1;
+    let body = out[start..].split_once('\n').map_or("", |(_, b)| b);
+    body.lines()
+        .take_while(|l| !l.trim().is_empty())
+        .map(|l| {
+            let mut words = l.split_whitespace();
+            match words.next().map(str::parse::<u32>) {
+                Some(Ok(_)) => words.skip(1).collect::<Vec<_>>().join(" "),
+                _ => l.to_string(),
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn a_french_transcript_of_maneuvers_afflictions_and_spells_has_no_english_line() {
+    // The battle has the families, by its events.
+    let events = families(&["--events"]);
+    let types: std::collections::BTreeSet<String> = events
+        .lines()
+        .skip(1)
+        .map(|l| serde_json::from_str::<Value>(l).expect("an event")["type"].as_str().unwrap().to_string())
+        .collect();
+    for family in ["maneuver_roll", "maneuver", "affliction", "save", "casts", "effect_gained", "effect_ends"]
+    {
+        assert!(types.contains(family), "no {family} event in the battle: {types:?}");
+    }
+    let fr = messages(&families(&["--transcript", "--lang", "fr"]));
+    let en = messages(&families(&["--transcript", "--lang", "en"]));
+    assert_eq!(fr.len(), en.len(), "the same battle");
+    assert!(fr.len() > 20, "{fr:?}");
+    for (f, e) in fr.iter().zip(&en) {
+        // Every line has its French words; only a charge reads the same in both.
+        assert!(f != e || f.starts_with("charge "), "English line in the French transcript: {f:?}");
+        for english in
+            [" vs ", " takes ", " fails", " saves", " hits", " misses", " damage", " is ", "CMB", "CMD"]
+        {
+            assert!(!f.contains(english), "{english:?} in {f:?}");
+        }
+    }
+    let all = fr.join("\n");
+    for french in [" BMO d20=", "jet de ", "lance ", "est affecté par "] {
+        assert!(all.contains(french), "{french:?} missing from\n{all}");
     }
 }
 

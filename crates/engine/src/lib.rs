@@ -2,63 +2,112 @@
 //!
 //! A combat is a pure function of (encounter, options, seed, run index): the
 //! layers above (sweeps, caching, clusters) rely on that. The engine knows
-//! nothing of async, networking or storage, and renders nothing.
+//! nothing of async, networking or storage, and renders nothing: a battle is
+//! recorded as typed [`combat::event`]s, which the CLI renders in English or
+//! French and prints as JSON Lines (`docs/events.md`).
 //!
 //! # One battle
 //!
 //! A map and the combatants of each side make an [`encounter::Encounter`];
 //! prepared once ([`combat::PreparedEncounter`]), it plays run `i` of seed
-//! `s` from the dice stream [`rng::SeededRng::for_run`]`(s, i)`:
+//! `s` from the dice stream [`rng::SeededRng::for_run`]`(s, i)`. The files
+//! of `data/` are read the same way ([`map::Map::load`],
+//! [`model::load_combatant`]); here everything is written in place:
 //!
 //! ```
-//! use std::path::Path;
 //! use std::sync::Arc;
 //!
+//! use pf1e_engine::combat::event::{AttackStep, Event};
 //! use pf1e_engine::combat::{DefaultPolicy, PreparedEncounter, SimOptions, run_prepared};
 //! use pf1e_engine::encounter::{Encounter, SideSpec};
 //! use pf1e_engine::map::Map;
-//! use pf1e_engine::model::load_combatant;
+//! use pf1e_engine::model::parse_combatant;
 //! use pf1e_engine::rng::SeededRng;
 //!
-//! let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data");
-//! let map = Arc::new(Map::load(&data.join("maps/sample_arena.yaml"))?);
-//! let goblin = Arc::new(load_combatant(&data.join("monsters/goblin.json"))?);
-//! let orc = Arc::new(load_combatant(&data.join("monsters/orc.json"))?);
-//! let sides = vec![
-//!     SideSpec { name: "players".into(), combatants: vec![goblin.clone(), goblin.clone(), goblin] },
-//!     SideSpec { name: "monsters".into(), combatants: vec![orc.clone(), orc] },
-//! ];
-//! let encounter = Encounter::build(map, sides)?;
-//! let prepared = PreparedEncounter::new(&encounter)?;
-//! let play = |run| {
-//!     let mut dice = SeededRng::for_run(7, run);
-//!     run_prepared(&prepared, &SimOptions::default(), &mut dice, None, &mut DefaultPolicy)
+//! // A corridor 30 ft long: the heroes deploy at its west end, the vermin at its east end.
+//! let map = Map::from_yaml_str(
+//!     r#"
+//! name: corridor
+//! square_size_ft: 5
+//! terrain: |
+//!   ......
+//! legend:
+//!   ".": { type: floor, move_cost: 1 }
+//! zones: |
+//!   A....B
+//! deployment:
+//!   heroes: A
+//!   vermin: B
+//! "#,
+//!     "corridor.yaml",
+//! )?;
+//! let creature = |name: &str, hp: u32, ac: u32, bonus: i32, damage: &str| {
+//!     parse_combatant(
+//!         &format!(
+//!             r#"{{"name": "{name}", "level": 1, "size": "Medium",
+//!                "abilities": {{"str_score": 10, "dex_score": 10, "con_score": 10,
+//!                               "int_score": 10, "wis_score": 10, "cha_score": 10}},
+//!                "hp_max": {hp}, "ac": {{"total": {ac}, "touch": {ac}, "flat_footed": {ac}}},
+//!                "bab": 1, "initiative_mod": 0, "speed_land_ft": 30,
+//!                "saves": {{"fort": 0, "ref": 0, "will": 0}},
+//!                "attacks": [{{"name": "blade", "kind": "melee", "attack_bonus": {bonus},
+//!                              "damage": [{{"formula": "{damage}", "types": ["slashing"]}}]}}]}}"#
+//!         ),
+//!         name,
+//!     )
 //! };
-//! let outcome = play(0);
-//! assert_eq!(outcome.combatants.len(), 5);
-//! assert!(outcome.rounds >= 1);
-//! // The same seed and run give the same battle.
-//! assert_eq!(play(0), outcome);
+//! // A knight who hits on anything but a natural 1 and kills in one blow,
+//! // against a rat that can barely scratch it.
+//! let knight = Arc::new(creature("knight", 40, 18, 20, "1d8+10")?);
+//! let rat = Arc::new(creature("rat", 2, 10, 0, "1d2")?);
+//! let sides = vec![
+//!     SideSpec { name: "heroes".into(), combatants: vec![knight] },
+//!     SideSpec { name: "vermin".into(), combatants: vec![rat] },
+//! ];
+//! let prepared = PreparedEncounter::new(&Encounter::build(Arc::new(map), sides)?)?;
+//! let mut events = Vec::new();
+//! let mut dice = SeededRng::for_run(7, 0);
+//! let outcome = run_prepared(&prepared, &SimOptions::default(), &mut dice, Some(&mut events), &mut DefaultPolicy);
+//!
+//! assert_eq!(outcome.winner, Some(0), "the heroes win");
+//! assert!(outcome.combatants[1].dead && !outcome.combatants[0].dead);
+//! // The events say how: the knight's blow that hit the rat.
+//! let blow = events.iter().find_map(|r| match &r.event {
+//!     Event::Attack(a) if a.who == 0 && a.target == 1 && a.steps.iter().any(|s| matches!(s, AttackStep::Damage { .. })) => Some(a),
+//!     _ => None,
+//! });
+//! assert!(blow.is_some_and(|a| a.total >= 10 + 1), "{events:?}");
+//! // The same seed and run give the same battle; a battle nobody watches records nothing.
+//! let again = run_prepared(&prepared, &SimOptions::default(), &mut SeededRng::for_run(7, 0), None, &mut DefaultPolicy);
+//! assert_eq!(again, outcome);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
 //! # Module map
 //!
-//! - Data: [`model`] (combatant files and their validation), [`spell`]
-//!   (spell files), [`library`] (the spells and creatures an encounter
-//!   refers to), [`feats`] (feats and class features by catalogue),
-//!   [`map`], [`grid`] and [`los`] (the battlefield, movement, line of
-//!   effect), [`dice`] and [`rng`] (dice notation and the per-run streams).
-//! - Play: [`encounter`] (sides placed on a map), [`combat`] (the turn loop
-//!   and every rule; its [`combat::event`]s are what happened), [`effects`]
-//!   (modifiers and conditions), [`strategy`] (the levers of a plan),
-//!   [`observe`] (what a policy outside the engine sees and asks).
-//! - Batches and figures: [`runner`] (many battles on a rayon pool),
-//!   [`summary`] (exact integer sums), [`metrics`] (rates, intervals,
-//!   paired differences), [`objectives`] (danger profiles, per-run
-//!   outcomes), [`party`] (the party's figures and the battle worth
-//!   reading), [`difficulty`] (the encounter by the book), [`contribution`]
-//!   (who carries the fight), [`report`] (the balance report's figures).
+//! - [`combat`]: the turn loop and every rule; its [`combat::event`]s are what happened.
+//! - [`contribution`]: who carries the fight (each combatant's share, the party without it).
+//! - [`day`]: the adventuring day, encounters chained with resources carried over.
+//! - [`dice`]: dice notation (`2d6+3`) and its rolls.
+//! - [`difficulty`]: the encounter by the book (CR, XP, APL).
+//! - [`effects`]: modifiers, bonus types and their stacking, conditions.
+//! - [`encounter`]: sides placed on a map.
+//! - [`feats`]: feats and class features by catalogue.
+//! - [`grid`]: 5-10-5 distances, step costs, paths.
+//! - [`library`]: the spells and creatures an encounter refers to.
+//! - [`los`]: line of effect and cover by the corner rule.
+//! - [`map`]: the battlefield file (terrain, elevation, deployment zones).
+//! - [`metrics`]: rates, intervals, paired differences.
+//! - [`model`]: combatant files and their validation.
+//! - [`objectives`]: danger profiles and per-run outcomes.
+//! - [`observe`]: what a policy outside the engine sees and may ask.
+//! - [`party`]: the party's figures and the battle worth reading.
+//! - [`report`]: the balance report's figures.
+//! - [`rng`]: the seeded per-run dice streams.
+//! - [`runner`]: many battles on a rayon pool.
+//! - [`spell`]: spell files.
+//! - [`strategy`]: the levers of a plan.
+//! - [`summary`]: exact integer sums of a batch.
 //!
 //! [`RULES_VERSION`] names the rules every result was played with.
 

@@ -4,22 +4,23 @@
 //! `docs/events.md`).
 //!
 //! Turn events become `Round | Combatant | Message` rows; initiative and the
-//! end of the battle are lines of their own. The temporary free-text events
-//! of rules not yet converted (`Event::Text`) are shown as the engine wrote
-//! them, in English.
+//! end of the battle are lines of their own. Names that come from data (a
+//! spell, an attack, an ability, a condition) are shown as the data names them.
 
 use std::fmt::Write;
 
 use pf1e_engine::combat::Style;
 use pf1e_engine::combat::event::{
-    AcKind, Attack, AttackNote, AttackStep, AuraOutcome, BattleResult, ConcentrationCause,
-    EVENT_SCHEMA_VERSION, Event, FallCause, LifeChange, ModSource, MoveKind, NoMove, Record, SpellLoss,
-    TouchKind, Transcript,
+    AcKind, AfflictionEvent, Attack, AttackNote, AttackStep, AuraOutcome, BattleResult, ClassAbilityEvent,
+    CombatEvent, ConcentrationCause, ConfusedAct, EVENT_SCHEMA_VERSION, EffectEnd, Event, FallCause,
+    LifeChange, ManeuverOutcome, ModSource, MoveKind, NoMove, NonlethalState, Record, SpellEffectEvent,
+    SpellEvent, SpellLoss, TouchKind, Transcript, TurnEvent,
 };
+use pf1e_engine::effects::{ConditionId, Maneuver, SaveKind};
 use pf1e_engine::map::Pos;
 use serde::Serialize;
 
-use super::transcript::{Row, words};
+use super::transcript::Row;
 use crate::i18n::{Lang, T};
 
 /// How reason codes are shown: as words (the table) or as codes (the
@@ -320,11 +321,56 @@ fn row(t: &Transcript, r: &Record, lang: Lang, codes: Codes) -> Row {
         Event::Healed { who, amount, hp_before, hp_after } => {
             act(*who, f(T::EvHealed, &[amount, hp_before, hp_after]))
         }
-        Event::Text { who, text } => act(
+        Event::ManeuverRoll { who, target, maneuver, d20, bonus, total, cmd, aoo_damage, success } => {
+            let name = lang.t(self::maneuver_name(*maneuver));
+            let mut s = f(T::EvManeuverRoll, &[&name, &t.id(*target), &signed(d20, *bonus), total, cmd]);
+            if *aoo_damage > 0 {
+                s.push_str(&f(T::EvManeuverAooDamage, &[aoo_damage]));
+            }
+            s.push_str(lang.t(if *success { T::EvManeuverSuccess } else { T::EvManeuverFailure }));
+            act(*who, s)
+        }
+        Event::Maneuver { who, outcome } => act(*who, self::maneuver(t, outcome, lang)),
+        Event::Affliction { who, what } => act(*who, affliction(t, what, lang)),
+        Event::Save { who, kind, d20, bonus, total, dc, rolled_twice, success } => {
+            let name = lang.t(match kind {
+                SaveKind::Fort => T::EvSaveFort,
+                SaveKind::Ref => T::EvSaveRef,
+                SaveKind::Will => T::EvSaveWill,
+            });
+            let note = rolled_twice.map_or(String::new(), |[a, b]| f(T::EvRolledTwice, &[&a, &b]));
+            let verdict = lang.t(if *success { T::EvSaves } else { T::EvFails });
+            act(*who, f(T::EvSave, &[&name, &signed(d20, *bonus), total, dc, &note, &verdict]))
+        }
+        Event::Spell { who, spell, what } => act(*who, spell_event(t, spell, what, lang)),
+        Event::SpellEffect { who, what } => act(*who, spell_effect(what, lang)),
+        Event::SpellDamage { who, target, dealt, rolled, types, hp_before, hp_after } => {
+            let ty = if types.is_empty() { lang.t(T::EvUntyped).to_string() } else { types.join("/") };
+            let rolled = if dealt == rolled { String::new() } else { f(T::EvRolled, &[rolled]) };
+            act(*who, f(T::EvSpellDamage, &[&t.id(*target), dealt, &ty, &rolled, hp_before, hp_after]))
+        }
+        Event::EffectGained { who, effect, rounds } => act(
             *who,
-            match codes {
-                Codes::Words => words(text, lang),
-                Codes::Raw => text.clone(),
+            match rounds {
+                Some(1) => f(T::EvEffectGainedOne, &[effect]),
+                Some(n) => f(T::EvEffectGainedRounds, &[effect, n]),
+                None => f(T::EvEffectGained, &[effect]),
+            },
+        ),
+        Event::EffectEnds { who, effect, why } => {
+            act(*who, f(T::EvEffectEnds, &[effect, &lang.t(effect_end(*why))]))
+        }
+        Event::EffectLingers { who, effect, rounds } => act(*who, f(T::EvEffectLingers, &[effect, rounds])),
+        Event::Turn { who, what } => act(*who, turn(t, what, lang)),
+        Event::ClassAbility { who, what } => act(*who, class_ability(t, what, lang, codes)),
+        Event::Combat { who, what } => act(*who, combat(t, what, lang)),
+        Event::Nonlethal { who, state, amount, nonlethal, hp } => act(
+            *who,
+            match state {
+                NonlethalState::Unconscious => f(T::EvNlUnconscious, &[nonlethal, hp]),
+                NonlethalState::Staggered => f(T::EvNlStaggered, &[nonlethal, hp]),
+                NonlethalState::Takes => f(T::EvNlTakes, &[amount, nonlethal, hp]),
+                NonlethalState::WakesUp => f(T::EvNlWakesUp, &[nonlethal, hp]),
             },
         ),
         // A variant added to the engine after this renderer: its JSON, rather than nothing.
@@ -467,4 +513,278 @@ fn push_step(s: &mut String, step: &AttackStep, lang: Lang) {
         }
     };
     s.push_str(&text);
+}
+
+/// The words of a reason code: as words in the table, as the code in `--json`'s lines.
+fn reason_words(reason: &str, lang: Lang, codes: Codes) -> String {
+    match codes {
+        Codes::Words => crate::i18n::reason(reason, lang),
+        Codes::Raw => reason.to_string(),
+    }
+}
+
+/// Names joined by `, `, or "nobody".
+fn who_list(t: &Transcript, who: &[usize], lang: Lang) -> String {
+    if who.is_empty() {
+        lang.t(T::EvNobody).to_string()
+    } else {
+        who.iter().map(|&i| t.id(i)).collect::<Vec<_>>().join(", ")
+    }
+}
+
+fn conditions(list: &[ConditionId]) -> String {
+    list.iter().map(|c| c.name()).collect::<Vec<_>>().join(", ")
+}
+
+fn maneuver_name(m: Maneuver) -> T {
+    match m {
+        Maneuver::Trip => T::EvManTrip,
+        Maneuver::Disarm => T::EvManDisarm,
+        Maneuver::BullRush => T::EvManBullRush,
+        Maneuver::Sunder => T::EvManSunder,
+        Maneuver::Grapple => T::EvManGrapple,
+        Maneuver::Escape => T::EvManEscape,
+        Maneuver::Overrun => T::EvManOverrun,
+        Maneuver::DirtyTrick => T::EvManDirtyTrick,
+        Maneuver::Steal => T::EvManSteal,
+        Maneuver::Reposition => T::EvManReposition,
+        Maneuver::Drag => T::EvManDrag,
+    }
+}
+
+fn maneuver(t: &Transcript, o: &ManeuverOutcome, lang: Lang) -> String {
+    let f = |key: T, args: &[&dyn std::fmt::Display]| lang.f(key, args);
+    match o {
+        ManeuverOutcome::TooLarge { maneuver, target } => {
+            f(T::EvManTooLarge, &[&lang.t(maneuver_name(*maneuver)), &t.id(*target)])
+        }
+        ManeuverOutcome::NotATrick { condition } => f(T::EvManNotATrick, &[condition]),
+        ManeuverOutcome::LostToAoo { maneuver } => f(T::EvManLostToAoo, &[&lang.t(maneuver_name(*maneuver))]),
+        ManeuverOutcome::Tripped => lang.t(T::EvManTripped).to_string(),
+        ManeuverOutcome::FailsAndFalls => lang.t(T::EvManFailsAndFalls).to_string(),
+        ManeuverOutcome::Drops { weapon } => f(T::EvManDrops, &[weapon]),
+        ManeuverOutcome::FailsAndDrops { weapon } => f(T::EvManFailsAndDrops, &[weapon]),
+        ManeuverOutcome::Sundered { weapon, damage, broken } => {
+            let mut s = f(T::EvManSundered, &[weapon, damage]);
+            if *broken {
+                s.push_str(lang.t(T::EvManBroken));
+            }
+            s
+        }
+        ManeuverOutcome::Pushed { feet } => f(T::EvManPushed, &[feet]),
+        ManeuverOutcome::Repositioned { feet } => f(T::EvManRepositioned, &[feet]),
+        ManeuverOutcome::Dragged { feet } => f(T::EvManDragged, &[feet]),
+        ManeuverOutcome::Steals { from } => f(T::EvManSteals, &[&t.id(*from)]),
+        ManeuverOutcome::GrappleNoRoom => lang.t(T::EvManGrappleNoRoom).to_string(),
+        ManeuverOutcome::GrapplePulls { target, to } => f(T::EvManGrapplePulls, &[&t.id(*target), to]),
+        ManeuverOutcome::Grappled { by } => f(T::EvManGrappled, &[&t.id(*by)]),
+        ManeuverOutcome::Overruns { target, to: Some(to) } => f(T::EvManOverruns, &[&t.id(*target), to]),
+        ManeuverOutcome::Overruns { target, to: None } => f(T::EvManOverrunsBlocked, &[&t.id(*target)]),
+        ManeuverOutcome::KnockedProne => lang.t(T::EvManKnockedProne).to_string(),
+        ManeuverOutcome::Escapes => lang.t(T::EvManEscapes).to_string(),
+        ManeuverOutcome::NoLongerGrappled => lang.t(T::EvManNoLongerGrappled).to_string(),
+    }
+}
+
+fn affliction(t: &Transcript, a: &AfflictionEvent, lang: Lang) -> String {
+    let f = |key: T, args: &[&dyn std::fmt::Display]| lang.f(key, args);
+    match a {
+        AfflictionEvent::Immune { ability } => f(T::EvAflImmune, &[ability]),
+        AfflictionEvent::Strikes { ability, target } => f(T::EvAflStrikes, &[ability, &t.id(*target)]),
+        AfflictionEvent::Paralyzed { rounds: Some(n) } => f(T::EvAflParalyzedFor, &[n]),
+        AfflictionEvent::Paralyzed { rounds: None } => lang.t(T::EvAflParalyzed).to_string(),
+        AfflictionEvent::Petrified => lang.t(T::EvAflPetrified).to_string(),
+        AfflictionEvent::AbilityDamage { ability, amount, left } => {
+            f(T::EvAflAbilityDamage, &[amount, ability, left])
+        }
+        AfflictionEvent::DiesOfConstitution => lang.t(T::EvAflDiesOfConstitution).to_string(),
+        AfflictionEvent::NegativeLevels { levels, total } => f(T::EvAflNegativeLevels, &[levels, total]),
+        AfflictionEvent::DiesOfNegativeLevels { total, hd } => f(T::EvAflDiesOfNegativeLevels, &[total, hd]),
+        AfflictionEvent::TemporaryHp { amount } => f(T::EvAflTemporaryHp, &[amount]),
+        AfflictionEvent::AnotherDose { ability, rounds, dc } => {
+            f(T::EvAflAnotherDose, &[ability, rounds, dc])
+        }
+        AfflictionEvent::Poisoned { ability } => f(T::EvAflPoisoned, &[ability]),
+        AfflictionEvent::Cured { ability } => f(T::EvAflCured, &[ability]),
+        AfflictionEvent::Gaze { source, ability, d100, averted } => {
+            let key = if *averted { T::EvAflGazeAverted } else { T::EvAflGazeMet };
+            f(key, &[&t.id(*source), ability, d100])
+        }
+        AfflictionEvent::Breath { ability, target, damage, dc, caught, again } => {
+            f(T::EvAflBreath, &[ability, &t.id(*target), damage, dc, &who_list(t, caught, lang), again])
+        }
+        AfflictionEvent::NoDamage => lang.t(T::EvAflNoDamage).to_string(),
+        AfflictionEvent::Rends { ability, target } => f(T::EvAflRends, &[ability, &t.id(*target)]),
+        AfflictionEvent::NegativeEnergyHeals { amount } => f(T::EvAflNegativeEnergyHeals, &[amount]),
+        AfflictionEvent::Incorporeal { halved, from, to } => {
+            f(if *halved { T::EvAflIncorporealHalved } else { T::EvAflIncorporealNone }, &[from, to])
+        }
+        AfflictionEvent::RegenerationStopped { by, through } => {
+            let by = if by.is_empty() { lang.t(T::EvAflTheHit).to_string() } else { by.join("/") };
+            f(T::EvAflRegenerationStopped, &[&by, through])
+        }
+        AfflictionEvent::Heals { amount, hp_before, hp_after, nonlethal_before, nonlethal_after } => {
+            f(T::EvAflHeals, &[amount, hp_before, hp_after, nonlethal_before, nonlethal_after])
+        }
+        AfflictionEvent::RegenerationNonlethal { amount } => f(T::EvAflRegenerationNonlethal, &[amount]),
+    }
+}
+
+fn spell_event(t: &Transcript, spell: &str, what: &SpellEvent, lang: Lang) -> String {
+    let f = |key: T, args: &[&dyn std::fmt::Display]| lang.f(key, args);
+    match what {
+        SpellEvent::NoArea => f(T::EvSplNoArea, &[&spell]),
+        SpellEvent::Covers { squares, creatures } => {
+            f(T::EvSplCovers, &[&spell, squares, &who_list(t, creatures, lang)])
+        }
+        SpellEvent::Immune => f(T::EvSplImmune, &[&spell]),
+        SpellEvent::ImmuneAlready => f(T::EvSplImmuneAlready, &[&spell]),
+        SpellEvent::Disbelieves => f(T::EvSplDisbelieves, &[&spell]),
+        SpellEvent::Slain => f(T::EvSplSlain, &[&spell]),
+        SpellEvent::Warded => f(T::EvSplWarded, &[&spell]),
+        SpellEvent::Lasts { until: Some(r) } => f(T::EvSplLastsUntil, &[&spell, r]),
+        SpellEvent::Lasts { until: None } => f(T::EvSplLastsBattle, &[&spell]),
+        SpellEvent::ZoneEnds => f(T::EvSplZoneEnds, &[&spell]),
+        SpellEvent::Delivered => f(T::EvSplDelivered, &[&spell]),
+        SpellEvent::Resistance { sr, d20, bonus, overcome } => {
+            let verdict = lang.t(if *overcome { T::EvSplOvercome } else { T::EvSplResisted });
+            f(T::EvSplResistance, &[sr, &signed(d20, *bonus), &(d20 + bonus), &verdict])
+        }
+        SpellEvent::Dispel { d20, bonus, dc, dispelled } => {
+            let verdict = lang.t(if *dispelled { T::EvSplDispelled } else { T::EvFails });
+            f(T::EvSplDispel, &[&spell, &signed(d20, *bonus), &(d20 + bonus), dc, &verdict])
+        }
+    }
+}
+
+fn spell_effect(what: &SpellEffectEvent, lang: Lang) -> String {
+    let f = |key: T, args: &[&dyn std::fmt::Display]| lang.f(key, args);
+    match what {
+        SpellEffectEvent::Evades => lang.t(T::EvFxEvades).to_string(),
+        SpellEffectEvent::Conditions { conditions: c } => f(T::EvFxConditions, &[&conditions(c)]),
+        SpellEffectEvent::AbilityDamage { amount, ability } => f(T::EvFxAbilityDamage, &[amount, ability]),
+        SpellEffectEvent::ImmuneToNegativeLevels => lang.t(T::EvFxImmuneNegativeLevels).to_string(),
+        SpellEffectEvent::NegativeLevels { levels } => f(T::EvFxNegativeLevels, &[levels]),
+        SpellEffectEvent::Stabilized => lang.t(T::EvFxStabilized).to_string(),
+        SpellEffectEvent::ResumesDying => lang.t(T::EvFxResumesDying).to_string(),
+        SpellEffectEvent::MirrorImages { images } => f(T::EvFxMirrorImages, &[images]),
+        SpellEffectEvent::HealedByNegativeEnergy { amount } => f(T::EvFxHealedByNegative, &[amount]),
+        SpellEffectEvent::Slain => lang.t(T::EvFxSlain).to_string(),
+        SpellEffectEvent::DropsHeld => lang.t(T::EvFxDropsHeld).to_string(),
+    }
+}
+
+fn effect_end(why: EffectEnd) -> T {
+    match why {
+        EffectEnd::WearsOff => T::EvEndWearsOff,
+        EffectEnd::Ends => T::EvEndEnds,
+        EffectEnd::Spent => T::EvEndSpent,
+        EffectEnd::Discharged => T::EvEndDischarged,
+        EffectEnd::Dispelled => T::EvEndDispelled,
+        EffectEnd::NewWard => T::EvEndNewWard,
+        EffectEnd::OutOfArea => T::EvEndOutOfArea,
+        EffectEnd::ShakenOff => T::EvEndShakenOff,
+        EffectEnd::BrokenThreatened => T::EvEndBrokenThreatened,
+        EffectEnd::Attacked => T::EvEndAttacked,
+        EffectEnd::Wounded => T::EvEndWounded,
+        EffectEnd::NoImageLeft => T::EvEndNoImageLeft,
+        EffectEnd::Healed => T::EvEndHealed,
+        EffectEnd::UsedUp => T::EvEndUsedUp,
+    }
+}
+
+fn turn(t: &Transcript, what: &TurnEvent, lang: Lang) -> String {
+    let f = |key: T, args: &[&dyn std::fmt::Display]| lang.f(key, args);
+    match what {
+        TurnEvent::LosesTurn { conditions: c } => f(T::EvLosesTurn, &[&conditions(c)]),
+        TurnEvent::Confused { d100, act } => {
+            let what = match act {
+                ConfusedAct::ActsNormally => lang.t(T::EvConfusedNormal).to_string(),
+                ConfusedAct::Babbles => lang.t(T::EvConfusedBabbles).to_string(),
+                ConfusedAct::HurtsItself { damage, hp } => {
+                    f(T::EvConfusedHurts, &[damage, hp, &(hp - *damage as i32)])
+                }
+                ConfusedAct::Attacks { target } => f(T::EvConfusedAttacks, &[&t.id(*target)]),
+                ConfusedAct::NobodyInReach => lang.t(T::EvConfusedNobody).to_string(),
+            };
+            f(T::EvConfused, &[d100, &what])
+        }
+        TurnEvent::BreaksFree => lang.t(T::EvBreaksFree).to_string(),
+        TurnEvent::Cursed { d100, percent } => f(T::EvCursed, &[d100, percent]),
+        TurnEvent::Sanctuary { target } => f(T::EvSanctuary, &[&t.id(*target)]),
+        TurnEvent::ImmediateAction => lang.t(T::EvImmediateAction).to_string(),
+        TurnEvent::Pounces => lang.t(T::EvPounces).to_string(),
+        TurnEvent::RunEndurance { d20, bonus, dc, ok } => {
+            let verdict = lang.t(if *ok { T::EvRunGoesOn } else { T::EvRunStopped });
+            f(T::EvRunEndurance, &[&signed(d20, *bonus), &(d20 + bonus), dc, &verdict])
+        }
+    }
+}
+
+fn hex_name(name: &str, lang: Lang) -> String {
+    let key = match name {
+        "evil_eye" => T::EvHexEvilEye,
+        "slumber" => T::EvHexSlumber,
+        "cackle" => T::EvHexCackle,
+        "misfortune" => T::EvHexMisfortune,
+        "fortune" => T::EvHexFortune,
+        "healing" => T::EvHexHealing,
+        "ward" => T::EvHexWard,
+        other => return other.to_string(),
+    };
+    lang.t(key).to_string()
+}
+
+fn deed_name(name: &str, lang: Lang) -> String {
+    let key = match name {
+        "deadeye" => T::EvDeedDeadeye,
+        "up_close_and_deadly" => T::EvDeedUpClose,
+        other => return other.to_string(),
+    };
+    lang.t(key).to_string()
+}
+
+fn class_ability(t: &Transcript, what: &ClassAbilityEvent, lang: Lang, codes: Codes) -> String {
+    let f = |key: T, args: &[&dyn std::fmt::Display]| lang.f(key, args);
+    match what {
+        ClassAbilityEvent::Hexes { target, hex, dc } => {
+            f(T::EvHexes, &[&t.id(*target), &hex_name(hex, lang), dc])
+        }
+        ClassAbilityEvent::ImmuneMindAffecting => lang.t(T::EvImmuneMind).to_string(),
+        ClassAbilityEvent::ImmuneSleep => lang.t(T::EvImmuneSleep).to_string(),
+        ClassAbilityEvent::Cackles => lang.t(T::EvCackles).to_string(),
+        ClassAbilityEvent::InspiresCourage { bonus } => f(T::EvInspiresCourage, &[bonus]),
+        ClassAbilityEvent::StopsPerforming => lang.t(T::EvStopsPerforming).to_string(),
+        ClassAbilityEvent::SpellCombatNoAttack { reason } => {
+            f(T::EvSpellCombatNoAttack, &[&reason_words(reason, lang, codes)])
+        }
+        ClassAbilityEvent::Spellstrike { weapon } => f(T::EvSpellstrike, &[weapon]),
+        ClassAbilityEvent::Enhances { weapon, bonus, pool } => f(T::EvEnhances, &[weapon, bonus, pool]),
+        ClassAbilityEvent::GritSpent { deed, grit } => f(T::EvGritSpent, &[&deed_name(deed, lang), grit]),
+        ClassAbilityEvent::QuickClear { weapon, grit } => f(T::EvQuickClear, &[weapon, grit]),
+        ClassAbilityEvent::GunslingersDodge { grit } => f(T::EvGunslingersDodge, &[grit]),
+        ClassAbilityEvent::FearAura { target } => f(T::EvFearAura, &[&t.id(*target)]),
+        ClassAbilityEvent::LichTouch => lang.t(T::EvLichTouch).to_string(),
+    }
+}
+
+fn combat(t: &Transcript, what: &CombatEvent, lang: Lang) -> String {
+    let f = |key: T, args: &[&dyn std::fmt::Display]| lang.f(key, args);
+    match what {
+        CombatEvent::CannotTouch { target } => f(T::EvCannotTouch, &[&t.id(*target)]),
+        CombatEvent::RollsTwice { first, second } => f(T::EvRollsTwice, &[first, second]),
+        CombatEvent::UpCloseGrazes { target, amount } => f(T::EvUpCloseGrazes, &[&t.id(*target), amount]),
+        CombatEvent::DamageReduction { absorbed } => f(T::EvDamageReduction, &[absorbed]),
+        CombatEvent::PicksUp { weapon } => f(T::EvPicksUp, &[weapon]),
+        CombatEvent::Repairs { weapon } => f(T::EvRepairs, &[weapon]),
+        CombatEvent::PowerAttack { penalty, damage } => f(T::EvPowerAttack, &[penalty, damage]),
+        CombatEvent::AooSuppressed { target } => f(T::EvAooSuppressed, &[&t.id(*target)]),
+        CombatEvent::AooMovesThrough { target } => f(T::EvAooMovesThrough, &[&t.id(*target)]),
+        CombatEvent::AidAnother { target, attack, d20, bonus, dc, given } => {
+            let what = lang.t(if *attack { T::EvAidAttack } else { T::EvAidAc });
+            let verdict =
+                if *given > 0 { format!("+{given} {what}") } else { lang.t(T::EvFails).to_string() };
+            f(T::EvAidAnother, &[&what, &t.id(*target), &signed(d20, *bonus), &(d20 + bonus), dc, &verdict])
+        }
+    }
 }

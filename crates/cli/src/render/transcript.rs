@@ -6,7 +6,7 @@
 //! order, untruncated.
 
 use super::table::{self, Align};
-use crate::i18n::{self, Lang, T};
+use crate::i18n::{Lang, T};
 
 /// One row of the transcript.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -27,20 +27,6 @@ pub enum Row {
 /// The title line of the transcript section.
 pub fn title(lang: Lang) -> &'static str {
     lang.t(T::TranscriptTitle)
-}
-
-/// A message with its reason code (`failed (out_of_range)`) in words: for
-/// the free-text events of rules not yet converted to typed events.
-pub fn words(message: &str, lang: Lang) -> String {
-    const MARK: &str = "failed (";
-    let Some(at) = message.find(MARK) else { return message.to_string() };
-    let start = at + MARK.len();
-    let Some(len) = message[start..].find(')') else { return message.to_string() };
-    let code = &message[start..start + len];
-    if code.is_empty() || !code.chars().all(|c| c.is_ascii_lowercase() || c == '_' || c == ':') {
-        return message.to_string();
-    }
-    format!("{}{}{}", &message[..start], i18n::reason(code, lang), &message[start + len..])
 }
 
 /// Renders the transcript as a titled three-column table (ends with a newline).
@@ -124,14 +110,6 @@ mod tests {
         ]
         .join("\n");
         assert_eq!(out, expected);
-    }
-
-    #[test]
-    fn reason_codes_of_free_text_events_are_shown_in_words() {
-        assert_eq!(words("attack failed (out_of_range)", Lang::En), "attack failed (out of range)");
-        assert_eq!(words("move failed (downgraded:staggered)", Lang::En), "move failed (dropped: staggered)");
-        assert_eq!(words("attack failed (out_of_range)", Lang::Fr), "attack failed (hors de portée)");
-        assert_eq!(words("hits (hp 6->4)", Lang::En), "hits (hp 6->4)");
     }
 
     #[test]

@@ -6,7 +6,8 @@ use crate::rng::Dice;
 
 use super::attack::Swing;
 use super::engine::Engine;
-use super::log::say;
+use super::event::{CombatEvent, Event};
+use super::log::emit;
 use super::state::BattleState;
 
 impl BattleState<'_> {
@@ -138,7 +139,7 @@ impl<R: Dice> Engine<'_, '_, R> {
     #[cold]
     fn note_concealed(&mut self, e: usize, target: usize, sq: Pos) {
         if self.st.aoo_weapon_seen(e, target, sq, false).is_some() {
-            say!(self, e, "AoO on {} suppressed (total concealment)", self.st.id(target));
+            emit!(self, Event::Combat { who: e, what: CombatEvent::AooSuppressed { target } });
         }
     }
 
@@ -169,7 +170,7 @@ impl<R: Dice> Engine<'_, '_, R> {
                 continue;
             }
             if let Some(w) = self.st.aoo_weapon(j, mover, here) {
-                say!(self, j, "AoO: {} moves through its space", self.st.id(mover));
+                emit!(self, Event::Combat { who: j, what: CombatEvent::AooMovesThrough { target: mover } });
                 self.attack_of_opportunity(j, w, mover);
             }
             if !self.st.is_active(mover) {

@@ -7,8 +7,8 @@ use crate::rng::Dice;
 use super::action::{Action, AidMode, Reason};
 use super::attack::{DEFENSIVE_AC, DEFENSIVE_PENALTY, TOTAL_DEFENSE_AC};
 use super::engine::Engine;
-use super::event::Event;
-use super::log::{emit, say};
+use super::event::{CombatEvent, Event};
+use super::log::emit;
 
 /// Bonus granted by a successful aid another, and the AC to beat.
 const AID_BONUS: i32 = 2;
@@ -71,10 +71,6 @@ impl<R: Dice> Engine<'_, '_, R> {
         let d20 = self.rng.roll(20) as i32;
         let total = d20 + bonus;
         let ok = d20 != 1 && (d20 == 20 || total >= AID_DC);
-        let what = match action.aid {
-            AidMode::Attack => "attack",
-            AidMode::Ac => "AC",
-        };
         if ok {
             let f = &mut self.st.fighters[t];
             match action.aid {
@@ -82,12 +78,19 @@ impl<R: Dice> Engine<'_, '_, R> {
                 AidMode::Ac => f.aid_ac += AID_BONUS,
             }
         }
-        let verdict = if ok { format!("+{AID_BONUS} {what}") } else { "fails".to_string() };
-        say!(
+        emit!(
             self,
-            i,
-            "aid another ({what}) for {} d20={d20}{bonus:+}={total} vs {AID_DC} -> {verdict}",
-            self.st.id(t)
+            Event::Combat {
+                who: i,
+                what: CombatEvent::AidAnother {
+                    target: t,
+                    attack: matches!(action.aid, AidMode::Attack),
+                    d20,
+                    bonus,
+                    dc: AID_DC,
+                    given: if ok { AID_BONUS } else { 0 }
+                }
+            }
         );
         Ok(())
     }

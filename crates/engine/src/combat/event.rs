@@ -14,10 +14,22 @@ use crate::map::Pos;
 
 use super::prepared::PreparedEncounter;
 
+pub use super::event_kinds::{
+    AfflictionEvent, ClassAbilityEvent, CombatEvent, ConfusedAct, EffectEnd, ManeuverOutcome, NonlethalState,
+    SpellEffectEvent, SpellEvent, TurnEvent,
+};
+
+/// Whether a number is 0 (to omit it from JSON).
+#[allow(clippy::trivially_copy_pass_by_ref, reason = "serde's skip_serializing_if passes a reference")]
+fn is_zero(n: &i32) -> bool {
+    *n == 0
+}
+
 /// The version of the event schema (`docs/events.md`). Bump it when a
 /// variant or a field is renamed or removed or changes meaning; adding a
-/// variant or an optional field does not bump it.
-pub const EVENT_SCHEMA_VERSION: u32 = 1;
+/// variant or an optional field does not bump it. Version 2 removed the
+/// temporary free-text `text` event: every rule now emits a typed one.
+pub const EVENT_SCHEMA_VERSION: u32 = 2;
 
 /// The record of one battle: who fought, and what happened in order.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -535,15 +547,161 @@ pub enum Event {
         /// For how many rounds, when affected (none: the battle, or not affected).
         rounds: Option<u32>,
     },
-    /// TEMPORARY: a free-text line from a rule not yet converted to a typed
-    /// event (the `say!` shim). It reads `round N id: text` in English and
-    /// is not translated. Every use is to be replaced by a typed variant;
-    /// readers should not parse `text`.
-    Text {
-        /// The combatant the line is about.
+    /// A combat maneuver's roll: d20 + CMB against the target's CMD (CRB
+    /// "Combat Maneuvers"); an escape's too.
+    ManeuverRoll {
+        /// The maneuverer.
         who: usize,
-        /// The English message.
-        text: String,
+        /// The target (the grappler, for an escape).
+        target: usize,
+        /// The maneuver.
+        maneuver: crate::effects::Maneuver,
+        /// The d20.
+        d20: i32,
+        /// The bonus, the provoked attack's damage taken off.
+        bonus: i32,
+        /// d20 + bonus (at least 0).
+        total: i32,
+        /// The target's CMD.
+        cmd: i32,
+        /// Damage of the attack of opportunity it provoked, subtracted from the bonus (0: none).
+        #[serde(default, skip_serializing_if = "is_zero")]
+        aoo_damage: i32,
+        /// Whether it succeeded.
+        success: bool,
+    },
+    /// What a combat maneuver did, or why it did not happen.
+    Maneuver {
+        /// The creature the line is about (the maneuverer, or its target).
+        who: usize,
+        /// What happened.
+        outcome: ManeuverOutcome,
+    },
+    /// Afflictions and monster abilities (poison, paralysis, ability damage,
+    /// energy drain, gazes, breath, rend, regeneration, incorporeality).
+    Affliction {
+        /// The creature the line is about.
+        who: usize,
+        /// What happened.
+        what: AfflictionEvent,
+    },
+    /// A saving throw.
+    Save {
+        /// The creature saving.
+        who: usize,
+        /// Which save.
+        kind: crate::effects::SaveKind,
+        /// The d20 kept.
+        d20: i32,
+        /// The save bonus.
+        bonus: i32,
+        /// d20 + bonus.
+        total: i32,
+        /// The DC.
+        dc: i32,
+        /// Both d20s when fortune or misfortune rolled twice.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        rolled_twice: Option<[i32; 2]>,
+        /// Whether it saved.
+        success: bool,
+    },
+    /// A spell meets a creature, an area or the battle (immunity, spell
+    /// resistance, dispelling, areas, zones).
+    Spell {
+        /// The creature the line is about (the caster, or the creature met).
+        who: usize,
+        /// The spell's name.
+        spell: String,
+        /// What happened.
+        what: SpellEvent,
+    },
+    /// What an effect of a spell did to a creature.
+    SpellEffect {
+        /// The creature.
+        who: usize,
+        /// What happened.
+        what: SpellEffectEvent,
+    },
+    /// Damage of a spell, a breath or a rend, after energy resistance.
+    SpellDamage {
+        /// Its source.
+        who: usize,
+        /// The creature damaged.
+        target: usize,
+        /// Damage dealt.
+        dealt: u32,
+        /// Damage rolled.
+        rolled: u32,
+        /// Its energy types (empty: untyped).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        types: Vec<String>,
+        /// Hit points before.
+        hp_before: i32,
+        /// Hit points after.
+        hp_after: i32,
+    },
+    /// A lasting effect (a spell's, a condition's, an ability's) begins.
+    EffectGained {
+        /// The creature.
+        who: usize,
+        /// The effect's name.
+        effect: String,
+        /// Rounds it lasts (none: until removed).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        rounds: Option<u32>,
+    },
+    /// A lasting effect ends.
+    EffectEnds {
+        /// The creature.
+        who: usize,
+        /// The effect's name.
+        effect: String,
+        /// Why.
+        why: EffectEnd,
+    },
+    /// An area's effect lingers on a creature that left the area.
+    EffectLingers {
+        /// The creature.
+        who: usize,
+        /// The effect's name.
+        effect: String,
+        /// Rounds left.
+        rounds: u32,
+    },
+    /// What happens to a creature's turn (conditions, confusion, curses).
+    Turn {
+        /// The creature.
+        who: usize,
+        /// What happened.
+        what: TurnEvent,
+    },
+    /// A class ability (hexes, performance, magus, deeds, a lich's).
+    ClassAbility {
+        /// The creature the line is about.
+        who: usize,
+        /// What happened.
+        what: ClassAbilityEvent,
+    },
+    /// The smaller combat rules (riders, weapons, attacks of opportunity,
+    /// aid another, Power Attack).
+    Combat {
+        /// The creature the line is about.
+        who: usize,
+        /// What happened.
+        what: CombatEvent,
+    },
+    /// Nonlethal damage and its thresholds (CRB "Nonlethal Damage").
+    Nonlethal {
+        /// The creature.
+        who: usize,
+        /// What it became.
+        state: NonlethalState,
+        /// Damage taken (0 when waking up).
+        amount: u32,
+        /// Nonlethal damage in all.
+        nonlethal: i32,
+        /// Its hit points.
+        hp: i32,
     },
 }
 
@@ -956,6 +1114,50 @@ mod tests {
         let json = serde_json::to_string(&end).unwrap();
         assert_eq!(json, r#"{"round":3,"type":"battle_over","rounds":3,"result":{"end":"won","side":1}}"#);
         assert_eq!(serde_json::from_str::<Record>(&json).unwrap(), end);
+    }
+
+    #[test]
+    fn a_family_event_nests_its_kind_and_reads_back() {
+        let r = Record {
+            round: 3,
+            event: Event::Maneuver {
+                who: 2,
+                outcome: ManeuverOutcome::Overruns { target: 0, to: Some(Pos::new(4, 5)) },
+            },
+        };
+        let json = serde_json::to_string(&r).unwrap();
+        assert_eq!(
+            json,
+            r#"{"round":3,"type":"maneuver","who":2,"outcome":{"kind":"overruns","target":0,"to":{"row":4,"col":5}}}"#
+        );
+        assert_eq!(serde_json::from_str::<Record>(&json).unwrap(), r);
+        let save = Record {
+            round: 1,
+            event: Event::Save {
+                who: 0,
+                kind: crate::effects::SaveKind::Will,
+                d20: 7,
+                bonus: 3,
+                total: 10,
+                dc: 14,
+                rolled_twice: None,
+                success: false,
+            },
+        };
+        let v: serde_json::Value = serde_json::to_value(&save).unwrap();
+        assert_eq!(v["type"], "save");
+        assert_eq!(v["kind"], "will");
+        assert!(v.get("rolled_twice").is_none(), "{v}");
+        assert_eq!(serde_json::from_value::<Record>(v).unwrap(), save);
+        let confused = Event::Turn {
+            who: 1,
+            what: TurnEvent::Confused { d100: 60, act: ConfusedAct::HurtsItself { damage: 3, hp: 9 } },
+        };
+        let v = serde_json::to_value(&confused).unwrap();
+        assert_eq!(
+            v["what"],
+            serde_json::json!({"kind": "confused", "d100": 60, "act": {"act": "hurts_itself", "damage": 3, "hp": 9}})
+        );
     }
 
     #[test]

@@ -8,8 +8,9 @@ use std::fmt::Write;
 use crate::map::Pos;
 
 use super::event::{
-    AcKind, Attack, AttackNote, AttackStep, AuraOutcome, BattleResult, Event, LifeChange, ModSource,
-    MoveKind, NoMove, Record, SpellLoss, TouchKind,
+    AcKind, AfflictionEvent, Attack, AttackNote, AttackStep, AuraOutcome, BattleResult, ClassAbilityEvent,
+    CombatEvent, ConfusedAct, EffectEnd, Event, LifeChange, ManeuverOutcome, ModSource, MoveKind, NoMove,
+    NonlethalState, Record, SpellEffectEvent, SpellEvent, SpellLoss, TouchKind, TurnEvent,
 };
 
 /// Every event of `events` as its English line, ids from `ids`, side names from `sides`.
@@ -258,7 +259,56 @@ fn line(ids: &[String], sides: &[String], r: &Record) -> String {
         Event::Healed { who, amount, hp_before, hp_after } => {
             act(*who, format!("heals {amount} (hp {hp_before}->{hp_after})"))
         }
-        Event::Text { who, text } => act(*who, text.clone()),
+        Event::ManeuverRoll { who, target, maneuver, d20, bonus, total, cmd, aoo_damage, success } => {
+            let mut text =
+                format!("{maneuver} vs {} CMB d20={d20}{bonus:+}={total} vs CMD {cmd}", id(*target));
+            if *aoo_damage > 0 {
+                let _ = write!(text, " [AoO damage -{aoo_damage}]");
+            }
+            let _ = write!(text, " -> {}", if *success { "success" } else { "failure" });
+            act(*who, text)
+        }
+        Event::Maneuver { who, outcome } => act(*who, maneuver(outcome, ids)),
+        Event::Affliction { who, what } => act(*who, affliction(what, ids)),
+        Event::Save { who, kind, d20, bonus, total, dc, rolled_twice, success } => {
+            let note = rolled_twice.map_or(String::new(), |[a, b]| format!(" (rolled twice: {a}, {b})"));
+            let verdict = if *success { "saves" } else { "fails" };
+            act(*who, format!("{kind} save d20={d20}{bonus:+}={total} vs DC {dc}{note} -> {verdict}"))
+        }
+        Event::Spell { who, spell, what } => act(*who, spell_event(spell, what, ids)),
+        Event::SpellEffect { who, what } => act(*who, spell_effect(what)),
+        Event::SpellDamage { who, target, dealt, rolled, types, hp_before, hp_after } => {
+            let ty = if types.is_empty() { "untyped".to_string() } else { types.join("/") };
+            let rolled = if dealt == rolled { String::new() } else { format!(" (rolled {rolled})") };
+            act(
+                *who,
+                format!("{} takes {dealt} {ty} damage{rolled} (hp {hp_before}->{hp_after})", id(*target)),
+            )
+        }
+        Event::EffectGained { who, effect, rounds } => act(
+            *who,
+            match rounds {
+                Some(1) => format!("is affected by {effect} for 1 round"),
+                Some(n) => format!("is affected by {effect} for {n} rounds"),
+                None => format!("is affected by {effect}"),
+            },
+        ),
+        Event::EffectEnds { who, effect, why } => act(*who, format!("{effect} {}", effect_end(*why))),
+        Event::EffectLingers { who, effect, rounds } => {
+            act(*who, format!("{effect} lasts {rounds} more rounds (out of the area)"))
+        }
+        Event::Turn { who, what } => act(*who, turn(what, ids)),
+        Event::ClassAbility { who, what } => act(*who, class_ability(what, ids)),
+        Event::Combat { who, what } => act(*who, combat(what, ids)),
+        Event::Nonlethal { who, state, amount, nonlethal: nl, hp } => act(
+            *who,
+            match state {
+                NonlethalState::Unconscious => format!("falls unconscious (nonlethal {nl} > hp {hp})"),
+                NonlethalState::Staggered => format!("is staggered (nonlethal {nl} = hp {hp})"),
+                NonlethalState::Takes => format!("takes {amount} nonlethal (nonlethal {nl}, hp {hp})"),
+                NonlethalState::WakesUp => format!("wakes up (nonlethal {nl}, hp {hp})"),
+            },
+        ),
     }
 }
 
@@ -375,6 +425,262 @@ fn steps_text(text: &mut String, step: &AttackStep) {
                 }
                 text.push(')');
             }
+        }
+    }
+}
+
+fn names(who: &[usize], ids: &[String]) -> String {
+    let id = |i: usize| ids.get(i).map_or("?", String::as_str);
+    if who.is_empty() {
+        "nobody".to_string()
+    } else {
+        who.iter().map(|&i| id(i)).collect::<Vec<_>>().join(", ")
+    }
+}
+
+fn maneuver(o: &ManeuverOutcome, ids: &[String]) -> String {
+    let id = |i: usize| ids.get(i).map_or("?", String::as_str);
+    match o {
+        ManeuverOutcome::TooLarge { maneuver, target } => {
+            format!("{maneuver} on {} rejected (target too large)", id(*target))
+        }
+        ManeuverOutcome::NotATrick { condition } => {
+            format!("dirty trick: {condition} is not a dirty trick condition")
+        }
+        ManeuverOutcome::LostToAoo { maneuver } => {
+            format!("{maneuver} lost (fell to the attack of opportunity)")
+        }
+        ManeuverOutcome::Tripped => "is tripped: prone".to_string(),
+        ManeuverOutcome::FailsAndFalls => "fails by 10 or more and falls prone".to_string(),
+        ManeuverOutcome::Drops { weapon } => format!("drops its {weapon}"),
+        ManeuverOutcome::FailsAndDrops { weapon } => format!("fails by 10 or more and drops its {weapon}"),
+        ManeuverOutcome::Sundered { weapon, damage, broken } => {
+            format!("its {weapon} takes {damage} damage{}", if *broken { ": broken" } else { "" })
+        }
+        ManeuverOutcome::Pushed { feet } => format!("is pushed {feet} ft"),
+        ManeuverOutcome::Repositioned { feet } => format!("is repositioned {feet} ft"),
+        ManeuverOutcome::Dragged { feet } => format!("is dragged {feet} ft"),
+        ManeuverOutcome::Steals { from } => format!("steals a carried item from {}", id(*from)),
+        ManeuverOutcome::GrappleNoRoom => "grapple FAILED (no adjacent space)".to_string(),
+        ManeuverOutcome::GrapplePulls { target, to } => format!("grapple pulls {} to {to}", id(*target)),
+        ManeuverOutcome::Grappled { by } => format!("is grappled by {}", id(*by)),
+        ManeuverOutcome::Overruns { target, to: Some(to) } => format!("overruns {} to {to}", id(*target)),
+        ManeuverOutcome::Overruns { target, to: None } => {
+            format!("overruns {} but the square beyond is taken", id(*target))
+        }
+        ManeuverOutcome::KnockedProne => "is knocked prone".to_string(),
+        ManeuverOutcome::Escapes => "escapes the grapple".to_string(),
+        ManeuverOutcome::NoLongerGrappled => "is no longer grappled".to_string(),
+    }
+}
+
+fn affliction(a: &AfflictionEvent, ids: &[String]) -> String {
+    let id = |i: usize| ids.get(i).map_or("?", String::as_str);
+    match a {
+        AfflictionEvent::Immune { ability } => format!("is immune to {ability}"),
+        AfflictionEvent::Strikes { ability, target } => format!("{ability} on {}", id(*target)),
+        AfflictionEvent::Paralyzed { rounds: Some(n) } => format!("is paralyzed for {n} rounds"),
+        AfflictionEvent::Paralyzed { rounds: None } => "is paralyzed".to_string(),
+        AfflictionEvent::Petrified => "is turned to stone".to_string(),
+        AfflictionEvent::AbilityDamage { ability, amount, left } => {
+            format!("takes {amount} {ability} damage ({left} left)")
+        }
+        AfflictionEvent::DiesOfConstitution => "dies (Constitution 0)".to_string(),
+        AfflictionEvent::NegativeLevels { levels, total } => {
+            format!("gains {levels} negative level(s) ({total} in all)")
+        }
+        AfflictionEvent::DiesOfNegativeLevels { total, hd } => {
+            format!("dies ({total} negative levels, {hd} Hit Dice)")
+        }
+        AfflictionEvent::TemporaryHp { amount } => format!("gains {amount} temporary hp"),
+        AfflictionEvent::AnotherDose { ability, rounds, dc } => {
+            format!("takes another dose of {ability} ({rounds} rounds, DC {dc})")
+        }
+        AfflictionEvent::Poisoned { ability } => format!("is poisoned by {ability}"),
+        AfflictionEvent::Cured { ability } => format!("is cured of {ability}"),
+        AfflictionEvent::Gaze { source, ability, d100, averted: true } => {
+            format!("averts its eyes from {}'s {ability} (d100={d100})", id(*source))
+        }
+        AfflictionEvent::Gaze { source, ability, d100, averted: false } => {
+            format!("meets {}'s {ability} (d100={d100})", id(*source))
+        }
+        AfflictionEvent::Breath { ability, target, damage, dc, caught, again } => format!(
+            "{ability} at {} ({damage} damage, Reflex DC {dc}; catches {}; again in round {again})",
+            id(*target),
+            names(caught, ids)
+        ),
+        AfflictionEvent::NoDamage => "takes no damage".to_string(),
+        AfflictionEvent::Rends { ability, target } => format!("{ability} {}", id(*target)),
+        AfflictionEvent::NegativeEnergyHeals { amount } => format!("negative energy heals {amount}"),
+        AfflictionEvent::Incorporeal { halved, from, to } => {
+            let why = if *halved { "halved" } else { "none from a nonmagical weapon" };
+            format!("incorporeal: damage {why} ({from} -> {to})")
+        }
+        AfflictionEvent::RegenerationStopped { by, through } => {
+            let by = if by.is_empty() { "the hit".to_string() } else { by.join("/") };
+            format!("regeneration stopped (by {by}) through round {through}")
+        }
+        AfflictionEvent::Heals { amount, hp_before, hp_after, nonlethal_before, nonlethal_after } => format!(
+            "heals {amount} (hp {hp_before}->{hp_after}, nonlethal {nonlethal_before}->{nonlethal_after})"
+        ),
+        AfflictionEvent::RegenerationNonlethal { amount } => {
+            format!("regeneration: the {amount} damage is nonlethal")
+        }
+    }
+}
+
+fn spell_event(spell: &str, what: &SpellEvent, ids: &[String]) -> String {
+    match what {
+        SpellEvent::NoArea => format!("{spell}: the area has no square"),
+        SpellEvent::Covers { squares, creatures } => {
+            format!("{spell} covers {squares} squares: {}", names(creatures, ids))
+        }
+        SpellEvent::Immune => format!("is immune to {spell}"),
+        SpellEvent::ImmuneAlready => format!("is immune to {spell} (affected by it already)"),
+        SpellEvent::Disbelieves => format!("disbelieves {spell}"),
+        SpellEvent::Slain => format!("is slain by {spell}"),
+        SpellEvent::Warded => format!("is warded against {spell}"),
+        SpellEvent::Lasts { until: Some(r) } => format!("{spell} lasts until round {r}"),
+        SpellEvent::Lasts { until: None } => format!("{spell} lasts the battle"),
+        SpellEvent::ZoneEnds => format!("{spell} ends"),
+        SpellEvent::Delivered => format!("spellstrike delivers {spell}"),
+        SpellEvent::Resistance { sr, d20, bonus, overcome } => format!(
+            "spell resistance {sr}: caster level check d20={d20}{bonus:+}={} -> {}",
+            d20 + bonus,
+            if *overcome { "overcome" } else { "RESISTED" }
+        ),
+        SpellEvent::Dispel { d20, bonus, dc, dispelled } => format!(
+            "dispel check vs {spell} d20={d20}{bonus:+}={} vs DC {dc} -> {}",
+            d20 + bonus,
+            if *dispelled { "dispelled" } else { "fails" }
+        ),
+    }
+}
+
+fn spell_effect(what: &SpellEffectEvent) -> String {
+    match what {
+        SpellEffectEvent::Evades => "evades the damage".to_string(),
+        SpellEffectEvent::Conditions { conditions } => {
+            format!("is {}", conditions.iter().map(|c| c.name()).collect::<Vec<_>>().join(", "))
+        }
+        SpellEffectEvent::AbilityDamage { amount, ability } => format!("takes {amount} {ability} damage"),
+        SpellEffectEvent::ImmuneToNegativeLevels => "is immune to negative levels".to_string(),
+        SpellEffectEvent::NegativeLevels { levels } => format!("gains {levels} negative level(s)"),
+        SpellEffectEvent::Stabilized => "is stabilized".to_string(),
+        SpellEffectEvent::ResumesDying => "resumes dying".to_string(),
+        SpellEffectEvent::MirrorImages { images } => format!("has {images} mirror images"),
+        SpellEffectEvent::HealedByNegativeEnergy { amount } => {
+            format!("is healed {amount} by negative energy")
+        }
+        SpellEffectEvent::Slain => "is slain".to_string(),
+        SpellEffectEvent::DropsHeld => "drops what it holds".to_string(),
+    }
+}
+
+fn effect_end(why: EffectEnd) -> &'static str {
+    match why {
+        EffectEnd::WearsOff => "wears off",
+        EffectEnd::Ends => "ends",
+        EffectEnd::Spent => "is spent",
+        EffectEnd::Discharged => "is discharged",
+        EffectEnd::Dispelled => "is dispelled",
+        EffectEnd::NewWard => "ends (a new ward)",
+        EffectEnd::OutOfArea => "ends (out of the area)",
+        EffectEnd::ShakenOff => "is shaken off",
+        EffectEnd::BrokenThreatened => "is broken (threatened)",
+        EffectEnd::Attacked => "ends (it attacked)",
+        EffectEnd::Wounded => "ends (wounded)",
+        EffectEnd::NoImageLeft => "is gone (no image left)",
+        EffectEnd::Healed => "is healed",
+        EffectEnd::UsedUp => "is used up",
+    }
+}
+
+fn turn(what: &TurnEvent, ids: &[String]) -> String {
+    let id = |i: usize| ids.get(i).map_or("?", String::as_str);
+    match what {
+        TurnEvent::LosesTurn { conditions } => {
+            format!("loses its turn ({})", conditions.iter().map(|c| c.name()).collect::<Vec<_>>().join(", "))
+        }
+        TurnEvent::Confused { d100, act } => {
+            let what = match act {
+                ConfusedAct::ActsNormally => "acts normally".to_string(),
+                ConfusedAct::Babbles => "babbles incoherently".to_string(),
+                ConfusedAct::HurtsItself { damage, hp } => {
+                    format!("hurts itself for {damage} (hp {hp}->{})", hp - *damage as i32)
+                }
+                ConfusedAct::Attacks { target } => format!("attacks the nearest creature, {}", id(*target)),
+                ConfusedAct::NobodyInReach => "nobody in reach to attack, babbles".to_string(),
+            };
+            format!("confused d%={d100}: {what}")
+        }
+        TurnEvent::BreaksFree => "spends its turn breaking free".to_string(),
+        TurnEvent::Cursed { d100, percent } => format!("curse: d%={d100} <= {percent}: takes no action"),
+        TurnEvent::Sanctuary { target } => {
+            format!("cannot bring itself to attack {} (sanctuary)", id(*target))
+        }
+        TurnEvent::ImmediateAction => "immediate action".to_string(),
+        TurnEvent::Pounces => "pounces".to_string(),
+        TurnEvent::RunEndurance { d20, bonus, dc, ok } => format!(
+            "run endurance: Con check d20={d20}{bonus:+}={} vs DC {dc} -> {}",
+            d20 + bonus,
+            if *ok { "goes on" } else { "run stopped" }
+        ),
+    }
+}
+
+fn class_ability(what: &ClassAbilityEvent, ids: &[String]) -> String {
+    let id = |i: usize| ids.get(i).map_or("?", String::as_str);
+    match what {
+        ClassAbilityEvent::Hexes { target, hex, dc } => format!("hexes {} ({hex}, DC {dc})", id(*target)),
+        ClassAbilityEvent::ImmuneMindAffecting => "is immune (mind-affecting)".to_string(),
+        ClassAbilityEvent::ImmuneSleep => "is immune (mind-affecting sleep)".to_string(),
+        ClassAbilityEvent::Cackles => "cackles".to_string(),
+        ClassAbilityEvent::InspiresCourage { bonus } => format!("begins to inspire courage (+{bonus})"),
+        ClassAbilityEvent::StopsPerforming => "stops performing".to_string(),
+        ClassAbilityEvent::SpellCombatNoAttack { reason } => format!("spell combat: no attack ({reason})"),
+        ClassAbilityEvent::Spellstrike { weapon } => format!("spellstrike with {weapon}"),
+        ClassAbilityEvent::Enhances { weapon, bonus, pool } => {
+            format!("enhances {weapon} +{bonus} (arcane pool {pool})")
+        }
+        ClassAbilityEvent::GritSpent { deed, grit } => format!("spends 1 grit on {deed} (grit {grit})"),
+        ClassAbilityEvent::QuickClear { weapon, grit } => {
+            format!("quick clear: {weapon} works again (grit {grit})")
+        }
+        ClassAbilityEvent::GunslingersDodge { grit } => format!("gunslinger's dodge: +2 AC (grit {grit})"),
+        ClassAbilityEvent::FearAura { target } => format!("fear aura reaches {}", id(*target)),
+        ClassAbilityEvent::LichTouch => "is paralyzed by the lich's touch".to_string(),
+    }
+}
+
+fn combat(what: &CombatEvent, ids: &[String]) -> String {
+    let id = |i: usize| ids.get(i).map_or("?", String::as_str);
+    match what {
+        CombatEvent::CannotTouch { target } => {
+            format!("cannot touch {} (protection from its alignment)", id(*target))
+        }
+        CombatEvent::RollsTwice { first, second } => format!("rolls twice: {first}, {second}"),
+        CombatEvent::UpCloseGrazes { target, amount } => {
+            format!("up close and deadly grazes {} for {amount}", id(*target))
+        }
+        CombatEvent::DamageReduction { absorbed } => format!("damage reduction absorbs {absorbed}"),
+        CombatEvent::PicksUp { weapon } => format!("picks up its {weapon}"),
+        CombatEvent::Repairs { weapon } => format!("repairs its {weapon}"),
+        CombatEvent::PowerAttack { penalty, damage } => {
+            format!("power attack (-{penalty} melee attack and CMB, +{damage} damage)")
+        }
+        CombatEvent::AooSuppressed { target } => {
+            format!("AoO on {} suppressed (total concealment)", id(*target))
+        }
+        CombatEvent::AooMovesThrough { target } => format!("AoO: {} moves through its space", id(*target)),
+        CombatEvent::AidAnother { target, attack, d20, bonus, dc, given } => {
+            let what = if *attack { "attack" } else { "AC" };
+            let verdict = if *given > 0 { format!("+{given} {what}") } else { "fails".to_string() };
+            format!(
+                "aid another ({what}) for {} d20={d20}{bonus:+}={} vs {dc} -> {verdict}",
+                id(*target),
+                d20 + bonus
+            )
         }
     }
 }

@@ -7,8 +7,8 @@ use crate::rng::Dice;
 
 use super::action::{Action, Reason};
 use super::engine::Engine;
-use super::event::{Event, MoveKind, NoMove};
-use super::log::{emit, say};
+use super::event::{Event, MoveKind, NoMove, TurnEvent};
+use super::log::emit;
 use super::movement::Line;
 use super::state::LifeState;
 
@@ -184,13 +184,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         let ok = d20 + bonus >= dc;
         let f = &mut self.st.fighters[i];
         f.run_checks += 1;
-        say!(
-            self,
-            i,
-            "run endurance: Con check d20={d20}{bonus:+}={} vs DC {dc} -> {}",
-            d20 + bonus,
-            if ok { "goes on" } else { "run stopped" }
-        );
+        emit!(self, Event::Turn { who: i, what: TurnEvent::RunEndurance { d20, bonus, dc, ok } });
         let f = &mut self.st.fighters[i];
         if ok {
             f.run_rounds += 1;

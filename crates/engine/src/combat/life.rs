@@ -3,8 +3,8 @@
 use crate::rng::Dice;
 
 use super::engine::Engine;
-use super::event::{Event, LifeChange, StabilizationRoll};
-use super::log::{emit, say};
+use super::event::{AfflictionEvent, Event, LifeChange, StabilizationRoll};
+use super::log::emit;
 use super::state::LifeState;
 
 /// DC of the Constitution check a dying creature makes each turn.
@@ -21,7 +21,10 @@ impl<R: Dice> Engine<'_, '_, R> {
     /// damage is nonlethal instead (`combat::monster`).
     pub(crate) fn wound(&mut self, i: usize, amount: u32) {
         if amount > 0 && self.st.regenerating(i) && !self.st.fighters[i].dead {
-            say!(self, i, "regeneration: the {amount} damage is nonlethal");
+            emit!(
+                self,
+                Event::Affliction { who: i, what: AfflictionEvent::RegenerationNonlethal { amount } }
+            );
             self.deal_nonlethal(i, amount);
             return;
         }

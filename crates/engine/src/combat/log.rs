@@ -1,8 +1,7 @@
 //! The event sink: where a battle's [`Event`]s go, if anywhere.
 //!
-//! Every emission goes through `emit!` (or the temporary `say!`), which
-//! checks `on()` before building the event, so a battle nobody watches
-//! builds nothing.
+//! Every emission goes through `emit!`, which checks `on()` before
+//! building the event, so a battle nobody watches builds nothing.
 
 use super::event::{Event, Record};
 
@@ -41,18 +40,4 @@ macro_rules! emit {
     };
 }
 
-/// TEMPORARY shim: emits a free-text [`Event::Text`] about combatant `$who`
-/// (`round N id: message` once rendered), for rules not yet converted to a
-/// typed event. New code emits typed events with `emit!`; the remaining
-/// uses are to be converted, then this macro removed.
-macro_rules! say {
-    ($eng:expr, $who:expr, $($arg:tt)*) => {
-        if $eng.log.on() {
-            let event = $crate::combat::event::Event::Text { who: $who, text: format!($($arg)*) };
-            $eng.log.push($eng.st.round, event);
-        }
-    };
-}
-
 pub(crate) use emit;
-pub(crate) use say;

@@ -10,8 +10,6 @@
 //! loses the maneuver. Trip, bull rush, overrun, reposition and drag are
 //! refused against a creature two or more sizes larger.
 
-use std::fmt::Write as _;
-
 use crate::effects::conditions::DIRTY_TRICK_CONDITIONS;
 use crate::effects::stacking::{counts_for_cmd, kept_when_denied_dex};
 use crate::effects::{BonusType, ConditionId, Context, Flags, Maneuver, ModTarget, Tally, Targets};
@@ -22,7 +20,8 @@ use crate::rng::Dice;
 use super::action::{Action, Reason};
 use super::attack::{DEFENSIVE_AC, TOTAL_DEFENSE_AC};
 use super::engine::Engine;
-use super::log::say;
+use super::event::{Event, ManeuverOutcome};
+use super::log::emit;
 use super::state::BattleState;
 
 /// Flanking and high ground on a maneuver, as on a melee attack.
@@ -185,7 +184,10 @@ impl<R: Dice> Engine<'_, '_, R> {
             return Err(Reason::OutOfRange);
         }
         if size_limited(m) && self.st.size(t) as u8 >= self.st.size(i) as u8 + 2 {
-            say!(self, i, "{m} on {} rejected (target too large)", self.st.id(t));
+            emit!(
+                self,
+                Event::Maneuver { who: i, outcome: ManeuverOutcome::TooLarge { maneuver: m, target: t } }
+            );
             return Err(Reason::TargetTooLarge);
         }
         let trick = action.trick.unwrap_or(ConditionId::Dazzled);
@@ -197,7 +199,10 @@ impl<R: Dice> Engine<'_, '_, R> {
                 return Err(Reason::NothingToTake);
             }
             Maneuver::DirtyTrick if !DIRTY_TRICK_CONDITIONS.contains(&trick) => {
-                say!(self, i, "dirty trick: {trick} is not a dirty trick condition");
+                emit!(
+                    self,
+                    Event::Maneuver { who: i, outcome: ManeuverOutcome::NotATrick { condition: trick } }
+                );
                 return Err(Reason::InvalidTrickCondition);
             }
             _ => {}
@@ -209,7 +214,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             self.provoke_from(i, t)
         };
         if !self.st.is_active(i) {
-            say!(self, i, "{m} lost (fell to the attack of opportunity)");
+            emit!(self, Event::Maneuver { who: i, outcome: ManeuverOutcome::LostToAoo { maneuver: m } });
             return Ok(());
         }
         if !self.st.is_active(t) {
@@ -237,14 +242,20 @@ impl<R: Dice> Engine<'_, '_, R> {
         let d20 = self.rng.roll(20) as i32;
         let total = (d20 + bonus).max(0);
         let success = d20 != 1 && (d20 == 20 || total >= cmd);
-        if self.log.on() {
-            let mut text = format!("{m} vs {} CMB d20={d20}{bonus:+}={total} vs CMD {cmd}", self.st.id(t));
-            if penalty > 0 {
-                let _ = write!(text, " [AoO damage -{penalty}]");
+        emit!(
+            self,
+            Event::ManeuverRoll {
+                who: i,
+                target: t,
+                maneuver: m,
+                d20,
+                bonus,
+                total,
+                cmd,
+                aoo_damage: penalty.max(0),
+                success
             }
-            let _ = write!(text, " -> {}", if success { "success" } else { "failure" });
-            say!(self, i, "{text}");
-        }
+        );
         ManeuverRoll { d20, bonus, cmd, margin: total - cmd, success }
     }
 
@@ -255,26 +266,37 @@ impl<R: Dice> Engine<'_, '_, R> {
         match (m, roll.success) {
             (Maneuver::Trip, true) => {
                 self.set_condition(t, ConditionId::Prone);
-                say!(self, t, "is tripped: prone");
+                emit!(self, Event::Maneuver { who: t, outcome: ManeuverOutcome::Tripped });
             }
             (Maneuver::Trip, false) if roll.margin <= -10 => {
                 self.set_condition(i, ConditionId::Prone);
-                say!(self, i, "fails by 10 or more and falls prone");
+                emit!(self, Event::Maneuver { who: i, outcome: ManeuverOutcome::FailsAndFalls });
             }
             (Maneuver::Disarm, true) => {
                 if let Some(w) = self.st.held_weapon(t) {
                     self.drop_weapon(t, w);
-                    say!(self, t, "drops its {}", self.st.prep.fighters[t].attacks[w].name);
+                    emit!(
+                        self,
+                        Event::Maneuver {
+                            who: t,
+                            outcome: ManeuverOutcome::Drops {
+                                weapon: self.st.prep.fighters[t].attacks[w].name.clone()
+                            }
+                        }
+                    );
                 }
             }
             (Maneuver::Disarm, false) if roll.margin <= -10 => {
                 if let Some(w) = self.st.held_weapon(i) {
                     self.drop_weapon(i, w);
-                    say!(
+                    emit!(
                         self,
-                        i,
-                        "fails by 10 or more and drops its {}",
-                        self.st.prep.fighters[i].attacks[w].name
+                        Event::Maneuver {
+                            who: i,
+                            outcome: ManeuverOutcome::FailsAndDrops {
+                                weapon: self.st.prep.fighters[i].attacks[w].name.clone()
+                            }
+                        }
                     );
                 }
             }
@@ -283,9 +305,18 @@ impl<R: Dice> Engine<'_, '_, R> {
                     let str_mod = self.st.prep.fighters[i].str_mod + self.st.ability_deltas(i).0;
                     let damage = (str_mod + 2).clamp(0, i32::from(u8::MAX)) as u8;
                     let broke = self.sunder_weapon(t, w, damage);
-                    let name = &self.st.prep.fighters[t].attacks[w].name;
-                    let verdict = if broke { ": broken" } else { "" };
-                    say!(self, t, "its {name} takes {damage} damage{verdict}");
+                    let weapon = &self.st.prep.fighters[t].attacks[w].name;
+                    emit!(
+                        self,
+                        Event::Maneuver {
+                            who: t,
+                            outcome: ManeuverOutcome::Sundered {
+                                weapon: weapon.clone(),
+                                damage: u32::from(damage),
+                                broken: broke
+                            }
+                        }
+                    );
                 }
             }
             (Maneuver::BullRush, true) => {
@@ -293,7 +324,7 @@ impl<R: Dice> Engine<'_, '_, R> {
                     .direction
                     .map_or_else(|| self.st.direction(i, t), |(r, c)| (i32::from(r), i32::from(c)));
                 let moved = self.shove(t, dir, 1 + extra, None);
-                say!(self, t, "is pushed {} ft", 5 * moved);
+                emit!(self, Event::Maneuver { who: t, outcome: ManeuverOutcome::Pushed { feet: 5 * moved } });
             }
             (Maneuver::Reposition, true) => {
                 let reach = self.st.maneuver_reach(i);
@@ -302,11 +333,17 @@ impl<R: Dice> Engine<'_, '_, R> {
                     None => self.reposition_direction(i, t, reach),
                 };
                 let moved = dir.map_or(0, |d| self.shove(t, d, 1 + extra, Some((i, reach))));
-                say!(self, t, "is repositioned {} ft", 5 * moved);
+                emit!(
+                    self,
+                    Event::Maneuver { who: t, outcome: ManeuverOutcome::Repositioned { feet: 5 * moved } }
+                );
             }
             (Maneuver::Drag, true) => {
                 let moved = self.drag(i, t, 1 + extra);
-                say!(self, t, "is dragged {} ft", 5 * moved);
+                emit!(
+                    self,
+                    Event::Maneuver { who: t, outcome: ManeuverOutcome::Dragged { feet: 5 * moved } }
+                );
             }
             (Maneuver::Grapple, true) => self.grapple(i, t),
             (Maneuver::Overrun, true) => self.overrun(i, t, roll.margin),
@@ -316,7 +353,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             }
             (Maneuver::Steal, true) => {
                 self.st.fighters[t].stolen_items += 1;
-                say!(self, i, "steals a carried item from {}", self.st.id(t));
+                emit!(self, Event::Maneuver { who: i, outcome: ManeuverOutcome::Steals { from: t } });
             }
             _ => {}
         }
@@ -409,15 +446,18 @@ impl<R: Dice> Engine<'_, '_, R> {
                 }
             }
             let Some((_, _, q)) = best else {
-                say!(self, i, "grapple FAILED (no adjacent space)");
+                emit!(self, Event::Maneuver { who: i, outcome: ManeuverOutcome::GrappleNoRoom });
                 return;
             };
             self.st.relocate(t, q);
-            say!(self, i, "grapple pulls {} to {q}", self.st.id(t));
+            emit!(
+                self,
+                Event::Maneuver { who: i, outcome: ManeuverOutcome::GrapplePulls { target: t, to: q } }
+            );
         }
         self.set_condition(t, ConditionId::Grappled);
         self.st.fighters[t].grappled_with = Some(i);
-        say!(self, t, "is grappled by {}", self.st.id(i));
+        emit!(self, Event::Maneuver { who: t, outcome: ManeuverOutcome::Grappled { by: i } });
     }
 
     /// A successful overrun: `i` moves through `t` to the square beyond it
@@ -446,13 +486,22 @@ impl<R: Dice> Engine<'_, '_, R> {
         };
         if self.st.can_stand(i, beyond) {
             self.st.relocate(i, beyond);
-            say!(self, i, "overruns {} to {beyond}", self.st.id(t));
+            emit!(
+                self,
+                Event::Maneuver {
+                    who: i,
+                    outcome: ManeuverOutcome::Overruns { target: t, to: Some(beyond) }
+                }
+            );
         } else {
-            say!(self, i, "overruns {} but the square beyond is taken", self.st.id(t));
+            emit!(
+                self,
+                Event::Maneuver { who: i, outcome: ManeuverOutcome::Overruns { target: t, to: None } }
+            );
         }
         if margin >= 5 {
             self.set_condition(t, ConditionId::Prone);
-            say!(self, t, "is knocked prone");
+            emit!(self, Event::Maneuver { who: t, outcome: ManeuverOutcome::KnockedProne });
         }
         self.check_grapples();
     }
@@ -478,7 +527,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         let roll = self.maneuver_roll(i, Maneuver::Escape, g, bonus, 0);
         if roll.success {
             self.release(i);
-            say!(self, i, "escapes the grapple");
+            emit!(self, Event::Maneuver { who: i, outcome: ManeuverOutcome::Escapes });
         }
         Ok(())
     }
@@ -496,7 +545,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             let Some(g) = self.st.fighters[j].grappled_with else { continue };
             if !self.st.is_active(g) || self.st.distance(j, g) > 5 || self.st.fighters[j].dead {
                 self.release(j);
-                say!(self, j, "is no longer grappled");
+                emit!(self, Event::Maneuver { who: j, outcome: ManeuverOutcome::NoLongerGrappled });
             }
         }
     }

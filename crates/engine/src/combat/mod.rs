@@ -24,6 +24,7 @@ mod defense;
 mod economy;
 mod engine;
 pub mod event;
+mod event_kinds;
 #[cfg(test)]
 pub(crate) mod event_text;
 mod flat_footed;

@@ -8,8 +8,8 @@ use crate::rng::Dice;
 use super::action::{Action, Reason};
 use super::attack::Swing;
 use super::engine::Engine;
-use super::event::{Event, MoveKind, NoMove};
-use super::log::{emit, say};
+use super::event::{Event, MoveKind, NoMove, TurnEvent};
+use super::log::emit;
 use super::state::{BattleState, LifeState};
 
 /// The squares of the Bresenham line from `from` (excluded) to `to` (included).
@@ -623,7 +623,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         self.walk(i, true, false);
         if self.st.is_active(i) && self.st.is_active(t) && self.st.fighters[i].pos == end {
             if self.pounces(i) {
-                say!(self, i, "pounces");
+                emit!(self, Event::Turn { who: i, what: TurnEvent::Pounces });
                 self.attack_routine(i, w, t, true, true);
             } else {
                 self.strike(i, w, t, Swing { charge: true, ..Swing::default() });

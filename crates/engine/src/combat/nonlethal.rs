@@ -9,7 +9,8 @@ use crate::rng::Dice;
 use crate::spell::model::CreatureType;
 
 use super::engine::Engine;
-use super::log::say;
+use super::event::{Event, NonlethalState};
+use super::log::emit;
 use super::state::BattleState;
 
 impl BattleState<'_> {
@@ -45,11 +46,17 @@ impl<R: Dice> Engine<'_, '_, R> {
             return;
         }
         if nl > hp && before <= hp {
-            say!(self, i, "falls unconscious (nonlethal {nl} > hp {hp})");
+            emit!(
+                self,
+                Event::Nonlethal { who: i, state: NonlethalState::Unconscious, amount, nonlethal: nl, hp }
+            );
         } else if nl == hp {
-            say!(self, i, "is staggered (nonlethal {nl} = hp {hp})");
+            emit!(
+                self,
+                Event::Nonlethal { who: i, state: NonlethalState::Staggered, amount, nonlethal: nl, hp }
+            );
         } else {
-            say!(self, i, "takes {amount} nonlethal (nonlethal {nl}, hp {hp})");
+            emit!(self, Event::Nonlethal { who: i, state: NonlethalState::Takes, amount, nonlethal: nl, hp });
         }
     }
 
@@ -63,7 +70,10 @@ impl<R: Dice> Engine<'_, '_, R> {
         f.nonlethal = (f.nonlethal - amount as i32).max(0);
         if was_out && f.nonlethal <= f.hp {
             let (nl, hp) = (f.nonlethal, f.hp);
-            say!(self, i, "wakes up (nonlethal {nl}, hp {hp})");
+            emit!(
+                self,
+                Event::Nonlethal { who: i, state: NonlethalState::WakesUp, amount: 0, nonlethal: nl, hp }
+            );
         }
     }
 }

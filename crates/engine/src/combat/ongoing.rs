@@ -14,8 +14,8 @@ use crate::rng::Dice;
 
 use super::attack::Swing;
 use super::engine::Engine;
-use super::event::Event;
-use super::log::{emit, say};
+use super::event::{ConfusedAct, Event, TurnEvent};
+use super::log::emit;
 
 /// How a confused creature spends its turn (CRB "Confused").
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -107,14 +107,13 @@ impl<R: Dice> Engine<'_, '_, R> {
         let flags = self.st.flags(i);
         if flags.has(Flags::CANT_ACT) {
             if self.log.on() {
-                let why: Vec<&str> = self
+                let why: Vec<ConditionId> = self
                     .st
                     .conditions(i)
                     .iter()
                     .filter(|&c| crate::effects::definition(c).flags.has(Flags::CANT_ACT))
-                    .map(|c| c.name())
                     .collect();
-                say!(self, i, "loses its turn ({})", why.join(", "));
+                emit!(self, Event::Turn { who: i, what: TurnEvent::LosesTurn { conditions: why } });
             }
             return false;
         }
@@ -130,18 +129,33 @@ impl<R: Dice> Engine<'_, '_, R> {
         let d100 = self.rng.roll(100);
         match Confusion::from_roll(d100) {
             Confusion::ActsNormally => {
-                say!(self, i, "confused d%={d100}: acts normally");
+                emit!(
+                    self,
+                    Event::Turn {
+                        who: i,
+                        what: TurnEvent::Confused { d100, act: ConfusedAct::ActsNormally }
+                    }
+                );
                 true
             }
             Confusion::Babbles => {
-                say!(self, i, "confused d%={d100}: babbles incoherently");
+                emit!(
+                    self,
+                    Event::Turn { who: i, what: TurnEvent::Confused { d100, act: ConfusedAct::Babbles } }
+                );
                 false
             }
             Confusion::HurtsItself => {
                 let str_mod = self.st.prep.fighters[i].str_mod + self.st.ability_deltas(i).0;
                 let dmg = (self.rng.roll(8) as i32 + str_mod).max(0) as u32;
                 let hp = self.st.fighters[i].hp;
-                say!(self, i, "confused d%={d100}: hurts itself for {dmg} (hp {hp}->{})", hp - dmg as i32);
+                emit!(
+                    self,
+                    Event::Turn {
+                        who: i,
+                        what: TurnEvent::Confused { d100, act: ConfusedAct::HurtsItself { damage: dmg, hp } }
+                    }
+                );
                 self.st.fighters[i].out.damage_taken += dmg;
                 self.wound(i, dmg);
                 false
@@ -159,10 +173,22 @@ impl<R: Dice> Engine<'_, '_, R> {
                 });
                 match attack {
                     Some((t, w)) => {
-                        say!(self, i, "confused d%={d100}: attacks the nearest creature, {}", self.st.id(t));
+                        emit!(
+                            self,
+                            Event::Turn {
+                                who: i,
+                                what: TurnEvent::Confused { d100, act: ConfusedAct::Attacks { target: t } }
+                            }
+                        );
                         self.strike(i, w, t, Swing::default());
                     }
-                    None => say!(self, i, "confused d%={d100}: nobody in reach to attack, babbles"),
+                    None => emit!(
+                        self,
+                        Event::Turn {
+                            who: i,
+                            what: TurnEvent::Confused { d100, act: ConfusedAct::NobodyInReach }
+                        }
+                    ),
                 }
                 false
             }

@@ -9,7 +9,8 @@ use crate::rng::Dice;
 
 use super::action::Reason;
 use super::engine::Engine;
-use super::log::say;
+use super::event::{CombatEvent, Event};
+use super::log::emit;
 use super::prepared::AttackProfile;
 use super::state::BattleState;
 
@@ -69,7 +70,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         }
         let x = step(spec.bab);
         self.st.fighters[i].power_attack = true;
-        say!(self, i, "power attack (-{x} melee attack and CMB, +{} damage)", 2 * x);
+        emit!(self, Event::Combat { who: i, what: CombatEvent::PowerAttack { penalty: x, damage: 2 * x } });
         Ok(())
     }
 }

@@ -5,7 +5,8 @@ use crate::rng::Dice;
 
 use super::action::{ActionKind, Reason};
 use super::engine::Engine;
-use super::log::say;
+use super::event::{Event, TurnEvent};
+use super::log::emit;
 use super::policy::ReactionEvent;
 
 impl<R: Dice> Engine<'_, '_, R> {
@@ -37,7 +38,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         } else {
             f.immediate_used = true;
         }
-        say!(self, i, "immediate action");
+        emit!(self, Event::Turn { who: i, what: TurnEvent::ImmediateAction });
         Ok(())
     }
 

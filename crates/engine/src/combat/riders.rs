@@ -11,7 +11,8 @@ use crate::rng::Dice;
 
 use super::attack::Situation;
 use super::engine::Engine;
-use super::log::say;
+use super::event::{CombatEvent, EffectEnd, Event, SpellEvent};
+use super::log::emit;
 use super::prepared::{DefenseVs, norm};
 use super::state::BattleState;
 
@@ -64,7 +65,7 @@ impl<R: Dice> Engine<'_, '_, R> {
                 matches!(b, Behaviour::AlignmentWard { alignment: x, summoned_contact: true, .. } if alignment & x != 0)
             });
             if warded {
-                say!(self, a, "cannot touch {} (protection from its alignment)", self.st.id(t));
+                emit!(self, Event::Combat { who: a, what: CombatEvent::CannotTouch { target: t } });
                 return false;
             }
         }
@@ -95,7 +96,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             return d20;
         }
         let again = self.rng.roll(20) as i32;
-        say!(self, a, "rolls twice: {d20}, {again}");
+        emit!(self, Event::Combat { who: a, what: CombatEvent::RollsTwice { first: d20, second: again } });
         self.spend_rerolls(a, worse, better);
         if worse { d20.min(again) } else { d20.max(again) }
     }
@@ -122,7 +123,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         let dice = self.up_close_dice(a);
         let rolled: u32 = (0..dice).map(|_| self.rng.roll(6)).sum();
         let n = rolled / 2;
-        say!(self, a, "up close and deadly grazes {} for {n}", self.st.id(t));
+        emit!(self, Event::Combat { who: a, what: CombatEvent::UpCloseGrazes { target: t, amount: n } });
         self.st.fighters[a].out.damage_dealt += n;
         self.st.fighters[t].out.damage_taken += n;
         self.wound(t, n);
@@ -151,11 +152,11 @@ impl<R: Dice> Engine<'_, '_, R> {
             prevented = prevented.min(pool);
             self.st.fighters[t].effects[k].effect.pool -= prevented as i32;
             if self.st.fighters[t].effects[k].effect.pool <= 0 {
-                self.remove_effect_at(t, k, "is discharged");
+                self.remove_effect_at(t, k, EffectEnd::Discharged);
             }
         }
         if prevented > 0 {
-            say!(self, t, "damage reduction absorbs {prevented}");
+            emit!(self, Event::Combat { who: t, what: CombatEvent::DamageReduction { absorbed: prevented } });
         }
         prevented
     }
@@ -175,7 +176,14 @@ impl<R: Dice> Engine<'_, '_, R> {
             && let Some(mut held) = self.st.fighters[a].held.take()
             && self.st.is_present(t)
         {
-            say!(self, a, "spellstrike delivers {}", prep.spells[usize::from(held.cast.spell)].spell.name);
+            emit!(
+                self,
+                Event::Spell {
+                    who: a,
+                    spell: prep.spells[usize::from(held.cast.spell)].spell.name.to_string(),
+                    what: SpellEvent::Delivered
+                }
+            );
             let cast = super::spells::Cast { target: Some(t), ..held.cast };
             let mut meeting = super::spells::Meeting { crit, ..super::spells::Meeting::default() };
             if self.passes_defenses(&cast, t, &mut meeting) {

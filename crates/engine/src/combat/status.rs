@@ -17,7 +17,8 @@ use crate::effects::{
 use crate::rng::Dice;
 
 use super::engine::Engine;
-use super::log::say;
+use super::event::{EffectEnd, Event};
+use super::log::emit;
 use super::state::BattleState;
 
 impl BattleState<'_> {
@@ -267,15 +268,15 @@ impl<R: Dice> Engine<'_, '_, R> {
             f.temp_hp_from = Some(name.clone());
         }
         self.st.refresh_status(target);
-        say!(self, target, "is affected by {name}{}", rounds_text(rounds_left));
+        emit!(self, Event::EffectGained { who: target, effect: name.to_string(), rounds: rounds_left });
     }
 
     /// Removes the effect at `k` of `i`'s effects; one that wears off begins
     /// its next stage (Color Spray).
-    pub(crate) fn remove_effect_at(&mut self, i: usize, k: usize, why: &str) {
+    pub(crate) fn remove_effect_at(&mut self, i: usize, k: usize, why: EffectEnd) {
         let f = &mut self.st.fighters[i];
         let gone = f.effects.remove(k);
-        let next = if why == "wears off" {
+        let next = if why == EffectEnd::WearsOff {
             gone.effect.behaviours.iter().find_map(|b| match b {
                 Behaviour::Then { next } => Some((**next).clone()),
                 _ => None,
@@ -291,7 +292,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             self.st.timed_effects -= 1;
         }
         self.st.refresh_status(i);
-        say!(self, i, "{} {why}", gone.effect.name);
+        emit!(self, Event::EffectEnds { who: i, effect: gone.effect.name.to_string(), why });
         if let Some(next) = next {
             self.apply_effect(i, next, gone.source);
         }
@@ -301,7 +302,7 @@ impl<R: Dice> Engine<'_, '_, R> {
     #[cfg_attr(not(test), expect(dead_code, reason = "tests end effects by name"))]
     pub(crate) fn remove_effects_named(&mut self, i: usize, name: &str) {
         while let Some(k) = self.st.fighters[i].effects.iter().position(|e| &*e.effect.name == name) {
-            self.remove_effect_at(i, k, "ends");
+            self.remove_effect_at(i, k, EffectEnd::Ends);
         }
     }
 
@@ -319,7 +320,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         let f = &mut self.st.fighters[i];
         f.base_conds = f.base_conds.without(c);
         while let Some(k) = self.st.fighters[i].effects.iter().position(|e| e.effect.conditions.has(c)) {
-            self.remove_effect_at(i, k, "ends");
+            self.remove_effect_at(i, k, EffectEnd::Ends);
         }
         self.st.refresh_status(i);
     }
@@ -342,7 +343,7 @@ impl<R: Dice> Engine<'_, '_, R> {
                 let e = &mut self.st.fighters[j].effects[k];
                 let counts = e.source == Some(source) || (e.source.is_none() && j == source);
                 if counts && e.tick() {
-                    self.remove_effect_at(j, k, "wears off");
+                    self.remove_effect_at(j, k, EffectEnd::WearsOff);
                 } else {
                     k += 1;
                 }
@@ -361,7 +362,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             .iter()
             .position(|e| e.effect.one_shot && e.effect.mods.iter().any(|m| m.applies(targets, ctx)))
         {
-            self.remove_effect_at(i, k, "is spent");
+            self.remove_effect_at(i, k, EffectEnd::Spent);
         }
     }
 
@@ -372,18 +373,20 @@ impl<R: Dice> Engine<'_, '_, R> {
         let bonus = self.st.save_bonus(i, kind, ctx);
         let d20 = self.rng.roll(20) as i32;
         let roll = SaveRoll::new(d20, bonus, dc);
-        let verdict = if roll.success { "saves" } else { "fails" };
-        say!(self, i, "{kind} save d20={d20}{bonus:+}={} vs DC {dc} -> {verdict}", roll.total());
+        emit!(
+            self,
+            Event::Save {
+                who: i,
+                kind,
+                d20,
+                bonus,
+                total: roll.total(),
+                dc,
+                rolled_twice: None,
+                success: roll.success
+            }
+        );
         self.spend_one_shots(i, Targets::save(kind), ctx);
         roll
-    }
-}
-
-/// ` for N rounds`, or nothing for a lasting effect.
-fn rounds_text(rounds: Option<u32>) -> String {
-    match rounds {
-        Some(1) => " for 1 round".to_string(),
-        Some(n) => format!(" for {n} rounds"),
-        None => String::new(),
     }
 }

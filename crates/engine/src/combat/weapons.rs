@@ -13,7 +13,8 @@ use crate::rng::Dice;
 
 use super::action::Reason;
 use super::engine::Engine;
-use super::log::say;
+use super::event::{CombatEvent, Event};
+use super::log::emit;
 use super::state::BattleState;
 
 /// Damage a weapon takes from sunder attempts before it breaks (seed
@@ -83,7 +84,13 @@ impl<R: Dice> Engine<'_, '_, R> {
             return Ok(());
         }
         self.st.fighters[i].dropped &= !(1 << w);
-        say!(self, i, "picks up its {}", self.st.prep.fighters[i].attacks[w].name);
+        emit!(
+            self,
+            Event::Combat {
+                who: i,
+                what: CombatEvent::PicksUp { weapon: self.st.prep.fighters[i].attacks[w].name.clone() }
+            }
+        );
         self.settle_disarmed(i);
         Ok(())
     }
@@ -98,7 +105,13 @@ impl<R: Dice> Engine<'_, '_, R> {
         let f = &mut self.st.fighters[i];
         f.wear[w] = 0;
         f.broken &= !(1 << w);
-        say!(self, i, "repairs its {}", self.st.prep.fighters[i].attacks[w].name);
+        emit!(
+            self,
+            Event::Combat {
+                who: i,
+                what: CombatEvent::Repairs { weapon: self.st.prep.fighters[i].attacks[w].name.clone() }
+            }
+        );
         self.settle_disarmed(i);
         Ok(())
     }

@@ -13,7 +13,8 @@ use crate::rng::Dice;
 
 use super::super::action::{Ability, Action, Reason, Slot};
 use super::super::engine::Engine;
-use super::super::log::say;
+use super::super::event::{ClassAbilityEvent, Event};
+use super::super::log::emit;
 use super::super::state::BattleState;
 
 /// Declared deeds waiting for the next firearm attack (`Fighter::deeds` bits).
@@ -53,7 +54,16 @@ impl<R: Dice> Engine<'_, '_, R> {
                 self.st.fighters[i].pools.grit -= 1;
                 let bit = if deed == Deed::UpCloseAndDeadly { UP_CLOSE } else { DEADEYE };
                 self.st.fighters[i].deeds |= bit;
-                say!(self, i, "spends 1 grit on {deed:?} (grit {})", grit - 1);
+                emit!(
+                    self,
+                    Event::ClassAbility {
+                        who: i,
+                        what: ClassAbilityEvent::GritSpent {
+                            deed: deed.name().to_string(),
+                            grit: u32::from(grit - 1)
+                        }
+                    }
+                );
             }
             Deed::QuickClear => {
                 let Some(w) = (0..prep.fighters[i].attacks.len()).find(|&w| {
@@ -68,12 +78,15 @@ impl<R: Dice> Engine<'_, '_, R> {
                     self.st.fighters[i].pools.grit -= 1;
                 }
                 self.st.fighters[i].broken &= !(1u64 << w);
-                say!(
+                emit!(
                     self,
-                    i,
-                    "quick clear: {} works again (grit {})",
-                    prep.fighters[i].attacks[w].name,
-                    self.st.fighters[i].pools.grit
+                    Event::ClassAbility {
+                        who: i,
+                        what: ClassAbilityEvent::QuickClear {
+                            weapon: prep.fighters[i].attacks[w].name.clone(),
+                            grit: u32::from(self.st.fighters[i].pools.grit)
+                        }
+                    }
                 );
             }
             Deed::GunslingersDodge => return Err(Reason::UnsupportedKind),
@@ -93,7 +106,13 @@ impl<R: Dice> Engine<'_, '_, R> {
             return 0;
         }
         self.st.fighters[t].pools.grit -= 1;
-        say!(self, t, "gunslinger's dodge: +2 AC (grit {})", self.st.fighters[t].pools.grit);
+        emit!(
+            self,
+            Event::ClassAbility {
+                who: t,
+                what: ClassAbilityEvent::GunslingersDodge { grit: u32::from(self.st.fighters[t].pools.grit) }
+            }
+        );
         2
     }
 }

@@ -22,8 +22,8 @@ use crate::rng::Dice;
 
 use super::super::action::{Ability, Action, Reason};
 use super::super::engine::Engine;
-use super::super::event::Event;
-use super::super::log::{emit, say};
+use super::super::event::{ClassAbilityEvent, EffectEnd, Event};
+use super::super::log::emit;
 
 /// The range of a hex, in feet.
 pub(crate) const HEX_RANGE_FT: u32 = 30;
@@ -70,14 +70,20 @@ impl<R: Dice> Engine<'_, '_, R> {
         }
         let level = prep.fighters[i].hd;
         let dc = spec.hex_dc;
-        say!(self, i, "hexes {} ({hex:?}, DC {dc})", self.st.id(t));
+        emit!(
+            self,
+            Event::ClassAbility {
+                who: i,
+                what: ClassAbilityEvent::Hexes { target: t, hex: hex.name().to_string(), dc }
+            }
+        );
         let mind = Descriptors::of(&[Descriptor::MindAffecting]);
         let ctx =
             Context { descriptors: mind, other_alignment: prep.fighters[i].alignment, ..Context::default() };
         match hex {
             Hex::EvilEye => {
                 if prep.fighters[t].immune.descriptors.has(Descriptor::MindAffecting) {
-                    say!(self, t, "is immune (mind-affecting)");
+                    emit!(self, Event::ClassAbility { who: t, what: ClassAbilityEvent::ImmuneMindAffecting });
                     return Ok(());
                 }
                 let saved = self.roll_save(t, SaveKind::Will, dc, &ctx);
@@ -99,7 +105,7 @@ impl<R: Dice> Engine<'_, '_, R> {
                 if immune.descriptors.has(Descriptor::MindAffecting)
                     || immune.conditions.has(ConditionId::Asleep)
                 {
-                    say!(self, t, "is immune (mind-affecting sleep)");
+                    emit!(self, Event::ClassAbility { who: t, what: ClassAbilityEvent::ImmuneSleep });
                     return Ok(());
                 }
                 if !self.roll_save(t, SaveKind::Will, dc, &ctx) {
@@ -164,13 +170,13 @@ impl<R: Dice> Engine<'_, '_, R> {
         while let Some(k) =
             self.st.fighters[j].effects.iter().position(|e| &*e.effect.name == "ward" && e.source == Some(i))
         {
-            self.remove_effect_at(j, k, "ends (a new ward)");
+            self.remove_effect_at(j, k, EffectEnd::NewWard);
         }
     }
 
     /// Cackle: the witch's evil eye, misfortune and fortune on creatures within 30 ft last 1 round more.
     fn cackle(&mut self, i: usize) {
-        say!(self, i, "cackles");
+        emit!(self, Event::ClassAbility { who: i, what: ClassAbilityEvent::Cackles });
         for t in 0..self.st.len() {
             if !self.st.is_present(t) || self.st.distance(i, t) > HEX_RANGE_FT {
                 continue;

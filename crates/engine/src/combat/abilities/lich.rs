@@ -13,7 +13,8 @@ use crate::effects::{
 use crate::rng::Dice;
 
 use super::super::engine::Engine;
-use super::super::log::say;
+use super::super::event::{ClassAbilityEvent, Event};
+use super::super::log::emit;
 
 /// The radius of the lich's fear aura.
 pub(crate) const FEAR_AURA_FT: u32 = 60;
@@ -50,7 +51,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             {
                 continue;
             }
-            say!(self, i, "fear aura reaches {}", self.st.id(t));
+            emit!(self, Event::ClassAbility { who: i, what: ClassAbilityEvent::FearAura { target: t } });
             let ctx = Context {
                 descriptors: fear,
                 other_alignment: prep.fighters[i].alignment,
@@ -78,7 +79,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             ..Context::default()
         };
         if !self.roll_save(t, SaveKind::Fort, spec.lich_dc, &ctx) {
-            say!(self, t, "is paralyzed by the lich's touch");
+            emit!(self, Event::ClassAbility { who: t, what: ClassAbilityEvent::LichTouch });
             let e = Effect::new("paralyzing touch", Duration::UntilRemoved)
                 .with_conditions(ConditionSet::of(ConditionId::Paralyzed));
             self.apply_effect(t, e, Some(a));

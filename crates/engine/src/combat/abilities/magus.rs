@@ -17,7 +17,8 @@ use crate::spell::model::CastTime;
 use super::super::action::{Action, ActionKind, Reason};
 use super::super::attack::Swing;
 use super::super::engine::Engine;
-use super::super::log::say;
+use super::super::event::{ClassAbilityEvent, Event};
+use super::super::log::emit;
 
 /// The attack penalty of spell combat.
 pub(crate) const SPELL_COMBAT_PENALTY: i32 = 2;
@@ -49,7 +50,13 @@ impl<R: Dice> Engine<'_, '_, R> {
                 ..Action::at(ActionKind::FullAttack, t)
             };
             if let Err(reason) = self.attack_action(i, attack, true) {
-                say!(self, i, "spell combat: no attack ({reason})");
+                emit!(
+                    self,
+                    Event::ClassAbility {
+                        who: i,
+                        what: ClassAbilityEvent::SpellCombatNoAttack { reason: reason.as_str().to_string() }
+                    }
+                );
             }
         }
         self.st.fighters[i].attack_penalty -= SPELL_COMBAT_PENALTY;
@@ -59,7 +66,15 @@ impl<R: Dice> Engine<'_, '_, R> {
     /// A spellstrike: one attack with melee weapon `w` at `t`, with its
     /// damage; whether it hit, and whether it was a confirmed critical hit.
     pub(crate) fn spellstrike_hit(&mut self, i: usize, w: usize, t: usize) -> (bool, bool) {
-        say!(self, i, "spellstrike with {}", self.st.prep.fighters[i].attacks[w].name);
+        emit!(
+            self,
+            Event::ClassAbility {
+                who: i,
+                what: ClassAbilityEvent::Spellstrike {
+                    weapon: self.st.prep.fighters[i].attacks[w].name.clone()
+                }
+            }
+        );
         self.strike(i, w, t, Swing::default())
     }
 
@@ -94,12 +109,16 @@ impl<R: Dice> Engine<'_, '_, R> {
                 weapon: Some(w),
             }]);
         self.apply_effect(i, e, Some(i));
-        say!(
+        emit!(
             self,
-            i,
-            "enhances {} +{bonus} (arcane pool {})",
-            prep.fighters[i].attacks[w].name,
-            self.st.fighters[i].pools.arcane_pool
+            Event::ClassAbility {
+                who: i,
+                what: ClassAbilityEvent::Enhances {
+                    weapon: prep.fighters[i].attacks[w].name.clone(),
+                    bonus,
+                    pool: u32::from(self.st.fighters[i].pools.arcane_pool)
+                }
+            }
         );
         Ok(())
     }

@@ -12,7 +12,8 @@ use crate::rng::Dice;
 
 use super::super::action::Reason;
 use super::super::engine::Engine;
-use super::super::log::say;
+use super::super::event::{ClassAbilityEvent, Event};
+use super::super::log::emit;
 
 impl<R: Dice> Engine<'_, '_, R> {
     /// Starts inspiring courage.
@@ -26,7 +27,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             return Ok(());
         }
         self.st.fighters[i].performing = true;
-        say!(self, i, "begins to inspire courage (+{bonus})");
+        emit!(self, Event::ClassAbility { who: i, what: ClassAbilityEvent::InspiresCourage { bonus } });
         self.keep_performing(i);
         Ok(())
     }
@@ -38,7 +39,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         let bonus = prep.fighters[i].abilities.as_deref().map_or(0, |a| a.inspire_courage);
         if self.st.fighters[i].pools.bardic_rounds == 0 || !self.st.is_active(i) {
             self.st.fighters[i].performing = false;
-            say!(self, i, "stops performing");
+            emit!(self, Event::ClassAbility { who: i, what: ClassAbilityEvent::StopsPerforming });
             return;
         }
         self.st.fighters[i].pools.bardic_rounds -= 1;

@@ -20,7 +20,8 @@ use crate::model::PhysicalAbility;
 use crate::rng::Dice;
 
 use super::super::engine::Engine;
-use super::super::log::say;
+use super::super::event::{AfflictionEvent, Event, ManeuverOutcome};
+use super::super::log::emit;
 use super::Effect;
 
 /// Hit points lost per negative level (UMR "Energy Drain").
@@ -60,7 +61,13 @@ impl<R: Dice> Engine<'_, '_, R> {
                 continue;
             }
             if r.immune_features.iter().any(|f| super::has_feature(&prep.fighters[t], f)) {
-                say!(self, t, "is immune to {}", r.name);
+                emit!(
+                    self,
+                    Event::Affliction {
+                        who: t,
+                        what: AfflictionEvent::Immune { ability: r.name.to_string() }
+                    }
+                );
                 continue;
             }
             match &r.effect {
@@ -83,7 +90,13 @@ impl<R: Dice> Engine<'_, '_, R> {
                     };
                     if !saved {
                         let e = e.clone();
-                        say!(self, a, "{} on {}", r.name, self.st.id(t));
+                        emit!(
+                            self,
+                            Event::Affliction {
+                                who: a,
+                                what: AfflictionEvent::Strikes { ability: r.name.to_string(), target: t }
+                            }
+                        );
                         self.afflict(a, t, &e, &r.name);
                     }
                 }
@@ -126,11 +139,20 @@ impl<R: Dice> Engine<'_, '_, R> {
                 let duration = match rounds {
                     Some(d) => {
                         let n = d.roll(self.rng).max(1) as u32;
-                        say!(self, t, "is paralyzed for {n} rounds");
+                        emit!(
+                            self,
+                            Event::Affliction {
+                                who: t,
+                                what: AfflictionEvent::Paralyzed { rounds: Some(n) }
+                            }
+                        );
                         Duration::Rounds(n)
                     }
                     None => {
-                        say!(self, t, "is paralyzed");
+                        emit!(
+                            self,
+                            Event::Affliction { who: t, what: AfflictionEvent::Paralyzed { rounds: None } }
+                        );
                         Duration::UntilRemoved
                     }
                 };
@@ -138,7 +160,7 @@ impl<R: Dice> Engine<'_, '_, R> {
                 self.apply_effect(t, fx, Some(a));
             }
             Effect::Petrification => {
-                say!(self, t, "is turned to stone");
+                emit!(self, Event::Affliction { who: t, what: AfflictionEvent::Petrified });
                 self.slay(t);
             }
             Effect::AbilityDamage(ability, amount) | Effect::AbilityDrain(ability, amount, _) => {
@@ -167,7 +189,13 @@ impl<R: Dice> Engine<'_, '_, R> {
         let after = before + n;
         self.st.fighters[t].monster.ability_damage[k] = after;
         let left = (score - after).max(0);
-        say!(self, t, "takes {n} {} damage ({} left)", target.name(), left);
+        emit!(
+            self,
+            Event::Affliction {
+                who: t,
+                what: AfflictionEvent::AbilityDamage { ability: target.name().to_string(), amount: n, left }
+            }
+        );
         // One effect per ability carries the running total (a new one of the
         // same name and source replaces the old).
         let mods = vec![Mod::new(target, -after, BonusType::Untyped)];
@@ -177,7 +205,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             PhysicalAbility::Con => {
                 let lost = (ability_modifier(score - before) - ability_modifier(left)) * hd;
                 if left == 0 {
-                    say!(self, t, "dies (Constitution 0)");
+                    emit!(self, Event::Affliction { who: t, what: AfflictionEvent::DiesOfConstitution });
                     self.slay(t);
                 } else if lost > 0 {
                     self.wound_lethal(t, lost as u32);
@@ -208,7 +236,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         let n = levels as i32;
         let total = self.st.fighters[t].monster.negative_levels + levels;
         self.st.fighters[t].monster.negative_levels = total;
-        say!(self, t, "gains {levels} negative level(s) ({total} in all)");
+        emit!(self, Event::Affliction { who: t, what: AfflictionEvent::NegativeLevels { levels, total } });
         let mods = ModTarget::NEGATIVE_LEVEL
             .into_iter()
             .map(|target| Mod::new(target, -(total as i32), BonusType::Untyped))
@@ -217,7 +245,13 @@ impl<R: Dice> Engine<'_, '_, R> {
         self.apply_effect(t, Fx::new("negative levels", Duration::UntilRemoved).with_mods(mods), None);
         self.gain_temp_hp(a, TEMP_HP_PER_NEGATIVE_LEVEL * n, name);
         if total >= self.st.prep.fighters[t].hd.max(1) {
-            say!(self, t, "dies ({total} negative levels, {} Hit Dice)", self.st.prep.fighters[t].hd);
+            emit!(
+                self,
+                Event::Affliction {
+                    who: t,
+                    what: AfflictionEvent::DiesOfNegativeLevels { total, hd: self.st.prep.fighters[t].hd }
+                }
+            );
             self.slay(t);
             return;
         }
@@ -230,7 +264,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         if n > f.temp_hp {
             f.temp_hp = n;
             f.temp_hp_from = Some(std::sync::Arc::from(name));
-            say!(self, i, "gains {n} temporary hp");
+            emit!(self, Event::Affliction { who: i, what: AfflictionEvent::TemporaryHp { amount: n } });
         }
     }
 
@@ -249,14 +283,23 @@ impl<R: Dice> Engine<'_, '_, R> {
             p.rounds_left += rounds / 2;
             p.dc += EXTRA_DOSE_DC;
             let (left, dc) = (p.rounds_left, p.dc);
-            say!(self, t, "takes another dose of {} ({left} rounds, DC {dc})", r.name);
+            emit!(
+                self,
+                Event::Affliction {
+                    who: t,
+                    what: AfflictionEvent::AnotherDose { ability: r.name.to_string(), rounds: left, dc }
+                }
+            );
             return;
         }
         let kind = r.save.unwrap_or(SaveKind::Fort);
         if self.rider_save(a, t, kind, r.dc, &r.effect) {
             return;
         }
-        say!(self, t, "is poisoned by {}", r.name);
+        emit!(
+            self,
+            Event::Affliction { who: t, what: AfflictionEvent::Poisoned { ability: r.name.to_string() } }
+        );
         let n = amount.roll(self.rng).max(1);
         self.ability_damage(t, *ability, n, &r.name);
         if *rounds > 1 {
@@ -297,7 +340,13 @@ impl<R: Dice> Engine<'_, '_, R> {
             if successes >= *cure || q.rounds_left == 0 {
                 f.monster.poisons.remove(j);
                 if successes >= *cure {
-                    say!(self, t, "is cured of {}", r.name);
+                    emit!(
+                        self,
+                        Event::Affliction {
+                            who: t,
+                            what: AfflictionEvent::Cured { ability: r.name.to_string() }
+                        }
+                    );
                 }
             } else {
                 j += 1;
@@ -315,7 +364,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         let bonus = self.st.cmb(a, Maneuver::Trip, t);
         if self.maneuver_roll(a, Maneuver::Trip, t, bonus, 0).success {
             self.set_condition(t, ConditionId::Prone);
-            say!(self, t, "is tripped: prone");
+            emit!(self, Event::Maneuver { who: t, outcome: ManeuverOutcome::Tripped });
         }
     }
 

@@ -13,7 +13,8 @@ use crate::rng::Dice;
 
 use super::super::action::{Action, Reason};
 use super::super::engine::Engine;
-use super::super::log::say;
+use super::super::event::{AfflictionEvent, Event};
+use super::super::log::emit;
 use super::super::state::BattleState;
 use super::Breath;
 use crate::model::BreathShape;
@@ -80,17 +81,19 @@ impl<R: Dice> Engine<'_, '_, R> {
         let damage = b.damage.roll(self.rng).max(0) as u32;
         let wait = b.recharge.roll(self.rng).max(1) as u32;
         self.st.fighters[i].monster.breath_ready = self.st.round + wait + 1;
-        let ids: Vec<&str> = caught.iter().map(|&c| self.st.id(c)).collect();
-        say!(
+        emit!(
             self,
-            i,
-            "{} at {} ({} damage, Reflex DC {}; catches {}; again in round {})",
-            b.name,
-            self.st.id(t),
-            damage,
-            b.dc,
-            if ids.is_empty() { "nobody".to_string() } else { ids.join(", ") },
-            self.st.fighters[i].monster.breath_ready
+            Event::Affliction {
+                who: i,
+                what: AfflictionEvent::Breath {
+                    ability: b.name.to_string(),
+                    target: t,
+                    damage,
+                    dc: b.dc,
+                    caught: caught.clone(),
+                    again: self.st.fighters[i].monster.breath_ready,
+                }
+            }
         );
         let ctx = Context { other_alignment: prep.fighters[i].alignment, ..Context::default() };
         for c in caught {
@@ -106,7 +109,7 @@ impl<R: Dice> Engine<'_, '_, R> {
                 (false, _) => damage,
             };
             if dealt == 0 {
-                say!(self, c, "takes no damage");
+                emit!(self, Event::Affliction { who: c, what: AfflictionEvent::NoDamage });
                 continue;
             }
             self.spell_damage(i, c, dealt, &b.types, false, None);

@@ -12,7 +12,8 @@ use crate::effects::Flags;
 use crate::rng::Dice;
 
 use super::super::engine::Engine;
-use super::super::log::say;
+use super::super::event::{AfflictionEvent, Event};
+use super::super::log::emit;
 
 /// The d100 chance (in percent) that averted eyes avoid a gaze.
 pub(crate) const AVERT_CHANCE: u32 = 50;
@@ -37,11 +38,17 @@ impl<R: Dice> Engine<'_, '_, R> {
                 continue;
             }
             let d100 = self.rng.roll(100);
-            if d100 <= AVERT_CHANCE {
-                say!(self, t, "averts its eyes from {}'s {} (d100={d100})", self.st.id(g), gaze.name);
+            let averted = d100 <= AVERT_CHANCE;
+            emit!(
+                self,
+                Event::Affliction {
+                    who: t,
+                    what: AfflictionEvent::Gaze { source: g, ability: gaze.name.to_string(), d100, averted }
+                }
+            );
+            if averted {
                 continue;
             }
-            say!(self, t, "meets {}'s {} (d100={d100})", self.st.id(g), gaze.name);
             if !self.rider_save(g, t, gaze.save, gaze.dc, &gaze.effect) {
                 let e = gaze.effect.clone();
                 self.afflict(g, t, &e, &gaze.name);

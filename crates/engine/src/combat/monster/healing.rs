@@ -14,7 +14,8 @@
 use crate::rng::Dice;
 
 use super::super::engine::Engine;
-use super::super::log::say;
+use super::super::event::{AfflictionEvent, Event};
+use super::super::log::emit;
 use super::super::state::BattleState;
 
 impl BattleState<'_> {
@@ -36,16 +37,22 @@ impl<R: Dice> Engine<'_, '_, R> {
             return;
         };
         if types.iter().any(|ty| stoppers.contains(ty)) {
-            self.stop_regeneration(t, &types.join("/"));
+            self.stop_regeneration(t, types);
         }
     }
 
     /// Stops `t`'s regeneration for this round and the next (by `what`).
-    pub(crate) fn stop_regeneration(&mut self, t: usize, what: &str) {
+    pub(crate) fn stop_regeneration(&mut self, t: usize, types: &[String]) {
         let through = self.st.round + 1;
         if self.st.fighters[t].monster.regen_off_through < through {
             self.st.fighters[t].monster.regen_off_through = through;
-            say!(self, t, "regeneration stopped (by {what}) through round {through}");
+            emit!(
+                self,
+                Event::Affliction {
+                    who: t,
+                    what: AfflictionEvent::RegenerationStopped { by: types.to_vec(), through }
+                }
+            );
         }
     }
 
@@ -68,7 +75,19 @@ impl<R: Dice> Engine<'_, '_, R> {
             let before = (self.st.fighters[i].hp, self.st.fighters[i].nonlethal);
             self.heal(i, amount);
             let (hp, nl) = (self.st.fighters[i].hp, self.st.fighters[i].nonlethal);
-            say!(self, i, "heals {amount} (hp {}->{hp}, nonlethal {}->{nl})", before.0, before.1);
+            emit!(
+                self,
+                Event::Affliction {
+                    who: i,
+                    what: AfflictionEvent::Heals {
+                        amount,
+                        hp_before: before.0,
+                        hp_after: hp,
+                        nonlethal_before: before.1,
+                        nonlethal_after: nl
+                    }
+                }
+            );
         }
     }
 }

@@ -14,7 +14,8 @@ use crate::rng::Dice;
 
 use super::super::damage::Damage;
 use super::super::engine::Engine;
-use super::super::log::say;
+use super::super::event::{AfflictionEvent, Event};
+use super::super::log::emit;
 use super::super::state::BattleState;
 
 /// Qualities that let a weapon harm an incorporeal creature.
@@ -58,8 +59,13 @@ impl<R: Dice> Engine<'_, '_, R> {
             return dmg;
         }
         let kept = if magic { dmg.dealt / 2 } else { 0 };
-        let why = if magic { "halved" } else { "none from a nonmagical weapon" };
-        say!(self, t, "incorporeal: damage {why} ({} -> {kept})", dmg.dealt);
+        emit!(
+            self,
+            Event::Affliction {
+                who: t,
+                what: AfflictionEvent::Incorporeal { halved: magic, from: dmg.dealt, to: kept }
+            }
+        );
         dmg.physical = dmg.physical.min(kept);
         dmg.dealt = kept;
         dmg.nonlethal = 0;

@@ -37,7 +37,8 @@ use crate::rng::Dice;
 
 use super::damage::Damage;
 use super::engine::Engine;
-use super::log::say;
+use super::event::{AfflictionEvent, Event};
+use super::log::emit;
 use super::prepared::{AttackProfile, norm};
 
 pub(crate) use afflictions::Poisoned;
@@ -315,7 +316,7 @@ impl<R: Dice> Engine<'_, '_, R> {
     pub(crate) fn monster_damage(&mut self, a: usize, w: usize, t: usize, dmg: Damage) -> Damage {
         let dmg = self.incorporeal_hit(a, w, t, dmg);
         if dmg.dealt > 0 && self.st.prep.fighters[a].attacks[w].vs[t].comps.iter().any(|c| c.stops_regen) {
-            self.stop_regeneration(t, "the hit");
+            self.stop_regeneration(t, &[]);
         }
         dmg
     }
@@ -329,7 +330,10 @@ impl<R: Dice> Engine<'_, '_, R> {
         }
         if dmg.healed > 0 {
             let n = self.heal(t, dmg.healed);
-            say!(self, t, "negative energy heals {n}");
+            emit!(
+                self,
+                Event::Affliction { who: t, what: AfflictionEvent::NegativeEnergyHeals { amount: n } }
+            );
         }
         if self.st.prep.fighters[a].monster.is_some() {
             self.hit_riders(a, w, t);

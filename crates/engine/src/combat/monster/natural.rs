@@ -10,7 +10,8 @@
 use crate::rng::Dice;
 
 use super::super::engine::Engine;
-use super::super::log::say;
+use super::super::event::{AfflictionEvent, Event};
+use super::super::log::emit;
 
 impl<R: Dice> Engine<'_, '_, R> {
     /// Whether `i` makes a full attack at the end of a charge.
@@ -44,7 +45,13 @@ impl<R: Dice> Engine<'_, '_, R> {
         // Once per round: the second hit on any foe rends, later ones do not.
         if hits == 2 && !state.rend_hits.iter().any(|&(x, n)| x != t && n >= 2) {
             let n = rend.damage.roll(self.rng).max(0) as u32;
-            say!(self, a, "{} {}", rend.name, self.st.id(t));
+            emit!(
+                self,
+                Event::Affliction {
+                    who: a,
+                    what: AfflictionEvent::Rends { ability: rend.name.to_string(), target: t }
+                }
+            );
             self.spell_damage(a, t, n, &rend.types, false, None);
         }
     }

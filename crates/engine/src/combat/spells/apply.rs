@@ -22,8 +22,8 @@ use crate::spell::effect::{
 use crate::spell::model::{CreatureType, Duration as SpellDuration, DurationUnit, SaveOutcome};
 
 use super::super::engine::Engine;
-use super::super::event::Event;
-use super::super::log::{emit, say};
+use super::super::event::{EffectEnd, Event, SpellEffectEvent, SpellEvent};
+use super::super::log::emit;
 use super::book::{Metamagic, lasts_the_battle};
 use super::cast::Cast;
 use super::resolve::Meeting;
@@ -93,12 +93,18 @@ impl<R: Dice> Engine<'_, '_, R> {
             && !m.willing
             && let Some((true, _)) = self.effect_save(cast, t, Some(EffectSave::Negates), Some(st.kind), m)
         {
-            say!(self, t, "disbelieves {}", spell.name);
+            emit!(
+                self,
+                Event::Spell { who: t, spell: spell.name.to_string(), what: SpellEvent::Disbelieves }
+            );
             return;
         }
         if spell.immunity_after.is_some() && self.st.fighters[t].marks.contains(&(usize::MAX, cast.spell)) {
             // "Immune to this spell for 1 minute" (Daze): within a battle, for good.
-            say!(self, t, "is immune to {} (affected by it already)", spell.name);
+            emit!(
+                self,
+                Event::Spell { who: t, spell: spell.name.to_string(), what: SpellEvent::ImmuneAlready }
+            );
             return;
         }
         let mut pack = Pack::default();
@@ -229,7 +235,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         {
             match (prep.fighters[t].evasion, ok) {
                 (_, true) => {
-                    say!(self, t, "evades the damage");
+                    emit!(self, Event::SpellEffect { who: t, what: SpellEffectEvent::Evades });
                     return;
                 }
                 (Evasion::Improved, false) => half = true,
@@ -261,7 +267,13 @@ impl<R: Dice> Engine<'_, '_, R> {
                     for k in conds.iter() {
                         self.set_condition(t, k);
                     }
-                    say!(self, t, "is {}", conds.iter().map(|k| k.name()).collect::<Vec<_>>().join(", "));
+                    emit!(
+                        self,
+                        Event::SpellEffect {
+                            who: t,
+                            what: SpellEffectEvent::Conditions { conditions: conds.iter().collect() }
+                        }
+                    );
                     return;
                 };
                 let mut behaviours = Vec::new();
@@ -370,7 +382,16 @@ impl<R: Dice> Engine<'_, '_, R> {
                     -n,
                     BonusType::Untyped,
                 ));
-                say!(self, t, "takes {n} {target} damage");
+                emit!(
+                    self,
+                    Event::SpellEffect {
+                        who: t,
+                        what: SpellEffectEvent::AbilityDamage {
+                            amount: n,
+                            ability: target.name().to_string()
+                        }
+                    }
+                );
                 if a.ability == Ability::Con {
                     let con = spec.con_score.unwrap_or(10);
                     let loss = (ability_modifier(con) - ability_modifier(con - n)) * spec.hd as i32;
@@ -396,31 +417,37 @@ impl<R: Dice> Engine<'_, '_, R> {
                     return;
                 }
                 if spec.immune.drain || self.immune_to_negative_levels(t) {
-                    say!(self, t, "is immune to negative levels");
+                    emit!(
+                        self,
+                        Event::SpellEffect { who: t, what: SpellEffectEvent::ImmuneToNegativeLevels }
+                    );
                     return;
                 }
                 let part = pack.separate(None, Some("negative levels"));
                 for target in ModTarget::NEGATIVE_LEVEL {
                     part.mods.push(Mod::new(target, -n, BonusType::Untyped));
                 }
-                say!(self, t, "gains {n} negative level(s)");
+                emit!(
+                    self,
+                    Event::SpellEffect { who: t, what: SpellEffectEvent::NegativeLevels { levels: n } }
+                );
                 self.spell_wound(cast.caster, t, 5 * n as u32);
             }
             EffectKind::Death(_) => {
                 if self.st.prep.fighters[t].immune.descriptors.has(crate::effects::Descriptor::Death) {
                     return;
                 }
-                say!(self, t, "is slain by {}", spell.name);
+                emit!(self, Event::Spell { who: t, spell: spell.name.to_string(), what: SpellEvent::Slain });
                 self.slay(t);
             }
             EffectKind::Stabilize(_) if self.st.life(t) == super::super::state::LifeState::Dying => {
                 self.st.fighters[t].stable = true;
-                say!(self, t, "is stabilized");
+                emit!(self, Event::SpellEffect { who: t, what: SpellEffectEvent::Stabilized });
             }
             EffectKind::ResumeDying(_) => match self.st.life(t) {
                 super::super::state::LifeState::Stable => {
                     self.st.fighters[t].stable = false;
-                    say!(self, t, "resumes dying");
+                    emit!(self, Event::SpellEffect { who: t, what: SpellEffectEvent::ResumesDying });
                 }
                 super::super::state::LifeState::Dying => self.spell_wound(cast.caster, t, 1),
                 _ => {}
@@ -442,7 +469,7 @@ impl<R: Dice> Engine<'_, '_, R> {
                         .iter()
                         .position(|x| x.effect.name.ends_with("(ability damage)"))
                     {
-                        self.remove_effect_at(t, k, "is healed");
+                        self.remove_effect_at(t, k, EffectEnd::Healed);
                         if !all {
                             break;
                         }
@@ -455,7 +482,13 @@ impl<R: Dice> Engine<'_, '_, R> {
                 let part = pack.separate(rounds, Some("images"));
                 part.behaviours.push(Behaviour::MirrorImages);
                 part.pool = n;
-                say!(self, t, "has {n} mirror images");
+                emit!(
+                    self,
+                    Event::SpellEffect {
+                        who: t,
+                        what: SpellEffectEvent::MirrorImages { images: n.max(0) as u32 }
+                    }
+                );
             }
             EffectKind::SpeedChange(sc) => {
                 let Some(rounds) = self.lasting(cast, duration) else { return };
@@ -532,7 +565,10 @@ impl<R: Dice> Engine<'_, '_, R> {
             EffectKind::Compel(c) => {
                 let Some(rounds) = self.lasting(cast, duration) else { return };
                 if self.mental_control_blocked(t, cast.caster, cast.spell) {
-                    say!(self, t, "is warded against {}", spell.name);
+                    emit!(
+                        self,
+                        Event::Spell { who: t, spell: spell.name.to_string(), what: SpellEvent::Warded }
+                    );
                     return;
                 }
                 let what = match c.behaviour {
@@ -801,14 +837,20 @@ impl<R: Dice> Engine<'_, '_, R> {
             }
             if d.heals_undead && undead {
                 let healed = self.heal(t, rolled as u32);
-                say!(self, t, "is healed {healed} by negative energy");
+                emit!(
+                    self,
+                    Event::SpellEffect {
+                        who: t,
+                        what: SpellEffectEvent::HealedByNegativeEnergy { amount: healed }
+                    }
+                );
                 continue;
             }
             let dealt =
                 self.spell_damage(cast.caster, t, rolled as u32, &d.types, d.untyped_half, d.min_hp_left);
             m.damage += dealt;
             if d.slays_at_zero_hp && self.st.fighters[t].hp <= 0 && !self.st.fighters[t].dead {
-                say!(self, t, "is slain");
+                emit!(self, Event::SpellEffect { who: t, what: SpellEffectEvent::Slain });
                 self.slay(t);
             }
         }
@@ -880,14 +922,17 @@ impl<R: Dice> Engine<'_, '_, R> {
             dealt = self.monster_takes_spell_damage(t, dealt, types);
         }
         let hp = self.st.fighters[t].hp;
-        let ty = if types.is_empty() { "untyped".to_string() } else { types.join("/") };
-        say!(
+        emit!(
             self,
-            by,
-            "{} takes {dealt} {ty} damage{} (hp {hp}->{})",
-            self.st.id(t),
-            if dealt != rolled { format!(" (rolled {rolled})") } else { String::new() },
-            hp - dealt as i32
+            Event::SpellDamage {
+                who: by,
+                target: t,
+                dealt,
+                rolled,
+                types: types.to_vec(),
+                hp_before: hp,
+                hp_after: hp - dealt as i32
+            }
         );
         self.st.fighters[by].out.damage_dealt += dealt;
         self.st.fighters[t].out.damage_taken += dealt;
@@ -943,7 +988,7 @@ impl<R: Dice> Engine<'_, '_, R> {
                 let taken = (amount as i32).min(left).max(0);
                 self.st.fighters[t].effects[k].effect.pool -= taken;
                 if self.st.fighters[t].effects[k].effect.pool <= 0 {
-                    self.remove_effect_at(t, k, "is used up");
+                    self.remove_effect_at(t, k, EffectEnd::UsedUp);
                 }
                 return (amount as i32 - taken).max(0) as u32;
             }
@@ -1012,15 +1057,16 @@ impl<R: Dice> Engine<'_, '_, R> {
             let dc = 11 + i32::from(cl);
             let ok = d20 + bonus >= dc;
             let name = self.st.prep.spells[usize::from(spell)].spell.name.clone();
-            say!(
+            emit!(
                 self,
-                cast.caster,
-                "dispel check vs {name} d20={d20}{bonus:+}={} vs DC {dc} -> {}",
-                d20 + bonus,
-                if ok { "dispelled" } else { "fails" }
+                Event::Spell {
+                    who: cast.caster,
+                    spell: name.clone(),
+                    what: SpellEvent::Dispel { d20, bonus, dc, dispelled: ok }
+                }
             );
             if ok {
-                self.end_spell_on(t, spell, "is dispelled");
+                self.end_spell_on(t, spell, EffectEnd::Dispelled);
                 return;
             }
         }
@@ -1035,7 +1081,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             }
         }
         self.set_condition(t, ConditionId::Disarmed);
-        say!(self, t, "drops what it holds");
+        emit!(self, Event::SpellEffect { who: t, what: SpellEffectEvent::DropsHeld });
     }
 }
 

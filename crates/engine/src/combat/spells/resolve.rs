@@ -11,8 +11,8 @@ use crate::spell::effect::{EffectKind, EffectSave};
 use crate::spell::model::{AttackKind, SaveBonusWhen, SaveOutcome, TargetKind};
 
 use super::super::engine::Engine;
-use super::super::event::{AcKind, Attack, AttackStep, Event, TouchKind};
-use super::super::log::say;
+use super::super::event::{AcKind, Attack, AttackStep, EffectEnd, Event, SpellEvent, TouchKind};
+use super::super::log::emit;
 use super::cast::Cast;
 
 /// How one creature meets a casting.
@@ -62,7 +62,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         let mut reflex_cover: Vec<i32> = Vec::new();
         if let Some(area) = spell.area.as_ref().filter(|_| spell.target.is_none()) {
             let Some(template) = self.st.template(&cast, area) else {
-                say!(self, i, "{}: the area has no square", spell.name);
+                emit!(self, Event::Spell { who: i, spell: spell.name.to_string(), what: SpellEvent::NoArea });
                 return;
             };
             if super::zone::zone_effect(&spell.effects).is_some() {
@@ -89,17 +89,17 @@ impl<R: Dice> Engine<'_, '_, R> {
                 let cover = self.st.prep.terrain_cover(template.origin, self.st.pos(t), false);
                 reflex_cover.push(i32::from(cover) / 2);
             }
-            if self.log.on() {
-                let names: Vec<&str> = targets.iter().map(|&t| self.st.id(t)).collect();
-                say!(
-                    self,
-                    i,
-                    "{} covers {} squares: {}",
-                    spell.name,
-                    template.squares.len(),
-                    if names.is_empty() { "nobody".to_string() } else { names.join(", ") }
-                );
-            }
+            emit!(
+                self,
+                Event::Spell {
+                    who: i,
+                    spell: spell.name.to_string(),
+                    what: SpellEvent::Covers {
+                        squares: template.squares.len() as u32,
+                        creatures: targets.clone()
+                    }
+                }
+            );
         } else {
             self.gather_targets(&cast, &mut targets);
             reflex_cover.resize(targets.len(), 0);
@@ -352,7 +352,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             || (immune.magic && spell.spell_resistance)
             || nonliving_fort
         {
-            say!(self, t, "is immune to {}", spell.name);
+            emit!(self, Event::Spell { who: t, spell: spell.name.to_string(), what: SpellEvent::Immune });
             return false;
         }
         if spell.spell_resistance && !meeting.willing && spec.spell_resistance > 0 && t != i {
@@ -361,12 +361,13 @@ impl<R: Dice> Engine<'_, '_, R> {
             let bonus = cast.cl as i32 + pen;
             let d20 = self.rng.roll(20) as i32;
             let ok = d20 + bonus >= sr;
-            say!(
+            emit!(
                 self,
-                t,
-                "spell resistance {sr}: caster level check d20={d20}{bonus:+}={} -> {}",
-                d20 + bonus,
-                if ok { "overcome" } else { "RESISTED" }
+                Event::Spell {
+                    who: t,
+                    spell: spell.name.to_string(),
+                    what: SpellEvent::Resistance { sr, d20, bonus, overcome: ok }
+                }
             );
             if !ok {
                 return false;
@@ -375,7 +376,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         if !spell.dispels.is_empty() {
             for other in &spell.dispels {
                 if let Some(k) = prep.spells.iter().position(|p| &p.id == other) {
-                    self.end_spell_on(t, k as u16, "is dispelled");
+                    self.end_spell_on(t, k as u16, EffectEnd::Dispelled);
                 }
             }
         }
@@ -397,7 +398,7 @@ impl<R: Dice> Engine<'_, '_, R> {
     }
 
     /// Ends every effect of spell `spell` on `t`.
-    pub(crate) fn end_spell_on(&mut self, t: usize, spell: u16, why: &str) {
+    pub(crate) fn end_spell_on(&mut self, t: usize, spell: u16, why: EffectEnd) {
         while let Some(k) = self.st.fighters[t].effects.iter().position(|e| e.effect.spell == Some(spell)) {
             self.remove_effect_at(t, k, why);
         }

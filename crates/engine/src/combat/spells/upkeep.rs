@@ -3,14 +3,13 @@
 //! their bearer attacks or is wounded, Sanctuary and Mirror Image against
 //! attackers, and saving throws rolled twice (misfortune, fortune).
 
-use std::fmt::Write;
-
 use crate::effects::{Behaviour, Behaviours, Compulsion, Context, Retry, SaveKind, SaveRoll, Targets};
 use crate::rng::Dice;
 
 use super::super::action::{Action, ActionKind};
 use super::super::engine::Engine;
-use super::super::log::say;
+use super::super::event::{EffectEnd, Event, TurnEvent};
+use super::super::log::emit;
 
 impl<R: Dice> Engine<'_, '_, R> {
     /// New saves at the start of `i`'s turn, before its conditions decide
@@ -35,7 +34,7 @@ impl<R: Dice> Engine<'_, '_, R> {
                 let ctx = Context { descriptors, spell: true, ..Context::default() };
                 let ok = self.roll_save(i, kind, dc, &ctx);
                 if ok {
-                    self.remove_effect_at(i, k, "is shaken off");
+                    self.remove_effect_at(i, k, EffectEnd::ShakenOff);
                     // Saving again is a full-round action (Hold Person, Hideous Laughter).
                     goes_on = false;
                 } else if when == Retry::NextTurn {
@@ -54,7 +53,7 @@ impl<R: Dice> Engine<'_, '_, R> {
                 }
             }
             if !goes_on {
-                say!(self, i, "spends its turn breaking free");
+                emit!(self, Event::Turn { who: i, what: TurnEvent::BreaksFree });
                 return false;
             }
         }
@@ -82,7 +81,7 @@ impl<R: Dice> Engine<'_, '_, R> {
                 .unwrap_or(0);
             let d100 = self.rng.roll(100);
             if d100 <= u32::from(percent) {
-                say!(self, i, "curse: d%={d100} <= {percent}: takes no action");
+                emit!(self, Event::Turn { who: i, what: TurnEvent::Cursed { d100, percent } });
                 return false;
             }
         }
@@ -106,7 +105,7 @@ impl<R: Dice> Engine<'_, '_, R> {
                 Some((kind, dc, descriptors)) => {
                     let ctx = Context { descriptors, spell: true, ..Context::default() };
                     if self.roll_save(i, kind, dc, &ctx) {
-                        self.remove_effect_at(i, k, "ends");
+                        self.remove_effect_at(i, k, EffectEnd::Ends);
                     } else {
                         k += 1;
                     }
@@ -127,7 +126,7 @@ impl<R: Dice> Engine<'_, '_, R> {
                 _ => false,
             });
             if ends {
-                self.remove_effect_at(i, k, "is broken (threatened)");
+                self.remove_effect_at(i, k, EffectEnd::BrokenThreatened);
             } else {
                 k += 1;
             }
@@ -168,7 +167,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             .iter()
             .position(|e| e.effect.behaviours.iter().any(|b| matches!(b, Behaviour::EndsWhenBearerAttacks)))
         {
-            self.remove_effect_at(i, k, "ends (it attacked)");
+            self.remove_effect_at(i, k, EffectEnd::Attacked);
         }
     }
 
@@ -179,7 +178,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             .iter()
             .position(|e| e.effect.behaviours.iter().any(|b| matches!(b, Behaviour::EndsOnDamage)))
         {
-            self.remove_effect_at(t, k, "ends (wounded)");
+            self.remove_effect_at(t, k, EffectEnd::Wounded);
         }
     }
 
@@ -193,7 +192,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             .iter()
             .position(|e| e.effect.behaviours.iter().any(|b| matches!(b, Behaviour::EndsWhenHitOrFailsSave)))
         {
-            self.remove_effect_at(t, k, "ends");
+            self.remove_effect_at(t, k, EffectEnd::Ends);
         }
     }
 
@@ -212,7 +211,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         let ctx = Context { spell: true, ..Context::default() };
         let ok = self.roll_save(a, kind, dc, &ctx);
         if !ok {
-            say!(self, a, "cannot bring itself to attack {} (sanctuary)", self.st.id(t));
+            emit!(self, Event::Turn { who: a, what: TurnEvent::Sanctuary { target: t } });
         }
         ok
     }
@@ -251,7 +250,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         if struck {
             self.st.fighters[t].effects[k].effect.pool -= 1;
             if images <= 1 {
-                self.remove_effect_at(t, k, "is gone (no image left)");
+                self.remove_effect_at(t, k, EffectEnd::NoImageLeft);
             }
         }
         let _ = a;
@@ -263,12 +262,12 @@ impl<R: Dice> Engine<'_, '_, R> {
     pub(crate) fn roll_save(&mut self, t: usize, kind: SaveKind, dc: i32, ctx: &Context) -> bool {
         let bonus = self.st.save_bonus(t, kind, ctx);
         let mut d20 = self.rng.roll(20) as i32;
-        let mut note = String::new();
+        let mut rolled_twice = None;
         if Behaviours(self.st.fighters[t].fx).has(Behaviours::REROLL) {
             let (worse, better) = self.reroll_effects(t);
             if worse || better {
                 let again = self.rng.roll(20) as i32;
-                let _ = write!(note, " (rolled twice: {d20}, {again})");
+                rolled_twice = Some([d20, again]);
                 d20 = if worse && !better {
                     d20.min(again)
                 } else if better && !worse {
@@ -280,8 +279,19 @@ impl<R: Dice> Engine<'_, '_, R> {
             }
         }
         let roll = SaveRoll::new(d20, bonus, dc);
-        let verdict = if roll.success { "saves" } else { "fails" };
-        say!(self, t, "{kind} save d20={d20}{bonus:+}={} vs DC {dc}{note} -> {verdict}", roll.total());
+        emit!(
+            self,
+            Event::Save {
+                who: t,
+                kind,
+                d20,
+                bonus,
+                total: roll.total(),
+                dc,
+                rolled_twice,
+                success: roll.success
+            }
+        );
         self.spend_one_shots(t, Targets::save(kind), ctx);
         if !roll.success {
             self.ward_breaks(t);
@@ -314,13 +324,13 @@ impl<R: Dice> Engine<'_, '_, R> {
             let is_worse = e.behaviours.iter().any(|b| matches!(b, Behaviour::TakeWorse));
             let is_better = e.behaviours.iter().any(|b| matches!(b, Behaviour::TakeBetter));
             if better && is_better {
-                self.remove_effect_at(t, k, "is spent");
+                self.remove_effect_at(t, k, EffectEnd::Spent);
                 continue;
             }
             if worse && is_worse && e.pool > 0 {
                 self.st.fighters[t].effects[k].effect.pool -= 1;
                 if self.st.fighters[t].effects[k].effect.pool == 0 {
-                    self.remove_effect_at(t, k, "is spent");
+                    self.remove_effect_at(t, k, EffectEnd::Spent);
                     continue;
                 }
             }

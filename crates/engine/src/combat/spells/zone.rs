@@ -15,7 +15,8 @@ use crate::spell::effect::{Effect as SpellEffect, EffectKind, RoundTiming, ZoneC
 use crate::spell::model::DurationUnit;
 
 use super::super::engine::Engine;
-use super::super::log::say;
+use super::super::event::{EffectEnd, Event, SpellEvent};
+use super::super::log::emit;
 use super::super::state::BattleState;
 use super::cast::Cast;
 use super::resolve::Meeting;
@@ -129,12 +130,13 @@ impl<R: Dice> Engine<'_, '_, R> {
             // A minute or more outlasts the battle, as for every other spell.
             _ => None,
         };
-        say!(
+        emit!(
             self,
-            cast.caster,
-            "{} lasts {}",
-            spell.name,
-            ends.map_or("the battle".to_string(), |r| format!("until round {r}"))
+            Event::Spell {
+                who: cast.caster,
+                spell: spell.name.to_string(),
+                what: SpellEvent::Lasts { until: ends }
+            }
         );
         self.st.zones.push(Zone { cast: *cast, effect, mask, ends });
     }
@@ -150,7 +152,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             let expired = z.ends.is_some_and(|e| round >= e);
             if expired && (owner == i || !self.st.is_present(owner)) {
                 let name = &self.st.prep.spells[usize::from(z.cast.spell)].spell.name;
-                say!(self, owner, "{name} ends");
+                emit!(self, Event::Spell { who: owner, spell: name.to_string(), what: SpellEvent::ZoneEnds });
                 let gone = self.st.zones.remove(k);
                 for t in 0..self.st.len() {
                     self.leave_area(t, gone.cast.spell, true);
@@ -204,14 +206,14 @@ impl<R: Dice> Engine<'_, '_, R> {
         let cl = u32::from(self.st.fighters[t].effects[k].effect.caster_level);
         let rounds = amount.map_or(0, |a| a.roll_with(cl, self.rng, false, false).max(0) as u32);
         if rounds == 0 {
-            self.remove_effect_at(t, k, "ends (out of the area)");
+            self.remove_effect_at(t, k, EffectEnd::OutOfArea);
             return;
         }
         let f = &mut self.st.fighters[t];
         f.effects[k].rounds_left = Some(rounds);
         f.effects[k].effect.duration = crate::effects::Duration::Rounds(rounds);
         self.st.timed_effects += 1;
-        say!(self, t, "{label} lasts {rounds} more rounds (out of the area)");
+        emit!(self, Event::EffectLingers { who: t, effect: label.to_string(), rounds });
     }
 
     /// The `each_round` effects of `i`'s zones timed `when`, on every creature inside.

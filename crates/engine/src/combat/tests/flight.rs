@@ -11,7 +11,7 @@ use super::support::*;
 use crate::combat::SimOptions;
 use crate::combat::action::{Action, ActionKind};
 use crate::combat::engine::Engine;
-use crate::combat::event::{Event, FallCause, Record};
+use crate::combat::event::{AfflictionEvent, Event, FallCause, Record};
 use crate::combat::flight::{climb_cost, fall_dice, lift, vertical_gap};
 use crate::combat::policy::DefaultPolicy;
 use crate::combat::prepared::PreparedEncounter;
@@ -264,7 +264,7 @@ fn the_young_black_dragon_breathes_from_above_the_partys_reach_and_no_pc_melees_
             match &r.event {
                 Event::Altitude { who, to_ft, .. } if *who == d => alt = *to_ft,
                 Event::Falls { who, .. } if *who == d => alt = 0,
-                Event::Text { who, text } if *who == d && text.starts_with("breath weapon at") => {
+                Event::Affliction { who, what: AfflictionEvent::Breath { .. } } if *who == d => {
                     breathed_above |= alt >= safe;
                 }
                 Event::Attack(a) if a.target == d && alt >= safe => {
@@ -298,7 +298,7 @@ fn the_young_black_dragon_waits_aloft_while_its_breath_recharges_instead_of_divi
         for r in &events {
             match &r.event {
                 Event::Falls { who, .. } if *who == d => fell = true,
-                Event::Text { who, text } if *who == d && text.starts_with("breath weapon at") => {
+                Event::Affliction { who, what: AfflictionEvent::Breath { .. } } if *who == d => {
                     breathed = true;
                     breaths += 1;
                 }

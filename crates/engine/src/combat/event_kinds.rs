@@ -1,0 +1,624 @@
+//! The kinds carried by the event families of maneuvers, afflictions and
+//! monster abilities, spells and their effects, turns, class abilities and
+//! the smaller combat rules (`Event::Maneuver`, `Event::Affliction`, …):
+//! what happened, with combatants by index and numbers as numbers. Names
+//! that come from data (a spell, an attack, an ability, an energy type) are
+//! strings; everything the engine decides is an enum.
+
+use serde::{Deserialize, Serialize};
+
+use crate::effects::ConditionId;
+use crate::map::Pos;
+
+/// What a combat maneuver did or why it did not happen (`Event::Maneuver`).
+/// The event's `who` is the creature the line is about (the maneuverer, or
+/// its target for what happens to the target).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum ManeuverOutcome {
+    /// Refused: the target is two or more sizes larger.
+    TooLarge {
+        /// The maneuver.
+        maneuver: crate::effects::Maneuver,
+        /// The target.
+        target: usize,
+    },
+    /// Refused: a dirty trick cannot give this condition.
+    NotATrick {
+        /// The condition asked for.
+        condition: ConditionId,
+    },
+    /// Lost: the maneuverer fell to the attack of opportunity it provoked.
+    LostToAoo {
+        /// The maneuver.
+        maneuver: crate::effects::Maneuver,
+    },
+    /// Tripped: the target falls prone.
+    Tripped,
+    /// A trip failed by 10 or more: the maneuverer falls prone.
+    FailsAndFalls,
+    /// Disarmed: the target drops its weapon.
+    Drops {
+        /// The weapon (the attack's name).
+        weapon: String,
+    },
+    /// A disarm failed by 10 or more: the maneuverer drops its weapon.
+    FailsAndDrops {
+        /// The weapon.
+        weapon: String,
+    },
+    /// Sundered: the target's weapon takes damage.
+    Sundered {
+        /// The weapon.
+        weapon: String,
+        /// Damage to it.
+        damage: u32,
+        /// Whether it broke.
+        broken: bool,
+    },
+    /// Bull rushed this far.
+    Pushed {
+        /// Feet moved.
+        feet: u32,
+    },
+    /// Repositioned this far.
+    Repositioned {
+        /// Feet moved.
+        feet: u32,
+    },
+    /// Dragged this far.
+    Dragged {
+        /// Feet moved.
+        feet: u32,
+    },
+    /// Steals a carried item.
+    Steals {
+        /// The victim.
+        from: usize,
+    },
+    /// A grapple with no free square next to the grappler to pull the target into.
+    GrappleNoRoom,
+    /// The grappler pulls its target next to it.
+    GrapplePulls {
+        /// The target.
+        target: usize,
+        /// Where it lands.
+        to: Pos,
+    },
+    /// Grappled.
+    Grappled {
+        /// The grappler.
+        by: usize,
+    },
+    /// Overruns its target, to the square beyond (none: taken, it stays).
+    Overruns {
+        /// The target.
+        target: usize,
+        /// The square it moves to.
+        to: Option<Pos>,
+    },
+    /// Knocked prone by an overrun.
+    KnockedProne,
+    /// Escapes a grapple.
+    Escapes,
+    /// A grapple ends (the grappler is down or no longer adjacent).
+    NoLongerGrappled,
+}
+
+/// Afflictions and monster abilities (`Event::Affliction`): poison, paralysis,
+/// petrification, ability damage, energy drain, gazes, breath weapons, rend,
+/// regeneration and fast healing, incorporeality.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum AfflictionEvent {
+    /// Immune to an on-hit ability.
+    Immune {
+        /// The ability's name.
+        ability: String,
+    },
+    /// An on-hit ability reaches its target (a save follows).
+    Strikes {
+        /// The ability's name.
+        ability: String,
+        /// The target.
+        target: usize,
+    },
+    /// Paralyzed, for rounds or until removed.
+    Paralyzed {
+        /// Rounds (none: until removed).
+        rounds: Option<u32>,
+    },
+    /// Turned to stone (out of the battle).
+    Petrified,
+    /// Ability damage or drain to a physical ability.
+    AbilityDamage {
+        /// The ability (`str`, `dex`, `con`).
+        ability: String,
+        /// Points.
+        amount: i32,
+        /// The score left.
+        left: i32,
+    },
+    /// Dies: Constitution 0.
+    DiesOfConstitution,
+    /// Negative levels gained.
+    NegativeLevels {
+        /// Levels gained.
+        levels: u32,
+        /// Levels in all.
+        total: u32,
+    },
+    /// Dies: as many negative levels as Hit Dice.
+    DiesOfNegativeLevels {
+        /// Levels in all.
+        total: u32,
+        /// Its Hit Dice.
+        hd: u32,
+    },
+    /// Temporary hit points gained (energy drain's 5 per level).
+    TemporaryHp {
+        /// Hit points.
+        amount: i32,
+    },
+    /// Another dose of a poison already in its system.
+    AnotherDose {
+        /// The poison.
+        ability: String,
+        /// Rounds left in its frequency.
+        rounds: u32,
+        /// Its save DC.
+        dc: i32,
+    },
+    /// Poisoned.
+    Poisoned {
+        /// The poison.
+        ability: String,
+    },
+    /// Cured: two saves in a row (CRB "Poison").
+    Cured {
+        /// The poison.
+        ability: String,
+    },
+    /// A gaze at the start of its turn: averted, or met (a save follows).
+    Gaze {
+        /// The gazing creature.
+        source: usize,
+        /// The gaze's name.
+        ability: String,
+        /// The d100 of averting its eyes.
+        d100: u32,
+        /// It averted its eyes.
+        averted: bool,
+    },
+    /// A breath weapon.
+    Breath {
+        /// The breath's name.
+        ability: String,
+        /// The creature aimed at.
+        target: usize,
+        /// Damage rolled.
+        damage: u32,
+        /// Its Reflex DC.
+        dc: i32,
+        /// The creatures caught.
+        caught: Vec<usize>,
+        /// The round it can breathe again.
+        again: u32,
+    },
+    /// Takes no damage from a breath (a save with evasion).
+    NoDamage,
+    /// Rend.
+    Rends {
+        /// The ability's name.
+        ability: String,
+        /// The target.
+        target: usize,
+    },
+    /// Negative energy heals an undead creature.
+    NegativeEnergyHeals {
+        /// Hit points.
+        amount: u32,
+    },
+    /// An incorporeal creature takes half (a magic weapon) or none (a nonmagical one).
+    Incorporeal {
+        /// A magic weapon: halved (else none).
+        halved: bool,
+        /// Damage before.
+        from: u32,
+        /// Damage kept.
+        to: u32,
+    },
+    /// Regeneration stopped by a damage type.
+    RegenerationStopped {
+        /// The damage types that stopped it (empty: a hit of a weapon that overcomes it).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        by: Vec<String>,
+        /// Through this round.
+        through: u32,
+    },
+    /// Regeneration or fast healing at the start of its turn.
+    Heals {
+        /// Hit points restored.
+        amount: u32,
+        /// Hit points before.
+        hp_before: i32,
+        /// Hit points after.
+        hp_after: i32,
+        /// Nonlethal damage before.
+        nonlethal_before: i32,
+        /// Nonlethal damage after.
+        nonlethal_after: i32,
+    },
+    /// Regeneration: lethal damage becomes nonlethal.
+    RegenerationNonlethal {
+        /// The damage.
+        amount: u32,
+    },
+}
+
+/// A spell meeting a creature, an area or the battle (`Event::Spell`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum SpellEvent {
+    /// Its area holds no square.
+    NoArea,
+    /// Its area and the creatures in it.
+    Covers {
+        /// Squares in the area.
+        squares: u32,
+        /// The creatures inside.
+        creatures: Vec<usize>,
+    },
+    /// The creature is immune to it.
+    Immune,
+    /// Immune: affected by it already (Daze).
+    ImmuneAlready,
+    /// Disbelieves an illusion.
+    Disbelieves,
+    /// Slain by it.
+    Slain,
+    /// Warded against it (protection from evil against a compulsion).
+    Warded,
+    /// A zone lasts until a round (none: the battle).
+    Lasts {
+        /// The round it ends.
+        until: Option<u32>,
+    },
+    /// A zone ends.
+    ZoneEnds,
+    /// A spellstrike delivers a held touch spell.
+    Delivered,
+    /// A spell resistance check: caster level + penetration against the SR.
+    Resistance {
+        /// The creature's spell resistance.
+        sr: i32,
+        /// The d20.
+        d20: i32,
+        /// Caster level + penetration.
+        bonus: i32,
+        /// Whether the caster overcame it.
+        overcome: bool,
+    },
+    /// A dispel check against this spell on a creature.
+    Dispel {
+        /// The d20.
+        d20: i32,
+        /// The dispeller's caster level (capped).
+        bonus: i32,
+        /// 11 + the spell's caster level.
+        dc: i32,
+        /// Whether it was dispelled.
+        dispelled: bool,
+    },
+}
+
+/// What an effect of a spell did to a creature (`Event::SpellEffect`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum SpellEffectEvent {
+    /// Evades the damage (evasion).
+    Evades,
+    /// Instantaneous conditions.
+    Conditions {
+        /// The conditions.
+        conditions: Vec<ConditionId>,
+    },
+    /// Ability damage.
+    AbilityDamage {
+        /// Points.
+        amount: i32,
+        /// The ability (`str` … `cha`).
+        ability: String,
+    },
+    /// Immune to negative levels.
+    ImmuneToNegativeLevels,
+    /// Negative levels gained.
+    NegativeLevels {
+        /// Levels.
+        levels: i32,
+    },
+    /// Stabilized.
+    Stabilized,
+    /// A stable creature resumes dying.
+    ResumesDying,
+    /// Mirror images.
+    MirrorImages {
+        /// How many.
+        images: u32,
+    },
+    /// Negative energy heals an undead instead of harming it.
+    HealedByNegativeEnergy {
+        /// Hit points.
+        amount: u32,
+    },
+    /// Slain (a damage effect that slays at 0 hit points).
+    Slain,
+    /// Drops every weapon it holds (Command: drop).
+    DropsHeld,
+}
+
+/// Why an effect ended (`Event::EffectEnds`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EffectEnd {
+    /// Its duration ran out.
+    WearsOff,
+    /// Ended (its spell or its holder).
+    Ends,
+    /// A one-use bonus spent.
+    Spent,
+    /// A charge discharged (a ward against a hit).
+    Discharged,
+    /// Dispelled.
+    Dispelled,
+    /// A new ward replaces it.
+    NewWard,
+    /// Its holder left the area.
+    OutOfArea,
+    /// Shaken off by a save.
+    ShakenOff,
+    /// Broken: its holder is threatened.
+    BrokenThreatened,
+    /// Ended: its holder attacked (invisibility, sanctuary).
+    Attacked,
+    /// Ended: its holder was wounded (sleep).
+    Wounded,
+    /// No image left.
+    NoImageLeft,
+    /// Healed.
+    Healed,
+    /// Used up.
+    UsedUp,
+}
+
+/// What happens to a creature's turn (`Event::Turn`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum TurnEvent {
+    /// Loses its turn to conditions.
+    LosesTurn {
+        /// The conditions.
+        conditions: Vec<ConditionId>,
+    },
+    /// Confused: the d% and what it does.
+    Confused {
+        /// The d%.
+        d100: u32,
+        /// What it does.
+        act: ConfusedAct,
+    },
+    /// Spends its turn breaking free (a failed save against a lasting hold).
+    BreaksFree,
+    /// A curse's chance to lose the turn.
+    Cursed {
+        /// The d%.
+        d100: u32,
+        /// The chance.
+        percent: u8,
+    },
+    /// Cannot bring itself to attack a sanctuary's holder.
+    Sanctuary {
+        /// The warded creature.
+        target: usize,
+    },
+    /// Takes an immediate action.
+    ImmediateAction,
+    /// Pounces: a full attack at the end of a charge.
+    Pounces,
+    /// A run's Constitution check (Endurance).
+    RunEndurance {
+        /// The d20.
+        d20: i32,
+        /// Its bonus.
+        bonus: i32,
+        /// The DC.
+        dc: i32,
+        /// Whether it runs on.
+        ok: bool,
+    },
+}
+
+/// What a confused creature does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "act", rename_all = "snake_case")]
+pub enum ConfusedAct {
+    /// Acts normally.
+    ActsNormally,
+    /// Babbles incoherently.
+    Babbles,
+    /// Hurts itself.
+    HurtsItself {
+        /// Damage.
+        damage: u32,
+        /// Hit points before.
+        hp: i32,
+    },
+    /// Attacks the nearest creature.
+    Attacks {
+        /// The creature.
+        target: usize,
+    },
+    /// Nobody in reach to attack: babbles.
+    NobodyInReach,
+}
+
+/// Class abilities (`Event::ClassAbility`): hexes, performance, magus,
+/// gunslinger deeds, a lich's aura and touch.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum ClassAbilityEvent {
+    /// A hex aimed at a creature (`evil_eye`, `slumber`, …).
+    Hexes {
+        /// The target.
+        target: usize,
+        /// The hex's name.
+        hex: String,
+        /// Its DC.
+        dc: i32,
+    },
+    /// Immune to a mind-affecting hex.
+    ImmuneMindAffecting,
+    /// Immune to a mind-affecting sleep hex.
+    ImmuneSleep,
+    /// Cackles (extends its hexes).
+    Cackles,
+    /// Begins to inspire courage.
+    InspiresCourage {
+        /// The bonus.
+        bonus: i32,
+    },
+    /// Stops performing.
+    StopsPerforming,
+    /// Spell combat without its attack.
+    SpellCombatNoAttack {
+        /// The reason code.
+        reason: String,
+    },
+    /// Spellstrike with a weapon.
+    Spellstrike {
+        /// The weapon.
+        weapon: String,
+    },
+    /// Arcane pool: a weapon enhanced.
+    Enhances {
+        /// The weapon.
+        weapon: String,
+        /// The enhancement.
+        bonus: i32,
+        /// Arcane pool points left.
+        pool: u32,
+    },
+    /// One grit spent on a deed (`deadeye`, `up_close_and_deadly`).
+    GritSpent {
+        /// The deed.
+        deed: String,
+        /// Grit left.
+        grit: u32,
+    },
+    /// Quick clear: a broken firearm works again.
+    QuickClear {
+        /// The weapon.
+        weapon: String,
+        /// Grit left.
+        grit: u32,
+    },
+    /// Gunslinger's dodge: +2 AC.
+    GunslingersDodge {
+        /// Grit left.
+        grit: u32,
+    },
+    /// A lich's fear aura reaches a creature.
+    FearAura {
+        /// The creature.
+        target: usize,
+    },
+    /// Paralyzed by a lich's touch.
+    LichTouch,
+}
+
+/// The smaller combat rules (`Event::Combat`): riders of an attack, weapons,
+/// attacks of opportunity, aid another, Power Attack.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum CombatEvent {
+    /// Cannot touch a creature warded against its alignment.
+    CannotTouch {
+        /// The warded creature.
+        target: usize,
+    },
+    /// Rolls twice (fortune or misfortune).
+    RollsTwice {
+        /// The first d20.
+        first: i32,
+        /// The second.
+        second: i32,
+    },
+    /// Up close and deadly's damage on a miss.
+    UpCloseGrazes {
+        /// The target.
+        target: usize,
+        /// Damage.
+        amount: u32,
+    },
+    /// Damage reduction absorbs damage.
+    DamageReduction {
+        /// Damage prevented.
+        absorbed: u32,
+    },
+    /// Picks up its weapon.
+    PicksUp {
+        /// The weapon.
+        weapon: String,
+    },
+    /// Repairs its weapon.
+    Repairs {
+        /// The weapon.
+        weapon: String,
+    },
+    /// Power Attack declared.
+    PowerAttack {
+        /// The penalty (positive) on melee attack rolls and CMB.
+        penalty: i32,
+        /// The bonus to damage.
+        damage: i32,
+    },
+    /// An attack of opportunity not taken: the mover has total concealment.
+    AooSuppressed {
+        /// The mover.
+        target: usize,
+    },
+    /// An attack of opportunity on a creature moving through its space.
+    AooMovesThrough {
+        /// The mover.
+        target: usize,
+    },
+    /// Aid another: d20 + attack bonus against 10.
+    AidAnother {
+        /// The ally helped.
+        target: usize,
+        /// On its attack (else its AC).
+        attack: bool,
+        /// The d20.
+        d20: i32,
+        /// The bonus.
+        bonus: i32,
+        /// The DC (10).
+        dc: i32,
+        /// The bonus given when it succeeds, else 0.
+        given: i32,
+    },
+}
+
+/// Nonlethal damage and its thresholds (`Event::Nonlethal`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NonlethalState {
+    /// Takes nonlethal damage.
+    Takes,
+    /// Staggered: nonlethal damage equals its hit points.
+    Staggered,
+    /// Unconscious: nonlethal damage exceeds its hit points.
+    Unconscious,
+    /// Wakes up: healing brought nonlethal damage below its hit points.
+    WakesUp,
+}
