@@ -9,13 +9,16 @@ mod bench;
 mod cmd;
 mod error;
 mod help;
-mod i18n;
 mod llm;
 mod logging;
 mod output;
-mod render;
 mod scenario;
 mod sim;
+
+// Everything shown to a person is laid out by pf1e-render; the CLI's modules
+// name it as `crate::render` and its catalogue as `crate::i18n`.
+use pf1e_render as render;
+use pf1e_render::i18n;
 
 use std::process::ExitCode;
 
