@@ -12,6 +12,8 @@ pub mod day;
 pub mod design;
 pub mod difficulty;
 pub mod events;
+#[cfg(test)]
+mod fixtures;
 #[cfg(feature = "svg")]
 pub mod forest;
 pub mod i18n;
