@@ -109,7 +109,8 @@ fn the_json_api_prints_what_ctl_prints_and_refuses_bad_requests() {
 
         // report.md in both languages: what `ctl results ID --format md` prints, byte for byte.
         for lang in ["en", "fr"] {
-            let (code, md) = get(&client, &format!("{http}/api/sweeps/{id}/report.md?lang={lang}"), None).await;
+            let (code, md) =
+                get(&client, &format!("{http}/api/sweeps/{id}/report.md?lang={lang}"), None).await;
             assert_eq!(code, 200, "{md}");
             let out = ctl(&c.url, &["--lang", lang, "results", &id, "--format", "md"]);
             assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));

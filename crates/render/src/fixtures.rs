@@ -145,4 +145,3 @@ pub(crate) fn results(playbook: Vec<PlaybookEntry>) -> SweepResults {
         simulated: None,
     }
 }
-

@@ -45,7 +45,8 @@ pub(super) async fn report(
         Some(results) if info.status == SweepStatus::Done => results,
         _ => return Err(ApiError::NoResults { id, status: info.status }),
     };
-    let view = View { lang, style: Style::Markdown, top: pf1e_render::layout::DEFAULT_TOP, width: usize::MAX };
+    let view =
+        View { lang, style: Style::Markdown, top: pf1e_render::layout::DEFAULT_TOP, width: usize::MAX };
     let text = jobs::report(&view, results, &Images::new());
     Ok(([(CONTENT_TYPE, "text/markdown; charset=utf-8")], text).into_response())
 }
