@@ -231,7 +231,7 @@ fn the_dashboard_shows_a_sweep_from_submission_to_its_charts_in_chromium() {
         let levers = jobs[3]["result"]["levers"].as_array().unwrap().len();
 
         b.goto(&format!("{http}/sweeps/{id}")).await.unwrap();
-        wait_until(&b, "the final results", "return !document.getElementById('download-json').disabled", |v| {
+        wait_until(&b, "the final results", "return !document.getElementById('download-md').disabled", |v| {
             v == true
         })
         .await;
@@ -270,12 +270,25 @@ fn the_dashboard_shows_a_sweep_from_submission_to_its_charts_in_chromium() {
         // The outcome words of every report, never the engine's names or the old misleading ones.
         let page = b.execute("return document.querySelector('main').innerText", vec![]).await.unwrap();
         let page = page.as_str().unwrap();
-        for word in ["P(no PC dies)", "P(win)", "P(everyone down)", "the default play (default)", "Verdict: "] {
+        for word in ["P(no PC dies)", "P(win)", "P(everyone down)", "the default play (default)", "**Verdict.** "] {
             assert!(page.contains(word), "{word:?} missing from the sweep page:\n{page}");
         }
         for word in ["P(survive)", "P(TPK)", "E[HP lost]", "p_any_death", "expected_hp_lost"] {
             assert!(!page.contains(word), "{word:?} on the sweep page:\n{page}");
         }
+        // The report is the coordinator's report.md (pf1e-render's), in the browser's language.
+        let served = api
+            .get(format!("{http}/api/sweeps/{id}/report.md?lang=en"))
+            .bearer_auth(TOKEN)
+            .send()
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
+        let shown = b.execute("return document.getElementById('report-text').textContent", vec![]).await.unwrap();
+        assert_eq!(shown.as_str(), Some(served.as_str()), "the page shows the served report.md");
+        assert!(served.contains("**Verdict.** "), "{served}");
         assert_eq!(count(&b, "svg.frontier circle.probe").await, probes);
         assert_eq!(count(&b, "svg.sensitivity g.lever").await, levers);
         assert_eq!(count(&b, "section.job[data-kind=grid] table.cells tbody tr").await, 2);

@@ -107,6 +107,28 @@ fn the_json_api_prints_what_ctl_prints_and_refuses_bad_requests() {
         assert_eq!(about["rules_version"], pf1e_engine::RULES_VERSION);
         assert_eq!(about["protocol_version"], pf1e_wire::PROTOCOL_VERSION);
 
+        // report.md in both languages: what `ctl results ID --format md` prints, byte for byte.
+        for lang in ["en", "fr"] {
+            let (code, md) =
+                get(&client, &format!("{http}/api/sweeps/{id}/report.md?lang={lang}"), None).await;
+            assert_eq!(code, 200, "{md}");
+            let out = ctl(&c.url, &["--lang", lang, "results", &id, "--format", "md"]);
+            assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+            assert_eq!(md, String::from_utf8_lossy(&out.stdout), "report.md in {lang}");
+        }
+        let (_, fr) = get(&client, &format!("{http}/api/sweeps/{id}/report.md?lang=fr"), None).await;
+        assert!(fr.contains(", groupe "), "French words: {fr}");
+        let (_, en) = get(&client, &format!("{http}/api/sweeps/{id}/report.md"), None).await;
+        assert!(en.contains(", party "), "English by default: {en}");
+        let r = client.get(format!("{http}/api/sweeps/{id}/report.md")).send().await.unwrap();
+        assert_eq!(r.headers()["content-type"], "text/markdown; charset=utf-8");
+        assert_error(
+            get(&client, &format!("{http}/api/sweeps/{id}/report.md?lang=de"), None).await,
+            400,
+            "lang \"de\" is not one of en, fr",
+        );
+        assert_error(get(&client, &format!("{http}/api/sweeps/99/report.md?lang=fr"), None).await, 404, "99");
+
         // Cancelling a finished sweep changes nothing.
         let (code, body) = post(&client, &format!("{http}/api/sweeps/{id}/cancel"), None).await;
         assert_eq!(code, 200, "{body}");

@@ -21,7 +21,7 @@ use pf1e_engine::summary::Summary;
 
 use crate::GlobalArgs;
 use crate::error::CliError;
-use crate::i18n::{Lang, T};
+use crate::i18n::T;
 use crate::output;
 use crate::scenario::{self, SideArg};
 use crate::sim::{simulate, thread_pool};
@@ -96,7 +96,7 @@ fn find_data_dir() -> Option<PathBuf> {
 
 /// Runs `pf1e bench`.
 pub fn run(args: &BenchArgs, global: &GlobalArgs) -> Result<(), CliError> {
-    let lang = Lang::resolve(global.lang);
+    let lang = global.lang();
     let data = match &args.data {
         Some(dir) => dir.clone(),
         None => find_data_dir().ok_or_else(|| {

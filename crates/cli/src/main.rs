@@ -9,13 +9,16 @@ mod bench;
 mod cmd;
 mod error;
 mod help;
-mod i18n;
 mod llm;
 mod logging;
 mod output;
-mod render;
 mod scenario;
 mod sim;
+
+// Everything shown to a person is laid out by pf1e-render; the CLI's modules
+// name it as `crate::render` and its catalogue as `crate::i18n`.
+use pf1e_render as render;
+use pf1e_render::i18n;
 
 use std::process::ExitCode;
 
@@ -36,7 +39,7 @@ struct Cli {
 pub struct GlobalArgs {
     /// Language of reports and tables (default: the locale, LC_ALL > LC_MESSAGES > LANG: fr_* is French).
     #[arg(long, global = true, value_enum, value_name = "LANG")]
-    pub lang: Option<i18n::Lang>,
+    pub lang: Option<LangArg>,
     /// More logs on stderr: -v info, -vv debug, -vvv trace (default: warnings; RUST_LOG when neither -v nor -q).
     #[arg(short, long, global = true, action = clap::ArgAction::Count, conflicts_with = "quiet")]
     pub verbose: u8,
@@ -46,6 +49,28 @@ pub struct GlobalArgs {
     /// Log format on stderr.
     #[arg(long, global = true, value_enum, default_value_t = logging::LogFormat::Text)]
     pub log_format: logging::LogFormat,
+}
+
+impl GlobalArgs {
+    /// The language of reports: `--lang` when given, else the process's
+    /// locale (`LC_ALL` > `LC_MESSAGES` > `LANG`).
+    pub fn lang(&self) -> i18n::Lang {
+        match self.lang {
+            Some(LangArg::En) => i18n::Lang::En,
+            Some(LangArg::Fr) => i18n::Lang::Fr,
+            None => i18n::Lang::from_locale(|k| std::env::var(k).ok()),
+        }
+    }
+}
+
+/// `--lang`: the languages of pf1e-render's catalogue, as clap spells them
+/// (the render crate knows nothing of the command line).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum LangArg {
+    /// English.
+    En,
+    /// Français.
+    Fr,
 }
 
 /// The subcommands; each lives in its own module.

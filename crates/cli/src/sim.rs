@@ -172,7 +172,7 @@ pub fn parse_show(words: &[String]) -> Result<Pick, CliError> {
 
 /// Runs `pf1e sim`.
 pub fn run(args: &SimArgs, global: &GlobalArgs) -> Result<(), CliError> {
-    let lang = Lang::resolve(global.lang);
+    let lang = global.lang();
     let show = args.show.as_deref().map(parse_show).transpose()?;
     if show.is_some() && !(args.transcript || args.events) {
         return Err(CliError::input("command line: --show needs --transcript or --events".to_string()));

@@ -240,13 +240,6 @@ const PF = (() => {
     return m + " min " + s + " s";
   }
 
-  // The 3σ band of a probability measured over n runs, clamped to [0, 1]
-  // (as pf1e_engine::metrics::band).
-  function band(p, n) {
-    const s = n > 0 ? Math.sqrt((p * (1 - p)) / n) : 0;
-    return [Math.max(0, p - 3 * s), Math.min(1, p + 3 * s)];
-  }
-
   // Rates from successive samples of a counter, over the last `windowMs`.
   // Keeps at most `max` samples per key; keys not seen in a snapshot are
   // dropped by `retain`, so nothing grows while a page stays open.
@@ -280,5 +273,5 @@ const PF = (() => {
 
   document.addEventListener("DOMContentLoaded", setupTokenForm);
 
-  return { api, ready, events, download, el, setText, int, pct, num, rate, duration, band, criterion, Rates, onToken, HttpError };
+  return { api, ready, events, download, el, setText, int, pct, num, rate, duration, criterion, Rates, onToken, HttpError };
 })();

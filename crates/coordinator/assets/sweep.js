@@ -1,7 +1,7 @@
 // The sweep page: progress, then per job its live answer (leaders, the
 // danger map refining, probes and levers so far) and, once done, the final
-// results with their charts; downloads of results.json and a report.md
-// written here from it.
+// results with their charts, the coordinator's report.md (pf1e-render's,
+// the CLI's words: this page writes no report of its own) and downloads.
 "use strict";
 
 (() => {
@@ -46,7 +46,7 @@
     const leads = pb.filter((e) => !e.same_as || !known.has(e.same_as));
     return leads.map((e) => {
       const names = [e.strategy, ...pb.filter((f) => f.same_as === e.strategy).map((f) => f.strategy)];
-      const [lo, hi] = e.party.p_survives_ci || PF.band(e.party.p_survives, e.party.runs);
+      const [lo, hi] = e.party.p_survives_ci;
       return { e, names, lo, hi };
     });
   }
@@ -224,46 +224,6 @@
     return section;
   }
 
-  // ------------------------------------------------------------ difficulty
-
-  // The encounter's difficulty by the book and, for the cell that plays it
-  // as written (both default plans, full hit points; danger maps aside),
-  // by simulation: the same two lines as the CLI's report.
-  // The resources the party spent per battle, where the engine counted some (render/difficulty.rs).
-  function resourcesText(cell, party) {
-    const members = cell.combatants.filter((m) => m.side === party);
-    const slots = members.reduce((s, m) => s + (m.slots_spent || 0), 0) / cell.runs;
-    const uses = members.reduce((s, m) => s + (m.uses_spent || 0), 0) / cell.runs;
-    return slots > 0 || uses > 0
-      ? `; resources spent per battle: ${PF.num(slots, 1)} spell slots, ${PF.num(uses, 1)} class-ability uses (channels, hexes, grit, arcane pool, performance rounds, smites)`
-      : "";
-  }
-
-  function difficultyLines(r) {
-    const d = r.difficulty;
-    if (!d) return [];
-    const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0");
-    let book = d.cr === undefined || d.cr === null
-      ? `Difficulty by the book: none — the foes total ${d.xp} XP, below CR 1/8, against APL ${d.apl}`
-      : `Difficulty by the book: ${d.label} — encounter CR ${d.cr} (${d.xp} XP) against APL ${d.apl} (CR − APL = ${signed(d.cr_minus_apl)})`;
-    book += d.pcs_only ? `; APL: the ${d.party_size} PCs of ${d.party}` : `; APL: the levels of the ${d.party_size} members of ${d.party} (no PC)`;
-    const unrated = d.foes.filter((f) => f.cr === undefined || f.cr === null).map((f) => f.id);
-    if (unrated.length) book += `; foes without a CR, not counted: ${unrated.join(", ")}`;
-    const lines = [book];
-    const cell = r.jobs
-      .filter((j) => j.kind !== "danger_map")
-      .flatMap((j) => j.cells)
-      .find((c) => c.party_strategy === "default" && c.adversary_strategy === "default" && c.runs > 0 && Object.values(c.hp).every((f) => f === 1));
-    if (cell) {
-      const start = cell.combatants.filter((m) => m.side === r.party).reduce((s, m) => s + Math.max(0, m.start_hp), 0);
-      const share = start ? cell.party_hp_lost.mean / start : 0;
-      lines.push(`Simulated for ${r.party} (both sides' default plans, full hit points, ${cell.runs} battles): win ${PF.pct(cell.party_win_rate)}, ` +
-        `a PC dies ${PF.pct(cell.party_death_rate || 0)}, everyone down ${PF.pct(cell.party_all_down_rate)}, HP lost ${PF.num(cell.party_hp_lost.mean, 1)} (${PF.pct(share)} of the party's)` +
-        resourcesText(cell, r.party));
-    }
-    return lines;
-  }
-
   // A canonical strategy spec in words (the CLI's render/strategy.rs), the spec beside it.
   const LEVER_WORDS = {
     "target=nearest": "attack the nearest", "target=weakest_ac": "focus the weakest armour",
@@ -286,121 +246,24 @@
     }).join("; ");
   }
   const named = (spec) => `${strategyWords(spec)} (${spec})`;
-  const mdNamed = (spec) => `${strategyWords(spec)} (\`${spec}\`)`;
-  function headcount(ids) {
-    const groups = new Map();
-    for (const id of ids) {
-      const m = id.match(/^(.*)-(\d+)$/);
-      const base = m ? m[1] : id;
-      groups.set(base, (groups.get(base) || 0) + 1);
-    }
-    return [...groups].map(([b, n]) => (n === 1 ? b : `${n} ${b}`)).join(", ");
-  }
-
-  // The verdict: the CLI's render/verdict.rs, in English.
-  function verdict(r) {
-    const parts = [];
-    const d = r.difficulty;
-    if (d) {
-      const map = r.map || r.scenario.slice(0, 12);
-      const who = `${map}: ${d.party} (${headcount(d.members || [])}) against ${headcount(d.foes.map((f) => f.id))}`;
-      parts.push(d.cr === undefined || d.cr === null ? `${who}; no CR by the book (APL ${d.apl}).` : `${who}; by the book ${d.label} (CR ${d.cr} against APL ${d.apl}).`);
-    }
-    const base = r.jobs.filter((j) => j.kind !== "danger_map").flatMap((j) => j.cells)
-      .find((c) => c.party_strategy === "default" && c.adversary_strategy === "default" && c.runs > 0 && Object.values(c.hp).every((f) => f === 1));
-    if (base) parts.push(`With both sides' default plans the party wins ${PF.pct(base.party_win_rate)} of ${base.runs} battles; a PC dies in ${PF.pct(base.party_death_rate || 0)}, everyone is down in ${PF.pct(base.party_all_down_rate)}.`);
-    const opt = r.jobs.find((j) => j.kind === "optimize");
-    if (opt && opt.result.playbook.length) {
-      const pb = opt.result.playbook;
-      const lead = pb[0];
-      const against = named(opt.result.adversary_strategy);
-      if (opt.result.none_survives || pb.every((e) => e.party.runs > 0 && e.party.p_survives === 0)) {
-        const least = pb.find((e) => e.strategy === opt.result.least_bad) || lead;
-        parts.push(`Against ${against} no plan survives: a PC dies in every battle; the least bad plan is ${named(least.strategy)} (P(win) ${PF.pct(least.party.win_rate)}).`);
-      } else {
-        const def = pb.find((e) => e.strategy === "default");
-        parts.push(def && def !== lead
-          ? `Best plan against ${against}: ${named(lead.strategy)}, P(no PC dies) ${PF.pct(lead.party.p_survives)} (the default play: ${PF.pct(def.party.p_survives)}).`
-          : `Best plan against ${against}: ${named(lead.strategy)}, P(no PC dies) ${PF.pct(lead.party.p_survives)}.`);
-      }
-    }
-    const contrib = r.jobs.find((j) => j.kind === "contribution");
-    const carried = contrib ? carry(contrib.result) : null;
-    if (carried) parts.push(carried);
-    let worst = null;
-    for (const j of r.jobs.filter((j) => j.kind === "danger_map")) {
-      const res = j.result;
-      const danger = (v) => (res.criterion === "p_survives" ? 1 - v : v);
-      for (const layer of res.layers) for (const p of layer.points) {
-        if (!worst || danger(p.value) > worst.danger) worst = { danger: danger(p.value), p, layer, res };
-      }
-    }
-    if (worst) {
-      const words = { p_survives: "P(no PC dies)", p_tpk: "P(everyone down)", p_any_death: "P(a PC dies)", expected_hp_lost: "HP lost" }[worst.res.criterion] || worst.res.criterion;
-      const value = worst.res.criterion === "expected_hp_lost" ? PF.num(worst.p.value, 1) : PF.pct(worst.p.value);
-      const extra = extraText(worst.layer);
-      parts.push(`Riskiest condition found: the party at ${Math.round(worst.p.party_hp * 100)}% of its HP, the adversary at ${Math.round(worst.p.adversary_hp * 100)}%${extra ? ", " + extra : ""}: ${words} ${value}.`);
-    }
-    return parts.join(" ");
-  }
-
-  function renderDifficulty(results) {
-    const box = document.getElementById("difficulty");
-    const v = verdict(results);
-    const lines = difficultyLines(results);
-    box.hidden = lines.length === 0 && !v;
-    box.replaceChildren(...(v ? [el("p", { class: "verdict" }, el("strong", {}, "Verdict: "), v)] : []), ...lines.map((l) => el("p", { class: "answer" }, l)));
-  }
-
   function renderJobs(jobs, live) {
     document.getElementById("jobs").replaceChildren(...jobs.map((j, i) => job(j, i, live)));
   }
 
   // ------------------------------------------------------------ report.md
 
-  function markdown(doc) {
-    const r = doc.results;
-    const lines = [`# ${r.name}`, "", `Sweep ${doc.id}, seed ${r.seed}, party \`${r.party}\`, rules ${r.rules_version}, scenario \`${r.scenario.slice(0, 16)}\`.`, ""];
-    const v = verdict(r);
-    if (v) lines.push(`**Verdict.** ${v}`, "");
-    for (const l of difficultyLines(r)) lines.push(l, "");
-    const mdTable = (head, rows) => {
-      lines.push("| " + head.join(" | ") + " |", "|" + head.map(() => " --- ").join("|") + "|");
-      for (const row of rows) lines.push("| " + row.map((c) => String(c).replace(/\|/g, "\\|")).join(" | ") + " |");
-      lines.push("");
-    };
-    r.jobs.forEach((j, i) => {
-      lines.push(`## Job ${i + 1}: ${j.kind}`, "");
-      const res = j.result;
-      if (j.kind === "optimize") {
-        lines.push(`Against ${mdNamed(res.adversary_strategy)}, ${res.spent_runs} battles.`, "");
-        mdTable(["rank", "strategy", "in words", "battles", "P(no PC dies) [3σ]", "P(win)", "P(everyone down)", "HP lost", "tied"],
-          playbookGroups(res).map(({ e, names, lo, hi }) => [e.rank, names.map((n) => "`" + n + "`").join("; "), strategyWords(e.strategy), e.runs, pctBand(e.party.p_survives, lo, hi), PF.pct(e.party.win_rate), PF.pct(e.party.p_tpk), PF.num(e.party.expected_hp_lost, 1), e.tied_with_leader ? "yes" : "no"]));
-      } else if (j.kind === "minmax") {
-        lines.push(res.converged ? "Converged." : "Not converged.", "");
-        mdTable(["iteration", "party", "adversary", "P(no PC dies)", "P(win)", "P(everyone down)"], res.iterations.map((it) => [it.iteration, mdNamed(it.party_strategy), mdNamed(it.adversary_strategy), PF.pct(it.party.p_survives), PF.pct(it.party.win_rate), PF.pct(it.party.p_tpk)]));
-      } else if (j.kind === "danger_map") {
-        lines.push(`${thresholdText(res.criterion, res.threshold)} marks a point; the party plays ${mdNamed(res.party_strategy)}, the other sides ${mdNamed(res.adversary_strategy)}.`, "");
-        res.layers.forEach((layer) => {
-          const extra = extraText(layer);
-          if (extra) lines.push(`Layer: ${extra}.`, "");
-          mdTable(["party HP", "adversary HP", PF.criterion(res.criterion), "crossed", "level"], layer.points.map((p) => [PF.pct(p.party_hp, 0), PF.pct(p.adversary_hp, 0), PF.num(p.value, 3), p.crossed ? "yes" : "no", p.level]));
-        });
-      } else if (j.kind === "frontier") {
-        lines.push(frontierText(res), "", `The party plays ${mdNamed(res.party_strategy)}; the other sides play ${mdNamed(res.adversary_strategy)}.`, "");
-        mdTable(["party HP", PF.criterion(res.criterion), "crossed"], res.probes.map((p) => [PF.pct(p.party_hp, 0), PF.num(p.value, 3), p.crossed ? "yes" : "no"]));
-      } else if (j.kind === "sensitivity") {
-        lines.push(`${PF.criterion(res.criterion)} for the party playing ${mdNamed(res.party_strategy)} against the default adversary: ${res.baseline === null ? "–" : PF.num(res.baseline, 3)}.`, "");
-        mdTable(["rank", "adversary", PF.criterion(res.criterion), "change"], res.levers.map((l) => [l.rank, mdNamed(l.adversary_strategy), PF.num(l.value, 3), PF.num(l.delta, 3)]));
-      } else if (j.kind === "contribution") {
-        lines.push(carry(res) || "No battle without a party member to compare.", "", `The party plays ${mdNamed(res.party_strategy)}; the other sides play ${mdNamed(res.adversary_strategy)}.`, "");
-        mdTable(contributionHead.map((h) => h.replace(/^#/, "")), res.combatants.map(contributionRow));
-        lines.push(contributionNote(res), "");
-      } else if (j.kind === "grid") {
-        mdTable(["cell", "hit points", "battles", "party win rate [3σ]", "mean rounds"], j.cells.map((c) => [c.index, hpText(c.hp), c.runs, pctBand(c.party_win_rate, c.party_win_band[0], c.party_win_band[1]), PF.num(c.mean_rounds, 2)]));
-      }
-    });
-    return lines.join("\n");
+  // The served report in the language chosen (the browser's by default).
+  let report = null; // { lang, text } last shown
+  const langSelect = document.getElementById("report-lang");
+  langSelect.value = (navigator.language || "").toLowerCase().startsWith("fr") ? "fr" : "en";
+
+  async function loadReport() {
+    const lang = langSelect.value;
+    const { text } = await PF.api(`/api/sweeps/${id}/report.md?lang=${lang}`, { raw: true });
+    report = { lang, text };
+    document.getElementById("report-text").textContent = text;
+    document.getElementById("report").hidden = false;
+    document.getElementById("download-md").disabled = false;
   }
 
   // ------------------------------------------------------------ updates
@@ -430,10 +293,9 @@
     fetching = true;
     try {
       final = await PF.api(`/api/sweeps/${id}/results`, { raw: true });
-      renderDifficulty(final.body.results);
       renderJobs(final.body.results.jobs.map((j) => ({ kind: j.kind, result: j.result, cells: j.cells })), false);
       document.getElementById("download-json").disabled = false;
-      document.getElementById("download-md").disabled = false;
+      await loadReport();
     } catch (e) {
       console.warn("results:", e.message);
     } finally {
@@ -476,7 +338,10 @@
     if (final) PF.download(`sweep-${id}-results.json`, final.text + "\n", "application/json");
   });
   document.getElementById("download-md").addEventListener("click", () => {
-    if (final) PF.download(`sweep-${id}-report.md`, markdown(final.body), "text/markdown");
+    if (report) PF.download(`sweep-${id}-report.${report.lang}.md`, report.text, "text/markdown");
+  });
+  langSelect.addEventListener("change", () => {
+    if (final) loadReport().catch((e) => console.warn("report.md:", e.message));
   });
   document.getElementById("cancel").addEventListener("click", async (e) => {
     if (lastStatus !== "running" || !confirm(`Cancel sweep ${id}?`)) return;

@@ -125,6 +125,7 @@ pub mod los;
 pub mod map;
 pub mod metrics;
 pub mod model;
+mod named;
 pub mod objectives;
 pub mod observe;
 pub mod party;

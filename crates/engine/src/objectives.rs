@@ -160,40 +160,21 @@ impl Outcomes {
     }
 }
 
-/// A criterion of a danger profile.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Criterion {
-    /// P(no member dead).
-    PSurvives,
-    /// P(every member down: dying or dead).
-    PTpk,
-    /// P(at least one member dead).
-    PAnyDeath,
-    /// Mean hit points lost.
-    ExpectedHpLost,
+crate::named_enum! {
+    /// A criterion of a danger profile.
+    Criterion {
+        /// P(no member dead).
+        PSurvives => "p_survives",
+        /// P(every member down: dying or dead).
+        PTpk => "p_tpk",
+        /// P(at least one member dead).
+        PAnyDeath => "p_any_death",
+        /// Mean hit points lost.
+        ExpectedHpLost => "expected_hp_lost",
+    }
 }
 
 impl Criterion {
-    /// Every criterion.
-    pub const ALL: [Criterion; 4] =
-        [Criterion::PSurvives, Criterion::PTpk, Criterion::PAnyDeath, Criterion::ExpectedHpLost];
-
-    /// The criterion's name.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Criterion::PSurvives => "p_survives",
-            Criterion::PTpk => "p_tpk",
-            Criterion::PAnyDeath => "p_any_death",
-            Criterion::ExpectedHpLost => "expected_hp_lost",
-        }
-    }
-
-    /// The criterion called `name`.
-    pub fn from_name(name: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|c| c.name() == name)
-    }
-
     /// Its value in `m`.
     pub fn value(self, m: &DangerMetrics) -> f64 {
         match self {

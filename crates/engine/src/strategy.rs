@@ -12,123 +12,62 @@
 
 use std::fmt;
 
-/// Which enemy a combatant attacks.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum TargetPriority {
-    /// The nearest enemy able to fight (the default policy's choice).
-    #[default]
-    Nearest,
-    /// The enemy with the lowest armor class.
-    WeakestAc,
-    /// The enemy with the fewest hit points.
-    LowestHp,
-    /// A spellcaster (the healer), else the weakest armor class.
-    Healer,
-}
-
-impl TargetPriority {
-    /// Every priority, default first.
-    pub const ALL: [TargetPriority; 4] = [
-        TargetPriority::Nearest,
-        TargetPriority::WeakestAc,
-        TargetPriority::LowestHp,
-        TargetPriority::Healer,
-    ];
-
-    /// The lever's name (`nearest`, `weakest_ac`…).
-    pub const fn name(self) -> &'static str {
-        match self {
-            TargetPriority::Nearest => "nearest",
-            TargetPriority::WeakestAc => "weakest_ac",
-            TargetPriority::LowestHp => "lowest_hp",
-            TargetPriority::Healer => "healer",
-        }
-    }
-
-    /// The priority called `name`.
-    pub fn from_name(name: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|t| t.name() == name)
+crate::named_enum! {
+    /// Which enemy a combatant attacks.
+    #[derive(Default)]
+    TargetPriority {
+        /// The nearest enemy able to fight (the default policy's choice).
+        #[default]
+        Nearest => "nearest",
+        /// The enemy with the lowest armor class.
+        WeakestAc => "weakest_ac",
+        /// The enemy with the fewest hit points.
+        LowestHp => "lowest_hp",
+        /// A spellcaster (the healer), else the weakest armor class.
+        Healer => "healer",
     }
 }
 
-/// Whether casters cast.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum SpellPolicy {
-    /// Cast as the default policy does.
-    #[default]
-    Default,
-    /// Never cast.
-    None,
-}
-
-impl SpellPolicy {
-    /// Every value, default first.
-    pub const ALL: [SpellPolicy; 2] = [SpellPolicy::Default, SpellPolicy::None];
-
-    /// The lever's value name.
-    pub const fn name(self) -> &'static str {
-        match self {
-            SpellPolicy::Default => "default",
-            SpellPolicy::None => "none",
-        }
+crate::named_enum! {
+    /// Whether casters cast.
+    #[derive(Default)]
+    SpellPolicy {
+        /// Cast as the default policy does.
+        #[default]
+        Default => "default",
+        /// Never cast.
+        None => "none",
     }
 }
 
-/// When a combatant with the Power Attack feat declares it.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum PowerAttackUse {
-    /// When it raises the expected damage of its melee attack against the
-    /// target's AC (the default policy's choice).
-    #[default]
-    Auto,
-    /// Every turn it attacks in melee.
-    Always,
-    /// Never.
-    Never,
-}
-
-impl PowerAttackUse {
-    /// Every value, default first.
-    pub const ALL: [PowerAttackUse; 3] =
-        [PowerAttackUse::Auto, PowerAttackUse::Always, PowerAttackUse::Never];
-
-    /// The lever's value name.
-    pub const fn name(self) -> &'static str {
-        match self {
-            PowerAttackUse::Auto => "auto",
-            PowerAttackUse::Always => "always",
-            PowerAttackUse::Never => "never",
-        }
+crate::named_enum! {
+    /// When a combatant with the Power Attack feat declares it.
+    #[derive(Default)]
+    PowerAttackUse {
+        /// When it raises the expected damage of its melee attack against the
+        /// target's AC (the default policy's choice).
+        #[default]
+        Auto => "auto",
+        /// Every turn it attacks in melee.
+        Always => "always",
+        /// Never.
+        Never => "never",
     }
 }
 
-/// Which combat maneuver a combatant tries instead of attacking.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum ManeuverUse {
-    /// None: it attacks (the default policy's choice).
-    #[default]
-    None,
-    /// Trip a foe standing up, when the odds beat an attack.
-    Trip,
-    /// Disarm a foe holding a weapon, when the odds beat an attack.
-    Disarm,
-    /// Trip or disarm, whichever has the better odds, when they beat an attack.
-    Auto,
-}
-
-impl ManeuverUse {
-    /// Every value, default first.
-    pub const ALL: [ManeuverUse; 4] =
-        [ManeuverUse::None, ManeuverUse::Trip, ManeuverUse::Disarm, ManeuverUse::Auto];
-
-    /// The lever's value name.
-    pub const fn name(self) -> &'static str {
-        match self {
-            ManeuverUse::None => "none",
-            ManeuverUse::Trip => "trip",
-            ManeuverUse::Disarm => "disarm",
-            ManeuverUse::Auto => "auto",
-        }
+crate::named_enum! {
+    /// Which combat maneuver a combatant tries instead of attacking.
+    #[derive(Default)]
+    ManeuverUse {
+        /// None: it attacks (the default policy's choice).
+        #[default]
+        None => "none",
+        /// Trip a foe standing up, when the odds beat an attack.
+        Trip => "trip",
+        /// Disarm a foe holding a weapon, when the odds beat an attack.
+        Disarm => "disarm",
+        /// Trip or disarm, whichever has the better odds, when they beat an attack.
+        Auto => "auto",
     }
 }
 

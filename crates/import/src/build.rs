@@ -510,7 +510,7 @@ impl Build {
     pub fn ability_scores(&self, table: &ClassTable) -> Result<Abilities, BuildError> {
         let a = &self.abilities;
         let mut total = BTreeMap::new();
-        for ability in Ability::ALL {
+        for &ability in Ability::ALL {
             let Some(&base) = a.base.get(&ability) else {
                 return fail("$.abilities.base", format!("missing: {}", ability.name()));
             };

@@ -446,7 +446,7 @@ pub fn convert(text: &str, file: &str, classes: &ClassTable, spells: &SpellBook)
 
     // Abilities: the base scores; racial and item changes are added below.
     let mut base_abilities = BTreeMap::new();
-    for ability in Ability::ALL {
+    for &ability in Ability::ALL {
         let key = ability.name();
         let path = format!("$.system.abilities.{key}");
         let node = system.get("abilities").and_then(|a| a.get(key));

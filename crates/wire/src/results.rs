@@ -662,38 +662,17 @@ pub struct DesignResult {
     pub candidates: Vec<DesignCandidate>,
 }
 
-/// A metric the design job can target.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum DesignMetric {
-    /// P(some party member dies).
-    PSomePcDies,
-    /// P(every party member down).
-    PTpk,
-    /// Share of the party's starting hit points lost per battle.
-    HpLost,
-    /// The party's win rate.
-    PWin,
-}
-
-impl DesignMetric {
-    /// Every metric.
-    pub const ALL: [DesignMetric; 4] =
-        [DesignMetric::PSomePcDies, DesignMetric::PTpk, DesignMetric::HpLost, DesignMetric::PWin];
-
-    /// Its name in sweep files and JSON.
-    pub const fn name(self) -> &'static str {
-        match self {
-            DesignMetric::PSomePcDies => "p_some_pc_dies",
-            DesignMetric::PTpk => "p_tpk",
-            DesignMetric::HpLost => "hp_lost",
-            DesignMetric::PWin => "p_win",
-        }
-    }
-
-    /// The metric called `name`.
-    pub fn from_name(name: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|m| m.name() == name)
+pf1e_engine::named_enum! {
+    /// A metric the design job can target.
+    DesignMetric {
+        /// P(some party member dies).
+        PSomePcDies => "p_some_pc_dies",
+        /// P(every party member down).
+        PTpk => "p_tpk",
+        /// Share of the party's starting hit points lost per battle.
+        HpLost => "hp_lost",
+        /// The party's win rate.
+        PWin => "p_win",
     }
 }
 

@@ -175,7 +175,7 @@ fn size_text(bytes: u64) -> String {
 
 /// Runs `pf1e cache`.
 pub fn run(args: &CacheArgs, global: &GlobalArgs) -> CliResult {
-    let lang = Lang::resolve(global.lang);
+    let lang = global.lang();
     let db = args.db.clone().unwrap_or_else(default_db);
     match args.action.clone().unwrap_or(CacheAction::Info) {
         CacheAction::Info => info(&db, args.json, lang, global.quiet),

@@ -121,7 +121,7 @@ pub fn run(args: &CtlArgs, global: &GlobalArgs) -> CliResult {
         _ => None,
     };
     let target = args.connect.target()?;
-    let lang = Lang::resolve(global.lang);
+    let lang = global.lang();
     runtime()?.block_on(async move { dispatch(&target, &args.command, bundle, lang, global.quiet).await })
 }
 

@@ -15,7 +15,6 @@ use pf1e_engine::metrics::Confidence;
 
 use crate::GlobalArgs;
 use crate::error::CliError;
-use crate::i18n::Lang;
 use crate::output;
 use crate::render::day as render;
 use crate::scenario::{self, SideArg};
@@ -79,7 +78,7 @@ pub fn run(args: &DayArgs, global: &GlobalArgs) -> Result<(), CliError> {
     if args.json {
         return output::json(&Figures { summary: &summary, plans: &plans });
     }
-    let lang = Lang::resolve(global.lang);
+    let lang = global.lang();
     if let Some(run) = args.transcript {
         let (outcome, transcripts) = play_watched(&day, &options, seed, run);
         output::print(&render::day_transcript(&day, &outcome, &transcripts, run, lang))?;

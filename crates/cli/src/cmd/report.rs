@@ -35,7 +35,7 @@ pub struct ReportArgs {
     #[arg(long, conflicts_with = "format")]
     pub json: bool,
     /// Rows of the optimize playbook shown in the text and Markdown reports (JSON has them all).
-    #[arg(long, default_value_t = 10, value_name = "N", value_parser = crate::args::positive::<usize>)]
+    #[arg(long, default_value_t = crate::render::layout::DEFAULT_TOP, value_name = "N", value_parser = crate::args::positive::<usize>)]
     pub top: usize,
     /// Also write report.md, results.json and the SVG charts to this directory.
     #[arg(long, value_name = "DIR")]

@@ -15,7 +15,6 @@ use super::cache::{default_db, open_waiting};
 use super::progress::Progress;
 use crate::GlobalArgs;
 use crate::error::{CliError, CliResult};
-use crate::i18n::Lang;
 
 /// Arguments of `pf1e run`.
 #[derive(Debug, Clone, clap::Args)]
@@ -46,7 +45,7 @@ pub struct RunArgs {
 
 /// Runs `pf1e run`.
 pub fn run(args: &RunArgs, global: &GlobalArgs) -> CliResult {
-    let lang = Lang::resolve(global.lang);
+    let lang = global.lang();
     // Everything is read and checked before the cache is opened: a bad sweep writes nothing.
     let mut bundle = bundle_from_disk(&args.sweep)?;
     if let Some(level) = args.confidence {

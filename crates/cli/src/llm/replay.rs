@@ -10,7 +10,6 @@ use pf1e_llm::ReplayLog;
 
 use crate::GlobalArgs;
 use crate::error::{CliError, CliResult};
-use crate::i18n::Lang;
 use crate::output;
 use crate::render::balance;
 
@@ -29,7 +28,7 @@ pub struct ReplayArgs {
 
 /// Runs `pf1e replay`.
 pub fn run(args: &ReplayArgs, global: &GlobalArgs) -> CliResult {
-    let lang = Lang::resolve(global.lang);
+    let lang = global.lang();
     let file = args.log.display().to_string();
     let text = std::fs::read_to_string(&args.log)
         .map_err(|e| CliError::input(format!("{file}: cannot read: {e}")))?;

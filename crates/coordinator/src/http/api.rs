@@ -3,6 +3,7 @@
 //! - `GET /api/sweeps`: `ctl status --json` (the coordinator's figures and every sweep);
 //! - `GET /api/sweeps/{id}`: `ctl status ID --json`;
 //! - `GET /api/sweeps/{id}/results`: `ctl results ID --json` (409 until done);
+//! - `GET /api/sweeps/{id}/report.md?lang=en|fr`: `ctl results ID --format md` (module `report`);
 //! - `POST /api/sweeps/{id}/cancel`: cancels; the sweep's document after it;
 //! - `GET /api/workers`: `ctl workers --json`;
 //! - `GET /api/about`: the coordinator's version, rules, protocol and uptime.

@@ -7,13 +7,15 @@
 //! handlers share), `error` (JSON errors and documents), `tls` (the HTTPS
 //! listener), `assets` (the pages), `metrics` (the Prometheus exposition),
 //! `auth` (the bearer token), `guard` (what a foreign web page could send
-//! through a browser), `api` (the JSON documents), `events` (the
-//! event stream).
+//! through a browser), `api` (the JSON documents), `report` (a finished
+//! sweep's `report.md`, laid out by pf1e-render), `events` (the event
+//! stream).
 //!
 //! The JSON documents are the wire crate's serializable types
 //! ([`pf1e_wire::status`], [`pf1e_wire::results`]): the API prints what
 //! `pf1e ctl … --json` prints, keys sorted. The pages draw their charts
-//! themselves; nothing here renders text for a person.
+//! themselves; the one text for a person, `report.md`, is pf1e-render's,
+//! the same the CLI prints.
 
 mod api;
 mod assets;
@@ -22,6 +24,7 @@ mod error;
 mod events;
 mod guard;
 mod metrics;
+mod report;
 mod state;
 mod tls;
 
@@ -91,6 +94,7 @@ fn router(state: AppState, scope: Scope, listen: SocketAddr) -> Router {
             .route("/api/sweeps", get(api::sweeps))
             .route("/api/sweeps/{id}", get(api::sweep))
             .route("/api/sweeps/{id}/results", get(api::results))
+            .route("/api/sweeps/{id}/report.md", get(report::report))
             .route("/api/sweeps/{id}/cancel", post(api::cancel))
             .route("/api/workers", get(api::workers))
             .route("/api/events", get(events::events));

@@ -379,7 +379,7 @@ fn band_of(metric: DesignMetric, v: &serde_yaml::Value) -> Result<TargetBand, Jo
 /// The target as written: a book label, or bands on metrics.
 pub fn target_of(v: &serde_yaml::Value) -> Result<(Vec<TargetBand>, Option<Label>), JobError> {
     let labels = "easy, average, challenging, hard, epic";
-    let metrics = DesignMetric::ALL.map(DesignMetric::name).join(", ");
+    let metrics = DesignMetric::ALL.iter().map(|m| m.name()).collect::<Vec<_>>().join(", ");
     match v {
         serde_yaml::Value::String(s) => {
             let label: Label = serde_yaml::from_value(v.clone())

@@ -104,7 +104,7 @@ pub fn grid_specs(levers: Relevance) -> Vec<StrategySpec> {
         if levers.spells { &[SpellPolicy::Default, SpellPolicy::None] } else { &[SpellPolicy::Default] };
     let abilities: &[bool] = if levers.class_abilities { &[true, false] } else { &[true] };
     let mut out = Vec::new();
-    for target in TargetPriority::ALL {
+    for &target in TargetPriority::ALL {
         for &spell_policy in spell_policies {
             for use_charges in [true, false] {
                 for &use_class_abilities in abilities {

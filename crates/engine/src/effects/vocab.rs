@@ -7,41 +7,7 @@
 
 use serde::{Deserialize, Serialize};
 
-macro_rules! named_enum {
-    ($(#[$meta:meta])* $name:ident { $($(#[$vmeta:meta])* $variant:ident => $text:literal,)+ }) => {
-        $(#[$meta])*
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-        #[serde(rename_all = "snake_case")]
-        pub enum $name {
-            $($(#[$vmeta])* #[serde(rename = $text)] $variant,)+
-        }
-
-        impl $name {
-            /// Every value, in declaration order.
-            pub const ALL: &'static [$name] = &[$($name::$variant,)+];
-
-            /// The name used in data files.
-            pub const fn name(self) -> &'static str {
-                match self {
-                    $($name::$variant => $text,)+
-                }
-            }
-
-            /// The value called `name` (exact, snake_case).
-            pub fn from_name(name: &str) -> Option<Self> {
-                Self::ALL.iter().copied().find(|v| v.name() == name)
-            }
-        }
-
-        impl std::fmt::Display for $name {
-            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str(self.name())
-            }
-        }
-    };
-}
-
-named_enum! {
+crate::named_enum! {
     /// Bonus (and penalty) types of the CRB ("Bonuses"). Dodge, racial,
     /// trait, untyped and circumstance bonuses from different sources add up;
     /// every other type keeps only the largest bonus. Penalties follow the
@@ -104,7 +70,7 @@ impl BonusType {
     }
 }
 
-named_enum! {
+crate::named_enum! {
     /// What a modifier changes.
     ModTarget {
         /// Every attack roll.
@@ -184,7 +150,7 @@ impl ModTarget {
     ];
 }
 
-named_enum! {
+crate::named_enum! {
     /// When a conditioned modifier applies; a modifier with no condition
     /// always applies.
     ModCondition {
@@ -239,7 +205,7 @@ named_enum! {
     }
 }
 
-named_enum! {
+crate::named_enum! {
     /// A saving throw.
     SaveKind {
         /// Fortitude.
@@ -251,7 +217,7 @@ named_enum! {
     }
 }
 
-named_enum! {
+crate::named_enum! {
     /// Descriptors an effect carries, which conditioned save modifiers test
     /// (`+2 racial vs poison`, `+1 morale vs fear`).
     Descriptor {
@@ -322,7 +288,7 @@ named_enum! {
     }
 }
 
-named_enum! {
+crate::named_enum! {
     /// The conditions of the CRB appendix the engine plays (29, plus
     /// `unconscious` and `disarmed`), and the spell states that behave as
     /// conditions (`blurred`, `displaced`, `bane`).
@@ -392,7 +358,7 @@ named_enum! {
     }
 }
 
-named_enum! {
+crate::named_enum! {
     /// The combat maneuvers (CRB "Combat Maneuvers", APG).
     Maneuver {
         /// Trip: the target falls prone.

@@ -3,75 +3,35 @@
 //! The rules themselves are played by `combat::martial`
 //! (docs/rules/feats.md §6).
 
-use serde::{Deserialize, Serialize};
-
-/// A martial feat the engine plays.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum MartialFeat {
-    /// Rapid Shot: one more ranged attack at the highest bonus on a full attack, −2 on all.
-    RapidShot,
-    /// Manyshot: the first attack of a full attack with a bow fires two arrows.
-    Manyshot,
-    /// Deadly Aim: −1 on ranged attacks, +2 damage, per 4 points of BAB.
-    DeadlyAim,
-    /// Combat Expertise: −1 on melee attacks and CMB, +1 dodge AC, per 4 points of BAB.
-    CombatExpertise,
-    /// Two-Weapon Fighting: two-weapon penalties lessened by 2 (main) and 6 (off hand).
-    TwoWeaponFighting,
-    /// Improved Two-Weapon Fighting: a second off-hand attack at −5.
-    ImprovedTwoWeaponFighting,
-    /// Greater Two-Weapon Fighting: a third off-hand attack at −10.
-    GreaterTwoWeaponFighting,
-    /// Double Slice: the full Strength bonus on off-hand damage.
-    DoubleSlice,
-    /// Vital Strike: the attack action rolls the weapon dice twice.
-    VitalStrike,
-    /// Improved Vital Strike: three times.
-    ImprovedVitalStrike,
-    /// Greater Vital Strike: four times.
-    GreaterVitalStrike,
-    /// Cleave: after a hit, one attack on a foe adjacent to the first; −2 AC.
-    Cleave,
-    /// Great Cleave: the chain goes on while the attacks hit.
-    GreatCleave,
-}
-
-impl MartialFeat {
-    /// Every martial feat, in declaration order.
-    pub const ALL: [MartialFeat; 13] = [
-        MartialFeat::RapidShot,
-        MartialFeat::Manyshot,
-        MartialFeat::DeadlyAim,
-        MartialFeat::CombatExpertise,
-        MartialFeat::TwoWeaponFighting,
-        MartialFeat::ImprovedTwoWeaponFighting,
-        MartialFeat::GreaterTwoWeaponFighting,
-        MartialFeat::DoubleSlice,
-        MartialFeat::VitalStrike,
-        MartialFeat::ImprovedVitalStrike,
-        MartialFeat::GreaterVitalStrike,
-        MartialFeat::Cleave,
-        MartialFeat::GreatCleave,
-    ];
-
-    /// The rule's name in the catalogue.
-    pub const fn name(self) -> &'static str {
-        match self {
-            MartialFeat::RapidShot => "rapid_shot",
-            MartialFeat::Manyshot => "manyshot",
-            MartialFeat::DeadlyAim => "deadly_aim",
-            MartialFeat::CombatExpertise => "combat_expertise",
-            MartialFeat::TwoWeaponFighting => "two_weapon_fighting",
-            MartialFeat::ImprovedTwoWeaponFighting => "improved_two_weapon_fighting",
-            MartialFeat::GreaterTwoWeaponFighting => "greater_two_weapon_fighting",
-            MartialFeat::DoubleSlice => "double_slice",
-            MartialFeat::VitalStrike => "vital_strike",
-            MartialFeat::ImprovedVitalStrike => "improved_vital_strike",
-            MartialFeat::GreaterVitalStrike => "greater_vital_strike",
-            MartialFeat::Cleave => "cleave",
-            MartialFeat::GreatCleave => "great_cleave",
-        }
+crate::named_enum! {
+    /// A martial feat the engine plays.
+    MartialFeat {
+        /// Rapid Shot: one more ranged attack at the highest bonus on a full attack, −2 on all.
+        RapidShot => "rapid_shot",
+        /// Manyshot: the first attack of a full attack with a bow fires two arrows.
+        Manyshot => "manyshot",
+        /// Deadly Aim: −1 on ranged attacks, +2 damage, per 4 points of BAB.
+        DeadlyAim => "deadly_aim",
+        /// Combat Expertise: −1 on melee attacks and CMB, +1 dodge AC, per 4 points of BAB.
+        CombatExpertise => "combat_expertise",
+        /// Two-Weapon Fighting: two-weapon penalties lessened by 2 (main) and 6 (off hand).
+        TwoWeaponFighting => "two_weapon_fighting",
+        /// Improved Two-Weapon Fighting: a second off-hand attack at −5.
+        ImprovedTwoWeaponFighting => "improved_two_weapon_fighting",
+        /// Greater Two-Weapon Fighting: a third off-hand attack at −10.
+        GreaterTwoWeaponFighting => "greater_two_weapon_fighting",
+        /// Double Slice: the full Strength bonus on off-hand damage.
+        DoubleSlice => "double_slice",
+        /// Vital Strike: the attack action rolls the weapon dice twice.
+        VitalStrike => "vital_strike",
+        /// Improved Vital Strike: three times.
+        ImprovedVitalStrike => "improved_vital_strike",
+        /// Greater Vital Strike: four times.
+        GreaterVitalStrike => "greater_vital_strike",
+        /// Cleave: after a hit, one attack on a foe adjacent to the first; −2 AC.
+        Cleave => "cleave",
+        /// Great Cleave: the chain goes on while the attacks hit.
+        GreatCleave => "great_cleave",
     }
 }
 
@@ -139,7 +99,7 @@ mod tests {
 
     #[test]
     fn names_round_trip_through_serde() {
-        for f in MartialFeat::ALL {
+        for &f in MartialFeat::ALL {
             let json = serde_json::to_string(&f).unwrap();
             assert_eq!(json, format!("\"{}\"", f.name()));
             assert_eq!(serde_json::from_str::<MartialFeat>(&json).unwrap(), f);

@@ -101,70 +101,37 @@ pub struct ChannelRule {
     pub dice: Option<u32>,
 }
 
-/// The witch hexes the engine plays.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Hex {
-    /// Evil eye.
-    EvilEye,
-    /// Slumber.
-    Slumber,
-    /// Cackle.
-    Cackle,
-    /// Misfortune.
-    Misfortune,
-    /// Fortune.
-    Fortune,
-    /// Healing.
-    Healing,
-    /// Ward.
-    Ward,
-}
-
-impl Hex {
-    /// Every hex, in declaration order.
-    pub const ALL: [Hex; 7] =
-        [Hex::EvilEye, Hex::Slumber, Hex::Cackle, Hex::Misfortune, Hex::Fortune, Hex::Healing, Hex::Ward];
-
-    /// The stable name (`evil_eye`…), as actions and observations write it.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Hex::EvilEye => "evil_eye",
-            Hex::Slumber => "slumber",
-            Hex::Cackle => "cackle",
-            Hex::Misfortune => "misfortune",
-            Hex::Fortune => "fortune",
-            Hex::Healing => "healing",
-            Hex::Ward => "ward",
-        }
+crate::named_enum! {
+    /// The witch hexes the engine plays.
+    Hex {
+        /// Evil eye.
+        EvilEye => "evil_eye",
+        /// Slumber.
+        Slumber => "slumber",
+        /// Cackle.
+        Cackle => "cackle",
+        /// Misfortune.
+        Misfortune => "misfortune",
+        /// Fortune.
+        Fortune => "fortune",
+        /// Healing.
+        Healing => "healing",
+        /// Ward.
+        Ward => "ward",
     }
 }
 
-/// The gunslinger deeds the engine plays.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Deed {
-    /// Deadeye.
-    Deadeye,
-    /// Gunslinger's dodge.
-    GunslingersDodge,
-    /// Quick clear.
-    QuickClear,
-    /// Up close and deadly (pistolero).
-    UpCloseAndDeadly,
-}
-
-impl Deed {
-    /// Every deed, in declaration order.
-    pub const ALL: [Deed; 4] =
-        [Deed::Deadeye, Deed::GunslingersDodge, Deed::QuickClear, Deed::UpCloseAndDeadly];
-
-    /// The stable name (`deadeye`…), as actions and observations write it.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Deed::Deadeye => "deadeye",
-            Deed::GunslingersDodge => "gunslingers_dodge",
-            Deed::QuickClear => "quick_clear",
-            Deed::UpCloseAndDeadly => "up_close_and_deadly",
-        }
+crate::named_enum! {
+    /// The gunslinger deeds the engine plays.
+    Deed {
+        /// Deadeye.
+        Deadeye => "deadeye",
+        /// Gunslinger's dodge.
+        GunslingersDodge => "gunslingers_dodge",
+        /// Quick clear.
+        QuickClear => "quick_clear",
+        /// Up close and deadly (pistolero).
+        UpCloseAndDeadly => "up_close_and_deadly",
     }
 }
 

@@ -253,8 +253,8 @@ impl ActionSpec {
         }
         action.defensive = self.defensive;
         if let Some(name) = &self.ability {
-            let hex = || Hex::ALL.into_iter().find(|h| h.name() == name).map(Ability::Hex);
-            let deed = || Deed::ALL.into_iter().find(|d| d.name() == name).map(Ability::Deed);
+            let hex = || Hex::from_name(name).map(Ability::Hex);
+            let deed = || Deed::from_name(name).map(Ability::Deed);
             let (found, what) = match kind {
                 ActionKind::Hex => (hex(), "hex"),
                 ActionKind::Deed => (deed(), "deed"),

@@ -509,36 +509,20 @@ pub enum SaveBonusWhen {
     ThreatenedByCasterSide,
 }
 
-/// The six abilities, by their short names.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-#[allow(missing_docs)]
-pub enum Ability {
-    Str,
-    Dex,
-    Con,
-    Int,
-    Wis,
-    Cha,
+crate::named_enum! {
+    /// The six abilities, by their short names.
+    #[allow(missing_docs)]
+    Ability {
+        Str => "str",
+        Dex => "dex",
+        Con => "con",
+        Int => "int",
+        Wis => "wis",
+        Cha => "cha",
+    }
 }
 
 impl Ability {
-    /// Every ability, in sheet order.
-    pub const ALL: [Ability; 6] =
-        [Ability::Str, Ability::Dex, Ability::Con, Ability::Int, Ability::Wis, Ability::Cha];
-
-    /// The short name (`str`).
-    pub const fn name(self) -> &'static str {
-        match self {
-            Ability::Str => "str",
-            Ability::Dex => "dex",
-            Ability::Con => "con",
-            Ability::Int => "int",
-            Ability::Wis => "wis",
-            Ability::Cha => "cha",
-        }
-    }
-
     /// The ability a casting ability is.
     pub const fn of_casting(c: crate::model::CastingAbility) -> Ability {
         match c {

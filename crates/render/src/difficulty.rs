@@ -177,7 +177,7 @@ mod tests {
 
     #[test]
     fn a_sweep_s_simulated_line_counts_the_party_s_resources_per_battle() {
-        let mut r = super::super::verdict::tests::results(Vec::new());
+        let mut r = crate::fixtures::results(Vec::new());
         let cell = &mut r.jobs[0].cells[0];
         // 400 battles: 320 slots and 80 uses by the players, the orc's own not counted.
         cell.combatants[0].slots_spent = 320;

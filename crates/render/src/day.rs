@@ -8,8 +8,8 @@ use pf1e_engine::day::summary::{DaySummary, Rate};
 use pf1e_engine::day::{Day, DayEnd, DayOutcome};
 
 use crate::i18n::{Lang, T};
-use crate::render::table::{self, Align};
-use crate::render::{events, transcript};
+use crate::table::{self, Align};
+use crate::{events, transcript};
 
 fn percent(rate: f64) -> String {
     format!("{:.1}%", rate * 100.0)

@@ -1009,10 +1009,8 @@ mod tests {
 
     #[test]
     fn a_report_opens_with_its_verdict_then_the_difficulty_by_the_book_and_by_simulation() {
-        let r = super::super::verdict::tests::results(vec![
-            plan(1, "retreat=0.5", 0.91, 0.8),
-            plan(2, "default", 0.82, 0.7),
-        ]);
+        let r =
+            crate::fixtures::results(vec![plan(1, "retreat=0.5", 0.91, 0.8), plan(2, "default", 0.82, 0.7)]);
         let text = report(&view(Style::Text, 100), &r, &Images::new());
         let lines: Vec<&str> = text.lines().take(5).collect();
         assert!(

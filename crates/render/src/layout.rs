@@ -7,6 +7,10 @@ use std::collections::BTreeMap;
 use super::table::display_width;
 use crate::i18n::Lang;
 
+/// Rows of the optimize playbook a report shows unless asked otherwise
+/// (`--top`; the coordinator's `report.md`).
+pub const DEFAULT_TOP: usize = 10;
+
 /// Output style.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Style {

@@ -79,7 +79,7 @@ pub fn render_table(rows: &[Row], lang: Lang) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::render::table::display_width;
+    use crate::table::display_width;
 
     fn act(round: u32, id: &str, message: &str) -> Row {
         Row::Action { round, id: id.to_string(), message: message.to_string() }

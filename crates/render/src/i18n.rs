@@ -2,16 +2,17 @@
 //! words: every fixed text of the reports, tables and progress lines, in
 //! English and French side by side, in this one place.
 //!
-//! The language is `--lang` when given, else the locale: the first
+//! The CLI's language is `--lang` when given, else the locale: the first
 //! non-empty of `LC_ALL`, `LC_MESSAGES` and `LANG` (as POSIX orders them);
-//! French when it starts with `fr`, English otherwise. French text follows
+//! French when it starts with `fr`, English otherwise ([`Lang::from_locale`];
+//! the CLI reads the variables). French text follows
 //! French typography (a space before `:`); English text does not. Error
 //! messages stay in English: they quote files, fields and flags.
 
 use std::fmt::Display;
 
 /// Language of the text reports.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Lang {
     /// English.
     #[default]
@@ -21,6 +22,22 @@ pub enum Lang {
 }
 
 impl Lang {
+    /// Every language, in the order of their codes.
+    pub const ALL: [Lang; 2] = [Lang::En, Lang::Fr];
+
+    /// The language's code: `en`, `fr` (`--lang`, `?lang=` of the HTTP API).
+    pub fn code(self) -> &'static str {
+        match self {
+            Lang::En => "en",
+            Lang::Fr => "fr",
+        }
+    }
+
+    /// The language of a code, if it is one of [`Lang::code`]'s.
+    pub fn from_code(code: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|l| l.code() == code)
+    }
+
     /// The language of the locale variables read through `var`.
     pub fn from_locale(var: impl Fn(&str) -> Option<String>) -> Self {
         let locale = ["LC_ALL", "LC_MESSAGES", "LANG"].iter().find_map(|k| var(k).filter(|v| !v.is_empty()));
@@ -28,11 +45,6 @@ impl Lang {
             Some(l) if l.starts_with("fr") => Lang::Fr,
             _ => Lang::En,
         }
-    }
-
-    /// `--lang` when given, else the process's locale.
-    pub fn resolve(flag: Option<Lang>) -> Self {
-        flag.unwrap_or_else(|| Self::from_locale(|k| std::env::var(k).ok()))
     }
 
     /// A catalogue entry in this language.
@@ -932,6 +944,16 @@ mod tests {
                 assert_ne!(t.en(), t.fr(), "{name}: the French falls back to English");
             }
         }
+    }
+
+    #[test]
+    fn a_language_reads_back_from_its_code() {
+        for l in Lang::ALL {
+            assert_eq!(Lang::from_code(l.code()), Some(l));
+        }
+        assert_eq!(Lang::from_code("fr"), Some(Lang::Fr));
+        assert_eq!(Lang::from_code("de"), None);
+        assert_eq!(Lang::from_code("FR"), None, "codes are lower case, as --lang spells them");
     }
 
     #[test]

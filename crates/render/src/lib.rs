@@ -1,7 +1,10 @@
 //! Everything pf1e shows a person: the balance report and transcript of
 //! `pf1e sim`, the tables and Markdown of the analysis jobs, the SVG danger
 //! maps and the progress lines. The domain crates return values; only this
-//! module turns them into text (see ARCHITECTURE.md, "only the CLI renders").
+//! crate turns them into text (see ARCHITECTURE.md, "only pf1e-render lays
+//! out text"). `i18n` holds the language and the catalogue of every fixed
+//! text. The CLI prints what it returns; the coordinator serves its
+//! `report.md`.
 
 pub mod balance;
 pub mod contribution;
@@ -9,11 +12,16 @@ pub mod day;
 pub mod design;
 pub mod difficulty;
 pub mod events;
+#[cfg(test)]
+mod fixtures;
+#[cfg(feature = "svg")]
 pub mod forest;
+pub mod i18n;
 pub mod jobs;
 pub mod layout;
 pub mod llm;
 pub mod strategy;
+#[cfg(feature = "svg")]
 pub mod svg;
 pub mod table;
 pub mod transcript;
