@@ -157,6 +157,9 @@ pub enum Rule {
     /// Outflank (teamwork): flanking with an ally who also has it, the
     /// flanking bonus is +4 instead of +2.
     Outflank,
+    /// Sun domain, Sun's Blessing: positive energy channeled to harm undead
+    /// deals + cleric level damage, and their channel resistance does not apply.
+    SunsBlessing,
     /// A martial feat that decides damage (Rapid Shot, Vital Strike, Cleave…):
     /// `feats::martial`, played by `combat::martial`.
     #[serde(untagged)]
@@ -216,12 +219,13 @@ impl Rule {
             Rule::Tactician => "tactician",
             Rule::LionsCall => "lions_call",
             Rule::Outflank => "outflank",
+            Rule::SunsBlessing => "suns_blessing",
             Rule::Martial(m) => m.name(),
         }
     }
 
     /// Every rule but the martial feats (`MartialFeat::ALL`), for messages.
-    pub const ALL: [Rule; 49] = [
+    pub const ALL: [Rule; 50] = [
         Rule::PowerAttack,
         Rule::CombatReflexes,
         Rule::PreciseShot,
@@ -271,6 +275,7 @@ impl Rule {
         Rule::Tactician,
         Rule::LionsCall,
         Rule::Outflank,
+        Rule::SunsBlessing,
     ];
 }
 

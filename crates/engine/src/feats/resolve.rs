@@ -207,6 +207,8 @@ pub struct ClassRules {
     pub tactician: bool,
     /// Order of the lion: lion's call.
     pub lions_call: bool,
+    /// Sun domain: Sun's Blessing (channel energy against undead).
+    pub suns_blessing: bool,
 }
 
 impl ClassRules {
@@ -480,6 +482,7 @@ pub fn resolve(c: &Combatant, catalog: &FeatCatalog) -> Result<ResolvedFeatures,
             Some(Rule::Tactician) => rules.class.tactician = true,
             Some(Rule::LionsCall) => rules.class.lions_call = true,
             Some(Rule::Outflank) => rules.outflank = true,
+            Some(Rule::SunsBlessing) => rules.class.suns_blessing = true,
             Some(Rule::Martial(m)) => rules.martial.set(m),
             // Read with the weapon it names when the attacks are prepared (`combat::reload`).
             Some(Rule::RapidReload) => {}

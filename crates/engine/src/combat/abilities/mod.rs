@@ -138,6 +138,9 @@ pub(crate) struct Channel {
     pub dice: u32,
     /// Will save DC for half.
     pub dc: i32,
+    /// Sun's Blessing: extra damage when positive energy harms undead (the
+    /// cleric level; 0 without it), which also ignores their channel resistance.
+    pub sun: i32,
 }
 
 impl AbilitySpec {
@@ -153,6 +156,11 @@ impl AbilitySpec {
             positive: positive.unwrap_or(!c.alignment.ends_with('E')),
             dice: dice.unwrap_or(c.level.div_ceil(2)),
             dc: 10 + level / 2 + cha,
+            sun: if class.suns_blessing && positive.unwrap_or(!c.alignment.ends_with('E')) {
+                level
+            } else {
+                0
+            },
         });
         let inspire_courage = if class.inspire_courage {
             match c.level {
