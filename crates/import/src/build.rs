@@ -865,7 +865,9 @@ fn base_weapon(w: &Weapon) -> BaseWeapon {
 /// - `arcane_pool`: magus, half the magus level (at least 1) + Intelligence modifier;
 /// - `bardic_rounds`: bard, 4 + Charisma modifier + 2 per bard level after the first
 ///   (+6 per Extra Performance);
-/// - `smite_evil`: paladin, 1 + 1 per three levels after the first.
+/// - `smite_evil`: paladin, 1 + 1 per three levels after the first;
+/// - `challenge`: cavalier, 1 + 1 per three levels after the first (APG "Challenge");
+/// - `tactician`: cavalier, 1 + 1 at 5th level and every five levels after (APG "Tactician").
 pub fn resources(
     entries: &[(ClassEntry, u32)],
     abilities: &Abilities,
@@ -885,6 +887,11 @@ pub fn resources(
                 Some(("bardic_rounds", 4 + m(Ability::Cha) + 2 * (l - 1) + 6 * count("Extra Performance")))
             }
             "paladin" => Some(("smite_evil", 1 + (l - 1) / 3)),
+            "cavalier" => {
+                // Tactician: once a day, once more at 5th level and every 5 levels after.
+                out.insert("tactician".to_string(), (1 + l / 5) as u32);
+                Some(("challenge", 1 + (l - 1) / 3))
+            }
             _ => None,
         };
         if let Some((key, n)) = pool {

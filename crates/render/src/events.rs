@@ -321,6 +321,16 @@ fn row(t: &Transcript, r: &Record, lang: Lang, codes: Codes) -> Row {
         Event::Healed { who, amount, hp_before, hp_after } => {
             act(*who, f(T::EvHealed, &[amount, hp_before, hp_after]))
         }
+        Event::Challenges { who, target, damage, dodge, left } => {
+            act(*who, f(T::EvChallenges, &[&t.id(*target), damage, dodge, left]))
+        }
+        Event::ChallengeEnds { who, target } => act(*who, f(T::EvChallengeEnds, &[&t.id(*target)])),
+        Event::Tactician { who, feat, allies, rounds } => {
+            act(*who, f(T::EvTactician, &[feat, allies, rounds]))
+        }
+        Event::LionsCall { who, allies, attack, fear_saves, rounds } => {
+            act(*who, f(T::EvLionsCall, &[allies, attack, fear_saves, rounds]))
+        }
         Event::ManeuverRoll { who, target, maneuver, d20, bonus, total, cmd, aoo_damage, success } => {
             let name = lang.t(self::maneuver_name(*maneuver));
             let mut s = f(T::EvManeuverRoll, &[&name, &t.id(*target), &signed(d20, *bonus), total, cmd]);
@@ -421,6 +431,7 @@ fn source(s: ModSource) -> T {
         ModSource::FightingDefensively => T::EvModDefensive,
         ModSource::Aided => T::EvModAided,
         ModSource::PowerAttack => T::EvModPowerAttack,
+        ModSource::TargetChallenging => T::EvModTargetChallenging,
         ModSource::Invisible => T::EvModInvisible,
         ModSource::TargetHelpless => T::EvModTargetHelpless,
         ModSource::TargetProne => T::EvModTargetProne,

@@ -337,6 +337,7 @@ catalogue! {
     EvModTwoWeapon => "two weapons", "combat à deux armes";
     EvModTargetCleaving => "target cleaving", "cible en enchaînement";
     EvModTargetNoShield => "target without shield", "cible sans bouclier";
+    EvModTargetChallenging => "target challenging", "cible lançant un défi";
     EvTargetRunning => "target running, no Dex", "cible en course, sans Dex";
     EvTargetDeniedDex => "target denied Dex", "cible privée de Dex";
     EvAttackerConditions => "attacker {}", "attaquant {}";
@@ -415,6 +416,10 @@ catalogue! {
     EvChannelNegativeHeals => "channels negative energy ({}d6, heals), {} creature(s) in 30 ft", "canalise l'énergie négative ({}d6, soigne), {} créature(s) à 9 m";
     EvChannelNegativeHarms => "channels negative energy ({}d6, harms), {} creature(s) in 30 ft", "canalise l'énergie négative ({}d6, blesse), {} créature(s) à 9 m";
     EvHealed => "heals {} (hp {}->{})", "récupère {} (pv {}->{})";
+    EvChallenges => "challenges {} (+{} damage, +{} dodge AC against it; {} left)", "défie {} (+{} aux dégâts, +{} d'esquive contre lui ; {} restant(s))";
+    EvChallengeEnds => "challenge of {} ends", "fin du défi lancé à {}";
+    EvTactician => "tactician: {} to {} ally(ies) for {} rounds", "tacticien : {} à {} allié(s) pour {} rounds";
+    EvLionsCall => "lion's call: {} ally(ies), +{} attack, +{} saves vs fear, {} rounds", "appel du lion : {} allié(s), +{} à l'attaque, +{} aux jets contre la terreur, {} rounds";
     EvTriggerEnemyEntersReach => "enemy_enters_reach", "un ennemi entre dans l'allonge";
     EvTriggerEnemyAttacks => "enemy_attacks", "un ennemi attaque";
     EvTriggerEnemyHitsAlly => "enemy_hits_ally", "un ennemi touche un allié";

@@ -102,11 +102,17 @@ pub enum ActionKind {
     /// Reload a crossbow or firearm (`Action::weapon`, else the first
     /// unloaded one); its slot follows the weapon's reload time (`combat::reload`).
     Reload,
+    /// A cavalier's challenge against the target (swift action).
+    Challenge,
+    /// A cavalier's tactician: its teamwork feats to allies within 30 ft (standard action).
+    Tactician,
+    /// Order of the lion: lion's call (standard action).
+    LionsCall,
 }
 
 impl ActionKind {
     /// Every kind, in declaration order.
-    pub const ALL: [ActionKind; 35] = [
+    pub const ALL: [ActionKind; 38] = [
         ActionKind::Attack,
         ActionKind::FullAttack,
         ActionKind::Move,
@@ -142,6 +148,9 @@ impl ActionKind {
         ActionKind::CoupDeGrace,
         ActionKind::Declare,
         ActionKind::Reload,
+        ActionKind::Challenge,
+        ActionKind::Tactician,
+        ActionKind::LionsCall,
     ];
 
     /// The stable name of the kind (`attack`, `5foot_step`…).
@@ -182,6 +191,9 @@ impl ActionKind {
             ActionKind::CoupDeGrace => "coup_de_grace",
             ActionKind::Declare => "declare",
             ActionKind::Reload => "reload",
+            ActionKind::Challenge => "challenge",
+            ActionKind::Tactician => "tactician",
+            ActionKind::LionsCall => "lions_call",
         }
     }
 
@@ -204,6 +216,8 @@ impl ActionKind {
             | ActionKind::ChannelEnergy
             | ActionKind::Hex
             | ActionKind::InspireCourage
+            | ActionKind::Tactician
+            | ActionKind::LionsCall
             | ActionKind::BreathWeapon => Slot::Standard,
             ActionKind::Move
             | ActionKind::StandUp
@@ -217,7 +231,9 @@ impl ActionKind {
             | ActionKind::FullRound
             | ActionKind::SpellCombat
             | ActionKind::CoupDeGrace => Slot::FullRound,
-            ActionKind::Swift | ActionKind::Deed | ActionKind::ArcanePool => Slot::Swift,
+            ActionKind::Swift | ActionKind::Deed | ActionKind::ArcanePool | ActionKind::Challenge => {
+                Slot::Swift
+            }
             ActionKind::FiveFootStep
             | ActionKind::DropProne
             | ActionKind::FightDefensively

@@ -76,6 +76,8 @@ pub(crate) struct Situation {
     /// Armor class to beat (touch or normal, cover and charge penalty included).
     pub ac: i32,
     pub flank: bool,
+    /// Flanking with an ally who shares Outflank (+4 instead of +2).
+    pub outflank: bool,
     pub high_ground: bool,
     /// Shooting into melee (−4).
     pub into_melee: bool,
@@ -210,20 +212,42 @@ impl BattleState<'_> {
     /// melee attack from the opposite side (CRB "Flanking"): the line between
     /// a square of each crosses opposite borders of the target's space.
     pub fn flanked(&self, attacker: usize, target: usize) -> bool {
+        (0..self.len()).any(|ally| self.flanks_with(attacker, target, ally))
+    }
+
+    /// Whether `ally` flanks `target` with `attacker` (see [`Self::flanked`]).
+    #[inline]
+    fn flanks_with(&self, attacker: usize, target: usize, ally: usize) -> bool {
         let t = self.fighters[target].pos;
         let s = self.space(target);
-        let one = self.space(attacker) == 1;
-        (0..self.len()).any(|ally| {
-            ally != attacker
-                && ally != target
-                && !self.are_enemies(ally, attacker)
-                && self.threatens(ally, target)
-                && if one && s == 1 && self.space(ally) == 1 {
-                    opposite_sides(self.fighters[attacker].pos, self.fighters[ally].pos, t)
-                } else {
-                    self.cells(attacker).any(|a| self.cells(ally).any(|b| opposite_borders(a, b, t, s)))
+        ally != attacker
+            && ally != target
+            && !self.are_enemies(ally, attacker)
+            && self.threatens(ally, target)
+            && if self.space(attacker) == 1 && s == 1 && self.space(ally) == 1 {
+                opposite_sides(self.fighters[attacker].pos, self.fighters[ally].pos, t)
+            } else {
+                self.cells(attacker).any(|a| self.cells(ally).any(|b| opposite_borders(a, b, t, s)))
+            }
+    }
+
+    /// The flanking bonus of `attacker` on a melee attack against `target`:
+    /// 0 when not flanking, +2, or +4 when it and a flanking ally both have
+    /// Outflank (APG "Outflank").
+    pub(crate) fn flank_bonus(&self, attacker: usize, target: usize) -> i32 {
+        if !self.has_outflank(attacker) {
+            return if self.flanked(attacker, target) { FLANK_BONUS } else { 0 };
+        }
+        let mut bonus = 0;
+        for ally in 0..self.len() {
+            if self.flanks_with(attacker, target, ally) {
+                if self.has_outflank(ally) {
+                    return super::abilities::OUTFLANK_BONUS;
                 }
-        })
+                bonus = FLANK_BONUS;
+            }
+        }
+        bonus
     }
 
     /// The bonuses and penalties of where `a` and `t` stand and of how `a`
@@ -234,11 +258,11 @@ impl BattleState<'_> {
     fn position_and_stance(&self, a: usize, t: usize, melee: bool, s: &mut Situation, roll: &mut Tally) {
         if melee {
             let map = self.map();
-            s.flank = self.flanked(a, t);
+            let flank = self.flank_bonus(a, t);
+            s.flank = flank > 0;
+            s.outflank = flank > FLANK_BONUS;
             s.high_ground = map.elevation(self.fighters[a].pos) > map.elevation(self.fighters[t].pos);
-            if s.flank {
-                roll.untyped(FLANK_BONUS);
-            }
+            roll.untyped(flank);
             if s.high_ground {
                 roll.untyped(1);
             }
@@ -410,6 +434,7 @@ impl BattleState<'_> {
         }
         guard.untyped(target.aid_ac);
         self.martial_ac(t, touch, &mut guard);
+        self.challenge_guard(a, t, &mut guard);
         let dctx = Context {
             melee,
             ranged: !melee,
@@ -437,6 +462,7 @@ impl BattleState<'_> {
         let atk = &self.prep.fighters[a].attacks[w];
         let mut bonus = if s.power_attack > 0 { super::power_attack::damage(s.power_attack, atk) } else { 0 };
         bonus += self.martial_damage(a, w, s, swing);
+        bonus += self.challenge_damage(a, atk.melee, t);
         let f = &self.fighters[a];
         let targets = if atk.melee { Targets::MELEE_DAMAGE } else { Targets::RANGED_DAMAGE };
         if f.mod_targets.meets(targets) {
@@ -877,7 +903,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             add(ModSource::Charge, CHARGE_BONUS);
         }
         if s.flank {
-            add(ModSource::Flanking, FLANK_BONUS);
+            add(ModSource::Flanking, if s.outflank { super::abilities::OUTFLANK_BONUS } else { FLANK_BONUS });
         }
         if s.high_ground {
             add(ModSource::HighGround, 1);
@@ -950,6 +976,11 @@ impl<R: Dice> Engine<'_, '_, R> {
         }
         if them.martial.has(Style::Cleave) {
             add(ModSource::TargetCleaving, -super::martial::CLEAVE_AC_PENALTY);
+        }
+        match self.st.challenge_ac(a, t) {
+            (0, _) => {}
+            (v, _) if v > 0 && s.denied => {}
+            (v, _) => add(ModSource::TargetChallenging, v),
         }
         if them.martial.shield_off && !s.touch {
             add(ModSource::TargetNoShield, -self.st.prep.fighters[t].shield_ac);

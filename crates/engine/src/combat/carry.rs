@@ -95,19 +95,7 @@ impl Carried {
 
     /// Uses left in its class ability pools (unlimited hexes count 0).
     pub fn uses_left(&self) -> u32 {
-        let p = &self.pools;
-        [
-            p.channel_energy,
-            p.hexes.unwrap_or(0),
-            p.grit,
-            p.arcane_pool,
-            p.bardic_rounds,
-            p.smite_evil,
-            p.smite_good,
-        ]
-        .iter()
-        .map(|&u| u32::from(u))
-        .sum()
+        self.pools.counted().iter().map(|&u| u32::from(u)).sum()
     }
 
     /// Heals `amount` hit points (capped at `hp_max`); nonlethal damage heals

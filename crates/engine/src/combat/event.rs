@@ -470,6 +470,50 @@ pub enum Event {
         /// The creatures affected.
         creatures: u32,
     },
+    /// A cavalier challenges a foe (APG "Cavalier": Challenge).
+    Challenges {
+        /// The cavalier.
+        who: usize,
+        /// The challenged foe.
+        target: usize,
+        /// Extra damage of its melee hits on the foe.
+        damage: i32,
+        /// Dodge bonus to its AC against the foe (the order of the lion's; 0 otherwise).
+        dodge: i32,
+        /// Uses of challenge left.
+        left: u32,
+    },
+    /// A challenge ends: its foe is dead or unconscious.
+    ChallengeEnds {
+        /// The cavalier.
+        who: usize,
+        /// The foe it had challenged.
+        target: usize,
+    },
+    /// A cavalier's tactician lends a teamwork feat to its allies nearby.
+    Tactician {
+        /// The cavalier.
+        who: usize,
+        /// The teamwork feat lent.
+        feat: String,
+        /// Allies who gain it.
+        allies: u32,
+        /// For how many rounds.
+        rounds: u32,
+    },
+    /// Order of the lion: lion's call.
+    LionsCall {
+        /// The cavalier.
+        who: usize,
+        /// Allies who hear it.
+        allies: u32,
+        /// Competence bonus on attack rolls.
+        attack: i32,
+        /// Competence bonus on saves against fear.
+        fear_saves: i32,
+        /// For how many rounds.
+        rounds: u32,
+    },
     /// Hit points restored (a spell, channel energy, a hex).
     Healed {
         /// The creature healed.
@@ -978,6 +1022,9 @@ pub enum ModSource {
     Aided,
     /// Power Attack.
     PowerAttack,
+    /// The target's challenge (AC): −2 against anyone but its foe, its
+    /// order's dodge bonus against its foe.
+    TargetChallenging,
     /// The attacker is invisible.
     Invisible,
     /// The target is helpless.

@@ -259,6 +259,23 @@ fn line(ids: &[String], sides: &[String], r: &Record) -> String {
         Event::Healed { who, amount, hp_before, hp_after } => {
             act(*who, format!("heals {amount} (hp {hp_before}->{hp_after})"))
         }
+        Event::Challenges { who, target, damage, dodge, left } => act(
+            *who,
+            format!(
+                "challenges {} (+{damage} damage, +{dodge} dodge AC against it; {left} left)",
+                id(*target)
+            ),
+        ),
+        Event::ChallengeEnds { who, target } => act(*who, format!("challenge of {} ends", id(*target))),
+        Event::Tactician { who, feat, allies, rounds } => {
+            act(*who, format!("tactician: {feat} to {allies} ally(ies) for {rounds} rounds"))
+        }
+        Event::LionsCall { who, allies, attack, fear_saves, rounds } => act(
+            *who,
+            format!(
+                "lion's call: {allies} ally(ies), +{attack} attack, +{fear_saves} saves vs fear, {rounds} rounds"
+            ),
+        ),
         Event::ManeuverRoll { who, target, maneuver, d20, bonus, total, cmd, aoo_damage, success } => {
             let mut text =
                 format!("{maneuver} vs {} CMB d20={d20}{bonus:+}={total} vs CMD {cmd}", id(*target));
@@ -326,6 +343,7 @@ fn source(s: ModSource) -> &'static str {
         ModSource::FightingDefensively => "fighting defensively",
         ModSource::Aided => "aided",
         ModSource::PowerAttack => "power attack",
+        ModSource::TargetChallenging => "target challenging",
         ModSource::Invisible => "invisible",
         ModSource::TargetHelpless => "target helpless",
         ModSource::TargetProne => "target prone",

@@ -75,6 +75,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             self.st.vacate(i);
             let change = if spec.destroyed_at_zero { LifeChange::Destroyed } else { LifeChange::Dies };
             emit!(self, Event::Life { who: i, change, hp });
+            self.end_challenges_on(i);
             return;
         }
         let after = self.st.life(i);
@@ -91,6 +92,10 @@ impl<R: Dice> Engine<'_, '_, R> {
             }
             LifeState::Dying => emit!(self, Event::Life { who: i, change: LifeChange::Dying, hp }),
             _ => {}
+        }
+        // A challenge lasts until its foe is dead or unconscious (APG "Challenge").
+        if matches!(after, LifeState::Dying | LifeState::Stable) {
+            self.end_challenges_on(i);
         }
     }
 

@@ -154,6 +154,8 @@ pub(crate) struct FighterSpec {
     /// Evasion or Improved Evasion (Reflex saves against damage a save halves).
     pub evasion: crate::feats::Evasion,
     pub improved_precise_shot: bool,
+    /// Outflank, its own (a teamwork feat; a tactician may lend it for a while).
+    pub outflank: bool,
     /// Maneuvers made without provoking (bit = `Maneuver as usize`).
     pub no_aoo_maneuvers: u16,
     /// Sneak attack d6 (0: none).
@@ -757,6 +759,7 @@ fn fighter_spec(
         blind_fight: rules.blind_fight,
         evasion: rules.evasion,
         improved_precise_shot: rules.improved_precise_shot,
+        outflank: rules.outflank,
         no_aoo_maneuvers: rules.no_aoo_maneuvers,
         sneak_dice,
         precision_immune,

@@ -133,6 +133,8 @@ pub(crate) struct Fighter {
     pub marks: Vec<(usize, u16)>,
     /// Inspiring courage (a bardic performance it keeps up each turn).
     pub performing: bool,
+    /// The foe of its cavalier's challenge while the challenge lasts.
+    pub challenged: Option<usize>,
     /// Deeds declared for its next firearm attack (`abilities::UP_CLOSE`, `DEADEYE`).
     pub deeds: u8,
     /// A penalty on all its attack rolls while it lasts (spell combat's −2).
@@ -307,6 +309,7 @@ impl<'p> BattleState<'p> {
             fx: 0,
             marks: Vec::new(),
             performing: false,
+            challenged: None,
             deeds: 0,
             attack_penalty: 0,
             unloaded: 0,

@@ -340,6 +340,9 @@ impl<R: Dice> Engine<'_, '_, R> {
             ActionKind::InspireCourage => self.inspire_action(i),
             ActionKind::SpellCombat => self.spell_combat_action(i, action),
             ActionKind::ArcanePool => self.arcane_pool_action(i),
+            ActionKind::Challenge => self.challenge_action(i, action),
+            ActionKind::Tactician => self.tactician_action(i),
+            ActionKind::LionsCall => self.lions_call_action(i),
             ActionKind::BreathWeapon => self.breath_action(i, action),
             ActionKind::CoupDeGrace => self.coup_de_grace_action(i, action),
             _ => Err(Reason::UnsupportedKind),
@@ -373,14 +376,6 @@ fn spent(
     let slots =
         slots_start.iter().zip(&now.slots).skip(1).map(|(a, b)| u32::from(a.saturating_sub(*b))).sum();
     let (a, b) = (pools_start, &now.pools);
-    let pools = [
-        (a.channel_energy, b.channel_energy),
-        (a.hexes.unwrap_or(0), b.hexes.unwrap_or(0)),
-        (a.grit, b.grit),
-        (a.arcane_pool, b.arcane_pool),
-        (a.bardic_rounds, b.bardic_rounds),
-        (a.smite_evil, b.smite_evil),
-        (a.smite_good, b.smite_good),
-    ];
-    (slots, pools.iter().map(|(a, b)| u32::from(a.saturating_sub(*b))).sum())
+    let pools = a.counted().iter().zip(b.counted()).map(|(a, b)| u32::from(a.saturating_sub(b))).sum();
+    (slots, pools)
 }

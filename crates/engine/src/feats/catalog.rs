@@ -141,6 +141,25 @@ pub enum Rule {
     /// Uncanny Dodge: not flat-footed before its first action (keeps its
     /// Dexterity bonus to AC, makes attacks of opportunity).
     UncannyDodge,
+    /// Cavalier challenge: a swift action against one foe, +level damage on
+    /// melee hits against it, −2 AC against everyone else; uses from `resources.challenge`.
+    Challenge,
+    /// Order of the lion: the challenge adds a dodge bonus to AC against the
+    /// challenged foe (+1, +1 more per four cavalier levels).
+    OrderOfTheLion,
+    /// Cavalier tactician: a standard action granting the cavalier's teamwork
+    /// feats to allies within 30 ft for 3 + ½ level rounds; uses from `resources.tactician`.
+    Tactician,
+    /// Order of the lion, 2nd level: lion's call (standard action, allies
+    /// within 60 ft: +1 competence on attacks and + Charisma modifier
+    /// competence on saves against fear for cavalier-level rounds).
+    LionsCall,
+    /// Outflank (teamwork): flanking with an ally who also has it, the
+    /// flanking bonus is +4 instead of +2.
+    Outflank,
+    /// Sun domain, Sun's Blessing: positive energy channeled to harm undead
+    /// deals + cleric level damage, and their channel resistance does not apply.
+    SunsBlessing,
     /// A martial feat that decides damage (Rapid Shot, Vital Strike, Cleave…):
     /// `feats::martial`, played by `combat::martial`.
     #[serde(untagged)]
@@ -195,12 +214,18 @@ impl Rule {
             Rule::AugmentSummoning => "augment_summoning",
             Rule::RapidReload => "rapid_reload",
             Rule::UncannyDodge => "uncanny_dodge",
+            Rule::Challenge => "challenge",
+            Rule::OrderOfTheLion => "order_of_the_lion",
+            Rule::Tactician => "tactician",
+            Rule::LionsCall => "lions_call",
+            Rule::Outflank => "outflank",
+            Rule::SunsBlessing => "suns_blessing",
             Rule::Martial(m) => m.name(),
         }
     }
 
     /// Every rule but the martial feats (`MartialFeat::ALL`), for messages.
-    pub const ALL: [Rule; 44] = [
+    pub const ALL: [Rule; 50] = [
         Rule::PowerAttack,
         Rule::CombatReflexes,
         Rule::PreciseShot,
@@ -245,6 +270,12 @@ impl Rule {
         Rule::AugmentSummoning,
         Rule::UncannyDodge,
         Rule::RapidReload,
+        Rule::Challenge,
+        Rule::OrderOfTheLion,
+        Rule::Tactician,
+        Rule::LionsCall,
+        Rule::Outflank,
+        Rule::SunsBlessing,
     ];
 }
 

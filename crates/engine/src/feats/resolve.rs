@@ -73,6 +73,8 @@ pub struct Rules {
     pub evasion: Evasion,
     /// Improved Precise Shot.
     pub improved_precise_shot: bool,
+    /// Outflank (a teamwork feat).
+    pub outflank: bool,
     /// Class abilities and spellcasting feats.
     pub class: ClassRules,
     /// The martial feats that decide damage.
@@ -164,6 +166,16 @@ pub struct ClassRules {
     pub spell_focus: Vec<(crate::spell::model::School, i32)>,
     /// Augment Summoning.
     pub augment_summoning: bool,
+    /// Cavalier challenge.
+    pub challenge: bool,
+    /// Order of the lion (the challenge's dodge bonus).
+    pub order_of_the_lion: bool,
+    /// Cavalier tactician.
+    pub tactician: bool,
+    /// Order of the lion: lion's call.
+    pub lions_call: bool,
+    /// Sun domain: Sun's Blessing (channel energy against undead).
+    pub suns_blessing: bool,
 }
 
 impl ClassRules {
@@ -178,6 +190,9 @@ impl ClassRules {
             || self.arcane_pool
             || self.lich_fear_aura
             || self.lich_paralyzing_touch
+            || self.challenge
+            || self.tactician
+            || self.lions_call
     }
 
     /// The save DC bonus of Spell Focus and Greater Spell Focus for `school`.
@@ -429,6 +444,12 @@ pub fn resolve(c: &Combatant, catalog: &FeatCatalog) -> Result<ResolvedFeatures,
                 rules.class.spell_focus.push((school, 1));
             }
             Some(Rule::AugmentSummoning) => rules.class.augment_summoning = true,
+            Some(Rule::Challenge) => rules.class.challenge = true,
+            Some(Rule::OrderOfTheLion) => rules.class.order_of_the_lion = true,
+            Some(Rule::Tactician) => rules.class.tactician = true,
+            Some(Rule::LionsCall) => rules.class.lions_call = true,
+            Some(Rule::Outflank) => rules.outflank = true,
+            Some(Rule::SunsBlessing) => rules.class.suns_blessing = true,
             Some(Rule::Martial(m)) => rules.martial.set(m),
             // Read with the weapon it names when the attacks are prepared (`combat::reload`).
             Some(Rule::RapidReload) => {}

@@ -557,8 +557,17 @@ pub const PLAYED_METAMAGIC: &[&str] =
     &["Empower Spell", "Maximize Spell", "Extend Spell", "Heighten Spell", "Quicken Spell"];
 
 /// The resource pools class abilities spend.
-pub const RESOURCES: &[&str] =
-    &["channel_energy", "hexes", "grit", "arcane_pool", "bardic_rounds", "smite_evil", "smite_good"];
+pub const RESOURCES: &[&str] = &[
+    "channel_energy",
+    "hexes",
+    "grit",
+    "arcane_pool",
+    "bardic_rounds",
+    "smite_evil",
+    "smite_good",
+    "challenge",
+    "tactician",
+];
 
 fn check_lists(c: &Combatant) -> Result<(), Failure> {
     for (i, feature) in c.features.iter().enumerate() {

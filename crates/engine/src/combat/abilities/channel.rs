@@ -5,7 +5,9 @@
 //! level + Charisma modifier) for half. Selective Channeling leaves out up
 //! to Charisma-modifier creatures (the channeler's enemies when it heals,
 //! its allies when it harms); without it every creature of the chosen kind
-//! in the burst is affected, foes included.
+//! in the burst is affected, foes included. Sun's Blessing (CRB "Sun
+//! domain") adds the cleric level to positive energy harming undead (before
+//! a save halves it) and denies them their channel resistance.
 
 use crate::effects::{Context, Descriptors, SaveKind};
 use crate::rng::Dice;
@@ -72,14 +74,17 @@ impl<R: Dice> Engine<'_, '_, R> {
                 let (hp_before, hp_after) = (before, self.st.fighters[t].hp);
                 emit!(self, Event::Healed { who: t, amount: healed, hp_before, hp_after });
             } else {
+                // Sun's Blessing: + cleric level against undead, channel resistance ignored.
+                let sun = if prep.fighters[t].ctype == Some(CreatureType::Undead) { channel.sun } else { 0 };
                 let ctx = Context {
                     descriptors: Descriptors::NONE,
                     other_alignment: prep.fighters[i].alignment,
-                    channel: true,
+                    channel: sun == 0,
                     ..Context::default()
                 };
                 let saved = self.roll_save(t, SaveKind::Will, channel.dc, &ctx);
-                let n = if saved { rolled / 2 } else { rolled };
+                let total = rolled + sun as u32;
+                let n = if saved { total / 2 } else { total };
                 self.spell_damage(i, t, n, &[energy.to_string()], false, None);
             }
         }

@@ -4,6 +4,7 @@
 //! in its own file; [`AbilitySpec`] is what a combatant's features switch on,
 //! compiled once per encounter.
 
+mod cavalier;
 mod channel;
 mod deed;
 mod hex;
@@ -11,6 +12,7 @@ mod lich;
 mod magus;
 mod performance;
 
+pub(crate) use cavalier::OUTFLANK_BONUS;
 pub(crate) use channel::CHANNEL_RADIUS_FT;
 pub(crate) use deed::{DEADEYE, UP_CLOSE};
 pub(crate) use hex::{HEX_RANGE_FT, mark as hex_mark};
@@ -35,6 +37,10 @@ pub struct Pools {
     pub smite_evil: u16,
     /// Uses of smite good.
     pub smite_good: u16,
+    /// Uses of a cavalier's challenge.
+    pub challenge: u16,
+    /// Uses of a cavalier's tactician.
+    pub tactician: u16,
 }
 
 impl Pools {
@@ -49,7 +55,24 @@ impl Pools {
             bardic_rounds: get("bardic_rounds").unwrap_or(0),
             smite_evil: get("smite_evil").unwrap_or(0),
             smite_good: get("smite_good").unwrap_or(0),
+            challenge: get("challenge").unwrap_or(0),
+            tactician: get("tactician").unwrap_or(0),
         }
+    }
+
+    /// Every counted pool (unlimited hexes count 0), for the uses left and spent.
+    pub fn counted(&self) -> [u16; 9] {
+        [
+            self.channel_energy,
+            self.hexes.unwrap_or(0),
+            self.grit,
+            self.arcane_pool,
+            self.bardic_rounds,
+            self.smite_evil,
+            self.smite_good,
+            self.challenge,
+            self.tactician,
+        ]
     }
 }
 
@@ -78,6 +101,32 @@ pub(crate) struct AbilitySpec {
     pub lich_dc: i32,
     /// Augment Summoning (for the creatures it summons).
     pub augment_summoning: bool,
+    /// A cavalier's challenge, if it has one.
+    pub challenge: Option<Challenge>,
+    /// Tactician: rounds the granted teamwork feats last (0: no tactician).
+    pub tactician_rounds: u32,
+    /// Lion's call, if it has it.
+    pub lions_call: Option<LionsCall>,
+}
+
+/// A cavalier's challenge as compiled (APG "Cavalier": Challenge, and the order's bonus).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Challenge {
+    /// Extra damage of its melee attacks against the challenged foe (the cavalier level).
+    pub damage: i32,
+    /// The order of the lion's dodge bonus to AC against the challenged foe (0: another order).
+    pub dodge: i32,
+}
+
+/// Lion's call as compiled (APG "Order of the Lion").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct LionsCall {
+    /// Competence bonus on attack rolls.
+    pub attack: i32,
+    /// Competence bonus on saves against fear (the Charisma modifier).
+    pub fear_saves: i32,
+    /// Rounds (the cavalier level).
+    pub rounds: u32,
 }
 
 /// Channel energy as compiled.
@@ -89,6 +138,9 @@ pub(crate) struct Channel {
     pub dice: u32,
     /// Will save DC for half.
     pub dc: i32,
+    /// Sun's Blessing: extra damage when positive energy harms undead (the
+    /// cleric level; 0 without it), which also ignores their channel resistance.
+    pub sun: i32,
 }
 
 impl AbilitySpec {
@@ -104,6 +156,11 @@ impl AbilitySpec {
             positive: positive.unwrap_or(!c.alignment.ends_with('E')),
             dice: dice.unwrap_or(c.level.div_ceil(2)),
             dc: 10 + level / 2 + cha,
+            sun: if class.suns_blessing && positive.unwrap_or(!c.alignment.ends_with('E')) {
+                level
+            } else {
+                0
+            },
         });
         let inspire_courage = if class.inspire_courage {
             match c.level {
@@ -129,6 +186,16 @@ impl AbilitySpec {
             lich_touch: class.lich_paralyzing_touch,
             lich_dc: 10 + level / 2 + cha,
             augment_summoning: class.augment_summoning,
+            challenge: class.challenge.then_some(Challenge {
+                damage: level,
+                dodge: if class.order_of_the_lion { 1 + level / 4 } else { 0 },
+            }),
+            tactician_rounds: if class.tactician { 3 + c.level / 2 } else { 0 },
+            lions_call: class.lions_call.then_some(LionsCall {
+                attack: 1,
+                fear_saves: cha.max(0),
+                rounds: c.level,
+            }),
         })
     }
 

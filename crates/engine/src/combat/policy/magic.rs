@@ -117,6 +117,12 @@ fn plan_abilities(
         }
         return true;
     }
+    // A cavalier rallies on a turn it cannot attack, and challenges the foe it fights.
+    if (a.challenge.is_some() || a.tactician_rounds > 0 || a.lions_call.is_some())
+        && super::cavalier::plan(b, i, t, a, out)
+    {
+        return true;
+    }
     // Channel energy: heal the wounded living around, or harm grouped undead.
     if let Some(ch) = a.channel
         && f.pools.channel_energy > 0

@@ -12,6 +12,7 @@ use super::action::{Action, ActionKind};
 use super::attack::Swing;
 use super::state::{BattleState, LifeState};
 
+mod cavalier;
 mod coup;
 mod flight;
 mod heal;

@@ -359,3 +359,34 @@ fn a_full_attack_makes_every_natural_attack_and_a_routine_joins_weapon_and_natur
     turn(&mut e, 0, vec![Action::at(ActionKind::FullAttack, 1)]);
     assert_eq!(e.st.fighters[0].out.hits, 3, "greataxe twice and the gore");
 }
+
+#[test]
+fn sun_s_blessing_adds_the_cleric_level_to_positive_energy_harming_undead_and_ignores_channel_resistance() {
+    // A channel-resistant zombie (+4 on Will against channels): Will +0 against DC 14.
+    let mut zombie = undead("Zombie", 60);
+    zombie.features = vec![crate::model::Feature::Name("channel resistance".into())];
+    zombie.special_abilities = serde_json::from_value(
+        json!([{ "kind": "channel_resistance", "name": "channel resistance", "bonus": 4 }]),
+    )
+    .unwrap();
+    let play = |features: serde_json::Value, faces: &[u32]| {
+        let prep = prepare(
+            arena(4, 12),
+            vec![
+                ("a", cleric(features), at(1, 1)),
+                ("b", zombie.clone(), at(1, 3)),
+                ("b", dummy("Foe", 30, json!({})), at(2, 2)),
+            ],
+        );
+        let mut b = Bench::new(faces);
+        let mut e = b.engine(&prep, &SimOptions::default());
+        turn(&mut e, 0, vec![Action::new(ActionKind::ChannelEnergy).with_option(1)]);
+        (e.st.hp(1), e.st.hp(2))
+    };
+    // 3d6 = 12; d20 = 12: 12 + 0 fails DC 14 with Sun's Blessing (no channel
+    // resistance): 12 + level 5 = 17. Without it, 12 + 4 = 16 saves: half of 12.
+    assert_eq!(play(json!(["Channel Energy", "Sun's Blessing"]), &[3, 4, 5, 12]), (60 - 17, 30));
+    assert_eq!(play(json!(["Channel Energy"]), &[3, 4, 5, 12]), (60 - 6, 30));
+    // A save halves the whole: d20 = 14 saves, (12 + 5) / 2 = 8. The living foe is not harmed.
+    assert_eq!(play(json!(["Channel Energy", "Sun's Blessing"]), &[3, 4, 5, 14]), (60 - 8, 30));
+}

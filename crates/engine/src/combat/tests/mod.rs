@@ -3,6 +3,7 @@
 mod abilities;
 mod attacks;
 mod batch;
+mod cavalier;
 mod closed_form;
 mod conditions;
 mod effects;

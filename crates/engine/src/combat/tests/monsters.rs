@@ -464,8 +464,15 @@ fn a_young_dragon_breathes_on_a_clustered_party_in_every_battle() {
         },
         100,
     );
+    // Since pf1e-rules-9 Esha's challenge can drop the dragon in round 1
+    // before its first turn (a charge and a critical attack of opportunity):
+    // those battles give it no chance to breathe.
+    let felled_first =
+        |l: &&Vec<String>| l.iter().any(|x| x.starts_with("round 1 young_black_dragon: falls unconscious"));
+    let fought = logs.iter().filter(|l| !felled_first(l)).count();
     let breathed = logs.iter().filter(|l| l.iter().any(|x| x.contains("breath weapon at"))).count();
-    assert_eq!(breathed, 100);
+    assert_eq!(breathed, fought);
+    assert!(fought >= 95, "the dragon fell before its first turn in {} of 100 battles", 100 - fought);
     // Never while recharging: no two breaths in consecutive rounds.
     for l in &logs {
         let rounds: Vec<u32> = l

@@ -12,6 +12,7 @@ use serde_json::json;
 
 use super::support::*;
 use crate::combat::SimOptions;
+use crate::combat::action::ActionKind;
 use crate::combat::event::{Event, LifeChange};
 use crate::combat::policy::Policy;
 use crate::encounter::{Encounter, SideSpec};
@@ -173,4 +174,84 @@ fn nobody_swings_a_weapon_that_cannot_hurt_an_incorporeal_foe_while_another_foe_
         }
     }
     assert!(on_orc >= 30, "{on_orc} attacks on the orc in 30 battles");
+}
+
+#[test]
+fn esha_challenges_the_troll_before_her_first_blow_rallies_only_when_she_cannot_strike_and_spends_no_use_twice()
+ {
+    // Esha (cavalier 4, order of the lion): challenge 2 a day, tactician once.
+    let encounter = party_against(&["troll"]);
+    let ids: Vec<String> = encounter.combatants.iter().map(|c| c.id.clone()).collect();
+    let (esha, troll) =
+        (ids.iter().position(|i| i == "esha").unwrap(), ids.iter().position(|i| i == "troll").unwrap());
+    let (mut challenged, mut struck, mut rallies) = (0, 0, 0);
+    for run in 0..40 {
+        let (_, transcript) = crate::runner::run_with_transcript(&encounter, &SimOptions::default(), 11, run);
+        let mut challenge_round = None;
+        let mut rally_round = None;
+        let mut tacticians = 0;
+        let mut first_blow = None;
+        for r in &transcript.events {
+            match &r.event {
+                Event::Challenges { who, target, damage, dodge, .. } if *who == esha => {
+                    assert_eq!((*target, *damage, *dodge), (troll, 4, 2), "run {run}");
+                    assert!(challenge_round.is_none(), "run {run}: a second challenge on the lone troll");
+                    challenge_round = Some(r.round);
+                }
+                Event::Tactician { who, feat, .. } if *who == esha => {
+                    assert_eq!(feat, "Outflank");
+                    tacticians += 1;
+                    rally_round = Some(r.round);
+                }
+                Event::LionsCall { who, .. } if *who == esha => rally_round = Some(r.round),
+                Event::Attack(a) if a.who == esha && !a.aoo => {
+                    assert_ne!(
+                        rally_round,
+                        Some(r.round),
+                        "run {run}: she rallied on a turn she could strike"
+                    );
+                    if a.target == troll && first_blow.is_none() {
+                        first_blow = Some(r.round);
+                    }
+                }
+                _ => {}
+            }
+        }
+        assert!(tacticians <= 1, "run {run}: tactician is once a day");
+        if let Some(blow) = first_blow {
+            struck += 1;
+            // The challenge comes with her first melee blow at the latest.
+            if challenge_round.is_some_and(|c| c <= blow) {
+                challenged += 1;
+            }
+        }
+        rallies += usize::from(rally_round.is_some());
+    }
+    assert!(struck >= 20, "Esha strikes the troll in {struck} of 40 battles");
+    assert!(
+        challenged * 10 >= struck * 9,
+        "challenged before the first blow in {challenged} of {struck} battles"
+    );
+    assert!(rallies >= 1, "she never rallied in 40 battles");
+}
+
+/// What the default policy has Esha do first against an adjacent troll
+/// left with `hp` hit points.
+fn esha_first_choice(hp: i32) -> Vec<ActionKind> {
+    let esha = data_combatant("data/pcs/esha.json");
+    let troll = data_combatant("data/monsters/troll.json");
+    let prep = prepare(arena(6, 12), vec![("a", esha, at(2, 2)), ("b", troll, at(2, 3))]);
+    let mut plan = Vec::new();
+    let mut rng = crate::rng::SeededRng::for_run(3, 0);
+    let mut e = crate::combat::engine::Engine::new(&prep, &SimOptions::default(), &mut rng, None);
+    e.st.fighters[1].hp = hp;
+    crate::combat::policy::DefaultPolicy.plan(&e.st, 0, &mut plan);
+    plan.iter().map(|a| a.kind).collect()
+}
+
+#[test]
+fn esha_does_not_spend_a_challenge_on_a_foe_about_to_fall() {
+    // Her longsword averages 9.5 a hit: with the challenge's +4, two hits are 27.
+    assert_eq!(esha_first_choice(60).first(), Some(&ActionKind::Challenge));
+    assert!(!esha_first_choice(20).contains(&ActionKind::Challenge));
 }
