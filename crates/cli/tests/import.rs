@@ -32,7 +32,7 @@ fn a_sheet_becomes_a_combatant_on_stdout_and_what_is_not_mapped_goes_to_stderr()
     assert!(summary.contains("Oni (pc, level 4)") && summary.contains("not mapped:"), "{summary}");
     let rest: Vec<&str> = lines.collect();
     assert!(rest.iter().all(|l| l.starts_with("  not mapped: $.")), "{err}");
-    assert!(rest.iter().any(|l| l.contains("\"Sun's Blessing\"")), "{err}");
+    assert!(rest.iter().any(|l| l.contains("buff \"Bless\": inactive at export")), "{err}");
 }
 
 #[test]

@@ -876,6 +876,7 @@ const REASONS: &[(&str, &str, &str)] = &[
         "un pas de placement ne se combine pas à un déplacement",
     ),
     ("actor_down", "the actor is down", "l'acteur est à terre"),
+    ("cannot_act", "a condition stops its turn", "un état interrompt son tour"),
     ("action_economy", "no action left this turn", "plus d'action ce tour"),
     ("staggered", "staggered", "chancelant"),
     ("nauseated", "nauseated", "nauséeux"),

@@ -481,6 +481,9 @@ pub enum Reason {
     CannotCombine,
     /// The actor fell before the action could be played.
     ActorDown,
+    /// A condition gained during its own turn (paralysis from an attack of
+    /// opportunity, a stun) stops the rest of it (CRB "Paralyzed", "Stunned").
+    CannotAct,
     /// Dropped by the action budget.
     DowngradedActionEconomy,
     /// Dropped because the actor is staggered (disabled at 0 hit points).
@@ -570,6 +573,7 @@ impl Reason {
             Reason::NoChargePath => "no_charge_path",
             Reason::CannotCombine => "cannot_combine",
             Reason::ActorDown => "actor_down",
+            Reason::CannotAct => "cannot_act",
             Reason::DowngradedActionEconomy => "downgraded:action_economy",
             Reason::DowngradedStaggered => "downgraded:staggered",
             Reason::UnsupportedKind => "unsupported_kind",

@@ -184,7 +184,7 @@ impl<R: Dice> Engine<'_, '_, R> {
     pub(crate) fn provoke_shot(&mut self, shooter: usize) {
         let sq = self.st.fighters[shooter].pos;
         for e in 0..self.st.len() {
-            if !self.st.is_active(shooter) {
+            if !self.st.can_act(shooter) {
                 return;
             }
             if let Some(w) = self.st.aoo_weapon(e, shooter, sq) {

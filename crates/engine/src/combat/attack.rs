@@ -593,7 +593,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         while rest != 0 {
             let r = rest.trailing_zeros() as usize;
             rest &= rest - 1;
-            if !self.st.is_active(i) {
+            if !self.st.can_act(i) {
                 break;
             }
             let from = self.st.fighters[i].pos;
@@ -655,7 +655,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             .chain((0..iters).map(|j| 5 * j));
         'all: for penalty in penalties {
             for _ in 0..count {
-                if !self.st.is_active(t) || !self.st.is_active(i) {
+                if !self.st.is_active(t) || !self.st.can_act(i) {
                     break 'all;
                 }
                 if !melee {
@@ -664,7 +664,7 @@ impl<R: Dice> Engine<'_, '_, R> {
                         break 'all;
                     }
                     self.provoke_shot(i);
-                    if !self.st.is_active(i) {
+                    if !self.st.can_act(i) {
                         break 'all;
                     }
                 }

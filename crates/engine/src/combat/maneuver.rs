@@ -213,7 +213,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         } else {
             self.provoke_from(i, t)
         };
-        if !self.st.is_active(i) {
+        if !self.st.can_act(i) {
             emit!(self, Event::Maneuver { who: i, outcome: ManeuverOutcome::LostToAoo { maneuver: m } });
             return Ok(());
         }

@@ -435,6 +435,14 @@ impl<'p> BattleState<'p> {
         !f.dead && f.nonlethal == 0 && self.prep.fighters[i].monster.as_ref().is_some_and(|m| m.ferocity)
     }
 
+    /// Whether combatant `i` can still act now: active, and no condition
+    /// gained since its turn began (paralysis from an attack of
+    /// opportunity, a stun) forbids actions.
+    #[inline]
+    pub fn can_act(&self, i: usize) -> bool {
+        self.is_active(i) && !self.fighters[i].summary.flags.has(crate::effects::Flags::CANT_ACT)
+    }
+
     /// Whether `a` and `b` are on different sides.
     #[inline]
     pub fn are_enemies(&self, a: usize, b: usize) -> bool {

@@ -267,6 +267,7 @@ impl<R: Dice> Engine<'_, '_, R> {
                 None if delayed => ActionResult::failed(p.action.kind, Reason::Delayed),
                 None if swift_gone => ActionResult::failed(p.action.kind, Reason::DowngradedImmediateSwift),
                 None if !self.st.is_active(i) => ActionResult::failed(p.action.kind, Reason::ActorDown),
+                None if !self.st.can_act(i) => ActionResult::failed(p.action.kind, Reason::CannotAct),
                 None => self.execute(i, p.action),
             };
             self.settle_fliers();

@@ -195,7 +195,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         if self.readied_count > 0 {
             self.check_readied(ReadyTrigger::EnemyCasts, i, None);
         }
-        if !self.st.is_active(i) {
+        if !self.st.can_act(i) {
             let spell = prepared.spell.name.clone();
             emit!(self, Event::SpellLost { who: i, spell, why: SpellLoss::CannotAct });
             return Ok(());
@@ -300,7 +300,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         } else if self.threatened(i) {
             let before = self.st.fighters[i].hp + self.st.fighters[i].temp_hp;
             self.provoke_in_place(i);
-            if !self.st.is_active(i) {
+            if !self.st.can_act(i) {
                 return false;
             }
             let f = &self.st.fighters[i];

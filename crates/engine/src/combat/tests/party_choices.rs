@@ -255,3 +255,57 @@ fn esha_does_not_spend_a_challenge_on_a_foe_about_to_fall() {
     assert_eq!(esha_first_choice(60).first(), Some(&ActionKind::Challenge));
     assert!(!esha_first_choice(20).contains(&ActionKind::Challenge));
 }
+
+/// A creature paralyzed during its own turn (a ghoul's claw as an attack of
+/// opportunity while it moves) does nothing more that turn: over many
+/// seeds, nobody attacks while under a ghoul's paralysis.
+#[test]
+fn nobody_acts_on_while_paralyzed_mid_turn() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data");
+    let map = Arc::new(crate::map::Map::load(&root.join("maps/field.yaml")).expect("field"));
+    let load = |rel: &str| Arc::new(data_combatant(&format!("data/{rel}.json")));
+    let party = ["fighter", "misty", "nairda", "oni"].iter().map(|p| load(&format!("pcs/{p}"))).collect();
+    let foes = ["dire_wolf", "ghoul", "ettercap", "owlbear"]
+        .iter()
+        .map(|m| load(&format!("monsters/{m}")))
+        .collect();
+    let encounter = Encounter::build(
+        map,
+        vec![
+            SideSpec { name: "players".into(), combatants: party },
+            SideSpec { name: "monsters".into(), combatants: foes },
+        ],
+    )
+    .expect("encounter")
+    .with_library(library());
+    let mut paralyses = 0;
+    for run in 0..40 {
+        let (_, t) = crate::runner::run_with_transcript(&encounter, &SimOptions::default(), 1, run);
+        let mut paralyzed = BTreeSet::new();
+        for r in &t.events {
+            match &r.event {
+                Event::EffectGained { who, effect, .. } if effect.as_str() == "paralysis" => {
+                    paralyzed.insert(*who);
+                    paralyses += 1;
+                }
+                Event::EffectEnds { who, effect, .. } if effect.as_str() == "paralysis" => {
+                    paralyzed.remove(who);
+                }
+                // A summoned row is reused by the next creature summoned.
+                Event::SummonEnds { who } | Event::Summoned { who, .. } => {
+                    paralyzed.remove(who);
+                }
+                Event::Attack(a) if !a.aoo => {
+                    assert!(
+                        !paralyzed.contains(&a.who),
+                        "run {run} round {}: {} attacks while paralyzed",
+                        r.round,
+                        t.id(a.who)
+                    );
+                }
+                _ => {}
+            }
+        }
+    }
+    assert!(paralyses > 5, "ghouls paralyzed someone in {paralyses} cases");
+}
