@@ -96,11 +96,6 @@ impl ShardQueue {
         self.queues.values().map(VecDeque::len).sum()
     }
 
-    /// Removes lease `id`.
-    fn remove_lease(&mut self, id: u64) -> Option<LeaseInfo> {
-        self.leases.remove(&id)
-    }
-
     /// Leases the next waiting shard to `worker` until `deadline`, with no maximum age.
     #[cfg(test)]
     pub fn lease(&mut self, worker: &str, deadline: Instant) -> Option<Lease> {
@@ -185,7 +180,7 @@ impl ShardQueue {
     pub fn hold(&mut self, worker: &str, id: u64, key: ShardKey) -> bool {
         match self.leases.get(&id) {
             Some(l) if l.worker == worker && l.key == key => {
-                self.remove_lease(id);
+                self.leases.remove(&id);
                 if let Some(p) = self.pending.get_mut(&key) {
                     p.lease = None;
                     p.held = true;
@@ -226,7 +221,7 @@ impl ShardQueue {
             self.leases.iter().filter(|(_, l)| l.deadline <= now).map(|(id, _)| *id).collect();
         let mut dropped = Vec::new();
         for id in expired {
-            if let Some(l) = self.remove_lease(id) {
+            if let Some(l) = self.leases.remove(&id) {
                 tracing::info!(worker = %l.worker, lease = id, "lease expired; shard re-queued");
                 self.requeue(id, l.key);
                 dropped.push((id, l.worker));
@@ -253,7 +248,7 @@ impl ShardQueue {
     pub fn release(&mut self, worker: &str, id: u64, key: ShardKey) -> bool {
         match self.leases.get(&id) {
             Some(l) if l.worker == worker && l.key == key => {
-                self.remove_lease(id);
+                self.leases.remove(&id);
                 self.requeue(id, key);
                 true
             }
@@ -268,7 +263,7 @@ impl ShardQueue {
 
     /// Takes lease `id` back whoever holds it; whether its shard went back to the queue.
     pub fn revoke(&mut self, id: u64) -> bool {
-        match self.remove_lease(id) {
+        match self.leases.remove(&id) {
             Some(l) => self.requeue(id, l.key),
             None => false,
         }
@@ -288,7 +283,7 @@ impl ShardQueue {
     /// it, and its lease if one was out.
     pub fn take(&mut self, key: &ShardKey) -> Option<(Vec<Waiter>, Option<Dropped>)> {
         let p = self.pending.remove(key)?;
-        let dropped = p.lease.and_then(|id| self.remove_lease(id).map(|l| (id, l.worker)));
+        let dropped = p.lease.and_then(|id| self.leases.remove(&id).map(|l| (id, l.worker)));
         Some((p.waiters, dropped))
     }
 
