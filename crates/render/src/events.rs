@@ -318,6 +318,14 @@ fn row(t: &Transcript, r: &Record, lang: Lang, codes: Codes) -> Row {
             };
             act(*who, f(key, &[dice, creatures]))
         }
+        Event::UsesItem { who, wand, spell, target, left } => {
+            let line = match (*wand, who == target) {
+                (true, _) => f(T::EvUsesWand, &[spell, &t.id(*target), left]),
+                (false, true) => f(T::EvDrinksPotion, &[spell, left]),
+                (false, false) => f(T::EvGivesPotion, &[spell, &t.id(*target), left]),
+            };
+            act(*who, line)
+        }
         Event::Healed { who, amount, hp_before, hp_after } => {
             act(*who, f(T::EvHealed, &[amount, hp_before, hp_after]))
         }

@@ -419,6 +419,9 @@ catalogue! {
     EvChallenges => "challenges {} (+{} damage, +{} dodge AC against it; {} left)", "défie {} (+{} aux dégâts, +{} d'esquive contre lui ; {} restant(s))";
     EvChallengeEnds => "challenge of {} ends", "fin du défi lancé à {}";
     EvTactician => "tactician: {} to {} ally(ies) for {} rounds", "tacticien : {} à {} allié(s) pour {} rounds";
+    EvDrinksPotion => "drinks a potion of {} ({} left)", "boit une potion de {} (il en reste {})";
+    EvGivesPotion => "gives a potion of {} to {} ({} left)", "fait boire une potion de {} à {} (il en reste {})";
+    EvUsesWand => "uses a wand of {} on {} ({} charges left)", "utilise une baguette de {} sur {} ({} charges restantes)";
     EvLionsCall => "lion's call: {} ally(ies), +{} attack, +{} saves vs fear, {} rounds", "appel du lion : {} allié(s), +{} à l'attaque, +{} aux jets contre la terreur, {} rounds";
     EvTriggerEnemyEntersReach => "enemy_enters_reach", "un ennemi entre dans l'allonge";
     EvTriggerEnemyAttacks => "enemy_attacks", "un ennemi attaque";

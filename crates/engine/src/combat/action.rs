@@ -108,11 +108,15 @@ pub enum ActionKind {
     Tactician,
     /// Order of the lion: lion's call (standard action).
     LionsCall,
+    /// Drink or administer a potion, or use a wand (`Action::use_item`:
+    /// `option` is the item's index in `FighterSpec::items`); its slot
+    /// follows the item and whether it must be drawn first (`combat::consumables`).
+    UseItem,
 }
 
 impl ActionKind {
     /// Every kind, in declaration order.
-    pub const ALL: [ActionKind; 38] = [
+    pub const ALL: [ActionKind; 39] = [
         ActionKind::Attack,
         ActionKind::FullAttack,
         ActionKind::Move,
@@ -151,6 +155,7 @@ impl ActionKind {
         ActionKind::Challenge,
         ActionKind::Tactician,
         ActionKind::LionsCall,
+        ActionKind::UseItem,
     ];
 
     /// The stable name of the kind (`attack`, `5foot_step`…).
@@ -194,6 +199,7 @@ impl ActionKind {
             ActionKind::Challenge => "challenge",
             ActionKind::Tactician => "tactician",
             ActionKind::LionsCall => "lions_call",
+            ActionKind::UseItem => "use_item",
         }
     }
 
@@ -218,6 +224,7 @@ impl ActionKind {
             | ActionKind::InspireCourage
             | ActionKind::Tactician
             | ActionKind::LionsCall
+            | ActionKind::UseItem
             | ActionKind::BreathWeapon => Slot::Standard,
             ActionKind::Move
             | ActionKind::StandUp
@@ -359,6 +366,15 @@ impl Action {
             slot: None,
             altitude: None,
         }
+    }
+
+    /// Using carried item `item` (an index into `FighterSpec::items`) on
+    /// `target`: the user itself drinks a potion; an unconscious ally is
+    /// given one; a wand's spell goes to the target.
+    pub const fn use_item(item: u8, target: usize) -> Self {
+        let mut a = Self::at(ActionKind::UseItem, target);
+        a.option = item;
+        a
     }
 
     /// Casting spell `spell` (an index into the encounter's spells) at `target`, if any.
@@ -540,6 +556,8 @@ pub enum Reason {
     SpellNotPlayable,
     /// No spell slot of the level left.
     NoSlot,
+    /// No such item, none left, or one its carrier cannot use (a wand off its spell list).
+    NoItem,
     /// Coup de grâce on a creature that is not helpless.
     NotHelpless,
     /// Coup de grâce on a creature immune to critical hits.
@@ -602,6 +620,7 @@ impl Reason {
             Reason::UnknownSpell => "unknown_spell",
             Reason::SpellNotPlayable => "spell_not_playable",
             Reason::NoSlot => "no_slot",
+            Reason::NoItem => "no_item",
             Reason::NotPrepared => "not_prepared",
             Reason::NotHelpless => "not_helpless",
             Reason::ImmuneToCriticals => "immune_to_criticals",

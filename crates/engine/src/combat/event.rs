@@ -514,6 +514,19 @@ pub enum Event {
         /// For how many rounds.
         rounds: u32,
     },
+    /// A potion drunk or given, or a wand's charge used (`combat::consumables`).
+    UsesItem {
+        /// Who uses it.
+        who: usize,
+        /// A wand (else a potion).
+        wand: bool,
+        /// The spell it holds.
+        spell: String,
+        /// On whom.
+        target: usize,
+        /// Potions of that kind, or the wand's charges, left.
+        left: u32,
+    },
     /// Hit points restored (a spell, channel energy, a hex).
     Healed {
         /// The creature healed.

@@ -256,6 +256,11 @@ fn line(ids: &[String], sides: &[String], r: &Record) -> String {
                 format!("channels {energy} energy ({dice}d6, {mode}), {creatures} creature(s) in 30 ft"),
             )
         }
+        Event::UsesItem { who, wand, spell, target, left } => {
+            let what = if *wand { "wand" } else { "potion" };
+            let on = if who == target { String::new() } else { format!(" on {}", id(*target)) };
+            act(*who, format!("uses a {what} of {spell}{on} ({left} left)"))
+        }
         Event::Healed { who, amount, hp_before, hp_after } => {
             act(*who, format!("heals {amount} (hp {hp_before}->{hp_after})"))
         }

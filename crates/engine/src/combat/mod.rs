@@ -18,6 +18,7 @@ mod aoo;
 mod attack;
 mod carry;
 mod concealment;
+mod consumables;
 mod coup_de_grace;
 mod damage;
 mod defense;
@@ -115,6 +116,15 @@ pub struct CombatantOutcome {
     /// arcane pool, rounds of performance, smites).
     #[serde(default)]
     pub uses_spent: u32,
+    /// Potions drunk or given and wand charges used in battle.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub items_spent: u32,
+}
+
+/// Whether a count is 0 (to omit it from JSON written before it existed).
+#[allow(clippy::trivially_copy_pass_by_ref, reason = "serde's skip_serializing_if passes a reference")]
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// The result of one battle.

@@ -145,6 +145,8 @@ pub(crate) struct Fighter {
     pub shots: Vec<u16>,
     /// Uses left of each of its wands and potions (index: `FighterSpec::items`).
     pub items_left: Vec<u32>,
+    /// The wand it holds, drawn by a first use (`combat::consumables`).
+    pub wand_in_hand: Option<u8>,
     /// Altitude in feet above the ground (`combat::flight`; 0 on the ground).
     pub alt: u32,
     /// Feet flown this turn, up, down or across (a move action's), for the Fly check to stay aloft.
@@ -315,6 +317,7 @@ impl<'p> BattleState<'p> {
             unloaded: 0,
             shots: Vec::new(),
             items_left: f.items.iter().map(|x| x.uses).collect(),
+            wand_in_hand: None,
             alt: 0,
             flown: 0,
         }
@@ -415,6 +418,7 @@ impl<'p> BattleState<'p> {
         match (a.kind, a.ability) {
             (ActionKind::CastSpell, _) => Some(self.cast_slot(i, a)),
             (ActionKind::Reload, _) => Some(self.reload_slot(i, a)),
+            (ActionKind::UseItem, _) => Some(self.item_slot(i, a)),
             (ActionKind::Deed, Some(Ability::Deed(d))) => Some(self.deed_slot(i, d)),
             (ActionKind::Hex, Some(Ability::Hex(crate::feats::Hex::Cackle))) => Some(Slot::Move),
             _ => None,

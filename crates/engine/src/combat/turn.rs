@@ -344,6 +344,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             ActionKind::Challenge => self.challenge_action(i, action),
             ActionKind::Tactician => self.tactician_action(i),
             ActionKind::LionsCall => self.lions_call_action(i),
+            ActionKind::UseItem => self.use_item_action(i, action),
             ActionKind::BreathWeapon => self.breath_action(i, action),
             ActionKind::CoupDeGrace => self.coup_de_grace_action(i, action),
             _ => Err(Reason::UnsupportedKind),

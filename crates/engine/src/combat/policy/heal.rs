@@ -19,6 +19,7 @@ use crate::spell::effect::EffectKind;
 use crate::spell::model::{CreatureType, Range, TargetKind};
 
 use super::super::action::{Action, ActionKind};
+use super::super::items::ItemKind;
 use super::super::spells::Metamagic;
 use super::super::state::{BattleState, LifeState};
 
@@ -35,12 +36,23 @@ pub(super) fn needs_healing(b: &BattleState<'_>, j: usize) -> bool {
     spec.reserve.is_none() && !f.dead && !f.gone && b.life(j) != LifeState::Dead && 2 * f.hp < spec.hp_max
 }
 
-/// A heal to cast: the spell and whom on.
+/// A heal to cast: the spell (from a wand when `wand` names one) and whom on.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) struct Heal {
     pub spell: u16,
+    pub wand: Option<u8>,
     pub patient: usize,
     score: f64,
+}
+
+impl Heal {
+    /// The action that delivers it.
+    pub(super) fn action(self) -> Action {
+        match self.wand {
+            Some(w) => Action::use_item(w, self.patient),
+            None => Action::cast(self.spell, Some(self.patient)),
+        }
+    }
 }
 
 /// What the healer does: cast now, or move (once or twice) first.
@@ -139,7 +151,38 @@ fn best_for(b: &BattleState<'_>, i: usize, patient: usize, touch_only: bool, cur
         }
         let score = worth(b, k.spell, k.level, patient, caster.cl);
         if score > 0.0 && best.is_none_or(|x| score > x.score) {
-            best = Some(Heal { spell: k.spell, patient, score });
+            best = Some(Heal { spell: k.spell, wand: None, patient, score });
+        }
+    }
+    if !cures {
+        return best;
+    }
+    // Its healing wands: a wand's cure is worth what it heals at the wand's
+    // caster level; on a tie the wand wins (a charge is cheaper than a slot).
+    // After a move only a wand already in hand fits the turn (drawing one is
+    // the move action).
+    for (w, it) in b.prep.fighters[i].items.iter().enumerate() {
+        let Ok(w) = u8::try_from(w) else { break };
+        if it.kind != ItemKind::Wand || !b.prep.spells[usize::from(it.spell)].role.heal {
+            continue;
+        }
+        let charged = it.usable && b.fighters[i].items_left[usize::from(w)] > 0;
+        if !charged {
+            continue;
+        }
+        let Some(touch) = fits(b, i, it.spell, patient) else { continue };
+        let ok = if touch_only {
+            touch && b.fighters[i].wand_in_hand == Some(w)
+        } else {
+            reaches_now(b, i, it.spell, patient, it.cl)
+        };
+        if !ok {
+            continue;
+        }
+        let level = b.prep.spells[usize::from(it.spell)].spell.lowest_level().unwrap_or(1);
+        let score = worth(b, it.spell, level, patient, it.cl) + 0.001;
+        if score > 0.0 && best.is_none_or(|x| score > x.score) {
+            best = Some(Heal { spell: it.spell, wand: Some(w), patient, score });
         }
     }
     best
@@ -173,10 +216,10 @@ pub(super) fn plan(b: &BattleState<'_>, i: usize) -> Option<HealPlan> {
 /// Appends `plan` to the turn.
 pub(super) fn push(plan: HealPlan, out: &mut Vec<Action>) {
     match plan {
-        HealPlan::Cast(h) => out.push(Action::cast(h.spell, Some(h.patient))),
+        HealPlan::Cast(h) => out.push(h.action()),
         HealPlan::MoveAndCast(q, h) => {
             out.push(Action::new(ActionKind::Move).with_destination(q));
-            out.push(Action::cast(h.spell, Some(h.patient)));
+            out.push(h.action());
         }
         HealPlan::DoubleMove(q, r) => {
             out.push(Action::new(ActionKind::Move).with_destination(q));

@@ -260,6 +260,10 @@ fn plan_spells(
     let caster = b.prep.fighters[i].caster.as_deref().expect("checked by the caller");
     // 1. Heal an ally under half its hit points, walking to it if need be.
     match heal::plan(b, i) {
+        Some(HealPlan::Cast(h)) if h.wand.is_some() => {
+            out.push(h.action());
+            return true;
+        }
         Some(HealPlan::Cast(h)) => {
             let o = Option_ {
                 spell: h.spell,

@@ -13,6 +13,7 @@ use super::attack::Swing;
 use super::state::{BattleState, LifeState};
 
 mod cavalier;
+mod consumables;
 mod coup;
 mod flight;
 mod heal;
@@ -60,7 +61,7 @@ pub struct DefaultPolicy;
 impl Policy for DefaultPolicy {
     fn plan(&mut self, battle: &BattleState<'_>, actor: usize, out: &mut Vec<Action>) {
         let Some(mut t) = battle.nearest_enemy(actor) else { return };
-        if coup::plan(battle, actor, out) {
+        if coup::plan(battle, actor, out) || consumables::plan(battle, actor, out) {
             return;
         }
         if flight::plan_from_above(battle, actor, t, out) {
@@ -381,7 +382,7 @@ impl Policy for StrategyPolicy {
             out.push(Action::new(ActionKind::Withdraw));
             return;
         }
-        if coup::plan(battle, actor, out) {
+        if coup::plan(battle, actor, out) || consumables::plan(battle, actor, out) {
             return;
         }
         let tactics = Tactics {

@@ -318,7 +318,7 @@ impl<R: Dice> Engine<'_, '_, R> {
     }
 
     /// Whether an enemy threatens `i` (casting there provokes).
-    fn threatened(&self, i: usize) -> bool {
+    pub(crate) fn threatened(&self, i: usize) -> bool {
         (0..self.st.len()).any(|e| self.st.are_enemies(e, i) && self.st.threatens(e, i))
     }
 

@@ -6,6 +6,7 @@ mod batch;
 mod cavalier;
 mod closed_form;
 mod conditions;
+mod consumables;
 mod effects;
 mod every_spell;
 mod feats;

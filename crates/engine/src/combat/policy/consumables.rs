@@ -1,0 +1,113 @@
+//! Potions in the default policy (`docs/strategy.md`, "Potions"): a
+//! table's fighter pours a potion into a dying friend when no healer will
+//! get there, and drinks one when badly hurt and out of reach of blades.
+//! Wands are the healer's (`policy::heal`).
+
+use crate::map::Pos;
+use crate::spell::effect::EffectKind;
+
+use super::super::action::{Action, ActionKind};
+use super::super::items::ItemKind;
+use super::super::spells::Metamagic;
+use super::super::state::{BattleState, LifeState};
+use crate::grid::NEIGHBOURS;
+
+/// A combatant drinks a healing potion at or below this fraction of its
+/// hit points (one quarter: one more hit of a monster of its level could
+/// drop it).
+const DRINK_BELOW: (i32, i32) = (1, 4);
+
+/// The healing potion of `i` that restores the most on average, if any is left.
+fn healing_potion(b: &BattleState<'_>, i: usize) -> Option<u8> {
+    let spec = &b.prep.fighters[i];
+    let mut best: Option<(f64, u8)> = None;
+    for (k, it) in spec.items.iter().enumerate() {
+        if it.kind != ItemKind::Potion || b.fighters[i].items_left[k] == 0 {
+            continue;
+        }
+        let mean: f64 = b.prep.spells[usize::from(it.spell)]
+            .spell
+            .effects
+            .iter()
+            .filter_map(|e| match &e.kind {
+                EffectKind::Heal(h) => Some(h.amount.mean_at(it.cl)),
+                _ => None,
+            })
+            .sum();
+        let k = u8::try_from(k).ok()?;
+        if mean > 0.0 && best.is_none_or(|(m, _)| mean > m) {
+            best = Some((mean, k));
+        }
+    }
+    best.map(|(_, k)| k)
+}
+
+/// Whether an ally of `j` other than `giver` can heal `j` this turn: one
+/// able to act, with a cure spell it can cast, a healing wand with charges
+/// or channel energy, within two moves and a touch of `j`.
+fn healer_near(b: &BattleState<'_>, giver: usize, j: usize) -> bool {
+    (0..b.len()).any(|h| {
+        if h == giver || h == j || b.are_enemies(h, j) || !b.is_active(h) {
+            return false;
+        }
+        let spec = &b.prep.fighters[h];
+        let Some(caster) = spec.caster.as_deref() else { return false };
+        let cures = caster.known.iter().any(|k| {
+            b.prep.spells[usize::from(k.spell)].role.heal && b.can_cast(h, k.spell, Metamagic::NONE).is_ok()
+        });
+        let wand = spec.items.iter().enumerate().any(|(k, it)| {
+            it.kind == ItemKind::Wand
+                && it.usable
+                && b.fighters[h].items_left[k] > 0
+                && b.prep.spells[usize::from(it.spell)].role.heal
+        });
+        let channel = spec.abilities.as_ref().and_then(|a| a.channel).is_some_and(|c| c.positive)
+            && b.fighters[h].pools.channel_energy > 0;
+        (cures || wand || channel) && b.distance(h, j) <= 2 * b.move_budget(h) + b.touch_reach(h)
+    })
+}
+
+/// Whether any enemy able to fight threatens square `q` for `i`.
+fn threatened_at(b: &BattleState<'_>, i: usize, q: Pos) -> bool {
+    (0..b.len())
+        .any(|e| b.are_enemies(e, i) && b.threat_weapon_on(e, q, b.space(i), b.fighters[i].alt).is_some())
+}
+
+/// What `i` does with a potion this turn, if anything: give one to a dying
+/// ally it touches when no healer can reach that ally this turn; else drink
+/// one at a quarter of its hit points or less, from a square no enemy
+/// threatens (after a 5-foot step when one leads there), since drinking
+/// provokes.
+pub(super) fn plan(b: &BattleState<'_>, i: usize, out: &mut Vec<Action>) -> bool {
+    if b.prep.fighters[i].items.is_empty() || b.life(i) != LifeState::Fighting {
+        return false;
+    }
+    let Some(potion) = healing_potion(b, i) else { return false };
+    let dying = (0..b.len())
+        .filter(|&j| j != i && !b.are_enemies(i, j) && b.life(j) == LifeState::Dying)
+        .filter(|&j| b.prep.fighters[j].reserve.is_none())
+        .find(|&j| b.item_use(i, potion, j).is_ok() && !healer_near(b, i, j));
+    if let Some(j) = dying {
+        out.push(Action::use_item(potion, j));
+        return true;
+    }
+    let (num, den) = DRINK_BELOW;
+    if b.hp(i) * den > b.hp_max(i) * num || b.item_use(i, potion, i).is_err() {
+        return false;
+    }
+    let here = b.pos(i);
+    if !threatened_at(b, i, here) {
+        out.push(Action::use_item(potion, i));
+        return true;
+    }
+    let Some(q) = NEIGHBOURS
+        .iter()
+        .map(|&(dr, dc)| Pos::new(here.row + dr, here.col + dc))
+        .find(|&q| b.can_step(i, q) && !threatened_at(b, i, q))
+    else {
+        return false;
+    };
+    out.push(Action::new(ActionKind::FiveFootStep).with_destination(q));
+    out.push(Action::use_item(potion, i));
+    true
+}

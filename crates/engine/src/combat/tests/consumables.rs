@@ -1,0 +1,280 @@
+//! Potions and wands in battle (`combat::consumables`, `policy::consumables`,
+//! `docs/rules/items.md`): the choices a table makes, and the action costs
+//! of the CRB.
+
+use serde_json::{Value, json};
+
+use super::support::*;
+use crate::combat::SimOptions;
+use crate::combat::action::{Action, ActionKind, Slot};
+use crate::combat::engine::Engine;
+use crate::combat::event::{Event, Record};
+use crate::combat::policy::{DefaultPolicy, Policy};
+use crate::combat::prepared::PreparedEncounter;
+use crate::rng::SeededRng;
+
+/// A fighter (40 hp, a longsword) carrying two potions of cure light wounds, with `overrides`.
+fn fighter(name: &str, overrides: Value) -> crate::model::Combatant {
+    let mut base = json!({
+        "hp_max": 40,
+        "attacks": [melee("longsword", 5, "1d8+3")],
+        "carried_items": [{ "name": "potion of cure light wounds", "quantity": 2 }]
+    });
+    if let (Value::Object(b), Value::Object(o)) = (&mut base, overrides) {
+        b.extend(o);
+    }
+    creature(name, base)
+}
+
+/// A foe with 200 hit points and a `reach`-ft glaive.
+fn brute(reach: u32) -> crate::model::Combatant {
+    let mut glaive = melee("glaive", 0, "1d4");
+    glaive["reach_ft"] = json!(reach);
+    creature("Brute", json!({ "hp_max": 200, "attacks": [glaive] }))
+}
+
+/// The actions the default policy plans for combatant `i` with hit points
+/// `hp` set first (`hp` per combatant index).
+fn plan_of(prep: &PreparedEncounter, i: usize, hp: &[(usize, i32)]) -> Vec<Action> {
+    let mut rng = SeededRng::for_run(1, 0);
+    let mut e = Engine::new(prep, &SimOptions::default(), &mut rng, None);
+    for &(j, h) in hp {
+        e.st.fighters[j].hp = h;
+    }
+    let mut out = Vec::new();
+    DefaultPolicy.plan(&e.st, i, &mut out);
+    out
+}
+
+#[test]
+fn a_fighter_gives_a_potion_to_a_dying_friend_when_no_healer_can_reach_it() {
+    let prep = prepare_magic(
+        arena(6, 14),
+        vec![
+            ("a", fighter("Guard", json!({})), at(1, 1)),
+            ("a", fighter("Friend", json!({})), at(1, 2)),
+            ("b", brute(5), at(1, 12)),
+        ],
+    );
+    let plan = plan_of(&prep, 0, &[(1, -3)]);
+    assert_eq!(plan.first().map(|a| (a.kind, a.target, a.option)), Some((ActionKind::UseItem, Some(1), 0)));
+    // Administering is a full-round action (CRB "Potions").
+    let mut rng = SeededRng::for_run(1, 0);
+    let e = Engine::new(&prep, &SimOptions::default(), &mut rng, None);
+    assert_eq!(e.st.item_slot(0, &plan[0]), Slot::FullRound);
+    // A friend above 0 hit points drinks for itself: nobody pours into a
+    // conscious mouth.
+    let plan = plan_of(&prep, 0, &[(1, 5)]);
+    assert_ne!(plan.first().map(|a| a.kind), Some(ActionKind::UseItem));
+}
+
+#[test]
+fn no_potion_is_given_when_a_cleric_with_a_cure_can_reach_the_dying_friend() {
+    let cleric = caster(
+        "Cleric",
+        &["Cure Light Wounds"],
+        json!({ "spell_list": "cleric", "attacks": [melee("mace", 0, "1d8")] }),
+    );
+    let prep = prepare_magic(
+        arena(6, 14),
+        vec![
+            ("a", fighter("Guard", json!({})), at(1, 1)),
+            ("a", fighter("Friend", json!({})), at(1, 2)),
+            ("a", cleric, at(4, 4)),
+            ("b", brute(5), at(1, 12)),
+        ],
+    );
+    let plan = plan_of(&prep, 0, &[(1, -3)]);
+    assert_ne!(plan.first().map(|a| a.kind), Some(ActionKind::UseItem), "{plan:?}");
+}
+
+#[test]
+fn a_badly_hurt_fighter_drinks_where_no_foe_threatens_it_stepping_away_first_if_it_can() {
+    // Far from the brute, at 10 of 40 hit points (a quarter): it drinks.
+    let far = prepare_magic(
+        arena(6, 14),
+        vec![("a", fighter("Guard", json!({})), at(1, 1)), ("b", brute(5), at(1, 12))],
+    );
+    let plan = plan_of(&far, 0, &[(0, 10)]);
+    assert_eq!(plan.first().map(|a| (a.kind, a.target)), Some((ActionKind::UseItem, Some(0))));
+    // At 11 of 40 it fights on.
+    let plan = plan_of(&far, 0, &[(0, 11)]);
+    assert_ne!(plan.first().map(|a| a.kind), Some(ActionKind::UseItem));
+    // Next to a 5-ft brute: a 5-foot step out of its reach, then the potion.
+    let near = prepare_magic(
+        arena(6, 14),
+        vec![("a", fighter("Guard", json!({})), at(2, 2)), ("b", brute(5), at(2, 3))],
+    );
+    let plan = plan_of(&near, 0, &[(0, 10)]);
+    let kinds: Vec<ActionKind> = plan.iter().map(|a| a.kind).collect();
+    assert_eq!(kinds, [ActionKind::FiveFootStep, ActionKind::UseItem]);
+    // A 10-ft reach covers every square a step reaches: it does not drink
+    // there (drinking provokes).
+    let reach = prepare_magic(
+        arena(6, 14),
+        vec![("a", fighter("Guard", json!({})), at(2, 2)), ("b", brute(10), at(2, 3))],
+    );
+    let plan = plan_of(&reach, 0, &[(0, 10)]);
+    assert!(plan.iter().all(|a| a.kind != ActionKind::UseItem), "{plan:?}");
+}
+
+/// Plays one turn of combatant 0 with `actions` and returns the events.
+fn play(prep: &PreparedEncounter, hp: &[(usize, i32)], actions: Vec<Action>) -> (Vec<Record>, Vec<u32>, i32) {
+    let mut rng = SeededRng::for_run(2, 0);
+    let mut events = Vec::new();
+    let (left, hp0) = {
+        let mut e = Engine::new(prep, &SimOptions::default(), &mut rng, Some(&mut events));
+        for &(j, h) in hp {
+            e.st.fighters[j].hp = h;
+        }
+        e.take_turn(0, &mut script(actions));
+        (e.st.fighters[0].items_left.clone(), e.st.fighters[0].hp)
+    };
+    (events, left, hp0)
+}
+
+#[test]
+fn drinking_spends_a_potion_heals_1d8_plus_1_and_provokes_from_a_threatening_foe() {
+    let prep = prepare_magic(
+        arena(6, 14),
+        vec![("a", fighter("Guard", json!({})), at(2, 2)), ("b", brute(5), at(2, 3))],
+    );
+    let (events, left, hp) = play(&prep, &[(0, 10)], vec![Action::use_item(0, 0)]);
+    assert_eq!(left, [1], "one potion of two left");
+    let uses = events
+        .iter()
+        .position(|r| matches!(r.event, Event::UsesItem { who: 0, wand: false, target: 0, left: 1, .. }));
+    let aoo = events.iter().position(|r| matches!(&r.event, Event::Attack(a) if a.aoo && a.who == 1));
+    let healed = events.iter().find_map(|r| match r.event {
+        Event::Healed { who: 0, amount, .. } => Some(amount),
+        _ => None,
+    });
+    assert!(uses.is_some() && aoo.is_some() && uses < aoo, "the drink provokes: {events:?}");
+    // CL 1 cure light wounds: 1d8+1, 2 to 9 (less when the AoO hurt less than that).
+    let amount = healed.expect("healed");
+    assert!((2..=9).contains(&amount), "{amount}");
+    assert!(hp <= 40);
+}
+
+#[test]
+fn a_potion_cannot_be_poured_into_a_conscious_ally_nor_drunk_when_none_is_left() {
+    let prep = prepare_magic(
+        arena(6, 14),
+        vec![
+            (
+                "a",
+                fighter(
+                    "Guard",
+                    json!({ "carried_items": [{ "name": "potion of cure light wounds", "quantity": 1 }] }),
+                ),
+                at(1, 1),
+            ),
+            ("a", fighter("Friend", json!({})), at(1, 2)),
+            ("b", brute(5), at(1, 12)),
+        ],
+    );
+    let mut rng = SeededRng::for_run(1, 0);
+    let mut e = Engine::new(&prep, &SimOptions::default(), &mut rng, None);
+    assert_eq!(e.st.item_use(0, 0, 1), Err(crate::combat::action::Reason::MissingTarget));
+    assert_eq!(e.st.item_use(0, 0, 2), Err(crate::combat::action::Reason::MissingTarget), "not a foe");
+    e.st.fighters[0].items_left[0] = 0;
+    assert_eq!(e.st.item_use(0, 0, 0), Err(crate::combat::action::Reason::NoItem));
+    assert_eq!(e.st.item_use(0, 7, 0), Err(crate::combat::action::Reason::NoItem));
+}
+
+#[test]
+fn a_cleric_without_cures_left_heals_with_her_wand_drawing_it_first() {
+    // Cure light wounds known but no 1st-level slot left; a wand of it.
+    let cleric = caster(
+        "Cleric",
+        &["Cure Light Wounds"],
+        json!({
+            "spell_list": "cleric",
+            "spell_slots": { "1": 1 },
+            "attacks": [melee("mace", 0, "1d8")],
+            "carried_items": [{ "name": "wand of cure light wounds", "charges": 10 }]
+        }),
+    );
+    let prep = prepare_magic(
+        arena(6, 14),
+        vec![
+            ("a", cleric, at(1, 1)),
+            ("a", fighter("Friend", json!({})), at(1, 2)),
+            ("b", brute(5), at(1, 12)),
+        ],
+    );
+    let mut rng = SeededRng::for_run(1, 0);
+    let mut events = Vec::new();
+    let mut e = Engine::new(&prep, &SimOptions::default(), &mut rng, Some(&mut events));
+    e.st.fighters[0].slots[1] = 0;
+    e.st.fighters[1].hp = 8;
+    let mut out = Vec::new();
+    DefaultPolicy.plan(&e.st, 0, &mut out);
+    assert_eq!(out.first().map(|a| (a.kind, a.target)), Some((ActionKind::UseItem, Some(1))), "{out:?}");
+    // Drawing the wand is the move action: a full round the first time, a
+    // standard action once in hand.
+    assert_eq!(e.st.item_slot(0, &out[0]), Slot::FullRound);
+    e.take_turn(0, &mut script(vec![out[0]]));
+    assert_eq!(e.st.fighters[0].items_left, [9]);
+    assert_eq!(e.st.fighters[0].wand_in_hand, Some(0));
+    assert_eq!(e.st.item_slot(0, &out[0]), Slot::Standard);
+    drop(e);
+    assert!(
+        events
+            .iter()
+            .any(|r| matches!(r.event, Event::UsesItem { who: 0, wand: true, target: 1, left: 9, .. }))
+    );
+    assert!(events.iter().any(|r| matches!(r.event, Event::Healed { who: 1, .. })));
+}
+
+#[test]
+fn the_party_drinks_only_out_of_reach_and_never_more_potions_than_it_carries() {
+    // The level-4 party against the young black dragon, 40 battles: every
+    // potion drunk by its drinker is drunk where no foe threatened it (no
+    // attack of opportunity answers it), and nobody uses more potions than
+    // its sheet carries.
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data");
+    let map = std::sync::Arc::new(crate::map::Map::load(&root.join("maps/field.yaml")).expect("field"));
+    let load = |rel: &str| std::sync::Arc::new(data_combatant(&format!("data/{rel}.json")));
+    let party = ["esha", "harvie", "oni", "nairda"].iter().map(|p| load(&format!("pcs/{p}"))).collect();
+    let encounter = crate::encounter::Encounter::build(
+        map,
+        vec![
+            crate::encounter::SideSpec { name: "players".into(), combatants: party },
+            crate::encounter::SideSpec {
+                name: "monsters".into(),
+                combatants: vec![load("monsters/young_black_dragon")],
+            },
+        ],
+    )
+    .expect("encounter")
+    .with_library(library());
+    let mut used = 0;
+    for run in 0..40 {
+        let (_, transcript) = crate::runner::run_with_transcript(&encounter, &SimOptions::default(), 3, run);
+        let mut per: std::collections::BTreeMap<usize, u32> = std::collections::BTreeMap::new();
+        for (k, r) in transcript.events.iter().enumerate() {
+            if let Event::UsesItem { who, wand: false, target, .. } = r.event {
+                used += 1;
+                *per.entry(who).or_default() += 1;
+                if who == target {
+                    // An attack of opportunity it provoked would come right after it.
+                    let provoked = transcript
+                        .events
+                        .get(k + 1)
+                        .is_some_and(|n| matches!(&n.event, Event::Attack(a) if a.aoo));
+                    assert!(
+                        !provoked,
+                        "run {run} round {}: {} drinks next to a foe",
+                        r.round,
+                        transcript.id(who)
+                    );
+                }
+            }
+        }
+        for (who, n) in per {
+            assert!(n <= 2, "run {run}: {} used {n} potions of 2", transcript.id(who));
+        }
+    }
+    assert!(used > 0, "no potion in 40 battles against an epic foe");
+}
