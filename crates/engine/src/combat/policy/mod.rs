@@ -16,6 +16,7 @@ mod cavalier;
 mod consumables;
 mod coup;
 mod flight;
+mod harmless;
 mod heal;
 mod magic;
 mod martial;
@@ -77,7 +78,7 @@ impl Policy for DefaultPolicy {
             return;
         }
         let t = harmable_target(battle, actor, t);
-        if reload::plan_reload(battle, actor, t, out) {
+        if harmless::plan(battle, actor, t, out) || reload::plan_reload(battle, actor, t, out) {
             return;
         }
         plan_turn(battle, actor, t, Tactics::DEFAULT, out);

@@ -309,3 +309,39 @@ fn nobody_acts_on_while_paralyzed_mid_turn() {
     }
     assert!(paralyses > 5, "ghouls paralyzed someone in {paralyses} cases");
 }
+
+#[test]
+fn against_a_lone_incorporeal_foe_a_mundane_blade_aids_the_magic_one_instead_of_swinging_for_nothing() {
+    // A fighter with a plain sword and one with a magic sword against a
+    // wraith (incorporeal: the plain sword deals it nothing, UMR
+    // "Incorporeal"), 30 battles: the plain sword never attacks it; it aids
+    // its companion (Aid Another) once both stand next to the wraith.
+    let plain = creature("Plain", json!({ "hp_max": 40, "attacks": [melee("sword", 6, "1d8+3")] }));
+    let mut magic_sword = melee("sword", 6, "1d8+3");
+    magic_sword["qualities"] = json!(["magic"]);
+    let magic = creature("Magic", json!({ "hp_max": 40, "attacks": [magic_sword] }));
+    let wraith = data_combatant("data/monsters/wraith.json");
+    let encounter = crate::combat::tests::support::encounter(
+        crate::combat::tests::support::arena(8, 12),
+        vec![("a", plain, at(3, 2)), ("a", magic, at(4, 2)), ("b", wraith, at(3, 9))],
+    )
+    .with_library(library());
+    let (mut aids, mut magic_hits) = (0, 0);
+    for run in 0..30 {
+        let (_, transcript) = crate::runner::run_with_transcript(&encounter, &SimOptions::default(), 4, run);
+        for r in &transcript.events {
+            match &r.event {
+                Event::Attack(a) if a.who == 0 && !a.aoo => {
+                    panic!("run {run} round {}: the plain sword swings at the wraith", r.round)
+                }
+                Event::Attack(a) if a.who == 1 => magic_hits += 1,
+                Event::Combat {
+                    who: 0,
+                    what: crate::combat::event::CombatEvent::AidAnother { target: 1, attack: true, .. },
+                } => aids += 1,
+                _ => {}
+            }
+        }
+    }
+    assert!(aids >= 30 && magic_hits >= 30, "{aids} aids, {magic_hits} magic attacks in 30 battles");
+}
