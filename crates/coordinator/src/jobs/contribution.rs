@@ -203,7 +203,7 @@ impl Planner for Contribution {
 #[cfg(test)]
 mod tests {
     use pf1e_engine::summary::{CombatantTotals, Summary};
-    use pf1e_wire::shard::CombatantInfo;
+    use pf1e_wire::shard::{CombatantInfo, ShardResult};
 
     use super::*;
     use crate::jobs::metrics::testing::ctx;
@@ -243,7 +243,7 @@ mod tests {
             .map(|i| CombatantInfo { id: ["x", "y"][i].into(), side: 0, hp_max: 10, start_hp: 10 })
             .collect();
         combatants.push(CombatantInfo { id: "orc".into(), side: 1, hp_max: 10, start_hp: 10 });
-        CellResult {
+        CellResult(ShardResult {
             summary,
             winner,
             rounds: vec![4; won.len()],
@@ -251,7 +251,7 @@ mod tests {
             dead,
             sides: vec!["a".into(), "b".into()],
             combatants,
-        }
+        })
     }
 
     #[test]

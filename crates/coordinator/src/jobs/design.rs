@@ -878,7 +878,7 @@ impl Planner for Design {
 #[cfg(test)]
 mod tests {
     use pf1e_engine::summary::Summary;
-    use pf1e_wire::shard::CombatantInfo;
+    use pf1e_wire::shard::{CombatantInfo, ShardResult};
 
     use super::*;
     use crate::jobs::metrics::testing::ctx;
@@ -1004,7 +1004,7 @@ mod tests {
         for k in 0..roster {
             combatants.push(CombatantInfo { id: format!("orc-{k}"), side: 1, hp_max: 6, start_hp: 6 });
         }
-        CellResult {
+        CellResult(ShardResult {
             summary,
             winner,
             rounds: vec![3; runs as usize],
@@ -1012,7 +1012,7 @@ mod tests {
             dead,
             sides: vec!["a".into(), "b".into()],
             combatants,
-        }
+        })
     }
 
     /// Drives the planner: `deaths(orcs)` of every 10 runs lose member 0;
