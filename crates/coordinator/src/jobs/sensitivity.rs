@@ -10,7 +10,7 @@
 
 use pf1e_engine::metrics::Sign;
 use pf1e_engine::objectives::Criterion;
-use pf1e_wire::results::{JobProgress, JobResult, Lever, SensitivityResult};
+use pf1e_wire::results::{JobProgress, JobResult, SensitivityLever, SensitivityResult};
 use serde::Deserialize;
 
 use pf1e_llm::Side;
@@ -200,7 +200,7 @@ impl MetricPlanner for Sensitivity {
                 .into_iter()
                 .enumerate()
                 .filter_map(|(rank, (i, value, delta, delta_interval, significant))| {
-                    Some(Lever {
+                    Some(SensitivityLever {
                         rank: rank as u64 + 1,
                         adversary_strategy: self.specs[i].as_str().to_string(),
                         value,
