@@ -497,11 +497,15 @@ fn a_malformed_coordinator_url_is_a_usage_error() {
 fn campaign_transcript(seed: &str, lang: &str) -> String {
     let pc = |n: &str| format!("data/pcs/{n}.json");
     let monster = |n: &str| format!("data/monsters/{n}.json");
-    let mut args: Vec<String> = ["sim", "--map", "data/maps/tower.yaml", "--side", "players"].map(String::from).into();
+    let mut args: Vec<String> =
+        ["sim", "--map", "data/maps/tower.yaml", "--side", "players"].map(String::from).into();
     args.extend(["jeanne", "esha", "harvie", "ierlieth", "misty", "nairda", "oni", "tammara"].map(pc));
     args.extend(["--side".into(), "monsters".into()]);
     args.extend(["lich", "thrune_agent", "orc", "orc", "goblin", "goblin"].map(monster));
-    args.extend(["--round-cap", "20", "--runs", "1", "--seed", seed, "--transcript", "--lang", lang].map(String::from));
+    args.extend(
+        ["--round-cap", "20", "--runs", "1", "--seed", seed, "--transcript", "--lang", lang]
+            .map(String::from),
+    );
     stdout(&pf1e(&args))
 }
 
@@ -510,7 +514,8 @@ fn a_french_transcript_names_no_condition_in_english() {
     use pf1e_engine::effects::ConditionId;
     // The conditions whose name is a word of its own in English (French
     // says `invisible` too).
-    let english: Vec<&str> = ConditionId::ALL.iter().map(|c| c.name()).filter(|n| *n != "invisible").collect();
+    let english: Vec<&str> =
+        ConditionId::ALL.iter().map(|c| c.name()).filter(|n| *n != "invisible").collect();
     let words = |text: &str| -> Vec<String> {
         text.split(|c: char| !(c.is_alphanumeric() || c == '_')).map(str::to_string).collect()
     };

@@ -462,7 +462,8 @@ fn attack(t: &Transcript, a: &Attack, lang: Lang) -> String {
         T::EvAttackRoll,
         &[&a.weapon, &t.id(a.target), &signed(a.d20, a.bonus), &a.total, &ac_kind, &a.ac],
     ));
-    let all = |names: &[String], sep: &str| names.iter().map(|n| named(n, lang)).collect::<Vec<_>>().join(sep);
+    let all =
+        |names: &[String], sep: &str| names.iter().map(|n| named(n, lang)).collect::<Vec<_>>().join(sep);
     let notes: Vec<String> = a
         .notes
         .iter()
@@ -573,7 +574,9 @@ fn maneuver(t: &Transcript, o: &ManeuverOutcome, lang: Lang) -> String {
         ManeuverOutcome::TooLarge { maneuver, target } => {
             f(T::EvManTooLarge, &[&lang.t(maneuver_name(*maneuver)), &t.id(*target)])
         }
-        ManeuverOutcome::NotATrick { condition } => f(T::EvManNotATrick, &[&lang.t(i18n::condition(*condition))]),
+        ManeuverOutcome::NotATrick { condition } => {
+            f(T::EvManNotATrick, &[&lang.t(i18n::condition(*condition))])
+        }
         ManeuverOutcome::LostToAoo { maneuver } => f(T::EvManLostToAoo, &[&lang.t(maneuver_name(*maneuver))]),
         ManeuverOutcome::Tripped => lang.t(T::EvManTripped).to_string(),
         ManeuverOutcome::FailsAndFalls => lang.t(T::EvManFailsAndFalls).to_string(),
