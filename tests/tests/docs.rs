@@ -93,3 +93,44 @@ fn the_citation_scanner_finds_paths_and_links_and_skips_placeholders() {
     assert_eq!(code_paths(text), ["data/maps/x.yaml", "crates/a.rs"]);
     assert_eq!(link_targets(text), ["docs/b.md"]);
 }
+
+/// The `type` of every event, as serde names it: the list an unknown type's
+/// error gives ("unknown variant `…`, expected one of `a`, `b`, …").
+fn event_types() -> Vec<String> {
+    let e = serde_json::from_str::<pf1e_engine::combat::event::Event>(r#"{"type":"no such event"}"#)
+        .expect_err("no event has that type");
+    let text = e.to_string();
+    let list =
+        text.split("expected one of").nth(1).unwrap_or_else(|| panic!("serde's message changed: {text}"));
+    list.split('`').skip(1).step_by(2).map(str::to_string).collect()
+}
+
+/// The types of the rows of the events table of `docs/events.md` (the
+/// table under "## Events" whose first column is `type`).
+fn documented_event_types() -> Vec<String> {
+    let text = std::fs::read_to_string(root().join("docs/events.md")).expect("docs/events.md");
+    let section = text.split("\n## Events").nth(1).expect("docs/events.md has an Events section");
+    let section = section.split("\n## ").next().unwrap_or(section);
+    section
+        .lines()
+        .filter_map(|l| l.strip_prefix("| `"))
+        .filter_map(|l| l.split('`').next())
+        // The header row (`type` is the tag, never an event's type).
+        .filter(|t| *t != "type")
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn every_event_type_has_a_row_in_docs_events_md_and_every_row_is_an_event_type() {
+    let types = event_types();
+    assert!(types.len() > 40 && types.contains(&"battle_over".to_string()), "{types:?}");
+    let rows = documented_event_types();
+    let missing: Vec<&String> = types.iter().filter(|t| !rows.contains(t)).collect();
+    assert!(missing.is_empty(), "event types with no row in docs/events.md: {missing:?}");
+    let unknown: Vec<&String> = rows.iter().filter(|r| !types.contains(r)).collect();
+    assert!(unknown.is_empty(), "rows of docs/events.md that name no event type: {unknown:?}");
+    let mut seen = std::collections::BTreeSet::new();
+    let twice: Vec<&String> = rows.iter().filter(|r| !seen.insert(r.as_str())).collect();
+    assert!(twice.is_empty(), "event types with two rows: {twice:?}");
+}

@@ -490,3 +490,45 @@ fn a_malformed_coordinator_url_is_a_usage_error() {
     let out = pf1e(&["ctl", "--coordinator", "http://exa mple", "status"]);
     assert_input_error(&out, &["invalid coordinator URL", "http://HOST:PORT"]);
 }
+
+/// The first battle of the campaign's encounter (eight PCs against the
+/// lich, a Thrune agent, orcs and goblins on the tower) with `seed`, as a
+/// transcript in `lang`: paralysis, fear, blindness, daze, flat-footedness.
+fn campaign_transcript(seed: &str, lang: &str) -> String {
+    let pc = |n: &str| format!("data/pcs/{n}.json");
+    let monster = |n: &str| format!("data/monsters/{n}.json");
+    let mut args: Vec<String> =
+        ["sim", "--map", "data/maps/tower.yaml", "--side", "players"].map(String::from).into();
+    args.extend(["jeanne", "esha", "harvie", "ierlieth", "misty", "nairda", "oni", "tammara"].map(pc));
+    args.extend(["--side".into(), "monsters".into()]);
+    args.extend(["lich", "thrune_agent", "orc", "orc", "goblin", "goblin"].map(monster));
+    args.extend(
+        ["--round-cap", "20", "--runs", "1", "--seed", seed, "--transcript", "--lang", lang]
+            .map(String::from),
+    );
+    stdout(&pf1e(&args))
+}
+
+#[test]
+fn a_french_transcript_names_no_condition_in_english() {
+    use pf1e_engine::effects::ConditionId;
+    // The conditions whose name is a word of its own in English (French
+    // says `invisible` too).
+    let english: Vec<&str> =
+        ConditionId::ALL.iter().map(|c| c.name()).filter(|n| *n != "invisible").collect();
+    let words = |text: &str| -> Vec<String> {
+        text.split(|c: char| !(c.is_alphanumeric() || c == '_')).map(str::to_string).collect()
+    };
+    let mut seen = std::collections::BTreeSet::new();
+    for seed in ["1", "2", "3"] {
+        let en = words(&campaign_transcript(seed, "en"));
+        seen.extend(english.iter().filter(|n| en.iter().any(|w| w == *n)).copied());
+        let fr = campaign_transcript(seed, "fr");
+        let leftover: Vec<&&str> = english.iter().filter(|n| words(&fr).iter().any(|w| w == *n)).collect();
+        assert!(leftover.is_empty(), "seed {seed}: English condition names in French: {leftover:?}\n{fr}");
+    }
+    // The battles exercise conditions, so the check above can fail.
+    assert!(seen.len() >= 5, "conditions in the English transcripts: {seen:?}");
+    let fr = campaign_transcript("2", "fr");
+    assert!(fr.contains("effrayé") && fr.contains("pris au dépourvu"), "{fr}");
+}

@@ -5,21 +5,18 @@
 use std::collections::BTreeMap;
 
 use pf1e_engine::strategy::SpecError;
+use pf1e_llm::Side;
 pub use pf1e_wire::variant::HpFraction;
 use serde::Deserialize;
 
 /// A strategy spec (party or adversary levers) with its canonical name,
-/// which is what enters cache keys.
-///
-/// In a sweep file a strategy may also be a sentence, `{ nl: "..." }`: it
-/// is then *pending* until the coordinator (or the embedded run) has it
-/// compiled by the LLM and replaces it with the compiled spec
-/// ([`StrategySpec::resolve`]); a pending spec never reaches a cell.
+/// which is what enters cache keys. Always resolved: a sentence written in a
+/// sweep file is a [`WrittenStrategy`] until the LLM compiles it, and only
+/// its compiled spec reaches a job or a cell.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub struct StrategySpec {
     name: String,
     spec: pf1e_engine::strategy::StrategySpec,
-    pending: Option<String>,
 }
 
 impl StrategySpec {
@@ -30,22 +27,7 @@ impl StrategySpec {
 
     /// Wraps engine levers.
     pub fn from_engine(spec: pf1e_engine::strategy::StrategySpec) -> Self {
-        Self { name: spec.name(), spec, pending: None }
-    }
-
-    /// A strategy written as a sentence, to be compiled by the LLM.
-    pub fn from_sentence(sentence: &str) -> Self {
-        Self { pending: Some(sentence.trim().to_string()), ..Self::default_spec() }
-    }
-
-    /// The sentence of a strategy not compiled yet.
-    pub fn pending_sentence(&self) -> Option<&str> {
-        self.pending.as_deref()
-    }
-
-    /// Replaces a pending sentence by the spec it compiled to.
-    pub fn resolve(&mut self, compiled: Self) {
-        *self = compiled;
+        Self { name: spec.name(), spec }
     }
 
     /// The levers.
@@ -64,7 +46,58 @@ impl StrategySpec {
     }
 }
 
-impl<'de> Deserialize<'de> for StrategySpec {
+/// A strategy as a sweep file writes it: a spec (by name or as a map of
+/// levers), or a sentence (`{ nl: "..." }`) the LLM compiles before the
+/// sweep is planned. Only the file types of the jobs hold it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WrittenStrategy {
+    /// A spec, resolved when read.
+    Spec(StrategySpec),
+    /// A sentence for the LLM (trimmed, never empty).
+    Sentence(String),
+}
+
+impl WrittenStrategy {
+    /// The engine's default policy, as a file that writes no strategy means.
+    pub fn default_spec() -> Self {
+        Self::Spec(StrategySpec::default_spec())
+    }
+
+    /// The sentence, when the strategy is one.
+    pub fn sentence(&self) -> Option<&str> {
+        match self {
+            Self::Spec(_) => None,
+            Self::Sentence(s) => Some(s),
+        }
+    }
+}
+
+/// A sentence the LLM's decisions do not compile.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("strategy {{ nl: {sentence:?} }} ({side}) was not compiled")]
+pub struct NotCompiled {
+    /// The side the sentence plays.
+    pub side: Side,
+    /// The sentence.
+    pub sentence: String,
+}
+
+/// How a job file's strategies become specs: a spec stays itself, a
+/// sentence becomes what the LLM compiled it to for its side.
+pub type Decide<'a> = dyn FnMut(Side, &WrittenStrategy) -> Result<StrategySpec, NotCompiled> + 'a;
+
+/// What the LLM proposed for a job that asks it for strategies
+/// (`llm_candidates`, `llm_adversaries`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Proposals {
+    /// Before the model is asked: the places the job asks for, held by the
+    /// default spec, so the budget checked before any call reserves them.
+    Reserved(usize),
+    /// The model's answer (empty when the job asks nothing).
+    Answered(Vec<StrategySpec>),
+}
+
+impl<'de> Deserialize<'de> for WrittenStrategy {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         use serde::de::Error;
         /// A spec is written by name or as a map of levers.
@@ -75,7 +108,7 @@ impl<'de> Deserialize<'de> for StrategySpec {
             Levers(BTreeMap<String, serde_yaml::Value>),
         }
         match Written::deserialize(d)? {
-            Written::Name(text) => Self::parse(&text).map_err(D::Error::custom),
+            Written::Name(text) => StrategySpec::parse(&text).map(Self::Spec).map_err(D::Error::custom),
             Written::Levers(map) if map.contains_key("nl") => {
                 if map.len() > 1 {
                     return Err(D::Error::custom(
@@ -83,7 +116,9 @@ impl<'de> Deserialize<'de> for StrategySpec {
                     ));
                 }
                 match &map["nl"] {
-                    serde_yaml::Value::String(s) if !s.trim().is_empty() => Ok(Self::from_sentence(s)),
+                    serde_yaml::Value::String(s) if !s.trim().is_empty() => {
+                        Ok(Self::Sentence(s.trim().to_string()))
+                    }
                     _ => Err(D::Error::custom("strategy: nl: expected a non-empty sentence")),
                 }
             }
@@ -98,7 +133,7 @@ impl<'de> Deserialize<'de> for StrategySpec {
                     };
                     spec.set(key, Some(&text)).map_err(|m| D::Error::custom(format!("strategy: {m}")))?;
                 }
-                Ok(Self::from_engine(spec))
+                Ok(Self::Spec(StrategySpec::from_engine(spec)))
             }
         }
     }

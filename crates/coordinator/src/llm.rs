@@ -16,7 +16,7 @@ use pf1e_llm::{
 use pf1e_wire::results::{LlmDecisions, LlmProposals, NlStrategy};
 use pf1e_wire::scenario::ScenarioError;
 
-use crate::sweep::{Sweep, SweepError};
+use crate::sweep::{Sweep, SweepDraft, SweepError};
 
 /// Why a sweep's LLM decisions could not be made.
 #[derive(Debug, thiserror::Error)]
@@ -97,9 +97,9 @@ impl LlmResolver {
         &self.client
     }
 
-    /// Makes every decision `sweep` needs and applies them (nothing to do
+    /// Makes every decision `sweep` needs and decides it (nothing to ask
     /// for a sweep without `nl:` or proposal requests).
-    pub async fn resolve(&self, sweep: &mut Sweep) -> Result<(), ResolveError> {
+    pub async fn resolve(&self, sweep: &SweepDraft) -> Result<Sweep, ResolveError> {
         let mut decisions = LlmDecisions::default();
         for (side, sentence) in sweep.pending_sentences() {
             let c = self
@@ -117,8 +117,7 @@ impl LlmResolver {
                 answers: c.attempts,
             });
         }
-        sweep.apply_strategies(&decisions.strategies)?;
-        let requests = sweep.proposal_requests();
+        let requests = sweep.proposal_requests(&decisions.strategies)?;
         if !requests.is_empty() {
             let encounter = sweep.scenario.encounter()?;
             let brief =
@@ -146,7 +145,6 @@ impl LlmResolver {
                 });
             }
         }
-        sweep.apply_llm(&decisions)?;
-        Ok(())
+        Ok(sweep.decide(&decisions)?)
     }
 }

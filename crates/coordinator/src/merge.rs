@@ -2,27 +2,23 @@
 
 use pf1e_engine::summary::Summary;
 use pf1e_wire::results::{CellReport, CombatantReport, HpLost};
-use pf1e_wire::shard::{CombatantInfo, ShardResult};
+use pf1e_wire::shard::ShardResult;
 
 use crate::cell::CellSpec;
 
-/// The merged result of a cell: integer sums plus per-run records in run order.
+/// The merged result of a cell: the [`ShardResult`] of all its runs (the
+/// same integer sums and per-run records, its shards appended in run
+/// order), built only by [`CellResult::merge`]. It reads as that shard
+/// result.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CellResult {
-    /// Integer sums.
-    pub summary: Summary,
-    /// Winner side per run (-1 = draw).
-    pub winner: Vec<i32>,
-    /// Rounds per run.
-    pub rounds: Vec<u32>,
-    /// Final HP, run-major.
-    pub final_hp: Vec<i32>,
-    /// Dead at the end, run-major.
-    pub dead: Vec<bool>,
-    /// Side names.
-    pub sides: Vec<String>,
-    /// Deployed combatants.
-    pub combatants: Vec<CombatantInfo>,
+pub struct CellResult(pub(crate) ShardResult);
+
+impl std::ops::Deref for CellResult {
+    type Target = ShardResult;
+
+    fn deref(&self) -> &ShardResult {
+        &self.0
+    }
 }
 
 /// Why shard results do not form a cell (a bug or a corrupt cache: the
@@ -62,7 +58,7 @@ impl CellResult {
         let Some((_, first)) = parts.first() else {
             return Err(MergeError::NoShard);
         };
-        let mut out = CellResult {
+        let mut out = ShardResult {
             summary: Summary::new(first.sides.len(), first.combatants.len()),
             winner: Vec::new(),
             rounds: Vec::new(),
@@ -89,7 +85,7 @@ impl CellResult {
         if next != runs || out.summary.runs != runs {
             return Err(MergeError::Coverage { covered: next, runs });
         }
-        Ok(out)
+        Ok(CellResult(out))
     }
 
     /// HP lost by the party in each run: Σ (start_hp − max(final_hp, 0)).
@@ -198,6 +194,7 @@ impl CellResult {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use pf1e_wire::shard::CombatantInfo;
 
     /// A fake shard result: run `i` is won by side `(seed + i) % 2`, lasts `i % 5 + 1` rounds.
     pub(crate) fn fake_result(seed: u64, range: std::ops::Range<u64>) -> ShardResult {

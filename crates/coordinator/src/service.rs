@@ -234,17 +234,17 @@ impl ControlService for Service {
         })
         .await
         .map_err(|e| Status::internal(format!("sweep validation failed: {e}")))?;
-        let mut sweep = sweep.map_err(status)?;
-        if sweep.needs_llm()
-            && let Some(resolver) = &self.llm
-        {
+        let draft = sweep.map_err(status)?;
+        let sweep = match &self.llm {
             // The scheduler is not locked while the model answers.
-            resolver.resolve(&mut sweep).await.map_err(|e| {
+            Some(resolver) if draft.needs_llm() => resolver.resolve(&draft).await.map_err(|e| {
                 let message = e.to_string();
                 tracing::warn!(error = %message, "a sweep's LLM decisions failed");
                 if e.is_input() { Status::failed_precondition(message) } else { Status::aborted(message) }
-            })?;
-        }
+            })?,
+            None if draft.needs_llm() => return Err(status(SchedError::NeedsLlm)),
+            _ => draft.decide(&Default::default()).map_err(|e| status(e.into()))?,
+        };
         let id = self.lock().submit_sweep(bundle, sweep).map_err(status)?;
         tracing::info!(sweep = id, "sweep submitted");
         Ok(Response::new(proto::SubmitResponse { sweep_id: id }))

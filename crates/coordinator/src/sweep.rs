@@ -12,22 +12,23 @@ use std::sync::Arc;
 use pf1e_engine::metrics::Confidence;
 use pf1e_llm::Side;
 use pf1e_wire::proto;
-use pf1e_wire::results::{LlmDecisions, LlmProposals, NlStrategy};
+use pf1e_wire::results::{LlmDecisions, NlStrategy};
 use pf1e_wire::scenario::{Scenario, ScenarioError, ScenarioSide};
 use serde::Deserialize;
 
 /// The value types a sweep file is written in (defined in [`crate::cell`]).
 pub use crate::cell::{HpFraction, StrategySpec};
+use crate::cell::{NotCompiled, Proposals, WrittenStrategy};
 use crate::jobs::Job;
-use crate::jobs::contribution::ContributionJob;
-use crate::jobs::danger_map::DangerMapJob;
-use crate::jobs::design::{self, DesignFile, PoolMember};
-use crate::jobs::frontier::FrontierJob;
+use crate::jobs::contribution::ContributionFile;
+use crate::jobs::danger_map::DangerMapFile;
+use crate::jobs::design::{self, DesignFile, DesignSearch, PoolMember};
+use crate::jobs::frontier::FrontierFile;
 use crate::jobs::grid::GridJob;
-use crate::jobs::minmax::MinmaxJob;
-use crate::jobs::optimize::OptimizeJob;
+use crate::jobs::minmax::MinmaxFile;
+use crate::jobs::optimize::OptimizeFile;
 use crate::jobs::registry::{self, KINDS};
-use crate::jobs::sensitivity::SensitivityJob;
+use crate::jobs::sensitivity::SensitivityFile;
 use crate::plan::JobContext;
 
 /// Runs per shard when the sweep file does not say.
@@ -62,6 +63,7 @@ impl SweepError {
 }
 
 /// A mapping that refuses duplicate keys (serde_yaml keeps the last one silently).
+#[derive(Debug, Clone)]
 struct UniqueMap<V>(BTreeMap<String, V>);
 
 impl<V> Default for UniqueMap<V> {
@@ -143,15 +145,48 @@ struct SideFile {
 }
 
 /// A job entry: a mapping with exactly one key, the job kind.
+#[derive(Debug, Clone)]
 enum JobFile {
     Grid(GridFile),
-    Optimize(OptimizeJob),
-    Minmax(MinmaxJob),
-    DangerMap(DangerMapJob),
-    Frontier(FrontierJob),
-    Sensitivity(SensitivityJob),
-    Contribution(ContributionJob),
+    Optimize(OptimizeFile),
+    Minmax(MinmaxFile),
+    DangerMap(DangerMapFile),
+    Frontier(FrontierFile),
+    Sensitivity(SensitivityFile),
+    Contribution(ContributionFile),
     Design(Box<DesignFile>),
+}
+
+impl JobFile {
+    /// Every strategy the job writes, with the side it plays, in file order.
+    fn written(&self) -> Vec<(Side, &WrittenStrategy)> {
+        let (p, a) = (Side::Party, Side::Adversary);
+        match self {
+            JobFile::Grid(g) => {
+                g.party.iter().map(|s| (p, s)).chain(g.adversary.iter().map(|s| (a, s))).collect()
+            }
+            JobFile::Optimize(j) => {
+                std::iter::once((a, &j.adversary)).chain(j.candidates.iter().map(|s| (p, s))).collect()
+            }
+            JobFile::Minmax(j) => {
+                j.party.iter().map(|s| (p, s)).chain(j.adversary.iter().map(|s| (a, s))).collect()
+            }
+            JobFile::DangerMap(j) => vec![(p, &j.party), (a, &j.adversary)],
+            JobFile::Frontier(j) => vec![(p, &j.party), (a, &j.adversary)],
+            JobFile::Sensitivity(j) => vec![(p, &j.party)],
+            JobFile::Contribution(j) => vec![(p, &j.party), (a, &j.adversary)],
+            JobFile::Design(j) => vec![(p, &j.party), (a, &j.adversary)],
+        }
+    }
+
+    /// The strategies the job asks the LLM to propose, with their side.
+    fn asks(&self) -> Option<(Side, usize)> {
+        match self {
+            JobFile::Optimize(j) => j.llm_candidates.map(|n| (Side::Party, n)),
+            JobFile::Minmax(j) => j.llm_adversaries.map(|n| (Side::Adversary, n)),
+            _ => None,
+        }
+    }
 }
 
 impl<'de> Deserialize<'de> for JobFile {
@@ -193,21 +228,21 @@ impl<'de> Deserialize<'de> for JobFile {
     }
 }
 
-#[derive(Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct GridFile {
     #[serde(default = "default_strategies")]
-    party: Vec<StrategySpec>,
+    party: Vec<WrittenStrategy>,
     #[serde(default = "default_strategies")]
-    adversary: Vec<StrategySpec>,
+    adversary: Vec<WrittenStrategy>,
     #[serde(default)]
     hp: UniqueMap<Vec<HpFraction>>,
     #[serde(default)]
     runs: Option<u64>,
 }
 
-fn default_strategies() -> Vec<StrategySpec> {
-    vec![StrategySpec::default_spec()]
+fn default_strategies() -> Vec<WrittenStrategy> {
+    vec![WrittenStrategy::default_spec()]
 }
 
 /// A parsed, resolved sweep.
@@ -435,7 +470,7 @@ pub fn bundle_from_disk(path: &Path) -> Result<proto::SweepBundle, SweepError> {
         files.push(proto::BundleFile { path: p, content });
     }
     // The library files the scenario uses (spells, summoned creatures), chosen as the coordinator will.
-    let sweep = Sweep::resolve(&text, &file, &source)?;
+    let sweep = SweepDraft::resolve(&text, &file, &source)?;
     let pool = sweep.scenario.sides.iter().flat_map(|s| s.combatants.iter());
     for (path, content) in sweep.scenario.spells.iter().chain(&sweep.scenario.creatures).chain(pool) {
         if !files.iter().any(|f| &f.path == path) {
@@ -577,7 +612,7 @@ fn finish_design(
     seed: u64,
     text: &str,
     file: &str,
-) -> Result<crate::jobs::design::DesignJob, SweepError> {
+) -> Result<DesignSearch, SweepError> {
     let at = |key: &str, msg: String| SweepError::new(file, line_of_key(text, key), msg);
     let base = scenario
         .encounter()
@@ -599,7 +634,7 @@ fn finish_design(
         };
         pf1e_wire::variant::variant_encounter(&base, &[variant]).is_ok()
     };
-    d.job.resolve(d.side.clone(), d.pool, d.apl, seed, &fits).map_err(|e| design_error(e, text, file))
+    d.job.search(d.side.clone(), d.pool, d.apl, seed, &fits).map_err(|e| design_error(e, text, file))
 }
 
 /// A design job's refusal, at the line of the key it names (`design:
@@ -614,8 +649,59 @@ fn design_error(e: crate::jobs::JobError, text: &str, file: &str) -> SweepError 
     SweepError::new(file, line_of_key(text, key), message)
 }
 
-impl Sweep {
-    /// Parses and resolves a sweep from its bundle.
+/// A sweep read and checked whose LLM decisions are still to make: its
+/// jobs are as the file writes them, sentences (`{ nl: "..." }`) and
+/// proposal requests (`llm_candidates`, `llm_adversaries`) open.
+/// [`SweepDraft::decide`] turns it into a [`Sweep`], whose every strategy
+/// is a spec.
+///
+/// Every check that does not depend on the model's answers runs when the
+/// draft is read, so a bad sweep is refused before any model is asked: its
+/// jobs are built once with every sentence played by the default spec and
+/// every proposal request holding the places it asks for. Deciding builds
+/// them again, with the same checks, on the real answers.
+#[derive(Debug, Clone)]
+pub struct SweepDraft {
+    /// The sweep file, for messages.
+    pub file: String,
+    /// Sweep name.
+    pub name: String,
+    /// Seed of every cell.
+    pub seed: u64,
+    /// Default runs per cell.
+    pub runs: u64,
+    /// The measured side.
+    pub party: String,
+    /// Runs per shard.
+    pub shard_size: u64,
+    /// The confidence level of every interval and comparison.
+    pub confidence: Confidence,
+    /// The resolved scenario (content, not paths).
+    pub scenario: Arc<Scenario>,
+    /// Most runs the sweep may plan, and whether the file wrote it.
+    budget: (u64, bool),
+    /// The jobs as written, in file order.
+    jobs: Vec<JobFile>,
+    /// The design job's search, when the sweep has one.
+    design: Option<DesignSearch>,
+    /// The sweep file's text, for the lines of messages.
+    text: String,
+}
+
+/// The LLM's answers a draft's jobs are built with.
+#[derive(Clone, Copy)]
+enum Answers<'a> {
+    /// Before the model is asked: every sentence plays the default spec and
+    /// every proposal request holds the places it asks for.
+    Reserved,
+    /// The sentences compiled, no proposal asked yet.
+    Compiled(&'a [NlStrategy]),
+    /// Every decision made.
+    Decided(&'a LlmDecisions),
+}
+
+impl SweepDraft {
+    /// Parses and checks a sweep from its bundle.
     pub fn from_bundle(bundle: &proto::SweepBundle) -> Result<Self, SweepError> {
         let source = BundleSource {
             files: bundle.files.iter().map(|f| (f.path.as_str(), f.content.as_slice())).collect(),
@@ -730,16 +816,155 @@ impl Sweep {
             .with_library(spell_files, creature_files)
             .map_err(|e| SweepError::new(file, line_of(text, e.origin()), e.to_string()))?;
 
-        let mut design_job = match design {
+        let design = match design {
             Some(d) => Some(finish_design(d, &scenario, f.seed, text, file)?),
             None => None,
         };
+        let confidence = match f.confidence {
+            Some(level) => Confidence::new(level).map_err(|e| err("confidence", e.to_string()))?,
+            None => Confidence::default(),
+        };
+        let draft = SweepDraft {
+            file: file.to_string(),
+            name: f.name,
+            seed: f.seed,
+            runs: f.runs,
+            party: f.party,
+            shard_size,
+            confidence,
+            scenario: Arc::new(scenario),
+            budget: (
+                f.budget.as_ref().map_or(DEFAULT_MAX_TOTAL_RUNS, |b| b.max_total_runs),
+                f.budget.is_some(),
+            ),
+            jobs: f.jobs,
+            design,
+            text: text.to_string(),
+        };
+        draft.build(Answers::Reserved)?;
+        Ok(draft)
+    }
+
+    /// The sweep of this draft with the LLM's `decisions` (none for a sweep
+    /// that needs none). Fails when a decision is missing or unreadable (a
+    /// journal of another version), or when the jobs built on the answers
+    /// fail their checks.
+    pub fn decide(&self, decisions: &LlmDecisions) -> Result<Sweep, SweepError> {
+        self.build(Answers::Decided(decisions))
+    }
+
+    /// Whether the LLM must decide something before the sweep is planned:
+    /// a sentence to compile or proposals to ask for.
+    pub fn needs_llm(&self) -> bool {
+        !self.pending_sentences().is_empty() || self.jobs.iter().any(|j| j.asks().is_some())
+    }
+
+    /// The sentences (`{ nl: "..." }`) to compile, with their side: each
+    /// (side, sentence) once, in file order.
+    pub fn pending_sentences(&self) -> Vec<(Side, String)> {
+        let mut out: Vec<(Side, String)> = Vec::new();
+        for (side, written) in self.jobs.iter().flat_map(JobFile::written) {
+            if let Some(s) = written.sentence()
+                && !out.iter().any(|(k, t)| *k == side && t == s)
+            {
+                out.push((side, s.to_string()));
+            }
+        }
+        out
+    }
+
+    /// The proposals to ask for, once the sentences are `compiled`: each
+    /// with the strategies its job measures already.
+    pub fn proposal_requests(&self, compiled: &[NlStrategy]) -> Result<Vec<ProposalRequest>, SweepError> {
+        let sweep = self.build(Answers::Compiled(compiled))?;
+        let levers = |specs: &[StrategySpec]| specs.iter().map(|s| s.levers().clone()).collect::<Vec<_>>();
+        let mut out = Vec::new();
+        for (job, (written, j)) in self.jobs.iter().zip(&sweep.jobs).enumerate() {
+            let Some((side, count)) = written.asks() else { continue };
+            let known = match j {
+                Job::Optimize(o) => {
+                    let mut known = crate::jobs::optimize::grid_specs(pf1e_engine::strategy::Relevance::ALL);
+                    known.extend(
+                        o.candidates.iter().filter(|c| !known.contains(c)).cloned().collect::<Vec<_>>(),
+                    );
+                    known
+                }
+                Job::Minmax(m) => m.adversary.clone(),
+                _ => continue,
+            };
+            out.push(ProposalRequest { job, side, count, known: levers(&known) });
+        }
+        Ok(out)
+    }
+
+    /// Checks the scenario against the engine (map, combatants, sides, zones).
+    /// Errors name the offending file; side errors point at the sweep file line.
+    pub fn validate(&self) -> Result<(), SweepError> {
+        let text = &self.text;
+        self.scenario.encounter().map(|_| ()).map_err(|e: ScenarioError| {
+            let line = e.side().and_then(|side| line_of_key(text, side));
+            match line {
+                Some(_) => SweepError::new(&self.file, line, e.to_string()),
+                None => SweepError::new(&self.file, line_of(text, e.origin()), e.to_string()),
+            }
+        })
+    }
+
+    /// The jobs built on `answers`, checked, and the sweep that holds them.
+    fn build(&self, answers: Answers) -> Result<Sweep, SweepError> {
+        let (file, text) = (self.file.as_str(), self.text.as_str());
+        let err = |key: &str, msg: String| SweepError::new(file, line_of_key(text, key), msg);
+        let parse = |name: &str, what: &str| {
+            StrategySpec::parse(name).map_err(|e| SweepError::new(file, None, format!("{what}: {e}")))
+        };
+        let compiled: &[NlStrategy] = match answers {
+            Answers::Reserved => &[],
+            Answers::Compiled(c) => c,
+            Answers::Decided(d) => &d.strategies,
+        };
+        let mut resolved = Vec::new();
+        for c in compiled {
+            resolved.push((c.side.as_str(), c.sentence.as_str(), parse(&c.strategy, "LLM strategy")?));
+        }
+        let reserved = matches!(answers, Answers::Reserved);
+        let mut spec = |side: Side, written: &WrittenStrategy| match written {
+            WrittenStrategy::Spec(s) => Ok(s.clone()),
+            WrittenStrategy::Sentence(_) if reserved => Ok(StrategySpec::default_spec()),
+            WrittenStrategy::Sentence(t) => resolved
+                .iter()
+                .find(|(k, s, _)| *k == side.name() && s == t)
+                .map(|(_, _, c)| c.clone())
+                .ok_or_else(|| NotCompiled { side, sentence: t.clone() }),
+        };
+        let not_compiled = |e: NotCompiled| SweepError::new(file, None, e.to_string());
+        let proposals = |job: usize, asks: Option<(Side, usize)>| -> Result<Proposals, SweepError> {
+            let Some((_, count)) = asks else { return Ok(Proposals::Answered(Vec::new())) };
+            match answers {
+                Answers::Reserved => Ok(Proposals::Reserved(count)),
+                Answers::Compiled(_) => Ok(Proposals::Answered(Vec::new())),
+                Answers::Decided(d) => {
+                    let Some(p) = d.proposals.iter().find(|p| p.job as usize == job) else {
+                        return Err(SweepError::new(
+                            file,
+                            None,
+                            format!("job {}: the LLM's proposals are missing", job + 1),
+                        ));
+                    };
+                    let specs =
+                        p.strategies.iter().map(|n| parse(n, "LLM proposal")).collect::<Result<_, _>>()?;
+                    Ok(Proposals::Answered(specs))
+                }
+            }
+        };
+        let sides = &self.scenario.sides;
+        let runs = self.runs;
         let mut jobs = Vec::new();
-        for job in f.jobs {
-            match job {
+        for (index, written) in self.jobs.iter().enumerate() {
+            let asks = written.asks();
+            let job = match written {
                 JobFile::Grid(g) => {
                     for side in g.hp.0.keys() {
-                        if !f.scenario.sides.0.contains_key(side) {
+                        if !sides.iter().any(|s| s.name == *side) {
                             return Err(SweepError::new(
                                 file,
                                 line_of_key(text, side),
@@ -748,7 +973,7 @@ impl Sweep {
                         }
                     }
                     let mut hp = BTreeMap::new();
-                    for side in f.scenario.sides.0.keys() {
+                    for side in sides.iter().map(|s| &s.name) {
                         let fr = g.hp.0.get(side).cloned().unwrap_or_else(|| vec![HpFraction::FULL]);
                         if fr.is_empty() {
                             return Err(err(side, format!("grid hp: side {side:?} lists no fraction")));
@@ -761,213 +986,94 @@ impl Sweep {
                             "grid: party and adversary need at least one strategy".into(),
                         ));
                     }
-                    let runs = g.runs.unwrap_or(f.runs);
-                    if runs == 0 {
-                        return Err(err("runs", "grid: runs must be at least 1".into()));
-                    }
-                    jobs.push(Job::Grid(GridJob { party: g.party, adversary: g.adversary, hp, runs }));
-                }
-                other => {
-                    let mut job = match other {
-                        JobFile::Optimize(j) => Job::Optimize(j),
-                        JobFile::Minmax(j) => Job::Minmax(j),
-                        JobFile::DangerMap(j) => Job::DangerMap(j),
-                        JobFile::Frontier(j) => Job::Frontier(j),
-                        JobFile::Sensitivity(j) => Job::Sensitivity(j),
-                        JobFile::Contribution(j) => Job::Contribution(j),
-                        JobFile::Design(_) => match design_job.take() {
-                            Some(j) => Job::Design(j),
-                            None => continue,
-                        },
-                        JobFile::Grid(_) => continue,
+                    let runs = g.runs.unwrap_or(runs);
+                    let side_of = |list: &[WrittenStrategy], side: Side| {
+                        list.iter()
+                            .map(|w| spec(side, w))
+                            .collect::<Result<Vec<_>, _>>()
+                            .map_err(not_compiled)
                     };
-                    let kind = job.kind();
-                    let runs = match &mut job {
-                        Job::Optimize(j) => j.runs.get_or_insert(f.runs),
-                        Job::Minmax(j) => j.runs.get_or_insert(f.runs),
-                        Job::DangerMap(j) => j.runs.get_or_insert(f.runs),
-                        Job::Frontier(j) => j.runs.get_or_insert(f.runs),
-                        Job::Sensitivity(j) => j.runs.get_or_insert(f.runs),
-                        Job::Contribution(j) => j.runs.get_or_insert(f.runs),
-                        Job::Design(j) => j.runs.get_or_insert(f.runs),
-                        Job::Grid(_) => continue,
-                    };
-                    if *runs == 0 {
-                        return Err(err(kind, format!("{kind}: runs must be at least 1")));
-                    }
-                    job.check().map_err(|e| err(kind, e.to_string()))?;
-                    jobs.push(job);
+                    let party = side_of(&g.party, Side::Party)?;
+                    let adversary = side_of(&g.adversary, Side::Adversary)?;
+                    Job::Grid(GridJob { party, adversary, hp, runs })
                 }
+                JobFile::Optimize(j) => Job::Optimize(
+                    j.clone().decide(runs, &mut spec, proposals(index, asks)?).map_err(not_compiled)?,
+                ),
+                JobFile::Minmax(j) => Job::Minmax(
+                    j.clone().decide(runs, &mut spec, proposals(index, asks)?).map_err(not_compiled)?,
+                ),
+                JobFile::DangerMap(j) => {
+                    Job::DangerMap(j.clone().decide(runs, &mut spec).map_err(not_compiled)?)
+                }
+                JobFile::Frontier(j) => {
+                    Job::Frontier(j.clone().decide(runs, &mut spec).map_err(not_compiled)?)
+                }
+                JobFile::Sensitivity(j) => {
+                    Job::Sensitivity(j.clone().decide(runs, &mut spec).map_err(not_compiled)?)
+                }
+                JobFile::Contribution(j) => {
+                    Job::Contribution(j.clone().decide(runs, &mut spec).map_err(not_compiled)?)
+                }
+                JobFile::Design(d) => match &self.design {
+                    Some(search) => {
+                        Job::Design(d.decide(search.clone(), runs, &mut spec).map_err(not_compiled)?)
+                    }
+                    None => continue,
+                },
+            };
+            let kind = job.kind();
+            if job.runs() == 0 {
+                return Err(match job {
+                    Job::Grid(_) => err("runs", "grid: runs must be at least 1".into()),
+                    _ => err(kind, format!("{kind}: runs must be at least 1")),
+                });
             }
+            job.check().map_err(|e| err(kind, e.to_string()))?;
+            jobs.push(job);
         }
-        let confidence = match f.confidence {
-            Some(level) => Confidence::new(level).map_err(|e| err("confidence", e.to_string()))?,
-            None => Confidence::default(),
-        };
+        let (max, written_budget) = self.budget;
         let sweep = Sweep {
-            file: file.to_string(),
-            confidence,
-            name: f.name,
-            seed: f.seed,
-            runs: f.runs,
-            party: f.party,
-            shard_size,
-            max_total_runs: Some(f.budget.as_ref().map_or(DEFAULT_MAX_TOTAL_RUNS, |b| b.max_total_runs)),
-            scenario: Arc::new(scenario),
+            file: self.file.clone(),
+            confidence: self.confidence,
+            name: self.name.clone(),
+            seed: self.seed,
+            runs: self.runs,
+            party: self.party.clone(),
+            shard_size: self.shard_size,
+            max_total_runs: Some(max),
+            scenario: Arc::clone(&self.scenario),
             jobs,
-            llm: LlmDecisions::default(),
+            llm: match answers {
+                Answers::Decided(d) => d.clone(),
+                _ => LlmDecisions::default(),
+            },
         };
-        if let Some(max) = sweep.max_total_runs {
-            if max > MAX_TOTAL_RUNS_CEILING {
-                return Err(err(
-                    "max_total_runs",
-                    format!(
-                        "budget.max_total_runs is {max}, over the ceiling of {MAX_TOTAL_RUNS_CEILING} runs"
-                    ),
-                ));
-            }
-            let planned = registry::planned_runs(&sweep.jobs);
-            if planned > max {
-                let whose = if f.budget.is_some() {
-                    "the budget of"
-                } else {
-                    "the default budget (no `budget:` written) of"
-                };
-                let key = if f.budget.is_some() { "max_total_runs" } else { "runs" };
-                return Err(err(
-                    key,
-                    format!("the jobs plan {planned} runs, over {whose} {max} (budget.max_total_runs)"),
-                ));
-            }
+        if max > MAX_TOTAL_RUNS_CEILING {
+            return Err(err(
+                "max_total_runs",
+                format!("budget.max_total_runs is {max}, over the ceiling of {MAX_TOTAL_RUNS_CEILING} runs"),
+            ));
+        }
+        let planned = registry::planned_runs(&sweep.jobs);
+        if planned > max {
+            let whose =
+                if written_budget { "the budget of" } else { "the default budget (no `budget:` written) of" };
+            let key = if written_budget { "max_total_runs" } else { "runs" };
+            return Err(err(
+                key,
+                format!("the jobs plan {planned} runs, over {whose} {max} (budget.max_total_runs)"),
+            ));
         }
         Ok(sweep)
     }
+}
 
-    /// Whether the LLM must decide something before the sweep is planned:
-    /// a sentence to compile or proposals to ask for.
-    pub fn needs_llm(&self) -> bool {
-        !self.pending_sentences().is_empty() || !self.proposal_requests().is_empty()
-    }
-
-    /// The sentences (`{ nl: "..." }`) still to compile, with their side:
-    /// each (side, sentence) once, in file order.
-    pub fn pending_sentences(&self) -> Vec<(Side, String)> {
-        let mut out: Vec<(Side, String)> = Vec::new();
-        let mut jobs = self.jobs.clone();
-        for job in &mut jobs {
-            for (side, spec) in job.strategies_mut() {
-                if let Some(s) = spec.pending_sentence()
-                    && !out.iter().any(|(k, t)| *k == side && t == s)
-                {
-                    out.push((side, s.to_string()));
-                }
-            }
-        }
-        out
-    }
-
-    /// The proposals still to ask for, once every sentence is compiled.
-    pub fn proposal_requests(&self) -> Vec<ProposalRequest> {
-        let levers = |specs: &[StrategySpec]| specs.iter().map(|s| s.levers().clone()).collect::<Vec<_>>();
-        let mut out = Vec::new();
-        for (job, j) in self.jobs.iter().enumerate() {
-            match j {
-                Job::Optimize(o) if o.llm_proposals.is_none() => {
-                    if let Some(count) = o.llm_candidates {
-                        let mut known =
-                            crate::jobs::optimize::grid_specs(pf1e_engine::strategy::Relevance::ALL);
-                        known.extend(
-                            o.candidates.iter().filter(|c| !known.contains(c)).cloned().collect::<Vec<_>>(),
-                        );
-                        out.push(ProposalRequest { job, side: Side::Party, count, known: levers(&known) });
-                    }
-                }
-                Job::Minmax(m) if m.llm_proposals.is_none() => {
-                    if let Some(count) = m.llm_adversaries {
-                        out.push(ProposalRequest {
-                            job,
-                            side: Side::Adversary,
-                            count,
-                            known: levers(&m.adversary),
-                        });
-                    }
-                }
-                _ => {}
-            }
-        }
-        out
-    }
-
-    /// Applies the LLM's decisions: every sentence becomes its compiled
-    /// strategy, every job's proposals join its candidates. The decisions
-    /// are kept with the sweep (results, journal). Fails when a decision is
-    /// missing or unreadable (a journal of another version).
-    pub fn apply_llm(&mut self, decisions: &LlmDecisions) -> Result<(), SweepError> {
-        self.apply_strategies(&decisions.strategies)?;
-        self.apply_proposals(&decisions.proposals)?;
-        self.llm = decisions.clone();
-        Ok(())
-    }
-
-    fn parse_name(&self, name: &str, what: &str) -> Result<StrategySpec, SweepError> {
-        StrategySpec::parse(name).map_err(|e| SweepError::new(&self.file, None, format!("{what}: {e}")))
-    }
-
-    /// Replaces every pending sentence by its compiled strategy.
-    pub fn apply_strategies(&mut self, compiled: &[NlStrategy]) -> Result<(), SweepError> {
-        let mut resolved = Vec::new();
-        for c in compiled {
-            resolved.push((
-                c.side.clone(),
-                c.sentence.clone(),
-                self.parse_name(&c.strategy, "LLM strategy")?,
-            ));
-        }
-        let file = self.file.clone();
-        for job in &mut self.jobs {
-            for (side, spec) in job.strategies_mut() {
-                let Some(sentence) = spec.pending_sentence().map(str::to_string) else { continue };
-                let found = resolved.iter().find(|(k, t, _)| k == side.name() && *t == sentence);
-                let Some((_, _, compiled)) = found else {
-                    return Err(SweepError::new(
-                        &file,
-                        None,
-                        format!("strategy {{ nl: {sentence:?} }} ({side}) was not compiled"),
-                    ));
-                };
-                spec.resolve(compiled.clone());
-            }
-        }
-        Ok(())
-    }
-
-    /// Adds every job's proposals to its candidates.
-    pub fn apply_proposals(&mut self, proposals: &[LlmProposals]) -> Result<(), SweepError> {
-        for request in self.proposal_requests() {
-            let Some(p) = proposals.iter().find(|p| p.job as usize == request.job) else {
-                return Err(SweepError::new(
-                    &self.file,
-                    None,
-                    format!("job {}: the LLM's proposals are missing", request.job + 1),
-                ));
-            };
-            let specs = p
-                .strategies
-                .iter()
-                .map(|n| self.parse_name(n, "LLM proposal"))
-                .collect::<Result<Vec<_>, _>>()?;
-            match &mut self.jobs[request.job] {
-                Job::Optimize(o) => o.llm_proposals = Some(specs),
-                Job::Minmax(m) => {
-                    m.adversary.extend(
-                        specs.iter().filter(|s| !m.adversary.contains(s)).cloned().collect::<Vec<_>>(),
-                    );
-                    m.llm_proposals = Some(specs);
-                }
-                _ => {}
-            }
-        }
-        Ok(())
+impl Sweep {
+    /// Parses, checks and decides a sweep that needs no LLM decision (one
+    /// that does is refused: see [`SweepDraft`]).
+    pub fn from_bundle(bundle: &proto::SweepBundle) -> Result<Self, SweepError> {
+        SweepDraft::from_bundle(bundle)?.decide(&LlmDecisions::default())
     }
 
     /// What every job of the sweep needs from it.
@@ -1004,18 +1110,6 @@ impl Sweep {
             confidence: self.confidence,
             combatants,
         }
-    }
-
-    /// Checks the scenario against the engine (map, combatants, sides, zones).
-    /// Errors name the offending file; side errors point at the sweep file line.
-    pub fn validate(&self, text: &str) -> Result<(), SweepError> {
-        self.scenario.encounter().map(|_| ()).map_err(|e: ScenarioError| {
-            let line = e.side().and_then(|side| line_of_key(text, side));
-            match line {
-                Some(_) => SweepError::new(&self.file, line, e.to_string()),
-                None => SweepError::new(&self.file, line_of(text, e.origin()), e.to_string()),
-            }
-        })
     }
 }
 
@@ -1108,7 +1202,7 @@ jobs:
         assert_eq!(g.party[0].as_str(), "lowest_hp, retreat=0.5");
         let Job::Optimize(o) = &s.jobs[1] else { panic!("an optimize job") };
         assert_eq!(o.adversary.as_str(), "use_charges=false");
-        assert_eq!(o.runs, Some(10), "the sweep's runs by default");
+        assert_eq!(o.runs, 10, "the sweep's runs by default");
         assert_eq!(s.jobs[2].kind(), "frontier");
         let e = error_of(&text.replace("use_charges: false", "use_charges: sometimes"));
         assert_eq!(e.line, Some(13), "{e}");
@@ -1123,8 +1217,10 @@ jobs:
             "- grid: { hp: { players: [0.5, 1.0] } }",
             "- grid: { party: [{ nl: \"focus the healer\" }, default], adversary: [{ nl: \"focus the healer\" }] }\n  - optimize: { candidates: [{ nl: \"focus the healer\" }], llm_candidates: 2 }\n  - minmax: { party: [default], adversary: [default], llm_adversaries: 1 }",
         );
-        let mut s = Sweep::from_bundle(&bundle(&text)).unwrap();
+        let s = SweepDraft::from_bundle(&bundle(&text)).unwrap();
         assert!(s.needs_llm());
+        let e = Sweep::from_bundle(&bundle(&text)).unwrap_err();
+        assert!(e.message.contains("was not compiled"), "a sweep holds no sentence: {e}");
         assert_eq!(
             s.pending_sentences(),
             [
@@ -1140,18 +1236,17 @@ jobs:
             prompt_version: "v".into(),
             answers: 1,
         };
-        let e = s.clone().apply_strategies(&[nl("party", "healer")]).unwrap_err();
+        let e = s.proposal_requests(&[nl("party", "healer")]).unwrap_err();
         assert!(e.message.contains("(adversary) was not compiled"), "{e}");
-        s.apply_strategies(&[nl("party", "healer"), nl("adversary", "lowest_hp")]).unwrap();
-        assert!(s.pending_sentences().is_empty());
-        let Job::Grid(g) = &s.jobs[0] else { panic!("a grid") };
-        assert_eq!((g.party[0].as_str(), g.adversary[0].as_str()), ("healer", "lowest_hp"));
-        let requests = s.proposal_requests();
+        let compiled = [nl("party", "healer"), nl("adversary", "lowest_hp")];
+        let requests = s.proposal_requests(&compiled).unwrap();
         assert_eq!(requests.len(), 2);
         assert_eq!((requests[0].job, requests[0].side, requests[0].count), (1, Side::Party, 2));
         assert_eq!(requests[0].known.len(), 32, "the grid (the healer candidate is in it)");
         assert_eq!((requests[1].job, requests[1].side, requests[1].known.len()), (2, Side::Adversary, 1));
-        let proposals = |job: u32, names: &[&str]| LlmProposals {
+        let e = s.decide(&LlmDecisions { strategies: compiled.to_vec(), proposals: vec![] }).unwrap_err();
+        assert!(e.message.contains("job 2: the LLM's proposals are missing"), "{e}");
+        let proposals = |job: u32, names: &[&str]| pf1e_wire::results::LlmProposals {
             job,
             prompt: "p".into(),
             side: "s".into(),
@@ -1163,24 +1258,36 @@ jobs:
             answers: 1,
         };
         let decisions = LlmDecisions {
-            strategies: vec![nl("party", "healer"), nl("adversary", "lowest_hp")],
+            strategies: compiled.to_vec(),
             proposals: vec![proposals(1, &["healer, retreat=0.9"]), proposals(2, &["weakest_ac"])],
         };
-        let mut again = Sweep::from_bundle(&bundle(&text)).unwrap();
-        again.apply_llm(&decisions).unwrap();
-        assert!(!again.needs_llm());
+        let again = s.decide(&decisions).unwrap();
+        let Job::Grid(g) = &again.jobs[0] else { panic!("a grid") };
+        assert_eq!((g.party[0].as_str(), g.adversary[0].as_str()), ("healer", "lowest_hp"));
         let Job::Minmax(m) = &again.jobs[2] else { panic!("a minmax") };
         assert_eq!(
             m.adversary.iter().map(StrategySpec::as_str).collect::<Vec<_>>(),
             ["default", "weakest_ac"]
         );
         let Job::Optimize(o) = &again.jobs[1] else { panic!("an optimize") };
-        assert_eq!(o.llm_proposals.as_ref().unwrap()[0].as_str(), "healer, retreat=0.9");
+        assert_eq!(o.llm_proposals[0].as_str(), "healer, retreat=0.9");
         assert_eq!(again.llm, decisions);
         let e = error_of(&text.replace("{ nl: \"focus the healer\" }, default", "{ nl: \"\" }"));
         assert!(e.message.contains("non-empty sentence"), "{e}");
         let e = error_of(&text.replace("{ nl: \"focus the healer\" }, default", "{ nl: x, target: healer }"));
         assert!(e.message.contains("takes no other key"), "{e}");
+    }
+
+    #[test]
+    fn the_places_asked_of_the_llm_count_in_the_budget_before_it_is_asked() {
+        // 10 runs a cell: the full grid (32) and its refinement (18) make
+        // 500 runs; two proposals asked make 520, over a budget of 510.
+        let job = "- optimize: { llm_candidates: 2, refine_top: 3, race_rounds: 0, max_total_runs: 510 }";
+        let text = SWEEP.replace("- grid: { hp: { players: [0.5, 1.0] } }", job);
+        let e = SweepDraft::from_bundle(&bundle(&text)).unwrap_err();
+        assert!(e.message.contains("520"), "{e}");
+        assert_eq!(e.line, Some(12), "{e}");
+        assert!(SweepDraft::from_bundle(&bundle(&text.replace("510", "520"))).unwrap().needs_llm());
     }
 
     #[test]

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use pf1e_coordinator::sweep::{Sweep, bundle_from_disk};
+use pf1e_coordinator::sweep::{SweepDraft, bundle_from_disk};
 
 #[test]
 fn every_bundled_sweep_is_accepted_before_any_battle() {
@@ -18,7 +18,7 @@ fn every_bundled_sweep_is_accepted_before_any_battle() {
     assert!(paths.len() >= 12, "{} sweeps", paths.len());
     for path in &paths {
         let bundle = bundle_from_disk(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        let sweep = Sweep::from_bundle(&bundle).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        sweep.validate(&bundle.sweep_yaml).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let draft = SweepDraft::from_bundle(&bundle).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        draft.validate().unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     }
 }

@@ -42,8 +42,8 @@ fn resolver(server: &MockLlmServer, sched: &Scheduler) -> LlmResolver {
 }
 
 async fn submit(server: &MockLlmServer, sched: &mut Scheduler, bundle: &proto::SweepBundle) -> u64 {
-    let mut sweep = sched.check(bundle).unwrap();
-    resolver(server, sched).resolve(&mut sweep).await.unwrap();
+    let draft = sched.check(bundle).unwrap();
+    let sweep = resolver(server, sched).resolve(&draft).await.unwrap();
     sched.submit_sweep(bundle.clone(), sweep).unwrap()
 }
 
@@ -62,8 +62,8 @@ async fn a_sweep_is_resolved_once_then_served_from_the_redb_cache_and_the_journa
     let mut sched = store(&db);
     // Without its decisions, the sweep cannot be planned.
     assert!(matches!(sched.submit(bundle.clone()), Err(SchedError::NeedsLlm)));
-    let mut sweep = sched.check(&bundle).unwrap();
-    resolver(&server, &sched).resolve(&mut sweep).await.unwrap();
+    let draft = sched.check(&bundle).unwrap();
+    let sweep = resolver(&server, &sched).resolve(&draft).await.unwrap();
     assert_eq!(server.request_count(), 5, "three sentences, two proposal requests");
     let d = sweep.llm.clone();
     let names: Vec<(&str, &str, &str)> =
@@ -116,13 +116,13 @@ async fn an_unreadable_answer_is_repaired_once_then_the_sweep_is_refused_with_th
     .await
     .unwrap();
     let mut sched = store(&dir.path().join("c.redb"));
-    let mut sweep = sched.check(&bundle).unwrap();
-    let e = resolver(&server, &sched).resolve(&mut sweep).await.unwrap_err();
+    let draft = sched.check(&bundle).unwrap();
+    let e = resolver(&server, &sched).resolve(&draft).await.unwrap_err();
     let text = e.to_string();
     assert!(e.is_input(), "{text}");
     assert!(text.contains("sweep.yaml: strategy \"focus their healer, fall back below 30 %\""), "{text}");
     assert!(text.contains("after 2 attempt(s)") && text.contains("target: expected one of"), "{text}");
     assert_eq!(server.request_count(), 2);
-    assert!(matches!(sched.submit_sweep(bundle, sweep), Err(SchedError::NeedsLlm)), "nothing is planned");
+    assert!(matches!(sched.submit(bundle), Err(SchedError::NeedsLlm)), "nothing is planned");
     assert!(matches!(sched.info(1, false), Err(SchedError::UnknownSweep(1))), "nothing is journaled");
 }

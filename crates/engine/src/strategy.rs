@@ -84,7 +84,7 @@ pub enum LeverKind {
 
 /// One lever: its name, the kind of its value, its default and what it does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Lever {
+pub struct LeverSchema {
     /// The key (`retreat`, `power_attack`…).
     pub name: &'static str,
     /// The kind of value.
@@ -97,68 +97,68 @@ pub struct Lever {
 
 /// Every lever, in canonical order. The target may also be written bare
 /// (`lowest_hp` for `target=lowest_hp`).
-pub const LEVERS: &[Lever] = &[
-    Lever {
+pub const LEVERS: &[LeverSchema] = &[
+    LeverSchema {
         name: "target",
         kind: LeverKind::Choice(&["nearest", "weakest_ac", "lowest_hp", "healer"]),
         default: "nearest",
         doc: "Which enemy to attack: the nearest, the lowest armor class, the fewest hit points, or a spellcaster first.",
     },
-    Lever {
+    LeverSchema {
         name: "spell_policy",
         kind: LeverKind::Choice(&["default", "none"]),
         default: "default",
         doc: "Whether casters cast spells as the default policy does, or never.",
     },
-    Lever {
+    LeverSchema {
         name: "use_charges",
         kind: LeverKind::Bool,
         default: "true",
         doc: "Charge when a clear straight line to the target exists.",
     },
-    Lever {
+    LeverSchema {
         name: "use_class_abilities",
         kind: LeverKind::Bool,
         default: "true",
         doc: "Use class abilities (channel energy, hexes, deeds, bardic performance, spell combat, arcane pool).",
     },
-    Lever {
+    LeverSchema {
         name: "retreat",
         kind: LeverKind::Fraction,
         default: "0",
         doc: "Withdraw below this fraction of maximum hit points (0: never).",
     },
-    Lever {
+    LeverSchema {
         name: "power_attack",
         kind: LeverKind::Choice(&["auto", "always", "never"]),
         default: "auto",
         doc: "Power Attack (combatants with the feat): when it raises the expected damage against the target's AC, on every melee turn, or never.",
     },
-    Lever {
+    LeverSchema {
         name: "maneuver",
         kind: LeverKind::Choice(&["none", "trip", "disarm", "auto"]),
         default: "none",
         doc: "A combat maneuver instead of attacking, when its chance of success is at least the chance to hit: trip, disarm, the better of the two, or none.",
     },
-    Lever {
+    LeverSchema {
         name: "open_with_buffs",
         kind: LeverKind::Bool,
         default: "false",
         doc: "Casters spend their first two rounds on their buffs (and a bard starts inspiring courage) before anything else.",
     },
-    Lever {
+    LeverSchema {
         name: "focus_casters",
         kind: LeverKind::Bool,
         default: "false",
         doc: "Attack and aim spells at enemy spellcasters first (then by the target lever).",
     },
-    Lever {
+    LeverSchema {
         name: "save_heals",
         kind: LeverKind::Bool,
         default: "false",
         doc: "A caster who knows a healing spell keeps one slot of each level it can heal with for healing.",
     },
-    Lever {
+    LeverSchema {
         name: "area_min",
         kind: LeverKind::Choice(&["1", "2", "3"]),
         default: "2",
@@ -167,7 +167,7 @@ pub const LEVERS: &[Lever] = &[
 ];
 
 /// The lever called `name`.
-pub fn lever(name: &str) -> Option<&'static Lever> {
+pub fn lever(name: &str) -> Option<&'static LeverSchema> {
     LEVERS.iter().find(|l| l.name == name)
 }
 
@@ -310,7 +310,7 @@ fn lever_list() -> String {
 }
 
 /// The index of `value` among a choice lever's values.
-fn choice(lever: &'static Lever, value: Option<&str>) -> Result<usize, LeverError> {
+fn choice(lever: &'static LeverSchema, value: Option<&str>) -> Result<usize, LeverError> {
     let LeverKind::Choice(values) = lever.kind else {
         return Err(LeverError::MissingValue { lever: lever.name });
     };

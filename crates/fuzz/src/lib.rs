@@ -296,9 +296,11 @@ pub fn sweep(bytes: &[u8]) {
         sweep_yaml: text(bytes),
         files: sweep_files(),
     };
-    let Ok(sweep) = pf1e_coordinator::sweep::Sweep::from_bundle(&bundle) else { return };
-    let _ = sweep.validate(&bundle.sweep_yaml);
-    let _ = pf1e_coordinator::jobs::registry::planned_runs(&sweep.jobs);
+    let Ok(draft) = pf1e_coordinator::sweep::SweepDraft::from_bundle(&bundle) else { return };
+    let _ = draft.validate();
+    if let Ok(sweep) = draft.decide(&Default::default()) {
+        let _ = pf1e_coordinator::jobs::registry::planned_runs(&sweep.jobs);
+    }
 }
 
 /// The spellcasting encounter (the campaign's cleric, witch and magus against

@@ -4,8 +4,9 @@
 //! `docs/events.md`).
 //!
 //! Turn events become `Round | Combatant | Message` rows; initiative and the
-//! end of the battle are lines of their own. Names that come from data (a
-//! spell, an attack, an ability, a condition) are shown as the data names them.
+//! end of the battle are lines of their own. Conditions are words of the
+//! catalogue; names that come from data (a spell, an attack, an ability) are
+//! shown as the data names them.
 
 use std::fmt::Write;
 
@@ -21,7 +22,7 @@ use pf1e_engine::map::Pos;
 use serde::Serialize;
 
 use super::transcript::Row;
-use crate::i18n::{Lang, T};
+use crate::i18n::{self, Lang, T, named};
 
 /// How reason codes are shown: as words (the table) or as codes (the
 /// `transcript` member of `pf1e sim --json`, unchanged since before events).
@@ -285,8 +286,8 @@ fn row(t: &Transcript, r: &Record, lang: Lang, codes: Codes) -> Row {
             let what = match (outcome, rounds) {
                 (AuraOutcome::Immune, _) => lang.t(T::EvAuraImmune).to_string(),
                 (AuraOutcome::Saved, _) => lang.t(T::EvAuraSaved).to_string(),
-                (AuraOutcome::Affected, Some(n)) => f(T::EvAuraRounds, &[condition, n]),
-                (AuraOutcome::Affected, None) => condition.clone(),
+                (AuraOutcome::Affected, Some(n)) => f(T::EvAuraRounds, &[&named(condition, lang), n]),
+                (AuraOutcome::Affected, None) => named(condition, lang),
             };
             act(*who, f(T::EvAura, &[&t.id(*source), ability, &what]))
         }
@@ -370,15 +371,17 @@ fn row(t: &Transcript, r: &Record, lang: Lang, codes: Codes) -> Row {
         Event::EffectGained { who, effect, rounds } => act(
             *who,
             match rounds {
-                Some(1) => f(T::EvEffectGainedOne, &[effect]),
-                Some(n) => f(T::EvEffectGainedRounds, &[effect, n]),
-                None => f(T::EvEffectGained, &[effect]),
+                Some(1) => f(T::EvEffectGainedOne, &[&named(effect, lang)]),
+                Some(n) => f(T::EvEffectGainedRounds, &[&named(effect, lang), n]),
+                None => f(T::EvEffectGained, &[&named(effect, lang)]),
             },
         ),
         Event::EffectEnds { who, effect, why } => {
-            act(*who, f(T::EvEffectEnds, &[effect, &lang.t(effect_end(*why))]))
+            act(*who, f(T::EvEffectEnds, &[&named(effect, lang), &lang.t(effect_end(*why))]))
         }
-        Event::EffectLingers { who, effect, rounds } => act(*who, f(T::EvEffectLingers, &[effect, rounds])),
+        Event::EffectLingers { who, effect, rounds } => {
+            act(*who, f(T::EvEffectLingers, &[&named(effect, lang), rounds]))
+        }
         Event::Turn { who, what } => act(*who, turn(t, what, lang)),
         Event::ClassAbility { who, what } => act(*who, class_ability(t, what, lang, codes)),
         Event::Combat { who, what } => act(*who, combat(t, what, lang)),
@@ -467,6 +470,8 @@ fn attack(t: &Transcript, a: &Attack, lang: Lang) -> String {
         T::EvAttackRoll,
         &[&a.weapon, &t.id(a.target), &signed(a.d20, a.bonus), &a.total, &ac_kind, &a.ac],
     ));
+    let all =
+        |names: &[String], sep: &str| names.iter().map(|n| named(n, lang)).collect::<Vec<_>>().join(sep);
     let notes: Vec<String> = a
         .notes
         .iter()
@@ -474,10 +479,10 @@ fn attack(t: &Transcript, a: &Attack, lang: Lang) -> String {
             AttackNote::Modifier { source: src, value } => format!("{} {value:+}", lang.t(source(*src))),
             AttackNote::TargetRunningNoDex => lang.t(T::EvTargetRunning).to_string(),
             AttackNote::TargetDeniedDex => lang.t(T::EvTargetDeniedDex).to_string(),
-            AttackNote::AttackerConditions { names } => lang.f(T::EvAttackerConditions, &[&names.join(" ")]),
-            AttackNote::AttackerEffects { names } => lang.f(T::EvAttackerEffects, &[&names.join(", ")]),
-            AttackNote::TargetConditions { names } => lang.f(T::EvTargetConditions, &[&names.join(" ")]),
-            AttackNote::TargetEffects { names } => lang.f(T::EvTargetEffects, &[&names.join(", ")]),
+            AttackNote::AttackerConditions { names } => lang.f(T::EvAttackerConditions, &[&all(names, " ")]),
+            AttackNote::AttackerEffects { names } => lang.f(T::EvAttackerEffects, &[&all(names, ", ")]),
+            AttackNote::TargetConditions { names } => lang.f(T::EvTargetConditions, &[&all(names, " ")]),
+            AttackNote::TargetEffects { names } => lang.f(T::EvTargetEffects, &[&all(names, ", ")]),
         })
         .collect();
     if !notes.is_empty() {
@@ -551,8 +556,8 @@ fn who_list(t: &Transcript, who: &[usize], lang: Lang) -> String {
     }
 }
 
-fn conditions(list: &[ConditionId]) -> String {
-    list.iter().map(|c| c.name()).collect::<Vec<_>>().join(", ")
+fn conditions(list: &[ConditionId], lang: Lang) -> String {
+    list.iter().map(|&c| lang.t(i18n::condition(c))).collect::<Vec<_>>().join(", ")
 }
 
 fn maneuver_name(m: Maneuver) -> T {
@@ -577,7 +582,9 @@ fn maneuver(t: &Transcript, o: &ManeuverOutcome, lang: Lang) -> String {
         ManeuverOutcome::TooLarge { maneuver, target } => {
             f(T::EvManTooLarge, &[&lang.t(maneuver_name(*maneuver)), &t.id(*target)])
         }
-        ManeuverOutcome::NotATrick { condition } => f(T::EvManNotATrick, &[condition]),
+        ManeuverOutcome::NotATrick { condition } => {
+            f(T::EvManNotATrick, &[&lang.t(i18n::condition(*condition))])
+        }
         ManeuverOutcome::LostToAoo { maneuver } => f(T::EvManLostToAoo, &[&lang.t(maneuver_name(*maneuver))]),
         ManeuverOutcome::Tripped => lang.t(T::EvManTripped).to_string(),
         ManeuverOutcome::FailsAndFalls => lang.t(T::EvManFailsAndFalls).to_string(),
@@ -680,7 +687,7 @@ fn spell_effect(what: &SpellEffectEvent, lang: Lang) -> String {
     let f = |key: T, args: &[&dyn std::fmt::Display]| lang.f(key, args);
     match what {
         SpellEffectEvent::Evades => lang.t(T::EvFxEvades).to_string(),
-        SpellEffectEvent::Conditions { conditions: c } => f(T::EvFxConditions, &[&conditions(c)]),
+        SpellEffectEvent::Conditions { conditions: c } => f(T::EvFxConditions, &[&conditions(c, lang)]),
         SpellEffectEvent::AbilityDamage { amount, ability } => f(T::EvFxAbilityDamage, &[amount, ability]),
         SpellEffectEvent::ImmuneToNegativeLevels => lang.t(T::EvFxImmuneNegativeLevels).to_string(),
         SpellEffectEvent::NegativeLevels { levels } => f(T::EvFxNegativeLevels, &[levels]),
@@ -715,7 +722,7 @@ fn effect_end(why: EffectEnd) -> T {
 fn turn(t: &Transcript, what: &TurnEvent, lang: Lang) -> String {
     let f = |key: T, args: &[&dyn std::fmt::Display]| lang.f(key, args);
     match what {
-        TurnEvent::LosesTurn { conditions: c } => f(T::EvLosesTurn, &[&conditions(c)]),
+        TurnEvent::LosesTurn { conditions: c } => f(T::EvLosesTurn, &[&conditions(c, lang)]),
         TurnEvent::Confused { d100, act } => {
             let what = match act {
                 ConfusedAct::ActsNormally => lang.t(T::EvConfusedNormal).to_string(),

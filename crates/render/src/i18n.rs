@@ -117,6 +117,39 @@ macro_rules! catalogue {
 }
 
 catalogue! {
+    // ---- conditions (`pf1e_engine::effects::ConditionId`): English as the
+    // data names them, French from the French SRD's terms ----
+    CondShaken => "shaken", "secoué";
+    CondSickened => "sickened", "fiévreux";
+    CondFatigued => "fatigued", "fatigué";
+    CondExhausted => "exhausted", "épuisé";
+    CondEntangled => "entangled", "enchevêtré";
+    CondDazzled => "dazzled", "ébloui";
+    CondBlinded => "blinded", "aveuglé";
+    CondDeafened => "deafened", "sourd";
+    CondFlatFooted => "flat_footed", "pris au dépourvu";
+    CondProne => "prone", "à terre";
+    CondStunned => "stunned", "étourdi";
+    CondParalyzed => "paralyzed", "paralysé";
+    CondNauseated => "nauseated", "nauséeux";
+    CondDazed => "dazed", "hébété";
+    CondStaggered => "staggered", "chancelant";
+    CondFrightened => "frightened", "effrayé";
+    CondPanicked => "panicked", "paniqué";
+    CondCowering => "cowering", "recroquevillé";
+    CondHelpless => "helpless", "sans défense";
+    CondFascinated => "fascinated", "fasciné";
+    CondInvisible => "invisible", "invisible";
+    CondBleeding => "bleeding", "saignement";
+    CondConfused => "confused", "confus";
+    CondBane => "bane", "imprécation";
+    CondBlurred => "blurred", "flou";
+    CondDisplaced => "displaced", "déplacement";
+    CondGrappled => "grappled", "agrippé";
+    CondPinned => "pinned", "immobilisé";
+    CondAsleep => "asleep", "endormi";
+    CondUnconscious => "unconscious", "inconscient";
+    CondDisarmed => "disarmed", "désarmé";
     // ---- pf1e day: the adventuring day ----
     DayTitle => "=== Adventuring day: {} ===", "=== Journée d'aventure : {} ===";
     DayVerdict => "The party completes the day in {} of days; some PC dies in {} (3σ bands).",
@@ -906,6 +939,55 @@ const REASONS: &[(&str, &str, &str)] = &[
     ("run_stopped", "run stopped", "course interrompue"),
 ];
 
+/// The catalogue entry of a condition: every condition has one, in both
+/// languages (the match is exhaustive, so a new condition does not build
+/// without its words).
+pub fn condition(c: pf1e_engine::effects::ConditionId) -> T {
+    use pf1e_engine::effects::ConditionId as C;
+    match c {
+        C::Shaken => T::CondShaken,
+        C::Sickened => T::CondSickened,
+        C::Fatigued => T::CondFatigued,
+        C::Exhausted => T::CondExhausted,
+        C::Entangled => T::CondEntangled,
+        C::Dazzled => T::CondDazzled,
+        C::Blinded => T::CondBlinded,
+        C::Deafened => T::CondDeafened,
+        C::FlatFooted => T::CondFlatFooted,
+        C::Prone => T::CondProne,
+        C::Stunned => T::CondStunned,
+        C::Paralyzed => T::CondParalyzed,
+        C::Nauseated => T::CondNauseated,
+        C::Dazed => T::CondDazed,
+        C::Staggered => T::CondStaggered,
+        C::Frightened => T::CondFrightened,
+        C::Panicked => T::CondPanicked,
+        C::Cowering => T::CondCowering,
+        C::Helpless => T::CondHelpless,
+        C::Fascinated => T::CondFascinated,
+        C::Invisible => T::CondInvisible,
+        C::Bleeding => T::CondBleeding,
+        C::Confused => T::CondConfused,
+        C::Bane => T::CondBane,
+        C::Blurred => T::CondBlurred,
+        C::Displaced => T::CondDisplaced,
+        C::Grappled => T::CondGrappled,
+        C::Pinned => T::CondPinned,
+        C::Asleep => T::CondAsleep,
+        C::Unconscious => T::CondUnconscious,
+        C::Disarmed => T::CondDisarmed,
+    }
+}
+
+/// A name from an event in `lang`: a condition's from the catalogue, any
+/// other (a spell, an ability, an effect the data names) as written.
+pub fn named(name: &str, lang: Lang) -> String {
+    match pf1e_engine::effects::ConditionId::from_name(name) {
+        Some(c) => lang.t(condition(c)).to_string(),
+        None => name.to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -979,5 +1061,22 @@ mod tests {
         assert_eq!(reason("out_of_range", Lang::Fr), "hors de portée");
         assert_eq!(reason("downgraded:staggered", Lang::En), "dropped: staggered");
         assert_eq!(reason("some_new_code", Lang::En), "some new code");
+    }
+
+    #[test]
+    fn every_condition_has_its_words_in_both_languages() {
+        use pf1e_engine::effects::ConditionId;
+        let mut french = std::collections::BTreeSet::new();
+        for &c in ConditionId::ALL {
+            let entry = condition(c);
+            assert_eq!(Lang::En.t(entry), c.name(), "English names a condition as the data does");
+            let fr = Lang::Fr.t(entry);
+            assert!(!fr.is_empty() && !fr.contains('_'), "{c}: {fr:?}");
+            // Only the words French shares with English may stay the same.
+            assert!(fr != c.name() || ["invisible"].contains(&fr), "{c} has no French name");
+            assert!(french.insert(fr), "two conditions are {fr:?} in French");
+            assert_eq!(named(c.name(), Lang::Fr), fr);
+        }
+        assert_eq!(named("bless", Lang::Fr), "bless", "a spell's name is a proper noun");
     }
 }

@@ -712,7 +712,7 @@ pub fn sweep(view: &View, info: &SweepInfo) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use pf1e_wire::results::{Criterion, FrontierProbe, Lever};
+    use pf1e_wire::results::{Criterion, FrontierProbe, SensitivityLever};
 
     fn view(style: Style, width: usize) -> View {
         View { lang: Lang::En, style, top: 10, width }
@@ -785,7 +785,7 @@ mod tests {
             criterion: Criterion::ExpectedHpLost,
             party_strategy: "default".into(),
             baseline: None,
-            levers: vec![Lever {
+            levers: vec![SensitivityLever {
                 rank: 1,
                 adversary_strategy: "healer".into(),
                 value: 4.0,

@@ -748,7 +748,7 @@ pub struct SensitivityResult {
     pub baseline: Option<f64>,
     /// The variants: the significant changes first, largest absolute
     /// change first within each part.
-    pub levers: Vec<Lever>,
+    pub levers: Vec<SensitivityLever>,
     /// The family confidence level of the lever tests.
     #[serde(default)]
     pub confidence: f64,
@@ -760,7 +760,7 @@ pub struct SensitivityResult {
 
 /// A single-lever adversary variant and its effect.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Lever {
+pub struct SensitivityLever {
     /// 1 for the largest effect.
     pub rank: u64,
     /// The adversary's strategy.

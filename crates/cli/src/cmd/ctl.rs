@@ -7,7 +7,7 @@
 use std::path::PathBuf;
 
 use futures::StreamExt;
-use pf1e_coordinator::sweep::{Sweep, bundle_from_disk};
+use pf1e_coordinator::sweep::{SweepDraft, bundle_from_disk};
 use pf1e_wire::client::Target;
 use pf1e_wire::proto;
 use pf1e_wire::status::{CoordinatorStats, FinishedCell, StatusDocument, SweepInfo, SweepStatus, WorkerInfo};
@@ -114,8 +114,7 @@ pub fn run(args: &CtlArgs, global: &GlobalArgs) -> CliResult {
     let bundle = match &args.command {
         CtlCommand::Submit { sweep, .. } => {
             let bundle = bundle_from_disk(sweep)?;
-            let parsed = Sweep::from_bundle(&bundle)?;
-            parsed.validate(&bundle.sweep_yaml)?;
+            SweepDraft::from_bundle(&bundle)?.validate()?;
             Some(bundle)
         }
         _ => None,

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use pf1e_coordinator::embedded::drive;
 use pf1e_coordinator::scheduler::{Scheduler, SchedulerConfig};
 use pf1e_coordinator::store::Store;
-use pf1e_coordinator::sweep::{Sweep, bundle_from_disk};
+use pf1e_coordinator::sweep::{SweepDraft, bundle_from_disk};
 use pf1e_wire::status::SweepStatus;
 use pf1e_worker::EngineEvaluator;
 
@@ -51,8 +51,7 @@ pub fn run(args: &RunArgs, global: &GlobalArgs) -> CliResult {
     if let Some(level) = args.confidence {
         bundle.sweep_yaml = pf1e_coordinator::sweep::with_confidence(&bundle.sweep_yaml, level);
     }
-    let sweep = Sweep::from_bundle(&bundle)?;
-    sweep.validate(&bundle.sweep_yaml)?;
+    SweepDraft::from_bundle(&bundle)?.validate()?;
     args.llm_report.check(args.report.format() == super::report::Format::Json)?;
 
     // The scheduler owns the store; the owner note lives until the run ends.

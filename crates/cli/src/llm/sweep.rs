@@ -20,12 +20,15 @@ pub fn resolver(sched: &Scheduler, args: &LlmArgs) -> Result<LlmResolver, CliErr
 /// Submits `bundle` to the embedded scheduler, asking the model first for
 /// what the sweep needs of it (nothing is asked of a sweep without LLM).
 pub fn submit(sched: &mut Scheduler, bundle: SweepBundle, args: &LlmArgs) -> Result<u64, CliError> {
-    let mut sweep = sched.check(&bundle)?;
-    if sweep.needs_llm() {
+    let draft = sched.check(&bundle)?;
+    let sweep = if draft.needs_llm() {
         let resolver = resolver(sched, args)?;
-        super::runtime()?.block_on(resolver.resolve(&mut sweep))?;
+        let sweep = super::runtime()?.block_on(resolver.resolve(&draft))?;
         let stats = resolver.client().stats();
         tracing::info!(requests = stats.requests, cache_hits = stats.cache_hits, "LLM decisions made");
-    }
+        sweep
+    } else {
+        draft.decide(&Default::default()).map_err(pf1e_coordinator::scheduler::SchedError::from)?
+    };
     Ok(sched.submit_sweep(bundle, sweep)?)
 }

@@ -12,7 +12,9 @@ use pf1e_engine::contribution::{self, Contribution as Figures, PartyRuns};
 use pf1e_wire::results::{ContributionResult, JobResult};
 use serde::Deserialize;
 
-use crate::cell::{CellSpec, HpFraction, SideExtra, StrategySpec};
+use pf1e_llm::Side;
+
+use crate::cell::{CellSpec, Decide, HpFraction, NotCompiled, SideExtra, StrategySpec, WrittenStrategy};
 use crate::jobs::JobError;
 use crate::jobs::metrics::CellMetrics;
 use crate::merge::CellResult;
@@ -25,7 +27,7 @@ pub const MOST_REMOVED: usize = 32;
 /// The `contribution` job as written in the sweep file.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct ContributionJob {
+pub struct ContributionFile {
     /// Runs per cell (default: the sweep's).
     #[serde(default)]
     pub runs: Option<u64>,
@@ -33,22 +35,43 @@ pub struct ContributionJob {
     #[serde(default)]
     pub max_total_runs: Option<u64>,
     /// The party's strategy.
-    #[serde(default = "StrategySpec::default_spec")]
+    #[serde(default = "WrittenStrategy::default_spec")]
+    pub party: WrittenStrategy,
+    /// The other sides' strategy.
+    #[serde(default = "WrittenStrategy::default_spec")]
+    pub adversary: WrittenStrategy,
+}
+
+impl ContributionFile {
+    /// The job of this file: `runs` the sweep's unless it writes its own,
+    /// every strategy decided.
+    pub fn decide(self, runs: u64, spec: &mut Decide) -> Result<ContributionJob, NotCompiled> {
+        Ok(ContributionJob {
+            runs: self.runs.unwrap_or(runs),
+            max_total_runs: self.max_total_runs,
+            party: spec(Side::Party, &self.party)?,
+            adversary: spec(Side::Adversary, &self.adversary)?,
+        })
+    }
+}
+
+/// The `contribution` job, decided: its runs and strategies known.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ContributionJob {
+    /// Runs per cell.
+    pub runs: u64,
+    /// Most runs the job may spend.
+    pub max_total_runs: Option<u64>,
+    /// The party's strategy.
     pub party: StrategySpec,
     /// The other sides' strategy.
-    #[serde(default = "StrategySpec::default_spec")]
     pub adversary: StrategySpec,
 }
 
 impl ContributionJob {
-    /// Runs per cell.
-    pub fn runs(&self) -> u64 {
-        self.runs.unwrap_or(1)
-    }
-
     /// The most runs the job plans: the full encounter and every removal.
     pub fn worst_case_runs(&self) -> u64 {
-        (1 + MOST_REMOVED as u64).saturating_mul(self.runs())
+        (1 + MOST_REMOVED as u64).saturating_mul(self.runs)
     }
 
     /// Checks the budget before anything runs.
@@ -106,7 +129,7 @@ impl Contribution {
     }
 
     fn cells(&self) -> Vec<CellSpec> {
-        let runs = self.job.runs();
+        let runs = self.job.runs;
         let base =
             self.ctx.cell(&self.job.party, &self.job.adversary, HpFraction::FULL, HpFraction::FULL, runs);
         let mut out = vec![base.clone()];
@@ -180,14 +203,14 @@ impl Planner for Contribution {
 #[cfg(test)]
 mod tests {
     use pf1e_engine::summary::{CombatantTotals, Summary};
-    use pf1e_wire::shard::CombatantInfo;
+    use pf1e_wire::shard::{CombatantInfo, ShardResult};
 
     use super::*;
     use crate::jobs::metrics::testing::ctx;
 
     fn job(runs: u64) -> ContributionJob {
         ContributionJob {
-            runs: Some(runs),
+            runs,
             max_total_runs: None,
             party: StrategySpec::default_spec(),
             adversary: StrategySpec::default_spec(),
@@ -220,7 +243,7 @@ mod tests {
             .map(|i| CombatantInfo { id: ["x", "y"][i].into(), side: 0, hp_max: 10, start_hp: 10 })
             .collect();
         combatants.push(CombatantInfo { id: "orc".into(), side: 1, hp_max: 10, start_hp: 10 });
-        CellResult {
+        CellResult(ShardResult {
             summary,
             winner,
             rounds: vec![4; won.len()],
@@ -228,7 +251,7 @@ mod tests {
             dead,
             sides: vec!["a".into(), "b".into()],
             combatants,
-        }
+        })
     }
 
     #[test]

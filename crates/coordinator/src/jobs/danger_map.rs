@@ -27,7 +27,9 @@ use pf1e_engine::objectives::Criterion;
 use pf1e_wire::results::{DangerLayer, DangerMapResult, DangerPoint, DangerSquare, JobProgress, JobResult};
 use serde::Deserialize;
 
-use crate::cell::{CellSpec, HpFraction, SideExtra, StrategySpec};
+use pf1e_llm::Side as LlmSide;
+
+use crate::cell::{CellSpec, Decide, HpFraction, NotCompiled, SideExtra, StrategySpec, WrittenStrategy};
 use crate::jobs::JobError;
 use crate::jobs::metrics::{CellMetrics, MetricPlanner};
 use crate::plan::{JobContext, PlannerState, Step};
@@ -35,7 +37,7 @@ use crate::plan::{JobContext, PlannerState, Step};
 /// The `danger_map` job as written in the sweep file.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct DangerMapJob {
+pub struct DangerMapFile {
     /// Runs per cell (default: the sweep's).
     #[serde(default)]
     pub runs: Option<u64>,
@@ -46,11 +48,11 @@ pub struct DangerMapJob {
     #[serde(default = "default_fractions")]
     pub fractions: Vec<HpFraction>,
     /// The party's strategy.
-    #[serde(default = "StrategySpec::default_spec")]
-    pub party: StrategySpec,
+    #[serde(default = "WrittenStrategy::default_spec")]
+    pub party: WrittenStrategy,
     /// The adversary's strategy.
-    #[serde(default = "StrategySpec::default_spec")]
-    pub adversary: StrategySpec,
+    #[serde(default = "WrittenStrategy::default_spec")]
+    pub adversary: WrittenStrategy,
     /// The party criterion whose threshold drives refinement and colours.
     #[serde(default = "default_criterion")]
     pub criterion: Criterion,
@@ -71,6 +73,53 @@ pub struct DangerMapJob {
     pub resample: u32,
 }
 
+impl DangerMapFile {
+    /// The job of this file: `runs` the sweep's unless it writes its own,
+    /// every strategy decided.
+    pub fn decide(self, runs: u64, spec: &mut Decide) -> Result<DangerMapJob, NotCompiled> {
+        Ok(DangerMapJob {
+            runs: self.runs.unwrap_or(runs),
+            max_total_runs: self.max_total_runs,
+            fractions: self.fractions,
+            party: spec(LlmSide::Party, &self.party)?,
+            adversary: spec(LlmSide::Adversary, &self.adversary)?,
+            criterion: self.criterion,
+            threshold: self.threshold,
+            depth: self.depth,
+            aware: self.aware,
+            copies: self.copies,
+            resample: self.resample,
+        })
+    }
+}
+
+/// The `danger_map` job, decided: its runs and strategies known.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DangerMapJob {
+    /// Runs per cell.
+    pub runs: u64,
+    /// Most runs the job may spend.
+    pub max_total_runs: Option<u64>,
+    /// HP fractions of both axes.
+    pub fractions: Vec<HpFraction>,
+    /// The party's strategy.
+    pub party: StrategySpec,
+    /// The adversary's strategy.
+    pub adversary: StrategySpec,
+    /// The party criterion whose threshold drives refinement and colours.
+    pub criterion: Criterion,
+    /// The danger threshold.
+    pub threshold: f64,
+    /// Refinement levels (0: the grid only).
+    pub depth: u32,
+    /// Extra axis: awareness (surprise) of each listed side.
+    pub aware: BTreeMap<String, Vec<bool>>,
+    /// Extra axis: counts of extra copies, per side, per base combatant id.
+    pub copies: BTreeMap<String, BTreeMap<String, Vec<u32>>>,
+    /// Times an undecided point may be measured again with twice the runs.
+    pub resample: u32,
+}
+
 fn default_resample() -> u32 {
     2
 }
@@ -86,11 +135,6 @@ fn default_threshold() -> f64 {
 }
 
 impl DangerMapJob {
-    /// Runs per cell.
-    pub fn runs(&self) -> u64 {
-        self.runs.unwrap_or(1)
-    }
-
     fn axis(&self) -> Vec<u32> {
         let mut a: Vec<u32> = self.fractions.iter().map(|f| f.0).collect();
         a.sort_unstable();
@@ -110,7 +154,7 @@ impl DangerMapJob {
 
     /// The runs of every layer fully refined, each point measured once.
     pub fn fixed_runs(&self) -> u64 {
-        self.worst_case_points().saturating_mul(self.layers().len() as u64).saturating_mul(self.runs())
+        self.worst_case_points().saturating_mul(self.layers().len() as u64).saturating_mul(self.runs)
     }
 
     /// The most runs the job can plan: its budget when it has one
@@ -197,7 +241,7 @@ impl DangerMapJob {
                 plan: format!(
                     "{} cells of {} runs",
                     self.worst_case_points() * self.layers().len() as u64,
-                    self.runs()
+                    self.runs
                 ),
                 runs: self.fixed_runs(),
                 max,
@@ -304,7 +348,7 @@ impl DangerMap {
     fn emit(&mut self, pts: Vec<(u32, u32)>, level: u32) -> Vec<CellSpec> {
         let mut cells = Vec::new();
         let li = self.current;
-        let runs = self.job.runs();
+        let runs = self.job.runs;
         for p in pts {
             if self.layers[li].points.contains_key(&p) {
                 continue;
@@ -340,7 +384,7 @@ impl DangerMap {
         for (p, runs) in undecided {
             if let Some(max) = self.job.max_total_runs {
                 // Keep room for every first measurement still possible.
-                let fixed_left = self.job.fixed_runs().saturating_sub(self.first * self.job.runs());
+                let fixed_left = self.job.fixed_runs().saturating_sub(self.first * self.job.runs);
                 if self.spent + runs + fixed_left > max {
                     continue;
                 }
@@ -565,7 +609,7 @@ mod tests {
 
     fn job(depth: u32) -> DangerMapJob {
         DangerMapJob {
-            runs: Some(10),
+            runs: 10,
             max_total_runs: None,
             fractions: vec![HpFraction(200_000), HpFraction(600_000), HpFraction::FULL],
             party: StrategySpec::default_spec(),
@@ -679,7 +723,7 @@ mod tests {
                 testing::synthetic(c.seed, 1, c.runs, t, t, 5.0)
             }
         };
-        let j = DangerMapJob { runs: Some(200), ..job(0) };
+        let j = DangerMapJob { runs: 200, ..job(0) };
         let mut d = DangerMap::new(ctx(), j.clone());
         drive(&mut d, &eval(0.9));
         assert_eq!(result(&d).layers[0].most_dangerous, Some([0.2, 1.0]));

@@ -22,7 +22,9 @@ use pf1e_wire::results::{
 };
 use serde::Deserialize;
 
-use crate::cell::{CellSpec, HpFraction, SideExtra, StrategySpec};
+use pf1e_llm::Side;
+
+use crate::cell::{CellSpec, Decide, HpFraction, NotCompiled, SideExtra, StrategySpec, WrittenStrategy};
 use crate::jobs::JobError;
 use crate::jobs::metrics::CellMetrics;
 use crate::merge::CellResult;
@@ -79,8 +81,8 @@ pub struct DesignJob {
     pub groups: Vec<Group>,
     /// Groups of the pool inside the window (the candidates are drawn from them).
     pub groups_in_window: u64,
-    /// Runs of a candidate's first measurement (default: the sweep's).
-    pub runs: Option<u64>,
+    /// Runs of a candidate's first measurement.
+    pub runs: u64,
     /// Racing rounds.
     pub race_rounds: u32,
     /// Too-dangerous groups refined on the monsters' hit points.
@@ -217,11 +219,6 @@ pub fn sample(
 }
 
 impl DesignJob {
-    /// Runs of a candidate's first measurement.
-    pub fn runs(&self) -> u64 {
-        self.runs.unwrap_or(1)
-    }
-
     /// The most runs the job plans: every candidate through every racing
     /// round (a round measures a cell of twice the runs), then the
     /// refinements at the last round's runs.
@@ -229,7 +226,7 @@ impl DesignJob {
         let rounds = self.race_rounds.min(MAX_RACE_ROUNDS);
         let race = (1u64 << (rounds + 1)) - 1;
         let refine = (self.refine.min(self.groups.len()) * REFINE_FRACTIONS.len()) as u64 * (1u64 << rounds);
-        (self.groups.len() as u64 * race + refine).saturating_mul(self.runs())
+        (self.groups.len() as u64 * race + refine).saturating_mul(self.runs)
     }
 
     /// Checks the job before anything runs.
@@ -292,11 +289,11 @@ pub struct DesignFile {
     #[serde(default)]
     pub max_total_runs: Option<u64>,
     /// The party's strategy.
-    #[serde(default = "StrategySpec::default_spec")]
-    pub party: StrategySpec,
+    #[serde(default = "WrittenStrategy::default_spec")]
+    pub party: WrittenStrategy,
     /// The monsters' strategy.
-    #[serde(default = "StrategySpec::default_spec")]
-    pub adversary: StrategySpec,
+    #[serde(default = "WrittenStrategy::default_spec")]
+    pub adversary: WrittenStrategy,
 }
 
 /// The pool of a design job as written.
@@ -445,18 +442,41 @@ pub fn pool_of(file: &PoolFile, monsters: &[(String, Combatant, bool)]) -> Resul
     Ok(out)
 }
 
+/// What a design job's search chose when the sweep was read: the side, the
+/// target, the pool and the candidate groups (its strategies are decided
+/// later, when a sentence has been compiled).
+#[derive(Debug, Clone, PartialEq)]
+pub struct DesignSearch {
+    /// The side the pool fills.
+    pub side: String,
+    /// The target: every band must hold.
+    pub target: Vec<TargetBand>,
+    /// The label the target was written as.
+    pub label: Option<Label>,
+    /// CR − APL of the candidates, lowest and highest.
+    pub window: [i32; 2],
+    /// The party's APL.
+    pub apl: i32,
+    /// The pool, in the order its side lists it.
+    pub pool: Vec<PoolMember>,
+    /// The candidates raced.
+    pub groups: Vec<Group>,
+    /// Groups of the pool inside the window.
+    pub groups_in_window: u64,
+}
+
 impl DesignFile {
-    /// The job of this file for a party of average level `apl`, drawing its
-    /// candidates from `pool` with the sweep's `seed`.
+    /// The search of this file for a party of average level `apl`, drawing
+    /// its candidates from `pool` with the sweep's `seed`.
     /// Only the groups `fits` accepts (those the map's zone can place) are candidates.
-    pub fn resolve(
-        self,
+    pub fn search(
+        &self,
         side: String,
         pool: Vec<PoolMember>,
         apl: i32,
         seed: u64,
         fits: &dyn Fn(&Group) -> bool,
-    ) -> Result<DesignJob, JobError> {
+    ) -> Result<DesignSearch, JobError> {
         let (target, label) = target_of(&self.target)?;
         if !(1..=MAX_MONSTERS).contains(&self.max_monsters) {
             return Err(invalid(format!("max_monsters: 1 to {MAX_MONSTERS}, not {}", self.max_monsters)));
@@ -477,7 +497,19 @@ impl DesignFile {
                 self.max_monsters, window[0], window[1]
             )));
         }
-        let job = DesignJob {
+        Ok(DesignSearch { side, target, label, window, apl, pool, groups, groups_in_window })
+    }
+
+    /// The job of this file over its `search`: `runs` the sweep's unless it
+    /// writes its own, every strategy decided.
+    pub fn decide(
+        &self,
+        search: DesignSearch,
+        runs: u64,
+        spec: &mut Decide,
+    ) -> Result<DesignJob, NotCompiled> {
+        let DesignSearch { side, target, label, window, apl, pool, groups, groups_in_window } = search;
+        Ok(DesignJob {
             side,
             target,
             label,
@@ -486,14 +518,13 @@ impl DesignFile {
             pool,
             groups,
             groups_in_window,
-            runs: self.runs,
+            runs: self.runs.unwrap_or(runs),
             race_rounds: self.race_rounds,
             refine: self.refine,
             max_total_runs: self.max_total_runs,
-            party: self.party,
-            adversary: self.adversary,
-        };
-        Ok(job)
+            party: spec(Side::Party, &self.party)?,
+            adversary: spec(Side::Adversary, &self.adversary)?,
+        })
     }
 }
 
@@ -670,7 +701,7 @@ impl Design {
         let mut near: Vec<&Candidate> =
             self.candidates.iter().filter(|c| c.measured.is_some() && too_dangerous(c)).collect();
         near.sort_by(|a, b| self.distance(a).total_cmp(&self.distance(b)).then(a.group.cmp(&b.group)));
-        let runs = self.job.runs() << self.job.race_rounds.min(MAX_RACE_ROUNDS);
+        let runs = self.job.runs << self.job.race_rounds.min(MAX_RACE_ROUNDS);
         near.iter()
             .take(self.job.refine)
             .flat_map(|c| {
@@ -742,7 +773,7 @@ impl Planner for Design {
                     return Step::Done;
                 }
                 self.phase = Phase::Race(0);
-                self.emit((0..self.candidates.len()).collect(), self.job.runs())
+                self.emit((0..self.candidates.len()).collect(), self.job.runs)
             }
             Phase::Race(r) => {
                 self.classify();
@@ -751,7 +782,7 @@ impl Planner for Design {
                     .collect();
                 if r < self.job.race_rounds.min(MAX_RACE_ROUNDS) && !racing.is_empty() {
                     self.phase = Phase::Race(r + 1);
-                    return self.emit(racing, self.job.runs() << (r + 1));
+                    return self.emit(racing, self.job.runs << (r + 1));
                 }
                 for c in &mut self.candidates {
                     if c.standing == Standing::Racing {
@@ -847,7 +878,7 @@ impl Planner for Design {
 #[cfg(test)]
 mod tests {
     use pf1e_engine::summary::Summary;
-    use pf1e_wire::shard::CombatantInfo;
+    use pf1e_wire::shard::{CombatantInfo, ShardResult};
 
     use super::*;
     use crate::jobs::metrics::testing::ctx;
@@ -941,7 +972,7 @@ mod tests {
             pool: vec![member("orc.json", "1/3")],
             groups,
             groups_in_window: 3,
-            runs: Some(runs),
+            runs,
             race_rounds: 2,
             refine: 1,
             max_total_runs: None,
@@ -973,7 +1004,7 @@ mod tests {
         for k in 0..roster {
             combatants.push(CombatantInfo { id: format!("orc-{k}"), side: 1, hp_max: 6, start_hp: 6 });
         }
-        CellResult {
+        CellResult(ShardResult {
             summary,
             winner,
             rounds: vec![3; runs as usize],
@@ -981,7 +1012,7 @@ mod tests {
             dead,
             sides: vec!["a".into(), "b".into()],
             combatants,
-        }
+        })
     }
 
     /// Drives the planner: `deaths(orcs)` of every 10 runs lose member 0;

@@ -25,7 +25,9 @@ use pf1e_engine::objectives::Criterion;
 use pf1e_wire::results::{Crossing, FrontierCrossing, FrontierProbe, FrontierResult, JobProgress, JobResult};
 use serde::Deserialize;
 
-use crate::cell::{HpFraction, StrategySpec};
+use pf1e_llm::Side;
+
+use crate::cell::{Decide, HpFraction, NotCompiled, StrategySpec, WrittenStrategy};
 use crate::jobs::JobError;
 use crate::jobs::metrics::{CellMetrics, MetricPlanner};
 use crate::plan::{JobContext, PlannerState, Step};
@@ -33,7 +35,7 @@ use crate::plan::{JobContext, PlannerState, Step};
 /// The `frontier` job as written in the sweep file.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct FrontierJob {
+pub struct FrontierFile {
     /// Runs per probe (default: the sweep's).
     #[serde(default)]
     pub runs: Option<u64>,
@@ -41,11 +43,11 @@ pub struct FrontierJob {
     #[serde(default)]
     pub max_total_runs: Option<u64>,
     /// The party's strategy.
-    #[serde(default = "StrategySpec::default_spec")]
-    pub party: StrategySpec,
+    #[serde(default = "WrittenStrategy::default_spec")]
+    pub party: WrittenStrategy,
     /// The adversary's strategy.
-    #[serde(default = "StrategySpec::default_spec")]
-    pub adversary: StrategySpec,
+    #[serde(default = "WrittenStrategy::default_spec")]
+    pub adversary: WrittenStrategy,
     /// The party criterion.
     #[serde(default = "default_criterion")]
     pub criterion: Criterion,
@@ -65,6 +67,53 @@ pub struct FrontierJob {
     pub scan: u32,
     /// Times an undecided probe may be measured again with twice the runs.
     #[serde(default = "default_resample")]
+    pub resample: u32,
+}
+
+impl FrontierFile {
+    /// The job of this file: `runs` the sweep's unless it writes its own,
+    /// every strategy decided.
+    pub fn decide(self, runs: u64, spec: &mut Decide) -> Result<FrontierJob, NotCompiled> {
+        Ok(FrontierJob {
+            runs: self.runs.unwrap_or(runs),
+            max_total_runs: self.max_total_runs,
+            party: spec(Side::Party, &self.party)?,
+            adversary: spec(Side::Adversary, &self.adversary)?,
+            criterion: self.criterion,
+            target: self.target,
+            min_fraction: self.min_fraction,
+            max_fraction: self.max_fraction,
+            precision: self.precision,
+            scan: self.scan,
+            resample: self.resample,
+        })
+    }
+}
+
+/// The `frontier` job, decided: its runs and strategies known.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FrontierJob {
+    /// Runs per probe.
+    pub runs: u64,
+    /// Most runs the job may spend.
+    pub max_total_runs: Option<u64>,
+    /// The party's strategy.
+    pub party: StrategySpec,
+    /// The adversary's strategy.
+    pub adversary: StrategySpec,
+    /// The party criterion.
+    pub criterion: Criterion,
+    /// The target value.
+    pub target: f64,
+    /// Lowest party HP fraction probed.
+    pub min_fraction: HpFraction,
+    /// Highest party HP fraction probed.
+    pub max_fraction: HpFraction,
+    /// Resolution of the answer.
+    pub precision: f64,
+    /// Fractions of the coarse scan, both ends included (at least 2).
+    pub scan: u32,
+    /// Times an undecided probe may be measured again with twice the runs.
     pub resample: u32,
 }
 
@@ -89,11 +138,6 @@ fn default_precision() -> f64 {
 }
 
 impl FrontierJob {
-    /// Runs per probe.
-    pub fn runs(&self) -> u64 {
-        self.runs.unwrap_or(1)
-    }
-
     fn precision_ppm(&self) -> u32 {
         (self.precision * 1e6).round().max(1.0) as u32
     }
@@ -126,7 +170,7 @@ impl FrontierJob {
 
     /// The runs of every probe measured once.
     pub fn fixed_runs(&self) -> u64 {
-        self.worst_case_probes().saturating_mul(self.runs())
+        self.worst_case_probes().saturating_mul(self.runs)
     }
 
     /// The most runs the job can plan: its budget when it has one
@@ -179,7 +223,7 @@ impl FrontierJob {
         {
             return Err(JobError::OverBudget {
                 job: "frontier",
-                plan: format!("{} probes of {} runs", self.worst_case_probes(), self.runs()),
+                plan: format!("{} probes of {} runs", self.worst_case_probes(), self.runs),
                 runs: self.fixed_runs(),
                 max,
             });
@@ -267,7 +311,7 @@ impl Frontier {
         if self.probes.contains_key(&f) {
             return None;
         }
-        let runs = self.job.runs();
+        let runs = self.job.runs;
         self.probes.insert(f, Probe { runs, resampled: 0, metrics: None, pending: true });
         self.order.push(f);
         Some(self.cell(f, runs))
@@ -295,7 +339,7 @@ impl Frontier {
         let mut cells = Vec::new();
         for (f, runs) in again {
             if let Some(max) = self.job.max_total_runs {
-                let first = self.probes.len() as u64 * self.job.runs();
+                let first = self.probes.len() as u64 * self.job.runs;
                 if self.spent + runs + self.job.fixed_runs().saturating_sub(first) > max {
                     continue;
                 }
@@ -510,7 +554,7 @@ mod tests {
 
     fn job(criterion: Criterion, target: f64) -> FrontierJob {
         FrontierJob {
-            runs: Some(50),
+            runs: 50,
             max_total_runs: None,
             party: StrategySpec::default_spec(),
             adversary: StrategySpec::default_spec(),
@@ -596,7 +640,7 @@ mod tests {
             };
             testing::synthetic(c.seed, 1, c.runs, t, t, 5.0)
         };
-        let j = FrontierJob { runs: Some(200), resample: 2, ..job(Criterion::PTpk, 0.4) };
+        let j = FrontierJob { runs: 200, resample: 2, ..job(Criterion::PTpk, 0.4) };
         let mut p = Frontier::new(ctx(), j.clone());
         let cells = drive(&mut p, &bumpy);
         let r = result(&p);
@@ -617,7 +661,7 @@ mod tests {
             let t = if c.hp["a"].as_f64() < 0.5 { 0.47 } else { 0.0 };
             testing::synthetic(c.seed, 1, c.runs, t, t, 5.0)
         };
-        let j = FrontierJob { runs: Some(50), resample: 2, ..job(Criterion::PTpk, 0.4) };
+        let j = FrontierJob { runs: 50, resample: 2, ..job(Criterion::PTpk, 0.4) };
         let mut p = Frontier::new(ctx(), j.clone());
         let cells = drive(&mut p, &flat);
         let r = result(&p);

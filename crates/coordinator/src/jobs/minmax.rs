@@ -14,7 +14,9 @@
 use pf1e_wire::results::{JobProgress, JobResult, MinmaxIteration, MinmaxResult};
 use serde::Deserialize;
 
-use crate::cell::{HpFraction, StrategySpec};
+use pf1e_llm::Side;
+
+use crate::cell::{Decide, HpFraction, NotCompiled, Proposals, StrategySpec, WrittenStrategy};
 use crate::jobs::JobError;
 use pf1e_engine::metrics::Sign;
 use pf1e_engine::objectives::Criterion;
@@ -23,9 +25,9 @@ use crate::jobs::metrics::{CellMetrics, MetricPlanner, cmp_f64, compare};
 use crate::plan::{JobContext, PlannerState, Step};
 
 /// The `minmax` job as written in the sweep file.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct MinmaxJob {
+pub struct MinmaxFile {
     /// Runs per cell (default: the sweep's).
     #[serde(default)]
     pub runs: Option<u64>,
@@ -36,16 +38,69 @@ pub struct MinmaxJob {
     #[serde(default = "default_iterations")]
     pub iterations: u32,
     /// Party candidates (the first starts).
-    pub party: Vec<StrategySpec>,
+    pub party: Vec<WrittenStrategy>,
     /// Adversary candidates (the first starts).
-    pub adversary: Vec<StrategySpec>,
+    pub adversary: Vec<WrittenStrategy>,
     /// Adversary specs to ask the LLM for (red team), added to the candidates.
     #[serde(default)]
     pub llm_adversaries: Option<usize>,
-    /// The LLM's proposals (already added to `adversary`): filled before
-    /// planning (`None`: not asked yet), never read from the file.
-    #[serde(skip)]
-    pub llm_proposals: Option<Vec<StrategySpec>>,
+}
+
+impl MinmaxFile {
+    /// The job of this file: `runs` the sweep's unless it writes its own,
+    /// every strategy decided, the LLM's proposals added to the adversary
+    /// candidates (those not there already).
+    pub fn decide(
+        self,
+        runs: u64,
+        spec: &mut Decide,
+        proposals: Proposals,
+    ) -> Result<MinmaxJob, NotCompiled> {
+        let party = self.party.iter().map(|s| spec(Side::Party, s)).collect::<Result<_, _>>()?;
+        let mut adversary: Vec<StrategySpec> =
+            self.adversary.iter().map(|s| spec(Side::Adversary, s)).collect::<Result<_, _>>()?;
+        let llm_proposals = match proposals {
+            Proposals::Reserved(n) => {
+                adversary.extend(std::iter::repeat_n(StrategySpec::default_spec(), n));
+                Vec::new()
+            }
+            Proposals::Answered(specs) => {
+                let new: Vec<StrategySpec> =
+                    specs.iter().filter(|s| !adversary.contains(s)).cloned().collect();
+                adversary.extend(new);
+                specs
+            }
+        };
+        Ok(MinmaxJob {
+            runs: self.runs.unwrap_or(runs),
+            max_total_runs: self.max_total_runs,
+            iterations: self.iterations,
+            party,
+            adversary,
+            llm_adversaries: self.llm_adversaries,
+            llm_proposals,
+        })
+    }
+}
+
+/// The `minmax` job, decided: its runs and its strategies known, the LLM's
+/// proposals among the adversary candidates.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MinmaxJob {
+    /// Runs per cell.
+    pub runs: u64,
+    /// Most runs the job may spend.
+    pub max_total_runs: Option<u64>,
+    /// Most iterations.
+    pub iterations: u32,
+    /// Party candidates (the first starts).
+    pub party: Vec<StrategySpec>,
+    /// Adversary candidates (the first starts), the LLM's proposals included.
+    pub adversary: Vec<StrategySpec>,
+    /// Adversary specs asked of the LLM (checked: 1 to `MAX_PROPOSALS`).
+    pub llm_adversaries: Option<usize>,
+    /// The LLM's proposals (already in `adversary`).
+    pub llm_proposals: Vec<StrategySpec>,
 }
 
 fn default_iterations() -> u32 {
@@ -53,17 +108,11 @@ fn default_iterations() -> u32 {
 }
 
 impl MinmaxJob {
-    /// Runs per cell.
-    pub fn runs(&self) -> u64 {
-        self.runs.unwrap_or(1)
-    }
-
     /// The most runs the job can plan.
     pub fn worst_case_runs(&self) -> u64 {
-        let pending = if self.llm_proposals.is_some() { 0 } else { self.llm_adversaries.unwrap_or(0) };
         u64::from(self.iterations)
-            .saturating_mul((self.party.len() + self.adversary.len() + pending) as u64)
-            .saturating_mul(self.runs())
+            .saturating_mul((self.party.len() + self.adversary.len()) as u64)
+            .saturating_mul(self.runs)
     }
 
     /// Checks the job before anything runs.
@@ -203,7 +252,7 @@ impl Minmax {
     }
 
     fn emit(&mut self, party_turn: bool) -> Step {
-        let runs = self.job.runs();
+        let runs = self.job.runs;
         let cells: Vec<_> = if party_turn {
             self.job
                 .party
@@ -318,7 +367,7 @@ impl MetricPlanner for Minmax {
                         .collect(),
                 })
                 .collect(),
-            llm_proposals: self.job.llm_proposals.iter().flatten().map(|s| s.as_str().to_string()).collect(),
+            llm_proposals: self.job.llm_proposals.iter().map(|s| s.as_str().to_string()).collect(),
         })
     }
 
@@ -360,13 +409,13 @@ mod tests {
     #[test]
     fn best_responses_converge_and_stop_early() {
         let job = MinmaxJob {
-            runs: Some(400),
+            runs: 400,
             max_total_runs: None,
             iterations: 5,
             party: specs(&["default", "lowest_hp"]),
             adversary: specs(&["default", "weakest_ac", "healer"]),
             llm_adversaries: None,
-            llm_proposals: None,
+            llm_proposals: vec![],
         };
         let mut m = Minmax::new(ctx(), job.clone());
         let cells = drive(&mut m, &payoff);
@@ -391,13 +440,13 @@ mod tests {
             metrics(p, 10.0, c.runs)
         };
         let job = |runs| MinmaxJob {
-            runs: Some(runs),
+            runs,
             max_total_runs: None,
             iterations: 3,
             party: specs(&["default", "lowest_hp"]),
             adversary: specs(&["default"]),
             llm_adversaries: None,
-            llm_proposals: None,
+            llm_proposals: vec![],
         };
         let mut m = Minmax::new(ctx(), job(40));
         drive(&mut m, &near);

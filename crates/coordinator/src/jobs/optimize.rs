@@ -40,15 +40,17 @@ use pf1e_engine::strategy::{Relevance, SpellPolicy, StrategySpec as Levers, Targ
 use pf1e_wire::results::{JobProgress, JobResult, Leader, OptimizeResult, PairedDelta, PlaybookEntry, Stage};
 use serde::Deserialize;
 
-use crate::cell::{CellSpec, HpFraction, StrategySpec};
+use pf1e_llm::Side;
+
+use crate::cell::{CellSpec, Decide, HpFraction, NotCompiled, Proposals, StrategySpec, WrittenStrategy};
 use crate::jobs::JobError;
 use crate::jobs::metrics::{CellMetrics, MetricPlanner, cmp_f64, compare, difference, higher_is_better};
 use crate::plan::{JobContext, PlannerState, Step};
 
 /// The `optimize` job as written in the sweep file.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct OptimizeJob {
+pub struct OptimizeFile {
     /// Runs per cell (default: the sweep's).
     #[serde(default)]
     pub runs: Option<u64>,
@@ -56,19 +58,15 @@ pub struct OptimizeJob {
     #[serde(default)]
     pub max_total_runs: Option<u64>,
     /// The adversary's strategy.
-    #[serde(default = "StrategySpec::default_spec")]
-    pub adversary: StrategySpec,
+    #[serde(default = "WrittenStrategy::default_spec")]
+    pub adversary: WrittenStrategy,
     /// Extra specs to measure after the grid and the refinement.
     #[serde(default)]
-    pub candidates: Vec<StrategySpec>,
+    pub candidates: Vec<WrittenStrategy>,
     /// Party specs to ask the LLM for (hypothesis generator), measured with
     /// the candidates.
     #[serde(default)]
     pub llm_candidates: Option<usize>,
-    /// The LLM's proposals: filled before planning (`None`: not asked
-    /// yet), never read from the file.
-    #[serde(skip)]
-    pub llm_proposals: Option<Vec<StrategySpec>>,
     /// Grid cells refined on retreat thresholds.
     #[serde(default = "default_refine")]
     pub refine_top: usize,
@@ -77,6 +75,57 @@ pub struct OptimizeJob {
     pub race_rounds: u32,
     /// The criterion plans are ranked by.
     #[serde(default = "default_objective")]
+    pub objective: Criterion,
+}
+
+impl OptimizeFile {
+    /// The job of this file: `runs` the sweep's unless it writes its own,
+    /// every strategy decided, the LLM's proposals in.
+    pub fn decide(
+        self,
+        runs: u64,
+        spec: &mut Decide,
+        proposals: Proposals,
+    ) -> Result<OptimizeJob, NotCompiled> {
+        let (p, a) = (Side::Party, Side::Adversary);
+        Ok(OptimizeJob {
+            runs: self.runs.unwrap_or(runs),
+            max_total_runs: self.max_total_runs,
+            adversary: spec(a, &self.adversary)?,
+            candidates: self.candidates.iter().map(|c| spec(p, c)).collect::<Result<_, _>>()?,
+            llm_candidates: self.llm_candidates,
+            llm_proposals: match proposals {
+                Proposals::Reserved(n) => vec![StrategySpec::default_spec(); n],
+                Proposals::Answered(specs) => specs,
+            },
+            refine_top: self.refine_top,
+            race_rounds: self.race_rounds,
+            objective: self.objective,
+        })
+    }
+}
+
+/// The `optimize` job, decided: its runs, its strategies and the LLM's
+/// proposals known.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OptimizeJob {
+    /// Runs per cell.
+    pub runs: u64,
+    /// Most runs the job may spend, racing included.
+    pub max_total_runs: Option<u64>,
+    /// The adversary's strategy.
+    pub adversary: StrategySpec,
+    /// Extra specs to measure after the grid and the refinement.
+    pub candidates: Vec<StrategySpec>,
+    /// Party specs asked of the LLM (checked: 1 to `MAX_PROPOSALS`).
+    pub llm_candidates: Option<usize>,
+    /// The LLM's proposals, measured with the candidates.
+    pub llm_proposals: Vec<StrategySpec>,
+    /// Grid cells refined on retreat thresholds.
+    pub refine_top: usize,
+    /// Racing rounds (each doubles the contenders' runs).
+    pub race_rounds: u32,
+    /// The criterion plans are ranked by.
     pub objective: Criterion,
 }
 
@@ -123,14 +172,9 @@ pub fn grid_specs(levers: Relevance) -> Vec<StrategySpec> {
 }
 
 impl OptimizeJob {
-    /// Runs per cell.
-    pub fn runs(&self) -> u64 {
-        self.runs.unwrap_or(1)
-    }
-
     /// The specs of the fixed stages, at most.
     pub fn fixed_specs(&self) -> u64 {
-        self.fixed_runs() / self.runs().max(1)
+        self.fixed_runs() / self.runs.max(1)
     }
 
     /// The comparisons with a leader the job can make, which the Bonferroni
@@ -146,11 +190,8 @@ impl OptimizeJob {
         let grid = grid_specs(Relevance::ALL);
         let refine = ((2 * self.refine_top).min(grid.len()) * RETREATS.len()) as u64;
         let cands = self.candidates.iter().filter(|c| !grid.contains(c)).count() as u64;
-        let llm = match &self.llm_proposals {
-            Some(p) => p.len(),
-            None => self.llm_candidates.unwrap_or(0),
-        } as u64;
-        (grid.len() as u64 + refine + cands + llm).saturating_mul(self.runs())
+        let llm = self.llm_proposals.len() as u64;
+        (grid.len() as u64 + refine + cands + llm).saturating_mul(self.runs)
     }
 
     /// The most runs the job can plan: its budget when it has one (racing
@@ -163,7 +204,7 @@ impl OptimizeJob {
         let specs = self.fixed_specs();
         let mut total = self.fixed_runs();
         for k in 1..=self.race_rounds.min(20) {
-            total = total.saturating_add(specs.saturating_mul(self.runs() << k));
+            total = total.saturating_add(specs.saturating_mul(self.runs << k));
         }
         total
     }
@@ -421,7 +462,7 @@ impl Optimize {
 
     /// Adds specs not measured yet; returns the cells to emit.
     fn add(&mut self, specs: Vec<StrategySpec>, stage: Stage) -> Vec<CellSpec> {
-        let runs = self.job.runs();
+        let runs = self.job.runs;
         let mut cells = Vec::new();
         for spec in specs {
             if self.entries.iter().any(|e| e.spec == spec) {
@@ -614,9 +655,7 @@ impl MetricPlanner for Optimize {
                 Phase::Refine => {
                     self.phase = Phase::Candidates;
                     let mut cells = self.add(self.job.candidates.clone(), Stage::Candidate);
-                    cells.extend(
-                        self.add(self.job.llm_proposals.clone().unwrap_or_default(), Stage::LlmProposal),
-                    );
+                    cells.extend(self.add(self.job.llm_proposals.clone(), Stage::LlmProposal));
                     cells
                 }
                 Phase::Candidates => {
@@ -741,7 +780,7 @@ mod tests {
 
     fn job(max: Option<u64>) -> OptimizeJob {
         OptimizeJob {
-            runs: Some(100),
+            runs: 100,
             max_total_runs: max,
             adversary: StrategySpec::default_spec(),
             candidates: vec![
@@ -749,7 +788,7 @@ mod tests {
                 StrategySpec::default_spec(),
             ],
             llm_candidates: None,
-            llm_proposals: None,
+            llm_proposals: vec![],
             refine_top: 3,
             race_rounds: 3,
             objective: Criterion::PSurvives,
@@ -913,10 +952,10 @@ mod tests {
         let mut j = job(None);
         j.llm_candidates = Some(2);
         // One proposal is a grid spec (measured as such), one is new.
-        j.llm_proposals = Some(vec![
+        j.llm_proposals = vec![
             StrategySpec::parse("lowest_hp").unwrap(),
             StrategySpec::parse("healer, retreat=0.9").unwrap(),
-        ]);
+        ];
         let mut o = Optimize::new(ctx(), j.clone());
         let cells = drive(&mut o, &eval);
         assert_eq!(cells.iter().filter(|c| c.runs == 100).count(), 32 + 9 + 1 + 1);

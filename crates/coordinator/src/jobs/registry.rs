@@ -1,9 +1,6 @@
 //! The job registry: every kind of job a sweep file may list, what each
 //! reserves of the budget, and the planner that runs it.
 
-use pf1e_llm::Side as LlmSide;
-
-use crate::cell::StrategySpec;
 use crate::jobs::JobError;
 use crate::jobs::contribution::{Contribution, ContributionJob};
 use crate::jobs::danger_map::{DangerMap, DangerMapJob};
@@ -84,29 +81,18 @@ impl Job {
         }
     }
 
-    /// Every strategy the sweep file wrote for the job, mutable, with the
-    /// side it plays (so a sentence can be compiled for its side).
-    pub fn strategies_mut(&mut self) -> Vec<(LlmSide, &mut StrategySpec)> {
-        let (p, a) = (LlmSide::Party, LlmSide::Adversary);
+    /// Runs of the job's first measurement of a cell (the sweep's unless
+    /// the job writes its own).
+    pub fn runs(&self) -> u64 {
         match self {
-            Job::Grid(g) => {
-                let party = g.party.iter_mut().map(|s| (p, s));
-                party.chain(g.adversary.iter_mut().map(|s| (a, s))).collect()
-            }
-            Job::Optimize(j) => {
-                let mut out = vec![(a, &mut j.adversary)];
-                out.extend(j.candidates.iter_mut().map(|s| (p, s)));
-                out
-            }
-            Job::Minmax(j) => {
-                let party = j.party.iter_mut().map(|s| (p, s));
-                party.chain(j.adversary.iter_mut().map(|s| (a, s))).collect()
-            }
-            Job::DangerMap(j) => vec![(p, &mut j.party), (a, &mut j.adversary)],
-            Job::Frontier(j) => vec![(p, &mut j.party), (a, &mut j.adversary)],
-            Job::Sensitivity(j) => vec![(p, &mut j.party)],
-            Job::Contribution(j) => vec![(p, &mut j.party), (a, &mut j.adversary)],
-            Job::Design(j) => vec![(p, &mut j.party), (a, &mut j.adversary)],
+            Job::Grid(g) => g.runs,
+            Job::Optimize(j) => j.runs,
+            Job::Minmax(j) => j.runs,
+            Job::DangerMap(j) => j.runs,
+            Job::Frontier(j) => j.runs,
+            Job::Sensitivity(j) => j.runs,
+            Job::Contribution(j) => j.runs,
+            Job::Design(j) => j.runs,
         }
     }
 

@@ -10,10 +10,12 @@
 
 use pf1e_engine::metrics::Sign;
 use pf1e_engine::objectives::Criterion;
-use pf1e_wire::results::{JobProgress, JobResult, Lever, SensitivityResult};
+use pf1e_wire::results::{JobProgress, JobResult, SensitivityLever, SensitivityResult};
 use serde::Deserialize;
 
-use crate::cell::{HpFraction, StrategySpec};
+use pf1e_llm::Side;
+
+use crate::cell::{Decide, HpFraction, NotCompiled, StrategySpec, WrittenStrategy};
 use crate::jobs::JobError;
 use crate::jobs::metrics::{CellMetrics, MetricPlanner, cmp_f64, difference};
 use crate::plan::{JobContext, PlannerState, Step};
@@ -21,7 +23,7 @@ use crate::plan::{JobContext, PlannerState, Step};
 /// The `sensitivity` job as written in the sweep file.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct SensitivityJob {
+pub struct SensitivityFile {
     /// Runs per cell (default: the sweep's).
     #[serde(default)]
     pub runs: Option<u64>,
@@ -29,10 +31,36 @@ pub struct SensitivityJob {
     #[serde(default)]
     pub max_total_runs: Option<u64>,
     /// The party's strategy.
-    #[serde(default = "StrategySpec::default_spec")]
-    pub party: StrategySpec,
+    #[serde(default = "WrittenStrategy::default_spec")]
+    pub party: WrittenStrategy,
     /// The party criterion.
     #[serde(default = "default_criterion")]
+    pub criterion: Criterion,
+}
+
+impl SensitivityFile {
+    /// The job of this file: `runs` the sweep's unless it writes its own,
+    /// every strategy decided.
+    pub fn decide(self, runs: u64, spec: &mut Decide) -> Result<SensitivityJob, NotCompiled> {
+        Ok(SensitivityJob {
+            runs: self.runs.unwrap_or(runs),
+            max_total_runs: self.max_total_runs,
+            party: spec(Side::Party, &self.party)?,
+            criterion: self.criterion,
+        })
+    }
+}
+
+/// The `sensitivity` job, decided: its runs and strategy known.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SensitivityJob {
+    /// Runs per cell.
+    pub runs: u64,
+    /// Most runs the job may spend.
+    pub max_total_runs: Option<u64>,
+    /// The party's strategy.
+    pub party: StrategySpec,
+    /// The party criterion.
     pub criterion: Criterion,
 }
 
@@ -63,14 +91,9 @@ fn most_adversaries() -> usize {
 }
 
 impl SensitivityJob {
-    /// Runs per cell.
-    pub fn runs(&self) -> u64 {
-        self.runs.unwrap_or(1)
-    }
-
     /// The runs the job plans (exactly).
     pub fn worst_case_runs(&self) -> u64 {
-        (most_adversaries() as u64).saturating_mul(self.runs())
+        (most_adversaries() as u64).saturating_mul(self.runs)
     }
 
     /// Checks the budget before anything runs.
@@ -146,7 +169,7 @@ impl MetricPlanner for Sensitivity {
     fn step(&mut self) -> Step {
         if !self.emitted {
             self.emitted = true;
-            let runs = self.job.runs();
+            let runs = self.job.runs;
             return Step::Emit(
                 self.specs
                     .iter()
@@ -177,7 +200,7 @@ impl MetricPlanner for Sensitivity {
                 .into_iter()
                 .enumerate()
                 .filter_map(|(rank, (i, value, delta, delta_interval, significant))| {
-                    Some(Lever {
+                    Some(SensitivityLever {
                         rank: rank as u64 + 1,
                         adversary_strategy: self.specs[i].as_str().to_string(),
                         value,
@@ -214,7 +237,7 @@ mod tests {
         // runs), healer by 15 points: only healer matters, and it ranks
         // first although an insignificant lever could show a larger delta.
         let job = SensitivityJob {
-            runs: Some(400),
+            runs: 400,
             max_total_runs: None,
             party: StrategySpec::default_spec(),
             criterion: Criterion::PAnyDeath,
@@ -241,7 +264,7 @@ mod tests {
     #[test]
     fn levers_rank_by_absolute_delta() {
         let job = SensitivityJob {
-            runs: Some(20),
+            runs: 20,
             max_total_runs: None,
             party: StrategySpec::default_spec(),
             criterion: Criterion::ExpectedHpLost,

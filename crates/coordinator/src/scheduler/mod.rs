@@ -26,7 +26,7 @@ use pf1e_wire::shard::{Lease, ShardKey, ShardReport, ShardResult};
 use pf1e_wire::status::{CoordinatorStats, FinishedCell, SweepInfo, WorkerInfo};
 
 use crate::store::{JournalState, Store, StoreError, SweepStatus};
-use crate::sweep::{Sweep, SweepError};
+use crate::sweep::{Sweep, SweepDraft, SweepError};
 pub use audit::AuditCounts;
 use audit::{Audits, Opinion};
 use queue::{ShardQueue, Waiter};
@@ -190,21 +190,11 @@ impl Scheduler {
                 continue;
             }
             // The LLM's decisions come from the journal: resuming calls no model.
-            let parsed = Sweep::from_bundle(&bundle).and_then(|mut sweep| {
-                sweep.apply_llm(&state.llm)?;
-                Ok(sweep)
-            });
+            let parsed = SweepDraft::from_bundle(&bundle).and_then(|draft| draft.decide(&state.llm));
             match parsed {
-                Ok(sweep) if !sweep.needs_llm() => {
+                Ok(sweep) => {
                     self.start(id, sweep)?;
                     resumed.push(id);
-                }
-                Ok(_) => {
-                    let mut state = state;
-                    state.status = SweepStatus::Failed;
-                    state.error = "cannot resume: the journal holds no LLM decisions for this sweep".into();
-                    self.store.update_sweep(id, &state, None)?;
-                    self.history.insert(id, state);
                 }
                 Err(e) => {
                     let mut state = state;
@@ -221,23 +211,24 @@ impl Scheduler {
     /// Validates, journals and starts a sweep that needs no LLM decision.
     /// Nothing is written when it is invalid.
     pub fn submit(&mut self, bundle: proto::SweepBundle) -> Result<u64, SchedError> {
-        let sweep = self.check(&bundle)?;
+        let draft = self.check(&bundle)?;
+        if draft.needs_llm() {
+            return Err(SchedError::NeedsLlm);
+        }
+        let sweep = draft.decide(&Default::default())?;
         self.submit_sweep(bundle, sweep)
     }
 
     /// Parses and validates a bundle; writes nothing. A sweep that uses
-    /// the LLM comes back with its sentences pending: resolve them
+    /// the LLM comes back as a draft whose decisions are still to make
     /// (`crate::llm::LlmResolver`) before [`Scheduler::submit_sweep`].
-    pub fn check(&self, bundle: &proto::SweepBundle) -> Result<Sweep, SchedError> {
+    pub fn check(&self, bundle: &proto::SweepBundle) -> Result<SweepDraft, SchedError> {
         check_bundle(bundle, self.cfg.validate)
     }
 
-    /// Journals and starts `sweep`, parsed from `bundle` and resolved: its
+    /// Journals and starts `sweep`, parsed from `bundle` and decided: its
     /// LLM decisions are journaled with it, in the same transaction.
     pub fn submit_sweep(&mut self, bundle: proto::SweepBundle, sweep: Sweep) -> Result<u64, SchedError> {
-        if sweep.needs_llm() {
-            return Err(SchedError::NeedsLlm);
-        }
         let state = JournalState {
             name: sweep.name.clone(),
             status: SweepStatus::Running,
@@ -871,12 +862,12 @@ mod tests;
 /// Parses and validates a bundle (against the engine when `validate`)
 /// without a scheduler: a server calls it outside the scheduler's lock, so
 /// a large sweep file never stalls leases and reports.
-pub fn check_bundle(bundle: &proto::SweepBundle, validate: bool) -> Result<Sweep, SchedError> {
-    let sweep = Sweep::from_bundle(bundle)?;
+pub fn check_bundle(bundle: &proto::SweepBundle, validate: bool) -> Result<SweepDraft, SchedError> {
+    let draft = SweepDraft::from_bundle(bundle)?;
     if validate {
-        sweep.validate(&bundle.sweep_yaml)?;
+        draft.validate()?;
     }
-    Ok(sweep)
+    Ok(draft)
 }
 
 /// The longest error text a worker's failure report keeps.

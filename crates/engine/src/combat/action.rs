@@ -329,7 +329,7 @@ pub struct Action {
     /// The option of a spell's choice (Command's order…); channel energy: 0 heals, 1 harms.
     pub option: u8,
     /// The hex or deed used.
-    pub ability: Option<Ability>,
+    pub ability: Option<ClassAbilityUse>,
     /// The budget slot, when it depends on the spell or ability (set by the engine before the budget).
     pub slot: Option<Slot>,
     /// A move: the altitude in feet to climb or dive to first (fliers only; `combat::flight`).
@@ -338,7 +338,7 @@ pub struct Action {
 
 /// The class ability an action uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Ability {
+pub enum ClassAbilityUse {
     /// A hex.
     Hex(Hex),
     /// A deed.
@@ -404,7 +404,7 @@ impl Action {
     }
 
     /// The same action with a class ability.
-    pub const fn with_ability(mut self, ability: Ability) -> Self {
+    pub const fn with_ability(mut self, ability: ClassAbilityUse) -> Self {
         self.ability = Some(ability);
         self
     }

@@ -59,7 +59,7 @@ mod weapons;
 mod tests;
 
 pub use abilities::Pools;
-pub use action::{Ability, Action, ActionKind, ActionResult, AidMode, ReadyTrigger, Reason, Slot};
+pub use action::{Action, ActionKind, ActionResult, AidMode, ClassAbilityUse, ReadyTrigger, Reason, Slot};
 pub use carry::{Carried, FIRST_AID_DC, Party, RestSpending, Tending, heal_bonus};
 pub use economy::{Planned, TurnLimits, apply_budget};
 pub use martial::Style;

@@ -414,13 +414,13 @@ impl<'p> BattleState<'p> {
 
     /// The budget slot of an action whose slot depends on its spell or ability.
     pub(crate) fn data_slot(&self, i: usize, a: &super::action::Action) -> Option<super::action::Slot> {
-        use super::action::{Ability, ActionKind, Slot};
+        use super::action::{ActionKind, ClassAbilityUse, Slot};
         match (a.kind, a.ability) {
             (ActionKind::CastSpell, _) => Some(self.cast_slot(i, a)),
             (ActionKind::Reload, _) => Some(self.reload_slot(i, a)),
             (ActionKind::UseItem, _) => Some(self.item_slot(i, a)),
-            (ActionKind::Deed, Some(Ability::Deed(d))) => Some(self.deed_slot(i, d)),
-            (ActionKind::Hex, Some(Ability::Hex(crate::feats::Hex::Cackle))) => Some(Slot::Move),
+            (ActionKind::Deed, Some(ClassAbilityUse::Deed(d))) => Some(self.deed_slot(i, d)),
+            (ActionKind::Hex, Some(ClassAbilityUse::Hex(crate::feats::Hex::Cackle))) => Some(Slot::Move),
             _ => None,
         }
     }

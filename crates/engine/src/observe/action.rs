@@ -8,7 +8,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::combat::{Ability, Action, ActionKind, AidMode, BattleState, Metamagic, ReadyTrigger};
+use crate::combat::{Action, ActionKind, AidMode, BattleState, ClassAbilityUse, Metamagic, ReadyTrigger};
 use crate::effects::{ConditionId, Maneuver};
 use crate::feats::{Deed, Hex};
 use crate::map::Pos;
@@ -135,7 +135,7 @@ fn option_names<'b>(battle: &'b BattleState<'_>, action: &Action) -> Option<Vec<
     match (action.kind, action.ability) {
         (ActionKind::ChannelEnergy, _) => Some(CHANNEL_OPTIONS.to_vec()),
         (ActionKind::Declare, _) => Some(crate::combat::Style::ALL.iter().map(|s| s.name()).collect()),
-        (ActionKind::Hex, Some(Ability::Hex(Hex::EvilEye))) => Some(EVIL_EYE_OPTIONS.to_vec()),
+        (ActionKind::Hex, Some(ClassAbilityUse::Hex(Hex::EvilEye))) => Some(EVIL_EYE_OPTIONS.to_vec()),
         (ActionKind::CastSpell | ActionKind::SpellCombat, _) => {
             let spell = &battle.prep.spells.get(usize::from(action.spell?))?.spell;
             spell.effects.iter().find_map(|e| match &e.kind {
@@ -147,10 +147,10 @@ fn option_names<'b>(battle: &'b BattleState<'_>, action: &Action) -> Option<Vec<
     }
 }
 
-fn ability_name(ability: Ability) -> &'static str {
+fn ability_name(ability: ClassAbilityUse) -> &'static str {
     match ability {
-        Ability::Hex(h) => h.name(),
-        Ability::Deed(d) => d.name(),
+        ClassAbilityUse::Hex(h) => h.name(),
+        ClassAbilityUse::Deed(d) => d.name(),
     }
 }
 
@@ -253,8 +253,8 @@ impl ActionSpec {
         }
         action.defensive = self.defensive;
         if let Some(name) = &self.ability {
-            let hex = || Hex::from_name(name).map(Ability::Hex);
-            let deed = || Deed::from_name(name).map(Ability::Deed);
+            let hex = || Hex::from_name(name).map(ClassAbilityUse::Hex);
+            let deed = || Deed::from_name(name).map(ClassAbilityUse::Deed);
             let (found, what) = match kind {
                 ActionKind::Hex => (hex(), "hex"),
                 ActionKind::Deed => (deed(), "deed"),

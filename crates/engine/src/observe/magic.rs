@@ -10,7 +10,7 @@
 //! for moving and defending under the overall cap.
 
 use crate::combat::abilities::{DEADEYE, HEX_RANGE_FT, UP_CLOSE, hex_mark};
-use crate::combat::{Ability, Action, ActionKind, BattleState, Metamagic};
+use crate::combat::{Action, ActionKind, BattleState, ClassAbilityUse, Metamagic};
 use crate::effects::Flags;
 use crate::feats::{Deed, Hex};
 use crate::spell::model::{CastTime, CreatureType, Origin, Range, Shape, TargetKind};
@@ -265,14 +265,14 @@ fn deeds(b: &BattleState<'_>, i: usize, deeds: &[Deed], out: &mut Vec<Action>) {
             Deed::GunslingersDodge => false,
         };
         if plausible {
-            out.push(Action::new(ActionKind::Deed).with_ability(Ability::Deed(d)));
+            out.push(Action::new(ActionKind::Deed).with_ability(ClassAbilityUse::Deed(d)));
         }
     }
 }
 
 fn hexes(b: &BattleState<'_>, i: usize, h: Hex, out: &mut Vec<Action>) {
     let here = b.pos(i);
-    let hex = |j: usize| Action::at(ActionKind::Hex, j).with_ability(Ability::Hex(h));
+    let hex = |j: usize| Action::at(ActionKind::Hex, j).with_ability(ClassAbilityUse::Hex(h));
     let once = |j: usize| !b.fighters[j].marks.contains(&(i, hex_mark(h)));
     let mine = |j: usize, name: &str| {
         b.fighters[j].effects.iter().any(|e| &*e.effect.name == name && e.source == Some(i))
@@ -286,7 +286,7 @@ fn hexes(b: &BattleState<'_>, i: usize, h: Hex, out: &mut Vec<Action>) {
                     && ["evil eye", "misfortune", "fortune"].iter().any(|n| mine(j, n))
             });
             if extends {
-                out.push(Action::new(ActionKind::Hex).with_ability(Ability::Hex(h)));
+                out.push(Action::new(ActionKind::Hex).with_ability(ClassAbilityUse::Hex(h)));
             }
             return;
         }

@@ -235,7 +235,7 @@ fn a_spell_action_names_its_spell_metamagic_and_mode_and_round_trips() {
     assert_eq!(ActionSpec::from_action(&b, &harm).option.as_deref(), Some("harm"));
     let eye = r#"{"kind": "hex", "ability": "evil_eye", "option": "saves", "target": "orc"}"#;
     let eye = serde_json::from_str::<ActionSpec>(eye).unwrap().to_action(&b).unwrap();
-    assert_eq!(eye.ability, Some(crate::combat::Ability::Hex(crate::feats::Hex::EvilEye)));
+    assert_eq!(eye.ability, Some(crate::combat::ClassAbilityUse::Hex(crate::feats::Hex::EvilEye)));
     assert_eq!(eye.option, 2);
     assert_eq!(ActionSpec::from_action(&b, &eye).to_action(&b), Ok(eye));
 }

@@ -3,11 +3,11 @@
 
 use super::Spell;
 use super::effect::{
-    ControlledEffect, DamageEffect, Effect, EffectKind, EffectSave, GrantedAttackEffect, ModifiersEffect,
-    SummonOption, ZoneEffect,
+    ControlledEffect, DamageEffect, EffectKind, EffectSave, GrantedAttackEffect, ModifiersEffect,
+    SpellEffect, SummonOption, ZoneEffect,
 };
 use super::model::{
-    Area, AttackKind, Component, Duration, DurationUnit, Filter, Origin, Range, SaveOutcome, Shape,
+    Area, AttackKind, Component, DurationUnit, Filter, Origin, Range, SaveOutcome, Shape, SpellDuration,
     TargetKind,
 };
 use super::scaled::Scaled;
@@ -375,7 +375,7 @@ fn check_scaled(path: &str, s: &Scaled) -> Result<(), Failure> {
     Ok(())
 }
 
-fn check_duration(path: &str, d: &Duration) -> Result<(), Failure> {
+fn check_duration(path: &str, d: &SpellDuration) -> Result<(), Failure> {
     let needs_amount = matches!(
         d.unit,
         DurationUnit::Rounds | DurationUnit::Minutes | DurationUnit::Hours | DurationUnit::Days
@@ -414,7 +414,7 @@ struct Context<'a> {
 }
 
 impl Context<'_> {
-    fn effect(&self, path: &str, e: &Effect) -> Result<(), Failure> {
+    fn effect(&self, path: &str, e: &SpellEffect) -> Result<(), Failure> {
         check_filter(&key_path(path, "only"), &e.only)?;
         if let Some(d) = &e.duration {
             check_duration(&key_path(path, "duration"), d)?;
@@ -578,7 +578,7 @@ impl Context<'_> {
         Ok(())
     }
 
-    fn effects(&self, path: &str, effects: &[Effect]) -> Result<(), Failure> {
+    fn effects(&self, path: &str, effects: &[SpellEffect]) -> Result<(), Failure> {
         if effects.is_empty() {
             return fail(path, "name at least one effect");
         }
@@ -590,7 +590,7 @@ impl Context<'_> {
 
     /// The save an effect answers to must be clear: given, or taken from a
     /// spell whose saving throw negates or halves.
-    fn save(&self, path: &str, e: &Effect) -> Result<(), Failure> {
+    fn save(&self, path: &str, e: &SpellEffect) -> Result<(), Failure> {
         let container = matches!(
             e.kind,
             EffectKind::Zone(_)

@@ -18,14 +18,14 @@ use serde::ser::SerializeMap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::model::{
-    Ability, AlignmentComponent, Area, AttackKind, CreatureType, Duration, Filter, Range, is_false,
+    Ability, AlignmentComponent, Area, AttackKind, CreatureType, Filter, Range, SpellDuration, is_false,
 };
 use super::scaled::Scaled;
 use crate::effects::{BonusType, ConditionId, Descriptor, ModCondition, ModTarget, Modifier, SaveKind};
 
 /// One effect of a spell: its kind and the fields every kind shares.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Effect {
+pub struct SpellEffect {
     /// What the effect does.
     pub kind: EffectKind,
     /// Which creatures it applies to (default: every creature the spell affects).
@@ -37,12 +37,12 @@ pub struct Effect {
     /// own failed (Phantasmal Killer: Fortitude after Will disbelief).
     pub save_kind: Option<SaveKind>,
     /// Effects applied instead when the save succeeds (Fear: shaken 1 round; Disintegrate: 5d6).
-    pub on_success: Vec<Effect>,
+    pub on_success: Vec<SpellEffect>,
     /// How long it lasts (default: the spell's duration).
-    pub duration: Option<Duration>,
+    pub duration: Option<SpellDuration>,
 }
 
-impl Effect {
+impl SpellEffect {
     /// An effect of this kind with every shared field at its default.
     pub fn new(kind: EffectKind) -> Self {
         Self {
@@ -248,7 +248,7 @@ pub struct DamageEffect {
     /// The caster gains temporary hit points equal to the damage dealt (at most
     /// the target's hit points plus its Constitution score) for this long (Vampiric Touch).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub caster_temp_hp: Option<Duration>,
+    pub caster_temp_hp: Option<SpellDuration>,
 }
 
 fn yes() -> bool {
@@ -316,7 +316,7 @@ pub struct ConditionEffect {
     pub conditions: Vec<ConditionId>,
     /// Effects applied when these conditions end (Color Spray's stages).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub then: Vec<Effect>,
+    pub then: Vec<SpellEffect>,
     /// The subject may save again to end it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub save_again: Option<SaveAgain>,
@@ -338,7 +338,7 @@ pub struct ConditionEffect {
     pub ends_without_nonlethal: bool,
     /// Duration instead when the spell's attack roll was a confirmed critical hit (Frigid Touch).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub duration_on_critical: Option<Duration>,
+    pub duration_on_critical: Option<SpellDuration>,
 }
 
 /// When a subject may save again against a condition.
@@ -696,7 +696,7 @@ pub struct RetaliationEffect {
     /// What triggers it.
     pub trigger: RetaliationTrigger,
     /// What the attacker suffers (spell resistance applies).
-    pub effects: Vec<Effect>,
+    pub effects: Vec<SpellEffect>,
 }
 
 /// Triggers of a retaliation.
@@ -740,19 +740,19 @@ pub struct ZoneEffect {
     pub moves: Option<ZoneMove>,
     /// Applied to each creature in the area when the spell takes effect.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub on_appear: Vec<Effect>,
+    pub on_appear: Vec<SpellEffect>,
     /// Applied to each creature that enters the area later (or that the area moves onto).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub on_enter: Vec<Effect>,
+    pub on_enter: Vec<SpellEffect>,
     /// Applied to each creature in the area every round on the caster's turn.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub each_round: Vec<Effect>,
+    pub each_round: Vec<SpellEffect>,
     /// Whether `each_round` happens at the start (default) or the end of the caster's turn.
     #[serde(default)]
     pub each_round_timing: RoundTiming,
     /// Applied to a creature that moves through the area (a wall).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub on_pass_through: Vec<Effect>,
+    pub on_pass_through: Vec<SpellEffect>,
     /// Applied when the zone appears and every round on the caster's turn to
     /// creatures near the area (a wall's heat): each creature takes the first
     /// band whose distance it is within.
@@ -826,7 +826,7 @@ pub struct Radiation {
     #[serde(default, skip_serializing_if = "is_false")]
     pub one_side: bool,
     /// What they suffer.
-    pub effects: Vec<Effect>,
+    pub effects: Vec<SpellEffect>,
 }
 
 /// A check to move within a zone.
@@ -842,10 +842,10 @@ pub struct MovementCheck {
     pub half_speed: bool,
     /// Applied on a failure (the mover also loses the rest of its movement).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub on_failure: Vec<Effect>,
+    pub on_failure: Vec<SpellEffect>,
     /// Applied on a failure by 5 or more.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub on_failure_by_5: Vec<Effect>,
+    pub on_failure_by_5: Vec<SpellEffect>,
 }
 
 /// Checks made to move.
@@ -893,7 +893,7 @@ pub struct ControlledEffect {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub area: Option<Area>,
     /// What each use (or hit) does.
-    pub effects: Vec<Effect>,
+    pub effects: Vec<SpellEffect>,
 }
 
 /// Actions that direct a construct.
@@ -953,7 +953,7 @@ pub struct GrantedAttackEffect {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub uses: Option<Scaled>,
     /// What a hit does.
-    pub effects: Vec<Effect>,
+    pub effects: Vec<SpellEffect>,
 }
 
 /// A combat maneuver made by the spell.
@@ -971,7 +971,7 @@ pub struct ManeuverEffect {
     #[serde(default, skip_serializing_if = "is_false")]
     pub one_roll_for_all: bool,
     /// What a success does.
-    pub effects: Vec<Effect>,
+    pub effects: Vec<SpellEffect>,
 }
 
 /// Maneuvers.
@@ -1094,7 +1094,7 @@ pub struct ChoiceOption {
     /// Its name (`fall`, `warm_shield`).
     pub name: String,
     /// What it does.
-    pub effects: Vec<Effect>,
+    pub effects: Vec<SpellEffect>,
 }
 
 /// Touch spells delivered at range.
@@ -1144,15 +1144,15 @@ pub struct WeaponQualitiesEffect {
     pub add: Vec<String>,
 }
 
-impl Effect {
+impl SpellEffect {
     /// The effects nested in this one (`on_success`, a condition's `then`, a
     /// zone's triggers, a choice's options…), each with its JSON path below `path`.
-    pub fn children<'a>(&'a self, path: &str) -> Vec<(String, &'a Effect)> {
-        fn add<'a>(out: &mut Vec<(String, &'a Effect)>, field: String, list: &'a [Effect]) {
+    pub fn children<'a>(&'a self, path: &str) -> Vec<(String, &'a SpellEffect)> {
+        fn add<'a>(out: &mut Vec<(String, &'a SpellEffect)>, field: String, list: &'a [SpellEffect]) {
             out.extend(list.iter().enumerate().map(|(i, e)| (format!("{field}[{i}]"), e)));
         }
-        let mut out: Vec<(String, &Effect)> = Vec::new();
-        let mut push = |field: String, list: &'a [Effect]| add(&mut out, field, list);
+        let mut out: Vec<(String, &SpellEffect)> = Vec::new();
+        let mut push = |field: String, list: &'a [SpellEffect]| add(&mut out, field, list);
         push(format!("{path}.on_success"), &self.on_success);
         let k = format!("{path}.{}", self.kind.name());
         match &self.kind {
@@ -1187,7 +1187,7 @@ impl Effect {
 
 // ---- the shared fields, read and written by hand ----
 
-impl Serialize for Effect {
+impl Serialize for SpellEffect {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let mut map = s.serialize_map(None)?;
         self.kind.write(&mut map)?;
@@ -1210,7 +1210,7 @@ impl Serialize for Effect {
     }
 }
 
-impl<'de> Deserialize<'de> for Effect {
+impl<'de> Deserialize<'de> for SpellEffect {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         d.deserialize_map(EffectVisitor)
     }
@@ -1219,13 +1219,13 @@ impl<'de> Deserialize<'de> for Effect {
 struct EffectVisitor;
 
 impl<'de> Visitor<'de> for EffectVisitor {
-    type Value = Effect;
+    type Value = SpellEffect;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("an effect: an object with one kind key (damage, condition, modifiers…)")
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Effect, A::Error> {
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<SpellEffect, A::Error> {
         let mut kind: Option<EffectKind> = None;
         let mut only = None;
         let mut save = None;
@@ -1259,7 +1259,7 @@ impl<'de> Visitor<'de> for EffectVisitor {
                 EffectKind::NAMES.join(", ")
             )));
         };
-        Ok(Effect {
+        Ok(SpellEffect {
             kind,
             only: only.unwrap_or_default(),
             save,

@@ -8,9 +8,9 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::effect::Effect;
+use super::effect::SpellEffect;
 use super::model::{
-    Area, AttackRoll, CastTime, Component, Duration, Range, SavingThrow, School, Subschool, Target,
+    Area, AttackRoll, CastTime, Component, Range, SavingThrow, School, SpellDuration, Subschool, Target,
 };
 use crate::effects::Descriptor;
 
@@ -59,7 +59,7 @@ pub struct Spell {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub attack: Option<AttackRoll>,
     /// Duration.
-    pub duration: Duration,
+    pub duration: SpellDuration,
     /// Saving throw (absent: none).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub saving_throw: Option<SavingThrow>,
@@ -71,13 +71,13 @@ pub struct Spell {
     pub harmless: bool,
     /// A creature this spell affected cannot be affected by it again for this long (Daze: 1 minute).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub immunity_after: Option<Duration>,
+    pub immunity_after: Option<SpellDuration>,
     /// Spells (by file name) this one counters and dispels (Bless and Bane).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub dispels: Vec<String>,
     /// What the spell does, in order.
     #[serde(default)]
-    pub effects: Vec<Effect>,
+    pub effects: Vec<SpellEffect>,
     /// Where the file departs from the SRD text, each with the rule it
     /// simplifies; every entry is listed in `docs/rules/spells.md`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

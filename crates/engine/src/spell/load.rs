@@ -8,7 +8,7 @@ use std::path::Path;
 
 use super::Spell;
 use super::check::{check_spell, spell_id};
-use super::effect::{Effect, EffectKind};
+use super::effect::{EffectKind, SpellEffect};
 use crate::model::validate::{index_path, json_path, key_path};
 
 /// Why a spell file, or a directory of them, was refused.
@@ -160,7 +160,7 @@ impl SpellBook {
     }
 
     /// The first reference of `effect` (or of an effect inside it) to a spell not in the book.
-    fn missing_in(&self, path: &str, effect: &Effect) -> Option<(String, String)> {
+    fn missing_in(&self, path: &str, effect: &SpellEffect) -> Option<(String, String)> {
         let kpath = key_path(path, effect.kind.name());
         let absent = |id: &String| !self.spells.contains_key(id);
         match &effect.kind {

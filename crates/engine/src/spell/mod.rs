@@ -29,7 +29,7 @@ pub mod model;
 pub mod scaled;
 
 pub use check::{CLASSES, is_id, spell_id};
-pub use effect::{Effect, EffectKind, EffectSave};
+pub use effect::{EffectKind, EffectSave, SpellEffect};
 pub use file::Spell;
 pub use load::{SpellBook, SpellError, load_spell, load_spell_dir, parse_spell, spell_book};
 pub use scaled::{Formula, Scaled};

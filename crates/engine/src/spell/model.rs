@@ -416,7 +416,7 @@ pub enum AttackKind {
 /// How long a spell or an effect lasts.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Duration {
+pub struct SpellDuration {
     /// Unit.
     pub unit: DurationUnit,
     /// How many units (`rounds`, `minutes`, `hours`, `days`; the most

@@ -560,7 +560,7 @@ impl TryFrom<&Job> for JobResult {
                     .levers
                     .iter()
                     .map(|l| {
-                        Ok(Lever {
+                        Ok(SensitivityLever {
                             rank: l.rank,
                             adversary_strategy: l.adversary_strategy.clone(),
                             value: l.value,
@@ -1378,7 +1378,7 @@ mod tests {
                     criterion: Criterion::ExpectedHpLost,
                     party_strategy: "default".into(),
                     baseline: None,
-                    levers: vec![Lever {
+                    levers: vec![SensitivityLever {
                         rank: 1,
                         adversary_strategy: "healer".into(),
                         value: 4.0,

@@ -11,7 +11,7 @@
 use crate::feats::Deed;
 use crate::rng::Dice;
 
-use super::super::action::{Ability, Action, Reason, Slot};
+use super::super::action::{Action, ClassAbilityUse, Reason, Slot};
 use super::super::engine::Engine;
 use super::super::event::{ClassAbilityEvent, Event};
 use super::super::log::emit;
@@ -41,7 +41,7 @@ impl<R: Dice> Engine<'_, '_, R> {
     pub(crate) fn deed_action(&mut self, i: usize, action: Action) -> Result<(), Reason> {
         let prep = self.st.prep;
         let spec = prep.fighters[i].abilities.as_deref().ok_or(Reason::NoAbility)?;
-        let Some(Ability::Deed(deed)) = action.ability else { return Err(Reason::NoAbility) };
+        let Some(ClassAbilityUse::Deed(deed)) = action.ability else { return Err(Reason::NoAbility) };
         if !spec.has_deed(deed) {
             return Err(Reason::NoAbility);
         }

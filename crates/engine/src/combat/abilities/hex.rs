@@ -20,7 +20,7 @@ use crate::effects::{
 use crate::feats::Hex;
 use crate::rng::Dice;
 
-use super::super::action::{Ability, Action, Reason};
+use super::super::action::{Action, ClassAbilityUse, Reason};
 use super::super::engine::Engine;
 use super::super::event::{ClassAbilityEvent, EffectEnd, Event};
 use super::super::log::emit;
@@ -39,7 +39,7 @@ impl<R: Dice> Engine<'_, '_, R> {
     pub(crate) fn hex_action(&mut self, i: usize, action: Action) -> Result<(), Reason> {
         let prep = self.st.prep;
         let spec = prep.fighters[i].abilities.as_deref().ok_or(Reason::NoAbility)?;
-        let Some(Ability::Hex(hex)) = action.ability else { return Err(Reason::NoAbility) };
+        let Some(ClassAbilityUse::Hex(hex)) = action.ability else { return Err(Reason::NoAbility) };
         if !spec.has_hex(hex) || self.st.fighters[i].pools.hexes == Some(0) {
             return Err(Reason::NoAbility);
         }

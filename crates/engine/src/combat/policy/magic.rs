@@ -13,12 +13,12 @@
 use crate::effects::{Behaviours, ConditionId, Flags, SaveKind};
 use crate::feats::{Deed, Hex};
 use crate::spell::Spell;
-use crate::spell::effect::{Effect as SpellEffect, EffectKind, EffectSave};
+use crate::spell::effect::{EffectKind, EffectSave, SpellEffect};
 use crate::spell::model::{AttackKind, CreatureType, Origin, Range, SaveOutcome, TargetKind};
 use crate::strategy::SpellPolicy;
 
 use super::super::abilities::{AbilitySpec, CHANNEL_RADIUS_FT, hex_mark};
-use super::super::action::{Ability, Action, ActionKind};
+use super::super::action::{Action, ActionKind, ClassAbilityUse};
 use super::super::power_attack::hit_chance;
 use super::super::spells::{Cast, Known, Metamagic};
 use super::super::state::BattleState;
@@ -174,7 +174,7 @@ fn plan_abilities(
             (0..attacks.len()).any(|w| attacks[w].firearm && b.is_broken(i, w) && !b.sundered(i, w));
         if misfired && a.has_deed(Deed::QuickClear) && f.pools.grit > 0 {
             // A move action spending grit, then the shot.
-            out.push(Action::new(ActionKind::Deed).with_ability(Ability::Deed(Deed::QuickClear)));
+            out.push(Action::new(ActionKind::Deed).with_ability(ClassAbilityUse::Deed(Deed::QuickClear)));
             out.push(Action::at(ActionKind::Attack, t));
             return true;
         } else if let Ok(w) = b.weapon_for(i, t, b.pos(i))
@@ -182,9 +182,11 @@ fn plan_abilities(
             && f.pools.grit > 0
         {
             if a.has_deed(Deed::UpCloseAndDeadly) {
-                out.push(Action::new(ActionKind::Deed).with_ability(Ability::Deed(Deed::UpCloseAndDeadly)));
+                out.push(
+                    Action::new(ActionKind::Deed).with_ability(ClassAbilityUse::Deed(Deed::UpCloseAndDeadly)),
+                );
             } else if a.has_deed(Deed::Deadeye) && b.distance(i, t) > attacks[w].increment {
-                out.push(Action::new(ActionKind::Deed).with_ability(Ability::Deed(Deed::Deadeye)));
+                out.push(Action::new(ActionKind::Deed).with_ability(ClassAbilityUse::Deed(Deed::Deadeye)));
             }
         }
     }
@@ -244,7 +246,7 @@ fn choose_hex(b: &BattleState<'_>, i: usize, t: usize, a: &AbilitySpec, m: Magic
 }
 
 fn hex_action(h: Hex, target: usize) -> Action {
-    Action::at(ActionKind::Hex, target).with_ability(Ability::Hex(h))
+    Action::at(ActionKind::Hex, target).with_ability(ClassAbilityUse::Hex(h))
 }
 
 // ---- spells ----

@@ -16,10 +16,10 @@ use crate::feats::Evasion;
 use crate::rng::Dice;
 use crate::spell::Scaled;
 use crate::spell::effect::{
-    Behaviour as CompelBehaviour, DamageEffect, Effect as SpellEffect, EffectKind, EffectSave, HealEffect,
-    RerollMode, SaveAgain,
+    Behaviour as CompelBehaviour, DamageEffect, EffectKind, EffectSave, HealEffect, RerollMode, SaveAgain,
+    SpellEffect,
 };
-use crate::spell::model::{CreatureType, Duration as SpellDuration, DurationUnit, SaveOutcome};
+use crate::spell::model::{CreatureType, DurationUnit, SaveOutcome, SpellDuration};
 
 use super::super::engine::Engine;
 use super::super::event::{EffectEnd, Event, SpellEffectEvent, SpellEvent};

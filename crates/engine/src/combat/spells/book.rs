@@ -8,7 +8,7 @@ use crate::feats::ClassRules;
 use crate::library::Library;
 use crate::model::{CastingAbility, Combatant};
 use crate::spell::Spell;
-use crate::spell::effect::{Effect, EffectKind};
+use crate::spell::effect::{EffectKind, SpellEffect};
 use crate::spell::model::{CastTime, DurationUnit, School, Subschool, TargetKind};
 
 use super::playable::unplayable;
@@ -274,7 +274,7 @@ pub(crate) fn prepare_spell(id: &str, spell: &Spell) -> PreparedSpell {
     }
 }
 
-fn collect_conditions(effects: &[Effect], out: &mut Vec<crate::effects::ConditionId>) {
+fn collect_conditions(effects: &[SpellEffect], out: &mut Vec<crate::effects::ConditionId>) {
     for e in effects {
         if let EffectKind::Condition(c) = &e.kind {
             out.extend(c.conditions.iter().copied());

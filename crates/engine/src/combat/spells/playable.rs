@@ -6,7 +6,7 @@
 //! with this reason (a test keeps the two in step).
 
 use crate::spell::Spell;
-use crate::spell::effect::{Effect, EffectKind, RerollMode, ZoneEffect};
+use crate::spell::effect::{EffectKind, RerollMode, SpellEffect, ZoneEffect};
 use crate::spell::model::{CastTime, DurationUnit, Shape, TargetKind};
 
 /// Why the engine cannot cast `spell`, if it cannot: the first unplayed
@@ -74,7 +74,7 @@ fn zone_unplayable(z: &ZoneEffect) -> Option<String> {
     Some(why.to_string())
 }
 
-fn effect_unplayable(path: &str, e: &Effect) -> Option<String> {
+fn effect_unplayable(path: &str, e: &SpellEffect) -> Option<String> {
     let kpath = format!("{path}.{}", e.kind.name());
     if let Some(d) = &e.duration {
         match d.unit {

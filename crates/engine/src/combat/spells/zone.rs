@@ -11,7 +11,7 @@
 use crate::grid::footprint;
 use crate::map::Pos;
 use crate::rng::Dice;
-use crate::spell::effect::{Effect as SpellEffect, EffectKind, RoundTiming, ZoneConcealment, ZoneEffect};
+use crate::spell::effect::{EffectKind, RoundTiming, SpellEffect, ZoneConcealment, ZoneEffect};
 use crate::spell::model::DurationUnit;
 
 use super::super::engine::Engine;

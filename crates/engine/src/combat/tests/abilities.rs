@@ -6,7 +6,7 @@ use serde_json::json;
 
 use super::support::*;
 use crate::combat::SimOptions;
-use crate::combat::action::{Ability, Action, ActionKind, Reason};
+use crate::combat::action::{Action, ActionKind, ClassAbilityUse, Reason};
 use crate::combat::attack::Swing;
 use crate::effects::ConditionId as C;
 use crate::feats::{Deed, Hex};
@@ -114,7 +114,7 @@ fn evil_eye_lasts_three_plus_intelligence_rounds_or_one_on_a_save_and_cackle_ext
             ("b", dummy("Foe", 20, json!({ "attacks": [melee("axe", 5, "1d8")] })), at(1, 5)),
         ],
     );
-    let eye = Action::at(ActionKind::Hex, 1).with_ability(Ability::Hex(Hex::EvilEye));
+    let eye = Action::at(ActionKind::Hex, 1).with_ability(ClassAbilityUse::Hex(Hex::EvilEye));
     // Will d20=5 against DC 10 + 2 + 4 = 16: fails, 3 + 4 = 7 rounds of −2 on attack rolls.
     let mut b = Bench::new(&[5, 18]);
     let mut e = b.engine(&prep, &SimOptions::default());
@@ -122,7 +122,7 @@ fn evil_eye_lasts_three_plus_intelligence_rounds_or_one_on_a_save_and_cackle_ext
     turn(&mut e, 0, vec![eye]);
     assert_eq!(e.st.situation(1, 0, 0, Swing::default()).attack, before - 2);
     assert_eq!(e.st.effects(1)[0].rounds_left, Some(7));
-    turn(&mut e, 0, vec![Action::new(ActionKind::Hex).with_ability(Ability::Hex(Hex::Cackle))]);
+    turn(&mut e, 0, vec![Action::new(ActionKind::Hex).with_ability(ClassAbilityUse::Hex(Hex::Cackle))]);
     assert_eq!(e.st.effects(1)[0].rounds_left, Some(7), "one round counted down, one added");
     // A save: 1 round.
     turn(&mut e, 0, vec![eye]);
@@ -135,7 +135,7 @@ fn slumber_puts_a_creature_to_sleep_until_it_is_wounded_and_never_twice() {
         arena(3, 10),
         vec![("a", witch(&["Slumber"]), at(1, 1)), ("b", dummy("Foe", 20, json!({})), at(1, 5))],
     );
-    let slumber = Action::at(ActionKind::Hex, 1).with_ability(Ability::Hex(Hex::Slumber));
+    let slumber = Action::at(ActionKind::Hex, 1).with_ability(ClassAbilityUse::Hex(Hex::Slumber));
     let mut b = Bench::new(&[2]);
     let mut e = b.engine(&prep, &SimOptions::default());
     turn(&mut e, 0, vec![slumber]);
@@ -158,7 +158,7 @@ fn the_ward_hex_ends_when_its_bearer_is_hit() {
     );
     let mut b = Bench::new(&[19, 3]);
     let mut e = b.engine(&prep, &SimOptions::default());
-    turn(&mut e, 0, vec![Action::at(ActionKind::Hex, 1).with_ability(Ability::Hex(Hex::Ward))]);
+    turn(&mut e, 0, vec![Action::at(ActionKind::Hex, 1).with_ability(ClassAbilityUse::Hex(Hex::Ward))]);
     assert_eq!(e.st.armor_class(2, 1, true, false, false, false, 0), 12);
     turn(&mut e, 2, vec![Action::at(ActionKind::Attack, 1)]);
     assert!(e.st.effects(1).is_empty(), "hit: the ward ends");
@@ -186,7 +186,7 @@ fn up_close_and_deadly_adds_precision_dice_on_a_hit_and_grazes_on_a_miss() {
             ("b", dummy("Foe", 50, json!({})), at(1, 4)),
         ],
     );
-    let deed = Action::new(ActionKind::Deed).with_ability(Ability::Deed(Deed::UpCloseAndDeadly));
+    let deed = Action::new(ActionKind::Deed).with_ability(ClassAbilityUse::Deed(Deed::UpCloseAndDeadly));
     // Hit (touch AC within the first increment): 1d8=5 + 1d6=4.
     let mut b = Bench::new(&[12, 5, 4, 1, 6]);
     let mut e = b.engine(&prep, &SimOptions::default());
@@ -208,7 +208,11 @@ fn quick_clear_repairs_a_misfired_firearm() {
     let mut e = b.engine(&prep, &SimOptions::default());
     turn(&mut e, 0, vec![Action::at(ActionKind::Attack, 1)]);
     assert!(e.st.is_broken(0, 0), "a natural 1 misfires");
-    turn(&mut e, 0, vec![Action::new(ActionKind::Deed).with_ability(Ability::Deed(Deed::QuickClear))]);
+    turn(
+        &mut e,
+        0,
+        vec![Action::new(ActionKind::Deed).with_ability(ClassAbilityUse::Deed(Deed::QuickClear))],
+    );
     assert!(!e.st.is_broken(0, 0));
     assert_eq!(e.st.fighters[0].pools.grit, 0, "a move action spends its grit");
 }
