@@ -39,6 +39,7 @@ mod martial;
 mod monster;
 mod movement;
 mod nonlethal;
+mod odds;
 mod ongoing;
 mod paths;
 mod policy;
@@ -51,6 +52,7 @@ mod sneak;
 mod spells;
 mod state;
 mod status;
+mod style;
 mod turn;
 mod weapons;
 
@@ -61,7 +63,6 @@ pub use abilities::Pools;
 pub use action::{Ability, Action, ActionKind, ActionResult, AidMode, ReadyTrigger, Reason, Slot};
 pub use carry::{Carried, FIRST_AID_DC, Party, RestSpending, Tending, heal_bonus};
 pub use economy::{Planned, TurnLimits, apply_budget};
-pub use martial::Style;
 pub use policy::{
     DefaultPolicy, MatchupPolicy, NoReactions, Policy, ReactionEvent, Reactions, Roster, SidePolicies,
     StrategyPolicy,
@@ -69,6 +70,7 @@ pub use policy::{
 pub use prepared::{PrepareError, PreparedEncounter, SummonRow, summon_roster};
 pub use spells::{Metamagic, Role};
 pub use state::{BattleState, LifeState};
+pub use style::Style;
 
 /// Options that change how a battle is played.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -11,6 +11,10 @@ use super::carry::Carried;
 use super::prepared::PreparedEncounter;
 use super::{CombatantOutcome, SimOptions};
 
+/// Damage a weapon takes from sunder attempts before it breaks (seed
+/// `_WEAPON_DURABILITY`: a sunder deals Strength modifier + 2).
+pub(crate) const WEAPON_DURABILITY: u8 = 10;
+
 /// Marks an empty square in the occupancy grid.
 pub(crate) const EMPTY: u16 = u16::MAX;
 
@@ -62,7 +66,7 @@ pub(crate) struct Fighter {
     /// Power Attack declared for this turn (until its next turn starts).
     pub power_attack: bool,
     /// Martial declarations and the shield let go, until its next turn starts.
-    pub(crate) martial: super::martial::MartialState,
+    pub(crate) martial: super::style::MartialState,
     /// Temporary hit points (lost before real ones) and the effect that gave them.
     pub temp_hp: i32,
     pub temp_hp_from: Option<std::sync::Arc<str>>,

@@ -6,8 +6,8 @@
 //! Expertise when the attacker is wounded and threatened.
 
 use super::super::action::{Action, ActionKind};
-use super::super::martial::Style;
 use super::super::state::BattleState;
+use super::super::style::Style;
 
 /// Inserts the declarations that pay before the attack on `t` that `out`
 /// plans, if it plans one from where `actor` stands or after a 5-foot step.

@@ -9,7 +9,7 @@ use crate::map::Pos;
 use crate::strategy::{ManeuverUse, PowerAttackUse, StrategySpec, TargetPriority};
 
 use super::action::{Action, ActionKind};
-use super::attack::Swing;
+use super::odds::Swing;
 use super::state::{BattleState, LifeState};
 
 mod cavalier;
@@ -135,7 +135,7 @@ fn plan_turn(battle: &BattleState<'_>, actor: usize, t: usize, tactics: Tactics,
         after_move_action(battle, actor, t, out);
         return;
     }
-    let sundered = || f.wear.iter().any(|&d| d >= super::weapons::WEAPON_DURABILITY);
+    let sundered = || f.wear.iter().any(|&d| d >= super::state::WEAPON_DURABILITY);
     if f.dropped != 0 || (f.broken != 0 && sundered()) {
         let kind = if f.dropped != 0 { ActionKind::RetrieveWeapon } else { ActionKind::RepairWeapon };
         out.push(Action::new(kind));
@@ -205,7 +205,7 @@ fn maneuver_worth_it(
         return None;
     }
     let s = battle.situation(actor, w, t, Swing::default());
-    let hit = super::power_attack::hit_chance(s.attack, s.ac);
+    let hit = super::odds::hit_chance(s.attack, s.ac);
     let candidates: &[Maneuver] = match lever {
         ManeuverUse::None => &[],
         ManeuverUse::Trip => &[Maneuver::Trip],
@@ -220,7 +220,7 @@ fn maneuver_worth_it(
             Maneuver::Disarm => battle.held_weapon(t).is_some(),
             _ => false,
         })
-        .map(|m| (m, super::power_attack::hit_chance(battle.cmb(actor, m, t), battle.cmd(t, m, actor))))
+        .map(|m| (m, super::odds::hit_chance(battle.cmb(actor, m, t), battle.cmd(t, m, actor))))
         .filter(|&(_, p)| p >= hit)
         // The best chance; on a tie the first listed (trip before disarm).
         .fold(

@@ -6,7 +6,7 @@ use serde_json::json;
 use super::support::*;
 use crate::combat::SimOptions;
 use crate::combat::action::{Action, ActionKind, ActionResult, Reason};
-use crate::combat::attack::Swing;
+use crate::combat::odds::Swing;
 use crate::combat::policy::{DefaultPolicy, Policy};
 use crate::effects::{ConditionId as C, Maneuver};
 

@@ -9,7 +9,7 @@ use super::support::*;
 use crate::combat::SimOptions;
 use crate::combat::Style;
 use crate::combat::action::{Action, ActionKind, ActionResult, Reason};
-use crate::combat::attack::Swing;
+use crate::combat::odds::Swing;
 use crate::combat::policy::{DefaultPolicy, Policy};
 use crate::effects::Maneuver;
 
