@@ -73,7 +73,7 @@ pub(crate) struct Fighter {
     /// Nonlethal damage taken (`combat::nonlethal`).
     pub nonlethal: i32,
     /// What its own or its foes' monster abilities changed (`combat::monster`).
-    pub monster: super::monster::MonsterState,
+    pub monster: super::prepared::monster::MonsterState,
     /// Bleed damage taken at the start of each of its turns (0: not bleeding).
     pub bleed: u32,
     /// Attacks dropped by a disarm (bit k: attack k), usable again once retrieved.
@@ -183,6 +183,23 @@ pub struct BattleState<'p> {
     /// The spells and pools each combatant carried into this battle of a
     /// day (empty for a lone battle): what it spent is counted from there.
     pub(crate) entered_with: Vec<Option<([u8; 10], super::abilities::Pools)>>,
+}
+
+impl Carried {
+    /// What `f` carries out of the battle it fought.
+    pub(crate) fn of(f: &Fighter) -> Self {
+        Carried {
+            hp: f.hp,
+            nonlethal: f.nonlethal,
+            dead: f.dead,
+            stable: f.stable,
+            slots: f.slots,
+            prepared_left: f.prepared_left.clone(),
+            pools: f.pools,
+            shots: f.shots.clone(),
+            items_left: f.items_left.clone(),
+        }
+    }
 }
 
 impl<'p> BattleState<'p> {
