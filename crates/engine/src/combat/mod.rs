@@ -20,6 +20,7 @@ mod carry;
 mod concealment;
 mod coup_de_grace;
 mod damage;
+mod decide;
 mod defense;
 mod economy;
 mod engine;
@@ -62,11 +63,9 @@ mod tests;
 pub use abilities::Pools;
 pub use action::{Ability, Action, ActionKind, ActionResult, AidMode, ReadyTrigger, Reason, Slot};
 pub use carry::{Carried, FIRST_AID_DC, Party, RestSpending, Tending, heal_bonus};
+pub use decide::{Policy, ReactionEvent, Reactions};
 pub use economy::{Planned, TurnLimits, apply_budget};
-pub use policy::{
-    DefaultPolicy, MatchupPolicy, NoReactions, Policy, ReactionEvent, Reactions, Roster, SidePolicies,
-    StrategyPolicy,
-};
+pub use policy::{DefaultPolicy, MatchupPolicy, NoReactions, Roster, SidePolicies, StrategyPolicy};
 pub use prepared::{PrepareError, PreparedEncounter, SummonRow, summon_roster};
 pub use spells::{Metamagic, Role};
 pub use state::{BattleState, LifeState};

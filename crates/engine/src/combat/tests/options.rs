@@ -407,7 +407,7 @@ fn running_past_the_constitution_score_needs_checks_then_rest() {
 
 #[test]
 fn immediate_actions_spend_the_swift_action() {
-    use crate::combat::policy::{ReactionEvent, Reactions};
+    use crate::combat::decide::{ReactionEvent, Reactions};
     struct Always;
     impl Reactions for Always {
         fn react(
