@@ -405,7 +405,7 @@ mod tests {
 
     #[test]
     fn styles_round_trip_through_their_option() {
-        for s in Style::ALL {
+        for &s in Style::ALL {
             assert_eq!(Style::from_option(s.option()), Some(s));
         }
         assert_eq!(Style::from_option(9), None);

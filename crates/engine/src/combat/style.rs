@@ -2,45 +2,28 @@
 //! declared (`MartialState`) and the penalties they bring. Data floor: the
 //! rules are in `martial`.
 
-use serde::{Deserialize, Serialize};
-
 /// Rapid Shot's penalty on every attack roll of the full attack (CRB "Rapid Shot").
 pub(crate) const RAPID_SHOT_PENALTY: i32 = 2;
 /// Cleave's penalty to AC until the next turn (CRB "Cleave").
 pub(crate) const CLEAVE_AC_PENALTY: i32 = 2;
 
-/// An option a combatant declares for its turn (`declare`, `Action::option`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Style {
-    /// Rapid Shot: one more shot at the highest bonus on a ranged full attack, −2 on all.
-    RapidShot,
-    /// Deadly Aim: −X on ranged attacks, +2X damage.
-    DeadlyAim,
-    /// Combat Expertise: −X on melee attacks and CMB, +X dodge AC.
-    CombatExpertise,
-    /// Two-weapon fighting: the off-hand weapon joins a melee full attack.
-    TwoWeapon,
-    /// Cleave: the attack action goes on to an adjacent foe after a hit; −2 AC.
-    Cleave,
+crate::named_enum! {
+    /// An option a combatant declares for its turn (`declare`, `Action::option`).
+    Style {
+        /// Rapid Shot: one more shot at the highest bonus on a ranged full attack, −2 on all.
+        RapidShot => "rapid_shot",
+        /// Deadly Aim: −X on ranged attacks, +2X damage.
+        DeadlyAim => "deadly_aim",
+        /// Combat Expertise: −X on melee attacks and CMB, +X dodge AC.
+        CombatExpertise => "combat_expertise",
+        /// Two-weapon fighting: the off-hand weapon joins a melee full attack.
+        TwoWeapon => "two_weapon",
+        /// Cleave: the attack action goes on to an adjacent foe after a hit; −2 AC.
+        Cleave => "cleave",
+    }
 }
 
 impl Style {
-    /// Every style, in `Action::option` order.
-    pub const ALL: [Style; 5] =
-        [Style::RapidShot, Style::DeadlyAim, Style::CombatExpertise, Style::TwoWeapon, Style::Cleave];
-
-    /// The stable name (`rapid_shot`…), as actions and observations write it.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Style::RapidShot => "rapid_shot",
-            Style::DeadlyAim => "deadly_aim",
-            Style::CombatExpertise => "combat_expertise",
-            Style::TwoWeapon => "two_weapon",
-            Style::Cleave => "cleave",
-        }
-    }
-
     /// The style of `Action::option`.
     pub fn from_option(option: u8) -> Option<Style> {
         Style::ALL.get(usize::from(option)).copied()
