@@ -85,7 +85,8 @@
 //!
 //! # Module map
 //!
-//! - [`combat`]: the turn loop and every rule; its [`combat::event`]s are what happened.
+//! - [`combat`]: the turn loop and every rule, in three floors (data, rules,
+//!   decisions: its module documentation); its [`combat::event`]s are what happened.
 //! - [`contribution`]: who carries the fight (each combatant's share, the party without it).
 //! - [`day`]: the adventuring day, encounters chained with resources carried over.
 //! - [`dice`]: dice notation (`2d6+3`) and its rolls.

@@ -23,191 +23,99 @@ pub enum Slot {
     Free,
 }
 
-/// What a combatant wants to do. Kinds not played by the engine yet are
-/// classified (so the budget is right) and answered with `unsupported_kind`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum ActionKind {
-    /// One attack (standard action).
-    Attack,
-    /// Every attack the combatant gets (full-round action).
-    FullAttack,
-    /// A move up to the combatant's speed (move action).
-    Move,
-    /// A free 5-foot step that never provokes (exclusive with other movement).
-    FiveFootStep,
-    /// Charge: straight line up to twice the speed, one attack at +2.
-    Charge,
-    /// Withdraw (full-round).
-    Withdraw,
-    /// Run (full-round).
-    Run,
-    /// Stand up from prone (move action).
-    StandUp,
-    /// Drop prone (free action).
-    DropProne,
-    /// Total defense (standard action).
-    TotalDefense,
-    /// Fight defensively: −4 on attacks for +2 dodge AC until the next turn
-    /// (a free declaration applied to the attacks that follow).
-    FightDefensively,
-    /// Ready an action (standard action).
-    Ready,
-    /// Delay (taken as a standard action slot).
-    Delay,
-    /// Aid another (standard action).
-    AidAnother,
-    /// Do nothing (free).
-    Wait,
-    /// A generic swift action.
-    Swift,
-    /// A generic free action.
-    Free,
-    /// A generic full-round action.
-    FullRound,
-    /// An immediate action.
-    Immediate,
-    /// Declare Power Attack for the turn (free action, `activate_power_attack`).
-    PowerAttack,
-    /// A combat maneuver (`Action::maneuver`; standard action).
-    Maneuver,
-    /// Pick up a dropped weapon (move action).
-    RetrieveWeapon,
-    /// Repair a broken weapon (move action; seed simplification).
-    RepairWeapon,
-    /// Cast a spell (`Action::spell`); its slot follows the spell's cast time.
-    CastSpell,
-    /// Touch a creature with a held charge (standard action).
-    DischargeSpell,
-    /// Channel energy (standard action): `option` 0 heals, 1 harms.
-    ChannelEnergy,
-    /// A witch's hex (`Action::ability`; standard action, cackle a move action).
-    Hex,
-    /// A gunslinger's deed (`Action::ability`; its slot follows the deed).
-    Deed,
-    /// Start a bardic performance: inspire courage (standard action at levels 1-6).
-    InspireCourage,
-    /// Magus spell combat: cast a spell and make a full attack at −2 (full-round action).
-    SpellCombat,
-    /// Spend an arcane pool point to enhance the weapon (swift action).
-    ArcanePool,
-    /// A monster's breath weapon aimed at the target (standard action).
-    BreathWeapon,
-    /// Coup de grâce on a helpless foe within reach (full-round action).
-    CoupDeGrace,
-    /// Declare a martial option for the turn (free action): `Action::option`
-    /// is a `combat::Style` (Rapid Shot, Deadly Aim, Combat Expertise,
-    /// two-weapon fighting, Cleave).
-    Declare,
-    /// Reload a crossbow or firearm (`Action::weapon`, else the first
-    /// unloaded one); its slot follows the weapon's reload time (`combat::reload`).
-    Reload,
-    /// A cavalier's challenge against the target (swift action).
-    Challenge,
-    /// A cavalier's tactician: its teamwork feats to allies within 30 ft (standard action).
-    Tactician,
-    /// Order of the lion: lion's call (standard action).
-    LionsCall,
-    /// Drink or administer a potion, or use a wand (`Action::use_item`:
-    /// `option` is the item's index in `FighterSpec::items`); its slot
-    /// follows the item and whether it must be drawn first (`combat::consumables`).
-    UseItem,
+crate::named_enum! {
+    /// What a combatant wants to do. Kinds not played by the engine yet are
+    /// classified (so the budget is right) and answered with `unsupported_kind`.
+    #[non_exhaustive]
+    ActionKind {
+        /// One attack (standard action).
+        Attack => "attack",
+        /// Every attack the combatant gets (full-round action).
+        FullAttack => "full_attack",
+        /// A move up to the combatant's speed (move action).
+        Move => "move",
+        /// A free 5-foot step that never provokes (exclusive with other movement).
+        FiveFootStep => "5foot_step",
+        /// Charge: straight line up to twice the speed, one attack at +2.
+        Charge => "charge",
+        /// Withdraw (full-round).
+        Withdraw => "withdraw",
+        /// Run (full-round).
+        Run => "run",
+        /// Stand up from prone (move action).
+        StandUp => "stand_up",
+        /// Drop prone (free action).
+        DropProne => "drop_prone",
+        /// Total defense (standard action).
+        TotalDefense => "total_defense",
+        /// Fight defensively: −4 on attacks for +2 dodge AC until the next turn
+        /// (a free declaration applied to the attacks that follow).
+        FightDefensively => "fight_defensively",
+        /// Ready an action (standard action).
+        Ready => "ready",
+        /// Delay (taken as a standard action slot).
+        Delay => "delay",
+        /// Aid another (standard action).
+        AidAnother => "aid_another",
+        /// Do nothing (free).
+        Wait => "wait",
+        /// A generic swift action.
+        Swift => "swift",
+        /// A generic free action.
+        Free => "free",
+        /// A generic full-round action.
+        FullRound => "full_round",
+        /// An immediate action.
+        Immediate => "immediate",
+        /// Declare Power Attack for the turn (free action, `activate_power_attack`).
+        PowerAttack => "activate_power_attack",
+        /// A combat maneuver (`Action::maneuver`; standard action).
+        Maneuver => "maneuver",
+        /// Pick up a dropped weapon (move action).
+        RetrieveWeapon => "retrieve_weapon",
+        /// Repair a broken weapon (move action; seed simplification).
+        RepairWeapon => "repair_weapon",
+        /// Cast a spell (`Action::spell`); its slot follows the spell's cast time.
+        CastSpell => "cast_spell",
+        /// Touch a creature with a held charge (standard action).
+        DischargeSpell => "discharge_spell",
+        /// Channel energy (standard action): `option` 0 heals, 1 harms.
+        ChannelEnergy => "channel_energy",
+        /// A witch's hex (`Action::ability`; standard action, cackle a move action).
+        Hex => "hex",
+        /// A gunslinger's deed (`Action::ability`; its slot follows the deed).
+        Deed => "deed",
+        /// Start a bardic performance: inspire courage (standard action at levels 1-6).
+        InspireCourage => "inspire_courage",
+        /// Magus spell combat: cast a spell and make a full attack at −2 (full-round action).
+        SpellCombat => "spell_combat",
+        /// Spend an arcane pool point to enhance the weapon (swift action).
+        ArcanePool => "arcane_pool",
+        /// A monster's breath weapon aimed at the target (standard action).
+        BreathWeapon => "breath_weapon",
+        /// Coup de grâce on a helpless foe within reach (full-round action).
+        CoupDeGrace => "coup_de_grace",
+        /// Declare a martial option for the turn (free action): `Action::option`
+        /// is a `combat::Style` (Rapid Shot, Deadly Aim, Combat Expertise,
+        /// two-weapon fighting, Cleave).
+        Declare => "declare",
+        /// Reload a crossbow or firearm (`Action::weapon`, else the first
+        /// unloaded one); its slot follows the weapon's reload time (`combat::reload`).
+        Reload => "reload",
+        /// A cavalier's challenge against the target (swift action).
+        Challenge => "challenge",
+        /// A cavalier's tactician: its teamwork feats to allies within 30 ft (standard action).
+        Tactician => "tactician",
+        /// Order of the lion: lion's call (standard action).
+        LionsCall => "lions_call",
+        /// Drink or administer a potion, or use a wand (`Action::use_item`:
+        /// `option` is the item's index in `FighterSpec::items`); its slot
+        /// follows the item and whether it must be drawn first (`combat::consumables`).
+        UseItem => "use_item",
+    }
 }
 
 impl ActionKind {
-    /// Every kind, in declaration order.
-    pub const ALL: [ActionKind; 39] = [
-        ActionKind::Attack,
-        ActionKind::FullAttack,
-        ActionKind::Move,
-        ActionKind::FiveFootStep,
-        ActionKind::Charge,
-        ActionKind::Withdraw,
-        ActionKind::Run,
-        ActionKind::StandUp,
-        ActionKind::DropProne,
-        ActionKind::TotalDefense,
-        ActionKind::FightDefensively,
-        ActionKind::Ready,
-        ActionKind::Delay,
-        ActionKind::AidAnother,
-        ActionKind::Wait,
-        ActionKind::Swift,
-        ActionKind::Free,
-        ActionKind::FullRound,
-        ActionKind::Immediate,
-        ActionKind::PowerAttack,
-        ActionKind::Maneuver,
-        ActionKind::RetrieveWeapon,
-        ActionKind::RepairWeapon,
-        ActionKind::CastSpell,
-        ActionKind::DischargeSpell,
-        ActionKind::ChannelEnergy,
-        ActionKind::Hex,
-        ActionKind::Deed,
-        ActionKind::InspireCourage,
-        ActionKind::SpellCombat,
-        ActionKind::ArcanePool,
-        ActionKind::BreathWeapon,
-        ActionKind::CoupDeGrace,
-        ActionKind::Declare,
-        ActionKind::Reload,
-        ActionKind::Challenge,
-        ActionKind::Tactician,
-        ActionKind::LionsCall,
-        ActionKind::UseItem,
-    ];
-
-    /// The stable name of the kind (`attack`, `5foot_step`…).
-    pub const fn name(self) -> &'static str {
-        match self {
-            ActionKind::Attack => "attack",
-            ActionKind::FullAttack => "full_attack",
-            ActionKind::Move => "move",
-            ActionKind::FiveFootStep => "5foot_step",
-            ActionKind::Charge => "charge",
-            ActionKind::Withdraw => "withdraw",
-            ActionKind::Run => "run",
-            ActionKind::StandUp => "stand_up",
-            ActionKind::DropProne => "drop_prone",
-            ActionKind::TotalDefense => "total_defense",
-            ActionKind::FightDefensively => "fight_defensively",
-            ActionKind::Ready => "ready",
-            ActionKind::Delay => "delay",
-            ActionKind::AidAnother => "aid_another",
-            ActionKind::Wait => "wait",
-            ActionKind::Swift => "swift",
-            ActionKind::Free => "free",
-            ActionKind::FullRound => "full_round",
-            ActionKind::Immediate => "immediate",
-            ActionKind::PowerAttack => "activate_power_attack",
-            ActionKind::Maneuver => "maneuver",
-            ActionKind::RetrieveWeapon => "retrieve_weapon",
-            ActionKind::RepairWeapon => "repair_weapon",
-            ActionKind::CastSpell => "cast_spell",
-            ActionKind::DischargeSpell => "discharge_spell",
-            ActionKind::ChannelEnergy => "channel_energy",
-            ActionKind::Hex => "hex",
-            ActionKind::Deed => "deed",
-            ActionKind::InspireCourage => "inspire_courage",
-            ActionKind::SpellCombat => "spell_combat",
-            ActionKind::ArcanePool => "arcane_pool",
-            ActionKind::BreathWeapon => "breath_weapon",
-            ActionKind::CoupDeGrace => "coup_de_grace",
-            ActionKind::Declare => "declare",
-            ActionKind::Reload => "reload",
-            ActionKind::Challenge => "challenge",
-            ActionKind::Tactician => "tactician",
-            ActionKind::LionsCall => "lions_call",
-            ActionKind::UseItem => "use_item",
-        }
-    }
-
-    /// The kind with this name, if any.
-    pub fn from_name(name: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|k| k.name() == name)
-    }
-
     /// The budget slot of the kind.
     pub const fn slot(self) -> Slot {
         match self {
@@ -250,12 +158,6 @@ impl ActionKind {
             | ActionKind::PowerAttack
             | ActionKind::Declare => Slot::Free,
         }
-    }
-}
-
-impl fmt::Display for ActionKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
     }
 }
 
@@ -669,7 +571,7 @@ mod tests {
 
     #[test]
     fn names_round_trip() {
-        for kind in ActionKind::ALL {
+        for &kind in ActionKind::ALL {
             assert_eq!(ActionKind::from_name(kind.name()), Some(kind));
         }
         assert_eq!(ActionKind::from_name("5foot_step"), Some(ActionKind::FiveFootStep));

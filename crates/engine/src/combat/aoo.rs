@@ -4,10 +4,10 @@ use crate::grid::{footprint, footprint_distance_ft};
 use crate::map::Pos;
 use crate::rng::Dice;
 
-use super::attack::Swing;
 use super::engine::Engine;
 use super::event::{CombatEvent, Event};
 use super::log::emit;
+use super::odds::Swing;
 use super::state::BattleState;
 
 impl BattleState<'_> {

@@ -10,7 +10,8 @@ use super::action::{Action, Reason};
 use super::damage::{Extra, roll_damage};
 use super::engine::Engine;
 use super::event::{AcKind, Attack as AttackEvent, AttackNote, AttackStep, Event, ModSource};
-use super::martial::{Style, two_weapon_penalties};
+use super::odds::{Situation, Swing, iterations};
+use super::style::{CLEAVE_AC_PENALTY, RAPID_SHOT_PENALTY, Style, two_weapon_penalties};
 
 use super::state::BattleState;
 
@@ -34,63 +35,6 @@ const INVISIBLE_BONUS: i32 = 2;
 const HELPLESS_BONUS: i32 = 4;
 /// Miss chance a blinded attacker sees on every target (CRB "Blinded": total concealment).
 pub(crate) const BLIND_MISS_CHANCE: u8 = 50;
-
-/// How one attack roll is made.
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct Swing {
-    /// Iterative penalty (0, 5, 10, 15).
-    pub penalty: i32,
-    /// Part of a charge (+2).
-    pub charge: bool,
-    /// An attack of opportunity (logged as such).
-    pub aoo: bool,
-    /// Part of a full attack with Rapid Shot (−2).
-    pub rapid: bool,
-    /// Two-weapon penalty of this hand (0 when not fighting with two weapons).
-    pub two_weapon: i32,
-    /// An off-hand attack (Double Slice's damage).
-    pub off_hand: bool,
-    /// Manyshot: the hit fires two arrows.
-    pub manyshot: bool,
-    /// Vital Strike: extra rolls of the weapon's dice.
-    pub vital: u8,
-}
-
-/// Situational modifiers of one attack roll.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Situation {
-    /// Power Attack step X (−X on the roll), 0 when not used.
-    pub power_attack: i32,
-    /// Deadly Aim step X (−X on the roll, +2X damage), 0 when not used.
-    pub deadly_aim: i32,
-    /// Combat Expertise step X (−X on the roll), 0 when not used.
-    pub expertise: i32,
-    /// The target is denied its Dexterity bonus against this attack.
-    pub denied: bool,
-    /// An invisible attacker (+2).
-    pub invisible: bool,
-    /// A melee attack against a helpless target (+4).
-    pub helpless: bool,
-    /// Total attack modifier (bonus, iterative, charge, flank, high ground, range).
-    pub attack: i32,
-    /// Armor class to beat (touch or normal, cover and charge penalty included).
-    pub ac: i32,
-    pub flank: bool,
-    /// Flanking with an ally who shares Outflank (+4 instead of +2).
-    pub outflank: bool,
-    pub high_ground: bool,
-    /// Shooting into melee (−4).
-    pub into_melee: bool,
-    pub range_penalty: i32,
-    pub cover: i32,
-    pub touch: bool,
-}
-
-/// Number of attacks a full attack with a manufactured weapon gets at `bab`:
-/// one more at +6, +11 and +16.
-pub(crate) fn iterations(bab: i32) -> i32 {
-    if bab <= 0 { 1 } else { (1 + (bab - 1) / 5).min(4) }
-}
 
 /// Whether the line between the centers of `a` and `b` crosses opposite
 /// borders (corners included) of the square `t` (CRB "Flanking").
@@ -940,7 +884,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             add(ModSource::CombatExpertise, -s.expertise);
         }
         if swing.rapid {
-            add(ModSource::RapidShot, -super::martial::RAPID_SHOT_PENALTY);
+            add(ModSource::RapidShot, -RAPID_SHOT_PENALTY);
         }
         if swing.two_weapon != 0 {
             add(ModSource::TwoWeapon, -swing.two_weapon);
@@ -975,7 +919,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             add(ModSource::TargetAided, them.aid_ac);
         }
         if them.martial.has(Style::Cleave) {
-            add(ModSource::TargetCleaving, -super::martial::CLEAVE_AC_PENALTY);
+            add(ModSource::TargetCleaving, -CLEAVE_AC_PENALTY);
         }
         match self.st.challenge_ac(a, t) {
             (0, _) => {}

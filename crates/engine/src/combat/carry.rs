@@ -18,7 +18,6 @@ use crate::spell::model::{Range, TargetKind};
 use super::abilities::Pools;
 use super::items::{ItemKind, PreparedItem};
 use super::prepared::PreparedEncounter;
-use super::state::Fighter;
 
 /// The state of a combatant that outlasts a battle.
 ///
@@ -65,21 +64,6 @@ impl Carried {
             pools: f.pools,
             shots: Vec::new(),
             items_left: f.items.iter().map(|x| x.uses).collect(),
-        }
-    }
-
-    /// What `f` carries out of the battle it fought.
-    pub(crate) fn of(f: &Fighter) -> Self {
-        Carried {
-            hp: f.hp,
-            nonlethal: f.nonlethal,
-            dead: f.dead,
-            stable: f.stable,
-            slots: f.slots,
-            prepared_left: f.prepared_left.clone(),
-            pools: f.pools,
-            shots: f.shots.clone(),
-            items_left: f.items_left.clone(),
         }
     }
 

@@ -9,11 +9,11 @@ use crate::effects::{Context, SaveKind, SaveRoll, Targets};
 use crate::rng::Dice;
 
 use super::action::{Action, Reason};
-use super::attack::Swing;
 use super::damage::{Extra, roll_damage};
 use super::engine::Engine;
 use super::event::Event;
 use super::log::emit;
+use super::odds::Swing;
 use super::state::BattleState;
 
 impl BattleState<'_> {

@@ -11,9 +11,9 @@ use crate::rng::Dice;
 
 use super::SimOptions;
 use super::action::Action;
+use super::decide::Reactions;
 use super::economy::Planned;
 use super::log::Log;
-use super::policy::Reactions;
 use super::prepared::PreparedEncounter;
 use super::state::BattleState;
 

@@ -259,7 +259,7 @@ pub enum Event {
         /// The creature.
         who: usize,
         /// The option.
-        style: super::martial::Style,
+        style: super::style::Style,
         /// The change to its attack rolls (the main hand's when fighting with two weapons).
         attack: i32,
         /// The change to its off-hand attack rolls (two weapons; else 0).

@@ -141,7 +141,7 @@ fn line(ids: &[String], sides: &[String], r: &Record) -> String {
         Event::DropsProne { who } => act(*who, "drops prone".to_string()),
         Event::TotalDefense { who, ac } => act(*who, format!("total defense (+{ac} dodge AC)")),
         Event::Declares { who, style, attack, off_hand, damage, ac } => {
-            use super::martial::Style;
+            use super::style::Style;
             act(
                 *who,
                 match style {

@@ -11,12 +11,13 @@
 //! threatened squares and attacks of opportunity use it.
 
 use crate::effects::{Behaviour, Behaviours, ConditionId, Flags};
-use crate::model::{Combatant, Maneuverability, Size};
+use crate::model::Maneuverability;
 use crate::rng::Dice;
 
 use super::engine::Engine;
 use super::event::{Event, FallCause};
 use super::log::emit;
+use super::prepared::flight::fly_bonus;
 use super::state::BattleState;
 
 /// Fly DC to hover (move no horizontal distance) and stay aloft.
@@ -37,50 +38,6 @@ pub(crate) const MAX_FALL_DICE: u32 = 20;
 pub(crate) const SPELL_DESCENT_FT: u32 = 60;
 /// Maneuverability of a fly speed given by a spell (the Fly spell's).
 const SPELL_MANEUVERABILITY: Maneuverability = Maneuverability::Good;
-
-/// A combatant's own (natural) flight.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct FlySpec {
-    /// Fly speed in feet.
-    pub speed_ft: u32,
-    /// Total bonus on Fly checks.
-    pub bonus: i32,
-    /// Hover (UMR): stays aloft without moving, no Fly check.
-    pub hover: bool,
-}
-
-impl FlySpec {
-    /// The natural flight of `c`, if it has a fly speed: its Fly bonus as
-    /// printed, else Dexterity, maneuverability and size.
-    pub(crate) fn of(c: &Combatant) -> Option<Self> {
-        let speed_ft = c.speed_fly_ft.filter(|&s| s > 0)?;
-        let printed = c.skills.iter().find(|(k, _)| k.eq_ignore_ascii_case("fly")).and_then(|(_, s)| s.bonus);
-        let maneuverability = c.fly_maneuverability.unwrap_or(Maneuverability::Average);
-        let bonus = printed.unwrap_or_else(|| fly_bonus(c.abilities.dex_score, maneuverability, c.size));
-        let hover = c.features.iter().any(|f| f.name().eq_ignore_ascii_case("hover"));
-        Some(Self { speed_ft, bonus, hover })
-    }
-}
-
-/// Fly bonus from Dexterity, maneuverability and size (no ranks).
-fn fly_bonus(dex: i32, m: Maneuverability, size: Size) -> i32 {
-    crate::dice::ability_modifier(dex) + m.fly_modifier() + size_fly_modifier(size)
-}
-
-/// The size modifier on Fly checks.
-pub(crate) const fn size_fly_modifier(size: Size) -> i32 {
-    match size {
-        Size::Fine => 8,
-        Size::Diminutive => 6,
-        Size::Tiny => 4,
-        Size::Small => 2,
-        Size::Medium => 0,
-        Size::Large => -2,
-        Size::Huge => -4,
-        Size::Gargantuan => -6,
-        Size::Colossal => -8,
-    }
-}
 
 /// The distance between two creatures `h` feet apart on the ground and `v`
 /// feet apart in height: the 5-10-5 count with the vertical gap as a third

@@ -5,12 +5,11 @@
 use crate::rng::Dice;
 
 use super::action::{Action, ActionKind, ReadyTrigger, Reason, Slot};
+use super::decide::{Policy, ReactionEvent};
 use super::economy::Planned;
 use super::engine::Engine;
 use super::event::Event;
 use super::log::emit;
-use super::policy::Policy;
-use super::policy::ReactionEvent;
 
 /// One combatant's initiative check and the last roll-off it made.
 #[derive(Clone, Copy, Debug)]

@@ -69,7 +69,7 @@ impl BattleState<'_> {
             if me.power_attack {
                 roll.untyped(-super::power_attack::step(spec.bab));
             }
-            if me.martial.has(super::martial::Style::CombatExpertise) {
+            if me.martial.has(super::style::Style::CombatExpertise) {
                 roll.untyped(-super::martial::step(spec.bab));
             }
         }

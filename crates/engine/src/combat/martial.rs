@@ -7,71 +7,18 @@
 //! Declarations last until the start of the combatant's next turn, like
 //! Power Attack.
 
-use serde::{Deserialize, Serialize};
-
 use crate::effects::{BonusType, Tally};
 use crate::rng::Dice;
 
 use super::action::{Action, Reason};
-use super::attack::{Situation, Swing};
 use super::damage::{Damage, Extra, roll_damage};
 use super::engine::Engine;
 use super::event::Event;
 use super::event::{Attack as AttackEvent, AttackStep};
 use super::log::emit;
+use super::odds::{Situation, Swing, hit_chance, iterations};
 use super::state::BattleState;
-
-/// Rapid Shot's penalty on every attack roll of the full attack (CRB "Rapid Shot").
-pub(crate) const RAPID_SHOT_PENALTY: i32 = 2;
-/// Cleave's penalty to AC until the next turn (CRB "Cleave").
-pub(crate) const CLEAVE_AC_PENALTY: i32 = 2;
-
-/// An option a combatant declares for its turn (`declare`, `Action::option`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Style {
-    /// Rapid Shot: one more shot at the highest bonus on a ranged full attack, −2 on all.
-    RapidShot,
-    /// Deadly Aim: −X on ranged attacks, +2X damage.
-    DeadlyAim,
-    /// Combat Expertise: −X on melee attacks and CMB, +X dodge AC.
-    CombatExpertise,
-    /// Two-weapon fighting: the off-hand weapon joins a melee full attack.
-    TwoWeapon,
-    /// Cleave: the attack action goes on to an adjacent foe after a hit; −2 AC.
-    Cleave,
-}
-
-impl Style {
-    /// Every style, in `Action::option` order.
-    pub const ALL: [Style; 5] =
-        [Style::RapidShot, Style::DeadlyAim, Style::CombatExpertise, Style::TwoWeapon, Style::Cleave];
-
-    /// The stable name (`rapid_shot`…), as actions and observations write it.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Style::RapidShot => "rapid_shot",
-            Style::DeadlyAim => "deadly_aim",
-            Style::CombatExpertise => "combat_expertise",
-            Style::TwoWeapon => "two_weapon",
-            Style::Cleave => "cleave",
-        }
-    }
-
-    /// The style of `Action::option`.
-    pub fn from_option(option: u8) -> Option<Style> {
-        Style::ALL.get(usize::from(option)).copied()
-    }
-
-    /// The `Action::option` of the style.
-    pub const fn option(self) -> u8 {
-        self as u8
-    }
-
-    const fn bit(self) -> u8 {
-        1 << self as u8
-    }
-}
+use super::style::{CLEAVE_AC_PENALTY, MartialState, RAPID_SHOT_PENALTY, Style, two_weapon_penalties};
 
 impl Action {
     /// Declaring `style` for the turn.
@@ -80,37 +27,9 @@ impl Action {
     }
 }
 
-/// What a combatant's declarations and weapons changed until its next turn.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct MartialState {
-    /// Declared styles (bit: `Style as u8`).
-    styles: u8,
-    /// Attacked with a two-handed weapon: the shield's AC bonus is lost.
-    pub shield_off: bool,
-}
-
-impl MartialState {
-    /// Whether `style` is declared.
-    pub const fn has(self, style: Style) -> bool {
-        self.styles & style.bit() != 0
-    }
-}
-
 /// The step X of Deadly Aim and Combat Expertise at `bab`: 1, +1 per 4 points.
 pub(crate) const fn step(bab: i32) -> i32 {
     super::power_attack::step(bab)
-}
-
-/// The two-weapon penalties (main hand, off hand) on attack rolls (CRB
-/// Table 8-7): −6/−10; −4/−8 with a light off-hand weapon; with
-/// Two-Weapon Fighting −4/−4, and −2/−2 with a light off-hand weapon.
-pub(crate) const fn two_weapon_penalties(feat: bool, light_off_hand: bool) -> (i32, i32) {
-    match (feat, light_off_hand) {
-        (false, false) => (6, 10),
-        (false, true) => (4, 8),
-        (true, false) => (4, 4),
-        (true, true) => (2, 2),
-    }
 }
 
 /// The off-hand attacks of a two-weapon full attack: one, two with
@@ -133,7 +52,7 @@ fn dice_mean(d: &crate::dice::DiceExpr) -> f64 {
 
 /// Expected hits of attack rolls at `bonuses` against `ac`.
 fn expected_hits(bonuses: impl Iterator<Item = i32>, ac: i32) -> f64 {
-    bonuses.map(|b| super::power_attack::hit_chance(b, ac)).sum()
+    bonuses.map(|b| hit_chance(b, ac)).sum()
 }
 
 impl BattleState<'_> {
@@ -167,7 +86,7 @@ impl BattleState<'_> {
     fn iterative_penalties(&self, i: usize, w: usize) -> impl Iterator<Item = i32> {
         let spec = &self.prep.fighters[i];
         let atk = &spec.attacks[w];
-        let iters = if atk.iterates { super::attack::iterations(spec.bab) } else { 1 };
+        let iters = if atk.iterates { iterations(spec.bab) } else { 1 };
         (0..iters).flat_map(move |j| std::iter::repeat_n(5 * j, atk.count as usize))
     }
 
@@ -225,8 +144,8 @@ impl BattleState<'_> {
         let Some(next) = self.cleave_candidates(i, w, t).next() else { return false };
         let s = self.situation(i, w, t, Swing::default());
         let s2 = self.situation(i, w, next, Swing::default());
-        let p = super::power_attack::hit_chance(s.attack, s.ac);
-        let cleave = p * atk.mean_damage * (1.0 + super::power_attack::hit_chance(s2.attack, s2.ac));
+        let p = hit_chance(s.attack, s.ac);
+        let cleave = p * atk.mean_damage * (1.0 + hit_chance(s2.attack, s2.ac));
         let instead = if full {
             expected_hits(self.iterative_penalties(i, w).map(|q| s.attack - q), s.ac) * atk.mean_damage
         } else {
@@ -486,7 +405,7 @@ mod tests {
 
     #[test]
     fn styles_round_trip_through_their_option() {
-        for s in Style::ALL {
+        for &s in Style::ALL {
             assert_eq!(Style::from_option(s.option()), Some(s));
         }
         assert_eq!(Style::from_option(9), None);

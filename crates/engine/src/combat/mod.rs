@@ -1,11 +1,27 @@
 //! The combat engine: one deterministic battle from an encounter and a dice source.
 //!
-//! `engine` holds the battle engine (state, dice, transcript); the turn loop
-//! orchestrates and the rule modules decide, each an `impl` block on the
-//! engine: `turn` (initiative, rounds), `economy` (action budget), `movement`, `attack` (attack rolls),
-//! `damage` (criticals, reductions), `life` (life states), `aoo` (attacks of
-//! opportunity), `policy` (decisions), `event` (what happened, typed) and
-//! `log` (the one sink events go through).
+//! Three floors, each naming only the floors below it (`tests/tests/modules.rs`
+//! checks it; ARCHITECTURE.md, "The combat core"):
+//!
+//! - **data**: what a battle is made of, changed by no module of its own:
+//!   `action` (what a policy asks), `economy` (the action budget), `event`,
+//!   `event_kinds` and `log` (what happened, typed, and its one sink),
+//!   `decide` (the decision traits `Policy` and `Reactions`), `odds` (the
+//!   numbers of an attack roll), `style` (the martial options declared),
+//!   `damage` (rolled damage and its reductions), `prepared` with
+//!   `prepared::{monster, flight, reload}` (the encounter compiled once),
+//!   `state` (the battle state) with its read-only queries `flat_footed` and
+//!   `sneak`, `carry` (what a combatant carries between battles), `items`,
+//!   `paths`, `abilities` (the class-ability specs and pools),
+//!   `spells::{book, casting, immune, playable, reserve}`, and the test
+//!   formatter `event_text`;
+//! - **rules**: every other module, each an `impl Engine` block (`engine`)
+//!   that changes the state and emits events: the turn loop (`turn`,
+//!   `initiative`, `reactions`), `movement`, `attack`, `martial`,
+//!   `maneuver`, `life`, `aoo`, `spells::{cast, target, resolve, apply, …}`,
+//!   `abilities::*`, `monster::*`…;
+//! - **decisions**: `policy` and below, which read the state and the odds
+//!   and never the engine.
 
 use serde::{Deserialize, Serialize};
 
@@ -21,6 +37,7 @@ mod concealment;
 mod consumables;
 mod coup_de_grace;
 mod damage;
+mod decide;
 mod defense;
 mod economy;
 mod engine;
@@ -40,6 +57,7 @@ mod martial;
 mod monster;
 mod movement;
 mod nonlethal;
+mod odds;
 mod ongoing;
 mod paths;
 mod policy;
@@ -52,6 +70,7 @@ mod sneak;
 mod spells;
 mod state;
 mod status;
+mod style;
 mod turn;
 mod weapons;
 
@@ -61,15 +80,13 @@ mod tests;
 pub use abilities::Pools;
 pub use action::{Action, ActionKind, ActionResult, AidMode, ClassAbilityUse, ReadyTrigger, Reason, Slot};
 pub use carry::{Carried, FIRST_AID_DC, Party, RestSpending, Tending, heal_bonus};
+pub use decide::{Policy, ReactionEvent, Reactions};
 pub use economy::{Planned, TurnLimits, apply_budget};
-pub use martial::Style;
-pub use policy::{
-    DefaultPolicy, MatchupPolicy, NoReactions, Policy, ReactionEvent, Reactions, Roster, SidePolicies,
-    StrategyPolicy,
-};
+pub use policy::{DefaultPolicy, MatchupPolicy, NoReactions, Roster, SidePolicies, StrategyPolicy};
 pub use prepared::{PrepareError, PreparedEncounter, SummonRow, summon_roster};
 pub use spells::{Metamagic, Role};
 pub use state::{BattleState, LifeState};
+pub use style::Style;
 
 /// Options that change how a battle is played.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

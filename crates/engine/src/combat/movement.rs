@@ -6,10 +6,10 @@ use crate::map::Pos;
 use crate::rng::Dice;
 
 use super::action::{Action, Reason};
-use super::attack::Swing;
 use super::engine::Engine;
 use super::event::{Event, MoveKind, NoMove, TurnEvent};
 use super::log::emit;
+use super::odds::Swing;
 use super::state::{BattleState, LifeState};
 
 /// The squares of the Bresenham line from `from` (excluded) to `to` (included).

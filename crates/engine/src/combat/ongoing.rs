@@ -12,10 +12,10 @@ use crate::effects::effect::ENERGY;
 use crate::effects::{ConditionId, Flags};
 use crate::rng::Dice;
 
-use super::attack::Swing;
 use super::engine::Engine;
 use super::event::{ConfusedAct, Event, TurnEvent};
 use super::log::emit;
+use super::odds::Swing;
 
 /// How a confused creature spends its turn (CRB "Confused").
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

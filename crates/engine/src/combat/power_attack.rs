@@ -11,6 +11,7 @@ use super::action::Reason;
 use super::engine::Engine;
 use super::event::{CombatEvent, Event};
 use super::log::emit;
+use super::odds::hit_chance;
 use super::prepared::AttackProfile;
 use super::state::BattleState;
 
@@ -31,12 +32,6 @@ pub(crate) const fn damage(x: i32, atk: &AttackProfile) -> i32 {
     } else {
         2 * x
     }
-}
-
-/// The chance that d20 + `bonus` hits `ac` (a natural 1 misses, a natural 20 hits).
-pub(crate) fn hit_chance(bonus: i32, ac: i32) -> f64 {
-    let needed = (ac - bonus).clamp(2, 20);
-    f64::from(21 - needed) / 20.0
 }
 
 impl BattleState<'_> {
@@ -82,12 +77,5 @@ mod tests {
     #[test]
     fn the_step_grows_every_four_points_of_bab() {
         assert_eq!([0, 1, 3, 4, 7, 8, 11, 12, 20].map(step), [1, 1, 1, 2, 2, 3, 3, 4, 6]);
-    }
-
-    #[test]
-    fn hit_chances_keep_the_natural_one_and_twenty() {
-        assert_eq!(hit_chance(5, 16), 0.5);
-        assert_eq!(hit_chance(30, 10), 0.95);
-        assert_eq!(hit_chance(0, 40), 0.05);
     }
 }

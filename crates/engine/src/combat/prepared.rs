@@ -16,6 +16,10 @@ use crate::model::{ArmorClass, AttackKind, AttackSpec, Combatant, DamageComponen
 
 use super::paths::MoverPaths;
 use super::spells::{CasterSpec, PreparedSpell, SummonGroup};
+
+pub(crate) mod flight;
+pub(crate) mod monster;
+mod reload;
 // Energy types: the weapon component is never one of them.
 use crate::model::special::ENERGY_TYPES;
 
@@ -100,7 +104,7 @@ pub(crate) struct FighterSpec {
     pub init_mod: i32,
     pub speed_ft: u32,
     /// Its own flight (a fly speed), if any (`combat::flight`).
-    pub fly: Option<super::flight::FlySpec>,
+    pub fly: Option<flight::FlySpec>,
     /// Constitution score; `None` for creatures without one.
     pub con_score: Option<i32>,
     pub con_mod: i32,
@@ -206,7 +210,7 @@ pub(crate) struct FighterSpec {
     pub routines: Vec<u64>,
     pub natural_mask: u64,
     /// Its played monster special abilities (`combat::monster`), if any.
-    pub monster: Option<Box<super::monster::MonsterSpec>>,
+    pub monster: Option<Box<monster::MonsterSpec>>,
 }
 
 /// One attack, with everything the hot path needs precomputed.
@@ -558,7 +562,7 @@ impl PreparedEncounter {
 /// Every row of an encounter (its combatants, then the rows reserved for
 /// summoned creatures), with what was resolved on the way.
 struct Rows {
-    rows: Vec<super::spells::summon::Row>,
+    rows: Vec<super::spells::reserve::Row>,
     features: Vec<ResolvedFeatures>,
     casters: Vec<Option<Box<CasterSpec>>>,
     items: Vec<Vec<super::items::PreparedItem>>,
@@ -569,7 +573,7 @@ struct Rows {
 fn rows(encounter: &Encounter, catalog: &FeatCatalog) -> Result<Rows, PrepareError> {
     let library = &encounter.library;
     let deployed = encounter.combatants.len();
-    let mut rows: Vec<super::spells::summon::Row> = encounter
+    let mut rows: Vec<super::spells::reserve::Row> = encounter
         .combatants
         .iter()
         .map(|d| (d.id.clone(), d.side, Arc::clone(&d.spec), d.pos, d.start_hp, d.aware))
@@ -715,7 +719,7 @@ fn fighter_spec(
         .and_then(|t| serde_json::from_value(serde_json::Value::String(norm(t))).ok());
     let immune = super::spells::Immune::of(c, ctype);
     let abilities = super::abilities::AbilitySpec::of(c, &features.rules.class).map(Box::new);
-    let monster = super::monster::MonsterSpec::of(c, &attacks);
+    let monster = monster::MonsterSpec::of(c, &attacks);
     let pools = super::abilities::Pools::of(c);
     FighterSpec {
         id: d.id.to_string(),
@@ -726,7 +730,7 @@ fn fighter_spec(
         ac: c.ac,
         init_mod: c.initiative_mod,
         speed_ft: c.speed_land_ft.max(c.speed_fly_ft.unwrap_or(0)),
-        fly: super::flight::FlySpec::of(c),
+        fly: flight::FlySpec::of(c),
         con_score,
         con_mod: con_score.map_or(0, ability_modifier),
         destroyed_at_zero: c.destroyed_at_zero() || con_score.is_none(),
@@ -842,7 +846,7 @@ fn prepare_attack(
         _ => 0,
     };
     let (reach_min, reach_max) = melee_reach(owner.size, a);
-    let reload = super::reload::reload_time(owner, a);
+    let reload = reload::reload_time(owner, a);
     let ammo = a.ammunition.unwrap_or(u32::MAX);
     // Final values: the printed bonus of a secondary natural attack already
     // has its −5 (−2 with Multiattack), the printed threat range already

@@ -4,10 +4,10 @@
 use crate::rng::Dice;
 
 use super::action::{ActionKind, Reason};
+use super::decide::ReactionEvent;
 use super::engine::Engine;
 use super::event::{Event, TurnEvent};
 use super::log::emit;
-use super::policy::ReactionEvent;
 
 impl<R: Dice> Engine<'_, '_, R> {
     /// Whether `i` may take an immediate action now: able to act, not

@@ -9,10 +9,10 @@
 use crate::effects::{Behaviour, Behaviours};
 use crate::rng::Dice;
 
-use super::attack::Situation;
 use super::engine::Engine;
 use super::event::{CombatEvent, EffectEnd, Event, SpellEvent};
 use super::log::emit;
+use super::odds::Situation;
 use super::prepared::{DefenseVs, norm};
 use super::state::BattleState;
 

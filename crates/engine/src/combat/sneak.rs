@@ -8,7 +8,7 @@
 //! the critical multiplier, never multiplied, and meet damage reduction with
 //! the weapon's physical damage (`damage::roll_damage`).
 
-use super::attack::Situation;
+use super::odds::Situation;
 use super::state::BattleState;
 
 /// Farthest range of a ranged sneak attack (CRB: "within 30 feet").

@@ -11,6 +11,10 @@ use super::carry::Carried;
 use super::prepared::PreparedEncounter;
 use super::{CombatantOutcome, SimOptions};
 
+/// Damage a weapon takes from sunder attempts before it breaks (seed
+/// `_WEAPON_DURABILITY`: a sunder deals Strength modifier + 2).
+pub(crate) const WEAPON_DURABILITY: u8 = 10;
+
 /// Marks an empty square in the occupancy grid.
 pub(crate) const EMPTY: u16 = u16::MAX;
 
@@ -62,14 +66,14 @@ pub(crate) struct Fighter {
     /// Power Attack declared for this turn (until its next turn starts).
     pub power_attack: bool,
     /// Martial declarations and the shield let go, until its next turn starts.
-    pub(crate) martial: super::martial::MartialState,
+    pub(crate) martial: super::style::MartialState,
     /// Temporary hit points (lost before real ones) and the effect that gave them.
     pub temp_hp: i32,
     pub temp_hp_from: Option<std::sync::Arc<str>>,
     /// Nonlethal damage taken (`combat::nonlethal`).
     pub nonlethal: i32,
     /// What its own or its foes' monster abilities changed (`combat::monster`).
-    pub monster: super::monster::MonsterState,
+    pub monster: super::prepared::monster::MonsterState,
     /// Bleed damage taken at the start of each of its turns (0: not bleeding).
     pub bleed: u32,
     /// Attacks dropped by a disarm (bit k: attack k), usable again once retrieved.
@@ -181,6 +185,23 @@ pub struct BattleState<'p> {
     /// The spells and pools each combatant carried into this battle of a
     /// day (empty for a lone battle): what it spent is counted from there.
     pub(crate) entered_with: Vec<Option<([u8; 10], super::abilities::Pools)>>,
+}
+
+impl Carried {
+    /// What `f` carries out of the battle it fought.
+    pub(crate) fn of(f: &Fighter) -> Self {
+        Carried {
+            hp: f.hp,
+            nonlethal: f.nonlethal,
+            dead: f.dead,
+            stable: f.stable,
+            slots: f.slots,
+            prepared_left: f.prepared_left.clone(),
+            pools: f.pools,
+            shots: f.shots.clone(),
+            items_left: f.items_left.clone(),
+        }
+    }
 }
 
 impl<'p> BattleState<'p> {

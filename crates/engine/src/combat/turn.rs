@@ -3,11 +3,11 @@
 use crate::rng::Dice;
 
 use super::action::{Action, ActionKind, ActionResult, Reason, Slot};
+use super::decide::Policy;
 use super::economy::apply_budget;
 use super::engine::Engine;
 use super::event::{BattleResult, Event};
 use super::log::emit;
-use super::policy::Policy;
 use super::state::LifeState;
 use super::{CombatantOutcome, RunOutcome};
 

@@ -15,11 +15,7 @@ use super::action::Reason;
 use super::engine::Engine;
 use super::event::{CombatEvent, Event};
 use super::log::emit;
-use super::state::BattleState;
-
-/// Damage a weapon takes from sunder attempts before it breaks (seed
-/// `_WEAPON_DURABILITY`: a sunder deals Strength modifier + 2).
-pub(crate) const WEAPON_DURABILITY: u8 = 10;
+use super::state::{BattleState, WEAPON_DURABILITY};
 
 impl BattleState<'_> {
     /// The weapon a disarm or sunder aims at: `i`'s first usable

@@ -170,7 +170,7 @@ fn declarations(b: &BattleState<'_>, i: usize, out: &mut Vec<Action>) {
     if !can_attack(b, i) {
         return;
     }
-    for s in crate::combat::Style::ALL {
+    for &s in crate::combat::Style::ALL {
         if b.may_declare(i, s) && !b.declared(i, s) {
             out.push(Action::declare(s));
         }

@@ -7,7 +7,7 @@ use super::effect::{
     SpellEffect, SummonOption, ZoneEffect,
 };
 use super::model::{
-    Area, AttackKind, Component, DurationUnit, Filter, Origin, Range, SaveOutcome, Shape, SpellDuration,
+    Area, AttackKind, CLASSES, Component, DurationUnit, Filter, Origin, Range, SaveOutcome, Shape, SpellDuration,
     TargetKind,
 };
 use super::scaled::Scaled;
@@ -23,40 +23,6 @@ pub(crate) type Failure = (String, String);
 fn fail<T>(path: impl Into<String>, message: impl Into<String>) -> Result<T, Failure> {
     Err((path.into(), message.into()))
 }
-
-/// The class spell lists a `levels` key may name.
-pub const CLASSES: &[&str] = &[
-    "adept",
-    "alchemist",
-    "antipaladin",
-    "arcanist",
-    "bard",
-    "bloodrager",
-    "cleric",
-    "druid",
-    "hunter",
-    "inquisitor",
-    "investigator",
-    "magus",
-    "medium",
-    "mesmerist",
-    "occultist",
-    "oracle",
-    "paladin",
-    "psychic",
-    "ranger",
-    "red_mantis_assassin",
-    "sahir_afiyun",
-    "shaman",
-    "skald",
-    "sorcerer",
-    "spiritualist",
-    "summoner",
-    "summoner_unchained",
-    "warpriest",
-    "witch",
-    "wizard",
-];
 
 /// The identifier of a spell name: lower case, apostrophes dropped, every
 /// other run of non-alphanumeric characters made one underscore

@@ -28,10 +28,11 @@ mod load;
 pub mod model;
 pub mod scaled;
 
-pub use check::{CLASSES, is_id, spell_id};
+pub use check::{is_id, spell_id};
 pub use effect::{EffectKind, EffectSave, SpellEffect};
 pub use file::Spell;
 pub use load::{SpellBook, SpellError, load_spell, load_spell_dir, parse_spell, spell_book};
+pub use model::CLASSES;
 pub use scaled::{Formula, Scaled};
 
 #[cfg(test)]

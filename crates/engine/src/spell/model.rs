@@ -8,6 +8,40 @@ use serde::{Deserialize, Serialize};
 use super::scaled::Scaled;
 use crate::effects::SaveKind;
 
+/// The class spell lists a `levels` key may name.
+pub const CLASSES: &[&str] = &[
+    "adept",
+    "alchemist",
+    "antipaladin",
+    "arcanist",
+    "bard",
+    "bloodrager",
+    "cleric",
+    "druid",
+    "hunter",
+    "inquisitor",
+    "investigator",
+    "magus",
+    "medium",
+    "mesmerist",
+    "occultist",
+    "oracle",
+    "paladin",
+    "psychic",
+    "ranger",
+    "red_mantis_assassin",
+    "sahir_afiyun",
+    "shaman",
+    "skald",
+    "sorcerer",
+    "spiritualist",
+    "summoner",
+    "summoner_unchained",
+    "warpriest",
+    "witch",
+    "wizard",
+];
+
 /// The eight schools of magic, and universal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

@@ -17,9 +17,7 @@ use super::super::action::{Action, Reason};
 use super::super::engine::Engine;
 use super::super::event::Event;
 use super::super::log::emit;
-
-/// The radius of a channel burst, in feet.
-pub(crate) const CHANNEL_RADIUS_FT: u32 = 30;
+use super::CHANNEL_RADIUS_FT;
 
 impl<R: Dice> Engine<'_, '_, R> {
     /// Channel energy: `option` 0 heals (the living with positive energy,

@@ -24,14 +24,7 @@ use super::super::action::{Action, ClassAbilityUse, Reason};
 use super::super::engine::Engine;
 use super::super::event::{ClassAbilityEvent, EffectEnd, Event};
 use super::super::log::emit;
-
-/// The range of a hex, in feet.
-pub(crate) const HEX_RANGE_FT: u32 = 30;
-
-/// Mark kinds (`Fighter::marks`) of the once-a-battle hexes.
-pub(crate) const fn mark(h: Hex) -> u16 {
-    0x8000 | h as u16
-}
+use super::{HEX_RANGE_FT, hex_mark as mark};
 
 impl<R: Dice> Engine<'_, '_, R> {
     /// A hex: `action.ability` names it, `action.target` whom it aims at,

@@ -15,10 +15,10 @@ use crate::rng::Dice;
 use crate::spell::model::CastTime;
 
 use super::super::action::{Action, ActionKind, Reason};
-use super::super::attack::Swing;
 use super::super::engine::Engine;
 use super::super::event::{ClassAbilityEvent, Event};
 use super::super::log::emit;
+use super::super::odds::Swing;
 
 /// The attack penalty of spell combat.
 pub(crate) const SPELL_COMBAT_PENALTY: i32 = 2;

@@ -13,12 +13,21 @@ mod magus;
 mod performance;
 
 pub(crate) use cavalier::OUTFLANK_BONUS;
-pub(crate) use channel::CHANNEL_RADIUS_FT;
 pub(crate) use deed::{DEADEYE, UP_CLOSE};
-pub(crate) use hex::{HEX_RANGE_FT, mark as hex_mark};
 
 use crate::feats::{ChannelRule, ClassRules, Deed, Hex};
 use crate::model::Combatant;
+
+/// The radius of a channel burst, in feet.
+pub(crate) const CHANNEL_RADIUS_FT: u32 = 30;
+
+/// The range of a hex, in feet.
+pub(crate) const HEX_RANGE_FT: u32 = 30;
+
+/// Mark kinds (`Fighter::marks`) of the once-a-battle hexes.
+pub(crate) const fn hex_mark(h: Hex) -> u16 {
+    0x8000 | h as u16
+}
 
 /// A combatant's limited-use pools (its file's `resources`), per encounter.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -22,7 +22,7 @@ use crate::rng::Dice;
 use super::super::engine::Engine;
 use super::super::event::{AfflictionEvent, Event, ManeuverOutcome};
 use super::super::log::emit;
-use super::Effect;
+use super::super::prepared::monster::{Effect, Poisoned};
 
 /// Hit points lost per negative level (UMR "Energy Drain").
 pub(crate) const HP_PER_NEGATIVE_LEVEL: u32 = 5;
@@ -35,20 +35,6 @@ pub(crate) const EXTRA_DOSE_DC: i32 = 2;
 
 /// The names of the effects that carry ability damage (Str, Dex, Con).
 const ABILITY_DAMAGE: [&str; 3] = ["Strength damage", "Dexterity damage", "Constitution damage"];
-
-/// A poison running in a creature.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Poisoned {
-    /// Who poisoned it, and which of its riders.
-    pub from: usize,
-    pub rider: usize,
-    /// Saves left (one a round at the start of its turn).
-    pub rounds_left: u32,
-    /// Current DC (raised by extra doses).
-    pub dc: i32,
-    /// Consecutive successful saves so far.
-    pub successes: u32,
-}
 
 impl<R: Dice> Engine<'_, '_, R> {
     /// After attack `w` of `a` hit `t`: the riders of that attack, each

@@ -15,8 +15,8 @@ use super::super::action::{Action, Reason};
 use super::super::engine::Engine;
 use super::super::event::{AfflictionEvent, Event};
 use super::super::log::emit;
+use super::super::prepared::monster::Breath;
 use super::super::state::BattleState;
-use super::Breath;
 use crate::model::BreathShape;
 
 impl BattleState<'_> {

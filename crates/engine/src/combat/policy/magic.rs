@@ -19,7 +19,7 @@ use crate::strategy::SpellPolicy;
 
 use super::super::abilities::{AbilitySpec, CHANNEL_RADIUS_FT, hex_mark};
 use super::super::action::{Action, ActionKind, ClassAbilityUse};
-use super::super::power_attack::hit_chance;
+use super::super::odds::hit_chance;
 use super::super::spells::{Cast, Known, Metamagic};
 use super::super::state::BattleState;
 use super::heal::{self, HealPlan, needs_healing};
@@ -458,9 +458,9 @@ fn weapon_value(b: &BattleState<'_>, i: usize, t: usize) -> f64 {
     let Ok(w) = b.weapon_for(i, t, b.pos(i)) else { return 0.0 };
     let spec = &b.prep.fighters[i];
     let atk = &spec.attacks[w];
-    let s = b.situation(i, w, t, super::super::attack::Swing::default());
+    let s = b.situation(i, w, t, super::super::odds::Swing::default());
     let per = hit_chance(s.attack, s.ac) * atk.mean_damage * f64::from(atk.count);
-    let iters = if atk.iterates { super::super::attack::iterations(spec.bab) } else { 1 };
+    let iters = if atk.iterates { super::super::odds::iterations(spec.bab) } else { 1 };
     per * f64::from(iters.max(1))
 }
 

@@ -6,14 +6,14 @@
 //! Expertise when the attacker is wounded and threatened.
 
 use super::super::action::{Action, ActionKind};
-use super::super::martial::Style;
 use super::super::state::BattleState;
+use super::super::style::Style;
 
 /// Inserts the declarations that pay before the attack on `t` that `out`
 /// plans, if it plans one from where `actor` stands or after a 5-foot step.
 pub(super) fn declare(battle: &BattleState<'_>, actor: usize, t: usize, out: &mut Vec<Action>) {
     // Most combatants have no style to declare: say so before any search.
-    if !Style::ALL.into_iter().any(|s| battle.may_declare(actor, s)) {
+    if !Style::ALL.iter().any(|&s| battle.may_declare(actor, s)) {
         return;
     }
     let Some(k) = out

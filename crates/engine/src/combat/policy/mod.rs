@@ -9,7 +9,8 @@ use crate::map::Pos;
 use crate::strategy::{ManeuverUse, PowerAttackUse, StrategySpec, TargetPriority};
 
 use super::action::{Action, ActionKind};
-use super::attack::Swing;
+use super::decide::{Policy, ReactionEvent, Reactions};
+use super::odds::Swing;
 use super::state::{BattleState, LifeState};
 
 mod cavalier;
@@ -24,23 +25,6 @@ mod monster;
 mod reload;
 
 use magic::{Magic, has_magic, plan_magic};
-
-/// Chooses the actions of a combatant's turn.
-///
-/// The engine calls `plan` at the start of each turn of a combatant able to
-/// act, with `out` empty; the requested actions are then checked against the
-/// action budget and played in order. What became of each one is readable
-/// next turn through `BattleState::last_results`.
-pub trait Policy {
-    /// Appends the actions `actor` wants to take this turn to `out`.
-    fn plan(&mut self, battle: &BattleState<'_>, actor: usize, out: &mut Vec<Action>);
-}
-
-impl<F: FnMut(&BattleState<'_>, usize, &mut Vec<Action>)> Policy for F {
-    fn plan(&mut self, battle: &BattleState<'_>, actor: usize, out: &mut Vec<Action>) {
-        self(battle, actor, out)
-    }
-}
 
 /// The default tactics: close in on the nearest enemy and hit it.
 ///
@@ -137,7 +121,7 @@ fn plan_turn(battle: &BattleState<'_>, actor: usize, t: usize, tactics: Tactics,
         after_move_action(battle, actor, t, out);
         return;
     }
-    let sundered = || f.wear.iter().any(|&d| d >= super::weapons::WEAPON_DURABILITY);
+    let sundered = || f.wear.iter().any(|&d| d >= super::state::WEAPON_DURABILITY);
     if f.dropped != 0 || (f.broken != 0 && sundered()) {
         let kind = if f.dropped != 0 { ActionKind::RetrieveWeapon } else { ActionKind::RepairWeapon };
         out.push(Action::new(kind));
@@ -207,7 +191,7 @@ fn maneuver_worth_it(
         return None;
     }
     let s = battle.situation(actor, w, t, Swing::default());
-    let hit = super::power_attack::hit_chance(s.attack, s.ac);
+    let hit = super::odds::hit_chance(s.attack, s.ac);
     let candidates: &[Maneuver] = match lever {
         ManeuverUse::None => &[],
         ManeuverUse::Trip => &[Maneuver::Trip],
@@ -222,7 +206,7 @@ fn maneuver_worth_it(
             Maneuver::Disarm => battle.held_weapon(t).is_some(),
             _ => false,
         })
-        .map(|m| (m, super::power_attack::hit_chance(battle.cmb(actor, m, t), battle.cmd(t, m, actor))))
+        .map(|m| (m, super::odds::hit_chance(battle.cmb(actor, m, t), battle.cmd(t, m, actor))))
         .filter(|&(_, p)| p >= hit)
         // The best chance; on a tie the first listed (trip before disarm).
         .fold(
@@ -461,40 +445,6 @@ impl Policy for SidePolicies<'_> {
             policy.plan(battle, actor, out);
         }
     }
-}
-
-/// An event a reaction policy may answer with an immediate action.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ReactionEvent {
-    /// `attacker` made an attack roll against `target`.
-    AttackResolved {
-        /// Who attacked.
-        attacker: usize,
-        /// Who was attacked.
-        target: usize,
-    },
-    /// `mover` took one step of movement.
-    MovementStep {
-        /// Who moved.
-        mover: usize,
-    },
-    /// `victim` lost hit points to an attack by `by`.
-    DamageTaken {
-        /// Who was hurt.
-        victim: usize,
-        /// Who hurt it.
-        by: usize,
-    },
-}
-
-/// Chooses immediate actions out of turn; the default is none.
-///
-/// Asked, for every event, about each combatant able to take an immediate
-/// action now (encounter order); an answer of kind `immediate` is played
-/// (one per combatant per event, without cascade), any other is ignored.
-pub trait Reactions {
-    /// The immediate action `who` takes in answer to `event`, if any.
-    fn react(&mut self, battle: &BattleState<'_>, who: usize, event: ReactionEvent) -> Option<Action>;
 }
 
 /// No reactions at all.

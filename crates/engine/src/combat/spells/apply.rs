@@ -25,8 +25,7 @@ use super::super::engine::Engine;
 use super::super::event::{EffectEnd, Event, SpellEffectEvent, SpellEvent};
 use super::super::log::emit;
 use super::book::{Metamagic, lasts_the_battle};
-use super::cast::Cast;
-use super::resolve::Meeting;
+use super::casting::{Cast, Meeting};
 
 /// One lasting part of a casting on a creature, for one duration.
 #[derive(Debug, Default)]

@@ -5,7 +5,6 @@
 //! turn, and the held charge of a touch spell.
 
 use crate::effects::{Behaviours, Context, Flags, Targets};
-use crate::map::Pos;
 use crate::rng::Dice;
 use crate::spell::model::{AttackKind, CastTime};
 
@@ -15,49 +14,7 @@ use super::super::event::{ConcentrationCause, Event, SpellLoss};
 use super::super::log::emit;
 use super::super::state::{BattleState, LifeState};
 use super::book::Metamagic;
-
-/// One casting: who, what, at whom or where, and at which level.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Cast {
-    /// The caster.
-    pub caster: usize,
-    /// The spell (index into the encounter's spells).
-    pub spell: u16,
-    /// The slot spent (the spell's level for the caster, raised by metamagic).
-    pub slot: u8,
-    /// Metamagic applied.
-    pub metamagic: Metamagic,
-    /// The creature aimed at.
-    pub target: Option<usize>,
-    /// The square aimed at (an area's point of origin, a cone's direction).
-    pub point: Option<Pos>,
-    /// The option of a choice effect.
-    pub option: u8,
-    /// Save DC.
-    pub dc: i32,
-    /// Caster level.
-    pub cl: u32,
-    /// Delivered by this melee weapon attack (spellstrike) instead of a touch attack.
-    pub weapon: Option<usize>,
-}
-
-/// A spell being cast over one round.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Pending {
-    /// The casting.
-    pub cast: Cast,
-    /// The caster's hit points (temporary ones included) when it began.
-    pub hp_at_cast: i32,
-}
-
-/// The charge of a touch spell, held after a miss or when cast without touching.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Held {
-    /// The casting.
-    pub cast: Cast,
-    /// Touches left (Chill Touch: one per level).
-    pub charges: u32,
-}
+use super::casting::{Cast, Held, Pending};
 
 impl BattleState<'_> {
     /// The budget slot a spell takes for `i` (its cast time; Quicken: swift;

@@ -13,9 +13,11 @@
 mod apply;
 mod book;
 mod cast;
+mod casting;
 mod immune;
 mod playable;
 mod preparation;
+pub(crate) mod reserve;
 mod resolve;
 pub(crate) mod summon;
 mod target;
@@ -24,8 +26,6 @@ mod zone;
 
 pub(crate) use book::{CasterSpec, Known, PreparedSpell, prepare_caster, prepare_spell};
 pub use book::{Metamagic, Role};
-pub(crate) use cast::{Cast, Held, Pending};
+pub(crate) use casting::{Cast, Held, Meeting, Pending, Zone};
 pub(crate) use immune::Immune;
-pub(crate) use resolve::Meeting;
-pub(crate) use summon::{SummonGroup, reserve_summons};
-pub(crate) use zone::Zone;
+pub(crate) use reserve::{SummonGroup, reserve_summons};

@@ -9,7 +9,7 @@ use super::super::engine::Engine;
 use super::super::event::Event;
 use super::super::log::emit;
 use super::super::state::BattleState;
-use super::cast::Cast;
+use super::casting::Cast;
 
 impl BattleState<'_> {
     /// The prepared copy `i` spends for `cast` (a slot of level 1 or more):

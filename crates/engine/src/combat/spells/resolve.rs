@@ -13,24 +13,7 @@ use crate::spell::model::{AttackKind, SaveBonusWhen, SaveOutcome, TargetKind};
 use super::super::engine::Engine;
 use super::super::event::{AcKind, Attack, AttackStep, EffectEnd, Event, SpellEvent, TouchKind};
 use super::super::log::emit;
-use super::cast::Cast;
-
-/// How one creature meets a casting.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct Meeting {
-    /// The spell's attack roll was a confirmed critical hit (damage ×2).
-    pub crit: bool,
-    /// A willing ally of the caster under a harmless spell: no save, no spell resistance.
-    pub willing: bool,
-    /// A secondary target (Chain Lightning).
-    pub secondary: bool,
-    /// Bonus on its Reflex save: half the cover it has from the area's origin.
-    pub reflex_cover: i32,
-    /// Saving throws rolled so far, per kind (`Some(success)`).
-    pub saves: [Option<bool>; 3],
-    /// Damage it took from this casting (for Vampiric Touch).
-    pub damage: u32,
-}
+use super::casting::{Cast, Meeting};
 
 fn save_index(kind: SaveKind) -> usize {
     match kind {

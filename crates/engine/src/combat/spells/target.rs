@@ -23,7 +23,7 @@ use crate::spell::model::{Area, Filter, Origin, Range, Shape, Side, Spread, Targ
 use super::super::action::Reason;
 use super::super::engine::Engine;
 use super::super::state::BattleState;
-use super::cast::Cast;
+use super::casting::Cast;
 
 /// The squares an area fills, and the square it starts from (for line of
 /// effect and cover on Reflex saves).

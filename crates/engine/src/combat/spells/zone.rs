@@ -18,8 +18,7 @@ use super::super::engine::Engine;
 use super::super::event::{EffectEnd, Event, SpellEvent};
 use super::super::log::emit;
 use super::super::state::BattleState;
-use super::cast::Cast;
-use super::resolve::Meeting;
+use super::casting::{Cast, Meeting, Zone};
 use super::target::Template;
 
 /// The name suffix of a condition lasting while its bearer is in the area.
@@ -27,19 +26,6 @@ pub(crate) const IN_AREA_LABEL: &str = "in the area";
 
 /// Miss chance of partial concealment (CRB "Concealment": 20 %).
 const PARTIAL_CONCEALMENT: u8 = 20;
-
-/// A lasting area on the map.
-#[derive(Clone, Debug)]
-pub(crate) struct Zone {
-    /// The casting that made it (caster, spell, DC, caster level).
-    pub cast: Cast,
-    /// Index of the `zone` effect in the spell's effects.
-    pub effect: usize,
-    /// Whether each square (row-major, as the map) is in the area.
-    pub mask: Vec<bool>,
-    /// The battle round at the start of whose caster's turn it ends (`None`: it lasts the battle).
-    pub ends: Option<u32>,
-}
 
 impl Zone {
     /// Whether square `p` is in the area.

@@ -7,7 +7,7 @@ use serde_json::json;
 use super::support::*;
 use crate::combat::SimOptions;
 use crate::combat::action::{Action, ActionKind, ClassAbilityUse, Reason};
-use crate::combat::attack::Swing;
+use crate::combat::odds::Swing;
 use crate::effects::ConditionId as C;
 use crate::feats::{Deed, Hex};
 

@@ -5,7 +5,8 @@ use serde_json::json;
 use super::support::*;
 use crate::combat::SimOptions;
 use crate::combat::action::{Action, ActionKind};
-use crate::combat::attack::{Swing, iterations, opposite_sides};
+use crate::combat::attack::opposite_sides;
+use crate::combat::odds::{Swing, iterations};
 
 #[test]
 fn iterative_attacks_come_at_six_eleven_sixteen() {

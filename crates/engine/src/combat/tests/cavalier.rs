@@ -6,8 +6,8 @@ use serde_json::json;
 use super::support::*;
 use crate::combat::SimOptions;
 use crate::combat::action::{Action, ActionKind, Reason};
-use crate::combat::attack::Swing;
 use crate::combat::event::Event;
+use crate::combat::odds::Swing;
 use crate::effects::{Context, Descriptor, Descriptors, SaveKind};
 
 /// A cavalier 4 (Cha 14) with `features`, two challenges and one tactician.

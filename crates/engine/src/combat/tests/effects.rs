@@ -5,7 +5,7 @@ use serde_json::json;
 
 use super::support::*;
 use crate::combat::SimOptions;
-use crate::combat::attack::Swing;
+use crate::combat::odds::Swing;
 use crate::dice::DiceExpr;
 use crate::effects::{
     BonusType, ConditionId as C, ConditionSet, Context, Descriptor, Descriptors, Duration, Effect, Mod,

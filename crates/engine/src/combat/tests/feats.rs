@@ -6,8 +6,9 @@ use serde_json::json;
 use super::support::*;
 use crate::combat::SimOptions;
 use crate::combat::action::{Action, ActionKind, ActionResult, Reason};
-use crate::combat::attack::Swing;
-use crate::combat::policy::{DefaultPolicy, Policy};
+use crate::combat::decide::Policy;
+use crate::combat::odds::Swing;
+use crate::combat::policy::DefaultPolicy;
 use crate::effects::{ConditionId as C, Maneuver};
 
 fn two_hander(features: serde_json::Value, bab: i32) -> crate::model::Combatant {

@@ -7,8 +7,8 @@ use serde_json::json;
 use super::support::*;
 use crate::combat::SimOptions;
 use crate::combat::action::{Action, ActionKind, Reason};
-use crate::combat::attack::Swing;
 use crate::combat::event::Event;
+use crate::combat::odds::Swing;
 use crate::combat::policy::DefaultPolicy;
 use crate::effects::ConditionId as C;
 

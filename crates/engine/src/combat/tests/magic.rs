@@ -8,7 +8,7 @@ use serde_json::json;
 use super::support::*;
 use crate::combat::SimOptions;
 use crate::combat::action::{Action, ActionKind, Reason};
-use crate::combat::attack::Swing;
+use crate::combat::odds::Swing;
 use crate::combat::spells::Metamagic;
 use crate::effects::ConditionId as C;
 

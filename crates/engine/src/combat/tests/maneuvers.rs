@@ -6,7 +6,8 @@ use serde_json::json;
 use super::support::*;
 use crate::combat::SimOptions;
 use crate::combat::action::{Action, ActionKind, ActionResult, Reason};
-use crate::combat::policy::{Policy, StrategyPolicy};
+use crate::combat::decide::Policy;
+use crate::combat::policy::StrategyPolicy;
 use crate::effects::{ConditionId as C, Maneuver};
 
 use Maneuver::*;

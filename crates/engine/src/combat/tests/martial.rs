@@ -9,8 +9,9 @@ use super::support::*;
 use crate::combat::SimOptions;
 use crate::combat::Style;
 use crate::combat::action::{Action, ActionKind, ActionResult, Reason};
-use crate::combat::attack::Swing;
-use crate::combat::policy::{DefaultPolicy, Policy};
+use crate::combat::decide::Policy;
+use crate::combat::odds::Swing;
+use crate::combat::policy::DefaultPolicy;
 use crate::effects::Maneuver;
 
 fn dummy(ac: i32) -> crate::model::Combatant {

@@ -3,7 +3,7 @@
 use serde_json::json;
 
 use super::support::*;
-use crate::combat::attack::{Situation, Swing};
+use crate::combat::odds::{Situation, Swing};
 use crate::combat::prepared::PreparedEncounter;
 use crate::combat::{Reason, SimOptions};
 

@@ -563,7 +563,7 @@ fn a_biter_whose_claws_do_not_reach_steps_in_before_its_full_attack() {
     );
     let st = crate::combat::BattleState::new(&prep, &SimOptions::default());
     let mut out = Vec::new();
-    crate::combat::policy::Policy::plan(&mut crate::combat::policy::DefaultPolicy, &st, 0, &mut out);
+    crate::combat::decide::Policy::plan(&mut crate::combat::policy::DefaultPolicy, &st, 0, &mut out);
     let kinds: Vec<_> = out.iter().map(|a| a.kind).collect();
     assert_eq!(kinds, [ActionKind::FiveFootStep, ActionKind::FullAttack]);
     let q = out[0].destination.expect("a square");
@@ -578,7 +578,7 @@ fn a_biter_whose_claws_do_not_reach_steps_in_before_its_full_attack() {
     );
     let st = crate::combat::BattleState::new(&prep, &SimOptions::default());
     let mut out = Vec::new();
-    crate::combat::policy::Policy::plan(&mut crate::combat::policy::DefaultPolicy, &st, 0, &mut out);
+    crate::combat::decide::Policy::plan(&mut crate::combat::policy::DefaultPolicy, &st, 0, &mut out);
     assert_eq!(out.iter().map(|a| a.kind).collect::<Vec<_>>(), [ActionKind::FullAttack]);
 }
 

@@ -6,7 +6,7 @@ use serde_json::json;
 use super::support::*;
 use crate::combat::SimOptions;
 use crate::combat::action::{Action, ActionKind, ActionResult, AidMode, ReadyTrigger, Reason};
-use crate::combat::attack::Swing;
+use crate::combat::odds::Swing;
 
 use ActionKind::*;
 
@@ -354,10 +354,10 @@ fn run_is_a_straight_line_stopping_at_the_first_obstacle() {
     assert_eq!(e.st.pos(0), at(2, 6), "stops before the rubble");
     assert!(e.st.fighters[0].running);
     // Running: the runner loses its Dexterity bonus (flat-footed AC).
-    let mut sit = e.st.situation(1, 0, 0, crate::combat::attack::Swing::default());
+    let mut sit = e.st.situation(1, 0, 0, crate::combat::odds::Swing::default());
     assert_eq!(sit.ac, 10);
     e.st.fighters[0].running = false;
-    sit = e.st.situation(1, 0, 0, crate::combat::attack::Swing::default());
+    sit = e.st.situation(1, 0, 0, crate::combat::odds::Swing::default());
     assert_eq!(sit.ac, 10);
     // A destination the straight line cannot honour is refused.
     turn(&mut e, 0, vec![Action::new(Run).with_destination(at(1, 12))]);
@@ -407,7 +407,7 @@ fn running_past_the_constitution_score_needs_checks_then_rest() {
 
 #[test]
 fn immediate_actions_spend_the_swift_action() {
-    use crate::combat::policy::{ReactionEvent, Reactions};
+    use crate::combat::decide::{ReactionEvent, Reactions};
     struct Always;
     impl Reactions for Always {
         fn react(

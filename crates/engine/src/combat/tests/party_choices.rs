@@ -13,8 +13,8 @@ use serde_json::json;
 use super::support::*;
 use crate::combat::SimOptions;
 use crate::combat::action::ActionKind;
+use crate::combat::decide::Policy;
 use crate::combat::event::{Event, LifeChange};
-use crate::combat::policy::Policy;
 use crate::encounter::{Encounter, SideSpec};
 
 /// Esha, Harvie, Oni and Nairda against `monsters` on the open field.

@@ -7,9 +7,9 @@ use serde_json::{Value, json};
 
 use crate::combat::SimOptions;
 use crate::combat::action::Action;
+use crate::combat::decide::Policy;
 use crate::combat::engine::Engine;
 use crate::combat::event::{Record, Transcript};
-use crate::combat::policy::Policy;
 use crate::combat::prepared::PreparedEncounter;
 use crate::combat::state::BattleState;
 use crate::encounter::{Deployed, Encounter, id_base};

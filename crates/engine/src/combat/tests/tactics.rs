@@ -5,7 +5,8 @@ use serde_json::json;
 use super::support::*;
 use crate::combat::SimOptions;
 use crate::combat::action::{Action, ActionKind, ActionResult, Reason};
-use crate::combat::policy::{DefaultPolicy, Policy};
+use crate::combat::decide::Policy;
+use crate::combat::policy::DefaultPolicy;
 
 use ActionKind::*;
 

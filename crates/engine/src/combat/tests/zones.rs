@@ -147,7 +147,8 @@ fn a_zone_of_difficult_terrain_doubles_movement_and_forbids_the_five_foot_step()
 
 #[test]
 fn the_default_policy_casts_a_zone_on_enough_enemies_and_never_on_an_ally() {
-    use crate::combat::policy::{DefaultPolicy, Policy};
+    use crate::combat::decide::Policy;
+    use crate::combat::policy::DefaultPolicy;
     let brute = || creature("Brute", json!({ "hp_max": 30, "attacks": [melee("club", 5, "1d6+3")] }));
     let plan = |placed: Vec<(&str, crate::model::Combatant, Pos)>| {
         let prep = prepare_with(library_with_test_zone(), placed);

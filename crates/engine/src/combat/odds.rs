@@ -1,0 +1,78 @@
+//! The numbers of an attack roll that the rules and the policies share: the
+//! shape of one roll (`Swing`), its situational modifiers (`Situation`),
+//! iterative attacks and the chance to hit. Data floor: no rule module.
+
+/// How one attack roll is made.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Swing {
+    /// Iterative penalty (0, 5, 10, 15).
+    pub penalty: i32,
+    /// Part of a charge (+2).
+    pub charge: bool,
+    /// An attack of opportunity (logged as such).
+    pub aoo: bool,
+    /// Part of a full attack with Rapid Shot (−2).
+    pub rapid: bool,
+    /// Two-weapon penalty of this hand (0 when not fighting with two weapons).
+    pub two_weapon: i32,
+    /// An off-hand attack (Double Slice's damage).
+    pub off_hand: bool,
+    /// Manyshot: the hit fires two arrows.
+    pub manyshot: bool,
+    /// Vital Strike: extra rolls of the weapon's dice.
+    pub vital: u8,
+}
+
+/// Situational modifiers of one attack roll.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Situation {
+    /// Power Attack step X (−X on the roll), 0 when not used.
+    pub power_attack: i32,
+    /// Deadly Aim step X (−X on the roll, +2X damage), 0 when not used.
+    pub deadly_aim: i32,
+    /// Combat Expertise step X (−X on the roll), 0 when not used.
+    pub expertise: i32,
+    /// The target is denied its Dexterity bonus against this attack.
+    pub denied: bool,
+    /// An invisible attacker (+2).
+    pub invisible: bool,
+    /// A melee attack against a helpless target (+4).
+    pub helpless: bool,
+    /// Total attack modifier (bonus, iterative, charge, flank, high ground, range).
+    pub attack: i32,
+    /// Armor class to beat (touch or normal, cover and charge penalty included).
+    pub ac: i32,
+    pub flank: bool,
+    /// Flanking with an ally who shares Outflank (+4 instead of +2).
+    pub outflank: bool,
+    pub high_ground: bool,
+    /// Shooting into melee (−4).
+    pub into_melee: bool,
+    pub range_penalty: i32,
+    pub cover: i32,
+    pub touch: bool,
+}
+
+/// Number of attacks a full attack with a manufactured weapon gets at `bab`:
+/// one more at +6, +11 and +16.
+pub(crate) fn iterations(bab: i32) -> i32 {
+    if bab <= 0 { 1 } else { (1 + (bab - 1) / 5).min(4) }
+}
+
+/// The chance that d20 + `bonus` hits `ac` (a natural 1 misses, a natural 20 hits).
+pub(crate) fn hit_chance(bonus: i32, ac: i32) -> f64 {
+    let needed = (ac - bonus).clamp(2, 20);
+    f64::from(21 - needed) / 20.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hit_chances_keep_the_natural_one_and_twenty() {
+        assert_eq!(hit_chance(5, 16), 0.5);
+        assert_eq!(hit_chance(30, 10), 0.95);
+        assert_eq!(hit_chance(0, 40), 0.05);
+    }
+}

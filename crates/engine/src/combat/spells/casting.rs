@@ -1,0 +1,82 @@
+//! What a casting is and what it leaves behind: the casting itself
+//! (`Cast`), a spell being cast over a round (`Pending`), a held touch
+//! charge (`Held`), how one creature meets a casting (`Meeting`) and a
+//! lasting area (`Zone`). The rules that make and use them are `cast`,
+//! `resolve`, `apply` and `zone`. Data floor: no rule module.
+
+use crate::map::Pos;
+
+use super::book::Metamagic;
+
+/// One casting: who, what, at whom or where, and at which level.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Cast {
+    /// The caster.
+    pub caster: usize,
+    /// The spell (index into the encounter's spells).
+    pub spell: u16,
+    /// The slot spent (the spell's level for the caster, raised by metamagic).
+    pub slot: u8,
+    /// Metamagic applied.
+    pub metamagic: Metamagic,
+    /// The creature aimed at.
+    pub target: Option<usize>,
+    /// The square aimed at (an area's point of origin, a cone's direction).
+    pub point: Option<Pos>,
+    /// The option of a choice effect.
+    pub option: u8,
+    /// Save DC.
+    pub dc: i32,
+    /// Caster level.
+    pub cl: u32,
+    /// Delivered by this melee weapon attack (spellstrike) instead of a touch attack.
+    pub weapon: Option<usize>,
+}
+
+/// A spell being cast over one round.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Pending {
+    /// The casting.
+    pub cast: Cast,
+    /// The caster's hit points (temporary ones included) when it began.
+    pub hp_at_cast: i32,
+}
+
+/// The charge of a touch spell, held after a miss or when cast without touching.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Held {
+    /// The casting.
+    pub cast: Cast,
+    /// Touches left (Chill Touch: one per level).
+    pub charges: u32,
+}
+
+/// How one creature meets a casting.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Meeting {
+    /// The spell's attack roll was a confirmed critical hit (damage ×2).
+    pub crit: bool,
+    /// A willing ally of the caster under a harmless spell: no save, no spell resistance.
+    pub willing: bool,
+    /// A secondary target (Chain Lightning).
+    pub secondary: bool,
+    /// Bonus on its Reflex save: half the cover it has from the area's origin.
+    pub reflex_cover: i32,
+    /// Saving throws rolled so far, per kind (`Some(success)`).
+    pub saves: [Option<bool>; 3],
+    /// Damage it took from this casting (for Vampiric Touch).
+    pub damage: u32,
+}
+
+/// A lasting area on the map.
+#[derive(Clone, Debug)]
+pub(crate) struct Zone {
+    /// The casting that made it (caster, spell, DC, caster level).
+    pub cast: Cast,
+    /// Index of the `zone` effect in the spell's effects.
+    pub effect: usize,
+    /// Whether each square (row-major, as the map) is in the area.
+    pub mask: Vec<bool>,
+    /// The battle round at the start of whose caster's turn it ends (`None`: it lasts the battle).
+    pub ends: Option<u32>,
+}
