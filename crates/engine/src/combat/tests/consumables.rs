@@ -9,7 +9,8 @@ use crate::combat::SimOptions;
 use crate::combat::action::{Action, ActionKind, Slot};
 use crate::combat::engine::Engine;
 use crate::combat::event::{Event, Record};
-use crate::combat::policy::{DefaultPolicy, Policy};
+use crate::combat::decide::Policy;
+use crate::combat::policy::DefaultPolicy;
 use crate::combat::prepared::PreparedEncounter;
 use crate::rng::SeededRng;
 
