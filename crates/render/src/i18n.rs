@@ -338,6 +338,8 @@ catalogue! {
     EvModTargetCleaving => "target cleaving", "cible en enchaînement";
     EvModTargetNoShield => "target without shield", "cible sans bouclier";
     EvModTargetChallenging => "target challenging", "cible lançant un défi";
+    EvModSmite => "smite", "châtiment";
+    EvModTargetSmiting => "target smiting", "cible en châtiment";
     EvTargetRunning => "target running, no Dex", "cible en course, sans Dex";
     EvTargetDeniedDex => "target denied Dex", "cible privée de Dex";
     EvAttackerConditions => "attacker {}", "attaquant {}";
@@ -419,6 +421,8 @@ catalogue! {
     EvChallenges => "challenges {} (+{} damage, +{} dodge AC against it; {} left)", "défie {} (+{} aux dégâts, +{} d'esquive contre lui ; {} restant(s))";
     EvChallengeEnds => "challenge of {} ends", "fin du défi lancé à {}";
     EvTactician => "tactician: {} to {} ally(ies) for {} rounds", "tacticien : {} à {} allié(s) pour {} rounds";
+    EvSmitesEvil => "smites evil {} (+{} attack, +{} damage, +{} deflection AC against it; {} left)", "châtie le mal : {} (+{} à l'attaque, +{} aux dégâts, +{} de parade contre lui ; {} restant(s))";
+    EvSmitesGood => "smites good {} (+{} attack, +{} damage, +{} deflection AC against it; {} left)", "châtie le bien : {} (+{} à l'attaque, +{} aux dégâts, +{} de parade contre lui ; {} restant(s))";
     EvLionsCall => "lion's call: {} ally(ies), +{} attack, +{} saves vs fear, {} rounds", "appel du lion : {} allié(s), +{} à l'attaque, +{} aux jets contre la terreur, {} rounds";
     EvTriggerEnemyEntersReach => "enemy_enters_reach", "un ennemi entre dans l'allonge";
     EvTriggerEnemyAttacks => "enemy_attacks", "un ennemi attaque";

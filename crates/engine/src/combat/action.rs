@@ -108,11 +108,13 @@ pub enum ActionKind {
     Tactician,
     /// Order of the lion: lion's call (standard action).
     LionsCall,
+    /// A celestial or fiendish creature's smite against the target (swift action).
+    Smite,
 }
 
 impl ActionKind {
     /// Every kind, in declaration order.
-    pub const ALL: [ActionKind; 38] = [
+    pub const ALL: [ActionKind; 39] = [
         ActionKind::Attack,
         ActionKind::FullAttack,
         ActionKind::Move,
@@ -151,6 +153,7 @@ impl ActionKind {
         ActionKind::Challenge,
         ActionKind::Tactician,
         ActionKind::LionsCall,
+        ActionKind::Smite,
     ];
 
     /// The stable name of the kind (`attack`, `5foot_step`…).
@@ -194,6 +197,7 @@ impl ActionKind {
             ActionKind::Challenge => "challenge",
             ActionKind::Tactician => "tactician",
             ActionKind::LionsCall => "lions_call",
+            ActionKind::Smite => "smite",
         }
     }
 
@@ -231,9 +235,11 @@ impl ActionKind {
             | ActionKind::FullRound
             | ActionKind::SpellCombat
             | ActionKind::CoupDeGrace => Slot::FullRound,
-            ActionKind::Swift | ActionKind::Deed | ActionKind::ArcanePool | ActionKind::Challenge => {
-                Slot::Swift
-            }
+            ActionKind::Swift
+            | ActionKind::Deed
+            | ActionKind::ArcanePool
+            | ActionKind::Challenge
+            | ActionKind::Smite => Slot::Swift,
             ActionKind::FiveFootStep
             | ActionKind::DropProne
             | ActionKind::FightDefensively

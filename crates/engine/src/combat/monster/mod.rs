@@ -12,6 +12,9 @@
 //!   aura), and the zombie's permanent staggered condition;
 //! - `natural`: pounce and rend;
 //! - `incorporeal`: damage an incorporeal creature takes;
+//! - `smite`: smite evil and smite good of the celestial and fiendish
+//!   templates (a swift action, bonuses against one foe);
+//! - `rage`: a wolverine's rage once wounded;
 //! - channel resistance is a save bonus (`BattleState::save_bonus`, with
 //!   `Context::channel`).
 //!
@@ -29,10 +32,14 @@ mod gaze;
 mod healing;
 mod incorporeal;
 mod natural;
+mod rage;
+mod smite;
 
 use crate::dice::DiceExpr;
 use crate::effects::{ConditionId, Descriptor, Descriptors, SaveKind};
-use crate::model::{BreathShape, Combatant, HitEffect, PhysicalAbility, SaveName, SpecialAbility};
+use crate::model::{
+    BreathShape, Combatant, HitEffect, PhysicalAbility, SaveName, SmiteAgainst, SpecialAbility,
+};
 use crate::rng::Dice;
 
 use super::damage::Damage;
@@ -42,6 +49,7 @@ use super::log::emit;
 use super::prepared::{AttackProfile, norm};
 
 pub(crate) use afflictions::Poisoned;
+pub(crate) use smite::Smite;
 
 /// The played special abilities of one combatant, prepared.
 #[derive(Clone, Debug, Default)]
@@ -61,6 +69,10 @@ pub(crate) struct MonsterSpec {
     pub staggered: bool,
     /// Ferocity: conscious and fighting below 0 hit points (`BattleState::life`).
     pub ferocity: bool,
+    /// Smite evil or good (the celestial and fiendish templates).
+    pub smite: Option<Smite>,
+    /// Rage (a wolverine's): +4 Str and Con, −2 AC once wounded.
+    pub rage: bool,
 }
 
 /// An aura: a condition for enemies that start their turn in it and fail a save.
@@ -152,6 +164,10 @@ pub(crate) struct MonsterState {
     /// and battle (a success makes it immune for a day, a failure's effect
     /// runs its course).
     pub auras_met: Vec<(usize, usize)>,
+    /// The foe of its smite while it lasts (until that foe dies).
+    pub smiting: Option<usize>,
+    /// Whether it rages (for the rest of the battle).
+    pub raging: bool,
 }
 
 /// Whether the combatant of `spec` has a feature whose normalized name is `name`.
@@ -270,6 +286,18 @@ impl MonsterSpec {
                 }
                 SpecialAbility::Staggered { .. } => m.staggered = true,
                 SpecialAbility::Ferocity { .. } => m.ferocity = true,
+                SpecialAbility::Rage { .. } => m.rage = true,
+                SpecialAbility::Smite { against, .. } => {
+                    let against = match against {
+                        SmiteAgainst::Evil => crate::effects::Alignment::EVIL,
+                        SmiteAgainst::Good => crate::effects::Alignment::GOOD,
+                    };
+                    m.smite = Some(Smite::new(
+                        against,
+                        c.level,
+                        crate::dice::ability_modifier(c.abilities.cha_score),
+                    ));
+                }
                 SpecialAbility::Gaze { name, range_ft, save, dc, effect: e } => {
                     m.gaze = Some(Gaze {
                         name: name.clone(),
@@ -292,6 +320,9 @@ impl<R: Dice> Engine<'_, '_, R> {
         if let Some(m) = self.st.prep.fighters[i].monster.as_deref() {
             if m.staggered {
                 self.stay_staggered(i);
+            }
+            if m.rage {
+                self.rage_turn(i);
             }
             self.monster_healing(i);
         }
