@@ -334,6 +334,10 @@ fn row(t: &Transcript, r: &Record, lang: Lang, codes: Codes) -> Row {
             act(*who, f(T::EvChallenges, &[&t.id(*target), damage, dodge, left]))
         }
         Event::ChallengeEnds { who, target } => act(*who, f(T::EvChallengeEnds, &[&t.id(*target)])),
+        Event::Smites { who, target, evil, attack, damage, ac, left } => {
+            let key = if *evil { T::EvSmitesEvil } else { T::EvSmitesGood };
+            act(*who, f(key, &[&t.id(*target), attack, damage, ac, left]))
+        }
         Event::Tactician { who, feat, allies, rounds } => {
             act(*who, f(T::EvTactician, &[feat, allies, rounds]))
         }
@@ -443,6 +447,8 @@ fn source(s: ModSource) -> T {
         ModSource::Aided => T::EvModAided,
         ModSource::PowerAttack => T::EvModPowerAttack,
         ModSource::TargetChallenging => T::EvModTargetChallenging,
+        ModSource::Smite => T::EvModSmite,
+        ModSource::TargetSmiting => T::EvModTargetSmiting,
         ModSource::Invisible => T::EvModInvisible,
         ModSource::TargetHelpless => T::EvModTargetHelpless,
         ModSource::TargetProne => T::EvModTargetProne,

@@ -371,6 +371,8 @@ catalogue! {
     EvModTargetCleaving => "target cleaving", "cible en enchaînement";
     EvModTargetNoShield => "target without shield", "cible sans bouclier";
     EvModTargetChallenging => "target challenging", "cible lançant un défi";
+    EvModSmite => "smite", "châtiment";
+    EvModTargetSmiting => "target smiting", "cible en châtiment";
     EvTargetRunning => "target running, no Dex", "cible en course, sans Dex";
     EvTargetDeniedDex => "target denied Dex", "cible privée de Dex";
     EvAttackerConditions => "attacker {}", "attaquant {}";
@@ -455,6 +457,8 @@ catalogue! {
     EvDrinksPotion => "drinks a potion of {} ({} left)", "boit une potion de {} (il en reste {})";
     EvGivesPotion => "gives a potion of {} to {} ({} left)", "fait boire une potion de {} à {} (il en reste {})";
     EvUsesWand => "uses a wand of {} on {} ({} charges left)", "utilise une baguette de {} sur {} ({} charges restantes)";
+    EvSmitesEvil => "smites evil {} (+{} attack, +{} damage, +{} deflection AC against it; {} left)", "châtie le mal : {} (+{} à l'attaque, +{} aux dégâts, +{} de parade contre lui ; {} restant(s))";
+    EvSmitesGood => "smites good {} (+{} attack, +{} damage, +{} deflection AC against it; {} left)", "châtie le bien : {} (+{} à l'attaque, +{} aux dégâts, +{} de parade contre lui ; {} restant(s))";
     EvLionsCall => "lion's call: {} ally(ies), +{} attack, +{} saves vs fear, {} rounds", "appel du lion : {} allié(s), +{} à l'attaque, +{} aux jets contre la terreur, {} rounds";
     EvTriggerEnemyEntersReach => "enemy_enters_reach", "un ennemi entre dans l'allonge";
     EvTriggerEnemyAttacks => "enemy_attacks", "un ennemi attaque";

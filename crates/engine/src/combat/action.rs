@@ -112,6 +112,8 @@ crate::named_enum! {
         /// `option` is the item's index in `FighterSpec::items`); its slot
         /// follows the item and whether it must be drawn first (`combat::consumables`).
         UseItem => "use_item",
+        /// A celestial or fiendish creature's smite against the target (swift action).
+        Smite => "smite",
     }
 }
 
@@ -146,9 +148,11 @@ impl ActionKind {
             | ActionKind::FullRound
             | ActionKind::SpellCombat
             | ActionKind::CoupDeGrace => Slot::FullRound,
-            ActionKind::Swift | ActionKind::Deed | ActionKind::ArcanePool | ActionKind::Challenge => {
-                Slot::Swift
-            }
+            ActionKind::Swift
+            | ActionKind::Deed
+            | ActionKind::ArcanePool
+            | ActionKind::Challenge
+            | ActionKind::Smite => Slot::Swift,
             ActionKind::FiveFootStep
             | ActionKind::DropProne
             | ActionKind::FightDefensively

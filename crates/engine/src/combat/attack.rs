@@ -277,6 +277,7 @@ impl BattleState<'_> {
             roll.untyped(-s.power_attack);
         }
         self.martial_attack(a, w, swing, &mut s, &mut roll);
+        roll.untyped(self.smite_attack(a, t));
         let spec = &self.prep.fighters[t];
         let ctx = Context {
             melee: atk.melee,
@@ -379,6 +380,10 @@ impl BattleState<'_> {
         guard.untyped(target.aid_ac);
         self.martial_ac(t, touch, &mut guard);
         self.challenge_guard(a, t, &mut guard);
+        let smite_ac = self.smite_ac(a, t);
+        if smite_ac != 0 {
+            guard.add(BonusType::Deflection, smite_ac);
+        }
         let dctx = Context {
             melee,
             ranged: !melee,
@@ -406,7 +411,7 @@ impl BattleState<'_> {
         let atk = &self.prep.fighters[a].attacks[w];
         let mut bonus = if s.power_attack > 0 { super::power_attack::damage(s.power_attack, atk) } else { 0 };
         bonus += self.martial_damage(a, w, s, swing);
-        bonus += self.challenge_damage(a, atk.melee, t);
+        bonus += self.challenge_damage(a, atk.melee, t) + self.smite_damage(a, t);
         let f = &self.fighters[a];
         let targets = if atk.melee { Targets::MELEE_DAMAGE } else { Targets::RANGED_DAMAGE };
         if f.mod_targets.meets(targets) {
@@ -641,7 +646,9 @@ impl<R: Dice> Engine<'_, '_, R> {
         let magic = self.st.fighters[a].fx | self.st.fighters[t].fx != 0
             || self.st.prep.fighters[a].abilities.is_some()
             || self.st.prep.fighters[t].abilities.is_some()
-            || self.st.prep.fighters[a].reserve.is_some();
+            || self.st.prep.fighters[a].reserve.is_some()
+            // A smite's damage reduction bypass (`riders::defense_now`).
+            || self.st.fighters[a].monster.smiting == Some(t);
         let mut s = self.st.situation(a, w, t, swing);
         if self.st.prep.fighters[a].attacks[w].tracks_shots {
             self.fire(a, w);
@@ -920,6 +927,14 @@ impl<R: Dice> Engine<'_, '_, R> {
         }
         if them.martial.has(Style::Cleave) {
             add(ModSource::TargetCleaving, -CLEAVE_AC_PENALTY);
+        }
+        let smite = self.st.smite_attack(a, t);
+        if smite != 0 {
+            add(ModSource::Smite, smite);
+        }
+        let smite_ac = self.st.smite_ac(a, t);
+        if smite_ac != 0 {
+            add(ModSource::TargetSmiting, smite_ac);
         }
         match self.st.challenge_ac(a, t) {
             (0, _) => {}

@@ -501,6 +501,25 @@ pub enum Event {
         /// For how many rounds.
         rounds: u32,
     },
+    /// A celestial or fiendish creature smites a foe (Bestiary, Simple
+    /// Templates: smite evil, smite good).
+    Smites {
+        /// The smiting creature.
+        who: usize,
+        /// The smitten foe.
+        target: usize,
+        /// Smite evil (else smite good).
+        evil: bool,
+        /// Bonus on its attack rolls against the foe (0: the foe is not of
+        /// the punished alignment and the use is wasted).
+        attack: i32,
+        /// Bonus on its damage rolls against the foe.
+        damage: i32,
+        /// Deflection bonus to its AC against the foe's attacks.
+        ac: i32,
+        /// Uses left.
+        left: u32,
+    },
     /// Order of the lion: lion's call.
     LionsCall {
         /// The cavalier.
@@ -1038,6 +1057,10 @@ pub enum ModSource {
     /// The target's challenge (AC): −2 against anyone but its foe, its
     /// order's dodge bonus against its foe.
     TargetChallenging,
+    /// The attacker's smite against the target (its Charisma bonus).
+    Smite,
+    /// The target's smite against the attacker (deflection bonus).
+    TargetSmiting,
     /// The attacker is invisible.
     Invisible,
     /// The target is helpless.

@@ -272,6 +272,14 @@ fn line(ids: &[String], sides: &[String], r: &Record) -> String {
             ),
         ),
         Event::ChallengeEnds { who, target } => act(*who, format!("challenge of {} ends", id(*target))),
+        Event::Smites { who, target, evil, attack, damage, ac, left } => act(
+            *who,
+            format!(
+                "smites {} {} (+{attack} attack, +{damage} damage, +{ac} deflection AC against it; {left} left)",
+                if *evil { "evil" } else { "good" },
+                id(*target)
+            ),
+        ),
         Event::Tactician { who, feat, allies, rounds } => {
             act(*who, format!("tactician: {feat} to {allies} ally(ies) for {rounds} rounds"))
         }
@@ -349,6 +357,8 @@ fn source(s: ModSource) -> &'static str {
         ModSource::Aided => "aided",
         ModSource::PowerAttack => "power attack",
         ModSource::TargetChallenging => "target challenging",
+        ModSource::Smite => "smite",
+        ModSource::TargetSmiting => "target smiting",
         ModSource::Invisible => "invisible",
         ModSource::TargetHelpless => "target helpless",
         ModSource::TargetProne => "target prone",

@@ -25,6 +25,10 @@ impl BattleState<'_> {
         let dr = spec_t.dr.as_ref()?;
         let atk = &self.prep.fighters[a].attacks[w];
         let base = &atk.vs[t];
+        // A smite's attacks bypass the foe's damage reduction (CRB "Smite Evil").
+        if base.dr > 0 && self.smiting(a) == Some(t) {
+            return Some(DefenseVs { dr: 0, comps: base.comps.clone() });
+        }
         if base.dr == 0 || !Behaviours(self.fighters[a].fx).has(Behaviours::WEAPON) {
             return None;
         }

@@ -342,6 +342,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             ActionKind::SpellCombat => self.spell_combat_action(i, action),
             ActionKind::ArcanePool => self.arcane_pool_action(i),
             ActionKind::Challenge => self.challenge_action(i, action),
+            ActionKind::Smite => self.smite_action(i, action),
             ActionKind::Tactician => self.tactician_action(i),
             ActionKind::LionsCall => self.lions_call_action(i),
             ActionKind::UseItem => self.use_item_action(i, action),

@@ -144,6 +144,24 @@ pub enum SpecialAbility {
         /// The feature it plays.
         name: String,
     },
+    /// A wolverine's rage (Bestiary, Wolverine): once wounded, from its next
+    /// turn to the end of the battle, +4 Strength, +4 Constitution, −2 AC.
+    Rage {
+        /// The feature it plays.
+        name: String,
+    },
+    /// Smite evil or smite good of the celestial and fiendish templates
+    /// (Bestiary, Simple Templates): as a swift action against one foe of
+    /// that alignment, + Charisma bonus on attack rolls, + Hit Dice on damage
+    /// rolls, damage reduction bypassed and + Charisma bonus deflection AC
+    /// against it, until it dies; its uses are `resources.smite_evil` or
+    /// `resources.smite_good`.
+    Smite {
+        /// The feature it plays (`smite evil`).
+        name: String,
+        /// The alignment it punishes.
+        against: SmiteAgainst,
+    },
     /// A gaze attack (UMR "Gaze"): each enemy starting its turn within range saves or suffers.
     Gaze {
         /// The feature it plays.
@@ -161,6 +179,26 @@ pub enum SpecialAbility {
 
 fn default_recharge() -> String {
     "1d4".into()
+}
+
+/// The alignment a smite punishes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SmiteAgainst {
+    /// Smite evil (the celestial template).
+    Evil,
+    /// Smite good (the fiendish template).
+    Good,
+}
+
+impl SmiteAgainst {
+    /// The `resources` key holding its uses.
+    pub fn resource(self) -> &'static str {
+        match self {
+            SmiteAgainst::Evil => "smite_evil",
+            SmiteAgainst::Good => "smite_good",
+        }
+    }
 }
 
 /// The shape of a breath weapon.
@@ -275,6 +313,8 @@ impl SpecialAbility {
             | SpecialAbility::Aura { name, .. }
             | SpecialAbility::Staggered { name }
             | SpecialAbility::Ferocity { name }
+            | SpecialAbility::Smite { name, .. }
+            | SpecialAbility::Rage { name }
             | SpecialAbility::Gaze { name, .. } => name,
         }
     }
@@ -354,6 +394,14 @@ pub(crate) fn check(c: &super::Combatant) -> Result<(), (String, String)> {
                 if *range_ft < 5 {
                     return Err((at(".range_ft"), "an aura reaches at least 5 ft".into()));
                 }
+            }
+            SpecialAbility::Smite { against, .. }
+                if c.resources.get(against.resource()).copied().unwrap_or(0) == 0 =>
+            {
+                return Err((
+                    at(".against"),
+                    format!("a smite needs uses in `resources.{}`", against.resource()),
+                ));
             }
             SpecialAbility::ChannelResistance { bonus, .. } if *bonus <= 0 => {
                 return Err((at(".bonus"), format!("channel resistance is a positive bonus, not {bonus}")));

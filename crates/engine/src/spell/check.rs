@@ -7,8 +7,8 @@ use super::effect::{
     SpellEffect, SummonOption, ZoneEffect,
 };
 use super::model::{
-    Area, AttackKind, CLASSES, Component, DurationUnit, Filter, Origin, Range, SaveOutcome, Shape, SpellDuration,
-    TargetKind,
+    Area, AttackKind, CLASSES, Component, DurationUnit, Filter, Origin, Range, SaveOutcome, Shape,
+    SpellDuration, TargetKind,
 };
 use super::scaled::Scaled;
 use crate::dice::Term;

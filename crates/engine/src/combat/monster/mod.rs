@@ -12,6 +12,9 @@
 //!   aura), and the zombie's permanent staggered condition;
 //! - `natural`: pounce and rend;
 //! - `incorporeal`: damage an incorporeal creature takes;
+//! - `smite`: smite evil and smite good of the celestial and fiendish
+//!   templates (a swift action, bonuses against one foe);
+//! - `rage`: a wolverine's rage once wounded;
 //! - channel resistance is a save bonus (`BattleState::save_bonus`, with
 //!   `Context::channel`).
 //!
@@ -29,6 +32,8 @@ mod gaze;
 mod healing;
 mod incorporeal;
 mod natural;
+mod rage;
+mod smite;
 
 use crate::rng::Dice;
 
@@ -50,6 +55,9 @@ impl<R: Dice> Engine<'_, '_, R> {
         if let Some(m) = self.st.prep.fighters[i].monster.as_deref() {
             if m.staggered {
                 self.stay_staggered(i);
+            }
+            if m.rage {
+                self.rage_turn(i);
             }
             self.monster_healing(i);
         }

@@ -65,6 +65,7 @@ impl Policy for DefaultPolicy {
         if harmless::plan(battle, actor, t, out) || reload::plan_reload(battle, actor, t, out) {
             return;
         }
+        monster::plan_smite(battle, actor, t, out);
         plan_turn(battle, actor, t, Tactics::DEFAULT, out);
         reload::fire_and_reload(battle, actor, out);
         flight::dive(battle, actor, out);
@@ -394,6 +395,7 @@ impl Policy for StrategyPolicy {
         if reload::plan_reload(battle, actor, t, out) {
             return;
         }
+        monster::plan_smite(battle, actor, t, out);
         plan_turn(battle, actor, t, tactics, out);
         reload::fire_and_reload(battle, actor, out);
         flight::dive(battle, actor, out);

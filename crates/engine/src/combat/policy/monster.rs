@@ -12,6 +12,11 @@
 //!   would leave some of them out of reach (a dragon's 10-ft bite against a
 //!   foe 10 ft away, its claws and wings reaching 5 ft) takes a 5-foot step
 //!   first when one brings more of them within reach (`fuller_step`).
+//! - A celestial or fiendish creature smites (swift action, before its
+//!   attacks) the foe it will strike in melee this turn when that foe is of
+//!   the punished alignment, it has a use left and no smitten foe alive, and
+//!   the foe is worth it: more hit points left than one hit of its best
+//!   melee attack with the smite's damage (not a foe about to fall).
 
 use super::super::action::{Action, ActionKind};
 use super::super::state::BattleState;
@@ -52,6 +57,28 @@ pub(super) fn plan_breath(battle: &BattleState<'_>, actor: usize, out: &mut Vec<
         return true;
     }
     false
+}
+
+/// Plans `actor`'s smite on `t` (see the module's text).
+pub(super) fn plan_smite(battle: &BattleState<'_>, actor: usize, t: usize, out: &mut Vec<Action>) {
+    let Some(smite) = battle.smite_of(actor) else { return };
+    if battle.smites_left(actor) == 0
+        || battle.smiting(actor).is_some_and(|f| !battle.fighters[f].dead)
+        || battle.fighters[actor].swift_used
+        || !battle.smitable(actor, t)
+        || !super::melee_this_turn(battle, actor, t, true)
+    {
+        return;
+    }
+    let hit = battle.prep.fighters[actor]
+        .attacks
+        .iter()
+        .filter(|w| w.melee)
+        .map(|w| w.mean_damage)
+        .fold(0.0, f64::max);
+    if f64::from(battle.hp(t)) > hit + f64::from(smite.damage) {
+        out.push(Action::at(ActionKind::Smite, t));
+    }
 }
 
 /// The target of a creature with special abilities: the closest helpless

@@ -5,7 +5,9 @@
 
 use crate::dice::DiceExpr;
 use crate::effects::{ConditionId, Descriptor, Descriptors, SaveKind};
-use crate::model::{BreathShape, Combatant, HitEffect, PhysicalAbility, SaveName, SpecialAbility};
+use crate::model::{
+    BreathShape, Combatant, HitEffect, PhysicalAbility, SaveName, SmiteAgainst, SpecialAbility,
+};
 
 use super::{AttackProfile, norm};
 
@@ -27,6 +29,10 @@ pub(crate) struct MonsterSpec {
     pub staggered: bool,
     /// Ferocity: conscious and fighting below 0 hit points (`BattleState::life`).
     pub ferocity: bool,
+    /// Smite evil or good (the celestial and fiendish templates).
+    pub smite: Option<Smite>,
+    /// Rage (a wolverine's): +4 Str and Con, −2 AC once wounded.
+    pub rage: bool,
 }
 
 /// An aura: a condition for enemies that start their turn in it and fail a save.
@@ -118,6 +124,10 @@ pub(crate) struct MonsterState {
     /// and battle (a success makes it immune for a day, a failure's effect
     /// runs its course).
     pub auras_met: Vec<(usize, usize)>,
+    /// The foe of its smite while it lasts (until that foe dies).
+    pub smiting: Option<usize>,
+    /// Whether it rages (for the rest of the battle).
+    pub raging: bool,
 }
 
 /// A poison running in a creature.
@@ -245,6 +255,18 @@ impl MonsterSpec {
                 }
                 SpecialAbility::Staggered { .. } => m.staggered = true,
                 SpecialAbility::Ferocity { .. } => m.ferocity = true,
+                SpecialAbility::Rage { .. } => m.rage = true,
+                SpecialAbility::Smite { against, .. } => {
+                    let against = match against {
+                        SmiteAgainst::Evil => crate::effects::Alignment::EVIL,
+                        SmiteAgainst::Good => crate::effects::Alignment::GOOD,
+                    };
+                    m.smite = Some(Smite::new(
+                        against,
+                        c.level,
+                        crate::dice::ability_modifier(c.abilities.cha_score),
+                    ));
+                }
                 SpecialAbility::Gaze { name, range_ft, save, dc, effect: e } => {
                     m.gaze = Some(Gaze {
                         name: name.clone(),
@@ -257,5 +279,26 @@ impl MonsterSpec {
             }
         }
         Some(Box::new(m))
+    }
+}
+
+/// A prepared smite: which alignment it punishes and its numbers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Smite {
+    /// `Alignment::EVIL` (smite evil) or `Alignment::GOOD` (smite good).
+    pub against: u8,
+    /// Bonus on attack rolls against the foe (Charisma bonus, at least 0).
+    pub attack: i32,
+    /// Bonus on damage rolls against the foe (Hit Dice).
+    pub damage: i32,
+    /// Deflection bonus to AC against the foe's attacks (Charisma bonus, at least 0).
+    pub ac: i32,
+}
+
+impl Smite {
+    /// The smite of a creature with `hd` Hit Dice and Charisma modifier `cha_mod`.
+    pub(crate) fn new(against: u8, hd: u32, cha_mod: i32) -> Self {
+        let cha = cha_mod.max(0);
+        Smite { against, attack: cha, damage: hd as i32, ac: cha }
     }
 }

@@ -3,6 +3,7 @@
 mod abilities;
 mod attacks;
 mod batch;
+mod bestiary_files;
 mod cavalier;
 mod closed_form;
 mod conditions;

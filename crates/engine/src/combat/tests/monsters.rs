@@ -428,8 +428,8 @@ fn a_pouncing_creature_makes_a_full_attack_at_the_end_of_its_charge() {
 
 // ---- Policy over many seeds -----------------------------------------------
 
-/// Battles of the shipped files on the field map with the default policy.
-fn battles(
+/// Battles of the shipped files on an open arena with the default policy.
+pub(super) fn battles(
     placed: impl Fn() -> Vec<(&'static str, crate::model::Combatant, crate::map::Pos)>,
     runs: u32,
 ) -> Vec<Vec<String>> {
@@ -732,4 +732,157 @@ fn a_bad_aura_or_channel_resistance_is_one_error_naming_the_file_and_the_field()
     assert!(e.contains("$.special_abilities[0].descriptors") && e.contains("scary"), "{e}");
     let e = with(json!({ "kind": "channel_resistance", "name": "x", "bonus": 0 }));
     assert!(e.contains("$.special_abilities[0].bonus") && e.contains("positive"), "{e}");
+}
+
+// ---- Smite (celestial and fiendish templates, pf1e-rules-10) --------------
+
+/// A celestial creature of 4 HD, Cha 14 (+2), with one smite evil.
+fn smiter() -> crate::model::Combatant {
+    monster(
+        "Smiter",
+        json!([{ "kind": "smite", "name": "smite evil", "against": "evil" }]),
+        json!({ "level": 4, "alignment": "NG", "hp_max": 30,
+                "abilities": { "str_score": 10, "dex_score": 10, "con_score": 12, "int_score": 2,
+                               "wis_score": 10, "cha_score": 14 },
+                "resources": { "smite_evil": 1 },
+                "attacks": [{ "name": "bite", "kind": "melee", "attack_bonus": 3, "natural": true,
+                              "damage": [{ "formula": "1d6", "types": ["piercing"] }] }] }),
+    )
+}
+
+#[test]
+fn smite_evil_adds_cha_to_attack_hd_to_damage_deflection_ac_and_bypasses_dr_until_the_foe_dies() {
+    use crate::combat::odds::Swing;
+    let evil = |name: &str| {
+        creature(
+            name,
+            json!({ "alignment": "CE", "hp_max": 40, "dr": { "amount": 5, "bypass": ["good"] },
+                    "attacks": [melee("claw", 0, "1d4")] }),
+        )
+    };
+    let prep = prepare(
+        arena(4, 8),
+        vec![
+            ("a", smiter(), at(1, 1)),
+            ("b", evil("Fiend"), at(1, 2)),
+            ("b", evil("Other"), at(2, 1)),
+            ("b", creature("Neutral", json!({ "alignment": "N", "hp_max": 40 })), at(2, 2)),
+        ],
+    );
+    let mut b = Bench::new(&[15, 4, 15, 4]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    let attack = |e: &crate::combat::engine::Engine<'_, '_, _>, t: usize| {
+        e.st.situation(0, 0, t, Swing::default()).attack
+    };
+    let ac =
+        |e: &crate::combat::engine::Engine<'_, '_, _>, a: usize| e.st.situation(a, 0, 0, Swing::default()).ac;
+    let damage = |e: &crate::combat::engine::Engine<'_, '_, _>, t: usize| {
+        let s = e.st.situation(0, 0, t, Swing::default());
+        e.st.damage_bonus(0, 0, t, &s, Swing::default())
+    };
+    assert_eq!((attack(&e, 1), damage(&e, 1), ac(&e, 1), ac(&e, 2)), (3, 0, 10, 10));
+    // Before the smite the bite (1d6 = 4) meets DR 5: nothing.
+    turn(&mut e, 0, vec![Action::at(ActionKind::Attack, 1)]);
+    assert_eq!(e.st.hp(1), 40);
+    turn(&mut e, 0, vec![Action::at(ActionKind::Smite, 1), Action::at(ActionKind::Attack, 1)]);
+    // +2 attack (Cha), +4 damage (HD), +2 deflection AC against the fiend only; DR bypassed: 4 + 4.
+    assert_eq!((attack(&e, 1), damage(&e, 1), ac(&e, 1), ac(&e, 2)), (5, 4, 12, 10));
+    assert_eq!((attack(&e, 2), damage(&e, 2)), (3, 0));
+    assert_eq!(e.st.hp(1), 40 - 8);
+    assert_eq!(e.st.fighters[0].pools.smite_evil, 0);
+    assert!(b.events.iter().any(|r| matches!(
+        r.event,
+        crate::combat::event::Event::Smites {
+            who: 0,
+            target: 1,
+            evil: true,
+            attack: 2,
+            damage: 4,
+            ac: 2,
+            left: 0
+        }
+    )));
+}
+
+#[test]
+fn a_smite_on_a_foe_of_another_alignment_is_wasted_and_the_policy_never_tries_it() {
+    let neutral = creature("Neutral", json!({ "alignment": "N", "hp_max": 40 }));
+    let prep = duel(smiter(), neutral);
+    let mut b = Bench::new(&[]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    turn(&mut e, 0, vec![Action::at(ActionKind::Smite, 1)]);
+    assert_eq!((e.st.fighters[0].pools.smite_evil, e.st.smiting(0)), (0, None));
+    // The default policy smites an evil foe it fights, never a neutral one.
+    let evil = creature("Fiend", json!({ "alignment": "NE", "hp_max": 40 }));
+    let logs = battles(|| vec![("players", smiter(), at(2, 2)), ("monsters", evil.clone(), at(2, 6))], 5);
+    assert!(
+        logs.iter().all(|l| l.iter().filter(|x| x.contains("smites evil")).count() == 1),
+        "{:?}",
+        logs[0]
+    );
+    let logs = battles(
+        || {
+            vec![
+                ("players", smiter(), at(2, 2)),
+                ("monsters", creature("N", json!({ "alignment": "N", "hp_max": 40 })), at(2, 6)),
+            ]
+        },
+        5,
+    );
+    assert!(logs.iter().flatten().all(|x| !x.contains("smites")));
+}
+
+#[test]
+fn a_bad_smite_is_one_error_naming_the_field() {
+    let text = json!({
+        "name": "S", "abilities": { "str_score": 10, "dex_score": 10, "con_score": 10, "int_score": 10,
+                                    "wis_score": 10, "cha_score": 10 },
+        "hp_max": 5, "ac": { "total": 10, "touch": 10, "flat_footed": 10 }, "bab": 0, "initiative_mod": 0,
+        "speed_land_ft": 30, "saves": { "fort": 0, "ref": 0, "will": 0 }, "attacks": [melee("bite", 0, "1d4")],
+        "features": [{ "name": "smite evil", "category": "special", "notes": "n" }],
+        "special_abilities": [{ "kind": "smite", "name": "smite evil", "against": "evil" }]
+    });
+    let err = crate::model::parse_combatant(&text.to_string(), "s.json").unwrap_err().to_string();
+    assert!(err.contains("special_abilities[0].against") && err.contains("resources.smite_evil"), "{err}");
+}
+
+// ---- Rage (the wolverine's, pf1e-rules-10) ---------------------------------
+
+#[test]
+fn a_wounded_wolverine_rages_from_its_next_turn_with_four_str_and_con_and_two_less_ac() {
+    use crate::combat::odds::Swing;
+    let wolverine = monster(
+        "Wolverine",
+        json!([{ "kind": "rage", "name": "rage" }]),
+        json!({ "level": 3, "hp_max": 20, "ac": { "total": 14, "touch": 12, "flat_footed": 12 },
+                "abilities": { "str_score": 15, "dex_score": 10, "con_score": 15, "int_score": 2,
+                               "wis_score": 10, "cha_score": 10 },
+                "saves": { "fort": 5, "ref": 0, "will": 0 },
+                "attacks": [{ "name": "claw", "kind": "melee", "attack_bonus": 4, "natural": true,
+                              "damage": [{ "formula": "1d6+2", "types": ["slashing"] }] }] }),
+    );
+    let prep = duel(wolverine, creature("Foe", json!({ "hp_max": 40 })));
+    let mut b = Bench::new(&[]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    let numbers = |e: &crate::combat::engine::Engine<'_, '_, _>| {
+        let s = e.st.situation(0, 0, 1, Swing::default());
+        (
+            s.attack,
+            e.st.damage_bonus(0, 0, 1, &s, Swing::default()),
+            e.st.situation(1, 0, 0, Swing::default()).ac,
+        )
+    };
+    // Unhurt: no rage.
+    e.monster_turn_start(0);
+    assert_eq!((numbers(&e), e.st.hp(0)), ((4, 0, 14), 20));
+    e.wound(0, 5);
+    assert_eq!(e.st.hp(0), 15);
+    e.monster_turn_start(0);
+    // Str 15 -> 19: +2 attack and damage; Con 15 -> 19: +2 hp per HD (3 HD); AC 14 - 2.
+    assert_eq!((numbers(&e), e.st.hp(0)), ((6, 2, 12), 21));
+    // Once: the next turn adds nothing.
+    e.monster_turn_start(0);
+    assert_eq!(e.st.hp(0), 21);
+    assert!(b.events.iter().any(|r| matches!(&r.event,
+        crate::combat::event::Event::EffectGained { who: 0, effect, .. } if effect == "rage")));
 }

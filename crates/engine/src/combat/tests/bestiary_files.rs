@@ -1,0 +1,138 @@
+//! One battle test per bestiary file whose abilities are played
+//! (`special_abilities`): the shipped file against two or three PCs on an
+//! open arena, with the default policy, over a few seeds; the event stream
+//! must show each ability used. The rules themselves are tested against
+//! their closed forms in `monsters.rs`.
+
+use serde_json::json;
+
+use super::support::*;
+use crate::combat::SimOptions;
+use crate::combat::action::{Action, ActionKind};
+use crate::combat::event::{AfflictionEvent, Event};
+
+/// English transcripts of `runs` battles of the shipped `stem` against the
+/// fighters of `party` (file paths from the repository root).
+fn battles(stem: &str, party: &[&str], runs: u32) -> (String, Vec<Vec<String>>) {
+    let mut placed = vec![("monsters", data_combatant(&format!("data/monsters/{stem}.json")), at(2, 2))];
+    for (k, pc) in (0..).zip(party) {
+        placed.push(("players", data_combatant(pc), at(2 + 2 * k, 7)));
+    }
+    let id = prepare_magic(arena(12, 16), placed.clone()).fighters[0].id.clone();
+    (id, super::monsters::battles(|| placed.clone(), runs))
+}
+
+/// Asserts that some battle of `stem` shows every line fragment of `shows`
+/// (`{id}` stands for the monster's id).
+fn shows(stem: &str, party: &[&str], shows: &[&str]) {
+    let (id, logs) = battles(stem, party, 40);
+    for needle in shows {
+        let needle = &needle.replace("{id}", &id);
+        assert!(
+            logs.iter().flatten().any(|l| l.contains(needle)),
+            "{stem}: no battle shows {needle:?}; first battle:\n{}",
+            logs[0].join("\n")
+        );
+    }
+}
+
+const PARTY: [&str; 3] = ["data/pcs/esha.json", "data/pcs/oni.json", "data/pcs/harvie.json"];
+/// Two gnolls (Medium, CE, 11 hp, CMD 13): foes a small summon can hit,
+/// grab and poison, and whose hit points make a smite worth it.
+const GNOLLS: [&str; 2] = ["data/monsters/gnoll.json", "data/monsters/gnoll.json"];
+
+#[test]
+fn the_young_blue_green_and_red_dragons_breathe() {
+    for stem in ["young_blue_dragon", "young_green_dragon", "young_red_dragon"] {
+        shows(stem, &PARTY, &["breath weapon at"]);
+    }
+}
+
+#[test]
+fn the_griffon_pounces_with_a_full_attack_at_the_end_of_its_charge() {
+    let (id, logs) = battles("griffon", &PARTY, 40);
+    // A charge line followed by at least two of its attacks before anyone else acts.
+    let pounced = logs.iter().any(|l| {
+        l.iter().enumerate().any(|(k, x)| {
+            x.contains(&format!("{id}: charge"))
+                && l[k + 1..]
+                    .iter()
+                    .take_while(|y| y.contains(&format!(" {id}: ")))
+                    .filter(|y| y.contains(" vs "))
+                    .count()
+                    >= 2
+        })
+    });
+    assert!(pounced, "no pounce in 40 battles; first:\n{}", logs[0].join("\n"));
+}
+
+#[test]
+fn poison_riders_poison_in_battle() {
+    for stem in ["wyvern", "imp", "quasit", "bone_devil", "ettercap"] {
+        shows(stem, &PARTY, &["is poisoned by poison"]);
+    }
+    for stem in ["fiendish_viper", "fiendish_giant_spider", "celestial_giant_spider", "celestial_giant_ant"] {
+        shows(stem, &GNOLLS, &["is poisoned by poison"]);
+    }
+}
+
+#[test]
+fn grabbing_monsters_grapple_on_a_hit() {
+    for stem in ["wyvern", "chuul", "otyugh", "ochre_jelly", "shambling_mound"] {
+        shows(stem, &PARTY, &["is grappled by {id}"]);
+    }
+    for stem in ["celestial_giant_ant", "celestial_leopard", "gibbering_mouther"] {
+        shows(stem, &GNOLLS, &["is grappled by {id}"]);
+    }
+}
+
+#[test]
+fn fast_healing_and_regeneration_heal_at_the_start_of_a_turn() {
+    shows("imp", &PARTY, &["{id}: heals 2 (hp"]);
+    shows("quasit", &PARTY, &["{id}: heals 2 (hp"]);
+    shows("vampire", &PARTY, &["{id}: heals 5 (hp"]);
+    shows("ogre_mage", &PARTY, &["{id}: heals 5 (hp", "{id}: regeneration: the"]);
+}
+
+#[test]
+fn the_vampire_drains_two_levels_a_slam() {
+    // Scripted: the vampire casts spells in a battle; its slam is what drains.
+    let prep = prepare_magic(
+        arena(3, 6),
+        vec![
+            ("monsters", data_combatant("data/monsters/vampire.json"), at(1, 1)),
+            ("players", creature("Foe", json!({ "level": 5, "hp_max": 60 })), at(1, 2)),
+        ],
+    );
+    // Slam: d20 15 hits AC 10; 1d4+4 with a 2.
+    let mut b = Bench::new(&[15, 2]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    turn(&mut e, 0, vec![Action::at(ActionKind::Attack, 1)]);
+    assert_eq!(e.st.fighters[1].monster.negative_levels, 2);
+    assert!(b.events.iter().any(|r| matches!(
+        r.event,
+        Event::Affliction { who: 1, what: AfflictionEvent::NegativeLevels { levels: 2, total: 2 } }
+    )));
+}
+
+#[test]
+fn the_gelatinous_cube_paralyzes() {
+    shows("gelatinous_cube", &PARTY, &["{id}: paralysis on", "is paralyzed for"]);
+}
+
+#[test]
+fn celestial_summons_smite_an_evil_foe_and_the_fiendish_viper_a_good_one() {
+    for stem in ["celestial_dog", "celestial_leopard", "celestial_giant_ant", "celestial_wolverine"] {
+        shows(stem, &GNOLLS, &["{id}: smites evil"]);
+    }
+    shows("fiendish_viper", &["data/pcs/oni.json"], &["{id}: smites good"]);
+}
+
+#[test]
+fn the_celestial_wolverine_rages_once_wounded() {
+    shows(
+        "celestial_wolverine",
+        &["data/monsters/orc.json", "data/monsters/orc.json"],
+        &["{id}: is affected by rage"],
+    );
+}
