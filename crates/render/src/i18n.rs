@@ -150,6 +150,19 @@ catalogue! {
     CondAsleep => "asleep", "endormi";
     CondUnconscious => "unconscious", "inconscient";
     CondDisarmed => "disarmed", "désarmé";
+    FxStrengthDamage => "Strength damage", "affaiblissement de Force";
+    FxDexterityDamage => "Dexterity damage", "affaiblissement de Dextérité";
+    FxConstitutionDamage => "Constitution damage", "affaiblissement de Constitution";
+    FxNegativeLevels => "negative levels", "niveaux négatifs";
+    FxInspireCourage => "inspire courage", "inspiration vaillante";
+    FxArcanePool => "arcane pool", "réserve arcanique";
+    FxEvilEye => "evil eye", "mauvais œil";
+    FxSlumber => "slumber", "sommeil";
+    FxMisfortune => "misfortune", "infortune";
+    FxFortune => "fortune", "fortune";
+    FxWard => "ward", "protection";
+    FxFearAura => "fear aura", "aura de terreur";
+    FxParalyzingTouch => "paralyzing touch", "contact paralysant";
     // ---- pf1e day: the adventuring day ----
     DayTitle => "=== Adventuring day: {} ===", "=== Journée d'aventure : {} ===";
     DayVerdict => "The party completes the day in {} of days; some PC dies in {} (3σ bands).",
@@ -983,11 +996,33 @@ pub fn condition(c: pf1e_engine::effects::ConditionId) -> T {
     }
 }
 
-/// A name from an event in `lang`: a condition's from the catalogue, any
-/// other (a spell, an ability, an effect the data names) as written.
+/// The effects the engine itself names (ability damage, negative levels,
+/// class abilities), by their English name.
+const ENGINE_EFFECTS: [T; 13] = [
+    T::FxStrengthDamage,
+    T::FxDexterityDamage,
+    T::FxConstitutionDamage,
+    T::FxNegativeLevels,
+    T::FxInspireCourage,
+    T::FxArcanePool,
+    T::FxEvilEye,
+    T::FxSlumber,
+    T::FxMisfortune,
+    T::FxFortune,
+    T::FxWard,
+    T::FxFearAura,
+    T::FxParalyzingTouch,
+];
+
+/// A name from an event in `lang`: a condition's or an effect the engine
+/// names from the catalogue, any other (a spell, a monster's ability the
+/// data names) as written.
 pub fn named(name: &str, lang: Lang) -> String {
-    match pf1e_engine::effects::ConditionId::from_name(name) {
-        Some(c) => lang.t(condition(c)).to_string(),
+    if let Some(c) = pf1e_engine::effects::ConditionId::from_name(name) {
+        return lang.t(condition(c)).to_string();
+    }
+    match ENGINE_EFFECTS.iter().find(|t| t.en() == name) {
+        Some(&t) => lang.t(t).to_string(),
         None => name.to_string(),
     }
 }
@@ -998,6 +1033,14 @@ mod tests {
 
     fn env<'a>(pairs: &'a [(&'a str, &'a str)]) -> impl Fn(&str) -> Option<String> + 'a {
         move |k| pairs.iter().find(|(n, _)| *n == k).map(|(_, v)| v.to_string())
+    }
+
+    #[test]
+    fn effects_the_engine_names_are_translated_and_other_names_kept() {
+        assert_eq!(named("Dexterity damage", Lang::Fr), "affaiblissement de Dextérité");
+        assert_eq!(named("negative levels", Lang::Fr), "niveaux négatifs");
+        assert_eq!(named("Dexterity damage", Lang::En), "Dexterity damage");
+        assert_eq!(named("Bless", Lang::Fr), "Bless");
     }
 
     #[test]
