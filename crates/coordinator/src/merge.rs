@@ -184,6 +184,7 @@ impl CellResult {
                         healing_given: t.healing_given,
                         slots_spent: t.slots_spent,
                         uses_spent: t.uses_spent,
+                        items_spent: t.items_spent,
                     }
                 })
                 .collect(),

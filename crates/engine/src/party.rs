@@ -36,6 +36,8 @@ pub struct PartyTally {
     pub slots_spent: u64,
     /// Sum over runs of the members' class-ability uses spent.
     pub uses_spent: u64,
+    /// Sum over runs of the members' consumables spent (potions, wand charges).
+    pub items_spent: u64,
 }
 
 impl PartyTally {
@@ -63,6 +65,7 @@ impl PartyTally {
         for (_, o) in members {
             self.slots_spent += u64::from(o.slots_spent);
             self.uses_spent += u64::from(o.uses_spent);
+            self.items_spent += u64::from(o.items_spent);
         }
     }
 
@@ -198,6 +201,9 @@ pub struct Simulated {
     /// of performance, smites) the party spent per battle.
     #[serde(default)]
     pub uses_spent: f64,
+    /// Mean consumables (potions, wand charges) the party spent per battle.
+    #[serde(default)]
+    pub items_spent: f64,
 }
 
 impl Simulated {
@@ -214,6 +220,7 @@ impl Simulated {
             hp_lost_share: if tally.hp_start == 0 { 0.0 } else { hp_lost / tally.hp_start as f64 },
             slots_spent: mean(tally.slots_spent),
             uses_spent: mean(tally.uses_spent),
+            items_spent: mean(tally.items_spent),
         }
     }
 }
@@ -275,6 +282,25 @@ mod tests {
         let sim = Simulated::of(&t);
         assert_eq!((sim.p_win, sim.p_pc_dies, sim.p_all_down), (0.5, 0.5, 0.5));
         assert!((sim.hp_lost_share - (2 + 5 * s) as f64 / 4.0 / (2 * s) as f64).abs() < 1e-12);
+    }
+
+    #[test]
+    fn the_party_s_resources_are_counted_and_the_foes_are_not() {
+        let e = encounter();
+        let mut t = PartyTally::new(&e, 0);
+        let start = e.combatants[0].start_hp;
+        for (slots, uses, items) in [(1, 0, 2), (0, 3, 1)] {
+            let mut o = run(Some(0), [(start, false, false), (start, false, false)]);
+            o.combatants[0].slots_spent = slots;
+            o.combatants[1].uses_spent = uses;
+            o.combatants[1].items_spent = items;
+            // The orc's potions are not the party's.
+            o.combatants[2].items_spent = 7;
+            t.add(&e, &o);
+        }
+        assert_eq!((t.slots_spent, t.uses_spent, t.items_spent), (1, 3, 3));
+        let sim = Simulated::of(&t);
+        assert_eq!((sim.slots_spent, sim.uses_spent, sim.items_spent), (0.5, 1.5, 1.5));
     }
 
     fn battle(run: u64, hp_lost: u64, won: bool, all_down: bool) -> Battle {

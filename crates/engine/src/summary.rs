@@ -28,6 +28,9 @@ pub struct CombatantTotals {
     /// Sum of class-ability uses spent.
     #[serde(default)]
     pub uses_spent: u64,
+    /// Sum of consumables spent (potions, wand charges).
+    #[serde(default)]
+    pub items_spent: u64,
 }
 
 /// Integer sums over a set of runs; two summaries of disjoint run sets merge exactly.
@@ -117,6 +120,7 @@ fn add_rows(totals: &mut [CombatantTotals], rows: &[crate::combat::CombatantOutc
         total.conditions_inflicted += u64::from(c.conditions_inflicted);
         total.slots_spent += u64::from(c.slots_spent);
         total.uses_spent += u64::from(c.uses_spent);
+        total.items_spent += u64::from(c.items_spent);
     }
 }
 
@@ -131,5 +135,6 @@ fn merge_rows(totals: &mut [CombatantTotals], other: &[CombatantTotals]) {
         a.conditions_inflicted += b.conditions_inflicted;
         a.slots_spent += b.slots_spent;
         a.uses_spent += b.uses_spent;
+        a.items_spent += b.items_spent;
     }
 }

@@ -334,6 +334,7 @@ mod tests {
             hp_lost_share: 0.625,
             slots_spent: 0.0,
             uses_spent: 0.0,
+            items_spent: 0.0,
         };
         let mut r = report(None).with_party(PartyReport { book, simulated });
         let without = Without {

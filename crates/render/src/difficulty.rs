@@ -67,7 +67,7 @@ pub fn simulated(party: &str, s: &Simulated, lang: Lang) -> String {
             &percent(s.hp_lost_share),
         ],
     );
-    out += &resources(s.slots_spent, s.uses_spent, lang);
+    out += &resources(s.slots_spent, s.uses_spent, s.items_spent, lang);
     out.push('\n');
     out
 }
@@ -92,18 +92,18 @@ pub fn sweep(results: &SweepResults, lang: Lang) -> String {
                 &percent(f.hp_lost_share),
             ],
         );
-        out += &resources(f.slots_spent, f.uses_spent, lang);
+        out += &resources(f.slots_spent, f.uses_spent, f.items_spent, lang);
         out.push('\n');
     }
     out
 }
 
 /// The resources the party spent per battle, where the engine counted
-/// some: a party without spells or class-ability pools spends none, and
-/// the line then says nothing of them.
-fn resources(slots: f64, uses: f64, lang: Lang) -> String {
-    if slots > 0.0 || uses > 0.0 {
-        lang.f(T::DiffResources, &[&format!("{slots:.1}"), &format!("{uses:.1}")])
+/// some: a party without spells, class-ability pools or consumables spends
+/// none, and the line then says nothing of them.
+fn resources(slots: f64, uses: f64, items: f64, lang: Lang) -> String {
+    if slots > 0.0 || uses > 0.0 || items > 0.0 {
+        lang.f(T::DiffResources, &[&format!("{slots:.1}"), &format!("{uses:.1}"), &format!("{items:.1}")])
     } else {
         String::new()
     }
@@ -152,6 +152,7 @@ mod tests {
             hp_lost_share: 0.4,
             slots_spent: 2.3,
             uses_spent: 1.0,
+            items_spent: 0.5,
         }
     }
 
@@ -161,7 +162,7 @@ mod tests {
         assert_eq!(
             lines(&p, Lang::En),
             "Difficulty by the book: hard — encounter CR 6 (2400 XP) against APL 4 (CR − APL = +2); APL: the 4 PCs of players; foes without a CR, not counted: thing\n\
-             Simulated for players: win 68.5%, a PC dies 12.0%, everyone down 29.0%, HP lost 21.3 (40.0% of the party's); resources spent per battle: 2.3 spell slots, 1.0 class-ability uses (channels, hexes, grit, arcane pool, performance rounds, smites)\n"
+             Simulated for players: win 68.5%, a PC dies 12.0%, everyone down 29.0%, HP lost 21.3 (40.0% of the party's); resources spent per battle: 2.3 spell slots, 1.0 class-ability uses (channels, hexes, grit, arcane pool, performance rounds, smites), 0.5 consumables (potions, wand charges)\n"
         );
     }
 
@@ -171,7 +172,7 @@ mod tests {
         assert_eq!(
             lines(&p, Lang::Fr),
             "Difficulté selon le livre : très difficile — FP de la rencontre 6 (2400 XP) contre NMG 4 (FP − NMG = +2) ; NMG : les 4 PJ de players ; adversaires sans FP, non comptés : thing\n\
-             Simulé pour players : victoire 68.5%, un PJ meurt 12.0%, tous à terre 29.0%, PV perdus 21.3 (40.0% de ceux du groupe) ; ressources dépensées par combat : 2.3 emplacements de sort, 1.0 utilisations de capacités de classe (canalisations, maléfices, panache, réserve arcanique, rounds de représentation, châtiments)\n"
+             Simulé pour players : victoire 68.5%, un PJ meurt 12.0%, tous à terre 29.0%, PV perdus 21.3 (40.0% de ceux du groupe) ; ressources dépensées par combat : 2.3 emplacements de sort, 1.0 utilisations de capacités de classe (canalisations, maléfices, panache, réserve arcanique, rounds de représentation, châtiments), 0.5 consommables (potions, charges de baguette)\n"
         );
     }
 
@@ -179,14 +180,17 @@ mod tests {
     fn a_sweep_s_simulated_line_counts_the_party_s_resources_per_battle() {
         let mut r = crate::fixtures::results(Vec::new());
         let cell = &mut r.jobs[0].cells[0];
-        // 400 battles: 320 slots and 80 uses by the players, the orc's own not counted.
+        // 400 battles: 320 slots, 80 uses and 40 potions by the players,
+        // the orc's own not counted.
         cell.combatants[0].slots_spent = 320;
         cell.combatants[1].uses_spent = 80;
+        cell.combatants[1].items_spent = 40;
+        cell.combatants[3].items_spent = 999;
         cell.combatants[3].slots_spent = 999;
         let text = sweep(&r, Lang::En);
         assert!(
             text.ends_with(
-                "HP lost 5.4 (30.0% of the party's); resources spent per battle: 0.8 spell slots, 0.2 class-ability uses (channels, hexes, grit, arcane pool, performance rounds, smites)\n"
+                "HP lost 5.4 (30.0% of the party's); resources spent per battle: 0.8 spell slots, 0.2 class-ability uses (channels, hexes, grit, arcane pool, performance rounds, smites), 0.1 consumables (potions, wand charges)\n"
             ),
             "{text}"
         );

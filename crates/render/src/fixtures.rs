@@ -23,6 +23,7 @@ fn member(id: &str, side: &str) -> CombatantReport {
         healing_given: 0,
         slots_spent: 0,
         uses_spent: 0,
+        items_spent: 0,
     }
 }
 

@@ -287,8 +287,8 @@ catalogue! {
         "Simulé pour {} : victoire {}, un PJ meurt {}, tous à terre {}, PV perdus {} ({} de ceux du groupe)";
     DiffSimulatedCell => "Simulated for {} (both sides' default plans, full hit points, {} battles): win {}, a PC dies {}, everyone down {}, HP lost {} ({} of the party's)",
         "Simulé pour {} (plans par défaut des deux camps, PV au maximum, {} combats) : victoire {}, un PJ meurt {}, tous à terre {}, PV perdus {} ({} de ceux du groupe)";
-    DiffResources => "; resources spent per battle: {} spell slots, {} class-ability uses (channels, hexes, grit, arcane pool, performance rounds, smites)",
-        " ; ressources dépensées par combat : {} emplacements de sort, {} utilisations de capacités de classe (canalisations, maléfices, panache, réserve arcanique, rounds de représentation, châtiments)";
+    DiffResources => "; resources spent per battle: {} spell slots, {} class-ability uses (channels, hexes, grit, arcane pool, performance rounds, smites), {} consumables (potions, wand charges)",
+        " ; ressources dépensées par combat : {} emplacements de sort, {} utilisations de capacités de classe (canalisations, maléfices, panache, réserve arcanique, rounds de représentation, châtiments), {} consommables (potions, charges de baguette)";
     DiffWords => "a PC dies: some member of the party dead at the end; everyone down (TPK): every member dying or dead",
         "un PJ meurt : un membre du groupe au moins mort à la fin ; tous à terre (TPK) : chaque membre mourant ou mort";
 

@@ -88,7 +88,9 @@ impl SweepResults {
         let c = self.baseline()?;
         let members = || c.combatants.iter().filter(|m| m.side == self.party);
         let start: i64 = members().map(|m| i64::from(m.start_hp.max(0))).sum();
-        let (slots, uses) = members().fold((0u64, 0u64), |(s, u), m| (s + m.slots_spent, u + m.uses_spent));
+        let (slots, uses, items) = members().fold((0u64, 0u64, 0u64), |(s, u, i), m| {
+            (s + m.slots_spent, u + m.uses_spent, i + m.items_spent)
+        });
         let per_battle = |n: u64| n as f64 / c.runs as f64;
         Some(SimulatedBaseline {
             runs: c.runs,
@@ -100,6 +102,7 @@ impl SweepResults {
                 hp_lost_share: if start == 0 { 0.0 } else { c.party_hp_lost.mean / start as f64 },
                 slots_spent: per_battle(slots),
                 uses_spent: per_battle(uses),
+                items_spent: per_battle(items),
             },
         })
     }
@@ -301,6 +304,9 @@ pub struct CombatantReport {
     /// Class-ability uses spent, summed over the runs.
     #[serde(default)]
     pub uses_spent: u64,
+    /// Consumables spent (potions, wand charges), summed over the runs.
+    #[serde(default)]
+    pub items_spent: u64,
 }
 
 /// Where an `optimize` entry was first measured.

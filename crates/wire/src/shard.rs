@@ -213,6 +213,7 @@ fn totals_to_proto(c: &CombatantTotals) -> proto::CombatantTotals {
         conditions_inflicted: c.conditions_inflicted,
         slots_spent: c.slots_spent,
         uses_spent: c.uses_spent,
+        items_spent: c.items_spent,
     }
 }
 
@@ -227,6 +228,7 @@ fn totals_from_proto(c: &proto::CombatantTotals) -> CombatantTotals {
         conditions_inflicted: c.conditions_inflicted,
         slots_spent: c.slots_spent,
         uses_spent: c.uses_spent,
+        items_spent: c.items_spent,
     }
 }
 

@@ -131,6 +131,7 @@ impl From<&CellReport> for proto::CellReport {
                     healing_given: k.healing_given,
                     slots_spent: k.slots_spent,
                     uses_spent: k.uses_spent,
+                    items_spent: k.items_spent,
                 })
                 .collect(),
         }
@@ -174,6 +175,7 @@ impl TryFrom<&proto::CellReport> for CellReport {
                     healing_given: k.healing_given,
                     slots_spent: k.slots_spent,
                     uses_spent: k.uses_spent,
+                    items_spent: k.items_spent,
                 })
                 .collect(),
         })
@@ -1240,6 +1242,7 @@ mod tests {
                 healing_given: 0,
                 slots_spent: 2,
                 uses_spent: 1,
+                items_spent: 1,
             }],
         }
     }
@@ -1476,15 +1479,15 @@ mod tests {
         r.jobs[0].cells.push(base);
         let s = r.measure_baseline().unwrap();
         // 10 battles; the party's one member started at 3 HP and lost 3.5 on average
-        // (the cell's mean), spent 2 slots and 1 use in all.
+        // (the cell's mean), spent 2 slots, 1 use and 1 potion in all.
         assert_eq!(s.runs, 10);
         assert_eq!(
             (s.figures.p_win, s.figures.p_pc_dies, s.figures.p_all_down, s.figures.hp_lost),
             (0.4, 0.3, 0.6, 3.5)
         );
         assert_eq!(
-            (s.figures.hp_lost_share, s.figures.slots_spent, s.figures.uses_spent),
-            (3.5 / 3.0, 0.2, 0.1)
+            (s.figures.hp_lost_share, s.figures.slots_spent, s.figures.uses_spent, s.figures.items_spent),
+            (3.5 / 3.0, 0.2, 0.1, 0.1)
         );
         r.simulated = Some(s);
         // Not carried on the wire, derived again on arrival.
