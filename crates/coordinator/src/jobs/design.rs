@@ -65,22 +65,8 @@ pub type Group = Vec<(usize, u32)>;
 /// The `design` job, resolved: its pool read and its candidates chosen.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DesignJob {
-    /// The side the pool fills.
-    pub side: String,
-    /// The target: every band must hold.
-    pub target: Vec<TargetBand>,
-    /// The label the target was written as.
-    pub label: Option<Label>,
-    /// CR − APL of the candidates, lowest and highest.
-    pub window: [i32; 2],
-    /// The party's APL.
-    pub apl: i32,
-    /// The pool, in the order its side lists it.
-    pub pool: Vec<PoolMember>,
-    /// The candidates raced.
-    pub groups: Vec<Group>,
-    /// Groups of the pool inside the window (the candidates are drawn from them).
-    pub groups_in_window: u64,
+    /// What is searched: the side, the target, the window and the candidates.
+    pub search: DesignSearch,
     /// Runs of a candidate's first measurement.
     pub runs: u64,
     /// Racing rounds.
@@ -225,8 +211,9 @@ impl DesignJob {
     pub fn worst_case_runs(&self) -> u64 {
         let rounds = self.race_rounds.min(MAX_RACE_ROUNDS);
         let race = (1u64 << (rounds + 1)) - 1;
-        let refine = (self.refine.min(self.groups.len()) * REFINE_FRACTIONS.len()) as u64 * (1u64 << rounds);
-        (self.groups.len() as u64 * race + refine).saturating_mul(self.runs)
+        let refine =
+            (self.refine.min(self.search.groups.len()) * REFINE_FRACTIONS.len()) as u64 * (1u64 << rounds);
+        (self.search.groups.len() as u64 * race + refine).saturating_mul(self.runs)
     }
 
     /// Checks the job before anything runs.
@@ -244,9 +231,9 @@ impl DesignJob {
                 job: "design",
                 plan: format!(
                     "{} candidates over {} racing rounds and {} refinements",
-                    self.groups.len(),
+                    self.search.groups.len(),
                     self.race_rounds,
-                    self.refine.min(self.groups.len()) * REFINE_FRACTIONS.len()
+                    self.refine.min(self.search.groups.len()) * REFINE_FRACTIONS.len()
                 ),
                 runs: self.worst_case_runs(),
                 max,
@@ -508,16 +495,8 @@ impl DesignFile {
         runs: u64,
         spec: &mut Decide,
     ) -> Result<DesignJob, NotCompiled> {
-        let DesignSearch { side, target, label, window, apl, pool, groups, groups_in_window } = search;
         Ok(DesignJob {
-            side,
-            target,
-            label,
-            window,
-            apl,
-            pool,
-            groups,
-            groups_in_window,
+            search,
             runs: self.runs.unwrap_or(runs),
             race_rounds: self.race_rounds,
             refine: self.refine,
@@ -596,9 +575,13 @@ fn more_is_danger(metric: DesignMetric) -> bool {
 impl Design {
     /// The planner of `job`.
     pub fn new(ctx: JobContext, job: DesignJob) -> Self {
-        let ids: Vec<String> =
-            ctx.combatants.iter().filter(|(side, _)| *side == job.side).map(|(_, id)| id.clone()).collect();
-        let candidates = (0..job.groups.len())
+        let ids: Vec<String> = ctx
+            .combatants
+            .iter()
+            .filter(|(side, _)| *side == job.search.side)
+            .map(|(_, id)| id.clone())
+            .collect();
+        let candidates = (0..job.search.groups.len())
             .map(|group| Candidate {
                 group,
                 hp: HpFraction::FULL,
@@ -612,11 +595,11 @@ impl Design {
 
     fn cell(&self, c: &Candidate) -> CellSpec {
         let mut cell = self.ctx.cell(&self.job.party, &self.job.adversary, HpFraction::FULL, c.hp, c.runs);
-        let roster = self.job.groups[c.group]
+        let roster = self.job.search.groups[c.group]
             .iter()
             .flat_map(|&(i, n)| std::iter::repeat_n(self.ids.get(i).cloned().unwrap_or_default(), n as usize))
             .collect();
-        cell.extra.insert(self.job.side.clone(), SideExtra { roster, ..SideExtra::default() });
+        cell.extra.insert(self.job.search.side.clone(), SideExtra { roster, ..SideExtra::default() });
         cell
     }
 
@@ -637,6 +620,7 @@ impl Design {
         let z = self.ctx.confidence.z();
         Some(
             self.job
+                .search
                 .target
                 .iter()
                 .map(|b| {
@@ -718,20 +702,20 @@ impl Design {
 
     fn candidate_result(&self, c: &Candidate, rank: u64) -> Option<DesignCandidate> {
         let (m, hp) = c.measured.as_ref()?;
-        let group = &self.job.groups[c.group];
+        let group = &self.job.search.groups[c.group];
         let members: Vec<DesignMember> = group
             .iter()
             .map(|&(i, n)| DesignMember {
-                file: self.job.pool[i].file.clone(),
+                file: self.job.search.pool[i].file.clone(),
                 id: self.ids.get(i).cloned().unwrap_or_default(),
                 count: n,
-                cr: self.job.pool[i].cr.to_string(),
+                cr: self.job.search.pool[i].cr.to_string(),
             })
             .collect();
         let files =
             members.iter().flat_map(|m| std::iter::repeat_n(m.file.clone(), m.count as usize)).collect();
-        let (xp, cr) = group_xp(&self.job.pool, group);
-        let delta = cr.map(|cr| cr.step() - self.job.apl);
+        let (xp, cr) = group_xp(&self.job.search.pool, group);
+        let delta = cr.map(|cr| cr.step() - self.job.search.apl);
         let (share, interval) =
             value_and_interval(DesignMetric::HpLost, &m.party, *hp, self.ctx.confidence.z());
         let misses = self.misses(c);
@@ -767,7 +751,7 @@ impl Planner for Design {
         }
         match self.phase {
             Phase::Start => {
-                if self.ids.len() < self.job.pool.len() {
+                if self.ids.len() < self.job.search.pool.len() {
                     // The scenario did not build: validation has said why.
                     self.phase = Phase::Done;
                     return Step::Done;
@@ -862,13 +846,13 @@ impl Planner for Design {
             .collect();
         JobResult::Design(DesignResult {
             party: self.ctx.party.clone(),
-            side: self.job.side.clone(),
-            apl: self.job.apl,
-            target: self.job.target.clone(),
-            label: self.job.label,
-            window: self.job.window,
-            pool: self.job.pool.iter().map(|m| m.file.clone()).collect(),
-            groups_in_window: self.job.groups_in_window,
+            side: self.job.search.side.clone(),
+            apl: self.job.search.apl,
+            target: self.job.search.target.clone(),
+            label: self.job.search.label,
+            window: self.job.search.window,
+            pool: self.job.search.pool.iter().map(|m| m.file.clone()).collect(),
+            groups_in_window: self.job.search.groups_in_window,
             confidence: self.ctx.confidence.level(),
             candidates,
         })
@@ -964,14 +948,16 @@ mod tests {
 
     fn job(groups: Vec<Group>, runs: u64) -> DesignJob {
         DesignJob {
-            side: "b".into(),
-            target: vec![TargetBand { metric: DesignMetric::PSomePcDies, low: 0.2, high: 0.4 }],
-            label: None,
-            window: DEFAULT_WINDOW,
-            apl: 1,
-            pool: vec![member("orc.json", "1/3")],
-            groups,
-            groups_in_window: 3,
+            search: DesignSearch {
+                side: "b".into(),
+                target: vec![TargetBand { metric: DesignMetric::PSomePcDies, low: 0.2, high: 0.4 }],
+                label: None,
+                window: DEFAULT_WINDOW,
+                apl: 1,
+                pool: vec![member("orc.json", "1/3")],
+                groups,
+                groups_in_window: 3,
+            },
             runs,
             race_rounds: 2,
             refine: 1,
