@@ -554,3 +554,40 @@ fn evasion_turns_a_reflex_save_for_half_into_no_damage_and_improved_evasion_halv
     turn(&mut e, 0, vec![cast]);
     assert_eq!((e.st.hp(1), e.st.hp(2), e.st.hp(3)), (100, 100 - 7, 100 - 7));
 }
+
+#[test]
+fn true_strike_lasts_through_the_caster_s_next_turn_and_is_spent_by_one_attack() {
+    // CRB "True Strike": the next single attack roll, if made before the
+    // end of the next round, gains +20 insight.
+    let wizard = caster(
+        "Wizard",
+        &["True Strike"],
+        json!({ "spell_slots": { "1": 1 }, "spell_list": "wizard",
+                "attacks": [melee("dagger", 0, "1d4")] }),
+    );
+    let prep = prepare_magic(
+        arena(3, 8),
+        vec![("a", wizard, at(1, 1)), ("b", dummy("Dummy", 100, json!({})), at(1, 2))],
+    );
+    let ts = prep.spell_index("True Strike").unwrap();
+    let mut b = Bench::new(&[1, 1]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    turn(&mut e, 0, vec![Action::cast(ts, None)]);
+    let base = e.st.situation(0, 0, 1, Swing::default()).attack;
+    // The caster's next turn begins: the bonus is still there for its attack.
+    turn(&mut e, 0, vec![]);
+    assert_eq!(e.st.situation(0, 0, 1, Swing::default()).attack, base, "kept through the next turn");
+    assert_eq!(e.st.effects(0).len(), 1);
+    // The turn after, it has lapsed unused.
+    turn(&mut e, 0, vec![]);
+    assert!(e.st.effects(0).is_empty(), "gone at the start of the turn after next");
+    drop(e);
+    // Cast, then used on the next turn: +20 on that roll, then spent.
+    let mut b = Bench::new(&[1, 1, 1]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    turn(&mut e, 0, vec![Action::cast(ts, None)]);
+    assert_eq!(e.st.situation(0, 0, 1, Swing::default()).attack, base);
+    turn(&mut e, 0, vec![Action::at(ActionKind::Attack, 1)]);
+    assert!(e.st.effects(0).is_empty(), "spent by the attack");
+    assert_eq!(e.st.situation(0, 0, 1, Swing::default()).attack, base - 20);
+}
