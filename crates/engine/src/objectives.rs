@@ -108,6 +108,7 @@ impl DangerMetrics {
         }
         match criterion {
             Criterion::PSurvives => self.p_survives_ci,
+            Criterion::PWin => self.win_band,
             Criterion::PTpk => self.p_tpk_ci,
             Criterion::PAnyDeath => self.p_any_death_ci,
             Criterion::ExpectedHpLost => {
@@ -125,7 +126,7 @@ pub struct Outcomes {
     pub won: Vec<bool>,
     /// No member dead.
     pub survived: Vec<bool>,
-    /// Every member dead.
+    /// Every member down: dying or dead (the runs `p_tpk` counts).
     pub tpk: Vec<bool>,
     /// Hit points lost (clamped per member).
     pub hp_lost: Vec<i64>,
@@ -150,6 +151,7 @@ impl Outcomes {
             Criterion::PSurvives => flag(&self.survived, true),
             Criterion::PAnyDeath => flag(&self.survived, false),
             Criterion::PTpk => flag(&self.tpk, true),
+            Criterion::PWin => flag(&self.won, true),
             Criterion::ExpectedHpLost => self.hp_lost.get(run).map_or(0.0, |&l| l as f64),
         }
     }
@@ -171,6 +173,8 @@ crate::named_enum! {
         PAnyDeath => "p_any_death",
         /// Mean hit points lost.
         ExpectedHpLost => "expected_hp_lost",
+        /// P(the side wins).
+        PWin => "p_win",
     }
 }
 
@@ -182,6 +186,7 @@ impl Criterion {
             Criterion::PTpk => m.p_tpk,
             Criterion::PAnyDeath => m.p_any_death,
             Criterion::ExpectedHpLost => m.expected_hp_lost,
+            Criterion::PWin => m.win_rate,
         }
     }
 
@@ -190,10 +195,16 @@ impl Criterion {
         self != Criterion::ExpectedHpLost
     }
 
+    /// Whether a larger value is better for the side: survival and winning.
+    pub fn higher_is_better(self) -> bool {
+        matches!(self, Criterion::PSurvives | Criterion::PWin)
+    }
+
     /// Whether `value` has crossed `target` toward danger: at or above it for
-    /// p_tpk, p_any_death and expected_hp_lost; at or below it for p_survives.
+    /// p_tpk, p_any_death and expected_hp_lost; at or below it for
+    /// p_survives and p_win.
     pub fn crossed(self, value: f64, target: f64) -> bool {
-        if self == Criterion::PSurvives { value <= target } else { value >= target }
+        if self.higher_is_better() { value <= target } else { value >= target }
     }
 }
 
@@ -221,9 +232,16 @@ impl Records<'_> {
         let mut out = Outcomes::default();
         for run in 0..self.runs() {
             let row = run * n;
-            let dead = members.iter().filter(|&&c| self.dead.get(row + c).copied().unwrap_or(false)).count();
+            let is_dead = |c: usize| self.dead.get(row + c).copied().unwrap_or(false);
+            let dead = members.iter().filter(|&&c| is_dead(c)).count();
+            // Down as `group_metrics_at` counts it, so a paired test on
+            // p_tpk compares the runs the point estimate counts.
+            let down = members
+                .iter()
+                .filter(|&&c| is_dead(c) || self.final_hp.get(row + c).is_some_and(|&hp| hp < 0))
+                .count();
             out.survived.push(dead == 0);
-            out.tpk.push(!members.is_empty() && dead == members.len());
+            out.tpk.push(!members.is_empty() && down == members.len());
             let w = self.winner[run];
             out.won.push(w >= 0 && in_group(w as usize));
             let mut l = 0i64;
@@ -354,6 +372,8 @@ mod tests {
         assert_eq!(o.survived, [true, false, false, true]);
         assert_eq!(o.tpk, [false, false, true, false]);
         assert_eq!(o.won, [true, true, false, false]);
+        assert_eq!(o.values(Criterion::PWin), [1.0, 1.0, 0.0, 0.0]);
+        assert_eq!(m.interval(Criterion::PWin), m.win_band);
         assert_eq!(o.hp_lost, [0, 13, 16, 6]);
         assert_eq!(o.values(Criterion::PAnyDeath), [0.0, 1.0, 1.0, 0.0]);
         let foe = r.side_metrics(1);
@@ -375,6 +395,11 @@ mod tests {
         };
         let m = r.side_metrics(0);
         assert_eq!((m.p_tpk, m.p_any_death, m.p_survives), (0.5, 1.0, 0.0));
+        // The per-run outcomes count the same runs, so paired tests on
+        // p_tpk compare what the point estimate counts.
+        let o = r.outcomes(&|s| s == 0);
+        assert_eq!(o.tpk, [true, false]);
+        assert_eq!(o.values(Criterion::PTpk).iter().sum::<f64>() / 2.0, m.p_tpk);
     }
 
     #[test]
@@ -383,6 +408,8 @@ mod tests {
         assert!(!Criterion::PTpk.crossed(0.1, 0.2));
         assert!(Criterion::PSurvives.crossed(0.1, 0.2));
         assert!(Criterion::ExpectedHpLost.crossed(20.0, 20.0));
+        assert!(Criterion::PWin.crossed(0.4, 0.5) && !Criterion::PWin.crossed(0.6, 0.5));
+        assert_eq!(Criterion::from_name("p_win"), Some(Criterion::PWin));
         assert_eq!(Criterion::from_name("p_any_death"), Some(Criterion::PAnyDeath));
     }
 }

@@ -43,6 +43,8 @@ pub(crate) fn entry(rank: u64, strategy: &str, p_survives: f64, win_rate: f64) -
         adversary: DangerMetrics::default(),
         same_as: None,
         vs_leader: None,
+        pareto: false,
+        constraints: None,
     }
 }
 
@@ -111,6 +113,9 @@ pub(crate) fn results(playbook: Vec<PlaybookEntry>) -> SweepResults {
                     none_survives: false,
                     least_bad: None,
                     levers_that_matter: vec!["retreat".into()],
+                    pareto_criteria: vec![],
+                    constraints: vec![],
+                    none_feasible: false,
                 }),
                 cells: Vec::new(),
             },

@@ -97,6 +97,8 @@ mod tests {
             adversary: DangerMetrics::default(),
             same_as: None,
             vs_leader: None,
+            pareto: false,
+            constraints: None,
         };
         let r = OptimizeResult {
             adversary_strategy: "lowest_hp".into(),
@@ -109,6 +111,9 @@ mod tests {
             none_survives: false,
             least_bad: None,
             levers_that_matter: vec![],
+            pareto_criteria: vec![],
+            constraints: vec![],
+            none_feasible: false,
         };
         let svg = playbook_svg(&r, Lang::En, 10).unwrap();
         assert!(svg.starts_with("<svg"));

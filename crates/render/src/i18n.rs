@@ -684,6 +684,7 @@ catalogue! {
     CritEveryoneDown => "P(everyone down)", "P(tous à terre)";
     CritPcDies => "P(a PC dies)", "P(un PJ meurt)";
     CritHpLost => "HP lost", "PV perdus";
+    CritWin => "P(win)", "P(victoire)";
     AtMost => "{} ≤ {}", "{} ≤ {}";
     AtLeast => "{} ≥ {}", "{} ≥ {}";
     SameBattles => "{} (`{}`; same battles as {})", "{} (`{}` ; mêmes combats que {})";
@@ -754,6 +755,12 @@ catalogue! {
     TopNote => "showing the top {} of {} rows (--top N to see more)", "les {} premières lignes sur {} (--top N pour en voir plus)";
     TiedNote => "≈: tied with rank 1 at 3σ; names listed together played identically",
         "≈ : à égalité avec le rang 1 à 3σ ; noms listés ensemble : jeu identique";
+    ParetoFront => "Pareto front on {} (• in the rank column: no other plan at least as good on each and significantly better on one): {}",
+        "front de Pareto sur {} (• dans la colonne du rang : aucun autre plan au moins aussi bon sur chacun et significativement meilleur sur l'un) : {}";
+    ConstraintsMet => "constraints {}: {} of {} rows meet them at their estimates ({} over their whole 3σ interval) and rank first; † marks the others",
+        "contraintes {} : {} lignes sur {} les respectent selon leurs estimations ({} sur tout leur intervalle à 3σ) et sont classées d'abord ; † marque les autres";
+    NoneFeasible => "no plan meets the constraints {}: the rows are ranked as without them, each marked †",
+        "aucun plan ne respecte les contraintes {} : les lignes sont classées comme sans elles, chacune marquée †";
     ColRank => "Rank", "Rang";
     ColStrategy => "Strategy", "Stratégie";
     ColRuns => "Runs", "Combats";

@@ -9,8 +9,9 @@
 //! wrapping the names.
 
 use pf1e_wire::results::{
-    CellReport, ContributionResult, Crossing, DangerMapResult, DangerMetrics, DangerPoint, FrontierResult,
-    JobResult, MinmaxResult, OptimizeResult, PlaybookEntry, SensitivityResult, Stage, SweepResults,
+    CellReport, ConstraintStatus, ContributionResult, Crossing, DangerMapResult, DangerMetrics, DangerPoint,
+    FrontierResult, JobResult, MinmaxResult, OptimizeResult, PlaybookEntry, SensitivityResult, Stage,
+    SweepResults,
 };
 use pf1e_wire::status::SweepInfo;
 
@@ -245,7 +246,17 @@ fn optimize(view: &View, r: &OptimizeResult) -> String {
     let win_cell = |g: &Group<'_>| win(&g.lead().party);
     let rank_cell = |g: &Group<'_>| {
         let l = g.lead();
-        if l.tied_with_leader { format!("{}≈", l.rank) } else { l.rank.to_string() }
+        let mut cell = l.rank.to_string();
+        if l.tied_with_leader {
+            cell.push('≈');
+        }
+        if l.pareto {
+            cell.push('•');
+        }
+        if l.constraints.is_some_and(|s| !s.feasible()) {
+            cell.push('†');
+        }
+        cell
     };
     let survive_cell = |g: &Group<'_>| {
         let (lo, hi) = survive_band(&g.lead().party);
@@ -326,6 +337,46 @@ fn optimize(view: &View, r: &OptimizeResult) -> String {
     }
     out += lang.t(T::TiedNote);
     out += "\n";
+    out += &several_objectives(lang, r, &groups);
+    out
+}
+
+/// A constraint as written canonically (`p_tpk <= 0.02`), in words.
+fn constraint_words(lang: Lang, text: &str) -> String {
+    let parts: Vec<&str> = text.split_whitespace().collect();
+    let [name, op, value] = parts.as_slice() else { return text.to_string() };
+    let (Some(c), Ok(v)) = (pf1e_engine::objectives::Criterion::from_name(name), value.parse::<f64>()) else {
+        return text.to_string();
+    };
+    let op = if *op == "<=" { "≤" } else { "≥" };
+    format!("{} {op} {}", criterion_words(lang, c), criterion_value(c, v))
+}
+
+/// The lines of the Pareto front and of the constraints, below the table.
+fn several_objectives(lang: Lang, r: &OptimizeResult, groups: &[Group<'_>]) -> String {
+    let mut out = String::new();
+    if !r.constraints.is_empty() {
+        let words: Vec<String> = r.constraints.iter().map(|c| constraint_words(lang, c)).collect();
+        let words = words.join(", ");
+        if r.none_feasible {
+            out += &lang.f(T::NoneFeasible, &[&words]);
+        } else {
+            let status = |g: &Group<'_>| g.lead().constraints;
+            let feasible =
+                groups.iter().filter(|g| status(g).is_some_and(ConstraintStatus::feasible)).count();
+            let met = groups.iter().filter(|g| status(g) == Some(ConstraintStatus::Met)).count();
+            out += &lang.f(T::ConstraintsMet, &[&words, &feasible, &groups.len(), &met]);
+        }
+        out += "\n";
+    }
+    if !r.pareto_criteria.is_empty() {
+        let criteria: Vec<&str> = r.pareto_criteria.iter().map(|&c| criterion_words(lang, c)).collect();
+        let names: Vec<String> =
+            groups.iter().filter(|g| g.lead().pareto).map(|g| g.lead().strategy.clone()).collect();
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        out += &lang.f(T::ParetoFront, &[&criteria.join(", "), &short_names(&names, lang)]);
+        out += "\n";
+    }
     out
 }
 
@@ -898,6 +949,8 @@ mod tests {
             adversary: DangerMetrics::default(),
             same_as: same_as.map(String::from),
             vs_leader: None,
+            pareto: false,
+            constraints: None,
         }
     }
 
@@ -929,6 +982,9 @@ mod tests {
             none_survives: false,
             least_bad: None,
             levers_that_matter: vec!["retreat".into(), "target".into()],
+            pareto_criteria: vec![],
+            constraints: vec![],
+            none_feasible: false,
         }
     }
 
@@ -961,6 +1017,41 @@ mod tests {
         assert!(!text.contains("retreat=0.19"), "{text}");
         // The table keeps to the width (the answer is one line, whatever its length).
         assert!(text.lines().skip(1).all(|l| display_width(l) <= 100), "{text}");
+    }
+
+    #[test]
+    fn the_front_and_the_constraints_are_marked_and_said_below_the_table() {
+        use pf1e_engine::objectives::Criterion;
+        let mut r = playbook();
+        r.pareto_criteria = vec![Criterion::PWin, Criterion::PAnyDeath, Criterion::ExpectedHpLost];
+        r.constraints = vec!["p_tpk <= 0.02".into()];
+        for (i, e) in r.playbook.iter_mut().enumerate() {
+            e.pareto = i == 0 || i == 4;
+            e.constraints = Some(match i {
+                0 => ConstraintStatus::Met,
+                1..=3 => ConstraintStatus::Likely,
+                _ => ConstraintStatus::Violated,
+            });
+        }
+        let text = optimize(&view(Style::Text, 120), &r);
+        assert!(text.lines().any(|l| l.starts_with("1• ")), "{text}");
+        assert!(text.lines().any(|l| l.starts_with("2≈ ")), "{text}");
+        assert!(text.lines().any(|l| l.starts_with("3≈•† ")), "{text}");
+        assert!(text.lines().any(|l| l.starts_with("4≈† ")), "{text}");
+        assert!(
+            text.contains("constraints P(everyone down) ≤ 2.0%: 2 of 22 rows meet them at their estimates (1 over their whole 3σ interval) and rank first; † marks the others\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("Pareto front on P(win), P(a PC dies), HP lost (• in the rank column: no other plan at least as good on each and significantly better on one): lowest_hp, retreat=0.5; nearest, retreat=0.00\n"),
+            "{text}"
+        );
+        r.none_feasible = true;
+        let fr = optimize(&View { lang: Lang::Fr, ..view(Style::Text, 120) }, &r);
+        assert!(
+            fr.contains("aucun plan ne respecte les contraintes P(tous à terre) ≤ 2.0% : les lignes sont classées comme sans elles, chacune marquée †"),
+            "{fr}"
+        );
     }
 
     #[test]
@@ -1064,6 +1155,9 @@ mod tests {
             none_survives: true,
             least_bad: Some("use_class_abilities=false".into()),
             levers_that_matter: Vec::new(),
+            pareto_criteria: vec![],
+            constraints: vec![],
+            none_feasible: false,
         };
         assert_eq!(
             optimize_answer(Lang::En, &r).unwrap(),

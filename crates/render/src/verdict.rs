@@ -102,7 +102,7 @@ fn best_plan(r: &OptimizeResult, lang: Lang) -> Option<String> {
 
 /// The danger of a value: growing with it, survival reversed.
 fn danger(r: &DangerMapResult, v: f64) -> f64 {
-    if r.criterion == pf1e_wire::results::Criterion::PSurvives { 1.0 - v } else { v }
+    if r.criterion.higher_is_better() { 1.0 - v } else { v }
 }
 
 fn riskiest(results: &SweepResults, lang: Lang) -> Option<String> {

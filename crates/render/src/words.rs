@@ -22,6 +22,7 @@ pub fn criterion_words(lang: Lang, c: Criterion) -> &'static str {
         Criterion::PTpk => T::CritEveryoneDown,
         Criterion::PAnyDeath => T::CritPcDies,
         Criterion::ExpectedHpLost => T::CritHpLost,
+        Criterion::PWin => T::CritWin,
     })
 }
 
@@ -33,7 +34,7 @@ pub fn criterion_value(c: Criterion, v: f64) -> String {
 /// A danger threshold in words, on the side it is crossed:
 /// `P(a PC dies) ≥ 5.0%`, `P(no PC dies) ≤ 50.0%`.
 pub fn threshold_words(lang: Lang, c: Criterion, target: f64) -> String {
-    let t = if c == Criterion::PSurvives { T::AtMost } else { T::AtLeast };
+    let t = if c.higher_is_better() { T::AtMost } else { T::AtLeast };
     lang.f(t, &[&criterion_words(lang, c), &criterion_value(c, target)])
 }
 

@@ -323,6 +323,28 @@ pub enum Stage {
     LlmProposal,
 }
 
+/// How a plan stands against the outcome constraints of an `optimize` job,
+/// from its point estimates and intervals (at the job's confidence).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ConstraintStatus {
+    /// Every constraint holds over its whole interval.
+    Met,
+    /// Every point estimate holds; some interval straddles a bound.
+    Likely,
+    /// Some point estimate fails; no interval lies wholly on the wrong side.
+    Unlikely,
+    /// Some interval lies wholly on the wrong side of its bound.
+    Violated,
+}
+
+impl ConstraintStatus {
+    /// Whether the point estimates meet every constraint: the plans ranked first.
+    pub fn feasible(self) -> bool {
+        matches!(self, ConstraintStatus::Met | ConstraintStatus::Likely)
+    }
+}
+
 /// `optimize`: the ranked playbook of the party against one adversary.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct OptimizeResult {
@@ -358,6 +380,16 @@ pub struct OptimizeResult {
     /// is significant (Bonferroni over the pairs tested). Sorted by name.
     #[serde(default)]
     pub levers_that_matter: Vec<String>,
+    /// The criteria of the Pareto front ([`PlaybookEntry::pareto`]).
+    #[serde(default)]
+    pub pareto_criteria: Vec<Criterion>,
+    /// The outcome constraints, written canonically (`p_tpk <= 0.02`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub constraints: Vec<String>,
+    /// Constraints were given and no measured plan meets them at its point
+    /// estimates: rank 1 is then the best of the plans that do not.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub none_feasible: bool,
 }
 
 fn default_objective() -> Criterion {
@@ -406,6 +438,16 @@ pub struct PlaybookEntry {
     /// the leader, its twins, or a plan without per-run records).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub vs_leader: Option<PairedDelta>,
+    /// On the Pareto front of the job's `pareto_criteria`: no other plan
+    /// (among those meeting the constraints, when some do) is at least as
+    /// good on every criterion by point estimate and significantly better
+    /// on one (paired, at the adjusted level). Members of a group of
+    /// identical play share their group's.
+    #[serde(default)]
+    pub pareto: bool,
+    /// Against the outcome constraints; none when the job has none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub constraints: Option<ConstraintStatus>,
 }
 
 /// `minmax`: alternating best responses.

@@ -523,7 +523,7 @@ fn side_of(criterion: Criterion, threshold: f64, m: &pf1e_engine::objectives::Da
 /// interval lies entirely beyond every other point's toward danger (a
 /// conservative test: non-overlapping intervals); `None` otherwise.
 fn most_dangerous(criterion: Criterion, layer: &Layer) -> Option<[f64; 2]> {
-    let danger_up = criterion != Criterion::PSurvives;
+    let danger_up = !criterion.higher_is_better();
     let pts: Vec<((u32, u32), (f64, f64))> = layer
         .points
         .iter()

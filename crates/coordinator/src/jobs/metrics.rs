@@ -55,7 +55,7 @@ impl CellMetrics {
 
 /// Whether a larger value of `c` is better for the party.
 pub(crate) fn higher_is_better(c: Criterion) -> bool {
-    c == Criterion::PSurvives
+    c.higher_is_better()
 }
 
 /// The difference `a − b` on `c`: paired over the runs both measured when

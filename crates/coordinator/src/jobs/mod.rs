@@ -13,6 +13,7 @@ pub mod contribution;
 pub mod danger_map;
 pub mod design;
 pub mod error;
+pub mod front;
 pub mod frontier;
 pub mod grid;
 pub mod metrics;

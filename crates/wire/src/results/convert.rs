@@ -79,6 +79,7 @@ fn criterion(c: Criterion) -> i32 {
         Criterion::PTpk => proto::Criterion::PTpk,
         Criterion::PAnyDeath => proto::Criterion::PAnyDeath,
         Criterion::ExpectedHpLost => proto::Criterion::ExpectedHpLost,
+        Criterion::PWin => proto::Criterion::PWin,
     }) as i32
 }
 
@@ -88,6 +89,7 @@ fn from_criterion(value: i32, field: &'static str) -> Result<Criterion, WireErro
         Ok(proto::Criterion::PTpk) => Ok(Criterion::PTpk),
         Ok(proto::Criterion::PAnyDeath) => Ok(Criterion::PAnyDeath),
         Ok(proto::Criterion::ExpectedHpLost) => Ok(Criterion::ExpectedHpLost),
+        Ok(proto::Criterion::PWin) => Ok(Criterion::PWin),
         Ok(proto::Criterion::Unspecified) | Err(_) => Err(WireError::Enum { field, value }),
     }
 }
@@ -203,6 +205,27 @@ fn from_stage(value: i32) -> Result<Stage, WireError> {
     }
 }
 
+fn constraint_status(s: ConstraintStatus) -> i32 {
+    (match s {
+        ConstraintStatus::Met => proto::ConstraintStatus::Met,
+        ConstraintStatus::Likely => proto::ConstraintStatus::Likely,
+        ConstraintStatus::Unlikely => proto::ConstraintStatus::Unlikely,
+        ConstraintStatus::Violated => proto::ConstraintStatus::Violated,
+    }) as i32
+}
+
+/// Unspecified means the job had no constraint.
+fn from_constraint_status(value: i32) -> Result<Option<ConstraintStatus>, WireError> {
+    match proto::ConstraintStatus::try_from(value) {
+        Ok(proto::ConstraintStatus::Unspecified) => Ok(None),
+        Ok(proto::ConstraintStatus::Met) => Ok(Some(ConstraintStatus::Met)),
+        Ok(proto::ConstraintStatus::Likely) => Ok(Some(ConstraintStatus::Likely)),
+        Ok(proto::ConstraintStatus::Unlikely) => Ok(Some(ConstraintStatus::Unlikely)),
+        Ok(proto::ConstraintStatus::Violated) => Ok(Some(ConstraintStatus::Violated)),
+        Err(_) => Err(WireError::Enum { field: "PlaybookEntry.constraints", value }),
+    }
+}
+
 fn crossing(c: Option<Crossing>) -> i32 {
     (match c {
         None => proto::Crossing::Unspecified,
@@ -293,6 +316,8 @@ impl From<&JobResult> for Job {
                             mean: d.mean,
                             interval: Some(band(d.interval)),
                         }),
+                        pareto: e.pareto,
+                        constraints: e.constraints.map_or(0, constraint_status),
                     })
                     .collect(),
                 objective: criterion(o.objective),
@@ -302,6 +327,9 @@ impl From<&JobResult> for Job {
                 none_survives: o.none_survives,
                 least_bad: o.least_bad.clone().unwrap_or_default(),
                 levers_that_matter: o.levers_that_matter.clone(),
+                pareto_criteria: o.pareto_criteria.iter().map(|&c| criterion(c)).collect(),
+                constraints: o.constraints.clone(),
+                none_feasible: o.none_feasible,
             }),
             JobResult::Minmax(m) => Job::Minmax(proto::MinmaxResult {
                 converged: m.converged,
@@ -459,6 +487,8 @@ impl TryFrom<&Job> for JobResult {
                                 }),
                                 None => None,
                             },
+                            pareto: e.pareto,
+                            constraints: from_constraint_status(e.constraints)?,
                         })
                     })
                     .collect::<Result<_, WireError>>()?,
@@ -474,6 +504,13 @@ impl TryFrom<&Job> for JobResult {
                 none_survives: o.none_survives,
                 least_bad: (!o.least_bad.is_empty()).then(|| o.least_bad.clone()),
                 levers_that_matter: o.levers_that_matter.clone(),
+                pareto_criteria: o
+                    .pareto_criteria
+                    .iter()
+                    .map(|&c| from_criterion(c, "OptimizeResult.pareto_criteria"))
+                    .collect::<Result<_, _>>()?,
+                constraints: o.constraints.clone(),
+                none_feasible: o.none_feasible,
             }),
             Job::Minmax(m) => JobResult::Minmax(MinmaxResult {
                 converged: m.converged,
@@ -1323,6 +1360,8 @@ mod tests {
                         adversary: metrics(0.2),
                         same_as: Some("spell_policy=none".into()),
                         vs_leader: Some(PairedDelta { runs: 20, mean: -0.05, interval: [-0.2, 0.1] }),
+                        pareto: true,
+                        constraints: Some(ConstraintStatus::Unlikely),
                     }],
                     objective: Criterion::PTpk,
                     confidence: 0.95,
@@ -1331,6 +1370,9 @@ mod tests {
                     none_survives: true,
                     least_bad: Some("default".into()),
                     levers_that_matter: vec!["retreat".into()],
+                    pareto_criteria: vec![Criterion::PWin, Criterion::PAnyDeath, Criterion::ExpectedHpLost],
+                    constraints: vec!["p_tpk <= 0.02".into()],
+                    none_feasible: true,
                 })),
                 job(JobResult::Minmax(MinmaxResult {
                     converged: true,
