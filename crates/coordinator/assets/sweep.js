@@ -63,18 +63,28 @@
       return out;
     }
     const shown = rows.slice(0, 25);
+    const constrained = (result.constraints || []).length > 0;
     out.push(el("h3", {}, "Playbook"));
     const label = (names) => names[0] + (names.length > 1 ? ` (+${names.length - 1} same battles)` : "");
     out.push(Charts.forest(shown.map(({ e, names, lo, hi }) => ({ label: label(names), p: e.party.p_survives, lo, hi, tied: e.tied_with_leader, rank: e.rank })), "P(no PC dies)"));
     if (rows.length > shown.length) out.push(el("p", { class: "hint" }, `The plot shows the first ${shown.length} of ${rows.length}; the table has them all.`));
     out.push(
-      table("playbook", ["#rank", "strategy", "in words", "stage", "#battles", "#P(no PC dies) [3σ]", "#P(win)", "#P(everyone down)", "#HP lost", "tied with the leader"],
+      table("playbook", ["#rank", "strategy", "in words", "stage", "#battles", "#P(no PC dies) [3σ]", "#P(win)", "#P(everyone down)", "#HP lost", "tied with the leader", "Pareto front"]
+        .concat(constrained ? ["constraints"] : []),
         rows.map(({ e, names, lo, hi }) => [
           numCell(e.rank), names.join("; "), strategyWords(e.strategy), e.stage, numCell(PF.int(e.runs)), numCell(pctBand(e.party.p_survives, lo, hi)),
           numCell(PF.pct(e.party.win_rate)), numCell(PF.pct(e.party.p_tpk)), numCell(PF.num(e.party.expected_hp_lost, 1)), e.rank === 1 ? "leader" : e.tied_with_leader ? "yes" : "no",
-        ])),
+          e.pareto ? "on the front" : "",
+        ].concat(constrained ? [e.constraints || ""] : []))),
     );
     out.push(el("p", { class: "hint" }, "Names listed together played the same battles (inert levers under the same dice)."));
+    if ((result.pareto_criteria || []).length) {
+      out.push(el("p", { class: "hint" }, `Pareto front on ${result.pareto_criteria.join(", ")}: no other plan at least as good on each and significantly better on one.`));
+    }
+    if (constrained) {
+      out.push(el("p", { class: "hint" }, (result.none_feasible ? "No plan meets the constraints " : "Plans meeting the constraints rank first: ") + result.constraints.join(", ")
+        + " (met: over the whole interval; likely: at the estimates; unlikely or violated: not)."));
+    }
     return out;
   }
 
