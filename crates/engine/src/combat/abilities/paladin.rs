@@ -94,7 +94,7 @@ impl<R: Dice> Engine<'_, '_, R> {
     pub(crate) fn lay_on_hands_action(&mut self, i: usize, action: Action) -> Result<(), Reason> {
         let t = action.target.unwrap_or(i);
         if !self.st.can_lay_on_hands(i, t) {
-            return Err(if t < self.st.len() && !self.st.touch_reaches(i, t) {
+            return Err(if t < self.st.len() && !self.st.are_enemies(i, t) && !self.st.touch_reaches(i, t) {
                 Reason::OutOfRange
             } else {
                 Reason::NoAbility

@@ -35,7 +35,7 @@ mod natural;
 mod rage;
 mod smite;
 
-pub(crate) use rage::{RAGE_AC_PENALTY, RAGE_BONUS, RAGE_EFFECT, rage_effect};
+pub(crate) use rage::{RAGE_BONUS, RAGE_EFFECT, rage_effect};
 
 use crate::rng::Dice;
 
