@@ -911,9 +911,7 @@ pub fn resources(
                 }
                 Some(("smite_evil", 1 + (l - 1) / 3))
             }
-            "barbarian" => {
-                Some(("rage_rounds", 4 + m(Ability::Con) + 2 * (l - 1) + 6 * count("Extra Rage")))
-            }
+            "barbarian" => Some(("rage_rounds", 4 + m(Ability::Con) + 2 * (l - 1) + 6 * count("Extra Rage"))),
             "cavalier" => {
                 // Tactician: once a day, once more at 5th level and every 5 levels after.
                 out.insert("tactician".to_string(), (1 + l / 5) as u32);

@@ -98,7 +98,10 @@ fn every_pc_is_a_player_character_with_a_source_and_notes() {
         let pc = load_pc(stem);
         assert!(pc.is_pc(), "{stem}: role pc");
         assert_eq!(pc.level, 4, "{stem}: level 4");
-        assert!(pc.notes.as_deref().is_some_and(|n| n.contains("Chosen:")), "{stem}: notes say what was chosen");
+        assert!(
+            pc.notes.as_deref().is_some_and(|n| n.contains("Chosen:")),
+            "{stem}: notes say what was chosen"
+        );
     }
 }
 

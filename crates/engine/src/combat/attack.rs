@@ -412,7 +412,8 @@ impl BattleState<'_> {
         let atk = &self.prep.fighters[a].attacks[w];
         let mut bonus = if s.power_attack > 0 { super::power_attack::damage(s.power_attack, atk) } else { 0 };
         bonus += self.martial_damage(a, w, s, swing);
-        bonus += self.challenge_damage(a, atk.melee, t) + self.smite_damage(a, t) + self.smite_first_hit(a, t);
+        bonus +=
+            self.challenge_damage(a, atk.melee, t) + self.smite_damage(a, t) + self.smite_first_hit(a, t);
         bonus += self.favored_enemy(a, t);
         let f = &self.fighters[a];
         let targets = if atk.melee { Targets::MELEE_DAMAGE } else { Targets::RANGED_DAMAGE };

@@ -466,7 +466,8 @@ pub fn resolve(c: &Combatant, catalog: &FeatCatalog) -> Result<ResolvedFeatures,
             Some(Rule::SmiteEvil) => rules.class.smite_evil = true,
             Some(Rule::LayOnHands) => rules.class.lay_on_hands = true,
             Some(Rule::FavoredEnemy) => {
-                let enemy = favored_enemy(parameter.as_deref()).map_err(|m| fail(format!("{written:?}: {m}")))?;
+                let enemy =
+                    favored_enemy(parameter.as_deref()).map_err(|m| fail(format!("{written:?}: {m}")))?;
                 rules.class.favored_enemies.push(enemy);
             }
             Some(Rule::Martial(m)) => rules.martial.set(m),

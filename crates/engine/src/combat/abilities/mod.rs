@@ -15,10 +15,12 @@ mod paladin;
 mod performance;
 mod ranger;
 
-pub(crate) use barbarian::{RAGE_FATIGUE_EFFECT, RAGE_WILL_BONUS, Rage, Raging};
+#[cfg(test)]
+pub(crate) use barbarian::{RAGE_FATIGUE_EFFECT, RAGE_WILL_BONUS};
+pub(crate) use barbarian::{Rage, Raging};
 pub(crate) use cavalier::OUTFLANK_BONUS;
-pub(crate) use paladin::LayOnHands;
 pub(crate) use deed::{DEADEYE, UP_CLOSE};
+pub(crate) use paladin::LayOnHands;
 
 use crate::feats::{ChannelRule, ClassRules, Deed, Hex};
 use crate::model::{Combatant, SpecialAbility};

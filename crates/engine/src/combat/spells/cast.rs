@@ -60,7 +60,9 @@ impl BattleState<'_> {
         }
         let f = &self.fighters[i];
         // A raging barbarian cannot cast spells (CRB "Rage").
-        if f.summary.flags.has(Flags::CANT_CAST) || Behaviours(f.fx).has(Behaviours::CANNOT_CAST) || f.rage.is_some()
+        if f.summary.flags.has(Flags::CANT_CAST)
+            || Behaviours(f.fx).has(Behaviours::CANNOT_CAST)
+            || f.rage.is_some()
         {
             return Err(Reason::CannotCast);
         }

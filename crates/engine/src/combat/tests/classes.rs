@@ -62,7 +62,8 @@ fn barbarian(rounds: u32) -> crate::model::Combatant {
 
 #[test]
 fn rage_gives_four_strength_and_constitution_two_will_minus_two_ac_and_two_hit_points_a_level() {
-    let prep = prepare(arena(4, 8), vec![("a", barbarian(3), at(1, 1)), ("b", foe("Foe", json!({})), at(1, 2))]);
+    let prep =
+        prepare(arena(4, 8), vec![("a", barbarian(3), at(1, 1)), ("b", foe("Foe", json!({})), at(1, 2))]);
     let mut b = Bench::new(&[]);
     let mut e = b.engine(&prep, &SimOptions::default());
     let before = (attack(&e, 0, 1), damage(&e, 0, 1), ac(&e, 1, 0), save(&e, 0, SaveKind::Fort));
@@ -87,10 +88,15 @@ fn rage_gives_four_strength_and_constitution_two_will_minus_two_ac_and_two_hit_p
     turn(&mut e, 0, vec![]);
     assert!(e.st.fighters[0].rage.is_none());
     // Fatigued: Str -2 (-1 to hit), Dex -2 (-1 AC).
-    assert_eq!((attack(&e, 0, 1) - before.0, ac(&e, 1, 0), e.st.hp(0), e.st.hp_max(0)), (-1, before.2 - 1, hp, 40));
+    assert_eq!(
+        (attack(&e, 0, 1) - before.0, ac(&e, 1, 0), e.st.hp(0), e.st.hp_max(0)),
+        (-1, before.2 - 1, hp, 40)
+    );
     assert!(e.st.has_condition(0, ConditionId::Fatigued));
     drop(e);
-    assert!(b.events.iter().any(|r| matches!(r.event, Event::RageEnds { who: 0, rounds: 3, hp: 8, fatigued: 6 })));
+    assert!(
+        b.events.iter().any(|r| matches!(r.event, Event::RageEnds { who: 0, rounds: 3, hp: 8, fatigued: 6 }))
+    );
     let lines = b.lines();
     assert!(
         lines.iter().any(|l| l.contains("rages (+4 Str, +4 Con: +8 hp, +2 Will, -2 AC; 2 rounds left)")),
@@ -100,7 +106,8 @@ fn rage_gives_four_strength_and_constitution_two_will_minus_two_ac_and_two_hit_p
 
 #[test]
 fn fatigue_lasts_twice_the_rounds_raged_and_forbids_a_new_rage() {
-    let prep = prepare(arena(4, 8), vec![("a", barbarian(10), at(1, 1)), ("b", foe("Foe", json!({})), at(1, 5))]);
+    let prep =
+        prepare(arena(4, 8), vec![("a", barbarian(10), at(1, 1)), ("b", foe("Foe", json!({})), at(1, 5))]);
     let mut b = Bench::new(&[]);
     let mut e = b.engine(&prep, &SimOptions::default());
     turn(&mut e, 0, vec![Action::new(ActionKind::Rage)]);
@@ -120,7 +127,8 @@ fn fatigue_lasts_twice_the_rounds_raged_and_forbids_a_new_rage() {
 
 #[test]
 fn the_lost_rage_hit_points_can_kill_and_a_battle_s_end_takes_them_back() {
-    let prep = prepare(arena(4, 8), vec![("a", barbarian(10), at(1, 1)), ("b", foe("Foe", json!({})), at(1, 5))]);
+    let prep =
+        prepare(arena(4, 8), vec![("a", barbarian(10), at(1, 1)), ("b", foe("Foe", json!({})), at(1, 5))]);
     let mut b = Bench::new(&[]);
     let mut e = b.engine(&prep, &SimOptions::default());
     turn(&mut e, 0, vec![Action::new(ActionKind::Rage)]);
@@ -132,7 +140,11 @@ fn the_lost_rage_hit_points_can_kill_and_a_battle_s_end_takes_them_back() {
 
 #[test]
 fn a_raging_barbarian_casts_no_spell() {
-    let mut c = caster("Rager", &["Cure Light Wounds"], json!({ "features": ["Rage"], "resources": { "rage_rounds": 5 } }));
+    let mut c = caster(
+        "Rager",
+        &["Cure Light Wounds"],
+        json!({ "features": ["Rage"], "resources": { "rage_rounds": 5 } }),
+    );
     c.level = 5;
     let prep = prepare_magic(arena(4, 8), vec![("a", c, at(1, 1)), ("b", foe("Foe", json!({})), at(1, 5))]);
     let spell = prep.spell_index("Cure Light Wounds").expect("known");
@@ -144,12 +156,19 @@ fn a_raging_barbarian_casts_no_spell() {
 
 #[test]
 fn the_policy_rages_once_a_foe_is_within_a_move_or_a_charge_and_keeps_raging() {
-    let logs = battles(|| vec![("players", barbarian(8), at(2, 1)), ("monsters", foe("Ogre", json!({})), at(2, 15))], 12);
+    let logs = battles(
+        || vec![("players", barbarian(8), at(2, 1)), ("monsters", foe("Ogre", json!({})), at(2, 15))],
+        12,
+    );
     for log in &logs {
         let rage = log.iter().position(|l| l.contains("barb: rages")).expect("it rages");
         let first_swing = log.iter().position(|l| l.contains("barb: ") && l.contains("greataxe"));
         assert!(first_swing.is_some_and(|s| s > rage), "rage before the first swing: {log:#?}");
-        assert_eq!(log.iter().filter(|l| l.contains("barb: rages")).count(), 1, "one rage a battle: {log:#?}");
+        assert_eq!(
+            log.iter().filter(|l| l.contains("barb: rages")).count(),
+            1,
+            "one rage a battle: {log:#?}"
+        );
         // Kept while the foe stands: no end before the battle is over, unless out of rounds.
         let end = log.iter().position(|l| l.contains("barb: rage ends"));
         let over = log.iter().position(|l| l.contains("battle over")).expect("a result");
@@ -178,7 +197,11 @@ fn smite_evil_adds_charisma_to_hit_level_to_damage_doubled_on_the_first_hit_on_u
     let skeleton = foe("Skel", json!({ "alignment": "NE", "creature_type": "undead" }));
     let prep = prepare(
         arena(4, 8),
-        vec![("a", paladin(), at(1, 1)), ("b", skeleton, at(1, 2)), ("b", foe("Other", json!({ "alignment": "CE" })), at(2, 1))],
+        vec![
+            ("a", paladin(), at(1, 1)),
+            ("b", skeleton, at(1, 2)),
+            ("b", foe("Other", json!({ "alignment": "CE" })), at(2, 1)),
+        ],
     );
     // d20 15 hits AC 10, then 1d8 = 5.
     let mut b = Bench::new(&[15, 5, 15, 5]);
@@ -240,11 +263,7 @@ fn lay_on_hands_heals_half_level_d6_swift_on_itself_standard_on_an_ally_it_touch
     e.st.fighters[1].hp = -3;
     e.st.fighters[2].hp = 5;
     // Level 4: 2d6. Swift on itself, standard on the ally: both in one turn.
-    turn(
-        &mut e,
-        0,
-        vec![Action::new(ActionKind::LayOnHands), Action::at(ActionKind::LayOnHands, 1)],
-    );
+    turn(&mut e, 0, vec![Action::new(ActionKind::LayOnHands), Action::at(ActionKind::LayOnHands, 1)]);
     assert_eq!((e.st.hp(0), e.st.hp(1)), (20, 0));
     assert_eq!(e.st.fighters[0].pools.lay_on_hands, 2);
     turn(&mut e, 0, vec![Action::at(ActionKind::LayOnHands, 2)]);
@@ -255,7 +274,10 @@ fn lay_on_hands_heals_half_level_d6_swift_on_itself_standard_on_an_ally_it_touch
     drop(e);
     let lines = b.lines();
     assert!(lines.iter().any(|l| l.contains("pal: lays on hands: 2d6=10, heals 10 (3 left)")), "{lines:#?}");
-    assert!(lines.iter().any(|l| l.contains("pal: lays on hands on ally: 2d6=3, heals 3 (2 left)")), "{lines:#?}");
+    assert!(
+        lines.iter().any(|l| l.contains("pal: lays on hands on ally: 2d6=3, heals 3 (2 left)")),
+        "{lines:#?}"
+    );
 }
 
 #[test]
@@ -264,10 +286,24 @@ fn the_policy_smites_the_most_dangerous_evil_foe_and_lays_on_hands_when_hurt() {
         vec![
             ("players", paladin(), at(2, 2)),
             ("monsters", foe("Imp", json!({ "alignment": "LE", "hp_max": 30 })), at(2, 5)),
-            ("monsters", foe("Brute", json!({ "alignment": "CE", "hp_max": 40,
-                "attacks": [melee("slam", 6, "2d6+4")] })), at(4, 5)),
-            ("monsters", foe("Beast", json!({ "alignment": "N", "hp_max": 40,
-                "attacks": [melee("bite", 6, "3d6+4")] })), at(3, 5)),
+            (
+                "monsters",
+                foe(
+                    "Brute",
+                    json!({ "alignment": "CE", "hp_max": 40,
+                "attacks": [melee("slam", 6, "2d6+4")] }),
+                ),
+                at(4, 5),
+            ),
+            (
+                "monsters",
+                foe(
+                    "Beast",
+                    json!({ "alignment": "N", "hp_max": 40,
+                "attacks": [melee("bite", 6, "3d6+4")] }),
+                ),
+                at(3, 5),
+            ),
         ]
     };
     let logs = battles(placed, 12);
