@@ -705,6 +705,19 @@ impl Build {
             }
             weapons.push(base_weapon(w));
         }
+        // Divine grace (CRB "Paladin", 2nd level): the Charisma bonus, if any, on every save.
+        let cha = ability_modifier(score(&abilities, Ability::Cha));
+        if cha > 0 && entries.iter().any(|(c, l)| c.name == "paladin" && *l >= 2) {
+            bonuses.push(Modifier {
+                target: ModTarget::Saves,
+                value: cha,
+                bonus_type: BonusType::Untyped,
+                condition: None,
+                descriptor: None,
+                creature_type: None,
+                weapon: None,
+            });
+        }
         if !(0..=level as i32).contains(&self.hit_points.favored_class) {
             return fail(
                 "$.hit_points.favored_class",
@@ -731,8 +744,11 @@ impl Build {
             .bonuses
             .iter()
             .any(|b| matches!(b.armor, Some(ArmorCategory::Medium | ArmorCategory::Heavy)));
-        let speed_land_ft =
-            if slowed { armored_speed(self.race.speed_land_ft) } else { self.race.speed_land_ft };
+        // Fast movement (CRB "Barbarian"): +10 ft out of heavy armor, before the armor's reduction.
+        let heavy = self.bonuses.iter().any(|b| b.armor == Some(ArmorCategory::Heavy));
+        let fast = if !heavy && entries.iter().any(|(c, _)| c.name == "barbarian") { 10 } else { 0 };
+        let base_speed = self.race.speed_land_ft + fast;
+        let speed_land_ft = if slowed { armored_speed(base_speed) } else { base_speed };
         let casting = self.casting(table, &entries, &abilities)?;
         let resources = resources(&entries, &abilities, features);
         Ok(Derived {
@@ -866,6 +882,9 @@ fn base_weapon(w: &Weapon) -> BaseWeapon {
 /// - `bardic_rounds`: bard, 4 + Charisma modifier + 2 per bard level after the first
 ///   (+6 per Extra Performance);
 /// - `smite_evil`: paladin, 1 + 1 per three levels after the first;
+/// - `lay_on_hands`: paladin from 2nd level, half the paladin level + Charisma modifier;
+/// - `rage_rounds`: barbarian, 4 + Constitution modifier + 2 per barbarian level
+///   after the first (+6 per Extra Rage);
 /// - `challenge`: cavalier, 1 + 1 per three levels after the first (APG "Challenge");
 /// - `tactician`: cavalier, 1 + 1 at 5th level and every five levels after (APG "Tactician").
 pub fn resources(
@@ -886,7 +905,13 @@ pub fn resources(
             "bard" => {
                 Some(("bardic_rounds", 4 + m(Ability::Cha) + 2 * (l - 1) + 6 * count("Extra Performance")))
             }
-            "paladin" => Some(("smite_evil", 1 + (l - 1) / 3)),
+            "paladin" => {
+                if l >= 2 {
+                    out.insert("lay_on_hands".to_string(), (l / 2 + m(Ability::Cha)).max(0) as u32);
+                }
+                Some(("smite_evil", 1 + (l - 1) / 3))
+            }
+            "barbarian" => Some(("rage_rounds", 4 + m(Ability::Con) + 2 * (l - 1) + 6 * count("Extra Rage"))),
             "cavalier" => {
                 // Tactician: once a day, once more at 5th level and every 5 levels after.
                 out.insert("tactician".to_string(), (1 + l / 5) as u32);

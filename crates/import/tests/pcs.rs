@@ -20,6 +20,10 @@ fn data() -> PathBuf {
 /// The campaign's eight PCs (the predecessor's names), by file stem.
 const PCS: [&str; 8] = ["esha", "harvie", "ierlieth", "jeanne", "misty", "nairda", "oni", "tammara"];
 
+/// Reference PCs of the classes the campaign lacks (issue 22), built and
+/// checked like the campaign's.
+const REFERENCE: [&str; 3] = ["barbarian4", "paladin4", "ranger4"];
+
 fn load_build(stem: &str) -> Build {
     let path = data().join("builds").join(format!("{stem}.json"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
@@ -69,7 +73,7 @@ fn every_pc_prints_the_numbers_its_build_derives() {
     let book = spells();
     let mut cache = BTreeMap::new();
     let mut failures = Vec::new();
-    for stem in PCS {
+    for stem in PCS.into_iter().chain(REFERENCE) {
         let pc = load_pc(stem);
         let d = derive(stem, &mut cache);
         let report = check(&pc, &d, &book);
@@ -88,6 +92,15 @@ fn every_pc_is_a_player_character_with_a_source_and_notes() {
         assert!(
             notes.contains("Clues:") && notes.contains("Chosen:"),
             "{stem}: notes say what the clues fix and what was chosen"
+        );
+    }
+    for stem in REFERENCE {
+        let pc = load_pc(stem);
+        assert!(pc.is_pc(), "{stem}: role pc");
+        assert_eq!(pc.level, 4, "{stem}: level 4");
+        assert!(
+            pc.notes.as_deref().is_some_and(|n| n.contains("Chosen:")),
+            "{stem}: notes say what was chosen"
         );
     }
 }
@@ -161,7 +174,7 @@ fn what_the_format_cannot_say_yet_is_reported_as_notes() {
 }
 
 #[test]
-fn every_build_file_is_the_build_of_a_campaign_pc() {
+fn every_build_file_is_the_build_of_a_campaign_or_reference_pc() {
     let mut stems: Vec<String> = std::fs::read_dir(data().join("builds"))
         .expect("data/builds")
         .map(|e| e.expect("entry").path())
@@ -171,5 +184,7 @@ fn every_build_file_is_the_build_of_a_campaign_pc() {
         })
         .collect();
     stems.sort();
-    assert_eq!(stems, PCS);
+    let mut expected: Vec<&str> = PCS.into_iter().chain(REFERENCE).collect();
+    expected.sort_unstable();
+    assert_eq!(stems, expected);
 }

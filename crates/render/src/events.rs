@@ -338,6 +338,16 @@ fn row(t: &Transcript, r: &Record, lang: Lang, codes: Codes) -> Row {
             let key = if *evil { T::EvSmitesEvil } else { T::EvSmitesGood };
             act(*who, f(key, &[&t.id(*target), attack, damage, ac, left]))
         }
+        Event::Rages { who, hp, will, left } => act(*who, f(T::EvRages, &[hp, will, left])),
+        Event::RageEnds { who, rounds, hp, fatigued } => act(*who, f(T::EvRageEnds, &[rounds, hp, fatigued])),
+        Event::LaysOnHands { who, target, dice, rolled, healed, left } => {
+            let line = if who == target {
+                f(T::EvLaysOnHandsSelf, &[dice, rolled, healed, left])
+            } else {
+                f(T::EvLaysOnHands, &[&t.id(*target), dice, rolled, healed, left])
+            };
+            act(*who, line)
+        }
         Event::Tactician { who, feat, allies, rounds } => {
             act(*who, f(T::EvTactician, &[feat, allies, rounds]))
         }
@@ -460,6 +470,7 @@ fn source(s: ModSource) -> T {
         ModSource::TwoWeapon => T::EvModTwoWeapon,
         ModSource::TargetCleaving => T::EvModTargetCleaving,
         ModSource::TargetNoShield => T::EvModTargetNoShield,
+        ModSource::FavoredEnemy => T::EvModFavoredEnemy,
     }
 }
 

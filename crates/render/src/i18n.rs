@@ -383,6 +383,7 @@ catalogue! {
     EvModTwoWeapon => "two weapons", "combat à deux armes";
     EvModTargetCleaving => "target cleaving", "cible en enchaînement";
     EvModTargetNoShield => "target without shield", "cible sans bouclier";
+    EvModFavoredEnemy => "favored enemy", "ennemi juré";
     EvModTargetChallenging => "target challenging", "cible lançant un défi";
     EvModSmite => "smite", "châtiment";
     EvModTargetSmiting => "target smiting", "cible en châtiment";
@@ -472,6 +473,10 @@ catalogue! {
     EvUsesWand => "uses a wand of {} on {} ({} charges left)", "utilise une baguette de {} sur {} ({} charges restantes)";
     EvSmitesEvil => "smites evil {} (+{} attack, +{} damage, +{} deflection AC against it; {} left)", "châtie le mal : {} (+{} à l'attaque, +{} aux dégâts, +{} de parade contre lui ; {} restant(s))";
     EvSmitesGood => "smites good {} (+{} attack, +{} damage, +{} deflection AC against it; {} left)", "châtie le bien : {} (+{} à l'attaque, +{} aux dégâts, +{} de parade contre lui ; {} restant(s))";
+    EvRages => "rages (+4 Str, +4 Con: +{} hp, +{} Will, -2 AC; {} rounds left)", "entre en rage (+4 For, +4 Con : +{} pv, +{} Vol, -2 CA ; {} rounds restants)";
+    EvRageEnds => "rage ends after {} round(s) (-{} hp), fatigued for {} rounds", "fin de la rage après {} round(s) (-{} pv), fatigué pour {} rounds";
+    EvLaysOnHandsSelf => "lays on hands: {}d6={}, heals {} ({} left)", "impose les mains : {}d6={}, soigne {} (il en reste {})";
+    EvLaysOnHands => "lays on hands on {}: {}d6={}, heals {} ({} left)", "impose les mains à {} : {}d6={}, soigne {} (il en reste {})";
     EvLionsCall => "lion's call: {} ally(ies), +{} attack, +{} saves vs fear, {} rounds", "appel du lion : {} allié(s), +{} à l'attaque, +{} aux jets contre la terreur, {} rounds";
     EvTriggerEnemyEntersReach => "enemy_enters_reach", "un ennemi entre dans l'allonge";
     EvTriggerEnemyAttacks => "enemy_attacks", "un ennemi attaque";

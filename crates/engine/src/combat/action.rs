@@ -112,8 +112,14 @@ crate::named_enum! {
         /// `option` is the item's index in `FighterSpec::items`); its slot
         /// follows the item and whether it must be drawn first (`combat::consumables`).
         UseItem => "use_item",
-        /// A celestial or fiendish creature's smite against the target (swift action).
+        /// A celestial or fiendish creature's smite, or a paladin's smite
+        /// evil, against the target (swift action).
         Smite => "smite",
+        /// A barbarian's rage (free action on its turn).
+        Rage => "rage",
+        /// A paladin's lay on hands on the target (itself when none): a
+        /// swift action on itself, a standard action on an ally.
+        LayOnHands => "lay_on_hands",
     }
 }
 
@@ -135,6 +141,7 @@ impl ActionKind {
             | ActionKind::Tactician
             | ActionKind::LionsCall
             | ActionKind::UseItem
+            | ActionKind::LayOnHands
             | ActionKind::BreathWeapon => Slot::Standard,
             ActionKind::Move
             | ActionKind::StandUp
@@ -160,6 +167,7 @@ impl ActionKind {
             | ActionKind::Free
             | ActionKind::Immediate
             | ActionKind::PowerAttack
+            | ActionKind::Rage
             | ActionKind::Declare => Slot::Free,
         }
     }

@@ -278,6 +278,7 @@ impl BattleState<'_> {
         }
         self.martial_attack(a, w, swing, &mut s, &mut roll);
         roll.untyped(self.smite_attack(a, t));
+        roll.untyped(self.favored_enemy(a, t));
         let spec = &self.prep.fighters[t];
         let ctx = Context {
             melee: atk.melee,
@@ -411,7 +412,9 @@ impl BattleState<'_> {
         let atk = &self.prep.fighters[a].attacks[w];
         let mut bonus = if s.power_attack > 0 { super::power_attack::damage(s.power_attack, atk) } else { 0 };
         bonus += self.martial_damage(a, w, s, swing);
-        bonus += self.challenge_damage(a, atk.melee, t) + self.smite_damage(a, t);
+        bonus +=
+            self.challenge_damage(a, atk.melee, t) + self.smite_damage(a, t) + self.smite_first_hit(a, t);
+        bonus += self.favored_enemy(a, t);
         let f = &self.fighters[a];
         let targets = if atk.melee { Targets::MELEE_DAMAGE } else { Targets::RANGED_DAMAGE };
         if f.mod_targets.meets(targets) {
@@ -727,6 +730,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             precision_d6: self.st.sneak_attack_dice(a, w, t, &s, miss_chance),
             vital: u32::from(swing.vital),
         };
+        self.smite_hit(a, t);
         if let Some(ev) = ev.as_mut().filter(|_| swing.vital > 0) {
             ev.steps.push(AttackStep::VitalStrike { rolls: u32::from(swing.vital) + 1 });
         }
@@ -931,6 +935,10 @@ impl<R: Dice> Engine<'_, '_, R> {
         let smite = self.st.smite_attack(a, t);
         if smite != 0 {
             add(ModSource::Smite, smite);
+        }
+        let favored = self.st.favored_enemy(a, t);
+        if favored != 0 {
+            add(ModSource::FavoredEnemy, favored);
         }
         let smite_ac = self.st.smite_ac(a, t);
         if smite_ac != 0 {

@@ -520,6 +520,45 @@ pub enum Event {
         /// Uses left.
         left: u32,
     },
+    /// A barbarian flies into a rage (CRB "Rage"): +4 morale Strength and
+    /// Constitution, +2 morale on Will saves, −2 AC.
+    Rages {
+        /// The barbarian.
+        who: usize,
+        /// Hit points the Constitution adds (to its current and maximum hit points).
+        hp: i32,
+        /// Morale bonus on Will saves.
+        will: i32,
+        /// Rounds of rage left today.
+        left: u32,
+    },
+    /// A barbarian's rage ends (out of rounds, unconscious): the hit points
+    /// of its Constitution go and it is fatigued.
+    RageEnds {
+        /// The barbarian.
+        who: usize,
+        /// Rounds it raged.
+        rounds: u32,
+        /// Hit points lost with the Constitution.
+        hp: i32,
+        /// Rounds it is fatigued (twice the rounds raged).
+        fatigued: u32,
+    },
+    /// A paladin lays on hands (CRB "Lay On Hands").
+    LaysOnHands {
+        /// The paladin.
+        who: usize,
+        /// The creature healed (the paladin itself or an ally).
+        target: usize,
+        /// Number of d6 rolled.
+        dice: u32,
+        /// Their total.
+        rolled: u32,
+        /// Hit points restored.
+        healed: u32,
+        /// Uses left today.
+        left: u32,
+    },
     /// Order of the lion: lion's call.
     LionsCall {
         /// The cavalier.
@@ -1083,6 +1122,8 @@ pub enum ModSource {
     TargetCleaving,
     /// The target let go of its shield for a two-handed weapon (AC).
     TargetNoShield,
+    /// The attacker's favored enemy bonus against the target's type (a ranger's).
+    FavoredEnemy,
 }
 
 /// What followed an attack roll.

@@ -280,6 +280,16 @@ fn line(ids: &[String], sides: &[String], r: &Record) -> String {
                 id(*target)
             ),
         ),
+        Event::Rages { who, hp, will, left } => {
+            act(*who, format!("rages (+4 Str, +4 Con: +{hp} hp, +{will} Will, -2 AC; {left} rounds left)"))
+        }
+        Event::RageEnds { who, rounds, hp, fatigued } => {
+            act(*who, format!("rage ends after {rounds} round(s) (-{hp} hp), fatigued for {fatigued} rounds"))
+        }
+        Event::LaysOnHands { who, target, dice, rolled, healed, left } => {
+            let on = if who == target { String::new() } else { format!(" on {}", id(*target)) };
+            act(*who, format!("lays on hands{on}: {dice}d6={rolled}, heals {healed} ({left} left)"))
+        }
         Event::Tactician { who, feat, allies, rounds } => {
             act(*who, format!("tactician: {feat} to {allies} ally(ies) for {rounds} rounds"))
         }
@@ -370,6 +380,7 @@ fn source(s: ModSource) -> &'static str {
         ModSource::TwoWeapon => "two weapons",
         ModSource::TargetCleaving => "target cleaving",
         ModSource::TargetNoShield => "target without shield",
+        ModSource::FavoredEnemy => "favored enemy",
     }
 }
 

@@ -66,7 +66,7 @@ impl<R: Dice> Engine<'_, '_, R> {
     }
 
     /// Applies death thresholds after a hit point loss and logs any change of state.
-    fn settle(&mut self, i: usize, before: LifeState) {
+    pub(crate) fn settle(&mut self, i: usize, before: LifeState) {
         let hp = self.st.fighters[i].hp;
         let spec = &self.st.prep.fighters[i];
         let dead = if self.st.dies_at_zero(i) { hp <= 0 } else { hp <= -spec.con_score.unwrap_or(0) };
@@ -96,6 +96,8 @@ impl<R: Dice> Engine<'_, '_, R> {
         // A challenge lasts until its foe is dead or unconscious (APG "Challenge").
         if matches!(after, LifeState::Dying | LifeState::Stable) {
             self.end_challenges_on(i);
+            // So does a barbarian's rage when it falls unconscious (CRB "Rage").
+            self.rage_falls(i, after);
         }
     }
 
@@ -168,7 +170,9 @@ impl<R: Dice> Engine<'_, '_, R> {
         self.stop_bleeding(i);
         let f = &mut self.st.fighters[i];
         let before = f.hp;
-        f.hp = (f.hp + amount as i32).min(self.st.prep.fighters[i].hp_max.max(before));
+        // A rage's Constitution raises the maximum while it lasts.
+        let max = self.st.prep.fighters[i].hp_max + f.rage.map_or(0, |r| r.hp);
+        f.hp = (f.hp + amount as i32).min(max.max(before));
         if f.hp >= 0 {
             f.stable = false;
         }

@@ -139,6 +139,10 @@ pub(crate) struct Fighter {
     pub performing: bool,
     /// The foe of its cavalier's challenge while the challenge lasts.
     pub challenged: Option<usize>,
+    /// A barbarian's rage under way.
+    pub rage: Option<super::abilities::Raging>,
+    /// A paladin's smite has not hit yet (its first hit may deal double damage).
+    pub smite_first: bool,
     /// Deeds declared for its next firearm attack (`abilities::UP_CLOSE`, `DEADEYE`).
     pub deeds: u8,
     /// A penalty on all its attack rolls while it lasts (spell combat's −2).
@@ -191,7 +195,8 @@ impl Carried {
     /// What `f` carries out of the battle it fought.
     pub(crate) fn of(f: &Fighter) -> Self {
         Carried {
-            hp: f.hp,
+            // A rage ends with the battle: its hit points go (CRB "Rage").
+            hp: f.hp - f.rage.map_or(0, |r| r.hp),
             nonlethal: f.nonlethal,
             dead: f.dead,
             stable: f.stable,
@@ -333,6 +338,8 @@ impl<'p> BattleState<'p> {
             marks: Vec::new(),
             performing: false,
             challenged: None,
+            rage: None,
+            smite_first: false,
             deeds: 0,
             attack_penalty: 0,
             unloaded: 0,
@@ -394,9 +401,9 @@ impl<'p> BattleState<'p> {
         self.fighters[i].hp
     }
 
-    /// Maximum hit points of combatant `i`.
+    /// Maximum hit points of combatant `i` (a barbarian's rage raises it while it lasts).
     pub fn hp_max(&self, i: usize) -> i32 {
-        self.prep.fighters[i].hp_max
+        self.prep.fighters[i].hp_max + self.rage_hp(i)
     }
 
     /// Attacks of opportunity combatant `i` has left this round.
@@ -442,6 +449,8 @@ impl<'p> BattleState<'p> {
             (ActionKind::UseItem, _) => Some(self.item_slot(i, a)),
             (ActionKind::Deed, Some(ClassAbilityUse::Deed(d))) => Some(self.deed_slot(i, d)),
             (ActionKind::Hex, Some(ClassAbilityUse::Hex(crate::feats::Hex::Cackle))) => Some(Slot::Move),
+            // Lay on hands: swift on itself, standard on another (CRB "Lay On Hands").
+            (ActionKind::LayOnHands, _) if a.target.is_none_or(|t| t == i) => Some(Slot::Swift),
             _ => None,
         }
     }

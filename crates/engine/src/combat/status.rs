@@ -299,7 +299,6 @@ impl<R: Dice> Engine<'_, '_, R> {
     }
 
     /// Removes every effect called `name` from `i`.
-    #[cfg_attr(not(test), expect(dead_code, reason = "tests end effects by name"))]
     pub(crate) fn remove_effects_named(&mut self, i: usize, name: &str) {
         while let Some(k) = self.st.fighters[i].effects.iter().position(|e| &*e.effect.name == name) {
             self.remove_effect_at(i, k, EffectEnd::Ends);

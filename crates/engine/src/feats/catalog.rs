@@ -160,6 +160,20 @@ pub enum Rule {
     /// Sun domain, Sun's Blessing: positive energy channeled to harm undead
     /// deals + cleric level damage, and their channel resistance does not apply.
     SunsBlessing,
+    /// Barbarian rage (CRB "Rage"): a free action on its turn, rounds from
+    /// `resources.rage_rounds`: +4 morale Strength and Constitution, +2
+    /// morale on Will saves, −2 AC; fatigued afterwards (`combat::abilities::barbarian`).
+    Rage,
+    /// Paladin smite evil (CRB "Smite Evil"): the template's smite
+    /// (`combat::monster::smite`) with the paladin's doubled first hit
+    /// against evil outsiders, evil dragons and undead; uses from `resources.smite_evil`.
+    SmiteEvil,
+    /// Paladin lay on hands (CRB "Lay On Hands"): (level / 2)d6 healing,
+    /// swift on itself, standard on an ally; uses from `resources.lay_on_hands`.
+    LayOnHands,
+    /// Ranger favored enemy (CRB "Favored Enemy"): a bonus on attack and
+    /// damage rolls against a creature type, written `Favored Enemy (undead +2)`.
+    FavoredEnemy,
     /// A martial feat that decides damage (Rapid Shot, Vital Strike, Cleave…):
     /// `feats::martial`, played by `combat::martial`.
     #[serde(untagged)]
@@ -220,12 +234,16 @@ impl Rule {
             Rule::LionsCall => "lions_call",
             Rule::Outflank => "outflank",
             Rule::SunsBlessing => "suns_blessing",
+            Rule::Rage => "rage",
+            Rule::SmiteEvil => "smite_evil",
+            Rule::LayOnHands => "lay_on_hands",
+            Rule::FavoredEnemy => "favored_enemy",
             Rule::Martial(m) => m.name(),
         }
     }
 
     /// Every rule but the martial feats (`MartialFeat::ALL`), for messages.
-    pub const ALL: [Rule; 50] = [
+    pub const ALL: [Rule; 54] = [
         Rule::PowerAttack,
         Rule::CombatReflexes,
         Rule::PreciseShot,
@@ -276,6 +294,10 @@ impl Rule {
         Rule::LionsCall,
         Rule::Outflank,
         Rule::SunsBlessing,
+        Rule::Rage,
+        Rule::SmiteEvil,
+        Rule::LayOnHands,
+        Rule::FavoredEnemy,
     ];
 }
 

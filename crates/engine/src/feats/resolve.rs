@@ -176,6 +176,14 @@ pub struct ClassRules {
     pub lions_call: bool,
     /// Sun domain: Sun's Blessing (channel energy against undead).
     pub suns_blessing: bool,
+    /// Barbarian rage.
+    pub rage: bool,
+    /// Paladin smite evil.
+    pub smite_evil: bool,
+    /// Paladin lay on hands.
+    pub lay_on_hands: bool,
+    /// Ranger favored enemies: creature type and bonus, in feature order.
+    pub favored_enemies: Vec<(crate::spell::model::CreatureType, i32)>,
 }
 
 impl ClassRules {
@@ -193,6 +201,10 @@ impl ClassRules {
             || self.challenge
             || self.tactician
             || self.lions_call
+            || self.rage
+            || self.smite_evil
+            || self.lay_on_hands
+            || !self.favored_enemies.is_empty()
     }
 
     /// The save DC bonus of Spell Focus and Greater Spell Focus for `school`.
@@ -450,6 +462,14 @@ pub fn resolve(c: &Combatant, catalog: &FeatCatalog) -> Result<ResolvedFeatures,
             Some(Rule::LionsCall) => rules.class.lions_call = true,
             Some(Rule::Outflank) => rules.outflank = true,
             Some(Rule::SunsBlessing) => rules.class.suns_blessing = true,
+            Some(Rule::Rage) => rules.class.rage = true,
+            Some(Rule::SmiteEvil) => rules.class.smite_evil = true,
+            Some(Rule::LayOnHands) => rules.class.lay_on_hands = true,
+            Some(Rule::FavoredEnemy) => {
+                let enemy =
+                    favored_enemy(parameter.as_deref()).map_err(|m| fail(format!("{written:?}: {m}")))?;
+                rules.class.favored_enemies.push(enemy);
+            }
             Some(Rule::Martial(m)) => rules.martial.set(m),
             // Read with the weapon it names when the attacks are prepared (`combat::reload`).
             Some(Rule::RapidReload) => {}
@@ -458,6 +478,24 @@ pub fn resolve(c: &Combatant, catalog: &FeatCatalog) -> Result<ResolvedFeatures,
         out.features.push(resolved);
     }
     Ok(out)
+}
+
+/// Reads the parameter of `Favored Enemy (undead +2)`: a creature type of
+/// the Bestiary and the bonus (+2 when omitted, the 1st-level choice).
+fn favored_enemy(parameter: Option<&str>) -> Result<(crate::spell::model::CreatureType, i32), String> {
+    const HOW: &str = "write the creature type and the bonus in parentheses: \"Favored Enemy (undead +2)\"";
+    let text = parameter.ok_or_else(|| HOW.to_string())?;
+    let (kind, bonus) = match text.trim().rsplit_once(' ') {
+        Some((kind, bonus)) if bonus.starts_with('+') => (kind, bonus),
+        _ => (text.trim(), "+2"),
+    };
+    let name = kind.trim().to_lowercase().replace([' ', '-'], "_");
+    let kind: crate::spell::model::CreatureType = serde_json::from_value(serde_json::Value::String(name))
+        .map_err(|_| format!("{kind:?} is not a creature type of the Bestiary (aberration, animal, construct, dragon, fey, humanoid, magical_beast, monstrous_humanoid, ooze, outsider, plant, undead, vermin); {HOW}"))?;
+    match bonus[1..].parse::<i32>() {
+        Ok(b) if b >= 2 && b % 2 == 0 && b <= 10 => Ok((kind, b)),
+        _ => Err(format!("the bonus {bonus:?} must be +2, +4, +6, +8 or +10; {HOW}")),
+    }
 }
 
 /// The school called `name` (case-insensitive).

@@ -567,6 +567,8 @@ pub const RESOURCES: &[&str] = &[
     "smite_good",
     "challenge",
     "tactician",
+    "rage_rounds",
+    "lay_on_hands",
 ];
 
 fn check_lists(c: &Combatant) -> Result<(), Failure> {

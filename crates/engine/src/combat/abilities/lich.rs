@@ -22,10 +22,14 @@ pub(crate) const FEAR_AURA_FT: u32 = 60;
 const AURA_MARK: u16 = 0x4000;
 
 impl<R: Dice> Engine<'_, '_, R> {
-    /// Class abilities at the start of `i`'s turn: a performance kept up, the lich's aura.
+    /// Class abilities at the start of `i`'s turn: a performance kept up, a
+    /// rage kept up, the lich's aura.
     pub(crate) fn start_of_turn_abilities(&mut self, i: usize) {
         if self.st.fighters[i].performing {
             self.keep_performing(i);
+        }
+        if self.st.fighters[i].rage.is_some() {
+            self.rage_upkeep(i);
         }
         let prep = self.st.prep;
         let Some(spec) = prep.fighters[i].abilities.as_deref() else { return };

@@ -4,19 +4,29 @@
 //! in its own file; [`AbilitySpec`] is what a combatant's features switch on,
 //! compiled once per encounter.
 
+mod barbarian;
 mod cavalier;
 mod channel;
 mod deed;
 mod hex;
 mod lich;
 mod magus;
+mod paladin;
 mod performance;
+mod ranger;
 
+#[cfg(test)]
+pub(crate) use barbarian::{RAGE_FATIGUE_EFFECT, RAGE_WILL_BONUS};
+pub(crate) use barbarian::{Rage, Raging};
 pub(crate) use cavalier::OUTFLANK_BONUS;
 pub(crate) use deed::{DEADEYE, UP_CLOSE};
+pub(crate) use paladin::LayOnHands;
 
 use crate::feats::{ChannelRule, ClassRules, Deed, Hex};
-use crate::model::Combatant;
+use crate::model::{Combatant, SpecialAbility};
+use crate::spell::model::CreatureType;
+
+use super::prepared::monster::Smite;
 
 /// The radius of a channel burst, in feet.
 pub(crate) const CHANNEL_RADIUS_FT: u32 = 30;
@@ -50,6 +60,10 @@ pub struct Pools {
     pub challenge: u16,
     /// Uses of a cavalier's tactician.
     pub tactician: u16,
+    /// Rounds of a barbarian's rage.
+    pub rage_rounds: u16,
+    /// Uses of a paladin's lay on hands.
+    pub lay_on_hands: u16,
 }
 
 impl Pools {
@@ -66,11 +80,13 @@ impl Pools {
             smite_good: get("smite_good").unwrap_or(0),
             challenge: get("challenge").unwrap_or(0),
             tactician: get("tactician").unwrap_or(0),
+            rage_rounds: get("rage_rounds").unwrap_or(0),
+            lay_on_hands: get("lay_on_hands").unwrap_or(0),
         }
     }
 
     /// Every counted pool (unlimited hexes count 0), for the uses left and spent.
-    pub fn counted(&self) -> [u16; 9] {
+    pub fn counted(&self) -> [u16; 11] {
         [
             self.channel_energy,
             self.hexes.unwrap_or(0),
@@ -81,6 +97,8 @@ impl Pools {
             self.smite_good,
             self.challenge,
             self.tactician,
+            self.rage_rounds,
+            self.lay_on_hands,
         ]
     }
 }
@@ -116,6 +134,22 @@ pub(crate) struct AbilitySpec {
     pub tactician_rounds: u32,
     /// Lion's call, if it has it.
     pub lions_call: Option<LionsCall>,
+    /// A barbarian's rage, if it has one (a creature with a rage of its
+    /// `special_abilities`, the wolverine's, plays that one instead).
+    pub rage: Option<Rage>,
+    /// A paladin's smite evil (`combat::monster::smite` plays it, with the
+    /// paladin's doubled first hit); `None` when the creature has a
+    /// template's smite of its `special_abilities`.
+    pub smite: Option<Smite>,
+    /// A paladin's lay on hands.
+    pub lay_on_hands: Option<LayOnHands>,
+    /// A ranger's favored enemies: creature type and bonus on attack and damage rolls.
+    pub favored_enemies: Vec<(CreatureType, i32)>,
+}
+
+/// Whether one of `c`'s special abilities is `what`.
+fn special(c: &Combatant, what: impl Fn(&SpecialAbility) -> bool) -> bool {
+    c.special_abilities.iter().any(what)
 }
 
 /// A cavalier's challenge as compiled (APG "Cavalier": Challenge, and the order's bonus).
@@ -205,7 +239,20 @@ impl AbilitySpec {
                 fear_saves: cha.max(0),
                 rounds: c.level,
             }),
+            rage: (class.rage && !special(c, |a| matches!(a, SpecialAbility::Rage { .. })))
+                .then(|| Rage::of(c.level)),
+            smite: (class.smite_evil && !special(c, |a| matches!(a, SpecialAbility::Smite { .. })))
+                .then(|| Smite::new(crate::effects::Alignment::EVIL, c.level, cha)),
+            lay_on_hands: class.lay_on_hands.then(|| LayOnHands::of(c.level)),
+            favored_enemies: class.favored_enemies.clone(),
         })
+    }
+
+    /// The bonus of its favored enemy against a creature of type `t` (0: none).
+    pub fn favored_enemy(&self, t: Option<CreatureType>) -> i32 {
+        let Some(t) = t else { return 0 };
+        // Several entries for one type: the highest counts (CRB: the bonuses do not stack).
+        self.favored_enemies.iter().filter(|(k, _)| *k == t).map(|(_, b)| *b).max().unwrap_or(0)
     }
 
     /// Whether it has hex `h`.

@@ -35,6 +35,8 @@ mod natural;
 mod rage;
 mod smite;
 
+pub(crate) use rage::{RAGE_BONUS, RAGE_EFFECT, rage_effect};
+
 use crate::rng::Dice;
 
 use super::damage::Damage;

@@ -25,6 +25,22 @@ pub(crate) const RAGE_BONUS: i32 = 4;
 /// AC penalty of the rage.
 pub(crate) const RAGE_AC_PENALTY: i32 = 2;
 
+/// The effect of a rage: +4 Strength and Constitution of bonus type `ty`,
+/// −2 AC, and `will` on Will saves of the same type (a barbarian's +2
+/// morale; the wolverine's rage has none). Shared by the wolverine's rage
+/// and the barbarian's (`combat::abilities::barbarian`).
+pub(crate) fn rage_effect(ty: BonusType, will: i32) -> Effect {
+    let mut mods = vec![
+        Mod::new(ModTarget::Str, RAGE_BONUS, ty),
+        Mod::new(ModTarget::Con, RAGE_BONUS, ty),
+        Mod::new(ModTarget::Ac, -RAGE_AC_PENALTY, BonusType::Untyped),
+    ];
+    if will != 0 {
+        mods.push(Mod::new(ModTarget::Will, will, ty));
+    }
+    Effect::new(RAGE_EFFECT, Duration::UntilRemoved).with_mods(mods)
+}
+
 impl<R: Dice> Engine<'_, '_, R> {
     /// The start of `i`'s turn: a wounded creature with rage starts raging.
     pub(crate) fn rage_turn(&mut self, i: usize) {
@@ -34,11 +50,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             return;
         }
         self.st.fighters[i].monster.raging = true;
-        let e = Effect::new(RAGE_EFFECT, Duration::UntilRemoved).with_mods(vec![
-            Mod::new(ModTarget::Str, RAGE_BONUS, BonusType::Untyped),
-            Mod::new(ModTarget::Con, RAGE_BONUS, BonusType::Untyped),
-            Mod::new(ModTarget::Ac, -RAGE_AC_PENALTY, BonusType::Untyped),
-        ]);
+        let e = rage_effect(BonusType::Untyped, 0);
         // +4 Constitution: +2 hit points per Hit Die (as Augment Summoning's).
         self.st.fighters[i].hp += RAGE_BONUS / 2 * prep.fighters[i].hd as i32;
         self.apply_effect(i, e, None);

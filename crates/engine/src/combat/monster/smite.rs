@@ -27,9 +27,11 @@ use super::super::log::emit;
 use super::super::state::BattleState;
 
 impl BattleState<'_> {
-    /// `i`'s smite, if it has one.
+    /// `i`'s smite, if it has one: its template's, else a paladin's smite
+    /// evil (`combat::abilities::paladin`).
     pub(crate) fn smite_of(&self, i: usize) -> Option<Smite> {
-        self.prep.fighters[i].monster.as_deref().and_then(|m| m.smite)
+        let f = &self.prep.fighters[i];
+        f.monster.as_deref().and_then(|m| m.smite).or_else(|| f.abilities.as_deref().and_then(|a| a.smite))
     }
 
     /// The foe `i` smites now, if any.

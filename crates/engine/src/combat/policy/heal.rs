@@ -231,7 +231,7 @@ pub(super) fn push(plan: HealPlan, out: &mut Vec<Action>) {
 /// How `i` gets within touch of `j`: the cheapest square from which it
 /// touches `j` and `None` when one move reaches it; else the squares where
 /// a first and a second move end along the way, when two moves reach it.
-fn approach(b: &BattleState<'_>, i: usize, j: usize) -> Option<(Pos, Option<Pos>)> {
+pub(super) fn approach(b: &BattleState<'_>, i: usize, j: usize) -> Option<(Pos, Option<Pos>)> {
     let map = b.map();
     let budget = b.move_budget(i);
     let reach = b.touch_reach(i);

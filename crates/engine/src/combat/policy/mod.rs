@@ -13,6 +13,7 @@ use super::decide::{Policy, ReactionEvent, Reactions};
 use super::odds::Swing;
 use super::state::{BattleState, LifeState};
 
+mod barbarian;
 mod cavalier;
 mod consumables;
 mod coup;
@@ -22,6 +23,7 @@ mod heal;
 mod magic;
 mod martial;
 mod monster;
+mod paladin;
 mod reload;
 
 use magic::{Magic, has_magic, plan_magic};
@@ -49,6 +51,9 @@ impl Policy for DefaultPolicy {
         if coup::plan(battle, actor, out) || consumables::plan(battle, actor, out) {
             return;
         }
+        if battle.prep.fighters[actor].abilities.is_some() && paladin::plan_aid(battle, actor, out) {
+            return;
+        }
         if flight::plan_from_above(battle, actor, t, out) {
             return;
         }
@@ -65,11 +70,23 @@ impl Policy for DefaultPolicy {
         if harmless::plan(battle, actor, t, out) || reload::plan_reload(battle, actor, t, out) {
             return;
         }
+        let t = class_features(battle, actor, t, out);
         monster::plan_smite(battle, actor, t, out);
         plan_turn(battle, actor, t, Tactics::DEFAULT, out);
         reload::fire_and_reload(battle, actor, out);
         flight::dive(battle, actor, out);
     }
+}
+
+/// The class features played before the attack ladder: a barbarian's rage
+/// (`policy::barbarian`), a paladin's lay on hands on itself and smite evil
+/// (`policy::paladin`). Returns the foe to fight (a smite may choose it).
+fn class_features(battle: &BattleState<'_>, actor: usize, t: usize, out: &mut Vec<Action>) -> usize {
+    if battle.prep.fighters[actor].abilities.is_none() {
+        return t;
+    }
+    barbarian::plan(battle, actor, out);
+    paladin::plan(battle, actor, t, out)
 }
 
 /// `t`, unless none of `actor`'s weapons can hurt it (a nonmagical weapon
@@ -371,6 +388,10 @@ impl Policy for StrategyPolicy {
         if coup::plan(battle, actor, out) || consumables::plan(battle, actor, out) {
             return;
         }
+        let abilities = self.spec.use_class_abilities && battle.prep.fighters[actor].abilities.is_some();
+        if abilities && paladin::plan_aid(battle, actor, out) {
+            return;
+        }
         let tactics = Tactics {
             charges: self.spec.use_charges,
             power_attack: self.spec.power_attack,
@@ -395,6 +416,7 @@ impl Policy for StrategyPolicy {
         if reload::plan_reload(battle, actor, t, out) {
             return;
         }
+        let t = if abilities { class_features(battle, actor, t, out) } else { t };
         monster::plan_smite(battle, actor, t, out);
         plan_turn(battle, actor, t, tactics, out);
         reload::fire_and_reload(battle, actor, out);

@@ -62,6 +62,10 @@ pub(super) fn plan_breath(battle: &BattleState<'_>, actor: usize, out: &mut Vec<
 /// Plans `actor`'s smite on `t` (see the module's text).
 pub(super) fn plan_smite(battle: &BattleState<'_>, actor: usize, t: usize, out: &mut Vec<Action>) {
     let Some(smite) = battle.smite_of(actor) else { return };
+    // A paladin's smite has its own choice (`policy::paladin`).
+    if battle.prep.fighters[actor].abilities.as_deref().is_some_and(|a| a.smite.is_some()) {
+        return;
+    }
     if battle.smites_left(actor) == 0
         || battle.smiting(actor).is_some_and(|f| !battle.fighters[f].dead)
         || battle.fighters[actor].swift_used

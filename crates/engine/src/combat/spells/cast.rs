@@ -59,7 +59,11 @@ impl BattleState<'_> {
             return Err(Reason::MissingFeat);
         }
         let f = &self.fighters[i];
-        if f.summary.flags.has(Flags::CANT_CAST) || Behaviours(f.fx).has(Behaviours::CANNOT_CAST) {
+        // A raging barbarian cannot cast spells (CRB "Rage").
+        if f.summary.flags.has(Flags::CANT_CAST)
+            || Behaviours(f.fx).has(Behaviours::CANNOT_CAST)
+            || f.rage.is_some()
+        {
             return Err(Reason::CannotCast);
         }
         let slot = known.level + metamagic.level_adjustment();

@@ -5,6 +5,7 @@ mod attacks;
 mod batch;
 mod bestiary_files;
 mod cavalier;
+mod classes;
 mod closed_form;
 mod conditions;
 mod consumables;

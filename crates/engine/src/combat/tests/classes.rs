@@ -1,0 +1,384 @@
+//! The barbarian's rage, the paladin's smite evil and lay on hands, the
+//! ranger's favored enemy, rule by rule (CRB "Barbarian", "Paladin",
+//! "Ranger"), and the default policy's use of each over many seeds.
+
+use serde_json::json;
+
+use super::monsters::battles;
+use super::support::*;
+use crate::combat::SimOptions;
+use crate::combat::abilities::{RAGE_FATIGUE_EFFECT, RAGE_WILL_BONUS};
+use crate::combat::action::{Action, ActionKind, Reason};
+use crate::combat::engine::Engine;
+use crate::combat::event::Event;
+use crate::combat::odds::Swing;
+use crate::effects::{ConditionId, Context, SaveKind};
+use crate::rng::ScriptedRng;
+
+type E<'a, 'p> = Engine<'a, 'p, ScriptedRng>;
+
+fn attack(e: &E<'_, '_>, a: usize, t: usize) -> i32 {
+    e.st.situation(a, 0, t, Swing::default()).attack
+}
+
+/// The AC `t` shows to an attack by `a`.
+fn ac(e: &E<'_, '_>, a: usize, t: usize) -> i32 {
+    e.st.situation(a, 0, t, Swing::default()).ac
+}
+
+fn damage(e: &E<'_, '_>, a: usize, t: usize) -> i32 {
+    let s = e.st.situation(a, 0, t, Swing::default());
+    e.st.damage_bonus(a, 0, t, &s, Swing::default())
+}
+
+fn save(e: &E<'_, '_>, i: usize, kind: SaveKind) -> i32 {
+    e.st.save_bonus(i, kind, &Context::default())
+}
+
+fn foe(name: &str, overrides: serde_json::Value) -> crate::model::Combatant {
+    let mut base = json!({ "hp_max": 60, "alignment": "N", "attacks": [melee("claw", 5, "1d6")] });
+    if let (serde_json::Value::Object(b), serde_json::Value::Object(o)) = (&mut base, overrides) {
+        b.extend(o);
+    }
+    creature(name, base)
+}
+
+// ---- barbarian ----
+
+/// A barbarian 4 (Str 16, Con 14), `rounds` of rage, a greataxe in two hands.
+fn barbarian(rounds: u32) -> crate::model::Combatant {
+    creature(
+        "Barb",
+        json!({ "level": 4, "hp_max": 40, "bab": 4,
+                "ac": { "total": 16, "touch": 11, "flat_footed": 15 },
+                "abilities": { "str_score": 16, "dex_score": 12, "con_score": 14, "int_score": 10,
+                               "wis_score": 10, "cha_score": 8 },
+                "saves": { "fort": 6, "ref": 2, "will": 1 },
+                "features": ["Rage"], "resources": { "rage_rounds": rounds },
+                "attacks": [{ "name": "greataxe", "kind": "melee", "attack_bonus": 7, "two_handed": true,
+                              "damage": [{ "formula": "1d12+4", "types": ["slashing"] }], "crit_mult": 3 }] }),
+    )
+}
+
+#[test]
+fn rage_gives_four_strength_and_constitution_two_will_minus_two_ac_and_two_hit_points_a_level() {
+    let prep =
+        prepare(arena(4, 8), vec![("a", barbarian(3), at(1, 1)), ("b", foe("Foe", json!({})), at(1, 2))]);
+    let mut b = Bench::new(&[]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    let before = (attack(&e, 0, 1), damage(&e, 0, 1), ac(&e, 1, 0), save(&e, 0, SaveKind::Fort));
+    let (will, hp) = (save(&e, 0, SaveKind::Will), e.st.hp(0));
+    turn(&mut e, 0, vec![Action::new(ActionKind::Rage)]);
+    // Str 16 -> 20: +2 to hit, +3 damage two-handed (1½ × 2); Con 14 -> 18: +2 Fort, +2 hp × 4 levels.
+    assert_eq!(
+        (attack(&e, 0, 1), damage(&e, 0, 1), ac(&e, 1, 0), save(&e, 0, SaveKind::Fort)),
+        (before.0 + 2, before.1 + 3, before.2 - 2, before.3 + 2)
+    );
+    assert_eq!((save(&e, 0, SaveKind::Will), RAGE_WILL_BONUS), (will + 2, 2));
+    assert_eq!((e.st.hp(0), e.st.hp_max(0)), (hp + 8, 48));
+    assert_eq!(e.st.fighters[0].pools.rage_rounds, 2, "the first round is spent");
+    // Already raging: refused.
+    turn(&mut e, 0, vec![Action::new(ActionKind::Rage)]);
+    assert_eq!(e.st.last_results(0)[0].reason, Some(Reason::NoAbility));
+    assert_eq!(e.st.fighters[0].pools.rage_rounds, 1, "one round a turn");
+    turn(&mut e, 0, vec![]);
+    assert_eq!(e.st.fighters[0].pools.rage_rounds, 0);
+    assert!(e.st.fighters[0].rage.is_some());
+    // Out of rounds: it ends at the start of the next turn, 3 rounds raged.
+    turn(&mut e, 0, vec![]);
+    assert!(e.st.fighters[0].rage.is_none());
+    // Fatigued: Str -2 (-1 to hit), Dex -2 (-1 AC).
+    assert_eq!(
+        (attack(&e, 0, 1) - before.0, ac(&e, 1, 0), e.st.hp(0), e.st.hp_max(0)),
+        (-1, before.2 - 1, hp, 40)
+    );
+    assert!(e.st.has_condition(0, ConditionId::Fatigued));
+    drop(e);
+    assert!(
+        b.events.iter().any(|r| matches!(r.event, Event::RageEnds { who: 0, rounds: 3, hp: 8, fatigued: 6 }))
+    );
+    let lines = b.lines();
+    assert!(
+        lines.iter().any(|l| l.contains("rages (+4 Str, +4 Con: +8 hp, +2 Will, -2 AC; 2 rounds left)")),
+        "{lines:#?}"
+    );
+}
+
+#[test]
+fn fatigue_lasts_twice_the_rounds_raged_and_forbids_a_new_rage() {
+    let prep =
+        prepare(arena(4, 8), vec![("a", barbarian(10), at(1, 1)), ("b", foe("Foe", json!({})), at(1, 5))]);
+    let mut b = Bench::new(&[]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    turn(&mut e, 0, vec![Action::new(ActionKind::Rage)]);
+    // Falls unconscious: the rage ends at once, its 8 hit points go (from 48 - 49 = -1 to -9).
+    e.wound(0, 49);
+    assert!(e.st.fighters[0].rage.is_none());
+    assert_eq!(e.st.hp(0), -9);
+    let fatigue = e.st.fighters[0].effects.iter().find(|x| &*x.effect.name == RAGE_FATIGUE_EFFECT);
+    assert!(fatigue.is_some(), "fatigued for 2 rounds");
+    e.st.fighters[0].hp = 10;
+    turn(&mut e, 0, vec![Action::new(ActionKind::Rage)]);
+    assert_eq!(e.st.last_results(0)[0].reason, Some(Reason::NoAbility), "fatigued");
+    turn(&mut e, 0, vec![]);
+    turn(&mut e, 0, vec![Action::new(ActionKind::Rage)]);
+    assert!(e.st.fighters[0].rage.is_some(), "fatigue over after 2 rounds");
+}
+
+#[test]
+fn the_lost_rage_hit_points_can_kill_and_a_battle_s_end_takes_them_back() {
+    let prep =
+        prepare(arena(4, 8), vec![("a", barbarian(10), at(1, 1)), ("b", foe("Foe", json!({})), at(1, 5))]);
+    let mut b = Bench::new(&[]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    turn(&mut e, 0, vec![Action::new(ActionKind::Rage)]);
+    assert_eq!(crate::combat::carry::Carried::of(&e.st.fighters[0]).hp, 40, "48 raging, 40 after");
+    // 48 - 54 = -6, then -8 more: -14 at Con 14 is dead.
+    e.wound(0, 54);
+    assert!(e.st.fighters[0].dead);
+}
+
+#[test]
+fn a_raging_barbarian_casts_no_spell() {
+    let mut c = caster(
+        "Rager",
+        &["Cure Light Wounds"],
+        json!({ "features": ["Rage"], "resources": { "rage_rounds": 5 } }),
+    );
+    c.level = 5;
+    let prep = prepare_magic(arena(4, 8), vec![("a", c, at(1, 1)), ("b", foe("Foe", json!({})), at(1, 5))]);
+    let spell = prep.spell_index("Cure Light Wounds").expect("known");
+    let mut b = Bench::new(&[]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    turn(&mut e, 0, vec![Action::new(ActionKind::Rage), Action::cast(spell, Some(0))]);
+    assert_eq!(e.st.last_results(0)[1].reason, Some(Reason::CannotCast));
+}
+
+#[test]
+fn the_policy_rages_once_a_foe_is_within_a_move_or_a_charge_and_keeps_raging() {
+    let logs = battles(
+        || vec![("players", barbarian(8), at(2, 1)), ("monsters", foe("Ogre", json!({})), at(2, 15))],
+        12,
+    );
+    for log in &logs {
+        let rage = log.iter().position(|l| l.contains("barb: rages")).expect("it rages");
+        let first_swing = log.iter().position(|l| l.contains("barb: ") && l.contains("greataxe"));
+        assert!(first_swing.is_some_and(|s| s > rage), "rage before the first swing: {log:#?}");
+        assert_eq!(
+            log.iter().filter(|l| l.contains("barb: rages")).count(),
+            1,
+            "one rage a battle: {log:#?}"
+        );
+        // Kept while the foe stands: no end before the battle is over, unless out of rounds.
+        let end = log.iter().position(|l| l.contains("barb: rage ends"));
+        let over = log.iter().position(|l| l.contains("battle over")).expect("a result");
+        assert!(end.is_none_or(|k| k > over || log[k].contains("after 8 round")), "{log:#?}");
+    }
+}
+
+// ---- paladin ----
+
+/// A paladin 4 (Cha 14: +2), two smites, four lays on hands, a longsword.
+fn paladin() -> crate::model::Combatant {
+    creature(
+        "Pal",
+        json!({ "level": 4, "hp_max": 40, "bab": 4, "alignment": "LG",
+                "ac": { "total": 20, "touch": 10, "flat_footed": 20 },
+                "abilities": { "str_score": 16, "dex_score": 10, "con_score": 12, "int_score": 10,
+                               "wis_score": 10, "cha_score": 14 },
+                "features": ["Smite Evil", "Lay On Hands", "Divine Grace"],
+                "resources": { "smite_evil": 2, "lay_on_hands": 4 },
+                "attacks": [melee("longsword", 8, "1d8+3")] }),
+    )
+}
+
+#[test]
+fn smite_evil_adds_charisma_to_hit_level_to_damage_doubled_on_the_first_hit_on_undead_and_deflection() {
+    let skeleton = foe("Skel", json!({ "alignment": "NE", "creature_type": "undead" }));
+    let prep = prepare(
+        arena(4, 8),
+        vec![
+            ("a", paladin(), at(1, 1)),
+            ("b", skeleton, at(1, 2)),
+            ("b", foe("Other", json!({ "alignment": "CE" })), at(2, 1)),
+        ],
+    );
+    // d20 15 hits AC 10, then 1d8 = 5.
+    let mut b = Bench::new(&[15, 5, 15, 5]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    let before = (attack(&e, 0, 1), damage(&e, 0, 1), ac(&e, 1, 0), ac(&e, 2, 0));
+    turn(&mut e, 0, vec![Action::at(ActionKind::Smite, 1)]);
+    // Cha +2 to hit, level 4 to damage, +4 more before the first hit on an undead; +2 deflection against it only.
+    assert_eq!(
+        (attack(&e, 0, 1), damage(&e, 0, 1), ac(&e, 1, 0), ac(&e, 2, 0)),
+        (before.0 + 2, before.1 + 8, before.2 + 2, before.3)
+    );
+    assert_eq!(e.st.fighters[0].pools.smite_evil, 1);
+    let hp = e.st.hp(1);
+    turn(&mut e, 0, vec![Action::at(ActionKind::Attack, 1)]);
+    // 5 + 3 (printed) + 8.
+    assert_eq!(hp - e.st.hp(1), 16);
+    assert_eq!(damage(&e, 0, 1), before.1 + 4, "the second hit: level only");
+    let hp = e.st.hp(1);
+    turn(&mut e, 0, vec![Action::at(ActionKind::Attack, 1)]);
+    assert_eq!(hp - e.st.hp(1), 12);
+}
+
+#[test]
+fn a_paladin_s_first_hit_is_not_doubled_on_an_evil_humanoid_nor_its_smite_on_a_neutral_foe() {
+    let prep = prepare(
+        arena(4, 8),
+        vec![
+            ("a", paladin(), at(1, 1)),
+            ("b", foe("Orc", json!({ "alignment": "CE", "creature_type": "humanoid" })), at(1, 2)),
+            ("b", foe("Beast", json!({ "alignment": "N", "creature_type": "animal" })), at(2, 1)),
+            ("b", foe("Fiend", json!({ "alignment": "LE", "creature_type": "outsider" })), at(2, 2)),
+        ],
+    );
+    let mut b = Bench::new(&[]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    let plain = damage(&e, 0, 1);
+    turn(&mut e, 0, vec![Action::at(ActionKind::Smite, 1)]);
+    assert_eq!(damage(&e, 0, 1), plain + 4);
+    e.wound(1, 100);
+    turn(&mut e, 0, vec![Action::at(ActionKind::Smite, 2)]);
+    assert_eq!((damage(&e, 0, 2), e.st.smiting(0)), (plain, None), "wasted on a neutral foe");
+    assert!(e.st.smite_doubles_on(3), "an evil outsider");
+}
+
+#[test]
+fn lay_on_hands_heals_half_level_d6_swift_on_itself_standard_on_an_ally_it_touches() {
+    let prep = prepare(
+        arena(4, 8),
+        vec![
+            ("a", paladin(), at(1, 1)),
+            ("a", creature("Ally", json!({ "hp_max": 30 })), at(1, 2)),
+            ("a", creature("Far", json!({ "hp_max": 30 })), at(1, 6)),
+            ("b", foe("Foe", json!({})), at(3, 7)),
+        ],
+    );
+    let mut b = Bench::new(&[4, 6, 1, 2]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    e.st.fighters[0].hp = 10;
+    e.st.fighters[1].hp = -3;
+    e.st.fighters[2].hp = 5;
+    // Level 4: 2d6. Swift on itself, standard on the ally: both in one turn.
+    turn(&mut e, 0, vec![Action::new(ActionKind::LayOnHands), Action::at(ActionKind::LayOnHands, 1)]);
+    assert_eq!((e.st.hp(0), e.st.hp(1)), (20, 0));
+    assert_eq!(e.st.fighters[0].pools.lay_on_hands, 2);
+    turn(&mut e, 0, vec![Action::at(ActionKind::LayOnHands, 2)]);
+    assert_eq!(e.st.last_results(0)[0].reason, Some(Reason::OutOfRange), "25 ft away");
+    turn(&mut e, 0, vec![Action::at(ActionKind::LayOnHands, 3)]);
+    assert_eq!(e.st.last_results(0)[0].reason, Some(Reason::NoAbility), "not on a foe");
+    assert_eq!(e.st.fighters[0].pools.lay_on_hands, 2);
+    drop(e);
+    let lines = b.lines();
+    assert!(lines.iter().any(|l| l.contains("pal: lays on hands: 2d6=10, heals 10 (3 left)")), "{lines:#?}");
+    assert!(
+        lines.iter().any(|l| l.contains("pal: lays on hands on ally: 2d6=3, heals 3 (2 left)")),
+        "{lines:#?}"
+    );
+}
+
+#[test]
+fn the_policy_smites_the_most_dangerous_evil_foe_and_lays_on_hands_when_hurt() {
+    let placed = || {
+        vec![
+            ("players", paladin(), at(2, 2)),
+            ("monsters", foe("Imp", json!({ "alignment": "LE", "hp_max": 30 })), at(2, 5)),
+            (
+                "monsters",
+                foe(
+                    "Brute",
+                    json!({ "alignment": "CE", "hp_max": 40,
+                "attacks": [melee("slam", 6, "2d6+4")] }),
+                ),
+                at(4, 5),
+            ),
+            (
+                "monsters",
+                foe(
+                    "Beast",
+                    json!({ "alignment": "N", "hp_max": 40,
+                "attacks": [melee("bite", 6, "3d6+4")] }),
+                ),
+                at(3, 5),
+            ),
+        ]
+    };
+    let logs = battles(placed, 12);
+    let mut healed = 0;
+    for log in &logs {
+        let smites: Vec<&String> = log.iter().filter(|l| l.contains("pal: smites evil")).collect();
+        assert!(!smites.is_empty(), "{log:#?}");
+        assert!(smites[0].contains("smites evil brute"), "the slam outdamages the claw: {log:#?}");
+        assert!(log.iter().all(|l| !l.contains("smites evil beast")), "never a neutral foe");
+        healed += log.iter().filter(|l| l.contains("pal: lays on hands")).count();
+    }
+    assert!(healed > 0, "hurt below half in some battle, it heals itself");
+}
+
+#[test]
+fn the_policy_lays_on_hands_on_a_dying_ally() {
+    let prep = prepare(
+        arena(4, 10),
+        vec![
+            ("a", paladin(), at(1, 1)),
+            ("a", creature("Ally", json!({ "hp_max": 30 })), at(1, 4)),
+            ("b", foe("Foe", json!({})), at(3, 9)),
+        ],
+    );
+    let mut b = Bench::new(&[3, 3]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    e.st.fighters[1].hp = -2;
+    e.take_turn(0, &mut crate::combat::policy::DefaultPolicy);
+    assert_eq!(e.st.hp(1), 4, "moved next to it and healed 2d6 = 6");
+}
+
+// ---- ranger ----
+
+#[test]
+fn favored_enemy_adds_its_bonus_to_attack_and_damage_against_its_creature_types_only() {
+    let ranger = creature(
+        "Ranger",
+        json!({ "level": 6, "features": ["Favored Enemy (undead +4)", "Favored Enemy (humanoid)"],
+                "attacks": [melee("longsword", 6, "1d8+2")] }),
+    );
+    let prep = prepare(
+        arena(4, 8),
+        vec![
+            ("a", ranger, at(1, 1)),
+            ("b", foe("Skel", json!({ "creature_type": "undead" })), at(1, 2)),
+            ("b", foe("Orc", json!({ "creature_type": "humanoid" })), at(2, 1)),
+            ("b", foe("Wolf", json!({ "creature_type": "animal" })), at(2, 2)),
+        ],
+    );
+    let mut b = Bench::new(&[12, 5]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    let (a0, d0) = (attack(&e, 0, 3), damage(&e, 0, 3));
+    assert_eq!((attack(&e, 0, 1) - a0, damage(&e, 0, 1) - d0), (4, 4));
+    assert_eq!((attack(&e, 0, 2) - a0, damage(&e, 0, 2) - d0), (2, 2), "+2 when the bonus is not written");
+    turn(&mut e, 0, vec![Action::at(ActionKind::Attack, 1)]);
+    drop(e);
+    let lines = b.lines();
+    assert!(lines.iter().any(|l| l.contains("favored enemy +4")), "{lines:#?}");
+}
+
+#[test]
+fn a_favored_enemy_without_a_known_type_or_with_an_odd_bonus_is_one_error() {
+    for (feature, says) in [
+        ("Favored Enemy (goblins +2)", "not a creature type"),
+        ("Favored Enemy (undead +3)", "must be +2"),
+        ("Favored Enemy", "creature type and the bonus"),
+    ] {
+        let text = json!({
+            "name": "R", "abilities": { "str_score": 10, "dex_score": 10, "con_score": 10, "int_score": 10,
+                                        "wis_score": 10, "cha_score": 10 },
+            "hp_max": 5, "ac": { "total": 10, "touch": 10, "flat_footed": 10 }, "bab": 0, "initiative_mod": 0,
+            "speed_land_ft": 30, "saves": { "fort": 0, "ref": 0, "will": 0 }, "attacks": [], "features": [feature]
+        });
+        let err = crate::model::parse_combatant(&text.to_string(), "r.json").expect_err(feature).to_string();
+        assert!(err.contains("$.features[0]"), "{err}");
+        assert!(err.contains(says), "{feature}: {err}");
+    }
+}

@@ -1,0 +1,102 @@
+//! A battle per class of the reference PCs (issue 22): the shipped
+//! barbarian, paladin and ranger of `data/pcs/` use their class features
+//! against Bestiary foes, as the typed event stream shows.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use pf1e_engine::combat::event::{AttackNote, Event, ModSource, Record};
+use pf1e_engine::combat::{DefaultPolicy, PreparedEncounter, SimOptions, run_prepared};
+use pf1e_engine::encounter::{Encounter, SideSpec};
+use pf1e_engine::library::load_library;
+use pf1e_engine::map::Map;
+use pf1e_engine::model::load_combatant;
+use pf1e_engine::rng::SeededRng;
+
+fn data() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data")
+}
+
+/// `runs` battles of `pc` against `foes` on the field map, their events.
+fn battles(pc: &str, foes: &[&str], runs: u64) -> (PreparedEncounter, Vec<Vec<Record>>) {
+    let file = |p: &str| Arc::new(load_combatant(&data().join(p)).unwrap());
+    let map = Arc::new(Map::load(&data().join("maps/field.yaml")).unwrap());
+    let sides = vec![
+        SideSpec { name: "players".into(), combatants: vec![file(pc)] },
+        SideSpec { name: "monsters".into(), combatants: foes.iter().map(|p| file(p)).collect() },
+    ];
+    let library = Arc::new(load_library(&data().join("spells"), &data().join("monsters")).unwrap());
+    let prep = PreparedEncounter::new(&Encounter::build(map, sides).unwrap().with_library(library)).unwrap();
+    let logs = (0..runs)
+        .map(|run| {
+            let mut events = Vec::new();
+            let mut rng = SeededRng::for_run(22, run);
+            run_prepared(&prep, &SimOptions::default(), &mut rng, Some(&mut events), &mut DefaultPolicy);
+            events
+        })
+        .collect();
+    (prep, logs)
+}
+
+fn count(log: &[Record], pred: impl Fn(&Event) -> bool) -> usize {
+    log.iter().filter(|r| pred(&r.event)).count()
+}
+
+#[test]
+fn the_reference_barbarian_rages_before_it_strikes_and_the_rage_ends_by_the_rules() {
+    let (_, logs) = battles("pcs/barbarian4.json", &["monsters/orc.json", "monsters/orc.json"], 20);
+    for log in &logs {
+        let rage = log.iter().position(|r| matches!(r.event, Event::Rages { who: 0, hp: 8, will: 2, .. }));
+        let swing = log.iter().position(|r| matches!(&r.event, Event::Attack(a) if a.who == 0));
+        let (Some(rage), Some(swing)) = (rage, swing) else { panic!("rage and a swing: {log:#?}") };
+        assert!(rage < swing, "it rages before its first swing");
+        assert_eq!(count(log, |e| matches!(e, Event::Rages { .. })), 1);
+        // An end, if any, comes with its fatigue: twice the rounds raged.
+        for r in log {
+            if let Event::RageEnds { rounds, fatigued, hp, .. } = r.event {
+                assert_eq!((fatigued, hp), (2 * rounds, 8));
+            }
+        }
+    }
+}
+
+#[test]
+fn the_reference_paladin_smites_the_ogre_not_the_skeleton_and_lays_on_hands() {
+    let (_, logs) = battles("pcs/paladin4.json", &["monsters/ogre.json", "monsters/skeleton.json"], 20);
+    let ogre = 1;
+    let mut smote = 0;
+    let mut healed = 0;
+    for log in &logs {
+        let mut first = true;
+        for r in log {
+            match r.event {
+                // The ogre's greatclub (2d8+7) outdamages the skeleton's scimitar or claws.
+                Event::Smites { who: 0, target, evil: true, attack: 2, damage: 4, ac: 2, .. } => {
+                    if first {
+                        assert_eq!(target, ogre, "the first smite of a battle on the most dangerous foe");
+                        first = false;
+                    }
+                    smote += 1;
+                }
+                Event::Smites { who: 0, .. } => panic!("a smite with other numbers: {r:?}"),
+                Event::LaysOnHands { who: 0, target: 0, dice: 2, .. } => healed += 1,
+                _ => {}
+            }
+        }
+    }
+    assert!(smote >= 20, "every battle smites: {smote}");
+    assert!(healed > 0, "a hurt paladin lays on hands in some battle");
+}
+
+#[test]
+fn the_reference_ranger_shoots_skeletons_with_its_favored_enemy_bonus() {
+    let (_, logs) = battles("pcs/ranger4.json", &["monsters/skeleton.json", "monsters/skeleton.json"], 10);
+    for log in &logs {
+        let favored = count(log, |e| {
+            matches!(e, Event::Attack(a) if a.who == 0 && a.notes.iter().any(|n| matches!(n,
+                AttackNote::Modifier { source: ModSource::FavoredEnemy, value: 2 })))
+        });
+        let shots = count(log, |e| matches!(e, Event::Attack(a) if a.who == 0));
+        assert!(shots > 0 && favored == shots, "every attack on an undead: {favored} of {shots}");
+    }
+}
