@@ -10,7 +10,7 @@ use pf1e_engine::combat::SimOptions;
 use pf1e_engine::day::file::{DayFile, StepSpec};
 use pf1e_engine::day::plan::{PlanResult, compare};
 use pf1e_engine::day::summary::DaySummary;
-use pf1e_engine::day::{Day, Step, play_batch, play_watched};
+use pf1e_engine::day::{Day, Step, play_watched, record_batch};
 use pf1e_engine::metrics::Confidence;
 
 use crate::GlobalArgs;
@@ -57,9 +57,9 @@ pub fn run(args: &DayArgs, global: &GlobalArgs) -> Result<(), CliError> {
     let runs = args.runs.unwrap_or(spec.runs);
     let seed = args.seed.unwrap_or(spec.seed);
     let pool = crate::sim::thread_pool(args.threads)?;
-    let outcomes = pool.install(|| play_batch(&day, &options, seed, 0..runs));
+    let outcomes = pool.install(|| record_batch(&day, &options, seed, 0..runs));
     let confidence = Confidence::new(THREE_SIGMA).map_err(|e| CliError::input(format!("confidence: {e}")))?;
-    let summary = DaySummary::of(&day, &outcomes, confidence);
+    let summary = DaySummary::of(&day.shape(), &outcomes, confidence);
     let plans = if spec.plans.is_empty() {
         Vec::new()
     } else {
@@ -68,8 +68,8 @@ pub fn run(args: &DayArgs, global: &GlobalArgs) -> Result<(), CliError> {
         let mut all = vec![outcomes];
         for plan in spec.plans() {
             let planned = day.planned(&plan);
-            let o = pool.install(|| play_batch(&planned, &options, seed, 0..runs));
-            summaries.push(DaySummary::of(&planned, &o, confidence));
+            let o = pool.install(|| record_batch(&planned, &options, seed, 0..runs));
+            summaries.push(DaySummary::of(&planned.shape(), &o, confidence));
             names.push(plan.name);
             all.push(o);
         }
