@@ -20,7 +20,7 @@ use crate::render::day as render;
 use crate::scenario::{self, SideArg};
 
 /// The confidence of the report's bands: three standard deviations.
-const THREE_SIGMA: f64 = 0.9973;
+const THREE_SIGMA: f64 = pf1e_engine::day::summary::REPORT_CONFIDENCE;
 
 /// Arguments of `pf1e day`.
 #[derive(Debug, Args)]

@@ -8,7 +8,7 @@
 //! is paired run by run. Skipping a fight shifts the streams of the fights
 //! after it: those are compared on independent dice.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::summary::{DaySummary, Rate};
 use super::{Day, DayEnd, DayRecord, Step};
@@ -63,7 +63,7 @@ pub fn planned_steps(steps: &[Step], plan: &Plan) -> Vec<Step> {
 }
 
 /// One plan's figures and its difference with the day as written.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PlanResult {
     /// The plan's name.
     pub name: String,

@@ -1,13 +1,16 @@
 //! The figures of many days: how often the party completes the day, who
 //! dies and where, what it has left before each fight, where the day breaks.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::{DayEnd, DayRecord, DayShape};
 use crate::metrics::{Confidence, proportion_interval};
 
+/// The confidence of a day's report: three standard deviations.
+pub const REPORT_CONFIDENCE: f64 = 0.9973;
+
 /// A proportion with its interval.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Rate {
     /// Days counted.
     pub count: u64,
@@ -29,7 +32,7 @@ impl Rate {
 }
 
 /// One fight of the day, over all days.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct FightSummary {
     /// Its name.
     pub name: String,
@@ -54,7 +57,7 @@ pub struct FightSummary {
 }
 
 /// One member of the party, over all days.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct MemberSummary {
     /// Its name.
     pub name: String,
@@ -65,7 +68,7 @@ pub struct MemberSummary {
 }
 
 /// The figures of many days.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct DaySummary {
     /// The day's name.
     pub name: String,

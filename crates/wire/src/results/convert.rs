@@ -422,6 +422,7 @@ impl From<&JobResult> for Job {
                 comparison_z: c.comparison_z,
             }),
             JobResult::Design(d) => Job::Design(design(d)),
+            JobResult::Day(d) => Job::Day(proto::DayResult::from(d)),
         }
     }
 }
@@ -431,6 +432,7 @@ impl TryFrom<&Job> for JobResult {
 
     fn try_from(r: &Job) -> Result<Self, Self::Error> {
         Ok(match r {
+            Job::Day(d) => JobResult::Day(DayResult::try_from(d)?),
             Job::Grid(_) => JobResult::Grid(()),
             Job::Optimize(o) => JobResult::Optimize(OptimizeResult {
                 adversary_strategy: o.adversary_strategy.clone(),
