@@ -131,7 +131,8 @@ impl CellResult {
             }
             lost[((q * lost.len() as u64).div_ceil(100).max(1) as usize) - 1]
         };
-        let count = |f: &dyn Fn(&pf1e_engine::day::DayRecord) -> bool| self.days.iter().filter(|d| f(d)).count();
+        let count =
+            |f: &dyn Fn(&pf1e_engine::day::DayRecord) -> bool| self.days.iter().filter(|d| f(d)).count();
         let all_down = count(&|d| d.members.iter().all(|m| m.dead || m.hp < 0));
         let some_death = count(&|d| d.dead() > 0);
         let rounds: u64 = self.days.iter().flat_map(|d| &d.fights).map(|f| u64::from(f.rounds)).sum();

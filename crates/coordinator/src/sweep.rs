@@ -954,10 +954,13 @@ impl SweepDraft {
 
     /// Every scenario its cells play: its own, and a day's fights.
     pub fn scenarios(&self) -> Vec<Arc<Scenario>> {
-        scenarios_of(&self.scenario, self.jobs.iter().filter_map(|j| match j {
-            JobFile::Day(d) => Some(d.as_ref()),
-            _ => None,
-        }))
+        scenarios_of(
+            &self.scenario,
+            self.jobs.iter().filter_map(|j| match j {
+                JobFile::Day(d) => Some(d.as_ref()),
+                _ => None,
+            }),
+        )
     }
 
     /// The sweep of this draft with the LLM's `decisions` (none for a sweep
@@ -1238,10 +1241,13 @@ fn day_file(text: &str, file: &str) -> Result<(DayFile, f64), SweepError> {
 impl Sweep {
     /// Every scenario its cells play: its own, and a day's fights.
     pub fn scenarios(&self) -> Vec<Arc<Scenario>> {
-        scenarios_of(&self.scenario, self.jobs.iter().filter_map(|j| match j {
-            Job::Day(d) => Some(d.as_ref()),
-            _ => None,
-        }))
+        scenarios_of(
+            &self.scenario,
+            self.jobs.iter().filter_map(|j| match j {
+                Job::Day(d) => Some(d.as_ref()),
+                _ => None,
+            }),
+        )
     }
 
     /// Parses, checks and decides a sweep that needs no LLM decision (one

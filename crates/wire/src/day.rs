@@ -136,7 +136,11 @@ pub fn assemble(
         if members.is_none() {
             let e = &playable.encounter;
             members = Some(
-                e.combatants.iter().filter(|d| e.sides[d.side] == party).map(|d| Arc::clone(&d.spec)).collect(),
+                e.combatants
+                    .iter()
+                    .filter(|d| e.sides[d.side] == party)
+                    .map(|d| Arc::clone(&d.spec))
+                    .collect(),
             );
         }
         prepared.push((fight.clone(), Arc::new(playable.prepared)));
@@ -205,7 +209,9 @@ impl TryFrom<&proto::DaySpec> for DayPlay {
         let encounters = d
             .encounters
             .iter()
-            .map(|h| parse_hex(h).ok_or_else(|| WireError::Hash { field: "DaySpec.encounters", value: h.clone() }))
+            .map(|h| {
+                parse_hex(h).ok_or_else(|| WireError::Hash { field: "DaySpec.encounters", value: h.clone() })
+            })
             .collect::<Result<Vec<_>, _>>()?;
         let mut steps = Vec::with_capacity(d.steps.len());
         for s in &d.steps {
@@ -219,7 +225,10 @@ impl TryFrom<&proto::DaySpec> for DayPlay {
                 P::Branch(b) => {
                     let fraction = b.fraction;
                     if !(0.0..=1.0).contains(&fraction) {
-                        return Err(WireError::invalid("DayBranch.fraction", format!("{fraction} is not a fraction")));
+                        return Err(WireError::invalid(
+                            "DayBranch.fraction",
+                            format!("{fraction} is not a fraction"),
+                        ));
                     }
                     let cond = match proto::DayCondition::try_from(b.condition) {
                         Ok(proto::DayCondition::PartyHpBelow) => Condition::PartyHpBelow(fraction),
@@ -233,11 +242,16 @@ impl TryFrom<&proto::DaySpec> for DayPlay {
                         }
                     };
                     let choice = match proto::DayChoice::try_from(b.choice) {
-                        Ok(proto::DayChoice::ShortRest) => Choice::ShortRest(spending_from_proto(b.spending)?),
+                        Ok(proto::DayChoice::ShortRest) => {
+                            Choice::ShortRest(spending_from_proto(b.spending)?)
+                        }
                         Ok(proto::DayChoice::LongRest) => Choice::LongRest,
                         Ok(proto::DayChoice::Flee) => Choice::Flee,
                         _ => {
-                            return Err(WireError::invalid("DayBranch.choice", format!("unknown choice {}", b.choice)));
+                            return Err(WireError::invalid(
+                                "DayBranch.choice",
+                                format!("unknown choice {}", b.choice),
+                            ));
                         }
                     };
                     Step::Branch(cond, choice)
@@ -344,7 +358,12 @@ impl TryFrom<&proto::DayRecord> for DayRecord {
         Ok(DayRecord {
             end,
             fights,
-            members: r.member_hp.iter().zip(&r.member_dead).map(|(&hp, &dead)| MemberEnd { hp, dead }).collect(),
+            members: r
+                .member_hp
+                .iter()
+                .zip(&r.member_dead)
+                .map(|(&hp, &dead)| MemberEnd { hp, dead })
+                .collect(),
             rests: tending_from_proto(r.rests.as_ref()),
         })
     }

@@ -92,14 +92,14 @@ pub fn evaluate_leases(
                         Some(_) => evaluator.evaluate_day(&fights, spec),
                         None => evaluator.evaluate(s, spec),
                     }))
-                        .unwrap_or_else(|p| {
-                            let message = p
-                                .downcast_ref::<String>()
-                                .cloned()
-                                .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
-                                .unwrap_or_default();
-                            Err(EvalError::Panicked { start: spec.runs.start, end: spec.runs.end, message })
-                        })
+                    .unwrap_or_else(|p| {
+                        let message = p
+                            .downcast_ref::<String>()
+                            .cloned()
+                            .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+                            .unwrap_or_default();
+                        Err(EvalError::Panicked { start: spec.runs.start, end: spec.runs.end, message })
+                    })
                 }
                 (None, _) => Err(EvalError::UnknownScenario(hex(&spec.scenario))),
             };

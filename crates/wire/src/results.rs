@@ -75,8 +75,9 @@ impl SweepResults {
     /// cells each play another group of monsters, and days, whose cells
     /// play a chain of fights).
     pub fn baseline(&self) -> Option<&CellReport> {
-        let plays_as_written =
-            |j: &&JobReport| !matches!(j.result, JobResult::DangerMap(_) | JobResult::Design(_) | JobResult::Day(_));
+        let plays_as_written = |j: &&JobReport| {
+            !matches!(j.result, JobResult::DangerMap(_) | JobResult::Design(_) | JobResult::Day(_))
+        };
         self.jobs.iter().filter(plays_as_written).flat_map(|j| &j.cells).find(|c| {
             c.party_strategy == "default"
                 && c.adversary_strategy == "default"

@@ -350,7 +350,11 @@ impl TryFrom<proto::ShardResult> for ShardResult {
             if summary.runs != days.len() as u64 || !r.winner.is_empty() || !r.combatants.is_empty() {
                 return Err(WireError::invalid(
                     "ShardResult.days",
-                    format!("{} runs summed, {} days, and battle tables beside them", summary.runs, days.len()),
+                    format!(
+                        "{} runs summed, {} days, and battle tables beside them",
+                        summary.runs,
+                        days.len()
+                    ),
                 ));
             }
             let mut out = ShardResult::from_days(days);

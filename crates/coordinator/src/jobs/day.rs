@@ -93,7 +93,14 @@ impl DayPlanner {
             })
             .collect();
         let n = cells.len();
-        DayPlanner { job, cells, emitted: false, records: vec![None; n], confidence: ctx.confidence, seed: ctx.seed }
+        DayPlanner {
+            job,
+            cells,
+            emitted: false,
+            records: vec![None; n],
+            confidence: ctx.confidence,
+            seed: ctx.seed,
+        }
     }
 }
 
@@ -117,7 +124,11 @@ impl Planner for DayPlanner {
     }
 
     fn state(&self) -> PlannerState {
-        PlannerState::one_batch(self.emitted, self.cells.len(), self.records.iter().filter(|r| r.is_some()).count())
+        PlannerState::one_batch(
+            self.emitted,
+            self.cells.len(),
+            self.records.iter().filter(|r| r.is_some()).count(),
+        )
     }
 
     fn result(&self) -> JobResult {
@@ -127,8 +138,9 @@ impl Planner for DayPlanner {
         let plans = if self.job.plans.is_empty() {
             Vec::new()
         } else {
-            let names: Vec<String> =
-                std::iter::once(AS_WRITTEN.to_string()).chain(self.job.plans.iter().map(|p| p.name.clone())).collect();
+            let names: Vec<String> = std::iter::once(AS_WRITTEN.to_string())
+                .chain(self.job.plans.iter().map(|p| p.name.clone()))
+                .collect();
             let summaries: Vec<DaySummary> =
                 days.iter().map(|d| DaySummary::of(&self.job.shape, d, self.confidence)).collect();
             let all: Vec<Vec<DayRecord>> = days.iter().map(|d| (*d).clone()).collect();

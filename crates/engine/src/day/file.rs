@@ -303,9 +303,11 @@ impl DayFile {
     /// as written, each once, in first-use order.
     pub fn referenced_paths(&self) -> Vec<String> {
         let mut out: Vec<String> = Vec::new();
-        let all = self.party.combatants.iter().chain(self.encounters().flat_map(|e| {
-            std::iter::once(&e.map).chain(e.combatants.iter())
-        }));
+        let all = self
+            .party
+            .combatants
+            .iter()
+            .chain(self.encounters().flat_map(|e| std::iter::once(&e.map).chain(e.combatants.iter())));
         for p in all {
             if !out.contains(p) {
                 out.push(p.clone());

@@ -45,7 +45,11 @@ impl From<&DayResult> for proto::DayResult {
             members: s
                 .members
                 .iter()
-                .map(|m| proto::DayMemberSummary { name: m.name.clone(), dead: Some(rate(&m.dead)), hp_end: m.hp_end })
+                .map(|m| proto::DayMemberSummary {
+                    name: m.name.clone(),
+                    dead: Some(rate(&m.dead)),
+                    hp_end: m.hp_end,
+                })
                 .collect(),
             breaking_point: s.breaking_point.map(|b| b as u32),
             healed_between: s.healed_between,
