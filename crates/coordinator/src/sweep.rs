@@ -868,7 +868,7 @@ impl SweepDraft {
     /// `confidence:` line (`pf1e run --confidence`) says otherwise.
     fn resolve_day(text: &str, file: &str, source: &dyn FileSource) -> Result<Self, SweepError> {
         check_shape(text, file)?;
-        let (spec, level) = day_file(text, file)?;
+        let (spec, keys) = day_file(text, file)?;
         let mut options = pf1e_engine::combat::SimOptions::default();
         if let Some(cap) = spec.round_cap {
             options.round_cap = cap;
@@ -925,7 +925,7 @@ impl SweepDraft {
                     .collect()
             })
             .unwrap_or_else(|_| spec.party.combatants.clone());
-        let confidence = Confidence::new(level)
+        let confidence = Confidence::new(keys.confidence)
             .map_err(|e| SweepError::new(file, line_of_key(text, "confidence"), e.to_string()))?;
         let job = DayJob {
             shape: DayShape { name: spec.name.clone(), encounters: names, members },
@@ -940,7 +940,7 @@ impl SweepDraft {
             seed: spec.seed,
             runs: spec.runs,
             party: spec.party.side.clone(),
-            shard_size: DEFAULT_SHARD_SIZE,
+            shard_size: keys.shard_size,
             confidence,
             scenario: Arc::clone(&fights[0]),
             budget: (DEFAULT_MAX_TOTAL_RUNS, false),
@@ -1213,29 +1213,46 @@ pub fn is_day_file(text: &str) -> bool {
     text.lines().any(|l| l.starts_with("steps:"))
 }
 
-/// The day file `text` read, and the confidence of its figures: a
-/// top-level `confidence:` line (what `pf1e run --confidence` appends) is
-/// the sweep's, not the day file's, and is taken out before the day is read.
-fn day_file(text: &str, file: &str) -> Result<(DayFile, f64), SweepError> {
-    let mut level = pf1e_engine::day::summary::REPORT_CONFIDENCE;
+/// How a day runs as a sweep: keys of the sweep, not of the day, that a
+/// day file may carry at its top level.
+pub struct DaySweepKeys {
+    /// `confidence:` (what `pf1e run --confidence` appends; default 3σ).
+    pub confidence: f64,
+    /// `shard_size:`, days per shard (default [`DEFAULT_DAY_SHARD_SIZE`]).
+    pub shard_size: u64,
+}
+
+/// Days per shard when the day file does not say: a day plays several
+/// fights, so a shard of days takes about as long as a sweep's shard of
+/// battles.
+pub const DEFAULT_DAY_SHARD_SIZE: u64 = 25;
+
+/// The day file `text` read, and its sweep keys, taken out before the day
+/// is read (their lines left blank, so messages name the right lines).
+/// `pf1e day` reads its file here too, so both read the same day.
+pub fn day_file(text: &str, file: &str) -> Result<(DayFile, DaySweepKeys), SweepError> {
+    let mut keys = DaySweepKeys {
+        confidence: pf1e_engine::day::summary::REPORT_CONFIDENCE,
+        shard_size: DEFAULT_DAY_SHARD_SIZE,
+    };
     let mut body = String::with_capacity(text.len());
     for (i, line) in text.lines().enumerate() {
-        match line.strip_prefix("confidence:") {
-            Some(v) => {
-                level = v.trim().parse().map_err(|_| {
-                    SweepError::new(file, Some(i + 1), format!("confidence: {:?} is not a number", v.trim()))
-                })?;
-                // Keep the line count, so the day file's messages name the right lines.
-                body.push('\n');
+        let bad =
+            |key: &str, v: &str| SweepError::new(file, Some(i + 1), format!("{key}: {v:?} is not a number"));
+        if let Some(v) = line.strip_prefix("confidence:") {
+            keys.confidence = v.trim().parse().map_err(|_| bad("confidence", v.trim()))?;
+        } else if let Some(v) = line.strip_prefix("shard_size:") {
+            keys.shard_size = v.trim().parse().map_err(|_| bad("shard_size", v.trim()))?;
+            if keys.shard_size == 0 {
+                return Err(SweepError::new(file, Some(i + 1), "shard_size must be at least 1"));
             }
-            None => {
-                body.push_str(line);
-                body.push('\n');
-            }
+        } else {
+            body.push_str(line);
         }
+        body.push('\n');
     }
     let spec = DayFile::from_yaml_str(&body, file).map_err(|e| SweepError::new(file, e.line, e.message))?;
-    Ok((spec, level))
+    Ok((spec, keys))
 }
 
 impl Sweep {

@@ -20,9 +20,6 @@ use crate::output;
 use crate::render::day as render;
 use crate::scenario::{self, SideArg};
 
-/// The confidence of the report's bands: three standard deviations.
-const THREE_SIGMA: f64 = pf1e_engine::day::summary::REPORT_CONFIDENCE;
-
 /// Arguments of `pf1e day`.
 #[derive(Debug, Args)]
 pub struct DayArgs {
@@ -57,7 +54,7 @@ pub fn run(args: &DayArgs, global: &GlobalArgs) -> Result<(), CliError> {
     let origin = args.file.display().to_string();
     let text = std::fs::read_to_string(&args.file)
         .map_err(|e| CliError::input(format!("{origin}: cannot read: {e}")))?;
-    let spec = DayFile::from_yaml_str(&text, &origin).map_err(CliError::input)?;
+    let (spec, keys) = pf1e_coordinator::sweep::day_file(&text, &origin)?;
     let day = load(&args.file, &spec)?;
     let options = options(&spec);
     let runs = args.runs.unwrap_or(spec.runs);
@@ -68,7 +65,8 @@ pub fn run(args: &DayArgs, global: &GlobalArgs) -> Result<(), CliError> {
     }
     let pool = crate::sim::thread_pool(args.threads)?;
     let outcomes = pool.install(|| record_batch(&day, &options, seed, 0..runs));
-    let confidence = Confidence::new(THREE_SIGMA).map_err(|e| CliError::input(format!("confidence: {e}")))?;
+    let confidence = Confidence::new(keys.confidence)
+        .map_err(|e| CliError::input(format!("{origin}: confidence: {e}")))?;
     let summary = DaySummary::of(&day.shape(), &outcomes, confidence);
     let plans = if spec.plans.is_empty() {
         Vec::new()
