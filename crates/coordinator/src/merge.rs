@@ -270,6 +270,7 @@ pub(crate) mod tests {
                 CombatantInfo { id: "x".into(), side: 0, hp_max: 10, start_hp: 10 },
                 CombatantInfo { id: "y".into(), side: 1, hp_max: 8, start_hp: 8 },
             ],
+            days: Vec::new(),
         };
         for i in range {
             let w = ((seed + i) % 2) as u32;

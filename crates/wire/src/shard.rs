@@ -542,6 +542,7 @@ mod tests {
             dead: vec![false, false],
             sides: vec!["a".into(), "b".into()],
             combatants: vec![CombatantInfo { id: "x".into(), side: 0, hp_max: 6, start_hp: 6 }],
+            days: Vec::new(),
         };
         let report = ShardReport { lease: 1, key: [2; 32], outcome: Ok(result.clone()) };
         assert_eq!(ShardReport::try_from(proto::ShardReport::from(&report)), Ok(report));
@@ -572,6 +573,7 @@ mod tests {
             dead: vec![false, true],
             sides: vec!["a".into(), "b".into()],
             combatants: vec![CombatantInfo { id: "x".into(), side: 0, hp_max: 6, start_hp: 6 }],
+            days: Vec::new(),
         };
         assert_eq!(result.check(2), Ok(()));
         assert!(result.check(3).is_err(), "another run count");

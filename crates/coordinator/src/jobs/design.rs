@@ -1012,6 +1012,7 @@ mod tests {
             dead,
             sides: vec!["a".into(), "b".into()],
             combatants,
+            days: Vec::new(),
         })
     }
 
