@@ -338,7 +338,7 @@ impl TryFrom<&proto::DayRecord> for DayRecord {
             .fights
             .iter()
             .map(|f| {
-                let b = f.before.clone().unwrap_or_default();
+                let b = f.before.unwrap_or_default();
                 FightRecord {
                     encounter: f.encounter as usize,
                     won: f.won,
