@@ -53,6 +53,7 @@ fn shards_equal_the_engine_batch_runner() {
             adversary_strategy: StrategySpec::default_spec(),
             seed: 5,
             runs: 3..11,
+            day: None,
         };
         let r = eval.evaluate(&scenario, &spec).unwrap();
         let mut enc = scenario.encounter().unwrap();
@@ -77,6 +78,7 @@ fn shards_equal_the_engine_batch_runner() {
         adversary_strategy: StrategySpec::default_spec(),
         seed: 1,
         runs: 0..1,
+        day: None,
     };
     assert!(eval.evaluate(&scenario, &stranger).unwrap_err().to_string().contains("heroes"));
 }

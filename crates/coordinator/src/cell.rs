@@ -156,6 +156,10 @@ pub struct CellSpec {
     pub runs: u64,
     /// Extra per-side changes (awareness, extra copies); empty for most cells.
     pub extra: BTreeMap<String, SideExtra>,
+    /// Set when the cell's runs are adventuring days (the `day` job): the
+    /// day it plays (its fights and steps), the variant and strategies
+    /// being the defaults.
+    pub day: Option<pf1e_wire::day::DayPlay>,
 }
 
 /// Per-side changes of a variant beyond hit points.

@@ -47,7 +47,8 @@ pub fn drive(
         let started = Instant::now();
         let scenarios: BTreeMap<ScenarioHash, Arc<Scenario>> = leases
             .iter()
-            .filter_map(|l| sched.scenario(&l.spec.scenario).map(|sc| (l.spec.scenario, sc)))
+            .flat_map(|l| l.spec.scenarios())
+            .filter_map(|h| sched.scenario(&h).map(|sc| (h, sc)))
             .collect();
         let reports = evaluate_leases(&leases, &scenarios, evaluator);
         sizer.record(leases.len(), started.elapsed());

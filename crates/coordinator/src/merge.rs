@@ -66,6 +66,7 @@ impl CellResult {
             dead: Vec::new(),
             sides: first.sides.clone(),
             combatants: first.combatants.clone(),
+            days: Vec::new(),
         };
         let mut next = 0u64;
         for (start, r) in &parts {
@@ -80,7 +81,8 @@ impl CellResult {
             out.rounds.extend_from_slice(&r.rounds);
             out.final_hp.extend_from_slice(&r.final_hp);
             out.dead.extend_from_slice(&r.dead);
-            next += r.winner.len() as u64;
+            out.days.extend_from_slice(&r.days);
+            next += r.runs();
         }
         if next != runs || out.summary.runs != runs {
             return Err(MergeError::Coverage { covered: next, runs });
@@ -103,8 +105,67 @@ impl CellResult {
             .collect()
     }
 
+    /// The report of a day cell: a day counts as a win when completed;
+    /// deaths, members down and hit points lost are the party's at the end
+    /// of the day (against its hit points as it entered its first fight);
+    /// rounds are the day's.
+    fn day_report(&self, index: usize, cell: &CellSpec) -> CellReport {
+        use pf1e_engine::day::DayEnd;
+        let runs = self.summary.runs;
+        let completed = self.days.iter().filter(|d| d.end == DayEnd::Completed).count() as u64;
+        let (lo, hi) = pf1e_engine::metrics::win_rate_band(completed, runs);
+        let mut lost: Vec<i64> = self
+            .days
+            .iter()
+            .map(|d| {
+                let start = d.fights.first().map_or(0, |f| i64::from(f.before.hp));
+                let end: i64 = d.members.iter().filter(|m| !m.dead).map(|m| i64::from(m.hp.max(0))).sum();
+                (start - end).max(0)
+            })
+            .collect();
+        let lost_sum: i64 = lost.iter().sum();
+        lost.sort_unstable();
+        let quantile = |q: u64| -> i64 {
+            if lost.is_empty() {
+                return 0;
+            }
+            lost[((q * lost.len() as u64).div_ceil(100).max(1) as usize) - 1]
+        };
+        let count =
+            |f: &dyn Fn(&pf1e_engine::day::DayRecord) -> bool| self.days.iter().filter(|d| f(d)).count();
+        let all_down = count(&|d| d.members.iter().all(|m| m.dead || m.hp < 0));
+        let some_death = count(&|d| d.dead() > 0);
+        let rounds: u64 = self.days.iter().flat_map(|d| &d.fights).map(|f| u64::from(f.rounds)).sum();
+        let per_run = |x: f64| if runs == 0 { 0.0 } else { x / runs as f64 };
+        CellReport {
+            index: index as u64,
+            party_strategy: cell.party_strategy.as_str().to_string(),
+            adversary_strategy: cell.adversary_strategy.as_str().to_string(),
+            hp: cell.hp.iter().map(|(s, f)| (s.clone(), f.as_f64())).collect(),
+            seed: cell.seed,
+            runs,
+            wins: [(cell.party.clone(), completed)].into_iter().collect(),
+            draws: 0,
+            party_win_rate: pf1e_engine::metrics::win_rate(completed, runs),
+            party_win_band: [lo, hi],
+            party_all_down_rate: per_run(all_down as f64),
+            party_death_rate: per_run(some_death as f64),
+            mean_rounds: per_run(rounds as f64),
+            party_hp_lost: HpLost {
+                mean: per_run(lost_sum as f64),
+                p50: quantile(50),
+                p90: quantile(90),
+                max: lost.last().copied().unwrap_or(0),
+            },
+            combatants: Vec::new(),
+        }
+    }
+
     /// The report of the cell (part of the job's results).
     pub fn report(&self, index: usize, cell: &CellSpec) -> CellReport {
+        if self.is_days() {
+            return self.day_report(index, cell);
+        }
         let runs = self.summary.runs;
         let party = self.sides.iter().position(|s| s == &cell.party).unwrap_or(0);
         let party_wins = self.summary.wins.get(party).copied().unwrap_or(0);
@@ -210,6 +271,7 @@ pub(crate) mod tests {
                 CombatantInfo { id: "x".into(), side: 0, hp_max: 10, start_hp: 10 },
                 CombatantInfo { id: "y".into(), side: 1, hp_max: 8, start_hp: 8 },
             ],
+            days: Vec::new(),
         };
         for i in range {
             let w = ((seed + i) % 2) as u32;

@@ -115,6 +115,7 @@ impl JobContext {
             seed: self.seed,
             runs,
             extra: BTreeMap::new(),
+            day: None,
         }
     }
 }

@@ -30,7 +30,8 @@ pub fn split(runs: u64, shard_size: u64) -> Vec<Range<u64>> {
 /// the same battles whether the cell has 100 or 400 runs. The domain names
 /// the shard result's format: v3 results carry the per-combatant counters
 /// of conditions and resources (a v2 cache entry, without them, is a miss
-/// rather than zeros).
+/// rather than zeros). A day cell's key also covers its day (its fights'
+/// scenarios and its steps, `DayPlay`): battle keys stay as they were.
 pub fn shard_key(scenario: &ScenarioHash, cell: &CellSpec, range: &Range<u64>) -> ShardKey {
     let mut c = Canon::new("pf1e-shard-v3");
     c.bytes(pf1e_engine::RULES_VERSION.as_bytes()).bytes(scenario);
@@ -71,6 +72,9 @@ pub fn shard_key(scenario: &ScenarioHash, cell: &CellSpec, range: &Range<u64>) -
             }
         }
     }
+    if let Some(day) = &cell.day {
+        c.bytes(b"day").bytes(day.hash());
+    }
     c.finish()
 }
 
@@ -98,6 +102,7 @@ pub fn shard_spec(scenario: &ScenarioHash, cell: &CellSpec, range: &Range<u64>) 
         adversary_strategy: cell.adversary_strategy.levers().clone(),
         seed: cell.seed,
         runs: range.clone(),
+        day: cell.day.clone(),
     }
 }
 
@@ -116,6 +121,7 @@ mod tests {
             seed: 3,
             runs: 10,
             extra: Default::default(),
+            day: None,
         }
     }
 
@@ -157,5 +163,13 @@ mod tests {
         g2.extra.get_mut("a").unwrap().roster.push("x".into());
         assert_ne!(shard_key(&s, &g, &(0..4)), shard_key(&s, &g2, &(0..4)), "the count is part of the key");
         assert_eq!(shard_spec(&s, &g2, &(0..4)).variant[0].roster, ["x", "x"]);
+        let day = |steps| pf1e_wire::day::DayPlay::new(vec![s], steps);
+        let mut d1 = cell(500_000);
+        d1.day = Some(day(vec![pf1e_engine::day::Step::Encounter(0)]));
+        assert_ne!(shard_key(&s, &d1, &(0..4)), k, "a day is not its first battle");
+        let mut d2 = d1.clone();
+        d2.day = Some(day(vec![pf1e_engine::day::Step::LongRest, pf1e_engine::day::Step::Encounter(0)]));
+        assert_ne!(shard_key(&s, &d1, &(0..4)), shard_key(&s, &d2, &(0..4)), "the steps are part of the key");
+        assert_eq!(shard_spec(&s, &d2, &(0..4)).day, d2.day);
     }
 }

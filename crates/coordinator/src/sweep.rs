@@ -9,6 +9,8 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use pf1e_engine::day::file::{DayFile, StepSpec};
+use pf1e_engine::day::{DayShape, Step as DayStep};
 use pf1e_engine::metrics::Confidence;
 use pf1e_llm::Side;
 use pf1e_wire::proto;
@@ -22,6 +24,7 @@ use crate::cell::{NotCompiled, Proposals, WrittenStrategy};
 use crate::jobs::Job;
 use crate::jobs::contribution::ContributionFile;
 use crate::jobs::danger_map::DangerMapFile;
+use crate::jobs::day::DayJob;
 use crate::jobs::design::{self, DesignFile, DesignSearch, PoolMember};
 use crate::jobs::frontier::FrontierFile;
 use crate::jobs::grid::GridJob;
@@ -155,6 +158,8 @@ enum JobFile {
     Sensitivity(SensitivityFile),
     Contribution(ContributionFile),
     Design(Box<DesignFile>),
+    /// A day file's one job (never written in a sweep file).
+    Day(Box<DayJob>),
 }
 
 impl JobFile {
@@ -176,6 +181,7 @@ impl JobFile {
             JobFile::Sensitivity(j) => vec![(p, &j.party)],
             JobFile::Contribution(j) => vec![(p, &j.party), (a, &j.adversary)],
             JobFile::Design(j) => vec![(p, &j.party), (a, &j.adversary)],
+            JobFile::Day(_) => Vec::new(),
         }
     }
 
@@ -462,19 +468,26 @@ pub fn bundle_from_disk(path: &Path) -> Result<proto::SweepBundle, SweepError> {
     let file = path.display().to_string();
     let text = std::fs::read_to_string(path)
         .map_err(|e| SweepError::new(&file, None, format!("cannot read: {e}")))?;
-    let parsed = parse_file(&text, &file)?;
     let source = DiskSource { base: path.parent().map(Path::to_path_buf).unwrap_or_default() };
+    let paths = if is_day_file(&text) {
+        check_shape(&text, &file)?;
+        day_file(&text, &file)?.0.referenced_paths()
+    } else {
+        referenced_paths(&parse_file(&text, &file)?)
+    };
     let mut files = Vec::new();
-    for p in referenced_paths(&parsed) {
+    for p in paths {
         let content = source.read(&p).map_err(|m| SweepError::new(&file, line_of(&text, &p), m))?;
         files.push(proto::BundleFile { path: p, content });
     }
     // The library files the scenario uses (spells, summoned creatures), chosen as the coordinator will.
     let sweep = SweepDraft::resolve(&text, &file, &source)?;
-    let pool = sweep.scenario.sides.iter().flat_map(|s| s.combatants.iter());
-    for (path, content) in sweep.scenario.spells.iter().chain(&sweep.scenario.creatures).chain(pool) {
-        if !files.iter().any(|f| &f.path == path) {
-            files.push(proto::BundleFile { path: path.clone(), content: content.clone() });
+    for scenario in sweep.scenarios() {
+        let pool = scenario.sides.iter().flat_map(|s| s.combatants.iter());
+        for (path, content) in scenario.spells.iter().chain(&scenario.creatures).chain(pool) {
+            if !files.iter().any(|f| &f.path == path) {
+                files.push(proto::BundleFile { path: path.clone(), content: content.clone() });
+            }
         }
     }
     Ok(proto::SweepBundle { sweep_path: file, sweep_yaml: text, files })
@@ -710,6 +723,9 @@ impl SweepDraft {
     }
 
     fn resolve(text: &str, file: &str, source: &dyn FileSource) -> Result<Self, SweepError> {
+        if is_day_file(text) {
+            return Self::resolve_day(text, file, source);
+        }
         let f = parse_file(text, file)?;
         let err = |key: &str, msg: String| SweepError::new(file, line_of_key(text, key), msg);
         if f.runs == 0 {
@@ -845,6 +861,108 @@ impl SweepDraft {
         Ok(draft)
     }
 
+    /// A day file as a sweep of one `day` job (`docs/days.md`): its fights
+    /// built as `pf1e day` builds them (the party's side first, the round
+    /// cap of the file), the sweep's scenario its first fight's, its seed
+    /// and runs the file's, its confidence the report's 3σ unless a
+    /// `confidence:` line (`pf1e run --confidence`) says otherwise.
+    fn resolve_day(text: &str, file: &str, source: &dyn FileSource) -> Result<Self, SweepError> {
+        check_shape(text, file)?;
+        let (spec, keys) = day_file(text, file)?;
+        let mut options = pf1e_engine::combat::SimOptions::default();
+        if let Some(cap) = spec.round_cap {
+            options.round_cap = cap;
+        }
+        let read = |p: &str| source.read(p).map_err(|m| SweepError::new(file, line_of(text, p), m));
+        let files = |paths: &[String]| -> Result<Vec<(String, Vec<u8>)>, SweepError> {
+            paths.iter().map(|p| Ok((p.clone(), read(p)?))).collect()
+        };
+        let library = |dirs: &[String]| -> Result<Vec<(String, Vec<u8>)>, SweepError> {
+            let mut out = Vec::new();
+            for dir in dirs {
+                for p in source.list(dir) {
+                    let content = source.read(&p).map_err(|m| SweepError::new(file, None, m))?;
+                    out.push((p, content));
+                }
+            }
+            Ok(out)
+        };
+        let party = files(&spec.party.combatants)?;
+        let mut fights = Vec::new();
+        let mut names = Vec::new();
+        let mut steps = Vec::with_capacity(spec.steps.len());
+        for step in &spec.steps {
+            steps.push(match step {
+                StepSpec::Encounter(e) => {
+                    let sides = vec![
+                        ScenarioSide { name: spec.party.side.clone(), zone: None, combatants: party.clone() },
+                        ScenarioSide { name: e.side.clone(), zone: None, combatants: files(&e.combatants)? },
+                    ];
+                    let scenario = Scenario::new(e.map.clone(), read(&e.map)?, sides, options.clone());
+                    let paths = spec.party.combatants.iter().chain(&e.combatants).map(String::as_str);
+                    let (spell_dirs, creature_dirs) = pf1e_wire::scenario::library_dirs(paths);
+                    let scenario = scenario
+                        .with_library(library(&spell_dirs)?, library(&creature_dirs)?)
+                        .map_err(|e| SweepError::new(file, line_of(text, e.origin()), e.to_string()))?;
+                    fights.push(Arc::new(scenario));
+                    names.push(e.name.clone());
+                    DayStep::Encounter(fights.len() - 1)
+                }
+                StepSpec::ShortRest(spend) => DayStep::ShortRest(*spend),
+                StepSpec::LongRest => DayStep::LongRest,
+                StepSpec::Branch(cond, choice) => DayStep::Branch(*cond, *choice),
+            });
+        }
+        // The members' names, as the first fight deploys them (the files'
+        // paths when it does not build: validation says why).
+        let members = fights[0]
+            .encounter()
+            .map(|e| {
+                e.combatants
+                    .iter()
+                    .filter(|d| e.sides[d.side] == spec.party.side)
+                    .map(|d| d.spec.name.clone())
+                    .collect()
+            })
+            .unwrap_or_else(|_| spec.party.combatants.clone());
+        let confidence = Confidence::new(keys.confidence)
+            .map_err(|e| SweepError::new(file, line_of_key(text, "confidence"), e.to_string()))?;
+        let job = DayJob {
+            shape: DayShape { name: spec.name.clone(), encounters: names, members },
+            fights: fights.clone(),
+            steps,
+            plans: spec.plans(),
+            runs: spec.runs,
+        };
+        let draft = SweepDraft {
+            file: file.to_string(),
+            name: spec.name.clone(),
+            seed: spec.seed,
+            runs: spec.runs,
+            party: spec.party.side.clone(),
+            shard_size: keys.shard_size,
+            confidence,
+            scenario: Arc::clone(&fights[0]),
+            budget: (DEFAULT_MAX_TOTAL_RUNS, false),
+            jobs: vec![JobFile::Day(Box::new(job))],
+            design: None,
+            text: text.to_string(),
+        };
+        draft.build(Answers::Reserved)?;
+        Ok(draft)
+    }
+
+    /// Every scenario its cells play: its own, and a day's fights.
+    pub fn scenarios(&self) -> Vec<Arc<Scenario>> {
+        scenarios_of(
+            &self.scenario,
+            self.jobs.iter().filter_map(|j| match j {
+                JobFile::Day(d) => Some(d.as_ref()),
+                _ => None,
+            }),
+        )
+    }
+
     /// The sweep of this draft with the LLM's `decisions` (none for a sweep
     /// that needs none). Fails when a decision is missing or unreadable (a
     /// journal of another version), or when the jobs built on the answers
@@ -901,13 +1019,21 @@ impl SweepDraft {
     /// Errors name the offending file; side errors point at the sweep file line.
     pub fn validate(&self) -> Result<(), SweepError> {
         let text = &self.text;
-        self.scenario.encounter().map(|_| ()).map_err(|e: ScenarioError| {
+        let refuse = |e: ScenarioError| {
             let line = e.side().and_then(|side| line_of_key(text, side));
             match line {
                 Some(_) => SweepError::new(&self.file, line, e.to_string()),
                 None => SweepError::new(&self.file, line_of(text, e.origin()), e.to_string()),
             }
-        })
+        };
+        self.scenario.encounter().map_err(refuse)?;
+        // A day's fights are played prepared: each is checked as `pf1e day` checks it.
+        if self.jobs.iter().any(|j| matches!(j, JobFile::Day(_))) {
+            for scenario in self.scenarios() {
+                scenario.prepare(scenario.encounter().map_err(refuse)?).map_err(refuse)?;
+            }
+        }
+        Ok(())
     }
 
     /// The jobs built on `answers`, checked, and the sweep that holds them.
@@ -1015,6 +1141,7 @@ impl SweepDraft {
                 JobFile::Contribution(j) => {
                     Job::Contribution(j.clone().decide(runs, &mut spec).map_err(not_compiled)?)
                 }
+                JobFile::Day(d) => Job::Day(d.clone()),
                 JobFile::Design(d) => match &self.design {
                     Some(search) => {
                         Job::Design(d.decide(search.clone(), runs, &mut spec).map_err(not_compiled)?)
@@ -1069,7 +1196,77 @@ impl SweepDraft {
     }
 }
 
+/// `main` and the fights of `days`, each scenario once, `main` first.
+fn scenarios_of<'a>(main: &Arc<Scenario>, days: impl Iterator<Item = &'a DayJob>) -> Vec<Arc<Scenario>> {
+    let mut out = vec![Arc::clone(main)];
+    for fight in days.flat_map(|d| d.fights.iter()) {
+        if !out.iter().any(|s| s.hash == fight.hash) {
+            out.push(Arc::clone(fight));
+        }
+    }
+    out
+}
+
+/// Whether a sweep file's text is a day file (`docs/days.md`): a top-level
+/// `steps:` key, which no sweep file has.
+pub fn is_day_file(text: &str) -> bool {
+    text.lines().any(|l| l.starts_with("steps:"))
+}
+
+/// How a day runs as a sweep: keys of the sweep, not of the day, that a
+/// day file may carry at its top level.
+pub struct DaySweepKeys {
+    /// `confidence:` (what `pf1e run --confidence` appends; default 3σ).
+    pub confidence: f64,
+    /// `shard_size:`, days per shard (default [`DEFAULT_DAY_SHARD_SIZE`]).
+    pub shard_size: u64,
+}
+
+/// Days per shard when the day file does not say: a day plays several
+/// fights, so a shard of days takes about as long as a sweep's shard of
+/// battles.
+pub const DEFAULT_DAY_SHARD_SIZE: u64 = 25;
+
+/// The day file `text` read, and its sweep keys, taken out before the day
+/// is read (their lines left blank, so messages name the right lines).
+/// `pf1e day` reads its file here too, so both read the same day.
+pub fn day_file(text: &str, file: &str) -> Result<(DayFile, DaySweepKeys), SweepError> {
+    let mut keys = DaySweepKeys {
+        confidence: pf1e_engine::day::summary::REPORT_CONFIDENCE,
+        shard_size: DEFAULT_DAY_SHARD_SIZE,
+    };
+    let mut body = String::with_capacity(text.len());
+    for (i, line) in text.lines().enumerate() {
+        let bad =
+            |key: &str, v: &str| SweepError::new(file, Some(i + 1), format!("{key}: {v:?} is not a number"));
+        if let Some(v) = line.strip_prefix("confidence:") {
+            keys.confidence = v.trim().parse().map_err(|_| bad("confidence", v.trim()))?;
+        } else if let Some(v) = line.strip_prefix("shard_size:") {
+            keys.shard_size = v.trim().parse().map_err(|_| bad("shard_size", v.trim()))?;
+            if keys.shard_size == 0 {
+                return Err(SweepError::new(file, Some(i + 1), "shard_size must be at least 1"));
+            }
+        } else {
+            body.push_str(line);
+        }
+        body.push('\n');
+    }
+    let spec = DayFile::from_yaml_str(&body, file).map_err(|e| SweepError::new(file, e.line, e.message))?;
+    Ok((spec, keys))
+}
+
 impl Sweep {
+    /// Every scenario its cells play: its own, and a day's fights.
+    pub fn scenarios(&self) -> Vec<Arc<Scenario>> {
+        scenarios_of(
+            &self.scenario,
+            self.jobs.iter().filter_map(|j| match j {
+                Job::Day(d) => Some(d.as_ref()),
+                _ => None,
+            }),
+        )
+    }
+
     /// Parses, checks and decides a sweep that needs no LLM decision (one
     /// that does is refused: see [`SweepDraft`]).
     pub fn from_bundle(bundle: &proto::SweepBundle) -> Result<Self, SweepError> {

@@ -373,3 +373,107 @@ fn a_plan_rewrites_the_day_and_keeps_the_dice_of_the_fights_it_shares() {
         assert_eq!(s.fights[0].encounter, 1);
     }
 }
+
+/// The party's state after run `run` of a fight against `foes`, seeded 13.
+fn after_fight(prep: &PreparedEncounter, run: u64, start: &[Option<Carried>]) -> Vec<Carried> {
+    let mut rng = SeededRng::for_run(13, run);
+    let (_, carried) = pf1e_engine::combat::run_carried(
+        prep,
+        &SimOptions::default(),
+        &mut rng,
+        None,
+        &mut DefaultPolicy,
+        start,
+    );
+    carried
+}
+
+/// The first run of a fight against `foes` after which a living member
+/// carries what `took` looks for: (the party's states, the member).
+fn first_run_where(foes: &[&str], took: impl Fn(&Carried) -> bool) -> (Vec<Carried>, usize) {
+    let p = party();
+    let prep = fight(&p, foes);
+    for run in 0..400 {
+        let states: Vec<Carried> = after_fight(&prep, run, &[]).into_iter().take(p.len()).collect();
+        if let Some(m) = states.iter().position(|s| !s.dead && took(s)) {
+            return (states, m);
+        }
+    }
+    panic!("no run of {foes:?} left a living member as asked");
+}
+
+#[test]
+fn negative_levels_taken_in_one_fight_are_there_in_the_next_and_a_night_keeps_them() {
+    use pf1e_engine::combat::Party;
+    let (states, m) = first_run_where(&["monsters/wight.json"], |s| s.negative_levels > 0);
+    let levels = states[m].negative_levels;
+    // Fight 2 (an ogre): the member enters with its negative levels, which nothing there removes.
+    let p = party();
+    let ogre = fight(&p, &["monsters/ogre.json"]);
+    let start: Vec<Option<Carried>> = states.iter().cloned().map(Some).collect();
+    for run in 0..10 {
+        let after = after_fight(&ogre, run, &start);
+        assert_eq!(after[m].negative_levels, levels, "run {run}: negative levels were lost between fights");
+    }
+    // A night's rest heals hit points but not the negative levels, and not
+    // the 5 hit points each takes (UMR "Energy Drain").
+    let (files, members) = roster(&p);
+    let party = Party { prep: &ogre, members: &members, files: &files };
+    let mut night = states.clone();
+    for _ in 0..200 {
+        party.long_rest(&mut night);
+    }
+    let hp_max = Carried::fresh(&ogre, m).hp;
+    assert_eq!(night[m].negative_levels, levels);
+    assert_eq!(night[m].hp, hp_max - 5 * levels as i32, "healed past the drained maximum");
+}
+
+#[test]
+fn ability_damage_taken_in_one_fight_is_there_in_the_next_and_a_night_heals_a_point_of_each() {
+    use pf1e_engine::combat::Party;
+    let (states, m) = first_run_where(&["monsters/fiendish_giant_spider.json"], |s| s.ability_damage[0] > 0);
+    let damage = states[m].ability_damage;
+    let p = party();
+    let ogre = fight(&p, &["monsters/ogre.json"]);
+    let start: Vec<Option<Carried>> = states.iter().cloned().map(Some).collect();
+    for run in 0..10 {
+        let after = after_fight(&ogre, run, &start);
+        assert_eq!(after[m].ability_damage, damage, "run {run}: ability damage was lost between fights");
+    }
+    let (files, members) = roster(&p);
+    let party = Party { prep: &ogre, members: &members, files: &files };
+    let mut night = states.clone();
+    night[m].ability_damage = [2, 1, 0];
+    party.long_rest(&mut night);
+    assert_eq!(night[m].ability_damage, [1, 0, 0], "1 point of each damaged ability a night");
+    party.long_rest(&mut night);
+    assert_eq!(night[m].ability_damage, [0, 0, 0]);
+}
+
+#[test]
+fn constitution_damage_lowers_the_hit_points_a_night_heals_to() {
+    use pf1e_engine::combat::Party;
+    let p = party();
+    let prep = fight(&p, &["monsters/ogre.json"]);
+    let (files, members) = roster(&p);
+    let party = Party { prep: &prep, members: &members, files: &files };
+    let mut states: Vec<Carried> = members.iter().map(|&i| Carried::fresh(&prep, i)).collect();
+    let con = p[0].abilities.con_score.expect("Esha has a Constitution");
+    let hd = p[0].level.max(1) as i32;
+    // 4 points of Constitution damage, healed 1 a night: 3 left after the night.
+    states[0].ability_damage = [0, 0, 4];
+    states[0].hp = 1;
+    party.long_rest(&mut states);
+    let modifier = |score: i32| (score - 10).div_euclid(2);
+    let lost = (modifier(con) - modifier(con - 3)) * hd;
+    let hp_max = Carried::fresh(&prep, 0).hp;
+    assert_eq!(states[0].hp, (1 + hd).min(hp_max - lost));
+    for _ in 0..3 {
+        party.long_rest(&mut states);
+    }
+    assert_eq!(states[0].ability_damage, [0; 3]);
+    for _ in 0..100 {
+        party.long_rest(&mut states);
+    }
+    assert_eq!(states[0].hp, hp_max, "healed whole once the Constitution is back");
+}

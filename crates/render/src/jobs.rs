@@ -645,6 +645,7 @@ pub fn job(view: &View, result: &JobResult) -> Option<String> {
         JobResult::Sensitivity(r) => sensitivity(view, r),
         JobResult::Contribution(r) => contribution(view, r),
         JobResult::Design(r) => super::design::report(view, r),
+        JobResult::Day(r) => super::day::report(&r.summary, &r.plans, r.seed, view.lang),
     })
 }
 

@@ -26,6 +26,14 @@ pub const MAX_BATCH: usize = 1024;
 pub trait ShardEvaluator: Send + Sync {
     /// Plays the runs of `spec` in `scenario`; an error fails the sweep.
     fn evaluate(&self, scenario: &Scenario, spec: &ShardSpec) -> Result<ShardResult, EvalError>;
+
+    /// Plays the days of a day shard (`spec.day` set), whose fights are
+    /// `fights`, in the order of its encounters. An evaluator that plays no
+    /// day says so (the sweep fails with that message).
+    fn evaluate_day(&self, fights: &[Arc<Scenario>], spec: &ShardSpec) -> Result<ShardResult, EvalError> {
+        let _ = (fights, spec);
+        Err(EvalError::NoDays)
+    }
 }
 
 /// Why a shard could not be played. Its message is sent to the coordinator
@@ -44,6 +52,12 @@ pub enum EvalError {
     /// The coordinator no longer knows the scenario of the shard.
     #[error("unknown scenario {0}: the coordinator no longer has it")]
     UnknownScenario(String),
+    /// This evaluator plays battles only.
+    #[error("this evaluator plays no adventuring day")]
+    NoDays,
+    /// A day's fights do not make a day.
+    #[error("day: {0}")]
+    Day(#[from] crate::day::DayBuildError),
     /// The engine panicked (a bug): the message of the panic.
     #[error("the engine panicked on runs {start}..{end}: {message}")]
     Panicked {
@@ -67,19 +81,27 @@ pub fn evaluate_leases(
         .par_iter()
         .map(|l| {
             let spec = &l.spec;
-            let outcome = match scenarios.get(&spec.scenario) {
-                Some(s) => {
-                    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| evaluator.evaluate(s, spec)))
-                        .unwrap_or_else(|p| {
-                            let message = p
-                                .downcast_ref::<String>()
-                                .cloned()
-                                .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
-                                .unwrap_or_default();
-                            Err(EvalError::Panicked { start: spec.runs.start, end: spec.runs.end, message })
-                        })
+            let fights: Result<Vec<Arc<Scenario>>, ScenarioHash> = match &spec.day {
+                Some(d) => d.encounters().iter().map(|h| scenarios.get(h).cloned().ok_or(*h)).collect(),
+                None => Ok(Vec::new()),
+            };
+            let outcome = match (scenarios.get(&spec.scenario), fights) {
+                (_, Err(missing)) => Err(EvalError::UnknownScenario(hex(&missing))),
+                (Some(s), Ok(fights)) => {
+                    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match spec.day {
+                        Some(_) => evaluator.evaluate_day(&fights, spec),
+                        None => evaluator.evaluate(s, spec),
+                    }))
+                    .unwrap_or_else(|p| {
+                        let message = p
+                            .downcast_ref::<String>()
+                            .cloned()
+                            .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+                            .unwrap_or_default();
+                        Err(EvalError::Panicked { start: spec.runs.start, end: spec.runs.end, message })
+                    })
                 }
-                None => Err(EvalError::UnknownScenario(hex(&spec.scenario))),
+                (None, _) => Err(EvalError::UnknownScenario(hex(&spec.scenario))),
             };
             ShardReport { lease: l.id, key: l.key, outcome: outcome.map_err(|e| ShardFailure(e.to_string())) }
         })

@@ -17,6 +17,8 @@
 //! - [`variant`]: per-side changes of a scenario (HP fraction, awareness,
 //!   extra copies) and how they apply to an encounter;
 //! - [`shard`]: what a worker is asked to play and what it returns;
+//! - [`day`]: an adventuring day on the wire (its fights and steps, its
+//!   per-day records) and the one path from scenarios to a playable day;
 //! - [`evaluate`]: the shard-evaluation trait and lease batching;
 //! - [`results`]: the typed results of every job (the `results.json` schema)
 //!   and their proto forms;
@@ -50,12 +52,14 @@
 /// History: 1, the first release (workers sent no version); 2, awareness as
 /// an enum, typed sweep status, results and progress; 3, a side variant's
 /// `roster` (a worker that ignored it would play the whole pool of a
-/// design job).
-pub const PROTOCOL_VERSION: u32 = 3;
+/// design job); 4, day cells (a shard's `day`: a worker that ignored it
+/// would play one battle where a day was asked).
+pub const PROTOCOL_VERSION: u32 = 4;
 
 pub mod auth;
 pub mod canon;
 pub mod client;
+pub mod day;
 pub mod error;
 pub mod evaluate;
 pub mod map;

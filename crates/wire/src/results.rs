@@ -12,6 +12,7 @@
 //! strategy specs are their canonical names (`lowest_hp, retreat=0.5`).
 
 pub mod convert;
+mod day;
 
 use std::collections::BTreeMap;
 
@@ -71,10 +72,12 @@ impl SweepResults {
     /// The cell that plays the encounter as written: both sides' default
     /// plans at full hit points (danger maps aside: their layers may change
     /// awareness or add foes at full hit points too; and design jobs, whose
-    /// cells each play another group of monsters).
+    /// cells each play another group of monsters, and days, whose cells
+    /// play a chain of fights).
     pub fn baseline(&self) -> Option<&CellReport> {
-        let plays_as_written =
-            |j: &&JobReport| !matches!(j.result, JobResult::DangerMap(_) | JobResult::Design(_));
+        let plays_as_written = |j: &&JobReport| {
+            !matches!(j.result, JobResult::DangerMap(_) | JobResult::Design(_) | JobResult::Day(_))
+        };
         self.jobs.iter().filter(plays_as_written).flat_map(|j| &j.cells).find(|c| {
             c.party_strategy == "default"
                 && c.adversary_strategy == "default"
@@ -204,6 +207,8 @@ pub enum JobResult {
     Contribution(ContributionResult),
     /// Encounters whose simulated danger hits a target.
     Design(DesignResult),
+    /// An adventuring day played many times.
+    Day(DayResult),
 }
 
 impl JobResult {
@@ -217,6 +222,7 @@ impl JobResult {
             JobResult::Frontier(_) => "frontier",
             JobResult::Sensitivity(_) => "sensitivity",
             JobResult::Contribution(_) => "contribution",
+            JobResult::Day(_) => "day",
             JobResult::Design(_) => "design",
         }
     }
@@ -679,6 +685,22 @@ pub struct ContributionResult {
     pub confidence: f64,
     /// The Bonferroni-adjusted quantile of each removal's paired intervals.
     pub comparison_z: f64,
+}
+
+/// `day`: an adventuring day (`docs/days.md`) played many times: how often
+/// the party completes it, who dies and where, what it has left before each
+/// fight, and its plans compared with the day as written.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DayResult {
+    /// Seed of the days: day `i` uses the streams derived from (seed, i).
+    pub seed: u64,
+    /// The figures of the day as written.
+    #[serde(flatten)]
+    pub summary: pf1e_engine::day::summary::DaySummary,
+    /// The plans, best first, the day as written among them (empty when
+    /// the day file writes none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub plans: Vec<pf1e_engine::day::plan::PlanResult>,
 }
 
 /// `design`: candidate groups drawn from a pool of monsters within a window

@@ -8,7 +8,10 @@ use pf1e_engine::encounter::Encounter;
 use pf1e_engine::strategy::StrategySpec;
 use pf1e_engine::summary::{CombatantTotals, Summary};
 
+use pf1e_engine::day::DayRecord;
+
 use crate::canon::{ContentHash, hex, parse_hex};
+use crate::day::DayPlay;
 use crate::error::WireError;
 use crate::proto;
 use crate::scenario::ScenarioHash;
@@ -34,6 +37,22 @@ pub struct ShardSpec {
     pub seed: u64,
     /// The run indices to play.
     pub runs: Range<u64>,
+    /// Set when the cell is an adventuring day: the runs are days of it
+    /// (`scenario` is its first fight's; the variant and strategies are the
+    /// defaults).
+    pub day: Option<DayPlay>,
+}
+
+impl ShardSpec {
+    /// Every scenario the shard plays: its own, and a day's fights.
+    pub fn scenarios(&self) -> Vec<ScenarioHash> {
+        let mut out = vec![self.scenario];
+        if let Some(d) = &self.day {
+            out.extend(d.encounters().iter().filter(|h| **h != self.scenario));
+        }
+        out.dedup();
+        out
+    }
 }
 
 impl From<&ShardSpec> for proto::ShardSpec {
@@ -47,6 +66,7 @@ impl From<&ShardSpec> for proto::ShardSpec {
             seed: s.seed,
             run_start: s.runs.start,
             run_end: s.runs.end,
+            day: s.day.as_ref().map(proto::DaySpec::from),
         }
     }
 }
@@ -73,6 +93,7 @@ impl TryFrom<&proto::ShardSpec> for ShardSpec {
             adversary_strategy: StrategySpec::parse(&s.adversary_strategy)?,
             seed: s.seed,
             runs: s.run_start..s.run_end,
+            day: s.day.as_ref().map(DayPlay::try_from).transpose()?,
         })
     }
 }
@@ -108,9 +129,33 @@ pub struct ShardResult {
     pub sides: Vec<String>,
     /// Combatants, in encounter order.
     pub combatants: Vec<CombatantInfo>,
+    /// A day cell's shard: one record per day, the battle tables above
+    /// empty (and the summary counting only the runs).
+    pub days: Vec<DayRecord>,
 }
 
 impl ShardResult {
+    /// Packs the records of consecutive days.
+    pub fn from_days(days: Vec<DayRecord>) -> Self {
+        let mut summary = Summary::new(0, 0);
+        summary.runs = days.len() as u64;
+        ShardResult {
+            summary,
+            winner: Vec::new(),
+            rounds: Vec::new(),
+            final_hp: Vec::new(),
+            dead: Vec::new(),
+            sides: Vec::new(),
+            combatants: Vec::new(),
+            days,
+        }
+    }
+
+    /// Whether its runs are days.
+    pub fn is_days(&self) -> bool {
+        !self.days.is_empty()
+    }
+
     /// Packs the outcomes of consecutive runs of `encounter`.
     pub fn from_outcomes(encounter: &Encounter, outcomes: &[RunOutcome]) -> Self {
         let summary = Summary::from_outcomes(encounter.sides.len(), encounter.combatants.len(), outcomes);
@@ -131,6 +176,7 @@ impl ShardResult {
                     start_hp: d.start_hp,
                 })
                 .collect(),
+            days: Vec::new(),
         };
         for o in outcomes {
             r.winner.push(o.winner.map_or(-1, |w| w as i32));
@@ -141,9 +187,9 @@ impl ShardResult {
         r
     }
 
-    /// Number of runs.
+    /// Number of runs (battles, or days).
     pub fn runs(&self) -> u64 {
-        self.winner.len() as u64
+        if self.is_days() { self.days.len() as u64 } else { self.winner.len() as u64 }
     }
 
     /// Checks that the tables have the shape of `runs` runs and that the
@@ -151,6 +197,19 @@ impl ShardResult {
     /// not check out is refused before it reaches the cache.
     pub fn check(&self, runs: u64) -> Result<(), ShapeError> {
         let bad = |what: String| Err(ShapeError(what));
+        if self.is_days() {
+            if self.runs() != runs || self.summary.runs != runs {
+                return bad(format!("{runs} days expected, got {} records", self.days.len()));
+            }
+            if !self.winner.is_empty() || !self.sides.is_empty() || !self.combatants.is_empty() {
+                return bad("a day shard carries battle tables".into());
+            }
+            let members = self.days[0].members.len();
+            if self.days.iter().any(|d| d.members.len() != members) {
+                return bad("the days do not have the same members".into());
+            }
+            return Ok(());
+        }
         let n = self.combatants.len() as u64;
         let sides = self.sides.len();
         if self.runs() != runs || self.summary.runs != runs || self.rounds.len() as u64 != runs {
@@ -277,6 +336,7 @@ impl From<&ShardResult> for proto::ShardResult {
                 })
                 .collect(),
             dead: r.dead.clone(),
+            days: r.days.iter().map(proto::DayRecord::from).collect(),
         }
     }
 }
@@ -287,6 +347,22 @@ impl TryFrom<proto::ShardResult> for ShardResult {
     /// Decodes a result and checks that its tables agree with each other.
     fn try_from(r: proto::ShardResult) -> Result<Self, Self::Error> {
         let summary = Summary::from(r.summary.as_ref().ok_or(WireError::Missing("ShardResult.summary"))?);
+        if !r.days.is_empty() {
+            let days = r.days.iter().map(DayRecord::try_from).collect::<Result<Vec<_>, _>>()?;
+            if summary.runs != days.len() as u64 || !r.winner.is_empty() || !r.combatants.is_empty() {
+                return Err(WireError::invalid(
+                    "ShardResult.days",
+                    format!(
+                        "{} runs summed, {} days, and battle tables beside them",
+                        summary.runs,
+                        days.len()
+                    ),
+                ));
+            }
+            let mut out = ShardResult::from_days(days);
+            out.summary = summary;
+            return Ok(out);
+        }
         let runs = r.winner.len() as u64;
         let n = r.combatants.len() as u64;
         if summary.runs != runs || r.rounds.len() as u64 != runs {
@@ -327,6 +403,7 @@ impl TryFrom<proto::ShardResult> for ShardResult {
                     start_hp: c.start_hp,
                 })
                 .collect(),
+            days: Vec::new(),
         })
     }
 }
@@ -431,6 +508,7 @@ mod tests {
             adversary_strategy: StrategySpec::default_spec(),
             seed: 3,
             runs: 4..9,
+            day: None,
         }
     }
 
@@ -466,6 +544,7 @@ mod tests {
             dead: vec![false, false],
             sides: vec!["a".into(), "b".into()],
             combatants: vec![CombatantInfo { id: "x".into(), side: 0, hp_max: 6, start_hp: 6 }],
+            days: Vec::new(),
         };
         let report = ShardReport { lease: 1, key: [2; 32], outcome: Ok(result.clone()) };
         assert_eq!(ShardReport::try_from(proto::ShardReport::from(&report)), Ok(report));
@@ -496,6 +575,7 @@ mod tests {
             dead: vec![false, true],
             sides: vec!["a".into(), "b".into()],
             combatants: vec![CombatantInfo { id: "x".into(), side: 0, hp_max: 6, start_hp: 6 }],
+            days: Vec::new(),
         };
         assert_eq!(result.check(2), Ok(()));
         assert!(result.check(3).is_err(), "another run count");

@@ -6,8 +6,10 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 
 use pf1e_engine::combat::MatchupPolicy;
+use pf1e_engine::day::{Day, record_batch};
 use pf1e_engine::encounter::Encounter;
 use pf1e_engine::runner::{run_batch_policy, run_batch_prepared};
+use pf1e_wire::day::{DayPlay, assemble};
 use pf1e_wire::evaluate::{EvalError, ShardEvaluator};
 use pf1e_wire::scenario::{Playable, Scenario, ScenarioHash};
 use pf1e_wire::shard::{ShardResult, ShardSpec};
@@ -25,11 +27,13 @@ struct Prepared {
 }
 
 /// The engine as a shard evaluator. Encounters are cached by scenario hash,
-/// prepared variants in a small most-recently-used cache.
+/// prepared variants in a small most-recently-used cache, days by content
+/// (the shards of a day cell are leased together).
 #[derive(Default)]
 pub struct EngineEvaluator {
     encounters: Mutex<BTreeMap<ScenarioHash, Arc<Encounter>>>,
     prepared: Mutex<Prepared>,
+    days: Mutex<BTreeMap<(DayPlay, String), Arc<Day>>>,
 }
 
 impl EngineEvaluator {
@@ -45,6 +49,24 @@ impl EngineEvaluator {
         let e = Arc::new(scenario.encounter()?);
         self.encounters.lock().unwrap_or_else(|p| p.into_inner()).insert(scenario.hash, Arc::clone(&e));
         Ok(e)
+    }
+
+    /// The day `play` over `fights`, the party on side `party`, built once.
+    fn day(&self, play: &DayPlay, fights: &[Arc<Scenario>], party: &str) -> Result<Arc<Day>, EvalError> {
+        let key = (play.clone(), party.to_string());
+        if let Some(d) = self.days.lock().unwrap_or_else(|p| p.into_inner()).get(&key) {
+            return Ok(Arc::clone(d));
+        }
+        let named: Vec<(String, Arc<Scenario>)> =
+            fights.iter().enumerate().map(|(k, s)| (format!("fight {}", k + 1), Arc::clone(s))).collect();
+        let day = Arc::new(assemble(String::new(), &named, party, play.steps().to_vec())?);
+        let mut days = self.days.lock().unwrap_or_else(|p| p.into_inner());
+        // Days are few (one per plan of a day sweep): forget them all past a handful.
+        if days.len() >= PREPARED_CACHE {
+            days.clear();
+        }
+        days.insert(key, Arc::clone(&day));
+        Ok(day)
     }
 
     fn playable(&self, scenario: &Scenario, spec: &ShardSpec) -> Result<Arc<Playable>, EvalError> {
@@ -101,5 +123,17 @@ impl ShardEvaluator for EngineEvaluator {
         };
         tracing::debug!(runs = outcomes.len(), "shard played");
         Ok(ShardResult::from_outcomes(enc, &outcomes))
+    }
+
+    fn evaluate_day(&self, fights: &[Arc<Scenario>], spec: &ShardSpec) -> Result<ShardResult, EvalError> {
+        let _span =
+            tracing::debug_span!("day shard", start = spec.runs.start, end = spec.runs.end, seed = spec.seed)
+                .entered();
+        let Some(play) = &spec.day else { return Err(EvalError::NoDays) };
+        let day = self.day(play, fights, &spec.party)?;
+        let options = fights.first().map(|s| s.options.clone()).unwrap_or_default();
+        let records = record_batch(&day, &options, spec.seed, spec.runs.clone());
+        tracing::debug!(days = records.len(), "day shard played");
+        Ok(ShardResult::from_days(records))
     }
 }

@@ -253,8 +253,8 @@ async fn session(
         }
         idle = Duration::from_millis(5);
         let (leases, refused) = decode_leases(&resp.leases);
-        for l in &leases {
-            let hash = l.spec.scenario;
+        // Every scenario the leases play (a day's shard plays several).
+        for hash in leases.iter().flat_map(|l| l.spec.scenarios()) {
             if scenarios.contains_key(&hash) {
                 continue;
             }

@@ -104,7 +104,7 @@ pub enum CtlCommand {
     },
 }
 
-fn rpc<T>(r: Result<tonic::Response<T>, tonic::Status>) -> Result<T, CliError> {
+pub(crate) fn rpc<T>(r: Result<tonic::Response<T>, tonic::Status>) -> Result<T, CliError> {
     r.map(tonic::Response::into_inner).map_err(|s| CliError::from_status(&s))
 }
 
@@ -357,7 +357,7 @@ fn workers_table(workers: &[WorkerInfo], lang: Lang) -> String {
     table::render(&headers, &aligns, &rows)
 }
 
-fn finished_ok(info: &SweepInfo) -> CliResult {
+pub(crate) fn finished_ok(info: &SweepInfo) -> CliResult {
     if info.status == SweepStatus::Done {
         Ok(())
     } else {
@@ -371,7 +371,7 @@ fn finished_ok(info: &SweepInfo) -> CliResult {
 }
 
 /// Follows a sweep to its end; returns its final state.
-async fn follow(
+pub(crate) async fn follow(
     client: &mut pf1e_wire::client::Control,
     id: u64,
     quiet: bool,

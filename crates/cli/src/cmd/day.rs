@@ -10,17 +10,15 @@ use pf1e_engine::combat::SimOptions;
 use pf1e_engine::day::file::{DayFile, StepSpec};
 use pf1e_engine::day::plan::{PlanResult, compare};
 use pf1e_engine::day::summary::DaySummary;
-use pf1e_engine::day::{Day, Step, play_batch, play_watched};
+use pf1e_engine::day::{Day, Step, play_watched, record_batch};
 use pf1e_engine::metrics::Confidence;
 
+use super::ctl;
 use crate::GlobalArgs;
 use crate::error::CliError;
 use crate::output;
 use crate::render::day as render;
 use crate::scenario::{self, SideArg};
-
-/// The confidence of the report's bands: three standard deviations.
-const THREE_SIGMA: f64 = 0.9973;
 
 /// Arguments of `pf1e day`.
 #[derive(Debug, Args)]
@@ -44,6 +42,11 @@ pub struct DayArgs {
     /// Worker threads (default: all cores). Results do not depend on it.
     #[arg(long, value_name = "N", value_parser = crate::args::positive::<u32>)]
     pub threads: Option<u32>,
+    /// With `--coordinator URL`: play the days on a coordinator's workers
+    /// (the day is submitted as a sweep, sharded by day, cached and
+    /// resumed like any); the figures are the same as played here.
+    #[command(flatten)]
+    pub connect: super::ConnectArgs,
 }
 
 /// Reads and checks the day file, builds every encounter, plays the days.
@@ -51,15 +54,20 @@ pub fn run(args: &DayArgs, global: &GlobalArgs) -> Result<(), CliError> {
     let origin = args.file.display().to_string();
     let text = std::fs::read_to_string(&args.file)
         .map_err(|e| CliError::input(format!("{origin}: cannot read: {e}")))?;
-    let spec = DayFile::from_yaml_str(&text, &origin).map_err(CliError::input)?;
+    let (spec, keys) = pf1e_coordinator::sweep::day_file(&text, &origin)?;
     let day = load(&args.file, &spec)?;
     let options = options(&spec);
     let runs = args.runs.unwrap_or(spec.runs);
     let seed = args.seed.unwrap_or(spec.seed);
+    if args.connect.coordinator.is_some() {
+        let result = remote(args, &spec, runs, seed, global)?;
+        return report(args, global, &day, &options, &result.summary, &result.plans, seed);
+    }
     let pool = crate::sim::thread_pool(args.threads)?;
-    let outcomes = pool.install(|| play_batch(&day, &options, seed, 0..runs));
-    let confidence = Confidence::new(THREE_SIGMA).map_err(|e| CliError::input(format!("confidence: {e}")))?;
-    let summary = DaySummary::of(&day, &outcomes, confidence);
+    let outcomes = pool.install(|| record_batch(&day, &options, seed, 0..runs));
+    let confidence = Confidence::new(keys.confidence)
+        .map_err(|e| CliError::input(format!("{origin}: confidence: {e}")))?;
+    let summary = DaySummary::of(&day.shape(), &outcomes, confidence);
     let plans = if spec.plans.is_empty() {
         Vec::new()
     } else {
@@ -68,22 +76,88 @@ pub fn run(args: &DayArgs, global: &GlobalArgs) -> Result<(), CliError> {
         let mut all = vec![outcomes];
         for plan in spec.plans() {
             let planned = day.planned(&plan);
-            let o = pool.install(|| play_batch(&planned, &options, seed, 0..runs));
-            summaries.push(DaySummary::of(&planned, &o, confidence));
+            let o = pool.install(|| record_batch(&planned, &options, seed, 0..runs));
+            summaries.push(DaySummary::of(&planned.shape(), &o, confidence));
             names.push(plan.name);
             all.push(o);
         }
         compare(&names, &summaries, &all, confidence)
     };
+    report(args, global, &day, &options, &summary, &plans, seed)
+}
+
+/// Prints the figures (JSON or the report, after the transcript asked for).
+fn report(
+    args: &DayArgs,
+    global: &GlobalArgs,
+    day: &Day,
+    options: &SimOptions,
+    summary: &DaySummary,
+    plans: &[PlanResult],
+    seed: u64,
+) -> Result<(), CliError> {
     if args.json {
-        return output::json(&Figures { summary: &summary, plans: &plans });
+        return output::json(&Figures { summary, plans });
     }
     let lang = global.lang();
     if let Some(run) = args.transcript {
-        let (outcome, transcripts) = play_watched(&day, &options, seed, run);
-        output::print(&render::day_transcript(&day, &outcome, &transcripts, run, lang))?;
+        let (outcome, transcripts) = play_watched(day, options, seed, run);
+        output::print(&render::day_transcript(day, &outcome, &transcripts, run, lang))?;
     }
-    output::print(&render::report(&summary, &plans, seed, lang))
+    output::print(&render::report(summary, plans, seed, lang))
+}
+
+/// The day text `yaml` with its top-level `key:` set to `value` (the
+/// command line's `--runs` and `--seed`: they are part of the submitted day).
+fn with_key(yaml: &str, key: &str, value: u64) -> String {
+    let prefix = format!("{key}:");
+    let mut out: String =
+        yaml.lines().filter(|l| !l.starts_with(&prefix)).fold(String::new(), |mut out, l| {
+            out.push_str(l);
+            out.push('\n');
+            out
+        });
+    out.push_str(&format!("{prefix} {value}\n"));
+    out
+}
+
+/// Submits the day to the coordinator of `args.connect`, follows it and
+/// returns its figures.
+fn remote(
+    args: &DayArgs,
+    spec: &DayFile,
+    runs: u64,
+    seed: u64,
+    global: &GlobalArgs,
+) -> Result<pf1e_wire::results::DayResult, CliError> {
+    use pf1e_wire::proto;
+    use pf1e_wire::results::JobResult;
+    use pf1e_wire::status::SweepInfo;
+    let mut bundle = pf1e_coordinator::sweep::bundle_from_disk(&args.file)?;
+    if runs != spec.runs {
+        bundle.sweep_yaml = with_key(&bundle.sweep_yaml, "runs", runs);
+    }
+    if seed != spec.seed {
+        bundle.sweep_yaml = with_key(&bundle.sweep_yaml, "seed", seed);
+    }
+    pf1e_coordinator::sweep::SweepDraft::from_bundle(&bundle)?.validate()?;
+    let target = args.connect.target()?;
+    let (lang, quiet) = (global.lang(), global.quiet);
+    let info = super::runtime()?.block_on(async move {
+        let mut client = target.control().await?;
+        let id = ctl::rpc(client.submit(proto::SubmitRequest { bundle: Some(bundle) }).await)?.sweep_id;
+        let end = ctl::follow(&mut client, id, quiet, false, lang).await?;
+        ctl::finished_ok(&end)?;
+        let got = ctl::rpc(client.get(proto::GetRequest { sweep_id: id }).await)?;
+        Ok::<_, CliError>(SweepInfo::try_from(&got)?)
+    })?;
+    let results = info.results.as_ref().ok_or_else(|| {
+        CliError::environment(format!("sweep {} is done but the coordinator sent no results", info.id))
+    })?;
+    match results.jobs.first().map(|j| &j.result) {
+        Some(JobResult::Day(d)) => Ok(d.clone()),
+        _ => Err(CliError::environment(format!("sweep {}: the coordinator's results hold no day", info.id))),
+    }
 }
 
 /// What `--json` prints: the day's figures, and its plans when it has some.

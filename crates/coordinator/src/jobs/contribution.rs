@@ -251,6 +251,7 @@ mod tests {
             dead,
             sides: vec!["a".into(), "b".into()],
             combatants,
+            days: Vec::new(),
         })
     }
 

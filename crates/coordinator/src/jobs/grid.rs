@@ -68,6 +68,7 @@ impl GridPlanner {
                         seed: ctx.seed,
                         runs: job.runs,
                         extra: BTreeMap::new(),
+                        day: None,
                     });
                 }
             }

@@ -1,5 +1,6 @@
 //! The jobs of a sweep: `grid` and the analysis jobs (optimize, minmax,
-//! danger_map, frontier, sensitivity, contribution) and `design`, and the [`registry`]
+//! danger_map, frontier, sensitivity, contribution), `design` and `day` (an
+//! adventuring day submitted as a sweep), and the [`registry`]
 //! of every kind.
 //!
 //! Each analysis job is a planner over cells whose results it reads as
@@ -11,6 +12,7 @@
 
 pub mod contribution;
 pub mod danger_map;
+pub mod day;
 pub mod design;
 pub mod error;
 pub mod front;

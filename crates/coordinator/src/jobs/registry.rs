@@ -4,6 +4,7 @@
 use crate::jobs::JobError;
 use crate::jobs::contribution::{Contribution, ContributionJob};
 use crate::jobs::danger_map::{DangerMap, DangerMapJob};
+use crate::jobs::day::{DayJob, DayPlanner};
 use crate::jobs::design::{Design, DesignJob};
 use crate::jobs::frontier::{Frontier, FrontierJob};
 use crate::jobs::grid::{GridJob, GridPlanner};
@@ -36,6 +37,8 @@ pub enum Job {
     Contribution(ContributionJob),
     /// Encounters built to a target.
     Design(DesignJob),
+    /// An adventuring day (a day file, not a job a sweep file lists).
+    Day(Box<DayJob>),
 }
 
 impl Job {
@@ -50,6 +53,7 @@ impl Job {
             Job::Sensitivity(_) => "sensitivity",
             Job::Contribution(_) => "contribution",
             Job::Design(_) => "design",
+            Job::Day(_) => "day",
         }
     }
 
@@ -64,6 +68,7 @@ impl Job {
             Job::Sensitivity(j) => j.worst_case_runs(),
             Job::Contribution(j) => j.worst_case_runs(),
             Job::Design(j) => j.worst_case_runs(),
+            Job::Day(j) => j.worst_case_runs(),
         }
     }
 
@@ -78,6 +83,7 @@ impl Job {
             Job::Sensitivity(j) => j.check(),
             Job::Contribution(j) => j.check(),
             Job::Design(j) => j.check(),
+            Job::Day(_) => Ok(()),
         }
     }
 
@@ -93,6 +99,7 @@ impl Job {
             Job::Sensitivity(j) => j.runs,
             Job::Contribution(j) => j.runs,
             Job::Design(j) => j.runs,
+            Job::Day(j) => j.runs,
         }
     }
 
@@ -118,6 +125,7 @@ impl Job {
             }
             Job::Contribution(j) => Box::new(Contribution::new(ctx.clone(), j.clone())),
             Job::Design(j) => Box::new(Design::new(ctx.clone(), j.clone())),
+            Job::Day(j) => Box::new(DayPlanner::new(&ctx, (**j).clone())),
         }
     }
 }

@@ -248,7 +248,9 @@ impl Scheduler {
     /// not stop it either. Only a failure to record that is an error.
     fn start(&mut self, id: u64, sweep: Sweep) -> Result<(), SchedError> {
         self.evict_finished();
-        self.scenarios.entry(sweep.scenario.hash).or_insert_with(|| Arc::clone(&sweep.scenario));
+        for scenario in sweep.scenarios() {
+            self.scenarios.entry(scenario.hash).or_insert(scenario);
+        }
         self.sweeps.insert(id, SweepRun::new(sweep));
         let planned = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.pump(id)));
         let failure = match planned {
@@ -278,7 +280,8 @@ impl Scheduler {
                 self.history.insert(id, run.journal_state());
             }
         }
-        let live: BTreeSet<ScenarioHash> = self.sweeps.values().map(SweepRun::scenario_hash).collect();
+        let live: BTreeSet<ScenarioHash> =
+            self.sweeps.values().flat_map(|r| r.sweep().scenarios()).map(|s| s.hash).collect();
         self.scenarios.retain(|hash, _| live.contains(hash));
         if let Some(keep) = self.cfg.keep_sweeps {
             self.forget_old_journals(keep);

@@ -371,6 +371,7 @@ mod tests {
             adversary_strategy: StrategySpec::default_spec(),
             seed: 1,
             runs: 0..1,
+            day: None,
         }
     }
 

@@ -7,7 +7,6 @@ use std::sync::Arc;
 
 use pf1e_wire::canon::hex;
 use pf1e_wire::results::{JobReport, JobResult, SweepResults};
-use pf1e_wire::scenario::ScenarioHash;
 use pf1e_wire::shard::{ShardKey, ShardResult, ShardSpec};
 use pf1e_wire::status::{FinishedCell, Stats, SweepInfo, SweepStatus};
 
@@ -94,9 +93,9 @@ impl SweepRun {
         self.status
     }
 
-    /// The content hash of the scenario it plays.
-    pub fn scenario_hash(&self) -> ScenarioHash {
-        self.sweep.scenario.hash
+    /// The sweep it runs.
+    pub fn sweep(&self) -> &Sweep {
+        &self.sweep
     }
 
     /// Steps every unfinished planner once; new cells get their shard slots.
@@ -228,8 +227,10 @@ impl SweepRun {
         let sweep = &self.sweep;
         // By the book, from the party's side: the same encounter every cell varies.
         let encounter = sweep.scenario.encounter().ok();
-        // A design sweep's scenario holds the whole pool: its difficulty is each candidate's.
-        let design = sweep.jobs.iter().any(|j| matches!(j, crate::jobs::Job::Design(_)));
+        // A design sweep's scenario holds the whole pool: its difficulty is each
+        // candidate's; a day's scenario is only its first fight.
+        let design =
+            sweep.jobs.iter().any(|j| matches!(j, crate::jobs::Job::Design(_) | crate::jobs::Job::Day(_)));
         let difficulty = encounter.as_ref().filter(|_| !design).and_then(|e| {
             let party = e.sides.iter().position(|s| *s == sweep.party)?;
             pf1e_engine::difficulty::assess(e, party)

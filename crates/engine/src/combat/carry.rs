@@ -44,6 +44,12 @@ pub struct Carried {
     pub shots: Vec<u16>,
     /// Uses left of each wand and potion (`combat::items`); never restored.
     pub items_left: Vec<u32>,
+    /// Negative levels (UMR "Energy Drain"): a night's rest removes none
+    /// (a temporary one gets its save only 24 hours after it was gained).
+    pub negative_levels: u32,
+    /// Ability damage to Strength, Dexterity and Constitution: a night's
+    /// rest heals 1 point of each.
+    pub ability_damage: [i32; 3],
 }
 
 impl Carried {
@@ -64,7 +70,21 @@ impl Carried {
             pools: f.pools,
             shots: Vec::new(),
             items_left: f.items.iter().map(|x| x.uses).collect(),
+            negative_levels: 0,
+            ability_damage: [0; 3],
         }
+    }
+
+    /// The most hit points it can heal to: its maximum, less 5 per negative
+    /// level (UMR "Energy Drain") and the hit points its Constitution damage
+    /// takes (its lower Constitution modifier times its Hit Dice).
+    pub(crate) fn hp_cap(&self, f: &super::prepared::FighterSpec) -> i32 {
+        let drained = super::monster::HP_PER_NEGATIVE_LEVEL as i32 * self.negative_levels as i32;
+        let con = f.con_score.map_or(0, |score| {
+            let left = (score - self.ability_damage[2]).max(0);
+            (crate::dice::ability_modifier(score) - crate::dice::ability_modifier(left)) * f.hd.max(1) as i32
+        });
+        f.hp_max - drained - con
     }
 
     /// Below 0 hit points, alive and not stable: it loses a hit point a round.
@@ -160,8 +180,9 @@ pub struct Party<'a> {
 }
 
 impl Party<'_> {
-    fn hp_max(&self, m: usize) -> i32 {
-        self.prep.fighters[self.members[m]].hp_max
+    /// The most hit points member `m`, as it is in `states`, heals to.
+    fn hp_max_of(&self, m: usize, state: &Carried) -> i32 {
+        state.hp_cap(&self.prep.fighters[self.members[m]])
     }
 
     /// A cure `m` can cast out of battle with a slot left: (spell level, mean
@@ -278,9 +299,13 @@ impl Party<'_> {
     fn patient(&self, states: &[Carried], min: f64) -> Option<usize> {
         (0..states.len())
             .filter(|&m| !states[m].dead)
-            .filter(|&m| f64::from(self.hp_max(m) - states[m].hp) >= min || states[m].hp < 0)
+            .filter(|&m| f64::from(self.hp_max_of(m, &states[m]) - states[m].hp) >= min || states[m].hp < 0)
             .min_by_key(|&m| {
-                (!states[m].dying(), i64::from(states[m].hp) * 1000 / i64::from(self.hp_max(m).max(1)), m)
+                (
+                    !states[m].dying(),
+                    i64::from(states[m].hp) * 1000 / i64::from(self.hp_max_of(m, &states[m]).max(1)),
+                    m,
+                )
             })
     }
 
@@ -306,7 +331,7 @@ impl Party<'_> {
             self.spend_cure(healer, &mut states[healer], spell, level);
             out.slots_spent += 1;
             let amount = self.roll_cure(healer, spell, rng);
-            out.healed += states[p].heal(amount, self.hp_max(p)).max(0) as u32;
+            out.healed += states[p].heal(amount, self.hp_max_of(p, &states[p])).max(0) as u32;
             if states[p].hp < 0 {
                 states[p].stable = true;
             }
@@ -380,7 +405,7 @@ impl Party<'_> {
                     states[h].items_left[w] -= 1;
                     out.charges_spent += 1;
                     let amount = self.roll_item(item, rng);
-                    out.healed += states[p].heal(amount, self.hp_max(p)).max(0) as u32;
+                    out.healed += states[p].heal(amount, self.hp_max_of(p, &states[p])).max(0) as u32;
                 }
             }
         }
@@ -389,7 +414,9 @@ impl Party<'_> {
             let mean = 3.5 * f64::from(dice);
             while Self::can_help(&states[h]) && states[h].pools.channel_energy > 0 {
                 let wounded = (0..states.len())
-                    .filter(|&m| !states[m].dead && f64::from(self.hp_max(m) - states[m].hp) >= mean)
+                    .filter(|&m| {
+                        !states[m].dead && f64::from(self.hp_max_of(m, &states[m]) - states[m].hp) >= mean
+                    })
                     .count();
                 if wounded < 2 {
                     break;
@@ -398,7 +425,8 @@ impl Party<'_> {
                 out.channels_spent += 1;
                 let amount: i32 = (0..dice).map(|_| rng.roll(6) as i32).sum();
                 for (m, state) in states.iter_mut().enumerate() {
-                    out.healed += state.heal(amount, self.hp_max(m)).max(0) as u32;
+                    let cap = self.hp_max_of(m, state);
+                    out.healed += state.heal(amount, cap).max(0) as u32;
                 }
             }
         }
@@ -415,7 +443,7 @@ impl Party<'_> {
                 self.spend_cure(h, &mut states[h], spell, level);
                 out.slots_spent += 1;
                 let amount = self.roll_cure(h, spell, rng);
-                out.healed += states[p].heal(amount, self.hp_max(p)).max(0) as u32;
+                out.healed += states[p].heal(amount, self.hp_max_of(p, &states[p])).max(0) as u32;
             }
         }
         out
@@ -431,7 +459,11 @@ impl Party<'_> {
             }
             let level = self.files[m].level.max(1) as i32;
             let spec = &self.prep.fighters[self.members[m]];
-            state.hp = (state.hp + level).min(spec.hp_max);
+            // CRB "Natural Healing": 1 point of each damaged ability a night.
+            for d in &mut state.ability_damage {
+                *d = (*d - 1).max(0);
+            }
+            state.hp = (state.hp + level).min(state.hp_cap(spec).max(state.hp));
             state.nonlethal = (state.nonlethal - 8 * level).max(0);
             if state.hp >= 0 {
                 state.stable = false;

@@ -67,7 +67,7 @@ impl<'a, 'p, R: Dice> Engine<'a, 'p, R> {
         transcript: Option<&'a mut Vec<super::event::Record>>,
         start: &[Option<super::carry::Carried>],
     ) -> Self {
-        Self {
+        let mut engine = Self {
             st: BattleState::carried_in(prep, options, start),
             rng,
             log: Log::new(transcript),
@@ -82,6 +82,13 @@ impl<'a, 'p, R: Dice> Engine<'a, 'p, R> {
             reactions: None,
             readied_count: 0,
             area_rolls: Vec::new(),
+        };
+        // What a day carries as effects: the penalties of its drains.
+        for (t, c) in start.iter().enumerate() {
+            if c.as_ref().is_some_and(|c| c.negative_levels > 0 || c.ability_damage.iter().any(|&d| d > 0)) {
+                engine.carry_afflictions(t);
+            }
         }
+        engine
     }
 }

@@ -205,6 +205,8 @@ impl Carried {
             pools: f.pools,
             shots: f.shots.clone(),
             items_left: f.items_left.clone(),
+            negative_levels: f.monster.negative_levels,
+            ability_damage: f.monster.ability_damage,
         }
     }
 }
@@ -257,6 +259,9 @@ impl<'p> BattleState<'p> {
                     if c.items_left.len() == fighter.items_left.len() {
                         fighter.items_left.clone_from(&c.items_left);
                     }
+                    // Their penalties are effects, put back by `Engine::carried_in`.
+                    fighter.monster.negative_levels = c.negative_levels;
+                    fighter.monster.ability_damage = c.ability_damage;
                 }
                 fighter
             })

@@ -299,6 +299,23 @@ impl DayFile {
             .collect()
     }
 
+    /// Every file the day names (the party's, each fight's map and foes),
+    /// as written, each once, in first-use order.
+    pub fn referenced_paths(&self) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        let all = self
+            .party
+            .combatants
+            .iter()
+            .chain(self.encounters().flat_map(|e| std::iter::once(&e.map).chain(e.combatants.iter())));
+        for p in all {
+            if !out.contains(p) {
+                out.push(p.clone());
+            }
+        }
+        out
+    }
+
     /// The fights, in order.
     pub fn encounters(&self) -> impl Iterator<Item = &EncounterFile> {
         self.steps.iter().filter_map(|s| match s {

@@ -65,7 +65,7 @@ pub enum Choice {
 }
 
 /// One step of the day.
-#[derive(Debug)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Step {
     /// A fight: index into [`Day::encounters`].
     Encounter(usize),
@@ -226,6 +226,71 @@ impl DayOutcome {
     /// Members dead at the end of the day.
     pub fn dead(&self) -> u32 {
         self.members.iter().filter(|m| m.dead).count() as u32
+    }
+
+    /// What the figures of many days need of this one (what a shard of a
+    /// day cell sends back).
+    pub fn record(&self) -> DayRecord {
+        DayRecord {
+            end: self.end,
+            fights: self.fights.clone(),
+            members: self.members.iter().map(|m| MemberEnd { hp: m.hp, dead: m.dead }).collect(),
+            rests: self.rests,
+        }
+    }
+}
+
+/// A member at the end of a day.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MemberEnd {
+    /// Hit points.
+    pub hp: i32,
+    /// Dead.
+    pub dead: bool,
+}
+
+/// One day as the figures see it ([`DayOutcome::record`]): how it ended,
+/// its fights, each member's end and the healing of its rests. Records of
+/// consecutive runs concatenate, so days shard and merge exactly.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DayRecord {
+    /// How it ended.
+    pub end: DayEnd,
+    /// The fights played, in order.
+    pub fights: Vec<FightRecord>,
+    /// Each member at the end of the day, in party order.
+    pub members: Vec<MemberEnd>,
+    /// Healing during the rests (short rests and branches).
+    pub rests: Tending,
+}
+
+impl DayRecord {
+    /// Members dead at the end of the day.
+    pub fn dead(&self) -> u32 {
+        self.members.iter().filter(|m| m.dead).count() as u32
+    }
+}
+
+/// The names a day's figures are reported under: the day's, its fights' (in
+/// the order of [`Day::encounters`]) and its members' (in party order).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DayShape {
+    /// The day's name.
+    pub name: String,
+    /// The fights' names.
+    pub encounters: Vec<String>,
+    /// The members' names.
+    pub members: Vec<String>,
+}
+
+impl Day {
+    /// The names its figures are reported under.
+    pub fn shape(&self) -> DayShape {
+        DayShape {
+            name: self.name.clone(),
+            encounters: self.encounters.iter().map(|e| e.name.clone()).collect(),
+            members: self.party.iter().map(|c| c.name.clone()).collect(),
+        }
     }
 }
 
@@ -388,4 +453,14 @@ fn add(a: &mut Tending, b: Tending) {
 /// result does not depend on the number of threads.
 pub fn play_batch(day: &Day, options: &SimOptions, seed: u64, runs: std::ops::Range<u64>) -> Vec<DayOutcome> {
     runs.into_par_iter().map(|run| play(day, options, seed, run)).collect()
+}
+
+/// [`play_batch`], each day as its [`DayRecord`] (what a shard returns).
+pub fn record_batch(
+    day: &Day,
+    options: &SimOptions,
+    seed: u64,
+    runs: std::ops::Range<u64>,
+) -> Vec<DayRecord> {
+    runs.into_par_iter().map(|run| play(day, options, seed, run).record()).collect()
 }

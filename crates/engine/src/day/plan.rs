@@ -8,10 +8,10 @@
 //! is paired run by run. Skipping a fight shifts the streams of the fights
 //! after it: those are compared on independent dice.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::summary::{DaySummary, Rate};
-use super::{Day, DayEnd, DayOutcome, Step};
+use super::{Day, DayEnd, DayRecord, Step};
 use crate::combat::RestSpending;
 use crate::metrics::{Confidence, Paired, Sign};
 
@@ -32,27 +32,38 @@ pub struct Plan {
 impl Day {
     /// The day as `plan` plays it.
     pub fn planned(&self, plan: &Plan) -> Day {
-        let mut steps = Vec::with_capacity(self.steps.len() + plan.long_rest_before.len());
-        for s in &self.steps {
-            match *s {
-                Step::Encounter(e) if plan.skip.contains(&e) => continue,
-                Step::Encounter(e) => {
-                    if plan.long_rest_before.contains(&e) {
-                        steps.push(Step::LongRest);
-                    }
-                    steps.push(Step::Encounter(e));
-                }
-                Step::ShortRest(spend) => steps.push(Step::ShortRest(plan.spend.unwrap_or(spend))),
-                Step::LongRest => steps.push(Step::LongRest),
-                Step::Branch(c, choice) => steps.push(Step::Branch(c, choice)),
-            }
+        Day {
+            name: self.name.clone(),
+            party: self.party.clone(),
+            encounters: self.encounters.clone(),
+            steps: planned_steps(&self.steps, plan),
         }
-        Day { name: self.name.clone(), party: self.party.clone(), encounters: self.encounters.clone(), steps }
     }
 }
 
+/// The steps `steps` as `plan` rewrites them (what [`Day::planned`] plays;
+/// the coordinator's day cells carry them).
+pub fn planned_steps(steps: &[Step], plan: &Plan) -> Vec<Step> {
+    let mut out = Vec::with_capacity(steps.len() + plan.long_rest_before.len());
+    for s in steps {
+        match *s {
+            Step::Encounter(e) if plan.skip.contains(&e) => continue,
+            Step::Encounter(e) => {
+                if plan.long_rest_before.contains(&e) {
+                    out.push(Step::LongRest);
+                }
+                out.push(Step::Encounter(e));
+            }
+            Step::ShortRest(spend) => out.push(Step::ShortRest(plan.spend.unwrap_or(spend))),
+            Step::LongRest => out.push(Step::LongRest),
+            Step::Branch(c, choice) => out.push(Step::Branch(c, choice)),
+        }
+    }
+    out
+}
+
 /// One plan's figures and its difference with the day as written.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PlanResult {
     /// The plan's name.
     pub name: String,
@@ -74,14 +85,14 @@ pub struct PlanResult {
 pub fn compare(
     names: &[String],
     summaries: &[DaySummary],
-    outcomes: &[Vec<DayOutcome>],
+    outcomes: &[Vec<DayRecord>],
     c: Confidence,
 ) -> Vec<PlanResult> {
-    let indicator = |o: &[DayOutcome], f: &dyn Fn(&DayOutcome) -> bool| -> Vec<f64> {
+    let indicator = |o: &[DayRecord], f: &dyn Fn(&DayRecord) -> bool| -> Vec<f64> {
         o.iter().map(|d| if f(d) { 1.0 } else { 0.0 }).collect()
     };
-    let done = |d: &DayOutcome| d.end == DayEnd::Completed;
-    let died = |d: &DayOutcome| d.dead() > 0;
+    let done = |d: &DayRecord| d.end == DayEnd::Completed;
+    let died = |d: &DayRecord| d.dead() > 0;
     let z = c.bonferroni_z(names.len().saturating_sub(1).max(1) as u64 * 2);
     let base_done = indicator(&outcomes[0], &done);
     let base_died = indicator(&outcomes[0], &died);

@@ -1,13 +1,16 @@
 //! The figures of many days: how often the party completes the day, who
 //! dies and where, what it has left before each fight, where the day breaks.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-use super::{Day, DayEnd, DayOutcome};
+use super::{DayEnd, DayRecord, DayShape};
 use crate::metrics::{Confidence, proportion_interval};
 
+/// The confidence of a day's report: three standard deviations.
+pub const REPORT_CONFIDENCE: f64 = 0.9973;
+
 /// A proportion with its interval.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Rate {
     /// Days counted.
     pub count: u64,
@@ -29,7 +32,7 @@ impl Rate {
 }
 
 /// One fight of the day, over all days.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct FightSummary {
     /// Its name.
     pub name: String,
@@ -54,7 +57,7 @@ pub struct FightSummary {
 }
 
 /// One member of the party, over all days.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct MemberSummary {
     /// Its name.
     pub name: String,
@@ -65,7 +68,7 @@ pub struct MemberSummary {
 }
 
 /// The figures of many days.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct DaySummary {
     /// The day's name.
     pub name: String,
@@ -95,12 +98,12 @@ pub struct DaySummary {
 }
 
 impl DaySummary {
-    /// The figures of `outcomes`, days of `day`.
-    pub fn of(day: &Day, outcomes: &[DayOutcome], c: Confidence) -> Self {
+    /// The figures of `outcomes`, days of the day shaped `day`.
+    pub fn of(day: &DayShape, outcomes: &[DayRecord], c: Confidence) -> Self {
         let n = outcomes.len() as u64;
-        let count = |f: &dyn Fn(&DayOutcome) -> bool| outcomes.iter().filter(|o| f(o)).count() as u64;
+        let count = |f: &dyn Fn(&DayRecord) -> bool| outcomes.iter().filter(|o| f(o)).count() as u64;
         let mut fights = Vec::with_capacity(day.encounters.len());
-        for (e, enc) in day.encounters.iter().enumerate() {
+        for (e, name) in day.encounters.iter().enumerate() {
             let records: Vec<_> =
                 outcomes.iter().flat_map(|o| o.fights.iter().filter(move |f| f.encounter == e)).collect();
             let reached = records.len() as u64;
@@ -111,7 +114,7 @@ impl DaySummary {
             let deaths = records.iter().filter(|r| r.deaths > 0).count() as u64;
             let broke = count(&|o| o.end == DayEnd::Defeated { encounter: e });
             fights.push(FightSummary {
-                name: enc.name.clone(),
+                name: name.clone(),
                 reached,
                 won: Rate::new(won, reached, c),
                 deaths: Rate::new(deaths, reached, c),
@@ -124,11 +127,11 @@ impl DaySummary {
             });
         }
         let members = day
-            .party
+            .members
             .iter()
             .enumerate()
-            .map(|(m, file)| MemberSummary {
-                name: file.name.clone(),
+            .map(|(m, name)| MemberSummary {
+                name: name.clone(),
                 dead: Rate::new(count(&|o| o.members[m].dead), n, c),
                 hp_end: if n == 0 {
                     0.0
@@ -155,7 +158,7 @@ impl DaySummary {
             .filter(|&(k, _)| k > 0)
             .max_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)))
             .map(|(_, e)| e);
-        let per_day = |f: &dyn Fn(&DayOutcome) -> f64| {
+        let per_day = |f: &dyn Fn(&DayRecord) -> f64| {
             if n == 0 { 0.0 } else { outcomes.iter().map(f).sum::<f64>() / n as f64 }
         };
         DaySummary {

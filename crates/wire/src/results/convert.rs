@@ -452,6 +452,7 @@ impl From<&JobResult> for Job {
                 comparison_z: c.comparison_z,
             }),
             JobResult::Design(d) => Job::Design(design(d)),
+            JobResult::Day(d) => Job::Day(proto::DayResult::from(d)),
         }
     }
 }
@@ -461,6 +462,7 @@ impl TryFrom<&Job> for JobResult {
 
     fn try_from(r: &Job) -> Result<Self, Self::Error> {
         Ok(match r {
+            Job::Day(d) => JobResult::Day(DayResult::try_from(d)?),
             Job::Grid(_) => JobResult::Grid(()),
             Job::Optimize(o) => JobResult::Optimize(OptimizeResult {
                 adversary_strategy: o.adversary_strategy.clone(),
@@ -1540,9 +1542,52 @@ mod tests {
         assert_eq!(json["simulated"]["slots_spent"], 0.2);
     }
 
+    fn day_result() -> DayResult {
+        use pf1e_engine::day::plan::PlanResult;
+        use pf1e_engine::day::summary::{DaySummary, FightSummary, MemberSummary, Rate};
+        let rate = |count| Rate { count, of: 10, rate: count as f64 / 10.0, low: 0.1, high: 0.9 };
+        DayResult {
+            seed: 3,
+            summary: DaySummary {
+                name: "d".into(),
+                runs: 10,
+                confidence: 0.9973,
+                completed: rate(7),
+                some_death: rate(2),
+                fled: rate(1),
+                fights: vec![FightSummary {
+                    name: "f".into(),
+                    reached: 10,
+                    won: rate(8),
+                    deaths: rate(2),
+                    broke_here: rate(2),
+                    hp_before: 0.9,
+                    slots_before: 4.5,
+                    uses_before: 2.0,
+                    standing_before: 3.9,
+                    rounds: 4.2,
+                }],
+                members: vec![MemberSummary { name: "m".into(), dead: rate(2), hp_end: 11.5 }],
+                breaking_point: Some(0),
+                healed_between: 3.0,
+                slots_spent_between: 1.0,
+                charges_spent_between: 0.5,
+            },
+            plans: vec![PlanResult {
+                name: "p".into(),
+                completed: rate(9),
+                some_death: rate(1),
+                completed_change: 0.2,
+                death_change: -0.1,
+                significant: true,
+            }],
+        }
+    }
+
     #[test]
     fn every_job_kind_survives_the_wire_and_json_whole() {
-        let r = results();
+        let mut r = results();
+        r.jobs.push(JobReport { result: JobResult::Day(day_result()), cells: Vec::new() });
         assert_eq!(SweepResults::try_from(&proto::SweepResults::from(&r)), Ok(r.clone()));
         let json = serde_json::to_string(&r).unwrap();
         assert_eq!(serde_json::from_str::<SweepResults>(&json).unwrap(), r);

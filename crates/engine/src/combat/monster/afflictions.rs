@@ -36,6 +36,25 @@ pub(crate) const EXTRA_DOSE_DC: i32 = 2;
 /// The names of the effects that carry ability damage (Str, Dex, Con).
 const ABILITY_DAMAGE: [&str; 3] = ["Strength damage", "Dexterity damage", "Constitution damage"];
 
+/// The effect that carries `total` points of damage to ability `k` (Str, Dex, Con).
+fn ability_damage_fx(k: usize, total: i32) -> Fx {
+    let target = [ModTarget::Str, ModTarget::Dex, ModTarget::Con][k];
+    Fx::new(ABILITY_DAMAGE[k], Duration::UntilRemoved).with_mods(vec![Mod::new(
+        target,
+        -total,
+        BonusType::Untyped,
+    )])
+}
+
+/// The effect that carries `total` negative levels.
+fn negative_levels_fx(total: u32) -> Fx {
+    let mods = ModTarget::NEGATIVE_LEVEL
+        .into_iter()
+        .map(|target| Mod::new(target, -(total as i32), BonusType::Untyped))
+        .collect();
+    Fx::new("negative levels", Duration::UntilRemoved).with_mods(mods)
+}
+
 impl<R: Dice> Engine<'_, '_, R> {
     /// After attack `w` of `a` hit `t`: the riders of that attack, each
     /// with its save (immunities first).
@@ -184,9 +203,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         );
         // One effect per ability carries the running total (a new one of the
         // same name and source replaces the old).
-        let mods = vec![Mod::new(target, -after, BonusType::Untyped)];
-        let fx = Fx::new(ABILITY_DAMAGE[k], Duration::UntilRemoved).with_mods(mods);
-        self.apply_effect(t, fx, None);
+        self.apply_effect(t, ability_damage_fx(k, after), None);
         match ability {
             PhysicalAbility::Con => {
                 let lost = (ability_modifier(score - before) - ability_modifier(left)) * hd;
@@ -223,12 +240,8 @@ impl<R: Dice> Engine<'_, '_, R> {
         let total = self.st.fighters[t].monster.negative_levels + levels;
         self.st.fighters[t].monster.negative_levels = total;
         emit!(self, Event::Affliction { who: t, what: AfflictionEvent::NegativeLevels { levels, total } });
-        let mods = ModTarget::NEGATIVE_LEVEL
-            .into_iter()
-            .map(|target| Mod::new(target, -(total as i32), BonusType::Untyped))
-            .collect();
         // One effect carries the running total (it replaces the previous one).
-        self.apply_effect(t, Fx::new("negative levels", Duration::UntilRemoved).with_mods(mods), None);
+        self.apply_effect(t, negative_levels_fx(total), None);
         self.gain_temp_hp(a, TEMP_HP_PER_NEGATIVE_LEVEL * n, name);
         if total >= self.st.prep.fighters[t].hd.max(1) {
             emit!(
@@ -242,6 +255,29 @@ impl<R: Dice> Engine<'_, '_, R> {
             return;
         }
         self.wound_lethal(t, HP_PER_NEGATIVE_LEVEL * levels);
+    }
+
+    /// The penalties of the negative levels and ability damage `t` carries
+    /// into this battle of a day (its hit points already carry their loss):
+    /// the same effects as when it took them, a score at 0 included.
+    pub(crate) fn carry_afflictions(&mut self, t: usize) {
+        let levels = self.st.fighters[t].monster.negative_levels;
+        if levels > 0 {
+            self.apply_effect(t, negative_levels_fx(levels), None);
+        }
+        let spec = &self.st.prep.fighters[t];
+        let scores = [Some(spec.str_score), Some(spec.dex_score), spec.con_score];
+        for (k, score) in scores.into_iter().enumerate() {
+            let damage = self.st.fighters[t].monster.ability_damage[k];
+            let Some(score) = score.filter(|_| damage > 0) else { continue };
+            self.apply_effect(t, ability_damage_fx(k, damage), None);
+            if score - damage <= 0 {
+                let condition = if k == 0 { ConditionId::Helpless } else { ConditionId::Paralyzed };
+                let fx = Fx::new(ABILITY_DAMAGE[k], Duration::UntilRemoved)
+                    .with_conditions(ConditionSet::of(condition));
+                self.apply_effect(t, fx, Some(t));
+            }
+        }
     }
 
     /// `i` gains `n` temporary hit points (they do not stack: the larger stays).
