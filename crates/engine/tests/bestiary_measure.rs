@@ -23,7 +23,7 @@ fn repo() -> PathBuf {
 }
 
 /// The encounters: a name and the monster files (repeated for copies).
-const ENCOUNTERS: [(&str, &[&str]); 10] = [
+const ENCOUNTERS: [(&str, &[&str]); 15] = [
     ("owlbear (CR 4)", &["owlbear"]),
     ("troll (CR 5)", &["troll"]),
     ("two wights (CR 5)", &["wight", "wight"]),
@@ -34,14 +34,18 @@ const ENCOUNTERS: [(&str, &[&str]); 10] = [
     ("young black dragon (CR 7)", &["young_black_dragon"]),
     ("medusa (CR 7)", &["medusa"]),
     ("troll and two ghouls (CR 6)", &["troll", "ghoul", "ghoul"]),
+    // Added with pf1e-rules-11 (grab holds, constrict, rake, powerful charge).
+    ("minotaur (CR 4)", &["minotaur"]),
+    ("otyugh (CR 4)", &["otyugh"]),
+    ("shambling mound (CR 6)", &["shambling_mound"]),
+    ("wyvern (CR 6)", &["wyvern"]),
+    ("chuul (CR 7)", &["chuul"]),
 ];
 
 const PARTY: [&str; 4] = ["esha", "harvie", "oni", "nairda"];
 
-#[test]
-#[ignore = "a measurement: thousands of battles"]
-fn the_party_against_the_cr_3_to_7_bestiary() {
-    let runs: u64 = std::env::var("MEASURE_RUNS").ok().and_then(|v| v.parse().ok()).unwrap_or(1000);
+/// The encounter of `files` against the party, prepared as `pf1e sim` does.
+fn prepared(files: &[&str]) -> PreparedEncounter {
     let map = Arc::new(Map::load(&repo().join("data/maps/field.yaml")).expect("field map"));
     let library = Arc::new(
         pf1e_engine::library::load_library(&repo().join("data/spells"), &repo().join("data/monsters"))
@@ -49,22 +53,39 @@ fn the_party_against_the_cr_3_to_7_bestiary() {
     );
     let load = |rel: String| Arc::new(load_combatant(&repo().join(rel)).expect("combatant"));
     let party: Vec<_> = PARTY.iter().map(|p| load(format!("data/pcs/{p}.json"))).collect();
+    let monsters: Vec<_> = files.iter().map(|m| load(format!("data/monsters/{m}.json"))).collect();
+    let encounter = Encounter::build(
+        map,
+        vec![
+            SideSpec { name: "players".into(), combatants: party },
+            SideSpec { name: "monsters".into(), combatants: monsters },
+        ],
+    )
+    .expect("encounter")
+    .with_library(library);
+    PreparedEncounter::new(&encounter).expect("prepared")
+}
+
+/// Every encounter of the measurement prepares and plays (two battles each),
+/// so a file added to the list is checked without the long run.
+#[test]
+fn every_measured_encounter_prepares_and_plays() {
+    for (name, files) in ENCOUNTERS {
+        let outcomes = run_batch_prepared(&prepared(files), &SimOptions::default(), 1, 0..2);
+        assert_eq!(outcomes.len(), 2, "{name}");
+        assert!(outcomes.iter().all(|o| o.rounds > 0), "{name}");
+    }
+}
+
+#[test]
+#[ignore = "a measurement: thousands of battles"]
+fn the_party_against_the_cr_3_to_7_bestiary() {
+    let runs: u64 = std::env::var("MEASURE_RUNS").ok().and_then(|v| v.parse().ok()).unwrap_or(1000);
     println!("| Encounter | Win rate | P(some PC dies) | P(all PCs down) | Rounds |");
     println!("|---|---|---|---|---|");
     let only = std::env::var("MEASURE_ONLY").unwrap_or_default();
     for (name, files) in ENCOUNTERS.into_iter().filter(|(name, _)| name.contains(only.as_str())) {
-        let monsters: Vec<_> = files.iter().map(|m| load(format!("data/monsters/{m}.json"))).collect();
-        let encounter = Encounter::build(
-            map.clone(),
-            vec![
-                SideSpec { name: "players".into(), combatants: party.clone() },
-                SideSpec { name: "monsters".into(), combatants: monsters },
-            ],
-        )
-        .expect("encounter")
-        .with_library(library.clone());
-        let prepared = PreparedEncounter::new(&encounter).expect("prepared");
-        let outcomes = run_batch_prepared(&prepared, &SimOptions::default(), 1, 0..runs);
+        let outcomes = run_batch_prepared(&prepared(files), &SimOptions::default(), 1, 0..runs);
         let pcs = 0..PARTY.len();
         let wins = outcomes.iter().filter(|o| o.winner == Some(0)).count();
         let death = outcomes.iter().filter(|o| pcs.clone().any(|i| o.combatants[i].dead)).count();

@@ -636,6 +636,8 @@ fn affliction(t: &Transcript, a: &AfflictionEvent, lang: Lang) -> String {
         AfflictionEvent::Strikes { ability, target } => f(T::EvAflStrikes, &[ability, &t.id(*target)]),
         AfflictionEvent::Paralyzed { rounds: Some(n) } => f(T::EvAflParalyzedFor, &[n]),
         AfflictionEvent::Paralyzed { rounds: None } => lang.t(T::EvAflParalyzed).to_string(),
+        AfflictionEvent::FallsAsleep { rounds: Some(n) } => f(T::EvAflAsleepFor, &[n]),
+        AfflictionEvent::FallsAsleep { rounds: None } => lang.t(T::EvAflAsleep).to_string(),
         AfflictionEvent::Petrified => lang.t(T::EvAflPetrified).to_string(),
         AfflictionEvent::AbilityDamage { ability, amount, left } => {
             f(T::EvAflAbilityDamage, &[amount, ability, left])
@@ -658,6 +660,8 @@ fn affliction(t: &Transcript, a: &AfflictionEvent, lang: Lang) -> String {
         }
         AfflictionEvent::NoDamage => lang.t(T::EvAflNoDamage).to_string(),
         AfflictionEvent::Rends { ability, target } => f(T::EvAflRends, &[ability, &t.id(*target)]),
+        AfflictionEvent::MaintainsHold { target } => f(T::EvAflMaintainsHold, &[&t.id(*target)]),
+        AfflictionEvent::LetsGo { target } => f(T::EvAflLetsGo, &[&t.id(*target)]),
         AfflictionEvent::NegativeEnergyHeals { amount } => f(T::EvAflNegativeEnergyHeals, &[amount]),
         AfflictionEvent::Incorporeal { halved, from, to } => {
             f(if *halved { T::EvAflIncorporealHalved } else { T::EvAflIncorporealNone }, &[from, to])

@@ -154,6 +154,7 @@ catalogue! {
     FxDexterityDamage => "Dexterity damage", "affaiblissement de Dextérité";
     FxConstitutionDamage => "Constitution damage", "affaiblissement de Constitution";
     FxNegativeLevels => "negative levels", "niveaux négatifs";
+    FxMenaced => "menaced", "menacé";
     FxInspireCourage => "inspire courage", "inspiration vaillante";
     FxArcanePool => "arcane pool", "réserve arcanique";
     FxEvilEye => "evil eye", "mauvais œil";
@@ -524,6 +525,8 @@ catalogue! {
     EvAflStrikes => "{} on {}", "{} sur {}";
     EvAflParalyzedFor => "is paralyzed for {} rounds", "est paralysé pendant {} rounds";
     EvAflParalyzed => "is paralyzed", "est paralysé";
+    EvAflAsleepFor => "falls asleep for {} rounds", "s'endort pendant {} rounds";
+    EvAflAsleep => "falls asleep", "s'endort";
     EvAflPetrified => "is turned to stone", "est changé en pierre";
     EvAflAbilityDamage => "takes {} {} damage ({} left)", "subit {} points d'affaiblissement de {} (reste {})";
     EvAflDiesOfConstitution => "dies (Constitution 0)", "meurt (Constitution 0)";
@@ -539,6 +542,8 @@ catalogue! {
     EvNobody => "nobody", "personne";
     EvAflNoDamage => "takes no damage", "ne subit aucun dégât";
     EvAflRends => "{} {}", "{} sur {}";
+    EvAflMaintainsHold => "maintains its hold on {}", "maintient sa prise sur {}";
+    EvAflLetsGo => "lets go of {}", "lâche {}";
     EvAflNegativeEnergyHeals => "negative energy heals {}", "l'énergie négative soigne {}";
     EvAflIncorporealHalved => "incorporeal: damage halved ({} -> {})", "intangible : dégâts réduits de moitié ({} -> {})";
     EvAflIncorporealNone => "incorporeal: damage none from a nonmagical weapon ({} -> {})", "intangible : aucun dégât d'une arme non magique ({} -> {})";
@@ -1010,7 +1015,7 @@ pub fn condition(c: pf1e_engine::effects::ConditionId) -> T {
 
 /// The effects the engine itself names (ability damage, negative levels,
 /// class abilities), by their English name.
-const ENGINE_EFFECTS: [T; 13] = [
+const ENGINE_EFFECTS: [T; 14] = [
     T::FxStrengthDamage,
     T::FxDexterityDamage,
     T::FxConstitutionDamage,
@@ -1024,6 +1029,7 @@ const ENGINE_EFFECTS: [T; 13] = [
     T::FxWard,
     T::FxFearAura,
     T::FxParalyzingTouch,
+    T::FxMenaced,
 ];
 
 /// A name from an event in `lang`: a condition's or an effect the engine

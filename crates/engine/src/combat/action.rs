@@ -442,6 +442,9 @@ pub enum Reason {
     DowngradedNauseated,
     /// Dropped: a pinned creature takes a single move action or tries to escape.
     DowngradedPinned,
+    /// Dropped: the creature maintained a grab's hold (its standard action)
+    /// at the start of its turn; a move action is left.
+    DowngradedHolding,
     /// A condition forbids attacking (panicked).
     CannotAttack,
     /// A condition forbids moving (grappled, pinned, paralyzed).
@@ -520,6 +523,7 @@ impl Reason {
             Reason::RunStopped => "run_stopped",
             Reason::DowngradedNauseated => "downgraded:nauseated",
             Reason::DowngradedPinned => "downgraded:pinned",
+            Reason::DowngradedHolding => "downgraded:holding",
             Reason::CannotAttack => "cannot_attack",
             Reason::CannotMove => "cannot_move",
             Reason::CannotRunOrCharge => "cannot_run_or_charge",

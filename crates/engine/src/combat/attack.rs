@@ -86,6 +86,25 @@ pub(crate) fn opposite_borders(a: Pos, b: Pos, t: Pos, s: i32) -> bool {
     across(1, 2) || across(4, 8)
 }
 
+/// The profile of attack `w` of `a` as `swing` makes it: its monster
+/// variant (a rake, a powerful charge: the same attack with the printed
+/// bonus and dice) when it names one.
+#[inline]
+pub(crate) fn profile(
+    prep: &super::prepared::PreparedEncounter,
+    a: usize,
+    w: usize,
+    swing: Swing,
+) -> &super::prepared::AttackProfile {
+    let spec = &prep.fighters[a];
+    if swing.variant > 0
+        && let Some(p) = spec.monster.as_deref().and_then(|m| m.strikes.get(usize::from(swing.variant) - 1))
+    {
+        return p;
+    }
+    &spec.attacks[w]
+}
+
 impl BattleState<'_> {
     /// The first attack of `i` (file order) able to hit `t` from square `from`:
     /// in reach or range, with line of effect. The error tells why none is.
@@ -258,7 +277,7 @@ impl BattleState<'_> {
     /// conditions, effects and features.
     pub(crate) fn situation(&self, a: usize, w: usize, t: usize, swing: Swing) -> Situation {
         let spec_a = &self.prep.fighters[a];
-        let atk = &spec_a.attacks[w];
+        let atk = profile(self.prep, a, w, swing);
         let dist = self.distance(a, t);
         let mut s = Situation::default();
         let mut roll = Tally::new();
@@ -663,7 +682,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         let d20 = self.d20_for(a);
         let total = d20 + s.attack;
         let hit = d20 != 1 && (d20 == 20 || total >= s.ac);
-        let atk = &self.st.prep.fighters[a].attacks[w];
+        let atk = profile(self.st.prep, a, w, swing);
         let threat_min = if magic { self.threat_min(a, w) } else { atk.threat_min as i32 };
         if atk.two_handed && self.st.prep.fighters[a].shield_ac > 0 {
             // A two-handed weapon lets go of the shield (model::hands).
@@ -681,7 +700,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             let targets = if atk.melee { Targets::MELEE_ATTACK } else { Targets::RANGED_ATTACK };
             self.spend_one_shots(a, targets, &ctx);
         }
-        let atk = &self.st.prep.fighters[a].attacks[w];
+        let atk = profile(self.st.prep, a, w, swing);
         let up_close = atk.firearm && self.st.fighters[a].deeds & super::abilities::UP_CLOSE != 0;
         if magic {
             self.st.fighters[a].deeds = 0;
@@ -707,7 +726,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             let ctotal = c20 + confirm;
             crit = c20 != 1 && (c20 == 20 || ctotal >= s.ac);
             if let Some(ev) = ev.as_mut() {
-                let crit_mult = crit.then_some(self.st.prep.fighters[a].attacks[w].crit_mult);
+                let crit_mult = crit.then_some(profile(self.st.prep, a, w, swing).crit_mult);
                 ev.steps.push(AttackStep::Threat { d20: c20, bonus: confirm, total: ctotal, crit_mult });
             }
         } else if let Some(ev) = ev.as_mut() {
@@ -744,7 +763,7 @@ impl<R: Dice> Engine<'_, '_, R> {
                 ev.steps.push(AttackStep::UpClose { dice });
             }
         }
-        let atk = &self.st.prep.fighters[a].attacks[w];
+        let atk = profile(self.st.prep, a, w, swing);
         let defense = if magic { self.st.defense_now(a, w, t) } else { None };
         let mut dmg = roll_damage(atk, defense.as_ref().unwrap_or(&atk.vs[t]), crit, extra, self.rng);
         if magic && dmg.physical > 0 {
@@ -848,7 +867,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         d20: i32,
         total: i32,
     ) -> Box<AttackEvent> {
-        let atk = &self.st.prep.fighters[a].attacks[w];
+        let atk = profile(self.st.prep, a, w, swing);
         let mut notes: Vec<AttackNote> = Vec::new();
         let mut add = |source: ModSource, value: i32| notes.push(AttackNote::Modifier { source, value });
         if swing.penalty != 0 {

@@ -128,6 +128,11 @@ pub enum AfflictionEvent {
         /// Rounds (none: until removed).
         rounds: Option<u32>,
     },
+    /// Falls asleep (helpless until wounded), for rounds or until removed.
+    FallsAsleep {
+        /// Rounds (none: until removed).
+        rounds: Option<u32>,
+    },
     /// Turned to stone (out of the battle).
     Petrified,
     /// Ability damage or drain to a physical ability.
@@ -212,6 +217,16 @@ pub enum AfflictionEvent {
         /// The ability's name.
         ability: String,
         /// The target.
+        target: usize,
+    },
+    /// Maintains a grab's hold on a foe (a won grapple check at the start of its turn).
+    MaintainsHold {
+        /// The foe held.
+        target: usize,
+    },
+    /// Lets go of a foe its grab held (at the start of its turn).
+    LetsGo {
+        /// The foe let go.
         target: usize,
     },
     /// Negative energy heals an undead creature.

@@ -525,6 +525,8 @@ fn affliction(a: &AfflictionEvent, ids: &[String]) -> String {
         AfflictionEvent::Strikes { ability, target } => format!("{ability} on {}", id(*target)),
         AfflictionEvent::Paralyzed { rounds: Some(n) } => format!("is paralyzed for {n} rounds"),
         AfflictionEvent::Paralyzed { rounds: None } => "is paralyzed".to_string(),
+        AfflictionEvent::FallsAsleep { rounds: Some(n) } => format!("falls asleep for {n} rounds"),
+        AfflictionEvent::FallsAsleep { rounds: None } => "falls asleep".to_string(),
         AfflictionEvent::Petrified => "is turned to stone".to_string(),
         AfflictionEvent::AbilityDamage { ability, amount, left } => {
             format!("takes {amount} {ability} damage ({left} left)")
@@ -555,6 +557,8 @@ fn affliction(a: &AfflictionEvent, ids: &[String]) -> String {
         ),
         AfflictionEvent::NoDamage => "takes no damage".to_string(),
         AfflictionEvent::Rends { ability, target } => format!("{ability} {}", id(*target)),
+        AfflictionEvent::MaintainsHold { target } => format!("maintains its hold on {}", id(*target)),
+        AfflictionEvent::LetsGo { target } => format!("lets go of {}", id(*target)),
         AfflictionEvent::NegativeEnergyHeals { amount } => format!("negative energy heals {amount}"),
         AfflictionEvent::Incorporeal { halved, from, to } => {
             let why = if *halved { "halved" } else { "none from a nonmagical weapon" };

@@ -587,8 +587,9 @@ impl<R: Dice> Engine<'_, '_, R> {
     }
 
     /// The charge: a straight line to the closest square from which to
-    /// attack, then one melee attack at +2 (a full attack with pounce); −2
-    /// AC until the next turn.
+    /// attack, then one melee attack at +2 (a full attack with pounce, and
+    /// its rakes; the powerful charge's attack when it has one); −2 AC until
+    /// the next turn.
     pub(crate) fn charge_action(&mut self, i: usize, action: Action) -> Result<(), Reason> {
         let t = self.enemy_target(i, action)?;
         if self.st.fighters[i].stepped {
@@ -625,6 +626,11 @@ impl<R: Dice> Engine<'_, '_, R> {
             if self.pounces(i) {
                 emit!(self, Event::Turn { who: i, what: TurnEvent::Pounces });
                 self.attack_routine(i, w, t, true, true);
+                if self.st.is_active(t) {
+                    self.rake(i, t);
+                }
+            } else if let Some((w, swing)) = self.powerful_charge(i, t) {
+                self.strike(i, w, t, swing);
             } else {
                 self.strike(i, w, t, Swing { charge: true, ..Swing::default() });
             }

@@ -21,6 +21,9 @@ pub(crate) struct Swing {
     pub manyshot: bool,
     /// Vital Strike: extra rolls of the weapon's dice.
     pub vital: u8,
+    /// A monster's variant of the attack (rake, powerful charge): 0 none,
+    /// k + 1 its `MonsterSpec::strikes[k]` (the profile `attack::profile` picks).
+    pub variant: u8,
 }
 
 /// Situational modifiers of one attack roll.

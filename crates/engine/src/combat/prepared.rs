@@ -214,7 +214,7 @@ pub(crate) struct FighterSpec {
 }
 
 /// One attack, with everything the hot path needs precomputed.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct AttackProfile {
     pub name: String,
     /// The attack's id (`weapon_id`), for weapon filters.
@@ -292,7 +292,7 @@ pub(crate) fn vulnerable_amount(amount: u32) -> u32 {
 }
 
 /// One damage component.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct Component {
     pub dice: DiceExpr,
     /// Has a physical type: damage reduction applies.
@@ -419,6 +419,15 @@ impl PreparedEncounter {
             }
             let placed = PlacedRow { id, side: *side, pos: *pos, start_hp: *start_hp, aware: *aware };
             let mut spec = fighter_spec(&placed, c, attacks, resolved, &type_index);
+            if let Some(m) = spec.monster.as_deref_mut() {
+                m.prepare_strikes(c, &spec.attacks, |a| prepare_attack(c, a, &combatants)).map_err(
+                    |message| PrepareError::BadAttack {
+                        combatant: id.clone(),
+                        attack: "special_abilities".into(),
+                        message,
+                    },
+                )?;
+            }
             spec.caster = caster;
             spec.items = items;
             spec.reserve = (k >= deployed)

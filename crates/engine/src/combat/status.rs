@@ -174,13 +174,19 @@ impl BattleState<'_> {
     /// no attacks (panicked).
     pub(crate) fn turn_limits(&self, i: usize) -> super::economy::TurnLimits {
         let flags = self.flags(i);
-        let single_move = flags.has(Flags::SINGLE_MOVE).then(|| {
-            if self.has_condition(i, ConditionId::Pinned) {
+        let held = self.fighters[i].monster.held_round;
+        let single_move = if flags.has(Flags::SINGLE_MOVE) {
+            Some(if self.has_condition(i, ConditionId::Pinned) {
                 super::action::Reason::DowngradedPinned
             } else {
                 super::action::Reason::DowngradedNauseated
-            }
-        });
+            })
+        } else if held != 0 && held == self.round {
+            // A grab's hold maintained at the start of the turn spent its standard action.
+            Some(super::action::Reason::DowngradedHolding)
+        } else {
+            None
+        };
         super::economy::TurnLimits {
             staggered: self.life(i) == super::state::LifeState::Disabled
                 || flags.has(Flags::STAGGERED)

@@ -122,8 +122,17 @@ pub enum SpecialAbility {
         /// Its DC.
         dc: i32,
         /// The condition a failed save gives (`paralyzed`, `frightened`,
-        /// `shaken`, `sickened`…: a condition name of the engine).
-        condition: String,
+        /// `shaken`, `sickened`…: a condition name of the engine); or
+        /// `penalty` instead.
+        #[serde(default)]
+        condition: Option<String>,
+        /// In place of a condition: −`penalty` on attack rolls, AC and saves
+        /// (the archons' aura of menace: 2).
+        #[serde(default)]
+        penalty: Option<i32>,
+        /// The effect ends when the creature hits the aura's owner (aura of menace).
+        #[serde(default)]
+        until_hit: bool,
         /// Duration dice (`1d4`, `10`); the battle when absent.
         #[serde(default)]
         rounds: Option<String>,
@@ -162,6 +171,43 @@ pub enum SpecialAbility {
         /// The alignment it punishes.
         against: SmiteAgainst,
     },
+    /// Constrict (UMR "Constrict"): `damage` each time its grab's grapple
+    /// check succeeds (the grab, and each maintained hold).
+    Constrict {
+        /// The feature it plays.
+        name: String,
+        /// Damage dice (`2d6+7`), bludgeoning.
+        damage: String,
+    },
+    /// Rake (UMR "Rake"): `count` extra attacks against a foe it grapples,
+    /// at the start of a turn it began holding that foe and maintains the
+    /// hold, and at the end of a pounce.
+    Rake {
+        /// The feature it plays.
+        name: String,
+        /// The attack entry the rakes are made like (reach, damage types,
+        /// critical range): a claw or talon of the file.
+        attack: String,
+        /// Attack bonus of each rake, as printed.
+        attack_bonus: i32,
+        /// Damage dice of each rake (`1d3+3`).
+        damage: String,
+        /// Number of rakes (2).
+        #[serde(default = "two")]
+        count: u32,
+    },
+    /// Powerful charge (UMR "Powerful Charge"): at the end of a charge the
+    /// creature attacks with `attack` at the printed bonus and damage.
+    PowerfulCharge {
+        /// The feature it plays.
+        name: String,
+        /// The attack entry it charges with (`gore`).
+        attack: String,
+        /// Attack bonus as printed (the charge's +2 included).
+        attack_bonus: i32,
+        /// Damage dice (`2d6+6`).
+        damage: String,
+    },
     /// A gaze attack (UMR "Gaze"): each enemy starting its turn within range saves or suffers.
     Gaze {
         /// The feature it plays.
@@ -175,6 +221,10 @@ pub enum SpecialAbility {
         /// What a failed save does.
         effect: HitEffect,
     },
+}
+
+fn two() -> u32 {
+    2
 }
 
 fn default_recharge() -> String {
@@ -247,6 +297,13 @@ pub enum HitEffect {
     },
     /// Turned to stone: out of the battle (the stone form is helpless and lasts).
     Petrification {},
+    /// Asleep (helpless) for `rounds` (dice), or for the battle when absent;
+    /// a wound wakes it (a dark naga's poison).
+    Sleep {
+        /// Duration dice.
+        #[serde(default)]
+        rounds: Option<String>,
+    },
     /// Ability damage now (`1d6` Con).
     AbilityDamage {
         /// The ability.
@@ -285,12 +342,9 @@ pub enum HitEffect {
     },
     /// A free trip attempt on a hit (the attacker's CMB against the target's CMD).
     Trip {},
-    /// A free grapple attempt on a hit (grab); `constrict` dice each grapple check won.
-    Grab {
-        /// Constrict damage dealt when the grapple holds (`1d8+4`).
-        #[serde(default)]
-        constrict: Option<String>,
-    },
+    /// A free grapple attempt on a hit (grab); its hold is kept on later
+    /// turns (a `constrict` entry gives the damage of each check won).
+    Grab {},
 }
 
 fn one() -> u32 {
@@ -315,6 +369,9 @@ impl SpecialAbility {
             | SpecialAbility::Ferocity { name }
             | SpecialAbility::Smite { name, .. }
             | SpecialAbility::Rage { name }
+            | SpecialAbility::Rake { name, .. }
+            | SpecialAbility::Constrict { name, .. }
+            | SpecialAbility::PowerfulCharge { name, .. }
             | SpecialAbility::Gaze { name, .. } => name,
         }
     }
@@ -334,10 +391,10 @@ pub(crate) fn check(c: &super::Combatant) -> Result<(), (String, String)> {
         };
         let effect = |e: &HitEffect| match e {
             HitEffect::Paralysis { rounds: Some(r) } => dice(".effect.paralysis.rounds", r),
+            HitEffect::Sleep { rounds: Some(r) } => dice(".effect.sleep.rounds", r),
             HitEffect::AbilityDamage { amount, .. }
             | HitEffect::AbilityDrain { amount, .. }
             | HitEffect::Poison { amount, .. } => dice(".effect.amount", amount),
-            HitEffect::Grab { constrict: Some(d) } => dice(".effect.grab.constrict", d),
             _ => Ok(()),
         };
         match a {
@@ -352,6 +409,36 @@ pub(crate) fn check(c: &super::Combatant) -> Result<(), (String, String)> {
                 dice(".damage", damage)?;
                 if !c.attacks.iter().any(|x| x.name == *attack || x.weapon_id() == attack) {
                     return Err((at(".attack"), format!("no attack named {attack:?}")));
+                }
+            }
+            SpecialAbility::Constrict { damage, .. } => {
+                dice(".damage", damage)?;
+                let grabs = c
+                    .special_abilities
+                    .iter()
+                    .any(|x| matches!(x, SpecialAbility::OnHit { effect: HitEffect::Grab {}, .. }));
+                if !grabs {
+                    return Err((
+                        at(".kind"),
+                        "constrict needs a grab (an `on_hit` entry with `grab`)".into(),
+                    ));
+                }
+            }
+            SpecialAbility::Rake { damage, attack, count, .. } => {
+                dice(".damage", damage)?;
+                if !c.attacks.iter().any(|x| (x.name == *attack || x.weapon_id() == attack) && x.natural) {
+                    return Err((at(".attack"), format!("no natural attack named {attack:?}")));
+                }
+                if *count == 0 {
+                    return Err((at(".count"), "a rake makes at least one attack".into()));
+                }
+            }
+            SpecialAbility::PowerfulCharge { damage, attack, .. } => {
+                dice(".damage", damage)?;
+                if !c.attacks.iter().any(|x| {
+                    (x.name == *attack || x.weapon_id() == attack) && x.kind == super::AttackKind::Melee
+                }) {
+                    return Err((at(".attack"), format!("no melee attack named {attack:?}")));
                 }
             }
             SpecialAbility::OnHit { attacks, effect: e, save, .. } => {
@@ -379,9 +466,23 @@ pub(crate) fn check(c: &super::Combatant) -> Result<(), (String, String)> {
                     ));
                 }
             }
-            SpecialAbility::Aura { condition, rounds, descriptors, range_ft, .. } => {
-                if crate::effects::ConditionId::from_name(condition).is_none() {
-                    return Err((at(".condition"), format!("{condition:?} is not a condition name")));
+            SpecialAbility::Aura { condition, penalty, rounds, descriptors, range_ft, .. } => {
+                match (condition, penalty) {
+                    (Some(condition), None) => {
+                        if crate::effects::ConditionId::from_name(condition).is_none() {
+                            return Err((at(".condition"), format!("{condition:?} is not a condition name")));
+                        }
+                    }
+                    (None, Some(p)) if *p > 0 => {}
+                    (None, Some(p)) => {
+                        return Err((at(".penalty"), format!("a penalty is a positive number, not {p}")));
+                    }
+                    _ => {
+                        return Err((
+                            at(".condition"),
+                            "an aura gives either a `condition` or a `penalty`".into(),
+                        ));
+                    }
                 }
                 if let Some(d) =
                     descriptors.iter().find(|d| crate::effects::Descriptor::from_name(d).is_none())

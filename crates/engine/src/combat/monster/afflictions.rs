@@ -13,8 +13,8 @@
 
 use crate::dice::ability_modifier;
 use crate::effects::{
-    BonusType, ConditionId, ConditionSet, Context, Descriptor, Descriptors, Duration, Effect as Fx, Maneuver,
-    Mod, ModTarget, SaveKind,
+    Behaviour, BonusType, ConditionId, ConditionSet, Context, Descriptor, Descriptors, Duration,
+    Effect as Fx, Maneuver, Mod, ModTarget, SaveKind,
 };
 use crate::model::PhysicalAbility;
 use crate::rng::Dice;
@@ -77,7 +77,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             }
             match &r.effect {
                 Effect::Trip => self.free_trip(a, t),
-                Effect::Grab(constrict) => self.grab(a, t, constrict.clone()),
+                Effect::Grab => self.grab(a, t),
                 Effect::Poison { .. } => self.poison_dose(a, k, t),
                 e => {
                     if self.resists(t, e) {
@@ -117,8 +117,14 @@ impl<R: Dice> Engine<'_, '_, R> {
                 immune.conditions.has(ConditionId::Paralyzed) || immune.descriptors.has(Descriptor::Paralysis)
             }
             Effect::AbilityDamage(..) | Effect::AbilityDrain(..) | Effect::EnergyDrain(_) => immune.drain,
+            // The one sleep rider of the files is a poison (the dark naga's).
+            Effect::Sleep(_) => {
+                immune.conditions.has(ConditionId::Asleep)
+                    || immune.descriptors.has(Descriptor::Sleep)
+                    || immune.descriptors.has(Descriptor::Poison)
+            }
             Effect::Poison { .. } => immune.descriptors.has(Descriptor::Poison),
-            Effect::Petrification | Effect::Trip | Effect::Grab(_) => false,
+            Effect::Petrification | Effect::Trip | Effect::Grab => false,
         }
     }
 
@@ -127,6 +133,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         let descriptor = match e {
             Effect::Paralysis(_) => Some(Descriptor::Paralysis),
             Effect::Poison { .. } => Some(Descriptor::Poison),
+            Effect::Sleep(_) => Some(Descriptor::Sleep),
             _ => None,
         };
         let ctx = Context {
@@ -168,12 +175,20 @@ impl<R: Dice> Engine<'_, '_, R> {
                 emit!(self, Event::Affliction { who: t, what: AfflictionEvent::Petrified });
                 self.slay(t);
             }
+            Effect::Sleep(rounds) => {
+                let rounds = rounds.as_ref().map(|d| d.roll(self.rng).max(1) as u32);
+                emit!(self, Event::Affliction { who: t, what: AfflictionEvent::FallsAsleep { rounds } });
+                let fx = Fx::new(name, rounds.map_or(Duration::UntilRemoved, Duration::Rounds))
+                    .with_conditions(ConditionSet::of(ConditionId::Asleep))
+                    .with_behaviours(vec![Behaviour::EndsOnDamage]);
+                self.apply_effect(t, fx, Some(a));
+            }
             Effect::AbilityDamage(ability, amount) | Effect::AbilityDrain(ability, amount, _) => {
                 let n = amount.roll(self.rng).max(1);
                 self.ability_damage(t, *ability, n, name);
             }
             Effect::EnergyDrain(levels) => self.energy_drain(a, t, *levels, name),
-            Effect::Poison { .. } | Effect::Trip | Effect::Grab(_) => {}
+            Effect::Poison { .. } | Effect::Trip | Effect::Grab => {}
         }
     }
 
@@ -391,8 +406,8 @@ impl<R: Dice> Engine<'_, '_, R> {
     }
 
     /// A free grapple attempt on a hit (UMR "Grab": +4, no attack of
-    /// opportunity); constrict damage when it holds.
-    fn grab(&mut self, a: usize, t: usize, constrict: Option<crate::dice::DiceExpr>) {
+    /// opportunity); constrict damage when it holds (`hold::hold_damage`).
+    fn grab(&mut self, a: usize, t: usize) {
         if self.st.fighters[t].grappled_with == Some(a)
             || !self.st.is_active(t)
             || self.st.size(t) as u8 > self.st.size(a) as u8
@@ -402,11 +417,8 @@ impl<R: Dice> Engine<'_, '_, R> {
         let bonus = self.st.cmb(a, Maneuver::Grapple, t) + GRAB_BONUS;
         if self.maneuver_roll(a, Maneuver::Grapple, t, bonus, 0).success {
             self.grapple(a, t);
-            if let Some(d) = constrict
-                && self.st.fighters[t].grappled_with == Some(a)
-            {
-                let n = d.roll(self.rng).max(0) as u32;
-                self.spell_damage(a, t, n, &[], false, None);
+            if self.st.fighters[t].grappled_with == Some(a) {
+                self.hold_damage(a, t, false);
             }
         }
     }

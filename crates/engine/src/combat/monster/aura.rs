@@ -11,15 +11,21 @@
 //! - *Simplifications*: an aura affects enemies only (a troglodyte's
 //!   stench spares troglodytes, and the files' auras have no friendly
 //!   victims in a battle); "sees the mummy" is played as line of effect.
+//! - An aura may give a penalty in place of a condition (the archons'
+//!   aura of menace: −2 on attack rolls, AC and saves), which ends when
+//!   the creature hits the aura's owner (`until_hit`).
 //! - Staggered (UMR "Staggered", the zombie): the condition is applied for
 //!   the battle at the start of the creature's first turn.
 
-use crate::effects::{ConditionSet, Context, Duration, Effect as Fx};
+use crate::effects::{BonusType, ConditionSet, Context, Duration, Effect as Fx, Mod, ModTarget};
 use crate::rng::Dice;
 
 use super::super::engine::Engine;
-use super::super::event::{AuraOutcome, Event};
+use super::super::event::{AuraOutcome, EffectEnd, Event};
 use super::super::log::emit;
+
+/// What the `aura` event names for an aura that gives a penalty (aura of menace).
+pub(crate) const MENACED: &str = "menaced";
 
 impl<R: Dice> Engine<'_, '_, R> {
     /// The start of `t`'s turn: the auras of its enemies it has not met yet.
@@ -39,9 +45,11 @@ impl<R: Dice> Engine<'_, '_, R> {
                 }
                 self.st.fighters[t].monster.auras_met.push((a, k));
                 let immune = &prep.fighters[t].immune;
-                let condition = aura.condition.name().to_string();
+                let condition = aura.condition.map_or(MENACED, |c| c.name()).to_string();
                 let ability = aura.name.clone();
-                if immune.descriptors.0 & aura.descriptors.0 != 0 || immune.conditions.has(aura.condition) {
+                if immune.descriptors.0 & aura.descriptors.0 != 0
+                    || aura.condition.is_some_and(|c| immune.conditions.has(c))
+                {
                     let outcome = AuraOutcome::Immune;
                     emit!(self, Event::Aura { who: t, source: a, ability, outcome, condition, rounds: None });
                     continue;
@@ -60,7 +68,17 @@ impl<R: Dice> Engine<'_, '_, R> {
                 let outcome = AuraOutcome::Affected;
                 emit!(self, Event::Aura { who: t, source: a, ability, outcome, condition, rounds });
                 let duration = rounds.map_or(Duration::UntilRemoved, Duration::Rounds);
-                let fx = Fx::new(&aura.name, duration).with_conditions(ConditionSet::of(aura.condition));
+                let fx = match aura.condition {
+                    Some(c) => Fx::new(&aura.name, duration).with_conditions(ConditionSet::of(c)),
+                    None => {
+                        let p = -aura.penalty;
+                        let mods = [ModTarget::Attack, ModTarget::Ac, ModTarget::Saves]
+                            .into_iter()
+                            .map(|target| Mod::new(target, p, BonusType::Untyped))
+                            .collect();
+                        Fx::new(&aura.name, duration).with_mods(mods)
+                    }
+                };
                 self.apply_effect(t, fx, Some(a));
             }
         }
@@ -75,5 +93,21 @@ impl<R: Dice> Engine<'_, '_, R> {
         let fx = Fx::new("staggered", Duration::UntilRemoved)
             .with_conditions(ConditionSet::of(ConditionId::Staggered));
         self.apply_effect(i, fx, None);
+    }
+
+    /// `a` hit `t`: the effects of `t`'s auras that end on such a hit (aura
+    /// of menace: "until they successfully hit the archon") end on `a`.
+    pub(crate) fn hit_ends_auras(&mut self, a: usize, t: usize) {
+        let prep = self.st.prep;
+        let Some(m) = prep.fighters[t].monster.as_deref() else { return };
+        for aura in m.auras.iter().filter(|x| x.until_hit) {
+            while let Some(k) = self.st.fighters[a]
+                .effects
+                .iter()
+                .position(|e| e.source == Some(t) && *e.effect.name == *aura.name)
+            {
+                self.remove_effect_at(a, k, EffectEnd::Ends);
+            }
+        }
     }
 }

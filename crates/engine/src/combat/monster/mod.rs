@@ -11,6 +11,8 @@
 //! - `aura`: auras met at the start of a turn (despair, stench, fear
 //!   aura), and the zombie's permanent staggered condition;
 //! - `natural`: pounce and rend;
+//! - `hold`: a grab's hold on later turns (maintained with constrict, or
+//!   let go), rake and powerful charge;
 //! - `incorporeal`: damage an incorporeal creature takes;
 //! - `smite`: smite evil and smite good of the celestial and fiendish
 //!   templates (a swift action, bonuses against one foe);
@@ -32,6 +34,7 @@ mod aura;
 mod breath;
 mod gaze;
 mod healing;
+mod hold;
 mod incorporeal;
 mod natural;
 mod rage;
@@ -64,6 +67,9 @@ impl<R: Dice> Engine<'_, '_, R> {
                 self.rage_turn(i);
             }
             self.monster_healing(i);
+            if m.hold.is_some() {
+                self.keep_holds(i);
+            }
         }
         if !self.st.fighters[i].monster.poisons.is_empty() {
             self.poison_turn(i);
@@ -84,6 +90,9 @@ impl<R: Dice> Engine<'_, '_, R> {
     /// The damage of a hit of attack `w` of `a` on monster `t`, before it
     /// lands: incorporeal defenses, and its types against regeneration.
     pub(crate) fn monster_damage(&mut self, a: usize, w: usize, t: usize, dmg: Damage) -> Damage {
+        if self.st.prep.fighters[t].monster.as_deref().is_some_and(|m| m.menace) {
+            self.hit_ends_auras(a, t);
+        }
         let dmg = self.incorporeal_hit(a, w, t, dmg);
         if dmg.dealt > 0 && self.st.prep.fighters[a].attacks[w].vs[t].comps.iter().any(|c| c.stops_regen) {
             self.stop_regeneration(t, &[]);

@@ -10,6 +10,11 @@ use crate::model::{
 };
 
 use super::{AttackProfile, norm};
+use crate::model::AttackSpec;
+
+/// The attack bonus a charge adds (CRB "Charge"), already in a powerful
+/// charge's printed bonus.
+const CHARGE_BONUS: i32 = 2;
 
 /// The played special abilities of one combatant, prepared.
 #[derive(Clone, Debug, Default)]
@@ -26,6 +31,8 @@ pub(crate) struct MonsterSpec {
     /// Channel resistance: the bonus on saves against channeled energy.
     pub channel_resistance: i32,
     pub auras: Vec<Aura>,
+    /// Whether one of its auras ends on a creature that hits it (aura of menace).
+    pub menace: bool,
     pub staggered: bool,
     /// Ferocity: conscious and fighting below 0 hit points (`BattleState::life`).
     pub ferocity: bool,
@@ -33,6 +40,39 @@ pub(crate) struct MonsterSpec {
     pub smite: Option<Smite>,
     /// Rage (a wolverine's): +4 Str and Con, −2 AC once wounded.
     pub rage: bool,
+    /// What a grab's hold does on later turns (from its `grab` rider).
+    pub hold: Option<Hold>,
+    /// Rake: extra attacks against a held foe (and at the end of a pounce).
+    pub rake: Option<Variant>,
+    /// Powerful charge: the attack made at the end of a charge.
+    pub powerful_charge: Option<Variant>,
+    /// The prepared attacks of `rake` and `powerful_charge` (`Variant::strike`),
+    /// each a copy of its base attack with the printed bonus and dice.
+    pub strikes: Vec<AttackProfile>,
+}
+
+/// A grab's hold on the creature's later turns (UMR "Grab", CRB "Grapple").
+#[derive(Clone, Debug)]
+pub(crate) struct Hold {
+    /// The first attack the grab rides (its damage is dealt by a maintained
+    /// hold when the creature does not constrict).
+    pub attack: usize,
+    /// Constrict (its name and damage), dealt on each grapple check won.
+    pub constrict: Option<(String, DiceExpr)>,
+    /// Whether it maintains the hold (else it lets go at the start of its
+    /// turn and attacks): see `maintains`.
+    pub maintains: bool,
+}
+
+/// An attack made with other numbers than its base attack's (rake, powerful charge).
+#[derive(Clone, Debug)]
+pub(crate) struct Variant {
+    /// The attack entry it is made like (reach, riders, defenses).
+    pub base: usize,
+    /// Its prepared profile: `MonsterSpec::strikes[strike]`.
+    pub strike: usize,
+    /// Attacks it makes (rake: 2).
+    pub count: u32,
 }
 
 /// An aura: a condition for enemies that start their turn in it and fail a save.
@@ -42,7 +82,12 @@ pub(crate) struct Aura {
     pub range_ft: u32,
     pub save: SaveKind,
     pub dc: i32,
-    pub condition: ConditionId,
+    /// The condition it gives, or (none) its penalty.
+    pub condition: Option<ConditionId>,
+    /// −penalty on attack rolls, AC and saves (aura of menace), 0: none.
+    pub penalty: i32,
+    /// The effect ends when the creature hits the aura's owner.
+    pub until_hit: bool,
     pub rounds: Option<DiceExpr>,
     pub descriptors: Descriptors,
 }
@@ -96,12 +141,20 @@ pub(crate) struct Gaze {
 pub(crate) enum Effect {
     Paralysis(Option<DiceExpr>),
     Petrification,
+    /// Asleep for the rolled rounds (none: the battle), until wounded.
+    Sleep(Option<DiceExpr>),
     AbilityDamage(PhysicalAbility, DiceExpr),
     AbilityDrain(PhysicalAbility, DiceExpr, u32),
     EnergyDrain(u32),
-    Poison { ability: PhysicalAbility, amount: DiceExpr, rounds: u32, cure: u32 },
+    Poison {
+        ability: PhysicalAbility,
+        amount: DiceExpr,
+        rounds: u32,
+        cure: u32,
+    },
     Trip,
-    Grab(Option<DiceExpr>),
+    /// A grab (its constrict dice are the `Hold`'s).
+    Grab,
 }
 
 /// What changes of a fighter's monster abilities during a battle.
@@ -128,6 +181,8 @@ pub(crate) struct MonsterState {
     pub smiting: Option<usize>,
     /// Whether it rages (for the rest of the battle).
     pub raging: bool,
+    /// The round in which it maintained a grab's hold (its standard action), 0: never.
+    pub held_round: u32,
 }
 
 /// A poison running in a creature.
@@ -162,6 +217,7 @@ fn effect(e: &HitEffect) -> Effect {
     match e {
         HitEffect::Paralysis { rounds } => Effect::Paralysis(rounds.as_deref().map(dice)),
         HitEffect::Petrification {} => Effect::Petrification,
+        HitEffect::Sleep { rounds } => Effect::Sleep(rounds.as_deref().map(dice)),
         HitEffect::AbilityDamage { ability, amount } => Effect::AbilityDamage(*ability, dice(amount)),
         HitEffect::AbilityDrain { ability, amount, attacker_temp_hp } => {
             Effect::AbilityDrain(*ability, dice(amount), *attacker_temp_hp)
@@ -171,7 +227,7 @@ fn effect(e: &HitEffect) -> Effect {
             Effect::Poison { ability: *ability, amount: dice(amount), rounds: *rounds, cure: (*cure).max(1) }
         }
         HitEffect::Trip {} => Effect::Trip,
-        HitEffect::Grab { constrict } => Effect::Grab(constrict.as_deref().map(dice)),
+        HitEffect::Grab {} => Effect::Grab,
     }
 }
 
@@ -212,6 +268,20 @@ impl MonsterSpec {
                     } else {
                         names.iter().filter_map(|n| index(n)).fold(0u64, |m, k| m | 1 << k)
                     };
+                    if let HitEffect::Grab {} = e
+                        && m.hold.is_none()
+                        && mask != 0
+                    {
+                        let constrict = c.special_abilities.iter().find_map(|x| match x {
+                            SpecialAbility::Constrict { name, damage } => Some((name.clone(), dice(damage))),
+                            _ => None,
+                        });
+                        m.hold = Some(Hold {
+                            attack: mask.trailing_zeros() as usize,
+                            constrict,
+                            maintains: false,
+                        });
+                    }
                     m.riders.push(Rider {
                         name: name.clone(),
                         attacks: mask,
@@ -237,23 +307,37 @@ impl MonsterSpec {
                 // (`prepared::vulnerable_amount`).
                 SpecialAbility::Vulnerability { .. } => {}
                 SpecialAbility::ChannelResistance { bonus, .. } => m.channel_resistance += bonus,
-                SpecialAbility::Aura { name, range_ft, save, dc, condition, rounds, descriptors } => {
+                SpecialAbility::Aura {
+                    name,
+                    range_ft,
+                    save,
+                    dc,
+                    condition,
+                    penalty,
+                    until_hit,
+                    rounds,
+                    descriptors,
+                } => {
                     // Names checked on load (`model::special::check`).
-                    if let Some(condition) = ConditionId::from_name(condition) {
-                        let list: Vec<Descriptor> =
-                            descriptors.iter().filter_map(|d| Descriptor::from_name(d)).collect();
-                        m.auras.push(Aura {
-                            name: name.clone(),
-                            range_ft: *range_ft,
-                            save: save_kind(*save),
-                            dc: *dc,
-                            condition,
-                            rounds: rounds.as_deref().map(dice),
-                            descriptors: Descriptors::of(&list),
-                        });
-                    }
+                    let list: Vec<Descriptor> =
+                        descriptors.iter().filter_map(|d| Descriptor::from_name(d)).collect();
+                    m.auras.push(Aura {
+                        name: name.clone(),
+                        range_ft: *range_ft,
+                        save: save_kind(*save),
+                        dc: *dc,
+                        condition: condition.as_deref().and_then(ConditionId::from_name),
+                        penalty: penalty.unwrap_or(0).max(0),
+                        until_hit: *until_hit,
+                        rounds: rounds.as_deref().map(dice),
+                        descriptors: Descriptors::of(&list),
+                    });
                 }
                 SpecialAbility::Staggered { .. } => m.staggered = true,
+                // Prepared with their attacks (`prepare_strikes`).
+                SpecialAbility::Rake { .. } | SpecialAbility::PowerfulCharge { .. } => {}
+                // Read with its grab (`Hold`).
+                SpecialAbility::Constrict { .. } => {}
                 SpecialAbility::Ferocity { .. } => m.ferocity = true,
                 SpecialAbility::Rage { .. } => m.rage = true,
                 SpecialAbility::Smite { against, .. } => {
@@ -278,8 +362,76 @@ impl MonsterSpec {
                 }
             }
         }
+        m.menace = m.auras.iter().any(|a| a.until_hit);
         Some(Box::new(m))
     }
+}
+
+impl MonsterSpec {
+    /// Prepares the rake and powerful charge attacks of `c` with `prepare`
+    /// (the engine's attack preparation), then decides whether its grab's
+    /// hold is maintained. An error names the attack that failed.
+    pub(crate) fn prepare_strikes(
+        &mut self,
+        c: &Combatant,
+        attacks: &[AttackProfile],
+        mut prepare: impl FnMut(&AttackSpec) -> Result<AttackProfile, String>,
+    ) -> Result<(), String> {
+        let index = |name: &str| c.attacks.iter().position(|a| a.name == name || a.weapon_id() == name);
+        for a in &c.special_abilities {
+            let (name, attack, bonus, damage, count, charge) = match a {
+                SpecialAbility::Rake { name, attack, attack_bonus, damage, count } => {
+                    (name, attack, *attack_bonus, damage, *count, false)
+                }
+                SpecialAbility::PowerfulCharge { name, attack, attack_bonus, damage } => {
+                    (name, attack, *attack_bonus - CHARGE_BONUS, damage, 1, true)
+                }
+                _ => continue,
+            };
+            let Some(base) = index(attack) else { continue };
+            let mut spec = c.attacks[base].clone();
+            spec.name = name.clone();
+            spec.id = Some(name.clone());
+            spec.attack_bonus = bonus;
+            spec.count = count;
+            spec.damage_bonus = 0;
+            spec.secondary = false;
+            // The printed dice replace the weapon's own damage; other components stay.
+            match spec.damage.iter_mut().find(|d| !d.precision) {
+                Some(d) => d.formula = damage.clone(),
+                None => return Err(format!("{name}: its attack {attack:?} has no damage to replace")),
+            }
+            let profile = prepare(&spec).map_err(|e| format!("{name}: {e}"))?;
+            let variant = Variant { base, strike: self.strikes.len(), count };
+            self.strikes.push(profile);
+            if charge {
+                self.powerful_charge = Some(variant);
+            } else {
+                self.rake = Some(variant);
+            }
+        }
+        let rake =
+            self.rake.as_ref().map_or(0.0, |r| f64::from(r.count) * self.strikes[r.strike].mean_damage);
+        if let Some(hold) = self.hold.as_mut() {
+            hold.maintains = maintains(hold, attacks, rake);
+        }
+        Ok(())
+    }
+}
+
+/// Whether a creature keeps its grab's hold (see `docs/rules/monsters.md`
+/// "Maintained grapple"): maintaining is its standard action, so it keeps
+/// the hold when what a won check deals — its constrict damage, or the
+/// grabbing attack's damage without constrict, plus half its rakes (an
+/// attack roll that hits about half the time) — is at least half of its
+/// natural full attack (every natural attack counted at the same half).
+pub(crate) fn maintains(hold: &Hold, attacks: &[AttackProfile], rake_mean: f64) -> bool {
+    let sure = match &hold.constrict {
+        Some((_, d)) => d.mean(),
+        None => attacks.get(hold.attack).map_or(0.0, |a| a.mean_damage),
+    };
+    let full: f64 = attacks.iter().filter(|a| a.natural).map(|a| f64::from(a.count) * a.mean_damage).sum();
+    sure + rake_mean / 2.0 >= full / 2.0
 }
 
 /// A prepared smite: which alignment it punishes and its numbers.

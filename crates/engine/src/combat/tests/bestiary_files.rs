@@ -87,6 +87,48 @@ fn grabbing_monsters_grapple_on_a_hit() {
 }
 
 #[test]
+fn grabbers_maintain_their_hold_and_constrict_or_rake_again_or_let_go() {
+    for stem in ["chuul", "shambling_mound"] {
+        shows(stem, &PARTY, &["is grappled by {id}", "{id}: maintains its hold on", "{id}: constrict on"]);
+    }
+    shows("celestial_leopard", &GNOLLS, &["{id}: maintains its hold on", "{id}: rake vs "]);
+    shows("wyvern", &PARTY, &["{id}: maintains its hold on", "{id}: rake vs "]);
+    shows("owlbear", &PARTY, &["is grappled by {id}", "{id}: lets go of"]);
+}
+
+#[test]
+fn the_griffon_rakes_after_a_pounce_and_the_minotaur_charges_with_its_powerful_gore() {
+    shows("griffon", &PARTY, &["{id}: rake vs "]);
+    shows("minotaur", &PARTY, &["{id}: powerful charge vs "]);
+}
+
+#[test]
+fn the_dark_nagas_sting_puts_a_foe_to_sleep() {
+    // Its spells out (it casts rather than stings while it has them): the
+    // shipped file's sting against the party, 40 battles.
+    let mut naga = data_combatant("data/monsters/dark_naga.json");
+    naga.spells.clear();
+    naga.spell_slots.clear();
+    let mut placed = vec![("monsters", naga, at(2, 2))];
+    for (k, pc) in (0..).zip(PARTY) {
+        placed.push(("players", data_combatant(pc), at(2 + 2 * k, 7)));
+    }
+    let logs = super::monsters::battles(|| placed.clone(), 40);
+    assert!(
+        logs.iter().flatten().any(|l| l.contains("falls asleep")),
+        "no sleep in 40 battles; first:\n{}",
+        logs[0].join("\n")
+    );
+}
+
+#[test]
+fn the_archons_menace_their_foes_until_they_are_hit() {
+    // The hound archon fights in melee: its foes come within 20 ft (the
+    // lantern archon flies and shoots from farther).
+    shows("hound_archon", &PARTY, &["{id}'s aura of menace: menaced", ": aura of menace ends"]);
+}
+
+#[test]
 fn fast_healing_and_regeneration_heal_at_the_start_of_a_turn() {
     shows("imp", &PARTY, &["{id}: heals 2 (hp"]);
     shows("quasit", &PARTY, &["{id}: heals 2 (hp"]);

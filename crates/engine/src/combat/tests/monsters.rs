@@ -11,7 +11,7 @@ use crate::combat::prepared::PreparedEncounter;
 use crate::effects::ConditionId;
 
 /// A creature with `special_abilities` and the `special` features they name.
-fn monster(name: &str, specials: Value, overrides: Value) -> crate::model::Combatant {
+pub(super) fn monster(name: &str, specials: Value, overrides: Value) -> crate::model::Combatant {
     let names: Vec<Value> = specials
         .as_array()
         .expect("an array")
@@ -885,4 +885,40 @@ fn a_wounded_wolverine_rages_from_its_next_turn_with_four_str_and_con_and_two_le
     assert_eq!(e.st.hp(0), 21);
     assert!(b.events.iter().any(|r| matches!(&r.event,
         crate::combat::event::Event::EffectGained { who: 0, effect, .. } if effect == "rage")));
+}
+
+// ---- Sleep poison (the dark naga's, pf1e-rules-11) ------------------------
+
+fn sleeper() -> crate::model::Combatant {
+    monster(
+        "Naga",
+        json!([{ "kind": "on_hit", "name": "poison", "attacks": ["sting"], "save": "fort", "dc": 19,
+                 "effect": { "sleep": {} } }]),
+        json!({ "attacks": [{ "name": "sting", "kind": "melee", "attack_bonus": 0, "natural": true,
+                              "damage": [{ "formula": "1d4", "types": ["piercing"] }] }] }),
+    )
+}
+
+#[test]
+fn a_sleep_poison_puts_a_failed_fortitude_save_to_sleep_until_a_wound_wakes_it() {
+    let prep = duel(creature("Foe", json!({ "hp_max": 30 })), sleeper());
+    // Sting: d20 15 hits, 1d4 = 2; Fort d20 18 + 0 < 19: asleep (helpless).
+    // Second sting: d20 15 hits, 1d4 = 3 wakes it; Fort d20 19 saves.
+    let mut b = Bench::new(&[15, 2, 18, 15, 3, 19]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    turn(&mut e, 1, vec![Action::at(ActionKind::Attack, 0)]);
+    assert!(e.st.has_condition(0, ConditionId::Asleep) && e.st.is_helpless(0));
+    e.start_round();
+    turn(&mut e, 1, vec![Action::at(ActionKind::Attack, 0)]);
+    assert_eq!(e.st.hp(0), 30 - 2 - 3);
+    assert!(!e.st.has_condition(0, ConditionId::Asleep), "the wound woke it and the save held");
+}
+
+#[test]
+fn a_creature_immune_to_poison_does_not_fall_asleep_and_rolls_no_save() {
+    let prep = duel(creature("Dwarf", json!({ "hp_max": 30, "immunities": ["poison"] })), sleeper());
+    let mut b = Bench::new(&[15, 2]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    turn(&mut e, 1, vec![Action::at(ActionKind::Attack, 0)]);
+    assert!(!e.st.has_condition(0, ConditionId::Asleep));
 }
