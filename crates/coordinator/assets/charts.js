@@ -180,7 +180,7 @@ const Charts = (() => {
     return svg;
   }
 
-  const PROBABILITY = new Set(["p_survives", "p_tpk", "p_any_death"]);
+  const PROBABILITY = new Set(["p_survives", "p_tpk", "p_any_death", "p_win"]);
 
   // Sorted unique values.
   function uniq(values) {

@@ -268,7 +268,7 @@ const PF = (() => {
   }
 
   // A criterion in the words every report uses (the CLI's render/words.rs).
-  const CRITERIA = { p_survives: "P(no PC dies)", p_tpk: "P(everyone down)", p_any_death: "P(a PC dies)", expected_hp_lost: "HP lost" };
+  const CRITERIA = { p_survives: "P(no PC dies)", p_tpk: "P(everyone down)", p_any_death: "P(a PC dies)", expected_hp_lost: "HP lost", p_win: "P(win)" };
   const criterion = (name) => CRITERIA[name] || name;
 
   document.addEventListener("DOMContentLoaded", setupTokenForm);

@@ -79,10 +79,16 @@
     );
     out.push(el("p", { class: "hint" }, "Names listed together played the same battles (inert levers under the same dice)."));
     if ((result.pareto_criteria || []).length) {
-      out.push(el("p", { class: "hint" }, `Pareto front on ${result.pareto_criteria.join(", ")}: no other plan at least as good on each and significantly better on one.`));
+      out.push(el("p", { class: "hint" }, `Pareto front on ${result.pareto_criteria.map(PF.criterion).join(", ")}: no other plan at least as good on each and significantly better on one.`));
     }
     if (constrained) {
-      out.push(el("p", { class: "hint" }, (result.none_feasible ? "No plan meets the constraints " : "Plans meeting the constraints rank first: ") + result.constraints.join(", ")
+      // `p_tpk <= 0.02` in the reports' words: P(everyone down) ≤ 2.0 %.
+      const words = (c) => {
+        const [name, op, value] = c.split(/\s+/);
+        const v = Number(value);
+        return `${PF.criterion(name)} ${op === "<=" ? "≤" : "≥"} ${name === "expected_hp_lost" ? PF.num(v, 1) : PF.pct(v)}`;
+      };
+      out.push(el("p", { class: "hint" }, (result.none_feasible ? "No plan meets the constraints " : "Plans meeting the constraints rank first: ") + result.constraints.map(words).join(", ")
         + " (met: over the whole interval; likely: at the estimates; unlikely or violated: not)."));
     }
     return out;
@@ -111,7 +117,7 @@
   // The criterion against its threshold, on the side it is crossed (the CLI's threshold_words).
   function thresholdText(criterion, threshold) {
     const value = criterion === "expected_hp_lost" ? PF.num(threshold, 1) : PF.pct(threshold);
-    return `${PF.criterion(criterion)} ${criterion === "p_survives" ? "≤" : "≥"} ${value}`;
+    return `${PF.criterion(criterion)} ${criterion === "p_survives" || criterion === "p_win" ? "≤" : "≥"} ${value}`;
   }
   // A frontier's answer in words (the CLI's render/jobs.rs frontier).
   function frontierText(result) {

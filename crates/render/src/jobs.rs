@@ -337,7 +337,12 @@ fn optimize(view: &View, r: &OptimizeResult) -> String {
     }
     out += lang.t(T::TiedNote);
     out += "\n";
-    out += &several_objectives(lang, r, &groups);
+    let below = several_objectives(lang, r, &groups);
+    out += &match view.style {
+        // A terminal's lines keep to its width; Markdown reflows by itself.
+        Style::Text => below.lines().map(|l| textwrap::fill(l, view.width.max(20)) + "\n").collect(),
+        Style::Markdown => below,
+    };
     out
 }
 
@@ -453,9 +458,9 @@ fn minmax(view: &View, r: &MinmaxResult) -> String {
 }
 
 /// The danger of a point for the answer: the criterion's value, danger growing with it
-/// (survival is reversed).
+/// (survival and winning are reversed).
 fn danger_of(r: &DangerMapResult, v: f64) -> f64 {
-    if r.criterion.is_probability() && r.criterion.name() == "p_survives" { 1.0 - v } else { v }
+    if r.criterion.higher_is_better() { 1.0 - v } else { v }
 }
 
 fn danger_map(view: &View, r: &DangerMapResult) -> String {
@@ -1039,6 +1044,12 @@ mod tests {
         assert!(text.lines().any(|l| l.starts_with("2≈ ")), "{text}");
         assert!(text.lines().any(|l| l.starts_with("3≈•† ")), "{text}");
         assert!(text.lines().any(|l| l.starts_with("4≈† ")), "{text}");
+        // In a terminal the lines below the table keep to its width.
+        let narrow = optimize(&view(Style::Text, 80), &r);
+        let below = &narrow[narrow.find("≈: tied").unwrap()..];
+        assert!(below.lines().all(|l| display_width(l) <= 80), "{below}");
+        assert!(below.contains("Pareto front on P(win), P(a PC dies), HP lost"), "{below}");
+        let text = optimize(&view(Style::Markdown, 120), &r);
         assert!(
             text.contains("constraints P(everyone down) ≤ 2.0%: 2 of 22 rows meet them at their estimates (1 over their whole 3σ interval) and rank first; † marks the others\n"),
             "{text}"
@@ -1048,7 +1059,7 @@ mod tests {
             "{text}"
         );
         r.none_feasible = true;
-        let fr = optimize(&View { lang: Lang::Fr, ..view(Style::Text, 120) }, &r);
+        let fr = optimize(&View { lang: Lang::Fr, ..view(Style::Markdown, 120) }, &r);
         assert!(
             fr.contains("aucun plan ne respecte les contraintes P(tous à terre) ≤ 2.0% : les lignes sont classées comme sans elles, chacune marquée †"),
             "{fr}"

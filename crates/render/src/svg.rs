@@ -63,13 +63,12 @@ pub fn danger_map_svg(r: &DangerMapResult, layer: &DangerLayer, lang: Lang) -> O
     if points.is_empty() {
         return None;
     }
-    let criterion = r.criterion.name();
     let words = super::jobs::criterion_words(lang, r.criterion);
     let threshold = r.threshold;
     // Danger in [0, 1] on an absolute scale: a probability as it is (survival
     // reversed: red is where the party dies), hit points lost over [0, the
     // largest value or the threshold], so two maps of one criterion compare.
-    let survival = criterion == "p_survives";
+    let survival = r.criterion.higher_is_better();
     let values: Vec<f64> = points.iter().map(|p| p.value).collect();
     let (lo, hi) = scale(&values, threshold, r.criterion.is_probability(), survival);
     // Where a value sits on the bar, 0 at its bottom, 1 at its top.

@@ -16,6 +16,10 @@ use crate::spell::effect::EffectKind;
 use crate::spell::model::{Range, TargetKind};
 
 use super::abilities::Pools;
+
+/// Hit points lost per negative level (UMR "Energy Drain"): kept with the
+/// state a day carries, which caps healing by it.
+pub(crate) const HP_PER_NEGATIVE_LEVEL: u32 = 5;
 use super::items::{ItemKind, PreparedItem};
 use super::prepared::PreparedEncounter;
 
@@ -79,7 +83,7 @@ impl Carried {
     /// level (UMR "Energy Drain") and the hit points its Constitution damage
     /// takes (its lower Constitution modifier times its Hit Dice).
     pub(crate) fn hp_cap(&self, f: &super::prepared::FighterSpec) -> i32 {
-        let drained = super::monster::HP_PER_NEGATIVE_LEVEL as i32 * self.negative_levels as i32;
+        let drained = HP_PER_NEGATIVE_LEVEL as i32 * self.negative_levels as i32;
         let con = f.con_score.map_or(0, |score| {
             let left = (score - self.ability_damage[2]).max(0);
             (crate::dice::ability_modifier(score) - crate::dice::ability_modifier(left)) * f.hd.max(1) as i32

@@ -28,6 +28,7 @@ use super::super::event::Event;
 use super::super::log::emit;
 use super::super::monster::{RAGE_BONUS, RAGE_EFFECT, rage_effect};
 use super::super::state::{BattleState, LifeState};
+use super::Raging;
 
 /// The morale bonus of a barbarian's rage on Will saves.
 pub(crate) const RAGE_WILL_BONUS: i32 = 2;
@@ -46,15 +47,6 @@ impl Rage {
     pub(crate) fn of(level: u32) -> Self {
         Rage { hp: RAGE_BONUS / 2 * level as i32 }
     }
-}
-
-/// A rage under way.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Raging {
-    /// Rounds raged so far (the round it started included).
-    pub rounds: u32,
-    /// Hit points it gave (lost when it ends).
-    pub hp: i32,
 }
 
 impl BattleState<'_> {

@@ -15,9 +15,18 @@ mod paladin;
 mod performance;
 mod ranger;
 
+pub(crate) use barbarian::Rage;
 #[cfg(test)]
 pub(crate) use barbarian::{RAGE_FATIGUE_EFFECT, RAGE_WILL_BONUS};
-pub(crate) use barbarian::{Rage, Raging};
+
+/// A rage under way (the battle state's; the rules are in `barbarian`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Raging {
+    /// Rounds raged so far (the round it started included).
+    pub rounds: u32,
+    /// Hit points it gave (lost when it ends).
+    pub hp: i32,
+}
 pub(crate) use cavalier::OUTFLANK_BONUS;
 pub(crate) use deed::{DEADEYE, UP_CLOSE};
 pub(crate) use paladin::LayOnHands;

@@ -24,8 +24,7 @@ use super::super::event::{AfflictionEvent, Event, ManeuverOutcome};
 use super::super::log::emit;
 use super::super::prepared::monster::{Effect, Poisoned};
 
-/// Hit points lost per negative level (UMR "Energy Drain").
-pub(crate) const HP_PER_NEGATIVE_LEVEL: u32 = 5;
+use super::super::carry::HP_PER_NEGATIVE_LEVEL;
 /// Temporary hit points the drainer gains per negative level.
 pub(crate) const TEMP_HP_PER_NEGATIVE_LEVEL: i32 = 5;
 /// The bonus of a grab on its grapple check (UMR "Grab").

@@ -29,7 +29,6 @@
 
 mod afflictions;
 // The day's carried state caps healing by the hit points negative levels take.
-pub(crate) use afflictions::HP_PER_NEGATIVE_LEVEL;
 mod aura;
 mod breath;
 mod gaze;
