@@ -225,6 +225,19 @@ impl Records<'_> {
         self.group_metrics_at(in_group, Confidence::default())
     }
 
+    /// How many of `members` are dead, and how many down (dead, or dying
+    /// below 0 hit points: at 0 a member is disabled, still up), in the run
+    /// whose rows start at `row`.
+    fn dead_and_down(&self, members: &[usize], row: usize) -> (usize, usize) {
+        let is_dead = |c: usize| self.dead.get(row + c).copied().unwrap_or(false);
+        let dead = members.iter().filter(|&&c| is_dead(c)).count();
+        let down = members
+            .iter()
+            .filter(|&&c| is_dead(c) || self.final_hp.get(row + c).is_some_and(|&hp| hp < 0))
+            .count();
+        (dead, down)
+    }
+
     /// The per-run outcomes of the combatants of every side `in_group` accepts.
     pub fn outcomes(&self, in_group: &dyn Fn(usize) -> bool) -> Outcomes {
         let n = self.side_of.len();
@@ -232,14 +245,9 @@ impl Records<'_> {
         let mut out = Outcomes::default();
         for run in 0..self.runs() {
             let row = run * n;
-            let is_dead = |c: usize| self.dead.get(row + c).copied().unwrap_or(false);
-            let dead = members.iter().filter(|&&c| is_dead(c)).count();
-            // Down as `group_metrics_at` counts it, so a paired test on
+            // Counted as `group_metrics_at` counts them, so a paired test on
             // p_tpk compares the runs the point estimate counts.
-            let down = members
-                .iter()
-                .filter(|&&c| is_dead(c) || self.final_hp.get(row + c).is_some_and(|&hp| hp < 0))
-                .count();
+            let (dead, down) = self.dead_and_down(&members, row);
             out.survived.push(dead == 0);
             out.tpk.push(!members.is_empty() && down == members.len());
             let w = self.winner[run];
@@ -264,13 +272,7 @@ impl Records<'_> {
         let mut lost: Vec<(i64, i64)> = Vec::with_capacity(runs);
         for run in 0..runs {
             let row = run * n;
-            let is_dead = |c: usize| self.dead.get(row + c).copied().unwrap_or(false);
-            let dead = members.iter().filter(|&&c| is_dead(c)).count();
-            // Down: dead, or dying below 0 hit points (at 0 a member is disabled, still up).
-            let down = members
-                .iter()
-                .filter(|&&c| is_dead(c) || self.final_hp.get(row + c).is_some_and(|&hp| hp < 0))
-                .count();
+            let (dead, down) = self.dead_and_down(&members, row);
             survives += u64::from(dead == 0);
             tpk += u64::from(!members.is_empty() && down == members.len());
             any += u64::from(dead > 0);
