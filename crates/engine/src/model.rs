@@ -133,6 +133,12 @@ pub struct DamageComponent {
     /// Precision damage (sneak attack and the like): never multiplied on a critical hit.
     #[serde(default, skip_serializing_if = "is_false")]
     pub precision: bool,
+    /// The creatures it harms when it harms only some (holy water:
+    /// `["undead", "evil outsider"]`): a creature type, or an alignment word
+    /// (`good`, `evil`, `lawful`, `chaotic`) and a creature type. Empty:
+    /// every creature. The others take none of this component.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub harms: Vec<String>,
 }
 
 /// One attack a combatant can make.
@@ -191,9 +197,16 @@ pub struct AttackSpec {
     /// Number of identical attacks made with one action (`2x talons`).
     #[serde(default = "default_count")]
     pub count: u32,
-    /// Splash damage dealt to creatures adjacent to the target (splash weapons).
+    /// Splash damage (CRB "Splash Weapons"): dealt to every creature within
+    /// 5 feet of the target on a hit, or of where the missile lands on a
+    /// miss; an attack with splash deals no precision damage.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub splash: Vec<DamageComponent>,
+    /// Damage a hit deals again at the start of the target's next turn
+    /// (alchemist's fire: "on the round following a direct hit, the target
+    /// takes an additional 1d6 points of fire damage").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lingering: Option<DamageComponent>,
     /// Special materials and qualities the weapon carries for damage reduction
     /// (`magic`, `silver`, `cold_iron`, `adamantine`, `good`…).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -610,6 +623,71 @@ where
     }
 
     deserializer.deserialize_any(Visit(expecting, std::marker::PhantomData))
+}
+
+/// The creature types of the Bestiary ("Creature Types"), the words a
+/// component's `harms` may name.
+pub const CREATURE_TYPES: &[&str] = &[
+    "aberration",
+    "animal",
+    "construct",
+    "dragon",
+    "fey",
+    "humanoid",
+    "magical beast",
+    "monstrous humanoid",
+    "ooze",
+    "outsider",
+    "plant",
+    "undead",
+    "vermin",
+];
+
+/// The alignment words a `harms` entry may start with, and the letter of an
+/// alignment code each one needs (first letter for law and chaos, last for
+/// good and evil).
+const HARM_ALIGNMENTS: [(&str, char, bool); 4] =
+    [("good", 'G', false), ("evil", 'E', false), ("lawful", 'L', true), ("chaotic", 'C', true)];
+
+/// One entry of a component's `harms`: an optional alignment word and a
+/// creature type. `Err` says what is wrong with it.
+fn parse_harm(entry: &str) -> Result<(Option<(char, bool)>, &str), String> {
+    let entry = entry.trim();
+    let (alignment, kind) = match entry.split_once(' ') {
+        Some((word, rest)) => match HARM_ALIGNMENTS.iter().find(|(w, ..)| word.eq_ignore_ascii_case(w)) {
+            Some(&(_, letter, first)) => (Some((letter, first)), rest.trim()),
+            None => (None, entry),
+        },
+        None => (None, entry),
+    };
+    if CREATURE_TYPES.iter().any(|t| t.eq_ignore_ascii_case(kind)) {
+        Ok((alignment, kind))
+    } else {
+        Err(format!(
+            "{entry:?} is not a creature type, optionally after good, evil, lawful or chaotic (types: {})",
+            CREATURE_TYPES.join(", ")
+        ))
+    }
+}
+
+impl DamageComponent {
+    /// Why an entry of `harms` cannot be read, with its index.
+    pub fn bad_harm(&self) -> Option<(usize, String)> {
+        self.harms.iter().enumerate().find_map(|(k, h)| parse_harm(h).err().map(|e| (k, e)))
+    }
+
+    /// Whether this component harms `c` (`harms` empty, or one entry matching
+    /// its creature type and alignment).
+    pub fn harms_creature(&self, c: &Combatant) -> bool {
+        self.harms.is_empty()
+            || self.harms.iter().filter_map(|h| parse_harm(h).ok()).any(|(alignment, kind)| {
+                c.creature_type.as_deref().is_some_and(|t| t.trim().eq_ignore_ascii_case(kind))
+                    && alignment.is_none_or(|(letter, first)| {
+                        let code = c.alignment.trim();
+                        if first { code.starts_with(letter) } else { code.ends_with(letter) }
+                    })
+            })
+    }
 }
 
 impl AttackSpec {

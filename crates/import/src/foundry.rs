@@ -1259,7 +1259,7 @@ fn read_weapon(
                 );
                 continue;
             }
-            damage.push(DamageComponent { formula: f, types, precision: false });
+            damage.push(DamageComponent { formula: f, types, precision: false, harms: vec![] });
         }
         let crit_range = int_at(
             r,
@@ -1365,6 +1365,7 @@ fn read_weapon(
             off_hand: false,
             count: 1,
             splash: vec![],
+            lingering: None,
             qualities: if enhancement > 0 { vec!["magic".into()] } else { vec![] },
             reload: None,
             ammunition: None,

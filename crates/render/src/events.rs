@@ -270,13 +270,20 @@ fn row(t: &Transcript, r: &Record, lang: Lang, codes: Codes) -> Row {
             act(*who, f(T::EvGivesUpPrepared, &[given_up, spell]))
         }
         Event::ChargeDissipates { who, spell } => act(*who, f(T::EvChargeDissipates, &[spell])),
-        Event::Reloads { who, weapon, ammunition_left } => act(
+        Event::Reloads { who, weapon, ammunition_left, draws } => act(
             *who,
-            match ammunition_left {
-                Some(n) => f(T::EvReloadsLeft, &[weapon, n]),
-                None => f(T::EvReloads, &[weapon]),
+            match (ammunition_left, draws) {
+                (Some(n), true) => f(T::EvDrawsFlask, &[weapon, n]),
+                (Some(n), false) => f(T::EvReloadsLeft, &[weapon, n]),
+                (None, _) => f(T::EvReloads, &[weapon]),
             },
         ),
+        Event::Misdirected { who, weapon, d8, squares, at } => {
+            act(*who, f(T::EvMisdirected, &[weapon, squares, d8, &at.row, &at.col]))
+        }
+        Event::Splash { who, by, weapon, dealt, hp } => {
+            act(*who, f(T::EvSplash, &[&t.id(*by), weapon, dealt, hp, &(hp - *dealt as i32)]))
+        }
         Event::Altitude { who, from_ft, to_ft } => act(*who, f(T::EvAltitude, &[from_ft, to_ft])),
         Event::FlyCheck { who, d20, bonus, total, dc, ok } => {
             let verdict = lang.t(if *ok { T::EvSucceeds } else { T::EvFails });

@@ -449,6 +449,9 @@ catalogue! {
     EvSucceeds => "succeeds", "réussit";
     EvReloads => "reloads {}", "recharge {}";
     EvReloadsLeft => "reloads {} ({} shots left)", "recharge {} (reste {} tirs)";
+    EvDrawsFlask => "takes out a flask of {} ({} left)", "sort une fiole de {} (reste {})";
+    EvMisdirected => "{} misses and lands {} square(s) off (d8={}) at ({}, {})", "{} manque et tombe à {} case(s) (d8={}) en ({}, {})";
+    EvSplash => "splashed by {}'s {}: {} (hp {}->{})", "éclaboussé par {} de {} : {} (pv {}->{})";
     EvAltitude => "altitude {} ft -> {} ft", "altitude {} pieds -> {} pieds";
     EvFlyCheck => "Fly check d20={}={} vs DC {} -> {}", "test de Vol d20={}={} contre DD {} -> {}";
     EvFalls => "falls from {} ft ({}): {} ft, {} damage", "tombe de {} pieds ({}) : {} pieds, {} dégâts";

@@ -18,6 +18,11 @@ impl BattleState<'_> {
         self.threat_weapon_on(a, sq, 1, 0)
     }
 
+    /// Whether an enemy threatens `i` where it stands.
+    pub(crate) fn is_threatened(&self, i: usize) -> bool {
+        (0..self.len()).any(|e| self.are_enemies(e, i) && self.threatens(e, i))
+    }
+
     /// Whether `a` threatens any square of the space of `t` (CRB "Threatened Squares").
     pub fn threatens(&self, a: usize, t: usize) -> bool {
         self.threat_weapon_on(a, self.fighters[t].pos, self.space(t), self.fighters[t].alt).is_some()

@@ -716,6 +716,9 @@ impl<R: Dice> Engine<'_, '_, R> {
             if up_close {
                 self.graze(a, t);
             }
+            if atk.splash.is_some() {
+                self.splash_miss(a, w, t);
+            }
             self.after_attack(a, t, false);
             return (false, false);
         }
@@ -736,6 +739,9 @@ impl<R: Dice> Engine<'_, '_, R> {
         let miss_chance = if true_strike { 0 } else { self.st.miss_chance(a, t, melee) };
         if miss_chance > 0 && self.concealment_misses(a, melee, miss_chance, &mut ev) {
             self.emit_attack(ev, None);
+            if atk.splash.is_some() {
+                self.splash_miss(a, w, t);
+            }
             self.after_attack(a, t, false);
             return (false, false);
         }
@@ -746,7 +752,8 @@ impl<R: Dice> Engine<'_, '_, R> {
         }
         let mut extra = Extra {
             flat: self.st.damage_bonus(a, w, t, &s, swing),
-            precision_d6: self.st.sneak_attack_dice(a, w, t, &s, miss_chance),
+            // CRB "Splash Weapons": "cannot deal precision-based damage".
+            precision_d6: if atk.splash.is_some() { 0 } else { self.st.sneak_attack_dice(a, w, t, &s, miss_chance) },
             vital: u32::from(swing.vital),
         };
         self.smite_hit(a, t);
@@ -800,6 +807,9 @@ impl<R: Dice> Engine<'_, '_, R> {
         self.wound(t, dmg.dealt);
         if dmg.bleed > 0 {
             self.start_bleeding(t, dmg.bleed);
+        }
+        if atk.splash.is_some() {
+            self.splash_hit(a, w, t);
         }
         if dmg.nonlethal | dmg.healed > 0 || self.st.prep.fighters[a].monster.is_some() {
             self.after_hit_damage(a, w, t, &dmg);

@@ -196,6 +196,9 @@ mod tests {
             reload: None,
             ammo: u32::MAX,
             tracks_shots: false,
+            splash: None,
+            lingering: None,
+            drawn: false,
         }
     }
 

@@ -19,6 +19,12 @@ pub use super::event_kinds::{
     SpellEffectEvent, SpellEvent, TurnEvent,
 };
 
+/// Whether a flag is off (to omit it from JSON).
+#[allow(clippy::trivially_copy_pass_by_ref, reason = "serde's skip_serializing_if passes a reference")]
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
 /// Whether a number is 0 (to omit it from JSON).
 #[allow(clippy::trivially_copy_pass_by_ref, reason = "serde's skip_serializing_if passes a reference")]
 fn is_zero(n: &i32) -> bool {
@@ -596,7 +602,8 @@ pub enum Event {
         /// Hit points after.
         hp_after: i32,
     },
-    /// A crossbow or firearm reloaded (`combat::reload`).
+    /// A crossbow or firearm reloaded, or the next flask of a splash
+    /// weapon taken out (`combat::reload`).
     Reloads {
         /// The combatant.
         who: usize,
@@ -605,6 +612,38 @@ pub enum Event {
         /// Shots left after this one, when its ammunition is counted.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         ammunition_left: Option<u32>,
+        /// A flask drawn from the pack (a splash weapon), not a weapon reloaded.
+        #[serde(default, skip_serializing_if = "is_false")]
+        draws: bool,
+    },
+    /// A splash weapon's missile that missed lands off target (CRB "Splash
+    /// Weapons": 1d8 for the direction, 1 falling short toward the thrower,
+    /// then clockwise; one square per range increment of the throw).
+    Misdirected {
+        /// The thrower.
+        who: usize,
+        /// The weapon.
+        weapon: String,
+        /// The d8 of the direction.
+        d8: u32,
+        /// Squares from the target.
+        squares: u32,
+        /// Where it lands.
+        at: Pos,
+    },
+    /// Splash damage on a creature within 5 feet of where a splash weapon
+    /// burst (`combat::splash`).
+    Splash {
+        /// The creature splashed.
+        who: usize,
+        /// The thrower.
+        by: usize,
+        /// The weapon.
+        weapon: String,
+        /// Damage dealt.
+        dealt: u32,
+        /// Hit points before.
+        hp: i32,
     },
     /// A flier's altitude changes: it climbs or dives as part of a move,
     /// or sinks after a failed Fly check (`combat::flight`).

@@ -219,13 +219,21 @@ fn line(ids: &[String], sides: &[String], r: &Record) -> String {
             act(*who, format!("gives up {given_up} to cast {spell}"))
         }
         Event::ChargeDissipates { who, spell } => act(*who, format!("the held charge of {spell} dissipates")),
-        Event::Reloads { who, weapon, ammunition_left } => act(
+        Event::Reloads { who, weapon, ammunition_left, draws } => act(
             *who,
-            match ammunition_left {
-                Some(n) => format!("reloads {weapon} ({n} shots left)"),
-                None => format!("reloads {weapon}"),
+            match (ammunition_left, draws) {
+                (Some(n), true) => format!("takes out a flask of {weapon} ({n} left)"),
+                (Some(n), false) => format!("reloads {weapon} ({n} shots left)"),
+                (None, _) => format!("reloads {weapon}"),
             },
         ),
+        Event::Misdirected { who, weapon, d8, squares, at } => act(
+            *who,
+            format!("{weapon} misses and lands {squares} square(s) off (d8={d8}) at ({}, {})", at.row, at.col),
+        ),
+        Event::Splash { who, by, weapon, dealt, hp } => {
+            act(*who, format!("splashed by {}'s {weapon}: {dealt} (hp {hp}->{})", id(*by), hp - *dealt as i32))
+        }
         Event::Altitude { who, from_ft, to_ft } => act(*who, format!("altitude {from_ft} ft -> {to_ft} ft")),
         Event::FlyCheck { who, d20, bonus, total, dc, ok } => {
             let verdict = if *ok { "succeeds" } else { "fails" };

@@ -64,7 +64,7 @@ pub(crate) fn prepare_items(
         let kind = match use_ {
             ItemUse::Wand(_) => ItemKind::Wand,
             ItemUse::Potion(_) => ItemKind::Potion,
-            ItemUse::Scroll(_) | ItemUse::Other => continue,
+            ItemUse::Scroll(_) | ItemUse::Splash(_) | ItemUse::Other => continue,
         };
         let name = use_.spell().unwrap_or_default();
         let Some((id, spell)) = library.spell(name) else {

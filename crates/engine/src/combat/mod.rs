@@ -67,6 +67,7 @@ mod reactions;
 mod reload;
 mod riders;
 mod sneak;
+mod splash;
 mod spells;
 mod state;
 mod status;

@@ -268,6 +268,13 @@ pub(crate) struct AttackProfile {
     pub ammo: u32,
     /// Its shots are counted: reloading takes an action, or its ammunition is limited.
     pub tracks_shots: bool,
+    /// A splash weapon: the profile of its splash damage (`combat::splash`).
+    pub splash: Option<Box<AttackProfile>>,
+    /// Damage a hit deals again at the start of the target's next turn.
+    pub lingering: Option<crate::effects::effect::Recurring>,
+    /// Each throw's flask is taken out of the pack first (a splash weapon
+    /// drawn as its reload): it starts the battle unloaded.
+    pub drawn: bool,
 }
 
 impl AttackProfile {
@@ -594,6 +601,12 @@ fn rows(encounter: &Encounter, catalog: &FeatCatalog) -> Result<Rows, PrepareErr
     let mut groups: Vec<SummonGroup> = Vec::new();
     let mut k = 0;
     while k < rows.len() {
+        // The splash weapons a deployed combatant carries are attacks of its own (`combat::splash`).
+        if k < deployed
+            && let Some(with_flasks) = crate::model::items::with_thrown_items(&rows[k].2)
+        {
+            rows[k].2 = Arc::new(with_flasks);
+        }
         let (id, c) = (rows[k].0.clone(), Arc::clone(&rows[k].2));
         let resolved = crate::feats::resolve(&c, catalog).map_err(|e| PrepareError::BadFeature {
             combatant: id.clone(),
@@ -857,6 +870,9 @@ fn prepare_attack(
     let (reach_min, reach_max) = melee_reach(owner.size, a);
     let reload = reload::reload_time(owner, a);
     let ammo = a.ammunition.unwrap_or(u32::MAX);
+    let splash = splash_profile(owner, a, everyone)?;
+    let splash_weapon = splash.is_some();
+    let lingering = lingering_damage(a)?;
     // Final values: the printed bonus of a secondary natural attack already
     // has its −5 (−2 with Multiattack), the printed threat range already
     // Improved Critical (feats::resolve).
@@ -902,7 +918,36 @@ fn prepare_attack(
         reload,
         ammo,
         tracks_shots: reload.is_some_and(|r| r != crate::model::ReloadTime::Free) || ammo != u32::MAX,
+        splash,
+        lingering,
+        drawn: splash_weapon && reload == Some(crate::model::ReloadTime::Move),
     })
+}
+
+/// The splash part of a splash weapon, prepared as an attack of its own
+/// whose damage is the splash (the defenses of every creature against it).
+fn splash_profile(
+    owner: &Combatant,
+    a: &AttackSpec,
+    everyone: &[&Combatant],
+) -> Result<Option<Box<AttackProfile>>, String> {
+    if a.splash.is_empty() {
+        return Ok(None);
+    }
+    let part = AttackSpec { damage: a.splash.clone(), splash: Vec::new(), lingering: None, ..a.clone() };
+    prepare_attack(owner, &part, everyone).map(|p| Some(Box::new(p))).map_err(|e| format!("splash: {e}"))
+}
+
+/// A hit's damage again next round, as recurring damage of one energy type.
+fn lingering_damage(a: &AttackSpec) -> Result<Option<crate::effects::effect::Recurring>, String> {
+    let Some(c) = &a.lingering else { return Ok(None) };
+    let dice = DiceExpr::parse(&c.formula).map_err(|e| format!("lingering: {e}"))?;
+    let energy = c
+        .types
+        .iter()
+        .find_map(|t| crate::effects::effect::ENERGY.iter().position(|e| *e == norm(t)))
+        .map(|k| k as u8);
+    Ok(Some(crate::effects::effect::Recurring { dice, energy }))
 }
 
 /// The distances at which a melee attack hits (CRB "Big and Little Creatures
@@ -975,7 +1020,7 @@ fn defense_against(defender: &Combatant, a: &AttackSpec, carried: &[String]) -> 
             let types: Vec<String> = c.types.iter().map(|t| norm(t)).collect();
             CompDefense {
                 resist: resist.iter().filter(|(k, _)| types.contains(k)).map(|&(_, v)| v).max().unwrap_or(0),
-                immune: types.iter().any(|t| immunities.contains(t)),
+                immune: types.iter().any(|t| immunities.contains(t)) || !c.harms_creature(defender),
                 vulnerable: types.iter().any(|t| vulnerabilities.contains(t)),
                 heals: undead && types.iter().any(|t| t == "negative" || t == "negative_energy"),
                 stops_regen: types.iter().any(|t| regen_stoppers.contains(t)),

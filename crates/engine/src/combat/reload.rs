@@ -97,8 +97,9 @@ impl<R: Dice> Engine<'_, '_, R> {
         }
         self.st.fighters[i].unloaded &= !(1 << w);
         let weapon = self.st.prep.fighters[i].attacks[w].name.clone();
+        let draws = self.st.prep.fighters[i].attacks[w].drawn;
         let left = self.st.ammunition_left(i, w);
-        emit!(self, Event::Reloads { who: i, weapon, ammunition_left: left });
+        emit!(self, Event::Reloads { who: i, weapon, ammunition_left: left, draws });
         Ok(())
     }
 }

@@ -303,6 +303,9 @@ fn check_attack(path: &str, a: &AttackSpec) -> Result<(), Failure> {
     }
     check_components(&key_path(path, "damage"), &a.damage)?;
     check_components(&key_path(path, "splash"), &a.splash)?;
+    if let Some(c) = &a.lingering {
+        check_component(&key_path(path, "lingering"), c)?;
+    }
     if !(2..=20).contains(&a.crit_range) {
         return fail(
             key_path(path, "crit_range"),
@@ -312,7 +315,8 @@ fn check_attack(path: &str, a: &AttackSpec) -> Result<(), Failure> {
     if !(2..=6).contains(&a.crit_mult) {
         return fail(key_path(path, "crit_mult"), format!("crit_mult must be in 2..=6, got {}", a.crit_mult));
     }
-    if a.kind != AttackKind::Ranged {
+    // A ranged weapon, or a thrown ranged touch weapon (a splash weapon's flasks).
+    if a.kind == AttackKind::Melee || (a.kind == AttackKind::Touch && a.range_increment_ft.is_none()) {
         for (field, set) in [("reload", a.reload.is_some()), ("ammunition", a.ammunition.is_some())] {
             if set {
                 return fail(key_path(path, field), format!("only a ranged weapon has {field}"));
@@ -371,18 +375,25 @@ fn check_attack(path: &str, a: &AttackSpec) -> Result<(), Failure> {
 
 fn check_components(path: &str, components: &[DamageComponent]) -> Result<(), Failure> {
     for (i, component) in components.iter().enumerate() {
-        let path = index_path(path, i);
-        if let Err(e) = DiceExpr::parse(&component.formula) {
-            return fail(key_path(&path, "formula"), e.to_string());
+        check_component(&index_path(path, i), component)?;
+    }
+    Ok(())
+}
+
+fn check_component(path: &str, component: &DamageComponent) -> Result<(), Failure> {
+    if let Err(e) = DiceExpr::parse(&component.formula) {
+        return fail(key_path(path, "formula"), e.to_string());
+    }
+    for (t, kind) in component.types.iter().enumerate() {
+        if !is_one_of(kind, DAMAGE_TYPES) {
+            return fail(
+                index_path(&key_path(path, "types"), t),
+                format!("unknown damage type {kind:?} (known: {})", DAMAGE_TYPES.join(", ")),
+            );
         }
-        for (t, kind) in component.types.iter().enumerate() {
-            if !is_one_of(kind, DAMAGE_TYPES) {
-                return fail(
-                    index_path(&key_path(&path, "types"), t),
-                    format!("unknown damage type {kind:?} (known: {})", DAMAGE_TYPES.join(", ")),
-                );
-            }
-        }
+    }
+    if let Some((k, message)) = component.bad_harm() {
+        return fail(index_path(&key_path(path, "harms"), k), message);
     }
     Ok(())
 }

@@ -388,7 +388,7 @@ fn summon_worth(b: &BattleState<'_>, i: usize, k: &Known, t: usize) -> f64 {
 
 /// Whether `i` is threatened where it stands.
 fn threatened(b: &BattleState<'_>, i: usize) -> bool {
-    (0..b.len()).any(|e| b.are_enemies(e, i) && b.threatens(e, i))
+    b.is_threatened(i)
 }
 
 /// The chance of `i`'s concentration check to cast `spell` defensively.

@@ -25,6 +25,7 @@ mod martial;
 mod monster;
 mod paladin;
 mod reload;
+mod splash;
 
 use magic::{Magic, has_magic, plan_magic};
 
@@ -67,7 +68,10 @@ impl Policy for DefaultPolicy {
             return;
         }
         let t = harmable_target(battle, actor, t);
-        if harmless::plan(battle, actor, t, out) || reload::plan_reload(battle, actor, t, out) {
+        if harmless::plan(battle, actor, t, out)
+            || splash::plan(battle, actor, t, out)
+            || reload::plan_reload(battle, actor, t, out)
+        {
             return;
         }
         let t = class_features(battle, actor, t, out);

@@ -14,13 +14,15 @@ use super::super::state::BattleState;
 use crate::model::ReloadTime;
 
 /// The first attack of `actor` reaching `t` from where it stands, counting
-/// unloaded weapons as loaded (broken and dropped ones aside).
+/// unloaded weapons as loaded (broken and dropped ones aside; splash
+/// weapons' flasks are `policy::splash`'s).
 fn weapon_if_loaded(battle: &BattleState<'_>, actor: usize, t: usize) -> Option<usize> {
     let dist = battle.distance(actor, t);
     let f = &battle.fighters[actor];
     let lost = f.broken | f.dropped;
     let attacks = &battle.prep.fighters[actor].attacks;
-    (0..attacks.len()).find(|&w| (w >= 64 || lost >> w & 1 == 0) && attacks[w].reaches(dist))
+    (0..attacks.len())
+        .find(|&w| (w >= 64 || lost >> w & 1 == 0) && !attacks[w].drawn && attacks[w].reaches(dist))
 }
 
 /// Reloads first when the weapon `actor` would fight `t` with is unloaded;
@@ -33,7 +35,7 @@ pub(super) fn plan_reload(battle: &BattleState<'_>, actor: usize, t: usize, out:
     let w = match weapon_if_loaded(battle, actor, t) {
         Some(w) => w,
         // Nothing reaches: its first ranged weapon, to move to shooting range with it.
-        None => match (0..attacks.len()).find(|&w| !attacks[w].melee) {
+        None => match (0..attacks.len()).find(|&w| !attacks[w].melee && !attacks[w].drawn) {
             Some(w) => w,
             None => return false,
         },
@@ -69,7 +71,7 @@ pub(super) fn fire_and_reload(battle: &BattleState<'_>, actor: usize, out: &mut 
     let Some(t) = full.target else { return };
     let Ok(w) = battle.weapon_for(actor, t, battle.pos(actor)) else { return };
     let atk = &attacks[w];
-    if atk.melee || atk.reload != Some(ReloadTime::Move) {
+    if atk.melee || atk.drawn || atk.reload != Some(ReloadTime::Move) {
         return;
     }
     out.clear();

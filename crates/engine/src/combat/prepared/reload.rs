@@ -47,10 +47,12 @@ impl Family {
 /// parenthesis is a word of the attack's name: `Rapid Reload (light
 /// crossbow)`, `Rapid Reload (pistol)`); `None` when it needs no reloading.
 pub(crate) fn reload_time(owner: &Combatant, a: &AttackSpec) -> Option<ReloadTime> {
-    if a.kind != AttackKind::Ranged {
+    // A ranged touch weapon (a splash weapon's flasks) reloads only as its file says.
+    let thrown_touch = a.kind == AttackKind::Touch && a.range_increment_ft.is_some();
+    if a.kind != AttackKind::Ranged && !thrown_touch {
         return None;
     }
-    if a.reload.is_some() {
+    if a.reload.is_some() || thrown_touch {
         return a.reload;
     }
     let family = Family::of(a)?;

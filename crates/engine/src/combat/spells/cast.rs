@@ -280,7 +280,7 @@ impl<R: Dice> Engine<'_, '_, R> {
 
     /// Whether an enemy threatens `i` (casting there provokes).
     pub(crate) fn threatened(&self, i: usize) -> bool {
-        (0..self.st.len()).any(|e| self.st.are_enemies(e, i) && self.st.threatens(e, i))
+        self.st.is_threatened(i)
     }
 
     /// A concentration check of `i` against `dc`; `defensive_or_grappled`

@@ -27,6 +27,7 @@ mod party_choices;
 mod prepared_spells;
 mod reload;
 mod size;
+mod splash;
 mod support;
 mod table;
 mod tactics;

@@ -1,0 +1,145 @@
+//! Splash weapons in the default policy (`docs/strategy.md`, "Splash
+//! weapons"): a table throws a flask when it does more this turn than the
+//! thrower's weapons would, and not while a foe stands next to it with a
+//! blade that works (taking the flask out and throwing both provoke).
+//!
+//! The comparison is of expected damage this turn against the chosen
+//! target: the flask's hit chance against touch AC (with the range
+//! penalty) times its damage and next round's burn, plus its splash on the
+//! target's neighbours (a friend counts twice, against); the weapons' best,
+//! a full attack when one reaches from here, else one attack when one can
+//! reach this turn (a move, or a charge), else nothing. Damage counts the
+//! target's immunities, resistances, vulnerabilities, damage reduction and
+//! incorporeality; critical hits, flanking and shooting into melee aside.
+
+use super::super::action::{Action, ActionKind};
+use super::super::odds::{hit_chance, iterations};
+use super::super::prepared::AttackProfile;
+use super::super::state::BattleState;
+use crate::effects::effect::ENERGY;
+
+/// Range penalty per full range increment beyond the first (CRB "Range").
+const RANGE_PENALTY: i32 = 2;
+
+/// Mean damage of one hit of `p` on combatant `j`: its components after
+/// immunity, vulnerability and resistance, its flat bonus, less damage
+/// reduction on the physical part.
+fn hit_damage(b: &BattleState<'_>, actor: usize, w: usize, p: &AttackProfile, j: usize) -> f64 {
+    let Some(def) = p.vs.get(j) else { return 0.0 };
+    let mut physical = 0.0;
+    let mut other = 0.0;
+    for (k, (c, d)) in p.components.iter().zip(&def.comps).enumerate() {
+        if c.bleed || d.immune || d.heals {
+            continue;
+        }
+        let mut m = c.dice.mean().max(0.0);
+        if p.bonus_component == Some(k) {
+            m += f64::from(p.damage_bonus);
+        }
+        if d.vulnerable {
+            m *= 1.5;
+        }
+        let m = (m - f64::from(d.resist)).max(0.0);
+        if c.physical { physical += m } else { other += m }
+    }
+    let dealt = (physical - f64::from(def.dr)).max(0.0) + other;
+    if !b.incorporeal(j) || b.incorporeal(actor) {
+        return dealt;
+    }
+    let whole = p.carried.iter().any(|q| q == "force" || q == "ghost_touch");
+    match (b.weapon_harms(actor, w, j), whole) {
+        (false, _) => 0.0,
+        (true, true) => dealt,
+        (true, false) => dealt / 2.0,
+    }
+}
+
+/// Mean damage of the burn a hit of `p` leaves on `t` (alchemist's fire).
+fn burn_damage(b: &BattleState<'_>, p: &AttackProfile, t: usize) -> f64 {
+    let Some(rec) = &p.lingering else { return 0.0 };
+    let spec = &b.prep.fighters[t];
+    let mean = rec.dice.mean().max(0.0);
+    match rec.energy.map(usize::from) {
+        Some(e) if e < ENERGY.len() && spec.energy_immune >> e & 1 == 1 => 0.0,
+        Some(e) if e < ENERGY.len() => (mean - f64::from(spec.energy_resist[e])).max(0.0),
+        _ => mean,
+    }
+}
+
+/// Expected damage this turn of throwing flask `w` of `actor` at `t`.
+fn throw_value(b: &BattleState<'_>, actor: usize, w: usize, t: usize) -> f64 {
+    let p = &b.prep.fighters[actor].attacks[w];
+    let increments = b.distance(actor, t).max(1).div_ceil(p.increment.max(5)) as i32;
+    let bonus = p.bonus - RANGE_PENALTY * (increments - 1);
+    let hit = hit_chance(bonus, b.prep.fighters[t].ac.touch);
+    let mut value = hit_damage(b, actor, w, p, t) + burn_damage(b, p, t);
+    if let Some(splash) = p.splash.as_deref() {
+        let at = b.splash_square(actor, t);
+        let alt = b.fighters[t].alt;
+        for j in (0..b.len()).filter(|&j| j != t && b.is_present(j) && b.within_splash(j, at, alt)) {
+            let d = hit_damage(b, actor, w, splash, j);
+            value += if b.are_enemies(actor, j) { d } else { -2.0 * d };
+        }
+    }
+    hit * value
+}
+
+/// Expected damage this turn of `actor`'s best weapon (flasks aside) against `t`.
+fn weapons_value(b: &BattleState<'_>, actor: usize, t: usize) -> f64 {
+    let spec = &b.prep.fighters[actor];
+    let dist = b.distance(actor, t);
+    let moves = b.move_budget(actor);
+    let mut best = 0.0f64;
+    for (w, p) in spec.attacks.iter().enumerate() {
+        if p.drawn || p.off_hand || !b.is_usable(actor, w) {
+            continue;
+        }
+        let ac = if p.vs_touch { b.prep.fighters[t].ac.touch } else { b.prep.fighters[t].ac.total };
+        let per_hit = hit_chance(p.bonus, ac) * hit_damage(b, actor, w, p, t);
+        let attacks = if p.reaches(dist) {
+            f64::from(p.count) * if p.iterates { f64::from(iterations(spec.bab)) } else { 1.0 }
+        } else if (p.melee && dist <= 2 * moves + p.reach_max) || (!p.melee && dist <= moves + p.max_range_ft) {
+            1.0
+        } else {
+            0.0
+        };
+        best = best.max(per_hit * attacks);
+    }
+    best
+}
+
+/// Plans a throw at `t` when a flask of `actor` beats its weapons this
+/// turn: the flask taken out of the pack if none is in hand (a move
+/// action), then thrown. Whether it planned the turn.
+pub(super) fn plan(b: &BattleState<'_>, actor: usize, t: usize, out: &mut Vec<Action>) -> bool {
+    let spec = &b.prep.fighters[actor];
+    if !spec.attacks.iter().any(|p| p.drawn) {
+        return false;
+    }
+    let weapons = weapons_value(b, actor, t);
+    if weapons > 0.0 && b.is_threatened(actor) {
+        return false;
+    }
+    let here = b.pos(actor);
+    let dist = b.distance(actor, t);
+    let mut best: Option<(f64, usize)> = None;
+    for (w, p) in spec.attacks.iter().enumerate() {
+        let in_hand = b.is_usable(actor, w);
+        if !p.drawn || !(in_hand || b.can_reload(actor, w)) || !p.reaches(dist) {
+            continue;
+        }
+        let v = throw_value(b, actor, w, t);
+        if v > weapons && best.is_none_or(|(bv, _)| v > bv) {
+            best = Some((v, w));
+        }
+    }
+    let Some((_, w)) = best else { return false };
+    if !b.line_of_effect_from(actor, here, t) {
+        return false;
+    }
+    if !b.is_usable(actor, w) {
+        out.push(Action::new(ActionKind::Reload).with_weapon(w));
+    }
+    out.push(Action::at(ActionKind::Attack, t).with_weapon(w));
+    true
+}
