@@ -103,7 +103,12 @@ impl<R: Dice> Engine<'_, '_, R> {
         let prep = self.st.prep;
         let Some(splash) = prep.fighters[a].attacks[w].splash.as_deref() else { return };
         for j in 0..self.st.len() {
-            if Some(j) == spared || !self.st.is_present(j) || !self.st.within_splash(j, p, alt) {
+            // A creature immune to all of it (holy water on the living) is not splashed at all.
+            if Some(j) == spared
+                || !self.st.is_present(j)
+                || !self.st.within_splash(j, p, alt)
+                || splash.vs[j].comps.iter().all(|c| c.immune)
+            {
                 continue;
             }
             let mut dmg = roll_damage(splash, &splash.vs[j], false, Extra::default(), self.rng);
