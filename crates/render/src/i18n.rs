@@ -482,10 +482,10 @@ catalogue! {
     EvLaysOnHandsSelf => "lays on hands: {}d6={}, heals {} ({} left)", "impose les mains : {}d6={}, soigne {} (il en reste {})";
     EvLaysOnHands => "lays on hands on {}: {}d6={}, heals {} ({} left)", "impose les mains à {} : {}d6={}, soigne {} (il en reste {})";
     EvLionsCall => "lion's call: {} ally(ies), +{} attack, +{} saves vs fear, {} rounds", "appel du lion : {} allié(s), +{} à l'attaque, +{} aux jets contre la terreur, {} rounds";
-    EvTriggerEnemyEntersReach => "enemy_enters_reach", "un ennemi entre dans l'allonge";
-    EvTriggerEnemyAttacks => "enemy_attacks", "un ennemi attaque";
-    EvTriggerEnemyHitsAlly => "enemy_hits_ally", "un ennemi touche un allié";
-    EvTriggerEnemyCasts => "enemy_casts", "un ennemi lance un sort";
+    EvTriggerEnemyEntersReach => "when an enemy comes within reach", "un ennemi entre dans l'allonge";
+    EvTriggerEnemyAttacks => "when an enemy attacks", "un ennemi attaque";
+    EvTriggerEnemyHitsAlly => "when an enemy hits an ally", "un ennemi touche un allié";
+    EvTriggerEnemyCasts => "when an enemy casts", "un ennemi lance un sort";
     // The last of the text shim (issue 18): maneuvers, afflictions, spells,
     // effects, turns, class abilities, smaller combat rules.
     EvManeuverRoll => "{} vs {} CMB d20={}={} vs CMD {}", "{} contre {} BMO d20={}={} contre DMD {}";

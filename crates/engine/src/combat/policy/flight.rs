@@ -19,8 +19,14 @@
 //!   down to the ground first (a dragon between two breaths).
 //!
 //! A flier on the ground with melee only stays there, as before.
+//!
+//! Below a flier: a combatant that cannot fly, with no usable ranged
+//! attack, whose foe hovers higher above it than any of its melee reaches
+//! ([`hovers_beyond`]) turns to the nearest foe it can reach; when every
+//! foe hovers so, it readies an attack for the moment one comes within
+//! reach (CRB "Ready") instead of walking and swinging at the air.
 
-use super::super::action::{Action, ActionKind};
+use super::super::action::{Action, ActionKind, ReadyTrigger};
 use super::super::state::BattleState;
 use super::monster;
 use crate::effects::Flags;
@@ -93,4 +99,43 @@ pub(super) fn dive(battle: &BattleState<'_>, actor: usize, out: &mut [Action]) {
     if let Some(m) = out.iter_mut().find(|a| a.kind == ActionKind::Move && a.altitude.is_none()) {
         m.altitude = Some(0);
     }
+}
+
+/// Whether `t` hovers higher above `actor` than every melee reach of its
+/// attacks: no move on the ground brings it within reach.
+fn hovers_beyond(battle: &BattleState<'_>, actor: usize, t: usize) -> bool {
+    let rise = battle.altitude(t).saturating_sub(battle.altitude(actor));
+    rise > 0 && battle.prep.fighters[actor].attacks.iter().all(|p| !p.melee || p.reach_max < rise)
+}
+
+/// Whether `actor` fights only from the ground with melee: it cannot fly
+/// and has no usable ranged attack.
+fn grounded_melee(battle: &BattleState<'_>, actor: usize) -> bool {
+    !can_fly(battle, actor) && ranged_attack(battle, actor).is_none()
+}
+
+/// The foe a grounded melee combatant fights: `t`, unless `t` hovers
+/// beyond its reach; then the nearest active foe that does not.
+pub(super) fn reachable_target(battle: &BattleState<'_>, actor: usize, t: usize) -> usize {
+    if !grounded_melee(battle, actor) || !hovers_beyond(battle, actor, t) {
+        return t;
+    }
+    (0..battle.len())
+        .filter(|&e| battle.are_enemies(actor, e) && battle.is_active(e) && !hovers_beyond(battle, actor, e))
+        .min_by_key(|&e| (battle.distance(actor, e), e))
+        .unwrap_or(t)
+}
+
+/// A grounded melee combatant whose foe `t` hovers beyond its reach (and
+/// so does every other foe, [`reachable_target`]) readies an attack for
+/// when one comes within reach; whether it planned the turn.
+pub(super) fn plan_below(battle: &BattleState<'_>, actor: usize, t: usize, out: &mut Vec<Action>) -> bool {
+    if battle.prep.fighters[actor].attacks.is_empty()
+        || !grounded_melee(battle, actor)
+        || !hovers_beyond(battle, actor, t)
+    {
+        return false;
+    }
+    out.push(Action::at(ActionKind::Ready, t).with_trigger(ReadyTrigger::EnemyEntersReach));
+    true
 }

@@ -67,10 +67,11 @@ impl Policy for DefaultPolicy {
         if has_magic(battle, actor) && plan_magic(battle, actor, t, Magic::DEFAULT, out) {
             return;
         }
-        let t = harmable_target(battle, actor, t);
+        let t = flight::reachable_target(battle, actor, harmable_target(battle, actor, t));
         if harmless::plan(battle, actor, t, out)
             || splash::plan(battle, actor, t, out)
             || reload::plan_reload(battle, actor, t, out)
+            || flight::plan_below(battle, actor, t, out)
         {
             return;
         }

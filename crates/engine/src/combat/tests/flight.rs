@@ -315,3 +315,50 @@ fn the_young_black_dragon_waits_aloft_while_its_breath_recharges_instead_of_divi
     }
     assert!(breaths >= 2 * runs, "{breaths} breaths in {runs} battles");
 }
+
+#[test]
+fn a_swordsman_below_a_hovering_flier_turns_to_a_foe_on_the_ground_else_readies_an_attack() {
+    let swordsman = || creature("Swordsman", json!({ "attacks": [melee("sword", 5, "1d6")] }));
+    // Alone under a flier at 20 ft: it readies an attack for when the flier
+    // comes within reach, every turn, and never swings at the air.
+    let prep = prepare(
+        arena(6, 6),
+        vec![("players", swordsman(), at(2, 2)), ("monsters", flier("Flier", 0, hovering()), at(2, 4))],
+    );
+    for seed in 0..30 {
+        let mut rng = SeededRng::for_run(12, seed);
+        let mut events: Vec<Record> = Vec::new();
+        let mut e = Engine::new(&prep, &SimOptions::default(), &mut rng, Some(&mut events));
+        e.st.fighters[1].alt = 20;
+        for _ in 0..3 {
+            e.start_round();
+            e.take_turn(0, &mut DefaultPolicy);
+        }
+        drop(e);
+        let readies = events.iter().filter(|r| matches!(&r.event, Event::Readies { who: 0, .. })).count();
+        let swings = events.iter().filter(|r| matches!(&r.event, Event::Attack(a) if a.who == 0)).count();
+        assert_eq!((readies, swings), (3, 0), "seed {seed}");
+    }
+    // With a goblin on the ground farther away, it goes for the goblin.
+    let prep = prepare(
+        arena(6, 8),
+        vec![
+            ("players", swordsman(), at(2, 2)),
+            ("monsters", flier("Flier", 0, hovering()), at(2, 3)),
+            ("monsters", creature("Goblin", json!({ "hp_max": 200 })), at(2, 6)),
+        ],
+    );
+    for seed in 0..30 {
+        let mut rng = SeededRng::for_run(12, seed);
+        let mut events: Vec<Record> = Vec::new();
+        let mut e = Engine::new(&prep, &SimOptions::default(), &mut rng, Some(&mut events));
+        e.st.fighters[1].alt = 20;
+        for _ in 0..2 {
+            e.start_round();
+            e.take_turn(0, &mut DefaultPolicy);
+        }
+        drop(e);
+        assert!(events.iter().any(|r| matches!(&r.event, Event::Attack(a) if a.who == 0 && a.target == 2)), "seed {seed}");
+        assert!(!events.iter().any(|r| matches!(&r.event, Event::Readies { who: 0, .. })), "seed {seed}");
+    }
+}
