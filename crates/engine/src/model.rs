@@ -649,44 +649,57 @@ pub const CREATURE_TYPES: &[&str] = &[
 const HARM_ALIGNMENTS: [(&str, char, bool); 4] =
     [("good", 'G', false), ("evil", 'E', false), ("lawful", 'L', true), ("chaotic", 'C', true)];
 
-/// One entry of a component's `harms`: an optional alignment word and a
-/// creature type. `Err` says what is wrong with it.
-fn parse_harm(entry: &str) -> Result<(Option<(char, bool)>, &str), String> {
-    let entry = entry.trim();
-    let (alignment, kind) = match entry.split_once(' ') {
-        Some((word, rest)) => match HARM_ALIGNMENTS.iter().find(|(w, ..)| word.eq_ignore_ascii_case(w)) {
-            Some(&(_, letter, first)) => (Some((letter, first)), rest.trim()),
+/// One entry of a component's `harms`, read.
+struct Harm<'a> {
+    /// The letter an alignment code must have, and whether as its first
+    /// letter (law, chaos) or its last (good, evil).
+    alignment: Option<(char, bool)>,
+    /// The creature type.
+    kind: &'a str,
+}
+
+impl<'a> Harm<'a> {
+    /// Reads an entry: an optional alignment word and a creature type;
+    /// `Err` says what is wrong with it.
+    fn parse(entry: &'a str) -> Result<Self, String> {
+        let entry = entry.trim();
+        let (alignment, kind) = match entry.split_once(' ') {
+            Some((word, rest)) => match HARM_ALIGNMENTS.iter().find(|(w, ..)| word.eq_ignore_ascii_case(w)) {
+                Some(&(_, letter, first)) => (Some((letter, first)), rest.trim()),
+                None => (None, entry),
+            },
             None => (None, entry),
-        },
-        None => (None, entry),
-    };
-    if CREATURE_TYPES.iter().any(|t| t.eq_ignore_ascii_case(kind)) {
-        Ok((alignment, kind))
-    } else {
-        Err(format!(
-            "{entry:?} is not a creature type, optionally after good, evil, lawful or chaotic (types: {})",
-            CREATURE_TYPES.join(", ")
-        ))
+        };
+        if CREATURE_TYPES.iter().any(|t| t.eq_ignore_ascii_case(kind)) {
+            Ok(Harm { alignment, kind })
+        } else {
+            Err(format!(
+                "{entry:?} is not a creature type, optionally after good, evil, lawful or chaotic (types: {})",
+                CREATURE_TYPES.join(", ")
+            ))
+        }
+    }
+
+    /// Whether `c` is of this type and alignment.
+    fn matches(&self, c: &Combatant) -> bool {
+        c.creature_type.as_deref().is_some_and(|t| t.trim().eq_ignore_ascii_case(self.kind))
+            && self.alignment.is_none_or(|(letter, first)| {
+                let code = c.alignment.trim();
+                if first { code.starts_with(letter) } else { code.ends_with(letter) }
+            })
     }
 }
 
 impl DamageComponent {
     /// Why an entry of `harms` cannot be read, with its index.
     pub fn bad_harm(&self) -> Option<(usize, String)> {
-        self.harms.iter().enumerate().find_map(|(k, h)| parse_harm(h).err().map(|e| (k, e)))
+        self.harms.iter().enumerate().find_map(|(k, h)| Harm::parse(h).err().map(|e| (k, e)))
     }
 
     /// Whether this component harms `c` (`harms` empty, or one entry matching
     /// its creature type and alignment).
     pub fn harms_creature(&self, c: &Combatant) -> bool {
-        self.harms.is_empty()
-            || self.harms.iter().filter_map(|h| parse_harm(h).ok()).any(|(alignment, kind)| {
-                c.creature_type.as_deref().is_some_and(|t| t.trim().eq_ignore_ascii_case(kind))
-                    && alignment.is_none_or(|(letter, first)| {
-                        let code = c.alignment.trim();
-                        if first { code.starts_with(letter) } else { code.ends_with(letter) }
-                    })
-            })
+        self.harms.is_empty() || self.harms.iter().filter_map(|h| Harm::parse(h).ok()).any(|h| h.matches(c))
     }
 }
 

@@ -753,7 +753,11 @@ impl<R: Dice> Engine<'_, '_, R> {
         let mut extra = Extra {
             flat: self.st.damage_bonus(a, w, t, &s, swing),
             // CRB "Splash Weapons": "cannot deal precision-based damage".
-            precision_d6: if atk.splash.is_some() { 0 } else { self.st.sneak_attack_dice(a, w, t, &s, miss_chance) },
+            precision_d6: if atk.splash.is_some() {
+                0
+            } else {
+                self.st.sneak_attack_dice(a, w, t, &s, miss_chance)
+            },
             vital: u32::from(swing.vital),
         };
         self.smite_hit(a, t);

@@ -229,11 +229,15 @@ fn line(ids: &[String], sides: &[String], r: &Record) -> String {
         ),
         Event::Misdirected { who, weapon, d8, squares, at } => act(
             *who,
-            format!("{weapon} misses and lands {squares} square(s) off (d8={d8}) at ({}, {})", at.row, at.col),
+            format!(
+                "{weapon} misses and lands {squares} square(s) off (d8={d8}) at ({}, {})",
+                at.row, at.col
+            ),
         ),
-        Event::Splash { who, by, weapon, dealt, hp } => {
-            act(*who, format!("splashed by {}'s {weapon}: {dealt} (hp {hp}->{})", id(*by), hp - *dealt as i32))
-        }
+        Event::Splash { who, by, weapon, dealt, hp } => act(
+            *who,
+            format!("splashed by {}'s {weapon}: {dealt} (hp {hp}->{})", id(*by), hp - *dealt as i32),
+        ),
         Event::Altitude { who, from_ft, to_ft } => act(*who, format!("altitude {from_ft} ft -> {to_ft} ft")),
         Event::FlyCheck { who, d20, bonus, total, dc, ok } => {
             let verdict = if *ok { "succeeds" } else { "fails" };

@@ -44,7 +44,9 @@ impl BattleState<'_> {
         let alt = self.fighters[t].alt;
         let score = |p: Pos| {
             let (mut allies, mut foes) = (0u32, 0u32);
-            for j in (0..self.len()).filter(|&j| j != t && self.is_present(j) && self.within_splash(j, p, alt)) {
+            for j in
+                (0..self.len()).filter(|&j| j != t && self.is_present(j) && self.within_splash(j, p, alt))
+            {
                 if self.are_enemies(a, j) {
                     foes += 1;
                 } else {
@@ -116,10 +118,7 @@ impl<R: Dice> Engine<'_, '_, R> {
                 dmg = self.monster_damage(a, w, j, dmg);
             }
             let hp = self.st.fighters[j].hp;
-            emit!(
-                self,
-                Event::Splash { who: j, by: a, weapon: splash.name.clone(), dealt: dmg.dealt, hp }
-            );
+            emit!(self, Event::Splash { who: j, by: a, weapon: splash.name.clone(), dealt: dmg.dealt, hp });
             if self.st.are_enemies(a, j) {
                 self.st.fighters[a].out.damage_dealt += dmg.dealt;
             }

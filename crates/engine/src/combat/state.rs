@@ -348,7 +348,13 @@ impl<'p> BattleState<'p> {
             deeds: 0,
             attack_penalty: 0,
             // A splash weapon's first flask is still in the pack (`combat::splash`).
-            unloaded: f.attacks.iter().take(64).enumerate().filter(|(_, a)| a.drawn).fold(0, |m, (k, _)| m | 1 << k),
+            unloaded: f
+                .attacks
+                .iter()
+                .take(64)
+                .enumerate()
+                .filter(|(_, a)| a.drawn)
+                .fold(0, |m, (k, _)| m | 1 << k),
             shots: Vec::new(),
             items_left: f.items.iter().map(|x| x.uses).collect(),
             wand_in_hand: None,

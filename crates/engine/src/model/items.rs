@@ -45,7 +45,8 @@ impl SplashWeapon {
     /// The splash weapon an item's name designates, if any (`flask of acid`,
     /// `alchemist's fire`, `holy water`, any case).
     fn of(lower: &str) -> Option<SplashWeapon> {
-        let name = lower.strip_prefix("flask of ").or_else(|| lower.strip_prefix("vial of ")).unwrap_or(lower);
+        let name =
+            lower.strip_prefix("flask of ").or_else(|| lower.strip_prefix("vial of ")).unwrap_or(lower);
         match name.replace(['\u{2019}', '\''], "").as_str() {
             "alchemists fire" => Some(SplashWeapon::AlchemistsFire),
             "acid" | "acid flask" => Some(SplashWeapon::Acid),
@@ -77,9 +78,11 @@ impl SplashWeapon {
             harms: harms.iter().map(|t| t.to_string()).collect(),
         };
         let (damage, splash, lingering) = match self {
-            SplashWeapon::AlchemistsFire => {
-                (component("1d6", &["fire"], &[]), component("1", &["fire"], &[]), Some(component("1d6", &["fire"], &[])))
-            }
+            SplashWeapon::AlchemistsFire => (
+                component("1d6", &["fire"], &[]),
+                component("1", &["fire"], &[]),
+                Some(component("1d6", &["fire"], &[])),
+            ),
             SplashWeapon::Acid => (component("1d6", &["acid"], &[]), component("1", &["acid"], &[]), None),
             SplashWeapon::HolyWater => {
                 let harms = ["undead", "evil outsider"];
@@ -90,7 +93,9 @@ impl SplashWeapon {
             id: None,
             name: self.name().to_string(),
             kind: AttackKind::Touch,
-            attack_bonus: thrower.bab + ability_modifier(thrower.abilities.dex_score) + thrower.size.modifier(),
+            attack_bonus: thrower.bab
+                + ability_modifier(thrower.abilities.dex_score)
+                + thrower.size.modifier(),
             damage: vec![damage],
             damage_bonus: 0,
             crit_range: 20,

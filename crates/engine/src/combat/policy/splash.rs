@@ -98,7 +98,8 @@ fn weapons_value(b: &BattleState<'_>, actor: usize, t: usize) -> f64 {
         let per_hit = hit_chance(p.bonus, ac) * hit_damage(b, actor, w, p, t);
         let attacks = if p.reaches(dist) {
             f64::from(p.count) * if p.iterates { f64::from(iterations(spec.bab)) } else { 1.0 }
-        } else if (p.melee && dist <= 2 * moves + p.reach_max) || (!p.melee && dist <= moves + p.max_range_ft) {
+        } else if (p.melee && dist <= 2 * moves + p.reach_max) || (!p.melee && dist <= moves + p.max_range_ft)
+        {
             1.0
         } else {
             0.0

@@ -358,7 +358,10 @@ fn a_swordsman_below_a_hovering_flier_turns_to_a_foe_on_the_ground_else_readies_
             e.take_turn(0, &mut DefaultPolicy);
         }
         drop(e);
-        assert!(events.iter().any(|r| matches!(&r.event, Event::Attack(a) if a.who == 0 && a.target == 2)), "seed {seed}");
+        assert!(
+            events.iter().any(|r| matches!(&r.event, Event::Attack(a) if a.who == 0 && a.target == 2)),
+            "seed {seed}"
+        );
         assert!(!events.iter().any(|r| matches!(&r.event, Event::Readies { who: 0, .. })), "seed {seed}");
     }
 }

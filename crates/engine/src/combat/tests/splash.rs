@@ -40,10 +40,16 @@ fn a_carried_flask_is_a_ranged_touch_attack_at_bab_dexterity_and_size_drawn_befo
         json!({ "size": "Small", "bab": 2, "abilities": { "str_score": 8, "dex_score": 14, "con_score": 12,
                  "int_score": 10, "wis_score": 10, "cha_score": 10 } }),
     );
-    let prep = prepare(arena(3, 12), vec![("players", small, at(1, 0)), ("monsters", sturdy("T", json!({})), at(1, 6))]);
+    let prep = prepare(
+        arena(3, 12),
+        vec![("players", small, at(1, 0)), ("monsters", sturdy("T", json!({})), at(1, 6))],
+    );
     let attacks = &prep.fighters[0].attacks;
     // The sword of the file first, then one attack per splash weapon.
-    assert_eq!(attacks.iter().map(|a| a.name.as_str()).collect::<Vec<_>>(), ["sword", "alchemist's fire", "holy water"]);
+    assert_eq!(
+        attacks.iter().map(|a| a.name.as_str()).collect::<Vec<_>>(),
+        ["sword", "alchemist's fire", "holy water"]
+    );
     let fire = &attacks[1];
     // BAB 2 + Dex 2 + Small 1, against touch AC, 10-ft increments, five of them.
     assert_eq!((fire.bonus, fire.vs_touch, fire.melee), (5, true, false));
@@ -74,7 +80,14 @@ fn a_direct_hit_splashes_everyone_within_five_feet_and_alchemists_fire_burns_the
     // d20 15 hits touch AC 10 at +3 −2 (second increment); 1d6 = 4; then the burn's 1d6 = 5.
     let mut b = Bench::new(&[15, 4, 5]);
     let mut e = b.engine(&prep, &SimOptions::default());
-    turn(&mut e, 0, vec![Action::new(ActionKind::Reload).with_weapon(w), Action::at(ActionKind::Attack, 1).with_weapon(w)]);
+    turn(
+        &mut e,
+        0,
+        vec![
+            Action::new(ActionKind::Reload).with_weapon(w),
+            Action::at(ActionKind::Attack, 1).with_weapon(w),
+        ],
+    );
     let hp: Vec<i32> = (0..6).map(|i| e.st.fighters[i].hp).collect();
     // Target 20 − 4; the neighbour and the friend 1 each; the far one nothing; fire resistance 5 stops the splash.
     assert_eq!(hp, [30, 16, 19, 19, 20, 20]);
@@ -84,8 +97,14 @@ fn a_direct_hit_splashes_everyone_within_five_feet_and_alchemists_fire_burns_the
     assert_eq!(e.st.fighters[1].hp, 11, "the burn on the target's next turn");
     drop(e);
     let lines = b.lines();
-    assert!(lines.iter().any(|l| l.contains("thrower: takes out a flask of alchemist's fire (1 left)")), "{lines:#?}");
-    assert!(lines.iter().any(|l| l.contains("friend: splashed by thrower's alchemist's fire: 1")), "{lines:#?}");
+    assert!(
+        lines.iter().any(|l| l.contains("thrower: takes out a flask of alchemist's fire (1 left)")),
+        "{lines:#?}"
+    );
+    assert!(
+        lines.iter().any(|l| l.contains("friend: splashed by thrower's alchemist's fire: 1")),
+        "{lines:#?}"
+    );
     assert!(lines.iter().any(|l| l.contains("target: takes 5 from alchemist's fire")), "{lines:#?}");
     assert!(!lines.iter().any(|l| l.starts_with("far:") || l.contains("far: splashed")), "{lines:#?}");
 }
@@ -104,18 +123,38 @@ fn a_miss_lands_one_square_per_range_increment_in_the_d8_direction_and_splashes_
     // d20 2 misses; d8 1: short, toward the thrower, 2 squares (20 ft: the second increment).
     let mut b = Bench::new(&[2, 1]);
     let mut e = b.engine(&prep, &SimOptions::default());
-    turn(&mut e, 0, vec![Action::new(ActionKind::Reload).with_weapon(w), Action::at(ActionKind::Attack, 1).with_weapon(w)]);
-    assert_eq!([e.st.fighters[1].hp, e.st.fighters[2].hp], [20, 19], "it lands on (2, 2): the friend is splashed");
+    turn(
+        &mut e,
+        0,
+        vec![
+            Action::new(ActionKind::Reload).with_weapon(w),
+            Action::at(ActionKind::Attack, 1).with_weapon(w),
+        ],
+    );
+    assert_eq!(
+        [e.st.fighters[1].hp, e.st.fighters[2].hp],
+        [20, 19],
+        "it lands on (2, 2): the friend is splashed"
+    );
     drop(e);
     let events: Vec<&Event> = b.events.iter().map(|r| &r.event).collect();
     assert!(
-        events.iter().any(|ev| matches!(ev, Event::Misdirected { d8: 1, squares: 2, at: p, .. } if *p == at(2, 2))),
+        events
+            .iter()
+            .any(|ev| matches!(ev, Event::Misdirected { d8: 1, squares: 2, at: p, .. } if *p == at(2, 2))),
         "{events:#?}"
     );
     // d8 5: clockwise from west, the fifth direction is east: beyond the target, nobody there.
     let mut b = Bench::new(&[2, 5]);
     let mut e = b.engine(&prep, &SimOptions::default());
-    turn(&mut e, 0, vec![Action::new(ActionKind::Reload).with_weapon(w), Action::at(ActionKind::Attack, 1).with_weapon(w)]);
+    turn(
+        &mut e,
+        0,
+        vec![
+            Action::new(ActionKind::Reload).with_weapon(w),
+            Action::at(ActionKind::Attack, 1).with_weapon(w),
+        ],
+    );
     assert_eq!([e.st.fighters[1].hp, e.st.fighters[2].hp], [20, 20]);
 }
 
@@ -177,21 +216,36 @@ fn first_turn_weapons(prep: &crate::combat::PreparedEncounter, seeds: u64) -> Ve
 fn the_default_policy_throws_a_flask_only_when_it_beats_its_weapons() {
     // A poor swordsman 25 ft from a well-armored foe with a poor touch AC:
     // the fire (touch AC 10) beats one sword blow at AC 22 after a move.
-    let armored = sturdy("Knight", json!({ "ac": { "total": 22, "touch": 10, "flat_footed": 22 }, "hp_max": 60 }));
-    let prep =
-        prepare(arena(3, 12), vec![("players", thrower(json!(["alchemist's fire"]), json!({})), at(1, 0)), ("monsters", armored.clone(), at(1, 5))]);
+    let armored =
+        sturdy("Knight", json!({ "ac": { "total": 22, "touch": 10, "flat_footed": 22 }, "hp_max": 60 }));
+    let prep = prepare(
+        arena(3, 12),
+        vec![
+            ("players", thrower(json!(["alchemist's fire"]), json!({})), at(1, 0)),
+            ("monsters", armored.clone(), at(1, 5)),
+        ],
+    );
     for weapons in first_turn_weapons(&prep, 40) {
         assert_eq!(weapons, ["alchemist's fire"]);
     }
     // A good swordsman (+12, 2d6+8) charges instead.
-    let brute = thrower(json!(["alchemist's fire"]), json!({ "bab": 6, "attacks": [melee("greatsword", 12, "2d6+8")] }));
-    let prep = prepare(arena(3, 12), vec![("players", brute, at(1, 0)), ("monsters", armored.clone(), at(1, 5))]);
+    let brute = thrower(
+        json!(["alchemist's fire"]),
+        json!({ "bab": 6, "attacks": [melee("greatsword", 12, "2d6+8")] }),
+    );
+    let prep =
+        prepare(arena(3, 12), vec![("players", brute, at(1, 0)), ("monsters", armored.clone(), at(1, 5))]);
     for weapons in first_turn_weapons(&prep, 40) {
         assert!(!weapons.iter().any(|w| w == "alchemist's fire"), "{weapons:?}");
     }
     // Holy water is never thrown at a living foe it cannot hurt.
-    let prep =
-        prepare(arena(3, 12), vec![("players", thrower(json!(["holy water"]), json!({})), at(1, 0)), ("monsters", armored, at(1, 5))]);
+    let prep = prepare(
+        arena(3, 12),
+        vec![
+            ("players", thrower(json!(["holy water"]), json!({})), at(1, 0)),
+            ("monsters", armored, at(1, 5)),
+        ],
+    );
     for weapons in first_turn_weapons(&prep, 40) {
         assert!(!weapons.iter().any(|w| w == "holy water"), "{weapons:?}");
     }
@@ -207,7 +261,10 @@ fn the_default_policy_does_not_fumble_in_its_pack_next_to_a_foe() {
     );
     let prep = prepare(
         arena(3, 12),
-        vec![("players", thrower(json!(["alchemist's fire"]), json!({})), at(1, 4)), ("monsters", armored, at(1, 5))],
+        vec![
+            ("players", thrower(json!(["alchemist's fire"]), json!({})), at(1, 4)),
+            ("monsters", armored, at(1, 5)),
+        ],
     );
     for weapons in first_turn_weapons(&prep, 40) {
         assert!(!weapons.iter().any(|w| w == "alchemist's fire"), "{weapons:?}");
