@@ -13,6 +13,8 @@
 //!   indicated for the attack that established the hold"), then its rakes
 //!   ("must begin its turn already grappling to use its rake"). A lost check
 //!   ends the grapple. One hold is maintained a turn; others are let go.
+//!   A foe that died in its grip is released first (`pf1e-rules-12`:
+//!   before, a chuul went on maintaining its hold on a dead PC).
 //! - A `while_holding` entry acts on the held foe after each maintained
 //!   hold's damage and rakes (a chuul's paralytic tentacles, a gibbering
 //!   mouther's blood drain): its damage without a roll, then its effect
@@ -43,6 +45,9 @@ impl<R: Dice> Engine<'_, '_, R> {
     pub(crate) fn keep_holds(&mut self, i: usize) {
         let prep = self.st.prep;
         let Some(hold) = prep.fighters[i].monster.as_deref().and_then(|m| m.hold.as_ref()) else { return };
+        // A foe that died in its grip is no longer held (a dead creature
+        // takes no turn to end its own grapple): nothing to maintain.
+        self.check_grapples();
         let mut maintained = false;
         for t in 0..self.st.len() {
             if self.st.fighters[t].grappled_with != Some(i)

@@ -290,7 +290,8 @@ fn damage_while_holding_counts_in_keeping_the_hold() {
         let mut specials =
             vec![json!({ "kind": "on_hit", "name": "grab", "attacks": ["claw"], "effect": { "grab": {} } })];
         if while_holding {
-            specials.push(json!({ "kind": "while_holding", "name": "paralytic tentacles", "damage": "1d8+7" }));
+            specials
+                .push(json!({ "kind": "while_holding", "name": "paralytic tentacles", "damage": "1d8+7" }));
         }
         monster("Holder", Value::Array(specials), json!({ "cmb": 0, "attacks": [claw(0, "1d8", 3)] }))
     };
@@ -299,4 +300,20 @@ fn damage_while_holding_counts_in_keeping_the_hold() {
         let hold = prep.fighters[0].monster.as_deref().and_then(|m| m.hold.as_ref()).expect("hold");
         assert_eq!(hold.maintains, keeps);
     }
+}
+
+#[test]
+fn a_foe_that_died_in_the_grip_is_released_without_a_maintenance_check() {
+    let prep = duel(constrictor());
+    // Claw d20 15, 1d4 = 2; grab d20 15; constrict 3+1. No die after: the
+    // next turn must roll no maintenance check on the dead foe.
+    let mut b = Bench::new(&[15, 2, 15, 3]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    turn(&mut e, 0, vec![Action::at(ActionKind::Attack, 1)]);
+    assert_eq!(e.st.fighters[1].grappled_with, Some(0));
+    e.slay(1);
+    e.start_round();
+    turn(&mut e, 0, vec![]);
+    assert_eq!(e.st.fighters[1].grappled_with, None);
+    assert_eq!(e.st.turn_limits(0).single_move, None, "no hold maintained: its turn is whole");
 }
