@@ -7,7 +7,8 @@
 //! battles); run it with
 //! `cargo test --release -p pf1e-engine --test bestiary_measure -- --ignored --nocapture`
 //! (`MEASURE_RUNS` sets the battles per encounter, 1000 by default;
-//! `MEASURE_ONLY` keeps the encounters whose name contains it).
+//! `MEASURE_ONLY` keeps the encounters whose name contains it, or one of
+//! its comma-separated parts).
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -23,7 +24,7 @@ fn repo() -> PathBuf {
 }
 
 /// The encounters: a name and the monster files (repeated for copies).
-const ENCOUNTERS: [(&str, &[&str]); 15] = [
+const ENCOUNTERS: [(&str, &[&str]); 18] = [
     ("owlbear (CR 4)", &["owlbear"]),
     ("troll (CR 5)", &["troll"]),
     ("two wights (CR 5)", &["wight", "wight"]),
@@ -40,6 +41,10 @@ const ENCOUNTERS: [(&str, &[&str]); 15] = [
     ("shambling mound (CR 6)", &["shambling_mound"]),
     ("wyvern (CR 6)", &["wyvern"]),
     ("chuul (CR 7)", &["chuul"]),
+    // Added with pf1e-rules-12 (weakness, infernal wound and beard, gibbering).
+    ("green hag (CR 5)", &["green_hag"]),
+    ("bearded devil (CR 5)", &["bearded_devil"]),
+    ("gibbering mouther (CR 5)", &["gibbering_mouther"]),
 ];
 
 const PARTY: [&str; 4] = ["esha", "harvie", "oni", "nairda"];
@@ -84,7 +89,8 @@ fn the_party_against_the_cr_3_to_7_bestiary() {
     println!("| Encounter | Win rate | P(some PC dies) | P(all PCs down) | Rounds |");
     println!("|---|---|---|---|---|");
     let only = std::env::var("MEASURE_ONLY").unwrap_or_default();
-    for (name, files) in ENCOUNTERS.into_iter().filter(|(name, _)| name.contains(only.as_str())) {
+    for (name, files) in ENCOUNTERS.into_iter().filter(|(name, _)| only.split(',').any(|o| name.contains(o)))
+    {
         let outcomes = run_batch_prepared(&prepared(files), &SimOptions::default(), 1, 0..runs);
         let pcs = 0..PARTY.len();
         let wins = outcomes.iter().filter(|o| o.winner == Some(0)).count();

@@ -667,6 +667,7 @@ fn affliction(t: &Transcript, a: &AfflictionEvent, lang: Lang) -> String {
         }
         AfflictionEvent::NoDamage => lang.t(T::EvAflNoDamage).to_string(),
         AfflictionEvent::Rends { ability, target } => f(T::EvAflRends, &[ability, &t.id(*target)]),
+        AfflictionEvent::CatchesFire { rounds } => f(T::EvAflCatchesFire, &[&rounds.to_string()]),
         AfflictionEvent::MaintainsHold { target } => f(T::EvAflMaintainsHold, &[&t.id(*target)]),
         AfflictionEvent::LetsGo { target } => f(T::EvAflLetsGo, &[&t.id(*target)]),
         AfflictionEvent::NegativeEnergyHeals { amount } => f(T::EvAflNegativeEnergyHeals, &[amount]),

@@ -545,6 +545,7 @@ catalogue! {
     EvNobody => "nobody", "personne";
     EvAflNoDamage => "takes no damage", "ne subit aucun dégât";
     EvAflRends => "{} {}", "{} sur {}";
+    EvAflCatchesFire => "catches fire ({} rounds)", "prend feu ({} rounds)";
     EvAflMaintainsHold => "maintains its hold on {}", "maintient sa prise sur {}";
     EvAflLetsGo => "lets go of {}", "lâche {}";
     EvAflNegativeEnergyHeals => "negative energy heals {}", "l'énergie négative soigne {}";

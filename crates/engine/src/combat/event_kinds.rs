@@ -229,6 +229,12 @@ pub enum AfflictionEvent {
         /// The foe let go.
         target: usize,
     },
+    /// Catches fire (a burn's failed Reflex save): fire damage at the start
+    /// of each of its turns for `rounds` rounds.
+    CatchesFire {
+        /// Rounds it burns.
+        rounds: u32,
+    },
     /// Negative energy heals an undead creature.
     NegativeEnergyHeals {
         /// Hit points.

@@ -569,6 +569,7 @@ fn affliction(a: &AfflictionEvent, ids: &[String]) -> String {
         ),
         AfflictionEvent::NoDamage => "takes no damage".to_string(),
         AfflictionEvent::Rends { ability, target } => format!("{ability} {}", id(*target)),
+        AfflictionEvent::CatchesFire { rounds } => format!("catches fire ({rounds} rounds)"),
         AfflictionEvent::MaintainsHold { target } => format!("maintains its hold on {}", id(*target)),
         AfflictionEvent::LetsGo { target } => format!("lets go of {}", id(*target)),
         AfflictionEvent::NegativeEnergyHeals { amount } => format!("negative energy heals {amount}"),

@@ -136,6 +136,12 @@ pub enum SpecialAbility {
         /// Duration dice (`1d4`, `10`); the battle when absent.
         #[serde(default)]
         rounds: Option<String>,
+        /// A creature that fails its save meets the aura again at the start
+        /// of its next turn, until it saves (a gibbering mouther's
+        /// gibbering: confused 1 round, "a creature that saves cannot be
+        /// affected ... for 24 hours"); else one save per battle.
+        #[serde(default)]
+        repeats: bool,
         /// Descriptors of the effect (`fear`, `mind_affecting`, `poison`):
         /// a creature immune to one of them is unaffected, and save
         /// modifiers against them apply.
@@ -207,6 +213,30 @@ pub enum SpecialAbility {
         attack_bonus: i32,
         /// Damage dice (`2d6+6`).
         damage: String,
+    },
+    /// An effect on the foe its grab holds, each round it maintains the hold
+    /// (a chuul's paralytic tentacles, a gibbering mouther's blood drain):
+    /// `damage` without an attack roll, then `effect` unless `save` succeeds
+    /// (no save: always). It needs a grab (an `on_hit` entry with `grab`).
+    WhileHolding {
+        /// The feature it plays.
+        name: String,
+        /// Damage dice dealt each round (`1d8+7`), if any.
+        #[serde(default)]
+        damage: Option<String>,
+        /// Types of that damage (empty: untyped, like a constriction).
+        #[serde(default)]
+        types: Vec<String>,
+        /// The save against `effect`; none: it always applies.
+        #[serde(default)]
+        save: Option<SaveName>,
+        /// Its DC.
+        #[serde(default)]
+        dc: i32,
+        /// What a failed save does (paralysis, ability damage or drain,
+        /// energy drain), if anything besides the damage.
+        #[serde(default)]
+        effect: Option<HitEffect>,
     },
     /// A gaze attack (UMR "Gaze"): each enemy starting its turn within range saves or suffers.
     Gaze {
@@ -340,6 +370,23 @@ pub enum HitEffect {
         #[serde(default = "one")]
         cure: u32,
     },
+    /// Burn (UMR "Burn"): `damage` fire on the hit, then a Reflex save or
+    /// the target catches fire and takes `damage` fire at the start of each
+    /// of its turns for `rounds` (dice) more rounds.
+    Burn {
+        /// Fire damage dice (`1d4`).
+        damage: String,
+        /// Rounds it burns (`1d4`).
+        #[serde(default = "default_recharge")]
+        rounds: String,
+    },
+    /// Bleed (CRB "Bleed"): the target loses `amount` hit points at the
+    /// start of each of its turns until healed; bleeds do not stack (the
+    /// worse counts). No save (a bearded devil's infernal wound).
+    Bleed {
+        /// Hit points a round (dice: `2`, `1d6`).
+        amount: String,
+    },
     /// A free trip attempt on a hit (the attacker's CMB against the target's CMD).
     Trip {},
     /// A free grapple attempt on a hit (grab); its hold is kept on later
@@ -372,6 +419,7 @@ impl SpecialAbility {
             | SpecialAbility::Rake { name, .. }
             | SpecialAbility::Constrict { name, .. }
             | SpecialAbility::PowerfulCharge { name, .. }
+            | SpecialAbility::WhileHolding { name, .. }
             | SpecialAbility::Gaze { name, .. } => name,
         }
     }
@@ -395,7 +443,17 @@ pub(crate) fn check(c: &super::Combatant) -> Result<(), (String, String)> {
             HitEffect::AbilityDamage { amount, .. }
             | HitEffect::AbilityDrain { amount, .. }
             | HitEffect::Poison { amount, .. } => dice(".effect.amount", amount),
+            HitEffect::Bleed { amount } => dice(".effect.bleed.amount", amount),
+            HitEffect::Burn { damage, rounds } => {
+                dice(".effect.burn.damage", damage)?;
+                dice(".effect.burn.rounds", rounds)
+            }
             _ => Ok(()),
+        };
+        let grabs = || {
+            c.special_abilities
+                .iter()
+                .any(|x| matches!(x, SpecialAbility::OnHit { effect: HitEffect::Grab {}, .. }))
         };
         match a {
             SpecialAbility::BreathWeapon { damage, recharge, range_ft, .. } => {
@@ -413,11 +471,7 @@ pub(crate) fn check(c: &super::Combatant) -> Result<(), (String, String)> {
             }
             SpecialAbility::Constrict { damage, .. } => {
                 dice(".damage", damage)?;
-                let grabs = c
-                    .special_abilities
-                    .iter()
-                    .any(|x| matches!(x, SpecialAbility::OnHit { effect: HitEffect::Grab {}, .. }));
-                if !grabs {
+                if !grabs() {
                     return Err((
                         at(".kind"),
                         "constrict needs a grab (an `on_hit` entry with `grab`)".into(),
@@ -447,12 +501,52 @@ pub(crate) fn check(c: &super::Combatant) -> Result<(), (String, String)> {
                 {
                     return Err((at(".attacks"), format!("no attack named {x:?}")));
                 }
-                let no_save =
-                    matches!(e, HitEffect::Trip {} | HitEffect::Grab { .. } | HitEffect::EnergyDrain { .. });
+                let no_save = matches!(
+                    e,
+                    HitEffect::Trip {}
+                        | HitEffect::Grab { .. }
+                        | HitEffect::EnergyDrain { .. }
+                        | HitEffect::Bleed { .. }
+                );
                 if save.is_none() && !no_save {
                     return Err((at(".save"), "this effect needs a save".into()));
                 }
                 effect(e)?;
+            }
+            SpecialAbility::WhileHolding { damage, save, effect: e, .. } => {
+                if let Some(d) = damage {
+                    dice(".damage", d)?;
+                }
+                if !grabs() {
+                    return Err((
+                        at(".kind"),
+                        "while_holding needs a grab (an `on_hit` entry with `grab`)".into(),
+                    ));
+                }
+                match e {
+                    Some(
+                        HitEffect::Trip {}
+                        | HitEffect::Grab {}
+                        | HitEffect::Poison { .. }
+                        | HitEffect::Burn { .. }
+                        | HitEffect::Bleed { .. }
+                        | HitEffect::Petrification {},
+                    ) => {
+                        return Err((
+                            at(".effect"),
+                            "a held foe's effect is paralysis, sleep, ability damage or drain, or energy drain"
+                                .into(),
+                        ));
+                    }
+                    Some(e) => effect(e)?,
+                    None if damage.is_none() => {
+                        return Err((at(".damage"), "while_holding deals damage or has an effect".into()));
+                    }
+                    None => {}
+                }
+                if save.is_some() && e.is_none() {
+                    return Err((at(".save"), "a save needs an effect".into()));
+                }
             }
             SpecialAbility::Vulnerability { types, .. } => {
                 let energies = ENERGY_TYPES;
@@ -508,8 +602,15 @@ pub(crate) fn check(c: &super::Combatant) -> Result<(), (String, String)> {
                 return Err((at(".bonus"), format!("channel resistance is a positive bonus, not {bonus}")));
             }
             SpecialAbility::Gaze { effect: e, .. } => {
-                if matches!(e, HitEffect::Trip {} | HitEffect::Grab { .. } | HitEffect::Poison { .. }) {
-                    return Err((at(".effect"), "a gaze cannot trip, grab or poison".into()));
+                if matches!(
+                    e,
+                    HitEffect::Trip {}
+                        | HitEffect::Grab { .. }
+                        | HitEffect::Poison { .. }
+                        | HitEffect::Burn { .. }
+                        | HitEffect::Bleed { .. }
+                ) {
+                    return Err((at(".effect"), "a gaze cannot trip, grab, poison, burn or bleed".into()));
                 }
                 effect(e)?;
             }

@@ -1,7 +1,8 @@
 //! What a monster's hit or gaze does to a creature that fails its save
 //! (Bestiary, Universal Monster Rules): paralysis, petrification, ability
 //! damage and drain (with their effect on derived numbers), energy drain
-//! (negative levels), poison (save, frequency, effect, cure), trip and grab.
+//! (negative levels), poison (save, frequency, effect, cure), bleed, burn,
+//! trip and grab.
 //!
 //! Derived numbers: Strength and Dexterity damage are −N modifiers to the
 //! scores, which the engine already turns into attack, damage, CMB, AC,
@@ -12,6 +13,7 @@
 //! is played as damage (nothing restores either in a battle).
 
 use crate::dice::ability_modifier;
+use crate::effects::effect::{ENERGY, Recurring};
 use crate::effects::{
     Behaviour, BonusType, ConditionId, ConditionSet, Context, Descriptor, Descriptors, Duration,
     Effect as Fx, Maneuver, Mod, ModTarget, SaveKind,
@@ -78,6 +80,7 @@ impl<R: Dice> Engine<'_, '_, R> {
                 Effect::Trip => self.free_trip(a, t),
                 Effect::Grab => self.grab(a, t),
                 Effect::Poison { .. } => self.poison_dose(a, k, t),
+                Effect::Burn { .. } => self.burn(a, k, t),
                 e => {
                     if self.resists(t, e) {
                         continue;
@@ -123,7 +126,9 @@ impl<R: Dice> Engine<'_, '_, R> {
                     || immune.descriptors.has(Descriptor::Poison)
             }
             Effect::Poison { .. } => immune.descriptors.has(Descriptor::Poison),
-            Effect::Petrification | Effect::Trip | Effect::Grab => false,
+            Effect::Bleed(_) => immune.conditions.has(ConditionId::Bleeding),
+            // A creature immune to fire is spared by `burn` itself.
+            Effect::Petrification | Effect::Trip | Effect::Grab | Effect::Burn { .. } => false,
         }
     }
 
@@ -187,7 +192,11 @@ impl<R: Dice> Engine<'_, '_, R> {
                 self.ability_damage(t, *ability, n, name);
             }
             Effect::EnergyDrain(levels) => self.energy_drain(a, t, *levels, name),
-            Effect::Poison { .. } | Effect::Trip | Effect::Grab => {}
+            Effect::Bleed(amount) => {
+                let n = amount.roll(self.rng).max(1) as u32;
+                self.start_bleeding(t, n);
+            }
+            Effect::Poison { .. } | Effect::Trip | Effect::Grab | Effect::Burn { .. } => {}
         }
     }
 
@@ -388,6 +397,41 @@ impl<R: Dice> Engine<'_, '_, R> {
                 j += 1;
             }
         }
+    }
+
+    /// Burn (UMR "Burn") from rider `k` of `a` on `t`: its fire damage on
+    /// the hit, then a Reflex save or `t` catches fire: the same dice of fire
+    /// damage at the start of each of its turns for the rolled rounds (an
+    /// effect `a` created, counted on `a`'s turns; a new burn refreshes it).
+    /// A creature immune to fire neither takes it nor catches fire.
+    fn burn(&mut self, a: usize, k: usize, t: usize) {
+        let prep = self.st.prep;
+        let Some(r) = prep.fighters[a].monster.as_deref().and_then(|m| m.riders.get(k)) else { return };
+        let Effect::Burn { damage, rounds } = &r.effect else { return };
+        let fire = ENERGY.iter().position(|e| *e == "fire").unwrap_or(3);
+        if prep.fighters[t].energy_immune >> fire & 1 == 1 {
+            return;
+        }
+        emit!(
+            self,
+            Event::Affliction {
+                who: a,
+                what: AfflictionEvent::Strikes { ability: r.name.to_string(), target: t }
+            }
+        );
+        let n = damage.roll(self.rng).max(0) as u32;
+        self.spell_damage(a, t, n, &[ENERGY[fire].to_string()], false, None);
+        if !self.st.is_present(t) || self.st.fighters[t].dead {
+            return;
+        }
+        if self.rider_save(a, t, r.save.unwrap_or(SaveKind::Ref), r.dc, &r.effect) {
+            return;
+        }
+        let rounds = rounds.roll(self.rng).max(1) as u32;
+        emit!(self, Event::Affliction { who: t, what: AfflictionEvent::CatchesFire { rounds } });
+        let mut fx = Fx::new(&r.name, Duration::Rounds(rounds));
+        fx.recurring = Some(Recurring { dice: damage.clone(), energy: Some(fire as u8) });
+        self.apply_effect(t, fx, Some(a));
     }
 
     /// A free trip attempt on a hit (UMR "Trip"): no attack of opportunity,

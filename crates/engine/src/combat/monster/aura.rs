@@ -8,6 +8,10 @@
 //!   save gives the aura's condition for its rounds (dice), or for the
 //!   battle. A success makes it immune for 24 hours, that is for the battle
 //!   (the texts of despair and stench).
+//! - A repeating aura (`repeats`: a gibbering mouther's gibbering, confused
+//!   for 1 round) is met again at the start of each turn after a failed
+//!   save, until one succeeds. *Simplification*: gibbering is a free action
+//!   on the mouther's turn; it is met at the start of each foe's turn.
 //! - *Simplifications*: an aura affects enemies only (a troglodyte's
 //!   stench spares troglodytes, and the files' auras have no friendly
 //!   victims in a battle); "sees the mummy" is played as line of effect.
@@ -43,13 +47,19 @@ impl<R: Dice> Engine<'_, '_, R> {
                 {
                     continue;
                 }
-                self.st.fighters[t].monster.auras_met.push((a, k));
+                // A repeating aura (gibbering) is met again until a save succeeds.
+                if !aura.repeats {
+                    self.st.fighters[t].monster.auras_met.push((a, k));
+                }
                 let immune = &prep.fighters[t].immune;
                 let condition = aura.condition.map_or(MENACED, |c| c.name()).to_string();
                 let ability = aura.name.clone();
                 if immune.descriptors.0 & aura.descriptors.0 != 0
                     || aura.condition.is_some_and(|c| immune.conditions.has(c))
                 {
+                    if aura.repeats {
+                        self.st.fighters[t].monster.auras_met.push((a, k));
+                    }
                     let outcome = AuraOutcome::Immune;
                     emit!(self, Event::Aura { who: t, source: a, ability, outcome, condition, rounds: None });
                     continue;
@@ -60,6 +70,9 @@ impl<R: Dice> Engine<'_, '_, R> {
                     ..Context::default()
                 };
                 if self.roll_save(t, aura.save, aura.dc, &ctx) {
+                    if aura.repeats {
+                        self.st.fighters[t].monster.auras_met.push((a, k));
+                    }
                     let outcome = AuraOutcome::Saved;
                     emit!(self, Event::Aura { who: t, source: a, ability, outcome, condition, rounds: None });
                     continue;

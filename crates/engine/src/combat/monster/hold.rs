@@ -13,6 +13,15 @@
 //!   indicated for the attack that established the hold"), then its rakes
 //!   ("must begin its turn already grappling to use its rake"). A lost check
 //!   ends the grapple. One hold is maintained a turn; others are let go.
+//!   A foe that died in its grip is released first (`pf1e-rules-12`:
+//!   before, a chuul went on maintaining its hold on a dead PC).
+//! - A `while_holding` entry acts on the held foe after each maintained
+//!   hold's damage and rakes (a chuul's paralytic tentacles, a gibbering
+//!   mouther's blood drain): its damage without a roll, then its effect
+//!   unless saved. *Simplification*: the chuul's transfer of its victim to
+//!   its tentacles (a move action) is not charged; a creature maintaining a
+//!   hold stays beside its victim anyway (its standard action is spent), and
+//!   its claws do not attack another foe.
 //! - Rake also follows a pounce's full attack (UMR "Pounce": "including rake
 //!   attacks if the creature also has the rake ability").
 //! - Powerful charge: the charge's attack is the named one, at its printed
@@ -36,6 +45,9 @@ impl<R: Dice> Engine<'_, '_, R> {
     pub(crate) fn keep_holds(&mut self, i: usize) {
         let prep = self.st.prep;
         let Some(hold) = prep.fighters[i].monster.as_deref().and_then(|m| m.hold.as_ref()) else { return };
+        // A foe that died in its grip is no longer held (a dead creature
+        // takes no turn to end its own grapple): nothing to maintain.
+        self.check_grapples();
         let mut maintained = false;
         for t in 0..self.st.len() {
             if self.st.fighters[t].grappled_with != Some(i)
@@ -59,6 +71,46 @@ impl<R: Dice> Engine<'_, '_, R> {
             emit!(self, Event::Affliction { who: i, what: AfflictionEvent::MaintainsHold { target: t } });
             self.hold_damage(i, t, true);
             self.rake(i, t);
+            self.while_holding(i, t);
+        }
+    }
+
+    /// What `i`'s `while_holding` entries do to the foe `t` whose hold it
+    /// just maintained: their damage without a roll, then their effect
+    /// unless `t` is immune or saves (a chuul's paralytic tentacles: Fort
+    /// DC 19 or paralyzed 6 rounds, and 1d8+7 from its mandibles).
+    pub(crate) fn while_holding(&mut self, i: usize, t: usize) {
+        let prep = self.st.prep;
+        let Some(m) = prep.fighters[i].monster.as_deref() else { return };
+        for h in &m.holding {
+            if !self.st.is_present(t)
+                || self.st.fighters[t].dead
+                || self.st.fighters[t].grappled_with != Some(i)
+            {
+                return;
+            }
+            let ability = h.name.to_string();
+            emit!(self, Event::Affliction { who: i, what: AfflictionEvent::Strikes { ability, target: t } });
+            if let Some(d) = &h.damage {
+                let n = d.roll(self.rng).max(0) as u32;
+                self.spell_damage(i, t, n, &h.types, false, None);
+            }
+            let Some(e) = &h.effect else { continue };
+            if !self.st.is_present(t) || self.st.fighters[t].dead {
+                return;
+            }
+            if self.resists(t, e) {
+                let ability = h.name.to_string();
+                emit!(self, Event::Affliction { who: t, what: AfflictionEvent::Immune { ability } });
+                continue;
+            }
+            let saved = match h.save {
+                Some(kind) => self.rider_save(i, t, kind, h.dc, e),
+                None => false,
+            };
+            if !saved {
+                self.afflict(i, t, e, &h.name);
+            }
         }
     }
 

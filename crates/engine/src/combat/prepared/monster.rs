@@ -46,6 +46,9 @@ pub(crate) struct MonsterSpec {
     pub rake: Option<Variant>,
     /// Powerful charge: the attack made at the end of a charge.
     pub powerful_charge: Option<Variant>,
+    /// What its grab's hold does to the held foe each round it is maintained
+    /// (paralytic tentacles, blood drain).
+    pub holding: Vec<Holding>,
     /// The prepared attacks of `rake` and `powerful_charge` (`Variant::strike`),
     /// each a copy of its base attack with the printed bonus and dice.
     pub strikes: Vec<AttackProfile>,
@@ -62,6 +65,19 @@ pub(crate) struct Hold {
     /// Whether it maintains the hold (else it lets go at the start of its
     /// turn and attacks): see `maintains`.
     pub maintains: bool,
+}
+
+/// An effect on a held foe each round the hold is maintained.
+#[derive(Clone, Debug)]
+pub(crate) struct Holding {
+    pub name: String,
+    /// Damage dealt without a roll, and its types.
+    pub damage: Option<DiceExpr>,
+    pub types: Vec<String>,
+    /// The save against `effect` (none: it always applies).
+    pub save: Option<SaveKind>,
+    pub dc: i32,
+    pub effect: Option<Effect>,
 }
 
 /// An attack made with other numbers than its base attack's (rake, powerful charge).
@@ -88,6 +104,8 @@ pub(crate) struct Aura {
     pub penalty: i32,
     /// The effect ends when the creature hits the aura's owner.
     pub until_hit: bool,
+    /// A failed save is met again on the creature's next turn (gibbering).
+    pub repeats: bool,
     pub rounds: Option<DiceExpr>,
     pub descriptors: Descriptors,
 }
@@ -151,6 +169,13 @@ pub(crate) enum Effect {
         amount: DiceExpr,
         rounds: u32,
         cure: u32,
+    },
+    /// Bleed: the rolled hit points at the start of each of its turns.
+    Bleed(DiceExpr),
+    /// Burn: fire damage on the hit, then catches fire for the rolled rounds.
+    Burn {
+        damage: DiceExpr,
+        rounds: DiceExpr,
     },
     Trip,
     /// A grab (its constrict dice are the `Hold`'s).
@@ -226,6 +251,8 @@ fn effect(e: &HitEffect) -> Effect {
         HitEffect::Poison { ability, amount, rounds, cure } => {
             Effect::Poison { ability: *ability, amount: dice(amount), rounds: *rounds, cure: (*cure).max(1) }
         }
+        HitEffect::Bleed { amount } => Effect::Bleed(dice(amount)),
+        HitEffect::Burn { damage, rounds } => Effect::Burn { damage: dice(damage), rounds: dice(rounds) },
         HitEffect::Trip {} => Effect::Trip,
         HitEffect::Grab {} => Effect::Grab,
     }
@@ -316,6 +343,7 @@ impl MonsterSpec {
                     penalty,
                     until_hit,
                     rounds,
+                    repeats,
                     descriptors,
                 } => {
                     // Names checked on load (`model::special::check`).
@@ -329,6 +357,7 @@ impl MonsterSpec {
                         condition: condition.as_deref().and_then(ConditionId::from_name),
                         penalty: penalty.unwrap_or(0).max(0),
                         until_hit: *until_hit,
+                        repeats: *repeats,
                         rounds: rounds.as_deref().map(dice),
                         descriptors: Descriptors::of(&list),
                     });
@@ -338,6 +367,16 @@ impl MonsterSpec {
                 SpecialAbility::Rake { .. } | SpecialAbility::PowerfulCharge { .. } => {}
                 // Read with its grab (`Hold`).
                 SpecialAbility::Constrict { .. } => {}
+                SpecialAbility::WhileHolding { name, damage, types, save, dc, effect: e } => {
+                    m.holding.push(Holding {
+                        name: name.clone(),
+                        damage: damage.as_deref().map(dice),
+                        types: types.iter().map(|t| norm(t)).collect(),
+                        save: save.map(save_kind),
+                        dc: *dc,
+                        effect: e.as_ref().map(effect),
+                    });
+                }
                 SpecialAbility::Ferocity { .. } => m.ferocity = true,
                 SpecialAbility::Rage { .. } => m.rage = true,
                 SpecialAbility::Smite { against, .. } => {
@@ -412,8 +451,9 @@ impl MonsterSpec {
         }
         let rake =
             self.rake.as_ref().map_or(0.0, |r| f64::from(r.count) * self.strikes[r.strike].mean_damage);
+        let holding: f64 = self.holding.iter().filter_map(|h| h.damage.as_ref()).map(DiceExpr::mean).sum();
         if let Some(hold) = self.hold.as_mut() {
-            hold.maintains = maintains(hold, attacks, rake);
+            hold.maintains = maintains(hold, attacks, rake, holding);
         }
         Ok(())
     }
@@ -423,15 +463,17 @@ impl MonsterSpec {
 /// "Maintained grapple"): maintaining is its standard action, so it keeps
 /// the hold when what a won check deals — its constrict damage, or the
 /// grabbing attack's damage without constrict, plus half its rakes (an
-/// attack roll that hits about half the time) — is at least half of its
-/// natural full attack (every natural attack counted at the same half).
-pub(crate) fn maintains(hold: &Hold, attacks: &[AttackProfile], rake_mean: f64) -> bool {
+/// attack roll that hits about half the time), plus the damage its
+/// `while_holding` entries deal without a roll (`holding_mean`) — is at
+/// least half of its natural full attack (every natural attack counted at
+/// the same half).
+pub(crate) fn maintains(hold: &Hold, attacks: &[AttackProfile], rake_mean: f64, holding_mean: f64) -> bool {
     let sure = match &hold.constrict {
         Some((_, d)) => d.mean(),
         None => attacks.get(hold.attack).map_or(0.0, |a| a.mean_damage),
     };
     let full: f64 = attacks.iter().filter(|a| a.natural).map(|a| f64::from(a.count) * a.mean_damage).sum();
-    sure + rake_mean / 2.0 >= full / 2.0
+    sure + holding_mean + rake_mean / 2.0 >= full / 2.0
 }
 
 /// A prepared smite: which alignment it punishes and its numbers.

@@ -178,3 +178,24 @@ fn the_celestial_wolverine_rages_once_wounded() {
         &["{id}: is affected by rage"],
     );
 }
+
+#[test]
+fn the_chuuls_tentacles_paralyze_the_foe_it_holds() {
+    shows(
+        "chuul",
+        &PARTY,
+        &["{id}: maintains its hold on", "{id}: paralytic tentacles on", "is paralyzed for 6 rounds"],
+    );
+}
+
+#[test]
+fn the_green_hag_saps_strength_and_the_bearded_devil_bleeds_and_beards() {
+    shows("green_hag", &PARTY, &["{id}: weakness on", "takes 2 str damage"]);
+    shows("bearded_devil", &PARTY, &["is bleeding (2 per turn)", "{id}: beard "]);
+}
+
+#[test]
+fn the_gibbering_mouther_confuses_and_the_small_fire_elemental_burns() {
+    shows("gibbering_mouther", &PARTY, &["{id}'s gibbering: confused"]);
+    shows("small_fire_elemental", &GNOLLS, &["{id}: burn on", "catches fire ("]);
+}

@@ -228,3 +228,92 @@ fn a_constrict_without_a_grab_or_a_rake_without_its_attack_is_one_error_naming_t
                          "attack_bonus": 2, "damage": "2q6" }]));
     assert!(e.contains("special_abilities[0].damage"), "{e}");
 }
+
+/// A chuul-like grabber: the constrictor with paralytic tentacles (1d4+1
+/// a round from its mandibles, Fort DC 19 or paralyzed 6 rounds).
+fn tentacled() -> crate::model::Combatant {
+    monster(
+        "Tentacled",
+        json!([{ "kind": "on_hit", "name": "grab", "attacks": ["claw"], "effect": { "grab": {} } },
+               { "kind": "constrict", "name": "constrict", "damage": "1d6+1" },
+               { "kind": "while_holding", "name": "paralytic tentacles", "damage": "1d4+1",
+                 "save": "fort", "dc": 19, "effect": { "paralysis": { "rounds": "6" } } }]),
+        json!({ "cmb": 0, "attacks": [claw(0, "1d4", 1)] }),
+    )
+}
+
+#[test]
+fn a_maintained_hold_deals_the_tentacles_damage_and_paralyzes_six_rounds_on_a_failed_save() {
+    let prep = duel(tentacled());
+    // Turn 1: claw d20 15 hits, 1d4 = 2; grab d20 15 wins; constrict 3+1.
+    // Turn 2: maintain d20 15, constrict 5+1; tentacles 1d4+1 = 2+1 without
+    // a roll; Fort d20 18 + 0 < 19: paralyzed for 6 rounds.
+    let mut b = Bench::new(&[15, 2, 15, 3, 15, 5, 2, 18]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    turn(&mut e, 0, vec![Action::at(ActionKind::Attack, 1)]);
+    assert!(!e.st.has_condition(1, ConditionId::Paralyzed), "the grab alone does not reach the tentacles");
+    assert_eq!(e.st.hp(1), 40 - 2 - 4);
+    e.start_round();
+    turn(&mut e, 0, vec![]);
+    assert_eq!(e.st.hp(1), 40 - 2 - 4 - 6 - 3);
+    assert!(e.st.has_condition(1, ConditionId::Paralyzed));
+    drop(e);
+    let events: Vec<&Event> = b.events.iter().map(|r| &r.event).collect();
+    let tentacles = events.iter().position(|x| {
+        matches!(x, Event::Affliction { who: 0, what: AfflictionEvent::Strikes { ability, target: 1 } }
+            if ability == "paralytic tentacles")
+    });
+    let paralyzed = events.iter().position(|x| {
+        matches!(x, Event::Affliction { who: 1, what: AfflictionEvent::Paralyzed { rounds: Some(6) } })
+    });
+    assert!(tentacles.is_some() && paralyzed > tentacles, "{events:?}");
+}
+
+#[test]
+fn a_save_against_the_tentacles_keeps_the_foe_moving_but_not_the_mandibles_damage_off() {
+    let prep = duel(tentacled());
+    // As above, but the Fort save rolls 19: saved; the 1d4+1 is dealt all the same.
+    let mut b = Bench::new(&[15, 2, 15, 3, 15, 5, 2, 19]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    turn(&mut e, 0, vec![Action::at(ActionKind::Attack, 1)]);
+    e.start_round();
+    turn(&mut e, 0, vec![]);
+    assert_eq!(e.st.hp(1), 40 - 2 - 4 - 6 - 3);
+    assert!(!e.st.has_condition(1, ConditionId::Paralyzed));
+}
+
+#[test]
+fn damage_while_holding_counts_in_keeping_the_hold() {
+    // Three claws 1d8 with grab, no constrict (4.5 < 13.5 / 2: it lets go),
+    // and with 1d8+7 a round while holding (4.5 + 11.5 >= 6.75: it keeps it).
+    let holder = |while_holding: bool| {
+        let mut specials =
+            vec![json!({ "kind": "on_hit", "name": "grab", "attacks": ["claw"], "effect": { "grab": {} } })];
+        if while_holding {
+            specials
+                .push(json!({ "kind": "while_holding", "name": "paralytic tentacles", "damage": "1d8+7" }));
+        }
+        monster("Holder", Value::Array(specials), json!({ "cmb": 0, "attacks": [claw(0, "1d8", 3)] }))
+    };
+    for (with, keeps) in [(false, false), (true, true)] {
+        let prep = duel(holder(with));
+        let hold = prep.fighters[0].monster.as_deref().and_then(|m| m.hold.as_ref()).expect("hold");
+        assert_eq!(hold.maintains, keeps);
+    }
+}
+
+#[test]
+fn a_foe_that_died_in_the_grip_is_released_without_a_maintenance_check() {
+    let prep = duel(constrictor());
+    // Claw d20 15, 1d4 = 2; grab d20 15; constrict 3+1. No die after: the
+    // next turn must roll no maintenance check on the dead foe.
+    let mut b = Bench::new(&[15, 2, 15, 3]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    turn(&mut e, 0, vec![Action::at(ActionKind::Attack, 1)]);
+    assert_eq!(e.st.fighters[1].grappled_with, Some(0));
+    e.slay(1);
+    e.start_round();
+    turn(&mut e, 0, vec![]);
+    assert_eq!(e.st.fighters[1].grappled_with, None);
+    assert_eq!(e.st.turn_limits(0).single_move, None, "no hold maintained: its turn is whole");
+}

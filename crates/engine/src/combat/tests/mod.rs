@@ -26,6 +26,7 @@ mod options;
 mod party_choices;
 mod prepared_spells;
 mod reload;
+mod riders;
 mod size;
 mod splash;
 mod support;
