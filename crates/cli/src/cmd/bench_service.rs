@@ -173,6 +173,7 @@ fn through_service(sweep: &Path, workers: usize, store: Store) -> Result<(Durati
                 name: format!("bench-{i}"),
                 rules_version: pf1e_engine::RULES_VERSION.to_string(),
                 max_batch: None,
+                lease_times: None,
             };
             handles.push(tokio::spawn(pf1e_worker::run(
                 cfg,
