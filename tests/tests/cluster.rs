@@ -184,10 +184,18 @@ fn synthetic_workers_serve_only_a_synthetic_coordinator_whose_file_nothing_else_
         cmd
     });
     assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("made-up"), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("made-up"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 
     // A real coordinator refuses a synthetic worker.
     let real = start_coordinator(&fx.path("real.redb"), "127.0.0.1:0", &["--no-http"], &[]);
-    let mut fake = start_worker(&real.url, &["--synthetic-battle-us", "1"], &[]);
-    assert!(!exit_of(&mut fake).success(), "a real coordinator took a synthetic worker");
+    let mut fake = pf1e_e2e::pf1e();
+    fake.args(["worker", "--coordinator", &real.url, "--synthetic-battle-us", "1"]);
+    let out = pf1e_e2e::run(fake);
+    assert!(!out.status.success(), "a real coordinator took a synthetic worker");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("only a coordinator started with --synthetic-workers"), "{err}");
 }

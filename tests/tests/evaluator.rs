@@ -143,7 +143,7 @@ fn synthetic_shards_have_the_real_shape_are_deterministic_and_take_the_time_aske
     // Plausible: every side wins sometimes, survivors of the winner are up,
     // and the winner's side never has a dead member.
     for s in 0..2 {
-        assert!(a.winner.iter().any(|&w| w == s), "side {s} never wins");
+        assert!(a.winner.contains(&s), "side {s} never wins");
     }
     for (run, &w) in a.winner.iter().enumerate() {
         for (c, info) in a.combatants.iter().enumerate() {

@@ -85,9 +85,10 @@ fn status(e: SchedError) -> Status {
         SchedError::Invalid(e) => Status::invalid_argument(e.to_string()),
         SchedError::UnknownSweep(_) | SchedError::UnknownWorker(_) => Status::not_found(e.to_string()),
         SchedError::Quarantined(_) => Status::permission_denied(e.to_string()),
-        SchedError::RulesVersion { .. } | SchedError::ProtocolVersion { .. } | SchedError::NeedsLlm => {
-            Status::failed_precondition(e.to_string())
-        }
+        SchedError::RulesVersion { .. }
+        | SchedError::ProtocolVersion { .. }
+        | SchedError::NeedsLlm
+        | SchedError::Synthetic { .. } => Status::failed_precondition(e.to_string()),
         SchedError::Store(e) => Status::internal(e.to_string()),
     }
 }
@@ -114,14 +115,7 @@ impl Service {
                 .expect("the group committer thread starts"); // as std::thread::spawn would
             tx
         });
-        Self {
-            sched,
-            commits,
-            commit_counts: counts,
-            llm: None,
-            arbiter: None,
-            auth: ServerAuth::new(None),
-        }
+        Self { sched, commits, commit_counts: counts, llm: None, arbiter: None, auth: ServerAuth::new(None) }
     }
 
     /// The group committer's counters.
@@ -266,7 +260,8 @@ impl WorkerService for Service {
             }
             match &self.commits {
                 None => {
-                    let (accepted, ignored) = s.report(&r.worker_id, reports, Instant::now()).map_err(status)?;
+                    let (accepted, ignored) =
+                        s.report(&r.worker_id, reports, Instant::now()).map_err(status)?;
                     Staged { results: Vec::new(), accepted, ignored }
                 }
                 Some(_) => s.stage_reports(&r.worker_id, reports, Instant::now()).map_err(status)?,
@@ -468,7 +463,8 @@ fn committer(
                 }
             }
             Err(e) => {
-                let keys: Vec<ShardKey> = group.iter().flat_map(|p| p.results.iter().map(|(k, _)| *k)).collect();
+                let keys: Vec<ShardKey> =
+                    group.iter().flat_map(|p| p.results.iter().map(|(k, _)| *k)).collect();
                 s.commit_failed(&keys, &e);
                 for p in group {
                     let _ = p.done.send(Err(Status::internal(e.to_string())));
@@ -635,7 +631,13 @@ mod tests {
         let workers: Vec<String> = (0..8)
             .map(|i| {
                 let v = pf1e_wire::PROTOCOL_VERSION;
-                service.lock().register_worker(&format!("w{i}"), 1, pf1e_engine::RULES_VERSION, v, Instant::now())
+                service.lock().register_worker(
+                    &format!("w{i}"),
+                    1,
+                    pf1e_engine::RULES_VERSION,
+                    v,
+                    Instant::now(),
+                )
             })
             .collect::<Result<_, _>>()
             .unwrap();

@@ -217,7 +217,8 @@ impl Store {
                 return Err(StoreError {
                     path: name,
                     what: "open",
-                    source: "--synthetic-workers needs a new database file: this one holds real results".into(),
+                    source: "--synthetic-workers needs a new database file: this one holds real results"
+                        .into(),
                 });
             }
             store.mark_synthetic()?;
@@ -236,7 +237,10 @@ impl Store {
     fn mark_synthetic(&mut self) -> Result<(), StoreError> {
         let p = self.path.clone();
         let txn = self.db.begin_write().ctx(&p, "mark synthetic")?;
-        txn.open_table(META).ctx(&p, "mark synthetic")?.insert(SYNTHETIC_MARK, 1).ctx(&p, "mark synthetic")?;
+        txn.open_table(META)
+            .ctx(&p, "mark synthetic")?
+            .insert(SYNTHETIC_MARK, 1)
+            .ctx(&p, "mark synthetic")?;
         txn.commit().ctx(&p, "mark synthetic")
     }
 

@@ -72,7 +72,7 @@ fn mix(mut z: u64) -> u64 {
 pub fn synthetic_outcome(encounter: &Encounter, seed: u64, run: u64) -> RunOutcome {
     let h = mix(seed ^ mix(run));
     let sides = encounter.sides.len().max(1) as u64;
-    let winner = if h % 64 == 0 { None } else { Some(((h >> 6) % sides) as u32) };
+    let winner = if h.is_multiple_of(64) { None } else { Some(((h >> 6) % sides) as u32) };
     let combatants = encounter
         .combatants
         .iter()
@@ -81,15 +81,14 @@ pub fn synthetic_outcome(encounter: &Encounter, seed: u64, run: u64) -> RunOutco
             let r = mix(h ^ (c as u64 + 1));
             let won = winner == Some(d.side as u32);
             let start = d.start_hp.max(1);
-            let final_hp =
-                if won { 1 + (r % start as u64) as i32 } else { -((r % 12) as i32) };
+            let final_hp = if won { 1 + (r % start as u64) as i32 } else { -((r % 12) as i32) };
             let damage = (start - final_hp).max(0) as u32;
             CombatantOutcome {
                 final_hp,
                 dead: final_hp <= -10,
                 dying: (-9..0).contains(&final_hp),
                 hits: ((r >> 8) % 4) as u32,
-                crits: u32::from((r >> 12) % 16 == 0),
+                crits: u32::from((r >> 12).is_multiple_of(16)),
                 damage_dealt: ((r >> 16) % 12) as u32,
                 damage_taken: damage,
                 ..Default::default()

@@ -313,15 +313,26 @@ pub fn run(args: &BenchServiceArgs) -> CliResult {
         );
         say(format!(
             "capacity: {} shards of {} runs ({} battles) from {} synthetic worker processes ({offered} cores of {} us a battle) through one coordinator process (disk store) in {:.2} s: {shards_per_second:.0} shards/s, {battles_per_second:.0} battles/s",
-            c.shards, args.shard_size, c.battles, args.synthetic_workers, args.battle_us, secs(c.wall),
+            c.shards,
+            args.shard_size,
+            c.battles,
+            args.synthetic_workers,
+            args.battle_us,
+            secs(c.wall),
         ))?;
         say(format!(
             "  coordinator CPU {:.2} s ({:.2} cores busy): {per_shard_us:.1} us per shard, {per_battle_ns:.1} ns per battle; one coordinator core sustains {ceiling_battles:.0} battles/s = {cores_fed:.0} cores of {} us a battle",
-            secs(c.cpu), secs(c.cpu) / secs(c.wall), args.battle_us,
+            secs(c.cpu),
+            secs(c.cpu) / secs(c.wall),
+            args.battle_us,
         ))?;
         say(format!(
             "  lease round trips: {lease_calls} calls, p50 {} us, p99 {} us (worst worker), max {} us; coordinator memory {} MiB resident at the end, {} MiB peak",
-            worst("lease_p50_us"), worst("lease_p99_us"), worst("lease_max_us"), c.rss_kib / 1024, c.peak_kib / 1024,
+            worst("lease_p50_us"),
+            worst("lease_p99_us"),
+            worst("lease_max_us"),
+            c.rss_kib / 1024,
+            c.peak_kib / 1024,
         ))?;
     }
     if args.json {
@@ -388,8 +399,9 @@ impl Drop for Child {
 /// CPU time (user + system, every thread) of process `pid`, from
 /// `/proc/PID/stat` (in clock ticks of 1/100 s, Linux's `USER_HZ`).
 fn process_cpu(pid: u32) -> Result<Duration, CliError> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat"))
-        .map_err(|e| CliError::environment(format!("/proc/{pid}/stat: {e} (the capacity measurement needs Linux)")))?;
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).map_err(|e| {
+        CliError::environment(format!("/proc/{pid}/stat: {e} (the capacity measurement needs Linux)"))
+    })?;
     // Fields after the command name (which may hold spaces) start at the state, field 3.
     let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
     let fields: Vec<&str> = rest.split_whitespace().collect();
@@ -436,17 +448,11 @@ fn capacity(args: &BenchServiceArgs, dir: &Path) -> Result<Capacity, CliError> {
         write_sweep(dir, &args.data, "capacity", runs_per_cell, args.shard_size, &[1], (&fractions, &other))?;
     let bundle = bundle_from_disk(&sweep)?;
     let db = dir.join("capacity.redb");
-    let mut coordinator_args: Vec<String> = [
-        "coordinator",
-        "--listen",
-        "127.0.0.1:0",
-        "--no-http",
-        "--synthetic-workers",
-        "--db",
-    ]
-    .iter()
-    .map(|a| a.to_string())
-    .collect();
+    let mut coordinator_args: Vec<String> =
+        ["coordinator", "--listen", "127.0.0.1:0", "--no-http", "--synthetic-workers", "--db"]
+            .iter()
+            .map(|a| a.to_string())
+            .collect();
     coordinator_args.push(db.display().to_string());
     if args.no_group_commit {
         coordinator_args.push("--no-group-commit".into());
@@ -486,7 +492,12 @@ fn capacity(args: &BenchServiceArgs, dir: &Path) -> Result<Capacity, CliError> {
         let mut control = target.control().await?;
         // Every worker registered before the clock starts.
         for _ in 0..200 {
-            let n = control.list_workers(pf1e_wire::proto::ListWorkersRequest {}).await?.into_inner().workers.len();
+            let n = control
+                .list_workers(pf1e_wire::proto::ListWorkersRequest {})
+                .await?
+                .into_inner()
+                .workers
+                .len();
             if n == args.synthetic_workers {
                 break;
             }
@@ -510,7 +521,10 @@ fn capacity(args: &BenchServiceArgs, dir: &Path) -> Result<Capacity, CliError> {
             if info.status.is_terminal() {
                 let (wall, cpu) = (start.elapsed(), process_cpu(coordinator.pid())?.saturating_sub(cpu0));
                 if info.status != SweepStatus::Done {
-                    return Err(CliError::environment(format!("bench sweep {}: {}", info.status, info.error)));
+                    return Err(CliError::environment(format!(
+                        "bench sweep {}: {}",
+                        info.status, info.error
+                    )));
                 }
                 return Ok::<_, CliError>((wall, cpu, info.stats));
             }

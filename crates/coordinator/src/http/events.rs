@@ -83,11 +83,13 @@ impl Feed {
         let (sweeps, coordinator, workers, live) = {
             let s = self.state.service.lock();
             let now = Instant::now();
-            let live = self.sweep.and_then(|id| s.info(id, false).ok().map(|info| (info, s.live_results(id))));
+            let live =
+                self.sweep.and_then(|id| s.info(id, false).ok().map(|info| (info, s.live_results(id))));
             (s.list(), s.coordinator_stats(now), s.workers(now), live)
         };
         let mut docs: Vec<(&'static str, Result<serde_json::Value, serde_json::Error>)> = Vec::new();
-        let status = StatusDocument { coordinator, sweeps: sweeps.iter().map(|i| i.document(false)).collect() };
+        let status =
+            StatusDocument { coordinator, sweeps: sweeps.iter().map(|i| i.document(false)).collect() };
         docs.push(("status", serde_json::to_value(status)));
         docs.push(("workers", serde_json::to_value(workers)));
         if let Some((info, jobs)) = live {

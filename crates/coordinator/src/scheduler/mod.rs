@@ -125,6 +125,17 @@ pub enum SchedError {
         "worker {0:?} is quarantined: one of its results differed from the coordinator's replay of the same shard"
     )]
     Quarantined(String),
+    /// A synthetic worker (made-up results, benchmarks) met a real
+    /// coordinator, or a real worker a coordinator of synthetic workers.
+    #[error("{}", if *worker {
+        "this worker makes up its results (--synthetic-battle-us): only a coordinator started with --synthetic-workers takes it"
+    } else {
+        "this coordinator takes only synthetic workers (--synthetic-workers, a benchmark): start the worker with --synthetic-battle-us, or use another coordinator"
+    })]
+    Synthetic {
+        /// Whether the worker is the synthetic one.
+        worker: bool,
+    },
     /// The worker speaks another version of the wire protocol.
     #[error(
         "worker protocol version {worker} differs from the coordinator's {coordinator}: run the same pf1e version on both"
@@ -483,8 +494,15 @@ impl Scheduler {
         } else {
             pf1e_engine::RULES_VERSION.to_string()
         };
+        let synthetic = rules_version.ends_with(pf1e_wire::evaluate::SYNTHETIC_SUFFIX);
+        if synthetic != self.cfg.synthetic {
+            return Err(SchedError::Synthetic { worker: synthetic });
+        }
         if rules_version != expected {
-            return Err(SchedError::RulesVersion { worker: rules_version.to_string(), coordinator: expected });
+            return Err(SchedError::RulesVersion {
+                worker: rules_version.to_string(),
+                coordinator: expected,
+            });
         }
         if protocol_version != pf1e_wire::PROTOCOL_VERSION {
             return Err(SchedError::ProtocolVersion {
