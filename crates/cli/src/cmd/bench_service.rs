@@ -67,6 +67,11 @@ pub struct BenchServiceArgs {
     /// under the scheduler's lock, as before), to measure the difference.
     #[arg(long)]
     pub no_group_commit: bool,
+    /// Capacity: most shards per lease of each synthetic worker (`pf1e worker --max-batch`;
+    /// default: sized to a tenth of a second of work, up to 1,024). Small batches make many
+    /// small reports, the load that group commit is for.
+    #[arg(long, value_parser = crate::args::positive::<usize>)]
+    pub worker_max_batch: Option<usize>,
     /// Capacity: runs per shard.
     #[arg(long, default_value_t = 100, value_parser = crate::args::positive::<u64>)]
     pub shard_size: u64,
@@ -297,6 +302,7 @@ pub fn run(args: &BenchServiceArgs) -> CliResult {
                 "worker_processes": args.synthetic_workers, "cores_offered": offered,
                 "battle_us": args.battle_us, "seconds": secs(c.wall),
                 "group_commit": !args.no_group_commit,
+                "worker_max_batch": args.worker_max_batch,
                 "coordinator_cpu_seconds": secs(c.cpu),
                 "coordinator_cpu_per_shard_us": per_shard_us,
                 "coordinator_cpu_per_battle_ns": per_battle_ns,
@@ -473,7 +479,7 @@ fn capacity(args: &BenchServiceArgs, dir: &Path) -> Result<Capacity, CliError> {
     let url = format!("http://{addr}");
     let mut workers = Vec::new();
     for i in 0..args.synthetic_workers {
-        workers.push(Child::spawn(&[
+        let mut worker_args: Vec<String> = vec![
             "worker".into(),
             "--coordinator".into(),
             url.clone(),
@@ -484,7 +490,11 @@ fn capacity(args: &BenchServiceArgs, dir: &Path) -> Result<Capacity, CliError> {
             "--lease-stats".into(),
             "--name".into(),
             format!("synthetic-{i}"),
-        ])?);
+        ];
+        if let Some(b) = args.worker_max_batch {
+            worker_args.extend(["--max-batch".into(), b.to_string()]);
+        }
+        workers.push(Child::spawn(&worker_args)?);
     }
     let rt = runtime()?;
     let (wall, cpu, stats) = rt.block_on(async {
