@@ -12,7 +12,9 @@
 //!
 //! Every commit is durable: a shard that a status call reports as computed
 //! is on disk, so a restarted coordinator never computes it again. Workers
-//! report in batches, so the commit rate stays far below the shard rate.
+//! report in batches, and the service commits the reports that arrive
+//! together in one transaction (`service::GroupCommit`), so the commit rate
+//! stays far below the shard rate.
 
 use std::path::Path;
 use std::sync::Arc;
