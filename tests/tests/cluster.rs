@@ -140,3 +140,62 @@ fn sigterm_drains_a_worker_and_stops_the_coordinator_which_resumes_on_restart() 
     assert!(out.status.success(), "watch: {}", String::from_utf8_lossy(&out.stderr));
     assert_eq!(results(&second.url, &id)["results"], reference);
 }
+
+/// Waits (bounded) for a process to exit on its own; its status.
+fn exit_of(p: &mut pf1e_e2e::Proc) -> std::process::ExitStatus {
+    let start = std::time::Instant::now();
+    while start.elapsed() < std::time::Duration::from_secs(30) {
+        if let Ok(Some(s)) = p.child.try_wait() {
+            return s;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    panic!("{} did not exit", p.name);
+}
+
+#[test]
+fn synthetic_workers_serve_only_a_synthetic_coordinator_whose_file_nothing_else_opens() {
+    let fx = Fixture::new("synthetic", 40, 10);
+    let db = fx.path("synthetic.redb");
+    let c = start_coordinator(&db, "127.0.0.1:0", &["--synthetic-workers", "--no-http"], &[]);
+    // A real worker is refused by a coordinator of synthetic workers…
+    let mut real = start_worker(&c.url, &["--threads", "1"], &[]);
+    assert!(!exit_of(&mut real).success(), "a real worker served a synthetic coordinator");
+    // …which a synthetic one serves: made-up results, same shape, deterministic.
+    let _w = start_worker(&c.url, &["--threads", "4", "--synthetic-battle-us", "50"], &[]);
+    let id = submit(&c.url, &fx.sweep(), true);
+    let doc = results(&c.url, &id);
+    assert_eq!(doc["status"], "done");
+    let again = results(&c.url, &submit(&c.url, &fx.sweep(), true));
+    assert_eq!(again["results"], doc["results"]);
+    let reference = fx.embedded_results();
+    assert_ne!(doc["results"], reference, "synthetic results are made up");
+    let cells = doc["results"]["jobs"][0]["cells"].as_array().expect("cells");
+    assert_eq!(cells.len(), reference["jobs"][0]["cells"].as_array().expect("cells").len());
+    for cell in cells {
+        assert_eq!(cell["runs"], 40);
+    }
+    drop(c);
+
+    // Nothing else opens the file of made-up results.
+    let out = pf1e_e2e::run({
+        let mut cmd = pf1e_e2e::pf1e();
+        cmd.args(["run", "--db"]).arg(&db).arg(fx.sweep());
+        cmd
+    });
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("made-up"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+
+    // A real coordinator refuses a synthetic worker.
+    let real = start_coordinator(&fx.path("real.redb"), "127.0.0.1:0", &["--no-http"], &[]);
+    let mut fake = pf1e_e2e::pf1e();
+    fake.args(["worker", "--coordinator", &real.url, "--synthetic-battle-us", "1"]);
+    let out = pf1e_e2e::run(fake);
+    assert!(!out.status.success(), "a real coordinator took a synthetic worker");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("only a coordinator started with --synthetic-workers"), "{err}");
+}

@@ -82,3 +82,75 @@ fn shards_equal_the_engine_batch_runner() {
     };
     assert!(eval.evaluate(&scenario, &stranger).unwrap_err().to_string().contains("heroes"));
 }
+
+#[test]
+fn synthetic_shards_have_the_real_shape_are_deterministic_and_take_the_time_asked() {
+    use pf1e_worker::SyntheticEvaluator;
+    use std::time::{Duration, Instant};
+    let scenario = Scenario::new(
+        "sample_arena.yaml".into(),
+        data("maps/sample_arena.yaml"),
+        vec![
+            ScenarioSide {
+                name: "monsters".into(),
+                zone: Some('B'),
+                combatants: vec![("o".into(), data("monsters/orc.json"))],
+            },
+            ScenarioSide {
+                name: "players".into(),
+                zone: Some('A'),
+                combatants: vec![("g".into(), data("monsters/goblin.json")); 2],
+            },
+        ],
+        SimOptions::default(),
+    );
+    let side = |side: &str, ppm| SideVariant {
+        side: side.into(),
+        hp: HpFraction(ppm),
+        aware: None,
+        copies: vec![],
+        removed: vec![],
+        roster: vec![],
+    };
+    let spec = |seed, runs: std::ops::Range<u64>| ShardSpec {
+        scenario: scenario.hash,
+        variant: vec![side("monsters", 1_000_000), side("players", 500_000)],
+        party: "players".into(),
+        party_strategy: StrategySpec::default_spec(),
+        adversary_strategy: StrategySpec::default_spec(),
+        seed,
+        runs,
+        day: None,
+    };
+    // 200 µs a battle: 100 runs take at least 20 ms.
+    let synthetic = SyntheticEvaluator::new(Duration::from_micros(200));
+    let start = Instant::now();
+    let a = synthetic.evaluate(&scenario, &spec(5, 0..100)).unwrap();
+    assert!(start.elapsed() >= Duration::from_millis(20), "{:?}", start.elapsed());
+    assert_eq!(a.check(100), Ok(()), "sums and tables agree");
+    // The cell's real sides and combatants, HP fraction applied.
+    let real = EngineEvaluator::new().evaluate(&scenario, &spec(5, 0..1)).unwrap();
+    assert_eq!((&a.sides, &a.combatants), (&real.sides, &real.combatants));
+    assert_eq!(a.combatants[0].start_hp, 3);
+    // A function of the seed and the run indices only: the same again, the
+    // runs of a split shard the same runs, another seed other battles.
+    let fast = SyntheticEvaluator::new(Duration::ZERO);
+    assert_eq!(fast.evaluate(&scenario, &spec(5, 0..100)).unwrap(), a);
+    let tail = fast.evaluate(&scenario, &spec(5, 40..100)).unwrap();
+    assert_eq!(tail.winner[..], a.winner[40..]);
+    assert_eq!(tail.final_hp[..], a.final_hp[40 * 3..]);
+    assert_ne!(fast.evaluate(&scenario, &spec(6, 0..100)).unwrap().winner, a.winner);
+    // Plausible: every side wins sometimes, survivors of the winner are up,
+    // and the winner's side never has a dead member.
+    for s in 0..2 {
+        assert!(a.winner.contains(&s), "side {s} never wins");
+    }
+    for (run, &w) in a.winner.iter().enumerate() {
+        for (c, info) in a.combatants.iter().enumerate() {
+            let (hp, dead) = (a.final_hp[run * 3 + c], a.dead[run * 3 + c]);
+            if w == info.side as i32 {
+                assert!((1..=info.start_hp).contains(&hp) && !dead, "run {run}: {hp}");
+            }
+        }
+    }
+}

@@ -5,6 +5,7 @@
 use std::future::Future;
 use std::net::SocketAddr;
 use std::pin::Pin;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -20,16 +21,56 @@ use pf1e_wire::evaluate::{ShardEvaluator, evaluate_leases};
 use pf1e_wire::proto::control_service_server::{ControlService, ControlServiceServer};
 use pf1e_wire::proto::worker_service_server::{WorkerService, WorkerServiceServer};
 use pf1e_wire::proto::{self};
-use pf1e_wire::shard::ShardReport;
+use pf1e_wire::shard::{ShardKey, ShardReport, ShardResult};
 
 use crate::llm::LlmResolver;
 use crate::net::{GuardedListener, Limits};
-use crate::scheduler::{SchedError, Scheduler};
+use crate::scheduler::{SchedError, Scheduler, Staged};
+
+/// How reports are made durable: many at once, one transaction per group.
+#[derive(Debug, Clone, Copy)]
+pub struct GroupCommit {
+    /// How long the committer waits for more reports once one arrived
+    /// (zero: it commits what has arrived as soon as the previous commit
+    /// ends, so a group is whatever arrived during one commit).
+    pub interval: Duration,
+    /// Most shard results in one transaction.
+    pub max_shards: usize,
+    /// `false`: no group commit; each report call commits its results
+    /// itself, under the scheduler's lock (how the coordinator worked
+    /// before: kept to measure the difference).
+    pub enabled: bool,
+}
+
+impl Default for GroupCommit {
+    fn default() -> Self {
+        Self { interval: Duration::ZERO, max_shards: 4096, enabled: true }
+    }
+}
+
+/// Results of one report call waiting for their commit, and where to say
+/// it happened.
+struct Pending {
+    results: Vec<(ShardKey, ShardResult)>,
+    done: tokio::sync::oneshot::Sender<Result<(), Status>>,
+}
+
+/// Counters of the group committer.
+#[derive(Debug, Default)]
+pub struct CommitCounts {
+    /// Transactions committed.
+    pub commits: AtomicU64,
+    /// Shard results committed.
+    pub shards: AtomicU64,
+}
 
 /// The services' shared state.
 #[derive(Clone)]
 pub struct Service {
     sched: Arc<Mutex<Scheduler>>,
+    /// The group committer's queue (none: every report commits itself).
+    commits: Option<std::sync::mpsc::Sender<Pending>>,
+    commit_counts: Arc<CommitCounts>,
     llm: Option<Arc<LlmResolver>>,
     /// Plays disputed audited shards on the coordinator itself
     /// (`scheduler::audit`); without one, audits are refused at start.
@@ -44,17 +85,42 @@ fn status(e: SchedError) -> Status {
         SchedError::Invalid(e) => Status::invalid_argument(e.to_string()),
         SchedError::UnknownSweep(_) | SchedError::UnknownWorker(_) => Status::not_found(e.to_string()),
         SchedError::Quarantined(_) => Status::permission_denied(e.to_string()),
-        SchedError::RulesVersion { .. } | SchedError::ProtocolVersion { .. } | SchedError::NeedsLlm => {
-            Status::failed_precondition(e.to_string())
-        }
+        SchedError::RulesVersion { .. }
+        | SchedError::ProtocolVersion { .. }
+        | SchedError::NeedsLlm
+        | SchedError::Synthetic { .. } => Status::failed_precondition(e.to_string()),
         SchedError::Store(e) => Status::internal(e.to_string()),
     }
 }
 
 impl Service {
-    /// Wraps a scheduler.
+    /// Wraps a scheduler, with the default group commit.
     pub fn new(sched: Scheduler) -> Self {
-        Self { sched: Arc::new(Mutex::new(sched)), llm: None, arbiter: None, auth: ServerAuth::new(None) }
+        Self::with_group_commit(sched, GroupCommit::default())
+    }
+
+    /// Wraps a scheduler; reports are committed in groups as `commit` says,
+    /// by a thread of their own, outside the scheduler's lock.
+    pub fn with_group_commit(sched: Scheduler, commit: GroupCommit) -> Self {
+        let store = sched.store();
+        let sched = Arc::new(Mutex::new(sched));
+        let counts = Arc::new(CommitCounts::default());
+        let commits = commit.enabled.then(|| {
+            let (tx, rx) = std::sync::mpsc::channel();
+            let (sched, counts) = (Arc::clone(&sched), Arc::clone(&counts));
+            // The thread ends when every clone of the service is gone.
+            std::thread::Builder::new()
+                .name("pf1e-commit".into())
+                .spawn(move || committer(&rx, store, &sched, commit, &counts))
+                .expect("the group committer thread starts"); // as std::thread::spawn would
+            tx
+        });
+        Self { sched, commits, commit_counts: counts, llm: None, arbiter: None, auth: ServerAuth::new(None) }
+    }
+
+    /// The group committer's counters.
+    pub fn commit_counts(&self) -> &CommitCounts {
+        &self.commit_counts
     }
 
     /// Plays the shards that two workers' results dispute with `arbiter`
@@ -144,12 +210,16 @@ impl WorkerService for Service {
         req: Request<proto::LeaseRequest>,
     ) -> Result<Response<proto::LeaseResponse>, Status> {
         let r = req.into_inner();
-        let mut s = self.lock();
-        let leases = s.lease(&r.worker_id, r.max_shards as usize, Instant::now()).map_err(status)?;
+        let (leases, ttl_ms, draining) = {
+            let mut s = self.lock();
+            let leases = s.lease(&r.worker_id, r.max_shards as usize, Instant::now()).map_err(status)?;
+            (leases, s.config().lease_ttl.as_millis() as u64, s.draining())
+        };
+        // Encoded outside the scheduler's lock.
         Ok(Response::new(proto::LeaseResponse {
             leases: leases.iter().map(proto::Lease::from).collect(),
-            ttl_ms: s.config().lease_ttl.as_millis() as u64,
-            draining: s.draining(),
+            ttl_ms,
+            draining,
         }))
     }
 
@@ -180,7 +250,7 @@ impl WorkerService for Service {
                 }
             }
         }
-        let (accepted, ignored) = {
+        let staged = {
             let mut s = self.lock();
             // A malformed report's shard goes back to the queue at once, as an unplayed one would.
             for (lease, key) in &malformed {
@@ -188,8 +258,27 @@ impl WorkerService for Service {
                     s.release(&r.worker_id, *lease, *key);
                 }
             }
-            s.report(&r.worker_id, reports, Instant::now()).map_err(status)?
+            match &self.commits {
+                None => {
+                    let (accepted, ignored) =
+                        s.report(&r.worker_id, reports, Instant::now()).map_err(status)?;
+                    Staged { results: Vec::new(), accepted, ignored }
+                }
+                Some(_) => s.stage_reports(&r.worker_id, reports, Instant::now()).map_err(status)?,
+            }
         };
+        let (accepted, ignored) = (staged.accepted, staged.ignored);
+        if let Some(commits) = &self.commits
+            && !staged.results.is_empty()
+        {
+            // Acknowledged once committed (with other reports', in one
+            // transaction): an acknowledged report survives a crash.
+            let (done, committed) = tokio::sync::oneshot::channel();
+            commits
+                .send(Pending { results: staged.results, done })
+                .map_err(|_| Status::unavailable("the coordinator is stopping"))?;
+            committed.await.map_err(|_| Status::unavailable("the coordinator is stopping"))??;
+        }
         self.arbitrate().await?;
         Ok(Response::new(proto::ReportResponse { accepted, ignored: ignored + malformed.len() as u32 }))
     }
@@ -264,7 +353,7 @@ impl ControlService for Service {
         tokio::spawn(async move {
             let mut cursor = 0usize;
             loop {
-                let event = {
+                let (info, cells, terminal) = {
                     let s = me.lock();
                     let info = match s.info(id, false) {
                         Ok(i) => i,
@@ -276,13 +365,17 @@ impl ControlService for Service {
                     let terminal = info.status.is_terminal();
                     let info = if terminal { s.info(id, true).unwrap_or(info) } else { info };
                     let cells = s.finished_cells(id, cursor);
-                    cursor += cells.len();
-                    let event = proto::SweepEvent {
+                    (info, cells, terminal)
+                };
+                // Encoded outside the scheduler's lock.
+                cursor += cells.len();
+                let event = (
+                    proto::SweepEvent {
                         info: Some(proto::SweepInfo::from(&info)),
                         cells: cells.iter().map(proto::FinishedCell::from).collect(),
-                    };
-                    (event, terminal)
-                };
+                    },
+                    terminal,
+                );
                 if tx.send(Ok(event.0)).await.is_err() || event.1 {
                     return;
                 }
@@ -300,10 +393,13 @@ impl ControlService for Service {
     }
 
     async fn list(&self, _req: Request<proto::ListRequest>) -> Result<Response<proto::ListResponse>, Status> {
-        let s = self.lock();
+        let (sweeps, stats) = {
+            let s = self.lock();
+            (s.list(), s.coordinator_stats(Instant::now()))
+        };
         Ok(Response::new(proto::ListResponse {
-            sweeps: s.list().iter().map(proto::SweepInfo::from).collect(),
-            coordinator: Some(proto::CoordinatorStats::from(&s.coordinator_stats(Instant::now()))),
+            sweeps: sweeps.iter().map(proto::SweepInfo::from).collect(),
+            coordinator: Some(proto::CoordinatorStats::from(&stats)),
         }))
     }
 
@@ -320,6 +416,61 @@ impl ControlService for Service {
         Ok(Response::new(proto::ListWorkersResponse {
             workers: workers.iter().map(proto::WorkerInfo::from).collect(),
         }))
+    }
+}
+
+/// The group committer: takes the results of one report call, waits for
+/// more as `cfg` says, commits them all in one durable transaction, then
+/// hands them to the scheduler and acknowledges every call of the group.
+fn committer(
+    rx: &std::sync::mpsc::Receiver<Pending>,
+    mut store: crate::store::Store,
+    sched: &Mutex<Scheduler>,
+    cfg: GroupCommit,
+    counts: &CommitCounts,
+) {
+    use std::sync::mpsc::RecvTimeoutError;
+    while let Ok(first) = rx.recv() {
+        let mut shards = first.results.len();
+        let mut group = vec![first];
+        let deadline = Instant::now() + cfg.interval;
+        while shards < cfg.max_shards {
+            let next = if cfg.interval.is_zero() {
+                rx.try_recv().map_err(|_| RecvTimeoutError::Timeout)
+            } else {
+                rx.recv_timeout(deadline.saturating_duration_since(Instant::now()))
+            };
+            match next {
+                Ok(p) => {
+                    shards += p.results.len();
+                    group.push(p);
+                }
+                Err(_) => break,
+            }
+        }
+        let refs: Vec<(ShardKey, &ShardResult)> =
+            group.iter().flat_map(|p| p.results.iter().map(|(k, r)| (*k, r))).collect();
+        let written = store.put_shards(&refs);
+        drop(refs);
+        let mut s = sched.lock().unwrap_or_else(|p| p.into_inner());
+        match written {
+            Ok(()) => {
+                counts.commits.fetch_add(1, Ordering::Relaxed);
+                counts.shards.fetch_add(shards as u64, Ordering::Relaxed);
+                for p in group {
+                    let accepted = s.accept_committed(p.results, Instant::now()).map_err(status);
+                    let _ = p.done.send(accepted);
+                }
+            }
+            Err(e) => {
+                let keys: Vec<ShardKey> =
+                    group.iter().flat_map(|p| p.results.iter().map(|(k, _)| *k)).collect();
+                s.commit_failed(&keys, &e);
+                for p in group {
+                    let _ = p.done.send(Err(Status::internal(e.to_string())));
+                }
+            }
+        }
     }
 }
 
@@ -433,4 +584,103 @@ pub async fn serve(
     service.lock().flush()?;
     result?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scheduler::SchedulerConfig;
+    use crate::store::Store;
+    use pf1e_wire::evaluate::evaluate_leases;
+    use pf1e_wire::proto::worker_service_server::WorkerService;
+
+    struct Fake;
+
+    impl ShardEvaluator for Fake {
+        fn evaluate(
+            &self,
+            _s: &pf1e_wire::scenario::Scenario,
+            spec: &pf1e_wire::shard::ShardSpec,
+        ) -> Result<ShardResult, pf1e_wire::evaluate::EvalError> {
+            Ok(crate::merge::tests::fake_result(spec.seed, spec.runs.clone()))
+        }
+    }
+
+    fn bundle() -> proto::SweepBundle {
+        let text = "name: t\nseed: 3\nruns: 40\nparty: players\nshard_size: 1\nscenario:\n  map: m.yaml\n  sides:\n    players: { combatants: [a.json] }\n    monsters: { combatants: [b.json] }\njobs:\n  - grid: { hp: { players: [0.5, 1.0] } }\n";
+        let files = ["m.yaml", "a.json", "b.json"]
+            .iter()
+            .map(|p| proto::BundleFile { path: p.to_string(), content: p.as_bytes().to_vec() })
+            .collect();
+        proto::SweepBundle { sweep_path: "s.yaml".into(), sweep_yaml: text.into(), files }
+    }
+
+    /// Eight workers report one shard per call, all at once: the reports
+    /// share transactions, and each call returns only once its result is
+    /// in the file (read back from a second handle on the database).
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+    async fn concurrent_reports_share_commits_and_are_acknowledged_once_stored() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("c.redb")).unwrap();
+        let reader = store.clone();
+        let cfg = SchedulerConfig { validate: false, ..Default::default() };
+        // A short wait gathers the concurrent calls deterministically.
+        let commit = GroupCommit { interval: Duration::from_millis(20), ..GroupCommit::default() };
+        let service = Service::with_group_commit(Scheduler::new(store, cfg), commit);
+        let id = service.lock().submit(bundle()).unwrap();
+        let workers: Vec<String> = (0..8)
+            .map(|i| {
+                let v = pf1e_wire::PROTOCOL_VERSION;
+                service.lock().register_worker(
+                    &format!("w{i}"),
+                    1,
+                    pf1e_engine::RULES_VERSION,
+                    v,
+                    Instant::now(),
+                )
+            })
+            .collect::<Result<_, _>>()
+            .unwrap();
+        let mut calls = 0u64;
+        loop {
+            let mut tasks = Vec::new();
+            for w in &workers {
+                let leases = service.lock().lease(w, 1, Instant::now()).unwrap();
+                if leases.is_empty() {
+                    continue;
+                }
+                let scenarios = leases
+                    .iter()
+                    .filter_map(|l| service.lock().scenario(&l.spec.scenario).map(|s| (l.spec.scenario, s)))
+                    .collect();
+                let reports = evaluate_leases(&leases, &scenarios, &Fake);
+                let keys: Vec<ShardKey> = reports.iter().map(|r| r.key).collect();
+                let req = proto::ReportRequest {
+                    worker_id: w.clone(),
+                    reports: reports.iter().map(proto::ShardReport::from).collect(),
+                };
+                let (service, reader) = (service.clone(), reader.clone());
+                tasks.push(tokio::spawn(async move {
+                    let r = service.report(Request::new(req)).await.unwrap().into_inner();
+                    assert_eq!((r.accepted, r.ignored), (1, 0));
+                    let stored = reader.get_shards(&keys).unwrap();
+                    assert!(stored.iter().all(Option::is_some), "acknowledged before it was stored");
+                }));
+            }
+            if tasks.is_empty() {
+                break;
+            }
+            calls += tasks.len() as u64;
+            for t in tasks {
+                t.await.unwrap();
+            }
+        }
+        let info = service.lock().info(id, false).unwrap();
+        assert_eq!(info.status, pf1e_wire::status::SweepStatus::Done);
+        assert_eq!(calls, 80);
+        let counts = service.commit_counts();
+        assert_eq!(counts.shards.load(Ordering::Relaxed), 80);
+        let commits = counts.commits.load(Ordering::Relaxed);
+        assert!(commits < calls / 2, "{commits} transactions for {calls} report calls");
+    }
 }

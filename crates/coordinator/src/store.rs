@@ -12,7 +12,9 @@
 //!
 //! Every commit is durable: a shard that a status call reports as computed
 //! is on disk, so a restarted coordinator never computes it again. Workers
-//! report in batches, so the commit rate stays far below the shard rate.
+//! report in batches, and the service commits the reports that arrive
+//! together in one transaction (`service::GroupCommit`), so the commit rate
+//! stays far below the shard rate.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -44,6 +46,8 @@ const SWEEP_RESULTS_JSON: TableDefinition<u64, &str> = TableDefinition::new("swe
 /// Results of finished sweeps: `proto::SweepResults`, so floats come back bit for bit.
 const SWEEP_RESULTS: TableDefinition<u64, &[u8]> = TableDefinition::new(RESULTS_NAME);
 const META: TableDefinition<&str, u64> = TableDefinition::new("meta");
+/// The key of `META` set on a database of synthetic results (benchmarks).
+const SYNTHETIC_MARK: &str = "synthetic";
 
 /// A storage failure: the database file and what failed, with its cause.
 #[derive(Debug, thiserror::Error)]
@@ -142,7 +146,10 @@ pub struct JournalState {
     pub llm: LlmDecisions,
 }
 
-/// The redb database.
+/// The redb database. Clones share it (a group committer writes shard
+/// results with its own clone while the scheduler journals with another;
+/// redb runs their write transactions one at a time).
+#[derive(Clone)]
 pub struct Store {
     db: Arc<Database>,
     path: String,
@@ -180,10 +187,63 @@ impl Store {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir).ctx(&name, "open")?;
         }
-        guard(&name, "open", || {
+        let store = guard(&name, "open", || {
             let db = Database::builder().set_cache_size(cache_bytes).create(path).ctx(&name, "open")?;
             Self::init(db, name.clone())
-        })
+        })?;
+        if store.is_synthetic()? {
+            return Err(StoreError {
+                path: name,
+                what: "open",
+                source: "the file holds a benchmark's made-up results (a coordinator run with --synthetic-workers): delete it".into(),
+            });
+        }
+        Ok(store)
+    }
+
+    /// Opens (or creates) a database for a coordinator of synthetic workers
+    /// (benchmarks): the file must be new, or one opened so before, and it
+    /// is marked, so that [`Store::open`] refuses it ever after: its
+    /// made-up results can never be read as real ones.
+    pub fn open_synthetic(path: &Path, cache_bytes: usize) -> Result<Self, StoreError> {
+        let name = path.display().to_string();
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).ctx(&name, "open")?;
+        }
+        let mut store = guard(&name, "open", || {
+            let db = Database::builder().set_cache_size(cache_bytes).create(path).ctx(&name, "open")?;
+            Self::init(db, name.clone())
+        })?;
+        if !store.is_synthetic()? {
+            if store.shard_count()? > 0 || !store.sweeps()?.is_empty() {
+                return Err(StoreError {
+                    path: name,
+                    what: "open",
+                    source: "--synthetic-workers needs a new database file: this one holds real results"
+                        .into(),
+                });
+            }
+            store.mark_synthetic()?;
+        }
+        Ok(store)
+    }
+
+    /// Whether the file was opened for synthetic workers.
+    pub fn is_synthetic(&self) -> Result<bool, StoreError> {
+        let p = &self.path;
+        let txn = self.db.begin_read().ctx(p, "read meta")?;
+        let meta = txn.open_table(META).ctx(p, "read meta")?;
+        Ok(meta.get(SYNTHETIC_MARK).ctx(p, "read meta")?.is_some_and(|g| g.value() == 1))
+    }
+
+    fn mark_synthetic(&mut self) -> Result<(), StoreError> {
+        let p = self.path.clone();
+        let txn = self.db.begin_write().ctx(&p, "mark synthetic")?;
+        txn.open_table(META)
+            .ctx(&p, "mark synthetic")?
+            .insert(SYNTHETIC_MARK, 1)
+            .ctx(&p, "mark synthetic")?;
+        txn.commit().ctx(&p, "mark synthetic")
     }
 
     /// A database in memory (`--no-cache`).
@@ -251,12 +311,16 @@ impl Store {
             return Ok(());
         }
         let p = self.path.clone();
+        // Encoded before the transaction, which holds the database's only writer.
+        let sealed: Vec<Vec<u8>> = results
+            .iter()
+            .map(|(k, r)| seal::seal(SHARDS_NAME, k, &proto::ShardResult::from(*r).encode_to_vec()))
+            .collect();
         guard(&p, "write shards", || {
             let txn = self.db.begin_write().ctx(&p, "write shards")?;
             {
                 let mut table = txn.open_table(SHARDS).ctx(&p, "write shards")?;
-                for (k, r) in results {
-                    let sealed = seal::seal(SHARDS_NAME, k, &proto::ShardResult::from(*r).encode_to_vec());
+                for ((k, _), sealed) in results.iter().zip(&sealed) {
                     table.insert(k.as_slice(), sealed.as_slice()).ctx(&p, "write shards")?;
                 }
             }

@@ -22,6 +22,16 @@ pub const BATCH_TARGET: Duration = Duration::from_millis(100);
 /// Most shards one lease call hands out, whatever a worker asks for.
 pub const MAX_BATCH: usize = 1024;
 
+/// What a synthetic evaluator's rules version ends with (`pf1e worker
+/// --synthetic-battle-us`): a coordinator refuses such workers unless it
+/// was started for them (`--synthetic-workers`).
+pub const SYNTHETIC_SUFFIX: &str = "+synthetic";
+
+/// The rules version a synthetic worker announces: the engine's, marked.
+pub fn synthetic_rules_version() -> String {
+    format!("{}{SYNTHETIC_SUFFIX}", pf1e_engine::RULES_VERSION)
+}
+
 /// Plays shards: the engine in production, a fake in scheduler tests.
 pub trait ShardEvaluator: Send + Sync {
     /// Plays the runs of `spec` in `scenario`; an error fails the sweep.

@@ -6,15 +6,17 @@
 //! Exit status: 0 after a drain (SIGTERM or Ctrl-C), 2 for a usage or
 //! settings error (bad URL, unreadable token or CA file), 1 when the
 //! coordinator refuses the worker or the worker cannot run.
-#![allow(clippy::print_stderr)]
+#![allow(clippy::print_stderr, clippy::print_stdout)]
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
+use std::time::Duration;
 
 use clap::Parser;
 use pf1e_wire::client::{Target, TargetSettings};
-use pf1e_worker::{EngineEvaluator, WorkerConfig, shutdown_signal};
+use pf1e_wire::evaluate::ShardEvaluator;
+use pf1e_worker::{EngineEvaluator, LeaseTimes, SyntheticEvaluator, WorkerConfig, shutdown_signal};
 use tracing_subscriber::EnvFilter;
 
 /// A stateless pf1e worker: leases shards from a coordinator, plays them, reports.
@@ -39,6 +41,15 @@ struct Args {
     /// Most shards per lease (default: adapts to about a tenth of a second of work).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     max_batch: Option<u32>,
+    /// Benchmarks only: play no battle, return made-up deterministic results after sleeping
+    /// this many microseconds per battle on each thread (so --threads 64 stands for 64 cores).
+    /// Only a coordinator started with --synthetic-workers accepts such a worker.
+    #[arg(long, value_name = "MICROS")]
+    synthetic_battle_us: Option<u32>,
+    /// On exit, print one JSON line with the count of lease calls and their round trips'
+    /// median, 99th percentile and maximum in microseconds.
+    #[arg(long)]
+    lease_stats: bool,
     /// More log lines on stderr (-v info, -vv debug); else RUST_LOG, else warnings.
     #[arg(short, long, action = clap::ArgAction::Count)]
     verbose: u8,
@@ -66,12 +77,21 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let cfg = WorkerConfig::new(
+    let mut cfg = WorkerConfig::new(
         target,
         args.threads.map(usize::from),
         args.name,
         args.max_batch.and_then(|b| usize::try_from(b).ok()),
     );
+    let evaluator: Arc<dyn ShardEvaluator> = match args.synthetic_battle_us {
+        Some(us) => {
+            cfg.rules_version = pf1e_worker::synthetic::synthetic_rules_version();
+            Arc::new(SyntheticEvaluator::new(Duration::from_micros(u64::from(us))))
+        }
+        None => Arc::new(EngineEvaluator::new()),
+    };
+    let times = args.lease_stats.then(|| Arc::new(LeaseTimes::default()));
+    cfg.lease_times = times.clone();
     let rt = match tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build() {
         Ok(rt) => rt,
         Err(e) => {
@@ -79,8 +99,13 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    match rt.block_on(pf1e_worker::run(cfg, Arc::new(EngineEvaluator::new()), shutdown_signal())) {
-        Ok(()) => ExitCode::SUCCESS,
+    match rt.block_on(pf1e_worker::run(cfg, evaluator, shutdown_signal())) {
+        Ok(()) => {
+            if let Some(t) = times {
+                println!("{}", t.summary_json());
+            }
+            ExitCode::SUCCESS
+        }
         Err(e) => {
             eprintln!("error: {e}");
             ExitCode::FAILURE

@@ -6,7 +6,9 @@
 pub mod executor;
 pub mod remote;
 pub mod signal;
+pub mod synthetic;
 
 pub use executor::EngineEvaluator;
-pub use remote::{WorkerConfig, WorkerError, run};
+pub use remote::{LeaseTimes, WorkerConfig, WorkerError, percentile, run};
 pub use signal::shutdown_signal;
+pub use synthetic::SyntheticEvaluator;

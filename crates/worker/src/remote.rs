@@ -29,6 +29,72 @@ pub struct WorkerConfig {
     /// Most shards per lease (the batch otherwise adapts to
     /// [`BATCH_TARGET`](pf1e_wire::evaluate::BATCH_TARGET) of work).
     pub max_batch: Option<usize>,
+    /// Where to record the round trip of every lease call (benchmarks).
+    pub lease_times: Option<Arc<LeaseTimes>>,
+}
+
+/// Round trips of lease calls, as a worker saw them (`pf1e bench-service`
+/// reports their percentiles). Keeps the first [`LeaseTimes::KEPT`].
+#[derive(Debug, Default)]
+pub struct LeaseTimes(std::sync::Mutex<Vec<Duration>>);
+
+impl LeaseTimes {
+    /// Most round trips kept.
+    pub const KEPT: usize = 1 << 20;
+
+    /// Records one round trip.
+    pub fn record(&self, d: Duration) {
+        let mut v = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        if v.len() < Self::KEPT {
+            v.push(d);
+        }
+    }
+
+    /// The round trips recorded, sorted.
+    pub fn sorted(&self) -> Vec<Duration> {
+        let mut v = self.0.lock().unwrap_or_else(|p| p.into_inner()).clone();
+        v.sort_unstable();
+        v
+    }
+}
+
+impl LeaseTimes {
+    /// One line of JSON: the count of lease calls and their round trips'
+    /// median, 99th percentile and maximum in microseconds
+    /// (`{"leases":N,"lease_p50_us":…,"lease_p99_us":…,"lease_max_us":…}`).
+    pub fn summary_json(&self) -> String {
+        let v = self.sorted();
+        let us = |d: Option<Duration>| d.map_or(0, |d| d.as_micros());
+        format!(
+            "{{\"leases\":{},\"lease_p50_us\":{},\"lease_p99_us\":{},\"lease_max_us\":{}}}",
+            v.len(),
+            us(percentile(&v, 50.0)),
+            us(percentile(&v, 99.0)),
+            us(v.last().copied())
+        )
+    }
+}
+
+/// The nearest-rank percentile `p` (0 to 100) of sorted durations.
+pub fn percentile(sorted: &[Duration], p: f64) -> Option<Duration> {
+    if sorted.is_empty() {
+        return None;
+    }
+    let rank = ((p / 100.0) * sorted.len() as f64).ceil() as usize;
+    sorted.get(rank.clamp(1, sorted.len()) - 1).copied()
+}
+
+async fn timed_lease(
+    client: &mut Worker,
+    req: proto::LeaseRequest,
+    times: Option<&LeaseTimes>,
+) -> Result<tonic::Response<proto::LeaseResponse>, tonic::Status> {
+    let start = Instant::now();
+    let r = client.lease(req).await;
+    if let Some(t) = times {
+        t.record(start.elapsed());
+    }
+    r
 }
 
 impl WorkerConfig {
@@ -49,7 +115,14 @@ impl WorkerConfig {
                 .filter(|h| !h.is_empty())
                 .unwrap_or_else(|| "worker".into())
         });
-        Self { target, threads, name, rules_version: pf1e_engine::RULES_VERSION.to_string(), max_batch }
+        Self {
+            target,
+            threads,
+            name,
+            rules_version: pf1e_engine::RULES_VERSION.to_string(),
+            max_batch,
+            lease_times: None,
+        }
     }
 }
 
@@ -225,9 +298,12 @@ async fn session(
         let max = cfg.max_batch.map_or(sizer.next(), |m| sizer.next().min(m.max(1)));
         let resp = match prefetched.take() {
             Some(r) => r,
-            None => match client
-                .lease(proto::LeaseRequest { worker_id: worker_id.clone(), max_shards: max as u32 })
-                .await
+            None => match timed_lease(
+                &mut client,
+                proto::LeaseRequest { worker_id: worker_id.clone(), max_shards: max as u32 },
+                cfg.lease_times.as_deref(),
+            )
+            .await
             {
                 Ok(r) => r.into_inner(),
                 Err(s) => match recover(s, &mut client, &register).await {
@@ -280,7 +356,14 @@ async fn session(
         // While the pool plays: report the previous batch and lease the next
         // one (pipelined), so the pool never waits for a round trip. A failed
         // call leaves its reports for the in-turn path above.
-        let ahead = ahead(client.clone(), worker_id.clone(), std::mem::take(unsent), max, stop.clone());
+        let ahead = ahead(
+            client.clone(),
+            worker_id.clone(),
+            std::mem::take(unsent),
+            max,
+            stop.clone(),
+            cfg.lease_times.clone(),
+        );
         tokio::pin!(ahead);
         let mut ahead_done = false;
         let reports = loop {
@@ -321,6 +404,7 @@ async fn ahead(
     done: Vec<ShardReport>,
     max: usize,
     stop: tokio::sync::watch::Receiver<bool>,
+    times: Option<Arc<LeaseTimes>>,
 ) -> (Vec<ShardReport>, Option<proto::LeaseResponse>) {
     if !done.is_empty() {
         let reports = done.iter().map(proto::ShardReport::from).collect();
@@ -333,7 +417,11 @@ async fn ahead(
         return (Vec::new(), None);
     }
     let req = proto::LeaseRequest { worker_id, max_shards: max as u32 };
-    let next = client.lease(req).await.ok().map(tonic::Response::into_inner).filter(|r| !r.leases.is_empty());
+    let next = timed_lease(&mut client, req, times.as_deref())
+        .await
+        .ok()
+        .map(tonic::Response::into_inner)
+        .filter(|r| !r.leases.is_empty());
     (Vec::new(), next)
 }
 

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use pf1e_coordinator::http::{Http, HttpOptions, Scope};
 use pf1e_coordinator::scheduler::{Scheduler, SchedulerConfig};
-use pf1e_coordinator::service::{ServeOptions, Service, serve};
+use pf1e_coordinator::service::{GroupCommit, ServeOptions, Service, serve};
 use pf1e_coordinator::store::Store;
 
 use super::{server_runtime, shutdown_signal, token, worker_token};
@@ -64,6 +64,20 @@ pub struct CoordinatorArgs {
     /// Page cache of the database in MiB (most of the coordinator's resident memory).
     #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..=65_536))]
     pub db_cache_mb: u32,
+    /// Group commit: once a report arrives, wait this long for others to commit with it in one
+    /// durable transaction (0: commit at once what arrived while the previous commit ran).
+    /// Every report is acknowledged only after its commit.
+    #[arg(long, value_name = "MS", default_value_t = 0)]
+    pub commit_interval_ms: u64,
+    /// No group commit: each report call commits its results itself under the scheduler's
+    /// lock, as coordinators did before (to measure the difference).
+    #[arg(long, conflicts_with = "commit_interval_ms")]
+    pub no_group_commit: bool,
+    /// Benchmarks only: accept only synthetic workers (`pf1e worker --synthetic-battle-us`,
+    /// made-up results) and refuse real ones. The database must be a new file; it is marked
+    /// so that nothing else opens it afterwards.
+    #[arg(long, conflicts_with = "audit_fraction")]
+    pub synthetic_workers: bool,
     /// The LLM client that resolves sweeps using the LLM (nl: strategies, llm_candidates, llm_adversaries).
     #[command(flatten)]
     pub llm: crate::llm::LlmArgs,
@@ -108,12 +122,17 @@ pub fn run(args: &CoordinatorArgs) -> CliResult {
         _ => None,
     };
     let cache_bytes = usize::try_from(args.db_cache_mb).unwrap_or(usize::MAX).saturating_mul(1024 * 1024);
-    let store = Store::open_with_cache(&args.db, cache_bytes)?;
+    let store = if args.synthetic_workers {
+        Store::open_synthetic(&args.db, cache_bytes)?
+    } else {
+        Store::open_with_cache(&args.db, cache_bytes)?
+    };
     let cfg = SchedulerConfig {
         lease_ttl: Duration::from_millis(args.lease_ttl_ms.max(100)),
         max_lease_age: Duration::from_secs(args.max_lease_age_secs),
         keep_sweeps: args.keep_sweeps,
         audit_fraction: args.audit_fraction,
+        synthetic: args.synthetic_workers,
         ..Default::default()
     };
     let mut sched = Scheduler::new(store, cfg);
@@ -142,8 +161,13 @@ pub fn run(args: &CoordinatorArgs) -> CliResult {
             http_listeners.push((bind(&addr).await?, Scope::Dashboard));
         }
         // The arbiter of audits: the engine, played here on a disputed shard.
-        let service =
-            Service::new(sched).with_arbiter(std::sync::Arc::new(pf1e_worker::EngineEvaluator::new()));
+        let commit = GroupCommit {
+            interval: Duration::from_millis(args.commit_interval_ms),
+            enabled: !args.no_group_commit,
+            ..GroupCommit::default()
+        };
+        let service = Service::with_group_commit(sched, commit)
+            .with_arbiter(std::sync::Arc::new(pf1e_worker::EngineEvaluator::new()));
         let service = match resolver {
             Some(resolver) => service.with_llm(resolver),
             None => service,

@@ -1,8 +1,10 @@
 //! `pf1e worker`: a stateless worker; safe to kill at any time.
 
 use std::sync::Arc;
+use std::time::Duration;
 
-use pf1e_worker::{EngineEvaluator, WorkerConfig};
+use pf1e_wire::evaluate::ShardEvaluator;
+use pf1e_worker::{EngineEvaluator, LeaseTimes, SyntheticEvaluator, WorkerConfig};
 
 use super::{ConnectArgs, runtime, shutdown_signal};
 use crate::error::CliResult;
@@ -21,12 +23,34 @@ pub struct WorkerArgs {
     /// Most shards per lease (default: adapts to about a tenth of a second of work).
     #[arg(long)]
     pub max_batch: Option<usize>,
+    /// Benchmarks only: play no battle, return made-up deterministic results after sleeping
+    /// this many microseconds per battle on each thread (so --threads 64 stands for 64 cores).
+    /// Only a coordinator started with --synthetic-workers accepts such a worker.
+    #[arg(long, value_name = "MICROS")]
+    pub synthetic_battle_us: Option<u32>,
+    /// On exit, print one JSON line with the count of lease calls and their round trips'
+    /// median, 99th percentile and maximum in microseconds.
+    #[arg(long)]
+    pub lease_stats: bool,
 }
 
 /// Runs `pf1e worker`.
 pub fn run(args: &WorkerArgs) -> CliResult {
     let target = args.connect.target()?;
-    let cfg = WorkerConfig::new(target, args.threads, args.name.clone(), args.max_batch);
+    let mut cfg = WorkerConfig::new(target, args.threads, args.name.clone(), args.max_batch);
+    let evaluator: Arc<dyn ShardEvaluator> = match args.synthetic_battle_us {
+        Some(us) => {
+            cfg.rules_version = pf1e_worker::synthetic::synthetic_rules_version();
+            Arc::new(SyntheticEvaluator::new(Duration::from_micros(u64::from(us))))
+        }
+        None => Arc::new(EngineEvaluator::new()),
+    };
+    let times = args.lease_stats.then(|| Arc::new(LeaseTimes::default()));
+    cfg.lease_times = times.clone();
     let rt = runtime()?;
-    Ok(rt.block_on(pf1e_worker::run(cfg, Arc::new(EngineEvaluator::new()), shutdown_signal()))?)
+    rt.block_on(pf1e_worker::run(cfg, evaluator, shutdown_signal()))?;
+    if let Some(t) = times {
+        crate::output::println(&t.summary_json())?;
+    }
+    Ok(())
 }

@@ -45,12 +45,12 @@ pub(super) async fn about(State(st): State<AppState>) -> Result<Response, ApiErr
 }
 
 pub(super) async fn sweeps(State(st): State<AppState>) -> Result<Response, ApiError> {
-    let s = st.service.lock();
-    let sweeps = s.list();
-    json(&StatusDocument {
-        coordinator: s.coordinator_stats(Instant::now()),
-        sweeps: sweeps.iter().map(|i| i.document(false)).collect(),
-    })
+    let (sweeps, coordinator) = {
+        let s = st.service.lock();
+        (s.list(), s.coordinator_stats(Instant::now()))
+    };
+    // Serialized outside the scheduler's lock.
+    json(&StatusDocument { coordinator, sweeps: sweeps.iter().map(|i| i.document(false)).collect() })
 }
 
 pub(super) async fn sweep(State(st): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
@@ -78,5 +78,6 @@ pub(super) async fn cancel(State(st): State<AppState>, Path(id): Path<String>) -
 }
 
 pub(super) async fn workers(State(st): State<AppState>) -> Result<Response, ApiError> {
-    json(&st.service.lock().workers(Instant::now()))
+    let workers = st.service.lock().workers(Instant::now());
+    json(&workers)
 }

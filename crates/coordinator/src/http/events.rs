@@ -79,23 +79,21 @@ impl Feed {
     }
 
     fn snapshot(&mut self) -> Vec<Event> {
-        let mut docs: Vec<(&'static str, Result<serde_json::Value, serde_json::Error>)> = Vec::new();
-        {
+        // Read under the scheduler's lock, serialized after it.
+        let (sweeps, coordinator, workers, live) = {
             let s = self.state.service.lock();
             let now = Instant::now();
-            let sweeps = s.list();
-            let status = StatusDocument {
-                coordinator: s.coordinator_stats(now),
-                sweeps: sweeps.iter().map(|i| i.document(false)).collect(),
-            };
-            docs.push(("status", serde_json::to_value(status)));
-            docs.push(("workers", serde_json::to_value(s.workers(now))));
-            if let Some(id) = self.sweep
-                && let Ok(info) = s.info(id, false)
-            {
-                let live = LiveSweep { sweep: info.document(false), jobs: s.live_results(id) };
-                docs.push(("sweep", serde_json::to_value(live)));
-            }
+            let live =
+                self.sweep.and_then(|id| s.info(id, false).ok().map(|info| (info, s.live_results(id))));
+            (s.list(), s.coordinator_stats(now), s.workers(now), live)
+        };
+        let mut docs: Vec<(&'static str, Result<serde_json::Value, serde_json::Error>)> = Vec::new();
+        let status =
+            StatusDocument { coordinator, sweeps: sweeps.iter().map(|i| i.document(false)).collect() };
+        docs.push(("status", serde_json::to_value(status)));
+        docs.push(("workers", serde_json::to_value(workers)));
+        if let Some((info, jobs)) = live {
+            docs.push(("sweep", serde_json::to_value(LiveSweep { sweep: info.document(false), jobs })));
         }
         docs.into_iter()
             .filter_map(|(kind, doc)| match doc {

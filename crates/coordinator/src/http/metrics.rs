@@ -80,5 +80,20 @@ pub(super) async fn metrics(State(st): State<AppState>) -> impl IntoResponse {
         "# HELP {name} Requests refused for a missing or wrong token (gRPC and HTTP).\n# TYPE {name} counter\n{name} {}\n",
         st.service.auth_failures()
     );
+    let commits = st.service.commit_counts();
+    for (name, help, value) in [
+        (
+            "pf1e_commits_total",
+            "Durable transactions of shard results (a group commit holds the reports that arrived together).",
+            commits.commits.load(std::sync::atomic::Ordering::Relaxed),
+        ),
+        (
+            "pf1e_committed_shards_total",
+            "Shard results committed by the group committer.",
+            commits.shards.load(std::sync::atomic::Ordering::Relaxed),
+        ),
+    ] {
+        let _ = write!(body, "# HELP {name} {help}\n# TYPE {name} counter\n{name} {value}\n");
+    }
     ([(CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")], body)
 }

@@ -55,6 +55,9 @@ pub struct SchedulerConfig {
     /// Fraction of shards (0 to 1) played by two different workers before
     /// their result is accepted (`audit`); 0: none.
     pub audit_fraction: f64,
+    /// Accept only synthetic workers (benchmarks: made-up results at a
+    /// chosen speed, `pf1e_worker::synthetic`), and refuse real ones.
+    pub synthetic: bool,
 }
 
 impl Default for SchedulerConfig {
@@ -67,8 +70,21 @@ impl Default for SchedulerConfig {
             max_lease_age: Duration::from_secs(15 * 60),
             keep_sweeps: None,
             audit_fraction: 0.0,
+            synthetic: false,
         }
     }
+}
+
+/// Checked reports whose results wait for their commit
+/// ([`Scheduler::stage_reports`]).
+#[derive(Debug, Default)]
+pub struct Staged {
+    /// The results to store, then to hand to [`Scheduler::accept_committed`].
+    pub results: Vec<(ShardKey, ShardResult)>,
+    /// Reports accepted (results and failures).
+    pub accepted: u32,
+    /// Reports ignored.
+    pub ignored: u32,
 }
 
 /// Ended sweeps kept whole in memory (newest first); older ones live in
@@ -109,6 +125,17 @@ pub enum SchedError {
         "worker {0:?} is quarantined: one of its results differed from the coordinator's replay of the same shard"
     )]
     Quarantined(String),
+    /// A synthetic worker (made-up results, benchmarks) met a real
+    /// coordinator, or a real worker a coordinator of synthetic workers.
+    #[error("{}", if *worker {
+        "this worker makes up its results (--synthetic-battle-us): only a coordinator started with --synthetic-workers takes it"
+    } else {
+        "this coordinator takes only synthetic workers (--synthetic-workers, a benchmark): start the worker with --synthetic-battle-us, or use another coordinator"
+    })]
+    Synthetic {
+        /// Whether the worker is the synthetic one.
+        worker: bool,
+    },
     /// The worker speaks another version of the wire protocol.
     #[error(
         "worker protocol version {worker} differs from the coordinator's {coordinator}: run the same pf1e version on both"
@@ -462,10 +489,19 @@ impl Scheduler {
         protocol_version: u32,
         now: Instant,
     ) -> Result<String, SchedError> {
-        if rules_version != pf1e_engine::RULES_VERSION {
+        let expected = if self.cfg.synthetic {
+            pf1e_wire::evaluate::synthetic_rules_version()
+        } else {
+            pf1e_engine::RULES_VERSION.to_string()
+        };
+        let synthetic = rules_version.ends_with(pf1e_wire::evaluate::SYNTHETIC_SUFFIX);
+        if synthetic != self.cfg.synthetic {
+            return Err(SchedError::Synthetic { worker: synthetic });
+        }
+        if rules_version != expected {
             return Err(SchedError::RulesVersion {
                 worker: rules_version.to_string(),
-                coordinator: pf1e_engine::RULES_VERSION.to_string(),
+                coordinator: expected,
             });
         }
         if protocol_version != pf1e_wire::PROTOCOL_VERSION {
@@ -565,6 +601,27 @@ impl Scheduler {
         reports: Vec<ShardReport>,
         now: Instant,
     ) -> Result<(u32, u32), SchedError> {
+        let staged = self.stage_reports(worker, reports, now)?;
+        let touched = self.accept(staged.results, now)?;
+        for id in touched {
+            self.pump(id)?;
+        }
+        self.bump();
+        Ok((staged.accepted, staged.ignored))
+    }
+
+    /// The first half of [`report`](Self::report), for a group commit:
+    /// checks the reports and acts on the failed and audited ones, and
+    /// returns the results to store. They count only once committed and
+    /// handed to [`accept_committed`](Self::accept_committed) (until then
+    /// the worker keeps its leases); a report acknowledged only after that
+    /// is on disk whatever happens next.
+    pub fn stage_reports(
+        &mut self,
+        worker: &str,
+        reports: Vec<ShardReport>,
+        now: Instant,
+    ) -> Result<Staged, SchedError> {
         if self.workers.touch(worker, now).is_none() {
             return Err(SchedError::UnknownWorker(worker.into()));
         }
@@ -635,19 +692,52 @@ impl Scheduler {
         if let Some(w) = self.workers.get_mut(worker) {
             w.shards_done += good.len() as u64;
         }
-        let touched = self.accept(good, now)?;
+        let mut stopped = false;
         for (key, error) in failures {
             for sweep in self.queue.sweeps_waiting(&key) {
                 self.stop(sweep, SweepStatus::Failed, format!("worker {worker}: {error}"))?;
+                stopped = true;
             }
         }
         tracing::debug!(worker, accepted, ignored, "report");
         self.throughput.prune(now);
+        if stopped {
+            self.bump();
+        }
+        Ok(Staged { results: good, accepted, ignored })
+    }
+
+    /// Hands results that were committed to the store (by a group commit,
+    /// [`stage_reports`](Self::stage_reports)) to the cells waiting for
+    /// them, and plans what follows.
+    pub fn accept_committed(
+        &mut self,
+        results: Vec<(ShardKey, ShardResult)>,
+        now: Instant,
+    ) -> Result<(), SchedError> {
+        let touched = self.delivered(results, now)?;
         for id in touched {
             self.pump(id)?;
         }
         self.bump();
-        Ok((accepted, ignored))
+        Ok(())
+    }
+
+    /// A group commit of the results of shards `keys` failed: the sweeps
+    /// waiting for them fail with the database's error instead of waiting
+    /// forever, and `/readyz` says the coordinator is not ready until a
+    /// write succeeds again.
+    pub fn commit_failed(&mut self, keys: &[ShardKey], error: &StoreError) {
+        self.store_failed = Some(error.to_string());
+        let sweeps: BTreeSet<u64> = keys.iter().flat_map(|k| self.queue.sweeps_waiting(k)).collect();
+        for sweep in sweeps {
+            self.stop_unrecorded(sweep, format!("the cache database failed: {error}"));
+        }
+    }
+
+    /// The store, shared (a group committer writes shard results with it).
+    pub fn store(&self) -> Store {
+        self.store.clone()
     }
 
     /// Stores computed results and hands them to the cells waiting for
@@ -659,19 +749,27 @@ impl Scheduler {
     ) -> Result<BTreeSet<u64>, SchedError> {
         let refs: Vec<(ShardKey, &ShardResult)> = good.iter().map(|(k, r)| (*k, r)).collect();
         if let Err(e) = self.store.put_shards(&refs) {
-            // The database failed: the sweeps waiting for these shards fail
-            // with its error instead of waiting forever, and `/readyz` says
-            // the coordinator is not ready until a write succeeds again.
-            self.store_failed = Some(e.to_string());
-            let sweeps: BTreeSet<u64> = good.iter().flat_map(|(k, _)| self.queue.sweeps_waiting(k)).collect();
-            for sweep in sweeps {
-                self.stop_unrecorded(sweep, format!("the cache database failed: {e}"));
-            }
+            let keys: Vec<ShardKey> = good.iter().map(|(k, _)| *k).collect();
+            self.commit_failed(&keys, &e);
             return Err(e.into());
         }
+        self.delivered(good, now)
+    }
+
+    /// Hands stored results to the cells waiting for them; returns the
+    /// sweeps touched. A result nobody waits for any more (a duplicate) is
+    /// not counted.
+    fn delivered(
+        &mut self,
+        good: Vec<(ShardKey, ShardResult)>,
+        now: Instant,
+    ) -> Result<BTreeSet<u64>, SchedError> {
         self.store_failed = None;
         let mut touched = BTreeSet::new();
         for (key, result) in good {
+            if self.queue.spec(&key).is_none() {
+                continue;
+            }
             self.throughput.computed(result.runs(), now);
             touched.extend(self.deliver(key, Arc::new(result))?);
         }
