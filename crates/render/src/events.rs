@@ -15,7 +15,7 @@ use pf1e_engine::combat::event::{
     AcKind, AfflictionEvent, Attack, AttackNote, AttackStep, AuraOutcome, BattleResult, ClassAbilityEvent,
     CombatEvent, ConcentrationCause, ConfusedAct, EVENT_SCHEMA_VERSION, EffectEnd, Event, FallCause,
     LifeChange, ManeuverOutcome, ModSource, MoveKind, NoMove, NonlethalState, Record, SpellEffectEvent,
-    SpellEvent, SpellLoss, TouchKind, Transcript, TurnEvent,
+    KiPower, SpellEvent, SpellLoss, StunOutcome, TouchKind, Transcript, TurnEvent,
 };
 use pf1e_engine::effects::{ConditionId, Maneuver, SaveKind};
 use pf1e_engine::map::Pos;
@@ -223,6 +223,7 @@ fn row(t: &Transcript, r: &Record, lang: Lang, codes: Codes) -> Row {
                 Style::CombatExpertise => f(T::EvCombatExpertise, &[attack, ac]),
                 Style::TwoWeapon => f(T::EvTwoWeapon, &[attack, off_hand]),
                 Style::Cleave => f(T::EvCleave, &[ac]),
+                Style::Flurry => f(T::EvFlurry, &[&format!("{attack:+}")]),
             },
         ),
         Event::Casts { who, spell, metamagic, target, point, slot, dc } => {
@@ -348,6 +349,24 @@ fn row(t: &Transcript, r: &Record, lang: Lang, codes: Codes) -> Row {
             };
             act(*who, line)
         }
+        Event::Ki { who, power, left } => act(
+            *who,
+            match power {
+                KiPower::ExtraAttack => f(T::EvKiAttack, &[left]),
+                KiPower::Dodge => f(T::EvKiDodge, &[left]),
+            },
+        ),
+        Event::StunningFist { who, target, dc, outcome, left } => {
+            let what = lang.t(match outcome {
+                StunOutcome::Missed => T::EvStunMissed,
+                StunOutcome::NoDamage => T::EvStunNoDamage,
+                StunOutcome::Down => T::EvStunDown,
+                StunOutcome::Immune => T::EvStunImmune,
+                StunOutcome::Saved => T::EvStunSaved,
+                StunOutcome::Stunned => T::EvStunStunned,
+            });
+            act(*who, f(T::EvStunningFist, &[&t.id(*target), dc, &what, left]))
+        }
         Event::Tactician { who, feat, allies, rounds } => {
             act(*who, f(T::EvTactician, &[feat, allies, rounds]))
         }
@@ -471,6 +490,7 @@ fn source(s: ModSource) -> T {
         ModSource::TargetCleaving => T::EvModTargetCleaving,
         ModSource::TargetNoShield => T::EvModTargetNoShield,
         ModSource::FavoredEnemy => T::EvModFavoredEnemy,
+        ModSource::Flurry => T::EvModFlurry,
     }
 }
 

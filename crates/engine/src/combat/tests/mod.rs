@@ -20,6 +20,7 @@ mod magic;
 mod maneuvers;
 mod martial;
 mod menace;
+mod monk;
 mod modifiers;
 mod monsters;
 mod options;
