@@ -855,3 +855,58 @@ fn combat(t: &Transcript, what: &CombatEvent, lang: Lang) -> String {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use pf1e_engine::combat::event::CombatantRef;
+
+    use super::*;
+
+    fn messages(events: Vec<Event>, lang: Lang) -> Vec<String> {
+        let t = Transcript {
+            combatants: ["monk", "ogre"].map(|id| CombatantRef { id: id.into(), side: 0 }).to_vec(),
+            sides: vec!["players".into()],
+            events: events.into_iter().map(|event| Record { round: 1, event }).collect(),
+        };
+        rows(&t, lang)
+            .into_iter()
+            .map(|r| match r {
+                Row::Action { message, .. } => message,
+                Row::Line(l) => l,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_monk_s_events_read_in_english_and_french() {
+        let events = || {
+            vec![
+                Event::Declares { who: 0, style: Style::Flurry, attack: -1, off_hand: 0, damage: 0, ac: 0 },
+                Event::Ki { who: 0, power: KiPower::ExtraAttack, left: 4 },
+                Event::Ki { who: 0, power: KiPower::Dodge, left: 3 },
+                Event::StunningFist { who: 0, target: 1, dc: 15, outcome: StunOutcome::Stunned, left: 3 },
+                Event::StunningFist { who: 0, target: 1, dc: 15, outcome: StunOutcome::Immune, left: 2 },
+            ]
+        };
+        assert_eq!(
+            messages(events(), Lang::En),
+            [
+                "flurry of blows (-1 on every attack, more attacks)",
+                "spends ki: one more flurry attack (4 left)",
+                "spends ki: +4 dodge AC (3 left)",
+                "stunning fist on ogre (Fort DC 15): stunned (3 left)",
+                "stunning fist on ogre (Fort DC 15): cannot be stunned (2 left)",
+            ]
+        );
+        assert_eq!(
+            messages(events(), Lang::Fr),
+            [
+                "déluge de coups (-1 à chaque attaque, des attaques de plus)",
+                "dépense du ki : une attaque de plus dans le déluge (il en reste 4)",
+                "dépense du ki : +4 d'esquive à la CA (il en reste 3)",
+                "coup étourdissant sur ogre (Vig DD 15) : étourdi (il en reste 3)",
+                "coup étourdissant sur ogre (Vig DD 15) : ne peut être étourdi (il en reste 2)",
+            ]
+        );
+    }
+}
