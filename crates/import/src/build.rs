@@ -711,7 +711,10 @@ impl Build {
             {
                 return fail(
                     format!("$.weapons[{i}].dice"),
-                    format!("a {:?} monk {l}'s unarmed strike deals {dice}, not {:?}", self.race.size, w.dice),
+                    format!(
+                        "a {:?} monk {l}'s unarmed strike deals {dice}, not {:?}",
+                        self.race.size, w.dice
+                    ),
                 );
             }
             weapons.push(base_weapon(w));

@@ -13,9 +13,9 @@ use std::fmt::Write;
 use pf1e_engine::combat::Style;
 use pf1e_engine::combat::event::{
     AcKind, AfflictionEvent, Attack, AttackNote, AttackStep, AuraOutcome, BattleResult, ClassAbilityEvent,
-    CombatEvent, ConcentrationCause, ConfusedAct, EVENT_SCHEMA_VERSION, EffectEnd, Event, FallCause,
+    CombatEvent, ConcentrationCause, ConfusedAct, EVENT_SCHEMA_VERSION, EffectEnd, Event, FallCause, KiPower,
     LifeChange, ManeuverOutcome, ModSource, MoveKind, NoMove, NonlethalState, Record, SpellEffectEvent,
-    KiPower, SpellEvent, SpellLoss, StunOutcome, TouchKind, Transcript, TurnEvent,
+    SpellEvent, SpellLoss, StunOutcome, TouchKind, Transcript, TurnEvent,
 };
 use pf1e_engine::effects::{ConditionId, Maneuver, SaveKind};
 use pf1e_engine::map::Pos;

@@ -388,7 +388,8 @@ impl BattleState<'_> {
             (true, true) => def.touch - spec.dex_mod.max(0) - spec.printed_dodge,
         };
         // Helpless: effective Dexterity 0 (a −5 modifier in place of its own).
-        let helpless_dex = if self.is_helpless(t) { -5 - spec.dex_mod.min(0) - self.monk_ac_lost(t) } else { 0 };
+        let helpless_dex =
+            if self.is_helpless(t) { -5 - spec.dex_mod.min(0) - self.monk_ac_lost(t) } else { 0 };
         let mut guard = Tally::new();
         guard.untyped(cover);
         if target.charged {

@@ -15,8 +15,8 @@ use crate::map::Pos;
 use super::prepared::PreparedEncounter;
 
 pub use super::event_kinds::{
-    AfflictionEvent, ClassAbilityEvent, CombatEvent, ConfusedAct, EffectEnd, ManeuverOutcome, NonlethalState,
-    KiPower, SpellEffectEvent, SpellEvent, StunOutcome, TurnEvent,
+    AfflictionEvent, ClassAbilityEvent, CombatEvent, ConfusedAct, EffectEnd, KiPower, ManeuverOutcome,
+    NonlethalState, SpellEffectEvent, SpellEvent, StunOutcome, TurnEvent,
 };
 
 /// Whether a number is 0 (to omit it from JSON).

@@ -294,7 +294,9 @@ fn line(ids: &[String], sides: &[String], r: &Record) -> String {
         Event::Ki { who, power, left } => act(
             *who,
             match power {
-                super::event::KiPower::ExtraAttack => format!("spends ki: one more flurry attack ({left} left)"),
+                super::event::KiPower::ExtraAttack => {
+                    format!("spends ki: one more flurry attack ({left} left)")
+                }
                 super::event::KiPower::Dodge => format!("spends ki: +4 dodge AC ({left} left)"),
             },
         ),

@@ -11,8 +11,8 @@ use crate::dice::ability_modifier;
 use crate::effects::conditions::Summary;
 use crate::effects::modifier::collect;
 use crate::effects::{
-    ActiveEffect, Behaviour, Behaviours, BonusType, ConditionId, ConditionSet, Context, Duration, Effect, Flags,
-    ModTarget, SaveKind, SaveRoll, Tally, Targets, definition,
+    ActiveEffect, Behaviour, Behaviours, BonusType, ConditionId, ConditionSet, Context, Duration, Effect,
+    Flags, ModTarget, SaveKind, SaveRoll, Tally, Targets, definition,
 };
 use crate::rng::Dice;
 

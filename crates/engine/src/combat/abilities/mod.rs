@@ -30,8 +30,8 @@ pub(crate) struct Raging {
 }
 pub(crate) use cavalier::OUTFLANK_BONUS;
 pub(crate) use deed::{DEADEYE, UP_CLOSE};
-pub(crate) use paladin::{COURAGE_BONUS, LayOnHands};
 pub(crate) use monk::flurry_extra_attacks;
+pub(crate) use paladin::{COURAGE_BONUS, LayOnHands};
 
 /// A monk's class abilities as compiled (CRB "Monk"; the rules are in `monk`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

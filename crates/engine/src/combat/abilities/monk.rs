@@ -41,7 +41,8 @@ pub(crate) const KI_DODGE_AC: i32 = 4;
 const KI_DODGE_EFFECT: &str = "ki dodge";
 /// The special monk weapons of the Core Rulebook, with which (and unarmed
 /// strikes) a monk flurries, matched against an attack's id or name.
-const MONK_WEAPONS: [&str; 7] = ["unarmed strike", "kama", "nunchaku", "quarterstaff", "sai", "shuriken", "siangham"];
+const MONK_WEAPONS: [&str; 7] =
+    ["unarmed strike", "kama", "nunchaku", "quarterstaff", "sai", "shuriken", "siangham"];
 
 /// The iterative penalties of the flurry's extra attacks at monk `level`:
 /// one at the highest bonus, a second at −5 from 8th level, a third at −10
@@ -59,7 +60,9 @@ pub(crate) const fn flurry_extra_attacks(level: u32) -> &'static [i32] {
 pub(crate) fn is_monk_weapon(id: &str, name: &str) -> bool {
     let matches = |s: &str| {
         let s = s.trim().to_ascii_lowercase();
-        MONK_WEAPONS.iter().any(|w| s == *w || s.starts_with(&format!("{w} ")) || s.ends_with(&format!(" {w}")))
+        MONK_WEAPONS
+            .iter()
+            .any(|w| s == *w || s.starts_with(&format!("{w} ")) || s.ends_with(&format!(" {w}")))
     };
     matches(id) || matches(name)
 }
@@ -102,7 +105,8 @@ impl BattleState<'_> {
         let level = self.monk(i).map_or(0, |m| m.level);
         let atk = &self.prep.fighters[i].attacks[w];
         let iters = if atk.iterates { super::super::odds::iterations(level as i32) } else { 1 };
-        let mut out: Vec<i32> = (0..iters).map(|j| 5 * j).chain(flurry_extra_attacks(level).iter().copied()).collect();
+        let mut out: Vec<i32> =
+            (0..iters).map(|j| 5 * j).chain(flurry_extra_attacks(level).iter().copied()).collect();
         out.sort_unstable();
         out
     }
@@ -190,7 +194,10 @@ impl<R: Dice> Engine<'_, '_, R> {
             1 => KiPower::Dodge,
             _ => return Err(Reason::UnsupportedKind),
         };
-        if !ki || (power == KiPower::ExtraAttack && (self.st.fighters[i].monk.ki_attack || !self.st.may_flurry(i))) {
+        if !ki
+            || (power == KiPower::ExtraAttack
+                && (self.st.fighters[i].monk.ki_attack || !self.st.may_flurry(i)))
+        {
             return Err(Reason::NoAbility);
         }
         self.st.fighters[i].pools.ki_pool -= 1;
@@ -199,8 +206,11 @@ impl<R: Dice> Engine<'_, '_, R> {
         match power {
             KiPower::ExtraAttack => self.st.fighters[i].monk.ki_attack = true,
             KiPower::Dodge => {
-                let e = Effect::new(KI_DODGE_EFFECT, Duration::Rounds(1))
-                    .with_mods(vec![Mod::new(ModTarget::Ac, KI_DODGE_AC, BonusType::Dodge)]);
+                let e = Effect::new(KI_DODGE_EFFECT, Duration::Rounds(1)).with_mods(vec![Mod::new(
+                    ModTarget::Ac,
+                    KI_DODGE_AC,
+                    BonusType::Dodge,
+                )]);
                 self.apply_effect(i, e, Some(i));
             }
         }

@@ -18,7 +18,8 @@ const STUN_WORTH: f64 = 0.25;
 /// Inserts the ki point and the Stunning Fist before the attack on `t` that `out` plans.
 pub(super) fn declare(battle: &BattleState<'_>, actor: usize, t: usize, out: &mut Vec<Action>) {
     let Some(k) = out.iter().position(|a| {
-        matches!(a.kind, ActionKind::FullAttack | ActionKind::Attack | ActionKind::Charge) && a.target == Some(t)
+        matches!(a.kind, ActionKind::FullAttack | ActionKind::Attack | ActionKind::Charge)
+            && a.target == Some(t)
     }) else {
         return;
     };

@@ -336,8 +336,9 @@ fn the_policy_lays_on_hands_on_a_dying_ally() {
 }
 
 #[test]
-fn aura_of_courage_makes_the_paladin_immune_to_fear_and_gives_allies_within_ten_feet_four_morale_against_it() {
-    use crate::effects::{BonusType, Descriptor, Descriptors, Effect, Duration, Mod, ModTarget, When};
+fn aura_of_courage_makes_the_paladin_immune_to_fear_and_gives_allies_within_ten_feet_four_morale_against_it()
+{
+    use crate::effects::{BonusType, Descriptor, Descriptors, Duration, Effect, Mod, ModTarget, When};
     let mut pal = paladin();
     pal.features.push(crate::model::Feature::Name("Aura of Courage".into()));
     let prep = prepare(

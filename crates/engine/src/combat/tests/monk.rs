@@ -62,7 +62,9 @@ fn attacks(events: &[crate::combat::event::Record]) -> Vec<(usize, i32, Option<i
         .filter_map(|r| match &r.event {
             Event::Attack(a) => {
                 let note = a.notes.iter().find_map(|n| match n {
-                    crate::combat::event::AttackNote::Modifier { source: ModSource::Flurry, value } => Some(*value),
+                    crate::combat::event::AttackNote::Modifier { source: ModSource::Flurry, value } => {
+                        Some(*value)
+                    }
                     _ => None,
                 });
                 Some((a.who, a.bonus, note))
@@ -74,7 +76,7 @@ fn attacks(events: &[crate::combat::event::Record]) -> Vec<(usize, i32, Option<i
 
 #[test]
 fn flurry_uses_the_monk_level_as_base_attack_bonus_with_one_more_attack_two_from_8th_three_from_15th_at_minus_two()
-{
+ {
     // CRB Table 3-10 "Flurry of Blows Attack Bonus", + Str 3.
     let expected: [(u32, &[i32]); 8] = [
         (1, &[2, 2]),
@@ -101,7 +103,10 @@ fn flurry_uses_the_monk_level_as_base_attack_bonus_with_one_more_attack_two_from
 fn a_declared_flurry_makes_its_attacks_on_the_event_stream_and_ki_buys_one_more() {
     let prep = prepare(
         arena(3, 6),
-        vec![("a", monk(4, json!({ "ki_pool": 5, "stunning_fist": 4 })), at(1, 1)), ("b", foe("Foe", json!({})), at(1, 2))],
+        vec![
+            ("a", monk(4, json!({ "ki_pool": 5, "stunning_fist": 4 })), at(1, 1)),
+            ("b", foe("Foe", json!({})), at(1, 2)),
+        ],
     );
     // Every attack hits (d20 15 against AC 10) for 1d8 = 4.
     let mut b = Bench::new(&[15, 4, 15, 4, 15, 4, 15, 4, 15, 4, 15, 4]);
@@ -114,7 +119,11 @@ fn a_declared_flurry_makes_its_attacks_on_the_event_stream_and_ki_buys_one_more(
     turn(
         &mut e,
         0,
-        vec![Action::declare(Style::Flurry), Action::new(ActionKind::KiPool), Action::at(ActionKind::FullAttack, 1)],
+        vec![
+            Action::declare(Style::Flurry),
+            Action::new(ActionKind::KiPool),
+            Action::at(ActionKind::FullAttack, 1),
+        ],
     );
     assert_eq!(e.st.fighters[0].pools.ki_pool, 4);
     assert_eq!(e.st.hp(1), 200 - 6 * 7);
@@ -122,12 +131,26 @@ fn a_declared_flurry_makes_its_attacks_on_the_event_stream_and_ki_buys_one_more(
     let seen = attacks(&b.events);
     assert_eq!(
         seen,
-        [(0, 6, None), (0, 5, Some(-1)), (0, 5, Some(-1)), (0, 5, Some(-1)), (0, 5, Some(-1)), (0, 5, Some(-1))]
+        [
+            (0, 6, None),
+            (0, 5, Some(-1)),
+            (0, 5, Some(-1)),
+            (0, 5, Some(-1)),
+            (0, 5, Some(-1)),
+            (0, 5, Some(-1))
+        ]
     );
-    assert!(b.events.iter().any(|r| matches!(r.event, Event::Ki { who: 0, power: KiPower::ExtraAttack, left: 4 })));
+    assert!(
+        b.events
+            .iter()
+            .any(|r| matches!(r.event, Event::Ki { who: 0, power: KiPower::ExtraAttack, left: 4 }))
+    );
     let lines = b.lines();
     assert!(lines.iter().any(|l| l.contains("monk: flurry of blows (-1 on every attack")), "{lines:#?}");
-    assert!(lines.iter().any(|l| l.contains("monk: spends ki: one more flurry attack (4 left)")), "{lines:#?}");
+    assert!(
+        lines.iter().any(|l| l.contains("monk: spends ki: one more flurry attack (4 left)")),
+        "{lines:#?}"
+    );
 }
 
 #[test]
@@ -191,9 +214,15 @@ fn stunning_fist_stuns_on_a_failed_fortitude_save_until_the_monk_s_next_turn_dc_
             _ => None,
         })
         .collect();
-    assert_eq!(outcomes, [StunOutcome::Stunned, StunOutcome::Missed, StunOutcome::Immune, StunOutcome::Saved]);
+    assert_eq!(
+        outcomes,
+        [StunOutcome::Stunned, StunOutcome::Missed, StunOutcome::Immune, StunOutcome::Saved]
+    );
     let lines = b.lines();
-    assert!(lines.iter().any(|l| l.contains("monk: stunning fist on foe (Fort DC 15): stunned (3 left)")), "{lines:#?}");
+    assert!(
+        lines.iter().any(|l| l.contains("monk: stunning fist on foe (Fort DC 15): stunned (3 left)")),
+        "{lines:#?}"
+    );
 }
 
 #[test]
@@ -206,7 +235,11 @@ fn the_monk_ac_bonus_is_lost_while_helpless() {
     );
     let prep = prepare(
         arena(3, 6),
-        vec![("a", monk(8, json!({})), at(1, 1)), ("a", plain, at(2, 1)), ("b", foe("Foe", json!({})), at(1, 2))],
+        vec![
+            ("a", monk(8, json!({})), at(1, 1)),
+            ("a", plain, at(2, 1)),
+            ("b", foe("Foe", json!({})), at(1, 2)),
+        ],
     );
     let mut b = Bench::new(&[]);
     let mut e = b.engine(&prep, &SimOptions::default());
@@ -225,15 +258,21 @@ fn the_policy_flurries_spends_ki_and_stuns_a_foe_worth_stunning() {
             ("players", data_combatant("data/pcs/monk4.json"), at(3, 3)),
             (
                 "monsters",
-                foe("Ogre", json!({ "hp_max": 30, "ac": { "total": 14, "touch": 9, "flat_footed": 14 },
+                foe(
+                    "Ogre",
+                    json!({ "hp_max": 30, "ac": { "total": 14, "touch": 9, "flat_footed": 14 },
                                    "saves": { "fort": 3, "ref": 0, "will": 1 },
-                                   "attacks": [melee("club", 7, "2d8+7")] })),
+                                   "attacks": [melee("club", 7, "2d8+7")] }),
+                ),
                 at(3, 7),
             ),
             (
                 "monsters",
-                foe("Zombie", json!({ "hp_max": 20, "creature_type": "undead", "alignment": "NE",
-                                     "attacks": [melee("slam", 4, "1d6+3")] })),
+                foe(
+                    "Zombie",
+                    json!({ "hp_max": 20, "creature_type": "undead", "alignment": "NE",
+                                     "attacks": [melee("slam", 4, "1d6+3")] }),
+                ),
                 at(5, 9),
             ),
         ]
