@@ -189,6 +189,11 @@ pub enum Rule {
     /// Paladin aura of courage (CRB "Paladin", 3rd level): immune to fear,
     /// +4 morale on saves against fear for allies within 10 ft.
     AuraOfCourage,
+    /// Rage power Superstition (CRB): while raging, +2 morale (+1 per four
+    /// barbarian levels) on saves against spells.
+    Superstition,
+    /// Rage power Quick Reflexes (CRB): one more attack of opportunity a round while raging.
+    QuickReflexes,
     /// A martial feat that decides damage (Rapid Shot, Vital Strike, Cleave…):
     /// `feats::martial`, played by `combat::martial`.
     #[serde(untagged)]
@@ -258,12 +263,14 @@ impl Rule {
             Rule::KiPool => "ki_pool",
             Rule::MonkAcBonus => "monk_ac_bonus",
             Rule::AuraOfCourage => "aura_of_courage",
+            Rule::Superstition => "superstition",
+            Rule::QuickReflexes => "quick_reflexes",
             Rule::Martial(m) => m.name(),
         }
     }
 
     /// Every rule but the martial feats (`MartialFeat::ALL`), for messages.
-    pub const ALL: [Rule; 59] = [
+    pub const ALL: [Rule; 61] = [
         Rule::PowerAttack,
         Rule::CombatReflexes,
         Rule::PreciseShot,
@@ -323,6 +330,8 @@ impl Rule {
         Rule::KiPool,
         Rule::MonkAcBonus,
         Rule::AuraOfCourage,
+        Rule::Superstition,
+        Rule::QuickReflexes,
     ];
 }
 

@@ -194,6 +194,10 @@ pub struct ClassRules {
     pub monk_ac_bonus: bool,
     /// Paladin aura of courage.
     pub aura_of_courage: bool,
+    /// Rage power Superstition.
+    pub superstition: bool,
+    /// Rage power Quick Reflexes.
+    pub quick_reflexes: bool,
 }
 
 impl ClassRules {
@@ -483,6 +487,8 @@ pub fn resolve(c: &Combatant, catalog: &FeatCatalog) -> Result<ResolvedFeatures,
             Some(Rule::KiPool) => rules.class.ki_pool = true,
             Some(Rule::MonkAcBonus) => rules.class.monk_ac_bonus = true,
             Some(Rule::AuraOfCourage) => rules.class.aura_of_courage = true,
+            Some(Rule::Superstition) => rules.class.superstition = true,
+            Some(Rule::QuickReflexes) => rules.class.quick_reflexes = true,
             Some(Rule::SmiteEvil) => rules.class.smite_evil = true,
             Some(Rule::LayOnHands) => rules.class.lay_on_hands = true,
             Some(Rule::FavoredEnemy) => {

@@ -291,7 +291,7 @@ impl AbilitySpec {
                 rounds: c.level,
             }),
             rage: (class.rage && !special(c, |a| matches!(a, SpecialAbility::Rage { .. })))
-                .then(|| Rage::of(c.level)),
+                .then(|| Rage::of(c.level).with_powers(c.level, class.superstition, class.quick_reflexes)),
             smite: (class.smite_evil && !special(c, |a| matches!(a, SpecialAbility::Smite { .. })))
                 .then(|| Smite::new(crate::effects::Alignment::EVIL, c.level, cha)),
             lay_on_hands: class.lay_on_hands.then(|| LayOnHands::of(c.level)),

@@ -176,6 +176,27 @@ fn the_policy_rages_once_a_foe_is_within_a_move_or_a_charge_and_keeps_raging() {
     }
 }
 
+#[test]
+fn superstition_adds_its_morale_bonus_on_saves_against_spells_and_quick_reflexes_an_attack_of_opportunity() {
+    let mut barb = barbarian(10);
+    for power in ["Rage Power (Superstition)", "Rage Power (Quick Reflexes)"] {
+        barb.features.push(crate::model::Feature::Name(power.into()));
+    }
+    let prep = prepare(arena(4, 8), vec![("a", barb, at(1, 1)), ("b", foe("Foe", json!({})), at(1, 5))]);
+    let mut b = Bench::new(&[]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    let spell = Context { spell: true, ..Context::default() };
+    let vs = |e: &E<'_, '_>, kind: SaveKind| e.st.save_bonus(0, kind, &spell) - save(e, 0, kind);
+    assert_eq!((vs(&e, SaveKind::Fort), vs(&e, SaveKind::Will)), (0, 0), "not raging");
+    let aoo = e.st.fighters[0].aoo_left;
+    turn(&mut e, 0, vec![Action::new(ActionKind::Rage)]);
+    // Level 4: +3 morale against spells; on Will the rage's +2 morale does not stack with it.
+    assert_eq!((vs(&e, SaveKind::Fort), vs(&e, SaveKind::Will)), (3, 1));
+    assert_eq!(e.st.fighters[0].aoo_left, aoo + 1);
+    e.start_round();
+    assert_eq!(e.st.fighters[0].aoo_left, e.st.prep.fighters[0].aoo_per_round + 1);
+}
+
 // ---- paladin ----
 
 /// A paladin 4 (Cha 14: +2), two smites, four lays on hands, a longsword.
