@@ -52,7 +52,9 @@ impl<R: Dice> Engine<'_, '_, R> {
         for (f, spec) in self.st.fighters.iter_mut().zip(&self.st.prep.fighters) {
             f.aoo_left = spec.aoo_per_round;
             // Quick Reflexes (a rage power): one more while raging.
-            if f.rage.is_some() && spec.abilities.as_deref().and_then(|a| a.rage).is_some_and(|r| r.quick_reflexes) {
+            if f.rage.is_some()
+                && spec.abilities.as_deref().and_then(|a| a.rage).is_some_and(|r| r.quick_reflexes)
+            {
                 f.aoo_left += 1;
             }
         }
