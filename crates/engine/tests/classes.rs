@@ -1,5 +1,5 @@
 //! A battle per class of the reference PCs (issue 22): the shipped
-//! barbarian, paladin and ranger of `data/pcs/` use their class features
+//! barbarian, paladin, ranger and monk of `data/pcs/` use their class features
 //! against Bestiary foes, as the typed event stream shows.
 
 use std::path::{Path, PathBuf};
@@ -99,4 +99,41 @@ fn the_reference_ranger_shoots_skeletons_with_its_favored_enemy_bonus() {
         let shots = count(log, |e| matches!(e, Event::Attack(a) if a.who == 0));
         assert!(shots > 0 && favored == shots, "every attack on an undead: {favored} of {shots}");
     }
+}
+
+#[test]
+fn the_reference_monk_flurries_spends_ki_and_stuns_the_ogre_never_the_skeleton() {
+    let (_, logs) = battles("pcs/monk4.json", &["monsters/ogre.json", "monsters/skeleton.json"], 20);
+    let (ogre, skeleton) = (1, 2);
+    let (mut flurry_attacks, mut ki, mut stunned) = (0, 0, 0);
+    for log in &logs {
+        for r in log {
+            match &r.event {
+                // Flurry at 4th level: monk level 4 in place of BAB 3, −2: +7 printed is +6.
+                Event::Attack(a) if a.who == 0 => {
+                    let flurry = a.notes.iter().find_map(|n| match n {
+                        AttackNote::Modifier { source: ModSource::Flurry, value } => Some(*value),
+                        _ => None,
+                    });
+                    if let Some(v) = flurry {
+                        assert_eq!(v, -1);
+                        flurry_attacks += 1;
+                    }
+                }
+                Event::Ki { who: 0, .. } => ki += 1,
+                Event::StunningFist { who: 0, target, dc, outcome, .. } => {
+                    assert_eq!(*dc, 15, "10 + 2 + Wis 3");
+                    assert_ne!(*target, skeleton, "an undead is never worth a Stunning Fist");
+                    assert_eq!(*target, ogre);
+                    stunned += usize::from(*outcome == pf1e_engine::combat::event::StunOutcome::Stunned);
+                }
+                _ => {}
+            }
+        }
+        // Never more Stunning Fists than the four uses, nor ki than its five points.
+        assert!(count(log, |e| matches!(e, Event::StunningFist { who: 0, .. })) <= 4);
+        assert!(count(log, |e| matches!(e, Event::Ki { who: 0, .. })) <= 5);
+    }
+    assert!(flurry_attacks >= 40, "two or three flurry attacks a turn: {flurry_attacks}");
+    assert!(ki >= 20 && stunned > 0, "ki {ki}, stuns {stunned}");
 }

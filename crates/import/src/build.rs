@@ -703,6 +703,20 @@ impl Build {
             if pf1e_engine::dice::DiceExpr::parse(&w.dice).is_err() {
                 return fail(format!("$.weapons[{i}].dice"), format!("invalid dice {:?}", w.dice));
             }
+            // A monk's unarmed strike deals the damage of its level and size (CRB Table 3-10).
+            if let Some((_, l)) = entries.iter().find(|(c, _)| c.name == "monk")
+                && w.attack.to_ascii_lowercase().contains("unarmed strike")
+                && let Some(dice) = pf1e_engine::feats::monk_unarmed_damage(*l, self.race.size)
+                && w.dice != dice
+            {
+                return fail(
+                    format!("$.weapons[{i}].dice"),
+                    format!(
+                        "a {:?} monk {l}'s unarmed strike deals {dice}, not {:?}",
+                        self.race.size, w.dice
+                    ),
+                );
+            }
             weapons.push(base_weapon(w));
         }
         // Divine grace (CRB "Paladin", 2nd level): the Charisma bonus, if any, on every save.
@@ -717,6 +731,29 @@ impl Build {
                 creature_type: None,
                 weapon: None,
             });
+        }
+        // Monk (CRB "Monk"): the AC bonus (Wisdom bonus + 1 per four levels, to
+        // AC and CMD) without armor or shield; maneuver training from 3rd
+        // level (the monk level in place of the monk's base attack bonus in CMB).
+        let unarmored = !self.bonuses.iter().any(|b| b.armor.is_some() || b.bonus_type == BonusType::Shield);
+        if let Some((monk, l)) = entries.iter().find(|(c, _)| c.name == "monk") {
+            let untyped = |target, value| Modifier {
+                target,
+                value,
+                bonus_type: BonusType::Untyped,
+                condition: None,
+                descriptor: None,
+                creature_type: None,
+                weapon: None,
+            };
+            let ac_bonus = ability_modifier(score(&abilities, Ability::Wis)).max(0) + *l as i32 / 4;
+            if unarmored && ac_bonus > 0 {
+                bonuses.push(untyped(ModTarget::Ac, ac_bonus));
+                bonuses.push(untyped(ModTarget::Cmd, ac_bonus));
+            }
+            if *l >= 3 && *l as i32 > monk.bab.at(*l) {
+                bonuses.push(untyped(ModTarget::Cmb, *l as i32 - monk.bab.at(*l)));
+            }
         }
         if !(0..=level as i32).contains(&self.hit_points.favored_class) {
             return fail(
@@ -746,7 +783,11 @@ impl Build {
             .any(|b| matches!(b.armor, Some(ArmorCategory::Medium | ArmorCategory::Heavy)));
         // Fast movement (CRB "Barbarian"): +10 ft out of heavy armor, before the armor's reduction.
         let heavy = self.bonuses.iter().any(|b| b.armor == Some(ArmorCategory::Heavy));
-        let fast = if !heavy && entries.iter().any(|(c, _)| c.name == "barbarian") { 10 } else { 0 };
+        let barbarian = if !heavy && entries.iter().any(|(c, _)| c.name == "barbarian") { 10 } else { 0 };
+        // A monk's (CRB "Monk"): +10 ft per three monk levels, without armor.
+        let armored = self.bonuses.iter().any(|b| b.armor.is_some());
+        let monk = entries.iter().find(|(c, _)| c.name == "monk").map_or(0, |(_, l)| 10 * (*l / 3));
+        let fast = barbarian + if armored { 0 } else { monk };
         let base_speed = self.race.speed_land_ft + fast;
         let speed_land_ft = if slowed { armored_speed(base_speed) } else { base_speed };
         let casting = self.casting(table, &entries, &abilities)?;
@@ -885,6 +926,8 @@ fn base_weapon(w: &Weapon) -> BaseWeapon {
 /// - `lay_on_hands`: paladin from 2nd level, half the paladin level + Charisma modifier;
 /// - `rage_rounds`: barbarian, 4 + Constitution modifier + 2 per barbarian level
 ///   after the first (+6 per Extra Rage);
+/// - `ki_pool`: monk from 4th level, half the monk level + Wisdom modifier;
+/// - `stunning_fist` (with the feat): the monk level + 1 per four levels of other classes;
 /// - `challenge`: cavalier, 1 + 1 per three levels after the first (APG "Challenge");
 /// - `tactician`: cavalier, 1 + 1 at 5th level and every five levels after (APG "Tactician").
 pub fn resources(
@@ -912,6 +955,8 @@ pub fn resources(
                 Some(("smite_evil", 1 + (l - 1) / 3))
             }
             "barbarian" => Some(("rage_rounds", 4 + m(Ability::Con) + 2 * (l - 1) + 6 * count("Extra Rage"))),
+            // Ki pool from 4th level: half the monk level + Wisdom modifier.
+            "monk" => (l >= 4).then(|| ("ki_pool", l / 2 + m(Ability::Wis))),
             "cavalier" => {
                 // Tactician: once a day, once more at 5th level and every 5 levels after.
                 out.insert("tactician".to_string(), (1 + l / 5) as u32);
@@ -922,6 +967,13 @@ pub fn resources(
         if let Some((key, n)) = pool {
             out.insert(key.to_string(), n.max(0) as u32);
         }
+    }
+    // Stunning Fist: once a day per four levels; a monk, once per monk level
+    // and once more per four levels of its other classes (CRB "Stunning Fist").
+    if count("Stunning Fist") > 0 {
+        let monk: u32 = entries.iter().filter(|(c, _)| c.name == "monk").map(|(_, l)| *l).sum();
+        let other: u32 = entries.iter().filter(|(c, _)| c.name != "monk").map(|(_, l)| *l).sum();
+        out.insert("stunning_fist".to_string(), monk + other / 4);
     }
     out
 }

@@ -22,7 +22,7 @@ const PCS: [&str; 8] = ["esha", "harvie", "ierlieth", "jeanne", "misty", "nairda
 
 /// Reference PCs of the classes the campaign lacks (issue 22), built and
 /// checked like the campaign's.
-const REFERENCE: [&str; 3] = ["barbarian4", "paladin4", "ranger4"];
+const REFERENCE: [&str; 4] = ["barbarian4", "monk4", "paladin4", "ranger4"];
 
 fn load_build(stem: &str) -> Build {
     let path = data().join("builds").join(format!("{stem}.json"));
@@ -187,4 +187,30 @@ fn every_build_file_is_the_build_of_a_campaign_or_reference_pc() {
     let mut expected: Vec<&str> = PCS.into_iter().chain(REFERENCE).collect();
     expected.sort_unstable();
     assert_eq!(stems, expected);
+}
+
+#[test]
+fn a_monk_build_derives_its_unarmed_damage_ac_bonus_maneuver_training_and_fast_movement() {
+    let table = ClassTable::builtin().expect("classes");
+    let pc = load_pc("monk4");
+    let derived = |b: &Build| b.derive(table, &features(&pc), None);
+    let d = derived(&load_build("monk4")).unwrap_or_else(|e| panic!("{e}"));
+    // AC 10 + Dex 2 + Wis 3 + 1 (4th level) + natural 1 + deflection 1 + Dodge 1; CMB: monk level 4 + Str 3.
+    assert_eq!((d.stats.ac.total, d.stats.ac.touch, d.stats.ac.flat_footed), (19, 18, 16));
+    assert_eq!((d.stats.cmb, d.stats.cmd, d.speed_land_ft), (7, 24, 40));
+    assert_eq!((d.resources.get("ki_pool"), d.resources.get("stunning_fist")), (Some(&5), Some(&4)));
+    // A 4th-level Medium monk's unarmed strike is 1d8 (CRB Table 3-10): 1d6 is refused.
+    let mut wrong = load_build("monk4");
+    wrong.weapons[0].dice = "1d6".into();
+    let err = derived(&wrong).expect_err("wrong unarmed damage");
+    assert!(err.to_string().contains("unarmed strike deals 1d8"), "{err}");
+    // In a chain shirt: neither the Wisdom and level bonus (to AC and CMD) nor fast movement.
+    let mut armored = load_build("monk4");
+    armored.bonuses.push(
+        serde_json::from_value(serde_json::json!({ "item": "chain shirt", "target": "ac", "type": "armor",
+                                                    "value": 4, "max_dex": 4, "armor": "light" }))
+        .expect("a bonus"),
+    );
+    let a = derived(&armored).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!((a.stats.ac.total, a.stats.cmd, a.speed_land_ft), (19 - 4 + 4, 24 - 4, 30));
 }

@@ -13,9 +13,9 @@ use std::fmt::Write;
 use pf1e_engine::combat::Style;
 use pf1e_engine::combat::event::{
     AcKind, AfflictionEvent, Attack, AttackNote, AttackStep, AuraOutcome, BattleResult, ClassAbilityEvent,
-    CombatEvent, ConcentrationCause, ConfusedAct, EVENT_SCHEMA_VERSION, EffectEnd, Event, FallCause,
+    CombatEvent, ConcentrationCause, ConfusedAct, EVENT_SCHEMA_VERSION, EffectEnd, Event, FallCause, KiPower,
     LifeChange, ManeuverOutcome, ModSource, MoveKind, NoMove, NonlethalState, Record, SpellEffectEvent,
-    SpellEvent, SpellLoss, TouchKind, Transcript, TurnEvent,
+    SpellEvent, SpellLoss, StunOutcome, TouchKind, Transcript, TurnEvent,
 };
 use pf1e_engine::effects::{ConditionId, Maneuver, SaveKind};
 use pf1e_engine::map::Pos;
@@ -223,6 +223,7 @@ fn row(t: &Transcript, r: &Record, lang: Lang, codes: Codes) -> Row {
                 Style::CombatExpertise => f(T::EvCombatExpertise, &[attack, ac]),
                 Style::TwoWeapon => f(T::EvTwoWeapon, &[attack, off_hand]),
                 Style::Cleave => f(T::EvCleave, &[ac]),
+                Style::Flurry => f(T::EvFlurry, &[&format!("{attack:+}")]),
             },
         ),
         Event::Casts { who, spell, metamagic, target, point, slot, dc } => {
@@ -355,6 +356,24 @@ fn row(t: &Transcript, r: &Record, lang: Lang, codes: Codes) -> Row {
             };
             act(*who, line)
         }
+        Event::Ki { who, power, left } => act(
+            *who,
+            match power {
+                KiPower::ExtraAttack => f(T::EvKiAttack, &[left]),
+                KiPower::Dodge => f(T::EvKiDodge, &[left]),
+            },
+        ),
+        Event::StunningFist { who, target, dc, outcome, left } => {
+            let what = lang.t(match outcome {
+                StunOutcome::Missed => T::EvStunMissed,
+                StunOutcome::NoDamage => T::EvStunNoDamage,
+                StunOutcome::Down => T::EvStunDown,
+                StunOutcome::Immune => T::EvStunImmune,
+                StunOutcome::Saved => T::EvStunSaved,
+                StunOutcome::Stunned => T::EvStunStunned,
+            });
+            act(*who, f(T::EvStunningFist, &[&t.id(*target), dc, &what, left]))
+        }
         Event::Tactician { who, feat, allies, rounds } => {
             act(*who, f(T::EvTactician, &[feat, allies, rounds]))
         }
@@ -478,6 +497,7 @@ fn source(s: ModSource) -> T {
         ModSource::TargetCleaving => T::EvModTargetCleaving,
         ModSource::TargetNoShield => T::EvModTargetNoShield,
         ModSource::FavoredEnemy => T::EvModFavoredEnemy,
+        ModSource::Flurry => T::EvModFlurry,
     }
 }
 
@@ -841,5 +861,60 @@ fn combat(t: &Transcript, what: &CombatEvent, lang: Lang) -> String {
                 if *given > 0 { format!("+{given} {what}") } else { lang.t(T::EvFails).to_string() };
             f(T::EvAidAnother, &[&what, &t.id(*target), &signed(d20, *bonus), &(d20 + bonus), dc, &verdict])
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use pf1e_engine::combat::event::CombatantRef;
+
+    use super::*;
+
+    fn messages(events: Vec<Event>, lang: Lang) -> Vec<String> {
+        let t = Transcript {
+            combatants: ["monk", "ogre"].map(|id| CombatantRef { id: id.into(), side: 0 }).to_vec(),
+            sides: vec!["players".into()],
+            events: events.into_iter().map(|event| Record { round: 1, event }).collect(),
+        };
+        rows(&t, lang)
+            .into_iter()
+            .map(|r| match r {
+                Row::Action { message, .. } => message,
+                Row::Line(l) => l,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_monk_s_events_read_in_english_and_french() {
+        let events = || {
+            vec![
+                Event::Declares { who: 0, style: Style::Flurry, attack: -1, off_hand: 0, damage: 0, ac: 0 },
+                Event::Ki { who: 0, power: KiPower::ExtraAttack, left: 4 },
+                Event::Ki { who: 0, power: KiPower::Dodge, left: 3 },
+                Event::StunningFist { who: 0, target: 1, dc: 15, outcome: StunOutcome::Stunned, left: 3 },
+                Event::StunningFist { who: 0, target: 1, dc: 15, outcome: StunOutcome::Immune, left: 2 },
+            ]
+        };
+        assert_eq!(
+            messages(events(), Lang::En),
+            [
+                "flurry of blows (-1 on every attack, more attacks)",
+                "spends ki: one more flurry attack (4 left)",
+                "spends ki: +4 dodge AC (3 left)",
+                "stunning fist on ogre (Fort DC 15): stunned (3 left)",
+                "stunning fist on ogre (Fort DC 15): cannot be stunned (2 left)",
+            ]
+        );
+        assert_eq!(
+            messages(events(), Lang::Fr),
+            [
+                "déluge de coups (-1 à chaque attaque, des attaques de plus)",
+                "dépense du ki : une attaque de plus dans le déluge (il en reste 4)",
+                "dépense du ki : +4 d'esquive à la CA (il en reste 3)",
+                "coup étourdissant sur ogre (Vig DD 15) : étourdi (il en reste 3)",
+                "coup étourdissant sur ogre (Vig DD 15) : ne peut être étourdi (il en reste 2)",
+            ]
+        );
     }
 }

@@ -385,6 +385,7 @@ catalogue! {
     EvModTargetCleaving => "target cleaving", "cible en enchaînement";
     EvModTargetNoShield => "target without shield", "cible sans bouclier";
     EvModFavoredEnemy => "favored enemy", "ennemi juré";
+    EvModFlurry => "flurry of blows", "déluge de coups";
     EvModTargetChallenging => "target challenging", "cible lançant un défi";
     EvModSmite => "smite", "châtiment";
     EvModTargetSmiting => "target smiting", "cible en châtiment";
@@ -415,6 +416,7 @@ catalogue! {
     EvCombatExpertise => "combat expertise ({} melee attack and CMB, +{} dodge AC)", "expertise du combat ({} à l'attaque au corps à corps et au BMO, +{} CA d'esquive)";
     EvTwoWeapon => "fights with two weapons ({} main hand, {} off hand)", "combat à deux armes ({} main directrice, {} main secondaire)";
     EvCleave => "cleave ({} AC)", "enchaînement ({} CA)";
+    EvFlurry => "flurry of blows ({} on every attack, more attacks)", "déluge de coups ({} à chaque attaque, des attaques de plus)";
     EvCasts => "casts {}", "lance {}";
     EvCastsOn => " on {}", " sur {}";
     EvCastsAt => " at {}", " en {}";
@@ -481,6 +483,15 @@ catalogue! {
     EvRageEnds => "rage ends after {} round(s) (-{} hp), fatigued for {} rounds", "fin de la rage après {} round(s) (-{} pv), fatigué pour {} rounds";
     EvLaysOnHandsSelf => "lays on hands: {}d6={}, heals {} ({} left)", "impose les mains : {}d6={}, soigne {} (il en reste {})";
     EvLaysOnHands => "lays on hands on {}: {}d6={}, heals {} ({} left)", "impose les mains à {} : {}d6={}, soigne {} (il en reste {})";
+    EvKiAttack => "spends ki: one more flurry attack ({} left)", "dépense du ki : une attaque de plus dans le déluge (il en reste {})";
+    EvKiDodge => "spends ki: +4 dodge AC ({} left)", "dépense du ki : +4 d'esquive à la CA (il en reste {})";
+    EvStunningFist => "stunning fist on {} (Fort DC {}): {} ({} left)", "coup étourdissant sur {} (Vig DD {}) : {} (il en reste {})";
+    EvStunMissed => "missed", "raté";
+    EvStunNoDamage => "no damage", "aucun dégât";
+    EvStunDown => "the target is down", "la cible est à terre";
+    EvStunImmune => "cannot be stunned", "ne peut être étourdi";
+    EvStunSaved => "saved", "sauvegarde réussie";
+    EvStunStunned => "stunned", "étourdi";
     EvLionsCall => "lion's call: {} ally(ies), +{} attack, +{} saves vs fear, {} rounds", "appel du lion : {} allié(s), +{} à l'attaque, +{} aux jets contre la terreur, {} rounds";
     EvTriggerEnemyEntersReach => "when an enemy comes within reach", "un ennemi entre dans l'allonge";
     EvTriggerEnemyAttacks => "when an enemy attacks", "un ennemi attaque";

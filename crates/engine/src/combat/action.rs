@@ -120,6 +120,11 @@ crate::named_enum! {
         /// A paladin's lay on hands on the target (itself when none): a
         /// swift action on itself, a standard action on an ally.
         LayOnHands => "lay_on_hands",
+        /// A monk's ki power (swift action): `option` 0 one more attack in
+        /// this turn's flurry, 1 +4 dodge AC until its next turn.
+        KiPool => "ki_pool",
+        /// Stunning Fist declared for the next unarmed attack this turn (free action).
+        StunningFist => "stunning_fist",
     }
 }
 
@@ -159,7 +164,8 @@ impl ActionKind {
             | ActionKind::Deed
             | ActionKind::ArcanePool
             | ActionKind::Challenge
-            | ActionKind::Smite => Slot::Swift,
+            | ActionKind::Smite
+            | ActionKind::KiPool => Slot::Swift,
             ActionKind::FiveFootStep
             | ActionKind::DropProne
             | ActionKind::FightDefensively
@@ -168,6 +174,7 @@ impl ActionKind {
             | ActionKind::Immediate
             | ActionKind::PowerAttack
             | ActionKind::Rage
+            | ActionKind::StunningFist
             | ActionKind::Declare => Slot::Free,
         }
     }

@@ -296,6 +296,9 @@ impl BattleState<'_> {
             roll.untyped(-s.power_attack);
         }
         self.martial_attack(a, w, swing, &mut s, &mut roll);
+        if swing.flurry {
+            roll.untyped(self.flurry_attack(a));
+        }
         roll.untyped(self.smite_attack(a, t));
         roll.untyped(self.favored_enemy(a, t));
         let spec = &self.prep.fighters[t];
@@ -385,7 +388,8 @@ impl BattleState<'_> {
             (true, true) => def.touch - spec.dex_mod.max(0) - spec.printed_dodge,
         };
         // Helpless: effective Dexterity 0 (a −5 modifier in place of its own).
-        let helpless_dex = if self.is_helpless(t) { -5 - spec.dex_mod.min(0) } else { 0 };
+        let helpless_dex =
+            if self.is_helpless(t) { -5 - spec.dex_mod.min(0) - self.monk_ac_lost(t) } else { 0 };
         let mut guard = Tally::new();
         guard.untyped(cover);
         if target.charged {
@@ -600,14 +604,20 @@ impl<R: Dice> Engine<'_, '_, R> {
         extra: bool,
         base: Swing,
     ) {
+        let flurry = full && self.flurries(i, w);
+        let ki = flurry && self.take_ki_attack(i);
         let spec = &self.st.prep.fighters[i];
         let atk = &spec.attacks[w];
         let (melee, count) = (atk.melee, if full { atk.count } else { 1 });
-        let iters = if full && atk.iterates { iterations(spec.bab) } else { 1 };
+        // A flurry's base attack bonus is the monk level (CRB "Flurry of Blows").
+        let bab = if flurry { self.st.monk(i).map_or(spec.bab, |m| m.level as i32) } else { spec.bab };
+        let iters = if full && atk.iterates { iterations(bab) } else { 1 };
+        let extras = if flurry { super::abilities::flurry_extra_attacks(bab as u32) } else { &[] };
         let martial = spec.features.rules.martial;
         let rapid = full && !melee && martial.rapid_shot && self.st.declared(i, Style::RapidShot);
         let mut manyshot = full && !melee && !atk.firearm && atk.weapon_damage && martial.manyshot;
         let two_weapon = full
+            && !flurry
             && melee
             && atk.iterates
             && !atk.two_handed
@@ -620,10 +630,17 @@ impl<R: Dice> Engine<'_, '_, R> {
         } else {
             0
         };
+        // Haste's, Rapid Shot's and ki's attacks at the highest bonus, then
+        // the iterative ones, each with the flurry's extra attack at that
+        // penalty (its second at −5, its third at −10).
         let penalties = std::iter::once(0)
             .filter(|_| extra)
             .chain(std::iter::once(0).filter(|_| rapid))
-            .chain((0..iters).map(|j| 5 * j));
+            .chain(std::iter::once(0).filter(|_| ki))
+            .chain((0..iters).flat_map(move |j| {
+                let p = 5 * j;
+                std::iter::once(p).chain(extras.iter().copied().filter(move |&e| e == p))
+            }));
         'all: for penalty in penalties {
             for _ in 0..count {
                 if !self.st.is_active(t) || !self.st.can_act(i) {
@@ -639,7 +656,7 @@ impl<R: Dice> Engine<'_, '_, R> {
                         break 'all;
                     }
                 }
-                let swing = Swing { penalty, rapid, two_weapon: main_penalty, manyshot, ..base };
+                let swing = Swing { penalty, rapid, two_weapon: main_penalty, manyshot, flurry, ..base };
                 manyshot = false;
                 self.strike(i, w, t, swing);
             }
@@ -665,6 +682,19 @@ impl<R: Dice> Engine<'_, '_, R> {
     /// held charge rides a spellstrike, the lich's touch paralyzes.
     /// Returns whether it hit and whether it was a confirmed critical hit.
     pub(crate) fn strike(&mut self, a: usize, w: usize, t: usize, swing: Swing) -> (bool, bool) {
+        if !self.st.fighters[a].monk.stunning_armed || !self.spend_stunning_fist(a, w) {
+            return self.strike_roll(a, w, t, swing);
+        }
+        // A declared Stunning Fist rides this unarmed attack (`abilities::monk`).
+        let before = self.st.fighters[t].out.damage_taken;
+        let (hit, crit) = self.strike_roll(a, w, t, swing);
+        let dealt = self.st.fighters[t].out.damage_taken - before;
+        self.stunning_fist_lands(a, t, hit, dealt);
+        (hit, crit)
+    }
+
+    /// The attack roll of `strike` and what follows it.
+    fn strike_roll(&mut self, a: usize, w: usize, t: usize, swing: Swing) -> (bool, bool) {
         let magic = self.st.fighters[a].fx | self.st.fighters[t].fx != 0
             || self.st.prep.fighters[a].abilities.is_some()
             || self.st.prep.fighters[t].abilities.is_some()
@@ -972,6 +1002,9 @@ impl<R: Dice> Engine<'_, '_, R> {
         let favored = self.st.favored_enemy(a, t);
         if favored != 0 {
             add(ModSource::FavoredEnemy, favored);
+        }
+        if swing.flurry {
+            add(ModSource::Flurry, self.st.flurry_attack(a));
         }
         let smite_ac = self.st.smite_ac(a, t);
         if smite_ac != 0 {

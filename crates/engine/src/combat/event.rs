@@ -15,8 +15,8 @@ use crate::map::Pos;
 use super::prepared::PreparedEncounter;
 
 pub use super::event_kinds::{
-    AfflictionEvent, ClassAbilityEvent, CombatEvent, ConfusedAct, EffectEnd, ManeuverOutcome, NonlethalState,
-    SpellEffectEvent, SpellEvent, TurnEvent,
+    AfflictionEvent, ClassAbilityEvent, CombatEvent, ConfusedAct, EffectEnd, KiPower, ManeuverOutcome,
+    NonlethalState, SpellEffectEvent, SpellEvent, StunOutcome, TurnEvent,
 };
 
 /// Whether a flag is off (to omit it from JSON).
@@ -562,6 +562,29 @@ pub enum Event {
         rolled: u32,
         /// Hit points restored.
         healed: u32,
+        /// Uses left today.
+        left: u32,
+    },
+    /// A monk spends a ki point (CRB "Ki Pool").
+    Ki {
+        /// The monk.
+        who: usize,
+        /// What the point buys.
+        power: KiPower,
+        /// Points left today.
+        left: u32,
+    },
+    /// A Stunning Fist carried by an unarmed attack (CRB "Stunning Fist"):
+    /// the use is spent by the attack roll.
+    StunningFist {
+        /// The attacker.
+        who: usize,
+        /// The creature attacked.
+        target: usize,
+        /// The Fortitude save's DC.
+        dc: i32,
+        /// What came of it (a save, when rolled, is its own `save` event before this one).
+        outcome: StunOutcome,
         /// Uses left today.
         left: u32,
     },
@@ -1163,6 +1186,8 @@ pub enum ModSource {
     TargetNoShield,
     /// The attacker's favored enemy bonus against the target's type (a ranger's).
     FavoredEnemy,
+    /// A monk's flurry of blows: the monk level in place of the base attack bonus, −2.
+    Flurry,
 }
 
 /// What followed an attack roll.

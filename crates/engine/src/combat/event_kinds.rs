@@ -378,6 +378,34 @@ pub enum SpellEffectEvent {
     DropsHeld,
 }
 
+/// What a monk's ki point buys (`Event::Ki`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum KiPower {
+    /// One more attack at the highest bonus in this turn's flurry.
+    ExtraAttack,
+    /// +4 dodge bonus to AC until the monk's next turn.
+    Dodge,
+}
+
+/// What came of a Stunning Fist (`Event::StunningFist`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StunOutcome {
+    /// The attack missed: the use is lost.
+    Missed,
+    /// The attack hit but dealt no damage.
+    NoDamage,
+    /// The target fell to the blow.
+    Down,
+    /// The target cannot be stunned (construct, ooze, plant, undead, immune to critical hits).
+    Immune,
+    /// The target made its Fortitude save.
+    Saved,
+    /// The target is stunned until the start of the attacker's next turn.
+    Stunned,
+}
+
 /// Why an effect ended (`Event::EffectEnds`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

@@ -154,6 +154,7 @@ fn line(ids: &[String], sides: &[String], r: &Record) -> String {
                         format!("fights with two weapons ({attack} main hand, {off_hand} off hand)")
                     }
                     Style::Cleave => format!("cleave ({ac} AC)"),
+                    Style::Flurry => format!("flurry of blows ({attack:+} on every attack, more attacks)"),
                 },
             )
         }
@@ -302,6 +303,27 @@ fn line(ids: &[String], sides: &[String], r: &Record) -> String {
             let on = if who == target { String::new() } else { format!(" on {}", id(*target)) };
             act(*who, format!("lays on hands{on}: {dice}d6={rolled}, heals {healed} ({left} left)"))
         }
+        Event::Ki { who, power, left } => act(
+            *who,
+            match power {
+                super::event::KiPower::ExtraAttack => {
+                    format!("spends ki: one more flurry attack ({left} left)")
+                }
+                super::event::KiPower::Dodge => format!("spends ki: +4 dodge AC ({left} left)"),
+            },
+        ),
+        Event::StunningFist { who, target, dc, outcome, left } => {
+            use super::event::StunOutcome as O;
+            let what = match outcome {
+                O::Missed => "missed",
+                O::NoDamage => "no damage",
+                O::Down => "the target is down",
+                O::Immune => "cannot be stunned",
+                O::Saved => "saved",
+                O::Stunned => "stunned",
+            };
+            act(*who, format!("stunning fist on {} (Fort DC {dc}): {what} ({left} left)", id(*target)))
+        }
         Event::Tactician { who, feat, allies, rounds } => {
             act(*who, format!("tactician: {feat} to {allies} ally(ies) for {rounds} rounds"))
         }
@@ -393,6 +415,7 @@ fn source(s: ModSource) -> &'static str {
         ModSource::TargetCleaving => "target cleaving",
         ModSource::TargetNoShield => "target without shield",
         ModSource::FavoredEnemy => "favored enemy",
+        ModSource::Flurry => "flurry of blows",
     }
 }
 

@@ -67,6 +67,7 @@ impl BattleState<'_> {
             Style::CombatExpertise => m.combat_expertise,
             Style::TwoWeapon => spec.attacks.iter().any(|a| a.off_hand),
             Style::Cleave => m.cleave > 0,
+            Style::Flurry => self.may_flurry(i),
         }
     }
 
@@ -319,6 +320,7 @@ impl<R: Dice> Engine<'_, '_, R> {
                 (-main, -off, 0, 0)
             }
             Style::Cleave => (0, 0, 0, -CLEAVE_AC_PENALTY),
+            Style::Flurry => (self.st.flurry_attack(i), 0, 0, 0),
         };
         self.st.fighters[i].martial.styles |= style.bit();
         emit!(self, Event::Declares { who: i, style, attack, off_hand, damage, ac });

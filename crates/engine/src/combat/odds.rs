@@ -19,6 +19,8 @@ pub(crate) struct Swing {
     pub off_hand: bool,
     /// Manyshot: the hit fires two arrows.
     pub manyshot: bool,
+    /// Part of a monk's flurry of blows (the monk level as base attack bonus, −2).
+    pub flurry: bool,
     /// Vital Strike: extra rolls of the weapon's dice.
     pub vital: u8,
     /// A monster's variant of the attack (rake, powerful charge): 0 none,

@@ -739,7 +739,11 @@ fn fighter_spec(
         .creature_type
         .as_deref()
         .and_then(|t| serde_json::from_value(serde_json::Value::String(norm(t))).ok());
-    let immune = super::spells::Immune::of(c, ctype);
+    let mut immune = super::spells::Immune::of(c, ctype);
+    if features.rules.class.aura_of_courage {
+        // Aura of courage (CRB "Paladin", 3rd level): immune to fear.
+        immune.descriptors.0 |= 1 << crate::effects::Descriptor::Fear as u64;
+    }
     let abilities = super::abilities::AbilitySpec::of(c, &features.rules.class).map(Box::new);
     let monster = monster::MonsterSpec::of(c, &attacks);
     let pools = super::abilities::Pools::of(c);

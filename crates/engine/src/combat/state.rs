@@ -143,6 +143,8 @@ pub(crate) struct Fighter {
     pub rage: Option<super::abilities::Raging>,
     /// A paladin's smite has not hit yet (its first hit may deal double damage).
     pub smite_first: bool,
+    /// A monk's Stunning Fist and ki declared for this turn.
+    pub monk: super::abilities::MonkState,
     /// Deeds declared for its next firearm attack (`abilities::UP_CLOSE`, `DEADEYE`).
     pub deeds: u8,
     /// A penalty on all its attack rolls while it lasts (spell combat's −2).
@@ -345,6 +347,7 @@ impl<'p> BattleState<'p> {
             challenged: None,
             rage: None,
             smite_first: false,
+            monk: Default::default(),
             deeds: 0,
             attack_penalty: 0,
             // A splash weapon's first flask is still in the pack (`combat::splash`).

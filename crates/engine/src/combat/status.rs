@@ -11,8 +11,8 @@ use crate::dice::ability_modifier;
 use crate::effects::conditions::Summary;
 use crate::effects::modifier::collect;
 use crate::effects::{
-    ActiveEffect, Behaviour, Behaviours, ConditionId, ConditionSet, Context, Duration, Effect, Flags,
-    ModTarget, SaveKind, SaveRoll, Tally, Targets, definition,
+    ActiveEffect, Behaviour, Behaviours, BonusType, ConditionId, ConditionSet, Context, Duration, Effect,
+    Flags, ModTarget, SaveKind, SaveRoll, Tally, Targets, definition,
 };
 use crate::rng::Dice;
 
@@ -220,7 +220,12 @@ impl BattleState<'_> {
         // Channel resistance (UMR): checked only for saves against a channel.
         let channel =
             if ctx.channel { spec.monster.as_deref().map_or(0, |m| m.channel_resistance) } else { 0 };
-        base + dex + other + channel + self.modifier(i, Targets::save(kind), ctx)
+        let mut mods = Tally::new();
+        self.collect_mods(i, Targets::save(kind), ctx, &mut mods);
+        if ctx.descriptors.has(crate::effects::Descriptor::Fear) && self.courage_near(i) {
+            mods.add(BonusType::Morale, super::abilities::COURAGE_BONUS);
+        }
+        base + dex + other + channel + mods.total()
     }
 
     /// How much `i`'s modifier of an ability other than Strength and

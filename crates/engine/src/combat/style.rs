@@ -20,6 +20,10 @@ crate::named_enum! {
         TwoWeapon => "two_weapon",
         /// Cleave: the attack action goes on to an adjacent foe after a hit; −2 AC.
         Cleave => "cleave",
+        /// Flurry of blows (a monk): the monk level as base attack bonus on a
+        /// full attack with unarmed strikes and monk weapons, one more attack
+        /// (two from 8th level, three from 15th), −2 on every roll.
+        Flurry => "flurry_of_blows",
     }
 }
 

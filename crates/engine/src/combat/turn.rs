@@ -51,6 +51,12 @@ impl<R: Dice> Engine<'_, '_, R> {
         }
         for (f, spec) in self.st.fighters.iter_mut().zip(&self.st.prep.fighters) {
             f.aoo_left = spec.aoo_per_round;
+            // Quick Reflexes (a rage power): one more while raging.
+            if f.rage.is_some()
+                && spec.abilities.as_deref().and_then(|a| a.rage).is_some_and(|r| r.quick_reflexes)
+            {
+                f.aoo_left += 1;
+            }
         }
         // The summons of a fallen caster still last their rounds.
         let prep = self.st.prep;
@@ -171,6 +177,8 @@ impl<R: Dice> Engine<'_, '_, R> {
         f.defensive = false;
         f.power_attack = false;
         f.martial = Default::default();
+        f.monk.stunning_armed = false;
+        f.monk.ki_attack = false;
         f.total_defense = false;
         f.aid_attack = 0;
         f.aid_ac = 0;
@@ -345,6 +353,8 @@ impl<R: Dice> Engine<'_, '_, R> {
             ActionKind::Smite => self.smite_action(i, action).inspect(|()| self.smite_started(i)),
             ActionKind::Rage => self.rage_action(i),
             ActionKind::LayOnHands => self.lay_on_hands_action(i, action),
+            ActionKind::KiPool => self.ki_action(i, action),
+            ActionKind::StunningFist => self.stunning_fist_action(i),
             ActionKind::Tactician => self.tactician_action(i),
             ActionKind::LionsCall => self.lions_call_action(i),
             ActionKind::UseItem => self.use_item_action(i, action),

@@ -174,6 +174,26 @@ pub enum Rule {
     /// Ranger favored enemy (CRB "Favored Enemy"): a bonus on attack and
     /// damage rolls against a creature type, written `Favored Enemy (undead +2)`.
     FavoredEnemy,
+    /// Monk flurry of blows (CRB "Monk"): a full attack with unarmed strikes
+    /// and monk weapons at the monk level as base attack bonus, one more
+    /// attack (two at 8th, three at 15th), −2 on every roll.
+    FlurryOfBlows,
+    /// Stunning Fist (CRB feat; a monk's bonus feat): a declared unarmed
+    /// attack that stuns for a round on a failed Fortitude save.
+    StunningFist,
+    /// Monk ki pool (CRB "Monk", 4th level): one more flurry attack, or +4
+    /// dodge AC for a round, for a point (a swift action).
+    KiPool,
+    /// Monk AC bonus (CRB "Monk"): in the printed AC; lost while helpless.
+    MonkAcBonus,
+    /// Paladin aura of courage (CRB "Paladin", 3rd level): immune to fear,
+    /// +4 morale on saves against fear for allies within 10 ft.
+    AuraOfCourage,
+    /// Rage power Superstition (CRB): while raging, +2 morale (+1 per four
+    /// barbarian levels) on saves against spells.
+    Superstition,
+    /// Rage power Quick Reflexes (CRB): one more attack of opportunity a round while raging.
+    QuickReflexes,
     /// A martial feat that decides damage (Rapid Shot, Vital Strike, Cleave…):
     /// `feats::martial`, played by `combat::martial`.
     #[serde(untagged)]
@@ -238,12 +258,19 @@ impl Rule {
             Rule::SmiteEvil => "smite_evil",
             Rule::LayOnHands => "lay_on_hands",
             Rule::FavoredEnemy => "favored_enemy",
+            Rule::FlurryOfBlows => "flurry_of_blows",
+            Rule::StunningFist => "stunning_fist",
+            Rule::KiPool => "ki_pool",
+            Rule::MonkAcBonus => "monk_ac_bonus",
+            Rule::AuraOfCourage => "aura_of_courage",
+            Rule::Superstition => "superstition",
+            Rule::QuickReflexes => "quick_reflexes",
             Rule::Martial(m) => m.name(),
         }
     }
 
     /// Every rule but the martial feats (`MartialFeat::ALL`), for messages.
-    pub const ALL: [Rule; 54] = [
+    pub const ALL: [Rule; 61] = [
         Rule::PowerAttack,
         Rule::CombatReflexes,
         Rule::PreciseShot,
@@ -298,6 +325,13 @@ impl Rule {
         Rule::SmiteEvil,
         Rule::LayOnHands,
         Rule::FavoredEnemy,
+        Rule::FlurryOfBlows,
+        Rule::StunningFist,
+        Rule::KiPool,
+        Rule::MonkAcBonus,
+        Rule::AuraOfCourage,
+        Rule::Superstition,
+        Rule::QuickReflexes,
     ];
 }
 

@@ -5,10 +5,12 @@
 pub mod catalog;
 pub mod derive;
 pub mod martial;
+pub mod monk;
 pub mod resolve;
 
 pub use catalog::{CatalogError, FeatCatalog, FeatEntry, Parameter, Rule};
 pub use martial::{Martial, MartialFeat};
+pub use monk::monk_unarmed_damage;
 pub use resolve::{
     ChannelRule, ClassRules, Deed, Evasion, FeatureError, Hex, ResolvedFeature, ResolvedFeatures, Rules,
     SneakDice, resolve,

@@ -184,6 +184,20 @@ pub struct ClassRules {
     pub lay_on_hands: bool,
     /// Ranger favored enemies: creature type and bonus, in feature order.
     pub favored_enemies: Vec<(crate::spell::model::CreatureType, i32)>,
+    /// Monk flurry of blows.
+    pub flurry_of_blows: bool,
+    /// Stunning Fist.
+    pub stunning_fist: bool,
+    /// Monk ki pool.
+    pub ki_pool: bool,
+    /// Monk AC bonus (Wisdom and level, lost while helpless).
+    pub monk_ac_bonus: bool,
+    /// Paladin aura of courage.
+    pub aura_of_courage: bool,
+    /// Rage power Superstition.
+    pub superstition: bool,
+    /// Rage power Quick Reflexes.
+    pub quick_reflexes: bool,
 }
 
 impl ClassRules {
@@ -205,6 +219,11 @@ impl ClassRules {
             || self.smite_evil
             || self.lay_on_hands
             || !self.favored_enemies.is_empty()
+            || self.flurry_of_blows
+            || self.stunning_fist
+            || self.ki_pool
+            || self.monk_ac_bonus
+            || self.aura_of_courage
     }
 
     /// The save DC bonus of Spell Focus and Greater Spell Focus for `school`.
@@ -463,6 +482,13 @@ pub fn resolve(c: &Combatant, catalog: &FeatCatalog) -> Result<ResolvedFeatures,
             Some(Rule::Outflank) => rules.outflank = true,
             Some(Rule::SunsBlessing) => rules.class.suns_blessing = true,
             Some(Rule::Rage) => rules.class.rage = true,
+            Some(Rule::FlurryOfBlows) => rules.class.flurry_of_blows = true,
+            Some(Rule::StunningFist) => rules.class.stunning_fist = true,
+            Some(Rule::KiPool) => rules.class.ki_pool = true,
+            Some(Rule::MonkAcBonus) => rules.class.monk_ac_bonus = true,
+            Some(Rule::AuraOfCourage) => rules.class.aura_of_courage = true,
+            Some(Rule::Superstition) => rules.class.superstition = true,
+            Some(Rule::QuickReflexes) => rules.class.quick_reflexes = true,
             Some(Rule::SmiteEvil) => rules.class.smite_evil = true,
             Some(Rule::LayOnHands) => rules.class.lay_on_hands = true,
             Some(Rule::FavoredEnemy) => {

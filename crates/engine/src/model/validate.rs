@@ -580,6 +580,8 @@ pub const RESOURCES: &[&str] = &[
     "tactician",
     "rage_rounds",
     "lay_on_hands",
+    "ki_pool",
+    "stunning_fist",
 ];
 
 fn check_lists(c: &Combatant) -> Result<(), Failure> {

@@ -19,7 +19,7 @@
 //!   a rage ends the rage too (`Carried::of`).
 //! - While raging it cannot cast spells (`combat::spells` refuses, `cannot_cast`).
 
-use crate::effects::{BonusType, ConditionId, ConditionSet, Duration, Effect};
+use crate::effects::{BonusType, ConditionId, ConditionSet, Duration, Effect, Mod, ModTarget, When};
 use crate::rng::Dice;
 
 use super::super::action::Reason;
@@ -40,12 +40,23 @@ pub(crate) const RAGE_FATIGUE_EFFECT: &str = "fatigued after rage";
 pub(crate) struct Rage {
     /// Hit points the +4 Constitution gives (+2 per Hit Die).
     pub hp: i32,
+    /// Rage power Superstition: its morale bonus on saves against spells
+    /// while raging (+2, +1 per four barbarian levels; 0 without it).
+    pub superstition: i32,
+    /// Rage power Quick Reflexes: one more attack of opportunity a round while raging.
+    pub quick_reflexes: bool,
 }
 
 impl Rage {
-    /// The rage of a barbarian of `level` Hit Dice.
+    /// The rage of a barbarian of `level` Hit Dice, without rage powers.
     pub(crate) fn of(level: u32) -> Self {
-        Rage { hp: RAGE_BONUS / 2 * level as i32 }
+        Rage { hp: RAGE_BONUS / 2 * level as i32, superstition: 0, quick_reflexes: false }
+    }
+
+    /// The same rage with the rage powers `superstition` and `quick_reflexes`
+    /// of a barbarian of `level` (CRB "Rage Powers").
+    pub(crate) fn with_powers(self, level: u32, superstition: bool, quick_reflexes: bool) -> Self {
+        Rage { superstition: if superstition { 2 + level as i32 / 4 } else { 0 }, quick_reflexes, ..self }
     }
 }
 
@@ -82,8 +93,20 @@ impl<R: Dice> Engine<'_, '_, R> {
         f.rage = Some(Raging { rounds: 1, hp: rage.hp });
         f.hp += rage.hp;
         let left = u32::from(f.pools.rage_rounds);
+        if rage.quick_reflexes {
+            // Quick Reflexes: one more attack of opportunity this round already.
+            f.aoo_left += 1;
+        }
         emit!(self, Event::Rages { who: i, hp: rage.hp, will: RAGE_WILL_BONUS, left });
-        self.apply_effect(i, rage_effect(BonusType::Morale, RAGE_WILL_BONUS), None);
+        let mut effect = rage_effect(BonusType::Morale, RAGE_WILL_BONUS);
+        if rage.superstition > 0 {
+            // Superstition: a morale bonus on saves against spells (the
+            // Will's +2 of the rage is morale too: the higher counts).
+            let mut mods = effect.mods.to_vec();
+            mods.push(Mod::new(ModTarget::Saves, rage.superstition, BonusType::Morale).when(When::Spells));
+            effect = effect.with_mods(mods);
+        }
+        self.apply_effect(i, effect, None);
         self.st.refresh_status(i);
         Ok(())
     }

@@ -11,6 +11,7 @@ mod deed;
 mod hex;
 mod lich;
 mod magus;
+mod monk;
 mod paladin;
 mod performance;
 mod ranger;
@@ -29,7 +30,33 @@ pub(crate) struct Raging {
 }
 pub(crate) use cavalier::OUTFLANK_BONUS;
 pub(crate) use deed::{DEADEYE, UP_CLOSE};
-pub(crate) use paladin::LayOnHands;
+pub(crate) use monk::flurry_extra_attacks;
+pub(crate) use paladin::{COURAGE_BONUS, LayOnHands};
+
+/// A monk's class abilities as compiled (CRB "Monk"; the rules are in `monk`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Monk {
+    /// Monk level: the base attack bonus of a flurry (the combatant's level).
+    pub level: u32,
+    /// Flurry of blows.
+    pub flurry: bool,
+    /// The ki pool's powers (one more flurry attack, +4 dodge AC).
+    pub ki: bool,
+    /// Its AC bonus (Wisdom bonus + 1 per four monk levels), in the printed
+    /// AC and lost while it is helpless; 0 without the feature.
+    pub ac_bonus: i32,
+}
+
+/// What a monk's declarations left for the rest of its turn (the battle state's).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct MonkState {
+    /// Stunning Fist declared for its next unarmed attack this turn.
+    pub stunning_armed: bool,
+    /// The round of its last Stunning Fist (once per round).
+    pub stunning_round: Option<u32>,
+    /// A ki point spent for one more attack in this turn's flurry.
+    pub ki_attack: bool,
+}
 
 use crate::feats::{ChannelRule, ClassRules, Deed, Hex};
 use crate::model::{Combatant, SpecialAbility};
@@ -73,6 +100,10 @@ pub struct Pools {
     pub rage_rounds: u16,
     /// Uses of a paladin's lay on hands.
     pub lay_on_hands: u16,
+    /// Points of a monk's ki pool.
+    pub ki_pool: u16,
+    /// Uses of Stunning Fist.
+    pub stunning_fist: u16,
 }
 
 impl Pools {
@@ -91,11 +122,13 @@ impl Pools {
             tactician: get("tactician").unwrap_or(0),
             rage_rounds: get("rage_rounds").unwrap_or(0),
             lay_on_hands: get("lay_on_hands").unwrap_or(0),
+            ki_pool: get("ki_pool").unwrap_or(0),
+            stunning_fist: get("stunning_fist").unwrap_or(0),
         }
     }
 
     /// Every counted pool (unlimited hexes count 0), for the uses left and spent.
-    pub fn counted(&self) -> [u16; 11] {
+    pub fn counted(&self) -> [u16; 13] {
         [
             self.channel_energy,
             self.hexes.unwrap_or(0),
@@ -108,6 +141,8 @@ impl Pools {
             self.tactician,
             self.rage_rounds,
             self.lay_on_hands,
+            self.ki_pool,
+            self.stunning_fist,
         ]
     }
 }
@@ -154,6 +189,12 @@ pub(crate) struct AbilitySpec {
     pub lay_on_hands: Option<LayOnHands>,
     /// A ranger's favored enemies: creature type and bonus on attack and damage rolls.
     pub favored_enemies: Vec<(CreatureType, i32)>,
+    /// A monk's flurry, ki pool and AC bonus.
+    pub monk: Option<Monk>,
+    /// Stunning Fist's Fortitude DC (10 + ½ level + Wisdom modifier), if it has the feat.
+    pub stunning_fist_dc: Option<i32>,
+    /// A paladin's aura of courage (immune to fear; +4 morale on allies' saves against fear within 10 ft).
+    pub aura_of_courage: bool,
 }
 
 /// Whether one of `c`'s special abilities is `what`.
@@ -204,6 +245,7 @@ impl AbilitySpec {
         let level = c.level as i32;
         let cha = crate::dice::ability_modifier(c.abilities.cha_score);
         let int = c.abilities.int_score.map_or(0, crate::dice::ability_modifier);
+        let wis = crate::dice::ability_modifier(c.abilities.wis_score);
         let channel = class.channel.map(|ChannelRule { positive, dice }| Channel {
             positive: positive.unwrap_or(!c.alignment.ends_with('E')),
             dice: dice.unwrap_or(c.level.div_ceil(2)),
@@ -249,11 +291,19 @@ impl AbilitySpec {
                 rounds: c.level,
             }),
             rage: (class.rage && !special(c, |a| matches!(a, SpecialAbility::Rage { .. })))
-                .then(|| Rage::of(c.level)),
+                .then(|| Rage::of(c.level).with_powers(c.level, class.superstition, class.quick_reflexes)),
             smite: (class.smite_evil && !special(c, |a| matches!(a, SpecialAbility::Smite { .. })))
                 .then(|| Smite::new(crate::effects::Alignment::EVIL, c.level, cha)),
             lay_on_hands: class.lay_on_hands.then(|| LayOnHands::of(c.level)),
             favored_enemies: class.favored_enemies.clone(),
+            monk: (class.flurry_of_blows || class.ki_pool || class.monk_ac_bonus).then_some(Monk {
+                level: c.level,
+                flurry: class.flurry_of_blows,
+                ki: class.ki_pool,
+                ac_bonus: if class.monk_ac_bonus { wis.max(0) + level / 4 } else { 0 },
+            }),
+            stunning_fist_dc: class.stunning_fist.then_some(10 + level / 2 + wis),
+            aura_of_courage: class.aura_of_courage,
         })
     }
 

@@ -22,7 +22,13 @@ use super::super::action::{Action, Reason};
 use super::super::engine::Engine;
 use super::super::event::Event;
 use super::super::log::emit;
-use super::super::state::BattleState;
+use super::super::state::{BattleState, LifeState};
+use crate::effects::ConditionId;
+
+/// The aura of courage's morale bonus on allies' saves against fear.
+pub(crate) const COURAGE_BONUS: i32 = 4;
+/// The aura of courage's radius, in feet.
+const COURAGE_RADIUS_FT: u32 = 10;
 
 /// A paladin's lay on hands as compiled.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,6 +45,21 @@ impl LayOnHands {
 }
 
 impl BattleState<'_> {
+    /// Whether a conscious ally of `i` with an aura of courage stands
+    /// within 10 ft of it (CRB "Aura of Courage"; `i` itself is immune).
+    pub(crate) fn courage_near(&self, i: usize) -> bool {
+        (0..self.len()).any(|j| {
+            j != i
+                && self.prep.fighters[j].abilities.as_deref().is_some_and(|a| a.aura_of_courage)
+                && !self.are_enemies(i, j)
+                && matches!(self.life(j), LifeState::Fighting | LifeState::Disabled)
+                && !self.fighters[j].gone
+                && !self.has_condition(j, ConditionId::Unconscious)
+                && !self.has_condition(j, ConditionId::Asleep)
+                && self.distance(i, j) <= COURAGE_RADIUS_FT
+        })
+    }
+
     /// Whether a paladin's first smiting hit on `t` deals double the smite's
     /// damage: `t` is undead, or an evil outsider or dragon (CRB "Smite Evil").
     pub(crate) fn smite_doubles_on(&self, t: usize) -> bool {

@@ -36,7 +36,9 @@ pub(super) fn declare(battle: &BattleState<'_>, actor: usize, t: usize, out: &mu
     let may = |s: Style| battle.may_declare(actor, s);
     let mut styles: Vec<Style> = Vec::new();
     if battle.prep.fighters[actor].attacks[w].melee {
-        if full && may(Style::TwoWeapon) && battle.two_weapon_pays(actor, w, t) {
+        if full && may(Style::Flurry) && battle.flurry_pays(actor, w, t) {
+            styles.push(Style::Flurry);
+        } else if full && may(Style::TwoWeapon) && battle.two_weapon_pays(actor, w, t) {
             styles.push(Style::TwoWeapon);
         } else if may(Style::Cleave) && battle.cleave_pays(actor, w, t, full) {
             styles.push(Style::Cleave);

@@ -22,6 +22,7 @@ mod harmless;
 mod heal;
 mod magic;
 mod martial;
+mod monk;
 mod monster;
 mod paladin;
 mod reload;
@@ -116,11 +117,17 @@ struct Tactics {
     charges: bool,
     power_attack: PowerAttackUse,
     maneuver: ManeuverUse,
+    /// Class abilities joined to the attack (a monk's ki and Stunning Fist).
+    abilities: bool,
 }
 
 impl Tactics {
-    const DEFAULT: Tactics =
-        Tactics { charges: true, power_attack: PowerAttackUse::Auto, maneuver: ManeuverUse::None };
+    const DEFAULT: Tactics = Tactics {
+        charges: true,
+        power_attack: PowerAttackUse::Auto,
+        maneuver: ManeuverUse::None,
+        abilities: true,
+    };
 }
 
 /// A turn against target `t`: fleeing when a condition says so, standing up,
@@ -170,6 +177,9 @@ fn plan_turn(battle: &BattleState<'_>, actor: usize, t: usize, tactics: Tactics,
     }
     strike(battle, actor, t, tactics.charges, out);
     martial::declare(battle, actor, t, out);
+    if tactics.abilities && spec.abilities.is_some() {
+        monk::declare(battle, actor, t, out);
+    }
 }
 
 /// Whether the attack ladder will strike `t` in melee this turn: a melee
@@ -401,6 +411,7 @@ impl Policy for StrategyPolicy {
             charges: self.spec.use_charges,
             power_attack: self.spec.power_attack,
             maneuver: self.spec.maneuver,
+            abilities: self.spec.use_class_abilities,
         };
         let magic = Magic {
             spells: self.spec.spell_policy,

@@ -176,6 +176,27 @@ fn the_policy_rages_once_a_foe_is_within_a_move_or_a_charge_and_keeps_raging() {
     }
 }
 
+#[test]
+fn superstition_adds_its_morale_bonus_on_saves_against_spells_and_quick_reflexes_an_attack_of_opportunity() {
+    let mut barb = barbarian(10);
+    for power in ["Rage Power (Superstition)", "Rage Power (Quick Reflexes)"] {
+        barb.features.push(crate::model::Feature::Name(power.into()));
+    }
+    let prep = prepare(arena(4, 8), vec![("a", barb, at(1, 1)), ("b", foe("Foe", json!({})), at(1, 5))]);
+    let mut b = Bench::new(&[]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    let spell = Context { spell: true, ..Context::default() };
+    let vs = |e: &E<'_, '_>, kind: SaveKind| e.st.save_bonus(0, kind, &spell) - save(e, 0, kind);
+    assert_eq!((vs(&e, SaveKind::Fort), vs(&e, SaveKind::Will)), (0, 0), "not raging");
+    let aoo = e.st.fighters[0].aoo_left;
+    turn(&mut e, 0, vec![Action::new(ActionKind::Rage)]);
+    // Level 4: +3 morale against spells; on Will the rage's +2 morale does not stack with it.
+    assert_eq!((vs(&e, SaveKind::Fort), vs(&e, SaveKind::Will)), (3, 1));
+    assert_eq!(e.st.fighters[0].aoo_left, aoo + 1);
+    e.start_round();
+    assert_eq!(e.st.fighters[0].aoo_left, e.st.prep.fighters[0].aoo_per_round + 1);
+}
+
 // ---- paladin ----
 
 /// A paladin 4 (Cha 14: +2), two smites, four lays on hands, a longsword.
@@ -333,6 +354,43 @@ fn the_policy_lays_on_hands_on_a_dying_ally() {
     e.st.fighters[1].hp = -2;
     e.take_turn(0, &mut crate::combat::policy::DefaultPolicy);
     assert_eq!(e.st.hp(1), 4, "moved next to it and healed 2d6 = 6");
+}
+
+#[test]
+fn aura_of_courage_makes_the_paladin_immune_to_fear_and_gives_allies_within_ten_feet_four_morale_against_it()
+{
+    use crate::effects::{BonusType, Descriptor, Descriptors, Duration, Effect, Mod, ModTarget, When};
+    let mut pal = paladin();
+    pal.features.push(crate::model::Feature::Name("Aura of Courage".into()));
+    let prep = prepare(
+        arena(4, 8),
+        vec![
+            ("a", pal, at(1, 1)),
+            ("a", creature("Near", json!({})), at(1, 3)),
+            ("a", creature("Far", json!({})), at(1, 4)),
+            ("b", foe("Foe", json!({})), at(3, 7)),
+            ("b", foe("Foe2", json!({})), at(1, 2)),
+        ],
+    );
+    let mut b = Bench::new(&[]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    assert!(e.st.prep.fighters[0].immune.descriptors.has(Descriptor::Fear));
+    assert!(!e.st.prep.fighters[1].immune.descriptors.has(Descriptor::Fear));
+    let fear = Context { descriptors: Descriptors::of(&[Descriptor::Fear]), ..Context::default() };
+    let will = |e: &E<'_, '_>, i: usize, ctx: &Context| e.st.save_bonus(i, SaveKind::Will, ctx);
+    // 10 ft away: +4 morale against fear only; 15 ft: nothing; a foe beside it: nothing.
+    assert_eq!(will(&e, 1, &fear), will(&e, 1, &Context::default()) + 4);
+    assert_eq!(will(&e, 2, &fear), will(&e, 2, &Context::default()));
+    assert_eq!(will(&e, 4, &fear), will(&e, 4, &Context::default()));
+    // Another morale bonus against fear does not stack: the higher counts.
+    let courage = Effect::new("courage", Duration::UntilRemoved).with_mods(vec![
+        Mod::new(ModTarget::Saves, 2, BonusType::Morale).when(When::Descriptor(Descriptor::Fear)),
+    ]);
+    e.apply_effect(1, courage, None);
+    assert_eq!(will(&e, 1, &fear), will(&e, 1, &Context::default()) + 4);
+    // An unconscious paladin gives nothing.
+    e.st.fighters[0].hp = -1;
+    assert_eq!(will(&e, 1, &fear), will(&e, 1, &Context::default()) + 2);
 }
 
 // ---- ranger ----

@@ -21,6 +21,7 @@ mod maneuvers;
 mod martial;
 mod menace;
 mod modifiers;
+mod monk;
 mod monsters;
 mod options;
 mod party_choices;
