@@ -8,13 +8,39 @@ use axum::extract::State;
 use axum::http::header::CONTENT_TYPE;
 use axum::response::IntoResponse;
 
+use pf1e_wire::status::CoordinatorStats;
+
 use super::state::AppState;
-use crate::scheduler::Scheduler;
+use crate::scheduler::{AuditCounts, Scheduler};
+
+/// The figures `/metrics` shows, copied under the scheduler's lock so that
+/// formatting them happens after it is released.
+#[derive(Debug, Clone, Copy)]
+pub struct Figures {
+    stats: CoordinatorStats,
+    running: usize,
+    refused: u64,
+    superseded: u64,
+    audits: AuditCounts,
+}
+
+impl Figures {
+    /// Reads the figures of `s` (a few counters; nothing scans the queue
+    /// or the sweeps' history).
+    pub fn of(s: &Scheduler) -> Self {
+        Self {
+            stats: s.coordinator_stats(Instant::now()),
+            running: s.sweeps_running(),
+            refused: s.reports_refused(),
+            superseded: s.reports_superseded(),
+            audits: s.audit_counts(),
+        }
+    }
+}
 
 /// The Prometheus text exposition of the coordinator's figures.
-pub fn exposition(s: &Scheduler) -> String {
-    let c = s.coordinator_stats(Instant::now());
-    let running = s.list().iter().filter(|i| !i.status.is_terminal()).count();
+pub fn exposition(f: &Figures) -> String {
+    let (c, running) = (&f.stats, f.running);
     let mut out = String::new();
     let mut metric = |name: &str, kind: &str, help: &str, value: String| {
         let _ = write!(out, "# HELP {name} {help}\n# TYPE {name} {kind}\n{name} {value}\n");
@@ -36,15 +62,15 @@ pub fn exposition(s: &Scheduler) -> String {
         "pf1e_reports_refused_total",
         "counter",
         "Shard reports refused: for a shard the worker did not hold, or with tables that do not check out.",
-        s.reports_refused().to_string(),
+        f.refused.to_string(),
     );
     metric(
         "pf1e_reports_superseded_total",
         "counter",
         "Shard reports for a shard already delivered: a duplicate, or a late report after another worker's.",
-        s.reports_superseded().to_string(),
+        f.superseded.to_string(),
     );
-    let a = s.audit_counts();
+    let a = f.audits;
     metric(
         "pf1e_audits_passed_total",
         "counter",
@@ -73,7 +99,9 @@ pub fn exposition(s: &Scheduler) -> String {
 }
 
 pub(super) async fn metrics(State(st): State<AppState>) -> impl IntoResponse {
-    let mut body = exposition(&st.service.lock());
+    // Only the counters are read under the lock; the text is built after.
+    let figures = Figures::of(&st.service.lock());
+    let mut body = exposition(&figures);
     let name = "pf1e_auth_failures_total";
     let _ = write!(
         body,

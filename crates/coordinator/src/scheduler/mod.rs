@@ -881,6 +881,13 @@ impl Scheduler {
 
     // -------------------------------------------------------------- views
 
+    /// How many sweeps are being measured: one look at each sweep started by
+    /// this process (ended sweeps of the journal never run again), no scan
+    /// of the queue.
+    pub fn sweeps_running(&self) -> usize {
+        self.sweeps.values().filter(|r| !r.status().is_terminal()).count()
+    }
+
     /// A scenario by hash.
     pub fn scenario(&self, hash: &ScenarioHash) -> Option<Arc<Scenario>> {
         self.scenarios.get(hash).cloned()

@@ -285,6 +285,8 @@ fn ended_sweeps_leave_memory_but_keep_their_answers() {
         assert_eq!(info.stats.runs_done, done.stats.runs_done);
     }
     assert_eq!(sched.list().len(), runs.len() + 1);
+    // `/metrics` counts running sweeps without the list: none of these runs.
+    assert_eq!(sched.sweeps_running(), 0);
     // Every sweep plays the same scenario, still live in the newest ones.
     assert_eq!(sched.scenarios.len(), 1);
 }
@@ -301,6 +303,8 @@ fn the_list_counts_shards_as_each_sweep_s_own_status_does() {
     assert!(!sched.lease(&w, 4, now).unwrap().is_empty());
     let listed = sched.list();
     assert_eq!(listed.len(), 2);
+    assert_eq!(sched.sweeps_running(), listed.iter().filter(|i| !i.status.is_terminal()).count());
+    assert_eq!(sched.sweeps_running(), 2);
     let mut leased = 0;
     for (info, id) in listed.iter().zip([a, b]) {
         let own = sched.info(id, false).unwrap();
