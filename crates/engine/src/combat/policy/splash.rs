@@ -4,22 +4,21 @@
 //! blade that works (taking the flask out and throwing both provoke).
 //!
 //! The comparison is of expected damage this turn against the chosen
-//! target: the flask's hit chance against touch AC (with the range
-//! penalty) times its damage and next round's burn, plus its splash on the
-//! target's neighbours (a friend counts twice, against); the weapons' best,
-//! a full attack when one reaches from here, else one attack when one can
-//! reach this turn (a move, or a charge), else nothing. Damage counts the
-//! target's immunities, resistances, vulnerabilities, damage reduction and
-//! incorporeality; critical hits, flanking and shooting into melee aside.
+//! target: the flask's hit chance against touch AC, with every modifier
+//! of the throw from here (range, shooting into melee, cover, flanking:
+//! the attack's own situation), times its damage and next round's burn,
+//! plus its splash on the target's neighbours (a friend counts twice,
+//! against); the weapons' best, a full attack when one reaches from here
+//! (with its situation too), else one attack at its printed bonus when one
+//! can reach this turn (a move, or a charge), else nothing. Damage counts
+//! the target's immunities, resistances, vulnerabilities, damage reduction
+//! and incorporeality; critical hits aside.
 
 use super::super::action::{Action, ActionKind};
-use super::super::odds::{hit_chance, iterations};
+use super::super::odds::{Swing, hit_chance, iterations};
 use super::super::prepared::AttackProfile;
 use super::super::state::BattleState;
 use crate::effects::effect::ENERGY;
-
-/// Range penalty per full range increment beyond the first (CRB "Range").
-const RANGE_PENALTY: i32 = 2;
 
 /// Mean damage of one hit of `p` on combatant `j`: its components after
 /// immunity, vulnerability and resistance, its flat bonus, less damage
@@ -69,9 +68,8 @@ fn burn_damage(b: &BattleState<'_>, p: &AttackProfile, t: usize) -> f64 {
 /// Expected damage this turn of throwing flask `w` of `actor` at `t`.
 fn throw_value(b: &BattleState<'_>, actor: usize, w: usize, t: usize) -> f64 {
     let p = &b.prep.fighters[actor].attacks[w];
-    let increments = b.distance(actor, t).max(1).div_ceil(p.increment.max(5)) as i32;
-    let bonus = p.bonus - RANGE_PENALTY * (increments - 1);
-    let hit = hit_chance(bonus, b.prep.fighters[t].ac.touch);
+    let s = b.situation(actor, w, t, Swing::default());
+    let hit = hit_chance(s.attack, s.ac);
     let mut value = hit_damage(b, actor, w, p, t) + burn_damage(b, p, t);
     if let Some(splash) = p.splash.as_deref() {
         let at = b.splash_square(actor, t);
