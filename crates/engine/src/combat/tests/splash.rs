@@ -212,20 +212,25 @@ fn first_turn_weapons(prep: &crate::combat::PreparedEncounter, seeds: u64) -> Ve
         .collect()
 }
 
+/// The weapons `hero` standing on `at(1, col)` uses on its first turn
+/// against `foe` on `at(1, 5)` (default policy), over 40 seeds.
+fn duel(hero: crate::model::Combatant, col: i32, foe: crate::model::Combatant) -> Vec<Vec<String>> {
+    let prep = prepare(arena(3, 12), vec![("players", hero, at(1, col)), ("monsters", foe, at(1, 5))]);
+    first_turn_weapons(&prep, 40)
+}
+
+/// Whether none of `battles` throws `flask`.
+fn never_throws(battles: &[Vec<String>], flask: &str) -> bool {
+    battles.iter().all(|weapons| !weapons.iter().any(|w| w == flask))
+}
+
 #[test]
 fn the_default_policy_throws_a_flask_only_when_it_beats_its_weapons() {
     // A poor swordsman 25 ft from a well-armored foe with a poor touch AC:
     // the fire (touch AC 10) beats one sword blow at AC 22 after a move.
     let armored =
         sturdy("Knight", json!({ "ac": { "total": 22, "touch": 10, "flat_footed": 22 }, "hp_max": 60 }));
-    let prep = prepare(
-        arena(3, 12),
-        vec![
-            ("players", thrower(json!(["alchemist's fire"]), json!({})), at(1, 0)),
-            ("monsters", armored.clone(), at(1, 5)),
-        ],
-    );
-    for weapons in first_turn_weapons(&prep, 40) {
+    for weapons in duel(thrower(json!(["alchemist's fire"]), json!({})), 0, armored.clone()) {
         assert_eq!(weapons, ["alchemist's fire"]);
     }
     // A good swordsman (+12, 2d6+8) charges instead.
@@ -233,22 +238,11 @@ fn the_default_policy_throws_a_flask_only_when_it_beats_its_weapons() {
         json!(["alchemist's fire"]),
         json!({ "bab": 6, "attacks": [melee("greatsword", 12, "2d6+8")] }),
     );
-    let prep =
-        prepare(arena(3, 12), vec![("players", brute, at(1, 0)), ("monsters", armored.clone(), at(1, 5))]);
-    for weapons in first_turn_weapons(&prep, 40) {
-        assert!(!weapons.iter().any(|w| w == "alchemist's fire"), "{weapons:?}");
-    }
+    let battles = duel(brute, 0, armored.clone());
+    assert!(never_throws(&battles, "alchemist's fire"), "{battles:?}");
     // Holy water is never thrown at a living foe it cannot hurt.
-    let prep = prepare(
-        arena(3, 12),
-        vec![
-            ("players", thrower(json!(["holy water"]), json!({})), at(1, 0)),
-            ("monsters", armored, at(1, 5)),
-        ],
-    );
-    for weapons in first_turn_weapons(&prep, 40) {
-        assert!(!weapons.iter().any(|w| w == "holy water"), "{weapons:?}");
-    }
+    let battles = duel(thrower(json!(["holy water"]), json!({})), 0, armored);
+    assert!(never_throws(&battles, "holy water"), "{battles:?}");
 }
 
 #[test]
@@ -259,16 +253,8 @@ fn the_default_policy_does_not_fumble_in_its_pack_next_to_a_foe() {
         "Knight",
         json!({ "ac": { "total": 22, "touch": 10, "flat_footed": 22 }, "hp_max": 60, "attacks": [melee("mace", 0, "1d6")] }),
     );
-    let prep = prepare(
-        arena(3, 12),
-        vec![
-            ("players", thrower(json!(["alchemist's fire"]), json!({})), at(1, 4)),
-            ("monsters", armored, at(1, 5)),
-        ],
-    );
-    for weapons in first_turn_weapons(&prep, 40) {
-        assert!(!weapons.iter().any(|w| w == "alchemist's fire"), "{weapons:?}");
-    }
+    let battles = duel(thrower(json!(["alchemist's fire"]), json!({})), 4, armored);
+    assert!(never_throws(&battles, "alchemist's fire"), "{battles:?}");
 }
 
 #[test]
