@@ -11,12 +11,10 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
-use std::time::Duration;
 
 use clap::Parser;
 use pf1e_wire::client::{Target, TargetSettings};
-use pf1e_wire::evaluate::ShardEvaluator;
-use pf1e_worker::{EngineEvaluator, LeaseTimes, SyntheticEvaluator, WorkerConfig, shutdown_signal};
+use pf1e_worker::{LeaseTimes, WorkerConfig, shutdown_signal};
 use tracing_subscriber::EnvFilter;
 
 /// A stateless pf1e worker: leases shards from a coordinator, plays them, reports.
@@ -83,13 +81,7 @@ fn main() -> ExitCode {
         args.name,
         args.max_batch.and_then(|b| usize::try_from(b).ok()),
     );
-    let evaluator: Arc<dyn ShardEvaluator> = match args.synthetic_battle_us {
-        Some(us) => {
-            cfg.rules_version = pf1e_worker::synthetic::synthetic_rules_version();
-            Arc::new(SyntheticEvaluator::new(Duration::from_micros(u64::from(us))))
-        }
-        None => Arc::new(EngineEvaluator::new()),
-    };
+    let evaluator = pf1e_worker::synthetic::evaluator_for(&mut cfg, args.synthetic_battle_us);
     let times = args.lease_stats.then(|| Arc::new(LeaseTimes::default()));
     cfg.lease_times = times.clone();
     let rt = match tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build() {

@@ -113,3 +113,20 @@ impl ShardEvaluator for SyntheticEvaluator {
         Ok(ShardResult::from_outcomes(&enc, &outcomes))
     }
 }
+
+/// The evaluator a worker plays with: the engine, or with
+/// `synthetic_battle_us` a [`SyntheticEvaluator`] taking that long per
+/// battle, whose rules version `cfg` then announces (the flag of both
+/// `pf1e worker` and `pf1e-worker`).
+pub fn evaluator_for(
+    cfg: &mut crate::WorkerConfig,
+    synthetic_battle_us: Option<u32>,
+) -> Arc<dyn ShardEvaluator> {
+    match synthetic_battle_us {
+        Some(us) => {
+            cfg.rules_version = synthetic_rules_version();
+            Arc::new(SyntheticEvaluator::new(Duration::from_micros(u64::from(us))))
+        }
+        None => Arc::new(crate::EngineEvaluator::new()),
+    }
+}

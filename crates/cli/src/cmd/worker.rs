@@ -1,10 +1,8 @@
 //! `pf1e worker`: a stateless worker; safe to kill at any time.
 
 use std::sync::Arc;
-use std::time::Duration;
 
-use pf1e_wire::evaluate::ShardEvaluator;
-use pf1e_worker::{EngineEvaluator, LeaseTimes, SyntheticEvaluator, WorkerConfig};
+use pf1e_worker::{LeaseTimes, WorkerConfig};
 
 use super::{ConnectArgs, runtime, shutdown_signal};
 use crate::error::CliResult;
@@ -38,13 +36,7 @@ pub struct WorkerArgs {
 pub fn run(args: &WorkerArgs) -> CliResult {
     let target = args.connect.target()?;
     let mut cfg = WorkerConfig::new(target, args.threads, args.name.clone(), args.max_batch);
-    let evaluator: Arc<dyn ShardEvaluator> = match args.synthetic_battle_us {
-        Some(us) => {
-            cfg.rules_version = pf1e_worker::synthetic::synthetic_rules_version();
-            Arc::new(SyntheticEvaluator::new(Duration::from_micros(u64::from(us))))
-        }
-        None => Arc::new(EngineEvaluator::new()),
-    };
+    let evaluator = pf1e_worker::synthetic::evaluator_for(&mut cfg, args.synthetic_battle_us);
     let times = args.lease_stats.then(|| Arc::new(LeaseTimes::default()));
     cfg.lease_times = times.clone();
     let rt = runtime()?;
