@@ -34,6 +34,55 @@ pub fn distance_ft(a: Pos, b: Pos) -> u32 {
 pub const NEIGHBOURS: [(i32, i32); 8] =
     [(-1, 0), (0, 1), (1, 0), (0, -1), (-1, 1), (1, 1), (1, -1), (-1, -1)];
 
+/// The squares of the Bresenham line from `from` (excluded) to `to` (included).
+#[derive(Clone, Debug)]
+pub struct Line {
+    cur: Pos,
+    to: Pos,
+    dc: i32,
+    dr: i32,
+    sc: i32,
+    sr: i32,
+    err: i32,
+}
+
+impl Line {
+    /// The line from `from` to `to`.
+    pub fn new(from: Pos, to: Pos) -> Self {
+        let dc = (to.col - from.col).abs();
+        let dr = -(to.row - from.row).abs();
+        Self {
+            cur: from,
+            to,
+            dc,
+            dr,
+            sc: if from.col < to.col { 1 } else { -1 },
+            sr: if from.row < to.row { 1 } else { -1 },
+            err: dc + dr,
+        }
+    }
+}
+
+impl Iterator for Line {
+    type Item = Pos;
+
+    fn next(&mut self) -> Option<Pos> {
+        if self.cur == self.to {
+            return None;
+        }
+        let e2 = 2 * self.err;
+        if e2 >= self.dr {
+            self.err += self.dr;
+            self.cur.col += self.sc;
+        }
+        if e2 <= self.dc {
+            self.err += self.dc;
+            self.cur.row += self.sr;
+        }
+        Some(self.cur)
+    }
+}
+
 /// How a creature moves: on the ground, or flying (see `step_cost_as`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum MoveMode {

@@ -95,6 +95,11 @@ impl BattleState<'_> {
         lift(h, vertical_gap(a, self.shape[i].0, b, self.shape[t].0))
     }
 
+    /// Movement feet `i` spends climbing or diving to `to` feet.
+    pub fn climb_feet(&self, i: usize, to: u32) -> u32 {
+        climb_cost(self.fighters[i].alt, to)
+    }
+
     /// The vertical gap in feet between `i` and `t`.
     pub fn vertical_gap(&self, i: usize, t: usize) -> u32 {
         vertical_gap(self.fighters[i].alt, self.shape[i].0, self.fighters[t].alt, self.shape[t].0)

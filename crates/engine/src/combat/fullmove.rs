@@ -1,7 +1,7 @@
 //! Full-round movement: withdraw and run (CRB "Full-Round Actions").
 
 use crate::effects::Flags;
-use crate::grid::{Access, step_cost};
+use crate::grid::{Access, Line, step_cost};
 use crate::map::Pos;
 use crate::rng::Dice;
 
@@ -9,7 +9,6 @@ use super::action::{Action, Reason};
 use super::engine::Engine;
 use super::event::{Event, MoveKind, NoMove, TurnEvent};
 use super::log::emit;
-use super::movement::Line;
 use super::state::LifeState;
 
 /// Rounds of rest after running to the limit (CRB "Run": 1 minute).
@@ -59,7 +58,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         let st = &self.st;
         let map = st.map();
         let pf = self.pf.get_or_insert_with(|| st.prep.pathfinder.clone());
-        pf.run(map, start, Some(budget), &|p| st.access(i, p));
+        pf.run_as(map, start, Some(budget), &|p| st.access(i, p), st.move_mode(i));
         let enemies: Vec<usize> =
             (0..st.len()).filter(|&j| st.are_enemies(i, j) && st.is_active(j)).collect();
         let nearest = |p: Pos| {

@@ -1,7 +1,7 @@
 //! Movement: move along the true shortest path, the 5-foot step, the charge.
 
 use crate::effects::Flags;
-use crate::grid::{Access, NEIGHBOURS, Pathfinder, distance_ft, step_cost};
+use crate::grid::{Access, Line, MoveMode, NEIGHBOURS, Pathfinder, distance_ft, step_cost, step_cost_as};
 use crate::map::Pos;
 use crate::rng::Dice;
 
@@ -11,55 +11,6 @@ use super::event::{Event, MoveKind, NoMove, TurnEvent};
 use super::log::emit;
 use super::odds::Swing;
 use super::state::{BattleState, LifeState};
-
-/// The squares of the Bresenham line from `from` (excluded) to `to` (included).
-#[derive(Clone, Debug)]
-pub(crate) struct Line {
-    cur: Pos,
-    to: Pos,
-    dc: i32,
-    dr: i32,
-    sc: i32,
-    sr: i32,
-    err: i32,
-}
-
-impl Line {
-    /// The line from `from` to `to`.
-    pub(crate) fn new(from: Pos, to: Pos) -> Self {
-        let dc = (to.col - from.col).abs();
-        let dr = -(to.row - from.row).abs();
-        Self {
-            cur: from,
-            to,
-            dc,
-            dr,
-            sc: if from.col < to.col { 1 } else { -1 },
-            sr: if from.row < to.row { 1 } else { -1 },
-            err: dc + dr,
-        }
-    }
-}
-
-impl Iterator for Line {
-    type Item = Pos;
-
-    fn next(&mut self) -> Option<Pos> {
-        if self.cur == self.to {
-            return None;
-        }
-        let e2 = 2 * self.err;
-        if e2 >= self.dr {
-            self.err += self.dr;
-            self.cur.col += self.sc;
-        }
-        if e2 <= self.dc {
-            self.err += self.dc;
-            self.cur.row += self.sr;
-        }
-        Some(self.cur)
-    }
-}
 
 fn is_diagonal(a: Pos, b: Pos) -> bool {
     a.row != b.row && a.col != b.col
@@ -165,6 +116,12 @@ impl BattleState<'_> {
     pub fn move_budget(&self, i: usize) -> u32 {
         let speed = self.speed(i);
         if self.life(i) == LifeState::Disabled { speed / 2 } else { speed }
+    }
+
+    /// How `i` moves now: flying while aloft (over terrain, CRB "Fly"),
+    /// walking on the ground.
+    pub fn move_mode(&self, i: usize) -> MoveMode {
+        if self.fighters[i].alt > 0 { MoveMode::Fly } else { MoveMode::Ground }
     }
 
     /// Whether `i` may take a 5-foot step to `to` now: an adjacent free square,
@@ -391,7 +348,9 @@ impl<R: Dice> Engine<'_, '_, R> {
         budget: u32,
     ) -> Result<Pos, Reason> {
         self.path.clear();
-        match target.and_then(|t| self.static_route(i, t)) {
+        // The stored paths are walkers' paths.
+        let walking = self.st.move_mode(i) == MoveMode::Ground;
+        match target.filter(|_| walking).and_then(|t| self.static_route(i, t)) {
             Some(dest) => Ok(dest),
             None => self.searched_route(i, destination, target, budget),
         }
@@ -448,7 +407,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         let st = &self.st;
         let map = st.map();
         let pf = self.pf.get_or_insert_with(|| st.prep.pathfinder.clone());
-        pf.run(map, start, None, &|p| st.access(i, p));
+        pf.run_as(map, start, None, &|p| st.access(i, p), st.move_mode(i));
         let dest = match (destination, target) {
             (Some(d), _) => {
                 let ok = map.in_bounds(d)
@@ -471,9 +430,10 @@ impl<R: Dice> Engine<'_, '_, R> {
     fn trim_path(&mut self, i: usize, start: Pos, budget: u32) -> u32 {
         let map = self.st.map();
         let s = self.st.space(i);
+        let mode = self.st.move_mode(i);
         let (mut prev, mut parity, mut cost, mut keep) = (start, 0u8, 0u32, 0usize);
         for &p in &self.path {
-            let Some(mut step) = step_cost(map, prev, p, parity) else { break };
+            let Some(mut step) = step_cost_as(map, prev, p, parity, mode) else { break };
             // A zone's difficult terrain doubles the step, unless the map's already does.
             if self.st.zone_difficult(p, s)
                 && crate::grid::footprint(p, s).all(|c| map.terrain(c).move_cost == Some(1))
@@ -489,7 +449,11 @@ impl<R: Dice> Engine<'_, '_, R> {
             keep += 1;
         }
         self.path.truncate(keep);
-        while self.path.last().is_some_and(|&p| self.st.access(i, p) != Access::Open) {
+        // A flier passes over impassable ground but does not end its move there.
+        let ends = |p: Pos| {
+            self.st.access(i, p) == Access::Open && crate::grid::footprint(p, s).all(|c| map.passable(c))
+        };
+        while self.path.last().is_some_and(|&p| !ends(p)) {
             self.path.pop();
         }
         // The feet of what is kept (squares given back cost 5 ft each, an estimate).

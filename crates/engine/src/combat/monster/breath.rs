@@ -33,8 +33,13 @@ impl BattleState<'_> {
 
     /// The squares of `i`'s breath `b` aimed at `aim`.
     pub(crate) fn breath_squares(&self, i: usize, b: &Breath, aim: Pos, out: &mut Vec<Pos>) -> bool {
+        self.breath_squares_from(self.pos(i), b, aim, out)
+    }
+
+    /// The squares of breath `b` breathed from `origin` toward `aim` (a
+    /// breather weighing where to breathe from).
+    pub(crate) fn breath_squares_from(&self, origin: Pos, b: &Breath, aim: Pos, out: &mut Vec<Pos>) -> bool {
         out.clear();
-        let origin = self.pos(i);
         match b.shape {
             BreathShape::Cone => self.cone_squares(origin, aim, b.range_ft, out),
             BreathShape::Line => self.line_squares(origin, aim, b.range_ft, out),
@@ -46,8 +51,24 @@ impl BattleState<'_> {
     /// creature is in it when its vertical gap from the breather is within
     /// the breath's length (`combat::flight`).
     pub(crate) fn breath_caught(&self, i: usize, b: &Breath, squares: &[Pos], out: &mut Vec<usize>) {
+        self.breath_caught_at(i, self.fighters[i].alt, b, squares, out);
+    }
+
+    /// [`Self::breath_caught`] for `i` breathing from altitude `alt`.
+    pub(crate) fn breath_caught_at(
+        &self,
+        i: usize,
+        alt: u32,
+        b: &Breath,
+        squares: &[Pos],
+        out: &mut Vec<usize>,
+    ) {
         self.caught(i, squares, out);
-        out.retain(|&t| self.vertical_gap(i, t) <= b.range_ft);
+        let height = self.shape[i].0;
+        out.retain(|&t| {
+            super::super::flight::vertical_gap(alt, height, self.fighters[t].alt, self.shape[t].0)
+                <= b.range_ft
+        });
     }
 
     /// The creatures (other than `i`, alive and on the map) with a square in `squares`.

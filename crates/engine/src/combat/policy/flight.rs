@@ -30,6 +30,7 @@ use super::super::action::{Action, ActionKind, ReadyTrigger};
 use super::super::state::BattleState;
 use super::monster;
 use crate::effects::Flags;
+use crate::grid::MoveMode;
 
 /// Whether `actor` can use flight this turn: it flies and may move.
 fn can_fly(battle: &BattleState<'_>, actor: usize) -> bool {
@@ -57,17 +58,27 @@ pub(super) fn plan_from_above(
     let here = battle.altitude(actor);
     let climb = |a: Action| if here < safe { a.with_altitude(safe) } else { a };
     if battle.breath_ready(actor).is_some_and(|b| safe <= b.range_ft) {
+        // It breathes from here, unless a move lines up more enemies.
         let mut breath = Vec::new();
-        if monster::plan_breath(battle, actor, &mut breath) {
+        let from_here = monster::plan_breath(battle, actor, &mut breath).unwrap_or(0);
+        let budget = battle.move_budget(actor).saturating_sub(battle.climb_feet(actor, safe));
+        let mode = if safe > 0 { MoveMode::Fly } else { MoveMode::Ground };
+        let flight = |q| monster::straight_move(battle, actor, mode, q, budget);
+        if let Some((q, aim)) = monster::breath_position(battle, actor, safe, flight, from_here) {
+            out.push(climb(Action::new(ActionKind::Move).with_destination(q)));
+            out.push(Action::at(ActionKind::BreathWeapon, aim));
+            return true;
+        }
+        if from_here > 0 {
             if here < safe {
                 out.push(climb(Action::new(ActionKind::Move).with_destination(battle.pos(actor))));
             }
             out.extend(breath);
             return true;
         }
-        // Nobody in the line yet: close in from above.
+        // …or, nobody within a move and a breath, closes in from above.
         out.push(climb(Action::at(ActionKind::Move, t)));
-        out.push(Action::at(ActionKind::Attack, t));
+        out.push(climb(Action::at(ActionKind::Move, t)));
         return true;
     }
     // Its breath recharging: it waits above the party's reach for the

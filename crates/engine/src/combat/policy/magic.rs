@@ -613,7 +613,11 @@ fn value_on(b: &BattleState<'_>, i: usize, j: usize, cast: &Cast, s: &Spell, mm:
     let ctype = b.prep.fighters[j].ctype;
     // A creature that already cannot act is not worth a control spell.
     let out_of_fight = b.flags(j).has(Flags::CANT_ACT);
-    let threat = if out_of_fight { 0.0 } else { threat_of(b, j) };
+    // The same spell does not stack with itself (CRB "Combining Magic
+    // Effects"): a target that still carries it gains nothing lasting from
+    // it again (an Ill Omen not yet spent, a Bless in force).
+    let carries = b.fighters[j].effects.iter().any(|e| e.effect.spell == Some(cast.spell));
+    let threat = if out_of_fight || carries { 0.0 } else { threat_of(b, j) };
     let mut value = 0.0;
     // A lasting area is worth what it does when it appears and once more for its next round.
     let effects = s.effects.iter().flat_map(|e| {

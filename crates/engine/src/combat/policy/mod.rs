@@ -60,7 +60,9 @@ impl Policy for DefaultPolicy {
             return;
         }
         if battle.prep.fighters[actor].monster.is_some() {
-            if monster::plan_breath(battle, actor, out) {
+            if monster::plan_breath(battle, actor, out).is_some()
+                || monster::plan_breath_after_move(battle, actor, out)
+            {
                 return;
             }
             t = monster::target(battle, actor, t);
@@ -423,7 +425,10 @@ impl Policy for StrategyPolicy {
         if flight::plan_from_above(battle, actor, t, out) {
             return;
         }
-        if battle.prep.fighters[actor].monster.is_some() && monster::plan_breath(battle, actor, out) {
+        if battle.prep.fighters[actor].monster.is_some()
+            && (monster::plan_breath(battle, actor, out).is_some()
+                || monster::plan_breath_after_move(battle, actor, out))
+        {
             return;
         }
         if has_magic(battle, actor) && plan_magic(battle, actor, t, magic, out) {

@@ -19,44 +19,172 @@
 //!   melee attack with the smite's damage (not a foe about to fall).
 
 use super::super::action::{Action, ActionKind};
+use super::super::prepared::monster::Breath;
 use super::super::state::BattleState;
-use crate::grid::NEIGHBOURS;
+use crate::effects::Flags;
+use crate::grid::{Access, Line, MoveMode, NEIGHBOURS, distance_ft, step_cost_as};
 use crate::map::Pos;
 
 /// Enemies a breath must catch when some enemy is already in reach.
 pub(crate) const BREATH_MIN_ENEMIES: usize = 2;
 
-/// The breath weapon's action, if the creature should breathe now.
-pub(super) fn plan_breath(battle: &BattleState<'_>, actor: usize, out: &mut Vec<Action>) -> bool {
-    let Some(b) = battle.breath_ready(actor) else { return false };
-    let mut squares = Vec::new();
-    let mut caught = Vec::new();
-    let mut best: Option<(usize, usize)> = None;
-    for aim in (0..battle.len()).filter(|&e| battle.are_enemies(actor, e) && battle.is_active(e)) {
-        if !battle.breath_squares(actor, b, battle.pos(aim), &mut squares) {
-            continue;
-        }
-        battle.breath_caught(actor, b, &squares, &mut caught);
-        if caught.iter().any(|&c| !battle.are_enemies(actor, c) && battle.is_active(c)) {
-            continue;
-        }
-        let enemies = caught.iter().filter(|&&c| battle.are_enemies(actor, c) && battle.is_active(c)).count();
-        if best.is_none_or(|(_, n)| enemies > n) {
-            best = Some((aim, enemies));
-        }
-    }
-    let Some((aim, enemies)) = best else { return false };
+/// The breath weapon's action, if the creature should breathe now; the
+/// number of enemies it catches.
+pub(super) fn plan_breath(battle: &BattleState<'_>, actor: usize, out: &mut Vec<Action>) -> Option<usize> {
+    let b = battle.breath_ready(actor)?;
+    let mut scratch = BreathScratch::default();
     let here = battle.pos(actor);
+    let (aim, enemies) = best_aim(battle, actor, b, here, battle.altitude(actor), &mut scratch)?;
     let in_reach = (0..battle.len()).any(|e| {
         battle.are_enemies(actor, e) && battle.is_active(e) && battle.weapon_for(actor, e, here).is_ok()
     });
-    let standing = (0..battle.len()).filter(|&e| battle.are_enemies(actor, e) && battle.is_active(e)).count();
-    let enough = enemies >= BREATH_MIN_ENEMIES.min(standing) || (!in_reach && enemies >= 1);
-    if enough && enemies > 0 {
-        out.push(Action::at(ActionKind::BreathWeapon, aim));
-        return true;
+    let enough =
+        enemies >= BREATH_MIN_ENEMIES.min(standing_enemies(battle, actor)) || (!in_reach && enemies >= 1);
+    if !enough {
+        return None;
     }
-    false
+    out.push(Action::at(ActionKind::BreathWeapon, aim));
+    Some(enemies)
+}
+
+/// Enemies of `actor` able to fight.
+fn standing_enemies(battle: &BattleState<'_>, actor: usize) -> usize {
+    (0..battle.len()).filter(|&e| battle.are_enemies(actor, e) && battle.is_active(e)).count()
+}
+
+/// Buffers reused while weighing aims.
+#[derive(Default)]
+struct BreathScratch {
+    squares: Vec<Pos>,
+    caught: Vec<usize>,
+}
+
+/// The aim (an enemy able to fight) of breath `b` breathed from `origin` at
+/// altitude `alt` that catches the most enemies able to fight and no ally
+/// able to fight, with that count. Ties: the first enemy in encounter order.
+fn best_aim(
+    battle: &BattleState<'_>,
+    actor: usize,
+    b: &Breath,
+    origin: Pos,
+    alt: u32,
+    scratch: &mut BreathScratch,
+) -> Option<(usize, usize)> {
+    let mut best: Option<(usize, usize)> = None;
+    for aim in (0..battle.len()).filter(|&e| battle.are_enemies(actor, e) && battle.is_active(e)) {
+        if !battle.breath_squares_from(origin, b, battle.pos(aim), &mut scratch.squares) {
+            continue;
+        }
+        battle.breath_caught_at(actor, alt, b, &scratch.squares, &mut scratch.caught);
+        let mut enemies = 0;
+        let mut ally = false;
+        for &c in &scratch.caught {
+            if !battle.is_active(c) {
+                continue;
+            }
+            if battle.are_enemies(actor, c) {
+                enemies += 1;
+            } else {
+                ally = true;
+            }
+        }
+        if !ally && best.is_none_or(|(_, n)| enemies > n) {
+            best = Some((aim, enemies));
+        }
+    }
+    best.filter(|&(_, n)| n > 0)
+}
+
+/// Where a breather whose breath is ready should move this turn to breathe
+/// from: the free square `cost` reaches this turn (`Some(feet)`) from
+/// which its breath, at altitude `alt`, catches the most enemies able to
+/// fight and none of its allies, if it catches more than `from_here` (what
+/// it catches from where it is). Ties: the shortest move, then row-major
+/// order. Returns the square and the aim.
+pub(super) fn breath_position(
+    battle: &BattleState<'_>,
+    actor: usize,
+    alt: u32,
+    cost: impl Fn(Pos) -> Option<u32>,
+    from_here: usize,
+) -> Option<(Pos, usize)> {
+    let b = battle.breath_ready(actor)?;
+    let map = battle.map();
+    let foes: Vec<Pos> = (0..battle.len())
+        .filter(|&e| battle.are_enemies(actor, e) && battle.is_active(e))
+        .map(|e| battle.pos(e))
+        .collect();
+    let k = (battle.move_budget(actor) / 5) as i32;
+    let here = battle.pos(actor);
+    let mut scratch = BreathScratch::default();
+    let mut best: Option<((usize, std::cmp::Reverse<u32>), Pos, usize)> = None;
+    for row in (here.row - k).max(0)..=(here.row + k).min(map.height - 1) {
+        for col in (here.col - k).max(0)..=(here.col + k).min(map.width - 1) {
+            let q = Pos::new(row, col);
+            // Only squares within the breath's length of some enemy can catch one.
+            if !foes.iter().any(|&f| distance_ft(q, f) <= b.range_ft)
+                || !map.passable(q)
+                || battle.access(actor, q) != Access::Open
+            {
+                continue;
+            }
+            let Some(feet) = cost(q) else { continue };
+            let Some((aim, n)) = best_aim(battle, actor, b, q, alt, &mut scratch) else { continue };
+            let key = (n, std::cmp::Reverse(feet));
+            if n > from_here && best.as_ref().is_none_or(|(k, _, _)| key > *k) {
+                best = Some((key, q, aim));
+            }
+        }
+    }
+    best.map(|(_, q, aim)| (q, aim))
+}
+
+/// The feet of `actor`'s straight move to `q` in `mode` (the Bresenham
+/// line, every square passable for it), if within `budget`: the engine's
+/// route to `q` costs no more.
+pub(super) fn straight_move(
+    battle: &BattleState<'_>,
+    actor: usize,
+    mode: MoveMode,
+    q: Pos,
+    budget: u32,
+) -> Option<u32> {
+    let map = battle.map();
+    let (mut prev, mut parity, mut feet) = (battle.pos(actor), 0u8, 0u32);
+    for p in Line::new(prev, q) {
+        feet += step_cost_as(map, prev, p, parity, mode)?;
+        if feet > budget || battle.access(actor, p) == Access::Blocked {
+            return None;
+        }
+        parity ^= u8::from(p.row != prev.row && p.col != prev.col);
+        prev = p;
+    }
+    Some(feet)
+}
+
+/// A breather on the ground, out of every enemy's reach, whose breath is
+/// ready but catches too few from here: it walks straight (one move) to the
+/// square from which its breath catches [`BREATH_MIN_ENEMIES`] (or every
+/// enemy left) and breathes. A threatened breather does not walk away to
+/// breathe (it would provoke).
+pub(super) fn plan_breath_after_move(battle: &BattleState<'_>, actor: usize, out: &mut Vec<Action>) -> bool {
+    if battle.breath_ready(actor).is_none()
+        || battle.altitude(actor) != 0
+        || battle.is_threatened(actor)
+        || battle.flags(actor).has(Flags::CANT_MOVE)
+        || battle.fighters[actor].moved
+    {
+        return false;
+    }
+    let budget = battle.move_budget(actor);
+    let walk = |q: Pos| straight_move(battle, actor, MoveMode::Ground, q, budget);
+    let need = BREATH_MIN_ENEMIES.min(standing_enemies(battle, actor));
+    let Some((q, aim)) = breath_position(battle, actor, 0, walk, need.saturating_sub(1)) else {
+        return false;
+    };
+    out.push(Action::new(ActionKind::Move).with_destination(q));
+    out.push(Action::at(ActionKind::BreathWeapon, aim));
+    true
 }
 
 /// Plans `actor`'s smite on `t` (see the module's text).

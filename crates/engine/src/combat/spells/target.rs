@@ -249,7 +249,7 @@ impl BattleState<'_> {
         let steps = dr.abs().max(dc.abs()).max(1);
         let reach = (length / 5) as i32;
         let far = Pos::new(origin.row + dr * reach / steps, origin.col + dc * reach / steps);
-        for q in super::super::movement::Line::new(origin, far) {
+        for q in crate::grid::Line::new(origin, far) {
             if !map.in_bounds(q) || distance_ft(origin, q) > length || map.blocks_los(q) {
                 break;
             }

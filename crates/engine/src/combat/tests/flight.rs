@@ -317,6 +317,76 @@ fn the_young_black_dragon_waits_aloft_while_its_breath_recharges_instead_of_divi
 }
 
 #[test]
+fn the_young_black_dragon_flies_to_line_up_its_breath_on_its_first_turn() {
+    // Issue 19: out of its breath's 60-ft line at the start, the dragon
+    // spends its move flying to where the line catches the most PCs and
+    // breathes in the same turn, instead of closing in and breathing a
+    // round later; it never tries an attack that cannot reach.
+    let prep = dragon_fight();
+    let d = 4;
+    let runs = 40u64;
+    let (mut first_turn, mut caught_two) = (0u64, 0u64);
+    for seed in 0..runs {
+        let events = dragon_battle(&prep, seed);
+        let mut moved = false;
+        let mut first_breath = None;
+        for r in &events {
+            match &r.event {
+                Event::Move { who, .. } if *who == d && r.round == 1 => moved = true,
+                Event::Affliction { who, what: AfflictionEvent::Breath { caught, .. } } if *who == d => {
+                    first_breath.get_or_insert((r.round, moved, caught.len()));
+                }
+                // (A move may fail under a Command's compulsion, not by its
+                // choice; a dragon felled on its way breathes no more.)
+                Event::ActionFailed { who, action, reason, .. }
+                    if *who == d && action != "move" && reason != "actor_down" =>
+                {
+                    panic!("seed {seed}: the dragon's {action} failed in round {} ({reason})", r.round)
+                }
+                _ => {}
+            }
+        }
+        if let Some((round, moved, n)) = first_breath {
+            first_turn += u64::from(round == 1 && moved);
+            caught_two += u64::from(n >= 2);
+        }
+    }
+    assert!(first_turn * 10 >= runs * 9, "moved and breathed in round 1 in {first_turn} of {runs} battles");
+    assert!(caught_two * 10 >= runs * 8, "first breath caught two or more in {caught_two} of {runs} battles");
+}
+
+#[test]
+fn a_caster_does_not_cast_a_spell_again_on_a_foe_that_still_carries_it() {
+    // The same spell does not stack with itself: Nairda does not cast Ill
+    // Omen on the dragon while its last Ill Omen is unspent (a dragon aloft
+    // rolls no d20 for rounds, and she used to cast it again each round).
+    let prep = dragon_fight();
+    let (d, nairda) = (4, 3);
+    let (runs, mut casts) = (40u64, 0u64);
+    for seed in 0..runs {
+        let mut carries = false;
+        for r in &dragon_battle(&prep, seed) {
+            match &r.event {
+                Event::EffectGained { who, effect, .. } if *who == d && effect.starts_with("Ill Omen") => {
+                    carries = true
+                }
+                Event::EffectEnds { who, effect, .. } if *who == d && effect.starts_with("Ill Omen") => {
+                    carries = false
+                }
+                Event::Casts { who, spell, target, .. }
+                    if *who == nairda && spell == "Ill Omen" && *target == Some(d) =>
+                {
+                    assert!(!carries, "seed {seed}: Ill Omen cast again in round {}", r.round);
+                    casts += 1;
+                }
+                _ => {}
+            }
+        }
+    }
+    assert!(casts >= runs / 4, "Ill Omen cast {casts} times in {runs} battles");
+}
+
+#[test]
 fn a_swordsman_below_a_hovering_flier_turns_to_a_foe_on_the_ground_else_readies_an_attack() {
     let swordsman = || creature("Swordsman", json!({ "attacks": [melee("sword", 5, "1d6")] }));
     // Alone under a flier at 20 ft: it readies an attack for when the flier
