@@ -439,3 +439,73 @@ fn mounted_transcript() {
         println!("{l}");
     }
 }
+
+/// The campaign's tower guard (data/sweeps/campaign_guard.yaml) with Esha
+/// riding Jeanne and with Esha on foot beside her, same seeds: what mounting
+/// changes (printed; the report names the command).
+#[test]
+#[ignore = "a measurement: cargo test -p pf1e-engine --lib campaign_guard_mounted_or_not -- --ignored --nocapture"]
+fn campaign_guard_mounted_or_not() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data");
+    let map = Arc::new(crate::map::Map::load(&root.join("maps/tower.yaml")).expect("tower"));
+    let pcs = ["jeanne", "esha", "harvie", "ierlieth", "misty", "nairda", "oni", "tammara"];
+    let foes = ["thrune_agent", "orc", "orc", "goblin", "goblin"];
+    for mounted in [true, false] {
+        let players = pcs
+            .iter()
+            .map(|p| {
+                let mut c = data_combatant(&format!("data/pcs/{p}.json"));
+                if !mounted {
+                    c.mount = None;
+                }
+                Arc::new(c)
+            })
+            .collect();
+        let monsters =
+            foes.iter().map(|m| Arc::new(data_combatant(&format!("data/monsters/{m}.json")))).collect();
+        let sides = vec![
+            crate::encounter::SideSpec { name: "players".into(), combatants: players },
+            crate::encounter::SideSpec { name: "monsters".into(), combatants: monsters },
+        ];
+        let enc = crate::encounter::Encounter::build(Arc::clone(&map), sides)
+            .expect("encounter")
+            .with_library(library());
+        let prep = PreparedEncounter::new(&enc).expect("prepared");
+        let options = SimOptions { round_cap: 20, ..SimOptions::default() };
+        if std::env::var("PRINT").is_ok_and(|p| p == mounted.to_string()) {
+            let mut rng = crate::rng::SeededRng::for_run(12, 0);
+            let mut events = Vec::new();
+            crate::combat::run_prepared(
+                &prep,
+                &options,
+                &mut rng,
+                Some(&mut events),
+                &mut crate::combat::DefaultPolicy,
+            );
+            for l in english(&prep, &events).iter().filter(|l| l.contains("esha") || l.contains("jeanne")) {
+                println!("{l}");
+            }
+        }
+        let runs = 1000;
+        let (mut wins, mut pc_dies, mut esha_dies, mut jeanne_dies, mut rounds) = (0, 0, 0, 0, 0);
+        for run in 0..runs {
+            let mut rng = crate::rng::SeededRng::for_run(12, run);
+            let out = crate::combat::run_prepared(
+                &prep,
+                &options,
+                &mut rng,
+                None,
+                &mut crate::combat::DefaultPolicy,
+            );
+            wins += u32::from(out.winner == Some(0));
+            pc_dies += u32::from(out.combatants[..8].iter().any(|c| c.dead));
+            jeanne_dies += u32::from(out.combatants[0].dead);
+            esha_dies += u32::from(out.combatants[1].dead);
+            rounds += out.rounds;
+        }
+        println!(
+            "mounted {mounted}: win {wins}/{runs}, a PC dies {pc_dies}, Esha dies {esha_dies}, Jeanne dies {jeanne_dies}, rounds {:.2}",
+            f64::from(rounds) / runs as f64
+        );
+    }
+}
