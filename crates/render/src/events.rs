@@ -926,6 +926,62 @@ mod tests {
     }
 
     #[test]
+    fn the_mounted_events_read_in_english_and_french() {
+        let events = || {
+            vec![
+                Event::Mounted { who: 0, what: MountedEvent::Rides { mount: 1 } },
+                Event::Mounted {
+                    who: 0,
+                    what: MountedEvent::Charges { mount: 1, target: 1, weapon: "lance".into(), mult: 2 },
+                },
+                Event::Mounted {
+                    who: 0,
+                    what: MountedEvent::Shields {
+                        mount: 1,
+                        attacker: 1,
+                        d20: 16,
+                        bonus: 8,
+                        attack: 20,
+                        negated: true,
+                    },
+                },
+                Event::Mounted {
+                    who: 0,
+                    what: MountedEvent::Falls {
+                        mount: 1,
+                        cause: DismountCause::MountDown,
+                        ride: Some((6, 8)),
+                        damage: 4,
+                        prone: true,
+                        to: Pos::new(2, 3),
+                    },
+                },
+            ]
+        };
+        let en = messages(events(), Lang::En);
+        assert_eq!(en[0], "rides ogre (it acts on its rider's initiative)");
+        assert_eq!(en[1], "charges ogre on ogre with its lance (damage x2)");
+        assert_eq!(
+            en[2],
+            "mounted combat for ogre against ogre: Ride d20=16+8=24 vs attack 20 -> hit negated"
+        );
+        assert!(
+            en[3].starts_with("falls from ogre to ")
+                && en[3].ends_with("(its mount is down, Ride d20=6+8=14 vs 15): 4 damage, prone"),
+            "{}",
+            en[3]
+        );
+        let fr = messages(events(), Lang::Fr);
+        assert_eq!(fr[0], "monte ogre (qui agit à l'initiative de son cavalier)");
+        assert!(
+            fr[2].contains("coup annulé")
+                && fr[3].contains("sa monture est hors de combat")
+                && fr[3].ends_with("à terre"),
+            "{fr:?}"
+        );
+    }
+
+    #[test]
     fn the_monk_s_events_read_in_english_and_french() {
         let events = || {
             vec![
