@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 
 pub mod hands;
 pub mod items;
+pub mod mount;
 pub(crate) mod path;
 pub mod special;
 pub mod validate;
@@ -542,6 +543,9 @@ pub struct Combatant {
     /// The shield carried, whose bonus the printed AC holds (`model::hands`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shield: Option<hands::Shield>,
+    /// The mount it rides when its side has it (`model::mount`, `combat::mounted`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mount: Option<mount::Mount>,
     /// Free-form notes (what was left out of the stat block and why).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub notes: Option<String>,

@@ -893,6 +893,7 @@ pub fn convert(text: &str, file: &str, classes: &ClassTable, spells: &SpellBook)
         skills: BTreeMap::new(),
         carried_items: parts.carried.clone(),
         shield: None,
+        mount: None,
         notes: None,
     };
     let features = resolve(&combatant, catalog)

@@ -13,9 +13,10 @@ use std::fmt::Write;
 use pf1e_engine::combat::Style;
 use pf1e_engine::combat::event::{
     AcKind, AfflictionEvent, Attack, AttackNote, AttackStep, AuraOutcome, BattleResult, ClassAbilityEvent,
-    CombatEvent, ConcentrationCause, ConfusedAct, EVENT_SCHEMA_VERSION, EffectEnd, Event, FallCause, KiPower,
-    LifeChange, ManeuverOutcome, ModSource, MoveKind, NoMove, NonlethalState, Record, SpellEffectEvent,
-    SpellEvent, SpellLoss, StunOutcome, TouchKind, Transcript, TurnEvent,
+    CombatEvent, ConcentrationCause, ConfusedAct, DismountCause, EVENT_SCHEMA_VERSION, EffectEnd, Event,
+    FallCause, KiPower, LifeChange, ManeuverOutcome, ModSource, MountedEvent, MoveKind, NoMove,
+    NonlethalState, Record, SpellEffectEvent, SpellEvent, SpellLoss, StunOutcome, TouchKind, Transcript,
+    TurnEvent,
 };
 use pf1e_engine::effects::{ConditionId, Maneuver, SaveKind};
 use pf1e_engine::map::Pos;
@@ -425,6 +426,7 @@ fn row(t: &Transcript, r: &Record, lang: Lang, codes: Codes) -> Row {
         Event::Turn { who, what } => act(*who, turn(t, what, lang)),
         Event::ClassAbility { who, what } => act(*who, class_ability(t, what, lang, codes)),
         Event::Combat { who, what } => act(*who, combat(t, what, lang)),
+        Event::Mounted { who, what } => act(*who, mounted(t, what, lang)),
         Event::Nonlethal { who, state, amount, nonlethal, hp } => act(
             *who,
             match state {
@@ -843,6 +845,44 @@ fn class_ability(t: &Transcript, what: &ClassAbilityEvent, lang: Lang, codes: Co
     }
 }
 
+fn mounted(t: &Transcript, what: &MountedEvent, lang: Lang) -> String {
+    let f = |key: T, args: &[&dyn std::fmt::Display]| lang.f(key, args);
+    match what {
+        MountedEvent::Rides { mount } => f(T::EvRides, &[&t.id(*mount)]),
+        MountedEvent::Charges { mount, target, weapon, mult } => {
+            f(T::EvMountedCharges, &[&t.id(*target), &t.id(*mount), weapon, mult])
+        }
+        MountedEvent::Shields { mount, attacker, d20, bonus, attack, negated } => {
+            let verdict = lang.t(if *negated { T::EvHitNegated } else { T::EvFails });
+            f(
+                T::EvMountedShields,
+                &[&t.id(*mount), &t.id(*attacker), &signed(d20, *bonus), &(d20 + bonus), attack, &verdict],
+            )
+        }
+        MountedEvent::Directs { mount, d20, bonus, dc, ok } => {
+            let verdict = lang.t(if *ok { T::EvMountAttacks } else { T::EvFails });
+            f(T::EvMountDirects, &[&t.id(*mount), &signed(d20, *bonus), &(d20 + bonus), dc, &verdict])
+        }
+        MountedEvent::StaysInSaddle { mount, chance } => f(T::EvStaysInSaddle, &[&t.id(*mount), chance]),
+        MountedEvent::Falls { mount, cause, ride, damage, prone, to } => {
+            let why = lang.t(match cause {
+                DismountCause::MountDown => T::EvDismountMountDown,
+                DismountCause::MountProne => T::EvDismountMountProne,
+                DismountCause::Unconscious => T::EvDismountUnconscious,
+                DismountCause::Dead => T::EvDismountDead,
+                DismountCause::Unseated => T::EvDismountUnseated,
+            });
+            let check = ride.map_or(String::new(), |(d, b)| f(T::EvFallRide, &[&signed(d, b), &(d + b)]));
+            let prone = if *prone { lang.t(T::EvFallsProne) } else { "" };
+            f(T::EvFallsFromMount, &[&t.id(*mount), to, &why, &check, damage, &prone])
+        }
+        MountedEvent::Unseats { target, d20, cmb, cmd, ok } => {
+            let verdict = lang.t(if *ok { T::EvKnockedOff } else { T::EvStaysOn });
+            f(T::EvUnseats, &[&t.id(*target), &signed(d20, *cmb), &(d20 + cmb), cmd, &verdict])
+        }
+    }
+}
+
 fn combat(t: &Transcript, what: &CombatEvent, lang: Lang) -> String {
     let f = |key: T, args: &[&dyn std::fmt::Display]| lang.f(key, args);
     match what {
@@ -883,6 +923,62 @@ mod tests {
                 Row::Line(l) => l,
             })
             .collect()
+    }
+
+    #[test]
+    fn the_mounted_events_read_in_english_and_french() {
+        let events = || {
+            vec![
+                Event::Mounted { who: 0, what: MountedEvent::Rides { mount: 1 } },
+                Event::Mounted {
+                    who: 0,
+                    what: MountedEvent::Charges { mount: 1, target: 1, weapon: "lance".into(), mult: 2 },
+                },
+                Event::Mounted {
+                    who: 0,
+                    what: MountedEvent::Shields {
+                        mount: 1,
+                        attacker: 1,
+                        d20: 16,
+                        bonus: 8,
+                        attack: 20,
+                        negated: true,
+                    },
+                },
+                Event::Mounted {
+                    who: 0,
+                    what: MountedEvent::Falls {
+                        mount: 1,
+                        cause: DismountCause::MountDown,
+                        ride: Some((6, 8)),
+                        damage: 4,
+                        prone: true,
+                        to: Pos::new(2, 3),
+                    },
+                },
+            ]
+        };
+        let en = messages(events(), Lang::En);
+        assert_eq!(en[0], "rides ogre (it acts on its rider's initiative)");
+        assert_eq!(en[1], "charges ogre on ogre with its lance (damage x2)");
+        assert_eq!(
+            en[2],
+            "mounted combat for ogre against ogre: Ride d20=16+8=24 vs attack 20 -> hit negated"
+        );
+        assert!(
+            en[3].starts_with("falls from ogre to ")
+                && en[3].ends_with("(its mount is down, Ride d20=6+8=14 vs 15): 4 damage, prone"),
+            "{}",
+            en[3]
+        );
+        let fr = messages(events(), Lang::Fr);
+        assert_eq!(fr[0], "monte ogre (qui agit à l'initiative de son cavalier)");
+        assert!(
+            fr[2].contains("coup annulé")
+                && fr[3].contains("sa monture est hors de combat")
+                && fr[3].ends_with("à terre"),
+            "{fr:?}"
+        );
     }
 
     #[test]

@@ -386,7 +386,9 @@ impl Scenario {
         #[allow(unreachable_patterns)] // Later variants may not name a combatant.
         let id = match err {
             PrepareError::BadAttack { combatant, .. } | PrepareError::BadSpell { combatant, .. } => combatant,
-            PrepareError::BadFeature { combatant, .. } => combatant,
+            PrepareError::BadFeature { combatant, .. } | PrepareError::BadMount { combatant, .. } => {
+                combatant
+            }
             _ => return None,
         };
         let index = encounter.combatants.iter().position(|d| &d.id == id)?;

@@ -224,7 +224,8 @@ impl BattleState<'_> {
             let flank = self.flank_bonus(a, t);
             s.flank = flank > 0;
             s.outflank = flank > FLANK_BONUS;
-            s.high_ground = map.elevation(self.fighters[a].pos) > map.elevation(self.fighters[t].pos);
+            s.high_ground = map.elevation(self.fighters[a].pos) > map.elevation(self.fighters[t].pos)
+                || self.mounted_high_ground(a, t);
             roll.untyped(flank);
             if s.high_ground {
                 roll.untyped(1);
@@ -434,6 +435,9 @@ impl BattleState<'_> {
     pub(crate) fn damage_bonus(&self, a: usize, w: usize, t: usize, s: &Situation, swing: Swing) -> i32 {
         let atk = &self.prep.fighters[a].attacks[w];
         let mut bonus = if s.power_attack > 0 { super::power_attack::damage(s.power_attack, atk) } else { 0 };
+        if atk.two_handed && self.fighters[a].riding.is_some() {
+            bonus -= self.one_handed_lance_loss(a, w, s.power_attack);
+        }
         bonus += self.martial_damage(a, w, s, swing);
         bonus +=
             self.challenge_damage(a, atk.melee, t) + self.smite_damage(a, t) + self.smite_first_hit(a, t);
@@ -714,7 +718,10 @@ impl<R: Dice> Engine<'_, '_, R> {
         let hit = d20 != 1 && (d20 == 20 || total >= s.ac);
         let atk = profile(self.st.prep, a, w, swing);
         let threat_min = if magic { self.threat_min(a, w) } else { atk.threat_min as i32 };
-        if atk.two_handed && self.st.prep.fighters[a].shield_ac > 0 {
+        if atk.two_handed
+            && self.st.prep.fighters[a].shield_ac > 0
+            && self.st.one_handed_lance_loss(a, w, 1) == 0
+        {
             // A two-handed weapon lets go of the shield (model::hands).
             self.st.fighters[a].martial.shield_off = true;
         }
@@ -780,6 +787,11 @@ impl<R: Dice> Engine<'_, '_, R> {
             self.after_attack(a, t, false);
             return (false, false);
         }
+        if self.st.fighters[t].ridden_by.is_some() && self.mounted_combat_negates(a, t, total) {
+            self.emit_attack(ev, None);
+            self.after_attack(a, t, false);
+            return (false, false);
+        }
         let mut extra = Extra {
             flat: self.st.damage_bonus(a, w, t, &s, swing),
             // CRB "Splash Weapons": "cannot deal precision-based damage".
@@ -789,6 +801,7 @@ impl<R: Dice> Engine<'_, '_, R> {
                 self.st.sneak_attack_dice(a, w, t, &s, miss_chance)
             },
             vital: u32::from(swing.vital),
+            mult: self.st.charge_multiplier(a, w, swing.charge) - 1,
         };
         self.smite_hit(a, t);
         if let Some(ev) = ev.as_mut().filter(|_| swing.vital > 0) {
@@ -850,6 +863,9 @@ impl<R: Dice> Engine<'_, '_, R> {
         }
         if magic {
             self.after_magic_hit(a, w, t, crit);
+        }
+        if swing.charge && self.st.fighters[t].riding.is_some() {
+            self.unseat(a, w, t);
         }
         self.after_attack(a, t, dmg.dealt > 0);
         (true, crit)

@@ -49,6 +49,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             flat: self.st.damage_bonus(i, w, t, &s, Swing::default()),
             precision_d6: self.st.sneak_attack_dice(i, w, t, &s, 0),
             vital: 0,
+            mult: 0,
         };
         let atk = &self.st.prep.fighters[i].attacks[w];
         let dmg = roll_damage(atk, &atk.vs[t], true, extra, self.rng);

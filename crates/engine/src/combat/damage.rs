@@ -34,6 +34,10 @@ pub(crate) struct Extra {
     /// Extra rolls of the weapon component's dice (Vital Strike): never
     /// multiplied, added to the weapon's part before damage reduction.
     pub vital: u32,
+    /// Extra multiples of the damage a critical hit multiplies (a mounted
+    /// charge's lance: 1 for double damage); they add to a critical's
+    /// multiplier (CRB "Multiplying Damage": ×2 and ×3 make ×4).
+    pub mult: u32,
 }
 
 /// Rolls the damage of `atk` against a defender with `def`.
@@ -55,7 +59,7 @@ pub(crate) fn roll_damage<R: Dice>(
     extra: Extra,
     rng: &mut R,
 ) -> Damage {
-    let mult = if crit { atk.crit_mult as i32 } else { 1 };
+    let mult = if crit { atk.crit_mult as i32 } else { 1 } + extra.mult as i32;
     let mut rolled = 0i32;
     let mut physical = 0i32;
     let mut other = 0i32;
@@ -309,7 +313,7 @@ mod tests {
             }],
         };
         let mut rng = ScriptedRng::new([5, 4, 6]);
-        let extra = Extra { flat: 2, precision_d6: 2, vital: 0 };
+        let extra = Extra { flat: 2, precision_d6: 2, vital: 0, mult: 0 };
         // (5 + 1 + 2) * 2 = 16, then 4 + 6 precision = 26, DR 3 on the whole physical part.
         assert_eq!(
             roll_damage(&atk, &def, true, extra, &mut rng),

@@ -15,8 +15,8 @@ use crate::map::Pos;
 use super::prepared::PreparedEncounter;
 
 pub use super::event_kinds::{
-    AfflictionEvent, ClassAbilityEvent, CombatEvent, ConfusedAct, EffectEnd, KiPower, ManeuverOutcome,
-    NonlethalState, SpellEffectEvent, SpellEvent, StunOutcome, TurnEvent,
+    AfflictionEvent, ClassAbilityEvent, CombatEvent, ConfusedAct, DismountCause, EffectEnd, KiPower,
+    ManeuverOutcome, MountedEvent, NonlethalState, SpellEffectEvent, SpellEvent, StunOutcome, TurnEvent,
 };
 
 /// Whether a flag is off (to omit it from JSON).
@@ -34,8 +34,10 @@ fn is_zero(n: &i32) -> bool {
 /// The version of the event schema (`docs/events.md`). Bump it when a
 /// variant or a field is renamed or removed or changes meaning; adding a
 /// variant or an optional field does not bump it. Version 2 removed the
-/// temporary free-text `text` event: every rule now emits a typed one.
-pub const EVENT_SCHEMA_VERSION: u32 = 2;
+/// temporary free-text `text` event: every rule now emits a typed one;
+/// version 3 is the one every helper of the rules-13 round uses (mounted
+/// combat added `Mounted`).
+pub const EVENT_SCHEMA_VERSION: u32 = 3;
 
 /// The record of one battle: who fought, and what happened in order.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -866,6 +868,13 @@ pub enum Event {
         who: usize,
         /// What happened.
         what: CombatEvent,
+    },
+    /// Mounted combat (`combat::mounted`): a rider and its mount.
+    Mounted {
+        /// The rider.
+        who: usize,
+        /// What happened.
+        what: MountedEvent,
     },
     /// Nonlethal damage and its thresholds (CRB "Nonlethal Damage").
     Nonlethal {

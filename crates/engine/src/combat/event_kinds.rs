@@ -671,3 +671,109 @@ pub enum NonlethalState {
     /// Wakes up: healing brought nonlethal damage below its hit points.
     WakesUp,
 }
+
+/// Why a rider left its mount (`MountedEvent::Falls`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DismountCause {
+    /// The mount died or fell unconscious.
+    MountDown,
+    /// The mount was knocked prone (tripped).
+    MountProne,
+    /// The rider was knocked unconscious and slid off.
+    Unconscious,
+    /// The rider died.
+    Dead,
+    /// A foe's lance knocked it off (Unseat).
+    Unseated,
+}
+
+/// Mounted combat (CRB "Mounted Combat", "Ride"; `Event::Mounted`, whose
+/// `who` is the rider).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum MountedEvent {
+    /// In the saddle at the start of the battle: the mount acts on its
+    /// rider's initiative count.
+    Rides {
+        /// The mount.
+        mount: usize,
+    },
+    /// A charge on horseback: the mount's charge carries the rider, whose
+    /// weapon deals `mult` times damage (2: a lance; 3: a lance with
+    /// Spirited Charge; 2: another weapon with Spirited Charge; 1: none).
+    Charges {
+        /// The mount.
+        mount: usize,
+        /// The foe charged.
+        target: usize,
+        /// The rider's weapon.
+        weapon: String,
+        /// The damage multiplier.
+        mult: u32,
+    },
+    /// Mounted Combat: a Ride check against the attack roll that hit the mount.
+    Shields {
+        /// The mount.
+        mount: usize,
+        /// The attacker.
+        attacker: usize,
+        /// The d20.
+        d20: i32,
+        /// The Ride bonus.
+        bonus: i32,
+        /// The attack roll to beat.
+        attack: i32,
+        /// Whether the hit is negated (Ride result greater than the attack roll).
+        negated: bool,
+    },
+    /// Directing a combat-trained mount to attack: Ride DC 10, a free action.
+    Directs {
+        /// The mount.
+        mount: usize,
+        /// The d20.
+        d20: i32,
+        /// The Ride bonus.
+        bonus: i32,
+        /// The DC.
+        dc: i32,
+        /// Whether the mount attacks.
+        ok: bool,
+    },
+    /// Knocked unconscious, the rider stays in the saddle (a 50% chance, 75% in a military saddle).
+    StaysInSaddle {
+        /// The mount.
+        mount: usize,
+        /// The chance it had, in percent.
+        chance: u32,
+    },
+    /// The rider leaves the saddle: a Ride check DC 15 to fall softly when
+    /// the mount falls (none when unconscious or dead), else 1d6 damage and prone.
+    Falls {
+        /// The mount.
+        mount: usize,
+        /// Why.
+        cause: DismountCause,
+        /// The Ride check, if one was made: d20 and bonus against 15.
+        ride: Option<(i32, i32)>,
+        /// Damage taken.
+        damage: u32,
+        /// Whether it lands prone.
+        prone: bool,
+        /// Where it lands.
+        to: Pos,
+    },
+    /// Unseat: the free bull rush after a lance hit of a mounted charge on a rider.
+    Unseats {
+        /// The rider hit.
+        target: usize,
+        /// The d20.
+        d20: i32,
+        /// The combat maneuver bonus.
+        cmb: i32,
+        /// The target's CMD.
+        cmd: i32,
+        /// Whether the target is knocked off.
+        ok: bool,
+    },
+}

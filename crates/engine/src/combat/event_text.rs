@@ -9,8 +9,9 @@ use crate::map::Pos;
 
 use super::event::{
     AcKind, AfflictionEvent, Attack, AttackNote, AttackStep, AuraOutcome, BattleResult, ClassAbilityEvent,
-    CombatEvent, ConfusedAct, EffectEnd, Event, LifeChange, ManeuverOutcome, ModSource, MoveKind, NoMove,
-    NonlethalState, Record, SpellEffectEvent, SpellEvent, SpellLoss, TouchKind, TurnEvent,
+    CombatEvent, ConfusedAct, DismountCause, EffectEnd, Event, LifeChange, ManeuverOutcome, ModSource,
+    MountedEvent, MoveKind, NoMove, NonlethalState, Record, SpellEffectEvent, SpellEvent, SpellLoss,
+    TouchKind, TurnEvent,
 };
 
 /// Every event of `events` as its English line, ids from `ids`, side names from `sides`.
@@ -374,6 +375,7 @@ fn line(ids: &[String], sides: &[String], r: &Record) -> String {
         Event::Turn { who, what } => act(*who, turn(what, ids)),
         Event::ClassAbility { who, what } => act(*who, class_ability(what, ids)),
         Event::Combat { who, what } => act(*who, combat(what, ids)),
+        Event::Mounted { who, what } => act(*who, mounted(what, ids)),
         Event::Nonlethal { who, state, amount, nonlethal: nl, hp } => act(
             *who,
             match state {
@@ -734,6 +736,50 @@ fn class_ability(what: &ClassAbilityEvent, ids: &[String]) -> String {
         ClassAbilityEvent::GunslingersDodge { grit } => format!("gunslinger's dodge: +2 AC (grit {grit})"),
         ClassAbilityEvent::FearAura { target } => format!("fear aura reaches {}", id(*target)),
         ClassAbilityEvent::LichTouch => "is paralyzed by the lich's touch".to_string(),
+    }
+}
+
+fn mounted(what: &MountedEvent, ids: &[String]) -> String {
+    let id = |i: usize| ids.get(i).map_or("?", String::as_str);
+    match what {
+        MountedEvent::Rides { mount } => format!("rides {} (it acts on its rider's initiative)", id(*mount)),
+        MountedEvent::Charges { mount, target, weapon, mult } => {
+            format!("charges {} on {} with its {weapon} (damage x{mult})", id(*target), id(*mount))
+        }
+        MountedEvent::Shields { mount, attacker, d20, bonus, attack, negated } => format!(
+            "mounted combat for {} against {}: Ride d20={d20}{bonus:+}={} vs attack {attack} -> {}",
+            id(*mount),
+            id(*attacker),
+            d20 + bonus,
+            if *negated { "hit negated" } else { "fails" }
+        ),
+        MountedEvent::Directs { mount, d20, bonus, dc, ok } => format!(
+            "directs {} to attack: Ride d20={d20}{bonus:+}={} vs {dc} -> {}",
+            id(*mount),
+            d20 + bonus,
+            if *ok { "attacks" } else { "fails" }
+        ),
+        MountedEvent::StaysInSaddle { mount, chance } => {
+            format!("stays in the saddle of {} ({chance}%)", id(*mount))
+        }
+        MountedEvent::Falls { mount, cause, ride, damage, prone, to } => {
+            let why = match cause {
+                DismountCause::MountDown => "its mount is down",
+                DismountCause::MountProne => "its mount is prone",
+                DismountCause::Unconscious => "unconscious",
+                DismountCause::Dead => "dead",
+                DismountCause::Unseated => "unseated",
+            };
+            let check = ride.map_or(String::new(), |(d, b)| format!(", Ride d20={d}{b:+}={} vs 15", d + b));
+            let prone = if *prone { ", prone" } else { "" };
+            format!("falls from {} to {to} ({why}{check}): {damage} damage{prone}", id(*mount))
+        }
+        MountedEvent::Unseats { target, d20, cmb, cmd, ok } => format!(
+            "unseat {}: d20={d20}{cmb:+}={} vs CMD {cmd} -> {}",
+            id(*target),
+            d20 + cmb,
+            if *ok { "knocked off" } else { "stays on" }
+        ),
     }
 }
 

@@ -55,6 +55,7 @@ mod log;
 mod maneuver;
 mod martial;
 mod monster;
+mod mounted;
 mod movement;
 mod nonlethal;
 mod odds;

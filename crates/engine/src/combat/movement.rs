@@ -105,7 +105,7 @@ impl BattleState<'_> {
         let other = if small { self.small_occupant(p) } else { self.large_occupant(p) };
         match other {
             None => Access::Open,
-            Some(j) if j == i => Access::Open,
+            Some(j) if self.is_self(i, j) => Access::Open,
             Some(j) if !self.are_enemies(i, j) || !self.is_active(j) => Access::PassOnly,
             Some(j) => self.enemy_square(i, j),
         }
@@ -198,7 +198,9 @@ impl BattleState<'_> {
         // line costs exactly the 5-10-5 distance, so squares farther than twice
         // the speed can be skipped: if every such square is farther, no charge
         // is possible either way.
-        let longest = 2 * spec.speed_ft;
+        // A rider charges at its mount's speed (`combat::mounted`).
+        let longest =
+            2 * self.riding(i).map_or(spec.speed_ft, |m| self.prep.fighters[m].speed_ft.max(self.speed(m)));
         let (rows, cols) =
             ((to.row - k - (si - 1), to.row + st - 1 + k), (to.col - k - (si - 1), to.col + st - 1 + k));
         let nearest_col = from.col.clamp(cols.0, cols.1);
@@ -243,7 +245,7 @@ impl BattleState<'_> {
         let (mut prev, mut parity, mut cost) = (from, 0u8, 0u32);
         for p in Line::new(from, to) {
             let blocked = |c: Pos| {
-                self.occupant(c).is_some_and(|j| j != i && j != t && self.is_active(j))
+                self.occupant(c).is_some_and(|j| !self.is_self(i, j) && j != t && self.is_active(j))
                     || (self.large_occupant(c) == Some(t) && !self.is_small(i))
             };
             if s == 1 {
@@ -585,6 +587,9 @@ impl<R: Dice> Engine<'_, '_, R> {
         emit!(self, Event::Move { who: i, kind: MoveKind::Charge, from: start, path: self.path.clone() });
         self.st.fighters[i].charged = true;
         self.st.fighters[i].moved = true;
+        if self.st.riding(i).is_some() {
+            self.mounted_charge(i, w, t);
+        }
         self.walk(i, true, false);
         if self.st.is_active(i) && self.st.is_active(t) && self.st.fighters[i].pos == end {
             if self.pounces(i) {

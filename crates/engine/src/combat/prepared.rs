@@ -53,6 +53,14 @@ pub enum PrepareError {
         /// What is wrong.
         message: String,
     },
+    /// A rider's mount cannot carry it (`model::mount`).
+    #[error("combatant {combatant:?}: $.mount: {message}")]
+    BadMount {
+        /// Combatant id.
+        combatant: String,
+        /// What is wrong.
+        message: String,
+    },
     /// A spell of the combatant is not in the library, not on its list, or
     /// its summons call no creature the library has.
     #[error("{path}: {message}")]
@@ -86,6 +94,8 @@ pub struct PreparedEncounter {
     pub(crate) deployed: usize,
     /// Summoned creatures each caster's summoning spells bring, and their rows.
     pub(crate) summon_groups: Vec<SummonGroup>,
+    /// Some rider starts on a mount (`combat::mounted`).
+    pub(crate) has_riders: bool,
     los: LosTable,
     /// Used only when the map is too large for `los`.
     geo: GeoCache,
@@ -211,6 +221,12 @@ pub(crate) struct FighterSpec {
     pub natural_mask: u64,
     /// Its played monster special abilities (`combat::monster`), if any.
     pub monster: Option<Box<monster::MonsterSpec>>,
+    /// The combatant it rides at the start of the battle (`combat::mounted`).
+    pub mount: Option<usize>,
+    /// Its Ride bonus (the sheet's, else ranks, +3 trained, Dexterity, armor check penalty).
+    pub ride: i32,
+    /// Rides in a military saddle (`model::mount`).
+    pub military_saddle: bool,
 }
 
 /// One attack, with everything the hot path needs precomputed.
@@ -442,10 +458,12 @@ impl PreparedEncounter {
                 .flatten();
             fighters.push(spec);
         }
+        seat_riders(encounter, &mut fighters)?;
         let los = LosTable::new(&encounter.map);
         let geo = if los.is_tabulated() { GeoCache::default() } else { GeoCache::new(&encounter.map) };
         let pathfinder = Pathfinder::new(&encounter.map);
         let paths = MoverPaths::new(&encounter.map, &pathfinder, fighters.iter().map(|f| f.space));
+        let has_riders = fighters.iter().any(|f| f.mount.is_some());
         Ok(Self {
             map: Arc::clone(&encounter.map),
             sides: encounter.sides.clone(),
@@ -456,6 +474,7 @@ impl PreparedEncounter {
             spells,
             deployed,
             summon_groups: groups,
+            has_riders,
             los,
             geo,
         })
@@ -831,7 +850,59 @@ fn fighter_spec(
             .filter(|(k, a)| a.natural && *k < 64)
             .fold(0u64, |m, (k, _)| m | 1 << k),
         monster,
+        mount: None,
+        ride: ride_bonus(c, dex_mod),
+        military_saddle: c.mount.as_ref().is_some_and(|m| m.military_saddle),
     }
+}
+
+/// The Ride bonus of `c`: the sheet's when it gives one, else ranks, +3 for
+/// a trained class skill, Dexterity and the armor check penalty.
+fn ride_bonus(c: &Combatant, dex_mod: i32) -> i32 {
+    match c.skills.iter().find(|(k, _)| k.eq_ignore_ascii_case("ride")) {
+        Some((_, s)) => s
+            .bonus
+            .unwrap_or(s.rank + if s.class_skill && s.rank > 0 { 3 } else { 0 } + dex_mod + s.armor_penalty),
+        None => dex_mod,
+    }
+}
+
+/// Seats each rider of the encounter on the mount its file names
+/// (`model::mount`): the first combatant of that name on its side that no
+/// one else rides. The mount must be at least one size larger than its
+/// rider and ride no one; a mount of that name on another side only is an error.
+fn seat_riders(encounter: &Encounter, fighters: &mut [FighterSpec]) -> Result<(), PrepareError> {
+    let deployed = &encounter.combatants;
+    let mut taken: Vec<usize> = Vec::new();
+    for (k, d) in deployed.iter().enumerate() {
+        let Some(m) = &d.spec.mount else { continue };
+        let fail = |message: String| PrepareError::BadMount { combatant: d.id.clone(), message };
+        let named = |j: &usize| j != &k && deployed[*j].spec.name.trim().eq_ignore_ascii_case(m.name.trim());
+        let mut same_side = (0..deployed.len()).filter(named).filter(|&j| deployed[j].side == d.side);
+        let Some(j) = same_side.find(|j| !taken.contains(j)) else {
+            if let Some(j) = (0..deployed.len()).filter(named).find(|&j| deployed[j].side != d.side) {
+                return Err(fail(format!(
+                    "its mount {:?} ({}) is on side {:?}, not on its own side {:?}",
+                    m.name, deployed[j].id, encounter.sides[deployed[j].side], encounter.sides[d.side]
+                )));
+            }
+            // No mount of that name here (or every one is taken): it fights on foot.
+            continue;
+        };
+        let mount = &deployed[j].spec;
+        if (mount.size as u8) <= (d.spec.size as u8) {
+            return Err(fail(format!(
+                "its mount {:?} is {:?}, not larger than its rider ({:?}): a mount must be at least one size larger",
+                m.name, mount.size, d.spec.size
+            )));
+        }
+        if mount.mount.is_some() {
+            return Err(fail(format!("its mount {:?} is itself a rider (its file has a `mount`)", m.name)));
+        }
+        taken.push(j);
+        fighters[k].mount = Some(j);
+    }
+    Ok(())
 }
 
 fn prepare_attack(

@@ -161,6 +161,17 @@ pub(crate) struct Fighter {
     pub alt: u32,
     /// Feet flown this turn, up, down or across (a move action's), for the Fly check to stay aloft.
     pub flown: u32,
+    /// The mount it rides (`combat::mounted`): it shares the mount's space and moves with it.
+    pub riding: Option<usize>,
+    /// The rider on its back.
+    pub ridden_by: Option<usize>,
+    /// A ridden mount's actions its rider spent this round moving it: 1 a
+    /// move action, 2 both (a double move, a charge, a run or a withdraw).
+    pub mount_used: u8,
+    /// Round of its last Mounted Combat check (0: none yet).
+    pub mounted_combat_round: u32,
+    /// An unconscious rider who stayed in the saddle (rolled once).
+    pub saddle_kept: bool,
 }
 
 /// A battle in progress: what policies see.
@@ -268,7 +279,7 @@ impl<'p> BattleState<'p> {
                 fighter
             })
             .collect();
-        Self {
+        let mut st = Self {
             prep,
             options: options.clone(),
             fighters,
@@ -282,7 +293,107 @@ impl<'p> BattleState<'p> {
             timed_effects: 0,
             zones: Vec::new(),
             entered_with: start.iter().map(|c| c.as_ref().map(|c| (c.slots, c.pools))).collect(),
+        };
+        st.seat_riders();
+        st
+    }
+
+    /// Puts each rider able to fight on its mount, if the mount can carry it
+    /// (`PreparedEncounter` paired them; `combat::mounted` plays the rest).
+    fn seat_riders(&mut self) {
+        for r in 0..self.prep.fighters.len() {
+            let Some(m) = self.prep.fighters[r].mount else { continue };
+            let up = |f: &Fighter| !f.dead && f.hp > 0;
+            if up(&self.fighters[r]) && up(&self.fighters[m]) {
+                self.mount(r, m);
+            }
         }
+    }
+
+    /// Rider `r` climbs on `m`: off the occupancy grid, into `m`'s space.
+    pub(crate) fn mount(&mut self, r: usize, m: usize) {
+        self.vacate(r);
+        self.fighters[r].pos = self.fighters[m].pos;
+        self.shape[r] = self.shape[m];
+        self.fighters[r].riding = Some(m);
+        self.fighters[m].ridden_by = Some(r);
+    }
+
+    /// Rider `r` leaves its mount for square `to` (on the grid unless dead).
+    pub(crate) fn dismount(&mut self, r: usize, to: Pos) {
+        if let Some(m) = self.fighters[r].riding.take() {
+            self.fighters[m].ridden_by = None;
+            self.fighters[m].mount_used = 0;
+        }
+        let f = &self.prep.fighters[r];
+        self.shape[r] = (f.space, f.size <= Size::Tiny);
+        if self.fighters[r].dead {
+            self.fighters[r].pos = to;
+        } else {
+            self.relocate(r, to);
+        }
+    }
+
+    /// The mount `i` rides, if it rides.
+    #[inline]
+    pub fn riding(&self, i: usize) -> Option<usize> {
+        self.fighters[i].riding
+    }
+
+    /// The rider on `i`'s back, if any.
+    #[inline]
+    pub fn ridden_by(&self, i: usize) -> Option<usize> {
+        self.fighters[i].ridden_by
+    }
+
+    /// Whether attack `w` of `a` is a lance.
+    pub(crate) fn is_lance(&self, a: usize, w: usize) -> bool {
+        let atk = &self.prep.fighters[a].attacks[w];
+        let word = |s: &str| s.split(|c: char| !c.is_alphanumeric()).any(|x| x.eq_ignore_ascii_case("lance"));
+        atk.melee && !atk.natural && (word(&atk.name) || word(&atk.id))
+    }
+
+    /// A mounted rider wields its two-handed lance in one hand (CRB
+    /// "Lance"): the damage its file prints for two hands (1½ × Strength,
+    /// Power Attack's 1½) less what one hand loses. 0 otherwise.
+    pub(crate) fn one_handed_lance_loss(&self, a: usize, w: usize, power_attack: i32) -> i32 {
+        let atk = &self.prep.fighters[a].attacks[w];
+        if !atk.two_handed || self.fighters[a].riding.is_none() || !self.is_lance(a, w) {
+            return 0;
+        }
+        self.prep.fighters[a].str_mod.max(0) / 2 + if power_attack > 0 { power_attack } else { 0 }
+    }
+
+    /// The damage multiplier of a hit of attack `w` of `a` at the end of a
+    /// charge: on horseback ×2 with a lance, ×3 with a lance and Spirited
+    /// Charge, ×2 with another melee weapon and Spirited Charge (CRB
+    /// "Mounted Combat", "Spirited Charge"); 1 otherwise.
+    pub(crate) fn charge_multiplier(&self, a: usize, w: usize, charge: bool) -> u32 {
+        if !charge || self.fighters[a].riding.is_none() || !self.prep.fighters[a].attacks[w].melee {
+            return 1;
+        }
+        let spirited = self.prep.fighters[a].features.rules.martial.spirited_charge;
+        match (self.is_lance(a, w), spirited) {
+            (true, true) => 3,
+            (true, false) | (false, true) => 2,
+            (false, false) => 1,
+        }
+    }
+
+    /// Higher ground on horseback: a mounted `a` against a foe on foot
+    /// smaller than its mount (CRB "Mounted Combat": +1 on melee attacks).
+    #[inline]
+    pub(crate) fn mounted_high_ground(&self, a: usize, t: usize) -> bool {
+        match self.fighters[a].riding {
+            Some(m) => self.fighters[t].riding.is_none() && self.size(t) < self.size(m),
+            None => false,
+        }
+    }
+
+    /// Whether `j` is `i` itself or the mount `i` rides (a rider's own space).
+    #[inline]
+    pub(crate) fn is_self(&self, i: usize, j: usize) -> bool {
+        j == i || self.fighters[i].riding == Some(j)
     }
 
     /// A combatant as it enters the battle: at full hit points on square
@@ -363,6 +474,11 @@ impl<'p> BattleState<'p> {
             wand_in_hand: None,
             alt: 0,
             flown: 0,
+            riding: None,
+            ridden_by: None,
+            mount_used: 0,
+            mounted_combat_round: 0,
+            saddle_kept: false,
         }
     }
 
@@ -711,8 +827,16 @@ impl<'p> BattleState<'p> {
         }
     }
 
-    /// Moves combatant `i` to `to` in the occupancy grid.
+    /// Moves combatant `i` to `to` in the occupancy grid. A rider moves its
+    /// mount, and a mount its rider (`combat::mounted`).
     pub(crate) fn relocate(&mut self, i: usize, to: Pos) {
+        if let Some(m) = self.fighters[i].riding {
+            self.relocate(m, to);
+            return;
+        }
+        if let Some(r) = self.fighters[i].ridden_by {
+            self.fighters[r].pos = to;
+        }
         self.vacate(i);
         let map = self.prep.map();
         let s = self.space(i);

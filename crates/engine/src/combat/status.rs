@@ -127,6 +127,10 @@ impl BattleState<'_> {
     /// The land (or fly) speed `i` moves at now: its speed with speed
     /// modifiers, times its conditions' multiplier; 0 when it cannot move.
     pub fn speed(&self, i: usize) -> u32 {
+        // A rider moves at its mount's speed (CRB "Mounted Combat").
+        if let Some(m) = self.fighters[i].riding {
+            return self.speed(m);
+        }
         let f = &self.fighters[i];
         let base = self.prep.fighters[i].speed_ft;
         if f.summary.flags.has(Flags::CANT_MOVE) {

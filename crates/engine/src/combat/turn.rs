@@ -15,6 +15,9 @@ impl<R: Dice> Engine<'_, '_, R> {
     /// Plays the whole battle.
     pub fn run(&mut self, policy: &mut dyn Policy) -> RunOutcome {
         self.roll_initiative();
+        if self.st.prep.has_riders {
+            self.mounted_start();
+        }
         self.st.start_flat_footed();
         let cap = self.st.options.round_cap;
         let mut decided = self.decided();
@@ -263,6 +266,9 @@ impl<R: Dice> Engine<'_, '_, R> {
         }
         self.st.last_results[i].clear();
         apply_budget(&requested, self.st.turn_limits(i), &mut plan);
+        if self.st.fighters[i].ridden_by.is_some() {
+            self.directed_mount(i, &mut plan);
+        }
         if surprise {
             super::initiative::apply_surprise(&mut plan);
         }
@@ -279,6 +285,9 @@ impl<R: Dice> Engine<'_, '_, R> {
                 None => self.execute(i, p.action),
             };
             self.settle_fliers();
+            if self.st.prep.has_riders {
+                self.settle_riders();
+            }
             if p.dropped.is_none() && p.action.slot() == Slot::Swift {
                 self.st.fighters[i].swift_used = true;
             }
@@ -374,6 +383,9 @@ impl<R: Dice> Engine<'_, '_, R> {
             },
             Err(reason) => ActionResult::failed(action.kind, reason),
         };
+        if result.ok && self.st.fighters[i].riding.is_some() {
+            self.rider_moved_mount(i, action.kind);
+        }
         if result.ok && matches!(action.slot(), Slot::Standard | Slot::FullRound) {
             self.exert_if_disabled(i);
         }

@@ -32,6 +32,12 @@ crate::named_enum! {
         Cleave => "cleave",
         /// Great Cleave: the chain goes on while the attacks hit.
         GreatCleave => "great_cleave",
+        /// Mounted Combat: once a round, a Ride check to negate a hit on its mount.
+        MountedCombat => "mounted_combat",
+        /// Spirited Charge: a mounted charge deals double damage (triple with a lance).
+        SpiritedCharge => "spirited_charge",
+        /// Unseat: a lance hit of a mounted charge on a rider is followed by a free bull rush that unhorses it.
+        Unseat => "unseat",
     }
 }
 
@@ -57,6 +63,12 @@ pub struct Martial {
     pub vital_strike: u8,
     /// Cleave: 1; Great Cleave: 2; 0 without either.
     pub cleave: u8,
+    /// Mounted Combat (`combat::mounted`).
+    pub mounted_combat: bool,
+    /// Spirited Charge (`combat::mounted`).
+    pub spirited_charge: bool,
+    /// Unseat (`combat::mounted`).
+    pub unseat: bool,
 }
 
 impl Martial {
@@ -78,6 +90,9 @@ impl Martial {
             M::GreaterVitalStrike => self.vital_strike = self.vital_strike.max(3),
             M::Cleave => self.cleave = self.cleave.max(1),
             M::GreatCleave => self.cleave = 2,
+            M::MountedCombat => self.mounted_combat = true,
+            M::SpiritedCharge => self.spirited_charge = true,
+            M::Unseat => self.unseat = true,
         }
     }
 }

@@ -207,6 +207,7 @@ fn check(c: &Combatant) -> Result<(), Failure> {
     }
     check_attacks(&c.attacks)?;
     super::hands::check(c)?;
+    super::mount::check(c)?;
     super::special::check(c)?;
     check_defenses(c)?;
     check_spellcasting(c)?;

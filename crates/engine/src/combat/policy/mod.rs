@@ -24,6 +24,7 @@ mod magic;
 mod martial;
 mod monk;
 mod monster;
+mod mounted;
 mod paladin;
 mod reload;
 mod splash;
@@ -50,6 +51,10 @@ pub struct DefaultPolicy;
 impl Policy for DefaultPolicy {
     fn plan(&mut self, battle: &BattleState<'_>, actor: usize, out: &mut Vec<Action>) {
         let Some(mut t) = battle.nearest_enemy(actor) else { return };
+        if mounted::plan_mount(battle, actor, out) {
+            return;
+        }
+        t = mounted::target(battle, t);
         if coup::plan(battle, actor, out) || consumables::plan(battle, actor, out) {
             return;
         }
@@ -390,6 +395,9 @@ impl Policy for StrategyPolicy {
             return DefaultPolicy.plan(battle, actor, out);
         }
         let Some(t) = self.target(battle, actor) else { return };
+        if mounted::plan_mount(battle, actor, out) {
+            return;
+        }
         let hp = i64::from(battle.hp(actor));
         let threshold = i64::from(self.spec.retreat_milli) * i64::from(battle.hp_max(actor));
         if self.spec.retreat_milli > 0

@@ -23,6 +23,7 @@ mod menace;
 mod modifiers;
 mod monk;
 mod monsters;
+mod mounted;
 mod options;
 mod party_choices;
 mod prepared_spells;
