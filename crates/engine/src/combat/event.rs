@@ -35,7 +35,7 @@ fn is_zero(n: &i32) -> bool {
 /// variant or a field is renamed or removed or changes meaning; adding a
 /// variant or an optional field does not bump it. Version 2 removed the
 /// temporary free-text `text` event: every rule now emits a typed one.
-pub const EVENT_SCHEMA_VERSION: u32 = 2;
+pub const EVENT_SCHEMA_VERSION: u32 = 3;
 
 /// The record of one battle: who fought, and what happened in order.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]

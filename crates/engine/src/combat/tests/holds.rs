@@ -145,7 +145,7 @@ fn the_shipped_grabbers_maintain_when_the_hold_deals_at_least_half_their_full_at
         ("wyvern", true),
         ("otyugh", false),
         ("owlbear", false),
-        ("gibbering_mouther", false),
+        ("gibbering_mouther", true),
     ] {
         let prep = prepare(
             arena(6, 12),
