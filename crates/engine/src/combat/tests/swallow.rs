@@ -79,6 +79,13 @@ fn a_held_foe_is_swallowed_on_a_won_check_taking_the_bite_then_the_listed_damage
     )));
 }
 
+/// The swallower's first two turns: a bite that grabs, then the swallow check.
+fn grab_then_swallow(e: &mut crate::combat::engine::Engine<'_, '_, crate::rng::ScriptedRng>) {
+    turn(e, 0, vec![Action::at(ActionKind::Attack, 1)]);
+    e.start_round();
+    turn(e, 0, vec![]);
+}
+
 fn prep_square(prep: &crate::combat::prepared::PreparedEncounter, i: usize) -> crate::map::Pos {
     crate::combat::state::BattleState::new(prep, &SimOptions::default()).pos(i)
 }
@@ -88,9 +95,7 @@ fn a_lost_swallow_check_ends_the_grapple() {
     let prep = duel(swallower(json!({})), true);
     let mut b = Bench::new(&[15, 2, 15, 1]);
     let mut e = b.engine(&prep, &SimOptions::default());
-    turn(&mut e, 0, vec![Action::at(ActionKind::Attack, 1)]);
-    e.start_round();
-    turn(&mut e, 0, vec![]);
+    grab_then_swallow(&mut e);
     assert!(!e.st.is_swallowed(1));
     assert_eq!(e.st.fighters[1].grappled_with, None);
 }
@@ -104,9 +109,7 @@ fn a_swallowed_foe_cuts_at_the_interior_ac_until_it_reaches_the_hit_points_then_
     dice.extend([10, 12, 2, 15, 1]);
     let mut b = Bench::new(&dice);
     let mut e = b.engine(&prep, &SimOptions::default());
-    turn(&mut e, 0, vec![Action::at(ActionKind::Attack, 1)]);
-    e.start_round();
-    turn(&mut e, 0, vec![]);
+    grab_then_swallow(&mut e);
     turn(&mut e, 1, vec![Action::at(ActionKind::FullAttack, 0)]);
     assert_eq!(e.st.fighters[1].monster.cut, 0);
     turn(&mut e, 1, vec![]);
@@ -141,9 +144,7 @@ fn without_a_light_slashing_or_piercing_weapon_it_escapes_back_into_the_mouth() 
     dice.push(20);
     let mut b = Bench::new(&dice);
     let mut e = b.engine(&prep, &SimOptions::default());
-    turn(&mut e, 0, vec![Action::at(ActionKind::Attack, 1)]);
-    e.start_round();
-    turn(&mut e, 0, vec![]);
+    grab_then_swallow(&mut e);
     turn(&mut e, 1, vec![Action::at(ActionKind::FullAttack, 0)]);
     assert!(!e.st.is_swallowed(1));
     assert_eq!(e.st.fighters[1].grappled_with, Some(0), "back in the mouth: still grappled");
@@ -168,9 +169,7 @@ fn nobody_reaches_a_swallowed_creature_and_it_threatens_nobody() {
     );
     let mut b = Bench::new(&SWALLOWED);
     let mut e = b.engine(&prep, &SimOptions::default());
-    turn(&mut e, 0, vec![Action::at(ActionKind::Attack, 1)]);
-    e.start_round();
-    turn(&mut e, 0, vec![]);
+    grab_then_swallow(&mut e);
     assert!(e.st.is_swallowed(1));
     turn(&mut e, 2, vec![Action::at(ActionKind::Attack, 1)]);
     assert_eq!(e.st.last_results(2)[0].reason, Some(Reason::MissingTarget));
@@ -186,9 +185,7 @@ fn a_foe_too_large_for_the_mouth_is_held_not_swallowed_and_capacity_limits_the_i
     let prep = prepare(arena(4, 12), vec![("monsters", medium, at(1, 1)), ("players", foe(true), at(1, 2))]);
     let mut b = Bench::new(&[15, 2, 15, 15, 3]);
     let mut e = b.engine(&prep, &SimOptions::default());
-    turn(&mut e, 0, vec![Action::at(ActionKind::Attack, 1)]);
-    e.start_round();
-    turn(&mut e, 0, vec![]);
+    grab_then_swallow(&mut e);
     assert!(!e.st.is_swallowed(1));
     assert_eq!(e.st.fighters[1].grappled_with, Some(0), "a maintained hold instead");
     // With `smaller: 0` it may; with a capacity of 1 already full, it may not.
@@ -211,9 +208,7 @@ fn a_swallower_that_falls_lets_its_victim_out_and_one_that_reforms_may_swallow_a
     dice.extend([15, 4, 15, 3]);
     let mut b = Bench::new(&dice);
     let mut e = b.engine(&prep, &SimOptions::default());
-    turn(&mut e, 0, vec![Action::at(ActionKind::Attack, 1)]);
-    e.start_round();
-    turn(&mut e, 0, vec![]);
+    grab_then_swallow(&mut e);
     e.st.fighters[1].monster.cut = 2;
     turn(&mut e, 1, vec![]);
     assert!(!e.st.is_swallowed(1));
@@ -235,24 +230,9 @@ fn a_swallower_that_falls_lets_its_victim_out_and_one_that_reforms_may_swallow_a
 
 #[test]
 fn swallow_whole_without_a_grabbing_mouth_or_with_a_bad_effect_is_one_error_naming_the_field() {
-    let bad = |specials: Value| {
-        let names: Vec<Value> = specials
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|s| json!({ "name": s["name"], "category": "special" }))
-            .collect();
-        let mut base = json!({
-            "name": "Bad", "abilities": { "str_score": 10, "dex_score": 10, "con_score": 10,
-            "int_score": 10, "wis_score": 10, "cha_score": 10 }, "hp_max": 10,
-            "ac": { "total": 10, "touch": 10, "flat_footed": 10 }, "bab": 0, "initiative_mod": 0,
-            "speed_land_ft": 30, "saves": { "fort": 0, "ref": 0, "will": 0 },
-            "attacks": [{ "name": "bite", "kind": "melee", "attack_bonus": 0, "natural": true,
-                          "damage": [{ "formula": "1d4", "types": ["piercing"] }] }] });
-        base["features"] = Value::Array(names);
-        base["special_abilities"] = specials;
-        crate::model::parse_combatant(&base.to_string(), "bad.json").map(|_| ()).unwrap_err().to_string()
-    };
+    let bite = json!([{ "name": "bite", "kind": "melee", "attack_bonus": 0, "natural": true,
+                        "damage": [{ "formula": "1d4", "types": ["piercing"] }] }]);
+    let bad = |specials: Value| super::holds::special_error(specials, bite.clone());
     let swallow = json!({ "kind": "swallow_whole", "name": "swallow whole", "attack": "bite",
                           "damage": "2d6", "ac": 12, "hp": 3 });
     let e = bad(json!([swallow.clone()]));
