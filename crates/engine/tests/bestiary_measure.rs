@@ -24,7 +24,7 @@ fn repo() -> PathBuf {
 }
 
 /// The encounters: a name and the monster files (repeated for copies).
-const ENCOUNTERS: [(&str, &[&str]); 18] = [
+const ENCOUNTERS: [(&str, &[&str]); 19] = [
     ("owlbear (CR 4)", &["owlbear"]),
     ("troll (CR 5)", &["troll"]),
     ("two wights (CR 5)", &["wight", "wight"]),
@@ -45,6 +45,8 @@ const ENCOUNTERS: [(&str, &[&str]); 18] = [
     ("green hag (CR 5)", &["green_hag"]),
     ("bearded devil (CR 5)", &["bearded_devil"]),
     ("gibbering mouther (CR 5)", &["gibbering_mouther"]),
+    // Added with pf1e-rules-13 (the mouther's engulf and blood drain above; Wisdom drain).
+    ("lamia (CR 6)", &["lamia"]),
 ];
 
 const PARTY: [&str; 4] = ["esha", "harvie", "oni", "nairda"];

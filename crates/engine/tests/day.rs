@@ -443,11 +443,11 @@ fn ability_damage_taken_in_one_fight_is_there_in_the_next_and_a_night_heals_a_po
     let (files, members) = roster(&p);
     let party = Party { prep: &ogre, members: &members, files: &files };
     let mut night = states.clone();
-    night[m].ability_damage = [2, 1, 0];
+    night[m].ability_damage = [2, 1, 0, 0, 1, 0];
     party.long_rest(&mut night);
-    assert_eq!(night[m].ability_damage, [1, 0, 0], "1 point of each damaged ability a night");
+    assert_eq!(night[m].ability_damage, [1, 0, 0, 0, 0, 0], "1 point of each damaged ability a night");
     party.long_rest(&mut night);
-    assert_eq!(night[m].ability_damage, [0, 0, 0]);
+    assert_eq!(night[m].ability_damage, [0; 6]);
 }
 
 #[test]
@@ -461,7 +461,7 @@ fn constitution_damage_lowers_the_hit_points_a_night_heals_to() {
     let con = p[0].abilities.con_score.expect("Esha has a Constitution");
     let hd = p[0].level.max(1) as i32;
     // 4 points of Constitution damage, healed 1 a night: 3 left after the night.
-    states[0].ability_damage = [0, 0, 4];
+    states[0].ability_damage = [0, 0, 4, 0, 0, 0];
     states[0].hp = 1;
     party.long_rest(&mut states);
     let modifier = |score: i32| (score - 10).div_euclid(2);
@@ -471,7 +471,7 @@ fn constitution_damage_lowers_the_hit_points_a_night_heals_to() {
     for _ in 0..3 {
         party.long_rest(&mut states);
     }
-    assert_eq!(states[0].ability_damage, [0; 3]);
+    assert_eq!(states[0].ability_damage, [0; 6]);
     for _ in 0..100 {
         party.long_rest(&mut states);
     }

@@ -704,6 +704,13 @@ fn affliction(t: &Transcript, a: &AfflictionEvent, lang: Lang) -> String {
             f(T::EvAflHeals, &[amount, hp_before, hp_after, nonlethal_before, nonlethal_after])
         }
         AfflictionEvent::RegenerationNonlethal { amount } => f(T::EvAflRegenerationNonlethal, &[amount]),
+        AfflictionEvent::Swallows { ability, target } => f(T::EvAflSwallows, &[ability, &t.id(*target)]),
+        AfflictionEvent::CutsInside { d20, bonus, total, ac, damage, cut, needed } => {
+            f(T::EvAflCutsInside, &[d20, bonus, total, ac, damage, cut, needed])
+        }
+        AfflictionEvent::CutsFree { from } => f(T::EvAflCutsFree, &[&t.id(*from)]),
+        AfflictionEvent::BackInMouth { from } => f(T::EvAflBackInMouth, &[&t.id(*from)]),
+        AfflictionEvent::FallsOut { from } => f(T::EvAflFallsOut, &[&t.id(*from)]),
     }
 }
 

@@ -566,6 +566,11 @@ catalogue! {
     EvAflTheHit => "the hit", "le coup";
     EvAflHeals => "heals {} (hp {}->{}, nonlethal {}->{})", "récupère {} (pv {}->{}, non létaux {}->{})";
     EvAflRegenerationNonlethal => "regeneration: the {} damage is nonlethal", "régénération : les {} dégâts sont non létaux";
+    EvAflSwallows => "{}: swallows {}", "{} : avale {}";
+    EvAflCutsInside => "cuts inside d20={}+{}={} vs AC {}: {} damage ({}/{} to get free)", "taille de l'intérieur d20={}+{}={} contre CA {} : {} dégâts ({}/{} pour se libérer)";
+    EvAflCutsFree => "cuts its way out of {}", "se taille un chemin hors de {}";
+    EvAflBackInMouth => "escapes back into {}'s mouth (still grappled)", "s'échappe jusque dans la gueule de {} (toujours agrippé)";
+    EvAflFallsOut => "comes out of {}, fallen", "sort de {}, tombé";
     EvSave => "{} save d20={}={} vs DC {}{} -> {}", "jet de {} d20={}={} contre DD {}{} -> {}";
     EvSaveFort => "fort", "Vigueur";
     EvSaveRef => "ref", "Réflexes";

@@ -31,7 +31,7 @@ impl BattleState<'_> {
     /// The melee attack with which `a` threatens some square of the footprint
     /// of side `s` whose top-left square is `anchor`, at altitude `alt`.
     pub(crate) fn threat_weapon_on(&self, a: usize, anchor: Pos, s: i32, alt: u32) -> Option<usize> {
-        if !self.is_active(a) {
+        if !self.is_active(a) || self.is_swallowed(a) {
             return None;
         }
         let from = self.fighters[a].pos;

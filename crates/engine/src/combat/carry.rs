@@ -51,9 +51,9 @@ pub struct Carried {
     /// Negative levels (UMR "Energy Drain"): a night's rest removes none
     /// (a temporary one gets its save only 24 hours after it was gained).
     pub negative_levels: u32,
-    /// Ability damage to Strength, Dexterity and Constitution: a night's
-    /// rest heals 1 point of each.
-    pub ability_damage: [i32; 3],
+    /// Ability damage to Strength, Dexterity, Constitution, Intelligence,
+    /// Wisdom and Charisma: a night's rest heals 1 point of each.
+    pub ability_damage: [i32; 6],
 }
 
 impl Carried {
@@ -75,7 +75,7 @@ impl Carried {
             shots: Vec::new(),
             items_left: f.items.iter().map(|x| x.uses).collect(),
             negative_levels: 0,
-            ability_damage: [0; 3],
+            ability_damage: [0; 6],
         }
     }
 

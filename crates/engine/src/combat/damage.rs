@@ -123,7 +123,10 @@ pub(crate) fn roll_damage<R: Dice>(
             other += v;
         }
     }
-    let nonlethal = if rolled <= 0 && bleed == 0 && healed == 0 {
+    // A touch with no damage of its own (a lamia's draining touch) deals
+    // none, not the minimum of a damage roll.
+    let no_damage = atk.components.is_empty() && weapon_bonus == 0;
+    let nonlethal = if rolled <= 0 && bleed == 0 && healed == 0 && !no_damage {
         let physical_hit = atk.bonus_component.is_none_or(|k| atk.components[k].physical);
         u32::from(!physical_hit || def.dr == 0)
     } else {

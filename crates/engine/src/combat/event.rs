@@ -35,8 +35,8 @@ fn is_zero(n: &i32) -> bool {
 /// variant or a field is renamed or removed or changes meaning; adding a
 /// variant or an optional field does not bump it. Version 2 removed the
 /// temporary free-text `text` event: every rule now emits a typed one;
-/// version 3 is the one every helper of the rules-13 round uses (mounted
-/// combat added `Mounted`).
+/// version 3 (`pf1e-rules-13`) added the `mounted` family and the swallow
+/// whole kinds of `affliction`.
 pub const EVENT_SCHEMA_VERSION: u32 = 3;
 
 /// The record of one battle: who fought, and what happened in order.

@@ -275,6 +275,46 @@ pub enum AfflictionEvent {
         /// The damage.
         amount: u32,
     },
+    /// Swallows the foe it held (swallow whole, or an engulf that functions as it).
+    Swallows {
+        /// The ability's name.
+        ability: String,
+        /// The foe swallowed.
+        target: usize,
+    },
+    /// A swallowed creature cuts at its swallower's interior: an attack roll
+    /// against the interior's AC, and the cutting damage so far.
+    CutsInside {
+        /// The d20.
+        d20: i32,
+        /// Its attack bonus.
+        bonus: i32,
+        /// The total.
+        total: i32,
+        /// The interior's Armor Class.
+        ac: i32,
+        /// Damage of this cut (0 on a miss).
+        damage: u32,
+        /// Cutting damage so far.
+        cut: u32,
+        /// Cutting damage that frees it.
+        needed: u32,
+    },
+    /// A swallowed creature cuts its way out.
+    CutsFree {
+        /// The swallower.
+        from: usize,
+    },
+    /// A swallowed creature escapes the grapple: back in the swallower's mouth, still grappled.
+    BackInMouth {
+        /// The swallower.
+        from: usize,
+    },
+    /// A swallowed creature comes out of a swallower that fell.
+    FallsOut {
+        /// The swallower.
+        from: usize,
+    },
 }
 
 /// A spell meeting a creature, an area or the battle (`Event::Spell`).

@@ -612,6 +612,17 @@ fn affliction(a: &AfflictionEvent, ids: &[String]) -> String {
         AfflictionEvent::RegenerationNonlethal { amount } => {
             format!("regeneration: the {amount} damage is nonlethal")
         }
+        AfflictionEvent::Swallows { ability, target } => format!("{ability}: swallows {}", id(*target)),
+        AfflictionEvent::CutsInside { d20, bonus, total, ac, damage, cut, needed } => {
+            format!(
+                "cuts inside d20={d20}+{bonus}={total} vs AC {ac}: {damage} damage ({cut}/{needed} to get free)"
+            )
+        }
+        AfflictionEvent::CutsFree { from } => format!("cuts its way out of {}", id(*from)),
+        AfflictionEvent::BackInMouth { from } => {
+            format!("escapes back into {}'s mouth (still grappled)", id(*from))
+        }
+        AfflictionEvent::FallsOut { from } => format!("comes out of {}, fallen", id(*from)),
     }
 }
 

@@ -151,6 +151,46 @@ impl BattleState<'_> {
             .unwrap_or_else(|| natural_reach_ft(self.prep.fighters[a].size))
     }
 
+    /// The free square adjacent to `i` nearest where `t` stands (5-10-5
+    /// from it; ties: the closer in a straight line, then row and column),
+    /// where `t`'s whole space fits.
+    pub(crate) fn square_beside(&self, i: usize, t: usize) -> Option<Pos> {
+        let from = self.pos(t);
+        let (si, st) = (self.space(i), self.space(t));
+        let pi = self.pos(i);
+        let reach = st + si;
+        let mut best: Option<(u32, i32, Pos)> = None;
+        for row in pi.row - reach..=pi.row + reach {
+            for col in pi.col - reach..=pi.col + reach {
+                let q = Pos::new(row, col);
+                let adjacent = crate::grid::footprint_distance_ft(pi, si, q, st) == 5;
+                if !adjacent || !self.can_stand(t, q) {
+                    continue;
+                }
+                let straight = (q.row - from.row).pow(2) + (q.col - from.col).pow(2);
+                let key = (crate::grid::distance_ft(from, q), straight, q);
+                if best.is_none_or(|b| key < b) {
+                    best = Some(key);
+                }
+            }
+        }
+        best.map(|(_, _, q)| q)
+    }
+
+    /// `i`'s bonus to escape `g`'s grapple: the better of its CMB and its
+    /// Escape Artist (CRB "Grapple").
+    pub(crate) fn escape_bonus(&self, i: usize, g: usize) -> i32 {
+        let cmb = self.cmb(i, Maneuver::Escape, g);
+        match self.prep.fighters[i].escape_artist {
+            Some(skill) => {
+                let ctx = Context { maneuver: Some(Maneuver::Escape), ..Context::default() };
+                let skill = skill + self.modifier(i, Targets::skill(true, false), &ctx);
+                skill.max(cmb)
+            }
+            None => cmb,
+        }
+    }
+
     /// Whether `i` may stand with its top-left square on `p`.
     fn can_stand(&self, i: usize, p: Pos) -> bool {
         let map = self.map();
@@ -426,26 +466,7 @@ impl<R: Dice> Engine<'_, '_, R> {
     /// without one the grapple fails.
     pub(crate) fn grapple(&mut self, i: usize, t: usize) {
         if self.st.distance(i, t) > 5 {
-            let from = self.st.pos(t);
-            let (si, st) = (self.st.space(i), self.st.space(t));
-            let pi = self.st.pos(i);
-            let reach = st + si;
-            let mut best: Option<(u32, i32, Pos)> = None;
-            for row in pi.row - reach..=pi.row + reach {
-                for col in pi.col - reach..=pi.col + reach {
-                    let q = Pos::new(row, col);
-                    let adjacent = crate::grid::footprint_distance_ft(pi, si, q, st) == 5;
-                    if !adjacent || !self.st.can_stand(t, q) {
-                        continue;
-                    }
-                    let straight = (q.row - from.row).pow(2) + (q.col - from.col).pow(2);
-                    let key = (crate::grid::distance_ft(from, q), straight, q);
-                    if best.is_none_or(|b| key < b) {
-                        best = Some(key);
-                    }
-                }
-            }
-            let Some((_, _, q)) = best else {
+            let Some(q) = self.st.square_beside(i, t) else {
                 emit!(self, Event::Maneuver { who: i, outcome: ManeuverOutcome::GrappleNoRoom });
                 return;
             };
@@ -515,15 +536,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         else {
             return Err(Reason::NotGrappled);
         };
-        let cmb = self.st.cmb(i, Maneuver::Escape, g);
-        let bonus = match self.st.prep.fighters[i].escape_artist {
-            Some(skill) => {
-                let ctx = Context { maneuver: Some(Maneuver::Escape), ..Context::default() };
-                let skill = skill + self.st.modifier(i, Targets::skill(true, false), &ctx);
-                skill.max(cmb)
-            }
-            None => cmb,
-        };
+        let bonus = self.st.escape_bonus(i, g);
         let roll = self.maneuver_roll(i, Maneuver::Escape, g, bonus, 0);
         if roll.success {
             self.release(i);
@@ -542,6 +555,13 @@ impl<R: Dice> Engine<'_, '_, R> {
     /// (down, or no longer adjacent after forced movement).
     pub(crate) fn check_grapples(&mut self) {
         for j in 0..self.st.len() {
+            if let Some(g) = self.st.fighters[j].monster.swallowed_by {
+                // Inside a swallower (`monster::swallow`): out when it falls or dies there.
+                if !self.st.is_active(g) || self.st.fighters[j].dead {
+                    self.out_of_a_fallen_swallower(j, g);
+                }
+                continue;
+            }
             let Some(g) = self.st.fighters[j].grappled_with else { continue };
             if !self.st.is_active(g) || self.st.distance(j, g) > 5 || self.st.fighters[j].dead {
                 self.release(j);

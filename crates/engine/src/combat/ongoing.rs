@@ -162,7 +162,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             }
             Confusion::AttacksNearest => {
                 let nearest = (0..self.st.len())
-                    .filter(|&j| j != i && self.st.is_active(j))
+                    .filter(|&j| j != i && self.st.is_active(j) && !self.st.is_swallowed(j))
                     .min_by_key(|&j| (self.st.distance(i, j), j));
                 let here = self.st.pos(i);
                 let attack = nearest.and_then(|t| {

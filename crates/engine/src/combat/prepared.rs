@@ -200,6 +200,8 @@ pub(crate) struct FighterSpec {
     /// Intelligence and Charisma modifiers (hexes, channel energy, auras).
     pub int_mod: i32,
     pub cha_mod: i32,
+    /// Charisma score (what Charisma damage counts down).
+    pub cha_score: i32,
     /// Wisdom score (Will saves under Wisdom changes).
     pub wis_score: i32,
     /// What spells and abilities cannot do to it.
@@ -826,6 +828,7 @@ fn fighter_spec(
         int_mod: c.abilities.int_score.map_or(0, ability_modifier),
         wis_score: c.abilities.wis_score,
         cha_mod: ability_modifier(c.abilities.cha_score),
+        cha_score: c.abilities.cha_score,
         immune,
         caster: None,
         abilities,

@@ -44,9 +44,9 @@ impl BattleState<'_> {
         let alt = self.fighters[t].alt;
         let score = |p: Pos| {
             let (mut allies, mut foes) = (0u32, 0u32);
-            for j in
-                (0..self.len()).filter(|&j| j != t && self.is_present(j) && self.within_splash(j, p, alt))
-            {
+            for j in (0..self.len()).filter(|&j| {
+                j != t && self.is_present(j) && !self.is_swallowed(j) && self.within_splash(j, p, alt)
+            }) {
                 if self.are_enemies(a, j) {
                     foes += 1;
                 } else {

@@ -564,6 +564,13 @@ impl<'p> BattleState<'p> {
         spec.destroyed_at_zero || (self.options.simple_monster_death && !spec.is_pc)
     }
 
+    /// Whether `t` is inside a creature that swallowed it (`combat::monster`,
+    /// swallow whole): off the map, out of reach and of every area.
+    #[inline]
+    pub fn is_swallowed(&self, t: usize) -> bool {
+        self.fighters[t].monster.swallowed_by.is_some()
+    }
+
     /// Whether combatant `i` is on the battlefield, alive (dying ones included).
     #[inline]
     pub fn is_present(&self, i: usize) -> bool {
@@ -810,7 +817,7 @@ impl<'p> BattleState<'p> {
     /// The nearest enemy of `i` able to fight (5-10-5 distance, ties by encounter order).
     pub fn nearest_enemy(&self, i: usize) -> Option<usize> {
         (0..self.len())
-            .filter(|&j| self.are_enemies(i, j) && self.is_active(j))
+            .filter(|&j| self.are_enemies(i, j) && self.is_active(j) && !self.is_swallowed(j))
             .min_by_key(|&j| (self.distance(i, j), j))
     }
 
@@ -845,5 +852,11 @@ impl<'p> BattleState<'p> {
             grid[map.index(c)] = i as u16;
         }
         self.fighters[i].pos = to;
+        if self.fighters[i].monster.swallowing > 0 {
+            // What it swallowed goes where it goes (off the map).
+            for f in self.fighters.iter_mut().filter(|f| f.monster.swallowed_by == Some(i)) {
+                f.pos = to;
+            }
+        }
     }
 }

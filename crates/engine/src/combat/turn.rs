@@ -235,6 +235,12 @@ impl<R: Dice> Engine<'_, '_, R> {
                     self.st.last_results[i].clear();
                     return false;
                 }
+                if self.st.is_swallowed(i) {
+                    // Its turn inside: cut its way out or escape (`monster::swallow`).
+                    self.swallowed_turn(i);
+                    self.st.last_results[i].clear();
+                    return false;
+                }
                 true
             }
             life => {
@@ -327,6 +333,10 @@ impl<R: Dice> Engine<'_, '_, R> {
 
     /// Plays one action of combatant `i`.
     fn execute(&mut self, i: usize, action: Action) -> ActionResult {
+        if action.target.is_some_and(|t| t != i && t < self.st.len() && self.st.is_swallowed(t)) {
+            // Inside its swallower, out of everyone's reach (`monster::swallow`).
+            return ActionResult::failed(action.kind, Reason::MissingTarget);
+        }
         let result = match action.kind {
             ActionKind::Attack => self.attack_action(i, action, false),
             ActionKind::FullAttack => self.attack_action(i, action, true),

@@ -238,6 +238,44 @@ pub enum SpecialAbility {
         #[serde(default)]
         effect: Option<HitEffect>,
     },
+    /// Swallow whole (UMR "Swallow Whole"; a gibbering mouther's engulf
+    /// "functions as swallow whole"): a foe held in the mouth (`attack`, which
+    /// carries a grab) at the start of the creature's turn is swallowed on a
+    /// won grapple check (taking the attack's damage); inside, it takes
+    /// `damage` (and `effect`) each round, and cuts its way out with a light
+    /// slashing or piercing weapon (`hp` damage against AC `ac`) or escapes
+    /// the grapple back into the mouth.
+    SwallowWhole {
+        /// The feature it plays (`swallow whole`, `engulf`).
+        name: String,
+        /// The mouth: the attack whose grab holds the foe it swallows.
+        attack: String,
+        /// Damage dice each round inside (`2d6+9`).
+        damage: String,
+        /// Types of that damage (`bludgeoning`, `fire`…; empty: untyped).
+        #[serde(default)]
+        types: Vec<String>,
+        /// What being inside also does each round, without a save (a
+        /// gibbering mouther's 2 Con damage): ability damage or drain, or
+        /// energy drain.
+        #[serde(default)]
+        effect: Option<HitEffect>,
+        /// Armor Class of the interior (printed; normally 10 + half the natural armor).
+        ac: i32,
+        /// Cutting damage needed to get free (printed; 1/10 of the creature's hit points).
+        hp: u32,
+        /// How many size categories smaller than the creature a foe must be
+        /// (1: "up to one size category smaller"; 0: its size or smaller).
+        #[serde(default = "one_size")]
+        smaller: u8,
+        /// How many creatures it holds inside at once (none: no limit).
+        #[serde(default)]
+        capacity: Option<u32>,
+        /// After a foe cuts its way out it can swallow again (the mouther
+        /// "simply flows together again"); else not for the rest of the battle.
+        #[serde(default)]
+        reforms: bool,
+    },
     /// A gaze attack (UMR "Gaze"): each enemy starting its turn within range saves or suffers.
     Gaze {
         /// The feature it plays.
@@ -255,6 +293,10 @@ pub enum SpecialAbility {
 
 fn two() -> u32 {
     2
+}
+
+fn one_size() -> u8 {
+    1
 }
 
 fn default_recharge() -> String {
@@ -303,7 +345,8 @@ pub enum SaveName {
     Will,
 }
 
-/// A physical ability an affliction harms.
+/// An ability score an affliction harms (the physical three first; the
+/// name is older than the mental ones, added in `pf1e-rules-13`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum PhysicalAbility {
@@ -313,6 +356,24 @@ pub enum PhysicalAbility {
     Dex,
     /// Constitution: hit points (Fortitude is not recomputed).
     Con,
+    /// Intelligence: Intelligence-based skills; unconscious at 0.
+    Int,
+    /// Wisdom: Will saves, Wisdom-based skills; unconscious at 0.
+    Wis,
+    /// Charisma: Charisma-based skills; unconscious at 0.
+    Cha,
+}
+
+impl PhysicalAbility {
+    /// Its place in the order Str, Dex, Con, Int, Wis, Cha.
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    /// Whether it is Strength, Dexterity or Constitution.
+    pub fn physical(self) -> bool {
+        self.index() < 3
+    }
 }
 
 /// What an on-hit rider or a gaze does to a creature that fails its save.
@@ -420,6 +481,7 @@ impl SpecialAbility {
             | SpecialAbility::Constrict { name, .. }
             | SpecialAbility::PowerfulCharge { name, .. }
             | SpecialAbility::WhileHolding { name, .. }
+            | SpecialAbility::SwallowWhole { name, .. }
             | SpecialAbility::Gaze { name, .. } => name,
         }
     }
@@ -501,12 +563,16 @@ pub(crate) fn check(c: &super::Combatant) -> Result<(), (String, String)> {
                 {
                     return Err((at(".attacks"), format!("no attack named {x:?}")));
                 }
+                // Ability damage and drain may have no save (a lamia's
+                // Wisdom-draining touch, a shadow's Strength damage).
                 let no_save = matches!(
                     e,
                     HitEffect::Trip {}
                         | HitEffect::Grab { .. }
                         | HitEffect::EnergyDrain { .. }
                         | HitEffect::Bleed { .. }
+                        | HitEffect::AbilityDamage { .. }
+                        | HitEffect::AbilityDrain { .. }
                 );
                 if save.is_none() && !no_save {
                     return Err((at(".save"), "this effect needs a save".into()));
@@ -546,6 +612,43 @@ pub(crate) fn check(c: &super::Combatant) -> Result<(), (String, String)> {
                 }
                 if save.is_some() && e.is_none() {
                     return Err((at(".save"), "a save needs an effect".into()));
+                }
+            }
+            SpecialAbility::SwallowWhole { attack, damage, effect: e, hp, .. } => {
+                dice(".damage", damage)?;
+                let grabs_with = |x: &super::AttackSpec| {
+                    c.special_abilities.iter().any(|r| match r {
+                        SpecialAbility::OnHit { attacks, effect: HitEffect::Grab {}, .. } => {
+                            if attacks.is_empty() {
+                                x.natural
+                            } else {
+                                attacks.iter().any(|n| x.name == *n || x.weapon_id() == n)
+                            }
+                        }
+                        _ => false,
+                    })
+                };
+                if !c.attacks.iter().any(|x| (x.name == *attack || x.weapon_id() == attack) && grabs_with(x))
+                {
+                    return Err((
+                        at(".attack"),
+                        format!("no attack named {attack:?} that grabs (an `on_hit` entry with `grab`)"),
+                    ));
+                }
+                if *hp == 0 {
+                    return Err((at(".hp"), "cutting free needs at least 1 hit point of damage".into()));
+                }
+                match e {
+                    Some(x @ (HitEffect::AbilityDamage { .. } | HitEffect::AbilityDrain { .. })) => {
+                        effect(x)?
+                    }
+                    Some(HitEffect::EnergyDrain { .. }) | None => {}
+                    Some(_) => {
+                        return Err((
+                            at(".effect"),
+                            "being swallowed does ability damage or drain, or energy drain".into(),
+                        ));
+                    }
                 }
             }
             SpecialAbility::Vulnerability { types, .. } => {

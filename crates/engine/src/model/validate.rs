@@ -299,7 +299,9 @@ fn check_attack(path: &str, a: &AttackSpec) -> Result<(), Failure> {
     if a.id.as_deref().is_some_and(|id| id.trim().is_empty()) {
         return fail(key_path(path, "id"), "attack id must not be empty (omit it to use the name)");
     }
-    if a.damage.is_empty() {
+    // A touch attack may deal no damage of its own: its effect is a rider
+    // (a lamia's Wisdom-draining touch).
+    if a.damage.is_empty() && a.kind != AttackKind::Touch {
         return fail(key_path(path, "damage"), "an attack needs at least one damage component");
     }
     check_components(&key_path(path, "damage"), &a.damage)?;

@@ -20,6 +20,7 @@ use crate::effects::{
 };
 use crate::model::PhysicalAbility;
 use crate::rng::Dice;
+use crate::spell::model::CreatureType;
 
 use super::super::engine::Engine;
 use super::super::event::{AfflictionEvent, Event, ManeuverOutcome};
@@ -35,11 +36,48 @@ pub(crate) const GRAB_BONUS: i32 = 4;
 pub(crate) const EXTRA_DOSE_DC: i32 = 2;
 
 /// The names of the effects that carry ability damage (Str, Dex, Con).
-const ABILITY_DAMAGE: [&str; 3] = ["Strength damage", "Dexterity damage", "Constitution damage"];
+const ABILITY_DAMAGE: [&str; 6] = [
+    "Strength damage",
+    "Dexterity damage",
+    "Constitution damage",
+    "Intelligence damage",
+    "Wisdom damage",
+    "Charisma damage",
+];
+
+/// The score of each ability, in the order of `PhysicalAbility` (Str, Dex,
+/// Con, Int, Wis, Cha): what the modifiers of its damage change.
+const ABILITY_TARGETS: [ModTarget; 6] =
+    [ModTarget::Str, ModTarget::Dex, ModTarget::Con, ModTarget::Int, ModTarget::Wis, ModTarget::Cha];
+
+/// The condition of a creature whose `k`th ability is damaged to 0, but
+/// Constitution's (death): Strength helpless, Dexterity paralyzed (CRB
+/// "Ability Scores"), a mental score unconscious (CRB "Ability Score
+/// Damage, Penalty, and Drain": "you immediately fall unconscious").
+const AT_ZERO: [ConditionId; 6] = [
+    ConditionId::Helpless,
+    ConditionId::Paralyzed,
+    ConditionId::Helpless,
+    ConditionId::Unconscious,
+    ConditionId::Unconscious,
+    ConditionId::Unconscious,
+];
+
+/// The scores of `spec` in the order of `PhysicalAbility` (none: it has no such score).
+fn scores(spec: &super::super::prepared::FighterSpec) -> [Option<i32>; 6] {
+    [
+        Some(spec.str_score),
+        Some(spec.dex_score),
+        spec.con_score,
+        spec.int_score,
+        Some(spec.wis_score),
+        Some(spec.cha_score),
+    ]
+}
 
 /// The effect that carries `total` points of damage to ability `k` (Str, Dex, Con).
 fn ability_damage_fx(k: usize, total: i32) -> Fx {
-    let target = [ModTarget::Str, ModTarget::Dex, ModTarget::Con][k];
+    let target = ABILITY_TARGETS[k];
     Fx::new(ABILITY_DAMAGE[k], Duration::UntilRemoved).with_mods(vec![Mod::new(
         target,
         -total,
@@ -118,7 +156,18 @@ impl<R: Dice> Engine<'_, '_, R> {
             Effect::Paralysis(_) => {
                 immune.conditions.has(ConditionId::Paralyzed) || immune.descriptors.has(Descriptor::Paralysis)
             }
-            Effect::AbilityDamage(..) | Effect::AbilityDrain(..) | Effect::EnergyDrain(_) => immune.drain,
+            // Undead are immune to damage to their physical scores and to
+            // every drain, constructs to all ability damage (Bestiary, Undead
+            // and Construct Traits); a creature without the score is immune.
+            Effect::AbilityDamage(a, _) => {
+                let construct = self.st.prep.fighters[t].ctype == Some(CreatureType::Construct);
+                (immune.drain && (a.physical() || construct))
+                    || scores(&self.st.prep.fighters[t])[a.index()].is_none()
+            }
+            Effect::AbilityDrain(a, ..) => {
+                immune.drain || scores(&self.st.prep.fighters[t])[a.index()].is_none()
+            }
+            Effect::EnergyDrain(_) => immune.drain,
             // The one sleep rider of the files is a poison (the dark naga's).
             Effect::Sleep(_) => {
                 immune.conditions.has(ConditionId::Asleep)
@@ -202,16 +251,13 @@ impl<R: Dice> Engine<'_, '_, R> {
 
     /// `n` points of damage to `ability` of `t`, with their effect on derived numbers.
     pub(crate) fn ability_damage(&mut self, t: usize, ability: PhysicalAbility, n: i32, name: &str) {
-        if n <= 0 || self.st.prep.fighters[t].immune.drain {
+        if n <= 0 || (self.st.prep.fighters[t].immune.drain && ability.physical()) {
             return;
         }
         let spec = &self.st.prep.fighters[t];
-        let (k, target, score) = match ability {
-            PhysicalAbility::Str => (0, ModTarget::Str, Some(spec.str_score)),
-            PhysicalAbility::Dex => (1, ModTarget::Dex, Some(spec.dex_score)),
-            PhysicalAbility::Con => (2, ModTarget::Con, spec.con_score),
-        };
-        let Some(score) = score else { return };
+        let k = ability.index();
+        let target = ABILITY_TARGETS[k];
+        let Some(score) = scores(spec)[k] else { return };
         let hd = spec.hd.max(1) as i32;
         let before = self.st.fighters[t].monster.ability_damage[k];
         let after = before + n;
@@ -237,14 +283,8 @@ impl<R: Dice> Engine<'_, '_, R> {
                     self.wound_lethal(t, lost as u32);
                 }
             }
-            PhysicalAbility::Str if left == 0 => {
-                let fx = Fx::new(name, Duration::UntilRemoved)
-                    .with_conditions(ConditionSet::of(ConditionId::Helpless));
-                self.apply_effect(t, fx, None);
-            }
-            PhysicalAbility::Dex if left == 0 => {
-                let fx = Fx::new(name, Duration::UntilRemoved)
-                    .with_conditions(ConditionSet::of(ConditionId::Paralyzed));
+            _ if left == 0 => {
+                let fx = Fx::new(name, Duration::UntilRemoved).with_conditions(ConditionSet::of(AT_ZERO[k]));
                 self.apply_effect(t, fx, None);
             }
             _ => {}
@@ -289,15 +329,14 @@ impl<R: Dice> Engine<'_, '_, R> {
             self.apply_effect(t, negative_levels_fx(levels), None);
         }
         let spec = &self.st.prep.fighters[t];
-        let scores = [Some(spec.str_score), Some(spec.dex_score), spec.con_score];
-        for (k, score) in scores.into_iter().enumerate() {
+        for (k, score) in scores(spec).into_iter().enumerate() {
             let damage = self.st.fighters[t].monster.ability_damage[k];
             let Some(score) = score.filter(|_| damage > 0) else { continue };
             self.apply_effect(t, ability_damage_fx(k, damage), None);
-            if score - damage <= 0 {
-                let condition = if k == 0 { ConditionId::Helpless } else { ConditionId::Paralyzed };
+            // Constitution at 0 is death, never carried.
+            if score - damage <= 0 && k != 2 {
                 let fx = Fx::new(ABILITY_DAMAGE[k], Duration::UntilRemoved)
-                    .with_conditions(ConditionSet::of(condition));
+                    .with_conditions(ConditionSet::of(AT_ZERO[k]));
                 self.apply_effect(t, fx, Some(t));
             }
         }

@@ -75,7 +75,7 @@ impl BattleState<'_> {
     pub(crate) fn caught(&self, i: usize, squares: &[Pos], out: &mut Vec<usize>) {
         out.clear();
         let map = self.map();
-        for t in (0..self.len()).filter(|&t| t != i && self.is_present(t)) {
+        for t in (0..self.len()).filter(|&t| t != i && self.is_present(t) && !self.is_swallowed(t)) {
             let inside = crate::grid::footprint(self.pos(t), self.space(t))
                 .any(|c| map.in_bounds(c) && squares.contains(&c));
             if inside {

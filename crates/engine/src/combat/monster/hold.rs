@@ -52,6 +52,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         for t in 0..self.st.len() {
             if self.st.fighters[t].grappled_with != Some(i)
                 || !self.st.has_condition(t, ConditionId::Grappled)
+                || self.st.is_swallowed(t)
             {
                 continue;
             }
@@ -61,6 +62,10 @@ impl<R: Dice> Engine<'_, '_, R> {
                 continue;
             }
             maintained = true;
+            if self.may_swallow(i, t) {
+                self.swallow(i, t);
+                continue;
+            }
             self.st.fighters[i].monster.held_round = self.st.round;
             let bonus = self.st.cmb(i, Maneuver::Grapple, t) + MAINTAIN_BONUS + GRAB_BONUS;
             if !self.maneuver_roll(i, Maneuver::Grapple, t, bonus, 0).success {

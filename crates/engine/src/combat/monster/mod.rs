@@ -17,6 +17,8 @@
 //! - `smite`: smite evil and smite good of the celestial and fiendish
 //!   templates (a swift action, bonuses against one foe);
 //! - `rage`: a wolverine's rage once wounded;
+//! - `swallow`: swallow whole (and an engulf that functions as it): a held
+//!   foe swallowed, its damage inside, cutting out or escaping;
 //! - channel resistance is a save bonus (`BattleState::save_bonus`, with
 //!   `Context::channel`).
 //!
@@ -38,6 +40,7 @@ mod incorporeal;
 mod natural;
 mod rage;
 mod smite;
+mod swallow;
 
 pub(crate) use rage::{RAGE_BONUS, RAGE_EFFECT, rage_effect};
 
@@ -66,6 +69,9 @@ impl<R: Dice> Engine<'_, '_, R> {
                 self.rage_turn(i);
             }
             self.monster_healing(i);
+            if m.swallow.is_some() && self.st.fighters[i].monster.swallowing > 0 {
+                self.digest(i);
+            }
             if m.hold.is_some() {
                 self.keep_holds(i);
             }

@@ -113,7 +113,9 @@ fn harmable_target(battle: &BattleState<'_>, actor: usize, t: usize) -> usize {
         return t;
     }
     (0..battle.len())
-        .filter(|&e| battle.are_enemies(actor, e) && battle.is_active(e) && harms(e))
+        .filter(|&e| {
+            battle.are_enemies(actor, e) && battle.is_active(e) && !battle.is_swallowed(e) && harms(e)
+        })
         .min_by_key(|&e| (battle.distance(actor, e), e))
         .unwrap_or(t)
 }
@@ -338,8 +340,9 @@ impl StrategyPolicy {
         let caster = |j: usize| b.prep.fighters[j].caster.is_some();
         let focus = self.spec.focus_casters
             && (0..b.len()).any(|j| b.are_enemies(actor, j) && b.is_active(j) && caster(j));
-        let enemies =
-            (0..b.len()).filter(|&j| b.are_enemies(actor, j) && b.is_active(j) && (!focus || caster(j)));
+        let enemies = (0..b.len()).filter(|&j| {
+            b.are_enemies(actor, j) && b.is_active(j) && !b.is_swallowed(j) && (!focus || caster(j))
+        });
         let ac = |j: usize| self.roster.ac.get(j).copied().unwrap_or(0);
         match self.spec.target {
             TargetPriority::Nearest if !focus => b.nearest_enemy(actor),

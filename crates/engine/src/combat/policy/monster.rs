@@ -222,7 +222,12 @@ pub(super) fn target(battle: &BattleState<'_>, actor: usize, nearest: usize) -> 
     let here = battle.pos(actor);
     let speed = battle.prep.fighters[actor].speed_ft;
     (0..battle.len())
-        .filter(|&e| battle.are_enemies(actor, e) && battle.is_active(e) && battle.is_helpless(e))
+        .filter(|&e| {
+            battle.are_enemies(actor, e)
+                && battle.is_active(e)
+                && battle.is_helpless(e)
+                && !battle.is_swallowed(e)
+        })
         .filter(|&e| battle.weapon_for(actor, e, here).is_ok() || battle.distance(actor, e) <= speed)
         .min_by_key(|&e| (battle.distance(actor, e), e))
         .unwrap_or(nearest)

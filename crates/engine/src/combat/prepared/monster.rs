@@ -49,6 +49,8 @@ pub(crate) struct MonsterSpec {
     /// What its grab's hold does to the held foe each round it is maintained
     /// (paralytic tentacles, blood drain).
     pub holding: Vec<Holding>,
+    /// Swallow whole (or an engulf that functions as it).
+    pub swallow: Option<Swallow>,
     /// The prepared attacks of `rake` and `powerful_charge` (`Variant::strike`),
     /// each a copy of its base attack with the printed bonus and dice.
     pub strikes: Vec<AttackProfile>,
@@ -78,6 +80,28 @@ pub(crate) struct Holding {
     pub save: Option<SaveKind>,
     pub dc: i32,
     pub effect: Option<Effect>,
+}
+
+/// Swallow whole (UMR "Swallow Whole"), prepared.
+#[derive(Clone, Debug)]
+pub(crate) struct Swallow {
+    pub name: String,
+    /// The mouth: the attack whose damage a swallowed foe takes on the way in.
+    pub attack: usize,
+    /// Damage each round inside, and its types.
+    pub damage: DiceExpr,
+    pub types: Vec<String>,
+    /// What being inside also does each round (no save).
+    pub effect: Option<Effect>,
+    /// Armor Class of the interior, and the cutting damage that frees a foe.
+    pub ac: i32,
+    pub hp: u32,
+    /// Size categories a foe must be below the creature's.
+    pub smaller: u8,
+    /// Creatures inside at once (`u32::MAX`: no limit).
+    pub capacity: u32,
+    /// It can swallow again after a foe cut its way out.
+    pub reforms: bool,
 }
 
 /// An attack made with other numbers than its base attack's (rake, powerful charge).
@@ -194,8 +218,8 @@ pub(crate) struct MonsterState {
     pub rend_hits: Vec<(usize, u32)>,
     /// Negative levels it has (energy drain).
     pub negative_levels: u32,
-    /// Ability damage taken (Str, Dex, Con).
-    pub ability_damage: [i32; 3],
+    /// Ability damage taken (Str, Dex, Con, Int, Wis, Cha).
+    pub ability_damage: [i32; 6],
     /// Poisons running in it.
     pub poisons: Vec<Poisoned>,
     /// (aura owner, aura index) pairs it has already met: one save per aura
@@ -208,6 +232,14 @@ pub(crate) struct MonsterState {
     pub raging: bool,
     /// The round in which it maintained a grab's hold (its standard action), 0: never.
     pub held_round: u32,
+    /// The creature that swallowed it, while it is inside (swallow whole).
+    pub swallowed_by: Option<usize>,
+    /// Cutting damage dealt so far from inside.
+    pub cut: u32,
+    /// Creatures it holds inside.
+    pub swallowing: u32,
+    /// A foe cut its way out: it cannot swallow again (unless it reforms).
+    pub holed: bool,
 }
 
 /// A poison running in a creature.
@@ -377,6 +409,33 @@ impl MonsterSpec {
                         effect: e.as_ref().map(effect),
                     });
                 }
+                SpecialAbility::SwallowWhole {
+                    name,
+                    attack,
+                    damage,
+                    types,
+                    effect: e,
+                    ac,
+                    hp,
+                    smaller,
+                    capacity,
+                    reforms,
+                } => {
+                    if let Some(k) = index(attack) {
+                        m.swallow = Some(Swallow {
+                            name: name.clone(),
+                            attack: k,
+                            damage: dice(damage),
+                            types: types.iter().map(|t| norm(t)).collect(),
+                            effect: e.as_ref().map(effect),
+                            ac: *ac,
+                            hp: *hp,
+                            smaller: *smaller,
+                            capacity: capacity.unwrap_or(u32::MAX),
+                            reforms: *reforms,
+                        });
+                    }
+                }
                 SpecialAbility::Ferocity { .. } => m.ferocity = true,
                 SpecialAbility::Rage { .. } => m.rage = true,
                 SpecialAbility::Smite { against, .. } => {
@@ -452,8 +511,10 @@ impl MonsterSpec {
         let rake =
             self.rake.as_ref().map_or(0.0, |r| f64::from(r.count) * self.strikes[r.strike].mean_damage);
         let holding: f64 = self.holding.iter().filter_map(|h| h.damage.as_ref()).map(DiceExpr::mean).sum();
+        let swallows = self.swallow.is_some();
         if let Some(hold) = self.hold.as_mut() {
-            hold.maintains = maintains(hold, attacks, rake, holding);
+            // A swallower keeps its hold to swallow (UMR "Swallow Whole").
+            hold.maintains = swallows || maintains(hold, attacks, rake, holding);
         }
         Ok(())
     }

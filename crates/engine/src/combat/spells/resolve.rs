@@ -52,6 +52,8 @@ impl<R: Dice> Engine<'_, '_, R> {
                 self.open_zone(&cast, &template);
             }
             self.st.in_template(&cast, spell, &template, &mut targets);
+            // A swallowed creature is inside its swallower (`monster::swallow`).
+            targets.retain(|&t| !self.st.is_swallowed(t));
             if let Some(pool) = &area.hit_dice_pool {
                 let mut pool = pool.roll_with(cast.cl, self.rng, false, false);
                 let origin = template.origin;

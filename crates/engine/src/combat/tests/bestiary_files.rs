@@ -199,3 +199,9 @@ fn the_gibbering_mouther_confuses_and_the_small_fire_elemental_burns() {
     shows("gibbering_mouther", &PARTY, &["{id}'s gibbering: confused"]);
     shows("small_fire_elemental", &GNOLLS, &["{id}: burn on", "catches fire ("]);
 }
+
+#[test]
+fn the_lamias_touch_drains_wisdom_and_the_mouther_engulfs_and_drains_blood() {
+    shows("lamia", &PARTY, &["{id}: wisdom drain on", "wis damage"]);
+    shows("gibbering_mouther", &PARTY, &["{id}: engulf: swallows", "{id}: engulf on", "con damage"]);
+}

@@ -145,7 +145,7 @@ fn the_shipped_grabbers_maintain_when_the_hold_deals_at_least_half_their_full_at
         ("wyvern", true),
         ("otyugh", false),
         ("owlbear", false),
-        ("gibbering_mouther", false),
+        ("gibbering_mouther", true),
     ] {
         let prep = prepare(
             arena(6, 12),
@@ -201,23 +201,7 @@ fn a_powerful_charge_strikes_with_its_printed_bonus_and_damage() {
 
 #[test]
 fn a_constrict_without_a_grab_or_a_rake_without_its_attack_is_one_error_naming_the_field() {
-    let bad = |specials: Value| {
-        let names: Vec<Value> = specials
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|s| json!({ "name": s["name"], "category": "special" }))
-            .collect();
-        let mut base = json!({
-            "name": "Bad", "abilities": { "str_score": 10, "dex_score": 10, "con_score": 10,
-            "int_score": 10, "wis_score": 10, "cha_score": 10 }, "hp_max": 10,
-            "ac": { "total": 10, "touch": 10, "flat_footed": 10 }, "bab": 0, "initiative_mod": 0,
-            "speed_land_ft": 30, "saves": { "fort": 0, "ref": 0, "will": 0 },
-            "attacks": [claw(0, "1d4", 2)] });
-        base["features"] = Value::Array(names);
-        base["special_abilities"] = specials;
-        crate::model::parse_combatant(&base.to_string(), "bad.json").map(|_| ()).unwrap_err().to_string()
-    };
+    let bad = |specials: Value| special_error(specials, json!([claw(0, "1d4", 2)]));
     let e = bad(json!([{ "kind": "constrict", "name": "constrict", "damage": "1d6" }]));
     assert!(e.contains("special_abilities[0]") && e.contains("needs a grab"), "{e}");
     let e = bad(
@@ -227,6 +211,25 @@ fn a_constrict_without_a_grab_or_a_rake_without_its_attack_is_one_error_naming_t
     let e = bad(json!([{ "kind": "powerful_charge", "name": "powerful charge", "attack": "claw",
                          "attack_bonus": 2, "damage": "2q6" }]));
     assert!(e.contains("special_abilities[0].damage"), "{e}");
+}
+
+/// The load error of a combatant with `attacks` and `specials` (each
+/// `special_abilities` entry with its feature).
+pub(super) fn special_error(specials: Value, attacks: Value) -> String {
+    let names: Vec<Value> = specials
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| json!({ "name": s["name"], "category": "special" }))
+        .collect();
+    let mut base = json!({
+        "name": "Bad", "abilities": { "str_score": 10, "dex_score": 10, "con_score": 10,
+        "int_score": 10, "wis_score": 10, "cha_score": 10 }, "hp_max": 10,
+        "ac": { "total": 10, "touch": 10, "flat_footed": 10 }, "bab": 0, "initiative_mod": 0,
+        "speed_land_ft": 30, "saves": { "fort": 0, "ref": 0, "will": 0 }, "attacks": attacks });
+    base["features"] = Value::Array(names);
+    base["special_abilities"] = specials;
+    crate::model::parse_combatant(&base.to_string(), "bad.json").map(|_| ()).unwrap_err().to_string()
 }
 
 /// A chuul-like grabber: the constrictor with paralytic tentacles (1d4+1

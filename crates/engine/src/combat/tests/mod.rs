@@ -32,6 +32,7 @@ mod riders;
 mod size;
 mod splash;
 mod support;
+mod swallow;
 mod table;
 mod tactics;
 mod transcripts;

@@ -922,3 +922,83 @@ fn a_creature_immune_to_poison_does_not_fall_asleep_and_rolls_no_save() {
     turn(&mut e, 1, vec![Action::at(ActionKind::Attack, 0)]);
     assert!(!e.st.has_condition(0, ConditionId::Asleep));
 }
+
+// ---- Ability damage and drain to any score ------------------------------
+
+/// A drainer whose touch (+0, no damage of its own) drains `amount` of
+/// `ability` without a save (a lamia's Wisdom drain), or damages it.
+fn mind_drainer(ability: &str, amount: &str, drain: bool) -> crate::model::Combatant {
+    let effect = if drain { "ability_drain" } else { "ability_damage" };
+    monster(
+        "Drainer",
+        json!([{ "kind": "on_hit", "name": "wisdom drain", "attacks": ["touch"],
+                 "effect": { effect: { "ability": ability, "amount": amount } } }]),
+        json!({ "attacks": [{ "name": "touch", "kind": "touch", "attack_bonus": 0, "natural": true,
+                              "damage": [] }] }),
+    )
+}
+
+#[test]
+fn a_wisdom_drain_touch_lowers_will_saves_and_deals_no_hit_point_damage() {
+    let prep = duel(mind_drainer("wis", "1d4", true), creature("Hero", json!({ "hp_max": 40 })));
+    // Hit (15), no damage dice, no save: 1d4 = 3 Wis, 10 -> 7: modifier 0 -> -2.
+    let mut b = Bench::new(&[15, 3]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    let will = |e: &crate::combat::engine::Engine<'_, '_, _>| {
+        e.st.save_bonus(1, crate::effects::SaveKind::Will, &Default::default())
+    };
+    assert_eq!(will(&e), 0);
+    turn(&mut e, 0, vec![Action::at(ActionKind::Attack, 1)]);
+    assert_eq!(e.st.fighters[1].monster.ability_damage[4], 3);
+    assert_eq!(will(&e), -2);
+    assert_eq!(e.st.hp(1), 40, "the touch deals no damage");
+    assert_eq!(e.st.fighters[1].nonlethal, 0, "not even the 1 nonlethal of a damage roll below 1");
+    drop(e);
+    assert!(b.lines().iter().any(|l| l.contains("takes 3 wis damage (7 left)")), "{:?}", b.lines());
+}
+
+#[test]
+fn a_mental_score_damaged_to_zero_knocks_the_creature_unconscious() {
+    for ability in ["int", "wis", "cha"] {
+        let prep = duel(mind_drainer(ability, "10", false), creature("Hero", json!({ "hp_max": 40 })));
+        let mut b = Bench::new(&[15]);
+        let mut e = b.engine(&prep, &SimOptions::default());
+        turn(&mut e, 0, vec![Action::at(ActionKind::Attack, 1)]);
+        assert!(e.st.has_condition(1, ConditionId::Unconscious), "{ability} 0");
+        assert!(!e.st.fighters[1].dead, "{ability} 0 is not death");
+        assert!(!e.st.can_act(1));
+    }
+}
+
+#[test]
+fn undead_take_mental_damage_but_not_drain_constructs_neither_and_the_mindless_no_int_damage() {
+    let undead = || {
+        creature(
+            "Ghost",
+            json!({ "hp_max": 40, "creature_type": "undead",
+        "abilities": { "str_score": 10, "dex_score": 10, "int_score": 10, "wis_score": 10, "cha_score": 10 } }),
+        )
+    };
+    let construct = || {
+        creature(
+            "Golem",
+            json!({ "hp_max": 40, "creature_type": "construct",
+        "abilities": { "str_score": 10, "dex_score": 10, "wis_score": 10, "cha_score": 10 } }),
+        )
+    };
+    for (target, ability, drain, taken) in [
+        (undead(), "wis", false, 3),
+        (undead(), "wis", true, 0),
+        (undead(), "str", false, 0),
+        (construct(), "cha", false, 0),
+        (construct(), "int", false, 0),
+    ] {
+        let prep = duel(mind_drainer(ability, "3", drain), target);
+        let mut b = Bench::new(&[15]);
+        let mut e = b.engine(&prep, &SimOptions::default());
+        turn(&mut e, 0, vec![Action::at(ActionKind::Attack, 1)]);
+        let k = ["str", "dex", "con", "int", "wis", "cha"].iter().position(|a| *a == ability).unwrap();
+        let name = &prep.fighters[1].id;
+        assert_eq!(e.st.fighters[1].monster.ability_damage[k], taken, "{name} {ability} drain {drain}");
+    }
+}
