@@ -33,7 +33,7 @@ fn bundle(shard_size: u64) -> proto::SweepBundle {
         .iter()
         .map(|p| proto::BundleFile { path: p.to_string(), content: p.as_bytes().to_vec() })
         .collect();
-    proto::SweepBundle { sweep_path: "s.yaml".into(), sweep_yaml: text, files }
+    proto::SweepBundle { sweep_path: "s.yaml".into(), sweep_yaml: text, files, ..Default::default() }
 }
 
 /// The scenarios of some leases, as a worker would hold them.
