@@ -1,7 +1,9 @@
 //! A coordinator and real workers: results equal the embedded mode's,
 //! whatever dies on the way; a resubmitted sweep comes from the cache.
 
-use pf1e_e2e::{Fixture, ctl, json_of, start_coordinator, start_worker, start_worker_bin, status, wait_for};
+use pf1e_e2e::{
+    Fixture, ctl, json_of, pf1e, run, start_coordinator, start_worker, start_worker_bin, status, wait_for,
+};
 
 fn submit(url: &str, sweep: &std::path::Path, watch: bool) -> String {
     let path = sweep.to_str().expect("utf-8 path");
@@ -39,6 +41,18 @@ fn two_workers_match_the_embedded_mode_and_a_resubmission_comes_from_the_cache()
     let doc = results(&c.url, &id);
     assert_eq!(doc["results"], reference, "cluster and embedded results differ");
     assert_eq!(doc["status"], "done");
+    // The reports themselves, byte for byte (a grid: its shards reported totals on the fleet too).
+    let mut embedded = pf1e();
+    embedded.arg("run").arg(fx.sweep()).args(["--format", "md", "--no-cache", "-q"]);
+    let embedded = run(embedded);
+    let fleet = ctl(&c.url, &["results", &id, "--format", "md"]);
+    assert!(embedded.status.success() && fleet.status.success());
+    assert!(!embedded.stdout.is_empty());
+    assert_eq!(
+        String::from_utf8_lossy(&fleet.stdout),
+        String::from_utf8_lossy(&embedded.stdout),
+        "the fleet's report is not the embedded one byte for byte"
+    );
     let workers = json_of(&ctl(&c.url, &["workers", "--json"]));
     let standalone = workers.as_array().and_then(|ws| ws.iter().find(|w| w["name"] == "standalone"));
     assert_eq!(

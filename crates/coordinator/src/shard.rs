@@ -140,11 +140,13 @@ mod tests {
     #[test]
     fn keys_differ_by_variant_range_and_scenario() {
         let s = [1u8; 32];
-        let k = shard_key(&s, &cell(500_000), &(0..4));
-        assert_eq!(k, shard_key(&s, &cell(500_000), &(0..4)));
-        assert_ne!(k, shard_key(&s, &cell(600_000), &(0..4)));
-        assert_ne!(k, shard_key(&s, &cell(500_000), &(0..5)));
-        assert_ne!(k, shard_key(&[2u8; 32], &cell(500_000), &(0..4)));
+        let k = shard_key(&s, &cell(500_000), &(0..4), false);
+        assert_eq!(k, shard_key(&s, &cell(500_000), &(0..4), false));
+        assert_ne!(k, shard_key(&s, &cell(600_000), &(0..4), false));
+        assert_ne!(k, shard_key(&s, &cell(500_000), &(0..5), false));
+        assert_ne!(k, shard_key(&[2u8; 32], &cell(500_000), &(0..4), false));
+        assert_ne!(k, shard_key(&s, &cell(500_000), &(0..4), true), "totals are another result");
+        assert!(shard_spec(&s, &cell(500_000), &(0..4), true).totals);
         let mut c = cell(500_000);
         c.runs = 400;
         assert_eq!(k, shard_key(&s, &c, &(0..4), false), "the cell's run count is not part of the key");

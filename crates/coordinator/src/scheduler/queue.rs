@@ -427,6 +427,7 @@ mod tests {
             seed: 1,
             runs: 0..1,
             day: None,
+            totals: false,
         }
     }
 
