@@ -1,7 +1,9 @@
 //! A coordinator and real workers: results equal the embedded mode's,
 //! whatever dies on the way; a resubmitted sweep comes from the cache.
 
-use pf1e_e2e::{Fixture, ctl, json_of, start_coordinator, start_worker, start_worker_bin, status, wait_for};
+use pf1e_e2e::{
+    Fixture, ctl, json_of, pf1e, run, start_coordinator, start_worker, start_worker_bin, status, wait_for,
+};
 
 fn submit(url: &str, sweep: &std::path::Path, watch: bool) -> String {
     let path = sweep.to_str().expect("utf-8 path");
@@ -39,6 +41,18 @@ fn two_workers_match_the_embedded_mode_and_a_resubmission_comes_from_the_cache()
     let doc = results(&c.url, &id);
     assert_eq!(doc["results"], reference, "cluster and embedded results differ");
     assert_eq!(doc["status"], "done");
+    // The reports themselves, byte for byte (a grid: its shards reported totals on the fleet too).
+    let mut embedded = pf1e();
+    embedded.arg("run").arg(fx.sweep()).args(["--format", "md", "--no-cache", "-q"]);
+    let embedded = run(embedded);
+    let fleet = ctl(&c.url, &["results", &id, "--format", "md"]);
+    assert!(embedded.status.success() && fleet.status.success());
+    assert!(!embedded.stdout.is_empty());
+    assert_eq!(
+        String::from_utf8_lossy(&fleet.stdout),
+        String::from_utf8_lossy(&embedded.stdout),
+        "the fleet's report is not the embedded one byte for byte"
+    );
     let workers = json_of(&ctl(&c.url, &["workers", "--json"]));
     let standalone = workers.as_array().and_then(|ws| ws.iter().find(|w| w["name"] == "standalone"));
     assert_eq!(
@@ -198,4 +212,78 @@ fn synthetic_workers_serve_only_a_synthetic_coordinator_whose_file_nothing_else_
     assert!(!out.status.success(), "a real coordinator took a synthetic worker");
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("only a coordinator started with --synthetic-workers"), "{err}");
+}
+
+/// The shards leased to every sweep by the time sweep `i` got its last one,
+/// were the workers shared exactly by weight among the sweeps still
+/// waiting (generalised processor sharing): sweep `i` ends at virtual time
+/// `S_i / w_i`, when each sweep `j` has had `min(S_j, S_i w_j / w_i)` shards.
+fn fair_share_end(sizes: &[(u64, u64)], i: usize) -> f64 {
+    let (s_i, w_i) = sizes[i];
+    let v = s_i as f64 / w_i as f64;
+    sizes.iter().map(|&(s, w)| (s as f64).min(v * w as f64)).sum()
+}
+
+#[test]
+fn twenty_concurrent_sweeps_each_end_within_one_and_a_half_fair_shares() {
+    let fx = Fixture::new("fairness", 1, 1);
+    let c = start_coordinator(&fx.path("f.redb"), "127.0.0.1:0", &["--synthetic-workers", "--no-http"], &[]);
+    // Twenty sweeps of 3 to 39 one-run shards and weights 1 to 3, all queued before any worker.
+    let mut sizes = Vec::new();
+    let mut ids = Vec::new();
+    for i in 0..20u64 {
+        let shards = 3 + (i * 7) % 37;
+        let weight = 1 + i % 3;
+        let text = fixture_sweep_with(shards, 100 + i);
+        let path = fx.write_sweep(&format!("s{i}.yaml"), &text);
+        let out =
+            ctl(&c.url, &["submit", path.to_str().expect("utf-8"), "--weight", &weight.to_string(), "-q"]);
+        assert!(out.status.success(), "submit: {}", String::from_utf8_lossy(&out.stderr));
+        ids.push(String::from_utf8_lossy(&out.stdout).lines().last().expect("an id").trim().to_string());
+        sizes.push((shards, weight));
+    }
+    // One worker leasing one shard at a time: each lease is one step of the fair share.
+    let _w = start_worker(&c.url, &["--threads", "1", "--max-batch", "1", "--synthetic-battle-us", "1"], &[]);
+    for id in &ids {
+        let out = ctl(&c.url, &["watch", id, "--json"]);
+        assert!(out.status.success(), "sweep {id}: {}", String::from_utf8_lossy(&out.stderr));
+    }
+    let total: u64 = sizes.iter().map(|(s, _)| s).sum();
+    let mut worst = 0f64;
+    for (i, id) in ids.iter().enumerate() {
+        let s = status(&c.url, id);
+        let end = s["stats"]["leases_at_end"].as_u64().unwrap_or_else(|| panic!("no leases_at_end in {s}"));
+        assert!(end >= sizes[i].0 && end <= total, "sweep {id}: {end} of {total} shards");
+        let fair = fair_share_end(&sizes, i);
+        worst = worst.max(end as f64 / fair);
+        assert!(
+            end as f64 <= 1.5 * fair,
+            "sweep {id} ({} shards, weight {}) ended after {end} shards leased, its fair share {fair:.1}",
+            sizes[i].0,
+            sizes[i].1
+        );
+    }
+    // Not the order of submission: the last sweep submitted did not wait for the nineteen before it.
+    let last = status(&c.url, &ids[19]);
+    assert!(last["stats"]["leases_at_end"].as_u64().unwrap_or(0) < total, "{last}");
+    eprintln!("worst end / fair share: {worst:.3}");
+}
+
+/// The fixture's sweep at full HP only: `runs` one-run shards, seed `seed`.
+fn fixture_sweep_with(runs: u64, seed: u64) -> String {
+    Fixture::sweep_text(runs as u32, 1)
+        .replace("seed: 11", &format!("seed: {seed}"))
+        .replace("players: [0.5, 1.0]", "players: [1.0]")
+}
+
+#[test]
+fn a_weight_out_of_range_is_refused_before_any_connection() {
+    let fx = Fixture::new("weight", 1, 1);
+    let path = fx.sweep();
+    for bad in ["0", "101", "x"] {
+        let out = ctl("http://127.0.0.1:9", &["submit", path.to_str().expect("utf-8"), "--weight", bad]);
+        assert!(!out.status.success(), "weight {bad} accepted");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("--weight"), "{err}");
+    }
 }

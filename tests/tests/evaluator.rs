@@ -54,6 +54,7 @@ fn shards_equal_the_engine_batch_runner() {
             seed: 5,
             runs: 3..11,
             day: None,
+            totals: false,
         };
         let r = eval.evaluate(&scenario, &spec).unwrap();
         let mut enc = scenario.encounter().unwrap();
@@ -79,6 +80,7 @@ fn shards_equal_the_engine_batch_runner() {
         seed: 1,
         runs: 0..1,
         day: None,
+        totals: false,
     };
     assert!(eval.evaluate(&scenario, &stranger).unwrap_err().to_string().contains("heroes"));
 }
@@ -121,6 +123,7 @@ fn synthetic_shards_have_the_real_shape_are_deterministic_and_take_the_time_aske
         seed,
         runs,
         day: None,
+        totals: false,
     };
     // 200 µs a battle: 100 runs take at least 20 ms.
     let synthetic = SyntheticEvaluator::new(Duration::from_micros(200));

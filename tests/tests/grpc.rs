@@ -167,16 +167,21 @@ fn forged_reports_are_refused_and_never_reach_the_cache() {
         summary.wins = vec![0; summary.wins.len()];
         summary.wins[1] = runs;
         summary.draws = 0;
-        result.winner = vec![1; runs as usize];
+        // A grid's shard reports totals (no per-run winner to forge): its sums are the claim.
+        if !result.winner.is_empty() {
+            result.winner = vec![1; runs as usize];
+        }
         let r = w
             .report(proto::ReportRequest { worker_id: thief.clone(), reports: forged.clone() })
             .await
             .unwrap();
         assert_eq!((r.get_ref().accepted, r.get_ref().ignored), (0, 1), "not the lease holder");
 
-        // The holder itself sends tables whose sums are not those of its runs.
+        // The holder itself sends sums that are not those of its runs (a grid's
+        // shard reports totals: its wins and draws must still add up to its runs).
         let mut lying = genuine.clone();
-        lying[0].result.as_mut().unwrap().summary.as_mut().unwrap().rounds += 1;
+        assert!(lying[0].result.as_ref().unwrap().totals.is_some(), "a grid's shard reports totals");
+        lying[0].result.as_mut().unwrap().summary.as_mut().unwrap().wins[0] += 1;
         let r = w.report(proto::ReportRequest { worker_id: honest.clone(), reports: lying }).await.unwrap();
         assert_eq!((r.get_ref().accepted, r.get_ref().ignored), (0, 1), "tables that do not check out");
 

@@ -8,8 +8,8 @@ use crate::cell::CellSpec;
 
 /// The merged result of a cell: the [`ShardResult`] of all its runs (the
 /// same integer sums and per-run records, its shards appended in run
-/// order), built only by [`CellResult::merge`]. It reads as that shard
-/// result.
+/// order, or their totals summed when its shards reported totals), built
+/// only by [`CellResult::merge`]. It reads as that shard result.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CellResult(pub(crate) ShardResult);
 
@@ -67,14 +67,21 @@ impl CellResult {
             sides: first.sides.clone(),
             combatants: first.combatants.clone(),
             days: Vec::new(),
+            totals: first.totals.as_ref().map(|_| Default::default()),
         };
         let mut next = 0u64;
         for (start, r) in &parts {
             if *start != next {
                 return Err(MergeError::Gap { expected: next, got: *start });
             }
-            if r.sides != out.sides || r.combatants != out.combatants {
+            if r.sides != out.sides
+                || r.combatants != out.combatants
+                || r.totals.is_some() != out.totals.is_some()
+            {
                 return Err(MergeError::Encounter);
+            }
+            if let (Some(total), Some(t)) = (out.totals.as_mut(), r.totals.as_ref()) {
+                total.merge(t);
             }
             out.summary.merge(&r.summary);
             out.winner.extend_from_slice(&r.winner);
@@ -88,21 +95,6 @@ impl CellResult {
             return Err(MergeError::Coverage { covered: next, runs });
         }
         Ok(CellResult(out))
-    }
-
-    /// HP lost by the party in each run: Σ (start_hp − max(final_hp, 0)).
-    fn party_hp_lost(&self, party: usize) -> Vec<i64> {
-        let n = self.combatants.len();
-        (0..self.winner.len())
-            .map(|run| {
-                self.combatants
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, c)| c.side == party)
-                    .map(|(i, c)| i64::from(c.start_hp) - i64::from(self.final_hp[run * n + i].max(0)))
-                    .sum()
-            })
-            .collect()
     }
 
     /// The report of a day cell: a day counts as a win when completed;
@@ -170,38 +162,8 @@ impl CellResult {
         let party = self.sides.iter().position(|s| s == &cell.party).unwrap_or(0);
         let party_wins = self.summary.wins.get(party).copied().unwrap_or(0);
         let (lo, hi) = pf1e_engine::metrics::win_rate_band(party_wins, runs);
-        let mut lost = self.party_hp_lost(party);
-        let lost_sum: i64 = lost.iter().sum();
-        lost.sort_unstable();
-        let quantile = |q: u64| -> i64 {
-            if lost.is_empty() {
-                return 0;
-            }
-            // Nearest rank: the smallest value with at least q% of runs at or below it.
-            let rank = (q * lost.len() as u64).div_ceil(100).max(1) as usize;
-            lost[rank - 1]
-        };
-        let n = self.combatants.len();
-        let all_down = (0..self.winner.len())
-            .filter(|&run| {
-                self.combatants
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, c)| c.side == party)
-                    // Down: dying (below 0 hit points) or dead; at 0 a member is disabled, still up.
-                    .all(|(i, _)| {
-                        self.final_hp[run * n + i] < 0 || self.dead.get(run * n + i).copied().unwrap_or(false)
-                    })
-            })
-            .count() as u64;
-        let some_death = (0..self.winner.len())
-            .filter(|&run| {
-                self.combatants
-                    .iter()
-                    .enumerate()
-                    .any(|(i, c)| c.side == party && self.dead.get(run * n + i).copied().unwrap_or(false))
-            })
-            .count() as u64;
+        // The same totals whether the shards reported runs or their totals.
+        let totals = self.totals(party);
         let per_run = |x: f64| if runs == 0 { 0.0 } else { x / runs as f64 };
         CellReport {
             index: index as u64,
@@ -214,14 +176,14 @@ impl CellResult {
             draws: self.summary.draws,
             party_win_rate: pf1e_engine::metrics::win_rate(party_wins, runs),
             party_win_band: [lo, hi],
-            party_all_down_rate: per_run(all_down as f64),
-            party_death_rate: per_run(some_death as f64),
+            party_all_down_rate: per_run(totals.party_all_down as f64),
+            party_death_rate: per_run(totals.party_deaths as f64),
             mean_rounds: per_run(self.summary.rounds as f64),
             party_hp_lost: HpLost {
-                mean: per_run(lost_sum as f64),
-                p50: quantile(50),
-                p90: quantile(90),
-                max: lost.last().copied().unwrap_or(0),
+                mean: per_run(totals.hp_lost_sum() as f64),
+                p50: totals.hp_lost_quantile(50),
+                p90: totals.hp_lost_quantile(90),
+                max: totals.hp_lost_max(),
             },
             combatants: self
                 .combatants
@@ -229,8 +191,7 @@ impl CellResult {
                 .zip(&self.summary.combatants)
                 .enumerate()
                 .map(|(i, (c, t))| {
-                    let hp_sum: i64 =
-                        (0..self.winner.len()).map(|run| i64::from(self.final_hp[run * n + i])).sum();
+                    let hp_sum = totals.final_hp.get(i).copied().unwrap_or(0);
                     CombatantReport {
                         id: c.id.clone(),
                         side: self.sides.get(c.side).cloned().unwrap_or_default(),
@@ -272,6 +233,7 @@ pub(crate) mod tests {
                 CombatantInfo { id: "y".into(), side: 1, hp_max: 8, start_hp: 8 },
             ],
             days: Vec::new(),
+            totals: None,
         };
         for i in range {
             let w = ((seed + i) % 2) as u32;
@@ -313,6 +275,41 @@ pub(crate) mod tests {
             refs.reverse();
             assert_eq!(CellResult::merge(refs, 20).unwrap(), reference, "shard size {size}");
         }
+    }
+
+    #[test]
+    fn a_cell_of_totals_reports_what_its_runs_report() {
+        let cell = crate::cell::CellSpec {
+            hp: Default::default(),
+            party: "a".into(),
+            party_strategy: crate::cell::StrategySpec::default_spec(),
+            adversary_strategy: crate::cell::StrategySpec::default_spec(),
+            seed: 5,
+            runs: 20,
+            extra: Default::default(),
+            day: None,
+        };
+        let whole = fake_result(5, 0..20);
+        let reference = CellResult::merge(vec![(0, &whole)], 20).unwrap().report(0, &cell);
+        for size in [1, 3, 7, 20] {
+            let parts: Vec<_> = crate::shard::split(20, size)
+                .into_iter()
+                .map(|r| (r.start, fake_result(5, r).into_totals("a")))
+                .collect();
+            let refs: Vec<_> = parts.iter().map(|(s, r)| (*s, r)).collect();
+            let merged = CellResult::merge(refs, 20).unwrap();
+            assert!(merged.winner.is_empty(), "no per-run record is kept");
+            // Bit for bit, floats included.
+            assert_eq!(
+                format!("{:?}", merged.report(0, &cell)),
+                format!("{reference:?}"),
+                "shard size {size}"
+            );
+        }
+        // Totals and runs do not mix in one cell.
+        let a = fake_result(5, 0..10).into_totals("a");
+        let b = fake_result(5, 10..20);
+        assert_eq!(CellResult::merge(vec![(0, &a), (10, &b)], 20), Err(MergeError::Encounter));
     }
 
     #[test]

@@ -67,6 +67,12 @@ pub trait Planner: Send {
     fn progress(&self) -> Option<JobProgress> {
         None
     }
+    /// Whether it reads its cells run by run (paired comparisons, tails):
+    /// else its battle cells' shards report totals (`ShardSpec::totals`),
+    /// whose size does not depend on their number of runs.
+    fn needs_runs(&self) -> bool {
+        true
+    }
 }
 
 /// What every job needs from the sweep.

@@ -83,6 +83,7 @@ pub struct Service {
 fn status(e: SchedError) -> Status {
     match e {
         SchedError::Invalid(e) => Status::invalid_argument(e.to_string()),
+        SchedError::Share(_) => Status::invalid_argument(e.to_string()),
         SchedError::UnknownSweep(_) | SchedError::UnknownWorker(_) => Status::not_found(e.to_string()),
         SchedError::Quarantined(_) => Status::permission_denied(e.to_string()),
         SchedError::RulesVersion { .. }
@@ -612,7 +613,12 @@ mod tests {
             .iter()
             .map(|p| proto::BundleFile { path: p.to_string(), content: p.as_bytes().to_vec() })
             .collect();
-        proto::SweepBundle { sweep_path: "s.yaml".into(), sweep_yaml: text.into(), files }
+        proto::SweepBundle {
+            sweep_path: "s.yaml".into(),
+            sweep_yaml: text.into(),
+            files,
+            ..Default::default()
+        }
     }
 
     /// Eight workers report one shard per call, all at once: the reports

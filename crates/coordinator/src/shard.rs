@@ -32,7 +32,7 @@ pub fn split(runs: u64, shard_size: u64) -> Vec<Range<u64>> {
 /// of conditions and resources (a v2 cache entry, without them, is a miss
 /// rather than zeros). A day cell's key also covers its day (its fights'
 /// scenarios and its steps, `DayPlay`): battle keys stay as they were.
-pub fn shard_key(scenario: &ScenarioHash, cell: &CellSpec, range: &Range<u64>) -> ShardKey {
+pub fn shard_key(scenario: &ScenarioHash, cell: &CellSpec, range: &Range<u64>, totals: bool) -> ShardKey {
     let mut c = Canon::new("pf1e-shard-v3");
     c.bytes(pf1e_engine::RULES_VERSION.as_bytes()).bytes(scenario);
     c.bytes(cell.party.as_bytes())
@@ -75,11 +75,15 @@ pub fn shard_key(scenario: &ScenarioHash, cell: &CellSpec, range: &Range<u64>) -
     if let Some(day) = &cell.day {
         c.bytes(b"day").bytes(day.hash());
     }
+    // A result of totals is another result: keys of per-run results stay as they were.
+    if totals {
+        c.bytes(b"totals");
+    }
     c.finish()
 }
 
 /// What runs `range` of `cell` in scenario `scenario` ask a worker to play.
-pub fn shard_spec(scenario: &ScenarioHash, cell: &CellSpec, range: &Range<u64>) -> ShardSpec {
+pub fn shard_spec(scenario: &ScenarioHash, cell: &CellSpec, range: &Range<u64>, totals: bool) -> ShardSpec {
     ShardSpec {
         scenario: *scenario,
         variant: cell
@@ -103,6 +107,7 @@ pub fn shard_spec(scenario: &ScenarioHash, cell: &CellSpec, range: &Range<u64>) 
         seed: cell.seed,
         runs: range.clone(),
         day: cell.day.clone(),
+        totals,
     }
 }
 
@@ -135,41 +140,59 @@ mod tests {
     #[test]
     fn keys_differ_by_variant_range_and_scenario() {
         let s = [1u8; 32];
-        let k = shard_key(&s, &cell(500_000), &(0..4));
-        assert_eq!(k, shard_key(&s, &cell(500_000), &(0..4)));
-        assert_ne!(k, shard_key(&s, &cell(600_000), &(0..4)));
-        assert_ne!(k, shard_key(&s, &cell(500_000), &(0..5)));
-        assert_ne!(k, shard_key(&[2u8; 32], &cell(500_000), &(0..4)));
+        let k = shard_key(&s, &cell(500_000), &(0..4), false);
+        assert_eq!(k, shard_key(&s, &cell(500_000), &(0..4), false));
+        assert_ne!(k, shard_key(&s, &cell(600_000), &(0..4), false));
+        assert_ne!(k, shard_key(&s, &cell(500_000), &(0..5), false));
+        assert_ne!(k, shard_key(&[2u8; 32], &cell(500_000), &(0..4), false));
+        assert_ne!(k, shard_key(&s, &cell(500_000), &(0..4), true), "totals are another result");
+        assert!(shard_spec(&s, &cell(500_000), &(0..4), true).totals);
         let mut c = cell(500_000);
         c.runs = 400;
-        assert_eq!(k, shard_key(&s, &c, &(0..4)), "the cell's run count is not part of the key");
+        assert_eq!(k, shard_key(&s, &c, &(0..4), false), "the cell's run count is not part of the key");
         let mut c = cell(500_000);
         c.extra.insert("a".into(), crate::cell::SideExtra { aware: Some(false), ..Default::default() });
-        assert_ne!(k, shard_key(&s, &c, &(0..4)), "awareness is part of the key");
+        assert_ne!(k, shard_key(&s, &c, &(0..4), false), "awareness is part of the key");
         let mut d = cell(500_000);
         d.extra.insert("a".into(), crate::cell::SideExtra { copies: vec!["x".into()], ..Default::default() });
-        assert_ne!(shard_key(&s, &c, &(0..4)), shard_key(&s, &d, &(0..4)));
-        assert_ne!(k, shard_key(&s, &d, &(0..4)), "extra copies are part of the key");
+        assert_ne!(shard_key(&s, &c, &(0..4), false), shard_key(&s, &d, &(0..4), false));
+        assert_ne!(k, shard_key(&s, &d, &(0..4), false), "extra copies are part of the key");
         let mut r = cell(500_000);
         r.extra
             .insert("a".into(), crate::cell::SideExtra { removed: vec!["x".into()], ..Default::default() });
-        assert_ne!(shard_key(&s, &r, &(0..4)), shard_key(&s, &d, &(0..4)), "a removal is not a copy");
-        assert_eq!(shard_spec(&s, &r, &(0..4)).variant[0].removed, ["x"]);
+        assert_ne!(
+            shard_key(&s, &r, &(0..4), false),
+            shard_key(&s, &d, &(0..4), false),
+            "a removal is not a copy"
+        );
+        assert_eq!(shard_spec(&s, &r, &(0..4), false).variant[0].removed, ["x"]);
         let mut g = cell(500_000);
         g.extra.insert("a".into(), crate::cell::SideExtra { roster: vec!["x".into()], ..Default::default() });
-        assert_ne!(shard_key(&s, &g, &(0..4)), shard_key(&s, &r, &(0..4)), "a roster is not a removal");
-        assert_ne!(shard_key(&s, &g, &(0..4)), shard_key(&s, &d, &(0..4)), "nor a copy");
+        assert_ne!(
+            shard_key(&s, &g, &(0..4), false),
+            shard_key(&s, &r, &(0..4), false),
+            "a roster is not a removal"
+        );
+        assert_ne!(shard_key(&s, &g, &(0..4), false), shard_key(&s, &d, &(0..4), false), "nor a copy");
         let mut g2 = g.clone();
         g2.extra.get_mut("a").unwrap().roster.push("x".into());
-        assert_ne!(shard_key(&s, &g, &(0..4)), shard_key(&s, &g2, &(0..4)), "the count is part of the key");
-        assert_eq!(shard_spec(&s, &g2, &(0..4)).variant[0].roster, ["x", "x"]);
+        assert_ne!(
+            shard_key(&s, &g, &(0..4), false),
+            shard_key(&s, &g2, &(0..4), false),
+            "the count is part of the key"
+        );
+        assert_eq!(shard_spec(&s, &g2, &(0..4), false).variant[0].roster, ["x", "x"]);
         let day = |steps| pf1e_wire::day::DayPlay::new(vec![s], steps);
         let mut d1 = cell(500_000);
         d1.day = Some(day(vec![pf1e_engine::day::Step::Encounter(0)]));
-        assert_ne!(shard_key(&s, &d1, &(0..4)), k, "a day is not its first battle");
+        assert_ne!(shard_key(&s, &d1, &(0..4), false), k, "a day is not its first battle");
         let mut d2 = d1.clone();
         d2.day = Some(day(vec![pf1e_engine::day::Step::LongRest, pf1e_engine::day::Step::Encounter(0)]));
-        assert_ne!(shard_key(&s, &d1, &(0..4)), shard_key(&s, &d2, &(0..4)), "the steps are part of the key");
-        assert_eq!(shard_spec(&s, &d2, &(0..4)).day, d2.day);
+        assert_ne!(
+            shard_key(&s, &d1, &(0..4), false),
+            shard_key(&s, &d2, &(0..4), false),
+            "the steps are part of the key"
+        );
+        assert_eq!(shard_spec(&s, &d2, &(0..4), false).day, d2.day);
     }
 }

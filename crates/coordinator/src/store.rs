@@ -46,6 +46,20 @@ const SWEEP_RESULTS_JSON: TableDefinition<u64, &str> = TableDefinition::new("swe
 /// Results of finished sweeps: `proto::SweepResults`, so floats come back bit for bit.
 const SWEEP_RESULTS: TableDefinition<u64, &[u8]> = TableDefinition::new(RESULTS_NAME);
 const META: TableDefinition<&str, u64> = TableDefinition::new("meta");
+/// With a size limit: the last use (store or read) of each cached shard, a tick of `META`'s `SHARD_TICK`.
+const SHARD_TICKS: TableDefinition<&[u8], u64> = TableDefinition::new("shard_ticks");
+/// The same, by tick: the coldest shard first.
+const SHARD_COLD: TableDefinition<u64, &[u8]> = TableDefinition::new("shard_cold");
+/// The key of `META` holding the next tick.
+const SHARD_TICK: &str = "shard_tick";
+/// The key of `META` holding the bytes of the cached shards (keys and records), kept with a size limit.
+const SHARD_BYTES: &str = "shard_bytes";
+/// Evicting, the cache goes down to this share of its limit (per cent), so
+/// that not every write evicts.
+const EVICT_TO_PERCENT: u64 = 90;
+/// Reads remembered for the next write's ticks, at most (more are dropped:
+/// those shards only look colder than they are).
+const MAX_TOUCHED: usize = 1 << 20;
 /// The key of `META` set on a database of synthetic results (benchmarks).
 const SYNTHETIC_MARK: &str = "synthetic";
 
@@ -156,6 +170,62 @@ pub struct Store {
     /// Whether a record that failed its checksum was already reported: the
     /// warning is said once per opening, not once per record.
     warned: Arc<std::sync::atomic::AtomicBool>,
+    /// The size limit of the cached shards, when one is set.
+    limit: Option<Arc<ShardLimit>>,
+}
+
+/// A size limit of the cached shards: past it, the coldest (least recently
+/// stored or read) are removed, in the transaction that stores new ones.
+struct ShardLimit {
+    max_bytes: u64,
+    /// Shards read since the last write: their use is recorded with it.
+    touched: std::sync::Mutex<Vec<ShardKey>>,
+}
+
+/// Where an eviction stops: 90 % of the limit once past it, else nothing to do.
+fn evict_target(bytes: u64, max_bytes: u64) -> u64 {
+    if bytes > max_bytes { max_bytes / 100 * EVICT_TO_PERCENT } else { bytes }
+}
+
+/// A record's weight against the size limit: its key and its sealed value.
+fn record_bytes(value: &[u8]) -> u64 {
+    32 + value.len() as u64
+}
+
+/// Records a use of shard `key` at the next tick.
+fn touch(
+    ticks: &mut redb::Table<'_, &'static [u8], u64>,
+    cold: &mut redb::Table<'_, u64, &'static [u8]>,
+    next: &mut u64,
+    key: &[u8],
+) -> Result<(), redb::StorageError> {
+    if let Some(old) = ticks.insert(key, *next)? {
+        cold.remove(old.value())?;
+    }
+    cold.insert(*next, key)?;
+    *next += 1;
+    Ok(())
+}
+
+/// Removes the coldest shards until `bytes` is at most `target`; returns the bytes left and the shards removed.
+fn evict(
+    shards: &mut redb::Table<'_, &'static [u8], &'static [u8]>,
+    ticks: &mut redb::Table<'_, &'static [u8], u64>,
+    cold: &mut redb::Table<'_, u64, &'static [u8]>,
+    mut bytes: u64,
+    target: u64,
+) -> Result<(u64, u64), redb::StorageError> {
+    let mut removed = 0;
+    while bytes > target {
+        let Some((_, key)) = cold.pop_first()? else { break };
+        let key = key.value().to_vec();
+        ticks.remove(key.as_slice())?;
+        if let Some(v) = shards.remove(key.as_slice())? {
+            bytes = bytes.saturating_sub(record_bytes(v.value()));
+            removed += 1;
+        }
+    }
+    Ok((bytes, removed))
 }
 
 /// Attaches the database and the operation to any error.
@@ -266,7 +336,85 @@ impl Store {
             txn.open_table(META).ctx(&path, "create tables")?;
         }
         txn.commit().ctx(&path, "create tables")?;
-        Ok(Self { db: Arc::new(db), path, warned: Arc::default() })
+        Ok(Self { db: Arc::new(db), path, warned: Arc::default(), limit: None })
+    }
+
+    /// Limits the cached shard results to `max_bytes` (keys and records;
+    /// the coordinator's `--cache-max-mb`): from now on, a write that
+    /// takes them past it removes the coldest (least recently stored or
+    /// read) in its own transaction, down to 90 % of the limit, so the
+    /// file never holds half of a write or of an eviction. The use of the
+    /// shards already there is unknown the first time: they count as colder
+    /// than any shard stored or read later, in key order. Call it before
+    /// cloning the store (clones share the limit). Returns the shards
+    /// removed now.
+    pub fn set_shard_limit(&mut self, max_bytes: u64) -> Result<u64, StoreError> {
+        let p = self.path.clone();
+        let p = &p;
+        self.limit = Some(Arc::new(ShardLimit { max_bytes, touched: std::sync::Mutex::default() }));
+        guard(p, "limit shards", || {
+            let txn = self.db.begin_write().ctx(p, "limit shards")?;
+            let removed;
+            {
+                let mut shards = txn.open_table(SHARDS).ctx(p, "limit shards")?;
+                let mut ticks = txn.open_table(SHARD_TICKS).ctx(p, "limit shards")?;
+                let mut cold = txn.open_table(SHARD_COLD).ctx(p, "limit shards")?;
+                let mut meta = txn.open_table(META).ctx(p, "limit shards")?;
+                let mut next = meta.get(SHARD_TICK).ctx(p, "limit shards")?.map_or(0, |g| g.value());
+                // Reconcile: the bytes of what is there, a tick for every
+                // shard written without a limit, none for a shard gone.
+                let mut bytes = 0u64;
+                let mut untracked = Vec::new();
+                for entry in shards.iter().ctx(p, "limit shards")? {
+                    let (k, v) = entry.ctx(p, "limit shards")?;
+                    bytes += record_bytes(v.value());
+                    if ticks.get(k.value()).ctx(p, "limit shards")?.is_none() {
+                        untracked.push(k.value().to_vec());
+                    }
+                }
+                let mut gone = Vec::new();
+                for entry in ticks.iter().ctx(p, "limit shards")? {
+                    let (k, t) = entry.ctx(p, "limit shards")?;
+                    if shards.get(k.value()).ctx(p, "limit shards")?.is_none() {
+                        gone.push((k.value().to_vec(), t.value()));
+                    }
+                }
+                for (k, t) in gone {
+                    ticks.remove(k.as_slice()).ctx(p, "limit shards")?;
+                    cold.remove(t).ctx(p, "limit shards")?;
+                }
+                if !untracked.is_empty() {
+                    // Shards written without a limit are older than every
+                    // tracked one: number them first, the tracked after, in order.
+                    let mut tracked = Vec::new();
+                    for entry in cold.iter().ctx(p, "limit shards")? {
+                        tracked.push(entry.ctx(p, "limit shards")?.1.value().to_vec());
+                    }
+                    while cold.pop_first().ctx(p, "limit shards")?.is_some() {}
+                    next = 0;
+                    for k in untracked.iter().chain(&tracked) {
+                        touch(&mut ticks, &mut cold, &mut next, k).ctx(p, "limit shards")?;
+                    }
+                }
+                let (left, n) =
+                    evict(&mut shards, &mut ticks, &mut cold, bytes, evict_target(bytes, max_bytes))
+                        .ctx(p, "limit shards")?;
+                removed = n;
+                meta.insert(SHARD_TICK, next).ctx(p, "limit shards")?;
+                meta.insert(SHARD_BYTES, left).ctx(p, "limit shards")?;
+            }
+            txn.commit().ctx(p, "limit shards")?;
+            Ok(removed)
+        })
+    }
+
+    /// The bytes of the cached shards as the size limit counts them (0
+    /// when no limit was ever set on this file).
+    pub fn shard_bytes(&self) -> Result<u64, StoreError> {
+        let p = &self.path;
+        let txn = self.db.begin_read().ctx(p, "read meta")?;
+        let meta = txn.open_table(META).ctx(p, "read meta")?;
+        Ok(meta.get(SHARD_BYTES).ctx(p, "read meta")?.map_or(0, |g| g.value()))
     }
 
     /// The database's path (for messages).
@@ -295,6 +443,12 @@ impl Store {
             }
             Ok((out, bad))
         })?;
+        if let Some(limit) = &self.limit {
+            // A read is a use: recorded with the next write.
+            let mut touched = limit.touched.lock().unwrap_or_else(|e| e.into_inner());
+            let room = MAX_TOUCHED.saturating_sub(touched.len());
+            touched.extend(keys.iter().zip(&out).filter(|(_, r)| r.is_some()).map(|(k, _)| *k).take(room));
+        }
         if bad > 0 && !self.warned.swap(true, std::sync::atomic::Ordering::Relaxed) {
             tracing::warn!(
                 cache = %p,
@@ -316,16 +470,65 @@ impl Store {
             .iter()
             .map(|(k, r)| seal::seal(SHARDS_NAME, k, &proto::ShardResult::from(*r).encode_to_vec()))
             .collect();
+        let touched = self
+            .limit
+            .as_ref()
+            .map(|l| std::mem::take(&mut *l.touched.lock().unwrap_or_else(|e| e.into_inner())));
         guard(&p, "write shards", || {
             let txn = self.db.begin_write().ctx(&p, "write shards")?;
             {
                 let mut table = txn.open_table(SHARDS).ctx(&p, "write shards")?;
-                for ((k, _), sealed) in results.iter().zip(&sealed) {
-                    table.insert(k.as_slice(), sealed.as_slice()).ctx(&p, "write shards")?;
+                match &self.limit {
+                    None => {
+                        for ((k, _), sealed) in results.iter().zip(&sealed) {
+                            table.insert(k.as_slice(), sealed.as_slice()).ctx(&p, "write shards")?;
+                        }
+                    }
+                    Some(limit) => {
+                        let touched = touched.unwrap_or_default();
+                        Self::write_limited(&txn, &mut table, results, &sealed, &touched, limit.max_bytes)
+                            .ctx(&p, "write shards")?;
+                    }
                 }
             }
             txn.commit().ctx(&p, "write shards")
         })
+    }
+
+    /// The writes of [`put_shards`](Self::put_shards) under a size limit:
+    /// the records, their ticks and those of the shards read since, and the
+    /// eviction, all in the caller's transaction.
+    fn write_limited(
+        txn: &redb::WriteTransaction,
+        shards: &mut redb::Table<'_, &'static [u8], &'static [u8]>,
+        results: &[(ShardKey, &ShardResult)],
+        sealed: &[Vec<u8>],
+        touched: &[ShardKey],
+        max_bytes: u64,
+    ) -> Result<(), redb::Error> {
+        let mut ticks = txn.open_table(SHARD_TICKS)?;
+        let mut cold = txn.open_table(SHARD_COLD)?;
+        let mut meta = txn.open_table(META)?;
+        let mut next = meta.get(SHARD_TICK)?.map_or(0, |g| g.value());
+        let mut bytes = meta.get(SHARD_BYTES)?.map_or(0, |g| g.value());
+        for k in touched {
+            if shards.get(k.as_slice())?.is_some() {
+                touch(&mut ticks, &mut cold, &mut next, k)?;
+            }
+        }
+        for ((k, _), sealed) in results.iter().zip(sealed) {
+            if let Some(old) = shards.insert(k.as_slice(), sealed.as_slice())? {
+                bytes = bytes.saturating_sub(record_bytes(old.value()));
+            }
+            bytes += record_bytes(sealed);
+            touch(&mut ticks, &mut cold, &mut next, k)?;
+        }
+        if bytes > max_bytes {
+            bytes = evict(shards, &mut ticks, &mut cold, bytes, evict_target(bytes, max_bytes))?.0;
+        }
+        meta.insert(SHARD_TICK, next)?;
+        meta.insert(SHARD_BYTES, bytes)?;
+        Ok(())
     }
 
     /// Makes every earlier commit durable (they already are; kept for shutdown paths).
@@ -638,12 +841,59 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_size_limit_evicts_the_coldest_shards_with_the_write_that_passes_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("cache.redb");
+        let r = crate::merge::tests::fake_result(1, 0..10);
+        let key = |i: u8| [i; 32];
+        let present = |s: &Store, ids: std::ops::Range<u8>| -> Vec<u8> {
+            let keys: Vec<ShardKey> = ids.clone().map(key).collect();
+            let got = s.get_shards(&keys).unwrap();
+            ids.zip(got).filter(|(_, g)| g.is_some()).map(|(i, _)| i).collect()
+        };
+        // Ten shards written without a limit.
+        let mut s = Store::open(&path).unwrap();
+        for i in 0..10 {
+            s.put_shards(&[(key(i), &r)]).unwrap();
+        }
+        let record = {
+            let mut probe = Store::in_memory().unwrap();
+            probe.set_shard_limit(u64::MAX).unwrap();
+            probe.put_shards(&[(key(0), &r)]).unwrap();
+            probe.shard_bytes().unwrap()
+        };
+        drop(s);
+        // A limit of 5.5 records on reopening: the oldest go, down to 90 % of it (4 records).
+        let mut s = Store::open(&path).unwrap();
+        let removed = s.set_shard_limit(record * 11 / 2).unwrap();
+        assert_eq!(removed, 6);
+        assert_eq!(s.shard_count().unwrap(), 4);
+        assert_eq!(s.shard_bytes().unwrap(), 4 * record);
+        // Untracked shards count in key order: 6 to 9 stay.
+        assert_eq!(present(&s, 0..10), vec![6, 7, 8, 9]);
+        // Shard 6 is read (a use): the next eviction takes 7 and 8 first.
+        assert_eq!(present(&s, 6..7), vec![6]);
+        s.put_shards(&[(key(10), &r)]).unwrap();
+        assert_eq!(s.shard_count().unwrap(), 5, "under the limit: nothing removed");
+        s.put_shards(&[(key(11), &r)]).unwrap();
+        assert_eq!(present(&s, 0..12), vec![6, 9, 10, 11]);
+        assert!(s.shard_bytes().unwrap() <= record * 11 / 2);
+        // Every record left is whole, and the accounting survives reopening.
+        assert!(s.verify(false).unwrap().bad.is_empty());
+        drop(s);
+        let mut s = Store::open(&path).unwrap();
+        assert_eq!(s.set_shard_limit(record * 11 / 2).unwrap(), 0);
+        assert_eq!(s.shard_bytes().unwrap(), 4 * record);
+        assert_eq!(s.get_shards(&[key(6)]).unwrap()[0].as_ref(), Some(&r));
+    }
+
+    #[test]
     fn shards_journal_and_llm_survive_reopening() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("sub/cache.redb");
         let r = crate::merge::tests::fake_result(1, 0..3);
         let bundle =
-            proto::SweepBundle { sweep_path: "s.yaml".into(), sweep_yaml: "x".into(), files: vec![] };
+            proto::SweepBundle { sweep_path: "s.yaml".into(), sweep_yaml: "x".into(), ..Default::default() };
         let results = SweepResults {
             name: "s".into(),
             seed: 1,

@@ -490,7 +490,7 @@ pub fn bundle_from_disk(path: &Path) -> Result<proto::SweepBundle, SweepError> {
             }
         }
     }
-    Ok(proto::SweepBundle { sweep_path: file, sweep_yaml: text, files })
+    Ok(proto::SweepBundle { sweep_path: file, sweep_yaml: text, files, ..Default::default() })
 }
 
 /// The sweep text `yaml` with its top-level `confidence:` set to `level`
@@ -1337,7 +1337,12 @@ jobs:
                 content: format!("content of {p}").into_bytes(),
             })
             .collect();
-        proto::SweepBundle { sweep_path: "sweep.yaml".into(), sweep_yaml: text.into(), files }
+        proto::SweepBundle {
+            sweep_path: "sweep.yaml".into(),
+            sweep_yaml: text.into(),
+            files,
+            ..Default::default()
+        }
     }
 
     #[test]

@@ -295,6 +295,7 @@ pub fn sweep(bytes: &[u8]) {
         sweep_path: "sweeps/fuzz.yaml".into(),
         sweep_yaml: text(bytes),
         files: sweep_files(),
+        ..Default::default()
     };
     let Ok(draft) = pf1e_coordinator::sweep::SweepDraft::from_bundle(&bundle) else { return };
     let _ = draft.validate();

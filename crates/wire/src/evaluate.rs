@@ -100,6 +100,9 @@ pub fn evaluate_leases(
                 (Some(s), Ok(fights)) => {
                     std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match spec.day {
                         Some(_) => evaluator.evaluate_day(&fights, spec),
+                        None if spec.totals => {
+                            evaluator.evaluate(s, spec).map(|r| r.into_totals(&spec.party))
+                        }
                         None => evaluator.evaluate(s, spec),
                     }))
                     .unwrap_or_else(|p| {

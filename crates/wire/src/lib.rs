@@ -53,8 +53,10 @@
 /// an enum, typed sweep status, results and progress; 3, a side variant's
 /// `roster` (a worker that ignored it would play the whole pool of a
 /// design job); 4, day cells (a shard's `day`: a worker that ignored it
-/// would play one battle where a day was asked).
-pub const PROTOCOL_VERSION: u32 = 4;
+/// would play one battle where a day was asked); 5, shard totals (a
+/// shard's `totals`: a worker that ignored it would send per-run records
+/// where the coordinator expects their totals).
+pub const PROTOCOL_VERSION: u32 = 5;
 
 pub mod auth;
 pub mod canon;

@@ -1,5 +1,6 @@
 //! Shards: what a worker is asked to play (runs of one cell), what it
-//! returns (integer sums and compact per-run records), and their wire forms.
+//! returns (integer sums, and per-run records or exact totals of them), and
+//! their wire forms.
 
 use std::ops::Range;
 
@@ -41,6 +42,9 @@ pub struct ShardSpec {
     /// (`scenario` is its first fight's; the variant and strategies are the
     /// defaults).
     pub day: Option<DayPlay>,
+    /// Report [`ShardTotals`] instead of per-run records (a battle cell
+    /// whose job compares no runs one by one: a grid's).
+    pub totals: bool,
 }
 
 impl ShardSpec {
@@ -67,6 +71,7 @@ impl From<&ShardSpec> for proto::ShardSpec {
             run_start: s.runs.start,
             run_end: s.runs.end,
             day: s.day.as_ref().map(proto::DaySpec::from),
+            totals: s.totals,
         }
     }
 }
@@ -94,6 +99,7 @@ impl TryFrom<&proto::ShardSpec> for ShardSpec {
             seed: s.seed,
             runs: s.run_start..s.run_end,
             day: s.day.as_ref().map(DayPlay::try_from).transpose()?,
+            totals: s.totals,
         })
     }
 }
@@ -111,8 +117,97 @@ pub struct CombatantInfo {
     pub start_hp: i32,
 }
 
+/// What a cell report needs of some runs, summed exactly: a shard asked
+/// for totals reports these instead of its per-run records, so its size and
+/// the coordinator's work on it do not depend on its number of runs.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ShardTotals {
+    /// Σ final hit points of each combatant, in encounter order.
+    pub final_hp: Vec<i64>,
+    /// Runs in which every member of the party is down: dying (below 0 hit
+    /// points) or dead; at 0 a member is disabled, still up.
+    pub party_all_down: u64,
+    /// Runs in which a member of the party is dead.
+    pub party_deaths: u64,
+    /// Histogram of the party's hit points lost per run, Σ (start_hp −
+    /// max(final_hp, 0)) over its members: (value, runs), by increasing
+    /// value, no empty bin.
+    pub hp_lost: Vec<(i64, u64)>,
+}
+
+impl ShardTotals {
+    /// Adds the totals of other runs of the same cell.
+    pub fn merge(&mut self, other: &ShardTotals) {
+        if self.final_hp.len() < other.final_hp.len() {
+            self.final_hp.resize(other.final_hp.len(), 0);
+        }
+        for (a, b) in self.final_hp.iter_mut().zip(&other.final_hp) {
+            *a += b;
+        }
+        self.party_all_down += other.party_all_down;
+        self.party_deaths += other.party_deaths;
+        let (x, y) = (&self.hp_lost, &other.hp_lost);
+        let mut merged = Vec::with_capacity(x.len() + y.len());
+        let (mut i, mut j) = (0, 0);
+        while i < x.len() || j < y.len() {
+            let bin = match (x.get(i), y.get(j)) {
+                (Some(&(v, n)), Some(&(w, m))) if v == w => {
+                    (i, j) = (i + 1, j + 1);
+                    (v, n + m)
+                }
+                (Some(&a), Some(&b)) if a.0 < b.0 => {
+                    i += 1;
+                    a
+                }
+                (_, Some(&b)) => {
+                    j += 1;
+                    b
+                }
+                (Some(&a), None) => {
+                    i += 1;
+                    a
+                }
+                (None, None) => break,
+            };
+            merged.push(bin);
+        }
+        self.hp_lost = merged;
+    }
+
+    /// Runs counted by the histogram.
+    pub fn runs(&self) -> u64 {
+        self.hp_lost.iter().map(|(_, n)| n).sum()
+    }
+
+    /// Σ of the party's hit points lost over the runs.
+    pub fn hp_lost_sum(&self) -> i64 {
+        self.hp_lost.iter().map(|&(v, n)| v * n as i64).sum()
+    }
+
+    /// The nearest-rank `q`th percentile of the hit points lost: the
+    /// smallest value with at least `q`% of the runs at or below it (0
+    /// without runs).
+    pub fn hp_lost_quantile(&self, q: u64) -> i64 {
+        let rank = (q * self.runs()).div_ceil(100).max(1);
+        let mut seen = 0u64;
+        for &(v, n) in &self.hp_lost {
+            seen += n;
+            if seen >= rank {
+                return v;
+            }
+        }
+        0
+    }
+
+    /// The most hit points lost in a run (0 without runs).
+    pub fn hp_lost_max(&self) -> i64 {
+        self.hp_lost.last().map_or(0, |&(v, _)| v)
+    }
+}
+
 /// The result of some runs of one cell: integer sums plus compact per-run
-/// records, so results of consecutive run ranges merge exactly.
+/// records (or, when the shard was asked for totals, exact [`ShardTotals`]
+/// of them), so results of consecutive run ranges merge exactly.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ShardResult {
     /// Integer sums over the runs.
@@ -132,6 +227,8 @@ pub struct ShardResult {
     /// A day cell's shard: one record per day, the battle tables above
     /// empty (and the summary counting only the runs).
     pub days: Vec<DayRecord>,
+    /// Set for a shard asked for totals: the per-run tables are empty.
+    pub totals: Option<ShardTotals>,
 }
 
 impl ShardResult {
@@ -148,6 +245,7 @@ impl ShardResult {
             sides: Vec::new(),
             combatants: Vec::new(),
             days,
+            totals: None,
         }
     }
 
@@ -177,6 +275,7 @@ impl ShardResult {
                 })
                 .collect(),
             days: Vec::new(),
+            totals: None,
         };
         for o in outcomes {
             r.winner.push(o.winner.map_or(-1, |w| w as i32));
@@ -189,7 +288,66 @@ impl ShardResult {
 
     /// Number of runs (battles, or days).
     pub fn runs(&self) -> u64 {
-        if self.is_days() { self.days.len() as u64 } else { self.winner.len() as u64 }
+        match &self.totals {
+            _ if self.is_days() => self.days.len() as u64,
+            Some(_) => self.summary.runs,
+            None => self.winner.len() as u64,
+        }
+    }
+
+    /// The totals of the runs, the party being side `party` (the report's
+    /// figures): summed from the per-run records, or the reported totals.
+    pub fn totals(&self, party: usize) -> ShardTotals {
+        if let Some(t) = &self.totals {
+            return t.clone();
+        }
+        let n = self.combatants.len();
+        let runs = self.winner.len();
+        let members: Vec<(usize, i32)> = self
+            .combatants
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.side == party)
+            .map(|(i, c)| (i, c.start_hp))
+            .collect();
+        let mut t = ShardTotals { final_hp: vec![0; n], ..ShardTotals::default() };
+        let mut lost = Vec::with_capacity(runs);
+        for run in 0..runs {
+            let row = run * n;
+            let hp = |i: usize| self.final_hp.get(row + i).copied().unwrap_or(0);
+            let dead = |i: usize| self.dead.get(row + i).copied().unwrap_or(false);
+            for (i, sum) in t.final_hp.iter_mut().enumerate() {
+                *sum += i64::from(hp(i));
+            }
+            t.party_all_down += u64::from(members.iter().all(|&(i, _)| hp(i) < 0 || dead(i)));
+            t.party_deaths += u64::from(members.iter().any(|&(i, _)| dead(i)));
+            lost.push(
+                members.iter().map(|&(i, start)| i64::from(start) - i64::from(hp(i).max(0))).sum::<i64>(),
+            );
+        }
+        lost.sort_unstable();
+        for v in lost {
+            match t.hp_lost.last_mut() {
+                Some((last, n)) if *last == v => *n += 1,
+                _ => t.hp_lost.push((v, 1)),
+            }
+        }
+        t
+    }
+
+    /// This result with its per-run records replaced by their totals, the
+    /// party being the side named `party` (the first side if none is).
+    pub fn into_totals(mut self, party: &str) -> Self {
+        if self.is_days() || self.totals.is_some() {
+            return self;
+        }
+        let side = self.sides.iter().position(|s| s == party).unwrap_or(0);
+        self.totals = Some(self.totals(side));
+        self.winner = Vec::new();
+        self.rounds = Vec::new();
+        self.final_hp = Vec::new();
+        self.dead = Vec::new();
+        self
     }
 
     /// Checks that the tables have the shape of `runs` runs and that the
@@ -209,6 +367,9 @@ impl ShardResult {
                 return bad("the days do not have the same members".into());
             }
             return Ok(());
+        }
+        if let Some(t) = &self.totals {
+            return self.check_totals(t, runs);
         }
         let n = self.combatants.len() as u64;
         let sides = self.sides.len();
@@ -251,6 +412,48 @@ impl ShardResult {
             if deaths != totals.deaths {
                 return bad(format!("combatant {c}'s deaths are not those of the runs"));
             }
+        }
+        Ok(())
+    }
+
+    /// [`check`](Self::check) of a result reporting totals: what can be
+    /// checked without the runs (every count within the runs, the wins
+    /// and draws adding up to them, one sum per combatant).
+    fn check_totals(&self, t: &ShardTotals, runs: u64) -> Result<(), ShapeError> {
+        let bad = |what: String| Err(ShapeError(what));
+        let sides = self.sides.len();
+        if !self.winner.is_empty()
+            || !self.rounds.is_empty()
+            || !self.final_hp.is_empty()
+            || !self.dead.is_empty()
+        {
+            return bad("a shard of totals carries per-run records".into());
+        }
+        if self.summary.runs != runs || t.runs() != runs {
+            return bad(format!(
+                "{runs} runs expected, got a summary of {} runs and a histogram of {}",
+                self.summary.runs,
+                t.runs()
+            ));
+        }
+        if self.summary.wins.len() != sides
+            || self.summary.combatants.len() != self.combatants.len()
+            || t.final_hp.len() != self.combatants.len()
+            || self.combatants.iter().any(|c| c.side >= sides)
+        {
+            return bad("the totals' tables do not match the sides and combatants".into());
+        }
+        if self.summary.wins.iter().sum::<u64>() + self.summary.draws != runs {
+            return bad("the summary's wins and draws do not add up to the runs".into());
+        }
+        if t.party_all_down > runs
+            || t.party_deaths > runs
+            || self.summary.combatants.iter().any(|c| c.deaths > runs)
+        {
+            return bad("a count of runs exceeds the runs".into());
+        }
+        if t.hp_lost.iter().any(|&(_, n)| n == 0) || t.hp_lost.windows(2).any(|w| w[0].0 >= w[1].0) {
+            return bad("the hit points lost are not a histogram by increasing value".into());
         }
         Ok(())
     }
@@ -337,6 +540,13 @@ impl From<&ShardResult> for proto::ShardResult {
                 .collect(),
             dead: r.dead.clone(),
             days: r.days.iter().map(proto::DayRecord::from).collect(),
+            totals: r.totals.as_ref().map(|t| proto::ShardTotals {
+                final_hp: t.final_hp.clone(),
+                party_all_down: t.party_all_down,
+                party_deaths: t.party_deaths,
+                hp_lost_values: t.hp_lost.iter().map(|(v, _)| *v).collect(),
+                hp_lost_runs: t.hp_lost.iter().map(|(_, n)| *n).collect(),
+            }),
         }
     }
 }
@@ -363,15 +573,33 @@ impl TryFrom<proto::ShardResult> for ShardResult {
             out.summary = summary;
             return Ok(out);
         }
-        let runs = r.winner.len() as u64;
+        let totals = match r.totals {
+            Some(t) => {
+                if t.hp_lost_values.len() != t.hp_lost_runs.len() {
+                    return Err(WireError::invalid(
+                        "ShardResult.totals.hp_lost_runs",
+                        "not one count per value of hp_lost_values",
+                    ));
+                }
+                Some(ShardTotals {
+                    final_hp: t.final_hp,
+                    party_all_down: t.party_all_down,
+                    party_deaths: t.party_deaths,
+                    hp_lost: t.hp_lost_values.into_iter().zip(t.hp_lost_runs).collect(),
+                })
+            }
+            None => None,
+        };
+        let runs = if totals.is_some() { summary.runs } else { r.winner.len() as u64 };
         let n = r.combatants.len() as u64;
-        if summary.runs != runs || r.rounds.len() as u64 != runs {
+        let tables = if totals.is_some() { 0 } else { runs };
+        if summary.runs != runs || r.rounds.len() as u64 != tables || r.winner.len() as u64 != tables {
             return Err(WireError::invalid(
                 "ShardResult.summary",
                 format!("{} runs summed, {runs} winners, {} round counts", summary.runs, r.rounds.len()),
             ));
         }
-        if r.final_hp.len() as u64 != runs * n || r.dead.len() != r.final_hp.len() {
+        if r.final_hp.len() as u64 != tables * n || r.dead.len() != r.final_hp.len() {
             return Err(WireError::invalid(
                 "ShardResult.final_hp",
                 "the final_hp or dead table is not runs × combatants",
@@ -404,6 +632,7 @@ impl TryFrom<proto::ShardResult> for ShardResult {
                 })
                 .collect(),
             days: Vec::new(),
+            totals,
         })
     }
 }
@@ -509,6 +738,7 @@ mod tests {
             seed: 3,
             runs: 4..9,
             day: None,
+            totals: false,
         }
     }
 
@@ -545,6 +775,7 @@ mod tests {
             sides: vec!["a".into(), "b".into()],
             combatants: vec![CombatantInfo { id: "x".into(), side: 0, hp_max: 6, start_hp: 6 }],
             days: Vec::new(),
+            totals: None,
         };
         let report = ShardReport { lease: 1, key: [2; 32], outcome: Ok(result.clone()) };
         assert_eq!(ShardReport::try_from(proto::ShardReport::from(&report)), Ok(report));
@@ -556,6 +787,96 @@ mod tests {
         assert!(ShardResult::try_from(lying).is_err());
         let failed = ShardReport { lease: 1, key: [2; 32], outcome: Err(ShardFailure("engine bug".into())) };
         assert_eq!(ShardReport::try_from(proto::ShardReport::from(&failed)), Ok(failed));
+    }
+
+    #[test]
+    fn totals_are_those_of_the_runs_and_merge_exactly() {
+        // Party "a": x (start 6) and z (start 4); foe y. Run 0: x at 3, z dying (−2);
+        // run 1: x dead at −7, z at 4; run 2: x at 0 (disabled), z dead; run 3: unhurt.
+        let result = ShardResult {
+            summary: Summary {
+                runs: 4,
+                wins: vec![2, 1],
+                draws: 1,
+                rounds: 9,
+                combatants: vec![
+                    CombatantTotals { deaths: 1, ..Default::default() },
+                    CombatantTotals::default(),
+                    CombatantTotals { deaths: 1, ..Default::default() },
+                ],
+                summons: Vec::new(),
+            },
+            winner: vec![0, 1, 0, -1],
+            rounds: vec![2, 3, 3, 1],
+            final_hp: vec![3, 5, -2, -7, 1, 4, 0, 2, -11, 6, 8, 4],
+            dead: vec![false, false, false, true, false, false, false, false, true, false, false, false],
+            sides: vec!["a".into(), "b".into()],
+            combatants: vec![
+                CombatantInfo { id: "x".into(), side: 0, hp_max: 6, start_hp: 6 },
+                CombatantInfo { id: "y".into(), side: 1, hp_max: 8, start_hp: 8 },
+                CombatantInfo { id: "z".into(), side: 0, hp_max: 4, start_hp: 4 },
+            ],
+            days: Vec::new(),
+            totals: None,
+        };
+        assert_eq!(result.check(4), Ok(()));
+        let t = result.totals(0);
+        // Losses: 3 + 4 = 7, 6 + 0 = 6, 6 + 4 = 10, 0.
+        assert_eq!(t.hp_lost, vec![(0, 1), (6, 1), (7, 1), (10, 1)]);
+        assert_eq!(
+            (t.party_all_down, t.party_deaths),
+            (0, 2),
+            "run 0: z dying but x up; run 2: x at 0 is up"
+        );
+        assert_eq!(t.final_hp, vec![2, 16, -5]);
+        assert_eq!(
+            (t.hp_lost_sum(), t.hp_lost_quantile(50), t.hp_lost_quantile(90), t.hp_lost_max()),
+            (23, 6, 10, 10)
+        );
+        let compact = result.clone().into_totals("a");
+        assert!(compact.winner.is_empty() && compact.final_hp.is_empty());
+        assert_eq!(compact.runs(), 4);
+        assert_eq!(compact.check(4), Ok(()));
+        assert!(compact.check(5).is_err());
+        let report = ShardReport { lease: 1, key: [2; 32], outcome: Ok(compact.clone()) };
+        assert_eq!(ShardReport::try_from(proto::ShardReport::from(&report)), Ok(report));
+        // Merging totals is merging histograms: exact.
+        let mut a = ShardTotals {
+            final_hp: vec![1, 2],
+            party_all_down: 1,
+            party_deaths: 0,
+            hp_lost: vec![(0, 2), (5, 1)],
+        };
+        let b = ShardTotals {
+            final_hp: vec![3, -4],
+            party_all_down: 0,
+            party_deaths: 2,
+            hp_lost: vec![(-1, 1), (5, 2), (9, 1)],
+        };
+        a.merge(&b);
+        assert_eq!(
+            a,
+            ShardTotals {
+                final_hp: vec![4, -2],
+                party_all_down: 1,
+                party_deaths: 2,
+                hp_lost: vec![(-1, 1), (0, 2), (5, 3), (9, 1)]
+            }
+        );
+        // Forged totals do not check out.
+        let forge = |f: &dyn Fn(&mut ShardResult)| {
+            let mut r = compact.clone();
+            f(&mut r);
+            r.check(4).unwrap_err()
+        };
+        forge(&|r| r.summary.wins = vec![3, 1]);
+        forge(&|r| r.totals.as_mut().unwrap().hp_lost = vec![(6, 1), (0, 3)]);
+        forge(&|r| r.totals.as_mut().unwrap().hp_lost.push((11, 0)));
+        forge(&|r| r.totals.as_mut().unwrap().party_deaths = 5);
+        forge(&|r| {
+            r.totals.as_mut().unwrap().final_hp.pop();
+        });
+        forge(&|r| r.winner.push(0));
     }
 
     #[test]
@@ -576,6 +897,7 @@ mod tests {
             sides: vec!["a".into(), "b".into()],
             combatants: vec![CombatantInfo { id: "x".into(), side: 0, hp_max: 6, start_hp: 6 }],
             days: Vec::new(),
+            totals: None,
         };
         assert_eq!(result.check(2), Ok(()));
         assert!(result.check(3).is_err(), "another run count");

@@ -72,6 +72,10 @@ pub struct Stats {
     /// sum of each job's worst case): the total of a progress bar that never
     /// moves backwards. Racing and refinement usually stop before it.
     pub runs_worst_case: u64,
+    /// Shards the coordinator had leased, to every sweep, when this
+    /// sweep's last shard was leased (its place in the fair share, counted
+    /// in shards rather than time); 0 while it runs or when none was leased.
+    pub leases_at_end: u64,
 }
 
 /// The state of one sweep.

@@ -75,6 +75,12 @@ pub struct BenchServiceArgs {
     /// Capacity: runs per shard.
     #[arg(long, default_value_t = 100, value_parser = crate::args::positive::<u64>)]
     pub shard_size: u64,
+    /// Status: finished sweeps in the journal.
+    #[arg(long, default_value_t = 300)]
+    pub past_sweeps: u64,
+    /// Status: one-run shards of a sweep waiting for a worker (0: no such sweep).
+    #[arg(long, default_value_t = 200_000)]
+    pub pending_shards: u64,
 }
 
 /// The coordinator's store during a measurement.
@@ -117,6 +123,9 @@ pub enum Which {
     /// One coordinator process (disk store) fed by synthetic worker processes over loopback:
     /// its CPU per shard and per battle, shards/s, lease latency, memory.
     Capacity,
+    /// `ctl status` with many past sweeps and many pending shards: its round trip and the
+    /// time it holds the scheduler's lock.
+    Status,
 }
 
 fn abs(p: &Path) -> Result<String, CliError> {
@@ -341,11 +350,99 @@ pub fn run(args: &BenchServiceArgs) -> CliResult {
             c.peak_kib / 1024,
         ))?;
     }
+    if args.which == Which::Status {
+        let (trips, locked) = status_cost(args, dir.path())?;
+        let ms = |d: Duration| d.as_secs_f64() * 1e3;
+        let at =
+            |v: &[Duration], q: usize| v.get((v.len() * q / 100).min(v.len().saturating_sub(1))).copied();
+        let (p50, p99, lock50, lock99) = (
+            at(&trips, 50).map_or(0.0, ms),
+            at(&trips, 99).map_or(0.0, ms),
+            at(&locked, 50).map_or(0.0, ms),
+            at(&locked, 99).map_or(0.0, ms),
+        );
+        doc.insert(
+            "status".into(),
+            serde_json::json!({ "past_sweeps": args.past_sweeps, "pending_shards": args.pending_shards,
+                                "calls": trips.len(), "round_trip_p50_ms": p50, "round_trip_p99_ms": p99,
+                                "lock_held_p50_ms": lock50, "lock_held_p99_ms": lock99 }),
+        );
+        say(format!(
+            "status: ctl status's list with {} past sweeps and {} pending shards, {} calls over loopback gRPC: round trip p50 {p50:.2} ms, p99 {p99:.2} ms; the scheduler's lock held p50 {lock50:.2} ms, p99 {lock99:.2} ms (target <= 20 ms)",
+            args.past_sweeps,
+            args.pending_shards,
+            trips.len()
+        ))?;
+    }
     if args.json {
         return output::json(&doc);
     }
     Ok(())
 }
+
+/// `ctl status`'s cost: the list of sweeps and the coordinator's figures
+/// (`ListSweeps` over loopback gRPC, as `pf1e ctl status` asks it) with
+/// `past` finished sweeps in the journal and one sweep of `pending`
+/// one-run shards waiting for a worker. Returns the round trips, sorted,
+/// and the time the scheduler's lock was held for the read, sorted.
+fn status_cost(args: &BenchServiceArgs, dir: &Path) -> Result<(Vec<Duration>, Vec<Duration>), CliError> {
+    let store = Store::open(&dir.join("status.redb"))?;
+    let mut sched = Scheduler::new(store, SchedulerConfig { validate: false, ..Default::default() });
+    let evaluator = EngineEvaluator::new();
+    let past = write_sweep(dir, &args.data, "past", 1, 1, &[1], (&[1.0], &[1.0]))?;
+    for _ in 0..args.past_sweeps {
+        let id = sched.submit(bundle_from_disk(&past)?)?;
+        drive(&mut sched, id, &evaluator, 1, |_| {})?;
+    }
+    if args.pending_shards > 0 {
+        let pending =
+            write_sweep(dir, &args.data, "pending", args.pending_shards, 1, &[1], (&[0.5], &[1.0]))?;
+        sched.submit(bundle_from_disk(&pending)?)?;
+    }
+    let rt = runtime()?;
+    rt.block_on(async move {
+        let service = Service::new(sched);
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.map_err(CliError::environment)?;
+        let url = format!("http://{}", listener.local_addr().map_err(CliError::environment)?);
+        let (stop_tx, mut stop_rx) = tokio::sync::watch::channel(false);
+        let server = tokio::spawn(serve(
+            service.clone(),
+            ServeOptions { listener, token: None, worker_token: None, tls: None },
+            async move {
+                let _ = stop_rx.wait_for(|s| *s).await;
+            },
+        ));
+        let target = Target { url, auth: ClientAuth::new(None)?, tls_ca: None };
+        let mut client = target.control().await.map_err(CliError::environment)?;
+        let (mut trips, mut locked) = (Vec::new(), Vec::new());
+        for _ in 0..STATUS_CALLS {
+            let start = Instant::now();
+            let list = client
+                .list(pf1e_wire::proto::ListRequest {})
+                .await
+                .map_err(|s| CliError::environment(s.message().to_string()))?;
+            trips.push(start.elapsed());
+            let expected = args.past_sweeps + u64::from(args.pending_shards > 0);
+            if list.into_inner().sweeps.len() as u64 != expected {
+                return Err(CliError::environment("the status bench: sweeps missing from the list"));
+            }
+            let start = Instant::now();
+            {
+                let s = service.lock();
+                std::hint::black_box((s.list(), s.coordinator_stats(Instant::now())));
+            }
+            locked.push(start.elapsed());
+        }
+        let _ = stop_tx.send(true);
+        let _ = server.await;
+        trips.sort();
+        locked.sort();
+        Ok((trips, locked))
+    })
+}
+
+/// Status calls timed by the status measurement.
+const STATUS_CALLS: usize = 50;
 
 /// A child process of the capacity measurement, stopped (SIGTERM, then
 /// waited for) when dropped.

@@ -64,6 +64,11 @@ pub struct CoordinatorArgs {
     /// Page cache of the database in MiB (most of the coordinator's resident memory).
     #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..=65_536))]
     pub db_cache_mb: u32,
+    /// Most MiB of cached shard results (keys and records) the database keeps: past it, a write
+    /// removes the coldest (least recently stored or read) in its own transaction, down to 90 %
+    /// of the limit [default: no limit].
+    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..=16_777_216))]
+    pub cache_max_mb: Option<u64>,
     /// Group commit: once a report arrives, wait this long for others to commit with it in one
     /// durable transaction (0: commit at once what arrived while the previous commit ran).
     /// Every report is acknowledged only after its commit.
@@ -122,11 +127,17 @@ pub fn run(args: &CoordinatorArgs) -> CliResult {
         _ => None,
     };
     let cache_bytes = usize::try_from(args.db_cache_mb).unwrap_or(usize::MAX).saturating_mul(1024 * 1024);
-    let store = if args.synthetic_workers {
+    let mut store = if args.synthetic_workers {
         Store::open_synthetic(&args.db, cache_bytes)?
     } else {
         Store::open_with_cache(&args.db, cache_bytes)?
     };
+    if let Some(mb) = args.cache_max_mb {
+        let removed = store.set_shard_limit(mb * 1024 * 1024)?;
+        if removed > 0 {
+            tracing::info!(removed, limit_mb = mb, "cached shards past the size limit removed");
+        }
+    }
     let cfg = SchedulerConfig {
         lease_ttl: Duration::from_millis(args.lease_ttl_ms.max(100)),
         max_lease_age: Duration::from_secs(args.max_lease_age_secs),

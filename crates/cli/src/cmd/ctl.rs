@@ -44,6 +44,12 @@ pub enum CtlCommand {
         /// Print `{"id": N}` (with --watch: the final state of the sweep).
         #[arg(long)]
         json: bool,
+        /// Share of the workers relative to the other sweeps of its priority (1 to 100).
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=i64::from(pf1e_coordinator::scheduler::MAX_WEIGHT)))]
+        weight: u32,
+        /// Priority class (0 to 9): sweeps of a higher priority are served first.
+        #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=i64::from(pf1e_coordinator::scheduler::MAX_PRIORITY)))]
+        priority: u32,
     },
     /// Follow a sweep until it ends.
     #[command(after_help = help::CTL_WATCH)]
@@ -112,9 +118,11 @@ pub(crate) fn rpc<T>(r: Result<tonic::Response<T>, tonic::Status>) -> Result<T, 
 pub fn run(args: &CtlArgs, global: &GlobalArgs) -> CliResult {
     // A bad sweep file is refused before any connection.
     let bundle = match &args.command {
-        CtlCommand::Submit { sweep, .. } => {
-            let bundle = bundle_from_disk(sweep)?;
+        CtlCommand::Submit { sweep, weight, priority, .. } => {
+            let mut bundle = bundle_from_disk(sweep)?;
             SweepDraft::from_bundle(&bundle)?.validate()?;
+            bundle.weight = *weight;
+            bundle.priority = *priority;
             Some(bundle)
         }
         _ => None,

@@ -252,6 +252,7 @@ mod tests {
             sides: vec!["a".into(), "b".into()],
             combatants,
             days: Vec::new(),
+            totals: None,
         })
     }
 

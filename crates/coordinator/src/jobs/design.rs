@@ -999,6 +999,7 @@ mod tests {
             sides: vec!["a".into(), "b".into()],
             combatants,
             days: Vec::new(),
+            totals: None,
         })
     }
 

@@ -83,6 +83,11 @@ impl Planner for GridPlanner {
         "grid"
     }
 
+    /// A grid reports each cell alone: its shards report totals.
+    fn needs_runs(&self) -> bool {
+        false
+    }
+
     fn step(&mut self) -> Step {
         if !self.emitted {
             self.emitted = true;

@@ -29,6 +29,7 @@ use crate::store::{JournalState, Store, StoreError, SweepStatus};
 use crate::sweep::{Sweep, SweepDraft, SweepError};
 pub use audit::AuditCounts;
 use audit::{Audits, Opinion};
+pub use queue::Share;
 use queue::{ShardQueue, Waiter};
 use sweeps::{Planned, Slot, SweepRun};
 use throughput::Throughput;
@@ -146,9 +147,36 @@ pub enum SchedError {
         /// The coordinator's.
         coordinator: u32,
     },
+    /// A submission's weight or priority is out of range.
+    #[error("{0}")]
+    Share(String),
     /// The database failed.
     #[error(transparent)]
     Store(#[from] StoreError),
+}
+
+/// Largest weight a sweep submission may ask for (`SweepBundle.weight`).
+pub const MAX_WEIGHT: u32 = 100;
+/// Largest priority a sweep submission may ask for (`SweepBundle.priority`).
+pub const MAX_PRIORITY: u32 = 9;
+
+/// How a submitted bundle asks to share the workers: its weight (0 on the
+/// wire means 1) and priority, checked against [`MAX_WEIGHT`] and
+/// [`MAX_PRIORITY`].
+pub fn share_of(bundle: &proto::SweepBundle) -> Result<Share, SchedError> {
+    if bundle.weight > MAX_WEIGHT {
+        return Err(SchedError::Share(format!(
+            "{}: weight {} is out of range: give 1 to {MAX_WEIGHT}",
+            bundle.sweep_path, bundle.weight
+        )));
+    }
+    if bundle.priority > MAX_PRIORITY {
+        return Err(SchedError::Share(format!(
+            "{}: priority {} is out of range: give 0 to {MAX_PRIORITY}",
+            bundle.sweep_path, bundle.priority
+        )));
+    }
+    Ok(Share { priority: bundle.priority, weight: bundle.weight.max(1) })
 }
 
 /// The scheduler.
@@ -217,10 +245,11 @@ impl Scheduler {
                 continue;
             }
             // The LLM's decisions come from the journal: resuming calls no model.
+            let share = share_of(&bundle).unwrap_or_default();
             let parsed = SweepDraft::from_bundle(&bundle).and_then(|draft| draft.decide(&state.llm));
             match parsed {
                 Ok(sweep) => {
-                    self.start(id, sweep)?;
+                    self.start(id, sweep, share)?;
                     resumed.push(id);
                 }
                 Err(e) => {
@@ -264,8 +293,9 @@ impl Scheduler {
             stats: None,
             llm: sweep.llm.clone(),
         };
+        let share = share_of(&bundle)?;
         let id = self.store.create_sweep(&bundle, &state)?;
-        self.start(id, sweep)?;
+        self.start(id, sweep, share)?;
         Ok(id)
     }
 
@@ -273,8 +303,9 @@ impl Scheduler {
     /// panic in a planner) fails this sweep, recorded with its error, and
     /// never the coordinator: the same sweep found again at restart must
     /// not stop it either. Only a failure to record that is an error.
-    fn start(&mut self, id: u64, sweep: Sweep) -> Result<(), SchedError> {
+    fn start(&mut self, id: u64, sweep: Sweep, share: Share) -> Result<(), SchedError> {
         self.evict_finished();
+        self.queue.set_share(id, share);
         for scenario in sweep.scenarios() {
             self.scenarios.entry(scenario.hash).or_insert(scenario);
         }
@@ -411,6 +442,7 @@ impl Scheduler {
 
     fn finish(&mut self, id: u64) -> Result<(), SchedError> {
         let Some(run) = self.sweeps.get_mut(&id) else { return Ok(()) };
+        run.set_leases_at_end(self.queue.end_share(id));
         let results = run.finish();
         self.store.update_sweep(id, &run.journal_state(), Some(&results))?;
         tracing::info!(sweep = id, "sweep finished");
@@ -971,6 +1003,7 @@ mod tests;
 /// without a scheduler: a server calls it outside the scheduler's lock, so
 /// a large sweep file never stalls leases and reports.
 pub fn check_bundle(bundle: &proto::SweepBundle, validate: bool) -> Result<SweepDraft, SchedError> {
+    share_of(bundle)?;
     let draft = SweepDraft::from_bundle(bundle)?;
     if validate {
         draft.validate()?;

@@ -4,10 +4,14 @@
 //!
 //! Fair share: each sweep has its own queue (a shard is in the queue of the
 //! sweep that first wanted it, its owner), and a lease takes from the sweep
-//! served least so far (the oldest on a tie), a sweep arriving with the
-//! count of the least served one already queued (start-time fair queuing):
-//! a small sweep submitted behind a big one shares the workers with it
-//! from the start instead of waiting for its end, and neither starves.
+//! of the highest priority with shards queued, and among those from the
+//! one served least so far for its weight (the oldest on a tie): each
+//! shard leased advances its sweep's virtual time by `STRIDE / weight`, a
+//! sweep arriving with the virtual time of the least served one already
+//! queued (start-time fair queuing). A small sweep submitted behind a big
+//! one shares the workers with it from the start instead of waiting for
+//! its end, a sweep of weight 3 gets three shards for one of a sweep of
+//! weight 1, and among sweeps of one priority none starves.
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::time::Instant;
@@ -48,6 +52,27 @@ struct LeaseInfo {
 /// A lease taken back from a worker: its id and the worker that held it.
 pub(super) type Dropped = (u64, String);
 
+/// The virtual time one shard leased costs a sweep of weight 1 (divisible
+/// by every weight up to 16, so common weights advance exactly).
+const STRIDE: u64 = 720_720;
+
+/// How a sweep shares the workers with the others: a higher `priority` is
+/// served first while it has shards queued; among sweeps of one priority,
+/// each gets shards in proportion to its `weight`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Share {
+    /// Strict priority class (higher first).
+    pub priority: u32,
+    /// Relative weight within its priority (at least 1).
+    pub weight: u32,
+}
+
+impl Default for Share {
+    fn default() -> Self {
+        Share { priority: 0, weight: 1 }
+    }
+}
+
 /// Shards not in the cache, in the order they were wanted, and their leases.
 #[derive(Default)]
 pub(super) struct ShardQueue {
@@ -55,9 +80,15 @@ pub(super) struct ShardQueue {
     /// Keys waiting for a worker, by owner sweep; may hold keys since
     /// dropped or leased (skipped).
     queues: BTreeMap<u64, VecDeque<ShardKey>>,
-    /// Shards leased so far by owner sweep, from the count it started at
-    /// (fair share).
+    /// Virtual time of each owner sweep: shards leased so far, each
+    /// weighing `STRIDE / weight`, from the time it started at (fair share).
     served: BTreeMap<u64, u64>,
+    /// The share of each sweep that set one (else [`Share::default`]).
+    shares: BTreeMap<u64, Share>,
+    /// Shards leased since the start, to every sweep.
+    leased_total: u64,
+    /// [`leased_total`](Self::leased_total) just after each owner sweep's latest lease.
+    last_leased: BTreeMap<u64, u64>,
     leases: BTreeMap<u64, LeaseInfo>,
     next_expiry: Option<Instant>,
     next_lease: u64,
@@ -67,6 +98,22 @@ impl ShardQueue {
     /// An empty queue.
     pub fn new() -> Self {
         Self { next_lease: 1, ..Self::default() }
+    }
+
+    /// Sets how `sweep` shares the workers (before or while it queues shards).
+    pub fn set_share(&mut self, sweep: u64, share: Share) {
+        self.shares.insert(sweep, Share { weight: share.weight.max(1), ..share });
+    }
+
+    /// Forgets the share of an ended sweep; returns the shards leased to
+    /// every sweep when its last shard was leased (0: none was).
+    pub fn end_share(&mut self, sweep: u64) -> u64 {
+        self.shares.remove(&sweep);
+        self.last_leased.remove(&sweep).unwrap_or(0)
+    }
+
+    fn share(&self, sweep: u64) -> Share {
+        self.shares.get(&sweep).copied().unwrap_or_default()
     }
 
     /// `waiter` wants shard `key`; the shard joins the back of the queue
@@ -105,15 +152,19 @@ impl ShardQueue {
     /// Leases the next waiting shard to `worker` until `deadline`;
     /// heartbeats extend it up to `latest` at most.
     pub fn lease_until(&mut self, worker: &str, deadline: Instant, latest: Option<Instant>) -> Option<Lease> {
-        // The sweeps with shards queued, least served first, then oldest.
-        let mut order: Vec<(u64, u64)> = self
+        // The sweeps with shards queued: highest priority first, then least
+        // served for their weight, then oldest.
+        let mut order: Vec<(std::cmp::Reverse<u32>, u64, u64)> = self
             .queues
             .iter()
             .filter(|(_, q)| !q.is_empty())
-            .map(|(&sweep, _)| (self.served.get(&sweep).copied().unwrap_or(0), sweep))
+            .map(|(&sweep, _)| {
+                let priority = std::cmp::Reverse(self.share(sweep).priority);
+                (priority, self.served.get(&sweep).copied().unwrap_or(0), sweep)
+            })
             .collect();
         order.sort_unstable();
-        for (_, sweep) in order {
+        for (_, _, sweep) in order {
             if let Some(lease) = self.lease_from(sweep, worker, deadline, latest) {
                 return Some(lease);
             }
@@ -129,6 +180,7 @@ impl ShardQueue {
         deadline: Instant,
         latest: Option<Instant>,
     ) -> Option<Lease> {
+        let stride = (STRIDE / u64::from(self.share(sweep).weight.max(1))).max(1);
         let queue = self.queues.get_mut(&sweep)?;
         // Shards this worker may not take stay at the front, in order, for the others.
         let mut skipped = Vec::new();
@@ -146,7 +198,9 @@ impl ShardQueue {
             self.next_lease += 1;
             p.lease = Some(id);
             self.leases.insert(id, LeaseInfo { key, worker: worker.to_string(), deadline, latest });
-            *self.served.entry(sweep).or_default() += 1;
+            *self.served.entry(sweep).or_default() += stride;
+            self.leased_total += 1;
+            self.last_leased.insert(sweep, self.leased_total);
             self.next_expiry = Some(self.next_expiry.map_or(deadline, |t| t.min(deadline)));
             break Some(Lease { id, key, spec: p.spec.clone() });
         };
@@ -293,6 +347,7 @@ impl ShardQueue {
         let mut orphans = Vec::new();
         self.queues.remove(&sweep);
         self.served.remove(&sweep);
+        self.end_share(sweep);
         for (key, p) in &mut self.pending {
             p.waiters.retain(|w| w.sweep != sweep);
             match p.waiters.first() {
@@ -372,6 +427,7 @@ mod tests {
             seed: 1,
             runs: 0..1,
             day: None,
+            totals: false,
         }
     }
 
@@ -473,6 +529,34 @@ mod tests {
         assert!(q.release("w", a.id, a.key));
         assert_eq!(q.lease("w", now).unwrap().key, [8; 32], "sweep 3 was served once: sweep 4's turn");
         assert_eq!(q.lease("w", now).unwrap().key, [7; 32], "the released shard waits at its owner's front");
+    }
+
+    #[test]
+    fn weights_share_the_leases_and_a_higher_priority_goes_first() {
+        let mut q = ShardQueue::new();
+        let now = Instant::now();
+        q.set_share(1, Share { priority: 0, weight: 1 });
+        q.set_share(2, Share { priority: 0, weight: 3 });
+        for k in 0..40u8 {
+            q.want([k; 32], spec, waiter(1 + u64::from(k % 2), usize::from(k)));
+        }
+        // Weight 3 against 1: three shards of sweep 2 for each of sweep 1.
+        let first: Vec<u64> = (0..16).map(|_| 1 + u64::from(q.lease("w", now).unwrap().key[0] % 2)).collect();
+        assert_eq!(first.iter().filter(|&&s| s == 2).count(), 12, "{first:?}");
+        // A sweep of a higher priority arriving now takes every lease until its queue is empty...
+        q.set_share(3, Share { priority: 1, weight: 1 });
+        for k in 200..205u8 {
+            q.want([k; 32], spec, waiter(3, usize::from(k)));
+        }
+        let next: Vec<u8> = (0..6).map(|_| q.lease("w", now).unwrap().key[0]).collect();
+        assert_eq!(&next[..5], &[200, 201, 202, 203, 204]);
+        // ...then the others go on where they were.
+        assert!(next[5] < 40, "{next:?}");
+        assert_eq!(q.leased_total, 22);
+        assert_eq!(q.end_share(3), 21, "sweep 3's last shard was the 21st leased");
+        // A weight of 0 counts as 1.
+        q.set_share(4, Share { priority: 0, weight: 0 });
+        assert_eq!(q.share(4).weight, 1);
     }
 
     #[test]

@@ -28,6 +28,8 @@ struct CellRun {
     shards: Vec<ShardSlot>,
     remaining: usize,
     result: Option<CellResult>,
+    /// Its shards report totals, not per-run records.
+    totals: bool,
 }
 
 struct JobRun {
@@ -108,14 +110,16 @@ impl SweepRun {
             if job.done {
                 continue;
             }
+            let needs_runs = job.planner.needs_runs();
             match job.planner.step() {
                 Step::Emit(cells) => {
                     all_done = false;
                     for spec in cells {
+                        let totals = !needs_runs && spec.day.is_none();
                         let shards: Vec<ShardSlot> = split(spec.runs, shard_size)
                             .into_iter()
                             .map(|range| ShardSlot {
-                                key: shard_key(&scenario, &spec, &range),
+                                key: shard_key(&scenario, &spec, &range, totals),
                                 range,
                                 result: None,
                             })
@@ -124,7 +128,13 @@ impl SweepRun {
                         self.stats.cells_total += 1;
                         self.stats.runs_total += spec.runs;
                         new_cells.push((j, job.cells.len()));
-                        job.cells.push(CellRun { remaining: shards.len(), shards, spec, result: None });
+                        job.cells.push(CellRun {
+                            remaining: shards.len(),
+                            shards,
+                            spec,
+                            result: None,
+                            totals,
+                        });
                     }
                 }
                 Step::Wait => all_done = false,
@@ -152,7 +162,7 @@ impl SweepRun {
     /// What a slot's shard asks a worker to play.
     pub fn shard_spec(&self, slot: Slot) -> ShardSpec {
         let cell = &self.jobs[slot.job].cells[slot.cell];
-        shard_spec(&self.sweep.scenario.hash, &cell.spec, &cell.shards[slot.shard].range)
+        shard_spec(&self.sweep.scenario.hash, &cell.spec, &cell.shards[slot.shard].range, cell.totals)
     }
 
     /// Puts a shard result in its slot (once); true when that completes the cell.
@@ -166,6 +176,11 @@ impl SweepRun {
         s.result = Some(result);
         cell.remaining -= 1;
         cell.remaining == 0
+    }
+
+    /// Records where the sweep ended in the fair share (`Stats::leases_at_end`).
+    pub fn set_leases_at_end(&mut self, leases: u64) {
+        self.stats.leases_at_end = leases;
     }
 
     /// A slot served from the cache; true when that completes the cell.

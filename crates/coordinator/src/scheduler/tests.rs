@@ -33,7 +33,7 @@ fn bundle(shard_size: u64) -> proto::SweepBundle {
         .iter()
         .map(|p| proto::BundleFile { path: p.to_string(), content: p.as_bytes().to_vec() })
         .collect();
-    proto::SweepBundle { sweep_path: "s.yaml".into(), sweep_yaml: text, files }
+    proto::SweepBundle { sweep_path: "s.yaml".into(), sweep_yaml: text, files, ..Default::default() }
 }
 
 /// The scenarios of some leases, as a worker would hold them.
@@ -338,13 +338,23 @@ fn a_coordinator_keeping_few_sweeps_removes_older_journals_as_it_runs() {
     assert_eq!(again.stats.shards_computed, 0, "cached shards outlive their sweeps' journals");
 }
 
-/// A worker that lies with tables that check out: another seed's results.
+/// A worker that lies with tables that check out: every run won by side 0
+/// (the truth alternates), so its totals lie too.
 struct Liar;
 
 impl ShardEvaluator for Liar {
     fn evaluate(&self, _s: &Scenario, spec: &ShardSpec) -> Result<ShardResult, EvalError> {
-        let salt: u64 = spec.variant.iter().map(|v| u64::from(v.hp.0)).sum();
-        Ok(crate::merge::tests::fake_result(spec.seed + salt + 1, spec.runs.clone()))
+        use crate::merge::tests::fake_result;
+        let mut out = fake_result(0, 0..0);
+        for i in spec.runs.clone() {
+            let r = fake_result(i % 2, i..i + 1);
+            out.summary.merge(&r.summary);
+            out.winner.extend(r.winner);
+            out.rounds.extend(r.rounds);
+            out.final_hp.extend(r.final_hp);
+            out.dead.extend(r.dead);
+        }
+        Ok(out)
     }
 }
 

@@ -1105,6 +1105,7 @@ impl From<&Stats> for proto::Stats {
             runs_total: s.runs_total,
             runs_done: s.runs_done,
             runs_worst_case: s.runs_worst_case,
+            leases_at_end: s.leases_at_end,
         }
     }
 }
@@ -1122,6 +1123,7 @@ impl From<&proto::Stats> for Stats {
             runs_total: s.runs_total,
             runs_done: s.runs_done,
             runs_worst_case: s.runs_worst_case,
+            leases_at_end: s.leases_at_end,
         }
     }
 }
