@@ -150,3 +150,21 @@ pub(super) fn plan_below(battle: &BattleState<'_>, actor: usize, t: usize, out: 
     out.push(Action::at(ActionKind::Ready, t).with_trigger(ReadyTrigger::EnemyEntersReach));
     true
 }
+
+/// A flier with melee only that cannot hover safely (a celestial eagle, Fly
+/// +8), whose foe `t` hovers beyond its reach, flies up to `t`'s altitude as
+/// its move and attacks, instead of attacking the air from the ground; a
+/// move that leaves it short of its foe ends with a Fly check as any slow
+/// flight (`combat::flight`). Whether it planned the turn.
+pub(super) fn plan_climb(battle: &BattleState<'_>, actor: usize, t: usize, out: &mut Vec<Action>) -> bool {
+    if !can_fly(battle, actor)
+        || battle.hovers_safely(actor)
+        || ranged_attack(battle, actor).is_some()
+        || !hovers_beyond(battle, actor, t)
+    {
+        return false;
+    }
+    out.push(Action::at(ActionKind::Move, t).with_altitude(battle.altitude(t)));
+    out.push(Action::at(ActionKind::Attack, t));
+    true
+}

@@ -80,6 +80,7 @@ impl Policy for DefaultPolicy {
             || splash::plan(battle, actor, t, out)
             || reload::plan_reload(battle, actor, t, out)
             || flight::plan_below(battle, actor, t, out)
+            || flight::plan_climb(battle, actor, t, out)
         {
             return;
         }

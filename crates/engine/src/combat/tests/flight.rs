@@ -267,7 +267,8 @@ fn the_young_black_dragon_breathes_from_above_the_partys_reach_and_no_pc_melees_
                 Event::Affliction { who, what: AfflictionEvent::Breath { .. } } if *who == d => {
                     breathed_above |= alt >= safe;
                 }
-                Event::Attack(a) if a.target == d && alt >= safe => {
+                // The PCs (summoned eagles fly up to it: `plan_climb`).
+                Event::Attack(a) if a.target == d && a.who < d && alt >= safe => {
                     let melee = prep.fighters[a.who].attacks.iter().any(|w| w.melee && w.name == a.weapon);
                     assert!(!melee, "seed {seed}: {} meleed the dragon at {alt} ft", a.who);
                 }
@@ -384,6 +385,34 @@ fn a_caster_does_not_cast_a_spell_again_on_a_foe_that_still_carries_it() {
         }
     }
     assert!(casts >= runs / 4, "Ill Omen cast {casts} times in {runs} battles");
+}
+
+#[test]
+fn a_flier_that_cannot_hover_safely_flies_up_to_a_foe_aloft_and_attacks_it() {
+    // A celestial eagle (fly 60, Fly +8, talons only) under a foe hovering
+    // at 20 ft used to "attack" from the ground, out of reach, every turn.
+    let eagle = flier("Eagle", 8, json!({ "attacks": [melee("talon", 5, "1d4")] }));
+    let prep = prepare(
+        arena(6, 6),
+        vec![("players", eagle, at(2, 2)), ("monsters", flier("Flier", 0, hovering()), at(2, 4))],
+    );
+    let (runs, mut climbed_and_hit) = (30u64, 0u64);
+    for seed in 0..runs {
+        let mut rng = SeededRng::for_run(13, seed);
+        let mut events: Vec<Record> = Vec::new();
+        let mut e = Engine::new(&prep, &SimOptions::default(), &mut rng, Some(&mut events));
+        e.st.fighters[1].alt = 20;
+        e.start_round();
+        e.take_turn(0, &mut DefaultPolicy);
+        drop(e);
+        let failed = events.iter().any(|r| matches!(&r.event, Event::ActionFailed { who: 0, .. }));
+        assert!(!failed, "seed {seed}: {events:?}");
+        let climbed = events.iter().any(|r| matches!(&r.event, Event::Altitude { who: 0, to_ft: 20, .. }));
+        let attacked =
+            events.iter().any(|r| matches!(&r.event, Event::Attack(a) if a.who == 0 && a.target == 1));
+        climbed_and_hit += u64::from(climbed && attacked);
+    }
+    assert_eq!(climbed_and_hit, runs);
 }
 
 #[test]
