@@ -33,11 +33,24 @@ use crate::plan::PlannerState;
 use crate::seal;
 
 const SHARDS_NAME: &str = "shard_results";
+const BATCHES_NAME: &str = "shard_batches";
+const INDEX_NAME: &str = "shard_index";
 const LLM_NAME: &str = "llm_responses";
 const BUNDLES_NAME: &str = "sweep_bundles";
 const STATE_NAME: &str = "sweep_state";
 const RESULTS_NAME: &str = "sweep_results_pb";
 const SHARDS: TableDefinition<&[u8], &[u8]> = TableDefinition::new(SHARDS_NAME);
+/// Shard results written together (one group commit, without a size
+/// limit): one sealed record per write, `(key ‖ length ‖ result)*`, under
+/// a sequence number. A write then adds one record at the end of this
+/// table and one small index entry per shard, instead of one record per
+/// shard scattered by its hash over the pages of `SHARDS`.
+const SHARD_BATCHES: TableDefinition<u64, &[u8]> = TableDefinition::new(BATCHES_NAME);
+/// Which batch holds each shard's result (the newest written); a shard
+/// found here is not looked up in `SHARDS`.
+const SHARD_INDEX: TableDefinition<&[u8], u64> = TableDefinition::new(INDEX_NAME);
+/// The key of `META` holding the next batch's number.
+const NEXT_BATCH: &str = "next_shard_batch";
 const LLM: TableDefinition<&[u8], &[u8]> = TableDefinition::new(LLM_NAME);
 const SWEEP_BUNDLES: TableDefinition<u64, &[u8]> = TableDefinition::new(BUNDLES_NAME);
 const SWEEP_STATE: TableDefinition<u64, &str> = TableDefinition::new(STATE_NAME);
@@ -135,7 +148,48 @@ fn guard<T>(
 /// A shard record's result, when it opens and decodes.
 fn decode_shard(key: &ShardKey, value: &[u8]) -> Option<ShardResult> {
     let payload = seal::open(SHARDS_NAME, key, value)?;
+    decode_result(payload)
+}
+
+fn decode_result(payload: &[u8]) -> Option<ShardResult> {
     ShardResult::try_from(proto::ShardResult::decode(payload).ok()?).ok()
+}
+
+/// The payload of a batch record: every result after its key and length.
+fn batch_payload(results: &[(ShardKey, &ShardResult)]) -> Vec<u8> {
+    let messages: Vec<proto::ShardResult> =
+        results.iter().map(|(_, r)| proto::ShardResult::from(*r)).collect();
+    let size: usize = messages.iter().map(|m| 36 + m.encoded_len()).sum();
+    let mut out = Vec::with_capacity(size);
+    for ((k, _), m) in results.iter().zip(&messages) {
+        out.extend_from_slice(k);
+        out.extend_from_slice(&(m.encoded_len() as u32).to_le_bytes());
+        // Encoding into a Vec with room cannot fail.
+        let _ = m.encode(&mut out);
+    }
+    out
+}
+
+/// The entries of a batch record's payload: each shard's key and the
+/// bytes of its result (`None`: the payload is cut short).
+fn batch_entries(payload: &[u8]) -> Option<Vec<(ShardKey, &[u8])>> {
+    let mut out = Vec::new();
+    let mut rest = payload;
+    while !rest.is_empty() {
+        let key = ShardKey::try_from(rest.get(..32)?).ok()?;
+        let len = u32::from_le_bytes(rest.get(32..36)?.try_into().ok()?) as usize;
+        let end = 36usize.checked_add(len)?;
+        out.push((key, rest.get(36..end)?));
+        rest = &rest[end..];
+    }
+    Some(out)
+}
+
+/// The results of the batch record `value` stored under `id`, by shard
+/// key (`None`: it fails its checksum or does not parse).
+fn open_batch(id: u64, value: &[u8]) -> Option<std::collections::HashMap<ShardKey, Vec<u8>>> {
+    let payload = seal::open(BATCHES_NAME, &id.to_le_bytes(), value)?;
+    Some(batch_entries(payload)?.into_iter().map(|(k, v)| (k, v.to_vec())).collect())
 }
 
 /// The journaled state of a sweep.
@@ -328,6 +382,8 @@ impl Store {
         let txn = db.begin_write().ctx(&path, "create tables")?;
         {
             txn.open_table(SHARDS).ctx(&path, "create tables")?;
+            txn.open_table(SHARD_BATCHES).ctx(&path, "create tables")?;
+            txn.open_table(SHARD_INDEX).ctx(&path, "create tables")?;
             txn.open_table(LLM).ctx(&path, "create tables")?;
             txn.open_table(SWEEP_BUNDLES).ctx(&path, "create tables")?;
             txn.open_table(SWEEP_STATE).ctx(&path, "create tables")?;
@@ -354,6 +410,7 @@ impl Store {
         self.limit = Some(Arc::new(ShardLimit { max_bytes, touched: std::sync::Mutex::default() }));
         guard(p, "limit shards", || {
             let txn = self.db.begin_write().ctx(p, "limit shards")?;
+            Self::unbatch(&txn).ctx(p, "limit shards")?;
             let removed;
             {
                 let mut shards = txn.open_table(SHARDS).ctx(p, "limit shards")?;
@@ -430,15 +487,33 @@ impl Store {
         let (out, bad) = guard(p, "read shards", || {
             let txn = self.db.begin_read().ctx(p, "read shards")?;
             let table = txn.open_table(SHARDS).ctx(p, "read shards")?;
+            let index = txn.open_table(SHARD_INDEX).ctx(p, "read shards")?;
+            let batches = txn.open_table(SHARD_BATCHES).ctx(p, "read shards")?;
+            // Batches opened so far (many keys share one).
+            let mut opened: std::collections::HashMap<
+                u64,
+                Option<std::collections::HashMap<ShardKey, Vec<u8>>>,
+            > = std::collections::HashMap::new();
             let mut out = Vec::with_capacity(keys.len());
             let mut bad = 0u64;
             for k in keys {
-                let v = table.get(k.as_slice()).ctx(p, "read shards")?;
-                let result = v.and_then(|g| {
-                    let r = decode_shard(k, g.value());
+                let result = if let Some(id) = index.get(k.as_slice()).ctx(p, "read shards")? {
+                    let id = id.value();
+                    if !opened.contains_key(&id) {
+                        let batch = batches.get(id).ctx(p, "read shards")?;
+                        opened.insert(id, batch.and_then(|g| open_batch(id, g.value())));
+                    }
+                    let r = opened.get(&id).and_then(|b| b.as_ref()?.get(k)).and_then(|v| decode_result(v));
                     bad += u64::from(r.is_none());
                     r
-                });
+                } else {
+                    let v = table.get(k.as_slice()).ctx(p, "read shards")?;
+                    v.and_then(|g| {
+                        let r = decode_shard(k, g.value());
+                        bad += u64::from(r.is_none());
+                        r
+                    })
+                };
                 out.push(result);
             }
             Ok((out, bad))
@@ -465,6 +540,9 @@ impl Store {
             return Ok(());
         }
         let p = self.path.clone();
+        if self.limit.is_none() {
+            return self.put_batch(results);
+        }
         // Encoded before the transaction, which holds the database's only writer.
         let sealed: Vec<Vec<u8>> = results
             .iter()
@@ -493,6 +571,72 @@ impl Store {
             }
             txn.commit().ctx(&p, "write shards")
         })
+    }
+
+    /// [`put_shards`](Self::put_shards) without a size limit: one batch
+    /// record for all of them and an index entry per shard, in one
+    /// transaction (a record of this shard in `SHARDS`, from an older
+    /// write, is removed with it).
+    fn put_batch(&mut self, results: &[(ShardKey, &ShardResult)]) -> Result<(), StoreError> {
+        let p = self.path.clone();
+        let payload = batch_payload(results);
+        guard(&p, "write shards", || {
+            let txn = self.db.begin_write().ctx(&p, "write shards")?;
+            {
+                let mut meta = txn.open_table(META).ctx(&p, "write shards")?;
+                let id = meta.get(NEXT_BATCH).ctx(&p, "write shards")?.map_or(0, |g| g.value());
+                meta.insert(NEXT_BATCH, id + 1).ctx(&p, "write shards")?;
+                // Sealed inside: the sum covers the batch's number.
+                let sealed = seal::seal(BATCHES_NAME, &id.to_le_bytes(), &payload);
+                txn.open_table(SHARD_BATCHES)
+                    .ctx(&p, "write shards")?
+                    .insert(id, sealed.as_slice())
+                    .ctx(&p, "write shards")?;
+                let mut index = txn.open_table(SHARD_INDEX).ctx(&p, "write shards")?;
+                let mut shards = txn.open_table(SHARDS).ctx(&p, "write shards")?;
+                let legacy = !shards.is_empty().ctx(&p, "write shards")?;
+                for (k, _) in results {
+                    index.insert(k.as_slice(), id).ctx(&p, "write shards")?;
+                    if legacy {
+                        shards.remove(k.as_slice()).ctx(&p, "write shards")?;
+                    }
+                }
+            }
+            txn.commit().ctx(&p, "write shards")
+        })
+    }
+
+    /// Moves every batched shard result to a record of its own in
+    /// `SHARDS` (in the caller's transaction): a size limit counts, ticks
+    /// and evicts shards one by one. A batch that fails its checksum is
+    /// dropped (its shards are computed again when needed). Returns the
+    /// shards moved.
+    fn unbatch(txn: &redb::WriteTransaction) -> Result<u64, redb::Error> {
+        let mut index = txn.open_table(SHARD_INDEX)?;
+        let mut batches = txn.open_table(SHARD_BATCHES)?;
+        let mut shards = txn.open_table(SHARDS)?;
+        let mut moved = 0;
+        let mut opened: std::collections::HashMap<u64, Option<std::collections::HashMap<ShardKey, Vec<u8>>>> =
+            std::collections::HashMap::new();
+        let mut entries = Vec::new();
+        for entry in index.iter()? {
+            let (k, id) = entry?;
+            entries.push((k.value().to_vec(), id.value()));
+        }
+        for (k, id) in entries {
+            if !opened.contains_key(&id) {
+                let batch = batches.get(id)?.and_then(|g| open_batch(id, g.value()));
+                opened.insert(id, batch);
+            }
+            let Ok(key) = ShardKey::try_from(k.as_slice()) else { continue };
+            if let Some(v) = opened.get(&id).and_then(|b| b.as_ref()?.get(&key)) {
+                shards.insert(k.as_slice(), seal::seal(SHARDS_NAME, &key, v).as_slice())?;
+                moved += 1;
+            }
+        }
+        while index.pop_first()?.is_some() {}
+        while batches.pop_first()?.is_some() {}
+        Ok(moved)
     }
 
     /// The writes of [`put_shards`](Self::put_shards) under a size limit:
@@ -544,7 +688,9 @@ impl Store {
     pub fn shard_count(&self) -> Result<u64, StoreError> {
         let p = &self.path;
         let txn = self.db.begin_read().ctx(p, "count shards")?;
-        txn.open_table(SHARDS).ctx(p, "count shards")?.len().ctx(p, "count shards")
+        let own = txn.open_table(SHARDS).ctx(p, "count shards")?.len().ctx(p, "count shards")?;
+        let batched = txn.open_table(SHARD_INDEX).ctx(p, "count shards")?.len().ctx(p, "count shards")?;
+        Ok(own + batched)
     }
 
     /// The LLM response cache of this database (shares the file).
@@ -686,6 +832,7 @@ impl Store {
             let mut report = VerifyReport::default();
             let mut bad_keys: Vec<(&'static str, Vec<u8>)> = Vec::new();
             let mut bad_sweeps: Vec<u64> = Vec::new();
+            let (mut bad_batches, mut bad_index): (Vec<u64>, Vec<Vec<u8>>) = (Vec::new(), Vec::new());
             {
                 let txn = self.db.begin_read().ctx(p, "verify")?;
                 for (name, def) in [(SHARDS_NAME, SHARDS), (LLM_NAME, LLM)] {
@@ -722,6 +869,40 @@ impl Store {
                         }
                     };
                 }
+                // A batch is checked whole, every result in it decoded; an
+                // index entry must name a batch that holds its shard.
+                let batches = txn.open_table(SHARD_BATCHES).ctx(p, "verify")?;
+                let mut good: std::collections::HashMap<u64, std::collections::HashSet<ShardKey>> =
+                    std::collections::HashMap::new();
+                for entry in batches.iter().ctx(p, "verify")? {
+                    let (k, v) = entry.ctx(p, "verify")?;
+                    report.checked += 1;
+                    let id = k.value();
+                    let keys =
+                        open_batch(id, v.value()).filter(|b| b.values().all(|r| decode_result(r).is_some()));
+                    match keys {
+                        Some(b) => {
+                            good.insert(id, b.into_keys().collect());
+                        }
+                        None => {
+                            report.bad.push(format!("{BATCHES_NAME}/{id}"));
+                            bad_batches.push(id);
+                        }
+                    }
+                }
+                let index = txn.open_table(SHARD_INDEX).ctx(p, "verify")?;
+                for entry in index.iter().ctx(p, "verify")? {
+                    let (k, id) = entry.ctx(p, "verify")?;
+                    let held = <[u8; 32]>::try_from(k.value())
+                        .ok()
+                        .is_some_and(|key| good.get(&id.value()).is_some_and(|b| b.contains(&key)));
+                    if !held {
+                        bad_index.push(k.value().to_vec());
+                        if !bad_batches.contains(&id.value()) {
+                            report.bad.push(format!("{INDEX_NAME}/{}", hex(k.value())));
+                        }
+                    }
+                }
                 verify_journal!(SWEEP_BUNDLES, BUNDLES_NAME, seal::open);
                 verify_journal!(SWEEP_STATE, STATE_NAME, seal::open_text);
                 verify_journal!(SWEEP_RESULTS, RESULTS_NAME, seal::open);
@@ -734,6 +915,14 @@ impl Store {
                     for (name, key) in &bad_keys {
                         let table = if *name == SHARDS_NAME { &mut shards } else { &mut llm };
                         table.remove(key.as_slice()).ctx(p, "repair")?;
+                    }
+                    let mut batches = txn.open_table(SHARD_BATCHES).ctx(p, "repair")?;
+                    for id in &bad_batches {
+                        batches.remove(*id).ctx(p, "repair")?;
+                    }
+                    let mut index = txn.open_table(SHARD_INDEX).ctx(p, "repair")?;
+                    for key in &bad_index {
+                        index.remove(key.as_slice()).ctx(p, "repair")?;
                     }
                 }
                 txn.commit().ctx(p, "repair")?;
@@ -885,6 +1074,47 @@ mod tests {
         assert_eq!(s.set_shard_limit(record * 11 / 2).unwrap(), 0);
         assert_eq!(s.shard_bytes().unwrap(), 4 * record);
         assert_eq!(s.get_shards(&[key(6)]).unwrap()[0].as_ref(), Some(&r));
+    }
+
+    /// Shards written together share one batch record; the newest write
+    /// of a shard is the one read; a batch that fails its checksum is a
+    /// miss for each of its shards, and `verify` finds and removes it.
+    #[test]
+    fn batched_shards_read_back_and_a_corrupted_batch_is_a_miss() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("cache.redb");
+        let (a, b) = (crate::merge::tests::fake_result(1, 0..10), crate::merge::tests::fake_result(2, 0..5));
+        let mut s = Store::open(&path).unwrap();
+        s.put_shards(&[([1; 32], &a), ([2; 32], &b), ([3; 32], &a)]).unwrap();
+        s.put_shards(&[([3; 32], &b)]).unwrap();
+        assert_eq!(s.shard_count().unwrap(), 3);
+        let keys = [[1; 32], [2; 32], [3; 32], [4; 32]];
+        let want = vec![Some(a.clone()), Some(b.clone()), Some(b.clone()), None];
+        assert_eq!(s.get_shards(&keys).unwrap(), want);
+        assert!(s.verify(false).unwrap().bad.is_empty());
+        drop(s);
+        let mut s = Store::open(&path).unwrap();
+        assert_eq!(s.get_shards(&keys).unwrap(), want, "after reopening");
+        // One byte of the first batch flipped.
+        {
+            let txn = s.db.begin_write().unwrap();
+            {
+                let mut t = txn.open_table(SHARD_BATCHES).unwrap();
+                let mut v = t.get(0).unwrap().unwrap().value().to_vec();
+                let last = v.len() - 1;
+                v[last] ^= 1;
+                t.insert(0, v.as_slice()).unwrap();
+            }
+            txn.commit().unwrap();
+        }
+        assert_eq!(s.get_shards(&keys).unwrap(), vec![None, None, Some(b.clone()), None]);
+        let report = s.verify(true).unwrap();
+        assert_eq!(report.bad, vec![format!("{BATCHES_NAME}/0")]);
+        assert_eq!(s.shard_count().unwrap(), 1, "the index entries of the bad batch went with it");
+        assert!(s.verify(false).unwrap().bad.is_empty());
+        // Written again, they read back.
+        s.put_shards(&[([1; 32], &a)]).unwrap();
+        assert_eq!(s.get_shards(&keys[..1]).unwrap(), vec![Some(a)]);
     }
 
     #[test]

@@ -955,7 +955,7 @@ impl Scheduler {
 
     /// Every sweep known, oldest first, without results.
     pub fn list(&self) -> Vec<SweepInfo> {
-        // One pass over the pending shards for all of them, not one per sweep.
+        // The queue keeps its counts per sweep: no pass over the pending shards.
         let counts = self.queue.counts_by_sweep();
         let ids: BTreeSet<u64> = self.sweeps.keys().chain(self.history.keys()).copied().collect();
         ids.into_iter()

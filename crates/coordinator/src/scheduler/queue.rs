@@ -92,6 +92,31 @@ pub(super) struct ShardQueue {
     leases: BTreeMap<u64, LeaseInfo>,
     next_expiry: Option<Instant>,
     next_lease: u64,
+    /// Cells' shard slots of each sweep waiting for a worker and leased,
+    /// kept as the queue changes (a status read costs the sweeps with work
+    /// pending, not a pass over every pending shard).
+    by_sweep: BTreeMap<u64, (u64, u64)>,
+    /// Distinct pending shards out on a lease.
+    leased_shards: u64,
+}
+
+/// Counts `waiters` in (`add`) or out of the per-sweep counts, as queued or
+/// leased.
+fn tally(by: &mut BTreeMap<u64, (u64, u64)>, waiters: &[Waiter], leased: bool, add: bool) {
+    for w in waiters {
+        let c = by.entry(w.sweep).or_default();
+        let n = if leased { &mut c.1 } else { &mut c.0 };
+        *n = if add { *n + 1 } else { n.saturating_sub(1) };
+        if *c == (0, 0) {
+            by.remove(&w.sweep);
+        }
+    }
+}
+
+/// Moves `waiters` between queued and leased in the per-sweep counts.
+fn flip(by: &mut BTreeMap<u64, (u64, u64)>, waiters: &[Waiter], to_leased: bool) {
+    tally(by, waiters, !to_leased, false);
+    tally(by, waiters, to_leased, true);
 }
 
 impl ShardQueue {
@@ -135,6 +160,7 @@ impl ShardQueue {
                 owner: waiter.sweep,
             }
         });
+        tally(&mut self.by_sweep, &[waiter], entry.lease.is_some(), true);
         entry.waiters.push(waiter);
     }
 
@@ -197,6 +223,8 @@ impl ShardQueue {
             let id = self.next_lease;
             self.next_lease += 1;
             p.lease = Some(id);
+            flip(&mut self.by_sweep, &p.waiters, true);
+            self.leased_shards += 1;
             self.leases.insert(id, LeaseInfo { key, worker: worker.to_string(), deadline, latest });
             *self.served.entry(sweep).or_default() += stride;
             self.leased_total += 1;
@@ -236,7 +264,10 @@ impl ShardQueue {
             Some(l) if l.worker == worker && l.key == key => {
                 self.leases.remove(&id);
                 if let Some(p) = self.pending.get_mut(&key) {
-                    p.lease = None;
+                    if p.lease.take().is_some() {
+                        flip(&mut self.by_sweep, &p.waiters, false);
+                        self.leased_shards -= 1;
+                    }
                     p.held = true;
                 }
                 true
@@ -257,6 +288,8 @@ impl ShardQueue {
         match self.pending.get_mut(&key) {
             Some(p) if p.lease == Some(id) => {
                 p.lease = None;
+                flip(&mut self.by_sweep, &p.waiters, false);
+                self.leased_shards -= 1;
                 self.queues.entry(p.owner).or_default().push_front(key);
                 true
             }
@@ -337,6 +370,8 @@ impl ShardQueue {
     /// it, and its lease if one was out.
     pub fn take(&mut self, key: &ShardKey) -> Option<(Vec<Waiter>, Option<Dropped>)> {
         let p = self.pending.remove(key)?;
+        tally(&mut self.by_sweep, &p.waiters, p.lease.is_some(), false);
+        self.leased_shards -= u64::from(p.lease.is_some());
         let dropped = p.lease.and_then(|id| self.leases.remove(&id).map(|l| (id, l.worker)));
         Some((p.waiters, dropped))
     }
@@ -348,6 +383,8 @@ impl ShardQueue {
         self.queues.remove(&sweep);
         self.served.remove(&sweep);
         self.end_share(sweep);
+        // Every slot of it leaves the counts with it.
+        self.by_sweep.remove(&sweep);
         for (key, p) in &mut self.pending {
             p.waiters.retain(|w| w.sweep != sweep);
             match p.waiters.first() {
@@ -371,23 +408,21 @@ impl ShardQueue {
         dropped
     }
 
-    /// Cells' shard slots of `sweep` waiting for a worker, and leased.
+    /// Cells' shard slots of `sweep` waiting for a worker, and leased
+    /// (kept as the queue changes: no pass over the pending shards).
     pub fn counts(&self, sweep: u64) -> (u64, u64) {
-        let (mut queued, mut leased) = (0, 0);
-        for p in self.pending.values() {
-            let n = p.waiters.iter().filter(|w| w.sweep == sweep).count() as u64;
-            if p.lease.is_some() {
-                leased += n;
-            } else {
-                queued += n;
-            }
-        }
-        (queued, leased)
+        self.by_sweep.get(&sweep).copied().unwrap_or_default()
     }
 
-    /// [`counts`](Self::counts) of every sweep with shards pending, in one
-    /// pass over the pending shards (a status read of many sweeps).
-    pub fn counts_by_sweep(&self) -> BTreeMap<u64, (u64, u64)> {
+    /// [`counts`](Self::counts) of every sweep with shards pending.
+    pub fn counts_by_sweep(&self) -> &BTreeMap<u64, (u64, u64)> {
+        &self.by_sweep
+    }
+
+    /// The counts as a pass over every pending shard finds them (tests
+    /// check the kept ones against it).
+    #[cfg(test)]
+    fn counted(&self) -> (BTreeMap<u64, (u64, u64)>, u64) {
         let mut by = BTreeMap::<u64, (u64, u64)>::new();
         for p in self.pending.values() {
             for w in &p.waiters {
@@ -399,13 +434,12 @@ impl ShardQueue {
                 }
             }
         }
-        by
+        (by, self.pending.values().filter(|p| p.lease.is_some()).count() as u64)
     }
 
     /// Distinct shards waiting for a worker, and leased.
     pub fn totals(&self) -> (u64, u64) {
-        let leased = self.pending.values().filter(|p| p.lease.is_some()).count() as u64;
-        (self.pending.len() as u64 - leased, leased)
+        (self.pending.len() as u64 - self.leased_shards, self.leased_shards)
     }
 }
 
@@ -557,6 +591,59 @@ mod tests {
         // A weight of 0 counts as 1.
         q.set_share(4, Share { priority: 0, weight: 0 });
         assert_eq!(q.share(4).weight, 1);
+    }
+
+    /// The counts kept as the queue changes are those a pass over every
+    /// pending shard finds, through every kind of change.
+    #[test]
+    fn the_kept_counts_follow_every_change() {
+        let mut q = ShardQueue::new();
+        let t0 = Instant::now();
+        let check = |q: &ShardQueue| {
+            let (by, leased) = q.counted();
+            assert_eq!(&by, q.counts_by_sweep());
+            assert_eq!(q.totals(), (q.pending.len() as u64 - leased, leased));
+        };
+        // 40 shards of sweeps 1 to 3, one in four wanted by two sweeps.
+        for k in 0..40u8 {
+            q.want([k; 32], spec, waiter(1 + u64::from(k % 3), usize::from(k)));
+            if k % 4 == 0 {
+                q.want([k; 32], spec, waiter(1 + u64::from((k + 1) % 3), usize::from(k)));
+            }
+        }
+        check(&q);
+        let mut leases = Vec::new();
+        for i in 0..30u64 {
+            let l = q.lease_until("w", t0 + Duration::from_secs(i % 3), None).unwrap();
+            leases.push(l);
+            check(&q);
+        }
+        assert_eq!(q.totals(), (10, 30));
+        assert!(q.release("w", leases[0].id, leases[0].key));
+        assert!(q.hold("w", leases[1].id, leases[1].key));
+        assert!(q.requeue_excluding("w", leases[2].id, leases[2].key));
+        check(&q);
+        assert!(q.take(&leases[3].key).is_some());
+        assert!(q.take(&[39; 32]).is_some(), "an unleased shard");
+        check(&q);
+        assert!(!q.expire(t0 + Duration::from_secs(1)).is_empty());
+        check(&q);
+        assert!(q.revoke(leases[29].id) || q.revoke(leases[28].id));
+        check(&q);
+        q.forget_sweep(2);
+        check(&q);
+        assert_eq!(q.counts(2), (0, 0));
+        while let Some(l) = q.lease("w2", t0) {
+            assert!(q.take(&l.key).is_some());
+            check(&q);
+        }
+        for l in &leases {
+            q.take(&l.key);
+        }
+        q.include_all(&leases[1].key);
+        q.take(&leases[1].key);
+        check(&q);
+        assert!(q.counts_by_sweep().is_empty() && q.totals() == (0, 0), "{:?}", q.counts_by_sweep());
     }
 
     #[test]
