@@ -28,7 +28,8 @@ pub(super) struct Waiter {
 }
 
 struct Pending {
-    spec: ShardSpec,
+    /// Boxed: the map of pending shards moves its entries as it changes.
+    spec: Box<ShardSpec>,
     waiters: Vec<Waiter>,
     lease: Option<u64>,
     /// A worker that may not lease it (an audit wants another worker's
@@ -152,7 +153,7 @@ impl ShardQueue {
         let entry = self.pending.entry(key).or_insert_with(|| {
             self.queues.entry(waiter.sweep).or_default().push_back(key);
             Pending {
-                spec: spec(),
+                spec: Box::new(spec()),
                 waiters: Vec::new(),
                 lease: None,
                 excluded: None,
@@ -230,7 +231,7 @@ impl ShardQueue {
             self.leased_total += 1;
             self.last_leased.insert(sweep, self.leased_total);
             self.next_expiry = Some(self.next_expiry.map_or(deadline, |t| t.min(deadline)));
-            break Some(Lease { id, key, spec: p.spec.clone() });
+            break Some(Lease { id, key, spec: ShardSpec::clone(&p.spec) });
         };
         for key in skipped.into_iter().rev() {
             queue.push_front(key);
@@ -238,7 +239,8 @@ impl ShardQueue {
         if queue.is_empty() {
             self.queues.remove(&sweep);
             // Nothing of it waits any more: a later want starts it afresh.
-            if !self.pending.values().any(|p| p.owner == sweep) {
+            // (A sweep no slot of which waits owns nothing: no pass needed.)
+            if !self.by_sweep.contains_key(&sweep) || !self.pending.values().any(|p| p.owner == sweep) {
                 self.served.remove(&sweep);
             }
         }
@@ -358,7 +360,7 @@ impl ShardQueue {
 
     /// What shard `key` asks to play, while some cell waits for it.
     pub fn spec(&self, key: &ShardKey) -> Option<&ShardSpec> {
-        self.pending.get(key).map(|p| &p.spec)
+        self.pending.get(key).map(|p| &*p.spec)
     }
 
     /// The sweeps waiting for shard `key`.

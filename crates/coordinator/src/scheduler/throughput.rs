@@ -24,6 +24,8 @@ pub(super) struct Throughput {
     pub superseded_reports: u64,
     /// Battles of each computed shard, by arrival, over the window.
     window: VecDeque<(Instant, u64)>,
+    /// Σ battles of the window (a status read does not walk it).
+    window_runs: u64,
 }
 
 impl Throughput {
@@ -32,18 +34,21 @@ impl Throughput {
         self.shards_done += 1;
         self.runs_done += runs;
         self.window.push_back((now, runs));
+        self.window_runs += runs;
     }
 
     /// Forgets arrivals older than the window.
     pub fn prune(&mut self, now: Instant) {
         while self.window.front().is_some_and(|(t, _)| now.saturating_duration_since(*t) > WINDOW) {
-            self.window.pop_front();
+            if let Some((_, runs)) = self.window.pop_front() {
+                self.window_runs -= runs;
+            }
         }
     }
 
     /// Battles per second since the oldest arrival of the window (at least one second).
     pub fn runs_per_second(&self, now: Instant) -> f64 {
-        let runs: u64 = self.window.iter().map(|(_, r)| r).sum();
+        let runs = self.window_runs;
         match self.window.front() {
             Some((t, _)) => runs as f64 / now.saturating_duration_since(*t).as_secs_f64().max(1.0),
             None => 0.0,
