@@ -2,7 +2,7 @@
 
 use pf1e_engine::summary::Summary;
 use pf1e_wire::results::{CellReport, CombatantReport, HpLost};
-use pf1e_wire::shard::ShardResult;
+use pf1e_wire::shard::{PackedRuns, ShardResult};
 
 use crate::cell::CellSpec;
 
@@ -68,6 +68,7 @@ impl CellResult {
             combatants: first.combatants.clone(),
             days: Vec::new(),
             totals: first.totals.as_ref().map(|_| Default::default()),
+            packed: first.packed.as_ref().map(|p| PackedRuns { party: p.party, ..Default::default() }),
         };
         let mut next = 0u64;
         for (start, r) in &parts {
@@ -77,11 +78,15 @@ impl CellResult {
             if r.sides != out.sides
                 || r.combatants != out.combatants
                 || r.totals.is_some() != out.totals.is_some()
+                || r.packed.as_ref().map(|p| p.party) != out.packed.as_ref().map(|p| p.party)
             {
                 return Err(MergeError::Encounter);
             }
             if let (Some(total), Some(t)) = (out.totals.as_mut(), r.totals.as_ref()) {
                 total.merge(t);
+            }
+            if let (Some(rows), Some(p)) = (out.packed.as_mut(), r.packed.as_ref()) {
+                rows.append(p);
             }
             out.summary.merge(&r.summary);
             out.winner.extend_from_slice(&r.winner);
@@ -234,6 +239,7 @@ pub(crate) mod tests {
             ],
             days: Vec::new(),
             totals: None,
+            packed: None,
         };
         for i in range {
             let w = ((seed + i) % 2) as u32;
@@ -309,6 +315,105 @@ pub(crate) mod tests {
         // Totals and runs do not mix in one cell.
         let a = fake_result(5, 0..10).into_totals("a");
         let b = fake_result(5, 10..20);
+        assert_eq!(CellResult::merge(vec![(0, &a), (10, &b)], 20), Err(MergeError::Encounter));
+    }
+
+    /// Runs `range` of a cell of three combatants (two of the party "a",
+    /// one foe) with every kind of outcome: wins both ways, draws, deaths,
+    /// members dying and at 0, healing above the start.
+    fn varied_result(range: std::ops::Range<u64>) -> ShardResult {
+        let enc_sides = vec!["a".to_string(), "b".to_string()];
+        let combatants = vec![
+            CombatantInfo { id: "x".into(), side: 0, hp_max: 12, start_hp: 12 },
+            CombatantInfo { id: "y".into(), side: 1, hp_max: 9, start_hp: 9 },
+            CombatantInfo { id: "z".into(), side: 0, hp_max: 7, start_hp: 5 },
+        ];
+        let mut r = ShardResult {
+            summary: Summary::new(2, 3),
+            winner: Vec::new(),
+            rounds: Vec::new(),
+            final_hp: Vec::new(),
+            dead: Vec::new(),
+            sides: enc_sides,
+            combatants,
+            days: Vec::new(),
+            totals: None,
+            packed: None,
+        };
+        for i in range {
+            let h = i.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 40;
+            let winner = match h % 7 {
+                0 => None,
+                1..=3 => Some(0),
+                _ => Some(1),
+            };
+            let hp = |k: u64, max: i64| (((h >> k) % 30) as i64 - 14).min(max) as i32;
+            let combatants = [(hp(3, 12), 0), (hp(8, 9), 1), (hp(13, 7), 2)]
+                .into_iter()
+                .map(|(final_hp, _)| pf1e_engine::combat::CombatantOutcome {
+                    final_hp,
+                    dead: final_hp <= -10,
+                    ..Default::default()
+                })
+                .collect();
+            let o = pf1e_engine::combat::RunOutcome {
+                winner,
+                rounds: (h % 9 + 1) as u32,
+                combatants,
+                summons: Vec::new(),
+            };
+            r.summary.add(&o);
+            r.winner.push(o.winner.map_or(-1, |w| w as i32));
+            r.rounds.push(o.rounds);
+            r.final_hp.extend(o.combatants.iter().map(|c| c.final_hp));
+            r.dead.extend(o.combatants.iter().map(|c| c.dead));
+        }
+        r
+    }
+
+    /// An analysis cell's shards send totals and packed runs instead of
+    /// per-run records: its metrics and per-run outcomes (what the paired
+    /// comparisons read) are those of the records, bit for bit, whatever
+    /// the sharding; its report too.
+    #[test]
+    fn packed_runs_give_the_metrics_of_the_records() {
+        use crate::jobs::metrics::CellMetrics;
+        let conf = pf1e_engine::metrics::Confidence::default();
+        let whole = varied_result(0..203);
+        let reference = CellResult::merge(vec![(0, &whole)], 203).unwrap();
+        let expected = CellMetrics::from_result(&reference, "a", conf);
+        assert!(expected.party.draws > 0 && expected.party.p_any_death > 0.0 && expected.party.p_tpk > 0.0);
+        let cell = crate::cell::CellSpec {
+            hp: Default::default(),
+            party: "a".into(),
+            party_strategy: crate::cell::StrategySpec::default_spec(),
+            adversary_strategy: crate::cell::StrategySpec::default_spec(),
+            seed: 5,
+            runs: 203,
+            extra: Default::default(),
+            day: None,
+        };
+        for size in [1, 10, 100, 203] {
+            let parts: Vec<_> = crate::shard::split(203, size)
+                .into_iter()
+                .map(|r| (r.start, varied_result(r).into_compact("a", true)))
+                .collect();
+            for (s, p) in &parts {
+                let runs = p.runs();
+                assert_eq!(p.check(runs), Ok(()), "shard at {s}");
+                assert!(p.winner.is_empty() && p.packed.as_ref().unwrap().rows.len() as u64 <= runs * 16);
+            }
+            let mut refs: Vec<_> = parts.iter().map(|(s, r)| (*s, r)).collect();
+            refs.reverse();
+            let merged = CellResult::merge(refs, 203).unwrap();
+            let got = CellMetrics::from_result(&merged, "a", conf);
+            assert_eq!(got, expected, "shard size {size}");
+            assert_eq!(got.party_runs, expected.party_runs, "shard size {size}: the runs pair exactly");
+            assert_eq!(format!("{:?}", merged.report(0, &cell)), format!("{:?}", reference.report(0, &cell)));
+        }
+        // Packed and unpacked shards do not mix in one cell.
+        let a = varied_result(0..10).into_compact("a", true);
+        let b = varied_result(10..20).into_totals("a");
         assert_eq!(CellResult::merge(vec![(0, &a), (10, &b)], 20), Err(MergeError::Encounter));
     }
 

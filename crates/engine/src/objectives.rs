@@ -208,6 +208,84 @@ impl Criterion {
     }
 }
 
+/// What the metrics of one group of sides read of one run: every metric
+/// of [`DangerMetrics`] and every per-run outcome of [`Outcomes`] is a
+/// function of these rows in run order, so a shard can send them instead
+/// of its per-run records (`pf1e_wire::shard::PackedRuns`) and the metrics
+/// come out bit for bit the same.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RunRow {
+    /// A side of the group won.
+    pub won: bool,
+    /// The run reached the round cap (no winner).
+    pub draw: bool,
+    /// Rounds played.
+    pub rounds: u32,
+    /// A member of the group is dead.
+    pub dead: bool,
+    /// Every member is down, dying or dead (false for a group without members).
+    pub all_down: bool,
+    /// Hit points lost, each member's clamped to `[0, start]`.
+    pub lost: i64,
+    /// Hit points remaining: a dead member counts 0, negative hit points 0.
+    pub remaining: i64,
+}
+
+impl Outcomes {
+    /// The per-run outcomes of rows in run order.
+    pub fn from_rows(rows: &[RunRow]) -> Self {
+        Outcomes {
+            won: rows.iter().map(|r| r.won).collect(),
+            survived: rows.iter().map(|r| !r.dead).collect(),
+            tpk: rows.iter().map(|r| r.all_down).collect(),
+            hp_lost: rows.iter().map(|r| r.lost).collect(),
+        }
+    }
+}
+
+impl DangerMetrics {
+    /// The danger profile of rows in run order, intervals at level `conf`.
+    pub fn from_rows(rows: &[RunRow], conf: Confidence) -> Self {
+        let runs = rows.len();
+        let count = |f: &dyn Fn(&RunRow) -> bool| rows.iter().filter(|r| f(r)).count() as u64;
+        let (survives, tpk, any) = (count(&|r| !r.dead), count(&|r| r.all_down), count(&|r| r.dead));
+        let wins = count(&|r| r.won);
+        let draws = count(&|r| r.draw);
+        let per_run = |x: f64| if runs == 0 { 0.0 } else { x / runs as f64 };
+        let lost_sum: i64 = rows.iter().map(|r| r.lost).sum();
+        let mean = per_run(lost_sum as f64);
+        let var = per_run(rows.iter().map(|r| (r.lost as f64 - mean).powi(2)).sum());
+        let rounds_sum: u64 = rows.iter().map(|r| u64::from(r.rounds)).sum();
+        let rounds_mean = per_run(rounds_sum as f64);
+        let rounds_var = per_run(rows.iter().map(|r| (f64::from(r.rounds) - rounds_mean).powi(2)).sum());
+        let tail = runs.div_ceil(10).max(1);
+        let mut order: Vec<usize> = (0..runs).collect();
+        // Stable: equal losses keep run order.
+        order.sort_by_key(|&r| std::cmp::Reverse(rows[r].lost));
+        let tail_sum: i64 = order.iter().take(tail).map(|&r| rows[r].remaining).sum();
+        DangerMetrics {
+            runs: runs as u64,
+            wins,
+            draws,
+            p_survives: per_run(survives as f64),
+            p_tpk: per_run(tpk as f64),
+            p_any_death: per_run(any as f64),
+            expected_hp_lost: mean,
+            hp_lost_sd: var.sqrt(),
+            expected_rounds: per_run(rounds_sum as f64),
+            worst_decile_hp: if runs == 0 { 0.0 } else { tail_sum as f64 / tail.min(runs) as f64 },
+            win_rate: win_rate(wins, runs as u64),
+            win_band: proportion_interval(wins, runs as u64, conf),
+            confidence: conf.level(),
+            p_survives_ci: proportion_interval(survives, runs as u64, conf),
+            p_tpk_ci: proportion_interval(tpk, runs as u64, conf),
+            p_any_death_ci: proportion_interval(any, runs as u64, conf),
+            hp_lost_se: mean_se(var.sqrt(), runs as u64),
+            rounds_se: mean_se(rounds_var.sqrt(), runs as u64),
+        }
+    }
+}
+
 impl Records<'_> {
     /// Number of runs.
     pub fn runs(&self) -> usize {
@@ -240,86 +318,45 @@ impl Records<'_> {
 
     /// The per-run outcomes of the combatants of every side `in_group` accepts.
     pub fn outcomes(&self, in_group: &dyn Fn(usize) -> bool) -> Outcomes {
+        Outcomes::from_rows(&self.rows(in_group))
+    }
+
+    /// What the metrics of the combatants of every side `in_group` accepts
+    /// read of each run, in run order.
+    pub fn rows(&self, in_group: &dyn Fn(usize) -> bool) -> Vec<RunRow> {
         let n = self.side_of.len();
         let members: Vec<usize> = (0..n).filter(|&c| in_group(self.side_of[c])).collect();
-        let mut out = Outcomes::default();
-        for run in 0..self.runs() {
-            let row = run * n;
-            // Counted as `group_metrics_at` counts them, so a paired test on
-            // p_tpk compares the runs the point estimate counts.
-            let (dead, down) = self.dead_and_down(&members, row);
-            out.survived.push(dead == 0);
-            out.tpk.push(!members.is_empty() && down == members.len());
-            let w = self.winner[run];
-            out.won.push(w >= 0 && in_group(w as usize));
-            let mut l = 0i64;
-            for &c in &members {
-                let start = i64::from(self.start_hp[c].max(0));
-                let fin = i64::from(self.final_hp.get(row + c).copied().unwrap_or(0));
-                l += (start - fin).clamp(0, start);
-            }
-            out.hp_lost.push(l);
-        }
-        out
+        (0..self.runs())
+            .map(|run| {
+                let row = run * n;
+                // Counted as the metrics count them, so a paired test on
+                // p_tpk compares the runs the point estimate counts.
+                let (dead, down) = self.dead_and_down(&members, row);
+                let (mut lost, mut remaining) = (0i64, 0i64);
+                for &c in &members {
+                    let start = i64::from(self.start_hp[c].max(0));
+                    let fin = i64::from(self.final_hp.get(row + c).copied().unwrap_or(0));
+                    let is_dead = self.dead.get(row + c).copied().unwrap_or(false);
+                    lost += (start - fin).clamp(0, start);
+                    remaining += if is_dead { 0 } else { fin.max(0) };
+                }
+                let w = self.winner[run];
+                RunRow {
+                    won: w >= 0 && in_group(w as usize),
+                    draw: w < 0,
+                    rounds: self.rounds.get(run).copied().unwrap_or(0),
+                    dead: dead > 0,
+                    all_down: !members.is_empty() && down == members.len(),
+                    lost,
+                    remaining,
+                }
+            })
+            .collect()
     }
 
     /// [`Records::group_metrics`] with intervals at level `conf`.
     pub fn group_metrics_at(&self, in_group: &dyn Fn(usize) -> bool, conf: Confidence) -> DangerMetrics {
-        let n = self.side_of.len();
-        let runs = self.runs();
-        let members: Vec<usize> = (0..n).filter(|&c| in_group(self.side_of[c])).collect();
-        let (mut survives, mut tpk, mut any) = (0u64, 0u64, 0u64);
-        let mut lost: Vec<(i64, i64)> = Vec::with_capacity(runs);
-        for run in 0..runs {
-            let row = run * n;
-            let (dead, down) = self.dead_and_down(&members, row);
-            survives += u64::from(dead == 0);
-            tpk += u64::from(!members.is_empty() && down == members.len());
-            any += u64::from(dead > 0);
-            let (mut l, mut remaining) = (0i64, 0i64);
-            for &c in &members {
-                let start = i64::from(self.start_hp[c].max(0));
-                let fin = i64::from(self.final_hp.get(row + c).copied().unwrap_or(0));
-                let is_dead = self.dead.get(row + c).copied().unwrap_or(false);
-                l += (start - fin).clamp(0, start);
-                remaining += if is_dead { 0 } else { fin.max(0) };
-            }
-            lost.push((l, remaining));
-        }
-        let wins = self.winner.iter().filter(|&&w| w >= 0 && in_group(w as usize)).count() as u64;
-        let draws = self.winner.iter().filter(|&&w| w < 0).count() as u64;
-        let per_run = |x: f64| if runs == 0 { 0.0 } else { x / runs as f64 };
-        let lost_sum: i64 = lost.iter().map(|(l, _)| l).sum();
-        let mean = per_run(lost_sum as f64);
-        let var = per_run(lost.iter().map(|(l, _)| (*l as f64 - mean).powi(2)).sum());
-        let rounds_sum: u64 = self.rounds.iter().map(|&r| u64::from(r)).sum();
-        let rounds_mean = per_run(rounds_sum as f64);
-        let rounds_var = per_run(self.rounds.iter().map(|&r| (f64::from(r) - rounds_mean).powi(2)).sum());
-        let tail = runs.div_ceil(10).max(1);
-        let mut order: Vec<usize> = (0..runs).collect();
-        // Stable: equal losses keep run order.
-        order.sort_by_key(|&r| std::cmp::Reverse(lost[r].0));
-        let tail_sum: i64 = order.iter().take(tail).map(|&r| lost[r].1).sum();
-        DangerMetrics {
-            runs: runs as u64,
-            wins,
-            draws,
-            p_survives: per_run(survives as f64),
-            p_tpk: per_run(tpk as f64),
-            p_any_death: per_run(any as f64),
-            expected_hp_lost: mean,
-            hp_lost_sd: var.sqrt(),
-            expected_rounds: per_run(rounds_sum as f64),
-            worst_decile_hp: if runs == 0 { 0.0 } else { tail_sum as f64 / tail.min(runs) as f64 },
-            win_rate: win_rate(wins, runs as u64),
-            win_band: proportion_interval(wins, runs as u64, conf),
-            confidence: conf.level(),
-            p_survives_ci: proportion_interval(survives, runs as u64, conf),
-            p_tpk_ci: proportion_interval(tpk, runs as u64, conf),
-            p_any_death_ci: proportion_interval(any, runs as u64, conf),
-            hp_lost_se: mean_se(var.sqrt(), runs as u64),
-            rounds_se: mean_se(rounds_var.sqrt(), runs as u64),
-        }
+        DangerMetrics::from_rows(&self.rows(in_group), conf)
     }
 }
 

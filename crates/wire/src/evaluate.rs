@@ -101,7 +101,7 @@ pub fn evaluate_leases(
                     std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match spec.day {
                         Some(_) => evaluator.evaluate_day(&fights, spec),
                         None if spec.totals => {
-                            evaluator.evaluate(s, spec).map(|r| r.into_totals(&spec.party))
+                            evaluator.evaluate(s, spec).map(|r| r.into_compact(&spec.party, spec.packed))
                         }
                         None => evaluator.evaluate(s, spec),
                     }))

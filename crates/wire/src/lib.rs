@@ -55,8 +55,8 @@
 /// design job); 4, day cells (a shard's `day`: a worker that ignored it
 /// would play one battle where a day was asked); 5, shard totals (a
 /// shard's `totals`: a worker that ignored it would send per-run records
-/// where the coordinator expects their totals).
-pub const PROTOCOL_VERSION: u32 = 5;
+/// where the coordinator expects their totals); 6, packed runs (a shard's `packed`: a worker that ignored it would send no per-run outcome where an analysis job compares runs one by one).
+pub const PROTOCOL_VERSION: u32 = 6;
 
 pub mod auth;
 pub mod canon;

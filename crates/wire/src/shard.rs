@@ -6,6 +6,7 @@ use std::ops::Range;
 
 use pf1e_engine::combat::RunOutcome;
 use pf1e_engine::encounter::Encounter;
+use pf1e_engine::objectives::{Records, RunRow};
 use pf1e_engine::strategy::StrategySpec;
 use pf1e_engine::summary::{CombatantTotals, Summary};
 
@@ -42,9 +43,11 @@ pub struct ShardSpec {
     /// (`scenario` is its first fight's; the variant and strategies are the
     /// defaults).
     pub day: Option<DayPlay>,
-    /// Report [`ShardTotals`] instead of per-run records (a battle cell
-    /// whose job compares no runs one by one: a grid's).
+    /// Report [`ShardTotals`] instead of per-run records (a battle cell).
     pub totals: bool,
+    /// Report [`PackedRuns`] beside the totals (a battle cell whose job
+    /// compares runs one by one: the analysis jobs').
+    pub packed: bool,
 }
 
 impl ShardSpec {
@@ -72,6 +75,7 @@ impl From<&ShardSpec> for proto::ShardSpec {
             run_end: s.runs.end,
             day: s.day.as_ref().map(proto::DaySpec::from),
             totals: s.totals,
+            packed: s.packed,
         }
     }
 }
@@ -100,6 +104,7 @@ impl TryFrom<&proto::ShardSpec> for ShardSpec {
             runs: s.run_start..s.run_end,
             day: s.day.as_ref().map(DayPlay::try_from).transpose()?,
             totals: s.totals,
+            packed: s.packed,
         })
     }
 }
@@ -229,6 +234,121 @@ pub struct ShardResult {
     pub days: Vec<DayRecord>,
     /// Set for a shard asked for totals: the per-run tables are empty.
     pub totals: Option<ShardTotals>,
+    /// Set for a shard asked for packed runs (beside its totals).
+    pub packed: Option<PackedRuns>,
+}
+
+/// The per-run outcomes the analysis jobs read, of the party and of every
+/// other side together ([`RunRow`]), packed in a few bytes a run (the
+/// layout is `proto::PackedRuns`'s). Run `i` of every cell of a sweep plays
+/// the same dice, so two cells' rows pair run by run; a cell's rows are its
+/// shards' concatenated in run order.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PackedRuns {
+    /// The party's side index.
+    pub party: u32,
+    /// Runs packed.
+    pub runs: u64,
+    /// The rows.
+    pub rows: Vec<u8>,
+}
+
+fn put_varint(out: &mut Vec<u8>, v: i64) {
+    let mut z = ((v << 1) ^ (v >> 63)) as u64;
+    while z >= 0x80 {
+        out.push((z as u8) | 0x80);
+        z >>= 7;
+    }
+    out.push(z as u8);
+}
+
+fn get_varint(bytes: &[u8], at: &mut usize) -> Option<i64> {
+    let mut z = 0u64;
+    for shift in (0..64).step_by(7) {
+        let b = *bytes.get(*at)?;
+        *at += 1;
+        z |= u64::from(b & 0x7f) << shift;
+        if b < 0x80 {
+            return Some(((z >> 1) as i64) ^ -((z & 1) as i64));
+        }
+    }
+    None
+}
+
+impl PackedRuns {
+    /// Packs the rows of the party (side `party`) and of the other sides,
+    /// run by run (the two lists have one row per run).
+    pub fn pack(party: usize, ours: &[RunRow], theirs: &[RunRow]) -> Self {
+        let mut rows = Vec::with_capacity(ours.len() * 6);
+        for (p, o) in ours.iter().zip(theirs) {
+            let flags = u8::from(p.won)
+                | u8::from(o.won) << 1
+                | u8::from(p.draw) << 2
+                | u8::from(p.dead) << 3
+                | u8::from(p.all_down) << 4
+                | u8::from(o.dead) << 5
+                | u8::from(o.all_down) << 6;
+            rows.push(flags);
+            for v in [i64::from(p.rounds), p.lost, p.remaining, o.lost, o.remaining] {
+                put_varint(&mut rows, v);
+            }
+        }
+        PackedRuns { party: u32::try_from(party).unwrap_or(u32::MAX), runs: ours.len() as u64, rows }
+    }
+
+    /// The rows of the party and of the other sides, run by run; `None`
+    /// when the bytes are not `runs` rows.
+    pub fn unpack(&self) -> Option<(Vec<RunRow>, Vec<RunRow>)> {
+        let n = usize::try_from(self.runs).ok()?;
+        // A row takes six bytes at least: a count past that is a lie.
+        if n > self.rows.len() / 6 {
+            return None;
+        }
+        let (mut ours, mut theirs) = (Vec::with_capacity(n), Vec::with_capacity(n));
+        let mut at = 0;
+        for _ in 0..n {
+            let flags = *self.rows.get(at)?;
+            at += 1;
+            let mut v = [0i64; 5];
+            for x in &mut v {
+                *x = get_varint(&self.rows, &mut at)?;
+            }
+            let bit = |i: u8| flags & (1 << i) != 0;
+            let draw = bit(2);
+            if flags & 0x80 != 0 || u8::from(bit(0)) + u8::from(bit(1)) + u8::from(draw) > 1 {
+                return None;
+            }
+            let rounds = u32::try_from(v[0]).ok()?;
+            if v[1..].iter().any(|&x| x < 0) {
+                return None;
+            }
+            ours.push(RunRow {
+                won: bit(0),
+                draw,
+                rounds,
+                dead: bit(3),
+                all_down: bit(4),
+                lost: v[1],
+                remaining: v[2],
+            });
+            theirs.push(RunRow {
+                won: bit(1),
+                draw,
+                rounds,
+                dead: bit(5),
+                all_down: bit(6),
+                lost: v[3],
+                remaining: v[4],
+            });
+        }
+        (at == self.rows.len()).then_some((ours, theirs))
+    }
+
+    /// Appends the rows of the runs that follow.
+    pub fn append(&mut self, other: &PackedRuns) {
+        self.runs += other.runs;
+        self.rows.extend_from_slice(&other.rows);
+    }
 }
 
 impl ShardResult {
@@ -246,6 +366,7 @@ impl ShardResult {
             combatants: Vec::new(),
             days,
             totals: None,
+            packed: None,
         }
     }
 
@@ -276,6 +397,7 @@ impl ShardResult {
                 .collect(),
             days: Vec::new(),
             totals: None,
+            packed: None,
         };
         for o in outcomes {
             r.winner.push(o.winner.map_or(-1, |w| w as i32));
@@ -337,12 +459,39 @@ impl ShardResult {
 
     /// This result with its per-run records replaced by their totals, the
     /// party being the side named `party` (the first side if none is).
-    pub fn into_totals(mut self, party: &str) -> Self {
+    pub fn into_totals(self, party: &str) -> Self {
+        self.into_compact(party, false)
+    }
+
+    /// The per-run outcomes the analysis jobs read, packed, the party being
+    /// side `party` (from the per-run records: empty once they are gone).
+    pub fn packed_runs(&self, party: usize) -> PackedRuns {
+        let side_of: Vec<usize> = self.combatants.iter().map(|c| c.side).collect();
+        let start_hp: Vec<i32> = self.combatants.iter().map(|c| c.start_hp).collect();
+        let rec = Records {
+            side_of: &side_of,
+            start_hp: &start_hp,
+            winner: &self.winner,
+            rounds: &self.rounds,
+            final_hp: &self.final_hp,
+            dead: &self.dead,
+        };
+        PackedRuns::pack(party, &rec.rows(&|s| s == party), &rec.rows(&|s| s != party))
+    }
+
+    /// This result with its per-run records replaced by their totals and,
+    /// when `packed`, the packed per-run outcomes, the party being the
+    /// side named `party` (the first side if none is): what a shard asked
+    /// for them reports (`ShardSpec::totals`, `ShardSpec::packed`).
+    pub fn into_compact(mut self, party: &str, packed: bool) -> Self {
         if self.is_days() || self.totals.is_some() {
             return self;
         }
         let side = self.sides.iter().position(|s| s == party).unwrap_or(0);
         self.totals = Some(self.totals(side));
+        if packed {
+            self.packed = Some(self.packed_runs(side));
+        }
         self.winner = Vec::new();
         self.rounds = Vec::new();
         self.final_hp = Vec::new();
@@ -370,6 +519,9 @@ impl ShardResult {
         }
         if let Some(t) = &self.totals {
             return self.check_totals(t, runs);
+        }
+        if self.packed.is_some() {
+            return bad("packed runs without totals".into());
         }
         let n = self.combatants.len() as u64;
         let sides = self.sides.len();
@@ -454,6 +606,39 @@ impl ShardResult {
         }
         if t.hp_lost.iter().any(|&(_, n)| n == 0) || t.hp_lost.windows(2).any(|w| w[0].0 >= w[1].0) {
             return bad("the hit points lost are not a histogram by increasing value".into());
+        }
+        if let Some(p) = &self.packed {
+            self.check_packed(p, t, runs)?;
+        }
+        Ok(())
+    }
+
+    /// The packed runs of a shard of totals: one row per run, whose wins,
+    /// draws, rounds and party deaths are the summary's and the totals'.
+    fn check_packed(&self, p: &PackedRuns, t: &ShardTotals, runs: u64) -> Result<(), ShapeError> {
+        let bad = |what: &str| Err(ShapeError(what.to_string()));
+        if p.runs != runs {
+            return bad("the packed runs are not the shard's runs");
+        }
+        let Some((ours, theirs)) = p.unpack() else { return bad("the packed runs do not unpack") };
+        let party = p.party as usize;
+        let Some(&party_wins) = self.summary.wins.get(party) else {
+            return bad("the packed runs' party is no side");
+        };
+        let count =
+            |rows: &[RunRow], f: &dyn Fn(&RunRow) -> bool| rows.iter().filter(|r| f(r)).count() as u64;
+        let others: u64 = self.summary.wins.iter().sum::<u64>() - party_wins;
+        if count(&ours, &|r| r.won) != party_wins
+            || count(&theirs, &|r| r.won) != others
+            || count(&ours, &|r| r.draw) != self.summary.draws
+        {
+            return bad("the packed runs' wins and draws are not the summary's");
+        }
+        if ours.iter().map(|r| u64::from(r.rounds)).sum::<u64>() != self.summary.rounds {
+            return bad("the packed runs' rounds are not the summary's");
+        }
+        if count(&ours, &|r| r.dead) != t.party_deaths {
+            return bad("the packed runs' party deaths are not the totals'");
         }
         Ok(())
     }
@@ -547,6 +732,11 @@ impl From<&ShardResult> for proto::ShardResult {
                 hp_lost_values: t.hp_lost.iter().map(|(v, _)| *v).collect(),
                 hp_lost_runs: t.hp_lost.iter().map(|(_, n)| *n).collect(),
             }),
+            packed: r.packed.as_ref().map(|p| proto::PackedRuns {
+                party: p.party,
+                runs: p.runs,
+                rows: p.rows.clone(),
+            }),
         }
     }
 }
@@ -633,6 +823,7 @@ impl TryFrom<proto::ShardResult> for ShardResult {
                 .collect(),
             days: Vec::new(),
             totals,
+            packed: r.packed.map(|p| PackedRuns { party: p.party, runs: p.runs, rows: p.rows }),
         })
     }
 }
@@ -739,6 +930,7 @@ mod tests {
             runs: 4..9,
             day: None,
             totals: false,
+            packed: false,
         }
     }
 
@@ -776,6 +968,7 @@ mod tests {
             combatants: vec![CombatantInfo { id: "x".into(), side: 0, hp_max: 6, start_hp: 6 }],
             days: Vec::new(),
             totals: None,
+            packed: None,
         };
         let report = ShardReport { lease: 1, key: [2; 32], outcome: Ok(result.clone()) };
         assert_eq!(ShardReport::try_from(proto::ShardReport::from(&report)), Ok(report));
@@ -818,6 +1011,7 @@ mod tests {
             ],
             days: Vec::new(),
             totals: None,
+            packed: None,
         };
         assert_eq!(result.check(4), Ok(()));
         let t = result.totals(0);
@@ -880,6 +1074,78 @@ mod tests {
     }
 
     #[test]
+    fn packed_runs_round_trip_and_forged_ones_do_not_check_out() {
+        let rows = |won: bool, draw: bool, lost: i64| RunRow {
+            won,
+            draw,
+            rounds: 3,
+            dead: lost > 5,
+            all_down: lost > 8,
+            lost,
+            remaining: 10 - lost.min(10),
+        };
+        let ours = vec![rows(true, false, 0), rows(false, true, 300), rows(false, false, 9)];
+        let theirs = vec![rows(false, false, 4), rows(false, true, 0), rows(true, false, 1)];
+        let p = PackedRuns::pack(1, &ours, &theirs);
+        assert_eq!(p.unpack(), Some((ours.clone(), theirs.clone())));
+        assert!(p.rows.len() <= 3 * 8, "a few bytes a run: {}", p.rows.len());
+        let mut q = p.clone();
+        q.append(&p);
+        assert_eq!(q.unpack().unwrap().0.len(), 6);
+        let mut cut = p.clone();
+        cut.rows.pop();
+        assert_eq!(cut.unpack(), None);
+        let mut more = p.clone();
+        more.runs = 2;
+        assert_eq!(more.unpack(), None, "bytes left over");
+        let mut both = p.clone();
+        both.rows[0] |= 0b11;
+        assert_eq!(both.unpack(), None, "two winners");
+        // In a shard: the wins, draws, rounds and deaths are checked against the sums.
+        let result = ShardResult {
+            summary: Summary {
+                runs: 3,
+                wins: vec![1, 1],
+                draws: 1,
+                rounds: 9,
+                combatants: vec![CombatantTotals::default()],
+                summons: Vec::new(),
+            },
+            winner: Vec::new(),
+            rounds: Vec::new(),
+            final_hp: Vec::new(),
+            dead: Vec::new(),
+            sides: vec!["a".into(), "b".into()],
+            combatants: vec![CombatantInfo { id: "x".into(), side: 1, hp_max: 10, start_hp: 10 }],
+            days: Vec::new(),
+            totals: Some(ShardTotals {
+                final_hp: vec![11],
+                party_all_down: 1,
+                party_deaths: 2,
+                hp_lost: vec![(0, 1), (9, 2)],
+            }),
+            packed: Some(p),
+        };
+        assert_eq!(result.check(3), Ok(()));
+        let report = ShardReport { lease: 1, key: [2; 32], outcome: Ok(result.clone()) };
+        assert_eq!(ShardReport::try_from(proto::ShardReport::from(&report)), Ok(report));
+        let forge = |f: &dyn Fn(&mut PackedRuns)| {
+            let mut r = result.clone();
+            f(r.packed.as_mut().unwrap());
+            r.check(3).unwrap_err()
+        };
+        forge(&|p| p.party = 2);
+        forge(&|p| *p = PackedRuns::pack(1, &ours[..2], &theirs[..2]));
+        forge(&|p| {
+            *p = PackedRuns::pack(1, &[ours[1], ours[0], ours[1]], &[theirs[1], theirs[0], theirs[1]])
+        });
+        forge(&|p| p.rows[1] = 4);
+        let mut no_totals = result.clone();
+        no_totals.totals = None;
+        assert!(no_totals.check(3).is_err());
+    }
+
+    #[test]
     fn a_result_whose_sums_are_not_those_of_its_runs_does_not_check_out() {
         let result = ShardResult {
             summary: Summary {
@@ -898,6 +1164,7 @@ mod tests {
             combatants: vec![CombatantInfo { id: "x".into(), side: 0, hp_max: 6, start_hp: 6 }],
             days: Vec::new(),
             totals: None,
+            packed: None,
         };
         assert_eq!(result.check(2), Ok(()));
         assert!(result.check(3).is_err(), "another run count");

@@ -253,6 +253,7 @@ mod tests {
             combatants,
             days: Vec::new(),
             totals: None,
+            packed: None,
         })
     }
 

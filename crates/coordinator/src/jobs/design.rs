@@ -1000,6 +1000,7 @@ mod tests {
             combatants,
             days: Vec::new(),
             totals: None,
+            packed: None,
         })
     }
 

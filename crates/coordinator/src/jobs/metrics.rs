@@ -30,6 +30,16 @@ impl CellMetrics {
     /// The metrics of a merged cell, `party` being the measured side's name.
     pub fn from_result(r: &CellResult, party: &str, conf: Confidence) -> Self {
         let party_side = r.sides.iter().position(|s| s == party).unwrap_or(0);
+        // Packed runs (its shards' own): the same rows the records give.
+        if let Some((ours, theirs)) =
+            r.packed.as_ref().filter(|p| p.party as usize == party_side).and_then(|p| p.unpack())
+        {
+            return Self {
+                party: DangerMetrics::from_rows(&ours, conf),
+                adversary: DangerMetrics::from_rows(&theirs, conf),
+                party_runs: Outcomes::from_rows(&ours),
+            };
+        }
         let side_of: Vec<usize> = r.combatants.iter().map(|c| c.side).collect();
         let start_hp: Vec<i32> = r.combatants.iter().map(|c| c.start_hp).collect();
         let rec = Records {

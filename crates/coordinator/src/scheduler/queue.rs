@@ -464,6 +464,7 @@ mod tests {
             runs: 0..1,
             day: None,
             totals: false,
+            packed: false,
         }
     }
 

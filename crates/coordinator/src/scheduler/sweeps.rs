@@ -13,7 +13,7 @@ use pf1e_wire::status::{FinishedCell, Stats, SweepInfo, SweepStatus};
 use crate::cell::CellSpec;
 use crate::merge::{CellResult, MergeError};
 use crate::plan::{Planner, Step};
-use crate::shard::{shard_key, shard_spec, split};
+use crate::shard::{Report, shard_key, shard_spec, split};
 use crate::store::JournalState;
 use crate::sweep::Sweep;
 
@@ -28,8 +28,8 @@ struct CellRun {
     shards: Vec<ShardSlot>,
     remaining: usize,
     result: Option<CellResult>,
-    /// Its shards report totals, not per-run records.
-    totals: bool,
+    /// What its shards report.
+    report: Report,
 }
 
 struct JobRun {
@@ -115,11 +115,11 @@ impl SweepRun {
                 Step::Emit(cells) => {
                     all_done = false;
                     for spec in cells {
-                        let totals = !needs_runs && spec.day.is_none();
+                        let report = Report::of(needs_runs, spec.day.is_some());
                         let shards: Vec<ShardSlot> = split(spec.runs, shard_size)
                             .into_iter()
                             .map(|range| ShardSlot {
-                                key: shard_key(&scenario, &spec, &range, totals),
+                                key: shard_key(&scenario, &spec, &range, report),
                                 range,
                                 result: None,
                             })
@@ -133,7 +133,7 @@ impl SweepRun {
                             shards,
                             spec,
                             result: None,
-                            totals,
+                            report,
                         });
                     }
                 }
@@ -162,7 +162,7 @@ impl SweepRun {
     /// What a slot's shard asks a worker to play.
     pub fn shard_spec(&self, slot: Slot) -> ShardSpec {
         let cell = &self.jobs[slot.job].cells[slot.cell];
-        shard_spec(&self.sweep.scenario.hash, &cell.spec, &cell.shards[slot.shard].range, cell.totals)
+        shard_spec(&self.sweep.scenario.hash, &cell.spec, &cell.shards[slot.shard].range, cell.report)
     }
 
     /// Puts a shard result in its slot (once); true when that completes the cell.
