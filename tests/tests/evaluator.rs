@@ -55,6 +55,7 @@ fn shards_equal_the_engine_batch_runner() {
             runs: 3..11,
             day: None,
             totals: false,
+            packed: false,
         };
         let r = eval.evaluate(&scenario, &spec).unwrap();
         let mut enc = scenario.encounter().unwrap();
@@ -81,6 +82,7 @@ fn shards_equal_the_engine_batch_runner() {
         runs: 0..1,
         day: None,
         totals: false,
+        packed: false,
     };
     assert!(eval.evaluate(&scenario, &stranger).unwrap_err().to_string().contains("heroes"));
 }
@@ -124,6 +126,7 @@ fn synthetic_shards_have_the_real_shape_are_deterministic_and_take_the_time_aske
         runs,
         day: None,
         totals: false,
+        packed: false,
     };
     // 200 µs a battle: 100 runs take at least 20 ms.
     let synthetic = SyntheticEvaluator::new(Duration::from_micros(200));

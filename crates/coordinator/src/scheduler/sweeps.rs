@@ -267,10 +267,10 @@ impl SweepRun {
         let results = Arc::new(results);
         self.status = SweepStatus::Done;
         self.results = Some(Arc::clone(&results));
+        // Its cells (specs, shard slots) are in the results now: only
+        // the planners (progress) and the finished cells (watchers) stay.
         for job in &mut self.jobs {
-            for c in &mut job.cells {
-                c.result = None;
-            }
+            job.cells = Vec::new();
         }
         results
     }
