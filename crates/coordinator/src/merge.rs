@@ -270,6 +270,20 @@ pub(crate) mod tests {
         r
     }
 
+    /// A battle cell of side "a" against "b", seed 5.
+    fn cell_of(runs: u64) -> crate::cell::CellSpec {
+        crate::cell::CellSpec {
+            hp: Default::default(),
+            party: "a".into(),
+            party_strategy: crate::cell::StrategySpec::default_spec(),
+            adversary_strategy: crate::cell::StrategySpec::default_spec(),
+            seed: 5,
+            runs,
+            extra: Default::default(),
+            day: None,
+        }
+    }
+
     #[test]
     fn merge_is_exact_whatever_the_sharding_and_order() {
         let whole = fake_result(5, 0..20);
@@ -285,16 +299,7 @@ pub(crate) mod tests {
 
     #[test]
     fn a_cell_of_totals_reports_what_its_runs_report() {
-        let cell = crate::cell::CellSpec {
-            hp: Default::default(),
-            party: "a".into(),
-            party_strategy: crate::cell::StrategySpec::default_spec(),
-            adversary_strategy: crate::cell::StrategySpec::default_spec(),
-            seed: 5,
-            runs: 20,
-            extra: Default::default(),
-            day: None,
-        };
+        let cell = cell_of(20);
         let whole = fake_result(5, 0..20);
         let reference = CellResult::merge(vec![(0, &whole)], 20).unwrap().report(0, &cell);
         for size in [1, 3, 7, 20] {
@@ -383,16 +388,7 @@ pub(crate) mod tests {
         let reference = CellResult::merge(vec![(0, &whole)], 203).unwrap();
         let expected = CellMetrics::from_result(&reference, "a", conf);
         assert!(expected.party.draws > 0 && expected.party.p_any_death > 0.0 && expected.party.p_tpk > 0.0);
-        let cell = crate::cell::CellSpec {
-            hp: Default::default(),
-            party: "a".into(),
-            party_strategy: crate::cell::StrategySpec::default_spec(),
-            adversary_strategy: crate::cell::StrategySpec::default_spec(),
-            seed: 5,
-            runs: 203,
-            extra: Default::default(),
-            day: None,
-        };
+        let cell = cell_of(203);
         for size in [1, 10, 100, 203] {
             let parts: Vec<_> = crate::shard::split(203, size)
                 .into_iter()

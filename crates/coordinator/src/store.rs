@@ -49,6 +49,9 @@ const SHARD_BATCHES: TableDefinition<u64, &[u8]> = TableDefinition::new(BATCHES_
 /// Which batch holds each shard's result (the newest written); a shard
 /// found here is not looked up in `SHARDS`.
 const SHARD_INDEX: TableDefinition<&[u8], u64> = TableDefinition::new(INDEX_NAME);
+/// How many index entries name each batch: a batch none names any more
+/// (its shards all written again since) is removed.
+const SHARD_BATCH_LIVE: TableDefinition<u64, u64> = TableDefinition::new("shard_batch_live");
 /// The key of `META` holding the next batch's number.
 const NEXT_BATCH: &str = "next_shard_batch";
 const LLM: TableDefinition<&[u8], &[u8]> = TableDefinition::new(LLM_NAME);
@@ -384,6 +387,7 @@ impl Store {
             txn.open_table(SHARDS).ctx(&path, "create tables")?;
             txn.open_table(SHARD_BATCHES).ctx(&path, "create tables")?;
             txn.open_table(SHARD_INDEX).ctx(&path, "create tables")?;
+            txn.open_table(SHARD_BATCH_LIVE).ctx(&path, "create tables")?;
             txn.open_table(LLM).ctx(&path, "create tables")?;
             txn.open_table(SWEEP_BUNDLES).ctx(&path, "create tables")?;
             txn.open_table(SWEEP_STATE).ctx(&path, "create tables")?;
@@ -592,13 +596,31 @@ impl Store {
                     .ctx(&p, "write shards")?
                     .insert(id, sealed.as_slice())
                     .ctx(&p, "write shards")?;
+                // (The batch table is opened again below: one handle at a time.)
                 let mut index = txn.open_table(SHARD_INDEX).ctx(&p, "write shards")?;
                 let mut shards = txn.open_table(SHARDS).ctx(&p, "write shards")?;
+                let mut live = txn.open_table(SHARD_BATCH_LIVE).ctx(&p, "write shards")?;
+                live.insert(id, results.len() as u64).ctx(&p, "write shards")?;
                 let legacy = !shards.is_empty().ctx(&p, "write shards")?;
+                let mut superseded = Vec::new();
                 for (k, _) in results {
-                    index.insert(k.as_slice(), id).ctx(&p, "write shards")?;
+                    if let Some(old) = index.insert(k.as_slice(), id).ctx(&p, "write shards")? {
+                        superseded.push(old.value());
+                    }
                     if legacy {
                         shards.remove(k.as_slice()).ctx(&p, "write shards")?;
+                    }
+                }
+                // A batch whose every shard was written again since goes.
+                let mut batches = txn.open_table(SHARD_BATCHES).ctx(&p, "write shards")?;
+                for old in superseded {
+                    let left =
+                        live.get(old).ctx(&p, "write shards")?.map_or(0, |g| g.value()).saturating_sub(1);
+                    if left == 0 {
+                        live.remove(old).ctx(&p, "write shards")?;
+                        batches.remove(old).ctx(&p, "write shards")?;
+                    } else {
+                        live.insert(old, left).ctx(&p, "write shards")?;
                     }
                 }
             }
@@ -636,6 +658,8 @@ impl Store {
         }
         while index.pop_first()?.is_some() {}
         while batches.pop_first()?.is_some() {}
+        let mut live = txn.open_table(SHARD_BATCH_LIVE)?;
+        while live.pop_first()?.is_some() {}
         Ok(moved)
     }
 
@@ -893,6 +917,7 @@ impl Store {
                 let index = txn.open_table(SHARD_INDEX).ctx(p, "verify")?;
                 for entry in index.iter().ctx(p, "verify")? {
                     let (k, id) = entry.ctx(p, "verify")?;
+                    report.checked += 1;
                     let held = <[u8; 32]>::try_from(k.value())
                         .ok()
                         .is_some_and(|key| good.get(&id.value()).is_some_and(|b| b.contains(&key)));
@@ -917,8 +942,10 @@ impl Store {
                         table.remove(key.as_slice()).ctx(p, "repair")?;
                     }
                     let mut batches = txn.open_table(SHARD_BATCHES).ctx(p, "repair")?;
+                    let mut live = txn.open_table(SHARD_BATCH_LIVE).ctx(p, "repair")?;
                     for id in &bad_batches {
                         batches.remove(*id).ctx(p, "repair")?;
+                        live.remove(*id).ctx(p, "repair")?;
                     }
                     let mut index = txn.open_table(SHARD_INDEX).ctx(p, "repair")?;
                     for key in &bad_index {
@@ -1088,8 +1115,21 @@ mod tests {
         s.put_shards(&[([1; 32], &a), ([2; 32], &b), ([3; 32], &a)]).unwrap();
         s.put_shards(&[([3; 32], &b)]).unwrap();
         assert_eq!(s.shard_count().unwrap(), 3);
+        // A batch whose shards were all written again goes.
+        s.put_shards(&[([5; 32], &a)]).unwrap();
+        s.put_shards(&[([5; 32], &b)]).unwrap();
+        let batches =
+            |s: &Store| s.db.begin_read().unwrap().open_table(SHARD_BATCHES).unwrap().len().unwrap();
+        assert_eq!(batches(&s), 3, "batches 0, 1 and 3; 2 is gone");
+        s.put_shards(&[([5; 32], &a)]).unwrap();
+        assert_eq!(batches(&s), 3);
+        s.put_shards(&[([3; 32], &b)]).unwrap();
+        assert_eq!(batches(&s), 3, "batch 1 went, 5 came");
+        assert_eq!(s.shard_count().unwrap(), 4);
+        s.put_shards(&[([3; 32], &b)]).unwrap();
         let keys = [[1; 32], [2; 32], [3; 32], [4; 32]];
         let want = vec![Some(a.clone()), Some(b.clone()), Some(b.clone()), None];
+        let keys = [keys[0], keys[1], keys[2], keys[3]];
         assert_eq!(s.get_shards(&keys).unwrap(), want);
         assert!(s.verify(false).unwrap().bad.is_empty());
         drop(s);
@@ -1110,7 +1150,7 @@ mod tests {
         assert_eq!(s.get_shards(&keys).unwrap(), vec![None, None, Some(b.clone()), None]);
         let report = s.verify(true).unwrap();
         assert_eq!(report.bad, vec![format!("{BATCHES_NAME}/0")]);
-        assert_eq!(s.shard_count().unwrap(), 1, "the index entries of the bad batch went with it");
+        assert_eq!(s.shard_count().unwrap(), 2, "the index entries of the bad batch went with it");
         assert!(s.verify(false).unwrap().bad.is_empty());
         // Written again, they read back.
         s.put_shards(&[([1; 32], &a)]).unwrap();

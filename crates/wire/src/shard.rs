@@ -466,6 +466,17 @@ impl ShardResult {
     /// The per-run outcomes the analysis jobs read, packed, the party being
     /// side `party` (from the per-run records: empty once they are gone).
     pub fn packed_runs(&self, party: usize) -> PackedRuns {
+        let (ours, theirs) = self.run_rows(party);
+        PackedRuns::pack(party, &ours, &theirs)
+    }
+
+    /// The rows of the party (side `party`) and of the other sides, run by
+    /// run: from the packed runs when the shard sent them for that party,
+    /// else from the per-run records.
+    pub fn run_rows(&self, party: usize) -> (Vec<RunRow>, Vec<RunRow>) {
+        if let Some(rows) = self.packed.as_ref().filter(|p| p.party as usize == party).and_then(|p| p.unpack()) {
+            return rows;
+        }
         let side_of: Vec<usize> = self.combatants.iter().map(|c| c.side).collect();
         let start_hp: Vec<i32> = self.combatants.iter().map(|c| c.start_hp).collect();
         let rec = Records {
@@ -476,7 +487,7 @@ impl ShardResult {
             final_hp: &self.final_hp,
             dead: &self.dead,
         };
-        PackedRuns::pack(party, &rec.rows(&|s| s == party), &rec.rows(&|s| s != party))
+        (rec.rows(&|s| s == party), rec.rows(&|s| s != party))
     }
 
     /// This result with its per-run records replaced by their totals and,

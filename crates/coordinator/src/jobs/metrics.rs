@@ -30,27 +30,13 @@ impl CellMetrics {
     /// The metrics of a merged cell, `party` being the measured side's name.
     pub fn from_result(r: &CellResult, party: &str, conf: Confidence) -> Self {
         let party_side = r.sides.iter().position(|s| s == party).unwrap_or(0);
-        // Packed runs (its shards' own): the same rows the records give.
-        if let Some((ours, theirs)) =
-            r.packed.as_ref().filter(|p| p.party as usize == party_side).and_then(|p| p.unpack())
-        {
-            return Self {
-                party: DangerMetrics::from_rows(&ours, conf),
-                adversary: DangerMetrics::from_rows(&theirs, conf),
-                party_runs: Outcomes::from_rows(&ours),
-            };
+        // Packed runs (its shards' own) or per-run records: the same rows.
+        let (ours, theirs) = r.run_rows(party_side);
+        Self {
+            party: DangerMetrics::from_rows(&ours, conf),
+            adversary: DangerMetrics::from_rows(&theirs, conf),
+            party_runs: Outcomes::from_rows(&ours),
         }
-        let side_of: Vec<usize> = r.combatants.iter().map(|c| c.side).collect();
-        let start_hp: Vec<i32> = r.combatants.iter().map(|c| c.start_hp).collect();
-        let rec = Records {
-            side_of: &side_of,
-            start_hp: &start_hp,
-            winner: &r.winner,
-            rounds: &r.rounds,
-            final_hp: &r.final_hp,
-            dead: &r.dead,
-        };
-        Self::from_records(&rec, party_side, conf)
     }
 
     /// The metrics of per-run records, the party being side `party_side`.
