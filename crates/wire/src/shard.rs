@@ -474,7 +474,9 @@ impl ShardResult {
     /// run: from the packed runs when the shard sent them for that party,
     /// else from the per-run records.
     pub fn run_rows(&self, party: usize) -> (Vec<RunRow>, Vec<RunRow>) {
-        if let Some(rows) = self.packed.as_ref().filter(|p| p.party as usize == party).and_then(|p| p.unpack()) {
+        if let Some(rows) =
+            self.packed.as_ref().filter(|p| p.party as usize == party).and_then(|p| p.unpack())
+        {
             return rows;
         }
         let side_of: Vec<usize> = self.combatants.iter().map(|c| c.side).collect();
