@@ -188,9 +188,12 @@ fn batch_entries(payload: &[u8]) -> Option<Vec<(ShardKey, &[u8])>> {
     Some(out)
 }
 
+/// A batch record's results (encoded) by shard key.
+type Batch = std::collections::HashMap<ShardKey, Vec<u8>>;
+
 /// The results of the batch record `value` stored under `id`, by shard
 /// key (`None`: it fails its checksum or does not parse).
-fn open_batch(id: u64, value: &[u8]) -> Option<std::collections::HashMap<ShardKey, Vec<u8>>> {
+fn open_batch(id: u64, value: &[u8]) -> Option<Batch> {
     let payload = seal::open(BATCHES_NAME, &id.to_le_bytes(), value)?;
     Some(batch_entries(payload)?.into_iter().map(|(k, v)| (k, v.to_vec())).collect())
 }
@@ -503,9 +506,9 @@ impl Store {
             for k in keys {
                 let result = if let Some(id) = index.get(k.as_slice()).ctx(p, "read shards")? {
                     let id = id.value();
-                    if !opened.contains_key(&id) {
+                    if let std::collections::hash_map::Entry::Vacant(e) = opened.entry(id) {
                         let batch = batches.get(id).ctx(p, "read shards")?;
-                        opened.insert(id, batch.and_then(|g| open_batch(id, g.value())));
+                        e.insert(batch.and_then(|g| open_batch(id, g.value())));
                     }
                     let r = opened.get(&id).and_then(|b| b.as_ref()?.get(k)).and_then(|v| decode_result(v));
                     bad += u64::from(r.is_none());
@@ -638,17 +641,15 @@ impl Store {
         let mut batches = txn.open_table(SHARD_BATCHES)?;
         let mut shards = txn.open_table(SHARDS)?;
         let mut moved = 0;
-        let mut opened: std::collections::HashMap<u64, Option<std::collections::HashMap<ShardKey, Vec<u8>>>> =
-            std::collections::HashMap::new();
+        let mut opened: std::collections::HashMap<u64, Option<Batch>> = std::collections::HashMap::new();
         let mut entries = Vec::new();
         for entry in index.iter()? {
             let (k, id) = entry?;
             entries.push((k.value().to_vec(), id.value()));
         }
         for (k, id) in entries {
-            if !opened.contains_key(&id) {
-                let batch = batches.get(id)?.and_then(|g| open_batch(id, g.value()));
-                opened.insert(id, batch);
+            if let std::collections::hash_map::Entry::Vacant(e) = opened.entry(id) {
+                e.insert(batches.get(id)?.and_then(|g| open_batch(id, g.value())));
             }
             let Ok(key) = ShardKey::try_from(k.as_slice()) else { continue };
             if let Some(v) = opened.get(&id).and_then(|b| b.as_ref()?.get(&key)) {
