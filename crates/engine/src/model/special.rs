@@ -237,6 +237,22 @@ pub enum SpecialAbility {
         /// energy drain), if anything besides the damage.
         #[serde(default)]
         effect: Option<HitEffect>,
+        /// Hit points the holder heals each round it acts on a foe that is
+        /// not immune (a vampire's blood drain: 5); at full hit points it
+        /// gains them as temporary hit points instead.
+        #[serde(default)]
+        heals: u32,
+        /// The creature grapples for it by an action of its own, having no
+        /// grab (a vampire's blood drain, a succubus's kiss): a standard
+        /// action starting a grapple at its CMB (provoking unless it has
+        /// Improved Grapple), held on later turns by a maintenance check
+        /// while that pays.
+        #[serde(default)]
+        grapples: bool,
+        /// Each won maintenance check pins the foe, and the entry acts on a
+        /// pinned foe (the vampire drains "if [it] establishes or maintains a pin").
+        #[serde(default)]
+        pins: bool,
     },
     /// Swallow whole (UMR "Swallow Whole"; a gibbering mouther's engulf
     /// "functions as swallow whole"): a foe held in the mouth (`attack`, which
@@ -579,15 +595,27 @@ pub(crate) fn check(c: &super::Combatant) -> Result<(), (String, String)> {
                 }
                 effect(e)?;
             }
-            SpecialAbility::WhileHolding { damage, save, effect: e, .. } => {
+            SpecialAbility::WhileHolding { damage, save, effect: e, grapples, pins, .. } => {
                 if let Some(d) = damage {
                     dice(".damage", d)?;
                 }
-                if !grabs() {
-                    return Err((
-                        at(".kind"),
-                        "while_holding needs a grab (an `on_hit` entry with `grab`)".into(),
-                    ));
+                match (grabs(), grapples) {
+                    (false, false) => {
+                        return Err((
+                            at(".kind"),
+                            "while_holding needs a grab (an `on_hit` entry with `grab`) or `grapples`".into(),
+                        ));
+                    }
+                    (true, true) => {
+                        return Err((
+                            at(".grapples"),
+                            "a creature with grab holds by its grab: `grapples` is for one without".into(),
+                        ));
+                    }
+                    _ => {}
+                }
+                if *pins && !grapples {
+                    return Err((at(".pins"), "`pins` needs `grapples`".into()));
                 }
                 match e {
                     Some(

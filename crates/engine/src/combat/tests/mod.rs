@@ -14,6 +14,7 @@ mod every_spell;
 mod feats;
 mod flight;
 mod glance;
+mod grapples;
 mod holds;
 mod life;
 mod magic;
