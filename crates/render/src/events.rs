@@ -693,6 +693,7 @@ fn affliction(t: &Transcript, a: &AfflictionEvent, lang: Lang) -> String {
         AfflictionEvent::MaintainsHold { target } => f(T::EvAflMaintainsHold, &[&t.id(*target)]),
         AfflictionEvent::LetsGo { target } => f(T::EvAflLetsGo, &[&t.id(*target)]),
         AfflictionEvent::Pins { target } => f(T::EvAflPins, &[&t.id(*target)]),
+        AfflictionEvent::Uses { ability } => f(T::EvAflUses, &[ability]),
         AfflictionEvent::NegativeEnergyHeals { amount } => f(T::EvAflNegativeEnergyHeals, &[amount]),
         AfflictionEvent::Incorporeal { halved, from, to } => {
             f(if *halved { T::EvAflIncorporealHalved } else { T::EvAflIncorporealNone }, &[from, to])

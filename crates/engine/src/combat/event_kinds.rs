@@ -230,6 +230,11 @@ pub enum AfflictionEvent {
         /// The foe pinned.
         target: usize,
     },
+    /// Uses a spell's effect as a supernatural ability (a golem's slow or haste).
+    Uses {
+        /// The ability's name.
+        ability: String,
+    },
     /// Lets go of a foe its grab held (at the start of its turn).
     LetsGo {
         /// The foe let go.

@@ -292,6 +292,35 @@ pub enum SpecialAbility {
         #[serde(default)]
         reforms: bool,
     },
+    /// A spell's effect used as a supernatural ability, a free action at
+    /// the start of the creature's turn (a stone golem's slow, a clay
+    /// golem's haste): the spell `spell` of the library, applied without
+    /// spell resistance at caster level `rounds` (its duration, for the
+    /// spells of rounds per level) and save DC `dc`, to every other
+    /// creature within `burst_ft` of it, or to itself when 0.
+    SpellEffect {
+        /// The feature it plays.
+        name: String,
+        /// The spell (a name of `data/spells`).
+        spell: String,
+        /// Radius of the burst centred on the creature; 0: itself.
+        #[serde(default)]
+        burst_ft: u32,
+        /// The save DC of the spell's save (none: the spell's save is not rolled, on itself).
+        #[serde(default)]
+        dc: i32,
+        /// Its duration in rounds: the caster level it is applied at.
+        rounds: u32,
+        /// Rounds from one use to the next (2: once every 2 rounds).
+        #[serde(default = "one")]
+        every: u32,
+        /// Uses a battle (a day's uses: none, no limit).
+        #[serde(default)]
+        uses: Option<u32>,
+        /// Rounds of combat it must have fought first (the clay golem's 1).
+        #[serde(default)]
+        after_rounds: u32,
+    },
     /// A gaze attack (UMR "Gaze"): each enemy starting its turn within range saves or suffers.
     Gaze {
         /// The feature it plays.
@@ -498,6 +527,7 @@ impl SpecialAbility {
             | SpecialAbility::PowerfulCharge { name, .. }
             | SpecialAbility::WhileHolding { name, .. }
             | SpecialAbility::SwallowWhole { name, .. }
+            | SpecialAbility::SpellEffect { name, .. }
             | SpecialAbility::Gaze { name, .. } => name,
         }
     }
@@ -728,6 +758,17 @@ pub(crate) fn check(c: &super::Combatant) -> Result<(), (String, String)> {
                     at(".against"),
                     format!("a smite needs uses in `resources.{}`", against.resource()),
                 ));
+            }
+            SpecialAbility::SpellEffect { rounds, every, uses, .. } => {
+                if *rounds == 0 {
+                    return Err((at(".rounds"), "a spell effect lasts at least 1 round".into()));
+                }
+                if *every == 0 {
+                    return Err((at(".every"), "uses come at least 1 round apart".into()));
+                }
+                if *uses == Some(0) {
+                    return Err((at(".uses"), "a spell effect with no use: remove the entry".into()));
+                }
             }
             SpecialAbility::ChannelResistance { bonus, .. } if *bonus <= 0 => {
                 return Err((at(".bonus"), format!("channel resistance is a positive bonus, not {bonus}")));

@@ -54,6 +54,8 @@ pub(crate) struct MonsterSpec {
     pub holding: Vec<Holding>,
     /// Swallow whole (or an engulf that functions as it).
     pub swallow: Option<Swallow>,
+    /// Spells used as supernatural abilities (a stone golem's slow).
+    pub spell_effects: Vec<SpellFx>,
     /// The prepared attacks of `rake` and `powerful_charge` (`Variant::strike`),
     /// each a copy of its base attack with the printed bonus and dice.
     pub strikes: Vec<AttackProfile>,
@@ -116,6 +118,25 @@ pub(crate) struct Swallow {
     pub capacity: u32,
     /// It can swallow again after a foe cut its way out.
     pub reforms: bool,
+}
+
+/// A spell's effect used as a supernatural ability (`SpecialAbility::SpellEffect`).
+#[derive(Clone, Debug)]
+pub(crate) struct SpellFx {
+    pub name: String,
+    /// The spell's name, and its index in the encounter's spells (set when
+    /// the encounter is prepared).
+    pub spell_name: String,
+    pub spell: u16,
+    /// Burst radius; 0: on itself.
+    pub burst_ft: u32,
+    pub dc: i32,
+    /// Caster level (its duration in rounds).
+    pub rounds: u32,
+    pub every: u32,
+    /// Uses a battle (`u32::MAX`: no limit).
+    pub uses: u32,
+    pub after_rounds: u32,
 }
 
 /// An attack made with other numbers than its base attack's (rake, powerful charge).
@@ -254,6 +275,9 @@ pub(crate) struct MonsterState {
     pub swallowing: u32,
     /// A foe cut its way out: it cannot swallow again (unless it reforms).
     pub holed: bool,
+    /// Per spell effect: the round from which it is usable again, and its uses so far.
+    pub spell_next: Vec<u32>,
+    pub spell_used: Vec<u32>,
 }
 
 /// A poison running in a creature.
@@ -475,6 +499,28 @@ impl MonsterSpec {
                             reforms: *reforms,
                         });
                     }
+                }
+                SpecialAbility::SpellEffect {
+                    name,
+                    spell,
+                    burst_ft,
+                    dc,
+                    rounds,
+                    every,
+                    uses,
+                    after_rounds,
+                } => {
+                    m.spell_effects.push(SpellFx {
+                        name: name.clone(),
+                        spell_name: spell.clone(),
+                        spell: u16::MAX,
+                        burst_ft: *burst_ft,
+                        dc: *dc,
+                        rounds: *rounds,
+                        every: (*every).max(1),
+                        uses: uses.unwrap_or(u32::MAX),
+                        after_rounds: *after_rounds,
+                    });
                 }
                 SpecialAbility::Ferocity { .. } => m.ferocity = true,
                 SpecialAbility::Rage { .. } => m.rage = true,

@@ -234,3 +234,9 @@ fn the_succubus_grapples_and_kisses_and_the_vampire_pins_and_drinks_from_a_foe_i
         );
     }
 }
+
+#[test]
+fn the_stone_golem_slows_and_the_clay_golem_hastes_itself() {
+    shows("stone_golem", &PARTY, &["{id}: uses slow", "is affected by Slow for 7 rounds"]);
+    shows("clay_golem", &PARTY, &["{id}: uses haste", "{id}: is affected by Haste for 3 rounds"]);
+}

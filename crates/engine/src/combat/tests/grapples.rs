@@ -280,24 +280,7 @@ fn shipped(
         placed.push(("players", f, at(2 + 2 * k, 6)));
     }
     let prep = prepare_magic(arena(12, 16), placed);
-    (0..runs)
-        .map(|seed| {
-            let mut rng = crate::rng::SeededRng::for_run(19, seed);
-            let mut events = Vec::new();
-            let mut e = crate::combat::engine::Engine::new(
-                &prep,
-                &SimOptions::default(),
-                &mut rng,
-                Some(&mut events),
-            );
-            e.run(&mut crate::combat::DefaultPolicy);
-            drop(e);
-            if std::env::var("SHOW").is_ok() && seed == 0 {
-                println!("{}", english(&prep, &events).join("\n"));
-            }
-            events
-        })
-        .collect()
+    super::monsters::records(&prep, 19, runs)
 }
 
 #[test]

@@ -31,6 +31,7 @@ mod prepared_spells;
 mod reload;
 mod riders;
 mod size;
+mod spell_like;
 mod splash;
 mod support;
 mod swallow;
