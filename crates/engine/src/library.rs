@@ -99,7 +99,12 @@ impl Library {
                 .carried_items
                 .iter()
                 .filter_map(|i| crate::model::items::ItemUse::of(i.name()).spell().map(str::to_string));
-            for name in c.spells.iter().cloned().chain(item_spells) {
+            // The spells monsters use as supernatural abilities (`spell_effect`).
+            let special_spells = c.special_abilities.iter().filter_map(|a| match a {
+                crate::model::SpecialAbility::SpellEffect { spell, .. } => Some(spell.clone()),
+                _ => None,
+            });
+            for name in c.spells.iter().cloned().chain(item_spells).chain(special_spells) {
                 if let Some((id, _)) = self.spells.find(&name) {
                     queue.push((id.to_string(), leaning));
                 }

@@ -24,7 +24,7 @@ fn repo() -> PathBuf {
 }
 
 /// The encounters: a name and the monster files (repeated for copies).
-const ENCOUNTERS: [(&str, &[&str]); 19] = [
+const ENCOUNTERS: [(&str, &[&str]); 21] = [
     ("owlbear (CR 4)", &["owlbear"]),
     ("troll (CR 5)", &["troll"]),
     ("two wights (CR 5)", &["wight", "wight"]),
@@ -47,6 +47,9 @@ const ENCOUNTERS: [(&str, &[&str]); 19] = [
     ("gibbering mouther (CR 5)", &["gibbering_mouther"]),
     // Added with pf1e-rules-13 (the mouther's engulf and blood drain above; Wisdom drain).
     ("lamia (CR 6)", &["lamia"]),
+    // Added with pf1e-rules-14 (grapples of their own: the kiss, blood drain).
+    ("succubus (CR 7)", &["succubus"]),
+    ("vampire (CR 9)", &["vampire"]),
 ];
 
 const PARTY: [&str; 4] = ["esha", "harvie", "oni", "nairda"];

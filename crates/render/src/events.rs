@@ -692,6 +692,8 @@ fn affliction(t: &Transcript, a: &AfflictionEvent, lang: Lang) -> String {
         AfflictionEvent::CatchesFire { rounds } => f(T::EvAflCatchesFire, &[&rounds.to_string()]),
         AfflictionEvent::MaintainsHold { target } => f(T::EvAflMaintainsHold, &[&t.id(*target)]),
         AfflictionEvent::LetsGo { target } => f(T::EvAflLetsGo, &[&t.id(*target)]),
+        AfflictionEvent::Pins { target } => f(T::EvAflPins, &[&t.id(*target)]),
+        AfflictionEvent::Uses { ability } => f(T::EvAflUses, &[ability]),
         AfflictionEvent::NegativeEnergyHeals { amount } => f(T::EvAflNegativeEnergyHeals, &[amount]),
         AfflictionEvent::Incorporeal { halved, from, to } => {
             f(if *halved { T::EvAflIncorporealHalved } else { T::EvAflIncorporealNone }, &[from, to])

@@ -559,6 +559,8 @@ catalogue! {
     EvAflCatchesFire => "catches fire ({} rounds)", "prend feu ({} rounds)";
     EvAflMaintainsHold => "maintains its hold on {}", "maintient sa prise sur {}";
     EvAflLetsGo => "lets go of {}", "lâche {}";
+    EvAflPins => "pins {}", "immobilise {}";
+    EvAflUses => "uses {}", "utilise {}";
     EvAflNegativeEnergyHeals => "negative energy heals {}", "l'énergie négative soigne {}";
     EvAflIncorporealHalved => "incorporeal: damage halved ({} -> {})", "intangible : dégâts réduits de moitié ({} -> {})";
     EvAflIncorporealNone => "incorporeal: damage none from a nonmagical weapon ({} -> {})", "intangible : aucun dégât d'une arme non magique ({} -> {})";

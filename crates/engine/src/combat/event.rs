@@ -36,8 +36,9 @@ fn is_zero(n: &i32) -> bool {
 /// variant or an optional field does not bump it. Version 2 removed the
 /// temporary free-text `text` event: every rule now emits a typed one;
 /// version 3 (`pf1e-rules-13`) added the `mounted` family and the swallow
-/// whole kinds of `affliction`.
-pub const EVENT_SCHEMA_VERSION: u32 = 3;
+/// whole kinds of `affliction`; version 4 (`pf1e-rules-14`) the monsters'
+/// grapples of their own (`pins`).
+pub const EVENT_SCHEMA_VERSION: u32 = 4;
 
 /// The record of one battle: who fought, and what happened in order.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]

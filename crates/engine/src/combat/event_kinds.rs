@@ -224,6 +224,17 @@ pub enum AfflictionEvent {
         /// The foe held.
         target: usize,
     },
+    /// Pins the foe it holds (a won maintenance check of a grapple that
+    /// pins: a vampire's blood drain).
+    Pins {
+        /// The foe pinned.
+        target: usize,
+    },
+    /// Uses a spell's effect as a supernatural ability (a golem's slow or haste).
+    Uses {
+        /// The ability's name.
+        ability: String,
+    },
     /// Lets go of a foe its grab held (at the start of its turn).
     LetsGo {
         /// The foe let go.

@@ -597,6 +597,8 @@ fn affliction(a: &AfflictionEvent, ids: &[String]) -> String {
         AfflictionEvent::CatchesFire { rounds } => format!("catches fire ({rounds} rounds)"),
         AfflictionEvent::MaintainsHold { target } => format!("maintains its hold on {}", id(*target)),
         AfflictionEvent::LetsGo { target } => format!("lets go of {}", id(*target)),
+        AfflictionEvent::Pins { target } => format!("pins {}", id(*target)),
+        AfflictionEvent::Uses { ability } => format!("uses {ability}"),
         AfflictionEvent::NegativeEnergyHeals { amount } => format!("negative energy heals {amount}"),
         AfflictionEvent::Incorporeal { halved, from, to } => {
             let why = if *halved { "halved" } else { "none from a nonmagical weapon" };

@@ -549,6 +549,10 @@ impl<R: Dice> Engine<'_, '_, R> {
     pub(crate) fn release(&mut self, i: usize) {
         self.st.fighters[i].grappled_with = None;
         self.clear_condition(i, ConditionId::Grappled);
+        // A pin is a grapple's (CRB "Grapple"): it ends with it.
+        if self.st.has_condition(i, ConditionId::Pinned) {
+            self.clear_condition(i, ConditionId::Pinned);
+        }
     }
 
     /// Ends every grapple whose grappler can no longer hold its target

@@ -419,7 +419,7 @@ impl PreparedEncounter {
     /// [`PreparedEncounter::new`] with another feature catalogue.
     pub fn with_catalog(encounter: &Encounter, catalog: &FeatCatalog) -> Result<Self, PrepareError> {
         let deployed = encounter.combatants.len();
-        let Rows { rows, features, casters, items, spells, groups } = rows(encounter, catalog)?;
+        let Rows { rows, features, casters, items, mut spells, groups } = rows(encounter, catalog)?;
         let combatants: Vec<&Combatant> = rows.iter().map(|r| r.2.as_ref()).collect();
         let mut creature_types: Vec<String> = Vec::new();
         for c in &combatants {
@@ -445,6 +445,25 @@ impl PreparedEncounter {
             let placed = PlacedRow { id, side: *side, pos: *pos, start_hp: *start_hp, aware: *aware };
             let mut spec = fighter_spec(&placed, c, attacks, resolved, &type_index);
             if let Some(m) = spec.monster.as_deref_mut() {
+                for fx in m.spell_effects.iter_mut() {
+                    let Some((sid, spell)) = encounter.library.spell(&fx.spell_name) else {
+                        let k = c.special_abilities.iter().position(|a| {
+                            matches!(a, crate::model::SpecialAbility::SpellEffect { name, .. } if *name == fx.name)
+                        });
+                        return Err(PrepareError::BadSpell {
+                            combatant: id.clone(),
+                            path: format!("$.special_abilities[{}].spell", k.unwrap_or(0)),
+                            message: format!("no spell named {:?} in the library", fx.spell_name),
+                        });
+                    };
+                    fx.spell = match spells.iter().position(|p| p.id == sid) {
+                        Some(x) => x as u16,
+                        None => {
+                            spells.push(super::spells::prepare_spell(sid, spell));
+                            (spells.len() - 1) as u16
+                        }
+                    };
+                }
                 m.prepare_strikes(c, &spec.attacks, |a| prepare_attack(c, a, &combatants)).map_err(
                     |message| PrepareError::BadAttack {
                         combatant: id.clone(),

@@ -237,6 +237,22 @@ pub enum SpecialAbility {
         /// energy drain), if anything besides the damage.
         #[serde(default)]
         effect: Option<HitEffect>,
+        /// Hit points the holder heals each round it acts on a foe that is
+        /// not immune (a vampire's blood drain: 5); at full hit points it
+        /// gains them as temporary hit points instead.
+        #[serde(default)]
+        heals: u32,
+        /// The creature grapples for it by an action of its own, having no
+        /// grab (a vampire's blood drain, a succubus's kiss): a standard
+        /// action starting a grapple at its CMB (provoking unless it has
+        /// Improved Grapple), held on later turns by a maintenance check
+        /// while that pays.
+        #[serde(default)]
+        grapples: bool,
+        /// Each won maintenance check pins the foe, and the entry acts on a
+        /// pinned foe (the vampire drains "if [it] establishes or maintains a pin").
+        #[serde(default)]
+        pins: bool,
     },
     /// Swallow whole (UMR "Swallow Whole"; a gibbering mouther's engulf
     /// "functions as swallow whole"): a foe held in the mouth (`attack`, which
@@ -275,6 +291,35 @@ pub enum SpecialAbility {
         /// "simply flows together again"); else not for the rest of the battle.
         #[serde(default)]
         reforms: bool,
+    },
+    /// A spell's effect used as a supernatural ability, a free action at
+    /// the start of the creature's turn (a stone golem's slow, a clay
+    /// golem's haste): the spell `spell` of the library, applied without
+    /// spell resistance at caster level `rounds` (its duration, for the
+    /// spells of rounds per level) and save DC `dc`, to every other
+    /// creature within `burst_ft` of it, or to itself when 0.
+    SpellEffect {
+        /// The feature it plays.
+        name: String,
+        /// The spell (a name of `data/spells`).
+        spell: String,
+        /// Radius of the burst centred on the creature; 0: itself.
+        #[serde(default)]
+        burst_ft: u32,
+        /// The save DC of the spell's save (none: the spell's save is not rolled, on itself).
+        #[serde(default)]
+        dc: i32,
+        /// Its duration in rounds: the caster level it is applied at.
+        rounds: u32,
+        /// Rounds from one use to the next (2: once every 2 rounds).
+        #[serde(default = "one")]
+        every: u32,
+        /// Uses a battle (a day's uses: none, no limit).
+        #[serde(default)]
+        uses: Option<u32>,
+        /// Rounds of combat it must have fought first (the clay golem's 1).
+        #[serde(default)]
+        after_rounds: u32,
     },
     /// A gaze attack (UMR "Gaze"): each enemy starting its turn within range saves or suffers.
     Gaze {
@@ -482,6 +527,7 @@ impl SpecialAbility {
             | SpecialAbility::PowerfulCharge { name, .. }
             | SpecialAbility::WhileHolding { name, .. }
             | SpecialAbility::SwallowWhole { name, .. }
+            | SpecialAbility::SpellEffect { name, .. }
             | SpecialAbility::Gaze { name, .. } => name,
         }
     }
@@ -579,15 +625,27 @@ pub(crate) fn check(c: &super::Combatant) -> Result<(), (String, String)> {
                 }
                 effect(e)?;
             }
-            SpecialAbility::WhileHolding { damage, save, effect: e, .. } => {
+            SpecialAbility::WhileHolding { damage, save, effect: e, grapples, pins, .. } => {
                 if let Some(d) = damage {
                     dice(".damage", d)?;
                 }
-                if !grabs() {
-                    return Err((
-                        at(".kind"),
-                        "while_holding needs a grab (an `on_hit` entry with `grab`)".into(),
-                    ));
+                match (grabs(), grapples) {
+                    (false, false) => {
+                        return Err((
+                            at(".kind"),
+                            "while_holding needs a grab (an `on_hit` entry with `grab`) or `grapples`".into(),
+                        ));
+                    }
+                    (true, true) => {
+                        return Err((
+                            at(".grapples"),
+                            "a creature with grab holds by its grab: `grapples` is for one without".into(),
+                        ));
+                    }
+                    _ => {}
+                }
+                if *pins && !grapples {
+                    return Err((at(".pins"), "`pins` needs `grapples`".into()));
                 }
                 match e {
                     Some(
@@ -700,6 +758,17 @@ pub(crate) fn check(c: &super::Combatant) -> Result<(), (String, String)> {
                     at(".against"),
                     format!("a smite needs uses in `resources.{}`", against.resource()),
                 ));
+            }
+            SpecialAbility::SpellEffect { rounds, every, uses, .. } => {
+                if *rounds == 0 {
+                    return Err((at(".rounds"), "a spell effect lasts at least 1 round".into()));
+                }
+                if *every == 0 {
+                    return Err((at(".every"), "uses come at least 1 round apart".into()));
+                }
+                if *uses == Some(0) {
+                    return Err((at(".uses"), "a spell effect with no use: remove the entry".into()));
+                }
             }
             SpecialAbility::ChannelResistance { bonus, .. } if *bonus <= 0 => {
                 return Err((at(".bonus"), format!("channel resistance is a positive bonus, not {bonus}")));

@@ -26,12 +26,12 @@ use super::super::engine::Engine;
 use super::super::event::{AfflictionEvent, Event, ManeuverOutcome};
 use super::super::log::emit;
 use super::super::prepared::monster::{Effect, Poisoned};
+use super::super::state::BattleState;
 
 use super::super::carry::HP_PER_NEGATIVE_LEVEL;
 /// Temporary hit points the drainer gains per negative level.
 pub(crate) const TEMP_HP_PER_NEGATIVE_LEVEL: i32 = 5;
-/// The bonus of a grab on its grapple check (UMR "Grab").
-pub(crate) const GRAB_BONUS: i32 = 4;
+pub(crate) use super::super::prepared::monster::GRAB_BONUS;
 /// The DC increase of each extra dose of a poison (CRB "Poison": multiple doses).
 pub(crate) const EXTRA_DOSE_DC: i32 = 2;
 
@@ -94,6 +94,40 @@ fn negative_levels_fx(total: u32) -> Fx {
     Fx::new("negative levels", Duration::UntilRemoved).with_mods(mods)
 }
 
+impl BattleState<'_> {
+    /// Whether `t`'s immunities stop `e` outright (no save rolled).
+    pub(crate) fn resists(&self, t: usize, e: &Effect) -> bool {
+        let immune = &self.prep.fighters[t].immune;
+        match e {
+            Effect::Paralysis(_) => {
+                immune.conditions.has(ConditionId::Paralyzed) || immune.descriptors.has(Descriptor::Paralysis)
+            }
+            // Undead are immune to damage to their physical scores and to
+            // every drain, constructs to all ability damage (Bestiary, Undead
+            // and Construct Traits); a creature without the score is immune.
+            Effect::AbilityDamage(a, _) => {
+                let construct = self.prep.fighters[t].ctype == Some(CreatureType::Construct);
+                (immune.drain && (a.physical() || construct))
+                    || scores(&self.prep.fighters[t])[a.index()].is_none()
+            }
+            Effect::AbilityDrain(a, ..) => {
+                immune.drain || scores(&self.prep.fighters[t])[a.index()].is_none()
+            }
+            Effect::EnergyDrain(_) => immune.drain,
+            // The one sleep rider of the files is a poison (the dark naga's).
+            Effect::Sleep(_) => {
+                immune.conditions.has(ConditionId::Asleep)
+                    || immune.descriptors.has(Descriptor::Sleep)
+                    || immune.descriptors.has(Descriptor::Poison)
+            }
+            Effect::Poison { .. } => immune.descriptors.has(Descriptor::Poison),
+            Effect::Bleed(_) => immune.conditions.has(ConditionId::Bleeding),
+            // A creature immune to fire is spared by `burn` itself.
+            Effect::Petrification | Effect::Trip | Effect::Grab | Effect::Burn { .. } => false,
+        }
+    }
+}
+
 impl<R: Dice> Engine<'_, '_, R> {
     /// After attack `w` of `a` hit `t`: the riders of that attack, each
     /// with its save (immunities first).
@@ -120,7 +154,7 @@ impl<R: Dice> Engine<'_, '_, R> {
                 Effect::Poison { .. } => self.poison_dose(a, k, t),
                 Effect::Burn { .. } => self.burn(a, k, t),
                 e => {
-                    if self.resists(t, e) {
+                    if self.st.resists(t, e) {
                         continue;
                     }
                     // A wraith gains its temporary hit points on each hit, saved or not.
@@ -146,38 +180,6 @@ impl<R: Dice> Engine<'_, '_, R> {
                     }
                 }
             }
-        }
-    }
-
-    /// Whether `t`'s immunities stop `e` outright (no save rolled).
-    pub(crate) fn resists(&self, t: usize, e: &Effect) -> bool {
-        let immune = &self.st.prep.fighters[t].immune;
-        match e {
-            Effect::Paralysis(_) => {
-                immune.conditions.has(ConditionId::Paralyzed) || immune.descriptors.has(Descriptor::Paralysis)
-            }
-            // Undead are immune to damage to their physical scores and to
-            // every drain, constructs to all ability damage (Bestiary, Undead
-            // and Construct Traits); a creature without the score is immune.
-            Effect::AbilityDamage(a, _) => {
-                let construct = self.st.prep.fighters[t].ctype == Some(CreatureType::Construct);
-                (immune.drain && (a.physical() || construct))
-                    || scores(&self.st.prep.fighters[t])[a.index()].is_none()
-            }
-            Effect::AbilityDrain(a, ..) => {
-                immune.drain || scores(&self.st.prep.fighters[t])[a.index()].is_none()
-            }
-            Effect::EnergyDrain(_) => immune.drain,
-            // The one sleep rider of the files is a poison (the dark naga's).
-            Effect::Sleep(_) => {
-                immune.conditions.has(ConditionId::Asleep)
-                    || immune.descriptors.has(Descriptor::Sleep)
-                    || immune.descriptors.has(Descriptor::Poison)
-            }
-            Effect::Poison { .. } => immune.descriptors.has(Descriptor::Poison),
-            Effect::Bleed(_) => immune.conditions.has(ConditionId::Bleeding),
-            // A creature immune to fire is spared by `burn` itself.
-            Effect::Petrification | Effect::Trip | Effect::Grab | Effect::Burn { .. } => false,
         }
     }
 
@@ -343,7 +345,7 @@ impl<R: Dice> Engine<'_, '_, R> {
     }
 
     /// `i` gains `n` temporary hit points (they do not stack: the larger stays).
-    fn gain_temp_hp(&mut self, i: usize, n: i32, name: &str) {
+    pub(crate) fn gain_temp_hp(&mut self, i: usize, n: i32, name: &str) {
         let f = &mut self.st.fighters[i];
         if n > f.temp_hp {
             f.temp_hp = n;
@@ -359,7 +361,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         let prep = self.st.prep;
         let Some(r) = prep.fighters[a].monster.as_deref().and_then(|m| m.riders.get(k)) else { return };
         let Effect::Poison { ability, amount, rounds, .. } = &r.effect else { return };
-        if self.resists(t, &r.effect) {
+        if self.st.resists(t, &r.effect) {
             return;
         }
         if let Some(p) = self.st.fighters[t].monster.poisons.iter_mut().find(|p| p.from == a && p.rider == k)

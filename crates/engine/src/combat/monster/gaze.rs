@@ -33,7 +33,7 @@ impl<R: Dice> Engine<'_, '_, R> {
                 || self.st.distance(g, t) > gaze.range_ft
                 || self.st.flags(t).has(Flags::BLIND)
                 || !self.st.line_of_effect_from(g, self.st.pos(g), t)
-                || self.resists(t, &gaze.effect)
+                || self.st.resists(t, &gaze.effect)
             {
                 continue;
             }

@@ -72,22 +72,27 @@ impl<R: Dice> Engine<'_, '_, R> {
         let hurt =
             self.st.fighters[i].hp < self.st.prep.fighters[i].hp_max || self.st.fighters[i].nonlethal > 0;
         if amount > 0 && hurt {
-            let before = (self.st.fighters[i].hp, self.st.fighters[i].nonlethal);
-            self.heal(i, amount);
-            let (hp, nl) = (self.st.fighters[i].hp, self.st.fighters[i].nonlethal);
-            emit!(
-                self,
-                Event::Affliction {
-                    who: i,
-                    what: AfflictionEvent::Heals {
-                        amount,
-                        hp_before: before.0,
-                        hp_after: hp,
-                        nonlethal_before: before.1,
-                        nonlethal_after: nl
-                    }
-                }
-            );
+            self.heal_logged(i, amount);
         }
+    }
+
+    /// `i` heals `amount` (hit points, then nonlethal damage), logged.
+    pub(crate) fn heal_logged(&mut self, i: usize, amount: u32) {
+        let before = (self.st.fighters[i].hp, self.st.fighters[i].nonlethal);
+        self.heal(i, amount);
+        let (hp, nl) = (self.st.fighters[i].hp, self.st.fighters[i].nonlethal);
+        emit!(
+            self,
+            Event::Affliction {
+                who: i,
+                what: AfflictionEvent::Heals {
+                    amount,
+                    hp_before: before.0,
+                    hp_after: hp,
+                    nonlethal_before: before.1,
+                    nonlethal_after: nl
+                }
+            }
+        );
     }
 }

@@ -27,15 +27,18 @@
 //! - Powerful charge: the charge's attack is the named one, at its printed
 //!   bonus (the charge's +2 included) and damage.
 
+use crate::dice::DiceExpr;
 use crate::effects::{ConditionId, Maneuver};
+use crate::model::PhysicalAbility;
 use crate::rng::Dice;
 
 use super::super::damage::{Extra, roll_damage};
 use super::super::engine::Engine;
 use super::super::event::{AfflictionEvent, Event, ManeuverOutcome};
 use super::super::log::emit;
-use super::super::odds::Swing;
-use super::afflictions::GRAB_BONUS;
+use super::super::odds::{Swing, hit_chance};
+use super::super::prepared::monster::Effect;
+use super::super::state::BattleState;
 
 /// The bonus on a check to grapple a foe already grappled (CRB "Grapple").
 pub(crate) const MAINTAIN_BONUS: i32 = 5;
@@ -56,7 +59,8 @@ impl<R: Dice> Engine<'_, '_, R> {
             {
                 continue;
             }
-            if maintained || !hold.maintains || !self.st.can_act(i) {
+            let keeps = if hold.own { self.st.grapple_pays(i, t) } else { hold.maintains };
+            if maintained || !keeps || !self.st.can_act(i) {
                 self.release(t);
                 emit!(self, Event::Affliction { who: i, what: AfflictionEvent::LetsGo { target: t } });
                 continue;
@@ -67,13 +71,17 @@ impl<R: Dice> Engine<'_, '_, R> {
                 continue;
             }
             self.st.fighters[i].monster.held_round = self.st.round;
-            let bonus = self.st.cmb(i, Maneuver::Grapple, t) + MAINTAIN_BONUS + GRAB_BONUS;
+            let bonus = self.st.cmb(i, Maneuver::Grapple, t) + MAINTAIN_BONUS + hold.bonus;
             if !self.maneuver_roll(i, Maneuver::Grapple, t, bonus, 0).success {
                 self.release(t);
                 emit!(self, Event::Maneuver { who: t, outcome: ManeuverOutcome::NoLongerGrappled });
                 continue;
             }
             emit!(self, Event::Affliction { who: i, what: AfflictionEvent::MaintainsHold { target: t } });
+            if hold.pins && !self.st.has_condition(t, ConditionId::Pinned) {
+                self.set_condition(t, ConditionId::Pinned);
+                emit!(self, Event::Affliction { who: i, what: AfflictionEvent::Pins { target: t } });
+            }
             self.hold_damage(i, t, true);
             self.rake(i, t);
             self.while_holding(i, t);
@@ -100,11 +108,14 @@ impl<R: Dice> Engine<'_, '_, R> {
                 let n = d.roll(self.rng).max(0) as u32;
                 self.spell_damage(i, t, n, &h.types, false, None);
             }
+            if h.heals > 0 && h.effect.as_ref().is_none_or(|e| !self.st.resists(t, e)) {
+                self.drainer_heals(i, h.heals, &h.name);
+            }
             let Some(e) = &h.effect else { continue };
             if !self.st.is_present(t) || self.st.fighters[t].dead {
                 return;
             }
-            if self.resists(t, e) {
+            if self.st.resists(t, e) {
                 let ability = h.name.to_string();
                 emit!(self, Event::Affliction { who: t, what: AfflictionEvent::Immune { ability } });
                 continue;
@@ -116,6 +127,18 @@ impl<R: Dice> Engine<'_, '_, R> {
             if !saved {
                 self.afflict(i, t, e, &h.name);
             }
+        }
+    }
+
+    /// A holder's drain heals it `n` hit points, or gives it `n` temporary
+    /// hit points when it is unhurt (a vampire's blood drain: "heals 5 hit
+    /// points or gains 5 temporary hit points").
+    fn drainer_heals(&mut self, i: usize, n: u32, name: &str) {
+        let f = &self.st.fighters[i];
+        if f.hp < self.st.prep.fighters[i].hp_max || f.nonlethal > 0 {
+            self.heal_logged(i, n);
+        } else {
+            self.gain_temp_hp(i, n as i32, name);
         }
     }
 
@@ -131,7 +154,9 @@ impl<R: Dice> Engine<'_, '_, R> {
             Some((name, d)) => (name.as_str(), d.roll(self.rng).max(0) as u32),
             None if !maintained => return,
             None => {
-                let atk = &prep.fighters[i].attacks[hold.attack];
+                // A grapple of its own deals no damage by itself.
+                let Some(k) = hold.attack else { return };
+                let atk = &prep.fighters[i].attacks[k];
                 let dmg = roll_damage(atk, &atk.vs[t], false, Extra::default(), self.rng);
                 (atk.name.as_str(), dmg.dealt)
             }
@@ -167,5 +192,98 @@ impl<R: Dice> Engine<'_, '_, R> {
         self.st
             .weapon_reaches(i, pc.base, t, here)
             .then_some((pc.base, Swing { charge: true, variant: (pc.strike + 1) as u8, ..Swing::default() }))
+    }
+}
+
+/// Hit points a negative level costs (UMR "Energy Drain"), as the grapple
+/// choice counts it.
+const LEVEL_WORTH: f64 = super::super::carry::HP_PER_NEGATIVE_LEVEL as f64;
+
+impl BattleState<'_> {
+    /// Whether `i`'s grapple of its own (a `grapple` entry) pays against `t`:
+    /// what a round of holding `t` is worth — the damage and effects of its
+    /// `while_holding` entries (`hold_worth`) — times the chance of holding
+    /// it that round (the check to start the grapple, unless `t` is already
+    /// held, times the maintenance check), is at least what its melee
+    /// attacks are worth against `t` (`attack_worth`). See
+    /// `docs/rules/monsters.md` "Grapples of their own".
+    pub(crate) fn grapple_pays(&self, i: usize, t: usize) -> bool {
+        let Some(hold) = self.prep.fighters[i].monster.as_deref().and_then(|m| m.hold.as_ref()) else {
+            return false;
+        };
+        let worth = self.hold_worth(i, t);
+        if worth <= 0.0 {
+            return false;
+        }
+        let cmb = self.cmb(i, Maneuver::Grapple, t) + hold.bonus;
+        let cmd = self.cmd(t, Maneuver::Grapple, i);
+        let start = if self.fighters[t].grappled_with == Some(i) { 1.0 } else { hit_chance(cmb, cmd) };
+        let keep = hit_chance(cmb + MAINTAIN_BONUS, cmd);
+        start * keep * worth >= self.attack_worth(i, t)
+    }
+
+    /// Hit points a round of holding `t` is worth to `i`: each
+    /// `while_holding` entry's mean damage, its effect's worth (halved with
+    /// a save), and the hit points it heals `i` (up to its wounds).
+    pub(crate) fn hold_worth(&self, i: usize, t: usize) -> f64 {
+        let Some(m) = self.prep.fighters[i].monster.as_deref() else { return 0.0 };
+        let wounds = f64::from((self.hp_max(i) - self.hp(i)).max(0));
+        m.holding
+            .iter()
+            .map(|h| {
+                let resisted = h.effect.as_ref().is_some_and(|e| self.resists(t, e));
+                let damage = h.damage.as_ref().map_or(0.0, DiceExpr::mean);
+                let effect = match (&h.effect, resisted) {
+                    (Some(e), false) => self.effect_worth(t, e) * if h.save.is_some() { 0.5 } else { 1.0 },
+                    _ => 0.0,
+                };
+                let heals = if resisted { 0.0 } else { f64::from(h.heals).min(wounds) };
+                damage + effect + heals
+            })
+            .sum()
+    }
+
+    /// Hit points `i`'s melee attacks are worth against `t` in a round:
+    /// each usable melee entry, `count` times, its chance to hit times its
+    /// mean damage and the worth of its riders (halved with a save).
+    pub(crate) fn attack_worth(&self, i: usize, t: usize) -> f64 {
+        let spec = &self.prep.fighters[i];
+        let riders = spec.monster.as_deref().map_or(&[][..], |m| &m.riders[..]);
+        (0..spec.attacks.len())
+            .filter(|&w| spec.attacks[w].melee && self.is_usable(i, w))
+            .map(|w| {
+                let a = &spec.attacks[w];
+                let s = self.situation(i, w, t, Swing::default());
+                let on_hit: f64 = riders
+                    .iter()
+                    .filter(|r| w < 64 && r.attacks >> w & 1 == 1 && !self.resists(t, &r.effect))
+                    .map(|r| self.effect_worth(t, &r.effect) * if r.save.is_some() { 0.5 } else { 1.0 })
+                    .sum();
+                f64::from(a.count.max(1)) * hit_chance(s.attack, s.ac) * (a.mean_damage + on_hit)
+            })
+            .sum()
+    }
+
+    /// Hit points effect `e` is worth against `t`: a negative level its 5
+    /// and a Hit Die's share of `t`'s full hit points (as many levels as
+    /// Hit Dice kill: each is that share of the way; the foe's hit points
+    /// left when the levels reach its Hit Dice),
+    /// Constitution damage half its mean times `t`'s Hit Dice (a modifier
+    /// point per 2), any other ability damage a hit point a point; other
+    /// effects nothing.
+    fn effect_worth(&self, t: usize, e: &Effect) -> f64 {
+        let hd = self.prep.fighters[t].hd.max(1);
+        match e {
+            Effect::EnergyDrain(l) if self.fighters[t].monster.negative_levels + l >= hd => {
+                f64::from(self.hp(t).max(0))
+            }
+            Effect::EnergyDrain(l) => {
+                f64::from(*l) * (LEVEL_WORTH + f64::from(self.hp_max(t).max(0)) / f64::from(hd))
+            }
+            Effect::AbilityDamage(PhysicalAbility::Con, d)
+            | Effect::AbilityDrain(PhysicalAbility::Con, d, _) => d.mean() / 2.0 * f64::from(hd),
+            Effect::AbilityDamage(_, d) | Effect::AbilityDrain(_, d, _) => d.mean(),
+            _ => 0.0,
+        }
     }
 }

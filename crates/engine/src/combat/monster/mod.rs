@@ -17,6 +17,8 @@
 //! - `smite`: smite evil and smite good of the celestial and fiendish
 //!   templates (a swift action, bonuses against one foe);
 //! - `rage`: a wolverine's rage once wounded;
+//! - `spell_like`: a spell's effect used as a supernatural ability, a free
+//!   action at the start of a turn (a stone golem's slow, a clay golem's haste);
 //! - `swallow`: swallow whole (and an engulf that functions as it): a held
 //!   foe swallowed, its damage inside, cutting out or escaping;
 //! - channel resistance is a save bonus (`BattleState::save_bonus`, with
@@ -40,6 +42,7 @@ mod incorporeal;
 mod natural;
 mod rage;
 mod smite;
+mod spell_like;
 mod swallow;
 
 pub(crate) use rage::{RAGE_BONUS, RAGE_EFFECT, rage_effect};
@@ -74,6 +77,9 @@ impl<R: Dice> Engine<'_, '_, R> {
             }
             if m.hold.is_some() {
                 self.keep_holds(i);
+            }
+            if !m.spell_effects.is_empty() {
+                self.spell_effects_turn(i);
             }
         }
         if !self.st.fighters[i].monster.poisons.is_empty() {

@@ -122,7 +122,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             if self.st.fighters[t].dead {
                 continue;
             }
-            if self.resists(t, e) {
+            if self.st.resists(t, e) {
                 let ability = s.name.clone();
                 emit!(self, Event::Affliction { who: t, what: AfflictionEvent::Immune { ability } });
             } else {

@@ -51,6 +51,9 @@ pub struct DefaultPolicy;
 impl Policy for DefaultPolicy {
     fn plan(&mut self, battle: &BattleState<'_>, actor: usize, out: &mut Vec<Action>) {
         let Some(mut t) = battle.nearest_enemy(actor) else { return };
+        if plan_escape_pin(battle, actor, out) {
+            return;
+        }
         if mounted::plan_mount(battle, actor, out) {
             return;
         }
@@ -75,6 +78,9 @@ impl Policy for DefaultPolicy {
         if has_magic(battle, actor) && plan_magic(battle, actor, t, Magic::DEFAULT, out) {
             return;
         }
+        if battle.prep.fighters[actor].monster.is_some() && monster::plan_grapple(battle, actor, t, out) {
+            return;
+        }
         let t = flight::reachable_target(battle, actor, harmable_target(battle, actor, t));
         if harmless::plan(battle, actor, t, out)
             || splash::plan(battle, actor, t, out)
@@ -90,6 +96,17 @@ impl Policy for DefaultPolicy {
         reload::fire_and_reload(battle, actor, out);
         flight::dive(battle, actor, out);
     }
+}
+
+/// A pinned creature tries to escape (CRB "Pinned": it "can always attempt
+/// to free itself"; nothing else but verbal and mental actions is left to it).
+fn plan_escape_pin(battle: &BattleState<'_>, actor: usize, out: &mut Vec<Action>) -> bool {
+    let f = &battle.fighters[actor];
+    if f.grappled_with.is_none() || !f.conds.has(ConditionId::Pinned) {
+        return false;
+    }
+    out.push(Action::maneuver(Maneuver::Escape, actor));
+    true
 }
 
 /// The class features played before the attack ladder: a barbarian's rage
@@ -399,6 +416,9 @@ impl Policy for StrategyPolicy {
             return DefaultPolicy.plan(battle, actor, out);
         }
         let Some(t) = self.target(battle, actor) else { return };
+        if plan_escape_pin(battle, actor, out) {
+            return;
+        }
         if mounted::plan_mount(battle, actor, out) {
             return;
         }
@@ -444,6 +464,9 @@ impl Policy for StrategyPolicy {
             return;
         }
         if has_magic(battle, actor) && plan_magic(battle, actor, t, magic, out) {
+            return;
+        }
+        if battle.prep.fighters[actor].monster.is_some() && monster::plan_grapple(battle, actor, t, out) {
             return;
         }
         if reload::plan_reload(battle, actor, t, out) {

@@ -17,11 +17,16 @@
 //!   the punished alignment, it has a use left and no smitten foe alive, and
 //!   the foe is worth it: more hit points left than one hit of its best
 //!   melee attack with the smite's damage (not a foe about to fall).
+//! - A creature with a grapple of its own (a vampire's blood drain, a
+//!   succubus's kiss) that holds nobody grapples its foe, from here, after
+//!   a 5-foot step, or after a move, when that pays
+//!   (`BattleState::grapple_pays`: a round of holding it, times the chances
+//!   of starting and keeping the hold, against a round of its attacks).
 
 use super::super::action::{Action, ActionKind};
 use super::super::prepared::monster::Breath;
 use super::super::state::BattleState;
-use crate::effects::Flags;
+use crate::effects::{Flags, Maneuver};
 use crate::grid::{Access, Line, MoveMode, NEIGHBOURS, distance_ft, step_cost_as};
 use crate::map::Pos;
 
@@ -266,4 +271,37 @@ pub(super) fn fuller_step(battle: &BattleState<'_>, actor: usize, t: usize) -> O
         }
     }
     best.map(|(q, _)| q)
+}
+
+/// Plans `actor`'s grapple of its own on `t` (see the module's text).
+pub(super) fn plan_grapple(battle: &BattleState<'_>, actor: usize, t: usize, out: &mut Vec<Action>) -> bool {
+    let own =
+        battle.prep.fighters[actor].monster.as_deref().and_then(|m| m.hold.as_ref()).is_some_and(|h| h.own);
+    if !own
+        || (0..battle.len()).any(|j| battle.fighters[j].grappled_with == Some(actor))
+        || battle.fighters[actor].monster.held_round == battle.round
+        || battle.fighters[t].grappled_with.is_some()
+        || battle.is_swallowed(t)
+        || battle.size(t) as u8 > battle.size(actor) as u8 + 1
+        || !battle.grapple_pays(actor, t)
+    {
+        return false;
+    }
+    let here = battle.pos(actor);
+    let grapple = Action::maneuver(Maneuver::Grapple, t);
+    if battle.weapon_for(actor, t, here).is_ok_and(|w| battle.prep.fighters[actor].attacks[w].melee) {
+        out.push(grapple);
+    } else if let Some(q) = battle.step_to_attack(actor, t) {
+        out.push(Action::at(ActionKind::FiveFootStep, t).with_destination(q));
+        out.push(grapple);
+    } else if !battle.fighters[actor].moved
+        && !battle.flags(actor).has(Flags::CANT_MOVE)
+        && battle.distance(actor, t) <= battle.move_budget(actor) + 5
+    {
+        out.push(Action::at(ActionKind::Move, t));
+        out.push(grapple);
+    } else {
+        return false;
+    }
+    true
 }

@@ -12,6 +12,9 @@ use crate::model::{
 use super::{AttackProfile, norm};
 use crate::model::AttackSpec;
 
+/// The bonus of a grab on its grapple checks (UMR "Grab").
+pub(crate) const GRAB_BONUS: i32 = 4;
+
 /// The attack bonus a charge adds (CRB "Charge"), already in a powerful
 /// charge's printed bonus.
 const CHARGE_BONUS: i32 = 2;
@@ -51,17 +54,28 @@ pub(crate) struct MonsterSpec {
     pub holding: Vec<Holding>,
     /// Swallow whole (or an engulf that functions as it).
     pub swallow: Option<Swallow>,
+    /// Spells used as supernatural abilities (a stone golem's slow).
+    pub spell_effects: Vec<SpellFx>,
     /// The prepared attacks of `rake` and `powerful_charge` (`Variant::strike`),
     /// each a copy of its base attack with the printed bonus and dice.
     pub strikes: Vec<AttackProfile>,
 }
 
-/// A grab's hold on the creature's later turns (UMR "Grab", CRB "Grapple").
+/// A grab's hold on the creature's later turns (UMR "Grab", CRB "Grapple"),
+/// or the hold of a grapple action of its own (a `grapple` entry).
 #[derive(Clone, Debug)]
 pub(crate) struct Hold {
     /// The first attack the grab rides (its damage is dealt by a maintained
-    /// hold when the creature does not constrict).
-    pub attack: usize,
+    /// hold when the creature does not constrict); none: a grapple action
+    /// of its own, whose maintained check deals no damage.
+    pub attack: Option<usize>,
+    /// The bonus on its checks to start and maintain the grapple (a grab's +4).
+    pub bonus: i32,
+    /// It starts grapples as an action of its own (`grapple` entry): it
+    /// maintains each hold while that pays (`BattleState::grapple_pays`).
+    pub own: bool,
+    /// A won maintenance check pins the foe.
+    pub pins: bool,
     /// Constrict (its name and damage), dealt on each grapple check won.
     pub constrict: Option<(String, DiceExpr)>,
     /// Whether it maintains the hold (else it lets go at the start of its
@@ -80,6 +94,8 @@ pub(crate) struct Holding {
     pub save: Option<SaveKind>,
     pub dc: i32,
     pub effect: Option<Effect>,
+    /// Hit points the holder heals (temporary ones at full hit points).
+    pub heals: u32,
 }
 
 /// Swallow whole (UMR "Swallow Whole"), prepared.
@@ -102,6 +118,25 @@ pub(crate) struct Swallow {
     pub capacity: u32,
     /// It can swallow again after a foe cut its way out.
     pub reforms: bool,
+}
+
+/// A spell's effect used as a supernatural ability (`SpecialAbility::SpellEffect`).
+#[derive(Clone, Debug)]
+pub(crate) struct SpellFx {
+    pub name: String,
+    /// The spell's name, and its index in the encounter's spells (set when
+    /// the encounter is prepared).
+    pub spell_name: String,
+    pub spell: u16,
+    /// Burst radius; 0: on itself.
+    pub burst_ft: u32,
+    pub dc: i32,
+    /// Caster level (its duration in rounds).
+    pub rounds: u32,
+    pub every: u32,
+    /// Uses a battle (`u32::MAX`: no limit).
+    pub uses: u32,
+    pub after_rounds: u32,
 }
 
 /// An attack made with other numbers than its base attack's (rake, powerful charge).
@@ -240,6 +275,9 @@ pub(crate) struct MonsterState {
     pub swallowing: u32,
     /// A foe cut its way out: it cannot swallow again (unless it reforms).
     pub holed: bool,
+    /// Per spell effect: the round from which it is usable again, and its uses so far.
+    pub spell_next: Vec<u32>,
+    pub spell_used: Vec<u32>,
 }
 
 /// A poison running in a creature.
@@ -336,7 +374,10 @@ impl MonsterSpec {
                             _ => None,
                         });
                         m.hold = Some(Hold {
-                            attack: mask.trailing_zeros() as usize,
+                            attack: Some(mask.trailing_zeros() as usize),
+                            bonus: GRAB_BONUS,
+                            own: false,
+                            pins: false,
                             constrict,
                             maintains: false,
                         });
@@ -399,7 +440,29 @@ impl MonsterSpec {
                 SpecialAbility::Rake { .. } | SpecialAbility::PowerfulCharge { .. } => {}
                 // Read with its grab (`Hold`).
                 SpecialAbility::Constrict { .. } => {}
-                SpecialAbility::WhileHolding { name, damage, types, save, dc, effect: e } => {
+                SpecialAbility::WhileHolding {
+                    name,
+                    damage,
+                    types,
+                    save,
+                    dc,
+                    effect: e,
+                    heals,
+                    grapples,
+                    pins,
+                } => {
+                    // A grapple of its own (a creature with grab holds by it: checked on load).
+                    if *grapples {
+                        let pins = *pins || m.hold.as_ref().is_some_and(|h| h.pins);
+                        m.hold = Some(Hold {
+                            attack: None,
+                            bonus: 0,
+                            own: true,
+                            pins,
+                            constrict: None,
+                            maintains: true,
+                        });
+                    }
                     m.holding.push(Holding {
                         name: name.clone(),
                         damage: damage.as_deref().map(dice),
@@ -407,6 +470,7 @@ impl MonsterSpec {
                         save: save.map(save_kind),
                         dc: *dc,
                         effect: e.as_ref().map(effect),
+                        heals: *heals,
                     });
                 }
                 SpecialAbility::SwallowWhole {
@@ -435,6 +499,28 @@ impl MonsterSpec {
                             reforms: *reforms,
                         });
                     }
+                }
+                SpecialAbility::SpellEffect {
+                    name,
+                    spell,
+                    burst_ft,
+                    dc,
+                    rounds,
+                    every,
+                    uses,
+                    after_rounds,
+                } => {
+                    m.spell_effects.push(SpellFx {
+                        name: name.clone(),
+                        spell_name: spell.clone(),
+                        spell: u16::MAX,
+                        burst_ft: *burst_ft,
+                        dc: *dc,
+                        rounds: *rounds,
+                        every: (*every).max(1),
+                        uses: uses.unwrap_or(u32::MAX),
+                        after_rounds: *after_rounds,
+                    });
                 }
                 SpecialAbility::Ferocity { .. } => m.ferocity = true,
                 SpecialAbility::Rage { .. } => m.rage = true,
@@ -512,7 +598,7 @@ impl MonsterSpec {
             self.rake.as_ref().map_or(0.0, |r| f64::from(r.count) * self.strikes[r.strike].mean_damage);
         let holding: f64 = self.holding.iter().filter_map(|h| h.damage.as_ref()).map(DiceExpr::mean).sum();
         let swallows = self.swallow.is_some();
-        if let Some(hold) = self.hold.as_mut() {
+        if let Some(hold) = self.hold.as_mut().filter(|h| !h.own) {
             // A swallower keeps its hold to swallow (UMR "Swallow Whole").
             hold.maintains = swallows || maintains(hold, attacks, rake, holding);
         }
@@ -531,7 +617,7 @@ impl MonsterSpec {
 pub(crate) fn maintains(hold: &Hold, attacks: &[AttackProfile], rake_mean: f64, holding_mean: f64) -> bool {
     let sure = match &hold.constrict {
         Some((_, d)) => d.mean(),
-        None => attacks.get(hold.attack).map_or(0.0, |a| a.mean_damage),
+        None => hold.attack.and_then(|k| attacks.get(k)).map_or(0.0, |a| a.mean_damage),
     };
     let full: f64 = attacks.iter().filter(|a| a.natural).map(|a| f64::from(a.count) * a.mean_damage).sum();
     sure + holding_mean + rake_mean / 2.0 >= full / 2.0

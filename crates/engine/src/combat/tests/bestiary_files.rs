@@ -205,3 +205,38 @@ fn the_lamias_touch_drains_wisdom_and_the_mouther_engulfs_and_drains_blood() {
     shows("lamia", &PARTY, &["{id}: wisdom drain on", "wis damage"]);
     shows("gibbering_mouther", &PARTY, &["{id}: engulf: swallows", "{id}: engulf on", "con damage"]);
 }
+
+#[test]
+fn the_succubus_grapples_and_kisses_and_the_vampire_pins_and_drinks_from_a_foe_its_slam_misses() {
+    shows(
+        "succubus",
+        &PARTY,
+        &["grapple vs", "is grappled by {id}", "{id}: maintains its hold on", "{id}: energy drain on"],
+    );
+    // The vampire's slam (two negative levels a hit) pays more than its
+    // blood drain against a foe it hits; against a knight its slam hits only
+    // on a 20 (AC 40, CMD 11) it grapples, pins and drinks once its
+    // spells are out (it casts while it has them).
+    let mut vampire = data_combatant("data/monsters/vampire.json");
+    vampire.spells.clear();
+    vampire.spell_slots.clear();
+    let knight = creature(
+        "Knight",
+        json!({ "level": 5, "hp_max": 200, "ac": { "total": 40, "touch": 10, "flat_footed": 40 } }),
+    );
+    let placed = vec![("monsters", vampire, at(2, 2)), ("players", knight, at(2, 7))];
+    let logs = super::monsters::battles(|| placed.clone(), 20);
+    for needle in ["vampire: pins knight", "vampire: blood drain on knight", "knight: takes"] {
+        assert!(
+            logs.iter().flatten().any(|l| l.contains(needle)),
+            "no battle shows {needle:?}; first:\n{}",
+            logs[0].join("\n")
+        );
+    }
+}
+
+#[test]
+fn the_stone_golem_slows_and_the_clay_golem_hastes_itself() {
+    shows("stone_golem", &PARTY, &["{id}: uses slow", "is affected by Slow for 7 rounds"]);
+    shows("clay_golem", &PARTY, &["{id}: uses haste", "{id}: is affected by Haste for 3 rounds"]);
+}

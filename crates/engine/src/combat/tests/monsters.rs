@@ -434,19 +434,25 @@ pub(super) fn battles(
     runs: u32,
 ) -> Vec<Vec<String>> {
     let prep = prepare_magic(arena(12, 16), placed());
-    (0..u64::from(runs))
+    records(&prep, 11, u64::from(runs)).iter().map(|events| super::support::english(&prep, events)).collect()
+}
+
+/// The typed events of `runs` battles of `prep` (default policy), run `k`
+/// on the dice of `(batch, k)`.
+pub(super) fn records(
+    prep: &PreparedEncounter,
+    batch: u64,
+    runs: u64,
+) -> Vec<Vec<crate::combat::event::Record>> {
+    (0..runs)
         .map(|seed| {
-            let mut rng = crate::rng::SeededRng::for_run(11, seed);
+            let mut rng = crate::rng::SeededRng::for_run(batch, seed);
             let mut events = Vec::new();
-            let mut e = crate::combat::engine::Engine::new(
-                &prep,
-                &SimOptions::default(),
-                &mut rng,
-                Some(&mut events),
-            );
+            let mut e =
+                crate::combat::engine::Engine::new(prep, &SimOptions::default(), &mut rng, Some(&mut events));
             e.run(&mut crate::combat::DefaultPolicy);
             drop(e);
-            super::support::english(&prep, &events)
+            events
         })
         .collect()
 }
