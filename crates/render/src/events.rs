@@ -13,7 +13,7 @@ use std::fmt::Write;
 use pf1e_engine::combat::Style;
 use pf1e_engine::combat::event::{
     AcKind, AfflictionEvent, Attack, AttackNote, AttackStep, AuraOutcome, BattleResult, ClassAbilityEvent,
-    CombatEvent, ConcentrationCause, ConfusedAct, DismountCause, EVENT_SCHEMA_VERSION, EffectEnd, Event,
+    CombatEvent, ConcentrationCause, ConfusedAct, DismountCause, EVENT_SCHEMA_VERSION, EffectEnd, EscapeSkill, Event,
     FallCause, KiPower, LifeChange, ManeuverOutcome, ModSource, MountedEvent, MoveKind, NoMove,
     NonlethalState, Record, SpellEffectEvent, SpellEvent, SpellLoss, StunOutcome, TouchKind, Transcript,
     TurnEvent,
@@ -299,6 +299,15 @@ fn row(t: &Transcript, r: &Record, lang: Lang, codes: Codes) -> Row {
                 (AuraOutcome::Affected, None) => named(condition, lang),
             };
             act(*who, f(T::EvAura, &[&t.id(*source), ability, &what]))
+        }
+        Event::EscapeCheck { who, bond, skill, d20, bonus, total, dc, ok } => {
+            let check = lang.t(match skill {
+                EscapeSkill::EscapeArtist => T::EvEscapeArtist,
+                EscapeSkill::Strength => T::EvEscapeStrength,
+                EscapeSkill::Cmb => T::EvEscapeCmb,
+            });
+            let verdict = lang.t(if *ok { T::EvEscapes } else { T::EvStaysBound });
+            act(*who, f(T::EvEscapeCheck, &[&check, bond, &signed(d20, *bonus), total, dc, &verdict]))
         }
         Event::Falls { who, from_ft, feet, cause, damage } => {
             let why = lang.t(match cause {
@@ -774,6 +783,7 @@ fn effect_end(why: EffectEnd) -> T {
         EffectEnd::NoImageLeft => T::EvEndNoImageLeft,
         EffectEnd::Healed => T::EvEndHealed,
         EffectEnd::UsedUp => T::EvEndUsedUp,
+        EffectEnd::BrokenFree => T::EvEndBrokenFree,
     }
 }
 

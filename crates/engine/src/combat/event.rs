@@ -15,7 +15,7 @@ use crate::map::Pos;
 use super::prepared::PreparedEncounter;
 
 pub use super::event_kinds::{
-    AfflictionEvent, ClassAbilityEvent, CombatEvent, ConfusedAct, DismountCause, EffectEnd, KiPower,
+    AfflictionEvent, ClassAbilityEvent, CombatEvent, ConfusedAct, DismountCause, EffectEnd, EscapeSkill, KiPower,
     ManeuverOutcome, MountedEvent, NonlethalState, SpellEffectEvent, SpellEvent, StunOutcome, TurnEvent,
 };
 
@@ -37,7 +37,7 @@ fn is_zero(n: &i32) -> bool {
 /// temporary free-text `text` event: every rule now emits a typed one;
 /// version 3 (`pf1e-rules-13`) added the `mounted` family and the swallow
 /// whole kinds of `affliction`.
-pub const EVENT_SCHEMA_VERSION: u32 = 3;
+pub const EVENT_SCHEMA_VERSION: u32 = 4;
 
 /// The record of one battle: who fought, and what happened in order.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -687,6 +687,26 @@ pub enum Event {
         /// The d20.
         d20: i32,
         /// Its Fly bonus.
+        bonus: i32,
+        /// d20 + bonus.
+        total: i32,
+        /// The DC.
+        dc: i32,
+        /// Whether it succeeded.
+        ok: bool,
+    },
+    /// A check to break free of bonds (`combat::bonds`) or to move through
+    /// them (Web's strands): d20 + bonus against the DC.
+    EscapeCheck {
+        /// The creature.
+        who: usize,
+        /// The bond's effect (`Entangle (condition)`, `web`).
+        bond: String,
+        /// The check it makes.
+        skill: EscapeSkill,
+        /// The d20.
+        d20: i32,
+        /// Its bonus.
         bonus: i32,
         /// d20 + bonus.
         total: i32,

@@ -14,6 +14,7 @@ use super::odds::Swing;
 use super::state::{BattleState, LifeState};
 
 mod barbarian;
+mod bonds;
 mod cavalier;
 mod consumables;
 mod coup;
@@ -55,7 +56,10 @@ impl Policy for DefaultPolicy {
             return;
         }
         t = mounted::target(battle, t);
-        if coup::plan(battle, actor, out) || consumables::plan(battle, actor, out) {
+        if coup::plan(battle, actor, out)
+            || consumables::plan(battle, actor, out)
+            || bonds::plan(battle, actor, t, out)
+        {
             return;
         }
         if battle.prep.fighters[actor].abilities.is_some() && paladin::plan_aid(battle, actor, out) {
@@ -414,7 +418,10 @@ impl Policy for StrategyPolicy {
             out.push(Action::new(ActionKind::Withdraw));
             return;
         }
-        if coup::plan(battle, actor, out) || consumables::plan(battle, actor, out) {
+        if coup::plan(battle, actor, out)
+            || consumables::plan(battle, actor, out)
+            || bonds::plan(battle, actor, t, out)
+        {
             return;
         }
         let abilities = self.spec.use_class_abilities && battle.prep.fighters[actor].abilities.is_some();

@@ -291,6 +291,9 @@ impl<R: Dice> Engine<'_, '_, R> {
                 if c.ends_when_subject_attacks {
                     behaviours.push(Behaviour::EndsWhenBearerAttacks);
                 }
+                if let Some(escape) = &c.escape {
+                    behaviours.push(Behaviour::Bound(spell_bonds(escape, c.anchored, cast.dc)));
+                }
                 if conds.has(ConditionId::Asleep) {
                     behaviours.push(Behaviour::EndsOnDamage);
                 }
@@ -1095,5 +1098,25 @@ pub(crate) fn one_shot_modifier(target: ModTarget, value: i32, bonus_type: Bonus
         descriptor: None,
         creature_type: None,
         weapon: None,
+    }
+}
+
+/// The bonds of a spell's condition (Entangle, Web): each check it names
+/// against the spell's DC (`playable` refuses every other DC), the action it
+/// states.
+fn spell_bonds(escape: &crate::spell::effect::Escape, anchored: bool, dc: i32) -> crate::effects::Bonds {
+    use crate::effects::EscapeAction;
+    use crate::spell::effect::{ActionCost, EscapeCheck};
+    let has = |k: EscapeCheck| escape.checks.contains(&k).then_some(dc);
+    crate::effects::Bonds {
+        escape_artist: has(EscapeCheck::EscapeArtist),
+        strength: has(EscapeCheck::Strength),
+        cmb: has(EscapeCheck::Cmb),
+        anchored,
+        action: match escape.action {
+            ActionCost::Free | ActionCost::Swift | ActionCost::Move => EscapeAction::Move,
+            ActionCost::Standard => EscapeAction::Standard,
+            ActionCost::FullRound => EscapeAction::FullRound,
+        },
     }
 }

@@ -11,11 +11,13 @@
 use crate::grid::footprint;
 use crate::map::Pos;
 use crate::rng::Dice;
-use crate::spell::effect::{EffectKind, RoundTiming, SpellEffect, ZoneConcealment, ZoneEffect};
+use crate::spell::effect::{
+    CheckDc, EffectKind, MovementCheckKind, RoundTiming, SpellEffect, ZoneConcealment, ZoneEffect,
+};
 use crate::spell::model::DurationUnit;
 
 use super::super::engine::Engine;
-use super::super::event::{EffectEnd, Event, SpellEvent};
+use super::super::event::{EffectEnd, EscapeSkill, Event, SpellEvent};
 use super::super::log::emit;
 use super::super::state::BattleState;
 use super::casting::{Cast, Meeting, Zone};
@@ -23,6 +25,9 @@ use super::target::Template;
 
 /// The name suffix of a condition lasting while its bearer is in the area.
 pub(crate) const IN_AREA_LABEL: &str = "in the area";
+
+/// The AC bonus of cover (CRB "Cover": +4).
+const COVER_AC: u8 = 4;
 
 /// Miss chance of partial concealment (CRB "Concealment": 20 %).
 const PARTIAL_CONCEALMENT: u8 = 20;
@@ -80,6 +85,34 @@ impl BattleState<'_> {
             m = m.max(chance);
         }
         m
+    }
+
+    /// The cover bonus to AC lasting areas give `t` against an attack from
+    /// `from` (Web: cover, +4, with at least `cover_ft` of the area on the
+    /// line between them, both squares counted).
+    #[cold]
+    pub(crate) fn zone_cover(&self, from: Pos, t: usize) -> u8 {
+        let to = self.fighters[t].pos;
+        let (dr, dc) = (to.row - from.row, to.col - from.col);
+        let n = dr.abs().max(dc.abs());
+        let mut best = 0;
+        for z in &self.zones {
+            let Some(c) = &self.zone_rules(z).cover else { continue };
+            let feet: u32 = (0..=n)
+                .map(|k| {
+                    let p = if n == 0 {
+                        from
+                    } else {
+                        Pos::new(from.row + (2 * k * dr + n).div_euclid(2 * n), from.col + (2 * k * dc + n).div_euclid(2 * n))
+                    };
+                    u32::from(z.covers(self, p)) * 5
+                })
+                .sum();
+            if feet >= c.cover_ft {
+                best = COVER_AC;
+            }
+        }
+        best
     }
 
     /// Whether a creature of space `s` on `p` stands on difficult terrain
@@ -250,6 +283,70 @@ impl<R: Dice> Engine<'_, '_, R> {
                 return;
             }
         }
+    }
+
+    /// `i` steps from `from` onto `to` in a move (`checked`: it already made
+    /// this move's check): a zone with a check to move through it (Web) on
+    /// either square asks for one, once a move, the best of its checks
+    /// against the spell's DC; failure applies `on_failure` (Web: grappled
+    /// in that square) and the mover loses the rest of its movement.
+    pub(crate) fn zones_moved(&mut self, i: usize, from: Pos, to: Pos, checked: &mut bool) -> bool {
+        if *checked {
+            return false;
+        }
+        let prep = self.st.prep;
+        let s = self.st.space(i);
+        for k in 0..self.st.zones.len() {
+            let z = &self.st.zones[k];
+            let Some(m) = &self.st.zone_rules(z).movement_check else { continue };
+            let inside = footprint(from, s).chain(footprint(to, s)).any(|c| z.covers(&self.st, c));
+            if !inside {
+                continue;
+            }
+            *checked = true;
+            let cast = z.cast;
+            let dc = match m.dc {
+                CheckDc::SpellDc => cast.dc,
+                CheckDc::Fixed(d) => d as i32,
+            };
+            let skills: Vec<EscapeSkill> = m
+                .checks
+                .iter()
+                .filter_map(|c| match c {
+                    MovementCheckKind::EscapeArtist => Some(EscapeSkill::EscapeArtist),
+                    MovementCheckKind::Cmb => Some(EscapeSkill::Cmb),
+                    MovementCheckKind::Acrobatics => None,
+                })
+                .collect();
+            let Some(bonus) = skills.iter().map(|&sk| (self.st.escape_check_bonus(i, sk), sk)).max_by_key(|x| x.0)
+            else {
+                return false;
+            };
+            let spell = &prep.spells[usize::from(cast.spell)].spell;
+            let d20 = self.rng.roll(20) as i32;
+            let ok = d20 + bonus.0 >= dc;
+            emit!(
+                self,
+                Event::EscapeCheck {
+                    who: i,
+                    bond: spell.name.to_string(),
+                    skill: bonus.1,
+                    d20,
+                    bonus: bonus.0,
+                    total: d20 + bonus.0,
+                    dc,
+                    ok
+                }
+            );
+            if !ok {
+                let Some((_, rules)) = zone_effect(&spell.effects) else { return true };
+                let Some(m) = &rules.movement_check else { return true };
+                self.zone_meets(&cast, i, &m.on_failure);
+            }
+            // A failure loses the rest of the movement where it is.
+            return !ok;
+        }
+        false
     }
 
     /// `effects` of a zone of `cast` meet `t`: spell resistance and
