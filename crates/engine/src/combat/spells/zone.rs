@@ -9,6 +9,7 @@
 //! A battle without zones pays one `is_empty` test per hook.
 
 use crate::grid::footprint;
+use crate::effects::Behaviour;
 use crate::map::Pos;
 use crate::rng::Dice;
 use crate::spell::effect::{
@@ -63,6 +64,14 @@ impl BattleState<'_> {
     /// Whether combatant `i` stands (any of its squares) in zone `z`.
     fn stands_in(&self, z: &Zone, i: usize) -> bool {
         footprint(self.fighters[i].pos, self.space(i)).any(|c| z.covers(self, c))
+    }
+
+    /// Whether `t` is held by bonds of `spell` (Entangle's each-round
+    /// saves are for those it does not hold yet).
+    fn bound_by(&self, t: usize, spell: u16) -> bool {
+        self.fighters[t].effects.iter().any(|e| {
+            e.effect.spell == Some(spell) && e.effect.behaviours.iter().any(|b| matches!(b, Behaviour::Bound(_)))
+        })
     }
 
     /// The miss chance zones give an attack by `a` on `t`: a fog gives
@@ -157,7 +166,8 @@ impl<R: Dice> Engine<'_, '_, R> {
                 what: SpellEvent::Lasts { until: ends }
             }
         );
-        self.st.zones.push(Zone { cast: *cast, effect, mask, ends });
+        let opened = self.st.round;
+        self.st.zones.push(Zone { cast: *cast, effect, mask, ends, opened });
     }
 
     /// The start of `i`'s turn with zones on the map: the zones of `i`
@@ -244,12 +254,19 @@ impl<R: Dice> Engine<'_, '_, R> {
                 continue;
             }
             let rules = self.st.zone_rules(z);
-            if rules.each_round.is_empty() || rules.each_round_timing != when {
+            if rules.each_round.is_empty()
+                || rules.each_round_timing != when
+                || (when == RoundTiming::EndOfCasterTurn && z.opened == self.st.round)
+            {
                 continue;
             }
             let cast = z.cast;
             let inside: Vec<usize> = (0..self.st.len())
-                .filter(|&t| self.st.is_present(t) && self.st.stands_in(&self.st.zones[k], t))
+                .filter(|&t| {
+                    self.st.is_present(t)
+                        && self.st.stands_in(&self.st.zones[k], t)
+                        && !self.st.bound_by(t, cast.spell)
+                })
                 .collect();
             let spell = &prep.spells[usize::from(cast.spell)].spell;
             let Some((_, rules)) = zone_effect(&spell.effects) else { continue };
@@ -276,6 +293,9 @@ impl<R: Dice> Engine<'_, '_, R> {
                 continue;
             }
             let cast = z.cast;
+            if self.st.bound_by(i, cast.spell) {
+                continue;
+            }
             let spell = &prep.spells[usize::from(cast.spell)].spell;
             let Some((_, rules)) = zone_effect(&spell.effects) else { continue };
             self.zone_meets(&cast, i, &rules.on_enter);

@@ -3,6 +3,7 @@
 mod abilities;
 mod attacks;
 mod batch;
+mod bonds;
 mod bestiary_files;
 mod cavalier;
 mod classes;
