@@ -129,6 +129,8 @@ crate::named_enum! {
         /// Web; `combat::bonds`): its slot follows the bond (a move action
         /// for Entangle, a standard one for a web).
         BreakFree => "break_free",
+        /// A monster's entangling throw at the target (a web, a rope; standard action).
+        Entangle => "entangle",
     }
 }
 
@@ -151,7 +153,8 @@ impl ActionKind {
             | ActionKind::LionsCall
             | ActionKind::UseItem
             | ActionKind::LayOnHands
-            | ActionKind::BreathWeapon => Slot::Standard,
+            | ActionKind::BreathWeapon
+            | ActionKind::Entangle => Slot::Standard,
             ActionKind::Move
             | ActionKind::StandUp
             | ActionKind::RetrieveWeapon

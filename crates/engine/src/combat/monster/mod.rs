@@ -19,6 +19,7 @@
 //! - `rage`: a wolverine's rage once wounded;
 //! - `swallow`: swallow whole (and an engulf that functions as it): a held
 //!   foe swallowed, its damage inside, cutting out or escaping;
+//! - `web`: a thrown web or rope that entangles (`combat::bonds` breaks it);
 //! - channel resistance is a save bonus (`BattleState::save_bonus`, with
 //!   `Context::channel`).
 //!
@@ -41,6 +42,7 @@ mod natural;
 mod rage;
 mod smite;
 mod swallow;
+mod web;
 
 pub(crate) use rage::{RAGE_BONUS, RAGE_EFFECT, rage_effect};
 

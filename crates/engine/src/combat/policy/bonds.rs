@@ -12,6 +12,11 @@
 //! - A creature that can still move (entangled by a thrown web, at half
 //!   speed) does not spend its actions on the bonds, nor does one that
 //!   cannot succeed.
+//!
+//! A creature with an entangling throw (a spider's web, an erinyes' rope;
+//! `combat::monster::web`) throws it at its foe when that foe is not bound
+//! yet and no melee attack reaches it from here: it webs the foe it closes
+//! on (then moves toward it), or ropes the foe it would shoot.
 
 use crate::effects::{EscapeAction, Flags};
 
@@ -50,6 +55,25 @@ pub(super) fn plan(battle: &BattleState<'_>, actor: usize, t: usize, out: &mut V
         }
         EscapeAction::FullRound if !casts && !reaches => out.push(free),
         _ => return false,
+    }
+    true
+}
+
+/// Plans an entangling throw at `t` for `actor`; whether it planned the turn.
+pub(super) fn plan_throw(battle: &BattleState<'_>, actor: usize, t: usize, out: &mut Vec<Action>) -> bool {
+    if battle.prep.fighters[actor].monster.as_deref().is_none_or(|m| m.entangle.is_none())
+        || battle.entangle_throw(actor, t).is_err()
+        || battle.bond(t).is_some()
+    {
+        return false;
+    }
+    let melee = battle.weapon_for(actor, t, battle.pos(actor)).is_ok_and(|w| battle.prep.fighters[actor].attacks[w].melee);
+    if melee {
+        return false;
+    }
+    out.push(Action::at(ActionKind::Entangle, t));
+    if battle.weapon_for(actor, t, battle.pos(actor)).is_err() {
+        out.push(Action::at(ActionKind::Move, t));
     }
     true
 }

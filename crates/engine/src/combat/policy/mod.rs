@@ -75,6 +75,9 @@ impl Policy for DefaultPolicy {
                 return;
             }
             t = monster::target(battle, actor, t);
+            if bonds::plan_throw(battle, actor, t, out) {
+                return;
+            }
         }
         if has_magic(battle, actor) && plan_magic(battle, actor, t, Magic::DEFAULT, out) {
             return;

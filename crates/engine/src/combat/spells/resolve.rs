@@ -234,10 +234,24 @@ impl<R: Dice> Engine<'_, '_, R> {
         ray: bool,
         can_crit: bool,
     ) -> (bool, bool) {
+        self.touch_attack(a, t, melee, ray, can_crit, 0)
+    }
+
+    /// `spell_attack` with `penalty` off the roll (a thrown web's range increments).
+    pub(crate) fn touch_attack(
+        &mut self,
+        a: usize,
+        t: usize,
+        melee: bool,
+        ray: bool,
+        can_crit: bool,
+        penalty: i32,
+    ) -> (bool, bool) {
         if !self.sanctuary_allows(a, t) {
             return (false, false);
         }
-        let s = self.st.touch_situation(a, t, melee);
+        let mut s = self.st.touch_situation(a, t, melee);
+        s.attack -= penalty;
         let d20 = self.rng.roll(20) as i32;
         let total = d20 + s.attack;
         let mut hit = d20 != 1 && (d20 == 20 || total >= s.ac);

@@ -215,3 +215,58 @@ fn the_default_policy_casts_web_on_a_group_of_foes_and_not_on_an_ally() {
     with_ally.push(("a", brute("Friend"), at(6, 11)));
     assert!(!casts_web(with_ally), "an ally would be caught");
 }
+
+#[test]
+fn a_spiders_web_entangles_at_the_rate_of_its_ranged_touch_attack_and_the_foe_walks_on_at_half_speed() {
+    let spider = data_combatant("data/monsters/fiendish_giant_spider.json");
+    let prep = prepare_magic(arena(6, 16), vec![("a", spider, at(2, 1)), ("b", brute("Prey"), at(2, 5))]);
+    // 20 ft: one increment beyond the first, −2; BAB 2 + Dex 3 = +3 against touch AC 10: 7 or more.
+    let exact = 14.0 / 20.0;
+    let (mut throws, mut hits) = (0u32, 0u32);
+    for seed in 0..3000u64 {
+        let mut rng = SeededRng::for_run(33, seed);
+        let mut events = Vec::new();
+        let mut e = Engine::new(&prep, &SimOptions::default(), &mut rng, Some(&mut events));
+        e.start_round();
+        e.take_turn(0, &mut DefaultPolicy);
+        let bound = e.st.has_condition(1, C::Entangled);
+        if bound {
+            assert!(!e.st.flags(1).has(Flags::CANT_MOVE), "a thrown web does not hold it in place");
+            assert_eq!(e.st.speed(1), 15, "half speed");
+            let mut out = Vec::new();
+            crate::combat::decide::Policy::plan(&mut DefaultPolicy, &e.st, 1, &mut out);
+            assert!(!out.iter().any(|a| a.kind == ActionKind::BreakFree), "it can move: no escape spent");
+        }
+        drop(e);
+        for r in &events {
+            if let Event::TouchAttack { who: 0, target: 1, bonus, ac, hit, .. } = r.event {
+                assert_eq!((bonus, ac), (3, 10));
+                throws += 1;
+                hits += u32::from(hit);
+                assert_eq!(hit, bound);
+            }
+        }
+    }
+    assert_eq!(throws, 3000, "it webs its foe before closing in");
+    let p = f64::from(hits) / f64::from(throws);
+    let sigma = (exact * (1.0 - exact) / f64::from(throws)).sqrt();
+    assert!((p - exact).abs() < 5.0 * sigma, "web hit rate {p:.4}, exact {exact:.4}");
+}
+
+#[test]
+fn a_web_is_escaped_by_escape_artist_or_strength_at_minus_four_as_a_standard_action() {
+    let spider = data_combatant("data/monsters/fiendish_giant_spider.json");
+    let prep = prepare_magic(arena(6, 16), vec![("a", spider, at(2, 1)), ("b", brute("Prey"), at(2, 5))]);
+    // Hit (20), then the prey breaks free: Strength +3 against DC 16 (12 + 4), a standard action.
+    let mut b = Bench::new(&[20, 13]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    turn(&mut e, 0, vec![Action::at(ActionKind::Entangle, 1)]);
+    let (_, bonds) = e.st.bond(1).expect("webbed");
+    assert_eq!((bonds.escape_artist, bonds.strength), (Some(12), Some(16)));
+    assert_eq!(e.st.best_escape(1, &bonds), Some((EscapeSkill::Strength, 3, 16)));
+    assert_eq!(e.st.data_slot(1, &Action::new(ActionKind::BreakFree)), Some(crate::combat::action::Slot::Standard));
+    turn(&mut e, 1, vec![Action::new(ActionKind::BreakFree)]);
+    assert!(!e.st.has_condition(1, C::Entangled), "13 + 3 = 16: free");
+    // A second web on a free foe is allowed; uses are counted.
+    assert_eq!(e.st.fighters[0].monster.entangles_thrown, 1);
+}
