@@ -34,6 +34,8 @@ pub struct Recurring {
     pub dice: DiceExpr,
     /// Energy type index into `ENERGY` (resisted per tick), `None` for untyped.
     pub energy: Option<u8>,
+    /// Nonlethal damage (Pain Strike).
+    pub nonlethal: bool,
 }
 
 /// The energy types in the order `Recurring::energy` indexes them.
@@ -236,6 +238,8 @@ pub enum Behaviour {
         /// The next stage.
         next: Box<Effect>,
     },
+    /// Ends when the bearer has no nonlethal damage left (Frostbite's fatigue).
+    EndsWithoutNonlethal,
     /// Bonds the bearer breaks with a check (Entangle's plants, Web's
     /// strands, a spider's thrown web, an erinyes' rope): the effect ends
     /// when one of its checks meets its DC (`combat::bonds`).
@@ -296,6 +300,7 @@ impl Behaviour {
             Behaviour::IgnoresMissChance => Behaviours::TRUE_STRIKE,
             Behaviour::Then { .. } => Behaviours::THEN,
             Behaviour::Bound(_) => Behaviours::BOUND,
+            Behaviour::EndsWithoutNonlethal => Behaviours::ENDS_WITHOUT_NONLETHAL,
         }
     }
 }
@@ -351,6 +356,8 @@ impl Behaviours {
     pub const THEN: u32 = 1 << 21;
     /// Bonds it can break.
     pub const BOUND: u32 = 1 << 22;
+    /// An effect ends once its bearer's nonlethal damage is healed.
+    pub const ENDS_WITHOUT_NONLETHAL: u32 = 1 << 23;
 
     /// Whether a behaviour of `flag` is present.
     #[inline]

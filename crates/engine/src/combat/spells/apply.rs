@@ -291,6 +291,9 @@ impl<R: Dice> Engine<'_, '_, R> {
                 if c.ends_when_subject_attacks {
                     behaviours.push(Behaviour::EndsWhenBearerAttacks);
                 }
+                if c.ends_without_nonlethal {
+                    behaviours.push(Behaviour::EndsWithoutNonlethal);
+                }
                 if let Some(escape) = &c.escape {
                     behaviours.push(Behaviour::Bound(spell_bonds(escape, c.anchored, cast.dc)));
                 }
@@ -848,6 +851,13 @@ impl<R: Dice> Engine<'_, '_, R> {
                 );
                 continue;
             }
+            if d.nonlethal {
+                // Nonlethal (Frostbite, Pain Strike): energy resistance applies, hit points are untouched.
+                let dealt = self.after_energy(t, rolled as u32, &d.types);
+                self.deal_nonlethal(t, dealt);
+                m.damage += dealt;
+                continue;
+            }
             let dealt =
                 self.spell_damage(cast.caster, t, rolled as u32, &d.types, d.untyped_half, d.min_hp_left);
             m.damage += dealt;
@@ -863,7 +873,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             if let Ok(dice) = DiceExpr::parse(&rec.amount.describe_at(cast.cl)) {
                 let energy = rec.types.iter().find_map(|x| energy_index(x)).map(|k| k as u8);
                 let part = pack.separate(Some(rounds), Some("recurring damage"));
-                part.recurring = Some(Recurring { dice, energy });
+                part.recurring = Some(Recurring { dice, energy, nonlethal: d.nonlethal });
             }
         }
         if let Some(lasting) = &d.caster_temp_hp

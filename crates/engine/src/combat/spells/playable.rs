@@ -89,17 +89,11 @@ fn effect_unplayable(path: &str, e: &SpellEffect) -> Option<String> {
     }
     let refuse = |what: &str| Some(format!("{kpath}: {what}"));
     match &e.kind {
-        EffectKind::Damage(d) if d.nonlethal => {
-            return refuse("nonlethal damage is not tracked");
-        }
         EffectKind::Condition(c) => {
             if let Some(x) = &c.escape
                 && x.dc != EscapeDc::SpellDc
             {
                 return Some(format!("{kpath}.escape.dc: escape DCs other than the spell's are not played"));
-            }
-            if c.ends_without_nonlethal {
-                return Some(format!("{kpath}.ends_without_nonlethal: nonlethal damage is not tracked"));
             }
         }
         EffectKind::Reroll(r) if r.mode == RerollMode::RerollFailedSave => {

@@ -270,3 +270,68 @@ fn a_web_is_escaped_by_escape_artist_or_strength_at_minus_four_as_a_standard_act
     // A second web on a free foe is allowed; uses are counted.
     assert_eq!(e.st.fighters[0].monster.entangles_thrown, 1);
 }
+
+#[test]
+fn frostbite_deals_nonlethal_damage_and_fatigues_until_the_nonlethal_damage_is_healed() {
+    let witch = caster("Witch", &["Frostbite"], json!({ "spell_list": "witch", "level": 5 }));
+    // Unarmed: casting beside it provokes nothing.
+    let target = creature("Target", json!({ "hp_max": 200, "attacks": [] }));
+    let prep = prepare_magic(arena(4, 6), vec![("a", witch, at(1, 1)), ("b", target, at(1, 2))]);
+    let frost = prep.spell_index("Frostbite").unwrap();
+    // 1d6 + 5 (caster level 5) nonlethal cold on each touch that hits (+3 against touch AC 10: 70 %).
+    let mut samples = Vec::new();
+    for seed in 0..2000u64 {
+        let mut rng = SeededRng::for_run(34, seed);
+        let mut e = Engine::new(&prep, &SimOptions::default(), &mut rng, None);
+        e.start_round();
+        e.take_turn(0, &mut script(vec![Action::cast(frost, Some(1))]));
+        assert_eq!(e.st.hp(1), 200, "hit points untouched");
+        let nl = e.st.nonlethal(1);
+        if nl > 0 {
+            assert!(e.st.has_condition(1, C::Fatigued));
+            samples.push(f64::from(nl));
+            e.heal_nonlethal(1, 100);
+            assert!(!e.st.has_condition(1, C::Fatigued), "the fatigue ends with the nonlethal damage");
+        }
+    }
+    let n = samples.len() as f64;
+    let mean = samples.iter().sum::<f64>() / n;
+    let sd = (samples.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt();
+    let p = n / 2000.0;
+    assert!((p - 0.7).abs() < 5.0 * (0.7f64 * 0.3 / 2000.0).sqrt(), "touch hit rate {p:.3}");
+    // A natural 20 (1 in 20 of all rolls) confirmed at the hit rate doubles it:
+    // 5 % of the hits are critical, so the mean is 8.5 × 1.05.
+    let exact = 8.5 * (1.0 + (0.05 * 0.7) / 0.7);
+    assert!((mean - exact).abs() < 5.0 * sd / n.sqrt(), "mean nonlethal {mean:.3}, exact {exact}");
+}
+
+#[test]
+fn pain_strike_deals_nonlethal_damage_each_round_after_a_failed_fortitude_save() {
+    let wizard = caster("Wizard", &["Pain Strike"], json!({ "spell_list": "wizard", "level": 5 }));
+    let victim = creature("Victim", json!({ "hp_max": 200, "saves": { "fort": -20, "ref": 0, "will": 0 } }));
+    let prep = prepare_magic(arena(4, 8), vec![("a", wizard, at(1, 1)), ("b", victim, at(1, 5))]);
+    let pain = prep.spell_index("Pain Strike").unwrap();
+    let mut first = Vec::new();
+    let mut tick = Vec::new();
+    for seed in 0..2000u64 {
+        let mut rng = SeededRng::for_run(35, seed);
+        let mut e = Engine::new(&prep, &SimOptions::default(), &mut rng, None);
+        e.start_round();
+        e.take_turn(0, &mut script(vec![Action::cast(pain, Some(1))]));
+        let a = e.st.nonlethal(1);
+        if a == 0 {
+            continue; // a natural 20
+        }
+        assert!(e.st.has_condition(1, C::Sickened));
+        e.take_turn(1, &mut script(vec![]));
+        first.push(f64::from(a));
+        tick.push(f64::from(e.st.nonlethal(1) - a));
+        assert_eq!(e.st.hp(1), 200);
+    }
+    for (what, s) in [("on the cast", &first), ("a round later", &tick)] {
+        let n = s.len() as f64;
+        let mean = s.iter().sum::<f64>() / n;
+        let sd = (s.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt();
+        assert!((mean - 3.5).abs() < 5.0 * sd / n.sqrt(), "{what}: mean 1d6 nonlethal {mean:.3}");
+    }
+}
