@@ -300,13 +300,19 @@ fn row(t: &Transcript, r: &Record, lang: Lang, codes: Codes) -> Row {
             };
             act(*who, f(T::EvAura, &[&t.id(*source), ability, &what]))
         }
-        Event::EscapeCheck { who, bond, skill, d20, bonus, total, dc, ok } => {
+        Event::EscapeCheck { who, bond, skill, moving, d20, bonus, total, dc, ok } => {
             let check = lang.t(match skill {
                 EscapeSkill::EscapeArtist => T::EvEscapeArtist,
                 EscapeSkill::Strength => T::EvEscapeStrength,
                 EscapeSkill::Cmb => T::EvEscapeCmb,
+                EscapeSkill::Acrobatics => T::EvEscapeAcrobatics,
             });
-            let verdict = lang.t(if *ok { T::EvEscapes } else { T::EvStaysBound });
+            let verdict = lang.t(match (*moving, *ok) {
+                (false, true) => T::EvEscapes,
+                (false, false) => T::EvStaysBound,
+                (true, true) => T::EvMovesOn,
+                (true, false) => T::EvStopped,
+            });
             act(*who, f(T::EvEscapeCheck, &[&check, bond, &signed(d20, *bonus), total, dc, &verdict]))
         }
         Event::Falls { who, from_ft, feet, cause, damage } => {

@@ -460,8 +460,11 @@ catalogue! {
     EvEscapeArtist => "Escape Artist check", "test d'Évasion";
     EvEscapeStrength => "Strength check", "test de Force";
     EvEscapeCmb => "combat maneuver check", "test de manœuvre offensive";
+    EvEscapeAcrobatics => "Acrobatics check", "test d'Acrobaties";
     EvEscapes => "breaks free", "se libère";
     EvStaysBound => "still caught", "reste pris";
+    EvMovesOn => "moves on", "avance";
+    EvStopped => "stopped", "arrêté";
     EvFalls => "falls from {} ft ({}): {} ft, {} damage", "tombe de {} pieds ({}) : {} pieds, {} dégâts";
     EvFallHelpless => "helpless", "sans défense";
     EvAura => "meets {}'s {}: {}", "subit l'aura de {} ({}) : {}";

@@ -56,6 +56,10 @@ impl BattleState<'_> {
             }
             EscapeSkill::Strength => ability_modifier(spec.str_score) + ds,
             EscapeSkill::Cmb => self.cmb(i, Maneuver::Escape, i),
+            // Untrained (no file gives an Acrobatics bonus the engine reads): Dexterity.
+            EscapeSkill::Acrobatics => {
+                spec.dex_mod + dd + self.modifier(i, Targets::skill(true, false), &Context::default())
+            }
         }
     }
 
@@ -104,7 +108,10 @@ impl<R: Dice> Engine<'_, '_, R> {
         let d20 = self.rng.roll(20) as i32;
         let ok = d20 + bonus >= dc;
         let bond = self.st.fighters[i].effects[k].effect.name.to_string();
-        emit!(self, Event::EscapeCheck { who: i, bond, skill, d20, bonus, total: d20 + bonus, dc, ok });
+        emit!(
+            self,
+            Event::EscapeCheck { who: i, bond, skill, moving: false, d20, bonus, total: d20 + bonus, dc, ok }
+        );
         if ok {
             self.remove_effect_at(i, k, EffectEnd::BrokenFree);
         }

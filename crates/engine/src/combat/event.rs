@@ -704,6 +704,9 @@ pub enum Event {
         bond: String,
         /// The check it makes.
         skill: EscapeSkill,
+        /// A check to move through the area (Web's strands, Grease), not to break free.
+        #[serde(default, skip_serializing_if = "is_false")]
+        moving: bool,
         /// The d20.
         d20: i32,
         /// Its bonus.

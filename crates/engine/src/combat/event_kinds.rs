@@ -492,6 +492,8 @@ pub enum EscapeSkill {
     Strength,
     /// A combat maneuver check.
     Cmb,
+    /// An Acrobatics check (to move on Grease).
+    Acrobatics,
 }
 
 /// What happens to a creature's turn (`Event::Turn`).

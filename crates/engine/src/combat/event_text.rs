@@ -245,8 +245,13 @@ fn line(ids: &[String], sides: &[String], r: &Record) -> String {
             let verdict = if *ok { "succeeds" } else { "fails" };
             act(*who, format!("Fly check d20={d20}{bonus:+}={total} vs DC {dc} -> {verdict}"))
         }
-        Event::EscapeCheck { who, bond, skill, d20, bonus, total, dc, ok } => {
-            let verdict = if *ok { "breaks free" } else { "still caught" };
+        Event::EscapeCheck { who, bond, skill, moving, d20, bonus, total, dc, ok } => {
+            let verdict = match (*moving, *ok) {
+                (false, true) => "breaks free",
+                (false, false) => "still caught",
+                (true, true) => "moves on",
+                (true, false) => "stopped",
+            };
             act(*who, format!("{skill:?} check against {bond} d20={d20}{bonus:+}={total} vs DC {dc} -> {verdict}"))
         }
         Event::Falls { who, from_ft, feet, cause, damage } => {

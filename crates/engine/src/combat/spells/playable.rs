@@ -6,7 +6,7 @@
 //! with this reason (a test keeps the two in step).
 
 use crate::spell::Spell;
-use crate::spell::effect::{EffectKind, EscapeDc, MovementCheckKind, RerollMode, SpellEffect, ZoneEffect};
+use crate::spell::effect::{EffectKind, EscapeDc, RerollMode, SpellEffect, ZoneEffect};
 use crate::spell::model::{CastTime, DurationUnit, Shape, TargetKind};
 
 /// Why the engine cannot cast `spell`, if it cannot: the first unplayed
@@ -64,10 +64,6 @@ fn zone_unplayable(z: &ZoneEffect) -> Option<String> {
         "moves: moving areas are not played"
     } else if !z.radiates.is_empty() {
         "radiates: effects radiating around an area are not played"
-    } else if z.movement_check.as_ref().is_some_and(|m| {
-        m.half_speed || !m.on_failure_by_5.is_empty() || m.checks.contains(&MovementCheckKind::Acrobatics)
-    }) {
-        "movement_check: Acrobatics checks to move in an area (falling prone, half speed) are not played"
     } else {
         return None;
     };

@@ -132,7 +132,12 @@ impl BattleState<'_> {
             && self
                 .zones
                 .iter()
-                .any(|z| self.zone_rules(z).difficult_terrain && footprint(p, s).any(|c| z.covers(self, c)))
+                .any(|z| {
+                    let rules = self.zone_rules(z);
+                    // Grease's half speed costs as difficult terrain does.
+                    let slow = rules.difficult_terrain || rules.movement_check.as_ref().is_some_and(|m| m.half_speed);
+                    slow && footprint(p, s).any(|c| z.covers(self, c))
+                })
     }
 }
 
@@ -335,7 +340,7 @@ impl<R: Dice> Engine<'_, '_, R> {
                 .filter_map(|c| match c {
                     MovementCheckKind::EscapeArtist => Some(EscapeSkill::EscapeArtist),
                     MovementCheckKind::Cmb => Some(EscapeSkill::Cmb),
-                    MovementCheckKind::Acrobatics => None,
+                    MovementCheckKind::Acrobatics => Some(EscapeSkill::Acrobatics),
                 })
                 .collect();
             let Some(bonus) = skills.iter().map(|&sk| (self.st.escape_check_bonus(i, sk), sk)).max_by_key(|x| x.0)
@@ -351,6 +356,7 @@ impl<R: Dice> Engine<'_, '_, R> {
                     who: i,
                     bond: spell.name.to_string(),
                     skill: bonus.1,
+                    moving: true,
                     d20,
                     bonus: bonus.0,
                     total: d20 + bonus.0,
@@ -361,7 +367,13 @@ impl<R: Dice> Engine<'_, '_, R> {
             if !ok {
                 let Some((_, rules)) = zone_effect(&spell.effects) else { return true };
                 let Some(m) = &rules.movement_check else { return true };
-                self.zone_meets(&cast, i, &m.on_failure);
+                // Grease: failing by 5 or more falls; a lesser failure saves or falls.
+                let effects = if dc - (d20 + bonus.0) >= 5 && !m.on_failure_by_5.is_empty() {
+                    &m.on_failure_by_5
+                } else {
+                    &m.on_failure
+                };
+                self.zone_meets(&cast, i, effects);
             }
             // A failure loses the rest of the movement where it is.
             return !ok;

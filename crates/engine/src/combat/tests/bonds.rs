@@ -335,3 +335,45 @@ fn pain_strike_deals_nonlethal_damage_each_round_after_a_failed_fortitude_save()
         assert!((mean - 3.5).abs() < 5.0 * sd / n.sqrt(), "{what}: mean 1d6 nonlethal {mean:.3}");
     }
 }
+
+#[test]
+fn grease_asks_an_acrobatics_check_dc_10_to_move_and_a_failure_by_5_falls() {
+    let wizard = caster("Wizard", &["Grease"], json!({ "spell_list": "wizard", "hp_max": 40 }));
+    // Dexterity 10: Acrobatics +0 (untrained); Reflex −20 (it fails but on a 20).
+    let walker = creature(
+        "Walker",
+        json!({ "hp_max": 200, "saves": { "fort": 0, "ref": -20, "will": 0 }, "attacks": [] }),
+    );
+    let prep = prepare_magic(arena(6, 16), vec![("a", wizard, at(1, 5)), ("b", walker, at(3, 12))]);
+    let (mut checks, mut ok, mut fell_by_5, mut by_5) = (0u32, 0u32, 0u32, 0u32);
+    for seed in 0..3000u64 {
+        let mut rng = SeededRng::for_run(36, seed);
+        let mut events = Vec::new();
+        let mut e = Engine::new(&prep, &SimOptions::default(), &mut rng, Some(&mut events));
+        e.start_round();
+        // The grease on the squares west of the walker (10-ft square from (3,8)).
+        e.take_turn(0, &mut script(vec![cast_at(&prep, "Grease", at(3, 8))]));
+        assert!(!e.st.has_condition(1, C::Prone), "outside the grease");
+        e.take_turn(1, &mut script(vec![Action::new(ActionKind::Move).with_destination(at(3, 6))]));
+        let prone = e.st.has_condition(1, C::Prone);
+        drop(e);
+        for r in &events {
+            if let Event::EscapeCheck { who: 1, skill, bonus, total, dc, ok: o, .. } = r.event {
+                assert_eq!((skill, bonus, dc), (EscapeSkill::Acrobatics, 0, 10));
+                checks += 1;
+                ok += u32::from(o);
+                if dc - total >= 5 {
+                    by_5 += 1;
+                    fell_by_5 += u32::from(prone);
+                }
+                if o {
+                    assert!(!prone);
+                }
+            }
+        }
+    }
+    assert_eq!(checks, 3000, "one check on stepping onto the grease");
+    let (p, exact) = (f64::from(ok) / 3000.0, 11.0 / 20.0);
+    assert!((p - exact).abs() < 5.0 * (exact * (1.0 - exact) / 3000.0).sqrt(), "success rate {p:.4}");
+    assert_eq!(fell_by_5, by_5, "failing by 5 or more always falls");
+}
