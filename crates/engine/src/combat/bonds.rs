@@ -86,7 +86,8 @@ impl BattleState<'_> {
     /// The chance `i` breaks `bonds` with one attempt: P(d20 + bonus ≥ DC)
     /// (a skill check: no automatic success or failure).
     pub fn escape_chance(&self, i: usize, bonds: &Bonds) -> f64 {
-        self.best_escape(i, bonds).map_or(0.0, |(_, bonus, dc)| f64::from((21 - (dc - bonus)).clamp(0, 20)) / 20.0)
+        self.best_escape(i, bonds)
+            .map_or(0.0, |(_, bonus, dc)| f64::from((21 - (dc - bonus)).clamp(0, 20)) / 20.0)
     }
 
     /// The budget slot an attempt to break `i`'s bond takes (a move action without one).

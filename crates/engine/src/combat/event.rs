@@ -15,8 +15,9 @@ use crate::map::Pos;
 use super::prepared::PreparedEncounter;
 
 pub use super::event_kinds::{
-    AfflictionEvent, ClassAbilityEvent, CombatEvent, ConfusedAct, DismountCause, EffectEnd, EscapeSkill, KiPower,
-    ManeuverOutcome, MountedEvent, NonlethalState, SpellEffectEvent, SpellEvent, StunOutcome, TurnEvent,
+    AfflictionEvent, ClassAbilityEvent, CombatEvent, ConfusedAct, DismountCause, EffectEnd, EscapeSkill,
+    KiPower, ManeuverOutcome, MountedEvent, NonlethalState, SpellEffectEvent, SpellEvent, StunOutcome,
+    TurnEvent,
 };
 
 /// Whether a flag is off (to omit it from JSON).

@@ -252,7 +252,10 @@ fn line(ids: &[String], sides: &[String], r: &Record) -> String {
                 (true, true) => "moves on",
                 (true, false) => "stopped",
             };
-            act(*who, format!("{skill:?} check against {bond} d20={d20}{bonus:+}={total} vs DC {dc} -> {verdict}"))
+            act(
+                *who,
+                format!("{skill:?} check against {bond} d20={d20}{bonus:+}={total} vs DC {dc} -> {verdict}"),
+            )
         }
         Event::Falls { who, from_ft, feet, cause, damage } => {
             act(*who, format!("falls from {from_ft} ft ({}): {feet} ft, {damage} damage", cause.words()))

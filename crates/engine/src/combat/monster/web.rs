@@ -19,7 +19,11 @@ use super::super::state::BattleState;
 impl BattleState<'_> {
     /// The entangling throw `i` may make at `t` now, or why not.
     pub(crate) fn entangle_throw(&self, i: usize, t: usize) -> Result<&Entangler, Reason> {
-        let e = self.prep.fighters[i].monster.as_deref().and_then(|m| m.entangle.as_ref()).ok_or(Reason::NoAbility)?;
+        let e = self.prep.fighters[i]
+            .monster
+            .as_deref()
+            .and_then(|m| m.entangle.as_ref())
+            .ok_or(Reason::NoAbility)?;
         if self.fighters[i].monster.entangles_thrown >= e.uses {
             return Err(Reason::NoAbility);
         }
@@ -32,7 +36,9 @@ impl BattleState<'_> {
         if self.size(t) as u8 > (self.size(i) as u8).saturating_add(e.larger_sizes) {
             return Err(Reason::TargetTooLarge);
         }
-        let holds = |j: usize| self.fighters[j].effects.iter().any(|x| x.source == Some(i) && *x.effect.name == *e.name);
+        let holds = |j: usize| {
+            self.fighters[j].effects.iter().any(|x| x.source == Some(i) && *x.effect.name == *e.name)
+        };
         if holds(t) || (e.one_at_a_time && (0..self.len()).any(|j| self.is_present(j) && holds(j))) {
             return Err(Reason::NothingToTake);
         }
@@ -47,7 +53,8 @@ impl<R: Dice> Engine<'_, '_, R> {
         let e = self.st.entangle_throw(i, t)?;
         let (name, bonds, save_dc, increment) = (e.name.clone(), e.bonds, e.save_dc, e.increment_ft);
         self.st.fighters[i].monster.entangles_thrown += 1;
-        let penalty = if increment > 0 { 2 * ((self.st.distance(i, t).max(1) - 1) / increment) as i32 } else { 0 };
+        let increments = (self.st.distance(i, t).max(1) - 1).checked_div(increment).unwrap_or(0);
+        let penalty = 2 * increments as i32;
         let (hit, _) = self.touch_attack(i, t, false, false, false, penalty);
         if !hit {
             return Ok(());

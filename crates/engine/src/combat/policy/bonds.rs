@@ -67,7 +67,9 @@ pub(super) fn plan_throw(battle: &BattleState<'_>, actor: usize, t: usize, out: 
     {
         return false;
     }
-    let melee = battle.weapon_for(actor, t, battle.pos(actor)).is_ok_and(|w| battle.prep.fighters[actor].attacks[w].melee);
+    let melee = battle
+        .weapon_for(actor, t, battle.pos(actor))
+        .is_ok_and(|w| battle.prep.fighters[actor].attacks[w].melee);
     if melee {
         return false;
     }

@@ -8,8 +8,8 @@
 //!
 //! A battle without zones pays one `is_empty` test per hook.
 
-use crate::grid::footprint;
 use crate::effects::Behaviour;
+use crate::grid::footprint;
 use crate::map::Pos;
 use crate::rng::Dice;
 use crate::spell::effect::{
@@ -70,7 +70,8 @@ impl BattleState<'_> {
     /// saves are for those it does not hold yet).
     fn bound_by(&self, t: usize, spell: u16) -> bool {
         self.fighters[t].effects.iter().any(|e| {
-            e.effect.spell == Some(spell) && e.effect.behaviours.iter().any(|b| matches!(b, Behaviour::Bound(_)))
+            e.effect.spell == Some(spell)
+                && e.effect.behaviours.iter().any(|b| matches!(b, Behaviour::Bound(_)))
         })
     }
 
@@ -112,7 +113,10 @@ impl BattleState<'_> {
                     let p = if n == 0 {
                         from
                     } else {
-                        Pos::new(from.row + (2 * k * dr + n).div_euclid(2 * n), from.col + (2 * k * dc + n).div_euclid(2 * n))
+                        Pos::new(
+                            from.row + (2 * k * dr + n).div_euclid(2 * n),
+                            from.col + (2 * k * dc + n).div_euclid(2 * n),
+                        )
                     };
                     u32::from(z.covers(self, p)) * 5
                 })
@@ -129,15 +133,13 @@ impl BattleState<'_> {
     #[inline]
     pub(crate) fn zone_difficult(&self, p: Pos, s: i32) -> bool {
         !self.zones.is_empty()
-            && self
-                .zones
-                .iter()
-                .any(|z| {
-                    let rules = self.zone_rules(z);
-                    // Grease's half speed costs as difficult terrain does.
-                    let slow = rules.difficult_terrain || rules.movement_check.as_ref().is_some_and(|m| m.half_speed);
-                    slow && footprint(p, s).any(|c| z.covers(self, c))
-                })
+            && self.zones.iter().any(|z| {
+                let rules = self.zone_rules(z);
+                // Grease's half speed costs as difficult terrain does.
+                let slow =
+                    rules.difficult_terrain || rules.movement_check.as_ref().is_some_and(|m| m.half_speed);
+                slow && footprint(p, s).any(|c| z.covers(self, c))
+            })
     }
 }
 
@@ -337,13 +339,14 @@ impl<R: Dice> Engine<'_, '_, R> {
             let skills: Vec<EscapeSkill> = m
                 .checks
                 .iter()
-                .filter_map(|c| match c {
-                    MovementCheckKind::EscapeArtist => Some(EscapeSkill::EscapeArtist),
-                    MovementCheckKind::Cmb => Some(EscapeSkill::Cmb),
-                    MovementCheckKind::Acrobatics => Some(EscapeSkill::Acrobatics),
+                .map(|c| match c {
+                    MovementCheckKind::EscapeArtist => EscapeSkill::EscapeArtist,
+                    MovementCheckKind::Cmb => EscapeSkill::Cmb,
+                    MovementCheckKind::Acrobatics => EscapeSkill::Acrobatics,
                 })
                 .collect();
-            let Some(bonus) = skills.iter().map(|&sk| (self.st.escape_check_bonus(i, sk), sk)).max_by_key(|x| x.0)
+            let Some(bonus) =
+                skills.iter().map(|&sk| (self.st.escape_check_bonus(i, sk), sk)).max_by_key(|x| x.0)
             else {
                 return false;
             };

@@ -190,8 +190,11 @@ fn a_bound_creature_breaks_free_when_it_pays_and_keeps_attacking_when_its_foe_is
     assert!(!near.contains(&ActionKind::BreakFree), "{near:?}");
     assert!(near.contains(&ActionKind::FullAttack), "{near:?}");
     // A caster breaks free with its move action and casts with its standard one.
-    let shaman =
-        caster("Shaman", &["Magic Missile"], json!({ "spell_list": "wizard", "saves": { "ref": -10, "fort": 0, "will": 0 } }));
+    let shaman = caster(
+        "Shaman",
+        &["Magic Missile"],
+        json!({ "spell_list": "wizard", "saves": { "ref": -10, "fort": 0, "will": 0 } }),
+    );
     let cast = plan(vec![("a", druid(), at(1, 1)), ("b", shaman, at(4, 14))], 1);
     assert_eq!(cast.first(), Some(&ActionKind::BreakFree), "{cast:?}");
     assert!(cast.contains(&ActionKind::CastSpell), "{cast:?}");
@@ -208,8 +211,14 @@ fn the_default_policy_casts_web_on_a_group_of_foes_and_not_on_an_ally() {
         crate::combat::decide::Policy::plan(&mut DefaultPolicy, &e.st, 0, &mut out);
         out.iter().any(|a| a.spell == Some(web))
     };
-    let group =
-        || vec![("a", wizard(), at(1, 1)), ("b", brute("A"), at(5, 10)), ("b", brute("B"), at(5, 11)), ("b", brute("C"), at(6, 10))];
+    let group = || {
+        vec![
+            ("a", wizard(), at(1, 1)),
+            ("b", brute("A"), at(5, 10)),
+            ("b", brute("B"), at(5, 11)),
+            ("b", brute("C"), at(6, 10)),
+        ]
+    };
     assert!(casts_web(group()));
     let mut with_ally = group();
     with_ally.push(("a", brute("Friend"), at(6, 11)));
@@ -264,7 +273,10 @@ fn a_web_is_escaped_by_escape_artist_or_strength_at_minus_four_as_a_standard_act
     let (_, bonds) = e.st.bond(1).expect("webbed");
     assert_eq!((bonds.escape_artist, bonds.strength), (Some(12), Some(16)));
     assert_eq!(e.st.best_escape(1, &bonds), Some((EscapeSkill::Strength, 3, 16)));
-    assert_eq!(e.st.data_slot(1, &Action::new(ActionKind::BreakFree)), Some(crate::combat::action::Slot::Standard));
+    assert_eq!(
+        e.st.data_slot(1, &Action::new(ActionKind::BreakFree)),
+        Some(crate::combat::action::Slot::Standard)
+    );
     turn(&mut e, 1, vec![Action::new(ActionKind::BreakFree)]);
     assert!(!e.st.has_condition(1, C::Entangled), "13 + 3 = 16: free");
     // A second web on a free foe is allowed; uses are counted.

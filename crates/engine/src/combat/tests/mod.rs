@@ -3,8 +3,8 @@
 mod abilities;
 mod attacks;
 mod batch;
-mod bonds;
 mod bestiary_files;
+mod bonds;
 mod cavalier;
 mod classes;
 mod closed_form;
