@@ -92,9 +92,7 @@ fn poison_riders_poison_in_battle() {
 
 #[test]
 fn web_spinners_web_their_foes() {
-    for stem in ["ettercap"] {
-        shows(stem, &PARTY, &["{id}: ranged touch vs", "is affected by web"]);
-    }
+    shows("ettercap", &PARTY, &["{id}: ranged touch vs", "is affected by web"]);
     for stem in ["fiendish_giant_spider", "celestial_giant_spider"] {
         shows(stem, &GNOLLS, &["{id}: ranged touch vs", "is affected by web"]);
     }
