@@ -15,7 +15,9 @@ pub(crate) mod path;
 pub mod special;
 pub mod validate;
 
-pub use special::{BreathShape, HitEffect, PhysicalAbility, SaveName, SmiteAgainst, SpecialAbility};
+pub use special::{
+    BreathShape, EscapeActionName, HitEffect, PhysicalAbility, SaveName, SmiteAgainst, SpecialAbility,
+};
 pub use validate::{ModelError, load_combatant, parse_combatant};
 
 /// Size categories, smallest first.

@@ -13,10 +13,10 @@ use std::fmt::Write;
 use pf1e_engine::combat::Style;
 use pf1e_engine::combat::event::{
     AcKind, AfflictionEvent, Attack, AttackNote, AttackStep, AuraOutcome, BattleResult, ClassAbilityEvent,
-    CombatEvent, ConcentrationCause, ConfusedAct, DismountCause, EVENT_SCHEMA_VERSION, EffectEnd, Event,
-    FallCause, KiPower, LifeChange, ManeuverOutcome, ModSource, MountedEvent, MoveKind, NoMove,
-    NonlethalState, Record, SpellEffectEvent, SpellEvent, SpellLoss, StunOutcome, TouchKind, Transcript,
-    TurnEvent,
+    CombatEvent, ConcentrationCause, ConfusedAct, DismountCause, EVENT_SCHEMA_VERSION, EffectEnd,
+    EscapeSkill, Event, FallCause, KiPower, LifeChange, ManeuverOutcome, ModSource, MountedEvent, MoveKind,
+    NoMove, NonlethalState, Record, SpellEffectEvent, SpellEvent, SpellLoss, StunOutcome, TouchKind,
+    Transcript, TurnEvent,
 };
 use pf1e_engine::effects::{ConditionId, Maneuver, SaveKind};
 use pf1e_engine::map::Pos;
@@ -299,6 +299,21 @@ fn row(t: &Transcript, r: &Record, lang: Lang, codes: Codes) -> Row {
                 (AuraOutcome::Affected, None) => named(condition, lang),
             };
             act(*who, f(T::EvAura, &[&t.id(*source), ability, &what]))
+        }
+        Event::EscapeCheck { who, bond, skill, moving, d20, bonus, total, dc, ok } => {
+            let check = lang.t(match skill {
+                EscapeSkill::EscapeArtist => T::EvEscapeArtist,
+                EscapeSkill::Strength => T::EvEscapeStrength,
+                EscapeSkill::Cmb => T::EvEscapeCmb,
+                EscapeSkill::Acrobatics => T::EvEscapeAcrobatics,
+            });
+            let verdict = lang.t(match (*moving, *ok) {
+                (false, true) => T::EvEscapes,
+                (false, false) => T::EvStaysBound,
+                (true, true) => T::EvMovesOn,
+                (true, false) => T::EvStopped,
+            });
+            act(*who, f(T::EvEscapeCheck, &[&check, bond, &signed(d20, *bonus), total, dc, &verdict]))
         }
         Event::Falls { who, from_ft, feet, cause, damage } => {
             let why = lang.t(match cause {
@@ -776,6 +791,7 @@ fn effect_end(why: EffectEnd) -> T {
         EffectEnd::NoImageLeft => T::EvEndNoImageLeft,
         EffectEnd::Healed => T::EvEndHealed,
         EffectEnd::UsedUp => T::EvEndUsedUp,
+        EffectEnd::BrokenFree => T::EvEndBrokenFree,
     }
 }
 

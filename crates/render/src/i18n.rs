@@ -456,6 +456,15 @@ catalogue! {
     EvSplash => "splashed by {}'s {}: {} (hp {}->{})", "éclaboussé par {} de {} : {} (pv {}->{})";
     EvAltitude => "altitude {} ft -> {} ft", "altitude {} pieds -> {} pieds";
     EvFlyCheck => "Fly check d20={}={} vs DC {} -> {}", "test de Vol d20={}={} contre DD {} -> {}";
+    EvEscapeCheck => "{} against {} d20={}={} vs DC {} -> {}", "{} contre {} d20={}={} contre DD {} -> {}";
+    EvEscapeArtist => "Escape Artist check", "test d'Évasion";
+    EvEscapeStrength => "Strength check", "test de Force";
+    EvEscapeCmb => "combat maneuver check", "test de manœuvre offensive";
+    EvEscapeAcrobatics => "Acrobatics check", "test d'Acrobaties";
+    EvEscapes => "breaks free", "se libère";
+    EvStaysBound => "still caught", "reste pris";
+    EvMovesOn => "moves on", "avance";
+    EvStopped => "stopped", "arrêté";
     EvFalls => "falls from {} ft ({}): {} ft, {} damage", "tombe de {} pieds ({}) : {} pieds, {} dégâts";
     EvFallHelpless => "helpless", "sans défense";
     EvAura => "meets {}'s {}: {}", "subit l'aura de {} ({}) : {}";
@@ -626,6 +635,7 @@ catalogue! {
     EvEndNoImageLeft => "is gone (no image left)", "a disparu (plus aucune image)";
     EvEndHealed => "is healed", "est soigné";
     EvEndUsedUp => "is used up", "est épuisé";
+    EvEndBrokenFree => "is broken: free", "est rompu : libre";
     EvEffectLingers => "{} lasts {} more rounds (out of the area)", "{} dure encore {} rounds (hors de la zone)";
     EvLosesTurn => "loses its turn ({})", "perd son tour ({})";
     EvConfused => "confused d%={}: {}", "confus d%={} : {}";
@@ -1000,6 +1010,7 @@ const REASONS: &[(&str, &str, &str)] = &[
     ("target_too_large", "target too large", "cible trop grande"),
     ("nothing_to_take", "nothing to take", "rien à prendre"),
     ("not_grappled", "not grappled", "pas agrippé"),
+    ("not_bound", "nothing to break free of", "rien dont se libérer"),
     ("invalid_trick_condition", "trick not possible", "astuce impossible"),
     ("nothing_to_retrieve", "nothing to retrieve", "rien à ramasser"),
     ("nothing_to_repair", "nothing to repair", "rien à réparer"),

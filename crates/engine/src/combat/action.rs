@@ -125,6 +125,12 @@ crate::named_enum! {
         KiPool => "ki_pool",
         /// Stunning Fist declared for the next unarmed attack this turn (free action).
         StunningFist => "stunning_fist",
+        /// Break free of bonds (entangled by Entangle or a web, grappled by
+        /// Web; `combat::bonds`): its slot follows the bond (a move action
+        /// for Entangle, a standard one for a web).
+        BreakFree => "break_free",
+        /// A monster's entangling throw at the target (a web, a rope; standard action).
+        Entangle => "entangle",
     }
 }
 
@@ -147,12 +153,14 @@ impl ActionKind {
             | ActionKind::LionsCall
             | ActionKind::UseItem
             | ActionKind::LayOnHands
-            | ActionKind::BreathWeapon => Slot::Standard,
+            | ActionKind::BreathWeapon
+            | ActionKind::Entangle => Slot::Standard,
             ActionKind::Move
             | ActionKind::StandUp
             | ActionKind::RetrieveWeapon
             | ActionKind::RepairWeapon
-            | ActionKind::Reload => Slot::Move,
+            | ActionKind::Reload
+            | ActionKind::BreakFree => Slot::Move,
             ActionKind::FullAttack
             | ActionKind::Charge
             | ActionKind::Withdraw
@@ -468,6 +476,8 @@ pub enum Reason {
     NothingToTake,
     /// Escape while not grappled.
     NotGrappled,
+    /// Break free without bonds.
+    NotBound,
     /// A dirty trick condition outside the six the APG allows.
     InvalidTrickCondition,
     /// Retrieve without a dropped weapon.
@@ -539,6 +549,7 @@ impl Reason {
             Reason::TargetTooLarge => "target_too_large",
             Reason::NothingToTake => "nothing_to_take",
             Reason::NotGrappled => "not_grappled",
+            Reason::NotBound => "not_bound",
             Reason::InvalidTrickCondition => "invalid_trick_condition",
             Reason::NothingToRetrieve => "nothing_to_retrieve",
             Reason::NothingToRepair => "nothing_to_repair",

@@ -261,6 +261,13 @@ impl BattleState<'_> {
     /// terrain and creatures, none with Improved Precise Shot.
     #[inline]
     fn attack_cover(&self, a: usize, t: usize, melee: bool) -> i32 {
+        let zone = if self.zones.is_empty() { 0 } else { self.zone_cover(self.fighters[a].pos, t) };
+        i32::from(zone).max(self.base_attack_cover(a, t, melee))
+    }
+
+    /// `attack_cover` from the map and the creatures alone.
+    #[inline]
+    fn base_attack_cover(&self, a: usize, t: usize, melee: bool) -> i32 {
         i32::from(if melee {
             self.terrain_cover_from(a, self.fighters[a].pos, t, true)
         } else if self.prep.fighters[a].improved_precise_shot {

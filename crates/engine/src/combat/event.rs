@@ -15,8 +15,9 @@ use crate::map::Pos;
 use super::prepared::PreparedEncounter;
 
 pub use super::event_kinds::{
-    AfflictionEvent, ClassAbilityEvent, CombatEvent, ConfusedAct, DismountCause, EffectEnd, KiPower,
-    ManeuverOutcome, MountedEvent, NonlethalState, SpellEffectEvent, SpellEvent, StunOutcome, TurnEvent,
+    AfflictionEvent, ClassAbilityEvent, CombatEvent, ConfusedAct, DismountCause, EffectEnd, EscapeSkill,
+    KiPower, ManeuverOutcome, MountedEvent, NonlethalState, SpellEffectEvent, SpellEvent, StunOutcome,
+    TurnEvent,
 };
 
 /// Whether a flag is off (to omit it from JSON).
@@ -37,7 +38,8 @@ fn is_zero(n: &i32) -> bool {
 /// temporary free-text `text` event: every rule now emits a typed one;
 /// version 3 (`pf1e-rules-13`) added the `mounted` family and the swallow
 /// whole kinds of `affliction`; version 4 (`pf1e-rules-14`) the monsters'
-/// grapples of their own (`pins`).
+/// grapples of their own (`pins`), `escape_check`, the `broken_free` end of
+/// an effect and the actions `break_free` and `entangle`.
 pub const EVENT_SCHEMA_VERSION: u32 = 4;
 
 /// The record of one battle: who fought, and what happened in order.
@@ -688,6 +690,29 @@ pub enum Event {
         /// The d20.
         d20: i32,
         /// Its Fly bonus.
+        bonus: i32,
+        /// d20 + bonus.
+        total: i32,
+        /// The DC.
+        dc: i32,
+        /// Whether it succeeded.
+        ok: bool,
+    },
+    /// A check to break free of bonds (`combat::bonds`) or to move through
+    /// them (Web's strands): d20 + bonus against the DC.
+    EscapeCheck {
+        /// The creature.
+        who: usize,
+        /// The bond's effect (`Entangle (condition)`, `web`).
+        bond: String,
+        /// The check it makes.
+        skill: EscapeSkill,
+        /// A check to move through the area (Web's strands, Grease), not to break free.
+        #[serde(default, skip_serializing_if = "is_false")]
+        moving: bool,
+        /// The d20.
+        d20: i32,
+        /// Its bonus.
         bonus: i32,
         /// d20 + bonus.
         total: i32,

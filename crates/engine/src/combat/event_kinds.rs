@@ -489,6 +489,22 @@ pub enum EffectEnd {
     Healed,
     /// Used up.
     UsedUp,
+    /// Its holder broke free of the bonds (`combat::bonds`).
+    BrokenFree,
+}
+
+/// The check a creature makes to break free of bonds or to move through them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EscapeSkill {
+    /// An Escape Artist check.
+    EscapeArtist,
+    /// A Strength check.
+    Strength,
+    /// A combat maneuver check.
+    Cmb,
+    /// An Acrobatics check (to move on Grease).
+    Acrobatics,
 }
 
 /// What happens to a creature's turn (`Event::Turn`).

@@ -245,6 +245,18 @@ fn line(ids: &[String], sides: &[String], r: &Record) -> String {
             let verdict = if *ok { "succeeds" } else { "fails" };
             act(*who, format!("Fly check d20={d20}{bonus:+}={total} vs DC {dc} -> {verdict}"))
         }
+        Event::EscapeCheck { who, bond, skill, moving, d20, bonus, total, dc, ok } => {
+            let verdict = match (*moving, *ok) {
+                (false, true) => "breaks free",
+                (false, false) => "still caught",
+                (true, true) => "moves on",
+                (true, false) => "stopped",
+            };
+            act(
+                *who,
+                format!("{skill:?} check against {bond} d20={d20}{bonus:+}={total} vs DC {dc} -> {verdict}"),
+            )
+        }
         Event::Falls { who, from_ft, feet, cause, damage } => {
             act(*who, format!("falls from {from_ft} ft ({}): {feet} ft, {damage} damage", cause.words()))
         }
@@ -692,6 +704,7 @@ fn effect_end(why: EffectEnd) -> &'static str {
         EffectEnd::NoImageLeft => "is gone (no image left)",
         EffectEnd::Healed => "is healed",
         EffectEnd::UsedUp => "is used up",
+        EffectEnd::BrokenFree => "is broken: free",
     }
 }
 

@@ -32,6 +32,7 @@ pub(crate) mod abilities;
 mod action;
 mod aoo;
 mod attack;
+mod bonds;
 mod carry;
 mod concealment;
 mod consumables;

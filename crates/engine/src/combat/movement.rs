@@ -470,6 +470,7 @@ impl<R: Dice> Engine<'_, '_, R> {
     pub(crate) fn walk(&mut self, i: usize, provoke: bool, spare_start: bool) {
         let start = self.st.fighters[i].pos;
         let mut reached = 0;
+        let mut checked = false;
         for k in 0..self.path.len() {
             if provoke && !(spare_start && k == 0) {
                 let here = self.st.fighters[i].pos;
@@ -490,6 +491,9 @@ impl<R: Dice> Engine<'_, '_, R> {
                 }
             }
             if !self.st.zones.is_empty() {
+                if self.zones_moved(i, before, self.path[k], &mut checked) {
+                    break;
+                }
                 self.zones_entered(i, before, self.path[k]);
                 if !self.st.is_active(i) || self.st.flags(i).has(Flags::CANT_MOVE) {
                     break;
@@ -547,7 +551,10 @@ impl<R: Dice> Engine<'_, '_, R> {
         self.st.fighters[i].stepped = true;
         self.st.fighters[i].flown += 5;
         if !self.st.zones.is_empty() {
-            self.zones_entered(i, start, dest);
+            let mut checked = false;
+            if !self.zones_moved(i, start, dest, &mut checked) {
+                self.zones_entered(i, start, dest);
+            }
         }
         Ok(())
     }

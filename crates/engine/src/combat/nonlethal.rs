@@ -9,7 +9,9 @@ use crate::rng::Dice;
 use crate::spell::model::CreatureType;
 
 use super::engine::Engine;
-use super::event::{Event, NonlethalState};
+use crate::effects::{Behaviour, Behaviours};
+
+use super::event::{EffectEnd, Event, NonlethalState};
 use super::log::emit;
 use super::state::BattleState;
 
@@ -74,6 +76,16 @@ impl<R: Dice> Engine<'_, '_, R> {
                 self,
                 Event::Nonlethal { who: i, state: NonlethalState::WakesUp, amount: 0, nonlethal: nl, hp }
             );
+        }
+        if self.st.fighters[i].nonlethal == 0
+            && Behaviours(self.st.fighters[i].fx).has(Behaviours::ENDS_WITHOUT_NONLETHAL)
+        {
+            // Frostbite's fatigue ends with the nonlethal damage.
+            while let Some(k) = self.st.fighters[i].effects.iter().position(|e| {
+                e.effect.behaviours.iter().any(|b| matches!(b, Behaviour::EndsWithoutNonlethal))
+            }) {
+                self.remove_effect_at(i, k, EffectEnd::Healed);
+            }
         }
     }
 }

@@ -73,6 +73,12 @@ impl<R: Dice> Engine<'_, '_, R> {
                 Some(e) if e < ENERGY.len() => rolled.saturating_sub(spec.energy_resist[e]),
                 _ => rolled,
             };
+            if rec.nonlethal {
+                // Pain Strike: its nonlethal event tells the amount.
+                self.deal_nonlethal(i, dealt);
+                k += 1;
+                continue;
+            }
             emit!(self, Event::RecurringDamage { who: i, dealt, effect: name.to_string() });
             self.st.fighters[i].out.damage_taken += dealt;
             self.wound(i, dealt);

@@ -1044,7 +1044,7 @@ fn lingering_damage(a: &AttackSpec) -> Result<Option<crate::effects::effect::Rec
         .iter()
         .find_map(|t| crate::effects::effect::ENERGY.iter().position(|e| *e == norm(t)))
         .map(|k| k as u8);
-    Ok(Some(crate::effects::effect::Recurring { dice, energy }))
+    Ok(Some(crate::effects::effect::Recurring { dice, energy, nonlethal: false }))
 }
 
 /// The distances at which a melee attack hits (CRB "Big and Little Creatures

@@ -584,6 +584,7 @@ impl<'p> BattleState<'p> {
         match (a.kind, a.ability) {
             (ActionKind::CastSpell, _) => Some(self.cast_slot(i, a)),
             (ActionKind::Reload, _) => Some(self.reload_slot(i, a)),
+            (ActionKind::BreakFree, _) => Some(self.break_free_slot(i)),
             (ActionKind::UseItem, _) => Some(self.item_slot(i, a)),
             (ActionKind::Deed, Some(ClassAbilityUse::Deed(d))) => Some(self.deed_slot(i, d)),
             (ActionKind::Hex, Some(ClassAbilityUse::Hex(crate::feats::Hex::Cackle))) => Some(Slot::Move),

@@ -39,6 +39,12 @@ impl BattleState<'_> {
         f.fx = fx;
         f.conds = conds;
         f.summary = Summary::of(conds);
+        if Behaviours(fx).has(Behaviours::BOUND) && self.anchored(i) {
+            // Bonds that hold it in place (Entangle): it cannot move at all.
+            let f = &mut self.fighters[i];
+            f.summary.flags = f.summary.flags.or(Flags::CANT_MOVE);
+        }
+        let f = &mut self.fighters[i];
         f.mod_targets = targets.union(f.summary.targets);
         f.miss_chance = miss.max(f.summary.miss_chance);
         let flags = f.summary.flags;

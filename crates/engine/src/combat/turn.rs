@@ -379,6 +379,8 @@ impl<R: Dice> Engine<'_, '_, R> {
             ActionKind::UseItem => self.use_item_action(i, action),
             ActionKind::BreathWeapon => self.breath_action(i, action),
             ActionKind::CoupDeGrace => self.coup_de_grace_action(i, action),
+            ActionKind::BreakFree => self.break_free(i),
+            ActionKind::Entangle => self.entangle_action(i, action),
             _ => Err(Reason::UnsupportedKind),
         };
         let result = match result {

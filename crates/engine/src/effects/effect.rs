@@ -34,6 +34,8 @@ pub struct Recurring {
     pub dice: DiceExpr,
     /// Energy type index into `ENERGY` (resisted per tick), `None` for untyped.
     pub energy: Option<u8>,
+    /// Nonlethal damage (Pain Strike).
+    pub nonlethal: bool,
 }
 
 /// The energy types in the order `Recurring::energy` indexes them.
@@ -236,6 +238,39 @@ pub enum Behaviour {
         /// The next stage.
         next: Box<Effect>,
     },
+    /// Ends when the bearer has no nonlethal damage left (Frostbite's fatigue).
+    EndsWithoutNonlethal,
+    /// Bonds the bearer breaks with a check (Entangle's plants, Web's
+    /// strands, a spider's thrown web, an erinyes' rope): the effect ends
+    /// when one of its checks meets its DC (`combat::bonds`).
+    Bound(Bonds),
+}
+
+/// How a creature breaks free of bonds: each check it may make, with its DC
+/// (none: that check is not allowed), and the action it takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Bonds {
+    /// Escape Artist DC.
+    pub escape_artist: Option<i32>,
+    /// Strength check DC (a web's −4 on bursting is folded in).
+    pub strength: Option<i32>,
+    /// Combat maneuver check DC (Web).
+    pub cmb: Option<i32>,
+    /// The bonds hold it in place (Entangle: it cannot move at all).
+    pub anchored: bool,
+    /// The action one attempt takes.
+    pub action: EscapeAction,
+}
+
+/// The action an attempt to break free takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EscapeAction {
+    /// A move action (Entangle).
+    Move,
+    /// A standard action (Web, a monster's web).
+    Standard,
+    /// A full-round action (a rope, a net).
+    FullRound,
 }
 
 impl Behaviour {
@@ -264,6 +299,8 @@ impl Behaviour {
             Behaviour::AlignmentWard { .. } => Behaviours::WARD_ALIGNMENT,
             Behaviour::IgnoresMissChance => Behaviours::TRUE_STRIKE,
             Behaviour::Then { .. } => Behaviours::THEN,
+            Behaviour::Bound(_) => Behaviours::BOUND,
+            Behaviour::EndsWithoutNonlethal => Behaviours::ENDS_WITHOUT_NONLETHAL,
         }
     }
 }
@@ -317,6 +354,10 @@ impl Behaviours {
     pub const TRUE_STRIKE: u32 = 1 << 20;
     /// A staged effect.
     pub const THEN: u32 = 1 << 21;
+    /// Bonds it can break.
+    pub const BOUND: u32 = 1 << 22;
+    /// An effect ends once its bearer's nonlethal damage is healed.
+    pub const ENDS_WITHOUT_NONLETHAL: u32 = 1 << 23;
 
     /// Whether a behaviour of `flag` is present.
     #[inline]

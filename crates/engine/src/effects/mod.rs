@@ -16,7 +16,9 @@ pub mod stacking;
 pub mod vocab;
 
 pub use conditions::{ConditionDef, ConditionSet, Flags, definition};
-pub use effect::{ActiveEffect, Behaviour, Behaviours, Compulsion, Duration, Effect, Recurring, Retry};
+pub use effect::{
+    ActiveEffect, Behaviour, Behaviours, Bonds, Compulsion, Duration, Effect, EscapeAction, Recurring, Retry,
+};
 pub use modifier::{Alignment, Context, Descriptors, Mod, Targets, When};
 pub use saves::SaveRoll;
 pub use stacking::Tally;

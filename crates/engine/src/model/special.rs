@@ -321,6 +321,41 @@ pub enum SpecialAbility {
         #[serde(default)]
         after_rounds: u32,
     },
+    /// A thrown web or rope that entangles (UMR "Web"; an erinyes' rope, as
+    /// *animate rope*): a ranged touch attack as a standard action, `uses`
+    /// times a battle; a hit (and a failed Reflex save when `save_dc` is
+    /// given) entangles the target until it breaks free (`combat::bonds`):
+    /// Escape Artist against `escape_dc`, or a Strength check against
+    /// `burst_dc` (a web's −4 on bursting folded in), as `escape_action`.
+    Entangle {
+        /// The feature it plays (`web`, `entangle`).
+        name: String,
+        /// Farthest reach of the throw.
+        range_ft: u32,
+        /// Range increment (−2 per increment beyond the first); none: no range penalty.
+        #[serde(default)]
+        range_increment_ft: Option<u32>,
+        /// Throws per battle (the web's 8 a day).
+        uses: u32,
+        /// Reflex save DC that avoids it after a hit (the rope); none: no save.
+        #[serde(default)]
+        save_dc: Option<i32>,
+        /// Escape Artist DC to slip free.
+        escape_dc: i32,
+        /// Strength check DC to burst it; none: it cannot be burst.
+        #[serde(default)]
+        burst_dc: Option<i32>,
+        /// The action an attempt takes.
+        #[serde(default)]
+        escape_action: EscapeActionName,
+        /// It holds targets at most this many sizes larger than the thrower
+        /// (a web: 1); none: any size (the rope).
+        #[serde(default)]
+        larger_sizes: Option<u8>,
+        /// It holds one foe at a time (a single rope): no throw while a foe is held.
+        #[serde(default)]
+        one_at_a_time: bool,
+    },
     /// A gaze attack (UMR "Gaze"): each enemy starting its turn within range saves or suffers.
     Gaze {
         /// The feature it plays.
@@ -338,6 +373,19 @@ pub enum SpecialAbility {
 
 fn two() -> u32 {
     2
+}
+
+/// The action an attempt to break free of an entangling attack takes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EscapeActionName {
+    /// A move action.
+    Move,
+    /// A standard action (UMR "Web").
+    #[default]
+    Standard,
+    /// A full-round action (a net, an *animate rope*).
+    FullRound,
 }
 
 fn one_size() -> u8 {
@@ -528,6 +576,7 @@ impl SpecialAbility {
             | SpecialAbility::WhileHolding { name, .. }
             | SpecialAbility::SwallowWhole { name, .. }
             | SpecialAbility::SpellEffect { name, .. }
+            | SpecialAbility::Entangle { name, .. }
             | SpecialAbility::Gaze { name, .. } => name,
         }
     }
@@ -707,6 +756,17 @@ pub(crate) fn check(c: &super::Combatant) -> Result<(), (String, String)> {
                             "being swallowed does ability damage or drain, or energy drain".into(),
                         ));
                     }
+                }
+            }
+            SpecialAbility::Entangle { range_ft, uses, range_increment_ft, .. } => {
+                if *range_ft == 0 {
+                    return Err((at(".range_ft"), "a throw reaches at least 5 ft".into()));
+                }
+                if *uses == 0 {
+                    return Err((at(".uses"), "at least one throw a battle".into()));
+                }
+                if *range_increment_ft == Some(0) {
+                    return Err((at(".range_increment_ft"), "a range increment is at least 5 ft".into()));
                 }
             }
             SpecialAbility::Vulnerability { types, .. } => {

@@ -471,7 +471,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         let rounds = rounds.roll(self.rng).max(1) as u32;
         emit!(self, Event::Affliction { who: t, what: AfflictionEvent::CatchesFire { rounds } });
         let mut fx = Fx::new(&r.name, Duration::Rounds(rounds));
-        fx.recurring = Some(Recurring { dice: damage.clone(), energy: Some(fire as u8) });
+        fx.recurring = Some(Recurring { dice: damage.clone(), energy: Some(fire as u8), nonlethal: false });
         self.apply_effect(t, fx, Some(a));
     }
 

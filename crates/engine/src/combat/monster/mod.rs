@@ -21,6 +21,7 @@
 //!   action at the start of a turn (a stone golem's slow, a clay golem's haste);
 //! - `swallow`: swallow whole (and an engulf that functions as it): a held
 //!   foe swallowed, its damage inside, cutting out or escaping;
+//! - `web`: a thrown web or rope that entangles (`combat::bonds` breaks it);
 //! - channel resistance is a save bonus (`BattleState::save_bonus`, with
 //!   `Context::channel`).
 //!
@@ -44,6 +45,7 @@ mod rage;
 mod smite;
 mod spell_like;
 mod swallow;
+mod web;
 
 pub(crate) use rage::{RAGE_BONUS, RAGE_EFFECT, rage_effect};
 

@@ -14,6 +14,7 @@ use super::odds::Swing;
 use super::state::{BattleState, LifeState};
 
 mod barbarian;
+mod bonds;
 mod cavalier;
 mod consumables;
 mod coup;
@@ -58,7 +59,10 @@ impl Policy for DefaultPolicy {
             return;
         }
         t = mounted::target(battle, t);
-        if coup::plan(battle, actor, out) || consumables::plan(battle, actor, out) {
+        if coup::plan(battle, actor, out)
+            || consumables::plan(battle, actor, out)
+            || bonds::plan(battle, actor, t, out)
+        {
             return;
         }
         if battle.prep.fighters[actor].abilities.is_some() && paladin::plan_aid(battle, actor, out) {
@@ -74,6 +78,9 @@ impl Policy for DefaultPolicy {
                 return;
             }
             t = monster::target(battle, actor, t);
+            if bonds::plan_throw(battle, actor, t, out) {
+                return;
+            }
         }
         if has_magic(battle, actor) && plan_magic(battle, actor, t, Magic::DEFAULT, out) {
             return;
@@ -434,7 +441,10 @@ impl Policy for StrategyPolicy {
             out.push(Action::new(ActionKind::Withdraw));
             return;
         }
-        if coup::plan(battle, actor, out) || consumables::plan(battle, actor, out) {
+        if coup::plan(battle, actor, out)
+            || consumables::plan(battle, actor, out)
+            || bonds::plan(battle, actor, t, out)
+        {
             return;
         }
         let abilities = self.spec.use_class_abilities && battle.prep.fighters[actor].abilities.is_some();

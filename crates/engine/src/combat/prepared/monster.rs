@@ -56,6 +56,8 @@ pub(crate) struct MonsterSpec {
     pub swallow: Option<Swallow>,
     /// Spells used as supernatural abilities (a stone golem's slow).
     pub spell_effects: Vec<SpellFx>,
+    /// A thrown web or rope that entangles.
+    pub entangle: Option<Entangler>,
     /// The prepared attacks of `rake` and `powerful_charge` (`Variant::strike`),
     /// each a copy of its base attack with the printed bonus and dice.
     pub strikes: Vec<AttackProfile>,
@@ -63,6 +65,24 @@ pub(crate) struct MonsterSpec {
 
 /// A grab's hold on the creature's later turns (UMR "Grab", CRB "Grapple"),
 /// or the hold of a grapple action of its own (a `grapple` entry).
+/// A thrown web or rope that entangles (UMR "Web"; an erinyes' rope).
+#[derive(Clone, Debug)]
+pub(crate) struct Entangler {
+    pub name: String,
+    pub range_ft: u32,
+    /// Range increment (−2 per increment beyond the first); 0: no range penalty.
+    pub increment_ft: u32,
+    pub uses: u32,
+    /// Reflex save DC after a hit, if any.
+    pub save_dc: Option<i32>,
+    /// How its bonds break.
+    pub bonds: crate::effects::Bonds,
+    /// Sizes larger than the thrower it holds (`u8::MAX`: any).
+    pub larger_sizes: u8,
+    pub one_at_a_time: bool,
+}
+
+/// A grab's hold on the creature's later turns (UMR "Grab", CRB "Grapple").
 #[derive(Clone, Debug)]
 pub(crate) struct Hold {
     /// The first attack the grab rides (its damage is dealt by a maintained
@@ -278,6 +298,8 @@ pub(crate) struct MonsterState {
     /// Per spell effect: the round from which it is usable again, and its uses so far.
     pub spell_next: Vec<u32>,
     pub spell_used: Vec<u32>,
+    /// Throws of its entangling web or rope made this battle.
+    pub entangles_thrown: u32,
 }
 
 /// A poison running in a creature.
@@ -436,6 +458,41 @@ impl MonsterSpec {
                     });
                 }
                 SpecialAbility::Staggered { .. } => m.staggered = true,
+                SpecialAbility::Entangle {
+                    name,
+                    range_ft,
+                    range_increment_ft,
+                    uses,
+                    save_dc,
+                    escape_dc,
+                    burst_dc,
+                    escape_action,
+                    larger_sizes,
+                    one_at_a_time,
+                } => {
+                    use crate::effects::EscapeAction;
+                    m.entangle = Some(Entangler {
+                        name: name.clone(),
+                        range_ft: *range_ft,
+                        increment_ft: range_increment_ft.unwrap_or(0),
+                        uses: *uses,
+                        save_dc: *save_dc,
+                        bonds: crate::effects::Bonds {
+                            escape_artist: Some(*escape_dc),
+                            strength: *burst_dc,
+                            cmb: None,
+                            // A thrown web or rope is not tied down: half speed, not held in place.
+                            anchored: false,
+                            action: match escape_action {
+                                crate::model::EscapeActionName::Move => EscapeAction::Move,
+                                crate::model::EscapeActionName::Standard => EscapeAction::Standard,
+                                crate::model::EscapeActionName::FullRound => EscapeAction::FullRound,
+                            },
+                        },
+                        larger_sizes: larger_sizes.unwrap_or(u8::MAX),
+                        one_at_a_time: *one_at_a_time,
+                    });
+                }
                 // Prepared with their attacks (`prepare_strikes`).
                 SpecialAbility::Rake { .. } | SpecialAbility::PowerfulCharge { .. } => {}
                 // Read with its grab (`Hold`).

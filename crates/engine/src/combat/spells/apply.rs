@@ -291,6 +291,12 @@ impl<R: Dice> Engine<'_, '_, R> {
                 if c.ends_when_subject_attacks {
                     behaviours.push(Behaviour::EndsWhenBearerAttacks);
                 }
+                if c.ends_without_nonlethal {
+                    behaviours.push(Behaviour::EndsWithoutNonlethal);
+                }
+                if let Some(escape) = &c.escape {
+                    behaviours.push(Behaviour::Bound(spell_bonds(escape, c.anchored, cast.dc)));
+                }
                 if conds.has(ConditionId::Asleep) {
                     behaviours.push(Behaviour::EndsOnDamage);
                 }
@@ -845,6 +851,13 @@ impl<R: Dice> Engine<'_, '_, R> {
                 );
                 continue;
             }
+            if d.nonlethal {
+                // Nonlethal (Frostbite, Pain Strike): energy resistance applies, hit points are untouched.
+                let dealt = self.after_energy(t, rolled as u32, &d.types);
+                self.deal_nonlethal(t, dealt);
+                m.damage += dealt;
+                continue;
+            }
             let dealt =
                 self.spell_damage(cast.caster, t, rolled as u32, &d.types, d.untyped_half, d.min_hp_left);
             m.damage += dealt;
@@ -860,7 +873,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             if let Ok(dice) = DiceExpr::parse(&rec.amount.describe_at(cast.cl)) {
                 let energy = rec.types.iter().find_map(|x| energy_index(x)).map(|k| k as u8);
                 let part = pack.separate(Some(rounds), Some("recurring damage"));
-                part.recurring = Some(Recurring { dice, energy });
+                part.recurring = Some(Recurring { dice, energy, nonlethal: d.nonlethal });
             }
         }
         if let Some(lasting) = &d.caster_temp_hp
@@ -1095,5 +1108,25 @@ pub(crate) fn one_shot_modifier(target: ModTarget, value: i32, bonus_type: Bonus
         descriptor: None,
         creature_type: None,
         weapon: None,
+    }
+}
+
+/// The bonds of a spell's condition (Entangle, Web): each check it names
+/// against the spell's DC (`playable` refuses every other DC), the action it
+/// states.
+fn spell_bonds(escape: &crate::spell::effect::Escape, anchored: bool, dc: i32) -> crate::effects::Bonds {
+    use crate::effects::EscapeAction;
+    use crate::spell::effect::{ActionCost, EscapeCheck};
+    let has = |k: EscapeCheck| escape.checks.contains(&k).then_some(dc);
+    crate::effects::Bonds {
+        escape_artist: has(EscapeCheck::EscapeArtist),
+        strength: has(EscapeCheck::Strength),
+        cmb: has(EscapeCheck::Cmb),
+        anchored,
+        action: match escape.action {
+            ActionCost::Free | ActionCost::Swift | ActionCost::Move => EscapeAction::Move,
+            ActionCost::Standard => EscapeAction::Standard,
+            ActionCost::FullRound => EscapeAction::FullRound,
+        },
     }
 }

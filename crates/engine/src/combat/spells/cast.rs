@@ -254,6 +254,12 @@ impl<R: Dice> Engine<'_, '_, R> {
             if !self.concentration(i, 10 + cmb + level, true, ConcentrationCause::Grappled) {
                 return false;
             }
+        } else if let Some(dc) = self.web_hold(i) {
+            // Held by a web's strands (Web): the check a grappler whose CMD is
+            // the web's DC would set, DC 10 + (DC − 10) + the spell level.
+            if !self.concentration(i, dc + level, true, ConcentrationCause::Grappled) {
+                return false;
+            }
         } else if defensive {
             if !self.concentration(i, 15 + 2 * level, true, ConcentrationCause::Defensive) {
                 return false;
@@ -276,6 +282,14 @@ impl<R: Dice> Engine<'_, '_, R> {
             return false;
         }
         true
+    }
+
+    /// The DC of the web holding `i` grappled without a grappler (Web), if any.
+    fn web_hold(&self, i: usize) -> Option<i32> {
+        if !self.st.has_condition(i, crate::effects::ConditionId::Grappled) {
+            return None;
+        }
+        self.st.bond(i).and_then(|(_, b)| b.cmb)
     }
 
     /// Whether an enemy threatens `i` (casting there provokes).

@@ -79,4 +79,8 @@ pub(crate) struct Zone {
     pub mask: Vec<bool>,
     /// The battle round at the start of whose caster's turn it ends (`None`: it lasts the battle).
     pub ends: Option<u32>,
+    /// The battle round it was cast in (its `each_round` effects at the end
+    /// of the caster's turn start the round after: Entangle's "again at the
+    /// end of your turn" is the next turn's).
+    pub opened: u32,
 }

@@ -6,7 +6,7 @@
 //! with this reason (a test keeps the two in step).
 
 use crate::spell::Spell;
-use crate::spell::effect::{EffectKind, RerollMode, SpellEffect, ZoneEffect};
+use crate::spell::effect::{EffectKind, EscapeDc, RerollMode, SpellEffect, ZoneEffect};
 use crate::spell::model::{CastTime, DurationUnit, Shape, TargetKind};
 
 /// Why the engine cannot cast `spell`, if it cannot: the first unplayed
@@ -58,16 +58,12 @@ fn zone_unplayable(z: &ZoneEffect) -> Option<String> {
         "blocks_movement: walls are not played"
     } else if z.hp_per_section.is_some() || z.break_dc.is_some() {
         "hp_per_section: walls are not played"
-    } else if z.cover.is_some() {
-        "cover: cover given by a lasting area is not played"
     } else if z.excludes_spells_up_to_level.is_some() {
         "excludes_spells_up_to_level: areas that keep spells out are not played"
     } else if z.moves.is_some() {
         "moves: moving areas are not played"
     } else if !z.radiates.is_empty() {
         "radiates: effects radiating around an area are not played"
-    } else if z.movement_check.is_some() {
-        "movement_check: checks to move in an area are not played"
     } else {
         return None;
     };
@@ -89,15 +85,11 @@ fn effect_unplayable(path: &str, e: &SpellEffect) -> Option<String> {
     }
     let refuse = |what: &str| Some(format!("{kpath}: {what}"));
     match &e.kind {
-        EffectKind::Damage(d) if d.nonlethal => {
-            return refuse("nonlethal damage is not tracked");
-        }
         EffectKind::Condition(c) => {
-            if c.escape.is_some() {
-                return Some(format!("{kpath}.escape: escape checks from spell conditions are not played"));
-            }
-            if c.ends_without_nonlethal {
-                return Some(format!("{kpath}.ends_without_nonlethal: nonlethal damage is not tracked"));
+            if let Some(x) = &c.escape
+                && x.dc != EscapeDc::SpellDc
+            {
+                return Some(format!("{kpath}.escape.dc: escape DCs other than the spell's are not played"));
             }
         }
         EffectKind::Reroll(r) if r.mode == RerollMode::RerollFailedSave => {

@@ -117,13 +117,8 @@ impl<R: Dice> Engine<'_, '_, R> {
                         if !self.st.targetable(t, spell) {
                             break;
                         }
-                        let (hit, crit) = self.spell_attack(
-                            i,
-                            t,
-                            false,
-                            kind == AttackKind::Ray,
-                            spell_deals_damage(spell),
-                        );
+                        let ray = kind == AttackKind::Ray;
+                        let (hit, crit) = self.touch_attack(i, t, false, ray, spell_deals_damage(spell), 0);
                         if hit {
                             let mut m = meeting.clone();
                             m.crit = crit;
@@ -133,7 +128,7 @@ impl<R: Dice> Engine<'_, '_, R> {
                 }
                 (Some(kind), None) => {
                     let (hit, crit) =
-                        self.spell_attack(i, t, false, kind == AttackKind::Ray, spell_deals_damage(spell));
+                        self.touch_attack(i, t, false, kind == AttackKind::Ray, spell_deals_damage(spell), 0);
                     if hit {
                         meeting.crit = crit;
                         self.affect(&cast, t, &mut meeting, None);
@@ -160,7 +155,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         }
         let (hit, crit) = match cast.weapon {
             Some(w) => self.spellstrike_hit(i, w, t),
-            None => self.spell_attack(i, t, true, false, spell_deals_damage(spell)),
+            None => self.touch_attack(i, t, true, false, spell_deals_damage(spell), 0),
         };
         if !hit {
             return false;
@@ -224,20 +219,23 @@ impl<R: Dice> Engine<'_, '_, R> {
     }
 
     /// A touch attack or ray of `a` at `t` (melee or ranged touch AC, no range
-    /// penalty): whether it hits, and whether it is a confirmed critical hit
-    /// (a damaging spell threatens on a natural 20).
-    pub(crate) fn spell_attack(
+    /// penalty for a spell; `penalty` off the roll: a thrown web's range
+    /// increments): whether it hits, and whether it is a confirmed critical
+    /// hit (a damaging spell threatens on a natural 20).
+    pub(crate) fn touch_attack(
         &mut self,
         a: usize,
         t: usize,
         melee: bool,
         ray: bool,
         can_crit: bool,
+        penalty: i32,
     ) -> (bool, bool) {
         if !self.sanctuary_allows(a, t) {
             return (false, false);
         }
-        let s = self.st.touch_situation(a, t, melee);
+        let mut s = self.st.touch_situation(a, t, melee);
+        s.attack -= penalty;
         let d20 = self.rng.roll(20) as i32;
         let total = d20 + s.attack;
         let mut hit = d20 != 1 && (d20 == 20 || total >= s.ac);

@@ -8,14 +8,17 @@
 //!
 //! A battle without zones pays one `is_empty` test per hook.
 
+use crate::effects::Behaviour;
 use crate::grid::footprint;
 use crate::map::Pos;
 use crate::rng::Dice;
-use crate::spell::effect::{EffectKind, RoundTiming, SpellEffect, ZoneConcealment, ZoneEffect};
+use crate::spell::effect::{
+    CheckDc, EffectKind, MovementCheckKind, RoundTiming, SpellEffect, ZoneConcealment, ZoneEffect,
+};
 use crate::spell::model::DurationUnit;
 
 use super::super::engine::Engine;
-use super::super::event::{EffectEnd, Event, SpellEvent};
+use super::super::event::{EffectEnd, EscapeSkill, Event, SpellEvent};
 use super::super::log::emit;
 use super::super::state::BattleState;
 use super::casting::{Cast, Meeting, Zone};
@@ -23,6 +26,9 @@ use super::target::Template;
 
 /// The name suffix of a condition lasting while its bearer is in the area.
 pub(crate) const IN_AREA_LABEL: &str = "in the area";
+
+/// The AC bonus of cover (CRB "Cover": +4).
+const COVER_AC: u8 = 4;
 
 /// Miss chance of partial concealment (CRB "Concealment": 20 %).
 const PARTIAL_CONCEALMENT: u8 = 20;
@@ -60,6 +66,15 @@ impl BattleState<'_> {
         footprint(self.fighters[i].pos, self.space(i)).any(|c| z.covers(self, c))
     }
 
+    /// Whether `t` is held by bonds of `spell` (Entangle's each-round
+    /// saves are for those it does not hold yet).
+    fn bound_by(&self, t: usize, spell: u16) -> bool {
+        self.fighters[t].effects.iter().any(|e| {
+            e.effect.spell == Some(spell)
+                && e.effect.behaviours.iter().any(|b| matches!(b, Behaviour::Bound(_)))
+        })
+    }
+
     /// The miss chance zones give an attack by `a` on `t`: a fog gives
     /// concealment at 5 ft and total concealment beyond when either stands
     /// in it; partial and total concealment zones give theirs the same way.
@@ -82,15 +97,49 @@ impl BattleState<'_> {
         m
     }
 
+    /// The cover bonus to AC lasting areas give `t` against an attack from
+    /// `from` (Web: cover, +4, with at least `cover_ft` of the area on the
+    /// line between them, both squares counted).
+    #[cold]
+    pub(crate) fn zone_cover(&self, from: Pos, t: usize) -> u8 {
+        let to = self.fighters[t].pos;
+        let (dr, dc) = (to.row - from.row, to.col - from.col);
+        let n = dr.abs().max(dc.abs());
+        let mut best = 0;
+        for z in &self.zones {
+            let Some(c) = &self.zone_rules(z).cover else { continue };
+            let feet: u32 = (0..=n)
+                .map(|k| {
+                    let p = if n == 0 {
+                        from
+                    } else {
+                        Pos::new(
+                            from.row + (2 * k * dr + n).div_euclid(2 * n),
+                            from.col + (2 * k * dc + n).div_euclid(2 * n),
+                        )
+                    };
+                    u32::from(z.covers(self, p)) * 5
+                })
+                .sum();
+            if feet >= c.cover_ft {
+                best = COVER_AC;
+            }
+        }
+        best
+    }
+
     /// Whether a creature of space `s` on `p` stands on difficult terrain
     /// made by a zone (any of its squares).
     #[inline]
     pub(crate) fn zone_difficult(&self, p: Pos, s: i32) -> bool {
         !self.zones.is_empty()
-            && self
-                .zones
-                .iter()
-                .any(|z| self.zone_rules(z).difficult_terrain && footprint(p, s).any(|c| z.covers(self, c)))
+            && self.zones.iter().any(|z| {
+                let rules = self.zone_rules(z);
+                // Grease's half speed costs as difficult terrain does.
+                let slow =
+                    rules.difficult_terrain || rules.movement_check.as_ref().is_some_and(|m| m.half_speed);
+                slow && footprint(p, s).any(|c| z.covers(self, c))
+            })
     }
 }
 
@@ -124,7 +173,8 @@ impl<R: Dice> Engine<'_, '_, R> {
                 what: SpellEvent::Lasts { until: ends }
             }
         );
-        self.st.zones.push(Zone { cast: *cast, effect, mask, ends });
+        let opened = self.st.round;
+        self.st.zones.push(Zone { cast: *cast, effect, mask, ends, opened });
     }
 
     /// The start of `i`'s turn with zones on the map: the zones of `i`
@@ -211,12 +261,19 @@ impl<R: Dice> Engine<'_, '_, R> {
                 continue;
             }
             let rules = self.st.zone_rules(z);
-            if rules.each_round.is_empty() || rules.each_round_timing != when {
+            if rules.each_round.is_empty()
+                || rules.each_round_timing != when
+                || (when == RoundTiming::EndOfCasterTurn && z.opened == self.st.round)
+            {
                 continue;
             }
             let cast = z.cast;
             let inside: Vec<usize> = (0..self.st.len())
-                .filter(|&t| self.st.is_present(t) && self.st.stands_in(&self.st.zones[k], t))
+                .filter(|&t| {
+                    self.st.is_present(t)
+                        && self.st.stands_in(&self.st.zones[k], t)
+                        && !self.st.bound_by(t, cast.spell)
+                })
                 .collect();
             let spell = &prep.spells[usize::from(cast.spell)].spell;
             let Some((_, rules)) = zone_effect(&spell.effects) else { continue };
@@ -243,6 +300,9 @@ impl<R: Dice> Engine<'_, '_, R> {
                 continue;
             }
             let cast = z.cast;
+            if self.st.bound_by(i, cast.spell) {
+                continue;
+            }
             let spell = &prep.spells[usize::from(cast.spell)].spell;
             let Some((_, rules)) = zone_effect(&spell.effects) else { continue };
             self.zone_meets(&cast, i, &rules.on_enter);
@@ -250,6 +310,78 @@ impl<R: Dice> Engine<'_, '_, R> {
                 return;
             }
         }
+    }
+
+    /// `i` steps from `from` onto `to` in a move (`checked`: it already made
+    /// this move's check): a zone with a check to move through it (Web) on
+    /// either square asks for one, once a move, the best of its checks
+    /// against the spell's DC; failure applies `on_failure` (Web: grappled
+    /// in that square) and the mover loses the rest of its movement.
+    pub(crate) fn zones_moved(&mut self, i: usize, from: Pos, to: Pos, checked: &mut bool) -> bool {
+        if *checked {
+            return false;
+        }
+        let prep = self.st.prep;
+        let s = self.st.space(i);
+        for k in 0..self.st.zones.len() {
+            let z = &self.st.zones[k];
+            let Some(m) = &self.st.zone_rules(z).movement_check else { continue };
+            let inside = footprint(from, s).chain(footprint(to, s)).any(|c| z.covers(&self.st, c));
+            if !inside {
+                continue;
+            }
+            *checked = true;
+            let cast = z.cast;
+            let dc = match m.dc {
+                CheckDc::SpellDc => cast.dc,
+                CheckDc::Fixed(d) => d as i32,
+            };
+            let skills: Vec<EscapeSkill> = m
+                .checks
+                .iter()
+                .map(|c| match c {
+                    MovementCheckKind::EscapeArtist => EscapeSkill::EscapeArtist,
+                    MovementCheckKind::Cmb => EscapeSkill::Cmb,
+                    MovementCheckKind::Acrobatics => EscapeSkill::Acrobatics,
+                })
+                .collect();
+            let Some(bonus) =
+                skills.iter().map(|&sk| (self.st.escape_check_bonus(i, sk), sk)).max_by_key(|x| x.0)
+            else {
+                return false;
+            };
+            let spell = &prep.spells[usize::from(cast.spell)].spell;
+            let d20 = self.rng.roll(20) as i32;
+            let ok = d20 + bonus.0 >= dc;
+            emit!(
+                self,
+                Event::EscapeCheck {
+                    who: i,
+                    bond: spell.name.to_string(),
+                    skill: bonus.1,
+                    moving: true,
+                    d20,
+                    bonus: bonus.0,
+                    total: d20 + bonus.0,
+                    dc,
+                    ok
+                }
+            );
+            if !ok {
+                let Some((_, rules)) = zone_effect(&spell.effects) else { return true };
+                let Some(m) = &rules.movement_check else { return true };
+                // Grease: failing by 5 or more falls; a lesser failure saves or falls.
+                let effects = if dc - (d20 + bonus.0) >= 5 && !m.on_failure_by_5.is_empty() {
+                    &m.on_failure_by_5
+                } else {
+                    &m.on_failure
+                };
+                self.zone_meets(&cast, i, effects);
+            }
+            // A failure loses the rest of the movement where it is.
+            return !ok;
+        }
+        false
     }
 
     /// `effects` of a zone of `cast` meet `t`: spell resistance and

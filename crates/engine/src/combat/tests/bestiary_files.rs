@@ -68,11 +68,33 @@ fn the_griffon_pounces_with_a_full_attack_at_the_end_of_its_charge() {
 
 #[test]
 fn poison_riders_poison_in_battle() {
-    for stem in ["wyvern", "imp", "quasit", "bone_devil", "ettercap"] {
+    for stem in ["wyvern", "imp", "quasit", "bone_devil"] {
         shows(stem, &PARTY, &["is poisoned by poison"]);
     }
-    for stem in ["fiendish_viper", "fiendish_giant_spider", "celestial_giant_spider", "celestial_giant_ant"] {
+    for stem in ["fiendish_viper", "celestial_giant_ant"] {
         shows(stem, &GNOLLS, &["is poisoned by poison"]);
+    }
+    // Web spinners open with a web from afar (`web_spinners_web_their_foes`):
+    // beside their foes from the start, they bite.
+    for (stem, party) in [
+        ("ettercap", &PARTY[..]),
+        ("fiendish_giant_spider", &GNOLLS[..]),
+        ("celestial_giant_spider", &GNOLLS[..]),
+    ] {
+        let mut placed = vec![("monsters", data_combatant(&format!("data/monsters/{stem}.json")), at(2, 6))];
+        for (k, pc) in (0..).zip(party) {
+            placed.push(("players", data_combatant(pc), at(2 + 2 * k, 7)));
+        }
+        let logs = super::monsters::battles(|| placed.clone(), 40);
+        assert!(logs.iter().flatten().any(|l| l.contains("is poisoned by poison")), "{stem}: no poison");
+    }
+}
+
+#[test]
+fn web_spinners_web_their_foes() {
+    shows("ettercap", &PARTY, &["{id}: ranged touch vs", "is affected by web"]);
+    for stem in ["fiendish_giant_spider", "celestial_giant_spider"] {
+        shows(stem, &GNOLLS, &["{id}: ranged touch vs", "is affected by web"]);
     }
 }
 

@@ -234,7 +234,8 @@ fn recurring_damage_is_rolled_each_turn_and_resisted() {
     let mut b = Bench::new(&[4, 1]);
     let mut e = b.engine(&prep, &SimOptions::default());
     let mut arrow = Effect::new("acid arrow", Duration::Rounds(2));
-    arrow.recurring = Some(Recurring { dice: DiceExpr::parse("2d4").unwrap(), energy: Some(0) });
+    arrow.recurring =
+        Some(Recurring { dice: DiceExpr::parse("2d4").unwrap(), energy: Some(0), nonlethal: false });
     e.apply_effect(1, arrow, Some(0));
     e.begin_turn(1);
     assert_eq!(e.st.hp(1), 27);

@@ -4,6 +4,7 @@ mod abilities;
 mod attacks;
 mod batch;
 mod bestiary_files;
+mod bonds;
 mod cavalier;
 mod classes;
 mod closed_form;
