@@ -44,6 +44,7 @@ const DATA_FLOOR: &[&str] = &[
     "combat::odds",
     "combat::paths",
     "combat::prepared",
+    "combat::prepared::fighter",
     "combat::prepared::flight",
     "combat::prepared::monster",
     "combat::prepared::reload",
@@ -55,6 +56,7 @@ const DATA_FLOOR: &[&str] = &[
     "combat::spells::playable",
     "combat::spells::reserve",
     "combat::state",
+    "combat::state::fighter",
     "combat::style",
 ];
 

@@ -25,7 +25,7 @@ impl BattleState<'_> {
 
     /// Whether `a` threatens any square of the space of `t` (CRB "Threatened Squares").
     pub fn threatens(&self, a: usize, t: usize) -> bool {
-        self.threat_weapon_on(a, self.fighters[t].pos, self.space(t), self.fighters[t].alt).is_some()
+        self.threat_weapon_on(a, self.fighters[t].pos, self.space(t), self.fighters[t].mobility.alt).is_some()
     }
 
     /// The melee attack with which `a` threatens some square of the footprint
@@ -42,11 +42,11 @@ impl BattleState<'_> {
         } else {
             footprint_distance_ft(from, sa, anchor, s)
         };
-        let own = self.fighters[a].alt;
+        let own = self.fighters[a].mobility.alt;
         if own | alt != 0 {
             dist = super::flight::lift(dist, super::flight::vertical_gap(own, sa, alt, s));
         }
-        let attacks = &self.prep.fighters[a].attacks;
+        let attacks = &self.prep.fighters[a].offense.attacks;
         let unusable = self.unusable(a);
         let w = (0..attacks.len()).find(|&k| {
             let atk = &attacks[k];
@@ -84,8 +84,8 @@ impl BattleState<'_> {
     fn aoo_weapon_seen(&self, e: usize, target: usize, sq: Pos, concealment: bool) -> Option<usize> {
         let f = &self.fighters[e];
         if !self.are_enemies(e, target)
-            || f.aoo_left == 0
-            || f.total_defense
+            || f.turn.aoo_left == 0
+            || f.turn.total_defense
             || f.no_aoo
             || !self.is_active(e)
         {
@@ -95,9 +95,13 @@ impl BattleState<'_> {
         let one = se == 1 && s == 1;
         let h =
             if one { crate::grid::distance_ft(f.pos, sq) } else { footprint_distance_ft(f.pos, se, sq, s) };
-        let dist = if f.alt | self.fighters[target].alt == 0 { h } else { self.lifted(e, target, h) };
-        let attacks = &self.prep.fighters[e].attacks;
-        let unusable = f.broken | f.dropped;
+        let dist = if f.mobility.alt | self.fighters[target].mobility.alt == 0 {
+            h
+        } else {
+            self.lifted(e, target, h)
+        };
+        let attacks = &self.prep.fighters[e].offense.attacks;
+        let unusable = f.gear.broken | f.gear.dropped;
         let w = (0..attacks.len())
             .filter(|&k| {
                 attacks[k].melee
@@ -226,7 +230,7 @@ impl<R: Dice> Engine<'_, '_, R> {
 
     /// One melee attack at full bonus.
     fn attack_of_opportunity(&mut self, e: usize, w: usize, target: usize) {
-        self.st.fighters[e].aoo_left -= 1;
+        self.st.fighters[e].turn.aoo_left -= 1;
         self.strike(e, w, target, Swing { aoo: true, ..Swing::default() });
     }
 }

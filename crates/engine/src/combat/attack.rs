@@ -102,7 +102,7 @@ pub(crate) fn profile(
     {
         return p;
     }
-    &spec.attacks[w]
+    &spec.offense.attacks[w]
 }
 
 impl BattleState<'_> {
@@ -111,7 +111,7 @@ impl BattleState<'_> {
     // Inlined: the route searches call it for every candidate square.
     #[inline]
     pub fn weapon_for(&self, i: usize, t: usize, from: Pos) -> Result<usize, Reason> {
-        let attacks = &self.prep.fighters[i].attacks;
+        let attacks = &self.prep.fighters[i].offense.attacks;
         if attacks.is_empty() {
             return Err(Reason::NoWeapon);
         }
@@ -123,7 +123,11 @@ impl BattleState<'_> {
         } else {
             crate::grid::footprint_distance_ft(from, si, to, st)
         };
-        let dist = if self.fighters[i].alt | self.fighters[t].alt == 0 { h } else { self.lifted(i, t, h) };
+        let dist = if self.fighters[i].mobility.alt | self.fighters[t].mobility.alt == 0 {
+            h
+        } else {
+            self.lifted(i, t, h)
+        };
         let unusable = self.unusable(i);
         // An off-hand weapon is never the weapon of a single attack (model::hands).
         let found = if unusable == 0 {
@@ -148,16 +152,16 @@ impl BattleState<'_> {
     pub(crate) fn routine(&self, i: usize, w: usize) -> u64 {
         let spec = &self.prep.fighters[i];
         let bit = if w < 64 { 1u64 << w } else { 0 };
-        if let Some(&r) = spec.routines.iter().find(|&&r| r & bit != 0) {
+        if let Some(&r) = spec.offense.routines.iter().find(|&&r| r & bit != 0) {
             return r;
         }
-        if spec.attacks.get(w).is_some_and(|a| a.natural) { spec.natural_mask } else { bit }
+        if spec.offense.attacks.get(w).is_some_and(|a| a.natural) { spec.offense.natural_mask } else { bit }
     }
 
     /// Whether attack `w` of `i` can hit `t` from square `from`.
     pub fn weapon_reaches(&self, i: usize, w: usize, t: usize, from: Pos) -> bool {
         let dist = self.distance_from(i, from, t);
-        self.prep.fighters[i].attacks.get(w).is_some_and(|a| a.reaches(dist))
+        self.prep.fighters[i].offense.attacks.get(w).is_some_and(|a| a.reaches(dist))
             && self.is_usable(i, w)
             && self.line_of_effect_from(i, from, t)
     }
@@ -165,7 +169,7 @@ impl BattleState<'_> {
     /// Whether `i` could attack `t` in melee from square `from`; the attack if so.
     pub fn melee_weapon_from(&self, i: usize, t: usize, from: Pos) -> Option<usize> {
         let dist = self.distance_from(i, from, t);
-        let attacks = &self.prep.fighters[i].attacks;
+        let attacks = &self.prep.fighters[i].offense.attacks;
         let w = (0..attacks.len())
             .find(|&w| attacks[w].melee && attacks[w].reaches(dist) && self.is_usable(i, w))?;
         self.line_of_effect_from(i, from, t).then_some(w)
@@ -231,16 +235,16 @@ impl BattleState<'_> {
                 roll.untyped(1);
             }
         } else {
-            s.into_melee = !self.prep.fighters[a].precise_shot && self.engaged(a, t);
+            s.into_melee = !self.prep.fighters[a].feats.precise_shot && self.engaged(a, t);
             if s.into_melee {
                 roll.untyped(-INTO_MELEE);
             }
         }
         let me = &self.fighters[a];
-        if me.defensive {
+        if me.turn.defensive {
             roll.untyped(-DEFENSIVE_PENALTY);
         }
-        roll.untyped(me.aid_attack - me.attack_penalty);
+        roll.untyped(me.turn.aid_attack - me.turn.attack_penalty);
     }
 
     /// An invisible attacker's bonus against a target that cannot see it, and
@@ -270,7 +274,7 @@ impl BattleState<'_> {
     fn base_attack_cover(&self, a: usize, t: usize, melee: bool) -> i32 {
         i32::from(if melee {
             self.terrain_cover_from(a, self.fighters[a].pos, t, true)
-        } else if self.prep.fighters[a].improved_precise_shot {
+        } else if self.prep.fighters[a].feats.improved_precise_shot {
             0
         } else {
             self.ranged_cover(a, t)
@@ -293,14 +297,14 @@ impl BattleState<'_> {
             roll.untyped(CHARGE_BONUS);
         }
         if !atk.melee {
-            let per_increment = if spec_a.far_shot { 1 } else { 2 };
+            let per_increment = if spec_a.feats.far_shot { 1 } else { 2 };
             s.range_penalty = per_increment * ((dist.max(1) - 1) / atk.increment) as i32;
             roll.untyped(-s.range_penalty);
         }
         self.position_and_stance(a, t, atk.melee, &mut s, &mut roll);
         let me = &self.fighters[a];
-        if me.power_attack && atk.melee {
-            s.power_attack = super::power_attack::step(spec_a.bab);
+        if me.turn.power_attack && atk.melee {
+            s.power_attack = super::power_attack::step(spec_a.offense.bab);
             roll.untyped(-s.power_attack);
         }
         self.martial_attack(a, w, swing, &mut s, &mut roll);
@@ -316,9 +320,9 @@ impl BattleState<'_> {
             within_30ft: !atk.melee && dist <= 30,
             aoo: swing.aoo,
             charging: swing.charge,
-            other_type: spec.creature_type,
+            other_type: spec.nature.creature_type,
             weapon: Some(w),
-            other_alignment: spec.alignment,
+            other_alignment: spec.nature.alignment,
             ..Context::default()
         };
         let attack_targets = if atk.melee { Targets::MELEE_ATTACK } else { Targets::RANGED_ATTACK };
@@ -350,8 +354,8 @@ impl BattleState<'_> {
         let ctx = Context {
             melee,
             ranged: !melee,
-            other_type: spec.creature_type,
-            other_alignment: spec.alignment,
+            other_type: spec.nature.creature_type,
+            other_alignment: spec.nature.alignment,
             ..Context::default()
         };
         self.collect_mods(
@@ -361,9 +365,10 @@ impl BattleState<'_> {
             &mut roll,
         );
         let (str_delta, dex_delta) = self.ability_deltas(a);
-        let ability = if melee { spec_a.str_mod + str_delta } else { spec_a.dex_mod + dex_delta };
+        let ability =
+            if melee { spec_a.scores.str_mod + str_delta } else { spec_a.scores.dex_mod + dex_delta };
         self.unseen_or_helpless(a, t, melee, &mut s, &mut roll);
-        s.attack = spec_a.bab + ability + spec_a.size.modifier() + roll.total();
+        s.attack = spec_a.offense.bab + ability + spec_a.nature.size.modifier() + roll.total();
         s.cover = self.attack_cover(a, t, melee);
         s.denied = self.denied_dex(t, Some(a));
         s.ac = self.armor_class(a, t, melee, true, s.denied, false, s.cover);
@@ -388,28 +393,28 @@ impl BattleState<'_> {
         let spec_a = &self.prep.fighters[a];
         let spec = &self.prep.fighters[t];
         let target = &self.fighters[t];
-        let def = &spec.ac;
+        let def = &spec.defense.ac;
         let base = match (touch, denied) {
             (false, false) => def.total,
             (true, false) => def.touch,
             (false, true) => def.flat_footed,
-            (true, true) => def.touch - spec.dex_mod.max(0) - spec.printed_dodge,
+            (true, true) => def.touch - spec.scores.dex_mod.max(0) - spec.defense.printed_dodge,
         };
         // Helpless: effective Dexterity 0 (a −5 modifier in place of its own).
         let helpless_dex =
-            if self.is_helpless(t) { -5 - spec.dex_mod.min(0) - self.monk_ac_lost(t) } else { 0 };
+            if self.is_helpless(t) { -5 - spec.scores.dex_mod.min(0) - self.monk_ac_lost(t) } else { 0 };
         let mut guard = Tally::new();
         guard.untyped(cover);
-        if target.charged {
+        if target.turn.charged {
             guard.untyped(-CHARGE_BONUS);
         }
-        if target.total_defense {
+        if target.turn.total_defense {
             guard.add(BonusType::Dodge, TOTAL_DEFENSE_AC);
         }
-        if target.defensive {
+        if target.turn.defensive {
             guard.add(BonusType::Dodge, DEFENSIVE_AC);
         }
-        guard.untyped(target.aid_ac);
+        guard.untyped(target.turn.aid_ac);
         self.martial_ac(t, touch, &mut guard);
         self.challenge_guard(a, t, &mut guard);
         let smite_ac = self.smite_ac(a, t);
@@ -420,14 +425,14 @@ impl BattleState<'_> {
             melee,
             ranged: !melee,
             aoo,
-            other_type: spec_a.creature_type,
-            other_alignment: spec_a.alignment,
+            other_type: spec_a.nature.creature_type,
+            other_alignment: spec_a.nature.alignment,
             ..Context::default()
         };
         self.collect_mods(t, Targets::AC, &dctx, &mut guard);
         if target.mod_targets.meets(Targets::STR_DEX) {
             let dex_delta = self.ability_deltas(t).1;
-            let dex = spec.dex_mod;
+            let dex = spec.scores.dex_mod;
             // A lower Dexterity still costs AC when its bonus is denied.
             guard.untyped(if denied { (dex + dex_delta).min(0) - dex.min(0) } else { dex_delta });
         }
@@ -440,9 +445,9 @@ impl BattleState<'_> {
     /// effects and features, a change of Strength), multiplied on a critical hit.
     #[inline]
     pub(crate) fn damage_bonus(&self, a: usize, w: usize, t: usize, s: &Situation, swing: Swing) -> i32 {
-        let atk = &self.prep.fighters[a].attacks[w];
+        let atk = &self.prep.fighters[a].offense.attacks[w];
         let mut bonus = if s.power_attack > 0 { super::power_attack::damage(s.power_attack, atk) } else { 0 };
-        if atk.two_handed && self.fighters[a].riding.is_some() {
+        if atk.two_handed && self.fighters[a].mobility.riding.is_some() {
             bonus -= self.one_handed_lance_loss(a, w, s.power_attack);
         }
         bonus += self.martial_damage(a, w, s, swing);
@@ -458,9 +463,9 @@ impl BattleState<'_> {
                 within_30ft: !atk.melee && self.distance(a, t) <= 30,
                 aoo: swing.aoo,
                 charging: swing.charge,
-                other_type: self.prep.fighters[t].creature_type,
+                other_type: self.prep.fighters[t].nature.creature_type,
                 weapon: Some(w),
-                other_alignment: self.prep.fighters[t].alignment,
+                other_alignment: self.prep.fighters[t].nature.alignment,
                 ..Context::default()
             };
             bonus += self.modifier(a, targets, &ctx);
@@ -618,10 +623,14 @@ impl<R: Dice> Engine<'_, '_, R> {
         let flurry = full && self.flurries(i, w);
         let ki = flurry && self.take_ki_attack(i);
         let spec = &self.st.prep.fighters[i];
-        let atk = &spec.attacks[w];
+        let atk = &spec.offense.attacks[w];
         let (melee, count) = (atk.melee, if full { atk.count } else { 1 });
         // A flurry's base attack bonus is the monk level (CRB "Flurry of Blows").
-        let bab = if flurry { self.st.monk(i).map_or(spec.bab, |m| m.level as i32) } else { spec.bab };
+        let bab = if flurry {
+            self.st.monk(i).map_or(spec.offense.bab, |m| m.level as i32)
+        } else {
+            spec.offense.bab
+        };
         let iters = if full && atk.iterates { iterations(bab) } else { 1 };
         let extras = if flurry { super::abilities::flurry_extra_attacks(bab as u32) } else { &[] };
         let martial = spec.features.rules.martial;
@@ -636,7 +645,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             && self.st.declared(i, Style::TwoWeapon)
             && self.st.off_hand_weapon(i, t).is_some();
         let main_penalty = if two_weapon {
-            let light = self.st.off_hand_weapon(i, t).is_some_and(|o| spec.attacks[o].light);
+            let light = self.st.off_hand_weapon(i, t).is_some_and(|o| spec.offense.attacks[o].light);
             two_weapon_penalties(martial.two_weapon > 0, light).0
         } else {
             0
@@ -693,7 +702,7 @@ impl<R: Dice> Engine<'_, '_, R> {
     /// held charge rides a spellstrike, the lich's touch paralyzes.
     /// Returns whether it hit and whether it was a confirmed critical hit.
     pub(crate) fn strike(&mut self, a: usize, w: usize, t: usize, swing: Swing) -> (bool, bool) {
-        if !self.st.fighters[a].monk.stunning_armed || !self.spend_stunning_fist(a, w) {
+        if !self.st.fighters[a].class.monk.stunning_armed || !self.spend_stunning_fist(a, w) {
             return self.strike_roll(a, w, t, swing);
         }
         // A declared Stunning Fist rides this unarmed attack (`abilities::monk`).
@@ -713,7 +722,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             // A smite's damage reduction bypass (`riders::defense_now`).
             || self.st.fighters[a].monster.smiting == Some(t);
         let mut s = self.st.situation(a, w, t, swing);
-        if self.st.prep.fighters[a].attacks[w].tracks_shots {
+        if self.st.prep.fighters[a].offense.attacks[w].tracks_shots {
             self.fire(a, w);
         }
         if magic && !self.attack_allowed(a, w, t, &mut s) {
@@ -726,18 +735,18 @@ impl<R: Dice> Engine<'_, '_, R> {
         let atk = profile(self.st.prep, a, w, swing);
         let threat_min = if magic { self.threat_min(a, w) } else { atk.threat_min as i32 };
         if atk.two_handed
-            && self.st.prep.fighters[a].shield_ac > 0
+            && self.st.prep.fighters[a].defense.shield_ac > 0
             && self.st.one_handed_lance_loss(a, w, 1) == 0
         {
             // A two-handed weapon lets go of the shield (model::hands).
-            self.st.fighters[a].martial.shield_off = true;
+            self.st.fighters[a].turn.martial.shield_off = true;
         }
         let threat = hit && d20 >= threat_min;
         let mut ev =
             if self.log.on() { Some(self.attack_event(a, w, t, swing, &s, d20, total)) } else { None };
         // Aid another bonuses are spent by the first attack roll they apply to.
-        self.st.fighters[a].aid_attack = 0;
-        self.st.fighters[t].aid_ac = 0;
+        self.st.fighters[a].turn.aid_attack = 0;
+        self.st.fighters[t].turn.aid_ac = 0;
         let true_strike = Behaviours(self.st.fighters[a].fx).has(Behaviours::TRUE_STRIKE);
         if !self.st.fighters[a].effects.is_empty() {
             let ctx = Context { melee: atk.melee, ranged: !atk.melee, weapon: Some(w), ..Context::default() };
@@ -745,14 +754,14 @@ impl<R: Dice> Engine<'_, '_, R> {
             self.spend_one_shots(a, targets, &ctx);
         }
         let atk = profile(self.st.prep, a, w, swing);
-        let up_close = atk.firearm && self.st.fighters[a].deeds & super::abilities::UP_CLOSE != 0;
+        let up_close = atk.firearm && self.st.fighters[a].turn.deeds & super::abilities::UP_CLOSE != 0;
         if magic {
-            self.st.fighters[a].deeds = 0;
+            self.st.fighters[a].turn.deeds = 0;
         }
         if !hit {
             if d20 == 1 && atk.firearm && w < 64 {
                 // UC "Misfires": a natural 1 breaks the firearm (misfire value 1).
-                self.st.fighters[a].broken |= 1 << w;
+                self.st.fighters[a].gear.broken |= 1 << w;
                 self.emit_attack(ev, AttackStep::Miss { misfire: true });
             } else {
                 self.emit_attack(ev, AttackStep::Miss { misfire: false });
@@ -779,7 +788,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         } else if let Some(ev) = ev.as_mut() {
             ev.steps.push(AttackStep::Hit);
         }
-        let melee = self.st.prep.fighters[a].attacks[w].melee;
+        let melee = self.st.prep.fighters[a].offense.attacks[w].melee;
         let miss_chance = if true_strike { 0 } else { self.st.miss_chance(a, t, melee) };
         if miss_chance > 0 && self.concealment_misses(a, melee, miss_chance, &mut ev) {
             self.emit_attack(ev, None);
@@ -794,7 +803,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             self.after_attack(a, t, false);
             return (false, false);
         }
-        if self.st.fighters[t].ridden_by.is_some() && self.mounted_combat_negates(a, t, total) {
+        if self.st.fighters[t].mobility.ridden_by.is_some() && self.mounted_combat_negates(a, t, total) {
             self.emit_attack(ev, None);
             self.after_attack(a, t, false);
             return (false, false);
@@ -871,7 +880,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         if magic {
             self.after_magic_hit(a, w, t, crit);
         }
-        if swing.charge && self.st.fighters[t].riding.is_some() {
+        if swing.charge && self.st.fighters[t].mobility.riding.is_some() {
             self.unseat(a, w, t);
         }
         self.after_attack(a, t, dmg.dealt > 0);
@@ -883,7 +892,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         if !self.st.fighters[a].mod_targets.meets(Targets::CRIT_CONFIRM) {
             return 0;
         }
-        let melee = self.st.prep.fighters[a].attacks[w].melee;
+        let melee = self.st.prep.fighters[a].offense.attacks[w].melee;
         let ctx = Context { melee, ranged: !melee, weapon: Some(w), ..Context::default() };
         self.st.modifier(a, Targets::CRIT_CONFIRM, &ctx)
     }
@@ -904,7 +913,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         if let Some(ev) = ev.as_mut() {
             ev.steps.push(AttackStep::MissChance { blinded, chance: miss_chance, d100, missed });
         }
-        if missed && melee && self.st.prep.fighters[a].blind_fight {
+        if missed && melee && self.st.prep.fighters[a].feats.blind_fight {
             let again = self.rng.roll(100);
             missed = again <= u32::from(miss_chance);
             if let Some(ev) = ev.as_mut() {
@@ -955,7 +964,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         if s.cover != 0 {
             add(ModSource::Cover, s.cover);
         }
-        if self.st.fighters[t].charged {
+        if self.st.fighters[t].turn.charged {
             add(ModSource::TargetCharged, -CHARGE_BONUS);
         }
         let (me, them) = (&self.st.fighters[a], &self.st.fighters[t]);
@@ -965,11 +974,11 @@ impl<R: Dice> Engine<'_, '_, R> {
         if me.conds.has(ConditionId::Prone) {
             add(ModSource::Prone, -PRONE);
         }
-        if me.defensive {
+        if me.turn.defensive {
             add(ModSource::FightingDefensively, -DEFENSIVE_PENALTY);
         }
-        if me.aid_attack != 0 {
-            add(ModSource::Aided, me.aid_attack);
+        if me.turn.aid_attack != 0 {
+            add(ModSource::Aided, me.turn.aid_attack);
         }
         if s.power_attack != 0 {
             add(ModSource::PowerAttack, -s.power_attack);
@@ -1006,16 +1015,16 @@ impl<R: Dice> Engine<'_, '_, R> {
         if them.conds.has(ConditionId::Prone) {
             add(ModSource::TargetProne, if atk.melee { -PRONE } else { PRONE });
         }
-        let dodge = if them.total_defense { TOTAL_DEFENSE_AC } else { 0 }
-            + if them.defensive { DEFENSIVE_AC } else { 0 }
+        let dodge = if them.turn.total_defense { TOTAL_DEFENSE_AC } else { 0 }
+            + if them.turn.defensive { DEFENSIVE_AC } else { 0 }
             + self.st.expertise_ac(t);
         if dodge != 0 && !s.denied {
             add(ModSource::Dodge, dodge);
         }
-        if them.aid_ac != 0 {
-            add(ModSource::TargetAided, them.aid_ac);
+        if them.turn.aid_ac != 0 {
+            add(ModSource::TargetAided, them.turn.aid_ac);
         }
-        if them.martial.has(Style::Cleave) {
+        if them.turn.martial.has(Style::Cleave) {
             add(ModSource::TargetCleaving, -CLEAVE_AC_PENALTY);
         }
         let smite = self.st.smite_attack(a, t);
@@ -1038,10 +1047,10 @@ impl<R: Dice> Engine<'_, '_, R> {
             (v, _) if v > 0 && s.denied => {}
             (v, _) => add(ModSource::TargetChallenging, v),
         }
-        if them.martial.shield_off && !s.touch {
-            add(ModSource::TargetNoShield, -self.st.prep.fighters[t].shield_ac);
+        if them.turn.martial.shield_off && !s.touch {
+            add(ModSource::TargetNoShield, -self.st.prep.fighters[t].defense.shield_ac);
         }
-        if them.running && !self.st.prep.fighters[t].run_feat {
+        if them.run.running && !self.st.prep.fighters[t].feats.run_feat {
             notes.push(AttackNote::TargetRunningNoDex);
         } else if s.denied {
             notes.push(AttackNote::TargetDeniedDex);

@@ -51,14 +51,14 @@ impl BattleState<'_> {
         match skill {
             EscapeSkill::EscapeArtist => {
                 let ctx = Context { maneuver: Some(Maneuver::Escape), ..Context::default() };
-                let base = spec.escape_artist.unwrap_or(spec.dex_mod);
+                let base = spec.defense.escape_artist.unwrap_or(spec.scores.dex_mod);
                 base + dd + self.modifier(i, Targets::skill(true, false), &ctx)
             }
-            EscapeSkill::Strength => ability_modifier(spec.str_score) + ds,
+            EscapeSkill::Strength => ability_modifier(spec.scores.str_score) + ds,
             EscapeSkill::Cmb => self.cmb(i, Maneuver::Escape, i),
             // Untrained (no file gives an Acrobatics bonus the engine reads): Dexterity.
             EscapeSkill::Acrobatics => {
-                spec.dex_mod + dd + self.modifier(i, Targets::skill(true, false), &Context::default())
+                spec.scores.dex_mod + dd + self.modifier(i, Targets::skill(true, false), &Context::default())
             }
         }
     }

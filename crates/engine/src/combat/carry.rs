@@ -84,9 +84,10 @@ impl Carried {
     /// takes (its lower Constitution modifier times its Hit Dice).
     pub(crate) fn hp_cap(&self, f: &super::prepared::FighterSpec) -> i32 {
         let drained = HP_PER_NEGATIVE_LEVEL as i32 * self.negative_levels as i32;
-        let con = f.con_score.map_or(0, |score| {
+        let con = f.scores.con_score.map_or(0, |score| {
             let left = (score - self.ability_damage[2]).max(0);
-            (crate::dice::ability_modifier(score) - crate::dice::ability_modifier(left)) * f.hd.max(1) as i32
+            (crate::dice::ability_modifier(score) - crate::dice::ability_modifier(left))
+                * f.nature.hd.max(1) as i32
         });
         f.hp_max - drained - con
     }
@@ -357,7 +358,7 @@ impl Party<'_> {
                 out.stabilized += 1;
                 continue;
             }
-            let con = self.prep.fighters[self.members[m]].con_score.unwrap_or(10);
+            let con = self.prep.fighters[self.members[m]].scores.con_score.unwrap_or(10);
             let con_mod = ability_modifier(con);
             for _ in 0..FIRST_AID_ROUNDS {
                 if let Some(bonus) = best_heal

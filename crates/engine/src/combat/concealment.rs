@@ -31,7 +31,7 @@ impl BattleState<'_> {
         if !self.zones.is_empty() {
             m = m.max(self.zone_miss_chance(a, t));
         }
-        if !melee && m < TOTAL_CONCEALMENT && self.prep.fighters[a].improved_precise_shot {
+        if !melee && m < TOTAL_CONCEALMENT && self.prep.fighters[a].feats.improved_precise_shot {
             m = 0;
         }
         m

@@ -73,7 +73,7 @@ impl BattleState<'_> {
     pub(crate) fn item_use(&self, i: usize, item: u8, t: usize) -> Result<ItemUse, Reason> {
         let spec = &self.prep.fighters[i];
         let it = spec.items.get(usize::from(item)).ok_or(Reason::NoItem)?;
-        if !it.usable || self.fighters[i].items_left.get(usize::from(item)).is_none_or(|&n| n == 0) {
+        if !it.usable || self.fighters[i].gear.items_left.get(usize::from(item)).is_none_or(|&n| n == 0) {
             return Err(Reason::NoItem);
         }
         if t >= self.len() || !self.is_present(t) {
@@ -96,7 +96,7 @@ impl BattleState<'_> {
             }
             ItemKind::Wand => {
                 self.spell_reaches(i, t, spell, it.cl)?;
-                Ok(ItemUse::Wand { in_hand: self.fighters[i].wand_in_hand == Some(item) })
+                Ok(ItemUse::Wand { in_hand: self.fighters[i].gear.wand_in_hand == Some(item) })
             }
         }
     }
@@ -145,11 +145,11 @@ impl<R: Dice> Engine<'_, '_, R> {
         let prep = self.st.prep;
         let it = &prep.fighters[i].items[usize::from(item)];
         let f = &mut self.st.fighters[i];
-        f.items_left[usize::from(item)] -= 1;
+        f.gear.items_left[usize::from(item)] -= 1;
         f.out.items_spent += 1;
-        let left = f.items_left[usize::from(item)];
+        let left = f.gear.items_left[usize::from(item)];
         if matches!(how, ItemUse::Wand { .. }) {
-            f.wand_in_hand = Some(item);
+            f.gear.wand_in_hand = Some(item);
         }
         emit!(
             self,

@@ -28,7 +28,7 @@ impl BattleState<'_> {
         if !self.is_helpless(t) {
             return Err(Reason::NotHelpless);
         }
-        if self.prep.fighters[t].precision_immune {
+        if self.prep.fighters[t].defense.precision_immune {
             return Err(Reason::ImmuneToCriticals);
         }
         self.melee_weapon_from(i, t, self.pos(i)).ok_or(Reason::OutOfRange)
@@ -51,7 +51,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             vital: 0,
             mult: 0,
         };
-        let atk = &self.st.prep.fighters[i].attacks[w];
+        let atk = &self.st.prep.fighters[i].offense.attacks[w];
         let dmg = roll_damage(atk, &atk.vs[t], true, extra, self.rng);
         let hp_before = self.st.fighters[t].hp;
         {

@@ -42,7 +42,7 @@ impl<R: Dice> Engine<'_, '_, R> {
     /// Total defense (standard action): +4 dodge AC until its next turn, and
     /// no attacks of opportunity meanwhile.
     pub(crate) fn total_defense(&mut self, i: usize) -> Result<(), Reason> {
-        self.st.fighters[i].total_defense = true;
+        self.st.fighters[i].turn.total_defense = true;
         emit!(self, Event::TotalDefense { who: i, ac: TOTAL_DEFENSE_AC });
         Ok(())
     }
@@ -50,7 +50,7 @@ impl<R: Dice> Engine<'_, '_, R> {
     /// Fight defensively (free declaration): −4 on attack rolls and +2 dodge
     /// AC until its next turn (a dodge bonus: it stacks with total defense's).
     pub(crate) fn fight_defensively(&mut self, i: usize) -> Result<(), Reason> {
-        self.st.fighters[i].defensive = true;
+        self.st.fighters[i].turn.defensive = true;
         emit!(self, Event::FightsDefensively { who: i, attack: -DEFENSIVE_PENALTY, ac: DEFENSIVE_AC });
         Ok(())
     }
@@ -63,7 +63,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             Some(t) if t < self.st.len() && t != i && self.st.is_active(t) => t,
             _ => return Err(Reason::MissingTarget),
         };
-        let attacks = &self.st.prep.fighters[i].attacks;
+        let attacks = &self.st.prep.fighters[i].offense.attacks;
         let w = (0..attacks.len())
             .find(|&w| attacks[w].melee && attacks[w].reach_max > 0 && self.st.is_usable(i, w))
             .ok_or(Reason::NoWeapon)?;
@@ -74,8 +74,8 @@ impl<R: Dice> Engine<'_, '_, R> {
         if ok {
             let f = &mut self.st.fighters[t];
             match action.aid {
-                AidMode::Attack => f.aid_attack += AID_BONUS,
-                AidMode::Ac => f.aid_ac += AID_BONUS,
+                AidMode::Attack => f.turn.aid_attack += AID_BONUS,
+                AidMode::Ac => f.turn.aid_ac += AID_BONUS,
             }
         }
         emit!(

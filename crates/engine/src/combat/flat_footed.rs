@@ -15,7 +15,7 @@ impl BattleState<'_> {
     pub(crate) fn start_flat_footed(&mut self) {
         for i in 0..self.len() {
             let f = &self.fighters[i];
-            if f.gone || f.dead || f.has_acted || self.prep.fighters[i].uncanny_dodge {
+            if f.gone || f.dead || f.turn.has_acted || self.prep.fighters[i].feats.uncanny_dodge {
                 continue;
             }
             self.fighters[i].base_conds = f.base_conds.with(ConditionId::FlatFooted);

@@ -82,13 +82,13 @@ impl BattleState<'_> {
     /// Altitude of combatant `i` in feet above the ground (0: on the ground).
     #[inline]
     pub fn altitude(&self, i: usize) -> u32 {
-        self.fighters[i].alt
+        self.fighters[i].mobility.alt
     }
 
     /// The 3D distance from `i` to `t` whose distance on the ground is `h`.
     #[inline]
     pub(crate) fn lifted(&self, i: usize, t: usize, h: u32) -> u32 {
-        let (a, b) = (self.fighters[i].alt, self.fighters[t].alt);
+        let (a, b) = (self.fighters[i].mobility.alt, self.fighters[t].mobility.alt);
         if a == b && self.shape[i].0 == self.shape[t].0 {
             return h;
         }
@@ -97,12 +97,17 @@ impl BattleState<'_> {
 
     /// Movement feet `i` spends climbing or diving to `to` feet.
     pub fn climb_feet(&self, i: usize, to: u32) -> u32 {
-        climb_cost(self.fighters[i].alt, to)
+        climb_cost(self.fighters[i].mobility.alt, to)
     }
 
     /// The vertical gap in feet between `i` and `t`.
     pub fn vertical_gap(&self, i: usize, t: usize) -> u32 {
-        vertical_gap(self.fighters[i].alt, self.shape[i].0, self.fighters[t].alt, self.shape[t].0)
+        vertical_gap(
+            self.fighters[i].mobility.alt,
+            self.shape[i].0,
+            self.fighters[t].mobility.alt,
+            self.shape[t].0,
+        )
     }
 
     /// The fly speed `i` has now (its own or a spell's), 0 if none.
@@ -143,7 +148,10 @@ impl BattleState<'_> {
     /// (Dexterity, good maneuverability, size).
     pub(crate) fn fly_check_bonus(&self, i: usize) -> i32 {
         let spec = &self.prep.fighters[i];
-        spec.fly.map_or_else(|| fly_bonus(spec.dex_score, SPELL_MANEUVERABILITY, spec.size), |f| f.bonus)
+        spec.fly.map_or_else(
+            || fly_bonus(spec.scores.dex_score, SPELL_MANEUVERABILITY, spec.nature.size),
+            |f| f.bonus,
+        )
     }
 
     /// The lowest altitude at which no enemy able to fight reaches `i` with
@@ -153,9 +161,14 @@ impl BattleState<'_> {
         (0..self.len())
             .filter(|&e| self.are_enemies(i, e) && self.is_active(e))
             .map(|e| {
-                let reach =
-                    self.prep.fighters[e].attacks.iter().filter(|a| a.melee).map(|a| a.reach_max).max();
-                let top = self.fighters[e].alt + 5 * self.space(e).max(1) as u32;
+                let reach = self.prep.fighters[e]
+                    .offense
+                    .attacks
+                    .iter()
+                    .filter(|a| a.melee)
+                    .map(|a| a.reach_max)
+                    .max();
+                let top = self.fighters[e].mobility.alt + 5 * self.space(e).max(1) as u32;
                 reach.map_or(0, |r| top + r)
             })
             .max()
@@ -166,7 +179,7 @@ impl BattleState<'_> {
     /// spell ended), or it is helpless (unconscious, paralyzed…), dying or prone.
     fn must_fall(&self, i: usize) -> Option<FallCause> {
         let f = &self.fighters[i];
-        if f.alt == 0 || f.dead || f.gone {
+        if f.mobility.alt == 0 || f.dead || f.gone {
             return None;
         }
         if self.fly_speed(i) == 0 {
@@ -193,9 +206,9 @@ impl<R: Dice> Engine<'_, '_, R> {
 
     /// Sets `i`'s altitude, recording the change.
     pub(crate) fn set_altitude(&mut self, i: usize, to: u32) {
-        let from = self.st.fighters[i].alt;
+        let from = self.st.fighters[i].mobility.alt;
         if from != to {
-            self.st.fighters[i].alt = to;
+            self.st.fighters[i].mobility.alt = to;
             emit!(self, Event::Altitude { who: i, from_ft: from, to_ft: to });
         }
     }
@@ -205,7 +218,7 @@ impl<R: Dice> Engine<'_, '_, R> {
     /// threatened space provokes, as any movement out of it. Returns the
     /// movement feet spent.
     pub(crate) fn fly_to(&mut self, i: usize, to: u32, budget: u32) -> u32 {
-        let from = self.st.fighters[i].alt;
+        let from = self.st.fighters[i].mobility.alt;
         let target = if to > from { (from + budget / 2).min(to) / 5 * 5 } else { to };
         if target == from {
             return 0;
@@ -215,7 +228,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             return 0;
         }
         self.set_altitude(i, target);
-        self.st.fighters[i].flown += from.abs_diff(target);
+        self.st.fighters[i].mobility.flown += from.abs_diff(target);
         climb_cost(from, target)
     }
 
@@ -225,12 +238,12 @@ impl<R: Dice> Engine<'_, '_, R> {
     /// plummets when it flies on wings and failed by 5 or more.
     pub(crate) fn stay_aloft(&mut self, i: usize) {
         let f = &self.st.fighters[i];
-        if f.alt == 0 || f.dead || !self.st.is_active(i) {
+        if f.mobility.alt == 0 || f.dead || !self.st.is_active(i) {
             return;
         }
         let speed = self.st.fly_speed(i);
         // A run, a charge or a withdrawal covers more than half the speed.
-        let covered = if f.moved && f.flown == 0 { speed } else { f.flown };
+        let covered = if f.turn.moved && f.mobility.flown == 0 { speed } else { f.mobility.flown };
         let hover = self.st.prep.fighters[i].fly.is_some_and(|s| s.hover);
         if speed == 0 || covered * 2 > speed || hover {
             return;
@@ -249,7 +262,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         if by >= PLUMMET_MARGIN && self.st.winged(i) {
             self.fall(i, FallCause::FailedCheck);
         } else {
-            let alt = self.st.fighters[i].alt;
+            let alt = self.st.fighters[i].mobility.alt;
             self.set_altitude(i, alt.saturating_sub(SINK_FT));
         }
     }
@@ -257,12 +270,12 @@ impl<R: Dice> Engine<'_, '_, R> {
     /// A winged flier aloft that took damage: a DC 10 Fly check or it loses
     /// 10 ft of altitude (no attack of opportunity, no movement spent).
     pub(crate) fn wounded_aloft(&mut self, i: usize) {
-        if self.st.fighters[i].alt == 0 || !self.st.winged(i) || self.st.must_fall(i).is_some() {
+        if self.st.fighters[i].mobility.alt == 0 || !self.st.winged(i) || self.st.must_fall(i).is_some() {
             return;
         }
         let (ok, _) = self.fly_check(i, WOUNDED_DC);
         if !ok {
-            let alt = self.st.fighters[i].alt;
+            let alt = self.st.fighters[i].mobility.alt;
             self.set_altitude(i, alt.saturating_sub(SINK_FT));
         }
     }
@@ -270,12 +283,12 @@ impl<R: Dice> Engine<'_, '_, R> {
     /// Every flier aloft that must fall falls (after each action).
     pub(crate) fn settle_fliers(&mut self) {
         for i in 0..self.st.len() {
-            if self.st.fighters[i].alt == 0 {
+            if self.st.fighters[i].mobility.alt == 0 {
                 continue;
             }
             if self.st.fighters[i].dead {
                 // A dead flier drops; nothing is left to hurt.
-                self.st.fighters[i].alt = 0;
+                self.st.fighters[i].mobility.alt = 0;
                 continue;
             }
             if let Some(cause) = self.st.must_fall(i) {
@@ -289,14 +302,14 @@ impl<R: Dice> Engine<'_, '_, R> {
     /// for 1d6 rounds first; one that can still fly and act (knocked prone)
     /// negates the damage with a DC 10 Fly check.
     pub(crate) fn fall(&mut self, i: usize, cause: FallCause) {
-        let height = self.st.fighters[i].alt;
+        let height = self.st.fighters[i].mobility.alt;
         let feet = if cause == FallCause::FlightEnded {
             let floated = SPELL_DESCENT_FT * self.rng.roll(6);
             height.saturating_sub(floated)
         } else {
             height
         };
-        self.st.fighters[i].alt = 0;
+        self.st.fighters[i].mobility.alt = 0;
         let negated = cause == FallCause::Prone && feet >= 10 && self.fly_check(i, FALL_NEGATE_DC).0;
         let dice = if negated { 0 } else { fall_dice(feet) };
         let damage: u32 = (0..dice).map(|_| self.rng.roll(6)).sum();

@@ -22,7 +22,7 @@ impl<R: Dice> Engine<'_, '_, R> {
     /// restricted withdraw as a standard action, up to its speed.
     pub(crate) fn withdraw_action(&mut self, i: usize, action: Action) -> Result<(), Reason> {
         let f = &self.st.fighters[i];
-        if f.moved || f.stepped {
+        if f.turn.moved || f.turn.stepped {
             return Err(Reason::CannotCombine);
         }
         if self.st.flags(i).has(Flags::CANT_MOVE) {
@@ -41,12 +41,12 @@ impl<R: Dice> Engine<'_, '_, R> {
         };
         if dest == start {
             emit!(self, Event::NoMove { who: i, why: NoMove::NowhereFarther, at: start });
-            self.st.fighters[i].moved = true;
+            self.st.fighters[i].turn.moved = true;
             return Ok(());
         }
         let kind = if restricted { MoveKind::RestrictedWithdraw } else { MoveKind::Withdraw };
         emit!(self, Event::Move { who: i, kind, from: start, path: self.path.clone() });
-        self.st.fighters[i].moved = true;
+        self.st.fighters[i].turn.moved = true;
         self.walk(i, true, true);
         Ok(())
     }
@@ -98,10 +98,10 @@ impl<R: Dice> Engine<'_, '_, R> {
     /// forces 10 rounds of rest.
     pub(crate) fn run_action(&mut self, i: usize, action: Action) -> Result<(), Reason> {
         let f = &self.st.fighters[i];
-        if f.moved || f.stepped {
+        if f.turn.moved || f.turn.stepped {
             return Err(Reason::CannotCombine);
         }
-        if f.run_rest > 0 {
+        if f.run.run_rest > 0 {
             return Err(Reason::Resting);
         }
         let flags = self.st.flags(i);
@@ -125,8 +125,8 @@ impl<R: Dice> Engine<'_, '_, R> {
             return Err(Reason::RunStopped);
         }
         let f = &mut self.st.fighters[i];
-        f.moved = true;
-        f.running = true;
+        f.turn.moved = true;
+        f.run.running = true;
         if self.path.is_empty() {
             emit!(self, Event::NoMove { who: i, why: NoMove::RunBlocked, at: start });
             return Ok(());
@@ -167,30 +167,30 @@ impl<R: Dice> Engine<'_, '_, R> {
     /// The endurance rule of running; whether the runner may run this round.
     fn endurance(&mut self, i: usize) -> bool {
         let spec = &self.st.prep.fighters[i];
-        let Some(con) = spec.con_score else { return true };
+        let Some(con) = spec.scores.con_score else { return true };
         let f = &self.st.fighters[i];
-        let rounds = f.run_rounds;
+        let rounds = f.run.run_rounds;
         if rounds < con.max(0) as u32 {
-            self.st.fighters[i].run_rounds += 1;
+            self.st.fighters[i].run.run_rounds += 1;
             return true;
         }
-        let dc = 10 + f.run_checks as i32;
+        let dc = 10 + f.run.run_checks as i32;
         // Run and Endurance each give +4 (CRB; an untyped bonus from two feats).
-        let bonus = spec.con_mod
-            + if spec.run_feat { RUN_FEAT_BONUS } else { 0 }
-            + if spec.endurance { RUN_FEAT_BONUS } else { 0 };
+        let bonus = spec.scores.con_mod
+            + if spec.feats.run_feat { RUN_FEAT_BONUS } else { 0 }
+            + if spec.feats.endurance { RUN_FEAT_BONUS } else { 0 };
         let d20 = self.rng.roll(20) as i32;
         let ok = d20 + bonus >= dc;
         let f = &mut self.st.fighters[i];
-        f.run_checks += 1;
+        f.run.run_checks += 1;
         emit!(self, Event::Turn { who: i, what: TurnEvent::RunEndurance { d20, bonus, dc, ok } });
         let f = &mut self.st.fighters[i];
         if ok {
-            f.run_rounds += 1;
+            f.run.run_rounds += 1;
         } else {
-            f.run_rounds = 0;
-            f.run_checks = 0;
-            f.run_rest = RUN_REST_ROUNDS;
+            f.run.run_rounds = 0;
+            f.run.run_checks = 0;
+            f.run.run_rest = RUN_REST_ROUNDS;
         }
         ok
     }

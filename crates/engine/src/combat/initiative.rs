@@ -148,7 +148,7 @@ impl<R: Dice> Engine<'_, '_, R> {
     /// do not act.
     pub(crate) fn surprise_round(&mut self, policy: &mut dyn Policy) {
         for (f, spec) in self.st.fighters.iter_mut().zip(&self.st.prep.fighters) {
-            f.aoo_left = spec.aoo_per_round;
+            f.turn.aoo_left = spec.offense.aoo_per_round;
         }
         for k in 0..self.st.order.len() {
             let i = self.st.order[k];
@@ -175,10 +175,10 @@ impl<R: Dice> Engine<'_, '_, R> {
     /// initiative count persists to later rounds.
     pub(crate) fn delay(&mut self, i: usize, action: Action) -> Result<(), Reason> {
         let round = self.st.round;
-        if self.st.fighters[i].delayed_in == round {
+        if self.st.fighters[i].turn.delayed_in == round {
             return Err(Reason::AlreadyDelayed);
         }
-        self.st.fighters[i].delayed_in = round;
+        self.st.fighters[i].turn.delayed_in = round;
         let before = action
             .target
             .filter(|&t| t < self.st.len() && t != i)
@@ -204,7 +204,7 @@ impl<R: Dice> Engine<'_, '_, R> {
     /// played out of turn when `trigger` occurs, before its next turn.
     pub(crate) fn ready(&mut self, i: usize, action: Action) -> Result<(), Reason> {
         let trigger = action.trigger.unwrap_or(ReadyTrigger::EnemyEntersReach);
-        if self.st.fighters[i].readied.replace((action, trigger)).is_none() {
+        if self.st.fighters[i].turn.readied.replace((action, trigger)).is_none() {
             self.readied_count += 1;
         }
         emit!(self, Event::Readies { who: i, trigger: trigger.name().to_string() });
@@ -218,7 +218,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             return;
         }
         for r in 0..self.st.len() {
-            let Some((action, trigger)) = self.st.fighters[r].readied else { continue };
+            let Some((action, trigger)) = self.st.fighters[r].turn.readied else { continue };
             if trigger != event || r == actor || !self.st.is_active(r) || !self.st.are_enemies(r, actor) {
                 continue;
             }
@@ -226,14 +226,14 @@ impl<R: Dice> Engine<'_, '_, R> {
                 ReadyTrigger::EnemyEntersReach => self
                     .st
                     .weapon_for(r, actor, self.st.pos(r))
-                    .is_ok_and(|w| self.st.prep.fighters[r].attacks[w].melee),
+                    .is_ok_and(|w| self.st.prep.fighters[r].offense.attacks[w].melee),
                 ReadyTrigger::EnemyHitsAlly => victim.is_some_and(|v| v != r && !self.st.are_enemies(r, v)),
                 ReadyTrigger::EnemyAttacks | ReadyTrigger::EnemyCasts => true,
             };
             if !set_off {
                 continue;
             }
-            self.st.fighters[r].readied = None;
+            self.st.fighters[r].turn.readied = None;
             self.readied_count -= 1;
             // It now acts just ahead of the creature that set it off.
             self.init_keys[r].0 = self.init_keys[actor].0 + 1;

@@ -29,7 +29,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             return;
         }
         self.wound_lethal(i, amount);
-        if amount > 0 && self.st.fighters[i].alt > 0 {
+        if amount > 0 && self.st.fighters[i].mobility.alt > 0 {
             self.wounded_aloft(i);
         }
     }
@@ -69,11 +69,11 @@ impl<R: Dice> Engine<'_, '_, R> {
     pub(crate) fn settle(&mut self, i: usize, before: LifeState) {
         let hp = self.st.fighters[i].hp;
         let spec = &self.st.prep.fighters[i];
-        let dead = if self.st.dies_at_zero(i) { hp <= 0 } else { hp <= -spec.con_score.unwrap_or(0) };
+        let dead = if self.st.dies_at_zero(i) { hp <= 0 } else { hp <= -spec.scores.con_score.unwrap_or(0) };
         if dead {
             self.st.fighters[i].dead = true;
             self.st.vacate(i);
-            let change = if spec.destroyed_at_zero { LifeChange::Destroyed } else { LifeChange::Dies };
+            let change = if spec.nature.destroyed_at_zero { LifeChange::Destroyed } else { LifeChange::Dies };
             emit!(self, Event::Life { who: i, change, hp });
             self.end_challenges_on(i);
             return;
@@ -113,7 +113,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             self.settle(i, LifeState::Dying);
             return;
         }
-        let con_mod = self.st.prep.fighters[i].con_mod;
+        let con_mod = self.st.prep.fighters[i].scores.con_mod;
         let d20 = self.rng.roll(20) as i32;
         let total = d20 + con_mod + hp;
         if d20 == 20 || total >= STABILIZE_DC {
@@ -171,7 +171,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         let f = &mut self.st.fighters[i];
         let before = f.hp;
         // A rage's Constitution raises the maximum while it lasts.
-        let max = self.st.prep.fighters[i].hp_max + f.rage.map_or(0, |r| r.hp);
+        let max = self.st.prep.fighters[i].hp_max + f.class.rage.map_or(0, |r| r.hp);
         f.hp = (f.hp + amount as i32).min(max.max(before));
         if f.hp >= 0 {
             f.stable = false;

@@ -66,20 +66,20 @@ impl BattleState<'_> {
             if self.map().elevation(me.pos) > self.map().elevation(self.fighters[t].pos) {
                 roll.untyped(1);
             }
-            if me.power_attack {
-                roll.untyped(-super::power_attack::step(spec.bab));
+            if me.turn.power_attack {
+                roll.untyped(-super::power_attack::step(spec.offense.bab));
             }
-            if me.martial.has(super::style::Style::CombatExpertise) {
-                roll.untyped(-super::martial::step(spec.bab));
+            if me.turn.martial.has(super::style::Style::CombatExpertise) {
+                roll.untyped(-super::martial::step(spec.offense.bab));
             }
         }
-        if me.defensive {
+        if me.turn.defensive {
             roll.untyped(-4);
         }
         let ctx = Context {
             melee: true,
             maneuver: Some(m),
-            other_type: self.prep.fighters[t].creature_type,
+            other_type: self.prep.fighters[t].nature.creature_type,
             ..Context::default()
         };
         self.collect_mods(a, Targets::CMB, &ctx, &mut roll);
@@ -89,12 +89,12 @@ impl BattleState<'_> {
         }
         if me.mod_targets.meets(Targets::STR_DEX) {
             let (str_delta, dex_delta) = self.ability_deltas(a);
-            roll.untyped(if spec.size <= crate::model::Size::Tiny { dex_delta } else { str_delta });
+            roll.untyped(if spec.nature.size <= crate::model::Size::Tiny { dex_delta } else { str_delta });
         }
         if me.summary.flags.has(Flags::INVISIBLE) {
             roll.untyped(2);
         }
-        spec.cmb + roll.total()
+        spec.offense.cmb + roll.total()
     }
 
     /// `t`'s combat maneuver defense against `m` by `a`: the printed (or
@@ -106,27 +106,27 @@ impl BattleState<'_> {
         let spec = &self.prep.fighters[t];
         let them = &self.fighters[t];
         let denied = self.denied_dex(t, Some(a));
-        let mut cmd = spec.cmd;
+        let mut cmd = spec.defense.cmd;
         if denied {
-            cmd -= spec.dex_mod.max(0) + spec.printed_dodge;
+            cmd -= spec.scores.dex_mod.max(0) + spec.defense.printed_dodge;
         }
         if self.is_helpless(t) {
-            cmd += -5 - spec.dex_mod.min(0);
+            cmd += -5 - spec.scores.dex_mod.min(0);
         }
         let mut ac = Tally::new();
-        if them.total_defense {
+        if them.turn.total_defense {
             ac.add(BonusType::Dodge, TOTAL_DEFENSE_AC);
         }
-        if them.defensive {
+        if them.turn.defensive {
             ac.add(BonusType::Dodge, DEFENSIVE_AC);
         }
-        if them.charged {
+        if them.turn.charged {
             ac.untyped(-super::attack::CHARGE_BONUS);
         }
         let ctx = Context {
             melee: true,
             maneuver: Some(m),
-            other_type: self.prep.fighters[a].creature_type,
+            other_type: self.prep.fighters[a].nature.creature_type,
             ..Context::default()
         };
         self.collect_mods(t, Targets::of(ModTarget::Ac), &ctx, &mut ac);
@@ -134,7 +134,7 @@ impl BattleState<'_> {
         cmd += self.modifier(t, Targets::of(ModTarget::Cmd), &ctx);
         if them.mod_targets.meets(Targets::STR_DEX) {
             let (str_delta, dex_delta) = self.ability_deltas(t);
-            let dex = spec.dex_mod;
+            let dex = spec.scores.dex_mod;
             cmd += str_delta + if denied { (dex + dex_delta).min(0) - dex.min(0) } else { dex_delta };
         }
         cmd
@@ -143,12 +143,12 @@ impl BattleState<'_> {
     /// How far `a` reaches for a maneuver: its usable melee attacks' reach,
     /// or its natural reach by size when it has none.
     fn maneuver_reach(&self, a: usize) -> u32 {
-        let attacks = &self.prep.fighters[a].attacks;
+        let attacks = &self.prep.fighters[a].offense.attacks;
         (0..attacks.len())
             .filter(|&w| attacks[w].melee && self.is_usable(a, w))
             .map(|w| attacks[w].reach_max)
             .max()
-            .unwrap_or_else(|| natural_reach_ft(self.prep.fighters[a].size))
+            .unwrap_or_else(|| natural_reach_ft(self.prep.fighters[a].nature.size))
     }
 
     /// The free square adjacent to `i` nearest where `t` stands (5-10-5
@@ -181,7 +181,7 @@ impl BattleState<'_> {
     /// Escape Artist (CRB "Grapple").
     pub(crate) fn escape_bonus(&self, i: usize, g: usize) -> i32 {
         let cmb = self.cmb(i, Maneuver::Escape, g);
-        match self.prep.fighters[i].escape_artist {
+        match self.prep.fighters[i].defense.escape_artist {
             Some(skill) => {
                 let ctx = Context { maneuver: Some(Maneuver::Escape), ..Context::default() };
                 let skill = skill + self.modifier(i, Targets::skill(true, false), &ctx);
@@ -235,7 +235,9 @@ impl<R: Dice> Engine<'_, '_, R> {
             Maneuver::Disarm | Maneuver::Sunder if self.st.held_weapon(t).is_none() => {
                 return Err(Reason::NothingToTake);
             }
-            Maneuver::Steal if self.st.fighters[t].stolen_items >= self.st.prep.fighters[t].carried_items => {
+            Maneuver::Steal
+                if self.st.fighters[t].gear.stolen_items >= self.st.prep.fighters[t].carried_items =>
+            {
                 return Err(Reason::NothingToTake);
             }
             Maneuver::DirtyTrick if !DIRTY_TRICK_CONDITIONS.contains(&trick) => {
@@ -248,7 +250,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             _ => {}
         }
         // The target's attack of opportunity, before the roll.
-        let penalty = if self.st.prep.fighters[i].no_aoo_maneuvers >> m as u16 & 1 == 1 {
+        let penalty = if self.st.prep.fighters[i].offense.no_aoo_maneuvers >> m as u16 & 1 == 1 {
             0
         } else {
             self.provoke_from(i, t)
@@ -320,7 +322,7 @@ impl<R: Dice> Engine<'_, '_, R> {
                         Event::Maneuver {
                             who: t,
                             outcome: ManeuverOutcome::Drops {
-                                weapon: self.st.prep.fighters[t].attacks[w].name.clone()
+                                weapon: self.st.prep.fighters[t].offense.attacks[w].name.clone()
                             }
                         }
                     );
@@ -334,7 +336,7 @@ impl<R: Dice> Engine<'_, '_, R> {
                         Event::Maneuver {
                             who: i,
                             outcome: ManeuverOutcome::FailsAndDrops {
-                                weapon: self.st.prep.fighters[i].attacks[w].name.clone()
+                                weapon: self.st.prep.fighters[i].offense.attacks[w].name.clone()
                             }
                         }
                     );
@@ -342,10 +344,10 @@ impl<R: Dice> Engine<'_, '_, R> {
             }
             (Maneuver::Sunder, true) => {
                 if let Some(w) = self.st.held_weapon(t) {
-                    let str_mod = self.st.prep.fighters[i].str_mod + self.st.ability_deltas(i).0;
+                    let str_mod = self.st.prep.fighters[i].scores.str_mod + self.st.ability_deltas(i).0;
                     let damage = (str_mod + 2).clamp(0, i32::from(u8::MAX)) as u8;
                     let broke = self.sunder_weapon(t, w, damage);
-                    let weapon = &self.st.prep.fighters[t].attacks[w].name;
+                    let weapon = &self.st.prep.fighters[t].offense.attacks[w].name;
                     emit!(
                         self,
                         Event::Maneuver {
@@ -392,7 +394,7 @@ impl<R: Dice> Engine<'_, '_, R> {
                 self.condition_for(t, c, 1 + extra, Some(i));
             }
             (Maneuver::Steal, true) => {
-                self.st.fighters[t].stolen_items += 1;
+                self.st.fighters[t].gear.stolen_items += 1;
                 emit!(self, Event::Maneuver { who: i, outcome: ManeuverOutcome::Steals { from: t } });
             }
             _ => {}

@@ -65,7 +65,7 @@ impl BattleState<'_> {
             Style::RapidShot => m.rapid_shot,
             Style::DeadlyAim => m.deadly_aim,
             Style::CombatExpertise => m.combat_expertise,
-            Style::TwoWeapon => spec.attacks.iter().any(|a| a.off_hand),
+            Style::TwoWeapon => spec.offense.attacks.iter().any(|a| a.off_hand),
             Style::Cleave => m.cleave > 0,
             Style::Flurry => self.may_flurry(i),
         }
@@ -73,12 +73,12 @@ impl BattleState<'_> {
 
     /// Whether `i` declared `style` for this turn.
     pub fn declared(&self, i: usize, style: Style) -> bool {
-        self.fighters[i].martial.has(style)
+        self.fighters[i].turn.martial.has(style)
     }
 
     /// The off-hand weapon of `i` able to hit `t` from where `i` stands.
     pub(crate) fn off_hand_weapon(&self, i: usize, t: usize) -> Option<usize> {
-        let attacks = &self.prep.fighters[i].attacks;
+        let attacks = &self.prep.fighters[i].offense.attacks;
         let from = self.fighters[i].pos;
         (0..attacks.len()).find(|&w| attacks[w].off_hand && self.weapon_reaches(i, w, t, from))
     }
@@ -86,8 +86,8 @@ impl BattleState<'_> {
     /// The iterative penalties of a full attack with attack `w` of `i` (0, 5, 10…).
     fn iterative_penalties(&self, i: usize, w: usize) -> impl Iterator<Item = i32> {
         let spec = &self.prep.fighters[i];
-        let atk = &spec.attacks[w];
-        let iters = if atk.iterates { iterations(spec.bab) } else { 1 };
+        let atk = &spec.offense.attacks[w];
+        let iters = if atk.iterates { iterations(spec.offense.bab) } else { 1 };
         (0..iters).flat_map(move |j| std::iter::repeat_n(5 * j, atk.count as usize))
     }
 
@@ -109,11 +109,11 @@ impl BattleState<'_> {
     /// ranged attack `w` on `t` (`full`: a full attack; `rapid`: with Rapid Shot).
     pub(crate) fn deadly_aim_pays(&self, i: usize, w: usize, t: usize, full: bool, rapid: bool) -> bool {
         let spec = &self.prep.fighters[i];
-        let atk = &spec.attacks[w];
+        let atk = &spec.offense.attacks[w];
         if !atk.weapon_damage || atk.melee {
             return false;
         }
-        let x = step(spec.bab);
+        let x = step(spec.offense.bab);
         let s = self.situation(i, w, t, Swing::default());
         let rapid = full && rapid;
         let base = s.attack - if rapid { RAPID_SHOT_PENALTY } else { 0 };
@@ -137,7 +137,7 @@ impl BattleState<'_> {
     /// A full attack of several weapons or natural attacks is never traded.
     pub(crate) fn cleave_pays(&self, i: usize, w: usize, t: usize, full: bool) -> bool {
         let spec = &self.prep.fighters[i];
-        let atk = &spec.attacks[w];
+        let atk = &spec.offense.attacks[w];
         let bit = if w < 64 { 1u64 << w } else { 0 };
         if !atk.melee || (full && self.routine(i, w) != bit) {
             return false;
@@ -160,13 +160,13 @@ impl BattleState<'_> {
     /// full attack by `i` with melee attack `w` on `t`.
     pub(crate) fn two_weapon_pays(&self, i: usize, w: usize, t: usize) -> bool {
         let spec = &self.prep.fighters[i];
-        let atk = &spec.attacks[w];
+        let atk = &spec.offense.attacks[w];
         let Some(o) = self.off_hand_weapon(i, t) else { return false };
         if !atk.melee || atk.natural || atk.two_handed || atk.off_hand {
             return false;
         }
         let level = spec.features.rules.martial.two_weapon;
-        let (main, off) = two_weapon_penalties(level > 0, spec.attacks[o].light);
+        let (main, off) = two_weapon_penalties(level > 0, spec.offense.attacks[o].light);
         let s = self.situation(i, w, t, Swing::default());
         let so = self.situation(i, o, t, Swing::default());
         let without =
@@ -174,7 +174,7 @@ impl BattleState<'_> {
         let with = expected_hits(self.iterative_penalties(i, w).map(|p| s.attack - p - main), s.ac)
             * atk.mean_damage
             + expected_hits((0..off_hand_attacks(level)).map(|k| so.attack - off - 5 * k), so.ac)
-                * spec.attacks[o].mean_damage;
+                * spec.offense.attacks[o].mean_damage;
         with > without
     }
 
@@ -195,7 +195,11 @@ impl BattleState<'_> {
 impl BattleState<'_> {
     /// Combat Expertise's dodge bonus to `t`'s AC, 0 when not declared.
     pub(crate) fn expertise_ac(&self, t: usize) -> i32 {
-        if self.fighters[t].martial.has(Style::CombatExpertise) { step(self.prep.fighters[t].bab) } else { 0 }
+        if self.fighters[t].turn.martial.has(Style::CombatExpertise) {
+            step(self.prep.fighters[t].offense.bab)
+        } else {
+            0
+        }
     }
 
     /// The attack-roll side of the declarations and of the swing: Deadly Aim
@@ -209,18 +213,18 @@ impl BattleState<'_> {
         s: &mut Situation,
         roll: &mut Tally,
     ) {
-        let m = self.fighters[a].martial;
+        let m = self.fighters[a].turn.martial;
         if m.styles == 0 && swing.two_weapon == 0 {
             return;
         }
         let spec = &self.prep.fighters[a];
-        if spec.attacks[w].melee {
+        if spec.offense.attacks[w].melee {
             if m.has(Style::CombatExpertise) {
-                s.expertise = step(spec.bab);
+                s.expertise = step(spec.offense.bab);
                 roll.untyped(-s.expertise);
             }
         } else if m.has(Style::DeadlyAim) {
-            s.deadly_aim = step(spec.bab);
+            s.deadly_aim = step(spec.offense.bab);
             roll.untyped(-s.deadly_aim);
         }
         if swing.rapid {
@@ -234,18 +238,18 @@ impl BattleState<'_> {
     /// (not a touch AC bonus, so not against a touch attack).
     #[inline]
     pub(crate) fn martial_ac(&self, t: usize, touch: bool, guard: &mut Tally) {
-        let m = self.fighters[t].martial;
+        let m = self.fighters[t].turn.martial;
         if m == MartialState::default() {
             return;
         }
         if m.has(Style::CombatExpertise) {
-            guard.add(BonusType::Dodge, step(self.prep.fighters[t].bab));
+            guard.add(BonusType::Dodge, step(self.prep.fighters[t].offense.bab));
         }
         if m.has(Style::Cleave) {
             guard.untyped(-CLEAVE_AC_PENALTY);
         }
         if m.shield_off && !touch {
-            guard.untyped(-self.prep.fighters[t].shield_ac);
+            guard.untyped(-self.prep.fighters[t].defense.shield_ac);
         }
     }
 
@@ -254,13 +258,13 @@ impl BattleState<'_> {
     #[inline]
     pub(crate) fn martial_damage(&self, a: usize, w: usize, s: &Situation, swing: Swing) -> i32 {
         let spec = &self.prep.fighters[a];
-        let atk = &spec.attacks[w];
+        let atk = &spec.offense.attacks[w];
         let mut bonus = 0;
         if s.deadly_aim > 0 && atk.weapon_damage && !atk.melee {
             bonus += 2 * s.deadly_aim;
         }
         if swing.off_hand && spec.features.rules.martial.double_slice {
-            bonus += double_slice_bonus(spec.str_mod);
+            bonus += double_slice_bonus(spec.scores.str_mod);
         }
         bonus
     }
@@ -283,7 +287,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         ev: &mut Option<Box<AttackEvent>>,
     ) -> Damage {
         let defense = if magic { self.st.defense_now(a, w, t) } else { None };
-        let atk = &self.st.prep.fighters[a].attacks[w];
+        let atk = &self.st.prep.fighters[a].offense.attacks[w];
         let extra = Extra { flat, precision_d6: 0, vital: 0, mult: 0 };
         let mut second = roll_damage(atk, defense.as_ref().unwrap_or(&atk.vs[t]), false, extra, self.rng);
         if magic && second.physical > 0 {
@@ -309,20 +313,20 @@ impl<R: Dice> Engine<'_, '_, R> {
             return Err(if style == Style::TwoWeapon { Reason::NoWeapon } else { Reason::MissingFeat });
         }
         let spec = &self.st.prep.fighters[i];
-        let x = step(spec.bab);
+        let x = step(spec.offense.bab);
         let (attack, off_hand, damage, ac) = match style {
             Style::RapidShot => (-RAPID_SHOT_PENALTY, 0, 0, 0),
             Style::DeadlyAim => (-x, 0, 2 * x, 0),
             Style::CombatExpertise => (-x, 0, 0, x),
             Style::TwoWeapon => {
-                let light = spec.attacks.iter().find(|a| a.off_hand).is_some_and(|a| a.light);
+                let light = spec.offense.attacks.iter().find(|a| a.off_hand).is_some_and(|a| a.light);
                 let (main, off) = two_weapon_penalties(spec.features.rules.martial.two_weapon > 0, light);
                 (-main, -off, 0, 0)
             }
             Style::Cleave => (0, 0, 0, -CLEAVE_AC_PENALTY),
             Style::Flurry => (self.st.flurry_attack(i), 0, 0, 0),
         };
-        self.st.fighters[i].martial.styles |= style.bit();
+        self.st.fighters[i].turn.martial.styles |= style.bit();
         emit!(self, Event::Declares { who: i, style, attack, off_hand, damage, ac });
         Ok(())
     }
@@ -333,7 +337,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         let Some(o) = self.st.off_hand_weapon(i, t) else { return };
         let spec = &self.st.prep.fighters[i];
         let level = spec.features.rules.martial.two_weapon;
-        let (_, off) = two_weapon_penalties(level > 0, spec.attacks[o].light);
+        let (_, off) = two_weapon_penalties(level > 0, spec.offense.attacks[o].light);
         for k in 0..off_hand_attacks(level) {
             if !self.st.is_active(t) || !self.st.is_active(i) {
                 break;
@@ -349,7 +353,7 @@ impl<R: Dice> Engine<'_, '_, R> {
     /// you use the attack action").
     pub(crate) fn attack_action_single(&mut self, i: usize, w: usize, t: usize) {
         let spec = &self.st.prep.fighters[i];
-        let atk = &spec.attacks[w];
+        let atk = &spec.offense.attacks[w];
         let m = spec.features.rules.martial;
         if atk.melee && m.cleave > 0 && self.st.declared(i, Style::Cleave) {
             self.cleave(i, w, t, m.cleave > 1);

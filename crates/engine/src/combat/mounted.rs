@@ -69,12 +69,12 @@ impl<R: Dice> Engine<'_, '_, R> {
             _ => return,
         };
         let f = &mut self.st.fighters[m];
-        f.mount_used = match (f.mount_used, used) {
+        f.mobility.mount_used = match (f.mobility.mount_used, used) {
             (USED_MOVE, USED_MOVE) => USED_BOTH,
             (a, b) => a.max(b),
         };
         if used == USED_CHARGE {
-            f.charged = true;
+            f.turn.charged = true;
         }
     }
 
@@ -87,10 +87,10 @@ impl<R: Dice> Engine<'_, '_, R> {
         if !self.st.is_active(r) {
             return;
         }
-        let used = std::mem::take(&mut self.st.fighters[m].mount_used);
+        let used = std::mem::take(&mut self.st.fighters[m].mobility.mount_used);
         if used == USED_CHARGE {
             // The charge's −2 AC lasts until the rider's next turn.
-            self.st.fighters[m].charged = true;
+            self.st.fighters[m].turn.charged = true;
         }
         let mut left_standard = used == USED_MOVE;
         let mut attacks = false;
@@ -136,7 +136,7 @@ impl<R: Dice> Engine<'_, '_, R> {
     /// The rider's Ride check to have its combat-trained mount attack.
     fn direct_check(&mut self, r: usize, m: usize) -> bool {
         let d20 = self.rng.roll(20) as i32;
-        let bonus = self.st.prep.fighters[r].ride;
+        let bonus = self.st.prep.fighters[r].rider.ride;
         let ok = d20 + bonus >= DIRECT_DC;
         emit!(
             self,
@@ -159,11 +159,11 @@ impl<R: Dice> Engine<'_, '_, R> {
                 DismountCause::MountDown
             } else if self.st.is_prone(m) {
                 DismountCause::MountProne
-            } else if !self.st.is_active(r) && !self.st.fighters[r].saddle_kept {
-                let military = self.st.prep.fighters[r].military_saddle;
+            } else if !self.st.is_active(r) && !self.st.fighters[r].mobility.saddle_kept {
+                let military = self.st.prep.fighters[r].rider.military_saddle;
                 let chance = if military { STAY_MILITARY_PCT } else { STAY_PCT };
                 if self.rng.roll(100) <= chance {
-                    self.st.fighters[r].saddle_kept = true;
+                    self.st.fighters[r].mobility.saddle_kept = true;
                     emit!(
                         self,
                         Event::Mounted { who: r, what: MountedEvent::StaysInSaddle { mount: m, chance } }
@@ -186,15 +186,15 @@ impl<R: Dice> Engine<'_, '_, R> {
         let Some(m) = self.st.riding(r) else { return };
         // Off the mount's space first, so that its own squares count as taken.
         let f = &self.st.prep.fighters[r];
-        self.st.shape[r] = (f.space, f.size <= crate::model::Size::Tiny);
-        self.st.fighters[r].riding = None;
+        self.st.shape[r] = (f.nature.space, f.nature.size <= crate::model::Size::Tiny);
+        self.st.fighters[r].mobility.riding = None;
         let to = self.landing(r, m);
-        self.st.fighters[r].riding = Some(m);
+        self.st.fighters[r].mobility.riding = Some(m);
         let ride = match cause {
             DismountCause::MountDown | DismountCause::MountProne | DismountCause::Unseated => {
                 let d20 = self.rng.roll(20) as i32;
-                let saddle = if self.st.prep.fighters[r].military_saddle { 2 } else { 0 };
-                Some((d20, self.st.prep.fighters[r].ride + saddle))
+                let saddle = if self.st.prep.fighters[r].rider.military_saddle { 2 } else { 0 };
+                Some((d20, self.st.prep.fighters[r].rider.ride + saddle))
             }
             DismountCause::Unconscious | DismountCause::Dead => None,
         };
@@ -244,12 +244,12 @@ impl<R: Dice> Engine<'_, '_, R> {
         if !spec.features.rules.martial.mounted_combat
             || !self.st.is_active(r)
             || !self.st.can_act(r)
-            || self.st.fighters[r].mounted_combat_round == round
+            || self.st.fighters[r].mobility.mounted_combat_round == round
         {
             return false;
         }
-        self.st.fighters[r].mounted_combat_round = round;
-        let bonus = spec.ride;
+        self.st.fighters[r].mobility.mounted_combat_round = round;
+        let bonus = spec.rider.ride;
         let d20 = self.rng.roll(20) as i32;
         let negated = d20 + bonus > attack;
         emit!(
@@ -267,7 +267,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         let Some(m) = self.st.riding(r) else { return };
         if self.log.on() {
             let mult = self.st.charge_multiplier(r, w, true);
-            let weapon = self.st.prep.fighters[r].attacks[w].name.clone();
+            let weapon = self.st.prep.fighters[r].offense.attacks[w].name.clone();
             emit!(
                 self,
                 Event::Mounted { who: r, what: MountedEvent::Charges { mount: m, target: t, weapon, mult } }

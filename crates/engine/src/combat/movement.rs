@@ -121,7 +121,7 @@ impl BattleState<'_> {
     /// How `i` moves now: flying while aloft (over terrain, CRB "Fly"),
     /// walking on the ground.
     pub fn move_mode(&self, i: usize) -> MoveMode {
-        if self.fighters[i].alt > 0 { MoveMode::Fly } else { MoveMode::Ground }
+        if self.fighters[i].mobility.alt > 0 { MoveMode::Fly } else { MoveMode::Ground }
     }
 
     /// Whether `i` may take a 5-foot step to `to` now: an adjacent free square,
@@ -134,8 +134,8 @@ impl BattleState<'_> {
         let map = self.map();
         let s = self.space(i);
         adjacent
-            && !f.moved
-            && !f.stepped
+            && !f.turn.moved
+            && !f.turn.stepped
             && self.speed(i) > 0
             && map.passable(to)
             && self.access(i, to) == Access::Open
@@ -159,7 +159,7 @@ impl BattleState<'_> {
     #[inline]
     fn within_range(&self, i: usize, t: usize, from: Pos) -> bool {
         let dist = self.distance_from(i, from, t);
-        self.prep.fighters[i].attacks.iter().any(|a| a.reaches(dist))
+        self.prep.fighters[i].offense.attacks.iter().any(|a| a.reaches(dist))
     }
 
     /// Where a charge of `i` against `t` would end, and the melee attack it
@@ -168,8 +168,14 @@ impl BattleState<'_> {
     /// (CRB "Charge"). Squares are the top-left squares of the charger's space.
     pub fn charge_end(&self, i: usize, t: usize) -> Result<(Pos, usize), Reason> {
         let spec = &self.prep.fighters[i];
-        let reach =
-            spec.attacks.iter().filter(|a| a.melee).map(|a| a.reach_max).max().ok_or(Reason::NoWeapon)?;
+        let reach = spec
+            .offense
+            .attacks
+            .iter()
+            .filter(|a| a.melee)
+            .map(|a| a.reach_max)
+            .max()
+            .ok_or(Reason::NoWeapon)?;
         let (from, to) = (self.fighters[i].pos, self.fighters[t].pos);
         if !self.line_of_effect_from(i, from, t) {
             return Err(Reason::NoLineOfEffect);
@@ -187,7 +193,7 @@ impl BattleState<'_> {
         };
         let reaches = |q: Pos| {
             let dist = self.distance_from(i, q, t);
-            spec.attacks.iter().any(|a| a.melee && a.reaches(dist))
+            spec.offense.attacks.iter().any(|a| a.melee && a.reaches(dist))
         };
         // Among equally close squares, the one most directly ahead (Euclidean), then row-major.
         let key = |q: Pos| ((q.row - from.row).pow(2) + (q.col - from.col).pow(2), q);
@@ -286,7 +292,7 @@ impl<R: Dice> Engine<'_, '_, R> {
     /// The move action: toward an explicit destination, or along the shortest
     /// path toward the closest square from which the mover can attack its target.
     pub(crate) fn move_action(&mut self, i: usize, action: Action) -> Result<(), Reason> {
-        if self.st.fighters[i].stepped {
+        if self.st.fighters[i].turn.stepped {
             return Err(Reason::CannotCombine);
         }
         if self.st.flags(i).has(Flags::CANT_MOVE) {
@@ -299,12 +305,12 @@ impl<R: Dice> Engine<'_, '_, R> {
         let start = self.st.fighters[i].pos;
         let mut budget = self.st.move_budget(i);
         // A flier climbs or dives first, then moves across at its new altitude.
-        if let Some(alt) = action.altitude.filter(|&a| a != self.st.fighters[i].alt) {
+        if let Some(alt) = action.altitude.filter(|&a| a != self.st.fighters[i].mobility.alt) {
             if alt > 0 && self.st.fly_speed(i) == 0 {
                 return Err(Reason::CannotMove);
             }
             budget -= self.fly_to(i, alt, budget).min(budget);
-            self.st.fighters[i].moved = true;
+            self.st.fighters[i].turn.moved = true;
             if action.destination == Some(start) || !self.st.is_active(i) {
                 return Ok(());
             }
@@ -314,11 +320,11 @@ impl<R: Dice> Engine<'_, '_, R> {
             // Nothing reaches across the altitudes: toward the square it would
             // attack from were both on the ground (beneath a flier, or above a foe).
             Err(e) => match target {
-                Some(t) if self.st.fighters[i].alt | self.st.fighters[t].alt != 0 => {
-                    let alts = (self.st.fighters[i].alt, self.st.fighters[t].alt);
-                    (self.st.fighters[i].alt, self.st.fighters[t].alt) = (0, 0);
+                Some(t) if self.st.fighters[i].mobility.alt | self.st.fighters[t].mobility.alt != 0 => {
+                    let alts = (self.st.fighters[i].mobility.alt, self.st.fighters[t].mobility.alt);
+                    (self.st.fighters[i].mobility.alt, self.st.fighters[t].mobility.alt) = (0, 0);
                     let ground = self.route(i, None, Some(t), budget);
-                    (self.st.fighters[i].alt, self.st.fighters[t].alt) = alts;
+                    (self.st.fighters[i].mobility.alt, self.st.fighters[t].mobility.alt) = alts;
                     ground.map_err(|_| e)?
                 }
                 _ => return Err(e),
@@ -333,10 +339,10 @@ impl<R: Dice> Engine<'_, '_, R> {
             emit!(self, Event::NoMove { who: i, why: NoMove::CannotProgress, at: start });
             return Ok(());
         }
-        self.st.fighters[i].flown += across;
+        self.st.fighters[i].mobility.flown += across;
         emit!(self, Event::Move { who: i, kind: MoveKind::Move, from: start, path: self.path.clone() });
         self.walk(i, true, false);
-        self.st.fighters[i].moved = true;
+        self.st.fighters[i].turn.moved = true;
         Ok(())
     }
 
@@ -371,7 +377,9 @@ impl<R: Dice> Engine<'_, '_, R> {
         // Only squares within the longest reach or range of the target can do:
         // the mover's top-left square lies up to its space - 1 further up or left.
         let to = st.fighters[t].pos;
-        let k = st.prep.fighters[i].attacks.iter().map(|a| a.reach_max.max(a.max_range_ft)).max()? as i32 / 5;
+        let k = st.prep.fighters[i].offense.attacks.iter().map(|a| a.reach_max.max(a.max_range_ft)).max()?
+            as i32
+            / 5;
         let mut best: Option<((u32, i32), Pos)> = None;
         let (lead, ext) = (st.space(i) - 1, st.space(t) - 1);
         for row in (to.row - k - lead).max(0)..=(to.row + ext + k).min(map.height - 1) {
@@ -529,7 +537,7 @@ impl<R: Dice> Engine<'_, '_, R> {
     /// from which the target can be attacked. Never provokes.
     pub(crate) fn step_action(&mut self, i: usize, action: Action) -> Result<(), Reason> {
         let f = &self.st.fighters[i];
-        if f.moved || f.stepped {
+        if f.turn.moved || f.turn.stepped {
             return Err(Reason::CannotCombine);
         }
         if self.st.flags(i).has(Flags::CANT_MOVE) {
@@ -548,8 +556,8 @@ impl<R: Dice> Engine<'_, '_, R> {
         let start = self.st.fighters[i].pos;
         emit!(self, Event::Step { who: i, from: start, to: dest });
         self.st.relocate(i, dest);
-        self.st.fighters[i].stepped = true;
-        self.st.fighters[i].flown += 5;
+        self.st.fighters[i].turn.stepped = true;
+        self.st.fighters[i].mobility.flown += 5;
         if !self.st.zones.is_empty() {
             let mut checked = false;
             if !self.zones_moved(i, start, dest, &mut checked) {
@@ -565,7 +573,7 @@ impl<R: Dice> Engine<'_, '_, R> {
     /// the next turn.
     pub(crate) fn charge_action(&mut self, i: usize, action: Action) -> Result<(), Reason> {
         let t = self.enemy_target(i, action)?;
-        if self.st.fighters[i].stepped {
+        if self.st.fighters[i].turn.stepped {
             return Err(Reason::CannotCombine);
         }
         let flags = self.st.flags(i);
@@ -580,8 +588,11 @@ impl<R: Dice> Engine<'_, '_, R> {
             None => auto,
             Some(w) => {
                 let dist = self.st.distance_from(i, end, t);
-                let usable =
-                    self.st.prep.fighters[i].attacks.get(w).is_some_and(|a| a.melee && a.reaches(dist));
+                let usable = self.st.prep.fighters[i]
+                    .offense
+                    .attacks
+                    .get(w)
+                    .is_some_and(|a| a.melee && a.reaches(dist));
                 if !usable || !self.st.line_of_effect_from(i, end, t) {
                     return Err(Reason::WeaponUnavailable);
                 }
@@ -592,8 +603,8 @@ impl<R: Dice> Engine<'_, '_, R> {
         self.path.clear();
         self.path.extend(Line::new(start, end));
         emit!(self, Event::Move { who: i, kind: MoveKind::Charge, from: start, path: self.path.clone() });
-        self.st.fighters[i].charged = true;
-        self.st.fighters[i].moved = true;
+        self.st.fighters[i].turn.charged = true;
+        self.st.fighters[i].turn.moved = true;
         if self.st.riding(i).is_some() {
             self.mounted_charge(i, w, t);
         }

@@ -18,7 +18,7 @@ use super::state::BattleState;
 impl BattleState<'_> {
     /// Whether `i` is not subject to nonlethal damage (undead, constructs).
     pub(crate) fn nonlethal_immune(&self, i: usize) -> bool {
-        matches!(self.prep.fighters[i].ctype, Some(CreatureType::Undead | CreatureType::Construct))
+        matches!(self.prep.fighters[i].nature.ctype, Some(CreatureType::Undead | CreatureType::Construct))
     }
 
     /// Nonlethal damage `i` has taken.

@@ -66,11 +66,11 @@ impl<R: Dice> Engine<'_, '_, R> {
             let rolled = rec.dice.roll(self.rng).max(0) as u32;
             let spec = &self.st.prep.fighters[i];
             let dealt = match rec.energy.map(usize::from) {
-                Some(e) if e < ENERGY.len() && spec.energy_immune >> e & 1 == 1 => 0,
-                Some(e) if e < ENERGY.len() && spec.energy_vulnerable >> e & 1 == 1 => {
-                    super::prepared::vulnerable_amount(rolled).saturating_sub(spec.energy_resist[e])
+                Some(e) if e < ENERGY.len() && spec.defense.energy_immune >> e & 1 == 1 => 0,
+                Some(e) if e < ENERGY.len() && spec.defense.energy_vulnerable >> e & 1 == 1 => {
+                    super::prepared::vulnerable_amount(rolled).saturating_sub(spec.defense.energy_resist[e])
                 }
-                Some(e) if e < ENERGY.len() => rolled.saturating_sub(spec.energy_resist[e]),
+                Some(e) if e < ENERGY.len() => rolled.saturating_sub(spec.defense.energy_resist[e]),
                 _ => rolled,
             };
             if rec.nonlethal {
@@ -152,7 +152,7 @@ impl<R: Dice> Engine<'_, '_, R> {
                 false
             }
             Confusion::HurtsItself => {
-                let str_mod = self.st.prep.fighters[i].str_mod + self.st.ability_deltas(i).0;
+                let str_mod = self.st.prep.fighters[i].scores.str_mod + self.st.ability_deltas(i).0;
                 let dmg = (self.rng.roll(8) as i32 + str_mod).max(0) as u32;
                 let hp = self.st.fighters[i].hp;
                 emit!(
@@ -172,7 +172,7 @@ impl<R: Dice> Engine<'_, '_, R> {
                     .min_by_key(|&j| (self.st.distance(i, j), j));
                 let here = self.st.pos(i);
                 let attack = nearest.and_then(|t| {
-                    let attacks = &self.st.prep.fighters[i].attacks;
+                    let attacks = &self.st.prep.fighters[i].offense.attacks;
                     (0..attacks.len())
                         .find(|&w| attacks[w].melee && self.st.weapon_reaches(i, w, t, here))
                         .map(|w| (t, w))

@@ -41,15 +41,21 @@ impl BattleState<'_> {
     /// the `power_attack` lever and the default policy use it.
     pub fn power_attack_pays(&self, i: usize, t: usize) -> bool {
         let spec = &self.prep.fighters[i];
-        if !spec.power_attack {
+        if !spec.feats.power_attack {
             return false;
         }
-        let Some(w) = (0..spec.attacks.len()).find(|&w| spec.attacks[w].melee && self.is_usable(i, w)) else {
+        let Some(w) =
+            (0..spec.offense.attacks.len()).find(|&w| spec.offense.attacks[w].melee && self.is_usable(i, w))
+        else {
             return false;
         };
-        let atk = &spec.attacks[w];
-        let x = step(spec.bab);
-        let ac = if atk.vs_touch { self.prep.fighters[t].ac.touch } else { self.prep.fighters[t].ac.total };
+        let atk = &spec.offense.attacks[w];
+        let x = step(spec.offense.bab);
+        let ac = if atk.vs_touch {
+            self.prep.fighters[t].defense.ac.touch
+        } else {
+            self.prep.fighters[t].defense.ac.total
+        };
         let without = hit_chance(atk.bonus, ac) * atk.mean_damage;
         let with = hit_chance(atk.bonus - x, ac) * (atk.mean_damage + f64::from(damage(x, atk)));
         with > without
@@ -60,11 +66,11 @@ impl<R: Dice> Engine<'_, '_, R> {
     /// `activate_power_attack` (free action): on until the start of its next turn.
     pub(crate) fn activate_power_attack(&mut self, i: usize) -> Result<(), Reason> {
         let spec = &self.st.prep.fighters[i];
-        if !spec.power_attack {
+        if !spec.feats.power_attack {
             return Err(Reason::MissingFeat);
         }
-        let x = step(spec.bab);
-        self.st.fighters[i].power_attack = true;
+        let x = step(spec.offense.bab);
+        self.st.fighters[i].turn.power_attack = true;
         emit!(self, Event::Combat { who: i, what: CombatEvent::PowerAttack { penalty: x, damage: 2 * x } });
         Ok(())
     }

@@ -6,20 +6,22 @@
 use std::sync::{Arc, OnceLock};
 
 use crate::dice::{DiceExpr, ability_modifier};
-use crate::effects::{Mod, Targets, modifier::targets_of};
+use crate::effects::{Mod, modifier::targets_of};
 use crate::encounter::Encounter;
 use crate::feats::{FeatCatalog, ResolvedFeatures, SneakDice};
 use crate::grid::{NEIGHBOURS, Pathfinder, natural_reach_ft, space_squares};
 use crate::los::{self, LosTable};
 use crate::map::{Map, Pos};
-use crate::model::{ArmorClass, AttackKind, AttackSpec, Combatant, DamageComponent, Saves, Size};
+use crate::model::{AttackKind, AttackSpec, Combatant, DamageComponent, Size};
 
 use super::paths::MoverPaths;
 use super::spells::{CasterSpec, PreparedSpell, SummonGroup};
 
+mod fighter;
 pub(crate) mod flight;
 pub(crate) mod monster;
 mod reload;
+pub(crate) use fighter::{AbilityScores, Defenses, FeatRules, FighterSpec, Nature, Offense, RiderSpec};
 // Energy types: the weapon component is never one of them.
 use crate::model::special::ENERGY_TYPES;
 
@@ -85,7 +87,7 @@ pub struct PreparedEncounter {
     /// Creature-free shortest paths per size of space (small maps only).
     pub(crate) paths: MoverPaths,
     /// The distinct creature types of the encounter (normalized), indexed by
-    /// `FighterSpec::creature_type`, for `vs_creature_type` modifiers.
+    /// `Nature::creature_type`, for `vs_creature_type` modifiers.
     pub(crate) creature_types: Vec<String>,
     /// The spells someone of the encounter casts (or summons call).
     pub(crate) spells: Vec<PreparedSpell>,
@@ -99,136 +101,6 @@ pub struct PreparedEncounter {
     los: LosTable,
     /// Used only when the map is too large for `los`.
     geo: GeoCache,
-}
-
-/// Static data of one combatant.
-#[derive(Debug)]
-pub(crate) struct FighterSpec {
-    pub id: String,
-    pub side: usize,
-    pub start: Pos,
-    pub hp_max: i32,
-    /// Hit points at the start of the battle (a scenario variant may lower them).
-    pub start_hp: i32,
-    pub ac: ArmorClass,
-    pub init_mod: i32,
-    pub speed_ft: u32,
-    /// Its own flight (a fly speed), if any (`combat::flight`).
-    pub fly: Option<flight::FlySpec>,
-    /// Constitution score; `None` for creatures without one.
-    pub con_score: Option<i32>,
-    pub con_mod: i32,
-    /// Undead, constructs and creatures without Constitution: destroyed at 0 hp.
-    pub destroyed_at_zero: bool,
-    pub is_pc: bool,
-    pub bab: i32,
-    pub aoo_per_round: u32,
-    pub attacks: Vec<AttackProfile>,
-    /// Size category.
-    pub size: Size,
-    /// Side of the square space it takes up, in squares (Large 2…).
-    pub space: i32,
-    /// Dexterity modifier (lost to AC while running).
-    pub dex_mod: i32,
-    /// Precise Shot: no penalty for shooting into melee.
-    pub precise_shot: bool,
-    /// The AC bonus of its shield (0: none), lost after a two-handed attack (`model::hands`).
-    pub shield_ac: i32,
-    /// Run feat: keeps its Dexterity bonus while running, +4 on endurance checks.
-    pub run_feat: bool,
-    /// Whether it acts in a surprise round.
-    pub aware: bool,
-    /// Strength and Dexterity scores (conditions that lower them change derived numbers).
-    pub str_score: i32,
-    pub dex_score: i32,
-    pub str_mod: i32,
-    /// Final saves.
-    pub saves: Saves,
-    /// Combat maneuver bonus and defense before situational modifiers
-    /// (printed, or computed from BAB, abilities, size and the AC bonuses of
-    /// the eight CMD types that feats put in the printed AC).
-    pub cmb: i32,
-    pub cmd: i32,
-    /// Dodge bonuses that feats put in the printed AC and touch AC (lost when denied Dexterity).
-    pub printed_dodge: i32,
-    /// Printed Escape Artist bonus, if any.
-    pub escape_artist: Option<i32>,
-    /// Feature modifiers applied during play, compiled for this combatant.
-    pub mods: Box<[Mod]>,
-    /// The targets `mods` change.
-    pub mod_targets: Targets,
-    /// Rules its features switch on.
-    pub power_attack: bool,
-    pub combat_reflexes: bool,
-    /// Uncanny Dodge: never flat-footed at the start of a battle (`flat_footed`).
-    pub uncanny_dodge: bool,
-    pub far_shot: bool,
-    pub endurance: bool,
-    pub blind_fight: bool,
-    /// Evasion or Improved Evasion (Reflex saves against damage a save halves).
-    pub evasion: crate::feats::Evasion,
-    pub improved_precise_shot: bool,
-    /// Outflank, its own (a teamwork feat; a tactician may lend it for a while).
-    pub outflank: bool,
-    /// Maneuvers made without provoking (bit = `Maneuver as usize`).
-    pub no_aoo_maneuvers: u16,
-    /// Sneak attack d6 (0: none).
-    pub sneak_dice: u32,
-    /// Undead and constructs: immune to precision damage (sneak attack).
-    pub precision_immune: bool,
-    /// Index of its creature type in `PreparedEncounter::creature_types`.
-    pub creature_type: Option<u16>,
-    /// Energy resistance per type (`effects::effect::ENERGY` order), immunities
-    /// and vulnerabilities (bit per type).
-    pub energy_resist: [u32; 5],
-    pub energy_immune: u8,
-    pub energy_vulnerable: u8,
-    /// Carried items a steal can take (total quantity).
-    pub carried_items: u32,
-    /// What each feature became (for the trace).
-    pub features: ResolvedFeatures,
-    /// Alignment components (`effects::Alignment` bits).
-    pub alignment: u8,
-    /// Spell resistance (0: none).
-    pub spell_resistance: u32,
-    /// Hit Dice (its `level`).
-    pub hd: u32,
-    /// Creature type, when it is one of the Bestiary's.
-    pub ctype: Option<crate::spell::model::CreatureType>,
-    /// Intelligence score (`None`: mindless).
-    pub int_score: Option<i32>,
-    /// Intelligence and Charisma modifiers (hexes, channel energy, auras).
-    pub int_mod: i32,
-    pub cha_mod: i32,
-    /// Charisma score (what Charisma damage counts down).
-    pub cha_score: i32,
-    /// Wisdom score (Will saves under Wisdom changes).
-    pub wis_score: i32,
-    /// What spells and abilities cannot do to it.
-    pub immune: super::spells::Immune,
-    /// Its spellcasting, if it casts.
-    pub caster: Option<Box<CasterSpec>>,
-    /// Its class abilities, if it has any the engine plays.
-    pub abilities: Option<Box<super::abilities::AbilitySpec>>,
-    /// Its limited-use pools at the start of the battle.
-    pub pools: super::abilities::Pools,
-    /// A row reserved for a summoned creature: the group it belongs to.
-    pub reserve: Option<u16>,
-    /// Its wands and potions (`combat::items`).
-    pub items: Vec<super::items::PreparedItem>,
-    /// Its damage reduction, if any.
-    pub dr: Option<Dr>,
-    /// Full-attack routines (bit k: attack k), and its natural attacks.
-    pub routines: Vec<u64>,
-    pub natural_mask: u64,
-    /// Its played monster special abilities (`combat::monster`), if any.
-    pub monster: Option<Box<monster::MonsterSpec>>,
-    /// The combatant it rides at the start of the battle (`combat::mounted`).
-    pub mount: Option<usize>,
-    /// Its Ride bonus (the sheet's, else ranks, +3 trained, Dexterity, armor check penalty).
-    pub ride: i32,
-    /// Rides in a military saddle (`model::mount`).
-    pub military_saddle: bool,
 }
 
 /// One attack, with everything the hot path needs precomputed.
@@ -464,7 +336,7 @@ impl PreparedEncounter {
                         }
                     };
                 }
-                m.prepare_strikes(c, &spec.attacks, |a| prepare_attack(c, a, &combatants)).map_err(
+                m.prepare_strikes(c, &spec.offense.attacks, |a| prepare_attack(c, a, &combatants)).map_err(
                     |message| PrepareError::BadAttack {
                         combatant: id.clone(),
                         attack: "special_abilities".into(),
@@ -483,8 +355,8 @@ impl PreparedEncounter {
         let los = LosTable::new(&encounter.map);
         let geo = if los.is_tabulated() { GeoCache::default() } else { GeoCache::new(&encounter.map) };
         let pathfinder = Pathfinder::new(&encounter.map);
-        let paths = MoverPaths::new(&encounter.map, &pathfinder, fighters.iter().map(|f| f.space));
-        let has_riders = fighters.iter().any(|f| f.mount.is_some());
+        let paths = MoverPaths::new(&encounter.map, &pathfinder, fighters.iter().map(|f| f.nature.space));
+        let has_riders = fighters.iter().any(|f| f.rider.mount.is_some());
         Ok(Self {
             map: Arc::clone(&encounter.map),
             sides: encounter.sides.clone(),
@@ -573,7 +445,7 @@ impl PreparedEncounter {
     /// Compiles a data-form modifier for combatant `i` (its weapon filter
     /// against `i`'s attacks, its creature type against the encounter's).
     pub fn compile_modifier(&self, i: usize, m: &crate::effects::Modifier) -> Mod {
-        let names = self.fighters[i].attacks.iter().map(|a| (a.name.as_str(), a.id.as_str()));
+        let names = self.fighters[i].offense.attacks.iter().map(|a| (a.name.as_str(), a.id.as_str()));
         Mod::compile(m, names, |t| self.creature_type_index(t))
     }
 
@@ -793,88 +665,104 @@ fn fighter_spec(
         start: d.pos,
         hp_max: c.hp_max,
         start_hp: d.start_hp,
-        ac: c.ac,
         init_mod: c.initiative_mod,
         speed_ft: c.speed_land_ft.max(c.speed_fly_ft.unwrap_or(0)),
         fly: flight::FlySpec::of(c),
-        con_score,
-        con_mod: con_score.map_or(0, ability_modifier),
-        destroyed_at_zero: c.destroyed_at_zero() || con_score.is_none(),
         is_pc: c.is_pc(),
-        bab: c.bab,
-        aoo_per_round,
-        attacks,
-        size: c.size,
-        space: space_squares(c.size),
-        dex_mod,
-        precise_shot: rules.precise_shot,
-        shield_ac: c.shield.as_ref().map_or(0, |s| s.ac_bonus),
-        run_feat: rules.run,
         aware: d.aware,
-        str_score: c.abilities.str_score,
-        dex_score: c.abilities.dex_score,
-        str_mod,
-        saves: c.saves,
-        cmb,
-        cmd,
-        printed_dodge: printed_ac.of(BonusType::Dodge).max(0),
-        escape_artist: c.skills.iter().find(|(k, _)| norm(k) == "escape_artist").and_then(|(_, s)| s.bonus),
         mod_targets: targets_of(&mods),
         mods,
-        power_attack: rules.power_attack,
-        combat_reflexes: rules.combat_reflexes,
-        uncanny_dodge: rules.uncanny_dodge,
-        far_shot: rules.far_shot,
-        endurance: rules.endurance,
-        blind_fight: rules.blind_fight,
-        evasion: rules.evasion,
-        improved_precise_shot: rules.improved_precise_shot,
-        outflank: rules.outflank,
-        no_aoo_maneuvers: rules.no_aoo_maneuvers,
-        sneak_dice,
-        precision_immune,
-        creature_type: c.creature_type.as_deref().and_then(type_index),
-        energy_resist,
-        energy_immune,
-        energy_vulnerable,
         carried_items: c.carried_items.iter().map(|i| i.quantity()).sum(),
-        features,
-        alignment: crate::effects::Alignment::of(&c.alignment),
-        spell_resistance: c.spell_resistance,
-        hd: c.level,
-        ctype,
-        int_score: c.abilities.int_score,
-        int_mod: c.abilities.int_score.map_or(0, ability_modifier),
-        wis_score: c.abilities.wis_score,
-        cha_mod: ability_modifier(c.abilities.cha_score),
-        cha_score: c.abilities.cha_score,
-        immune,
         caster: None,
         abilities,
         pools,
         reserve: None,
         items: Vec::new(),
-        dr: c.dr.as_ref().map(Dr::of),
-        routines: c
-            .full_attack
-            .iter()
-            .map(|r| {
-                r.iter()
-                    .filter_map(|id| c.attacks.iter().position(|a| a.weapon_id() == id))
-                    .filter(|&k| k < 64)
-                    .fold(0u64, |m, k| m | 1 << k)
-            })
-            .collect(),
-        natural_mask: c
-            .attacks
-            .iter()
-            .enumerate()
-            .filter(|(k, a)| a.natural && *k < 64)
-            .fold(0u64, |m, (k, _)| m | 1 << k),
         monster,
-        mount: None,
-        ride: ride_bonus(c, dex_mod),
-        military_saddle: c.mount.as_ref().is_some_and(|m| m.military_saddle),
+        scores: AbilityScores {
+            con_score,
+            con_mod: con_score.map_or(0, ability_modifier),
+            dex_mod,
+            str_score: c.abilities.str_score,
+            dex_score: c.abilities.dex_score,
+            str_mod,
+            int_score: c.abilities.int_score,
+            int_mod: c.abilities.int_score.map_or(0, ability_modifier),
+            wis_score: c.abilities.wis_score,
+            cha_mod: ability_modifier(c.abilities.cha_score),
+            cha_score: c.abilities.cha_score,
+        },
+        defense: Defenses {
+            ac: c.ac,
+            shield_ac: c.shield.as_ref().map_or(0, |s| s.ac_bonus),
+            saves: c.saves,
+            cmd,
+            printed_dodge: printed_ac.of(BonusType::Dodge).max(0),
+            escape_artist: c
+                .skills
+                .iter()
+                .find(|(k, _)| norm(k) == "escape_artist")
+                .and_then(|(_, s)| s.bonus),
+            precision_immune,
+            energy_resist,
+            energy_immune,
+            energy_vulnerable,
+            spell_resistance: c.spell_resistance,
+            immune,
+            dr: c.dr.as_ref().map(Dr::of),
+        },
+        offense: Offense {
+            bab: c.bab,
+            aoo_per_round,
+            attacks,
+            cmb,
+            no_aoo_maneuvers: rules.no_aoo_maneuvers,
+            sneak_dice,
+            routines: c
+                .full_attack
+                .iter()
+                .map(|r| {
+                    r.iter()
+                        .filter_map(|id| c.attacks.iter().position(|a| a.weapon_id() == id))
+                        .filter(|&k| k < 64)
+                        .fold(0u64, |m, k| m | 1 << k)
+                })
+                .collect(),
+            natural_mask: c
+                .attacks
+                .iter()
+                .enumerate()
+                .filter(|(k, a)| a.natural && *k < 64)
+                .fold(0u64, |m, (k, _)| m | 1 << k),
+        },
+        feats: FeatRules {
+            precise_shot: rules.precise_shot,
+            run_feat: rules.run,
+            power_attack: rules.power_attack,
+            combat_reflexes: rules.combat_reflexes,
+            uncanny_dodge: rules.uncanny_dodge,
+            far_shot: rules.far_shot,
+            endurance: rules.endurance,
+            blind_fight: rules.blind_fight,
+            evasion: rules.evasion,
+            improved_precise_shot: rules.improved_precise_shot,
+            outflank: rules.outflank,
+        },
+        nature: Nature {
+            destroyed_at_zero: c.destroyed_at_zero() || con_score.is_none(),
+            size: c.size,
+            space: space_squares(c.size),
+            creature_type: c.creature_type.as_deref().and_then(type_index),
+            alignment: crate::effects::Alignment::of(&c.alignment),
+            hd: c.level,
+            ctype,
+        },
+        rider: RiderSpec {
+            mount: None,
+            ride: ride_bonus(c, dex_mod),
+            military_saddle: c.mount.as_ref().is_some_and(|m| m.military_saddle),
+        },
+        features,
     }
 }
 
@@ -922,7 +810,7 @@ fn seat_riders(encounter: &Encounter, fighters: &mut [FighterSpec]) -> Result<()
             return Err(fail(format!("its mount {:?} is itself a rider (its file has a `mount`)", m.name)));
         }
         taken.push(j);
-        fighters[k].mount = Some(j);
+        fighters[k].rider.mount = Some(j);
     }
     Ok(())
 }

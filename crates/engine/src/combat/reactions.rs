@@ -18,9 +18,9 @@ impl<R: Dice> Engine<'_, '_, R> {
     pub(crate) fn can_take_immediate(&self, i: usize) -> bool {
         let f = &self.st.fighters[i];
         self.st.is_active(i)
-            && f.has_acted
-            && f.immediate_round != self.st.round
-            && if self.current == Some(i) { !f.swift_used } else { !f.immediate_used }
+            && f.turn.has_acted
+            && f.turn.immediate_round != self.st.round
+            && if self.current == Some(i) { !f.turn.swift_used } else { !f.turn.immediate_used }
     }
 
     /// Plays an immediate action of `i`: it has no effect of its own in this
@@ -32,11 +32,11 @@ impl<R: Dice> Engine<'_, '_, R> {
         let own_turn = self.current == Some(i);
         let round = self.st.round;
         let f = &mut self.st.fighters[i];
-        f.immediate_round = round;
+        f.turn.immediate_round = round;
         if own_turn {
-            f.swift_used = true;
+            f.turn.swift_used = true;
         } else {
-            f.immediate_used = true;
+            f.turn.immediate_used = true;
         }
         emit!(self, Event::Turn { who: i, what: TurnEvent::ImmediateAction });
         Ok(())

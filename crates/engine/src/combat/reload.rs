@@ -24,30 +24,31 @@ impl BattleState<'_> {
     /// Whether attack `w` of `i` is unloaded (fired, not reloaded yet).
     #[inline]
     pub fn is_unloaded(&self, i: usize, w: usize) -> bool {
-        w < 64 && self.fighters[i].unloaded >> w & 1 == 1
+        w < 64 && self.fighters[i].gear.unloaded >> w & 1 == 1
     }
 
     /// Shots left for attack `w` of `i` (`None`: unlimited).
     pub fn ammunition_left(&self, i: usize, w: usize) -> Option<u32> {
-        let atk = self.prep.fighters[i].attacks.get(w)?;
+        let atk = self.prep.fighters[i].offense.attacks.get(w)?;
         (atk.ammo != u32::MAX).then(|| atk.ammo.saturating_sub(self.shots_fired(i, w)))
     }
 
     fn shots_fired(&self, i: usize, w: usize) -> u32 {
-        self.fighters[i].shots.get(w).map_or(0, |&n| u32::from(n))
+        self.fighters[i].gear.shots.get(w).map_or(0, |&n| u32::from(n))
     }
 
     /// The attack a `reload` action of `i` reloads: the explicit one, else
     /// the first unloaded attack.
     pub(crate) fn reload_target(&self, i: usize, a: &Action) -> Option<usize> {
-        a.weapon.or_else(|| (0..self.prep.fighters[i].attacks.len()).find(|&w| self.is_unloaded(i, w)))
+        a.weapon
+            .or_else(|| (0..self.prep.fighters[i].offense.attacks.len()).find(|&w| self.is_unloaded(i, w)))
     }
 
     /// The budget slot of a `reload` action: its weapon's reload time.
     pub(crate) fn reload_slot(&self, i: usize, a: &Action) -> Slot {
         let time = self
             .reload_target(i, a)
-            .and_then(|w| self.prep.fighters[i].attacks.get(w))
+            .and_then(|w| self.prep.fighters[i].offense.attacks.get(w))
             .and_then(|p| p.reload);
         match time {
             Some(ReloadTime::Free) => Slot::Free,
@@ -68,19 +69,19 @@ impl<R: Dice> Engine<'_, '_, R> {
     /// reload is left unloaded, and one whose last shot this was, empty.
     #[inline]
     pub(crate) fn fire(&mut self, a: usize, w: usize) {
-        let atk = &self.st.prep.fighters[a].attacks[w];
+        let atk = &self.st.prep.fighters[a].offense.attacks[w];
         if !atk.tracks_shots || w >= 64 {
             return;
         }
         let (ammo, free) = (atk.ammo, atk.reload.is_none_or(|r| r == ReloadTime::Free));
-        let n = self.st.prep.fighters[a].attacks.len();
+        let n = self.st.prep.fighters[a].offense.attacks.len();
         let f = &mut self.st.fighters[a];
-        if f.shots.len() < n {
-            f.shots.resize(n, 0);
+        if f.gear.shots.len() < n {
+            f.gear.shots.resize(n, 0);
         }
-        f.shots[w] = f.shots[w].saturating_add(1);
-        if !free || u32::from(f.shots[w]) >= ammo {
-            f.unloaded |= 1 << w;
+        f.gear.shots[w] = f.gear.shots[w].saturating_add(1);
+        if !free || u32::from(f.gear.shots[w]) >= ammo {
+            f.gear.unloaded |= 1 << w;
         }
     }
 
@@ -95,9 +96,9 @@ impl<R: Dice> Engine<'_, '_, R> {
         if !self.st.is_active(i) {
             return Ok(());
         }
-        self.st.fighters[i].unloaded &= !(1 << w);
-        let weapon = self.st.prep.fighters[i].attacks[w].name.clone();
-        let draws = self.st.prep.fighters[i].attacks[w].drawn;
+        self.st.fighters[i].gear.unloaded &= !(1 << w);
+        let weapon = self.st.prep.fighters[i].offense.attacks[w].name.clone();
+        let draws = self.st.prep.fighters[i].offense.attacks[w].drawn;
         let left = self.st.ammunition_left(i, w);
         emit!(self, Event::Reloads { who: i, weapon, ammunition_left: left, draws });
         Ok(())

@@ -22,8 +22,8 @@ impl BattleState<'_> {
     /// Weapon, the arcane pool); `None` when nothing changes.
     pub(crate) fn defense_now(&self, a: usize, w: usize, t: usize) -> Option<DefenseVs> {
         let spec_t = &self.prep.fighters[t];
-        let dr = spec_t.dr.as_ref()?;
-        let atk = &self.prep.fighters[a].attacks[w];
+        let dr = spec_t.defense.dr.as_ref()?;
+        let atk = &self.prep.fighters[a].offense.attacks[w];
         let base = &atk.vs[t];
         // A smite's attacks bypass the foe's damage reduction (CRB "Smite Evil").
         if base.dr > 0 && self.smiting(a) == Some(t) {
@@ -59,12 +59,12 @@ impl<R: Dice> Engine<'_, '_, R> {
         if !self.sanctuary_allows(a, t) {
             return false;
         }
-        let atk = &prep.fighters[a].attacks[w];
+        let atk = &prep.fighters[a].offense.attacks[w];
         if prep.fighters[a].reserve.is_some()
             && atk.natural
             && Behaviours(self.st.fighters[t].fx).has(Behaviours::WARD_ALIGNMENT)
         {
-            let alignment = prep.fighters[a].alignment;
+            let alignment = prep.fighters[a].nature.alignment;
             let warded = self.st.fighters[t].effects.iter().flat_map(|e| e.effect.behaviours.iter()).any(|b| {
                 matches!(b, Behaviour::AlignmentWard { alignment: x, summoned_contact: true, .. } if alignment & x != 0)
             });
@@ -77,7 +77,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             let dist = self.st.distance(a, t);
             if atk.firearm
                 && dist > atk.increment
-                && self.st.fighters[a].deeds & super::abilities::DEADEYE != 0
+                && self.st.fighters[a].turn.deeds & super::abilities::DEADEYE != 0
             {
                 s.touch = true;
                 s.ac = self.st.armor_class(a, t, false, true, s.denied, false, s.cover);
@@ -107,7 +107,7 @@ impl<R: Dice> Engine<'_, '_, R> {
 
     /// The lowest natural roll that threatens with attack `w` of `a` (Keen Edge doubles the range).
     pub(crate) fn threat_min(&self, a: usize, w: usize) -> i32 {
-        let base = self.st.prep.fighters[a].attacks[w].threat_min as i32;
+        let base = self.st.prep.fighters[a].offense.attacks[w].threat_min as i32;
         let keen = Behaviours(self.st.fighters[a].fx).has(Behaviours::WEAPON)
             && self.st.fighters[a]
                 .effects
@@ -119,7 +119,7 @@ impl<R: Dice> Engine<'_, '_, R> {
 
     /// Up close and deadly's dice: 1d6, +1d6 at 5th level and every five levels.
     pub(crate) fn up_close_dice(&self, a: usize) -> u32 {
-        1 + self.st.prep.fighters[a].hd / 5
+        1 + self.st.prep.fighters[a].nature.hd / 5
     }
 
     /// Up close and deadly missed: the target is grazed for half the dice.
@@ -139,7 +139,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         if !Behaviours(self.st.fighters[t].fx).has(Behaviours::DR) {
             return 0;
         }
-        let carried = &self.st.prep.fighters[a].attacks[w].carried;
+        let carried = &self.st.prep.fighters[a].offense.attacks[w].carried;
         let found = self.st.fighters[t].effects.iter().enumerate().find_map(|(k, e)| {
             e.effect.behaviours.iter().find_map(|b| match b {
                 Behaviour::DamageReduction { amount, bypass, absorbs } => {
@@ -170,14 +170,14 @@ impl<R: Dice> Engine<'_, '_, R> {
     pub(crate) fn after_magic_hit(&mut self, a: usize, w: usize, t: usize, crit: bool) {
         self.ward_breaks(t);
         let prep = self.st.prep;
-        let atk = &prep.fighters[a].attacks[w];
+        let atk = &prep.fighters[a].offense.attacks[w];
         if atk.vs_touch && atk.natural && self.st.is_present(t) {
             self.paralyzing_touch(a, t);
         }
         if atk.melee
             && !atk.natural
             && prep.fighters[a].abilities.as_deref().is_some_and(|x| x.spellstrike)
-            && let Some(mut held) = self.st.fighters[a].held.take()
+            && let Some(mut held) = self.st.fighters[a].casting.held.take()
             && self.st.is_present(t)
         {
             emit!(
@@ -195,7 +195,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             }
             held.charges = held.charges.saturating_sub(1);
             if held.charges > 0 {
-                self.st.fighters[a].held = Some(held);
+                self.st.fighters[a].casting.held = Some(held);
             }
         }
     }

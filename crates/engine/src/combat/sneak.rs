@@ -26,12 +26,12 @@ impl BattleState<'_> {
         miss_chance: u8,
     ) -> u32 {
         let spec = &self.prep.fighters[a];
-        if spec.sneak_dice == 0 || miss_chance > 0 || self.prep.fighters[t].precision_immune {
+        if spec.offense.sneak_dice == 0 || miss_chance > 0 || self.prep.fighters[t].defense.precision_immune {
             return 0;
         }
-        let melee = spec.attacks[w].melee;
+        let melee = spec.offense.attacks[w].melee;
         let applies =
             if melee { s.flank || s.denied } else { s.denied && self.distance(a, t) <= RANGED_SNEAK_FT };
-        if applies { spec.sneak_dice } else { 0 }
+        if applies { spec.offense.sneak_dice } else { 0 }
     }
 }

@@ -29,7 +29,7 @@ impl BattleState<'_> {
     /// Whether combatant `j` stands within 5 feet of square `p` (some square
     /// of its space adjacent to or on it) at about the same height.
     pub(crate) fn within_splash(&self, j: usize, p: Pos, alt: u32) -> bool {
-        self.fighters[j].alt.abs_diff(alt) <= 5
+        self.fighters[j].mobility.alt.abs_diff(alt) <= 5
             && self.cells(j).any(|q| (q.row - p.row).abs() <= 1 && (q.col - p.col).abs() <= 1)
     }
 
@@ -41,7 +41,7 @@ impl BattleState<'_> {
         if self.space(t) == 1 {
             return self.fighters[t].pos;
         }
-        let alt = self.fighters[t].alt;
+        let alt = self.fighters[t].mobility.alt;
         let score = |p: Pos| {
             let (mut allies, mut foes) = (0u32, 0u32);
             for j in (0..self.len()).filter(|&j| {
@@ -74,14 +74,14 @@ impl<R: Dice> Engine<'_, '_, R> {
     /// After a hit of splash weapon `w` of `a` on `t`: the splash on the
     /// creatures around `t`, and the lingering damage on `t`.
     pub(crate) fn splash_hit(&mut self, a: usize, w: usize, t: usize) {
-        let atk = &self.st.prep.fighters[a].attacks[w];
+        let atk = &self.st.prep.fighters[a].offense.attacks[w];
         if let Some(rec) = atk.lingering.clone() {
             let mut burn = Effect::new(&atk.name, Duration::Rounds(1));
             burn.recurring = Some(rec);
             self.apply_effect(t, burn, Some(a));
         }
         let p = self.st.splash_square(a, t);
-        let alt = self.st.fighters[t].alt;
+        let alt = self.st.fighters[t].mobility.alt;
         self.splash_around(a, w, p, alt, Some(t));
     }
 
@@ -89,13 +89,13 @@ impl<R: Dice> Engine<'_, '_, R> {
     /// the splash there.
     pub(crate) fn splash_miss(&mut self, a: usize, w: usize, t: usize) {
         let origin = self.st.splash_square(a, t);
-        let increment = self.st.prep.fighters[a].attacks[w].increment.max(5);
+        let increment = self.st.prep.fighters[a].offense.attacks[w].increment.max(5);
         let squares = self.st.distance(a, t).max(1).div_ceil(increment);
         let d8 = self.rng.roll(8);
         let at = misdirected(origin, self.st.fighters[a].pos, d8, squares);
-        let weapon = self.st.prep.fighters[a].attacks[w].name.clone();
+        let weapon = self.st.prep.fighters[a].offense.attacks[w].name.clone();
         emit!(self, Event::Misdirected { who: a, weapon, d8, squares, at });
-        let alt = self.st.fighters[t].alt;
+        let alt = self.st.fighters[t].mobility.alt;
         self.splash_around(a, w, at, alt, None);
     }
 
@@ -103,7 +103,7 @@ impl<R: Dice> Engine<'_, '_, R> {
     /// `p` but `spared` (the target of a direct hit).
     fn splash_around(&mut self, a: usize, w: usize, p: Pos, alt: u32, spared: Option<usize>) {
         let prep = self.st.prep;
-        let Some(splash) = prep.fighters[a].attacks[w].splash.as_deref() else { return };
+        let Some(splash) = prep.fighters[a].offense.attacks[w].splash.as_deref() else { return };
         for j in 0..self.st.len() {
             // A creature immune to all of it (holy water on the living) is not splashed at all.
             if Some(j) == spared

@@ -1,7 +1,7 @@
 //! The mutable state of one battle and its read-only queries for policies.
 
 use crate::effects::conditions::Summary;
-use crate::effects::{ActiveEffect, ConditionId, ConditionSet, Targets};
+use crate::effects::{ActiveEffect, ConditionId, ConditionSet};
 use crate::grid::{footprint, footprint_distance_ft};
 use crate::map::{Map, Pos};
 use crate::model::Size;
@@ -10,6 +10,9 @@ use super::action::ActionResult;
 use super::carry::Carried;
 use super::prepared::PreparedEncounter;
 use super::{CombatantOutcome, SimOptions};
+
+mod fighter;
+pub(crate) use fighter::{CastingState, ClassState, Fighter, GearState, Mobility, RunState, TurnState};
 
 /// Damage a weapon takes from sunder attempts before it breaks (seed
 /// `_WEAPON_DURABILITY`: a sunder deals Strength modifier + 2).
@@ -32,146 +35,6 @@ pub enum LifeState {
     Stable,
     /// Dead or destroyed.
     Dead,
-}
-
-/// Runtime state of one combatant.
-#[derive(Clone, Debug)]
-pub(crate) struct Fighter {
-    pub pos: Pos,
-    pub hp: i32,
-    pub dead: bool,
-    pub stable: bool,
-    /// Attacks of opportunity left this round.
-    pub aoo_left: u32,
-    /// Charged on its last turn: −2 AC until its next turn starts.
-    pub charged: bool,
-    /// Took a move-type movement (move, charge) this turn.
-    pub moved: bool,
-    /// Took a 5-foot step this turn.
-    pub stepped: bool,
-    /// Conditions in force: `base_conds` and those of its effects.
-    pub conds: ConditionSet,
-    /// Conditions set without a duration (prone, grappled, disarmed…).
-    pub base_conds: ConditionSet,
-    /// What `conds` does, folded once per change.
-    pub summary: Summary,
-    /// Effects on it (spells, class abilities, maneuvers), timed or lasting.
-    pub effects: Vec<ActiveEffect>,
-    /// Targets that some modifier on it (features, conditions, effects) changes.
-    pub mod_targets: Targets,
-    /// Highest miss chance of attacks against it, in percent (concealment).
-    pub miss_chance: u8,
-    /// Makes no attack of opportunity (a condition, blindness, flat-footed without Combat Reflexes).
-    pub no_aoo: bool,
-    /// Power Attack declared for this turn (until its next turn starts).
-    pub power_attack: bool,
-    /// Martial declarations and the shield let go, until its next turn starts.
-    pub(crate) martial: super::style::MartialState,
-    /// Temporary hit points (lost before real ones) and the effect that gave them.
-    pub temp_hp: i32,
-    pub temp_hp_from: Option<std::sync::Arc<str>>,
-    /// Nonlethal damage taken (`combat::nonlethal`).
-    pub nonlethal: i32,
-    /// What its own or its foes' monster abilities changed (`combat::monster`).
-    pub monster: super::prepared::monster::MonsterState,
-    /// Bleed damage taken at the start of each of its turns (0: not bleeding).
-    pub bleed: u32,
-    /// Attacks dropped by a disarm (bit k: attack k), usable again once retrieved.
-    pub dropped: u64,
-    /// Damage each attack's weapon took from sunder attempts (index: attack).
-    pub wear: Vec<u8>,
-    /// Carried items taken by steal maneuvers.
-    pub stolen_items: u32,
-    /// The creature it grapples or is grappled by.
-    pub grappled_with: Option<usize>,
-    /// Fighting defensively until its next turn: −4 on attack rolls, +2 dodge AC.
-    pub defensive: bool,
-    /// Total defense until its next turn: +4 dodge AC, no attacks of opportunity.
-    pub total_defense: bool,
-    /// Aid another received: bonus on its next attack roll.
-    pub aid_attack: i32,
-    /// Aid another received: bonus to AC against the next attack on it.
-    pub aid_ac: i32,
-    /// Attacks broken (bit k: attack k), by a firearm misfire.
-    pub broken: u64,
-    /// Ran on its last turn: loses its Dexterity bonus to AC until its next turn.
-    pub running: bool,
-    /// Consecutive rounds of running, and endurance checks made in this streak.
-    pub run_rounds: u32,
-    pub run_checks: u32,
-    /// Rounds of rest left before it may run again.
-    pub run_rest: u32,
-    /// The readied attack and its trigger, if any.
-    pub readied: Option<(super::action::Action, super::action::ReadyTrigger)>,
-    /// Round in which it last delayed (0: never).
-    pub delayed_in: u32,
-    /// Swift action spent on an immediate action out of turn: its next swift action is gone.
-    pub immediate_used: bool,
-    /// Its swift action of the current turn is spent (a swift or immediate action).
-    pub swift_used: bool,
-    /// Round of its last immediate action (`u32::MAX`: none).
-    pub immediate_round: u32,
-    /// Has had a turn in this battle (no longer flat-footed).
-    pub has_acted: bool,
-    /// Attrition counters.
-    pub out: CombatantOutcome,
-    /// Spells left per spell level (level 0: cantrips, never spent).
-    pub slots: [u8; 10],
-    /// A prepared caster's copies left, one per entry of its `CasterSpec::prepared`.
-    pub prepared_left: Vec<u8>,
-    /// Class ability pools left.
-    pub pools: super::abilities::Pools,
-    /// A spell being cast over one round, resolved at the start of its next turn.
-    pub pending: Option<Box<super::spells::Pending>>,
-    /// A touch spell whose charge it holds.
-    pub held: Option<super::spells::Held>,
-    /// A row reserved for a summoned creature that is not on the battlefield
-    /// (not yet summoned, or gone when its spell ended).
-    pub gone: bool,
-    /// A summoned creature's rounds left (counted on its caster's turns).
-    pub summon_left: u32,
-    /// What its effects do besides modifiers and conditions (`Behaviours` bits).
-    pub fx: u32,
-    /// Once-a-battle marks on it: (source, what) — hexes that cannot target it
-    /// again, spells it is immune to for a while.
-    pub marks: Vec<(usize, u16)>,
-    /// Inspiring courage (a bardic performance it keeps up each turn).
-    pub performing: bool,
-    /// The foe of its cavalier's challenge while the challenge lasts.
-    pub challenged: Option<usize>,
-    /// A barbarian's rage under way.
-    pub rage: Option<super::abilities::Raging>,
-    /// A paladin's smite has not hit yet (its first hit may deal double damage).
-    pub smite_first: bool,
-    /// A monk's Stunning Fist and ki declared for this turn.
-    pub monk: super::abilities::MonkState,
-    /// Deeds declared for its next firearm attack (`abilities::UP_CLOSE`, `DEADEYE`).
-    pub deeds: u8,
-    /// A penalty on all its attack rolls while it lasts (spell combat's −2).
-    pub attack_penalty: i32,
-    /// Attacks unloaded (bit k: attack k), fired and not reloaded, or out of ammunition (`combat::reload`).
-    pub unloaded: u64,
-    /// Shots fired with each attack whose shots count (index: attack).
-    pub shots: Vec<u16>,
-    /// Uses left of each of its wands and potions (index: `FighterSpec::items`).
-    pub items_left: Vec<u32>,
-    /// The wand it holds, drawn by a first use (`combat::consumables`).
-    pub wand_in_hand: Option<u8>,
-    /// Altitude in feet above the ground (`combat::flight`; 0 on the ground).
-    pub alt: u32,
-    /// Feet flown this turn, up, down or across (a move action's), for the Fly check to stay aloft.
-    pub flown: u32,
-    /// The mount it rides (`combat::mounted`): it shares the mount's space and moves with it.
-    pub riding: Option<usize>,
-    /// The rider on its back.
-    pub ridden_by: Option<usize>,
-    /// A ridden mount's actions its rider spent this round moving it: 1 a
-    /// move action, 2 both (a double move, a charge, a run or a withdraw).
-    pub mount_used: u8,
-    /// Round of its last Mounted Combat check (0: none yet).
-    pub mounted_combat_round: u32,
-    /// An unconscious rider who stayed in the saddle (rolled once).
-    pub saddle_kept: bool,
 }
 
 /// A battle in progress: what policies see.
@@ -209,15 +72,15 @@ impl Carried {
     pub(crate) fn of(f: &Fighter) -> Self {
         Carried {
             // A rage ends with the battle: its hit points go (CRB "Rage").
-            hp: f.hp - f.rage.map_or(0, |r| r.hp),
+            hp: f.hp - f.class.rage.map_or(0, |r| r.hp),
             nonlethal: f.nonlethal,
             dead: f.dead,
             stable: f.stable,
-            slots: f.slots,
-            prepared_left: f.prepared_left.clone(),
-            pools: f.pools,
-            shots: f.shots.clone(),
-            items_left: f.items_left.clone(),
+            slots: f.casting.slots,
+            prepared_left: f.casting.prepared_left.clone(),
+            pools: f.class.pools,
+            shots: f.gear.shots.clone(),
+            items_left: f.gear.items_left.clone(),
             negative_levels: f.monster.negative_levels,
             ability_damage: f.monster.ability_damage,
         }
@@ -244,16 +107,16 @@ impl<'p> BattleState<'p> {
             .enumerate()
             .map(|(i, f)| {
                 // A scenario may start a combatant wounded, even past its death threshold.
-                let dies_at_zero = f.destroyed_at_zero || (options.simple_monster_death && !f.is_pc);
+                let dies_at_zero = f.nature.destroyed_at_zero || (options.simple_monster_death && !f.is_pc);
                 let reserved = f.reserve.is_some();
                 let carried = start.get(i).and_then(Option::as_ref);
                 let hp = carried.map_or(f.start_hp, |c| c.hp);
                 let dead = reserved
                     || carried.is_some_and(|c| c.dead)
-                    || if dies_at_zero { hp <= 0 } else { hp <= -f.con_score.unwrap_or(0) };
+                    || if dies_at_zero { hp <= 0 } else { hp <= -f.scores.con_score.unwrap_or(0) };
                 if !dead {
-                    let grid = if f.size <= Size::Tiny { &mut occ_small } else { &mut occ };
-                    for c in footprint(f.start, f.space).filter(|&c| map.in_bounds(c)) {
+                    let grid = if f.nature.size <= Size::Tiny { &mut occ_small } else { &mut occ };
+                    for c in footprint(f.start, f.nature.space).filter(|&c| map.in_bounds(c)) {
                         grid[map.index(c)] = i as u16;
                     }
                 }
@@ -265,12 +128,12 @@ impl<'p> BattleState<'p> {
                 if let Some(c) = carried {
                     fighter.nonlethal = c.nonlethal;
                     fighter.stable = c.stable;
-                    fighter.slots = c.slots;
-                    fighter.prepared_left.clone_from(&c.prepared_left);
-                    fighter.pools = c.pools;
-                    fighter.shots.clone_from(&c.shots);
-                    if c.items_left.len() == fighter.items_left.len() {
-                        fighter.items_left.clone_from(&c.items_left);
+                    fighter.casting.slots = c.slots;
+                    fighter.casting.prepared_left.clone_from(&c.prepared_left);
+                    fighter.class.pools = c.pools;
+                    fighter.gear.shots.clone_from(&c.shots);
+                    if c.items_left.len() == fighter.gear.items_left.len() {
+                        fighter.gear.items_left.clone_from(&c.items_left);
                     }
                     // Their penalties are effects, put back by `Engine::carried_in`.
                     fighter.monster.negative_levels = c.negative_levels;
@@ -288,7 +151,7 @@ impl<'p> BattleState<'p> {
             round: 0,
             order: (0..prep.deployed.min(n)).collect(),
             move_aoo: vec![u32::MAX; n * n],
-            shape: prep.fighters.iter().map(|f| (f.space, f.size <= Size::Tiny)).collect(),
+            shape: prep.fighters.iter().map(|f| (f.nature.space, f.nature.size <= Size::Tiny)).collect(),
             last_results: vec![Vec::new(); n],
             timed_effects: 0,
             zones: Vec::new(),
@@ -302,7 +165,7 @@ impl<'p> BattleState<'p> {
     /// (`PreparedEncounter` paired them; `combat::mounted` plays the rest).
     fn seat_riders(&mut self) {
         for r in 0..self.prep.fighters.len() {
-            let Some(m) = self.prep.fighters[r].mount else { continue };
+            let Some(m) = self.prep.fighters[r].rider.mount else { continue };
             let up = |f: &Fighter| !f.dead && f.hp > 0;
             if up(&self.fighters[r]) && up(&self.fighters[m]) {
                 self.mount(r, m);
@@ -315,18 +178,18 @@ impl<'p> BattleState<'p> {
         self.vacate(r);
         self.fighters[r].pos = self.fighters[m].pos;
         self.shape[r] = self.shape[m];
-        self.fighters[r].riding = Some(m);
-        self.fighters[m].ridden_by = Some(r);
+        self.fighters[r].mobility.riding = Some(m);
+        self.fighters[m].mobility.ridden_by = Some(r);
     }
 
     /// Rider `r` leaves its mount for square `to` (on the grid unless dead).
     pub(crate) fn dismount(&mut self, r: usize, to: Pos) {
-        if let Some(m) = self.fighters[r].riding.take() {
-            self.fighters[m].ridden_by = None;
-            self.fighters[m].mount_used = 0;
+        if let Some(m) = self.fighters[r].mobility.riding.take() {
+            self.fighters[m].mobility.ridden_by = None;
+            self.fighters[m].mobility.mount_used = 0;
         }
         let f = &self.prep.fighters[r];
-        self.shape[r] = (f.space, f.size <= Size::Tiny);
+        self.shape[r] = (f.nature.space, f.nature.size <= Size::Tiny);
         if self.fighters[r].dead {
             self.fighters[r].pos = to;
         } else {
@@ -337,18 +200,18 @@ impl<'p> BattleState<'p> {
     /// The mount `i` rides, if it rides.
     #[inline]
     pub fn riding(&self, i: usize) -> Option<usize> {
-        self.fighters[i].riding
+        self.fighters[i].mobility.riding
     }
 
     /// The rider on `i`'s back, if any.
     #[inline]
     pub fn ridden_by(&self, i: usize) -> Option<usize> {
-        self.fighters[i].ridden_by
+        self.fighters[i].mobility.ridden_by
     }
 
     /// Whether attack `w` of `a` is a lance.
     pub(crate) fn is_lance(&self, a: usize, w: usize) -> bool {
-        let atk = &self.prep.fighters[a].attacks[w];
+        let atk = &self.prep.fighters[a].offense.attacks[w];
         let word = |s: &str| s.split(|c: char| !c.is_alphanumeric()).any(|x| x.eq_ignore_ascii_case("lance"));
         atk.melee && !atk.natural && (word(&atk.name) || word(&atk.id))
     }
@@ -357,11 +220,11 @@ impl<'p> BattleState<'p> {
     /// "Lance"): the damage its file prints for two hands (1½ × Strength,
     /// Power Attack's 1½) less what one hand loses. 0 otherwise.
     pub(crate) fn one_handed_lance_loss(&self, a: usize, w: usize, power_attack: i32) -> i32 {
-        let atk = &self.prep.fighters[a].attacks[w];
-        if !atk.two_handed || self.fighters[a].riding.is_none() || !self.is_lance(a, w) {
+        let atk = &self.prep.fighters[a].offense.attacks[w];
+        if !atk.two_handed || self.fighters[a].mobility.riding.is_none() || !self.is_lance(a, w) {
             return 0;
         }
-        self.prep.fighters[a].str_mod.max(0) / 2 + if power_attack > 0 { power_attack } else { 0 }
+        self.prep.fighters[a].scores.str_mod.max(0) / 2 + if power_attack > 0 { power_attack } else { 0 }
     }
 
     /// The damage multiplier of a hit of attack `w` of `a` at the end of a
@@ -369,7 +232,10 @@ impl<'p> BattleState<'p> {
     /// Charge, ×2 with another melee weapon and Spirited Charge (CRB
     /// "Mounted Combat", "Spirited Charge"); 1 otherwise.
     pub(crate) fn charge_multiplier(&self, a: usize, w: usize, charge: bool) -> u32 {
-        if !charge || self.fighters[a].riding.is_none() || !self.prep.fighters[a].attacks[w].melee {
+        if !charge
+            || self.fighters[a].mobility.riding.is_none()
+            || !self.prep.fighters[a].offense.attacks[w].melee
+        {
             return 1;
         }
         let spirited = self.prep.fighters[a].features.rules.martial.spirited_charge;
@@ -384,8 +250,8 @@ impl<'p> BattleState<'p> {
     /// smaller than its mount (CRB "Mounted Combat": +1 on melee attacks).
     #[inline]
     pub(crate) fn mounted_high_ground(&self, a: usize, t: usize) -> bool {
-        match self.fighters[a].riding {
-            Some(m) => self.fighters[t].riding.is_none() && self.size(t) < self.size(m),
+        match self.fighters[a].mobility.riding {
+            Some(m) => self.fighters[t].mobility.riding.is_none() && self.size(t) < self.size(m),
             None => false,
         }
     }
@@ -393,7 +259,7 @@ impl<'p> BattleState<'p> {
     /// Whether `j` is `i` itself or the mount `i` rides (a rider's own space).
     #[inline]
     pub(crate) fn is_self(&self, i: usize, j: usize) -> bool {
-        j == i || self.fighters[i].riding == Some(j)
+        j == i || self.fighters[i].mobility.riding == Some(j)
     }
 
     /// A combatant as it enters the battle: at full hit points on square
@@ -404,10 +270,6 @@ impl<'p> BattleState<'p> {
             hp: f.hp_max,
             dead: false,
             stable: false,
-            aoo_left: f.aoo_per_round,
-            charged: false,
-            moved: false,
-            stepped: false,
             conds: ConditionSet::EMPTY,
             base_conds: ConditionSet::EMPTY,
             summary: Summary::default(),
@@ -415,70 +277,82 @@ impl<'p> BattleState<'p> {
             mod_targets: f.mod_targets,
             miss_chance: 0,
             no_aoo: false,
-            power_attack: false,
-            martial: Default::default(),
             temp_hp: 0,
             temp_hp_from: None,
             nonlethal: 0,
             monster: Default::default(),
             bleed: 0,
-            dropped: 0,
-            wear: Vec::new(),
-            stolen_items: 0,
             grappled_with: None,
-            defensive: false,
-            total_defense: false,
-            aid_attack: 0,
-            aid_ac: 0,
-            broken: 0,
-            running: false,
-            run_rounds: 0,
-            run_checks: 0,
-            run_rest: 0,
-            readied: None,
-            delayed_in: 0,
-            immediate_used: false,
-            swift_used: false,
-            immediate_round: u32::MAX,
-            has_acted: false,
             out: CombatantOutcome { final_hp: f.hp_max, ..CombatantOutcome::default() },
-            slots: f.caster.as_ref().map_or([0; 10], |c| c.slots),
-            prepared_left: f
-                .caster
-                .as_ref()
-                .map_or_else(Vec::new, |c| c.prepared.iter().map(|p| p.count).collect()),
-            pools: f.pools,
-            pending: None,
-            held: None,
             gone: false,
             summon_left: 0,
             fx: 0,
             marks: Vec::new(),
-            performing: false,
-            challenged: None,
-            rage: None,
-            smite_first: false,
-            monk: Default::default(),
-            deeds: 0,
-            attack_penalty: 0,
-            // A splash weapon's first flask is still in the pack (`combat::splash`).
-            unloaded: f
-                .attacks
-                .iter()
-                .take(64)
-                .enumerate()
-                .filter(|(_, a)| a.drawn)
-                .fold(0, |m, (k, _)| m | 1 << k),
-            shots: Vec::new(),
-            items_left: f.items.iter().map(|x| x.uses).collect(),
-            wand_in_hand: None,
-            alt: 0,
-            flown: 0,
-            riding: None,
-            ridden_by: None,
-            mount_used: 0,
-            mounted_combat_round: 0,
-            saddle_kept: false,
+            turn: TurnState {
+                aoo_left: f.offense.aoo_per_round,
+                charged: false,
+                moved: false,
+                stepped: false,
+                power_attack: false,
+                martial: Default::default(),
+                defensive: false,
+                total_defense: false,
+                aid_attack: 0,
+                aid_ac: 0,
+                readied: None,
+                delayed_in: 0,
+                immediate_used: false,
+                swift_used: false,
+                immediate_round: u32::MAX,
+                has_acted: false,
+                deeds: 0,
+                attack_penalty: 0,
+            },
+            run: RunState { running: false, run_rounds: 0, run_checks: 0, run_rest: 0 },
+            gear: GearState {
+                dropped: 0,
+                wear: Vec::new(),
+                stolen_items: 0,
+                broken: 0,
+                // A splash weapon's first flask is still in the pack (`combat::splash`).
+                unloaded: f
+                    .offense
+                    .attacks
+                    .iter()
+                    .take(64)
+                    .enumerate()
+                    .filter(|(_, a)| a.drawn)
+                    .fold(0, |m, (k, _)| m | 1 << k),
+                shots: Vec::new(),
+                items_left: f.items.iter().map(|x| x.uses).collect(),
+                wand_in_hand: None,
+            },
+            casting: CastingState {
+                slots: f.caster.as_ref().map_or([0; 10], |c| c.slots),
+                prepared_left: f
+                    .caster
+                    .as_ref()
+                    .map_or_else(Vec::new, |c| c.prepared.iter().map(|p| p.count).collect()),
+                pending: None,
+                held: None,
+            },
+            class: ClassState {
+                pools: f.pools,
+                performing: false,
+                challenged: None,
+                rage: None,
+                smite_first: false,
+                monk: Default::default(),
+            },
+            mobility: Mobility {
+                alt: 0,
+                flown: 0,
+                riding: None,
+                ridden_by: None,
+                mount_used: 0,
+                mounted_combat_round: 0,
+                saddle_kept: false,
+            },
         }
     }
 
@@ -539,7 +413,7 @@ impl<'p> BattleState<'p> {
 
     /// Attacks of opportunity combatant `i` has left this round.
     pub fn aoo_left(&self, i: usize) -> u32 {
-        self.fighters[i].aoo_left
+        self.fighters[i].turn.aoo_left
     }
 
     /// The life state of combatant `i`.
@@ -561,7 +435,7 @@ impl<'p> BattleState<'p> {
     /// `simple_monster_death` (never player characters).
     pub fn dies_at_zero(&self, i: usize) -> bool {
         let spec = &self.prep.fighters[i];
-        spec.destroyed_at_zero || (self.options.simple_monster_death && !spec.is_pc)
+        spec.nature.destroyed_at_zero || (self.options.simple_monster_death && !spec.is_pc)
     }
 
     /// Whether `t` is inside a creature that swallowed it (`combat::monster`,
@@ -690,26 +564,26 @@ impl<'p> BattleState<'p> {
 
     /// Whether combatant `i` has Power Attack declared for this turn.
     pub fn power_attack_on(&self, i: usize) -> bool {
-        self.fighters[i].power_attack
+        self.fighters[i].turn.power_attack
     }
 
     /// Whether attack `w` of combatant `i` is broken (a firearm that misfired, a sundered weapon).
     #[inline]
     pub fn is_broken(&self, i: usize, w: usize) -> bool {
-        w < 64 && self.fighters[i].broken >> w & 1 == 1
+        w < 64 && self.fighters[i].gear.broken >> w & 1 == 1
     }
 
     /// Whether attack `w` of combatant `i` lies on the ground (disarmed).
     #[inline]
     pub fn is_dropped(&self, i: usize, w: usize) -> bool {
-        w < 64 && self.fighters[i].dropped >> w & 1 == 1
+        w < 64 && self.fighters[i].gear.dropped >> w & 1 == 1
     }
 
     /// Attacks of combatant `i` it cannot use now (broken, dropped or unloaded), bit k: attack k.
     #[inline]
     pub(crate) fn unusable(&self, i: usize) -> u64 {
         let f = &self.fighters[i];
-        f.broken | f.dropped | f.unloaded
+        f.gear.broken | f.gear.dropped | f.gear.unloaded
     }
 
     /// Whether attack `w` of combatant `i` can be used (not broken, dropped or unloaded).
@@ -720,7 +594,7 @@ impl<'p> BattleState<'p> {
 
     /// Size category of combatant `i`.
     pub fn size(&self, i: usize) -> Size {
-        self.prep.fighters[i].size
+        self.prep.fighters[i].nature.size
     }
 
     /// Side in squares of the space combatant `i` takes up (1 up to Medium, Large 2…).
@@ -759,7 +633,11 @@ impl<'p> BattleState<'p> {
             footprint_distance_ft(from, si, to, st)
         };
         // Altitude adds a third axis (`combat::flight`).
-        if self.fighters[i].alt | self.fighters[t].alt == 0 { h } else { self.lifted(i, t, h) }
+        if self.fighters[i].mobility.alt | self.fighters[t].mobility.alt == 0 {
+            h
+        } else {
+            self.lifted(i, t, h)
+        }
     }
 
     /// Whether `i` standing on `from` has line of effect to `t`: from any of
@@ -838,11 +716,11 @@ impl<'p> BattleState<'p> {
     /// Moves combatant `i` to `to` in the occupancy grid. A rider moves its
     /// mount, and a mount its rider (`combat::mounted`).
     pub(crate) fn relocate(&mut self, i: usize, to: Pos) {
-        if let Some(m) = self.fighters[i].riding {
+        if let Some(m) = self.fighters[i].mobility.riding {
             self.relocate(m, to);
             return;
         }
-        if let Some(r) = self.fighters[i].ridden_by {
+        if let Some(r) = self.fighters[i].mobility.ridden_by {
             self.fighters[r].pos = to;
         }
         self.vacate(i);

@@ -52,7 +52,7 @@ impl BattleState<'_> {
         // concealment rule instead (`totally_concealed_from`), which the transcript notes.
         f.no_aoo = flags.has(Flags::CANT_AOO)
             || flags.has(Flags::CANT_ACT)
-            || (flags.has(Flags::FLAT_FOOTED) && !spec.combat_reflexes);
+            || (flags.has(Flags::FLAT_FOOTED) && !spec.feats.combat_reflexes);
     }
 
     /// The behaviour flags of `i`'s conditions.
@@ -108,7 +108,7 @@ impl BattleState<'_> {
         let ds = self.modifier(i, Targets::of(ModTarget::Str), &ctx);
         let dd = self.modifier(i, Targets::of(ModTarget::Dex), &ctx);
         let change = |score: i32, d: i32| ability_modifier((score + d).max(0)) - ability_modifier(score);
-        (change(spec.str_score, ds), change(spec.dex_score, dd))
+        (change(spec.scores.str_score, ds), change(spec.scores.dex_score, dd))
     }
 
     /// Whether `t` is denied its Dexterity bonus to AC against `attacker`:
@@ -118,7 +118,7 @@ impl BattleState<'_> {
     pub(crate) fn denied_dex(&self, t: usize, attacker: Option<usize>) -> bool {
         let f = &self.fighters[t];
         f.summary.flags.has(Flags::DENIES_DEX)
-            || (f.running && !self.prep.fighters[t].run_feat)
+            || (f.run.running && !self.prep.fighters[t].feats.run_feat)
             || attacker.is_some_and(|a| {
                 self.fighters[a].summary.flags.has(Flags::INVISIBLE) && !self.sees_invisible(t)
             })
@@ -134,7 +134,7 @@ impl BattleState<'_> {
     /// modifiers, times its conditions' multiplier; 0 when it cannot move.
     pub fn speed(&self, i: usize) -> u32 {
         // A rider moves at its mount's speed (CRB "Mounted Combat").
-        if let Some(m) = self.fighters[i].riding {
+        if let Some(m) = self.fighters[i].mobility.riding {
             return self.speed(m);
         }
         let f = &self.fighters[i];
@@ -217,14 +217,14 @@ impl BattleState<'_> {
     pub fn save_bonus(&self, i: usize, kind: SaveKind, ctx: &Context) -> i32 {
         let spec = &self.prep.fighters[i];
         let base = match kind {
-            SaveKind::Fort => spec.saves.fort,
-            SaveKind::Ref => spec.saves.reflex,
-            SaveKind::Will => spec.saves.will,
+            SaveKind::Fort => spec.defense.saves.fort,
+            SaveKind::Ref => spec.defense.saves.reflex,
+            SaveKind::Will => spec.defense.saves.will,
         };
         let dex = if kind == SaveKind::Ref { self.ability_deltas(i).1 } else { 0 };
         let other = match kind {
-            SaveKind::Fort => self.score_delta(i, ModTarget::Con, spec.con_score),
-            SaveKind::Will => self.score_delta(i, ModTarget::Wis, Some(spec.wis_score)),
+            SaveKind::Fort => self.score_delta(i, ModTarget::Con, spec.scores.con_score),
+            SaveKind::Will => self.score_delta(i, ModTarget::Wis, Some(spec.scores.wis_score)),
             SaveKind::Ref => 0,
         };
         // Channel resistance (UMR): checked only for saves against a channel.

@@ -53,12 +53,12 @@ impl<R: Dice> Engine<'_, '_, R> {
             self.st.order.sort_by(|&a, &b| keys[b].cmp(&keys[a]).then(a.cmp(&b)));
         }
         for (f, spec) in self.st.fighters.iter_mut().zip(&self.st.prep.fighters) {
-            f.aoo_left = spec.aoo_per_round;
+            f.turn.aoo_left = spec.offense.aoo_per_round;
             // Quick Reflexes (a rage power): one more while raging.
-            if f.rage.is_some()
+            if f.class.rage.is_some()
                 && spec.abilities.as_deref().and_then(|a| a.rage).is_some_and(|r| r.quick_reflexes)
             {
-                f.aoo_left += 1;
+                f.turn.aoo_left += 1;
             }
         }
         // The summons of a fallen caster still last their rounds.
@@ -162,37 +162,37 @@ impl<R: Dice> Engine<'_, '_, R> {
         if self.st.prep.fighters[i].caster.is_some() && !self.st.prep.summon_groups.is_empty() {
             self.tick_summons(i);
         }
-        if self.st.fighters[i].pending.is_some() {
+        if self.st.fighters[i].casting.pending.is_some() {
             self.finish_pending(i);
         }
         let f = &mut self.st.fighters[i];
-        f.charged = false;
-        f.moved = false;
-        f.stepped = false;
-        f.flown = 0;
+        f.turn.charged = false;
+        f.turn.moved = false;
+        f.turn.stepped = false;
+        f.mobility.flown = 0;
         // A turn without running breaks the running streak; rest counts down.
-        if !f.running {
-            f.run_rounds = 0;
-            f.run_checks = 0;
+        if !f.run.running {
+            f.run.run_rounds = 0;
+            f.run.run_checks = 0;
         }
-        f.run_rest = f.run_rest.saturating_sub(1);
+        f.run.run_rest = f.run.run_rest.saturating_sub(1);
         // Effects that last "until the start of its next turn".
-        f.defensive = false;
-        f.power_attack = false;
-        f.martial = Default::default();
-        f.monk.stunning_armed = false;
-        f.monk.ki_attack = false;
-        f.total_defense = false;
-        f.aid_attack = 0;
-        f.aid_ac = 0;
-        f.running = false;
+        f.turn.defensive = false;
+        f.turn.power_attack = false;
+        f.turn.martial = Default::default();
+        f.class.monk.stunning_armed = false;
+        f.class.monk.ki_attack = false;
+        f.turn.total_defense = false;
+        f.turn.aid_attack = 0;
+        f.turn.aid_ac = 0;
+        f.run.running = false;
         // An immediate action taken out of turn spent this turn's swift action.
-        f.swift_used = f.immediate_used;
-        f.immediate_used = false;
-        let first_turn = !f.has_acted;
-        f.has_acted = true;
+        f.turn.swift_used = f.turn.immediate_used;
+        f.turn.immediate_used = false;
+        let first_turn = !f.turn.has_acted;
+        f.turn.has_acted = true;
         let ongoing = f.bleed > 0 || !f.effects.is_empty();
-        if f.readied.take().is_some() {
+        if f.turn.readied.take().is_some() {
             self.readied_count -= 1;
             emit!(self, Event::ReadyExpired { who: i });
         }
@@ -272,7 +272,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         }
         self.st.last_results[i].clear();
         apply_budget(&requested, self.st.turn_limits(i), &mut plan);
-        if self.st.fighters[i].ridden_by.is_some() {
+        if self.st.fighters[i].mobility.ridden_by.is_some() {
             self.directed_mount(i, &mut plan);
         }
         if surprise {
@@ -281,7 +281,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         self.current = Some(i);
         let mut delayed = false;
         for p in &plan {
-            let swift_gone = p.action.slot() == Slot::Swift && self.st.fighters[i].swift_used;
+            let swift_gone = p.action.slot() == Slot::Swift && self.st.fighters[i].turn.swift_used;
             let result = match p.dropped {
                 Some(reason) => ActionResult::failed(p.action.kind, reason),
                 None if delayed => ActionResult::failed(p.action.kind, Reason::Delayed),
@@ -295,7 +295,7 @@ impl<R: Dice> Engine<'_, '_, R> {
                 self.settle_riders();
             }
             if p.dropped.is_none() && p.action.slot() == Slot::Swift {
-                self.st.fighters[i].swift_used = true;
+                self.st.fighters[i].turn.swift_used = true;
             }
             if result.ok && result.reason == Some(Reason::Delayed) {
                 delayed = true;
@@ -395,7 +395,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             },
             Err(reason) => ActionResult::failed(action.kind, reason),
         };
-        if result.ok && self.st.fighters[i].riding.is_some() {
+        if result.ok && self.st.fighters[i].mobility.riding.is_some() {
             self.rider_moved_mount(i, action.kind);
         }
         if result.ok && matches!(action.slot(), Slot::Standard | Slot::FullRound) {
@@ -412,9 +412,13 @@ fn spent(
     pools_start: &super::abilities::Pools,
     now: &super::state::Fighter,
 ) -> (u32, u32) {
-    let slots =
-        slots_start.iter().zip(&now.slots).skip(1).map(|(a, b)| u32::from(a.saturating_sub(*b))).sum();
-    let (a, b) = (pools_start, &now.pools);
+    let slots = slots_start
+        .iter()
+        .zip(&now.casting.slots)
+        .skip(1)
+        .map(|(a, b)| u32::from(a.saturating_sub(*b)))
+        .sum();
+    let (a, b) = (pools_start, &now.class.pools);
     let pools = a.counted().iter().zip(b.counted()).map(|(a, b)| u32::from(a.saturating_sub(b))).sum();
     (slots, pools)
 }

@@ -21,13 +21,13 @@ impl BattleState<'_> {
     /// The weapon a disarm or sunder aims at: `i`'s first usable
     /// manufactured weapon (natural attacks cannot be taken or broken).
     pub(crate) fn held_weapon(&self, i: usize) -> Option<usize> {
-        let attacks = &self.prep.fighters[i].attacks;
+        let attacks = &self.prep.fighters[i].offense.attacks;
         (0..attacks.len()).find(|&w| !attacks[w].natural && self.is_usable(i, w))
     }
 
     /// Whether attack `w` of `i` was broken by sundering (not a firearm misfire).
     pub(crate) fn sundered(&self, i: usize, w: usize) -> bool {
-        self.fighters[i].wear.get(w).is_some_and(|&d| d >= WEAPON_DURABILITY)
+        self.fighters[i].gear.wear.get(w).is_some_and(|&d| d >= WEAPON_DURABILITY)
     }
 }
 
@@ -35,24 +35,24 @@ impl<R: Dice> Engine<'_, '_, R> {
     /// `i` drops attack `w`'s weapon (disarm).
     pub(crate) fn drop_weapon(&mut self, i: usize, w: usize) {
         if w < 64 {
-            self.st.fighters[i].dropped |= 1 << w;
+            self.st.fighters[i].gear.dropped |= 1 << w;
             self.set_condition(i, ConditionId::Disarmed);
         }
     }
 
     /// Attack `w` of `i` takes `damage` from a sunder; whether it broke.
     pub(crate) fn sunder_weapon(&mut self, i: usize, w: usize, damage: u8) -> bool {
-        let n = self.st.prep.fighters[i].attacks.len();
+        let n = self.st.prep.fighters[i].offense.attacks.len();
         let f = &mut self.st.fighters[i];
         if w >= 64 || w >= n {
             return false;
         }
-        if f.wear.len() < n {
-            f.wear.resize(n, 0);
+        if f.gear.wear.len() < n {
+            f.gear.wear.resize(n, 0);
         }
-        f.wear[w] = f.wear[w].saturating_add(damage);
-        if f.wear[w] >= WEAPON_DURABILITY {
-            f.broken |= 1 << w;
+        f.gear.wear[w] = f.gear.wear[w].saturating_add(damage);
+        if f.gear.wear[w] >= WEAPON_DURABILITY {
+            f.gear.broken |= 1 << w;
             self.set_condition(i, ConditionId::Disarmed);
             return true;
         }
@@ -61,8 +61,8 @@ impl<R: Dice> Engine<'_, '_, R> {
 
     /// Clears `disarmed` once `i` has no dropped or sundered weapon left.
     fn settle_disarmed(&mut self, i: usize) {
-        let sundered = (0..self.st.prep.fighters[i].attacks.len()).any(|w| self.st.sundered(i, w));
-        if self.st.fighters[i].dropped == 0 && !sundered {
+        let sundered = (0..self.st.prep.fighters[i].offense.attacks.len()).any(|w| self.st.sundered(i, w));
+        if self.st.fighters[i].gear.dropped == 0 && !sundered {
             self.clear_condition(i, ConditionId::Disarmed);
         }
     }
@@ -70,7 +70,7 @@ impl<R: Dice> Engine<'_, '_, R> {
     /// Retrieve weapon (move action): picks up its first dropped weapon.
     /// Picking up an item provokes attacks of opportunity (CRB "Actions in Combat").
     pub(crate) fn retrieve_weapon(&mut self, i: usize) -> Result<(), Reason> {
-        let dropped = self.st.fighters[i].dropped;
+        let dropped = self.st.fighters[i].gear.dropped;
         if dropped == 0 {
             return Err(Reason::NothingToRetrieve);
         }
@@ -79,12 +79,14 @@ impl<R: Dice> Engine<'_, '_, R> {
         if !self.st.is_active(i) {
             return Ok(());
         }
-        self.st.fighters[i].dropped &= !(1 << w);
+        self.st.fighters[i].gear.dropped &= !(1 << w);
         emit!(
             self,
             Event::Combat {
                 who: i,
-                what: CombatEvent::PicksUp { weapon: self.st.prep.fighters[i].attacks[w].name.clone() }
+                what: CombatEvent::PicksUp {
+                    weapon: self.st.prep.fighters[i].offense.attacks[w].name.clone()
+                }
             }
         );
         self.settle_disarmed(i);
@@ -94,18 +96,20 @@ impl<R: Dice> Engine<'_, '_, R> {
     /// Repair weapon (move action): mends its first weapon broken by a
     /// sunder (seed simplification; a misfired firearm stays broken).
     pub(crate) fn repair_weapon(&mut self, i: usize) -> Result<(), Reason> {
-        let n = self.st.prep.fighters[i].attacks.len();
+        let n = self.st.prep.fighters[i].offense.attacks.len();
         let Some(w) = (0..n).find(|&w| self.st.sundered(i, w)) else {
             return Err(Reason::NothingToRepair);
         };
         let f = &mut self.st.fighters[i];
-        f.wear[w] = 0;
-        f.broken &= !(1 << w);
+        f.gear.wear[w] = 0;
+        f.gear.broken &= !(1 << w);
         emit!(
             self,
             Event::Combat {
                 who: i,
-                what: CombatEvent::Repairs { weapon: self.st.prep.fighters[i].attacks[w].name.clone() }
+                what: CombatEvent::Repairs {
+                    weapon: self.st.prep.fighters[i].offense.attacks[w].name.clone()
+                }
             }
         );
         self.settle_disarmed(i);

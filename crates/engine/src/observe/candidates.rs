@@ -149,10 +149,10 @@ fn recovery(b: &BattleState<'_>, i: usize, out: &mut Vec<Action>) {
     if f.conds.has(ConditionId::Prone) {
         out.push(Action::new(ActionKind::StandUp));
     }
-    if f.dropped != 0 {
+    if f.gear.dropped != 0 {
         out.push(Action::new(ActionKind::RetrieveWeapon));
     }
-    if (0..b.prep.fighters[i].attacks.len()).any(|w| b.sundered(i, w)) {
+    if (0..b.prep.fighters[i].offense.attacks.len()).any(|w| b.sundered(i, w)) {
         out.push(Action::new(ActionKind::RepairWeapon));
     }
 }
@@ -160,7 +160,11 @@ fn recovery(b: &BattleState<'_>, i: usize, out: &mut Vec<Action>) {
 fn power_attack(b: &BattleState<'_>, i: usize, out: &mut Vec<Action>) {
     let melee_target = enemies(b, i).any(|j| b.melee_weapon_from(i, j, b.pos(i)).is_some())
         || enemies(b, i).any(|j| b.charge_end(i, j).is_ok());
-    if b.prep.fighters[i].power_attack && !b.fighters[i].power_attack && can_attack(b, i) && melee_target {
+    if b.prep.fighters[i].feats.power_attack
+        && !b.fighters[i].turn.power_attack
+        && can_attack(b, i)
+        && melee_target
+    {
         out.push(Action::new(ActionKind::PowerAttack));
     }
 }
@@ -188,10 +192,10 @@ fn defense(b: &BattleState<'_>, i: usize, out: &mut Vec<Action>) {
 }
 
 fn timing(b: &BattleState<'_>, i: usize, out: &mut Vec<Action>) {
-    if can_attack(b, i) && b.prep.fighters[i].attacks.iter().any(|a| a.melee) {
+    if can_attack(b, i) && b.prep.fighters[i].offense.attacks.iter().any(|a| a.melee) {
         out.push(Action::new(ActionKind::Ready).with_trigger(ReadyTrigger::EnemyEntersReach));
     }
-    if b.fighters[i].delayed_in != b.round() {
+    if b.fighters[i].turn.delayed_in != b.round() {
         out.push(Action::new(ActionKind::Delay));
     }
 }

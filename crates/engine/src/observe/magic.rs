@@ -70,7 +70,7 @@ fn caught(b: &BattleState<'_>, i: usize, a: &Action) -> (usize, usize) {
 /// targets or area points; a held charge, at the enemies it can touch.
 pub(super) fn spells(b: &BattleState<'_>, i: usize, out: &mut Vec<Action>) {
     let start = out.len();
-    if b.fighters[i].held.is_some() {
+    if b.fighters[i].casting.held.is_some() {
         out.extend(
             enemies_by_distance(b, i)
                 .into_iter()
@@ -80,7 +80,7 @@ pub(super) fn spells(b: &BattleState<'_>, i: usize, out: &mut Vec<Action>) {
         );
     }
     let Some(caster) = b.prep.fighters[i].caster.as_deref() else { return };
-    if b.fighters[i].pending.is_some() {
+    if b.fighters[i].casting.pending.is_some() {
         return;
     }
     let staggered = b.turn_limits(i).staggered;
@@ -130,7 +130,7 @@ fn aim_spell(b: &BattleState<'_>, i: usize, spell: u16, out: &mut Vec<Action>) {
         return;
     }
     if s.target.is_some() {
-        let undead = |j: usize| b.prep.fighters[j].ctype == Some(CreatureType::Undead);
+        let undead = |j: usize| b.prep.fighters[j].nature.ctype == Some(CreatureType::Undead);
         let who = if helpful { allies_by_distance(b, i) } else { enemies_by_distance(b, i) };
         for j in who {
             let worth = if !helpful {
@@ -196,14 +196,14 @@ pub(super) fn class_abilities(b: &BattleState<'_>, i: usize, out: &mut Vec<Actio
     let Some(a) = b.prep.fighters[i].abilities.as_deref() else { return };
     let f = &b.fighters[i];
     let here = b.pos(i);
-    if a.inspire_courage > 0 && f.pools.bardic_rounds > 0 && !f.performing {
+    if a.inspire_courage > 0 && f.class.pools.bardic_rounds > 0 && !f.class.performing {
         out.push(Action::new(ActionKind::InspireCourage));
     }
     if let Some(ch) = a.channel
-        && f.pools.channel_energy > 0
+        && f.class.pools.channel_energy > 0
     {
-        let undead = |j: usize| b.prep.fighters[j].ctype == Some(CreatureType::Undead);
-        let living = |j: usize| !b.prep.fighters[j].immune.drain;
+        let undead = |j: usize| b.prep.fighters[j].nature.ctype == Some(CreatureType::Undead);
+        let living = |j: usize| !b.prep.fighters[j].defense.immune.drain;
         let reached =
             |j: usize| b.is_present(j) && b.distance(i, j) <= CHANNEL_FT && b.line_of_effect_from(i, here, j);
         // Healing reaches the living with positive energy, undead with negative.
@@ -217,15 +217,15 @@ pub(super) fn class_abilities(b: &BattleState<'_>, i: usize, out: &mut Vec<Actio
         }
     }
     if a.arcane_enhancement > 0
-        && f.pools.arcane_pool > 0
-        && !f.swift_used
+        && f.class.pools.arcane_pool > 0
+        && !f.turn.swift_used
         && b.held_weapon(i).is_some()
         && !f.effects.iter().any(|e| &*e.effect.name == "arcane pool")
     {
         out.push(Action::new(ActionKind::ArcanePool));
     }
     deeds(b, i, &a.deeds, out);
-    if f.pools.hexes != Some(0) {
+    if f.class.pools.hexes != Some(0) {
         for &h in &a.hexes {
             hexes(b, i, h, out);
         }
@@ -237,21 +237,21 @@ pub(super) fn class_abilities(b: &BattleState<'_>, i: usize, out: &mut Vec<Actio
 
 fn deeds(b: &BattleState<'_>, i: usize, deeds: &[Deed], out: &mut Vec<Action>) {
     let f = &b.fighters[i];
-    if f.pools.grit == 0 {
+    if f.class.pools.grit == 0 {
         return;
     }
-    let attacks = &b.prep.fighters[i].attacks;
+    let attacks = &b.prep.fighters[i].offense.attacks;
     let firearm_at = |j: usize| b.weapon_for(i, j, b.pos(i)).ok().filter(|&w| attacks[w].firearm);
     for &d in deeds {
         let plausible = match d {
             // Declared before a shot: an enemy a firearm reaches now.
             Deed::UpCloseAndDeadly => {
-                f.deeds & UP_CLOSE == 0
+                f.turn.deeds & UP_CLOSE == 0
                     && (0..b.len()).any(|j| b.are_enemies(i, j) && b.is_active(j) && firearm_at(j).is_some())
             }
             // Beyond the first range increment.
             Deed::Deadeye => {
-                f.deeds & DEADEYE == 0
+                f.turn.deeds & DEADEYE == 0
                     && (0..b.len()).any(|j| {
                         b.are_enemies(i, j)
                             && b.is_active(j)
@@ -323,8 +323,8 @@ fn spell_combat(b: &BattleState<'_>, i: usize, out: &mut Vec<Action>) {
     let Some(caster) = b.prep.fighters[i].caster.as_deref() else { return };
     if b.turn_limits(i).staggered
         || b.flags(i).has(Flags::NO_ATTACK)
-        || b.fighters[i].pending.is_some()
-        || b.fighters[i].held.is_some()
+        || b.fighters[i].casting.pending.is_some()
+        || b.fighters[i].casting.held.is_some()
     {
         return;
     }

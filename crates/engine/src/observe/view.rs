@@ -307,6 +307,7 @@ fn combatant_view(b: &BattleState<'_>, i: usize) -> CombatantView {
     let spec = &b.prep.fighters[i];
     let f = &b.fighters[i];
     let attacks = spec
+        .offense
         .attacks
         .iter()
         .enumerate()
@@ -343,16 +344,16 @@ fn combatant_view(b: &BattleState<'_>, i: usize) -> CombatantView {
         side: b.prep.sides[spec.side].clone(),
         pos: pos(f.pos),
         space: b.space(i),
-        size: format!("{:?}", spec.size).to_lowercase(),
+        size: format!("{:?}", spec.nature.size).to_lowercase(),
         hp: f.hp,
         hp_max: spec.hp_max,
         temp_hp: f.temp_hp,
         state: life_name(b.life(i)).to_string(),
-        ac: [spec.ac.total, spec.ac.touch, spec.ac.flat_footed],
+        ac: [spec.defense.ac.total, spec.defense.ac.touch, spec.defense.ac.flat_footed],
         speed_ft: b.speed(i),
-        aoo_left: f.aoo_left,
-        power_attack: f.power_attack,
-        power_attack_feat: spec.power_attack,
+        aoo_left: f.turn.aoo_left,
+        power_attack: f.turn.power_attack,
+        power_attack_feat: spec.feats.power_attack,
         conditions: f.conds.iter().map(|c| c.name().to_string()).collect(),
         effects: f
             .effects
@@ -373,7 +374,7 @@ fn magic_view(b: &BattleState<'_>, i: usize) -> Option<MagicView> {
     let f = &b.fighters[i];
     let caster = spec.caster.as_deref();
     let abilities = spec.abilities.as_deref();
-    if caster.is_none() && abilities.is_none() && f.held.is_none() {
+    if caster.is_none() && abilities.is_none() && f.casting.held.is_none() {
         return None;
     }
     let spell_id = |k: u16| b.prep.spells[usize::from(k)].id.clone();
@@ -390,7 +391,7 @@ fn magic_view(b: &BattleState<'_>, i: usize) -> Option<MagicView> {
             if spells.is_empty() && (level == 0 || slots == 0) {
                 continue;
             }
-            let slots_left = (level > 0).then(|| u32::from(f.slots[usize::from(level)]));
+            let slots_left = (level > 0).then(|| u32::from(f.casting.slots[usize::from(level)]));
             spell_levels.push(SpellLevelView { level, slots_left, spells });
         }
     }
@@ -415,7 +416,7 @@ fn magic_view(b: &BattleState<'_>, i: usize) -> Option<MagicView> {
             names.push(format!("arcane_pool_{}", a.arcane_enhancement));
         }
     }
-    let p = &f.pools;
+    let p = &f.class.pools;
     let pools = [
         ("channel_energy", Some(p.channel_energy), abilities.is_some_and(|a| a.channel.is_some())),
         ("hexes", p.hexes, true),
@@ -435,9 +436,9 @@ fn magic_view(b: &BattleState<'_>, i: usize) -> Option<MagicView> {
             .map_or_else(Vec::new, |c| c.metamagic.short_names().into_iter().map(str::to_string).collect()),
         abilities: names,
         pools,
-        held: f.held.map(|h| spell_id(h.cast.spell)),
-        casting: f.pending.as_ref().map(|p| spell_id(p.cast.spell)),
-        performing: f.performing,
+        held: f.casting.held.map(|h| spell_id(h.cast.spell)),
+        casting: f.casting.pending.as_ref().map(|p| spell_id(p.cast.spell)),
+        performing: f.class.performing,
     })
 }
 

@@ -65,8 +65,8 @@ impl BattleState<'_> {
     /// rage, and is neither fatigued nor exhausted.
     pub(crate) fn can_rage(&self, i: usize) -> bool {
         self.prep.fighters[i].abilities.as_deref().is_some_and(|a| a.rage.is_some())
-            && self.fighters[i].rage.is_none()
-            && self.fighters[i].pools.rage_rounds > 0
+            && self.fighters[i].class.rage.is_none()
+            && self.fighters[i].class.pools.rage_rounds > 0
             && !self.has_condition(i, ConditionId::Fatigued)
             && !self.has_condition(i, ConditionId::Exhausted)
     }
@@ -74,7 +74,7 @@ impl BattleState<'_> {
     /// Hit points `i`'s rage adds to its maximum (0 when it does not rage).
     #[inline]
     pub(crate) fn rage_hp(&self, i: usize) -> i32 {
-        self.fighters[i].rage.map_or(0, |r| r.hp)
+        self.fighters[i].class.rage.map_or(0, |r| r.hp)
     }
 }
 
@@ -89,13 +89,13 @@ impl<R: Dice> Engine<'_, '_, R> {
             return Err(Reason::NoAbility);
         };
         let f = &mut self.st.fighters[i];
-        f.pools.rage_rounds -= 1;
-        f.rage = Some(Raging { rounds: 1, hp: rage.hp });
+        f.class.pools.rage_rounds -= 1;
+        f.class.rage = Some(Raging { rounds: 1, hp: rage.hp });
         f.hp += rage.hp;
-        let left = u32::from(f.pools.rage_rounds);
+        let left = u32::from(f.class.pools.rage_rounds);
         if rage.quick_reflexes {
             // Quick Reflexes: one more attack of opportunity this round already.
-            f.aoo_left += 1;
+            f.turn.aoo_left += 1;
         }
         emit!(self, Event::Rages { who: i, hp: rage.hp, will: RAGE_WILL_BONUS, left });
         let mut effect = rage_effect(BonusType::Morale, RAGE_WILL_BONUS);
@@ -113,19 +113,19 @@ impl<R: Dice> Engine<'_, '_, R> {
 
     /// The start of `i`'s turn while it rages: one more round, or the end.
     pub(crate) fn rage_upkeep(&mut self, i: usize) {
-        let Some(mut r) = self.st.fighters[i].rage else { return };
-        if self.st.fighters[i].pools.rage_rounds == 0 {
+        let Some(mut r) = self.st.fighters[i].class.rage else { return };
+        if self.st.fighters[i].class.pools.rage_rounds == 0 {
             self.end_rage(i);
             return;
         }
-        self.st.fighters[i].pools.rage_rounds -= 1;
+        self.st.fighters[i].class.pools.rage_rounds -= 1;
         r.rounds += 1;
-        self.st.fighters[i].rage = Some(r);
+        self.st.fighters[i].class.rage = Some(r);
     }
 
     /// Ends `i`'s rage: its hit points go, fatigue for twice its rounds.
     pub(crate) fn end_rage(&mut self, i: usize) {
-        let Some(r) = self.st.fighters[i].rage.take() else { return };
+        let Some(r) = self.st.fighters[i].class.rage.take() else { return };
         self.remove_effects_named(i, RAGE_EFFECT);
         let fatigued = 2 * r.rounds;
         emit!(self, Event::RageEnds { who: i, rounds: r.rounds, hp: r.hp, fatigued });
@@ -144,7 +144,7 @@ impl<R: Dice> Engine<'_, '_, R> {
 
     /// A rage ends when its barbarian falls unconscious (CRB "Rage").
     pub(crate) fn rage_falls(&mut self, i: usize, now: LifeState) {
-        if self.st.fighters[i].rage.is_some() && matches!(now, LifeState::Dying | LifeState::Stable) {
+        if self.st.fighters[i].class.rage.is_some() && matches!(now, LifeState::Dying | LifeState::Stable) {
             self.end_rage(i);
         }
     }

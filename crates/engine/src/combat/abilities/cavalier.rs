@@ -47,7 +47,7 @@ const OUTFLANK: &str = "Outflank";
 impl BattleState<'_> {
     /// Whether `j` has Outflank now: its own, or lent by a tactician.
     pub(crate) fn has_outflank(&self, j: usize) -> bool {
-        self.prep.fighters[j].outflank
+        self.prep.fighters[j].feats.outflank
             || self.fighters[j].effects.iter().any(|e| &*e.effect.name == TEAMWORK_EFFECT)
     }
 
@@ -56,7 +56,7 @@ impl BattleState<'_> {
     /// against the challenged foe. 0 without a challenge.
     #[inline]
     pub(crate) fn challenge_ac(&self, a: usize, t: usize) -> (i32, BonusType) {
-        let Some(foe) = self.fighters[t].challenged else { return (0, BonusType::Untyped) };
+        let Some(foe) = self.fighters[t].class.challenged else { return (0, BonusType::Untyped) };
         if foe != a {
             return (-CHALLENGE_AC_PENALTY, BonusType::Untyped);
         }
@@ -78,7 +78,7 @@ impl BattleState<'_> {
     /// The extra damage of a melee hit of `a` on `t` from `a`'s challenge.
     #[inline]
     pub(crate) fn challenge_damage(&self, a: usize, melee: bool, t: usize) -> i32 {
-        if !melee || self.fighters[a].challenged != Some(t) {
+        if !melee || self.fighters[a].class.challenged != Some(t) {
             return 0;
         }
         self.prep.fighters[a].abilities.as_deref().and_then(|s| s.challenge).map_or(0, |c| c.damage)
@@ -118,16 +118,16 @@ impl<R: Dice> Engine<'_, '_, R> {
         let prep = self.st.prep;
         let spec =
             prep.fighters[i].abilities.as_deref().and_then(|a| a.challenge).ok_or(Reason::NoAbility)?;
-        if self.st.fighters[i].pools.challenge == 0 || self.st.fighters[i].challenged.is_some() {
+        if self.st.fighters[i].class.pools.challenge == 0 || self.st.fighters[i].class.challenged.is_some() {
             return Err(Reason::NoAbility);
         }
         let t = self.enemy_target(i, action)?;
         if !self.st.line_of_effect_from(i, self.st.pos(i), t) {
             return Err(Reason::NoLineOfEffect);
         }
-        self.st.fighters[i].pools.challenge -= 1;
-        self.st.fighters[i].challenged = Some(t);
-        let left = u32::from(self.st.fighters[i].pools.challenge);
+        self.st.fighters[i].class.pools.challenge -= 1;
+        self.st.fighters[i].class.challenged = Some(t);
+        let left = u32::from(self.st.fighters[i].class.pools.challenge);
         emit!(self, Event::Challenges { who: i, target: t, damage: spec.damage, dodge: spec.dodge, left });
         Ok(())
     }
@@ -135,8 +135,8 @@ impl<R: Dice> Engine<'_, '_, R> {
     /// Ends every challenge of which `t` is the foe (it died or fell unconscious).
     pub(crate) fn end_challenges_on(&mut self, t: usize) {
         for i in 0..self.st.len() {
-            if self.st.fighters[i].challenged == Some(t) {
-                self.st.fighters[i].challenged = None;
+            if self.st.fighters[i].class.challenged == Some(t) {
+                self.st.fighters[i].class.challenged = None;
                 emit!(self, Event::ChallengeEnds { who: i, target: t });
             }
         }
@@ -146,10 +146,10 @@ impl<R: Dice> Engine<'_, '_, R> {
     pub(crate) fn tactician_action(&mut self, i: usize) -> Result<(), Reason> {
         let prep = self.st.prep;
         let rounds = prep.fighters[i].abilities.as_deref().map_or(0, |a| a.tactician_rounds);
-        if rounds == 0 || !prep.fighters[i].outflank || self.st.fighters[i].pools.tactician == 0 {
+        if rounds == 0 || !prep.fighters[i].feats.outflank || self.st.fighters[i].class.pools.tactician == 0 {
             return Err(Reason::NoAbility);
         }
-        self.st.fighters[i].pools.tactician -= 1;
+        self.st.fighters[i].class.pools.tactician -= 1;
         let allies = self.st.tactician_allies(i);
         let count = allies.len() as u32;
         emit!(self, Event::Tactician { who: i, feat: OUTFLANK.to_string(), allies: count, rounds });

@@ -26,10 +26,10 @@ impl<R: Dice> Engine<'_, '_, R> {
         let prep = self.st.prep;
         let spec = prep.fighters[i].abilities.as_deref().ok_or(Reason::NoAbility)?;
         let channel = spec.channel.ok_or(Reason::NoAbility)?;
-        if self.st.fighters[i].pools.channel_energy == 0 {
+        if self.st.fighters[i].class.pools.channel_energy == 0 {
             return Err(Reason::NoAbility);
         }
-        self.st.fighters[i].pools.channel_energy -= 1;
+        self.st.fighters[i].class.pools.channel_energy -= 1;
         let heal = action.option == 0;
         // Positive heals the living; negative heals undead.
         let heals_undead = !channel.positive;
@@ -37,8 +37,8 @@ impl<R: Dice> Engine<'_, '_, R> {
         let mut affected: Vec<usize> = (0..self.st.len())
             .filter(|&t| {
                 let f = &self.st.fighters[t];
-                let undead = prep.fighters[t].ctype == Some(CreatureType::Undead);
-                let living = !prep.fighters[t].immune.drain;
+                let undead = prep.fighters[t].nature.ctype == Some(CreatureType::Undead);
+                let living = !prep.fighters[t].defense.immune.drain;
                 !f.dead
                     && !f.gone
                     && (if targets_undead { undead } else { living })
@@ -47,7 +47,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             })
             .collect();
         if spec.selective {
-            let mut left = prep.fighters[i].cha_mod.max(0) as usize;
+            let mut left = prep.fighters[i].scores.cha_mod.max(0) as usize;
             affected.retain(|&t| {
                 let unwanted = if heal { self.st.are_enemies(i, t) } else { !self.st.are_enemies(i, t) };
                 if unwanted && left > 0 {
@@ -73,10 +73,11 @@ impl<R: Dice> Engine<'_, '_, R> {
                 emit!(self, Event::Healed { who: t, amount: healed, hp_before, hp_after });
             } else {
                 // Sun's Blessing: + cleric level against undead, channel resistance ignored.
-                let sun = if prep.fighters[t].ctype == Some(CreatureType::Undead) { channel.sun } else { 0 };
+                let sun =
+                    if prep.fighters[t].nature.ctype == Some(CreatureType::Undead) { channel.sun } else { 0 };
                 let ctx = Context {
                     descriptors: Descriptors::NONE,
-                    other_alignment: prep.fighters[i].alignment,
+                    other_alignment: prep.fighters[i].nature.alignment,
                     channel: sun == 0,
                     ..Context::default()
                 };

@@ -28,7 +28,7 @@ impl BattleState<'_> {
     /// the others free declarations made with an attack.
     pub(crate) fn deed_slot(&self, i: usize, deed: Deed) -> Slot {
         match deed {
-            Deed::QuickClear if self.fighters[i].pools.grit > 0 => Slot::Move,
+            Deed::QuickClear if self.fighters[i].class.pools.grit > 0 => Slot::Move,
             Deed::QuickClear => Slot::Standard,
             Deed::GunslingersDodge => Slot::Swift,
             Deed::UpCloseAndDeadly | Deed::Deadeye => Slot::Free,
@@ -45,15 +45,15 @@ impl<R: Dice> Engine<'_, '_, R> {
         if !spec.has_deed(deed) {
             return Err(Reason::NoAbility);
         }
-        let grit = self.st.fighters[i].pools.grit;
+        let grit = self.st.fighters[i].class.pools.grit;
         match deed {
             Deed::UpCloseAndDeadly | Deed::Deadeye => {
                 if grit == 0 {
                     return Err(Reason::NoAbility);
                 }
-                self.st.fighters[i].pools.grit -= 1;
+                self.st.fighters[i].class.pools.grit -= 1;
                 let bit = if deed == Deed::UpCloseAndDeadly { UP_CLOSE } else { DEADEYE };
-                self.st.fighters[i].deeds |= bit;
+                self.st.fighters[i].turn.deeds |= bit;
                 emit!(
                     self,
                     Event::ClassAbility {
@@ -66,8 +66,10 @@ impl<R: Dice> Engine<'_, '_, R> {
                 );
             }
             Deed::QuickClear => {
-                let Some(w) = (0..prep.fighters[i].attacks.len()).find(|&w| {
-                    prep.fighters[i].attacks[w].firearm && self.st.is_broken(i, w) && !self.st.sundered(i, w)
+                let Some(w) = (0..prep.fighters[i].offense.attacks.len()).find(|&w| {
+                    prep.fighters[i].offense.attacks[w].firearm
+                        && self.st.is_broken(i, w)
+                        && !self.st.sundered(i, w)
                 }) else {
                     return Err(Reason::NothingToRepair);
                 };
@@ -75,16 +77,16 @@ impl<R: Dice> Engine<'_, '_, R> {
                     return Err(Reason::NoAbility);
                 }
                 if action.slot() == Slot::Move {
-                    self.st.fighters[i].pools.grit -= 1;
+                    self.st.fighters[i].class.pools.grit -= 1;
                 }
-                self.st.fighters[i].broken &= !(1u64 << w);
+                self.st.fighters[i].gear.broken &= !(1u64 << w);
                 emit!(
                     self,
                     Event::ClassAbility {
                         who: i,
                         what: ClassAbilityEvent::QuickClear {
-                            weapon: prep.fighters[i].attacks[w].name.clone(),
-                            grit: u32::from(self.st.fighters[i].pools.grit)
+                            weapon: prep.fighters[i].offense.attacks[w].name.clone(),
+                            grit: u32::from(self.st.fighters[i].class.pools.grit)
                         }
                     }
                 );
@@ -99,18 +101,20 @@ impl<R: Dice> Engine<'_, '_, R> {
     pub(crate) fn gunslingers_dodge(&mut self, t: usize) -> i32 {
         let prep = self.st.prep;
         let has = prep.fighters[t].abilities.as_deref().is_some_and(|a| a.has_deed(Deed::GunslingersDodge));
-        if !has || self.st.fighters[t].pools.grit == 0 || !self.can_take_immediate(t) {
+        if !has || self.st.fighters[t].class.pools.grit == 0 || !self.can_take_immediate(t) {
             return 0;
         }
         if self.immediate(t).is_err() {
             return 0;
         }
-        self.st.fighters[t].pools.grit -= 1;
+        self.st.fighters[t].class.pools.grit -= 1;
         emit!(
             self,
             Event::ClassAbility {
                 who: t,
-                what: ClassAbilityEvent::GunslingersDodge { grit: u32::from(self.st.fighters[t].pools.grit) }
+                what: ClassAbilityEvent::GunslingersDodge {
+                    grit: u32::from(self.st.fighters[t].class.pools.grit)
+                }
             }
         );
         2

@@ -33,7 +33,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         let prep = self.st.prep;
         let spec = prep.fighters[i].abilities.as_deref().ok_or(Reason::NoAbility)?;
         let Some(ClassAbilityUse::Hex(hex)) = action.ability else { return Err(Reason::NoAbility) };
-        if !spec.has_hex(hex) || self.st.fighters[i].pools.hexes == Some(0) {
+        if !spec.has_hex(hex) || self.st.fighters[i].class.pools.hexes == Some(0) {
             return Err(Reason::NoAbility);
         }
         if hex == Hex::Cackle {
@@ -61,7 +61,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         if once {
             self.st.fighters[t].marks.push((i, mark(hex)));
         }
-        let level = prep.fighters[i].hd;
+        let level = prep.fighters[i].nature.hd;
         let dc = spec.hex_dc;
         emit!(
             self,
@@ -71,16 +71,19 @@ impl<R: Dice> Engine<'_, '_, R> {
             }
         );
         let mind = Descriptors::of(&[Descriptor::MindAffecting]);
-        let ctx =
-            Context { descriptors: mind, other_alignment: prep.fighters[i].alignment, ..Context::default() };
+        let ctx = Context {
+            descriptors: mind,
+            other_alignment: prep.fighters[i].nature.alignment,
+            ..Context::default()
+        };
         match hex {
             Hex::EvilEye => {
-                if prep.fighters[t].immune.descriptors.has(Descriptor::MindAffecting) {
+                if prep.fighters[t].defense.immune.descriptors.has(Descriptor::MindAffecting) {
                     emit!(self, Event::ClassAbility { who: t, what: ClassAbilityEvent::ImmuneMindAffecting });
                     return Ok(());
                 }
                 let saved = self.roll_save(t, SaveKind::Will, dc, &ctx);
-                let rounds = if saved { 1 } else { (3 + prep.fighters[i].int_mod).max(1) as u32 };
+                let rounds = if saved { 1 } else { (3 + prep.fighters[i].scores.int_mod).max(1) as u32 };
                 let penalty = if level >= 8 { -4 } else { -2 };
                 let mods = match action.option {
                     1 => vec![Mod::new(ModTarget::Ac, penalty, BonusType::Untyped)],
@@ -94,7 +97,7 @@ impl<R: Dice> Engine<'_, '_, R> {
                 );
             }
             Hex::Slumber => {
-                let immune = &prep.fighters[t].immune;
+                let immune = &prep.fighters[t].defense.immune;
                 if immune.descriptors.has(Descriptor::MindAffecting)
                     || immune.conditions.has(ConditionId::Asleep)
                 {
@@ -153,7 +156,7 @@ impl<R: Dice> Engine<'_, '_, R> {
     }
 
     fn spend_hex(&mut self, i: usize) {
-        if let Some(n) = self.st.fighters[i].pools.hexes.as_mut() {
+        if let Some(n) = self.st.fighters[i].class.pools.hexes.as_mut() {
             *n = n.saturating_sub(1);
         }
     }

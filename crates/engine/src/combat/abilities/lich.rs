@@ -25,10 +25,10 @@ impl<R: Dice> Engine<'_, '_, R> {
     /// Class abilities at the start of `i`'s turn: a performance kept up, a
     /// rage kept up, the lich's aura.
     pub(crate) fn start_of_turn_abilities(&mut self, i: usize) {
-        if self.st.fighters[i].performing {
+        if self.st.fighters[i].class.performing {
             self.keep_performing(i);
         }
-        if self.st.fighters[i].rage.is_some() {
+        if self.st.fighters[i].class.rage.is_some() {
             self.rage_upkeep(i);
         }
         let prep = self.st.prep;
@@ -37,7 +37,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             return;
         }
         let dc = spec.lich_dc;
-        let hd = prep.fighters[i].hd.max(1);
+        let hd = prep.fighters[i].nature.hd.max(1);
         let fear = Descriptors::of(&[Descriptor::Fear, Descriptor::MindAffecting]);
         for t in 0..self.st.len() {
             if !self.st.are_enemies(i, t)
@@ -50,19 +50,23 @@ impl<R: Dice> Engine<'_, '_, R> {
                 continue;
             }
             self.st.fighters[t].marks.push((i, AURA_MARK));
-            if prep.fighters[t].immune.descriptors.has(Descriptor::MindAffecting)
-                || prep.fighters[t].immune.descriptors.has(Descriptor::Fear)
+            if prep.fighters[t].defense.immune.descriptors.has(Descriptor::MindAffecting)
+                || prep.fighters[t].defense.immune.descriptors.has(Descriptor::Fear)
             {
                 continue;
             }
             emit!(self, Event::ClassAbility { who: i, what: ClassAbilityEvent::FearAura { target: t } });
             let ctx = Context {
                 descriptors: fear,
-                other_alignment: prep.fighters[i].alignment,
+                other_alignment: prep.fighters[i].nature.alignment,
                 ..Context::default()
             };
             if !self.roll_save(t, SaveKind::Will, dc, &ctx) {
-                let c = if prep.fighters[t].hd < 5 { ConditionId::Frightened } else { ConditionId::Shaken };
+                let c = if prep.fighters[t].nature.hd < 5 {
+                    ConditionId::Frightened
+                } else {
+                    ConditionId::Shaken
+                };
                 let e = Effect::new("fear aura", Duration::Rounds(hd)).with_conditions(ConditionSet::of(c));
                 self.apply_effect(t, e, Some(i));
             }
@@ -73,13 +77,13 @@ impl<R: Dice> Engine<'_, '_, R> {
     pub(crate) fn paralyzing_touch(&mut self, a: usize, t: usize) {
         let prep = self.st.prep;
         let Some(spec) = prep.fighters[a].abilities.as_deref().filter(|s| s.lich_touch) else { return };
-        let immune = &prep.fighters[t].immune;
+        let immune = &prep.fighters[t].defense.immune;
         if immune.drain || immune.conditions.has(ConditionId::Paralyzed) || !self.st.is_present(t) {
             return;
         }
         let ctx = Context {
             descriptors: Descriptors::of(&[Descriptor::Paralysis]),
-            other_alignment: prep.fighters[a].alignment,
+            other_alignment: prep.fighters[a].nature.alignment,
             ..Context::default()
         };
         if !self.roll_save(t, SaveKind::Fort, spec.lich_dc, &ctx) {

@@ -38,7 +38,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         }
         self.check_cast_targets(&cast)?;
         let t = action.target.filter(|&t| t < self.st.len() && self.st.are_enemies(i, t));
-        self.st.fighters[i].attack_penalty += SPELL_COMBAT_PENALTY;
+        self.st.fighters[i].turn.attack_penalty += SPELL_COMBAT_PENALTY;
         let result = self.begin_casting(i, cast, action.defensive);
         if let (Ok(()), Some(t)) = (result, t)
             && self.st.is_active(i)
@@ -59,7 +59,7 @@ impl<R: Dice> Engine<'_, '_, R> {
                 );
             }
         }
-        self.st.fighters[i].attack_penalty -= SPELL_COMBAT_PENALTY;
+        self.st.fighters[i].turn.attack_penalty -= SPELL_COMBAT_PENALTY;
         result
     }
 
@@ -71,7 +71,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             Event::ClassAbility {
                 who: i,
                 what: ClassAbilityEvent::Spellstrike {
-                    weapon: self.st.prep.fighters[i].attacks[w].name.clone()
+                    weapon: self.st.prep.fighters[i].offense.attacks[w].name.clone()
                 }
             }
         );
@@ -85,18 +85,18 @@ impl<R: Dice> Engine<'_, '_, R> {
             return None;
         }
         let w = self.st.melee_weapon_from(i, t, self.st.pos(i))?;
-        (!prep.fighters[i].attacks[w].natural).then_some(w)
+        (!prep.fighters[i].offense.attacks[w].natural).then_some(w)
     }
 
     /// The arcane pool's weapon enhancement.
     pub(crate) fn arcane_pool_action(&mut self, i: usize) -> Result<(), Reason> {
         let prep = self.st.prep;
         let bonus = prep.fighters[i].abilities.as_deref().map_or(0, |a| a.arcane_enhancement);
-        if bonus == 0 || self.st.fighters[i].pools.arcane_pool == 0 {
+        if bonus == 0 || self.st.fighters[i].class.pools.arcane_pool == 0 {
             return Err(Reason::NoAbility);
         }
         let w = self.st.held_weapon(i).ok_or(Reason::NoWeapon)?;
-        self.st.fighters[i].pools.arcane_pool -= 1;
+        self.st.fighters[i].class.pools.arcane_pool -= 1;
         let bits = if w < 64 { 1u64 << w } else { 0 };
         let mut attack = crate::effects::Mod::new(ModTarget::Attack, bonus, BonusType::Enhancement);
         attack.weapons = bits;
@@ -114,9 +114,9 @@ impl<R: Dice> Engine<'_, '_, R> {
             Event::ClassAbility {
                 who: i,
                 what: ClassAbilityEvent::Enhances {
-                    weapon: prep.fighters[i].attacks[w].name.clone(),
+                    weapon: prep.fighters[i].offense.attacks[w].name.clone(),
                     bonus,
-                    pool: u32::from(self.st.fighters[i].pools.arcane_pool)
+                    pool: u32::from(self.st.fighters[i].class.pools.arcane_pool)
                 }
             }
         );

@@ -83,19 +83,19 @@ impl BattleState<'_> {
     /// Whether `i` may flurry with attack `w`: it has flurry of blows and
     /// `w` is an unarmed strike or a monk weapon, in melee or thrown.
     pub(crate) fn flurry_weapon(&self, i: usize, w: usize) -> bool {
-        let atk = &self.prep.fighters[i].attacks[w];
+        let atk = &self.prep.fighters[i].offense.attacks[w];
         self.monk(i).is_some_and(|m| m.flurry) && !atk.natural && is_monk_weapon(&atk.id, &atk.name)
     }
 
     /// Whether `i` has a weapon to flurry with.
     pub(crate) fn may_flurry(&self, i: usize) -> bool {
-        (0..self.prep.fighters[i].attacks.len()).any(|w| self.flurry_weapon(i, w))
+        (0..self.prep.fighters[i].offense.attacks.len()).any(|w| self.flurry_weapon(i, w))
     }
 
     /// The change a flurry makes to the printed attack bonus of `i`: the
     /// monk level in place of the base attack bonus, −2.
     pub(crate) fn flurry_attack(&self, i: usize) -> i32 {
-        self.monk(i).map_or(0, |m| m.level as i32 - self.prep.fighters[i].bab - FLURRY_PENALTY)
+        self.monk(i).map_or(0, |m| m.level as i32 - self.prep.fighters[i].offense.bab - FLURRY_PENALTY)
     }
 
     /// The penalties of the rolls of a flurry by `i` with attack `w` (its
@@ -103,7 +103,7 @@ impl BattleState<'_> {
     /// haste or ki.
     pub(crate) fn flurry_penalties(&self, i: usize, w: usize) -> Vec<i32> {
         let level = self.monk(i).map_or(0, |m| m.level);
-        let atk = &self.prep.fighters[i].attacks[w];
+        let atk = &self.prep.fighters[i].offense.attacks[w];
         let iters = if atk.iterates { super::super::odds::iterations(level as i32) } else { 1 };
         let mut out: Vec<i32> =
             (0..iters).map(|j| 5 * j).chain(flurry_extra_attacks(level).iter().copied()).collect();
@@ -122,7 +122,11 @@ impl BattleState<'_> {
         let hits = |pens: &mut dyn Iterator<Item = i32>, delta: i32| -> f64 {
             pens.map(|p| super::super::odds::hit_chance(s.attack + delta - p, s.ac)).sum()
         };
-        let iters = if spec.attacks[w].iterates { super::super::odds::iterations(spec.bab) } else { 1 };
+        let iters = if spec.offense.attacks[w].iterates {
+            super::super::odds::iterations(spec.offense.bab)
+        } else {
+            1
+        };
         let without = hits(&mut (0..iters).map(|j| 5 * j), 0);
         let with = hits(&mut self.flurry_penalties(i, w).into_iter(), self.flurry_attack(i));
         with > without
@@ -133,9 +137,9 @@ impl BattleState<'_> {
     pub(crate) fn can_stunning_fist(&self, i: usize) -> bool {
         let f = &self.fighters[i];
         self.prep.fighters[i].abilities.as_deref().is_some_and(|a| a.stunning_fist_dc.is_some())
-            && f.pools.stunning_fist > 0
-            && !f.monk.stunning_armed
-            && f.monk.stunning_round != Some(self.round)
+            && f.class.pools.stunning_fist > 0
+            && !f.class.monk.stunning_armed
+            && f.class.monk.stunning_round != Some(self.round)
     }
 
     /// Whether `t` cannot be stunned by Stunning Fist: a construct, ooze,
@@ -143,16 +147,16 @@ impl BattleState<'_> {
     pub(crate) fn stun_immune(&self, t: usize) -> bool {
         let spec = &self.prep.fighters[t];
         matches!(
-            spec.ctype,
+            spec.nature.ctype,
             Some(CreatureType::Construct | CreatureType::Ooze | CreatureType::Plant | CreatureType::Undead)
-        ) || spec.precision_immune
-            || spec.immune.conditions.has(ConditionId::Stunned)
+        ) || spec.defense.precision_immune
+            || spec.defense.immune.conditions.has(ConditionId::Stunned)
     }
 
     /// Whether attack `w` of `i` carries a declared Stunning Fist: an unarmed strike.
     fn stunning_strike(&self, i: usize, w: usize) -> bool {
-        let atk = &self.prep.fighters[i].attacks[w];
-        self.fighters[i].monk.stunning_armed && is_unarmed(&atk.id, &atk.name)
+        let atk = &self.prep.fighters[i].offense.attacks[w];
+        self.fighters[i].class.monk.stunning_armed && is_unarmed(&atk.id, &atk.name)
     }
 
     /// The chance that `t` fails its Fortitude save against `i`'s Stunning Fist.
@@ -181,14 +185,14 @@ impl<R: Dice> Engine<'_, '_, R> {
         if !self.st.can_stunning_fist(i) {
             return Err(Reason::NoAbility);
         }
-        self.st.fighters[i].monk.stunning_armed = true;
+        self.st.fighters[i].class.monk.stunning_armed = true;
         Ok(())
     }
 
     /// A ki power (swift action): `option` 0 one more attack in this turn's
     /// flurry, 1 +4 dodge AC until the start of its next turn.
     pub(crate) fn ki_action(&mut self, i: usize, action: Action) -> Result<(), Reason> {
-        let ki = self.st.monk(i).is_some_and(|m| m.ki) && self.st.fighters[i].pools.ki_pool > 0;
+        let ki = self.st.monk(i).is_some_and(|m| m.ki) && self.st.fighters[i].class.pools.ki_pool > 0;
         let power = match action.option {
             0 => KiPower::ExtraAttack,
             1 => KiPower::Dodge,
@@ -196,15 +200,15 @@ impl<R: Dice> Engine<'_, '_, R> {
         };
         if !ki
             || (power == KiPower::ExtraAttack
-                && (self.st.fighters[i].monk.ki_attack || !self.st.may_flurry(i)))
+                && (self.st.fighters[i].class.monk.ki_attack || !self.st.may_flurry(i)))
         {
             return Err(Reason::NoAbility);
         }
-        self.st.fighters[i].pools.ki_pool -= 1;
-        let left = u32::from(self.st.fighters[i].pools.ki_pool);
+        self.st.fighters[i].class.pools.ki_pool -= 1;
+        let left = u32::from(self.st.fighters[i].class.pools.ki_pool);
         emit!(self, Event::Ki { who: i, power, left });
         match power {
-            KiPower::ExtraAttack => self.st.fighters[i].monk.ki_attack = true,
+            KiPower::ExtraAttack => self.st.fighters[i].class.monk.ki_attack = true,
             KiPower::Dodge => {
                 let e = Effect::new(KI_DODGE_EFFECT, Duration::Rounds(1)).with_mods(vec![Mod::new(
                     ModTarget::Ac,
@@ -224,7 +228,7 @@ impl<R: Dice> Engine<'_, '_, R> {
 
     /// Takes the ki point spent for one more flurry attack this turn.
     pub(crate) fn take_ki_attack(&mut self, i: usize) -> bool {
-        std::mem::take(&mut self.st.fighters[i].monk.ki_attack)
+        std::mem::take(&mut self.st.fighters[i].class.monk.ki_attack)
     }
 
     /// Spends a declared Stunning Fist on the attack roll of attack `w`, if
@@ -235,9 +239,9 @@ impl<R: Dice> Engine<'_, '_, R> {
         }
         let round = self.st.round;
         let f = &mut self.st.fighters[a];
-        f.monk.stunning_armed = false;
-        f.monk.stunning_round = Some(round);
-        f.pools.stunning_fist = f.pools.stunning_fist.saturating_sub(1);
+        f.class.monk.stunning_armed = false;
+        f.class.monk.stunning_round = Some(round);
+        f.class.pools.stunning_fist = f.class.pools.stunning_fist.saturating_sub(1);
         true
     }
 
@@ -248,7 +252,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         let Some(dc) = self.st.prep.fighters[a].abilities.as_deref().and_then(|x| x.stunning_fist_dc) else {
             return;
         };
-        let left = u32::from(self.st.fighters[a].pools.stunning_fist);
+        let left = u32::from(self.st.fighters[a].class.pools.stunning_fist);
         let outcome = if !hit {
             StunOutcome::Missed
         } else if dealt == 0 {

@@ -64,9 +64,9 @@ impl BattleState<'_> {
     /// damage: `t` is undead, or an evil outsider or dragon (CRB "Smite Evil").
     pub(crate) fn smite_doubles_on(&self, t: usize) -> bool {
         let f = &self.prep.fighters[t];
-        match f.ctype {
+        match f.nature.ctype {
             Some(CreatureType::Undead) => true,
-            Some(CreatureType::Outsider | CreatureType::Dragon) => f.alignment & Alignment::EVIL != 0,
+            Some(CreatureType::Outsider | CreatureType::Dragon) => f.nature.alignment & Alignment::EVIL != 0,
             _ => false,
         }
     }
@@ -75,7 +75,7 @@ impl BattleState<'_> {
     /// when it is not a paladin's smite or `t` is not a creature it doubles on).
     #[inline]
     pub(crate) fn smite_first_hit(&self, a: usize, t: usize) -> i32 {
-        if !self.fighters[a].smite_first || !self.smite_doubles_on(t) {
+        if !self.fighters[a].class.smite_first || !self.smite_doubles_on(t) {
             return 0;
         }
         self.smite_damage(a, t)
@@ -85,12 +85,12 @@ impl BattleState<'_> {
     /// left, `t` is itself or an ally it touches, alive and not undead.
     pub(crate) fn can_lay_on_hands(&self, i: usize, t: usize) -> bool {
         self.prep.fighters[i].abilities.as_deref().is_some_and(|a| a.lay_on_hands.is_some_and(|l| l.dice > 0))
-            && self.fighters[i].pools.lay_on_hands > 0
+            && self.fighters[i].class.pools.lay_on_hands > 0
             && t < self.len()
             && !self.are_enemies(i, t)
             && !self.fighters[t].dead
             && !self.fighters[t].gone
-            && self.prep.fighters[t].ctype != Some(CreatureType::Undead)
+            && self.prep.fighters[t].nature.ctype != Some(CreatureType::Undead)
             && self.touch_reaches(i, t)
     }
 }
@@ -100,14 +100,14 @@ impl<R: Dice> Engine<'_, '_, R> {
     pub(crate) fn smite_started(&mut self, i: usize) {
         let paladin = self.st.prep.fighters[i].abilities.as_deref().is_some_and(|a| a.smite.is_some());
         let smiting = self.st.smiting(i).is_some();
-        self.st.fighters[i].smite_first = paladin && smiting;
+        self.st.fighters[i].class.smite_first = paladin && smiting;
     }
 
     /// A hit of `a` on `t` landed: a paladin's first smiting hit is spent.
     #[inline]
     pub(crate) fn smite_hit(&mut self, a: usize, t: usize) {
-        if self.st.fighters[a].smite_first && self.st.smiting(a) == Some(t) {
-            self.st.fighters[a].smite_first = false;
+        if self.st.fighters[a].class.smite_first && self.st.smiting(a) == Some(t) {
+            self.st.fighters[a].class.smite_first = false;
         }
     }
 
@@ -123,11 +123,11 @@ impl<R: Dice> Engine<'_, '_, R> {
         }
         let prep = self.st.prep;
         let dice = prep.fighters[i].abilities.as_deref().and_then(|a| a.lay_on_hands).map_or(0, |l| l.dice);
-        self.st.fighters[i].pools.lay_on_hands -= 1;
+        self.st.fighters[i].class.pools.lay_on_hands -= 1;
         let rolled: u32 = (0..dice).map(|_| self.rng.roll(6)).sum();
         let healed = self.heal(t, rolled);
         self.st.fighters[i].out.healing_given += healed;
-        let left = u32::from(self.st.fighters[i].pools.lay_on_hands);
+        let left = u32::from(self.st.fighters[i].class.pools.lay_on_hands);
         emit!(self, Event::LaysOnHands { who: i, target: t, dice, rolled, healed, left });
         Ok(())
     }

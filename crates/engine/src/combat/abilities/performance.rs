@@ -20,13 +20,13 @@ impl<R: Dice> Engine<'_, '_, R> {
     pub(crate) fn inspire_action(&mut self, i: usize) -> Result<(), Reason> {
         let prep = self.st.prep;
         let bonus = prep.fighters[i].abilities.as_deref().map_or(0, |a| a.inspire_courage);
-        if bonus == 0 || self.st.fighters[i].pools.bardic_rounds == 0 {
+        if bonus == 0 || self.st.fighters[i].class.pools.bardic_rounds == 0 {
             return Err(Reason::NoAbility);
         }
-        if self.st.fighters[i].performing {
+        if self.st.fighters[i].class.performing {
             return Ok(());
         }
-        self.st.fighters[i].performing = true;
+        self.st.fighters[i].class.performing = true;
         emit!(self, Event::ClassAbility { who: i, what: ClassAbilityEvent::InspiresCourage { bonus } });
         self.keep_performing(i);
         Ok(())
@@ -37,12 +37,12 @@ impl<R: Dice> Engine<'_, '_, R> {
     pub(crate) fn keep_performing(&mut self, i: usize) {
         let prep = self.st.prep;
         let bonus = prep.fighters[i].abilities.as_deref().map_or(0, |a| a.inspire_courage);
-        if self.st.fighters[i].pools.bardic_rounds == 0 || !self.st.is_active(i) {
-            self.st.fighters[i].performing = false;
+        if self.st.fighters[i].class.pools.bardic_rounds == 0 || !self.st.is_active(i) {
+            self.st.fighters[i].class.performing = false;
             emit!(self, Event::ClassAbility { who: i, what: ClassAbilityEvent::StopsPerforming });
             return;
         }
-        self.st.fighters[i].pools.bardic_rounds -= 1;
+        self.st.fighters[i].class.pools.bardic_rounds -= 1;
         let mods = vec![
             Mod::new(ModTarget::Attack, bonus, BonusType::Competence),
             Mod::new(ModTarget::Damage, bonus, BonusType::Competence),

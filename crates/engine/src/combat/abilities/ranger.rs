@@ -14,7 +14,7 @@ impl BattleState<'_> {
     #[inline]
     pub(crate) fn favored_enemy(&self, a: usize, t: usize) -> i32 {
         match self.prep.fighters[a].abilities.as_deref() {
-            Some(s) if !s.favored_enemies.is_empty() => s.favored_enemy(self.prep.fighters[t].ctype),
+            Some(s) if !s.favored_enemies.is_empty() => s.favored_enemy(self.prep.fighters[t].nature.ctype),
             _ => 0,
         }
     }

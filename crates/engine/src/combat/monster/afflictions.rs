@@ -66,12 +66,12 @@ const AT_ZERO: [ConditionId; 6] = [
 /// The scores of `spec` in the order of `PhysicalAbility` (none: it has no such score).
 fn scores(spec: &super::super::prepared::FighterSpec) -> [Option<i32>; 6] {
     [
-        Some(spec.str_score),
-        Some(spec.dex_score),
-        spec.con_score,
-        spec.int_score,
-        Some(spec.wis_score),
-        Some(spec.cha_score),
+        Some(spec.scores.str_score),
+        Some(spec.scores.dex_score),
+        spec.scores.con_score,
+        spec.scores.int_score,
+        Some(spec.scores.wis_score),
+        Some(spec.scores.cha_score),
     ]
 }
 
@@ -97,7 +97,7 @@ fn negative_levels_fx(total: u32) -> Fx {
 impl BattleState<'_> {
     /// Whether `t`'s immunities stop `e` outright (no save rolled).
     pub(crate) fn resists(&self, t: usize, e: &Effect) -> bool {
-        let immune = &self.prep.fighters[t].immune;
+        let immune = &self.prep.fighters[t].defense.immune;
         match e {
             Effect::Paralysis(_) => {
                 immune.conditions.has(ConditionId::Paralyzed) || immune.descriptors.has(Descriptor::Paralysis)
@@ -106,7 +106,7 @@ impl BattleState<'_> {
             // every drain, constructs to all ability damage (Bestiary, Undead
             // and Construct Traits); a creature without the score is immune.
             Effect::AbilityDamage(a, _) => {
-                let construct = self.prep.fighters[t].ctype == Some(CreatureType::Construct);
+                let construct = self.prep.fighters[t].nature.ctype == Some(CreatureType::Construct);
                 (immune.drain && (a.physical() || construct))
                     || scores(&self.prep.fighters[t])[a.index()].is_none()
             }
@@ -193,7 +193,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         };
         let ctx = Context {
             descriptors: descriptor.map_or(Descriptors::default(), |d| Descriptors::of(&[d])),
-            other_alignment: self.st.prep.fighters[a].alignment,
+            other_alignment: self.st.prep.fighters[a].nature.alignment,
             ..Context::default()
         };
         self.roll_save(t, kind, dc, &ctx)
@@ -253,14 +253,14 @@ impl<R: Dice> Engine<'_, '_, R> {
 
     /// `n` points of damage to `ability` of `t`, with their effect on derived numbers.
     pub(crate) fn ability_damage(&mut self, t: usize, ability: PhysicalAbility, n: i32, name: &str) {
-        if n <= 0 || (self.st.prep.fighters[t].immune.drain && ability.physical()) {
+        if n <= 0 || (self.st.prep.fighters[t].defense.immune.drain && ability.physical()) {
             return;
         }
         let spec = &self.st.prep.fighters[t];
         let k = ability.index();
         let target = ABILITY_TARGETS[k];
         let Some(score) = scores(spec)[k] else { return };
-        let hd = spec.hd.max(1) as i32;
+        let hd = spec.nature.hd.max(1) as i32;
         let before = self.st.fighters[t].monster.ability_damage[k];
         let after = before + n;
         self.st.fighters[t].monster.ability_damage[k] = after;
@@ -298,7 +298,7 @@ impl<R: Dice> Engine<'_, '_, R> {
     /// points each; as many negative levels as Hit Dice kill; the drainer
     /// gains 5 temporary hit points per level.
     pub(crate) fn energy_drain(&mut self, a: usize, t: usize, levels: u32, name: &str) {
-        if levels == 0 || self.st.prep.fighters[t].immune.drain {
+        if levels == 0 || self.st.prep.fighters[t].defense.immune.drain {
             return;
         }
         let n = levels as i32;
@@ -308,12 +308,15 @@ impl<R: Dice> Engine<'_, '_, R> {
         // One effect carries the running total (it replaces the previous one).
         self.apply_effect(t, negative_levels_fx(total), None);
         self.gain_temp_hp(a, TEMP_HP_PER_NEGATIVE_LEVEL * n, name);
-        if total >= self.st.prep.fighters[t].hd.max(1) {
+        if total >= self.st.prep.fighters[t].nature.hd.max(1) {
             emit!(
                 self,
                 Event::Affliction {
                     who: t,
-                    what: AfflictionEvent::DiesOfNegativeLevels { total, hd: self.st.prep.fighters[t].hd }
+                    what: AfflictionEvent::DiesOfNegativeLevels {
+                        total,
+                        hd: self.st.prep.fighters[t].nature.hd
+                    }
                 }
             );
             self.slay(t);
@@ -450,7 +453,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         let Some(r) = prep.fighters[a].monster.as_deref().and_then(|m| m.riders.get(k)) else { return };
         let Effect::Burn { damage, rounds } = &r.effect else { return };
         let fire = ENERGY.iter().position(|e| *e == "fire").unwrap_or(3);
-        if prep.fighters[t].energy_immune >> fire & 1 == 1 {
+        if prep.fighters[t].defense.energy_immune >> fire & 1 == 1 {
             return;
         }
         emit!(

@@ -51,7 +51,7 @@ impl<R: Dice> Engine<'_, '_, R> {
                 if !aura.repeats {
                     self.st.fighters[t].monster.auras_met.push((a, k));
                 }
-                let immune = &prep.fighters[t].immune;
+                let immune = &prep.fighters[t].defense.immune;
                 let condition = aura.condition.map_or(MENACED, |c| c.name()).to_string();
                 let ability = aura.name.clone();
                 if immune.descriptors.0 & aura.descriptors.0 != 0
@@ -66,7 +66,7 @@ impl<R: Dice> Engine<'_, '_, R> {
                 }
                 let ctx = Context {
                     descriptors: aura.descriptors,
-                    other_alignment: prep.fighters[a].alignment,
+                    other_alignment: prep.fighters[a].nature.alignment,
                     ..Context::default()
                 };
                 if self.roll_save(t, aura.save, aura.dc, &ctx) {

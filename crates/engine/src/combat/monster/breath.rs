@@ -51,7 +51,7 @@ impl BattleState<'_> {
     /// creature is in it when its vertical gap from the breather is within
     /// the breath's length (`combat::flight`).
     pub(crate) fn breath_caught(&self, i: usize, b: &Breath, squares: &[Pos], out: &mut Vec<usize>) {
-        self.breath_caught_at(i, self.fighters[i].alt, b, squares, out);
+        self.breath_caught_at(i, self.fighters[i].mobility.alt, b, squares, out);
     }
 
     /// [`Self::breath_caught`] for `i` breathing from altitude `alt`.
@@ -66,7 +66,7 @@ impl BattleState<'_> {
         self.caught(i, squares, out);
         let height = self.shape[i].0;
         out.retain(|&t| {
-            super::super::flight::vertical_gap(alt, height, self.fighters[t].alt, self.shape[t].0)
+            super::super::flight::vertical_gap(alt, height, self.fighters[t].mobility.alt, self.shape[t].0)
                 <= b.range_ft
         });
     }
@@ -116,13 +116,13 @@ impl<R: Dice> Engine<'_, '_, R> {
                 }
             }
         );
-        let ctx = Context { other_alignment: prep.fighters[i].alignment, ..Context::default() };
+        let ctx = Context { other_alignment: prep.fighters[i].nature.alignment, ..Context::default() };
         for c in caught {
             if self.st.fighters[c].dead {
                 continue;
             }
             let saved = self.roll_save(c, SaveKind::Ref, b.dc, &ctx);
-            let evasion = if self.st.is_helpless(c) { Evasion::None } else { prep.fighters[c].evasion };
+            let evasion = if self.st.is_helpless(c) { Evasion::None } else { prep.fighters[c].feats.evasion };
             let dealt = match (saved, evasion) {
                 (true, Evasion::None) => damage / 2,
                 (true, _) => 0,

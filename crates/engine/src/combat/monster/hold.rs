@@ -156,7 +156,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             None => {
                 // A grapple of its own deals no damage by itself.
                 let Some(k) = hold.attack else { return };
-                let atk = &prep.fighters[i].attacks[k];
+                let atk = &prep.fighters[i].offense.attacks[k];
                 let dmg = roll_damage(atk, &atk.vs[t], false, Extra::default(), self.rng);
                 (atk.name.as_str(), dmg.dealt)
             }
@@ -249,10 +249,10 @@ impl BattleState<'_> {
     pub(crate) fn attack_worth(&self, i: usize, t: usize) -> f64 {
         let spec = &self.prep.fighters[i];
         let riders = spec.monster.as_deref().map_or(&[][..], |m| &m.riders[..]);
-        (0..spec.attacks.len())
-            .filter(|&w| spec.attacks[w].melee && self.is_usable(i, w))
+        (0..spec.offense.attacks.len())
+            .filter(|&w| spec.offense.attacks[w].melee && self.is_usable(i, w))
             .map(|w| {
-                let a = &spec.attacks[w];
+                let a = &spec.offense.attacks[w];
                 let s = self.situation(i, w, t, Swing::default());
                 let on_hit: f64 = riders
                     .iter()
@@ -272,7 +272,7 @@ impl BattleState<'_> {
     /// point per 2), any other ability damage a hit point a point; other
     /// effects nothing.
     fn effect_worth(&self, t: usize, e: &Effect) -> f64 {
-        let hd = self.prep.fighters[t].hd.max(1);
+        let hd = self.prep.fighters[t].nature.hd.max(1);
         match e {
             Effect::EnergyDrain(l) if self.fighters[t].monster.negative_levels + l >= hd => {
                 f64::from(self.hp(t).max(0))

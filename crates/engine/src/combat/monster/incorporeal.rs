@@ -35,6 +35,7 @@ impl BattleState<'_> {
             return true;
         }
         self.prep.fighters[a]
+            .offense
             .attacks
             .get(w)
             .is_some_and(|atk| atk.carried.iter().any(|q| HARMS_INCORPOREAL.contains(&q.as_str())))
@@ -52,7 +53,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         if !self.incorporeal(t) || self.incorporeal(a) {
             return dmg;
         }
-        let carried = &self.st.prep.fighters[a].attacks[w].carried;
+        let carried = &self.st.prep.fighters[a].offense.attacks[w].carried;
         let full = carried.iter().any(|q| q == "force" || q == "ghost_touch");
         let magic = self.st.weapon_harms(a, w, t);
         if full {

@@ -107,7 +107,9 @@ impl<R: Dice> Engine<'_, '_, R> {
             self.hit_ends_auras(a, t);
         }
         let dmg = self.incorporeal_hit(a, w, t, dmg);
-        if dmg.dealt > 0 && self.st.prep.fighters[a].attacks[w].vs[t].comps.iter().any(|c| c.stops_regen) {
+        if dmg.dealt > 0
+            && self.st.prep.fighters[a].offense.attacks[w].vs[t].comps.iter().any(|c| c.stops_regen)
+        {
             self.stop_regeneration(t, &[]);
         }
         dmg

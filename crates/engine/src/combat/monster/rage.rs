@@ -52,7 +52,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         self.st.fighters[i].monster.raging = true;
         let e = rage_effect(BonusType::Untyped, 0);
         // +4 Constitution: +2 hit points per Hit Die (as Augment Summoning's).
-        self.st.fighters[i].hp += RAGE_BONUS / 2 * prep.fighters[i].hd as i32;
+        self.st.fighters[i].hp += RAGE_BONUS / 2 * prep.fighters[i].nature.hd as i32;
         self.apply_effect(i, e, None);
         self.st.refresh_status(i);
     }

@@ -43,15 +43,15 @@ impl BattleState<'_> {
     /// Uses of `i`'s smite left (`resources.smite_evil` or `smite_good`).
     pub(crate) fn smites_left(&self, i: usize) -> u16 {
         match self.smite_of(i) {
-            Some(s) if s.against == Alignment::EVIL => self.fighters[i].pools.smite_evil,
-            Some(_) => self.fighters[i].pools.smite_good,
+            Some(s) if s.against == Alignment::EVIL => self.fighters[i].class.pools.smite_evil,
+            Some(_) => self.fighters[i].class.pools.smite_good,
             None => 0,
         }
     }
 
     /// Whether `t` has the alignment `i`'s smite punishes.
     pub(crate) fn smitable(&self, i: usize, t: usize) -> bool {
-        self.smite_of(i).is_some_and(|s| self.prep.fighters[t].alignment & s.against != 0)
+        self.smite_of(i).is_some_and(|s| self.prep.fighters[t].nature.alignment & s.against != 0)
     }
 
     /// The bonus of `a`'s smite on its attack rolls against `t`.
@@ -91,7 +91,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             return Err(Reason::NoAbility);
         }
         let t = self.enemy_target(i, action)?;
-        let pools = &mut self.st.fighters[i].pools;
+        let pools = &mut self.st.fighters[i].class.pools;
         let left = if s.against == Alignment::EVIL { &mut pools.smite_evil } else { &mut pools.smite_good };
         *left -= 1;
         let left = u32::from(*left);

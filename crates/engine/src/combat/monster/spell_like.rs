@@ -83,7 +83,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         let st = &self.st;
         let foe = |t: usize| st.are_enemies(i, t) && st.is_active(t) && !st.is_swallowed(t);
         if burst_ft == 0 {
-            let reach = st.prep.fighters[i].attacks.iter().map(|a| a.reach_max).max().unwrap_or(5);
+            let reach = st.prep.fighters[i].offense.attacks.iter().map(|a| a.reach_max).max().unwrap_or(5);
             let near = (0..st.len()).any(|t| foe(t) && st.distance(i, t) <= st.move_budget(i) + reach);
             return if near { vec![i] } else { Vec::new() };
         }

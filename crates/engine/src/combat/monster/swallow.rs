@@ -37,7 +37,7 @@ use super::hold::MAINTAIN_BONUS;
 impl BattleState<'_> {
     /// The light slashing or piercing melee weapon `t` can cut its way out with, if any.
     fn cutting_weapon(&self, t: usize) -> Option<usize> {
-        let attacks = &self.prep.fighters[t].attacks;
+        let attacks = &self.prep.fighters[t].offense.attacks;
         (0..attacks.len()).find(|&w| {
             let a = &attacks[w];
             a.melee
@@ -88,7 +88,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         f.monster.swallowed_by = Some(i);
         f.monster.cut = 0;
         self.st.fighters[i].monster.swallowing += 1;
-        let atk = &prep.fighters[i].attacks[s.attack];
+        let atk = &prep.fighters[i].offense.attacks[s.attack];
         let dmg = roll_damage(atk, &atk.vs[t], false, Extra::default(), self.rng);
         emit!(
             self,
@@ -147,7 +147,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             let mut damage = 0;
             if hit {
                 let extra = Extra { flat: self.st.damage_bonus(t, w, g, &sit, swing), ..Extra::default() };
-                let atk = &prep.fighters[t].attacks[w];
+                let atk = &prep.fighters[t].offense.attacks[w];
                 damage = roll_damage(atk, &atk.vs[g], false, extra, self.rng).dealt;
             }
             let cut = self.st.fighters[t].monster.cut + damage;

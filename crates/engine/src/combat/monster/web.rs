@@ -60,7 +60,8 @@ impl<R: Dice> Engine<'_, '_, R> {
             return Ok(());
         }
         if let Some(dc) = save_dc {
-            let ctx = Context { other_alignment: self.st.prep.fighters[i].alignment, ..Context::default() };
+            let ctx =
+                Context { other_alignment: self.st.prep.fighters[i].nature.alignment, ..Context::default() };
             if self.roll_save(t, SaveKind::Ref, dc, &ctx) {
                 return Ok(());
             }

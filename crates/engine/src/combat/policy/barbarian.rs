@@ -11,7 +11,8 @@ pub(super) fn plan(b: &BattleState<'_>, i: usize, out: &mut Vec<Action>) {
     if !b.can_rage(i) {
         return;
     }
-    let reach = b.prep.fighters[i].attacks.iter().map(|a| a.reach_max.max(a.max_range_ft)).max().unwrap_or(5);
+    let reach =
+        b.prep.fighters[i].offense.attacks.iter().map(|a| a.reach_max.max(a.max_range_ft)).max().unwrap_or(5);
     let near = b.move_budget(i) + reach;
     let foe_near = (0..b.len()).any(|e| {
         b.are_enemies(i, e) && b.is_active(e) && (b.distance(i, e) <= near || b.charge_end(i, e).is_ok())

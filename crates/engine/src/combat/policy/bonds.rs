@@ -69,7 +69,7 @@ pub(super) fn plan_throw(battle: &BattleState<'_>, actor: usize, t: usize, out: 
     }
     let melee = battle
         .weapon_for(actor, t, battle.pos(actor))
-        .is_ok_and(|w| battle.prep.fighters[actor].attacks[w].melee);
+        .is_ok_and(|w| battle.prep.fighters[actor].offense.attacks[w].melee);
     if melee {
         return false;
     }

@@ -24,10 +24,10 @@ pub(super) fn plan(b: &BattleState<'_>, i: usize, t: usize, a: &AbilitySpec, out
     if rally_turn(b, i, t) {
         let spec = &b.prep.fighters[i];
         // An ally who fights in melee: its first (main) attack is a melee one.
-        let melee = |j: usize| b.prep.fighters[j].attacks.first().is_some_and(|w| w.melee);
+        let melee = |j: usize| b.prep.fighters[j].offense.attacks.first().is_some_and(|w| w.melee);
         if a.tactician_rounds > 0
-            && spec.outflank
-            && f.pools.tactician > 0
+            && spec.feats.outflank
+            && f.class.pools.tactician > 0
             && b.tactician_allies(i).into_iter().any(melee)
         {
             out.push(Action::new(ActionKind::Tactician));
@@ -43,9 +43,9 @@ pub(super) fn plan(b: &BattleState<'_>, i: usize, t: usize, a: &AbilitySpec, out
         }
     }
     if let Some(c) = a.challenge
-        && f.pools.challenge > 0
-        && f.challenged.is_none()
-        && !f.swift_used
+        && f.class.pools.challenge > 0
+        && f.class.challenged.is_none()
+        && !f.turn.swift_used
         && super::melee_this_turn(b, i, t, true)
         && worth_challenging(b, i, t, c.damage)
     {
@@ -65,15 +65,21 @@ fn rally_turn(b: &BattleState<'_>, i: usize, t: usize) -> bool {
     if super::melee_this_turn(b, i, t, true) || b.step_to_attack(i, t).is_some() {
         return false;
     }
-    let reach = b.prep.fighters[i].attacks.iter().map(|a| a.reach_max.max(a.max_range_ft)).max().unwrap_or(0);
+    let reach =
+        b.prep.fighters[i].offense.attacks.iter().map(|a| a.reach_max.max(a.max_range_ft)).max().unwrap_or(0);
     b.distance(i, t) > b.move_budget(i) + reach
 }
 
 /// Whether `t` has more hit points left than two hits of `i`'s melee weapon
 /// with `extra` damage.
 fn worth_challenging(b: &BattleState<'_>, i: usize, t: usize, extra: i32) -> bool {
-    let hit =
-        b.prep.fighters[i].attacks.iter().filter(|w| w.melee).map(|w| w.mean_damage).fold(0.0, f64::max);
+    let hit = b.prep.fighters[i]
+        .offense
+        .attacks
+        .iter()
+        .filter(|w| w.melee)
+        .map(|w| w.mean_damage)
+        .fold(0.0, f64::max);
     f64::from(b.hp(t)) > 2.0 * (hit + f64::from(extra))
 }
 

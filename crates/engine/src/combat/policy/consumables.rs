@@ -22,7 +22,7 @@ fn healing_potion(b: &BattleState<'_>, i: usize) -> Option<u8> {
     let spec = &b.prep.fighters[i];
     let mut best: Option<(f64, u8)> = None;
     for (k, it) in spec.items.iter().enumerate() {
-        if it.kind != ItemKind::Potion || b.fighters[i].items_left[k] == 0 {
+        if it.kind != ItemKind::Potion || b.fighters[i].gear.items_left[k] == 0 {
             continue;
         }
         let mean: f64 = b.prep.spells[usize::from(it.spell)]
@@ -58,19 +58,20 @@ fn healer_near(b: &BattleState<'_>, giver: usize, j: usize) -> bool {
         let wand = spec.items.iter().enumerate().any(|(k, it)| {
             it.kind == ItemKind::Wand
                 && it.usable
-                && b.fighters[h].items_left[k] > 0
+                && b.fighters[h].gear.items_left[k] > 0
                 && b.prep.spells[usize::from(it.spell)].role.heal
         });
         let channel = spec.abilities.as_ref().and_then(|a| a.channel).is_some_and(|c| c.positive)
-            && b.fighters[h].pools.channel_energy > 0;
+            && b.fighters[h].class.pools.channel_energy > 0;
         (cures || wand || channel) && b.distance(h, j) <= 2 * b.move_budget(h) + b.touch_reach(h)
     })
 }
 
 /// Whether any enemy able to fight threatens square `q` for `i`.
 fn threatened_at(b: &BattleState<'_>, i: usize, q: Pos) -> bool {
-    (0..b.len())
-        .any(|e| b.are_enemies(e, i) && b.threat_weapon_on(e, q, b.space(i), b.fighters[i].alt).is_some())
+    (0..b.len()).any(|e| {
+        b.are_enemies(e, i) && b.threat_weapon_on(e, q, b.space(i), b.fighters[i].mobility.alt).is_some()
+    })
 }
 
 /// What `i` does with a potion this turn, if anything: give one to a dying

@@ -39,7 +39,7 @@ fn can_fly(battle: &BattleState<'_>, actor: usize) -> bool {
 
 /// A usable ranged attack of `actor`, if it has one.
 fn ranged_attack(battle: &BattleState<'_>, actor: usize) -> Option<usize> {
-    let attacks = &battle.prep.fighters[actor].attacks;
+    let attacks = &battle.prep.fighters[actor].offense.attacks;
     (0..attacks.len())
         .find(|&w| !attacks[w].melee && attacks[w].max_range_ft > 0 && battle.is_usable(actor, w))
 }
@@ -116,7 +116,7 @@ pub(super) fn dive(battle: &BattleState<'_>, actor: usize, out: &mut [Action]) {
 /// attacks: no move on the ground brings it within reach.
 fn hovers_beyond(battle: &BattleState<'_>, actor: usize, t: usize) -> bool {
     let rise = battle.altitude(t).saturating_sub(battle.altitude(actor));
-    rise > 0 && battle.prep.fighters[actor].attacks.iter().all(|p| !p.melee || p.reach_max < rise)
+    rise > 0 && battle.prep.fighters[actor].offense.attacks.iter().all(|p| !p.melee || p.reach_max < rise)
 }
 
 /// Whether `actor` fights only from the ground with melee: it cannot fly
@@ -141,7 +141,7 @@ pub(super) fn reachable_target(battle: &BattleState<'_>, actor: usize, t: usize)
 /// so does every other foe, [`reachable_target`]) readies an attack for
 /// when one comes within reach; whether it planned the turn.
 pub(super) fn plan_below(battle: &BattleState<'_>, actor: usize, t: usize, out: &mut Vec<Action>) -> bool {
-    if battle.prep.fighters[actor].attacks.is_empty()
+    if battle.prep.fighters[actor].offense.attacks.is_empty()
         || !grounded_melee(battle, actor)
         || !hovers_beyond(battle, actor, t)
     {

@@ -16,7 +16,7 @@ use super::super::state::BattleState;
 
 /// Whether some usable weapon of `a` can hurt `t`.
 fn harms(b: &BattleState<'_>, a: usize, t: usize) -> bool {
-    (0..b.prep.fighters[a].attacks.len()).any(|w| b.is_usable(a, w) && b.weapon_harms(a, w, t))
+    (0..b.prep.fighters[a].offense.attacks.len()).any(|w| b.is_usable(a, w) && b.weapon_harms(a, w, t))
 }
 
 /// Plans the turn of `actor` that cannot hurt `t`; whether it did.
@@ -26,7 +26,7 @@ pub(super) fn plan(b: &BattleState<'_>, actor: usize, t: usize, out: &mut Vec<Ac
     if f.summary.flags.has(Flags::MUST_FLEE) || f.conds.has(ConditionId::Prone) {
         return false;
     }
-    if b.prep.fighters[actor].attacks.is_empty() || harms(b, actor, t) {
+    if b.prep.fighters[actor].offense.attacks.is_empty() || harms(b, actor, t) {
         return false;
     }
     if !b.threatens(actor, t) {

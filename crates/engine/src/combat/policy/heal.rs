@@ -72,7 +72,7 @@ pub(super) enum HealPlan {
 fn patients(b: &BattleState<'_>, i: usize) -> Vec<usize> {
     let mut p: Vec<usize> = (0..b.len())
         .filter(|&j| !b.are_enemies(i, j) && needs_healing(b, j))
-        .filter(|&j| b.prep.fighters[j].ctype != Some(CreatureType::Undead))
+        .filter(|&j| b.prep.fighters[j].nature.ctype != Some(CreatureType::Undead))
         .collect();
     p.sort_by_key(|&j| {
         let dying = b.life(j) == LifeState::Dying;
@@ -166,13 +166,13 @@ fn best_for(b: &BattleState<'_>, i: usize, patient: usize, touch_only: bool, cur
         if it.kind != ItemKind::Wand || !b.prep.spells[usize::from(it.spell)].role.heal {
             continue;
         }
-        let charged = it.usable && b.fighters[i].items_left[usize::from(w)] > 0;
+        let charged = it.usable && b.fighters[i].gear.items_left[usize::from(w)] > 0;
         if !charged {
             continue;
         }
         let Some(touch) = fits(b, i, it.spell, patient) else { continue };
         let ok = if touch_only {
-            touch && b.fighters[i].wand_in_hand == Some(w)
+            touch && b.fighters[i].gear.wand_in_hand == Some(w)
         } else {
             reaches_now(b, i, it.spell, patient, it.cl)
         };

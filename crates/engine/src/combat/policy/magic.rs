@@ -59,7 +59,7 @@ struct Option_ {
 #[inline]
 pub(crate) fn has_magic(b: &BattleState<'_>, i: usize) -> bool {
     let spec = &b.prep.fighters[i];
-    spec.caster.is_some() || spec.abilities.is_some() || b.fighters[i].held.is_some()
+    spec.caster.is_some() || spec.abilities.is_some() || b.fighters[i].casting.held.is_some()
 }
 
 /// Plans `i`'s turn with spells and class abilities against target `t`;
@@ -72,7 +72,7 @@ pub(crate) fn plan_magic(b: &BattleState<'_>, i: usize, t: usize, m: Magic, out:
     let spec = &b.prep.fighters[i];
     let abilities = spec.abilities.as_deref().filter(|_| m.abilities);
     // A held charge: touch with it.
-    if let Some(held) = f.held {
+    if let Some(held) = f.casting.held {
         let target = held.cast.target.filter(|&x| b.is_active(x)).unwrap_or(t);
         if b.touch_reaches(i, target) {
             out.push(Action::at(ActionKind::DischargeSpell, target));
@@ -95,7 +95,7 @@ fn can_cast_now(b: &BattleState<'_>, i: usize) -> bool {
     let f = &b.fighters[i];
     !f.summary.flags.has(Flags::CANT_CAST)
         && !Behaviours(f.fx).has(Behaviours::CANNOT_CAST)
-        && f.pending.is_none()
+        && f.casting.pending.is_none()
 }
 
 // ---- class abilities ----
@@ -110,7 +110,7 @@ fn plan_abilities(
 ) -> bool {
     let f = &b.fighters[i];
     // Inspire courage: started on the first turn the bard sees a fight.
-    if a.inspire_courage > 0 && !f.performing && f.pools.bardic_rounds > 0 {
+    if a.inspire_courage > 0 && !f.class.performing && f.class.pools.bardic_rounds > 0 {
         out.push(Action::new(ActionKind::InspireCourage));
         if b.weapon_for(i, t, b.pos(i)).is_err() && !b.flags(i).has(Flags::CANT_MOVE) {
             out.push(Action::at(ActionKind::Move, t));
@@ -125,19 +125,20 @@ fn plan_abilities(
     }
     // Channel energy: heal the wounded living around, or harm grouped undead.
     if let Some(ch) = a.channel
-        && f.pools.channel_energy > 0
+        && f.class.pools.channel_energy > 0
     {
         let in_burst = |j: usize| {
             b.is_present(j) && b.distance(i, j) <= CHANNEL_RADIUS_FT && b.line_of_effect_from(i, b.pos(i), j)
         };
-        let healed_kind = |j: usize| (b.prep.fighters[j].ctype == Some(CreatureType::Undead)) != ch.positive;
+        let healed_kind =
+            |j: usize| (b.prep.fighters[j].nature.ctype == Some(CreatureType::Undead)) != ch.positive;
         let wounded = (0..b.len())
             .filter(|&j| !b.are_enemies(i, j) && in_burst(j) && needs_healing(b, j) && healed_kind(j))
             .count();
         if wounded >= 1 {
             // Enemies of the healed kind in the burst are healed too, but for
             // those Selective Channeling leaves out.
-            let spared = if a.selective { b.prep.fighters[i].cha_mod.max(0) as usize } else { 0 };
+            let spared = if a.selective { b.prep.fighters[i].scores.cha_mod.max(0) as usize } else { 0 };
             let foes = (0..b.len())
                 .filter(|&j| b.are_enemies(i, j) && b.is_active(j) && in_burst(j) && healed_kind(j))
                 .count()
@@ -151,7 +152,7 @@ fn plan_abilities(
         }
         let undead_foes = (0..b.len())
             .filter(|&j| b.are_enemies(i, j) && b.is_active(j) && in_burst(j))
-            .filter(|&j| (b.prep.fighters[j].ctype == Some(CreatureType::Undead)) == ch.positive)
+            .filter(|&j| (b.prep.fighters[j].nature.ctype == Some(CreatureType::Undead)) == ch.positive)
             .count();
         if undead_foes >= 2 {
             out.push(Action::new(ActionKind::ChannelEnergy).with_option(1));
@@ -160,8 +161,8 @@ fn plan_abilities(
     }
     // Arcane pool: a swift action before the magus's first melee.
     if a.arcane_enhancement > 0
-        && f.pools.arcane_pool > 0
-        && !f.swift_used
+        && f.class.pools.arcane_pool > 0
+        && !f.turn.swift_used
         && !f.effects.iter().any(|e| &*e.effect.name == "arcane pool")
         && b.distance(i, t) <= 30
     {
@@ -169,17 +170,17 @@ fn plan_abilities(
     }
     // Deeds: clear a misfired firearm, declare the grit deeds before a shot.
     if !a.deeds.is_empty() {
-        let attacks = &b.prep.fighters[i].attacks;
+        let attacks = &b.prep.fighters[i].offense.attacks;
         let misfired =
             (0..attacks.len()).any(|w| attacks[w].firearm && b.is_broken(i, w) && !b.sundered(i, w));
-        if misfired && a.has_deed(Deed::QuickClear) && f.pools.grit > 0 {
+        if misfired && a.has_deed(Deed::QuickClear) && f.class.pools.grit > 0 {
             // A move action spending grit, then the shot.
             out.push(Action::new(ActionKind::Deed).with_ability(ClassAbilityUse::Deed(Deed::QuickClear)));
             out.push(Action::at(ActionKind::Attack, t));
             return true;
         } else if let Ok(w) = b.weapon_for(i, t, b.pos(i))
             && attacks[w].firearm
-            && f.pools.grit > 0
+            && f.class.pools.grit > 0
         {
             if a.has_deed(Deed::UpCloseAndDeadly) {
                 out.push(
@@ -191,7 +192,7 @@ fn plan_abilities(
         }
     }
     if !a.hexes.is_empty()
-        && f.pools.hexes != Some(0)
+        && f.class.pools.hexes != Some(0)
         && let Some(hex) = choose_hex(b, i, t, a, m)
     {
         out.push(hex);
@@ -226,11 +227,12 @@ fn choose_hex(b: &BattleState<'_>, i: usize, t: usize, a: &AbilitySpec, m: Magic
     if !b.is_active(t) || !near(t) {
         return None;
     }
-    let mind_immune = b.prep.fighters[t].immune.descriptors.has(crate::effects::Descriptor::MindAffecting);
+    let mind_immune =
+        b.prep.fighters[t].defense.immune.descriptors.has(crate::effects::Descriptor::MindAffecting);
     if a.has_hex(Hex::Slumber)
         && once(t, Hex::Slumber)
         && !mind_immune
-        && !b.prep.fighters[t].immune.conditions.has(ConditionId::Asleep)
+        && !b.prep.fighters[t].defense.immune.conditions.has(ConditionId::Asleep)
         && !b.is_helpless(t)
     {
         return Some(hex_action(Hex::Slumber, t));
@@ -371,12 +373,13 @@ fn summon_worth(b: &BattleState<'_>, i: usize, k: &Known, t: usize) -> f64 {
     let (spec, foe) = (&b.prep.fighters[r], &b.prep.fighters[t]);
     let routine = b.routine(r, 0);
     let per_round: f64 = spec
+        .offense
         .attacks
         .iter()
         .enumerate()
         .filter(|&(w, _)| w < 64 && routine >> w & 1 == 1)
         .map(|(_, a)| {
-            let ac = if a.vs_touch { foe.ac.touch } else { foe.ac.total };
+            let ac = if a.vs_touch { foe.defense.ac.touch } else { foe.defense.ac.total };
             let dr = a.vs.get(t).map_or(0, |v| v.dr);
             hit_chance(a.bonus, ac) * (a.mean_damage - f64::from(dr)).max(0.0) * f64::from(a.count.max(1))
         })
@@ -413,7 +416,7 @@ fn push_cast(b: &BattleState<'_>, i: usize, o: Option_, out: &mut Vec<Action>) {
 /// A quickened damage spell as the turn's swift action, when the caster knows Quicken Spell.
 fn add_quickened(b: &BattleState<'_>, i: usize, t: usize, m: Magic, out: &mut Vec<Action>) {
     let caster = b.prep.fighters[i].caster.as_deref().expect("a caster");
-    if !caster.metamagic.has(Metamagic::QUICKEN) || b.fighters[i].swift_used {
+    if !caster.metamagic.has(Metamagic::QUICKEN) || b.fighters[i].turn.swift_used {
         return;
     }
     let mut best: Option<Option_> = None;
@@ -423,7 +426,7 @@ fn add_quickened(b: &BattleState<'_>, i: usize, t: usize, m: Magic, out: &mut Ve
             continue;
         }
         if out.iter().any(|a| a.spell == Some(k.spell))
-            && b.fighters[i].slots[usize::from(k.level + 4).min(9)] < 2
+            && b.fighters[i].casting.slots[usize::from(k.level + 4).min(9)] < 2
         {
             continue;
         }
@@ -449,7 +452,7 @@ fn allowed(b: &BattleState<'_>, i: usize, m: Magic, spell: u16, mm: Metamagic) -
     let caster = b.prep.fighters[i].caster.as_deref().expect("a caster");
     let heals_here =
         caster.known.iter().any(|k| k.level == slot && b.prep.spells[usize::from(k.spell)].role.heal);
-    !heals_here || b.fighters[i].slots[usize::from(slot)] > 1
+    !heals_here || b.fighters[i].casting.slots[usize::from(slot)] > 1
 }
 
 /// The expected damage of `i`'s weapon against `t` this turn from where it
@@ -457,10 +460,10 @@ fn allowed(b: &BattleState<'_>, i: usize, m: Magic, spell: u16, mm: Metamagic) -
 fn weapon_value(b: &BattleState<'_>, i: usize, t: usize) -> f64 {
     let Ok(w) = b.weapon_for(i, t, b.pos(i)) else { return 0.0 };
     let spec = &b.prep.fighters[i];
-    let atk = &spec.attacks[w];
+    let atk = &spec.offense.attacks[w];
     let s = b.situation(i, w, t, super::super::odds::Swing::default());
     let per = hit_chance(s.attack, s.ac) * atk.mean_damage * f64::from(atk.count);
-    let iters = if atk.iterates { super::super::odds::iterations(spec.bab) } else { 1 };
+    let iters = if atk.iterates { super::super::odds::iterations(spec.offense.bab) } else { 1 };
     per * f64::from(iters.max(1))
 }
 
@@ -473,7 +476,7 @@ fn p_fail(b: &BattleState<'_>, t: usize, kind: SaveKind, dc: i32) -> f64 {
 
 /// The chance `i`'s spell gets through `t`'s spell resistance.
 fn p_through(b: &BattleState<'_>, i: usize, t: usize, spell: &Spell) -> f64 {
-    let sr = b.prep.fighters[t].spell_resistance as i32;
+    let sr = b.prep.fighters[t].defense.spell_resistance as i32;
     if !spell.spell_resistance || sr == 0 {
         return 1.0;
     }
@@ -486,7 +489,7 @@ fn p_through(b: &BattleState<'_>, i: usize, t: usize, spell: &Spell) -> f64 {
 /// and of its effects: Shield against Magic Missile).
 fn immune(b: &BattleState<'_>, t: usize, spell: u16) -> bool {
     let prepared = &b.prep.spells[usize::from(spell)];
-    let im = &b.prep.fighters[t].immune;
+    let im = &b.prep.fighters[t].defense.immune;
     let by_effect = Behaviours(b.fighters[t].fx).has(Behaviours::IMMUNITY)
         && b.fighters[t].effects.iter().flat_map(|e| e.effect.behaviours.iter()).any(|x| match x {
             crate::effects::Behaviour::Immunity { spells, descriptors, .. } => {
@@ -610,7 +613,7 @@ fn reach_of(b: &BattleState<'_>, i: usize, t: usize, s: &Spell, cast: &Cast, m: 
 /// its save, plus each condition's worth (the creature's threat times how
 /// much the condition takes away) times the chance of a failed save.
 fn value_on(b: &BattleState<'_>, i: usize, j: usize, cast: &Cast, s: &Spell, mm: Metamagic) -> f64 {
-    let ctype = b.prep.fighters[j].ctype;
+    let ctype = b.prep.fighters[j].nature.ctype;
     // A creature that already cannot act is not worth a control spell.
     let out_of_fight = b.flags(j).has(Flags::CANT_ACT);
     // The same spell does not stack with itself (CRB "Combining Magic
@@ -716,7 +719,7 @@ fn severity(k: ConditionId) -> f64 {
 
 /// The damage per round `j` threatens: its best attack's mean damage (at least 1).
 fn threat_of(b: &BattleState<'_>, j: usize) -> f64 {
-    b.prep.fighters[j].attacks.iter().map(|a| a.mean_damage * f64::from(a.count)).fold(1.0, f64::max)
+    b.prep.fighters[j].offense.attacks.iter().map(|a| a.mean_damage * f64::from(a.count)).fold(1.0, f64::max)
 }
 
 /// The best offensive option of `i` against `t` (metamagic variants included).

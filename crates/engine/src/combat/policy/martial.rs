@@ -35,7 +35,7 @@ pub(super) fn declare(battle: &BattleState<'_>, actor: usize, t: usize, out: &mu
     let full = out[k].kind == ActionKind::FullAttack;
     let may = |s: Style| battle.may_declare(actor, s);
     let mut styles: Vec<Style> = Vec::new();
-    if battle.prep.fighters[actor].attacks[w].melee {
+    if battle.prep.fighters[actor].offense.attacks[w].melee {
         if full && may(Style::Flurry) && battle.flurry_pays(actor, w, t) {
             styles.push(Style::Flurry);
         } else if full && may(Style::TwoWeapon) && battle.two_weapon_pays(actor, w, t) {

@@ -131,7 +131,7 @@ fn class_features(battle: &BattleState<'_>, actor: usize, t: usize, out: &mut Ve
 /// against an incorporeal foe) while another foe can be hurt: then the
 /// nearest such foe. A table does not swing for no damage.
 fn harmable_target(battle: &BattleState<'_>, actor: usize, t: usize) -> usize {
-    let attacks = battle.prep.fighters[actor].attacks.len();
+    let attacks = battle.prep.fighters[actor].offense.attacks.len();
     let harms =
         |e: usize| (0..attacks).any(|w| battle.is_usable(actor, w) && battle.weapon_harms(actor, w, e));
     if attacks == 0 || harms(t) {
@@ -185,15 +185,15 @@ fn plan_turn(battle: &BattleState<'_>, actor: usize, t: usize, tactics: Tactics,
         after_move_action(battle, actor, t, out);
         return;
     }
-    let sundered = || f.wear.iter().any(|&d| d >= super::state::WEAPON_DURABILITY);
-    if f.dropped != 0 || (f.broken != 0 && sundered()) {
-        let kind = if f.dropped != 0 { ActionKind::RetrieveWeapon } else { ActionKind::RepairWeapon };
+    let sundered = || f.gear.wear.iter().any(|&d| d >= super::state::WEAPON_DURABILITY);
+    if f.gear.dropped != 0 || (f.gear.broken != 0 && sundered()) {
+        let kind = if f.gear.dropped != 0 { ActionKind::RetrieveWeapon } else { ActionKind::RepairWeapon };
         out.push(Action::new(kind));
         out.push(Action::at(ActionKind::Attack, t));
         return;
     }
     let spec = &battle.prep.fighters[actor];
-    if spec.power_attack && melee_this_turn(battle, actor, t, tactics.charges) {
+    if spec.feats.power_attack && melee_this_turn(battle, actor, t, tactics.charges) {
         let declare = match tactics.power_attack {
             PowerAttackUse::Never => false,
             PowerAttackUse::Always => true,
@@ -220,7 +220,7 @@ fn plan_turn(battle: &BattleState<'_>, actor: usize, t: usize, tactics: Tactics,
 /// attack reaches it from here, or it will charge.
 fn melee_this_turn(battle: &BattleState<'_>, actor: usize, t: usize, charges: bool) -> bool {
     match battle.weapon_for(actor, t, battle.pos(actor)) {
-        Ok(w) => battle.prep.fighters[actor].attacks[w].melee,
+        Ok(w) => battle.prep.fighters[actor].offense.attacks[w].melee,
         Err(_) => {
             charges
                 && battle.life(actor) != LifeState::Disabled
@@ -254,7 +254,7 @@ fn maneuver_worth_it(
 ) -> Option<Maneuver> {
     let here = battle.pos(actor);
     let w = battle.weapon_for(actor, t, here).ok()?;
-    if !battle.prep.fighters[actor].attacks[w].melee {
+    if !battle.prep.fighters[actor].offense.attacks[w].melee {
         return None;
     }
     let s = battle.situation(actor, w, t, Swing::default());
@@ -309,7 +309,7 @@ fn strike(battle: &BattleState<'_>, actor: usize, t: usize, charges: bool, out: 
         // attack one move could reach; walls may still make the move fall
         // short, and then the attack fails as before.
         let longest =
-            battle.prep.fighters[actor].attacks.iter().map(|a| a.reach_max.max(a.max_range_ft)).max();
+            battle.prep.fighters[actor].offense.attacks.iter().map(|a| a.reach_max.max(a.max_range_ft)).max();
         // A disabled creature has one action a turn: it moves, or attacks.
         let far = battle.life(actor) != LifeState::Disabled
             && longest.is_some_and(|r| battle.distance(actor, t) > battle.move_budget(actor) + r);
@@ -373,7 +373,8 @@ impl StrategyPolicy {
             TargetPriority::Nearest if !focus => b.nearest_enemy(actor),
             TargetPriority::Nearest => enemies.min_by_key(|&j| (b.distance(actor, j), j)),
             TargetPriority::WeakestAc => {
-                let ac = |j: usize| self.roster.ac.get(j).copied().unwrap_or(b.prep.fighters[j].ac.total);
+                let ac =
+                    |j: usize| self.roster.ac.get(j).copied().unwrap_or(b.prep.fighters[j].defense.ac.total);
                 enemies.min_by_key(|&j| (ac(j), b.hp(j), j))
             }
             TargetPriority::LowestHp => enemies.min_by_key(|&j| (b.hp(j), j)),

@@ -28,7 +28,7 @@ pub(super) fn declare(battle: &BattleState<'_>, actor: usize, t: usize, out: &mu
     if flurry
         && out[k].kind == ActionKind::FullAttack
         && battle.monk(actor).is_some_and(|m| m.ki)
-        && battle.fighters[actor].pools.ki_pool > 0
+        && battle.fighters[actor].class.pools.ki_pool > 0
     {
         out.insert(k, Action::new(ActionKind::KiPool));
         k += 1;
@@ -46,7 +46,7 @@ fn worth_stunning(battle: &BattleState<'_>, actor: usize, t: usize) -> bool {
     if battle.fighters[t].conds.has(ConditionId::Stunned) {
         return false;
     }
-    let attacks = &battle.prep.fighters[actor].attacks;
+    let attacks = &battle.prep.fighters[actor].offense.attacks;
     let Some(blow) = attacks.iter().find(|a| a.name.to_ascii_lowercase().contains("unarmed strike")) else {
         return false;
     };

@@ -177,7 +177,7 @@ pub(super) fn plan_breath_after_move(battle: &BattleState<'_>, actor: usize, out
         || battle.altitude(actor) != 0
         || battle.is_threatened(actor)
         || battle.flags(actor).has(Flags::CANT_MOVE)
-        || battle.fighters[actor].moved
+        || battle.fighters[actor].turn.moved
     {
         return false;
     }
@@ -201,13 +201,14 @@ pub(super) fn plan_smite(battle: &BattleState<'_>, actor: usize, t: usize, out: 
     }
     if battle.smites_left(actor) == 0
         || battle.smiting(actor).is_some_and(|f| !battle.fighters[f].dead)
-        || battle.fighters[actor].swift_used
+        || battle.fighters[actor].turn.swift_used
         || !battle.smitable(actor, t)
         || !super::melee_this_turn(battle, actor, t, true)
     {
         return;
     }
     let hit = battle.prep.fighters[actor]
+        .offense
         .attacks
         .iter()
         .filter(|w| w.melee)
@@ -243,19 +244,20 @@ pub(super) fn target(battle: &BattleState<'_>, actor: usize, nearest: usize) -> 
 /// some already reach from here. Fliers aloft do not step.
 pub(super) fn fuller_step(battle: &BattleState<'_>, actor: usize, t: usize) -> Option<Pos> {
     let spec = &battle.prep.fighters[actor];
-    if spec.natural_mask.count_ones() < 2 || battle.altitude(actor) != 0 {
+    if spec.offense.natural_mask.count_ones() < 2 || battle.altitude(actor) != 0 {
         return None;
     }
-    let natural = || (0..spec.attacks.len().min(64)).filter(|&w| spec.natural_mask >> w & 1 == 1);
+    let natural =
+        || (0..spec.offense.attacks.len().min(64)).filter(|&w| spec.offense.natural_mask >> w & 1 == 1);
     let reaching = |q: Pos| -> u32 {
         natural()
             .filter(|&w| battle.weapon_reaches(actor, w, t, q))
-            .map(|w| spec.attacks[w].count.max(1))
+            .map(|w| spec.offense.attacks[w].count.max(1))
             .sum()
     };
     let from = battle.pos(actor);
     let here = reaching(from);
-    let all: u32 = natural().map(|w| spec.attacks[w].count.max(1)).sum();
+    let all: u32 = natural().map(|w| spec.offense.attacks[w].count.max(1)).sum();
     if here == 0 || here == all {
         return None;
     }
@@ -289,12 +291,12 @@ pub(super) fn plan_grapple(battle: &BattleState<'_>, actor: usize, t: usize, out
     }
     let here = battle.pos(actor);
     let grapple = Action::maneuver(Maneuver::Grapple, t);
-    if battle.weapon_for(actor, t, here).is_ok_and(|w| battle.prep.fighters[actor].attacks[w].melee) {
+    if battle.weapon_for(actor, t, here).is_ok_and(|w| battle.prep.fighters[actor].offense.attacks[w].melee) {
         out.push(grapple);
     } else if let Some(q) = battle.step_to_attack(actor, t) {
         out.push(Action::at(ActionKind::FiveFootStep, t).with_destination(q));
         out.push(grapple);
-    } else if !battle.fighters[actor].moved
+    } else if !battle.fighters[actor].turn.moved
         && !battle.flags(actor).has(Flags::CANT_MOVE)
         && battle.distance(actor, t) <= battle.move_budget(actor) + 5
     {

@@ -23,7 +23,7 @@ pub(super) fn plan_aid(b: &BattleState<'_>, i: usize, out: &mut Vec<Action>) -> 
     else {
         return false;
     };
-    if b.fighters[i].pools.lay_on_hands == 0
+    if b.fighters[i].class.pools.lay_on_hands == 0
         || b.prep.fighters[i].abilities.as_deref().is_none_or(|a| a.lay_on_hands.is_none())
     {
         return false;
@@ -46,7 +46,7 @@ pub(super) fn plan_aid(b: &BattleState<'_>, i: usize, out: &mut Vec<Action>) -> 
 /// evil) and returns the foe to fight this turn (`t` unless the smite says otherwise).
 pub(super) fn plan(b: &BattleState<'_>, i: usize, t: usize, out: &mut Vec<Action>) -> usize {
     let Some(a) = b.prep.fighters[i].abilities.as_deref() else { return t };
-    if b.fighters[i].swift_used {
+    if b.fighters[i].turn.swift_used {
         return t;
     }
     if a.lay_on_hands.is_some() && 2 * b.hp(i) < b.hp_max(i) && b.can_lay_on_hands(i, i) {
@@ -60,10 +60,15 @@ pub(super) fn plan(b: &BattleState<'_>, i: usize, t: usize, out: &mut Vec<Action
     if b.smites_left(i) == 0 {
         return t;
     }
-    let hit =
-        b.prep.fighters[i].attacks.iter().filter(|w| w.melee).map(|w| w.mean_damage).fold(0.0, f64::max);
+    let hit = b.prep.fighters[i]
+        .offense
+        .attacks
+        .iter()
+        .filter(|w| w.melee)
+        .map(|w| w.mean_damage)
+        .fold(0.0, f64::max);
     let danger = |e: usize| -> f64 {
-        b.prep.fighters[e].attacks.iter().map(|w| w.mean_damage * f64::from(w.count.max(1))).sum()
+        b.prep.fighters[e].offense.attacks.iter().map(|w| w.mean_damage * f64::from(w.count.max(1))).sum()
     };
     let best = (0..b.len())
         .filter(|&e| b.are_enemies(i, e) && b.is_active(e) && b.smitable(i, e))
@@ -86,7 +91,8 @@ fn keep_smitten(b: &BattleState<'_>, i: usize, t: usize) -> usize {
 /// Whether `i` can attack `e` in melee this turn: from here, after a
 /// 5-foot step, by a charge, or after one move.
 fn reaches_this_turn(b: &BattleState<'_>, i: usize, e: usize) -> bool {
-    let reach = b.prep.fighters[i].attacks.iter().filter(|w| w.melee).map(|w| w.reach_max).max().unwrap_or(0);
+    let reach =
+        b.prep.fighters[i].offense.attacks.iter().filter(|w| w.melee).map(|w| w.reach_max).max().unwrap_or(0);
     reach > 0
         && (super::melee_this_turn(b, i, e, true)
             || b.step_to_attack(i, e).is_some()

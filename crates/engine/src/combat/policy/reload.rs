@@ -19,8 +19,8 @@ use crate::model::ReloadTime;
 fn weapon_if_loaded(battle: &BattleState<'_>, actor: usize, t: usize) -> Option<usize> {
     let dist = battle.distance(actor, t);
     let f = &battle.fighters[actor];
-    let lost = f.broken | f.dropped;
-    let attacks = &battle.prep.fighters[actor].attacks;
+    let lost = f.gear.broken | f.gear.dropped;
+    let attacks = &battle.prep.fighters[actor].offense.attacks;
     (0..attacks.len())
         .find(|&w| (w >= 64 || lost >> w & 1 == 0) && !attacks[w].drawn && attacks[w].reaches(dist))
 }
@@ -28,10 +28,10 @@ fn weapon_if_loaded(battle: &BattleState<'_>, actor: usize, t: usize) -> Option<
 /// Reloads first when the weapon `actor` would fight `t` with is unloaded;
 /// whether it planned the turn.
 pub(super) fn plan_reload(battle: &BattleState<'_>, actor: usize, t: usize, out: &mut Vec<Action>) -> bool {
-    if battle.fighters[actor].unloaded == 0 {
+    if battle.fighters[actor].gear.unloaded == 0 {
         return false;
     }
-    let attacks = &battle.prep.fighters[actor].attacks;
+    let attacks = &battle.prep.fighters[actor].offense.attacks;
     let w = match weapon_if_loaded(battle, actor, t) {
         Some(w) => w,
         // Nothing reaches: its first ranged weapon, to move to shooting range with it.
@@ -64,7 +64,7 @@ pub(super) fn plan_reload(battle: &BattleState<'_>, actor: usize, t: usize, out:
 /// action becomes an attack and a reload.
 pub(super) fn fire_and_reload(battle: &BattleState<'_>, actor: usize, out: &mut Vec<Action>) {
     let [full] = out.as_slice() else { return };
-    let attacks = &battle.prep.fighters[actor].attacks;
+    let attacks = &battle.prep.fighters[actor].offense.attacks;
     if full.kind != ActionKind::FullAttack || !attacks.iter().any(|a| a.reload == Some(ReloadTime::Move)) {
         return;
     }

@@ -59,21 +59,21 @@ fn burn_damage(b: &BattleState<'_>, p: &AttackProfile, t: usize) -> f64 {
     let spec = &b.prep.fighters[t];
     let mean = rec.dice.mean().max(0.0);
     match rec.energy.map(usize::from) {
-        Some(e) if e < ENERGY.len() && spec.energy_immune >> e & 1 == 1 => 0.0,
-        Some(e) if e < ENERGY.len() => (mean - f64::from(spec.energy_resist[e])).max(0.0),
+        Some(e) if e < ENERGY.len() && spec.defense.energy_immune >> e & 1 == 1 => 0.0,
+        Some(e) if e < ENERGY.len() => (mean - f64::from(spec.defense.energy_resist[e])).max(0.0),
         _ => mean,
     }
 }
 
 /// Expected damage this turn of throwing flask `w` of `actor` at `t`.
 fn throw_value(b: &BattleState<'_>, actor: usize, w: usize, t: usize) -> f64 {
-    let p = &b.prep.fighters[actor].attacks[w];
+    let p = &b.prep.fighters[actor].offense.attacks[w];
     let s = b.situation(actor, w, t, Swing::default());
     let hit = hit_chance(s.attack, s.ac);
     let mut value = hit_damage(b, actor, w, p, t) + burn_damage(b, p, t);
     if let Some(splash) = p.splash.as_deref() {
         let at = b.splash_square(actor, t);
-        let alt = b.fighters[t].alt;
+        let alt = b.fighters[t].mobility.alt;
         for j in (0..b.len()).filter(|&j| j != t && b.is_present(j) && b.within_splash(j, at, alt)) {
             let d = hit_damage(b, actor, w, splash, j);
             value += if b.are_enemies(actor, j) { d } else { -2.0 * d };
@@ -88,14 +88,18 @@ fn weapons_value(b: &BattleState<'_>, actor: usize, t: usize) -> f64 {
     let dist = b.distance(actor, t);
     let moves = b.move_budget(actor);
     let mut best = 0.0f64;
-    for (w, p) in spec.attacks.iter().enumerate() {
+    for (w, p) in spec.offense.attacks.iter().enumerate() {
         if p.drawn || p.off_hand || !b.is_usable(actor, w) {
             continue;
         }
-        let ac = if p.vs_touch { b.prep.fighters[t].ac.touch } else { b.prep.fighters[t].ac.total };
+        let ac = if p.vs_touch {
+            b.prep.fighters[t].defense.ac.touch
+        } else {
+            b.prep.fighters[t].defense.ac.total
+        };
         let per_hit = hit_chance(p.bonus, ac) * hit_damage(b, actor, w, p, t);
         let attacks = if p.reaches(dist) {
-            f64::from(p.count) * if p.iterates { f64::from(iterations(spec.bab)) } else { 1.0 }
+            f64::from(p.count) * if p.iterates { f64::from(iterations(spec.offense.bab)) } else { 1.0 }
         } else if (p.melee && dist <= 2 * moves + p.reach_max) || (!p.melee && dist <= moves + p.max_range_ft)
         {
             1.0
@@ -112,7 +116,7 @@ fn weapons_value(b: &BattleState<'_>, actor: usize, t: usize) -> f64 {
 /// action), then thrown. Whether it planned the turn.
 pub(super) fn plan(b: &BattleState<'_>, actor: usize, t: usize, out: &mut Vec<Action>) -> bool {
     let spec = &b.prep.fighters[actor];
-    if !spec.attacks.iter().any(|p| p.drawn) {
+    if !spec.offense.attacks.iter().any(|p| p.drawn) {
         return false;
     }
     let weapons = weapons_value(b, actor, t);
@@ -122,7 +126,7 @@ pub(super) fn plan(b: &BattleState<'_>, actor: usize, t: usize, out: &mut Vec<Ac
     let here = b.pos(actor);
     let dist = b.distance(actor, t);
     let mut best: Option<(f64, usize)> = None;
-    for (w, p) in spec.attacks.iter().enumerate() {
+    for (w, p) in spec.offense.attacks.iter().enumerate() {
         let in_hand = b.is_usable(actor, w);
         if !p.drawn || !(in_hand || b.can_reload(actor, w)) || !p.reaches(dist) {
             continue;

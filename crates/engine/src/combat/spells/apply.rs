@@ -228,11 +228,11 @@ impl<R: Dice> Engine<'_, '_, R> {
         // Evasion (CRB, rogue 2nd level): a Reflex save against damage the
         // save halves; never while helpless.
         if let (EffectKind::Damage(_), Some((ok, EffectSave::Half))) = (&e.kind, saved)
-            && prep.fighters[t].evasion != Evasion::None
+            && prep.fighters[t].feats.evasion != Evasion::None
             && e.save_kind.or(spell.saving_throw.as_ref().map(|st| st.kind)) == Some(SaveKind::Ref)
             && !self.st.is_helpless(t)
         {
-            match (prep.fighters[t].evasion, ok) {
+            match (prep.fighters[t].feats.evasion, ok) {
                 (_, true) => {
                     emit!(self, Event::SpellEffect { who: t, what: SpellEffectEvent::Evades });
                     return;
@@ -345,9 +345,9 @@ impl<R: Dice> Engine<'_, '_, R> {
                 part.mods.extend(mods);
                 if con_bonus > 0 {
                     // A Constitution bonus raises hit points by the modifier's change per Hit Die.
-                    let con = prep.fighters[t].con_score.unwrap_or(10);
+                    let con = prep.fighters[t].scores.con_score.unwrap_or(10);
                     let gain = (ability_modifier(con + con_bonus) - ability_modifier(con))
-                        * prep.fighters[t].hd as i32;
+                        * prep.fighters[t].nature.hd as i32;
                     part.temp_hp += gain.max(0) as u32;
                 }
             }
@@ -366,7 +366,7 @@ impl<R: Dice> Engine<'_, '_, R> {
                 use crate::spell::model::Ability;
                 let spec = &prep.fighters[t];
                 let physical = matches!(a.ability, Ability::Str | Ability::Dex | Ability::Con);
-                if spec.immune.drain && physical {
+                if spec.defense.immune.drain && physical {
                     return;
                 }
                 let n = self.roll_scaled(cast, &a.amount).max(0);
@@ -398,8 +398,8 @@ impl<R: Dice> Engine<'_, '_, R> {
                     }
                 );
                 if a.ability == Ability::Con {
-                    let con = spec.con_score.unwrap_or(10);
-                    let loss = (ability_modifier(con) - ability_modifier(con - n)) * spec.hd as i32;
+                    let con = spec.scores.con_score.unwrap_or(10);
+                    let loss = (ability_modifier(con) - ability_modifier(con - n)) * spec.nature.hd as i32;
                     self.spell_wound(cast.caster, t, loss.max(0) as u32);
                 }
             }
@@ -410,7 +410,7 @@ impl<R: Dice> Engine<'_, '_, R> {
                 if n == 0 {
                     return;
                 }
-                if spec.ctype == Some(CreatureType::Undead) {
+                if spec.nature.ctype == Some(CreatureType::Undead) {
                     if let Some(per) = nl.undead_temp_hp_per_level {
                         let part = pack.separate(
                             Some(if cast.metamagic.has(Metamagic::EXTEND) { 2 * 600 } else { 600 }),
@@ -421,7 +421,7 @@ impl<R: Dice> Engine<'_, '_, R> {
                     }
                     return;
                 }
-                if spec.immune.drain || self.immune_to_negative_levels(t) {
+                if spec.defense.immune.drain || self.immune_to_negative_levels(t) {
                     emit!(
                         self,
                         Event::SpellEffect { who: t, what: SpellEffectEvent::ImmuneToNegativeLevels }
@@ -439,7 +439,8 @@ impl<R: Dice> Engine<'_, '_, R> {
                 self.spell_wound(cast.caster, t, 5 * n as u32);
             }
             EffectKind::Death(_) => {
-                if self.st.prep.fighters[t].immune.descriptors.has(crate::effects::Descriptor::Death) {
+                if self.st.prep.fighters[t].defense.immune.descriptors.has(crate::effects::Descriptor::Death)
+                {
                     return;
                 }
                 emit!(self, Event::Spell { who: t, spell: spell.name.to_string(), what: SpellEvent::Slain });
@@ -716,7 +717,7 @@ impl<R: Dice> Engine<'_, '_, R> {
     /// escalates becomes exhausted.
     pub(crate) fn allowed_conditions(&self, t: usize, list: &[ConditionId], escalates: bool) -> ConditionSet {
         let spec = &self.st.prep.fighters[t];
-        let mut blocked = spec.immune.conditions;
+        let mut blocked = spec.defense.immune.conditions;
         for e in &self.st.fighters[t].effects {
             for b in e.effect.behaviours.iter() {
                 if let Behaviour::Immunity { conditions, .. } = b {
@@ -803,9 +804,9 @@ impl<R: Dice> Engine<'_, '_, R> {
     ) {
         let prep = self.st.prep;
         let spec = &prep.fighters[t];
-        let undead = spec.ctype == Some(CreatureType::Undead);
+        let undead = spec.nature.ctype == Some(CreatureType::Undead);
         let amount = if m.secondary { d.secondary_amount.as_ref().unwrap_or(&d.amount) } else { &d.amount };
-        let vs = d.vs.iter().find(|v| spec.ctype == Some(v.creature_type));
+        let vs = d.vs.iter().find(|v| spec.nature.ctype == Some(v.creature_type));
         let amount = vs.and_then(|v| v.amount.as_ref()).unwrap_or(amount);
         let multiplier = vs.and_then(|v| v.multiplier).unwrap_or(1) as i32;
         let count = match single {
@@ -879,7 +880,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         if let Some(lasting) = &d.caster_temp_hp
             && m.damage > 0
         {
-            let cap = self.st.fighters[t].hp.max(0) + spec.con_score.unwrap_or(0);
+            let cap = self.st.fighters[t].hp.max(0) + spec.scores.con_score.unwrap_or(0);
             let gain = (m.damage as i32).min(cap + m.damage as i32).max(0) as u32;
             if let Some(rounds) = self.lasting(cast, lasting) {
                 let name =
@@ -897,7 +898,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         let spec = &self.st.prep.fighters[t];
         let n = self.roll_scaled(cast, &h.amount).max(0);
         let n = if half { n / 2 } else { n };
-        if h.harms_undead && spec.ctype == Some(CreatureType::Undead) {
+        if h.harms_undead && spec.nature.ctype == Some(CreatureType::Undead) {
             self.spell_damage(cast.caster, t, n as u32, &["positive".to_string()], false, h.min_hp_left);
             return;
         }
@@ -960,15 +961,15 @@ impl<R: Dice> Engine<'_, '_, R> {
             return amount;
         }
         let spec = &self.st.prep.fighters[t];
-        if energies.iter().any(|&k| spec.energy_immune >> k & 1 == 1) {
+        if energies.iter().any(|&k| spec.defense.energy_immune >> k & 1 == 1) {
             return 0;
         }
-        let amount = if energies.iter().any(|&k| spec.energy_vulnerable >> k & 1 == 1) {
+        let amount = if energies.iter().any(|&k| spec.defense.energy_vulnerable >> k & 1 == 1) {
             super::super::prepared::vulnerable_amount(amount)
         } else {
             amount
         };
-        let mut resist = energies.iter().map(|&k| spec.energy_resist[k]).max().unwrap_or(0);
+        let mut resist = energies.iter().map(|&k| spec.defense.energy_resist[k]).max().unwrap_or(0);
         let f = &self.st.fighters[t];
         if f.fx & crate::effects::Behaviours::ENERGY != 0 || f.fx & crate::effects::Behaviours::IMMUNITY != 0
         {
@@ -1026,7 +1027,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             return;
         }
         let spec = &self.st.prep.fighters[t];
-        let threshold = if self.st.dies_at_zero(t) { 0 } else { -spec.con_score.unwrap_or(0) };
+        let threshold = if self.st.dies_at_zero(t) { 0 } else { -spec.scores.con_score.unwrap_or(0) };
         let loss = (f.hp - threshold).max(0) as u32 + f.temp_hp.max(0) as u32;
         self.wound_lethal(t, loss.max(1));
     }
@@ -1039,7 +1040,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         if !mental {
             return false;
         }
-        let alignment = self.st.prep.fighters[caster].alignment;
+        let alignment = self.st.prep.fighters[caster].nature.alignment;
         self.st.fighters[t].effects.iter().flat_map(|e| e.effect.behaviours.iter()).any(|b| {
             matches!(b, Behaviour::AlignmentWard { alignment: a, mental_control: true, .. } if alignment & a != 0)
         })
@@ -1087,9 +1088,9 @@ impl<R: Dice> Engine<'_, '_, R> {
     /// `t` drops every weapon it holds (Command: drop).
     fn drop_held_weapons(&mut self, t: usize) {
         let prep = self.st.prep;
-        for (w, a) in prep.fighters[t].attacks.iter().enumerate() {
+        for (w, a) in prep.fighters[t].offense.attacks.iter().enumerate() {
             if !a.natural && w < 64 {
-                self.st.fighters[t].dropped |= 1 << w;
+                self.st.fighters[t].gear.dropped |= 1 << w;
             }
         }
         self.set_condition(t, ConditionId::Disarmed);

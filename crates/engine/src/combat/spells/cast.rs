@@ -62,12 +62,12 @@ impl BattleState<'_> {
         // A raging barbarian cannot cast spells (CRB "Rage").
         if f.summary.flags.has(Flags::CANT_CAST)
             || Behaviours(f.fx).has(Behaviours::CANNOT_CAST)
-            || f.rage.is_some()
+            || f.class.rage.is_some()
         {
             return Err(Reason::CannotCast);
         }
         let slot = known.level + metamagic.level_adjustment();
-        if slot > 9 || (slot > 0 && f.slots[usize::from(slot)] == 0) {
+        if slot > 9 || (slot > 0 && f.casting.slots[usize::from(slot)] == 0) {
             return Err(Reason::NoSlot);
         }
         // A prepared caster casts a prepared copy, with the metamagic it was
@@ -75,7 +75,7 @@ impl BattleState<'_> {
         // slot level (some is left: the slot count above).
         if caster.is_prepared() && slot > 0 && !known.spontaneous {
             match caster.prepared_copy(spell, metamagic) {
-                Some(p) if f.prepared_left[p] > 0 => {}
+                Some(p) if f.casting.prepared_left[p] > 0 => {}
                 _ => return Err(Reason::NotPrepared),
             }
         }
@@ -134,10 +134,10 @@ impl<R: Dice> Engine<'_, '_, R> {
         let prep = self.st.prep;
         let prepared = &prep.spells[usize::from(cast.spell)];
         if cast.slot > 0 {
-            self.st.fighters[i].slots[usize::from(cast.slot)] -= 1;
+            self.st.fighters[i].casting.slots[usize::from(cast.slot)] -= 1;
             self.spend_prepared(i, &cast);
         }
-        if let Some(old) = self.st.fighters[i].held.take() {
+        if let Some(old) = self.st.fighters[i].casting.held.take() {
             let spell = prep.spells[usize::from(old.cast.spell)].spell.name.clone();
             emit!(self, Event::ChargeDissipates { who: i, spell });
         }
@@ -171,7 +171,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         if one_round {
             let f = &self.st.fighters[i];
             let hp_at_cast = f.hp + f.temp_hp;
-            self.st.fighters[i].pending = Some(Box::new(Pending { cast, hp_at_cast }));
+            self.st.fighters[i].casting.pending = Some(Box::new(Pending { cast, hp_at_cast }));
             emit!(self, Event::BeginsCasting { who: i, spell: prepared.spell.name.clone() });
             return Ok(());
         }
@@ -199,7 +199,7 @@ impl<R: Dice> Engine<'_, '_, R> {
                 }
                 Some(_) => self.resolve(cast),
                 None => {
-                    self.st.fighters[i].held = Some(Held { cast, charges });
+                    self.st.fighters[i].casting.held = Some(Held { cast, charges });
                     emit!(self, Event::HoldsCharge { who: i, spell: spell.name.clone() });
                 }
             }
@@ -218,7 +218,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             held.charges = held.charges.saturating_sub(1);
         }
         if held.charges > 0 && self.st.is_active(i) {
-            self.st.fighters[i].held = Some(held);
+            self.st.fighters[i].casting.held = Some(held);
             if !delivered {
                 let name = &self.st.prep.spells[usize::from(held.cast.spell)].spell.name;
                 emit!(self, Event::HoldsCharge { who: i, spell: name.clone() });
@@ -228,7 +228,7 @@ impl<R: Dice> Engine<'_, '_, R> {
 
     /// Discharge: a melee touch attack with the held charge (a standard action).
     pub(crate) fn discharge_action(&mut self, i: usize, action: Action) -> Result<(), Reason> {
-        let Some(held) = self.st.fighters[i].held else { return Err(Reason::NothingHeld) };
+        let Some(held) = self.st.fighters[i].casting.held else { return Err(Reason::NothingHeld) };
         let t = action
             .target
             .filter(|&t| t < self.st.len() && self.st.is_active(t))
@@ -236,7 +236,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         if !self.st.touch_reaches(i, t) {
             return Err(Reason::OutOfRange);
         }
-        self.st.fighters[i].held = None;
+        self.st.fighters[i].casting.held = None;
         self.touch_with_charge(held, t);
         Ok(())
     }
@@ -320,7 +320,7 @@ impl<R: Dice> Engine<'_, '_, R> {
     /// check of the damage taken since it began (DC 10 + damage + spell level,
     /// the net loss of hit points; no Combat Casting).
     pub(crate) fn finish_pending(&mut self, i: usize) {
-        let Some(pending) = self.st.fighters[i].pending.take() else { return };
+        let Some(pending) = self.st.fighters[i].casting.pending.take() else { return };
         let prep = self.st.prep;
         let name = &prep.spells[usize::from(pending.cast.spell)].spell.name;
         let able = matches!(self.st.life(i), LifeState::Fighting | LifeState::Disabled)

@@ -20,7 +20,7 @@ impl BattleState<'_> {
         if !caster.is_prepared() {
             return None;
         }
-        let left = &self.fighters[i].prepared_left;
+        let left = &self.fighters[i].casting.prepared_left;
         let spontaneous = caster.known(cast.spell).is_some_and(|k| k.spontaneous);
         if !spontaneous {
             return caster.prepared_copy(cast.spell, cast.metamagic).filter(|&p| left[p] > 0);
@@ -42,7 +42,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         let Some(p) = self.st.copy_spent(i, cast) else { return };
         let prep = self.st.prep;
         let Some(caster) = prep.fighters[i].caster.as_deref() else { return };
-        self.st.fighters[i].prepared_left[p] -= 1;
+        self.st.fighters[i].casting.prepared_left[p] -= 1;
         let copy = caster.prepared[p];
         if copy.spell != cast.spell || copy.metamagic != cast.metamagic {
             emit!(

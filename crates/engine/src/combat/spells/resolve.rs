@@ -58,10 +58,10 @@ impl<R: Dice> Engine<'_, '_, R> {
                 let mut pool = pool.roll_with(cast.cl, self.rng, false, false);
                 let origin = template.origin;
                 targets.sort_by_key(|&t| {
-                    (self.st.prep.fighters[t].hd, crate::grid::distance_ft(origin, self.st.pos(t)), t)
+                    (self.st.prep.fighters[t].nature.hd, crate::grid::distance_ft(origin, self.st.pos(t)), t)
                 });
                 targets.retain(|&t| {
-                    let hd = self.st.prep.fighters[t].hd as i32;
+                    let hd = self.st.prep.fighters[t].nature.hd as i32;
                     if hd <= pool {
                         pool -= hd;
                         true
@@ -324,7 +324,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         let spell = &prepared.spell;
         let i = cast.caster;
         let spec = &prep.fighters[t];
-        let immune = &spec.immune;
+        let immune = &spec.defense.immune;
         let descriptors = prepared.descriptors;
         let immune_desc = Descriptor::ALL.iter().any(|&d| descriptors.has(d) && immune.descriptors.has(d))
             || (!meeting.willing && self.effect_immune_to(t, cast.spell, descriptors));
@@ -338,8 +338,8 @@ impl<R: Dice> Engine<'_, '_, R> {
             emit!(self, Event::Spell { who: t, spell: spell.name.to_string(), what: SpellEvent::Immune });
             return false;
         }
-        if spell.spell_resistance && !meeting.willing && spec.spell_resistance > 0 && t != i {
-            let sr = spec.spell_resistance as i32;
+        if spell.spell_resistance && !meeting.willing && spec.defense.spell_resistance > 0 && t != i {
+            let sr = spec.defense.spell_resistance as i32;
             let pen = prep.fighters[i].caster.as_deref().map_or(0, |c| c.penetration);
             let bonus = cast.cl as i32 + pen;
             let d20 = self.rng.roll(20) as i32;
@@ -425,7 +425,9 @@ impl<R: Dice> Engine<'_, '_, R> {
         let mut bonus_extra = 0;
         for b in &st.bonuses {
             let applies = match b.when {
-                SaveBonusWhen::DifferentCreatureType => prep.fighters[i].ctype != prep.fighters[t].ctype,
+                SaveBonusWhen::DifferentCreatureType => {
+                    prep.fighters[i].nature.ctype != prep.fighters[t].nature.ctype
+                }
                 SaveBonusWhen::ThreatenedByCasterSide => (0..self.st.len()).any(|j| {
                     !self.st.are_enemies(i, j) && self.st.are_enemies(j, t) && self.st.threatens(j, t)
                 }),
@@ -440,8 +442,8 @@ impl<R: Dice> Engine<'_, '_, R> {
         let ctx = Context {
             descriptors: prepared.descriptors,
             spell: true,
-            other_alignment: prep.fighters[i].alignment,
-            other_type: prep.fighters[i].creature_type,
+            other_alignment: prep.fighters[i].nature.alignment,
+            other_type: prep.fighters[i].nature.creature_type,
             ..Context::default()
         };
         let ok = self.roll_save(t, kind, dc - bonus_extra, &ctx);

@@ -112,10 +112,10 @@ impl<R: crate::rng::Dice> super::super::engine::Engine<'_, '_, R> {
         self.st.fighters[r] = fresh;
         self.st.fighters[r].out = out;
         self.st.fighters[r].summon_left = rounds;
-        self.st.fighters[r].has_acted = true;
+        self.st.fighters[r].turn.has_acted = true;
         self.st.relocate(r, square);
         if augment {
-            let hd = spec.hd as i32;
+            let hd = spec.nature.hd as i32;
             let mut e =
                 crate::effects::Effect::new("Augment Summoning", crate::effects::Duration::UntilRemoved)
                     .with_mods(vec![

@@ -61,7 +61,7 @@ impl BattleState<'_> {
         }
         let spec = &self.prep.fighters[t];
         let f = &self.fighters[t];
-        let ctype = spec.ctype;
+        let ctype = spec.nature.ctype;
         if !filter.creature_types.is_empty() && !ctype.is_some_and(|c| filter.creature_types.contains(&c)) {
             return false;
         }
@@ -78,20 +78,24 @@ impl BattleState<'_> {
                 C::Chaotic => A::CHAOTIC,
             }
         };
-        if !filter.alignments.is_empty() && !filter.alignments.iter().any(|&a| spec.alignment & bit(a) != 0) {
+        if !filter.alignments.is_empty()
+            && !filter.alignments.iter().any(|&a| spec.nature.alignment & bit(a) != 0)
+        {
             return false;
         }
-        if filter.not_alignments.iter().any(|&a| spec.alignment & bit(a) != 0) {
+        if filter.not_alignments.iter().any(|&a| spec.nature.alignment & bit(a) != 0) {
             return false;
         }
-        if filter.living && spec.immune.drain {
+        if filter.living && spec.defense.immune.drain {
             return false;
         }
-        if filter.min_hd.is_some_and(|m| spec.hd < m) || filter.max_hd.is_some_and(|m| spec.hd > m) {
+        if filter.min_hd.is_some_and(|m| spec.nature.hd < m)
+            || filter.max_hd.is_some_and(|m| spec.nature.hd > m)
+        {
             return false;
         }
         if let Some(min) = filter.min_int
-            && spec.int_score.is_none_or(|s| s < min as i32)
+            && spec.scores.int_score.is_none_or(|s| s < min as i32)
         {
             return false;
         }

@@ -58,7 +58,7 @@ fn positive_channel_heals_every_living_creature_in_30_ft_and_harms_undead_with_a
     turn(&mut e, 0, vec![Action::new(ActionKind::ChannelEnergy).with_option(0)]);
     assert_eq!((e.st.hp(0), e.st.hp(1), e.st.hp(2), e.st.hp(3), e.st.hp(4)), (22, 22, 22, 10, 30));
     assert_eq!(e.st.fighters[0].out.healing_given, 24, "the ally and the foe");
-    assert_eq!(e.st.fighters[0].pools.channel_energy, 1);
+    assert_eq!(e.st.fighters[0].class.pools.channel_energy, 1);
     // Harm: undead only, Will DC 10 + 2 + 2 = 14, d20=15 saves for half.
     drop(e);
     let mut b2 = Bench::new(&[6, 6, 6, 15, 1, 1, 1, 1]);
@@ -192,7 +192,7 @@ fn up_close_and_deadly_adds_precision_dice_on_a_hit_and_grazes_on_a_miss() {
     let mut e = b.engine(&prep, &SimOptions::default());
     turn(&mut e, 0, vec![deed, Action::at(ActionKind::Attack, 1)]);
     assert_eq!(e.st.hp(1), 41);
-    assert_eq!(e.st.fighters[0].pools.grit, 1);
+    assert_eq!(e.st.fighters[0].class.pools.grit, 1);
     // A miss (a natural 1, which also misfires) grazes for half of 1d6 = 6.
     turn(&mut e, 0, vec![deed, Action::at(ActionKind::Attack, 1)]);
     assert_eq!(e.st.hp(1), 41 - 3);
@@ -214,7 +214,7 @@ fn quick_clear_repairs_a_misfired_firearm() {
         vec![Action::new(ActionKind::Deed).with_ability(ClassAbilityUse::Deed(Deed::QuickClear))],
     );
     assert!(!e.st.is_broken(0, 0));
-    assert_eq!(e.st.fighters[0].pools.grit, 0, "a move action spends its grit");
+    assert_eq!(e.st.fighters[0].class.pools.grit, 0, "a move action spends its grit");
 }
 
 #[test]
@@ -247,9 +247,9 @@ fn inspire_courage_gives_allies_competence_on_attacks_and_morale_against_fear() 
     // It goes on at the bard's turns while rounds last, then stops.
     turn(&mut e, 0, vec![]);
     turn(&mut e, 0, vec![]);
-    assert_eq!(e.st.fighters[0].pools.bardic_rounds, 0);
+    assert_eq!(e.st.fighters[0].class.pools.bardic_rounds, 0);
     turn(&mut e, 0, vec![]);
-    assert!(!e.st.fighters[0].performing);
+    assert!(!e.st.fighters[0].class.performing);
 }
 
 fn magus() -> crate::model::Combatant {
@@ -285,8 +285,8 @@ fn spell_combat_casts_and_attacks_at_minus_two_and_spellstrike_delivers_a_touch_
     let mut e = b.engine(&prep, &SimOptions::default());
     turn(&mut e, 0, vec![combat]);
     assert_eq!(e.st.hp(1), 100 - 6 - 8);
-    assert!(e.st.fighters[0].held.is_none());
-    assert_eq!(e.st.fighters[0].attack_penalty, 0, "the −2 ends with the action");
+    assert!(e.st.fighters[0].casting.held.is_none());
+    assert_eq!(e.st.fighters[0].turn.attack_penalty, 0, "the −2 ends with the action");
 }
 
 #[test]
@@ -300,7 +300,7 @@ fn the_arcane_pool_enhances_the_blade_for_the_battle() {
     let before = e.st.situation(0, 0, 1, Swing::default()).attack;
     turn(&mut e, 0, vec![Action::new(ActionKind::ArcanePool)]);
     assert_eq!(e.st.situation(0, 0, 1, Swing::default()).attack, before + 1);
-    assert_eq!(e.st.fighters[0].pools.arcane_pool, 2);
+    assert_eq!(e.st.fighters[0].class.pools.arcane_pool, 2);
 }
 
 #[test]

@@ -175,7 +175,10 @@ fn falchion_easy() -> crate::combat::PreparedEncounter {
 fn the_printed_threat_range_already_holds_improved_critical() {
     // Final values: a falchion printed 18-20 stays 18-20 with the feat (the
     // printed range of a creature with Improved Critical is 15-20).
-    assert_eq!(falchion(json!(["Improved Critical (falchion)"])).fighters[0].attacks[0].threat_min, 18);
+    assert_eq!(
+        falchion(json!(["Improved Critical (falchion)"])).fighters[0].offense.attacks[0].threat_min,
+        18
+    );
     let printed = creature(
         "Orc",
         json!({ "features": ["Improved Critical (falchion)"], "attacks": [{ "name": "falchion", "kind": "melee",
@@ -184,7 +187,7 @@ fn the_printed_threat_range_already_holds_improved_critical() {
     let target =
         creature("Dummy", json!({ "hp_max": 100, "ac": { "total": 15, "touch": 11, "flat_footed": 15 } }));
     let prep = prepare(arena(1, 3), vec![("a", printed, at(1, 1)), ("b", target, at(1, 2))]);
-    assert_eq!(prep.fighters[0].attacks[0].threat_min, 15);
+    assert_eq!(prep.fighters[0].offense.attacks[0].threat_min, 15);
     let mut b = Bench::new(&[15, 19, 3, 2]);
     let mut e = b.engine(&prep, &SimOptions::default());
     e.strike(0, 0, 1, Swing::default());
@@ -212,7 +215,7 @@ fn the_printed_secondary_bonus_already_holds_multiattack() {
             arena(1, 3),
             vec![("a", bite(features), at(1, 1)), ("b", creature("D", json!({})), at(1, 2))],
         );
-        assert_eq!(prep.fighters[0].attacks[0].bonus, bonus);
+        assert_eq!(prep.fighters[0].offense.attacks[0].bonus, bonus);
     }
 }
 
@@ -245,10 +248,10 @@ fn damage_reduction_needs_every_bypass_component() {
         ],
     );
     let drs: Vec<[u32; 3]> =
-        prep.fighters[0].attacks.iter().map(|a| [a.vs[1].dr, a.vs[2].dr, a.vs[3].dr]).collect();
+        prep.fighters[0].offense.attacks.iter().map(|a| [a.vs[1].dr, a.vs[2].dr, a.vs[3].dr]).collect();
     assert_eq!(drs, [[10, 0, 5], [10, 0, 5], [0, 0, 5], [0, 0, 5]]);
     let comps: Vec<(u32, bool)> =
-        prep.fighters[0].attacks[3].vs[1].comps.iter().map(|c| (c.resist, c.immune)).collect();
+        prep.fighters[0].offense.attacks[3].vs[1].comps.iter().map(|c| (c.resist, c.immune)).collect();
     assert_eq!(comps, [(0, false), (5, false), (0, true)]);
 }
 
@@ -268,7 +271,7 @@ fn damage_reduction_with_alternatives_yields_to_any_one_of_them() {
     let attacker = creature("Hero", json!({ "attacks": weapons }));
     let devil = creature("Devil", json!({ "dr": { "amount": 10, "bypass_any": ["good", "silver"] } }));
     let prep = prepare(arena(1, 3), vec![("a", attacker, at(1, 1)), ("b", devil, at(1, 2))]);
-    let drs: Vec<u32> = prep.fighters[0].attacks.iter().map(|a| a.vs[1].dr).collect();
+    let drs: Vec<u32> = prep.fighters[0].offense.attacks.iter().map(|a| a.vs[1].dr).collect();
     assert_eq!(drs, [10, 0, 0, 10]);
 }
 

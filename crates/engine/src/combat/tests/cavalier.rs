@@ -50,13 +50,13 @@ fn a_lion_s_challenge_adds_level_damage_and_two_dodge_ac_against_its_foe_and_cos
     turn(&mut e, 0, vec![Action::at(ActionKind::Challenge, 1)]);
     // Level 4: +4 damage on the foe; lion: +1 + 4/4 = +2 dodge AC against it; −2 AC against the other.
     assert_eq!((ac(&e, 1), ac(&e, 2), damage(&e, 1), damage(&e, 2)), (22, 18, 4, 0));
-    assert_eq!(e.st.fighters[0].pools.challenge, 1);
+    assert_eq!(e.st.fighters[0].class.pools.challenge, 1);
     // One challenge at a time.
     turn(&mut e, 0, vec![Action::at(ActionKind::Challenge, 2)]);
     assert_eq!(e.st.last_results(0)[0].reason, Some(Reason::NoAbility));
     // The challenge ends when its foe falls unconscious.
     e.wound(1, 31);
-    assert_eq!((ac(&e, 2), e.st.fighters[0].challenged), (20, None));
+    assert_eq!((ac(&e, 2), e.st.fighters[0].class.challenged), (20, None));
     assert!(b.events.iter().any(|r| matches!(r.event, Event::ChallengeEnds { who: 0, target: 1 })));
     let lines = b.lines();
     assert!(
@@ -101,7 +101,7 @@ fn outflank_lent_by_tactician_raises_the_flanking_bonus_to_four_for_five_rounds(
     turn(&mut e, 0, vec![Action::new(ActionKind::Tactician)]);
     assert_eq!(flank(&e), (4, 4));
     assert!(!e.st.has_outflank(3), "60 ft away");
-    assert_eq!(e.st.fighters[0].pools.tactician, 0);
+    assert_eq!(e.st.fighters[0].class.pools.tactician, 0);
     // 3 + 4/2 = 5 rounds, counted on the cavalier's turns.
     for _ in 0..4 {
         turn(&mut e, 0, vec![]);

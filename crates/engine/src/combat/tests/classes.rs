@@ -76,17 +76,17 @@ fn rage_gives_four_strength_and_constitution_two_will_minus_two_ac_and_two_hit_p
     );
     assert_eq!((save(&e, 0, SaveKind::Will), RAGE_WILL_BONUS), (will + 2, 2));
     assert_eq!((e.st.hp(0), e.st.hp_max(0)), (hp + 8, 48));
-    assert_eq!(e.st.fighters[0].pools.rage_rounds, 2, "the first round is spent");
+    assert_eq!(e.st.fighters[0].class.pools.rage_rounds, 2, "the first round is spent");
     // Already raging: refused.
     turn(&mut e, 0, vec![Action::new(ActionKind::Rage)]);
     assert_eq!(e.st.last_results(0)[0].reason, Some(Reason::NoAbility));
-    assert_eq!(e.st.fighters[0].pools.rage_rounds, 1, "one round a turn");
+    assert_eq!(e.st.fighters[0].class.pools.rage_rounds, 1, "one round a turn");
     turn(&mut e, 0, vec![]);
-    assert_eq!(e.st.fighters[0].pools.rage_rounds, 0);
-    assert!(e.st.fighters[0].rage.is_some());
+    assert_eq!(e.st.fighters[0].class.pools.rage_rounds, 0);
+    assert!(e.st.fighters[0].class.rage.is_some());
     // Out of rounds: it ends at the start of the next turn, 3 rounds raged.
     turn(&mut e, 0, vec![]);
-    assert!(e.st.fighters[0].rage.is_none());
+    assert!(e.st.fighters[0].class.rage.is_none());
     // Fatigued: Str -2 (-1 to hit), Dex -2 (-1 AC).
     assert_eq!(
         (attack(&e, 0, 1) - before.0, ac(&e, 1, 0), e.st.hp(0), e.st.hp_max(0)),
@@ -113,7 +113,7 @@ fn fatigue_lasts_twice_the_rounds_raged_and_forbids_a_new_rage() {
     turn(&mut e, 0, vec![Action::new(ActionKind::Rage)]);
     // Falls unconscious: the rage ends at once, its 8 hit points go (from 48 - 49 = -1 to -9).
     e.wound(0, 49);
-    assert!(e.st.fighters[0].rage.is_none());
+    assert!(e.st.fighters[0].class.rage.is_none());
     assert_eq!(e.st.hp(0), -9);
     let fatigue = e.st.fighters[0].effects.iter().find(|x| &*x.effect.name == RAGE_FATIGUE_EFFECT);
     assert!(fatigue.is_some(), "fatigued for 2 rounds");
@@ -122,7 +122,7 @@ fn fatigue_lasts_twice_the_rounds_raged_and_forbids_a_new_rage() {
     assert_eq!(e.st.last_results(0)[0].reason, Some(Reason::NoAbility), "fatigued");
     turn(&mut e, 0, vec![]);
     turn(&mut e, 0, vec![Action::new(ActionKind::Rage)]);
-    assert!(e.st.fighters[0].rage.is_some(), "fatigue over after 2 rounds");
+    assert!(e.st.fighters[0].class.rage.is_some(), "fatigue over after 2 rounds");
 }
 
 #[test]
@@ -188,13 +188,13 @@ fn superstition_adds_its_morale_bonus_on_saves_against_spells_and_quick_reflexes
     let spell = Context { spell: true, ..Context::default() };
     let vs = |e: &E<'_, '_>, kind: SaveKind| e.st.save_bonus(0, kind, &spell) - save(e, 0, kind);
     assert_eq!((vs(&e, SaveKind::Fort), vs(&e, SaveKind::Will)), (0, 0), "not raging");
-    let aoo = e.st.fighters[0].aoo_left;
+    let aoo = e.st.fighters[0].turn.aoo_left;
     turn(&mut e, 0, vec![Action::new(ActionKind::Rage)]);
     // Level 4: +3 morale against spells; on Will the rage's +2 morale does not stack with it.
     assert_eq!((vs(&e, SaveKind::Fort), vs(&e, SaveKind::Will)), (3, 1));
-    assert_eq!(e.st.fighters[0].aoo_left, aoo + 1);
+    assert_eq!(e.st.fighters[0].turn.aoo_left, aoo + 1);
     e.start_round();
-    assert_eq!(e.st.fighters[0].aoo_left, e.st.prep.fighters[0].aoo_per_round + 1);
+    assert_eq!(e.st.fighters[0].turn.aoo_left, e.st.prep.fighters[0].offense.aoo_per_round + 1);
 }
 
 // ---- paladin ----
@@ -234,7 +234,7 @@ fn smite_evil_adds_charisma_to_hit_level_to_damage_doubled_on_the_first_hit_on_u
         (attack(&e, 0, 1), damage(&e, 0, 1), ac(&e, 1, 0), ac(&e, 2, 0)),
         (before.0 + 2, before.1 + 8, before.2 + 2, before.3)
     );
-    assert_eq!(e.st.fighters[0].pools.smite_evil, 1);
+    assert_eq!(e.st.fighters[0].class.pools.smite_evil, 1);
     let hp = e.st.hp(1);
     turn(&mut e, 0, vec![Action::at(ActionKind::Attack, 1)]);
     // 5 + 3 (printed) + 8.
@@ -286,12 +286,12 @@ fn lay_on_hands_heals_half_level_d6_swift_on_itself_standard_on_an_ally_it_touch
     // Level 4: 2d6. Swift on itself, standard on the ally: both in one turn.
     turn(&mut e, 0, vec![Action::new(ActionKind::LayOnHands), Action::at(ActionKind::LayOnHands, 1)]);
     assert_eq!((e.st.hp(0), e.st.hp(1)), (20, 0));
-    assert_eq!(e.st.fighters[0].pools.lay_on_hands, 2);
+    assert_eq!(e.st.fighters[0].class.pools.lay_on_hands, 2);
     turn(&mut e, 0, vec![Action::at(ActionKind::LayOnHands, 2)]);
     assert_eq!(e.st.last_results(0)[0].reason, Some(Reason::OutOfRange), "25 ft away");
     turn(&mut e, 0, vec![Action::at(ActionKind::LayOnHands, 3)]);
     assert_eq!(e.st.last_results(0)[0].reason, Some(Reason::NoAbility), "not on a foe");
-    assert_eq!(e.st.fighters[0].pools.lay_on_hands, 2);
+    assert_eq!(e.st.fighters[0].class.pools.lay_on_hands, 2);
     drop(e);
     let lines = b.lines();
     assert!(lines.iter().any(|l| l.contains("pal: lays on hands: 2d6=10, heals 10 (3 left)")), "{lines:#?}");
@@ -374,8 +374,8 @@ fn aura_of_courage_makes_the_paladin_immune_to_fear_and_gives_allies_within_ten_
     );
     let mut b = Bench::new(&[]);
     let mut e = b.engine(&prep, &SimOptions::default());
-    assert!(e.st.prep.fighters[0].immune.descriptors.has(Descriptor::Fear));
-    assert!(!e.st.prep.fighters[1].immune.descriptors.has(Descriptor::Fear));
+    assert!(e.st.prep.fighters[0].defense.immune.descriptors.has(Descriptor::Fear));
+    assert!(!e.st.prep.fighters[1].defense.immune.descriptors.has(Descriptor::Fear));
     let fear = Context { descriptors: Descriptors::of(&[Descriptor::Fear]), ..Context::default() };
     let will = |e: &E<'_, '_>, i: usize, ctx: &Context| e.st.save_bonus(i, SaveKind::Will, ctx);
     // 10 ft away: +4 morale against fear only; 15 ft: nothing; a foe beside it: nothing.

@@ -220,7 +220,7 @@ fn fireball_expected_damage_against_a_reflex_save_with_and_without_cover() {
         let exact = expected_half_on_save(cl as u32, 6, save_chance(reflex + cover_bonus, dc));
         let samples = simulate(&prep, seed, |e| {
             e.st.fighters[1].hp = 1_000_000;
-            e.st.fighters[0].slots[3] = 5;
+            e.st.fighters[0].casting.slots[3] = 5;
             let mut cast = Action::cast(fireball, None);
             cast.destination = Some(at(2, 7));
             cast_ok(e, cast);
@@ -244,7 +244,7 @@ fn magic_missile_fires_one_missile_plus_one_per_two_levels_beyond_the_first_up_t
         let exact = f64::from(missiles) * 3.5;
         let samples = simulate(&prep, seed, |e| {
             e.st.fighters[1].hp = 1_000_000;
-            e.st.fighters[0].slots[1] = 5;
+            e.st.fighters[0].casting.slots[1] = 5;
             cast_ok(e, Action::cast(mm, Some(1)));
             f64::from(1_000_000 - e.st.hp(1))
         });
@@ -262,7 +262,7 @@ fn cure_light_wounds_heals_one_d8_plus_caster_level_up_to_five_on_average() {
         let exact = 4.5 + f64::from(cl.min(5));
         let samples = simulate(&prep, seed, |e| {
             e.st.fighters[1].hp = 1;
-            e.st.fighters[0].slots[1] = 5;
+            e.st.fighters[0].casting.slots[1] = 5;
             cast_ok(e, Action::cast(clw, Some(1)));
             f64::from(e.st.hp(1) - 1)
         });
@@ -286,7 +286,7 @@ fn channel_at_undead(will: i32, extra: serde_json::Value, seed: u64) -> (Prepare
     let prep = prepare(arena(3, 8), vec![("a", cleric, at(1, 1)), ("b", zombie, at(1, 4))]);
     let samples = simulate(&prep, seed, |e| {
         e.st.fighters[1].hp = 1_000_000;
-        e.st.fighters[0].pools.channel_energy = 2;
+        e.st.fighters[0].class.pools.channel_energy = 2;
         cast_ok(e, Action::new(ActionKind::ChannelEnergy).with_option(1));
         f64::from(1_000_000 - e.st.hp(1))
     });
@@ -315,7 +315,7 @@ fn spell_resistance_is_overcome_at_the_rate_of_the_caster_level_check() {
         let exact = (1..=20).filter(|d| d + cl as i32 >= sr).count() as f64 / 20.0;
         let samples = simulate(&prep, seed, |e| {
             e.st.fighters[1].hp = 1_000_000;
-            e.st.fighters[0].slots[1] = 5;
+            e.st.fighters[0].casting.slots[1] = 5;
             cast_ok(e, Action::cast(mm, Some(1)));
             if e.st.hp(1) < 1_000_000 { 1.0 } else { 0.0 }
         });

@@ -129,7 +129,7 @@ fn play(prep: &PreparedEncounter, hp: &[(usize, i32)], actions: Vec<Action>) -> 
             e.st.fighters[j].hp = h;
         }
         e.take_turn(0, &mut script(actions));
-        (e.st.fighters[0].items_left.clone(), e.st.fighters[0].hp)
+        (e.st.fighters[0].gear.items_left.clone(), e.st.fighters[0].hp)
     };
     (events, left, hp0)
 }
@@ -178,7 +178,7 @@ fn a_potion_cannot_be_poured_into_a_conscious_ally_nor_drunk_when_none_is_left()
     let mut e = Engine::new(&prep, &SimOptions::default(), &mut rng, None);
     assert_eq!(e.st.item_use(0, 0, 1), Err(crate::combat::action::Reason::MissingTarget));
     assert_eq!(e.st.item_use(0, 0, 2), Err(crate::combat::action::Reason::MissingTarget), "not a foe");
-    e.st.fighters[0].items_left[0] = 0;
+    e.st.fighters[0].gear.items_left[0] = 0;
     assert_eq!(e.st.item_use(0, 0, 0), Err(crate::combat::action::Reason::NoItem));
     assert_eq!(e.st.item_use(0, 7, 0), Err(crate::combat::action::Reason::NoItem));
 }
@@ -207,7 +207,7 @@ fn a_cleric_without_cures_left_heals_with_her_wand_drawing_it_first() {
     let mut rng = SeededRng::for_run(1, 0);
     let mut events = Vec::new();
     let mut e = Engine::new(&prep, &SimOptions::default(), &mut rng, Some(&mut events));
-    e.st.fighters[0].slots[1] = 0;
+    e.st.fighters[0].casting.slots[1] = 0;
     e.st.fighters[1].hp = 8;
     let mut out = Vec::new();
     DefaultPolicy.plan(&e.st, 0, &mut out);
@@ -216,8 +216,8 @@ fn a_cleric_without_cures_left_heals_with_her_wand_drawing_it_first() {
     // standard action once in hand.
     assert_eq!(e.st.item_slot(0, &out[0]), Slot::FullRound);
     e.take_turn(0, &mut script(vec![out[0]]));
-    assert_eq!(e.st.fighters[0].items_left, [9]);
-    assert_eq!(e.st.fighters[0].wand_in_hand, Some(0));
+    assert_eq!(e.st.fighters[0].gear.items_left, [9]);
+    assert_eq!(e.st.fighters[0].gear.wand_in_hand, Some(0));
     assert_eq!(e.st.item_slot(0, &out[0]), Slot::Standard);
     drop(e);
     assert!(

@@ -187,7 +187,7 @@ fn every_spell_file_is_cast_in_a_battle_or_refused_with_the_documented_reason() 
                     e.take_turn(i, &mut script(vec![]));
                 }
                 if cure(spell) {
-                    e.st.fighters[CASTER].slots = [3; 10];
+                    e.st.fighters[CASTER].casting.slots = [3; 10];
                     let r = e.execute_for_test(CASTER, Action::cast(index, Some(UNDEAD)));
                     if !r.ok {
                         failures.push(format!("{name}: not cast on the undead: {:?}", r.reason));

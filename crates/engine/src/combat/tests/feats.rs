@@ -189,7 +189,7 @@ fn dodge_is_in_the_printed_ac_but_counts_toward_a_computed_cmd() {
     e.set_condition(1, C::FlatFooted);
     assert_eq!(e.st.cmd(1, Maneuver::Trip, 0), 11, "no Dexterity bonus, no dodge");
     // A touch attack against it while denied loses the dodge too.
-    assert_eq!(prep.fighters[1].printed_dodge, 1);
+    assert_eq!(prep.fighters[1].defense.printed_dodge, 1);
 }
 
 fn rogue_and_friend(target: crate::model::Combatant) -> crate::combat::PreparedEncounter {
@@ -251,7 +251,7 @@ fn sneak_attack_needs_a_flank_or_a_denied_dexterity_and_reaches_undead() {
 fn sneak_attack_by_level_is_one_d6_per_two_levels() {
     let rogue = creature("Rogue", json!({ "level": 5, "features": ["Sneak Attack"] }));
     let prep = prepare(arena(3, 6), vec![("a", rogue, at(1, 1)), ("b", dummy(), at(1, 2))]);
-    assert_eq!(prep.fighters[0].sneak_dice, 3);
+    assert_eq!(prep.fighters[0].offense.sneak_dice, 3);
 }
 
 #[test]

@@ -67,7 +67,7 @@ fn walker_attacks_on_flier(walker: crate::model::Combatant, alt: u32, seeds: u64
         let mut rng = SeededRng::for_run(11, seed);
         let mut events: Vec<Record> = Vec::new();
         let mut e = Engine::new(&prep, &SimOptions::default(), &mut rng, Some(&mut events));
-        e.st.fighters[1].alt = alt;
+        e.st.fighters[1].mobility.alt = alt;
         for _ in 0..4 {
             e.start_round();
             e.take_turn(0, &mut DefaultPolicy);
@@ -117,7 +117,7 @@ fn climbing_costs_double_before_the_move_across_and_walkers_cannot_climb() {
     turn(&mut e, 0, vec![up(at(1, 5))]);
     assert_eq!(e.st.pos(0), at(1, 0), "25 ft across is beyond the 20 ft left");
     // Diving costs normal speed: 20 down and 40 across.
-    e.st.fighters[0].alt = 20;
+    e.st.fighters[0].mobility.alt = 20;
     e.start_round();
     turn(&mut e, 0, vec![Action::new(ActionKind::Move).with_destination(at(1, 8)).with_altitude(0)]);
     assert_eq!((e.st.altitude(0), e.st.pos(0)), (0, at(1, 8)));
@@ -141,7 +141,7 @@ fn a_flier_that_stays_in_place_checks_dc_15_and_plummets_on_wings_when_it_fails_
     // falls 10 ft (1d6 = 4).
     let mut b = Bench::new(&[15, 11, 10, 4]);
     let mut e = b.engine(&prep, &SimOptions::default());
-    e.st.fighters[0].alt = 20;
+    e.st.fighters[0].mobility.alt = 20;
     turn(&mut e, 0, vec![]);
     assert_eq!(e.st.altitude(0), 20);
     e.start_round();
@@ -163,7 +163,7 @@ fn a_flier_that_stays_in_place_checks_dc_15_and_plummets_on_wings_when_it_fails_
     // Moving more than half its speed needs no check.
     let mut b = Bench::new(&[20, 20, 20]);
     let mut e = b.engine(&prep, &SimOptions::default());
-    e.st.fighters[0].alt = 20;
+    e.st.fighters[0].mobility.alt = 20;
     turn(&mut e, 0, vec![Action::new(ActionKind::Move).with_destination(at(2, 7))]);
     assert_eq!((e.st.altitude(0), e.st.pos(0)), (20, at(2, 7)));
     drop(e);
@@ -178,7 +178,7 @@ fn mean_fall(prep: &PreparedEncounter, alt: u32, runs: u64) -> (f64, u32) {
         let mut events = Vec::new();
         let mut e = Engine::new(prep, &SimOptions::default(), &mut rng, Some(&mut events));
         e.start_round();
-        e.st.fighters[0].alt = alt;
+        e.st.fighters[0].mobility.alt = alt;
         // Unconscious: nonlethal damage above its hit points.
         e.st.fighters[0].nonlethal = 1000;
         let hp = e.st.hp(0);
@@ -269,7 +269,8 @@ fn the_young_black_dragon_breathes_from_above_the_partys_reach_and_no_pc_melees_
                 }
                 // The PCs (summoned eagles fly up to it: `plan_climb`).
                 Event::Attack(a) if a.target == d && a.who < d && alt >= safe => {
-                    let melee = prep.fighters[a.who].attacks.iter().any(|w| w.melee && w.name == a.weapon);
+                    let melee =
+                        prep.fighters[a.who].offense.attacks.iter().any(|w| w.melee && w.name == a.weapon);
                     assert!(!melee, "seed {seed}: {} meleed the dragon at {alt} ft", a.who);
                 }
                 _ => {}
@@ -401,7 +402,7 @@ fn a_flier_that_cannot_hover_safely_flies_up_to_a_foe_aloft_and_attacks_it() {
         let mut rng = SeededRng::for_run(13, seed);
         let mut events: Vec<Record> = Vec::new();
         let mut e = Engine::new(&prep, &SimOptions::default(), &mut rng, Some(&mut events));
-        e.st.fighters[1].alt = 20;
+        e.st.fighters[1].mobility.alt = 20;
         e.start_round();
         e.take_turn(0, &mut DefaultPolicy);
         drop(e);
@@ -428,7 +429,7 @@ fn a_swordsman_below_a_hovering_flier_turns_to_a_foe_on_the_ground_else_readies_
         let mut rng = SeededRng::for_run(12, seed);
         let mut events: Vec<Record> = Vec::new();
         let mut e = Engine::new(&prep, &SimOptions::default(), &mut rng, Some(&mut events));
-        e.st.fighters[1].alt = 20;
+        e.st.fighters[1].mobility.alt = 20;
         for _ in 0..3 {
             e.start_round();
             e.take_turn(0, &mut DefaultPolicy);
@@ -451,7 +452,7 @@ fn a_swordsman_below_a_hovering_flier_turns_to_a_foe_on_the_ground_else_readies_
         let mut rng = SeededRng::for_run(12, seed);
         let mut events: Vec<Record> = Vec::new();
         let mut e = Engine::new(&prep, &SimOptions::default(), &mut rng, Some(&mut events));
-        e.st.fighters[1].alt = 20;
+        e.st.fighters[1].mobility.alt = 20;
         for _ in 0..2 {
             e.start_round();
             e.take_turn(0, &mut DefaultPolicy);

@@ -45,7 +45,7 @@ fn casting_spends_a_slot_cantrips_are_free_and_an_empty_slot_costs_no_die() {
     let mut e = b.engine(&prep, &SimOptions::default());
     turn(&mut e, 0, vec![Action::cast(mm, Some(1))]);
     assert_eq!(e.st.hp(1), 100 - 15);
-    assert_eq!(e.st.fighters[0].slots[1], 0);
+    assert_eq!(e.st.fighters[0].casting.slots[1], 0);
     let consumed = e.rng.consumed();
     turn(&mut e, 0, vec![Action::cast(mm, Some(1))]);
     assert_eq!(results(&e, 0), [(ActionKind::CastSpell, Some(Reason::NoSlot))]);
@@ -57,7 +57,7 @@ fn casting_spends_a_slot_cantrips_are_free_and_an_empty_slot_costs_no_die() {
     turn(&mut e, 0, vec![Action::cast(mm, Some(1))]);
     turn(&mut e, 0, vec![Action::cast(rof, Some(1))]);
     assert_eq!(e.st.hp(1), 100 - 15 - 3);
-    assert_eq!(e.st.fighters[0].slots[0], 0, "level 0 is never spent");
+    assert_eq!(e.st.fighters[0].casting.slots[0], 0, "level 0 is never spent");
 }
 
 #[test]
@@ -95,7 +95,7 @@ fn the_save_dc_is_ten_plus_spell_level_plus_the_casting_modifier() {
     let mut e = b.engine(&prep, &SimOptions::default());
     turn(&mut e, 0, vec![Action::cast(hold, Some(1)).with_metamagic(Metamagic::HEIGHTEN)]);
     assert!(e.st.has_condition(1, C::Paralyzed), "15 fails against DC 16");
-    assert_eq!(e.st.fighters[0].slots[3], 4, "a heightened 2nd-level spell takes a 3rd-level slot");
+    assert_eq!(e.st.fighters[0].casting.slots[3], 4, "a heightened 2nd-level spell takes a 3rd-level slot");
 }
 
 #[test]
@@ -235,7 +235,7 @@ fn a_one_round_spell_takes_effect_at_the_start_of_the_next_turn_and_damage_can_s
     let mut e = b.engine(&prep, &SimOptions::default());
     turn(&mut e, 0, vec![Action::cast(sleep, Some(1))]);
     assert!(!e.st.has_condition(1, C::Asleep), "not yet");
-    assert!(e.st.fighters[0].pending.is_some());
+    assert!(e.st.fighters[0].casting.pending.is_some());
     turn(&mut e, 0, vec![]);
     assert!(e.st.has_condition(1, C::Asleep));
     drop(e);
@@ -279,17 +279,17 @@ fn maximize_empower_and_extend_change_numbers_and_slots() {
     let mut e = b.engine(&prep, &SimOptions::default());
     turn(&mut e, 0, vec![Action::cast(mm, Some(1)).with_metamagic(Metamagic::MAXIMIZE)]);
     assert_eq!(e.st.hp(1), 100 - 15, "each missile at 5");
-    assert_eq!(e.st.fighters[0].slots[4], 4, "maximize: +3 levels");
+    assert_eq!(e.st.fighters[0].casting.slots[4], 4, "maximize: +3 levels");
     turn(&mut e, 0, vec![Action::cast(mm, Some(1)).with_metamagic(Metamagic::EMPOWER)]);
     assert_eq!(e.st.hp(1), 85 - 3 * (3 * 3 / 2), "each missile 1d4+1 = 3, ×1.5");
-    assert_eq!(e.st.fighters[0].slots[3], 4);
+    assert_eq!(e.st.fighters[0].casting.slots[3], 4);
     // Quicken: a swift action, so a second spell fits the turn.
     let plan = vec![Action::cast(mm, Some(1)).with_metamagic(Metamagic::QUICKEN), Action::cast(mm, Some(1))];
     let mut b = Bench::new(&[1, 1, 1, 1, 1, 1]);
     let mut e = b.engine(&prep, &SimOptions::default());
     turn(&mut e, 0, plan);
     assert_eq!(e.st.hp(1), 100 - 12);
-    assert_eq!(e.st.fighters[0].slots[5], 4);
+    assert_eq!(e.st.fighters[0].casting.slots[5], 4);
     // Extend doubles a duration in rounds.
     drop(e);
     let armor = prep.spell_index("Mage Armor").unwrap();
@@ -309,10 +309,10 @@ fn a_missed_touch_holds_the_charge_and_a_later_touch_delivers_it() {
     let mut b = Bench::new(&[5, 14, 1, 1, 1, 1, 1]);
     let mut e = b.engine(&prep, &SimOptions::default());
     turn(&mut e, 0, vec![Action::cast(sg, Some(1))]);
-    assert!(e.st.fighters[0].held.is_some());
+    assert!(e.st.fighters[0].casting.held.is_some());
     assert_eq!(e.st.hp(1), 100);
     turn(&mut e, 0, vec![Action::at(ActionKind::DischargeSpell, 1)]);
-    assert!(e.st.fighters[0].held.is_none());
+    assert!(e.st.fighters[0].casting.held.is_none());
     assert_eq!(e.st.hp(1), 95, "5d6 of ones");
 }
 
@@ -527,7 +527,7 @@ fn every_spell_the_engine_refuses_is_refused_without_spending_anything() {
         }
     }
     assert_eq!(e.rng.consumed(), 0);
-    assert_eq!(e.st.fighters[0].slots, [0, 9, 9, 9, 9, 9, 9, 9, 9, 9]);
+    assert_eq!(e.st.fighters[0].casting.slots, [0, 9, 9, 9, 9, 9, 9, 9, 9, 9]);
 }
 
 #[test]

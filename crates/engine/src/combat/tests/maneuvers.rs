@@ -40,20 +40,20 @@ fn duel(features: serde_json::Value) -> crate::combat::PreparedEncounter {
 #[test]
 fn cmb_and_cmd_come_from_bab_strength_dexterity_and_size() {
     let prep = duel(json!([]));
-    assert_eq!((prep.fighters[0].cmb, prep.fighters[0].cmd), (7, 17));
-    assert_eq!((prep.fighters[1].cmb, prep.fighters[1].cmd), (1, 11));
+    assert_eq!((prep.fighters[0].offense.cmb, prep.fighters[0].defense.cmd), (7, 17));
+    assert_eq!((prep.fighters[1].offense.cmb, prep.fighters[1].defense.cmd), (1, 11));
     let mut b = Bench::new(&[]);
     let mut e = b.engine(&prep, &SimOptions::default());
     // Total defense's +4 dodge counts toward CMD; stunned gives −2 AC... and −4 CMD.
-    e.st.fighters[1].total_defense = true;
+    e.st.fighters[1].turn.total_defense = true;
     assert_eq!(e.st.cmd(1, Trip, 0), 15);
-    e.st.fighters[1].total_defense = false;
+    e.st.fighters[1].turn.total_defense = false;
     e.set_condition(1, C::Stunned);
     assert_eq!(e.st.cmd(1, Trip, 0), 11 - 2 - 4);
     // A printed CMB and CMD are final values.
     let printed = creature("Wolf", json!({ "cmb": 2, "cmd": 14 }));
     let p = prepare(arena(3, 3), vec![("a", printed, at(1, 1)), ("b", foe(), at(1, 2))]);
-    assert_eq!((p.fighters[0].cmb, p.fighters[0].cmd), (2, 14));
+    assert_eq!((p.fighters[0].offense.cmb, p.fighters[0].defense.cmd), (2, 14));
 }
 
 #[test]
@@ -264,7 +264,7 @@ fn steal_takes_carried_items_until_none_is_left() {
     let mut b = Bench::new(&[15]);
     let mut e = b.engine(&prep, &SimOptions::default());
     turn(&mut e, 0, vec![Action::maneuver(Steal, 1)]);
-    assert_eq!(e.st.fighters[1].stolen_items, 1);
+    assert_eq!(e.st.fighters[1].gear.stolen_items, 1);
     turn(&mut e, 0, vec![Action::maneuver(Steal, 1)]);
     assert_eq!(e.st.last_results(0), [ActionResult::failed(ActionKind::Maneuver, Reason::NothingToTake)]);
 }

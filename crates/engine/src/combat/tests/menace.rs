@@ -90,7 +90,7 @@ fn the_hound_archons_magic_circle_adds_two_to_ac_and_saves_against_evil_creature
     assert_eq!(ac(1), ac(2) + 2);
     assert_eq!(ac(2), 19, "the printed AC against a neutral attacker");
     let save = |a: usize| {
-        let ctx = Context { other_alignment: prep.fighters[a].alignment, ..Context::default() };
+        let ctx = Context { other_alignment: prep.fighters[a].nature.alignment, ..Context::default() };
         e.st.save_bonus(0, SaveKind::Will, &ctx)
     };
     assert_eq!(save(1), save(2) + 2);

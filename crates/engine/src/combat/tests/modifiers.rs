@@ -73,11 +73,11 @@ fn touch_attacks_and_firearms_target_touch_ac() {
     e.st.relocate(1, at(1, 6));
     assert_eq!(ac(&e, 1), (false, 16));
     // A firearm reaches 5 increments (100 ft here), a bow 10.
-    assert_eq!(prep.fighters[0].attacks[1].max_range_ft, 100);
-    assert_eq!(prep.fighters[0].attacks[2].max_range_ft, 600);
+    assert_eq!(prep.fighters[0].offense.attacks[1].max_range_ft, 100);
+    assert_eq!(prep.fighters[0].offense.attacks[2].max_range_ft, 600);
     // The melee touch attack is melee: it gets no range penalty and is not ranged.
-    assert!(prep.fighters[0].attacks[0].melee);
-    assert!(!prep.fighters[0].attacks[1].melee);
+    assert!(prep.fighters[0].offense.attacks[0].melee);
+    assert!(!prep.fighters[0].offense.attacks[1].melee);
 }
 
 #[test]

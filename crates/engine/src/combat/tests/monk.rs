@@ -51,7 +51,7 @@ fn foe(name: &str, overrides: serde_json::Value) -> crate::model::Combatant {
 
 /// The attack bonuses of `i`'s flurry with its first attack (no haste, no ki).
 fn flurry(e: &E<'_, '_>, i: usize) -> Vec<i32> {
-    let printed = e.st.prep.fighters[i].attacks[0].bonus;
+    let printed = e.st.prep.fighters[i].offense.attacks[0].bonus;
     e.st.flurry_penalties(i, 0).iter().map(|p| printed + e.st.flurry_attack(i) - p).collect()
 }
 
@@ -125,7 +125,7 @@ fn a_declared_flurry_makes_its_attacks_on_the_event_stream_and_ki_buys_one_more(
             Action::at(ActionKind::FullAttack, 1),
         ],
     );
-    assert_eq!(e.st.fighters[0].pools.ki_pool, 4);
+    assert_eq!(e.st.fighters[0].class.pools.ki_pool, 4);
     assert_eq!(e.st.hp(1), 200 - 6 * 7);
     drop(e);
     let seen = attacks(&b.events);
@@ -188,7 +188,7 @@ fn stunning_fist_stuns_on_a_failed_fortitude_save_until_the_monk_s_next_turn_dc_
     assert_eq!(e.st.prep.fighters[0].abilities.as_deref().and_then(|a| a.stunning_fist_dc), Some(15));
     turn(&mut e, 0, vec![Action::at(ActionKind::StunningFist, 1), Action::at(ActionKind::Attack, 1)]);
     assert!(e.st.has_condition(1, ConditionId::Stunned));
-    assert_eq!(e.st.fighters[0].pools.stunning_fist, 3);
+    assert_eq!(e.st.fighters[0].class.pools.stunning_fist, 3);
     // Once a round: refused again in the same round.
     turn(&mut e, 0, vec![Action::at(ActionKind::StunningFist, 1)]);
     assert_eq!(e.st.last_results(0)[0].reason, Some(Reason::NoAbility));
@@ -196,11 +196,11 @@ fn stunning_fist_stuns_on_a_failed_fortitude_save_until_the_monk_s_next_turn_dc_
     // The stun lasts until the start of the monk's next turn; a miss (3) spends the use.
     turn(&mut e, 0, vec![Action::at(ActionKind::StunningFist, 1), Action::at(ActionKind::Attack, 1)]);
     assert!(!e.st.has_condition(1, ConditionId::Stunned));
-    assert_eq!(e.st.fighters[0].pools.stunning_fist, 2);
+    assert_eq!(e.st.fighters[0].class.pools.stunning_fist, 2);
     e.start_round();
     // An undead cannot be stunned; the use is spent by the hit.
     turn(&mut e, 0, vec![Action::at(ActionKind::StunningFist, 2), Action::at(ActionKind::Attack, 2)]);
-    assert_eq!(e.st.fighters[0].pools.stunning_fist, 1);
+    assert_eq!(e.st.fighters[0].class.pools.stunning_fist, 1);
     e.start_round();
     // A save of 19 + 2 = 21 resists.
     turn(&mut e, 0, vec![Action::at(ActionKind::StunningFist, 1), Action::at(ActionKind::Attack, 1)]);

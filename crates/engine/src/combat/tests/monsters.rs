@@ -47,7 +47,7 @@ fn undead_and_constructs_take_sneak_attack_but_oozes_elementals_and_incorporeal_
                            "int_score": null, "wis_score": 10, "cha_score": 10 } }),
         );
         let prep = duel(rogue(), target);
-        assert_eq!(prep.fighters[1].precision_immune, immune, "{kind} {features}");
+        assert_eq!(prep.fighters[1].defense.precision_immune, immune, "{kind} {features}");
     }
 }
 
@@ -795,7 +795,7 @@ fn smite_evil_adds_cha_to_attack_hd_to_damage_deflection_ac_and_bypasses_dr_unti
     assert_eq!((attack(&e, 1), damage(&e, 1), ac(&e, 1), ac(&e, 2)), (5, 4, 12, 10));
     assert_eq!((attack(&e, 2), damage(&e, 2)), (3, 0));
     assert_eq!(e.st.hp(1), 40 - 8);
-    assert_eq!(e.st.fighters[0].pools.smite_evil, 0);
+    assert_eq!(e.st.fighters[0].class.pools.smite_evil, 0);
     assert!(b.events.iter().any(|r| matches!(
         r.event,
         crate::combat::event::Event::Smites {
@@ -817,7 +817,7 @@ fn a_smite_on_a_foe_of_another_alignment_is_wasted_and_the_policy_never_tries_it
     let mut b = Bench::new(&[]);
     let mut e = b.engine(&prep, &SimOptions::default());
     turn(&mut e, 0, vec![Action::at(ActionKind::Smite, 1)]);
-    assert_eq!((e.st.fighters[0].pools.smite_evil, e.st.smiting(0)), (0, None));
+    assert_eq!((e.st.fighters[0].class.pools.smite_evil, e.st.smiting(0)), (0, None));
     // The default policy smites an evil foe it fights, never a neutral one.
     let evil = creature("Fiend", json!({ "alignment": "NE", "hp_max": 40 }));
     let logs = battles(|| vec![("players", smiter(), at(2, 2)), ("monsters", evil.clone(), at(2, 6))], 5);

@@ -89,7 +89,7 @@ fn a_rider_shares_its_mount_s_space_moves_at_its_speed_and_the_mount_follows() {
     turn(&mut e, 0, vec![Action::new(ActionKind::Move).with_destination(at(1, 11))]);
     assert_eq!((e.st.pos(0), e.st.pos(1)), (at(1, 11), at(1, 11)), "50 ft in one move, together");
     assert_eq!(e.st.occupant(at(2, 12)), Some(1), "the mount holds the squares");
-    assert_eq!(e.st.fighters[1].mount_used, 1);
+    assert_eq!(e.st.fighters[1].mobility.mount_used, 1);
 }
 
 #[test]
@@ -136,11 +136,11 @@ fn a_two_handed_lance_is_one_handed_on_horseback_the_shield_stays_and_half_the_s
     // Printed 1d8+6 for two hands (1½ × Str 4); one hand: 1d8+4.
     e.strike(0, 2, 2, Swing::default());
     assert_eq!(100 - e.st.hp(2), 9);
-    assert!(!e.st.fighters[0].martial.shield_off, "the shield's +2 AC stays");
+    assert!(!e.st.fighters[0].turn.martial.shield_off, "the shield's +2 AC stays");
     e.st.dismount(0, at(5, 5));
     e.strike(0, 2, 2, Swing::default());
     assert_eq!(100 - e.st.hp(2), 9 + 11, "on foot: 5 + 6");
-    assert!(e.st.fighters[0].martial.shield_off);
+    assert!(e.st.fighters[0].turn.martial.shield_off);
 }
 
 #[test]
@@ -255,7 +255,7 @@ fn the_mount_acts_on_its_riders_count_a_single_attack_after_one_move_none_after_
     assert_eq!(e.st.hp(2), 100 - 18, "the lance's double damage");
     turn(&mut e, 1, vec![Action::at(ActionKind::FullAttack, 2)]);
     assert_eq!(e.st.hp(2), 82, "the horse charged: no attack");
-    assert!(e.st.fighters[1].charged);
+    assert!(e.st.fighters[1].turn.charged);
     drop(e);
     let lines = b.lines();
     assert!(
@@ -322,7 +322,7 @@ fn a_mount_on_the_other_side_or_not_larger_is_refused_with_the_riders_mount_fiel
     // No horse at all: the rider fights on foot.
     let prep =
         prepare(arena(6, 10), vec![("a", rider(json!([]), 5), at(1, 1)), ("b", foe("Medium"), at(1, 5))]);
-    assert_eq!(prep.fighters[0].mount, None);
+    assert_eq!(prep.fighters[0].rider.mount, None);
     // A rider riding itself is refused by the file check.
     let mut v: serde_json::Value = serde_json::to_value(rider(json!([]), 5)).unwrap();
     v["mount"] = json!({ "name": "rider" });

@@ -139,14 +139,14 @@ fn aid_another_stacks_and_expires() {
     let mut e = b.engine(&prep, &SimOptions::default());
     turn(&mut e, 1, vec![Action::at(AidAnother, 0)]);
     turn(&mut e, 2, vec![Action::at(AidAnother, 0)]);
-    assert_eq!(e.st.fighters[0].aid_attack, 4);
+    assert_eq!(e.st.fighters[0].turn.aid_attack, 4);
     turn(&mut e, 1, vec![Action::at(AidAnother, 0).with_aid(AidMode::Ac)]);
-    assert_eq!(e.st.fighters[0].aid_ac, 0, "natural 1 fails");
+    assert_eq!(e.st.fighters[0].turn.aid_ac, 0, "natural 1 fails");
     turn(&mut e, 1, vec![Action::new(AidAnother)]);
     assert_eq!(e.st.last_results(1), [ActionResult::failed(AidAnother, Reason::MissingTarget)]);
     // The hero's turn starts: unused bonuses expire.
     e.take_turn(0, &mut script(vec![]));
-    assert_eq!(e.st.fighters[0].aid_attack, 0);
+    assert_eq!(e.st.fighters[0].turn.aid_attack, 0);
 }
 
 #[test]
@@ -282,7 +282,7 @@ fn a_readied_attack_fires_when_an_enemy_comes_into_reach_and_shifts_initiative()
     turn(&mut e, 0, vec![Action::new(Ready).with_trigger(ReadyTrigger::EnemyEntersReach)]);
     assert_eq!(e.st.last_results(0), [ActionResult { kind: Ready, ok: true, reason: Some(Reason::Readied) }]);
     turn(&mut e, 1, vec![Action::new(Move).with_destination(at(1, 2))]);
-    assert!(e.st.fighters[0].readied.is_none(), "one shot");
+    assert!(e.st.fighters[0].turn.readied.is_none(), "one shot");
     assert_eq!(e.init_keys[0].0, 21, "just ahead of the intruder");
     drop(e);
     assert_eq!(
@@ -305,7 +305,7 @@ fn a_readied_action_expires_at_the_start_of_the_next_turn() {
     let mut e = b.engine(&prep, &SimOptions::default());
     turn(&mut e, 0, vec![Action::new(Ready).with_trigger(ReadyTrigger::EnemyAttacks)]);
     turn(&mut e, 0, vec![]);
-    assert!(e.st.fighters[0].readied.is_none());
+    assert!(e.st.fighters[0].turn.readied.is_none());
     drop(e);
     assert_eq!(b.lines()[1], "round 1 guard: ready expired (trigger never occurred)");
 }
@@ -352,11 +352,11 @@ fn run_is_a_straight_line_stopping_at_the_first_obstacle() {
     turn(&mut e, 0, vec![Action::at(Run, 1)]);
     assert_eq!(e.st.last_results(0), [ActionResult::done(Run)]);
     assert_eq!(e.st.pos(0), at(2, 6), "stops before the rubble");
-    assert!(e.st.fighters[0].running);
+    assert!(e.st.fighters[0].run.running);
     // Running: the runner loses its Dexterity bonus (flat-footed AC).
     let mut sit = e.st.situation(1, 0, 0, crate::combat::odds::Swing::default());
     assert_eq!(sit.ac, 10);
-    e.st.fighters[0].running = false;
+    e.st.fighters[0].run.running = false;
     sit = e.st.situation(1, 0, 0, crate::combat::odds::Swing::default());
     assert_eq!(sit.ac, 10);
     // A destination the straight line cannot honour is refused.
@@ -427,11 +427,11 @@ fn immediate_actions_spend_the_swift_action() {
     e.reactions = Some(&mut always);
     // Flat-footed (no turn yet): no immediate action.
     turn(&mut e, 0, vec![Action::at(Attack, 1)]);
-    assert_eq!(e.st.fighters[1].immediate_round, u32::MAX);
+    assert_eq!(e.st.fighters[1].turn.immediate_round, u32::MAX);
     // After its first turn, an attack on it sets off an immediate action out of turn...
     turn(&mut e, 1, vec![]);
     turn(&mut e, 0, vec![Action::at(Attack, 1)]);
-    assert!(e.st.fighters[1].immediate_used);
+    assert!(e.st.fighters[1].turn.immediate_used);
     // ... which spends its next swift action.
     turn(&mut e, 1, vec![Action::new(Swift), Action::new(Immediate)]);
     assert_eq!(

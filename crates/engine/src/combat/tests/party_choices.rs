@@ -157,7 +157,7 @@ fn nobody_swings_a_weapon_that_cannot_hurt_an_incorporeal_foe_while_another_foe_
             match &r.event {
                 Event::Life { who, .. } if *who == orc => orc_up = false,
                 Event::Attack(a) if !a.aoo && prep.fighters[a.who].side == 0 && orc_up => {
-                    let harmless = prep.fighters[a.who].attacks.iter().all(|w| {
+                    let harmless = prep.fighters[a.who].offense.attacks.iter().all(|w| {
                         !w.carried.iter().any(|q| q == "magic" || q == "ghost_touch" || q == "force")
                     });
                     assert!(

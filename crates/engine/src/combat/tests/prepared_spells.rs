@@ -73,7 +73,7 @@ fn a_prepared_caster_casts_each_copy_once_and_a_metamagic_copy_only_as_prepared(
     // Maximized 5d6 (CL 5) = 30, the Reflex save (d20=20) halves it.
     assert_eq!(hp - e.st.hp(1), 15);
     assert_eq!(e.st.can_cast(0, fb, Metamagic::MAXIMIZE), Err(Reason::NoSlot));
-    assert_eq!(e.st.fighters[0].prepared_left, [0, 0]);
+    assert_eq!(e.st.fighters[0].casting.prepared_left, [0, 0]);
 }
 
 #[test]
@@ -97,9 +97,9 @@ fn a_cleric_gives_up_a_prepared_spell_for_a_cure_of_its_level() {
     turn(&mut e, 0, vec![Action::cast(cure, Some(1))]);
     // 1d8+5 at CL 5: 13; Command (last, and no heal) was given up before Bless.
     assert_eq!(e.st.hp(1), 18);
-    assert_eq!(e.st.fighters[0].prepared_left, [1, 0]);
+    assert_eq!(e.st.fighters[0].casting.prepared_left, [1, 0]);
     turn(&mut e, 0, vec![Action::cast(cure, Some(1))]);
-    assert_eq!(e.st.fighters[0].prepared_left, [0, 0]);
+    assert_eq!(e.st.fighters[0].casting.prepared_left, [0, 0]);
     turn(&mut e, 0, vec![Action::cast(cure, Some(1))]);
     assert_eq!(results(&e, 0), [Some(Reason::NoSlot)], "no prepared spell left to give up");
     // Bless is not spontaneous: it was given up, so it cannot be cast.

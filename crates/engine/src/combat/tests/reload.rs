@@ -97,7 +97,7 @@ fn reload_times_follow_the_weapon_rapid_reload_and_the_file() {
                 ("monsters", creature("T", json!({})), at(1, 5)),
             ],
         );
-        prep.fighters[0].attacks[0].reload
+        prep.fighters[0].offense.attacks[0].reload
     };
     let pistol = json!({ "name": "pistol", "kind": "ranged", "attack_bonus": 5, "range_increment_ft": 20,
                          "firearm": true, "damage": [{ "formula": "1d8", "types": ["piercing"] }] });
@@ -139,7 +139,7 @@ fn counted_ammunition_runs_out_and_reloading_provokes() {
     );
     let mut b = Bench::new(&[2, 2, 1, 1]);
     let mut e = b.engine(&prep, &SimOptions::default());
-    e.st.fighters[0].unloaded = 1;
+    e.st.fighters[0].gear.unloaded = 1;
     turn(&mut e, 0, vec![Action::new(ActionKind::Reload)]);
     assert!(!e.st.is_unloaded(0, 0));
     drop(e);
@@ -159,7 +159,7 @@ fn the_partys_crossbows_and_the_thrune_agents_reload_with_a_move_action() {
         ],
     );
     for (i, ammo) in [(0, None), (1, Some(20)), (2, Some(10))] {
-        let attacks = &prep.fighters[i].attacks;
+        let attacks = &prep.fighters[i].offense.attacks;
         let w = attacks.iter().position(|a| a.name == "light crossbow").expect("a light crossbow");
         assert_eq!(attacks[w].reload, Some(ReloadTime::Move), "{}", prep.fighters[i].id);
         assert_eq!((attacks[w].ammo != u32::MAX).then_some(attacks[w].ammo), ammo);

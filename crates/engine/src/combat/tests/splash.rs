@@ -30,7 +30,7 @@ fn sturdy(name: &str, overrides: Value) -> crate::model::Combatant {
 
 /// The index of the attack called `name` of combatant `i`.
 fn attack_of(prep: &crate::combat::PreparedEncounter, i: usize, name: &str) -> usize {
-    prep.fighters[i].attacks.iter().position(|a| a.name == name).expect("the flask's attack")
+    prep.fighters[i].offense.attacks.iter().position(|a| a.name == name).expect("the flask's attack")
 }
 
 #[test]
@@ -44,7 +44,7 @@ fn a_carried_flask_is_a_ranged_touch_attack_at_bab_dexterity_and_size_drawn_befo
         arena(3, 12),
         vec![("players", small, at(1, 0)), ("monsters", sturdy("T", json!({})), at(1, 6))],
     );
-    let attacks = &prep.fighters[0].attacks;
+    let attacks = &prep.fighters[0].offense.attacks;
     // The sword of the file first, then one attack per splash weapon.
     assert_eq!(
         attacks.iter().map(|a| a.name.as_str()).collect::<Vec<_>>(),
@@ -172,9 +172,10 @@ fn holy_water_harms_only_undead_and_evil_outsiders() {
     }
     let prep = prepare(arena(4, 12), placed);
     let w = attack_of(&prep, 0, "holy water");
-    let harmed: Vec<bool> = (1..5).map(|j| !prep.fighters[0].attacks[w].vs[j].comps[0].immune).collect();
+    let harmed: Vec<bool> =
+        (1..5).map(|j| !prep.fighters[0].offense.attacks[w].vs[j].comps[0].immune).collect();
     assert_eq!(harmed, [true, false, true, false]);
-    let splash = prep.fighters[0].attacks[w].splash.as_deref().unwrap();
+    let splash = prep.fighters[0].offense.attacks[w].splash.as_deref().unwrap();
     let splashed: Vec<bool> = (1..5).map(|j| !splash.vs[j].comps[0].immune).collect();
     assert_eq!(splashed, harmed);
 }
@@ -268,8 +269,8 @@ fn the_campaign_files_carry_their_flasks_as_attacks() {
         ],
     );
     let holy = attack_of(&prep, 0, "holy water");
-    assert_eq!(prep.fighters[0].attacks[holy].ammo, 2);
-    let fighter = &prep.fighters[1].attacks;
+    assert_eq!(prep.fighters[0].offense.attacks[holy].ammo, 2);
+    let fighter = &prep.fighters[1].offense.attacks;
     assert!(fighter.iter().any(|a| a.name == "alchemist's fire" && a.drawn));
     assert!(fighter.iter().any(|a| a.name == "holy water" && a.drawn));
 }

@@ -238,7 +238,7 @@ fn leaving_threatened_squares_provokes_once_per_opponent_per_round() {
             ("b", creature("Scout", json!({})), at(1, 4)),
         ],
     );
-    assert_eq!(prep.fighters[1].aoo_per_round, 3);
+    assert_eq!(prep.fighters[1].offense.aoo_per_round, 3);
     let mut b = Bench::new(&[2, 2, 2]);
     let mut e = b.engine(&prep, &SimOptions::default());
     // (2,2), (2,3), (2,4) are all next to the guard; (2,3), (2,4) next to the scout.
@@ -330,7 +330,7 @@ fn charge_moves_in_a_straight_line_and_attacks_at_plus_two() {
     // The charger's AC is 2 lower until its next turn.
     e.strike(1, 0, 0, Default::default());
     turn(&mut e, 0, vec![]);
-    assert!(!e.st.fighters[0].charged);
+    assert!(!e.st.fighters[0].turn.charged);
     drop(e);
     assert_eq!(
         b.lines(),

@@ -140,8 +140,8 @@ fn a_zone_of_difficult_terrain_doubles_movement_and_forbids_the_five_foot_step()
     assert!(expected > 8, "the storm slows the walk");
     turn(&mut e, 1, vec![Action::new(ActionKind::Move).with_destination(at(4, 8))]);
     assert_eq!(e.st.pos(1), at(4, expected));
-    e.st.fighters[1].moved = false;
-    e.st.fighters[1].stepped = false;
+    e.st.fighters[1].turn.moved = false;
+    e.st.fighters[1].turn.stepped = false;
     assert!(!e.st.can_step(1, at(4, expected - 1)), "no 5-foot step into difficult terrain");
 }
 
