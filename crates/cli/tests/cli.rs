@@ -529,6 +529,6 @@ fn a_french_transcript_names_no_condition_in_english() {
     }
     // The battles exercise conditions, so the check above can fail.
     assert!(seen.len() >= 5, "conditions in the English transcripts: {seen:?}");
-    let fr = campaign_transcript("6", "fr");
+    let fr = campaign_transcript("8", "fr");
     assert!(fr.contains("effrayé") && fr.contains("pris au dépourvu"), "{fr}");
 }
