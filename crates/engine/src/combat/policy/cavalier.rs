@@ -73,13 +73,7 @@ fn rally_turn(b: &BattleState<'_>, i: usize, t: usize) -> bool {
 /// Whether `t` has more hit points left than two hits of `i`'s melee weapon
 /// with `extra` damage.
 fn worth_challenging(b: &BattleState<'_>, i: usize, t: usize, extra: i32) -> bool {
-    let hit = b.prep.fighters[i]
-        .offense
-        .attacks
-        .iter()
-        .filter(|w| w.melee)
-        .map(|w| w.mean_damage)
-        .fold(0.0, f64::max);
+    let hit = b.prep.fighters[i].best_melee_mean_damage();
     f64::from(b.hp(t)) > 2.0 * (hit + f64::from(extra))
 }
 

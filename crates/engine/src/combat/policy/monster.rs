@@ -207,13 +207,7 @@ pub(super) fn plan_smite(battle: &BattleState<'_>, actor: usize, t: usize, out: 
     {
         return;
     }
-    let hit = battle.prep.fighters[actor]
-        .offense
-        .attacks
-        .iter()
-        .filter(|w| w.melee)
-        .map(|w| w.mean_damage)
-        .fold(0.0, f64::max);
+    let hit = battle.prep.fighters[actor].best_melee_mean_damage();
     if f64::from(battle.hp(t)) > hit + f64::from(smite.damage) {
         out.push(Action::at(ActionKind::Smite, t));
     }

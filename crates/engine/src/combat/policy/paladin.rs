@@ -60,13 +60,7 @@ pub(super) fn plan(b: &BattleState<'_>, i: usize, t: usize, out: &mut Vec<Action
     if b.smites_left(i) == 0 {
         return t;
     }
-    let hit = b.prep.fighters[i]
-        .offense
-        .attacks
-        .iter()
-        .filter(|w| w.melee)
-        .map(|w| w.mean_damage)
-        .fold(0.0, f64::max);
+    let hit = b.prep.fighters[i].best_melee_mean_damage();
     let danger = |e: usize| -> f64 {
         b.prep.fighters[e].offense.attacks.iter().map(|w| w.mean_damage * f64::from(w.count.max(1))).sum()
     };

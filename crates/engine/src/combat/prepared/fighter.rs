@@ -180,3 +180,11 @@ pub(crate) struct RiderSpec {
     /// Rides in a military saddle (`model::mount`).
     pub military_saddle: bool,
 }
+
+impl FighterSpec {
+    /// The mean damage of its best melee attack (0 without one): what a
+    /// policy weighs a challenge or a smite against.
+    pub(crate) fn best_melee_mean_damage(&self) -> f64 {
+        self.offense.attacks.iter().filter(|w| w.melee).map(|w| w.mean_damage).fold(0.0, f64::max)
+    }
+}
