@@ -218,7 +218,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         let mut limit = budget;
         for _ in 0..2 {
             let last =
-                path.iter().copied().filter(|&p| pf.cost(p).is_some_and(|c| c <= limit) && ends(p)).last();
+                path.iter().copied().rev().find(|&p| pf.cost(p).is_some_and(|c| c <= limit) && ends(p));
             let Some(p) = last.filter(|p| legs.last() != Some(p)) else { break };
             legs.push(p);
             // The second move starts where the first ended.
