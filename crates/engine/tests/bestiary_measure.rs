@@ -24,7 +24,7 @@ fn repo() -> PathBuf {
 }
 
 /// The encounters: a name and the monster files (repeated for copies).
-const ENCOUNTERS: [(&str, &[&str]); 21] = [
+const ENCOUNTERS: [(&str, &[&str]); 22] = [
     ("owlbear (CR 4)", &["owlbear"]),
     ("troll (CR 5)", &["troll"]),
     ("two wights (CR 5)", &["wight", "wight"]),
@@ -50,6 +50,8 @@ const ENCOUNTERS: [(&str, &[&str]); 21] = [
     // Added with pf1e-rules-14 (grapples of their own: the kiss, blood drain).
     ("succubus (CR 7)", &["succubus"]),
     ("vampire (CR 9)", &["vampire"]),
+    // Added with pf1e-rules-15 (the captivating song).
+    ("harpy (CR 4)", &["harpy"]),
 ];
 
 const PARTY: [&str; 4] = ["esha", "harvie", "oni", "nairda"];

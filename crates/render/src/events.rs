@@ -728,6 +728,10 @@ fn affliction(t: &Transcript, a: &AfflictionEvent, lang: Lang) -> String {
         AfflictionEvent::CutsFree { from } => f(T::EvAflCutsFree, &[&t.id(*from)]),
         AfflictionEvent::BackInMouth { from } => f(T::EvAflBackInMouth, &[&t.id(*from)]),
         AfflictionEvent::FallsOut { from } => f(T::EvAflFallsOut, &[&t.id(*from)]),
+        AfflictionEvent::Sings { ability } => f(T::EvAflSings, &[ability]),
+        AfflictionEvent::Captivated { ability, by } => f(T::EvAflCaptivated, &[&t.id(*by), ability]),
+        AfflictionEvent::Captive { by, beside: false } => f(T::EvAflCaptiveWalks, &[&t.id(*by)]),
+        AfflictionEvent::Captive { by, beside: true } => f(T::EvAflCaptiveStands, &[&t.id(*by)]),
     }
 }
 

@@ -582,6 +582,10 @@ catalogue! {
     EvAflCutsFree => "cuts its way out of {}", "se taille un chemin hors de {}";
     EvAflBackInMouth => "escapes back into {}'s mouth (still grappled)", "s'échappe jusque dans la gueule de {} (toujours agrippé)";
     EvAflFallsOut => "comes out of {}, fallen", "sort de {}, tombé";
+    EvAflSings => "sings: {}", "chante : {}";
+    EvAflCaptivated => "is captivated by {}'s {}", "est captivé par {} ({})";
+    EvAflCaptiveWalks => "captivated: walks toward {}", "captivé : marche vers {}";
+    EvAflCaptiveStands => "captivated: stands beside {}, offering no resistance", "captivé : se tient près de {} sans opposer de résistance";
     EvSave => "{} save d20={}={} vs DC {}{} -> {}", "jet de {} d20={}={} contre DD {}{} -> {}";
     EvSaveFort => "fort", "Vigueur";
     EvSaveRef => "ref", "Réflexes";

@@ -131,6 +131,8 @@ crate::named_enum! {
         BreakFree => "break_free",
         /// A monster's entangling throw at the target (a web, a rope; standard action).
         Entangle => "entangle",
+        /// A monster's captivating song, sung this round (standard action; a harpy's).
+        Sing => "sing",
     }
 }
 
@@ -154,7 +156,8 @@ impl ActionKind {
             | ActionKind::UseItem
             | ActionKind::LayOnHands
             | ActionKind::BreathWeapon
-            | ActionKind::Entangle => Slot::Standard,
+            | ActionKind::Entangle
+            | ActionKind::Sing => Slot::Standard,
             ActionKind::Move
             | ActionKind::StandUp
             | ActionKind::RetrieveWeapon

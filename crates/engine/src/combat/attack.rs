@@ -255,7 +255,8 @@ impl BattleState<'_> {
         if s.invisible {
             roll.untyped(INVISIBLE_BONUS);
         }
-        s.helpless = melee && self.is_helpless(t);
+        // A harpy's captive beside it offers no resistance to its attacks (`monster::song`).
+        s.helpless = melee && (self.is_helpless(t) || self.captive_of(t, a));
         if s.helpless {
             roll.untyped(HELPLESS_BONUS);
         }
@@ -401,8 +402,11 @@ impl BattleState<'_> {
             (true, true) => def.touch - spec.scores.dex_mod.max(0) - spec.defense.printed_dodge,
         };
         // Helpless: effective Dexterity 0 (a −5 modifier in place of its own).
-        let helpless_dex =
-            if self.is_helpless(t) { -5 - spec.scores.dex_mod.min(0) - self.monk_ac_lost(t) } else { 0 };
+        let helpless_dex = if self.is_helpless(t) || self.captive_of(t, a) {
+            -5 - spec.scores.dex_mod.min(0) - self.monk_ac_lost(t)
+        } else {
+            0
+        };
         let mut guard = Tally::new();
         guard.untyped(cover);
         if target.turn.charged {

@@ -326,6 +326,26 @@ pub enum AfflictionEvent {
         /// The swallower.
         from: usize,
     },
+    /// Sings its captivating song this round (a standard action; a harpy's).
+    Sings {
+        /// The ability's name.
+        ability: String,
+    },
+    /// Fails its save against a song and is captivated by the singer.
+    Captivated {
+        /// The ability's name.
+        ability: String,
+        /// The singer.
+        by: usize,
+    },
+    /// A captivated creature's turn: it walks toward the singer, or stands
+    /// beside it offering no resistance; it takes no other action.
+    Captive {
+        /// The singer.
+        by: usize,
+        /// Within 5 ft of the singer: it stands.
+        beside: bool,
+    },
 }
 
 /// A spell meeting a creature, an area or the battle (`Event::Spell`).

@@ -637,6 +637,14 @@ fn affliction(a: &AfflictionEvent, ids: &[String]) -> String {
             format!("escapes back into {}'s mouth (still grappled)", id(*from))
         }
         AfflictionEvent::FallsOut { from } => format!("comes out of {}, fallen", id(*from)),
+        AfflictionEvent::Sings { ability } => format!("sings: {ability}"),
+        AfflictionEvent::Captivated { ability, by } => format!("is captivated by {}'s {ability}", id(*by)),
+        AfflictionEvent::Captive { by, beside: false } => {
+            format!("captivated: walks toward {}", id(*by))
+        }
+        AfflictionEvent::Captive { by, beside: true } => {
+            format!("captivated: stands beside {}, offering no resistance", id(*by))
+        }
     }
 }
 

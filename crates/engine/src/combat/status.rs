@@ -48,10 +48,14 @@ impl BattleState<'_> {
         f.mod_targets = targets.union(f.summary.targets);
         f.miss_chance = miss.max(f.summary.miss_chance);
         let flags = f.summary.flags;
+        // A captivated creature takes no action but to move (`monster::song`).
+        let captive = Behaviours(fx).has(Behaviours::COMPEL) && self.captor(i).is_some();
+        let f = &mut self.fighters[i];
         // A blinded creature's attacks of opportunity fall to the total
         // concealment rule instead (`totally_concealed_from`), which the transcript notes.
         f.no_aoo = flags.has(Flags::CANT_AOO)
             || flags.has(Flags::CANT_ACT)
+            || captive
             || (flags.has(Flags::FLAT_FOOTED) && !spec.feats.combat_reflexes);
     }
 
@@ -121,6 +125,7 @@ impl BattleState<'_> {
             || (f.run.running && !self.prep.fighters[t].feats.run_feat)
             || attacker.is_some_and(|a| {
                 self.fighters[a].summary.flags.has(Flags::INVISIBLE) && !self.sees_invisible(t)
+                    || self.captive_of(t, a)
             })
     }
 

@@ -263,7 +263,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         if self.st.fighters[i].fx != 0
             && let Some((what, caster)) = self.compulsion(i)
         {
-            self.compelled_plan(what, caster, &mut requested);
+            self.compelled_plan(i, what, caster, &mut requested);
         }
         for a in requested.iter_mut() {
             if a.slot.is_none() {
@@ -381,6 +381,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             ActionKind::CoupDeGrace => self.coup_de_grace_action(i, action),
             ActionKind::BreakFree => self.break_free(i),
             ActionKind::Entangle => self.entangle_action(i, action),
+            ActionKind::Sing => self.sing_action(i),
             _ => Err(Reason::UnsupportedKind),
         };
         let result = match result {

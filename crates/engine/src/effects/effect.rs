@@ -100,6 +100,10 @@ pub enum Compulsion {
     Friendly,
     /// Withdraws from the battle.
     Leave,
+    /// Captivated by a song (a harpy's): moves toward its caster by the most
+    /// direct route, takes no other action, and beside it offers no
+    /// resistance to its attacks (`combat::monster::song`).
+    Captivated,
 }
 
 /// What an effect does besides its modifiers and conditions.

@@ -356,6 +356,26 @@ pub enum SpecialAbility {
         #[serde(default)]
         one_at_a_time: bool,
     },
+    /// A harpy's captivating song (Bestiary, Harpy; a siren's captivation
+    /// "functions exactly like" it): singing is a standard action; each
+    /// enemy within `range_ft` that has not saved against this singer makes
+    /// a Will save against `dc` or is captivated: it moves toward the singer
+    /// and takes no other action, and beside it offers no resistance to its
+    /// attacks, for as long as the singer sings and 1 round thereafter. A
+    /// success makes it immune for 24 hours (the battle).
+    CaptivatingSong {
+        /// The feature it plays.
+        name: String,
+        /// Radius of the spread (300 ft).
+        range_ft: u32,
+        /// The Will save DC.
+        dc: i32,
+        /// Descriptors of the effect (`sonic`, `mind_affecting`, `charm`): a
+        /// creature immune to one of them is unaffected, and save modifiers
+        /// against them apply.
+        #[serde(default)]
+        descriptors: Vec<String>,
+    },
     /// A gaze attack (UMR "Gaze"): each enemy starting its turn within range saves or suffers.
     Gaze {
         /// The feature it plays.
@@ -577,6 +597,7 @@ impl SpecialAbility {
             | SpecialAbility::SwallowWhole { name, .. }
             | SpecialAbility::SpellEffect { name, .. }
             | SpecialAbility::Entangle { name, .. }
+            | SpecialAbility::CaptivatingSong { name, .. }
             | SpecialAbility::Gaze { name, .. } => name,
         }
     }
@@ -828,6 +849,19 @@ pub(crate) fn check(c: &super::Combatant) -> Result<(), (String, String)> {
                 }
                 if *uses == Some(0) {
                     return Err((at(".uses"), "a spell effect with no use: remove the entry".into()));
+                }
+            }
+            SpecialAbility::CaptivatingSong { range_ft, dc, descriptors, .. } => {
+                if *range_ft < 5 {
+                    return Err((at(".range_ft"), "a song reaches at least 5 ft".into()));
+                }
+                if *dc <= 0 {
+                    return Err((at(".dc"), format!("a save DC is positive, not {dc}")));
+                }
+                if let Some(d) =
+                    descriptors.iter().find(|d| crate::effects::Descriptor::from_name(d).is_none())
+                {
+                    return Err((at(".descriptors"), format!("{d:?} is not a descriptor name")));
                 }
             }
             SpecialAbility::ChannelResistance { bonus, .. } if *bonus <= 0 => {

@@ -22,6 +22,8 @@
 //! - `swallow`: swallow whole (and an engulf that functions as it): a held
 //!   foe swallowed, its damage inside, cutting out or escaping;
 //! - `web`: a thrown web or rope that entangles (`combat::bonds` breaks it);
+//! - `song`: a harpy's captivating song (a standard action; its captives
+//!   walk to the singer and stand defenseless beside it);
 //! - channel resistance is a save bonus (`BattleState::save_bonus`, with
 //!   `Context::channel`).
 //!
@@ -43,6 +45,7 @@ mod incorporeal;
 mod natural;
 mod rage;
 mod smite;
+mod song;
 mod spell_like;
 mod swallow;
 mod web;
@@ -87,10 +90,14 @@ impl<R: Dice> Engine<'_, '_, R> {
         if !self.st.fighters[i].monster.poisons.is_empty() {
             self.poison_turn(i);
         }
-        let (mut gazes, mut auras) = (false, false);
+        let (mut gazes, mut auras, mut songs) = (false, false, false);
         for m in self.st.prep.fighters.iter().filter_map(|f| f.monster.as_deref()) {
             gazes |= m.gaze.is_some();
             auras |= !m.auras.is_empty();
+            songs |= m.song.is_some();
+        }
+        if songs {
+            self.song_turn_start(i);
         }
         if gazes {
             self.meet_gazes(i);

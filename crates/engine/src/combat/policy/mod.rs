@@ -74,6 +74,7 @@ impl Policy for DefaultPolicy {
         if battle.prep.fighters[actor].monster.is_some() {
             if monster::plan_breath(battle, actor, out).is_some()
                 || monster::plan_breath_after_move(battle, actor, out)
+                || monster::plan_song(battle, actor, out)
             {
                 return;
             }
@@ -470,7 +471,8 @@ impl Policy for StrategyPolicy {
         }
         if battle.prep.fighters[actor].monster.is_some()
             && (monster::plan_breath(battle, actor, out).is_some()
-                || monster::plan_breath_after_move(battle, actor, out))
+                || monster::plan_breath_after_move(battle, actor, out)
+                || monster::plan_song(battle, actor, out))
         {
             return;
         }

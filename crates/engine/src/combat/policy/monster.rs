@@ -17,6 +17,14 @@
 //!   the punished alignment, it has a use left and no smitten foe alive, and
 //!   the foe is worth it: more hit points left than one hit of its best
 //!   melee attack with the smite's damage (not a foe about to fall).
+//! - A singer (a harpy's captivating song) sings while some enemy would
+//!   hear its song (able to fight, in range, neither its captive nor one
+//!   that saved) or some captive still walks toward it; once a captive
+//!   stands beside it (within reach of its attacks from here), or when its
+//!   captives stand beneath it aloft, it stops singing and attacks: the
+//!   song holds them one round more (the Bestiary's "for 1 round
+//!   thereafter"; the use the harpy's designers describe). Its captives are
+//!   its targets before the nearest enemy.
 //! - A creature with a grapple of its own (a vampire's blood drain, a
 //!   succubus's kiss) that holds nobody grapples its foe, from here, after
 //!   a 5-foot step, or after a move, when that pays
@@ -27,7 +35,7 @@ use super::super::action::{Action, ActionKind};
 use super::super::prepared::monster::Breath;
 use super::super::state::BattleState;
 use crate::effects::{Flags, Maneuver};
-use crate::grid::{Access, Line, MoveMode, NEIGHBOURS, distance_ft, step_cost_as};
+use crate::grid::{Access, Line, MoveMode, NEIGHBOURS, distance_ft, footprint_distance_ft, step_cost_as};
 use crate::map::Pos;
 
 /// Enemies a breath must catch when some enemy is already in reach.
@@ -213,20 +221,40 @@ pub(super) fn plan_smite(battle: &BattleState<'_>, actor: usize, t: usize, out: 
     }
 }
 
+/// Plans `actor`'s captivating song (see the module's text).
+pub(super) fn plan_song(battle: &BattleState<'_>, actor: usize, out: &mut Vec<Action>) -> bool {
+    if battle.prep.fighters[actor].monster.as_deref().is_none_or(|m| m.song.is_none()) {
+        return false;
+    }
+    let here = battle.pos(actor);
+    let (mut beside, mut walking) = (false, false);
+    for c in (0..battle.len()).filter(|&c| battle.is_active(c) && battle.captor(c) == Some(actor)) {
+        let below = footprint_distance_ft(battle.pos(c), battle.space(c), here, battle.space(actor)) <= 5;
+        beside |= battle.weapon_for(actor, c, here).is_ok() || below;
+        walking |= !below;
+    }
+    if beside {
+        return false;
+    }
+    if walking || (0..battle.len()).any(|t| battle.hears_song(actor, t)) {
+        out.push(Action::new(ActionKind::Sing));
+        return true;
+    }
+    false
+}
+
 /// The target of a creature with special abilities: the closest helpless
-/// enemy it can reach this turn, else `nearest`.
+/// enemy (or captive of its song) it can reach this turn, else `nearest`.
 pub(super) fn target(battle: &BattleState<'_>, actor: usize, nearest: usize) -> usize {
-    if battle.is_helpless(nearest) {
+    let defenseless = |e: usize| battle.is_helpless(e) || battle.captor(e) == Some(actor);
+    if defenseless(nearest) {
         return nearest;
     }
     let here = battle.pos(actor);
     let speed = battle.prep.fighters[actor].speed_ft;
     (0..battle.len())
         .filter(|&e| {
-            battle.are_enemies(actor, e)
-                && battle.is_active(e)
-                && battle.is_helpless(e)
-                && !battle.is_swallowed(e)
+            battle.are_enemies(actor, e) && battle.is_active(e) && defenseless(e) && !battle.is_swallowed(e)
         })
         .filter(|&e| battle.weapon_for(actor, e, here).is_ok() || battle.distance(actor, e) <= speed)
         .min_by_key(|&e| (battle.distance(actor, e), e))

@@ -58,6 +58,8 @@ pub(crate) struct MonsterSpec {
     pub spell_effects: Vec<SpellFx>,
     /// A thrown web or rope that entangles.
     pub entangle: Option<Entangler>,
+    /// A captivating song (a harpy's).
+    pub song: Option<Song>,
     /// The prepared attacks of `rake` and `powerful_charge` (`Variant::strike`),
     /// each a copy of its base attack with the printed bonus and dice.
     pub strikes: Vec<AttackProfile>,
@@ -168,6 +170,16 @@ pub(crate) struct Variant {
     pub strike: usize,
     /// Attacks it makes (rake: 2).
     pub count: u32,
+}
+
+/// A captivating song (Bestiary, Harpy): sung as a standard action, a
+/// Will save or captivated.
+#[derive(Clone, Debug)]
+pub(crate) struct Song {
+    pub name: String,
+    pub range_ft: u32,
+    pub dc: i32,
+    pub descriptors: Descriptors,
 }
 
 /// An aura: a condition for enemies that start their turn in it and fail a save.
@@ -300,6 +312,10 @@ pub(crate) struct MonsterState {
     pub spell_used: Vec<u32>,
     /// Throws of its entangling web or rope made this battle.
     pub entangles_thrown: u32,
+    /// The last round in which it sang its captivating song (0: never).
+    pub sang_round: u32,
+    /// Singers whose song it saved against (immune for 24 hours: the battle).
+    pub songs_resisted: Vec<usize>,
 }
 
 /// A poison running in a creature.
@@ -591,6 +607,17 @@ impl MonsterSpec {
                         c.level,
                         crate::dice::ability_modifier(c.abilities.cha_score),
                     ));
+                }
+                SpecialAbility::CaptivatingSong { name, range_ft, dc, descriptors } => {
+                    // Names checked on load (`model::special::check`).
+                    let list: Vec<Descriptor> =
+                        descriptors.iter().filter_map(|d| Descriptor::from_name(d)).collect();
+                    m.song = Some(Song {
+                        name: name.clone(),
+                        range_ft: *range_ft,
+                        dc: *dc,
+                        descriptors: Descriptors::of(&list),
+                    });
                 }
                 SpecialAbility::Gaze { name, range_ft, save, dc, effect: e } => {
                     m.gaze = Some(Gaze {

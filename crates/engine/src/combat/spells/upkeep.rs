@@ -145,9 +145,16 @@ impl<R: Dice> Engine<'_, '_, R> {
     }
 
     /// The actions a compelled creature takes instead of its own plan.
-    pub(crate) fn compelled_plan(&self, what: Compulsion, caster: usize, out: &mut Vec<Action>) {
+    pub(crate) fn compelled_plan(
+        &mut self,
+        i: usize,
+        what: Compulsion,
+        caster: usize,
+        out: &mut Vec<Action>,
+    ) {
         out.clear();
         match what {
+            Compulsion::Captivated => self.captive_plan(i, caster, out),
             Compulsion::Approach if self.st.is_active(caster) => {
                 out.push(Action::at(ActionKind::Move, caster))
             }
