@@ -40,7 +40,7 @@ fn is_zero(n: &i32) -> bool {
 /// whole kinds of `affliction`; version 4 (`pf1e-rules-14`) the monsters'
 /// grapples of their own (`pins`), `escape_check`, the `broken_free` end of
 /// an effect and the actions `break_free` and `entangle`.
-pub const EVENT_SCHEMA_VERSION: u32 = 4;
+pub const EVENT_SCHEMA_VERSION: u32 = 5;
 
 /// The record of one battle: who fought, and what happened in order.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]

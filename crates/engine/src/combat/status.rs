@@ -53,6 +53,9 @@ impl BattleState<'_> {
         f.no_aoo = flags.has(Flags::CANT_AOO)
             || flags.has(Flags::CANT_ACT)
             || (flags.has(Flags::FLAT_FOOTED) && !spec.feats.combat_reflexes);
+        if Behaviours(fx).has(Behaviours::SIZE) || f.mobility.size != spec.nature.size {
+            self.refit_size(i);
+        }
     }
 
     /// The behaviour flags of `i`'s conditions.
