@@ -161,7 +161,8 @@ impl DiceExpr {
     /// (unchanged when it has no die term).
     pub fn with_first_dice(&self, count: u32, sides: u32) -> Self {
         let mut terms = self.terms.clone();
-        if let Some(Term::Dice { count: c, sides: s, .. }) = terms.iter_mut().find(|t| matches!(t, Term::Dice { .. }))
+        if let Some(Term::Dice { count: c, sides: s, .. }) =
+            terms.iter_mut().find(|t| matches!(t, Term::Dice { .. }))
         {
             (*c, *s) = (count.clamp(1, MAX_DICE), sides.clamp(1, MAX_SIDES));
         }

@@ -75,7 +75,13 @@ impl Size {
             Size::Colossal,
         ];
         let k = self as i32 + steps;
-        ALL[if k < 0 { 0 } else if k > 8 { 8 } else { k as usize }]
+        ALL[if k < 0 {
+            0
+        } else if k > 8 {
+            8
+        } else {
+            k as usize
+        }]
     }
 
     /// The special size modifier of CMB and CMD (CRB "Combat Maneuvers":

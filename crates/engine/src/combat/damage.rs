@@ -69,14 +69,20 @@ pub(crate) fn resized_dice(dice: (u32, u32), from: crate::model::Size, steps: i8
     use crate::model::Size;
     let column = |s: Size| (s >= Size::Tiny && s <= Size::Large).then(|| s as usize - Size::Tiny as usize);
     match (column(from), column(from.shifted(i32::from(steps)))) {
-        (Some(a), Some(b)) => WEAPON_DICE_BY_SIZE.iter().find(|row| row[a] == dice).map_or(dice, |row| row[b]),
+        (Some(a), Some(b)) => {
+            WEAPON_DICE_BY_SIZE.iter().find(|row| row[a] == dice).map_or(dice, |row| row[b])
+        }
         _ => dice,
     }
 }
 
 /// The weapon component of melee attack `atk` of a `size` creature grown
 /// or shrunk by `steps`, with its resized dice, when they change.
-fn resized_weapon(atk: &AttackProfile, size: crate::model::Size, steps: i8) -> Option<(usize, crate::dice::DiceExpr)> {
+fn resized_weapon(
+    atk: &AttackProfile,
+    size: crate::model::Size,
+    steps: i8,
+) -> Option<(usize, crate::dice::DiceExpr)> {
     let k = atk.bonus_component.filter(|_| atk.melee && atk.weapon_damage && steps != 0)?;
     let dice = &atk.components[k].dice;
     let before = dice.first_dice()?;

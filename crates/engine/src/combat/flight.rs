@@ -163,7 +163,8 @@ impl BattleState<'_> {
             .filter(|&e| self.are_enemies(i, e) && self.is_active(e))
             .map(|e| {
                 let attacks = &self.prep.fighters[e].offense.attacks;
-                let reach = (0..attacks.len()).filter(|&w| attacks[w].melee).map(|w| self.reach(e, w).1).max();
+                let reach =
+                    (0..attacks.len()).filter(|&w| attacks[w].melee).map(|w| self.reach(e, w).1).max();
                 let top = self.fighters[e].mobility.alt + 5 * self.space(e).max(1) as u32;
                 reach.map_or(0, |r| top + r)
             })

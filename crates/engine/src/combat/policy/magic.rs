@@ -837,8 +837,9 @@ fn growth_of(s: &Spell) -> Option<i8> {
 /// every attack of a full attack. 0 without a melee attack or an enemy.
 pub(crate) fn size_change_gain(b: &BattleState<'_>, j: usize, steps: i8) -> f64 {
     let spec = &b.prep.fighters[j];
-    let Some(foe) =
-        (0..b.len()).filter(|&e| b.are_enemies(j, e) && b.is_active(e)).min_by_key(|&e| (b.distance(j, e), e))
+    let Some(foe) = (0..b.len())
+        .filter(|&e| b.are_enemies(j, e) && b.is_active(e))
+        .min_by_key(|&e| (b.distance(j, e), e))
     else {
         return 0.0;
     };
@@ -867,9 +868,10 @@ pub(crate) fn size_change_gain(b: &BattleState<'_>, j: usize, steps: i8) -> f64 
             1.0
         };
     let mean = |(count, sides): (u32, u32)| f64::from(count) * f64::from(sides + 1) / 2.0;
-    let dice_change = atk.bonus_component.and_then(|k| atk.components[k].dice.first_dice()).map_or(0.0, |d| {
-        mean(super::super::damage::resized_dice(d, own, steps)) - mean(d)
-    });
+    let dice_change = atk
+        .bonus_component
+        .and_then(|k| atk.components[k].dice.first_dice())
+        .map_or(0.0, |d| mean(super::super::damage::resized_dice(d, own, steps)) - mean(d));
     let attack_change = own.shifted(i32::from(steps)).modifier() - own.modifier() + str_change;
     let before = hit_chance(atk.bonus, ac) * atk.mean_damage;
     let after = hit_chance(atk.bonus + attack_change, ac) * (atk.mean_damage + dice_change + damage_change);
@@ -877,8 +879,9 @@ pub(crate) fn size_change_gain(b: &BattleState<'_>, j: usize, steps: i8) -> f64 
     (after - before) * f64::from(atk.count) * f64::from(iters)
 }
 
-/// The best ally for `i` to grow with a spell (Enlarge Person): another
-/// active ally in range (the caster fights with its spells), of its own size, with room to grow, that deals more melee
+/// The best ally for `i` to grow with a spell (Enlarge Person): an active
+/// ally in range (the caster itself only when it fights in melee: a base
+/// attack bonus of at least ¾ of its Hit Dice), of its own size, with room to grow, that deals more melee
 /// damage once larger; scored by that gain over `SIZE_ROUNDS` rounds.
 fn best_growth(b: &BattleState<'_>, i: usize, m: Magic) -> Option<Option_> {
     let caster = b.prep.fighters[i].caster.as_deref()?;
@@ -889,19 +892,27 @@ fn best_growth(b: &BattleState<'_>, i: usize, m: Magic) -> Option<Option_> {
         if !allowed(b, i, m, k.spell, Metamagic::NONE) {
             continue;
         }
-        for j in (0..b.len()).filter(|&j| j != i && !b.are_enemies(i, j) && b.is_active(j)) {
+        let spec = &b.prep.fighters[i];
+        let fighter = 4 * spec.offense.bab >= 3 * spec.nature.hd as i32;
+        for j in (0..b.len()).filter(|&j| (j != i || fighter) && !b.are_enemies(i, j) && b.is_active(j)) {
             let on = b.fighters[j].effects.iter().any(|e| e.effect.spell == Some(k.spell));
             if on
                 || b.size_steps(j) != 0
                 || b.room_for(j, b.size(j).shifted(i32::from(steps))).is_none()
-                || b.spell_reaches(i, j, s, caster.cl).is_err()
+                || (j != i && b.spell_reaches(i, j, s, caster.cl).is_err())
                 || !s.target.as_ref().is_none_or(|tg| b.passes(i, j, &tg.filter))
             {
                 continue;
             }
             let score = size_change_gain(b, j, steps) * SIZE_ROUNDS;
             if score > 0.0 && best.is_none_or(|x| score > x.score) {
-                best = Some(Option_ { spell: k.spell, target: Some(j), point: None, metamagic: Metamagic::NONE, score });
+                best = Some(Option_ {
+                    spell: k.spell,
+                    target: Some(j),
+                    point: None,
+                    metamagic: Metamagic::NONE,
+                    score,
+                });
             }
         }
     }

@@ -116,7 +116,10 @@ impl<R: Dice> Engine<'_, '_, R> {
         }
         self.commit(cast, t, pack);
         if self.st.size(t) != size_before {
-            emit!(self, Event::SpellEffect { who: t, what: SpellEffectEvent::Resized { size: self.st.size(t) } });
+            emit!(
+                self,
+                Event::SpellEffect { who: t, what: SpellEffectEvent::Resized { size: self.st.size(t) } }
+            );
         }
         if let Some(after) = &spell.immunity_after
             && self.st.is_present(t)

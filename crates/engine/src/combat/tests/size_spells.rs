@@ -82,7 +82,11 @@ fn numbers(st: &crate::combat::BattleState<'_>) -> [i32; 6] {
 fn enlarge_person_makes_an_ally_large_with_every_number_of_its_new_size() {
     let prep = prepare_magic(
         arena(5, 10),
-        vec![("a", wizard(&["Enlarge Person"]), at(1, 1)), ("a", fighter(), at(1, 3)), ("b", dummy(), at(1, 6))],
+        vec![
+            ("a", wizard(&["Enlarge Person"]), at(1, 1)),
+            ("a", fighter(), at(1, 3)),
+            ("b", dummy(), at(1, 6)),
+        ],
     );
     let enlarge = prep.spell_index("Enlarge Person").unwrap();
     // The ally forgoes its save: the only dice are the fighter's attack (d20 15) and 2d6 (3, 4).
@@ -107,17 +111,21 @@ fn enlarge_person_makes_an_ally_large_with_every_number_of_its_new_size() {
     turn(&mut e, 1, vec![Action::at(ActionKind::Attack, 2)]);
     assert_eq!(e.st.fighters[2].hp, 200 - (3 + 4 + 3 + 1));
     drop(e);
-    assert!(
-        b.events.iter().any(|r| matches!(&r.event,
-            Event::SpellEffect { who: 1, what: SpellEffectEvent::Resized { size: Size::Large } }))
-    );
+    assert!(b.events.iter().any(|r| matches!(
+        &r.event,
+        Event::SpellEffect { who: 1, what: SpellEffectEvent::Resized { size: Size::Large } }
+    )));
 }
 
 #[test]
 fn its_end_brings_the_creature_back_to_its_own_size_and_square() {
     let prep = prepare_magic(
         arena(5, 10),
-        vec![("a", wizard(&["Enlarge Person"]), at(1, 1)), ("a", fighter(), at(1, 3)), ("b", dummy(), at(1, 8))],
+        vec![
+            ("a", wizard(&["Enlarge Person"]), at(1, 1)),
+            ("a", fighter(), at(1, 3)),
+            ("b", dummy(), at(1, 8)),
+        ],
     );
     let enlarge = prep.spell_index("Enlarge Person").unwrap();
     let mut b = Bench::new(&[]);
@@ -142,7 +150,11 @@ fn without_room_to_grow_it_keeps_its_size_and_the_spell_changes_nothing() {
     let corridor = map(&["############", "#..........#", "############"]);
     let prep = prepare_magic(
         corridor,
-        vec![("a", wizard(&["Enlarge Person"]), at(1, 1)), ("a", fighter(), at(1, 3)), ("b", dummy(), at(1, 9))],
+        vec![
+            ("a", wizard(&["Enlarge Person"]), at(1, 1)),
+            ("a", fighter(), at(1, 3)),
+            ("b", dummy(), at(1, 9)),
+        ],
     );
     let enlarge = prep.spell_index("Enlarge Person").unwrap();
     let mut b = Bench::new(&[]);
