@@ -39,7 +39,8 @@ fn is_zero(n: &i32) -> bool {
 /// version 3 (`pf1e-rules-13`) added the `mounted` family and the swallow
 /// whole kinds of `affliction`; version 4 (`pf1e-rules-14`) the monsters'
 /// grapples of their own (`pins`), `escape_check`, the `broken_free` end of
-/// an effect and the actions `break_free` and `entangle`.
+/// an effect and the actions `break_free` and `entangle`; version 5
+/// (`pf1e-rules-15`) the spell effects `resized` and `no_room_to_grow`.
 pub const EVENT_SCHEMA_VERSION: u32 = 5;
 
 /// The record of one battle: who fought, and what happened in order.
