@@ -117,22 +117,32 @@ fn enlarge_person_makes_an_ally_large_with_every_number_of_its_new_size() {
     )));
 }
 
-#[test]
-fn its_end_brings_the_creature_back_to_its_own_size_and_square() {
-    let prep = prepare_magic(
-        arena(5, 10),
+/// The wizard (Enlarge Person) on (1, 1), the fighter on (1, 3), a dummy foe on (1, `col`).
+fn wizard_and_fighter(map: std::sync::Arc<crate::map::Map>, col: i32) -> crate::combat::PreparedEncounter {
+    prepare_magic(
+        map,
         vec![
             ("a", wizard(&["Enlarge Person"]), at(1, 1)),
             ("a", fighter(), at(1, 3)),
-            ("b", dummy(), at(1, 8)),
+            ("b", dummy(), at(1, col)),
         ],
-    );
-    let enlarge = prep.spell_index("Enlarge Person").unwrap();
+    )
+}
+
+/// The wizard casts Enlarge Person on the fighter: it lands at the start of its next turn.
+fn enlarge_fighter(e: &mut crate::combat::engine::Engine<'_, '_, crate::rng::ScriptedRng>) {
+    let enlarge = e.st.prep.spell_index("Enlarge Person").unwrap();
+    turn(e, 0, vec![Action::cast(enlarge, Some(1))]);
+    turn(e, 0, vec![]);
+}
+
+#[test]
+fn its_end_brings_the_creature_back_to_its_own_size_and_square() {
+    let prep = wizard_and_fighter(arena(5, 10), 8);
     let mut b = Bench::new(&[]);
     let mut e = b.engine(&prep, &SimOptions::default());
     let before = numbers(&e.st);
-    turn(&mut e, 0, vec![Action::cast(enlarge, Some(1))]);
-    turn(&mut e, 0, vec![]);
+    enlarge_fighter(&mut e);
     let k = e.st.fighters[1].effects.iter().position(|x| x.effect.name.as_ref() == "Enlarge Person").unwrap();
     // 1 minute per level: it outlasts a battle (`docs/rules/magic.md`).
     assert_eq!(e.st.fighters[1].effects[k].rounds_left, None);
@@ -148,20 +158,11 @@ fn its_end_brings_the_creature_back_to_its_own_size_and_square() {
 fn without_room_to_grow_it_keeps_its_size_and_the_spell_changes_nothing() {
     // A corridor one square wide: no 2×2 space holds the fighter's square.
     let corridor = map(&["############", "#..........#", "############"]);
-    let prep = prepare_magic(
-        corridor,
-        vec![
-            ("a", wizard(&["Enlarge Person"]), at(1, 1)),
-            ("a", fighter(), at(1, 3)),
-            ("b", dummy(), at(1, 9)),
-        ],
-    );
-    let enlarge = prep.spell_index("Enlarge Person").unwrap();
+    let prep = wizard_and_fighter(corridor, 9);
     let mut b = Bench::new(&[]);
     let mut e = b.engine(&prep, &SimOptions::default());
     let before = numbers(&e.st);
-    turn(&mut e, 0, vec![Action::cast(enlarge, Some(1))]);
-    turn(&mut e, 0, vec![]);
+    enlarge_fighter(&mut e);
     assert_eq!(e.st.size(1), Size::Medium);
     assert_eq!(numbers(&e.st), before, "no Strength, Dexterity or size change");
     drop(e);
