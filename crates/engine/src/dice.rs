@@ -157,6 +157,26 @@ impl DiceExpr {
         Ok(Self { terms })
     }
 
+    /// The same expression with its first die term replaced by `count`d`sides`
+    /// (unchanged when it has no die term).
+    pub fn with_first_dice(&self, count: u32, sides: u32) -> Self {
+        let mut terms = self.terms.clone();
+        if let Some(Term::Dice { count: c, sides: s, .. }) =
+            terms.iter_mut().find(|t| matches!(t, Term::Dice { .. }))
+        {
+            (*c, *s) = (count.clamp(1, MAX_DICE), sides.clamp(1, MAX_SIDES));
+        }
+        Self { terms }
+    }
+
+    /// The count and faces of its first die term, if any.
+    pub fn first_dice(&self) -> Option<(u32, u32)> {
+        self.terms.iter().find_map(|t| match *t {
+            Term::Dice { count, sides, .. } => Some((count, sides)),
+            Term::Flat(_) => None,
+        })
+    }
+
     /// A constant expression.
     pub fn flat(value: i32) -> Self {
         Self { terms: vec![Term::Flat(value)] }

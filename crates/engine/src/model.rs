@@ -61,6 +61,29 @@ impl Size {
         }
     }
 
+    /// This size moved by `steps` categories, within Fine–Colossal.
+    pub const fn shifted(self, steps: i32) -> Size {
+        const ALL: [Size; 9] = [
+            Size::Fine,
+            Size::Diminutive,
+            Size::Tiny,
+            Size::Small,
+            Size::Medium,
+            Size::Large,
+            Size::Huge,
+            Size::Gargantuan,
+            Size::Colossal,
+        ];
+        let k = self as i32 + steps;
+        ALL[if k < 0 {
+            0
+        } else if k > 8 {
+            8
+        } else {
+            k as usize
+        }]
+    }
+
     /// The special size modifier of CMB and CMD (CRB "Combat Maneuvers":
     /// Fine −8 … Medium 0 … Colossal +8), the opposite of `modifier`.
     pub const fn special_modifier(self) -> i32 {

@@ -776,6 +776,23 @@ fn spell_effect(what: &SpellEffectEvent, lang: Lang) -> String {
         SpellEffectEvent::HealedByNegativeEnergy { amount } => f(T::EvFxHealedByNegative, &[amount]),
         SpellEffectEvent::Slain => lang.t(T::EvFxSlain).to_string(),
         SpellEffectEvent::DropsHeld => lang.t(T::EvFxDropsHeld).to_string(),
+        SpellEffectEvent::Resized { size } => f(T::EvFxResized, &[&lang.t(size_name(*size))]),
+        SpellEffectEvent::NoRoomToGrow => lang.t(T::EvFxNoRoomToGrow).to_string(),
+    }
+}
+
+fn size_name(size: pf1e_engine::model::Size) -> T {
+    use pf1e_engine::model::Size;
+    match size {
+        Size::Fine => T::SizeFine,
+        Size::Diminutive => T::SizeDiminutive,
+        Size::Tiny => T::SizeTiny,
+        Size::Small => T::SizeSmall,
+        Size::Medium => T::SizeMedium,
+        Size::Large => T::SizeLarge,
+        Size::Huge => T::SizeHuge,
+        Size::Gargantuan => T::SizeGargantuan,
+        Size::Colossal => T::SizeColossal,
     }
 }
 

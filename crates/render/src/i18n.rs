@@ -619,6 +619,17 @@ catalogue! {
     EvFxHealedByNegative => "is healed {} by negative energy", "est soigné de {} par l'énergie négative";
     EvFxSlain => "is slain", "est tué";
     EvFxDropsHeld => "drops what it holds", "lâche ce qu'il tient";
+    EvFxResized => "becomes {}", "devient de taille {}";
+    EvFxNoRoomToGrow => "has no room to grow and keeps its size", "n'a pas la place de grandir et garde sa taille";
+    SizeFine => "Fine", "Infime";
+    SizeDiminutive => "Diminutive", "Minuscule";
+    SizeTiny => "Tiny", "Très petite";
+    SizeSmall => "Small", "Petite";
+    SizeMedium => "Medium", "Moyenne";
+    SizeLarge => "Large", "Grande";
+    SizeHuge => "Huge", "Très grande";
+    SizeGargantuan => "Gargantuan", "Gigantesque";
+    SizeColossal => "Colossal", "Colossale";
     EvSpellDamage => "{} takes {} {} damage{} (hp {}->{})", "{} subit {} dégâts ({}){} (pv {}->{})";
     EvUntyped => "untyped", "sans type";
     EvEffectGained => "is affected by {}", "est affecté par {}";

@@ -50,7 +50,7 @@ impl BattleState<'_> {
         let unusable = self.unusable(a);
         let w = (0..attacks.len()).find(|&k| {
             let atk = &attacks[k];
-            atk.melee && atk.reach_max > 0 && atk.reaches(dist) && unusable >> k & 1 == 0
+            atk.melee && self.reach(a, k).1 > 0 && self.reaches(a, k, dist) && unusable >> k & 1 == 0
         })?;
         let loe = if one {
             self.prep.line_of_effect(from, anchor)
@@ -105,8 +105,8 @@ impl BattleState<'_> {
         let w = (0..attacks.len())
             .filter(|&k| {
                 attacks[k].melee
-                    && attacks[k].reach_max > 0
-                    && attacks[k].reaches(dist)
+                    && self.reach(e, k).1 > 0
+                    && self.reaches(e, k, dist)
                     && unusable >> k & 1 == 0
             })
             .max_by_key(|&k| (attacks[k].bonus, usize::MAX - k))?;

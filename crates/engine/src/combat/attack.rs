@@ -130,11 +130,11 @@ impl BattleState<'_> {
         };
         let unusable = self.unusable(i);
         // An off-hand weapon is never the weapon of a single attack (model::hands).
-        let found = if unusable == 0 {
+        let found = if unusable == 0 && self.size_steps(i) == 0 {
             attacks.iter().position(|a| !a.off_hand && a.reaches(dist))
         } else {
             (0..attacks.len())
-                .find(|&w| !attacks[w].off_hand && attacks[w].reaches(dist) && self.is_usable(i, w))
+                .find(|&w| !attacks[w].off_hand && self.reaches(i, w, dist) && self.is_usable(i, w))
         };
         let Some(w) = found else { return Err(Reason::OutOfRange) };
         let loe = if one {
@@ -161,7 +161,8 @@ impl BattleState<'_> {
     /// Whether attack `w` of `i` can hit `t` from square `from`.
     pub fn weapon_reaches(&self, i: usize, w: usize, t: usize, from: Pos) -> bool {
         let dist = self.distance_from(i, from, t);
-        self.prep.fighters[i].offense.attacks.get(w).is_some_and(|a| a.reaches(dist))
+        w < self.prep.fighters[i].offense.attacks.len()
+            && self.reaches(i, w, dist)
             && self.is_usable(i, w)
             && self.line_of_effect_from(i, from, t)
     }
@@ -171,7 +172,7 @@ impl BattleState<'_> {
         let dist = self.distance_from(i, from, t);
         let attacks = &self.prep.fighters[i].offense.attacks;
         let w = (0..attacks.len())
-            .find(|&w| attacks[w].melee && attacks[w].reaches(dist) && self.is_usable(i, w))?;
+            .find(|&w| attacks[w].melee && self.reaches(i, w, dist) && self.is_usable(i, w))?;
         self.line_of_effect_from(i, from, t).then_some(w)
     }
 
@@ -333,7 +334,7 @@ impl BattleState<'_> {
             roll.untyped(if atk.melee { str_delta } else { dex_delta });
         }
         self.unseen_or_helpless(a, t, atk.melee, &mut s, &mut roll);
-        s.attack = atk.bonus - swing.penalty + roll.total();
+        s.attack = atk.bonus - swing.penalty + self.size_modifier_change(a) + roll.total();
 
         s.touch = atk.vs_touch || (atk.firearm && dist <= atk.increment);
         s.cover = self.attack_cover(a, t, atk.melee);
@@ -369,7 +370,7 @@ impl BattleState<'_> {
         let ability =
             if melee { spec_a.scores.str_mod + str_delta } else { spec_a.scores.dex_mod + dex_delta };
         self.unseen_or_helpless(a, t, melee, &mut s, &mut roll);
-        s.attack = spec_a.offense.bab + ability + spec_a.nature.size.modifier() + roll.total();
+        s.attack = spec_a.offense.bab + ability + self.size(a).modifier() + roll.total();
         s.cover = self.attack_cover(a, t, melee);
         s.denied = self.denied_dex(t, Some(a));
         s.ac = self.armor_class(a, t, melee, true, s.denied, false, s.cover);
@@ -441,7 +442,7 @@ impl BattleState<'_> {
             guard.untyped(if denied { (dex + dex_delta).min(0) - dex.min(0) } else { dex_delta });
         }
         let keep = |ty| (!touch || counts_vs_touch(ty)) && (!denied || kept_when_denied_dex(ty));
-        base + helpless_dex + guard.total_where(keep)
+        base + helpless_dex + self.size_modifier_change(t) + guard.total_where(keep)
     }
 
     /// The flat damage a hit of attack `w` of `a` on `t` adds to the
@@ -822,6 +823,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             },
             vital: u32::from(swing.vital),
             mult: self.st.charge_multiplier(a, w, swing.charge) - 1,
+            resize: self.st.resize_of(a),
         };
         self.smite_hit(a, t);
         if let Some(ev) = ev.as_mut().filter(|_| swing.vital > 0) {

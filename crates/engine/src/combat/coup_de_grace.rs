@@ -50,6 +50,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             precision_d6: self.st.sneak_attack_dice(i, w, t, &s, 0),
             vital: 0,
             mult: 0,
+            resize: self.st.resize_of(i),
         };
         let atk = &self.st.prep.fighters[i].offense.attacks[w];
         let dmg = roll_damage(atk, &atk.vs[t], true, extra, self.rng);

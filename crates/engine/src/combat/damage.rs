@@ -38,6 +38,56 @@ pub(crate) struct Extra {
     /// charge's lance: 1 for double damage); they add to a critical's
     /// multiplier (CRB "Multiplying Damage": ×2 and ×3 make ×4).
     pub mult: u32,
+    /// Its wielder's own size and the categories it is above (positive) or
+    /// below it now (Enlarge Person): a melee weapon's dice follow `resized_dice`.
+    pub resize: Option<(crate::model::Size, i8)>,
+}
+
+/// Weapon damage dice by size, rows of (Tiny, Small, Medium, Large) as
+/// `(count, faces)`, `(1, 1)` standing for a flat 1: CRB Table 6-4 (Small
+/// and Medium columns) and "Tiny and Large Weapon Damage" (Enlarge Person).
+const WEAPON_DICE_BY_SIZE: [[(u32, u32); 4]; 11] = [
+    [(1, 1), (1, 1), (1, 2), (1, 3)],
+    [(1, 1), (1, 2), (1, 3), (1, 4)],
+    [(1, 2), (1, 3), (1, 4), (1, 6)],
+    [(1, 3), (1, 4), (1, 6), (1, 8)],
+    [(1, 4), (1, 6), (1, 8), (2, 6)],
+    [(1, 6), (1, 8), (1, 10), (2, 8)],
+    [(1, 8), (1, 10), (1, 12), (3, 6)],
+    [(1, 4), (1, 6), (2, 4), (2, 6)],
+    [(1, 8), (1, 10), (2, 6), (3, 6)],
+    [(1, 10), (2, 6), (2, 8), (3, 8)],
+    [(2, 6), (2, 8), (2, 10), (4, 8)],
+];
+
+/// The dice `(count, faces)` of a weapon of a `from` creature dealing
+/// `dice` once its wielder is `steps` categories larger or smaller: the row
+/// of the table whose `from` column reads `dice` (the first one), at the new
+/// column. Outside Tiny–Large, or for dice the table does not list, the dice
+/// stay as they are (`docs/rules/spells.md`, "Size changes").
+pub(crate) fn resized_dice(dice: (u32, u32), from: crate::model::Size, steps: i8) -> (u32, u32) {
+    use crate::model::Size;
+    let column = |s: Size| (s >= Size::Tiny && s <= Size::Large).then(|| s as usize - Size::Tiny as usize);
+    match (column(from), column(from.shifted(i32::from(steps)))) {
+        (Some(a), Some(b)) => {
+            WEAPON_DICE_BY_SIZE.iter().find(|row| row[a] == dice).map_or(dice, |row| row[b])
+        }
+        _ => dice,
+    }
+}
+
+/// The weapon component of melee attack `atk` of a `size` creature grown
+/// or shrunk by `steps`, with its resized dice, when they change.
+fn resized_weapon(
+    atk: &AttackProfile,
+    size: crate::model::Size,
+    steps: i8,
+) -> Option<(usize, crate::dice::DiceExpr)> {
+    let k = atk.bonus_component.filter(|_| atk.melee && atk.weapon_damage && steps != 0)?;
+    let dice = &atk.components[k].dice;
+    let before = dice.first_dice()?;
+    let after = resized_dice(before, size, steps);
+    (after != before).then(|| (k, dice.with_first_dice(after.0, after.1)))
 }
 
 /// Rolls the damage of `atk` against a defender with `def`.
@@ -66,8 +116,14 @@ pub(crate) fn roll_damage<R: Dice>(
     let mut bleed = 0i32;
     let mut healed = 0i32;
     let weapon_bonus = atk.damage_bonus + extra.flat;
+    let resized = extra.resize.and_then(|(size, steps)| resized_weapon(atk, size, steps));
+    let dice_of = |k: usize, c: &'_ super::prepared::Component| match &resized {
+        Some((w, d)) if *w == k => d.clone(),
+        _ => c.dice.clone(),
+    };
     for (k, c) in atk.components.iter().enumerate() {
-        let (dice, mut flat) = c.dice.roll_split(rng);
+        let (dice, mut flat) =
+            if resized.is_some() { dice_of(k, c).roll_split(rng) } else { c.dice.roll_split(rng) };
         if atk.bonus_component == Some(k) {
             flat += weapon_bonus;
         }
@@ -99,7 +155,8 @@ pub(crate) fn roll_damage<R: Dice>(
         // multiplied on a critical hit, but are added to the total."
         let c = &atk.components[k];
         let cd = def.comps[k];
-        let v = (0..extra.vital).map(|_| c.dice.roll_split(rng).0).sum::<i32>().max(0);
+        let dice = dice_of(k, c);
+        let v = (0..extra.vital).map(|_| dice.roll_split(rng).0).sum::<i32>().max(0);
         let kept = if cd.immune { 0 } else { (v - cd.resist as i32).max(0) };
         rolled += v;
         if c.physical {
@@ -316,7 +373,7 @@ mod tests {
             }],
         };
         let mut rng = ScriptedRng::new([5, 4, 6]);
-        let extra = Extra { flat: 2, precision_d6: 2, vital: 0, mult: 0 };
+        let extra = Extra { flat: 2, precision_d6: 2, ..Extra::default() };
         // (5 + 1 + 2) * 2 = 16, then 4 + 6 precision = 26, DR 3 on the whole physical part.
         assert_eq!(
             roll_damage(&atk, &def, true, extra, &mut rng),

@@ -41,7 +41,8 @@ fn is_zero(n: &i32) -> bool {
 /// grapples of their own (`pins`), `escape_check`, the `broken_free` end of
 /// an effect and the actions `break_free` and `entangle`; version 5
 /// (`pf1e-rules-15`) the captivating song's kinds of `affliction` (`sings`,
-/// `captivated`, `captive`) and the action `sing`.
+/// `captivated`, `captive`), the action `sing` and the spell effects
+/// `resized` and `no_room_to_grow`.
 pub const EVENT_SCHEMA_VERSION: u32 = 5;
 
 /// The record of one battle: who fought, and what happened in order.

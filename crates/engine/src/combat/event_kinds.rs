@@ -447,6 +447,14 @@ pub enum SpellEffectEvent {
     Slain,
     /// Drops every weapon it holds (Command: drop).
     DropsHeld,
+    /// Its size category changes (Enlarge Person, Reduce Person).
+    Resized {
+        /// Its size now.
+        size: crate::model::Size,
+    },
+    /// Not enough room to grow: it keeps its size, and the spell's size
+    /// bonuses and penalties do not apply (`docs/rules/spells.md`, "Size changes").
+    NoRoomToGrow,
 }
 
 /// What a monk's ki point buys (`Event::Ki`).

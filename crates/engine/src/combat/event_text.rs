@@ -688,6 +688,8 @@ fn spell_effect(what: &SpellEffectEvent) -> String {
         SpellEffectEvent::Stabilized => "is stabilized".to_string(),
         SpellEffectEvent::ResumesDying => "resumes dying".to_string(),
         SpellEffectEvent::MirrorImages { images } => format!("has {images} mirror images"),
+        SpellEffectEvent::Resized { size } => format!("becomes {size:?}"),
+        SpellEffectEvent::NoRoomToGrow => "has no room to grow".to_string(),
         SpellEffectEvent::HealedByNegativeEnergy { amount } => {
             format!("is healed {amount} by negative energy")
         }

@@ -148,10 +148,11 @@ impl BattleState<'_> {
     /// (Dexterity, good maneuverability, size).
     pub(crate) fn fly_check_bonus(&self, i: usize) -> i32 {
         let spec = &self.prep.fighters[i];
-        spec.fly.map_or_else(
-            || fly_bonus(spec.scores.dex_score, SPELL_MANEUVERABILITY, spec.nature.size),
-            |f| f.bonus,
-        )
+        let now = fly_bonus(spec.scores.dex_score, SPELL_MANEUVERABILITY, self.size(i));
+        // A size change moves a printed bonus by the change of its size modifier.
+        spec.fly.map_or(now, |f| {
+            f.bonus + now - fly_bonus(spec.scores.dex_score, SPELL_MANEUVERABILITY, spec.nature.size)
+        })
     }
 
     /// The lowest altitude at which no enemy able to fight reaches `i` with
@@ -161,13 +162,9 @@ impl BattleState<'_> {
         (0..self.len())
             .filter(|&e| self.are_enemies(i, e) && self.is_active(e))
             .map(|e| {
-                let reach = self.prep.fighters[e]
-                    .offense
-                    .attacks
-                    .iter()
-                    .filter(|a| a.melee)
-                    .map(|a| a.reach_max)
-                    .max();
+                let attacks = &self.prep.fighters[e].offense.attacks;
+                let reach =
+                    (0..attacks.len()).filter(|&w| attacks[w].melee).map(|w| self.reach(e, w).1).max();
                 let top = self.fighters[e].mobility.alt + 5 * self.space(e).max(1) as u32;
                 reach.map_or(0, |r| top + r)
             })

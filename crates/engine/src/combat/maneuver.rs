@@ -89,12 +89,13 @@ impl BattleState<'_> {
         }
         if me.mod_targets.meets(Targets::STR_DEX) {
             let (str_delta, dex_delta) = self.ability_deltas(a);
-            roll.untyped(if spec.nature.size <= crate::model::Size::Tiny { dex_delta } else { str_delta });
+            roll.untyped(if self.size(a) <= crate::model::Size::Tiny { dex_delta } else { str_delta });
         }
         if me.summary.flags.has(Flags::INVISIBLE) {
             roll.untyped(2);
         }
-        spec.offense.cmb + roll.total()
+        // The special size modifier moves opposite to the attack one.
+        spec.offense.cmb - self.size_modifier_change(a) + roll.total()
     }
 
     /// `t`'s combat maneuver defense against `m` by `a`: the printed (or
@@ -106,7 +107,7 @@ impl BattleState<'_> {
         let spec = &self.prep.fighters[t];
         let them = &self.fighters[t];
         let denied = self.denied_dex(t, Some(a));
-        let mut cmd = spec.defense.cmd;
+        let mut cmd = spec.defense.cmd - self.size_modifier_change(t);
         if denied {
             cmd -= spec.scores.dex_mod.max(0) + spec.defense.printed_dodge;
         }
@@ -146,9 +147,9 @@ impl BattleState<'_> {
         let attacks = &self.prep.fighters[a].offense.attacks;
         (0..attacks.len())
             .filter(|&w| attacks[w].melee && self.is_usable(a, w))
-            .map(|w| attacks[w].reach_max)
+            .map(|w| self.reach(a, w).1)
             .max()
-            .unwrap_or_else(|| natural_reach_ft(self.prep.fighters[a].nature.size))
+            .unwrap_or_else(|| natural_reach_ft(self.size(a)))
     }
 
     /// The free square adjacent to `i` nearest where `t` stands (5-10-5

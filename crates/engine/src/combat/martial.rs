@@ -288,7 +288,7 @@ impl<R: Dice> Engine<'_, '_, R> {
     ) -> Damage {
         let defense = if magic { self.st.defense_now(a, w, t) } else { None };
         let atk = &self.st.prep.fighters[a].offense.attacks[w];
-        let extra = Extra { flat, precision_d6: 0, vital: 0, mult: 0 };
+        let extra = Extra { flat, resize: self.st.resize_of(a), ..Extra::default() };
         let mut second = roll_damage(atk, defense.as_ref().unwrap_or(&atk.vs[t]), false, extra, self.rng);
         if magic && second.physical > 0 {
             second.dealt -= self.spell_dr(a, w, t, second.physical);

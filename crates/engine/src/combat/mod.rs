@@ -68,6 +68,7 @@ mod prepared;
 mod reactions;
 mod reload;
 mod riders;
+mod size;
 mod sneak;
 mod spells;
 mod splash;

@@ -185,8 +185,7 @@ impl<R: Dice> Engine<'_, '_, R> {
     pub(crate) fn fall_from_mount(&mut self, r: usize, cause: DismountCause) {
         let Some(m) = self.st.riding(r) else { return };
         // Off the mount's space first, so that its own squares count as taken.
-        let f = &self.st.prep.fighters[r];
-        self.st.shape[r] = (f.nature.space, f.nature.size <= crate::model::Size::Tiny);
+        self.st.shape[r] = super::state::BattleState::shape_of(self.st.size(r));
         self.st.fighters[r].mobility.riding = None;
         let to = self.landing(r, m);
         self.st.fighters[r].mobility.riding = Some(m);

@@ -159,7 +159,7 @@ impl BattleState<'_> {
     #[inline]
     fn within_range(&self, i: usize, t: usize, from: Pos) -> bool {
         let dist = self.distance_from(i, from, t);
-        self.prep.fighters[i].offense.attacks.iter().any(|a| a.reaches(dist))
+        (0..self.prep.fighters[i].offense.attacks.len()).any(|w| self.reaches(i, w, dist))
     }
 
     /// Where a charge of `i` against `t` would end, and the melee attack it
@@ -168,12 +168,9 @@ impl BattleState<'_> {
     /// (CRB "Charge"). Squares are the top-left squares of the charger's space.
     pub fn charge_end(&self, i: usize, t: usize) -> Result<(Pos, usize), Reason> {
         let spec = &self.prep.fighters[i];
-        let reach = spec
-            .offense
-            .attacks
-            .iter()
-            .filter(|a| a.melee)
-            .map(|a| a.reach_max)
+        let reach = (0..spec.offense.attacks.len())
+            .filter(|&w| spec.offense.attacks[w].melee)
+            .map(|w| self.reach(i, w).1)
             .max()
             .ok_or(Reason::NoWeapon)?;
         let (from, to) = (self.fighters[i].pos, self.fighters[t].pos);
@@ -193,7 +190,7 @@ impl BattleState<'_> {
         };
         let reaches = |q: Pos| {
             let dist = self.distance_from(i, q, t);
-            spec.offense.attacks.iter().any(|a| a.melee && a.reaches(dist))
+            (0..spec.offense.attacks.len()).any(|w| spec.offense.attacks[w].melee && self.reaches(i, w, dist))
         };
         // Among equally close squares, the one most directly ahead (Euclidean), then row-major.
         let key = |q: Pos| ((q.row - from.row).pow(2) + (q.col - from.col).pow(2), q);
@@ -377,9 +374,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         // Only squares within the longest reach or range of the target can do:
         // the mover's top-left square lies up to its space - 1 further up or left.
         let to = st.fighters[t].pos;
-        let k = st.prep.fighters[i].offense.attacks.iter().map(|a| a.reach_max.max(a.max_range_ft)).max()?
-            as i32
-            / 5;
+        let k = st.longest_reach(i)? as i32 / 5;
         let mut best: Option<((u32, i32), Pos)> = None;
         let (lead, ext) = (st.space(i) - 1, st.space(t) - 1);
         for row in (to.row - k - lead).max(0)..=(to.row + ext + k).min(map.height - 1) {
@@ -588,11 +583,8 @@ impl<R: Dice> Engine<'_, '_, R> {
             None => auto,
             Some(w) => {
                 let dist = self.st.distance_from(i, end, t);
-                let usable = self.st.prep.fighters[i]
-                    .offense
-                    .attacks
-                    .get(w)
-                    .is_some_and(|a| a.melee && a.reaches(dist));
+                let attacks = &self.st.prep.fighters[i].offense.attacks;
+                let usable = attacks.get(w).is_some_and(|a| a.melee) && self.st.reaches(i, w, dist);
                 if !usable || !self.st.line_of_effect_from(i, end, t) {
                     return Err(Reason::WeaponUnavailable);
                 }

@@ -2,7 +2,7 @@
 
 use crate::effects::conditions::Summary;
 use crate::effects::{ActiveEffect, ConditionId, ConditionSet};
-use crate::grid::{footprint, footprint_distance_ft};
+use crate::grid::{footprint, footprint_distance_ft, natural_reach_ft, space_squares};
 use crate::map::{Map, Pos};
 use crate::model::Size;
 
@@ -188,8 +188,7 @@ impl<'p> BattleState<'p> {
             self.fighters[m].mobility.ridden_by = None;
             self.fighters[m].mobility.mount_used = 0;
         }
-        let f = &self.prep.fighters[r];
-        self.shape[r] = (f.nature.space, f.nature.size <= Size::Tiny);
+        self.shape[r] = Self::shape_of(self.size(r));
         if self.fighters[r].dead {
             self.fighters[r].pos = to;
         } else {
@@ -352,6 +351,7 @@ impl<'p> BattleState<'p> {
                 mount_used: 0,
                 mounted_combat_round: 0,
                 saddle_kept: false,
+                size: f.nature.size,
             },
         }
     }
@@ -592,9 +592,76 @@ impl<'p> BattleState<'p> {
         w >= 64 || self.unusable(i) >> w & 1 == 0
     }
 
-    /// Size category of combatant `i`.
+    /// Size category of combatant `i` now (an effect may have changed it).
+    #[inline]
     pub fn size(&self, i: usize) -> Size {
-        self.prep.fighters[i].nature.size
+        self.fighters[i].mobility.size
+    }
+
+    /// Categories `i` is above (positive) or below its own size now.
+    #[inline]
+    pub(crate) fn size_steps(&self, i: usize) -> i32 {
+        self.size(i) as i32 - self.prep.fighters[i].nature.size as i32
+    }
+
+    /// Its own size and its change, when an effect changed its size (the
+    /// weapon dice of `damage::roll_damage`).
+    #[inline]
+    pub(crate) fn resize_of(&self, i: usize) -> Option<(Size, i8)> {
+        let steps = self.size_steps(i);
+        (steps != 0).then(|| (self.prep.fighters[i].nature.size, steps as i8))
+    }
+
+    /// How much `i`'s size modifier to attack rolls and AC changed with its
+    /// size (CRB Table 8-1; Enlarge Person −1); the special size modifier of
+    /// CMB and CMD changes by the opposite.
+    #[inline]
+    pub(crate) fn size_modifier_change(&self, i: usize) -> i32 {
+        self.size(i).modifier() - self.prep.fighters[i].nature.size.modifier()
+    }
+
+    /// The reach `(min, max)` in feet of melee attack `w` of `i` at its size
+    /// now: natural reach follows the size (CRB Table 8-4), and a reach
+    /// weapon's reach twice the natural reach (CRB "Reach Weapons").
+    #[inline]
+    pub(crate) fn reach(&self, i: usize, w: usize) -> (u32, u32) {
+        let atk = &self.prep.fighters[i].offense.attacks[w];
+        let base = self.prep.fighters[i].nature.size;
+        let now = self.size(i);
+        if now == base || !atk.melee {
+            return (atk.reach_min, atk.reach_max);
+        }
+        let change = natural_reach_ft(now) as i32 - natural_reach_ft(base) as i32;
+        if atk.reach_min > 0 {
+            // A reach weapon: not against the squares its natural reach covers.
+            let min = (atk.reach_min as i32 + change).max(1) as u32;
+            (min, (atk.reach_max as i32 + 2 * change).max(min as i32) as u32)
+        } else {
+            (0, (atk.reach_max as i32 + change).max(0) as u32)
+        }
+    }
+
+    /// The longest reach or range in feet of `i`'s attacks at its size now.
+    pub(crate) fn longest_reach(&self, i: usize) -> Option<u32> {
+        let attacks = &self.prep.fighters[i].offense.attacks;
+        (0..attacks.len()).map(|w| self.reach(i, w).1.max(attacks[w].max_range_ft)).max()
+    }
+
+    /// Whether attack `w` of `i` can hit something `dist` feet away at its size now.
+    #[inline]
+    pub(crate) fn reaches(&self, i: usize, w: usize, dist: u32) -> bool {
+        let atk = &self.prep.fighters[i].offense.attacks[w];
+        if !atk.melee || self.fighters[i].mobility.size == self.prep.fighters[i].nature.size {
+            return atk.reaches(dist);
+        }
+        let (min, max) = self.reach(i, w);
+        dist >= min && dist <= max
+    }
+
+    /// The space side and Tiny-or-smaller flag of a creature of `size`.
+    #[inline]
+    pub(crate) fn shape_of(size: Size) -> (i32, bool) {
+        (space_squares(size), size <= Size::Tiny)
     }
 
     /// Side in squares of the space combatant `i` takes up (1 up to Medium, Large 2…).

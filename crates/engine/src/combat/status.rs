@@ -57,6 +57,9 @@ impl BattleState<'_> {
             || flags.has(Flags::CANT_ACT)
             || captive
             || (flags.has(Flags::FLAT_FOOTED) && !spec.feats.combat_reflexes);
+        if Behaviours(fx).has(Behaviours::SIZE) || f.mobility.size != spec.nature.size {
+            self.refit_size(i);
+        }
     }
 
     /// The behaviour flags of `i`'s conditions.

@@ -248,6 +248,13 @@ pub enum Behaviour {
     /// strands, a spider's thrown web, an erinyes' rope): the effect ends
     /// when one of its checks meets its DC (`combat::bonds`).
     Bound(Bonds),
+    /// Its size category changes by `steps` (Enlarge Person +1, Reduce
+    /// Person −1): space, reach, size modifiers and weapon damage dice
+    /// follow its size of the moment (`combat::size`).
+    SizeChange {
+        /// Categories up (positive) or down.
+        steps: i8,
+    },
 }
 
 /// How a creature breaks free of bonds: each check it may make, with its DC
@@ -305,6 +312,7 @@ impl Behaviour {
             Behaviour::Then { .. } => Behaviours::THEN,
             Behaviour::Bound(_) => Behaviours::BOUND,
             Behaviour::EndsWithoutNonlethal => Behaviours::ENDS_WITHOUT_NONLETHAL,
+            Behaviour::SizeChange { .. } => Behaviours::SIZE,
         }
     }
 }
@@ -362,6 +370,8 @@ impl Behaviours {
     pub const BOUND: u32 = 1 << 22;
     /// An effect ends once its bearer's nonlethal damage is healed.
     pub const ENDS_WITHOUT_NONLETHAL: u32 = 1 << 23;
+    /// Its size category changed (Enlarge Person).
+    pub const SIZE: u32 = 1 << 24;
 
     /// Whether a behaviour of `flag` is present.
     #[inline]

@@ -311,8 +311,18 @@ fn plan_spells(
         push_cast(b, i, o, out);
         return true;
     }
-    // 4. The best offensive spell, when it beats the weapon.
+    // 3b. Grow an ally who fights in melee (Enlarge Person) in the first
+    // rounds, when the damage it gains over the next rounds beats what the
+    // caster's own weapon or best spell does this round.
     let weapon = weapon_value(b, i, t);
+    if b.round() <= 2
+        && let Some(o) = best_growth(b, i, m)
+        && o.score > weapon.max(best_offense(b, i, t, m).map_or(0.0, |x| x.score))
+    {
+        push_cast(b, i, o, out);
+        return true;
+    }
+    // 4. The best offensive spell, when it beats the weapon.
     if let Some(o) = best_offense(b, i, t, m)
         && o.score > weapon
     {
@@ -691,6 +701,10 @@ fn value_on(b: &BattleState<'_>, i: usize, j: usize, cast: &Cast, s: &Spell, mm:
             EffectKind::Choice(_) | EffectKind::ActionLoss(_) | EffectKind::Reroll(_) => {
                 value += threat * 0.5 * kept
             }
+            // Shrinking a foe (Reduce Person): the damage it loses over the next rounds.
+            EffectKind::SizeChange(sc) if sc.steps < 0 && threat > 0.0 && b.size_steps(j) == 0 => {
+                value += (-size_change_gain(b, j, sc.steps)).max(0.0) * SIZE_ROUNDS * kept;
+            }
             _ => {}
         }
     }
@@ -755,6 +769,7 @@ fn best_buff(b: &BattleState<'_>, i: usize, m: Magic) -> Option<Option_> {
         if !prepared.role.buff
             || prepared.role.damage
             || prepared.role.heal
+            || growth_of(&prepared.spell).is_some()
             || !allowed(b, i, m, k.spell, Metamagic::NONE)
         {
             continue;
@@ -800,4 +815,106 @@ fn best_buff(b: &BattleState<'_>, i: usize, m: Magic) -> Option<Option_> {
         }
     }
     None
+}
+
+/// Rounds over which the policy counts a size change's worth (a fight
+/// rarely lasts longer than the 1 minute per level the spells last).
+const SIZE_ROUNDS: f64 = 3.0;
+
+/// The categories a spell makes its target grow (Enlarge Person), if it does.
+fn growth_of(s: &Spell) -> Option<i8> {
+    s.effects.iter().find_map(|e| match &e.kind {
+        EffectKind::SizeChange(sc) if sc.steps > 0 => Some(sc.steps),
+        _ => None,
+    })
+}
+
+/// How much more melee damage per round `j` deals once `steps` categories
+/// larger (negative: smaller) than its own size, against the AC of its
+/// nearest enemy: its best melee attack's weapon dice (`damage::resized_dice`),
+/// the Strength change of the ±2 size bonus on damage (×1.5 two-handed, ×½
+/// secondary), and the attack roll's change (size modifier and Strength), on
+/// every attack of a full attack. 0 without a melee attack or an enemy.
+pub(crate) fn size_change_gain(b: &BattleState<'_>, j: usize, steps: i8) -> f64 {
+    let spec = &b.prep.fighters[j];
+    let Some(foe) = (0..b.len())
+        .filter(|&e| b.are_enemies(j, e) && b.is_active(e))
+        .min_by_key(|&e| (b.distance(j, e), e))
+    else {
+        return 0.0;
+    };
+    let ac = b.prep.fighters[foe].defense.ac.total;
+    let attacks = &spec.offense.attacks;
+    let Some(w) = (0..attacks.len())
+        .filter(|&w| attacks[w].melee && attacks[w].weapon_damage && b.is_usable(j, w))
+        .max_by(|&x, &y| {
+            let v = |w: usize| attacks[w].mean_damage * f64::from(attacks[w].count);
+            v(x).total_cmp(&v(y))
+        })
+    else {
+        return 0.0;
+    };
+    let atk = &attacks[w];
+    let own = spec.nature.size;
+    let str_score = spec.scores.str_score;
+    let str_change = crate::dice::ability_modifier(str_score + 2 * i32::from(steps.signum()))
+        - crate::dice::ability_modifier(str_score);
+    let damage_change = f64::from(str_change)
+        * if atk.two_handed {
+            1.5
+        } else if atk.secondary {
+            0.5
+        } else {
+            1.0
+        };
+    let mean = |(count, sides): (u32, u32)| f64::from(count) * f64::from(sides + 1) / 2.0;
+    let dice_change = atk
+        .bonus_component
+        .and_then(|k| atk.components[k].dice.first_dice())
+        .map_or(0.0, |d| mean(super::super::damage::resized_dice(d, own, steps)) - mean(d));
+    let attack_change = own.shifted(i32::from(steps)).modifier() - own.modifier() + str_change;
+    let before = hit_chance(atk.bonus, ac) * atk.mean_damage;
+    let after = hit_chance(atk.bonus + attack_change, ac) * (atk.mean_damage + dice_change + damage_change);
+    let iters = if atk.iterates { super::super::odds::iterations(spec.offense.bab).max(1) } else { 1 };
+    (after - before) * f64::from(atk.count) * f64::from(iters)
+}
+
+/// The best ally for `i` to grow with a spell (Enlarge Person): an active
+/// ally in range (the caster itself only when it fights in melee: a base
+/// attack bonus of at least ¾ of its Hit Dice), of its own size, with room to grow, that deals more melee
+/// damage once larger; scored by that gain over `SIZE_ROUNDS` rounds.
+fn best_growth(b: &BattleState<'_>, i: usize, m: Magic) -> Option<Option_> {
+    let caster = b.prep.fighters[i].caster.as_deref()?;
+    let mut best: Option<Option_> = None;
+    for k in &caster.known {
+        let s = &b.prep.spells[usize::from(k.spell)].spell;
+        let Some(steps) = growth_of(s) else { continue };
+        if !allowed(b, i, m, k.spell, Metamagic::NONE) {
+            continue;
+        }
+        let spec = &b.prep.fighters[i];
+        let fighter = 4 * spec.offense.bab >= 3 * spec.nature.hd as i32;
+        for j in (0..b.len()).filter(|&j| (j != i || fighter) && !b.are_enemies(i, j) && b.is_active(j)) {
+            let on = b.fighters[j].effects.iter().any(|e| e.effect.spell == Some(k.spell));
+            if on
+                || b.size_steps(j) != 0
+                || b.room_for(j, b.size(j).shifted(i32::from(steps))).is_none()
+                || (j != i && b.spell_reaches(i, j, s, caster.cl).is_err())
+                || !s.target.as_ref().is_none_or(|tg| b.passes(i, j, &tg.filter))
+            {
+                continue;
+            }
+            let score = size_change_gain(b, j, steps) * SIZE_ROUNDS;
+            if score > 0.0 && best.is_none_or(|x| score > x.score) {
+                best = Some(Option_ {
+                    spell: k.spell,
+                    target: Some(j),
+                    point: None,
+                    metamagic: Metamagic::NONE,
+                    score,
+                });
+            }
+        }
+    }
+    best
 }

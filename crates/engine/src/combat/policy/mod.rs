@@ -309,8 +309,7 @@ fn strike(battle: &BattleState<'_>, actor: usize, t: usize, charges: bool, out: 
         // distance share the 5-10-5 metric), so this never gives up an
         // attack one move could reach; walls may still make the move fall
         // short, and then the attack fails as before.
-        let longest =
-            battle.prep.fighters[actor].offense.attacks.iter().map(|a| a.reach_max.max(a.max_range_ft)).max();
+        let longest = battle.longest_reach(actor);
         // A disabled creature has one action a turn: it moves, or attacks.
         let far = battle.life(actor) != LifeState::Disabled
             && longest.is_some_and(|r| battle.distance(actor, t) > battle.move_budget(actor) + r);

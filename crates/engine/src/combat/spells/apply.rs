@@ -107,6 +107,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             return;
         }
         let mut pack = Pack::default();
+        let size_before = self.st.size(t);
         for e in &spell.effects {
             if !self.st.is_present(t) {
                 break;
@@ -114,6 +115,12 @@ impl<R: Dice> Engine<'_, '_, R> {
             self.apply_one(cast, t, e, m, &mut pack, single);
         }
         self.commit(cast, t, pack);
+        if self.st.size(t) != size_before {
+            emit!(
+                self,
+                Event::SpellEffect { who: t, what: SpellEffectEvent::Resized { size: self.st.size(t) } }
+            );
+        }
         if let Some(after) = &spell.immunity_after
             && self.st.is_present(t)
             && !lasts_the_battle(after.unit)
@@ -324,6 +331,9 @@ impl<R: Dice> Engine<'_, '_, R> {
                 let mut mods = Vec::with_capacity(mm.modifiers.len());
                 let mut con_bonus = 0;
                 for sm in &mm.modifiers {
+                    if m.cramped && sm.bonus_type == BonusType::Size {
+                        continue;
+                    }
                     let v = match rolled.iter().find(|(s, _)| **s == sm.value) {
                         Some(&(_, v)) => v,
                         None => {
@@ -508,6 +518,17 @@ impl<R: Dice> Engine<'_, '_, R> {
                         max_factor: sc.max_factor.unwrap_or(0).min(255) as u8,
                     });
                 }
+            }
+            EffectKind::SizeChange(sc) => {
+                let Some(rounds) = self.lasting(cast, duration) else { return };
+                let want = self.st.size(t).shifted(i32::from(sc.steps));
+                if self.st.room_for(t, want).is_none() {
+                    // CRB Enlarge Person: "the creature attains the maximum possible size".
+                    m.cramped = true;
+                    emit!(self, Event::SpellEffect { who: t, what: SpellEffectEvent::NoRoomToGrow });
+                    return;
+                }
+                pack.part(rounds).behaviours.push(Behaviour::SizeChange { steps: sc.steps });
             }
             EffectKind::Fly(f) => {
                 let Some(rounds) = self.lasting(cast, duration) else { return };

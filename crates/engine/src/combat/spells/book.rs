@@ -313,6 +313,9 @@ fn role_of(spell: &Spell) -> Role {
                 role.control = true
             }
             EffectKind::Choice(_) if !helps => role.control = true,
+            // Growing helps an ally (who forgoes the save), shrinking hinders a foe.
+            EffectKind::SizeChange(s) if s.steps > 0 => role.buff = true,
+            EffectKind::SizeChange(_) => role.control = true,
             // A lasting area that hinders those in it (concealment alone hinders both sides).
             EffectKind::Zone(z)
                 if !helps

@@ -66,6 +66,8 @@ pub(crate) struct Meeting {
     pub saves: [Option<bool>; 3],
     /// Damage it took from this casting (for Vampiric Touch).
     pub damage: u32,
+    /// No room to grow: the spell's size bonuses and penalties do not apply either.
+    pub cramped: bool,
 }
 
 /// A lasting area on the map.

@@ -95,9 +95,6 @@ fn effect_unplayable(path: &str, e: &SpellEffect) -> Option<String> {
         EffectKind::Reroll(r) if r.mode == RerollMode::RerollFailedSave => {
             return refuse("rerolling a failed save out of turn is not played");
         }
-        EffectKind::SizeChange(_) => {
-            return refuse("size changes (space, reach, damage dice) are not played");
-        }
         EffectKind::EnergyWard(_) => return refuse("energy wards are not played"),
         EffectKind::Retaliation(_) => return refuse("retaliation on attackers is not played"),
         EffectKind::Zone(z) => {

@@ -101,7 +101,8 @@ impl<R: Dice> Engine<'_, '_, R> {
                 continue;
             }
             let mut meeting = Meeting {
-                willing: spell.harmless && !self.st.are_enemies(i, t),
+                // CRB "Voluntarily Giving up a Saving Throw": an ally accepts a spell that helps it.
+                willing: (spell.harmless || prepared.role.buff) && !self.st.are_enemies(i, t),
                 secondary: secondaries && k > 0,
                 reflex_cover: reflex_cover.get(k).copied().unwrap_or(0),
                 ..Meeting::default()

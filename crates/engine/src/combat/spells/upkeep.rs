@@ -248,7 +248,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             return false;
         }
         let spec = &self.st.prep.fighters[t];
-        let image_ac = 10 + spec.nature.size.modifier() + spec.scores.dex_mod;
+        let image_ac = 10 + self.st.size(t).modifier() + spec.scores.dex_mod;
         let struck = d20 + attack >= image_ac || d20 == 20;
         if let Some(ev) = ev.as_mut() {
             let left = struck.then_some(images - 1);

@@ -186,4 +186,7 @@ pub(crate) struct Mobility {
     pub mounted_combat_round: u32,
     /// An unconscious rider who stayed in the saddle (rolled once).
     pub saddle_kept: bool,
+    /// Its size category now: its own, or changed by an effect (Enlarge
+    /// Person, `combat::size`); its space, reach and size modifiers follow it.
+    pub size: crate::model::Size,
 }

@@ -32,6 +32,7 @@ mod prepared_spells;
 mod reload;
 mod riders;
 mod size;
+mod size_spells;
 mod song;
 mod spell_like;
 mod splash;
