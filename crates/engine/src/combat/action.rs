@@ -120,6 +120,9 @@ crate::named_enum! {
         /// A paladin's lay on hands on the target (itself when none): a
         /// swift action on itself, a standard action on an ally.
         LayOnHands => "lay_on_hands",
+        /// The Healing domain's Rebuke Death on the target, an ally below
+        /// 0 hit points it touches (standard action).
+        RebukeDeath => "rebuke_death",
         /// A monk's ki power (swift action): `option` 0 one more attack in
         /// this turn's flurry, 1 +4 dodge AC until its next turn.
         KiPool => "ki_pool",
@@ -153,6 +156,7 @@ impl ActionKind {
             | ActionKind::LionsCall
             | ActionKind::UseItem
             | ActionKind::LayOnHands
+            | ActionKind::RebukeDeath
             | ActionKind::BreathWeapon
             | ActionKind::Entangle => Slot::Standard,
             ActionKind::Move

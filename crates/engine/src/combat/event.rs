@@ -39,8 +39,9 @@ fn is_zero(n: &i32) -> bool {
 /// version 3 (`pf1e-rules-13`) added the `mounted` family and the swallow
 /// whole kinds of `affliction`; version 4 (`pf1e-rules-14`) the monsters'
 /// grapples of their own (`pins`), `escape_check`, the `broken_free` end of
-/// an effect and the actions `break_free` and `entangle`.
-pub const EVENT_SCHEMA_VERSION: u32 = 4;
+/// an effect and the actions `break_free` and `entangle`; version 5
+/// (`pf1e-rules-15`) added `rebukes_death` and the action `rebuke_death`.
+pub const EVENT_SCHEMA_VERSION: u32 = 5;
 
 /// The record of one battle: who fought, and what happened in order.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -565,6 +566,22 @@ pub enum Event {
         dice: u32,
         /// Their total.
         rolled: u32,
+        /// Hit points restored.
+        healed: u32,
+        /// Uses left today.
+        left: u32,
+    },
+    /// A cleric of the Healing domain rebukes death (CRB "Healing Domain"):
+    /// a touch healing 1d4 + ½ cleric level on a creature below 0 hit points.
+    RebukesDeath {
+        /// The cleric.
+        who: usize,
+        /// The creature healed.
+        target: usize,
+        /// The d4 rolled.
+        rolled: u32,
+        /// The bonus added (half the cleric level).
+        bonus: u32,
         /// Hit points restored.
         healed: u32,
         /// Uses left today.

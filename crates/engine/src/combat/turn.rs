@@ -372,6 +372,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             ActionKind::Smite => self.smite_action(i, action).inspect(|()| self.smite_started(i)),
             ActionKind::Rage => self.rage_action(i),
             ActionKind::LayOnHands => self.lay_on_hands_action(i, action),
+            ActionKind::RebukeDeath => self.rebuke_death_action(i, action),
             ActionKind::KiPool => self.ki_action(i, action),
             ActionKind::StunningFist => self.stunning_fist_action(i),
             ActionKind::Tactician => self.tactician_action(i),

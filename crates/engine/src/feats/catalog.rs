@@ -160,6 +160,10 @@ pub enum Rule {
     /// Sun domain, Sun's Blessing: positive energy channeled to harm undead
     /// deals + cleric level damage, and their channel resistance does not apply.
     SunsBlessing,
+    /// Healing domain, Rebuke Death (CRB "Healing Domain"): a standard
+    /// action touch healing 1d4 + ½ cleric level to a living creature below
+    /// 0 hit points; uses from `resources.rebuke_death` (3 + Wisdom modifier).
+    RebukeDeath,
     /// Barbarian rage (CRB "Rage"): a free action on its turn, rounds from
     /// `resources.rage_rounds`: +4 morale Strength and Constitution, +2
     /// morale on Will saves, −2 AC; fatigued afterwards (`combat::abilities::barbarian`).
@@ -254,6 +258,7 @@ impl Rule {
             Rule::LionsCall => "lions_call",
             Rule::Outflank => "outflank",
             Rule::SunsBlessing => "suns_blessing",
+            Rule::RebukeDeath => "rebuke_death",
             Rule::Rage => "rage",
             Rule::SmiteEvil => "smite_evil",
             Rule::LayOnHands => "lay_on_hands",
@@ -270,7 +275,7 @@ impl Rule {
     }
 
     /// Every rule but the martial feats (`MartialFeat::ALL`), for messages.
-    pub const ALL: [Rule; 61] = [
+    pub const ALL: [Rule; 62] = [
         Rule::PowerAttack,
         Rule::CombatReflexes,
         Rule::PreciseShot,
@@ -321,6 +326,7 @@ impl Rule {
         Rule::LionsCall,
         Rule::Outflank,
         Rule::SunsBlessing,
+        Rule::RebukeDeath,
         Rule::Rage,
         Rule::SmiteEvil,
         Rule::LayOnHands,

@@ -176,6 +176,8 @@ pub struct ClassRules {
     pub lions_call: bool,
     /// Sun domain: Sun's Blessing (channel energy against undead).
     pub suns_blessing: bool,
+    /// Healing domain: Rebuke Death.
+    pub rebuke_death: bool,
     /// Barbarian rage.
     pub rage: bool,
     /// Paladin smite evil.
@@ -218,6 +220,7 @@ impl ClassRules {
             || self.rage
             || self.smite_evil
             || self.lay_on_hands
+            || self.rebuke_death
             || !self.favored_enemies.is_empty()
             || self.flurry_of_blows
             || self.stunning_fist
@@ -481,6 +484,7 @@ pub fn resolve(c: &Combatant, catalog: &FeatCatalog) -> Result<ResolvedFeatures,
             Some(Rule::LionsCall) => rules.class.lions_call = true,
             Some(Rule::Outflank) => rules.outflank = true,
             Some(Rule::SunsBlessing) => rules.class.suns_blessing = true,
+            Some(Rule::RebukeDeath) => rules.class.rebuke_death = true,
             Some(Rule::Rage) => rules.class.rage = true,
             Some(Rule::FlurryOfBlows) => rules.class.flurry_of_blows = true,
             Some(Rule::StunningFist) => rules.class.stunning_fist = true,

@@ -188,6 +188,25 @@ fn best_for(b: &BattleState<'_>, i: usize, patient: usize, touch_only: bool, cur
     best
 }
 
+/// Whether `i` has a cure at hand this turn: a heal spell it can cast now
+/// (from a slot or spontaneously), or a charged healing wand.
+pub(super) fn has_cure(b: &BattleState<'_>, i: usize) -> bool {
+    let spells = b.prep.fighters[i].caster.as_deref().is_some_and(|c| {
+        super::magic::can_cast_now(b, i)
+            && c.known.iter().any(|k| {
+                let role = &b.prep.spells[usize::from(k.spell)].role;
+                role.heal && !role.damage && b.can_cast(i, k.spell, Metamagic::NONE).is_ok()
+            })
+    });
+    spells
+        || b.prep.fighters[i].items.iter().enumerate().any(|(w, it)| {
+            it.kind == ItemKind::Wand
+                && it.usable
+                && b.prep.spells[usize::from(it.spell)].role.heal
+                && b.fighters[i].gear.items_left[w] > 0
+        })
+}
+
 /// What `i` does to heal this turn, if anything: a cure reaching a patient
 /// from here; a move and a touch cure on the most urgent patient; Stabilize
 /// on a dying patient from here; a double move toward a dying patient.

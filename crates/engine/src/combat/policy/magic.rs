@@ -91,7 +91,7 @@ pub(crate) fn plan_magic(b: &BattleState<'_>, i: usize, t: usize, m: Magic, out:
 }
 
 /// Whether `i` can cast at all this turn.
-fn can_cast_now(b: &BattleState<'_>, i: usize) -> bool {
+pub(super) fn can_cast_now(b: &BattleState<'_>, i: usize) -> bool {
     let f = &b.fighters[i];
     !f.summary.flags.has(Flags::CANT_CAST)
         && !Behaviours(f.fx).has(Behaviours::CANNOT_CAST)

@@ -18,6 +18,7 @@ mod bonds;
 mod cavalier;
 mod consumables;
 mod coup;
+mod domain;
 mod flight;
 mod harmless;
 mod heal;
@@ -65,7 +66,9 @@ impl Policy for DefaultPolicy {
         {
             return;
         }
-        if battle.prep.fighters[actor].abilities.is_some() && paladin::plan_aid(battle, actor, out) {
+        if battle.prep.fighters[actor].abilities.is_some()
+            && (paladin::plan_aid(battle, actor, out) || domain::plan_rebuke(battle, actor, out))
+        {
             return;
         }
         if flight::plan_from_above(battle, actor, t, out) {
@@ -449,7 +452,7 @@ impl Policy for StrategyPolicy {
             return;
         }
         let abilities = self.spec.use_class_abilities && battle.prep.fighters[actor].abilities.is_some();
-        if abilities && paladin::plan_aid(battle, actor, out) {
+        if abilities && (paladin::plan_aid(battle, actor, out) || domain::plan_rebuke(battle, actor, out)) {
             return;
         }
         let tactics = Tactics {
