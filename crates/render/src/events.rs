@@ -372,8 +372,8 @@ fn row(t: &Transcript, r: &Record, lang: Lang, codes: Codes) -> Row {
             };
             act(*who, line)
         }
-        Event::RebukesDeath { who, target, rolled, bonus, healed, left } => {
-            act(*who, f(T::EvRebukesDeath, &[&t.id(*target), bonus, &(rolled + bonus), healed, left]))
+        Event::RebukesDeath { who, target, rolled, bonus, healed, hp, left } => {
+            act(*who, f(T::EvRebukesDeath, &[&t.id(*target), bonus, &(rolled + bonus), healed, hp, left]))
         }
         Event::Ki { who, power, left } => act(
             *who,

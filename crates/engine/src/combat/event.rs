@@ -584,6 +584,8 @@ pub enum Event {
         bonus: u32,
         /// Hit points restored.
         healed: u32,
+        /// The target's hit points after (below 0 before the touch).
+        hp: i32,
         /// Uses left today.
         left: u32,
     },

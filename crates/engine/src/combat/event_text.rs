@@ -316,9 +316,13 @@ fn line(ids: &[String], sides: &[String], r: &Record) -> String {
             let on = if who == target { String::new() } else { format!(" on {}", id(*target)) };
             act(*who, format!("lays on hands{on}: {dice}d6={rolled}, heals {healed} ({left} left)"))
         }
-        Event::RebukesDeath { who, target, rolled, bonus, healed, left } => act(
+        Event::RebukesDeath { who, target, rolled, bonus, healed, hp, left } => act(
             *who,
-            format!("rebukes death on {}: 1d4+{bonus}={}, heals {healed} ({left} left)", id(*target), rolled + bonus),
+            format!(
+                "rebukes death on {}: 1d4+{bonus}={}, heals {healed} to {hp} hp ({left} left)",
+                id(*target),
+                rolled + bonus
+            ),
         ),
         Event::Ki { who, power, left } => act(
             *who,

@@ -48,7 +48,10 @@ impl BattleState<'_> {
             && !self.fighters[t].dead
             && !self.fighters[t].gone
             && self.fighters[t].hp < 0
-            && !matches!(self.prep.fighters[t].nature.ctype, Some(CreatureType::Undead | CreatureType::Construct))
+            && !matches!(
+                self.prep.fighters[t].nature.ctype,
+                Some(CreatureType::Undead | CreatureType::Construct)
+            )
             && self.touch_reaches(i, t)
     }
 }
@@ -64,13 +67,15 @@ impl<R: Dice> Engine<'_, '_, R> {
                 Reason::NoAbility
             });
         }
-        let bonus = self.st.prep.fighters[i].abilities.as_deref().and_then(|a| a.rebuke_death).map_or(0, |r| r.bonus);
+        let bonus =
+            self.st.prep.fighters[i].abilities.as_deref().and_then(|a| a.rebuke_death).map_or(0, |r| r.bonus);
         self.st.fighters[i].class.pools.rebuke_death -= 1;
         let rolled = self.rng.roll(4);
         let healed = self.heal(t, rolled + bonus);
         self.st.fighters[i].out.healing_given += healed;
         let left = u32::from(self.st.fighters[i].class.pools.rebuke_death);
-        emit!(self, Event::RebukesDeath { who: i, target: t, rolled, bonus, healed, left });
+        let hp = self.st.fighters[t].hp;
+        emit!(self, Event::RebukesDeath { who: i, target: t, rolled, bonus, healed, hp, left });
         Ok(())
     }
 }

@@ -496,7 +496,7 @@ fn rebuke_death_heals_one_d4_plus_half_the_cleric_level_to_an_ally_below_zero_it
     drop(e);
     let lines = b.lines();
     assert!(
-        lines.iter().any(|l| l.contains("healer: rebukes death on ally: 1d4+2=5, heals 5 (6 left)")),
+        lines.iter().any(|l| l.contains("healer: rebukes death on ally: 1d4+2=5, heals 5 to 1 hp (6 left)")),
         "{lines:#?}"
     );
 }
