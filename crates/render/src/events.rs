@@ -864,6 +864,7 @@ fn class_ability(t: &Transcript, what: &ClassAbilityEvent, lang: Lang, codes: Co
             f(T::EvSpellCombatNoAttack, &[&reason_words(reason, lang, codes)])
         }
         ClassAbilityEvent::Spellstrike { weapon } => f(T::EvSpellstrike, &[weapon]),
+        ClassAbilityEvent::Accuracy { bonus, pool } => f(T::EvArcaneAccuracy, &[bonus, pool]),
         ClassAbilityEvent::Enhances { weapon, bonus, pool } => f(T::EvEnhances, &[weapon, bonus, pool]),
         ClassAbilityEvent::GritSpent { deed, grit } => f(T::EvGritSpent, &[&deed_name(deed, lang), grit]),
         ClassAbilityEvent::QuickClear { weapon, grit } => f(T::EvQuickClear, &[weapon, grit]),

@@ -668,6 +668,7 @@ catalogue! {
     EvStopsPerforming => "stops performing", "cesse sa représentation";
     EvSpellCombatNoAttack => "spell combat: no attack ({})", "combat magique : pas d'attaque ({})";
     EvSpellstrike => "spellstrike with {}", "frappe de sort avec {}";
+    EvArcaneAccuracy => "arcane accuracy: +{} insight on attack rolls this turn (arcane pool {})", "précision arcanique : +{} d'intuition aux jets d'attaque ce tour-ci (réserve arcanique {})";
     EvEnhances => "enhances {} +{} (arcane pool {})", "améliore {} +{} (réserve arcanique {})";
     EvGritSpent => "spends 1 grit on {} (grit {})", "dépense 1 point de panache pour {} (panache {})";
     EvDeedDeadeye => "deadeye", "œil de lynx";

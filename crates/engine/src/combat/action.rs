@@ -91,6 +91,8 @@ crate::named_enum! {
         SpellCombat => "spell_combat",
         /// Spend an arcane pool point to enhance the weapon (swift action).
         ArcanePool => "arcane_pool",
+        /// A magus's Arcane Accuracy (swift action, 1 arcane pool point).
+        ArcaneAccuracy => "arcane_accuracy",
         /// A monster's breath weapon aimed at the target (standard action).
         BreathWeapon => "breath_weapon",
         /// Coup de grâce on a helpless foe within reach (full-round action).
@@ -175,6 +177,7 @@ impl ActionKind {
             ActionKind::Swift
             | ActionKind::Deed
             | ActionKind::ArcanePool
+            | ActionKind::ArcaneAccuracy
             | ActionKind::Challenge
             | ActionKind::Smite
             | ActionKind::KiPool => Slot::Swift,

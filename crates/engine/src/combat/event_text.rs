@@ -760,6 +760,9 @@ fn class_ability(what: &ClassAbilityEvent, ids: &[String]) -> String {
         ClassAbilityEvent::StopsPerforming => "stops performing".to_string(),
         ClassAbilityEvent::SpellCombatNoAttack { reason } => format!("spell combat: no attack ({reason})"),
         ClassAbilityEvent::Spellstrike { weapon } => format!("spellstrike with {weapon}"),
+        ClassAbilityEvent::Accuracy { bonus, pool } => {
+            format!("arcane accuracy: +{bonus} insight on attack rolls this turn (arcane pool {pool})")
+        }
         ClassAbilityEvent::Enhances { weapon, bonus, pool } => {
             format!("enhances {weapon} +{bonus} (arcane pool {pool})")
         }

@@ -178,6 +178,8 @@ pub struct ClassRules {
     pub suns_blessing: bool,
     /// Healing domain: Rebuke Death.
     pub rebuke_death: bool,
+    /// Magus arcana: Arcane Accuracy.
+    pub arcane_accuracy: bool,
     /// Barbarian rage.
     pub rage: bool,
     /// Paladin smite evil.
@@ -221,6 +223,7 @@ impl ClassRules {
             || self.smite_evil
             || self.lay_on_hands
             || self.rebuke_death
+            || self.arcane_accuracy
             || !self.favored_enemies.is_empty()
             || self.flurry_of_blows
             || self.stunning_fist
@@ -485,6 +488,7 @@ pub fn resolve(c: &Combatant, catalog: &FeatCatalog) -> Result<ResolvedFeatures,
             Some(Rule::Outflank) => rules.outflank = true,
             Some(Rule::SunsBlessing) => rules.class.suns_blessing = true,
             Some(Rule::RebukeDeath) => rules.class.rebuke_death = true,
+            Some(Rule::ArcaneAccuracy) => rules.class.arcane_accuracy = true,
             Some(Rule::Rage) => rules.class.rage = true,
             Some(Rule::FlurryOfBlows) => rules.class.flurry_of_blows = true,
             Some(Rule::StunningFist) => rules.class.stunning_fist = true,

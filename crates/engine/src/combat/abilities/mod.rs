@@ -32,6 +32,7 @@ pub(crate) struct Raging {
 pub(crate) use cavalier::OUTFLANK_BONUS;
 pub(crate) use deed::{DEADEYE, UP_CLOSE};
 pub(crate) use domain::RebukeDeath;
+pub(crate) use magus::ARCANE_ACCURACY;
 pub(crate) use monk::flurry_extra_attacks;
 pub(crate) use paladin::{COURAGE_BONUS, LayOnHands};
 
@@ -172,6 +173,9 @@ pub(crate) struct AbilitySpec {
     pub spellstrike: bool,
     /// Arcane pool enhancement bonus (0: none).
     pub arcane_enhancement: i32,
+    /// Arcane Accuracy's insight bonus on attack rolls (the Intelligence
+    /// bonus; 0: none).
+    pub arcane_accuracy: i32,
     /// Lich fear aura and paralyzing touch DC (10 + ½ HD + Charisma modifier).
     pub lich_aura: bool,
     pub lich_touch: bool,
@@ -283,6 +287,7 @@ impl AbilitySpec {
             inspire_courage,
             spell_combat: class.spell_combat,
             spellstrike: class.spellstrike,
+            arcane_accuracy: if class.arcane_accuracy { int.max(0) } else { 0 },
             arcane_enhancement: if class.arcane_pool { if c.level >= 5 { 2 } else { 1 } } else { 0 },
             lich_aura: class.lich_fear_aura,
             lich_touch: class.lich_paralyzing_touch,
