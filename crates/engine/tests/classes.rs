@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use pf1e_engine::combat::event::{AttackNote, Event, ModSource, Record};
+use pf1e_engine::combat::event::{AttackNote, ClassAbilityEvent, Event, ModSource, Record};
 use pf1e_engine::combat::{DefaultPolicy, PreparedEncounter, SimOptions, run_prepared};
 use pf1e_engine::encounter::{Encounter, SideSpec};
 use pf1e_engine::library::load_library;
@@ -170,4 +170,37 @@ fn oni_rebukes_death_on_a_dying_ally_with_one_d4_plus_two_and_saves_her_cures_fo
     }
     assert!(rebukes >= 5, "the fighter falls and is rebuked in several battles: {rebukes}");
     assert!(up * 2 >= rebukes, "most touches bring him back up: {up} of {rebukes}");
+}
+
+#[test]
+fn misty_enhances_her_blade_then_spends_arcane_accuracy_on_her_melee_turns() {
+    let (_, logs) = battles("pcs/misty.json", &["monsters/orc.json", "monsters/orc.json"], 30);
+    let (mut accurate, mut battles_with) = (0, 0);
+    for log in &logs {
+        let enhance = log.iter().position(|r| {
+            matches!(&r.event, Event::ClassAbility { who: 0, what: ClassAbilityEvent::Enhances { .. } })
+        });
+        let mut pool = 5;
+        let mut first = None;
+        for (k, r) in log.iter().enumerate() {
+            match &r.event {
+                Event::ClassAbility { who: 0, what: ClassAbilityEvent::Enhances { pool: p, .. } } => {
+                    pool = *p
+                }
+                Event::ClassAbility { who: 0, what: ClassAbilityEvent::Accuracy { bonus, pool: p } } => {
+                    // Int 18: +4; one point each.
+                    assert_eq!((*bonus, *p), (4, pool - 1), "{r:?}");
+                    pool = *p;
+                    accurate += 1;
+                    first.get_or_insert(k);
+                }
+                _ => {}
+            }
+        }
+        if let Some(k) = first {
+            assert!(enhance.is_some_and(|e| e < k), "the enhancement first");
+            battles_with += 1;
+        }
+    }
+    assert!(battles_with >= 10 && accurate >= battles_with, "{battles_with} battles, {accurate} uses");
 }

@@ -40,7 +40,8 @@ fn is_zero(n: &i32) -> bool {
 /// whole kinds of `affliction`; version 4 (`pf1e-rules-14`) the monsters'
 /// grapples of their own (`pins`), `escape_check`, the `broken_free` end of
 /// an effect and the actions `break_free` and `entangle`; version 5
-/// (`pf1e-rules-15`) added `rebukes_death` and the action `rebuke_death`.
+/// (`pf1e-rules-15`) added `rebukes_death`, the class ability `accuracy`
+/// and the actions `rebuke_death` and `arcane_accuracy`.
 pub const EVENT_SCHEMA_VERSION: u32 = 5;
 
 /// The record of one battle: who fought, and what happened in order.
