@@ -29,30 +29,14 @@ pub(super) fn plan_rebuke(
     if b.fighters[i].class.pools.rebuke_death == 0 {
         return false;
     }
-    let Some(patient) = (0..b.len())
-        .filter(|&j| j != i && !b.are_enemies(i, j) && b.life(j) == LifeState::Dying)
-        .filter(|&j| b.prep.fighters[j].reserve.is_none())
-        .min_by_key(|&j| (b.distance(i, j), j))
-    else {
-        return false;
-    };
+    let Some(patient) = super::heal::nearest_dying(b, i) else { return false };
     let brings_up = f64::from(b.hp(patient)) + power.mean() >= 1.0;
     if !brings_up && (brings_up_only || super::heal::has_cure(b, i)) {
         return false;
     }
-    if b.can_rebuke_death(i, patient) {
-        out.push(Action::at(ActionKind::RebukeDeath, patient));
-        return true;
-    }
-    if b.flags(i).has(Flags::CANT_MOVE) || b.life(i) != LifeState::Fighting {
+    let now = b.can_rebuke_death(i, patient);
+    if !now && (b.flags(i).has(Flags::CANT_MOVE) || b.life(i) != LifeState::Fighting) {
         return false;
     }
-    match super::heal::approach(b, i, patient) {
-        Some((q, None)) => {
-            out.push(Action::new(ActionKind::Move).with_destination(q));
-            out.push(Action::at(ActionKind::RebukeDeath, patient));
-            true
-        }
-        _ => false,
-    }
+    super::heal::touch_aid(b, i, patient, ActionKind::RebukeDeath, now, out)
 }

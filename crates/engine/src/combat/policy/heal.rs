@@ -247,6 +247,39 @@ pub(super) fn push(plan: HealPlan, out: &mut Vec<Action>) {
     }
 }
 
+/// The nearest dying ally of `i` (below 0 hit points, not stable; not a
+/// summoned creature), ties by encounter order.
+pub(super) fn nearest_dying(b: &BattleState<'_>, i: usize) -> Option<usize> {
+    (0..b.len())
+        .filter(|&j| j != i && !b.are_enemies(i, j) && b.life(j) == LifeState::Dying)
+        .filter(|&j| b.prep.fighters[j].reserve.is_none())
+        .min_by_key(|&j| (b.distance(i, j), j))
+}
+
+/// Plans a touch `kind` (lay on hands, Rebuke Death) on `patient`: from
+/// here when `touches_now`, else after one move; `true` when planned.
+pub(super) fn touch_aid(
+    b: &BattleState<'_>,
+    i: usize,
+    patient: usize,
+    kind: ActionKind,
+    touches_now: bool,
+    out: &mut Vec<Action>,
+) -> bool {
+    if touches_now {
+        out.push(Action::at(kind, patient));
+        return true;
+    }
+    match approach(b, i, patient) {
+        Some((q, None)) => {
+            out.push(Action::new(ActionKind::Move).with_destination(q));
+            out.push(Action::at(kind, patient));
+            true
+        }
+        _ => false,
+    }
+}
+
 /// How `i` gets within touch of `j`: the cheapest square from which it
 /// touches `j` and `None` when one move reaches it; else the squares where
 /// a first and a second move end along the way, when two moves reach it.
