@@ -1,11 +1,12 @@
 //! A battle per class of the reference PCs (issue 22): the shipped
-//! barbarian, paladin, ranger and monk of `data/pcs/` use their class features
+//! barbarian, paladin, ranger and monk of `data/pcs/`, and the campaign's
+//! cleric Oni (Rebuke Death), use their class features
 //! against Bestiary foes, as the typed event stream shows.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use pf1e_engine::combat::event::{AttackNote, Event, ModSource, Record};
+use pf1e_engine::combat::event::{AttackNote, ClassAbilityEvent, Event, ModSource, Record};
 use pf1e_engine::combat::{DefaultPolicy, PreparedEncounter, SimOptions, run_prepared};
 use pf1e_engine::encounter::{Encounter, SideSpec};
 use pf1e_engine::library::load_library;
@@ -19,10 +20,15 @@ fn data() -> PathBuf {
 
 /// `runs` battles of `pc` against `foes` on the field map, their events.
 fn battles(pc: &str, foes: &[&str], runs: u64) -> (PreparedEncounter, Vec<Vec<Record>>) {
+    party_battles(&[pc], foes, runs)
+}
+
+/// `runs` battles of the party `pcs` against `foes` on the field map, their events.
+fn party_battles(pcs: &[&str], foes: &[&str], runs: u64) -> (PreparedEncounter, Vec<Vec<Record>>) {
     let file = |p: &str| Arc::new(load_combatant(&data().join(p)).unwrap());
     let map = Arc::new(Map::load(&data().join("maps/field.yaml")).unwrap());
     let sides = vec![
-        SideSpec { name: "players".into(), combatants: vec![file(pc)] },
+        SideSpec { name: "players".into(), combatants: pcs.iter().map(|p| file(p)).collect() },
         SideSpec { name: "monsters".into(), combatants: foes.iter().map(|p| file(p)).collect() },
     ];
     let library = Arc::new(load_library(&data().join("spells"), &data().join("monsters")).unwrap());
@@ -136,4 +142,65 @@ fn the_reference_monk_flurries_spends_ki_and_stuns_the_ogre_never_the_skeleton()
     }
     assert!(flurry_attacks >= 40, "two or three flurry attacks a turn: {flurry_attacks}");
     assert!(ki >= 20 && stunned > 0, "ki {ki}, stuns {stunned}");
+}
+
+#[test]
+fn oni_rebukes_death_on_a_dying_ally_with_one_d4_plus_two_and_saves_her_cures_for_deep_wounds() {
+    // Oni (cleric 4, Healing domain) and the fighter against two ogres: the
+    // fighter goes down in many battles, and Oni brings him back.
+    let (_, logs) = party_battles(
+        &["pcs/oni.json", "pcs/fighter.json"],
+        &["monsters/ogre.json", "monsters/ogre.json"],
+        60,
+    );
+    let (mut rebukes, mut up) = (0, 0);
+    for log in &logs {
+        let mut left = 7;
+        for r in log {
+            if let Event::RebukesDeath { who, target, rolled, bonus, healed, hp, left: l } = r.event {
+                assert_eq!((who, target, bonus), (0, 1, 2), "Oni on the fighter, 1d4 + 2: {r:?}");
+                assert!((1..=4).contains(&rolled) && healed == rolled + bonus, "{r:?}");
+                assert!(hp - (healed as i32) < 0, "only below 0 hit points: {r:?}");
+                assert_eq!(l, left - 1, "one use each");
+                left = l;
+                rebukes += 1;
+                up += usize::from(hp >= 0);
+            }
+        }
+    }
+    assert!(rebukes >= 5, "the fighter falls and is rebuked in several battles: {rebukes}");
+    assert!(up * 2 >= rebukes, "most touches bring him back up: {up} of {rebukes}");
+}
+
+#[test]
+fn misty_enhances_her_blade_then_spends_arcane_accuracy_on_her_melee_turns() {
+    let (_, logs) = battles("pcs/misty.json", &["monsters/orc.json", "monsters/orc.json"], 30);
+    let (mut accurate, mut battles_with) = (0, 0);
+    for log in &logs {
+        let enhance = log.iter().position(|r| {
+            matches!(&r.event, Event::ClassAbility { who: 0, what: ClassAbilityEvent::Enhances { .. } })
+        });
+        let mut pool = 5;
+        let mut first = None;
+        for (k, r) in log.iter().enumerate() {
+            match &r.event {
+                Event::ClassAbility { who: 0, what: ClassAbilityEvent::Enhances { pool: p, .. } } => {
+                    pool = *p
+                }
+                Event::ClassAbility { who: 0, what: ClassAbilityEvent::Accuracy { bonus, pool: p } } => {
+                    // Int 18: +4; one point each.
+                    assert_eq!((*bonus, *p), (4, pool - 1), "{r:?}");
+                    pool = *p;
+                    accurate += 1;
+                    first.get_or_insert(k);
+                }
+                _ => {}
+            }
+        }
+        if let Some(k) = first {
+            assert!(enhance.is_some_and(|e| e < k), "the enhancement first");
+            battles_with += 1;
+        }
+    }
+    assert!(battles_with >= 10 && accurate >= battles_with, "{battles_with} battles, {accurate} uses");
 }

@@ -929,7 +929,8 @@ fn base_weapon(w: &Weapon) -> BaseWeapon {
 /// - `ki_pool`: monk from 4th level, half the monk level + Wisdom modifier;
 /// - `stunning_fist` (with the feat): the monk level + 1 per four levels of other classes;
 /// - `challenge`: cavalier, 1 + 1 per three levels after the first (APG "Challenge");
-/// - `tactician`: cavalier, 1 + 1 at 5th level and every five levels after (APG "Tactician").
+/// - `tactician`: cavalier, 1 + 1 at 5th level and every five levels after (APG "Tactician");
+/// - `rebuke_death` (with the feature Rebuke Death, a Healing domain cleric): 3 + Wisdom modifier.
 pub fn resources(
     entries: &[(ClassEntry, u32)],
     abilities: &Abilities,
@@ -967,6 +968,10 @@ pub fn resources(
         if let Some((key, n)) = pool {
             out.insert(key.to_string(), n.max(0) as u32);
         }
+    }
+    // Rebuke Death (CRB "Healing Domain"): 3 + Wisdom modifier a day.
+    if count("Rebuke Death") > 0 {
+        out.insert("rebuke_death".to_string(), (3 + m(Ability::Wis)).max(0) as u32);
     }
     // Stunning Fist: once a day per four levels; a monk, once per monk level
     // and once more per four levels of its other classes (CRB "Stunning Fist").

@@ -372,6 +372,9 @@ fn row(t: &Transcript, r: &Record, lang: Lang, codes: Codes) -> Row {
             };
             act(*who, line)
         }
+        Event::RebukesDeath { who, target, rolled, bonus, healed, hp, left } => {
+            act(*who, f(T::EvRebukesDeath, &[&t.id(*target), bonus, &(rolled + bonus), healed, hp, left]))
+        }
         Event::Ki { who, power, left } => act(
             *who,
             match power {
@@ -882,6 +885,7 @@ fn class_ability(t: &Transcript, what: &ClassAbilityEvent, lang: Lang, codes: Co
             f(T::EvSpellCombatNoAttack, &[&reason_words(reason, lang, codes)])
         }
         ClassAbilityEvent::Spellstrike { weapon } => f(T::EvSpellstrike, &[weapon]),
+        ClassAbilityEvent::Accuracy { bonus, pool } => f(T::EvArcaneAccuracy, &[bonus, pool]),
         ClassAbilityEvent::Enhances { weapon, bonus, pool } => f(T::EvEnhances, &[weapon, bonus, pool]),
         ClassAbilityEvent::GritSpent { deed, grit } => f(T::EvGritSpent, &[&deed_name(deed, lang), grit]),
         ClassAbilityEvent::QuickClear { weapon, grit } => f(T::EvQuickClear, &[weapon, grit]),

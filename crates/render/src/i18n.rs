@@ -492,6 +492,7 @@ catalogue! {
     EvRageEnds => "rage ends after {} round(s) (-{} hp), fatigued for {} rounds", "fin de la rage après {} round(s) (-{} pv), fatigué pour {} rounds";
     EvLaysOnHandsSelf => "lays on hands: {}d6={}, heals {} ({} left)", "impose les mains : {}d6={}, soigne {} (il en reste {})";
     EvLaysOnHands => "lays on hands on {}: {}d6={}, heals {} ({} left)", "impose les mains à {} : {}d6={}, soigne {} (il en reste {})";
+    EvRebukesDeath => "rebukes death on {}: 1d4+{}={}, heals {} to {} hp ({} left)", "repousse la mort pour {} : 1d4+{}={}, soigne {} à {} pv (il en reste {})";
     EvKiAttack => "spends ki: one more flurry attack ({} left)", "dépense du ki : une attaque de plus dans le déluge (il en reste {})";
     EvKiDodge => "spends ki: +4 dodge AC ({} left)", "dépense du ki : +4 d'esquive à la CA (il en reste {})";
     EvStunningFist => "stunning fist on {} (Fort DC {}): {} ({} left)", "coup étourdissant sur {} (Vig DD {}) : {} (il en reste {})";
@@ -682,6 +683,7 @@ catalogue! {
     EvStopsPerforming => "stops performing", "cesse sa représentation";
     EvSpellCombatNoAttack => "spell combat: no attack ({})", "combat magique : pas d'attaque ({})";
     EvSpellstrike => "spellstrike with {}", "frappe de sort avec {}";
+    EvArcaneAccuracy => "arcane accuracy: +{} insight on attack rolls this turn (arcane pool {})", "précision arcanique : +{} d'intuition aux jets d'attaque ce tour-ci (réserve arcanique {})";
     EvEnhances => "enhances {} +{} (arcane pool {})", "améliore {} +{} (réserve arcanique {})";
     EvGritSpent => "spends 1 grit on {} (grit {})", "dépense 1 point de panache pour {} (panache {})";
     EvDeedDeadeye => "deadeye", "œil de lynx";

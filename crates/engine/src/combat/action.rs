@@ -91,6 +91,8 @@ crate::named_enum! {
         SpellCombat => "spell_combat",
         /// Spend an arcane pool point to enhance the weapon (swift action).
         ArcanePool => "arcane_pool",
+        /// A magus's Arcane Accuracy (swift action, 1 arcane pool point).
+        ArcaneAccuracy => "arcane_accuracy",
         /// A monster's breath weapon aimed at the target (standard action).
         BreathWeapon => "breath_weapon",
         /// Coup de grâce on a helpless foe within reach (full-round action).
@@ -120,6 +122,9 @@ crate::named_enum! {
         /// A paladin's lay on hands on the target (itself when none): a
         /// swift action on itself, a standard action on an ally.
         LayOnHands => "lay_on_hands",
+        /// The Healing domain's Rebuke Death on the target, an ally below
+        /// 0 hit points it touches (standard action).
+        RebukeDeath => "rebuke_death",
         /// A monk's ki power (swift action): `option` 0 one more attack in
         /// this turn's flurry, 1 +4 dodge AC until its next turn.
         KiPool => "ki_pool",
@@ -155,6 +160,7 @@ impl ActionKind {
             | ActionKind::LionsCall
             | ActionKind::UseItem
             | ActionKind::LayOnHands
+            | ActionKind::RebukeDeath
             | ActionKind::BreathWeapon
             | ActionKind::Entangle
             | ActionKind::Sing => Slot::Standard,
@@ -174,6 +180,7 @@ impl ActionKind {
             ActionKind::Swift
             | ActionKind::Deed
             | ActionKind::ArcanePool
+            | ActionKind::ArcaneAccuracy
             | ActionKind::Challenge
             | ActionKind::Smite
             | ActionKind::KiPool => Slot::Swift,

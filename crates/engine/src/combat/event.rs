@@ -41,8 +41,9 @@ fn is_zero(n: &i32) -> bool {
 /// grapples of their own (`pins`), `escape_check`, the `broken_free` end of
 /// an effect and the actions `break_free` and `entangle`; version 5
 /// (`pf1e-rules-15`) the captivating song's kinds of `affliction` (`sings`,
-/// `captivated`, `captive`), the action `sing` and the spell effects
-/// `resized` and `no_room_to_grow`.
+/// `captivated`, `captive`), the action `sing`, the spell effects `resized`
+/// and `no_room_to_grow`, `rebukes_death`, the class ability `accuracy` and
+/// the actions `rebuke_death` and `arcane_accuracy`.
 pub const EVENT_SCHEMA_VERSION: u32 = 5;
 
 /// The record of one battle: who fought, and what happened in order.
@@ -570,6 +571,24 @@ pub enum Event {
         rolled: u32,
         /// Hit points restored.
         healed: u32,
+        /// Uses left today.
+        left: u32,
+    },
+    /// A cleric of the Healing domain rebukes death (CRB "Healing Domain"):
+    /// a touch healing 1d4 + ½ cleric level on a creature below 0 hit points.
+    RebukesDeath {
+        /// The cleric.
+        who: usize,
+        /// The creature healed.
+        target: usize,
+        /// The d4 rolled.
+        rolled: u32,
+        /// The bonus added (half the cleric level).
+        bonus: u32,
+        /// Hit points restored.
+        healed: u32,
+        /// The target's hit points after (below 0 before the touch).
+        hp: i32,
         /// Uses left today.
         left: u32,
     },

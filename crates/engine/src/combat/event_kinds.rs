@@ -643,6 +643,14 @@ pub enum ClassAbilityEvent {
         /// The weapon.
         weapon: String,
     },
+    /// Arcane Accuracy (a magus arcana): one arcane pool point for an
+    /// insight bonus on its attack rolls until the end of its turn.
+    Accuracy {
+        /// The insight bonus on its attack rolls this turn.
+        bonus: i32,
+        /// Arcane pool points left.
+        pool: u32,
+    },
     /// Arcane pool: a weapon enhanced.
     Enhances {
         /// The weapon.

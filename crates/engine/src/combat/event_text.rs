@@ -316,6 +316,14 @@ fn line(ids: &[String], sides: &[String], r: &Record) -> String {
             let on = if who == target { String::new() } else { format!(" on {}", id(*target)) };
             act(*who, format!("lays on hands{on}: {dice}d6={rolled}, heals {healed} ({left} left)"))
         }
+        Event::RebukesDeath { who, target, rolled, bonus, healed, hp, left } => act(
+            *who,
+            format!(
+                "rebukes death on {}: 1d4+{bonus}={}, heals {healed} to {hp} hp ({left} left)",
+                id(*target),
+                rolled + bonus
+            ),
+        ),
         Event::Ki { who, power, left } => act(
             *who,
             match power {
@@ -762,6 +770,9 @@ fn class_ability(what: &ClassAbilityEvent, ids: &[String]) -> String {
         ClassAbilityEvent::StopsPerforming => "stops performing".to_string(),
         ClassAbilityEvent::SpellCombatNoAttack { reason } => format!("spell combat: no attack ({reason})"),
         ClassAbilityEvent::Spellstrike { weapon } => format!("spellstrike with {weapon}"),
+        ClassAbilityEvent::Accuracy { bonus, pool } => {
+            format!("arcane accuracy: +{bonus} insight on attack rolls this turn (arcane pool {pool})")
+        }
         ClassAbilityEvent::Enhances { weapon, bonus, pool } => {
             format!("enhances {weapon} +{bonus} (arcane pool {pool})")
         }

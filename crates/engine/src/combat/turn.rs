@@ -127,6 +127,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         if self.begin_turn(i) {
             self.act(i, policy, false);
         }
+        self.end_arcane_accuracy(i);
         if self.st.fighters[i].fx != 0 {
             self.end_of_turn_saves(i);
         }
@@ -146,6 +147,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         if !self.st.fighters[i].dead && self.st.is_active(i) {
             emit!(self, Event::ActsAfterDelay { who: i });
             self.act(i, policy, false);
+            self.end_arcane_accuracy(i);
         }
     }
 
@@ -368,10 +370,12 @@ impl<R: Dice> Engine<'_, '_, R> {
             ActionKind::InspireCourage => self.inspire_action(i),
             ActionKind::SpellCombat => self.spell_combat_action(i, action),
             ActionKind::ArcanePool => self.arcane_pool_action(i),
+            ActionKind::ArcaneAccuracy => self.arcane_accuracy_action(i),
             ActionKind::Challenge => self.challenge_action(i, action),
             ActionKind::Smite => self.smite_action(i, action).inspect(|()| self.smite_started(i)),
             ActionKind::Rage => self.rage_action(i),
             ActionKind::LayOnHands => self.lay_on_hands_action(i, action),
+            ActionKind::RebukeDeath => self.rebuke_death_action(i, action),
             ActionKind::KiPool => self.ki_action(i, action),
             ActionKind::StunningFist => self.stunning_fist_action(i),
             ActionKind::Tactician => self.tactician_action(i),

@@ -160,6 +160,14 @@ pub enum Rule {
     /// Sun domain, Sun's Blessing: positive energy channeled to harm undead
     /// deals + cleric level damage, and their channel resistance does not apply.
     SunsBlessing,
+    /// Healing domain, Rebuke Death (CRB "Healing Domain"): a standard
+    /// action touch healing 1d4 + ½ cleric level to a living creature below
+    /// 0 hit points; uses from `resources.rebuke_death` (3 + Wisdom modifier).
+    RebukeDeath,
+    /// Magus arcana Arcane Accuracy (UM "Magus Arcana"): a swift action
+    /// and 1 arcane pool point, + Intelligence bonus insight on attack rolls
+    /// until the end of the magus's turn.
+    ArcaneAccuracy,
     /// Barbarian rage (CRB "Rage"): a free action on its turn, rounds from
     /// `resources.rage_rounds`: +4 morale Strength and Constitution, +2
     /// morale on Will saves, −2 AC; fatigued afterwards (`combat::abilities::barbarian`).
@@ -254,6 +262,8 @@ impl Rule {
             Rule::LionsCall => "lions_call",
             Rule::Outflank => "outflank",
             Rule::SunsBlessing => "suns_blessing",
+            Rule::RebukeDeath => "rebuke_death",
+            Rule::ArcaneAccuracy => "arcane_accuracy",
             Rule::Rage => "rage",
             Rule::SmiteEvil => "smite_evil",
             Rule::LayOnHands => "lay_on_hands",
@@ -270,7 +280,7 @@ impl Rule {
     }
 
     /// Every rule but the martial feats (`MartialFeat::ALL`), for messages.
-    pub const ALL: [Rule; 61] = [
+    pub const ALL: [Rule; 63] = [
         Rule::PowerAttack,
         Rule::CombatReflexes,
         Rule::PreciseShot,
@@ -321,6 +331,8 @@ impl Rule {
         Rule::LionsCall,
         Rule::Outflank,
         Rule::SunsBlessing,
+        Rule::RebukeDeath,
+        Rule::ArcaneAccuracy,
         Rule::Rage,
         Rule::SmiteEvil,
         Rule::LayOnHands,

@@ -176,6 +176,10 @@ pub struct ClassRules {
     pub lions_call: bool,
     /// Sun domain: Sun's Blessing (channel energy against undead).
     pub suns_blessing: bool,
+    /// Healing domain: Rebuke Death.
+    pub rebuke_death: bool,
+    /// Magus arcana: Arcane Accuracy.
+    pub arcane_accuracy: bool,
     /// Barbarian rage.
     pub rage: bool,
     /// Paladin smite evil.
@@ -218,6 +222,8 @@ impl ClassRules {
             || self.rage
             || self.smite_evil
             || self.lay_on_hands
+            || self.rebuke_death
+            || self.arcane_accuracy
             || !self.favored_enemies.is_empty()
             || self.flurry_of_blows
             || self.stunning_fist
@@ -481,6 +487,8 @@ pub fn resolve(c: &Combatant, catalog: &FeatCatalog) -> Result<ResolvedFeatures,
             Some(Rule::LionsCall) => rules.class.lions_call = true,
             Some(Rule::Outflank) => rules.outflank = true,
             Some(Rule::SunsBlessing) => rules.class.suns_blessing = true,
+            Some(Rule::RebukeDeath) => rules.class.rebuke_death = true,
+            Some(Rule::ArcaneAccuracy) => rules.class.arcane_accuracy = true,
             Some(Rule::Rage) => rules.class.rage = true,
             Some(Rule::FlurryOfBlows) => rules.class.flurry_of_blows = true,
             Some(Rule::StunningFist) => rules.class.stunning_fist = true,

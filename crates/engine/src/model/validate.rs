@@ -585,6 +585,7 @@ pub const RESOURCES: &[&str] = &[
     "lay_on_hands",
     "ki_pool",
     "stunning_fist",
+    "rebuke_death",
 ];
 
 fn check_lists(c: &Combatant) -> Result<(), Failure> {

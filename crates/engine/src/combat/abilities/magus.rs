@@ -6,7 +6,9 @@
 //! spell's damage), and the arcane pool's weapon enhancement (a swift
 //! action and 1 point: +1 enhancement on attack and damage with the first
 //! manufactured weapon for the battle, +2 from 5th level, and the weapon
-//! counts as magic against damage reduction).
+//! counts as magic against damage reduction), and the arcana Arcane
+//! Accuracy (UM "Magus Arcana": a swift action and 1 point, + Intelligence
+//! bonus insight on attack rolls until the end of its turn).
 
 use std::sync::Arc;
 
@@ -19,6 +21,9 @@ use super::super::engine::Engine;
 use super::super::event::{ClassAbilityEvent, Event};
 use super::super::log::emit;
 use super::super::odds::Swing;
+
+/// The effect name of Arcane Accuracy.
+pub(crate) const ARCANE_ACCURACY: &str = "arcane accuracy";
 
 /// The attack penalty of spell combat.
 pub(crate) const SPELL_COMBAT_PENALTY: i32 = 2;
@@ -121,5 +126,30 @@ impl<R: Dice> Engine<'_, '_, R> {
             }
         );
         Ok(())
+    }
+
+    /// Arcane Accuracy: 1 arcane pool point, + Intelligence bonus insight
+    /// on attack rolls until the end of the turn (`end_arcane_accuracy`).
+    pub(crate) fn arcane_accuracy_action(&mut self, i: usize) -> Result<(), Reason> {
+        let bonus = self.st.prep.fighters[i].abilities.as_deref().map_or(0, |a| a.arcane_accuracy);
+        if bonus == 0 || self.st.fighters[i].class.pools.arcane_pool == 0 {
+            return Err(Reason::NoAbility);
+        }
+        self.st.fighters[i].class.pools.arcane_pool -= 1;
+        let e = Effect::new(ARCANE_ACCURACY, Duration::UntilRemoved)
+            .with_mods(vec![crate::effects::Mod::new(ModTarget::Attack, bonus, BonusType::Insight)]);
+        self.apply_effect(i, e, Some(i));
+        let pool = u32::from(self.st.fighters[i].class.pools.arcane_pool);
+        emit!(self, Event::ClassAbility { who: i, what: ClassAbilityEvent::Accuracy { bonus, pool } });
+        Ok(())
+    }
+
+    /// The end of `i`'s turn: its Arcane Accuracy lapses.
+    pub(crate) fn end_arcane_accuracy(&mut self, i: usize) {
+        if self.st.prep.fighters[i].abilities.as_deref().is_some_and(|a| a.arcane_accuracy > 0)
+            && self.st.fighters[i].effects.iter().any(|e| &*e.effect.name == ARCANE_ACCURACY)
+        {
+            self.remove_effects_named(i, ARCANE_ACCURACY);
+        }
     }
 }

@@ -8,6 +8,7 @@ mod barbarian;
 mod cavalier;
 mod channel;
 mod deed;
+mod domain;
 mod hex;
 mod lich;
 mod magus;
@@ -30,6 +31,8 @@ pub(crate) struct Raging {
 }
 pub(crate) use cavalier::OUTFLANK_BONUS;
 pub(crate) use deed::{DEADEYE, UP_CLOSE};
+pub(crate) use domain::RebukeDeath;
+pub(crate) use magus::ARCANE_ACCURACY;
 pub(crate) use monk::flurry_extra_attacks;
 pub(crate) use paladin::{COURAGE_BONUS, LayOnHands};
 
@@ -104,6 +107,8 @@ pub struct Pools {
     pub ki_pool: u16,
     /// Uses of Stunning Fist.
     pub stunning_fist: u16,
+    /// Uses of the Healing domain's Rebuke Death.
+    pub rebuke_death: u16,
 }
 
 impl Pools {
@@ -124,11 +129,12 @@ impl Pools {
             lay_on_hands: get("lay_on_hands").unwrap_or(0),
             ki_pool: get("ki_pool").unwrap_or(0),
             stunning_fist: get("stunning_fist").unwrap_or(0),
+            rebuke_death: get("rebuke_death").unwrap_or(0),
         }
     }
 
     /// Every counted pool (unlimited hexes count 0), for the uses left and spent.
-    pub fn counted(&self) -> [u16; 13] {
+    pub fn counted(&self) -> [u16; 14] {
         [
             self.channel_energy,
             self.hexes.unwrap_or(0),
@@ -143,6 +149,7 @@ impl Pools {
             self.lay_on_hands,
             self.ki_pool,
             self.stunning_fist,
+            self.rebuke_death,
         ]
     }
 }
@@ -166,6 +173,9 @@ pub(crate) struct AbilitySpec {
     pub spellstrike: bool,
     /// Arcane pool enhancement bonus (0: none).
     pub arcane_enhancement: i32,
+    /// Arcane Accuracy's insight bonus on attack rolls (the Intelligence
+    /// bonus; 0: none).
+    pub arcane_accuracy: i32,
     /// Lich fear aura and paralyzing touch DC (10 + ½ HD + Charisma modifier).
     pub lich_aura: bool,
     pub lich_touch: bool,
@@ -187,6 +197,8 @@ pub(crate) struct AbilitySpec {
     pub smite: Option<Smite>,
     /// A paladin's lay on hands.
     pub lay_on_hands: Option<LayOnHands>,
+    /// The Healing domain's Rebuke Death.
+    pub rebuke_death: Option<RebukeDeath>,
     /// A ranger's favored enemies: creature type and bonus on attack and damage rolls.
     pub favored_enemies: Vec<(CreatureType, i32)>,
     /// A monk's flurry, ki pool and AC bonus.
@@ -275,6 +287,7 @@ impl AbilitySpec {
             inspire_courage,
             spell_combat: class.spell_combat,
             spellstrike: class.spellstrike,
+            arcane_accuracy: if class.arcane_accuracy { int.max(0) } else { 0 },
             arcane_enhancement: if class.arcane_pool { if c.level >= 5 { 2 } else { 1 } } else { 0 },
             lich_aura: class.lich_fear_aura,
             lich_touch: class.lich_paralyzing_touch,
@@ -295,6 +308,7 @@ impl AbilitySpec {
             smite: (class.smite_evil && !special(c, |a| matches!(a, SpecialAbility::Smite { .. })))
                 .then(|| Smite::new(crate::effects::Alignment::EVIL, c.level, cha)),
             lay_on_hands: class.lay_on_hands.then(|| LayOnHands::of(c.level)),
+            rebuke_death: class.rebuke_death.then(|| RebukeDeath::of(c.level)),
             favored_enemies: class.favored_enemies.clone(),
             monk: (class.flurry_of_blows || class.ki_pool || class.monk_ac_bonus).then_some(Monk {
                 level: c.level,

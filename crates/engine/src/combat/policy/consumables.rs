@@ -43,8 +43,8 @@ fn healing_potion(b: &BattleState<'_>, i: usize) -> Option<u8> {
 }
 
 /// Whether an ally of `j` other than `giver` can heal `j` this turn: one
-/// able to act, with a cure spell it can cast, a healing wand with charges
-/// or channel energy, within two moves and a touch of `j`.
+/// able to act, with a cure spell it can cast, a healing wand with charges,
+/// channel energy or Rebuke Death, within two moves and a touch of `j`.
 fn healer_near(b: &BattleState<'_>, giver: usize, j: usize) -> bool {
     (0..b.len()).any(|h| {
         if h == giver || h == j || b.are_enemies(h, j) || !b.is_active(h) {
@@ -63,7 +63,9 @@ fn healer_near(b: &BattleState<'_>, giver: usize, j: usize) -> bool {
         });
         let channel = spec.abilities.as_ref().and_then(|a| a.channel).is_some_and(|c| c.positive)
             && b.fighters[h].class.pools.channel_energy > 0;
-        (cures || wand || channel) && b.distance(h, j) <= 2 * b.move_budget(h) + b.touch_reach(h)
+        let rebuke = spec.abilities.as_ref().is_some_and(|a| a.rebuke_death.is_some())
+            && b.fighters[h].class.pools.rebuke_death > 0;
+        (cures || wand || channel || rebuke) && b.distance(h, j) <= 2 * b.move_budget(h) + b.touch_reach(h)
     })
 }
 

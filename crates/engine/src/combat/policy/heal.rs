@@ -188,6 +188,25 @@ fn best_for(b: &BattleState<'_>, i: usize, patient: usize, touch_only: bool, cur
     best
 }
 
+/// Whether `i` has a cure at hand this turn: a heal spell it can cast now
+/// (from a slot or spontaneously), or a charged healing wand.
+pub(super) fn has_cure(b: &BattleState<'_>, i: usize) -> bool {
+    let spells = b.prep.fighters[i].caster.as_deref().is_some_and(|c| {
+        super::magic::can_cast_now(b, i)
+            && c.known.iter().any(|k| {
+                let role = &b.prep.spells[usize::from(k.spell)].role;
+                role.heal && !role.damage && b.can_cast(i, k.spell, Metamagic::NONE).is_ok()
+            })
+    });
+    spells
+        || b.prep.fighters[i].items.iter().enumerate().any(|(w, it)| {
+            it.kind == ItemKind::Wand
+                && it.usable
+                && b.prep.spells[usize::from(it.spell)].role.heal
+                && b.fighters[i].gear.items_left[w] > 0
+        })
+}
+
 /// What `i` does to heal this turn, if anything: a cure reaching a patient
 /// from here; a move and a touch cure on the most urgent patient; Stabilize
 /// on a dying patient from here; a double move toward a dying patient.
@@ -225,6 +244,39 @@ pub(super) fn push(plan: HealPlan, out: &mut Vec<Action>) {
             out.push(Action::new(ActionKind::Move).with_destination(q));
             out.push(Action::new(ActionKind::Move).with_destination(r));
         }
+    }
+}
+
+/// The nearest dying ally of `i` (below 0 hit points, not stable; not a
+/// summoned creature), ties by encounter order.
+pub(super) fn nearest_dying(b: &BattleState<'_>, i: usize) -> Option<usize> {
+    (0..b.len())
+        .filter(|&j| j != i && !b.are_enemies(i, j) && b.life(j) == LifeState::Dying)
+        .filter(|&j| b.prep.fighters[j].reserve.is_none())
+        .min_by_key(|&j| (b.distance(i, j), j))
+}
+
+/// Plans a touch `kind` (lay on hands, Rebuke Death) on `patient`: from
+/// here when `touches_now`, else after one move; `true` when planned.
+pub(super) fn touch_aid(
+    b: &BattleState<'_>,
+    i: usize,
+    patient: usize,
+    kind: ActionKind,
+    touches_now: bool,
+    out: &mut Vec<Action>,
+) -> bool {
+    if touches_now {
+        out.push(Action::at(kind, patient));
+        return true;
+    }
+    match approach(b, i, patient) {
+        Some((q, None)) => {
+            out.push(Action::new(ActionKind::Move).with_destination(q));
+            out.push(Action::at(kind, patient));
+            true
+        }
+        _ => false,
     }
 }
 

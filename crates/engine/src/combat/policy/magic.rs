@@ -2,7 +2,7 @@
 //! abilities (the predecessor's order, `docs/rules/magic.md` §7): a held
 //! charge is delivered; class abilities come first when they fit the moment
 //! (inspire courage, channel energy to heal or to harm undead, hexes, the
-//! arcane pool, deeds); then spells: heal an ally under half its hit
+//! arcane pool and Arcane Accuracy, deeds); then spells: heal an ally under half its hit
 //! points, summon, open with buffs when the lever says so, the best
 //! offensive spell when it beats the weapon attack (expected damage, or a
 //! condition's worth, times the chance it lands: attack roll, spell
@@ -91,7 +91,7 @@ pub(crate) fn plan_magic(b: &BattleState<'_>, i: usize, t: usize, m: Magic, out:
 }
 
 /// Whether `i` can cast at all this turn.
-fn can_cast_now(b: &BattleState<'_>, i: usize) -> bool {
+pub(super) fn can_cast_now(b: &BattleState<'_>, i: usize) -> bool {
     let f = &b.fighters[i];
     !f.summary.flags.has(Flags::CANT_CAST)
         && !Behaviours(f.fx).has(Behaviours::CANNOT_CAST)
@@ -167,6 +167,16 @@ fn plan_abilities(
         && b.distance(i, t) <= 30
     {
         out.push(Action::new(ActionKind::ArcanePool));
+    } else if a.arcane_accuracy > 0
+        && f.class.pools.arcane_pool > 0
+        && !f.turn.swift_used
+        && b.is_active(t)
+        && b.melee_weapon_from(i, t, b.pos(i)).is_some()
+        && !f.effects.iter().any(|e| &*e.effect.name == super::super::abilities::ARCANE_ACCURACY)
+    {
+        // Arcane Accuracy: the swift action of a turn it fights in melee from
+        // where it stands (a full attack or spell combat), once the weapon is enhanced.
+        out.push(Action::new(ActionKind::ArcaneAccuracy));
     }
     // Deeds: clear a misfired firearm, declare the grit deeds before a shot.
     if !a.deeds.is_empty() {

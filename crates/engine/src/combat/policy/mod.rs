@@ -18,6 +18,7 @@ mod bonds;
 mod cavalier;
 mod consumables;
 mod coup;
+mod domain;
 mod flight;
 mod harmless;
 mod heal;
@@ -59,13 +60,17 @@ impl Policy for DefaultPolicy {
             return;
         }
         t = mounted::target(battle, t);
+        let abilities = battle.prep.fighters[actor].abilities.is_some();
         if coup::plan(battle, actor, out)
+            || (abilities && domain::plan_rebuke(battle, actor, true, out))
             || consumables::plan(battle, actor, out)
             || bonds::plan(battle, actor, t, out)
         {
             return;
         }
-        if battle.prep.fighters[actor].abilities.is_some() && paladin::plan_aid(battle, actor, out) {
+        if abilities
+            && (paladin::plan_aid(battle, actor, out) || domain::plan_rebuke(battle, actor, false, out))
+        {
             return;
         }
         if flight::plan_from_above(battle, actor, t, out) {
@@ -442,14 +447,17 @@ impl Policy for StrategyPolicy {
             out.push(Action::new(ActionKind::Withdraw));
             return;
         }
+        let abilities = self.spec.use_class_abilities && battle.prep.fighters[actor].abilities.is_some();
         if coup::plan(battle, actor, out)
+            || (abilities && domain::plan_rebuke(battle, actor, true, out))
             || consumables::plan(battle, actor, out)
             || bonds::plan(battle, actor, t, out)
         {
             return;
         }
-        let abilities = self.spec.use_class_abilities && battle.prep.fighters[actor].abilities.is_some();
-        if abilities && paladin::plan_aid(battle, actor, out) {
+        if abilities
+            && (paladin::plan_aid(battle, actor, out) || domain::plan_rebuke(battle, actor, false, out))
+        {
             return;
         }
         let tactics = Tactics {

@@ -12,34 +12,17 @@
 //!   points outlast one of its hits with the smite's damage, and fights it.
 
 use super::super::action::{Action, ActionKind};
-use super::super::state::{BattleState, LifeState};
+use super::super::state::BattleState;
 
 /// Plans a lay on hands on a dying ally; `true` when the turn is planned.
 pub(super) fn plan_aid(b: &BattleState<'_>, i: usize, out: &mut Vec<Action>) -> bool {
-    let Some(patient) = (0..b.len())
-        .filter(|&j| j != i && !b.are_enemies(i, j) && b.life(j) == LifeState::Dying)
-        .filter(|&j| b.prep.fighters[j].reserve.is_none())
-        .min_by_key(|&j| (b.distance(i, j), j))
-    else {
-        return false;
-    };
+    let Some(patient) = super::heal::nearest_dying(b, i) else { return false };
     if b.fighters[i].class.pools.lay_on_hands == 0
         || b.prep.fighters[i].abilities.as_deref().is_none_or(|a| a.lay_on_hands.is_none())
     {
         return false;
     }
-    if b.can_lay_on_hands(i, patient) {
-        out.push(Action::at(ActionKind::LayOnHands, patient));
-        return true;
-    }
-    match super::heal::approach(b, i, patient) {
-        Some((q, None)) => {
-            out.push(Action::new(ActionKind::Move).with_destination(q));
-            out.push(Action::at(ActionKind::LayOnHands, patient));
-            true
-        }
-        _ => false,
-    }
+    super::heal::touch_aid(b, i, patient, ActionKind::LayOnHands, b.can_lay_on_hands(i, patient), out)
 }
 
 /// Plans the paladin's swift action (lay on hands on itself, or smite

@@ -304,6 +304,64 @@ fn the_arcane_pool_enhances_the_blade_for_the_battle() {
 }
 
 #[test]
+fn arcane_accuracy_adds_the_intelligence_bonus_to_attack_rolls_until_the_end_of_the_turn_for_one_point() {
+    let mut m = magus();
+    m.features.push(crate::model::Feature::Name("Magus Arcana (Arcane Accuracy)".into()));
+    let prep = prepare_magic(
+        arena(3, 10),
+        vec![
+            ("a", m, at(1, 1)),
+            (
+                "b",
+                dummy("Foe", 100, json!({ "ac": { "total": 17, "touch": 10, "flat_footed": 17 } })),
+                at(1, 2),
+            ),
+        ],
+    );
+    assert_eq!(prep.fighters[0].abilities.as_deref().map(|a| a.arcane_accuracy), Some(3), "Int 16");
+    // d20 = 10: 10 + 5 + 3 = 18 hits AC 17 (1d8 = 4, + 2); the next turn 10 + 5 = 15 misses.
+    let mut b = Bench::new(&[10, 4, 10]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    turn(&mut e, 0, vec![Action::new(ActionKind::ArcaneAccuracy), Action::at(ActionKind::Attack, 1)]);
+    assert_eq!((e.st.hp(1), e.st.fighters[0].class.pools.arcane_pool), (94, 2));
+    assert!(e.st.fighters[0].effects.is_empty(), "it lapses at the end of the turn");
+    turn(&mut e, 0, vec![Action::at(ActionKind::Attack, 1)]);
+    assert_eq!(e.st.hp(1), 94);
+    e.st.fighters[0].class.pools.arcane_pool = 0;
+    turn(&mut e, 0, vec![Action::new(ActionKind::ArcaneAccuracy)]);
+    assert_eq!(e.st.last_results(0)[0].reason, Some(Reason::NoAbility), "no point left");
+    drop(e);
+    let lines = b.lines();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l
+                .contains("magus: arcane accuracy: +3 insight on attack rolls this turn (arcane pool 2)")),
+        "{lines:#?}"
+    );
+    assert!(lines.iter().any(|l| l.contains("d20=10+8=18")), "{lines:#?}");
+}
+
+#[test]
+fn the_policy_enhances_the_blade_first_then_spends_arcane_accuracy_on_turns_it_fights_in_melee() {
+    let mut m = magus();
+    m.features.push(crate::model::Feature::Name("Magus Arcana (Arcane Accuracy)".into()));
+    m.spells.clear();
+    let prep =
+        prepare_magic(arena(3, 12), vec![("a", m, at(1, 1)), ("b", dummy("Foe", 200, json!({})), at(1, 2))]);
+    let mut b = Bench::new(&[1; 12]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    e.take_turn(0, &mut crate::combat::policy::DefaultPolicy);
+    assert_eq!(e.st.fighters[0].class.pools.arcane_pool, 2, "the enhancement on the first turn");
+    e.start_round();
+    e.take_turn(0, &mut crate::combat::policy::DefaultPolicy);
+    assert_eq!(e.st.fighters[0].class.pools.arcane_pool, 1, "accuracy on the second");
+    drop(e);
+    let lines = b.lines();
+    assert!(lines.iter().any(|l| l.contains("magus: arcane accuracy: +3")), "{lines:#?}");
+}
+
+#[test]
 fn the_lich_s_aura_frightens_the_weak_and_shakes_the_rest_once_a_battle() {
     let lich = data_combatant("data/monsters/lich.json");
     let prep = prepare_magic(

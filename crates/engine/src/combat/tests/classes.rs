@@ -440,3 +440,89 @@ fn a_favored_enemy_without_a_known_type_or_with_an_odd_bonus_is_one_error() {
         assert!(err.contains(says), "{feature}: {err}");
     }
 }
+
+// ---- cleric domains ----
+
+/// A cleric 4 of the Healing domain: Rebuke Death 7 a day, Cure Light
+/// Wounds in its spells unless `cures` is false.
+fn healer(cures: bool) -> crate::model::Combatant {
+    let spells: &[&str] = if cures { &["Cure Light Wounds"] } else { &["Bless"] };
+    let mut c = caster(
+        "Healer",
+        spells,
+        json!({ "spell_list": "cleric", "features": ["Rebuke Death"], "resources": { "rebuke_death": 7 } }),
+    );
+    c.level = 4;
+    c
+}
+
+#[test]
+fn rebuke_death_heals_one_d4_plus_half_the_cleric_level_to_an_ally_below_zero_it_touches() {
+    let skeleton = creature("Bones", json!({ "hp_max": 20, "creature_type": "undead" }));
+    let prep = prepare_magic(
+        arena(4, 8),
+        vec![
+            ("a", healer(true), at(1, 1)),
+            ("a", creature("Ally", json!({ "hp_max": 30 })), at(1, 2)),
+            ("a", creature("Far", json!({ "hp_max": 30 })), at(1, 6)),
+            ("a", creature("Hurt", json!({ "hp_max": 30 })), at(2, 1)),
+            ("a", skeleton, at(2, 2)),
+            ("b", foe("Foe", json!({})), at(3, 7)),
+        ],
+    );
+    assert_eq!(prep.fighters[0].abilities.as_deref().and_then(|a| a.rebuke_death).map(|r| r.bonus), Some(2));
+    let mut b = Bench::new(&[3, 4]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    e.st.fighters[1].hp = -4;
+    e.st.fighters[2].hp = -4;
+    e.st.fighters[3].hp = 5;
+    e.st.fighters[4].hp = -1;
+    // 1d4 = 3, + 2 (level 4): -4 + 5 = 1.
+    turn(&mut e, 0, vec![Action::at(ActionKind::RebukeDeath, 1)]);
+    assert_eq!((e.st.hp(1), e.st.fighters[0].class.pools.rebuke_death), (1, 6));
+    turn(&mut e, 0, vec![Action::at(ActionKind::RebukeDeath, 2)]);
+    assert_eq!(e.st.last_results(0)[0].reason, Some(Reason::OutOfRange), "25 ft away");
+    turn(&mut e, 0, vec![Action::at(ActionKind::RebukeDeath, 3)]);
+    assert_eq!(e.st.last_results(0)[0].reason, Some(Reason::NoAbility), "5 hp: not below 0");
+    turn(&mut e, 0, vec![Action::at(ActionKind::RebukeDeath, 4)]);
+    assert_eq!(e.st.last_results(0)[0].reason, Some(Reason::NoAbility), "not a living creature");
+    turn(&mut e, 0, vec![Action::at(ActionKind::RebukeDeath, 5)]);
+    assert_eq!(e.st.last_results(0)[0].reason, Some(Reason::NoAbility), "not on a foe");
+    assert_eq!(e.st.fighters[0].class.pools.rebuke_death, 6, "refused uses are not spent");
+    e.st.fighters[0].class.pools.rebuke_death = 0;
+    e.st.fighters[1].hp = -2;
+    turn(&mut e, 0, vec![Action::at(ActionKind::RebukeDeath, 1)]);
+    assert_eq!((e.st.last_results(0)[0].reason, e.st.hp(1)), (Some(Reason::NoAbility), -2), "no use left");
+    drop(e);
+    let lines = b.lines();
+    assert!(
+        lines.iter().any(|l| l.contains("healer: rebukes death on ally: 1d4+2=5, heals 5 to 1 hp (6 left)")),
+        "{lines:#?}"
+    );
+}
+
+#[test]
+fn the_policy_rebukes_death_when_it_brings_the_ally_up_and_otherwise_keeps_to_its_cures() {
+    // Ally at -2: 2.5 + 2 brings it to 1 or more on average; rebuke, no slot spent.
+    // Ally at -6: a cure (1d8+4) is worth the slot. Without a cure: rebuke anyway.
+    let play = |cures: bool, hp: i32| {
+        let prep = prepare_magic(
+            arena(4, 10),
+            vec![
+                ("a", healer(cures), at(1, 1)),
+                ("a", creature("Ally", json!({ "hp_max": 30 })), at(1, 4)),
+                ("b", foe("Foe", json!({})), at(3, 9)),
+            ],
+        );
+        let mut b = Bench::new(&[2, 2, 2, 2]);
+        let mut e = b.engine(&prep, &SimOptions::default());
+        e.st.fighters[1].hp = hp;
+        e.take_turn(0, &mut crate::combat::policy::DefaultPolicy);
+        let used = 7 - e.st.fighters[0].class.pools.rebuke_death;
+        (used, e.st.hp(1))
+    };
+    assert_eq!(play(true, -2), (1, 2), "moved next to it: -2 + 1d4 (2) + 2");
+    let (used, hp) = play(true, -6);
+    assert_eq!((used, hp), (0, 0), "cure light wounds: 1d8 (2) + 4");
+    assert_eq!(play(false, -6), (1, -2), "no cure at hand: -6 + 4");
+}
