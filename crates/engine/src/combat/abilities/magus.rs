@@ -21,9 +21,7 @@ use super::super::engine::Engine;
 use super::super::event::{ClassAbilityEvent, Event};
 use super::super::log::emit;
 use super::super::odds::Swing;
-
-/// The effect name of Arcane Accuracy.
-pub(crate) const ARCANE_ACCURACY: &str = "arcane accuracy";
+use super::ARCANE_ACCURACY;
 
 /// The attack penalty of spell combat.
 pub(crate) const SPELL_COMBAT_PENALTY: i32 = 2;

@@ -32,8 +32,12 @@ pub(crate) struct Raging {
 pub(crate) use cavalier::OUTFLANK_BONUS;
 pub(crate) use deed::{DEADEYE, UP_CLOSE};
 pub(crate) use domain::RebukeDeath;
-pub(crate) use magus::ARCANE_ACCURACY;
 pub(crate) use monk::flurry_extra_attacks;
+
+/// The effect name of Arcane Accuracy (the rule is in `magus`; the policy
+/// reads it, so it lives on the data floor).
+pub(crate) const ARCANE_ACCURACY: &str = "arcane accuracy";
+
 pub(crate) use paladin::{COURAGE_BONUS, LayOnHands};
 
 /// A monk's class abilities as compiled (CRB "Monk"; the rules are in `monk`).

@@ -192,7 +192,7 @@ fn best_for(b: &BattleState<'_>, i: usize, patient: usize, touch_only: bool, cur
 /// (from a slot or spontaneously), or a charged healing wand.
 pub(super) fn has_cure(b: &BattleState<'_>, i: usize) -> bool {
     let spells = b.prep.fighters[i].caster.as_deref().is_some_and(|c| {
-        super::magic::can_cast_now(b, i)
+        b.can_cast_now(i)
             && c.known.iter().any(|k| {
                 let role = &b.prep.spells[usize::from(k.spell)].role;
                 role.heal && !role.damage && b.can_cast(i, k.spell, Metamagic::NONE).is_ok()

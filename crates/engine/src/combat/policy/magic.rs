@@ -84,18 +84,10 @@ pub(crate) fn plan_magic(b: &BattleState<'_>, i: usize, t: usize, m: Magic, out:
     {
         return true;
     }
-    if m.spells == SpellPolicy::None || spec.caster.is_none() || !can_cast_now(b, i) {
+    if m.spells == SpellPolicy::None || spec.caster.is_none() || !b.can_cast_now(i) {
         return false;
     }
     plan_spells(b, i, t, m, abilities, out)
-}
-
-/// Whether `i` can cast at all this turn.
-pub(super) fn can_cast_now(b: &BattleState<'_>, i: usize) -> bool {
-    let f = &b.fighters[i];
-    !f.summary.flags.has(Flags::CANT_CAST)
-        && !Behaviours(f.fx).has(Behaviours::CANNOT_CAST)
-        && f.casting.pending.is_none()
 }
 
 // ---- class abilities ----
@@ -144,7 +136,7 @@ fn plan_abilities(
                 .count()
                 .saturating_sub(spared);
             // One wounded ally is better served by a cure when the caster has one.
-            let cure = m.spells != SpellPolicy::None && can_cast_now(b, i) && heal::plan(b, i).is_some();
+            let cure = m.spells != SpellPolicy::None && b.can_cast_now(i) && heal::plan(b, i).is_some();
             if foes < wounded && (wounded >= 2 || !cure) {
                 out.push(Action::new(ActionKind::ChannelEnergy).with_option(0));
                 return true;

@@ -41,6 +41,15 @@ impl BattleState<'_> {
         }
     }
 
+    /// Whether `i` can cast at all this turn: nothing stops its casting and
+    /// no one-round spell of its own is under way.
+    pub(crate) fn can_cast_now(&self, i: usize) -> bool {
+        let f = &self.fighters[i];
+        !f.summary.flags.has(Flags::CANT_CAST)
+            && !Behaviours(f.fx).has(Behaviours::CANNOT_CAST)
+            && f.casting.pending.is_none()
+    }
+
     /// Whether `i` can cast `spell` now with `metamagic`: it knows it, the
     /// engine plays it, a slot of the right level is left, it knows the
     /// metamagic, nothing stops it from casting. Targets are checked by the action.
