@@ -781,6 +781,13 @@ fn spell_effect(what: &SpellEffectEvent, lang: Lang) -> String {
         SpellEffectEvent::DropsHeld => lang.t(T::EvFxDropsHeld).to_string(),
         SpellEffectEvent::Resized { size } => f(T::EvFxResized, &[&lang.t(size_name(*size))]),
         SpellEffectEvent::NoRoomToGrow => lang.t(T::EvFxNoRoomToGrow).to_string(),
+        SpellEffectEvent::Maneuver { maneuver, d20, bonus, total, cmd, holding, success } => {
+            let name = lang.t(self::maneuver_name(*maneuver));
+            let key = if *holding { T::EvFxManeuverHolding } else { T::EvFxManeuver };
+            let mut s = f(key, &[&name, &signed(d20, *bonus), total, cmd]);
+            s.push_str(lang.t(if *success { T::EvManeuverSuccess } else { T::EvManeuverFailure }));
+            s
+        }
     }
 }
 
@@ -816,6 +823,7 @@ fn effect_end(why: EffectEnd) -> T {
         EffectEnd::Healed => T::EvEndHealed,
         EffectEnd::UsedUp => T::EvEndUsedUp,
         EffectEnd::BrokenFree => T::EvEndBrokenFree,
+        EffectEnd::Released => T::EvEndReleased,
     }
 }
 
