@@ -984,6 +984,51 @@ mod tests {
     }
 
     #[test]
+    fn a_spells_grapple_check_and_its_release_read_in_english_and_french() {
+        let events = || {
+            vec![
+                Event::SpellEffect {
+                    who: 1,
+                    what: SpellEffectEvent::Maneuver {
+                        maneuver: Maneuver::Grapple,
+                        d20: 10,
+                        bonus: 12,
+                        total: 22,
+                        cmd: 20,
+                        holding: false,
+                        success: true,
+                    },
+                },
+                Event::SpellEffect {
+                    who: 1,
+                    what: SpellEffectEvent::Maneuver {
+                        maneuver: Maneuver::Grapple,
+                        d20: 1,
+                        bonus: 17,
+                        total: 18,
+                        cmd: 18,
+                        holding: true,
+                        success: false,
+                    },
+                },
+                Event::EffectEnds {
+                    who: 1,
+                    effect: "Black Tentacles (condition)".into(),
+                    why: EffectEnd::Released,
+                },
+            ]
+        };
+        let en = messages(events(), Lang::En);
+        assert!(en[0].ends_with("CMB d20=10+12=22 vs CMD 20 -> success"), "{en:?}");
+        assert!(en[1].contains("to keep its hold") && en[1].ends_with("-> failure"), "{en:?}");
+        assert!(en[2].contains("the hold is not kept"), "{en:?}");
+        let fr = messages(events(), Lang::Fr);
+        assert!(fr[0].ends_with("BMO d20=10+12=22 contre DMD 20 -> réussite"), "{fr:?}");
+        assert!(fr[1].contains("pour maintenir sa prise") && fr[1].ends_with("-> échec"), "{fr:?}");
+        assert!(fr[2].contains("la prise n'est pas maintenue"), "{fr:?}");
+    }
+
+    #[test]
     fn the_mounted_events_read_in_english_and_french() {
         let events = || {
             vec![
