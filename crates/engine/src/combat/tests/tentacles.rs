@@ -13,11 +13,9 @@ use super::support::*;
 use crate::combat::SimOptions;
 use crate::combat::action::{Action, ActionKind, Slot};
 use crate::combat::event::{EffectEnd, EscapeSkill, Event, Record, SpellEffectEvent, SpellEvent};
-use crate::combat::policy::DefaultPolicy;
 use crate::combat::prepared::PreparedEncounter;
 use crate::effects::{ConditionId as C, Maneuver};
 use crate::map::Pos;
-use crate::rng::SeededRng;
 
 const SPELL: &str = "Black Tentacles";
 
@@ -234,16 +232,7 @@ fn cluster(far: i32, ally: bool) -> PreparedEncounter {
 }
 
 fn battle(prep: &PreparedEncounter, seed: u64) -> Vec<Record> {
-    let mut rng = SeededRng::for_run(41, seed);
-    let mut events = Vec::new();
-    crate::combat::run_prepared(
-        prep,
-        &SimOptions::default(),
-        &mut rng,
-        Some(&mut events),
-        &mut DefaultPolicy,
-    );
-    events
+    policy_battle(prep, 41, seed)
 }
 
 /// `observed` successes against the closed form: the sum of the events'
