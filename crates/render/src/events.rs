@@ -781,6 +781,13 @@ fn spell_effect(what: &SpellEffectEvent, lang: Lang) -> String {
         SpellEffectEvent::DropsHeld => lang.t(T::EvFxDropsHeld).to_string(),
         SpellEffectEvent::Resized { size } => f(T::EvFxResized, &[&lang.t(size_name(*size))]),
         SpellEffectEvent::NoRoomToGrow => lang.t(T::EvFxNoRoomToGrow).to_string(),
+        SpellEffectEvent::Maneuver { maneuver, d20, bonus, total, cmd, holding, success } => {
+            let name = lang.t(self::maneuver_name(*maneuver));
+            let key = if *holding { T::EvFxManeuverHolding } else { T::EvFxManeuver };
+            let mut s = f(key, &[&name, &signed(d20, *bonus), total, cmd]);
+            s.push_str(lang.t(if *success { T::EvManeuverSuccess } else { T::EvManeuverFailure }));
+            s
+        }
     }
 }
 
@@ -816,6 +823,7 @@ fn effect_end(why: EffectEnd) -> T {
         EffectEnd::Healed => T::EvEndHealed,
         EffectEnd::UsedUp => T::EvEndUsedUp,
         EffectEnd::BrokenFree => T::EvEndBrokenFree,
+        EffectEnd::Released => T::EvEndReleased,
     }
 }
 
@@ -973,6 +981,51 @@ mod tests {
                 Row::Line(l) => l,
             })
             .collect()
+    }
+
+    #[test]
+    fn a_spells_grapple_check_and_its_release_read_in_english_and_french() {
+        let events = || {
+            vec![
+                Event::SpellEffect {
+                    who: 1,
+                    what: SpellEffectEvent::Maneuver {
+                        maneuver: Maneuver::Grapple,
+                        d20: 10,
+                        bonus: 12,
+                        total: 22,
+                        cmd: 20,
+                        holding: false,
+                        success: true,
+                    },
+                },
+                Event::SpellEffect {
+                    who: 1,
+                    what: SpellEffectEvent::Maneuver {
+                        maneuver: Maneuver::Grapple,
+                        d20: 1,
+                        bonus: 17,
+                        total: 18,
+                        cmd: 18,
+                        holding: true,
+                        success: false,
+                    },
+                },
+                Event::EffectEnds {
+                    who: 1,
+                    effect: "Black Tentacles (condition)".into(),
+                    why: EffectEnd::Released,
+                },
+            ]
+        };
+        let en = messages(events(), Lang::En);
+        assert!(en[0].ends_with("CMB d20=10+12=22 vs CMD 20 -> success"), "{en:?}");
+        assert!(en[1].contains("to keep its hold") && en[1].ends_with("-> failure"), "{en:?}");
+        assert!(en[2].contains("the hold is not kept"), "{en:?}");
+        let fr = messages(events(), Lang::Fr);
+        assert!(fr[0].ends_with("BMO d20=10+12=22 contre DMD 20 -> réussite"), "{fr:?}");
+        assert!(fr[1].contains("pour maintenir sa prise") && fr[1].ends_with("-> échec"), "{fr:?}");
+        assert!(fr[2].contains("la prise n'est pas maintenue"), "{fr:?}");
     }
 
     #[test]

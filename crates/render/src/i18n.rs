@@ -622,6 +622,8 @@ catalogue! {
     EvFxDropsHeld => "drops what it holds", "lâche ce qu'il tient";
     EvFxResized => "becomes {}", "devient de taille {}";
     EvFxNoRoomToGrow => "has no room to grow and keeps its size", "n'a pas la place de grandir et garde sa taille";
+    EvFxManeuver => "faces the spell's {} check: CMB d20={}={} vs CMD {}", "subit le test de {} du sort : BMO d20={}={} contre DMD {}";
+    EvFxManeuverHolding => "faces the spell's {} check to keep its hold: CMB d20={}={} vs CMD {}", "subit le test de {} du sort pour maintenir sa prise : BMO d20={}={} contre DMD {}";
     SizeFine => "Fine", "Infime";
     SizeDiminutive => "Diminutive", "Minuscule";
     SizeTiny => "Tiny", "Très petite";
@@ -652,6 +654,7 @@ catalogue! {
     EvEndHealed => "is healed", "est soigné";
     EvEndUsedUp => "is used up", "est épuisé";
     EvEndBrokenFree => "is broken: free", "est rompu : libre";
+    EvEndReleased => "ends: the hold is not kept", "prend fin : la prise n'est pas maintenue";
     EvEffectLingers => "{} lasts {} more rounds (out of the area)", "{} dure encore {} rounds (hors de la zone)";
     EvLosesTurn => "loses its turn ({})", "perd son tour ({})";
     EvConfused => "confused d%={}: {}", "confus d%={} : {}";

@@ -43,8 +43,10 @@ fn is_zero(n: &i32) -> bool {
 /// (`pf1e-rules-15`) the captivating song's kinds of `affliction` (`sings`,
 /// `captivated`, `captive`), the action `sing`, the spell effects `resized`
 /// and `no_room_to_grow`, `rebukes_death`, the class ability `accuracy` and
-/// the actions `rebuke_death` and `arcane_accuracy`.
-pub const EVENT_SCHEMA_VERSION: u32 = 5;
+/// the actions `rebuke_death` and `arcane_accuracy`; version 6
+/// (`pf1e-rules-16`) the spell effect `maneuver` (Black Tentacles' grapple
+/// checks) and the `released` end of an effect.
+pub const EVENT_SCHEMA_VERSION: u32 = 6;
 
 /// The record of one battle: who fought, and what happened in order.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]

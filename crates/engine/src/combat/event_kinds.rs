@@ -455,6 +455,24 @@ pub enum SpellEffectEvent {
     /// Not enough room to grow: it keeps its size, and the spell's size
     /// bonuses and penalties do not apply (`docs/rules/spells.md`, "Size changes").
     NoRoomToGrow,
+    /// A combat maneuver check the spell makes against the creature (Black
+    /// Tentacles: one d20 a round for every creature in its area).
+    Maneuver {
+        /// The maneuver (`grapple`).
+        maneuver: crate::effects::Maneuver,
+        /// The d20, shared by every creature the round's check meets.
+        d20: i32,
+        /// The spell's CMB, with its bonus against a creature it already grapples.
+        bonus: i32,
+        /// d20 + bonus.
+        total: i32,
+        /// The creature's CMD.
+        cmd: i32,
+        /// The spell already grapples it (a check to maintain the grapple).
+        holding: bool,
+        /// Whether the check succeeded (a natural 20 does, a natural 1 does not).
+        success: bool,
+    },
 }
 
 /// What a monk's ki point buys (`Event::Ki`).
@@ -519,6 +537,8 @@ pub enum EffectEnd {
     UsedUp,
     /// Its holder broke free of the bonds (`combat::bonds`).
     BrokenFree,
+    /// Its grappler failed to maintain the grapple (Black Tentacles).
+    Released,
 }
 
 /// The check a creature makes to break free of bonds or to move through them.

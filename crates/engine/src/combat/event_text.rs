@@ -698,6 +698,11 @@ fn spell_effect(what: &SpellEffectEvent) -> String {
         SpellEffectEvent::MirrorImages { images } => format!("has {images} mirror images"),
         SpellEffectEvent::Resized { size } => format!("becomes {size:?}"),
         SpellEffectEvent::NoRoomToGrow => "has no room to grow".to_string(),
+        SpellEffectEvent::Maneuver { maneuver, d20, bonus, total, cmd, holding, success } => format!(
+            "{maneuver}{} CMB d20={d20}{bonus:+}={total} vs CMD {cmd} -> {}",
+            if *holding { " (holding)" } else { "" },
+            if *success { "success" } else { "failure" }
+        ),
         SpellEffectEvent::HealedByNegativeEnergy { amount } => {
             format!("is healed {amount} by negative energy")
         }
@@ -723,6 +728,7 @@ fn effect_end(why: EffectEnd) -> &'static str {
         EffectEnd::Healed => "is healed",
         EffectEnd::UsedUp => "is used up",
         EffectEnd::BrokenFree => "is broken: free",
+        EffectEnd::Released => "ends: released",
     }
 }
 

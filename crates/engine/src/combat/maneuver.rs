@@ -104,9 +104,15 @@ impl BattleState<'_> {
     /// AC bonuses of the eight CMD types and every AC penalty (CRB "Combat
     /// Maneuver Defense"), and modifiers to CMD.
     pub fn cmd(&self, t: usize, m: Maneuver, a: usize) -> i32 {
+        self.cmd_against(t, m, Some(a))
+    }
+
+    /// `t`'s CMD against `m` by `a`, or by an effect that is no creature
+    /// (`None`: Black Tentacles' grasp), which neither sees nor is seen.
+    pub(crate) fn cmd_against(&self, t: usize, m: Maneuver, a: Option<usize>) -> i32 {
         let spec = &self.prep.fighters[t];
         let them = &self.fighters[t];
-        let denied = self.denied_dex(t, Some(a));
+        let denied = self.denied_dex(t, a);
         let mut cmd = spec.defense.cmd - self.size_modifier_change(t);
         if denied {
             cmd -= spec.scores.dex_mod.max(0) + spec.defense.printed_dodge;
@@ -127,7 +133,7 @@ impl BattleState<'_> {
         let ctx = Context {
             melee: true,
             maneuver: Some(m),
-            other_type: self.prep.fighters[a].nature.creature_type,
+            other_type: a.and_then(|a| self.prep.fighters[a].nature.creature_type),
             ..Context::default()
         };
         self.collect_mods(t, Targets::of(ModTarget::Ac), &ctx, &mut ac);

@@ -642,7 +642,18 @@ fn value_on(b: &BattleState<'_>, i: usize, j: usize, cast: &Cast, s: &Spell, mm:
         };
         std::iter::once(e).chain(appear).chain(each_round)
     });
+    // A spell's maneuver (Black Tentacles) is worth its effects times its chance.
+    let mut weighed: Vec<(&SpellEffect, f64)> = Vec::new();
     for e in effects {
+        match &e.kind {
+            EffectKind::Maneuver(mv) => {
+                let p = b.spell_maneuver_chance(j, mv, cast.cl);
+                weighed.extend(mv.effects.iter().map(|c| (c, p)));
+            }
+            _ => weighed.push((e, 1.0)),
+        }
+    }
+    for (e, weight) in weighed {
         if !b.passes(i, j, &e.only) {
             continue;
         }
@@ -658,11 +669,12 @@ fn value_on(b: &BattleState<'_>, i: usize, j: usize, cast: &Cast, s: &Spell, mm:
             None => (SaveKind::Will, EffectSave::None),
         };
         let fail = if outcome == EffectSave::None { 1.0 } else { p_fail(b, j, kind, cast.dc) };
-        let kept = match outcome {
-            EffectSave::Half => fail + (1.0 - fail) / 2.0,
-            EffectSave::Negates => fail,
-            EffectSave::None => 1.0,
-        };
+        let kept = weight
+            * match outcome {
+                EffectSave::Half => fail + (1.0 - fail) / 2.0,
+                EffectSave::Negates => fail,
+                EffectSave::None => 1.0,
+            };
         match &e.kind {
             EffectKind::Damage(d) => {
                 if d.heals_undead && ctype == Some(CreatureType::Undead) {

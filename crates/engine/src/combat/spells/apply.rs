@@ -16,8 +16,8 @@ use crate::feats::Evasion;
 use crate::rng::Dice;
 use crate::spell::Scaled;
 use crate::spell::effect::{
-    Behaviour as CompelBehaviour, DamageEffect, EffectKind, EffectSave, HealEffect, RerollMode, SaveAgain,
-    SpellEffect,
+    Behaviour as CompelBehaviour, DamageEffect, EffectKind, EffectSave, EscapeDc, HealEffect, RerollMode,
+    SaveAgain, SpellEffect,
 };
 use crate::spell::model::{CreatureType, DurationUnit, SaveOutcome, SpellDuration};
 
@@ -206,7 +206,7 @@ impl<R: Dice> Engine<'_, '_, R> {
     }
 
     /// One effect of `cast` on `t`: its filter, its save, then its kind.
-    fn apply_one(
+    pub(super) fn apply_one(
         &mut self,
         cast: &Cast,
         t: usize,
@@ -302,7 +302,12 @@ impl<R: Dice> Engine<'_, '_, R> {
                     behaviours.push(Behaviour::EndsWithoutNonlethal);
                 }
                 if let Some(escape) = &c.escape {
-                    behaviours.push(Behaviour::Bound(spell_bonds(escape, c.anchored, cast.dc)));
+                    let dc = match escape.dc {
+                        EscapeDc::SpellDc => cast.dc,
+                        // `playable` allows it only under a maneuver, which sets it.
+                        EscapeDc::ManeuverCmd => m.maneuver_cmd.unwrap_or(cast.dc),
+                    };
+                    behaviours.push(Behaviour::Bound(spell_bonds(escape, c.anchored, dc)));
                 }
                 if conds.has(ConditionId::Asleep) {
                     behaviours.push(Behaviour::EndsOnDamage);
@@ -690,6 +695,7 @@ impl<R: Dice> Engine<'_, '_, R> {
                 self.behaviour_for(cast, duration, pack, Behaviour::Keen { weapon });
             }
             EffectKind::Dispel(d) => self.dispel(cast, t, d.max_caster_level),
+            EffectKind::Maneuver(mv) => self.spell_maneuver(cast, t, mv, m, pack, single),
             // The area itself is left by `resolve`; its first effects meet `t` now.
             EffectKind::Zone(z) => {
                 for child in &z.on_appear {
@@ -1133,9 +1139,9 @@ pub(crate) fn one_shot_modifier(target: ModTarget, value: i32, bonus_type: Bonus
     }
 }
 
-/// The bonds of a spell's condition (Entangle, Web): each check it names
-/// against the spell's DC (`playable` refuses every other DC), the action it
-/// states.
+/// The bonds of a spell's condition (Entangle, Web, Black Tentacles): each
+/// check it names against `dc` (the spell's DC, or its grapple's CMD), the
+/// action it states.
 fn spell_bonds(escape: &crate::spell::effect::Escape, anchored: bool, dc: i32) -> crate::effects::Bonds {
     use crate::effects::EscapeAction;
     use crate::spell::effect::{ActionCost, EscapeCheck};

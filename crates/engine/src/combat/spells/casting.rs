@@ -68,6 +68,9 @@ pub(crate) struct Meeting {
     pub damage: u32,
     /// No room to grow: the spell's size bonuses and penalties do not apply either.
     pub cramped: bool,
+    /// The CMD of the spell's maneuver whose success applies the effects
+    /// being met (10 + its CMB: the DC to escape Black Tentacles).
+    pub maneuver_cmd: Option<i32>,
 }
 
 /// A lasting area on the map.

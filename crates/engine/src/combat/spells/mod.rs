@@ -8,12 +8,13 @@
 //! cast times, held charges), `target` (targets and areas), `resolve`
 //! (attack rolls, spell resistance, saves) and `apply` (what each effect
 //! kind does), `preparation` (a prepared caster's copies of the day), `upkeep` (what lasting effects do turn by turn), `zone`
-//! (lasting areas left on the map).
+//! (lasting areas left on the map), `grasp` (an area's own grapple: Black Tentacles).
 
 mod apply;
 mod book;
 mod cast;
 mod casting;
+mod grasp;
 mod immune;
 mod playable;
 mod preparation;

@@ -86,10 +86,14 @@ fn effect_unplayable(path: &str, e: &SpellEffect) -> Option<String> {
     let refuse = |what: &str| Some(format!("{kpath}: {what}"));
     match &e.kind {
         EffectKind::Condition(c) => {
+            // The CMD of a spell's grapple is known under its maneuver (`grasp.rs`).
             if let Some(x) = &c.escape
                 && x.dc != EscapeDc::SpellDc
+                && !(x.dc == EscapeDc::ManeuverCmd && path.contains(".maneuver."))
             {
-                return Some(format!("{kpath}.escape.dc: escape DCs other than the spell's are not played"));
+                return Some(format!(
+                    "{kpath}.escape.dc: escape DCs other than the spell's (or its maneuver's CMD) are not played"
+                ));
             }
         }
         EffectKind::Reroll(r) if r.mode == RerollMode::RerollFailedSave => {
@@ -104,7 +108,10 @@ fn effect_unplayable(path: &str, e: &SpellEffect) -> Option<String> {
         }
         EffectKind::Controlled(_) => return refuse("spell constructs directed by the caster are not played"),
         EffectKind::GrantedAttack(_) => return refuse("attacks granted for the duration are not played"),
-        EffectKind::Maneuver(_) => return refuse("combat maneuvers made by a spell are not played"),
+        // A lasting area's grapple (Black Tentacles) is played by `grasp.rs`.
+        EffectKind::Maneuver(_) if !path.contains(".zone.") => {
+            return refuse("combat maneuvers outside a lasting area are not played");
+        }
         EffectKind::Push(_) => return refuse("pushes are not played"),
         EffectKind::Teleport(_) => return refuse("teleportation is not played"),
         EffectKind::TouchDelivery(_) => return refuse("touch spells delivered at range are not played"),

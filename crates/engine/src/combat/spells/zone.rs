@@ -8,7 +8,6 @@
 //!
 //! A battle without zones pays one `is_empty` test per hook.
 
-use crate::effects::Behaviour;
 use crate::grid::footprint;
 use crate::map::Pos;
 use crate::rng::Dice;
@@ -69,10 +68,7 @@ impl BattleState<'_> {
     /// Whether `t` is held by bonds of `spell` (Entangle's each-round
     /// saves are for those it does not hold yet).
     fn bound_by(&self, t: usize, spell: u16) -> bool {
-        self.fighters[t].effects.iter().any(|e| {
-            e.effect.spell == Some(spell)
-                && e.effect.behaviours.iter().any(|b| matches!(b, Behaviour::Bound(_)))
-        })
+        self.bond_of_spell(t, spell).is_some()
     }
 
     /// The miss chance zones give an attack by `a` on `t`: a fog gives
@@ -268,15 +264,19 @@ impl<R: Dice> Engine<'_, '_, R> {
                 continue;
             }
             let cast = z.cast;
+            // A grapple (Black Tentacles) checks those it holds too, to keep its hold.
+            let grasps = rules.each_round.iter().any(|e| matches!(e.kind, EffectKind::Maneuver(_)));
             let inside: Vec<usize> = (0..self.st.len())
                 .filter(|&t| {
                     self.st.is_present(t)
                         && self.st.stands_in(&self.st.zones[k], t)
-                        && !self.st.bound_by(t, cast.spell)
+                        && (grasps || !self.st.bound_by(t, cast.spell))
                 })
                 .collect();
             let spell = &prep.spells[usize::from(cast.spell)].spell;
             let Some((_, rules)) = zone_effect(&spell.effects) else { continue };
+            // What is rolled once for all is rolled anew each round.
+            self.area_rolls.clear();
             for t in inside {
                 self.zone_meets(&cast, t, &rules.each_round);
             }
@@ -305,6 +305,8 @@ impl<R: Dice> Engine<'_, '_, R> {
             }
             let spell = &prep.spells[usize::from(cast.spell)].spell;
             let Some((_, rules)) = zone_effect(&spell.effects) else { continue };
+            // A creature entering meets rolls of its own.
+            self.area_rolls.clear();
             self.zone_meets(&cast, i, &rules.on_enter);
             if !self.st.is_active(i) {
                 return;

@@ -238,16 +238,7 @@ fn dragon_fight() -> PreparedEncounter {
 
 /// The events of battle `seed` of the dragon fight (default policies).
 fn dragon_battle(prep: &PreparedEncounter, seed: u64) -> Vec<Record> {
-    let mut rng = SeededRng::for_run(1, seed);
-    let mut events = Vec::new();
-    crate::combat::run_prepared(
-        prep,
-        &SimOptions::default(),
-        &mut rng,
-        Some(&mut events),
-        &mut DefaultPolicy,
-    );
-    events
+    policy_battle(prep, 1, seed)
 }
 
 #[test]

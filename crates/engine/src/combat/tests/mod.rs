@@ -40,5 +40,6 @@ mod support;
 mod swallow;
 mod table;
 mod tactics;
+mod tentacles;
 mod transcripts;
 mod zones;

@@ -218,3 +218,17 @@ pub fn caster(name: &str, spells: &[&str], overrides: Value) -> Combatant {
     b.extend(o);
     creature(name, base)
 }
+
+/// The events of run `seed` of stream `stream` on `prep`, every side on the default policy.
+pub fn policy_battle(prep: &PreparedEncounter, stream: u64, seed: u64) -> Vec<Record> {
+    let mut rng = crate::rng::SeededRng::for_run(stream, seed);
+    let mut events = Vec::new();
+    crate::combat::run_prepared(
+        prep,
+        &SimOptions::default(),
+        &mut rng,
+        Some(&mut events),
+        &mut crate::combat::policy::DefaultPolicy,
+    );
+    events
+}
