@@ -15,9 +15,9 @@ use crate::map::Pos;
 use super::prepared::PreparedEncounter;
 
 pub use super::event_kinds::{
-    AfflictionEvent, ClassAbilityEvent, CombatEvent, ConfusedAct, DismountCause, EffectEnd, EscapeSkill,
-    KiPower, ManeuverOutcome, MountedEvent, NonlethalState, SpellEffectEvent, SpellEvent, StunOutcome,
-    TurnEvent,
+    AfflictionEvent, ClassAbilityEvent, CombatEvent, ConfusedAct, DismountCause, EffectEnd, EngulfedHow,
+    EscapeSkill, KiPower, ManeuverOutcome, MountedEvent, NonlethalState, SpellEffectEvent, SpellEvent,
+    StunOutcome, TurnEvent,
 };
 
 /// Whether a flag is off (to omit it from JSON).
@@ -43,8 +43,11 @@ fn is_zero(n: &i32) -> bool {
 /// (`pf1e-rules-15`) the captivating song's kinds of `affliction` (`sings`,
 /// `captivated`, `captive`), the action `sing`, the spell effects `resized`
 /// and `no_room_to_grow`, `rebukes_death`, the class ability `accuracy` and
-/// the actions `rebuke_death` and `arcane_accuracy`.
-pub const EVENT_SCHEMA_VERSION: u32 = 5;
+/// the actions `rebuke_death` and `arcane_accuracy`; version 6
+/// (`pf1e-rules-16`) the engulf by movement: the `affliction` kinds
+/// `engulfed`, `avoids_engulf` and `escapes_engulf`, the move kind `engulf`
+/// and the action `engulf`.
+pub const EVENT_SCHEMA_VERSION: u32 = 6;
 
 /// The record of one battle: who fought, and what happened in order.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -965,6 +968,8 @@ pub enum MoveKind {
     Withdraw,
     /// A withdraw limited to a 5-foot step or one move (CRB "Restricted Activity").
     RestrictedWithdraw,
+    /// An engulf's move over foes (UMR "Engulf").
+    Engulf,
 }
 
 /// Why a flier falls.
