@@ -741,7 +741,11 @@ fn affliction(t: &Transcript, a: &AfflictionEvent, lang: Lang) -> String {
             f(T::EvAflEngulfed, &[&t.id(*by), ability, &how])
         }
         AfflictionEvent::AvoidsEngulf { by } => f(T::EvAflAvoidsEngulf, &[&t.id(*by)]),
-        AfflictionEvent::EscapesEngulf { from } => f(T::EvAflEscapesEngulf, &[&t.id(*from)]),
+        AfflictionEvent::PushedAside { by, to } => f(T::EvAflPushedAside, &[&t.id(*by), to]),
+        AfflictionEvent::EscapesEngulf { from, to: Some(to) } => {
+            f(T::EvAflEscapesEngulfTo, &[&t.id(*from), to])
+        }
+        AfflictionEvent::EscapesEngulf { from, to: None } => f(T::EvAflEscapesEngulf, &[&t.id(*from)]),
         AfflictionEvent::Sings { ability } => f(T::EvAflSings, &[ability]),
         AfflictionEvent::Captivated { ability, by } => f(T::EvAflCaptivated, &[&t.id(*by), ability]),
         AfflictionEvent::Captive { by, beside: false } => f(T::EvAflCaptiveWalks, &[&t.id(*by)]),

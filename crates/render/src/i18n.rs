@@ -588,8 +588,10 @@ catalogue! {
     EvAflEngulfedSave => "failed save", "jet de sauvegarde raté";
     EvAflEngulfedAoo => "attacked instead of saving", "a attaqué au lieu de se sauvegarder";
     EvAflEngulfedHelpless => "helpless", "sans défense";
-    EvAflAvoidsEngulf => "avoids {}'s engulf, pushed aside", "évite l'engloutissement de {}, repoussé de côté";
+    EvAflAvoidsEngulf => "avoids {}'s engulf", "évite l'engloutissement de {}";
+    EvAflPushedAside => "pushed aside by {} to {}", "repoussé de côté par {} en {}";
     EvAflEscapesEngulf => "escapes from inside {}", "s'échappe de l'intérieur de {}";
+    EvAflEscapesEngulfTo => "escapes from inside {} to {}", "s'échappe de l'intérieur de {} en {}";
     EvAflSings => "sings: {}", "chante : {}";
     EvAflCaptivated => "is captivated by {}'s {}", "est captivé par {} ({})";
     EvAflCaptiveWalks => "captivated: walks toward {}", "captivé : marche vers {}";

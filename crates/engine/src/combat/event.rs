@@ -45,7 +45,7 @@ fn is_zero(n: &i32) -> bool {
 /// and `no_room_to_grow`, `rebukes_death`, the class ability `accuracy` and
 /// the actions `rebuke_death` and `arcane_accuracy`; version 6
 /// (`pf1e-rules-16`) the engulf by movement: the `affliction` kinds
-/// `engulfed`, `avoids_engulf` and `escapes_engulf`, the move kind `engulf`
+/// `engulfed`, `avoids_engulf`, `pushed_aside` and `escapes_engulf`, the move kind `engulf`
 /// and the action `engulf`.
 pub const EVENT_SCHEMA_VERSION: u32 = 6;
 

@@ -348,15 +348,25 @@ pub enum AfflictionEvent {
         /// attacked instead of saving), `helpless` (no save).
         how: EngulfedHow,
     },
-    /// Avoids an engulf with its Reflex save, pushed aside.
+    /// Avoids an engulf with its Reflex save.
     AvoidsEngulf {
         /// The engulfing creature.
         by: usize,
+    },
+    /// Having avoided an engulf, pushed aside out of the space where the engulfer ends its move.
+    PushedAside {
+        /// The engulfing creature.
+        by: usize,
+        /// The square it is pushed to.
+        to: Pos,
     },
     /// An engulfed creature escapes the pin and is out beside the creature.
     EscapesEngulf {
         /// The engulfing creature.
         from: usize,
+        /// The square it is out on (none: no free square beside, it stays
+        /// off the map until it moves).
+        to: Option<Pos>,
     },
     /// Sings its captivating song this round (a standard action; a harpy's).
     Sings {

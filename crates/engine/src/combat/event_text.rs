@@ -654,8 +654,12 @@ fn affliction(a: &AfflictionEvent, ids: &[String]) -> String {
             };
             format!("is engulfed by {}'s {ability} ({how}): pinned inside", id(*by))
         }
-        AfflictionEvent::AvoidsEngulf { by } => format!("avoids {}'s engulf, pushed aside", id(*by)),
-        AfflictionEvent::EscapesEngulf { from } => format!("escapes from inside {}", id(*from)),
+        AfflictionEvent::AvoidsEngulf { by } => format!("avoids {}'s engulf", id(*by)),
+        AfflictionEvent::PushedAside { by, to } => format!("pushed aside by {} to {to}", id(*by)),
+        AfflictionEvent::EscapesEngulf { from, to: Some(to) } => {
+            format!("escapes from inside {} to {to}", id(*from))
+        }
+        AfflictionEvent::EscapesEngulf { from, to: None } => format!("escapes from inside {}", id(*from)),
         AfflictionEvent::Sings { ability } => format!("sings: {ability}"),
         AfflictionEvent::Captivated { ability, by } => format!("is captivated by {}'s {ability}", id(*by)),
         AfflictionEvent::Captive { by, beside: false } => {

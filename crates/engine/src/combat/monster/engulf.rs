@@ -179,7 +179,13 @@ impl<R: Dice> Engine<'_, '_, R> {
                     continue;
                 }
                 match self.st.square_beside(i, t) {
-                    Some(q) => self.st.relocate(t, q),
+                    Some(q) => {
+                        self.st.relocate(t, q);
+                        emit!(
+                            self,
+                            Event::Affliction { who: t, what: AfflictionEvent::PushedAside { by: i, to: q } }
+                        );
+                    }
                     None => self.engulf(i, t, EngulfedHow::Save),
                 }
             }
@@ -268,7 +274,9 @@ impl<R: Dice> Engine<'_, '_, R> {
         if self.maneuver_roll(t, Maneuver::Escape, g, bonus, 0).success {
             self.leave_body(t, g);
             self.release(t);
-            emit!(self, Event::Affliction { who: t, what: AfflictionEvent::EscapesEngulf { from: g } });
+            let at = self.st.pos(t);
+            let to = (self.st.occupant(at) == Some(t)).then_some(at);
+            emit!(self, Event::Affliction { who: t, what: AfflictionEvent::EscapesEngulf { from: g, to } });
         }
     }
 }

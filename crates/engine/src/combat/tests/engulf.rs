@@ -106,12 +106,11 @@ fn a_failed_paralysis_save_inside_paralyzes_and_an_escape_frees_the_foe_beside_t
     assert!(!e.st.has_condition(1, ConditionId::Pinned));
     assert!(!e.st.has_condition(1, ConditionId::Grappled));
     assert_eq!(e.st.distance(0, 1), 5, "out beside the engulfer");
-    assert_eq!(e.st.occupant(e.st.pos(1)), Some(1));
+    let out = e.st.pos(1);
+    assert_eq!(e.st.occupant(out), Some(1));
     drop(e);
-    assert!(b.events.iter().any(|r| matches!(
-        r.event,
-        Event::Affliction { who: 1, what: AfflictionEvent::EscapesEngulf { from: 0 } }
-    )));
+    assert!(b.events.iter().any(|r| r.event
+        == Event::Affliction { who: 1, what: AfflictionEvent::EscapesEngulf { from: 0, to: Some(out) } }));
 }
 
 #[test]
@@ -125,12 +124,18 @@ fn a_successful_reflex_save_pushes_the_foe_aside_out_of_the_engulfers_space() {
     assert_eq!(e.st.hp(1), 40, "no acid, no paralysis save");
     assert_eq!(e.st.pos(0), Pos::new(1, 3));
     assert_eq!(e.st.distance(0, 1), 5, "pushed to a square beside the engulfer");
-    assert_eq!(e.st.occupant(e.st.pos(1)), Some(1));
+    let to = e.st.pos(1);
+    assert_eq!(e.st.occupant(to), Some(1));
     drop(e);
     assert!(b.events.iter().any(|r| matches!(
         r.event,
         Event::Affliction { who: 1, what: AfflictionEvent::AvoidsEngulf { by: 0 } }
     )));
+    assert!(
+        b.events.iter().any(
+            |r| r.event == Event::Affliction { who: 1, what: AfflictionEvent::PushedAside { by: 0, to } }
+        )
+    );
 }
 
 #[test]
@@ -306,6 +311,7 @@ fn the_cube_engulfs_pcs_who_take_its_acid_each_round_nobody_attacks_inside_and_i
         let (_, transcript) = crate::runner::run_with_transcript(&encounter, &SimOptions::default(), 13, run);
         let mut inside: Vec<usize> = Vec::new();
         let mut engulfed_in: Option<u32> = None;
+        let mut saved: Vec<(u32, usize)> = Vec::new();
         for r in &transcript.events {
             match &r.event {
                 Event::Move { who, kind: MoveKind::Engulf, .. } => {
@@ -319,9 +325,17 @@ fn the_cube_engulfs_pcs_who_take_its_acid_each_round_nobody_attacks_inside_and_i
                     inside.push(*who);
                     engulfed += 1;
                 }
-                Event::Affliction { what: AfflictionEvent::AvoidsEngulf { by }, .. } => {
+                Event::Affliction { who, what: AfflictionEvent::AvoidsEngulf { by } } => {
                     assert_eq!(*by, cube);
+                    saved.push((r.round, *who));
                     avoided += 1;
+                }
+                Event::Affliction { who, what: AfflictionEvent::PushedAside { by, .. } } => {
+                    assert_eq!(*by, cube);
+                    assert!(
+                        saved.contains(&(r.round, *who)),
+                        "pushed aside without a saved engulf this round"
+                    );
                 }
                 Event::Affliction { what: AfflictionEvent::Strikes { ability, target }, .. }
                     if ability == "engulf" =>
