@@ -50,18 +50,8 @@ use super::super::action::{Action, Reason};
 use super::super::engine::Engine;
 use super::super::event::{AfflictionEvent, EngulfedHow, Event, MoveKind};
 use super::super::log::emit;
+use super::super::prepared::monster::EngulfRoute;
 use super::super::state::BattleState;
-
-/// Scratch space of an engulf route.
-#[derive(Default)]
-pub(crate) struct EngulfRoute {
-    /// The squares after the start, in order.
-    pub path: Vec<Pos>,
-    /// The creatures its space covers on the way, in the order met.
-    pub over: Vec<usize>,
-    squares: Vec<Pos>,
-    caught: Vec<usize>,
-}
 
 impl BattleState<'_> {
     /// The straight route of `i`'s engulf to `dest` (filled in `route`),

@@ -58,8 +58,6 @@ pub(crate) use rage::{RAGE_BONUS, RAGE_EFFECT, rage_effect};
 
 use crate::rng::Dice;
 
-pub(crate) use engulf::EngulfRoute;
-
 use super::damage::Damage;
 use super::engine::Engine;
 use super::event::{AfflictionEvent, Event};

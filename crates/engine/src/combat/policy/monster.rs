@@ -42,8 +42,8 @@
 //!   paralysis every round.
 
 use super::super::action::{Action, ActionKind};
-use super::super::monster::EngulfRoute;
 use super::super::prepared::monster::Breath;
+use super::super::prepared::monster::EngulfRoute;
 use super::super::state::BattleState;
 use crate::effects::{Context, Flags, Maneuver, SaveKind};
 use crate::grid::{Access, Line, MoveMode, NEIGHBOURS, distance_ft, footprint_distance_ft, step_cost_as};

@@ -159,6 +159,17 @@ pub(crate) struct Engulf {
     pub smaller: u8,
 }
 
+/// An engulf's straight route (`BattleState::engulf_route`), with its scratch space.
+#[derive(Default)]
+pub(crate) struct EngulfRoute {
+    /// The squares after the start, in order.
+    pub path: Vec<crate::map::Pos>,
+    /// The creatures its space covers on the way, in the order met.
+    pub over: Vec<usize>,
+    pub squares: Vec<crate::map::Pos>,
+    pub caught: Vec<usize>,
+}
+
 /// A spell's effect used as a supernatural ability (`SpecialAbility::SpellEffect`).
 #[derive(Clone, Debug)]
 pub(crate) struct SpellFx {

@@ -184,7 +184,7 @@ fn a_foe_whose_save_needs_a_natural_20_attacks_instead_and_is_engulfed_without_a
 
 #[test]
 fn the_route_stops_at_the_engulfers_speed_and_at_an_ally_in_its_path() {
-    let mut route = crate::combat::monster::EngulfRoute::default();
+    let mut route = crate::combat::prepared::monster::EngulfRoute::default();
     let prep = duel(0);
     let mut b = Bench::new(&[]);
     let e = b.engine(&prep, &SimOptions::default());
@@ -223,7 +223,7 @@ fn the_engulfer_takes_the_route_that_covers_two_foes_rather_than_one() {
     DefaultPolicy.plan(&e.st, 0, &mut out);
     assert_eq!(out.len(), 1, "{out:?}");
     assert_eq!(out[0].kind, ActionKind::Engulf);
-    let mut route = crate::combat::monster::EngulfRoute::default();
+    let mut route = crate::combat::prepared::monster::EngulfRoute::default();
     e.st.engulf_route(0, out[0].destination.unwrap(), &mut route).unwrap();
     let mut over = route.over.clone();
     over.sort_unstable();
