@@ -24,7 +24,7 @@ fn repo() -> PathBuf {
 }
 
 /// The encounters: a name and the monster files (repeated for copies).
-const ENCOUNTERS: [(&str, &[&str]); 22] = [
+const ENCOUNTERS: [(&str, &[&str]); 23] = [
     ("owlbear (CR 4)", &["owlbear"]),
     ("troll (CR 5)", &["troll"]),
     ("two wights (CR 5)", &["wight", "wight"]),
@@ -52,6 +52,8 @@ const ENCOUNTERS: [(&str, &[&str]); 22] = [
     ("vampire (CR 9)", &["vampire"]),
     // Added with pf1e-rules-15 (the captivating song).
     ("harpy (CR 4)", &["harpy"]),
+    // Added with pf1e-rules-16 (engulf by movement).
+    ("gelatinous cube (CR 3)", &["gelatinous_cube"]),
 ];
 
 const PARTY: [&str; 4] = ["esha", "harvie", "oni", "nairda"];

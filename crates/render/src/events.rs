@@ -14,9 +14,9 @@ use pf1e_engine::combat::Style;
 use pf1e_engine::combat::event::{
     AcKind, AfflictionEvent, Attack, AttackNote, AttackStep, AuraOutcome, BattleResult, ClassAbilityEvent,
     CombatEvent, ConcentrationCause, ConfusedAct, DismountCause, EVENT_SCHEMA_VERSION, EffectEnd,
-    EscapeSkill, Event, FallCause, KiPower, LifeChange, ManeuverOutcome, ModSource, MountedEvent, MoveKind,
-    NoMove, NonlethalState, Record, SpellEffectEvent, SpellEvent, SpellLoss, StunOutcome, TouchKind,
-    Transcript, TurnEvent,
+    EngulfedHow, EscapeSkill, Event, FallCause, KiPower, LifeChange, ManeuverOutcome, ModSource,
+    MountedEvent, MoveKind, NoMove, NonlethalState, Record, SpellEffectEvent, SpellEvent, SpellLoss,
+    StunOutcome, TouchKind, Transcript, TurnEvent,
 };
 use pf1e_engine::effects::{ConditionId, Maneuver, SaveKind};
 use pf1e_engine::map::Pos;
@@ -120,6 +120,7 @@ fn row(t: &Transcript, r: &Record, lang: Lang, codes: Codes) -> Row {
                 MoveKind::Run => T::EvRun,
                 MoveKind::Withdraw => T::EvWithdraw,
                 MoveKind::RestrictedWithdraw => T::EvRestrictedWithdraw,
+                MoveKind::Engulf => T::EvEngulfMove,
             };
             act(*who, f(key, &[&path(*from, p)]))
         }
@@ -731,6 +732,20 @@ fn affliction(t: &Transcript, a: &AfflictionEvent, lang: Lang) -> String {
         AfflictionEvent::CutsFree { from } => f(T::EvAflCutsFree, &[&t.id(*from)]),
         AfflictionEvent::BackInMouth { from } => f(T::EvAflBackInMouth, &[&t.id(*from)]),
         AfflictionEvent::FallsOut { from } => f(T::EvAflFallsOut, &[&t.id(*from)]),
+        AfflictionEvent::Engulfed { ability, by, how } => {
+            let how = lang.t(match how {
+                EngulfedHow::Save => T::EvAflEngulfedSave,
+                EngulfedHow::AttackOfOpportunity => T::EvAflEngulfedAoo,
+                EngulfedHow::Helpless => T::EvAflEngulfedHelpless,
+            });
+            f(T::EvAflEngulfed, &[&t.id(*by), ability, &how])
+        }
+        AfflictionEvent::AvoidsEngulf { by } => f(T::EvAflAvoidsEngulf, &[&t.id(*by)]),
+        AfflictionEvent::PushedAside { by, to } => f(T::EvAflPushedAside, &[&t.id(*by), to]),
+        AfflictionEvent::EscapesEngulf { from, to: Some(to) } => {
+            f(T::EvAflEscapesEngulfTo, &[&t.id(*from), to])
+        }
+        AfflictionEvent::EscapesEngulf { from, to: None } => f(T::EvAflEscapesEngulf, &[&t.id(*from)]),
         AfflictionEvent::Sings { ability } => f(T::EvAflSings, &[ability]),
         AfflictionEvent::Captivated { ability, by } => f(T::EvAflCaptivated, &[&t.id(*by), ability]),
         AfflictionEvent::Captive { by, beside: false } => f(T::EvAflCaptiveWalks, &[&t.id(*by)]),

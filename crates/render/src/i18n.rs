@@ -310,6 +310,7 @@ catalogue! {
     EvRun => "run {}", "course {}";
     EvWithdraw => "withdraw {}", "retraite {}";
     EvRestrictedWithdraw => "restricted withdraw {}", "retraite limitée {}";
+    EvEngulfMove => "engulf {}", "engloutissement {}";
     EvStep => "5-foot step {}->{}", "pas de placement {}->{}";
     EvAlreadyInPosition => "move: already in position at {}", "déplacement : déjà en position en {}";
     EvCannotProgress => "move: cannot progress from {}", "déplacement : impossible d'avancer depuis {}";
@@ -583,6 +584,14 @@ catalogue! {
     EvAflCutsFree => "cuts its way out of {}", "se taille un chemin hors de {}";
     EvAflBackInMouth => "escapes back into {}'s mouth (still grappled)", "s'échappe jusque dans la gueule de {} (toujours agrippé)";
     EvAflFallsOut => "comes out of {}, fallen", "sort de {}, tombé";
+    EvAflEngulfed => "is engulfed by {}'s {} ({}): pinned inside", "est englouti par {} ({}, {}) : immobilisé à l'intérieur";
+    EvAflEngulfedSave => "failed save", "jet de sauvegarde raté";
+    EvAflEngulfedAoo => "attacked instead of saving", "a attaqué au lieu de se sauvegarder";
+    EvAflEngulfedHelpless => "helpless", "sans défense";
+    EvAflAvoidsEngulf => "avoids {}'s engulf", "évite l'engloutissement de {}";
+    EvAflPushedAside => "pushed aside by {} to {}", "repoussé de côté par {} en {}";
+    EvAflEscapesEngulf => "escapes from inside {}", "s'échappe de l'intérieur de {}";
+    EvAflEscapesEngulfTo => "escapes from inside {} to {}", "s'échappe de l'intérieur de {} en {}";
     EvAflSings => "sings: {}", "chante : {}";
     EvAflCaptivated => "is captivated by {}'s {}", "est captivé par {} ({})";
     EvAflCaptiveWalks => "captivated: walks toward {}", "captivé : marche vers {}";

@@ -138,6 +138,9 @@ crate::named_enum! {
         Entangle => "entangle",
         /// A monster's captivating song, sung this round (standard action; a harpy's).
         Sing => "sing",
+        /// A monster's engulf (standard action; a gelatinous cube's): a
+        /// straight move to `destination` over the foes in its path.
+        Engulf => "engulf",
     }
 }
 
@@ -163,7 +166,8 @@ impl ActionKind {
             | ActionKind::RebukeDeath
             | ActionKind::BreathWeapon
             | ActionKind::Entangle
-            | ActionKind::Sing => Slot::Standard,
+            | ActionKind::Sing
+            | ActionKind::Engulf => Slot::Standard,
             ActionKind::Move
             | ActionKind::StandUp
             | ActionKind::RetrieveWeapon

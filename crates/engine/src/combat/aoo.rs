@@ -75,7 +75,7 @@ impl BattleState<'_> {
     /// computed once and line of effect only checked when some attack reaches;
     /// inlined, as the call itself cost as much as the checks.
     #[inline(always)]
-    fn aoo_weapon(&self, e: usize, target: usize, sq: Pos) -> Option<usize> {
+    pub(crate) fn aoo_weapon(&self, e: usize, target: usize, sq: Pos) -> Option<usize> {
         self.aoo_weapon_seen(e, target, sq, true)
     }
 

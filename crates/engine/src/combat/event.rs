@@ -15,9 +15,9 @@ use crate::map::Pos;
 use super::prepared::PreparedEncounter;
 
 pub use super::event_kinds::{
-    AfflictionEvent, ClassAbilityEvent, CombatEvent, ConfusedAct, DismountCause, EffectEnd, EscapeSkill,
-    KiPower, ManeuverOutcome, MountedEvent, NonlethalState, SpellEffectEvent, SpellEvent, StunOutcome,
-    TurnEvent,
+    AfflictionEvent, ClassAbilityEvent, CombatEvent, ConfusedAct, DismountCause, EffectEnd, EngulfedHow,
+    EscapeSkill, KiPower, ManeuverOutcome, MountedEvent, NonlethalState, SpellEffectEvent, SpellEvent,
+    StunOutcome, TurnEvent,
 };
 
 /// Whether a flag is off (to omit it from JSON).
@@ -45,7 +45,9 @@ fn is_zero(n: &i32) -> bool {
 /// and `no_room_to_grow`, `rebukes_death`, the class ability `accuracy` and
 /// the actions `rebuke_death` and `arcane_accuracy`; version 6
 /// (`pf1e-rules-16`) the spell effect `maneuver` (Black Tentacles' grapple
-/// checks) and the `released` end of an effect.
+/// checks), the `released` end of an effect, and the engulf by movement: the
+/// `affliction` kinds `engulfed`, `avoids_engulf`, `pushed_aside` and
+/// `escapes_engulf`, the move kind `engulf` and the action `engulf`.
 pub const EVENT_SCHEMA_VERSION: u32 = 6;
 
 /// The record of one battle: who fought, and what happened in order.
@@ -967,6 +969,8 @@ pub enum MoveKind {
     Withdraw,
     /// A withdraw limited to a 5-foot step or one move (CRB "Restricted Activity").
     RestrictedWithdraw,
+    /// An engulf's move over foes (UMR "Engulf").
+    Engulf,
 }
 
 /// Why a flier falls.

@@ -105,6 +105,18 @@ pub enum ManeuverOutcome {
     NoLongerGrappled,
 }
 
+/// How a creature came to be engulfed (`AfflictionEvent::Engulfed`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EngulfedHow {
+    /// It failed its Reflex save.
+    Save,
+    /// It made an attack of opportunity instead of a save (UMR "Engulf").
+    AttackOfOpportunity,
+    /// Helpless (paralyzed, unconscious): no save.
+    Helpless,
+}
+
 /// Afflictions and monster abilities (`Event::Affliction`): poison, paralysis,
 /// petrification, ability damage, energy drain, gazes, breath weapons, rend,
 /// regeneration and fast healing, incorporeality.
@@ -325,6 +337,36 @@ pub enum AfflictionEvent {
     FallsOut {
         /// The swallower.
         from: usize,
+    },
+    /// Caught by an engulf (UMR "Engulf"): pinned inside the creature.
+    Engulfed {
+        /// The ability's name.
+        ability: String,
+        /// The engulfing creature.
+        by: usize,
+        /// How: `save` (a failed Reflex save), `attack_of_opportunity` (it
+        /// attacked instead of saving), `helpless` (no save).
+        how: EngulfedHow,
+    },
+    /// Avoids an engulf with its Reflex save.
+    AvoidsEngulf {
+        /// The engulfing creature.
+        by: usize,
+    },
+    /// Having avoided an engulf, pushed aside out of the space where the engulfer ends its move.
+    PushedAside {
+        /// The engulfing creature.
+        by: usize,
+        /// The square it is pushed to.
+        to: Pos,
+    },
+    /// An engulfed creature escapes the pin and is out beside the creature.
+    EscapesEngulf {
+        /// The engulfing creature.
+        from: usize,
+        /// The square it is out on (none: no free square beside, it stays
+        /// off the map until it moves).
+        to: Option<Pos>,
     },
     /// Sings its captivating song this round (a standard action; a harpy's).
     Sings {

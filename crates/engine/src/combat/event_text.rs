@@ -9,9 +9,9 @@ use crate::map::Pos;
 
 use super::event::{
     AcKind, AfflictionEvent, Attack, AttackNote, AttackStep, AuraOutcome, BattleResult, ClassAbilityEvent,
-    CombatEvent, ConfusedAct, DismountCause, EffectEnd, Event, LifeChange, ManeuverOutcome, ModSource,
-    MountedEvent, MoveKind, NoMove, NonlethalState, Record, SpellEffectEvent, SpellEvent, SpellLoss,
-    TouchKind, TurnEvent,
+    CombatEvent, ConfusedAct, DismountCause, EffectEnd, EngulfedHow, Event, LifeChange, ManeuverOutcome,
+    ModSource, MountedEvent, MoveKind, NoMove, NonlethalState, Record, SpellEffectEvent, SpellEvent,
+    SpellLoss, TouchKind, TurnEvent,
 };
 
 /// Every event of `events` as its English line, ids from `ids`, side names from `sides`.
@@ -58,6 +58,7 @@ fn line(ids: &[String], sides: &[String], r: &Record) -> String {
                 MoveKind::Run => "run",
                 MoveKind::Withdraw => "withdraw",
                 MoveKind::RestrictedWithdraw => "restricted withdraw",
+                MoveKind::Engulf => "engulf",
             };
             act(*who, format!("{what} {}", path(*from, p)))
         }
@@ -645,6 +646,20 @@ fn affliction(a: &AfflictionEvent, ids: &[String]) -> String {
             format!("escapes back into {}'s mouth (still grappled)", id(*from))
         }
         AfflictionEvent::FallsOut { from } => format!("comes out of {}, fallen", id(*from)),
+        AfflictionEvent::Engulfed { ability, by, how } => {
+            let how = match how {
+                EngulfedHow::Save => "failed save",
+                EngulfedHow::AttackOfOpportunity => "attacked instead of saving",
+                EngulfedHow::Helpless => "helpless",
+            };
+            format!("is engulfed by {}'s {ability} ({how}): pinned inside", id(*by))
+        }
+        AfflictionEvent::AvoidsEngulf { by } => format!("avoids {}'s engulf", id(*by)),
+        AfflictionEvent::PushedAside { by, to } => format!("pushed aside by {} to {to}", id(*by)),
+        AfflictionEvent::EscapesEngulf { from, to: Some(to) } => {
+            format!("escapes from inside {} to {to}", id(*from))
+        }
+        AfflictionEvent::EscapesEngulf { from, to: None } => format!("escapes from inside {}", id(*from)),
         AfflictionEvent::Sings { ability } => format!("sings: {ability}"),
         AfflictionEvent::Captivated { ability, by } => format!("is captivated by {}'s {ability}", id(*by)),
         AfflictionEvent::Captive { by, beside: false } => {

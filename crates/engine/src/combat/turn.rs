@@ -386,6 +386,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             ActionKind::BreakFree => self.break_free(i),
             ActionKind::Entangle => self.entangle_action(i, action),
             ActionKind::Sing => self.sing_action(i),
+            ActionKind::Engulf => self.engulf_action(i, action),
             _ => Err(Reason::UnsupportedKind),
         };
         let result = match result {

@@ -292,6 +292,33 @@ pub enum SpecialAbility {
         #[serde(default)]
         reforms: bool,
     },
+    /// Engulf by movement (UMR "Engulf"; a gelatinous cube's): as a
+    /// standard action the creature moves up to its speed in a straight
+    /// line over foes no more than `smaller` size categories below it
+    /// (0: its size or smaller), no slam that round. Each foe it covers
+    /// makes an attack of opportunity (then no save) or a Reflex save
+    /// against `dc` (pushed aside on a success); a caught foe is engulfed:
+    /// pinned inside, it takes `damage` and the `riders` (names of `on_hit`
+    /// entries whose save and effect apply) when caught and at the start
+    /// of each of the creature's turns, until it escapes the pin.
+    Engulf {
+        /// The feature it plays (`engulf`).
+        name: String,
+        /// The Reflex save DC (Strength-based).
+        dc: i32,
+        /// Damage dice when caught and each round inside (`1d6`).
+        damage: String,
+        /// Types of that damage (`acid`; empty: untyped).
+        #[serde(default)]
+        types: Vec<String>,
+        /// `on_hit` entries whose save and effect an engulfed foe also
+        /// meets (the cube's paralysis).
+        #[serde(default)]
+        riders: Vec<String>,
+        /// Size categories below the creature a foe must be (0: its size or smaller).
+        #[serde(default)]
+        smaller: u8,
+    },
     /// A spell's effect used as a supernatural ability, a free action at
     /// the start of the creature's turn (a stone golem's slow, a clay
     /// golem's haste): the spell `spell` of the library, applied without
@@ -595,6 +622,7 @@ impl SpecialAbility {
             | SpecialAbility::PowerfulCharge { name, .. }
             | SpecialAbility::WhileHolding { name, .. }
             | SpecialAbility::SwallowWhole { name, .. }
+            | SpecialAbility::Engulf { name, .. }
             | SpecialAbility::SpellEffect { name, .. }
             | SpecialAbility::Entangle { name, .. }
             | SpecialAbility::CaptivatingSong { name, .. }
@@ -777,6 +805,20 @@ pub(crate) fn check(c: &super::Combatant) -> Result<(), (String, String)> {
                             "being swallowed does ability damage or drain, or energy drain".into(),
                         ));
                     }
+                }
+            }
+            SpecialAbility::Engulf { damage, dc, riders, .. } => {
+                dice(".damage", damage)?;
+                if *dc <= 0 {
+                    return Err((at(".dc"), format!("a save DC is positive, not {dc}")));
+                }
+                let saved_rider = |n: &String| {
+                    c.special_abilities
+                        .iter()
+                        .any(|r| matches!(r, SpecialAbility::OnHit { name, save: Some(_), .. } if name == n))
+                };
+                if let Some(n) = riders.iter().find(|n| !saved_rider(n)) {
+                    return Err((at(".riders"), format!("no `on_hit` entry with a save named {n:?}")));
                 }
             }
             SpecialAbility::Entangle { range_ft, uses, range_increment_ft, .. } => {

@@ -135,49 +135,57 @@ impl<R: Dice> Engine<'_, '_, R> {
         let prep = self.st.prep;
         let Some(m) = prep.fighters[a].monster.as_deref() else { return };
         for (k, r) in m.riders.iter().enumerate() {
-            if w >= 64 || r.attacks >> w & 1 == 0 || !self.st.is_present(t) || self.st.fighters[t].dead {
+            if w >= 64 || r.attacks >> w & 1 == 0 {
                 continue;
             }
-            if r.immune_features.iter().any(|f| super::has_feature(&prep.fighters[t], f)) {
-                emit!(
-                    self,
-                    Event::Affliction {
-                        who: t,
-                        what: AfflictionEvent::Immune { ability: r.name.to_string() }
-                    }
-                );
-                continue;
-            }
-            match &r.effect {
-                Effect::Trip => self.free_trip(a, t),
-                Effect::Grab => self.grab(a, t),
-                Effect::Poison { .. } => self.poison_dose(a, k, t),
-                Effect::Burn { .. } => self.burn(a, k, t),
-                e => {
-                    if self.st.resists(t, e) {
-                        continue;
-                    }
-                    // A wraith gains its temporary hit points on each hit, saved or not.
-                    if let Effect::AbilityDrain(_, _, temp) = e
-                        && *temp > 0
-                    {
-                        self.gain_temp_hp(a, *temp as i32, &r.name);
-                    }
-                    let saved = match r.save {
-                        Some(kind) => self.rider_save(a, t, kind, r.dc, e),
-                        None => false,
-                    };
-                    if !saved {
-                        let e = e.clone();
-                        emit!(
-                            self,
-                            Event::Affliction {
-                                who: a,
-                                what: AfflictionEvent::Strikes { ability: r.name.to_string(), target: t }
-                            }
-                        );
-                        self.afflict(a, t, &e, &r.name);
-                    }
+            self.apply_rider(a, k, t);
+        }
+    }
+
+    /// What rider `k` of `a` does to `t` (a hit's, or an engulf's): its
+    /// immunities, its save, its effect.
+    pub(crate) fn apply_rider(&mut self, a: usize, k: usize, t: usize) {
+        let prep = self.st.prep;
+        let Some(r) = prep.fighters[a].monster.as_deref().and_then(|m| m.riders.get(k)) else { return };
+        if !self.st.is_present(t) || self.st.fighters[t].dead {
+            return;
+        }
+        if r.immune_features.iter().any(|f| super::has_feature(&prep.fighters[t], f)) {
+            emit!(
+                self,
+                Event::Affliction { who: t, what: AfflictionEvent::Immune { ability: r.name.to_string() } }
+            );
+            return;
+        }
+        match &r.effect {
+            Effect::Trip => self.free_trip(a, t),
+            Effect::Grab => self.grab(a, t),
+            Effect::Poison { .. } => self.poison_dose(a, k, t),
+            Effect::Burn { .. } => self.burn(a, k, t),
+            e => {
+                if self.st.resists(t, e) {
+                    return;
+                }
+                // A wraith gains its temporary hit points on each hit, saved or not.
+                if let Effect::AbilityDrain(_, _, temp) = e
+                    && *temp > 0
+                {
+                    self.gain_temp_hp(a, *temp as i32, &r.name);
+                }
+                let saved = match r.save {
+                    Some(kind) => self.rider_save(a, t, kind, r.dc, e),
+                    None => false,
+                };
+                if !saved {
+                    let e = e.clone();
+                    emit!(
+                        self,
+                        Event::Affliction {
+                            who: a,
+                            what: AfflictionEvent::Strikes { ability: r.name.to_string(), target: t }
+                        }
+                    );
+                    self.afflict(a, t, &e, &r.name);
                 }
             }
         }

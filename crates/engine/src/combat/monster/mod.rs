@@ -21,6 +21,9 @@
 //!   action at the start of a turn (a stone golem's slow, a clay golem's haste);
 //! - `swallow`: swallow whole (and an engulf that functions as it): a held
 //!   foe swallowed, its damage inside, cutting out or escaping;
+//! - `engulf`: engulf by movement (a gelatinous cube's): a standard action
+//!   moving over foes, each saving or engulfed, pinned inside (kept as
+//!   `swallow` keeps its swallowed foes);
 //! - `web`: a thrown web or rope that entangles (`combat::bonds` breaks it);
 //! - `song`: a harpy's captivating song (a standard action; its captives
 //!   walk to the singer and stand defenseless beside it);
@@ -38,6 +41,7 @@ mod afflictions;
 // The day's carried state caps healing by the hit points negative levels take.
 mod aura;
 mod breath;
+mod engulf;
 mod gaze;
 mod healing;
 mod hold;
@@ -77,7 +81,7 @@ impl<R: Dice> Engine<'_, '_, R> {
                 self.rage_turn(i);
             }
             self.monster_healing(i);
-            if m.swallow.is_some() && self.st.fighters[i].monster.swallowing > 0 {
+            if (m.swallow.is_some() || m.engulf.is_some()) && self.st.fighters[i].monster.swallowing > 0 {
                 self.digest(i);
             }
             if m.hold.is_some() {

@@ -100,15 +100,22 @@ impl<R: Dice> Engine<'_, '_, R> {
         self.spell_damage(i, t, dmg.dealt, &[], false, None);
     }
 
-    /// The start of `i`'s turn: the foes inside it take its damage and effect.
+    /// The start of `i`'s turn: the foes inside it take its damage and effect
+    /// (an engulf's, for those it engulfed).
     pub(crate) fn digest(&mut self, i: usize) {
         let prep = self.st.prep;
-        let Some(s) = prep.fighters[i].monster.as_deref().and_then(|m| m.swallow.as_ref()) else { return };
+        let swallow = prep.fighters[i].monster.as_deref().and_then(|m| m.swallow.as_ref());
         self.check_grapples();
         for t in 0..self.st.len() {
             if self.st.fighters[t].monster.swallowed_by != Some(i) || self.st.fighters[t].dead {
                 continue;
             }
+            if self.st.fighters[t].monster.engulfed {
+                // Engulfed by movement (`monster::engulf`).
+                self.engulf_hits(i, t);
+                continue;
+            }
+            let Some(s) = swallow else { continue };
             emit!(
                 self,
                 Event::Affliction {
@@ -136,6 +143,10 @@ impl<R: Dice> Engine<'_, '_, R> {
     /// or piercing weapon, or tries to escape the grapple back into the mouth.
     pub(crate) fn swallowed_turn(&mut self, t: usize) {
         let Some(g) = self.st.fighters[t].monster.swallowed_by else { return };
+        if self.st.fighters[t].monster.engulfed {
+            self.engulfed_turn(t, g);
+            return;
+        }
         let prep = self.st.prep;
         let Some(s) = prep.fighters[g].monster.as_deref().and_then(|m| m.swallow.as_ref()) else { return };
         if let Some(w) = self.st.cutting_weapon(t) {
@@ -189,6 +200,7 @@ impl<R: Dice> Engine<'_, '_, R> {
     /// was (it stays off the map when none is free, until it moves).
     pub(crate) fn leave_body(&mut self, t: usize, g: usize) {
         self.st.fighters[t].monster.swallowed_by = None;
+        self.st.fighters[t].monster.engulfed = false;
         self.st.fighters[t].monster.cut = 0;
         let m = &mut self.st.fighters[g].monster;
         m.swallowing = m.swallowing.saturating_sub(1);
@@ -202,6 +214,7 @@ impl<R: Dice> Engine<'_, '_, R> {
     pub(crate) fn out_of_a_fallen_swallower(&mut self, t: usize, g: usize) {
         if self.st.fighters[t].dead {
             self.st.fighters[t].monster.swallowed_by = None;
+            self.st.fighters[t].monster.engulfed = false;
             let m = &mut self.st.fighters[g].monster;
             m.swallowing = m.swallowing.saturating_sub(1);
             return;

@@ -12,6 +12,8 @@ use super::action::{Action, ActionKind};
 use super::decide::{Policy, ReactionEvent, Reactions};
 use super::odds::Swing;
 use super::state::{BattleState, LifeState};
+#[cfg(test)]
+pub(crate) use monster::engulf_chance;
 
 mod barbarian;
 mod bonds;
@@ -80,6 +82,7 @@ impl Policy for DefaultPolicy {
             if monster::plan_breath(battle, actor, out).is_some()
                 || monster::plan_breath_after_move(battle, actor, out)
                 || monster::plan_song(battle, actor, out)
+                || monster::plan_engulf(battle, actor, out)
             {
                 return;
             }
@@ -479,7 +482,8 @@ impl Policy for StrategyPolicy {
         if battle.prep.fighters[actor].monster.is_some()
             && (monster::plan_breath(battle, actor, out).is_some()
                 || monster::plan_breath_after_move(battle, actor, out)
-                || monster::plan_song(battle, actor, out))
+                || monster::plan_song(battle, actor, out)
+                || monster::plan_engulf(battle, actor, out))
         {
             return;
         }

@@ -30,11 +30,22 @@
 //!   a 5-foot step, or after a move, when that pays
 //!   (`BattleState::grapple_pays`: a round of holding it, times the chances
 //!   of starting and keeping the hold, against a round of its attacks).
+//! - A creature with an engulf by movement (a gelatinous cube) engulfs
+//!   whenever its straight route within its speed covers a foe able to
+//!   fight: of the possible routes (`BattleState::engulf_route`), the one
+//!   whose covered foes it expects to engulf most (a helpless foe, or one
+//!   that will attack instead of saving, counts 1; another its chance to
+//!   fail the Reflex save), so two foes before one and the weakest save
+//!   before a stronger one; ties: the shortest route, then row-major
+//!   order. Engulfing is worth more than its slam (it cannot slam that
+//!   round): an engulfed foe is out of the fight and meets its damage and
+//!   paralysis every round.
 
 use super::super::action::{Action, ActionKind};
 use super::super::prepared::monster::Breath;
+use super::super::prepared::monster::EngulfRoute;
 use super::super::state::BattleState;
-use crate::effects::{Flags, Maneuver};
+use crate::effects::{Context, Flags, Maneuver, SaveKind};
 use crate::grid::{Access, Line, MoveMode, NEIGHBOURS, distance_ft, footprint_distance_ft, step_cost_as};
 use crate::map::Pos;
 
@@ -328,4 +339,53 @@ pub(super) fn plan_grapple(battle: &BattleState<'_>, actor: usize, t: usize, out
         return false;
     }
     true
+}
+
+/// Plans `actor`'s engulf (see the module's text).
+pub(super) fn plan_engulf(battle: &BattleState<'_>, actor: usize, out: &mut Vec<Action>) -> bool {
+    let Some(e) = battle.prep.fighters[actor].monster.as_deref().and_then(|m| m.engulf.as_ref()) else {
+        return false;
+    };
+    if battle.altitude(actor) != 0
+        || battle.flags(actor).has(Flags::CANT_MOVE)
+        || battle.fighters[actor].turn.stepped
+    {
+        return false;
+    }
+    let map = battle.map();
+    let k = (battle.move_budget(actor) / 5) as i32;
+    let here = battle.pos(actor);
+    let mut route = EngulfRoute::default();
+    let mut best: Option<((u32, std::cmp::Reverse<u32>), Pos)> = None;
+    for row in (here.row - k).max(0)..=(here.row + k).min(map.height - 1) {
+        for col in (here.col - k).max(0)..=(here.col + k).min(map.width - 1) {
+            let q = Pos::new(row, col);
+            let Some(feet) = battle.engulf_route(actor, q, &mut route) else { continue };
+            let expected: f64 = route
+                .over
+                .iter()
+                .filter(|&&t| battle.is_active(t))
+                .map(|&t| engulf_chance(battle, actor, t, e.dc))
+                .sum();
+            let key = ((expected * 1000.0).round() as u32, std::cmp::Reverse(feet));
+            if key.0 > 0 && best.is_none_or(|(b, _)| key > b) {
+                best = Some((key, q));
+            }
+        }
+    }
+    let Some((_, q)) = best else { return false };
+    out.push(Action::new(ActionKind::Engulf).with_destination(q));
+    true
+}
+
+/// The chance that `t`, covered by `actor`'s engulf of save DC `dc`, is
+/// engulfed: 1 when helpless or when it will attack instead of saving,
+/// else its chance to fail the Reflex save (a natural 1 fails, a natural 20 succeeds).
+pub(crate) fn engulf_chance(battle: &BattleState<'_>, actor: usize, t: usize, dc: i32) -> f64 {
+    if battle.is_helpless(t) || battle.engulf_attacks(actor, t, dc) {
+        return 1.0;
+    }
+    let ctx = Context { other_alignment: battle.prep.fighters[actor].nature.alignment, ..Context::default() };
+    let bonus = battle.save_bonus(t, SaveKind::Ref, &ctx);
+    (f64::from(dc - bonus - 1) / 20.0).clamp(0.05, 0.95)
 }

@@ -54,6 +54,8 @@ pub(crate) struct MonsterSpec {
     pub holding: Vec<Holding>,
     /// Swallow whole (or an engulf that functions as it).
     pub swallow: Option<Swallow>,
+    /// Engulf by movement (a gelatinous cube's).
+    pub engulf: Option<Engulf>,
     /// Spells used as supernatural abilities (a stone golem's slow).
     pub spell_effects: Vec<SpellFx>,
     /// A thrown web or rope that entangles.
@@ -140,6 +142,32 @@ pub(crate) struct Swallow {
     pub capacity: u32,
     /// It can swallow again after a foe cut its way out.
     pub reforms: bool,
+}
+
+/// Engulf by movement (UMR "Engulf"), prepared.
+#[derive(Clone, Debug)]
+pub(crate) struct Engulf {
+    pub name: String,
+    /// The Reflex save DC.
+    pub dc: i32,
+    /// Damage when caught and each round inside, and its types.
+    pub damage: DiceExpr,
+    pub types: Vec<String>,
+    /// Indices in `MonsterSpec::riders` of the `on_hit` entries an engulfed foe meets.
+    pub riders: Vec<usize>,
+    /// Size categories a foe must be below the creature's.
+    pub smaller: u8,
+}
+
+/// An engulf's straight route (`BattleState::engulf_route`), with its scratch space.
+#[derive(Default)]
+pub(crate) struct EngulfRoute {
+    /// The squares after the start, in order.
+    pub path: Vec<crate::map::Pos>,
+    /// The creatures its space covers on the way, in the order met.
+    pub over: Vec<usize>,
+    pub squares: Vec<crate::map::Pos>,
+    pub caught: Vec<usize>,
 }
 
 /// A spell's effect used as a supernatural ability (`SpecialAbility::SpellEffect`).
@@ -307,6 +335,8 @@ pub(crate) struct MonsterState {
     pub swallowing: u32,
     /// A foe cut its way out: it cannot swallow again (unless it reforms).
     pub holed: bool,
+    /// It is inside `swallowed_by` engulfed (pinned in its body), not swallowed.
+    pub engulfed: bool,
     /// Per spell effect: the round from which it is usable again, and its uses so far.
     pub spell_next: Vec<u32>,
     pub spell_used: Vec<u32>,
@@ -376,6 +406,7 @@ impl MonsterSpec {
             c.attacks.iter().position(|a| a.name == name || a.weapon_id() == name).filter(|&k| k < 64)
         };
         let mut m = MonsterSpec::default();
+        let mut engulf_riders: &[String] = &[];
         for a in &c.special_abilities {
             match a {
                 SpecialAbility::BreathWeapon { name, shape, range_ft, damage, types, dc, recharge } => {
@@ -573,6 +604,19 @@ impl MonsterSpec {
                         });
                     }
                 }
+                SpecialAbility::Engulf { name, dc, damage, types, riders, smaller } => {
+                    // Rider names checked on load (`model::special::check`),
+                    // resolved once every `on_hit` entry is read (below).
+                    m.engulf = Some(Engulf {
+                        name: name.clone(),
+                        dc: *dc,
+                        damage: dice(damage),
+                        types: types.iter().map(|t| norm(t)).collect(),
+                        riders: Vec::new(),
+                        smaller: *smaller,
+                    });
+                    engulf_riders = riders.as_slice();
+                }
                 SpecialAbility::SpellEffect {
                     name,
                     spell,
@@ -631,6 +675,10 @@ impl MonsterSpec {
             }
         }
         m.menace = m.auras.iter().any(|a| a.until_hit);
+        if let Some(e) = m.engulf.as_mut() {
+            e.riders =
+                engulf_riders.iter().filter_map(|n| m.riders.iter().position(|r| r.name == *n)).collect();
+        }
         Some(Box::new(m))
     }
 }

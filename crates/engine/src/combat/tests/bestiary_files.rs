@@ -180,8 +180,12 @@ fn the_vampire_drains_two_levels_a_slam() {
 }
 
 #[test]
-fn the_gelatinous_cube_paralyzes() {
-    shows("gelatinous_cube", &PARTY, &["{id}: paralysis on", "is paralyzed for"]);
+fn the_gelatinous_cube_engulfs_and_paralyzes() {
+    shows(
+        "gelatinous_cube",
+        &PARTY,
+        &["{id}: paralysis on", "is paralyzed for", "is engulfed by {id}'s engulf"],
+    );
 }
 
 #[test]

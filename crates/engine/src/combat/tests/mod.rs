@@ -11,6 +11,7 @@ mod closed_form;
 mod conditions;
 mod consumables;
 mod effects;
+mod engulf;
 mod every_spell;
 mod feats;
 mod flight;
