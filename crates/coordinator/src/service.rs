@@ -24,9 +24,9 @@ use pf1e_wire::proto::{self};
 use pf1e_wire::shard::{ShardKey, ShardReport, ShardResult, encode_leases};
 
 use crate::llm::LlmResolver;
-use crate::store::encode_result;
 use crate::net::{GuardedListener, Limits};
 use crate::scheduler::{SchedError, Scheduler, Staged};
+use crate::store::encode_result;
 
 /// How reports are made durable: many at once, one transaction per group.
 #[derive(Debug, Clone, Copy)]

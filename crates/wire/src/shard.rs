@@ -15,10 +15,10 @@ use pf1e_engine::day::DayRecord;
 use crate::canon::{ContentHash, hex, parse_hex};
 use crate::day::DayPlay;
 use crate::error::WireError;
-use prost::Message;
 use crate::proto;
 use crate::scenario::ScenarioHash;
 use crate::variant::SideVariant;
+use prost::Message;
 
 /// Content key of a shard (blake3; computed by the coordinator).
 pub type ShardKey = ContentHash;
@@ -1073,8 +1073,14 @@ mod tests {
         };
         let mut other = shard(5, 0..4, 3);
         other.spec.adversary_strategy = StrategySpec::parse("lowest_hp").unwrap();
-        let leases =
-            vec![shard(1, 0..4, 3), shard(2, 4..8, 3), shard(3, 8..9, 3), shard(4, 0..4, 9), other, shard(6, 4..8, 3)];
+        let leases = vec![
+            shard(1, 0..4, 3),
+            shard(2, 4..8, 3),
+            shard(3, 8..9, 3),
+            shard(4, 0..4, 9),
+            other,
+            shard(6, 4..8, 3),
+        ];
         let (encoded, specs) = encode_leases(&leases);
         assert_eq!(specs.len(), 4);
         assert_eq!(encoded.iter().map(|l| l.spec).collect::<Vec<_>>(), vec![0, 0, 0, 1, 2, 3]);
