@@ -12,7 +12,7 @@ use pf1e_wire::client::{Target, Worker};
 use pf1e_wire::evaluate::evaluate_leases;
 use pf1e_wire::proto;
 use pf1e_wire::scenario::Scenario;
-use pf1e_wire::shard::Lease;
+use pf1e_wire::shard::{Lease, decode_leases};
 use pf1e_worker::EngineEvaluator;
 
 fn target(url: &str) -> Target {
@@ -33,9 +33,10 @@ async fn register_named(w: &mut Worker, name: &str, rules: &str) -> Result<Strin
     w.register(req).await.map(|r| r.into_inner().worker_id)
 }
 
-async fn play(w: &mut Worker, leases: &[proto::Lease]) -> Vec<proto::ShardReport> {
+async fn play(w: &mut Worker, answer: &proto::LeaseResponse) -> Vec<proto::ShardReport> {
     let mut scenarios = BTreeMap::new();
-    let leases: Vec<Lease> = leases.iter().map(|l| Lease::try_from(l).expect("a readable lease")).collect();
+    let leases: Vec<Lease> =
+        decode_leases(answer).into_iter().map(|l| l.expect("a readable lease")).collect();
     for l in &leases {
         let hash = pf1e_wire::canon::hex(&l.spec.scenario);
         let b = w.fetch_scenario(proto::FetchScenarioRequest { hash }).await.unwrap().into_inner();
@@ -46,6 +47,14 @@ async fn play(w: &mut Worker, leases: &[proto::Lease]) -> Vec<proto::ShardReport
         .iter()
         .map(proto::ShardReport::from)
         .collect()
+}
+
+/// Changes the result a report carries (encoded since protocol 7).
+fn edit(report: &mut proto::ShardReport, change: impl FnOnce(&mut proto::ShardResult)) {
+    use prost::Message;
+    let mut result = proto::ShardResult::decode(report.result.as_slice()).expect("a result");
+    change(&mut result);
+    report.result = result.encode_to_vec();
 }
 
 #[test]
@@ -83,7 +92,7 @@ fn duplicate_and_late_reports_and_other_rules_change_nothing() {
         let first =
             w.lease(proto::LeaseRequest { worker_id: me.clone(), max_shards: 1 }).await.unwrap().into_inner();
         assert_eq!(first.leases.len(), 1);
-        let first_reports = play(&mut w, &first.leases).await;
+        let first_reports = play(&mut w, &first).await;
         let r = w
             .report(proto::ReportRequest { worker_id: me.clone(), reports: first_reports.clone() })
             .await
@@ -102,7 +111,7 @@ fn duplicate_and_late_reports_and_other_rules_change_nothing() {
             .unwrap()
             .into_inner();
         assert_eq!(rest.leases.len(), 3);
-        let reports = play(&mut w, &rest.leases).await;
+        let reports = play(&mut w, &rest).await;
         let r =
             w.report(proto::ReportRequest { worker_id: me.clone(), reports: reports.clone() }).await.unwrap();
         assert_eq!(r.get_ref().accepted, 3);
@@ -157,20 +166,21 @@ fn forged_reports_are_refused_and_never_reach_the_cache() {
             .await
             .unwrap()
             .into_inner();
-        let genuine = play(&mut w, &leased.leases).await;
+        let genuine = play(&mut w, &leased).await;
 
         // Another worker reports the shard it never leased, with a win rate of 1.
         let mut forged = genuine.clone();
-        let result = forged[0].result.as_mut().unwrap();
-        let summary = result.summary.as_mut().unwrap();
-        let runs = summary.runs;
-        summary.wins = vec![0; summary.wins.len()];
-        summary.wins[1] = runs;
-        summary.draws = 0;
-        // A grid's shard reports totals (no per-run winner to forge): its sums are the claim.
-        if !result.winner.is_empty() {
-            result.winner = vec![1; runs as usize];
-        }
+        edit(&mut forged[0], |result| {
+            let summary = result.summary.as_mut().unwrap();
+            let runs = summary.runs;
+            summary.wins = vec![0; summary.wins.len()];
+            summary.wins[1] = runs;
+            summary.draws = 0;
+            // A grid's shard reports totals (no per-run winner to forge): its sums are the claim.
+            if !result.winner.is_empty() {
+                result.winner = vec![1; runs as usize];
+            }
+        });
         let r = w
             .report(proto::ReportRequest { worker_id: thief.clone(), reports: forged.clone() })
             .await
@@ -180,14 +190,16 @@ fn forged_reports_are_refused_and_never_reach_the_cache() {
         // The holder itself sends sums that are not those of its runs (a grid's
         // shard reports totals: its wins and draws must still add up to its runs).
         let mut lying = genuine.clone();
-        assert!(lying[0].result.as_ref().unwrap().totals.is_some(), "a grid's shard reports totals");
-        lying[0].result.as_mut().unwrap().summary.as_mut().unwrap().wins[0] += 1;
+        edit(&mut lying[0], |result| {
+            assert!(result.totals.is_some(), "a grid's shard reports totals");
+            result.summary.as_mut().unwrap().wins[0] += 1;
+        });
         let r = w.report(proto::ReportRequest { worker_id: honest.clone(), reports: lying }).await.unwrap();
         assert_eq!((r.get_ref().accepted, r.get_ref().ignored), (0, 1), "tables that do not check out");
 
         // A failure report from a worker that holds nothing fails nothing.
         let mut failure = genuine.clone();
-        failure[0].result = None;
+        failure[0].result.clear();
         failure[0].error = "x".repeat(1 << 20);
         let r = w.report(proto::ReportRequest { worker_id: thief.clone(), reports: failure }).await.unwrap();
         assert_eq!(r.get_ref().ignored, 1);
@@ -202,7 +214,7 @@ fn forged_reports_are_refused_and_never_reach_the_cache() {
             if l.leases.is_empty() {
                 break;
             }
-            let reports = play(&mut w, &l.leases).await;
+            let reports = play(&mut w, &l).await;
             w.report(proto::ReportRequest { worker_id: honest.clone(), reports }).await.unwrap();
         }
     });
@@ -252,16 +264,16 @@ fn an_audit_catches_a_lying_worker_quarantines_it_and_keeps_the_true_results() {
             .into_inner();
         assert_eq!(leased.leases.len(), 2);
         // Every battle's winner swapped, with sums to match: tables that check out.
-        let mut lies = play(&mut w, &leased.leases).await;
+        let mut lies = play(&mut w, &leased).await;
         for r in &mut lies {
-            let result = r.result.as_mut().unwrap();
-            for x in &mut result.winner {
-                if *x >= 0 {
-                    *x = 1 - *x;
+            edit(r, |result| {
+                for x in &mut result.winner {
+                    if *x >= 0 {
+                        *x = 1 - *x;
+                    }
                 }
-            }
-            let summary = result.summary.as_mut().unwrap();
-            summary.wins.swap(0, 1);
+                result.summary.as_mut().unwrap().wins.swap(0, 1);
+            });
         }
         let r = w.report(proto::ReportRequest { worker_id: liar.clone(), reports: lies }).await.unwrap();
         assert_eq!(r.get_ref().accepted, 2, "held for the audit, not refused");

@@ -21,11 +21,12 @@ use pf1e_wire::evaluate::{ShardEvaluator, evaluate_leases};
 use pf1e_wire::proto::control_service_server::{ControlService, ControlServiceServer};
 use pf1e_wire::proto::worker_service_server::{WorkerService, WorkerServiceServer};
 use pf1e_wire::proto::{self};
-use pf1e_wire::shard::{ShardKey, ShardReport, ShardResult};
+use pf1e_wire::shard::{ShardKey, ShardReport, ShardResult, encode_leases};
 
 use crate::llm::LlmResolver;
 use crate::net::{GuardedListener, Limits};
 use crate::scheduler::{SchedError, Scheduler, Staged};
+use crate::store::encode_result;
 
 /// How reports are made durable: many at once, one transaction per group.
 #[derive(Debug, Clone, Copy)]
@@ -51,7 +52,7 @@ impl Default for GroupCommit {
 /// Results of one report call waiting for their commit, and where to say
 /// it happened.
 struct Pending {
-    results: Vec<(ShardKey, ShardResult)>,
+    results: Vec<(ShardKey, ShardResult, Option<Vec<u8>>)>,
     done: tokio::sync::oneshot::Sender<Result<(), Status>>,
 }
 
@@ -216,12 +217,9 @@ impl WorkerService for Service {
             let leases = s.lease(&r.worker_id, r.max_shards as usize, Instant::now()).map_err(status)?;
             (leases, s.config().lease_ttl.as_millis() as u64, s.draining())
         };
-        // Encoded outside the scheduler's lock.
-        Ok(Response::new(proto::LeaseResponse {
-            leases: leases.iter().map(proto::Lease::from).collect(),
-            ttl_ms,
-            draining,
-        }))
+        // Encoded outside the scheduler's lock, each cell's spec once.
+        let (leases, specs) = encode_leases(&leases);
+        Ok(Response::new(proto::LeaseResponse { leases, ttl_ms, draining, specs }))
     }
 
     async fn heartbeat(
@@ -243,7 +241,7 @@ impl WorkerService for Service {
         let mut malformed = Vec::new();
         for report in r.reports {
             let (lease, key) = (report.lease_id, <[u8; 32]>::try_from(report.shard_key.as_slice()).ok());
-            match ShardReport::try_from(report) {
+            match ShardReport::decode_keeping(report) {
                 Ok(report) => reports.push(report),
                 Err(e) => {
                     tracing::warn!(worker = %r.worker_id, lease, "malformed shard report ignored: {e}");
@@ -261,6 +259,7 @@ impl WorkerService for Service {
             }
             match &self.commits {
                 None => {
+                    let reports = reports.into_iter().map(|(r, _)| r).collect();
                     let (accepted, ignored) =
                         s.report(&r.worker_id, reports, Instant::now()).map_err(status)?;
                     Staged { results: Vec::new(), accepted, ignored }
@@ -449,23 +448,28 @@ fn committer(
                 Err(_) => break,
             }
         }
-        let refs: Vec<(ShardKey, &ShardResult)> =
-            group.iter().flat_map(|p| p.results.iter().map(|(k, r)| (*k, r))).collect();
-        let written = store.put_shards(&refs);
-        drop(refs);
+        // Stored as the workers sent them (encoded here only when not).
+        let encoded: Vec<(ShardKey, std::borrow::Cow<'_, [u8]>)> = group
+            .iter()
+            .flat_map(|p| p.results.iter())
+            .map(|(k, r, bytes)| (*k, bytes.as_deref().map_or_else(|| encode_result(r).into(), Into::into)))
+            .collect();
+        let written = store.put_encoded(&encoded);
+        drop(encoded);
         let mut s = sched.lock().unwrap_or_else(|p| p.into_inner());
         match written {
             Ok(()) => {
                 counts.commits.fetch_add(1, Ordering::Relaxed);
                 counts.shards.fetch_add(shards as u64, Ordering::Relaxed);
                 for p in group {
-                    let accepted = s.accept_committed(p.results, Instant::now()).map_err(status);
+                    let results = p.results.into_iter().map(|(k, r, _)| (k, r)).collect();
+                    let accepted = s.accept_committed(results, Instant::now()).map_err(status);
                     let _ = p.done.send(accepted);
                 }
             }
             Err(e) => {
                 let keys: Vec<ShardKey> =
-                    group.iter().flat_map(|p| p.results.iter().map(|(k, _)| *k)).collect();
+                    group.iter().flat_map(|p| p.results.iter().map(|(k, _, _)| *k)).collect();
                 s.commit_failed(&keys, &e);
                 for p in group {
                     let _ = p.done.send(Err(Status::internal(e.to_string())));

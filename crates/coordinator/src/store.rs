@@ -16,6 +16,7 @@
 //! together in one transaction (`service::GroupCommit`), so the commit rate
 //! stays far below the shard rate.
 
+use std::borrow::Cow;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -159,18 +160,21 @@ fn decode_result(payload: &[u8]) -> Option<ShardResult> {
 }
 
 /// The payload of a batch record: every result after its key and length.
-fn batch_payload(results: &[(ShardKey, &ShardResult)]) -> Vec<u8> {
-    let messages: Vec<proto::ShardResult> =
-        results.iter().map(|(_, r)| proto::ShardResult::from(*r)).collect();
-    let size: usize = messages.iter().map(|m| 36 + m.encoded_len()).sum();
+fn batch_payload(results: &[(ShardKey, Cow<'_, [u8]>)]) -> Vec<u8> {
+    let size: usize = results.iter().map(|(_, b)| 36 + b.len()).sum();
     let mut out = Vec::with_capacity(size);
-    for ((k, _), m) in results.iter().zip(&messages) {
+    for (k, bytes) in results {
         out.extend_from_slice(k);
-        out.extend_from_slice(&(m.encoded_len() as u32).to_le_bytes());
-        // Encoding into a Vec with room cannot fail.
-        let _ = m.encode(&mut out);
+        out.extend_from_slice(&(bytes.len() as u32).to_le_bytes());
+        out.extend_from_slice(bytes);
     }
     out
+}
+
+/// A shard result as the store keeps it (and as a worker reports it): its
+/// `proto::ShardResult` encoding.
+pub fn encode_result(r: &ShardResult) -> Vec<u8> {
+    proto::ShardResult::from(r).encode_to_vec()
 }
 
 /// The entries of a batch record's payload: each shard's key and the
@@ -543,6 +547,14 @@ impl Store {
 
     /// Stores shard results, all in one transaction.
     pub fn put_shards(&mut self, results: &[(ShardKey, &ShardResult)]) -> Result<(), StoreError> {
+        let encoded: Vec<(ShardKey, Cow<'_, [u8]>)> =
+            results.iter().map(|(k, r)| (*k, Cow::Owned(encode_result(r)))).collect();
+        self.put_encoded(&encoded)
+    }
+
+    /// [`put_shards`](Self::put_shards) of results already encoded
+    /// ([`encode_result`]: a worker's report as it came), stored as they are.
+    pub fn put_encoded(&mut self, results: &[(ShardKey, Cow<'_, [u8]>)]) -> Result<(), StoreError> {
         if results.is_empty() {
             return Ok(());
         }
@@ -550,11 +562,8 @@ impl Store {
         if self.limit.is_none() {
             return self.put_batch(results);
         }
-        // Encoded before the transaction, which holds the database's only writer.
-        let sealed: Vec<Vec<u8>> = results
-            .iter()
-            .map(|(k, r)| seal::seal(SHARDS_NAME, k, &proto::ShardResult::from(*r).encode_to_vec()))
-            .collect();
+        // Sealed before the transaction, which holds the database's only writer.
+        let sealed: Vec<Vec<u8>> = results.iter().map(|(k, b)| seal::seal(SHARDS_NAME, k, b)).collect();
         let touched = self
             .limit
             .as_ref()
@@ -584,7 +593,7 @@ impl Store {
     /// record for all of them and an index entry per shard, in one
     /// transaction (a record of this shard in `SHARDS`, from an older
     /// write, is removed with it).
-    fn put_batch(&mut self, results: &[(ShardKey, &ShardResult)]) -> Result<(), StoreError> {
+    fn put_batch(&mut self, results: &[(ShardKey, Cow<'_, [u8]>)]) -> Result<(), StoreError> {
         let p = self.path.clone();
         let payload = batch_payload(results);
         guard(&p, "write shards", || {
@@ -606,7 +615,12 @@ impl Store {
                 live.insert(id, results.len() as u64).ctx(&p, "write shards")?;
                 let legacy = !shards.is_empty().ctx(&p, "write shards")?;
                 let mut superseded = Vec::new();
-                for (k, _) in results {
+                // In key order: each insert lands beside the previous one
+                // (the keys are hashes: in arrival order they would land
+                // all over the table).
+                let mut keys: Vec<&ShardKey> = results.iter().map(|(k, _)| k).collect();
+                keys.sort_unstable();
+                for k in keys {
                     if let Some(old) = index.insert(k.as_slice(), id).ctx(&p, "write shards")? {
                         superseded.push(old.value());
                     }
@@ -670,7 +684,7 @@ impl Store {
     fn write_limited(
         txn: &redb::WriteTransaction,
         shards: &mut redb::Table<'_, &'static [u8], &'static [u8]>,
-        results: &[(ShardKey, &ShardResult)],
+        results: &[(ShardKey, Cow<'_, [u8]>)],
         sealed: &[Vec<u8>],
         touched: &[ShardKey],
         max_bytes: u64,

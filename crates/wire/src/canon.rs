@@ -37,7 +37,13 @@ impl Canon {
 
 /// Lower-case hex of a hash.
 pub fn hex(h: &[u8]) -> String {
-    h.iter().map(|b| format!("{b:02x}")).collect()
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut out = String::with_capacity(h.len() * 2);
+    for b in h {
+        out.push(char::from(DIGITS[usize::from(b >> 4)]));
+        out.push(char::from(DIGITS[usize::from(b & 15)]));
+    }
+    out
 }
 
 /// A hash from its lower- or upper-case hex form; `None` when `text` is not
@@ -66,6 +72,7 @@ mod tests {
         assert_eq!(parse_hex(&hex(&h).to_uppercase()), Some(h));
         assert_eq!(parse_hex("abc"), None);
         assert_eq!(parse_hex(&"g".repeat(64)), None);
+        assert_eq!(hex(&[0x00, 0x0f, 0xa0, 0xff]), "000fa0ff");
     }
 
     #[test]

@@ -18,6 +18,7 @@ use crate::error::WireError;
 use crate::proto;
 use crate::scenario::ScenarioHash;
 use crate::variant::SideVariant;
+use prost::Message;
 
 /// Content key of a shard (blake3; computed by the coordinator).
 pub type ShardKey = ContentHash;
@@ -856,26 +857,97 @@ fn key_of(bytes: &[u8], field: &'static str) -> Result<ShardKey, WireError> {
     ShardKey::try_from(bytes).map_err(|_| WireError::Hash { field, value: hex(bytes) })
 }
 
-impl From<&Lease> for proto::Lease {
-    fn from(l: &Lease) -> Self {
-        proto::Lease {
-            lease_id: l.id,
-            shard_key: l.key.to_vec(),
-            spec: Some(proto::ShardSpec::from(&l.spec)),
-        }
-    }
+/// Whether two specs are one cell's: equal but for their run ranges.
+fn same_cell(a: &ShardSpec, b: &ShardSpec) -> bool {
+    // Destructured: a new field must be weighed here.
+    let ShardSpec {
+        scenario,
+        variant,
+        party,
+        party_strategy,
+        adversary_strategy,
+        seed,
+        runs: _,
+        day,
+        totals,
+        packed,
+    } = a;
+    *scenario == b.scenario
+        && *seed == b.seed
+        && *totals == b.totals
+        && *packed == b.packed
+        && *party == b.party
+        && *variant == b.variant
+        && *party_strategy == b.party_strategy
+        && *adversary_strategy == b.adversary_strategy
+        && *day == b.day
 }
 
-impl TryFrom<&proto::Lease> for Lease {
-    type Error = WireError;
-
-    fn try_from(l: &proto::Lease) -> Result<Self, Self::Error> {
-        Ok(Lease {
-            id: l.lease_id,
-            key: key_of(&l.shard_key, "Lease.shard_key")?,
-            spec: ShardSpec::try_from(l.spec.as_ref().ok_or(WireError::Missing("Lease.spec"))?)?,
-        })
+/// A lease answer's leases and their specs (protocol 7): consecutive
+/// leases of one cell (specs equal but for their runs, as a cell's shards
+/// leave the queue) share one entry of the specs, so a spec's strings are
+/// built and sent once per cell rather than once per shard.
+pub fn encode_leases(leases: &[Lease]) -> (Vec<proto::Lease>, Vec<proto::ShardSpec>) {
+    let mut specs: Vec<proto::ShardSpec> = Vec::new();
+    let mut out = Vec::with_capacity(leases.len());
+    let mut last: Option<&ShardSpec> = None;
+    for l in leases {
+        if !last.is_some_and(|s| same_cell(s, &l.spec)) {
+            specs.push(proto::ShardSpec::from(&l.spec));
+            last = Some(&l.spec);
+        }
+        out.push(proto::Lease {
+            lease_id: l.id,
+            shard_key: l.key.to_vec(),
+            spec: u32::try_from(specs.len() - 1).unwrap_or(u32::MAX),
+            run_start: l.spec.runs.start,
+            run_end: l.spec.runs.end,
+        });
     }
+    (out, specs)
+}
+
+/// A lease the worker cannot read: its id, its key (when it is one) and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnreadableLease {
+    /// The lease id.
+    pub id: u64,
+    /// The shard's key, when the lease carries a well-formed one.
+    pub key: Option<ShardKey>,
+    /// What is wrong.
+    pub error: WireError,
+}
+
+/// The leases of a lease answer ([`encode_leases`]), each spec decoded once.
+pub fn decode_leases(resp: &proto::LeaseResponse) -> Vec<Result<Lease, UnreadableLease>> {
+    let specs: Vec<Result<ShardSpec, WireError>> = resp.specs.iter().map(ShardSpec::try_from).collect();
+    resp.leases
+        .iter()
+        .map(|l| {
+            let key = key_of(&l.shard_key, "Lease.shard_key");
+            let unreadable = |error| UnreadableLease { id: l.lease_id, key: key.clone().ok(), error };
+            let key = key.clone().map_err(unreadable)?;
+            let spec = match specs.get(l.spec as usize) {
+                Some(Ok(spec)) => spec,
+                Some(Err(e)) => return Err(unreadable(e.clone())),
+                None => {
+                    return Err(unreadable(WireError::invalid(
+                        "Lease.spec",
+                        format!("{} is not one of the answer's {} specs", l.spec, specs.len()),
+                    )));
+                }
+            };
+            if l.run_end < l.run_start {
+                return Err(unreadable(WireError::invalid(
+                    "Lease.run_end",
+                    format!("{} is before run_start {}", l.run_end, l.run_start),
+                )));
+            }
+            let mut spec = spec.clone();
+            spec.runs = l.run_start..l.run_end;
+            Ok(Lease { id: l.lease_id, key, spec })
+        })
+        .collect()
 }
 
 /// Why a worker could not play a shard, in the worker's words (it travels
@@ -899,10 +971,29 @@ pub struct ShardReport {
 impl From<&ShardReport> for proto::ShardReport {
     fn from(r: &ShardReport) -> Self {
         let (result, error) = match &r.outcome {
-            Ok(result) => (Some(proto::ShardResult::from(result)), String::new()),
-            Err(e) => (None, e.0.clone()),
+            Ok(result) => (proto::ShardResult::from(result).encode_to_vec(), String::new()),
+            Err(e) => (Vec::new(), e.0.clone()),
         };
         proto::ShardReport { lease_id: r.lease, shard_key: r.key.to_vec(), result, error }
+    }
+}
+
+impl ShardReport {
+    /// Decodes a report and keeps the bytes of its result as they came
+    /// (`None` for a failure), for the store: a coordinator need not encode
+    /// again what it has just decoded and checked.
+    pub fn decode_keeping(r: proto::ShardReport) -> Result<(Self, Option<Vec<u8>>), WireError> {
+        let key = key_of(&r.shard_key, "ShardReport.shard_key")?;
+        if !r.error.is_empty() {
+            return Ok((ShardReport { lease: r.lease_id, key, outcome: Err(ShardFailure(r.error)) }, None));
+        }
+        if r.result.is_empty() {
+            return Err(WireError::Missing("ShardReport.result"));
+        }
+        let message = proto::ShardResult::decode(r.result.as_slice())
+            .map_err(|e| WireError::invalid("ShardReport.result", e.to_string()))?;
+        let result = ShardResult::try_from(message)?;
+        Ok((ShardReport { lease: r.lease_id, key, outcome: Ok(result) }, Some(r.result)))
     }
 }
 
@@ -910,13 +1001,7 @@ impl TryFrom<proto::ShardReport> for ShardReport {
     type Error = WireError;
 
     fn try_from(r: proto::ShardReport) -> Result<Self, Self::Error> {
-        let key = key_of(&r.shard_key, "ShardReport.shard_key")?;
-        let outcome = if !r.error.is_empty() {
-            Err(ShardFailure(r.error))
-        } else {
-            Ok(ShardResult::try_from(r.result.ok_or(WireError::Missing("ShardReport.result"))?)?)
-        };
-        Ok(ShardReport { lease: r.lease_id, key, outcome })
+        Self::decode_keeping(r).map(|(report, _)| report)
     }
 }
 
@@ -950,16 +1035,58 @@ mod tests {
     #[test]
     fn specs_and_leases_round_trip() {
         let lease = Lease { id: 12, key: [1; 32], spec: spec() };
-        let p = proto::Lease::from(&lease);
-        assert_eq!(p.spec.as_ref().unwrap().party_strategy, "lowest_hp, retreat=0.5");
-        assert_eq!(Lease::try_from(&p), Ok(lease));
-        let mut bad = p.clone();
-        bad.shard_key.pop();
-        assert!(matches!(Lease::try_from(&bad), Err(WireError::Hash { .. })));
-        let mut bad = p;
-        bad.spec.as_mut().unwrap().party_strategy = "cautious".into();
-        let e = Lease::try_from(&bad).unwrap_err();
-        assert!(e.to_string().contains("cautious"), "{e}");
+        let p = proto::ShardSpec::from(&lease.spec);
+        assert_eq!(p.party_strategy, "lowest_hp, retreat=0.5");
+        assert_eq!(ShardSpec::try_from(&p), Ok(spec()));
+        let answer = |leases: &[Lease]| {
+            let (leases, specs) = encode_leases(leases);
+            proto::LeaseResponse { leases, specs, ..Default::default() }
+        };
+        let good = answer(std::slice::from_ref(&lease));
+        assert_eq!(decode_leases(&good), vec![Ok(lease.clone())]);
+        let mut bad = good.clone();
+        bad.leases[0].shard_key.pop();
+        let e = decode_leases(&bad).remove(0).unwrap_err();
+        assert!(matches!(e.error, WireError::Hash { .. }) && e.key.is_none() && e.id == 12, "{e:?}");
+        let mut bad = good.clone();
+        bad.specs[0].party_strategy = "cautious".into();
+        let e = decode_leases(&bad).remove(0).unwrap_err();
+        assert!(e.error.to_string().contains("cautious") && e.key == Some([1; 32]), "{e:?}");
+        let mut bad = good.clone();
+        bad.leases[0].spec = 1;
+        assert!(decode_leases(&bad)[0].as_ref().unwrap_err().error.to_string().contains("Lease.spec"));
+        let mut bad = good;
+        bad.leases[0].run_end = 3;
+        assert!(decode_leases(&bad)[0].as_ref().unwrap_err().error.to_string().contains("run_end"));
+    }
+
+    /// A cell's consecutive shards share one spec in the answer; another
+    /// cell's (another seed, another strategy) gets its own, and each lease
+    /// comes back with its own runs.
+    #[test]
+    fn a_cells_leases_share_one_spec() {
+        let shard = |id: u64, runs: std::ops::Range<u64>, seed: u64| {
+            let mut spec = spec();
+            spec.runs = runs;
+            spec.seed = seed;
+            Lease { id, key: [id as u8; 32], spec }
+        };
+        let mut other = shard(5, 0..4, 3);
+        other.spec.adversary_strategy = StrategySpec::parse("lowest_hp").unwrap();
+        let leases = vec![
+            shard(1, 0..4, 3),
+            shard(2, 4..8, 3),
+            shard(3, 8..9, 3),
+            shard(4, 0..4, 9),
+            other,
+            shard(6, 4..8, 3),
+        ];
+        let (encoded, specs) = encode_leases(&leases);
+        assert_eq!(specs.len(), 4);
+        assert_eq!(encoded.iter().map(|l| l.spec).collect::<Vec<_>>(), vec![0, 0, 0, 1, 2, 3]);
+        let resp = proto::LeaseResponse { leases: encoded, specs, ..Default::default() };
+        let decoded: Vec<Lease> = decode_leases(&resp).into_iter().map(Result::unwrap).collect();
+        assert_eq!(decoded, leases);
     }
 
     #[test]
@@ -984,7 +1111,18 @@ mod tests {
             packed: None,
         };
         let report = ShardReport { lease: 1, key: [2; 32], outcome: Ok(result.clone()) };
-        assert_eq!(ShardReport::try_from(proto::ShardReport::from(&report)), Ok(report));
+        assert_eq!(ShardReport::try_from(proto::ShardReport::from(&report)), Ok(report.clone()));
+        // The result's bytes are kept as they came, for the store.
+        let (decoded, kept) = ShardReport::decode_keeping(proto::ShardReport::from(&report)).unwrap();
+        assert_eq!(decoded, report);
+        assert_eq!(kept, Some(proto::ShardResult::from(&result).encode_to_vec()));
+        let mut garbage = proto::ShardReport::from(&report);
+        garbage.result = vec![0xff; 3];
+        let e = ShardReport::try_from(garbage).unwrap_err();
+        assert!(e.to_string().contains("ShardReport.result"), "{e}");
+        let mut empty = proto::ShardReport::from(&report);
+        empty.result.clear();
+        assert_eq!(ShardReport::try_from(empty), Err(WireError::Missing("ShardReport.result")));
         let mut short = proto::ShardResult::from(&result);
         short.dead.pop();
         assert!(ShardResult::try_from(short).is_err());

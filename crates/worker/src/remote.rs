@@ -12,7 +12,7 @@ use pf1e_wire::error::WireError;
 use pf1e_wire::evaluate::{BatchSizer, ShardEvaluator, evaluate_leases};
 use pf1e_wire::proto;
 use pf1e_wire::scenario::{Scenario, ScenarioHash};
-use pf1e_wire::shard::{Lease, ShardFailure, ShardReport};
+use pf1e_wire::shard::{Lease, ShardFailure, ShardReport, UnreadableLease};
 use tonic::Code;
 
 /// How a worker runs.
@@ -328,7 +328,7 @@ async fn session(
             continue;
         }
         idle = Duration::from_millis(5);
-        let (leases, refused) = decode_leases(&resp.leases);
+        let (leases, refused) = decode_leases(&resp);
         // Every scenario the leases play (a day's shard plays several).
         for hash in leases.iter().flat_map(|l| l.spec.scenarios()) {
             if scenarios.contains_key(&hash) {
@@ -428,20 +428,20 @@ async fn ahead(
 /// Decodes leased shards. A shard this worker cannot read is reported as
 /// failed at once (it fails its sweep with the reason) rather than left to
 /// expire and be leased again forever.
-fn decode_leases(leases: &[proto::Lease]) -> (Vec<Lease>, Vec<ShardReport>) {
-    let mut ok = Vec::with_capacity(leases.len());
+fn decode_leases(resp: &proto::LeaseResponse) -> (Vec<Lease>, Vec<ShardReport>) {
+    let mut ok = Vec::with_capacity(resp.leases.len());
     let mut refused = Vec::new();
-    for l in leases {
-        match Lease::try_from(l) {
+    for l in pf1e_wire::shard::decode_leases(resp) {
+        match l {
             Ok(lease) => ok.push(lease),
-            Err(e) => match <[u8; 32]>::try_from(l.shard_key.as_slice()) {
-                Ok(key) => refused.push(ShardReport {
-                    lease: l.lease_id,
-                    key,
-                    outcome: Err(ShardFailure(format!("this worker cannot read the shard: {e}"))),
-                }),
-                Err(_) => tracing::warn!(lease = l.lease_id, "unreadable lease ignored: {e}"),
-            },
+            Err(UnreadableLease { id, key: Some(key), error }) => refused.push(ShardReport {
+                lease: id,
+                key,
+                outcome: Err(ShardFailure(format!("this worker cannot read the shard: {error}"))),
+            }),
+            Err(UnreadableLease { id, key: None, error }) => {
+                tracing::warn!(lease = id, "unreadable lease ignored: {error}")
+            }
         }
     }
     (ok, refused)

@@ -80,8 +80,9 @@ impl Default for SchedulerConfig {
 /// ([`Scheduler::stage_reports`]).
 #[derive(Debug, Default)]
 pub struct Staged {
-    /// The results to store, then to hand to [`Scheduler::accept_committed`].
-    pub results: Vec<(ShardKey, ShardResult)>,
+    /// The results to store, then to hand to [`Scheduler::accept_committed`],
+    /// each with the bytes it arrived as (if it did: stored as they came).
+    pub results: Vec<(ShardKey, ShardResult, Option<Vec<u8>>)>,
     /// Reports accepted (results and failures).
     pub accepted: u32,
     /// Reports ignored.
@@ -633,8 +634,9 @@ impl Scheduler {
         reports: Vec<ShardReport>,
         now: Instant,
     ) -> Result<(u32, u32), SchedError> {
+        let reports = reports.into_iter().map(|r| (r, None)).collect();
         let staged = self.stage_reports(worker, reports, now)?;
-        let touched = self.accept(staged.results, now)?;
+        let touched = self.accept(staged.results.into_iter().map(|(k, r, _)| (k, r)).collect(), now)?;
         for id in touched {
             self.pump(id)?;
         }
@@ -647,20 +649,21 @@ impl Scheduler {
     /// returns the results to store. They count only once committed and
     /// handed to [`accept_committed`](Self::accept_committed) (until then
     /// the worker keeps its leases); a report acknowledged only after that
-    /// is on disk whatever happens next.
+    /// is on disk whatever happens next. Each report comes with the bytes
+    /// its result arrived as, if any (kept for the store).
     pub fn stage_reports(
         &mut self,
         worker: &str,
-        reports: Vec<ShardReport>,
+        reports: Vec<(ShardReport, Option<Vec<u8>>)>,
         now: Instant,
     ) -> Result<Staged, SchedError> {
         if self.workers.touch(worker, now).is_none() {
             return Err(SchedError::UnknownWorker(worker.into()));
         }
         let (mut accepted, mut ignored) = (0u32, 0u32);
-        let mut good: Vec<(ShardKey, ShardResult)> = Vec::new();
+        let mut good: Vec<(ShardKey, ShardResult, Option<Vec<u8>>)> = Vec::new();
         let mut failures = Vec::new();
-        for r in reports {
+        for (r, encoded) in reports {
             let key = r.key;
             if !self.queue.holds(worker, r.lease, &key) {
                 if self.queue.spec(&key).is_some() {
@@ -696,7 +699,7 @@ impl Scheduler {
                                 self.queue.requeue_excluding(worker, r.lease, key);
                                 self.workers.drop_lease(worker, r.lease);
                             }
-                            Opinion::Agreed => good.push((key, result)),
+                            Opinion::Agreed => good.push((key, result, encoded)),
                             Opinion::Disputed => {
                                 tracing::warn!(
                                     worker,
@@ -708,7 +711,7 @@ impl Scheduler {
                         }
                     }
                     Ok(()) => {
-                        good.push((key, result));
+                        good.push((key, result, encoded));
                         accepted += 1;
                     }
                     Err(e) => {
