@@ -244,15 +244,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         if self.st.fighters[t].dead {
             return;
         }
-        emit!(
-            self,
-            Event::Affliction {
-                who: i,
-                what: AfflictionEvent::Strikes { ability: e.name.clone(), target: t }
-            }
-        );
-        let n = e.damage.roll(self.rng).max(0) as u32;
-        self.spell_damage(i, t, n, &e.types, false, None);
+        self.strikes_inside(i, t, &e.name, &e.damage, &e.types);
         for &k in &e.riders {
             self.apply_rider(i, k, t);
         }

@@ -22,6 +22,7 @@
 //!   beside the swallower and still grappled.
 //! - A swallower that falls (dying, unconscious or dead) lets its foes out.
 
+use crate::dice::DiceExpr;
 use crate::effects::{ConditionId, Maneuver};
 use crate::rng::Dice;
 
@@ -100,6 +101,27 @@ impl<R: Dice> Engine<'_, '_, R> {
         self.spell_damage(i, t, dmg.dealt, &[], false, None);
     }
 
+    /// `i`'s damage to `t` inside it (swallowed or engulfed): the named
+    /// ability strikes, its dice rolled with their damage types.
+    pub(crate) fn strikes_inside(
+        &mut self,
+        i: usize,
+        t: usize,
+        name: &str,
+        damage: &DiceExpr,
+        types: &[String],
+    ) {
+        emit!(
+            self,
+            Event::Affliction {
+                who: i,
+                what: AfflictionEvent::Strikes { ability: name.to_owned(), target: t }
+            }
+        );
+        let n = damage.roll(self.rng).max(0) as u32;
+        self.spell_damage(i, t, n, types, false, None);
+    }
+
     /// The start of `i`'s turn: the foes inside it take its damage and effect
     /// (an engulf's, for those it engulfed).
     pub(crate) fn digest(&mut self, i: usize) {
@@ -116,15 +138,7 @@ impl<R: Dice> Engine<'_, '_, R> {
                 continue;
             }
             let Some(s) = swallow else { continue };
-            emit!(
-                self,
-                Event::Affliction {
-                    who: i,
-                    what: AfflictionEvent::Strikes { ability: s.name.clone(), target: t }
-                }
-            );
-            let n = s.damage.roll(self.rng).max(0) as u32;
-            self.spell_damage(i, t, n, &s.types, false, None);
+            self.strikes_inside(i, t, &s.name, &s.damage, &s.types);
             let Some(e) = &s.effect else { continue };
             if self.st.fighters[t].dead {
                 continue;
