@@ -444,6 +444,10 @@ fn parse_file(text: &str, file: &str) -> Result<SweepFile, SweepError> {
         // serde_yaml points at the first occurrence; the second one is the mistake.
         let line = match message.split("duplicate key \"").nth(1).and_then(|r| r.split('"').next()) {
             Some(key) => second_key_line(text, key, line.unwrap_or(1)).or(line),
+            // A bad lever range: serde_yaml points at its job; the line of `ranges:` is the place.
+            None if message.contains(".ranges: ") => {
+                line.and_then(|l| second_key_line(text, "ranges", l.saturating_sub(1))).or(line)
+            }
             None => line,
         };
         SweepError::new(file, line, message)
@@ -1361,6 +1365,46 @@ jobs:
 
     fn error_of(text: &str) -> SweepError {
         Sweep::from_bundle(&bundle(text)).unwrap_err()
+    }
+
+    #[test]
+    fn lever_ranges_parse_and_bad_ranges_are_refused_with_file_and_line() {
+        let with = |job: &str| SWEEP.replace("  - grid: { hp: { players: [0.5, 1.0] } }", job);
+        let s = Sweep::from_bundle(&bundle(&with(
+            "  - optimize:\n      ranges: { retreat: [0.0, 0.9], area_min: [1, 3] }\n      search: { batches: 2, points: 3 }",
+        )))
+        .unwrap();
+        let Job::Optimize(o) = &s.jobs[0] else { panic!("an optimize job") };
+        let names: Vec<&str> = o.ranges.0.iter().map(|r| r.name).collect();
+        assert_eq!(names, ["retreat", "area_min"], "canonical order");
+        assert_eq!((o.search.batches, o.search.points, o.search.confirm_runs), (2, 3, Some(40)));
+        for (job, line, words) in [
+            (
+                "  - optimize:\n      ranges: { retreat: [0.9, 0.1] }",
+                13,
+                "lowest value 0.9 must be below the highest 0.1",
+            ),
+            ("  - optimize:\n      ranges: { retreat: [0.5, 1.5] }", 13, "leaves the lever's values, 0 to 1"),
+            ("  - optimize:\n      ranges: { target: [0, 1] }", 13, "`target` is not a numeric lever"),
+            (
+                "  - optimize:\n      ranges: { use_charges: [0, 1] }",
+                13,
+                "`use_charges` is not a numeric lever",
+            ),
+            ("  - optimize:\n      ranges: { area_min: [0, 2] }", 13, "leaves the lever's values, 1 to 3"),
+            ("  - optimize:\n      ranges: { retreat: [0.1] }", 13, "two numbers"),
+            ("  - optimize:\n      search: { batches: 2 }", 12, "without `ranges:`"),
+            (
+                "  - optimize:\n      max_total_runs: 500\n      ranges: { retreat: [0, 0.9] }",
+                12,
+                "the search (4 batches × 4 points × 10 runs",
+            ),
+        ] {
+            let e = error_of(&with(job));
+            assert!(e.to_string().starts_with("sweep.yaml: line "), "{e}");
+            assert_eq!(e.line, Some(line), "{job}: {e}");
+            assert!(e.message.contains(words), "{job}: {e}");
+        }
     }
 
     #[test]

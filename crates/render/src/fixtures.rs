@@ -116,6 +116,7 @@ pub(crate) fn results(playbook: Vec<PlaybookEntry>) -> SweepResults {
                     pareto_criteria: vec![],
                     constraints: vec![],
                     none_feasible: false,
+                    search: None,
                 }),
                 cells: Vec::new(),
             },

@@ -114,6 +114,7 @@ mod tests {
             pareto_criteria: vec![],
             constraints: vec![],
             none_feasible: false,
+            search: None,
         };
         let svg = playbook_svg(&r, Lang::En, 10).unwrap();
         assert!(svg.starts_with("<svg"));

@@ -850,6 +850,16 @@ catalogue! {
         "contraintes {} : {} lignes sur {} les respectent selon leurs estimations ({} sur tout leur intervalle à 3σ) et sont classées d'abord ; † marque les autres";
     NoneFeasible => "no plan meets the constraints {}: the rows are ranked as without them, each marked †",
         "aucun plan ne respecte les contraintes {} : les lignes sont classées comme sans elles, chacune marquée †";
+    SearchBest => "search of {} on {} ({} batches of {} points, {} runs): best {}, {} {} [{}, {}] over {} runs",
+        "recherche de {} sur {} ({} lots de {} points, {} combats) : meilleur {}, {} {} [{}, {}] sur {} combats";
+    SearchBetter => "significantly better than {} by {} [{}, {}] (paired, {} runs)",
+        "significativement meilleur que {} de {} [{}, {}] (apparié, {} combats)";
+    SearchWorse => "significantly worse than {} by {} [{}, {}] (paired, {} runs)",
+        "significativement moins bon que {} de {} [{}, {}] (apparié, {} combats)";
+    SearchTied => "not distinguishable from {}: {} [{}, {}] (paired, {} runs)",
+        "indiscernable de {} : {} [{}, {}] (apparié, {} combats)";
+    SearchBaseBest => "no point of the search beat the discrete leader {}", "aucun point de la recherche n'a battu le meneur discret {}";
+    SearchPoints => "points tried ({}: {}; ✓ re-measured): {}", "points essayés ({} : {} ; ✓ remesuré) : {}";
     ColRank => "Rank", "Rang";
     ColStrategy => "Strategy", "Stratégie";
     ColRuns => "Runs", "Combats";

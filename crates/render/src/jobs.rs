@@ -10,8 +10,8 @@
 
 use pf1e_wire::results::{
     CellReport, ConstraintStatus, ContributionResult, Crossing, DangerMapResult, DangerMetrics, DangerPoint,
-    FrontierResult, JobResult, MinmaxResult, OptimizeResult, PlaybookEntry, SensitivityResult, Stage,
-    SweepResults,
+    FrontierResult, JobResult, MinmaxResult, OptimizeResult, PlaybookEntry, SearchPoint, SearchResult,
+    SensitivityResult, Stage, SweepResults,
 };
 use pf1e_wire::status::SweepInfo;
 
@@ -382,6 +382,78 @@ fn several_objectives(lang: Lang, r: &OptimizeResult, groups: &[Group<'_>]) -> S
         out += &lang.f(T::ParetoFront, &[&criteria.join(", "), &short_names(&names, lang)]);
         out += "\n";
     }
+    if let Some(s) = &r.search {
+        out += &search_lines(lang, r.objective, s);
+    }
+    out
+}
+
+/// A signed difference of criterion `c`: points for a probability.
+fn signed(c: pf1e_engine::objectives::Criterion, v: f64) -> String {
+    if c.is_probability() { format!("{:+.1} pts", v * 100.0) } else { format!("{v:+.1}") }
+}
+
+/// The search of the lever ranges: its best point with its interval, how
+/// it compares with the discrete leader, and every point tried.
+fn search_lines(lang: Lang, c: pf1e_engine::objectives::Criterion, s: &SearchResult) -> String {
+    let mut out = String::new();
+    let value = |v: f64| criterion_value(c, v);
+    let point_text = |p: &SearchPoint| {
+        let values: Vec<String> = p.values.iter().map(|v| format!("{v}")).collect();
+        let mark = if p.confirmed { "✓" } else { "" };
+        format!("{} {} ({}{mark})", values.join("/"), value(p.objective), p.runs)
+    };
+    if let Some(best) = s.best.as_deref()
+        && let Some(p) = s.points.iter().find(|p| p.strategy == best).or_else(|| s.points.first())
+    {
+        out += &lang.f(
+            T::SearchBest,
+            &[
+                &s.ranges.join(", "),
+                &named(&s.base, lang),
+                &s.batches,
+                &s.points_per_batch,
+                &s.spent_runs,
+                &best,
+                &criterion_words(lang, c),
+                &value(p.objective),
+                &value(p.interval[0]),
+                &value(p.interval[1]),
+                &p.runs,
+            ],
+        );
+        out += "; ";
+        out += &match &s.vs_grid {
+            None => lang.f(T::SearchBaseBest, &[&s.base]),
+            Some(v) => {
+                let better = (v.delta.mean > 0.0) == c.higher_is_better();
+                let t = match (v.significant, better) {
+                    (false, _) => T::SearchTied,
+                    (true, true) => T::SearchBetter,
+                    (true, false) => T::SearchWorse,
+                };
+                let d = &v.delta;
+                lang.f(
+                    t,
+                    &[
+                        &v.strategy,
+                        &signed(c, d.mean),
+                        &signed(c, d.interval[0]),
+                        &signed(c, d.interval[1]),
+                        &d.runs,
+                    ],
+                )
+            }
+        };
+        out += "\n";
+    }
+    let mut points: Vec<&SearchPoint> = s.points.iter().collect();
+    points.sort_by(|a, b| {
+        a.values.iter().zip(&b.values).fold(std::cmp::Ordering::Equal, |o, (x, y)| o.then(x.total_cmp(y)))
+    });
+    let list: Vec<String> = points.iter().map(|p| point_text(p)).collect();
+    out += &lang.f(T::SearchPoints, &[&s.levers.join("/"), &criterion_words(lang, c), &list.join(", ")]);
+    out += "\n";
     out
 }
 
@@ -991,6 +1063,7 @@ mod tests {
             pareto_criteria: vec![],
             constraints: vec![],
             none_feasible: false,
+            search: None,
         }
     }
 
@@ -1064,6 +1137,69 @@ mod tests {
             fr.contains("aucun plan ne respecte les contraintes P(tous à terre) ≤ 2.0% : les lignes sont classées comme sans elles, chacune marquée †"),
             "{fr}"
         );
+    }
+
+    #[test]
+    fn the_search_of_lever_ranges_says_its_best_with_its_interval_and_against_the_grid() {
+        use pf1e_wire::results::{PairedDelta, SearchVersus};
+        let point = |v: f64, batch: u32, p: f64, runs: u64, confirmed: bool| SearchPoint {
+            strategy: if v == 0.0 { "lowest_hp".into() } else { format!("lowest_hp, retreat={v}") },
+            values: vec![v],
+            batch,
+            runs,
+            objective: p,
+            interval: [p - 0.02, p + 0.01],
+            posterior: p,
+            confirmed,
+        };
+        let mut r = playbook();
+        r.search = Some(SearchResult {
+            ranges: vec!["retreat: [0, 0.9]".into()],
+            levers: vec!["retreat".into()],
+            base: "lowest_hp".into(),
+            batches: 4,
+            points_per_batch: 4,
+            spent_runs: 6400,
+            points: vec![
+                point(0.0, 0, 0.9, 800, true),
+                point(0.62, 2, 0.95, 800, true),
+                point(0.3, 1, 0.91, 200, false),
+            ],
+            best: Some("lowest_hp, retreat=0.62".into()),
+            vs_grid: Some(SearchVersus {
+                strategy: "lowest_hp".into(),
+                delta: PairedDelta { runs: 800, mean: 0.05, interval: [0.02, 0.08] },
+                significant: true,
+            }),
+        });
+        let text = optimize(&view(Style::Markdown, 120), &r);
+        assert!(
+            text.contains("search of retreat: [0, 0.9] on focus the most wounded (`lowest_hp`) (4 batches of 4 points, 6400 runs): best lowest_hp, retreat=0.62, P(no PC dies) 95.0% [93.0%, 96.0%] over 800 runs; significantly better than lowest_hp by +5.0 pts [+2.0 pts, +8.0 pts] (paired, 800 runs)\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("points tried (retreat: P(no PC dies); ✓ re-measured): 0 90.0% (800✓), 0.3 91.0% (200), 0.62 95.0% (800✓)\n"),
+            "{text}"
+        );
+        if let Some(s) = r.search.as_mut() {
+            s.vs_grid.as_mut().unwrap().significant = false;
+        }
+        let fr = optimize(&View { lang: Lang::Fr, ..view(Style::Markdown, 120) }, &r);
+        assert!(fr.contains("recherche de retreat: [0, 0.9] sur "), "{fr}");
+        assert!(
+            fr.contains("indiscernable de lowest_hp : +5.0 pts [+2.0 pts, +8.0 pts] (apparié, 800 combats)"),
+            "{fr}"
+        );
+        assert!(
+            fr.contains("points essayés (retreat : P(aucun PJ ne meurt) ; ✓ remesuré) : 0 90.0% (800✓)"),
+            "{fr}"
+        );
+        if let Some(s) = r.search.as_mut() {
+            s.vs_grid = None;
+            s.best = Some("lowest_hp".into());
+        }
+        let text = optimize(&view(Style::Markdown, 120), &r);
+        assert!(text.contains("no point of the search beat the discrete leader lowest_hp"), "{text}");
     }
 
     #[test]
@@ -1170,6 +1306,7 @@ mod tests {
             pareto_criteria: vec![],
             constraints: vec![],
             none_feasible: false,
+            search: None,
         };
         assert_eq!(
             optimize_answer(Lang::En, &r).unwrap(),

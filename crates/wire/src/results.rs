@@ -327,6 +327,8 @@ pub enum Stage {
     Candidate,
     /// A candidate proposed by the LLM (`llm_candidates`).
     LlmProposal,
+    /// A point proposed by the Bayesian search of the lever ranges.
+    Search,
 }
 
 /// How a plan stands against the outcome constraints of an `optimize` job,
@@ -396,6 +398,69 @@ pub struct OptimizeResult {
     /// estimates: rank 1 is then the best of the plans that do not.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub none_feasible: bool,
+    /// The Bayesian search of the job's lever ranges (`ranges:`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub search: Option<SearchResult>,
+}
+
+/// The Bayesian search of an `optimize` job's continuous (or integer)
+/// lever ranges: every point of the searched slice (the base strategy with
+/// the ranged levers moved), the best after re-measurement and how it
+/// compares with the best value measured outside the search.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SearchResult {
+    /// The ranges as written (`retreat: [0, 0.9]`).
+    pub ranges: Vec<String>,
+    /// The levers searched, in the order of [`SearchPoint::values`].
+    pub levers: Vec<String>,
+    /// The strategy the other levers come from (the discrete leader).
+    pub base: String,
+    /// Batches proposed.
+    pub batches: u32,
+    /// Points per batch.
+    pub points_per_batch: u32,
+    /// Runs the search spent (its points and the re-measurements).
+    pub spent_runs: u64,
+    /// Every measured point of the slice, in the order measured.
+    pub points: Vec<SearchPoint>,
+    /// The best re-measured point (the staged paired ranking among them).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub best: Option<String>,
+    /// The best point against the best one measured outside the search.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vs_grid: Option<SearchVersus>,
+}
+
+/// One measured point of a search's slice.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SearchPoint {
+    /// The strategy.
+    pub strategy: String,
+    /// The values of the searched levers.
+    pub values: Vec<f64>,
+    /// Its batch (1 for the first); 0 for a point measured before the search.
+    pub batch: u32,
+    /// Runs of its measurement.
+    pub runs: u64,
+    /// The objective's estimate.
+    pub objective: f64,
+    /// Its interval at the sweep's level.
+    pub interval: [f64; 2],
+    /// The Gaussian process's posterior mean of the objective at the end.
+    pub posterior: f64,
+    /// Re-measured at the end.
+    pub confirmed: bool,
+}
+
+/// The search's best point against the best value measured outside it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SearchVersus {
+    /// The best plan of the slice measured outside the search.
+    pub strategy: String,
+    /// The paired difference on the objective (search's best − it).
+    pub delta: PairedDelta,
+    /// Whether the difference is significant at the job's adjusted level.
+    pub significant: bool,
 }
 
 fn default_objective() -> Criterion {

@@ -10,6 +10,7 @@
 //! same dice stream: differences between strategies (or starting
 //! conditions) are not differences of dice (common random numbers).
 
+pub mod bayes;
 pub mod contribution;
 pub mod danger_map;
 pub mod day;
@@ -22,6 +23,7 @@ pub mod metrics;
 pub mod minmax;
 pub mod optimize;
 pub mod registry;
+pub mod search;
 pub mod sensitivity;
 
 pub use error::JobError;

@@ -53,7 +53,10 @@ use crate::cell::{CellSpec, Decide, HpFraction, NotCompiled, Proposals, Strategy
 use crate::jobs::JobError;
 use crate::jobs::front::{self, Constraint};
 use crate::jobs::metrics::{CellMetrics, MetricPlanner, cmp_f64, compare, difference, higher_is_better};
+use crate::jobs::search::{LeverRanges, SearchSettings};
 use crate::plan::{JobContext, PlannerState, Step};
+
+mod continuous;
 
 /// The `optimize` job as written in the sweep file.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
@@ -90,6 +93,21 @@ pub struct OptimizeFile {
     /// The criteria of the Pareto front (two or three).
     #[serde(default = "default_pareto")]
     pub pareto: Vec<Criterion>,
+    /// Continuous (or integer) lever ranges, searched by Bayesian
+    /// optimisation on the discrete leader (`retreat: [0.0, 0.9]`).
+    #[serde(default)]
+    pub ranges: LeverRanges,
+    /// The search's batches, points and re-measurements.
+    #[serde(default)]
+    pub search: Option<SearchSettings>,
+    /// Whether the coarse grid and the retreat refinement are measured
+    /// (default: yes); without them, the candidates are the discrete part.
+    #[serde(default = "yes")]
+    pub grid: bool,
+}
+
+fn yes() -> bool {
+    true
 }
 
 fn default_pareto() -> Vec<Criterion> {
@@ -121,6 +139,14 @@ impl OptimizeFile {
             objective: self.objective,
             constraints: self.constraints,
             pareto: self.pareto,
+            search_given: self.search.is_some(),
+            search: {
+                let s = self.search.unwrap_or_default();
+                let runs = self.runs.unwrap_or(runs);
+                SearchSettings { confirm_runs: Some(s.confirm_runs.unwrap_or(runs.saturating_mul(4))), ..s }
+            },
+            ranges: self.ranges,
+            grid: self.grid,
         })
     }
 }
@@ -151,6 +177,14 @@ pub struct OptimizeJob {
     pub constraints: Vec<Constraint>,
     /// The criteria of the Pareto front.
     pub pareto: Vec<Criterion>,
+    /// Continuous (or integer) lever ranges searched on the discrete leader.
+    pub ranges: LeverRanges,
+    /// The search's settings (`confirm_runs` decided).
+    pub search: SearchSettings,
+    /// Whether the file wrote `search:` (refused without ranges).
+    pub search_given: bool,
+    /// Whether the coarse grid and the retreat refinement are measured.
+    pub grid: bool,
 }
 
 fn default_objective() -> Criterion {
@@ -196,26 +230,52 @@ pub fn grid_specs(levers: Relevance) -> Vec<StrategySpec> {
 }
 
 impl OptimizeJob {
-    /// The specs of the fixed stages, at most.
+    /// The specs of the fixed stages (grid, refinement, candidates and the
+    /// search's points), at most.
     pub fn fixed_specs(&self) -> u64 {
-        self.fixed_runs() / self.runs.max(1)
+        // The budget holds for any party: the full grid.
+        let grid = if self.grid { grid_specs(Relevance::ALL) } else { Vec::new() };
+        let refine = ((2 * self.refine_top).min(grid.len()) * RETREATS.len()) as u64;
+        let cands = self.candidates.iter().filter(|c| !grid.contains(c)).count() as u64;
+        let llm = self.llm_proposals.len() as u64;
+        grid.len() as u64 + refine + cands + llm + self.search_points()
+    }
+
+    /// The points the search may propose (none without ranges).
+    pub fn search_points(&self) -> u64 {
+        if self.ranges.is_empty() {
+            return 0;
+        }
+        u64::from(self.search.batches) * u64::from(self.search.points)
+    }
+
+    /// The runs of the search's re-measurements: its best points and the
+    /// discrete leader, each at `confirm_runs` (none without ranges).
+    pub fn confirm_runs(&self) -> u64 {
+        if self.ranges.is_empty() {
+            return 0;
+        }
+        (u64::from(self.search.confirm) + 1).saturating_mul(self.search.confirm_runs.unwrap_or(self.runs))
+    }
+
+    /// The runs the search may spend (its points and re-measurements).
+    pub fn search_runs(&self) -> u64 {
+        self.search_points().saturating_mul(self.runs).saturating_add(self.confirm_runs())
     }
 
     /// The comparisons with a leader the job can make, which the Bonferroni
     /// adjustment covers: every other spec at every look (after the fixed
-    /// stages and after each racing round).
+    /// stages, after each racing round and after the search's
+    /// re-measurements).
     pub fn comparisons(&self) -> u64 {
-        self.fixed_specs().saturating_sub(1).max(1) * (u64::from(self.race_rounds) + 1)
+        let looks = u64::from(self.race_rounds) + 1 + u64::from(!self.ranges.is_empty());
+        self.fixed_specs().saturating_sub(1).max(1) * looks
     }
 
-    /// The runs of the fixed stages (grid, refinement, candidates), at most.
+    /// The runs of the fixed stages (grid, refinement, candidates, the
+    /// search's points and its re-measurements), at most.
     pub fn fixed_runs(&self) -> u64 {
-        // The budget holds for any party: the full grid.
-        let grid = grid_specs(Relevance::ALL);
-        let refine = ((2 * self.refine_top).min(grid.len()) * RETREATS.len()) as u64;
-        let cands = self.candidates.iter().filter(|c| !grid.contains(c)).count() as u64;
-        let llm = self.llm_proposals.len() as u64;
-        (grid.len() as u64 + refine + cands + llm).saturating_mul(self.runs)
+        self.fixed_specs().saturating_mul(self.runs).saturating_add(self.confirm_runs())
     }
 
     /// The most runs the job can plan: its budget when it has one (racing
@@ -225,7 +285,7 @@ impl OptimizeJob {
         if let Some(max) = self.max_total_runs {
             return max;
         }
-        let specs = self.fixed_specs();
+        let specs = self.fixed_specs() - self.search_points();
         let mut total = self.fixed_runs();
         for k in 1..=self.race_rounds.min(20) {
             total = total.saturating_add(specs.saturating_mul(self.runs << k));
@@ -244,15 +304,36 @@ impl OptimizeJob {
                 format!("llm_candidates: ask for 1 to {} strategies, not {n}", pf1e_llm::MAX_PROPOSALS),
             ));
         }
+        if self.search_given && self.ranges.is_empty() {
+            return Err(JobError::invalid("optimize", "search: settings without `ranges:` to search"));
+        }
+        if !self.ranges.is_empty() {
+            self.search.check().map_err(|p| JobError::invalid("optimize", p))?;
+        }
+        if !self.grid && self.ranges.is_empty() && self.candidates.is_empty() && self.llm_candidates.is_none()
+        {
+            return Err(JobError::invalid(
+                "optimize",
+                "grid: false leaves nothing to measure: give candidates or ranges",
+            ));
+        }
         if let Some(max) = self.max_total_runs
             && self.fixed_runs() > max
         {
-            return Err(JobError::OverBudget {
-                job: "optimize",
-                plan: "the grid, refinement and candidates".into(),
-                runs: self.fixed_runs(),
-                max,
-            });
+            let plan = if self.ranges.is_empty() {
+                "the grid, refinement and candidates".into()
+            } else {
+                format!(
+                    "the grid, refinement, candidates and the search ({} batches × {} points × {} runs, \
+                     then {} re-measurements × {} runs)",
+                    self.search.batches,
+                    self.search.points,
+                    self.runs,
+                    self.search.confirm + 1,
+                    self.search.confirm_runs.unwrap_or(self.runs)
+                )
+            };
+            return Err(JobError::OverBudget { job: "optimize", plan, runs: self.fixed_runs(), max });
         }
         Ok(())
     }
@@ -267,6 +348,10 @@ struct Entry {
     raced: u32,
     /// The entry whose group it joined: it played identically with it.
     same_as: Option<usize>,
+    /// The search batch that proposed it (0: not the search).
+    batch: u32,
+    /// Re-measured at the end of the search.
+    confirmed: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -276,6 +361,10 @@ enum Phase {
     Refine,
     Candidates,
     Race(u32),
+    /// Batch `k` (from 1) of the search of the lever ranges.
+    Search(u32),
+    /// The search's best points re-measured.
+    Confirm,
     Done,
 }
 
@@ -291,6 +380,11 @@ pub struct Optimize {
     spent: u64,
     /// The ranked groups, until a measurement or a grouping changes them.
     order: RefCell<Option<Vec<usize>>>,
+    /// The strategy the search moves the ranged levers of (the discrete
+    /// leader), once the search has begun.
+    search_base: Option<StrategySpec>,
+    /// Runs the search has spent.
+    search_spent: u64,
 }
 
 /// The criteria of the ranking, in order: the objective, then fewer wipes,
@@ -349,6 +443,8 @@ impl Optimize {
             phase: Phase::Start,
             spent: 0,
             order: RefCell::new(None),
+            search_base: None,
+            search_spent: 0,
         }
     }
 
@@ -478,7 +574,7 @@ impl Optimize {
         let order = self.ranked();
         for (pos, &i) in order.iter().enumerate() {
             let e = &self.entries[i];
-            if e.same_as.is_some() || e.raced > 0 {
+            if e.same_as.is_some() || e.raced > 0 || e.confirmed {
                 continue;
             }
             let Some(m) = &e.metrics else { continue };
@@ -513,9 +609,10 @@ impl Optimize {
         Some(vec![self.emit(leader, most)])
     }
 
-    /// Runs the budget still allows.
+    /// Runs the budget still allows, the search's share kept for it.
     fn left(&self) -> u64 {
-        self.job.max_total_runs.map_or(u64::MAX, |m| m.saturating_sub(self.spent))
+        let reserved = self.job.search_runs().saturating_sub(self.search_spent);
+        self.job.max_total_runs.map_or(u64::MAX, |m| m.saturating_sub(self.spent).saturating_sub(reserved))
     }
 
     /// Adds specs not measured yet; returns the cells to emit.
@@ -526,7 +623,16 @@ impl Optimize {
             if self.entries.iter().any(|e| e.spec == spec) {
                 continue;
             }
-            self.entries.push(Entry { spec, stage, runs, metrics: None, raced: 0, same_as: None });
+            self.entries.push(Entry {
+                spec,
+                stage,
+                runs,
+                metrics: None,
+                raced: 0,
+                same_as: None,
+                batch: 0,
+                confirmed: false,
+            });
             self.order.replace(None);
             cells.push(self.emit(self.entries.len() - 1, runs));
         }
@@ -537,6 +643,9 @@ impl Optimize {
         self.emitted.push(entry);
         self.pending += 1;
         self.spent += runs;
+        if matches!(self.phase, Phase::Search(_) | Phase::Confirm) {
+            self.search_spent += runs;
+        }
         let e = &self.entries[entry];
         self.ctx.cell(&e.spec, &self.job.adversary, HpFraction::FULL, HpFraction::FULL, runs)
     }
@@ -670,6 +779,11 @@ impl MetricPlanner for Optimize {
         }
         loop {
             let cells = match self.phase {
+                Phase::Start if !self.job.grid => {
+                    // The candidates are the discrete part.
+                    self.phase = Phase::Refine;
+                    continue;
+                }
                 Phase::Start => {
                     self.phase = Phase::Grid;
                     self.add(grid_specs(self.ctx.levers), Stage::Grid)
@@ -722,12 +836,27 @@ impl MetricPlanner for Optimize {
                 }
                 Phase::Race(k) => {
                     let cells = self.race(k);
-                    self.phase = if cells.is_empty() { Phase::Done } else { Phase::Race(k + 1) };
+                    self.phase = match (cells.is_empty(), self.job.ranges.is_empty()) {
+                        (false, _) => Phase::Race(k + 1),
+                        (true, true) => Phase::Done,
+                        (true, false) => Phase::Search(1),
+                    };
                     if cells.is_empty()
                         && let Some(top) = self.top_up()
                     {
                         return Step::Emit(top);
                     }
+                    cells
+                }
+                Phase::Search(k) => {
+                    let cells = self.search_batch(k);
+                    self.phase =
+                        if k >= self.job.search.batches { Phase::Confirm } else { Phase::Search(k + 1) };
+                    cells
+                }
+                Phase::Confirm => {
+                    let cells = self.confirm();
+                    self.phase = Phase::Done;
                     cells
                 }
                 Phase::Done => return Step::Done,
@@ -807,6 +936,7 @@ impl MetricPlanner for Optimize {
             pareto_criteria: self.job.pareto.clone(),
             constraints: self.job.constraints.iter().map(ToString::to_string).collect(),
             none_feasible: !self.job.constraints.is_empty() && !groups.iter().any(|&i| self.feasible(i)),
+            search: self.search_result(),
         })
     }
 
@@ -859,6 +989,10 @@ mod tests {
             objective: Criterion::PSurvives,
             constraints: vec![],
             pareto: front::DEFAULT_PARETO.to_vec(),
+            ranges: LeverRanges::default(),
+            search: SearchSettings::default(),
+            search_given: false,
+            grid: true,
         }
     }
 
@@ -1270,5 +1404,132 @@ mod tests {
         let j = job(Some(1000));
         assert!(matches!(j.check(), Err(JobError::OverBudget { job: "optimize", max: 1000, .. })));
         assert!(job(Some(j.fixed_runs())).check().is_ok());
+    }
+
+    /// A job searching `retreat` over [0, 0.9] on the candidate
+    /// `lowest_hp` alone (no grid): 4 batches of 4 points at 200 runs.
+    fn search_job() -> OptimizeJob {
+        OptimizeJob {
+            runs: 200,
+            candidates: vec![StrategySpec::parse("lowest_hp").unwrap()],
+            ranges: crate::jobs::search::LeverRanges(vec![
+                crate::jobs::search::LeverRange::new("retreat", &[0.0, 0.9]).unwrap(),
+            ]),
+            search: SearchSettings { confirm_runs: Some(800), ..SearchSettings::default() },
+            search_given: true,
+            grid: false,
+            ..job(None)
+        }
+    }
+
+    /// P(some PC dies) with a known optimum at retreat 0.62 (5 %), rising
+    /// as 0.8 (r − 0.62)²; the grid's values give 16 %, 6.2 % and 6.4 %.
+    fn smooth_death(r: f64) -> f64 {
+        0.05 + 0.8 * (r - 0.62) * (r - 0.62)
+    }
+
+    fn smooth(c: &CellSpec) -> CellMetrics {
+        let d = smooth_death(c.party_strategy.levers().retreat());
+        testing::synthetic(c.seed, salt(c), c.runs, d, d / 3.0, 5.0)
+    }
+
+    fn search_of(o: &Optimize) -> pf1e_wire::results::SearchResult {
+        let JobResult::Optimize(r) = o.result() else { panic!() };
+        r.search.expect("a search result")
+    }
+
+    #[test]
+    fn the_search_spends_its_planned_budget_in_batches_and_is_deterministic() {
+        let j = search_job();
+        assert_eq!(j.search_points(), 16);
+        assert_eq!(j.fixed_runs(), 200 + 16 * 200 + 4 * 800);
+        let mut o = Optimize::new(small_ctx(9), j.clone());
+        let cells = drive(&mut o, &smooth);
+        let total: u64 = cells.iter().map(|c| c.runs).sum();
+        assert!(total <= j.worst_case_runs(), "{total}");
+        let s = search_of(&o);
+        assert_eq!(s.base, "lowest_hp");
+        assert_eq!(s.ranges, ["retreat: [0, 0.9]"]);
+        // Every batch proposed its four points, each a distinct value kept to thousandths.
+        for k in 1..=4 {
+            assert_eq!(s.points.iter().filter(|p| p.batch == k).count(), 4, "batch {k}: {:?}", s.points);
+        }
+        let mut values: Vec<f64> = s.points.iter().map(|p| p.values[0]).collect();
+        assert!(
+            values
+                .iter()
+                .all(|v| (v * 1000.0 - (v * 1000.0).round()).abs() < 1e-9 && (0.0..=0.9).contains(v))
+        );
+        values.sort_by(f64::total_cmp);
+        values.dedup();
+        assert_eq!(values.len(), s.points.len(), "no value measured twice");
+        assert!(cells.iter().all(|c| c.seed == 9), "common random numbers across the points");
+        // The best re-measured with the discrete leader, compared paired.
+        assert_eq!(s.points.iter().filter(|p| p.confirmed).count(), 4, "three points and retreat 0");
+        let best = s.best.clone().unwrap();
+        assert_ne!(best, "lowest_hp", "retreat 0 (P(death) 36 %) is far worse");
+        let vs = s.vs_grid.clone().unwrap();
+        assert!(vs.significant && vs.delta.mean > 0.2, "{vs:?}");
+        assert_eq!(vs.delta.runs, 800);
+        // The same seed proposes the same points; another seed, others.
+        let mut again = Optimize::new(small_ctx(9), j.clone());
+        assert_eq!(drive(&mut again, &smooth), cells);
+        assert_eq!(search_of(&again), s);
+        let mut other = Optimize::new(small_ctx(10), j);
+        assert_ne!(drive(&mut other, &smooth), cells);
+    }
+
+    #[test]
+    fn replayed_under_many_seeds_the_search_finds_the_optimum_within_tolerance() {
+        // Tolerance: the reported best is truly better than the grid's best
+        // value (retreat 0.5: 6.15 %), i.e. within 1.15 points of the
+        // optimum (5 % at 0.62). The grid's values give 16 %, 6.15 % and 6.45 %.
+        let j = search_job();
+        let (replays, mut within) = (100u32, 0u32);
+        let mut worst = 0.0f64;
+        for seed in 0..u64::from(replays) {
+            let mut o = Optimize::new(small_ctx(5000 + seed), j.clone());
+            drive(&mut o, &smooth);
+            let best = search_of(&o).best.unwrap();
+            let d = smooth_death(StrategySpec::parse(&best).unwrap().levers().retreat());
+            worst = worst.max(d);
+            within += u32::from(d < smooth_death(0.5));
+        }
+        assert!(
+            f64::from(within) >= 0.99 * f64::from(replays),
+            "within tolerance in {within} of {replays} (worst {worst})"
+        );
+    }
+
+    #[test]
+    fn a_search_over_budget_or_without_ranges_is_refused_before_any_battle() {
+        let j = OptimizeJob { max_total_runs: Some(5000), ..search_job() };
+        let e = j.check().unwrap_err().to_string();
+        assert!(e.contains("4 batches × 4 points × 200 runs") && e.contains("5000"), "{e}");
+        assert!(OptimizeJob { max_total_runs: Some(j.fixed_runs()), ..search_job() }.check().is_ok());
+        let e = OptimizeJob { ranges: LeverRanges::default(), ..search_job() }.check().unwrap_err();
+        assert!(e.to_string().contains("without `ranges:`"), "{e}");
+        let e = OptimizeJob {
+            search: SearchSettings { batches: 20, ..SearchSettings::default() },
+            ..search_job()
+        }
+        .check()
+        .unwrap_err();
+        assert!(e.to_string().contains("more than 64 points"), "{e}");
+    }
+
+    #[test]
+    fn with_a_budget_racing_leaves_the_search_its_share() {
+        // The grid, then racing on a budget: the search still gets every point.
+        let j = OptimizeJob { grid: true, candidates: vec![], refine_top: 1, ..search_job() };
+        let max = j.fixed_runs() + 1000;
+        let j = OptimizeJob { max_total_runs: Some(max), ..j };
+        let mut o = Optimize::new(small_ctx(4), j);
+        let cells = drive(&mut o, &smooth);
+        assert!(cells.iter().map(|c| c.runs).sum::<u64>() <= max);
+        let s = search_of(&o);
+        assert_eq!(s.points.iter().filter(|p| p.batch > 0).count(), 16);
+        // The grid's retreat refinements of the leader are points of the slice too.
+        assert!(s.points.iter().any(|p| p.batch == 0 && p.values[0] == 0.5), "{:?}", s.points);
     }
 }

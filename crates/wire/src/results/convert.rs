@@ -190,6 +190,7 @@ fn stage(s: Stage) -> i32 {
         Stage::Refine => proto::Stage::Refine,
         Stage::Candidate => proto::Stage::Candidate,
         Stage::LlmProposal => proto::Stage::LlmProposal,
+        Stage::Search => proto::Stage::Search,
     }) as i32
 }
 
@@ -199,10 +200,89 @@ fn from_stage(value: i32) -> Result<Stage, WireError> {
         Ok(proto::Stage::Refine) => Ok(Stage::Refine),
         Ok(proto::Stage::Candidate) => Ok(Stage::Candidate),
         Ok(proto::Stage::LlmProposal) => Ok(Stage::LlmProposal),
+        Ok(proto::Stage::Search) => Ok(Stage::Search),
         Ok(proto::Stage::Unspecified) | Err(_) => {
             Err(WireError::Enum { field: "PlaybookEntry.stage", value })
         }
     }
+}
+
+fn search(s: &SearchResult) -> proto::SearchResult {
+    proto::SearchResult {
+        ranges: s.ranges.clone(),
+        levers: s.levers.clone(),
+        base: s.base.clone(),
+        batches: s.batches,
+        points_per_batch: s.points_per_batch,
+        spent_runs: s.spent_runs,
+        points: s
+            .points
+            .iter()
+            .map(|p| proto::SearchPoint {
+                strategy: p.strategy.clone(),
+                values: p.values.clone(),
+                batch: p.batch,
+                runs: p.runs,
+                objective: p.objective,
+                interval: Some(band(p.interval)),
+                posterior: p.posterior,
+                confirmed: p.confirmed,
+            })
+            .collect(),
+        best: s.best.clone().unwrap_or_default(),
+        vs_grid: s.vs_grid.as_ref().map(|v| proto::SearchVersus {
+            strategy: v.strategy.clone(),
+            delta: Some(proto::PairedDelta {
+                runs: v.delta.runs,
+                mean: v.delta.mean,
+                interval: Some(band(v.delta.interval)),
+            }),
+            significant: v.significant,
+        }),
+    }
+}
+
+fn from_search(s: &proto::SearchResult) -> Result<SearchResult, WireError> {
+    Ok(SearchResult {
+        ranges: s.ranges.clone(),
+        levers: s.levers.clone(),
+        base: s.base.clone(),
+        batches: s.batches,
+        points_per_batch: s.points_per_batch,
+        spent_runs: s.spent_runs,
+        points: s
+            .points
+            .iter()
+            .map(|p| {
+                Ok(SearchPoint {
+                    strategy: p.strategy.clone(),
+                    values: p.values.clone(),
+                    batch: p.batch,
+                    runs: p.runs,
+                    objective: p.objective,
+                    interval: from_band(p.interval.as_ref(), "SearchPoint.interval")?,
+                    posterior: p.posterior,
+                    confirmed: p.confirmed,
+                })
+            })
+            .collect::<Result<_, WireError>>()?,
+        best: (!s.best.is_empty()).then(|| s.best.clone()),
+        vs_grid: match &s.vs_grid {
+            Some(v) => {
+                let d = v.delta.as_ref().ok_or(WireError::Missing("SearchVersus.delta"))?;
+                Some(SearchVersus {
+                    strategy: v.strategy.clone(),
+                    delta: PairedDelta {
+                        runs: d.runs,
+                        mean: d.mean,
+                        interval: from_band(d.interval.as_ref(), "SearchVersus.delta.interval")?,
+                    },
+                    significant: v.significant,
+                })
+            }
+            None => None,
+        },
+    })
 }
 
 fn constraint_status(s: ConstraintStatus) -> i32 {
@@ -330,6 +410,7 @@ impl From<&JobResult> for Job {
                 pareto_criteria: o.pareto_criteria.iter().map(|&c| criterion(c)).collect(),
                 constraints: o.constraints.clone(),
                 none_feasible: o.none_feasible,
+                search: o.search.as_ref().map(search),
             }),
             JobResult::Minmax(m) => Job::Minmax(proto::MinmaxResult {
                 converged: m.converged,
@@ -513,6 +594,7 @@ impl TryFrom<&Job> for JobResult {
                     .collect::<Result<_, _>>()?,
                 constraints: o.constraints.clone(),
                 none_feasible: o.none_feasible,
+                search: o.search.as_ref().map(from_search).transpose()?,
             }),
             Job::Minmax(m) => JobResult::Minmax(MinmaxResult {
                 converged: m.converged,
@@ -1377,6 +1459,30 @@ mod tests {
                     pareto_criteria: vec![Criterion::PWin, Criterion::PAnyDeath, Criterion::ExpectedHpLost],
                     constraints: vec!["p_tpk <= 0.02".into()],
                     none_feasible: true,
+                    search: Some(SearchResult {
+                        ranges: vec!["retreat: [0, 0.9]".into()],
+                        levers: vec!["retreat".into()],
+                        base: "default".into(),
+                        batches: 2,
+                        points_per_batch: 3,
+                        spent_runs: 120,
+                        points: vec![SearchPoint {
+                            strategy: "retreat=0.347".into(),
+                            values: vec![0.347],
+                            batch: 1,
+                            runs: 80,
+                            objective: 0.9,
+                            interval: [0.85, 0.95],
+                            posterior: 0.89,
+                            confirmed: true,
+                        }],
+                        best: Some("retreat=0.347".into()),
+                        vs_grid: Some(SearchVersus {
+                            strategy: "retreat=0.5".into(),
+                            delta: PairedDelta { runs: 80, mean: 0.01, interval: [-0.02, 0.04] },
+                            significant: false,
+                        }),
+                    }),
                 })),
                 job(JobResult::Minmax(MinmaxResult {
                     converged: true,
