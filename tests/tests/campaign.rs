@@ -92,3 +92,41 @@ fn the_campaign_sweep_gives_the_same_results_embedded_and_on_a_coordinator_with_
     assert_eq!(doc["status"], "done");
     assert_eq!(doc["results"], reference, "the cluster and the embedded mode differ");
 }
+
+#[test]
+fn the_search_of_a_continuous_lever_proposes_the_same_points_embedded_and_on_a_coordinator() {
+    // campaign_search.yaml scaled down: 2 batches of 3 retreat values, 20 runs each.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let text = std::fs::read_to_string(data_dir().join("sweeps/campaign_search.yaml"))
+        .expect("campaign_search.yaml");
+    let small = text
+        .replace("../", &format!("{}/", data_dir().display()))
+        .replace("runs: 200", "runs: 20")
+        .replace("shard_size: 100", "shard_size: 10")
+        .replace(
+            "{ batches: 4, points: 4, confirm: 3, confirm_runs: 800 }",
+            "{ batches: 2, points: 3, confirm: 2, confirm_runs: 40 }",
+        );
+    assert_ne!(small, text);
+    let sweep = dir.path().join("search-small.yaml");
+    std::fs::write(&sweep, small).expect("write sweep");
+    let reference = embedded(&sweep);
+    let search = &reference["jobs"][0]["result"]["search"];
+    let points = search["points"].as_array().expect("points");
+    assert_eq!(points.iter().filter(|p| p["batch"].as_u64() > Some(0)).count(), 6, "{search}");
+    assert!(search["best"].is_string(), "{search}");
+    // The planned runs, and more only if rank 1 had to be brought up to the most-measured row.
+    let spent = reference["jobs"][0]["result"]["spent_runs"].as_u64().expect("spent");
+    assert!(spent >= 20 + 6 * 20 + 3 * 40, "{spent}");
+
+    let c = start_coordinator(&dir.path().join("c.redb"), "127.0.0.1:0", &[], &[]);
+    let _w1 = start_worker(&c.url, &["--threads", "1"], &[]);
+    let _w2 = start_worker(&c.url, &["--threads", "1"], &[]);
+    let out = ctl(&c.url, &["submit", sweep.to_str().expect("utf-8"), "-q", "--watch"]);
+    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(out.status.success(), "submit: {stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    let id = stdout.lines().last().expect("an id").trim().to_string();
+    let doc = json_of(&ctl(&c.url, &["results", &id, "--json"]));
+    assert_eq!(doc["status"], "done");
+    assert_eq!(doc["results"], reference, "the cluster and the embedded mode differ");
+}
