@@ -117,6 +117,7 @@ pub(crate) fn results(playbook: Vec<PlaybookEntry>) -> SweepResults {
                     constraints: vec![],
                     none_feasible: false,
                     search: None,
+                    importance: None,
                 }),
                 cells: Vec::new(),
             },

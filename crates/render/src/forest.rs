@@ -115,6 +115,7 @@ mod tests {
             constraints: vec![],
             none_feasible: false,
             search: None,
+            importance: None,
         };
         let svg = playbook_svg(&r, Lang::En, 10).unwrap();
         assert!(svg.starts_with("<svg"));

@@ -860,6 +860,8 @@ catalogue! {
         "indiscernable de {} : {} [{}, {}] (apparié, {} combats)";
     SearchBaseBest => "no point of the search beat the discrete leader {}", "aucun point de la recherche n'a battu le meneur discret {}";
     SearchPoints => "points tried ({}: {}; ✓ re-measured): {}", "points essayés ({} : {} ; ✓ remesuré) : {}";
+    Importance => "lever importance over the grid's {} cells (share of the variance of {} each lever explains alone; noise alone ≈ the share in brackets; * the paired test finds it matters): {}; interactions {}",
+        "importance des leviers sur les {} cellules de la grille (part de la variance de {} expliquée par chaque levier seul ; le bruit seul ≈ la part entre crochets ; * le test apparié le trouve déterminant) : {} ; interactions {}";
     ColRank => "Rank", "Rang";
     ColStrategy => "Strategy", "Stratégie";
     ColRuns => "Runs", "Combats";

@@ -382,6 +382,26 @@ fn several_objectives(lang: Lang, r: &OptimizeResult, groups: &[Group<'_>]) -> S
         out += &lang.f(T::ParetoFront, &[&criteria.join(", "), &short_names(&names, lang)]);
         out += "\n";
     }
+    if let Some(i) = &r.importance {
+        let levers: Vec<String> = i
+            .levers
+            .iter()
+            .map(|l| {
+                format!(
+                    "{}{} {} [{}]",
+                    l.lever,
+                    if l.significant { "*" } else { "" },
+                    pct0(l.share),
+                    pct0(l.noise)
+                )
+            })
+            .collect();
+        out += &lang.f(
+            T::Importance,
+            &[&i.cells, &criterion_words(lang, r.objective), &levers.join(", "), &pct0(i.interactions)],
+        );
+        out += "\n";
+    }
     if let Some(s) = &r.search {
         out += &search_lines(lang, r.objective, s);
     }
@@ -1064,6 +1084,7 @@ mod tests {
             constraints: vec![],
             none_feasible: false,
             search: None,
+            importance: None,
         }
     }
 
@@ -1203,6 +1224,31 @@ mod tests {
     }
 
     #[test]
+    fn lever_importance_is_said_below_the_table_in_both_languages() {
+        use pf1e_wire::results::{Importance, LeverImportance};
+        let mut r = playbook();
+        let lever = |name: &str, share: f64, significant: bool| LeverImportance {
+            lever: name.into(),
+            share,
+            noise: 0.01,
+            significant,
+        };
+        r.importance = Some(Importance {
+            cells: 32,
+            levers: vec![lever("target", 0.62, true), lever("use_charges", 0.2, false)],
+            interactions: 0.18,
+        });
+        let text = optimize(&view(Style::Markdown, 120), &r);
+        assert!(
+            text.contains("lever importance over the grid's 32 cells (share of the variance of P(no PC dies) each lever explains alone; noise alone ≈ the share in brackets; * the paired test finds it matters): target* 62% [1%], use_charges 20% [1%]; interactions 18%\n"),
+            "{text}"
+        );
+        let fr = optimize(&View { lang: Lang::Fr, ..view(Style::Markdown, 120) }, &r);
+        assert!(fr.contains("importance des leviers sur les 32 cellules de la grille"), "{fr}");
+        assert!(fr.contains(": target* 62% [1%], use_charges 20% [1%] ; interactions 18%"), "{fr}");
+    }
+
+    #[test]
     fn the_playbook_fits_a_narrow_terminal() {
         for width in [60, 80, 120] {
             let text = optimize(&view(Style::Text, width), &playbook());
@@ -1307,6 +1353,7 @@ mod tests {
             constraints: vec![],
             none_feasible: false,
             search: None,
+            importance: None,
         };
         assert_eq!(
             optimize_answer(Lang::En, &r).unwrap(),

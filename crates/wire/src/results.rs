@@ -401,6 +401,35 @@ pub struct OptimizeResult {
     /// The Bayesian search of the job's lever ranges (`ranges:`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub search: Option<SearchResult>,
+    /// The levers' first-order shares of the variance of the objective over
+    /// the grid's cells (a functional ANOVA of the full factorial).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub importance: Option<Importance>,
+}
+
+/// Lever importance: a functional ANOVA of the `optimize` grid (a full
+/// factorial), on the job's objective.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Importance {
+    /// Cells of the grid.
+    pub cells: u64,
+    /// Each varied lever, largest share first.
+    pub levers: Vec<LeverImportance>,
+    /// The share no single lever explains.
+    pub interactions: f64,
+}
+
+/// One lever's first-order share of the variance.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LeverImportance {
+    /// The lever.
+    pub lever: String,
+    /// Its main effect's share of the variance of the objective.
+    pub share: f64,
+    /// The share measurement noise alone would give (independent errors).
+    pub noise: f64,
+    /// Whether its change alone moved the objective significantly (paired).
+    pub significant: bool,
 }
 
 /// The Bayesian search of an `optimize` job's continuous (or integer)

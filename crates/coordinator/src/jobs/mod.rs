@@ -19,6 +19,7 @@ pub mod error;
 pub mod front;
 pub mod frontier;
 pub mod grid;
+pub mod importance;
 pub mod metrics;
 pub mod minmax;
 pub mod optimize;

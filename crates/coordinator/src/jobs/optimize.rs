@@ -43,7 +43,8 @@ use pf1e_engine::metrics::Sign;
 use pf1e_engine::objectives::Criterion;
 use pf1e_engine::strategy::{Relevance, SpellPolicy, StrategySpec as Levers, TargetPriority};
 use pf1e_wire::results::{
-    ConstraintStatus, JobProgress, JobResult, Leader, OptimizeResult, PairedDelta, PlaybookEntry, Stage,
+    ConstraintStatus, Importance, JobProgress, JobResult, Leader, LeverImportance, OptimizeResult,
+    PairedDelta, PlaybookEntry, Stage,
 };
 use serde::Deserialize;
 
@@ -52,6 +53,7 @@ use pf1e_llm::Side;
 use crate::cell::{CellSpec, Decide, HpFraction, NotCompiled, Proposals, StrategySpec, WrittenStrategy};
 use crate::jobs::JobError;
 use crate::jobs::front::{self, Constraint};
+use crate::jobs::importance;
 use crate::jobs::metrics::{CellMetrics, MetricPlanner, cmp_f64, compare, difference, higher_is_better};
 use crate::jobs::search::{LeverRanges, SearchSettings};
 use crate::plan::{JobContext, PlannerState, Step};
@@ -745,6 +747,48 @@ impl Optimize {
         out
     }
 
+    /// The levers' first-order shares of the objective's variance over the
+    /// grid's measured cells (`jobs::importance`); `None` without a full
+    /// factorial grid.
+    fn importance(&self, matter: &[String]) -> Option<Importance> {
+        let grid: Vec<(&Entry, &CellMetrics)> = self
+            .entries
+            .iter()
+            .filter(|e| e.stage == Stage::Grid)
+            .filter_map(|e| e.metrics.as_ref().map(|m| (e, m)))
+            .collect();
+        let varied: Vec<&'static str> = pf1e_engine::strategy::LEVERS
+            .iter()
+            .map(|l| l.name)
+            .filter(|&name| {
+                let first = grid.first().and_then(|(e, _)| e.spec.levers().get(name));
+                grid.iter().any(|(e, _)| e.spec.levers().get(name) != first)
+            })
+            .collect();
+        let c = self.job.objective;
+        let cells: Vec<importance::Cell> = grid
+            .iter()
+            .map(|(e, m)| {
+                let levels = varied.iter().map(|&l| e.spec.levers().get(l).unwrap_or_default()).collect();
+                let (y, n) = (c.value(&m.party), m.party.runs.max(1) as f64);
+                let var = if c.is_probability() { y * (1.0 - y) / n } else { m.party.hp_lost_sd.powi(2) / n };
+                importance::Cell { levels, y, var }
+            })
+            .collect();
+        let (shares, interactions) = importance::main_effects(varied.len(), &cells)?;
+        let mut levers: Vec<LeverImportance> = shares
+            .into_iter()
+            .map(|s| LeverImportance {
+                lever: varied[s.lever].to_string(),
+                share: s.share,
+                noise: s.noise,
+                significant: matter.iter().any(|m| m == varied[s.lever]),
+            })
+            .collect();
+        levers.sort_by(|a, b| b.share.total_cmp(&a.share).then_with(|| a.lever.cmp(&b.lever)));
+        Some(Importance { cells: cells.len() as u64, levers, interactions })
+    }
+
     /// Whether entry `i` (through its group) cannot be told from the
     /// leader on the objective, and its paired difference with it.
     fn versus_leader(&self, leader: Option<usize>, i: usize) -> (bool, Option<PairedDelta>) {
@@ -922,6 +966,7 @@ impl MetricPlanner for Optimize {
         // in a single run; rank 1 is then only the least bad.
         let none_survives = !playbook.is_empty() && playbook.iter().all(|e| e.party.p_survives == 0.0);
         let least_bad = none_survives.then(|| playbook[0].strategy.clone());
+        let levers_that_matter = self.levers_that_matter();
         JobResult::Optimize(OptimizeResult {
             adversary_strategy: self.job.adversary.as_str().to_string(),
             spent_runs: self.spent,
@@ -932,7 +977,8 @@ impl MetricPlanner for Optimize {
             comparisons: self.job.comparisons(),
             none_survives,
             least_bad,
-            levers_that_matter: self.levers_that_matter(),
+            importance: self.importance(&levers_that_matter),
+            levers_that_matter,
             pareto_criteria: self.job.pareto.clone(),
             constraints: self.job.constraints.iter().map(ToString::to_string).collect(),
             none_feasible: !self.job.constraints.is_empty() && !groups.iter().any(|&i| self.feasible(i)),
@@ -1531,5 +1577,38 @@ mod tests {
         assert_eq!(s.points.iter().filter(|p| p.batch > 0).count(), 16);
         // The grid's retreat refinements of the leader are points of the slice too.
         assert!(s.points.iter().any(|p| p.batch == 0 && p.values[0] == 0.5), "{:?}", s.points);
+    }
+
+    #[test]
+    fn lever_importance_splits_the_grid_by_lever_and_names_the_significant_ones() {
+        // The target decides survival; charges change nothing.
+        let eval = |c: &CellSpec| {
+            let d = match c.party_strategy.levers().target {
+                TargetPriority::LowestHp => 0.1,
+                TargetPriority::WeakestAc => 0.3,
+                TargetPriority::Healer => 0.5,
+                TargetPriority::Nearest => 0.7,
+            };
+            testing::synthetic(c.seed, salt(c), c.runs, d, d / 2.0, 5.0)
+        };
+        let mut o =
+            Optimize::new(small_ctx(2), OptimizeJob { candidates: vec![], refine_top: 1, ..job(None) });
+        drive(&mut o, &eval);
+        let JobResult::Optimize(r) = o.result() else { panic!() };
+        let imp = r.importance.expect("a factorial grid");
+        assert_eq!(imp.cells, 8, "4 targets × charges");
+        let names: Vec<&str> = imp.levers.iter().map(|l| l.lever.as_str()).collect();
+        assert_eq!(names, ["target", "use_charges"]);
+        let (t, ch) = (&imp.levers[0], &imp.levers[1]);
+        assert!(t.share > 0.9 && t.significant, "{t:?}");
+        assert!(ch.share < 0.05 && !ch.significant, "{ch:?}");
+        assert!(t.noise < 0.05, "{t:?}");
+        let total = t.share + ch.share + imp.interactions;
+        assert!((total - 1.0).abs() < 1e-9, "{total}");
+        // Without the grid, no factorial: no importance.
+        let mut o = Optimize::new(small_ctx(2), search_job());
+        drive(&mut o, &smooth);
+        let JobResult::Optimize(r) = o.result() else { panic!() };
+        assert!(r.importance.is_none());
     }
 }

@@ -411,6 +411,20 @@ impl From<&JobResult> for Job {
                 constraints: o.constraints.clone(),
                 none_feasible: o.none_feasible,
                 search: o.search.as_ref().map(search),
+                importance: o.importance.as_ref().map(|i| proto::Importance {
+                    cells: i.cells,
+                    levers: i
+                        .levers
+                        .iter()
+                        .map(|l| proto::LeverImportance {
+                            lever: l.lever.clone(),
+                            share: l.share,
+                            noise: l.noise,
+                            significant: l.significant,
+                        })
+                        .collect(),
+                    interactions: i.interactions,
+                }),
             }),
             JobResult::Minmax(m) => Job::Minmax(proto::MinmaxResult {
                 converged: m.converged,
@@ -595,6 +609,20 @@ impl TryFrom<&Job> for JobResult {
                 constraints: o.constraints.clone(),
                 none_feasible: o.none_feasible,
                 search: o.search.as_ref().map(from_search).transpose()?,
+                importance: o.importance.as_ref().map(|i| Importance {
+                    cells: i.cells,
+                    levers: i
+                        .levers
+                        .iter()
+                        .map(|l| LeverImportance {
+                            lever: l.lever.clone(),
+                            share: l.share,
+                            noise: l.noise,
+                            significant: l.significant,
+                        })
+                        .collect(),
+                    interactions: i.interactions,
+                }),
             }),
             Job::Minmax(m) => JobResult::Minmax(MinmaxResult {
                 converged: m.converged,
@@ -1482,6 +1510,16 @@ mod tests {
                             delta: PairedDelta { runs: 80, mean: 0.01, interval: [-0.02, 0.04] },
                             significant: false,
                         }),
+                    }),
+                    importance: Some(Importance {
+                        cells: 32,
+                        levers: vec![LeverImportance {
+                            lever: "target".into(),
+                            share: 0.6,
+                            noise: 0.01,
+                            significant: true,
+                        }],
+                        interactions: 0.1,
                     }),
                 })),
                 job(JobResult::Minmax(MinmaxResult {
