@@ -392,7 +392,8 @@ fn several_objectives(lang: Lang, r: &OptimizeResult, groups: &[Group<'_>]) -> S
                     l.lever,
                     if l.significant { "*" } else { "" },
                     pct0(l.share),
-                    pct0(l.noise)
+                    // Noise larger than the whole variance: the shares are noise.
+                    if l.noise >= 1.0 { "≥100%".to_string() } else { pct0(l.noise) }
                 )
             })
             .collect();
