@@ -944,6 +944,12 @@ catalogue! {
     SvgAdversaryHp => "adversary HP fraction", "fraction de PV adverses";
     SvgPartyHp => "party HP", "PV groupe";
     SvgCrossed => "black dots: {}", "points noirs : {}";
+    ParetoImage => "Pareto front of job {}", "front de Pareto du job {}";
+    SvgParetoTitle => "Pareto front: {} of {} plans (filled, joined; bars: intervals at the sweep's level)",
+        "front de Pareto : {} plans sur {} (pleins, reliés ; barres : intervalles au niveau du balayage)";
+    SvgParetoColour => "colour: {} from {} (dark) to {} (bright)", "couleur : {} de {} (sombre) à {} (clair)";
+    SvgHigherBetter => "higher is better", "plus haut est mieux";
+    SvgLowerBetter => "lower is better", "plus bas est mieux";
     SvgPlaybookTitle => "P(no PC dies) against {}, best first (3σ bars; {} runs per strategy at most)",
         "P(aucun PJ ne meurt) contre {}, meilleurs d'abord (barres 3σ ; {} combats par stratégie au plus)";
 

@@ -12,6 +12,7 @@ use crate::i18n::{Lang, T};
 use crate::output;
 use crate::render::forest::playbook_svg;
 use crate::render::jobs::{self, Images, Style, View};
+use crate::render::pareto::pareto_svg;
 use crate::render::svg::danger_map_svg;
 
 /// Report format on stdout.
@@ -70,7 +71,7 @@ pub fn emit(info: &SweepInfo, args: &ReportArgs, lang: Lang) -> CliResult {
     }
 }
 
-/// Writes report.md, results.json, danger_map_N[_L].svg and playbook_N.svg to `dir`.
+/// Writes report.md, results.json, danger_map_N[_L].svg, playbook_N.svg and pareto_N.svg to `dir`.
 pub fn write_out(dir: &Path, info: &SweepInfo, lang: Lang, top: usize) -> CliResult {
     let fail = |p: &Path, e: std::io::Error| CliError::environment(format!("{}: {e}", p.display()));
     std::fs::create_dir_all(dir).map_err(|e| fail(dir, e))?;
@@ -88,6 +89,11 @@ pub fn write_out(dir: &Path, info: &SweepInfo, lang: Lang, top: usize) -> CliRes
                     let name = format!("playbook_{}.svg", i + 1);
                     write(&name, &svg)?;
                     images.entry(i).or_default().push((lang.f(T::PlaybookImage, &[&(i + 1)]), name));
+                    if let Some(svg) = pareto_svg(r, lang) {
+                        let name = format!("pareto_{}.svg", i + 1);
+                        write(&name, &svg)?;
+                        images.entry(i).or_default().push((lang.f(T::ParetoImage, &[&(i + 1)]), name));
+                    }
                 }
                 JobResult::DangerMap(r) => {
                     for (l, layer) in r.layers.iter().enumerate() {
