@@ -72,6 +72,20 @@ fn small_campaign(dir: &Path) -> PathBuf {
     path
 }
 
+/// The `results` of `sweep` submitted to a coordinator with two workers.
+fn on_a_coordinator(dir: &Path, sweep: &Path) -> serde_json::Value {
+    let c = start_coordinator(&dir.join("c.redb"), "127.0.0.1:0", &[], &[]);
+    let _w1 = start_worker(&c.url, &["--threads", "1"], &[]);
+    let _w2 = start_worker(&c.url, &["--threads", "1"], &[]);
+    let out = ctl(&c.url, &["submit", sweep.to_str().expect("utf-8"), "-q", "--watch"]);
+    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(out.status.success(), "submit: {stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    let id = stdout.lines().last().expect("an id").trim().to_string();
+    let doc = json_of(&ctl(&c.url, &["results", &id, "--json"]));
+    assert_eq!(doc["status"], "done");
+    doc["results"].clone()
+}
+
 #[test]
 fn the_campaign_sweep_gives_the_same_results_embedded_and_on_a_coordinator_with_two_workers() {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -81,16 +95,7 @@ fn the_campaign_sweep_gives_the_same_results_embedded_and_on_a_coordinator_with_
         reference["jobs"].as_array().expect("jobs").iter().filter_map(|j| j["kind"].as_str()).collect();
     assert_eq!(kinds, ["optimize", "minmax", "danger_map", "frontier"], "{reference}");
 
-    let c = start_coordinator(&dir.path().join("c.redb"), "127.0.0.1:0", &[], &[]);
-    let _w1 = start_worker(&c.url, &["--threads", "1"], &[]);
-    let _w2 = start_worker(&c.url, &["--threads", "1"], &[]);
-    let out = ctl(&c.url, &["submit", sweep.to_str().expect("utf-8"), "-q", "--watch"]);
-    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
-    assert!(out.status.success(), "submit: {stdout}\n{}", String::from_utf8_lossy(&out.stderr));
-    let id = stdout.lines().last().expect("an id").trim().to_string();
-    let doc = json_of(&ctl(&c.url, &["results", &id, "--json"]));
-    assert_eq!(doc["status"], "done");
-    assert_eq!(doc["results"], reference, "the cluster and the embedded mode differ");
+    assert_eq!(on_a_coordinator(dir.path(), &sweep), reference, "the cluster and the embedded mode differ");
 }
 
 #[test]
@@ -119,14 +124,5 @@ fn the_search_of_a_continuous_lever_proposes_the_same_points_embedded_and_on_a_c
     let spent = reference["jobs"][0]["result"]["spent_runs"].as_u64().expect("spent");
     assert!(spent >= 20 + 6 * 20 + 3 * 40, "{spent}");
 
-    let c = start_coordinator(&dir.path().join("c.redb"), "127.0.0.1:0", &[], &[]);
-    let _w1 = start_worker(&c.url, &["--threads", "1"], &[]);
-    let _w2 = start_worker(&c.url, &["--threads", "1"], &[]);
-    let out = ctl(&c.url, &["submit", sweep.to_str().expect("utf-8"), "-q", "--watch"]);
-    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
-    assert!(out.status.success(), "submit: {stdout}\n{}", String::from_utf8_lossy(&out.stderr));
-    let id = stdout.lines().last().expect("an id").trim().to_string();
-    let doc = json_of(&ctl(&c.url, &["results", &id, "--json"]));
-    assert_eq!(doc["status"], "done");
-    assert_eq!(doc["results"], reference, "the cluster and the embedded mode differ");
+    assert_eq!(on_a_coordinator(dir.path(), &sweep), reference, "the cluster and the embedded mode differ");
 }

@@ -20,6 +20,7 @@ pub mod i18n;
 pub mod jobs;
 pub mod layout;
 pub mod llm;
+#[cfg(feature = "svg")]
 pub mod pareto;
 pub mod strategy;
 #[cfg(feature = "svg")]

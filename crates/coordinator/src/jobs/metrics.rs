@@ -179,11 +179,7 @@ pub(crate) mod testing {
 
     /// A deterministic uniform in [0, 1) of `key` (splitmix64).
     pub fn uniform(key: u64) -> f64 {
-        let mut z = key.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^= z >> 31;
-        (z >> 11) as f64 / (1u64 << 53) as f64
+        crate::jobs::bayes::uniform(key)
     }
 
     /// A synthetic cell with per-run outcomes under common random numbers:

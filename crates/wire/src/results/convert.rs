@@ -207,6 +207,14 @@ fn from_stage(value: i32) -> Result<Stage, WireError> {
     }
 }
 
+fn paired(d: &PairedDelta) -> proto::PairedDelta {
+    proto::PairedDelta { runs: d.runs, mean: d.mean, interval: Some(band(d.interval)) }
+}
+
+fn from_paired(d: &proto::PairedDelta, field: &'static str) -> Result<PairedDelta, WireError> {
+    Ok(PairedDelta { runs: d.runs, mean: d.mean, interval: from_band(d.interval.as_ref(), field)? })
+}
+
 fn search(s: &SearchResult) -> proto::SearchResult {
     proto::SearchResult {
         ranges: s.ranges.clone(),
@@ -232,11 +240,7 @@ fn search(s: &SearchResult) -> proto::SearchResult {
         best: s.best.clone().unwrap_or_default(),
         vs_grid: s.vs_grid.as_ref().map(|v| proto::SearchVersus {
             strategy: v.strategy.clone(),
-            delta: Some(proto::PairedDelta {
-                runs: v.delta.runs,
-                mean: v.delta.mean,
-                interval: Some(band(v.delta.interval)),
-            }),
+            delta: Some(paired(&v.delta)),
             significant: v.significant,
         }),
     }
@@ -272,11 +276,7 @@ fn from_search(s: &proto::SearchResult) -> Result<SearchResult, WireError> {
                 let d = v.delta.as_ref().ok_or(WireError::Missing("SearchVersus.delta"))?;
                 Some(SearchVersus {
                     strategy: v.strategy.clone(),
-                    delta: PairedDelta {
-                        runs: d.runs,
-                        mean: d.mean,
-                        interval: from_band(d.interval.as_ref(), "SearchVersus.delta.interval")?,
-                    },
+                    delta: from_paired(d, "SearchVersus.delta.interval")?,
                     significant: v.significant,
                 })
             }
@@ -391,11 +391,7 @@ impl From<&JobResult> for Job {
                         party: Some(metrics(&e.party)),
                         adversary: Some(metrics(&e.adversary)),
                         same_as: e.same_as.clone().unwrap_or_default(),
-                        vs_leader: e.vs_leader.as_ref().map(|d| proto::PairedDelta {
-                            runs: d.runs,
-                            mean: d.mean,
-                            interval: Some(band(d.interval)),
-                        }),
+                        vs_leader: e.vs_leader.as_ref().map(paired),
                         pareto: e.pareto,
                         constraints: e.constraints.map_or(0, constraint_status),
                     })
@@ -577,11 +573,7 @@ impl TryFrom<&Job> for JobResult {
                             adversary: from_metrics(e.adversary.as_ref(), "PlaybookEntry.adversary")?,
                             same_as: (!e.same_as.is_empty()).then(|| e.same_as.clone()),
                             vs_leader: match &e.vs_leader {
-                                Some(d) => Some(PairedDelta {
-                                    runs: d.runs,
-                                    mean: d.mean,
-                                    interval: from_band(d.interval.as_ref(), "PairedDelta.interval")?,
-                                }),
+                                Some(d) => Some(from_paired(d, "PairedDelta.interval")?),
                                 None => None,
                             },
                             pareto: e.pareto,
