@@ -72,6 +72,7 @@ impl DayPlay {
                 Step::Encounter(e) => c.u64(0).u64(e as u64),
                 Step::ShortRest(spend) => c.u64(1).u64(spending_code(spend)),
                 Step::LongRest => c.u64(2),
+                Step::HoldSpells(hold) => c.u64(4).u64(u64::from(hold)),
                 Step::Branch(cond, choice) => {
                     let (kind, fraction) = match cond {
                         Condition::PartyHpBelow(f) => (0, f),
@@ -176,6 +177,7 @@ impl From<&DayPlay> for proto::DaySpec {
                     Step::Encounter(e) => P::Encounter(e as u32),
                     Step::ShortRest(spend) => P::ShortRest(spending_to_proto(spend) as i32),
                     Step::LongRest => P::LongRest(true),
+                    Step::HoldSpells(hold) => P::HoldSpells(hold),
                     Step::Branch(cond, choice) => {
                         let (condition, fraction) = match cond {
                             Condition::PartyHpBelow(f) => (proto::DayCondition::PartyHpBelow, f),
@@ -222,6 +224,7 @@ impl TryFrom<&proto::DaySpec> for DayPlay {
                 }
                 P::ShortRest(v) => Step::ShortRest(spending_from_proto(*v)?),
                 P::LongRest(_) => Step::LongRest,
+                P::HoldSpells(hold) => Step::HoldSpells(*hold),
                 P::Branch(b) => {
                     let fraction = b.fraction;
                     if !(0.0..=1.0).contains(&fraction) {
@@ -381,6 +384,7 @@ mod tests {
             Step::Branch(Condition::PartyHpBelow(0.34), Choice::ShortRest(RestSpending::Nothing)),
             Step::Branch(Condition::AnyoneDown, Choice::Flee),
             Step::LongRest,
+            Step::HoldSpells(true),
             Step::Encounter(1),
         ];
         let day = DayPlay::new(vec![[1; 32], [2; 32]], steps.clone());
@@ -390,6 +394,9 @@ mod tests {
         let mut other = steps.clone();
         other[2] = Step::Branch(Condition::PartyHpBelow(0.35), Choice::ShortRest(RestSpending::Nothing));
         assert_ne!(DayPlay::new(vec![[1; 32], [2; 32]], other).hash(), day.hash(), "the fraction counts");
+        let mut released = steps.clone();
+        released[5] = Step::HoldSpells(false);
+        assert_ne!(DayPlay::new(vec![[1; 32], [2; 32]], released).hash(), day.hash(), "holding counts");
         assert_ne!(DayPlay::new(vec![[2; 32], [1; 32]], steps).hash(), day.hash(), "the fights count");
         let mut bad = proto::DaySpec::from(&day);
         bad.steps[0].step = Some(proto::day_step::Step::Encounter(2));
