@@ -28,6 +28,10 @@ const CI: &str = "CI";
 const SWEEP: &str = "name: dashboard\nseed: 5\nruns: 20\nparty: players\nshard_size: 10\nscenario:\n  map: ../maps/sample_arena.yaml\n  sides:\n    players: { zone: A, combatants: [../monsters/goblin.json, ../monsters/goblin.json, ../monsters/goblin.json] }\n    monsters: { zone: B, combatants: [../monsters/orc.json, ../monsters/orc.json] }\njobs:\n  - optimize: { max_total_runs: 1200, adversary: lowest_hp }\n  - danger_map: { fractions: [0.25, 0.5, 0.75, 1.0], criterion: p_any_death, threshold: 0.1, depth: 1 }\n  - frontier: { criterion: p_any_death, target: 0.1, min_fraction: 0.2, precision: 0.1 }\n  - sensitivity: { criterion: expected_hp_lost }\n  - grid: { hp: { players: [0.5, 1.0] } }\n";
 
 /// The first of `names` found on the PATH.
+/// A day of two fights for three goblins (a short rest between them) and a
+/// plan that skips the second: 20 days in shards of 10.
+const DAY: &str = "name: dashboard day\nseed: 3\nruns: 20\nshard_size: 10\nround_cap: 30\nparty:\n  combatants: [../monsters/goblin.json, ../monsters/goblin.json, ../monsters/goblin.json]\nsteps:\n  - encounter: { name: the orc, map: ../maps/sample_arena.yaml, combatants: [../monsters/orc.json] }\n  - short_rest: { spend: all }\n  - encounter: { name: the orcs, map: ../maps/sample_arena.yaml, combatants: [../monsters/orc.json, ../monsters/orc.json] }\nplans:\n  - { name: skip the orcs, skip: [the orcs] }\n";
+
 fn on_path(names: &[&str]) -> Option<PathBuf> {
     let path = std::env::var_os("PATH")?;
     names.iter().find_map(|n| std::env::split_paths(&path).map(|d| d.join(n)).find(|p| p.is_file()))
@@ -298,6 +302,38 @@ fn the_dashboard_shows_a_sweep_from_submission_to_its_charts_in_chromium() {
         eprintln!("screenshot: {}", screenshot(&b, "sweep-danger-map.png", false).await.display());
         let errors = console_errors(&b).await;
         assert!(errors.is_empty(), "console errors on the sweep page: {errors:?}");
+
+        // An adventuring day: its own page section, the funnel and the tables.
+        let day = fx.write_sweep("day.yaml", DAY);
+        let mut submit = pf1e();
+        submit.args(["ctl", "--coordinator", &c.url, "submit"]).arg(&day).env("PF1E_TOKEN", TOKEN);
+        let out = pf1e_e2e::run(submit);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let day_id = String::from_utf8_lossy(&out.stdout).trim().lines().last().unwrap().to_string();
+        b.goto(&format!("{http}/sweeps/{day_id}")).await.unwrap();
+        wait_until(&b, "the day's results", "return !document.getElementById('download-md').disabled", |v| {
+            v == true
+        })
+        .await;
+        let kinds = b
+            .execute("return [...document.querySelectorAll('#jobs section.job')].map(s => s.dataset.kind)", vec![])
+            .await
+            .unwrap();
+        assert_eq!(kinds, json!(["day"]));
+        // Two fights and the completed days: three funnel bars; a row per fight, per member, per plan.
+        assert_eq!(count(&b, "svg.funnel g.funnel-row").await, 3);
+        assert_eq!(count(&b, "section.job[data-kind=day] table.fights tbody tr").await, 2);
+        assert_eq!(count(&b, "section.job[data-kind=day] table.members tbody tr").await, 3);
+        assert_eq!(count(&b, "section.job[data-kind=day] table.plans tbody tr").await, 2);
+        let page = b.execute("return document.querySelector('main').innerText", vec![]).await.unwrap();
+        let page = page.as_str().unwrap();
+        for word in ["the party completes the day in", "the orc", "the orcs", "as written", "skip the orcs"] {
+            assert!(page.contains(word), "{word:?} missing from the day's page:\n{page}");
+        }
+        assert!(!page.contains("Unknown job kind"), "{page}");
+        eprintln!("screenshot: {}", screenshot(&b, "sweep-day.png", true).await.display());
+        let errors = console_errors(&b).await;
+        assert!(errors.is_empty(), "console errors on the day's page: {errors:?}");
         // The log really carries the page's errors (the checks above are not vacuous).
         b.execute("console.error('pf1e log probe')", vec![]).await.unwrap();
         let probe = console_errors(&b).await;

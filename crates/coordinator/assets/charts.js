@@ -358,5 +358,47 @@ const Charts = (() => {
     return svg;
   }
 
-  return { forest, heatmap, frontier, sensitivity, viridis };
+  // The day's funnel: a bar per fight, as long as the share of days that
+  // reach it, its end in vermillion for the days that end there (defeated);
+  // a last bar for the days completed. Deaths per fight are in the label.
+  function funnel(s) {
+    const runs = Math.max(1, s.runs);
+    const rows = s.fights.map((f, i) => ({
+      label: `${i + 1}. ${truncate(f.name, 34)}`,
+      reached: f.reached / runs,
+      ended: f.broke_here.count / runs,
+      note: `reached ${fmt(100 * f.reached / runs, 1)} % · ends ${fmt(100 * f.broke_here.count / runs, 1)} % · deaths ${fmt(100 * f.deaths.count / runs, 1)} %`,
+      full: f.name,
+    }));
+    rows.push({ label: "day completed", reached: s.completed.rate, ended: 0, note: `${fmt(100 * s.completed.rate, 1)} % [${fmt(100 * s.completed.low, 1)}, ${fmt(100 * s.completed.high, 1)}]`, full: "the day completed", done: true });
+    const lw = labelWidth(rows.map((r) => r.label));
+    const noteW = 320;
+    const W = 900, rowH = 26, top = 10, bottom = 70;
+    const H = top + rows.length * rowH + bottom;
+    const x = scale(0, 1, lw, W - noteW);
+    const svg = chart("funnel", W, H, "The day's funnel: the share of days that reach each fight, and that end there");
+    const g = S("g");
+    svg.append(g);
+    const plotBottom = top + rows.length * rowH;
+    xAxis(g, x, plotBottom, niceTicks(1), "share of all days", (v) => Math.round(v * 100) + " %", rows.length * rowH);
+    rows.forEach((r, i) => {
+      const y = top + i * rowH + 4;
+      const h = rowH - 8;
+      const row = S("g", { class: "funnel-row" + (r.done ? " completed" : "") });
+      row.append(title(`${r.full}\n${r.note}`));
+      row.append(S("text", { x: lw - 8, y: y + h / 2 + 4, "text-anchor": "end", class: "row-label", text: r.label }));
+      const go = Math.max(0, r.reached - r.ended);
+      row.append(S("rect", { x: x(0), y, width: Math.max(0, x(go) - x(0)), height: h, fill: r.done ? OKABE.green : OKABE.blue, class: "reached" }));
+      if (r.ended > 0) row.append(S("rect", { x: x(go), y, width: Math.max(1, x(r.reached) - x(go)), height: h, fill: OKABE.vermillion, class: "ended" }));
+      row.append(S("text", { x: x(1) + 8, y: y + h / 2 + 4, class: "legend-label", text: r.note }));
+      g.append(row);
+    });
+    const ly = H - 14;
+    legendItem(g, 10, ly, (cx, cy) => S("rect", { x: cx - 6, y: cy - 6, width: 12, height: 12, fill: OKABE.blue }), "days that reach the fight and go on");
+    legendItem(g, 290, ly, (cx, cy) => S("rect", { x: cx - 6, y: cy - 6, width: 12, height: 12, fill: OKABE.vermillion }), "days that end there (defeated)");
+    legendItem(g, 540, ly, (cx, cy) => S("rect", { x: cx - 6, y: cy - 6, width: 12, height: 12, fill: OKABE.green }), "days completed");
+    return svg;
+  }
+
+  return { forest, heatmap, frontier, sensitivity, funnel, viridis };
 })();

@@ -209,6 +209,48 @@
     ];
   }
 
+  // The adventuring day: the CLI's render/day.rs, in English. The answer
+  // first, the funnel of the day (how many days reach each fight and how
+  // many end there), then a row per fight, per member and per plan.
+  const rateBand = (r) => band(r.rate, r.low, r.high);
+  function day(result) {
+    if (!result) return [el("p", { class: "hint" }, "The day's figures are shown when its days are played.")];
+    const s = result;
+    const level = Math.abs(s.confidence - 0.9973) < 1e-4 ? "3σ" : PF.pct(s.confidence);
+    const breaks = s.breaking_point === null || s.breaking_point === undefined ? null : s.fights[s.breaking_point];
+    const answer = [`${s.name}: the party completes the day in ${rateBand(s.completed)} of ${PF.int(s.runs)} days; some PC dies in ${rateBand(s.some_death)}.`];
+    answer.push(breaks
+      ? ` The day breaks at ${breaks.name}: it ends there in ${PF.pct(breaks.broke_here.rate)} of days, and someone dies there in ${PF.pct(breaks.deaths.count / Math.max(1, s.runs))}.`
+      : " No fight ends a day or kills anyone.");
+    if (s.fled.count > 0) answer.push(` The party withdrew in ${PF.pct(s.fled.rate)} of days.`);
+    const plans = s.plans || [];
+    const best = plans[0];
+    if (best && best.name !== "as written" && best.significant) {
+      answer.push(` Best plan: ${best.name}, completing ${rateBand(best.completed)} (${points(best.completed_change, true)} points against the day as written).`);
+    }
+    const out = [el("p", { class: "answer" }, answer.join(""))];
+    out.push(Charts.funnel(s));
+    out.push(table("fights", ["#n", "fight", "#reached", `#won [${level}]`, "#a PC dies", "#ends the day here", "#HP before", "#slots before", "#uses before", "#standing before", "#rounds"],
+      s.fights.map((f, i) => [
+        numCell(i + 1), f.name, numCell(PF.pct(f.reached / Math.max(1, s.runs))), numCell(rateBand(f.won)), numCell(PF.pct(f.deaths.rate)),
+        numCell(PF.pct(f.broke_here.rate)), numCell(PF.pct(f.hp_before)), numCell(PF.num(f.slots_before, 1)), numCell(PF.num(f.uses_before, 1)),
+        numCell(PF.num(f.standing_before, 2)), numCell(PF.num(f.rounds, 1)),
+      ])));
+    out.push(el("p", { class: "hint" }, "Reached and ends-the-day-here are shares of all days; won and a PC dies are shares of the days that reach the fight; before: what the party has as it enters the fight (hit points as a share of its maximum)."));
+    out.push(table("members", ["member", `#dead at the end of the day [${level}]`, "#mean HP at the end"],
+      s.members.map((m) => [m.name, numCell(rateBand(m.dead)), numCell(PF.num(m.hp_end, 1))])));
+    out.push(el("p", {}, `Between fights, per day: ${PF.num(s.healed_between, 1)} hit points restored, ${PF.num(s.slots_spent_between, 1)} spell slots and ${PF.num(s.charges_spent_between, 1)} wand charges spent.`));
+    if (plans.length) {
+      out.push(el("h3", {}, "Plans"));
+      out.push(table("plans", ["plan", `#days completed [${level}]`, "#change", `#some PC dies [${level}]`, "#change"],
+        plans.map((p) => [p.name, numCell(rateBand(p.completed)), numCell(p.name === "as written" ? "—" : points(p.completed_change, p.significant)),
+          numCell(rateBand(p.some_death)), numCell(p.name === "as written" ? "—" : points(p.death_change, p.significant))])));
+      out.push(el("p", { class: "hint" }, `Changes against the day as written, in points, on the same dice run by run; * a change told apart from none (paired, ${level}, Bonferroni over the plans and the two figures).`));
+    }
+    return out;
+  }
+  const points = (change, significant) => `${change < 0 ? "−" : "+"}${PF.num(Math.abs(change) * 100, 1)}${significant ? "*" : ""}`;
+
   function grid(cells) {
     if (!cells) return [el("p", { class: "hint" }, "Cells are listed when the sweep is done.")];
     return [
@@ -234,6 +276,7 @@
       case "contribution": body = contribution(j.result); break;
       case "design": body = design(j.result); break;
       case "grid": body = grid(j.cells); break;
+      case "day": body = day(j.result); break;
       default: body = [el("p", {}, "Unknown job kind.")];
     }
     section.append(...body);

@@ -67,6 +67,7 @@ impl CellResult {
             sides: first.sides.clone(),
             combatants: first.combatants.clone(),
             days: Vec::new(),
+            day_plays: first.day_plays,
             totals: first.totals.as_ref().map(|_| Default::default()),
             packed: first.packed.as_ref().map(|p| PackedRuns { party: p.party, ..Default::default() }),
         };
@@ -76,6 +77,7 @@ impl CellResult {
                 return Err(MergeError::Gap { expected: next, got: *start });
             }
             if r.sides != out.sides
+                || r.day_plays != out.day_plays
                 || r.combatants != out.combatants
                 || r.totals.is_some() != out.totals.is_some()
                 || r.packed.as_ref().map(|p| p.party) != out.packed.as_ref().map(|p| p.party)
@@ -102,18 +104,18 @@ impl CellResult {
         Ok(CellResult(out))
     }
 
-    /// The report of a day cell: a day counts as a win when completed;
+    /// The report of a day cell (its day as written, not its plans): a day
+    /// counts as a win when completed;
     /// deaths, members down and hit points lost are the party's at the end
     /// of the day (against its hit points as it entered its first fight);
     /// rounds are the day's.
     fn day_report(&self, index: usize, cell: &CellSpec) -> CellReport {
         use pf1e_engine::day::DayEnd;
         let runs = self.summary.runs;
-        let completed = self.days.iter().filter(|d| d.end == DayEnd::Completed).count() as u64;
+        let completed = self.days_of(0).filter(|d| d.end == DayEnd::Completed).count() as u64;
         let (lo, hi) = pf1e_engine::metrics::win_rate_band(completed, runs);
         let mut lost: Vec<i64> = self
-            .days
-            .iter()
+            .days_of(0)
             .map(|d| {
                 let start = d.fights.first().map_or(0, |f| i64::from(f.before.hp));
                 let end: i64 = d.members.iter().filter(|m| !m.dead).map(|m| i64::from(m.hp.max(0))).sum();
@@ -129,10 +131,10 @@ impl CellResult {
             lost[((q * lost.len() as u64).div_ceil(100).max(1) as usize) - 1]
         };
         let count =
-            |f: &dyn Fn(&pf1e_engine::day::DayRecord) -> bool| self.days.iter().filter(|d| f(d)).count();
+            |f: &dyn Fn(&pf1e_engine::day::DayRecord) -> bool| self.days_of(0).filter(|d| f(d)).count();
         let all_down = count(&|d| d.members.iter().all(|m| m.dead || m.hp < 0));
         let some_death = count(&|d| d.dead() > 0);
-        let rounds: u64 = self.days.iter().flat_map(|d| &d.fights).map(|f| u64::from(f.rounds)).sum();
+        let rounds: u64 = self.days_of(0).flat_map(|d| &d.fights).map(|f| u64::from(f.rounds)).sum();
         let per_run = |x: f64| if runs == 0 { 0.0 } else { x / runs as f64 };
         CellReport {
             index: index as u64,
@@ -238,6 +240,7 @@ pub(crate) mod tests {
                 CombatantInfo { id: "y".into(), side: 1, hp_max: 8, start_hp: 8 },
             ],
             days: Vec::new(),
+            day_plays: 0,
             totals: None,
             packed: None,
         };
@@ -342,6 +345,7 @@ pub(crate) mod tests {
             sides: enc_sides,
             combatants,
             days: Vec::new(),
+            day_plays: 0,
             totals: None,
             packed: None,
         };

@@ -374,6 +374,106 @@ fn a_plan_rewrites_the_day_and_keeps_the_dice_of_the_fights_it_shares() {
     }
 }
 
+#[test]
+fn plays_that_share_their_first_steps_play_them_once_and_end_as_if_played_alone() {
+    use pf1e_engine::day::play_many;
+    use pf1e_engine::day::plan::{Plan, planned_steps};
+    let p = party();
+    let ogre = fight(&p, &["monsters/ogre.json"]);
+    let gnolls = fight(&p, &["monsters/gnoll.json", "monsters/gnoll.json", "monsters/gnoll.json"]);
+    let fights = vec![("gnolls", Arc::clone(&gnolls)), ("ogre", Arc::clone(&ogre)), ("more gnolls", gnolls)];
+    let steps = vec![
+        Step::Encounter(0),
+        Step::ShortRest(RestSpending::All),
+        Step::Encounter(1),
+        Step::ShortRest(RestSpending::All),
+        Step::Branch(Condition::PartyHpBelow(0.5), Choice::LongRest),
+        Step::Encounter(2),
+    ];
+    let written = day(fights, steps.clone());
+    let plans = [
+        Plan { name: "sleep before the last".into(), long_rest_before: vec![2], ..Plan::default() },
+        Plan { name: "save".into(), spend: Some(RestSpending::Nothing), ..Plan::default() },
+        Plan { name: "skip the ogre".into(), skip: vec![1], ..Plan::default() },
+        Plan { name: "skip the last".into(), skip: vec![2], ..Plan::default() },
+    ];
+    let plays: Vec<Vec<Step>> =
+        std::iter::once(steps.clone()).chain(plans.iter().map(|pl| planned_steps(&steps, pl))).collect();
+    let opts = SimOptions::default();
+    // Steps each play would play alone: every step until its day ends.
+    let mut alone = 0;
+    let mut together = 0;
+    for run in 0..24 {
+        let (outcomes, played) = play_many(&written, &plays, &opts, 6, run);
+        assert_eq!(outcomes.len(), plays.len());
+        for (o, steps) in outcomes.iter().zip(&plays) {
+            let planned = Day::new("test".into(), party(), written.encounters.iter().map(|e| (e.name.clone(), Arc::clone(&e.prepared))).collect(), "players", steps.clone()).unwrap();
+            let single = play(&planned, &opts, 6, run);
+            assert_eq!(*o, single, "run {run}: a play differs from the same day played alone");
+            alone += match single.end {
+                DayEnd::Completed => steps.len(),
+                DayEnd::Fled { step } => step + 1,
+                // Up to the fight it lost, the last it fought.
+                DayEnd::Defeated { .. } => {
+                    let fought = single.fights.len();
+                    let mut seen = 0;
+                    steps.iter().position(|s| {
+                        seen += usize::from(matches!(s, Step::Encounter(_)));
+                        seen == fought
+                    }).map_or(steps.len(), |i| i + 1)
+                }
+            };
+        }
+        together += played;
+    }
+    // On a day that goes to its end the day as written plays its 6 steps;
+    // "sleep before the last" shares its first 5 and plays 2 more, "save"
+    // shares 1 and plays 5, "skip the ogre" shares 2 and plays 3, "skip the
+    // last" is the first 5: 16 steps instead of 6 + 7 + 6 + 5 + 5 = 29.
+    assert!(together * 5 <= alone * 3, "{together} steps played together, {alone} alone");
+}
+
+#[test]
+fn a_party_that_saves_its_spells_casts_none_before_the_fight_it_saves_them_for_and_enters_it_with_all() {
+    use pf1e_engine::combat::event::Event;
+    use pf1e_engine::day::plan::Plan;
+    use pf1e_engine::day::play_watched;
+    let p = party();
+    let gnolls = fight(&p, &["monsters/gnoll.json", "monsters/gnoll.json", "monsters/gnoll.json"]);
+    let ogre = fight(&p, &["monsters/ogre.json", "monsters/orc.json"]);
+    let written = day(
+        vec![("gnolls", gnolls), ("ogre", ogre)],
+        vec![Step::Encounter(0), Step::ShortRest(RestSpending::Nothing), Step::Encounter(1)],
+    );
+    let saving = written.planned(&Plan { name: "save".into(), save_slots_for: vec![1], ..Plan::default() });
+    let opts = SimOptions::default();
+    let members = 0..p.len();
+    let full: u32 = {
+        let enc = &written.encounters[0];
+        enc.members.iter().map(|&i| Carried::fresh(&enc.prepared, i).slots_left()).sum()
+    };
+    let (mut spent_as_written, mut cast_in_boss, mut reached) = (0, 0, 0);
+    for run in 0..30 {
+        let (o, transcripts) = play_watched(&saving, &opts, 8, run);
+        let casts = |t: &pf1e_engine::combat::event::Transcript| {
+            t.events.iter().filter(|r| matches!(&r.event, Event::Casts { who, .. } if members.contains(who))).count()
+        };
+        assert_eq!(casts(&transcripts[0]), 0, "run {run}: a party member cast before the fight it saves for");
+        if let Some(boss) = o.fights.get(1) {
+            reached += 1;
+            assert_eq!(boss.before.slots, full, "run {run}: slots spent before the fight saved for");
+            cast_in_boss += usize::from(casts(&transcripts[1]) > 0);
+        }
+        let w = play(&written, &opts, 8, run);
+        if let Some(boss) = w.fights.get(1) {
+            spent_as_written += usize::from(boss.before.slots < full);
+        }
+    }
+    assert!(reached >= 20, "the party reaches the ogre in {reached} of 30 days");
+    assert!(cast_in_boss * 2 >= reached, "the casters cast again in the fight saved for: {cast_in_boss} of {reached}");
+    assert!(spent_as_written >= 10, "as written, the party spends slots on the gnolls in {spent_as_written} of 30 days");
+}
+
 /// The party's state after run `run` of a fight against `foes`, seeded 13.
 fn after_fight(prep: &PreparedEncounter, run: u64, start: &[Option<Carried>]) -> Vec<Carried> {
     let mut rng = SeededRng::for_run(13, run);

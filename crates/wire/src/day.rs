@@ -20,13 +20,15 @@ use crate::proto;
 use crate::scenario::{Scenario, ScenarioError, ScenarioHash};
 
 /// A day as a cell plays it: its fights' scenarios, in the order the steps
-/// index them, and its steps (a plan already applied). Its identity is its
+/// index them, and the steps of each of its plays (the day as written, then
+/// each plan applied), played on the same dice with their shared first
+/// steps played once (`pf1e_engine::day::play_many`). Its identity is its
 /// content hash, which is what enters the shard keys: two cells that play
 /// the same fights in the same steps are the same day.
 #[derive(Debug, Clone)]
 pub struct DayPlay {
     encounters: Vec<ScenarioHash>,
-    steps: Vec<Step>,
+    plays: Vec<Vec<Step>>,
     hash: ContentHash,
 }
 
@@ -58,38 +60,55 @@ fn spending_code(s: RestSpending) -> u64 {
     }
 }
 
+fn hash_steps(c: &mut Canon, steps: &[Step]) {
+    c.u64(steps.len() as u64);
+    for s in steps {
+        match *s {
+            Step::Encounter(e) => c.u64(0).u64(e as u64),
+            Step::ShortRest(spend) => c.u64(1).u64(spending_code(spend)),
+            Step::LongRest => c.u64(2),
+            Step::HoldSpells(hold) => c.u64(4).u64(u64::from(hold)),
+            Step::Branch(cond, choice) => {
+                let (kind, fraction) = match cond {
+                    Condition::PartyHpBelow(f) => (0, f),
+                    Condition::AnyoneDown => (1, 0.0),
+                    Condition::SlotsBelow(f) => (2, f),
+                };
+                let choice = match choice {
+                    Choice::ShortRest(spend) => spending_code(spend),
+                    Choice::LongRest => 10,
+                    Choice::Flee => 11,
+                };
+                // The fraction's bits: a day is the same day only with the same number.
+                c.u64(3).u64(kind).u64(fraction.to_bits()).u64(choice)
+            }
+        };
+    }
+}
+
 impl DayPlay {
     /// The day of `steps` over the fights `encounters`.
     pub fn new(encounters: Vec<ScenarioHash>, steps: Vec<Step>) -> Self {
+        Self::with_plans(encounters, vec![steps])
+    }
+
+    /// The days of `plays` (at least one: the day as written, then its
+    /// plans) over the fights `encounters`.
+    pub fn with_plans(encounters: Vec<ScenarioHash>, plays: Vec<Vec<Step>>) -> Self {
         let mut c = Canon::new("pf1e-day-v1");
         c.u64(encounters.len() as u64);
         for e in &encounters {
             c.bytes(e);
         }
-        c.u64(steps.len() as u64);
-        for s in &steps {
-            match *s {
-                Step::Encounter(e) => c.u64(0).u64(e as u64),
-                Step::ShortRest(spend) => c.u64(1).u64(spending_code(spend)),
-                Step::LongRest => c.u64(2),
-                Step::Branch(cond, choice) => {
-                    let (kind, fraction) = match cond {
-                        Condition::PartyHpBelow(f) => (0, f),
-                        Condition::AnyoneDown => (1, 0.0),
-                        Condition::SlotsBelow(f) => (2, f),
-                    };
-                    let choice = match choice {
-                        Choice::ShortRest(spend) => spending_code(spend),
-                        Choice::LongRest => 10,
-                        Choice::Flee => 11,
-                    };
-                    // The fraction's bits: a day is the same day only with the same number.
-                    c.u64(3).u64(kind).u64(fraction.to_bits()).u64(choice)
-                }
-            };
+        // One play hashes as the single day always did; more add their count.
+        for (k, steps) in plays.iter().enumerate() {
+            if k == 1 {
+                c.bytes(b"plans").u64(plays.len() as u64 - 1);
+            }
+            hash_steps(&mut c, steps);
         }
         let hash = c.finish();
-        DayPlay { encounters, steps, hash }
+        DayPlay { encounters, plays, hash }
     }
 
     /// The fights' scenarios.
@@ -97,9 +116,14 @@ impl DayPlay {
         &self.encounters
     }
 
-    /// The steps.
+    /// The steps of the day as written.
     pub fn steps(&self) -> &[Step] {
-        &self.steps
+        self.plays.first().map_or(&[], Vec::as_slice)
+    }
+
+    /// The steps of every play: the day as written, then its plans.
+    pub fn plays(&self) -> &[Vec<Step>] {
+        &self.plays
     }
 
     /// The content hash (part of the shard keys).
@@ -167,45 +191,51 @@ fn spending_from_proto(v: i32) -> Result<RestSpending, WireError> {
 
 impl From<&DayPlay> for proto::DaySpec {
     fn from(d: &DayPlay) -> Self {
-        use proto::day_step::Step as P;
-        let steps = d
-            .steps
-            .iter()
-            .map(|s| proto::DayStep {
-                step: Some(match *s {
-                    Step::Encounter(e) => P::Encounter(e as u32),
-                    Step::ShortRest(spend) => P::ShortRest(spending_to_proto(spend) as i32),
-                    Step::LongRest => P::LongRest(true),
-                    Step::Branch(cond, choice) => {
-                        let (condition, fraction) = match cond {
-                            Condition::PartyHpBelow(f) => (proto::DayCondition::PartyHpBelow, f),
-                            Condition::AnyoneDown => (proto::DayCondition::AnyoneDown, 0.0),
-                            Condition::SlotsBelow(f) => (proto::DayCondition::SlotsBelow, f),
-                        };
-                        let (choice, spending) = match choice {
-                            Choice::ShortRest(spend) => (proto::DayChoice::ShortRest, spend),
-                            Choice::LongRest => (proto::DayChoice::LongRest, RestSpending::All),
-                            Choice::Flee => (proto::DayChoice::Flee, RestSpending::All),
-                        };
-                        P::Branch(proto::DayBranch {
-                            condition: condition as i32,
-                            fraction,
-                            choice: choice as i32,
-                            spending: spending_to_proto(spending) as i32,
-                        })
-                    }
-                }),
-            })
-            .collect();
-        proto::DaySpec { encounters: d.encounters.iter().map(|h| hex(h)).collect(), steps }
+        proto::DaySpec {
+            encounters: d.encounters.iter().map(|h| hex(h)).collect(),
+            steps: steps_to_proto(d.steps()),
+            plans: d.plays.iter().skip(1).map(|p| proto::DayPlan { steps: steps_to_proto(p) }).collect(),
+        }
     }
+}
+
+fn steps_to_proto(steps: &[Step]) -> Vec<proto::DayStep> {
+    use proto::day_step::Step as P;
+    steps
+    .iter()
+        .map(|s| proto::DayStep {
+            step: Some(match *s {
+                Step::Encounter(e) => P::Encounter(e as u32),
+                Step::ShortRest(spend) => P::ShortRest(spending_to_proto(spend) as i32),
+                Step::LongRest => P::LongRest(true),
+                Step::HoldSpells(hold) => P::HoldSpells(hold),
+                Step::Branch(cond, choice) => {
+                    let (condition, fraction) = match cond {
+                        Condition::PartyHpBelow(f) => (proto::DayCondition::PartyHpBelow, f),
+                        Condition::AnyoneDown => (proto::DayCondition::AnyoneDown, 0.0),
+                        Condition::SlotsBelow(f) => (proto::DayCondition::SlotsBelow, f),
+                    };
+                    let (choice, spending) = match choice {
+                        Choice::ShortRest(spend) => (proto::DayChoice::ShortRest, spend),
+                        Choice::LongRest => (proto::DayChoice::LongRest, RestSpending::All),
+                        Choice::Flee => (proto::DayChoice::Flee, RestSpending::All),
+                    };
+                    P::Branch(proto::DayBranch {
+                        condition: condition as i32,
+                        fraction,
+                        choice: choice as i32,
+                        spending: spending_to_proto(spending) as i32,
+                    })
+                }
+            }),
+        })
+        .collect()
 }
 
 impl TryFrom<&proto::DaySpec> for DayPlay {
     type Error = WireError;
 
     fn try_from(d: &proto::DaySpec) -> Result<Self, Self::Error> {
-        use proto::day_step::Step as P;
         let encounters = d
             .encounters
             .iter()
@@ -213,53 +243,63 @@ impl TryFrom<&proto::DaySpec> for DayPlay {
                 parse_hex(h).ok_or_else(|| WireError::Hash { field: "DaySpec.encounters", value: h.clone() })
             })
             .collect::<Result<Vec<_>, _>>()?;
-        let mut steps = Vec::with_capacity(d.steps.len());
-        for s in &d.steps {
-            steps.push(match s.step.as_ref().ok_or(WireError::Missing("DayStep.step"))? {
-                P::Encounter(e) if (*e as usize) < encounters.len() => Step::Encounter(*e as usize),
-                P::Encounter(e) => {
-                    return Err(WireError::invalid("DayStep.encounter", format!("no encounter {e}")));
+        let mut plays = vec![steps_from_proto(&d.steps, encounters.len())?];
+        for plan in &d.plans {
+            plays.push(steps_from_proto(&plan.steps, encounters.len())?);
+        }
+        Ok(DayPlay::with_plans(encounters, plays))
+    }
+}
+
+fn steps_from_proto(list: &[proto::DayStep], encounters: usize) -> Result<Vec<Step>, WireError> {
+    use proto::day_step::Step as P;
+    let mut steps = Vec::with_capacity(list.len());
+    for s in list {
+        steps.push(match s.step.as_ref().ok_or(WireError::Missing("DayStep.step"))? {
+            P::Encounter(e) if (*e as usize) < encounters => Step::Encounter(*e as usize),
+            P::Encounter(e) => {
+                return Err(WireError::invalid("DayStep.encounter", format!("no encounter {e}")));
+            }
+            P::ShortRest(v) => Step::ShortRest(spending_from_proto(*v)?),
+            P::LongRest(_) => Step::LongRest,
+            P::HoldSpells(hold) => Step::HoldSpells(*hold),
+            P::Branch(b) => {
+                let fraction = b.fraction;
+                if !(0.0..=1.0).contains(&fraction) {
+                    return Err(WireError::invalid(
+                        "DayBranch.fraction",
+                        format!("{fraction} is not a fraction"),
+                    ));
                 }
-                P::ShortRest(v) => Step::ShortRest(spending_from_proto(*v)?),
-                P::LongRest(_) => Step::LongRest,
-                P::Branch(b) => {
-                    let fraction = b.fraction;
-                    if !(0.0..=1.0).contains(&fraction) {
+                let cond = match proto::DayCondition::try_from(b.condition) {
+                    Ok(proto::DayCondition::PartyHpBelow) => Condition::PartyHpBelow(fraction),
+                    Ok(proto::DayCondition::AnyoneDown) => Condition::AnyoneDown,
+                    Ok(proto::DayCondition::SlotsBelow) => Condition::SlotsBelow(fraction),
+                    _ => {
                         return Err(WireError::invalid(
-                            "DayBranch.fraction",
-                            format!("{fraction} is not a fraction"),
+                            "DayBranch.condition",
+                            format!("unknown condition {}", b.condition),
                         ));
                     }
-                    let cond = match proto::DayCondition::try_from(b.condition) {
-                        Ok(proto::DayCondition::PartyHpBelow) => Condition::PartyHpBelow(fraction),
-                        Ok(proto::DayCondition::AnyoneDown) => Condition::AnyoneDown,
-                        Ok(proto::DayCondition::SlotsBelow) => Condition::SlotsBelow(fraction),
-                        _ => {
-                            return Err(WireError::invalid(
-                                "DayBranch.condition",
-                                format!("unknown condition {}", b.condition),
-                            ));
-                        }
-                    };
-                    let choice = match proto::DayChoice::try_from(b.choice) {
-                        Ok(proto::DayChoice::ShortRest) => {
-                            Choice::ShortRest(spending_from_proto(b.spending)?)
-                        }
-                        Ok(proto::DayChoice::LongRest) => Choice::LongRest,
-                        Ok(proto::DayChoice::Flee) => Choice::Flee,
-                        _ => {
-                            return Err(WireError::invalid(
-                                "DayBranch.choice",
-                                format!("unknown choice {}", b.choice),
-                            ));
-                        }
-                    };
-                    Step::Branch(cond, choice)
-                }
-            });
-        }
-        Ok(DayPlay::new(encounters, steps))
+                };
+                let choice = match proto::DayChoice::try_from(b.choice) {
+                    Ok(proto::DayChoice::ShortRest) => {
+                        Choice::ShortRest(spending_from_proto(b.spending)?)
+                    }
+                    Ok(proto::DayChoice::LongRest) => Choice::LongRest,
+                    Ok(proto::DayChoice::Flee) => Choice::Flee,
+                    _ => {
+                        return Err(WireError::invalid(
+                            "DayBranch.choice",
+                            format!("unknown choice {}", b.choice),
+                        ));
+                    }
+                };
+                Step::Branch(cond, choice)
+            }
+        });
     }
+    Ok(steps)
 }
 
 fn tending_to_proto(t: &Tending) -> proto::DayTending {
@@ -381,6 +421,7 @@ mod tests {
             Step::Branch(Condition::PartyHpBelow(0.34), Choice::ShortRest(RestSpending::Nothing)),
             Step::Branch(Condition::AnyoneDown, Choice::Flee),
             Step::LongRest,
+            Step::HoldSpells(true),
             Step::Encounter(1),
         ];
         let day = DayPlay::new(vec![[1; 32], [2; 32]], steps.clone());
@@ -390,10 +431,32 @@ mod tests {
         let mut other = steps.clone();
         other[2] = Step::Branch(Condition::PartyHpBelow(0.35), Choice::ShortRest(RestSpending::Nothing));
         assert_ne!(DayPlay::new(vec![[1; 32], [2; 32]], other).hash(), day.hash(), "the fraction counts");
+        let mut released = steps.clone();
+        released[5] = Step::HoldSpells(false);
+        assert_ne!(DayPlay::new(vec![[1; 32], [2; 32]], released).hash(), day.hash(), "holding counts");
         assert_ne!(DayPlay::new(vec![[2; 32], [1; 32]], steps).hash(), day.hash(), "the fights count");
         let mut bad = proto::DaySpec::from(&day);
         bad.steps[0].step = Some(proto::day_step::Step::Encounter(2));
         assert!(DayPlay::try_from(&bad).is_err(), "a step that names no fight");
+    }
+
+    #[test]
+    fn a_day_with_its_plans_round_trips_and_one_play_hashes_as_the_day_alone() {
+        let written = vec![Step::Encounter(0), Step::ShortRest(RestSpending::All), Step::Encounter(1)];
+        let plan = vec![Step::HoldSpells(true), Step::Encounter(0), Step::HoldSpells(false), Step::Encounter(1)];
+        let both = DayPlay::with_plans(vec![[1; 32], [2; 32]], vec![written.clone(), plan.clone()]);
+        let back = DayPlay::try_from(&proto::DaySpec::from(&both)).unwrap();
+        assert_eq!(back.plays(), both.plays());
+        assert_eq!(back.hash(), both.hash());
+        assert_eq!(back.steps(), &written[..]);
+        let alone = DayPlay::new(vec![[1; 32], [2; 32]], written.clone());
+        assert_eq!(DayPlay::with_plans(vec![[1; 32], [2; 32]], vec![written.clone()]).hash(), alone.hash());
+        assert_ne!(alone.hash(), both.hash(), "the plans count");
+        let swapped = DayPlay::with_plans(vec![[1; 32], [2; 32]], vec![plan, written]);
+        assert_ne!(swapped.hash(), both.hash(), "the order of the plays counts");
+        let mut bad = proto::DaySpec::from(&both);
+        bad.plans[0].steps[1].step = Some(proto::day_step::Step::Encounter(7));
+        assert!(DayPlay::try_from(&bad).is_err(), "a plan's step that names no fight");
     }
 
     #[test]

@@ -233,6 +233,9 @@ pub struct ShardResult {
     /// A day cell's shard: one record per day, the battle tables above
     /// empty (and the summary counting only the runs).
     pub days: Vec<DayRecord>,
+    /// Days played per run: `days` holds, run after run, one record per
+    /// play (the day as written, then each plan); 0 for battles.
+    pub day_plays: u32,
     /// Set for a shard asked for totals: the per-run tables are empty.
     pub totals: Option<ShardTotals>,
     /// Set for a shard asked for packed runs (beside its totals).
@@ -353,10 +356,12 @@ impl PackedRuns {
 }
 
 impl ShardResult {
-    /// Packs the records of consecutive days.
-    pub fn from_days(days: Vec<DayRecord>) -> Self {
+    /// Packs the records of consecutive days, `plays` per run (run after
+    /// run, one record per play).
+    pub fn from_days(days: Vec<DayRecord>, plays: u32) -> Self {
+        let plays = plays.max(1);
         let mut summary = Summary::new(0, 0);
-        summary.runs = days.len() as u64;
+        summary.runs = days.len() as u64 / u64::from(plays);
         ShardResult {
             summary,
             winner: Vec::new(),
@@ -366,9 +371,15 @@ impl ShardResult {
             sides: Vec::new(),
             combatants: Vec::new(),
             days,
+            day_plays: plays,
             totals: None,
             packed: None,
         }
+    }
+
+    /// The records of play `p` (0: the day as written), in run order.
+    pub fn days_of(&self, p: usize) -> impl Iterator<Item = &DayRecord> {
+        self.days.iter().skip(p).step_by(self.day_plays.max(1) as usize)
     }
 
     /// Whether its runs are days.
@@ -397,6 +408,7 @@ impl ShardResult {
                 })
                 .collect(),
             days: Vec::new(),
+            day_plays: 0,
             totals: None,
             packed: None,
         };
@@ -412,7 +424,7 @@ impl ShardResult {
     /// Number of runs (battles, or days).
     pub fn runs(&self) -> u64 {
         match &self.totals {
-            _ if self.is_days() => self.days.len() as u64,
+            _ if self.is_days() => self.days.len() as u64 / u64::from(self.day_plays.max(1)),
             Some(_) => self.summary.runs,
             None => self.winner.len() as u64,
         }
@@ -519,8 +531,9 @@ impl ShardResult {
     pub fn check(&self, runs: u64) -> Result<(), ShapeError> {
         let bad = |what: String| Err(ShapeError(what));
         if self.is_days() {
-            if self.runs() != runs || self.summary.runs != runs {
-                return bad(format!("{runs} days expected, got {} records", self.days.len()));
+            let plays = u64::from(self.day_plays.max(1));
+            if self.days.len() as u64 != runs * plays || self.summary.runs != runs {
+                return bad(format!("{runs} days of {plays} plays expected, got {} records", self.days.len()));
             }
             if !self.winner.is_empty() || !self.sides.is_empty() || !self.combatants.is_empty() {
                 return bad("a day shard carries battle tables".into());
@@ -739,6 +752,7 @@ impl From<&ShardResult> for proto::ShardResult {
                 .collect(),
             dead: r.dead.clone(),
             days: r.days.iter().map(proto::DayRecord::from).collect(),
+            day_plays: r.day_plays,
             totals: r.totals.as_ref().map(|t| proto::ShardTotals {
                 final_hp: t.final_hp.clone(),
                 party_all_down: t.party_all_down,
@@ -763,17 +777,18 @@ impl TryFrom<proto::ShardResult> for ShardResult {
         let summary = Summary::from(r.summary.as_ref().ok_or(WireError::Missing("ShardResult.summary"))?);
         if !r.days.is_empty() {
             let days = r.days.iter().map(DayRecord::try_from).collect::<Result<Vec<_>, _>>()?;
-            if summary.runs != days.len() as u64 || !r.winner.is_empty() || !r.combatants.is_empty() {
+            let plays = u64::from(r.day_plays.max(1));
+            if summary.runs * plays != days.len() as u64 || !r.winner.is_empty() || !r.combatants.is_empty() {
                 return Err(WireError::invalid(
                     "ShardResult.days",
                     format!(
-                        "{} runs summed, {} days, and battle tables beside them",
+                        "{} runs summed, {} days of {plays} plays, and battle tables beside them",
                         summary.runs,
                         days.len()
                     ),
                 ));
             }
-            let mut out = ShardResult::from_days(days);
+            let mut out = ShardResult::from_days(days, r.day_plays);
             out.summary = summary;
             return Ok(out);
         }
@@ -836,6 +851,7 @@ impl TryFrom<proto::ShardResult> for ShardResult {
                 })
                 .collect(),
             days: Vec::new(),
+            day_plays: 0,
             totals,
             packed: r.packed.map(|p| PackedRuns { party: p.party, runs: p.runs, rows: p.rows }),
         })
@@ -1010,6 +1026,35 @@ mod tests {
     use super::*;
     use crate::variant::HpFraction;
 
+    #[test]
+    fn a_day_shard_holds_one_record_per_play_and_run_and_says_how_many() {
+        use pf1e_engine::combat::Tending;
+        use pf1e_engine::day::{DayEnd, MemberEnd};
+        let day = |end| DayRecord {
+            end,
+            fights: Vec::new(),
+            members: vec![MemberEnd { hp: 5, dead: false }],
+            rests: Tending::default(),
+        };
+        // Three runs of two plays, run after run.
+        let records: Vec<DayRecord> = (0..3)
+            .flat_map(|run| [day(DayEnd::Completed), day(DayEnd::Fled { step: run })])
+            .collect();
+        let r = ShardResult::from_days(records, 2);
+        assert_eq!(r.runs(), 3);
+        assert_eq!(r.summary.runs, 3);
+        assert!(r.check(3).is_ok());
+        assert!(r.check(6).is_err(), "six runs of two plays would be twelve records");
+        assert!(r.days_of(0).all(|d| d.end == DayEnd::Completed));
+        assert_eq!(r.days_of(1).map(|d| d.end).collect::<Vec<_>>(), (0..3).map(|step| DayEnd::Fled { step }).collect::<Vec<_>>());
+        let back = ShardResult::try_from(proto::ShardResult::from(&r)).unwrap();
+        assert_eq!(back.day_plays, 2);
+        assert_eq!(back.days, r.days);
+        let mut odd = proto::ShardResult::from(&r);
+        odd.days.pop();
+        assert!(ShardResult::try_from(odd).is_err(), "five records are not whole runs of two plays");
+    }
+
     fn spec() -> ShardSpec {
         ShardSpec {
             scenario: [7; 32],
@@ -1107,6 +1152,7 @@ mod tests {
             sides: vec!["a".into(), "b".into()],
             combatants: vec![CombatantInfo { id: "x".into(), side: 0, hp_max: 6, start_hp: 6 }],
             days: Vec::new(),
+            day_plays: 0,
             totals: None,
             packed: None,
         };
@@ -1161,6 +1207,7 @@ mod tests {
                 CombatantInfo { id: "z".into(), side: 0, hp_max: 4, start_hp: 4 },
             ],
             days: Vec::new(),
+            day_plays: 0,
             totals: None,
             packed: None,
         };
@@ -1269,6 +1316,7 @@ mod tests {
             sides: vec!["a".into(), "b".into()],
             combatants: vec![CombatantInfo { id: "x".into(), side: 1, hp_max: 10, start_hp: 10 }],
             days: Vec::new(),
+            day_plays: 0,
             totals: Some(ShardTotals {
                 final_hp: vec![11],
                 party_all_down: 1,
@@ -1314,6 +1362,7 @@ mod tests {
             sides: vec!["a".into(), "b".into()],
             combatants: vec![CombatantInfo { id: "x".into(), side: 0, hp_max: 6, start_hp: 6 }],
             days: Vec::new(),
+            day_plays: 0,
             totals: None,
             packed: None,
         };

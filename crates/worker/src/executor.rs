@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 
 use pf1e_engine::combat::MatchupPolicy;
-use pf1e_engine::day::{Day, record_batch};
+use pf1e_engine::day::{Day, record_many};
 use pf1e_engine::encounter::Encounter;
 use pf1e_engine::runner::{run_batch_policy, run_batch_prepared};
 use pf1e_wire::day::{DayPlay, assemble};
@@ -132,8 +132,16 @@ impl ShardEvaluator for EngineEvaluator {
         let Some(play) = &spec.day else { return Err(EvalError::NoDays) };
         let day = self.day(play, fights, &spec.party)?;
         let options = fights.first().map(|s| s.options.clone()).unwrap_or_default();
-        let records = record_batch(&day, &options, spec.seed, spec.runs.clone());
-        tracing::debug!(days = records.len(), "day shard played");
-        Ok(ShardResult::from_days(records))
+        // The day and its plans, their shared first steps played once;
+        // run after run, one record per play.
+        let plays = play.plays();
+        let (per_play, steps) = record_many(&day, plays, &options, spec.seed, spec.runs.clone());
+        let runs = per_play.first().map_or(0, Vec::len);
+        let mut records = Vec::with_capacity(runs * plays.len());
+        for run in 0..runs {
+            records.extend(per_play.iter().map(|p| p[run].clone()));
+        }
+        tracing::debug!(days = runs, plays = plays.len(), steps, "day shard played");
+        Ok(ShardResult::from_days(records, plays.len() as u32))
     }
 }

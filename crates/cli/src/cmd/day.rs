@@ -10,7 +10,8 @@ use pf1e_engine::combat::SimOptions;
 use pf1e_engine::day::file::{DayFile, StepSpec};
 use pf1e_engine::day::plan::{PlanResult, compare};
 use pf1e_engine::day::summary::DaySummary;
-use pf1e_engine::day::{Day, Step, play_watched, record_batch};
+use pf1e_engine::day::plan::planned_steps;
+use pf1e_engine::day::{Day, Step, play_watched, record_many};
 use pf1e_engine::metrics::Confidence;
 
 use super::ctl;
@@ -64,24 +65,26 @@ pub fn run(args: &DayArgs, global: &GlobalArgs) -> Result<(), CliError> {
         return report(args, global, &day, &options, &result.summary, &result.plans, seed);
     }
     let pool = crate::sim::thread_pool(args.threads)?;
-    let outcomes = pool.install(|| record_batch(&day, &options, seed, 0..runs));
+    // The day as written and its plans, their shared first steps played
+    // once per day (`day::play_many`): the figures are those of each played
+    // alone.
+    let plans_spec: Vec<_> = spec.plans();
+    let plays: Vec<Vec<Step>> = std::iter::once(day.steps.clone())
+        .chain(plans_spec.iter().map(|p| planned_steps(&day.steps, p)))
+        .collect();
+    let (mut all, played) = pool.install(|| record_many(&day, &plays, &options, seed, 0..runs));
+    tracing::debug!(played, "day steps played");
     let confidence = Confidence::new(keys.confidence)
         .map_err(|e| CliError::input(format!("{origin}: confidence: {e}")))?;
-    let summary = DaySummary::of(&day.shape(), &outcomes, confidence);
-    let plans = if spec.plans.is_empty() {
+    let shape = day.shape();
+    let summary = DaySummary::of(&shape, &all[0], confidence);
+    let plans = if plans_spec.is_empty() {
         Vec::new()
     } else {
-        let mut names = vec![render::AS_WRITTEN.to_string()];
-        let mut summaries = vec![summary.clone()];
-        let mut all = vec![outcomes];
-        for plan in spec.plans() {
-            let planned = day.planned(&plan);
-            let o = pool.install(|| record_batch(&planned, &options, seed, 0..runs));
-            summaries.push(DaySummary::of(&planned.shape(), &o, confidence));
-            names.push(plan.name);
-            all.push(o);
-        }
-        compare(&names, &summaries, &all, confidence)
+        let names: Vec<String> =
+            std::iter::once(render::AS_WRITTEN.to_string()).chain(plans_spec.into_iter().map(|p| p.name)).collect();
+        let summaries: Vec<DaySummary> = all.iter().map(|o| DaySummary::of(&shape, o, confidence)).collect();
+        compare(&names, &summaries, &std::mem::take(&mut all), confidence)
     };
     report(args, global, &day, &options, &summary, &plans, seed)
 }

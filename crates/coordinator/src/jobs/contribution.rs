@@ -252,6 +252,7 @@ mod tests {
             sides: vec!["a".into(), "b".into()],
             combatants,
             days: Vec::new(),
+            day_plays: 0,
             totals: None,
             packed: None,
         })

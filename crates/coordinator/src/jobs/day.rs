@@ -1,13 +1,18 @@
 //! `day`: an adventuring day (`docs/days.md`) played many times, as cells.
 //!
 //! A day file submitted as a sweep (`pf1e run day.yaml`, `pf1e ctl submit
-//! day.yaml`, `pf1e day --coordinator`) is one `day` job. Its cells are the
-//! day as written and each of its plans, every one a [`DayPlay`] (the
-//! fights by scenario hash and the steps, the plan applied) with the
-//! sweep's seed and runs: sharded by run like battles, cached under the
-//! day's content (its fights' scenarios and steps, with the rules version),
-//! resumed like any cell. All cells share the seed, so the plans are
-//! compared with the day as written on the same dice (`day::plan`).
+//! day.yaml`, `pf1e day --coordinator`) is one `day` job of one cell: a
+//! [`DayPlay`] holding the fights by scenario hash and the steps of the day
+//! as written and of each plan, with the sweep's seed and runs. It is
+//! sharded by run like battles, cached under the day's content (its fights'
+//! scenarios, every play's steps, the rules version) and resumed like any
+//! cell. A shard plays each of its days once per play, the steps the plays
+//! share at their start once (`day::play_many`), on the same dice, so the
+//! plans are compared with the day as written run by run (`day::plan`).
+//!
+//! One cell rather than one per play: the shared first fights are what a
+//! day costs, and only a shard that plays every play of a run can play
+//! them once. The price: editing one plan recomputes the whole day.
 
 use std::sync::Arc;
 
@@ -49,13 +54,13 @@ impl PartialEq for DayJob {
 }
 
 impl DayJob {
-    /// The days its cells play: as written, then each plan.
-    pub fn plays(&self) -> Vec<DayPlay> {
+    /// The days its cell plays: as written, then each plan.
+    pub fn plays(&self) -> DayPlay {
         let hashes: Vec<_> = self.fights.iter().map(|s| s.hash).collect();
-        std::iter::once(self.steps.clone())
+        let plays = std::iter::once(self.steps.clone())
             .chain(self.plans.iter().map(|p| planned_steps(&self.steps, p)))
-            .map(|steps| DayPlay::new(hashes.clone(), steps))
-            .collect()
+            .collect();
+        DayPlay::with_plans(hashes, plays)
     }
 
     /// Days it plays (exactly).
@@ -64,12 +69,13 @@ impl DayJob {
     }
 }
 
-/// The planner: every cell in one batch; the figures once all are in.
+/// The planner: its one cell; the figures once it is in.
 pub struct DayPlanner {
     job: DayJob,
     cells: Vec<CellSpec>,
     emitted: bool,
-    records: Vec<Option<Vec<DayRecord>>>,
+    /// Per play, its days in run order, once the cell is in.
+    records: Option<Vec<Vec<DayRecord>>>,
     confidence: Confidence,
     seed: u64,
 }
@@ -77,27 +83,19 @@ pub struct DayPlanner {
 impl DayPlanner {
     /// The cells of `job` in the sweep of `ctx`.
     pub fn new(ctx: &JobContext, job: DayJob) -> Self {
-        let cells: Vec<CellSpec> = job
-            .plays()
-            .into_iter()
-            .map(|play| {
-                let mut cell = ctx.cell(
-                    &StrategySpec::default_spec(),
-                    &StrategySpec::default_spec(),
-                    HpFraction::FULL,
-                    HpFraction::FULL,
-                    job.runs,
-                );
-                cell.day = Some(play);
-                cell
-            })
-            .collect();
-        let n = cells.len();
+        let mut cell = ctx.cell(
+            &StrategySpec::default_spec(),
+            &StrategySpec::default_spec(),
+            HpFraction::FULL,
+            HpFraction::FULL,
+            job.runs,
+        );
+        cell.day = Some(job.plays());
         DayPlanner {
             job,
-            cells,
+            cells: vec![cell],
             emitted: false,
-            records: vec![None; n],
+            records: None,
             confidence: ctx.confidence,
             seed: ctx.seed,
         }
@@ -114,12 +112,13 @@ impl Planner for DayPlanner {
             self.emitted = true;
             return PlanStep::Emit(self.cells.clone());
         }
-        if self.records.iter().all(Option::is_some) { PlanStep::Done } else { PlanStep::Wait }
+        if self.records.is_some() { PlanStep::Done } else { PlanStep::Wait }
     }
 
     fn consume(&mut self, index: usize, result: &CellResult) {
-        if let Some(slot) = self.records.get_mut(index) {
-            *slot = Some(result.days.clone());
+        if index == 0 {
+            let plays = 1 + self.job.plans.len();
+            self.records = Some((0..plays).map(|p| result.days_of(p).cloned().collect()).collect());
         }
     }
 
@@ -127,13 +126,13 @@ impl Planner for DayPlanner {
         PlannerState::one_batch(
             self.emitted,
             self.cells.len(),
-            self.records.iter().filter(|r| r.is_some()).count(),
+            usize::from(self.records.is_some()),
         )
     }
 
     fn result(&self) -> JobResult {
-        let empty = Vec::new();
-        let days: Vec<&Vec<DayRecord>> = self.records.iter().map(|r| r.as_ref().unwrap_or(&empty)).collect();
+        let none = vec![Vec::new(); 1 + self.job.plans.len()];
+        let days: Vec<&Vec<DayRecord>> = self.records.as_ref().unwrap_or(&none).iter().collect();
         let summary = DaySummary::of(&self.job.shape, days[0], self.confidence);
         let plans = if self.job.plans.is_empty() {
             Vec::new()

@@ -112,6 +112,10 @@ pub struct PlanFile {
     /// Encounters (by name) the party avoids.
     #[serde(default)]
     pub skip: Vec<String>,
+    /// Encounters (by name) the party saves its spells for: its casters cast
+    /// nothing in the fights before the first of them.
+    #[serde(default)]
+    pub save_slots_for: Vec<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Deserialize)]
@@ -259,7 +263,11 @@ impl DayFile {
             if raw.plans[..k].iter().any(|p| p.name == plan.name) {
                 return Err(at(format!("two plans are named {:?}", plan.name)));
             }
-            for (field, list) in [("long_rest_before", &plan.long_rest_before), ("skip", &plan.skip)] {
+            for (field, list) in [
+                ("long_rest_before", &plan.long_rest_before),
+                ("skip", &plan.skip),
+                ("save_slots_for", &plan.save_slots_for),
+            ] {
                 if let Some(unknown) = list.iter().find(|n| !names.contains(&n.as_str())) {
                     return Err(at(format!(
                         "{field}: no encounter is named {unknown:?} (the day has {})",
@@ -269,6 +277,15 @@ impl DayFile {
             }
             if plan.skip.len() == names.len() {
                 return Err(at("skip: a plan must keep at least one encounter".to_string()));
+            }
+            if let Some(both) = plan.save_slots_for.iter().find(|n| plan.skip.contains(n)) {
+                return Err(at(format!("save_slots_for: {both:?} is also skipped")));
+            }
+            let first_fought = names.iter().find(|n| !plan.skip.iter().any(|s| s == *n));
+            if let Some(first) = plan.save_slots_for.iter().find(|n| Some(&n.as_str()) == first_fought) {
+                return Err(at(format!(
+                    "save_slots_for: {first:?} is the first fight: there is no fight before it to save spells in"
+                )));
             }
         }
         Ok(DayFile {
@@ -295,6 +312,7 @@ impl DayFile {
                 long_rest_before: index(&p.long_rest_before),
                 spend: p.spend,
                 skip: index(&p.skip),
+                save_slots_for: index(&p.save_slots_for),
             })
             .collect()
     }
@@ -344,6 +362,27 @@ mod tests {
         let plans = DayFile::from_yaml_str(&with, "d.yaml").unwrap().plans();
         assert_eq!(plans[0].long_rest_before, vec![0]);
         assert_eq!(plans[0].spend, Some(RestSpending::Nothing));
+    }
+
+    #[test]
+    fn a_plan_saves_the_spells_for_a_later_fight_and_says_why_it_cannot() {
+        let two = "name: t\nparty:\n  combatants: [a.json]\nsteps:\n  - encounter: { name: one, map: m.yaml, combatants: [o.json] }\n  - encounter: { name: boss, map: m.yaml, combatants: [o.json] }\n";
+        let ok = format!("{two}plans:\n  - {{ name: save, save_slots_for: [boss] }}\n");
+        let plans = DayFile::from_yaml_str(&ok, "d.yaml").unwrap().plans();
+        assert_eq!(plans[0].save_slots_for, vec![1]);
+        let first = format!("{two}plans:\n  - {{ name: save, save_slots_for: [one] }}\n");
+        assert_eq!(
+            DayFile::from_yaml_str(&first, "d.yaml").unwrap_err().to_string(),
+            "d.yaml: plans[0]: save_slots_for: \"one\" is the first fight: there is no fight before it to save spells in"
+        );
+        let skipped = format!("{two}plans:\n  - {{ name: save, save_slots_for: [boss], skip: [boss] }}\n");
+        assert_eq!(
+            DayFile::from_yaml_str(&skipped, "d.yaml").unwrap_err().to_string(),
+            "d.yaml: plans[0]: save_slots_for: \"boss\" is also skipped"
+        );
+        let unknown = format!("{two}plans:\n  - {{ name: save, save_slots_for: [lich] }}\n");
+        let e = DayFile::from_yaml_str(&unknown, "d.yaml").unwrap_err().to_string();
+        assert!(e.starts_with("d.yaml: plans[0]: save_slots_for: no encounter is named \"lich\""), "{e}");
     }
 
     #[test]

@@ -25,10 +25,12 @@ use rayon::prelude::*;
 
 use crate::combat::event::Transcript;
 use crate::combat::{
-    Carried, DefaultPolicy, Party, PreparedEncounter, RestSpending, SimOptions, Tending, run_carried,
+    Action, BattleState, Carried, DefaultPolicy, Party, Policy, PreparedEncounter, RestSpending, Roster, SimOptions,
+    StrategyPolicy, Tending, run_carried,
 };
 use crate::model::Combatant;
 use crate::rng::SeededRng;
+use crate::strategy::{SpellPolicy, StrategySpec};
 
 /// One fight of the day.
 #[derive(Clone, Debug)]
@@ -75,6 +77,9 @@ pub enum Step {
     LongRest,
     /// A choice made only when the condition holds.
     Branch(Condition, Choice),
+    /// From here on the party's spellcasters cast no spell in its fights
+    /// (`true`), or cast again (`false`): a plan's `save_slots_for`.
+    HoldSpells(bool),
 }
 
 /// An adventuring day, ready to play.
@@ -360,83 +365,214 @@ fn play_inner(
     run: u64,
     mut watch: Option<&mut Vec<Transcript>>,
 ) -> DayOutcome {
-    let files: Vec<&Combatant> = day.party.iter().map(|c| c.as_ref()).collect();
-    let first = &day.encounters[0];
-    let mut states: Vec<Carried> =
-        first.members.iter().map(|&i| Carried::fresh(&first.prepared, i)).collect();
-    let mut fights: Vec<FightRecord> = Vec::new();
-    let mut rests = Tending::default();
-    // The encounter whose statistics the between-battle steps use: the last
-    // one fought (the first before any).
-    let mut last = 0usize;
-    // Dice of the steps before the first fight (a stream no fight uses).
-    let mut after = SeededRng::for_run(stream_seed(seed, u64::MAX), run);
-    let rest =
-        |states: &mut Vec<Carried>, choice: Choice, last: usize, rng: &mut SeededRng, rests: &mut Tending| {
-            let party = day.party_at(last, &files);
-            match choice {
-                Choice::ShortRest(spending) => add(rests, party.short_rest(states, spending, rng)),
-                Choice::LongRest => party.long_rest(states),
-                Choice::Flee => {}
+    let mut progress = Progress::start(day, seed, run);
+    for (index, &step) in day.steps.iter().enumerate() {
+        if progress.end.is_some() {
+            break;
+        }
+        progress.step(day, options, index, step, watch.as_deref_mut());
+    }
+    progress.finish()
+}
+
+/// Where one day stands after some of its steps: everything the steps after
+/// them read, the dice included. The state after a list of steps is a
+/// function of those steps (and the day's fights, seed and run), so days
+/// that share their first steps share this state (`play_many`).
+#[derive(Clone, Debug)]
+struct Progress {
+    seed: u64,
+    run: u64,
+    states: Vec<Carried>,
+    fights: Vec<FightRecord>,
+    rests: Tending,
+    /// The encounter whose statistics the between-battle steps use: the
+    /// last one fought (the first before any).
+    last: usize,
+    /// Dice of the steps after the last fight (before the first: a stream
+    /// no fight uses).
+    after: SeededRng,
+    /// How the day ended, once it has.
+    end: Option<DayEnd>,
+    /// The party's casters hold their spells in its fights ([`Step::HoldSpells`]).
+    hold: bool,
+}
+
+impl Progress {
+    /// The party fresh, before the first step.
+    fn start(day: &Day, seed: u64, run: u64) -> Self {
+        let first = &day.encounters[0];
+        Progress {
+            seed,
+            run,
+            states: first.members.iter().map(|&i| Carried::fresh(&first.prepared, i)).collect(),
+            fights: Vec::new(),
+            rests: Tending::default(),
+            last: 0,
+            after: SeededRng::for_run(stream_seed(seed, u64::MAX), run),
+            end: None,
+            hold: false,
+        }
+    }
+
+    fn rest(&mut self, day: &Day, choice: Choice) {
+        let files: Vec<&Combatant> = day.party.iter().map(|c| c.as_ref()).collect();
+        let party = day.party_at(self.last, &files);
+        match choice {
+            Choice::ShortRest(spending) => {
+                add(&mut self.rests, party.short_rest(&mut self.states, spending, &mut self.after))
             }
-        };
-    for (step, s) in day.steps.iter().enumerate() {
-        match *s {
-            Step::Encounter(e) => {
-                let k = fights.len() as u64;
-                let enc = &day.encounters[e];
-                let before = resources(day, e, &states);
-                let mut start = vec![None; enc.prepared.deployed()];
-                for (m, &i) in enc.members.iter().enumerate() {
-                    start[i] = Some(states[m].clone());
-                }
-                let mut dice = SeededRng::for_run(stream_seed(seed, 2 * k), run);
-                let mut transcript = watch.as_ref().map(|_| Transcript::for_encounter(&enc.prepared));
-                let events = transcript.as_mut().map(|t| &mut t.events);
-                let (outcome, carried) =
-                    run_carried(&enc.prepared, options, &mut dice, events, &mut DefaultPolicy, &start);
-                if let (Some(w), Some(t)) = (watch.as_deref_mut(), transcript) {
-                    w.push(t);
-                }
-                let dead_before = states.iter().filter(|s| s.dead).count() as u32;
-                for (m, &i) in enc.members.iter().enumerate() {
-                    states[m] = carried[i].clone();
-                }
-                let party_side = enc.prepared.side(enc.members[0]) as u32;
-                let won = outcome.winner == Some(party_side);
-                after = SeededRng::for_run(stream_seed(seed, 2 * k + 1), run);
-                let aid = if won {
-                    day.party_at(e, &files).first_aid(&mut states, &mut after)
-                } else {
-                    Tending::default()
-                };
-                let deaths = states.iter().filter(|s| s.dead).count() as u32 - dead_before;
-                fights.push(FightRecord { encounter: e, won, rounds: outcome.rounds, before, deaths, aid });
-                last = e;
-                if !won {
-                    return DayOutcome {
-                        end: DayEnd::Defeated { encounter: e },
-                        fights,
-                        members: states,
-                        rests,
-                    };
-                }
-            }
-            Step::ShortRest(spending) => {
-                rest(&mut states, Choice::ShortRest(spending), last, &mut after, &mut rests)
-            }
-            Step::LongRest => rest(&mut states, Choice::LongRest, last, &mut after, &mut rests),
+            Choice::LongRest => party.long_rest(&mut self.states),
+            Choice::Flee => {}
+        }
+    }
+
+    /// Plays step `index` of the day, `step`.
+    fn step(
+        &mut self,
+        day: &Day,
+        options: &SimOptions,
+        index: usize,
+        step: Step,
+        watch: Option<&mut Vec<Transcript>>,
+    ) {
+        match step {
+            Step::Encounter(e) => self.fight(day, options, e, watch),
+            Step::ShortRest(spending) => self.rest(day, Choice::ShortRest(spending)),
+            Step::LongRest => self.rest(day, Choice::LongRest),
+            Step::HoldSpells(hold) => self.hold = hold,
             Step::Branch(cond, choice) => {
-                if holds(day, last, cond, &states) {
+                if holds(day, self.last, cond, &self.states) {
                     if choice == Choice::Flee {
-                        return DayOutcome { end: DayEnd::Fled { step }, fights, members: states, rests };
+                        self.end = Some(DayEnd::Fled { step: index });
+                    } else {
+                        self.rest(day, choice);
                     }
-                    rest(&mut states, choice, last, &mut after, &mut rests);
                 }
             }
         }
     }
-    DayOutcome { end: DayEnd::Completed, fights, members: states, rests }
+
+    fn fight(&mut self, day: &Day, options: &SimOptions, e: usize, watch: Option<&mut Vec<Transcript>>) {
+        let (seed, run) = (self.seed, self.run);
+        let k = self.fights.len() as u64;
+        let enc = &day.encounters[e];
+        let before = resources(day, e, &self.states);
+        let mut start = vec![None; enc.prepared.deployed()];
+        for (m, &i) in enc.members.iter().enumerate() {
+            start[i] = Some(self.states[m].clone());
+        }
+        let mut dice = SeededRng::for_run(stream_seed(seed, 2 * k), run);
+        let mut transcript = watch.as_ref().map(|_| Transcript::for_encounter(&enc.prepared));
+        let events = transcript.as_mut().map(|t| &mut t.events);
+        let party_side = enc.prepared.side(enc.members[0]);
+        let (outcome, carried) = if self.hold {
+            let mut policy = PartyHolds::new(&enc.prepared, party_side);
+            run_carried(&enc.prepared, options, &mut dice, events, &mut policy, &start)
+        } else {
+            run_carried(&enc.prepared, options, &mut dice, events, &mut DefaultPolicy, &start)
+        };
+        if let (Some(w), Some(t)) = (watch, transcript) {
+            w.push(t);
+        }
+        let dead_before = self.states.iter().filter(|s| s.dead).count() as u32;
+        for (m, &i) in enc.members.iter().enumerate() {
+            self.states[m] = carried[i].clone();
+        }
+        let won = outcome.winner == Some(party_side as u32);
+        self.after = SeededRng::for_run(stream_seed(seed, 2 * k + 1), run);
+        let aid = if won {
+            let files: Vec<&Combatant> = day.party.iter().map(|c| c.as_ref()).collect();
+            day.party_at(e, &files).first_aid(&mut self.states, &mut self.after)
+        } else {
+            Tending::default()
+        };
+        let deaths = self.states.iter().filter(|s| s.dead).count() as u32 - dead_before;
+        self.fights.push(FightRecord { encounter: e, won, rounds: outcome.rounds, before, deaths, aid });
+        self.last = e;
+        if !won {
+            self.end = Some(DayEnd::Defeated { encounter: e });
+        }
+    }
+
+    fn finish(self) -> DayOutcome {
+        DayOutcome {
+            end: self.end.unwrap_or(DayEnd::Completed),
+            fights: self.fights,
+            members: self.states,
+            rests: self.rests,
+        }
+    }
+}
+
+/// The policy of a fight the party plays holding its spells: the party's
+/// side plays `spell_policy=none`, every other side the default policy.
+struct PartyHolds {
+    side: usize,
+    party: StrategyPolicy,
+}
+
+impl PartyHolds {
+    fn new(prepared: &PreparedEncounter, side: usize) -> Self {
+        let holding = StrategySpec { spell_policy: SpellPolicy::None, ..StrategySpec::default() };
+        PartyHolds { side, party: StrategyPolicy::new(holding, Arc::new(Roster::of_prepared(prepared))) }
+    }
+}
+
+impl Policy for PartyHolds {
+    fn plan(&mut self, battle: &BattleState<'_>, actor: usize, out: &mut Vec<Action>) {
+        if battle.side(actor) == self.side {
+            self.party.plan(battle, actor, out);
+        } else {
+            DefaultPolicy.plan(battle, actor, out);
+        }
+    }
+}
+
+/// Run `run` of several days that share `day`'s fights and differ in their
+/// steps (`plays`: the day as written and its plans), each as [`play`] would
+/// play it, with the steps they share at their start played once: a play
+/// starts from the state of the earlier play with which it shares the most
+/// first steps. Also returns how many steps were played (for the cost).
+pub fn play_many(day: &Day, plays: &[Vec<Step>], options: &SimOptions, seed: u64, run: u64) -> (Vec<DayOutcome>, usize) {
+    // snapshots[p][k]: play p after its first k steps (kept only while a
+    // later play may start from it).
+    let mut snapshots: Vec<Vec<Progress>> = Vec::with_capacity(plays.len());
+    let mut outcomes = Vec::with_capacity(plays.len());
+    let mut played = 0usize;
+    for (p, steps) in plays.iter().enumerate() {
+        let shared = |q: usize| plays[q].iter().zip(steps).take_while(|(a, b)| a == b).count();
+        let from = (0..p).map(|q| (shared(q), q)).max_by_key(|&(k, q)| (k, std::cmp::Reverse(q)));
+        let keep = p + 1 < plays.len();
+        let mut snaps = Vec::new();
+        let (mut progress, k0) = match from {
+            Some((k, q)) if k > 0 => {
+                if keep {
+                    snaps.extend(snapshots[q][..=k].iter().cloned());
+                }
+                (snapshots[q][k].clone(), k)
+            }
+            _ => {
+                let fresh = Progress::start(day, seed, run);
+                if keep {
+                    snaps.push(fresh.clone());
+                }
+                (fresh, 0)
+            }
+        };
+        for (index, &step) in steps.iter().enumerate().skip(k0) {
+            if progress.end.is_none() {
+                progress.step(day, options, index, step, None);
+                played += 1;
+            }
+            if keep {
+                snaps.push(progress.clone());
+            }
+        }
+        snapshots.push(snaps);
+        outcomes.push(progress.finish());
+    }
+    (outcomes, played)
 }
 
 /// Adds `b`'s counts to `a`.
@@ -463,4 +599,27 @@ pub fn record_batch(
     runs: std::ops::Range<u64>,
 ) -> Vec<DayRecord> {
     runs.into_par_iter().map(|run| play(day, options, seed, run).record()).collect()
+}
+
+/// [`play_many`] over runs `runs` on the current rayon pool: per play, its
+/// days as [`DayRecord`]s in run order (what [`record_batch`] gives for each
+/// play alone), and the steps played in all.
+pub fn record_many(
+    day: &Day,
+    plays: &[Vec<Step>],
+    options: &SimOptions,
+    seed: u64,
+    runs: std::ops::Range<u64>,
+) -> (Vec<Vec<DayRecord>>, usize) {
+    let per_run: Vec<(Vec<DayOutcome>, usize)> =
+        runs.into_par_iter().map(|run| play_many(day, plays, options, seed, run)).collect();
+    let mut out: Vec<Vec<DayRecord>> = vec![Vec::with_capacity(per_run.len()); plays.len()];
+    let mut played = 0;
+    for (outcomes, n) in per_run {
+        played += n;
+        for (p, o) in outcomes.iter().enumerate() {
+            out[p].push(o.record());
+        }
+    }
+    (out, played)
 }

@@ -27,6 +27,9 @@ pub struct Plan {
     pub spend: Option<RestSpending>,
     /// Encounters the party avoids.
     pub skip: Vec<usize>,
+    /// Encounters the party saves its spells for: in every fight before the
+    /// first of them, its spellcasters cast nothing (`spell_policy=none`).
+    pub save_slots_for: Vec<usize>,
 }
 
 impl Day {
@@ -44,11 +47,20 @@ impl Day {
 /// The steps `steps` as `plan` rewrites them (what [`Day::planned`] plays;
 /// the coordinator's day cells carry them).
 pub fn planned_steps(steps: &[Step], plan: &Plan) -> Vec<Step> {
-    let mut out = Vec::with_capacity(steps.len() + plan.long_rest_before.len());
+    let mut out = Vec::with_capacity(steps.len() + plan.long_rest_before.len() + 2);
+    // Holding from the start until the first fight it saves the spells for.
+    let mut holding = !plan.save_slots_for.is_empty();
+    if holding {
+        out.push(Step::HoldSpells(true));
+    }
     for s in steps {
         match *s {
             Step::Encounter(e) if plan.skip.contains(&e) => continue,
             Step::Encounter(e) => {
+                if holding && plan.save_slots_for.contains(&e) {
+                    out.push(Step::HoldSpells(false));
+                    holding = false;
+                }
                 if plan.long_rest_before.contains(&e) {
                     out.push(Step::LongRest);
                 }
@@ -57,6 +69,10 @@ pub fn planned_steps(steps: &[Step], plan: &Plan) -> Vec<Step> {
             Step::ShortRest(spend) => out.push(Step::ShortRest(plan.spend.unwrap_or(spend))),
             Step::LongRest => out.push(Step::LongRest),
             Step::Branch(c, choice) => out.push(Step::Branch(c, choice)),
+            Step::HoldSpells(h) => {
+                holding = h;
+                out.push(Step::HoldSpells(h));
+            }
         }
     }
     out
@@ -117,4 +133,39 @@ pub fn compare(
         y.completed.rate.total_cmp(&x.completed.rate).then(x.some_death.rate.total_cmp(&y.some_death.rate))
     });
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::day::{Choice, Condition};
+
+    #[test]
+    fn saving_the_spells_holds_them_from_the_start_to_the_first_fight_saved_for() {
+        let steps = [
+            Step::Encounter(0),
+            Step::ShortRest(RestSpending::All),
+            Step::Encounter(1),
+            Step::Branch(Condition::AnyoneDown, Choice::LongRest),
+            Step::Encounter(2),
+            Step::Encounter(3),
+        ];
+        let plan = Plan { name: "save".into(), save_slots_for: vec![2, 3], long_rest_before: vec![2], ..Plan::default() };
+        assert_eq!(
+            planned_steps(&steps, &plan),
+            vec![
+                Step::HoldSpells(true),
+                Step::Encounter(0),
+                Step::ShortRest(RestSpending::All),
+                Step::Encounter(1),
+                Step::Branch(Condition::AnyoneDown, Choice::LongRest),
+                Step::HoldSpells(false),
+                Step::LongRest,
+                Step::Encounter(2),
+                Step::Encounter(3),
+            ]
+        );
+        // Without it, nothing is held.
+        assert!(!planned_steps(&steps, &Plan::default()).iter().any(|s| matches!(s, Step::HoldSpells(_))));
+    }
 }

@@ -11,6 +11,7 @@ use crate::strategy::{ManeuverUse, PowerAttackUse, StrategySpec, TargetPriority}
 use super::action::{Action, ActionKind};
 use super::decide::{Policy, ReactionEvent, Reactions};
 use super::odds::Swing;
+use super::prepared::PreparedEncounter;
 use super::state::{BattleState, LifeState};
 #[cfg(test)]
 pub(crate) use monster::engulf_chance;
@@ -341,6 +342,16 @@ impl Roster {
         Self {
             ac: encounter.combatants.iter().map(|d| d.spec.ac.total).collect(),
             caster: encounter.combatants.iter().map(|d| !d.spec.spells.is_empty()).collect(),
+        }
+    }
+
+    /// The roster of a prepared encounter: the same figures, read from its
+    /// fighters (a day's fights keep only their prepared form).
+    pub fn of_prepared(prepared: &PreparedEncounter) -> Self {
+        let deployed = &prepared.fighters[..prepared.deployed];
+        Self {
+            ac: deployed.iter().map(|f| f.defense.ac.total).collect(),
+            caster: deployed.iter().map(|f| f.caster.as_ref().is_some_and(|c| !c.known.is_empty())).collect(),
         }
     }
 }
