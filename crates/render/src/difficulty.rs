@@ -54,6 +54,17 @@ pub fn book(d: &Difficulty, lang: Lang) -> String {
     out
 }
 
+/// "everyone down"'s figure, followed by how often the party fled when it
+/// ever did (`party::party_fled`): a rate shown only when not zero, as the
+/// day report's withdrawals are.
+fn down_or_fled(all_down: f64, fled: f64, lang: Lang) -> String {
+    let mut out = percent(all_down);
+    if fled > 0.0 {
+        out += &lang.f(T::DiffFled, &[&percent(fled)]);
+    }
+    out
+}
+
 /// The simulation's line for side `party`. Ends with a newline.
 pub fn simulated(party: &str, s: &Simulated, lang: Lang) -> String {
     let mut out = lang.f(
@@ -62,7 +73,7 @@ pub fn simulated(party: &str, s: &Simulated, lang: Lang) -> String {
             &party,
             &percent(s.p_win),
             &percent(s.p_pc_dies),
-            &percent(s.p_all_down),
+            &down_or_fled(s.p_all_down, s.p_fled, lang),
             &format!("{:.1}", s.hp_lost),
             &percent(s.hp_lost_share),
         ],
@@ -87,7 +98,7 @@ pub fn sweep(results: &SweepResults, lang: Lang) -> String {
                 &b.runs,
                 &percent(f.p_win),
                 &percent(f.p_pc_dies),
-                &percent(f.p_all_down),
+                &down_or_fled(f.p_all_down, f.p_fled, lang),
                 &format!("{:.1}", f.hp_lost),
                 &percent(f.hp_lost_share),
             ],
