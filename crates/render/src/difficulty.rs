@@ -159,6 +159,7 @@ mod tests {
             p_win: 0.685,
             p_pc_dies: 0.12,
             p_all_down: 0.29,
+            p_fled: 0.0,
             hp_lost: 21.26,
             hp_lost_share: 0.4,
             slots_spent: 2.3,
@@ -185,6 +186,17 @@ mod tests {
             "Difficulté selon le livre : très difficile — FP de la rencontre 6 (2400 XP) contre NMG 4 (FP − NMG = +2) ; NMG : les 4 PJ de players ; adversaires sans FP, non comptés : thing\n\
              Simulé pour players : victoire 68.5%, un PJ meurt 12.0%, tous à terre 29.0%, PV perdus 21.3 (40.0% de ceux du groupe) ; ressources dépensées par combat : 2.3 emplacements de sort, 1.0 utilisations de capacités de classe (canalisations, maléfices, panache, réserve arcanique, rounds de représentation, châtiments), 0.5 consommables (potions, charges de baguette)\n"
         );
+    }
+
+    #[test]
+    fn a_party_that_fled_says_so_after_everyone_down_in_both_languages() {
+        let s = Simulated { p_fled: 0.125, ..simulated_fixture() };
+        let en = simulated("players", &s, Lang::En);
+        assert!(en.starts_with("Simulated for players: win 68.5%, a PC dies 12.0%, everyone down 29.0%, fled 12.5%, HP lost 21.3"), "{en}");
+        let fr = simulated("players", &s, Lang::Fr);
+        assert!(fr.starts_with("Simulé pour players : victoire 68.5%, un PJ meurt 12.0%, tous à terre 29.0%, fuite 12.5%, PV perdus 21.3"), "{fr}");
+        // Never fled: the line is as it was.
+        assert!(!simulated("players", &simulated_fixture(), Lang::En).contains("fled"));
     }
 
     #[test]

@@ -206,6 +206,16 @@ mod tests {
     }
 
     #[test]
+    fn the_verdict_says_how_often_the_party_fled_when_it_did() {
+        let mut r = results(surviving());
+        r.jobs[0].cells[0].party_fled_rate = 0.05;
+        let en = sweep(&r, Lang::En).unwrap();
+        assert!(en.contains("everyone is down in 29.0%, the party fled in 5.0%."), "{en}");
+        let fr = sweep(&r, Lang::Fr).unwrap();
+        assert!(fr.contains("tous sont à terre dans 29.0%, le groupe a fui dans 5.0%."), "{fr}");
+    }
+
+    #[test]
     fn when_no_plan_survives_the_verdict_names_the_least_bad() {
         let none = vec![entry(1, "use_class_abilities=false", 0.0, 0.17), entry(2, "default", 0.0, 0.12)];
         let en = sweep(&results(none.clone()), Lang::En).unwrap();

@@ -1387,7 +1387,7 @@ mod tests {
         let enc = encounter();
         let n = enc.combatants.len();
         let party = enc.combatants[0].side;
-        let mut out = |winner: Option<u32>, fled: bool| {
+        let out = |winner: Option<u32>, fled: bool| {
             let mut combatants = vec![CombatantOutcome { final_hp: 5, ..Default::default() }; n];
             combatants[0].fled = fled;
             RunOutcome { winner, rounds: 2, combatants, summons: Vec::new() }
