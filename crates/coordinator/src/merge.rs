@@ -242,6 +242,7 @@ pub(crate) mod tests {
             rounds: Vec::new(),
             final_hp: Vec::new(),
             dead: Vec::new(),
+            fled: Vec::new(),
             sides: vec!["a".into(), "b".into()],
             combatants: vec![
                 CombatantInfo { id: "x".into(), side: 0, hp_max: 10, start_hp: 10 },
@@ -349,6 +350,7 @@ pub(crate) mod tests {
             rounds: Vec::new(),
             final_hp: Vec::new(),
             dead: Vec::new(),
+            fled: Vec::new(),
             sides: enc_sides,
             combatants,
             days: Vec::new(),
