@@ -1358,7 +1358,7 @@ mod tests {
         assert_eq!(p.rows.len(), 6 + 7);
         assert_eq!((p.rows[0] & 0x80, p.rows[6] & 0x80, p.rows[7]), (0, 0x80, 1));
         let them = PackedRuns::pack(0, &[row(true, false)], &[row(false, true)]);
-        assert_eq!(them.unpack().unwrap().1[0].fled, true);
+        assert!(them.unpack().unwrap().1[0].fled);
         let mut bad = p.clone();
         bad.rows[7] = 4;
         assert_eq!(bad.unpack(), None, "an unknown bit of the second byte");
