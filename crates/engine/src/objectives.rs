@@ -438,6 +438,31 @@ mod tests {
     }
 
     #[test]
+    fn a_side_fled_when_a_member_left_alive_and_another_side_won() {
+        // Run 0: member 0 left, the foe won: fled. Run 1: member 0 left, its
+        // side won: not fled. Run 2: a draw with a member out: not fled.
+        // Run 3: nobody left: not fled. Four runs: p_fled 1/4.
+        let r = Records {
+            side_of: &[0, 0, 1],
+            start_hp: &[10, 6, 8],
+            winner: &[1, 0, -1, 1],
+            rounds: &[2, 2, 2, 2],
+            final_hp: &[4, -3, 8, 9, 6, -9, 2, 6, 8, -12, -1, 8],
+            dead: &[false, false, false, false, false, true, false, false, false, true, false, false],
+            fled: &[true, false, false, true, false, false, true, false, false, false, false, false],
+        };
+        let rows = r.rows(&|s| s == 0);
+        assert_eq!(rows.iter().map(|x| x.fled).collect::<Vec<_>>(), [true, false, false, false]);
+        // Who left is neither dead nor down: run 0 is not everyone down.
+        assert!(!rows[0].all_down && rows[3].all_down);
+        // What it lost before it left counts: 10 − 4 and 6 − 0.
+        assert_eq!(rows[0].lost, 6 + 6);
+        let m = r.side_metrics(0);
+        assert_eq!((m.p_fled, m.wins, m.draws), (0.25, 1, 1));
+        assert_eq!(r.side_metrics(1).p_fled, 0.0, "the foes never left");
+    }
+
+    #[test]
     fn everyone_down_counts_the_dying_but_not_a_member_at_0_hp() {
         // run 0: one dead, one dying (−3): everyone down; run 1: one dead, one at 0 (disabled): not.
         let r = Records {
