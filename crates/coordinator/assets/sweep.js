@@ -68,14 +68,18 @@
     const label = (names) => names[0] + (names.length > 1 ? ` (+${names.length - 1} same battles)` : "");
     out.push(Charts.forest(shown.map(({ e, names, lo, hi }) => ({ label: label(names), p: e.party.p_survives, lo, hi, tied: e.tied_with_leader, rank: e.rank })), "P(no PC dies)"));
     if (rows.length > shown.length) out.push(el("p", { class: "hint" }, `The plot shows the first ${shown.length} of ${rows.length}; the table has them all.`));
+    // P(fled) beside P(everyone down) when some plan ever fled (as the text reports).
+    const fled = rows.some(({ e }) => (e.party.p_fled || 0) > 0);
     out.push(
-      table("playbook", ["#rank", "strategy", "in words", "stage", "#battles", "#P(no PC dies) [3σ]", "#P(win)", "#P(everyone down)", "#HP lost", "tied with the leader", "Pareto front"]
-        .concat(constrained ? ["constraints"] : []),
+      table("playbook", ["#rank", "strategy", "in words", "stage", "#battles", "#P(no PC dies) [3σ]", "#P(win)", "#P(everyone down)"]
+        .concat(fled ? ["#P(fled)"] : [], ["#HP lost", "tied with the leader", "Pareto front"], constrained ? ["constraints"] : []),
         rows.map(({ e, names, lo, hi }) => [
           numCell(e.rank), names.join("; "), strategyWords(e.strategy), e.stage, numCell(PF.int(e.runs)), numCell(pctBand(e.party.p_survives, lo, hi)),
-          numCell(PF.pct(e.party.win_rate)), numCell(PF.pct(e.party.p_tpk)), numCell(PF.num(e.party.expected_hp_lost, 1)), e.rank === 1 ? "leader" : e.tied_with_leader ? "yes" : "no",
+          numCell(PF.pct(e.party.win_rate)), numCell(PF.pct(e.party.p_tpk)),
+        ].concat(fled ? [numCell(PF.pct(e.party.p_fled || 0))] : [], [
+          numCell(PF.num(e.party.expected_hp_lost, 1)), e.rank === 1 ? "leader" : e.tied_with_leader ? "yes" : "no",
           e.pareto ? "on the front" : "",
-        ].concat(constrained ? [e.constraints || ""] : []))),
+        ], constrained ? [e.constraints || ""] : []))),
     );
     out.push(el("p", { class: "hint" }, "Names listed together played the same battles (inert levers under the same dice)."));
     if ((result.pareto_criteria || []).length) {
@@ -253,13 +257,16 @@
 
   function grid(cells) {
     if (!cells) return [el("p", { class: "hint" }, "Cells are listed when the sweep is done.")];
+    const fled = cells.some((c) => (c.party_fled_rate || 0) > 0);
     return [
-      table("cells", ["#cell", "hit points", "party strategy", "adversary strategy", "#battles", "#party win rate [3σ]", "#all down", "#mean rounds", "#HP lost (mean / p90)"],
+      table("cells", ["#cell", "hit points", "party strategy", "adversary strategy", "#battles", "#party win rate [3σ]", "#all down"]
+        .concat(fled ? ["#fled"] : [], ["#mean rounds", "#HP lost (mean / p90)"]),
         cells.map((c) => [
           numCell(c.index), hpText(c.hp), named(c.party_strategy), named(c.adversary_strategy), numCell(PF.int(c.runs)),
           numCell(pctBand(c.party_win_rate, c.party_win_band[0], c.party_win_band[1])), numCell(PF.pct(c.party_all_down_rate)),
+        ].concat(fled ? [numCell(PF.pct(c.party_fled_rate))] : [], [
           numCell(PF.num(c.mean_rounds, 2)), numCell(`${PF.num(c.party_hp_lost.mean, 1)} / ${c.party_hp_lost.p90}`),
-        ])),
+        ]))),
     ];
   }
 

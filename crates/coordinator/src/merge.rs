@@ -64,6 +64,7 @@ impl CellResult {
             rounds: Vec::new(),
             final_hp: Vec::new(),
             dead: Vec::new(),
+            fled: Vec::new(),
             sides: first.sides.clone(),
             combatants: first.combatants.clone(),
             days: Vec::new(),
@@ -93,6 +94,12 @@ impl CellResult {
             out.summary.merge(&r.summary);
             out.winner.extend_from_slice(&r.winner);
             out.rounds.extend_from_slice(&r.rounds);
+            // Who fled: a table only where some shard has one (the others' runs: nobody).
+            if !r.fled.is_empty() || !out.fled.is_empty() {
+                out.fled.resize(out.final_hp.len(), false);
+                out.fled.extend_from_slice(&r.fled);
+                out.fled.resize(out.final_hp.len() + r.final_hp.len(), false);
+            }
             out.final_hp.extend_from_slice(&r.final_hp);
             out.dead.extend_from_slice(&r.dead);
             out.days.extend_from_slice(&r.days);
@@ -149,6 +156,8 @@ impl CellResult {
             party_win_band: [lo, hi],
             party_all_down_rate: per_run(all_down as f64),
             party_death_rate: per_run(some_death as f64),
+            // A day's withdrawals between fights are the day report's own (`DayEnd::Fled`).
+            party_fled_rate: 0.0,
             mean_rounds: per_run(rounds as f64),
             party_hp_lost: HpLost {
                 mean: per_run(lost_sum as f64),
@@ -185,6 +194,7 @@ impl CellResult {
             party_win_band: [lo, hi],
             party_all_down_rate: per_run(totals.party_all_down as f64),
             party_death_rate: per_run(totals.party_deaths as f64),
+            party_fled_rate: per_run(totals.party_fled as f64),
             mean_rounds: per_run(self.summary.rounds as f64),
             party_hp_lost: HpLost {
                 mean: per_run(totals.hp_lost_sum() as f64),
@@ -234,6 +244,7 @@ pub(crate) mod tests {
             rounds: Vec::new(),
             final_hp: Vec::new(),
             dead: Vec::new(),
+            fled: Vec::new(),
             sides: vec!["a".into(), "b".into()],
             combatants: vec![
                 CombatantInfo { id: "x".into(), side: 0, hp_max: 10, start_hp: 10 },
@@ -342,6 +353,7 @@ pub(crate) mod tests {
             rounds: Vec::new(),
             final_hp: Vec::new(),
             dead: Vec::new(),
+            fled: Vec::new(),
             sides: enc_sides,
             combatants,
             days: Vec::new(),

@@ -74,6 +74,11 @@ pub struct Map {
     pub markers: BTreeMap<String, Pos>,
     /// Side name -> zone letter, in file order.
     pub deployment: Vec<(String, char)>,
+    /// The squares a combatant may leave the battle from (`exits:`, in file
+    /// order); `None` when the file declares none: then every passable
+    /// square on the map's border is an exit (`docs/rules/movement.md`,
+    /// "Leaving the battle").
+    pub exits: Option<Vec<Pos>>,
 }
 
 /// Why a map was refused. Every message names the file and the place.
@@ -160,6 +165,18 @@ impl Map {
     #[inline]
     pub fn elevation(&self, p: Pos) -> u8 {
         self.elevation[self.index(p)]
+    }
+
+    /// Whether a combatant may leave the battle from `p`: one of the declared
+    /// `exits`, or, when the map declares none, a passable square on its border.
+    pub fn is_exit(&self, p: Pos) -> bool {
+        match &self.exits {
+            Some(exits) => exits.contains(&p),
+            None => {
+                self.passable(p)
+                    && (p.row == 0 || p.col == 0 || p.row == self.height - 1 || p.col == self.width - 1)
+            }
+        }
     }
 
     /// Squares of zone `letter` in (row, column) order.

@@ -40,6 +40,9 @@ pub struct Records<'a> {
     pub final_hp: &'a [i32],
     /// Death flags, same layout as `final_hp`.
     pub dead: &'a [bool],
+    /// Who left the battle alive (`CombatantOutcome::fled`), same layout as
+    /// `final_hp`; empty when nobody did (records older than the field).
+    pub fled: &'a [bool],
 }
 
 /// The danger profile of one side.
@@ -57,6 +60,10 @@ pub struct DangerMetrics {
     pub p_tpk: f64,
     /// P(at least one member dead).
     pub p_any_death: f64,
+    /// P(the side fled: `party::party_fled`); 0 when measured by a version
+    /// without the field.
+    #[serde(default)]
+    pub p_fled: f64,
     /// Mean hit points lost per run (clamped per member).
     pub expected_hp_lost: f64,
     /// Standard deviation of the hit points lost per run.
@@ -225,6 +232,9 @@ pub struct RunRow {
     pub dead: bool,
     /// Every member is down, dying or dead (false for a group without members).
     pub all_down: bool,
+    /// The group fled: another side won and a member left the battle alive
+    /// (`party::party_fled`).
+    pub fled: bool,
     /// Hit points lost, each member's clamped to `[0, start]`.
     pub lost: i64,
     /// Hit points remaining: a dead member counts 0, negative hit points 0.
@@ -251,6 +261,7 @@ impl DangerMetrics {
         let (survives, tpk, any) = (count(&|r| !r.dead), count(&|r| r.all_down), count(&|r| r.dead));
         let wins = count(&|r| r.won);
         let draws = count(&|r| r.draw);
+        let fled = count(&|r| r.fled);
         let per_run = |x: f64| if runs == 0 { 0.0 } else { x / runs as f64 };
         let lost_sum: i64 = rows.iter().map(|r| r.lost).sum();
         let mean = per_run(lost_sum as f64);
@@ -270,6 +281,7 @@ impl DangerMetrics {
             p_survives: per_run(survives as f64),
             p_tpk: per_run(tpk as f64),
             p_any_death: per_run(any as f64),
+            p_fled: per_run(fled as f64),
             expected_hp_lost: mean,
             hp_lost_sd: var.sqrt(),
             expected_rounds: per_run(rounds_sum as f64),
@@ -332,8 +344,9 @@ impl Records<'_> {
                 // Counted as the metrics count them, so a paired test on
                 // p_tpk compares the runs the point estimate counts.
                 let (dead, down) = self.dead_and_down(&members, row);
-                let (mut lost, mut remaining) = (0i64, 0i64);
+                let (mut lost, mut remaining, mut left) = (0i64, 0i64, false);
                 for &c in &members {
+                    left |= self.fled.get(row + c).copied().unwrap_or(false);
                     let start = i64::from(self.start_hp[c].max(0));
                     let fin = i64::from(self.final_hp.get(row + c).copied().unwrap_or(0));
                     let is_dead = self.dead.get(row + c).copied().unwrap_or(false);
@@ -341,7 +354,9 @@ impl Records<'_> {
                     remaining += if is_dead { 0 } else { fin.max(0) };
                 }
                 let w = self.winner[run];
+                let winner = usize::try_from(w).ok();
                 RunRow {
+                    fled: left && winner.is_some_and(|w| !in_group(w)),
                     won: w >= 0 && in_group(w as usize),
                     draw: w < 0,
                     rounds: self.rounds.get(run).copied().unwrap_or(0),
@@ -384,6 +399,7 @@ mod tests {
             rounds: &rounds,
             final_hp: &final_hp,
             dead: &dead,
+            fled: &[],
         };
         let m = r.side_metrics(0);
         assert_eq!((m.runs, m.wins, m.draws), (4, 2, 1));
@@ -422,6 +438,31 @@ mod tests {
     }
 
     #[test]
+    fn a_side_fled_when_a_member_left_alive_and_another_side_won() {
+        // Run 0: member 0 left, the foe won: fled. Run 1: member 0 left, its
+        // side won: not fled. Run 2: a draw with a member out: not fled.
+        // Run 3: nobody left: not fled. Four runs: p_fled 1/4.
+        let r = Records {
+            side_of: &[0, 0, 1],
+            start_hp: &[10, 6, 8],
+            winner: &[1, 0, -1, 1],
+            rounds: &[2, 2, 2, 2],
+            final_hp: &[4, -3, 8, 9, 6, -9, 2, 6, 8, -12, -1, 8],
+            dead: &[false, false, false, false, false, true, false, false, false, true, false, false],
+            fled: &[true, false, false, true, false, false, true, false, false, false, false, false],
+        };
+        let rows = r.rows(&|s| s == 0);
+        assert_eq!(rows.iter().map(|x| x.fled).collect::<Vec<_>>(), [true, false, false, false]);
+        // Who left is neither dead nor down: run 0 is not everyone down.
+        assert!(!rows[0].all_down && rows[3].all_down);
+        // What it lost before it left counts: 10 − 4 and 6 − 0.
+        assert_eq!(rows[0].lost, 6 + 6);
+        let m = r.side_metrics(0);
+        assert_eq!((m.p_fled, m.wins, m.draws), (0.25, 1, 1));
+        assert_eq!(r.side_metrics(1).p_fled, 0.0, "the foes never left");
+    }
+
+    #[test]
     fn everyone_down_counts_the_dying_but_not_a_member_at_0_hp() {
         // run 0: one dead, one dying (−3): everyone down; run 1: one dead, one at 0 (disabled): not.
         let r = Records {
@@ -431,6 +472,7 @@ mod tests {
             rounds: &[3, 3],
             final_hp: &[-12, -3, 8, -12, 0, 8],
             dead: &[true, false, false, true, false, false],
+            fled: &[],
         };
         let m = r.side_metrics(0);
         assert_eq!((m.p_tpk, m.p_any_death, m.p_survives), (0.5, 1.0, 0.0));

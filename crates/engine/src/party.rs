@@ -14,6 +14,16 @@ use crate::difficulty::Difficulty;
 use crate::encounter::Encounter;
 use crate::metrics::win_rate;
 
+/// Whether side `side` fled a battle that `winner` won (`None`: a draw,
+/// or no side standing) and in which `left` says whether some member of the
+/// side left the battle alive (`combat::leave`): another side holds the
+/// field and at least one member got out. Its members still on the field are
+/// down or dead, or it would still be fighting; a win and "everyone down"
+/// are never also a flight, "a PC dies" may be (a member left behind).
+pub fn party_fled(winner: Option<usize>, side: usize, left: bool) -> bool {
+    left && winner.is_some_and(|w| w != side)
+}
+
 /// Integer sums of the party's outcomes over a set of runs.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PartyTally {
@@ -27,6 +37,8 @@ pub struct PartyTally {
     pub some_death: u64,
     /// Runs with every member down: dying or dead.
     pub all_down: u64,
+    /// Runs the party fled ([`party_fled`]).
+    pub fled: u64,
     /// Sum over runs of the members' hit points lost, each clamped to
     /// `[0, start]` (healing above the start and overkill do not count).
     pub hp_lost: u64,
@@ -59,6 +71,7 @@ impl PartyTally {
         self.wins += u64::from(run.won);
         self.some_death += u64::from(run.some_death);
         self.all_down += u64::from(run.all_down);
+        self.fled += u64::from(run.fled);
         self.hp_lost += run.hp_lost;
         let members =
             encounter.combatants.iter().zip(&outcome.combatants).filter(|(c, _)| c.side == self.side);
@@ -73,18 +86,21 @@ impl PartyTally {
     pub fn battle(&self, encounter: &Encounter, outcome: &RunOutcome, run: u64) -> Battle {
         let members =
             encounter.combatants.iter().zip(&outcome.combatants).filter(|(c, _)| c.side == self.side);
-        let (mut some_death, mut all_down, mut hp_lost) = (false, true, 0u64);
+        let (mut some_death, mut all_down, mut left, mut hp_lost) = (false, true, false, 0u64);
         for (c, o) in members {
             some_death |= o.dead;
+            left |= o.fled;
             all_down &= o.dead || o.dying || o.final_hp < 0;
             let start = i64::from(c.start_hp.max(0));
             hp_lost += (start - i64::from(o.final_hp)).clamp(0, start).unsigned_abs();
         }
+        let won = outcome.winner.is_some_and(|w| w as usize == self.side);
         Battle {
             run,
-            won: outcome.winner.is_some_and(|w| w as usize == self.side),
+            won,
             some_death,
             all_down: all_down && self.hp_start > 0,
+            fled: party_fled(outcome.winner.map(|w| w as usize), self.side, left),
             hp_lost,
         }
     }
@@ -101,6 +117,8 @@ pub struct Battle {
     pub some_death: bool,
     /// Every member was down (dying or dead).
     pub all_down: bool,
+    /// The party fled ([`party_fled`]).
+    pub fled: bool,
     /// Hit points the party lost (each member's loss clamped to its start).
     pub hp_lost: u64,
 }
@@ -190,6 +208,9 @@ pub struct Simulated {
     pub p_pc_dies: f64,
     /// P(every member is down: dying or dead).
     pub p_all_down: f64,
+    /// P(the party fled: [`party_fled`]); 0 in documents older than the field.
+    #[serde(default)]
+    pub p_fled: f64,
     /// Mean hit points the party lost per battle.
     pub hp_lost: f64,
     /// `hp_lost` as a share of the party's starting hit points, in [0, 1].
@@ -216,6 +237,7 @@ impl Simulated {
             p_win: win_rate(tally.wins, runs),
             p_pc_dies: win_rate(tally.some_death, runs),
             p_all_down: win_rate(tally.all_down, runs),
+            p_fled: win_rate(tally.fled, runs),
             hp_lost,
             hp_lost_share: if tally.hp_start == 0 { 0.0 } else { hp_lost / tally.hp_start as f64 },
             slots_spent: mean(tally.slots_spent),
@@ -285,6 +307,38 @@ mod tests {
     }
 
     #[test]
+    fn the_party_fled_when_a_member_got_out_and_the_foes_hold_the_field() {
+        let e = encounter();
+        let start = e.combatants[0].start_hp;
+        let mut t = PartyTally::new(&e, 0);
+        let left = |mut o: RunOutcome, member: usize, kept: i32| {
+            o.combatants[member].fled = true;
+            o.combatants[member].final_hp = kept;
+            o
+        };
+        // Run 0: one member left with 3 hp, the other died: the orcs hold the
+        // field; fled and a PC died, not everyone down.
+        t.add(&e, &left(run(Some(1), [(start, false, false), (-20, true, false)]), 0, 3));
+        // Run 1: both left (2 and 1 hp kept): fled.
+        t.add(&e, &left(left(run(Some(1), [(0, false, false), (0, false, false)]), 0, 2), 1, 1));
+        // Run 2: one left, the other won the fight alone: a win, not a flight.
+        t.add(&e, &left(run(Some(0), [(start, false, false), (start - 1, false, false)]), 0, start - 4));
+        // Run 3: one left, then the round cap: a draw, not a flight.
+        t.add(&e, &left(run(None, [(start, false, false), (1, false, false)]), 1, 1));
+        // Run 4: everyone down, nobody left: no flight.
+        t.add(&e, &run(Some(1), [(-1, false, true), (-2, false, true)]));
+        assert_eq!((t.runs, t.wins, t.some_death, t.all_down, t.fled), (5, 1, 1, 1, 2));
+        let s = start as i64;
+        // What a member who left lost is counted until it left.
+        let lost = [(s - 3) + s, (s - 2) + (s - 1), 4 + 1, (s - 1), 2 * s];
+        assert_eq!(t.hp_lost, lost.iter().sum::<i64>() as u64);
+        let sim = Simulated::of(&t);
+        assert_eq!((sim.p_win, sim.p_pc_dies, sim.p_all_down, sim.p_fled), (0.2, 0.2, 0.2, 0.4));
+        assert!(party_fled(Some(1), 0, true) && !party_fled(Some(0), 0, true));
+        assert!(!party_fled(None, 0, true) && !party_fled(Some(1), 0, false));
+    }
+
+    #[test]
     fn the_party_s_resources_are_counted_and_the_foes_are_not() {
         let e = encounter();
         let mut t = PartyTally::new(&e, 0);
@@ -304,7 +358,7 @@ mod tests {
     }
 
     fn battle(run: u64, hp_lost: u64, won: bool, all_down: bool) -> Battle {
-        Battle { run, won, some_death: all_down, all_down, hp_lost }
+        Battle { run, won, some_death: all_down, all_down, fled: false, hp_lost }
     }
 
     #[test]

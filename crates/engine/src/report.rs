@@ -230,6 +230,7 @@ mod tests {
             zones: vec![None],
             markers: BTreeMap::new(),
             deployment: vec![("players".into(), 'A'), ("monsters".into(), 'B')],
+            exits: None,
         };
         let deployed = |id: &str, side, spec: Arc<Combatant>| Deployed {
             id: id.into(),

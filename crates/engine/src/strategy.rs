@@ -126,7 +126,7 @@ pub const LEVERS: &[LeverSchema] = &[
         name: "retreat",
         kind: LeverKind::Fraction,
         default: "0",
-        doc: "Withdraw below this fraction of maximum hit points (0: never).",
+        doc: "Below this fraction of maximum hit points, head for an exit and leave the battle (no exit: withdraw from foes); the whole side leaves once its standing members hold less than this fraction of its hit points (0: never).",
     },
     LeverSchema {
         name: "power_attack",

@@ -183,6 +183,7 @@ mod tests {
             zones: vec![None],
             markers: BTreeMap::new(),
             deployment: vec![("players".into(), 'A'), ("monsters".into(), 'B')],
+            exits: None,
         };
         let deployed = |id: &str, side, spec: Arc<Combatant>| Deployed {
             id: id.into(),
@@ -330,6 +331,7 @@ mod tests {
             p_win: 0.612,
             p_pc_dies: 0.5,
             p_all_down: 0.37,
+            p_fled: 0.0,
             hp_lost: 7.5,
             hp_lost_share: 0.625,
             slots_spent: 0.0,

@@ -54,6 +54,17 @@ pub fn book(d: &Difficulty, lang: Lang) -> String {
     out
 }
 
+/// "everyone down"'s figure, followed by how often the party fled when it
+/// ever did (`party::party_fled`): a rate shown only when not zero, as the
+/// day report's withdrawals are.
+fn down_or_fled(all_down: f64, fled: f64, lang: Lang) -> String {
+    let mut out = percent(all_down);
+    if fled > 0.0 {
+        out += &lang.f(T::DiffFled, &[&percent(fled)]);
+    }
+    out
+}
+
 /// The simulation's line for side `party`. Ends with a newline.
 pub fn simulated(party: &str, s: &Simulated, lang: Lang) -> String {
     let mut out = lang.f(
@@ -62,7 +73,7 @@ pub fn simulated(party: &str, s: &Simulated, lang: Lang) -> String {
             &party,
             &percent(s.p_win),
             &percent(s.p_pc_dies),
-            &percent(s.p_all_down),
+            &down_or_fled(s.p_all_down, s.p_fled, lang),
             &format!("{:.1}", s.hp_lost),
             &percent(s.hp_lost_share),
         ],
@@ -87,7 +98,7 @@ pub fn sweep(results: &SweepResults, lang: Lang) -> String {
                 &b.runs,
                 &percent(f.p_win),
                 &percent(f.p_pc_dies),
-                &percent(f.p_all_down),
+                &down_or_fled(f.p_all_down, f.p_fled, lang),
                 &format!("{:.1}", f.hp_lost),
                 &percent(f.hp_lost_share),
             ],
@@ -148,6 +159,7 @@ mod tests {
             p_win: 0.685,
             p_pc_dies: 0.12,
             p_all_down: 0.29,
+            p_fled: 0.0,
             hp_lost: 21.26,
             hp_lost_share: 0.4,
             slots_spent: 2.3,
@@ -174,6 +186,17 @@ mod tests {
             "Difficulté selon le livre : très difficile — FP de la rencontre 6 (2400 XP) contre NMG 4 (FP − NMG = +2) ; NMG : les 4 PJ de players ; adversaires sans FP, non comptés : thing\n\
              Simulé pour players : victoire 68.5%, un PJ meurt 12.0%, tous à terre 29.0%, PV perdus 21.3 (40.0% de ceux du groupe) ; ressources dépensées par combat : 2.3 emplacements de sort, 1.0 utilisations de capacités de classe (canalisations, maléfices, panache, réserve arcanique, rounds de représentation, châtiments), 0.5 consommables (potions, charges de baguette)\n"
         );
+    }
+
+    #[test]
+    fn a_party_that_fled_says_so_after_everyone_down_in_both_languages() {
+        let s = Simulated { p_fled: 0.125, ..simulated_fixture() };
+        let en = simulated("players", &s, Lang::En);
+        assert!(en.starts_with("Simulated for players: win 68.5%, a PC dies 12.0%, everyone down 29.0%, fled 12.5%, HP lost 21.3"), "{en}");
+        let fr = simulated("players", &s, Lang::Fr);
+        assert!(fr.starts_with("Simulé pour players : victoire 68.5%, un PJ meurt 12.0%, tous à terre 29.0%, fuite 12.5%, PV perdus 21.3"), "{fr}");
+        // Never fled: the line is as it was.
+        assert!(!simulated("players", &simulated_fixture(), Lang::En).contains("fled"));
     }
 
     #[test]

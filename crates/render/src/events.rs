@@ -111,6 +111,10 @@ fn row(t: &Transcript, r: &Record, lang: Lang, codes: Codes) -> Row {
                 }
                 BattleResult::NoneStanding => f(T::EvBattleNoneStanding, &[rounds, &unit]),
                 BattleResult::Draw => f(T::EvBattleDraw, &[rounds, &unit]),
+                BattleResult::Held { side } => {
+                    let name = t.sides.get(*side).map_or("?", String::as_str);
+                    f(T::EvBattleHeld, &[&name, rounds, &unit])
+                }
             })
         }
         Event::Move { who, kind, from, path: p } => {
@@ -248,6 +252,7 @@ fn row(t: &Transcript, r: &Record, lang: Lang, codes: Codes) -> Row {
         }
         Event::Summoned { who, at, rounds, hp } => act(*who, f(T::EvSummoned, &[at, rounds, hp])),
         Event::SummonEnds { who } => act(*who, f(T::EvSummonEnds, &[])),
+        Event::LeavesBattle { who, at, hp } => act(*who, f(T::EvLeavesBattle, &[at, hp])),
         Event::NoRoomToSummon { who, spell } => act(*who, f(T::EvNoRoomToSummon, &[spell])),
         Event::BeginsCasting { who, spell } => act(*who, f(T::EvBeginsCasting, &[spell])),
         Event::FinishesCasting { who, spell } => act(*who, f(T::EvFinishesCasting, &[spell])),

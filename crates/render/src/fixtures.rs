@@ -63,6 +63,7 @@ pub(crate) fn results(playbook: Vec<PlaybookEntry>) -> SweepResults {
         party_win_rate: 0.685,
         party_win_band: [0.61, 0.76],
         party_all_down_rate: 0.29,
+        party_fled_rate: 0.0,
         party_death_rate: 0.12,
         mean_rounds: 4.9,
         party_hp_lost: HpLost { mean: 5.4, p50: 4, p90: 12, max: 18 },

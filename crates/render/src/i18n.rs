@@ -290,6 +290,7 @@ catalogue! {
         "Simulé pour {} (plans par défaut des deux camps, PV au maximum, {} combats) : victoire {}, un PJ meurt {}, tous à terre {}, PV perdus {} ({} de ceux du groupe)";
     DiffResources => "; resources spent per battle: {} spell slots, {} class-ability uses (channels, hexes, grit, arcane pool, performance rounds, smites), {} consumables (potions, wand charges)",
         " ; ressources dépensées par combat : {} emplacements de sort, {} utilisations de capacités de classe (canalisations, maléfices, panache, réserve arcanique, rounds de représentation, châtiments), {} consommables (potions, charges de baguette)";
+    DiffFled => ", fled {}", ", fuite {}";
     DiffWords => "a PC dies: some member of the party dead at the end; everyone down (TPK): every member dying or dead",
         "un PJ meurt : un membre du groupe au moins mort à la fin ; tous à terre (TPK) : chaque membre mourant ou mort";
 
@@ -305,6 +306,7 @@ catalogue! {
     EvBattleWon => "battle over: {} win in {} {}", "fin du combat : victoire de {} en {} {}";
     EvBattleNoneStanding => "battle over: no side standing after {} {}", "fin du combat : plus aucun camp debout après {} {}";
     EvBattleDraw => "battle over: draw after {} {}", "fin du combat : match nul après {} {}";
+    EvBattleHeld => "battle over: {} hold the field after {} {}, the others fled", "fin du combat : {} reste maître du terrain après {} {}, les autres ont fui";
     EvMove => "move {}", "déplacement {}";
     EvCharge => "charge {}", "charge {}";
     EvRun => "run {}", "course {}";
@@ -430,6 +432,7 @@ catalogue! {
     EvMetaQuickened => "quickened", "à incantation rapide";
     EvSummoned => "is summoned at {} for {} round(s) (hp {})", "est convoqué en {} pour {} round(s) (pv {})";
     EvSummonEnds => "vanishes (its summoning ends)", "disparaît (sa convocation prend fin)";
+    EvLeavesBattle => "leaves the battle at {} with {} hp", "quitte le combat en {} avec {} pv";
     EvNoRoomToSummon => "{}: no free square for the summoned creature", "{} : aucune case libre pour la créature convoquée";
     EvBeginsCasting => "begins casting {} (takes effect before its next turn)", "commence à lancer {} (effet avant son prochain tour)";
     EvFinishesCasting => "finishes casting {}", "achève de lancer {}";
@@ -785,6 +788,7 @@ catalogue! {
         "{} : {} ({}) contre {} ; selon le livre {} (FP {} contre NMG {}).";
     VerdictFightNoCr => "{}: {} ({}) against {}; no CR by the book (APL {}).",
         "{} : {} ({}) contre {} ; aucun FP selon le livre (NMG {}).";
+    VerdictFled => ", the party fled in {}", ", le groupe a fui dans {}";
     VerdictDefault => "With both sides' default plans the party wins {} of {} battles; a PC dies in {}, everyone is down in {}.",
         "Avec les plans par défaut des deux camps, le groupe gagne {} des {} combats ; un PJ meurt dans {}, tous sont à terre dans {}.";
     VerdictBest => "Best plan against {}: {}, P(no PC dies) {} (the default play: {}).",
@@ -867,6 +871,7 @@ catalogue! {
     ColRuns => "Runs", "Combats";
     ColSurvive => "P(no PC dies) [3σ]", "P(aucun PJ ne meurt) [3σ]";
     ColTpk => "P(everyone down)", "P(tous à terre)";
+    ColFled => "P(fled)", "P(fuite)";
     ColAnyDeath => "P(a PC dies)", "P(un PJ meurt)";
     ColHpLost => "HP lost", "PV perdus";
     ColWorstDecile => "Worst-decile HP", "PV pire décile";
@@ -1052,6 +1057,7 @@ const REASONS: &[(&str, &str, &str)] = &[
     ("unsupported_kind", "action not played yet", "action pas encore jouée"),
     ("cannot_attack", "cannot attack", "ne peut pas attaquer"),
     ("cannot_move", "cannot move", "ne peut pas se déplacer"),
+    ("not_on_exit", "not on an exit square", "pas sur une case de sortie"),
     ("cannot_run_or_charge", "cannot run or charge", "ne peut ni courir ni charger"),
     ("missing_maneuver", "no such maneuver", "manœuvre inconnue"),
     ("target_too_large", "target too large", "cible trop grande"),

@@ -235,7 +235,7 @@ fn optimize(view: &View, r: &OptimizeResult) -> String {
         header: T,
         cell: fn(&PlaybookEntry) -> String,
     }
-    let optional: [Col; 6] = [
+    let mut optional: Vec<Col> = vec![
         Col { header: T::ColRuns, cell: |e| e.runs.to_string() },
         Col { header: T::ColHpLost, cell: |e| num(e.party.expected_hp_lost, 1) },
         Col { header: T::ColTpk, cell: |e| pct(e.party.p_tpk) },
@@ -243,6 +243,10 @@ fn optimize(view: &View, r: &OptimizeResult) -> String {
         Col { header: T::ColRoundsAvg, cell: |e| num(e.party.expected_rounds, 1) },
         Col { header: T::ColWorstDecile, cell: |e| num(e.party.worst_decile_hp, 1) },
     ];
+    // P(fled) beside P(everyone down), when some plan ever fled (as the day report shows withdrawals).
+    if r.playbook.iter().any(|e| e.party.p_fled > 0.0) {
+        optional.insert(3, Col { header: T::ColFled, cell: |e| pct(e.party.p_fled) });
+    }
     let win_cell = |g: &Group<'_>| win(&g.lead().party);
     let rank_cell = |g: &Group<'_>| {
         let l = g.lead();

@@ -4,6 +4,7 @@
 //! condition the danger maps found. Every figure comes from the typed
 //! results; a part whose job the sweep did not run is left out.
 
+use pf1e_engine::party::Simulated;
 use pf1e_engine::report::Report;
 use pf1e_wire::results::{DangerMapResult, Difficulty, JobResult, OptimizeResult, SweepResults};
 
@@ -64,20 +65,32 @@ fn fight_of(d: &Difficulty, map: &str, lang: Lang) -> String {
 pub fn sim(report: &Report, lang: Lang) -> Option<String> {
     let party = report.party.as_ref()?;
     let s = &party.simulated;
-    let parts = [
-        Some(fight_of(&party.book, &report.map, lang)),
-        Some(
-            lang.f(T::VerdictDefault, &[&pct(s.p_win), &report.runs, &pct(s.p_pc_dies), &pct(s.p_all_down)]),
-        ),
-        super::contribution::carry(&report.contribution, &party.book.party, lang),
-    ];
+    let parts =
+        [
+            Some(fight_of(&party.book, &report.map, lang)),
+            Some(lang.f(
+                T::VerdictDefault,
+                &[&pct(s.p_win), &report.runs, &pct(s.p_pc_dies), &down_or_fled(s, lang)],
+            )),
+            super::contribution::carry(&report.contribution, &party.book.party, lang),
+        ];
     Some(parts.into_iter().flatten().collect::<Vec<_>>().join(" "))
 }
 
 fn default_play(results: &SweepResults, lang: Lang) -> Option<String> {
     let b = results.measure_baseline()?;
     let f = &b.figures;
-    Some(lang.f(T::VerdictDefault, &[&pct(f.p_win), &b.runs, &pct(f.p_pc_dies), &pct(f.p_all_down)]))
+    Some(lang.f(T::VerdictDefault, &[&pct(f.p_win), &b.runs, &pct(f.p_pc_dies), &down_or_fled(f, lang)]))
+}
+
+/// "everyone is down in"'s figure, then how often the party fled when it
+/// ever did (shown only when not zero, as the day report does).
+fn down_or_fled(s: &Simulated, lang: Lang) -> String {
+    let mut out = pct(s.p_all_down);
+    if s.p_fled > 0.0 {
+        out += &lang.f(T::VerdictFled, &[&pct(s.p_fled)]);
+    }
+    out
 }
 
 fn best_plan(r: &OptimizeResult, lang: Lang) -> Option<String> {
@@ -190,6 +203,16 @@ mod tests {
              (`weakest_ac, retreat=0.5`), P(aucun PJ ne meurt) 91.0% (le jeu par défaut : 82.0%). \
              Condition la plus risquée trouvée : le groupe à 25% de ses PV, l'adversaire à 100% : P(un PJ meurt) 62.0%."
         );
+    }
+
+    #[test]
+    fn the_verdict_says_how_often_the_party_fled_when_it_did() {
+        let mut r = results(surviving());
+        r.jobs[0].cells[0].party_fled_rate = 0.05;
+        let en = sweep(&r, Lang::En).unwrap();
+        assert!(en.contains("everyone is down in 29.0%, the party fled in 5.0%."), "{en}");
+        let fr = sweep(&r, Lang::Fr).unwrap();
+        assert!(fr.contains("tous sont à terre dans 29.0%, le groupe a fui dans 5.0%."), "{fr}");
     }
 
     #[test]

@@ -39,6 +39,8 @@ impl From<&Map> for proto::MapData {
                 .iter()
                 .map(|(side, zone)| proto::Deployment { side: side.clone(), zone: u32::from(*zone) })
                 .collect(),
+            exits: m.exits.iter().flatten().map(|p| proto::Square { row: p.row, col: p.col }).collect(),
+            exits_declared: m.exits.is_some(),
         }
     }
 }
@@ -120,6 +122,21 @@ impl TryFrom<&proto::MapData> for Map {
             .iter()
             .map(|d| Ok((d.side.clone(), letter(d.zone, "MapData.deployment.zone")?)))
             .collect::<Result<Vec<_>, WireError>>()?;
+        let exits = m
+            .exits
+            .iter()
+            .map(|p| {
+                let pos = Pos::new(p.row, p.col);
+                if (0..height).contains(&pos.row) && (0..width).contains(&pos.col) {
+                    Ok(pos)
+                } else {
+                    Err(WireError::invalid("MapData.exits", format!("{pos} is off the map")))
+                }
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        if !m.exits_declared && !exits.is_empty() {
+            return Err(WireError::invalid("MapData.exits", "exits listed but not declared"));
+        }
         Ok(Map {
             name: m.name.clone(),
             square_size_ft: m.square_size_ft,
@@ -131,6 +148,7 @@ impl TryFrom<&proto::MapData> for Map {
             zones,
             markers,
             deployment,
+            exits: m.exits_declared.then_some(exits),
         })
     }
 }
@@ -163,8 +181,23 @@ mod tests {
         let mut off = good.clone();
         off.markers.insert("far".into(), proto::Square { row: -1, col: 0 });
         assert!(Map::try_from(&off).is_err());
-        let mut huge = good;
+        let mut huge = good.clone();
         huge.width = 100_000;
         assert!(Map::try_from(&huge).is_err());
+        let mut exit_off = good;
+        exit_off.exits_declared = true;
+        exit_off.exits.push(proto::Square { row: 0, col: 99 });
+        assert!(Map::try_from(&exit_off).is_err());
+    }
+
+    #[test]
+    fn declared_exits_survive_the_wire_and_an_old_map_has_the_border() {
+        let mut map = arena();
+        assert_eq!(Map::try_from(&proto::MapData::from(&map)).unwrap().exits, None);
+        map.exits = Some(vec![Pos::new(1, 1), Pos::new(6, 18)]);
+        let back = Map::try_from(&proto::MapData::from(&map)).unwrap();
+        assert_eq!(back.exits, map.exits);
+        map.exits = Some(Vec::new());
+        assert_eq!(Map::try_from(&proto::MapData::from(&map)).unwrap().exits, Some(Vec::new()));
     }
 }

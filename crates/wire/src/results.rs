@@ -101,6 +101,7 @@ impl SweepResults {
                 p_win: c.party_win_rate,
                 p_pc_dies: c.party_death_rate,
                 p_all_down: c.party_all_down_rate,
+                p_fled: c.party_fled_rate,
                 hp_lost: c.party_hp_lost.mean,
                 hp_lost_share: if start == 0 { 0.0 } else { c.party_hp_lost.mean / start as f64 },
                 slots_spent: per_battle(slots),
@@ -258,6 +259,12 @@ pub struct CellReport {
     /// documents older than the field).
     #[serde(default)]
     pub party_death_rate: f64,
+    /// Share of battles the party fled: another side won and a party member
+    /// left the battle alive (`pf1e_engine::party::party_fled`; 0 in
+    /// documents older than the field, and for a day cell, whose withdrawals
+    /// are the day report's).
+    #[serde(default)]
+    pub party_fled_rate: f64,
     /// Mean rounds per battle.
     pub mean_rounds: f64,
     /// Hit points lost by the party per battle.

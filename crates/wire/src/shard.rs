@@ -135,6 +135,8 @@ pub struct ShardTotals {
     pub party_all_down: u64,
     /// Runs in which a member of the party is dead.
     pub party_deaths: u64,
+    /// Runs the party fled (`pf1e_engine::party::party_fled`).
+    pub party_fled: u64,
     /// Histogram of the party's hit points lost per run, Σ (start_hp −
     /// max(final_hp, 0)) over its members: (value, runs), by increasing
     /// value, no empty bin.
@@ -152,6 +154,7 @@ impl ShardTotals {
         }
         self.party_all_down += other.party_all_down;
         self.party_deaths += other.party_deaths;
+        self.party_fled += other.party_fled;
         let (x, y) = (&self.hp_lost, &other.hp_lost);
         let mut merged = Vec::with_capacity(x.len() + y.len());
         let (mut i, mut j) = (0, 0);
@@ -226,6 +229,9 @@ pub struct ShardResult {
     pub final_hp: Vec<i32>,
     /// Dead at the end, run-major like `final_hp`.
     pub dead: Vec<bool>,
+    /// Left the battle alive (`CombatantOutcome::fled`), run-major like
+    /// `final_hp`; empty when no combatant of these runs left.
+    pub fled: Vec<bool>,
     /// Side names, in encounter order.
     pub sides: Vec<String>,
     /// Combatants, in encounter order.
@@ -292,7 +298,12 @@ impl PackedRuns {
                 | u8::from(p.all_down) << 4
                 | u8::from(o.dead) << 5
                 | u8::from(o.all_down) << 6;
-            rows.push(flags);
+            let fled = u8::from(p.fled) | u8::from(o.fled) << 1;
+            if fled == 0 {
+                rows.push(flags);
+            } else {
+                rows.extend([flags | 0x80, fled]);
+            }
             for v in [i64::from(p.rounds), p.lost, p.remaining, o.lost, o.remaining] {
                 put_varint(&mut rows, v);
             }
@@ -313,13 +324,23 @@ impl PackedRuns {
         for _ in 0..n {
             let flags = *self.rows.get(at)?;
             at += 1;
+            // A second flag byte: who fled.
+            let fled = if flags & 0x80 != 0 {
+                at += 1;
+                match *self.rows.get(at - 1)? {
+                    0 | 4.. => return None,
+                    f => f,
+                }
+            } else {
+                0
+            };
             let mut v = [0i64; 5];
             for x in &mut v {
                 *x = get_varint(&self.rows, &mut at)?;
             }
             let bit = |i: u8| flags & (1 << i) != 0;
             let draw = bit(2);
-            if flags & 0x80 != 0 || u8::from(bit(0)) + u8::from(bit(1)) + u8::from(draw) > 1 {
+            if u8::from(bit(0)) + u8::from(bit(1)) + u8::from(draw) > 1 {
                 return None;
             }
             let rounds = u32::try_from(v[0]).ok()?;
@@ -332,6 +353,7 @@ impl PackedRuns {
                 rounds,
                 dead: bit(3),
                 all_down: bit(4),
+                fled: fled & 1 != 0,
                 lost: v[1],
                 remaining: v[2],
             });
@@ -341,6 +363,7 @@ impl PackedRuns {
                 rounds,
                 dead: bit(5),
                 all_down: bit(6),
+                fled: fled & 2 != 0,
                 lost: v[3],
                 remaining: v[4],
             });
@@ -368,6 +391,7 @@ impl ShardResult {
             rounds: Vec::new(),
             final_hp: Vec::new(),
             dead: Vec::new(),
+            fled: Vec::new(),
             sides: Vec::new(),
             combatants: Vec::new(),
             days,
@@ -396,6 +420,7 @@ impl ShardResult {
             rounds: Vec::with_capacity(outcomes.len()),
             final_hp: Vec::with_capacity(outcomes.len() * encounter.combatants.len()),
             dead: Vec::with_capacity(outcomes.len() * encounter.combatants.len()),
+            fled: Vec::new(),
             sides: encounter.sides.clone(),
             combatants: encounter
                 .combatants
@@ -417,6 +442,9 @@ impl ShardResult {
             r.rounds.push(o.rounds);
             r.final_hp.extend(o.combatants.iter().map(|c| c.final_hp));
             r.dead.extend(o.combatants.iter().map(|c| c.dead));
+        }
+        if outcomes.iter().flat_map(|o| &o.combatants).any(|c| c.fled) {
+            r.fled = outcomes.iter().flat_map(|o| o.combatants.iter().map(|c| c.fled)).collect();
         }
         r
     }
@@ -451,6 +479,9 @@ impl ShardResult {
             let row = run * n;
             let hp = |i: usize| self.final_hp.get(row + i).copied().unwrap_or(0);
             let dead = |i: usize| self.dead.get(row + i).copied().unwrap_or(false);
+            let left = members.iter().any(|&(i, _)| self.fled.get(row + i).copied().unwrap_or(false));
+            let winner = usize::try_from(self.winner[run]).ok();
+            t.party_fled += u64::from(pf1e_engine::party::party_fled(winner, party, left));
             for (i, sum) in t.final_hp.iter_mut().enumerate() {
                 *sum += i64::from(hp(i));
             }
@@ -501,6 +532,7 @@ impl ShardResult {
             rounds: &self.rounds,
             final_hp: &self.final_hp,
             dead: &self.dead,
+            fled: &self.fled,
         };
         (rec.rows(&|s| s == party), rec.rows(&|s| s != party))
     }
@@ -522,6 +554,7 @@ impl ShardResult {
         self.rounds = Vec::new();
         self.final_hp = Vec::new();
         self.dead = Vec::new();
+        self.fled = Vec::new();
         self
     }
 
@@ -562,6 +595,7 @@ impl ShardResult {
         }
         if self.final_hp.len() as u64 != runs.saturating_mul(n)
             || self.dead.len() as u64 != runs.saturating_mul(n)
+            || !(self.fled.is_empty() || self.fled.len() == self.dead.len())
         {
             return bad(format!("per-run records of {} combatants do not cover {runs} runs", n));
         }
@@ -605,6 +639,7 @@ impl ShardResult {
             || !self.rounds.is_empty()
             || !self.final_hp.is_empty()
             || !self.dead.is_empty()
+            || !self.fled.is_empty()
         {
             return bad("a shard of totals carries per-run records".into());
         }
@@ -627,6 +662,7 @@ impl ShardResult {
         }
         if t.party_all_down > runs
             || t.party_deaths > runs
+            || t.party_fled > runs
             || self.summary.combatants.iter().any(|c| c.deaths > runs)
         {
             return bad("a count of runs exceeds the runs".into());
@@ -664,8 +700,8 @@ impl ShardResult {
         if ours.iter().map(|r| u64::from(r.rounds)).sum::<u64>() != self.summary.rounds {
             return bad("the packed runs' rounds are not the summary's");
         }
-        if count(&ours, &|r| r.dead) != t.party_deaths {
-            return bad("the packed runs' party deaths are not the totals'");
+        if count(&ours, &|r| r.dead) != t.party_deaths || count(&ours, &|r| r.fled) != t.party_fled {
+            return bad("the packed runs' party deaths or flights are not the totals'");
         }
         Ok(())
     }
@@ -751,12 +787,14 @@ impl From<&ShardResult> for proto::ShardResult {
                 })
                 .collect(),
             dead: r.dead.clone(),
+            fled: r.fled.clone(),
             days: r.days.iter().map(proto::DayRecord::from).collect(),
             day_plays: r.day_plays,
             totals: r.totals.as_ref().map(|t| proto::ShardTotals {
                 final_hp: t.final_hp.clone(),
                 party_all_down: t.party_all_down,
                 party_deaths: t.party_deaths,
+                party_fled: t.party_fled,
                 hp_lost_values: t.hp_lost.iter().map(|(v, _)| *v).collect(),
                 hp_lost_runs: t.hp_lost.iter().map(|(_, n)| *n).collect(),
             }),
@@ -804,6 +842,7 @@ impl TryFrom<proto::ShardResult> for ShardResult {
                     final_hp: t.final_hp,
                     party_all_down: t.party_all_down,
                     party_deaths: t.party_deaths,
+                    party_fled: t.party_fled,
                     hp_lost: t.hp_lost_values.into_iter().zip(t.hp_lost_runs).collect(),
                 })
             }
@@ -818,10 +857,13 @@ impl TryFrom<proto::ShardResult> for ShardResult {
                 format!("{} runs summed, {runs} winners, {} round counts", summary.runs, r.rounds.len()),
             ));
         }
-        if r.final_hp.len() as u64 != tables * n || r.dead.len() != r.final_hp.len() {
+        if r.final_hp.len() as u64 != tables * n
+            || r.dead.len() != r.final_hp.len()
+            || !(r.fled.is_empty() || r.fled.len() == r.final_hp.len())
+        {
             return Err(WireError::invalid(
                 "ShardResult.final_hp",
-                "the final_hp or dead table is not runs × combatants",
+                "the final_hp, dead or fled table is not runs × combatants",
             ));
         }
         if summary.wins.len() != r.sides.len()
@@ -839,6 +881,7 @@ impl TryFrom<proto::ShardResult> for ShardResult {
             rounds: r.rounds,
             final_hp: r.final_hp,
             dead: r.dead,
+            fled: r.fled,
             sides: r.sides,
             combatants: r
                 .combatants
@@ -1149,6 +1192,7 @@ mod tests {
             rounds: vec![2, 3],
             final_hp: vec![4, 5],
             dead: vec![false, false],
+            fled: Vec::new(),
             sides: vec!["a".into(), "b".into()],
             combatants: vec![CombatantInfo { id: "x".into(), side: 0, hp_max: 6, start_hp: 6 }],
             days: Vec::new(),
@@ -1200,6 +1244,7 @@ mod tests {
             rounds: vec![2, 3, 3, 1],
             final_hp: vec![3, 5, -2, -7, 1, 4, 0, 2, -11, 6, 8, 4],
             dead: vec![false, false, false, true, false, false, false, false, true, false, false, false],
+            fled: Vec::new(),
             sides: vec!["a".into(), "b".into()],
             combatants: vec![
                 CombatantInfo { id: "x".into(), side: 0, hp_max: 6, start_hp: 6 },
@@ -1237,12 +1282,14 @@ mod tests {
             final_hp: vec![1, 2],
             party_all_down: 1,
             party_deaths: 0,
+            party_fled: 0,
             hp_lost: vec![(0, 2), (5, 1)],
         };
         let b = ShardTotals {
             final_hp: vec![3, -4],
             party_all_down: 0,
             party_deaths: 2,
+            party_fled: 0,
             hp_lost: vec![(-1, 1), (5, 2), (9, 1)],
         };
         a.merge(&b);
@@ -1252,6 +1299,7 @@ mod tests {
                 final_hp: vec![4, -2],
                 party_all_down: 1,
                 party_deaths: 2,
+                party_fled: 0,
                 hp_lost: vec![(-1, 1), (0, 2), (5, 3), (9, 1)]
             }
         );
@@ -1279,6 +1327,7 @@ mod tests {
             rounds: 3,
             dead: lost > 5,
             all_down: lost > 8,
+            fled: false,
             lost,
             remaining: 10 - lost.min(10),
         };
@@ -1313,6 +1362,7 @@ mod tests {
             rounds: Vec::new(),
             final_hp: Vec::new(),
             dead: Vec::new(),
+            fled: Vec::new(),
             sides: vec!["a".into(), "b".into()],
             combatants: vec![CombatantInfo { id: "x".into(), side: 1, hp_max: 10, start_hp: 10 }],
             days: Vec::new(),
@@ -1321,6 +1371,7 @@ mod tests {
                 final_hp: vec![11],
                 party_all_down: 1,
                 party_deaths: 2,
+                party_fled: 0,
                 hp_lost: vec![(0, 1), (9, 2)],
             }),
             packed: Some(p),
@@ -1345,6 +1396,77 @@ mod tests {
     }
 
     #[test]
+    fn who_fled_is_packed_in_a_second_flag_byte_only_when_someone_did() {
+        let row = |won: bool, fled: bool| RunRow { won, rounds: 2, fled, lost: 3, ..RunRow::default() };
+        let (ours, theirs) =
+            (vec![row(false, false), row(false, true)], vec![row(true, false), row(true, false)]);
+        let p = PackedRuns::pack(0, &ours, &theirs);
+        assert_eq!(p.unpack(), Some((ours.clone(), theirs.clone())));
+        // Run 0 takes a flag byte and five varints; run 1 one byte more.
+        assert_eq!(p.rows.len(), 6 + 7);
+        assert_eq!((p.rows[0] & 0x80, p.rows[6] & 0x80, p.rows[7]), (0, 0x80, 1));
+        let them = PackedRuns::pack(0, &[row(true, false)], &[row(false, true)]);
+        assert!(them.unpack().unwrap().1[0].fled);
+        let mut bad = p.clone();
+        bad.rows[7] = 4;
+        assert_eq!(bad.unpack(), None, "an unknown bit of the second byte");
+        let mut none = p;
+        none.rows[7] = 0;
+        assert_eq!(none.unpack(), None, "a second byte that says nothing");
+    }
+
+    /// Two goblins against an orc on the sample arena.
+    #[cfg(feature = "yaml")]
+    fn encounter() -> Encounter {
+        use std::sync::Arc;
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let load = |f: &str| Arc::new(pf1e_engine::model::load_combatant(&root.join(f)).unwrap());
+        let (g, o) = (load("data/monsters/goblin.json"), load("data/monsters/orc.json"));
+        let map = Arc::new(pf1e_engine::map::Map::load(&root.join("data/maps/sample_arena.yaml")).unwrap());
+        let side =
+            |name: &str, combatants| pf1e_engine::encounter::SideSpec { name: name.into(), combatants };
+        Encounter::build(map, vec![side("players", vec![g.clone(), g]), side("monsters", vec![o])]).unwrap()
+    }
+
+    #[cfg(feature = "yaml")]
+    #[test]
+    fn a_party_that_fled_is_counted_in_the_totals_and_the_records_survive_the_wire() {
+        use pf1e_engine::combat::{CombatantOutcome, RunOutcome};
+        let enc = encounter();
+        let n = enc.combatants.len();
+        let party = enc.combatants[0].side;
+        let out = |winner: Option<u32>, fled: bool| {
+            let mut combatants = vec![CombatantOutcome { final_hp: 5, ..Default::default() }; n];
+            combatants[0].fled = fled;
+            RunOutcome { winner, rounds: 2, combatants, summons: Vec::new() }
+        };
+        let other = 1 - party as u32;
+        let runs =
+            [out(Some(other), true), out(Some(party as u32), true), out(Some(other), false), out(None, true)];
+        let r = ShardResult::from_outcomes(&enc, &runs);
+        assert_eq!(r.fled.len(), 4 * n);
+        assert_eq!(r.check(4), Ok(()));
+        // Only run 0: another side won and a member got out.
+        assert_eq!(r.totals(party).party_fled, 1);
+        assert_eq!(
+            r.run_rows(party).0.iter().map(|x| x.fled).collect::<Vec<_>>(),
+            [true, false, false, false]
+        );
+        let back = ShardResult::try_from(proto::ShardResult::from(&r)).unwrap();
+        assert_eq!(back, r);
+        let compact = r.clone().into_compact(&enc.sides[party], true);
+        assert_eq!(compact.check(4), Ok(()));
+        assert_eq!(compact.totals.as_ref().unwrap().party_fled, 1);
+        assert_eq!(compact.run_rows(party).0, r.run_rows(party).0, "packed or not, the same rows");
+        // Nobody fled: no table, as before the field.
+        let calm = ShardResult::from_outcomes(&enc, &[out(Some(other), false)]);
+        assert!(calm.fled.is_empty());
+        let mut ragged = r;
+        ragged.fled.pop();
+        assert!(ragged.check(4).is_err());
+    }
+
+    #[test]
     fn a_result_whose_sums_are_not_those_of_its_runs_does_not_check_out() {
         let result = ShardResult {
             summary: Summary {
@@ -1359,6 +1481,7 @@ mod tests {
             rounds: vec![2, 3],
             final_hp: vec![4, -5],
             dead: vec![false, true],
+            fled: Vec::new(),
             sides: vec!["a".into(), "b".into()],
             combatants: vec![CombatantInfo { id: "x".into(), side: 0, hp_max: 6, start_hp: 6 }],
             days: Vec::new(),

@@ -249,6 +249,7 @@ mod tests {
             rounds: vec![4; won.len()],
             final_hp,
             dead,
+            fled: Vec::new(),
             sides: vec!["a".into(), "b".into()],
             combatants,
             days: Vec::new(),

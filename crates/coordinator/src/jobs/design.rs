@@ -996,6 +996,7 @@ mod tests {
             rounds: vec![3; runs as usize],
             final_hp,
             dead,
+            fled: Vec::new(),
             sides: vec!["a".into(), "b".into()],
             combatants,
             days: Vec::new(),

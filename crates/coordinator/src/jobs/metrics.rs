@@ -213,6 +213,7 @@ pub(crate) mod testing {
             rounds: &rounds,
             final_hp: &final_hp,
             dead: &dead,
+            fled: &[],
         };
         debug_assert_eq!(rec.runs(), n);
         CellMetrics::from_records(&rec, 0, Confidence::default())

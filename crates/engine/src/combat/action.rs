@@ -141,6 +141,10 @@ crate::named_enum! {
         /// A monster's engulf (standard action; a gelatinous cube's): a
         /// straight move to `destination` over the foes in its path.
         Engulf => "engulf",
+        /// Leave the battle from an exit square (`combat::leave`): a move
+        /// action; with a `destination` (an exit square), a withdraw there
+        /// and off the map (full-round).
+        LeaveBattle => "leave_battle",
     }
 }
 
@@ -173,6 +177,7 @@ impl ActionKind {
             | ActionKind::RetrieveWeapon
             | ActionKind::RepairWeapon
             | ActionKind::Reload
+            | ActionKind::LeaveBattle
             | ActionKind::BreakFree => Slot::Move,
             ActionKind::FullAttack
             | ActionKind::Charge
@@ -524,6 +529,8 @@ pub enum Reason {
     InvalidDestination,
     /// The actor lacks the class ability, or its pool is empty.
     NoAbility,
+    /// Leaving the battle from a square that is not an exit (`Map::is_exit`).
+    NotOnExit,
 }
 
 impl Reason {
@@ -557,6 +564,7 @@ impl Reason {
             Reason::DowngradedHolding => "downgraded:holding",
             Reason::CannotAttack => "cannot_attack",
             Reason::CannotMove => "cannot_move",
+            Reason::NotOnExit => "not_on_exit",
             Reason::CannotRunOrCharge => "cannot_run_or_charge",
             Reason::MissingFeat => "missing_feat",
             Reason::MissingManeuver => "missing_maneuver",

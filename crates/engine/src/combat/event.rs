@@ -47,8 +47,10 @@ fn is_zero(n: &i32) -> bool {
 /// (`pf1e-rules-16`) the spell effect `maneuver` (Black Tentacles' grapple
 /// checks), the `released` end of an effect, and the engulf by movement: the
 /// `affliction` kinds `engulfed`, `avoids_engulf`, `pushed_aside` and
-/// `escapes_engulf`, the move kind `engulf` and the action `engulf`.
-pub const EVENT_SCHEMA_VERSION: u32 = 6;
+/// `escapes_engulf`, the move kind `engulf` and the action `engulf`; version 7
+/// (`pf1e-rules-17`) leaving the battle: the event `leaves_battle`, the action
+/// `leave_battle`, the failure `not_on_exit` and the battle end `held`.
+pub const EVENT_SCHEMA_VERSION: u32 = 7;
 
 /// The record of one battle: who fought, and what happened in order.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -377,6 +379,16 @@ pub enum Event {
     SummonEnds {
         /// The creature.
         who: usize,
+    },
+    /// A combatant leaves the battle alive from an exit square
+    /// (`combat::leave`): off the map, out of the fight.
+    LeavesBattle {
+        /// The combatant.
+        who: usize,
+        /// The exit square it stepped off from.
+        at: Pos,
+        /// Its hit points as it leaves: what it kept.
+        hp: i32,
     },
     /// A summoning spell found no free square for its creature.
     NoRoomToSummon {
@@ -1099,6 +1111,12 @@ pub enum BattleResult {
     NoneStanding,
     /// The round cap was reached.
     Draw,
+    /// One side holds the field: it is the last able to act, and some
+    /// combatant of another side left the battle alive (`combat::leave`).
+    Held {
+        /// The side's index in [`Transcript::sides`].
+        side: usize,
+    },
 }
 
 /// A weapon attack roll.

@@ -49,6 +49,10 @@ fn line(ids: &[String], sides: &[String], r: &Record) -> String {
                 }
                 BattleResult::NoneStanding => format!("battle over: no side standing after {rounds} {unit}"),
                 BattleResult::Draw => format!("battle over: draw after {rounds} {unit}"),
+                BattleResult::Held { side } => format!(
+                    "battle over: {} hold the field in {rounds} {unit}, the others fled",
+                    sides.get(*side).map_or("?", String::as_str)
+                ),
             }
         }
         Event::Move { who, kind, from, path: p } => {
@@ -185,6 +189,7 @@ fn line(ids: &[String], sides: &[String], r: &Record) -> String {
             act(*who, format!("is summoned at {at} for {rounds} round(s) (hp {hp})"))
         }
         Event::SummonEnds { who } => act(*who, "vanishes (its summoning ends)".to_string()),
+        Event::LeavesBattle { who, at, hp } => act(*who, format!("leaves the battle at {at} with {hp} hp")),
         Event::NoRoomToSummon { who, spell } => {
             act(*who, format!("{spell}: no free square for the summoned creature"))
         }

@@ -51,6 +51,7 @@ mod flight;
 mod fullmove;
 mod initiative;
 mod items;
+mod leave;
 mod life;
 mod log;
 mod maneuver;
@@ -116,6 +117,10 @@ pub struct CombatantOutcome {
     pub dead: bool,
     /// Dying (below 0 hit points, alive, not stabilized) at the end.
     pub dying: bool,
+    /// It left the battle alive from an exit square (`combat::leave`):
+    /// not dead, not down; `final_hp` is what it kept as it left.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub fled: bool,
     /// Attacks that hit.
     pub hits: u32,
     /// Critical hits confirmed.
@@ -140,6 +145,12 @@ pub struct CombatantOutcome {
     /// Potions drunk or given and wand charges used in battle.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub items_spent: u32,
+}
+
+/// Whether a flag is off (to omit it from JSON written before it existed).
+#[allow(clippy::trivially_copy_pass_by_ref, reason = "serde's skip_serializing_if passes a reference")]
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 /// Whether a count is 0 (to omit it from JSON written before it existed).

@@ -74,7 +74,8 @@ impl Carried {
             // A rage ends with the battle: its hit points go (CRB "Rage").
             hp: f.hp - f.class.rage.map_or(0, |r| r.hp),
             nonlethal: f.nonlethal,
-            dead: f.dead,
+            // Who left the battle is alive.
+            dead: f.dead && !f.mobility.left,
             stable: f.stable,
             slots: f.casting.slots,
             prepared_left: f.casting.prepared_left.clone(),
@@ -352,6 +353,7 @@ impl<'p> BattleState<'p> {
                 mounted_combat_round: 0,
                 saddle_kept: false,
                 size: f.nature.size,
+                left: false,
             },
         }
     }
@@ -445,6 +447,13 @@ impl<'p> BattleState<'p> {
         self.fighters[t].monster.swallowed_by.is_some()
     }
 
+    /// Whether combatant `i` standing on `p` could leave the battle from there:
+    /// a square of its space is an exit of the map (`Map::is_exit`).
+    pub fn is_exit_for(&self, i: usize, p: Pos) -> bool {
+        let map = self.map();
+        crate::grid::footprint(p, self.space(i)).any(|c| map.is_exit(c))
+    }
+
     /// Whether combatant `i` is on the battlefield, alive (dying ones included).
     #[inline]
     pub fn is_present(&self, i: usize) -> bool {
@@ -464,6 +473,10 @@ impl<'p> BattleState<'p> {
             (ActionKind::Hex, Some(ClassAbilityUse::Hex(crate::feats::Hex::Cackle))) => Some(Slot::Move),
             // Lay on hands: swift on itself, standard on another (CRB "Lay On Hands").
             (ActionKind::LayOnHands, _) if a.target.is_none_or(|t| t == i) => Some(Slot::Swift),
+            // Leaving by a withdraw: full-round, or a standard action when restricted (`combat::leave`).
+            (ActionKind::LeaveBattle, _) if a.destination.is_some() => {
+                Some(if self.turn_limits(i).staggered { Slot::Standard } else { Slot::FullRound })
+            }
             _ => None,
         }
     }

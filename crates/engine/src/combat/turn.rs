@@ -85,11 +85,16 @@ impl<R: Dice> Engine<'_, '_, R> {
     fn finish(&mut self, decided: Option<Option<u32>>) -> RunOutcome {
         let rounds = self.st.round;
         let winner = decided.flatten();
+        // The winner holds the field when someone of another side left it alive.
+        let held = winner.is_some_and(|w| {
+            (0..self.st.len()).any(|i| self.st.fighters[i].mobility.left && self.st.side(i) as u32 != w)
+        });
         emit!(
             self,
             Event::BattleOver {
                 rounds,
                 result: match decided {
+                    Some(Some(w)) if held => BattleResult::Held { side: w as usize },
                     Some(Some(w)) => BattleResult::Won { side: w as usize },
                     Some(None) => BattleResult::NoneStanding,
                     None => BattleResult::Draw,
@@ -107,9 +112,10 @@ impl<R: Dice> Engine<'_, '_, R> {
                 (None, None) => (0, 0),
             };
             CombatantOutcome {
-                final_hp: if f.gone { 0 } else { f.hp },
+                final_hp: if f.gone && !f.mobility.left { 0 } else { f.hp },
                 dead: f.dead && !f.gone,
                 dying: !f.gone && self.st.life(i) == LifeState::Dying,
+                fled: f.mobility.left,
                 slots_spent,
                 uses_spent,
                 ..f.out.clone()
@@ -387,6 +393,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             ActionKind::Entangle => self.entangle_action(i, action),
             ActionKind::Sing => self.sing_action(i),
             ActionKind::Engulf => self.engulf_action(i, action),
+            ActionKind::LeaveBattle => self.leave_action(i, action),
             _ => Err(Reason::UnsupportedKind),
         };
         let result = match result {

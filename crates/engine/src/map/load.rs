@@ -37,6 +37,8 @@ struct RawMap {
     markers: Option<Entries<[i64; 2]>>,
     #[serde(default)]
     deployment: Option<Entries<String>>,
+    #[serde(default)]
+    exits: Option<Vec<[i64; 2]>>,
 }
 
 /// A legend entry as written in the file.
@@ -196,6 +198,18 @@ impl Ctx<'_> {
             }
         }
         None
+    }
+
+    /// 1-based line of item `k` of top-level list `section:` written one
+    /// `- ` item a line; the key's own line for a flow list (`[...]`).
+    fn item_line(&self, section: &str, k: usize) -> Option<usize> {
+        let start = self.key_line(section)?;
+        let items = self.text.lines().enumerate().skip(start).take_while(|(_, l)| {
+            let t = l.trim_start();
+            t.is_empty() || t.starts_with('#') || t.len() != l.len() || t.starts_with('-')
+        });
+        let mut items = items.filter(|(_, l)| l.trim_start().starts_with('-'));
+        Some(items.nth(k).map_or(start, |(i, _)| i + 1))
     }
 
     /// 1-based line of row `row` of a layer written as a `|` block scalar.
@@ -484,6 +498,43 @@ pub(super) fn parse(text: &str, file: &str) -> Result<Map, MapError> {
         }
     }
 
+    // Exits: squares on the map, passable, each once.
+    let exits = match raw.exits {
+        None => None,
+        Some(list) => {
+            let mut exits: Vec<Pos> = Vec::with_capacity(list.len());
+            for (k, [row, col]) in list.into_iter().enumerate() {
+                let line = ctx.item_line("exits", k);
+                let place = format!("exits[{k}]");
+                let on_map = (0..height as i64).contains(&row) && (0..width as i64).contains(&col);
+                if !on_map {
+                    return Err(ctx.invalid(
+                        line,
+                        &place,
+                        format!("exit {k} at [{row}, {col}] lies outside the {width}x{height} map"),
+                    ));
+                }
+                let p = Pos::new(row as i32, col as i32);
+                if legend[usize::from(cells[row as usize * width + col as usize])].1.move_cost.is_none() {
+                    return Err(ctx.invalid(
+                        line,
+                        &place,
+                        format!("exit {k} at [{row}, {col}] is impassable terrain: no one can stand there to leave"),
+                    ));
+                }
+                if exits.contains(&p) {
+                    return Err(ctx.invalid(
+                        line,
+                        &place,
+                        format!("exit {k} at [{row}, {col}] is listed twice"),
+                    ));
+                }
+                exits.push(p);
+            }
+            Some(exits)
+        }
+    };
+
     let name = match raw.name {
         Some(n) => n,
         None => std::path::Path::new(file)
@@ -501,6 +552,7 @@ pub(super) fn parse(text: &str, file: &str) -> Result<Map, MapError> {
         zones,
         markers,
         deployment,
+        exits,
     })
 }
 
@@ -618,6 +670,37 @@ deployment:
         assert_eq!(m.elevation, vec![0, 0]);
         assert_eq!(m.zones, vec![None, None]);
         assert!(m.deployment.is_empty() && m.markers.is_empty());
+    }
+
+    #[test]
+    fn exits_default_to_the_passable_border_and_can_be_declared() {
+        // A 3x4 floor with a wall at (0,0) and a pillar at (1,1).
+        let text = "terrain: |\n  #...\n  .#..\n  ....\nlegend:\n  \".\": { type: floor, move_cost: 1 }\n  \"#\": { type: wall }\n";
+        let m = Map::from_yaml_str(text, "t").unwrap();
+        assert_eq!(m.exits, None);
+        assert!(!m.is_exit(Pos::new(0, 0)), "a wall on the border is no exit");
+        assert!(m.is_exit(Pos::new(0, 1)) && m.is_exit(Pos::new(2, 3)) && m.is_exit(Pos::new(1, 0)));
+        assert!(!m.is_exit(Pos::new(1, 2)), "an inner square is no exit");
+        assert!(!m.is_exit(Pos::new(5, 5)), "off the map");
+        let declared = format!("{text}exits:\n  - [1, 2]\n  - [2, 0]\n");
+        let m = Map::from_yaml_str(&declared, "t").unwrap();
+        assert_eq!(m.exits, Some(vec![Pos::new(1, 2), Pos::new(2, 0)]));
+        assert!(m.is_exit(Pos::new(1, 2)) && !m.is_exit(Pos::new(0, 1)), "only the declared ones");
+        let none = format!("{text}exits: []\n");
+        let m = Map::from_yaml_str(&none, "t").unwrap();
+        assert!((0..3).all(|r| (0..4).all(|c| !m.is_exit(Pos::new(r, c)))), "exits: [] closes the map");
+    }
+
+    #[test]
+    fn error_exits_off_the_map_impassable_or_twice() {
+        let msg = err(&format!("{GOOD}exits:\n  - [1, 1]\n  - [7, 1]\n"));
+        assert_msg(&msg, "line 26", "exit 1 at [7, 1] lies outside the 5x3 map");
+        let msg = err(&format!("{GOOD}exits:\n  - [0, 0]\n"));
+        assert_msg(&msg, "line 25", "exit 0 at [0, 0] is impassable terrain");
+        let msg = err(&format!("{GOOD}exits: [[1, 1], [1, 1]]\n"));
+        assert_msg(&msg, "line 24", "exit 1 at [1, 1] is listed twice");
+        let msg = err(&format!("{GOOD}exits: [[1]]\n"));
+        assert_msg(&msg, "line 24", "");
     }
 
     #[test]

@@ -28,6 +28,7 @@ fn metrics(m: &DangerMetrics) -> proto::DangerMetrics {
         p_survives: m.p_survives,
         p_tpk: m.p_tpk,
         p_any_death: m.p_any_death,
+        p_fled: m.p_fled,
         expected_hp_lost: m.expected_hp_lost,
         hp_lost_sd: m.hp_lost_sd,
         expected_rounds: m.expected_rounds,
@@ -58,6 +59,7 @@ fn from_metrics(m: Option<&proto::DangerMetrics>, field: &'static str) -> Result
         p_survives: m.p_survives,
         p_tpk: m.p_tpk,
         p_any_death: m.p_any_death,
+        p_fled: m.p_fled,
         expected_hp_lost: m.expected_hp_lost,
         hp_lost_sd: m.hp_lost_sd,
         expected_rounds: m.expected_rounds,
@@ -109,6 +111,7 @@ impl From<&CellReport> for proto::CellReport {
             party_win_band: Some(band(c.party_win_band)),
             party_all_down_rate: c.party_all_down_rate,
             party_death_rate: c.party_death_rate,
+            party_fled_rate: c.party_fled_rate,
             mean_rounds: c.mean_rounds,
             party_hp_lost: Some(proto::HpLost {
                 mean: c.party_hp_lost.mean,
@@ -158,6 +161,7 @@ impl TryFrom<&proto::CellReport> for CellReport {
             party_win_band: from_band(c.party_win_band.as_ref(), "CellReport.party_win_band")?,
             party_all_down_rate: c.party_all_down_rate,
             party_death_rate: c.party_death_rate,
+            party_fled_rate: c.party_fled_rate,
             mean_rounds: c.mean_rounds,
             party_hp_lost: HpLost { mean: lost.mean, p50: lost.p50, p90: lost.p90, max: lost.max },
             combatants: c
@@ -1349,6 +1353,7 @@ mod tests {
             p_survives_ci: (0.2, 0.8),
             p_tpk_ci: (0.0, 0.3),
             p_any_death_ci: (0.1, 0.4),
+            p_fled: 0.2,
             hp_lost_se: 1.5,
             rounds_se: 0.25,
             ..DangerMetrics::default()
@@ -1369,6 +1374,7 @@ mod tests {
             party_win_band: [0.1, 0.7],
             party_all_down_rate: 0.6,
             party_death_rate: 0.3,
+            party_fled_rate: 0.1,
             mean_rounds: 4.5,
             party_hp_lost: HpLost { mean: 3.5, p50: 3, p90: 6, max: 7 },
             combatants: vec![CombatantReport {
@@ -1667,6 +1673,7 @@ mod tests {
             (s.figures.p_win, s.figures.p_pc_dies, s.figures.p_all_down, s.figures.hp_lost),
             (0.4, 0.3, 0.6, 3.5)
         );
+        assert_eq!(s.figures.p_fled, 0.1);
         assert_eq!(
             (s.figures.hp_lost_share, s.figures.slots_spent, s.figures.uses_spent, s.figures.items_spent),
             (3.5 / 3.0, 0.2, 0.1, 0.1)

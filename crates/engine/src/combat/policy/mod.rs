@@ -361,8 +361,11 @@ impl Roster {
 /// The all-default spec plays exactly as [`DefaultPolicy`]. Otherwise: the
 /// target is chosen by the spec's priority among enemies able to fight
 /// (ties: fewer hit points, then encounter order); below the retreat
-/// threshold a combatant that can get farther from every enemy withdraws
-/// (the engine picks the square farthest from the nearest enemy); without
+/// threshold, or once its side is routed (`routed`), a combatant heads for
+/// the nearest reachable exit and leaves the battle (`toward_exit`); with no
+/// exit in reach, one below the threshold that can get farther from every
+/// enemy withdraws (the engine picks the square farthest from the nearest
+/// enemy); without
 /// charges the ladder skips the charge; `power_attack` and `maneuver` choose
 /// when to declare Power Attack and which maneuver to try instead of
 /// attacking. Spell policy and class abilities are inert until the engine
@@ -437,6 +440,67 @@ impl StrategyPolicy {
     }
 }
 
+impl StrategyPolicy {
+    /// The way out of `actor` (`docs/rules/movement.md`, "Leaving the
+    /// battle"): on an exit square, leave by a withdraw (no attack of
+    /// opportunity); within a withdraw of the nearest reachable exit (by path
+    /// cost, then row-major), withdraw there and leave; farther, withdraw
+    /// along the path toward it. `None` when no exit can be reached.
+    fn toward_exit(&mut self, b: &BattleState<'_>, actor: usize) -> Option<Action> {
+        let start = b.pos(actor);
+        let to = |kind: ActionKind, d: Pos| Action { destination: Some(d), ..Action::new(kind) };
+        if b.is_exit_for(actor, start) {
+            return Some(to(ActionKind::LeaveBattle, start));
+        }
+        let map = b.map();
+        let pf = self.pf.get_or_insert_with(|| b.prepared().pathfinder.clone());
+        pf.run(map, start, None, &|p| b.access(actor, p));
+        let mut exit: Option<(u32, Pos)> = None;
+        for row in 0..map.height {
+            for col in 0..map.width {
+                let q = Pos::new(row, col);
+                let Some(cost) = pf.cost(q) else { continue };
+                if exit.is_some_and(|(c, _)| c <= cost)
+                    || b.access(actor, q) != Access::Open
+                    || !b.is_exit_for(actor, q)
+                {
+                    continue;
+                }
+                exit = Some((cost, q));
+            }
+        }
+        let (cost, exit) = exit?;
+        let speed = b.speed(actor);
+        let budget = if b.turn_limits(actor).staggered { speed } else { 2 * speed };
+        if cost + 5 <= budget {
+            return Some(to(ActionKind::LeaveBattle, exit));
+        }
+        let mut path = Vec::new();
+        pf.path_to(exit, &mut path);
+        let stop = path
+            .iter()
+            .rev()
+            .find(|&&p| pf.cost(p).is_some_and(|c| c <= budget) && b.access(actor, p) == Access::Open)?;
+        Some(to(ActionKind::Withdraw, *stop))
+    }
+}
+
+/// Whether `actor`'s side is routed under a retreat threshold of
+/// `retreat_milli` thousandths: the hit points of its members still able to
+/// fight are below that share of the side's maximum (members down, dead or
+/// gone count 0; summoned creatures do not count).
+fn routed(b: &BattleState<'_>, actor: usize, retreat_milli: u16) -> bool {
+    let side = b.side(actor);
+    let (mut standing, mut max) = (0i64, 0i64);
+    for j in (0..b.prep.deployed).filter(|&j| b.side(j) == side) {
+        max += i64::from(b.hp_max(j));
+        if b.is_active(j) {
+            standing += i64::from(b.hp(j).max(0));
+        }
+    }
+    standing * 1000 < i64::from(retreat_milli) * max
+}
+
 impl Policy for StrategyPolicy {
     fn plan(&mut self, battle: &BattleState<'_>, actor: usize, out: &mut Vec<Action>) {
         if self.spec.is_default() {
@@ -449,17 +513,25 @@ impl Policy for StrategyPolicy {
         if mounted::plan_mount(battle, actor, out) {
             return;
         }
-        let hp = i64::from(battle.hp(actor));
-        let threshold = i64::from(self.spec.retreat_milli) * i64::from(battle.hp_max(actor));
-        if self.spec.retreat_milli > 0
-            && hp * 1000 < threshold
-            && self.retreat_square(battle, actor).is_some()
-        {
-            // Retreat by withdrawing (CRB "Withdraw"): up to twice the speed
-            // away from the nearest enemy, and leaving the first square does
-            // not provoke; the engine picks the farthest square itself.
-            out.push(Action::new(ActionKind::Withdraw));
-            return;
+        if self.spec.retreat_milli > 0 {
+            let hp = i64::from(battle.hp(actor));
+            let threshold = i64::from(self.spec.retreat_milli) * i64::from(battle.hp_max(actor));
+            let below = hp * 1000 < threshold;
+            // Below the threshold, or the side routed: head for the nearest exit and leave.
+            if (below || routed(battle, actor, self.spec.retreat_milli))
+                && let Some(leave) = self.toward_exit(battle, actor)
+            {
+                out.push(leave);
+                return;
+            }
+            if below && self.retreat_square(battle, actor).is_some() {
+                // No way out: retreat by withdrawing (CRB "Withdraw"): up to
+                // twice the speed away from the nearest enemy, and leaving the
+                // first square does not provoke; the engine picks the farthest
+                // square itself.
+                out.push(Action::new(ActionKind::Withdraw));
+                return;
+            }
         }
         let abilities = self.spec.use_class_abilities && battle.prep.fighters[actor].abilities.is_some();
         if coup::plan(battle, actor, out)

@@ -189,4 +189,8 @@ pub(crate) struct Mobility {
     /// Its size category now: its own, or changed by an effect (Enlarge
     /// Person, `combat::size`); its space, reach and size modifiers follow it.
     pub size: crate::model::Size,
+    /// It left the battle alive from an exit square (`combat::leave`): off
+    /// the map, out of the fight, not dead (`gone` and `dead` are set too,
+    /// so that nothing reaches it any more).
+    pub left: bool,
 }

@@ -18,6 +18,7 @@ mod flight;
 mod glance;
 mod grapples;
 mod holds;
+mod leave;
 mod life;
 mod magic;
 mod maneuvers;
