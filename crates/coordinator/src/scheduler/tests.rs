@@ -338,6 +338,39 @@ fn a_coordinator_keeping_few_sweeps_removes_older_journals_as_it_runs() {
     assert_eq!(again.stats.shards_computed, 0, "cached shards outlive their sweeps' journals");
 }
 
+#[test]
+fn gc_keeps_the_newest_ended_sweeps_and_never_a_running_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("c.redb");
+    let mut sched = Scheduler::new(Store::open(&path).unwrap(), cfg());
+    // Six ended sweeps: more than stay in memory, so both kinds are removed.
+    let ended: Vec<u64> = (0..FINISHED_IN_MEMORY + 2).map(|_| run_to_end(&mut sched, bundle(4)).id).collect();
+    let running = sched.submit(bundle(2)).unwrap();
+    let before = sched.info(running, false).unwrap();
+    assert!(matches!(sched.collect_garbage(MAX_KEEP_SWEEPS + 1), Err(SchedError::Keep(_))));
+    assert_eq!(sched.list().len(), ended.len() + 1, "a refused gc removed something");
+
+    let c = sched.collect_garbage(2).unwrap();
+    assert_eq!((c.removed, c.kept, c.running), (ended.len() as u64 - 2, 2, 1));
+    assert!(c.bytes > 0);
+    let listed: Vec<u64> = sched.list().iter().map(|i| i.id).collect();
+    assert_eq!(listed, vec![ended[ended.len() - 2], ended[ended.len() - 1], running]);
+    assert_eq!(sched.info(running, false).unwrap(), before, "the running sweep changed");
+    assert_eq!(sched.collect_garbage(2).unwrap().removed, 0);
+
+    // Keep none: only the running sweep is left, and it ends as it would have.
+    let none = sched.collect_garbage(0).unwrap();
+    assert_eq!((none.removed, none.kept, none.running), (2, 0, 1));
+    let done = drive(&mut sched, running, &Fake, 2, |_| {}).unwrap();
+    let alone = run_to_end(&mut Scheduler::new(Store::in_memory().unwrap(), cfg()), bundle(2));
+    assert_eq!(done.results, alone.results);
+    drop(sched);
+    // Removed from the file: a restarted coordinator knows the last sweep only.
+    let mut sched = Scheduler::new(Store::open(&path).unwrap(), cfg());
+    sched.resume().unwrap();
+    assert_eq!(sched.list().iter().map(|i| i.id).collect::<Vec<_>>(), vec![running]);
+}
+
 /// A worker that lies with tables that check out: every run won by side 0
 /// (the truth alternates), so its totals lie too.
 struct Liar;
