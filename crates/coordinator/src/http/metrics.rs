@@ -47,6 +47,14 @@ pub fn exposition(f: &Figures) -> String {
     };
     metric("pf1e_shards_queued", "gauge", "Shards waiting for a worker.", c.shards_queued.to_string());
     metric("pf1e_shards_leased", "gauge", "Shards leased to workers.", c.shards_leased.to_string());
+    // The worker autoscaler's figure (deploy/k8s/worker.yaml): one series
+    // rather than a sum the adapter would have to compute.
+    metric(
+        "pf1e_shards_pending",
+        "gauge",
+        "Shards not yet delivered: queued plus leased (the worker autoscaler's queue depth).",
+        (c.shards_queued + c.shards_leased).to_string(),
+    );
     metric("pf1e_shards_done_total", "counter", "Shards computed by workers.", c.shards_done.to_string());
     metric("pf1e_cache_hits_total", "counter", "Shards served from the cache.", c.cache_hits.to_string());
     metric("pf1e_workers", "gauge", "Registered workers.", c.workers.to_string());
@@ -124,4 +132,63 @@ pub(super) async fn metrics(State(st): State<AppState>) -> impl IntoResponse {
         let _ = write!(body, "# HELP {name} {help}\n# TYPE {name} counter\n{name} {value}\n");
     }
     ([(CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")], body)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The value of one series in the exposition.
+    fn value(text: &str, name: &str) -> Option<u64> {
+        text.lines().find_map(|l| l.strip_prefix(name)?.strip_prefix(' ')?.parse().ok())
+    }
+
+    #[test]
+    fn pending_shards_are_the_queued_plus_the_leased() {
+        let stats = CoordinatorStats { shards_queued: 7, shards_leased: 5, ..Default::default() };
+        let f = Figures { stats, running: 1, refused: 0, superseded: 0, audits: AuditCounts::default() };
+        let text = exposition(&f);
+        assert_eq!(value(&text, "pf1e_shards_queued"), Some(7));
+        assert_eq!(value(&text, "pf1e_shards_leased"), Some(5));
+        assert_eq!(value(&text, "pf1e_shards_pending"), Some(12));
+        assert!(text.contains("# TYPE pf1e_shards_pending gauge\n"), "{text}");
+        let idle = Figures { stats: CoordinatorStats::default(), ..f };
+        assert_eq!(value(&exposition(&idle), "pf1e_shards_pending"), Some(0));
+    }
+
+    /// Every document of a multi-document YAML file of `deploy/k8s/`.
+    fn manifests(name: &str) -> Vec<serde_yaml::Value> {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../deploy/k8s").join(name);
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        serde_yaml::Deserializer::from_str(&text)
+            .map(|d| serde::Deserialize::deserialize(d).unwrap())
+            .collect()
+    }
+
+    /// The queue depth autoscaler reads a metric the coordinator exports,
+    /// under the name prometheus-adapter's rules give it (the schemas of
+    /// `.ci/run` check the manifests' shape, not these names).
+    #[test]
+    fn the_worker_autoscaler_reads_a_metric_the_coordinator_exports() {
+        let hpa = manifests("worker.yaml")
+            .into_iter()
+            .find(|d| d["kind"] == "HorizontalPodAutoscaler")
+            .expect("an autoscaler in worker.yaml");
+        let metric = &hpa["spec"]["metrics"][0]["external"]["metric"]["name"];
+        let name = metric.as_str().expect("an external metric");
+        let text = exposition(&Figures {
+            stats: CoordinatorStats::default(),
+            running: 0,
+            refused: 0,
+            superseded: 0,
+            audits: AuditCounts::default(),
+        });
+        assert!(value(&text, name).is_some(), "the coordinator exports no {name}");
+        let adapter = manifests("prometheus-adapter.yaml").remove(0);
+        let config = adapter["data"]["config.yaml"].as_str().expect("the adapter's config.yaml");
+        let config: serde_yaml::Value = serde_yaml::from_str(config).unwrap();
+        let rule = &config["externalRules"][0];
+        assert_eq!(rule["name"]["as"].as_str(), Some(name));
+        assert!(rule["seriesQuery"].as_str().is_some_and(|q| q.starts_with(name)), "{rule:?}");
+    }
 }
