@@ -100,7 +100,8 @@ fn refused(out: &std::process::Output, expect: &[&str]) {
 /// `ctl gc` on a running coordinator: the journals of old ended sweeps
 /// go, a running sweep is never touched (before and while a worker plays
 /// it) and its results stay those of the embedded mode; the client token
-/// only; bad input refused in one line with exit 2.
+/// only (and workers only the workers' token); bad input refused in one
+/// line with exit 2.
 #[test]
 fn ctl_gc_removes_old_journals_online_and_never_touches_a_running_sweep() {
     let fx = Fixture::new("ctl-gc", 12, 3);
@@ -127,6 +128,15 @@ fn ctl_gc_removes_old_journals_online_and_never_touches_a_running_sweep() {
     refused(&as_client(&["gc", "--keep=-1"]), &["--keep"]);
     refused(&ctl_as(&c.url, "not-the-token", &["gc", "--keep", "0"]), &["token"]);
     refused(&ctl_as(&c.url, worker, &["gc", "--keep", "0"]), &["token"]);
+    // Separate credentials: the workers' token opens no control call, and a
+    // worker holding the clients' token is refused by the worker service.
+    let mut stray = pf1e();
+    stray.args(["worker", "--coordinator", &c.url, "--threads", "1"]).env("PF1E_TOKEN", client);
+    refused(&run(stray), &["wrong token"]);
+    let mut same = pf1e();
+    same.args(["coordinator", "--listen", "127.0.0.1:0", "--db"]).arg(fx.path("same.redb"));
+    same.env("PF1E_TOKEN", client).env("PF1E_WORKER_TOKEN", client);
+    refused(&run(same), &["must differ"]);
     let listed = |out: std::process::Output| json_of(&out)["sweeps"].as_array().expect("sweeps").len();
     assert_eq!(listed(as_client(&["status", "--json"])), 4, "a refused gc removed something");
 
