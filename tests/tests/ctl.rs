@@ -109,7 +109,7 @@ fn ctl_gc_removes_old_journals_online_and_never_touches_a_running_sweep() {
     let reference = big.embedded_results();
     let (client, worker) = ("client-token-gc", "worker-token-gc");
     let env = [("PF1E_TOKEN", client), ("PF1E_WORKER_TOKEN", worker)];
-    let c = start_coordinator(&fx.path("c.redb"), "127.0.0.1:0", &[], &env);
+    let c = start_coordinator(&fx.path("c.redb"), "127.0.0.1:0", &["--metrics-listen", "127.0.0.1:0"], &env);
     let as_client = |args: &[&str]| ctl_as(&c.url, client, args);
 
     // Three ended sweeps (ids 1 to 3), then one that waits for a worker.
@@ -122,6 +122,21 @@ fn ctl_gc_removes_old_journals_online_and_never_touches_a_running_sweep() {
     drop(w);
     let running = json_of(&as_client(&["submit", big.sweep().to_str().unwrap(), "--json", "-q"]));
     let running = running["id"].as_u64().expect("an id").to_string();
+
+    // The metrics port answers a scrape without the token (the autoscaler's
+    // queue depth: the waiting sweep's 300 shards), and holds no data.
+    let scrape = |path: &str| {
+        use std::io::{Read, Write};
+        let mut sock = std::net::TcpStream::connect(c.metrics.as_deref().unwrap()).unwrap();
+        write!(sock, "GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n").unwrap();
+        let mut text = String::new();
+        sock.read_to_string(&mut text).unwrap();
+        text
+    };
+    let metrics = scrape("/metrics");
+    assert!(metrics.starts_with("HTTP/1.1 200"), "{metrics}");
+    assert!(metrics.contains("\npf1e_shards_pending 300\n"), "{metrics}");
+    assert!(scrape(&format!("/api/sweeps/{running}")).starts_with("HTTP/1.1 404"));
 
     // Bad input: one line, exit 2, nothing removed.
     refused(&as_client(&["gc", "--keep", "1000001"]), &["--keep"]);
