@@ -4,7 +4,7 @@
 //! submitted sweep, `results` of a running sweep pointing at `watch`, and
 //! the gRPC health service.
 
-use pf1e_e2e::{Fixture, json_of, pf1e, run, start_coordinator, start_worker, wait_for};
+use pf1e_e2e::{Fixture, json_of, pf1e, refused, run, start_coordinator, start_worker, wait_for};
 
 /// `pf1e ARGS...` with `--coordinator URL` at the end of the line.
 fn ctl_last(url: &str, args: &[&str]) -> std::process::Output {
@@ -85,16 +85,6 @@ fn ctl_as(url: &str, token: &str, args: &[&str]) -> std::process::Output {
     let mut cmd = pf1e();
     cmd.args(["ctl", "--coordinator", url]).args(args).env("PF1E_TOKEN", token);
     run(cmd)
-}
-
-/// One stderr line, exit 2, mentioning every one of `expect`.
-fn refused(out: &std::process::Output, expect: &[&str]) {
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "expected exit 2, got {}: {stderr}", out.status);
-    assert_eq!(stderr.trim().lines().count(), 1, "expected one stderr line: {stderr:?}");
-    for e in expect {
-        assert!(stderr.contains(e), "{stderr:?} does not mention {e:?}");
-    }
 }
 
 /// `ctl gc` on a running coordinator: the journals of old ended sweeps
