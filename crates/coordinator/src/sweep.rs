@@ -42,9 +42,10 @@ pub const DEFAULT_SHARD_SIZE: u64 = 100;
 /// times the largest sweep shipped in `data/sweeps/`.
 pub const DEFAULT_MAX_TOTAL_RUNS: u64 = 1_000_000;
 
-/// The largest budget a sweep may write. A merged cell keeps one record per
-/// run (winner, rounds, final hit points), so this bounds the memory a
-/// sweep can take whatever its `runs` say (about 50 bytes a run).
+/// The largest budget a sweep may write. An analysis job's planner keeps
+/// each of its cells' per-run outcomes (11 bytes a run; a day job about
+/// 250 bytes a day), so this bounds the memory a sweep can take whatever
+/// its `runs` say (docs/service.md, "Memory per run of a sweep").
 pub const MAX_TOTAL_RUNS_CEILING: u64 = 20_000_000;
 
 /// Why a sweep was refused: the file, the line when known, and the problem.
