@@ -241,6 +241,17 @@ pub fn json_of(out: &Output) -> serde_json::Value {
     serde_json::from_str(text.trim()).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"))
 }
 
+/// Asserts a refusal: exit status 2 and one stderr line mentioning every
+/// one of `expect`.
+pub fn refused(out: &Output, expect: &[&str]) {
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "expected exit 2, got {}: {stderr}", out.status);
+    assert_eq!(stderr.trim().lines().count(), 1, "expected one stderr line: {stderr:?}");
+    for e in expect {
+        assert!(stderr.contains(e), "{stderr:?} does not mention {e:?}");
+    }
+}
+
 /// `ctl status ID --json`.
 pub fn status(url: &str, id: &str) -> serde_json::Value {
     json_of(&ctl(url, &["status", id, "--json"]))

@@ -1,15 +1,6 @@
 //! Bad input gets one clear line, exit status 2, and writes nothing.
 
-use pf1e_e2e::{Fixture, ctl, json_of, pf1e, run, start_coordinator};
-
-fn refused(out: &std::process::Output, expect: &[&str]) {
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "expected exit 2, got {}: {stderr}", out.status);
-    assert_eq!(stderr.trim().lines().count(), 1, "expected one stderr line: {stderr:?}");
-    for e in expect {
-        assert!(stderr.contains(e), "{stderr:?} does not mention {e:?}");
-    }
-}
+use pf1e_e2e::{Fixture, ctl, json_of, pf1e, refused, run, start_coordinator};
 
 #[test]
 fn bad_sweeps_and_wrong_tokens_are_refused_and_nothing_is_written() {

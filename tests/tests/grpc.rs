@@ -143,6 +143,7 @@ fn duplicate_and_late_reports_and_other_rules_change_nothing() {
     assert!(text.starts_with("HTTP/1.1 200"), "{text}");
     assert!(text.contains("\npf1e_shards_done_total 4\n"), "{text}");
     assert!(text.contains("\npf1e_shards_queued 0\n"), "{text}");
+    assert!(text.contains("\npf1e_shards_pending 0\n"), "{text}");
     assert!(text.contains("\npf1e_workers 1\n"), "{text}");
 }
 

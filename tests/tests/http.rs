@@ -1,12 +1,13 @@
 //! The coordinator's HTTP side with real processes on loopback: the JSON API
 //! prints what `ctl --json` prints, refuses what it should (401, 404, 405,
 //! 409), streams events in order while a sweep runs, and serves HTTPS when
-//! gRPC has TLS.
+//! gRPC has TLS, with the arguments of deploy/k8s/tls/.
 
 use std::time::{Duration, Instant};
 
 use pf1e_e2e::{
-    Coordinator, Fixture, TIMEOUT, ctl, json_of, pf1e, start_coordinator, start_worker, wait_for,
+    Coordinator, Fixture, TIMEOUT, ctl, json_of, pf1e, run, start_coordinator, start_worker,
+    start_worker_bin, wait_for,
 };
 use serde_json::Value;
 
@@ -396,4 +397,108 @@ fn https_when_grpc_has_tls_and_no_http_when_asked() {
     assert!(none.http.is_none());
     let out = ctl(&none.url, &["status", "--json"]);
     assert!(out.status.success());
+}
+
+/// The container of the first document of `deploy/k8s/tls/NAME`.
+fn tls_manifest_container(name: &str) -> serde_yaml::Value {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../deploy/k8s/tls").join(name);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let first = text.split("\n---\n").next().unwrap();
+    let doc: serde_yaml::Value = serde_yaml::from_str(first).unwrap();
+    doc["spec"]["template"]["spec"]["containers"][0].clone()
+}
+
+/// The strings of a YAML list, each passed through `map`.
+fn strings(list: &serde_yaml::Value, map: impl Fn(&str) -> String) -> Vec<String> {
+    list.as_sequence().unwrap().iter().map(|a| map(a.as_str().unwrap())).collect()
+}
+
+/// The arguments of deploy/k8s/tls/ over real processes: the coordinator
+/// with the manifest's TLS arguments and a certificate signed by a CA, as
+/// docs/deploy.md makes it (names `pf1e-coordinator` and 127.0.0.1); the
+/// liveness probe's exec command exits 0 (and fails without the CA); the
+/// readiness probe's /readyz answers over HTTPS on the metrics port; a
+/// `pf1e-worker` with the manifest's arguments plays a sweep to the
+/// embedded results. Only the host differs: the test cannot resolve
+/// `pf1e-coordinator`, so the worker connects to 127.0.0.1.
+#[test]
+fn the_tls_manifests_arguments_serve_a_sweep_over_real_processes() {
+    let fx = Fixture::new("tls-manifests", 4, 2);
+    let reference = fx.embedded_results();
+    let dir = fx.path("tls");
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut ca_params = rcgen::CertificateParams::new(Vec::<String>::new()).unwrap();
+    ca_params.is_ca = rcgen::IsCa::Ca(rcgen::BasicConstraints::Unconstrained);
+    let ca = rcgen::CertifiedIssuer::self_signed(ca_params, rcgen::KeyPair::generate().unwrap()).unwrap();
+    let key = rcgen::KeyPair::generate().unwrap();
+    let leaf = rcgen::CertificateParams::new(vec!["pf1e-coordinator".to_string(), "127.0.0.1".to_string()])
+        .unwrap()
+        .signed_by(&key, &ca)
+        .unwrap();
+    std::fs::write(dir.join("ca.crt"), ca.pem()).unwrap();
+    std::fs::write(dir.join("tls.crt"), leaf.pem()).unwrap();
+    std::fs::write(dir.join("tls.key"), key.serialize_pem()).unwrap();
+    let local = |a: &str| {
+        let a = a.replace("/etc/pf1e/tls", dir.to_str().unwrap());
+        let a = a.replace("/var/lib/pf1e/pf1e.redb", fx.path("c.redb").to_str().unwrap());
+        match a.strip_prefix("0.0.0.0:") {
+            Some(_) => "127.0.0.1:0".to_string(),
+            None => a,
+        }
+    };
+
+    let coordinator = tls_manifest_container("coordinator.yaml");
+    let args = strings(&coordinator["args"], local);
+    assert_eq!(
+        args[..5],
+        ["coordinator", "--listen", "127.0.0.1:0", "--db", fx.path("c.redb").to_str().unwrap()]
+    );
+    let extra: Vec<&str> = args[5..].iter().map(String::as_str).collect();
+    assert!(extra.contains(&"--tls-cert") && extra.contains(&"--metrics-listen"), "{extra:?}");
+    let c = start_coordinator(&fx.path("c.redb"), "127.0.0.1:0", &extra, &[]);
+    let url = format!("https://{}", c.addr);
+
+    // Liveness: the exec probe's command, on this coordinator's port.
+    let probe = strings(&coordinator["livenessProbe"]["exec"]["command"], |a| {
+        local(a).replace("https://127.0.0.1:7070", &url)
+    });
+    assert_eq!(probe[0], "/usr/local/bin/pf1e", "the image's binary");
+    let mut live = pf1e();
+    live.args(&probe[1..]);
+    let out = run(live);
+    assert!(out.status.success(), "{probe:?}: {}", String::from_utf8_lossy(&out.stderr));
+    let mut untrusted = pf1e();
+    untrusted.args(&probe[1..probe.len() - 2]);
+    assert!(!run(untrusted).status.success(), "the probe passed without the CA");
+
+    // Readiness: /readyz over HTTPS on the metrics port (the certificate checked here).
+    let ready = &coordinator["readinessProbe"]["httpGet"];
+    assert_eq!((ready["scheme"].as_str(), ready["port"].as_str()), (Some("HTTPS"), Some("metrics")));
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let ca_cert = reqwest::Certificate::from_pem(ca.pem().as_bytes()).unwrap();
+    let https = reqwest::Client::builder().tls_certs_only([ca_cert]).timeout(TIMEOUT).build().unwrap();
+    let metrics = c.metrics.clone().expect("the manifest's --metrics-listen");
+    let path = ready["path"].as_str().unwrap();
+    let status = runtime().block_on(async {
+        https.get(format!("https://{metrics}{path}")).send().await.map(|r| r.status().as_u16())
+    });
+    assert_eq!(status.unwrap(), 200);
+
+    // A worker with the manifest's arguments, and a sweep over TLS.
+    let worker = tls_manifest_container("worker.yaml");
+    let env = &worker["env"][0];
+    assert_eq!(env["value"].as_str(), Some("https://pf1e-coordinator:7070"));
+    let worker_args = strings(&worker["args"], local);
+    let worker_args: Vec<&str> = worker_args.iter().map(String::as_str).collect();
+    let _w = start_worker_bin(&url, &worker_args);
+    let ca_file = dir.join("ca.crt");
+    let submit = ctl(
+        &url,
+        &["--tls-ca", ca_file.to_str().unwrap(), "submit", fx.sweep().to_str().unwrap(), "-q", "--watch"],
+    );
+    let stdout = String::from_utf8_lossy(&submit.stdout).to_string();
+    assert!(submit.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&submit.stderr));
+    let id = stdout.lines().last().unwrap().trim().to_string();
+    let doc = json_of(&ctl(&url, &["--tls-ca", ca_file.to_str().unwrap(), "results", &id, "--json"]));
+    assert_eq!(doc["results"], reference, "TLS and embedded results differ");
 }

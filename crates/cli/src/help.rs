@@ -75,6 +75,16 @@ Examples:
   pf1e ctl workers
   pf1e ctl workers --json";
 
+pub const CTL_GC: &str = "\
+Examples:
+  pf1e ctl gc --keep 10
+  pf1e ctl gc --keep 0 --json
+
+The coordinator removes, in one transaction of its own database, the
+journals (bundle, state, results) of the ended sweeps past the newest N;
+running sweeps and cached shards stay. `pf1e cache gc` does the same on a
+stopped coordinator's file.";
+
 pub const CTL_HEALTH: &str = "\
 Examples:
   pf1e ctl health --coordinator http://127.0.0.1:7070

@@ -355,6 +355,8 @@ fn without_a_base_url_or_a_key_no_model_is_called_and_the_commands_say_what_to_s
         &bare(&["strategy", "compile", "focus their healer"]),
         "no LLM is configured: set PF1E_LLM_BASE_URL",
     );
+    // Repairs are bounded (each resends the whole conversation).
+    refused(&bare(&["strategy", "compile", "x", "--llm-max-repairs", "6"]), "--llm-max-repairs");
     let data = repo().join("data").canonicalize().unwrap();
     let (map, goblin, orc) = (
         data.join("maps/sample_arena.yaml"),

@@ -84,7 +84,7 @@ pub struct Service {
 fn status(e: SchedError) -> Status {
     match e {
         SchedError::Invalid(e) => Status::invalid_argument(e.to_string()),
-        SchedError::Share(_) => Status::invalid_argument(e.to_string()),
+        SchedError::Share(_) | SchedError::Keep(_) => Status::invalid_argument(e.to_string()),
         SchedError::UnknownSweep(_) | SchedError::UnknownWorker(_) => Status::not_found(e.to_string()),
         SchedError::Quarantined(_) => Status::permission_denied(e.to_string()),
         SchedError::RulesVersion { .. }
@@ -415,6 +415,20 @@ impl ControlService for Service {
         let workers = self.lock().workers(Instant::now());
         Ok(Response::new(proto::ListWorkersResponse {
             workers: workers.iter().map(proto::WorkerInfo::from).collect(),
+        }))
+    }
+
+    async fn collect_garbage(
+        &self,
+        req: Request<proto::CollectGarbageRequest>,
+    ) -> Result<Response<proto::CollectGarbageResponse>, Status> {
+        let keep = req.into_inner().keep;
+        let c = self.lock().collect_garbage(u64::from(keep)).map_err(status)?;
+        Ok(Response::new(proto::CollectGarbageResponse {
+            removed: c.removed,
+            bytes: c.bytes,
+            kept: c.kept,
+            running: c.running,
         }))
     }
 }

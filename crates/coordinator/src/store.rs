@@ -103,6 +103,16 @@ impl StoreError {
     }
 }
 
+/// What [`Store::remove_sweeps`] removed.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct Removed {
+    /// Journaled sweeps removed.
+    pub sweeps: u64,
+    /// Bytes their records held (keys aside); the pages are reused by
+    /// later writes, the file does not shrink.
+    pub bytes: u64,
+}
+
 /// What [`Store::verify`] found.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct VerifyReport {
@@ -837,24 +847,29 @@ impl Store {
     }
 
     /// Removes journaled sweeps (bundle, state and results) in one
-    /// transaction; returns how many were there. Cached shards stay: they
-    /// are keyed by content and serve any sweep.
-    pub fn remove_sweeps(&mut self, ids: &[u64]) -> Result<u64, StoreError> {
+    /// transaction; says how many were there and the bytes their records
+    /// held. Cached shards stay: they are keyed by content and serve any
+    /// sweep.
+    pub fn remove_sweeps(&mut self, ids: &[u64]) -> Result<Removed, StoreError> {
         let p = self.path.clone();
         let p = &p;
         let txn = self.db.begin_write().ctx(p, "remove sweeps")?;
-        let mut removed = 0;
+        let mut removed = Removed::default();
         {
             let mut bundles = txn.open_table(SWEEP_BUNDLES).ctx(p, "remove sweeps")?;
             let mut states = txn.open_table(SWEEP_STATE).ctx(p, "remove sweeps")?;
             let mut results = txn.open_table(SWEEP_RESULTS).ctx(p, "remove sweeps")?;
             let mut results_json = txn.open_table(SWEEP_RESULTS_JSON).ctx(p, "remove sweeps")?;
             for &id in ids {
-                let had = states.remove(id).ctx(p, "remove sweeps")?.is_some();
-                bundles.remove(id).ctx(p, "remove sweeps")?;
-                results.remove(id).ctx(p, "remove sweeps")?;
-                results_json.remove(id).ctx(p, "remove sweeps")?;
-                removed += u64::from(had);
+                let state = states.remove(id).ctx(p, "remove sweeps")?.map(|v| v.value().len());
+                let bytes = [
+                    state,
+                    bundles.remove(id).ctx(p, "remove sweeps")?.map(|v| v.value().len()),
+                    results.remove(id).ctx(p, "remove sweeps")?.map(|v| v.value().len()),
+                    results_json.remove(id).ctx(p, "remove sweeps")?.map(|v| v.value().len()),
+                ];
+                removed.sweeps += u64::from(state.is_some());
+                removed.bytes += bytes.iter().flatten().map(|&n| n as u64).sum::<u64>();
             }
         }
         txn.commit().ctx(p, "remove sweeps")?;
@@ -1246,7 +1261,9 @@ mod tests {
         assert!(busy.is_in_use(), "{busy}");
         drop(s);
         let mut s = Store::open(&path).unwrap();
-        assert_eq!(s.remove_sweeps(&[1, 7]).unwrap(), 1);
+        let removed = s.remove_sweeps(&[1, 7]).unwrap();
+        assert_eq!(removed.sweeps, 1);
+        assert!(removed.bytes > 0, "{removed:?}");
         assert_eq!(s.sweeps().unwrap().len(), 1);
         assert_eq!(s.shard_count().unwrap(), 1);
     }

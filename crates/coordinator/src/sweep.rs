@@ -42,9 +42,10 @@ pub const DEFAULT_SHARD_SIZE: u64 = 100;
 /// times the largest sweep shipped in `data/sweeps/`.
 pub const DEFAULT_MAX_TOTAL_RUNS: u64 = 1_000_000;
 
-/// The largest budget a sweep may write. A merged cell keeps one record per
-/// run (winner, rounds, final hit points), so this bounds the memory a
-/// sweep can take whatever its `runs` say (about 50 bytes a run).
+/// The largest budget a sweep may write. An analysis job's planner keeps
+/// each of its cells' per-run outcomes (11 bytes a run; a day job about
+/// 250 bytes a day), so this bounds the memory a sweep can take whatever
+/// its `runs` say (docs/service.md, "Memory per run of a sweep").
 pub const MAX_TOTAL_RUNS_CEILING: u64 = 20_000_000;
 
 /// Why a sweep was refused: the file, the line when known, and the problem.
@@ -328,11 +329,21 @@ struct BundleSource<'a> {
 }
 
 impl FileSource for BundleSource<'_> {
+    /// A bundled file, refused before any parser sees it when it is over
+    /// [`MAX_FILE_BYTES`] or nested deeper than [`MAX_FILE_DEPTH`] (checked
+    /// in one linear pass: a submission's validation stays linear in its size).
     fn read(&self, path: &str) -> Result<Vec<u8>, String> {
-        self.files
+        let bytes = self
+            .files
             .get(path)
-            .map(|b| b.to_vec())
-            .ok_or_else(|| format!("file {path:?} is missing from the submitted bundle"))
+            .ok_or_else(|| format!("file {path:?} is missing from the submitted bundle"))?;
+        shape(&String::from_utf8_lossy(bytes), "file", MAX_FILE_BYTES, MAX_FILE_DEPTH).map_err(
+            |(line, message)| match line {
+                Some(line) => format!("{path}: line {line}: {message}"),
+                None => format!("{path}: {message}"),
+            },
+        )?;
+        Ok(bytes.to_vec())
     }
 
     fn list(&self, dir: &str) -> Vec<String> {
@@ -383,16 +394,29 @@ pub const MAX_SWEEP_BYTES: usize = 256 * 1024;
 /// together): a sweep needs under 10.
 pub const MAX_SWEEP_DEPTH: usize = 32;
 
+/// The largest file a sweep references (a map, a combatant, a library
+/// file): the biggest shipped one is under 80 KiB.
+pub const MAX_FILE_BYTES: usize = 1024 * 1024;
+
+/// The deepest nesting of a file a sweep references (counted as for the
+/// sweep file: a pretty-printed JSON level counts its indentation and its
+/// bracket); the shipped files need under 16.
+pub const MAX_FILE_DEPTH: usize = 64;
+
 /// Refuses, in one linear pass, a sweep file too large or nested too deep
 /// for the YAML parser, whose cost grows faster than the text on deep
 /// nesting: the limits hold before any parsing.
 fn check_shape(text: &str, file: &str) -> Result<(), SweepError> {
-    if text.len() > MAX_SWEEP_BYTES {
-        return Err(SweepError::new(
-            file,
-            None,
-            format!("the sweep file is {} bytes, over the limit of {MAX_SWEEP_BYTES}", text.len()),
-        ));
+    shape(text, "sweep file", MAX_SWEEP_BYTES, MAX_SWEEP_DEPTH)
+        .map_err(|(line, message)| SweepError::new(file, line, message))
+}
+
+/// [`check_shape`] with other limits: `Err((line, message))` when `text`
+/// is over `max_bytes` or nested deeper than `max_depth` levels
+/// (indentation levels and `[`/`{` together).
+fn shape(text: &str, what: &str, max_bytes: usize, max_depth: usize) -> Result<(), (Option<usize>, String)> {
+    if text.len() > max_bytes {
+        return Err((None, format!("the {what} is {} bytes, over the limit of {max_bytes}", text.len())));
     }
     let mut indents: Vec<usize> = Vec::new();
     let mut flow = 0usize;
@@ -421,12 +445,8 @@ fn check_shape(text: &str, file: &str) -> Result<(), SweepError> {
                 (None, ']' | '}') => flow = flow.saturating_sub(1),
                 _ => {}
             }
-            if indents.len() + flow > MAX_SWEEP_DEPTH {
-                return Err(SweepError::new(
-                    file,
-                    Some(i + 1),
-                    format!("nested deeper than {MAX_SWEEP_DEPTH} levels"),
-                ));
+            if indents.len() + flow > max_depth {
+                return Err((Some(i + 1), format!("nested deeper than {max_depth} levels")));
             }
         }
     }
@@ -1615,6 +1635,38 @@ jobs:
         // Brackets inside strings and comments do not count.
         let quoted = format!("{SWEEP}# {}\n", "[".repeat(100));
         assert!(Sweep::from_bundle(&bundle(&quoted)).is_ok());
+    }
+
+    #[test]
+    fn a_referenced_file_too_large_or_nested_too_deep_is_refused_before_parsing() {
+        let with_map = |content: Vec<u8>| {
+            let mut b = bundle(SWEEP);
+            b.files[0].content = content;
+            Sweep::from_bundle(&b).unwrap_err()
+        };
+        let e = with_map(format!("tiles: {}\n", "[".repeat(100_000)).into_bytes());
+        assert!(e.message.contains("maps/arena.yaml: line 1: nested deeper than 64 levels"), "{e}");
+        assert_eq!(e.line, Some(7), "the sweep's line naming the map: {e}");
+        let e = with_map(vec![b'#'; MAX_FILE_BYTES + 1]);
+        assert!(e.message.contains("maps/arena.yaml: the file is 1048577 bytes, over the limit"), "{e}");
+        // Every file shipped is far within both limits.
+        let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data");
+        let mut dirs = vec![data];
+        let mut checked = 0;
+        while let Some(dir) = dirs.pop() {
+            for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    dirs.push(path);
+                } else if path.extension().is_some_and(|e| e == "json" || e == "yaml") {
+                    let text = std::fs::read_to_string(&path).unwrap();
+                    let shipped = shape(&text, "file", MAX_FILE_BYTES / 8, MAX_FILE_DEPTH / 3);
+                    assert!(shipped.is_ok(), "{}: {shipped:?}", path.display());
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 100, "{checked} data files");
     }
 
     #[test]

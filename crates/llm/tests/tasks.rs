@@ -133,6 +133,28 @@ async fn an_answer_still_invalid_after_the_repair_is_a_clear_failure() {
     assert_eq!((s.calls, s.repairs_attempted, s.repairs_succeeded), (2, 1, 0));
 }
 
+/// However many repairs a caller asks for, at most `MAX_REPAIRS` are made,
+/// and each resends at most 4,000 characters of the invalid answer.
+#[tokio::test]
+async fn repairs_are_capped_and_echo_a_bounded_answer() {
+    let huge = format!("not json {}", "x".repeat(100_000));
+    let server = MockLlmServer::start(vec![Reply::content(huge.clone()); 20]).await.unwrap();
+    let compiler = StrategyCompiler::new(&minimal_pack()).unwrap().with_max_repairs(1_000);
+    let e = compiler
+        .compile(&client(&server, Arc::new(MemoryCache::new())), Side::Party, "kill the caster")
+        .await
+        .unwrap_err();
+    let attempts = 1 + pf1e_llm::MAX_REPAIRS;
+    assert!(matches!(e, CompileError::Invalid { attempts: a, .. } if a == attempts), "{e:?}");
+    assert_eq!(server.request_count(), attempts as usize, "no repair past the cap");
+    let last = messages(&server.requests()[attempts as usize - 1].body);
+    for (role, text) in last.iter().filter(|(role, _)| role == "assistant").skip(1) {
+        assert!(text.chars().count() <= 4_000 + 10, "{role}: {} characters echoed", text.chars().count());
+        assert!(text.ends_with("[…cut]"), "{}", &text[text.len() - 20..]);
+    }
+    assert!(e.to_string().chars().count() < 5_000, "the error keeps a bounded answer");
+}
+
 #[tokio::test]
 async fn without_repairs_the_first_invalid_answer_fails() {
     let server = MockLlmServer::start(vec![Reply::json(&json!({"focus": "x"}))]).await.unwrap();

@@ -1001,6 +1001,8 @@ catalogue! {
     CacheSweeps => "journaled sweeps", "sweeps au journal";
     CacheMissing => "no cache yet", "pas encore de cache";
     CacheRemoved => "removed {} journaled sweeps", "{} sweeps retirés du journal";
+    CtlGcRemoved => "removed {} journaled sweeps ({}); kept {} ended, {} running untouched",
+        "{} sweeps retirés du journal ({}) ; {} terminés gardés, {} en cours intacts";
     CacheCleared => "removed {}", "{} supprimé";
     CacheVerified => "checked {} records: {} failed their checksum", "{} enregistrements vérifiés : {} en échec de somme de contrôle";
     CacheRepaired => "removed {} bad records: they are computed again when next needed",

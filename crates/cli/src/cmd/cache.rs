@@ -10,7 +10,8 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use pf1e_coordinator::store::Store;
+use pf1e_coordinator::scheduler::past_newest;
+use pf1e_coordinator::store::{Removed, Store};
 use serde::Serialize;
 
 use crate::GlobalArgs;
@@ -42,7 +43,7 @@ pub enum CacheAction {
     Gc {
         /// Finished sweeps to keep, newest first.
         #[arg(long, default_value_t = 10, value_name = "N")]
-        keep: usize,
+        keep: u64,
         /// Also remove sweeps left running by an interrupted `pf1e run` (never
         /// on a coordinator's database that will resume them).
         #[arg(long)]
@@ -162,7 +163,7 @@ struct CacheDocument {
     sweeps: Vec<SweepEntry>,
 }
 
-fn size_text(bytes: u64) -> String {
+pub(crate) fn size_text(bytes: u64) -> String {
     const UNITS: [&str; 4] = ["B", "KiB", "MiB", "GiB"];
     let mut value = bytes as f64;
     let mut unit = 0;
@@ -259,25 +260,25 @@ fn info(db: &Path, json: bool, lang: Lang, quiet: bool) -> CliResult {
     output::print(&out)
 }
 
-fn gc(db: &Path, keep: usize, interrupted: bool, json: bool, lang: Lang, quiet: bool) -> CliResult {
-    let mut removed = 0;
+fn gc(db: &Path, keep: u64, interrupted: bool, json: bool, lang: Lang, quiet: bool) -> CliResult {
+    let mut removed = Removed::default();
     if db.is_file() {
         let mut cache = open_waiting(db, lang, quiet)?;
         let sweeps = cache.store.sweeps()?;
-        let mut finished: Vec<u64> =
-            sweeps.iter().filter(|(_, _, s)| s.status.is_terminal()).map(|(id, ..)| *id).collect();
-        finished.sort_unstable_by(|a, b| b.cmp(a));
-        let mut old: Vec<u64> = finished.into_iter().skip(keep).collect();
+        let finished = sweeps.iter().filter(|(_, _, s)| s.status.is_terminal()).map(|(id, ..)| *id);
+        let mut old = past_newest(finished, keep);
         if interrupted {
             old.extend(sweeps.iter().filter(|(_, _, s)| !s.status.is_terminal()).map(|(id, ..)| *id));
         }
         removed = cache.store.remove_sweeps(&old)?;
-        tracing::info!(removed, cache = %db.display(), "removed old sweep journals");
+        tracing::info!(removed = removed.sweeps, bytes = removed.bytes, cache = %db.display(), "removed old sweep journals");
     }
     if json {
-        return output::json(&serde_json::json!({ "path": db.display().to_string(), "removed": removed }));
+        return output::json(&serde_json::json!({
+            "path": db.display().to_string(), "removed": removed.sweeps, "bytes": removed.bytes,
+        }));
     }
-    output::println(&lang.f(T::CacheRemoved, &[&removed]))
+    output::println(&lang.f(T::CacheRemoved, &[&removed.sweeps]))
 }
 
 fn clear(db: &Path, json: bool, lang: Lang, quiet: bool) -> CliResult {

@@ -98,6 +98,17 @@ pub enum CtlCommand {
         #[arg(long)]
         json: bool,
     },
+    /// Remove the journals of old ended sweeps while the coordinator runs
+    /// (running sweeps and cached shards stay).
+    #[command(after_help = help::CTL_GC)]
+    Gc {
+        /// Ended sweeps to keep, newest first (0 to 1000000).
+        #[arg(long, default_value_t = 10, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=pf1e_coordinator::scheduler::MAX_KEEP_SWEEPS as i64))]
+        keep: u32,
+        /// One JSON document.
+        #[arg(long)]
+        json: bool,
+    },
     /// Ask the coordinator's gRPC health service (grpc.health.v1); exit 0 when SERVING.
     #[command(after_help = help::CTL_HEALTH)]
     Health {
@@ -223,6 +234,26 @@ async fn dispatch(
                 return output::json(&info.document(false));
             }
             output::println(&lang.f(T::Sweep, &[&info.id, &info.name, &info.status]))
+        }
+        CtlCommand::Gc { keep, json } => {
+            let gc = match client.collect_garbage(proto::CollectGarbageRequest { keep: *keep }).await {
+                Err(s) if s.code() == tonic::Code::Unimplemented => {
+                    return Err(CliError::environment(format!(
+                        "the coordinator at {} predates `pf1e ctl gc`: stop it and run `pf1e cache gc --keep {keep} --db FILE`",
+                        target.url
+                    )));
+                }
+                answer => rpc(answer)?,
+            };
+            if *json {
+                return output::json(&serde_json::json!({
+                    "removed": gc.removed, "bytes": gc.bytes, "kept": gc.kept, "running": gc.running,
+                }));
+            }
+            output::println(&lang.f(
+                T::CtlGcRemoved,
+                &[&gc.removed, &super::cache::size_text(gc.bytes), &gc.kept, &gc.running],
+            ))
         }
         CtlCommand::Workers { json } => {
             let list = rpc(client.list_workers(proto::ListWorkersRequest {}).await)?;

@@ -213,3 +213,39 @@ impl Drop for Http {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scheduler::{Scheduler, SchedulerConfig};
+    use crate::store::{Store, StoreError};
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    async fn get(addr: SocketAddr, path: &str) -> String {
+        let mut sock = tokio::net::TcpStream::connect(addr).await.unwrap();
+        let head = format!("GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
+        sock.write_all(head.as_bytes()).await.unwrap();
+        let mut text = String::new();
+        sock.read_to_string(&mut text).await.unwrap();
+        text
+    }
+
+    /// `/readyz` on the metrics listener tells the truth: 503 with the
+    /// database's error while its writes fail (a successful write clears
+    /// it: the scheduler's `a_failed_commit_fails_its_sweep_…` test).
+    #[tokio::test]
+    async fn readyz_is_503_while_the_database_fails_its_writes() {
+        let cfg = SchedulerConfig { validate: false, ..Default::default() };
+        let service = Service::new(Scheduler::new(Store::in_memory().unwrap(), cfg));
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let http = Http::start(&service, vec![(listener, Scope::Metrics)], &HttpOptions::default()).unwrap();
+        let addr = http.addrs()[0];
+        assert!(get(addr, "/readyz").await.starts_with("HTTP/1.1 200"));
+        let error = StoreError { path: "c.redb".into(), what: "write shards", source: "disk full".into() };
+        service.lock().commit_failed(&[], &error);
+        let answer = get(addr, "/readyz").await;
+        assert!(answer.starts_with("HTTP/1.1 503"), "{answer}");
+        assert!(answer.contains("the cache database failed") && answer.contains("disk full"), "{answer}");
+        assert!(get(addr, "/healthz").await.starts_with("HTTP/1.1 200"), "alive all the same");
+    }
+}

@@ -151,6 +151,9 @@ pub enum SchedError {
     /// A submission's weight or priority is out of range.
     #[error("{0}")]
     Share(String),
+    /// `gc --keep` beyond [`MAX_KEEP_SWEEPS`].
+    #[error("keep {0} is out of range: at most {MAX_KEEP_SWEEPS} ended sweeps may be kept")]
+    Keep(u64),
     /// The database failed.
     #[error(transparent)]
     Store(#[from] StoreError),
@@ -160,6 +163,30 @@ pub enum SchedError {
 pub const MAX_WEIGHT: u32 = 100;
 /// Largest priority a sweep submission may ask for (`SweepBundle.priority`).
 pub const MAX_PRIORITY: u32 = 9;
+
+/// The most ended sweeps `pf1e ctl gc --keep` may keep (beyond it, the
+/// number is a typing error rather than a policy).
+pub const MAX_KEEP_SWEEPS: u64 = 1_000_000;
+
+/// The ids of `ended` past the newest `keep` (the highest ids): the
+/// sweeps `gc --keep` removes, online or offline.
+pub fn past_newest(ended: impl IntoIterator<Item = u64>, keep: u64) -> Vec<u64> {
+    let ended: BTreeSet<u64> = ended.into_iter().collect();
+    ended.into_iter().rev().skip(usize::try_from(keep).unwrap_or(usize::MAX)).collect()
+}
+
+/// What [`Scheduler::collect_garbage`] did.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Collected {
+    /// Ended sweeps whose journal was removed.
+    pub removed: u64,
+    /// Bytes their records held.
+    pub bytes: u64,
+    /// Ended sweeps kept.
+    pub kept: u64,
+    /// Running sweeps (never touched).
+    pub running: u64,
+}
 
 /// How a submitted bundle asks to share the workers: its weight (0 on the
 /// wire means 1) and priority, checked against [`MAX_WEIGHT`] and
@@ -365,10 +392,49 @@ impl Scheduler {
                 for id in &old {
                     self.history.remove(id);
                 }
-                tracing::info!(removed, keep, "removed old sweep journals");
+                tracing::info!(
+                    removed = removed.sweeps,
+                    bytes = removed.bytes,
+                    keep,
+                    "removed old sweep journals"
+                );
             }
             Err(e) => tracing::warn!(error = %e, "could not remove old sweep journals"),
         }
+    }
+
+    /// `pf1e ctl gc --keep N` on a running coordinator: removes the
+    /// journals of the ended sweeps past the newest `keep` (by id, as
+    /// `pf1e cache gc --keep` does offline), in one transaction of the
+    /// coordinator's own database, under the scheduler's lock: no running
+    /// sweep is touched, whatever `keep` says, and cached shards stay.
+    /// Ended sweeps still in memory go too (a watcher of one is told it is
+    /// gone). Refuses a `keep` above [`MAX_KEEP_SWEEPS`].
+    pub fn collect_garbage(&mut self, keep: u64) -> Result<Collected, SchedError> {
+        if keep > MAX_KEEP_SWEEPS {
+            return Err(SchedError::Keep(keep));
+        }
+        let in_memory = self.sweeps.iter().filter(|(_, r)| r.status().is_terminal()).map(|(id, _)| *id);
+        let history = self.history.iter().filter(|(_, s)| s.status.is_terminal()).map(|(id, _)| *id);
+        let ended: Vec<u64> = in_memory.chain(history).collect();
+        let old = past_newest(ended.iter().copied(), keep);
+        let removed = self.store.remove_sweeps(&old)?;
+        for id in &old {
+            self.history.remove(id);
+            self.sweeps.remove(id);
+        }
+        let live: BTreeSet<ScenarioHash> =
+            self.sweeps.values().flat_map(|r| r.sweep().scenarios()).map(|s| s.hash).collect();
+        self.scenarios.retain(|hash, _| live.contains(hash));
+        self.bump();
+        let collected = Collected {
+            removed: removed.sweeps,
+            bytes: removed.bytes,
+            kept: (ended.len() - old.len()) as u64,
+            running: self.sweeps_running() as u64,
+        };
+        tracing::info!(keep, ?collected, "collected old sweep journals");
+        Ok(collected)
     }
 
     /// Steps the planners of a sweep until they wait or finish.

@@ -6,7 +6,7 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use pf1e_wire::canon::hex;
-use pf1e_wire::results::{JobReport, JobResult, SweepResults};
+use pf1e_wire::results::{CellReport, JobReport, JobResult, SweepResults};
 use pf1e_wire::shard::{ShardKey, ShardResult, ShardSpec};
 use pf1e_wire::status::{FinishedCell, Stats, SweepInfo, SweepStatus};
 
@@ -27,7 +27,9 @@ struct CellRun {
     spec: CellSpec,
     shards: Vec<ShardSlot>,
     remaining: usize,
-    result: Option<CellResult>,
+    /// Its report once complete: a fixed size whatever its runs (the
+    /// merged per-run rows go to its planner, then are dropped).
+    done: Option<CellReport>,
     /// What its shards report.
     report: Report,
 }
@@ -128,13 +130,7 @@ impl SweepRun {
                         self.stats.cells_total += 1;
                         self.stats.runs_total += spec.runs;
                         new_cells.push((j, job.cells.len()));
-                        job.cells.push(CellRun {
-                            remaining: shards.len(),
-                            shards,
-                            spec,
-                            result: None,
-                            report,
-                        });
+                        job.cells.push(CellRun { remaining: shards.len(), shards, spec, done: None, report });
                     }
                 }
                 Step::Wait => all_done = false,
@@ -202,9 +198,10 @@ impl SweepRun {
         let parts: Vec<(u64, &ShardResult)> =
             c.shards.iter().filter_map(|s| s.result.as_deref().map(|r| (s.range.start, r))).collect();
         let result = CellResult::merge(parts, c.spec.runs)?;
-        self.finished.push(FinishedCell { job, cell: result.report(cell, &c.spec) });
+        let report = result.report(cell, &c.spec);
+        self.finished.push(FinishedCell { job, cell: report.clone() });
         run.planner.consume(cell, &result);
-        c.result = Some(result);
+        c.done = Some(report);
         for s in &mut c.shards {
             s.result = None;
         }
@@ -231,12 +228,7 @@ impl SweepRun {
             .iter()
             .map(|job| JobReport {
                 result: job.planner.result(),
-                cells: job
-                    .cells
-                    .iter()
-                    .enumerate()
-                    .filter_map(|(i, c)| c.result.as_ref().map(|r| r.report(i, &c.spec)))
-                    .collect(),
+                cells: job.cells.iter().filter_map(|c| c.done.clone()).collect(),
             })
             .collect();
         let sweep = &self.sweep;

@@ -12,7 +12,7 @@ use pf1e_wire::status::SweepInfo;
 
 use super::*;
 use crate::embedded::drive;
-use crate::store::{Store, SweepStatus};
+use crate::store::{Store, StoreError, SweepStatus};
 use pf1e_wire::evaluate::{EvalError, ShardEvaluator, evaluate_leases};
 
 /// Deterministic fake engine: outcomes depend on the seed, the variant and the run index only.
@@ -183,6 +183,28 @@ fn an_engine_panic_fails_the_sweep_with_a_message() {
     assert!(info.error.contains("engine bug"), "{}", info.error);
 }
 
+/// A worker failure with an unbounded, many-line text.
+struct Verbose;
+
+impl ShardEvaluator for Verbose {
+    fn evaluate(&self, _s: &Scenario, _spec: &ShardSpec) -> Result<ShardResult, EvalError> {
+        Err(EvalError::UnknownScenario(format!("line one\nline two\n{}", "x".repeat(100_000))))
+    }
+}
+
+#[test]
+fn a_worker_failure_text_is_cut_to_one_bounded_line() {
+    let mut sched = Scheduler::new(Store::in_memory().unwrap(), cfg());
+    let id = sched.submit(bundle(4)).unwrap();
+    let info = drive(&mut sched, id, &Verbose, 1, |_| {}).unwrap();
+    assert_eq!(info.status, SweepStatus::Failed);
+    assert!(info.error.contains("line one line two"), "{}", &info.error[..80]);
+    assert!(!info.error.contains('\n'));
+    // The sweep's own prefix, then at most MAX_ERROR_TEXT characters and an ellipsis.
+    assert!(info.error.chars().count() <= MAX_ERROR_TEXT + 200, "{} characters", info.error.chars().count());
+    assert!(info.error.ends_with('…'));
+}
+
 #[test]
 fn cancel_drops_queued_shards() {
     let mut sched = Scheduler::new(Store::in_memory().unwrap(), cfg());
@@ -336,6 +358,68 @@ fn a_coordinator_keeping_few_sweeps_removes_older_journals_as_it_runs() {
     assert_eq!(sched.list().len(), keep + 1);
     let again = run_to_end(&mut sched, bundle(4));
     assert_eq!(again.stats.shards_computed, 0, "cached shards outlive their sweeps' journals");
+}
+
+#[test]
+fn gc_keeps_the_newest_ended_sweeps_and_never_a_running_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("c.redb");
+    let mut sched = Scheduler::new(Store::open(&path).unwrap(), cfg());
+    // Six ended sweeps: more than stay in memory, so both kinds are removed.
+    let ended: Vec<u64> = (0..FINISHED_IN_MEMORY + 2).map(|_| run_to_end(&mut sched, bundle(4)).id).collect();
+    let running = sched.submit(bundle(2)).unwrap();
+    let before = sched.info(running, false).unwrap();
+    assert!(matches!(sched.collect_garbage(MAX_KEEP_SWEEPS + 1), Err(SchedError::Keep(_))));
+    assert_eq!(sched.list().len(), ended.len() + 1, "a refused gc removed something");
+
+    let c = sched.collect_garbage(2).unwrap();
+    assert_eq!((c.removed, c.kept, c.running), (ended.len() as u64 - 2, 2, 1));
+    assert!(c.bytes > 0);
+    let listed: Vec<u64> = sched.list().iter().map(|i| i.id).collect();
+    assert_eq!(listed, vec![ended[ended.len() - 2], ended[ended.len() - 1], running]);
+    assert_eq!(sched.info(running, false).unwrap(), before, "the running sweep changed");
+    assert_eq!(sched.collect_garbage(2).unwrap().removed, 0);
+
+    // Keep none: only the running sweep is left, and it ends as it would have.
+    let none = sched.collect_garbage(0).unwrap();
+    assert_eq!((none.removed, none.kept, none.running), (2, 0, 1));
+    let done = drive(&mut sched, running, &Fake, 2, |_| {}).unwrap();
+    let alone = run_to_end(&mut Scheduler::new(Store::in_memory().unwrap(), cfg()), bundle(2));
+    assert_eq!(done.results, alone.results);
+    drop(sched);
+    // Removed from the file: a restarted coordinator knows the last sweep only.
+    let mut sched = Scheduler::new(Store::open(&path).unwrap(), cfg());
+    sched.resume().unwrap();
+    assert_eq!(sched.list().iter().map(|i| i.id).collect::<Vec<_>>(), vec![running]);
+}
+
+/// A database that fails a group commit fails the sweeps waiting for
+/// those shards, with its error, rather than leaving them "running"; the
+/// coordinator is not ready (`/readyz`) until a write succeeds again.
+#[test]
+fn a_failed_commit_fails_its_sweep_and_readiness_until_a_write_succeeds() {
+    let mut sched = Scheduler::new(Store::in_memory().unwrap(), cfg());
+    let id = sched.submit(bundle(2)).unwrap();
+    let now = Instant::now();
+    let w =
+        sched.register_worker("w", 1, pf1e_engine::RULES_VERSION, pf1e_wire::PROTOCOL_VERSION, now).unwrap();
+    let leases = sched.lease(&w, 1, now).unwrap();
+    let keys: Vec<_> = leases.iter().map(|l| l.key).collect();
+    assert_eq!(sched.store_failure(), None);
+    let error = StoreError { path: "c.redb".into(), what: "write shards", source: "disk full".into() };
+    sched.commit_failed(&keys, &error);
+    let info = sched.info(id, false).unwrap();
+    assert_eq!(info.status, SweepStatus::Failed);
+    assert!(
+        info.error.contains("the cache database failed") && info.error.contains("disk full"),
+        "{}",
+        info.error
+    );
+    assert!(sched.store_failure().is_some_and(|e| e.contains("disk full")));
+    // The next sweep's writes succeed: ready again.
+    let next = run_to_end(&mut sched, bundle(4));
+    assert_eq!(next.status, SweepStatus::Done);
+    assert_eq!(sched.store_failure(), None);
 }
 
 /// A worker that lies with tables that check out: every run won by side 0
