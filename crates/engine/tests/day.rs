@@ -376,8 +376,8 @@ fn a_plan_rewrites_the_day_and_keeps_the_dice_of_the_fights_it_shares() {
 
 #[test]
 fn plays_that_share_their_first_steps_play_them_once_and_end_as_if_played_alone() {
-    use pf1e_engine::day::play_many;
     use pf1e_engine::day::plan::{Plan, planned_steps};
+    use pf1e_engine::day::play_many;
     let p = party();
     let ogre = fight(&p, &["monsters/ogre.json"]);
     let gnolls = fight(&p, &["monsters/gnoll.json", "monsters/gnoll.json", "monsters/gnoll.json"]);
@@ -407,7 +407,14 @@ fn plays_that_share_their_first_steps_play_them_once_and_end_as_if_played_alone(
         let (outcomes, played) = play_many(&written, &plays, &opts, 6, run);
         assert_eq!(outcomes.len(), plays.len());
         for (o, steps) in outcomes.iter().zip(&plays) {
-            let planned = Day::new("test".into(), party(), written.encounters.iter().map(|e| (e.name.clone(), Arc::clone(&e.prepared))).collect(), "players", steps.clone()).unwrap();
+            let planned = Day::new(
+                "test".into(),
+                party(),
+                written.encounters.iter().map(|e| (e.name.clone(), Arc::clone(&e.prepared))).collect(),
+                "players",
+                steps.clone(),
+            )
+            .unwrap();
             let single = play(&planned, &opts, 6, run);
             assert_eq!(*o, single, "run {run}: a play differs from the same day played alone");
             alone += match single.end {
@@ -417,10 +424,13 @@ fn plays_that_share_their_first_steps_play_them_once_and_end_as_if_played_alone(
                 DayEnd::Defeated { .. } => {
                     let fought = single.fights.len();
                     let mut seen = 0;
-                    steps.iter().position(|s| {
-                        seen += usize::from(matches!(s, Step::Encounter(_)));
-                        seen == fought
-                    }).map_or(steps.len(), |i| i + 1)
+                    steps
+                        .iter()
+                        .position(|s| {
+                            seen += usize::from(matches!(s, Step::Encounter(_)));
+                            seen == fought
+                        })
+                        .map_or(steps.len(), |i| i + 1)
                 }
             };
         }
@@ -456,7 +466,10 @@ fn a_party_that_saves_its_spells_casts_none_before_the_fight_it_saves_them_for_a
     for run in 0..30 {
         let (o, transcripts) = play_watched(&saving, &opts, 8, run);
         let casts = |t: &pf1e_engine::combat::event::Transcript| {
-            t.events.iter().filter(|r| matches!(&r.event, Event::Casts { who, .. } if members.contains(who))).count()
+            t.events
+                .iter()
+                .filter(|r| matches!(&r.event, Event::Casts { who, .. } if members.contains(who)))
+                .count()
         };
         assert_eq!(casts(&transcripts[0]), 0, "run {run}: a party member cast before the fight it saves for");
         if let Some(boss) = o.fights.get(1) {
@@ -470,8 +483,14 @@ fn a_party_that_saves_its_spells_casts_none_before_the_fight_it_saves_them_for_a
         }
     }
     assert!(reached >= 20, "the party reaches the ogre in {reached} of 30 days");
-    assert!(cast_in_boss * 2 >= reached, "the casters cast again in the fight saved for: {cast_in_boss} of {reached}");
-    assert!(spent_as_written >= 10, "as written, the party spends slots on the gnolls in {spent_as_written} of 30 days");
+    assert!(
+        cast_in_boss * 2 >= reached,
+        "the casters cast again in the fight saved for: {cast_in_boss} of {reached}"
+    );
+    assert!(
+        spent_as_written >= 10,
+        "as written, the party spends slots on the gnolls in {spent_as_written} of 30 days"
+    );
 }
 
 /// The party's state after run `run` of a fight against `foes`, seeded 13.

@@ -202,7 +202,7 @@ impl From<&DayPlay> for proto::DaySpec {
 fn steps_to_proto(steps: &[Step]) -> Vec<proto::DayStep> {
     use proto::day_step::Step as P;
     steps
-    .iter()
+        .iter()
         .map(|s| proto::DayStep {
             step: Some(match *s {
                 Step::Encounter(e) => P::Encounter(e as u32),
@@ -283,9 +283,7 @@ fn steps_from_proto(list: &[proto::DayStep], encounters: usize) -> Result<Vec<St
                     }
                 };
                 let choice = match proto::DayChoice::try_from(b.choice) {
-                    Ok(proto::DayChoice::ShortRest) => {
-                        Choice::ShortRest(spending_from_proto(b.spending)?)
-                    }
+                    Ok(proto::DayChoice::ShortRest) => Choice::ShortRest(spending_from_proto(b.spending)?),
                     Ok(proto::DayChoice::LongRest) => Choice::LongRest,
                     Ok(proto::DayChoice::Flee) => Choice::Flee,
                     _ => {
@@ -443,7 +441,8 @@ mod tests {
     #[test]
     fn a_day_with_its_plans_round_trips_and_one_play_hashes_as_the_day_alone() {
         let written = vec![Step::Encounter(0), Step::ShortRest(RestSpending::All), Step::Encounter(1)];
-        let plan = vec![Step::HoldSpells(true), Step::Encounter(0), Step::HoldSpells(false), Step::Encounter(1)];
+        let plan =
+            vec![Step::HoldSpells(true), Step::Encounter(0), Step::HoldSpells(false), Step::Encounter(1)];
         let both = DayPlay::with_plans(vec![[1; 32], [2; 32]], vec![written.clone(), plan.clone()]);
         let back = DayPlay::try_from(&proto::DaySpec::from(&both)).unwrap();
         assert_eq!(back.plays(), both.plays());

@@ -566,7 +566,10 @@ impl ShardResult {
         if self.is_days() {
             let plays = u64::from(self.day_plays.max(1));
             if self.days.len() as u64 != runs * plays || self.summary.runs != runs {
-                return bad(format!("{runs} days of {plays} plays expected, got {} records", self.days.len()));
+                return bad(format!(
+                    "{runs} days of {plays} plays expected, got {} records",
+                    self.days.len()
+                ));
             }
             if !self.winner.is_empty() || !self.sides.is_empty() || !self.combatants.is_empty() {
                 return bad("a day shard carries battle tables".into());
@@ -1080,16 +1083,18 @@ mod tests {
             rests: Tending::default(),
         };
         // Three runs of two plays, run after run.
-        let records: Vec<DayRecord> = (0..3)
-            .flat_map(|run| [day(DayEnd::Completed), day(DayEnd::Fled { step: run })])
-            .collect();
+        let records: Vec<DayRecord> =
+            (0..3).flat_map(|run| [day(DayEnd::Completed), day(DayEnd::Fled { step: run })]).collect();
         let r = ShardResult::from_days(records, 2);
         assert_eq!(r.runs(), 3);
         assert_eq!(r.summary.runs, 3);
         assert!(r.check(3).is_ok());
         assert!(r.check(6).is_err(), "six runs of two plays would be twelve records");
         assert!(r.days_of(0).all(|d| d.end == DayEnd::Completed));
-        assert_eq!(r.days_of(1).map(|d| d.end).collect::<Vec<_>>(), (0..3).map(|step| DayEnd::Fled { step }).collect::<Vec<_>>());
+        assert_eq!(
+            r.days_of(1).map(|d| d.end).collect::<Vec<_>>(),
+            (0..3).map(|step| DayEnd::Fled { step }).collect::<Vec<_>>()
+        );
         let back = ShardResult::try_from(proto::ShardResult::from(&r)).unwrap();
         assert_eq!(back.day_plays, 2);
         assert_eq!(back.days, r.days);

@@ -8,9 +8,9 @@ use std::sync::Arc;
 use clap::Args;
 use pf1e_engine::combat::SimOptions;
 use pf1e_engine::day::file::{DayFile, StepSpec};
+use pf1e_engine::day::plan::planned_steps;
 use pf1e_engine::day::plan::{PlanResult, compare};
 use pf1e_engine::day::summary::DaySummary;
-use pf1e_engine::day::plan::planned_steps;
 use pf1e_engine::day::{Day, Step, play_watched, record_many};
 use pf1e_engine::metrics::Confidence;
 
@@ -81,8 +81,9 @@ pub fn run(args: &DayArgs, global: &GlobalArgs) -> Result<(), CliError> {
     let plans = if plans_spec.is_empty() {
         Vec::new()
     } else {
-        let names: Vec<String> =
-            std::iter::once(render::AS_WRITTEN.to_string()).chain(plans_spec.into_iter().map(|p| p.name)).collect();
+        let names: Vec<String> = std::iter::once(render::AS_WRITTEN.to_string())
+            .chain(plans_spec.into_iter().map(|p| p.name))
+            .collect();
         let summaries: Vec<DaySummary> = all.iter().map(|o| DaySummary::of(&shape, o, confidence)).collect();
         compare(&names, &summaries, &std::mem::take(&mut all), confidence)
     };

@@ -123,11 +123,7 @@ impl Planner for DayPlanner {
     }
 
     fn state(&self) -> PlannerState {
-        PlannerState::one_batch(
-            self.emitted,
-            self.cells.len(),
-            usize::from(self.records.is_some()),
-        )
+        PlannerState::one_batch(self.emitted, self.cells.len(), usize::from(self.records.is_some()))
     }
 
     fn result(&self) -> JobResult {

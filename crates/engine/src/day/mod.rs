@@ -25,8 +25,8 @@ use rayon::prelude::*;
 
 use crate::combat::event::Transcript;
 use crate::combat::{
-    Action, BattleState, Carried, DefaultPolicy, Party, Policy, PreparedEncounter, RestSpending, Roster, SimOptions,
-    StrategyPolicy, Tending, run_carried,
+    Action, BattleState, Carried, DefaultPolicy, Party, Policy, PreparedEncounter, RestSpending, Roster,
+    SimOptions, StrategyPolicy, Tending, run_carried,
 };
 use crate::model::Combatant;
 use crate::rng::SeededRng;
@@ -534,7 +534,13 @@ impl Policy for PartyHolds {
 /// play it, with the steps they share at their start played once: a play
 /// starts from the state of the earlier play with which it shares the most
 /// first steps. Also returns how many steps were played (for the cost).
-pub fn play_many(day: &Day, plays: &[Vec<Step>], options: &SimOptions, seed: u64, run: u64) -> (Vec<DayOutcome>, usize) {
+pub fn play_many(
+    day: &Day,
+    plays: &[Vec<Step>],
+    options: &SimOptions,
+    seed: u64,
+    run: u64,
+) -> (Vec<DayOutcome>, usize) {
     // snapshots[p][k]: play p after its first k steps (kept only while a
     // later play may start from it).
     let mut snapshots: Vec<Vec<Progress>> = Vec::with_capacity(plays.len());

@@ -150,7 +150,12 @@ mod tests {
             Step::Encounter(2),
             Step::Encounter(3),
         ];
-        let plan = Plan { name: "save".into(), save_slots_for: vec![2, 3], long_rest_before: vec![2], ..Plan::default() };
+        let plan = Plan {
+            name: "save".into(),
+            save_slots_for: vec![2, 3],
+            long_rest_before: vec![2],
+            ..Plan::default()
+        };
         assert_eq!(
             planned_steps(&steps, &plan),
             vec![
