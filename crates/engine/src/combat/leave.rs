@@ -73,14 +73,8 @@ impl<R: Dice> Engine<'_, '_, R> {
     /// summon is, and marked `left`).
     fn leave(&mut self, i: usize) {
         emit!(self, Event::LeavesBattle { who: i, at: self.st.fighters[i].pos, hp: self.st.fighters[i].hp });
-        let timed = self.st.fighters[i].effects.iter().filter(|e| e.rounds_left.is_some()).count() as u32;
-        self.st.timed_effects -= timed;
-        self.st.fighters[i].effects.clear();
-        self.st.vacate(i);
-        let f = &mut self.st.fighters[i];
-        f.gone = true;
-        f.dead = true;
-        f.mobility.left = true;
+        self.st.take_off_field(i);
+        self.st.fighters[i].mobility.left = true;
         self.end_challenges_on(i);
         self.st.refresh_status(i);
     }

@@ -780,6 +780,20 @@ impl<'p> BattleState<'p> {
             .min_by_key(|&j| (self.distance(i, j), j))
     }
 
+    /// Takes combatant `i` out of the battle (a summon dismissed, a
+    /// combatant who left the field): its timed effects end, its squares
+    /// are freed, and it is `gone` (and `dead` for every count of who can
+    /// still act; the outcome reads `gone` apart).
+    pub(crate) fn take_off_field(&mut self, i: usize) {
+        let timed = self.fighters[i].effects.iter().filter(|e| e.rounds_left.is_some()).count() as u32;
+        self.timed_effects -= timed;
+        self.fighters[i].effects.clear();
+        self.vacate(i);
+        let f = &mut self.fighters[i];
+        f.gone = true;
+        f.dead = true;
+    }
+
     /// Takes combatant `i` off the occupancy grid (its squares at its current position).
     pub(crate) fn vacate(&mut self, i: usize) {
         let map = self.prep.map();

@@ -162,13 +162,7 @@ impl<R: crate::rng::Dice> super::super::engine::Engine<'_, '_, R> {
         if self.st.fighters[r].grappled_with.is_some() {
             self.release(r);
         }
-        let timed = self.st.fighters[r].effects.iter().filter(|e| e.rounds_left.is_some()).count() as u32;
-        self.st.timed_effects -= timed;
-        self.st.fighters[r].effects.clear();
-        self.st.vacate(r);
-        let f = &mut self.st.fighters[r];
-        f.gone = true;
-        f.dead = true;
+        self.st.take_off_field(r);
         self.st.refresh_status(r);
     }
 }
