@@ -431,10 +431,8 @@ fn the_tls_manifests_arguments_serve_a_sweep_over_real_processes() {
     ca_params.is_ca = rcgen::IsCa::Ca(rcgen::BasicConstraints::Unconstrained);
     let ca = rcgen::CertifiedIssuer::self_signed(ca_params, rcgen::KeyPair::generate().unwrap()).unwrap();
     let key = rcgen::KeyPair::generate().unwrap();
-    let leaf = rcgen::CertificateParams::new(vec!["pf1e-coordinator".to_string(), "127.0.0.1".to_string()])
-        .unwrap()
-        .signed_by(&key, &ca)
-        .unwrap();
+    let names = deploy_doc_certificate_names();
+    let leaf = rcgen::CertificateParams::new(names.clone()).unwrap().signed_by(&key, &ca).unwrap();
     std::fs::write(dir.join("ca.crt"), ca.pem()).unwrap();
     std::fs::write(dir.join("tls.crt"), leaf.pem()).unwrap();
     std::fs::write(dir.join("tls.key"), key.serialize_pem()).unwrap();
@@ -501,4 +499,60 @@ fn the_tls_manifests_arguments_serve_a_sweep_over_real_processes() {
     let id = stdout.lines().last().unwrap().trim().to_string();
     let doc = json_of(&ctl(&url, &["--tls-ca", ca_file.to_str().unwrap(), "results", &id, "--json"]));
     assert_eq!(doc["results"], reference, "TLS and embedded results differ");
+
+    // The name the workers dial is one the certificate carries, and the
+    // client checks it: a TLS session verified as that name works, one
+    // verified as another name is refused.
+    let dialled = url::Url::parse(env["value"].as_str().unwrap()).unwrap();
+    let service = dialled.host_str().unwrap().to_string();
+    assert!(names.contains(&service), "docs/deploy.md's certificate does not name {service:?}: {names:?}");
+    let probe_command = strings(&coordinator["livenessProbe"]["exec"]["command"], |a| a.to_string());
+    let probe_host = probe_command
+        .iter()
+        .skip_while(|a| *a != "--coordinator")
+        .nth(1)
+        .and_then(|u| url::Url::parse(u).ok())
+        .and_then(|u| u.host_str().map(str::to_string));
+    assert!(probe_host.is_some_and(|h| names.contains(&h)), "the liveness probe's host is not in {names:?}");
+    let list_as = |name: &str| -> Result<usize, String> {
+        runtime().block_on(async {
+            let tls = tonic::transport::ClientTlsConfig::new()
+                .ca_certificate(tonic::transport::Certificate::from_pem(ca.pem()))
+                .domain_name(name);
+            let channel = tonic::transport::Endpoint::from_shared(url.clone())
+                .map_err(|e| e.to_string())?
+                .tls_config(tls)
+                .map_err(|e| e.to_string())?
+                .connect_timeout(TIMEOUT)
+                .connect()
+                .await
+                .map_err(|e| format!("{e:?}"))?;
+            let mut control = pf1e_wire::proto::control_service_client::ControlServiceClient::new(channel);
+            let listed =
+                control.list(pf1e_wire::proto::ListRequest {}).await.map_err(|e| format!("{e:?}"))?;
+            Ok(listed.into_inner().sweeps.len())
+        })
+    };
+    assert_eq!(list_as(&service), Ok(1), "gRPC verified as {service:?}");
+    let other = list_as("pf1e-elsewhere");
+    assert!(other.is_err(), "a session verified as a name the certificate lacks was accepted: {other:?}");
+}
+
+/// The names docs/deploy.md puts in the coordinator's certificate (its
+/// `subjectAltName=DNS:…,IP:…` line), without their `DNS:`/`IP:` tags.
+fn deploy_doc_certificate_names() -> Vec<String> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/deploy.md");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let line = text
+        .lines()
+        .find(|l| l.contains("subjectAltName="))
+        .expect("a subjectAltName line in docs/deploy.md");
+    let list = line.split("subjectAltName=").nth(1).unwrap();
+    let list = &list[..list.find('\'').expect("the quoted list ends")];
+    let names: Vec<String> = list
+        .split(',')
+        .map(|n| n.trim().trim_start_matches("DNS:").trim_start_matches("IP:").to_string())
+        .collect();
+    assert!(names.len() >= 2, "{names:?}");
+    names
 }
