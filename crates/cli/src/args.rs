@@ -27,6 +27,11 @@ pub fn fraction(text: &str) -> Result<f64, String> {
     }
 }
 
+/// A strategy of levers (`--strategy "lowest_hp, retreat=0.5"`, docs/strategy.md).
+pub fn strategy(text: &str) -> Result<pf1e_engine::strategy::StrategySpec, String> {
+    pf1e_engine::strategy::StrategySpec::parse(text).map_err(|e| e.to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -3,13 +3,14 @@
 use std::path::PathBuf;
 
 use clap::Args;
-use pf1e_engine::combat::{RunOutcome, SimOptions};
+use pf1e_engine::combat::{MatchupPolicy, RunOutcome, SimOptions};
 use pf1e_engine::contribution;
 use pf1e_engine::difficulty;
 use pf1e_engine::metrics::Confidence;
 use pf1e_engine::party::{self, Battle, PartyReport, PartyTally, Pick, Simulated};
-use pf1e_engine::report::Report;
+use pf1e_engine::report::{PlayedStrategies, Report};
 use pf1e_engine::runner;
+use pf1e_engine::strategy::StrategySpec;
 use pf1e_engine::summary::Summary;
 use pf1e_wire::scenario::Playable;
 
@@ -71,6 +72,14 @@ pub struct SimArgs {
     /// Worker threads (default: all cores). Results do not depend on it.
     #[arg(long, value_name = "N", value_parser = crate::args::positive::<u32>)]
     pub threads: Option<u32>,
+    /// The party's strategy: levers as in a sweep's `strategies`, e.g.
+    /// "lowest_hp, retreat=0.5" (docs/strategy.md; default: the default policy).
+    /// The party is the side the difficulty assessment names.
+    #[arg(long, value_name = "SPEC", value_parser = crate::args::strategy, conflicts_with = "llm_side")]
+    pub strategy: Option<StrategySpec>,
+    /// Every other side's strategy, as --strategy.
+    #[arg(long, value_name = "SPEC", value_parser = crate::args::strategy, conflicts_with = "llm_side")]
+    pub adversary_strategy: Option<StrategySpec>,
     #[command(flatten)]
     pub llm: crate::llm::showcase::SimLlmArgs,
 }
@@ -106,12 +115,16 @@ pub fn simulate(
     seed: u64,
     runs: u64,
 ) -> Summary {
-    simulate_in_chunks(pool, scenario, options, seed, runs, CHUNK, &mut |_, _| {})
+    simulate_in_chunks(pool, scenario, None, options, seed, runs, CHUNK, &mut |_, _| {})
 }
 
+/// Plays the batch in chunks of `chunk` runs, by `policy` (the default
+/// policy when `None`), calling `on_chunk` after each.
+#[allow(clippy::too_many_arguments)]
 fn simulate_in_chunks(
     pool: &rayon::ThreadPool,
     scenario: &Playable,
+    policy: Option<&MatchupPolicy>,
     options: &SimOptions,
     seed: u64,
     runs: u64,
@@ -123,8 +136,10 @@ fn simulate_in_chunks(
     let mut start = 0;
     while start < runs {
         let end = runs.min(start.saturating_add(chunk.max(1)));
-        let outcomes =
-            pool.install(|| runner::run_batch_prepared(&scenario.prepared, options, seed, start..end));
+        let outcomes = pool.install(|| match policy {
+            Some(policy) => runner::run_batch_policy(&scenario.prepared, options, seed, start..end, policy),
+            None => runner::run_batch_prepared(&scenario.prepared, options, seed, start..end),
+        });
         for outcome in &outcomes {
             summary.add(outcome);
         }
@@ -201,6 +216,16 @@ pub fn run(args: &SimArgs, global: &GlobalArgs) -> Result<(), CliError> {
     let pool = thread_pool(args.threads)?;
     let bar = progress_bar(args.runs, global, lang);
     let party_side = difficulty::default_party(encounter);
+    // A matchup only when a strategy was asked for: the all-default matchup
+    // plays as the default policy, which needs no roster.
+    let strategies = (args.strategy.is_some() || args.adversary_strategy.is_some()).then(|| {
+        let pick = |s: &Option<StrategySpec>| s.clone().unwrap_or_else(StrategySpec::default_spec);
+        (pick(&args.strategy), pick(&args.adversary_strategy))
+    });
+    let matchup = |e: &pf1e_engine::encounter::Encounter| {
+        strategies.as_ref().map(|(party, adversary)| MatchupPolicy::new(e, party_side, party, adversary))
+    };
+    let policy = matchup(encounter);
     let mut tally = PartyTally::new(encounter, party_side);
     // Every battle's party figures, kept only to pick the one to show.
     let keep = matches!(show, Some(p) if !matches!(p, Pick::Run(_)));
@@ -208,8 +233,15 @@ pub fn run(args: &SimArgs, global: &GlobalArgs) -> Result<(), CliError> {
     // The party's outcome of every run, kept only to pair with the battles
     // played without each combatant.
     let mut with = contribution::PartyRuns::default();
-    let summary =
-        simulate_in_chunks(&pool, &scenario, &options, args.seed, args.runs, CHUNK, &mut |done, outcomes| {
+    let summary = simulate_in_chunks(
+        &pool,
+        &scenario,
+        policy.as_ref(),
+        &options,
+        args.seed,
+        args.runs,
+        CHUNK,
+        &mut |done, outcomes| {
             let first = done - outcomes.len() as u64;
             if args.contribution {
                 with.extend(&tally, encounter, outcomes);
@@ -223,14 +255,19 @@ pub fn run(args: &SimArgs, global: &GlobalArgs) -> Result<(), CliError> {
             if let Some(bar) = &bar {
                 bar.set_position(done);
             }
-        });
+        },
+    );
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
     let shown = show.and_then(|p| party::pick(&battles, p));
     let run = shown.map_or(0, |s| s.run);
-    let battle = (args.transcript || args.events)
-        .then(|| runner::run_with_transcript(encounter, &options, args.seed, run).1);
+    let battle = (args.transcript || args.events).then(|| match policy.clone() {
+        Some(mut policy) => {
+            runner::run_with_transcript_policy(encounter, &options, args.seed, run, &mut policy).1
+        }
+        None => runner::run_with_transcript(encounter, &options, args.seed, run).1,
+    });
     if let Some(battle) = battle.as_ref().filter(|_| args.events) {
         let lines = events::json_lines(battle).map_err(|e| CliError::environment(format!("events: {e}")))?;
         return output::print(&lines);
@@ -238,10 +275,25 @@ pub fn run(args: &SimArgs, global: &GlobalArgs) -> Result<(), CliError> {
     let mut report =
         Report::build(encounter, &summary, &options, args.seed, battle.as_ref().map(events::english_lines));
     report.shown = shown;
+    report.strategies = strategies.as_ref().map(|(party, adversary)| PlayedStrategies {
+        party_side: encounter.sides.get(party_side).cloned().unwrap_or_default(),
+        party: party.name(),
+        adversary: adversary.name(),
+    });
     if args.contribution {
         let z = Confidence::default().bonferroni_z(encounter.combatants.len() as u64);
+        // Each encounter without one combatant gets its own matchup (a
+        // policy's roster is its encounter's).
         let mut play = |e: &pf1e_engine::encounter::Encounter, r| {
-            pool.install(|| runner::run_batch(e, &options, args.seed, r))
+            pool.install(|| match matchup(e) {
+                Some(policy) => {
+                    let prepared = pf1e_engine::combat::PreparedEncounter::new(e).unwrap_or_else(|err| {
+                        panic!("encounter passed validation but cannot be prepared: {err}")
+                    });
+                    runner::run_batch_policy(&prepared, &options, args.seed, r, &policy)
+                }
+                None => runner::run_batch(e, &options, args.seed, r),
+            })
         };
         report.contribution = contribution::measure(encounter, &summary, party_side, &with, z, &mut play);
     }
@@ -283,12 +335,13 @@ mod tests {
         for chunk in [1, 3, 40, 64] {
             let mut reported = Vec::new();
             let mut tally = PartyTally::new(&scenario.encounter, 0);
-            let sums = simulate_in_chunks(&pool, &scenario, &options, 5, 40, chunk, &mut |d, outcomes| {
-                reported.push(d);
-                for o in outcomes {
-                    tally.add(&scenario.encounter, o);
-                }
-            });
+            let sums =
+                simulate_in_chunks(&pool, &scenario, None, &options, 5, 40, chunk, &mut |d, outcomes| {
+                    reported.push(d);
+                    for o in outcomes {
+                        tally.add(&scenario.encounter, o);
+                    }
+                });
             assert_eq!(sums, whole, "chunk {chunk}");
             assert_eq!(tally, whole_tally, "chunk {chunk}");
             assert_eq!(reported.last(), Some(&40), "progress reaches the total");

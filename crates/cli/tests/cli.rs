@@ -532,3 +532,53 @@ fn a_french_transcript_names_no_condition_in_english() {
     let fr = campaign_transcript("8", "fr");
     assert!(fr.contains("effrayé") && fr.contains("pris au dépourvu"), "{fr}");
 }
+
+#[test]
+fn a_strategy_is_played_and_reported() {
+    let plain = json(&sim(&["--json", "--seed", "7"]));
+    assert!(plain.get("strategies").is_none(), "no strategy asked, none reported");
+    // The all-default matchup plays exactly as the default policy.
+    let mut defaults =
+        json(&sim(&["--json", "--seed", "7", "--strategy", "default", "--adversary-strategy", "default"]));
+    assert_eq!(defaults["strategies"]["party"], "default");
+    assert_eq!(defaults["strategies"]["adversary"], "default");
+    defaults.as_object_mut().unwrap().remove("strategies");
+    assert_eq!(defaults, plain);
+    // Levers change the battles, and the report names them canonically
+    // (whatever order they were written in).
+    let fleeing = json(&sim(&["--json", "--seed", "7", "--adversary-strategy", "retreat=0.9, weakest_ac"]));
+    assert_eq!(fleeing["strategies"]["adversary"], "weakest_ac, retreat=0.9");
+    assert_eq!(fleeing["strategies"]["party"], "default");
+    assert_ne!(fleeing["sides"], plain["sides"], "retreat=0.9 played like the default");
+    let party_side = fleeing["strategies"]["party_side"].as_str().unwrap().to_string();
+    let text =
+        stdout(&sim(&["--seed", "7", "--adversary-strategy", "retreat=0.9, weakest_ac", "--transcript"]));
+    assert!(text.contains(&format!("Party's strategy: default ({party_side})")), "{text}");
+    assert!(text.contains("Adversaries' strategy: weakest_ac, retreat=0.9"), "{text}");
+    assert!(
+        after_verdict(&text).len() < text.len()
+            && text.contains(
+                "With the party playing default and its adversaries weakest_ac, retreat=0.9, the party wins"
+            ),
+        "the verdict does not name the strategies: {text}"
+    );
+    // The transcript is a battle of the same matchup: same seed, same output.
+    let again =
+        stdout(&sim(&["--seed", "7", "--adversary-strategy", "retreat=0.9, weakest_ac", "--transcript"]));
+    assert_eq!(text, again);
+    let fr = String::from_utf8(pf1e_fr(&sim_args(&["--strategy", "lowest_hp"])).stdout).unwrap();
+    assert!(fr.contains("Stratégie du groupe : lowest_hp"), "{fr}");
+}
+
+#[test]
+fn a_bad_strategy_is_one_usage_error() {
+    assert_input_error(&sim(&["--strategy", "retreat=2"]), &["--strategy", "retreat"]);
+    assert_input_error(
+        &sim(&["--adversary-strategy", "charge_blindly"]),
+        &["--adversary-strategy", "charge_blindly"],
+    );
+    assert_input_error(
+        &sim(&["--strategy", "lowest_hp", "--llm-side", "players"]),
+        &["--strategy", "--llm-side"],
+    );
+}

@@ -98,6 +98,21 @@ pub struct Report {
     /// figures and the party without it; empty when not asked.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub contribution: Vec<crate::contribution::Contribution>,
+    /// The strategies the sides played (`pf1e sim --strategy`), when one
+    /// is not the default policy; absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub strategies: Option<PlayedStrategies>,
+}
+
+/// The levers each side played by (canonical names, docs/strategy.md).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PlayedStrategies {
+    /// The party's side (the one `party` plays).
+    pub party_side: String,
+    /// The party's strategy.
+    pub party: String,
+    /// Every other side's strategy.
+    pub adversary: String,
 }
 
 fn per_run(total: u64, runs: u64) -> f64 {
@@ -185,6 +200,7 @@ impl Report {
             party: None,
             shown: None,
             contribution: Vec::new(),
+            strategies: None,
         }
     }
 

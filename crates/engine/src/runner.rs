@@ -28,12 +28,27 @@ pub fn run_with_transcript(
     seed: u64,
     run: u64,
 ) -> (RunOutcome, Transcript) {
+    run_with_transcript_policy(encounter, options, seed, run, &mut DefaultPolicy)
+}
+
+/// `run_with_transcript` with the turns planned by `policy` (e.g. a
+/// [`crate::combat::MatchupPolicy`]).
+///
+/// # Panics
+///
+/// If the encounter cannot be prepared, which combatant validation rules out.
+pub fn run_with_transcript_policy(
+    encounter: &Encounter,
+    options: &SimOptions,
+    seed: u64,
+    run: u64,
+    policy: &mut dyn Policy,
+) -> (RunOutcome, Transcript) {
     let prepared = PreparedEncounter::new(encounter)
         .unwrap_or_else(|e| panic!("encounter passed validation but cannot be prepared: {e}"));
     let mut rng = SeededRng::for_run(seed, run);
     let mut transcript = Transcript::for_encounter(&prepared);
-    let outcome =
-        run_prepared(&prepared, options, &mut rng, Some(&mut transcript.events), &mut DefaultPolicy);
+    let outcome = run_prepared(&prepared, options, &mut rng, Some(&mut transcript.events), policy);
     (outcome, transcript)
 }
 

@@ -45,6 +45,12 @@ fn summary(report: &Report, lang: Lang) -> String {
         let noun = lang.t(if side.combatants == 1 { T::Combatant } else { T::Combatants });
         out.push_str(&format!("{}{colon}{} {noun}\n", side.name, side.combatants));
     }
+    if let Some(played) = &report.strategies {
+        out.push_str(&lang.label(T::PartyStrategy, format!("{} ({})", played.party, played.party_side)));
+        out.push('\n');
+        out.push_str(&lang.label(T::AdversaryStrategy, &played.adversary));
+        out.push('\n');
+    }
     let simulated = lang.t(if report.runs == 1 { T::CombatSimulated } else { T::CombatsSimulated });
     let rounds = lang.t(if report.round_cap == 1 { T::Round } else { T::Rounds });
     let death = if report.simple_monster_death { lang.t(T::SimpleDeath) } else { "" };

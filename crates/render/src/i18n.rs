@@ -217,6 +217,8 @@ catalogue! {
     Round => "round", "round";
     Rounds => "rounds", "rounds";
     SimpleDeath => ", simple monster death", ", mort simplifiée des monstres";
+    PartyStrategy => "Party's strategy", "Stratégie du groupe";
+    AdversaryStrategy => "Adversaries' strategy", "Stratégie des adversaires";
     Wins => "Wins", "Victoires";
     Band3s => "3σ band", "bande 3σ";
     Draws => "Draws", "Nuls";
@@ -789,6 +791,8 @@ catalogue! {
     VerdictFightNoCr => "{}: {} ({}) against {}; no CR by the book (APL {}).",
         "{} : {} ({}) contre {} ; aucun FP selon le livre (NMG {}).";
     VerdictFled => ", the party fled in {}", ", le groupe a fui dans {}";
+    VerdictStrategies => "With the party playing {} and its adversaries {}, the party wins {} of {} battles; a PC dies in {}, everyone is down in {}.",
+        "Avec le groupe jouant {} et ses adversaires {}, le groupe gagne {} des {} combats ; un PJ meurt dans {}, tous sont à terre dans {}.";
     VerdictDefault => "With both sides' default plans the party wins {} of {} battles; a PC dies in {}, everyone is down in {}.",
         "Avec les plans par défaut des deux camps, le groupe gagne {} des {} combats ; un PJ meurt dans {}, tous sont à terre dans {}.";
     VerdictBest => "Best plan against {}: {}, P(no PC dies) {} (the default play: {}).",

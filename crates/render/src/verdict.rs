@@ -60,20 +60,33 @@ fn fight_of(d: &Difficulty, map: &str, lang: Lang) -> String {
 }
 
 /// The verdict of `pf1e sim`, one paragraph (no newline): the fight, how it
-/// goes (both sides play the default plan), who carries it when measured.
+/// goes (by the default plans, or the strategies `--strategy` named), who
+/// carries it when measured.
 /// `None` without the party's difficulty.
 pub fn sim(report: &Report, lang: Lang) -> Option<String> {
     let party = report.party.as_ref()?;
     let s = &party.simulated;
-    let parts =
-        [
-            Some(fight_of(&party.book, &report.map, lang)),
-            Some(lang.f(
+    let parts = [
+        Some(fight_of(&party.book, &report.map, lang)),
+        Some(match &report.strategies {
+            None => lang.f(
                 T::VerdictDefault,
                 &[&pct(s.p_win), &report.runs, &pct(s.p_pc_dies), &down_or_fled(s, lang)],
-            )),
-            super::contribution::carry(&report.contribution, &party.book.party, lang),
-        ];
+            ),
+            Some(played) => lang.f(
+                T::VerdictStrategies,
+                &[
+                    &played.party,
+                    &played.adversary,
+                    &pct(s.p_win),
+                    &report.runs,
+                    &pct(s.p_pc_dies),
+                    &down_or_fled(s, lang),
+                ],
+            ),
+        }),
+        super::contribution::carry(&report.contribution, &party.book.party, lang),
+    ];
     Some(parts.into_iter().flatten().collect::<Vec<_>>().join(" "))
 }
 
