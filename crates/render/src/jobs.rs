@@ -516,7 +516,8 @@ fn search_lines(lang: Lang, c: pf1e_engine::objectives::Criterion, s: &SearchRes
 
 /// A standard deviation of criterion `c`: points for a probability.
 fn spread_words(c: pf1e_engine::objectives::Criterion, v: f64) -> String {
-    if c.is_probability() { format!("{:.1} pts", v * 100.0) } else { format!("{v:.1}") }
+    // Two decimals: a flat surface moves a probability by hundredths of a point.
+    if c.is_probability() { format!("{:.2} pts", v * 100.0) } else { format!("{v:.2}") }
 }
 
 fn minmax(view: &View, r: &MinmaxResult) -> String {
@@ -1255,7 +1256,7 @@ mod tests {
             "{text}"
         );
         assert!(
-            text.contains("importance of the ranged levers on the Gaussian process over 3 points (share of the variance of its mean of P(no PC dies) over the ranges, which moves it by 2.1 pts (sd) against a posterior sd of 0.8 pts; noise alone ≈ the share in brackets): retreat 100% [12%]; interactions 0%\n"),
+            text.contains("importance of the ranged levers on the Gaussian process over 3 points (share of the variance of its mean of P(no PC dies) over the ranges, which moves it by 2.10 pts (sd) against a posterior sd of 0.80 pts; noise alone ≈ the share in brackets): retreat 100% [12%]; interactions 0%\n"),
             "{text}"
         );
         assert!(!text.contains("ParEGO"), "a search for the objective alone: {text}");

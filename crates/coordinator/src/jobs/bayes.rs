@@ -261,7 +261,8 @@ impl Gp {
                 let bm = b.iter().sum::<f64>() / n as f64;
                 floor += b.iter().zip(&self.noise).map(|(b, s)| (b - bm).powi(2) * s).sum::<f64>();
             }
-            shares.push(v_i / m as f64 / var);
+            // (Rounding can put a lone axis a hair above the whole.)
+            shares.push((v_i / m as f64 / var).min(1.0));
             noise.push(floor / m as f64 / var);
         }
         let interactions = (1.0 - shares.iter().sum::<f64>()).max(0.0);
