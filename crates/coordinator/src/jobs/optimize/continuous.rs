@@ -230,15 +230,24 @@ impl Optimize {
                 cmp_f64(value(a), value(b))
                     .then_with(|| self.entries[a].spec.as_str().cmp(self.entries[b].spec.as_str()))
             });
-            let count = (self.job.search.confirm as usize).saturating_sub(chosen.len()).min(on.len());
+            // One member per result (identical play measures alike), none
+            // like one chosen already, and not the base (re-measured anyway):
+            // every planned re-measurement goes to a different point.
+            let mut distinct: Vec<usize> = Vec::new();
+            for i in on {
+                let m = &self.entries[i].metrics;
+                if self.entries[i].spec != base
+                    && !chosen.iter().chain(&distinct).any(|&k| self.entries[k].metrics == *m)
+                {
+                    distinct.push(i);
+                }
+            }
+            let count = (self.job.search.confirm as usize).saturating_sub(chosen.len()).min(distinct.len());
             for q in 0..count {
                 // Evenly spaced ranks from the first member to the last.
-                let at = if count <= 1 { 0 } else { (q * (on.len() - 1) + (count - 1) / 2) / (count - 1) };
-                let i = on[at];
-                let m = &self.entries[i].metrics;
-                if !chosen.iter().any(|&c| self.entries[c].metrics == *m) {
-                    chosen.push(i);
-                }
+                let at =
+                    if count <= 1 { 0 } else { (q * (distinct.len() - 1) + (count - 1) / 2) / (count - 1) };
+                chosen.push(distinct[at]);
             }
         } else if let Some(gp) = self.model(&slice) {
             let mut scored: Vec<(usize, f64)> = slice
