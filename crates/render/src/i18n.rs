@@ -963,8 +963,10 @@ catalogue! {
     SvgImportanceGrid => "the grid ({} cells)", "la grille ({} cellules)";
     SvgImportanceRanges => "the ranges (Gaussian process over {} points)", "les intervalles (processus gaussien de {} points)";
     SvgImportanceAxis => "share of the variance [noise alone]", "part de la variance [bruit seul]";
-    SvgImportanceLegend => "dark band: the share noise alone would give; blue and *: the paired test finds the lever matters; orange: interactions",
-        "bande sombre : la part que donnerait le bruit seul ; bleu et * : le test apparié trouve le levier déterminant ; orange : interactions";
+    SvgImportanceLegend => "dark band: the share noise alone would give; blue and *: the paired test finds the lever matters",
+        "bande sombre : la part que donnerait le bruit seul ; bleu et * : le test apparié trouve le levier déterminant";
+    SvgImportanceColours => "green: a lever searched as a range (shares of the Gaussian process's mean); orange: interactions",
+        "vert : un levier à intervalle (parts de la moyenne du processus gaussien) ; orange : interactions";
     SvgInteractions => "interactions", "interactions";
     SvgHigherBetter => "higher is better", "plus haut est mieux";
     SvgLowerBetter => "lower is better", "plus bas est mieux";

@@ -20,7 +20,7 @@ const HEADER: i32 = 26;
 const TOP: i32 = 56;
 const LEFT: i32 = 190;
 const RIGHT: i32 = 110;
-const BOTTOM: i32 = 66;
+const BOTTOM: i32 = 80;
 
 /// The colour of a lever the paired test finds to matter (Okabe–Ito blue).
 pub const SIGNIFICANT: RGBColor = RGBColor(0x00, 0x72, 0xB2);
@@ -126,7 +126,9 @@ pub fn importance_svg(r: &OptimizeResult, lang: Lang) -> Option<String> {
         }
         root.draw(&Text::new(lang.t(T::SvgImportanceAxis).to_string(), (LEFT, bottom + 26), small.clone()))
             .ok()?;
-        root.draw(&Text::new(lang.t(T::SvgImportanceLegend).to_string(), (10, bottom + 46), small.clone()))
+        root.draw(&Text::new(lang.t(T::SvgImportanceLegend).to_string(), (10, bottom + 44), small.clone()))
+            .ok()?;
+        root.draw(&Text::new(lang.t(T::SvgImportanceColours).to_string(), (10, bottom + 60), small.clone()))
             .ok()?;
         let mut y = TOP;
         for g in &groups {
@@ -252,6 +254,7 @@ mod tests {
             assert!(svg.contains(text), "{text}: {svg}");
         }
         assert!(svg.contains("interactions") && svg.contains("grid (32 cells)"), "{svg}");
+        assert!(svg.contains("green: a lever searched as a range"), "{svg}");
         assert!(svg.contains("Lever importance: share of the variance of P(no PC dies)"), "{svg}");
         let fr = importance_svg(&r, Lang::Fr).unwrap();
         assert!(fr.contains("Importance des leviers") && fr.contains("grille (32 cellules)"), "{fr}");
