@@ -262,6 +262,10 @@ fn the_dashboard_shows_a_sweep_from_submission_to_its_charts_in_chromium() {
         let lead = playbook[0]["strategy"].as_str().unwrap();
         assert!(first.as_str().unwrap().split("; ").next() == Some(lead), "{first} against {lead}");
         assert_eq!(count(&b, "svg.forest g.forest-row").await, groups.min(25));
+        // Lever importance: one bar per lever of the grid, and the interactions.
+        let grid_levers = jobs[0]["result"]["importance"]["levers"].as_array().map_or(0, Vec::len);
+        let bars = if grid_levers > 0 { grid_levers + 1 } else { 0 };
+        assert_eq!(count(&b, "svg.importance g.importance-row").await, bars);
         // The danger map: one cell per measured point, a legend, values on hover.
         assert!(points >= 16, "the 4×4 grid and its refinement: {points}");
         assert_eq!(count(&b, "svg.heatmap rect.cell").await, points);

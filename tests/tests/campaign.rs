@@ -98,10 +98,9 @@ fn the_campaign_sweep_gives_the_same_results_embedded_and_on_a_coordinator_with_
     assert_eq!(on_a_coordinator(dir.path(), &sweep), reference, "the cluster and the embedded mode differ");
 }
 
-#[test]
-fn the_search_of_a_continuous_lever_proposes_the_same_points_embedded_and_on_a_coordinator() {
-    // campaign_search.yaml scaled down: 2 batches of 3 retreat values, 20 runs each.
-    let dir = tempfile::tempdir().expect("tempdir");
+/// campaign_search.yaml scaled down (2 batches of 3 retreat values, 20 runs
+/// each), with `extra` lines added to its optimize job.
+fn small_search(dir: &Path, extra: &str) -> PathBuf {
     let text = std::fs::read_to_string(data_dir().join("sweeps/campaign_search.yaml"))
         .expect("campaign_search.yaml");
     let small = text
@@ -113,8 +112,29 @@ fn the_search_of_a_continuous_lever_proposes_the_same_points_embedded_and_on_a_c
             "{ batches: 2, points: 3, confirm: 2, confirm_runs: 40 }",
         );
     assert_ne!(small, text);
-    let sweep = dir.path().join("search-small.yaml");
-    std::fs::write(&sweep, small).expect("write sweep");
+    let sweep = dir.join("search-small.yaml");
+    std::fs::write(&sweep, small + extra).expect("write sweep");
+    sweep
+}
+
+#[test]
+fn the_search_for_a_pareto_front_proposes_the_same_points_embedded_and_on_a_coordinator() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let sweep = small_search(dir.path(), "      pareto: [p_any_death, expected_hp_lost]\n");
+    let reference = embedded(&sweep);
+    let search = &reference["jobs"][0]["result"]["search"];
+    assert_eq!(search["pareto"], serde_json::json!(["p_any_death", "expected_hp_lost"]), "{search}");
+    let points = search["points"].as_array().expect("points");
+    assert_eq!(points.iter().filter(|p| p["batch"].as_u64() > Some(0)).count(), 6, "{search}");
+    assert!(points.iter().any(|p| p["front"] == true), "{search}");
+
+    assert_eq!(on_a_coordinator(dir.path(), &sweep), reference, "the cluster and the embedded mode differ");
+}
+
+#[test]
+fn the_search_of_a_continuous_lever_proposes_the_same_points_embedded_and_on_a_coordinator() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let sweep = small_search(dir.path(), "");
     let reference = embedded(&sweep);
     let search = &reference["jobs"][0]["result"]["search"];
     let points = search["points"].as_array().expect("points");

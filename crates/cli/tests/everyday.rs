@@ -289,7 +289,8 @@ fn reports_lead_with_the_answer_and_keep_to_the_width() {
     let most = playbook.iter().map(|e| e["runs"].as_u64().unwrap()).max().unwrap();
     assert_eq!(playbook[0]["runs"].as_u64().unwrap(), most);
     // The images: a forest plot beside the danger maps, linked in report.md without JSON.
-    for f in ["playbook_1.svg", "pareto_1.svg", "danger_map_2.svg", "danger_map_2_2.svg"] {
+    for f in ["playbook_1.svg", "pareto_1.svg", "importance_1.svg", "danger_map_2.svg", "danger_map_2_2.svg"]
+    {
         assert!(out.join(f).is_file(), "{f}");
     }
     let md = std::fs::read_to_string(out.join("report.md")).unwrap();
@@ -301,6 +302,10 @@ fn reports_lead_with_the_answer_and_keep_to_the_width() {
     assert!(md.contains("(danger_map_2_2.svg)") && md.contains("players unaware"), "{md}");
     assert!(!md.contains("{}") && !md.contains("[]"), "{md}");
     assert!(md.contains("![Pareto front of job 1](pareto_1.svg)"), "{md}");
+    // Lever importance over the grid's cells, as bars, beside them.
+    assert!(md.contains("![lever importance of job 1](importance_1.svg)"), "{md}");
+    let bars = std::fs::read_to_string(out.join("importance_1.svg")).unwrap();
+    assert!(bars.contains("Lever importance: ") && bars.contains("\ntarget"), "{bars}");
     let front = std::fs::read_to_string(out.join("pareto_1.svg")).unwrap();
     assert!(front.contains("Pareto front: ") && front.contains("<circle"), "{front}");
     let forest = std::fs::read_to_string(out.join("playbook_1.svg")).unwrap();

@@ -1,5 +1,5 @@
 // Small hand-written SVG charts: the playbook's forest plot, the danger map
-// heatmap, the frontier probes and the sensitivity levers. Colours are
+// heatmap, the frontier probes, the sensitivity levers and lever importance. Colours are
 // colour-blind safe: viridis for values, Okabe–Ito for categories; every
 // chart has axis labels and a legend or a key in its caption.
 "use strict";
@@ -358,6 +358,57 @@ const Charts = (() => {
     return svg;
   }
 
+  // Lever importance: per group {heading, bars: [{label, share, noise, kind}]},
+  // one bar per lever as long as its first-order share of the variance, the
+  // share noise alone would give as a dark band ending in a tick; blue for a
+  // lever the paired test finds to matter, grey for the others, green for a
+  // lever searched as a range (shares of the Gaussian process's mean),
+  // orange for the interactions (the CLI's importance_N.svg).
+  function importance(groups, criterion) {
+    const colours = { significant: OKABE.blue, other: OKABE.grey, ranged: OKABE.green, interactions: OKABE.orange };
+    const rows = [];
+    for (const grp of groups) {
+      rows.push({ heading: grp.heading });
+      for (const b of grp.bars) rows.push(b);
+    }
+    const lw = labelWidth(rows.filter((r) => !r.heading).map((r) => r.label));
+    const W = 820, rowH = 22, top = 10, bottom = 78, valueW = 110;
+    const H = top + rows.length * rowH + bottom;
+    const x = scale(0, 1, lw, W - valueW);
+    const svg = chart("importance", W, H, `Lever importance: share of the variance of ${PF.criterion(criterion)} each lever explains alone`);
+    const g = S("g");
+    svg.append(g);
+    const plotBottom = top + rows.length * rowH;
+    xAxis(g, x, plotBottom, niceTicks(1), `share of the variance of ${PF.criterion(criterion)} [noise alone]`, (v) => Math.round(v * 100) + " %", rows.length * rowH);
+    rows.forEach((r, i) => {
+      const cy = top + i * rowH + rowH / 2;
+      if (r.heading) {
+        g.append(S("text", { x: 10, y: cy + 4, class: "axis-label", text: r.heading }));
+        return;
+      }
+      const row = S("g", { class: "importance-row " + r.kind });
+      const pct = (v) => (v >= 1 ? "≥100" : fmt(100 * v, 0)) + " %";
+      const value = pct(Math.min(1, r.share)) + (r.noise === undefined ? "" : ` [${pct(r.noise)}]`);
+      row.append(title(`${r.label}: ${value}` + (r.noise === undefined ? "" : "\nin brackets: the share noise alone would give")));
+      row.append(S("text", { x: lw - 8, y: cy + 4, "text-anchor": "end", class: "row-label", text: truncate(r.label, 40) }));
+      row.append(S("rect", { x: x(0), y: cy - 7, width: Math.max(1, x(Math.min(1, r.share)) - x(0)), height: 14, fill: colours[r.kind], class: "share" }));
+      if (r.noise !== undefined) {
+        const end = x(Math.min(1, r.noise));
+        row.append(S("rect", { x: x(0), y: cy - 2.5, width: Math.max(1, end - x(0)), height: 5, fill: "#333333", class: "floor" }));
+        row.append(S("line", { x1: end, x2: end, y1: cy - 9, y2: cy + 9, stroke: "#333333", "stroke-width": 2 }));
+      }
+      row.append(S("text", { x: x(1) + 8, y: cy + 4, class: "legend-label", text: value }));
+      g.append(row);
+    });
+    const ly = H - 14;
+    legendItem(g, 10, ly, (cx, cy) => S("rect", { x: cx - 6, y: cy - 6, width: 12, height: 12, fill: OKABE.blue }), "matters (paired test)");
+    legendItem(g, 170, ly, (cx, cy) => S("rect", { x: cx - 6, y: cy - 6, width: 12, height: 12, fill: OKABE.grey }), "not shown to matter");
+    legendItem(g, 330, ly, (cx, cy) => S("rect", { x: cx - 6, y: cy - 6, width: 12, height: 12, fill: OKABE.green }), "searched as a range");
+    legendItem(g, 490, ly, (cx, cy) => S("rect", { x: cx - 6, y: cy - 6, width: 12, height: 12, fill: OKABE.orange }), "interactions");
+    legendItem(g, 610, ly, (cx, cy) => S("rect", { x: cx - 6, y: cy - 2.5, width: 12, height: 5, fill: "#333333" }), "noise alone");
+    return svg;
+  }
+
   // The day's funnel: a bar per fight, as long as the share of days that
   // reach it, its end in vermillion for the days that end there (defeated);
   // a last bar for the days completed. Deaths per fight are in the label.
@@ -400,5 +451,5 @@ const Charts = (() => {
     return svg;
   }
 
-  return { forest, heatmap, frontier, sensitivity, funnel, viridis };
+  return { forest, heatmap, frontier, sensitivity, funnel, importance, viridis };
 })();

@@ -51,6 +51,30 @@
     });
   }
 
+  // The bars of lever importance: the grid's levers (a functional ANOVA of
+  // its cells) and, after a search, the ranged levers (of the Gaussian
+  // process's mean), each group with its interactions.
+  function importanceGroups(result) {
+    const groups = [];
+    const i = result.importance;
+    if (i) {
+      groups.push({
+        heading: `the grid (${i.cells} cells)`,
+        bars: i.levers.map((l) => ({ label: l.lever + (l.significant ? "*" : ""), share: l.share, noise: l.noise, kind: l.significant ? "significant" : "other" }))
+          .concat([{ label: "interactions", share: i.interactions, kind: "interactions" }]),
+      });
+    }
+    const s = result.search && result.search.importance;
+    if (s) {
+      groups.push({
+        heading: `the ranges (Gaussian process over ${s.points} points)`,
+        bars: s.levers.map((l) => ({ label: l.lever, share: l.share, noise: l.noise, kind: "ranged" }))
+          .concat(s.levers.length > 1 ? [{ label: "interactions", share: s.interactions, kind: "interactions" }] : []),
+      });
+    }
+    return groups;
+  }
+
   function optimize(result, live) {
     const rows = playbookGroups(result);
     const out = [el("p", { class: "answer" }, `Against ${named(result.adversary_strategy)}: ${PF.int(result.spent_runs)} battles spent, ${result.playbook.length} strategies measured, ${rows.length} distinct results.`)];
@@ -84,6 +108,11 @@
     out.push(el("p", { class: "hint" }, "Names listed together played the same battles (inert levers under the same dice)."));
     if ((result.pareto_criteria || []).length) {
       out.push(el("p", { class: "hint" }, `Pareto front on ${result.pareto_criteria.map(PF.criterion).join(", ")}: no other plan at least as good on each and significantly better on one.`));
+    }
+    const imp = importanceGroups(result);
+    if (imp.length) {
+      out.push(el("h3", {}, "Lever importance"));
+      out.push(Charts.importance(imp, result.objective || "p_survives"));
     }
     if (constrained) {
       // `p_tpk <= 0.02` in the reports' words: P(everyone down) ≤ 2.0 %.

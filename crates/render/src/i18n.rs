@@ -868,6 +868,10 @@ catalogue! {
         "indiscernable de {} : {} [{}, {}] (apparié, {} combats)";
     SearchBaseBest => "no point of the search beat the discrete leader {}", "aucun point de la recherche n'a battu le meneur discret {}";
     SearchPoints => "points tried ({}: {}; ✓ re-measured): {}", "points essayés ({} : {} ; ✓ remesuré) : {}";
+    SearchFront => "the search proposed its points for the Pareto front of {} (random Chebyshev scalarisations, ParEGO): {} of its {} points are on it ({}): {}",
+        "la recherche a proposé ses points pour le front de Pareto de {} (scalarisations de Tchebychev aléatoires, ParEGO) : {} de ses {} points y sont ({}) : {}";
+    RangeImportance => "importance of the ranged levers on the Gaussian process over {} points (share of the variance of its mean of {} over the ranges, which moves it by {} (sd) against a posterior sd of {}; noise alone ≈ the share in brackets): {}; interactions {}",
+        "importance des leviers à intervalle sur le processus gaussien de {} points (part de la variance de sa moyenne de {} sur les intervalles, qui la fait varier de {} (écart type) pour un écart type a posteriori de {} ; le bruit seul ≈ la part entre crochets) : {} ; interactions {}";
     Importance => "lever importance over the grid's {} cells (share of the variance of {} each lever explains alone; noise alone ≈ the share in brackets; * the paired test finds it matters): {}; interactions {}",
         "importance des leviers sur les {} cellules de la grille (part de la variance de {} expliquée par chaque levier seul ; le bruit seul ≈ la part entre crochets ; * le test apparié le trouve déterminant) : {} ; interactions {}";
     ColRank => "Rank", "Rang";
@@ -957,6 +961,17 @@ catalogue! {
     SvgParetoTitle => "Pareto front: {} of {} plans (filled, joined; bars: intervals at the sweep's level)",
         "front de Pareto : {} plans sur {} (pleins, reliés ; barres : intervalles au niveau du balayage)";
     SvgParetoColour => "colour: {} from {} (dark) to {} (bright)", "couleur : {} de {} (sombre) à {} (clair)";
+    ImportanceImage => "lever importance of job {}", "importance des leviers du job {}";
+    SvgImportanceTitle => "Lever importance: share of the variance of {} each lever explains alone",
+        "Importance des leviers : part de la variance de {} expliquée par chaque levier seul";
+    SvgImportanceGrid => "the grid ({} cells)", "la grille ({} cellules)";
+    SvgImportanceRanges => "the ranges (Gaussian process over {} points)", "les intervalles (processus gaussien de {} points)";
+    SvgImportanceAxis => "share of the variance [noise alone]", "part de la variance [bruit seul]";
+    SvgImportanceLegend => "dark band: the share noise alone would give; blue and *: the paired test finds the lever matters",
+        "bande sombre : la part que donnerait le bruit seul ; bleu et * : le test apparié trouve le levier déterminant";
+    SvgImportanceColours => "green: a lever searched as a range (shares of the Gaussian process's mean); orange: interactions",
+        "vert : un levier à intervalle (parts de la moyenne du processus gaussien) ; orange : interactions";
+    SvgInteractions => "interactions", "interactions";
     SvgHigherBetter => "higher is better", "plus haut est mieux";
     SvgLowerBetter => "lower is better", "plus bas est mieux";
     SvgPlaybookTitle => "P(no PC dies) against {}, best first (3σ bars; {} runs per strategy at most)",

@@ -479,7 +479,45 @@ fn search_lines(lang: Lang, c: pf1e_engine::objectives::Criterion, s: &SearchRes
     let list: Vec<String> = points.iter().map(|p| point_text(p)).collect();
     out += &lang.f(T::SearchPoints, &[&s.levers.join("/"), &criterion_words(lang, c), &list.join(", ")]);
     out += "\n";
+    if !s.pareto.is_empty() {
+        let criteria: Vec<&str> = s.pareto.iter().map(|&c| criterion_words(lang, c)).collect();
+        let on: Vec<&SearchPoint> = points.iter().copied().filter(|p| p.front).collect();
+        let list: Vec<String> = on.iter().map(|p| point_text(p)).collect();
+        out += &lang.f(
+            T::SearchFront,
+            &[&criteria.join(", "), &on.len(), &points.len(), &s.levers.join("/"), &list.join(", ")],
+        );
+        out += "\n";
+    }
+    if let Some(i) = &s.importance {
+        let levers: Vec<String> = i
+            .levers
+            .iter()
+            .map(|l| {
+                let floor = if l.noise >= 1.0 { "≥100%".to_string() } else { pct0(l.noise) };
+                format!("{} {} [{floor}]", l.lever, pct0(l.share))
+            })
+            .collect();
+        out += &lang.f(
+            T::RangeImportance,
+            &[
+                &i.points,
+                &criterion_words(lang, c),
+                &spread_words(c, i.spread),
+                &spread_words(c, i.uncertainty),
+                &levers.join(", "),
+                &pct0(i.interactions),
+            ],
+        );
+        out += "\n";
+    }
     out
+}
+
+/// A standard deviation of criterion `c`: points for a probability.
+fn spread_words(c: pf1e_engine::objectives::Criterion, v: f64) -> String {
+    // Two decimals: a flat surface moves a probability by hundredths of a point.
+    if c.is_probability() { format!("{:.2} pts", v * 100.0) } else { format!("{v:.2}") }
 }
 
 fn minmax(view: &View, r: &MinmaxResult) -> String {
@@ -1167,7 +1205,7 @@ mod tests {
 
     #[test]
     fn the_search_of_lever_ranges_says_its_best_with_its_interval_and_against_the_grid() {
-        use pf1e_wire::results::{PairedDelta, SearchVersus};
+        use pf1e_wire::results::{PairedDelta, RangeImportance, RangeLeverImportance, SearchVersus};
         let point = |v: f64, batch: u32, p: f64, runs: u64, confirmed: bool| SearchPoint {
             strategy: if v == 0.0 { "lowest_hp".into() } else { format!("lowest_hp, retreat={v}") },
             values: vec![v],
@@ -1177,6 +1215,7 @@ mod tests {
             interval: [p - 0.02, p + 0.01],
             posterior: p,
             confirmed,
+            front: false,
         };
         let mut r = playbook();
         r.search = Some(SearchResult {
@@ -1197,6 +1236,15 @@ mod tests {
                 delta: PairedDelta { runs: 800, mean: 0.05, interval: [0.02, 0.08] },
                 significant: true,
             }),
+            importance: Some(Box::new(RangeImportance {
+                points: 3,
+                design: 64,
+                levers: vec![RangeLeverImportance { lever: "retreat".into(), share: 1.0, noise: 0.12 }],
+                interactions: 0.0,
+                spread: 0.021,
+                uncertainty: 0.008,
+            })),
+            pareto: vec![],
         });
         let text = optimize(&view(Style::Markdown, 120), &r);
         assert!(
@@ -1205,6 +1253,22 @@ mod tests {
         );
         assert!(
             text.contains("points tried (retreat: P(no PC dies); ✓ re-measured): 0 90.0% (800✓), 0.3 91.0% (200), 0.62 95.0% (800✓)\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("importance of the ranged levers on the Gaussian process over 3 points (share of the variance of its mean of P(no PC dies) over the ranges, which moves it by 2.10 pts (sd) against a posterior sd of 0.80 pts; noise alone ≈ the share in brackets): retreat 100% [12%]; interactions 0%\n"),
+            "{text}"
+        );
+        assert!(!text.contains("ParEGO"), "a search for the objective alone: {text}");
+        if let Some(s) = r.search.as_mut() {
+            use pf1e_engine::objectives::Criterion;
+            s.pareto = vec![Criterion::PAnyDeath, Criterion::ExpectedHpLost];
+            s.points[1].front = true;
+            s.points[2].front = true;
+        }
+        let text = optimize(&view(Style::Markdown, 120), &r);
+        assert!(
+            text.contains("the search proposed its points for the Pareto front of P(a PC dies), HP lost (random Chebyshev scalarisations, ParEGO): 2 of its 3 points are on it (retreat): 0.3 91.0% (200), 0.62 95.0% (800✓)\n"),
             "{text}"
         );
         if let Some(s) = r.search.as_mut() {

@@ -17,6 +17,8 @@ mod fixtures;
 #[cfg(feature = "svg")]
 pub mod forest;
 pub mod i18n;
+#[cfg(feature = "svg")]
+pub mod importance;
 pub mod jobs;
 pub mod layout;
 pub mod llm;

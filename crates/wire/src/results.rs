@@ -465,6 +465,48 @@ pub struct SearchResult {
     /// The best point against the best one measured outside the search.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub vs_grid: Option<SearchVersus>,
+    /// The ranged levers' first-order shares of the variance of the
+    /// Gaussian process's posterior mean over the ranges.
+    /// (Boxed: it keeps the optimize result, and every job result, small.)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub importance: Option<Box<RangeImportance>>,
+    /// The criteria whose Pareto front the search proposed points for
+    /// (random Chebyshev scalarisations, ParEGO); empty when it proposed
+    /// points for the objective alone.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pareto: Vec<Criterion>,
+}
+
+/// Lever importance for the levers searched as ranges: a functional ANOVA
+/// of the search's Gaussian process (its posterior mean integrated over
+/// the other ranges on a fixed grid design), on the job's objective.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RangeImportance {
+    /// Measured points the process was fitted on.
+    pub points: u64,
+    /// Points of the design the mean was integrated on.
+    pub design: u64,
+    /// Each ranged lever, largest share first.
+    pub levers: Vec<RangeLeverImportance>,
+    /// The share no single ranged lever explains.
+    pub interactions: f64,
+    /// The standard deviation of the posterior mean over the ranges (the
+    /// objective's units): how much the ranges move the objective at all.
+    pub spread: f64,
+    /// The mean posterior standard deviation over the ranges.
+    pub uncertainty: f64,
+}
+
+/// One ranged lever's first-order share of the surrogate's variance.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RangeLeverImportance {
+    /// The lever.
+    pub lever: String,
+    /// Its main effect's share of the variance of the posterior mean.
+    pub share: f64,
+    /// The share the measurements' noise alone would give (independent
+    /// errors, the fitted hyperparameters).
+    pub noise: f64,
 }
 
 /// One measured point of a search's slice.
@@ -486,6 +528,11 @@ pub struct SearchPoint {
     pub posterior: f64,
     /// Re-measured at the end.
     pub confirmed: bool,
+    /// On the Pareto front of the searched points (the job's `pareto`
+    /// criteria, the same dominance as the playbook's): only when the
+    /// search proposed points for the front.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub front: bool,
 }
 
 /// The search's best point against the best value measured outside it.

@@ -11,6 +11,7 @@ use crate::error::{CliError, CliResult};
 use crate::i18n::{Lang, T};
 use crate::output;
 use crate::render::forest::playbook_svg;
+use crate::render::importance::importance_svg;
 use crate::render::jobs::{self, Images, Style, View};
 use crate::render::pareto::pareto_svg;
 use crate::render::svg::danger_map_svg;
@@ -71,7 +72,8 @@ pub fn emit(info: &SweepInfo, args: &ReportArgs, lang: Lang) -> CliResult {
     }
 }
 
-/// Writes report.md, results.json, danger_map_N[_L].svg, playbook_N.svg and pareto_N.svg to `dir`.
+/// Writes report.md, results.json, danger_map_N[_L].svg, playbook_N.svg, pareto_N.svg and
+/// importance_N.svg to `dir`.
 pub fn write_out(dir: &Path, info: &SweepInfo, lang: Lang, top: usize) -> CliResult {
     let fail = |p: &Path, e: std::io::Error| CliError::environment(format!("{}: {e}", p.display()));
     std::fs::create_dir_all(dir).map_err(|e| fail(dir, e))?;
@@ -93,6 +95,11 @@ pub fn write_out(dir: &Path, info: &SweepInfo, lang: Lang, top: usize) -> CliRes
                         let name = format!("pareto_{}.svg", i + 1);
                         write(&name, &svg)?;
                         images.entry(i).or_default().push((lang.f(T::ParetoImage, &[&(i + 1)]), name));
+                    }
+                    if let Some(svg) = importance_svg(r, lang) {
+                        let name = format!("importance_{}.svg", i + 1);
+                        write(&name, &svg)?;
+                        images.entry(i).or_default().push((lang.f(T::ImportanceImage, &[&(i + 1)]), name));
                     }
                 }
                 JobResult::DangerMap(r) => {

@@ -92,9 +92,11 @@ pub struct OptimizeFile {
     /// Outcome constraints (`p_tpk <= 0.02`): plans meeting them rank first.
     #[serde(default)]
     pub constraints: Vec<Constraint>,
-    /// The criteria of the Pareto front (two or three).
-    #[serde(default = "default_pareto")]
-    pub pareto: Vec<Criterion>,
+    /// The criteria of the Pareto front (two or three; default P(win),
+    /// P(a PC dies), hit points lost). Written with `ranges`, the search
+    /// proposes points for this front rather than for the objective.
+    #[serde(default)]
+    pub pareto: Option<Vec<Criterion>>,
     /// Continuous (or integer) lever ranges, searched by Bayesian
     /// optimisation on the discrete leader (`retreat: [0.0, 0.9]`).
     #[serde(default)]
@@ -140,7 +142,8 @@ impl OptimizeFile {
             race_rounds: self.race_rounds,
             objective: self.objective,
             constraints: self.constraints,
-            pareto: self.pareto,
+            pareto_given: self.pareto.is_some(),
+            pareto: self.pareto.unwrap_or_else(default_pareto),
             search_given: self.search.is_some(),
             search: {
                 let s = self.search.unwrap_or_default();
@@ -179,6 +182,9 @@ pub struct OptimizeJob {
     pub constraints: Vec<Constraint>,
     /// The criteria of the Pareto front.
     pub pareto: Vec<Criterion>,
+    /// Whether the file wrote `pareto:`: with ranges, the search then
+    /// proposes points for the front (ParEGO) instead of the objective.
+    pub pareto_given: bool,
     /// Continuous (or integer) lever ranges searched on the discrete leader.
     pub ranges: LeverRanges,
     /// The search's settings (`confirm_runs` decided).
@@ -241,6 +247,12 @@ impl OptimizeJob {
         let cands = self.candidates.iter().filter(|c| !grid.contains(c)).count() as u64;
         let llm = self.llm_proposals.len() as u64;
         grid.len() as u64 + refine + cands + llm + self.search_points()
+    }
+
+    /// Whether the search proposes points for the Pareto front (`pareto:`
+    /// written with `ranges:`) rather than for the objective alone.
+    pub fn pareto_search(&self) -> bool {
+        self.pareto_given && !self.ranges.is_empty()
     }
 
     /// The points the search may propose (none without ranges).
@@ -1035,6 +1047,7 @@ mod tests {
             objective: Criterion::PSurvives,
             constraints: vec![],
             pareto: front::DEFAULT_PARETO.to_vec(),
+            pareto_given: false,
             ranges: LeverRanges::default(),
             search: SearchSettings::default(),
             search_given: false,
@@ -1577,6 +1590,167 @@ mod tests {
         assert_eq!(s.points.iter().filter(|p| p.batch > 0).count(), 16);
         // The grid's retreat refinements of the leader are points of the slice too.
         assert!(s.points.iter().any(|p| p.batch == 0 && p.values[0] == 0.5), "{:?}", s.points);
+    }
+
+    /// Two criteria at odds on retreat: P(some PC dies) is least at 0.25,
+    /// the hit points a living member loses (the synthetic scale `h`) least
+    /// at 0.75; P(everyone down) a third of P(some PC dies).
+    fn odds_death(r: f64) -> f64 {
+        0.05 + 0.5 * (r - 0.25) * (r - 0.25)
+    }
+
+    fn odds_hp(r: f64) -> f64 {
+        1.0 + 10.0 * (r - 0.75) * (r - 0.75)
+    }
+
+    fn odds(c: &CellSpec) -> CellMetrics {
+        let r = c.party_strategy.levers().retreat();
+        let d = odds_death(r);
+        testing::synthetic(c.seed, salt(c), c.runs, d, d / 3.0, odds_hp(r))
+    }
+
+    /// The true (P(some PC dies), expected hit points lost) of `odds` at
+    /// retreat `r`: a member dead loses 20, a living one `min(⌊2h u⌋, 19)`,
+    /// `u` uniform, independent of who dies.
+    fn odds_truth(r: f64) -> (f64, f64) {
+        let (p, h) = (odds_death(r), odds_hp(r));
+        let t = p / 3.0;
+        let m = 2.0 * h;
+        let mut loss = 0.0;
+        let mut k = 0.0;
+        while k < m {
+            loss += f64::min(k, 19.0) * (((k + 1.0) / m).min(1.0) - k / m);
+            k += 1.0;
+        }
+        (p, 20.0 * (p + t) + (2.0 - p - t) * loss)
+    }
+
+    /// The true front of `odds` over retreat [0, 0.9] (thousandths).
+    fn odds_front() -> Vec<(f64, f64)> {
+        let all: Vec<(f64, f64)> = (0..=900).map(|t| odds_truth(f64::from(t) / 1000.0)).collect();
+        all.iter()
+            .copied()
+            .filter(|&(p, h)| !all.iter().any(|&(q, g)| q <= p && g <= h && (q < p || g < h)))
+            .collect()
+    }
+
+    /// A search of retreat for the front of P(some PC dies) and hit points lost.
+    fn front_job() -> OptimizeJob {
+        OptimizeJob {
+            pareto: vec![Criterion::PAnyDeath, Criterion::ExpectedHpLost],
+            pareto_given: true,
+            ..search_job()
+        }
+    }
+
+    #[test]
+    fn a_search_for_the_front_spends_its_planned_budget_and_is_deterministic() {
+        let j = front_job();
+        assert!(j.pareto_search() && !search_job().pareto_search());
+        let mut o = Optimize::new(small_ctx(9), j.clone());
+        let cells = drive(&mut o, &odds);
+        let total: u64 = cells.iter().map(|c| c.runs).sum();
+        // The plan of the search for one objective: 16 points, 4 re-measurements
+        // (each of a different point: no two points play alike here).
+        assert_eq!(total, j.fixed_runs());
+        let s = search_of(&o);
+        assert_eq!(s.pareto, [Criterion::PAnyDeath, Criterion::ExpectedHpLost]);
+        for k in 1..=4 {
+            assert_eq!(s.points.iter().filter(|p| p.batch == k).count(), 4, "batch {k}: {:?}", s.points);
+        }
+        assert!(s.points.iter().any(|p| p.front) && s.points.iter().any(|p| !p.front), "{:?}", s.points);
+        // Points of the front were re-measured (a member may leave the front then).
+        assert!(s.points.iter().any(|p| p.confirmed && p.batch > 0 && p.front), "{:?}", s.points);
+        // The playbook marks the same front.
+        let JobResult::Optimize(r) = o.result() else { panic!() };
+        for p in &s.points {
+            let row = r.playbook.iter().find(|e| e.strategy == p.strategy).unwrap();
+            assert_eq!(row.pareto, p.front, "{}", p.strategy);
+        }
+        let mut again = Optimize::new(small_ctx(9), j.clone());
+        assert_eq!(drive(&mut again, &odds), cells);
+        assert_eq!(search_of(&again), s);
+        let mut other = Optimize::new(small_ctx(10), j);
+        assert_ne!(drive(&mut other, &odds), cells);
+    }
+
+    /// Per replay: the found front's members within `eps` of the true front
+    /// (normalised by the true front's extent on each criterion), the
+    /// members farther, and the share of the true front's P(some PC dies)
+    /// extent the near members span.
+    fn front_quality(
+        s: &pf1e_wire::results::SearchResult,
+        truth: &[(f64, f64)],
+        eps: f64,
+    ) -> (usize, usize, f64) {
+        let ext = |f: fn(&(f64, f64)) -> f64| {
+            let (lo, hi) = truth
+                .iter()
+                .map(f)
+                .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| (a.min(v), b.max(v)));
+            (lo, hi - lo)
+        };
+        let ((p0, pw), (_, hw)) = (ext(|t| t.0), ext(|t| t.1));
+        let (mut near, mut far, mut lo, mut hi) = (0, 0, f64::INFINITY, f64::NEG_INFINITY);
+        for p in s.points.iter().filter(|p| p.front) {
+            let (tp, th) = odds_truth(p.values[0]);
+            let d = truth
+                .iter()
+                .map(|&(q, g)| (((tp - q) / pw).powi(2) + ((th - g) / hw).powi(2)).sqrt())
+                .fold(f64::INFINITY, f64::min);
+            if d <= eps {
+                near += 1;
+                lo = lo.min((tp - p0) / pw);
+                hi = hi.max((tp - p0) / pw);
+            } else {
+                far += 1;
+            }
+        }
+        (near, far, if near > 0 { (hi.min(1.0) - lo.max(0.0)).max(0.0) } else { 0.0 })
+    }
+
+    #[test]
+    fn replayed_under_many_seeds_the_search_for_the_front_finds_points_on_it() {
+        // 100 sweep seeds; a replay is good when at least 3 members of the
+        // reported front lie within 0.05 of the true front (normalised by
+        // its extent) and together span at least 70 % of its extent in
+        // P(some PC dies). The search for the objective alone (the same
+        // budget, its front marked by the same rule in the playbook) is
+        // measured beside it.
+        let truth = odds_front();
+        let replays = 100u64;
+        let run = |pareto_given: bool| {
+            let (mut good, mut near_all, mut far_all, mut span_all) = (0u64, 0usize, 0usize, 0.0);
+            for seed in 0..replays {
+                let mut o =
+                    Optimize::new(small_ctx(7000 + seed), OptimizeJob { pareto_given, ..front_job() });
+                drive(&mut o, &odds);
+                let mut s = search_of(&o);
+                if !pareto_given {
+                    assert!(s.pareto.is_empty() && s.points.iter().all(|p| !p.front));
+                    let JobResult::Optimize(r) = o.result() else { panic!() };
+                    for p in &mut s.points {
+                        p.front = r.playbook.iter().any(|e| e.strategy == p.strategy && e.pareto);
+                    }
+                }
+                let (near, far, span) = front_quality(&s, &truth, 0.05);
+                near_all += near;
+                far_all += far;
+                span_all += span;
+                good += u64::from(near >= 3 && span >= 0.7);
+            }
+            (good, near_all, far_all, span_all / replays as f64)
+        };
+        let (good, near, far, span) = run(true);
+        eprintln!(
+            "front search: {good} of {replays} good; members near {near}, far {far}, mean span {span:.2}"
+        );
+        let (single, snear, sfar, sspan) = run(false);
+        eprintln!(
+            "objective search: {single} of {replays} good; members near {snear}, far {sfar}, mean span {sspan:.2}"
+        );
+        assert!(good >= 85, "{good} of {replays}");
+        assert!(span > sspan, "the front search spans more of the front: {span} against {sspan}");
     }
 
     #[test]

@@ -239,6 +239,7 @@ fn search(s: &SearchResult) -> proto::SearchResult {
                 interval: Some(band(p.interval)),
                 posterior: p.posterior,
                 confirmed: p.confirmed,
+                front: p.front,
             })
             .collect(),
         best: s.best.clone().unwrap_or_default(),
@@ -247,6 +248,23 @@ fn search(s: &SearchResult) -> proto::SearchResult {
             delta: Some(paired(&v.delta)),
             significant: v.significant,
         }),
+        importance: s.importance.as_ref().map(|i| proto::RangeImportance {
+            points: i.points,
+            design: i.design,
+            levers: i
+                .levers
+                .iter()
+                .map(|l| proto::RangeLeverImportance {
+                    lever: l.lever.clone(),
+                    share: l.share,
+                    noise: l.noise,
+                })
+                .collect(),
+            interactions: i.interactions,
+            spread: i.spread,
+            uncertainty: i.uncertainty,
+        }),
+        pareto: s.pareto.iter().map(|&c| criterion(c)).collect(),
     }
 }
 
@@ -271,6 +289,7 @@ fn from_search(s: &proto::SearchResult) -> Result<SearchResult, WireError> {
                     interval: from_band(p.interval.as_ref(), "SearchPoint.interval")?,
                     posterior: p.posterior,
                     confirmed: p.confirmed,
+                    front: p.front,
                 })
             })
             .collect::<Result<_, WireError>>()?,
@@ -286,6 +305,25 @@ fn from_search(s: &proto::SearchResult) -> Result<SearchResult, WireError> {
             }
             None => None,
         },
+        importance: s.importance.as_ref().map(|i| {
+            Box::new(RangeImportance {
+                points: i.points,
+                design: i.design,
+                levers: i
+                    .levers
+                    .iter()
+                    .map(|l| RangeLeverImportance { lever: l.lever.clone(), share: l.share, noise: l.noise })
+                    .collect(),
+                interactions: i.interactions,
+                spread: i.spread,
+                uncertainty: i.uncertainty,
+            })
+        }),
+        pareto: s
+            .pareto
+            .iter()
+            .map(|&c| from_criterion(c, "SearchResult.pareto"))
+            .collect::<Result<_, _>>()?,
     })
 }
 
@@ -1501,6 +1539,7 @@ mod tests {
                             interval: [0.85, 0.95],
                             posterior: 0.89,
                             confirmed: true,
+                            front: true,
                         }],
                         best: Some("retreat=0.347".into()),
                         vs_grid: Some(SearchVersus {
@@ -1508,6 +1547,19 @@ mod tests {
                             delta: PairedDelta { runs: 80, mean: 0.01, interval: [-0.02, 0.04] },
                             significant: false,
                         }),
+                        importance: Some(Box::new(RangeImportance {
+                            points: 7,
+                            design: 64,
+                            levers: vec![RangeLeverImportance {
+                                lever: "retreat".into(),
+                                share: 1.0,
+                                noise: 0.2,
+                            }],
+                            interactions: 0.0,
+                            spread: 0.01,
+                            uncertainty: 0.004,
+                        })),
+                        pareto: vec![Criterion::PAnyDeath, Criterion::ExpectedHpLost],
                     }),
                     importance: Some(Importance {
                         cells: 32,

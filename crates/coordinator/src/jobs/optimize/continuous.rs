@@ -14,16 +14,35 @@
 //! discrete leader.
 
 use pf1e_engine::metrics::Sign;
-use pf1e_wire::results::{PairedDelta, SearchPoint, SearchResult, SearchVersus, Stage};
+use pf1e_engine::objectives::Criterion;
+use pf1e_wire::results::{
+    PairedDelta, RangeImportance, RangeLeverImportance, SearchPoint, SearchResult, SearchVersus, Stage,
+};
 
 use super::{Entry, Optimize, criteria};
 use crate::cell::{CellSpec, StrategySpec};
 use crate::jobs::bayes::{self, Gp, Observation};
-use crate::jobs::metrics::{CellMetrics, difference, higher_is_better};
+use crate::jobs::front;
+use crate::jobs::metrics::{CellMetrics, cmp_f64, difference, higher_is_better};
 
 /// Most candidate points an acquisition scores: the whole lattice when it
 /// is smaller, else a seeded Latin hypercube of this many points.
 const MAX_CANDIDATES: usize = 4096;
+
+/// Criterion `c` of `m` oriented so that larger is better, and the variance
+/// of its measurement: binomial for a probability (with one success and
+/// one failure added, so 0/n and n/n are not certain), sd²/n for hit points.
+fn oriented(c: Criterion, m: &CellMetrics) -> (f64, f64) {
+    let v = c.value(&m.party);
+    let n = m.party.runs.max(1) as f64;
+    let noise = if c.is_probability() {
+        let p = (v * n + 1.0) / (n + 2.0);
+        p * (1.0 - p) / n
+    } else {
+        (m.party.hp_lost_sd.powi(2) / n).max(1e-9)
+    };
+    (if higher_is_better(c) { v } else { -v }, noise)
+}
 
 impl Optimize {
     /// The strategy the search moves: the discrete leader (the default
@@ -56,21 +75,69 @@ impl Optimize {
             .collect()
     }
 
+    /// The measured entries of `slice` on the Pareto front of the job's
+    /// `pareto` criteria (the playbook's dominance: at least as good on
+    /// each by point estimate, significantly better on one), among those
+    /// meeting the constraints when some do.
+    fn slice_front(&self, slice: &[(usize, Vec<i64>)]) -> Vec<usize> {
+        let measured: Vec<usize> =
+            slice.iter().map(|(i, _)| *i).filter(|&i| self.entries[i].metrics.is_some()).collect();
+        let pool: Vec<usize> = if measured.iter().any(|&i| self.feasible(i)) {
+            measured.into_iter().filter(|&i| self.feasible(i)).collect()
+        } else {
+            measured
+        };
+        let plans: Vec<&CellMetrics> =
+            pool.iter().filter_map(|&i| self.entries[i].metrics.as_ref()).collect();
+        let on = front::front(&plans, &self.job.pareto, self.z());
+        pool.into_iter().zip(on).filter(|&(_, on)| on).map(|(i, _)| i).collect()
+    }
+
     /// A measurement as the model sees it: the objective (larger is
     /// better) and its variance — binomial for a probability (with one
     /// success and one failure added, so 0/n and n/n are not certain),
     /// sd²/n for hit points.
     fn observation(&self, x: Vec<f64>, m: &CellMetrics) -> Observation {
-        let c = self.job.objective;
-        let v = c.value(&m.party);
-        let n = m.party.runs.max(1) as f64;
-        let noise = if c.is_probability() {
-            let p = (v * n + 1.0) / (n + 2.0);
-            p * (1.0 - p) / n
-        } else {
-            (m.party.hp_lost_sd.powi(2) / n).max(1e-9)
-        };
-        Observation { x, y: if higher_is_better(c) { v } else { -v }, noise }
+        let (y, noise) = oriented(self.job.objective, m);
+        Observation { x, y, noise }
+    }
+
+    /// Batch `k`'s proposals for the Pareto front (ParEGO): each point of
+    /// the batch scalarises the job's `pareto` criteria with its own random
+    /// weights (seeded by the sweep's seed, the batch and the point) and is
+    /// the lattice point of largest expected improvement of that
+    /// scalarisation, at the search's gap from every measured point and
+    /// from the batch's earlier points.
+    fn pareto_batch(
+        &self,
+        k: u32,
+        measured: &[(Vec<f64>, &CellMetrics)],
+        candidates: &[Vec<f64>],
+        exclude: &[Vec<f64>],
+        gap: f64,
+    ) -> Vec<Vec<f64>> {
+        let criteria = &self.job.pareto;
+        // Each criterion oriented (larger is better) with its variance.
+        let values: Vec<Vec<(f64, f64)>> =
+            measured.iter().map(|(_, m)| criteria.iter().map(|&c| oriented(c, m)).collect()).collect();
+        let mut chosen: Vec<Vec<f64>> = Vec::new();
+        for j in 0..self.job.search.points {
+            let key = self.ctx.seed
+                ^ u64::from(k).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+                ^ u64::from(j).wrapping_mul(0xd6e8_feb8_6659_fd93);
+            let weights = bayes::simplex_weights(criteria.len(), key);
+            let obs: Vec<Observation> = measured
+                .iter()
+                .zip(bayes::chebyshev(&values, &weights))
+                .map(|((x, _), (y, noise))| Observation { x: x.clone(), y, noise })
+                .collect();
+            let out: Vec<Vec<f64>> = exclude.iter().chain(&chosen).cloned().collect();
+            match bayes::propose(&obs, candidates, &out, 1, gap).pop() {
+                Some(p) => chosen.push(p),
+                None => break,
+            }
+        }
+        chosen
     }
 
     /// The model of the slice's measured points.
@@ -100,12 +167,9 @@ impl Optimize {
         };
         let mut points: Vec<Vec<i64>> = Vec::new();
         if k > 1 {
-            let obs: Vec<Observation> = slice
+            let measured: Vec<(Vec<f64>, &CellMetrics)> = slice
                 .iter()
-                .filter_map(|(i, t)| {
-                    let m = self.entries[*i].metrics.as_ref()?;
-                    Some(self.observation(ranges.to_unit(t), m))
-                })
+                .filter_map(|(i, t)| Some((ranges.to_unit(t), self.entries[*i].metrics.as_ref()?)))
                 .collect();
             let candidates = if ranges.lattice_size() <= MAX_CANDIDATES as u64 {
                 ranges.lattice()
@@ -116,10 +180,14 @@ impl Optimize {
             let exclude: Vec<Vec<f64>> = tried.iter().map(|t| ranges.to_unit(t)).collect();
             // Points at least half the spacing of the whole budget's points apart.
             let gap = 0.5 / (self.job.search_points() as f64).powf(1.0 / ranges.0.len() as f64);
-            points = bayes::propose(&obs, &units, &exclude, size, gap)
-                .iter()
-                .map(|u| ranges.from_unit(u))
-                .collect();
+            let proposed = if self.job.pareto_search() {
+                self.pareto_batch(k, &measured, &units, &exclude, gap)
+            } else {
+                let obs: Vec<Observation> =
+                    measured.iter().map(|(x, m)| self.observation(x.clone(), m)).collect();
+                bayes::propose(&obs, &units, &exclude, size, gap)
+            };
+            points = proposed.iter().map(|u| ranges.from_unit(u)).collect();
         }
         if points.is_empty() {
             for p in lhs(size) {
@@ -153,7 +221,35 @@ impl Optimize {
         {
             chosen.push(lead);
         }
-        if let Some(gp) = self.model(&slice) {
+        if self.job.pareto_search() {
+            // The slice's front, spread along its first criterion.
+            let mut on: Vec<usize> = self.slice_front(&slice);
+            let c = self.job.pareto[0];
+            let value = |i: usize| self.entries[i].metrics.as_ref().map_or(0.0, |m| c.value(&m.party));
+            on.sort_by(|&a, &b| {
+                cmp_f64(value(a), value(b))
+                    .then_with(|| self.entries[a].spec.as_str().cmp(self.entries[b].spec.as_str()))
+            });
+            // One member per result (identical play measures alike), none
+            // like one chosen already, and not the base (re-measured anyway):
+            // every planned re-measurement goes to a different point.
+            let mut distinct: Vec<usize> = Vec::new();
+            for i in on {
+                let m = &self.entries[i].metrics;
+                if self.entries[i].spec != base
+                    && !chosen.iter().chain(&distinct).any(|&k| self.entries[k].metrics == *m)
+                {
+                    distinct.push(i);
+                }
+            }
+            let count = (self.job.search.confirm as usize).saturating_sub(chosen.len()).min(distinct.len());
+            for q in 0..count {
+                // Evenly spaced ranks from the first member to the last.
+                let at =
+                    if count <= 1 { 0 } else { (q * (distinct.len() - 1) + (count - 1) / 2) / (count - 1) };
+                chosen.push(distinct[at]);
+            }
+        } else if let Some(gp) = self.model(&slice) {
             let mut scored: Vec<(usize, f64)> = slice
                 .iter()
                 .filter(|(i, _)| self.entries[*i].metrics.is_some())
@@ -219,7 +315,8 @@ impl Optimize {
         let slice = self.slice();
         let gp = self.model(&slice);
         let runs = self.job.search.confirm_runs.unwrap_or(self.job.runs);
-        let points = slice
+        let on_front = if self.job.pareto_search() { self.slice_front(&slice) } else { Vec::new() };
+        let points: Vec<SearchPoint> = slice
             .iter()
             .filter_map(|(i, t)| {
                 let e = &self.entries[*i];
@@ -236,6 +333,7 @@ impl Optimize {
                     interval: [lo, hi],
                     posterior,
                     confirmed: e.confirmed || m.party.runs >= runs,
+                    front: on_front.contains(i),
                 })
             })
             .collect();
@@ -265,7 +363,31 @@ impl Optimize {
             },
             _ => None,
         };
+        let importance = gp.as_ref().and_then(|g| {
+            let e = g.main_effects(ranges.0.len())?;
+            let mut levers: Vec<RangeLeverImportance> = ranges
+                .0
+                .iter()
+                .enumerate()
+                .map(|(i, r)| RangeLeverImportance {
+                    lever: r.name.to_string(),
+                    share: e.shares[i],
+                    noise: e.noise[i],
+                })
+                .collect();
+            levers.sort_by(|a, b| b.share.total_cmp(&a.share).then_with(|| a.lever.cmp(&b.lever)));
+            Some(Box::new(RangeImportance {
+                points: points.len() as u64,
+                design: e.design as u64,
+                levers,
+                interactions: e.interactions,
+                spread: e.spread,
+                uncertainty: e.uncertainty,
+            }))
+        });
         Some(SearchResult {
+            importance,
+            pareto: if self.job.pareto_search() { self.job.pareto.clone() } else { Vec::new() },
             ranges: ranges.0.iter().map(|r| r.describe()).collect(),
             levers: ranges.0.iter().map(|r| r.name.to_string()).collect(),
             base: base.as_str().to_string(),
