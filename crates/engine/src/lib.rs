@@ -144,5 +144,6 @@ pub mod summary;
 /// (a file naming it was refused before).
 ///
 /// `pf1e-rules-18`: trample (UMR "Trample", the elephant's), a `trample`
-/// special ability and the monster policy's choice to trample.
+/// special ability and the monster policy's choice to trample; a flying
+/// singer (the harpy) climbs out of melee reach to sing when unthreatened.
 pub const RULES_VERSION: &str = "pf1e-rules-18";

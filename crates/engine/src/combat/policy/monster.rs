@@ -24,7 +24,14 @@
 //!   captives stand beneath it aloft, it stops singing and attacks: the
 //!   song holds them one round more (the Bestiary's "for 1 round
 //!   thereafter"; the use the harpy's designers describe). Its captives are
-//!   its targets before the nearest enemy.
+//!   its targets before the nearest enemy. A singer that flies and hovers
+//!   safely (the harpy: fly 80 ft., average, Fly +12) and that no foe
+//!   threatens (climbing away would provoke) first climbs, in place, to
+//!   the lowest altitude no foe's melee reach covers
+//!   (`BattleState::out_of_reach_altitude`) and sings from there: its
+//!   captives gather beneath it, the others cannot strike it in melee
+//!   (harpies "rarely let creatures not yet captivated too near"); to
+//!   attack its captives it dives (`policy::flight::dive`).
 //! - A creature with a grapple of its own (a vampire's blood drain, a
 //!   succubus's kiss) that holds nobody grapples its foe, from here, after
 //!   a 5-foot step, or after a move, when that pays
@@ -256,6 +263,17 @@ pub(super) fn plan_song(battle: &BattleState<'_>, actor: usize, out: &mut Vec<Ac
         return false;
     }
     if walking || (0..battle.len()).any(|t| battle.hears_song(actor, t)) {
+        // A flier that hovers safely sings from above every foe's melee reach.
+        let safe = battle.out_of_reach_altitude(actor);
+        if battle.fly_speed(actor) > 0
+            && battle.hovers_safely(actor)
+            && !battle.flags(actor).has(Flags::CANT_MOVE)
+            && !battle.fighters[actor].turn.moved
+            && !battle.is_threatened(actor)
+            && battle.altitude(actor) < safe
+        {
+            out.push(Action::new(ActionKind::Move).with_destination(here).with_altitude(safe));
+        }
         out.push(Action::new(ActionKind::Sing));
         return true;
     }
