@@ -142,4 +142,8 @@ pub mod summary;
 /// catalogue (`data/feats.json`, compiled in) is part of the rules: changing
 /// what an existing entry does is a rules change; adding an entry is not
 /// (a file naming it was refused before).
-pub const RULES_VERSION: &str = "pf1e-rules-17";
+///
+/// `pf1e-rules-18`: trample (UMR "Trample", the elephant's), a `trample`
+/// special ability and the monster policy's choice to trample; a flying
+/// singer (the harpy) climbs out of melee reach to sing when unthreatened.
+pub const RULES_VERSION: &str = "pf1e-rules-18";

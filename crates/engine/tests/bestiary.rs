@@ -254,18 +254,20 @@ fn duel(map: &Arc<Map>, monster: &Combatant, foe: &Combatant) -> Encounter {
     .with_library(library())
 }
 
-/// Each monster fights an orc and then a copy of itself on the sample arena:
-/// the encounter prepares, every battle ends by the round cap, and over a
-/// few battles the monster hits the orc at least once (so its attack entries
-/// reach and roll damage).
+/// Each monster fights an orc and then a copy of itself on the sample arena
+/// (a Huge one on the field, whose zones hold its 15-ft space: the arena's
+/// are two squares deep): the encounter prepares, every battle ends by the
+/// round cap, and over a few battles the monster hits the orc at least once
+/// (so its attack entries reach and roll damage).
 #[test]
 fn every_monster_plays_short_battles_against_an_orc_and_against_itself() {
-    let map = arena();
+    let (arena, field) = (arena(), Arc::new(Map::load(&repo().join("data/maps/field.yaml")).expect("field")));
     let all = monsters();
     let orc = &all["orc"];
     let options = SimOptions { round_cap: 20, ..SimOptions::default() };
     for (stem, monster) in &all {
-        let vs_orc = duel(&map, monster, orc);
+        let map = if monster.size >= pf1e_engine::model::Size::Huge { &field } else { &arena };
+        let vs_orc = duel(map, monster, orc);
         let prepared = PreparedEncounter::new(&vs_orc).unwrap_or_else(|e| panic!("{stem}: {e}"));
         let outcomes = run_batch_prepared(&prepared, &options, 12, 0..24);
         let me = vs_orc.combatants.iter().position(|d| d.side == 1).expect("monster deployed");
@@ -276,7 +278,7 @@ fn every_monster_plays_short_battles_against_an_orc_and_against_itself() {
             let dealt: u32 = outcomes.iter().map(|o| o.combatants[me].damage_dealt).sum();
             assert!(dealt > 0, "{stem} never damaged the orc in {} battles", outcomes.len());
         }
-        let mirror = duel(&map, monster, monster);
+        let mirror = duel(map, monster, monster);
         let (outcome, transcript) = run_with_transcript(&mirror, &options, 7, 0);
         assert!(outcome.rounds >= 1, "{stem} against itself: no round played");
         assert!(!transcript.events.is_empty(), "{stem} against itself: empty transcript");

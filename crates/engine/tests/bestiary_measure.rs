@@ -24,7 +24,7 @@ fn repo() -> PathBuf {
 }
 
 /// The encounters: a name and the monster files (repeated for copies).
-const ENCOUNTERS: [(&str, &[&str]); 23] = [
+const ENCOUNTERS: [(&str, &[&str]); 24] = [
     ("owlbear (CR 4)", &["owlbear"]),
     ("troll (CR 5)", &["troll"]),
     ("two wights (CR 5)", &["wight", "wight"]),
@@ -54,6 +54,8 @@ const ENCOUNTERS: [(&str, &[&str]); 23] = [
     ("harpy (CR 4)", &["harpy"]),
     // Added with pf1e-rules-16 (engulf by movement).
     ("gelatinous cube (CR 3)", &["gelatinous_cube"]),
+    // Added with pf1e-rules-18 (trample).
+    ("elephant (CR 7)", &["elephant"]),
 ];
 
 const PARTY: [&str; 4] = ["esha", "harvie", "oni", "nairda"];

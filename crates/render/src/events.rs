@@ -125,6 +125,7 @@ fn row(t: &Transcript, r: &Record, lang: Lang, codes: Codes) -> Row {
                 MoveKind::Withdraw => T::EvWithdraw,
                 MoveKind::RestrictedWithdraw => T::EvRestrictedWithdraw,
                 MoveKind::Engulf => T::EvEngulfMove,
+                MoveKind::Trample => T::EvTrampleMove,
             };
             act(*who, f(key, &[&path(*from, p)]))
         }
@@ -524,6 +525,7 @@ fn source(s: ModSource) -> T {
         ModSource::TargetNoShield => T::EvModTargetNoShield,
         ModSource::FavoredEnemy => T::EvModFavoredEnemy,
         ModSource::Flurry => T::EvModFlurry,
+        ModSource::Trample => T::EvModTrample,
     }
 }
 

@@ -315,6 +315,7 @@ catalogue! {
     EvWithdraw => "withdraw {}", "retraite {}";
     EvRestrictedWithdraw => "restricted withdraw {}", "retraite limitée {}";
     EvEngulfMove => "engulf {}", "engloutissement {}";
+    EvTrampleMove => "trample {}", "piétinement {}";
     EvStep => "5-foot step {}->{}", "pas de placement {}->{}";
     EvAlreadyInPosition => "move: already in position at {}", "déplacement : déjà en position en {}";
     EvCannotProgress => "move: cannot progress from {}", "déplacement : impossible d'avancer depuis {}";
@@ -391,6 +392,7 @@ catalogue! {
     EvModTargetNoShield => "target without shield", "cible sans bouclier";
     EvModFavoredEnemy => "favored enemy", "ennemi juré";
     EvModFlurry => "flurry of blows", "déluge de coups";
+    EvModTrample => "against a trample", "contre un piétinement";
     EvModTargetChallenging => "target challenging", "cible lançant un défi";
     EvModSmite => "smite", "châtiment";
     EvModTargetSmiting => "target smiting", "cible en châtiment";

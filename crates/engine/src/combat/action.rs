@@ -141,6 +141,9 @@ crate::named_enum! {
         /// A monster's engulf (standard action; a gelatinous cube's): a
         /// straight move to `destination` over the foes in its path.
         Engulf => "engulf",
+        /// A monster's trample (full-round action; an elephant's): a
+        /// straight move to `destination` over the smaller foes in its path.
+        Trample => "trample",
         /// Leave the battle from an exit square (`combat::leave`): a move
         /// action; with a `destination` (an exit square), a withdraw there
         /// and off the map (full-round).
@@ -185,7 +188,8 @@ impl ActionKind {
             | ActionKind::Run
             | ActionKind::FullRound
             | ActionKind::SpellCombat
-            | ActionKind::CoupDeGrace => Slot::FullRound,
+            | ActionKind::CoupDeGrace
+            | ActionKind::Trample => Slot::FullRound,
             ActionKind::Swift
             | ActionKind::Deed
             | ActionKind::ArcanePool

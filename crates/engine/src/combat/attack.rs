@@ -19,6 +19,8 @@ use super::state::BattleState;
 const FLANK_BONUS: i32 = 2;
 /// Charge bonus on the attack roll, and the charger's AC penalty (CRB "Charge").
 pub(crate) const CHARGE_BONUS: i32 = 2;
+/// The penalty on an attack of opportunity against a trampling creature (UMR "Trample").
+pub(crate) const TRAMPLE_AOO_PENALTY: i32 = 4;
 /// Prone: attacker's penalty, and the AC change of a prone target (−4 melee, +4 ranged).
 const PRONE: i32 = 4;
 /// Shooting into melee (CRB "Shooting or Throwing into a Melee").
@@ -334,7 +336,8 @@ impl BattleState<'_> {
             roll.untyped(if atk.melee { str_delta } else { dex_delta });
         }
         self.unseen_or_helpless(a, t, atk.melee, &mut s, &mut roll);
-        s.attack = atk.bonus - swing.penalty + self.size_modifier_change(a) + roll.total();
+        let trample = if swing.trample { TRAMPLE_AOO_PENALTY } else { 0 };
+        s.attack = atk.bonus - swing.penalty - trample + self.size_modifier_change(a) + roll.total();
 
         s.touch = atk.vs_touch || (atk.firearm && dist <= atk.increment);
         s.cover = self.attack_cover(a, t, atk.melee);
@@ -957,6 +960,9 @@ impl<R: Dice> Engine<'_, '_, R> {
         }
         if swing.charge {
             add(ModSource::Charge, CHARGE_BONUS);
+        }
+        if swing.trample {
+            add(ModSource::Trample, -TRAMPLE_AOO_PENALTY);
         }
         if s.flank {
             add(ModSource::Flanking, if s.outflank { super::abilities::OUTFLANK_BONUS } else { FLANK_BONUS });

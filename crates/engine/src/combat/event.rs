@@ -49,8 +49,10 @@ fn is_zero(n: &i32) -> bool {
 /// `affliction` kinds `engulfed`, `avoids_engulf`, `pushed_aside` and
 /// `escapes_engulf`, the move kind `engulf` and the action `engulf`; version 7
 /// (`pf1e-rules-17`) leaving the battle: the event `leaves_battle`, the action
-/// `leave_battle`, the failure `not_on_exit` and the battle end `held`.
-pub const EVENT_SCHEMA_VERSION: u32 = 7;
+/// `leave_battle`, the failure `not_on_exit` and the battle end `held`;
+/// version 8 (`pf1e-rules-18`) the trample: the move kind `trample`, the
+/// action `trample` and the attack modifier source `trample`.
+pub const EVENT_SCHEMA_VERSION: u32 = 8;
 
 /// The record of one battle: who fought, and what happened in order.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -983,6 +985,8 @@ pub enum MoveKind {
     RestrictedWithdraw,
     /// An engulf's move over foes (UMR "Engulf").
     Engulf,
+    /// A trample's move over smaller foes (UMR "Trample").
+    Trample,
 }
 
 /// Why a flier falls.
@@ -1269,6 +1273,8 @@ pub enum ModSource {
     FavoredEnemy,
     /// A monk's flurry of blows: the monk level in place of the base attack bonus, −2.
     Flurry,
+    /// An attack of opportunity against a trampling creature (UMR "Trample": −4).
+    Trample,
 }
 
 /// What followed an attack roll.

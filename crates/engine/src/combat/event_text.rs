@@ -63,6 +63,7 @@ fn line(ids: &[String], sides: &[String], r: &Record) -> String {
                 MoveKind::Withdraw => "withdraw",
                 MoveKind::RestrictedWithdraw => "restricted withdraw",
                 MoveKind::Engulf => "engulf",
+                MoveKind::Trample => "trample",
             };
             act(*who, format!("{what} {}", path(*from, p)))
         }
@@ -444,6 +445,7 @@ fn source(s: ModSource) -> &'static str {
         ModSource::TargetNoShield => "target without shield",
         ModSource::FavoredEnemy => "favored enemy",
         ModSource::Flurry => "flurry of blows",
+        ModSource::Trample => "against a trample",
     }
 }
 

@@ -199,7 +199,7 @@ impl BattleState<'_> {
     }
 
     /// Whether `i` may stand with its top-left square on `p`.
-    fn can_stand(&self, i: usize, p: Pos) -> bool {
+    pub(crate) fn can_stand(&self, i: usize, p: Pos) -> bool {
         let map = self.map();
         let s = self.space(i);
         crate::grid::footprint(p, s).all(|c| map.passable(c))

@@ -23,6 +23,8 @@ pub(crate) struct Swing {
     pub flurry: bool,
     /// Vital Strike: extra rolls of the weapon's dice.
     pub vital: u8,
+    /// An attack of opportunity against a trampling creature (UMR "Trample": −4).
+    pub trample: bool,
     /// A monster's variant of the attack (rake, powerful charge): 0 none,
     /// k + 1 its `MonsterSpec::strikes[k]` (the profile `attack::profile` picks).
     pub variant: u8,

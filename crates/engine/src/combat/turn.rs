@@ -393,6 +393,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             ActionKind::Entangle => self.entangle_action(i, action),
             ActionKind::Sing => self.sing_action(i),
             ActionKind::Engulf => self.engulf_action(i, action),
+            ActionKind::Trample => self.trample_action(i, action),
             ActionKind::LeaveBattle => self.leave_action(i, action),
             _ => Err(Reason::UnsupportedKind),
         };

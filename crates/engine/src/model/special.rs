@@ -319,6 +319,27 @@ pub enum SpecialAbility {
         #[serde(default)]
         smaller: u8,
     },
+    /// Trample (UMR "Trample"): as a full-round action the creature moves
+    /// up to its speed in a straight line over foes at least `smaller` size
+    /// categories below it (an overrun without a check). Each foe it covers
+    /// makes an attack of opportunity at −4 (then takes the full damage) or
+    /// a Reflex save against `dc` for half; `damage` (the printed trample
+    /// damage: slam + 1½ × Strength modifier) once a round per foe.
+    Trample {
+        /// The feature it plays (`trample`).
+        name: String,
+        /// Damage dice (`2d8+15`).
+        damage: String,
+        /// Damage types (default: bludgeoning, as a slam's).
+        #[serde(default = "bludgeoning")]
+        types: Vec<String>,
+        /// The Reflex save DC (10 + ½ HD + Strength modifier, printed).
+        dc: i32,
+        /// Size categories below the creature a foe must be (default 1:
+        /// "at least one size category smaller").
+        #[serde(default = "one_size")]
+        smaller: u8,
+    },
     /// A spell's effect used as a supernatural ability, a free action at
     /// the start of the creature's turn (a stone golem's slow, a clay
     /// golem's haste): the spell `spell` of the library, applied without
@@ -437,6 +458,10 @@ pub enum EscapeActionName {
 
 fn one_size() -> u8 {
     1
+}
+
+fn bludgeoning() -> Vec<String> {
+    vec!["bludgeoning".to_owned()]
 }
 
 fn default_recharge() -> String {
@@ -623,6 +648,7 @@ impl SpecialAbility {
             | SpecialAbility::WhileHolding { name, .. }
             | SpecialAbility::SwallowWhole { name, .. }
             | SpecialAbility::Engulf { name, .. }
+            | SpecialAbility::Trample { name, .. }
             | SpecialAbility::SpellEffect { name, .. }
             | SpecialAbility::Entangle { name, .. }
             | SpecialAbility::CaptivatingSong { name, .. }
@@ -819,6 +845,18 @@ pub(crate) fn check(c: &super::Combatant) -> Result<(), (String, String)> {
                 };
                 if let Some(n) = riders.iter().find(|n| !saved_rider(n)) {
                     return Err((at(".riders"), format!("no `on_hit` entry with a save named {n:?}")));
+                }
+            }
+            SpecialAbility::Trample { damage, dc, smaller, .. } => {
+                dice(".damage", damage)?;
+                if *dc <= 0 {
+                    return Err((at(".dc"), format!("a save DC is positive, not {dc}")));
+                }
+                if *smaller == 0 {
+                    return Err((
+                        at(".smaller"),
+                        "a trample goes over smaller creatures only (at least 1)".into(),
+                    ));
                 }
             }
             SpecialAbility::Entangle { range_ft, uses, range_increment_ft, .. } => {

@@ -37,7 +37,9 @@
 //!   where it was, free ("trapped within its body until they are no longer
 //!   pinned"). An engulfer that falls lets its foes out (`swallow`).
 //! - *Not played*: suffocation (a creature holds its breath for twice its
-//!   Constitution in rounds, longer than these battles), and the cube's
+//!   Constitution in rounds, one less per standard action, before its
+//!   Constitution checks: 12 rounds or more for these PCs, longer than
+//!   these battles; `docs/rules/monsters.md`), and the cube's
 //!   transparency (an unnoticed cube engulfs who walks into it: battles
 //!   start with both sides aware).
 

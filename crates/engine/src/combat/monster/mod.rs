@@ -24,6 +24,8 @@
 //! - `engulf`: engulf by movement (a gelatinous cube's): a standard action
 //!   moving over foes, each saving or engulfed, pinned inside (kept as
 //!   `swallow` keeps its swallowed foes);
+//! - `trample`: trample (an elephant's): a full-round move over smaller
+//!   foes, each attacking at −4 or saving for half its damage;
 //! - `web`: a thrown web or rope that entangles (`combat::bonds` breaks it);
 //! - `song`: a harpy's captivating song (a standard action; its captives
 //!   walk to the singer and stand defenseless beside it);
@@ -52,6 +54,7 @@ mod smite;
 mod song;
 mod spell_like;
 mod swallow;
+mod trample;
 mod web;
 
 pub(crate) use rage::{RAGE_BONUS, RAGE_EFFECT, rage_effect};

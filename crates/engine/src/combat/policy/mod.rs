@@ -88,7 +88,7 @@ impl Policy for DefaultPolicy {
                 return;
             }
             t = monster::target(battle, actor, t);
-            if bonds::plan_throw(battle, actor, t, out) {
+            if monster::plan_trample(battle, actor, t, out) || bonds::plan_throw(battle, actor, t, out) {
                 return;
             }
         }
@@ -566,7 +566,8 @@ impl Policy for StrategyPolicy {
             && (monster::plan_breath(battle, actor, out).is_some()
                 || monster::plan_breath_after_move(battle, actor, out)
                 || monster::plan_song(battle, actor, out)
-                || monster::plan_engulf(battle, actor, out))
+                || monster::plan_engulf(battle, actor, out)
+                || monster::plan_trample(battle, actor, t, out))
         {
             return;
         }

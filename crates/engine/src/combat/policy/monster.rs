@@ -24,7 +24,14 @@
 //!   captives stand beneath it aloft, it stops singing and attacks: the
 //!   song holds them one round more (the Bestiary's "for 1 round
 //!   thereafter"; the use the harpy's designers describe). Its captives are
-//!   its targets before the nearest enemy.
+//!   its targets before the nearest enemy. A singer that flies and hovers
+//!   safely (the harpy: fly 80 ft., average, Fly +12) and that no foe
+//!   threatens (climbing away would provoke) first climbs, in place, to
+//!   the lowest altitude no foe's melee reach covers
+//!   (`BattleState::out_of_reach_altitude`) and sings from there: its
+//!   captives gather beneath it, the others cannot strike it in melee
+//!   (harpies "rarely let creatures not yet captivated too near"); to
+//!   attack its captives it dives (`policy::flight::dive`).
 //! - A creature with a grapple of its own (a vampire's blood drain, a
 //!   succubus's kiss) that holds nobody grapples its foe, from here, after
 //!   a 5-foot step, or after a move, when that pays
@@ -40,6 +47,14 @@
 //!   order. Engulfing is worth more than its slam (it cannot slam that
 //!   round): an engulfed foe is out of the fight and meets its damage and
 //!   paralysis every round.
+//! - A creature with trample (an elephant) tramples when a straight route
+//!   within its speed goes over foes able to fight and the damage it
+//!   expects to deal them (`BattleState::trample_expected`: each foe's
+//!   mean damage less what its save spares it) is at least what its
+//!   attacks are worth this round: a full attack on its target when one
+//!   reaches it from here, else its best single attack (a move and an
+//!   attack). Of the routes, the one it expects most from; ties: the
+//!   shortest, then row-major order.
 
 use super::super::action::{Action, ActionKind};
 use super::super::prepared::monster::Breath;
@@ -248,6 +263,17 @@ pub(super) fn plan_song(battle: &BattleState<'_>, actor: usize, out: &mut Vec<Ac
         return false;
     }
     if walking || (0..battle.len()).any(|t| battle.hears_song(actor, t)) {
+        // A flier that hovers safely sings from above every foe's melee reach.
+        let safe = battle.out_of_reach_altitude(actor);
+        if battle.fly_speed(actor) > 0
+            && battle.hovers_safely(actor)
+            && !battle.flags(actor).has(Flags::CANT_MOVE)
+            && !battle.fighters[actor].turn.moved
+            && !battle.is_threatened(actor)
+            && battle.altitude(actor) < safe
+        {
+            out.push(Action::new(ActionKind::Move).with_destination(here).with_altitude(safe));
+        }
         out.push(Action::new(ActionKind::Sing));
         return true;
     }
@@ -388,4 +414,61 @@ pub(crate) fn engulf_chance(battle: &BattleState<'_>, actor: usize, t: usize, dc
     let ctx = Context { other_alignment: battle.prep.fighters[actor].nature.alignment, ..Context::default() };
     let bonus = battle.save_bonus(t, SaveKind::Ref, &ctx);
     (f64::from(dc - bonus - 1) / 20.0).clamp(0.05, 0.95)
+}
+
+/// Plans `actor`'s trample (see the module's text); `t` is its target.
+pub(super) fn plan_trample(battle: &BattleState<'_>, actor: usize, t: usize, out: &mut Vec<Action>) -> bool {
+    if battle.prep.fighters[actor].monster.as_deref().and_then(|m| m.trample.as_ref()).is_none()
+        || battle.altitude(actor) != 0
+        || battle.flags(actor).has(Flags::CANT_MOVE)
+        || battle.fighters[actor].turn.stepped
+        || battle.fighters[actor].turn.moved
+    {
+        return false;
+    }
+    let map = battle.map();
+    let k = (battle.move_budget(actor) / 5) as i32;
+    let here = battle.pos(actor);
+    let mut route = EngulfRoute::default();
+    let mut best: Option<((u32, std::cmp::Reverse<u32>), Pos)> = None;
+    for row in (here.row - k).max(0)..=(here.row + k).min(map.height - 1) {
+        for col in (here.col - k).max(0)..=(here.col + k).min(map.width - 1) {
+            let q = Pos::new(row, col);
+            let Some(feet) = battle.trample_route(actor, q, &mut route) else { continue };
+            let expected: f64 = route
+                .over
+                .iter()
+                .filter(|&&c| battle.is_active(c))
+                .map(|&c| battle.trample_expected(actor, c))
+                .sum();
+            let key = ((expected * 1000.0).round() as u32, std::cmp::Reverse(feet));
+            if key.0 > 0 && best.is_none_or(|(b, _)| key > b) {
+                best = Some((key, q));
+            }
+        }
+    }
+    let Some(((expected, _), q)) = best else { return false };
+    let attacks = if battle.weapon_for(actor, t, here).is_ok() {
+        battle.attack_worth(actor, t)
+    } else {
+        best_single_attack(battle, actor, t)
+    };
+    if f64::from(expected) / 1000.0 < attacks {
+        return false;
+    }
+    out.push(Action::new(ActionKind::Trample).with_destination(q));
+    true
+}
+
+/// Hit points `actor`'s best single melee attack is worth against `t`
+/// (its chance to hit times its mean damage).
+fn best_single_attack(battle: &BattleState<'_>, actor: usize, t: usize) -> f64 {
+    let attacks = &battle.prep.fighters[actor].offense.attacks;
+    (0..attacks.len())
+        .filter(|&w| attacks[w].melee && battle.is_usable(actor, w))
+        .map(|w| {
+            let s = battle.situation(actor, w, t, super::super::odds::Swing::default());
+            super::super::odds::hit_chance(s.attack, s.ac) * attacks[w].mean_damage
+        })
+        .fold(0.0, f64::max)
 }

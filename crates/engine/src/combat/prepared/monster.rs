@@ -56,6 +56,8 @@ pub(crate) struct MonsterSpec {
     pub swallow: Option<Swallow>,
     /// Engulf by movement (a gelatinous cube's).
     pub engulf: Option<Engulf>,
+    /// Trample (an elephant's).
+    pub trample: Option<Trample>,
     /// Spells used as supernatural abilities (a stone golem's slow).
     pub spell_effects: Vec<SpellFx>,
     /// A thrown web or rope that entangles.
@@ -155,6 +157,19 @@ pub(crate) struct Engulf {
     pub types: Vec<String>,
     /// Indices in `MonsterSpec::riders` of the `on_hit` entries an engulfed foe meets.
     pub riders: Vec<usize>,
+    /// Size categories a foe must be below the creature's.
+    pub smaller: u8,
+}
+
+/// Trample (UMR "Trample"), prepared.
+#[derive(Clone, Debug)]
+pub(crate) struct Trample {
+    pub name: String,
+    /// The Reflex save DC (half damage on a success).
+    pub dc: i32,
+    /// Damage to each foe it goes over, and its types (normalized).
+    pub damage: DiceExpr,
+    pub types: Vec<String>,
     /// Size categories a foe must be below the creature's.
     pub smaller: u8,
 }
@@ -616,6 +631,15 @@ impl MonsterSpec {
                         smaller: *smaller,
                     });
                     engulf_riders = riders.as_slice();
+                }
+                SpecialAbility::Trample { name, damage, types, dc, smaller } => {
+                    m.trample = Some(Trample {
+                        name: name.clone(),
+                        dc: *dc,
+                        damage: dice(damage),
+                        types: types.iter().map(|t| norm(t)).collect(),
+                        smaller: *smaller,
+                    });
                 }
                 SpecialAbility::SpellEffect {
                     name,

@@ -266,3 +266,8 @@ fn the_stone_golem_slows_and_the_clay_golem_hastes_itself() {
     shows("stone_golem", &PARTY, &["{id}: uses slow", "is affected by Slow for 7 rounds"]);
     shows("clay_golem", &PARTY, &["{id}: uses haste", "{id}: is affected by Haste for 3 rounds"]);
 }
+
+#[test]
+fn the_elephant_tramples() {
+    shows("elephant", &PARTY, &["{id}: trample", "{id}: trample on"]);
+}

@@ -43,5 +43,6 @@ mod swallow;
 mod table;
 mod tactics;
 mod tentacles;
+mod trample;
 mod transcripts;
 mod zones;

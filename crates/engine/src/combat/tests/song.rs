@@ -338,3 +338,52 @@ fn the_harpy_sings_first_its_captives_only_walk_and_it_attacks_them_beside_it() 
     assert!(captured >= battles.len(), "DC 16 against the party's Will saves: {captured} captives");
     assert!(struck > 0, "the harpy attacks its captives");
 }
+
+#[test]
+fn the_harpy_climbs_out_of_the_partys_melee_reach_to_sing_and_dives_to_strike_its_captives() {
+    let (prep, battles) = harpy_battles(60);
+    let harpy = 0;
+    // Esha's lance reaches 10 ft above her 5-ft top: the harpy sings from 15 ft.
+    let (mut aloft, mut ground, mut dives) = (0, 0, 0);
+    for events in &battles {
+        let lines = || english(&prep, events).join("\n");
+        let mut alt = 0;
+        let mut captive = vec![false; prep.fighters.len()];
+        for r in events {
+            match &r.event {
+                Event::Affliction { who, what: AfflictionEvent::Captivated { by: 0, .. } } => {
+                    captive[*who] = true
+                }
+                Event::EffectEnds { who, effect, .. } if effect == "captivating song" => {
+                    captive[*who] = false
+                }
+                Event::Summoned { who, .. } => captive[*who] = false,
+                Event::Altitude { who: 0, from_ft, to_ft } => {
+                    assert_eq!(*from_ft, alt);
+                    if *to_ft == 0 && alt > 0 {
+                        dives += 1;
+                    }
+                    alt = *to_ft;
+                }
+                Event::Affliction { who: 0, what: AfflictionEvent::Sings { .. } } => {
+                    if alt >= 15 {
+                        aloft += 1;
+                    } else {
+                        ground += 1;
+                    }
+                }
+                Event::Attack(a) if a.who == harpy && !a.aoo && captive[a.target] => {
+                    assert_eq!(alt, 0, "the harpy strikes its captive from the ground:\n{}", lines());
+                }
+                Event::Altitude { who, to_ft, .. } if *who != harpy && captive[*who] => {
+                    assert_eq!(*to_ft, 0, "a captive walks beneath the harpy:\n{}", lines());
+                }
+                _ => {}
+            }
+        }
+    }
+    // On the ground when a foe threatens it (its freed captives beside it, after an attack).
+    assert!(aloft >= battles.len() / 2, "songs aloft {aloft} in {} battles", battles.len());
+    assert!(ground > 0, "songs on the ground, threatened: {ground}");
+    assert!(dives > 0, "the harpy dives to strike its captives");
+}
