@@ -142,4 +142,11 @@ pub mod summary;
 /// catalogue (`data/feats.json`, compiled in) is part of the rules: changing
 /// what an existing entry does is a rules change; adding an entry is not
 /// (a file naming it was refused before).
-pub const RULES_VERSION: &str = "pf1e-rules-17";
+///
+/// History (from 18): `pf1e-rules-18`, the adventuring day carries the
+/// effects that outlast a fight (a spell of minutes or hours with its
+/// rounds left by the SRD, a lasting condition) into the next one, counts
+/// down the time between fights (an encounter's `after`, a `wait`, a short
+/// rest's 10 minutes, a night's 8 hours), and a poison running as a day's
+/// fight ends runs its course then (`docs/days.md`).
+pub const RULES_VERSION: &str = "pf1e-rules-18";

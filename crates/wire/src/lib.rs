@@ -55,8 +55,8 @@
 /// design job); 4, day cells (a shard's `day`: a worker that ignored it
 /// would play one battle where a day was asked); 5, shard totals (a
 /// shard's `totals`: a worker that ignored it would send per-run records
-/// where the coordinator expects their totals); 6, packed runs (a shard's `packed`: a worker that ignored it would send no per-run outcome where an analysis job compares runs one by one); 7, a lease answer sends each cell's spec once (`LeaseResponse.specs`, each lease its index and its runs: a worker of version 6 would find no spec in a lease); 8, a day step `hold_spells` (a worker of version 7 would refuse the step, or play a plan that saves its spells as the day as written; a day cell's plans, played in one shard, and `ShardResult.day_plays`), and leaving the battle (a map's `exits`, who fled in a shard's records, totals and packed runs: a worker of version 7 would play a map with declared exits as if it had none and report nobody fled).
-pub const PROTOCOL_VERSION: u32 = 8;
+/// where the coordinator expects their totals); 6, packed runs (a shard's `packed`: a worker that ignored it would send no per-run outcome where an analysis job compares runs one by one); 7, a lease answer sends each cell's spec once (`LeaseResponse.specs`, each lease its index and its runs: a worker of version 6 would find no spec in a lease); 8, a day step `hold_spells` (a worker of version 7 would refuse the step, or play a plan that saves its spells as the day as written; a day cell's plans, played in one shard, and `ShardResult.day_plays`), and leaving the battle (a map's `exits`, who fled in a shard's records, totals and packed runs: a worker of version 7 would play a map with declared exits as if it had none and report nobody fled); 9, a day step `pass_rounds` (the time after a fight or a wait, which the effects a party carries count down: a worker of version 8 would refuse the step).
+pub const PROTOCOL_VERSION: u32 = 9;
 
 pub mod auth;
 pub mod canon;
