@@ -934,6 +934,7 @@ impl SweepDraft {
                 }
                 StepSpec::ShortRest(spend) => DayStep::ShortRest(*spend),
                 StepSpec::LongRest => DayStep::LongRest,
+                StepSpec::Pass(rounds) => DayStep::Pass(*rounds),
                 StepSpec::Branch(cond, choice) => DayStep::Branch(*cond, *choice),
             });
         }

@@ -146,4 +146,10 @@ pub mod summary;
 /// `pf1e-rules-18`: trample (UMR "Trample", the elephant's), a `trample`
 /// special ability and the monster policy's choice to trample; a flying
 /// singer (the harpy) climbs out of melee reach to sing when unthreatened.
+/// Also in `pf1e-rules-18`: the adventuring day carries the
+/// effects that outlast a fight (a spell of minutes or hours with its
+/// rounds left by the SRD, a lasting condition) into the next one, counts
+/// down the time between fights (an encounter's `after`, a `wait`, a short
+/// rest's 10 minutes, a night's 8 hours), and a poison running as a day's
+/// fight ends runs its course then (`docs/days.md`).
 pub const RULES_VERSION: &str = "pf1e-rules-18";

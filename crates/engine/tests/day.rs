@@ -596,3 +596,110 @@ fn constitution_damage_lowers_the_hit_points_a_night_heals_to() {
     }
     assert_eq!(states[0].hp, hp_max, "healed whole once the Constitution is back");
 }
+
+/// The rounds by the SRD of the spells Oni (cleric 4) casts for a minute per
+/// level: 40.
+const MINUTE_PER_LEVEL_AT_4: u32 = 40;
+
+/// Oni with only her spells of a minute per level and her cures, and no
+/// weapon: the default policy, with nothing to strike with, blesses and
+/// shields (`combat::policy::magic`, "a buff when the weapon cannot reach").
+fn buffer() -> Arc<Combatant> {
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(data().join("pcs/oni.json")).unwrap()).unwrap();
+    v["spells"] = serde_json::json!(["Bless", "Shield of Faith", "Cure Light Wounds"]);
+    v["attacks"] = serde_json::json!([]);
+    Arc::new(pf1e_engine::model::parse_combatant(&v.to_string(), "oni-buffs.json").unwrap())
+}
+
+/// Each Bless and Shield of Faith fight 1 (`t`, `rounds` long) left on a
+/// member alive at its end: (member, effect, rounds left by the SRD),
+/// counted from the round it was last cast.
+fn left_by(t: &pf1e_engine::combat::event::Transcript, rounds: u32) -> Vec<(usize, String, u32)> {
+    use pf1e_engine::combat::event::{Event, LifeChange};
+    let mut last: Vec<(usize, String, u32)> = Vec::new();
+    let mut dead: Vec<usize> = Vec::new();
+    for r in &t.events {
+        match &r.event {
+            Event::EffectGained { who, effect, rounds: None }
+                if effect == "Bless" || effect == "Shield of Faith" =>
+            {
+                last.retain(|(w, e, _)| !(w == who && e == effect));
+                last.push((*who, effect.clone(), r.round));
+            }
+            Event::EffectEnds { who, effect, .. } => last.retain(|(w, e, _)| !(w == who && e == effect)),
+            Event::Life { who, change: LifeChange::Dies, .. } => dead.push(*who),
+            _ => {}
+        }
+    }
+    let mut out: Vec<(usize, String, u32)> = last
+        .into_iter()
+        .filter(|(w, _, _)| *w < 4 && !dead.contains(w))
+        .filter_map(|(w, e, since)| Some((w, e, MINUTE_PER_LEVEL_AT_4.checked_sub(rounds - since + 1)?)))
+        .filter(|x| x.2 > 0)
+        .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn a_bless_cast_in_one_fight_enters_the_next_with_its_rounds_left_less_the_gap_and_a_night_ends_it() {
+    use pf1e_engine::combat::event::Event;
+    use pf1e_engine::day::play_watched;
+    let mut p = party();
+    p[2] = buffer();
+    let prep = fight(&p, &["monsters/ghoul.json", "monsters/ghoul.json", "monsters/ghoul.json"]);
+    let fights = || vec![("a".to_string(), Arc::clone(&prep)), ("b".to_string(), Arc::clone(&prep))];
+    let day = |steps| Day::new("carry".into(), p.clone(), fights(), "players", steps).unwrap();
+    let opts = SimOptions::default();
+    let rested = day(vec![Step::Encounter(0), Step::LongRest, Step::Encounter(1)]);
+    let (mut carried, mut used_up) = (0, 0);
+    for gap in [0u32, 20, 34] {
+        let mut steps = vec![Step::Encounter(0)];
+        if gap > 0 {
+            steps.push(Step::Pass(gap));
+        }
+        steps.push(Step::Encounter(1));
+        let d = day(steps);
+        for run in 0..60 {
+            let (o, t) = play_watched(&d, &opts, 21, run);
+            // A member who dies of its wounds after fight 1 carries nothing either.
+            if o.fights.len() < 2 || o.fights[0].aid.died > 0 {
+                continue;
+            }
+            let left = left_by(&t[0], o.fights[0].rounds);
+            // N rounds left after fight 1 and a gap of G: N - G in fight 2, or gone.
+            let want: Vec<(usize, String, u32)> =
+                left.iter().filter(|x| x.2 > gap).map(|(w, e, n)| (*w, e.clone(), n - gap)).collect();
+            used_up += left.len() - want.len();
+            let mut seen: Vec<(usize, String, u32)> = t[1]
+                .events
+                .iter()
+                .filter_map(|r| match &r.event {
+                    Event::CarriedEffect { who, effect, rounds: Some(n) }
+                        if effect == "Bless" || effect == "Shield of Faith" =>
+                    {
+                        assert_eq!(r.round, 0, "run {run}: put back before the first round");
+                        Some((*who, effect.clone(), *n))
+                    }
+                    _ => None,
+                })
+                .collect();
+            seen.sort();
+            assert_eq!(seen, want, "gap {gap} run {run}");
+            carried += seen.len();
+        }
+    }
+    for run in 0..60 {
+        // After a night's rest nothing of fight 1 is carried.
+        let (_, tr) = play_watched(&rested, &opts, 21, run);
+        if tr.len() == 2 {
+            assert!(
+                !tr[1].events.iter().any(|r| matches!(r.event, Event::CarriedEffect { .. })),
+                "run {run}: a night ends a minute-per-level spell"
+            );
+        }
+    }
+    assert!(carried > 20, "Oni blesses the party in fight 1 often enough ({carried})");
+    assert!(used_up > 0, "some are used up by a gap ({used_up})");
+}

@@ -434,6 +434,14 @@ fn row(t: &Transcript, r: &Record, lang: Lang, codes: Codes) -> Row {
             let rolled = if dealt == rolled { String::new() } else { f(T::EvRolled, &[rolled]) };
             act(*who, f(T::EvSpellDamage, &[&t.id(*target), dealt, &ty, &rolled, hp_before, hp_after]))
         }
+        Event::CarriedEffect { who, effect, rounds } => act(
+            *who,
+            match rounds {
+                Some(1) => f(T::EvCarriedEffectOne, &[&named(effect, lang)]),
+                Some(n) => f(T::EvCarriedEffectRounds, &[&named(effect, lang), n]),
+                None => f(T::EvCarriedEffect, &[&named(effect, lang)]),
+            },
+        ),
         Event::EffectGained { who, effect, rounds } => act(
             *who,
             match rounds {
@@ -1135,6 +1143,33 @@ mod tests {
                 "dépense du ki : +4 d'esquive à la CA (il en reste 3)",
                 "coup étourdissant sur ogre (Vig DD 15) : étourdi (il en reste 3)",
                 "coup étourdissant sur ogre (Vig DD 15) : ne peut être étourdi (il en reste 2)",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_carried_effect_reads_in_english_and_french() {
+        let events = || {
+            vec![
+                Event::CarriedEffect { who: 0, effect: "Mage Armor".into(), rounds: Some(2886) },
+                Event::CarriedEffect { who: 0, effect: "Bless".into(), rounds: Some(1) },
+                Event::CarriedEffect { who: 0, effect: "Bestow Curse".into(), rounds: None },
+            ]
+        };
+        assert_eq!(
+            messages(events(), Lang::En),
+            [
+                "is still under Mage Armor from an earlier fight (2886 rounds left)",
+                "is still under Bless from an earlier fight (1 round left)",
+                "is still under Bestow Curse from an earlier fight",
+            ]
+        );
+        assert_eq!(
+            messages(events(), Lang::Fr),
+            [
+                "est encore sous Mage Armor depuis un combat précédent (2886 rounds restants)",
+                "est encore sous Bless depuis un combat précédent (1 round restant)",
+                "est encore sous Bestow Curse depuis un combat précédent",
             ]
         );
     }

@@ -651,6 +651,9 @@ catalogue! {
     SizeColossal => "Colossal", "Colossale";
     EvSpellDamage => "{} takes {} {} damage{} (hp {}->{})", "{} subit {} dégâts ({}){} (pv {}->{})";
     EvUntyped => "untyped", "sans type";
+    EvCarriedEffect => "is still under {} from an earlier fight", "est encore sous {} depuis un combat précédent";
+    EvCarriedEffectOne => "is still under {} from an earlier fight (1 round left)", "est encore sous {} depuis un combat précédent (1 round restant)";
+    EvCarriedEffectRounds => "is still under {} from an earlier fight ({} rounds left)", "est encore sous {} depuis un combat précédent ({} rounds restants)";
     EvEffectGained => "is affected by {}", "est affecté par {}";
     EvEffectGainedOne => "is affected by {} for 1 round", "est affecté par {} pendant 1 round";
     EvEffectGainedRounds => "is affected by {} for {} rounds", "est affecté par {} pendant {} rounds";

@@ -68,6 +68,7 @@ fn hash_steps(c: &mut Canon, steps: &[Step]) {
             Step::ShortRest(spend) => c.u64(1).u64(spending_code(spend)),
             Step::LongRest => c.u64(2),
             Step::HoldSpells(hold) => c.u64(4).u64(u64::from(hold)),
+            Step::Pass(rounds) => c.u64(5).u64(u64::from(rounds)),
             Step::Branch(cond, choice) => {
                 let (kind, fraction) = match cond {
                     Condition::PartyHpBelow(f) => (0, f),
@@ -209,6 +210,7 @@ fn steps_to_proto(steps: &[Step]) -> Vec<proto::DayStep> {
                 Step::ShortRest(spend) => P::ShortRest(spending_to_proto(spend) as i32),
                 Step::LongRest => P::LongRest(true),
                 Step::HoldSpells(hold) => P::HoldSpells(hold),
+                Step::Pass(rounds) => P::PassRounds(rounds),
                 Step::Branch(cond, choice) => {
                     let (condition, fraction) = match cond {
                         Condition::PartyHpBelow(f) => (proto::DayCondition::PartyHpBelow, f),
@@ -263,6 +265,7 @@ fn steps_from_proto(list: &[proto::DayStep], encounters: usize) -> Result<Vec<St
             P::ShortRest(v) => Step::ShortRest(spending_from_proto(*v)?),
             P::LongRest(_) => Step::LongRest,
             P::HoldSpells(hold) => Step::HoldSpells(*hold),
+            P::PassRounds(rounds) => Step::Pass(*rounds),
             P::Branch(b) => {
                 let fraction = b.fraction;
                 if !(0.0..=1.0).contains(&fraction) {
@@ -420,6 +423,7 @@ mod tests {
             Step::Branch(Condition::AnyoneDown, Choice::Flee),
             Step::LongRest,
             Step::HoldSpells(true),
+            Step::Pass(10),
             Step::Encounter(1),
         ];
         let day = DayPlay::new(vec![[1; 32], [2; 32]], steps.clone());
@@ -432,6 +436,9 @@ mod tests {
         let mut released = steps.clone();
         released[5] = Step::HoldSpells(false);
         assert_ne!(DayPlay::new(vec![[1; 32], [2; 32]], released).hash(), day.hash(), "holding counts");
+        let mut longer = steps.clone();
+        longer[6] = Step::Pass(11);
+        assert_ne!(DayPlay::new(vec![[1; 32], [2; 32]], longer).hash(), day.hash(), "the time counts");
         assert_ne!(DayPlay::new(vec![[2; 32], [1; 32]], steps).hash(), day.hash(), "the fights count");
         let mut bad = proto::DaySpec::from(&day);
         bad.steps[0].step = Some(proto::day_step::Step::Encounter(2));

@@ -218,6 +218,7 @@ pub fn load(file: &Path, spec: &DayFile) -> Result<Day, CliError> {
             }
             StepSpec::ShortRest(spending) => Step::ShortRest(*spending),
             StepSpec::LongRest => Step::LongRest,
+            StepSpec::Pass(rounds) => Step::Pass(*rounds),
             StepSpec::Branch(cond, choice) => Step::Branch(*cond, *choice),
         });
     }

@@ -10,6 +10,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::dice::ability_modifier;
+use crate::effects::ConditionId;
 use crate::model::Combatant;
 use crate::rng::Dice;
 use crate::spell::effect::EffectKind;
@@ -23,10 +24,44 @@ pub(crate) const HP_PER_NEGATIVE_LEVEL: u32 = 5;
 use super::items::{ItemKind, PreparedItem};
 use super::prepared::PreparedEncounter;
 
+/// Rounds in a minute (CRB "Duration": a round is 6 seconds).
+pub const ROUNDS_PER_MINUTE: u32 = 10;
+/// Rounds a short rest lasts (`docs/days.md`: ten minutes).
+pub const SHORT_REST_ROUNDS: u32 = 10 * ROUNDS_PER_MINUTE;
+/// Rounds a night's rest lasts (CRB "Natural Healing": 8 hours).
+pub const LONG_REST_ROUNDS: u32 = 8 * 60 * ROUNDS_PER_MINUTE;
+
+/// An effect a combatant carries out of a battle into the next one of its
+/// day (`docs/days.md`): a spell of minutes or hours, a condition that
+/// lasts, with the rounds it has left.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CarriedEffect {
+    /// The effect, its spell index and source left behind with the battle
+    /// (a carried effect counts its rounds on its bearer's turns).
+    pub effect: crate::effects::Effect,
+    /// The spell it comes from, by name: found again among the next
+    /// encounter's spells (dispelling and the same-spell rule need it).
+    pub spell: Option<std::sync::Arc<str>>,
+    /// Rounds left (`None`: until something removes it, a curse, a
+    /// blindness, a fatigue only rest ends).
+    pub rounds: Option<u32>,
+}
+
+impl CarriedEffect {
+    /// `rounds` pass; whether it still lasts.
+    fn pass(&mut self, rounds: u32) -> bool {
+        match &mut self.rounds {
+            Some(n) if *n > rounds => {
+                *n -= rounds;
+                true
+            }
+            Some(_) => false,
+            None => true,
+        }
+    }
+}
+
 /// The state of a combatant that outlasts a battle.
-///
-/// Not carried (`docs/days.md`, "What a day does not carry yet"): conditions
-/// and effects with a duration, negative levels, ability damage.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Carried {
     /// Hit points (below 0: unconscious, dying unless `stable`).
@@ -54,9 +89,17 @@ pub struct Carried {
     /// Ability damage to Strength, Dexterity, Constitution, Intelligence,
     /// Wisdom and Charisma: a night's rest heals 1 point of each.
     pub ability_damage: [i32; 6],
+    /// Effects that outlast the battle they began in, with their rounds left.
+    pub effects: Vec<CarriedEffect>,
 }
 
 impl Carried {
+    /// `rounds` rounds pass between battles: carried effects count them
+    /// down, and those used up end.
+    pub fn pass(&mut self, rounds: u32) {
+        self.effects.retain_mut(|e| e.pass(rounds));
+    }
+
     /// Combatant `i` of `prep` as it enters its first battle of the day: at its
     /// starting hit points, with all its spells and pools.
     pub fn fresh(prep: &PreparedEncounter, i: usize) -> Self {
@@ -76,6 +119,7 @@ impl Carried {
             items_left: f.items.iter().map(|x| x.uses).collect(),
             negative_levels: 0,
             ability_damage: [0; 6],
+            effects: Vec::new(),
         }
     }
 
@@ -390,6 +434,16 @@ impl Party<'_> {
     /// cure spells, the lowest level first, on the member who needs it most,
     /// while someone misses at least the cure's mean healing.
     pub fn short_rest(&self, states: &mut [Carried], spending: RestSpending, rng: &mut impl Dice) -> Tending {
+        let out = self.tend(states, spending, rng);
+        // Ten minutes pass (`SHORT_REST_ROUNDS`): the effects they use up end.
+        for s in states.iter_mut() {
+            s.pass(SHORT_REST_ROUNDS);
+        }
+        out
+    }
+
+    /// The healing of a short rest ([`Party::short_rest`]).
+    fn tend(&self, states: &mut [Carried], spending: RestSpending, rng: &mut impl Dice) -> Tending {
         let mut out = self.first_aid(states, rng);
         if spending == RestSpending::Nothing {
             return out;
@@ -459,9 +513,24 @@ impl Party<'_> {
     /// hour per level, every spell and daily pool back. The dead stay dead.
     pub fn long_rest(&self, states: &mut [Carried]) {
         for (m, state) in states.iter_mut().enumerate() {
+            state.pass(LONG_REST_ROUNDS);
             if state.dead {
                 continue;
             }
+            // CRB "Fatigued", "Exhausted": 8 hours of complete rest end
+            // fatigue; an hour turns exhaustion into fatigue (which the
+            // seven hours left do not end).
+            state.effects.retain_mut(|e| {
+                if e.rounds.is_some() {
+                    return true;
+                }
+                let c = e.effect.conditions;
+                if c.has(ConditionId::Exhausted) {
+                    e.effect.conditions = c.without(ConditionId::Exhausted).with(ConditionId::Fatigued);
+                    return true;
+                }
+                !(c.has(ConditionId::Fatigued) && e.effect.mods.is_empty() && e.effect.behaviours.is_empty())
+            });
             let level = self.files[m].level.max(1) as i32;
             let spec = &self.prep.fighters[self.members[m]];
             // CRB "Natural Healing": 1 point of each damaged ability a night.

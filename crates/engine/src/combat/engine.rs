@@ -5,6 +5,7 @@
 //! blocks in the sibling modules (`turn` plays rounds and turns, `attack`,
 //! `movement`, `aoo`…), each importing this module and nothing of each other.
 
+use crate::effects::{ActiveEffect, Duration};
 use crate::grid::Pathfinder;
 use crate::map::Pos;
 use crate::rng::Dice;
@@ -13,7 +14,8 @@ use super::SimOptions;
 use super::action::Action;
 use super::decide::Reactions;
 use super::economy::Planned;
-use super::log::Log;
+use super::event::Event;
+use super::log::{Log, emit};
 use super::prepared::PreparedEncounter;
 use super::state::BattleState;
 
@@ -89,6 +91,42 @@ impl<'a, 'p, R: Dice> Engine<'a, 'p, R> {
                 engine.carry_afflictions(t);
             }
         }
+        // The effects that outlasted an earlier fight of the day.
+        for (t, c) in start.iter().enumerate() {
+            if let Some(c) = c.as_ref().filter(|c| !c.dead && !c.effects.is_empty()) {
+                engine.carry_effects(t, &c.effects);
+            }
+        }
         engine
+    }
+
+    /// Puts back on `t` the effects it carries from an earlier fight of its
+    /// day, each for the rounds it has left, counted on `t`'s own turns (its
+    /// source stayed behind); its spell is found again by name among this
+    /// encounter's spells.
+    fn carry_effects(&mut self, t: usize, effects: &[super::carry::CarriedEffect]) {
+        let prep = self.st.prep;
+        for c in effects {
+            let mut effect = c.effect.clone();
+            effect.spell = c
+                .spell
+                .as_deref()
+                .and_then(|name| prep.spells.iter().position(|p| p.spell.name == name))
+                .and_then(|k| u16::try_from(k).ok());
+            effect.duration = c.rounds.map_or(Duration::UntilRemoved, Duration::Rounds);
+            let name = effect.name.clone();
+            let temp = effect.temp_hp as i32;
+            if c.rounds.is_some() {
+                self.st.timed_effects += 1;
+            }
+            let f = &mut self.st.fighters[t];
+            f.effects.push(ActiveEffect { effect, source: None, rounds_left: c.rounds, since: 0 });
+            if temp > f.temp_hp {
+                f.temp_hp = temp;
+                f.temp_hp_from = Some(name.clone());
+            }
+            emit!(self, Event::CarriedEffect { who: t, effect: name.to_string(), rounds: c.rounds });
+        }
+        self.st.refresh_status(t);
     }
 }

@@ -51,7 +51,10 @@ fn is_zero(n: &i32) -> bool {
 /// (`pf1e-rules-17`) leaving the battle: the event `leaves_battle`, the action
 /// `leave_battle`, the failure `not_on_exit` and the battle end `held`;
 /// version 8 (`pf1e-rules-18`) the trample: the move kind `trample`, the
-/// action `trample` and the attack modifier source `trample`.
+/// action `trample` and the attack modifier source `trample`; and
+/// the adventuring day's carried effects: the
+/// event `carried_effect` (a member enters a fight of its day under an
+/// effect that outlasted an earlier one, with the rounds it has left).
 pub const EVENT_SCHEMA_VERSION: u32 = 8;
 
 /// The record of one battle: who fought, and what happened in order.
@@ -884,6 +887,17 @@ pub enum Event {
         hp_before: i32,
         /// Hit points after.
         hp_after: i32,
+    },
+    /// A member of an adventuring day's party enters this fight under an
+    /// effect that outlasted an earlier fight of its day (`docs/days.md`).
+    CarriedEffect {
+        /// The creature.
+        who: usize,
+        /// The effect's name.
+        effect: String,
+        /// Rounds it has left (none: until removed).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        rounds: Option<u32>,
     },
     /// A lasting effect (a spell's, a condition's, an ability's) begins.
     EffectGained {

@@ -387,6 +387,14 @@ fn line(ids: &[String], sides: &[String], r: &Record) -> String {
                 format!("{} takes {dealt} {ty} damage{rolled} (hp {hp_before}->{hp_after})", id(*target)),
             )
         }
+        Event::CarriedEffect { who, effect, rounds } => act(
+            *who,
+            match rounds {
+                Some(1) => format!("is still under {effect} from an earlier fight (1 round left)"),
+                Some(n) => format!("is still under {effect} from an earlier fight ({n} rounds left)"),
+                None => format!("is still under {effect} from an earlier fight"),
+            },
+        ),
         Event::EffectGained { who, effect, rounds } => act(
             *who,
             match rounds {

@@ -84,7 +84,10 @@ mod tests;
 
 pub use abilities::Pools;
 pub use action::{Action, ActionKind, ActionResult, AidMode, ClassAbilityUse, ReadyTrigger, Reason, Slot};
-pub use carry::{Carried, FIRST_AID_DC, Party, RestSpending, Tending, heal_bonus};
+pub use carry::{
+    Carried, CarriedEffect, FIRST_AID_DC, LONG_REST_ROUNDS, Party, ROUNDS_PER_MINUTE, RestSpending,
+    SHORT_REST_ROUNDS, Tending, heal_bonus,
+};
 pub use decide::{Policy, ReactionEvent, Reactions};
 pub use economy::{Planned, TurnLimits, apply_budget};
 pub use policy::{DefaultPolicy, MatchupPolicy, NoReactions, Roster, SidePolicies, StrategyPolicy};
@@ -236,6 +239,7 @@ pub fn run_carried<R: Dice>(
 ) -> (RunOutcome, Vec<Carried>) {
     let mut engine = engine::Engine::carried_in(prepared, options, rng, events, start);
     let outcome = engine.run(policy);
-    let carried = engine.st.fighters[..prepared.deployed].iter().map(Carried::of).collect();
+    engine.poisons_run_their_course();
+    let carried = (0..prepared.deployed).map(|i| engine.st.carry_out(i)).collect();
     (outcome, carried)
 }

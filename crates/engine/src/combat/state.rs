@@ -9,7 +9,10 @@ use crate::model::Size;
 use super::action::ActionResult;
 use super::carry::Carried;
 use super::prepared::PreparedEncounter;
+use super::spells::Outlasts;
 use super::{CombatantOutcome, SimOptions};
+use crate::effects::Behaviour;
+use std::sync::Arc;
 
 mod fighter;
 pub(crate) use fighter::{CastingState, ClassState, Fighter, GearState, Mobility, RunState, TurnState};
@@ -67,15 +70,17 @@ pub struct BattleState<'p> {
     pub(crate) entered_with: Vec<Option<([u8; 10], super::abilities::Pools)>>,
 }
 
-impl Carried {
-    /// What `f` carries out of the battle it fought.
-    pub(crate) fn of(f: &Fighter) -> Self {
+impl BattleState<'_> {
+    /// What combatant `i` carries out of the battle it fought.
+    pub(crate) fn carry_out(&self, i: usize) -> Carried {
+        let f = &self.fighters[i];
+        let dead = f.dead && !f.mobility.left;
         Carried {
             // A rage ends with the battle: its hit points go (CRB "Rage").
             hp: f.hp - f.class.rage.map_or(0, |r| r.hp),
             nonlethal: f.nonlethal,
             // Who left the battle is alive.
-            dead: f.dead && !f.mobility.left,
+            dead,
             stable: f.stable,
             slots: f.casting.slots,
             prepared_left: f.casting.prepared_left.clone(),
@@ -84,7 +89,62 @@ impl Carried {
             items_left: f.gear.items_left.clone(),
             negative_levels: f.monster.negative_levels,
             ability_damage: f.monster.ability_damage,
+            effects: if dead { Vec::new() } else { self.lasting_effects(i) },
         }
+    }
+
+    /// The effects on `i` that outlast the battle (`docs/days.md`), with
+    /// their rounds left: a timed effect its rounds left; one the battle
+    /// keeps for its whole length, a spell of minutes, hours or days, its
+    /// duration by the SRD less the rounds since it began; a permanent one
+    /// (a curse, a blindness, Waves of Fatigue's fatigue) without end.
+    /// Not carried: what belongs to this battle by its nature — a lasting
+    /// area's effects (the area stays behind), a compulsion (its caster
+    /// stays behind), bonds, a size change (the next battle deploys the
+    /// bearer at its own size), a concentration spell, class abilities
+    /// kept for the battle (a rage), and the penalties of ability damage
+    /// and negative levels (carried as such, `Carried`).
+    fn lasting_effects(&self, i: usize) -> Vec<super::carry::CarriedEffect> {
+        let f = &self.fighters[i];
+        f.effects
+            .iter()
+            .filter_map(|a| {
+                let e = &a.effect;
+                let bound_here = e.behaviours.iter().any(|b| {
+                    matches!(b, Behaviour::Compel { .. } | Behaviour::Bound(_) | Behaviour::SizeChange { .. })
+                });
+                let spell = e.spell.map(|s| &self.prep.spells[usize::from(s)].spell);
+                if bound_here || spell.is_some_and(|s| super::spells::zone_effect(&s.effects).is_some()) {
+                    return None;
+                }
+                if e.behaviours.iter().any(|b| matches!(b, Behaviour::EndsWithoutNonlethal))
+                    && f.nonlethal <= 0
+                {
+                    return None;
+                }
+                let rounds = match a.rounds_left {
+                    Some(n) => Some(n),
+                    None => match super::spells::outlasts(spell?, u32::from(e.caster_level)) {
+                        Outlasts::Rounds(total) => {
+                            let elapsed = self.round.saturating_sub(a.since) + 1;
+                            Some(total.checked_sub(elapsed).filter(|&n| n > 0)?)
+                        }
+                        Outlasts::Forever => None,
+                        Outlasts::Battle => return None,
+                    },
+                };
+                let mut effect = e.clone();
+                effect.spell = None;
+                // Temporary hit points: what is left of them, if they are this effect's.
+                effect.temp_hp =
+                    if f.temp_hp_from.as_ref() == Some(&e.name) { f.temp_hp.max(0) as u32 } else { 0 };
+                Some(super::carry::CarriedEffect {
+                    effect,
+                    spell: spell.map(|s| Arc::from(s.name.as_str())),
+                    rounds,
+                })
+            })
+            .collect()
     }
 }
 

@@ -289,8 +289,9 @@ impl<R: Dice> Engine<'_, '_, R> {
         if rounds_left.is_some() {
             self.st.timed_effects += 1;
         }
+        let since = self.st.round;
         let f = &mut self.st.fighters[target];
-        f.effects.push(ActiveEffect { effect, source, rounds_left });
+        f.effects.push(ActiveEffect { effect, source, rounds_left, since });
         // Temporary hit points from different sources do not stack: the larger counts.
         if temp > f.temp_hp {
             f.temp_hp = temp;

@@ -52,6 +52,37 @@ pub struct EncounterFile {
     pub side: String,
     /// The foes' combatant files, in order.
     pub combatants: Vec<String>,
+    /// The time that passes after the fight before the next step (`"1
+    /// minute"`, `"30 rounds"`, `"2 hours"`; default [`DEFAULT_AFTER`]).
+    #[serde(default)]
+    pub after: Option<String>,
+}
+
+/// The time after a fight when the file does not say (first aid, catching
+/// one's breath, the walk to what comes next): one minute.
+pub const DEFAULT_AFTER: &str = "1 minute";
+
+/// The rounds in a duration as written: a whole number and a unit (`round`,
+/// `minute`, `hour`, singular or plural; a round is 6 seconds, CRB
+/// "Duration"), at most 24 hours.
+pub fn parse_duration(text: &str) -> Result<u32, String> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let [n, unit] = words[..] else {
+        return Err(format!(
+            "{text:?} is not a duration like \"10 minutes\" (a number and round, minute or hour)"
+        ));
+    };
+    let n: u32 = n.parse().map_err(|_| format!("{text:?}: {n:?} is not a whole number"))?;
+    let per = match unit.trim_end_matches('s') {
+        "round" => 1,
+        "minute" => crate::combat::ROUNDS_PER_MINUTE,
+        "hour" => 60 * crate::combat::ROUNDS_PER_MINUTE,
+        _ => return Err(format!("{text:?}: the unit is round, minute or hour, not {unit:?}")),
+    };
+    match n.checked_mul(per) {
+        Some(r) if r <= 24 * 600 => Ok(r),
+        _ => Err(format!("{text:?} is longer than a day")),
+    }
 }
 
 /// A short rest as written.
@@ -92,6 +123,8 @@ struct StepFile {
     encounter: Option<EncounterFile>,
     short_rest: Option<ShortRestFile>,
     long_rest: Option<LongRestFile>,
+    /// Time that passes (`wait: 20 minutes`).
+    wait: Option<String>,
     #[serde(rename = "if")]
     when: Option<ConditionFile>,
     then: Option<ChoiceFile>,
@@ -147,6 +180,8 @@ pub enum StepSpec {
     ShortRest(RestSpending),
     /// A night's rest.
     LongRest,
+    /// Rounds that pass (an encounter's `after`, a `wait`).
+    Pass(u32),
     /// A choice made when the condition holds.
     Branch(Condition, Choice),
 }
@@ -200,10 +235,14 @@ impl DayFile {
             let kinds = usize::from(s.encounter.is_some())
                 + usize::from(s.short_rest.is_some())
                 + usize::from(s.long_rest.is_some())
+                + usize::from(s.wait.is_some())
                 + usize::from(s.when.is_some() || s.then.is_some());
             if kinds != 1 {
-                return Err(at("a step is exactly one of encounter, short_rest, long_rest, or if with then"));
+                return Err(at(
+                    "a step is exactly one of encounter, short_rest, long_rest, wait, or if with then",
+                ));
             }
+            let mut after = None;
             let step = if let Some(e) = s.encounter {
                 if e.combatants.is_empty() {
                     return Err(at("encounter.combatants: the encounter has no foe"));
@@ -211,11 +250,16 @@ impl DayFile {
                 if e.side == raw.party.side {
                     return Err(at(&format!("encounter.side: {:?} is the party's side", e.side)));
                 }
+                let rounds = parse_duration(e.after.as_deref().unwrap_or(DEFAULT_AFTER))
+                    .map_err(|m| at(&format!("encounter.after: {m}")))?;
+                after = Some(rounds);
                 StepSpec::Encounter(e)
             } else if let Some(r) = s.short_rest {
                 StepSpec::ShortRest(r.spend)
             } else if s.long_rest.is_some() {
                 StepSpec::LongRest
+            } else if let Some(w) = s.wait {
+                StepSpec::Pass(parse_duration(&w).map_err(|m| at(&format!("wait: {m}")))?)
             } else {
                 let (Some(when), Some(then)) = (s.when, s.then) else {
                     return Err(at("a branch needs both if and then"));
@@ -242,6 +286,9 @@ impl DayFile {
                 StepSpec::Branch(cond, choice)
             };
             steps.push(step);
+            if let Some(rounds) = after.filter(|&r| r > 0) {
+                steps.push(StepSpec::Pass(rounds));
+            }
         }
         if !steps.iter().any(|s| matches!(s, StepSpec::Encounter(_))) {
             return Err(err(None, "steps: the day has no encounter".to_string()));
@@ -354,9 +401,10 @@ mod tests {
         let d = DayFile::from_yaml_str(DAY, "day.yaml").unwrap();
         assert_eq!(d.runs, 1000);
         assert_eq!(d.party.side, "players");
-        assert_eq!(d.steps.len(), 4);
-        assert_eq!(d.steps[1], StepSpec::ShortRest(RestSpending::Channels));
-        assert_eq!(d.steps[2], StepSpec::Branch(Condition::PartyHpBelow(0.5), Choice::LongRest));
+        assert_eq!(d.steps.len(), 5);
+        assert_eq!(d.steps[1], StepSpec::Pass(10), "a minute after a fight by default");
+        assert_eq!(d.steps[2], StepSpec::ShortRest(RestSpending::Channels));
+        assert_eq!(d.steps[3], StepSpec::Branch(Condition::PartyHpBelow(0.5), Choice::LongRest));
         assert_eq!(d.encounters().next().map(|e| e.side.as_str()), Some("monsters"));
         let with = format!("{DAY}plans:\n  - {{ name: rested, long_rest_before: [one], spend: nothing }}\n");
         let plans = DayFile::from_yaml_str(&with, "d.yaml").unwrap().plans();
@@ -383,6 +431,37 @@ mod tests {
         let unknown = format!("{two}plans:\n  - {{ name: save, save_slots_for: [lich] }}\n");
         let e = DayFile::from_yaml_str(&unknown, "d.yaml").unwrap_err().to_string();
         assert!(e.starts_with("d.yaml: plans[0]: save_slots_for: no encounter is named \"lich\""), "{e}");
+    }
+
+    #[test]
+    fn the_time_after_a_fight_and_a_wait_are_durations_in_rounds() {
+        assert_eq!(parse_duration("1 round"), Ok(1));
+        assert_eq!(parse_duration("30 rounds"), Ok(30));
+        assert_eq!(parse_duration("1 minute"), Ok(10));
+        assert_eq!(parse_duration("10 minutes"), Ok(100));
+        assert_eq!(parse_duration("2 hours"), Ok(1200));
+        assert_eq!(parse_duration("0 minutes"), Ok(0));
+        assert!(parse_duration("25 hours").unwrap_err().contains("longer than a day"));
+        assert!(parse_duration("ten minutes").unwrap_err().contains("not a whole number"));
+        assert!(parse_duration("3 turns").unwrap_err().contains("round, minute or hour"));
+        let day = DAY
+            .replace("combatants: [o.json] }", "combatants: [o.json], after: 2 hours }")
+            .replace("  - long_rest: {}\n", "  - wait: 30 rounds\n");
+        let d = DayFile::from_yaml_str(&day, "d.yaml").unwrap();
+        assert_eq!(d.steps[1], StepSpec::Pass(1200));
+        assert_eq!(d.steps[4], StepSpec::Pass(30));
+        let none = DAY.replace("combatants: [o.json] }", "combatants: [o.json], after: 0 rounds }");
+        assert_eq!(DayFile::from_yaml_str(&none, "d.yaml").unwrap().steps.len(), 4, "no time, no step");
+        let bad = DAY.replace("combatants: [o.json] }", "combatants: [o.json], after: soon }");
+        assert_eq!(
+            DayFile::from_yaml_str(&bad, "d.yaml").unwrap_err().to_string(),
+            "d.yaml: steps[0]: encounter.after: \"soon\" is not a duration like \"10 minutes\" (a number and round, minute or hour)"
+        );
+        let bad = DAY.replace("  - long_rest: {}\n", "  - wait: 2 days\n");
+        assert_eq!(
+            DayFile::from_yaml_str(&bad, "d.yaml").unwrap_err().to_string(),
+            "d.yaml: steps[3]: wait: \"2 days\": the unit is round, minute or hour, not \"days\""
+        );
     }
 
     #[test]

@@ -75,6 +75,9 @@ pub enum Step {
     ShortRest(RestSpending),
     /// A night's rest.
     LongRest,
+    /// This many rounds pass (the walk after a fight, a wait): the effects
+    /// the party carries count them down.
+    Pass(u32),
     /// A choice made only when the condition holds.
     Branch(Condition, Choice),
     /// From here on the party's spellcasters cast no spell in its fights
@@ -440,6 +443,7 @@ impl Progress {
             Step::Encounter(e) => self.fight(day, options, e, watch),
             Step::ShortRest(spending) => self.rest(day, Choice::ShortRest(spending)),
             Step::LongRest => self.rest(day, Choice::LongRest),
+            Step::Pass(rounds) => self.states.iter_mut().for_each(|s| s.pass(rounds)),
             Step::HoldSpells(hold) => self.hold = hold,
             Step::Branch(cond, choice) => {
                 if holds(day, self.last, cond, &self.states) {

@@ -53,9 +53,14 @@ pub fn planned_steps(steps: &[Step], plan: &Plan) -> Vec<Step> {
     if holding {
         out.push(Step::HoldSpells(true));
     }
+    // The time after a skipped fight is not spent either.
+    let mut skipped = false;
     for s in steps {
+        let after_skipped = std::mem::take(&mut skipped);
         match *s {
-            Step::Encounter(e) if plan.skip.contains(&e) => continue,
+            Step::Encounter(e) if plan.skip.contains(&e) => skipped = true,
+            Step::Pass(_) if after_skipped => skipped = true,
+            Step::Pass(r) => out.push(Step::Pass(r)),
             Step::Encounter(e) => {
                 if holding && plan.save_slots_for.contains(&e) {
                     out.push(Step::HoldSpells(false));
@@ -169,6 +174,14 @@ mod tests {
                 Step::Encounter(2),
                 Step::Encounter(3),
             ]
+        );
+        // The time after a skipped fight goes with it.
+        let walked =
+            [Step::Encounter(0), Step::Pass(10), Step::Encounter(1), Step::Pass(10), Step::Encounter(2)];
+        let skip = Plan { name: "skip".into(), skip: vec![1], ..Plan::default() };
+        assert_eq!(
+            planned_steps(&walked, &skip),
+            vec![Step::Encounter(0), Step::Pass(10), Step::Encounter(2)]
         );
         // Without it, nothing is held.
         assert!(!planned_steps(&steps, &Plan::default()).iter().any(|s| matches!(s, Step::HoldSpells(_))));

@@ -437,6 +437,10 @@ pub struct ActiveEffect {
     pub source: Option<usize>,
     /// Rounds left, `None` until removed.
     pub rounds_left: Option<u32>,
+    /// The battle round in which it began: what an adventuring day reads to
+    /// count the rounds left of an effect the battle keeps for its whole
+    /// length (a spell of minutes or hours, `combat::carry`).
+    pub since: u32,
 }
 
 impl ActiveEffect {
@@ -459,13 +463,14 @@ mod tests {
     #[test]
     fn a_timed_effect_counts_down_to_its_end() {
         let e = Effect::new("bless", Duration::Rounds(2));
-        let mut a = ActiveEffect { effect: e, source: Some(0), rounds_left: Some(2) };
+        let mut a = ActiveEffect { effect: e, source: Some(0), rounds_left: Some(2), since: 1 };
         assert!(!a.tick());
         assert!(a.tick());
         let mut forever = ActiveEffect {
             effect: Effect::new("prone", Duration::UntilRemoved),
             source: None,
             rounds_left: None,
+            since: 1,
         };
         assert!(!forever.tick());
     }

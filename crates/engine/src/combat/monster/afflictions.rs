@@ -451,6 +451,24 @@ impl<R: Dice> Engine<'_, '_, R> {
         }
     }
 
+    /// The end of a battle of an adventuring day: the poisons still running
+    /// in a living creature run their course (CRB "Poison": a frequency of
+    /// 1/round goes on after the fight), one save a round until cured or
+    /// over. The time between fights (a minute at least, `docs/days.md`)
+    /// outlasts any poison of the data, so they are rolled now, on the
+    /// battle's dice, rather than carried (`docs/rules/monsters.md`).
+    pub(crate) fn poisons_run_their_course(&mut self) {
+        for t in 0..self.st.len() {
+            let most = self.st.fighters[t].monster.poisons.iter().map(|p| p.rounds_left).max().unwrap_or(0);
+            for _ in 0..most {
+                if self.st.fighters[t].dead || self.st.fighters[t].monster.poisons.is_empty() {
+                    break;
+                }
+                self.poison_turn(t);
+            }
+        }
+    }
+
     /// Burn (UMR "Burn") from rider `k` of `a` on `t`: its fire damage on
     /// the hit, then a Reflex save or `t` catches fire: the same dice of fire
     /// damage at the start of each of its turns for the rolled rounds (an

@@ -537,6 +537,48 @@ fn prepared_slots(
     Ok(slots)
 }
 
+/// How long a spell's effect lasts beyond the battle that keeps it for its
+/// whole length (an adventuring day's carried effects, `combat::carry`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Outlasts {
+    /// This many rounds from its casting (minutes 10, hours 600, days 14 400).
+    Rounds(u32),
+    /// Until something removes it (permanent).
+    Forever,
+    /// It belongs to the battle (concentration, an area's stay).
+    Battle,
+}
+
+/// The full duration by the SRD of a spell cast at caster level `cl` whose
+/// effect a battle keeps for its whole length: the spell's own duration in
+/// minutes, hours or days, else the longest such duration of its effects,
+/// else permanent if the spell or an effect is. A duration of dice counts
+/// its mean (rounded down, at least one unit); Extend Spell is not seen
+/// (the effect does not record it) — `docs/days.md`.
+pub(crate) fn outlasts(spell: &crate::spell::Spell, cl: u32) -> Outlasts {
+    let rounds = |d: &crate::spell::model::SpellDuration| -> Option<u32> {
+        let per = match d.unit {
+            DurationUnit::Minutes => 10,
+            DurationUnit::Hours => 600,
+            DurationUnit::Days => 14_400,
+            _ => return None,
+        };
+        let units = d.amount.as_ref().map_or(1.0, |a| a.mean_at(cl)).floor().max(1.0) as u32;
+        Some(units.saturating_mul(per))
+    };
+    if let Some(n) = rounds(&spell.duration) {
+        return Outlasts::Rounds(n);
+    }
+    let own = || spell.effects.iter().filter_map(|e| e.duration.as_ref());
+    if let Some(n) = own().filter_map(rounds).max() {
+        return Outlasts::Rounds(n);
+    }
+    if spell.duration.unit == DurationUnit::Permanent || own().any(|d| d.unit == DurationUnit::Permanent) {
+        return Outlasts::Forever;
+    }
+    Outlasts::Battle
+}
+
 /// Whether a duration outlasts any battle (minutes, hours, days, permanent).
 pub(crate) fn lasts_the_battle(unit: DurationUnit) -> bool {
     matches!(unit, DurationUnit::Minutes | DurationUnit::Hours | DurationUnit::Days | DurationUnit::Permanent)

@@ -132,7 +132,7 @@ fn the_lost_rage_hit_points_can_kill_and_a_battle_s_end_takes_them_back() {
     let mut b = Bench::new(&[]);
     let mut e = b.engine(&prep, &SimOptions::default());
     turn(&mut e, 0, vec![Action::new(ActionKind::Rage)]);
-    assert_eq!(crate::combat::carry::Carried::of(&e.st.fighters[0]).hp, 40, "48 raging, 40 after");
+    assert_eq!(e.st.carry_out(0).hp, 40, "48 raging, 40 after");
     // 48 - 54 = -6, then -8 more: -14 at Con 14 is dead.
     e.wound(0, 54);
     assert!(e.st.fighters[0].dead);

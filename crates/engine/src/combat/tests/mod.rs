@@ -5,6 +5,7 @@ mod attacks;
 mod batch;
 mod bestiary_files;
 mod bonds;
+mod carry_effects;
 mod cavalier;
 mod classes;
 mod closed_form;

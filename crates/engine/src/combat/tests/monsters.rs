@@ -307,6 +307,37 @@ fn energy_drain_gives_negative_levels_five_hit_points_each_and_kills_at_as_many_
 }
 
 #[test]
+fn a_poison_still_running_as_a_day_s_battle_ends_runs_its_course_before_the_next() {
+    let snake = monster(
+        "Snake",
+        json!([{ "kind": "on_hit", "name": "poison", "attacks": ["bite"], "save": "fort", "dc": 18,
+                 "effect": { "poison": { "ability": "str", "amount": "1d3", "rounds": 6, "cure": 2 } } }]),
+        json!({ "attacks": [{ "name": "bite", "kind": "melee", "attack_bonus": 0, "natural": true,
+                              "damage": [{ "formula": "1d4", "types": ["piercing"] }] }] }),
+    );
+    let prep = duel(
+        snake,
+        creature(
+            "Hero",
+            json!({ "hp_max": 40,
+        "abilities": { "str_score": 16, "dex_score": 10, "con_score": 12,
+                       "int_score": 10, "wis_score": 10, "cha_score": 10 } }),
+        ),
+    );
+    // Hit, 1d4 = 1, initial save fails (2): 1d3 = 2 Str. The battle ends
+    // there; after it: a failed save (2) and 1d3 = 3, then two saves in a
+    // row (20, 20) cure it — 5 of its 6 rounds.
+    let mut b = Bench::new(&[15, 1, 2, 2, 2, 3, 20, 20]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    turn(&mut e, 0, vec![Action::at(ActionKind::Attack, 1)]);
+    assert_eq!(e.st.fighters[1].monster.poisons.len(), 1);
+    e.poisons_run_their_course();
+    assert!(e.st.fighters[1].monster.poisons.is_empty());
+    assert_eq!(e.st.carry_out(1).ability_damage[0], 5, "2 in the battle, 3 after");
+    assert_eq!(e.rng.consumed(), 8);
+}
+
+#[test]
 fn poison_deals_its_ability_damage_over_its_frequency_until_cured() {
     let snake = monster(
         "Snake",
