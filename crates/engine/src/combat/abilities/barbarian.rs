@@ -16,7 +16,7 @@
 //!   hit points). The hit points of the Constitution go (which may leave it
 //!   dying or dead: they are not temporary hit points), and it is
 //!   **fatigued for twice the rounds it raged**. A battle that ends during
-//!   a rage ends the rage too (`Carried::of`).
+//!   a rage ends the rage too (`BattleState::carry_out`).
 //! - While raging it cannot cast spells (`combat::spells` refuses, `cannot_cast`).
 
 use crate::effects::{BonusType, ConditionId, ConditionSet, Duration, Effect, Mod, ModTarget, When};
