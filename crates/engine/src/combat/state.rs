@@ -93,6 +93,23 @@ impl BattleState<'_> {
         }
     }
 
+    /// The fatigue a rage that ends with the battle leaves (CRB "Rage":
+    /// fatigued for twice the rounds it lasted), as the effect `end_rage`
+    /// puts on a barbarian whose rage ends in battle; carried into the next
+    /// fight of its day like any timed effect.
+    fn rage_fatigue(&self, i: usize) -> Option<super::carry::CarriedEffect> {
+        let rounds = 2 * self.fighters[i].class.rage?.rounds;
+        (rounds > 0).then(|| super::carry::CarriedEffect {
+            effect: crate::effects::Effect::new(
+                super::abilities::RAGE_FATIGUE_EFFECT,
+                crate::effects::Duration::Rounds(rounds),
+            )
+            .with_conditions(ConditionSet::of(ConditionId::Fatigued)),
+            spell: None,
+            rounds: Some(rounds),
+        })
+    }
+
     /// The effects on `i` that outlast the battle (`docs/days.md`), with
     /// their rounds left: a timed effect its rounds left; one the battle
     /// keeps for its whole length, a spell of minutes, hours or days, its
@@ -102,11 +119,13 @@ impl BattleState<'_> {
     /// area's effects (the area stays behind), a compulsion (its caster
     /// stays behind), bonds, a size change (the next battle deploys the
     /// bearer at its own size), a concentration spell, class abilities
-    /// kept for the battle (a rage), and the penalties of ability damage
+    /// kept for the battle (a rage; the fatigue its end leaves is carried),
+    /// and the penalties of ability damage
     /// and negative levels (carried as such, `Carried`).
     fn lasting_effects(&self, i: usize) -> Vec<super::carry::CarriedEffect> {
         let f = &self.fighters[i];
-        f.effects
+        let mut kept: Vec<super::carry::CarriedEffect> = f
+            .effects
             .iter()
             .filter_map(|a| {
                 let e = &a.effect;
@@ -144,7 +163,9 @@ impl BattleState<'_> {
                     rounds,
                 })
             })
-            .collect()
+            .collect();
+        kept.extend(self.rage_fatigue(i));
+        kept
     }
 }
 

@@ -139,6 +139,26 @@ fn the_lost_rage_hit_points_can_kill_and_a_battle_s_end_takes_them_back() {
 }
 
 #[test]
+fn a_rage_that_ends_with_the_battle_leaves_twice_its_rounds_of_fatigue_for_the_next_fight() {
+    let prep =
+        prepare(arena(4, 8), vec![("a", barbarian(10), at(1, 1)), ("b", foe("Foe", json!({})), at(1, 5))]);
+    let mut b = Bench::new(&[]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    assert!(e.st.carry_out(0).effects.is_empty(), "no rage, no fatigue");
+    turn(&mut e, 0, vec![Action::new(ActionKind::Rage)]);
+    let fatigue = |e: &E<'_, '_>| {
+        let carried = e.st.carry_out(0);
+        let found = carried.effects.iter().find(|c| &*c.effect.name == RAGE_FATIGUE_EFFECT).cloned();
+        found.map(|c| (c.rounds, c.effect.conditions.has(ConditionId::Fatigued)))
+    };
+    assert_eq!(fatigue(&e), Some((Some(2), true)), "one round raged: fatigued 2 rounds");
+    turn(&mut e, 0, vec![]);
+    turn(&mut e, 0, vec![]);
+    assert_eq!(e.st.fighters[0].class.rage.map(|r| r.rounds), Some(3), "still raging");
+    assert_eq!(fatigue(&e), Some((Some(6), true)), "three rounds raged: fatigued 6 rounds");
+}
+
+#[test]
 fn a_raging_barbarian_casts_no_spell() {
     let mut c = caster(
         "Rager",
