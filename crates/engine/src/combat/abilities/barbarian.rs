@@ -28,12 +28,10 @@ use super::super::event::Event;
 use super::super::log::emit;
 use super::super::monster::{RAGE_BONUS, RAGE_EFFECT, rage_effect};
 use super::super::state::{BattleState, LifeState};
-use super::Raging;
+use super::{RAGE_FATIGUE_EFFECT, Raging};
 
 /// The morale bonus of a barbarian's rage on Will saves.
 pub(crate) const RAGE_WILL_BONUS: i32 = 2;
-/// The effect that fatigues a barbarian after its rage.
-pub(crate) const RAGE_FATIGUE_EFFECT: &str = "fatigued after rage";
 
 /// A barbarian's rage as compiled.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

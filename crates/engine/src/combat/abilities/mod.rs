@@ -17,9 +17,14 @@ mod paladin;
 mod performance;
 mod ranger;
 
-pub(crate) use barbarian::Rage;
 #[cfg(test)]
-pub(crate) use barbarian::{RAGE_FATIGUE_EFFECT, RAGE_WILL_BONUS};
+pub(crate) use barbarian::RAGE_WILL_BONUS;
+pub(crate) use barbarian::Rage;
+
+/// The effect that fatigues a barbarian after its rage (the rule is in
+/// `barbarian`; the battle state carries it out of a battle, so it lives on
+/// the data floor).
+pub(crate) const RAGE_FATIGUE_EFFECT: &str = "fatigued after rage";
 
 /// A rage under way (the battle state's; the rules are in `barbarian`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

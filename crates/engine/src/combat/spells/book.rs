@@ -583,3 +583,12 @@ pub(crate) fn outlasts(spell: &crate::spell::Spell, cl: u32) -> Outlasts {
 pub(crate) fn lasts_the_battle(unit: DurationUnit) -> bool {
     matches!(unit, DurationUnit::Minutes | DurationUnit::Hours | DurationUnit::Days | DurationUnit::Permanent)
 }
+
+/// The `zone` effect of a spell's effects, with its index (data: the
+/// battle state asks it of a carried effect's spell, the zone rules of a cast).
+pub(crate) fn zone_effect(effects: &[SpellEffect]) -> Option<(usize, &crate::spell::effect::ZoneEffect)> {
+    effects.iter().enumerate().find_map(|(k, e)| match &e.kind {
+        EffectKind::Zone(z) => Some((k, z)),
+        _ => None,
+    })
+}

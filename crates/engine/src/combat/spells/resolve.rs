@@ -48,7 +48,7 @@ impl<R: Dice> Engine<'_, '_, R> {
                 emit!(self, Event::Spell { who: i, spell: spell.name.to_string(), what: SpellEvent::NoArea });
                 return;
             };
-            if super::zone::zone_effect(&spell.effects).is_some() {
+            if super::book::zone_effect(&spell.effects).is_some() {
                 self.open_zone(&cast, &template);
             }
             self.st.in_template(&cast, spell, &template, &mut targets);

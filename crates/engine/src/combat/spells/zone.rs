@@ -20,6 +20,7 @@ use super::super::engine::Engine;
 use super::super::event::{EffectEnd, EscapeSkill, Event, SpellEvent};
 use super::super::log::emit;
 use super::super::state::BattleState;
+use super::book::zone_effect;
 use super::casting::{Cast, Meeting, Zone};
 use super::target::Template;
 
@@ -39,14 +40,6 @@ impl Zone {
         let map = st.map();
         map.in_bounds(p) && self.mask[map.index(p)]
     }
-}
-
-/// The `zone` effect of a spell's effects, with its index.
-pub(crate) fn zone_effect(effects: &[SpellEffect]) -> Option<(usize, &ZoneEffect)> {
-    effects.iter().enumerate().find_map(|(k, e)| match &e.kind {
-        EffectKind::Zone(z) => Some((k, z)),
-        _ => None,
-    })
 }
 
 impl BattleState<'_> {
