@@ -106,13 +106,59 @@ impl BattleState<'_> {
     }
 
     /// Whether `t`'s space overlaps `i`'s when `i` stands on `at`.
-    fn covers(&self, i: usize, at: Pos, t: usize) -> bool {
+    pub(super) fn covers(&self, i: usize, at: Pos, t: usize) -> bool {
         let (si, st, pt) = (self.space(i), self.space(t), self.pos(t));
         footprint(at, si).any(|c| footprint(pt, st).any(|d| d == c))
     }
 }
 
 impl<R: Dice> Engine<'_, '_, R> {
+    /// The walk of a move over creatures (an engulf, a trample) along
+    /// `route`: the move does not provoke from those it goes over (they
+    /// choose for themselves, in `meet`), it provokes on leaving each square
+    /// as any move does, and `meet` meets each creature of `route.over` once,
+    /// on the first square where `i` covers it; the walk stops when `i` can
+    /// no longer act. Returns where `i` started and whom it met, in order;
+    /// `i` is left on the last square it reached, not yet placed there.
+    pub(super) fn move_over(
+        &mut self,
+        i: usize,
+        route: &EngulfRoute,
+        kind: MoveKind,
+        meet: &mut dyn FnMut(&mut Self, usize),
+    ) -> (Pos, Vec<usize>) {
+        let (n, round) = (self.st.len(), self.st.round);
+        for &t in &route.over {
+            self.st.move_aoo[t * n + i] = round;
+        }
+        let start = self.st.pos(i);
+        self.st.fighters[i].turn.moved = true;
+        emit!(self, Event::Move { who: i, kind, from: start, path: route.path.clone() });
+        let mut met: Vec<usize> = Vec::with_capacity(route.over.len());
+        for &p in &route.path {
+            let here = self.st.fighters[i].pos;
+            self.provoke_leave(i, here);
+            if !self.st.is_active(i) {
+                break;
+            }
+            self.st.fighters[i].pos = p;
+            for &t in &route.over {
+                if met.contains(&t) || !self.st.covers(i, p, t) {
+                    continue;
+                }
+                met.push(t);
+                meet(self, t);
+                if !self.st.is_active(i) {
+                    break;
+                }
+            }
+            if !self.st.is_active(i) {
+                break;
+            }
+        }
+        (start, met)
+    }
+
     /// The engulf (`ActionKind::Engulf`): the move to the action's
     /// destination over the foes in its path (see the module's text).
     pub(crate) fn engulf_action(&mut self, i: usize, action: Action) -> Result<(), Reason> {
@@ -128,36 +174,9 @@ impl<R: Dice> Engine<'_, '_, R> {
         }
         let mut route = EngulfRoute::default();
         self.st.engulf_route(i, dest, &mut route).ok_or(Reason::UnreachableDestination)?;
-        let (n, round) = (self.st.len(), self.st.round);
-        // The move itself does not provoke from those it covers (they choose below).
-        for &t in &route.over {
-            self.st.move_aoo[t * n + i] = round;
-        }
-        let start = self.st.pos(i);
-        self.st.fighters[i].turn.moved = true;
-        emit!(self, Event::Move { who: i, kind: MoveKind::Engulf, from: start, path: route.path.clone() });
-        let mut met: Vec<usize> = Vec::with_capacity(route.over.len());
-        for &p in &route.path {
-            let here = self.st.fighters[i].pos;
-            self.provoke_leave(i, here);
-            if !self.st.is_active(i) {
-                break;
-            }
-            self.st.fighters[i].pos = p;
-            for &t in &route.over {
-                if met.contains(&t) || !self.st.covers(i, p, t) {
-                    continue;
-                }
-                met.push(t);
-                self.meet_engulf(i, t, e.dc);
-                if !self.st.is_active(i) {
-                    break;
-                }
-            }
-            if !self.st.is_active(i) {
-                break;
-            }
-        }
+        let dc = e.dc;
+        let (start, met) =
+            self.move_over(i, &route, MoveKind::Engulf, &mut |engine, t| engine.meet_engulf(i, t, dc));
         let end = self.st.fighters[i].pos;
         self.st.fighters[i].pos = start;
         if self.st.fighters[i].dead {

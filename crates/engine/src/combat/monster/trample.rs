@@ -141,12 +141,6 @@ impl BattleState<'_> {
         }
         mean - self.trample_save_spares(i, t, tr.dc, mean)
     }
-
-    /// Whether `t`'s space overlaps `i`'s when `i` stands on `at`.
-    fn trample_covers(&self, i: usize, at: Pos, t: usize) -> bool {
-        let (si, st, pt) = (self.space(i), self.space(t), self.pos(t));
-        footprint(at, si).any(|c| footprint(pt, st).any(|d| d == c))
-    }
 }
 
 impl<R: Dice> Engine<'_, '_, R> {
@@ -165,36 +159,8 @@ impl<R: Dice> Engine<'_, '_, R> {
         }
         let mut route = EngulfRoute::default();
         self.st.trample_route(i, dest, &mut route).ok_or(Reason::UnreachableDestination)?;
-        let (n, round) = (self.st.len(), self.st.round);
-        // The move itself does not provoke from those it goes over (they choose below).
-        for &t in &route.over {
-            self.st.move_aoo[t * n + i] = round;
-        }
-        let start = self.st.pos(i);
-        self.st.fighters[i].turn.moved = true;
-        emit!(self, Event::Move { who: i, kind: MoveKind::Trample, from: start, path: route.path.clone() });
-        let mut met: Vec<usize> = Vec::with_capacity(route.over.len());
-        for &p in &route.path {
-            let here = self.st.fighters[i].pos;
-            self.provoke_leave(i, here);
-            if !self.st.is_active(i) {
-                break;
-            }
-            self.st.fighters[i].pos = p;
-            for &t in &route.over {
-                if met.contains(&t) || !self.st.trample_covers(i, p, t) {
-                    continue;
-                }
-                met.push(t);
-                self.trample_over(i, t);
-                if !self.st.is_active(i) {
-                    break;
-                }
-            }
-            if !self.st.is_active(i) {
-                break;
-            }
-        }
+        let (start, _) =
+            self.move_over(i, &route, MoveKind::Trample, &mut |engine, t| engine.trample_over(i, t));
         let end = self.st.fighters[i].pos;
         self.st.fighters[i].pos = start;
         if self.st.fighters[i].dead {
