@@ -32,6 +32,9 @@ const SWEEP: &str = "name: dashboard\nseed: 5\nruns: 20\nparty: players\nshard_s
 /// plan that skips the second: 20 days in shards of 10.
 const DAY: &str = "name: dashboard day\nseed: 3\nruns: 20\nshard_size: 10\nround_cap: 30\nparty:\n  combatants: [../monsters/goblin.json, ../monsters/goblin.json, ../monsters/goblin.json]\nsteps:\n  - encounter: { name: the orc, map: ../maps/sample_arena.yaml, combatants: [../monsters/orc.json] }\n  - short_rest: { spend: all }\n  - encounter: { name: the orcs, map: ../maps/sample_arena.yaml, combatants: [../monsters/orc.json, ../monsters/orc.json] }\nplans:\n  - { name: skip the orcs, skip: [the orcs] }\n";
 
+/// A small design: three goblins, a pool of orcs and goblins.
+const DESIGN: &str = "name: dashboard design\nseed: 3\nruns: 20\nparty: players\nshard_size: 10\nscenario:\n  map: ../maps/sample_arena.yaml\n  sides:\n    players: { zone: A, combatants: [../monsters/goblin.json, ../monsters/goblin.json, ../monsters/goblin.json] }\n    monsters: { zone: B }\njobs:\n  - design:\n      target: { p_some_pc_dies: [0.1, 0.6] }\n      pool: { monsters: [../monsters/orc.json, ../monsters/goblin.json] }\n      max_monsters: 3\n      candidates: 5\n      race_rounds: 1\n      refine: 1\n      plans: 1\n";
+
 fn on_path(names: &[&str]) -> Option<PathBuf> {
     let path = std::env::var_os("PATH")?;
     names.iter().find_map(|n| std::env::split_paths(&path).map(|d| d.join(n)).find(|p| p.is_file()))
@@ -338,6 +341,30 @@ fn the_dashboard_shows_a_sweep_from_submission_to_its_charts_in_chromium() {
         eprintln!("screenshot: {}", screenshot(&b, "sweep-day.png", true).await.display());
         let errors = console_errors(&b).await;
         assert!(errors.is_empty(), "console errors on the day's page: {errors:?}");
+
+        // An encounter design: the proposals with their party plan and the command of their battle worth reading.
+        let design = fx.write_sweep("design.yaml", DESIGN);
+        let mut submit = pf1e();
+        submit.args(["ctl", "--coordinator", &c.url, "submit"]).arg(&design).env("PF1E_TOKEN", TOKEN);
+        let out = pf1e_e2e::run(submit);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let design_id = String::from_utf8_lossy(&out.stdout).trim().lines().last().unwrap().to_string();
+        b.goto(&format!("{http}/sweeps/{design_id}")).await.unwrap();
+        wait_until(&b, "the design's results", "return !document.getElementById('download-md').disabled", |v| {
+            v == true
+        })
+        .await;
+        let proposals = count(&b, "section.job[data-kind=design] ul.proposals li").await;
+        let page = b.execute("return document.querySelector('main').innerText", vec![]).await.unwrap();
+        let page = page.as_str().unwrap().to_string();
+        assert!(proposals >= 1, "at least one proposal:\n{page}");
+        assert_eq!(count(&b, "section.job[data-kind=design] ul.proposals li .plan").await, 1, "plans: 1");
+        assert_eq!(count(&b, "section.job[data-kind=design] ul.proposals li code.replay").await, proposals);
+        for word in ["best party plan: ", "battle worth reading: run ", "pf1e sim --map ../maps/sample_arena.yaml"] {
+            assert!(page.contains(word), "{word:?} missing from the design's page:\n{page}");
+        }
+        let errors = console_errors(&b).await;
+        assert!(errors.is_empty(), "console errors on the design's page: {errors:?}");
         // The log really carries the page's errors (the checks above are not vacuous).
         b.execute("console.error('pf1e log probe')", vec![]).await.unwrap();
         let probe = console_errors(&b).await;

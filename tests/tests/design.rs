@@ -72,6 +72,34 @@ fn the_designer_finds_three_encounters_in_the_band_and_another_seed_confirms_eac
         let (lo, _) = wilson(s["p_all_down"].as_f64().unwrap() * n, n, 3.0);
         assert!(lo <= tpk_high, "re-check P(TPK) from {lo} is over {tpk_high}: {c}");
     }
+    // The best proposal's battle worth reading: its command, run from the
+    // sweep file's folder, plays the proposal's very battles (same P(a PC
+    // dies) to the last digit) and shows the run named.
+    let best = proposals[0];
+    let battle = &best["worth_reading"];
+    let command = battle["command"].as_str().expect("a replay command");
+    assert!(!command.contains('\''), "plain paths need no quoting: {command}");
+    let words: Vec<&str> = command.split_whitespace().collect();
+    assert_eq!(words[..2], ["pf1e", "sim"], "{command}");
+    let replay = |extra: &[&str]| {
+        let mut sim = pf1e();
+        sim.current_dir(data_dir().join("sweeps")).args(&words[1..]).args(extra).args(["--json", "-q"]);
+        json_of(&output(sim))
+    };
+    let again = replay(&[]);
+    assert_eq!(again["runs"], best["party"]["runs"], "{command}");
+    assert_eq!(again["party"]["simulated"]["p_pc_dies"], best["party"]["p_any_death"], "{command}");
+    assert_eq!(again["shown"]["run"], battle["run"], "{again}");
+    assert!(again["transcript"].as_array().is_some_and(|t| !t.is_empty()), "the battle is printed");
+    // Its best party plan, played with --strategy on the same dice, measures what the designer says.
+    let plan = &best["plan"];
+    assert!(plan["measured"].as_u64().unwrap() >= 5, "{plan}");
+    if plan["better"] == true {
+        let strategy = plan["strategy"].as_str().unwrap();
+        let planned = replay(&["--strategy", strategy]);
+        assert_eq!(planned["party"]["simulated"]["p_pc_dies"], plan["p_some_pc_dies"], "{strategy}");
+        assert!(plan["p_some_pc_dies"].as_f64() < best["party"]["p_any_death"].as_f64(), "{plan}");
+    }
 }
 
 /// A small design over the fixture's goblins and orcs: three goblins against

@@ -13,6 +13,7 @@ use pf1e_engine::runner;
 use pf1e_engine::strategy::StrategySpec;
 use pf1e_engine::summary::Summary;
 use pf1e_wire::scenario::Playable;
+use pf1e_wire::variant::{HpFraction, SideVariant, apply_hp};
 
 use crate::GlobalArgs;
 use crate::error::CliError;
@@ -60,6 +61,11 @@ pub struct SimArgs {
     /// Monsters (never PCs) die at 0 hit points instead of −Con.
     #[arg(long)]
     pub simple_monster_death: bool,
+    /// Every member of side NAME starts at this fraction of its maximum hit
+    /// points, in (0, 1] (rounded up, at least 1): a design proposal refined on
+    /// the monsters' hit points. Repeat for each side.
+    #[arg(long = "start-hp", value_names = ["NAME", "FRACTION"], num_args = 2, action = clap::ArgAction::Append)]
+    pub start_hp: Vec<String>,
     /// Who carries the fight: each combatant's damage per round, healing and
     /// conditions inflicted, and the party's win rate and P(a PC dies) with
     /// the encounter played again without it (same seed and runs: one more
@@ -185,6 +191,40 @@ pub fn parse_show(words: &[String]) -> Result<Pick, CliError> {
     }
 }
 
+/// Applies `--start-hp NAME FRACTION` pairs: each named side's members
+/// start at that fraction of their maximum hit points.
+fn start_hp(encounter: &mut pf1e_engine::encounter::Encounter, pairs: &[String]) -> Result<(), CliError> {
+    let bad = |problem: String| CliError::input(format!("command line: --start-hp: {problem}"));
+    let mut variants: Vec<SideVariant> = Vec::new();
+    for pair in pairs.chunks(2) {
+        let [side, text] = pair else { return Err(bad("give a side and a fraction".into())) };
+        if !encounter.sides.contains(side) {
+            return Err(bad(format!(
+                "{side:?} is not a side of the battle ({})",
+                encounter.sides.join(", ")
+            )));
+        }
+        if variants.iter().any(|v| &v.side == side) {
+            return Err(bad(format!("side {side:?} is given twice")));
+        }
+        let fraction: f64 = text
+            .parse()
+            .ok()
+            .filter(|f: &f64| *f > 0.0 && *f <= 1.0)
+            .ok_or_else(|| bad(format!("{text:?} is not a fraction in (0, 1]")))?;
+        variants.push(SideVariant {
+            side: side.clone(),
+            hp: HpFraction((fraction * 1e6).round().max(1.0) as u32),
+            aware: None,
+            copies: Vec::new(),
+            removed: Vec::new(),
+            roster: Vec::new(),
+        });
+    }
+    apply_hp(encounter, &variants);
+    Ok(())
+}
+
 /// Runs `pf1e sim`.
 pub fn run(args: &SimArgs, global: &GlobalArgs) -> Result<(), CliError> {
     let lang = global.lang();
@@ -194,7 +234,13 @@ pub fn run(args: &SimArgs, global: &GlobalArgs) -> Result<(), CliError> {
     }
     let sides = scenario::parse_sides(&args.side_groups)?;
     let options = SimOptions { round_cap: args.round_cap, simple_monster_death: args.simple_monster_death };
-    let scenario = scenario::load(&args.map, &sides, &options)?;
+    let mut scenario = scenario::load(&args.map, &sides, &options)?;
+    if !args.start_hp.is_empty() {
+        start_hp(&mut scenario.encounter, &args.start_hp)?;
+        // The batch runners read the prepared copy: prepare it again.
+        scenario.prepared = pf1e_engine::combat::PreparedEncounter::new(&scenario.encounter)
+            .map_err(|e| CliError::input(format!("--start-hp: the encounter cannot be prepared: {e}")))?;
+    }
     args.llm.report.check(args.json)?;
     if let Some(side) = &args.llm.llm_side {
         if args.events {

@@ -329,6 +329,25 @@ fn simple_monster_death_is_reported() {
 }
 
 #[test]
+fn a_side_can_start_at_a_fraction_of_its_hit_points() {
+    let full = json(&sim(&["--json"]));
+    assert_eq!(json(&sim(&["--json", "--start-hp", "monsters", "1"])), full, "1 is full hit points");
+    let weak = json(&sim(&["--json", "--start-hp", "monsters", "0.25"]));
+    // Two orcs of 6 hp start with 2 each (⌈6 × 0.25⌉): the goblins win more often.
+    let wins = |v: &Value| rate(&v["sides"][0]["win_rate"]);
+    assert!(wins(&weak) > wins(&full) + 0.1, "{} against {}", wins(&weak), wins(&full));
+    for (args, needles) in [
+        (["--start-hp", "dragons", "0.5"], ["--start-hp", "\"dragons\" is not a side"]),
+        (["--start-hp", "monsters", "1.5"], ["--start-hp", "not a fraction in (0, 1]"]),
+        (["--start-hp", "monsters", "0"], ["--start-hp", "not a fraction in (0, 1]"]),
+    ] {
+        assert_input_error(&sim(&args), &needles);
+    }
+    let twice = sim(&["--start-hp", "monsters", "0.5", "--start-hp", "monsters", "0.7"]);
+    assert_input_error(&twice, &["side \"monsters\" is given twice"]);
+}
+
+#[test]
 fn bench_prints_combats_per_second() {
     let out = stdout(&pf1e(&["bench", "--runs", "5"]));
     assert!(

@@ -238,8 +238,22 @@
           numCell(PF.int(c.party.runs)),
           c.confirmed ? "confirmed" : c.inside ? "inside" : c.dropped ? "dropped" : "outside",
         ])),
-      el("p", { class: "hint" }, proposals.map((c) => `#${c.rank}: ${c.files.join(" ")}`).join(" · ")),
+      el("ul", { class: "proposals" }, ...proposals.map(proposal)),
     ];
+  }
+  const planText = (p) => p.better
+    ? `best party plan: ${p.strategy}, P(a PC dies) ${band(p.p_some_pc_dies, p.p_some_pc_dies_interval[0], p.p_some_pc_dies_interval[1])}, ${points(p.change, false)} points against the party's own play [${points(p.change_interval[0], false)}, ${points(p.change_interval[1], false)}]${p.told_apart ? ", told apart" : ""} (${p.measured} plans measured)`
+    : `best party plan: its own (${p.strategy}), P(a PC dies) ${band(p.p_some_pc_dies, p.p_some_pc_dies_interval[0], p.p_some_pc_dies_interval[1])}; none of ${p.measured} single-lever plans does better`;
+  const worthText = (b) => `battle worth reading: run ${b.run} of ${b.runs} (the worst decile: ${b.hp_lost} HP lost${b.all_down ? ", everyone down" : b.some_death ? ", a PC died" : ""})`;
+  // One proposal: its files, its best party plan, its battle worth reading and the command that replays it.
+  function proposal(c) {
+    const lines = [el("div", {}, `#${c.rank}: ${c.files.join(" ")}`)];
+    if (c.plan) lines.push(el("div", { class: "plan" }, planText(c.plan)));
+    if (c.worth_reading) {
+      lines.push(el("div", { class: "worth" }, worthText(c.worth_reading)));
+      if (c.worth_reading.command) lines.push(el("code", { class: "replay" }, c.worth_reading.command));
+    }
+    return el("li", {}, ...lines);
   }
 
   // The adventuring day: the CLI's render/day.rs, in English. The answer

@@ -857,7 +857,23 @@ impl SweepDraft {
             .map_err(|e| SweepError::new(file, line_of(text, e.origin()), e.to_string()))?;
 
         let design = match design {
-            Some(d) => Some(finish_design(d, &scenario, f.seed, text, file)?),
+            Some(d) => {
+                let mut search = finish_design(d, &scenario, f.seed, text, file)?;
+                search.replay = Some(design::Replay {
+                    map: f.scenario.map.clone(),
+                    sides: f
+                        .scenario
+                        .sides
+                        .0
+                        .iter()
+                        .map(|(n, s)| (n.clone(), s.combatants.clone()))
+                        .collect(),
+                    round_cap: f.scenario.round_cap,
+                    simple_monster_death: f.scenario.simple_monster_death,
+                    seed: f.seed,
+                });
+                Some(search)
+            }
             None => None,
         };
         let confidence = match f.confidence {

@@ -101,6 +101,52 @@ fn status(c: &DesignCandidate, lang: Lang) -> &'static str {
     })
 }
 
+/// A change in points: `−8.0`, `+1.5`.
+fn points(x: f64) -> String {
+    let p = x * 100.0;
+    if p < 0.0 { format!("−{:.1}", -p) } else { format!("+{p:.1}") }
+}
+
+/// A proposal's party plan and battle worth reading, each as words and,
+/// for the battle, the command that replays it.
+fn proposal_lines(c: &DesignCandidate, lang: Lang) -> Vec<(String, Option<String>)> {
+    let mut out = Vec::new();
+    if let Some(p) = &c.plan {
+        let risk =
+            with_interval(p.p_some_pc_dies, (p.p_some_pc_dies_interval[0], p.p_some_pc_dies_interval[1]));
+        let words = if p.better {
+            let told = if p.told_apart { lang.t(T::DesignToldApart) } else { "" };
+            lang.f(
+                T::DesignPlanBetter,
+                &[
+                    &p.strategy,
+                    &risk,
+                    &points(p.change),
+                    &points(p.change_interval[0]),
+                    &points(p.change_interval[1]),
+                    &told,
+                    &p.measured,
+                ],
+            )
+        } else {
+            lang.f(T::DesignPlanOwn, &[&p.strategy, &risk, &p.measured])
+        };
+        out.push((words, None));
+    }
+    if let Some(b) = &c.worth_reading {
+        let what = if b.all_down {
+            lang.t(T::DesignWorthWipe)
+        } else if b.some_death {
+            lang.t(T::DesignWorthDeath)
+        } else {
+            ""
+        };
+        let words = lang.f(T::DesignWorth, &[&b.run, &b.runs, &b.hp_lost, &what]);
+        out.push((words, (!b.command.is_empty()).then(|| b.command.clone())));
+    }
+    out
+}
+
 fn signed(n: i32) -> String {
     if n >= 0 { format!("+{n}") } else { format!("−{}", n.unsigned_abs()) }
 }
@@ -158,6 +204,14 @@ pub fn report(view: &View, r: &DesignResult) -> String {
             Style::Text => format!("  {line}\n"),
             Style::Markdown => format!("- `{line}`\n"),
         };
+        for (words, code) in proposal_lines(c, lang) {
+            files += &match (view.style, code) {
+                (Style::Text, None) => format!("    {words}\n"),
+                (Style::Text, Some(code)) => format!("    {words}\n      {code}\n"),
+                (Style::Markdown, None) => format!("  - {words}\n"),
+                (Style::Markdown, Some(code)) => format!("  - {words}\n    `{code}`\n"),
+            };
+        }
     }
     let answer = answer(r, lang);
     let answer = match view.style {
@@ -169,7 +223,7 @@ pub fn report(view: &View, r: &DesignResult) -> String {
 
 #[cfg(test)]
 mod tests {
-    use pf1e_wire::results::{DangerMetrics, DesignMember, DifficultyLabel};
+    use pf1e_wire::results::{DangerMetrics, DesignBattle, DesignMember, DesignPlan, DifficultyLabel};
 
     use super::*;
 
@@ -201,6 +255,8 @@ mod tests {
             },
             hp_lost_share: 0.5,
             hp_lost_share_interval: [0.4, 0.6],
+            worth_reading: None,
+            plan: None,
         }
     }
 
@@ -237,5 +293,66 @@ mod tests {
         assert!(!text.contains("#3"), "a candidate outside the band is no proposal");
         let fr = answer(&r, Lang::Fr);
         assert!(fr.contains("le livre dit facile, la simulation dit très difficile"), "{fr}");
+    }
+
+    #[test]
+    fn each_proposal_shows_its_party_plan_and_the_command_of_its_battle_worth_reading() {
+        let mut c = candidate(1, DifficultyLabel::Hard, DifficultyLabel::Hard);
+        c.plan = Some(DesignPlan {
+            strategy: "retreat=0.5".into(),
+            better: true,
+            p_some_pc_dies: 0.12,
+            p_some_pc_dies_interval: [0.06, 0.2],
+            change: -0.13,
+            change_interval: [-0.2, -0.06],
+            told_apart: true,
+            measured: 9,
+        });
+        c.worth_reading = Some(DesignBattle {
+            run: 17,
+            runs: 160,
+            hp_lost: 61,
+            some_death: true,
+            all_down: false,
+            command: "pf1e sim --show run 17".into(),
+        });
+        let mut own = candidate(2, DifficultyLabel::Hard, DifficultyLabel::Hard);
+        own.plan = Some(DesignPlan {
+            strategy: "default".into(),
+            better: false,
+            told_apart: false,
+            ..c.plan.clone().unwrap()
+        });
+        let r = DesignResult {
+            party: "players".into(),
+            side: "monsters".into(),
+            apl: 4,
+            target: vec![TargetBand { metric: DesignMetric::PSomePcDies, low: 0.2, high: 0.4 }],
+            label: None,
+            window: [1, 3],
+            pool: vec!["../monsters/ghoul.json".into()],
+            groups_in_window: 3,
+            confidence: 0.9973,
+            candidates: vec![c, own],
+        };
+        let text = report(&View { lang: Lang::En, style: Style::Text, width: 200, top: 10 }, &r);
+        assert!(
+            text.contains("    best party plan: retreat=0.5, P(a PC dies) 12.0% [6.0, 20.0], −13.0 points against the party's own play [−20.0, −6.0], told apart (9 plans measured)\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("    battle worth reading: run 17 of 160 (the worst decile: 61 HP lost, a PC died):\n      pf1e sim --show run 17\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("best party plan: its own (default), P(a PC dies) 12.0% [6.0, 20.0]; none of 9"),
+            "{text}"
+        );
+        let md = report(&View { lang: Lang::Fr, style: Style::Markdown, width: 200, top: 10 }, &r);
+        assert!(
+            md.contains("  - combat à lire : partie 17 sur 160")
+                && md.contains("    `pf1e sim --show run 17`"),
+            "{md}"
+        );
     }
 }

@@ -259,9 +259,18 @@ catalogue! {
     DesignNoCr => "no CR by the book, the simulation says {}", "aucun FP selon le livre, la simulation dit {}";
     DesignSearch => "Pool of {} monsters; {} groups with an encounter CR from APL{} to APL{}; {} candidates measured; intervals at {} confidence.",
         "Réserve de {} monstres ; {} groupes de FP de rencontre entre NMG{} et NMG{} ; {} candidats mesurés ; intervalles à {} de confiance.";
-    DesignFiles => "Monster files of each proposal, for pf1e sim (paths from the sweep file):",
-        "Fichiers de monstres de chaque proposition, pour pf1e sim (chemins depuis le fichier de balayage) :";
+    DesignFiles => "Each proposal: its monster files, its best party plan and its battle worth reading, for pf1e sim (paths from the sweep file's folder):",
+        "Chaque proposition : ses fichiers de monstres, le meilleur plan du groupe et le combat à lire, pour pf1e sim (chemins depuis le dossier du fichier de balayage) :";
     DesignAtHp => "at {} HP", "à {} des PV";
+    DesignPlanBetter => "best party plan: {}, P(a PC dies) {}, {} points against the party's own play [{}, {}]{} ({} plans measured)",
+        "meilleur plan du groupe : {}, P(un PJ meurt) {}, {} points par rapport au jeu du groupe [{}, {}]{} ({} plans mesurés)";
+    DesignPlanOwn => "best party plan: its own ({}), P(a PC dies) {}; none of {} single-lever plans does better",
+        "meilleur plan du groupe : le sien ({}), P(un PJ meurt) {} ; aucun des {} plans à un levier ne fait mieux";
+    DesignToldApart => ", told apart", ", distingué";
+    DesignWorth => "battle worth reading: run {} of {} (the worst decile: {} HP lost{}):",
+        "combat à lire : partie {} sur {} (le pire décile : {} PV perdus{}) :";
+    DesignWorthDeath => ", a PC died", ", un PJ meurt";
+    DesignWorthWipe => ", everyone down", ", tous à terre";
     DesignConfirmed => "confirmed", "confirmée";
     DesignInside => "inside", "dedans";
     DesignDropped => "dropped", "écarté";

@@ -953,6 +953,56 @@ pub struct DesignCandidate {
     pub hp_lost_share: f64,
     /// Its interval.
     pub hp_lost_share_interval: [f64; 2],
+    /// The battle worth reading (a proposal's only): the middle battle of
+    /// its worst decile by the party's hit points lost.
+    #[serde(default)]
+    pub worth_reading: Option<DesignBattle>,
+    /// The party's best plan against it (the first proposals only).
+    #[serde(default)]
+    pub plan: Option<DesignPlan>,
+}
+
+/// A proposal's battle worth reading and how to replay it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DesignBattle {
+    /// Its run index in the proposal's measurement.
+    pub run: u64,
+    /// Runs of that measurement.
+    pub runs: u64,
+    /// Hit points the party lost in it.
+    pub hp_lost: u64,
+    /// A member of the party died in it.
+    pub some_death: bool,
+    /// Every member of the party was down in it.
+    pub all_down: bool,
+    /// The `pf1e sim` command that plays the proposal again and prints this
+    /// battle (paths as the sweep file writes them, from its folder); empty
+    /// when the scenario cannot be written as one.
+    pub command: String,
+}
+
+/// The best party plan found for a proposal: the single-lever strategy of
+/// the party with the lowest P(some PC dies), paired with the proposal's own
+/// battles.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DesignPlan {
+    /// The plan's canonical name (the party's own strategy when no variant
+    /// does better).
+    pub strategy: String,
+    /// Whether a variant does better than the party's own strategy.
+    pub better: bool,
+    /// P(some PC dies) with it.
+    pub p_some_pc_dies: f64,
+    /// Its interval.
+    pub p_some_pc_dies_interval: [f64; 2],
+    /// Its change against the proposal's own battles (negative: safer).
+    pub change: f64,
+    /// The paired interval of the change (Bonferroni over the plans measured).
+    pub change_interval: [f64; 2],
+    /// The interval of the change excludes zero.
+    pub told_apart: bool,
+    /// Plans measured.
+    pub measured: u32,
 }
 
 /// `sensitivity`: single-lever adversary variants, ranked by their effect.

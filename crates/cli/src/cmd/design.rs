@@ -51,6 +51,10 @@ pub struct DesignArgs {
     /// Too-dangerous groups tried again with the monsters at 75 % and 50 % of their hit points.
     #[arg(long, default_value_t = 2)]
     pub refine: usize,
+    /// Proposals, the best first, for which the party's best plan is searched
+    /// (each of its single-lever strategies on the proposal's battles; 0 to 8).
+    #[arg(long, default_value_t = 3)]
+    pub plans: usize,
     /// Battles of a candidate's first measurement.
     #[arg(long, default_value_t = 40, value_parser = crate::args::positive::<u64>)]
     pub runs: u64,
@@ -182,8 +186,8 @@ pub fn sweep_text(args: &DesignArgs) -> Result<String, CliError> {
     let _ = writeln!(w, " }}");
     let _ = writeln!(
         w,
-        "      max_monsters: {}\n      candidates: {}\n      race_rounds: {}\n      refine: {}",
-        args.max_monsters, args.candidates, args.race_rounds, args.refine
+        "      max_monsters: {}\n      candidates: {}\n      race_rounds: {}\n      refine: {}\n      plans: {}",
+        args.max_monsters, args.candidates, args.race_rounds, args.refine, args.plans
     );
     Ok(out)
 }

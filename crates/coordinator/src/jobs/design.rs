@@ -17,8 +17,11 @@ use std::collections::BTreeMap;
 
 use pf1e_engine::difficulty::{Cr, Label};
 use pf1e_engine::model::Combatant;
+use pf1e_engine::objectives::Criterion;
+use pf1e_engine::party::{self, Battle, Pick};
 use pf1e_wire::results::{
-    DangerMetrics, DesignCandidate, DesignMember, DesignMetric, DesignResult, JobResult, TargetBand,
+    DangerMetrics, DesignBattle, DesignCandidate, DesignMember, DesignMetric, DesignPlan, DesignResult,
+    JobResult, TargetBand,
 };
 use serde::Deserialize;
 
@@ -26,7 +29,7 @@ use pf1e_llm::Side;
 
 use crate::cell::{CellSpec, Decide, HpFraction, NotCompiled, SideExtra, StrategySpec, WrittenStrategy};
 use crate::jobs::JobError;
-use crate::jobs::metrics::CellMetrics;
+use crate::jobs::metrics::{CellMetrics, difference};
 use crate::merge::CellResult;
 use crate::plan::{JobContext, Planner, PlannerState, Step};
 
@@ -42,6 +45,9 @@ pub const MAX_CANDIDATES: usize = 64;
 
 /// The most racing rounds (each doubles the runs of the undecided).
 pub const MAX_RACE_ROUNDS: u32 = 6;
+
+/// The most proposals a job searches a party plan for.
+pub const MAX_PLANS: usize = 8;
 
 /// The monsters' starting hit points tried on a too-dangerous group.
 pub const REFINE_FRACTIONS: [HpFraction; 2] = [HpFraction(750_000), HpFraction(500_000)];
@@ -73,12 +79,20 @@ pub struct DesignJob {
     pub race_rounds: u32,
     /// Too-dangerous groups refined on the monsters' hit points.
     pub refine: usize,
+    /// Proposals (the best first) a party plan is searched for.
+    pub plans: usize,
     /// Most runs the job may spend.
     pub max_total_runs: Option<u64>,
     /// The party's strategy.
     pub party: StrategySpec,
     /// The monsters' strategy.
     pub adversary: StrategySpec,
+}
+
+/// The most plans a proposal's search measures: every single-lever variant
+/// of the party's strategy (what the budget reserves).
+fn most_plans() -> usize {
+    pf1e_engine::strategy::StrategySpec::single_lever_variants().len()
 }
 
 /// The band of P(some PC dies) the designer gives a label (`docs/designer.md`):
@@ -211,9 +225,10 @@ impl DesignJob {
     pub fn worst_case_runs(&self) -> u64 {
         let rounds = self.race_rounds.min(MAX_RACE_ROUNDS);
         let race = (1u64 << (rounds + 1)) - 1;
-        let refine =
-            (self.refine.min(self.search.groups.len()) * REFINE_FRACTIONS.len()) as u64 * (1u64 << rounds);
-        (self.search.groups.len() as u64 * race + refine).saturating_mul(self.runs)
+        let last = 1u64 << rounds;
+        let refine = (self.refine.min(self.search.groups.len()) * REFINE_FRACTIONS.len()) as u64 * last;
+        let plans = (self.plans.min(MAX_PLANS) * most_plans()) as u64 * last;
+        (self.search.groups.len() as u64 * race + refine + plans).saturating_mul(self.runs)
     }
 
     /// Checks the job before anything runs.
@@ -224,16 +239,24 @@ impl DesignJob {
                 format!("race_rounds: at most {MAX_RACE_ROUNDS}, not {}", self.race_rounds),
             ));
         }
+        if self.plans > MAX_PLANS {
+            return Err(JobError::invalid(
+                "design",
+                format!("plans: at most {MAX_PLANS}, not {}", self.plans),
+            ));
+        }
         if let Some(max) = self.max_total_runs
             && self.worst_case_runs() > max
         {
             return Err(JobError::OverBudget {
                 job: "design",
                 plan: format!(
-                    "{} candidates over {} racing rounds and {} refinements",
+                    "{} candidates over {} racing rounds, {} refinements and up to {} party plans for each of {} proposals",
                     self.search.groups.len(),
                     self.race_rounds,
-                    self.refine.min(self.search.groups.len()) * REFINE_FRACTIONS.len()
+                    self.refine.min(self.search.groups.len()) * REFINE_FRACTIONS.len(),
+                    most_plans(),
+                    self.plans,
                 ),
                 runs: self.worst_case_runs(),
                 max,
@@ -269,6 +292,9 @@ pub struct DesignFile {
     /// Too-dangerous groups refined on the monsters' hit points.
     #[serde(default = "default_refine")]
     pub refine: usize,
+    /// Proposals, the best first, for which the party's best plan is searched.
+    #[serde(default = "default_plans")]
+    pub plans: usize,
     /// Runs of a candidate's first measurement (default: the sweep's).
     #[serde(default)]
     pub runs: Option<u64>,
@@ -308,6 +334,9 @@ fn default_race_rounds() -> u32 {
 }
 fn default_refine() -> usize {
     2
+}
+fn default_plans() -> usize {
+    3
 }
 
 fn invalid(problem: impl Into<String>) -> JobError {
@@ -450,6 +479,78 @@ pub struct DesignSearch {
     pub groups: Vec<Group>,
     /// Groups of the pool inside the window.
     pub groups_in_window: u64,
+    /// How `pf1e sim` plays the scenario again (no command when `None`).
+    pub replay: Option<Replay>,
+}
+
+/// The sweep's scenario as a `pf1e sim` command line, the pool's side left
+/// for each proposal to fill: what a proposal's battle worth reading is
+/// replayed with.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Replay {
+    /// The map file, as the sweep file writes it.
+    pub map: String,
+    /// Every side in encounter order with its files (the pool's side: none).
+    pub sides: Vec<(String, Vec<String>)>,
+    /// The round cap.
+    pub round_cap: u32,
+    /// Monsters die at 0 hit points.
+    pub simple_monster_death: bool,
+    /// The sweep's seed.
+    pub seed: u64,
+}
+
+/// A word quoted for a POSIX shell when it needs it.
+fn shell_word(w: &str) -> String {
+    let plain = !w.is_empty() && w.chars().all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c));
+    if plain { w.to_string() } else { format!("'{}'", w.replace('\'', "'\\''")) }
+}
+
+impl Replay {
+    /// The command playing `files` on `side` at `hp` with `runs` runs and
+    /// showing run `run` as a table, the party playing `party`, the
+    /// monsters `adversary`.
+    pub fn command(
+        &self,
+        side: &str,
+        files: &[String],
+        hp: HpFraction,
+        runs: u64,
+        run: u64,
+        strategies: (&StrategySpec, &StrategySpec),
+    ) -> String {
+        let mut words: Vec<String> = vec!["pf1e".into(), "sim".into(), "--map".into(), self.map.clone()];
+        for (name, own) in &self.sides {
+            words.push("--side".into());
+            words.push(name.clone());
+            words.extend(if name == side { files.to_vec() } else { own.clone() });
+        }
+        if self.round_cap != pf1e_engine::combat::SimOptions::default().round_cap {
+            words.extend(["--round-cap".into(), self.round_cap.to_string()]);
+        }
+        if self.simple_monster_death {
+            words.push("--simple-monster-death".into());
+        }
+        if hp != HpFraction::FULL {
+            words.extend(["--start-hp".into(), side.to_string(), format!("{}", hp.as_f64())]);
+        }
+        for (flag, spec) in [("--strategy", strategies.0), ("--adversary-strategy", strategies.1)] {
+            if !spec.levers().is_default() {
+                words.extend([flag.to_string(), spec.levers().name()]);
+            }
+        }
+        words.extend([
+            "--seed".into(),
+            self.seed.to_string(),
+            "--runs".into(),
+            runs.to_string(),
+            "--transcript".into(),
+            "--show".into(),
+            "run".into(),
+            run.to_string(),
+        ]);
+        words.iter().map(|w| shell_word(w)).collect::<Vec<_>>().join(" ")
+    }
 }
 
 impl DesignFile {
@@ -484,7 +585,7 @@ impl DesignFile {
                 self.max_monsters, window[0], window[1]
             )));
         }
-        Ok(DesignSearch { side, target, label, window, apl, pool, groups, groups_in_window })
+        Ok(DesignSearch { side, target, label, window, apl, pool, groups, groups_in_window, replay: None })
     }
 
     /// The job of this file over its `search`: `runs` the sweep's unless it
@@ -500,6 +601,7 @@ impl DesignFile {
             runs: self.runs.unwrap_or(runs),
             race_rounds: self.race_rounds,
             refine: self.refine,
+            plans: self.plans,
             max_total_runs: self.max_total_runs,
             party: spec(Side::Party, &self.party)?,
             adversary: spec(Side::Adversary, &self.adversary)?,
@@ -534,7 +636,28 @@ enum Phase {
     Start,
     Race(u32),
     Refine,
+    Plan,
     Done,
+}
+
+/// What an emitted cell measures.
+#[derive(Debug, Clone, Copy)]
+enum Emitted {
+    /// A candidate, at the party's strategy.
+    Candidate(usize),
+    /// A plan of a proposal's search: (search, plan).
+    Plan(usize, usize),
+}
+
+/// The search of a party plan against one proposal.
+#[derive(Debug, Clone)]
+struct PlanSearch {
+    /// The proposal's candidate.
+    candidate: usize,
+    /// The plans, the party's single-lever variants.
+    specs: Vec<StrategySpec>,
+    /// Their measurements.
+    measured: Vec<Option<CellMetrics>>,
 }
 
 /// The design planner.
@@ -544,8 +667,10 @@ pub struct Design {
     /// The pool's ids in the base encounter, pool order.
     ids: Vec<String>,
     candidates: Vec<Candidate>,
-    /// Candidate of each emitted cell.
-    emitted: Vec<usize>,
+    /// What each emitted cell measures.
+    emitted: Vec<Emitted>,
+    /// The party plans searched, one search per proposal.
+    plans: Vec<PlanSearch>,
     pending: usize,
     phase: Phase,
 }
@@ -590,11 +715,20 @@ impl Design {
                 standing: Standing::Racing,
             })
             .collect();
-        Self { ctx, job, ids, candidates, emitted: Vec::new(), pending: 0, phase: Phase::Start }
+        Self {
+            ctx,
+            job,
+            ids,
+            candidates,
+            emitted: Vec::new(),
+            plans: Vec::new(),
+            pending: 0,
+            phase: Phase::Start,
+        }
     }
 
-    fn cell(&self, c: &Candidate) -> CellSpec {
-        let mut cell = self.ctx.cell(&self.job.party, &self.job.adversary, HpFraction::FULL, c.hp, c.runs);
+    fn cell(&self, c: &Candidate, party: &StrategySpec) -> CellSpec {
+        let mut cell = self.ctx.cell(party, &self.job.adversary, HpFraction::FULL, c.hp, c.runs);
         let roster = self.job.search.groups[c.group]
             .iter()
             .flat_map(|&(i, n)| std::iter::repeat_n(self.ids.get(i).cloned().unwrap_or_default(), n as usize))
@@ -607,8 +741,8 @@ impl Design {
         let mut cells = Vec::with_capacity(which.len());
         for k in which {
             self.candidates[k].runs = runs;
-            cells.push(self.cell(&self.candidates[k]));
-            self.emitted.push(k);
+            cells.push(self.cell(&self.candidates[k], &self.job.party));
+            self.emitted.push(Emitted::Candidate(k));
         }
         self.pending = cells.len();
         if cells.is_empty() { Step::Done } else { Step::Emit(cells) }
@@ -700,7 +834,151 @@ impl Design {
             .collect()
     }
 
-    fn candidate_result(&self, c: &Candidate, rank: u64) -> Option<DesignCandidate> {
+    /// The measured candidates, best first: the proposals (inside every
+    /// band) first, the confirmed among them first, then by distance to the
+    /// bands' centres, the most measured first.
+    fn ranked(&self) -> Vec<usize> {
+        let mut order: Vec<usize> =
+            (0..self.candidates.len()).filter(|&k| self.candidates[k].measured.is_some()).collect();
+        let key = |k: usize| {
+            let c = &self.candidates[k];
+            (self.misses(c).is_empty(), c.standing == Standing::Confirmed, self.distance(c), c.runs, k)
+        };
+        order.sort_by(|&a, &b| {
+            let (ia, ca, da, ra, ka) = key(a);
+            let (ib, cb, db, rb, kb) = key(b);
+            ib.cmp(&ia).then(cb.cmp(&ca)).then(da.total_cmp(&db)).then(rb.cmp(&ra)).then(ka.cmp(&kb))
+        });
+        order
+    }
+
+    /// Emits the party plans of the best `plans` proposals: each single-lever
+    /// variant of the party's strategy that can change anything, on the
+    /// proposal's own cell (its runs, its seed: the battles pair).
+    fn start_plans(&mut self) -> Step {
+        self.phase = Phase::Plan;
+        let proposals: Vec<usize> = self
+            .ranked()
+            .into_iter()
+            .filter(|&k| self.misses(&self.candidates[k]).is_empty())
+            .take(self.job.plans.min(MAX_PLANS))
+            .collect();
+        let specs: Vec<StrategySpec> = pf1e_engine::strategy::StrategySpec::single_lever_variants_for(
+            self.ctx.levers,
+            self.ctx.adversary_levers.spells,
+        )
+        .into_iter()
+        .map(StrategySpec::from_engine)
+        .filter(|s| *s != self.job.party)
+        .collect();
+        let mut cells = Vec::new();
+        for k in proposals {
+            let search = self.plans.len();
+            for (j, spec) in specs.iter().enumerate() {
+                cells.push(self.cell(&self.candidates[k], spec));
+                self.emitted.push(Emitted::Plan(search, j));
+            }
+            self.plans.push(PlanSearch {
+                candidate: k,
+                specs: specs.clone(),
+                measured: vec![None; specs.len()],
+            });
+        }
+        self.pending = cells.len();
+        if cells.is_empty() {
+            self.phase = Phase::Done;
+            Step::Done
+        } else {
+            Step::Emit(cells)
+        }
+    }
+
+    /// The best plan of a search: the lowest P(some PC dies) paired with the
+    /// proposal's own battles, then the fewest hit points lost; the party's
+    /// own strategy when no plan does better.
+    fn plan_result(&self, search: &PlanSearch) -> Option<DesignPlan> {
+        let (base, _) = self.candidates.get(search.candidate)?.measured.as_ref()?;
+        let measured: Vec<(usize, &CellMetrics)> =
+            search.measured.iter().enumerate().filter_map(|(j, m)| m.as_ref().map(|m| (j, m))).collect();
+        let key = |m: &CellMetrics| {
+            (
+                difference(m, base, Criterion::PAnyDeath).mean,
+                difference(m, base, Criterion::ExpectedHpLost).mean,
+            )
+        };
+        let &(j, best) = measured.iter().min_by(|a, b| {
+            let (da, ha) = key(a.1);
+            let (db, hb) = key(b.1);
+            da.total_cmp(&db).then(ha.total_cmp(&hb)).then(a.0.cmp(&b.0))
+        })?;
+        let (d, _) = key(best);
+        let better = d < 0.0;
+        let z = self.ctx.confidence.bonferroni_z(measured.len() as u64);
+        Some(if better {
+            let change = difference(best, base, Criterion::PAnyDeath);
+            let (lo, hi) = change.interval(z);
+            DesignPlan {
+                strategy: search.specs[j].as_str().to_string(),
+                better: true,
+                p_some_pc_dies: best.party.p_any_death,
+                p_some_pc_dies_interval: [best.party.p_any_death_ci.0, best.party.p_any_death_ci.1],
+                change: change.mean,
+                change_interval: [lo, hi],
+                told_apart: hi < 0.0,
+                measured: measured.len() as u32,
+            }
+        } else {
+            DesignPlan {
+                strategy: self.job.party.as_str().to_string(),
+                better: false,
+                p_some_pc_dies: base.party.p_any_death,
+                p_some_pc_dies_interval: [base.party.p_any_death_ci.0, base.party.p_any_death_ci.1],
+                change: 0.0,
+                change_interval: [0.0, 0.0],
+                told_apart: false,
+                measured: measured.len() as u32,
+            }
+        })
+    }
+
+    /// A proposal's battle worth reading: the middle battle of its worst
+    /// decile by the party's hit points lost (`pf1e sim --show worst`).
+    fn worth_reading(&self, c: &Candidate, m: &CellMetrics, files: &[String]) -> Option<DesignBattle> {
+        let runs = &m.party_runs;
+        let battles: Vec<Battle> = (0..runs.len())
+            .map(|i| Battle {
+                run: i as u64,
+                won: runs.won[i],
+                some_death: !runs.survived[i],
+                all_down: runs.tpk[i],
+                fled: false,
+                hp_lost: runs.hp_lost[i].max(0).unsigned_abs(),
+            })
+            .collect();
+        let shown = party::pick(&battles, Pick::Worst)?;
+        let battle = battles.iter().find(|b| b.run == shown.run)?;
+        let command = self.job.search.replay.as_ref().map_or_else(String::new, |r| {
+            r.command(
+                &self.job.search.side,
+                files,
+                c.hp,
+                c.runs,
+                shown.run,
+                (&self.job.party, &self.job.adversary),
+            )
+        });
+        Some(DesignBattle {
+            run: shown.run,
+            runs: c.runs,
+            hp_lost: battle.hp_lost,
+            some_death: battle.some_death,
+            all_down: battle.all_down,
+            command,
+        })
+    }
+
+    fn candidate_result(&self, k: usize, rank: u64) -> Option<DesignCandidate> {
+        let c = self.candidates.get(k)?;
         let (m, hp) = c.measured.as_ref()?;
         let group = &self.job.search.groups[c.group];
         let members: Vec<DesignMember> = group
@@ -712,13 +990,15 @@ impl Design {
                 cr: self.job.search.pool[i].cr.to_string(),
             })
             .collect();
-        let files =
+        let files: Vec<String> =
             members.iter().flat_map(|m| std::iter::repeat_n(m.file.clone(), m.count as usize)).collect();
         let (xp, cr) = group_xp(&self.job.search.pool, group);
         let delta = cr.map(|cr| cr.step() - self.job.search.apl);
         let (share, interval) =
             value_and_interval(DesignMetric::HpLost, &m.party, *hp, self.ctx.confidence.z());
         let misses = self.misses(c);
+        let worth_reading = if misses.is_empty() { self.worth_reading(c, m, &files) } else { None };
+        let plan = self.plans.iter().find(|s| s.candidate == k).and_then(|s| self.plan_result(s));
         Some(DesignCandidate {
             rank,
             inside: misses.is_empty(),
@@ -736,6 +1016,8 @@ impl Design {
             party: m.party.clone(),
             hp_lost_share: share,
             hp_lost_share_interval: [interval.0, interval.1],
+            worth_reading,
+            plan,
         })
     }
 }
@@ -780,12 +1062,12 @@ impl Planner for Design {
                 self.candidates.extend(refined);
                 let which: Vec<usize> = (first..self.candidates.len()).collect();
                 if which.is_empty() {
-                    self.phase = Phase::Done;
-                    return Step::Done;
+                    return self.start_plans();
                 }
                 self.emit(which, runs)
             }
-            Phase::Refine | Phase::Done => {
+            Phase::Refine => self.start_plans(),
+            Phase::Plan | Phase::Done => {
                 self.phase = Phase::Done;
                 Step::Done
             }
@@ -793,8 +1075,18 @@ impl Planner for Design {
     }
 
     fn consume(&mut self, index: usize, result: &CellResult) {
-        let Some(&k) = self.emitted.get(index) else { return };
+        let Some(&emitted) = self.emitted.get(index) else { return };
         let m = CellMetrics::from_result(result, &self.ctx.party, self.ctx.confidence);
+        let k = match emitted {
+            Emitted::Candidate(k) => k,
+            Emitted::Plan(search, plan) => {
+                if let Some(slot) = self.plans.get_mut(search).and_then(|s| s.measured.get_mut(plan)) {
+                    *slot = Some(m);
+                }
+                self.pending = self.pending.saturating_sub(1);
+                return;
+            }
+        };
         let party_side = result.sides.iter().position(|s| *s == self.ctx.party);
         let hp: i64 = result
             .combatants
@@ -811,6 +1103,7 @@ impl Planner for Design {
             Phase::Start => "planning".to_string(),
             Phase::Race(r) => format!("race {}", r + 1),
             Phase::Refine => "refine".to_string(),
+            Phase::Plan => "party plans".to_string(),
             Phase::Done => "done".to_string(),
         };
         PlannerState {
@@ -821,27 +1114,16 @@ impl Planner for Design {
     }
 
     fn result(&self) -> JobResult {
-        let mut order: Vec<usize> =
-            (0..self.candidates.len()).filter(|&k| self.candidates[k].measured.is_some()).collect();
-        let key = |k: usize| {
-            let c = &self.candidates[k];
-            (self.misses(c).is_empty(), c.standing == Standing::Confirmed, self.distance(c), c.runs, k)
-        };
-        order.sort_by(|&a, &b| {
-            let (ia, ca, da, ra, ka) = key(a);
-            let (ib, cb, db, rb, kb) = key(b);
-            ib.cmp(&ia).then(cb.cmp(&ca)).then(da.total_cmp(&db)).then(rb.cmp(&ra)).then(ka.cmp(&kb))
-        });
         let mut rank = 0;
-        let candidates = order
+        let candidates = self
+            .ranked()
             .into_iter()
             .filter_map(|k| {
-                let c = &self.candidates[k];
-                let inside = self.misses(c).is_empty();
+                let inside = self.misses(&self.candidates[k]).is_empty();
                 if inside {
                     rank += 1;
                 }
-                self.candidate_result(c, if inside { rank } else { 0 })
+                self.candidate_result(k, if inside { rank } else { 0 })
             })
             .collect();
         JobResult::Design(DesignResult {
@@ -957,10 +1239,12 @@ mod tests {
                 pool: vec![member("orc.json", "1/3")],
                 groups,
                 groups_in_window: 3,
+                replay: None,
             },
             runs,
             race_rounds: 2,
             refine: 1,
+            plans: 0,
             max_total_runs: None,
             party: StrategySpec::default_spec(),
             adversary: StrategySpec::default_spec(),
@@ -1009,6 +1293,11 @@ mod tests {
     /// Drives the planner: `deaths(orcs)` of every 10 runs lose member 0;
     /// at a fraction of hit points, the orcs kill proportionally less.
     fn drive(p: &mut Design, deaths: &dyn Fn(usize, f64) -> u64) -> Vec<CellSpec> {
+        drive_cells(p, &|c: &CellSpec| deaths(c.extra["b"].roster.len(), c.hp["b"].as_f64()))
+    }
+
+    /// Drives the planner, `deaths(cell)` of every 10 runs losing member 0.
+    fn drive_cells(p: &mut Design, deaths: &dyn Fn(&CellSpec) -> u64) -> Vec<CellSpec> {
         let mut cells = Vec::new();
         loop {
             match p.step() {
@@ -1016,9 +1305,7 @@ mod tests {
                     let first = cells.len();
                     cells.extend(batch);
                     for (i, c) in cells.iter().enumerate().skip(first) {
-                        let roster = c.extra["b"].roster.len();
-                        let hp = c.hp["b"].as_f64();
-                        p.consume(i, &result(c.runs, roster, deaths(roster, hp)));
+                        p.consume(i, &result(c.runs, c.extra["b"].roster.len(), deaths(c)));
                     }
                 }
                 Step::Wait => panic!("fed synchronously, the planner never waits"),
@@ -1074,8 +1361,85 @@ mod tests {
         // 3 × 40 × (1 + 2 + 4) + 1 × 2 × 160.
         assert_eq!(j.worst_case_runs(), 840 + 320);
         assert!(j.check().is_ok());
-        let over = DesignJob { max_total_runs: Some(1000), ..j };
+        let over = DesignJob { max_total_runs: Some(1000), ..j.clone() };
         let e = over.check().unwrap_err().to_string();
         assert!(e.contains("1160 runs") && e.contains("3 candidates"), "{e}");
+        // Each proposal's plan search reserves every single-lever variant at the last round's runs.
+        let planned = DesignJob { plans: 2, ..j.clone() };
+        assert_eq!(planned.worst_case_runs(), 1160 + 2 * most_plans() as u64 * 160);
+        let e = DesignJob { plans: MAX_PLANS + 1, ..j }.check().unwrap_err().to_string();
+        assert!(e.contains("plans: at most 8"), "{e}");
+    }
+
+    #[test]
+    fn a_proposal_gets_its_safest_party_plan_paired_on_its_battles_and_its_worst_battle() {
+        let mut j = job(vec![vec![(0, 2)]], 40);
+        j.plans = 1;
+        let mut p = Design::new(ctx(), j);
+        // Two orcs kill member 0 in 3 runs of 10 (raced up to 160 runs); retreating at half hit
+        // points saves two of those three; every other plan changes nothing.
+        let deaths = |c: &CellSpec| if c.party_strategy.as_str() == "retreat=0.5" { 1 } else { 3 };
+        let cells = drive_cells(&mut p, &deaths);
+        let plans: Vec<&CellSpec> =
+            cells.iter().filter(|c| c.party_strategy != StrategySpec::default_spec()).collect();
+        assert_eq!(plans.len(), most_plans(), "every variant, on the proposal's own cell");
+        assert!(
+            plans.iter().all(|c| c.runs == 160 && c.seed == ctx().seed && c.extra["b"].roster.len() == 2)
+        );
+        let JobResult::Design(r) = p.result() else { panic!("a design result") };
+        let top = &r.candidates[0];
+        assert_eq!(top.rank, 1);
+        let plan = top.plan.as_ref().expect("the proposal's plan");
+        assert_eq!(
+            (plan.strategy.as_str(), plan.better, plan.measured),
+            ("retreat=0.5", true, most_plans() as u32)
+        );
+        // Paired: 2 runs of 10 change from a death to none, the rest nothing.
+        assert!((plan.change + 0.2).abs() < 1e-12 && (plan.p_some_pc_dies - 0.1).abs() < 1e-12, "{plan:?}");
+        assert!(plan.told_apart && plan.change_interval[1] < 0.0, "{plan:?}");
+        // The worst decile loses 15 hp (member 0 dead); its middle's first run is run 0.
+        let battle = top.worth_reading.as_ref().expect("a battle worth reading");
+        assert_eq!((battle.run, battle.runs, battle.hp_lost, battle.some_death), (0, 160, 15, true));
+        assert_eq!(battle.command, "", "no replay without the sweep's scenario");
+
+        // When no plan does better, the party's own strategy is the plan.
+        let mut j = job(vec![vec![(0, 2)]], 40);
+        j.plans = 1;
+        let mut p = Design::new(ctx(), j);
+        drive_cells(&mut p, &|_| 3);
+        let JobResult::Design(r) = p.result() else { panic!("a design result") };
+        let plan = r.candidates[0].plan.clone().expect("a plan");
+        assert_eq!(
+            (plan.strategy.as_str(), plan.better, plan.told_apart, plan.change),
+            ("default", false, false, 0.0)
+        );
+    }
+
+    #[test]
+    fn the_replay_command_is_the_sweeps_scenario_with_the_proposal_on_its_side() {
+        let replay = Replay {
+            map: "../maps/field.yaml".into(),
+            sides: vec![("monsters".into(), vec![]), ("players".into(), vec!["../pcs/esha.json".into()])],
+            round_cap: 30,
+            simple_monster_death: false,
+            seed: 4,
+        };
+        let files = vec!["../monsters/my orc.json".to_string(), "../monsters/ogre.json".to_string()];
+        let retreat = StrategySpec::parse("retreat=0.5").unwrap();
+        let cmd = replay.command(
+            "monsters",
+            &files,
+            HpFraction(750_000),
+            160,
+            17,
+            (&retreat, &StrategySpec::default_spec()),
+        );
+        assert_eq!(
+            cmd,
+            "pf1e sim --map ../maps/field.yaml --side monsters '../monsters/my orc.json' ../monsters/ogre.json \
+             --side players ../pcs/esha.json --round-cap 30 --start-hp monsters 0.75 --strategy retreat=0.5 \
+             --seed 4 --runs 160 --transcript --show run 17"
+        );
+        assert_eq!(shell_word("it's"), "'it'\\''s'");
     }
 }

@@ -886,6 +886,24 @@ fn design(d: &DesignResult) -> proto::DesignResult {
                 party: Some(metrics(&c.party)),
                 hp_lost_share: c.hp_lost_share,
                 hp_lost_share_interval: Some(band(c.hp_lost_share_interval)),
+                worth_reading: c.worth_reading.as_ref().map(|b| proto::DesignBattle {
+                    run: b.run,
+                    runs: b.runs,
+                    hp_lost: b.hp_lost,
+                    some_death: b.some_death,
+                    all_down: b.all_down,
+                    command: b.command.clone(),
+                }),
+                plan: c.plan.as_ref().map(|p| proto::DesignPlan {
+                    strategy: p.strategy.clone(),
+                    better: p.better,
+                    p_some_pc_dies: p.p_some_pc_dies,
+                    p_some_pc_dies_interval: Some(band(p.p_some_pc_dies_interval)),
+                    change: p.change,
+                    change_interval: Some(band(p.change_interval)),
+                    told_apart: p.told_apart,
+                    measured: p.measured,
+                }),
             })
             .collect(),
     }
@@ -941,6 +959,36 @@ fn from_design(d: &proto::DesignResult) -> Result<DesignResult, WireError> {
                     c.hp_lost_share_interval.as_ref(),
                     "DesignCandidate.hp_lost_share_interval",
                 )?,
+                worth_reading: c.worth_reading.as_ref().map(|b| DesignBattle {
+                    run: b.run,
+                    runs: b.runs,
+                    hp_lost: b.hp_lost,
+                    some_death: b.some_death,
+                    all_down: b.all_down,
+                    command: b.command.clone(),
+                }),
+                plan: c
+                    .plan
+                    .as_ref()
+                    .map(|p| {
+                        Ok::<_, WireError>(DesignPlan {
+                            strategy: p.strategy.clone(),
+                            better: p.better,
+                            p_some_pc_dies: p.p_some_pc_dies,
+                            p_some_pc_dies_interval: from_band(
+                                p.p_some_pc_dies_interval.as_ref(),
+                                "DesignPlan.p_some_pc_dies_interval",
+                            )?,
+                            change: p.change,
+                            change_interval: from_band(
+                                p.change_interval.as_ref(),
+                                "DesignPlan.change_interval",
+                            )?,
+                            told_apart: p.told_apart,
+                            measured: p.measured,
+                        })
+                    })
+                    .transpose()?,
             })
         })
         .collect::<Result<_, WireError>>()?;
@@ -1494,6 +1542,24 @@ mod tests {
                         party: metrics(0.6),
                         hp_lost_share: 0.3,
                         hp_lost_share_interval: [0.2, 0.4],
+                        worth_reading: Some(DesignBattle {
+                            run: 17,
+                            runs: 160,
+                            hp_lost: 61,
+                            some_death: true,
+                            all_down: false,
+                            command: "pf1e sim --show run 17".into(),
+                        }),
+                        plan: Some(DesignPlan {
+                            strategy: "retreat=0.5".into(),
+                            better: true,
+                            p_some_pc_dies: 0.21,
+                            p_some_pc_dies_interval: [0.15, 0.28],
+                            change: -0.08,
+                            change_interval: [-0.14, -0.02],
+                            told_apart: true,
+                            measured: 9,
+                        }),
                     }],
                 })),
                 job(JobResult::Optimize(OptimizeResult {
