@@ -360,6 +360,7 @@ fn the_dashboard_shows_a_sweep_from_submission_to_its_charts_in_chromium() {
         assert!(proposals >= 1, "at least one proposal:\n{page}");
         assert_eq!(count(&b, "section.job[data-kind=design] ul.proposals li .plan").await, 1, "plans: 1");
         assert_eq!(count(&b, "section.job[data-kind=design] ul.proposals li code.replay").await, proposals);
+        assert!(count(&b, "section.job[data-kind=design] table.calibration tbody tr").await >= 1, "{page}");
         for word in ["best party plan: ", "battle worth reading: run ", "pf1e sim --map ../maps/sample_arena.yaml"] {
             assert!(page.contains(word), "{word:?} missing from the design's page:\n{page}");
         }

@@ -239,7 +239,22 @@
           c.confirmed ? "confirmed" : c.inside ? "inside" : c.dropped ? "dropped" : "outside",
         ])),
       el("ul", { class: "proposals" }, ...proposals.map(proposal)),
+      el("p", {}, "The book's labels against the simulation, over every candidate measured (P(a PC dies)):"),
+      table("calibration", ["book", "#candidates", "#median", "#range", "the simulation says"], calibration(result.candidates)),
     ];
+  }
+  // The book's labels against the simulation: render/design.rs's calibration_rows.
+  const LABELS = ["easy", "average", "challenging", "hard", "epic"];
+  function calibration(candidates) {
+    return LABELS.flatMap((book) => {
+      const p = candidates.filter((c) => c.book === book).map((c) => c.party.p_any_death).sort((a, b) => a - b);
+      if (!p.length) return [];
+      const n = p.length;
+      const median = n % 2 ? p[(n - 1) / 2] : (p[n / 2 - 1] + p[n / 2]) / 2;
+      const says = LABELS.map((sim) => [sim, candidates.filter((c) => c.book === book && c.simulated === sim).length])
+        .filter(([, k]) => k > 0).map(([sim, k]) => `${sim} ${k}`).join(", ");
+      return [[book, numCell(String(n)), numCell(PF.pct(median)), numCell(`${PF.pct(p[0])} – ${PF.pct(p[n - 1])}`), says]];
+    });
   }
   const planText = (p) => p.better
     ? `best party plan: ${p.strategy}, P(a PC dies) ${band(p.p_some_pc_dies, p.p_some_pc_dies_interval[0], p.p_some_pc_dies_interval[1])}, ${points(p.change, false)} points against the party's own play [${points(p.change_interval[0], false)}, ${points(p.change_interval[1], false)}]${p.told_apart ? ", told apart" : ""} (${p.measured} plans measured)`

@@ -147,6 +147,45 @@ fn proposal_lines(c: &DesignCandidate, lang: Lang) -> Vec<(String, Option<String
     out
 }
 
+/// The book's labels against the simulation over every measured candidate:
+/// a row per label of the book met, with the candidates, the median and the
+/// range of their P(a PC dies) and how many of them each simulated label
+/// holds. Racing measures the dropped with fewer runs: their estimates are
+/// noisier, not biased.
+pub fn calibration_rows(r: &DesignResult, lang: Lang) -> Vec<Vec<String>> {
+    use pf1e_wire::results::DifficultyLabel as L;
+    const LABELS: [L; 5] = [L::Easy, L::Average, L::Challenging, L::Hard, L::Epic];
+    LABELS
+        .iter()
+        .filter_map(|&book| {
+            let mut p: Vec<f64> =
+                r.candidates.iter().filter(|c| c.book == Some(book)).map(|c| c.party.p_any_death).collect();
+            if p.is_empty() {
+                return None;
+            }
+            p.sort_by(f64::total_cmp);
+            let n = p.len();
+            let median = if n % 2 == 1 { p[n / 2] } else { (p[n / 2 - 1] + p[n / 2]) / 2.0 };
+            let says = LABELS
+                .iter()
+                .filter_map(|&sim| {
+                    let k =
+                        r.candidates.iter().filter(|c| c.book == Some(book) && c.simulated == sim).count();
+                    (k > 0).then(|| format!("{} {k}", label(sim, lang)))
+                })
+                .collect::<Vec<_>>()
+                .join(", ");
+            Some(vec![
+                label(book, lang).to_string(),
+                n.to_string(),
+                pct(median),
+                format!("{} – {}", pct(p[0]), pct(p[n - 1])),
+                says,
+            ])
+        })
+        .collect()
+}
+
 fn signed(n: i32) -> String {
     if n >= 0 { format!("+{n}") } else { format!("−{}", n.unsigned_abs()) }
 }
@@ -218,7 +257,15 @@ pub fn report(view: &View, r: &DesignResult) -> String {
         Style::Text => answer,
         Style::Markdown => format!("**{answer}**"),
     };
-    format!("{answer}\n{search}\n\n{}\n{files}", table(view, &headers, &rows))
+    let calibration = calibration_rows(r, lang);
+    let calibration = if calibration.is_empty() {
+        String::new()
+    } else {
+        let headers = [T::ColBook, T::ColCandidates, T::ColMedianPcDies, T::ColRange, T::ColSimulationSays]
+            .map(|t| lang.t(t).to_string());
+        format!("\n{}\n{}", lang.t(T::DesignCalibration), table(view, &headers, &calibration))
+    };
+    format!("{answer}\n{search}\n\n{}\n{files}{calibration}", table(view, &headers, &rows))
 }
 
 #[cfg(test)]
@@ -293,6 +340,40 @@ mod tests {
         assert!(!text.contains("#3"), "a candidate outside the band is no proposal");
         let fr = answer(&r, Lang::Fr);
         assert!(fr.contains("le livre dit facile, la simulation dit très difficile"), "{fr}");
+    }
+
+    #[test]
+    fn the_calibration_table_sets_the_books_labels_against_the_simulation() {
+        let at = |book, simulated, p| {
+            let mut c = candidate(0, book, simulated);
+            c.party.p_any_death = p;
+            c
+        };
+        let r = DesignResult {
+            party: "players".into(),
+            side: "monsters".into(),
+            apl: 4,
+            target: vec![TargetBand { metric: DesignMetric::PSomePcDies, low: 0.2, high: 0.4 }],
+            label: None,
+            window: [-1, 4],
+            pool: vec![],
+            groups_in_window: 3,
+            confidence: 0.9973,
+            candidates: vec![
+                at(DifficultyLabel::Epic, DifficultyLabel::Hard, 0.3),
+                at(DifficultyLabel::Easy, DifficultyLabel::Easy, 0.0),
+                at(DifficultyLabel::Epic, DifficultyLabel::Average, 0.05),
+                at(DifficultyLabel::Epic, DifficultyLabel::Hard, 0.25),
+                at(DifficultyLabel::Easy, DifficultyLabel::Easy, 0.01),
+            ],
+        };
+        let rows = calibration_rows(&r, Lang::En);
+        // Book order; the median of an even count is the mean of the middle two.
+        assert_eq!(rows[0], ["easy", "2", "0.5%", "0.0% – 1.0%", "easy 2"]);
+        assert_eq!(rows[1], ["epic", "3", "25.0%", "5.0% – 30.0%", "average 1, hard 2"]);
+        assert_eq!(rows.len(), 2, "labels the book never gave have no row");
+        let text = report(&View { lang: Lang::En, style: Style::Text, width: 200, top: 10 }, &r);
+        assert!(text.contains("The book's labels against the simulation"), "{text}");
     }
 
     #[test]

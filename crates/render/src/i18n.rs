@@ -271,6 +271,12 @@ catalogue! {
         "combat à lire : partie {} sur {} (le pire décile : {} PV perdus{}) :";
     DesignWorthDeath => ", a PC died", ", un PJ meurt";
     DesignWorthWipe => ", everyone down", ", tous à terre";
+    DesignCalibration => "The book's labels against the simulation, over every candidate measured (P(a PC dies)):",
+        "Les étiquettes du livre face à la simulation, sur tous les candidats mesurés (P(un PJ meurt)) :";
+    ColCandidates => "Candidates", "Candidats";
+    ColMedianPcDies => "Median", "Médiane";
+    ColRange => "Range", "Étendue";
+    ColSimulationSays => "The simulation says", "La simulation dit";
     DesignConfirmed => "confirmed", "confirmée";
     DesignInside => "inside", "dedans";
     DesignDropped => "dropped", "écarté";
