@@ -336,6 +336,11 @@ pub struct PreparedEntry {
     /// Copies prepared (1 by default).
     #[serde(default = "default_count")]
     pub count: u32,
+    /// Prepared in the domain slot of its level (CRB "Cleric: Domains"):
+    /// one of `domain_spells`, counted in `domain_slots`, never given up
+    /// for a spontaneous conversion.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub domain: bool,
 }
 
 /// An item carried but not wielded (potions, scrolls, wands…), as a bare name or an object.
@@ -523,6 +528,13 @@ pub struct Combatant {
     /// Names of the spells the combatant can cast.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub spells: Vec<String>,
+    /// Domain spell slots per spell level (`"1": 1`), beyond `spell_slots`
+    /// (CRB "Cleric: Domains"): each is spent only on one of `domain_spells`.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub domain_slots: BTreeMap<String, u32>,
+    /// Spells of `spells` that its domains grant: the only ones a domain slot holds.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub domain_spells: Vec<String>,
     /// A prepared caster's spells of the day (CRB "Preparing Wizard
     /// Spells"): each copy is cast once, a metamagic version only as
     /// prepared. Empty: the caster casts any of `spells` from `spell_slots`,

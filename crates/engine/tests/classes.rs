@@ -204,3 +204,39 @@ fn misty_enhances_her_blade_then_spends_arcane_accuracy_on_her_melee_turns() {
     }
     assert!(battles_with >= 10 && accurate >= battles_with, "{battles_with} battles, {accurate} uses");
 }
+
+#[test]
+fn oni_casts_a_cure_from_his_domain_slots_and_nothing_else_from_them() {
+    // Oni (cleric 4: {1: 4, 2: 3} and a Healing domain slot of each level)
+    // and the fighter against two ogres: a long fight in which he spends
+    // his slots; a domain slot holds only cure light or moderate wounds.
+    let (prep, logs) = party_battles(
+        &["pcs/oni.json", "pcs/fighter.json"],
+        &["monsters/ogre.json", "monsters/ogre.json"],
+        60,
+    );
+    let _ = prep;
+    // Ordinary slots {1: 4, 2: 3}; one domain slot of each level.
+    let ordinary = [0, 4, 3];
+    let mut domain_slot_used = 0;
+    for log in &logs {
+        let mut per_slot = [(0, 0); 3];
+        for r in log {
+            if let Event::Casts { who: 0, spell, slot, .. } = &r.event
+                && (1..=2).contains(slot)
+            {
+                let domain = matches!(spell.as_str(), "Cure Light Wounds" | "Cure Moderate Wounds");
+                let (all, other) = &mut per_slot[usize::from(*slot)];
+                *all += 1;
+                *other += usize::from(!domain);
+            }
+        }
+        for level in 1..=2 {
+            let (all, other) = per_slot[level];
+            assert!(other <= ordinary[level], "level {level}: {other} other spells from {} slots", ordinary[level]);
+            assert!(all <= ordinary[level] + 1, "level {level}: {all} spells, one domain slot");
+            domain_slot_used += usize::from(all == ordinary[level] + 1);
+        }
+    }
+    assert!(domain_slot_used >= 5, "battles in which Oni casts from a domain slot: {domain_slot_used}");
+}

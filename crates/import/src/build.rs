@@ -278,10 +278,13 @@ const fn two() -> u32 {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum DomainSlots {
-    /// Left out: the combatant format has no slot restricted to domain spells.
+    /// Left out of the combatant file.
     LeftOut,
-    /// Counted as ordinary slots.
+    /// Counted as ordinary slots (a simplification: any spell may fill them).
     Counted,
+    /// The combatant's `domain_slots`, one per spell level, each filled only
+    /// with a spell of `domains` (CRB "Cleric: Domains").
+    Restricted,
 }
 
 /// Spellcasting.
@@ -293,6 +296,9 @@ pub struct CastingBuild {
     /// Domain slots (clerics).
     #[serde(default = "left_out")]
     pub domain_slots: DomainSlots,
+    /// The cleric's domains (`healing`, `sun`), as `data/classes.json` lists them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub domains: Vec<String>,
 }
 
 const fn left_out() -> DomainSlots {
@@ -399,6 +405,10 @@ pub struct DerivedCasting {
     pub slots: BTreeMap<String, u32>,
     /// Domain slots left out of `slots` (one per level a cleric can cast).
     pub domain_slots_left_out: u32,
+    /// Domain slots per spell level (`"1"` → 1), restricted to domain spells.
+    pub domain_slots: BTreeMap<String, u32>,
+    /// The spells of its domains, lower case, with their domain spell level.
+    pub domain_spells: BTreeMap<String, u32>,
     /// The highest spell level it can cast.
     pub max_spell_level: u32,
 }
@@ -858,13 +868,39 @@ impl Build {
         let class_level = *class_level;
         let per_day = table.spells_per_day(&casting, class_level);
         let domain = casting.domain_slots;
+        if !domain && (cb.domain_slots == DomainSlots::Restricted || !cb.domains.is_empty()) {
+            return fail("$.casting", format!("a {} has no domains", entry.name));
+        }
+        if cb.domain_slots == DomainSlots::Restricted && cb.domains.is_empty() {
+            return fail("$.casting.domains", "restricted domain slots need the domains that fill them");
+        }
+        let mut domain_spells = BTreeMap::new();
+        for (i, name) in cb.domains.iter().enumerate() {
+            let Some(d) = table.domain(name) else {
+                return fail(
+                    format!("$.casting.domains[{i}]"),
+                    format!("unknown domain {name:?} (data/classes.json lists {})", list(table.domain_names())),
+                );
+            };
+            for (level, spell) in d.spells.iter().enumerate() {
+                domain_spells.insert(spell.to_lowercase(), level as u32 + 1);
+            }
+        }
         let mut slots = BTreeMap::new();
+        let mut domain_slots = BTreeMap::new();
         let mut left_out = 0;
         for (i, &base) in per_day.iter().enumerate() {
             let level = i as u32 + 1;
             let domain_slot = u32::from(domain);
-            let counted = if domain && cb.domain_slots == DomainSlots::Counted { domain_slot } else { 0 };
-            left_out += domain_slot - counted;
+            let (counted, restricted) = match cb.domain_slots {
+                DomainSlots::Counted => (domain_slot, 0),
+                DomainSlots::Restricted => (0, domain_slot),
+                DomainSlots::LeftOut => (0, 0),
+            };
+            left_out += domain_slot - counted - restricted;
+            if restricted > 0 {
+                domain_slots.insert(level.to_string(), restricted);
+            }
             let n = base + bonus_spells(modifier, level) + counted;
             if n > 0 {
                 slots.insert(level.to_string(), n);
@@ -876,6 +912,8 @@ impl Build {
             caster_level: class_level,
             slots,
             domain_slots_left_out: left_out,
+            domain_slots,
+            domain_spells,
             max_spell_level: per_day.len() as u32,
         }))
     }

@@ -117,11 +117,30 @@ pub fn check(c: &Combatant, d: &Derived, spells: &SpellBook) -> Conformance {
     match &d.casting {
         None => {
             out.compare("$.spell_slots", BTreeMap::new(), c.spell_slots.clone());
+            out.compare("$.domain_slots", BTreeMap::new(), c.domain_slots.clone());
             out.compare("$.spells", Vec::<String>::new(), c.spells.clone());
         }
         Some(casting) => {
             out.compare("$.casting_ability", Some(casting.ability), c.casting_ability);
             out.compare("$.spell_slots", casting.slots.clone(), c.spell_slots.clone());
+            out.compare("$.domain_slots", casting.domain_slots.clone(), c.domain_slots.clone());
+            // A domain spell is one of the build's domains, of a level it casts.
+            for (i, name) in c.domain_spells.iter().enumerate() {
+                match casting.domain_spells.get(&name.trim().to_lowercase()) {
+                    Some(&level) if level <= casting.max_spell_level => {}
+                    found => out.mismatches.push(Mismatch {
+                        path: format!("$.domain_spells[{i}]"),
+                        expected: format!(
+                            "a spell of the build's domains of level {} or lower",
+                            casting.max_spell_level
+                        ),
+                        found: match found {
+                            Some(level) => format!("{name} (domain level {level})"),
+                            None => name.clone(),
+                        },
+                    }),
+                }
+            }
             for (i, name) in c.spells.iter().enumerate() {
                 let path = format!("$.spells[{i}]");
                 let Some((_, spell)) = spells.find(name) else {
@@ -157,7 +176,7 @@ pub fn check(c: &Combatant, d: &Derived, spells: &SpellBook) -> Conformance {
             }
             if casting.domain_slots_left_out > 0 {
                 out.notes.push(format!(
-                    "{} domain slot(s) left out of spell_slots (no slot restricted to domain spells)",
+                    "{} domain slot(s) left out of the file (the build's casting.domain_slots is left_out)",
                     casting.domain_slots_left_out
                 ));
             }
