@@ -228,6 +228,16 @@ pub struct AttackSpec {
     /// miss; an attack with splash deals no precision damage.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub splash: Vec<DamageComponent>,
+    /// The Reflex save DC of a creature the splash catches, for half of it
+    /// (an alchemist's bomb, APG "Bomb": 10 + ½ alchemist level + Intelligence
+    /// modifier); absent: no save.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub splash_dc: Option<i32>,
+    /// Made only as the single attack of a standard action, never with
+    /// iterative attacks (an alchemist's bomb: "drawing the components of,
+    /// creating, and throwing a bomb requires a standard action").
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub standard_action: bool,
     /// Damage a hit deals again at the start of the target's next turn
     /// (alchemist's fire: "on the round following a direct hit, the target
     /// takes an additional 1d6 points of fire damage").

@@ -104,6 +104,23 @@ pub fn check(c: &Combatant, d: &Derived, spells: &SpellBook) -> Conformance {
             out.compare(&at("damage_bonus"), 0, a.damage_bonus);
         }
     }
+    // A bomb's splash, its save and the bombs a day (APG "Bomb").
+    if let Some(b) = &d.bomb
+        && let Some(i) = c.attacks.iter().position(|a| a.weapon_id() == b.attack)
+    {
+        let a = &c.attacks[i];
+        let at = |field: &str| format!("$.attacks[{i}].{field}");
+        let splash: Vec<&str> = a.splash.iter().map(|s| s.formula.as_str()).collect();
+        out.compare(
+            &at("splash"),
+            vec![b.splash.to_string()],
+            splash.iter().map(|s| s.to_string()).collect(),
+        );
+        out.compare(&at("splash_dc"), Some(b.dc), a.splash_dc);
+        out.compare(&at("ammunition"), Some(b.per_day), a.ammunition);
+        out.compare(&at("standard_action"), true, a.standard_action);
+        out.compare(&at("kind"), pf1e_engine::model::AttackKind::Touch, a.kind);
+    }
     for (i, used) in seen.iter().enumerate() {
         if !used {
             out.mismatches.push(Mismatch {

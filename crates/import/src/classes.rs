@@ -298,7 +298,10 @@ impl ClassTable {
                 ));
             }
             if let Some(previous) = domains.insert(class_key(&d.name), d) {
-                return Err(fail(format!("domains[{i}].name"), format!("{:?} is listed twice", previous.name)));
+                return Err(fail(
+                    format!("domains[{i}].name"),
+                    format!("{:?} is listed twice", previous.name),
+                ));
             }
         }
         Ok(Self {

@@ -780,7 +780,11 @@ pub fn convert(text: &str, file: &str, classes: &ClassTable, spells: &SpellBook)
                     .iter()
                     .any(|c| crate::classes::class_key(&c.class) == crate::classes::class_key(class)) =>
             {
-                Some(CastingBuild { class: class.clone(), domain_slots: DomainSlots::LeftOut, domains: Vec::new() })
+                Some(CastingBuild {
+                    class: class.clone(),
+                    domain_slots: DomainSlots::LeftOut,
+                    domains: Vec::new(),
+                })
             }
             _ => {
                 r.leave_out(
@@ -1369,6 +1373,8 @@ fn read_weapon(
             off_hand: false,
             count: 1,
             splash: vec![],
+            splash_dc: None,
+            standard_action: false,
             lingering: None,
             qualities: if enhancement > 0 { vec!["magic".into()] } else { vec![] },
             reload: None,

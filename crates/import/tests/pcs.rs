@@ -22,7 +22,7 @@ const PCS: [&str; 8] = ["esha", "harvie", "ierlieth", "jeanne", "misty", "nairda
 
 /// Reference PCs of the classes the campaign lacks (issue 22), built and
 /// checked like the campaign's.
-const REFERENCE: [&str; 4] = ["barbarian4", "monk4", "paladin4", "ranger4"];
+const REFERENCE: [&str; 5] = ["alchemist4", "barbarian4", "monk4", "paladin4", "ranger4"];
 
 fn load_build(stem: &str) -> Build {
     let path = data().join("builds").join(format!("{stem}.json"));
@@ -282,4 +282,51 @@ fn a_monk_build_derives_its_unarmed_damage_ac_bonus_maneuver_training_and_fast_m
     );
     let a = derived(&armored).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!((a.stats.ac.total, a.stats.cmd, a.speed_land_ft), (19 - 4 + 4, 24 - 4, 30));
+}
+
+#[test]
+fn an_alchemists_bombs_follow_her_level_and_intelligence() {
+    use pf1e_import::build::{bomb_dice, bomb_numbers};
+    // APG "Bomb": 1d6, +1d6 at every odd level after the first.
+    for (level, dice) in
+        [(1, "1d6"), (2, "1d6"), (3, "2d6"), (4, "2d6"), (5, "3d6"), (19, "10d6"), (20, "10d6")]
+    {
+        assert_eq!(bomb_dice(level), dice, "alchemist {level}");
+    }
+    // Splash = the minimum damage (dice + Int), DC 10 + ½ level + Int, level + Int a day.
+    let n = bomb_numbers("bomb", 4, 4);
+    assert_eq!((n.splash, n.dc, n.per_day), (6, 16, 8));
+    let n = bomb_numbers("bomb", 9, 5);
+    assert_eq!((n.dice.as_str(), n.splash, n.dc, n.per_day), ("5d6", 10, 19, 14));
+    // The reference alchemist: +6 = BAB 3 + Dex 2 + Throw Anything 1; 2d6 + Int 4.
+    let mut cache = BTreeMap::new();
+    let d = derive("alchemist4", &mut cache);
+    assert_eq!((d.stats.attacks[0].attack_bonus, d.stats.attacks[0].damage_bonus), (6, 4));
+    assert_eq!(d.bomb, Some(bomb_numbers("bomb", 4, 4)));
+    // Drifted bomb numbers are caught.
+    let mut pc = load_pc("alchemist4");
+    pc.attacks[0].splash[0].formula = "4".into();
+    pc.attacks[0].splash_dc = Some(15);
+    pc.attacks[0].ammunition = Some(9);
+    pc.attacks[0].standard_action = false;
+    let paths: Vec<String> = check(&pc, &d, &spells()).mismatches.into_iter().map(|m| m.path).collect();
+    assert_eq!(
+        paths,
+        [
+            "$.attacks[0].splash",
+            "$.attacks[0].splash_dc",
+            "$.attacks[0].ammunition",
+            "$.attacks[0].standard_action"
+        ]
+    );
+    // The wrong dice for the level, and a bomb without alchemist levels, are refused.
+    let table = ClassTable::builtin().expect("classes");
+    let mut wrong = load_build("alchemist4");
+    wrong.weapons[0].dice = "1d6".into();
+    let err = wrong.derive(table, &features(&pc), None).expect_err("wrong dice");
+    assert!(err.to_string().contains("bomb deals 2d6"), "{err}");
+    let mut fighter = load_build("alchemist4");
+    fighter.classes[0].class = "fighter".into();
+    let err = fighter.derive(table, &features(&pc), None).expect_err("no alchemist");
+    assert_eq!(err.path, "$.weapons[0].grip");
 }

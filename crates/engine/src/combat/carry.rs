@@ -293,7 +293,8 @@ impl Party<'_> {
         if !caster.known(spell).is_some_and(|k| k.spontaneous) {
             return None;
         }
-        let at_level = |p: &usize| caster.prepared[*p].slot == level && left(*p) && !caster.prepared[*p].domain;
+        let at_level =
+            |p: &usize| caster.prepared[*p].slot == level && left(*p) && !caster.prepared[*p].domain;
         let heals = |p: usize| self.prep.spells[usize::from(caster.prepared[p].spell)].role.heal;
         let mut candidates = (0..caster.prepared.len()).rev().filter(at_level);
         candidates.clone().find(|&p| !heals(p)).or_else(|| candidates.next())

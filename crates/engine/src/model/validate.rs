@@ -306,6 +306,9 @@ fn check_attack(path: &str, a: &AttackSpec) -> Result<(), Failure> {
     }
     check_components(&key_path(path, "damage"), &a.damage)?;
     check_components(&key_path(path, "splash"), &a.splash)?;
+    if a.splash_dc.is_some() && a.splash.is_empty() {
+        return fail(key_path(path, "splash_dc"), "a save against the splash needs a splash");
+    }
     if let Some(c) = &a.lingering {
         check_component(&key_path(path, "lingering"), c)?;
     }
@@ -465,7 +468,10 @@ fn check_spellcasting(c: &Combatant) -> Result<(), Failure> {
             );
         }
         if n > 1 {
-            return fail(key_path("$.domain_slots", level), format!("one domain slot per spell level, got {n}"));
+            return fail(
+                key_path("$.domain_slots", level),
+                format!("one domain slot per spell level, got {n}"),
+            );
         }
     }
     let listed = |name: &str| c.spells.iter().any(|s| s.trim().eq_ignore_ascii_case(name.trim()));
@@ -547,7 +553,8 @@ fn check_prepared(c: &Combatant) -> Result<(), Failure> {
         if entry.count < 1 {
             return fail(key_path(&path, "count"), "count must be at least 1");
         }
-        if entry.domain && !c.domain_spells.iter().any(|s| s.trim().eq_ignore_ascii_case(entry.spell.trim())) {
+        if entry.domain && !c.domain_spells.iter().any(|s| s.trim().eq_ignore_ascii_case(entry.spell.trim()))
+        {
             return fail(
                 key_path(&path, "domain"),
                 format!("{:?} fills a domain slot but is not one of domain_spells", entry.spell),

@@ -253,7 +253,13 @@ impl CasterSpec {
     /// in a slot of `slot` takes a domain slot: a domain spell does while
     /// one is left at that level, as a table spends the slot that can hold
     /// nothing else first; a prepared caster's, when its copy is a domain one.
-    pub fn takes_domain_slot(&self, spell: u16, slot: u8, copy: Option<usize>, domain_left: &[u8; 10]) -> bool {
+    pub fn takes_domain_slot(
+        &self,
+        spell: u16,
+        slot: u8,
+        copy: Option<usize>,
+        domain_left: &[u8; 10],
+    ) -> bool {
         let level = usize::from(slot);
         if slot == 0 || level > 9 || domain_left[level] == 0 {
             return false;
