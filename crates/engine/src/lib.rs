@@ -156,4 +156,7 @@ pub mod summary;
 /// `pf1e-rules-19`: a cleric's domain slots (`domain_slots`,
 /// `domain_spells`: one slot per spell level that holds only a domain
 /// spell, never given up for a spontaneous cure; Oni counts his two).
+/// Also in `pf1e-rules-19`: the alchemist's bombs (an attack's
+/// `splash_dc`, a Reflex save for half the splash, and `standard_action`,
+/// no iterative attacks; the feature `Bomb`), poison resistance.
 pub const RULES_VERSION: &str = "pf1e-rules-19";

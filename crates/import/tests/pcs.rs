@@ -192,7 +192,7 @@ fn a_cleric_has_one_domain_slot_per_spell_level_she_casts() {
         build.abilities.increases = vec![pf1e_import::build::Ability::Cha; level as usize / 4];
         let d = build.derive(table, &features(&pc), None).unwrap_or_else(|e| panic!("{level}: {e}"));
         let casting = d.casting.expect("a cleric casts");
-        let top = ((level + 1) / 2).min(9);
+        let top = level.div_ceil(2).min(9);
         let expected: BTreeMap<String, u32> = (1..=top).map(|l| (l.to_string(), 1)).collect();
         assert_eq!(casting.domain_slots, expected, "cleric {level}");
         assert_eq!(casting.domain_slots_left_out, 0, "cleric {level}");
