@@ -152,4 +152,11 @@ pub mod summary;
 /// down the time between fights (an encounter's `after`, a `wait`, a short
 /// rest's 10 minutes, a night's 8 hours), and a poison running as a day's
 /// fight ends runs its course then (`docs/days.md`).
-pub const RULES_VERSION: &str = "pf1e-rules-18";
+///
+/// `pf1e-rules-19`: a cleric's domain slots (`domain_slots`,
+/// `domain_spells`: one slot per spell level that holds only a domain
+/// spell, never given up for a spontaneous cure; Oni counts his two).
+/// Also in `pf1e-rules-19`: the alchemist's bombs (an attack's
+/// `splash_dc`, a Reflex save for half the splash, and `standard_action`,
+/// no iterative attacks; the feature `Bomb`), poison resistance.
+pub const RULES_VERSION: &str = "pf1e-rules-19";

@@ -228,6 +228,16 @@ pub struct AttackSpec {
     /// miss; an attack with splash deals no precision damage.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub splash: Vec<DamageComponent>,
+    /// The Reflex save DC of a creature the splash catches, for half of it
+    /// (an alchemist's bomb, APG "Bomb": 10 + ½ alchemist level + Intelligence
+    /// modifier); absent: no save.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub splash_dc: Option<i32>,
+    /// Made only as the single attack of a standard action, never with
+    /// iterative attacks (an alchemist's bomb: "drawing the components of,
+    /// creating, and throwing a bomb requires a standard action").
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub standard_action: bool,
     /// Damage a hit deals again at the start of the target's next turn
     /// (alchemist's fire: "on the round following a direct hit, the target
     /// takes an additional 1d6 points of fire damage").
@@ -336,6 +346,11 @@ pub struct PreparedEntry {
     /// Copies prepared (1 by default).
     #[serde(default = "default_count")]
     pub count: u32,
+    /// Prepared in the domain slot of its level (CRB "Cleric: Domains"):
+    /// one of `domain_spells`, counted in `domain_slots`, never given up
+    /// for a spontaneous conversion.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub domain: bool,
 }
 
 /// An item carried but not wielded (potions, scrolls, wands…), as a bare name or an object.
@@ -523,6 +538,13 @@ pub struct Combatant {
     /// Names of the spells the combatant can cast.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub spells: Vec<String>,
+    /// Domain spell slots per spell level (`"1": 1`), beyond `spell_slots`
+    /// (CRB "Cleric: Domains"): each is spent only on one of `domain_spells`.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub domain_slots: BTreeMap<String, u32>,
+    /// Spells of `spells` that its domains grant: the only ones a domain slot holds.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub domain_spells: Vec<String>,
     /// A prepared caster's spells of the day (CRB "Preparing Wizard
     /// Spells"): each copy is cast once, a metamagic version only as
     /// prepared. Empty: the caster casts any of `spells` from `spell_slots`,

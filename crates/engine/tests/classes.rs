@@ -204,3 +204,84 @@ fn misty_enhances_her_blade_then_spends_arcane_accuracy_on_her_melee_turns() {
     }
     assert!(battles_with >= 10 && accurate >= battles_with, "{battles_with} battles, {accurate} uses");
 }
+
+#[test]
+fn oni_casts_a_cure_from_his_domain_slots_and_nothing_else_from_them() {
+    // Oni (cleric 4: {1: 4, 2: 3} and a Healing domain slot of each level)
+    // and the fighter against two ogres: a long fight in which he spends
+    // his slots; a domain slot holds only cure light or moderate wounds.
+    let (prep, logs) = party_battles(
+        &["pcs/oni.json", "pcs/fighter.json"],
+        &["monsters/ogre.json", "monsters/ogre.json"],
+        60,
+    );
+    let _ = prep;
+    // Ordinary slots {1: 4, 2: 3}; one domain slot of each level.
+    let ordinary = [0, 4, 3];
+    let mut domain_slot_used = 0;
+    for log in &logs {
+        let mut per_slot = [(0, 0); 3];
+        for r in log {
+            if let Event::Casts { who: 0, spell, slot, .. } = &r.event
+                && (1..=2).contains(slot)
+            {
+                let domain = matches!(spell.as_str(), "Cure Light Wounds" | "Cure Moderate Wounds");
+                let (all, other) = &mut per_slot[usize::from(*slot)];
+                *all += 1;
+                *other += usize::from(!domain);
+            }
+        }
+        for level in 1..=2 {
+            let (all, other) = per_slot[level];
+            assert!(
+                other <= ordinary[level],
+                "level {level}: {other} other spells from {} slots",
+                ordinary[level]
+            );
+            assert!(all <= ordinary[level] + 1, "level {level}: {all} spells, one domain slot");
+            domain_slot_used += usize::from(all == ordinary[level] + 1);
+        }
+    }
+    assert!(domain_slot_used >= 5, "battles in which Oni casts from a domain slot: {domain_slot_used}");
+}
+
+#[test]
+fn the_reference_alchemist_throws_bombs_whose_splash_allows_a_reflex_save_for_half() {
+    // The alchemist (2d6+4 fire, splash 6, Reflex DC 16 for half, 8 a day)
+    // and the fighter against four orcs.
+    let foes = ["monsters/orc.json"; 4];
+    let (prep, logs) = party_battles(&["pcs/alchemist4.json", "pcs/fighter.json"], &foes, 40);
+    let _ = prep;
+    let (mut thrown, mut splashed, mut halved) = (0, 0, 0);
+    for log in &logs {
+        let mut per_round = std::collections::BTreeMap::new();
+        let mut last_save: Option<(usize, bool)> = None;
+        let mut battle = 0;
+        for r in log {
+            match &r.event {
+                Event::Attack(a) if a.who == 0 && a.weapon == "bomb" => {
+                    assert!(!a.aoo, "a bomb is a standard action, never an attack of opportunity");
+                    assert_eq!(a.ac_kind, pf1e_engine::combat::event::AcKind::Touch, "a ranged touch attack");
+                    *per_round.entry(r.round).or_insert(0) += 1;
+                    battle += 1;
+                }
+                Event::Save { who, kind: pf1e_engine::effects::SaveKind::Ref, dc: 16, success, .. } => {
+                    last_save = Some((*who, *success));
+                }
+                Event::Splash { who, by: 0, weapon, dealt, .. } if weapon == "bomb" => {
+                    let Some((saver, saved)) = last_save.take() else { panic!("no save before {r:?}") };
+                    assert_eq!(saver, *who, "the splashed creature saves");
+                    assert_eq!(*dealt, if saved { 3 } else { 6 }, "splash 6, halved by a save: {r:?}");
+                    splashed += 1;
+                    halved += usize::from(saved);
+                }
+                _ => {}
+            }
+        }
+        assert!(per_round.values().all(|&n| n == 1), "one bomb a round: {per_round:?}");
+        assert!(battle <= 8, "8 bombs a day: {battle}");
+        thrown += battle;
+    }
+    assert!(thrown >= 40, "the alchemist bombs in every battle: {thrown}");
+    assert!(splashed >= 10 && halved > 0 && halved < splashed, "{splashed} splashed, {halved} halved");
+}

@@ -608,6 +608,9 @@ fn buffer() -> Arc<Combatant> {
     let mut v: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(data().join("pcs/oni.json")).unwrap()).unwrap();
     v["spells"] = serde_json::json!(["Bless", "Shield of Faith", "Cure Light Wounds"]);
+    // Her domain slot of 2nd level has no spell of hers left to hold.
+    v["domain_slots"] = serde_json::json!({ "1": 1 });
+    v["domain_spells"] = serde_json::json!(["Cure Light Wounds"]);
     v["attacks"] = serde_json::json!([]);
     Arc::new(pf1e_engine::model::parse_combatant(&v.to_string(), "oni-buffs.json").unwrap())
 }

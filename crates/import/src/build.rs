@@ -230,6 +230,10 @@ pub enum Grip {
     NaturalOnly,
     /// A secondary natural attack: −5 (−2 with Multiattack), ½ Strength.
     NaturalSecondary,
+    /// An alchemist's bomb (APG "Bomb"): a ranged touch attack, Dexterity to
+    /// hit, no Strength; the alchemist's Intelligence to damage, its dice by
+    /// alchemist level.
+    Bomb,
 }
 
 /// One weapon or natural attack of the build.
@@ -278,10 +282,13 @@ const fn two() -> u32 {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum DomainSlots {
-    /// Left out: the combatant format has no slot restricted to domain spells.
+    /// Left out of the combatant file.
     LeftOut,
-    /// Counted as ordinary slots.
+    /// Counted as ordinary slots (a simplification: any spell may fill them).
     Counted,
+    /// The combatant's `domain_slots`, one per spell level, each filled only
+    /// with a spell of `domains` (CRB "Cleric: Domains").
+    Restricted,
 }
 
 /// Spellcasting.
@@ -293,6 +300,9 @@ pub struct CastingBuild {
     /// Domain slots (clerics).
     #[serde(default = "left_out")]
     pub domain_slots: DomainSlots,
+    /// The cleric's domains (`healing`, `sun`), as `data/classes.json` lists them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub domains: Vec<String>,
 }
 
 const fn left_out() -> DomainSlots {
@@ -384,6 +394,41 @@ pub struct Derived {
     pub weapons: Vec<Weapon>,
     /// The AC bonus of the build's shield (its `shield` bonus on `ac`), if it has one.
     pub shield_ac: Option<i32>,
+    /// An alchemist's bomb numbers, when it has a bomb weapon.
+    pub bomb: Option<BombNumbers>,
+}
+
+/// An alchemist's bombs (APG "Alchemist", "Bomb", "Throw Anything").
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BombNumbers {
+    /// The bomb weapon's attack id.
+    pub attack: String,
+    /// Fire dice: 1d6, +1d6 at every odd level after the first.
+    pub dice: String,
+    /// The splash: the bomb's minimum damage (one per die + Intelligence modifier).
+    pub splash: i32,
+    /// Reflex DC for half the splash: 10 + ½ alchemist level + Intelligence modifier.
+    pub dc: i32,
+    /// Bombs a day: alchemist level + Intelligence modifier.
+    pub per_day: u32,
+}
+
+/// The fire dice of an alchemist's bomb at `level`: 1d6 at 1st, +1d6 at
+/// every odd level after (APG "Bomb").
+pub fn bomb_dice(level: u32) -> String {
+    format!("{}d6", level.max(1).div_ceil(2))
+}
+
+/// An alchemist's bomb numbers at alchemist `level` with Intelligence modifier `int`.
+pub fn bomb_numbers(attack: &str, level: u32, int: i32) -> BombNumbers {
+    let dice = level.max(1).div_ceil(2);
+    BombNumbers {
+        attack: attack.to_string(),
+        dice: bomb_dice(level),
+        splash: dice as i32 + int,
+        dc: 10 + level as i32 / 2 + int,
+        per_day: (level as i32 + int).max(0) as u32,
+    }
 }
 
 /// Derived spellcasting.
@@ -399,6 +444,10 @@ pub struct DerivedCasting {
     pub slots: BTreeMap<String, u32>,
     /// Domain slots left out of `slots` (one per level a cleric can cast).
     pub domain_slots_left_out: u32,
+    /// Domain slots per spell level (`"1"` → 1), restricted to domain spells.
+    pub domain_slots: BTreeMap<String, u32>,
+    /// The spells of its domains, lower case, with their domain spell level.
+    pub domain_spells: BTreeMap<String, u32>,
     /// The highest spell level it can cast.
     pub max_spell_level: u32,
 }
@@ -719,6 +768,38 @@ impl Build {
             }
             weapons.push(base_weapon(w));
         }
+        // Bombs (APG "Alchemist"): the dice of the alchemist level, the
+        // Intelligence modifier to damage (Throw Anything's alchemist rider:
+        // "adds his Intelligence modifier to damage done with splash
+        // weapons"), the feat's +1 circumstance bonus on the attack.
+        let mut bomb = None;
+        for (i, w) in self.weapons.iter().enumerate().filter(|(_, w)| w.grip == Grip::Bomb) {
+            let Some((_, l)) = entries.iter().find(|(c, _)| c.name == "alchemist") else {
+                return fail(format!("$.weapons[{i}].grip"), "a bomb needs alchemist levels");
+            };
+            let int = ability_modifier(score(&abilities, Ability::Int));
+            let numbers = bomb_numbers(&w.attack, *l, int);
+            if w.dice != numbers.dice {
+                return fail(
+                    format!("$.weapons[{i}].dice"),
+                    format!("an alchemist {l}'s bomb deals {}, not {:?}", numbers.dice, w.dice),
+                );
+            }
+            let on_bomb = |target, value, bonus_type| Modifier {
+                target,
+                value,
+                bonus_type,
+                condition: None,
+                descriptor: None,
+                creature_type: None,
+                weapon: Some(w.attack.clone()),
+            };
+            bonuses.push(on_bomb(ModTarget::Damage, int, BonusType::Untyped));
+            if features.features.iter().any(|f| f.entry.eq_ignore_ascii_case("Throw Anything")) {
+                bonuses.push(on_bomb(ModTarget::Attack, 1, BonusType::Circumstance));
+            }
+            bomb = Some(numbers);
+        }
         // Divine grace (CRB "Paladin", 2nd level): the Charisma bonus, if any, on every save.
         let cha = ability_modifier(score(&abilities, Ability::Cha));
         if cha > 0 && entries.iter().any(|(c, l)| c.name == "paladin" && *l >= 2) {
@@ -810,6 +891,7 @@ impl Build {
                 .filter(|b| b.target == ModTarget::Ac && b.bonus_type == BonusType::Shield)
                 .map(|b| b.value)
                 .max(),
+            bomb,
         })
     }
 
@@ -858,13 +940,42 @@ impl Build {
         let class_level = *class_level;
         let per_day = table.spells_per_day(&casting, class_level);
         let domain = casting.domain_slots;
+        if !domain && (cb.domain_slots == DomainSlots::Restricted || !cb.domains.is_empty()) {
+            return fail("$.casting", format!("a {} has no domains", entry.name));
+        }
+        if cb.domain_slots == DomainSlots::Restricted && cb.domains.is_empty() {
+            return fail("$.casting.domains", "restricted domain slots need the domains that fill them");
+        }
+        let mut domain_spells = BTreeMap::new();
+        for (i, name) in cb.domains.iter().enumerate() {
+            let Some(d) = table.domain(name) else {
+                return fail(
+                    format!("$.casting.domains[{i}]"),
+                    format!(
+                        "unknown domain {name:?} (data/classes.json lists {})",
+                        list(table.domain_names())
+                    ),
+                );
+            };
+            for (level, spell) in d.spells.iter().enumerate() {
+                domain_spells.insert(spell.to_lowercase(), level as u32 + 1);
+            }
+        }
         let mut slots = BTreeMap::new();
+        let mut domain_slots = BTreeMap::new();
         let mut left_out = 0;
         for (i, &base) in per_day.iter().enumerate() {
             let level = i as u32 + 1;
             let domain_slot = u32::from(domain);
-            let counted = if domain && cb.domain_slots == DomainSlots::Counted { domain_slot } else { 0 };
-            left_out += domain_slot - counted;
+            let (counted, restricted) = match cb.domain_slots {
+                DomainSlots::Counted => (domain_slot, 0),
+                DomainSlots::Restricted => (0, domain_slot),
+                DomainSlots::LeftOut => (0, 0),
+            };
+            left_out += domain_slot - counted - restricted;
+            if restricted > 0 {
+                domain_slots.insert(level.to_string(), restricted);
+            }
             let n = base + bonus_spells(modifier, level) + counted;
             if n > 0 {
                 slots.insert(level.to_string(), n);
@@ -876,6 +987,8 @@ impl Build {
             caster_level: class_level,
             slots,
             domain_slots_left_out: left_out,
+            domain_slots,
+            domain_spells,
             max_spell_level: per_day.len() as u32,
         }))
     }
@@ -900,7 +1013,7 @@ fn companion_row(table: &ClassTable, level: u32) -> Result<&crate::classes::Comp
 
 /// The engine's base weapon of a build weapon.
 fn base_weapon(w: &Weapon) -> BaseWeapon {
-    let ranged = matches!(w.grip, Grip::Projectile | Grip::Firearm | Grip::Thrown);
+    let ranged = matches!(w.grip, Grip::Projectile | Grip::Firearm | Grip::Thrown | Grip::Bomb);
     BaseWeapon {
         name: w.attack.clone(),
         kind: if ranged { AttackKind::Ranged } else { AttackKind::Melee },
@@ -910,7 +1023,7 @@ fn base_weapon(w: &Weapon) -> BaseWeapon {
             || matches!(w.grip, Grip::Light | Grip::Natural | Grip::NaturalOnly | Grip::NaturalSecondary),
         two_handed: matches!(w.grip, Grip::TwoHanded | Grip::NaturalOnly),
         secondary: w.grip == Grip::NaturalSecondary,
-        strength_to_damage: !matches!(w.grip, Grip::Projectile | Grip::Firearm),
+        strength_to_damage: !matches!(w.grip, Grip::Projectile | Grip::Firearm | Grip::Bomb),
         crit_range: w.crit_range,
     }
 }

@@ -104,6 +104,23 @@ pub fn check(c: &Combatant, d: &Derived, spells: &SpellBook) -> Conformance {
             out.compare(&at("damage_bonus"), 0, a.damage_bonus);
         }
     }
+    // A bomb's splash, its save and the bombs a day (APG "Bomb").
+    if let Some(b) = &d.bomb
+        && let Some(i) = c.attacks.iter().position(|a| a.weapon_id() == b.attack)
+    {
+        let a = &c.attacks[i];
+        let at = |field: &str| format!("$.attacks[{i}].{field}");
+        let splash: Vec<&str> = a.splash.iter().map(|s| s.formula.as_str()).collect();
+        out.compare(
+            &at("splash"),
+            vec![b.splash.to_string()],
+            splash.iter().map(|s| s.to_string()).collect(),
+        );
+        out.compare(&at("splash_dc"), Some(b.dc), a.splash_dc);
+        out.compare(&at("ammunition"), Some(b.per_day), a.ammunition);
+        out.compare(&at("standard_action"), true, a.standard_action);
+        out.compare(&at("kind"), pf1e_engine::model::AttackKind::Touch, a.kind);
+    }
     for (i, used) in seen.iter().enumerate() {
         if !used {
             out.mismatches.push(Mismatch {
@@ -117,11 +134,30 @@ pub fn check(c: &Combatant, d: &Derived, spells: &SpellBook) -> Conformance {
     match &d.casting {
         None => {
             out.compare("$.spell_slots", BTreeMap::new(), c.spell_slots.clone());
+            out.compare("$.domain_slots", BTreeMap::new(), c.domain_slots.clone());
             out.compare("$.spells", Vec::<String>::new(), c.spells.clone());
         }
         Some(casting) => {
             out.compare("$.casting_ability", Some(casting.ability), c.casting_ability);
             out.compare("$.spell_slots", casting.slots.clone(), c.spell_slots.clone());
+            out.compare("$.domain_slots", casting.domain_slots.clone(), c.domain_slots.clone());
+            // A domain spell is one of the build's domains, of a level it casts.
+            for (i, name) in c.domain_spells.iter().enumerate() {
+                match casting.domain_spells.get(&name.trim().to_lowercase()) {
+                    Some(&level) if level <= casting.max_spell_level => {}
+                    found => out.mismatches.push(Mismatch {
+                        path: format!("$.domain_spells[{i}]"),
+                        expected: format!(
+                            "a spell of the build's domains of level {} or lower",
+                            casting.max_spell_level
+                        ),
+                        found: match found {
+                            Some(level) => format!("{name} (domain level {level})"),
+                            None => name.clone(),
+                        },
+                    }),
+                }
+            }
             for (i, name) in c.spells.iter().enumerate() {
                 let path = format!("$.spells[{i}]");
                 let Some((_, spell)) = spells.find(name) else {
@@ -157,7 +193,7 @@ pub fn check(c: &Combatant, d: &Derived, spells: &SpellBook) -> Conformance {
             }
             if casting.domain_slots_left_out > 0 {
                 out.notes.push(format!(
-                    "{} domain slot(s) left out of spell_slots (no slot restricted to domain spells)",
+                    "{} domain slot(s) left out of the file (the build's casting.domain_slots is left_out)",
                     casting.domain_slots_left_out
                 ));
             }

@@ -188,6 +188,19 @@ pub struct FamiliarRow {
     pub int_score: i32,
 }
 
+/// A cleric domain's spells (CRB "Cleric: Domains"): the spell a domain
+/// slot of each level, 1st to 9th, may hold.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Domain {
+    /// Lower-case name (`healing`).
+    pub name: String,
+    /// Its spells of levels 1 to 9, in order.
+    pub spells: Vec<String>,
+    /// The book.
+    pub source: String,
+}
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Raw {
@@ -197,6 +210,8 @@ struct Raw {
     spells_per_day: BTreeMap<String, Vec<Vec<u32>>>,
     animal_companion: Vec<CompanionRow>,
     familiar: Vec<FamiliarRow>,
+    #[serde(default)]
+    domains: Vec<Domain>,
 }
 
 /// Every class progression.
@@ -206,6 +221,7 @@ pub struct ClassTable {
     spells_per_day: BTreeMap<String, Vec<Vec<u32>>>,
     animal_companion: Vec<CompanionRow>,
     familiar: Vec<FamiliarRow>,
+    domains: BTreeMap<String, Domain>,
 }
 
 /// The key of a spells-per-day table.
@@ -273,11 +289,27 @@ impl ClassTable {
         if !ordered(raw.familiar.iter().map(|r| r.level).collect()) {
             return Err(fail("familiar".into(), "rows must be levels 1, 2, 3… in order".into()));
         }
+        let mut domains = BTreeMap::new();
+        for (i, d) in raw.domains.into_iter().enumerate() {
+            if d.spells.len() != 9 {
+                return Err(fail(
+                    format!("domains[{i}].spells"),
+                    format!("{} spells, a domain has one of each level 1 to 9", d.spells.len()),
+                ));
+            }
+            if let Some(previous) = domains.insert(class_key(&d.name), d) {
+                return Err(fail(
+                    format!("domains[{i}].name"),
+                    format!("{:?} is listed twice", previous.name),
+                ));
+            }
+        }
         Ok(Self {
             classes,
             spells_per_day: raw.spells_per_day,
             animal_companion: raw.animal_companion,
             familiar: raw.familiar,
+            domains,
         })
     }
 
@@ -308,6 +340,16 @@ impl ClassTable {
     /// The animal companion row for an effective druid level.
     pub fn companion(&self, level: u32) -> Option<&CompanionRow> {
         self.animal_companion.get((level as usize).checked_sub(1)?)
+    }
+
+    /// The domain called `name` (any case).
+    pub fn domain(&self, name: &str) -> Option<&Domain> {
+        self.domains.get(&class_key(name))
+    }
+
+    /// Every domain name.
+    pub fn domain_names(&self) -> impl Iterator<Item = &str> {
+        self.domains.keys().map(String::as_str)
     }
 
     /// The familiar row for a master's class level.

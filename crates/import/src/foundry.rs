@@ -340,6 +340,7 @@ fn prepared_list(
             spell: name.clone(),
             metamagic: Vec::new(),
             count: *count,
+            domain: false,
         })
         .collect()
 }
@@ -779,7 +780,11 @@ pub fn convert(text: &str, file: &str, classes: &ClassTable, spells: &SpellBook)
                     .iter()
                     .any(|c| crate::classes::class_key(&c.class) == crate::classes::class_key(class)) =>
             {
-                Some(CastingBuild { class: class.clone(), domain_slots: DomainSlots::LeftOut })
+                Some(CastingBuild {
+                    class: class.clone(),
+                    domain_slots: DomainSlots::LeftOut,
+                    domains: Vec::new(),
+                })
             }
             _ => {
                 r.leave_out(
@@ -882,6 +887,8 @@ pub fn convert(text: &str, file: &str, classes: &ClassTable, spells: &SpellBook)
         aware: true,
         spell_slots: BTreeMap::new(),
         spells: vec![],
+        domain_slots: BTreeMap::new(),
+        domain_spells: vec![],
         prepared: vec![],
         spontaneous: vec![],
         casting_ability: None,
@@ -937,7 +944,7 @@ pub fn convert(text: &str, file: &str, classes: &ClassTable, spells: &SpellBook)
             r.leave_out(
                 "$.system.attributes.spells.spellbooks",
                 format!("{} domain slot(s)", c.domain_slots_left_out),
-                "the format has no slot restricted to domain spells",
+                "the importer does not read the sheet's domains, which a domain slot (the format's domain_slots) is filled from",
             );
         }
         // The casting class's list sets spell levels; a caster level below
@@ -1366,6 +1373,8 @@ fn read_weapon(
             off_hand: false,
             count: 1,
             splash: vec![],
+            splash_dc: None,
+            standard_action: false,
             lingering: None,
             qualities: if enhancement > 0 { vec!["magic".into()] } else { vec![] },
             reload: None,

@@ -22,7 +22,7 @@ const PCS: [&str; 8] = ["esha", "harvie", "ierlieth", "jeanne", "misty", "nairda
 
 /// Reference PCs of the classes the campaign lacks (issue 22), built and
 /// checked like the campaign's.
-const REFERENCE: [&str; 4] = ["barbarian4", "monk4", "paladin4", "ranger4"];
+const REFERENCE: [&str; 5] = ["alchemist4", "barbarian4", "monk4", "paladin4", "ranger4"];
 
 fn load_build(stem: &str) -> Build {
     let path = data().join("builds").join(format!("{stem}.json"));
@@ -166,11 +166,80 @@ fn what_the_format_cannot_say_yet_is_reported_as_notes() {
         notes("misty", &mut cache),
         ["caster level 3 (magus levels) but the file's level 4 sets the caster level"]
     );
-    assert_eq!(
-        notes("oni", &mut cache),
-        ["2 domain slot(s) left out of spell_slots (no slot restricted to domain spells)"]
-    );
+    assert!(notes("oni", &mut cache).is_empty(), "oni's domain slots are in the file");
     assert!(notes("nairda", &mut cache).is_empty());
+    // A cleric whose build leaves the domain slots out is told so.
+    let table = ClassTable::builtin().expect("classes");
+    let mut build = load_build("oni");
+    build.casting.as_mut().expect("oni casts").domain_slots = pf1e_import::build::DomainSlots::LeftOut;
+    let d = build.derive(table, &features(&load_pc("oni")), None).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        check(&load_pc("oni"), &d, &book).notes,
+        ["2 domain slot(s) left out of the file (the build's casting.domain_slots is left_out)"]
+    );
+}
+
+#[test]
+fn a_cleric_has_one_domain_slot_per_spell_level_she_casts() {
+    let table = ClassTable::builtin().expect("classes");
+    let pc = load_pc("oni");
+    // CRB Table 3-6: a cleric casts spells of level (class level + 1) / 2, up to 9th;
+    // one domain slot of each, beside the table's slots and the bonus spells.
+    for level in [1, 2, 3, 4, 5, 9, 16, 17, 20] {
+        let mut build = load_build("oni");
+        build.classes[0].level = level;
+        build.hit_points.favored_class = 0;
+        build.abilities.increases = vec![pf1e_import::build::Ability::Cha; level as usize / 4];
+        let d = build.derive(table, &features(&pc), None).unwrap_or_else(|e| panic!("{level}: {e}"));
+        let casting = d.casting.expect("a cleric casts");
+        let top = level.div_ceil(2).min(9);
+        let expected: BTreeMap<String, u32> = (1..=top).map(|l| (l.to_string(), 1)).collect();
+        assert_eq!(casting.domain_slots, expected, "cleric {level}");
+        assert_eq!(casting.domain_slots_left_out, 0, "cleric {level}");
+        // The ordinary slots are those of the table and Wisdom alone.
+        let mut left_out = load_build("oni");
+        left_out.classes[0].level = level;
+        left_out.hit_points.favored_class = 0;
+        left_out.abilities.increases = build.abilities.increases.clone();
+        left_out.casting.as_mut().expect("casts").domain_slots = pf1e_import::build::DomainSlots::LeftOut;
+        let plain = left_out.derive(table, &features(&pc), None).unwrap_or_else(|e| panic!("{e}"));
+        let plain = plain.casting.expect("casts");
+        assert_eq!(casting.slots, plain.slots, "cleric {level}");
+        assert_eq!(plain.domain_slots_left_out, top, "cleric {level}");
+    }
+    // Healing gives cure light wounds at 1st, Sun searing light at 3rd.
+    let d = load_build("oni").derive(table, &features(&pc), None).unwrap_or_else(|e| panic!("{e}"));
+    let casting = d.casting.expect("oni casts");
+    assert_eq!(casting.domain_spells.get("cure light wounds"), Some(&1));
+    assert_eq!(casting.domain_spells.get("searing light"), Some(&3));
+    assert_eq!(casting.domain_spells.len(), 18);
+}
+
+#[test]
+fn a_domain_spell_outside_the_domains_or_above_the_casters_levels_is_caught() {
+    let book = spells();
+    let mut cache = BTreeMap::new();
+    let d = derive("oni", &mut cache);
+    let mut pc = load_pc("oni");
+    pc.domain_spells = vec!["Bless".into(), "Cure Light Wounds".into(), "Cure Serious Wounds".into()];
+    pc.domain_slots.insert("3".into(), 1);
+    let found: Vec<(String, String)> =
+        check(&pc, &d, &book).mismatches.into_iter().map(|m| (m.path, m.found)).collect();
+    assert_eq!(
+        found,
+        [
+            ("$.domain_slots".to_string(), r#"{"1": 1, "2": 1, "3": 1}"#.to_string()),
+            ("$.domain_spells[0]".to_string(), "Bless".to_string()),
+            ("$.domain_spells[2]".to_string(), "Cure Serious Wounds (domain level 3)".to_string()),
+        ]
+    );
+    // An unknown domain names the ones the table lists.
+    let mut build = load_build("oni");
+    build.casting.as_mut().expect("casts").domains.push("war".into());
+    let table = ClassTable::builtin().expect("classes");
+    let err = build.derive(table, &features(&pc), None).expect_err("unknown domain");
+    assert_eq!(err.path, "$.casting.domains[2]");
+    assert!(err.message.contains("healing, sun"), "{err}");
 }
 
 #[test]
@@ -213,4 +282,51 @@ fn a_monk_build_derives_its_unarmed_damage_ac_bonus_maneuver_training_and_fast_m
     );
     let a = derived(&armored).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!((a.stats.ac.total, a.stats.cmd, a.speed_land_ft), (19 - 4 + 4, 24 - 4, 30));
+}
+
+#[test]
+fn an_alchemists_bombs_follow_her_level_and_intelligence() {
+    use pf1e_import::build::{bomb_dice, bomb_numbers};
+    // APG "Bomb": 1d6, +1d6 at every odd level after the first.
+    for (level, dice) in
+        [(1, "1d6"), (2, "1d6"), (3, "2d6"), (4, "2d6"), (5, "3d6"), (19, "10d6"), (20, "10d6")]
+    {
+        assert_eq!(bomb_dice(level), dice, "alchemist {level}");
+    }
+    // Splash = the minimum damage (dice + Int), DC 10 + ½ level + Int, level + Int a day.
+    let n = bomb_numbers("bomb", 4, 4);
+    assert_eq!((n.splash, n.dc, n.per_day), (6, 16, 8));
+    let n = bomb_numbers("bomb", 9, 5);
+    assert_eq!((n.dice.as_str(), n.splash, n.dc, n.per_day), ("5d6", 10, 19, 14));
+    // The reference alchemist: +6 = BAB 3 + Dex 2 + Throw Anything 1; 2d6 + Int 4.
+    let mut cache = BTreeMap::new();
+    let d = derive("alchemist4", &mut cache);
+    assert_eq!((d.stats.attacks[0].attack_bonus, d.stats.attacks[0].damage_bonus), (6, 4));
+    assert_eq!(d.bomb, Some(bomb_numbers("bomb", 4, 4)));
+    // Drifted bomb numbers are caught.
+    let mut pc = load_pc("alchemist4");
+    pc.attacks[0].splash[0].formula = "4".into();
+    pc.attacks[0].splash_dc = Some(15);
+    pc.attacks[0].ammunition = Some(9);
+    pc.attacks[0].standard_action = false;
+    let paths: Vec<String> = check(&pc, &d, &spells()).mismatches.into_iter().map(|m| m.path).collect();
+    assert_eq!(
+        paths,
+        [
+            "$.attacks[0].splash",
+            "$.attacks[0].splash_dc",
+            "$.attacks[0].ammunition",
+            "$.attacks[0].standard_action"
+        ]
+    );
+    // The wrong dice for the level, and a bomb without alchemist levels, are refused.
+    let table = ClassTable::builtin().expect("classes");
+    let mut wrong = load_build("alchemist4");
+    wrong.weapons[0].dice = "1d6".into();
+    let err = wrong.derive(table, &features(&pc), None).expect_err("wrong dice");
+    assert!(err.to_string().contains("bomb deals 2d6"), "{err}");
+    let mut fighter = load_build("alchemist4");
+    fighter.classes[0].class = "fighter".into();
+    let err = fighter.derive(table, &features(&pc), None).expect_err("no alchemist");
+    assert_eq!(err.path, "$.weapons[0].grip");
 }

@@ -827,6 +827,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             vital: u32::from(swing.vital),
             mult: self.st.charge_multiplier(a, w, swing.charge) - 1,
             resize: self.st.resize_of(a),
+            half: false,
         };
         self.smite_hit(a, t);
         if let Some(ev) = ev.as_mut().filter(|_| swing.vital > 0) {

@@ -76,6 +76,8 @@ pub struct Carried {
     pub slots: [u8; 10],
     /// A prepared caster's copies left, one per entry of its prepared list.
     pub prepared_left: Vec<u8>,
+    /// Of `slots`, the domain slots left per level.
+    pub domain_left: [u8; 10],
     /// Class ability pools left.
     pub pools: Pools,
     /// Shots fired with each attack whose ammunition is counted (index:
@@ -114,6 +116,7 @@ impl Carried {
                 .caster
                 .as_ref()
                 .map_or_else(Vec::new, |c| c.prepared.iter().map(|p| p.count).collect()),
+            domain_left: f.caster.as_ref().map_or([0; 10], |c| c.domain),
             pools: f.pools,
             shots: Vec::new(),
             items_left: f.items.iter().map(|x| x.uses).collect(),
@@ -244,7 +247,13 @@ impl Party<'_> {
             .known
             .iter()
             .filter(|k| k.level > 0 && state.slots[usize::from(k.level)] > 0)
-            .filter(|k| self.copy_for(m, state, k.spell, k.level).is_some() || !caster.is_prepared())
+            .filter(|k| {
+                let copy = self.copy_for(m, state, k.spell, k.level);
+                let level = usize::from(k.level);
+                (copy.is_some() || !caster.is_prepared())
+                    && (caster.takes_domain_slot(k.spell, k.level, copy, &state.domain_left)
+                        || state.slots[level] > state.domain_left[level])
+            })
             .filter_map(|k| {
                 let p = &self.prep.spells[usize::from(k.spell)];
                 let on_others = p.spell.range != Range::Personal
@@ -278,13 +287,14 @@ impl Party<'_> {
             return None;
         }
         let left = |p: usize| state.prepared_left.get(p).copied().unwrap_or(0) > 0;
-        if let Some(p) = caster.prepared_copy(spell, super::spells::Metamagic::NONE).filter(|&p| left(p)) {
+        if let Some(p) = caster.copy_to_cast(spell, super::spells::Metamagic::NONE, &state.prepared_left) {
             return Some(p);
         }
         if !caster.known(spell).is_some_and(|k| k.spontaneous) {
             return None;
         }
-        let at_level = |p: &usize| caster.prepared[*p].slot == level && left(*p);
+        let at_level =
+            |p: &usize| caster.prepared[*p].slot == level && left(*p) && !caster.prepared[*p].domain;
         let heals = |p: usize| self.prep.spells[usize::from(caster.prepared[p].spell)].role.heal;
         let mut candidates = (0..caster.prepared.len()).rev().filter(at_level);
         candidates.clone().find(|&p| !heals(p)).or_else(|| candidates.next())
@@ -292,8 +302,13 @@ impl Party<'_> {
 
     /// Spends member `m`'s slot (and prepared copy) for a cure of `level`.
     fn spend_cure(&self, m: usize, state: &mut Carried, spell: u16, level: u8) {
-        if let Some(p) = self.copy_for(m, state, spell, level) {
+        let copy = self.copy_for(m, state, spell, level);
+        if let Some(p) = copy {
             state.prepared_left[p] -= 1;
+        }
+        let caster = self.prep.fighters[self.members[m]].caster.as_deref();
+        if caster.is_some_and(|c| c.takes_domain_slot(spell, level, copy, &state.domain_left)) {
+            state.domain_left[usize::from(level)] -= 1;
         }
         state.slots[usize::from(level)] -= 1;
     }
@@ -545,6 +560,7 @@ impl Party<'_> {
             let fresh = Carried::fresh(self.prep, self.members[m]);
             state.slots = fresh.slots;
             state.prepared_left = fresh.prepared_left;
+            state.domain_left = fresh.domain_left;
             state.pools = fresh.pools;
         }
     }

@@ -51,6 +51,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             vital: 0,
             mult: 0,
             resize: self.st.resize_of(i),
+            half: false,
         };
         let atk = &self.st.prep.fighters[i].offense.attacks[w];
         let dmg = roll_damage(atk, &atk.vs[t], true, extra, self.rng);

@@ -41,6 +41,9 @@ pub(crate) struct Extra {
     /// Its wielder's own size and the categories it is above (positive) or
     /// below it now (Enlarge Person): a melee weapon's dice follow `resized_dice`.
     pub resize: Option<(crate::model::Size, i8)>,
+    /// A save halved it: each component's amount halved (rounded down)
+    /// before vulnerability and resistance (a bomb's splash, APG "Bomb").
+    pub half: bool,
 }
 
 /// Weapon damage dice by size, rows of (Tiny, Small, Medium, Large) as
@@ -129,6 +132,7 @@ pub(crate) fn roll_damage<R: Dice>(
         }
         let v =
             (dice * if c.crit_dice { mult } else { 1 } + flat * if c.crit_flat { mult } else { 1 }).max(0);
+        let v = if extra.half { v / 2 } else { v };
         let cd = def.comps[k];
         let taken = if cd.vulnerable { super::prepared::vulnerable_amount(v as u32) as i32 } else { v };
         let kept = if cd.immune { 0 } else { (taken - cd.resist as i32).max(0) };
@@ -261,6 +265,7 @@ mod tests {
             ammo: u32::MAX,
             tracks_shots: false,
             splash: None,
+            splash_dc: None,
             lingering: None,
             drawn: false,
         }

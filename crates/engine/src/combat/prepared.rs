@@ -160,6 +160,8 @@ pub(crate) struct AttackProfile {
     pub tracks_shots: bool,
     /// A splash weapon: the profile of its splash damage (`combat::splash`).
     pub splash: Option<Box<AttackProfile>>,
+    /// The Reflex DC of a splashed creature for half the splash (a bomb).
+    pub splash_dc: Option<i32>,
     /// Damage a hit deals again at the start of the target's next turn.
     pub lingering: Option<crate::effects::effect::Recurring>,
     /// Each throw's flask is taken out of the pack first (a splash weapon
@@ -897,13 +899,14 @@ fn prepare_attack(
         reach_min,
         reach_max,
         count: a.count.max(1),
-        iterates: !a.natural,
+        iterates: !a.natural && !a.standard_action,
         vs,
         carried,
         reload,
         ammo,
         tracks_shots: reload.is_some_and(|r| r != crate::model::ReloadTime::Free) || ammo != u32::MAX,
         splash,
+        splash_dc: a.splash_dc,
         lingering,
         drawn: splash_weapon && reload == Some(crate::model::ReloadTime::Move),
     })

@@ -12,6 +12,8 @@
 //! attack's `lingering` damage, recurring damage for one round).
 
 use crate::effects::effect::{Duration, Effect};
+use crate::effects::{Context, SaveKind};
+use crate::feats::Evasion;
 use crate::map::Pos;
 use crate::rng::Dice;
 
@@ -113,7 +115,21 @@ impl<R: Dice> Engine<'_, '_, R> {
             {
                 continue;
             }
-            let mut dmg = roll_damage(splash, &splash.vs[j], false, Extra::default(), self.rng);
+            // A bomb's splash: a Reflex save for half; evasion saves all of
+            // it, improved evasion half on a failure (APG "Bomb", CRB "Evasion").
+            let mut half = false;
+            if let Some(dc) = prep.fighters[a].offense.attacks[w].splash_dc {
+                let saved = self.roll_save(j, SaveKind::Ref, dc, &Context::default());
+                let evasion =
+                    if self.st.is_helpless(j) { Evasion::None } else { prep.fighters[j].feats.evasion };
+                match (saved, evasion) {
+                    (true, Evasion::None) | (false, Evasion::Improved) => half = true,
+                    (true, _) => continue,
+                    (false, _) => {}
+                }
+            }
+            let mut dmg =
+                roll_damage(splash, &splash.vs[j], false, Extra { half, ..Extra::default() }, self.rng);
             if prep.fighters[j].monster.is_some() {
                 dmg = self.monster_damage(a, w, j, dmg);
             }

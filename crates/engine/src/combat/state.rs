@@ -84,6 +84,7 @@ impl BattleState<'_> {
             stable: f.stable,
             slots: f.casting.slots,
             prepared_left: f.casting.prepared_left.clone(),
+            domain_left: f.casting.domain_left,
             pools: f.class.pools,
             shots: f.gear.shots.clone(),
             items_left: f.gear.items_left.clone(),
@@ -212,6 +213,7 @@ impl<'p> BattleState<'p> {
                     fighter.stable = c.stable;
                     fighter.casting.slots = c.slots;
                     fighter.casting.prepared_left.clone_from(&c.prepared_left);
+                    fighter.casting.domain_left = c.domain_left;
                     fighter.class.pools = c.pools;
                     fighter.gear.shots.clone_from(&c.shots);
                     if c.items_left.len() == fighter.gear.items_left.len() {
@@ -414,6 +416,7 @@ impl<'p> BattleState<'p> {
                     .caster
                     .as_ref()
                     .map_or_else(Vec::new, |c| c.prepared.iter().map(|p| p.count).collect()),
+                domain_left: f.caster.as_ref().map_or([0; 10], |c| c.domain),
                 pending: None,
                 held: None,
             },

@@ -202,6 +202,10 @@ pub enum Rule {
     Superstition,
     /// Rage power Quick Reflexes (CRB): one more attack of opportunity a round while raging.
     QuickReflexes,
+    /// An alchemist's bombs (APG "Bomb"): played through its bomb attack
+    /// (`splash`, `splash_dc`, `standard_action`, `ammunition`), whose
+    /// numbers the build derives (`combat::splash`).
+    Bomb,
     /// A martial feat that decides damage (Rapid Shot, Vital Strike, Cleave…):
     /// `feats::martial`, played by `combat::martial`.
     #[serde(untagged)]
@@ -275,12 +279,13 @@ impl Rule {
             Rule::AuraOfCourage => "aura_of_courage",
             Rule::Superstition => "superstition",
             Rule::QuickReflexes => "quick_reflexes",
+            Rule::Bomb => "bomb",
             Rule::Martial(m) => m.name(),
         }
     }
 
     /// Every rule but the martial feats (`MartialFeat::ALL`), for messages.
-    pub const ALL: [Rule; 63] = [
+    pub const ALL: [Rule; 64] = [
         Rule::PowerAttack,
         Rule::CombatReflexes,
         Rule::PreciseShot,
@@ -344,6 +349,7 @@ impl Rule {
         Rule::AuraOfCourage,
         Rule::Superstition,
         Rule::QuickReflexes,
+        Rule::Bomb,
     ];
 }
 

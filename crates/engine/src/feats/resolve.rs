@@ -507,6 +507,8 @@ pub fn resolve(c: &Combatant, catalog: &FeatCatalog) -> Result<ResolvedFeatures,
             Some(Rule::Martial(m)) => rules.martial.set(m),
             // Read with the weapon it names when the attacks are prepared (`combat::reload`).
             Some(Rule::RapidReload) => {}
+            // Played through the bomb attack's data (`combat::splash`).
+            Some(Rule::Bomb) => {}
             None => {}
         }
         out.features.push(resolved);

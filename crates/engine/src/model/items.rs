@@ -111,6 +111,8 @@ impl SplashWeapon {
             off_hand: false,
             count: 1,
             splash: vec![splash],
+            splash_dc: None,
+            standard_action: false,
             lingering,
             qualities: Vec::new(),
             reload: Some(ReloadTime::Move),

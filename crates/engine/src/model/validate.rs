@@ -306,6 +306,9 @@ fn check_attack(path: &str, a: &AttackSpec) -> Result<(), Failure> {
     }
     check_components(&key_path(path, "damage"), &a.damage)?;
     check_components(&key_path(path, "splash"), &a.splash)?;
+    if a.splash_dc.is_some() && a.splash.is_empty() {
+        return fail(key_path(path, "splash_dc"), "a save against the splash needs a splash");
+    }
     if let Some(c) = &a.lingering {
         check_component(&key_path(path, "lingering"), c)?;
     }
@@ -457,6 +460,32 @@ fn check_spellcasting(c: &Combatant) -> Result<(), Failure> {
             return fail(index_path("$.spells", i), "spell name must not be empty");
         }
     }
+    for (level, &n) in &c.domain_slots {
+        if !matches!(level.as_str(), "1" | "2" | "3" | "4" | "5" | "6" | "7" | "8" | "9") {
+            return fail(
+                key_path("$.domain_slots", level),
+                format!("a domain slot's spell level must be \"1\" to \"9\", got {level:?}"),
+            );
+        }
+        if n > 1 {
+            return fail(
+                key_path("$.domain_slots", level),
+                format!("one domain slot per spell level, got {n}"),
+            );
+        }
+    }
+    let listed = |name: &str| c.spells.iter().any(|s| s.trim().eq_ignore_ascii_case(name.trim()));
+    for (i, name) in c.domain_spells.iter().enumerate() {
+        if !listed(name) {
+            return fail(
+                index_path("$.domain_spells", i),
+                format!("domain spell {name:?} is not one of the combatant's spells"),
+            );
+        }
+    }
+    if !c.domain_slots.is_empty() && c.domain_spells.is_empty() {
+        return fail("$.domain_spells", "missing: domain slots need the domain spells that fill them");
+    }
     if c.casting_ability.is_none() && (!c.spell_slots.is_empty() || !c.spells.is_empty()) {
         return fail(
             "$.casting_ability",
@@ -523,6 +552,13 @@ fn check_prepared(c: &Combatant) -> Result<(), Failure> {
         }
         if entry.count < 1 {
             return fail(key_path(&path, "count"), "count must be at least 1");
+        }
+        if entry.domain && !c.domain_spells.iter().any(|s| s.trim().eq_ignore_ascii_case(entry.spell.trim()))
+        {
+            return fail(
+                key_path(&path, "domain"),
+                format!("{:?} fills a domain slot but is not one of domain_spells", entry.spell),
+            );
         }
         for (k, feat) in entry.metamagic.iter().enumerate() {
             let at = index_path(&key_path(&path, "metamagic"), k);

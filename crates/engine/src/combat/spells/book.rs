@@ -164,6 +164,8 @@ pub(crate) struct Known {
     /// A prepared caster casts it by giving up a prepared spell of its slot
     /// level (a cleric's cure wounds), not from a prepared copy of its own.
     pub spontaneous: bool,
+    /// A spell of its domains: a domain slot holds it (CRB "Cleric: Domains").
+    pub domain: bool,
 }
 
 /// Copies of one spell a prepared caster prepared (CRB "Preparing Wizard Spells").
@@ -177,6 +179,8 @@ pub(crate) struct PreparedCopy {
     pub slot: u8,
     /// Copies prepared.
     pub count: u8,
+    /// Prepared in a domain slot: never given up for a spontaneous conversion.
+    pub domain: bool,
 }
 
 /// A caster's spellcasting, compiled.
@@ -188,8 +192,11 @@ pub(crate) struct CasterSpec {
     pub ability_mod: i32,
     /// Its spells, in file order.
     pub known: Vec<Known>,
-    /// Spells per level for the encounter (level 0, cantrips, is never spent).
+    /// Spells per level for the encounter (level 0, cantrips, is never spent),
+    /// domain slots included.
     pub slots: [u8; 10],
+    /// Of `slots`, the domain slots per level: only a domain spell is cast from one.
+    pub domain: [u8; 10],
     /// Metamagic feats it knows.
     pub metamagic: Metamagic,
     /// Bonus on caster level checks against spell resistance.
@@ -222,8 +229,45 @@ impl CasterSpec {
     }
 
     /// The prepared copy of `spell` with exactly `metamagic`, if any.
+    #[cfg(test)]
     pub fn prepared_copy(&self, spell: u16, metamagic: Metamagic) -> Option<usize> {
         self.prepared.iter().position(|p| p.spell == spell && p.metamagic == metamagic)
+    }
+
+    /// The prepared copy of `spell` with exactly `metamagic` that a casting
+    /// spends, `left` being the copies left: the one in a domain slot first
+    /// (it can hold nothing else), then the ordinary one.
+    pub fn copy_to_cast(&self, spell: u16, metamagic: Metamagic, left: &[u8]) -> Option<usize> {
+        let with = |domain: bool| {
+            self.prepared.iter().enumerate().position(|(p, c)| {
+                c.spell == spell
+                    && c.metamagic == metamagic
+                    && c.domain == domain
+                    && left.get(p).is_some_and(|&n| n > 0)
+            })
+        };
+        with(true).or_else(|| with(false))
+    }
+
+    /// Whether a casting of `spell` (spending `copy` for a prepared caster)
+    /// in a slot of `slot` takes a domain slot: a domain spell does while
+    /// one is left at that level, as a table spends the slot that can hold
+    /// nothing else first; a prepared caster's, when its copy is a domain one.
+    pub fn takes_domain_slot(
+        &self,
+        spell: u16,
+        slot: u8,
+        copy: Option<usize>,
+        domain_left: &[u8; 10],
+    ) -> bool {
+        let level = usize::from(slot);
+        if slot == 0 || level > 9 || domain_left[level] == 0 {
+            return false;
+        }
+        match copy {
+            Some(p) => self.prepared.get(p).is_some_and(|c| c.domain),
+            None => !self.is_prepared() && self.known(spell).is_some_and(|k| k.domain),
+        }
     }
 }
 
@@ -438,19 +482,30 @@ pub(crate) fn prepare_caster(
         }
         let dc = 10 + i32::from(level) + ability_mod + class.focus(spell.school);
         let spontaneous = c.spontaneous.iter().any(|s| s.trim().eq_ignore_ascii_case(name.trim()));
-        known.push(Known { spell: index, level, dc, group: None, spontaneous });
+        let domain = c.domain_spells.iter().any(|s| s.trim().eq_ignore_ascii_case(name.trim()));
+        known.push(Known { spell: index, level, dc, group: None, spontaneous, domain });
     }
-    let mut slots = [0u8; 10];
-    for (level, &n) in &c.spell_slots {
-        if let Ok(l) = level.parse::<usize>()
-            && l < 10
-        {
-            slots[l] = n.min(255) as u8;
+    let per_level = |table: &std::collections::BTreeMap<String, u32>| {
+        let mut out = [0u8; 10];
+        for (level, &n) in table {
+            if let Ok(l) = level.parse::<usize>()
+                && l < 10
+            {
+                out[l] = n.min(255) as u8;
+            }
         }
-    }
+        out
+    };
+    let mut slots = per_level(&c.spell_slots);
+    let mut domain = per_level(&c.domain_slots);
     let prepared = prepared_copies(c, library, &known, index_of)?;
-    if !prepared.is_empty() {
-        slots = prepared_slots(c, &prepared, slots)?;
+    if prepared.is_empty() {
+        for (s, d) in slots.iter_mut().zip(domain) {
+            *s = s.saturating_add(d);
+        }
+    } else {
+        // A domain slot left empty at preparation holds nothing to cast.
+        (slots, domain) = prepared_slots(c, &prepared, slots, domain)?;
     }
     let metamagic = c
         .metamagic_feats
@@ -462,6 +517,7 @@ pub(crate) fn prepare_caster(
         ability_mod,
         known,
         slots,
+        domain,
         metamagic,
         penetration: class.spell_penetration,
         prepared,
@@ -502,39 +558,62 @@ fn prepared_copies(
                 format!("{:?} is a cantrip or orison: cast at will, never prepared", entry.spell),
             ));
         }
-        match out.iter_mut().find(|p| p.spell == index && p.metamagic == metamagic) {
+        let domain = entry.domain;
+        match out.iter_mut().find(|p| p.spell == index && p.metamagic == metamagic && p.domain == domain) {
             Some(p) => p.count = p.count.saturating_add(entry.count.min(255) as u8),
-            None => {
-                out.push(PreparedCopy { spell: index, metamagic, slot, count: entry.count.min(255) as u8 })
-            }
+            None => out.push(PreparedCopy {
+                spell: index,
+                metamagic,
+                slot,
+                count: entry.count.min(255) as u8,
+                domain,
+            }),
         }
     }
     Ok(out)
 }
 
-/// The slots of a prepared caster: the copies it prepared per level. A
-/// file's `spell_slots` that says otherwise for a level is an error.
+/// The slots of a prepared caster, and its domain slots filled: the copies
+/// it prepared per level, those in domain slots included. A file's `spell_slots` that says otherwise for
+/// a level (of its ordinary copies) is an error, and so is a domain copy
+/// beyond the domain slots of its level.
 fn prepared_slots(
     c: &Combatant,
     prepared: &[PreparedCopy],
     printed: [u8; 10],
-) -> Result<[u8; 10], SpellFailure> {
-    let mut slots = [0u8; 10];
+    domain: [u8; 10],
+) -> Result<([u8; 10], [u8; 10]), SpellFailure> {
+    let mut ordinary = [0u8; 10];
+    let mut in_domain = [0u8; 10];
     for p in prepared {
-        slots[usize::from(p.slot)] = slots[usize::from(p.slot)].saturating_add(p.count);
+        let per = if p.domain { &mut in_domain } else { &mut ordinary };
+        per[usize::from(p.slot)] = per[usize::from(p.slot)].saturating_add(p.count);
     }
     for level in 1..10 {
-        if !c.spell_slots.is_empty() && printed[level] != slots[level] {
+        if !c.spell_slots.is_empty() && printed[level] != ordinary[level] {
             return Err((
                 format!("$.spell_slots['{level}']"),
                 format!(
                     "{} spells of level {level} given, {} prepared: with a prepared list, spell_slots must match it (or be left out)",
-                    printed[level], slots[level]
+                    printed[level], ordinary[level]
+                ),
+            ));
+        }
+        if in_domain[level] > domain[level] {
+            return Err((
+                format!("$.domain_slots['{level}']"),
+                format!(
+                    "{} domain slot(s) of level {level}, {} spell(s) prepared in them",
+                    domain[level], in_domain[level]
                 ),
             ));
         }
     }
-    Ok(slots)
+    let mut slots = [0u8; 10];
+    for level in 0..10 {
+        slots[level] = ordinary[level].saturating_add(in_domain[level]);
+    }
+    Ok((slots, in_domain))
 }
 
 /// How long a spell's effect lasts beyond the battle that keeps it for its

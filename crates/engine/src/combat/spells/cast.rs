@@ -82,11 +82,22 @@ impl BattleState<'_> {
         // A prepared caster casts a prepared copy, with the metamagic it was
         // prepared with; a spontaneous conversion gives up any copy of its
         // slot level (some is left: the slot count above).
-        if caster.is_prepared() && slot > 0 && !known.spontaneous {
-            match caster.prepared_copy(spell, metamagic) {
-                Some(p) if f.casting.prepared_left[p] > 0 => {}
-                _ => return Err(Reason::NotPrepared),
+        let copy = if caster.is_prepared() && slot > 0 && !known.spontaneous {
+            match caster.copy_to_cast(spell, metamagic, &f.casting.prepared_left) {
+                Some(p) => Some(p),
+                None => return Err(Reason::NotPrepared),
             }
+        } else {
+            None
+        };
+        // A domain slot holds only a domain spell (CRB "Cleric: Domains"):
+        // any other casting, a spontaneous conversion included, needs a slot
+        // of its level beyond the domain slots left.
+        if slot > 0
+            && !caster.takes_domain_slot(spell, slot, copy, &f.casting.domain_left)
+            && f.casting.slots[usize::from(slot)] <= f.casting.domain_left[usize::from(slot)]
+        {
+            return Err(Reason::NoSlot);
         }
         if let Some(g) = known.group
             && self.prep.summon_groups[usize::from(g)].rows.clone().any(|r| !self.fighters[r].gone)
@@ -143,7 +154,17 @@ impl<R: Dice> Engine<'_, '_, R> {
         let prep = self.st.prep;
         let prepared = &prep.spells[usize::from(cast.spell)];
         if cast.slot > 0 {
-            self.st.fighters[i].casting.slots[usize::from(cast.slot)] -= 1;
+            let level = usize::from(cast.slot);
+            let copy = self.st.copy_spent(i, &cast);
+            let casting = &mut self.st.fighters[i].casting;
+            if prep.fighters[i]
+                .caster
+                .as_deref()
+                .is_some_and(|c| c.takes_domain_slot(cast.spell, cast.slot, copy, &casting.domain_left))
+            {
+                casting.domain_left[level] -= 1;
+            }
+            casting.slots[level] -= 1;
             self.spend_prepared(i, &cast);
         }
         if let Some(old) = self.st.fighters[i].casting.held.take() {

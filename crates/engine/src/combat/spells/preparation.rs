@@ -23,11 +23,13 @@ impl BattleState<'_> {
         let left = &self.fighters[i].casting.prepared_left;
         let spontaneous = caster.known(cast.spell).is_some_and(|k| k.spontaneous);
         if !spontaneous {
-            return caster.prepared_copy(cast.spell, cast.metamagic).filter(|&p| left[p] > 0);
+            return caster.copy_to_cast(cast.spell, cast.metamagic, left);
         }
         // Give up what a table would: a spell that does not heal before one
-        // that does, the last of the list (the least wanted) first.
-        let at_level = |p: &usize| caster.prepared[*p].slot == cast.slot && left[*p] > 0;
+        // that does, the last of the list (the least wanted) first; never a
+        // domain spell (CRB "Cleric: Spontaneous Casting").
+        let at_level =
+            |p: &usize| caster.prepared[*p].slot == cast.slot && left[*p] > 0 && !caster.prepared[*p].domain;
         let heals = |p: usize| self.prep.spells[usize::from(caster.prepared[p].spell)].role.heal;
         let mut candidates = (0..caster.prepared.len()).rev().filter(at_level);
         let first = candidates.clone().find(|&p| !heals(p));

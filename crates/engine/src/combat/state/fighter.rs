@@ -145,6 +145,8 @@ pub(crate) struct CastingState {
     pub slots: [u8; 10],
     /// A prepared caster's copies left, one per entry of its `CasterSpec::prepared`.
     pub prepared_left: Vec<u8>,
+    /// Of `slots`, the domain slots left per level (`CasterSpec::domain`).
+    pub domain_left: [u8; 10],
     /// A spell being cast over one round, resolved at the start of its next turn.
     pub pending: Option<Box<crate::combat::spells::Pending>>,
     /// A touch spell whose charge it holds.

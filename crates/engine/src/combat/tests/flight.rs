@@ -251,18 +251,29 @@ fn the_young_black_dragon_breathes_from_above_the_partys_reach_and_no_pc_melees_
     for seed in 0..runs {
         let events = dragon_battle(&prep, seed);
         let (mut alt, mut breathed_above, mut last_round) = (0u32, false, u32::MAX);
+        let mut flown = vec![0u32; prep.fighters.len()];
         for r in &events {
+            if let Event::Altitude { who, to_ft, .. } = &r.event
+                && let Some(f) = flown.get_mut(*who)
+            {
+                *f = *to_ft;
+            }
             match &r.event {
                 Event::Altitude { who, to_ft, .. } if *who == d => alt = *to_ft,
                 Event::Falls { who, .. } if *who == d => alt = 0,
                 Event::Affliction { who, what: AfflictionEvent::Breath { .. } } if *who == d => {
                     breathed_above |= alt >= safe;
                 }
-                // The PCs (summoned eagles fly up to it: `plan_climb`).
+                // The PCs on the ground (summoned eagles, and Harvie once
+                // out of arrows, fly up to it: `plan_climb`).
                 Event::Attack(a) if a.target == d && a.who < d && alt >= safe => {
                     let melee =
                         prep.fighters[a.who].offense.attacks.iter().any(|w| w.melee && w.name == a.weapon);
-                    assert!(!melee, "seed {seed}: {} meleed the dragon at {alt} ft", a.who);
+                    assert!(
+                        !melee || flown[a.who] > 0,
+                        "seed {seed}: {} meleed the dragon at {alt} ft from the ground",
+                        a.who
+                    );
                 }
                 _ => {}
             }

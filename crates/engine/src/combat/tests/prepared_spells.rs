@@ -268,3 +268,90 @@ fn the_lich_and_the_thrune_agent_never_cast_more_copies_than_they_prepared() {
     }
     assert!(casts_seen > 60, "the casters cast: {casts_seen}");
 }
+
+#[test]
+fn a_domain_slot_holds_only_a_domain_spell_and_is_spent_first() {
+    // Two ordinary 1st-level slots and a domain slot (CRB "Cleric: Domains"):
+    // three castings of 1st level, of which at most two are not Cure Light Wounds.
+    let cleric = caster(
+        "Cleric",
+        &["Bless", "Cure Light Wounds"],
+        json!({
+            "spell_list": "cleric",
+            "spell_slots": { "1": 2 },
+            "domain_slots": { "1": 1 },
+            "domain_spells": ["Cure Light Wounds"]
+        }),
+    );
+    let prep =
+        prepare_magic(arena(3, 8), vec![("a", cleric, at(1, 1)), ("a", target("Friend", 300), at(1, 2))]);
+    let caster = prep.fighters[0].caster.as_deref().unwrap();
+    assert_eq!((caster.slots[1], caster.domain[1]), (3, 1));
+    let (cure, bless) = (prep.spell_index("Cure Light Wounds").unwrap(), prep.spell_index("Bless").unwrap());
+    let mut b = Bench::new(&[8; 8]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    e.st.fighters[1].hp = 5;
+    // The cure takes the domain slot, the one slot that holds nothing else.
+    turn(&mut e, 0, vec![Action::cast(cure, Some(1))]);
+    assert_eq!((e.st.fighters[0].casting.slots[1], e.st.fighters[0].casting.domain_left[1]), (2, 0));
+    turn(&mut e, 0, vec![Action::cast(bless, None)]);
+    turn(&mut e, 0, vec![Action::cast(bless, None)]);
+    assert_eq!(e.st.can_cast(0, bless, Metamagic::NONE), Err(Reason::NoSlot));
+    // Bless first: the last slot left is the domain slot, which Bless cannot take.
+    let mut b = Bench::new(&[8; 8]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    e.st.fighters[1].hp = 5;
+    turn(&mut e, 0, vec![Action::cast(bless, None)]);
+    turn(&mut e, 0, vec![Action::cast(bless, None)]);
+    assert_eq!(e.st.fighters[0].casting.slots[1], 1);
+    assert_eq!(e.st.can_cast(0, bless, Metamagic::NONE), Err(Reason::NoSlot));
+    assert_eq!(e.st.can_cast(0, cure, Metamagic::NONE), Ok((1, 1)));
+    turn(&mut e, 0, vec![Action::cast(cure, Some(1))]);
+    assert_eq!(e.st.fighters[0].casting.slots[1], 0);
+    assert_eq!(e.st.hp(1), 5 + 8 + 5, "1d8 + 5 at caster level 5");
+}
+
+#[test]
+fn a_spell_prepared_in_a_domain_slot_is_never_given_up_for_a_cure() {
+    let cleric = caster(
+        "Cleric",
+        &["Bless", "Command", "Cure Light Wounds"],
+        json!({
+            "spell_list": "cleric",
+            "spell_slots": { "1": 1 },
+            "domain_slots": { "1": 1 },
+            "domain_spells": ["Command"],
+            "prepared": [{ "spell": "Bless" }, { "spell": "Command", "domain": true }],
+            "spontaneous": ["Cure Light Wounds"]
+        }),
+    );
+    let prep =
+        prepare_magic(arena(3, 8), vec![("a", cleric, at(1, 1)), ("a", target("Friend", 30), at(1, 2))]);
+    let spec = prep.fighters[0].caster.as_deref().unwrap();
+    assert_eq!((spec.slots[1], spec.domain[1]), (2, 1));
+    let cure = prep.spell_index("Cure Light Wounds").unwrap();
+    let command = prep.spell_index("Command").unwrap();
+    let mut b = Bench::new(&[8, 8]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    e.st.fighters[1].hp = 5;
+    // Bless, not Command (last of the list, but in the domain slot), is given up.
+    turn(&mut e, 0, vec![Action::cast(cure, Some(1))]);
+    assert_eq!(e.st.fighters[0].casting.prepared_left, [0, 1]);
+    assert_eq!(e.st.can_cast(0, cure, Metamagic::NONE), Err(Reason::NoSlot));
+    assert_eq!(e.st.can_cast(0, command, Metamagic::NONE), Ok((1, 1)));
+    // A domain copy beyond the domain slots is refused at preparation.
+    let over = caster(
+        "Cleric",
+        &["Bless", "Command"],
+        json!({
+            "spell_list": "cleric",
+            "spell_slots": { "1": 1 },
+            "domain_slots": { "1": 1 },
+            "domain_spells": ["Command"],
+            "prepared": [{ "spell": "Bless" }, { "spell": "Command", "domain": true, "count": 2 }]
+        }),
+    );
+    let encounter = encounter(arena(3, 8), vec![("a", over, at(1, 1))]).with_library(library());
+    let err = crate::combat::PreparedEncounter::new(&encounter).expect_err("two copies in one domain slot");
+    assert!(err.to_string().contains("domain_slots['1']"), "{err}");
+}
