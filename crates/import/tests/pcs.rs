@@ -23,7 +23,24 @@ const PCS: [&str; 8] = ["esha", "harvie", "ierlieth", "jeanne", "misty", "nairda
 /// Reference PCs of the classes the campaign lacks (issue 22) at the
 /// calibration study's party levels (issue 26), built and checked like the
 /// campaign's; the stem ends in the level.
-const REFERENCE: [&str; 12] = ["barbarian4", "monk4", "paladin4", "ranger4", "barbarian8", "monk8", "paladin8", "ranger8", "barbarian2", "monk2", "paladin2", "ranger2"];
+const REFERENCE: [&str; 16] = [
+    "barbarian4",
+    "monk4",
+    "paladin4",
+    "ranger4",
+    "barbarian8",
+    "monk8",
+    "paladin8",
+    "ranger8",
+    "barbarian2",
+    "monk2",
+    "paladin2",
+    "ranger2",
+    "barbarian6",
+    "monk6",
+    "paladin6",
+    "ranger6",
+];
 
 fn load_build(stem: &str) -> Build {
     let path = data().join("builds").join(format!("{stem}.json"));
