@@ -24,22 +24,22 @@ const PCS: [&str; 8] = ["esha", "harvie", "ierlieth", "jeanne", "misty", "nairda
 /// calibration study's party levels (issue 26), built and checked like the
 /// campaign's; the stem ends in the level.
 const REFERENCE: [&str; 16] = [
-    "barbarian4",
-    "monk4",
-    "paladin4",
-    "ranger4",
-    "barbarian8",
-    "monk8",
-    "paladin8",
-    "ranger8",
     "barbarian2",
     "monk2",
     "paladin2",
     "ranger2",
+    "barbarian4",
+    "monk4",
+    "paladin4",
+    "ranger4",
     "barbarian6",
     "monk6",
     "paladin6",
     "ranger6",
+    "barbarian8",
+    "monk8",
+    "paladin8",
+    "ranger8",
 ];
 
 fn load_build(stem: &str) -> Build {
