@@ -152,4 +152,11 @@ pub mod summary;
 /// down the time between fights (an encounter's `after`, a `wait`, a short
 /// rest's 10 minutes, a night's 8 hours), and a poison running as a day's
 /// fight ends runs its course then (`docs/days.md`).
-pub const RULES_VERSION: &str = "pf1e-rules-18";
+///
+/// `pf1e-rules-19`: the default policy lends a cavalier's tactician only when
+/// it pays (an ally who receives Outflank and a partner who has it can stand
+/// on opposite sides of a foe by their next turns), a mover with Outflank
+/// ends its move flanking with a partner who has it, and a mounted rider
+/// with a lance moves once and guards instead of closing past its next
+/// charge (`docs/rules/class-abilities.md` §11).
+pub const RULES_VERSION: &str = "pf1e-rules-19";
