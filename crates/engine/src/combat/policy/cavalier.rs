@@ -21,7 +21,7 @@ use crate::map::Pos;
 
 use super::super::abilities::AbilitySpec;
 use super::super::action::{Action, ActionKind};
-use super::super::attack::opposite_borders;
+use super::super::odds::opposite_borders;
 use super::super::state::BattleState;
 
 /// Plans `i`'s cavalier abilities against target `t`; `true` when the turn is planned.

@@ -281,7 +281,7 @@ fn with_outflank_an_ally_moves_to_the_side_opposite_a_partner_who_has_it() {
     let p = plan(&prep);
     assert_eq!(p[0].0, ActionKind::Move);
     let q = p[0].1.expect("a chosen square");
-    assert!(crate::combat::attack::opposite_sides(q, at(5, 10), at(5, 11)), "{q:?} does not flank");
+    assert!(crate::combat::odds::opposite_sides(q, at(5, 10), at(5, 11)), "{q:?} does not flank");
     assert_eq!(p[1].0, ActionKind::Attack);
     // Without Outflank: the ordinary ladder (a charge, here).
     let prep = prepare(arena(9, 16), placed(swordsman("Mover", false)));
