@@ -159,4 +159,11 @@ pub mod summary;
 /// Also in `pf1e-rules-19`: the alchemist's bombs (an attack's
 /// `splash_dc`, a Reflex save for half the splash, and `standard_action`,
 /// no iterative attacks; the feature `Bomb`), poison resistance.
+/// Also in `pf1e-rules-19`: the default policy lends a cavalier's tactician only when
+/// it pays (an ally who receives Outflank and a partner who has it can stand
+/// on opposite sides of a foe by their next turns), a mover with Outflank
+/// ends its move flanking with a partner who has it, and a mounted rider
+/// with a lance moves once and guards instead of closing past its next
+/// charge (`docs/rules/class-abilities.md` §11).
+/// Also: a buff potion is drunk before the fight is joined.
 pub const RULES_VERSION: &str = "pf1e-rules-19";

@@ -11,6 +11,7 @@ use super::damage::{Extra, roll_damage};
 use super::engine::Engine;
 use super::event::{AcKind, Attack as AttackEvent, AttackNote, AttackStep, Event, ModSource};
 use super::odds::{Situation, Swing, iterations};
+use super::odds::{opposite_borders, opposite_sides};
 use super::style::{CLEAVE_AC_PENALTY, RAPID_SHOT_PENALTY, Style, two_weapon_penalties};
 
 use super::state::BattleState;
@@ -37,56 +38,6 @@ const INVISIBLE_BONUS: i32 = 2;
 const HELPLESS_BONUS: i32 = 4;
 /// Miss chance a blinded attacker sees on every target (CRB "Blinded": total concealment).
 pub(crate) const BLIND_MISS_CHANCE: u8 = 50;
-
-/// Whether the line between the centers of `a` and `b` crosses opposite
-/// borders (corners included) of the square `t` (CRB "Flanking").
-pub(crate) fn opposite_sides(a: Pos, b: Pos, t: Pos) -> bool {
-    opposite_borders(a, b, t, 1)
-}
-
-/// Whether the line between the centers of squares `a` and `b` crosses
-/// opposite borders (corners included) of the footprint of side `s` whose
-/// top-left square is `t`.
-pub(crate) fn opposite_borders(a: Pos, b: Pos, t: Pos, s: i32) -> bool {
-    // Doubled coordinates: square centers on even integers; the footprint is
-    // [lo, hi]² around the origin at the target's top-left center.
-    let (lo, hi) = (-1i64, 2 * i64::from(s) - 1);
-    let (x0, y0) = (2 * (a.col - t.col) as i64, 2 * (a.row - t.row) as i64);
-    let (dx, dy) = (2 * (b.col - a.col) as i64, 2 * (b.row - a.row) as i64);
-    // Liang–Barsky clipping with fractions n/d (d > 0) for the segment parameter.
-    let (mut enter, mut exit) = ((0i64, 1i64), (1i64, 1i64));
-    for (p, q) in [(-dx, x0 - lo), (dx, hi - x0), (-dy, y0 - lo), (dy, hi - y0)] {
-        if p == 0 {
-            if q < 0 {
-                return false;
-            }
-            continue;
-        }
-        let r = if p > 0 { (q, p) } else { (-q, -p) };
-        if p < 0 {
-            if r.0 * enter.1 > enter.0 * r.1 {
-                enter = r;
-            }
-        } else if r.0 * exit.1 < exit.0 * r.1 {
-            exit = r;
-        }
-    }
-    if enter.0 * exit.1 > exit.0 * enter.1 {
-        return false;
-    }
-    // Borders touched at a parameter n/d: bit 0 left, 1 right, 2 top, 3 bottom.
-    let borders = |(n, d): (i64, i64)| {
-        let x = x0 * d + dx * n;
-        let y = y0 * d + dy * n;
-        u8::from(x == lo * d)
-            | u8::from(x == hi * d) << 1
-            | u8::from(y == lo * d) << 2
-            | u8::from(y == hi * d) << 3
-    };
-    let (e, x) = (borders(enter), borders(exit));
-    let across = |l: u8, h: u8| (e & l != 0 && x & h != 0) || (e & h != 0 && x & l != 0);
-    across(1, 2) || across(4, 8)
-}
 
 /// The profile of attack `w` of `a` as `swing` makes it: its monster
 /// variant (a rake, a powerful charge: the same attack with the printed

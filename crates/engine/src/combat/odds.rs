@@ -1,6 +1,9 @@
 //! The numbers of an attack roll that the rules and the policies share: the
 //! shape of one roll (`Swing`), its situational modifiers (`Situation`),
-//! iterative attacks and the chance to hit. Data floor: no rule module.
+//! iterative attacks and the chance to hit; flanking geometry. Data floor: no
+//! rule module.
+
+use crate::map::Pos;
 
 /// How one attack roll is made.
 #[derive(Clone, Copy, Debug, Default)]
@@ -70,6 +73,56 @@ pub(crate) fn iterations(bab: i32) -> i32 {
 pub(crate) fn hit_chance(bonus: i32, ac: i32) -> f64 {
     let needed = (ac - bonus).clamp(2, 20);
     f64::from(21 - needed) / 20.0
+}
+
+/// Whether the line between the centers of `a` and `b` crosses opposite
+/// borders (corners included) of the square `t` (CRB "Flanking").
+pub(crate) fn opposite_sides(a: Pos, b: Pos, t: Pos) -> bool {
+    opposite_borders(a, b, t, 1)
+}
+
+/// Whether the line between the centers of squares `a` and `b` crosses
+/// opposite borders (corners included) of the footprint of side `s` whose
+/// top-left square is `t`.
+pub(crate) fn opposite_borders(a: Pos, b: Pos, t: Pos, s: i32) -> bool {
+    // Doubled coordinates: square centers on even integers; the footprint is
+    // [lo, hi]² around the origin at the target's top-left center.
+    let (lo, hi) = (-1i64, 2 * i64::from(s) - 1);
+    let (x0, y0) = (2 * (a.col - t.col) as i64, 2 * (a.row - t.row) as i64);
+    let (dx, dy) = (2 * (b.col - a.col) as i64, 2 * (b.row - a.row) as i64);
+    // Liang–Barsky clipping with fractions n/d (d > 0) for the segment parameter.
+    let (mut enter, mut exit) = ((0i64, 1i64), (1i64, 1i64));
+    for (p, q) in [(-dx, x0 - lo), (dx, hi - x0), (-dy, y0 - lo), (dy, hi - y0)] {
+        if p == 0 {
+            if q < 0 {
+                return false;
+            }
+            continue;
+        }
+        let r = if p > 0 { (q, p) } else { (-q, -p) };
+        if p < 0 {
+            if r.0 * enter.1 > enter.0 * r.1 {
+                enter = r;
+            }
+        } else if r.0 * exit.1 < exit.0 * r.1 {
+            exit = r;
+        }
+    }
+    if enter.0 * exit.1 > exit.0 * enter.1 {
+        return false;
+    }
+    // Borders touched at a parameter n/d: bit 0 left, 1 right, 2 top, 3 bottom.
+    let borders = |(n, d): (i64, i64)| {
+        let x = x0 * d + dx * n;
+        let y = y0 * d + dy * n;
+        u8::from(x == lo * d)
+            | u8::from(x == hi * d) << 1
+            | u8::from(y == lo * d) << 2
+            | u8::from(y == hi * d) << 3
+    };
+    let (e, x) = (borders(enter), borders(exit));
+    let across = |l: u8, h: u8| (e & l != 0 && x & h != 0) || (e & h != 0 && x & l != 0);
+    across(1, 2) || across(4, 8)
 }
 
 #[cfg(test)]

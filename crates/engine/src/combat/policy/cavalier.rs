@@ -3,8 +3,11 @@
 //! - on a turn it cannot attack at all (no reach, no charge lane, no 5-foot
 //!   step, the target farther than one move and its reach), it spends its
 //!   standard action rallying and moves once (unless the foe is helpless):
-//!   **tactician** first, when an ally within 30 ft whose main attack is a
-//!   melee one lacks its teamwork feat; else
+//!   **tactician** first, when it pays (`outflank_pays`): an ally within
+//!   30 ft whose main attack is a melee one lacks Outflank, and it and a
+//!   partner with Outflank once lent (the cavalier, another ally who
+//!   receives it, or one who has it) can stand on opposite sides of the
+//!   same foe by their next turns; else
 //!   **lion's call**, when at least two allies within 60 ft have no
 //!   competence bonus on attack rolls yet;
 //! - it **challenges** the foe it fights (swift action, before the attack)
@@ -13,9 +16,12 @@
 //!   with the challenge's damage (not a foe about to fall).
 
 use crate::effects::{BonusType, Flags, ModTarget};
+use crate::grid::{Access, Pathfinder, footprint_distance_ft};
+use crate::map::Pos;
 
 use super::super::abilities::AbilitySpec;
 use super::super::action::{Action, ActionKind};
+use super::super::odds::opposite_borders;
 use super::super::state::BattleState;
 
 /// Plans `i`'s cavalier abilities against target `t`; `true` when the turn is planned.
@@ -25,14 +31,13 @@ pub(super) fn plan(b: &BattleState<'_>, i: usize, t: usize, a: &AbilitySpec, out
         let spec = &b.prep.fighters[i];
         // An ally who fights in melee: its first (main) attack is a melee one.
         let melee = |j: usize| b.prep.fighters[j].offense.attacks.first().is_some_and(|w| w.melee);
-        if a.tactician_rounds > 0
-            && spec.feats.outflank
-            && f.class.pools.tactician > 0
-            && b.tactician_allies(i).into_iter().any(melee)
-        {
-            out.push(Action::new(ActionKind::Tactician));
-            out.push(Action::at(ActionKind::Move, t));
-            return true;
+        if a.tactician_rounds > 0 && spec.feats.outflank && f.class.pools.tactician > 0 {
+            let lent: Vec<usize> = b.tactician_allies(i).into_iter().filter(|&j| melee(j)).collect();
+            if outflank_pays(b, i, &lent) {
+                out.push(Action::new(ActionKind::Tactician));
+                out.push(Action::at(ActionKind::Move, t));
+                return true;
+            }
         }
         if a.lions_call.is_some()
             && b.lions_call_allies(i).into_iter().filter(|&j| !competence_on_attacks(b, j)).count() >= 2
@@ -68,6 +73,117 @@ fn rally_turn(b: &BattleState<'_>, i: usize, t: usize) -> bool {
     let reach =
         b.prep.fighters[i].offense.attacks.iter().map(|a| a.reach_max.max(a.max_range_ft)).max().unwrap_or(0);
     b.distance(i, t) > b.move_budget(i) + reach
+}
+
+/// Whether lending Outflank now pays (APG "Outflank": the +4 needs both
+/// flankers to have the feat): some ally of `lent` (those who would receive
+/// it) and a partner who has Outflank once it is lent (the cavalier `i`,
+/// another of `lent`, or an ally who has it already, each with a melee main
+/// attack) can flank the same foe by their next turns: two squares next to
+/// the foe on opposite borders of its space (CRB "Flanking"), each free (or
+/// its flanker's own) and each within one move of its flanker along a path
+/// (allies passed, foes around). In a corridor one square wide, or with the
+/// allies far from every foe, it does not pay: the standard action is better
+/// spent closing in. *Simplification*: a flanker threatens the squares next
+/// to it (a reach weapon's ring is not searched).
+pub(super) fn outflank_pays(b: &BattleState<'_>, i: usize, lent: &[usize]) -> bool {
+    if lent.is_empty() {
+        return false;
+    }
+    let melee = |j: usize| b.prep.fighters[j].offense.attacks.first().is_some_and(|w| w.melee);
+    // Every flanker: those who receive the feat, then the partners who have it.
+    let mut flankers: Vec<usize> = lent.to_vec();
+    flankers.extend((0..b.len()).filter(|&k| {
+        !lent.contains(&k)
+            && (k == i || (!b.are_enemies(i, k) && b.is_active(k) && b.has_outflank(k) && melee(k)))
+    }));
+    let foes: Vec<usize> =
+        (0..b.len()).filter(|&e| b.are_enemies(i, e) && b.is_active(e) && !b.is_swallowed(e)).collect();
+    // The squares next to each foe's space.
+    let rings: Vec<Vec<Pos>> = foes
+        .iter()
+        .map(|&e| {
+            let (at, s) = (b.pos(e), b.space(e));
+            (at.row - 1..=at.row + s)
+                .flat_map(|r| (at.col - 1..=at.col + s).map(move |c| Pos::new(r, c)))
+                .filter(|q| q.row < at.row || q.row >= at.row + s || q.col < at.col || q.col >= at.col + s)
+                .collect()
+        })
+        .collect();
+    let map = b.map();
+    // reach[f][e]: the ring squares of foe e that flanker f can stand on by its next turn.
+    let mut pf = None;
+    let reach: Vec<Vec<Vec<Pos>>> = flankers
+        .iter()
+        .map(|&f| {
+            let budget = b.move_budget(f);
+            let free = |q: Pos| map.passable(q) && b.access(f, q) == Access::Open;
+            // A straight 5-10-5 bound first: no path is searched for a flanker out of reach.
+            let near = |q: Pos| footprint_distance_ft(b.pos(f), b.space(f), q, 1) <= budget;
+            if !rings.iter().flatten().any(|&q| free(q) && near(q)) {
+                return vec![Vec::new(); rings.len()];
+            }
+            let pf: &mut Pathfinder = pf.get_or_insert_with(|| b.prepared().pathfinder.clone());
+            pf.run(map, b.pos(f), Some(budget), &|p| b.access(f, p));
+            rings
+                .iter()
+                .map(|ring| ring.iter().copied().filter(|&q| free(q) && pf.cost(q).is_some()).collect())
+                .collect()
+        })
+        .collect();
+    foes.iter().enumerate().any(|(e, &foe)| {
+        let (at, s) = (b.pos(foe), b.space(foe));
+        (0..lent.len()).any(|j| {
+            reach[j][e].iter().any(|&q| {
+                (0..flankers.len())
+                    .any(|k| k != j && reach[k][e].iter().any(|&r| r != q && opposite_borders(q, r, at, s)))
+            })
+        })
+    })
+}
+
+/// Where `i`, who has Outflank (its own or lent), moves to strike `t` in
+/// melee flanking it with an ally who has it too (the +4 of APG "Outflank"):
+/// the cheapest free square within one move from which a melee attack of
+/// `i` reaches `t` on the opposite border from a square of such an ally who
+/// threatens `t`. `None` when there is none (the ordinary approach then).
+/// A one-square mover on foot only: a rider keeps its mounted charge (a
+/// lance's double damage is worth more than +2 more to hit).
+pub(super) fn outflank_square(b: &BattleState<'_>, i: usize, t: usize) -> Option<Pos> {
+    let m = &b.fighters[i].mobility;
+    if b.space(i) != 1 || m.riding.is_some() || m.ridden_by.is_some() || !b.has_outflank(i) {
+        return None;
+    }
+    let (at, s) = (b.pos(t), b.space(t));
+    let partners: Vec<usize> = (0..b.len())
+        .filter(|&k| k != i && !b.are_enemies(i, k) && b.has_outflank(k) && b.threatens(k, t))
+        .collect();
+    if partners.is_empty() {
+        return None;
+    }
+    let map = b.map();
+    let budget = b.move_budget(i);
+    let mut pf = b.prepared().pathfinder.clone();
+    pf.run(map, b.pos(i), Some(budget), &|p| b.access(i, p));
+    let flanks = |q: Pos| {
+        partners
+            .iter()
+            .any(|&k| crate::grid::footprint(b.pos(k), b.space(k)).any(|c| opposite_borders(q, c, at, s)))
+    };
+    let mut best: Option<(u32, Pos)> = None;
+    for row in (at.row - 1)..=(at.row + s) {
+        for col in (at.col - 1)..=(at.col + s) {
+            let q = Pos::new(row, col);
+            let Some(c) = pf.cost(q) else { continue };
+            if best.is_some_and(|(bc, _)| bc <= c) || b.access(i, q) != Access::Open {
+                continue;
+            }
+            if b.melee_weapon_from(i, t, q).is_some() && flanks(q) {
+                best = Some((c, q));
+            }
+        }
+    }
+    best.map(|(_, q)| q)
 }
 
 /// Whether `t` has more hit points left than two hits of `i`'s melee weapon

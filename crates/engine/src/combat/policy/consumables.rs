@@ -85,7 +85,7 @@ pub(super) fn plan(b: &BattleState<'_>, i: usize, out: &mut Vec<Action>) -> bool
     if b.prep.fighters[i].items.is_empty() || b.life(i) != LifeState::Fighting {
         return false;
     }
-    let Some(potion) = healing_potion(b, i) else { return false };
+    let Some(potion) = healing_potion(b, i) else { return plan_buff_potion(b, i, out) };
     let dying = (0..b.len())
         .filter(|&j| j != i && !b.are_enemies(i, j) && b.life(j) == LifeState::Dying)
         .filter(|&j| b.prep.fighters[j].reserve.is_none())
@@ -96,7 +96,7 @@ pub(super) fn plan(b: &BattleState<'_>, i: usize, out: &mut Vec<Action>) -> bool
     }
     let (num, den) = DRINK_BELOW;
     if b.hp(i) * den > b.hp_max(i) * num || b.item_use(i, potion, i).is_err() {
-        return false;
+        return plan_buff_potion(b, i, out);
     }
     let here = b.pos(i);
     if !threatened_at(b, i, here) {
@@ -111,6 +111,59 @@ pub(super) fn plan(b: &BattleState<'_>, i: usize, out: &mut Vec<Action>) -> bool
         return false;
     };
     out.push(Action::new(ActionKind::FiveFootStep).with_destination(q));
+    out.push(Action::use_item(potion, i));
+    true
+}
+
+/// A potion of a buff `i` carries and would drink now, if any: the first
+/// in its file's order whose spell is a buff (no damage, no healing) not
+/// yet on `i` made only of bonuses, temporary hit points or a size change,
+/// and, for a size change (Enlarge Person), one that raises its melee
+/// damage (`magic::size_change_gain`).
+fn buff_potion(b: &BattleState<'_>, i: usize) -> Option<u8> {
+    let spec = &b.prep.fighters[i];
+    spec.items.iter().enumerate().find_map(|(k, it)| {
+        let prepared = &b.prep.spells[usize::from(it.spell)];
+        let role = &prepared.role;
+        let on = b.fighters[i].effects.iter().any(|e| e.effect.spell == Some(it.spell));
+        // Only buffs whose worth is a number on the sheet: bonuses,
+        // temporary hit points, a larger size (an invisibility potion's
+        // worth depends on the approach; the policy leaves it be).
+        let sheet = prepared.spell.effects.iter().all(|e| {
+            matches!(e.kind, EffectKind::Modifiers(_) | EffectKind::TempHp(_) | EffectKind::SizeChange(_))
+        });
+        let worth = sheet
+            && super::magic::growth_of(&prepared.spell)
+                .is_none_or(|steps| super::magic::size_change_gain(b, i, steps) > 0.0);
+        let k = u8::try_from(k).ok()?;
+        (it.kind == ItemKind::Potion
+            && role.buff
+            && !role.damage
+            && !role.heal
+            && !on
+            && worth
+            && b.item_use(i, k, i).is_ok())
+        .then_some(k)
+    })
+}
+
+/// Drinks a buff potion (`buff_potion`) before the fight is joined: when
+/// no enemy threatens `i` (drinking provokes) nor any of its allies, and
+/// none of its attacks can reach a foe this turn (its turn would be a
+/// double move: drinking, a move and a standard action, costs it one move
+/// of its approach). A table drinks its bull's strength on the way in,
+/// not in the ogre's reach.
+fn plan_buff_potion(b: &BattleState<'_>, i: usize, out: &mut Vec<Action>) -> bool {
+    let Some(potion) = buff_potion(b, i) else { return false };
+    let foes = || (0..b.len()).filter(|&e| b.are_enemies(i, e) && b.is_active(e));
+    let joined = (0..b.len())
+        .filter(|&j| !b.are_enemies(i, j) && b.is_active(j))
+        .any(|j| threatened_at(b, j, b.pos(j)));
+    let reach = b.longest_reach(i).unwrap_or(0);
+    let strikes = foes().any(|e| b.distance(i, e) <= b.move_budget(i) + reach);
+    if joined || strikes {
+        return false;
+    }
     out.push(Action::use_item(potion, i));
     true
 }

@@ -836,7 +836,7 @@ fn best_buff(b: &BattleState<'_>, i: usize, m: Magic) -> Option<Option_> {
 const SIZE_ROUNDS: f64 = 3.0;
 
 /// The categories a spell makes its target grow (Enlarge Person), if it does.
-fn growth_of(s: &Spell) -> Option<i8> {
+pub(super) fn growth_of(s: &Spell) -> Option<i8> {
     s.effects.iter().find_map(|e| match &e.kind {
         EffectKind::SizeChange(sc) if sc.steps > 0 => Some(sc.steps),
         _ => None,

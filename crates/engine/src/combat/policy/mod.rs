@@ -305,6 +305,13 @@ fn strike(battle: &BattleState<'_>, actor: usize, t: usize, charges: bool, out: 
             out.push(Action::at(ActionKind::FiveFootStep, t).with_destination(q));
         }
         out.push(Action::at(ActionKind::FullAttack, t));
+    } else if let Some(q) = cavalier::outflank_square(battle, actor, t)
+        && battle.step_to_attack(actor, t).is_none()
+    {
+        // With Outflank, a move that ends flanking with an ally who has it
+        // too: +4 on the attack, better than a charge's +2 (and its −2 AC).
+        out.push(Action::at(ActionKind::Move, t).with_destination(q));
+        out.push(Action::at(ActionKind::Attack, t));
     } else if may_charge && battle.charge_end(actor, t).is_ok() {
         out.push(Action::at(ActionKind::Charge, t));
     } else if let Some(q) = battle.step_to_attack(actor, t) {
@@ -322,7 +329,16 @@ fn strike(battle: &BattleState<'_>, actor: usize, t: usize, charges: bool, out: 
         // A disabled creature has one action a turn: it moves, or attacks.
         let far = battle.life(actor) != LifeState::Disabled
             && longest.is_some_and(|r| battle.distance(actor, t) > battle.move_budget(actor) + r);
-        out.push(Action::at(if far { ActionKind::Move } else { ActionKind::Attack }, t));
+        // A rider with a lance keeps its distance for next round's mounted
+        // charge (CRB "Mounted Combat": double damage with a lance): it moves
+        // once and guards rather than closing to where no charge lane is left.
+        let lance =
+            || (0..battle.prep.fighters[actor].offense.attacks.len()).any(|w| battle.is_lance(actor, w));
+        if far && battle.riding(actor).is_some() && lance() {
+            out.push(Action::new(ActionKind::TotalDefense));
+        } else {
+            out.push(Action::at(if far { ActionKind::Move } else { ActionKind::Attack }, t));
+        }
     }
 }
 

@@ -5,7 +5,7 @@ use serde_json::json;
 use super::support::*;
 use crate::combat::SimOptions;
 use crate::combat::action::{Action, ActionKind};
-use crate::combat::attack::opposite_sides;
+use crate::combat::odds::opposite_sides;
 use crate::combat::odds::{Swing, iterations};
 
 #[test]

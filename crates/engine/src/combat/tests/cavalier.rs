@@ -155,3 +155,186 @@ fn lion_s_call_gives_allies_in_60_ft_one_competence_on_attacks_and_charisma_on_f
     }
     assert_eq!(attack(&e, 1), before.0);
 }
+
+// ---- when the default policy lends Outflank (tactician) ----
+
+/// A cavalier 4 with tactician and Outflank, speed 20 (heavy armor): from
+/// 45 ft or more she can neither strike nor charge, a rally turn.
+fn slow_cavalier() -> crate::model::Combatant {
+    let mut c = cavalier(json!(["Tactician", "Outflank"]));
+    c.speed_land_ft = 20;
+    c
+}
+
+/// A melee ally (hp 30, sword +5), with Outflank of its own when `outflank`.
+fn swordsman(name: &str, outflank: bool) -> crate::model::Combatant {
+    let features = if outflank { json!(["Outflank"]) } else { json!([]) };
+    creature(name, json!({ "hp_max": 30, "features": features, "attacks": [melee("sword", 5, "1d8+2")] }))
+}
+
+/// A tough foe that hits softly: fights last long enough to see the flanks.
+fn brute() -> crate::model::Combatant {
+    creature(
+        "Brute",
+        json!({ "hp_max": 200, "ac": { "total": 14, "touch": 10, "flat_footed": 14 },
+                              "attacks": [melee("claw", 3, "1d4")] }),
+    )
+}
+
+/// What the default policy has combatant 0 do first.
+fn first_choice(prep: &crate::combat::PreparedEncounter) -> Vec<ActionKind> {
+    let mut plan = Vec::new();
+    let mut rng = crate::rng::SeededRng::for_run(3, 0);
+    let e = crate::combat::engine::Engine::new(prep, &SimOptions::default(), &mut rng, None);
+    crate::combat::decide::Policy::plan(&mut crate::combat::policy::DefaultPolicy, &e.st, 0, &mut plan);
+    plan.iter().map(|a| a.kind).collect()
+}
+
+/// A corridor one square wide, 16 squares long.
+fn corridor() -> std::sync::Arc<crate::map::Map> {
+    map(&["##################", "#................#", "##################"])
+}
+
+#[test]
+fn tactician_is_lent_when_two_melee_allies_can_stand_on_opposite_sides_of_a_foe() {
+    // The allies 25 ft from her; the brute 50 ft away: each ally reaches a
+    // side of it within one move ((5,6) → (5,10), (4,6) → (5,12)).
+    let prep = prepare(
+        arena(9, 16),
+        vec![
+            ("a", slow_cavalier(), at(5, 1)),
+            ("a", swordsman("Left", false), at(5, 6)),
+            ("a", swordsman("Right", false), at(4, 6)),
+            ("b", brute(), at(5, 11)),
+        ],
+    );
+    assert_eq!(first_choice(&prep), vec![ActionKind::Tactician, ActionKind::Move]);
+}
+
+#[test]
+fn tactician_is_kept_in_a_corridor_one_square_wide() {
+    // The square behind the brute cannot be reached: nobody can flank it.
+    let prep = prepare(
+        corridor(),
+        vec![
+            ("a", slow_cavalier(), at(1, 1)),
+            ("a", swordsman("Left", false), at(1, 5)),
+            ("a", swordsman("Right", false), at(1, 6)),
+            ("b", brute(), at(1, 11)),
+        ],
+    );
+    assert_eq!(first_choice(&prep), vec![ActionKind::Move, ActionKind::Move]);
+}
+
+#[test]
+fn tactician_is_kept_while_the_allies_are_more_than_a_move_from_every_foe() {
+    // (5,3) → (5,13) is 50 ft, more than the allies' 30.
+    let prep = prepare(
+        arena(9, 16),
+        vec![
+            ("a", slow_cavalier(), at(5, 1)),
+            ("a", swordsman("Left", false), at(5, 3)),
+            ("a", swordsman("Right", false), at(4, 3)),
+            ("b", brute(), at(5, 14)),
+        ],
+    );
+    assert_eq!(first_choice(&prep), vec![ActionKind::Move, ActionKind::Move]);
+}
+
+#[test]
+fn an_archer_is_no_flanking_partner_but_an_ally_with_its_own_outflank_is() {
+    let with = |partner: crate::model::Combatant| {
+        prepare(
+            arena(9, 16),
+            vec![
+                ("a", slow_cavalier(), at(5, 1)),
+                ("a", swordsman("Left", false), at(5, 6)),
+                ("a", partner, at(4, 6)),
+                ("b", brute(), at(5, 11)),
+            ],
+        )
+    };
+    let archer = creature("Archer", json!({ "hp_max": 30, "attacks": [ranged("bow", 5, "1d8", 100)] }));
+    assert_eq!(first_choice(&with(archer)), vec![ActionKind::Move, ActionKind::Move]);
+    assert_eq!(
+        first_choice(&with(swordsman("Flanker", true))),
+        vec![ActionKind::Tactician, ActionKind::Move]
+    );
+}
+
+#[test]
+fn with_outflank_an_ally_moves_to_the_side_opposite_a_partner_who_has_it() {
+    // The partner threatens the brute from the west; the mover, 25 ft away,
+    // ends its move east of it ((5,12), on the opposite border), not on the
+    // nearest attack square.
+    let placed = |mover: crate::model::Combatant| {
+        vec![("a", mover, at(2, 8)), ("a", swordsman("Partner", true), at(5, 10)), ("b", brute(), at(5, 11))]
+    };
+    let plan = |prep: &crate::combat::PreparedEncounter| {
+        let mut plan = Vec::new();
+        let mut rng = crate::rng::SeededRng::for_run(3, 0);
+        let e = crate::combat::engine::Engine::new(prep, &SimOptions::default(), &mut rng, None);
+        crate::combat::decide::Policy::plan(&mut crate::combat::policy::DefaultPolicy, &e.st, 0, &mut plan);
+        plan.iter().map(|a| (a.kind, a.destination)).collect::<Vec<_>>()
+    };
+    let prep = prepare(arena(9, 16), placed(swordsman("Mover", true)));
+    let p = plan(&prep);
+    assert_eq!(p[0].0, ActionKind::Move);
+    let q = p[0].1.expect("a chosen square");
+    assert!(crate::combat::odds::opposite_sides(q, at(5, 10), at(5, 11)), "{q:?} does not flank");
+    assert_eq!(p[1].0, ActionKind::Attack);
+    // Without Outflank: the ordinary ladder (a charge, here).
+    let prep = prepare(arena(9, 16), placed(swordsman("Mover", false)));
+    assert_eq!(plan(&prep)[0], (ActionKind::Charge, None));
+}
+
+/// Battles of `prep` (the cavalier is combatant 0) over `runs` seeds: how
+/// many saw tactician, and how many saw an attack with the +4 of Outflank.
+fn tactician_battles(prep: &crate::combat::PreparedEncounter, runs: u64) -> (usize, usize) {
+    let (mut lent, mut outflanked) = (0, 0);
+    for run in 0..runs {
+        let events = policy_battle(prep, 41, run);
+        lent += usize::from(events.iter().any(|r| matches!(r.event, Event::Tactician { who: 0, .. })));
+        outflanked += usize::from(events.iter().any(|r| {
+            matches!(&r.event, Event::Attack(a) if a.notes.iter().any(|n| matches!(n,
+                crate::combat::event::AttackNote::Modifier {
+                    source: crate::combat::event::ModSource::Flanking, value: 4 })))
+        }));
+    }
+    (lent, outflanked)
+}
+
+#[test]
+fn over_many_seeds_the_cavalier_lends_outflank_where_allies_can_flank_and_they_use_it() {
+    // She acts first (the allies would otherwise leave her 30 ft first).
+    let mut cav = slow_cavalier();
+    cav.initiative_mod = 30;
+    let prep = prepare(
+        arena(9, 16),
+        vec![
+            ("a", cav, at(5, 1)),
+            ("a", swordsman("Left", false), at(5, 6)),
+            ("a", swordsman("Right", false), at(4, 6)),
+            ("b", brute(), at(5, 11)),
+        ],
+    );
+    let (lent, outflanked) = tactician_battles(&prep, 30);
+    assert_eq!(lent, 30, "lent in {lent} of 30 battles");
+    // Measured: 15 of 30 (the second ally to close in takes the far side;
+    // when the brute comes to them first, both fight from where they stand).
+    assert!(outflanked >= 10, "a +4 flank in {outflanked} of 30 battles");
+}
+
+#[test]
+fn over_many_seeds_the_cavalier_never_lends_outflank_in_a_corridor_one_square_wide() {
+    let prep = prepare(
+        corridor(),
+        vec![
+            ("a", slow_cavalier(), at(1, 1)),
+            ("a", swordsman("Left", false), at(1, 5)),
+            ("a", swordsman("Right", false), at(1, 6)),
+            ("b", brute(), at(1, 11)),
+        ],
+    );
+    assert_eq!(tactician_battles(&prep, 30), (0, 0));
+}

@@ -279,3 +279,112 @@ fn the_party_drinks_only_out_of_reach_and_never_more_potions_than_it_carries() {
     }
     assert!(used > 0, "no potion in 40 battles against an epic foe");
 }
+
+// ---- potions of buffs ----
+
+/// A fighter carrying one potion of bull's strength and nothing else.
+fn strong_fighter() -> crate::model::Combatant {
+    fighter("Guard", json!({ "carried_items": [{ "name": "potion of bull's strength", "quantity": 1 }] }))
+}
+
+#[test]
+fn a_fighter_drinks_bull_s_strength_before_the_fight_is_joined_and_not_within_a_foe_s_reach() {
+    // The brute 55 ft away: out of one move and a reach; the drink takes the turn.
+    let far =
+        prepare_magic(arena(6, 14), vec![("a", strong_fighter(), at(1, 1)), ("b", brute(5), at(1, 12))]);
+    let plan = plan_of(&far, 0, &[]);
+    assert_eq!(plan.first().map(|a| (a.kind, a.option, a.target)), Some((ActionKind::UseItem, 0, Some(0))));
+    // The brute 25 ft away: one move and a blow; the fight comes first.
+    let near =
+        prepare_magic(arena(6, 14), vec![("a", strong_fighter(), at(1, 1)), ("b", brute(5), at(1, 6))]);
+    assert!(plan_of(&near, 0, &[]).iter().all(|a| a.kind != ActionKind::UseItem));
+    // An ally already fighting: the fight is joined, no drink.
+    let joined = prepare_magic(
+        arena(6, 14),
+        vec![
+            ("a", strong_fighter(), at(1, 1)),
+            ("b", brute(5), at(1, 12)),
+            ("a", fighter("Friend", json!({ "carried_items": [] })), at(1, 11)),
+        ],
+    );
+    assert!(plan_of(&joined, 0, &[]).iter().all(|a| a.kind != ActionKind::UseItem));
+    // A potion of invisibility is no number on the sheet: left be.
+    let unseen =
+        fighter("Guard", json!({ "carried_items": [{ "name": "potion of invisibility", "quantity": 1 }] }));
+    let far = prepare_magic(arena(6, 14), vec![("a", unseen, at(1, 1)), ("b", brute(5), at(1, 12))]);
+    assert!(plan_of(&far, 0, &[]).iter().all(|a| a.kind != ActionKind::UseItem));
+}
+
+#[test]
+fn bull_s_strength_from_a_potion_gives_two_on_attack_and_damage_for_thirty_rounds() {
+    let prep =
+        prepare_magic(arena(6, 14), vec![("a", strong_fighter(), at(1, 1)), ("b", brute(5), at(1, 12))]);
+    let mut rng = SeededRng::for_run(2, 0);
+    let mut e = Engine::new(&prep, &SimOptions::default(), &mut rng, None);
+    let swing = crate::combat::odds::Swing::default();
+    let before = e.st.situation(0, 0, 1, swing);
+    let dmg_before = e.st.damage_bonus(0, 0, 1, &before, swing);
+    e.take_turn(0, &mut script(vec![Action::use_item(0, 0)]));
+    assert_eq!(e.st.fighters[0].gear.items_left, [0]);
+    assert_eq!(e.st.fighters[0].out.items_spent, 1);
+    let after = e.st.situation(0, 0, 1, swing);
+    // +4 enhancement to Strength: +2 on melee attack and damage rolls.
+    assert_eq!(after.attack - before.attack, 2);
+    assert_eq!(e.st.damage_bonus(0, 0, 1, &after, swing) - dmg_before, 2);
+    // A 2nd-level spell: caster level 3 (1 minute per level, 30 rounds: the
+    // battle keeps it for its whole length, a day counts it by that level).
+    let effect = e.st.fighters[0].effects.iter().find(|x| x.effect.spell.is_some()).expect("the buff");
+    assert_eq!(effect.effect.caster_level, 3);
+    assert_eq!(effect.effect.duration, crate::effects::Duration::UntilRemoved);
+    // Nothing more to drink: the plan goes back to the fight.
+    let mut out = Vec::new();
+    DefaultPolicy.plan(&e.st, 0, &mut out);
+    assert!(out.iter().all(|a| a.kind != ActionKind::UseItem));
+}
+
+#[test]
+fn over_many_seeds_a_buff_potion_is_drunk_once_out_of_reach_before_the_first_blow() {
+    // The brute 115 ft away: even after its double move the fight is not joined.
+    let prep = prepare_magic(
+        arena(6, 24),
+        vec![
+            (
+                "a",
+                fighter(
+                    "Guard",
+                    json!({ "carried_items": [
+                { "name": "potion of bull's strength", "quantity": 2 },
+                { "name": "potion of enlarge person", "quantity": 1 } ] }),
+                ),
+                at(1, 1),
+            ),
+            ("b", brute(5), at(1, 24)),
+        ],
+    );
+    let mut drank_first = 0;
+    for run in 0..30 {
+        let events = policy_battle(&prep, 17, run);
+        let mut struck = false;
+        let mut drinks = Vec::new();
+        for (k, r) in events.iter().enumerate() {
+            match &r.event {
+                Event::UsesItem { who: 0, wand: false, spell, .. } => {
+                    assert!(!struck, "run {run}: a buff drunk after the fight was joined");
+                    let provoked =
+                        events.get(k + 1).is_some_and(|n| matches!(&n.event, Event::Attack(a) if a.aoo));
+                    assert!(!provoked, "run {run}: drunk within a foe's reach");
+                    drinks.push(spell.clone());
+                }
+                Event::Attack(a) if a.who == 0 || a.target == 0 => struck = true,
+                _ => {}
+            }
+        }
+        // Each buff once: a second bull's strength would not stack.
+        let mut unique = drinks.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), drinks.len(), "run {run}: {drinks:?}");
+        drank_first += usize::from(!drinks.is_empty());
+    }
+    assert!(drank_first >= 25, "a buff before the fight in {drank_first} of 30 battles");
+}
