@@ -763,6 +763,8 @@ fn affliction(t: &Transcript, a: &AfflictionEvent, lang: Lang) -> String {
         AfflictionEvent::EscapesEngulf { from, to: None } => f(T::EvAflEscapesEngulf, &[&t.id(*from)]),
         AfflictionEvent::Sings { ability } => f(T::EvAflSings, &[ability]),
         AfflictionEvent::Captivated { ability, by } => f(T::EvAflCaptivated, &[&t.id(*by), ability]),
+        AfflictionEvent::Dominates { ability, target } => f(T::EvAflDominates, &[ability, &t.id(*target)]),
+        AfflictionEvent::Dominated { ability, by } => f(T::EvAflDominated, &[&t.id(*by), ability]),
         AfflictionEvent::Captive { by, beside: false } => f(T::EvAflCaptiveWalks, &[&t.id(*by)]),
         AfflictionEvent::Captive { by, beside: true } => f(T::EvAflCaptiveStands, &[&t.id(*by)]),
     }

@@ -601,6 +601,8 @@ catalogue! {
     EvAflEscapesEngulfTo => "escapes from inside {} to {}", "s'échappe de l'intérieur de {} en {}";
     EvAflSings => "sings: {}", "chante : {}";
     EvAflCaptivated => "is captivated by {}'s {}", "est captivé par {} ({})";
+    EvAflDominates => "uses its {} on {}", "utilise son pouvoir ({}) sur {}";
+    EvAflDominated => "is dominated by {}'s {}: it fights on its side", "est dominé par {} ({}) : il combat dans son camp";
     EvAflCaptiveWalks => "captivated: walks toward {}", "captivé : marche vers {}";
     EvAflCaptiveStands => "captivated: stands beside {}, offering no resistance", "captivé : se tient près de {} sans opposer de résistance";
     EvSave => "{} save d20={}={} vs DC {}{} -> {}", "jet de {} d20={}={} contre DD {}{} -> {}";

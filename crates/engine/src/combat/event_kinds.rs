@@ -380,6 +380,22 @@ pub enum AfflictionEvent {
         /// The singer.
         by: usize,
     },
+    /// Tries to dominate a creature (a standard action; a vampire's): the
+    /// target's save or immunity follows.
+    Dominates {
+        /// The ability's name.
+        ability: String,
+        /// The creature it targets.
+        target: usize,
+    },
+    /// Fails its save against a dominate and falls under the creature's
+    /// control: it fights on its side from now on (`monster::dominate`).
+    Dominated {
+        /// The ability's name.
+        ability: String,
+        /// The dominating creature.
+        by: usize,
+    },
     /// A captivated creature's turn: it walks toward the singer, or stands
     /// beside it offering no resistance; it takes no other action.
     Captive {

@@ -677,6 +677,10 @@ fn affliction(a: &AfflictionEvent, ids: &[String]) -> String {
         AfflictionEvent::EscapesEngulf { from, to: None } => format!("escapes from inside {}", id(*from)),
         AfflictionEvent::Sings { ability } => format!("sings: {ability}"),
         AfflictionEvent::Captivated { ability, by } => format!("is captivated by {}'s {ability}", id(*by)),
+        AfflictionEvent::Dominates { ability, target } => format!("uses its {ability} on {}", id(*target)),
+        AfflictionEvent::Dominated { ability, by } => {
+            format!("is dominated by {}'s {ability}: it fights on its side", id(*by))
+        }
         AfflictionEvent::Captive { by, beside: false } => {
             format!("captivated: walks toward {}", id(*by))
         }

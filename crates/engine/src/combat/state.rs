@@ -347,6 +347,7 @@ impl<'p> BattleState<'p> {
     /// `at`, with its slots and pools, nothing on it.
     pub(crate) fn fresh_fighter(f: &super::prepared::FighterSpec, at: Pos) -> Fighter {
         Fighter {
+            side: f.side,
             pos: at,
             hp: f.hp_max,
             dead: false,
@@ -474,9 +475,11 @@ impl<'p> BattleState<'p> {
         &self.prep.fighters[i].id
     }
 
-    /// Side of combatant `i`.
+    /// The side combatant `i` fights on now: its own, or its dominator's
+    /// (`monster::dominate`).
+    #[inline]
     pub fn side(&self, i: usize) -> usize {
-        self.prep.fighters[i].side
+        self.fighters[i].side
     }
 
     /// Square of combatant `i`.
@@ -587,7 +590,7 @@ impl<'p> BattleState<'p> {
     /// Whether `a` and `b` are on different sides.
     #[inline]
     pub fn are_enemies(&self, a: usize, b: usize) -> bool {
-        self.prep.fighters[a].side != self.prep.fighters[b].side
+        self.fighters[a].side != self.fighters[b].side
     }
 
     /// What combatant `i`'s last turn produced, one result per requested action.

@@ -424,6 +424,28 @@ pub enum SpecialAbility {
         #[serde(default)]
         descriptors: Vec<String>,
     },
+    /// A vampire's dominate (Bestiary, Vampire, "Dominate (Su)"): a
+    /// standard action against one creature of `creature_types` within
+    /// `range_ft`; a Will save against `dc` or it falls under the
+    /// creature's control "as though by a *dominate person* spell"
+    /// (`combat::monster::dominate`).
+    Dominate {
+        /// The feature it plays.
+        name: String,
+        /// Range of the ability (30 ft.).
+        range_ft: u32,
+        /// The Will save DC.
+        dc: i32,
+        /// The creature types it affects (`humanoid`); empty: any.
+        #[serde(default)]
+        creature_types: Vec<crate::spell::model::CreatureType>,
+        /// Descriptors of the effect (`mind_affecting`, `compulsion`): a
+        /// creature immune to one of them is unaffected, save modifiers
+        /// against them apply, and a ward against the user's alignment
+        /// (*protection from evil*) blocks a compulsion.
+        #[serde(default)]
+        descriptors: Vec<String>,
+    },
     /// A gaze attack (UMR "Gaze"): each enemy starting its turn within range saves or suffers.
     Gaze {
         /// The feature it plays.
@@ -652,6 +674,7 @@ impl SpecialAbility {
             | SpecialAbility::SpellEffect { name, .. }
             | SpecialAbility::Entangle { name, .. }
             | SpecialAbility::CaptivatingSong { name, .. }
+            | SpecialAbility::Dominate { name, .. }
             | SpecialAbility::Gaze { name, .. } => name,
         }
     }
@@ -931,9 +954,10 @@ pub(crate) fn check(c: &super::Combatant) -> Result<(), (String, String)> {
                     return Err((at(".uses"), "a spell effect with no use: remove the entry".into()));
                 }
             }
-            SpecialAbility::CaptivatingSong { range_ft, dc, descriptors, .. } => {
+            SpecialAbility::CaptivatingSong { range_ft, dc, descriptors, .. }
+            | SpecialAbility::Dominate { range_ft, dc, descriptors, .. } => {
                 if *range_ft < 5 {
-                    return Err((at(".range_ft"), "a song reaches at least 5 ft".into()));
+                    return Err((at(".range_ft"), "its range is at least 5 ft".into()));
                 }
                 if *dc <= 0 {
                     return Err((at(".dc"), format!("a save DC is positive, not {dc}")));

@@ -29,6 +29,8 @@
 //! - `web`: a thrown web or rope that entangles (`combat::bonds` breaks it);
 //! - `song`: a harpy's captivating song (a standard action; its captives
 //!   walk to the singer and stand defenseless beside it);
+//! - `dominate`: a vampire's dominate (a standard action; its subject
+//!   fights on the vampire's side);
 //! - channel resistance is a save bonus (`BattleState::save_bonus`, with
 //!   `Context::channel`).
 //!
@@ -43,6 +45,7 @@ mod afflictions;
 // The day's carried state caps healing by the hit points negative levels take.
 mod aura;
 mod breath;
+mod dominate;
 mod engulf;
 mod gaze;
 mod healing;
@@ -96,6 +99,9 @@ impl<R: Dice> Engine<'_, '_, R> {
         }
         if !self.st.fighters[i].monster.poisons.is_empty() {
             self.poison_turn(i);
+        }
+        if self.st.fighters[i].fx & crate::effects::Behaviours::COMPEL != 0 {
+            self.dominated_turn_start(i);
         }
         let (mut gazes, mut auras, mut songs) = (false, false, false);
         for m in self.st.prep.fighters.iter().filter_map(|f| f.monster.as_deref()) {

@@ -64,6 +64,8 @@ pub(crate) struct MonsterSpec {
     pub entangle: Option<Entangler>,
     /// A captivating song (a harpy's).
     pub song: Option<Song>,
+    /// A vampire's dominate.
+    pub dominate: Option<Dominate>,
     /// The prepared attacks of `rake` and `powerful_charge` (`Variant::strike`),
     /// each a copy of its base attack with the printed bonus and dice.
     pub strikes: Vec<AttackProfile>,
@@ -225,6 +227,18 @@ pub(crate) struct Song {
     pub descriptors: Descriptors,
 }
 
+/// A vampire's dominate (Bestiary, Vampire): a standard action against one
+/// creature of `types` within range, a Will save or dominated.
+#[derive(Clone, Debug)]
+pub(crate) struct Dominate {
+    pub name: String,
+    pub range_ft: u32,
+    pub dc: i32,
+    /// The creature types it affects; empty: any.
+    pub types: Vec<crate::spell::model::CreatureType>,
+    pub descriptors: Descriptors,
+}
+
 /// An aura: a condition for enemies that start their turn in it and fail a save.
 #[derive(Clone, Debug)]
 pub(crate) struct Aura {
@@ -361,6 +375,9 @@ pub(crate) struct MonsterState {
     pub sang_round: u32,
     /// Singers whose song it saved against (immune for 24 hours: the battle).
     pub songs_resisted: Vec<usize>,
+    /// Dominated, it has yet to make the new save an order against its
+    /// nature gives (`monster::dominate`).
+    pub against_nature_due: bool,
 }
 
 /// A poison running in a creature.
@@ -684,6 +701,18 @@ impl MonsterSpec {
                         name: name.clone(),
                         range_ft: *range_ft,
                         dc: *dc,
+                        descriptors: Descriptors::of(&list),
+                    });
+                }
+                SpecialAbility::Dominate { name, range_ft, dc, creature_types, descriptors } => {
+                    // Names checked on load (`model::special::check`).
+                    let list: Vec<Descriptor> =
+                        descriptors.iter().filter_map(|d| Descriptor::from_name(d)).collect();
+                    m.dominate = Some(Dominate {
+                        name: name.clone(),
+                        range_ft: *range_ft,
+                        dc: *dc,
+                        types: creature_types.clone(),
                         descriptors: Descriptors::of(&list),
                     });
                 }
