@@ -152,4 +152,12 @@ pub mod summary;
 /// down the time between fights (an encounter's `after`, a `wait`, a short
 /// rest's 10 minutes, a night's 8 hours), and a poison running as a day's
 /// fight ends runs its course then (`docs/days.md`).
-pub const RULES_VERSION: &str = "pf1e-rules-18";
+///
+/// `pf1e-rules-19`: a vampire's dominate (a `dominate` special ability:
+/// its subject fights on the vampire's side, one new save at +2 against
+/// its nature, released when the master falls) and the ochre jelly's split
+/// (a `split` special ability: slashing and piercing weapons and
+/// electricity split it into two of half its hit points, a copy appearing
+/// in a reserved row); the ochre jelly no longer lists slashing, piercing
+/// and electricity as immunities (below 11 hp they wound it).
+pub const RULES_VERSION: &str = "pf1e-rules-19";

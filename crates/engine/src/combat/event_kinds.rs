@@ -380,6 +380,21 @@ pub enum AfflictionEvent {
         /// The singer.
         by: usize,
     },
+    /// Splits instead of taking the damage of a hit (an ochre jelly hit by a
+    /// slashing or piercing weapon, or by electricity): it keeps half its
+    /// hit points and a copy with as many appears (`monster::split`).
+    Splits {
+        /// The ability's name.
+        ability: String,
+        /// Its hit points before the split.
+        hp_before: i32,
+        /// Its hit points after, and its copy's.
+        hp: i32,
+        /// The copy (none: no room for it on the map, or no row left).
+        copy: Option<usize>,
+        /// Where the copy appears.
+        at: Option<Pos>,
+    },
     /// Tries to dominate a creature (a standard action; a vampire's): the
     /// target's save or immunity follows.
     Dominates {

@@ -190,7 +190,8 @@ impl<'p> BattleState<'p> {
             .map(|(i, f)| {
                 // A scenario may start a combatant wounded, even past its death threshold.
                 let dies_at_zero = f.nature.destroyed_at_zero || (options.simple_monster_death && !f.is_pc);
-                let reserved = f.reserve.is_some();
+                // A row beyond the deployed ones waits for a summons or a split.
+                let reserved = i >= prep.deployed;
                 let carried = start.get(i).and_then(Option::as_ref);
                 let hp = carried.map_or(f.start_hp, |c| c.hp);
                 let dead = reserved

@@ -446,6 +446,20 @@ pub enum SpecialAbility {
         #[serde(default)]
         descriptors: Vec<String>,
     },
+    /// Split (UMR "Split"; an ochre jelly's, a black pudding's): a hit
+    /// with a component all of whose types are in `types` (slashing,
+    /// piercing, electricity) deals the creature no damage but splits it
+    /// into two, each with half its current hit points (rounded down);
+    /// with `min_hp` hit points or fewer it does not split and takes the
+    /// damage (`combat::monster::split`).
+    Split {
+        /// The feature it plays.
+        name: String,
+        /// Damage types that split it.
+        types: Vec<String>,
+        /// At this many hit points or fewer it cannot split (10).
+        min_hp: i32,
+    },
     /// A gaze attack (UMR "Gaze"): each enemy starting its turn within range saves or suffers.
     Gaze {
         /// The feature it plays.
@@ -675,6 +689,7 @@ impl SpecialAbility {
             | SpecialAbility::Entangle { name, .. }
             | SpecialAbility::CaptivatingSong { name, .. }
             | SpecialAbility::Dominate { name, .. }
+            | SpecialAbility::Split { name, .. }
             | SpecialAbility::Gaze { name, .. } => name,
         }
     }
@@ -966,6 +981,14 @@ pub(crate) fn check(c: &super::Combatant) -> Result<(), (String, String)> {
                     descriptors.iter().find(|d| crate::effects::Descriptor::from_name(d).is_none())
                 {
                     return Err((at(".descriptors"), format!("{d:?} is not a descriptor name")));
+                }
+            }
+            SpecialAbility::Split { types, min_hp, .. } => {
+                if types.is_empty() {
+                    return Err((at(".types"), "a split names the damage types that split it".into()));
+                }
+                if *min_hp < 1 {
+                    return Err((at(".min_hp"), format!("a split needs at least 1 hit point, not {min_hp}")));
                 }
             }
             SpecialAbility::ChannelResistance { bonus, .. } if *bonus <= 0 => {

@@ -66,6 +66,8 @@ pub(crate) struct MonsterSpec {
     pub song: Option<Song>,
     /// A vampire's dominate.
     pub dominate: Option<Dominate>,
+    /// Split (an ochre jelly's).
+    pub split: Option<Split>,
     /// The prepared attacks of `rake` and `powerful_charge` (`Variant::strike`),
     /// each a copy of its base attack with the printed bonus and dice.
     pub strikes: Vec<AttackProfile>,
@@ -237,6 +239,22 @@ pub(crate) struct Dominate {
     /// The creature types it affects; empty: any.
     pub types: Vec<crate::spell::model::CreatureType>,
     pub descriptors: Descriptors,
+}
+
+/// Split (UMR "Split"): the damage types that split the creature instead
+/// of harming it, and the hit points at or below which it no longer splits.
+#[derive(Clone, Debug)]
+pub(crate) struct Split {
+    pub name: String,
+    /// Damage types that split it, normalized.
+    pub types: Vec<String>,
+    pub min_hp: i32,
+}
+
+/// The copies a creature of `hp` hit points that splits above `min_hp` can
+/// become at most (each split halves, rounded down): its rows, itself included.
+pub(crate) fn split_copies(hp: i32, min_hp: i32) -> usize {
+    if hp <= min_hp || hp < 2 { 1 } else { 2 * split_copies(hp / 2, min_hp) }
 }
 
 /// An aura: a condition for enemies that start their turn in it and fail a save.
@@ -714,6 +732,14 @@ impl MonsterSpec {
                         dc: *dc,
                         types: creature_types.clone(),
                         descriptors: Descriptors::of(&list),
+                    });
+                }
+                SpecialAbility::Split { name, types, min_hp } => {
+                    // A weapon's components read them as `CompDefense::splits`; a spell's damage here.
+                    m.split = Some(Split {
+                        name: name.clone(),
+                        types: types.iter().map(|t| norm(t)).collect(),
+                        min_hp: *min_hp,
                     });
                 }
                 SpecialAbility::Gaze { name, range_ft, save, dc, effect: e } => {

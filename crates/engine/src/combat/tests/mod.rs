@@ -40,6 +40,7 @@ mod size_spells;
 mod song;
 mod spell_like;
 mod splash;
+mod split;
 mod support;
 mod swallow;
 mod table;
