@@ -265,7 +265,9 @@ pub(super) fn plan_dominate(battle: &BattleState<'_>, actor: usize, out: &mut Ve
     };
     let can_move = !battle.fighters[actor].turn.moved && !battle.flags(actor).has(Flags::CANT_MOVE);
     let reach = d.range_ft + if can_move { battle.move_budget(actor) } else { 0 };
-    let mut best: Option<((u32, std::cmp::Reverse<u32>, std::cmp::Reverse<usize>), usize)> = None;
+    // Ranked by chance (thousandths), then nearer, then earlier in the encounter.
+    type Rank = (u32, std::cmp::Reverse<u32>, std::cmp::Reverse<usize>);
+    let mut best: Option<(Rank, usize)> = None;
     for t in 0..battle.len() {
         let here = battle.dominable(actor, t);
         // A foe beyond range, but within range after one move.
