@@ -1026,26 +1026,18 @@ fn defense_against(defender: &Combatant, a: &AttackSpec, carried: &[String]) -> 
     let vulnerabilities = vulnerabilities(defender);
     let resist: Vec<(String, u32)> = defender.resistances.iter().map(|(k, &v)| (norm(k), v)).collect();
     let undead = defender.creature_type.as_deref().is_some_and(|t| norm(t) == "undead");
-    let splitters: Vec<String> = defender
-        .special_abilities
-        .iter()
-        .filter_map(|s| match s {
-            crate::model::SpecialAbility::Split { types, .. } => Some(types),
-            _ => None,
-        })
-        .flatten()
-        .map(|t| norm(t))
-        .collect();
-    let regen_stoppers: Vec<String> = defender
-        .special_abilities
-        .iter()
-        .filter_map(|s| match s {
-            crate::model::SpecialAbility::Regeneration { stopped_by, .. } => Some(stopped_by),
-            _ => None,
-        })
-        .flatten()
-        .map(|t| norm(t))
-        .collect();
+    // The damage types its special abilities name (normalized), as `pick` reads them.
+    let named = |pick: fn(&crate::model::SpecialAbility) -> Option<&Vec<String>>| -> Vec<String> {
+        defender.special_abilities.iter().filter_map(pick).flatten().map(|t| norm(t)).collect()
+    };
+    let splitters = named(|s| match s {
+        crate::model::SpecialAbility::Split { types, .. } => Some(types),
+        _ => None,
+    });
+    let regen_stoppers = named(|s| match s {
+        crate::model::SpecialAbility::Regeneration { stopped_by, .. } => Some(stopped_by),
+        _ => None,
+    });
     let comps = a
         .damage
         .iter()
