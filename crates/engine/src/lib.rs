@@ -166,4 +166,11 @@ pub mod summary;
 /// with a lance moves once and guards instead of closing past its next
 /// charge (`docs/rules/class-abilities.md` §11).
 /// Also: a buff potion is drunk before the fight is joined.
+/// Also in `pf1e-rules-19`: a vampire's dominate (a `dominate` special ability:
+/// its subject fights on the vampire's side, one new save at +2 against
+/// its nature, released when the master falls) and the ochre jelly's split
+/// (a `split` special ability: slashing and piercing weapons and
+/// electricity split it into two of half its hit points, a copy appearing
+/// in a reserved row); the ochre jelly no longer lists slashing, piercing
+/// and electricity as immunities (below 11 hp they wound it).
 pub const RULES_VERSION: &str = "pf1e-rules-19";

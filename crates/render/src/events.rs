@@ -763,6 +763,14 @@ fn affliction(t: &Transcript, a: &AfflictionEvent, lang: Lang) -> String {
         AfflictionEvent::EscapesEngulf { from, to: None } => f(T::EvAflEscapesEngulf, &[&t.id(*from)]),
         AfflictionEvent::Sings { ability } => f(T::EvAflSings, &[ability]),
         AfflictionEvent::Captivated { ability, by } => f(T::EvAflCaptivated, &[&t.id(*by), ability]),
+        AfflictionEvent::Splits { ability, hp_before, hp, copy: Some(c), at: Some(q) } => {
+            f(T::EvAflSplits, &[ability, hp_before, hp, &t.id(*c), q])
+        }
+        AfflictionEvent::Splits { ability, hp_before, hp, .. } => {
+            f(T::EvAflSplitsNoRoom, &[ability, hp_before, hp])
+        }
+        AfflictionEvent::Dominates { ability, target } => f(T::EvAflDominates, &[ability, &t.id(*target)]),
+        AfflictionEvent::Dominated { ability, by } => f(T::EvAflDominated, &[&t.id(*by), ability]),
         AfflictionEvent::Captive { by, beside: false } => f(T::EvAflCaptiveWalks, &[&t.id(*by)]),
         AfflictionEvent::Captive { by, beside: true } => f(T::EvAflCaptiveStands, &[&t.id(*by)]),
     }

@@ -616,6 +616,10 @@ catalogue! {
     EvAflEscapesEngulfTo => "escapes from inside {} to {}", "s'échappe de l'intérieur de {} en {}";
     EvAflSings => "sings: {}", "chante : {}";
     EvAflCaptivated => "is captivated by {}'s {}", "est captivé par {} ({})";
+    EvAflSplits => "takes no damage: its {} splits it ({} hp): it keeps {} hp, and {} appears at {} with as many", "ne subit aucun dégât : son pouvoir ({}) le divise ({} pv) : il garde {} pv, et {} apparaît en {} avec autant";
+    EvAflSplitsNoRoom => "takes no damage: its {} halves it ({} hp to {}), no room for a copy", "ne subit aucun dégât : son pouvoir ({}) le réduit de moitié ({} pv à {}), sans place pour une copie";
+    EvAflDominates => "uses its {} on {}", "utilise son pouvoir ({}) sur {}";
+    EvAflDominated => "is dominated by {}'s {}: it fights on its side", "est dominé par {} ({}) : il combat dans son camp";
     EvAflCaptiveWalks => "captivated: walks toward {}", "captivé : marche vers {}";
     EvAflCaptiveStands => "captivated: stands beside {}, offering no resistance", "captivé : se tient près de {} sans opposer de résistance";
     EvSave => "{} save d20={}={} vs DC {}{} -> {}", "jet de {} d20={}={} contre DD {}{} -> {}";

@@ -138,6 +138,8 @@ crate::named_enum! {
         Entangle => "entangle",
         /// A monster's captivating song, sung this round (standard action; a harpy's).
         Sing => "sing",
+        /// A monster's dominate on the target (standard action; a vampire's).
+        Dominate => "dominate",
         /// A monster's engulf (standard action; a gelatinous cube's): a
         /// straight move to `destination` over the foes in its path.
         Engulf => "engulf",
@@ -174,6 +176,7 @@ impl ActionKind {
             | ActionKind::BreathWeapon
             | ActionKind::Entangle
             | ActionKind::Sing
+            | ActionKind::Dominate
             | ActionKind::Engulf => Slot::Standard,
             ActionKind::Move
             | ActionKind::StandUp

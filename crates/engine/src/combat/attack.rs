@@ -829,6 +829,9 @@ impl<R: Dice> Engine<'_, '_, R> {
             self.emit_attack(ev, step);
         }
         self.wound(t, dmg.dealt);
+        if dmg.splits {
+            self.split(t);
+        }
         if dmg.bleed > 0 {
             self.start_bleeding(t, dmg.bleed);
         }

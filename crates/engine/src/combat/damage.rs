@@ -22,6 +22,9 @@ pub(crate) struct Damage {
     pub nonlethal: u32,
     /// Hit points restored instead: negative energy on an undead defender.
     pub healed: u32,
+    /// The hit splits the defender instead of harming it (`monster::split`),
+    /// once its damage (none) is shown.
+    pub splits: bool,
 }
 
 /// What a hit adds to an attack's own damage.
@@ -201,6 +204,7 @@ pub(crate) fn roll_damage<R: Dice>(
         physical: physical as u32,
         nonlethal,
         healed: healed as u32,
+        splits: false,
     }
 }
 
@@ -280,7 +284,8 @@ mod tests {
                     immune: false,
                     vulnerable: false,
                     heals: false,
-                    stops_regen: false
+                    stops_regen: false,
+                    splits: false
                 };
                 n
             ],
@@ -295,7 +300,10 @@ mod tests {
         let mut rng = ScriptedRng::new([5, 4, 2, 6]);
         let d = roll_damage(&atk, &def, true, Extra::default(), &mut rng);
         // (5+1+3)*3 = 27, fire 4, precision 2+6 = 8.
-        assert_eq!(d, Damage { rolled: 39, dealt: 39, bleed: 0, physical: 35, nonlethal: 0, healed: 0 });
+        assert_eq!(
+            d,
+            Damage { rolled: 39, dealt: 39, bleed: 0, physical: 35, nonlethal: 0, healed: 0, splits: false }
+        );
         let mut rng = ScriptedRng::new([5, 4, 2, 6]);
         assert_eq!(roll_damage(&atk, &def, false, Extra::default(), &mut rng).dealt, 9 + 4 + 8);
     }
@@ -316,7 +324,7 @@ mod tests {
         // physical (3+2)*2 = 10 - 5 = 5; fire 6 untouched by DR.
         assert_eq!(
             roll_damage(&atk, &def, true, Extra::default(), &mut rng),
-            Damage { rolled: 16, dealt: 11, bleed: 0, physical: 5, nonlethal: 0, healed: 0 }
+            Damage { rolled: 16, dealt: 11, bleed: 0, physical: 5, nonlethal: 0, healed: 0, splits: false }
         );
         // DR larger than the physical part leaves the energy intact.
         let def = DefenseVs { dr: 30, comps: def.comps };
@@ -331,16 +339,37 @@ mod tests {
         let def = DefenseVs {
             dr: 0,
             comps: vec![
-                CompDefense { resist: 0, immune: false, vulnerable: false, heals: false, stops_regen: false },
-                CompDefense { resist: 5, immune: false, vulnerable: false, heals: false, stops_regen: false },
-                CompDefense { resist: 0, immune: true, vulnerable: false, heals: false, stops_regen: false },
+                CompDefense {
+                    resist: 0,
+                    immune: false,
+                    vulnerable: false,
+                    heals: false,
+                    stops_regen: false,
+                    splits: false,
+                },
+                CompDefense {
+                    resist: 5,
+                    immune: false,
+                    vulnerable: false,
+                    heals: false,
+                    stops_regen: false,
+                    splits: false,
+                },
+                CompDefense {
+                    resist: 0,
+                    immune: true,
+                    vulnerable: false,
+                    heals: false,
+                    stops_regen: false,
+                    splits: false,
+                },
             ],
         };
         let mut rng = ScriptedRng::new([7, 3, 6]);
         // fire 3 - 5 floors at 0 and does not eat into the slashing part.
         assert_eq!(
             roll_damage(&atk, &def, false, Extra::default(), &mut rng),
-            Damage { rolled: 16, dealt: 7, bleed: 0, physical: 7, nonlethal: 0, healed: 0 }
+            Damage { rolled: 16, dealt: 7, bleed: 0, physical: 7, nonlethal: 0, healed: 0, splits: false }
         );
     }
 
@@ -349,13 +378,19 @@ mod tests {
         // 1d8 slashing and 1d6 fire on a creature vulnerable to fire (a
         // flaming sword on a young white dragon): 4 slashing, fire 5 -> 7.
         let atk = attack(vec![weapon("1d8"), comp("1d6", false, false)], 0, 2);
-        let plain =
-            CompDefense { resist: 0, immune: false, vulnerable: false, heals: false, stops_regen: false };
+        let plain = CompDefense {
+            resist: 0,
+            immune: false,
+            vulnerable: false,
+            heals: false,
+            stops_regen: false,
+            splits: false,
+        };
         let def = DefenseVs { dr: 0, comps: vec![plain, CompDefense { vulnerable: true, ..plain }] };
         let mut rng = ScriptedRng::new([4, 5]);
         assert_eq!(
             roll_damage(&atk, &def, false, Extra::default(), &mut rng),
-            Damage { rolled: 9, dealt: 11, bleed: 0, physical: 4, nonlethal: 0, healed: 0 }
+            Damage { rolled: 9, dealt: 11, bleed: 0, physical: 4, nonlethal: 0, healed: 0, splits: false }
         );
         // With fire resistance 3 as well: 5 * 1.5 = 7, minus 3 = 4.
         let def =
@@ -375,6 +410,7 @@ mod tests {
                 vulnerable: false,
                 heals: false,
                 stops_regen: false,
+                splits: false,
             }],
         };
         let mut rng = ScriptedRng::new([5, 4, 6]);
@@ -382,7 +418,7 @@ mod tests {
         // (5 + 1 + 2) * 2 = 16, then 4 + 6 precision = 26, DR 3 on the whole physical part.
         assert_eq!(
             roll_damage(&atk, &def, true, extra, &mut rng),
-            Damage { rolled: 26, dealt: 23, bleed: 0, physical: 23, nonlethal: 0, healed: 0 }
+            Damage { rolled: 26, dealt: 23, bleed: 0, physical: 23, nonlethal: 0, healed: 0, splits: false }
         );
     }
 
@@ -395,7 +431,7 @@ mod tests {
         let mut rng = ScriptedRng::new([3, 2]);
         assert_eq!(
             roll_damage(&atk, &open(2), true, Extra::default(), &mut rng),
-            Damage { rolled: 6, dealt: 6, bleed: 2, physical: 6, nonlethal: 0, healed: 0 }
+            Damage { rolled: 6, dealt: 6, bleed: 2, physical: 6, nonlethal: 0, healed: 0, splits: false }
         );
     }
 
@@ -405,7 +441,7 @@ mod tests {
         let mut rng = ScriptedRng::new([1]);
         assert_eq!(
             roll_damage(&atk, &open(1), false, Extra::default(), &mut rng),
-            Damage { rolled: 0, dealt: 0, bleed: 0, physical: 0, nonlethal: 1, healed: 0 }
+            Damage { rolled: 0, dealt: 0, bleed: 0, physical: 0, nonlethal: 1, healed: 0, splits: false }
         );
         // 1d4-3 rolling 4 deals 1 lethal damage and no nonlethal.
         let mut rng = ScriptedRng::new([4]);
@@ -428,12 +464,13 @@ mod tests {
                 vulnerable: false,
                 heals: true,
                 stops_regen: false,
+                splits: false,
             }],
         };
         let mut rng = ScriptedRng::new([3]);
         assert_eq!(
             roll_damage(&atk, &def, false, Extra::default(), &mut rng),
-            Damage { rolled: 8, dealt: 0, bleed: 0, physical: 0, nonlethal: 0, healed: 8 }
+            Damage { rolled: 8, dealt: 0, bleed: 0, physical: 0, nonlethal: 0, healed: 8, splits: false }
         );
     }
 }

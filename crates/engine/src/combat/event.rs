@@ -54,8 +54,11 @@ fn is_zero(n: &i32) -> bool {
 /// action `trample` and the attack modifier source `trample`; and
 /// the adventuring day's carried effects: the
 /// event `carried_effect` (a member enters a fight of its day under an
-/// effect that outlasted an earlier one, with the rounds it has left).
-pub const EVENT_SCHEMA_VERSION: u32 = 8;
+/// effect that outlasted an earlier one, with the rounds it has left);
+/// version 9 (`pf1e-rules-19`) the `affliction` kinds `dominates`,
+/// `dominated` (a vampire's dominate) and `splits` (an ochre jelly's
+/// split), and the action `dominate`.
+pub const EVENT_SCHEMA_VERSION: u32 = 9;
 
 /// The record of one battle: who fought, and what happened in order.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]

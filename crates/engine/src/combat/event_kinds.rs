@@ -380,6 +380,37 @@ pub enum AfflictionEvent {
         /// The singer.
         by: usize,
     },
+    /// Splits instead of taking the damage of a hit (an ochre jelly hit by a
+    /// slashing or piercing weapon, or by electricity): it keeps half its
+    /// hit points and a copy with as many appears (`monster::split`).
+    Splits {
+        /// The ability's name.
+        ability: String,
+        /// Its hit points before the split.
+        hp_before: i32,
+        /// Its hit points after, and its copy's.
+        hp: i32,
+        /// The copy (none: no room for it on the map, or no row left).
+        copy: Option<usize>,
+        /// Where the copy appears.
+        at: Option<Pos>,
+    },
+    /// Tries to dominate a creature (a standard action; a vampire's): the
+    /// target's save or immunity follows.
+    Dominates {
+        /// The ability's name.
+        ability: String,
+        /// The creature it targets.
+        target: usize,
+    },
+    /// Fails its save against a dominate and falls under the creature's
+    /// control: it fights on its side from now on (`monster::dominate`).
+    Dominated {
+        /// The ability's name.
+        ability: String,
+        /// The dominating creature.
+        by: usize,
+    },
     /// A captivated creature's turn: it walks toward the singer, or stands
     /// beside it offering no resistance; it takes no other action.
     Captive {

@@ -677,6 +677,17 @@ fn affliction(a: &AfflictionEvent, ids: &[String]) -> String {
         AfflictionEvent::EscapesEngulf { from, to: None } => format!("escapes from inside {}", id(*from)),
         AfflictionEvent::Sings { ability } => format!("sings: {ability}"),
         AfflictionEvent::Captivated { ability, by } => format!("is captivated by {}'s {ability}", id(*by)),
+        AfflictionEvent::Splits { ability, hp_before, hp, copy: Some(c), at: Some(q) } => format!(
+            "takes no damage: its {ability} splits it ({hp_before} hp): it keeps {hp} hp, and {} appears at {q} with as many",
+            id(*c)
+        ),
+        AfflictionEvent::Splits { ability, hp_before, hp, .. } => {
+            format!("takes no damage: its {ability} halves it ({hp_before} hp to {hp}), no room for a copy")
+        }
+        AfflictionEvent::Dominates { ability, target } => format!("uses its {ability} on {}", id(*target)),
+        AfflictionEvent::Dominated { ability, by } => {
+            format!("is dominated by {}'s {ability}: it fights on its side", id(*by))
+        }
         AfflictionEvent::Captive { by, beside: false } => {
             format!("captivated: walks toward {}", id(*by))
         }

@@ -76,6 +76,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             let change = if spec.nature.destroyed_at_zero { LifeChange::Destroyed } else { LifeChange::Dies };
             emit!(self, Event::Life { who: i, change, hp });
             self.end_challenges_on(i);
+            self.master_falls(i);
             return;
         }
         let after = self.st.life(i);
@@ -96,6 +97,8 @@ impl<R: Dice> Engine<'_, '_, R> {
         // A challenge lasts until its foe is dead or unconscious (APG "Challenge").
         if matches!(after, LifeState::Dying | LifeState::Stable) {
             self.end_challenges_on(i);
+            // A master that falls gives no more orders (`monster::dominate`).
+            self.master_falls(i);
             // So does a barbarian's rage when it falls unconscious (CRB "Rage").
             self.rage_falls(i, after);
         }

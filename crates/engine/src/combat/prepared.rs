@@ -96,6 +96,8 @@ pub struct PreparedEncounter {
     pub(crate) deployed: usize,
     /// Summoned creatures each caster's summoning spells bring, and their rows.
     pub(crate) summon_groups: Vec<SummonGroup>,
+    /// Rows reserved for the copies of creatures that split.
+    pub(crate) split_groups: Vec<SplitGroup>,
     /// Some rider starts on a mount (`combat::mounted`).
     pub(crate) has_riders: bool,
     los: LosTable,
@@ -227,6 +229,8 @@ pub(crate) struct CompDefense {
     pub heals: bool,
     /// Of a type that stops the defender's regeneration (`combat::monster`).
     pub stops_regen: bool,
+    /// Every one of its types splits the defender (`monster::split`).
+    pub splits: bool,
 }
 
 /// A damage reduction, its bypass components normalized.
@@ -293,7 +297,7 @@ impl PreparedEncounter {
     /// [`PreparedEncounter::new`] with another feature catalogue.
     pub fn with_catalog(encounter: &Encounter, catalog: &FeatCatalog) -> Result<Self, PrepareError> {
         let deployed = encounter.combatants.len();
-        let Rows { rows, features, casters, items, mut spells, groups } = rows(encounter, catalog)?;
+        let Rows { rows, features, casters, items, mut spells, groups, splits } = rows(encounter, catalog)?;
         let combatants: Vec<&Combatant> = rows.iter().map(|r| r.2.as_ref()).collect();
         let mut creature_types: Vec<String> = Vec::new();
         for c in &combatants {
@@ -369,6 +373,7 @@ impl PreparedEncounter {
             spells,
             deployed,
             summon_groups: groups,
+            split_groups: splits,
             has_riders,
             los,
             geo,
@@ -498,6 +503,17 @@ struct Rows {
     items: Vec<Vec<super::items::PreparedItem>>,
     spells: Vec<PreparedSpell>,
     groups: Vec<SummonGroup>,
+    splits: Vec<SplitGroup>,
+}
+
+/// The rows reserved for the copies a creature that splits can become
+/// (`monster::split`): its own and its copies' splits draw on them.
+#[derive(Clone, Debug)]
+pub(crate) struct SplitGroup {
+    /// The deployed creature.
+    pub original: usize,
+    /// Its copies' rows.
+    pub rows: std::ops::Range<usize>,
 }
 
 fn rows(encounter: &Encounter, catalog: &FeatCatalog) -> Result<Rows, PrepareError> {
@@ -513,6 +529,7 @@ fn rows(encounter: &Encounter, catalog: &FeatCatalog) -> Result<Rows, PrepareErr
     let mut casters: Vec<Option<Box<CasterSpec>>> = Vec::with_capacity(deployed);
     let mut items = Vec::with_capacity(deployed);
     let mut groups: Vec<SummonGroup> = Vec::new();
+    let mut splits: Vec<SplitGroup> = Vec::new();
     let mut k = 0;
     while k < rows.len() {
         // The splash weapons a deployed combatant carries are attacks of its own (`combat::splash`).
@@ -558,12 +575,33 @@ fn rows(encounter: &Encounter, catalog: &FeatCatalog) -> Result<Rows, PrepareErr
             super::spells::reserve_summons(k, &c, cs, library, &mut spells, &mut groups, &mut rows)
                 .map_err(bad_spell)?;
         }
+        // A creature that splits reserves rows for its copies (`monster::split`).
+        if k < deployed
+            && let Some(min_hp) = c.special_abilities.iter().find_map(|a| match a {
+                crate::model::SpecialAbility::Split { min_hp, .. } => Some(*min_hp),
+                _ => None,
+            })
+        {
+            let start = rows.len();
+            let (side, pos) = (rows[k].1, rows[k].3);
+            for _ in 1..monster::split_copies(c.hp_max, min_hp) {
+                let base = crate::encounter::id_base(&c.name);
+                let mut m = 1;
+                let mut row_id = base.clone();
+                while rows.iter().any(|r| r.0 == row_id) {
+                    m += 1;
+                    row_id = format!("{base}-{m}");
+                }
+                rows.push((row_id, side, Arc::clone(&c), pos, c.hp_max, true));
+            }
+            splits.push(SplitGroup { original: k, rows: start..rows.len() });
+        }
         casters.push(caster);
         items.push(carried);
         features.push(resolved);
         k += 1;
     }
-    Ok(Rows { rows, features, casters, items, spells, groups })
+    Ok(Rows { rows, features, casters, items, spells, groups, splits })
 }
 
 /// One row reserved for a summoned creature: its id, its name and its side.
@@ -991,16 +1029,18 @@ fn defense_against(defender: &Combatant, a: &AttackSpec, carried: &[String]) -> 
     let vulnerabilities = vulnerabilities(defender);
     let resist: Vec<(String, u32)> = defender.resistances.iter().map(|(k, &v)| (norm(k), v)).collect();
     let undead = defender.creature_type.as_deref().is_some_and(|t| norm(t) == "undead");
-    let regen_stoppers: Vec<String> = defender
-        .special_abilities
-        .iter()
-        .filter_map(|s| match s {
-            crate::model::SpecialAbility::Regeneration { stopped_by, .. } => Some(stopped_by),
-            _ => None,
-        })
-        .flatten()
-        .map(|t| norm(t))
-        .collect();
+    // The damage types its special abilities name (normalized), as `pick` reads them.
+    let named = |pick: fn(&crate::model::SpecialAbility) -> Option<&Vec<String>>| -> Vec<String> {
+        defender.special_abilities.iter().filter_map(pick).flatten().map(|t| norm(t)).collect()
+    };
+    let splitters = named(|s| match s {
+        crate::model::SpecialAbility::Split { types, .. } => Some(types),
+        _ => None,
+    });
+    let regen_stoppers = named(|s| match s {
+        crate::model::SpecialAbility::Regeneration { stopped_by, .. } => Some(stopped_by),
+        _ => None,
+    });
     let comps = a
         .damage
         .iter()
@@ -1012,6 +1052,7 @@ fn defense_against(defender: &Combatant, a: &AttackSpec, carried: &[String]) -> 
                 vulnerable: types.iter().any(|t| vulnerabilities.contains(t)),
                 heals: undead && types.iter().any(|t| t == "negative" || t == "negative_energy"),
                 stops_regen: types.iter().any(|t| regen_stoppers.contains(t)),
+                splits: !types.is_empty() && types.iter().all(|t| splitters.contains(t)),
             }
         })
         .collect();

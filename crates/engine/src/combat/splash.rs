@@ -140,6 +140,9 @@ impl<R: Dice> Engine<'_, '_, R> {
             }
             self.st.fighters[j].out.damage_taken += dmg.dealt;
             self.wound(j, dmg.dealt);
+            if dmg.splits {
+                self.split(j);
+            }
         }
     }
 }

@@ -191,7 +191,8 @@ impl<'p> BattleState<'p> {
             .map(|(i, f)| {
                 // A scenario may start a combatant wounded, even past its death threshold.
                 let dies_at_zero = f.nature.destroyed_at_zero || (options.simple_monster_death && !f.is_pc);
-                let reserved = f.reserve.is_some();
+                // A row beyond the deployed ones waits for a summons or a split.
+                let reserved = i >= prep.deployed;
                 let carried = start.get(i).and_then(Option::as_ref);
                 let hp = carried.map_or(f.start_hp, |c| c.hp);
                 let dead = reserved
@@ -349,6 +350,7 @@ impl<'p> BattleState<'p> {
     /// `at`, with its slots and pools, nothing on it.
     pub(crate) fn fresh_fighter(f: &super::prepared::FighterSpec, at: Pos) -> Fighter {
         Fighter {
+            side: f.side,
             pos: at,
             hp: f.hp_max,
             dead: false,
@@ -477,9 +479,11 @@ impl<'p> BattleState<'p> {
         &self.prep.fighters[i].id
     }
 
-    /// Side of combatant `i`.
+    /// The side combatant `i` fights on now: its own, or its dominator's
+    /// (`monster::dominate`).
+    #[inline]
     pub fn side(&self, i: usize) -> usize {
-        self.prep.fighters[i].side
+        self.fighters[i].side
     }
 
     /// Square of combatant `i`.
@@ -590,7 +594,7 @@ impl<'p> BattleState<'p> {
     /// Whether `a` and `b` are on different sides.
     #[inline]
     pub fn are_enemies(&self, a: usize, b: usize) -> bool {
-        self.prep.fighters[a].side != self.prep.fighters[b].side
+        self.fighters[a].side != self.fighters[b].side
     }
 
     /// What combatant `i`'s last turn produced, one result per requested action.

@@ -50,7 +50,13 @@ impl BattleState<'_> {
         let flags = f.summary.flags;
         // A captivated creature takes no action but to move (`monster::song`).
         let captive = Behaviours(fx).has(Behaviours::COMPEL) && self.captor(i).is_some();
+        // A dominated one fights on its dominator's side (`monster::dominate`).
+        let side = match self.dominator(i) {
+            Some(d) => self.prep.fighters[d].side,
+            None => spec.side,
+        };
         let f = &mut self.fighters[i];
+        f.side = side;
         // A blinded creature's attacks of opportunity fall to the total
         // concealment rule instead (`totally_concealed_from`), which the transcript notes.
         f.no_aoo = flags.has(Flags::CANT_AOO)

@@ -74,9 +74,14 @@ impl<R: Dice> Engine<'_, '_, R> {
     fn decided(&self) -> Option<Option<u32>> {
         let mut standing: Option<usize> = None;
         for i in (0..self.st.len()).filter(|&i| self.st.is_active(i)) {
+            // A subject whose master fell is on its own side again (`monster::dominate`).
+            let side = match self.st.dominator(i) {
+                Some(m) if !self.st.is_active(m) => self.st.prep.fighters[i].side,
+                _ => self.st.side(i),
+            };
             match standing {
-                Some(side) if side != self.st.side(i) => return None,
-                _ => standing = Some(self.st.side(i)),
+                Some(s) if s != side => return None,
+                _ => standing = Some(side),
             }
         }
         Some(standing.map(|side| side as u32))
@@ -392,6 +397,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             ActionKind::BreakFree => self.break_free(i),
             ActionKind::Entangle => self.entangle_action(i, action),
             ActionKind::Sing => self.sing_action(i),
+            ActionKind::Dominate => self.dominate_action(i, action),
             ActionKind::Engulf => self.engulf_action(i, action),
             ActionKind::Trample => self.trample_action(i, action),
             ActionKind::LeaveBattle => self.leave_action(i, action),

@@ -104,6 +104,10 @@ pub enum Compulsion {
     /// direct route, takes no other action, and beside it offers no
     /// resistance to its attacks (`combat::monster::song`).
     Captivated,
+    /// Dominated (a vampire's dominate, as *dominate person*): it fights on
+    /// its caster's side, planned as its caster's side plans
+    /// (`combat::monster::dominate`).
+    Dominated,
 }
 
 /// What an effect does besides its modifiers and conditions.

@@ -424,6 +424,42 @@ pub enum SpecialAbility {
         #[serde(default)]
         descriptors: Vec<String>,
     },
+    /// A vampire's dominate (Bestiary, Vampire, "Dominate (Su)"): a
+    /// standard action against one creature of `creature_types` within
+    /// `range_ft`; a Will save against `dc` or it falls under the
+    /// creature's control "as though by a *dominate person* spell"
+    /// (`combat::monster::dominate`).
+    Dominate {
+        /// The feature it plays.
+        name: String,
+        /// Range of the ability (30 ft.).
+        range_ft: u32,
+        /// The Will save DC.
+        dc: i32,
+        /// The creature types it affects (`humanoid`); empty: any.
+        #[serde(default)]
+        creature_types: Vec<crate::spell::model::CreatureType>,
+        /// Descriptors of the effect (`mind_affecting`, `compulsion`): a
+        /// creature immune to one of them is unaffected, save modifiers
+        /// against them apply, and a ward against the user's alignment
+        /// (*protection from evil*) blocks a compulsion.
+        #[serde(default)]
+        descriptors: Vec<String>,
+    },
+    /// Split (UMR "Split"; an ochre jelly's, a black pudding's): a hit
+    /// with a component all of whose types are in `types` (slashing,
+    /// piercing, electricity) deals the creature no damage but splits it
+    /// into two, each with half its current hit points (rounded down);
+    /// with `min_hp` hit points or fewer it does not split and takes the
+    /// damage (`combat::monster::split`).
+    Split {
+        /// The feature it plays.
+        name: String,
+        /// Damage types that split it.
+        types: Vec<String>,
+        /// At this many hit points or fewer it cannot split (10).
+        min_hp: i32,
+    },
     /// A gaze attack (UMR "Gaze"): each enemy starting its turn within range saves or suffers.
     Gaze {
         /// The feature it plays.
@@ -652,6 +688,8 @@ impl SpecialAbility {
             | SpecialAbility::SpellEffect { name, .. }
             | SpecialAbility::Entangle { name, .. }
             | SpecialAbility::CaptivatingSong { name, .. }
+            | SpecialAbility::Dominate { name, .. }
+            | SpecialAbility::Split { name, .. }
             | SpecialAbility::Gaze { name, .. } => name,
         }
     }
@@ -931,9 +969,10 @@ pub(crate) fn check(c: &super::Combatant) -> Result<(), (String, String)> {
                     return Err((at(".uses"), "a spell effect with no use: remove the entry".into()));
                 }
             }
-            SpecialAbility::CaptivatingSong { range_ft, dc, descriptors, .. } => {
+            SpecialAbility::CaptivatingSong { range_ft, dc, descriptors, .. }
+            | SpecialAbility::Dominate { range_ft, dc, descriptors, .. } => {
                 if *range_ft < 5 {
-                    return Err((at(".range_ft"), "a song reaches at least 5 ft".into()));
+                    return Err((at(".range_ft"), "its range is at least 5 ft".into()));
                 }
                 if *dc <= 0 {
                     return Err((at(".dc"), format!("a save DC is positive, not {dc}")));
@@ -942,6 +981,14 @@ pub(crate) fn check(c: &super::Combatant) -> Result<(), (String, String)> {
                     descriptors.iter().find(|d| crate::effects::Descriptor::from_name(d).is_none())
                 {
                     return Err((at(".descriptors"), format!("{d:?} is not a descriptor name")));
+                }
+            }
+            SpecialAbility::Split { types, min_hp, .. } => {
+                if types.is_empty() {
+                    return Err((at(".types"), "a split names the damage types that split it".into()));
+                }
+                if *min_hp < 1 {
+                    return Err((at(".min_hp"), format!("a split needs at least 1 hit point, not {min_hp}")));
                 }
             }
             SpecialAbility::ChannelResistance { bonus, .. } if *bonus <= 0 => {

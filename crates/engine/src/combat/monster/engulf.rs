@@ -55,18 +55,52 @@ use super::super::log::emit;
 use super::super::prepared::monster::EngulfRoute;
 use super::super::state::BattleState;
 
+/// What a move over creatures may go over (`BattleState::route_over`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct RouteRule {
+    /// Sizes a foe must be below the mover (engulf: 0, its own size or smaller; trample: 1).
+    pub smaller: u8,
+    /// Allies on the way are passed (a trample); else they forbid it (an engulf).
+    pub allies_pass: bool,
+    /// The destination must be free for the mover to end on (a trample).
+    pub stands_at_end: bool,
+}
+
 impl BattleState<'_> {
     /// The straight route of `i`'s engulf to `dest` (filled in `route`),
     /// with the feet it costs; none when `i` has no engulf or the route is
-    /// not possible (see the module's text).
+    /// not possible (see the module's text): an ally on the way forbids it.
     pub(crate) fn engulf_route(&self, i: usize, dest: Pos, route: &mut EngulfRoute) -> Option<u32> {
         let e = self.prep.fighters[i].monster.as_deref()?.engulf.as_ref()?;
+        self.route_over(
+            i,
+            dest,
+            RouteRule { smaller: e.smaller, allies_pass: false, stands_at_end: false },
+            route,
+        )
+    }
+
+    /// The straight route of a move over creatures (an engulf, a trample)
+    /// of `i` to `dest` (filled in `route`, `over` the foes it goes over in
+    /// the order met), with the feet it costs: the Bresenham line of its
+    /// top-left square, within its speed, every square of its space on the
+    /// map and passable. Foes aloft are passed beneath; a foe on the ground
+    /// must be at least `rule.smaller` sizes below `i` and not part of a
+    /// mounted pair; an ally is passed (`rule.allies_pass`) or forbids the
+    /// route; `rule.stands_at_end`: `dest` must be free for `i` to end on.
+    pub(crate) fn route_over(
+        &self,
+        i: usize,
+        dest: Pos,
+        rule: RouteRule,
+        route: &mut EngulfRoute,
+    ) -> Option<u32> {
         let map = self.map();
         let (s, mode, budget) = (self.space(i), self.move_mode(i), self.move_budget(i));
         route.path.clear();
         route.over.clear();
         let (mut prev, mut parity, mut feet) = (self.pos(i), 0u8, 0u32);
-        if dest == prev {
+        if dest == prev || (rule.stands_at_end && !self.can_stand(i, dest)) {
             return None;
         }
         for p in Line::new(prev, dest) {
@@ -81,9 +115,14 @@ impl BattleState<'_> {
                 if route.over.contains(&c) || self.altitude(c) > 0 {
                     continue;
                 }
+                if !self.are_enemies(i, c) {
+                    if rule.allies_pass {
+                        continue;
+                    }
+                    return None;
+                }
                 let mobility = &self.fighters[c].mobility;
-                if !self.are_enemies(i, c)
-                    || self.size(c) as u8 + e.smaller > self.size(i) as u8
+                if self.size(c) as u8 + rule.smaller > self.size(i) as u8
                     || mobility.riding.is_some()
                     || mobility.ridden_by.is_some()
                 {

@@ -78,6 +78,11 @@ impl<R: Dice> Engine<'_, '_, R> {
     /// it unless force; a type that stops its regeneration does so.
     pub(crate) fn monster_takes_spell_damage(&mut self, t: usize, dealt: u32, types: &[String]) -> u32 {
         let mut dealt = dealt;
+        if dealt > 0 && self.st.damage_splits(t, types) {
+            // Electricity splits an ochre jelly instead (`monster::split`).
+            self.split(t);
+            return 0;
+        }
         if self.incorporeal(t) && !types.iter().any(|x| x == "force") {
             dealt /= 2;
         }

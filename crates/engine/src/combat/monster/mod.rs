@@ -29,6 +29,10 @@
 //! - `web`: a thrown web or rope that entangles (`combat::bonds` breaks it);
 //! - `song`: a harpy's captivating song (a standard action; its captives
 //!   walk to the singer and stand defenseless beside it);
+//! - `split`: an ochre jelly's split (a slashing or piercing weapon or
+//!   electricity splits it in two instead of harming it; a copy appears);
+//! - `dominate`: a vampire's dominate (a standard action; its subject
+//!   fights on the vampire's side);
 //! - channel resistance is a save bonus (`BattleState::save_bonus`, with
 //!   `Context::channel`).
 //!
@@ -43,6 +47,7 @@ mod afflictions;
 // The day's carried state caps healing by the hit points negative levels take.
 mod aura;
 mod breath;
+mod dominate;
 mod engulf;
 mod gaze;
 mod healing;
@@ -53,6 +58,7 @@ mod rage;
 mod smite;
 mod song;
 mod spell_like;
+mod split;
 mod swallow;
 mod trample;
 mod web;
@@ -97,6 +103,9 @@ impl<R: Dice> Engine<'_, '_, R> {
         if !self.st.fighters[i].monster.poisons.is_empty() {
             self.poison_turn(i);
         }
+        if self.st.fighters[i].fx & crate::effects::Behaviours::COMPEL != 0 {
+            self.dominated_turn_start(i);
+        }
         let (mut gazes, mut auras, mut songs) = (false, false, false);
         for m in self.st.prep.fighters.iter().filter_map(|f| f.monster.as_deref()) {
             gazes |= m.gaze.is_some();
@@ -121,6 +130,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             self.hit_ends_auras(a, t);
         }
         let dmg = self.incorporeal_hit(a, w, t, dmg);
+        let dmg = self.split_hit(a, w, t, dmg);
         if dmg.dealt > 0
             && self.st.prep.fighters[a].offense.attacks[w].vs[t].comps.iter().any(|c| c.stops_regen)
         {

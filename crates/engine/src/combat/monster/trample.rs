@@ -33,7 +33,6 @@
 
 use crate::effects::{Context, SaveKind};
 use crate::feats::Evasion;
-use crate::grid::{Line, footprint, step_cost_as};
 use crate::map::Pos;
 use crate::rng::Dice;
 
@@ -44,6 +43,7 @@ use super::super::log::emit;
 use super::super::odds::{Swing, hit_chance};
 use super::super::prepared::monster::EngulfRoute;
 use super::super::state::BattleState;
+use super::engulf::RouteRule;
 
 /// The swing of an attack of opportunity against a trampling creature.
 const TRAMPLE_AOO: Swing = Swing {
@@ -64,43 +64,16 @@ impl BattleState<'_> {
     /// The straight route of `i`'s trample to `dest` (filled in `route`,
     /// `over` the foes it goes over in the order met), with the feet it
     /// costs; none when `i` has no trample or the route is not possible
-    /// (see the module's text).
+    /// (see the module's text): allies on the way are passed, and it ends
+    /// where its whole space is free.
     pub(crate) fn trample_route(&self, i: usize, dest: Pos, route: &mut EngulfRoute) -> Option<u32> {
         let tr = self.prep.fighters[i].monster.as_deref()?.trample.as_ref()?;
-        let map = self.map();
-        let (s, mode, budget) = (self.space(i), self.move_mode(i), self.move_budget(i));
-        route.path.clear();
-        route.over.clear();
-        let (mut prev, mut parity, mut feet) = (self.pos(i), 0u8, 0u32);
-        if dest == prev || !self.can_stand(i, dest) {
-            return None;
-        }
-        for p in Line::new(prev, dest) {
-            feet += step_cost_as(map, prev, p, parity, mode)?;
-            if feet > budget || !footprint(p, s).all(|c| map.in_bounds(c) && map.passable(c)) {
-                return None;
-            }
-            route.squares.clear();
-            route.squares.extend(footprint(p, s));
-            self.caught(i, &route.squares, &mut route.caught);
-            for &c in &route.caught {
-                if route.over.contains(&c) || self.altitude(c) > 0 || !self.are_enemies(i, c) {
-                    continue;
-                }
-                let mobility = &self.fighters[c].mobility;
-                if self.size(c) as u8 + tr.smaller > self.size(i) as u8
-                    || mobility.riding.is_some()
-                    || mobility.ridden_by.is_some()
-                {
-                    return None;
-                }
-                route.over.push(c);
-            }
-            parity ^= u8::from(p.row != prev.row && p.col != prev.col);
-            prev = p;
-            route.path.push(p);
-        }
-        Some(feet)
+        self.route_over(
+            i,
+            dest,
+            RouteRule { smaller: tr.smaller, allies_pass: true, stands_at_end: true },
+            route,
+        )
     }
 
     /// Whether `t`, gone over by `i`'s trample, makes its attack of

@@ -83,6 +83,7 @@ impl Policy for DefaultPolicy {
             if monster::plan_breath(battle, actor, out).is_some()
                 || monster::plan_breath_after_move(battle, actor, out)
                 || monster::plan_song(battle, actor, out)
+                || monster::plan_dominate(battle, actor, out)
                 || monster::plan_engulf(battle, actor, out)
             {
                 return;
@@ -582,6 +583,7 @@ impl Policy for StrategyPolicy {
             && (monster::plan_breath(battle, actor, out).is_some()
                 || monster::plan_breath_after_move(battle, actor, out)
                 || monster::plan_song(battle, actor, out)
+                || monster::plan_dominate(battle, actor, out)
                 || monster::plan_engulf(battle, actor, out)
                 || monster::plan_trample(battle, actor, t, out))
         {

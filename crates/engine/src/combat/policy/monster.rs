@@ -32,6 +32,13 @@
 //!   captives gather beneath it, the others cannot strike it in melee
 //!   (harpies "rarely let creatures not yet captivated too near"); to
 //!   attack its captives it dives (`policy::flight::dive`).
+//! - A creature with a dominate (a vampire's) uses it (a standard action)
+//!   on the foe it may target that is likeliest to fail the save (the
+//!   worst Will against it; ties: the nearest, then encounter order), from
+//!   here or after one move toward it when it stands beyond the range,
+//!   when that chance is at least [`DOMINATE_MIN_CHANCE`]: a foe turned is
+//!   one fewer against it and one more for it, worth more than a round of
+//!   its attacks. Foes immune or warded count 0.
 //! - A creature with a grapple of its own (a vampire's blood drain, a
 //!   succubus's kiss) that holds nobody grapples its foe, from here, after
 //!   a 5-foot step, or after a move, when that pays
@@ -247,6 +254,56 @@ pub(super) fn plan_smite(battle: &BattleState<'_>, actor: usize, t: usize, out: 
     }
 }
 
+/// The least chance to dominate a foe worth a standard action (else the
+/// creature fights as it otherwise would).
+pub(crate) const DOMINATE_MIN_CHANCE: f64 = 0.25;
+
+/// Plans `actor`'s dominate (see the module's text).
+pub(super) fn plan_dominate(battle: &BattleState<'_>, actor: usize, out: &mut Vec<Action>) -> bool {
+    let Some(d) = battle.prep.fighters[actor].monster.as_deref().and_then(|m| m.dominate.as_ref()) else {
+        return false;
+    };
+    let can_move = !battle.fighters[actor].turn.moved && !battle.flags(actor).has(Flags::CANT_MOVE);
+    let reach = d.range_ft + if can_move { battle.move_budget(actor) } else { 0 };
+    // Ranked by chance (thousandths), then nearer, then earlier in the encounter.
+    type Rank = (u32, std::cmp::Reverse<u32>, std::cmp::Reverse<usize>);
+    let mut best: Option<(Rank, usize)> = None;
+    for t in 0..battle.len() {
+        let here = battle.dominable(actor, t);
+        // A foe beyond range, but within range after one move.
+        let after_move = !here
+            && can_move
+            && battle.are_enemies(actor, t)
+            && battle.is_active(t)
+            && battle.dominator(t).is_none()
+            && !battle.is_swallowed(t)
+            && battle.distance(actor, t) <= reach
+            && (d.types.is_empty()
+                || battle.prep.fighters[t].nature.ctype.is_some_and(|c| d.types.contains(&c)));
+        if !here && !after_move {
+            continue;
+        }
+        let chance = battle.dominate_chance(actor, t);
+        if chance < DOMINATE_MIN_CHANCE {
+            continue;
+        }
+        let key = (
+            (chance * 1000.0).round() as u32,
+            std::cmp::Reverse(battle.distance(actor, t)),
+            std::cmp::Reverse(t),
+        );
+        if best.is_none_or(|(b, _)| key > b) {
+            best = Some((key, t));
+        }
+    }
+    let Some((_, t)) = best else { return false };
+    if !battle.dominable(actor, t) {
+        out.push(Action::at(ActionKind::Move, t));
+    }
+    out.push(Action::at(ActionKind::Dominate, t));
+    true
+}
+
 /// Plans `actor`'s captivating song (see the module's text).
 pub(super) fn plan_song(battle: &BattleState<'_>, actor: usize, out: &mut Vec<Action>) -> bool {
     if battle.prep.fighters[actor].monster.as_deref().is_none_or(|m| m.song.is_none()) {
@@ -378,28 +435,10 @@ pub(super) fn plan_engulf(battle: &BattleState<'_>, actor: usize, out: &mut Vec<
     {
         return false;
     }
-    let map = battle.map();
-    let k = (battle.move_budget(actor) / 5) as i32;
-    let here = battle.pos(actor);
-    let mut route = EngulfRoute::default();
-    let mut best: Option<((u32, std::cmp::Reverse<u32>), Pos)> = None;
-    for row in (here.row - k).max(0)..=(here.row + k).min(map.height - 1) {
-        for col in (here.col - k).max(0)..=(here.col + k).min(map.width - 1) {
-            let q = Pos::new(row, col);
-            let Some(feet) = battle.engulf_route(actor, q, &mut route) else { continue };
-            let expected: f64 = route
-                .over
-                .iter()
-                .filter(|&&t| battle.is_active(t))
-                .map(|&t| engulf_chance(battle, actor, t, e.dc))
-                .sum();
-            let key = ((expected * 1000.0).round() as u32, std::cmp::Reverse(feet));
-            if key.0 > 0 && best.is_none_or(|(b, _)| key > b) {
-                best = Some((key, q));
-            }
-        }
-    }
-    let Some((_, q)) = best else { return false };
+    let worth = |t: usize| engulf_chance(battle, actor, t, e.dc);
+    let Some((_, q)) = best_route(battle, actor, |q, r| battle.engulf_route(actor, q, r), worth) else {
+        return false;
+    };
     out.push(Action::new(ActionKind::Engulf).with_destination(q));
     true
 }
@@ -416,6 +455,36 @@ pub(crate) fn engulf_chance(battle: &BattleState<'_>, actor: usize, t: usize, dc
     (f64::from(dc - bonus - 1) / 20.0).clamp(0.05, 0.95)
 }
 
+/// The best destination of a move over creatures (an engulf, a trample)
+/// within `actor`'s move: of the squares `route` reaches (filling the
+/// route, with its feet), the one whose foes able to fight are worth most
+/// in sum (`worth` of each, in thousandths), more than 0; ties: the
+/// shortest route, then row-major order. Returns that sum and the square.
+fn best_route(
+    battle: &BattleState<'_>,
+    actor: usize,
+    route: impl Fn(Pos, &mut EngulfRoute) -> Option<u32>,
+    worth: impl Fn(usize) -> f64,
+) -> Option<(f64, Pos)> {
+    let map = battle.map();
+    let k = (battle.move_budget(actor) / 5) as i32;
+    let here = battle.pos(actor);
+    let mut r = EngulfRoute::default();
+    let mut best: Option<((u32, std::cmp::Reverse<u32>), Pos)> = None;
+    for row in (here.row - k).max(0)..=(here.row + k).min(map.height - 1) {
+        for col in (here.col - k).max(0)..=(here.col + k).min(map.width - 1) {
+            let q = Pos::new(row, col);
+            let Some(feet) = route(q, &mut r) else { continue };
+            let sum: f64 = r.over.iter().filter(|&&c| battle.is_active(c)).map(|&c| worth(c)).sum();
+            let key = ((sum * 1000.0).round() as u32, std::cmp::Reverse(feet));
+            if key.0 > 0 && best.is_none_or(|(b, _)| key > b) {
+                best = Some((key, q));
+            }
+        }
+    }
+    best.map(|((sum, _), q)| (f64::from(sum) / 1000.0, q))
+}
+
 /// Plans `actor`'s trample (see the module's text); `t` is its target.
 pub(super) fn plan_trample(battle: &BattleState<'_>, actor: usize, t: usize, out: &mut Vec<Action>) -> bool {
     if battle.prep.fighters[actor].monster.as_deref().and_then(|m| m.trample.as_ref()).is_none()
@@ -426,34 +495,18 @@ pub(super) fn plan_trample(battle: &BattleState<'_>, actor: usize, t: usize, out
     {
         return false;
     }
-    let map = battle.map();
-    let k = (battle.move_budget(actor) / 5) as i32;
     let here = battle.pos(actor);
-    let mut route = EngulfRoute::default();
-    let mut best: Option<((u32, std::cmp::Reverse<u32>), Pos)> = None;
-    for row in (here.row - k).max(0)..=(here.row + k).min(map.height - 1) {
-        for col in (here.col - k).max(0)..=(here.col + k).min(map.width - 1) {
-            let q = Pos::new(row, col);
-            let Some(feet) = battle.trample_route(actor, q, &mut route) else { continue };
-            let expected: f64 = route
-                .over
-                .iter()
-                .filter(|&&c| battle.is_active(c))
-                .map(|&c| battle.trample_expected(actor, c))
-                .sum();
-            let key = ((expected * 1000.0).round() as u32, std::cmp::Reverse(feet));
-            if key.0 > 0 && best.is_none_or(|(b, _)| key > b) {
-                best = Some((key, q));
-            }
-        }
-    }
-    let Some(((expected, _), q)) = best else { return false };
+    let worth = |c: usize| battle.trample_expected(actor, c);
+    let Some((expected, q)) = best_route(battle, actor, |q, r| battle.trample_route(actor, q, r), worth)
+    else {
+        return false;
+    };
     let attacks = if battle.weapon_for(actor, t, here).is_ok() {
         battle.attack_worth(actor, t)
     } else {
         best_single_attack(battle, actor, t)
     };
-    if f64::from(expected) / 1000.0 < attacks {
+    if expected < attacks {
         return false;
     }
     out.push(Action::new(ActionKind::Trample).with_destination(q));

@@ -64,6 +64,10 @@ pub(crate) struct MonsterSpec {
     pub entangle: Option<Entangler>,
     /// A captivating song (a harpy's).
     pub song: Option<Song>,
+    /// A vampire's dominate.
+    pub dominate: Option<Dominate>,
+    /// Split (an ochre jelly's).
+    pub split: Option<Split>,
     /// The prepared attacks of `rake` and `powerful_charge` (`Variant::strike`),
     /// each a copy of its base attack with the printed bonus and dice.
     pub strikes: Vec<AttackProfile>,
@@ -225,6 +229,34 @@ pub(crate) struct Song {
     pub descriptors: Descriptors,
 }
 
+/// A vampire's dominate (Bestiary, Vampire): a standard action against one
+/// creature of `types` within range, a Will save or dominated.
+#[derive(Clone, Debug)]
+pub(crate) struct Dominate {
+    pub name: String,
+    pub range_ft: u32,
+    pub dc: i32,
+    /// The creature types it affects; empty: any.
+    pub types: Vec<crate::spell::model::CreatureType>,
+    pub descriptors: Descriptors,
+}
+
+/// Split (UMR "Split"): the damage types that split the creature instead
+/// of harming it, and the hit points at or below which it no longer splits.
+#[derive(Clone, Debug)]
+pub(crate) struct Split {
+    pub name: String,
+    /// Damage types that split it, normalized.
+    pub types: Vec<String>,
+    pub min_hp: i32,
+}
+
+/// The copies a creature of `hp` hit points that splits above `min_hp` can
+/// become at most (each split halves, rounded down): its rows, itself included.
+pub(crate) fn split_copies(hp: i32, min_hp: i32) -> usize {
+    if hp <= min_hp || hp < 2 { 1 } else { 2 * split_copies(hp / 2, min_hp) }
+}
+
 /// An aura: a condition for enemies that start their turn in it and fail a save.
 #[derive(Clone, Debug)]
 pub(crate) struct Aura {
@@ -361,6 +393,9 @@ pub(crate) struct MonsterState {
     pub sang_round: u32,
     /// Singers whose song it saved against (immune for 24 hours: the battle).
     pub songs_resisted: Vec<usize>,
+    /// Dominated, it has yet to make the new save an order against its
+    /// nature gives (`monster::dominate`).
+    pub against_nature_due: bool,
 }
 
 /// A poison running in a creature.
@@ -685,6 +720,26 @@ impl MonsterSpec {
                         range_ft: *range_ft,
                         dc: *dc,
                         descriptors: Descriptors::of(&list),
+                    });
+                }
+                SpecialAbility::Dominate { name, range_ft, dc, creature_types, descriptors } => {
+                    // Names checked on load (`model::special::check`).
+                    let list: Vec<Descriptor> =
+                        descriptors.iter().filter_map(|d| Descriptor::from_name(d)).collect();
+                    m.dominate = Some(Dominate {
+                        name: name.clone(),
+                        range_ft: *range_ft,
+                        dc: *dc,
+                        types: creature_types.clone(),
+                        descriptors: Descriptors::of(&list),
+                    });
+                }
+                SpecialAbility::Split { name, types, min_hp } => {
+                    // A weapon's components read them as `CompDefense::splits`; a spell's damage here.
+                    m.split = Some(Split {
+                        name: name.clone(),
+                        types: types.iter().map(|t| norm(t)).collect(),
+                        min_hp: *min_hp,
                     });
                 }
                 SpecialAbility::Gaze { name, range_ft, save, dc, effect: e } => {

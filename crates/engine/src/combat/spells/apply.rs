@@ -1067,10 +1067,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         if !mental {
             return false;
         }
-        let alignment = self.st.prep.fighters[caster].nature.alignment;
-        self.st.fighters[t].effects.iter().flat_map(|e| e.effect.behaviours.iter()).any(|b| {
-            matches!(b, Behaviour::AlignmentWard { alignment: a, mental_control: true, .. } if alignment & a != 0)
-        })
+        self.st.warded_from_control(t, caster)
     }
 
     /// Targeted dispel (CRB "Dispel Magic"): against each spell effect on `t`

@@ -152,6 +152,10 @@ impl<R: Dice> Engine<'_, '_, R> {
         caster: usize,
         out: &mut Vec<Action>,
     ) {
+        // A dominated creature's turn is its master's side's plan (`monster::dominate`).
+        if what == Compulsion::Dominated {
+            return;
+        }
         out.clear();
         match what {
             Compulsion::Captivated => self.captive_plan(i, caster, out),
@@ -267,7 +271,20 @@ impl<R: Dice> Engine<'_, '_, R> {
     /// A saving throw of `t` against `dc`, with misfortune (twice, the worse)
     /// and fortune (twice, the better, once); a failed save breaks the ward hex.
     pub(crate) fn roll_save(&mut self, t: usize, kind: SaveKind, dc: i32, ctx: &Context) -> bool {
-        let bonus = self.st.save_bonus(t, kind, ctx);
+        self.roll_save_with(t, kind, dc, ctx, 0)
+    }
+
+    /// A save as `roll_save`, with `extra` added to its bonus (a subject of
+    /// *dominate person* ordered against its nature: +2).
+    pub(crate) fn roll_save_with(
+        &mut self,
+        t: usize,
+        kind: SaveKind,
+        dc: i32,
+        ctx: &Context,
+        extra: i32,
+    ) -> bool {
+        let bonus = self.st.save_bonus(t, kind, ctx) + extra;
         let mut d20 = self.rng.roll(20) as i32;
         let mut rolled_twice = None;
         if Behaviours(self.st.fighters[t].fx).has(Behaviours::REROLL) {

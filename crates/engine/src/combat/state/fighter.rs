@@ -9,6 +9,9 @@ use crate::map::Pos;
 /// Runtime state of one combatant.
 #[derive(Clone, Debug)]
 pub(crate) struct Fighter {
+    /// The side it fights on now: its own, or its dominator's
+    /// (`monster::dominate`); kept by `refresh_status`.
+    pub side: usize,
     pub pos: Pos,
     pub hp: i32,
     pub dead: bool,
