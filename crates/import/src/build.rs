@@ -497,15 +497,7 @@ pub const fn armored_speed(base: u32) -> u32 {
 }
 
 fn bonus_modifier(b: &ItemBonus) -> Modifier {
-    Modifier {
-        target: b.target,
-        value: b.value,
-        bonus_type: b.bonus_type,
-        condition: None,
-        descriptor: None,
-        creature_type: None,
-        weapon: b.weapon.clone(),
-    }
+    Modifier { weapon: b.weapon.clone(), ..Modifier::new(b.target, b.value, b.bonus_type) }
 }
 
 impl Build {
@@ -739,15 +731,9 @@ impl Build {
         let mut weapons = Vec::with_capacity(self.weapons.len());
         for (i, w) in self.weapons.iter().enumerate() {
             if w.masterwork && w.enhancement == 0 {
-                bonuses.push(Modifier {
-                    target: ModTarget::Attack,
-                    value: 1,
-                    bonus_type: BonusType::Enhancement,
-                    condition: None,
-                    descriptor: None,
-                    creature_type: None,
-                    weapon: Some(w.attack.clone()),
-                });
+                bonuses.push(
+                    Modifier::new(ModTarget::Attack, 1, BonusType::Enhancement).on_weapon(w.attack.clone()),
+                );
             }
             if pf1e_engine::dice::DiceExpr::parse(&w.dice).is_err() {
                 return fail(format!("$.weapons[{i}].dice"), format!("invalid dice {:?}", w.dice));
@@ -785,14 +771,8 @@ impl Build {
                     format!("an alchemist {l}'s bomb deals {}, not {:?}", numbers.dice, w.dice),
                 );
             }
-            let on_bomb = |target, value, bonus_type| Modifier {
-                target,
-                value,
-                bonus_type,
-                condition: None,
-                descriptor: None,
-                creature_type: None,
-                weapon: Some(w.attack.clone()),
+            let on_bomb = |target, value, bonus_type| {
+                Modifier::new(target, value, bonus_type).on_weapon(w.attack.clone())
             };
             bonuses.push(on_bomb(ModTarget::Damage, int, BonusType::Untyped));
             if features.features.iter().any(|f| f.entry.eq_ignore_ascii_case("Throw Anything")) {
@@ -803,30 +783,14 @@ impl Build {
         // Divine grace (CRB "Paladin", 2nd level): the Charisma bonus, if any, on every save.
         let cha = ability_modifier(score(&abilities, Ability::Cha));
         if cha > 0 && entries.iter().any(|(c, l)| c.name == "paladin" && *l >= 2) {
-            bonuses.push(Modifier {
-                target: ModTarget::Saves,
-                value: cha,
-                bonus_type: BonusType::Untyped,
-                condition: None,
-                descriptor: None,
-                creature_type: None,
-                weapon: None,
-            });
+            bonuses.push(Modifier::new(ModTarget::Saves, cha, BonusType::Untyped));
         }
         // Monk (CRB "Monk"): the AC bonus (Wisdom bonus + 1 per four levels, to
         // AC and CMD) without armor or shield; maneuver training from 3rd
         // level (the monk level in place of the monk's base attack bonus in CMB).
         let unarmored = !self.bonuses.iter().any(|b| b.armor.is_some() || b.bonus_type == BonusType::Shield);
         if let Some((monk, l)) = entries.iter().find(|(c, _)| c.name == "monk") {
-            let untyped = |target, value| Modifier {
-                target,
-                value,
-                bonus_type: BonusType::Untyped,
-                condition: None,
-                descriptor: None,
-                creature_type: None,
-                weapon: None,
-            };
+            let untyped = |target, value| Modifier::new(target, value, BonusType::Untyped);
             let ac_bonus = ability_modifier(score(&abilities, Ability::Wis)).max(0) + *l as i32 / 4;
             if unarmored && ac_bonus > 0 {
                 bonuses.push(untyped(ModTarget::Ac, ac_bonus));

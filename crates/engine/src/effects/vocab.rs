@@ -438,6 +438,26 @@ fn untyped() -> BonusType {
     BonusType::Untyped
 }
 
+impl Modifier {
+    /// A modifier that always applies, to every weapon.
+    pub const fn new(target: ModTarget, value: i32, bonus_type: BonusType) -> Modifier {
+        Modifier {
+            target,
+            value,
+            bonus_type,
+            condition: None,
+            descriptor: None,
+            creature_type: None,
+            weapon: None,
+        }
+    }
+
+    /// The same modifier, limited to attacks and damage with the weapons whose name or id contains `weapon`.
+    pub fn on_weapon(self, weapon: impl Into<String>) -> Modifier {
+        Modifier { weapon: Some(weapon.into()), ..self }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

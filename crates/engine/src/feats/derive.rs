@@ -257,15 +257,7 @@ mod tests {
     }
 
     fn ac(ty: BonusType, value: i32) -> Modifier {
-        Modifier {
-            target: ModTarget::Ac,
-            value,
-            bonus_type: ty,
-            condition: None,
-            descriptor: None,
-            creature_type: None,
-            weapon: None,
-        }
+        Modifier::new(ModTarget::Ac, value, ty)
     }
 
     fn weapon(name: &str, ranged: bool, two_handed: bool, crit_range: u32) -> BaseWeapon {
@@ -399,13 +391,8 @@ mod tests {
     fn item_bonuses_reach_saves_initiative_and_one_weapon_and_armor_caps_dexterity() {
         let c = shipped("monsters/goblin.json");
         let bonus = |target, ty, value, weapon: Option<&str>| Modifier {
-            target,
-            value,
-            bonus_type: ty,
-            condition: None,
-            descriptor: None,
-            creature_type: None,
             weapon: weapon.map(String::from),
+            ..Modifier::new(target, value, ty)
         };
         let base = BaseStatistics {
             abilities: crate::model::Abilities { str_score: 10, dex_score: 18, ..c.abilities.clone() },

@@ -10,7 +10,7 @@ use crate::dice::{DiceExpr, ability_modifier};
 use crate::effects::effect::ENERGY;
 use crate::effects::{
     Behaviour, BonusType, Compulsion, ConditionId, ConditionSet, Descriptors, Duration, Effect, Mod,
-    ModTarget, Modifier, Recurring, Retry, SaveKind,
+    ModTarget, Recurring, Retry, SaveKind,
 };
 use crate::feats::Evasion;
 use crate::rng::Dice;
@@ -1119,20 +1119,6 @@ impl<R: Dice> Engine<'_, '_, R> {
         }
         self.set_condition(t, ConditionId::Disarmed);
         emit!(self, Event::SpellEffect { who: t, what: SpellEffectEvent::DropsHeld });
-    }
-}
-
-/// Modifier data of a one-shot bonus (for tests).
-#[allow(dead_code)]
-pub(crate) fn one_shot_modifier(target: ModTarget, value: i32, bonus_type: BonusType) -> Modifier {
-    Modifier {
-        target,
-        value,
-        bonus_type,
-        condition: None,
-        descriptor: None,
-        creature_type: None,
-        weapon: None,
     }
 }
 
