@@ -39,6 +39,10 @@ pub enum MergeError {
     /// Two shards describe different encounters.
     #[error("cannot merge shard results: shards disagree on the encounter")]
     Encounter,
+    /// The planner failed reading the merged cell (it panicked: a spill
+    /// file of per-run outcomes that cannot be read back).
+    #[error("planning failed: {0}")]
+    Planner(String),
     /// The shards do not cover the cell's runs.
     #[error("cannot merge shard results: shards cover {covered} runs of {runs}")]
     Coverage {

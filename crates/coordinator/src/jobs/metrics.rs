@@ -5,6 +5,8 @@
 
 use pf1e_engine::metrics::{Confidence, Paired, Sign};
 use pf1e_engine::objectives::{Criterion, DangerMetrics, Outcomes, Records};
+
+use super::runs::{RunKeeper, RunOutcomes};
 use pf1e_wire::results::{JobProgress, JobResult};
 use serde::Serialize;
 
@@ -21,9 +23,10 @@ pub struct CellMetrics {
     /// The party's per-run outcomes, in run order: run `i` of every cell of
     /// a sweep plays the same dice, so two cells compare run by run. Empty
     /// when only summaries are known (some tests); comparisons then fall
-    /// back to unpaired ones.
+    /// back to unpaired ones. Kept in the planner's spill file once a
+    /// planner keeps them ([`CellMetrics::kept`]).
     #[serde(skip)]
-    pub party_runs: Outcomes,
+    pub party_runs: RunOutcomes,
 }
 
 impl CellMetrics {
@@ -35,8 +38,18 @@ impl CellMetrics {
         Self {
             party: DangerMetrics::from_rows(&ours, conf),
             adversary: DangerMetrics::from_rows(&theirs, conf),
-            party_runs: Outcomes::from_rows(&ours),
+            party_runs: Outcomes::from_rows(&ours).into(),
         }
+    }
+
+    /// These metrics with their per-run outcomes moved to `keeper`'s spill
+    /// file: what a planner holds of them no longer grows with the runs.
+    pub fn kept(mut self, keeper: &mut RunKeeper) -> Self {
+        if self.party_runs.bytes_in_memory() > 0 {
+            let runs = std::mem::take(&mut self.party_runs);
+            self.party_runs = keeper.keep(runs.chunk(0..runs.len()));
+        }
+        self
     }
 
     /// The metrics of per-run records, the party being side `party_side`.
@@ -44,7 +57,7 @@ impl CellMetrics {
         Self {
             party: rec.group_metrics_at(&|s| s == party_side, conf),
             adversary: rec.group_metrics_at(&|s| s != party_side, conf),
-            party_runs: rec.outcomes(&|s| s == party_side),
+            party_runs: rec.outcomes(&|s| s == party_side).into(),
         }
     }
 }
@@ -60,8 +73,8 @@ pub(crate) fn higher_is_better(c: Criterion) -> bool {
 pub(crate) fn difference(a: &CellMetrics, b: &CellMetrics, c: Criterion) -> Paired {
     let (x, y) = (&a.party_runs, &b.party_runs);
     if !x.is_empty() && !y.is_empty() {
-        let n = x.len().min(y.len());
-        return Paired::from_fn(n, |i| x.value(c, i) - y.value(c, i));
+        // Streamed from the spill file by chunks, bit for bit the per-run figures.
+        return super::runs::paired_on(x, y, c);
     }
     let se = |m: &DangerMetrics| {
         let n = m.runs.max(1) as f64;
@@ -113,12 +126,14 @@ pub struct MetricAdapter<P> {
     party: String,
     confidence: Confidence,
     inner: P,
+    /// Where the per-run outcomes of the cells it reads are kept.
+    keeper: RunKeeper,
 }
 
 impl<P: MetricPlanner> MetricAdapter<P> {
     /// Wraps `inner`, measuring side `party` with intervals at `confidence`.
     pub fn new(party: &str, confidence: Confidence, inner: P) -> Self {
-        Self { party: party.to_string(), confidence, inner }
+        Self { party: party.to_string(), confidence, inner, keeper: RunKeeper::default() }
     }
 }
 
@@ -130,7 +145,8 @@ impl<P: MetricPlanner> Planner for MetricAdapter<P> {
         self.inner.step()
     }
     fn consume(&mut self, index: usize, result: &CellResult) {
-        self.inner.consume_metrics(index, &CellMetrics::from_result(result, &self.party, self.confidence));
+        let m = CellMetrics::from_result(result, &self.party, self.confidence).kept(&mut self.keeper);
+        self.inner.consume_metrics(index, &m);
     }
     fn state(&self) -> PlannerState {
         self.inner.state()
@@ -173,7 +189,7 @@ pub(crate) mod testing {
         CellMetrics {
             adversary: DangerMetrics { runs, ..DangerMetrics::default() },
             party,
-            party_runs: Outcomes::default(),
+            party_runs: RunOutcomes::default(),
         }
     }
 
