@@ -97,8 +97,41 @@ impl SpillFile {
 
 #[derive(Clone, Debug)]
 enum Repr {
-    Memory(Arc<Outcomes>),
+    Memory(Arc<Held>),
     Spilled { file: Arc<SpillFile>, offset: u64, runs: usize },
+}
+
+/// Outcomes held in memory. In tests, the runs held by the live ones are
+/// counted per thread ([`runs_in_memory`]): what a planner driven on the
+/// test's thread keeps shows there.
+#[derive(Debug, Default)]
+struct Held(Outcomes);
+
+#[cfg(test)]
+thread_local! {
+    static HELD: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+impl Held {
+    fn new(o: Outcomes) -> Self {
+        #[cfg(test)]
+        HELD.with(|h| h.set(h.get() + o.len()));
+        Self(o)
+    }
+}
+
+#[cfg(test)]
+impl Drop for Held {
+    fn drop(&mut self) {
+        let _ = HELD.try_with(|h| h.set(h.get() - self.0.len()));
+    }
+}
+
+/// Runs of per-run outcomes held in memory by the live [`RunOutcomes`]
+/// made on this thread (tests only).
+#[cfg(test)]
+pub(crate) fn runs_in_memory() -> usize {
+    HELD.with(std::cell::Cell::get)
 }
 
 /// The party's per-run outcomes of one cell, in run order: in memory
@@ -109,13 +142,13 @@ pub struct RunOutcomes(Repr);
 
 impl Default for RunOutcomes {
     fn default() -> Self {
-        Self(Repr::Memory(Arc::default()))
+        Self(Repr::Memory(Arc::new(Held::default())))
     }
 }
 
 impl From<Outcomes> for RunOutcomes {
     fn from(o: Outcomes) -> Self {
-        Self(Repr::Memory(Arc::new(o)))
+        Self(Repr::Memory(Arc::new(Held::new(o))))
     }
 }
 
@@ -134,7 +167,7 @@ impl RunOutcomes {
     /// Runs recorded.
     pub fn len(&self) -> usize {
         match &self.0 {
-            Repr::Memory(o) => o.len(),
+            Repr::Memory(o) => o.0.len(),
             Repr::Spilled { runs, .. } => *runs,
         }
     }
@@ -147,7 +180,7 @@ impl RunOutcomes {
     /// Bytes of per-run data these outcomes hold in memory (0 when spilled).
     pub fn bytes_in_memory(&self) -> usize {
         match &self.0 {
-            Repr::Memory(o) => o.len() * (3 + std::mem::size_of::<i64>()),
+            Repr::Memory(o) => o.0.len() * (3 + std::mem::size_of::<i64>()),
             Repr::Spilled { .. } => 0,
         }
     }
@@ -161,11 +194,11 @@ impl RunOutcomes {
     /// (`SweepRun::complete` catches it).
     pub fn chunk(&self, range: std::ops::Range<usize>) -> Outcomes {
         match &self.0 {
-            Repr::Memory(o) => Outcomes {
-                won: o.won[range.clone()].to_vec(),
-                survived: o.survived[range.clone()].to_vec(),
-                tpk: o.tpk[range.clone()].to_vec(),
-                hp_lost: o.hp_lost[range].to_vec(),
+            Repr::Memory(held) => Outcomes {
+                won: held.0.won[range.clone()].to_vec(),
+                survived: held.0.survived[range.clone()].to_vec(),
+                tpk: held.0.tpk[range.clone()].to_vec(),
+                hp_lost: held.0.hp_lost[range].to_vec(),
             },
             Repr::Spilled { file, offset, .. } => match file.read(*offset, range) {
                 Ok(o) => o,
@@ -292,6 +325,81 @@ mod tests {
         assert_eq!(ka, RunOutcomes::from(a.clone()));
         assert_ne!(ka, RunOutcomes::from(outcomes(CHUNK * 2 + 17, 3)));
         assert_eq!(RunOutcomes::from(a).bytes_in_memory(), (CHUNK * 2 + 17) * 11);
+    }
+
+    /// What a planner keeps of its cells does not grow with their runs:
+    /// driven over cells of 200 and of 20,000 runs, the sensitivity job
+    /// (through the metric adapter, as optimize, minmax, danger map and
+    /// frontier are) and the contribution job hold no per-run outcome in
+    /// memory once a cell is consumed, while the metrics of one cell, not
+    /// yet kept, hold its every run (the count can fail).
+    #[test]
+    fn a_planner_keeps_no_run_in_memory_whatever_the_runs() {
+        use crate::jobs::contribution::{Contribution, ContributionJob};
+        use crate::jobs::metrics::{CellMetrics, MetricAdapter, testing::ctx};
+        use crate::jobs::sensitivity::{Sensitivity, SensitivityJob};
+        use crate::merge::{CellResult, tests::fake_result};
+        use crate::plan::{Planner, Step};
+        use pf1e_engine::metrics::Confidence;
+        let cell_result = |c: &crate::cell::CellSpec| {
+            let r = fake_result(c.seed, 0..c.runs);
+            CellResult::merge(vec![(0, &r)], c.runs).unwrap()
+        };
+        for runs in [200u64, 20_000] {
+            let before = runs_in_memory();
+            let one = CellMetrics::from_result(&cell_result(&ctx().cell(
+                &crate::cell::StrategySpec::default_spec(),
+                &crate::cell::StrategySpec::default_spec(),
+                crate::cell::HpFraction::FULL,
+                crate::cell::HpFraction::FULL,
+                runs,
+            )), "a", Confidence::default());
+            assert_eq!(runs_in_memory() - before, runs as usize, "unkept metrics hold their runs");
+            let kept = one.kept(&mut RunKeeper::default());
+            assert_eq!(runs_in_memory(), before, "kept metrics hold none");
+            drop(kept);
+            let strategy = crate::cell::StrategySpec::default_spec();
+            let planners: Vec<Box<dyn Planner>> = vec![
+                Box::new(MetricAdapter::new(
+                    "a",
+                    Confidence::default(),
+                    Sensitivity::new(
+                        ctx(),
+                        SensitivityJob {
+                            runs,
+                            max_total_runs: None,
+                            party: strategy.clone(),
+                            criterion: Criterion::ExpectedHpLost,
+                        },
+                    ),
+                )),
+                Box::new(Contribution::new(
+                    ctx(),
+                    ContributionJob { runs, max_total_runs: None, party: strategy.clone(), adversary: strategy },
+                )),
+            ];
+            for mut p in planners {
+                let mut consumed = 0;
+                loop {
+                    match p.step() {
+                        Step::Emit(cells) => {
+                            for c in cells {
+                                assert_eq!(c.runs, runs);
+                                p.consume(consumed, &cell_result(&c));
+                                consumed += 1;
+                                assert_eq!(runs_in_memory(), before, "{}: after cell {consumed}", p.kind());
+                            }
+                        }
+                        Step::Wait => panic!("fed synchronously, {} never waits", p.kind()),
+                        Step::Done => break,
+                    }
+                }
+                assert!(consumed >= 3, "{} compared cells", p.kind());
+                // Its result reads the runs back (paired comparisons) and keeps none.
+                let _ = p.result();
+                assert_eq!(runs_in_memory(), before, "{}", p.kind());
+            }
+        }
     }
 
     /// The streamed paired statistics are those of the per-run vectors
