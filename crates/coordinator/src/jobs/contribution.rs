@@ -188,7 +188,7 @@ impl Planner for Contribution {
     }
 
     fn consume(&mut self, index: usize, result: &CellResult) {
-        let m = CellMetrics::from_result(result, &self.ctx.party, self.ctx.confidence).kept(&mut self.keeper);
+        let m = CellMetrics::from_result_kept(result, &self.ctx.party, self.ctx.confidence, &mut self.keeper);
         if index == 0 {
             let who: Vec<(&str, &str)> = result
                 .combatants

@@ -1106,7 +1106,7 @@ impl Planner for Design {
 
     fn consume(&mut self, index: usize, result: &CellResult) {
         let Some(&emitted) = self.emitted.get(index) else { return };
-        let m = CellMetrics::from_result(result, &self.ctx.party, self.ctx.confidence).kept(&mut self.keeper);
+        let m = CellMetrics::from_result_kept(result, &self.ctx.party, self.ctx.confidence, &mut self.keeper);
         let k = match emitted {
             Emitted::Candidate(k) => k,
             Emitted::Plan(search, plan) => {

@@ -55,11 +55,28 @@ struct SpillFile {
 impl SpillFile {
     /// Appends `o`; its first byte's offset.
     fn append(&self, o: &Outcomes) -> std::io::Result<u64> {
+        let offset = self.end();
+        self.write_at(offset, o)?;
+        self.set_end(offset + (o.len() * RECORD) as u64);
+        Ok(offset)
+    }
+
+    /// Where the next cell goes.
+    fn end(&self) -> u64 {
+        self.file.lock().unwrap_or_else(std::sync::PoisonError::into_inner).1
+    }
+
+    /// Marks the bytes up to `end` as written.
+    fn set_end(&self, end: u64) {
+        self.file.lock().unwrap_or_else(std::sync::PoisonError::into_inner).1 = end;
+    }
+
+    /// Writes the runs of `o` from byte `offset` on.
+    fn write_at(&self, offset: u64, o: &Outcomes) -> std::io::Result<()> {
         let mut guard = self.file.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        let (file, end) = &mut *guard;
-        let offset = *end;
+        let (file, _) = &mut *guard;
         file.seek(SeekFrom::Start(offset))?;
-        let mut buf = Vec::with_capacity(CHUNK * RECORD);
+        let mut buf = Vec::with_capacity(CHUNK.min(o.len()) * RECORD);
         for start in (0..o.len()).step_by(CHUNK) {
             buf.clear();
             for i in start..(start + CHUNK).min(o.len()) {
@@ -69,8 +86,7 @@ impl SpillFile {
             }
             file.write_all(&buf)?;
         }
-        *end = offset + (o.len() * RECORD) as u64;
-        Ok(offset)
+        Ok(())
     }
 
     /// The runs `range` of the cell at `offset`.
@@ -284,6 +300,48 @@ impl RunKeeper {
         }
     }
 
+    /// Where the outcomes that `pass` gives, chunk by chunk in run order,
+    /// are kept from now on: written to the spill file as they come, so
+    /// that the outcomes of many runs are never held at once. `pass` is
+    /// called again (to collect them in memory) when the file fails.
+    pub fn keep_stream(&mut self, mut pass: impl FnMut(&mut dyn FnMut(&Outcomes))) -> RunOutcomes {
+        if !self.failed {
+            let written = self.file().and_then(|file| {
+                let offset = file.end();
+                let (mut runs, mut error) = (0usize, None);
+                pass(&mut |o| {
+                    if error.is_none() {
+                        match file.write_at(offset + (runs * RECORD) as u64, o) {
+                            Ok(()) => runs += o.len(),
+                            Err(e) => error = Some(e),
+                        }
+                    }
+                });
+                if let Some(e) = error {
+                    return Err(e);
+                }
+                file.set_end(offset + (runs * RECORD) as u64);
+                Ok(RunOutcomes(Repr::Spilled { file, offset, runs }))
+            });
+            match written {
+                Ok(kept) => return kept,
+                Err(e) => {
+                    self.failed = true;
+                    tracing::warn!(dir = %spill_dir().display(), error = %e,
+                        "per-run outcomes cannot be spilled to a file: this job keeps them in memory");
+                }
+            }
+        }
+        let mut all = Outcomes::default();
+        pass(&mut |o| {
+            all.won.extend_from_slice(&o.won);
+            all.survived.extend_from_slice(&o.survived);
+            all.tpk.extend_from_slice(&o.tpk);
+            all.hp_lost.extend_from_slice(&o.hp_lost);
+        });
+        all.into()
+    }
+
     fn file(&mut self) -> std::io::Result<Arc<SpillFile>> {
         if let Some(f) = &self.file {
             return Ok(f.clone());
@@ -342,8 +400,11 @@ mod tests {
         use crate::plan::{Planner, Step};
         use pf1e_engine::metrics::Confidence;
         let cell_result = |c: &crate::cell::CellSpec| {
-            let r = fake_result(c.seed, 0..c.runs);
-            CellResult::merge(vec![(0, &r)], c.runs).unwrap()
+            // Packed runs, as the shards of an analysis cell send them.
+            let r = fake_result(c.seed, 0..c.runs).into_compact("a", true);
+            let merged = CellResult::merge(vec![(0, &r)], c.runs).unwrap();
+            assert!(merged.winner.is_empty() && merged.packed.is_some());
+            merged
         };
         for runs in [200u64, 20_000] {
             let before = runs_in_memory();
