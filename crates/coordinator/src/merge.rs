@@ -428,7 +428,10 @@ pub(crate) mod tests {
             // Streamed by chunks into a spill file: the same figures, bit for bit.
             let mut keeper = crate::jobs::runs::RunKeeper::default();
             let kept = CellMetrics::from_result_kept(&merged, "a", conf, &mut keeper);
-            assert_eq!(format!("{kept:?}").split("party_runs").next(), format!("{expected:?}").split("party_runs").next());
+            assert_eq!(
+                format!("{kept:?}").split("party_runs").next(),
+                format!("{expected:?}").split("party_runs").next()
+            );
             assert_eq!(kept.party_runs, expected.party_runs);
             assert_eq!(kept.party_runs.bytes_in_memory(), 0);
             assert_eq!(format!("{:?}", merged.report(0, &cell)), format!("{:?}", reference.report(0, &cell)));

@@ -323,7 +323,8 @@ mod tests {
         assert_eq!((y.win_change, y.death_change, y.significant), (0.0, 0.0, false));
         assert!(r.combatants[2].without.is_none(), "the orc is the last of its side");
         // The streamed comparison is the engine's on the per-run vectors.
-        let engine = |won: &[bool], died: &[bool]| contribution::PartyRuns { won: won.to_vec(), died: died.to_vec() };
+        let engine =
+            |won: &[bool], died: &[bool]| contribution::PartyRuns { won: won.to_vec(), died: died.to_vec() };
         let expected = contribution::compare(
             &engine(&t, &[false; 4]),
             &engine(&[true, false, true, false], &[false, true, false, true]),

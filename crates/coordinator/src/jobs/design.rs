@@ -1186,7 +1186,8 @@ mod tests {
         use pf1e_engine::objectives::Outcomes;
         use pf1e_engine::party::{Pick, pick};
         let mut keeper = RunKeeper::default();
-        for (n, spread) in [(1usize, 3u64), (9, 2), (10, 5), (11, 1), (203, 7), (40_000, 60), (40_001, 1000)] {
+        for (n, spread) in [(1usize, 3u64), (9, 2), (10, 5), (11, 1), (203, 7), (40_000, 60), (40_001, 1000)]
+        {
             let mut o = Outcomes::default();
             for i in 0..n as u64 {
                 let h = i.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 30;

@@ -97,6 +97,9 @@ impl CellMetrics {
     }
 }
 
+/// A pass over rows: calls its argument with every chunk of rows, in run order.
+pub(crate) type RowPasses<'a> = dyn FnMut(&mut dyn FnMut(&[RunRow])) + 'a;
+
 /// `DangerMetrics::from_rows` of the rows `pass` gives chunk by chunk in
 /// run order (called twice, with the same rows in the same order): the
 /// counts and integer sums in the first pass, with a histogram of the
@@ -105,10 +108,7 @@ impl CellMetrics {
 /// them, and the worst decile's hit points in the second: the runs above
 /// the histogram's threshold loss, and the first in run order at it (the
 /// ties `from_rows`'s stable sort keeps). Bit for bit `from_rows`.
-pub(crate) fn streamed_metrics(
-    pass: &mut dyn FnMut(&mut dyn FnMut(&[RunRow])),
-    conf: Confidence,
-) -> DangerMetrics {
+pub(crate) fn streamed_metrics(pass: &mut RowPasses<'_>, conf: Confidence) -> DangerMetrics {
     let (mut runs, mut survives, mut tpk, mut any, mut wins, mut draws, mut fled) = (0u64, 0, 0, 0, 0, 0, 0);
     let (mut lost_sum, mut rounds_sum) = (0i64, 0u64);
     let mut bins: std::collections::BTreeMap<i64, u64> = Default::default();
@@ -309,7 +309,9 @@ mod tests {
     #[test]
     fn streamed_metrics_are_the_per_run_ones_bit_for_bit() {
         let conf = Confidence::default();
-        for (n, spread) in [(0u64, 1u64), (1, 1), (9, 3), (10, 2), (11, 40), (1_003, 7), (40_000, 1_000), (40_001, 2)] {
+        for (n, spread) in
+            [(0u64, 1u64), (1, 1), (9, 3), (10, 2), (11, 40), (1_003, 7), (40_000, 1_000), (40_001, 2)]
+        {
             let all = rows(n, spread);
             let expected = format!("{:?}", DangerMetrics::from_rows(&all, conf));
             for chunk in [1usize, 7, 4_096, 100_000] {

@@ -408,13 +408,17 @@ mod tests {
         };
         for runs in [200u64, 20_000] {
             let before = runs_in_memory();
-            let one = CellMetrics::from_result(&cell_result(&ctx().cell(
-                &crate::cell::StrategySpec::default_spec(),
-                &crate::cell::StrategySpec::default_spec(),
-                crate::cell::HpFraction::FULL,
-                crate::cell::HpFraction::FULL,
-                runs,
-            )), "a", Confidence::default());
+            let one = CellMetrics::from_result(
+                &cell_result(&ctx().cell(
+                    &crate::cell::StrategySpec::default_spec(),
+                    &crate::cell::StrategySpec::default_spec(),
+                    crate::cell::HpFraction::FULL,
+                    crate::cell::HpFraction::FULL,
+                    runs,
+                )),
+                "a",
+                Confidence::default(),
+            );
             assert_eq!(runs_in_memory() - before, runs as usize, "unkept metrics hold their runs");
             let kept = one.kept(&mut RunKeeper::default());
             assert_eq!(runs_in_memory(), before, "kept metrics hold none");
@@ -436,7 +440,12 @@ mod tests {
                 )),
                 Box::new(Contribution::new(
                     ctx(),
-                    ContributionJob { runs, max_total_runs: None, party: strategy.clone(), adversary: strategy },
+                    ContributionJob {
+                        runs,
+                        max_total_runs: None,
+                        party: strategy.clone(),
+                        adversary: strategy,
+                    },
                 )),
             ];
             for mut p in planners {
