@@ -45,7 +45,7 @@ pub struct RunArgs {
 
 /// The most bytes of shard results `pf1e run --no-cache` keeps in memory
 /// for the cells a sweep measures twice.
-const NO_CACHE_SHARD_BYTES: u64 = 64 * 1024 * 1024;
+const NO_CACHE_SHARD_BYTES: u64 = 8 * 1024 * 1024;
 
 /// Runs `pf1e run`.
 pub fn run(args: &RunArgs, global: &GlobalArgs) -> CliResult {
