@@ -39,6 +39,10 @@ pub enum MergeError {
     /// Two shards describe different encounters.
     #[error("cannot merge shard results: shards disagree on the encounter")]
     Encounter,
+    /// The planner failed reading the merged cell (it panicked: a spill
+    /// file of per-run outcomes that cannot be read back).
+    #[error("planning failed: {0}")]
+    Planner(String),
     /// The shards do not cover the cell's runs.
     #[error("cannot merge shard results: shards cover {covered} runs of {runs}")]
     Coverage {
@@ -421,6 +425,15 @@ pub(crate) mod tests {
             let got = CellMetrics::from_result(&merged, "a", conf);
             assert_eq!(got, expected, "shard size {size}");
             assert_eq!(got.party_runs, expected.party_runs, "shard size {size}: the runs pair exactly");
+            // Streamed by chunks into a spill file: the same figures, bit for bit.
+            let mut keeper = crate::jobs::runs::RunKeeper::default();
+            let kept = CellMetrics::from_result_kept(&merged, "a", conf, &mut keeper);
+            assert_eq!(
+                format!("{kept:?}").split("party_runs").next(),
+                format!("{expected:?}").split("party_runs").next()
+            );
+            assert_eq!(kept.party_runs, expected.party_runs);
+            assert_eq!(kept.party_runs.bytes_in_memory(), 0);
             assert_eq!(format!("{:?}", merged.report(0, &cell)), format!("{:?}", reference.report(0, &cell)));
         }
         // Packed and unpacked shards do not mix in one cell.

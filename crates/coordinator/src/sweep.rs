@@ -42,10 +42,10 @@ pub const DEFAULT_SHARD_SIZE: u64 = 100;
 /// times the largest sweep shipped in `data/sweeps/`.
 pub const DEFAULT_MAX_TOTAL_RUNS: u64 = 1_000_000;
 
-/// The largest budget a sweep may write. An analysis job's planner keeps
-/// each of its cells' per-run outcomes (11 bytes a run; a day job about
-/// 250 bytes a day), so this bounds the memory a sweep can take whatever
-/// its `runs` say (docs/service.md, "Memory per run of a sweep").
+/// The largest budget a sweep may write. The planners keep their cells'
+/// per-run outcomes on disk (`jobs::runs`), but a completing cell holds its
+/// shards' packed rows (about 20 bytes a run) until its last shard, so this
+/// still bounds that memory (docs/service.md, "Memory per run of a sweep").
 pub const MAX_TOTAL_RUNS_CEILING: u64 = 20_000_000;
 
 /// Why a sweep was refused: the file, the line when known, and the problem.

@@ -315,13 +315,28 @@ impl PackedRuns {
     /// when the bytes are not `runs` rows.
     pub fn unpack(&self) -> Option<(Vec<RunRow>, Vec<RunRow>)> {
         let n = usize::try_from(self.runs).ok()?;
+        let (mut ours, mut theirs) = (Vec::with_capacity(n), Vec::with_capacity(n));
+        self.unpack_chunks(n.max(1), |o, t| {
+            ours.extend_from_slice(o);
+            theirs.extend_from_slice(t);
+        })?;
+        Some((ours, theirs))
+    }
+
+    /// [`unpack`](Self::unpack) by chunks of at most `chunk` runs: `f`
+    /// gets the rows of the party and of the other sides of each chunk in
+    /// run order, so the rows of many runs need not be held at once.
+    /// `None` (after some chunks maybe) when the bytes are not `runs` rows.
+    pub fn unpack_chunks(&self, chunk: usize, mut f: impl FnMut(&[RunRow], &[RunRow])) -> Option<()> {
+        let n = usize::try_from(self.runs).ok()?;
         // A row takes six bytes at least: a count past that is a lie.
         if n > self.rows.len() / 6 {
             return None;
         }
-        let (mut ours, mut theirs) = (Vec::with_capacity(n), Vec::with_capacity(n));
+        let chunk = chunk.clamp(1, n.max(1));
+        let (mut ours, mut theirs) = (Vec::with_capacity(chunk), Vec::with_capacity(chunk));
         let mut at = 0;
-        for _ in 0..n {
+        for run in 0..n {
             let flags = *self.rows.get(at)?;
             at += 1;
             // A second flag byte: who fled.
@@ -367,8 +382,20 @@ impl PackedRuns {
                 lost: v[3],
                 remaining: v[4],
             });
+            // The last chunk waits for the check that every byte was read.
+            if ours.len() == chunk && run + 1 < n {
+                f(&ours, &theirs);
+                ours.clear();
+                theirs.clear();
+            }
         }
-        (at == self.rows.len()).then_some((ours, theirs))
+        if at != self.rows.len() {
+            return None;
+        }
+        if !ours.is_empty() {
+            f(&ours, &theirs);
+        }
+        Some(())
     }
 
     /// Appends the rows of the runs that follow.

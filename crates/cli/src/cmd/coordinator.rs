@@ -127,6 +127,11 @@ pub fn run(args: &CoordinatorArgs) -> CliResult {
         _ => None,
     };
     let cache_bytes = usize::try_from(args.db_cache_mb).unwrap_or(usize::MAX).saturating_mul(1024 * 1024);
+    // The planners' spill files of per-run outcomes go next to the
+    // database (a writable volume where the root file system is not).
+    if let Some(dir) = args.db.parent().filter(|d| !d.as_os_str().is_empty()) {
+        pf1e_coordinator::jobs::runs::set_spill_dir(dir.to_path_buf());
+    }
     let mut store = if args.synthetic_workers {
         Store::open_synthetic(&args.db, cache_bytes)?
     } else {

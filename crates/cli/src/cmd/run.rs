@@ -43,6 +43,10 @@ pub struct RunArgs {
     pub llm: crate::llm::LlmArgs,
 }
 
+/// The most bytes of shard results `pf1e run --no-cache` keeps in memory
+/// for the cells a sweep measures twice.
+const NO_CACHE_SHARD_BYTES: u64 = 8 * 1024 * 1024;
+
 /// Runs `pf1e run`.
 pub fn run(args: &RunArgs, global: &GlobalArgs) -> CliResult {
     let lang = global.lang();
@@ -56,9 +60,20 @@ pub fn run(args: &RunArgs, global: &GlobalArgs) -> CliResult {
 
     // The scheduler owns the store; the owner note lives until the run ends.
     let (store, _owner) = if args.no_cache {
-        (Store::in_memory()?, None)
+        let mut store = Store::in_memory()?;
+        // Nothing outlives the run: the shards a cell measured again finds
+        // are kept up to a fixed size, the coldest dropped past it (and
+        // computed again if asked: the same results), so that the memory
+        // of a run without a cache does not grow with its runs.
+        store.set_shard_limit(NO_CACHE_SHARD_BYTES)?;
+        (store, None)
     } else {
-        let cache = open_waiting(&args.db.clone().unwrap_or_else(default_db), lang, global.quiet)?;
+        let db = args.db.clone().unwrap_or_else(default_db);
+        // The planners' spill files of per-run outcomes go next to the cache.
+        if let Some(dir) = db.parent().filter(|d| !d.as_os_str().is_empty()) {
+            pf1e_coordinator::jobs::runs::set_spill_dir(dir.to_path_buf());
+        }
+        let cache = open_waiting(&db, lang, global.quiet)?;
         (cache.store, Some(cache.owner))
     };
     let threads =

@@ -8,7 +8,9 @@
 //! Bonferroni-adjusted over the removals (`pf1e_engine::contribution`, the
 //! same arithmetic as `pf1e sim --contribution`).
 
-use pf1e_engine::contribution::{self, Contribution as Figures, PartyRuns};
+use pf1e_engine::contribution::{self, Contribution as Figures, Without};
+use pf1e_engine::metrics::{Sign, win_rate};
+use pf1e_engine::objectives::Criterion;
 use pf1e_wire::results::{ContributionResult, JobResult};
 use serde::Deserialize;
 
@@ -17,6 +19,7 @@ use pf1e_llm::Side;
 use crate::cell::{CellSpec, Decide, HpFraction, NotCompiled, SideExtra, StrategySpec, WrittenStrategy};
 use crate::jobs::JobError;
 use crate::jobs::metrics::CellMetrics;
+use crate::jobs::runs::{RunKeeper, RunOutcomes, paired};
 use crate::merge::CellResult;
 use crate::plan::{JobContext, Planner, PlannerState, Step};
 
@@ -110,8 +113,10 @@ pub struct Contribution {
     removals: Vec<(usize, String, String)>,
     /// The full encounter's figures, once measured.
     figures: Option<Vec<Figures>>,
-    /// The party's runs: the full encounter first, then each removal.
-    runs: Vec<Option<PartyRuns>>,
+    /// The party's runs: the full encounter first, then each removal (in
+    /// the spill file of `keeper`).
+    runs: Vec<Option<RunOutcomes>>,
+    keeper: RunKeeper,
     emitted: bool,
 }
 
@@ -120,7 +125,7 @@ impl Contribution {
     pub fn new(ctx: JobContext, job: ContributionJob) -> Self {
         let removals = removals(&ctx);
         let runs = vec![None; 1 + removals.len()];
-        Self { ctx, job, removals, figures: None, runs, emitted: false }
+        Self { ctx, job, removals, figures: None, runs, keeper: RunKeeper::default(), emitted: false }
     }
 
     /// The quantile of each removal's intervals: Bonferroni over the removals.
@@ -142,9 +147,31 @@ impl Contribution {
     }
 }
 
-/// The party's runs of a cell's metrics.
-fn party_runs(m: &CellMetrics) -> PartyRuns {
-    PartyRuns { won: m.party_runs.won.clone(), died: m.party_runs.survived.iter().map(|s| !s).collect() }
+/// The party without a combatant (`without`) against the full encounter
+/// (`with`), paired over their common runs, intervals at quantile `z`:
+/// `pf1e_engine::contribution::compare` (what `pf1e sim --contribution`
+/// computes), its runs streamed from the spill file, bit for bit the same.
+fn compare(with: &RunOutcomes, without: &RunOutcomes, z: f64) -> Without {
+    let win = paired(without, with, |o, i| o.value(Criterion::PWin, i));
+    let death = paired(without, with, |o, i| o.value(Criterion::PAnyDeath, i));
+    let (mut won, mut died) = (0u64, 0u64);
+    without.for_each_chunk(|_, o| {
+        won += o.won.iter().filter(|&&b| b).count() as u64;
+        died += o.survived.iter().filter(|&&s| !s).count() as u64;
+    });
+    let runs = without.len() as u64;
+    let (wl, wh) = win.interval(z);
+    let (dl, dh) = death.interval(z);
+    Without {
+        runs,
+        p_win: win_rate(won, runs),
+        p_pc_dies: win_rate(died, runs),
+        win_change: win.mean,
+        win_interval: [wl, wh],
+        death_change: death.mean,
+        death_interval: [dl, dh],
+        significant: win.sign(z) != Sign::Tied || death.sign(z) != Sign::Tied,
+    }
 }
 
 impl Planner for Contribution {
@@ -161,7 +188,7 @@ impl Planner for Contribution {
     }
 
     fn consume(&mut self, index: usize, result: &CellResult) {
-        let m = CellMetrics::from_result(result, &self.ctx.party, self.ctx.confidence);
+        let m = CellMetrics::from_result_kept(result, &self.ctx.party, self.ctx.confidence, &mut self.keeper);
         if index == 0 {
             let who: Vec<(&str, &str)> = result
                 .combatants
@@ -171,7 +198,7 @@ impl Planner for Contribution {
             self.figures = Some(contribution::figures_of(&who, &result.summary));
         }
         if let Some(slot) = self.runs.get_mut(index) {
-            *slot = Some(party_runs(&m));
+            *slot = Some(m.party_runs);
         }
     }
 
@@ -185,7 +212,7 @@ impl Planner for Contribution {
         if let Some(with) = &self.runs[0] {
             for (k, (i, _, _)) in self.removals.iter().enumerate() {
                 if let (Some(c), Some(Some(without))) = (combatants.get_mut(*i), self.runs.get(k + 1)) {
-                    c.without = Some(contribution::compare(with, without, z));
+                    c.without = Some(compare(with, without, z));
                 }
             }
         }
@@ -295,6 +322,15 @@ mod tests {
         let y = r.combatants[1].without.as_ref().unwrap();
         assert_eq!((y.win_change, y.death_change, y.significant), (0.0, 0.0, false));
         assert!(r.combatants[2].without.is_none(), "the orc is the last of its side");
+        // The streamed comparison is the engine's on the per-run vectors.
+        let engine =
+            |won: &[bool], died: &[bool]| contribution::PartyRuns { won: won.to_vec(), died: died.to_vec() };
+        let expected = contribution::compare(
+            &engine(&t, &[false; 4]),
+            &engine(&[true, false, true, false], &[false, true, false, true]),
+            r.comparison_z,
+        );
+        assert_eq!(format!("{w:?}"), format!("{expected:?}"));
         assert_eq!(r.comparison_z, ctx().confidence.bonferroni_z(2));
     }
 }

@@ -18,7 +18,7 @@ use std::collections::BTreeMap;
 use pf1e_engine::difficulty::{Cr, Label};
 use pf1e_engine::model::Combatant;
 use pf1e_engine::objectives::Criterion;
-use pf1e_engine::party::{self, Battle, Pick};
+use pf1e_engine::party::Battle;
 use pf1e_wire::results::{
     DangerMetrics, DesignBattle, DesignCandidate, DesignMember, DesignMetric, DesignPlan, DesignResult,
     JobResult, TargetBand,
@@ -30,6 +30,7 @@ use pf1e_llm::Side;
 use crate::cell::{CellSpec, Decide, HpFraction, NotCompiled, SideExtra, StrategySpec, WrittenStrategy};
 use crate::jobs::JobError;
 use crate::jobs::metrics::{CellMetrics, difference};
+use crate::jobs::runs::{RunKeeper, RunOutcomes};
 use crate::merge::CellResult;
 use crate::plan::{JobContext, Planner, PlannerState, Step};
 
@@ -673,6 +674,46 @@ pub struct Design {
     plans: Vec<PlanSearch>,
     pending: usize,
     phase: Phase,
+    /// Where the per-run outcomes of its cells are kept.
+    keeper: RunKeeper,
+}
+
+/// The battle `party::pick(.., Pick::Worst)` shows of these runs (the
+/// middle of the worst ⌈10%⌉ by hit points lost, the first run with its
+/// loss), found from a histogram of the losses (one bin per value, at
+/// most one per hit point the party has) and one read of its run, so the
+/// runs stay in the spill file.
+fn worst_battle(runs: &RunOutcomes) -> Option<Battle> {
+    let n = runs.len();
+    if n == 0 {
+        return None;
+    }
+    let battle = |run: usize, o: &pf1e_engine::objectives::Outcomes, i: usize| Battle {
+        run: run as u64,
+        won: o.won[i],
+        some_death: !o.survived[i],
+        all_down: o.tpk[i],
+        fled: false,
+        hp_lost: o.hp_lost[i].max(0).unsigned_abs(),
+    };
+    // Per loss: how many runs, and the first.
+    let mut bins: std::collections::BTreeMap<u64, (usize, usize)> = Default::default();
+    runs.for_each_chunk(|start, o| {
+        for i in 0..o.len() {
+            let bin = bins.entry(o.hp_lost[i].max(0).unsigned_abs()).or_insert((0, start + i));
+            bin.0 += 1;
+        }
+    });
+    // Sorted by (loss, run), the middle of the last `tail`.
+    let tail = n.div_ceil(10).max(1).min(n);
+    let rank = n - tail + tail / 2;
+    let mut seen = 0;
+    let first = bins.values().find_map(|&(count, first)| {
+        seen += count;
+        (seen > rank).then_some(first)
+    })?;
+    let o = runs.chunk(first..first + 1);
+    Some(battle(first, &o, 0))
 }
 
 /// A band of the target, the candidate's value of its metric and the interval.
@@ -724,6 +765,7 @@ impl Design {
             plans: Vec::new(),
             pending: 0,
             phase: Phase::Start,
+            keeper: RunKeeper::default(),
         }
     }
 
@@ -944,31 +986,19 @@ impl Design {
     /// A proposal's battle worth reading: the middle battle of its worst
     /// decile by the party's hit points lost (`pf1e sim --show worst`).
     fn worth_reading(&self, c: &Candidate, m: &CellMetrics, files: &[String]) -> Option<DesignBattle> {
-        let runs = &m.party_runs;
-        let battles: Vec<Battle> = (0..runs.len())
-            .map(|i| Battle {
-                run: i as u64,
-                won: runs.won[i],
-                some_death: !runs.survived[i],
-                all_down: runs.tpk[i],
-                fled: false,
-                hp_lost: runs.hp_lost[i].max(0).unsigned_abs(),
-            })
-            .collect();
-        let shown = party::pick(&battles, Pick::Worst)?;
-        let battle = battles.iter().find(|b| b.run == shown.run)?;
+        let battle = worst_battle(&m.party_runs)?;
         let command = self.job.search.replay.as_ref().map_or_else(String::new, |r| {
             r.command(
                 &self.job.search.side,
                 files,
                 c.hp,
                 c.runs,
-                shown.run,
+                battle.run,
                 (&self.job.party, &self.job.adversary),
             )
         });
         Some(DesignBattle {
-            run: shown.run,
+            run: battle.run,
             runs: c.runs,
             hp_lost: battle.hp_lost,
             some_death: battle.some_death,
@@ -1076,7 +1106,7 @@ impl Planner for Design {
 
     fn consume(&mut self, index: usize, result: &CellResult) {
         let Some(&emitted) = self.emitted.get(index) else { return };
-        let m = CellMetrics::from_result(result, &self.ctx.party, self.ctx.confidence);
+        let m = CellMetrics::from_result_kept(result, &self.ctx.party, self.ctx.confidence, &mut self.keeper);
         let k = match emitted {
             Emitted::Candidate(k) => k,
             Emitted::Plan(search, plan) => {
@@ -1148,6 +1178,42 @@ mod tests {
 
     use super::*;
     use crate::jobs::metrics::testing::ctx;
+
+    /// The worst battle found from the histogram of the spilled runs is
+    /// the one `party::pick` finds sorting every battle.
+    #[test]
+    fn the_worst_battle_of_spilled_runs_is_the_one_pick_finds() {
+        use pf1e_engine::objectives::Outcomes;
+        use pf1e_engine::party::{Pick, pick};
+        let mut keeper = RunKeeper::default();
+        for (n, spread) in [(1usize, 3u64), (9, 2), (10, 5), (11, 1), (203, 7), (40_000, 60), (40_001, 1000)]
+        {
+            let mut o = Outcomes::default();
+            for i in 0..n as u64 {
+                let h = i.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 30;
+                o.won.push(h & 1 == 0);
+                o.survived.push(h & 2 == 0);
+                o.tpk.push(h & 6 == 6);
+                o.hp_lost.push(((h >> 3) % spread) as i64);
+            }
+            let battles: Vec<Battle> = (0..n)
+                .map(|i| Battle {
+                    run: i as u64,
+                    won: o.won[i],
+                    some_death: !o.survived[i],
+                    all_down: o.tpk[i],
+                    fled: false,
+                    hp_lost: o.hp_lost[i].max(0).unsigned_abs(),
+                })
+                .collect();
+            let expected = pick(&battles, Pick::Worst).unwrap();
+            let got = worst_battle(&keeper.keep(o.clone())).unwrap();
+            assert_eq!(got.run, expected.run, "{n} runs");
+            assert_eq!(got, battles[got.run as usize]);
+            assert_eq!(worst_battle(&o.into()).unwrap().run, expected.run);
+        }
+        assert!(worst_battle(&RunOutcomes::default()).is_none());
+    }
 
     fn member(file: &str, cr: &str) -> PoolMember {
         PoolMember { file: file.into(), cr: Cr::parse(cr).unwrap() }

@@ -3,8 +3,10 @@
 //! per-run outcomes, planners that read cells as metrics, and the paired
 //! comparisons of their rankings (`docs/statistics.md`).
 
-use pf1e_engine::metrics::{Confidence, Paired, Sign};
-use pf1e_engine::objectives::{Criterion, DangerMetrics, Outcomes, Records};
+use pf1e_engine::metrics::{Confidence, Paired, Sign, mean_se, proportion_interval, win_rate};
+use pf1e_engine::objectives::{Criterion, DangerMetrics, Outcomes, Records, RunRow};
+
+use super::runs::{RunKeeper, RunOutcomes};
 use pf1e_wire::results::{JobProgress, JobResult};
 use serde::Serialize;
 
@@ -21,9 +23,10 @@ pub struct CellMetrics {
     /// The party's per-run outcomes, in run order: run `i` of every cell of
     /// a sweep plays the same dice, so two cells compare run by run. Empty
     /// when only summaries are known (some tests); comparisons then fall
-    /// back to unpaired ones.
+    /// back to unpaired ones. Kept in the planner's spill file once a
+    /// planner keeps them ([`CellMetrics::kept`]).
     #[serde(skip)]
-    pub party_runs: Outcomes,
+    pub party_runs: RunOutcomes,
 }
 
 impl CellMetrics {
@@ -35,8 +38,53 @@ impl CellMetrics {
         Self {
             party: DangerMetrics::from_rows(&ours, conf),
             adversary: DangerMetrics::from_rows(&theirs, conf),
-            party_runs: Outcomes::from_rows(&ours),
+            party_runs: Outcomes::from_rows(&ours).into(),
         }
+    }
+
+    /// [`CellMetrics::from_result`] with the party's outcomes kept by
+    /// `keeper`, streamed: the packed runs of the cell are read by chunks
+    /// of [`CHUNK`](super::runs::CHUNK) runs, twice ([`streamed_metrics`]),
+    /// and the outcomes written to the spill file as they come, so the rows
+    /// of the cell's runs are never all unpacked at once. The same figures,
+    /// bit for bit.
+    pub fn from_result_kept(r: &CellResult, party: &str, conf: Confidence, keeper: &mut RunKeeper) -> Self {
+        let party_side = r.sides.iter().position(|s| s == party).unwrap_or(0);
+        let chunk = super::runs::CHUNK;
+        // Packed runs that do not unpack read as the records, as `run_rows` reads them.
+        let Some(p) = r
+            .packed
+            .as_ref()
+            .filter(|p| p.party as usize == party_side && p.unpack_chunks(chunk, |_, _| {}).is_some())
+        else {
+            return Self::from_result(r, party, conf).kept(keeper);
+        };
+        let party_metrics = streamed_metrics(
+            &mut |f| {
+                let _ = p.unpack_chunks(chunk, |ours, _| f(ours));
+            },
+            conf,
+        );
+        let adversary = streamed_metrics(
+            &mut |f| {
+                let _ = p.unpack_chunks(chunk, |_, theirs| f(theirs));
+            },
+            conf,
+        );
+        let party_runs = keeper.keep_stream(|put| {
+            let _ = p.unpack_chunks(chunk, |ours, _| put(&Outcomes::from_rows(ours)));
+        });
+        Self { party: party_metrics, adversary, party_runs }
+    }
+
+    /// These metrics with their per-run outcomes moved to `keeper`'s spill
+    /// file: what a planner holds of them no longer grows with the runs.
+    pub fn kept(mut self, keeper: &mut RunKeeper) -> Self {
+        if self.party_runs.bytes_in_memory() > 0 {
+            let runs = std::mem::take(&mut self.party_runs);
+            self.party_runs = keeper.keep(runs.chunk(0..runs.len()));
+        }
+        self
     }
 
     /// The metrics of per-run records, the party being side `party_side`.
@@ -44,8 +92,88 @@ impl CellMetrics {
         Self {
             party: rec.group_metrics_at(&|s| s == party_side, conf),
             adversary: rec.group_metrics_at(&|s| s != party_side, conf),
-            party_runs: rec.outcomes(&|s| s == party_side),
+            party_runs: rec.outcomes(&|s| s == party_side).into(),
         }
+    }
+}
+
+/// A pass over rows: calls its argument with every chunk of rows, in run order.
+pub(crate) type RowPasses<'a> = dyn FnMut(&mut dyn FnMut(&[RunRow])) + 'a;
+
+/// `DangerMetrics::from_rows` of the rows `pass` gives chunk by chunk in
+/// run order (called twice, with the same rows in the same order): the
+/// counts and integer sums in the first pass, with a histogram of the
+/// losses (one bin per value: at most one per hit point the group has);
+/// the squares around the means, summed in run order as `from_rows` sums
+/// them, and the worst decile's hit points in the second: the runs above
+/// the histogram's threshold loss, and the first in run order at it (the
+/// ties `from_rows`'s stable sort keeps). Bit for bit `from_rows`.
+pub(crate) fn streamed_metrics(pass: &mut RowPasses<'_>, conf: Confidence) -> DangerMetrics {
+    let (mut runs, mut survives, mut tpk, mut any, mut wins, mut draws, mut fled) = (0u64, 0, 0, 0, 0, 0, 0);
+    let (mut lost_sum, mut rounds_sum) = (0i64, 0u64);
+    let mut bins: std::collections::BTreeMap<i64, u64> = Default::default();
+    pass(&mut |rows| {
+        for r in rows {
+            runs += 1;
+            survives += u64::from(!r.dead);
+            tpk += u64::from(r.all_down);
+            any += u64::from(r.dead);
+            wins += u64::from(r.won);
+            draws += u64::from(r.draw);
+            fled += u64::from(r.fled);
+            lost_sum += r.lost;
+            rounds_sum += u64::from(r.rounds);
+            *bins.entry(r.lost).or_default() += 1;
+        }
+    });
+    let per_run = |x: f64| if runs == 0 { 0.0 } else { x / runs as f64 };
+    let mean = per_run(lost_sum as f64);
+    let rounds_mean = per_run(rounds_sum as f64);
+    let tail = runs.div_ceil(10).max(1);
+    let take = tail.min(runs);
+    // The largest losses first: every run above `threshold`, and the first
+    // `at_threshold` runs at it.
+    let (mut above, mut threshold, mut at_threshold) = (0u64, i64::MAX, 0u64);
+    for (&v, &c) in bins.iter().rev() {
+        if above + c >= take {
+            (threshold, at_threshold) = (v, take - above);
+            break;
+        }
+        above += c;
+    }
+    // The same fold as `Iterator::sum` for f64 (its neutral element is −0.0).
+    let (mut ss, mut rounds_ss, mut tail_sum, mut taken) = (-0.0f64, -0.0f64, 0i64, 0u64);
+    pass(&mut |rows| {
+        for r in rows {
+            ss += (r.lost as f64 - mean).powi(2);
+            rounds_ss += (f64::from(r.rounds) - rounds_mean).powi(2);
+            if r.lost > threshold || (r.lost == threshold && taken < at_threshold) {
+                taken += u64::from(r.lost == threshold);
+                tail_sum += r.remaining;
+            }
+        }
+    });
+    let (var, rounds_var) = (per_run(ss), per_run(rounds_ss));
+    DangerMetrics {
+        runs,
+        wins,
+        draws,
+        p_survives: per_run(survives as f64),
+        p_tpk: per_run(tpk as f64),
+        p_any_death: per_run(any as f64),
+        p_fled: per_run(fled as f64),
+        expected_hp_lost: mean,
+        hp_lost_sd: var.sqrt(),
+        expected_rounds: per_run(rounds_sum as f64),
+        worst_decile_hp: if runs == 0 { 0.0 } else { tail_sum as f64 / take as f64 },
+        win_rate: win_rate(wins, runs),
+        win_band: proportion_interval(wins, runs, conf),
+        confidence: conf.level(),
+        p_survives_ci: proportion_interval(survives, runs, conf),
+        p_tpk_ci: proportion_interval(tpk, runs, conf),
+        p_any_death_ci: proportion_interval(any, runs, conf),
+        hp_lost_se: mean_se(var.sqrt(), runs),
+        rounds_se: mean_se(rounds_var.sqrt(), runs),
     }
 }
 
@@ -60,8 +188,8 @@ pub(crate) fn higher_is_better(c: Criterion) -> bool {
 pub(crate) fn difference(a: &CellMetrics, b: &CellMetrics, c: Criterion) -> Paired {
     let (x, y) = (&a.party_runs, &b.party_runs);
     if !x.is_empty() && !y.is_empty() {
-        let n = x.len().min(y.len());
-        return Paired::from_fn(n, |i| x.value(c, i) - y.value(c, i));
+        // Streamed from the spill file by chunks, bit for bit the per-run figures.
+        return super::runs::paired_on(x, y, c);
     }
     let se = |m: &DangerMetrics| {
         let n = m.runs.max(1) as f64;
@@ -113,12 +241,14 @@ pub struct MetricAdapter<P> {
     party: String,
     confidence: Confidence,
     inner: P,
+    /// Where the per-run outcomes of the cells it reads are kept.
+    keeper: RunKeeper,
 }
 
 impl<P: MetricPlanner> MetricAdapter<P> {
     /// Wraps `inner`, measuring side `party` with intervals at `confidence`.
     pub fn new(party: &str, confidence: Confidence, inner: P) -> Self {
-        Self { party: party.to_string(), confidence, inner }
+        Self { party: party.to_string(), confidence, inner, keeper: RunKeeper::default() }
     }
 }
 
@@ -130,7 +260,8 @@ impl<P: MetricPlanner> Planner for MetricAdapter<P> {
         self.inner.step()
     }
     fn consume(&mut self, index: usize, result: &CellResult) {
-        self.inner.consume_metrics(index, &CellMetrics::from_result(result, &self.party, self.confidence));
+        let m = CellMetrics::from_result_kept(result, &self.party, self.confidence, &mut self.keeper);
+        self.inner.consume_metrics(index, &m);
     }
     fn state(&self) -> PlannerState {
         self.inner.state()
@@ -146,6 +277,56 @@ impl<P: MetricPlanner> Planner for MetricAdapter<P> {
 /// Total order on floats for rankings.
 pub(crate) fn cmp_f64(a: f64, b: f64) -> std::cmp::Ordering {
     a.total_cmp(&b)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Rows of `n` runs with heavy ties in the losses (the worst decile's
+    /// boundary falls inside a bin) and every flag.
+    fn rows(n: u64, spread: u64) -> Vec<RunRow> {
+        (0..n)
+            .map(|i| {
+                let h = i.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 24;
+                RunRow {
+                    won: h & 1 != 0,
+                    draw: h & 6 == 6,
+                    rounds: (h % 13) as u32 + 1,
+                    dead: h & 8 != 0,
+                    all_down: h & 24 == 24,
+                    fled: h & 96 == 96,
+                    lost: ((h >> 7) % spread) as i64,
+                    remaining: ((h >> 17) % 50) as i64,
+                }
+            })
+            .collect()
+    }
+
+    /// The streamed metrics are `DangerMetrics::from_rows`'s, bit for bit
+    /// (floats compared by their shortest round-trip text), whatever the
+    /// chunks the rows come in.
+    #[test]
+    fn streamed_metrics_are_the_per_run_ones_bit_for_bit() {
+        let conf = Confidence::default();
+        for (n, spread) in
+            [(0u64, 1u64), (1, 1), (9, 3), (10, 2), (11, 40), (1_003, 7), (40_000, 1_000), (40_001, 2)]
+        {
+            let all = rows(n, spread);
+            let expected = format!("{:?}", DangerMetrics::from_rows(&all, conf));
+            for chunk in [1usize, 7, 4_096, 100_000] {
+                let got = streamed_metrics(
+                    &mut |f| {
+                        for c in all.chunks(chunk) {
+                            f(c);
+                        }
+                    },
+                    conf,
+                );
+                assert_eq!(format!("{got:?}"), expected, "{n} runs by chunks of {chunk}");
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -173,7 +354,7 @@ pub(crate) mod testing {
         CellMetrics {
             adversary: DangerMetrics { runs, ..DangerMetrics::default() },
             party,
-            party_runs: Outcomes::default(),
+            party_runs: RunOutcomes::default(),
         }
     }
 

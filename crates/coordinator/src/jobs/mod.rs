@@ -24,6 +24,7 @@ pub mod metrics;
 pub mod minmax;
 pub mod optimize;
 pub mod registry;
+pub mod runs;
 pub mod search;
 pub mod sensitivity;
 

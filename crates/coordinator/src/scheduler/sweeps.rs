@@ -200,7 +200,10 @@ impl SweepRun {
         let result = CellResult::merge(parts, c.spec.runs)?;
         let report = result.report(cell, &c.spec);
         self.finished.push(FinishedCell { job, cell: report.clone() });
-        run.planner.consume(cell, &result);
+        // A planner that cannot go on (its spill file unreadable) fails
+        // this sweep, never the coordinator.
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run.planner.consume(cell, &result)))
+            .map_err(|panic| MergeError::Planner(super::panic_text(panic.as_ref())))?;
         c.done = Some(report);
         for s in &mut c.shards {
             s.result = None;
