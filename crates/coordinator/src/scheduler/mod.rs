@@ -445,7 +445,16 @@ impl Scheduler {
             if run.status() != SweepStatus::Running {
                 return Ok(());
             }
-            match run.plan() {
+            // A planner that panics (a spill file of its runs that cannot
+            // be read back, or a bug) fails its sweep, not the coordinator.
+            let planned = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run.plan())) {
+                Ok(planned) => planned,
+                Err(panic) => {
+                    let error = format!("planning failed: {}", panic_text(panic.as_ref()));
+                    return self.stop(id, SweepStatus::Failed, error);
+                }
+            };
+            match planned {
                 Planned::Waiting => {
                     tracing::debug!(sweep = id, "planner step: waiting for results");
                     return Ok(());
@@ -510,7 +519,13 @@ impl Scheduler {
     fn finish(&mut self, id: u64) -> Result<(), SchedError> {
         let Some(run) = self.sweeps.get_mut(&id) else { return Ok(()) };
         run.set_leases_at_end(self.queue.end_share(id));
-        let results = run.finish();
+        let results = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run.finish())) {
+            Ok(results) => results,
+            Err(panic) => {
+                let error = format!("summing up the results failed: {}", panic_text(panic.as_ref()));
+                return self.stop(id, SweepStatus::Failed, error);
+            }
+        };
         self.store.update_sweep(id, &run.journal_state(), Some(&results))?;
         tracing::info!(sweep = id, "sweep finished");
         self.bump();
