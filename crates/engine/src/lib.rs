@@ -173,4 +173,15 @@ pub mod summary;
 /// electricity split it into two of half its hit points, a copy appearing
 /// in a reserved row); the ochre jelly no longer lists slashing, piercing
 /// and electricity as immunities (below 11 hp they wound it).
-pub const RULES_VERSION: &str = "pf1e-rules-19";
+/// `pf1e-rules-20`: domain, school and bloodline powers as actions
+/// (`domain_power`, described once in `data/feats.json` and played for every
+/// file that names them): touch of evil (sickened ½ level rounds), touch of
+/// chaos (d20s rolled twice, worse kept, 1 round), bleeding touch (1d6 a
+/// round for ½ level rounds, until healed), grave touch (shaken ½ level
+/// rounds; frightened 1 round when already shaken and of fewer HD), copycat
+/// (one mirror image for level rounds); 3 + ability modifier uses a day.
+/// The default policy touches a foe within reach when the touch beats the
+/// weapon and the best spell, and takes copycat with a turn's unused move
+/// action near a foe. The Thrune agent (cleric 6) loses scythe of evil
+/// (an 8th-level power).
+pub const RULES_VERSION: &str = "pf1e-rules-20";

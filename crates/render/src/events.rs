@@ -925,6 +925,10 @@ fn class_ability(t: &Transcript, what: &ClassAbilityEvent, lang: Lang, codes: Co
         ClassAbilityEvent::ImmuneMindAffecting => lang.t(T::EvImmuneMind).to_string(),
         ClassAbilityEvent::ImmuneSleep => lang.t(T::EvImmuneSleep).to_string(),
         ClassAbilityEvent::Cackles => lang.t(T::EvCackles).to_string(),
+        ClassAbilityEvent::UsesPower { target, power, left } => {
+            f(T::EvUsesPower, &[power, &t.id(*target), left])
+        }
+        ClassAbilityEvent::ImmunePower { power } => f(T::EvImmunePower, &[power]),
         ClassAbilityEvent::InspiresCourage { bonus } => f(T::EvInspiresCourage, &[bonus]),
         ClassAbilityEvent::StopsPerforming => lang.t(T::EvStopsPerforming).to_string(),
         ClassAbilityEvent::SpellCombatNoAttack { reason } => {

@@ -720,6 +720,8 @@ catalogue! {
     EvImmuneMind => "is immune (mind-affecting)", "est immunisé (effet mental)";
     EvImmuneSleep => "is immune (mind-affecting sleep)", "est immunisé (sommeil, effet mental)";
     EvCackles => "cackles", "ricane";
+    EvUsesPower => "uses {} on {} ({} left)", "utilise {} sur {} (il en reste {})";
+    EvImmunePower => "is unaffected by {}", "n'est pas affecté par {}";
     EvInspiresCourage => "begins to inspire courage (+{})", "commence à inspirer le courage (+{})";
     EvStopsPerforming => "stops performing", "cesse sa représentation";
     EvSpellCombatNoAttack => "spell combat: no attack ({})", "combat magique : pas d'attaque ({})";

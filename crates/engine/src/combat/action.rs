@@ -125,6 +125,10 @@ crate::named_enum! {
         /// The Healing domain's Rebuke Death on the target, an ally below
         /// 0 hit points it touches (standard action).
         RebukeDeath => "rebuke_death",
+        /// A domain, school or bloodline power (`Action::option`: its index
+        /// in the user's powers; `combat::abilities::domain`): a melee touch
+        /// on the target (standard action), or on itself (move action: copycat).
+        DomainPower => "domain_power",
         /// A monk's ki power (swift action): `option` 0 one more attack in
         /// this turn's flurry, 1 +4 dodge AC until its next turn.
         KiPool => "ki_pool",
@@ -173,6 +177,7 @@ impl ActionKind {
             | ActionKind::UseItem
             | ActionKind::LayOnHands
             | ActionKind::RebukeDeath
+            | ActionKind::DomainPower
             | ActionKind::BreathWeapon
             | ActionKind::Entangle
             | ActionKind::Sing

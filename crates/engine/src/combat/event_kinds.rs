@@ -719,6 +719,22 @@ pub enum ClassAbilityEvent {
     ImmuneSleep,
     /// Cackles (extends its hexes).
     Cackles,
+    /// Uses a domain, school or bloodline power (schema 10): on `target`
+    /// (itself for a power on itself), with `left` uses of it left.
+    UsesPower {
+        /// The creature touched (the user for copycat).
+        target: usize,
+        /// The power's name (`touch of evil`).
+        power: String,
+        /// Uses of it left today.
+        left: u32,
+    },
+    /// A power's touch hit a creature it cannot affect (immune to its
+    /// condition or to fear; schema 10).
+    ImmunePower {
+        /// The power's name.
+        power: String,
+    },
     /// Begins to inspire courage.
     InspiresCourage {
         /// The bonus.

@@ -813,6 +813,10 @@ fn class_ability(what: &ClassAbilityEvent, ids: &[String]) -> String {
         ClassAbilityEvent::ImmuneMindAffecting => "is immune (mind-affecting)".to_string(),
         ClassAbilityEvent::ImmuneSleep => "is immune (mind-affecting sleep)".to_string(),
         ClassAbilityEvent::Cackles => "cackles".to_string(),
+        ClassAbilityEvent::UsesPower { target, power, left } => {
+            format!("uses {power} on {} ({left} left)", id(*target))
+        }
+        ClassAbilityEvent::ImmunePower { power } => format!("is unaffected by {power}"),
         ClassAbilityEvent::InspiresCourage { bonus } => format!("begins to inspire courage (+{bonus})"),
         ClassAbilityEvent::StopsPerforming => "stops performing".to_string(),
         ClassAbilityEvent::SpellCombatNoAttack { reason } => format!("spell combat: no attack ({reason})"),

@@ -98,11 +98,25 @@ impl<R: Dice> Engine<'_, '_, R> {
         emit!(self, Event::StartsBleeding { who: i, amount });
     }
 
-    /// Stops `i`'s bleeding (any healing does, CRB "Bleed").
+    /// Stops `i`'s bleeding (any healing does, CRB "Bleed"): its bleed, and
+    /// the effects that make it bleed for a time (bleeding touch: "or until
+    /// stopped with ... any spell or effect that heals damage").
     pub(crate) fn stop_bleeding(&mut self, i: usize) {
+        let mut stopped = false;
         if self.st.fighters[i].bleed > 0 {
             self.st.fighters[i].bleed = 0;
             self.clear_condition(i, ConditionId::Bleeding);
+            stopped = true;
+        }
+        while let Some(k) = self.st.fighters[i]
+            .effects
+            .iter()
+            .position(|e| e.effect.recurring.is_some() && e.effect.conditions.has(ConditionId::Bleeding))
+        {
+            self.remove_effect_at(i, k, super::event::EffectEnd::Healed);
+            stopped = true;
+        }
+        if stopped {
             emit!(self, Event::StopsBleeding { who: i });
         }
     }

@@ -698,7 +698,10 @@ fn fighter_spec(
     }
     let abilities = super::abilities::AbilitySpec::of(c, &features.rules.class).map(Box::new);
     let monster = monster::MonsterSpec::of(c, &attacks);
-    let pools = super::abilities::Pools::of(c);
+    let mut pools = super::abilities::Pools::of(c);
+    for (k, p) in abilities.iter().flat_map(|a| a.powers.iter()).enumerate() {
+        pools.powers[k] = p.uses.min(u32::from(u16::MAX)) as u16;
+    }
     FighterSpec {
         id: d.id.to_string(),
         side: d.side,

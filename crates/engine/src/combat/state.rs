@@ -559,6 +559,12 @@ impl<'p> BattleState<'p> {
             (ActionKind::UseItem, _) => Some(self.item_slot(i, a)),
             (ActionKind::Deed, Some(ClassAbilityUse::Deed(d))) => Some(self.deed_slot(i, d)),
             (ActionKind::Hex, Some(ClassAbilityUse::Hex(crate::feats::Hex::Cackle))) => Some(Slot::Move),
+            // A power on itself (copycat) is a move action; a touch a standard one.
+            (ActionKind::DomainPower, _) => self.prep.fighters[i]
+                .abilities
+                .as_deref()
+                .and_then(|spec| spec.powers.get(usize::from(a.option)))
+                .map(|p| if p.on_itself() { Slot::Move } else { Slot::Standard }),
             // Lay on hands: swift on itself, standard on another (CRB "Lay On Hands").
             (ActionKind::LayOnHands, _) if a.target.is_none_or(|t| t == i) => Some(Slot::Swift),
             // Leaving by a withdraw: full-round, or a standard action when restricted (`combat::leave`).

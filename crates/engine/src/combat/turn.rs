@@ -387,6 +387,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             ActionKind::Rage => self.rage_action(i),
             ActionKind::LayOnHands => self.lay_on_hands_action(i, action),
             ActionKind::RebukeDeath => self.rebuke_death_action(i, action),
+            ActionKind::DomainPower => self.domain_power_action(i, action),
             ActionKind::KiPool => self.ki_action(i, action),
             ActionKind::StunningFist => self.stunning_fist_action(i),
             ActionKind::Tactician => self.tactician_action(i),

@@ -164,6 +164,11 @@ pub enum Rule {
     /// action touch healing 1d4 + ½ cleric level to a living creature below
     /// 0 hit points; uses from `resources.rebuke_death` (3 + Wisdom modifier).
     RebukeDeath,
+    /// A domain, school or bloodline power used as an action of its own
+    /// (touch of evil, grave touch, copycat…): the entry's `power` says
+    /// how (`feats::power`, `combat::abilities::domain`); uses from
+    /// `resources.<name>` or 3 + the power's ability modifier.
+    DomainPower,
     /// Magus arcana Arcane Accuracy (UM "Magus Arcana"): a swift action
     /// and 1 arcane pool point, + Intelligence bonus insight on attack rolls
     /// until the end of the magus's turn.
@@ -267,6 +272,7 @@ impl Rule {
             Rule::Outflank => "outflank",
             Rule::SunsBlessing => "suns_blessing",
             Rule::RebukeDeath => "rebuke_death",
+            Rule::DomainPower => "domain_power",
             Rule::ArcaneAccuracy => "arcane_accuracy",
             Rule::Rage => "rage",
             Rule::SmiteEvil => "smite_evil",
@@ -285,7 +291,7 @@ impl Rule {
     }
 
     /// Every rule but the martial feats (`MartialFeat::ALL`), for messages.
-    pub const ALL: [Rule; 64] = [
+    pub const ALL: [Rule; 65] = [
         Rule::PowerAttack,
         Rule::CombatReflexes,
         Rule::PreciseShot,
@@ -337,6 +343,7 @@ impl Rule {
         Rule::Outflank,
         Rule::SunsBlessing,
         Rule::RebukeDeath,
+        Rule::DomainPower,
         Rule::ArcaneAccuracy,
         Rule::Rage,
         Rule::SmiteEvil,
@@ -371,6 +378,9 @@ pub struct FeatEntry {
     /// The maneuver of `maneuver_without_aoo`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub maneuver: Option<Maneuver>,
+    /// The power of `domain_power` (`feats::power`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub power: Option<super::power::PowerSpec>,
     /// Why the entry does nothing in the engine (a no-op).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub noop: Option<String>,
@@ -490,6 +500,16 @@ impl FeatCatalog {
                 }
                 _ => {}
             }
+            match (e.rule, &e.power) {
+                (Some(Rule::DomainPower), None) => {
+                    return Err(fail(at("power"), "missing: domain_power needs its power".into()));
+                }
+                (Some(Rule::DomainPower), Some(p)) => p.check().map_err(|m| fail(at("power"), m))?,
+                (_, Some(_)) => {
+                    return Err(fail(at("power"), "power is only read by domain_power".into()));
+                }
+                _ => {}
+            }
             if let Some(first) = by_name.insert(key, i) {
                 return Err(fail(at("name"), format!("{:?} is already listed at $[{first}]", e.name)));
             }
@@ -588,6 +608,15 @@ mod tests {
             (r#"[{"name":"X","rule":"maneuver_without_aoo","source":"CRB"}]"#, "$[0].maneuver"),
             (r#"[{"name":"X","rule":"run","maneuver":"trip","source":"CRB"}]"#, "$[0].maneuver"),
             (r#"[{"name":"X","rule":"fly","source":"CRB"}]"#, "$[0].rule"),
+            (r#"[{"name":"X","rule":"domain_power","source":"CRB"}]"#, "$[0].power"),
+            (
+                r#"[{"name":"X","rule":"run","power":{"use":"melee_touch","ability":"wis","rounds":"half_level","effect":"take_worse"},"source":"CRB"}]"#,
+                "$[0].power",
+            ),
+            (
+                r#"[{"name":"X","rule":"domain_power","power":{"use":"self_move","ability":"wis","rounds":"level","effect":"take_worse"},"source":"CRB"}]"#,
+                "$[0].power",
+            ),
             (r#"[{"name":"X","noop":"n","source":"CRB","kind":1}]"#, "$[0].kind"),
             (
                 r#"[{"name":"X","noop":"n","source":"CRB"},{"name":" x ","noop":"n","source":"CRB"}]"#,

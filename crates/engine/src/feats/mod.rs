@@ -6,12 +6,14 @@ pub mod catalog;
 pub mod derive;
 pub mod martial;
 pub mod monk;
+pub mod power;
 pub mod resolve;
 
 pub use catalog::{CatalogError, FeatCatalog, FeatEntry, Parameter, Rule};
 pub use martial::{Martial, MartialFeat};
 pub use monk::monk_unarmed_damage;
+pub use power::{PowerAbility, PowerEffect, PowerRounds, PowerSpec, PowerUse};
 pub use resolve::{
-    ChannelRule, ClassRules, Deed, Evasion, FeatureError, Hex, ResolvedFeature, ResolvedFeatures, Rules,
-    SneakDice, resolve,
+    ChannelRule, ClassRules, Deed, Evasion, FeatureError, Hex, MAX_POWERS, ResolvedFeature, ResolvedFeatures,
+    Rules, SneakDice, resolve,
 };

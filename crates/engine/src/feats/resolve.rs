@@ -137,6 +137,10 @@ crate::named_enum! {
     }
 }
 
+/// The most domain, school and bloodline powers one combatant plays (a
+/// cleric's two domains, with room for a multiclass character).
+pub const MAX_POWERS: usize = 4;
+
 /// The class abilities and spellcasting feats a combatant's features switch on.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ClassRules {
@@ -178,6 +182,9 @@ pub struct ClassRules {
     pub suns_blessing: bool,
     /// Healing domain: Rebuke Death.
     pub rebuke_death: bool,
+    /// Domain, school and bloodline powers: the catalogue entry's name and
+    /// power, in feature order (at most [`MAX_POWERS`]).
+    pub powers: Vec<(String, super::power::PowerSpec)>,
     /// Magus arcana: Arcane Accuracy.
     pub arcane_accuracy: bool,
     /// Barbarian rage.
@@ -223,6 +230,7 @@ impl ClassRules {
             || self.smite_evil
             || self.lay_on_hands
             || self.rebuke_death
+            || !self.powers.is_empty()
             || self.arcane_accuracy
             || !self.favored_enemies.is_empty()
             || self.flurry_of_blows
@@ -488,6 +496,19 @@ pub fn resolve(c: &Combatant, catalog: &FeatCatalog) -> Result<ResolvedFeatures,
             Some(Rule::Outflank) => rules.outflank = true,
             Some(Rule::SunsBlessing) => rules.class.suns_blessing = true,
             Some(Rule::RebukeDeath) => rules.class.rebuke_death = true,
+            Some(Rule::DomainPower) => {
+                if let Some(power) = entry.power {
+                    if rules.class.powers.iter().any(|(n, _)| *n == entry.name) {
+                        return Err(fail(format!("{written:?} is listed twice")));
+                    }
+                    if rules.class.powers.len() == MAX_POWERS {
+                        return Err(fail(format!(
+                            "{written:?}: at most {MAX_POWERS} domain, school or bloodline powers per combatant"
+                        )));
+                    }
+                    rules.class.powers.push((entry.name.clone(), power));
+                }
+            }
             Some(Rule::ArcaneAccuracy) => rules.class.arcane_accuracy = true,
             Some(Rule::Rage) => rules.class.rage = true,
             Some(Rule::FlurryOfBlows) => rules.class.flurry_of_blows = true,

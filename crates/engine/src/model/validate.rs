@@ -513,10 +513,13 @@ fn check_spellcasting(c: &Combatant) -> Result<(), Failure> {
     }
     check_prepared(c)?;
     for key in c.resources.keys() {
-        if !RESOURCES.contains(&key.as_str()) {
+        if !RESOURCES.contains(&key.as_str()) && !is_power_resource(key) {
             return fail(
                 key_path("$.resources", key),
-                format!("unknown resource {key:?} (known: {})", RESOURCES.join(", ")),
+                format!(
+                    "unknown resource {key:?} (known: {}, and a domain or school power's name in snake_case: touch_of_evil…)",
+                    RESOURCES.join(", ")
+                ),
             );
         }
     }
@@ -623,6 +626,14 @@ pub const RESOURCES: &[&str] = &[
     "stunning_fist",
     "rebuke_death",
 ];
+
+/// Whether `key` is the uses pool of a domain, school or bloodline power
+/// of the shipped catalogue (`touch_of_evil`).
+fn is_power_resource(key: &str) -> bool {
+    crate::feats::FeatCatalog::builtin().is_ok_and(|cat| {
+        cat.entries().iter().any(|e| e.power.is_some() && crate::feats::power::resource_key(&e.name) == key)
+    })
+}
 
 fn check_lists(c: &Combatant) -> Result<(), Failure> {
     for (i, feature) in c.features.iter().enumerate() {

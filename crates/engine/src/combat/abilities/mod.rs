@@ -36,7 +36,7 @@ pub(crate) struct Raging {
 }
 pub(crate) use cavalier::OUTFLANK_BONUS;
 pub(crate) use deed::{DEADEYE, UP_CLOSE};
-pub(crate) use domain::RebukeDeath;
+pub(crate) use domain::{DomainPower, RebukeDeath};
 pub(crate) use monk::flurry_extra_attacks;
 
 /// The effect name of Arcane Accuracy (the rule is in `magus`; the policy
@@ -70,7 +70,7 @@ pub(crate) struct MonkState {
     pub ki_attack: bool,
 }
 
-use crate::feats::{ChannelRule, ClassRules, Deed, Hex};
+use crate::feats::{ChannelRule, ClassRules, Deed, Hex, MAX_POWERS};
 use crate::model::{Combatant, SpecialAbility};
 use crate::spell::model::CreatureType;
 
@@ -118,6 +118,9 @@ pub struct Pools {
     pub stunning_fist: u16,
     /// Uses of the Healing domain's Rebuke Death.
     pub rebuke_death: u16,
+    /// Uses of each domain, school or bloodline power, in the order of
+    /// `AbilitySpec::powers` (set when the encounter is prepared).
+    pub powers: [u16; MAX_POWERS],
 }
 
 impl Pools {
@@ -139,11 +142,13 @@ impl Pools {
             ki_pool: get("ki_pool").unwrap_or(0),
             stunning_fist: get("stunning_fist").unwrap_or(0),
             rebuke_death: get("rebuke_death").unwrap_or(0),
+            powers: [0; MAX_POWERS],
         }
     }
 
     /// Every counted pool (unlimited hexes count 0), for the uses left and spent.
-    pub fn counted(&self) -> [u16; 14] {
+    pub fn counted(&self) -> [u16; 14 + MAX_POWERS] {
+        let p = self.powers;
         [
             self.channel_energy,
             self.hexes.unwrap_or(0),
@@ -159,6 +164,10 @@ impl Pools {
             self.ki_pool,
             self.stunning_fist,
             self.rebuke_death,
+            p[0],
+            p[1],
+            p[2],
+            p[3],
         ]
     }
 }
@@ -208,6 +217,9 @@ pub(crate) struct AbilitySpec {
     pub lay_on_hands: Option<LayOnHands>,
     /// The Healing domain's Rebuke Death.
     pub rebuke_death: Option<RebukeDeath>,
+    /// Domain, school and bloodline powers (touch of evil, grave touch,
+    /// copycat…), in feature order; `Pools::powers` holds their uses.
+    pub powers: Vec<DomainPower>,
     /// A ranger's favored enemies: creature type and bonus on attack and damage rolls.
     pub favored_enemies: Vec<(CreatureType, i32)>,
     /// A monk's flurry, ki pool and AC bonus.
@@ -318,6 +330,18 @@ impl AbilitySpec {
                 .then(|| Smite::new(crate::effects::Alignment::EVIL, c.level, cha)),
             lay_on_hands: class.lay_on_hands.then(|| LayOnHands::of(c.level)),
             rebuke_death: class.rebuke_death.then(|| RebukeDeath::of(c.level)),
+            powers: class
+                .powers
+                .iter()
+                .map(|(name, spec)| {
+                    let modifier = match spec.ability {
+                        crate::feats::PowerAbility::Wis => wis,
+                        crate::feats::PowerAbility::Int => int,
+                        crate::feats::PowerAbility::Cha => cha,
+                    };
+                    DomainPower::of(c, name, *spec, modifier)
+                })
+                .collect(),
             favored_enemies: class.favored_enemies.clone(),
             monk: (class.flurry_of_blows || class.ki_pool || class.monk_ac_bonus).then_some(Monk {
                 level: c.level,

@@ -200,6 +200,20 @@ fn plan_abilities(
         out.push(hex);
         return true;
     }
+    // A domain or school power's touch, when it beats the weapon and the best spell.
+    if !a.powers.is_empty()
+        && let Some(touch) = super::domain::best_touch(b, i, a)
+    {
+        let spell = if m.spells != SpellPolicy::None && b.can_cast_now(i) {
+            best_offense(b, i, t, m).map_or(0.0, |o| o.score)
+        } else {
+            0.0
+        };
+        if touch.value > spell && touch.value > weapon_value(b, i, touch.target) {
+            out.push(touch.action());
+            return true;
+        }
+    }
     false
 }
 
@@ -469,7 +483,7 @@ fn allowed(b: &BattleState<'_>, i: usize, m: Magic, spell: u16, mm: Metamagic) -
 
 /// The expected damage of `i`'s weapon against `t` this turn from where it
 /// stands (0 when nothing reaches): hit chance × mean damage, iterative attacks included.
-fn weapon_value(b: &BattleState<'_>, i: usize, t: usize) -> f64 {
+pub(super) fn weapon_value(b: &BattleState<'_>, i: usize, t: usize) -> f64 {
     let Ok(w) = b.weapon_for(i, t, b.pos(i)) else { return 0.0 };
     let spec = &b.prep.fighters[i];
     let atk = &spec.offense.attacks[w];
@@ -726,7 +740,7 @@ fn value_on(b: &BattleState<'_>, i: usize, j: usize, cast: &Cast, s: &Spell, mm:
 }
 
 /// How much a condition takes away from a creature's turns (1: all of it).
-fn severity(k: ConditionId) -> f64 {
+pub(super) fn severity(k: ConditionId) -> f64 {
     use ConditionId as C;
     match k {
         C::Paralyzed
@@ -746,7 +760,7 @@ fn severity(k: ConditionId) -> f64 {
 }
 
 /// The damage per round `j` threatens: its best attack's mean damage (at least 1).
-fn threat_of(b: &BattleState<'_>, j: usize) -> f64 {
+pub(super) fn threat_of(b: &BattleState<'_>, j: usize) -> f64 {
     b.prep.fighters[j].offense.attacks.iter().map(|a| a.mean_damage * f64::from(a.count)).fold(1.0, f64::max)
 }
 

@@ -55,6 +55,17 @@ pub struct DefaultPolicy;
 
 impl Policy for DefaultPolicy {
     fn plan(&mut self, battle: &BattleState<'_>, actor: usize, out: &mut Vec<Action>) {
+        plan_default(battle, actor, out);
+        // Copycat takes the move action the planned turn leaves unused.
+        if battle.prep.fighters[actor].abilities.is_some() {
+            domain::plan_copycat(battle, actor, out);
+        }
+    }
+}
+
+/// The default policy's turn (`DefaultPolicy`), copycat aside.
+fn plan_default(battle: &BattleState<'_>, actor: usize, out: &mut Vec<Action>) {
+    {
         let Some(mut t) = battle.nearest_enemy(actor) else { return };
         if plan_escape_pin(battle, actor, out) {
             return;

@@ -11,6 +11,7 @@ mod classes;
 mod closed_form;
 mod conditions;
 mod consumables;
+mod domain_powers;
 mod dominate;
 mod effects;
 mod engulf;
