@@ -173,4 +173,14 @@ pub mod summary;
 /// electricity split it into two of half its hit points, a copy appearing
 /// in a reserved row); the ochre jelly no longer lists slashing, piercing
 /// and electricity as immunities (below 11 hp they wound it).
-pub const RULES_VERSION: &str = "pf1e-rules-19";
+///
+/// `pf1e-rules-20`: the golems' exceptions to their immunity to magic (a
+/// `magic_energy` special ability: a flesh golem's electricity and a clay
+/// golem's acid heal them 1 hp per 3, fire and cold slow a flesh golem
+/// 2d6 rounds), their berserk (a `berserk` special ability: a cumulative
+/// 1 % a round, then they attack the nearest living creature), the clay
+/// golem's cursed wound (a `cursed_wound` special ability: magical healing
+/// on a creature it damaged needs a DC 26 caster level check) and the
+/// manticore's spike supply (a `supply` special ability: 24 spikes a day,
+/// none beyond 180 ft.).
+pub const RULES_VERSION: &str = "pf1e-rules-20";

@@ -57,8 +57,10 @@ fn is_zero(n: &i32) -> bool {
 /// effect that outlasted an earlier one, with the rounds it has left);
 /// version 9 (`pf1e-rules-19`) the `affliction` kinds `dominates`,
 /// `dominated` (a vampire's dominate) and `splits` (an ochre jelly's
-/// split), and the action `dominate`.
-pub const EVENT_SCHEMA_VERSION: u32 = 9;
+/// split), and the action `dominate`; version 10 (`pf1e-rules-20`) the
+/// `affliction` kinds `berserk`, `magic_heals`, `magic_slows` and
+/// `cursed_wound` (the golems).
+pub const EVENT_SCHEMA_VERSION: u32 = 10;
 
 /// The record of one battle: who fought, and what happened in order.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]

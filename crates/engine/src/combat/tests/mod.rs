@@ -18,6 +18,7 @@ mod every_spell;
 mod feats;
 mod flight;
 mod glance;
+mod golem;
 mod grapples;
 mod holds;
 mod leave;
