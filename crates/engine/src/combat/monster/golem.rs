@@ -29,6 +29,7 @@ use super::super::action::{Action, ActionKind};
 use super::super::engine::Engine;
 use super::super::event::{AfflictionEvent, EffectEnd, Event};
 use super::super::log::emit;
+use super::super::prepared::monster::energy_bits;
 use super::super::spells::{Cast, Meeting};
 use super::super::state::BattleState;
 
@@ -64,14 +65,6 @@ impl BattleState<'_> {
             None => (false, false),
         }
     }
-}
-
-/// The energy bits of a list of damage types.
-pub(crate) fn energy_bits(types: &[String]) -> u8 {
-    types
-        .iter()
-        .filter_map(|x| crate::effects::effect::ENERGY.iter().position(|e| *e == x.trim().to_lowercase()))
-        .fold(0u8, |acc, k| acc | 1 << k)
 }
 
 impl<R: Dice> Engine<'_, '_, R> {

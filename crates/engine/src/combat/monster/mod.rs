@@ -66,7 +66,6 @@ mod swallow;
 mod trample;
 mod web;
 
-pub(crate) use golem::energy_bits;
 pub(crate) use rage::{RAGE_BONUS, RAGE_EFFECT, rage_effect};
 
 use crate::rng::Dice;

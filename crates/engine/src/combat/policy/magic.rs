@@ -534,7 +534,7 @@ fn damage_energies(b: &BattleState<'_>, spell: u16) -> u8 {
         .iter()
         .filter_map(|e| match &e.kind {
             crate::spell::effect::EffectKind::Damage(d) => {
-                Some(crate::combat::monster::energy_bits(&d.types))
+                Some(crate::combat::prepared::monster::energy_bits(&d.types))
             }
             _ => None,
         })

@@ -274,6 +274,15 @@ pub(crate) struct MagicEnergy {
     pub heal_ends_spell: bool,
 }
 
+/// The energy bits (`effects::effect::ENERGY` indices) of a list of damage
+/// types: what a golem's immunity to magic compares (`monster::golem`).
+pub(crate) fn energy_bits(types: &[String]) -> u8 {
+    types
+        .iter()
+        .filter_map(|x| crate::effects::effect::ENERGY.iter().position(|e| *e == x.trim().to_lowercase()))
+        .fold(0u8, |acc, k| acc | 1 << k)
+}
+
 /// The copies a creature of `hp` hit points that splits above `min_hp` can
 /// become at most (each split halves, rounded down): its rows, itself included.
 pub(crate) fn split_copies(hp: i32, min_hp: i32) -> usize {
