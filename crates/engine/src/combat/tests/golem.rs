@@ -143,8 +143,10 @@ fn healing_a_creature_a_clay_golem_wounded_needs_a_dc_26_caster_level_check() {
         let lines = b.lines();
         let verdict = if works { "the healing works" } else { "the healing has no effect" };
         assert!(
-            lines.iter().any(|l| l
-                .contains(&format!("check {d20}+{level} = {} against DC 26: {verdict}", d20 + level as u32))),
+            lines
+                .iter()
+                .any(|l| l
+                    .contains(&format!("check {d20}+{level} = {} against DC 26: {verdict}", d20 + level))),
             "{lines:#?}"
         );
     }
