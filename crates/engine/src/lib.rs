@@ -184,4 +184,14 @@ pub mod summary;
 /// weapon and the best spell, and takes copycat with a turn's unused move
 /// action near a foe. The Thrune agent (cleric 6) loses scythe of evil
 /// (an 8th-level power).
+///
+/// Also in `pf1e-rules-20`: the golems' exceptions to their immunity to magic (a
+/// `magic_energy` special ability: a flesh golem's electricity and a clay
+/// golem's acid heal them 1 hp per 3, fire and cold slow a flesh golem
+/// 2d6 rounds), their berserk (a `berserk` special ability: a cumulative
+/// 1 % a round, then they attack the nearest living creature), the clay
+/// golem's cursed wound (a `cursed_wound` special ability: magical healing
+/// on a creature it damaged needs a DC 26 caster level check) and the
+/// manticore's spike supply (a `supply` special ability: 24 spikes a day,
+/// none beyond 180 ft.).
 pub const RULES_VERSION: &str = "pf1e-rules-20";

@@ -102,6 +102,7 @@ impl Library {
             // The spells monsters use as supernatural abilities (`spell_effect`).
             let special_spells = c.special_abilities.iter().filter_map(|a| match a {
                 crate::model::SpecialAbility::SpellEffect { spell, .. } => Some(spell.clone()),
+                crate::model::SpecialAbility::MagicEnergy { spell, .. } => spell.clone(),
                 _ => None,
             });
             for name in c.spells.iter().cloned().chain(item_spells).chain(special_spells) {

@@ -769,6 +769,25 @@ fn affliction(t: &Transcript, a: &AfflictionEvent, lang: Lang) -> String {
         AfflictionEvent::Splits { ability, hp_before, hp, .. } => {
             f(T::EvAflSplitsNoRoom, &[ability, hp_before, hp])
         }
+        AfflictionEvent::Berserk { ability, chance, d100 } => f(T::EvAflBerserk, &[ability, d100, chance]),
+        AfflictionEvent::MagicHeals { ability, types, damage, healed, temp_hp, ends_spell } => {
+            let types = types.join("/");
+            let mut s = f(T::EvAflMagicHeals, &[ability, damage, &types, healed]);
+            if *temp_hp > 0 {
+                s += &f(T::EvAflMagicHealsTemp, &[temp_hp]);
+            }
+            if *ends_spell {
+                s += lang.t(T::EvAflMagicHealsEndsSlow);
+            }
+            s
+        }
+        AfflictionEvent::MagicSlows { ability, types, rounds } => {
+            f(T::EvAflMagicSlows, &[ability, &types.join("/"), rounds])
+        }
+        AfflictionEvent::CursedWound { ability, by, healer, d20, bonus, dc, overcome } => {
+            let key = if *overcome { T::EvAflCursedWoundOvercome } else { T::EvAflCursedWoundFails };
+            f(key, &[&t.id(*by), ability, &t.id(*healer), d20, bonus, &(d20 + bonus), dc])
+        }
         AfflictionEvent::Dominates { ability, target } => f(T::EvAflDominates, &[ability, &t.id(*target)]),
         AfflictionEvent::Dominated { ability, by } => f(T::EvAflDominated, &[&t.id(*by), ability]),
         AfflictionEvent::Captive { by, beside: false } => f(T::EvAflCaptiveWalks, &[&t.id(*by)]),

@@ -618,6 +618,13 @@ catalogue! {
     EvAflCaptivated => "is captivated by {}'s {}", "est captivé par {} ({})";
     EvAflSplits => "takes no damage: its {} splits it ({} hp): it keeps {} hp, and {} appears at {} with as many", "ne subit aucun dégât : son pouvoir ({}) le divise ({} pv) : il garde {} pv, et {} apparaît en {} avec autant";
     EvAflSplitsNoRoom => "takes no damage: its {} halves it ({} hp to {}), no room for a copy", "ne subit aucun dégât : son pouvoir ({}) le réduit de moitié ({} pv à {}), sans place pour une copie";
+    EvAflBerserk => "goes berserk ({}: d% {} within {} %): it attacks the nearest living creature", "devient furieux ({} : d% {} pour {} %) : il attaque la créature vivante la plus proche";
+    EvAflMagicHeals => "its {}: {} {} damage heals {}", "son pouvoir ({}) : {} dégâts ({}) le soignent de {}";
+    EvAflMagicHealsTemp => " and gives {} temporary hit points", " et lui donnent {} pv temporaires";
+    EvAflMagicHealsEndsSlow => ", ending its slow", ", ce qui met fin à sa lenteur";
+    EvAflMagicSlows => "its {}: {} slows it for {} rounds, no save", "son pouvoir ({}) : {} le ralentit pendant {} rounds, sans jet de sauvegarde";
+    EvAflCursedWoundFails => "{}'s {}: {}'s caster level check {}+{} = {} against DC {}: the healing has no effect", "{} ({}) : test de niveau de lanceur de {} {}+{} = {} contre DD {} : les soins sont sans effet";
+    EvAflCursedWoundOvercome => "{}'s {}: {}'s caster level check {}+{} = {} against DC {}: the healing works", "{} ({}) : test de niveau de lanceur de {} {}+{} = {} contre DD {} : les soins agissent";
     EvAflDominates => "uses its {} on {}", "utilise son pouvoir ({}) sur {}";
     EvAflDominated => "is dominated by {}'s {}: it fights on its side", "est dominé par {} ({}) : il combat dans son camp";
     EvAflCaptiveWalks => "captivated: walks toward {}", "captivé : marche vers {}";

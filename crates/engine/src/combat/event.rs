@@ -59,7 +59,9 @@ fn is_zero(n: &i32) -> bool {
 /// `dominated` (a vampire's dominate) and `splits` (an ochre jelly's
 /// split), and the action `dominate`; version 10 (`pf1e-rules-20`) the
 /// domain, school and bloodline powers: the class ability kinds
-/// `uses_power` and `immune_power`, and the action `domain_power`.
+/// `uses_power` and `immune_power`, and the action `domain_power`; the
+/// `affliction` kinds `berserk`, `magic_heals`, `magic_slows` and
+/// `cursed_wound` (the golems).
 pub const EVENT_SCHEMA_VERSION: u32 = 10;
 
 /// The record of one battle: who fought, and what happened in order.

@@ -395,6 +395,61 @@ pub enum AfflictionEvent {
         /// Where the copy appears.
         at: Option<Pos>,
     },
+    /// Goes berserk (a golem's berserk, schema 10): its cumulative chance
+    /// this round and the d% that fell within it; from now on it attacks
+    /// the nearest living creature, friend or foe.
+    Berserk {
+        /// The ability's name.
+        ability: String,
+        /// The chance this round, in percent.
+        chance: u32,
+        /// The d% rolled.
+        d100: u32,
+    },
+    /// A magical attack's energy heals it instead of harming it (a flesh
+    /// golem's electricity, a clay golem's acid; schema 10).
+    MagicHeals {
+        /// The ability's name (`immunity to magic`).
+        ability: String,
+        /// The attack's damage types.
+        types: Vec<String>,
+        /// The damage it would otherwise deal.
+        damage: u32,
+        /// Hit points healed.
+        healed: u32,
+        /// Temporary hit points gained (the excess over its maximum).
+        temp_hp: u32,
+        /// It ended the slow on it.
+        ends_spell: bool,
+    },
+    /// A magical attack's energy slows it (a flesh golem's fire or cold;
+    /// schema 10): the slow's effect follows.
+    MagicSlows {
+        /// The ability's name (`immunity to magic`).
+        ability: String,
+        /// The attack's damage types.
+        types: Vec<String>,
+        /// Rounds it lasts.
+        rounds: u32,
+    },
+    /// Magical healing on a creature a clay golem wounded: the healer's
+    /// caster level check (schema 10); a failure stops the healing.
+    CursedWound {
+        /// The ability's name.
+        ability: String,
+        /// The golem whose wound it bears.
+        by: usize,
+        /// The healer.
+        healer: usize,
+        /// The d20 rolled.
+        d20: i32,
+        /// The healer's caster level.
+        bonus: i32,
+        /// The check's DC.
+        dc: i32,
+        /// Whether the check succeeded (the healing works).
+        overcome: bool,
+    },
     /// Tries to dominate a creature (a standard action; a vampire's): the
     /// target's save or immunity follows.
     Dominates {

@@ -684,6 +684,27 @@ fn affliction(a: &AfflictionEvent, ids: &[String]) -> String {
         AfflictionEvent::Splits { ability, hp_before, hp, .. } => {
             format!("takes no damage: its {ability} halves it ({hp_before} hp to {hp}), no room for a copy")
         }
+        AfflictionEvent::Berserk { ability, chance, d100 } => {
+            format!(
+                "goes berserk ({ability}: d% {d100} within {chance} %): it attacks the nearest living creature"
+            )
+        }
+        AfflictionEvent::MagicHeals { ability, types, damage, healed, temp_hp, ends_spell } => format!(
+            "its {ability}: {damage} {} damage heals {healed}{}{}",
+            types.join("/"),
+            if *temp_hp > 0 { format!(" and gives {temp_hp} temporary hit points") } else { String::new() },
+            if *ends_spell { ", ending its slow" } else { "" }
+        ),
+        AfflictionEvent::MagicSlows { ability, types, rounds } => {
+            format!("its {ability}: {} slows it for {rounds} rounds, no save", types.join("/"))
+        }
+        AfflictionEvent::CursedWound { ability, by, healer, d20, bonus, dc, overcome } => format!(
+            "{}'s {ability}: {}'s caster level check {d20}+{bonus} = {} against DC {dc}: {}",
+            id(*by),
+            id(*healer),
+            d20 + bonus,
+            if *overcome { "the healing works" } else { "the healing has no effect" }
+        ),
         AfflictionEvent::Dominates { ability, target } => format!("uses its {ability} on {}", id(*target)),
         AfflictionEvent::Dominated { ability, by } => {
             format!("is dominated by {}'s {ability}: it fights on its side", id(*by))

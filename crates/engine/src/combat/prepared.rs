@@ -342,6 +342,29 @@ impl PreparedEncounter {
                         }
                     };
                 }
+                // The spell a golem's immunity to magic lets through (`monster::golem`).
+                if let Some(me) = m.magic_energy.as_mut()
+                    && let Some(name) = me.spell_name.clone()
+                {
+                    let Some((sid, spell)) = encounter.library.spell(&name) else {
+                        let k = c
+                            .special_abilities
+                            .iter()
+                            .position(|a| matches!(a, crate::model::SpecialAbility::MagicEnergy { .. }));
+                        return Err(PrepareError::BadSpell {
+                            combatant: id.clone(),
+                            path: format!("$.special_abilities[{}].spell", k.unwrap_or(0)),
+                            message: format!("no spell named {name:?} in the library"),
+                        });
+                    };
+                    me.spell = match spells.iter().position(|p| p.id == sid) {
+                        Some(x) => x as u16,
+                        None => {
+                            spells.push(super::spells::prepare_spell(sid, spell));
+                            (spells.len() - 1) as u16
+                        }
+                    };
+                }
                 m.prepare_strikes(c, &spec.offense.attacks, |a| prepare_attack(c, a, &combatants)).map_err(
                     |message| PrepareError::BadAttack {
                         combatant: id.clone(),
@@ -895,9 +918,26 @@ fn prepare_attack(
         AttackKind::Touch if ranged_touch => increment * 5,
         _ => 0,
     };
+    // A limited supply (the manticore's spikes: 24 a day, 180 ft. at most)
+    // counts its shots and caps its range (`SpecialAbility::Supply`).
+    let supply = owner.special_abilities.iter().find_map(|s| match s {
+        crate::model::SpecialAbility::Supply { attack, shots, max_range_ft, .. }
+            if !melee && (*attack == a.name || attack == a.weapon_id()) =>
+        {
+            Some((*shots, *max_range_ft))
+        }
+        _ => None,
+    });
+    let max_range_ft = match supply {
+        Some((_, Some(cap))) => cap.min(max_range_ft),
+        _ => max_range_ft,
+    };
     let (reach_min, reach_max) = melee_reach(owner.size, a);
     let reload = reload::reload_time(owner, a);
-    let ammo = a.ammunition.unwrap_or(u32::MAX);
+    let ammo = match supply {
+        Some((shots, _)) => shots.min(a.ammunition.unwrap_or(u32::MAX)),
+        None => a.ammunition.unwrap_or(u32::MAX),
+    };
     let splash = splash_profile(owner, a, everyone)?;
     let splash_weapon = splash.is_some();
     let lingering = lingering_damage(a)?;

@@ -597,10 +597,12 @@ impl<'p> BattleState<'p> {
         self.is_active(i) && !self.fighters[i].summary.flags.has(crate::effects::Flags::CANT_ACT)
     }
 
-    /// Whether `a` and `b` are on different sides.
+    /// Whether `a` and `b` are on different sides, or one of them is a
+    /// berserk golem, every other creature's enemy (`monster::golem`).
     #[inline]
     pub fn are_enemies(&self, a: usize, b: usize) -> bool {
-        self.fighters[a].side != self.fighters[b].side
+        let (x, y) = (&self.fighters[a], &self.fighters[b]);
+        x.side != y.side || (a != b && (x.monster.berserk || y.monster.berserk))
     }
 
     /// What combatant `i`'s last turn produced, one result per requested action.

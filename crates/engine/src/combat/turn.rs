@@ -278,6 +278,10 @@ impl<R: Dice> Engine<'_, '_, R> {
         {
             self.compelled_plan(i, what, caster, &mut requested);
         }
+        // A berserk golem attacks the nearest living creature, whatever its side planned.
+        if self.st.is_berserk(i) {
+            self.berserk_plan(i, &mut requested);
+        }
         for a in requested.iter_mut() {
             if a.slot.is_none() {
                 a.slot = self.st.data_slot(i, a);

@@ -460,6 +460,71 @@ pub enum SpecialAbility {
         /// At this many hit points or fewer it cannot split (10).
         min_hp: i32,
     },
+    /// The exceptions to a golem's immunity to magic that a battle can
+    /// reach (Bestiary, Golem, Flesh and Clay, "Immunity to Magic"): a
+    /// magical attack (a spell) dealing one of `heals` heals it 1 hit point
+    /// per `heal_per` points of damage it would otherwise deal (the excess
+    /// over its maximum as temporary hit points), and ends the effects of
+    /// `spell` when `heal_ends_spell`; one dealing one of `spell_types`
+    /// puts the library's `spell` on it for `rounds` (dice), no save
+    /// (`combat::monster::golem`).
+    MagicEnergy {
+        /// The feature it plays (`immunity to magic`).
+        name: String,
+        /// Energy types whose magical attacks heal it (`electricity`, `acid`).
+        #[serde(default)]
+        heals: Vec<String>,
+        /// Points of damage per hit point healed (3).
+        #[serde(default = "three")]
+        heal_per: u32,
+        /// Energy types whose magical attacks put `spell` on it (`cold`, `fire`).
+        #[serde(default)]
+        spell_types: Vec<String>,
+        /// The spell they put on it (`Slow`, a name of `data/spells`).
+        #[serde(default)]
+        spell: Option<String>,
+        /// How long, in rounds (dice: `2d6`).
+        #[serde(default)]
+        rounds: Option<String>,
+        /// A heal ends the effects of `spell` on it (a flesh golem's electricity ends its slow).
+        #[serde(default)]
+        heal_ends_spell: bool,
+    },
+    /// A golem's berserk (Bestiary, Golem, Flesh and Clay, "Berserk"): from
+    /// its first round of combat, a cumulative `percent` % chance each round
+    /// that it goes berserk; then it attacks the nearest living creature,
+    /// friend or foe, for the rest of the battle (`combat::monster::golem`).
+    Berserk {
+        /// The feature it plays.
+        name: String,
+        /// The chance it adds each round, in percent (1).
+        #[serde(default = "one")]
+        percent: u32,
+    },
+    /// A clay golem's cursed wound (Bestiary, Golem, Clay, "Cursed Wound"):
+    /// magical healing on a creature it damaged needs a caster level check
+    /// against `dc` or has no effect (`combat::monster::golem`).
+    CursedWound {
+        /// The feature it plays.
+        name: String,
+        /// The caster level check's DC (26).
+        dc: i32,
+    },
+    /// A limited supply of a ranged attack (Bestiary, Manticore, "Spikes":
+    /// "only 24 spikes in any 24-hour period", "a range of 180 feet with no
+    /// range increment"): `shots` shots of `attack` for the day, none
+    /// beyond `max_range_ft`.
+    Supply {
+        /// The feature it plays (`spike supply`).
+        name: String,
+        /// The ranged attack (name or id) it limits.
+        attack: String,
+        /// Shots for the day (24).
+        shots: u32,
+        /// The farthest shot (180 ft.); absent: its range increments decide.
+        #[serde(default)]
+        max_range_ft: Option<u32>,
+    },
     /// A gaze attack (UMR "Gaze"): each enemy starting its turn within range saves or suffers.
     Gaze {
         /// The feature it plays.
@@ -477,6 +542,10 @@ pub enum SpecialAbility {
 
 fn two() -> u32 {
     2
+}
+
+fn three() -> u32 {
+    3
 }
 
 /// The action an attempt to break free of an entangling attack takes.
@@ -690,6 +759,10 @@ impl SpecialAbility {
             | SpecialAbility::CaptivatingSong { name, .. }
             | SpecialAbility::Dominate { name, .. }
             | SpecialAbility::Split { name, .. }
+            | SpecialAbility::MagicEnergy { name, .. }
+            | SpecialAbility::Berserk { name, .. }
+            | SpecialAbility::CursedWound { name, .. }
+            | SpecialAbility::Supply { name, .. }
             | SpecialAbility::Gaze { name, .. } => name,
         }
     }
@@ -989,6 +1062,69 @@ pub(crate) fn check(c: &super::Combatant) -> Result<(), (String, String)> {
                 }
                 if *min_hp < 1 {
                     return Err((at(".min_hp"), format!("a split needs at least 1 hit point, not {min_hp}")));
+                }
+            }
+            SpecialAbility::MagicEnergy {
+                heals,
+                heal_per,
+                spell_types,
+                spell,
+                rounds,
+                heal_ends_spell,
+                ..
+            } => {
+                let energies = ENERGY_TYPES;
+                for (field, list) in [(".heals", heals), (".spell_types", spell_types)] {
+                    if let Some(t) = list.iter().find(|t| !energies.contains(&t.to_lowercase().as_str())) {
+                        return Err((
+                            at(field),
+                            format!("{t:?} is not an energy type ({})", energies.join(", ")),
+                        ));
+                    }
+                }
+                if heals.is_empty() && spell_types.is_empty() {
+                    return Err((
+                        at(".heals"),
+                        "names the energy types that heal it or put `spell` on it".into(),
+                    ));
+                }
+                if *heal_per == 0 {
+                    return Err((at(".heal_per"), "at least 1 point of damage per hit point healed".into()));
+                }
+                match (spell_types.is_empty(), spell, rounds) {
+                    (false, Some(_), Some(r)) => dice(".rounds", r)?,
+                    (false, None, _) => return Err((at(".spell"), "`spell_types` needs a `spell`".into())),
+                    (false, Some(_), None) => {
+                        return Err((at(".rounds"), "`spell` needs `rounds` (dice)".into()));
+                    }
+                    (true, Some(_), _) => {
+                        return Err((at(".spell_types"), "`spell` needs `spell_types`".into()));
+                    }
+                    (true, None, _) => {}
+                }
+                if *heal_ends_spell && spell.is_none() {
+                    return Err((at(".heal_ends_spell"), "`heal_ends_spell` needs a `spell`".into()));
+                }
+            }
+            SpecialAbility::Berserk { percent, .. } if !(1..=100).contains(percent) => {
+                return Err((at(".percent"), format!("a chance in 1..=100 %, not {percent}")));
+            }
+            SpecialAbility::CursedWound { dc, .. } if *dc <= 0 => {
+                return Err((at(".dc"), format!("a DC is positive, not {dc}")));
+            }
+            SpecialAbility::Supply { attack, shots, max_range_ft, .. } => {
+                if !c.attacks.iter().any(|x| {
+                    (x.name == *attack || x.weapon_id() == attack) && x.kind == super::AttackKind::Ranged
+                }) {
+                    return Err((at(".attack"), format!("no ranged attack named {attack:?}")));
+                }
+                if *shots == 0 {
+                    return Err((at(".shots"), "at least one shot".into()));
+                }
+                if let Some(ft) = max_range_ft
+                    && (*ft == 0 || !ft.is_multiple_of(5))
+                {
+                    return Err((at(".max_range_ft"), format!("a positive multiple of 5 ft, not {ft}")));
                 }
             }
             SpecialAbility::ChannelResistance { bonus, .. } if *bonus <= 0 => {

@@ -63,6 +63,10 @@ impl<R: Dice> Engine<'_, '_, R> {
         emit!(self, Event::ChannelsEnergy { who: i, positive, dice, heals: heal, creatures });
         let rolled: u32 = (0..channel.dice).map(|_| self.rng.roll(6)).sum();
         for t in affected {
+            // A clay golem's cursed wound: a check at the cleric's level (`monster::golem`).
+            if heal && self.cursed_wound_stops(i, prep.fighters[i].nature.hd, t) {
+                continue;
+            }
             if heal {
                 let before = self.st.fighters[t].hp;
                 let healed = self.heal(t, rolled);

@@ -262,7 +262,9 @@ impl<R: Dice> Engine<'_, '_, R> {
             self.st.prep.fighters[i].abilities.as_deref().and_then(|a| a.rebuke_death).map_or(0, |r| r.bonus);
         self.st.fighters[i].class.pools.rebuke_death -= 1;
         let rolled = self.rng.roll(4);
-        let healed = self.heal(t, rolled + bonus);
+        // A clay golem's cursed wound: a check at the cleric's level (`monster::golem`).
+        let level = self.st.prep.fighters[i].nature.hd;
+        let healed = if self.cursed_wound_stops(i, level, t) { 0 } else { self.heal(t, rolled + bonus) };
         self.st.fighters[i].out.healing_given += healed;
         let left = u32::from(self.st.fighters[i].class.pools.rebuke_death);
         let hp = self.st.fighters[t].hp;

@@ -130,6 +130,10 @@ impl<R: Dice> Engine<'_, '_, R> {
                 let (dice, cap) = if level >= 5 { (2, 10) } else { (1, 5) };
                 let n: u32 = (0..dice).map(|_| self.rng.roll(8)).sum::<u32>() + level.min(cap);
                 let before = self.st.fighters[t].hp;
+                // A clay golem's cursed wound: a check at the witch's level (`monster::golem`).
+                if self.cursed_wound_stops(i, level, t) {
+                    return Ok(());
+                }
                 let healed = self.heal(t, n);
                 if t != i {
                     self.st.fighters[i].out.healing_given += healed;

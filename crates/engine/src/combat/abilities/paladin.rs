@@ -125,7 +125,9 @@ impl<R: Dice> Engine<'_, '_, R> {
         let dice = prep.fighters[i].abilities.as_deref().and_then(|a| a.lay_on_hands).map_or(0, |l| l.dice);
         self.st.fighters[i].class.pools.lay_on_hands -= 1;
         let rolled: u32 = (0..dice).map(|_| self.rng.roll(6)).sum();
-        let healed = self.heal(t, rolled);
+        // A clay golem's cursed wound: a check at the paladin's level (`monster::golem`).
+        let healed =
+            if self.cursed_wound_stops(i, prep.fighters[i].nature.hd, t) { 0 } else { self.heal(t, rolled) };
         self.st.fighters[i].out.healing_given += healed;
         let left = u32::from(self.st.fighters[i].class.pools.lay_on_hands);
         emit!(self, Event::LaysOnHands { who: i, target: t, dice, rolled, healed, left });

@@ -83,6 +83,11 @@ impl<R: Dice> Engine<'_, '_, R> {
             self.split(t);
             return 0;
         }
+        if dealt > 0 && self.st.prep.fighters[t].monster.as_deref().is_some_and(|m| m.magic_energy.is_some())
+        {
+            // A golem's immunity to magic: energy that heals or slows it (`monster::golem`).
+            dealt = self.magic_energy_damage(t, dealt, types);
+        }
         if self.incorporeal(t) && !types.iter().any(|x| x == "force") {
             dealt /= 2;
         }

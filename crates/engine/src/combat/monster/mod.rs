@@ -31,6 +31,8 @@
 //!   walk to the singer and stand defenseless beside it);
 //! - `split`: an ochre jelly's split (a slashing or piercing weapon or
 //!   electricity splits it in two instead of harming it; a copy appears);
+//! - `golem`: the golems' exceptions to their immunity to magic (energy
+//!   that heals or slows them), berserk and the clay golem's cursed wound;
 //! - `dominate`: a vampire's dominate (a standard action; its subject
 //!   fights on the vampire's side);
 //! - channel resistance is a save bonus (`BattleState::save_bonus`, with
@@ -50,6 +52,7 @@ mod breath;
 mod dominate;
 mod engulf;
 mod gaze;
+mod golem;
 mod healing;
 mod hold;
 mod incorporeal;
@@ -98,6 +101,9 @@ impl<R: Dice> Engine<'_, '_, R> {
             }
             if !m.spell_effects.is_empty() {
                 self.spell_effects_turn(i);
+            }
+            if m.berserk.is_some() {
+                self.berserk_turn_start(i);
             }
         }
         if !self.st.fighters[i].monster.poisons.is_empty() {
@@ -154,6 +160,9 @@ impl<R: Dice> Engine<'_, '_, R> {
             );
         }
         if self.st.prep.fighters[a].monster.is_some() {
+            if dmg.dealt > 0 {
+                self.curse_wound(a, t);
+            }
             self.hit_riders(a, w, t);
             self.rend_hit(a, w, t);
         }

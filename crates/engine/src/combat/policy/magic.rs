@@ -535,8 +535,38 @@ fn immune(b: &BattleState<'_>, t: usize, spell: u16) -> bool {
             .iter()
             .any(|&d| prepared.descriptors.has(d) && im.descriptors.has(d))
         || im.subschool(prepared.subschool)
-        || (im.magic && prepared.spell.spell_resistance)
+        || (im.magic && prepared.spell.spell_resistance && !slows_golem(b, t, spell))
+        || heals_golem(b, t, spell)
         || (im.fortitude && prepared.spell.saving_throw.as_ref().is_some_and(|s| s.kind == SaveKind::Fort))
+}
+
+/// The energy bits of `spell`'s damage effects.
+fn damage_energies(b: &BattleState<'_>, spell: u16) -> u8 {
+    b.prep.spells[usize::from(spell)]
+        .spell
+        .effects
+        .iter()
+        .filter_map(|e| match &e.kind {
+            crate::spell::effect::EffectKind::Damage(d) => {
+                Some(crate::combat::prepared::monster::energy_bits(&d.types))
+            }
+            _ => None,
+        })
+        .fold(0, |acc, x| acc | x)
+}
+
+/// Whether `spell` slows golem `t` through its immunity to magic (a flesh
+/// golem's fire and cold): worth casting for the slow (`monster::golem`).
+fn slows_golem(b: &BattleState<'_>, t: usize, spell: u16) -> bool {
+    b.prep.fighters[t].monster.as_deref().is_some_and(|m| m.magic_energy.is_some())
+        && b.magic_energy(t, damage_energies(b, spell)).1
+}
+
+/// Whether `spell` heals golem `t` (a flesh golem's electricity, a clay
+/// golem's acid): never cast at it.
+fn heals_golem(b: &BattleState<'_>, t: usize, spell: u16) -> bool {
+    b.prep.fighters[t].monster.as_deref().is_some_and(|m| m.magic_energy.is_some())
+        && b.magic_energy(t, damage_energies(b, spell)).0
 }
 
 /// Whom one casting of a spell aims at and catches: its creature target,

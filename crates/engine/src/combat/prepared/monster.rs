@@ -68,6 +68,12 @@ pub(crate) struct MonsterSpec {
     pub dominate: Option<Dominate>,
     /// Split (an ochre jelly's).
     pub split: Option<Split>,
+    /// The exceptions to a golem's immunity to magic (`monster::golem`).
+    pub magic_energy: Option<MagicEnergy>,
+    /// A golem's berserk: its name and the chance it adds each round, in percent.
+    pub berserk: Option<(String, u32)>,
+    /// A clay golem's cursed wound: its name and the caster level check's DC.
+    pub cursed_wound: Option<(String, i32)>,
     /// The prepared attacks of `rake` and `powerful_charge` (`Variant::strike`),
     /// each a copy of its base attack with the printed bonus and dice.
     pub strikes: Vec<AttackProfile>,
@@ -251,6 +257,32 @@ pub(crate) struct Split {
     pub min_hp: i32,
 }
 
+/// The exceptions to a golem's immunity to magic (`SpecialAbility::MagicEnergy`).
+#[derive(Clone, Debug)]
+pub(crate) struct MagicEnergy {
+    pub name: String,
+    /// Energy types (bits of `spells::energy_index`) that heal it.
+    pub heals: u8,
+    pub heal_per: u32,
+    /// Energy types that put `spell` on it.
+    pub spell_types: u8,
+    /// The spell's name, and its index in the encounter's spells (set when
+    /// the encounter is prepared; `u16::MAX`: none).
+    pub spell_name: Option<String>,
+    pub spell: u16,
+    pub rounds: Option<DiceExpr>,
+    pub heal_ends_spell: bool,
+}
+
+/// The energy bits (`effects::effect::ENERGY` indices) of a list of damage
+/// types: what a golem's immunity to magic compares (`monster::golem`).
+pub(crate) fn energy_bits(types: &[String]) -> u8 {
+    types
+        .iter()
+        .filter_map(|x| crate::effects::effect::ENERGY.iter().position(|e| *e == x.trim().to_lowercase()))
+        .fold(0u8, |acc, k| acc | 1 << k)
+}
+
 /// The copies a creature of `hp` hit points that splits above `min_hp` can
 /// become at most (each split halves, rounded down): its rows, itself included.
 pub(crate) fn split_copies(hp: i32, min_hp: i32) -> usize {
@@ -396,6 +428,12 @@ pub(crate) struct MonsterState {
     /// Dominated, it has yet to make the new save an order against its
     /// nature gives (`monster::dominate`).
     pub against_nature_due: bool,
+    /// A golem's berserk: its chance so far (percent), and whether it has
+    /// gone berserk (`monster::golem`).
+    pub berserk_chance: u32,
+    pub berserk: bool,
+    /// The clay golem whose cursed wound it bears (`monster::golem`).
+    pub cursed_by: Option<usize>,
 }
 
 /// A poison running in a creature.
@@ -742,6 +780,35 @@ impl MonsterSpec {
                         min_hp: *min_hp,
                     });
                 }
+                SpecialAbility::MagicEnergy {
+                    name,
+                    heals,
+                    heal_per,
+                    spell_types,
+                    spell,
+                    rounds,
+                    heal_ends_spell,
+                } => {
+                    let bits = |list: &[String]| {
+                        list.iter()
+                            .filter_map(|t| crate::effects::effect::ENERGY.iter().position(|e| *e == norm(t)))
+                            .fold(0u8, |acc, k| acc | 1 << k)
+                    };
+                    m.magic_energy = Some(MagicEnergy {
+                        name: name.clone(),
+                        heals: bits(heals),
+                        heal_per: (*heal_per).max(1),
+                        spell_types: bits(spell_types),
+                        spell_name: spell.clone(),
+                        spell: u16::MAX,
+                        rounds: rounds.as_deref().and_then(|r| DiceExpr::parse(r).ok()),
+                        heal_ends_spell: *heal_ends_spell,
+                    });
+                }
+                SpecialAbility::Berserk { name, percent } => m.berserk = Some((name.clone(), *percent)),
+                SpecialAbility::CursedWound { name, dc } => m.cursed_wound = Some((name.clone(), *dc)),
+                // Read by the attack it limits (`prepared::prepare_attack`).
+                SpecialAbility::Supply { .. } => {}
                 SpecialAbility::Gaze { name, range_ft, save, dc, effect: e } => {
                     m.gaze = Some(Gaze {
                         name: name.clone(),

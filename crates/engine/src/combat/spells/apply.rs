@@ -929,6 +929,10 @@ impl<R: Dice> Engine<'_, '_, R> {
             self.spell_damage(cast.caster, t, n as u32, &["positive".to_string()], false, h.min_hp_left);
             return;
         }
+        // A clay golem's cursed wound: a caster level check (`monster::golem`).
+        if self.cursed_wound_stops(cast.caster, cast.cl, t) {
+            return;
+        }
         let before = self.st.fighters[t].hp;
         let healed = self.heal(t, n as u32);
         if t != cast.caster {

@@ -336,7 +336,15 @@ impl<R: Dice> Engine<'_, '_, R> {
             || (immune.magic && spell.spell_resistance)
             || nonliving_fort
         {
-            emit!(self, Event::Spell { who: t, spell: spell.name.to_string(), what: SpellEvent::Immune });
+            // Energy that heals or slows a golem anyway (`monster::golem`).
+            let exception = immune.magic
+                && spell.spell_resistance
+                && !immune_desc
+                && prep.fighters[t].monster.as_deref().is_some_and(|m| m.magic_energy.is_some())
+                && self.magic_immunity_exception(cast, t);
+            if !exception {
+                emit!(self, Event::Spell { who: t, spell: spell.name.to_string(), what: SpellEvent::Immune });
+            }
             return false;
         }
         if spell.spell_resistance && !meeting.willing && spec.defense.spell_resistance > 0 && t != i {

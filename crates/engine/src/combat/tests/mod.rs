@@ -19,6 +19,7 @@ mod every_spell;
 mod feats;
 mod flight;
 mod glance;
+mod golem;
 mod grapples;
 mod holds;
 mod leave;

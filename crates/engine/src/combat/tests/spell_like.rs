@@ -99,8 +99,9 @@ fn a_spell_effect_names_a_library_spell_and_lasts_at_least_a_round() {
         .expect("file"),
     )
     .expect("json");
-    text["special_abilities"][0]["rounds"] = json!(0);
+    // The haste is the clay golem's third entry (after berserk and cursed wound).
+    text["special_abilities"][2]["rounds"] = json!(0);
     let e =
         crate::model::parse_combatant(&text.to_string(), "clay_golem.json").expect_err("invalid").to_string();
-    assert!(e.contains("$.special_abilities[0].rounds"), "{e}");
+    assert!(e.contains("$.special_abilities[2].rounds"), "{e}");
 }
