@@ -425,6 +425,12 @@ pub fn normalize(name: &str) -> String {
     name.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase()
 }
 
+/// The resource key of a domain or school power named `name` (`touch of
+/// evil` → `touch_of_evil`).
+pub fn power_resource_key(name: &str) -> String {
+    normalize(name).replace([' ', '-', '\''], "_")
+}
+
 /// Splits `Name (param)` into the name and the parameter.
 fn split_parenthesized(name: &str) -> Option<(&str, &str)> {
     let trimmed = name.trim();

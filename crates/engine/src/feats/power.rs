@@ -120,11 +120,6 @@ impl PowerSpec {
     }
 }
 
-/// The resource key of a power named `name` (`touch of evil` → `touch_of_evil`).
-pub fn resource_key(name: &str) -> String {
-    super::catalog::normalize(name).replace([' ', '-', '\''], "_")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -153,6 +148,6 @@ mod tests {
         assert!(copycat.check().is_ok() && touch.check().is_ok());
         assert!(PowerSpec { how: PowerUse::SelfMove, ..touch }.check().is_err());
         assert!(PowerSpec { effect: PowerEffect::MirrorImages(1), ..touch }.check().is_err());
-        assert_eq!(resource_key("Touch of Evil"), "touch_of_evil");
+        assert_eq!(crate::feats::catalog::power_resource_key("Touch of Evil"), "touch_of_evil");
     }
 }

@@ -631,7 +631,9 @@ pub const RESOURCES: &[&str] = &[
 /// of the shipped catalogue (`touch_of_evil`).
 fn is_power_resource(key: &str) -> bool {
     crate::feats::FeatCatalog::builtin().is_ok_and(|cat| {
-        cat.entries().iter().any(|e| e.power.is_some() && crate::feats::power::resource_key(&e.name) == key)
+        cat.entries()
+            .iter()
+            .any(|e| e.power.is_some() && crate::feats::catalog::power_resource_key(&e.name) == key)
     })
 }
 

@@ -58,7 +58,7 @@ pub(crate) struct DomainPower {
 impl DomainPower {
     /// The power `name` of `c`, whose ability modifier is `modifier`.
     pub(crate) fn of(c: &Combatant, name: &str, spec: PowerSpec, modifier: i32) -> Self {
-        let key = crate::feats::power::resource_key(name);
+        let key = crate::feats::catalog::power_resource_key(name);
         DomainPower {
             name: Arc::from(name),
             spec,

@@ -68,11 +68,11 @@ pub(super) fn best_touch(b: &BattleState<'_>, i: usize, a: &AbilitySpec) -> Opti
             if b.fighters[j].effects.iter().any(|e| e.effect.name == p.name && e.source == Some(i)) {
                 continue;
             }
-            let threat = if b.flags(j).has(Flags::CANT_ACT) { 0.0 } else { super::magic::threat_of(b, j) };
+            let threat = if b.flags(j).has(Flags::CANT_ACT) { 0.0 } else { super::worth::threat_of(b, j) };
             let rounds = f64::from(p.rounds.min(CREDITED_ROUNDS));
             let worth = match p.spec.effect {
                 PowerEffect::Condition(c) if !b.has_condition(j, c) => {
-                    threat * super::magic::severity(c) * rounds
+                    threat * super::worth::severity(c) * rounds
                 }
                 PowerEffect::Condition(_) | PowerEffect::MirrorImages(_) => 0.0,
                 // As the spell planner's rerolls: half the foe's threat, for its rounds.
@@ -82,13 +82,13 @@ pub(super) fn best_touch(b: &BattleState<'_>, i: usize, a: &AbilitySpec) -> Opti
                 }
                 PowerEffect::ShakenOrFrightened => {
                     if b.has_condition(j, ConditionId::Shaken) && b.prep.fighters[j].nature.hd < p.level {
-                        threat * super::magic::severity(ConditionId::Frightened)
+                        threat * super::worth::severity(ConditionId::Frightened)
                     } else if b.has_condition(j, ConditionId::Shaken)
                         || b.has_condition(j, ConditionId::Frightened)
                     {
                         0.0
                     } else {
-                        threat * super::magic::severity(ConditionId::Shaken) * rounds
+                        threat * super::worth::severity(ConditionId::Shaken) * rounds
                     }
                 }
             };

@@ -33,6 +33,7 @@ mod mounted;
 mod paladin;
 mod reload;
 mod splash;
+mod worth;
 
 use magic::{Magic, has_magic, plan_magic};
 
