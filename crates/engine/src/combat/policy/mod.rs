@@ -102,6 +102,7 @@ impl Policy for DefaultPolicy {
         let t = flight::reachable_target(battle, actor, harmable_target(battle, actor, t));
         if harmless::plan(battle, actor, t, out)
             || splash::plan(battle, actor, t, out)
+            || splash::plan_guard(battle, actor, t, out)
             || reload::plan_reload(battle, actor, t, out)
             || flight::plan_below(battle, actor, t, out)
             || flight::plan_climb(battle, actor, t, out)
@@ -595,7 +596,7 @@ impl Policy for StrategyPolicy {
         if battle.prep.fighters[actor].monster.is_some() && monster::plan_grapple(battle, actor, t, out) {
             return;
         }
-        if reload::plan_reload(battle, actor, t, out) {
+        if splash::plan_guard(battle, actor, t, out) || reload::plan_reload(battle, actor, t, out) {
             return;
         }
         let t = if abilities { class_features(battle, actor, t, out) } else { t };
