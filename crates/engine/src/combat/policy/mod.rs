@@ -552,9 +552,10 @@ impl Policy for StrategyPolicy {
             }
         }
         let abilities = self.spec.use_class_abilities && battle.prep.fighters[actor].abilities.is_some();
+        let items = !self.spec.save_consumables;
         if coup::plan(battle, actor, out)
             || (abilities && domain::plan_rebuke(battle, actor, true, out))
-            || consumables::plan(battle, actor, out)
+            || (items && consumables::plan(battle, actor, out))
             || bonds::plan(battle, actor, t, out)
         {
             return;
@@ -576,6 +577,7 @@ impl Policy for StrategyPolicy {
             open_with_buffs: self.spec.open_with_buffs,
             save_heals: self.spec.save_heals,
             area_min: self.spec.area_min,
+            items,
         };
         if flight::plan_from_above(battle, actor, t, out) {
             return;
@@ -596,7 +598,10 @@ impl Policy for StrategyPolicy {
         if battle.prep.fighters[actor].monster.is_some() && monster::plan_grapple(battle, actor, t, out) {
             return;
         }
-        if splash::plan_guard(battle, actor, t, out) || reload::plan_reload(battle, actor, t, out) {
+        if (items && splash::plan(battle, actor, t, out))
+            || splash::plan_guard(battle, actor, t, out)
+            || reload::plan_reload(battle, actor, t, out)
+        {
             return;
         }
         let t = if abilities { class_features(battle, actor, t, out) } else { t };
