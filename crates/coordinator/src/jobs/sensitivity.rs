@@ -279,8 +279,8 @@ mod tests {
             };
             metrics(0.5, lost, c.runs)
         });
-        // Every lever matters in the test context: the default and 13 variants.
-        assert_eq!(cells.len(), 14);
+        // Every lever matters in the test context: the default and 14 variants.
+        assert_eq!(cells.len(), 15);
         assert!(cells.iter().all(|c| c.party_strategy.as_str() == "default" && c.seed == 11));
         let JobResult::Sensitivity(r) = s.result() else { panic!("a sensitivity result") };
         assert_eq!(r.baseline, Some(10.0));
@@ -289,7 +289,7 @@ mod tests {
         assert_eq!(levers[1].adversary_strategy, "healer");
         assert_eq!(levers[1].delta, -6.0);
         assert_eq!(levers[2].adversary_strategy, "lowest_hp");
-        assert_eq!(levers.len(), 13);
+        assert_eq!(levers.len(), 14);
         assert!(
             SensitivityJob { max_total_runs: Some(279), ..job.clone() }
                 .check()
