@@ -13,10 +13,10 @@ use std::fmt::Write;
 use pf1e_engine::combat::Style;
 use pf1e_engine::combat::event::{
     AcKind, AfflictionEvent, Attack, AttackNote, AttackStep, AuraOutcome, BattleResult, ClassAbilityEvent,
-    CombatEvent, ConcentrationCause, ConfusedAct, ItemCheckKind, DismountCause, EVENT_SCHEMA_VERSION, EffectEnd,
-    EngulfedHow, EscapeSkill, Event, FallCause, KiPower, LifeChange, ManeuverOutcome, ModSource,
-    MountedEvent, MoveKind, NoMove, NonlethalState, Record, SpellEffectEvent, SpellEvent, SpellLoss,
-    StunOutcome, TouchKind, Transcript, TurnEvent,
+    CombatEvent, ConcentrationCause, ConfusedAct, DismountCause, EVENT_SCHEMA_VERSION, EffectEnd,
+    EngulfedHow, EscapeSkill, Event, FallCause, ItemCheckKind, KiPower, LifeChange, ManeuverOutcome,
+    ModSource, MountedEvent, MoveKind, NoMove, NonlethalState, Record, SpellEffectEvent, SpellEvent,
+    SpellLoss, StunOutcome, TouchKind, Transcript, TurnEvent,
 };
 use pf1e_engine::effects::{ConditionId, Maneuver, SaveKind};
 use pf1e_engine::map::Pos;

@@ -299,7 +299,8 @@ mod tests {
         );
         // Adversaries that cast nothing and have no class ability, against a
         // party without casters: the six variants that can matter.
-        let none = pf1e_engine::strategy::Relevance { spells: false, class_abilities: false, consumables: false };
+        let none =
+            pf1e_engine::strategy::Relevance { spells: false, class_abilities: false, consumables: false };
         let ctx = JobContext { levers: none, adversary_levers: none, ..ctx() };
         let names: Vec<String> = adversaries(&ctx).iter().map(|s| s.as_str().to_string()).collect();
         assert_eq!(

@@ -309,7 +309,8 @@ impl<R: Dice> Engine<'_, '_, R> {
 
     fn item_check(&mut self, i: usize, item: u8, check: ItemCheckKind, d20: i32, bonus: i32, dc: i32) {
         let prep = self.st.prep;
-        let spell = prep.spells[usize::from(prep.fighters[i].items[usize::from(item)].spell)].spell.name.clone();
+        let spell =
+            prep.spells[usize::from(prep.fighters[i].items[usize::from(item)].spell)].spell.name.clone();
         let total = d20 + bonus;
         let success = match check {
             ItemCheckKind::CasterLevel => d20 != 1 && (d20 == 20 || total >= dc),
@@ -320,7 +321,8 @@ impl<R: Dice> Engine<'_, '_, R> {
 
     fn item_mishap(&mut self, i: usize, item: u8, damage: u32) {
         let prep = self.st.prep;
-        let spell = prep.spells[usize::from(prep.fighters[i].items[usize::from(item)].spell)].spell.name.clone();
+        let spell =
+            prep.spells[usize::from(prep.fighters[i].items[usize::from(item)].spell)].spell.name.clone();
         let hp_before = self.st.fighters[i].hp;
         let f = &self.st.fighters[i];
         let hp_after = hp_before - (damage as i32 - f.temp_hp).max(0);
@@ -342,7 +344,10 @@ impl<R: Dice> Engine<'_, '_, R> {
         emit!(self, Event::ReadsScroll { who: i, spell: spell.name.clone(), target: t, left });
         let level = spell.lowest_level().unwrap_or(1);
         if !self.concentrate_while_casting(i, level, false) {
-            emit!(self, Event::SpellLost { who: i, spell: spell.name.clone(), why: SpellLoss::Concentration });
+            emit!(
+                self,
+                Event::SpellLost { who: i, spell: spell.name.clone(), why: SpellLoss::Concentration }
+            );
             return Ok(());
         }
         if !self.st.is_present(t) {

@@ -300,7 +300,13 @@ fn line(ids: &[String], sides: &[String], r: &Record) -> String {
         }
         Event::ItemCheck { who, check, spell, d20, bonus, total, dc, success } => {
             let verdict = if *success { "succeeds" } else { "fails" };
-            act(*who, format!("{} check ({spell}) d20={d20}{bonus:+}={total} vs DC {dc} -> {verdict}", check.words()))
+            act(
+                *who,
+                format!(
+                    "{} check ({spell}) d20={d20}{bonus:+}={total} vs DC {dc} -> {verdict}",
+                    check.words()
+                ),
+            )
         }
         Event::ItemMishap { who, spell, damage, hp_before, hp_after } => {
             act(*who, format!("mishap ({spell}): {damage} dmg to itself (hp {hp_before}->{hp_after})"))

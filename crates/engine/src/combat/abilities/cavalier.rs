@@ -111,7 +111,10 @@ impl BattleState<'_> {
         (0..self.len()).any(|j| {
             j != i
                 && !self.are_enemies(i, j)
-                && self.fighters[j].effects.iter().any(|e| e.source == Some(i) && &*e.effect.name == LIONS_CALL_EFFECT)
+                && self.fighters[j]
+                    .effects
+                    .iter()
+                    .any(|e| e.source == Some(i) && &*e.effect.name == LIONS_CALL_EFFECT)
         })
     }
 

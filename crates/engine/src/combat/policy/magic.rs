@@ -139,7 +139,8 @@ fn plan_abilities(
                 .count()
                 .saturating_sub(spared);
             // One wounded ally is better served by a cure when the caster has one.
-            let cure = m.spells != SpellPolicy::None && b.can_cast_now(i) && heal::plan(b, i, m.items).is_some();
+            let cure =
+                m.spells != SpellPolicy::None && b.can_cast_now(i) && heal::plan(b, i, m.items).is_some();
             if foes < wounded && (wounded >= 2 || !cure) {
                 out.push(Action::new(ActionKind::ChannelEnergy).with_option(0));
                 return true;
@@ -809,7 +810,8 @@ fn best_scroll(b: &BattleState<'_>, i: usize, t: usize) -> Option<(u8, f64)> {
         let prepared = &b.prep.spells[usize::from(it.spell)];
         let s = &prepared.spell;
         let offensive = prepared.role.damage || prepared.role.control;
-        if !offensive || prepared.unplayable.is_some() || s.harmless || s.area.is_some() || s.target.is_none() {
+        if !offensive || prepared.unplayable.is_some() || s.harmless || s.area.is_some() || s.target.is_none()
+        {
             continue;
         }
         if b.can_cast(i, it.spell, Metamagic::NONE).is_ok() || b.item_use(i, k, t).is_err() {
@@ -833,7 +835,8 @@ fn best_scroll(b: &BattleState<'_>, i: usize, t: usize) -> Option<(u8, f64)> {
             }
             None => 1.0,
         };
-        let score = p_through(b, i, t, s) * hit * value_on(b, i, t, &cast, s, Metamagic::NONE) * b.item_odds(i, k);
+        let score =
+            p_through(b, i, t, s) * hit * value_on(b, i, t, &cast, s, Metamagic::NONE) * b.item_odds(i, k);
         if score > 0.0 && best.is_none_or(|(_, x)| score > x) {
             best = Some((k, score));
         }

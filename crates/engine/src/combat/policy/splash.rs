@@ -167,7 +167,9 @@ pub(super) fn plan_guard(b: &BattleState<'_>, actor: usize, t: usize, out: &mut 
         return false;
     }
     let other = (0..b.len())
-        .filter(|&e| e != t && b.are_enemies(actor, e) && b.is_active(e) && b.weapon_reaches(actor, w, e, here))
+        .filter(|&e| {
+            e != t && b.are_enemies(actor, e) && b.is_active(e) && b.weapon_reaches(actor, w, e, here)
+        })
         .map(|e| (throw_value(b, actor, w, e), e))
         .filter(|&(v, _)| v > 0.0)
         .max_by(|x, y| x.0.total_cmp(&y.0).then(y.1.cmp(&x.1)));

@@ -351,7 +351,8 @@ fn over_many_seeds_the_cavalier_never_calls_again_while_her_call_still_runs() {
     let mut cav = cavalier(json!(["Lion's Call"]));
     cav.speed_land_ft = 20;
     cav.initiative_mod = 30;
-    let post = || creature("Post", json!({ "hp_max": 150, "speed_land_ft": 0, "attacks": [melee("claw", 0, "1")] }));
+    let post =
+        || creature("Post", json!({ "hp_max": 150, "speed_land_ft": 0, "attacks": [melee("claw", 0, "1")] }));
     let prep = prepare(
         arena(5, 62),
         vec![

@@ -410,7 +410,10 @@ fn scroll_wizard(scrolls: u32, overrides: Value) -> crate::model::Combatant {
 
 #[test]
 fn a_wizard_reads_her_scroll_of_magic_missile_only_when_no_slot_is_left() {
-    let prep = prepare_magic(arena(6, 14), vec![("a", scroll_wizard(2, json!({})), at(1, 1)), ("b", brute(5), at(1, 12))]);
+    let prep = prepare_magic(
+        arena(6, 14),
+        vec![("a", scroll_wizard(2, json!({})), at(1, 1)), ("b", brute(5), at(1, 12))],
+    );
     // With slots: the spell from a slot.
     let plan = plan_of(&prep, 0, &[]);
     assert_eq!(plan.first().map(|a| a.kind), Some(ActionKind::CastSpell), "{plan:?}");
@@ -421,7 +424,11 @@ fn a_wizard_reads_her_scroll_of_magic_missile_only_when_no_slot_is_left() {
     e.st.fighters[0].casting.slots[1] = 0;
     let mut out = Vec::new();
     DefaultPolicy.plan(&e.st, 0, &mut out);
-    assert_eq!(out.first().map(|a| (a.kind, a.target, a.option)), Some((ActionKind::UseItem, Some(1), 0)), "{out:?}");
+    assert_eq!(
+        out.first().map(|a| (a.kind, a.target, a.option)),
+        Some((ActionKind::UseItem, Some(1), 0)),
+        "{out:?}"
+    );
     assert_eq!(e.st.item_slot(0, &out[0]), Slot::FullRound);
     let hp = e.st.fighters[1].hp;
     e.take_turn(0, &mut script(vec![out[0]]));
@@ -458,9 +465,14 @@ fn a_scroll_of_a_spell_above_the_reader_s_caster_level_needs_a_caster_level_chec
             e.st.fighters[0].gear.items_left[0]
         };
         let check = events.iter().find_map(|r| match r.event {
-            Event::ItemCheck { check: crate::combat::event::ItemCheckKind::CasterLevel, d20, bonus, dc, success, .. } => {
-                Some((d20, bonus, dc, success))
-            }
+            Event::ItemCheck {
+                check: crate::combat::event::ItemCheckKind::CasterLevel,
+                d20,
+                bonus,
+                dc,
+                success,
+                ..
+            } => Some((d20, bonus, dc, success)),
             _ => None,
         });
         let (d20, bonus, dc, success) = check.expect("a caster level check");
@@ -475,7 +487,9 @@ fn a_scroll_of_a_spell_above_the_reader_s_caster_level_needs_a_caster_level_chec
         } else {
             failed += 1;
             let wis = events.iter().find_map(|r| match r.event {
-                Event::ItemCheck { check: crate::combat::event::ItemCheckKind::Wisdom, d20, dc, .. } => Some((d20, dc)),
+                Event::ItemCheck { check: crate::combat::event::ItemCheckKind::Wisdom, d20, dc, .. } => {
+                    Some((d20, dc))
+                }
                 _ => None,
             });
             let (wd20, wdc) = wis.expect("a Wisdom check after a failure");
@@ -502,7 +516,8 @@ fn use_magic_device_reads_a_scroll_off_the_list_at_dc_20_plus_caster_level() {
         json!({ "skills": { "Use Magic Device": { "bonus": 10 } },
                 "carried_items": [{ "name": "scroll of magic missile", "quantity": 1 }] }),
     );
-    let untrained = fighter("Guard", json!({ "carried_items": [{ "name": "scroll of magic missile", "quantity": 1 }] }));
+    let untrained =
+        fighter("Guard", json!({ "carried_items": [{ "name": "scroll of magic missile", "quantity": 1 }] }));
     let prep = prepare_magic(
         arena(6, 14),
         vec![("a", rogue, at(1, 1)), ("a", untrained, at(3, 1)), ("b", brute(5), at(1, 8))],
@@ -523,9 +538,13 @@ fn use_magic_device_reads_a_scroll_off_the_list_at_dc_20_plus_caster_level() {
         let (d20, dc, success) = events
             .iter()
             .find_map(|r| match r.event {
-                Event::ItemCheck { check: crate::combat::event::ItemCheckKind::UseMagicDevice, d20, dc, success, .. } => {
-                    Some((d20, dc, success))
-                }
+                Event::ItemCheck {
+                    check: crate::combat::event::ItemCheckKind::UseMagicDevice,
+                    d20,
+                    dc,
+                    success,
+                    ..
+                } => Some((d20, dc, success)),
                 _ => None,
             })
             .expect("a Use Magic Device check");
@@ -554,11 +573,15 @@ fn over_many_seeds_the_wizard_reads_her_scrolls_after_her_slots_and_never_more_t
         let casts: Vec<usize> = (0..events.len())
             .filter(|&k| matches!(&events[k].event, Event::Casts { who: 0, slot: 1, .. }))
             .collect();
-        let reads: Vec<usize> =
-            (0..events.len()).filter(|&k| matches!(events[k].event, Event::ReadsScroll { who: 0, .. })).collect();
+        let reads: Vec<usize> = (0..events.len())
+            .filter(|&k| matches!(events[k].event, Event::ReadsScroll { who: 0, .. }))
+            .collect();
         assert!(reads.len() <= 2, "seed {seed}: {} readings of 2 scrolls", reads.len());
         if let Some(&first) = reads.first() {
-            assert!(casts.len() == 2 && casts[1] < first, "seed {seed}: a scroll read before the slots were spent");
+            assert!(
+                casts.len() == 2 && casts[1] < first,
+                "seed {seed}: a scroll read before the slots were spent"
+            );
             with_scroll += 1;
         }
     }
@@ -570,8 +593,11 @@ fn the_consumables_lever_save_spends_no_potion_wand_scroll_or_flask() {
     use crate::combat::policy::{Roster, StrategyPolicy};
     use crate::strategy::StrategySpec;
     let wizard = scroll_wizard(2, json!({ "spell_slots": { "1": 1 } }));
-    let guard = fighter("Guard", json!({ "carried_items": [
-        { "name": "potion of cure light wounds", "quantity": 2 }, { "name": "alchemist's fire", "quantity": 3 }] }));
+    let guard = fighter(
+        "Guard",
+        json!({ "carried_items": [
+        { "name": "potion of cure light wounds", "quantity": 2 }, { "name": "alchemist's fire", "quantity": 3 }] }),
+    );
     let prep = prepare_magic(
         arena(6, 14),
         vec![("a", wizard, at(1, 1)), ("a", guard, at(3, 1)), ("b", brute(5), at(2, 12))],
@@ -582,8 +608,15 @@ fn the_consumables_lever_save_spends_no_potion_wand_scroll_or_flask() {
         for seed in 0..20 {
             let mut rng = SeededRng::for_run(19, seed);
             let mut events = Vec::new();
-            let mut policy = StrategyPolicy::new(spec.clone(), std::sync::Arc::new(Roster::of_prepared(&prep)));
-            crate::combat::run_prepared(&prep, &SimOptions::default(), &mut rng, Some(&mut events), &mut policy);
+            let mut policy =
+                StrategyPolicy::new(spec.clone(), std::sync::Arc::new(Roster::of_prepared(&prep)));
+            crate::combat::run_prepared(
+                &prep,
+                &SimOptions::default(),
+                &mut rng,
+                Some(&mut events),
+                &mut policy,
+            );
             n += events
                 .iter()
                 .filter(|r| match &r.event {

@@ -316,7 +316,11 @@ fn the_default_policy_does_not_bomb_a_foe_when_the_splash_costs_a_friend_more() 
     let friend = sturdy("Fighter", json!({ "hp_max": 30 }));
     let prep = prepare(
         arena(5, 12),
-        vec![("players", bomber(), at(2, 0)), ("players", friend.clone(), at(2, 6)), ("monsters", foe(), at(2, 5))],
+        vec![
+            ("players", bomber(), at(2, 0)),
+            ("players", friend.clone(), at(2, 6)),
+            ("monsters", foe(), at(2, 5)),
+        ],
     );
     let shots = first_turn_shots(&prep);
     assert!(!shots.is_empty(), "it shoots");
