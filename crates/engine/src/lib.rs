@@ -194,4 +194,15 @@ pub mod summary;
 /// on a creature it damaged needs a DC 26 caster level check) and the
 /// manticore's spike supply (a `supply` special ability: 24 spikes a day,
 /// none beyond 180 ft.).
+///
+/// Also in `pf1e-rules-20`: scrolls are read in battle (CRB "Scrolls": spell
+/// completion, the caster level check DC = the scroll's caster level + 1,
+/// the DC 5 Wisdom check against a mishap) and Use Magic Device stands in
+/// for a class list that lacks a wand's or scroll's spell (DC 20, 20 + the
+/// caster level); the default policy reads a scroll of an offensive spell
+/// it has no slot left for; lion's call is not called again while the
+/// cavalier's call runs; a splash attack (a bomb) is not thrown where its
+/// splash on a friend, counted twice, outweighs it; the `consumables`
+/// lever (`use|save`), and strategies other than the default throw
+/// splash flasks as the default policy does.
 pub const RULES_VERSION: &str = "pf1e-rules-20";

@@ -164,6 +164,12 @@ pub const LEVERS: &[LeverSchema] = &[
         default: "2",
         doc: "Cast an area spell only when it catches at least this many enemies and none of the caster's allies.",
     },
+    LeverSchema {
+        name: "consumables",
+        kind: LeverKind::Choice(&["use", "save"]),
+        default: "use",
+        doc: "Spend potions, wands, scrolls and splash flasks in battle as the default policy does, or save them all (never used in battle).",
+    },
 ];
 
 /// The lever called `name`.
@@ -197,6 +203,8 @@ pub struct StrategySpec {
     pub save_heals: bool,
     /// Fewest enemies an area spell must catch (1 to 3).
     pub area_min: u8,
+    /// Never spend potions, wands, scrolls or splash flasks in battle.
+    pub save_consumables: bool,
 }
 
 /// Which levers can change anything for a side: a lever about spells is
@@ -208,20 +216,26 @@ pub struct Relevance {
     pub spells: bool,
     /// Someone on the side has a class ability the engine plays.
     pub class_abilities: bool,
+    /// Someone on the side carries a potion, wand, scroll or splash flask.
+    pub consumables: bool,
 }
 
 impl Relevance {
     /// Every lever matters (what is assumed when nothing is known).
-    pub const ALL: Relevance = Relevance { spells: true, class_abilities: true };
+    pub const ALL: Relevance = Relevance { spells: true, class_abilities: true, consumables: true };
 
     /// The relevance for a side made of `combatants`: spells when one of
     /// them lists spells, class abilities when one of them has a feature the
     /// catalogue resolves to a class ability rule.
     pub fn of<'a>(combatants: impl IntoIterator<Item = &'a crate::model::Combatant>) -> Self {
         let catalog = crate::feats::FeatCatalog::builtin().ok();
-        let mut r = Relevance { spells: false, class_abilities: false };
+        let mut r = Relevance { spells: false, class_abilities: false, consumables: false };
         for c in combatants {
             r.spells |= !c.spells.is_empty();
+            r.consumables |= c
+                .carried_items
+                .iter()
+                .any(|i| crate::model::items::ItemUse::of(i.name()) != crate::model::items::ItemUse::Other);
             if let Some(cat) = catalog
                 && let Ok(resolved) = crate::feats::resolve(c, cat)
             {
@@ -336,6 +350,7 @@ impl StrategySpec {
             focus_casters: false,
             save_heals: false,
             area_min: 2,
+            save_consumables: false,
         }
     }
 
@@ -372,6 +387,7 @@ impl StrategySpec {
             "focus_casters" => self.focus_casters.to_string(),
             "save_heals" => self.save_heals.to_string(),
             "area_min" => self.area_min.to_string(),
+            "consumables" => (if self.save_consumables { "save" } else { "use" }).to_string(),
             _ => return None,
         })
     }
@@ -450,6 +466,7 @@ impl StrategySpec {
                 }
             }
             "area_min" => self.area_min = (choice(lever, value)? + 1) as u8,
+            "consumables" => self.save_consumables = choice(lever, value)? == 1,
             "retreat" => {
                 let v = value.ok_or(LeverError::MissingValue { lever: lever.name })?;
                 let f: f64 = v.parse().map_err(|_| bad(v))?;
@@ -490,6 +507,9 @@ impl StrategySpec {
         }
         if enemies_cast {
             out.push(Self { focus_casters: true, ..d.clone() });
+        }
+        if own.consumables {
+            out.push(Self { save_consumables: true, ..d.clone() });
         }
         if own.spells {
             out.push(Self { save_heals: true, ..d.clone() });
@@ -609,8 +629,8 @@ mod tests {
     #[test]
     fn single_lever_variants_each_change_one_lever() {
         let v = StrategySpec::single_lever_variants();
-        assert_eq!(v.len(), 13);
-        let none = Relevance { spells: false, class_abilities: false };
+        assert_eq!(v.len(), 14);
+        let none = Relevance { spells: false, class_abilities: false, consumables: false };
         assert_eq!(StrategySpec::single_lever_variants_for(none, false).len(), 6, "target, retreat, charges");
         let unique: std::collections::BTreeSet<String> = v.iter().map(|s| s.name()).collect();
         assert_eq!(unique.len(), v.len());

@@ -14,9 +14,9 @@ use pf1e_engine::combat::Style;
 use pf1e_engine::combat::event::{
     AcKind, AfflictionEvent, Attack, AttackNote, AttackStep, AuraOutcome, BattleResult, ClassAbilityEvent,
     CombatEvent, ConcentrationCause, ConfusedAct, DismountCause, EVENT_SCHEMA_VERSION, EffectEnd,
-    EngulfedHow, EscapeSkill, Event, FallCause, KiPower, LifeChange, ManeuverOutcome, ModSource,
-    MountedEvent, MoveKind, NoMove, NonlethalState, Record, SpellEffectEvent, SpellEvent, SpellLoss,
-    StunOutcome, TouchKind, Transcript, TurnEvent,
+    EngulfedHow, EscapeSkill, Event, FallCause, ItemCheckKind, KiPower, LifeChange, ManeuverOutcome,
+    ModSource, MountedEvent, MoveKind, NoMove, NonlethalState, Record, SpellEffectEvent, SpellEvent,
+    SpellLoss, StunOutcome, TouchKind, Transcript, TurnEvent,
 };
 use pf1e_engine::effects::{ConditionId, Maneuver, SaveKind};
 use pf1e_engine::map::Pos;
@@ -357,6 +357,21 @@ fn row(t: &Transcript, r: &Record, lang: Lang, codes: Codes) -> Row {
                 (false, false) => f(T::EvGivesPotion, &[spell, &t.id(*target), left]),
             };
             act(*who, line)
+        }
+        Event::ReadsScroll { who, spell, target, left } => {
+            act(*who, f(T::EvReadsScroll, &[spell, &t.id(*target), left]))
+        }
+        Event::ItemCheck { who, check, spell, d20, bonus, total, dc, success } => {
+            let what = lang.t(match check {
+                ItemCheckKind::UseMagicDevice => T::EvItemCheckUmd,
+                ItemCheckKind::CasterLevel => T::EvItemCheckCasterLevel,
+                ItemCheckKind::Wisdom => T::EvItemCheckWisdom,
+            });
+            let verdict = lang.t(if *success { T::EvSucceeds } else { T::EvFails });
+            act(*who, f(T::EvItemCheck, &[&what, spell, &signed(d20, *bonus), total, dc, &verdict]))
+        }
+        Event::ItemMishap { who, spell, damage, hp_before, hp_after } => {
+            act(*who, f(T::EvItemMishap, &[spell, damage, hp_before, hp_after]))
         }
         Event::Healed { who, amount, hp_before, hp_after } => {
             act(*who, f(T::EvHealed, &[amount, hp_before, hp_after]))

@@ -509,6 +509,12 @@ catalogue! {
     EvDrinksPotion => "drinks a potion of {} ({} left)", "boit une potion de {} (il en reste {})";
     EvGivesPotion => "gives a potion of {} to {} ({} left)", "fait boire une potion de {} à {} (il en reste {})";
     EvUsesWand => "uses a wand of {} on {} ({} charges left)", "utilise une baguette de {} sur {} ({} charges restantes)";
+    EvReadsScroll => "reads a scroll of {} on {} ({} left)", "lit un parchemin de {} sur {} (il en reste {})";
+    EvItemCheck => "{} check ({}) d20={}={} vs DC {} -> {}", "test de {} ({}) d20={}={} contre DD {} -> {}";
+    EvItemCheckUmd => "Use Magic Device", "Utilisation d'objets magiques";
+    EvItemCheckCasterLevel => "caster level", "niveau de lanceur de sorts";
+    EvItemCheckWisdom => "Wisdom against a mishap", "Sagesse contre un incident";
+    EvItemMishap => "mishap ({}): {} dmg to itself (hp {}->{})", "incident ({}) : {} dégâts à lui-même (pv {}->{})";
     EvSmitesEvil => "smites evil {} (+{} attack, +{} damage, +{} deflection AC against it; {} left)", "châtie le mal : {} (+{} à l'attaque, +{} aux dégâts, +{} de parade contre lui ; {} restant(s))";
     EvSmitesGood => "smites good {} (+{} attack, +{} damage, +{} deflection AC against it; {} left)", "châtie le bien : {} (+{} à l'attaque, +{} aux dégâts, +{} de parade contre lui ; {} restant(s))";
     EvRages => "rages (+4 Str, +4 Con: +{} hp, +{} Will, -2 AC; {} rounds left)", "entre en rage (+4 For, +4 Con : +{} pv, +{} Vol, -2 CA ; {} rounds restants)";

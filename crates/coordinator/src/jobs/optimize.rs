@@ -1239,7 +1239,7 @@ mod tests {
     /// A context whose party has neither spells nor class abilities (a
     /// grid of 4 targets × charges), with sweep seed `seed`.
     fn small_ctx(seed: u64) -> JobContext {
-        let none = Relevance { spells: false, class_abilities: false };
+        let none = Relevance { spells: false, class_abilities: false, consumables: false };
         JobContext { seed, levers: none, adversary_levers: none, ..ctx() }
     }
 

@@ -279,8 +279,8 @@ mod tests {
             };
             metrics(0.5, lost, c.runs)
         });
-        // Every lever matters in the test context: the default and 13 variants.
-        assert_eq!(cells.len(), 14);
+        // Every lever matters in the test context: the default and 14 variants.
+        assert_eq!(cells.len(), 15);
         assert!(cells.iter().all(|c| c.party_strategy.as_str() == "default" && c.seed == 11));
         let JobResult::Sensitivity(r) = s.result() else { panic!("a sensitivity result") };
         assert_eq!(r.baseline, Some(10.0));
@@ -289,7 +289,7 @@ mod tests {
         assert_eq!(levers[1].adversary_strategy, "healer");
         assert_eq!(levers[1].delta, -6.0);
         assert_eq!(levers[2].adversary_strategy, "lowest_hp");
-        assert_eq!(levers.len(), 13);
+        assert_eq!(levers.len(), 14);
         assert!(
             SensitivityJob { max_total_runs: Some(279), ..job.clone() }
                 .check()
@@ -299,7 +299,8 @@ mod tests {
         );
         // Adversaries that cast nothing and have no class ability, against a
         // party without casters: the six variants that can matter.
-        let none = pf1e_engine::strategy::Relevance { spells: false, class_abilities: false };
+        let none =
+            pf1e_engine::strategy::Relevance { spells: false, class_abilities: false, consumables: false };
         let ctx = JobContext { levers: none, adversary_levers: none, ..ctx() };
         let names: Vec<String> = adversaries(&ctx).iter().map(|s| s.as_str().to_string()).collect();
         assert_eq!(

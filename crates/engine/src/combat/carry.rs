@@ -467,7 +467,9 @@ impl Party<'_> {
         // and a table tops everyone up with it before touching a spell.
         for h in 0..states.len() {
             for (w, item) in self.prep.fighters[self.members[h]].items.iter().enumerate() {
-                if item.kind != ItemKind::Wand || !item.usable {
+                // Use Magic Device cannot take 10 or 20: between battles only a
+                // member whose list has the spell uses a wand.
+                if item.kind != ItemKind::Wand || !item.usable || item.umd.is_some() {
                     continue;
                 }
                 let mean = self.item_mean(item);

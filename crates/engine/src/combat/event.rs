@@ -61,7 +61,9 @@ fn is_zero(n: &i32) -> bool {
 /// domain, school and bloodline powers: the class ability kinds
 /// `uses_power` and `immune_power`, and the action `domain_power`; the
 /// `affliction` kinds `berserk`, `magic_heals`, `magic_slows` and
-/// `cursed_wound` (the golems).
+/// `cursed_wound` (the golems);
+/// and scrolls and Use Magic Device: the events `reads_scroll`, `item_check`
+/// and `item_mishap`.
 pub const EVENT_SCHEMA_VERSION: u32 = 10;
 
 /// The record of one battle: who fought, and what happened in order.
@@ -669,6 +671,51 @@ pub enum Event {
         /// Potions of that kind, or the wand's charges, left.
         left: u32,
     },
+    /// A scroll read: its spell is cast from it and the scroll is spent
+    /// (`combat::consumables`).
+    ReadsScroll {
+        /// Who reads it.
+        who: usize,
+        /// The spell it holds.
+        spell: String,
+        /// On whom.
+        target: usize,
+        /// Scrolls of that spell left.
+        left: u32,
+    },
+    /// A check to use an item (`combat::consumables`): Use Magic Device, a
+    /// scroll's caster level check, or the Wisdom check against a mishap.
+    ItemCheck {
+        /// Who makes it.
+        who: usize,
+        /// Which check.
+        check: ItemCheckKind,
+        /// The spell of the item.
+        spell: String,
+        /// The d20.
+        d20: i32,
+        /// The bonus.
+        bonus: i32,
+        /// d20 + bonus.
+        total: i32,
+        /// The DC.
+        dc: i32,
+        /// Whether it succeeded.
+        success: bool,
+    },
+    /// A mishap of an item's use: uncontrolled magic wounds its user.
+    ItemMishap {
+        /// The user.
+        who: usize,
+        /// The spell of the item.
+        spell: String,
+        /// Damage dealt.
+        damage: u32,
+        /// Hit points before.
+        hp_before: i32,
+        /// Hit points after.
+        hp_after: i32,
+    },
     /// Hit points restored (a spell, channel energy, a hex).
     Healed {
         /// The creature healed.
@@ -1062,6 +1109,29 @@ pub enum SpellLoss {
     Fizzles,
     /// A one-round spell has no valid target any more.
     NoTarget,
+}
+
+/// Which check an item's use called for (`Event::ItemCheck`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ItemCheckKind {
+    /// Use Magic Device (a wand or scroll whose spell is not on the user's list).
+    UseMagicDevice,
+    /// A scroll's caster level check (the reader's caster level is lower).
+    CasterLevel,
+    /// The Wisdom check that avoids a scroll mishap.
+    Wisdom,
+}
+
+impl ItemCheckKind {
+    /// The words of the English transcript.
+    pub fn words(self) -> &'static str {
+        match self {
+            ItemCheckKind::UseMagicDevice => "Use Magic Device",
+            ItemCheckKind::CasterLevel => "caster level",
+            ItemCheckKind::Wisdom => "Wisdom against a mishap",
+        }
+    }
 }
 
 /// What called for a concentration check.

@@ -294,6 +294,23 @@ fn line(ids: &[String], sides: &[String], r: &Record) -> String {
             let on = if who == target { String::new() } else { format!(" on {}", id(*target)) };
             act(*who, format!("uses a {what} of {spell}{on} ({left} left)"))
         }
+        Event::ReadsScroll { who, spell, target, left } => {
+            let on = if who == target { String::new() } else { format!(" on {}", id(*target)) };
+            act(*who, format!("reads a scroll of {spell}{on} ({left} left)"))
+        }
+        Event::ItemCheck { who, check, spell, d20, bonus, total, dc, success } => {
+            let verdict = if *success { "succeeds" } else { "fails" };
+            act(
+                *who,
+                format!(
+                    "{} check ({spell}) d20={d20}{bonus:+}={total} vs DC {dc} -> {verdict}",
+                    check.words()
+                ),
+            )
+        }
+        Event::ItemMishap { who, spell, damage, hp_before, hp_after } => {
+            act(*who, format!("mishap ({spell}): {damage} dmg to itself (hp {hp_before}->{hp_after})"))
+        }
         Event::Healed { who, amount, hp_before, hp_after } => {
             act(*who, format!("heals {amount} (hp {hp_before}->{hp_after})"))
         }

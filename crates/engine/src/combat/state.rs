@@ -411,6 +411,7 @@ impl<'p> BattleState<'p> {
                 shots: Vec::new(),
                 items_left: f.items.iter().map(|x| x.uses).collect(),
                 wand_in_hand: None,
+                items_barred: 0,
             },
             casting: CastingState {
                 slots: f.caster.as_ref().map_or([0; 10], |c| c.slots),

@@ -1,6 +1,6 @@
 //! What a carried item is for (CRB "Magic Items": potions, wands, scrolls),
 //! read from its name: `potion of cure light wounds`, `wand of cure light
-//! wounds`. The engine plays wands and potions of spells (`combat::items`)
+//! wounds`. The engine plays wands, potions and scrolls of spells (`combat::items`)
 //! and splash weapons (thrown as attacks, [`SplashWeapon::attack`]); every
 //! other item is carried without a use in play, and `docs/rules/items.md`
 //! lists why.
@@ -18,7 +18,7 @@ pub enum ItemUse {
     Wand(String),
     /// A potion of the named spell (drunk, or given to a helpless ally).
     Potion(String),
-    /// A scroll of the named spell (not played yet).
+    /// A scroll of the named spell (spell completion, read once).
     Scroll(String),
     /// A splash weapon's flasks (alchemist's fire, acid, holy water).
     Splash(SplashWeapon),
@@ -141,11 +141,11 @@ impl ItemUse {
         }
     }
 
-    /// The spell a wand or potion holds.
+    /// The spell a wand, potion or scroll holds.
     pub fn spell(&self) -> Option<&str> {
         match self {
-            ItemUse::Wand(s) | ItemUse::Potion(s) => Some(s),
-            ItemUse::Scroll(_) | ItemUse::Splash(_) | ItemUse::Other => None,
+            ItemUse::Wand(s) | ItemUse::Potion(s) | ItemUse::Scroll(s) => Some(s),
+            ItemUse::Splash(_) | ItemUse::Other => None,
         }
     }
 }

@@ -106,6 +106,18 @@ impl BattleState<'_> {
         allies
     }
 
+    /// Whether an ally of `i` is still under a lion's call of `i`.
+    pub(crate) fn lions_call_running(&self, i: usize) -> bool {
+        (0..self.len()).any(|j| {
+            j != i
+                && !self.are_enemies(i, j)
+                && self.fighters[j]
+                    .effects
+                    .iter()
+                    .any(|e| e.source == Some(i) && &*e.effect.name == LIONS_CALL_EFFECT)
+        })
+    }
+
     /// The allies lion's call reaches now.
     pub(crate) fn lions_call_allies(&self, i: usize) -> Vec<usize> {
         self.allies_around(i, LIONS_CALL_RADIUS_FT, false)

@@ -9,7 +9,10 @@
 //!   receives it, or one who has it) can stand on opposite sides of the
 //!   same foe by their next turns; else
 //!   **lion's call**, when at least two allies within 60 ft have no
-//!   competence bonus on attack rolls yet;
+//!   competence bonus on attack rolls yet and no ally is still under its
+//!   last call (a table does not call again while the call runs: a
+//!   summoned creature or the familiar arriving out of range is not worth
+//!   a standard action);
 //! - it **challenges** the foe it fights (swift action, before the attack)
 //!   when it will strike it in melee this turn, has no challenge in force,
 //!   and the foe is worth it: more hit points left than two of its hits
@@ -40,6 +43,7 @@ pub(super) fn plan(b: &BattleState<'_>, i: usize, t: usize, a: &AbilitySpec, out
             }
         }
         if a.lions_call.is_some()
+            && !b.lions_call_running(i)
             && b.lions_call_allies(i).into_iter().filter(|&j| !competence_on_attacks(b, j)).count() >= 2
         {
             out.push(Action::new(ActionKind::LionsCall));

@@ -131,7 +131,14 @@ fn worth(b: &BattleState<'_>, spell: u16, level: u8, patient: usize, cl: u32) ->
 /// The best heal of `i` for `patient`: among those reaching it from here
 /// (`touch_only` false), or among the touch heals (`touch_only` true); cures
 /// (`cures`), or else Stabilize on a dying patient.
-fn best_for(b: &BattleState<'_>, i: usize, patient: usize, touch_only: bool, cures: bool) -> Option<Heal> {
+fn best_for(
+    b: &BattleState<'_>,
+    i: usize,
+    patient: usize,
+    touch_only: bool,
+    cures: bool,
+    items: bool,
+) -> Option<Heal> {
     let caster = b.prep.fighters[i].caster.as_deref()?;
     let mut best: Option<Heal> = None;
     for k in &caster.known {
@@ -154,7 +161,7 @@ fn best_for(b: &BattleState<'_>, i: usize, patient: usize, touch_only: bool, cur
             best = Some(Heal { spell: k.spell, wand: None, patient, score });
         }
     }
-    if !cures {
+    if !cures || !items {
         return best;
     }
     // Its healing wands: a wand's cure is worth what it heals at the wand's
@@ -166,7 +173,9 @@ fn best_for(b: &BattleState<'_>, i: usize, patient: usize, touch_only: bool, cur
         if it.kind != ItemKind::Wand || !b.prep.spells[usize::from(it.spell)].role.heal {
             continue;
         }
-        let charged = it.usable && b.fighters[i].gear.items_left[usize::from(w)] > 0;
+        let charged = it.usable
+            && b.fighters[i].gear.items_left[usize::from(w)] > 0
+            && (w >= 64 || b.fighters[i].gear.items_barred >> w & 1 == 0);
         if !charged {
             continue;
         }
@@ -180,7 +189,8 @@ fn best_for(b: &BattleState<'_>, i: usize, patient: usize, touch_only: bool, cur
             continue;
         }
         let level = b.prep.spells[usize::from(it.spell)].spell.lowest_level().unwrap_or(1);
-        let score = worth(b, it.spell, level, patient, it.cl) + 0.001;
+        // A wand used by Use Magic Device is worth its chance to work.
+        let score = (worth(b, it.spell, level, patient, it.cl) + 0.001) * b.item_odds(i, w);
         if score > 0.0 && best.is_none_or(|x| score > x.score) {
             best = Some(Heal { spell: it.spell, wand: Some(w), patient, score });
         }
@@ -210,20 +220,21 @@ pub(super) fn has_cure(b: &BattleState<'_>, i: usize) -> bool {
 /// What `i` does to heal this turn, if anything: a cure reaching a patient
 /// from here; a move and a touch cure on the most urgent patient; Stabilize
 /// on a dying patient from here; a double move toward a dying patient.
-pub(super) fn plan(b: &BattleState<'_>, i: usize) -> Option<HealPlan> {
+/// Wands only when `items` (the `consumables` lever).
+pub(super) fn plan(b: &BattleState<'_>, i: usize, items: bool) -> Option<HealPlan> {
     b.prep.fighters[i].caster.as_deref()?;
     let patients = patients(b, i);
     let &first = patients.first()?;
-    if let Some(h) = patients.iter().find_map(|&j| best_for(b, i, j, false, true)) {
+    if let Some(h) = patients.iter().find_map(|&j| best_for(b, i, j, false, true, items)) {
         return Some(HealPlan::Cast(h));
     }
     let mobile = !b.flags(i).has(Flags::CANT_MOVE) && b.life(i) == LifeState::Fighting;
-    let touch = best_for(b, i, first, true, true).filter(|_| mobile);
+    let touch = best_for(b, i, first, true, true, items).filter(|_| mobile);
     let way = touch.and_then(|_| approach(b, i, first));
     if let (Some(h), Some((near, None))) = (touch, way) {
         return Some(HealPlan::MoveAndCast(near, h));
     }
-    if let Some(h) = patients.iter().find_map(|&j| best_for(b, i, j, false, false)) {
+    if let Some(h) = patients.iter().find_map(|&j| best_for(b, i, j, false, false, items)) {
         return Some(HealPlan::Cast(h));
     }
     match way {

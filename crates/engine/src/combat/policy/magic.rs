@@ -33,6 +33,8 @@ pub(crate) struct Magic {
     pub open_with_buffs: bool,
     pub save_heals: bool,
     pub area_min: u8,
+    /// Potions, wands, scrolls and flasks are spent (the `consumables` lever).
+    pub items: bool,
 }
 
 impl Magic {
@@ -43,6 +45,7 @@ impl Magic {
         open_with_buffs: false,
         save_heals: false,
         area_min: 2,
+        items: true,
     };
 }
 
@@ -137,7 +140,8 @@ fn plan_abilities(
                 .count()
                 .saturating_sub(spared);
             // One wounded ally is better served by a cure when the caster has one.
-            let cure = m.spells != SpellPolicy::None && b.can_cast_now(i) && heal::plan(b, i).is_some();
+            let cure =
+                m.spells != SpellPolicy::None && b.can_cast_now(i) && heal::plan(b, i, m.items).is_some();
             if foes < wounded && (wounded >= 2 || !cure) {
                 out.push(Action::new(ActionKind::ChannelEnergy).with_option(0));
                 return true;
@@ -280,7 +284,7 @@ fn plan_spells(
 ) -> bool {
     let caster = b.prep.fighters[i].caster.as_deref().expect("checked by the caller");
     // 1. Heal an ally under half its hit points, walking to it if need be.
-    match heal::plan(b, i) {
+    match heal::plan(b, i, m.items) {
         Some(HealPlan::Cast(h)) if h.wand.is_some() => {
             out.push(h.action());
             return true;
@@ -339,8 +343,18 @@ fn plan_spells(
         push_cast(b, i, o, out);
         return true;
     }
+    // 4a. A scroll of an offensive spell it has no slot left for (or one
+    // off its list), when it beats the weapon and the best spell.
+    let offense = best_offense(b, i, t, m);
+    if m.items
+        && let Some((k, score)) = best_scroll(b, i, t)
+        && score > weapon.max(offense.map_or(0.0, |o| o.score))
+    {
+        out.push(Action::use_item(k, t));
+        return true;
+    }
     // 4. The best offensive spell, when it beats the weapon.
-    if let Some(o) = best_offense(b, i, t, m)
+    if let Some(o) = offense
         && o.score > weapon
     {
         // The magus folds a standard-action spell into spell combat when its weapon reaches.
@@ -790,6 +804,61 @@ fn best_offense(b: &BattleState<'_>, i: usize, t: usize, m: Magic) -> Option<Opt
                     best = Some(o);
                 }
             }
+        }
+    }
+    best
+}
+
+/// The scroll of `i` worth reading at `t` now, and its worth: a scroll of
+/// an offensive single-target spell (damage or a condition) that `i`
+/// cannot cast from a slot now (none left, or a spell it does not know),
+/// read from a square no foe threatens (reading provokes as casting does),
+/// worth what the spell would be (`value_on`, the chance it lands) times
+/// the chance the reading works (Use Magic Device or the caster level
+/// check, `item_odds`).
+fn best_scroll(b: &BattleState<'_>, i: usize, t: usize) -> Option<(u8, f64)> {
+    let spec = &b.prep.fighters[i];
+    if b.is_threatened(i) {
+        return None;
+    }
+    let mut best: Option<(u8, f64)> = None;
+    for (k, it) in spec.items.iter().enumerate() {
+        let Ok(k) = u8::try_from(k) else { break };
+        if it.kind != super::super::items::ItemKind::Scroll {
+            continue;
+        }
+        let prepared = &b.prep.spells[usize::from(it.spell)];
+        let s = &prepared.spell;
+        let offensive = prepared.role.damage || prepared.role.control;
+        if !offensive || prepared.unplayable.is_some() || s.harmless || s.area.is_some() || s.target.is_none()
+        {
+            continue;
+        }
+        if b.can_cast(i, it.spell, Metamagic::NONE).is_ok() || b.item_use(i, k, t).is_err() {
+            continue;
+        }
+        if !s.target.as_ref().is_some_and(|tg| tg.kind != TargetKind::Caster && b.passes(i, t, &tg.filter)) {
+            continue;
+        }
+        if immune(b, t, it.spell) {
+            continue;
+        }
+        let cast = b.item_cast(i, k, t);
+        let hit = match s.attack.as_ref().map(|a| a.kind) {
+            Some(AttackKind::MeleeTouch) => {
+                let sit = b.touch_situation(i, t, true);
+                hit_chance(sit.attack, sit.ac)
+            }
+            Some(_) => {
+                let sit = b.touch_situation(i, t, false);
+                hit_chance(sit.attack, sit.ac)
+            }
+            None => 1.0,
+        };
+        let score =
+            p_through(b, i, t, s) * hit * value_on(b, i, t, &cast, s, Metamagic::NONE) * b.item_odds(i, k);
+        if score > 0.0 && best.is_none_or(|(_, x)| score > x) {
+            best = Some((k, score));
         }
     }
     best

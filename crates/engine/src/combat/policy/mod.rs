@@ -114,6 +114,7 @@ fn plan_default(battle: &BattleState<'_>, actor: usize, out: &mut Vec<Action>) {
         let t = flight::reachable_target(battle, actor, harmable_target(battle, actor, t));
         if harmless::plan(battle, actor, t, out)
             || splash::plan(battle, actor, t, out)
+            || splash::plan_guard(battle, actor, t, out)
             || reload::plan_reload(battle, actor, t, out)
             || flight::plan_below(battle, actor, t, out)
             || flight::plan_climb(battle, actor, t, out)
@@ -563,9 +564,10 @@ impl Policy for StrategyPolicy {
             }
         }
         let abilities = self.spec.use_class_abilities && battle.prep.fighters[actor].abilities.is_some();
+        let items = !self.spec.save_consumables;
         if coup::plan(battle, actor, out)
             || (abilities && domain::plan_rebuke(battle, actor, true, out))
-            || consumables::plan(battle, actor, out)
+            || (items && consumables::plan(battle, actor, out))
             || bonds::plan(battle, actor, t, out)
         {
             return;
@@ -587,6 +589,7 @@ impl Policy for StrategyPolicy {
             open_with_buffs: self.spec.open_with_buffs,
             save_heals: self.spec.save_heals,
             area_min: self.spec.area_min,
+            items,
         };
         if flight::plan_from_above(battle, actor, t, out) {
             return;
@@ -607,7 +610,10 @@ impl Policy for StrategyPolicy {
         if battle.prep.fighters[actor].monster.is_some() && monster::plan_grapple(battle, actor, t, out) {
             return;
         }
-        if reload::plan_reload(battle, actor, t, out) {
+        if (items && splash::plan(battle, actor, t, out))
+            || splash::plan_guard(battle, actor, t, out)
+            || reload::plan_reload(battle, actor, t, out)
+        {
             return;
         }
         let t = if abilities { class_features(battle, actor, t, out) } else { t };

@@ -146,3 +146,48 @@ pub(super) fn plan(b: &BattleState<'_>, actor: usize, t: usize, out: &mut Vec<Ac
     out.push(Action::at(ActionKind::Attack, t).with_weapon(w));
     true
 }
+
+/// The attack a splash weapon that is the weapon of `actor`'s attack on `t`
+/// from here (an alchemist's bomb, first in its file) gives way to when
+/// its throw at `t` is worth less than nothing: the direct hit and the
+/// splash on `t`'s neighbours, a friend's splash counting twice, against
+/// (`throw_value`). A table does not bomb the ogre its own fighter stands
+/// next to when the splash costs the fighter more than the bomb costs the
+/// ogre. Then: a throw at another foe in range whose throw is worth
+/// something (the best one); else another weapon of `actor` that reaches
+/// `t` (a full attack with it, a melee one first when a foe threatens
+/// `actor`); else total defense rather than burning the
+/// friend. Whether it planned the turn.
+pub(super) fn plan_guard(b: &BattleState<'_>, actor: usize, t: usize, out: &mut Vec<Action>) -> bool {
+    let here = b.pos(actor);
+    let Ok(w) = b.weapon_for(actor, t, here) else { return false };
+    let spec = &b.prep.fighters[actor];
+    let p = &spec.offense.attacks[w];
+    if p.drawn || p.splash.is_none() || throw_value(b, actor, w, t) >= 0.0 {
+        return false;
+    }
+    let other = (0..b.len())
+        .filter(|&e| {
+            e != t && b.are_enemies(actor, e) && b.is_active(e) && b.weapon_reaches(actor, w, e, here)
+        })
+        .map(|e| (throw_value(b, actor, w, e), e))
+        .filter(|&(v, _)| v > 0.0)
+        .max_by(|x, y| x.0.total_cmp(&y.0).then(y.1.cmp(&x.1)));
+    if let Some((_, e)) = other {
+        out.push(Action::at(ActionKind::Attack, e).with_weapon(w));
+        return true;
+    }
+    // In a foe's reach, a melee weapon first (shooting there provokes).
+    let threatened = b.is_threatened(actor);
+    let dry = (0..spec.offense.attacks.len())
+        .filter(|&v| {
+            let q = &spec.offense.attacks[v];
+            v != w && q.splash.is_none() && !q.drawn && !q.off_hand && b.weapon_reaches(actor, v, t, here)
+        })
+        .min_by_key(|&v| (threatened && !spec.offense.attacks[v].melee, v));
+    match dry {
+        Some(v) => out.push(Action::at(ActionKind::FullAttack, t).with_weapon(v)),
+        None => out.push(Action::new(ActionKind::TotalDefense)),
+    }
+    true
+}

@@ -135,10 +135,13 @@ pub(crate) struct GearState {
     pub unloaded: u64,
     /// Shots fired with each attack whose shots count (index: attack).
     pub shots: Vec<u16>,
-    /// Uses left of each of its wands and potions (index: `FighterSpec::items`).
+    /// Uses left of each of its wands, potions and scrolls (index: `FighterSpec::items`).
     pub items_left: Vec<u32>,
     /// The wand it holds, drawn by a first use (`combat::consumables`).
     pub wand_in_hand: Option<u8>,
+    /// Items it may not try again this battle (bit k: item k): a Use
+    /// Magic Device check failed on a natural 1 (`combat::consumables`).
+    pub items_barred: u64,
 }
 
 /// Its spells left and the spell it is casting or holding.

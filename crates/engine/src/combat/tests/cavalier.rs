@@ -338,3 +338,46 @@ fn over_many_seeds_the_cavalier_never_lends_outflank_in_a_corridor_one_square_wi
     );
     assert_eq!(tactician_battles(&prep, 30), (0, 0));
 }
+
+// ---- when the default policy calls (lion's call) ----
+
+#[test]
+fn over_many_seeds_the_cavalier_never_calls_again_while_her_call_still_runs() {
+    // Two allies beside her, two more 100 ft behind who walk past her later
+    // (lacking the bonus), and a foe that never moves, 200 ft away: every
+    // turn of hers is a rally turn. She calls at once (two allies lack the
+    // bonus); when the latecomers come within 60 ft her first call still
+    // runs on the first two: no second call until it is over (4 rounds).
+    let mut cav = cavalier(json!(["Lion's Call"]));
+    cav.speed_land_ft = 20;
+    cav.initiative_mod = 30;
+    let post =
+        || creature("Post", json!({ "hp_max": 150, "speed_land_ft": 0, "attacks": [melee("claw", 0, "1")] }));
+    let prep = prepare(
+        arena(5, 62),
+        vec![
+            ("a", cav, at(2, 20)),
+            ("a", swordsman("Near1", false), at(1, 22)),
+            ("a", swordsman("Near2", false), at(3, 22)),
+            ("a", swordsman("Late1", false), at(1, 0)),
+            ("a", swordsman("Late2", false), at(3, 0)),
+            ("b", post(), at(2, 60)),
+        ],
+    );
+    let mut again = 0;
+    for run in 0..30 {
+        let events = policy_battle(&prep, 43, run);
+        let calls: Vec<u32> = events
+            .iter()
+            .filter(|r| matches!(r.event, Event::LionsCall { who: 0, .. }))
+            .map(|r| r.round)
+            .collect();
+        assert_eq!(calls.first(), Some(&1), "run {run}: the first call on round 1 ({calls:?})");
+        for w in calls.windows(2) {
+            assert!(w[1] >= w[0] + 4, "run {run}: called again while the call ran: {calls:?}");
+        }
+        again += usize::from(calls.len() > 1);
+    }
+    // Once the call is over, she calls again while her turns are still rally turns.
+    assert!(again > 0, "never a second call once the first was over");
+}

@@ -388,3 +388,248 @@ fn over_many_seeds_a_buff_potion_is_drunk_once_out_of_reach_before_the_first_blo
     }
     assert!(drank_first >= 25, "a buff before the fight in {drank_first} of 30 battles");
 }
+
+// ---- scrolls and Use Magic Device ----
+
+/// A wizard 5 who knows Magic Missile (five 1st-level slots) and carries
+/// `scrolls` scrolls of it, with `overrides`; a dagger.
+fn scroll_wizard(scrolls: u32, overrides: Value) -> crate::model::Combatant {
+    let mut base = json!({
+        "spell_list": "wizard",
+        "casting_ability": "int",
+        "abilities": { "str_score": 10, "dex_score": 10, "con_score": 12,
+                       "int_score": 16, "wis_score": 10, "cha_score": 10 },
+        "attacks": [melee("dagger", 0, "1d4")],
+        "carried_items": [{ "name": "scroll of magic missile", "quantity": scrolls }]
+    });
+    if let (Value::Object(b), Value::Object(o)) = (&mut base, overrides) {
+        b.extend(o);
+    }
+    caster("Wizard", &["Magic Missile"], base)
+}
+
+#[test]
+fn a_wizard_reads_her_scroll_of_magic_missile_only_when_no_slot_is_left() {
+    let prep = prepare_magic(
+        arena(6, 14),
+        vec![("a", scroll_wizard(2, json!({})), at(1, 1)), ("b", brute(5), at(1, 12))],
+    );
+    // With slots: the spell from a slot.
+    let plan = plan_of(&prep, 0, &[]);
+    assert_eq!(plan.first().map(|a| a.kind), Some(ActionKind::CastSpell), "{plan:?}");
+    // Without: the scroll, at the brute; taking it out and reading it fill the turn.
+    let mut rng = SeededRng::for_run(1, 0);
+    let mut events = Vec::new();
+    let mut e = Engine::new(&prep, &SimOptions::default(), &mut rng, Some(&mut events));
+    e.st.fighters[0].casting.slots[1] = 0;
+    let mut out = Vec::new();
+    DefaultPolicy.plan(&e.st, 0, &mut out);
+    assert_eq!(
+        out.first().map(|a| (a.kind, a.target, a.option)),
+        Some((ActionKind::UseItem, Some(1), 0)),
+        "{out:?}"
+    );
+    assert_eq!(e.st.item_slot(0, &out[0]), Slot::FullRound);
+    let hp = e.st.fighters[1].hp;
+    e.take_turn(0, &mut script(vec![out[0]]));
+    assert_eq!(e.st.fighters[0].gear.items_left, [1], "one scroll of two left");
+    // Caster level 1 (a 1st-level spell's scroll): one missile, 1d4+1.
+    let dealt = hp - e.st.fighters[1].hp;
+    assert!((2..=5).contains(&dealt), "{dealt}");
+    drop(e);
+    assert!(events.iter().any(|r| matches!(r.event, Event::ReadsScroll { who: 0, target: 1, left: 1, .. })));
+    // Her caster level (5) is not lower than the scroll's (1): no check.
+    assert!(!events.iter().any(|r| matches!(r.event, Event::ItemCheck { .. })));
+}
+
+#[test]
+fn a_scroll_of_a_spell_above_the_reader_s_caster_level_needs_a_caster_level_check_dc_scroll_cl_plus_one() {
+    // A wizard 1 (caster level 1) with a scroll of scorching ray (2nd
+    // level: caster level 3): DC 4, d20 + 1; a failure keeps the scroll
+    // unless the DC 5 Wisdom check (Wis 10: +0) fails too (a mishap: 1d6
+    // per spell level to the reader, the scroll spent).
+    let reader = scroll_wizard(
+        1,
+        json!({ "level": 1, "caster_level": 1, "spell_slots": { "1": 1 },
+                "carried_items": [{ "name": "scroll of scorching ray", "quantity": 1 }] }),
+    );
+    // The brute 20 ft away: within scorching ray's 30 ft at caster level 3.
+    let prep = prepare_magic(arena(6, 14), vec![("a", reader, at(1, 1)), ("b", brute(5), at(1, 5))]);
+    let (mut passed, mut failed, mut mishaps) = (0, 0, 0);
+    for seed in 0..200 {
+        let mut rng = SeededRng::for_run(5, seed);
+        let mut events = Vec::new();
+        let left = {
+            let mut e = Engine::new(&prep, &SimOptions::default(), &mut rng, Some(&mut events));
+            e.take_turn(0, &mut script(vec![Action::use_item(0, 1)]));
+            e.st.fighters[0].gear.items_left[0]
+        };
+        let check = events.iter().find_map(|r| match r.event {
+            Event::ItemCheck {
+                check: crate::combat::event::ItemCheckKind::CasterLevel,
+                d20,
+                bonus,
+                dc,
+                success,
+                ..
+            } => Some((d20, bonus, dc, success)),
+            _ => None,
+        });
+        let (d20, bonus, dc, success) = check.expect("a caster level check");
+        assert_eq!((bonus, dc), (1, 4));
+        assert_eq!(success, d20 != 1 && d20 + 1 >= 4, "d20 {d20}");
+        let read = events.iter().any(|r| matches!(r.event, Event::ReadsScroll { .. }));
+        let mishap = events.iter().any(|r| matches!(r.event, Event::ItemMishap { who: 0, .. }));
+        assert_eq!(read, success);
+        if success {
+            passed += 1;
+            assert_eq!(left, 0);
+        } else {
+            failed += 1;
+            let wis = events.iter().find_map(|r| match r.event {
+                Event::ItemCheck { check: crate::combat::event::ItemCheckKind::Wisdom, d20, dc, .. } => {
+                    Some((d20, dc))
+                }
+                _ => None,
+            });
+            let (wd20, wdc) = wis.expect("a Wisdom check after a failure");
+            assert_eq!(wdc, 5);
+            assert_eq!(mishap, wd20 < 5);
+            assert_eq!(left, if mishap { 0 } else { 1 }, "a failed reading keeps the scroll unless a mishap");
+            mishaps += usize::from(mishap);
+        }
+    }
+    // d20 3 to 20 succeed: 90 %; a failure (10 %) is a mishap on a Wisdom d20 of 1 to 4 (20 %).
+    assert!((165..=195).contains(&passed), "{passed} of 200");
+    assert_eq!(passed + failed, 200);
+    assert!(mishaps <= 10, "{mishaps}");
+}
+
+#[test]
+fn use_magic_device_reads_a_scroll_off_the_list_at_dc_20_plus_caster_level() {
+    // A fighter with Use Magic Device +10 and a scroll of magic missile
+    // (caster level 1): DC 21, 10 of 20 faces; a failure keeps the scroll,
+    // a failure by 10 or more (d20 1) is a mishap (2d6), and a natural 1
+    // bars the scroll for the battle.
+    let rogue = fighter(
+        "Rogue",
+        json!({ "skills": { "Use Magic Device": { "bonus": 10 } },
+                "carried_items": [{ "name": "scroll of magic missile", "quantity": 1 }] }),
+    );
+    let untrained =
+        fighter("Guard", json!({ "carried_items": [{ "name": "scroll of magic missile", "quantity": 1 }] }));
+    let prep = prepare_magic(
+        arena(6, 14),
+        vec![("a", rogue, at(1, 1)), ("a", untrained, at(3, 1)), ("b", brute(5), at(1, 8))],
+    );
+    assert_eq!(prep.fighters[0].items[0].umd, Some(10));
+    assert!(prep.fighters[0].items[0].usable);
+    // Untrained (a trained-only skill) and not a caster: no use at all.
+    assert!(!prep.fighters[1].items[0].usable);
+    let mut read = 0;
+    for seed in 0..200 {
+        let mut rng = SeededRng::for_run(6, seed);
+        let mut events = Vec::new();
+        let (left, barred) = {
+            let mut e = Engine::new(&prep, &SimOptions::default(), &mut rng, Some(&mut events));
+            e.take_turn(0, &mut script(vec![Action::use_item(0, 2)]));
+            (e.st.fighters[0].gear.items_left[0], e.st.fighters[0].gear.items_barred)
+        };
+        let (d20, dc, success) = events
+            .iter()
+            .find_map(|r| match r.event {
+                Event::ItemCheck {
+                    check: crate::combat::event::ItemCheckKind::UseMagicDevice,
+                    d20,
+                    dc,
+                    success,
+                    ..
+                } => Some((d20, dc, success)),
+                _ => None,
+            })
+            .expect("a Use Magic Device check");
+        assert_eq!(dc, 21);
+        assert_eq!(success, d20 >= 11);
+        assert_eq!(left, u32::from(!success));
+        assert_eq!(barred == 1, d20 == 1);
+        let mishap = events.iter().any(|r| matches!(r.event, Event::ItemMishap { who: 0, .. }));
+        assert_eq!(mishap, d20 == 1, "failed by 10 or more only on a 1");
+        read += usize::from(success);
+    }
+    assert!((80..=120).contains(&read), "{read} of 200");
+}
+
+#[test]
+fn over_many_seeds_the_wizard_reads_her_scrolls_after_her_slots_and_never_more_than_she_carries() {
+    // A brute that does not move: she is never threatened (reading
+    // provokes, so a threatened reader keeps her scroll).
+    let wizard = scroll_wizard(2, json!({ "spell_slots": { "1": 2 } }));
+    let mut post = brute(5);
+    post.speed_land_ft = 0;
+    let prep = prepare_magic(arena(6, 14), vec![("a", wizard, at(1, 1)), ("b", post, at(1, 12))]);
+    let mut with_scroll = 0;
+    for seed in 0..30 {
+        let events = policy_battle(&prep, 17, seed);
+        let casts: Vec<usize> = (0..events.len())
+            .filter(|&k| matches!(&events[k].event, Event::Casts { who: 0, slot: 1, .. }))
+            .collect();
+        let reads: Vec<usize> = (0..events.len())
+            .filter(|&k| matches!(events[k].event, Event::ReadsScroll { who: 0, .. }))
+            .collect();
+        assert!(reads.len() <= 2, "seed {seed}: {} readings of 2 scrolls", reads.len());
+        if let Some(&first) = reads.first() {
+            assert!(
+                casts.len() == 2 && casts[1] < first,
+                "seed {seed}: a scroll read before the slots were spent"
+            );
+            with_scroll += 1;
+        }
+    }
+    assert!(with_scroll > 20, "scrolls read in {with_scroll} of 30 battles");
+}
+
+#[test]
+fn the_consumables_lever_save_spends_no_potion_wand_scroll_or_flask() {
+    use crate::combat::policy::{Roster, StrategyPolicy};
+    use crate::strategy::StrategySpec;
+    let wizard = scroll_wizard(2, json!({ "spell_slots": { "1": 1 } }));
+    let guard = fighter(
+        "Guard",
+        json!({ "carried_items": [
+        { "name": "potion of cure light wounds", "quantity": 2 }, { "name": "alchemist's fire", "quantity": 3 }] }),
+    );
+    let prep = prepare_magic(
+        arena(6, 14),
+        vec![("a", wizard, at(1, 1)), ("a", guard, at(3, 1)), ("b", brute(5), at(2, 12))],
+    );
+    let spent = |spec: &str| {
+        let spec = StrategySpec::parse(spec).unwrap();
+        let mut n = 0;
+        for seed in 0..20 {
+            let mut rng = SeededRng::for_run(19, seed);
+            let mut events = Vec::new();
+            let mut policy =
+                StrategyPolicy::new(spec.clone(), std::sync::Arc::new(Roster::of_prepared(&prep)));
+            crate::combat::run_prepared(
+                &prep,
+                &SimOptions::default(),
+                &mut rng,
+                Some(&mut events),
+                &mut policy,
+            );
+            n += events
+                .iter()
+                .filter(|r| match &r.event {
+                    Event::UsesItem { .. } | Event::ReadsScroll { .. } => true,
+                    Event::Attack(a) => a.weapon == "alchemist's fire",
+                    _ => false,
+                })
+                .count();
+        }
+        n
+    };
+    // A non-default spec that spends them (the brute's 200 hit points
+    // outlast the wizard's slot), and the same with consumables=save.
+    assert!(spent("lowest_hp") > 0);
+    assert_eq!(spent("lowest_hp, consumables=save"), 0);
+}

@@ -274,3 +274,71 @@ fn the_campaign_files_carry_their_flasks_as_attacks() {
     assert!(fighter.iter().any(|a| a.name == "alchemist's fire" && a.drawn));
     assert!(fighter.iter().any(|a| a.name == "holy water" && a.drawn));
 }
+
+/// An alchemist 4's bomb (2d6+4 fire, splash 6, Reflex DC 16, first in
+/// its file) and a light crossbow.
+fn bomber() -> crate::model::Combatant {
+    creature(
+        "Bomber",
+        json!({ "hp_max": 30, "bab": 3, "attacks": [
+            { "name": "bomb", "kind": "touch", "attack_bonus": 6,
+              "damage": [{ "formula": "2d6+4", "types": ["fire"] }], "range_increment_ft": 20,
+              "splash": [{ "formula": "6", "types": ["fire"] }], "splash_dc": 16,
+              "standard_action": true, "ammunition": 8 },
+            { "name": "light crossbow", "kind": "ranged", "attack_bonus": 5,
+              "damage": [{ "formula": "1d8", "types": ["piercing"] }], "range_increment_ft": 80 } ] }),
+    )
+}
+
+/// The weapons and targets of `prep`'s combatant 0 on its first turn, over 40 seeds.
+fn first_turn_shots(prep: &crate::combat::PreparedEncounter) -> Vec<(String, usize)> {
+    let mut shots = Vec::new();
+    for seed in 0..40 {
+        let mut rng = SeededRng::for_run(13, seed);
+        let mut events: Vec<Record> = Vec::new();
+        let mut e = Engine::new(prep, &SimOptions::default(), &mut rng, Some(&mut events));
+        e.start_round();
+        e.take_turn(0, &mut DefaultPolicy);
+        drop(e);
+        shots.extend(events.iter().filter_map(|r| match &r.event {
+            Event::Attack(a) if a.who == 0 => Some((a.weapon.clone(), a.target)),
+            _ => None,
+        }));
+    }
+    shots
+}
+
+#[test]
+fn the_default_policy_does_not_bomb_a_foe_when_the_splash_costs_a_friend_more() {
+    // The foe (11 hp) stands next to a friend: the bomb's 11 on the foe
+    // is worth less than its 6 splash on the friend counted twice, against.
+    let foe = || sturdy("Ogre", json!({ "hp_max": 40, "attacks": [melee("club", 5, "1d6")] }));
+    let friend = sturdy("Fighter", json!({ "hp_max": 30 }));
+    let prep = prepare(
+        arena(5, 12),
+        vec![
+            ("players", bomber(), at(2, 0)),
+            ("players", friend.clone(), at(2, 6)),
+            ("monsters", foe(), at(2, 5)),
+        ],
+    );
+    let shots = first_turn_shots(&prep);
+    assert!(!shots.is_empty(), "it shoots");
+    assert!(shots.iter().all(|(w, _)| w == "light crossbow"), "{shots:?}");
+    // Alone, the foe gets the bomb.
+    let prep = prepare(arena(5, 12), vec![("players", bomber(), at(2, 0)), ("monsters", foe(), at(2, 5))]);
+    let shots = first_turn_shots(&prep);
+    assert!(!shots.is_empty() && shots.iter().all(|(w, _)| w == "bomb"), "{shots:?}");
+    // With a second foe in range and nobody beside it, the bomb goes there.
+    let prep = prepare(
+        arena(5, 12),
+        vec![
+            ("players", bomber(), at(2, 0)),
+            ("players", friend, at(2, 6)),
+            ("monsters", foe(), at(2, 5)),
+            ("monsters", foe(), at(4, 8)),
+        ],
+    );
+    let shots = first_turn_shots(&prep);
+    assert!(!shots.is_empty() && shots.iter().all(|s| *s == ("bomb".to_string(), 3)), "{shots:?}");
+}
