@@ -253,47 +253,106 @@ impl Outcomes {
     }
 }
 
+/// What a danger profile is computed from: the counts and sums over a
+/// group's runs. Both the in-memory fold (`DangerMetrics::from_rows`) and
+/// the coordinator's streamed one fill it, so the two agree bit for bit.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct DangerSums {
+    /// Runs counted.
+    pub runs: u64,
+    /// Runs the group won.
+    pub wins: u64,
+    /// Runs that ended in a draw.
+    pub draws: u64,
+    /// Runs no member died in.
+    pub survives: u64,
+    /// Runs every member was down in.
+    pub tpk: u64,
+    /// Runs some member died in.
+    pub any_death: u64,
+    /// Runs the group fled.
+    pub fled: u64,
+    /// Hit points lost, summed.
+    pub lost_sum: i64,
+    /// Rounds, summed.
+    pub rounds_sum: u64,
+    /// Squared deviations of the hit points lost from their mean, summed
+    /// in run order.
+    pub lost_ss: f64,
+    /// Squared deviations of the rounds from their mean, summed in run order.
+    pub rounds_ss: f64,
+    /// Hit points remaining, summed over the worst decile's runs.
+    pub tail_remaining: i64,
+}
+
+impl DangerSums {
+    /// The mean of a per-run sum (0 without runs).
+    pub fn per_run(&self, x: f64) -> f64 {
+        if self.runs == 0 { 0.0 } else { x / self.runs as f64 }
+    }
+
+    /// How many runs the worst decile holds: a tenth rounded up, at least
+    /// one.
+    pub fn tail_len(runs: u64) -> u64 {
+        runs.div_ceil(10).max(1)
+    }
+}
+
 impl DangerMetrics {
     /// The danger profile of rows in run order, intervals at level `conf`.
     pub fn from_rows(rows: &[RunRow], conf: Confidence) -> Self {
-        let runs = rows.len();
         let count = |f: &dyn Fn(&RunRow) -> bool| rows.iter().filter(|r| f(r)).count() as u64;
-        let (survives, tpk, any) = (count(&|r| !r.dead), count(&|r| r.all_down), count(&|r| r.dead));
-        let wins = count(&|r| r.won);
-        let draws = count(&|r| r.draw);
-        let fled = count(&|r| r.fled);
-        let per_run = |x: f64| if runs == 0 { 0.0 } else { x / runs as f64 };
-        let lost_sum: i64 = rows.iter().map(|r| r.lost).sum();
-        let mean = per_run(lost_sum as f64);
-        let var = per_run(rows.iter().map(|r| (r.lost as f64 - mean).powi(2)).sum());
-        let rounds_sum: u64 = rows.iter().map(|r| u64::from(r.rounds)).sum();
-        let rounds_mean = per_run(rounds_sum as f64);
-        let rounds_var = per_run(rows.iter().map(|r| (f64::from(r.rounds) - rounds_mean).powi(2)).sum());
-        let tail = runs.div_ceil(10).max(1);
-        let mut order: Vec<usize> = (0..runs).collect();
+        let mut sums = DangerSums {
+            runs: rows.len() as u64,
+            wins: count(&|r| r.won),
+            draws: count(&|r| r.draw),
+            survives: count(&|r| !r.dead),
+            tpk: count(&|r| r.all_down),
+            any_death: count(&|r| r.dead),
+            fled: count(&|r| r.fled),
+            lost_sum: rows.iter().map(|r| r.lost).sum(),
+            rounds_sum: rows.iter().map(|r| u64::from(r.rounds)).sum(),
+            ..DangerSums::default()
+        };
+        let mean = sums.per_run(sums.lost_sum as f64);
+        let rounds_mean = sums.per_run(sums.rounds_sum as f64);
+        sums.lost_ss = rows.iter().map(|r| (r.lost as f64 - mean).powi(2)).sum();
+        sums.rounds_ss = rows.iter().map(|r| (f64::from(r.rounds) - rounds_mean).powi(2)).sum();
+        let mut order: Vec<usize> = (0..rows.len()).collect();
         // Stable: equal losses keep run order.
         order.sort_by_key(|&r| std::cmp::Reverse(rows[r].lost));
-        let tail_sum: i64 = order.iter().take(tail).map(|&r| rows[r].remaining).sum();
+        let tail = DangerSums::tail_len(sums.runs) as usize;
+        sums.tail_remaining = order.iter().take(tail).map(|&r| rows[r].remaining).sum();
+        Self::from_sums(&sums, conf)
+    }
+
+    /// The danger profile of a group's counts and sums, intervals at level
+    /// `conf`.
+    pub fn from_sums(s: &DangerSums, conf: Confidence) -> Self {
+        let runs = s.runs;
+        let mean = s.per_run(s.lost_sum as f64);
+        let (sd, rounds_sd) = (s.per_run(s.lost_ss).sqrt(), s.per_run(s.rounds_ss).sqrt());
+        let take = DangerSums::tail_len(runs).min(runs);
         DangerMetrics {
-            runs: runs as u64,
-            wins,
-            draws,
-            p_survives: per_run(survives as f64),
-            p_tpk: per_run(tpk as f64),
-            p_any_death: per_run(any as f64),
-            p_fled: per_run(fled as f64),
+            runs,
+            wins: s.wins,
+            draws: s.draws,
+            p_survives: s.per_run(s.survives as f64),
+            p_tpk: s.per_run(s.tpk as f64),
+            p_any_death: s.per_run(s.any_death as f64),
+            p_fled: s.per_run(s.fled as f64),
             expected_hp_lost: mean,
-            hp_lost_sd: var.sqrt(),
-            expected_rounds: per_run(rounds_sum as f64),
-            worst_decile_hp: if runs == 0 { 0.0 } else { tail_sum as f64 / tail.min(runs) as f64 },
-            win_rate: win_rate(wins, runs as u64),
-            win_band: proportion_interval(wins, runs as u64, conf),
+            hp_lost_sd: sd,
+            expected_rounds: s.per_run(s.rounds_sum as f64),
+            worst_decile_hp: if runs == 0 { 0.0 } else { s.tail_remaining as f64 / take as f64 },
+            win_rate: win_rate(s.wins, runs),
+            win_band: proportion_interval(s.wins, runs, conf),
             confidence: conf.level(),
-            p_survives_ci: proportion_interval(survives, runs as u64, conf),
-            p_tpk_ci: proportion_interval(tpk, runs as u64, conf),
-            p_any_death_ci: proportion_interval(any, runs as u64, conf),
-            hp_lost_se: mean_se(var.sqrt(), runs as u64),
-            rounds_se: mean_se(rounds_var.sqrt(), runs as u64),
+            p_survives_ci: proportion_interval(s.survives, runs, conf),
+            p_tpk_ci: proportion_interval(s.tpk, runs, conf),
+            p_any_death_ci: proportion_interval(s.any_death, runs, conf),
+            hp_lost_se: mean_se(sd, runs),
+            rounds_se: mean_se(rounds_sd, runs),
         }
     }
 }

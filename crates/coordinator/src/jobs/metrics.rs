@@ -3,8 +3,8 @@
 //! per-run outcomes, planners that read cells as metrics, and the paired
 //! comparisons of their rankings (`docs/statistics.md`).
 
-use pf1e_engine::metrics::{Confidence, Paired, Sign, mean_se, proportion_interval, win_rate};
-use pf1e_engine::objectives::{Criterion, DangerMetrics, Outcomes, Records, RunRow};
+use pf1e_engine::metrics::{Confidence, Paired, Sign};
+use pf1e_engine::objectives::{Criterion, DangerMetrics, DangerSums, Outcomes, Records, RunRow};
 
 use super::runs::{RunKeeper, RunOutcomes};
 use pf1e_wire::results::{JobProgress, JobResult};
@@ -109,28 +109,25 @@ pub(crate) type RowPasses<'a> = dyn FnMut(&mut dyn FnMut(&[RunRow])) + 'a;
 /// the histogram's threshold loss, and the first in run order at it (the
 /// ties `from_rows`'s stable sort keeps). Bit for bit `from_rows`.
 pub(crate) fn streamed_metrics(pass: &mut RowPasses<'_>, conf: Confidence) -> DangerMetrics {
-    let (mut runs, mut survives, mut tpk, mut any, mut wins, mut draws, mut fled) = (0u64, 0, 0, 0, 0, 0, 0);
-    let (mut lost_sum, mut rounds_sum) = (0i64, 0u64);
+    let mut sums = DangerSums::default();
     let mut bins: std::collections::BTreeMap<i64, u64> = Default::default();
     pass(&mut |rows| {
         for r in rows {
-            runs += 1;
-            survives += u64::from(!r.dead);
-            tpk += u64::from(r.all_down);
-            any += u64::from(r.dead);
-            wins += u64::from(r.won);
-            draws += u64::from(r.draw);
-            fled += u64::from(r.fled);
-            lost_sum += r.lost;
-            rounds_sum += u64::from(r.rounds);
+            sums.runs += 1;
+            sums.survives += u64::from(!r.dead);
+            sums.tpk += u64::from(r.all_down);
+            sums.any_death += u64::from(r.dead);
+            sums.wins += u64::from(r.won);
+            sums.draws += u64::from(r.draw);
+            sums.fled += u64::from(r.fled);
+            sums.lost_sum += r.lost;
+            sums.rounds_sum += u64::from(r.rounds);
             *bins.entry(r.lost).or_default() += 1;
         }
     });
-    let per_run = |x: f64| if runs == 0 { 0.0 } else { x / runs as f64 };
-    let mean = per_run(lost_sum as f64);
-    let rounds_mean = per_run(rounds_sum as f64);
-    let tail = runs.div_ceil(10).max(1);
-    let take = tail.min(runs);
+    let mean = sums.per_run(sums.lost_sum as f64);
+    let rounds_mean = sums.per_run(sums.rounds_sum as f64);
+    let take = DangerSums::tail_len(sums.runs).min(sums.runs);
     // The largest losses first: every run above `threshold`, and the first
     // `at_threshold` runs at it.
     let (mut above, mut threshold, mut at_threshold) = (0u64, i64::MAX, 0u64);
@@ -153,28 +150,8 @@ pub(crate) fn streamed_metrics(pass: &mut RowPasses<'_>, conf: Confidence) -> Da
             }
         }
     });
-    let (var, rounds_var) = (per_run(ss), per_run(rounds_ss));
-    DangerMetrics {
-        runs,
-        wins,
-        draws,
-        p_survives: per_run(survives as f64),
-        p_tpk: per_run(tpk as f64),
-        p_any_death: per_run(any as f64),
-        p_fled: per_run(fled as f64),
-        expected_hp_lost: mean,
-        hp_lost_sd: var.sqrt(),
-        expected_rounds: per_run(rounds_sum as f64),
-        worst_decile_hp: if runs == 0 { 0.0 } else { tail_sum as f64 / take as f64 },
-        win_rate: win_rate(wins, runs),
-        win_band: proportion_interval(wins, runs, conf),
-        confidence: conf.level(),
-        p_survives_ci: proportion_interval(survives, runs, conf),
-        p_tpk_ci: proportion_interval(tpk, runs, conf),
-        p_any_death_ci: proportion_interval(any, runs, conf),
-        hp_lost_se: mean_se(var.sqrt(), runs),
-        rounds_se: mean_se(rounds_var.sqrt(), runs),
-    }
+    (sums.lost_ss, sums.rounds_ss, sums.tail_remaining) = (ss, rounds_ss, tail_sum);
+    DangerMetrics::from_sums(&sums, conf)
 }
 
 /// Whether a larger value of `c` is better for the party.
