@@ -6,7 +6,9 @@
 //! races them (a candidate whose interval lies wholly outside a band is
 //! dropped, one wholly inside is confirmed, the rest are measured again
 //! with twice the runs, the first runs from the cache), then refines the
-//! nearest too-dangerous groups on the monsters' starting hit points.
+//! nearest too-dangerous groups on the monsters' starting hit points and
+//! their count (one monster fewer), and the nearest too-easy ones on their
+//! count (one monster more).
 //!
 //! The pool is read and filtered, and the candidates chosen, when the sweep
 //! file is resolved (`crate::sweep`): the job arrives here with its groups,
@@ -68,6 +70,68 @@ pub struct PoolMember {
 
 /// A candidate group: (pool index, count), by pool index.
 pub type Group = Vec<(usize, u32)>;
+
+/// A group's neighbours on the count knob (`None`: none the zone places,
+/// none within `max_monsters`, or the neighbour is itself a candidate).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Neighbours {
+    /// One monster fewer of its most numerous kind (a too-dangerous group's
+    /// refinement).
+    pub fewer: Option<Group>,
+    /// One monster more of its most numerous kind (a too-easy group's).
+    pub more: Option<Group>,
+}
+
+/// The kind a count step changes: the most numerous, the cheapest by the
+/// book among equals, the first in pool order among those (a group of a
+/// dragon and three kobolds gains or loses a kobold, not the dragon).
+fn counted_kind(pool: &[PoolMember], group: &Group) -> Option<usize> {
+    (0..group.len()).min_by_key(|&k| {
+        let (i, n) = group[k];
+        (std::cmp::Reverse(n), pool.get(i).map_or(u64::MAX, |m| m.cr.xp()), i)
+    })
+}
+
+/// Each of `groups`' neighbours on the count knob that `fits` accepts and
+/// that is not itself one of `groups`.
+pub fn neighbours_of(
+    pool: &[PoolMember],
+    groups: &[Group],
+    max: u32,
+    fits: &dyn Fn(&Group) -> bool,
+) -> Vec<Neighbours> {
+    let keep = |n: Option<Group>| n.filter(|n| !groups.contains(n) && fits(n));
+    groups
+        .iter()
+        .map(|g| Neighbours { fewer: keep(one_fewer(pool, g)), more: keep(one_more(pool, g, max)) })
+        .collect()
+}
+
+/// `group` with one monster fewer (`None` for a lone monster).
+pub fn one_fewer(pool: &[PoolMember], group: &Group) -> Option<Group> {
+    if group.iter().map(|&(_, n)| n).sum::<u32>() < 2 {
+        return None;
+    }
+    let k = counted_kind(pool, group)?;
+    let mut g = group.clone();
+    if g[k].1 == 1 {
+        g.remove(k);
+    } else {
+        g[k].1 -= 1;
+    }
+    Some(g)
+}
+
+/// `group` with one monster more (`None` beyond `max` monsters).
+pub fn one_more(pool: &[PoolMember], group: &Group, max: u32) -> Option<Group> {
+    if group.iter().map(|&(_, n)| n).sum::<u32>() >= max {
+        return None;
+    }
+    let k = counted_kind(pool, group)?;
+    let mut g = group.clone();
+    g[k].1 += 1;
+    Some(g)
+}
 
 /// The `design` job, resolved: its pool read and its candidates chosen.
 #[derive(Debug, Clone, PartialEq)]
@@ -220,6 +284,17 @@ pub fn sample(
 }
 
 impl DesignJob {
+    /// The most refinement cells: each of the `refine` too-dangerous groups
+    /// at every fraction of [`REFINE_FRACTIONS`] and with one monster fewer
+    /// when it has that neighbour, and each of the `refine` too-easy ones
+    /// with one more when it has that one.
+    pub fn most_refinements(&self) -> usize {
+        let n = self.refine.min(self.search.groups.len());
+        let with =
+            |f: &dyn Fn(&Neighbours) -> bool| self.search.neighbours.iter().filter(|x| f(x)).count().min(n);
+        n * REFINE_FRACTIONS.len() + with(&|x| x.fewer.is_some()) + with(&|x| x.more.is_some())
+    }
+
     /// The most runs the job plans: every candidate through every racing
     /// round (a round measures a cell of twice the runs), then the
     /// refinements at the last round's runs.
@@ -227,7 +302,7 @@ impl DesignJob {
         let rounds = self.race_rounds.min(MAX_RACE_ROUNDS);
         let race = (1u64 << (rounds + 1)) - 1;
         let last = 1u64 << rounds;
-        let refine = (self.refine.min(self.search.groups.len()) * REFINE_FRACTIONS.len()) as u64 * last;
+        let refine = self.most_refinements() as u64 * last;
         let plans = (self.plans.min(MAX_PLANS) * most_plans()) as u64 * last;
         (self.search.groups.len() as u64 * race + refine + plans).saturating_mul(self.runs)
     }
@@ -255,7 +330,7 @@ impl DesignJob {
                     "{} candidates over {} racing rounds, {} refinements and up to {} party plans for each of {} proposals",
                     self.search.groups.len(),
                     self.race_rounds,
-                    self.refine.min(self.search.groups.len()) * REFINE_FRACTIONS.len(),
+                    self.most_refinements(),
                     most_plans(),
                     self.plans,
                 ),
@@ -478,6 +553,10 @@ pub struct DesignSearch {
     pub pool: Vec<PoolMember>,
     /// The candidates raced.
     pub groups: Vec<Group>,
+    /// Each candidate's neighbours on the count knob, chosen with the
+    /// candidates (the map's zone must place them): the group with one
+    /// monster fewer and with one more of its most numerous kind.
+    pub neighbours: Vec<Neighbours>,
     /// Groups of the pool inside the window.
     pub groups_in_window: u64,
     /// How `pf1e sim` plays the scenario again (no command when `None`).
@@ -586,7 +665,19 @@ impl DesignFile {
                 self.max_monsters, window[0], window[1]
             )));
         }
-        Ok(DesignSearch { side, target, label, window, apl, pool, groups, groups_in_window, replay: None })
+        let neighbours = neighbours_of(&pool, &groups, self.max_monsters, fits);
+        Ok(DesignSearch {
+            side,
+            target,
+            label,
+            window,
+            apl,
+            pool,
+            groups,
+            neighbours,
+            groups_in_window,
+            replay: None,
+        })
     }
 
     /// The job of this file over its `search`: `runs` the sweep's unless it
@@ -625,7 +716,10 @@ enum Standing {
 
 #[derive(Debug, Clone)]
 struct Candidate {
-    group: usize,
+    /// The monsters.
+    group: Group,
+    /// Its index among the raced groups (`None`: a refinement's neighbour).
+    raced: Option<usize>,
     hp: HpFraction,
     runs: u64,
     measured: Option<(CellMetrics, f64)>,
@@ -748,8 +842,9 @@ impl Design {
             .map(|(_, id)| id.clone())
             .collect();
         let candidates = (0..job.search.groups.len())
-            .map(|group| Candidate {
-                group,
+            .map(|k| Candidate {
+                group: job.search.groups[k].clone(),
+                raced: Some(k),
                 hp: HpFraction::FULL,
                 runs: 0,
                 measured: None,
@@ -771,7 +866,8 @@ impl Design {
 
     fn cell(&self, c: &Candidate, party: &StrategySpec) -> CellSpec {
         let mut cell = self.ctx.cell(party, &self.job.adversary, HpFraction::FULL, c.hp, c.runs);
-        let roster = self.job.search.groups[c.group]
+        let roster = c
+            .group
             .iter()
             .flat_map(|&(i, n)| std::iter::repeat_n(self.ids.get(i).cloned().unwrap_or_default(), n as usize))
             .collect();
@@ -848,32 +944,52 @@ impl Design {
 
     /// The refinements: the `refine` measured groups nearest the band among
     /// those that miss it only by being too dangerous, at each of
-    /// [`REFINE_FRACTIONS`].
+    /// [`REFINE_FRACTIONS`] and with one monster fewer; the `refine`
+    /// nearest among those that miss it only by being too easy, with one
+    /// monster more (each neighbour once, as the search chose them).
     fn refinements(&self) -> Vec<Candidate> {
-        let too_dangerous = |c: &Candidate| {
+        let misses_only = |c: &Candidate, dangerous: bool| {
             let bands = self.bands(c).unwrap_or_default();
             let missed: Vec<_> = bands.iter().filter(|(b, v, _)| *v < b.low || *v > b.high).collect();
             !missed.is_empty()
-                && missed
-                    .iter()
-                    .all(|(b, v, _)| if more_is_danger(b.metric) { *v > b.high } else { *v < b.low })
-        };
-        let mut near: Vec<&Candidate> =
-            self.candidates.iter().filter(|c| c.measured.is_some() && too_dangerous(c)).collect();
-        near.sort_by(|a, b| self.distance(a).total_cmp(&self.distance(b)).then(a.group.cmp(&b.group)));
-        let runs = self.job.runs << self.job.race_rounds.min(MAX_RACE_ROUNDS);
-        near.iter()
-            .take(self.job.refine)
-            .flat_map(|c| {
-                REFINE_FRACTIONS.iter().map(move |&hp| Candidate {
-                    group: c.group,
-                    hp,
-                    runs,
-                    measured: None,
-                    standing: Standing::Final,
+                && missed.iter().all(|(b, v, _)| {
+                    let too_dangerous = if more_is_danger(b.metric) { *v > b.high } else { *v < b.low };
+                    too_dangerous == dangerous
                 })
-            })
-            .collect()
+        };
+        let nearest = |dangerous: bool| {
+            let mut near: Vec<&Candidate> = self
+                .candidates
+                .iter()
+                .filter(|c| c.measured.is_some() && misses_only(c, dangerous))
+                .collect();
+            near.sort_by(|a, b| self.distance(a).total_cmp(&self.distance(b)).then(a.raced.cmp(&b.raced)));
+            near.truncate(self.job.refine);
+            near
+        };
+        let runs = self.job.runs << self.job.race_rounds.min(MAX_RACE_ROUNDS);
+        let at = |group: &Group, hp: HpFraction| Candidate {
+            group: group.clone(),
+            raced: None,
+            hp,
+            runs,
+            measured: None,
+            standing: Standing::Final,
+        };
+        let neighbours = |c: &Candidate| c.raced.and_then(|k| self.job.search.neighbours.get(k));
+        let mut out: Vec<Candidate> = Vec::new();
+        for c in nearest(true) {
+            out.extend(REFINE_FRACTIONS.iter().map(|&hp| at(&c.group, hp)));
+            out.extend(neighbours(c).and_then(|n| n.fewer.as_ref()).map(|g| at(g, HpFraction::FULL)));
+        }
+        for c in nearest(false) {
+            out.extend(neighbours(c).and_then(|n| n.more.as_ref()).map(|g| at(g, HpFraction::FULL)));
+        }
+        // Two candidates may share a neighbour (three ghouls less one, one
+        // ghoul plus one): measured once.
+        let mut seen = std::collections::BTreeSet::new();
+        out.retain(|c| seen.insert((c.group.clone(), c.hp)));
+        out
     }
 
     /// The measured candidates, best first: the proposals (inside every
@@ -1010,7 +1126,7 @@ impl Design {
     fn candidate_result(&self, k: usize, rank: u64) -> Option<DesignCandidate> {
         let c = self.candidates.get(k)?;
         let (m, hp) = c.measured.as_ref()?;
-        let group = &self.job.search.groups[c.group];
+        let group = &c.group;
         let members: Vec<DesignMember> = group
             .iter()
             .map(|&(i, n)| DesignMember {
@@ -1295,6 +1411,10 @@ mod tests {
     }
 
     fn job(groups: Vec<Group>, runs: u64) -> DesignJob {
+        job_of(vec![member("orc.json", "1/3")], groups, runs)
+    }
+
+    fn job_of(pool: Vec<PoolMember>, groups: Vec<Group>, runs: u64) -> DesignJob {
         DesignJob {
             search: DesignSearch {
                 side: "b".into(),
@@ -1302,7 +1422,8 @@ mod tests {
                 label: None,
                 window: DEFAULT_WINDOW,
                 apl: 1,
-                pool: vec![member("orc.json", "1/3")],
+                neighbours: neighbours_of(&pool, &groups, 3, &|_| true),
+                pool,
                 groups,
                 groups_in_window: 3,
                 replay: None,
@@ -1418,6 +1539,77 @@ mod tests {
             (top.hp_lost_share - (0.3 * 15.0 + 0.7 * 10.0) / 20.0).abs() < 1e-12,
             "{}",
             top.hp_lost_share
+        );
+    }
+
+    #[test]
+    fn a_count_step_changes_the_most_numerous_kind_the_cheapest_first() {
+        let pool = vec![member("kobold.json", "1/4"), member("orc.json", "1/3"), member("dragon.json", "6")];
+        // Two kobolds and two orcs: the cheaper kind changes; a dragon and a kobold: the kobold.
+        assert_eq!(one_fewer(&pool, &vec![(0, 2), (1, 2)]), Some(vec![(0, 1), (1, 2)]));
+        assert_eq!(one_more(&pool, &vec![(1, 1), (2, 1)], 6), Some(vec![(1, 2), (2, 1)]));
+        assert_eq!(one_fewer(&pool, &vec![(0, 1), (2, 1)]), Some(vec![(2, 1)]));
+        // A lone monster has no group of one fewer; `max` monsters none of one more.
+        assert_eq!(one_fewer(&pool, &vec![(2, 1)]), None);
+        assert_eq!(one_more(&pool, &vec![(0, 2), (1, 1)], 3), None);
+        // A neighbour the zone cannot place, or one already raced, is none.
+        let groups = vec![vec![(1, 3)], vec![(1, 2)], vec![(2, 1)]];
+        let n = neighbours_of(&pool, &groups, 4, &|g: &Group| g != &vec![(2, 2)]);
+        assert_eq!(n[0], Neighbours { fewer: None, more: Some(vec![(1, 4)]) });
+        assert_eq!(n[1], Neighbours { fewer: Some(vec![(1, 1)]), more: None });
+        assert_eq!(n[2], Neighbours { fewer: None, more: None });
+    }
+
+    #[test]
+    fn a_too_dangerous_group_loses_a_monster_and_a_too_easy_one_gains_one() {
+        let pool = vec![member("orc.json", "1/3"), member("ogre.json", "3")];
+        let j = job_of(pool, vec![vec![(0, 3)], vec![(1, 1)]], 40);
+        // Two raced groups × 40 × (1 + 2 + 4), then 75 % and 50 % and one orc
+        // fewer for the orcs, one ogre more for the ogre, at 160 runs.
+        assert_eq!(j.worst_case_runs(), 2 * 40 * 7 + 4 * 160);
+        let mut c = ctx();
+        c.combatants.push(("b".into(), "ogre".into()));
+        let mut p = Design::new(c, j);
+        // Three orcs kill member 0 in 9 runs of 10 (fewer with fewer hit
+        // points), two orcs or two ogres in 3, one ogre never.
+        let deaths = |cell: &CellSpec| {
+            let roster = &cell.extra["b"].roster;
+            let (orcs, ogres) = (
+                roster.iter().filter(|r| *r == "orc").count(),
+                roster.iter().filter(|r| *r == "ogre").count(),
+            );
+            match (orcs, ogres) {
+                (3, 0) => (9.0 * cell.hp["b"].as_f64()).round() as u64,
+                (2, 0) | (0, 2) => 3,
+                _ => 0,
+            }
+        };
+        let cells = drive_cells(&mut p, &deaths);
+        let rosters: Vec<(Vec<String>, HpFraction, u64)> =
+            cells.iter().map(|c| (c.extra["b"].roster.clone(), c.hp["b"], c.runs)).collect();
+        let orcs = |n| vec!["orc".to_string(); n];
+        let ogres = |n| vec!["ogre".to_string(); n];
+        assert_eq!(
+            rosters,
+            [
+                (orcs(3), HpFraction::FULL, 40),
+                (ogres(1), HpFraction::FULL, 40),
+                (orcs(3), REFINE_FRACTIONS[0], 160),
+                (orcs(3), REFINE_FRACTIONS[1], 160),
+                (orcs(2), HpFraction::FULL, 160),
+                (ogres(2), HpFraction::FULL, 160),
+            ]
+        );
+        let JobResult::Design(r) = p.result() else { panic!("a design result") };
+        let proposals: Vec<(String, u32)> = r
+            .candidates
+            .iter()
+            .filter(|c| c.inside)
+            .map(|c| (c.members[0].id.clone(), c.members[0].count))
+            .collect();
+        assert_eq!(proposals, [("orc".to_string(), 2), ("ogre".to_string(), 2)]);
+        assert!(
+            r.candidates.iter().filter(|c| c.inside).all(|c| c.hp_fraction == 1.0 && c.party.runs == 160)
         );
     }
 
