@@ -477,6 +477,42 @@ impl StrategySpec {
         Ok(())
     }
 
+    /// Both specs' changes from the default at once: each lever from the
+    /// spec that changes it. `None` when both change one lever to different
+    /// values (retreat at 0.25 and at 0.5), or when the result is one of the
+    /// two (nothing would be combined).
+    pub fn combined(&self, other: &Self) -> Option<Self> {
+        fn pick<T: PartialEq + Clone>(a: &T, b: &T, default: &T) -> Option<T> {
+            if a == default || a == b {
+                Some(b.clone())
+            } else if b == default {
+                Some(a.clone())
+            } else {
+                None
+            }
+        }
+        let d = Self::default_spec();
+        let out = Self {
+            target: pick(&self.target, &other.target, &d.target)?,
+            retreat_milli: pick(&self.retreat_milli, &other.retreat_milli, &d.retreat_milli)?,
+            spell_policy: pick(&self.spell_policy, &other.spell_policy, &d.spell_policy)?,
+            use_charges: pick(&self.use_charges, &other.use_charges, &d.use_charges)?,
+            use_class_abilities: pick(
+                &self.use_class_abilities,
+                &other.use_class_abilities,
+                &d.use_class_abilities,
+            )?,
+            power_attack: pick(&self.power_attack, &other.power_attack, &d.power_attack)?,
+            maneuver: pick(&self.maneuver, &other.maneuver, &d.maneuver)?,
+            open_with_buffs: pick(&self.open_with_buffs, &other.open_with_buffs, &d.open_with_buffs)?,
+            focus_casters: pick(&self.focus_casters, &other.focus_casters, &d.focus_casters)?,
+            save_heals: pick(&self.save_heals, &other.save_heals, &d.save_heals)?,
+            area_min: pick(&self.area_min, &other.area_min, &d.area_min)?,
+            save_consumables: pick(&self.save_consumables, &other.save_consumables, &d.save_consumables)?,
+        };
+        (out != *self && out != *other).then_some(out)
+    }
+
     /// The specs that differ from the default by exactly one lever: the
     /// other targets, no spells, retreat at 0.25 and 0.5, no charges, no
     /// class abilities.
@@ -541,6 +577,20 @@ mod tests {
         assert!(StrategySpec::default_spec().is_default());
         assert_eq!(StrategySpec::default_spec().name(), "default");
         assert_eq!(StrategySpec::parse("default").unwrap(), StrategySpec::default_spec());
+    }
+
+    #[test]
+    fn two_specs_combine_lever_by_lever_unless_they_pull_one_lever_apart() {
+        let spec = |t: &str| StrategySpec::parse(t).unwrap();
+        assert_eq!(spec("retreat=0.5").combined(&spec("healer")), Some(spec("healer, retreat=0.5")));
+        assert_eq!(
+            spec("healer, save_heals=true").combined(&spec("healer, area_min=1")),
+            Some(spec("healer, save_heals=true, area_min=1"))
+        );
+        // One lever pulled two ways, or nothing new.
+        assert_eq!(spec("retreat=0.5").combined(&spec("retreat=0.25")), None);
+        assert_eq!(spec("healer").combined(&spec("healer")), None);
+        assert_eq!(spec("healer").combined(&spec("default")), None);
     }
 
     #[test]

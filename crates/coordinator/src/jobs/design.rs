@@ -303,7 +303,7 @@ impl DesignJob {
         let race = (1u64 << (rounds + 1)) - 1;
         let last = 1u64 << rounds;
         let refine = self.most_refinements() as u64 * last;
-        let plans = (self.plans.min(MAX_PLANS) * most_plans()) as u64 * last;
+        let plans = (self.plans.min(MAX_PLANS) * (most_plans() + 1)) as u64 * last;
         (self.search.groups.len() as u64 * race + refine + plans).saturating_mul(self.runs)
     }
 
@@ -732,6 +732,7 @@ enum Phase {
     Race(u32),
     Refine,
     Plan,
+    Combine,
     Done,
 }
 
@@ -1051,6 +1052,61 @@ impl Design {
         }
     }
 
+    /// After the single-lever plans: for each proposal, the two best plans
+    /// that lowered P(some PC dies) (at their estimates, paired), combined
+    /// into one two-lever plan on the same cell, when their levers do not
+    /// pull one lever two ways (the first combinable pair of the best
+    /// three).
+    fn start_combinations(&mut self) -> Step {
+        self.phase = Phase::Combine;
+        let mut cells = Vec::new();
+        for s in 0..self.plans.len() {
+            let Some(combined) = self.combination(&self.plans[s]) else { continue };
+            let search = &mut self.plans[s];
+            let j = search.specs.len();
+            search.specs.push(combined.clone());
+            search.measured.push(None);
+            let k = search.candidate;
+            cells.push(self.cell(&self.candidates[k], &combined));
+            self.emitted.push(Emitted::Plan(s, j));
+        }
+        self.pending = cells.len();
+        if cells.is_empty() {
+            self.phase = Phase::Done;
+            Step::Done
+        } else {
+            Step::Emit(cells)
+        }
+    }
+
+    /// The two-lever plan of a search's best single-lever plans, if any.
+    fn combination(&self, search: &PlanSearch) -> Option<StrategySpec> {
+        let (base, _) = self.candidates.get(search.candidate)?.measured.as_ref()?;
+        let mut better: Vec<(f64, f64, usize)> = search
+            .measured
+            .iter()
+            .enumerate()
+            .filter_map(|(j, m)| {
+                let m = m.as_ref()?;
+                let d = difference(m, base, Criterion::PAnyDeath).mean;
+                (d < 0.0).then(|| (d, difference(m, base, Criterion::ExpectedHpLost).mean, j))
+            })
+            .collect();
+        better.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)).then(a.2.cmp(&b.2)));
+        better.truncate(3);
+        for (x, &(_, _, a)) in better.iter().enumerate() {
+            for &(_, _, b) in &better[x + 1..] {
+                let spec = search.specs[a].levers().combined(search.specs[b].levers());
+                if let Some(spec) = spec.map(StrategySpec::from_engine)
+                    && !search.specs.contains(&spec)
+                {
+                    return Some(spec);
+                }
+            }
+        }
+        None
+    }
+
     /// The best plan of a search: the lowest P(some PC dies) paired with the
     /// proposal's own battles, then the fewest hit points lost; the party's
     /// own strategy when no plan does better.
@@ -1213,7 +1269,8 @@ impl Planner for Design {
                 self.emit(which, runs)
             }
             Phase::Refine => self.start_plans(),
-            Phase::Plan | Phase::Done => {
+            Phase::Plan => self.start_combinations(),
+            Phase::Combine | Phase::Done => {
                 self.phase = Phase::Done;
                 Step::Done
             }
@@ -1250,6 +1307,7 @@ impl Planner for Design {
             Phase::Race(r) => format!("race {}", r + 1),
             Phase::Refine => "refine".to_string(),
             Phase::Plan => "party plans".to_string(),
+            Phase::Combine => "two-lever plans".to_string(),
             Phase::Done => "done".to_string(),
         };
         PlannerState {
@@ -1624,7 +1682,8 @@ mod tests {
         assert!(e.contains("1160 runs") && e.contains("3 candidates"), "{e}");
         // Each proposal's plan search reserves every single-lever variant at the last round's runs.
         let planned = DesignJob { plans: 2, ..j.clone() };
-        assert_eq!(planned.worst_case_runs(), 1160 + 2 * most_plans() as u64 * 160);
+        // … and one two-lever plan.
+        assert_eq!(planned.worst_case_runs(), 1160 + 2 * (most_plans() as u64 + 1) * 160);
         let e = DesignJob { plans: MAX_PLANS + 1, ..j }.check().unwrap_err().to_string();
         assert!(e.contains("plans: at most 8"), "{e}");
     }
@@ -1671,6 +1730,39 @@ mod tests {
             (plan.strategy.as_str(), plan.better, plan.told_apart, plan.change),
             ("default", false, false, 0.0)
         );
+    }
+
+    #[test]
+    fn the_two_best_plans_are_tried_together_and_the_pair_wins_when_it_is_better() {
+        let mut j = job(vec![vec![(0, 2)]], 40);
+        j.plans = 1;
+        let mut p = Design::new(ctx(), j);
+        // Retreating at half hit points saves two deaths of three, targeting
+        // the healer one, both together all three; nothing else changes.
+        let deaths = |c: &CellSpec| match c.party_strategy.as_str() {
+            "retreat=0.5" => 1,
+            "healer" => 2,
+            "healer, retreat=0.5" => 0,
+            _ => 3,
+        };
+        let cells = drive_cells(&mut p, &deaths);
+        let last = cells.last().expect("cells");
+        assert_eq!((last.party_strategy.as_str(), last.runs), ("healer, retreat=0.5", 160));
+        let JobResult::Design(r) = p.result() else { panic!("a design result") };
+        let plan = r.candidates[0].plan.clone().expect("a plan");
+        assert_eq!(
+            (plan.strategy.as_str(), plan.better, plan.measured),
+            ("healer, retreat=0.5", true, most_plans() as u32 + 1)
+        );
+        assert!((plan.change + 0.3).abs() < 1e-12, "{plan:?}");
+
+        // One lever that helps is not combined with anything.
+        let mut j = job(vec![vec![(0, 2)]], 40);
+        j.plans = 1;
+        let mut p = Design::new(ctx(), j);
+        let cells =
+            drive_cells(&mut p, &|c: &CellSpec| if c.party_strategy.as_str() == "healer" { 2 } else { 3 });
+        assert_eq!(cells.len(), 3 + most_plans(), "three racing cells and the single-lever plans");
     }
 
     #[test]
