@@ -1043,6 +1043,11 @@ impl Design {
                 measured: vec![None; specs.len()],
             });
         }
+        self.emit_plans(cells)
+    }
+
+    /// Emits plan cells, or ends the job when there are none.
+    fn emit_plans(&mut self, cells: Vec<CellSpec>) -> Step {
         self.pending = cells.len();
         if cells.is_empty() {
             self.phase = Phase::Done;
@@ -1070,13 +1075,7 @@ impl Design {
             cells.push(self.cell(&self.candidates[k], &combined));
             self.emitted.push(Emitted::Plan(s, j));
         }
-        self.pending = cells.len();
-        if cells.is_empty() {
-            self.phase = Phase::Done;
-            Step::Done
-        } else {
-            Step::Emit(cells)
-        }
+        self.emit_plans(cells)
     }
 
     /// The two-lever plan of a search's best single-lever plans, if any.

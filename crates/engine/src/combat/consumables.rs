@@ -248,12 +248,16 @@ impl<R: Dice> Engine<'_, '_, R> {
                 return Ok(());
             }
         }
-        if !self.st.is_present(t) {
-            return Ok(());
-        }
-        let cast = self.st.item_cast(i, item, t);
-        self.deliver(cast);
+        self.release_item(i, item, t);
         Ok(())
+    }
+
+    /// The item's spell takes effect on `t`, if `t` is still there.
+    fn release_item(&mut self, i: usize, item: u8, t: usize) {
+        if self.st.is_present(t) {
+            let cast = self.st.item_cast(i, item, t);
+            self.deliver(cast);
+        }
     }
 
     /// The checks `i`'s use of `item` calls for, rolled: Use Magic Device
@@ -350,11 +354,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             );
             return Ok(());
         }
-        if !self.st.is_present(t) {
-            return Ok(());
-        }
-        let cast = self.st.item_cast(i, item, t);
-        self.deliver(cast);
+        self.release_item(i, item, t);
         Ok(())
     }
 }
