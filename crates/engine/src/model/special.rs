@@ -178,12 +178,17 @@ pub enum SpecialAbility {
         against: SmiteAgainst,
     },
     /// Constrict (UMR "Constrict"): `damage` each time its grab's grapple
-    /// check succeeds (the grab, and each maintained hold).
+    /// check succeeds (the grab, and each maintained hold), and `plus`.
     Constrict {
         /// The feature it plays.
         name: String,
         /// Damage dice (`2d6+7`), bludgeoning.
         damage: String,
+        /// Further damage each constriction deals, with its own types (an
+        /// ochre jelly's "2d4+3 plus 1d4 acid"): energy immunity and
+        /// resistance apply per component, and `spares` (not `harms`).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        plus: Vec<super::DamageComponent>,
     },
     /// Rake (UMR "Rake"): `count` extra attacks against a foe it grapples,
     /// at the start of a turn it began holding that foe and maintains the
@@ -812,8 +817,17 @@ pub(crate) fn check(c: &super::Combatant) -> Result<(), (String, String)> {
                     return Err((at(".attack"), format!("no attack named {attack:?}")));
                 }
             }
-            SpecialAbility::Constrict { damage, .. } => {
+            SpecialAbility::Constrict { damage, plus, .. } => {
                 dice(".damage", damage)?;
+                for (j, p) in plus.iter().enumerate() {
+                    super::validate::check_component(&at(&format!(".plus[{j}]")), p)?;
+                    if !p.harms.is_empty() {
+                        return Err((
+                            at(&format!(".plus[{j}].harms")),
+                            "a constriction's damage takes `spares`, not `harms`".into(),
+                        ));
+                    }
+                }
                 if !grabs() {
                     return Err((
                         at(".kind"),

@@ -114,9 +114,22 @@ pub(crate) struct Hold {
     pub pins: bool,
     /// Constrict (its name and damage), dealt on each grapple check won.
     pub constrict: Option<(String, DiceExpr)>,
+    /// The constriction's further damage (an ochre jelly's 1d4 acid).
+    pub constrict_plus: Vec<PlusDamage>,
     /// Whether it maintains the hold (else it lets go at the start of its
     /// turn and attacks): see `maintains`.
     pub maintains: bool,
+}
+
+/// A further damage component of a constriction, with its own types.
+#[derive(Clone, Debug)]
+pub(crate) struct PlusDamage {
+    pub dice: DiceExpr,
+    /// Its damage types, normalized.
+    pub types: Vec<String>,
+    /// The creature types (normalized) it does not harm; `incorporeal`
+    /// for incorporeal creatures (`DamageComponent::spares`).
+    pub spares: Vec<String>,
 }
 
 /// An effect on a held foe each round the hold is maintained.
@@ -527,15 +540,31 @@ impl MonsterSpec {
                         && mask != 0
                     {
                         let constrict = c.special_abilities.iter().find_map(|x| match x {
-                            SpecialAbility::Constrict { name, damage } => Some((name.clone(), dice(damage))),
+                            SpecialAbility::Constrict { name, damage, .. } => Some((name.clone(), dice(damage))),
                             _ => None,
                         });
+                        let constrict_plus = c
+                            .special_abilities
+                            .iter()
+                            .find_map(|x| match x {
+                                SpecialAbility::Constrict { plus, .. } => Some(plus),
+                                _ => None,
+                            })
+                            .into_iter()
+                            .flatten()
+                            .map(|p| PlusDamage {
+                                dice: dice(&p.formula),
+                                types: p.types.iter().map(|t| norm(t)).collect(),
+                                spares: p.spares.iter().map(|t| norm(t)).collect(),
+                            })
+                            .collect();
                         m.hold = Some(Hold {
                             attack: Some(mask.trailing_zeros() as usize),
                             bonus: GRAB_BONUS,
                             own: false,
                             pins: false,
                             constrict,
+                            constrict_plus,
                             maintains: false,
                         });
                     }
@@ -652,6 +681,7 @@ impl MonsterSpec {
                             own: true,
                             pins,
                             constrict: None,
+                            constrict_plus: Vec::new(),
                             maintains: true,
                         });
                     }
@@ -894,7 +924,7 @@ impl MonsterSpec {
 /// the same half).
 pub(crate) fn maintains(hold: &Hold, attacks: &[AttackProfile], rake_mean: f64, holding_mean: f64) -> bool {
     let sure = match &hold.constrict {
-        Some((_, d)) => d.mean(),
+        Some((_, d)) => d.mean() + hold.constrict_plus.iter().map(|p| p.dice.mean()).sum::<f64>(),
         None => hold.attack.and_then(|k| attacks.get(k)).map_or(0.0, |a| a.mean_damage),
     };
     let full: f64 = attacks.iter().filter(|a| a.natural).map(|a| f64::from(a.count) * a.mean_damage).sum();
