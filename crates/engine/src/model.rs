@@ -763,7 +763,13 @@ impl DamageComponent {
             let known = s.eq_ignore_ascii_case(SPARES_INCORPOREAL)
                 || CREATURE_TYPES.iter().any(|t| t.eq_ignore_ascii_case(s));
             (!known).then(|| {
-                (k, format!("{s:?} is neither a creature type nor incorporeal (types: {})", CREATURE_TYPES.join(", ")))
+                (
+                    k,
+                    format!(
+                        "{s:?} is neither a creature type nor incorporeal (types: {})",
+                        CREATURE_TYPES.join(", ")
+                    ),
+                )
             })
         })
     }

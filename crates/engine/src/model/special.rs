@@ -100,6 +100,20 @@ pub enum SpecialAbility {
         /// Energy types (`fire`).
         types: Vec<String>,
     },
+    /// Energy fortitude (a shambling mound's "Electric Fortitude (Ex)":
+    /// "take no damage from electricity. Instead, any electricity attack
+    /// used against a shambling mound temporarily increases its
+    /// Constitution score by 1d4 points"): each attack or spell of `types`
+    /// that reaches it raises its Constitution by `con` for the battle.
+    /// Those types must be among its `immunities` (the "no damage").
+    EnergyFortitude {
+        /// The feature it plays.
+        name: String,
+        /// Energy types (`electricity`).
+        types: Vec<String>,
+        /// Constitution gained each time (`1d4`).
+        con: String,
+    },
     /// Channel resistance (UMR "Channel Resistance"): `bonus` on saves
     /// against channeled energy.
     ChannelResistance {
@@ -746,6 +760,7 @@ impl SpecialAbility {
             | SpecialAbility::Rend { name, .. }
             | SpecialAbility::Incorporeal { name }
             | SpecialAbility::Vulnerability { name, .. }
+            | SpecialAbility::EnergyFortitude { name, .. }
             | SpecialAbility::ChannelResistance { name, .. }
             | SpecialAbility::Aura { name, .. }
             | SpecialAbility::Staggered { name }
@@ -1005,6 +1020,26 @@ pub(crate) fn check(c: &super::Combatant) -> Result<(), (String, String)> {
                         at(".types"),
                         format!("{t:?} is not an energy type ({})", energies.join(", ")),
                     ));
+                }
+            }
+            SpecialAbility::EnergyFortitude { types, con, .. } => {
+                dice(".con", con)?;
+                if types.is_empty() {
+                    return Err((at(".types"), "an energy fortitude names at least one energy type".into()));
+                }
+                for t in types {
+                    if !ENERGY_TYPES.contains(&t.to_lowercase().as_str()) {
+                        return Err((
+                            at(".types"),
+                            format!("{t:?} is not an energy type ({})", ENERGY_TYPES.join(", ")),
+                        ));
+                    }
+                    if !c.immunities.iter().any(|i| i.eq_ignore_ascii_case(t)) {
+                        return Err((
+                            at(".types"),
+                            format!("{t:?} must also be in `immunities`: it deals the creature no damage"),
+                        ));
+                    }
                 }
             }
             SpecialAbility::Aura { condition, penalty, rounds, descriptors, range_ft, .. } => {

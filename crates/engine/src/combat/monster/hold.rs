@@ -218,11 +218,7 @@ impl BattleState<'_> {
     pub(crate) fn spared_by(&self, t: usize, spares: &[String]) -> bool {
         let nature = &self.prep.fighters[t].nature;
         spares.iter().any(|s| {
-            if s == "incorporeal" {
-                self.incorporeal(t)
-            } else {
-                nature.ctype.is_some_and(|c| c.name() == s)
-            }
+            if s == "incorporeal" { self.incorporeal(t) } else { nature.ctype.is_some_and(|c| c.name() == s) }
         })
     }
 

@@ -74,6 +74,10 @@ pub(crate) struct MonsterSpec {
     pub berserk: Option<(String, u32)>,
     /// A clay golem's cursed wound: its name and the caster level check's DC.
     pub cursed_wound: Option<(String, i32)>,
+    /// A shambling mound's electric fortitude: its name and the
+    /// Constitution each attack of its types gives (`monster::fortitude`).
+    /// Its energy types are `energy_bits`.
+    pub fortitude: Option<(String, DiceExpr, u8)>,
     /// The prepared attacks of `rake` and `powerful_charge` (`Variant::strike`),
     /// each a copy of its base attack with the printed bonus and dice.
     pub strikes: Vec<AttackProfile>,
@@ -417,6 +421,8 @@ pub(crate) struct MonsterState {
     pub smiting: Option<usize>,
     /// Whether it rages (for the rest of the battle).
     pub raging: bool,
+    /// Constitution its energy fortitude has given it so far.
+    pub fortitude_con: i32,
     /// The round in which it maintained a grab's hold (its standard action), 0: never.
     pub held_round: u32,
     /// The creature that swallowed it, while it is inside (swallow whole).
@@ -540,7 +546,9 @@ impl MonsterSpec {
                         && mask != 0
                     {
                         let constrict = c.special_abilities.iter().find_map(|x| match x {
-                            SpecialAbility::Constrict { name, damage, .. } => Some((name.clone(), dice(damage))),
+                            SpecialAbility::Constrict { name, damage, .. } => {
+                                Some((name.clone(), dice(damage)))
+                            }
                             _ => None,
                         });
                         let constrict_plus = c
@@ -592,6 +600,10 @@ impl MonsterSpec {
                 // A defense of every attack and spell, prepared with the others
                 // (`prepared::vulnerable_amount`).
                 SpecialAbility::Vulnerability { .. } => {}
+                // Its types are read as `CompDefense::fortifies` and by `spell_damage`.
+                SpecialAbility::EnergyFortitude { name, con, types } => {
+                    m.fortitude = Some((name.clone(), dice(con), energy_bits(types)));
+                }
                 SpecialAbility::ChannelResistance { bonus, .. } => m.channel_resistance += bonus,
                 SpecialAbility::Aura {
                     name,

@@ -135,7 +135,8 @@ fn the_shipped_ochre_jelly_constricts_with_acid_in_battle() {
     let (mut constrictions, mut with_acid) = (0, 0);
     for events in &runs {
         for (k, r) in events.iter().enumerate() {
-            let Event::Affliction { who: 0, what: AfflictionEvent::Strikes { ability, target } } = &r.event else {
+            let Event::Affliction { who: 0, what: AfflictionEvent::Strikes { ability, target } } = &r.event
+            else {
                 continue;
             };
             if ability != "constrict" {
@@ -148,9 +149,9 @@ fn the_shipped_ochre_jelly_constricts_with_acid_in_battle() {
                     if t == target && types == &["acid".to_string()] && (1..=4).contains(rolled))
             });
             // The constriction itself may kill: a dead creature takes no acid.
-            let died = events[k + 1..].iter().take(3).any(|x| {
-                matches!(&x.event, Event::Life { who, change: LifeChange::Dies, .. } if who == target)
-            });
+            let died = events[k + 1..].iter().take(3).any(
+                |x| matches!(&x.event, Event::Life { who, change: LifeChange::Dies, .. } if who == target),
+            );
             if acid || died {
                 with_acid += 1;
             }

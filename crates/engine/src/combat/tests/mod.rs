@@ -19,6 +19,7 @@ mod engulf;
 mod every_spell;
 mod feats;
 mod flight;
+mod fortitude;
 mod glance;
 mod golem;
 mod grapples;
