@@ -205,4 +205,14 @@ pub mod summary;
 /// splash on a friend, counted twice, outweighs it; the `consumables`
 /// lever (`use|save`), and strategies other than the default throw
 /// splash flasks as the default policy does.
-pub const RULES_VERSION: &str = "pf1e-rules-20";
+///
+/// `pf1e-rules-21`: the ochre jelly's constriction deals its 1d4 acid
+/// (a `constrict` entry's `plus`), and its acid spares constructs, oozes,
+/// plants and incorporeal creatures (a damage component's `spares`); the
+/// shambling mound's electric fortitude (an `energy_fortitude` entry:
+/// each electricity attack raises its Constitution by 1d4 instead of
+/// harming it); the default policy weighs a cure, a channel, a healing hex,
+/// lay on hands or a healing potion on a clay golem's cursed-wound victim
+/// by the chance of the caster level check, and spends none that cannot
+/// succeed.
+pub const RULES_VERSION: &str = "pf1e-rules-21";

@@ -165,6 +165,12 @@ pub struct DamageComponent {
     /// every creature. The others take none of this component.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub harms: Vec<String>,
+    /// The creatures it does not harm (an ochre jelly's acid, which
+    /// "dissolves only flesh": `["construct", "ooze", "plant",
+    /// "incorporeal"]`): a creature type, or `incorporeal` (a creature with
+    /// an `incorporeal` special ability). Those take none of this component.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub spares: Vec<String>,
 }
 
 /// One attack a combatant can make.
@@ -694,6 +700,9 @@ pub const CREATURE_TYPES: &[&str] = &[
     "vermin",
 ];
 
+/// The `spares` entry naming incorporeal creatures.
+const SPARES_INCORPOREAL: &str = "incorporeal";
+
 /// The alignment words a `harms` entry may start with, and the letter of an
 /// alignment code each one needs (first letter for law and chaos, last for
 /// good and evil).
@@ -747,10 +756,37 @@ impl DamageComponent {
         self.harms.iter().enumerate().find_map(|(k, h)| Harm::parse(h).err().map(|e| (k, e)))
     }
 
-    /// Whether this component harms `c` (`harms` empty, or one entry matching
-    /// its creature type and alignment).
+    /// Why an entry of `spares` cannot be read, with its index.
+    pub fn bad_spare(&self) -> Option<(usize, String)> {
+        self.spares.iter().enumerate().find_map(|(k, s)| {
+            let s = s.trim();
+            let known = s.eq_ignore_ascii_case(SPARES_INCORPOREAL)
+                || CREATURE_TYPES.iter().any(|t| t.eq_ignore_ascii_case(s));
+            (!known).then(|| {
+                (
+                    k,
+                    format!(
+                        "{s:?} is neither a creature type nor incorporeal (types: {})",
+                        CREATURE_TYPES.join(", ")
+                    ),
+                )
+            })
+        })
+    }
+
+    /// Whether this component harms `c`: `harms` empty or one entry matching
+    /// its creature type and alignment, and no entry of `spares` matching
+    /// its creature type (or `incorporeal`, when it is).
     pub fn harms_creature(&self, c: &Combatant) -> bool {
-        self.harms.is_empty() || self.harms.iter().filter_map(|h| Harm::parse(h).ok()).any(|h| h.matches(c))
+        (self.harms.is_empty() || self.harms.iter().filter_map(|h| Harm::parse(h).ok()).any(|h| h.matches(c)))
+            && !self.spares.iter().any(|s| {
+                let s = s.trim();
+                if s.eq_ignore_ascii_case(SPARES_INCORPOREAL) {
+                    c.special_abilities.iter().any(|a| matches!(a, SpecialAbility::Incorporeal { .. }))
+                } else {
+                    c.creature_type.as_deref().is_some_and(|t| t.trim().eq_ignore_ascii_case(s))
+                }
+            })
     }
 }
 

@@ -1267,7 +1267,13 @@ fn read_weapon(
                 );
                 continue;
             }
-            damage.push(DamageComponent { formula: f, types, precision: false, harms: vec![] });
+            damage.push(DamageComponent {
+                formula: f,
+                types,
+                precision: false,
+                harms: vec![],
+                spares: vec![],
+            });
         }
         let crit_range = int_at(
             r,

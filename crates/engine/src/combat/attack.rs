@@ -832,6 +832,10 @@ impl<R: Dice> Engine<'_, '_, R> {
         if dmg.splits {
             self.split(t);
         }
+        // Electricity on a shambling mound raises its Constitution (`monster::fortitude`).
+        if self.st.prep.fighters[t].monster.is_some() && atk.vs[t].comps.iter().any(|c| c.fortifies) {
+            self.energy_fortitude(t);
+        }
         if dmg.bleed > 0 {
             self.start_bleeding(t, dmg.bleed);
         }

@@ -285,7 +285,8 @@ mod tests {
                     vulnerable: false,
                     heals: false,
                     stops_regen: false,
-                    splits: false
+                    splits: false,
+                    fortifies: false,
                 };
                 n
             ],
@@ -346,6 +347,7 @@ mod tests {
                     heals: false,
                     stops_regen: false,
                     splits: false,
+                    fortifies: false,
                 },
                 CompDefense {
                     resist: 5,
@@ -354,6 +356,7 @@ mod tests {
                     heals: false,
                     stops_regen: false,
                     splits: false,
+                    fortifies: false,
                 },
                 CompDefense {
                     resist: 0,
@@ -362,6 +365,7 @@ mod tests {
                     heals: false,
                     stops_regen: false,
                     splits: false,
+                    fortifies: false,
                 },
             ],
         };
@@ -385,6 +389,7 @@ mod tests {
             heals: false,
             stops_regen: false,
             splits: false,
+            fortifies: false,
         };
         let def = DefenseVs { dr: 0, comps: vec![plain, CompDefense { vulnerable: true, ..plain }] };
         let mut rng = ScriptedRng::new([4, 5]);
@@ -411,6 +416,7 @@ mod tests {
                 heals: false,
                 stops_regen: false,
                 splits: false,
+                fortifies: false,
             }],
         };
         let mut rng = ScriptedRng::new([5, 4, 6]);
@@ -465,6 +471,7 @@ mod tests {
                 heals: true,
                 stops_regen: false,
                 splits: false,
+                fortifies: false,
             }],
         };
         let mut rng = ScriptedRng::new([3]);

@@ -231,6 +231,8 @@ pub(crate) struct CompDefense {
     pub stops_regen: bool,
     /// Every one of its types splits the defender (`monster::split`).
     pub splits: bool,
+    /// One of its types feeds the defender's energy fortitude (`monster::fortitude`).
+    pub fortifies: bool,
 }
 
 /// A damage reduction, its bypass components normalized.
@@ -1080,6 +1082,10 @@ fn defense_against(defender: &Combatant, a: &AttackSpec, carried: &[String]) -> 
         crate::model::SpecialAbility::Split { types, .. } => Some(types),
         _ => None,
     });
+    let fortifiers = named(|s| match s {
+        crate::model::SpecialAbility::EnergyFortitude { types, .. } => Some(types),
+        _ => None,
+    });
     let regen_stoppers = named(|s| match s {
         crate::model::SpecialAbility::Regeneration { stopped_by, .. } => Some(stopped_by),
         _ => None,
@@ -1096,6 +1102,7 @@ fn defense_against(defender: &Combatant, a: &AttackSpec, carried: &[String]) -> 
                 heals: undead && types.iter().any(|t| t == "negative" || t == "negative_energy"),
                 stops_regen: types.iter().any(|t| regen_stoppers.contains(t)),
                 splits: !types.is_empty() && types.iter().all(|t| splitters.contains(t)),
+                fortifies: types.iter().any(|t| fortifiers.contains(t)),
             }
         })
         .collect();

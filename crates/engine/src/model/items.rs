@@ -76,6 +76,7 @@ impl SplashWeapon {
             types: types.iter().map(|t| t.to_string()).collect(),
             precision: false,
             harms: harms.iter().map(|t| t.to_string()).collect(),
+            spares: Vec::new(),
         };
         let (damage, splash, lingering) = match self {
             SplashWeapon::AlchemistsFire => (

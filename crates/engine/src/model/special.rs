@@ -100,6 +100,20 @@ pub enum SpecialAbility {
         /// Energy types (`fire`).
         types: Vec<String>,
     },
+    /// Energy fortitude (a shambling mound's "Electric Fortitude (Ex)":
+    /// "take no damage from electricity. Instead, any electricity attack
+    /// used against a shambling mound temporarily increases its
+    /// Constitution score by 1d4 points"): each attack or spell of `types`
+    /// that reaches it raises its Constitution by `con` for the battle.
+    /// Those types must be among its `immunities` (the "no damage").
+    EnergyFortitude {
+        /// The feature it plays.
+        name: String,
+        /// Energy types (`electricity`).
+        types: Vec<String>,
+        /// Constitution gained each time (`1d4`).
+        con: String,
+    },
     /// Channel resistance (UMR "Channel Resistance"): `bonus` on saves
     /// against channeled energy.
     ChannelResistance {
@@ -178,12 +192,17 @@ pub enum SpecialAbility {
         against: SmiteAgainst,
     },
     /// Constrict (UMR "Constrict"): `damage` each time its grab's grapple
-    /// check succeeds (the grab, and each maintained hold).
+    /// check succeeds (the grab, and each maintained hold), and `plus`.
     Constrict {
         /// The feature it plays.
         name: String,
         /// Damage dice (`2d6+7`), bludgeoning.
         damage: String,
+        /// Further damage each constriction deals, with its own types (an
+        /// ochre jelly's "2d4+3 plus 1d4 acid"): energy immunity and
+        /// resistance apply per component, and `spares` (not `harms`).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        plus: Vec<super::DamageComponent>,
     },
     /// Rake (UMR "Rake"): `count` extra attacks against a foe it grapples,
     /// at the start of a turn it began holding that foe and maintains the
@@ -741,6 +760,7 @@ impl SpecialAbility {
             | SpecialAbility::Rend { name, .. }
             | SpecialAbility::Incorporeal { name }
             | SpecialAbility::Vulnerability { name, .. }
+            | SpecialAbility::EnergyFortitude { name, .. }
             | SpecialAbility::ChannelResistance { name, .. }
             | SpecialAbility::Aura { name, .. }
             | SpecialAbility::Staggered { name }
@@ -812,8 +832,17 @@ pub(crate) fn check(c: &super::Combatant) -> Result<(), (String, String)> {
                     return Err((at(".attack"), format!("no attack named {attack:?}")));
                 }
             }
-            SpecialAbility::Constrict { damage, .. } => {
+            SpecialAbility::Constrict { damage, plus, .. } => {
                 dice(".damage", damage)?;
+                for (j, p) in plus.iter().enumerate() {
+                    super::validate::check_component(&at(&format!(".plus[{j}]")), p)?;
+                    if !p.harms.is_empty() {
+                        return Err((
+                            at(&format!(".plus[{j}].harms")),
+                            "a constriction's damage takes `spares`, not `harms`".into(),
+                        ));
+                    }
+                }
                 if !grabs() {
                     return Err((
                         at(".kind"),
@@ -991,6 +1020,26 @@ pub(crate) fn check(c: &super::Combatant) -> Result<(), (String, String)> {
                         at(".types"),
                         format!("{t:?} is not an energy type ({})", energies.join(", ")),
                     ));
+                }
+            }
+            SpecialAbility::EnergyFortitude { types, con, .. } => {
+                dice(".con", con)?;
+                if types.is_empty() {
+                    return Err((at(".types"), "an energy fortitude names at least one energy type".into()));
+                }
+                for t in types {
+                    if !ENERGY_TYPES.contains(&t.to_lowercase().as_str()) {
+                        return Err((
+                            at(".types"),
+                            format!("{t:?} is not an energy type ({})", ENERGY_TYPES.join(", ")),
+                        ));
+                    }
+                    if !c.immunities.iter().any(|i| i.eq_ignore_ascii_case(t)) {
+                        return Err((
+                            at(".types"),
+                            format!("{t:?} must also be in `immunities`: it deals the creature no damage"),
+                        ));
+                    }
                 }
             }
             SpecialAbility::Aura { condition, penalty, rounds, descriptors, range_ft, .. } => {

@@ -386,7 +386,7 @@ fn check_components(path: &str, components: &[DamageComponent]) -> Result<(), Fa
     Ok(())
 }
 
-fn check_component(path: &str, component: &DamageComponent) -> Result<(), Failure> {
+pub(crate) fn check_component(path: &str, component: &DamageComponent) -> Result<(), Failure> {
     if let Err(e) = DiceExpr::parse(&component.formula) {
         return fail(key_path(path, "formula"), e.to_string());
     }
@@ -400,6 +400,9 @@ fn check_component(path: &str, component: &DamageComponent) -> Result<(), Failur
     }
     if let Some((k, message)) = component.bad_harm() {
         return fail(index_path(&key_path(path, "harms"), k), message);
+    }
+    if let Some((k, message)) = component.bad_spare() {
+        return fail(index_path(&key_path(path, "spares"), k), message);
     }
     Ok(())
 }

@@ -56,6 +56,19 @@ impl BattleState<'_> {
             .min_by_key(|&j| (self.distance(i, j), j))
     }
 
+    /// The chance that magical healing of `t` by a healer of caster level
+    /// `cl` works: 1 unless a clay golem's cursed wound marks `t`, else the
+    /// chance of d20 + `cl` ≥ its DC (a check: a natural 20 is no success
+    /// by itself). The policy weighs its cures by it (`policy::heal`).
+    pub(crate) fn healing_odds(&self, t: usize, cl: u32) -> f64 {
+        let Some(g) = self.fighters[t].monster.cursed_by else { return 1.0 };
+        let Some((_, dc)) = self.prep.fighters[g].monster.as_deref().and_then(|m| m.cursed_wound.as_ref())
+        else {
+            return 1.0;
+        };
+        f64::from((21 - (dc - cl as i32)).clamp(0, 20)) / 20.0
+    }
+
     /// What a golem's immunity to magic does with a spell's damage of
     /// `energies` (bits): whether it heals the golem, whether it puts the
     /// golem's `spell` (a slow) on it.

@@ -12,8 +12,10 @@
 //!   it makes during successive rounds automatically deals the damage
 //!   indicated for the attack that established the hold"), then its rakes
 //!   ("must begin its turn already grappling to use its rake"). A lost check
-//!   ends the grapple. One hold is maintained a turn; others are let go.
-//!   A foe that died in its grip is released first (`pf1e-rules-12`:
+//!   ends the grapple. A constriction's `plus` components (an ochre
+//!   jelly's "2d4+3 plus 1d4 acid") follow its damage, each through the
+//!   target's energy immunity and resistance and its `spares`. One hold
+//!   is maintained a turn; others are let go. A foe that died in its grip is released first (`pf1e-rules-12`:
 //!   before, a chuul went on maintaining its hold on a dead PC).
 //! - A `while_holding` entry acts on the held foe after each maintained
 //!   hold's damage and rakes (a chuul's paralytic tentacles, a gibbering
@@ -169,6 +171,17 @@ impl<R: Dice> Engine<'_, '_, R> {
             }
         );
         self.spell_damage(i, t, n, &[], false, None);
+        // A constriction's further damage (an ochre jelly's acid), per
+        // component: its energy immunity and resistance, and whom it spares.
+        if hold.constrict.is_some() {
+            for p in &hold.constrict_plus {
+                if self.st.fighters[t].dead || self.st.spared_by(t, &p.spares) {
+                    continue;
+                }
+                let n = p.dice.roll(self.rng).max(0) as u32;
+                self.spell_damage(i, t, n, &p.types, false, None);
+            }
+        }
     }
 
     /// `i`'s rakes against `t` (each an attack roll of the rake's numbers).
@@ -200,6 +213,15 @@ impl<R: Dice> Engine<'_, '_, R> {
 const LEVEL_WORTH: f64 = super::super::carry::HP_PER_NEGATIVE_LEVEL as f64;
 
 impl BattleState<'_> {
+    /// Whether damage that spares `spares` (normalized creature types, or
+    /// `incorporeal`; `DamageComponent::spares`) leaves `t` untouched.
+    pub(crate) fn spared_by(&self, t: usize, spares: &[String]) -> bool {
+        let nature = &self.prep.fighters[t].nature;
+        spares.iter().any(|s| {
+            if s == "incorporeal" { self.incorporeal(t) } else { nature.ctype.is_some_and(|c| c.name() == s) }
+        })
+    }
+
     /// Whether `i`'s grapple of its own (a `grapple` entry) pays against `t`:
     /// what a round of holding `t` is worth — the damage and effects of its
     /// `while_holding` entries (`hold_worth`) — times the chance of holding

@@ -35,6 +35,8 @@
 //!   that heals or slows them), berserk and the clay golem's cursed wound;
 //! - `dominate`: a vampire's dominate (a standard action; its subject
 //!   fights on the vampire's side);
+//! - `fortitude`: a shambling mound's electric fortitude (electricity
+//!   deals it nothing and raises its Constitution instead);
 //! - channel resistance is a save bonus (`BattleState::save_bonus`, with
 //!   `Context::channel`).
 //!
@@ -51,6 +53,7 @@ mod aura;
 mod breath;
 mod dominate;
 mod engulf;
+mod fortitude;
 mod gaze;
 mod golem;
 mod healing;

@@ -86,16 +86,19 @@ pub(super) fn plan(b: &BattleState<'_>, i: usize, out: &mut Vec<Action>) -> bool
         return false;
     }
     let Some(potion) = healing_potion(b, i) else { return plan_buff_potion(b, i, out) };
+    // A clay golem's cursed wound: the potion's caster level must be able to overcome it.
+    let cl = b.prep.fighters[i].items[usize::from(potion)].cl;
     let dying = (0..b.len())
         .filter(|&j| j != i && !b.are_enemies(i, j) && b.life(j) == LifeState::Dying)
         .filter(|&j| b.prep.fighters[j].reserve.is_none())
-        .find(|&j| b.item_use(i, potion, j).is_ok() && !healer_near(b, i, j));
+        .find(|&j| b.item_use(i, potion, j).is_ok() && !healer_near(b, i, j) && b.healing_odds(j, cl) > 0.0);
     if let Some(j) = dying {
         out.push(Action::use_item(potion, j));
         return true;
     }
     let (num, den) = DRINK_BELOW;
-    if b.hp(i) * den > b.hp_max(i) * num || b.item_use(i, potion, i).is_err() {
+    if b.hp(i) * den > b.hp_max(i) * num || b.item_use(i, potion, i).is_err() || b.healing_odds(i, cl) <= 0.0
+    {
         return plan_buff_potion(b, i, out);
     }
     let here = b.pos(i);

@@ -143,6 +143,10 @@ pub(super) fn plan_rebuke(
         return false;
     }
     let Some(patient) = super::heal::nearest_dying(b, i) else { return false };
+    // A clay golem's cursed wound the cleric's level cannot overcome.
+    if b.healing_odds(patient, b.prep.fighters[i].nature.hd) <= 0.0 {
+        return false;
+    }
     let brings_up = f64::from(b.hp(patient)) + power.mean() >= 1.0;
     if !brings_up && (brings_up_only || super::heal::has_cure(b, i)) {
         return false;

@@ -10,7 +10,10 @@
 //! move to a square from which to touch the first patient and the cure;
 //! otherwise Stabilize on a dying patient it reaches from here; otherwise,
 //! when two moves reach a dying first patient, a double move toward it (the
-//! cure follows next turn).
+//! cure follows next turn). A cure is worth what it heals times the chance
+//! it works: on a clay golem's cursed-wound victim whose caster level check
+//! cannot succeed, nothing (the healer turns to another patient, or to
+//! other actions).
 
 use crate::effects::Flags;
 use crate::grid::Access;
@@ -107,8 +110,10 @@ fn reaches_now(b: &BattleState<'_>, i: usize, spell: u16, patient: usize, cl: u3
 }
 
 /// The worth of `spell` on `patient`: the hit points it restores (what is
-/// missing at most), a little less for a higher level; Stabilize is worth
-/// 1 on a dying patient and nothing on another.
+/// missing at most) times the chance that it works (a clay golem's cursed
+/// wound: `BattleState::healing_odds` at `cl`; none: worth nothing), a
+/// little less for a higher level; Stabilize is worth 1 on a dying patient
+/// and nothing on another.
 fn worth(b: &BattleState<'_>, spell: u16, level: u8, patient: usize, cl: u32) -> f64 {
     let prepared = &b.prep.spells[usize::from(spell)];
     if !prepared.role.heal {
@@ -125,7 +130,7 @@ fn worth(b: &BattleState<'_>, spell: u16, level: u8, patient: usize, cl: u32) ->
         .sum::<f64>();
     let missing = f64::from(b.prep.fighters[patient].hp_max - b.fighters[patient].hp);
     // Healing beyond what is missing is wasted: the cheapest spell that covers it wins.
-    mean.min(missing) - 0.01 * f64::from(level)
+    mean.min(missing) * b.healing_odds(patient, cl) - 0.01 * f64::from(level)
 }
 
 /// The best heal of `i` for `patient`: among those reaching it from here

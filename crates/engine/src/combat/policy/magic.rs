@@ -130,6 +130,8 @@ fn plan_abilities(
             |j: usize| (b.prep.fighters[j].nature.ctype == Some(CreatureType::Undead)) != ch.positive;
         let wounded = (0..b.len())
             .filter(|&j| !b.are_enemies(i, j) && in_burst(j) && needs_healing(b, j) && healed_kind(j))
+            // A clay golem's cursed wound the cleric's level cannot overcome: not healed.
+            .filter(|&j| !ch.positive || b.healing_odds(j, b.prep.fighters[i].nature.hd) > 0.0)
             .count();
         if wounded >= 1 {
             // Enemies of the healed kind in the burst are healed too, but for
@@ -232,7 +234,11 @@ fn choose_hex(b: &BattleState<'_>, i: usize, t: usize, a: &AbilitySpec, m: Magic
     // Healing an adjacent ally in need.
     if a.has_hex(Hex::Healing)
         && let Some(j) = (0..b.len()).find(|&j| {
-            !b.are_enemies(i, j) && needs_healing(b, j) && b.touch_reaches(i, j) && once(j, Hex::Healing)
+            !b.are_enemies(i, j)
+                && needs_healing(b, j)
+                && b.touch_reaches(i, j)
+                && once(j, Hex::Healing)
+                && b.healing_odds(j, b.prep.fighters[i].nature.hd) > 0.0
         })
     {
         return Some(hex_action(Hex::Healing, j));

@@ -17,6 +17,10 @@ use super::super::state::BattleState;
 /// Plans a lay on hands on a dying ally; `true` when the turn is planned.
 pub(super) fn plan_aid(b: &BattleState<'_>, i: usize, out: &mut Vec<Action>) -> bool {
     let Some(patient) = super::heal::nearest_dying(b, i) else { return false };
+    // A clay golem's cursed wound the paladin's level cannot overcome.
+    if b.healing_odds(patient, b.prep.fighters[i].nature.hd) <= 0.0 {
+        return false;
+    }
     if b.fighters[i].class.pools.lay_on_hands == 0
         || b.prep.fighters[i].abilities.as_deref().is_none_or(|a| a.lay_on_hands.is_none())
     {
@@ -32,7 +36,11 @@ pub(super) fn plan(b: &BattleState<'_>, i: usize, t: usize, out: &mut Vec<Action
     if b.fighters[i].turn.swift_used {
         return t;
     }
-    if a.lay_on_hands.is_some() && 2 * b.hp(i) < b.hp_max(i) && b.can_lay_on_hands(i, i) {
+    if a.lay_on_hands.is_some()
+        && 2 * b.hp(i) < b.hp_max(i)
+        && b.can_lay_on_hands(i, i)
+        && b.healing_odds(i, b.prep.fighters[i].nature.hd) > 0.0
+    {
         out.push(Action::new(ActionKind::LayOnHands));
         return keep_smitten(b, i, t);
     }

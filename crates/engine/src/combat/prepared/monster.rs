@@ -74,6 +74,10 @@ pub(crate) struct MonsterSpec {
     pub berserk: Option<(String, u32)>,
     /// A clay golem's cursed wound: its name and the caster level check's DC.
     pub cursed_wound: Option<(String, i32)>,
+    /// A shambling mound's electric fortitude: its name and the
+    /// Constitution each attack of its types gives (`monster::fortitude`).
+    /// Its energy types are `energy_bits`.
+    pub fortitude: Option<(String, DiceExpr, u8)>,
     /// The prepared attacks of `rake` and `powerful_charge` (`Variant::strike`),
     /// each a copy of its base attack with the printed bonus and dice.
     pub strikes: Vec<AttackProfile>,
@@ -114,9 +118,22 @@ pub(crate) struct Hold {
     pub pins: bool,
     /// Constrict (its name and damage), dealt on each grapple check won.
     pub constrict: Option<(String, DiceExpr)>,
+    /// The constriction's further damage (an ochre jelly's 1d4 acid).
+    pub constrict_plus: Vec<PlusDamage>,
     /// Whether it maintains the hold (else it lets go at the start of its
     /// turn and attacks): see `maintains`.
     pub maintains: bool,
+}
+
+/// A further damage component of a constriction, with its own types.
+#[derive(Clone, Debug)]
+pub(crate) struct PlusDamage {
+    pub dice: DiceExpr,
+    /// Its damage types, normalized.
+    pub types: Vec<String>,
+    /// The creature types (normalized) it does not harm; `incorporeal`
+    /// for incorporeal creatures (`DamageComponent::spares`).
+    pub spares: Vec<String>,
 }
 
 /// An effect on a held foe each round the hold is maintained.
@@ -404,6 +421,8 @@ pub(crate) struct MonsterState {
     pub smiting: Option<usize>,
     /// Whether it rages (for the rest of the battle).
     pub raging: bool,
+    /// Constitution its energy fortitude has given it so far.
+    pub fortitude_con: i32,
     /// The round in which it maintained a grab's hold (its standard action), 0: never.
     pub held_round: u32,
     /// The creature that swallowed it, while it is inside (swallow whole).
@@ -527,15 +546,33 @@ impl MonsterSpec {
                         && mask != 0
                     {
                         let constrict = c.special_abilities.iter().find_map(|x| match x {
-                            SpecialAbility::Constrict { name, damage } => Some((name.clone(), dice(damage))),
+                            SpecialAbility::Constrict { name, damage, .. } => {
+                                Some((name.clone(), dice(damage)))
+                            }
                             _ => None,
                         });
+                        let constrict_plus = c
+                            .special_abilities
+                            .iter()
+                            .find_map(|x| match x {
+                                SpecialAbility::Constrict { plus, .. } => Some(plus),
+                                _ => None,
+                            })
+                            .into_iter()
+                            .flatten()
+                            .map(|p| PlusDamage {
+                                dice: dice(&p.formula),
+                                types: p.types.iter().map(|t| norm(t)).collect(),
+                                spares: p.spares.iter().map(|t| norm(t)).collect(),
+                            })
+                            .collect();
                         m.hold = Some(Hold {
                             attack: Some(mask.trailing_zeros() as usize),
                             bonus: GRAB_BONUS,
                             own: false,
                             pins: false,
                             constrict,
+                            constrict_plus,
                             maintains: false,
                         });
                     }
@@ -563,6 +600,10 @@ impl MonsterSpec {
                 // A defense of every attack and spell, prepared with the others
                 // (`prepared::vulnerable_amount`).
                 SpecialAbility::Vulnerability { .. } => {}
+                // Its types are read as `CompDefense::fortifies` and by `spell_damage`.
+                SpecialAbility::EnergyFortitude { name, con, types } => {
+                    m.fortitude = Some((name.clone(), dice(con), energy_bits(types)));
+                }
                 SpecialAbility::ChannelResistance { bonus, .. } => m.channel_resistance += bonus,
                 SpecialAbility::Aura {
                     name,
@@ -652,6 +693,7 @@ impl MonsterSpec {
                             own: true,
                             pins,
                             constrict: None,
+                            constrict_plus: Vec::new(),
                             maintains: true,
                         });
                     }
@@ -894,7 +936,7 @@ impl MonsterSpec {
 /// the same half).
 pub(crate) fn maintains(hold: &Hold, attacks: &[AttackProfile], rake_mean: f64, holding_mean: f64) -> bool {
     let sure = match &hold.constrict {
-        Some((_, d)) => d.mean(),
+        Some((_, d)) => d.mean() + hold.constrict_plus.iter().map(|p| p.dice.mean()).sum::<f64>(),
         None => hold.attack.and_then(|k| attacks.get(k)).map_or(0.0, |a| a.mean_damage),
     };
     let full: f64 = attacks.iter().filter(|a| a.natural).map(|a| f64::from(a.count) * a.mean_damage).sum();

@@ -956,6 +956,10 @@ impl<R: Dice> Engine<'_, '_, R> {
         untyped_half: bool,
         min_hp_left: Option<i32>,
     ) -> u32 {
+        if rolled > 0 && self.st.fortified_by(t, types) {
+            // A shambling mound's electric fortitude: Constitution instead of damage.
+            self.energy_fortitude(t);
+        }
         let (typed, untyped) = if untyped_half { (rolled - rolled / 2, rolled / 2) } else { (rolled, 0) };
         let mut dealt = untyped + self.after_energy(t, typed, types);
         if let Some(floor) = min_hp_left {

@@ -345,6 +345,10 @@ impl<R: Dice> Engine<'_, '_, R> {
             if !exception {
                 emit!(self, Event::Spell { who: t, spell: spell.name.to_string(), what: SpellEvent::Immune });
             }
+            // Electricity on a shambling mound: no damage, Constitution instead (`monster::fortitude`).
+            if immune_desc && self.st.spell_fortifies(t, cast.spell) {
+                self.energy_fortitude(t);
+            }
             return false;
         }
         if spell.spell_resistance && !meeting.willing && spec.defense.spell_resistance > 0 && t != i {

@@ -289,3 +289,117 @@ fn the_manticore_looses_six_volleys_a_day_and_none_beyond_180_feet() {
     drop(e);
     assert!(!b.events.iter().any(|r| matches!(&r.event, Event::Attack(_))));
 }
+
+#[test]
+fn the_odds_of_healing_a_cursed_wound_are_those_of_the_caster_level_check() {
+    let prep = prepare_magic(
+        arena(4, 10),
+        vec![
+            ("a", creature("Fighter", json!({ "hp_max": 60 })), at(1, 2)),
+            ("b", golem("clay_golem"), at(1, 4)),
+        ],
+    );
+    let mut b = Bench::new(&[]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    assert_eq!(e.st.healing_odds(0, 1), 1.0, "no curse, no check");
+    e.curse_wound(1, 0);
+    // DC 26: d20 + CL ≥ 26; a natural 20 is no success by itself (a check).
+    for (cl, odds) in [(4, 0.0), (5, 0.0), (6, 0.05), (10, 0.25), (20, 0.75), (25, 1.0), (30, 1.0)] {
+        assert_eq!(e.st.healing_odds(0, cl), odds, "CL {cl}");
+    }
+}
+
+/// The default policy's plan for a cleric of `level` with Cure Light
+/// Wounds beside a fighter at 20 of 60 hit points whom a clay golem (far
+/// off) has wounded, and, when `other`, a second fighter at 25 of 60.
+fn cleric_plan(level: u32, other: bool) -> (Vec<Action>, u16) {
+    let cleric = caster(
+        "Cleric",
+        &["Cure Light Wounds"],
+        json!({ "level": level, "spell_list": "cleric", "attacks": [] }),
+    );
+    let fighter = creature("Fighter", json!({ "level": 5, "hp_max": 60 }));
+    let mut placed = vec![
+        ("a", cleric, at(1, 1)),
+        ("a", fighter.clone(), at(1, 2)),
+        ("b", golem("clay_golem"), at(1, 12)),
+    ];
+    if other {
+        placed.push(("a", fighter, at(2, 1)));
+    }
+    let prep = prepare_magic(arena(4, 14), placed);
+    let clw = prep.spell_index("Cure Light Wounds").unwrap();
+    let mut b = Bench::new(&[]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    e.curse_wound(2, 1);
+    e.st.fighters[1].hp = 20;
+    if other {
+        e.st.fighters[3].hp = 25;
+    }
+    let mut out = Vec::new();
+    crate::combat::decide::Policy::plan(&mut crate::combat::policy::DefaultPolicy, &e.st, 0, &mut out);
+    (out, clw)
+}
+
+#[test]
+fn a_healer_whose_caster_level_cannot_beat_the_cursed_wound_cures_another_patient_or_nobody() {
+    let cures = |out: &[Action], clw: u16, t: usize| {
+        out.iter().any(|a| a.kind == ActionKind::CastSpell && a.spell == Some(clw) && a.target == Some(t))
+    };
+    // CL 4: d20 + 4 is at most 24 < 26: no cure on the cursed fighter.
+    let (out, clw) = cleric_plan(4, false);
+    assert!(!out.iter().any(|a| a.kind == ActionKind::CastSpell), "CL 4 casts no cure: {out:?}");
+    // ... but on the other wounded fighter, though less hurt.
+    let (out, clw2) = cleric_plan(4, true);
+    assert!(cures(&out, clw2, 3), "CL 4 cures the fighter it can: {out:?}");
+    let _ = clw;
+    // CL 10: a 25 % chance: it still tries on the most hurt.
+    let (out, clw) = cleric_plan(10, false);
+    assert!(cures(&out, clw, 1), "CL 10 tries: {out:?}");
+}
+
+/// The four-PC party (a CL 4 cleric, a witch with cures, potions) against
+/// the shipped clay golem over many seeds: no caster level check that
+/// cannot succeed is ever rolled against its cursed wound.
+#[test]
+fn the_party_spends_no_healing_on_a_cursed_wound_it_cannot_overcome() {
+    let pcs = ["esha", "harvie", "oni", "nairda"];
+    let mut placed = vec![("monsters", golem("clay_golem"), at(2, 2))];
+    for (k, pc) in (0..).zip(pcs) {
+        placed.push(("players", data_combatant(&format!("data/pcs/{pc}.json")), at(2 + 2 * k, 8)));
+    }
+    let prep = prepare_magic(arena(12, 16), placed);
+    let runs = super::monsters::records(&prep, 31, 40);
+    let (mut hopeless, mut cursed) = (0, 0);
+    let mut first: Option<String> = None;
+    for events in &runs {
+        // A channel's burst heals every ally it catches, a cursed one too:
+        // its checks are not a cure spent on that one (the channel is
+        // counted for the others).
+        let mut burst = false;
+        for r in events {
+            match &r.event {
+                Event::ChannelsEnergy { .. } => burst = true,
+                Event::Affliction { what: AfflictionEvent::CursedWound { bonus, dc, .. }, .. } => {
+                    cursed += 1;
+                    if bonus + 20 < *dc && !burst {
+                        hopeless += 1;
+                        if first.is_none() {
+                            let lines = english(&prep, events);
+                            let k = lines.iter().position(|l| l.contains("cursed wound")).unwrap_or(0);
+                            first = Some(lines[k.saturating_sub(8)..=k].join("\n"));
+                        }
+                    }
+                }
+                Event::Healed { .. } | Event::Life { .. } => {}
+                _ => burst = false,
+            }
+        }
+    }
+    assert_eq!(
+        hopeless,
+        0,
+        "{cursed} checks, {hopeless} that could not succeed; first:\n{}",
+        first.unwrap_or_default()
+    );
+}

@@ -1,6 +1,7 @@
 //! Combat tests: rules in isolation, pinned transcripts, batches.
 
 mod abilities;
+mod acid;
 mod attacks;
 mod batch;
 mod bestiary_files;
@@ -18,6 +19,7 @@ mod engulf;
 mod every_spell;
 mod feats;
 mod flight;
+mod fortitude;
 mod glance;
 mod golem;
 mod grapples;
