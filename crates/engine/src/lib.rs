@@ -205,4 +205,11 @@ pub mod summary;
 /// splash on a friend, counted twice, outweighs it; the `consumables`
 /// lever (`use|save`), and strategies other than the default throw
 /// splash flasks as the default policy does.
-pub const RULES_VERSION: &str = "pf1e-rules-20";
+/// `pf1e-rules-21`: areas aimed at a point (bursts, spreads, lasting
+/// areas such as Black Tentacles) are aimed by the default policy where the
+/// most active foes cluster (a foe's square or halfway between two), never
+/// on an ally; a caster dismisses (standard action, action `dismiss_spell`)
+/// its dismissible area that holds or harms as many allies as foes; an area
+/// that ends releases the creatures its bonds hold (Black Tentacles, Web,
+/// Entangle); Cloudkill moves 10 ft a round away from its caster.
+pub const RULES_VERSION: &str = "pf1e-rules-21";
