@@ -110,7 +110,9 @@ fn area_to_dismiss(b: &BattleState<'_>, i: usize) -> Option<u16> {
     (0..b.zones.len()).find_map(|k| {
         let z = &b.zones[k];
         let spell = z.cast.spell;
-        if z.cast.caster != i || !b.prep.spells[usize::from(spell)].spell.duration.dismissible || !b.zone_hinders(k)
+        if z.cast.caster != i
+            || !b.prep.spells[usize::from(spell)].spell.duration.dismissible
+            || !b.zone_hinders(k)
         {
             return None;
         }
@@ -748,7 +750,8 @@ fn cluster_aim(
         for &y in &foes[k + 1..] {
             let (p, q) = (b.pos(x), b.pos(y));
             if distance_ft(p, q) <= 2 * radius {
-                points.push(crate::map::Pos::new((p.row + q.row).div_euclid(2), (p.col + q.col).div_euclid(2)));
+                points
+                    .push(crate::map::Pos::new((p.row + q.row).div_euclid(2), (p.col + q.col).div_euclid(2)));
             }
         }
     }

@@ -63,9 +63,8 @@ impl BattleState<'_> {
     /// in it and those a bond of its spell holds (for the policies).
     pub(crate) fn zone_catches(&self, k: usize) -> impl Iterator<Item = usize> + '_ {
         let z = &self.zones[k];
-        (0..self.len()).filter(move |&t| {
-            self.is_present(t) && (self.stands_in(z, t) || self.bound_by(t, z.cast.spell))
-        })
+        (0..self.len())
+            .filter(move |&t| self.is_present(t) && (self.stands_in(z, t) || self.bound_by(t, z.cast.spell)))
     }
 
     /// Whether zone `k` does something to the creatures in it beyond
@@ -220,8 +219,7 @@ impl<R: Dice> Engine<'_, '_, R> {
     pub(crate) fn dismiss_action(&mut self, i: usize, action: Action) -> Result<(), Reason> {
         let spell = action.spell.ok_or(Reason::UnknownSpell)?;
         let prep = self.st.prep;
-        let dismissible =
-            prep.spells.get(usize::from(spell)).is_some_and(|p| p.spell.duration.dismissible);
+        let dismissible = prep.spells.get(usize::from(spell)).is_some_and(|p| p.spell.duration.dismissible);
         let mine = |z: &Zone| z.cast.caster == i && z.cast.spell == spell;
         if !dismissible || !self.st.zones.iter().any(mine) {
             return Err(Reason::NothingToDismiss);
@@ -248,9 +246,11 @@ impl<R: Dice> Engine<'_, '_, R> {
         let spell = gone.cast.spell;
         for t in 0..self.st.len() {
             self.leave_area(t, spell, true);
-            let still = self.st.zones.iter().any(|z| {
-                z.cast.spell == spell && z.cast.caster == owner && self.st.stands_in(z, t)
-            });
+            let still = self
+                .st
+                .zones
+                .iter()
+                .any(|z| z.cast.spell == spell && z.cast.caster == owner && self.st.stands_in(z, t));
             if still {
                 continue;
             }
@@ -309,7 +309,8 @@ impl<R: Dice> Engine<'_, '_, R> {
                 }
                 continue;
             };
-            let before: Vec<bool> = (0..self.st.len()).map(|t| self.st.stands_in(&self.st.zones[k], t)).collect();
+            let before: Vec<bool> =
+                (0..self.st.len()).map(|t| self.st.stands_in(&self.st.zones[k], t)).collect();
             let z = &mut self.st.zones[k];
             z.mask.iter_mut().for_each(|m| *m = false);
             for &p in &template.squares {
@@ -319,7 +320,10 @@ impl<R: Dice> Engine<'_, '_, R> {
             }
             z.drift = Some(Drift { moved, ..d });
             let cast = z.cast;
-            emit!(self, Event::Spell { who: i, spell: spell.name.to_string(), what: SpellEvent::ZoneMoves { to } });
+            emit!(
+                self,
+                Event::Spell { who: i, spell: spell.name.to_string(), what: SpellEvent::ZoneMoves { to } }
+            );
             let Some((_, rules)) = zone_effect(&spell.effects) else { continue };
             if rules.on_enter.is_empty() {
                 continue;
