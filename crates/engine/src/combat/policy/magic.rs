@@ -760,7 +760,8 @@ fn cluster_aim(
     let mut cast = *cast;
     let mut caught: Vec<usize> = Vec::new();
     // (foes caught, catches t, −distance to t) and the point and the foes.
-    let mut best: Option<((usize, bool, i64), crate::map::Pos, Vec<usize>)> = None;
+    type Rank = (usize, bool, i64);
+    let mut best: Option<(Rank, crate::map::Pos, Vec<usize>)> = None;
     let mut seen: Vec<crate::map::Pos> = Vec::with_capacity(points.len());
     for p in points {
         if seen.contains(&p) {
