@@ -215,4 +215,12 @@ pub mod summary;
 /// lay on hands or a healing potion on a clay golem's cursed-wound victim
 /// by the chance of the caster level check, and spends none that cannot
 /// succeed.
+///
+/// Also in `pf1e-rules-21`: areas aimed at a point (bursts, spreads, lasting
+/// areas such as Black Tentacles) are aimed by the default policy where the
+/// most active foes cluster (a foe's square or halfway between two), never
+/// on an ally; a caster dismisses (standard action, action `dismiss_spell`)
+/// its dismissible area that holds or harms as many allies as foes; an area
+/// that ends releases the creatures its bonds hold (Black Tentacles, Web,
+/// Entangle); Cloudkill moves 10 ft a round away from its caster.
 pub const RULES_VERSION: &str = "pf1e-rules-21";

@@ -825,6 +825,8 @@ fn spell_event(t: &Transcript, spell: &str, what: &SpellEvent, lang: Lang) -> St
         SpellEvent::Lasts { until: Some(r) } => f(T::EvSplLastsUntil, &[&spell, r]),
         SpellEvent::Lasts { until: None } => f(T::EvSplLastsBattle, &[&spell]),
         SpellEvent::ZoneEnds => f(T::EvSplZoneEnds, &[&spell]),
+        SpellEvent::Dismissed => f(T::EvSplDismissed, &[&spell]),
+        SpellEvent::ZoneMoves { to } => f(T::EvSplZoneMoves, &[&spell, &to.row, &to.col]),
         SpellEvent::Delivered => f(T::EvSplDelivered, &[&spell]),
         SpellEvent::Resistance { sr, d20, bonus, overcome } => {
             let verdict = lang.t(if *overcome { T::EvSplOvercome } else { T::EvSplResisted });

@@ -651,6 +651,8 @@ catalogue! {
     EvSplLastsUntil => "{} lasts until round {}", "{} dure jusqu'au round {}";
     EvSplLastsBattle => "{} lasts the battle", "{} dure tout le combat";
     EvSplZoneEnds => "{} ends", "{} prend fin";
+    EvSplDismissed => "dismisses {}", "révoque {}";
+    EvSplZoneMoves => "{} moves to ({}, {})", "{} se déplace en ({}, {})";
     EvSplDelivered => "spellstrike delivers {}", "la frappe de sort délivre {}";
     EvSplResistance => "spell resistance {}: caster level check d20={}={} -> {}", "résistance à la magie {} : test de niveau de lanceur d20={}={} -> {}";
     EvSplOvercome => "overcome", "surmontée";
@@ -1118,6 +1120,7 @@ const REASONS: &[(&str, &str, &str)] = &[
     ("cannot_attack", "cannot attack", "ne peut pas attaquer"),
     ("cannot_move", "cannot move", "ne peut pas se déplacer"),
     ("not_on_exit", "not on an exit square", "pas sur une case de sortie"),
+    ("nothing_to_dismiss", "no area of that spell to dismiss", "aucune zone de ce sort à révoquer"),
     ("cannot_run_or_charge", "cannot run or charge", "ne peut ni courir ni charger"),
     ("missing_maneuver", "no such maneuver", "manœuvre inconnue"),
     ("target_too_large", "target too large", "cible trop grande"),

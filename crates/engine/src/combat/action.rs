@@ -154,6 +154,9 @@ crate::named_enum! {
         /// action; with a `destination` (an exit square), a withdraw there
         /// and off the map (full-round).
         LeaveBattle => "leave_battle",
+        /// Dismiss a lasting area of the caster's (`Action::spell`; standard
+        /// action, CRB "Duration: (D)"): every area of that spell it cast ends.
+        DismissSpell => "dismiss_spell",
     }
 }
 
@@ -182,7 +185,8 @@ impl ActionKind {
             | ActionKind::Entangle
             | ActionKind::Sing
             | ActionKind::Dominate
-            | ActionKind::Engulf => Slot::Standard,
+            | ActionKind::Engulf
+            | ActionKind::DismissSpell => Slot::Standard,
             ActionKind::Move
             | ActionKind::StandUp
             | ActionKind::RetrieveWeapon
@@ -543,6 +547,8 @@ pub enum Reason {
     NoAbility,
     /// Leaving the battle from a square that is not an exit (`Map::is_exit`).
     NotOnExit,
+    /// The caster has no dismissible area of that spell on the map.
+    NothingToDismiss,
 }
 
 impl Reason {
@@ -577,6 +583,7 @@ impl Reason {
             Reason::CannotAttack => "cannot_attack",
             Reason::CannotMove => "cannot_move",
             Reason::NotOnExit => "not_on_exit",
+            Reason::NothingToDismiss => "nothing_to_dismiss",
             Reason::CannotRunOrCharge => "cannot_run_or_charge",
             Reason::MissingFeat => "missing_feat",
             Reason::MissingManeuver => "missing_maneuver",

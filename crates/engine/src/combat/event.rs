@@ -64,7 +64,9 @@ fn is_zero(n: &i32) -> bool {
 /// `cursed_wound` (the golems);
 /// and scrolls and Use Magic Device: the events `reads_scroll`, `item_check`
 /// and `item_mishap`.
-pub const EVENT_SCHEMA_VERSION: u32 = 10;
+/// version 11 (`pf1e-rules-21`) the spell events `dismissed` and
+/// `zone_moves`, the action `dismiss_spell` and the failure `nothing_to_dismiss`.
+pub const EVENT_SCHEMA_VERSION: u32 = 11;
 
 /// The record of one battle: who fought, and what happened in order.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]

@@ -506,6 +506,13 @@ pub enum SpellEvent {
     },
     /// A zone ends.
     ZoneEnds,
+    /// Its caster dismisses it (a standard action; its areas end, schema 11).
+    Dismissed,
+    /// A moving area moves (Cloudkill): its new point of origin (schema 11).
+    ZoneMoves {
+        /// The new point of origin.
+        to: Pos,
+    },
     /// A spellstrike delivers a held touch spell.
     Delivered,
     /// A spell resistance check: caster level + penetration against the SR.

@@ -749,6 +749,8 @@ fn spell_event(spell: &str, what: &SpellEvent, ids: &[String]) -> String {
         SpellEvent::Lasts { until: Some(r) } => format!("{spell} lasts until round {r}"),
         SpellEvent::Lasts { until: None } => format!("{spell} lasts the battle"),
         SpellEvent::ZoneEnds => format!("{spell} ends"),
+        SpellEvent::Dismissed => format!("dismisses {spell}"),
+        SpellEvent::ZoneMoves { to } => format!("{spell} moves to ({}, {})", to.row, to.col),
         SpellEvent::Delivered => format!("spellstrike delivers {spell}"),
         SpellEvent::Resistance { sr, d20, bonus, overcome } => format!(
             "spell resistance {sr}: caster level check d20={d20}{bonus:+}={} -> {}",

@@ -406,6 +406,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             ActionKind::Engulf => self.engulf_action(i, action),
             ActionKind::Trample => self.trample_action(i, action),
             ActionKind::LeaveBattle => self.leave_action(i, action),
+            ActionKind::DismissSpell => self.dismiss_action(i, action),
             _ => Err(Reason::UnsupportedKind),
         };
         let result = match result {

@@ -73,6 +73,13 @@ pub(crate) fn plan_magic(b: &BattleState<'_>, i: usize, t: usize, m: Magic, out:
     if f.summary.flags.has(Flags::MUST_FLEE) {
         return false;
     }
+    // An area of its own that holds or harms as many allies as foes is dismissed.
+    if let Some(spell) = area_to_dismiss(b, i) {
+        let mut a = Action::new(ActionKind::DismissSpell);
+        a.spell = Some(spell);
+        out.push(a);
+        return true;
+    }
     let spec = &b.prep.fighters[i];
     let abilities = spec.abilities.as_deref().filter(|_| m.abilities);
     // A held charge: touch with it.
@@ -92,6 +99,33 @@ pub(crate) fn plan_magic(b: &BattleState<'_>, i: usize, t: usize, m: Magic, out:
         return false;
     }
     plan_spells(b, i, t, m, abilities, out)
+}
+
+/// The spell of a dismissible lasting area of `i`'s that a table would end
+/// now: one that acts on the creatures in it (Black Tentacles' grapple,
+/// Web's strands, Entangle's plants, effects each round) and meets or
+/// holds at least one of `i`'s allies (itself included) and no more
+/// active foes than allies: holding a friend costs as much as holding a foe gains.
+fn area_to_dismiss(b: &BattleState<'_>, i: usize) -> Option<u16> {
+    (0..b.zones.len()).find_map(|k| {
+        let z = &b.zones[k];
+        let spell = z.cast.spell;
+        if z.cast.caster != i
+            || !b.prep.spells[usize::from(spell)].spell.duration.dismissible
+            || !b.zone_hinders(k)
+        {
+            return None;
+        }
+        let (mut allies, mut foes) = (0usize, 0usize);
+        for t in b.zone_catches(k) {
+            if !b.are_enemies(i, t) && !b.fighters[t].dead {
+                allies += 1;
+            } else if b.are_enemies(i, t) && b.is_active(t) {
+                foes += 1;
+            }
+        }
+        (allies > 0 && allies >= foes).then_some(spell)
+    })
 }
 
 // ---- class abilities ----
@@ -654,6 +688,13 @@ fn reach_of(b: &BattleState<'_>, i: usize, t: usize, s: &Spell, cast: &Cast, m: 
             && !matches!(area.shape, crate::spell::model::Shape::Cone | crate::spell::model::Shape::Line)
         {
             cast.target = None;
+        } else if area.origin == Origin::Point
+            && !matches!(area.shape, crate::spell::model::Shape::Cone | crate::spell::model::Shape::Line)
+        {
+            // A burst, spread or lasting area aimed at a point: where the most foes cluster.
+            cast.target = None;
+            let (point, caught) = cluster_aim(b, i, t, s, area, &cast, m)?;
+            return Some((None, Some(point), caught));
         } else {
             cast.point = Some(b.pos(t));
             cast.target = None;
@@ -684,6 +725,78 @@ fn reach_of(b: &BattleState<'_>, i: usize, t: usize, s: &Spell, cast: &Cast, m: 
         caught.push(t);
     }
     Some((cast.target, cast.point, caught))
+}
+
+/// Where to aim an area centred on a point (a burst, a spread, a lasting
+/// area such as Black Tentacles) as a table would: among the squares of the
+/// active enemies and the squares halfway between two of them (close
+/// enough for one area to catch both), within range and line of effect,
+/// the point whose area catches the most active enemies, at least
+/// `area_min`, and none of the caster's allies; ties go to the point that
+/// catches the policy's target `t`, then to the one nearest `t`, then to
+/// the first found (encounter order, deterministic). Returns the point and
+/// the enemies caught.
+fn cluster_aim(
+    b: &BattleState<'_>,
+    i: usize,
+    t: usize,
+    s: &Spell,
+    area: &crate::spell::model::Area,
+    cast: &Cast,
+    m: Magic,
+) -> Option<(crate::map::Pos, Vec<usize>)> {
+    use crate::grid::distance_ft;
+    let foes: Vec<usize> = (0..b.len()).filter(|&j| b.are_enemies(i, j) && b.is_active(j)).collect();
+    let radius = match area.shape {
+        crate::spell::model::Shape::Square => area.side_ft.unwrap_or(5) / 2,
+        _ => area.radius_ft.as_ref().and_then(|r| r.fixed_at(cast.cl)).unwrap_or(0).max(0) as u32,
+    };
+    let mut points: Vec<crate::map::Pos> = foes.iter().map(|&j| b.pos(j)).collect();
+    for (k, &x) in foes.iter().enumerate() {
+        for &y in &foes[k + 1..] {
+            let (p, q) = (b.pos(x), b.pos(y));
+            if distance_ft(p, q) <= 2 * radius {
+                points
+                    .push(crate::map::Pos::new((p.row + q.row).div_euclid(2), (p.col + q.col).div_euclid(2)));
+            }
+        }
+    }
+    let range = b.spell_range(i, s, cast.cl).unwrap_or(u32::MAX);
+    let map = b.map();
+    let mut cast = *cast;
+    let mut caught: Vec<usize> = Vec::new();
+    // (foes caught, catches t, −distance to t) and the point and the foes.
+    type Rank = (usize, bool, i64);
+    let mut best: Option<(Rank, crate::map::Pos, Vec<usize>)> = None;
+    let mut seen: Vec<crate::map::Pos> = Vec::with_capacity(points.len());
+    for p in points {
+        if seen.contains(&p) {
+            continue;
+        }
+        seen.push(p);
+        if !map.in_bounds(p)
+            || map.blocks_los(p)
+            || distance_ft(b.pos(i), p) > range
+            || !b.prep.line_of_effect(b.pos(i), p)
+        {
+            continue;
+        }
+        cast.point = Some(p);
+        let Some(template) = b.template(&cast, area) else { continue };
+        b.in_template(&cast, s, &template, &mut caught);
+        if caught.iter().any(|&j| !b.are_enemies(i, j)) {
+            continue;
+        }
+        caught.retain(|&j| b.is_active(j));
+        if caught.len() < usize::from(m.area_min.max(1)) {
+            continue;
+        }
+        let key = (caught.len(), caught.contains(&t), -i64::from(distance_ft(p, b.pos(t))));
+        if best.as_ref().is_none_or(|(k, _, _)| key > *k) {
+            best = Some((key, p, caught.clone()));
+        }
+    }
+    best.map(|(_, p, c)| (p, c))
 }
 
 /// The worth of `s`'s effects on `j` once it lands: expected damage after

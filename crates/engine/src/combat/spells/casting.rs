@@ -88,4 +88,23 @@ pub(crate) struct Zone {
     /// of the caster's turn start the round after: Entangle's "again at the
     /// end of your turn" is the next turn's).
     pub opened: u32,
+    /// The point of origin it was cast on.
+    pub origin: crate::map::Pos,
+    /// A moving area (Cloudkill): the direction it rolls in (from the
+    /// caster's square at the cast to the point of origin, in squares),
+    /// the feet it moves a round, and the rounds it has moved.
+    pub drift: Option<Drift>,
+}
+
+/// How a moving area moves (`ZoneMove`, Cloudkill).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Drift {
+    /// Rows and columns from the caster's square at the cast to the origin.
+    pub dir: (i32, i32),
+    /// Feet a round.
+    pub ft: u32,
+    /// Rounds moved so far.
+    pub moved: u32,
+    /// It met the map's edge or a wall: it stays where it is.
+    pub stuck: bool,
 }

@@ -60,8 +60,8 @@ fn zone_unplayable(z: &ZoneEffect) -> Option<String> {
         "hp_per_section: walls are not played"
     } else if z.excludes_spells_up_to_level.is_some() {
         "excludes_spells_up_to_level: areas that keep spells out are not played"
-    } else if z.moves.is_some() {
-        "moves: moving areas are not played"
+    } else if z.moves.as_ref().is_some_and(|m| !m.away_from_caster) {
+        "moves: areas moving other than away from their caster are not played"
     } else if !z.radiates.is_empty() {
         "radiates: effects radiating around an area are not played"
     } else {

@@ -16,12 +16,13 @@ use crate::spell::effect::{
 };
 use crate::spell::model::DurationUnit;
 
+use super::super::action::{Action, Reason};
 use super::super::engine::Engine;
 use super::super::event::{EffectEnd, EscapeSkill, Event, SpellEvent};
 use super::super::log::emit;
 use super::super::state::BattleState;
 use super::book::zone_effect;
-use super::casting::{Cast, Meeting, Zone};
+use super::casting::{Cast, Drift, Meeting, Zone};
 use super::target::Template;
 
 /// The name suffix of a condition lasting while its bearer is in the area.
@@ -56,6 +57,22 @@ impl BattleState<'_> {
     /// Whether combatant `i` stands (any of its squares) in zone `z`.
     fn stands_in(&self, z: &Zone, i: usize) -> bool {
         footprint(self.fighters[i].pos, self.space(i)).any(|c| z.covers(self, c))
+    }
+
+    /// The creatures present that zone `k` meets or holds: those standing
+    /// in it and those a bond of its spell holds (for the policies).
+    pub(crate) fn zone_catches(&self, k: usize) -> impl Iterator<Item = usize> + '_ {
+        let z = &self.zones[k];
+        (0..self.len())
+            .filter(move |&t| self.is_present(t) && (self.stands_in(z, t) || self.bound_by(t, z.cast.spell)))
+    }
+
+    /// Whether zone `k` does something to the creatures in it beyond
+    /// concealment and difficult terrain: effects each round or on
+    /// entering, a check to move, or bonds (for the policies).
+    pub(crate) fn zone_hinders(&self, k: usize) -> bool {
+        let r = self.zone_rules(&self.zones[k]);
+        !r.each_round.is_empty() || !r.on_enter.is_empty() || r.movement_check.is_some()
     }
 
     /// Whether `t` is held by bonds of `spell` (Entangle's each-round
@@ -163,7 +180,20 @@ impl<R: Dice> Engine<'_, '_, R> {
             }
         );
         let opened = self.st.round;
-        self.st.zones.push(Zone { cast: *cast, effect, mask, ends, opened });
+        let origin = template.origin;
+        let from = self.st.pos(cast.caster);
+        // Away from the caster: along the line from its square to the point of
+        // origin; cast on its own square the area has no direction and stays.
+        let drift = match &spell.effects[effect].kind {
+            crate::spell::effect::EffectKind::Zone(z) => z.moves.as_ref().map(|m| Drift {
+                dir: (origin.row - from.row, origin.col - from.col),
+                ft: m.ft_per_round,
+                moved: 0,
+                stuck: origin == from,
+            }),
+            _ => None,
+        };
+        self.st.zones.push(Zone { cast: *cast, effect, mask, ends, opened, origin, drift });
     }
 
     /// The start of `i`'s turn with zones on the map: the zones of `i`
@@ -176,14 +206,58 @@ impl<R: Dice> Engine<'_, '_, R> {
             let owner = z.cast.caster;
             let expired = z.ends.is_some_and(|e| round >= e);
             if expired && (owner == i || !self.st.is_present(owner)) {
-                let name = &self.st.prep.spells[usize::from(z.cast.spell)].spell.name;
-                emit!(self, Event::Spell { who: owner, spell: name.to_string(), what: SpellEvent::ZoneEnds });
-                let gone = self.st.zones.remove(k);
-                for t in 0..self.st.len() {
-                    self.leave_area(t, gone.cast.spell, true);
-                }
+                self.end_zone(k);
             } else {
                 k += 1;
+            }
+        }
+    }
+
+    /// `i` dismisses its areas of `action.spell` (a standard action; CRB
+    /// "Duration": "(D)" the caster can dismiss the spell at will): each of
+    /// them ends as when its duration runs out.
+    pub(crate) fn dismiss_action(&mut self, i: usize, action: Action) -> Result<(), Reason> {
+        let spell = action.spell.ok_or(Reason::UnknownSpell)?;
+        let prep = self.st.prep;
+        let dismissible = prep.spells.get(usize::from(spell)).is_some_and(|p| p.spell.duration.dismissible);
+        let mine = |z: &Zone| z.cast.caster == i && z.cast.spell == spell;
+        if !dismissible || !self.st.zones.iter().any(mine) {
+            return Err(Reason::NothingToDismiss);
+        }
+        let name = prep.spells[usize::from(spell)].spell.name.to_string();
+        emit!(self, Event::Spell { who: i, spell: name, what: SpellEvent::Dismissed });
+        while let Some(k) = self.st.zones.iter().position(mine) {
+            self.end_zone(k);
+        }
+        Ok(())
+    }
+
+    /// Zone `k` ends (its duration ran out, or its caster dismissed it):
+    /// what lasts while in the area lingers or ends, and the bonds it made
+    /// let go (Black Tentacles' grapple, Web's strands, Entangle's plants:
+    /// the area that holds is gone), unless another area of the same spell
+    /// by the same caster still covers the creature.
+    pub(crate) fn end_zone(&mut self, k: usize) {
+        let z = &self.st.zones[k];
+        let owner = z.cast.caster;
+        let name = &self.st.prep.spells[usize::from(z.cast.spell)].spell.name;
+        emit!(self, Event::Spell { who: owner, spell: name.to_string(), what: SpellEvent::ZoneEnds });
+        let gone = self.st.zones.remove(k);
+        let spell = gone.cast.spell;
+        for t in 0..self.st.len() {
+            self.leave_area(t, spell, true);
+            let still = self
+                .st
+                .zones
+                .iter()
+                .any(|z| z.cast.spell == spell && z.cast.caster == owner && self.st.stands_in(z, t));
+            if still {
+                continue;
+            }
+            while let Some(b) = self.st.bond_of_spell(t, spell)
+                && self.st.fighters[t].effects[b].source == Some(owner)
+            {
+                self.remove_effect_at(t, b, EffectEnd::Ends);
             }
         }
     }
@@ -191,7 +265,77 @@ impl<R: Dice> Engine<'_, '_, R> {
     /// The start of `i`'s turn, once the effects ending then have ended:
     /// the zones of `i` timed for the start of its turn meet the creatures inside.
     pub(crate) fn zones_each_round_start(&mut self, i: usize) {
+        self.zones_drift(i);
         self.zones_each_round(i, RoundTiming::StartOfCasterTurn);
+    }
+
+    /// The start of `i`'s turn: its moving areas cast in an earlier round
+    /// move (CRB *Cloudkill*: "moves away from you at 10 feet per round
+    /// [...] Figure out the cloud's new spread each round based on its new
+    /// point of origin"). The new origin lies `ft` × the rounds moved from
+    /// the first one, along the line from the caster's square at the cast
+    /// through it, rounded to the nearest square; an origin off the map or
+    /// on a wall stops the area where it is. The area's squares are those
+    /// of the template from the new origin; a creature the area moves onto
+    /// meets its `on_enter` effects.
+    fn zones_drift(&mut self, i: usize) {
+        let prep = self.st.prep;
+        for k in 0..self.st.zones.len() {
+            let z = &self.st.zones[k];
+            let Some(d) = z.drift else { continue };
+            if z.cast.caster != i || d.stuck || z.opened == self.st.round {
+                continue;
+            }
+            let moved = d.moved + 1;
+            let (dr, dc) = (f64::from(d.dir.0), f64::from(d.dir.1));
+            let squares = f64::from(d.ft * moved) / 5.0 / dr.hypot(dc);
+            let to = Pos::new(
+                z.origin.row + (dr * squares).round() as i32,
+                z.origin.col + (dc * squares).round() as i32,
+            );
+            let map = self.st.map();
+            let spell = &prep.spells[usize::from(z.cast.spell)].spell;
+            let mut cast = z.cast;
+            cast.point = Some(to);
+            cast.target = None;
+            let template = spell
+                .area
+                .as_ref()
+                .filter(|_| map.in_bounds(to) && !map.blocks_los(to))
+                .and_then(|a| self.st.template(&cast, a));
+            let Some(template) = template else {
+                if let Some(d) = self.st.zones[k].drift.as_mut() {
+                    d.stuck = true;
+                }
+                continue;
+            };
+            let before: Vec<bool> =
+                (0..self.st.len()).map(|t| self.st.stands_in(&self.st.zones[k], t)).collect();
+            let z = &mut self.st.zones[k];
+            z.mask.iter_mut().for_each(|m| *m = false);
+            for &p in &template.squares {
+                if map.in_bounds(p) {
+                    z.mask[map.index(p)] = true;
+                }
+            }
+            z.drift = Some(Drift { moved, ..d });
+            let cast = z.cast;
+            emit!(
+                self,
+                Event::Spell { who: i, spell: spell.name.to_string(), what: SpellEvent::ZoneMoves { to } }
+            );
+            let Some((_, rules)) = zone_effect(&spell.effects) else { continue };
+            if rules.on_enter.is_empty() {
+                continue;
+            }
+            for (t, was) in before.into_iter().enumerate() {
+                if was || !self.st.is_present(t) || !self.st.stands_in(&self.st.zones[k], t) {
+                    continue;
+                }
+                self.area_rolls.clear();
+                self.zone_meets(&cast, t, &rules.on_enter);
+            }
+        }
     }
 
     /// The end of `i`'s turn with zones on the map: those of `i` timed for

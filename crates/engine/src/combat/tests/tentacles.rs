@@ -318,8 +318,7 @@ fn over_many_battles_every_check_escape_and_damage_follows_its_closed_form() {
             }
         }
     }
-    // Not cast: foes acting first broke the cluster around the nearest one (the
-    // policy aims an area at its target, `docs/rules/magic.md` §11).
+    // Not cast: foes acting first broke up the cluster before the wizard's turn.
     assert!(cast_battles > 250, "the wizard casts it at the cluster: {cast_battles} battles of 400");
     assert_eq!(rounds_checked_max, 7, "1 round per level: the cast's checks and six more rounds");
     near(grabs, &grab_p, "grapple checks");
@@ -371,4 +370,175 @@ fn the_default_policy_throws_the_tentacles_on_a_cluster_of_foes_and_never_on_an_
             assert!(!caught.contains(&4), "seed {seed}: the guard is caught: {caught:?}");
         }
     }
+}
+
+/// The first casting of the tentacles in round 1 by the wizard acting
+/// first: the creatures it covers (`None`: the wizard did not act first).
+fn first_round_cover(prep: &PreparedEncounter, seed: u64) -> Option<Option<Vec<usize>>> {
+    let events = battle(prep, seed);
+    let first = events.iter().find_map(|r| match r.event {
+        Event::Initiative { who, .. } => Some(who),
+        _ => None,
+    });
+    if first != Some(0) {
+        return None;
+    }
+    Some(events.iter().find_map(|r| match &r.event {
+        Event::Spell { who: 0, spell, what: SpellEvent::Covers { creatures, .. } }
+            if spell == SPELL && r.round == 1 =>
+        {
+            Some(creatures.clone())
+        }
+        _ => None,
+    }))
+}
+
+#[test]
+fn the_default_policy_aims_the_tentacles_at_the_cluster_not_at_the_lone_nearest_foe() {
+    // A lone foe 35 ft from the wizard (the nearest, the policy's target),
+    // the cluster of three 145 ft away: aimed at the lone foe the area
+    // would catch one foe (fewer than `area_min`, 2) and was never cast.
+    let once = caster(
+        "Wizard",
+        &[SPELL],
+        json!({ "spell_list": "wizard", "level": 7, "hp_max": 60, "spell_slots": { "4": 1 } }),
+    );
+    let prep = prepare_magic(
+        arena(12, 40),
+        vec![
+            ("a", once, at(5, 1)),
+            ("b", foe("Lone", 22), at(5, 8)),
+            ("b", foe("A", 22), at(5, 30)),
+            ("b", foe("B", 22), at(5, 31)),
+            ("b", foe("C", 22), at(6, 30)),
+        ],
+    );
+    let mut first = 0;
+    for seed in 0..150 {
+        let Some(cover) = first_round_cover(&prep, seed) else { continue };
+        first += 1;
+        assert_eq!(cover, Some(vec![2, 3, 4]), "seed {seed}");
+    }
+    assert!(first > 20, "{first} battles with the wizard first");
+}
+
+#[test]
+fn two_foes_too_far_apart_for_either_square_are_caught_from_the_square_halfway() {
+    // 35 ft apart: an area on either foe misses the other (20-ft radius);
+    // from the square halfway (column 23) they are 15 and 20 ft away.
+    let once = caster(
+        "Wizard",
+        &[SPELL],
+        json!({ "spell_list": "wizard", "level": 7, "hp_max": 60, "spell_slots": { "4": 1 } }),
+    );
+    let prep = prepare_magic(
+        arena(12, 40),
+        vec![("a", once, at(5, 1)), ("b", foe("A", 22), at(5, 20)), ("b", foe("B", 22), at(5, 27))],
+    );
+    let mut first = 0;
+    for seed in 0..150 {
+        let Some(cover) = first_round_cover(&prep, seed) else { continue };
+        first += 1;
+        assert_eq!(cover, Some(vec![1, 2]), "seed {seed}");
+    }
+    assert!(first > 20, "{first} battles with the wizard first");
+}
+
+fn dismiss(prep: &PreparedEncounter) -> Action {
+    let mut a = Action::new(ActionKind::DismissSpell);
+    a.spell = prep.spell_index(SPELL);
+    a
+}
+
+#[test]
+fn dismissing_the_tentacles_ends_the_area_and_releases_every_creature_they_hold() {
+    let prep = prepare_magic(arena(10, 30), vec![("a", wizard(), at(1, 1)), ("b", foe("A", 20), at(4, 12))]);
+    // 10 + 12 ≥ 20: held; 1d6 = 3. Round 2: the round's check comes first
+    // (10 + 17 ≥ 18, 1d6 = 3), then the dismissal.
+    let mut b = Bench::new(&[10, 3, 10, 3]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    turn(&mut e, 0, vec![cast_at(&prep, at(4, 12))]);
+    assert!(e.st.has_condition(1, C::Grappled));
+    e.start_round();
+    turn(&mut e, 0, vec![dismiss(&prep)]);
+    assert!(!e.st.has_condition(1, C::Grappled), "released with the area");
+    assert!(e.st.zones.is_empty());
+    assert!(!e.st.zone_difficult(at(4, 12), 1), "no difficult terrain left");
+    // Nothing left to dismiss.
+    e.start_round();
+    turn(&mut e, 0, vec![dismiss(&prep)]);
+    drop(e);
+    let tail: Vec<String> = b
+        .events
+        .iter()
+        .filter(|r| r.round >= 2)
+        .filter_map(|r| match &r.event {
+            Event::Spell { what: SpellEvent::Dismissed, .. } => Some("dismissed".into()),
+            Event::Spell { what: SpellEvent::ZoneEnds, .. } => Some("ends".into()),
+            Event::EffectEnds { who: 1, why, .. } => Some(format!("{why:?}")),
+            Event::ActionFailed { who: 0, action, reason, .. } => Some(format!("{action}: {reason}")),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(tail, ["dismissed", "ends", "Ends", "dismiss_spell: nothing_to_dismiss"]);
+}
+
+#[test]
+fn when_the_tentacles_run_out_the_creatures_they_hold_are_released() {
+    let prep = prepare_magic(arena(10, 30), vec![("a", wizard(), at(1, 1)), ("b", foe("A", 20), at(4, 12))]);
+    // The cast (10, 3), then rounds 2 to 7: a check kept (10 + 17 ≥ 18) and 1d6 = 3.
+    let mut faces = vec![10, 3];
+    for _ in 2..=7 {
+        faces.extend([10, 3]);
+    }
+    let mut b = Bench::new(&faces);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    turn(&mut e, 0, vec![cast_at(&prep, at(4, 12))]);
+    for round in 2..=7 {
+        e.start_round();
+        turn(&mut e, 0, vec![]);
+        assert!(e.st.has_condition(1, C::Grappled), "round {round}");
+    }
+    // Caster level 7: 7 rounds, it ends at the start of round 8.
+    e.start_round();
+    turn(&mut e, 0, vec![]);
+    assert!(e.st.zones.is_empty());
+    assert!(!e.st.has_condition(1, C::Grappled), "the tentacles are gone");
+    assert_eq!(e.st.hp(1), 200 - 7 * 7, "seven checks held, 1d6 (3) + 4 each");
+    drop(e);
+    assert!(
+        b.events
+            .iter()
+            .any(|r| r.round == 8
+                && matches!(&r.event, Event::EffectEnds { who: 1, why: EffectEnd::Ends, .. }))
+    );
+}
+
+/// The wizard's policy turn in round 2 after the tentacles caught `caught`
+/// (foes CMD 20, and a guard of its side, CMD 15): whether it dismisses them.
+fn dismisses_with(foes: usize) -> bool {
+    let guard =
+        creature("Guard", json!({ "hp_max": 200, "cmd": 15, "attacks": [melee("sword", 5, "1d8+3")] }));
+    let mut placed = vec![("a", wizard(), at(1, 1)), ("a", guard, at(4, 11))];
+    for k in 0..foes {
+        placed.push(("b", foe("F", 20), at(4 + k as i32, 13)));
+    }
+    let prep = prepare_magic(arena(10, 30), placed);
+    // Every check holds (10 + 12 vs CMD 20 and 15; 10 + 17 against those held).
+    let mut faces = vec![10, 3, 10, 3];
+    faces.extend(std::iter::repeat_n(1, 200));
+    let mut b = Bench::new(&faces);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    turn(&mut e, 0, vec![cast_at(&prep, at(4, 12))]);
+    assert!(e.st.has_condition(1, C::Grappled), "the guard is held");
+    e.start_round();
+    e.take_turn(0, &mut crate::combat::policy::DefaultPolicy);
+    drop(e);
+    b.events.iter().any(|r| matches!(&r.event, Event::Spell { who: 0, what: SpellEvent::Dismissed, .. }))
+}
+
+#[test]
+fn the_default_policy_dismisses_the_tentacles_when_they_hold_as_many_allies_as_foes() {
+    assert!(dismisses_with(1), "one ally and one foe held: dismissed");
+    assert!(!dismisses_with(2), "one ally and two foes held: kept");
 }

@@ -196,3 +196,76 @@ fn stinking_cloud_nauseates_while_in_the_cloud_and_for_1d4_plus_1_rounds_after_l
     assert!(e.st.has_condition(1, C::Nauseated), "still nauseated after leaving");
     assert_eq!(e.st.fighters[1].effects[0].rounds_left, Some(3));
 }
+
+/// The moves of Cloudkill in `events`: (round, new origin).
+fn cloud_moves(events: &[crate::combat::event::Record]) -> Vec<(u32, Pos)> {
+    use crate::combat::event::{Event, SpellEvent};
+    events
+        .iter()
+        .filter_map(|r| match &r.event {
+            Event::Spell { what: SpellEvent::ZoneMoves { to }, .. } => Some((r.round, *to)),
+            _ => None,
+        })
+        .collect()
+}
+
+fn cloudkill_at(prep: &PreparedEncounter, p: Pos) -> Action {
+    let mut a = Action::cast(prep.spell_index("Cloudkill").expect("spell"), None);
+    a.destination = Some(p);
+    a
+}
+
+#[test]
+fn cloudkill_rolls_ten_feet_a_round_away_from_its_caster_and_its_fog_goes_with_it() {
+    let wiz = caster("Wizard", &["Cloudkill"], json!({ "spell_list": "wizard", "level": 9, "hp_max": 60 }));
+    // A probe 40 ft beyond the point of origin: outside the 20-ft cloud when it
+    // is cast and after its first roll (30 ft), inside after the second (20 ft).
+    let probe = creature("Probe", json!({ "hp_max": 500, "attacks": [] }));
+    let prep = prepare_magic(arena(10, 30), vec![("a", wiz, at(5, 1)), ("b", probe, at(5, 18))]);
+    // Ones: a failed save, the least of any die (the probe's fate in the cloud is not under test).
+    let mut b = Bench::new(&[1; 40]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    turn(&mut e, 0, vec![cloudkill_at(&prep, at(5, 10))]);
+    assert_eq!(e.st.zone_miss_chance(0, 1), 0, "40 ft from the origin: outside");
+    e.start_round();
+    turn(&mut e, 0, vec![]);
+    assert_eq!(e.st.zone_miss_chance(0, 1), 0, "origin (5, 12), 30 ft: outside");
+    e.start_round();
+    turn(&mut e, 0, vec![]);
+    assert_eq!(
+        e.st.zone_miss_chance(0, 1),
+        50,
+        "origin (5, 14), 20 ft: in the fog, total concealment at 75 ft"
+    );
+    drop(e);
+    assert_eq!(cloud_moves(&b.events), [(2, at(5, 12)), (3, at(5, 14))]);
+}
+
+#[test]
+fn cloudkill_stops_at_a_wall_and_rolls_along_a_diagonal() {
+    let wiz =
+        || caster("Wizard", &["Cloudkill"], json!({ "spell_list": "wizard", "level": 9, "hp_max": 60 }));
+    let probe = || creature("Probe", json!({ "hp_max": 500, "attacks": [] }));
+    // Column 31 is the arena's wall: from (5, 29) the next origin is on it.
+    let prep = prepare_magic(arena(10, 30), vec![("a", wiz(), at(5, 1)), ("b", probe(), at(9, 2))]);
+    let mut b = Bench::new(&[1; 40]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    turn(&mut e, 0, vec![cloudkill_at(&prep, at(5, 27))]);
+    for _ in 2..=4 {
+        e.start_round();
+        turn(&mut e, 0, vec![]);
+    }
+    drop(e);
+    assert_eq!(cloud_moves(&b.events), [(2, at(5, 29))]);
+    // Diagonal: (1, 1) toward (9, 9) rolls 10 ft, 1.41 squares on each axis: one square.
+    let prep = prepare_magic(arena(20, 20), vec![("a", wiz(), at(1, 1)), ("b", probe(), at(19, 2))]);
+    let mut b = Bench::new(&[1; 40]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    turn(&mut e, 0, vec![cloudkill_at(&prep, at(9, 9))]);
+    for _ in 2..=3 {
+        e.start_round();
+        turn(&mut e, 0, vec![]);
+    }
+    drop(e);
+    assert_eq!(cloud_moves(&b.events), [(2, at(10, 10)), (3, at(12, 12))]);
+}
