@@ -205,4 +205,12 @@ pub mod summary;
 /// splash on a friend, counted twice, outweighs it; the `consumables`
 /// lever (`use|save`), and strategies other than the default throw
 /// splash flasks as the default policy does.
-pub const RULES_VERSION: &str = "pf1e-rules-20";
+///
+/// `pf1e-rules-21`: the best shot (`policy::ranged`): a shooter out of every
+/// foe's reach weighs each of its ranged attacks by expected damage with the
+/// range penalties of where it stands (an alchemist no longer bombs at −8
+/// where his crossbow shoots at −2 and the bomb is worth less), and moves
+/// first to a square no foe threatens when one move and one attack are worth
+/// more than its full attack from here (the bomb or a firearm within fewer
+/// increments, Point-Blank Shot within 30 ft).
+pub const RULES_VERSION: &str = "pf1e-rules-21";

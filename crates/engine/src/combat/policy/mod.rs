@@ -31,6 +31,7 @@ mod monk;
 mod monster;
 mod mounted;
 mod paladin;
+mod ranged;
 mod reload;
 mod splash;
 mod worth;
@@ -123,7 +124,9 @@ fn plan_default(battle: &BattleState<'_>, actor: usize, out: &mut Vec<Action>) {
         }
         let t = class_features(battle, actor, t, out);
         monster::plan_smite(battle, actor, t, out);
-        plan_turn(battle, actor, t, Tactics::DEFAULT, out);
+        if !(out.is_empty() && ranged::plan(battle, actor, t, out)) {
+            plan_turn(battle, actor, t, Tactics::DEFAULT, out);
+        }
         reload::fire_and_reload(battle, actor, out);
         flight::dive(battle, actor, out);
     }
@@ -618,7 +621,9 @@ impl Policy for StrategyPolicy {
         }
         let t = if abilities { class_features(battle, actor, t, out) } else { t };
         monster::plan_smite(battle, actor, t, out);
-        plan_turn(battle, actor, t, tactics, out);
+        if !(out.is_empty() && ranged::plan(battle, actor, t, out)) {
+            plan_turn(battle, actor, t, tactics, out);
+        }
         reload::fire_and_reload(battle, actor, out);
         flight::dive(battle, actor, out);
     }
