@@ -212,5 +212,9 @@ pub mod summary;
 /// where his crossbow shoots at −2 and the bomb is worth less), and moves
 /// first to a square no foe threatens when one move and one attack are worth
 /// more than its full attack from here (the bomb or a firearm within fewer
-/// increments, Point-Blank Shot within 30 ft).
+/// increments, Point-Blank Shot within 30 ft). Fragile creatures
+/// (`policy::fragile`: no ranged attack, none dealing 2 a round on average,
+/// as a raven familiar's bite) withdraw from any foe that could reach them
+/// and otherwise fight defensively while an ally still fights; a cavalier
+/// also challenges before a move and a blow.
 pub const RULES_VERSION: &str = "pf1e-rules-21";

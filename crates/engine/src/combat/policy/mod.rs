@@ -23,6 +23,7 @@ mod consumables;
 mod coup;
 mod domain;
 mod flight;
+mod fragile;
 mod harmless;
 mod heal;
 mod magic;
@@ -110,6 +111,9 @@ fn plan_default(battle: &BattleState<'_>, actor: usize, out: &mut Vec<Action>) {
             return;
         }
         if battle.prep.fighters[actor].monster.is_some() && monster::plan_grapple(battle, actor, t, out) {
+            return;
+        }
+        if fragile::plan(battle, actor, out) {
             return;
         }
         let t = flight::reachable_target(battle, actor, harmable_target(battle, actor, t));
@@ -611,6 +615,9 @@ impl Policy for StrategyPolicy {
             return;
         }
         if battle.prep.fighters[actor].monster.is_some() && monster::plan_grapple(battle, actor, t, out) {
+            return;
+        }
+        if fragile::plan(battle, actor, out) {
             return;
         }
         if (items && splash::plan(battle, actor, t, out))

@@ -166,3 +166,50 @@ fn over_whole_battles_the_bomber_closes_in_before_any_bomb_beyond_80_ft() {
     assert!(bombs > 30, "{bombs} bombs");
     assert!(far < bombs / 2, "{far} of {bombs} bombs at −8");
 }
+
+/// Nairda's raven familiar (bite 1d3−4) beside Esha, Nairda and Harvie,
+/// against two ogres and two wolves, over 40 battles: how often the
+/// familiar bit, and how often a foe attacked it (opportunity attacks
+/// included).
+fn familiar_battles() -> (usize, usize, usize) {
+    let pc = |n: &str| data_combatant(&format!("data/pcs/{n}.json"));
+    let prep = prepare_magic(
+        arena(14, 24),
+        vec![
+            ("players", pc("esha"), at(6, 3)),
+            ("players", pc("harvie"), at(7, 2)),
+            ("players", pc("nairda"), at(8, 1)),
+            ("players", pc("ierlieth"), at(8, 2)),
+            ("monsters", data_combatant("data/monsters/ogre.json"), at(5, 20)),
+            ("monsters", data_combatant("data/monsters/ogre.json"), at(9, 20)),
+            ("monsters", data_combatant("data/monsters/wolf.json"), at(3, 21)),
+            ("monsters", data_combatant("data/monsters/wolf.json"), at(11, 21)),
+        ],
+    );
+    let (mut bites, mut attacked, mut battles_hit) = (0, 0, 0);
+    for seed in 0..40 {
+        let events = policy_battle(&prep, 23, seed);
+        let mut hit_here = false;
+        for r in &events {
+            if let Event::Attack(a) = &r.event {
+                bites += usize::from(a.who == 3 && !a.aoo);
+                if a.target == 3 {
+                    attacked += 1;
+                    hit_here = true;
+                }
+            }
+        }
+        battles_hit += usize::from(hit_here);
+    }
+    (bites, attacked, battles_hit)
+}
+
+#[test]
+fn the_familiar_keeps_out_of_the_fight() {
+    // Before `policy::fragile`: 86 bites, 112 attacks on it, in 38 battles
+    // of 40. Now it withdraws from any foe that could reach it and bites
+    // only once its friends are down.
+    let (bites, attacked, battles) = familiar_battles();
+    assert!(bites <= 4, "{bites} bites");
+    assert!(battles <= 12 && attacked <= 30, "attacked in {battles} battles of 40 ({attacked} attacks)");
+}
