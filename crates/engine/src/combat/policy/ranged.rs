@@ -174,7 +174,7 @@ fn best_square(b: &BattleState<'_>, actor: usize, t: usize) -> Option<(f64, usiz
     let attacks = &b.prep.fighters[actor].offense.attacks;
     let foes: Vec<usize> = (0..b.len()).filter(|&e| b.are_enemies(actor, e) && b.is_active(e)).collect();
     let nearest = |q: Pos| foes.iter().map(|&e| b.distance_from(actor, q, e)).min().unwrap_or(u32::MAX);
-    let mut best: Option<((f64, u32, std::cmp::Reverse<u32>), usize, Pos)> = None;
+    let mut best: Option<(SquareKey, usize, Pos)> = None;
     for row in 0..map.height {
         for col in 0..map.width {
             let q = Pos::new(row, col);
@@ -204,6 +204,10 @@ fn best_square(b: &BattleState<'_>, actor: usize, t: usize) -> Option<(f64, usiz
     }
     best.map(|((v, _, _), w, q)| (v, w, q))
 }
+
+/// How a square to shoot from ranks: the shot's worth, the distance to the
+/// nearest foe, the move's cost (cheaper first).
+type SquareKey = (f64, u32, std::cmp::Reverse<u32>);
 
 /// Whether a foe in `foes` threatens square `q` for `actor`.
 fn threatened_at(b: &BattleState<'_>, actor: usize, q: Pos, foes: &[usize]) -> bool {
