@@ -223,4 +223,16 @@ pub mod summary;
 /// its dismissible area that holds or harms as many allies as foes; an area
 /// that ends releases the creatures its bonds hold (Black Tentacles, Web,
 /// Entangle); Cloudkill moves 10 ft a round away from its caster.
+///
+/// Also in `pf1e-rules-21`: the best shot (`policy::ranged`): a shooter out of every
+/// foe's reach weighs each of its ranged attacks by expected damage with the
+/// range penalties of where it stands (an alchemist no longer bombs at −8
+/// where his crossbow shoots at −2 and the bomb is worth less), and moves
+/// first to a square no foe threatens when one move and one attack are worth
+/// more than its full attack from here (the bomb or a firearm within fewer
+/// increments, Point-Blank Shot within 30 ft). Fragile creatures
+/// (`policy::fragile`: no ranged attack, none dealing 2 a round on average,
+/// as a raven familiar's bite) withdraw from any foe that could reach them
+/// and otherwise fight defensively while an ally still fights; a cavalier
+/// also challenges before a move and a blow.
 pub const RULES_VERSION: &str = "pf1e-rules-21";

@@ -55,12 +55,19 @@ pub(super) fn plan(b: &BattleState<'_>, i: usize, t: usize, a: &AbilitySpec, out
         && f.class.pools.challenge > 0
         && f.class.challenged.is_none()
         && !f.turn.swift_used
-        && super::melee_this_turn(b, i, t, true)
+        && (super::melee_this_turn(b, i, t, true) || melee_after_move(b, i, t))
         && worth_challenging(b, i, t, c.damage)
     {
         out.push(Action::at(ActionKind::Challenge, t));
     }
     false
+}
+
+/// Whether a move and a melee attack of `i` reach `t` this turn (the
+/// ladder's move then attack: a challenge before the first blow).
+fn melee_after_move(b: &BattleState<'_>, i: usize, t: usize) -> bool {
+    let reach = b.prep.fighters[i].offense.attacks.iter().filter(|a| a.melee).map(|a| a.reach_max).max();
+    !b.flags(i).has(Flags::CANT_MOVE) && reach.is_some_and(|r| b.distance(i, t) <= b.move_budget(i) + r)
 }
 
 /// Whether `i` cannot attack `t` at all this turn and may move: no weapon

@@ -23,6 +23,7 @@ mod consumables;
 mod coup;
 mod domain;
 mod flight;
+mod fragile;
 mod harmless;
 mod heal;
 mod magic;
@@ -31,6 +32,7 @@ mod monk;
 mod monster;
 mod mounted;
 mod paladin;
+mod ranged;
 mod reload;
 mod splash;
 mod worth;
@@ -111,6 +113,9 @@ fn plan_default(battle: &BattleState<'_>, actor: usize, out: &mut Vec<Action>) {
         if battle.prep.fighters[actor].monster.is_some() && monster::plan_grapple(battle, actor, t, out) {
             return;
         }
+        if fragile::plan(battle, actor, out) {
+            return;
+        }
         let t = flight::reachable_target(battle, actor, harmable_target(battle, actor, t));
         if harmless::plan(battle, actor, t, out)
             || splash::plan(battle, actor, t, out)
@@ -123,7 +128,9 @@ fn plan_default(battle: &BattleState<'_>, actor: usize, out: &mut Vec<Action>) {
         }
         let t = class_features(battle, actor, t, out);
         monster::plan_smite(battle, actor, t, out);
-        plan_turn(battle, actor, t, Tactics::DEFAULT, out);
+        if !(out.is_empty() && ranged::plan(battle, actor, t, out)) {
+            plan_turn(battle, actor, t, Tactics::DEFAULT, out);
+        }
         reload::fire_and_reload(battle, actor, out);
         flight::dive(battle, actor, out);
     }
@@ -610,6 +617,9 @@ impl Policy for StrategyPolicy {
         if battle.prep.fighters[actor].monster.is_some() && monster::plan_grapple(battle, actor, t, out) {
             return;
         }
+        if fragile::plan(battle, actor, out) {
+            return;
+        }
         if (items && splash::plan(battle, actor, t, out))
             || splash::plan_guard(battle, actor, t, out)
             || reload::plan_reload(battle, actor, t, out)
@@ -618,7 +628,9 @@ impl Policy for StrategyPolicy {
         }
         let t = if abilities { class_features(battle, actor, t, out) } else { t };
         monster::plan_smite(battle, actor, t, out);
-        plan_turn(battle, actor, t, tactics, out);
+        if !(out.is_empty() && ranged::plan(battle, actor, t, out)) {
+            plan_turn(battle, actor, t, tactics, out);
+        }
         reload::fire_and_reload(battle, actor, out);
         flight::dive(battle, actor, out);
     }

@@ -69,7 +69,13 @@ pub(super) fn fire_and_reload(battle: &BattleState<'_>, actor: usize, out: &mut 
         return;
     }
     let Some(t) = full.target else { return };
-    let Ok(w) = battle.weapon_for(actor, t, battle.pos(actor)) else { return };
+    let w = match full.weapon {
+        Some(w) => w,
+        None => match battle.weapon_for(actor, t, battle.pos(actor)) {
+            Ok(w) => w,
+            Err(_) => return,
+        },
+    };
     let atk = &attacks[w];
     if atk.melee || atk.drawn || atk.reload != Some(ReloadTime::Move) {
         return;

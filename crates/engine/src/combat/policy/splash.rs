@@ -23,7 +23,7 @@ use crate::effects::effect::ENERGY;
 /// Mean damage of one hit of `p` on combatant `j`: its components after
 /// immunity, vulnerability and resistance, its flat bonus, less damage
 /// reduction on the physical part.
-fn hit_damage(b: &BattleState<'_>, actor: usize, w: usize, p: &AttackProfile, j: usize) -> f64 {
+pub(super) fn hit_damage(b: &BattleState<'_>, actor: usize, w: usize, p: &AttackProfile, j: usize) -> f64 {
     let Some(def) = p.vs.get(j) else { return 0.0 };
     let mut physical = 0.0;
     let mut other = 0.0;
@@ -54,7 +54,7 @@ fn hit_damage(b: &BattleState<'_>, actor: usize, w: usize, p: &AttackProfile, j:
 }
 
 /// Mean damage of the burn a hit of `p` leaves on `t` (alchemist's fire).
-fn burn_damage(b: &BattleState<'_>, p: &AttackProfile, t: usize) -> f64 {
+pub(super) fn burn_damage(b: &BattleState<'_>, p: &AttackProfile, t: usize) -> f64 {
     let Some(rec) = &p.lingering else { return 0.0 };
     let spec = &b.prep.fighters[t];
     let mean = rec.dice.mean().max(0.0);
@@ -70,16 +70,21 @@ fn throw_value(b: &BattleState<'_>, actor: usize, w: usize, t: usize) -> f64 {
     let p = &b.prep.fighters[actor].offense.attacks[w];
     let s = b.situation(actor, w, t, Swing::default());
     let hit = hit_chance(s.attack, s.ac);
-    let mut value = hit_damage(b, actor, w, p, t) + burn_damage(b, p, t);
-    if let Some(splash) = p.splash.as_deref() {
-        let at = b.splash_square(actor, t);
-        let alt = b.fighters[t].mobility.alt;
-        for j in (0..b.len()).filter(|&j| j != t && b.is_present(j) && b.within_splash(j, at, alt)) {
-            let d = hit_damage(b, actor, w, splash, j);
-            value += if b.are_enemies(actor, j) { d } else { -2.0 * d };
-        }
+    hit * (hit_damage(b, actor, w, p, t) + burn_damage(b, p, t) + splash_value(b, actor, w, t))
+}
+
+/// Worth of the splash of attack `w` of `actor` hitting `t` on `t`'s
+/// neighbours: its damage on each foe, less twice its damage on each friend.
+pub(super) fn splash_value(b: &BattleState<'_>, actor: usize, w: usize, t: usize) -> f64 {
+    let Some(splash) = b.prep.fighters[actor].offense.attacks[w].splash.as_deref() else { return 0.0 };
+    let at = b.splash_square(actor, t);
+    let alt = b.fighters[t].mobility.alt;
+    let mut value = 0.0;
+    for j in (0..b.len()).filter(|&j| j != t && b.is_present(j) && b.within_splash(j, at, alt)) {
+        let d = hit_damage(b, actor, w, splash, j);
+        value += if b.are_enemies(actor, j) { d } else { -2.0 * d };
     }
-    hit * value
+    value
 }
 
 /// Expected damage this turn of `actor`'s best weapon (flasks aside) against `t`.

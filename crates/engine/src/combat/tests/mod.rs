@@ -37,6 +37,7 @@ mod mounted;
 mod options;
 mod party_choices;
 mod prepared_spells;
+mod ranged;
 mod reload;
 mod riders;
 mod size;

@@ -405,9 +405,15 @@ fn default_policy_choices() {
         out
     };
     assert_eq!(plan(&e), [Action::at(FullAttack, 1)]);
-    // The bow reaches from anywhere on this map.
+    // The bow reaches from anywhere on this map; at 35 ft (a −2) one move
+    // to a square the dummy does not threaten, within 30 ft, and one shot
+    // is worth more than the one shot from here (`policy::ranged`).
     e.st.relocate(1, at(3, 10));
-    assert_eq!(plan(&e), [Action::at(FullAttack, 1)]);
+    let out = plan(&e);
+    assert_eq!(out.len(), 2, "{out:?}");
+    assert_eq!((out[0].kind, out[1].kind, out[1].weapon), (Move, Attack, Some(1)));
+    let end = out[0].destination.expect("a square");
+    assert!((16..=30).contains(&crate::grid::distance_ft(end, at(3, 10))), "{end:?}");
     // Melee only: charge when the line is clear...
     let prep = prepare(
         arena(5, 12),
