@@ -205,4 +205,10 @@ pub mod summary;
 /// splash on a friend, counted twice, outweighs it; the `consumables`
 /// lever (`use|save`), and strategies other than the default throw
 /// splash flasks as the default policy does.
-pub const RULES_VERSION: &str = "pf1e-rules-20";
+///
+/// `pf1e-rules-21`: the alchemist's mutagen (APG "Mutagen": `Mutagen
+/// (Dexterity)`, a standard action that provokes, +4 alchemical to the
+/// physical score, −2 to the matching mental one, +2 natural armor for 10
+/// minutes a level, one dose a day); the default policy drinks it in the
+/// first two rounds when no foe threatens the alchemist.
+pub const RULES_VERSION: &str = "pf1e-rules-21";

@@ -1,6 +1,7 @@
 //! Combat tests: rules in isolation, pinned transcripts, batches.
 
 mod abilities;
+mod alchemist;
 mod attacks;
 mod batch;
 mod bestiary_files;
