@@ -235,4 +235,10 @@ pub mod summary;
 /// as a raven familiar's bite) withdraw from any foe that could reach them
 /// and otherwise fight defensively while an ally still fights; a cavalier
 /// also challenges before a move and a blow.
+///
+/// Also in `pf1e-rules-21`: the alchemist's mutagen (APG "Mutagen": `Mutagen
+/// (Dexterity)`, a standard action that provokes, +4 alchemical to the
+/// physical score, −2 to the matching mental one, +2 natural armor for 10
+/// minutes a level, one dose a day); the default policy drinks it in the
+/// first two rounds when no foe threatens the alchemist.
 pub const RULES_VERSION: &str = "pf1e-rules-21";

@@ -129,6 +129,8 @@ crate::named_enum! {
         /// in the user's powers; `combat::abilities::domain`): a melee touch
         /// on the target (standard action), or on itself (move action: copycat).
         DomainPower => "domain_power",
+        /// Drink an alchemist's mutagen (standard action; `combat::abilities::alchemist`).
+        Mutagen => "drink_mutagen",
         /// A monk's ki power (swift action): `option` 0 one more attack in
         /// this turn's flurry, 1 +4 dodge AC until its next turn.
         KiPool => "ki_pool",
@@ -181,6 +183,7 @@ impl ActionKind {
             | ActionKind::LayOnHands
             | ActionKind::RebukeDeath
             | ActionKind::DomainPower
+            | ActionKind::Mutagen
             | ActionKind::BreathWeapon
             | ActionKind::Entangle
             | ActionKind::Sing

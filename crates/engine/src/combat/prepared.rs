@@ -727,6 +727,10 @@ fn fighter_spec(
     for (k, p) in abilities.iter().flat_map(|a| a.powers.iter()).enumerate() {
         pools.powers[k] = p.uses.min(u32::from(u16::MAX)) as u16;
     }
+    if abilities.as_ref().is_some_and(|a| a.mutagen.is_some()) && !c.resources.contains_key("mutagen") {
+        // An alchemist keeps one dose at a time (APG "Mutagen").
+        pools.mutagen = 1;
+    }
     FighterSpec {
         id: d.id.to_string(),
         side: d.side,

@@ -392,6 +392,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             ActionKind::LayOnHands => self.lay_on_hands_action(i, action),
             ActionKind::RebukeDeath => self.rebuke_death_action(i, action),
             ActionKind::DomainPower => self.domain_power_action(i, action),
+            ActionKind::Mutagen => self.mutagen_action(i),
             ActionKind::KiPool => self.ki_action(i, action),
             ActionKind::StunningFist => self.stunning_fist_action(i),
             ActionKind::Tactician => self.tactician_action(i),

@@ -211,6 +211,12 @@ pub enum Rule {
     /// (`splash`, `splash_dc`, `standard_action`, `ammunition`), whose
     /// numbers the build derives (`combat::splash`).
     Bomb,
+    /// An alchemist's mutagen (APG "Mutagen"), written `Mutagen (Dexterity)`:
+    /// a standard action drinking it gives +4 alchemical to the physical
+    /// score, −2 to the matching mental one and +2 natural armor for 10
+    /// minutes per level; doses from `resources.mutagen` (1: an alchemist
+    /// keeps one dose) (`combat::abilities::alchemist`).
+    Mutagen,
     /// A martial feat that decides damage (Rapid Shot, Vital Strike, Cleave…):
     /// `feats::martial`, played by `combat::martial`.
     #[serde(untagged)]
@@ -286,12 +292,13 @@ impl Rule {
             Rule::Superstition => "superstition",
             Rule::QuickReflexes => "quick_reflexes",
             Rule::Bomb => "bomb",
+            Rule::Mutagen => "mutagen",
             Rule::Martial(m) => m.name(),
         }
     }
 
     /// Every rule but the martial feats (`MartialFeat::ALL`), for messages.
-    pub const ALL: [Rule; 65] = [
+    pub const ALL: [Rule; 66] = [
         Rule::PowerAttack,
         Rule::CombatReflexes,
         Rule::PreciseShot,
@@ -357,6 +364,7 @@ impl Rule {
         Rule::Superstition,
         Rule::QuickReflexes,
         Rule::Bomb,
+        Rule::Mutagen,
     ];
 }
 

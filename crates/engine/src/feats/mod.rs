@@ -14,6 +14,6 @@ pub use martial::{Martial, MartialFeat};
 pub use monk::monk_unarmed_damage;
 pub use power::{PowerAbility, PowerEffect, PowerRounds, PowerSpec, PowerUse};
 pub use resolve::{
-    ChannelRule, ClassRules, Deed, Evasion, FeatureError, Hex, MAX_POWERS, ResolvedFeature, ResolvedFeatures,
-    Rules, SneakDice, resolve,
+    ChannelRule, ClassRules, Deed, Evasion, FeatureError, Hex, MAX_POWERS, MutagenScore, ResolvedFeature,
+    ResolvedFeatures, Rules, SneakDice, resolve,
 };

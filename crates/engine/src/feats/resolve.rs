@@ -104,6 +104,19 @@ pub struct ChannelRule {
 }
 
 crate::named_enum! {
+    /// The physical score an alchemist's mutagen raises (APG "Mutagen"); the
+    /// matching mental score takes the penalty.
+    MutagenScore {
+        /// Strength (Intelligence −2).
+        Strength => "strength",
+        /// Dexterity (Wisdom −2).
+        Dexterity => "dexterity",
+        /// Constitution (Charisma −2).
+        Constitution => "constitution",
+    }
+}
+
+crate::named_enum! {
     /// The witch hexes the engine plays.
     Hex {
         /// Evil eye.
@@ -209,6 +222,8 @@ pub struct ClassRules {
     pub superstition: bool,
     /// Rage power Quick Reflexes.
     pub quick_reflexes: bool,
+    /// An alchemist's mutagen and the score it raises.
+    pub mutagen: Option<MutagenScore>,
 }
 
 impl ClassRules {
@@ -238,6 +253,7 @@ impl ClassRules {
             || self.ki_pool
             || self.monk_ac_bonus
             || self.aura_of_courage
+            || self.mutagen.is_some()
     }
 
     /// The save DC bonus of Spell Focus and Greater Spell Focus for `school`.
@@ -530,6 +546,14 @@ pub fn resolve(c: &Combatant, catalog: &FeatCatalog) -> Result<ResolvedFeatures,
             Some(Rule::RapidReload) => {}
             // Played through the bomb attack's data (`combat::splash`).
             Some(Rule::Bomb) => {}
+            Some(Rule::Mutagen) => {
+                let score = parameter.as_deref().and_then(mutagen_score).ok_or_else(|| {
+                    fail(format!(
+                        "{written:?} needs the score it raises in parentheses: \"Mutagen (Dexterity)\" (Strength, Dexterity or Constitution)"
+                    ))
+                })?;
+                rules.class.mutagen = Some(score);
+            }
             None => {}
         }
         out.features.push(resolved);
@@ -558,6 +582,16 @@ fn favored_enemy(parameter: Option<&str>) -> Result<(crate::spell::model::Creatu
 /// The school called `name` (case-insensitive).
 fn school_named(name: &str) -> Option<crate::spell::model::School> {
     serde_json::from_value(serde_json::Value::String(name.trim().to_lowercase())).ok()
+}
+
+/// The score of `Mutagen (Dexterity)` (`str`, `dex`, `con` too; any case).
+fn mutagen_score(parameter: &str) -> Option<MutagenScore> {
+    match parameter.trim().to_lowercase().as_str() {
+        "strength" | "str" => Some(MutagenScore::Strength),
+        "dexterity" | "dex" => Some(MutagenScore::Dexterity),
+        "constitution" | "con" => Some(MutagenScore::Constitution),
+        _ => None,
+    }
 }
 
 /// Reads the parameter of `Channel Energy (positive, 3d6)`: the energy, the dice, or both.

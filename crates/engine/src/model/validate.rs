@@ -628,6 +628,7 @@ pub const RESOURCES: &[&str] = &[
     "ki_pool",
     "stunning_fist",
     "rebuke_death",
+    "mutagen",
 ];
 
 /// Whether `key` is the uses pool of a domain, school or bloodline power

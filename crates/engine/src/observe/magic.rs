@@ -190,8 +190,9 @@ fn aim_spell(b: &BattleState<'_>, i: usize, spell: u16, out: &mut Vec<Action>) {
 }
 
 /// Class abilities: inspire courage, channel energy, the arcane pool,
-/// deeds, hexes and spell combat, when the pool has uses and someone is
-/// there for them.
+/// deeds, hexes, spell combat, domain, school and bloodline powers, when
+/// the pool has uses and someone is there for them; an alchemist's
+/// mutagen when it has a dose and none works.
 pub(super) fn class_abilities(b: &BattleState<'_>, i: usize, out: &mut Vec<Action>) {
     let Some(a) = b.prep.fighters[i].abilities.as_deref() else { return };
     let f = &b.fighters[i];
@@ -232,6 +233,37 @@ pub(super) fn class_abilities(b: &BattleState<'_>, i: usize, out: &mut Vec<Actio
     }
     if a.spell_combat {
         spell_combat(b, i, out);
+    }
+    powers(b, i, out);
+    if b.mutagen_ready(i).is_some() && !b.mutated(i) {
+        out.push(Action::new(ActionKind::Mutagen));
+    }
+}
+
+/// Domain, school and bloodline powers with a use left (`option`: the
+/// power's index, as the `magic` line's `power_<k>_<name>` lists it): one on
+/// itself (copycat) while it has no mirror image; a touch at up to two
+/// enemies it touches from here and the power can affect.
+fn powers(b: &BattleState<'_>, i: usize, out: &mut Vec<Action>) {
+    let Some(a) = b.prep.fighters[i].abilities.as_deref() else { return };
+    for (k, p) in a.powers.iter().enumerate() {
+        if b.power_ready(i, k).is_none() {
+            continue;
+        }
+        let option = k as u8;
+        if p.on_itself() {
+            if !b.has_images(i) {
+                out.push(Action::new(ActionKind::DomainPower).with_option(option));
+            }
+            continue;
+        }
+        out.extend(
+            enemies_by_distance(b, i)
+                .into_iter()
+                .filter(|&j| b.touch_reaches(i, j) && b.power_affects(p, j))
+                .take(AIMS_PER_SPELL)
+                .map(|j| Action::at(ActionKind::DomainPower, j).with_option(option)),
+        );
     }
 }
 

@@ -259,6 +259,8 @@ fn magical(kind: ActionKind) -> bool {
             | ActionKind::Deed
             | ActionKind::InspireCourage
             | ActionKind::ArcanePool
+            | ActionKind::DomainPower
+            | ActionKind::Mutagen
     )
 }
 
@@ -283,9 +285,19 @@ fn listed_spells_and_class_abilities_are_ones_the_engine_plays() {
         let order = [ActionKind::SpellCombat, ActionKind::Charge, ActionKind::Move];
         order.iter().find_map(|&k| menu.iter().copied().find(|a| a.kind == k)).unwrap_or(menu[0])
     };
+    // The alchemist and the fighter against the clerics with domain powers.
+    let powers = encounter(
+        &["pcs/alchemist4.json", "pcs/fighter.json"],
+        &["monsters/thrune_agent.json", "monsters/drow_noble.json"],
+    );
+    let use_powers: fn(&[Action]) -> Action = |menu| {
+        let order = [ActionKind::Mutagen, ActionKind::DomainPower, ActionKind::Charge, ActionKind::Move];
+        order.iter().find_map(|&k| menu.iter().copied().find(|a| a.kind == k)).unwrap_or(menu[0])
+    };
     let games = (0..6u64)
         .map(|seed| (&enc, seed, picks[seed as usize % 3]))
-        .chain((0..3).map(|seed| (&duel, seed, close_in)));
+        .chain((0..3).map(|seed| (&duel, seed, close_in)))
+        .chain((0..3).map(|seed| (&powers, seed, use_powers)));
     for (enc, seed, pick) in games {
         for (action, results) in play_candidates(enc, seed, pick) {
             let Some(r) = results.first() else { continue };
@@ -330,6 +342,8 @@ fn listed_spells_and_class_abilities_are_ones_the_engine_plays() {
         "deed",
         "arcane_pool",
         "spell_combat",
+        "domain_power",
+        "drink_mutagen",
     ];
     for kind in kinds {
         assert!(played.get(kind).copied().unwrap_or(0) > 0, "no {kind} played: {played:?}");

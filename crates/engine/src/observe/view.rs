@@ -415,6 +415,16 @@ fn magic_view(b: &BattleState<'_>, i: usize) -> Option<MagicView> {
         if a.arcane_enhancement > 0 {
             names.push(format!("arcane_pool_{}", a.arcane_enhancement));
         }
+        // A power's index is the `option` of its `domain_power` action.
+        names.extend(
+            a.powers
+                .iter()
+                .enumerate()
+                .map(|(k, p)| format!("power_{k}_{}", crate::feats::catalog::power_resource_key(&p.name))),
+        );
+        if let Some(m) = a.mutagen {
+            names.push(format!("mutagen_{}", m.score.name()));
+        }
     }
     let p = &f.class.pools;
     let pools = [
@@ -428,6 +438,17 @@ fn magic_view(b: &BattleState<'_>, i: usize) -> Option<MagicView> {
     .filter_map(|(name, left, has)| {
         left.filter(|_| has).map(|left| PoolView { name: name.to_string(), left: u32::from(left) })
     })
+    .chain(abilities.into_iter().flat_map(|a| {
+        a.powers.iter().zip(p.powers).map(|(power, left)| PoolView {
+            name: crate::feats::catalog::power_resource_key(&power.name),
+            left: u32::from(left),
+        })
+    }))
+    .chain(
+        abilities
+            .filter(|a| a.mutagen.is_some())
+            .map(|_| PoolView { name: "mutagen".to_string(), left: u32::from(p.mutagen) }),
+    )
     .collect();
     Some(MagicView {
         caster_level: caster.map_or(0, |c| c.cl),

@@ -4,6 +4,7 @@
 //! in its own file; [`AbilitySpec`] is what a combatant's features switch on,
 //! compiled once per encounter.
 
+mod alchemist;
 mod barbarian;
 mod cavalier;
 mod channel;
@@ -17,6 +18,9 @@ mod paladin;
 mod performance;
 mod ranger;
 
+pub(crate) use alchemist::Mutagen;
+#[cfg(test)]
+pub(crate) use alchemist::{MUTAGEN_BONUS, MUTAGEN_NATURAL_ARMOR};
 #[cfg(test)]
 pub(crate) use barbarian::RAGE_WILL_BONUS;
 pub(crate) use barbarian::Rage;
@@ -118,6 +122,9 @@ pub struct Pools {
     pub stunning_fist: u16,
     /// Uses of the Healing domain's Rebuke Death.
     pub rebuke_death: u16,
+    /// Doses of an alchemist's mutagen (set when the encounter is prepared:
+    /// `resources.mutagen`, else 1 for an alchemist with the feature).
+    pub mutagen: u16,
     /// Uses of each domain, school or bloodline power, in the order of
     /// `AbilitySpec::powers` (set when the encounter is prepared).
     pub powers: [u16; MAX_POWERS],
@@ -142,12 +149,13 @@ impl Pools {
             ki_pool: get("ki_pool").unwrap_or(0),
             stunning_fist: get("stunning_fist").unwrap_or(0),
             rebuke_death: get("rebuke_death").unwrap_or(0),
+            mutagen: get("mutagen").unwrap_or(0),
             powers: [0; MAX_POWERS],
         }
     }
 
     /// Every counted pool (unlimited hexes count 0), for the uses left and spent.
-    pub fn counted(&self) -> [u16; 14 + MAX_POWERS] {
+    pub fn counted(&self) -> [u16; 15 + MAX_POWERS] {
         let p = self.powers;
         [
             self.channel_energy,
@@ -164,6 +172,7 @@ impl Pools {
             self.ki_pool,
             self.stunning_fist,
             self.rebuke_death,
+            self.mutagen,
             p[0],
             p[1],
             p[2],
@@ -228,6 +237,8 @@ pub(crate) struct AbilitySpec {
     pub stunning_fist_dc: Option<i32>,
     /// A paladin's aura of courage (immune to fear; +4 morale on allies' saves against fear within 10 ft).
     pub aura_of_courage: bool,
+    /// An alchemist's mutagen.
+    pub mutagen: Option<Mutagen>,
 }
 
 /// Whether one of `c`'s special abilities is `what`.
@@ -351,6 +362,7 @@ impl AbilitySpec {
             }),
             stunning_fist_dc: class.stunning_fist.then_some(10 + level / 2 + wis),
             aura_of_courage: class.aura_of_courage,
+            mutagen: class.mutagen.map(|score| Mutagen::of(score, c.level)),
         })
     }
 

@@ -16,6 +16,7 @@ use super::state::{BattleState, LifeState};
 #[cfg(test)]
 pub(crate) use monster::engulf_chance;
 
+mod alchemist;
 mod barbarian;
 mod bonds;
 mod cavalier;
@@ -106,6 +107,9 @@ fn plan_default(battle: &BattleState<'_>, actor: usize, out: &mut Vec<Action>) {
             if monster::plan_trample(battle, actor, t, out) || bonds::plan_throw(battle, actor, t, out) {
                 return;
             }
+        }
+        if abilities && alchemist::plan_mutagen(battle, actor, out) {
+            return;
         }
         if has_magic(battle, actor) && plan_magic(battle, actor, t, Magic::DEFAULT, out) {
             return;
@@ -609,6 +613,9 @@ impl Policy for StrategyPolicy {
                 || monster::plan_engulf(battle, actor, out)
                 || monster::plan_trample(battle, actor, t, out))
         {
+            return;
+        }
+        if abilities && alchemist::plan_mutagen(battle, actor, out) {
             return;
         }
         if has_magic(battle, actor) && plan_magic(battle, actor, t, magic, out) {

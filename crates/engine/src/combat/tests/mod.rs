@@ -2,6 +2,7 @@
 
 mod abilities;
 mod acid;
+mod alchemist;
 mod attacks;
 mod batch;
 mod bestiary_files;
