@@ -241,4 +241,8 @@ pub mod summary;
 /// physical score, −2 to the matching mental one, +2 natural armor for 10
 /// minutes a level, one dose a day); the default policy drinks it in the
 /// first two rounds when no foe threatens the alchemist.
+///
+/// Also in `pf1e-rules-21`: a threatened caster weighs its best offensive
+/// spell by the chance it goes off (its defensive concentration check, an
+/// even chance when it provokes) before preferring it to its weapon.
 pub const RULES_VERSION: &str = "pf1e-rules-21";

@@ -393,9 +393,10 @@ fn plan_spells(
         out.push(Action::use_item(k, t));
         return true;
     }
-    // 4. The best offensive spell, when it beats the weapon.
+    // 4. The best offensive spell, when it beats the weapon once weighed
+    // by the chance it goes off (a threatened caster's concentration).
     if let Some(o) = offense
-        && o.score > weapon
+        && o.score * casting_odds(b, i, o.spell, o.metamagic) > weapon
     {
         // The magus folds a standard-action spell into spell combat when its weapon reaches.
         let spell = &b.prep.spells[usize::from(o.spell)].spell;
@@ -481,6 +482,19 @@ fn defensive_odds(b: &BattleState<'_>, i: usize, spell: u16, mm: Metamagic) -> f
     let dc = 15 + 2 * i32::from(slot);
     let bonus = b.concentration_bonus(i, true);
     (f64::from(21 - (dc - bonus)) / 20.0).clamp(0.0, 1.0)
+}
+
+/// The chance that `i`'s cast of `spell` goes off where it stands: sure when
+/// no foe threatens it; else its concentration check to cast defensively,
+/// which it makes when that is likelier than not, and an even chance when
+/// it provokes instead (the attack of opportunity may miss, the check after
+/// a hit may succeed). A GM does not spend round after round on a
+/// defensive cast that fails one time in two when a blow does as well.
+fn casting_odds(b: &BattleState<'_>, i: usize, spell: u16, mm: Metamagic) -> f64 {
+    if !threatened(b, i) {
+        return 1.0;
+    }
+    defensive_odds(b, i, spell, mm).max(0.5)
 }
 
 /// Appends the cast of `o`: defensively when threatened and the check is
