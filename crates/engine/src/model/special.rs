@@ -834,8 +834,9 @@ pub(crate) fn check(c: &super::Combatant) -> Result<(), (String, String)> {
             }
             SpecialAbility::Constrict { damage, plus, .. } => {
                 dice(".damage", damage)?;
+                // The components' own fields are checked with every damage
+                // component's (`validate::check_special_components`).
                 for (j, p) in plus.iter().enumerate() {
-                    super::validate::check_component(&at(&format!(".plus[{j}]")), p)?;
                     if !p.harms.is_empty() {
                         return Err((
                             at(&format!(".plus[{j}].harms")),

@@ -208,6 +208,7 @@ fn check(c: &Combatant) -> Result<(), Failure> {
     check_attacks(&c.attacks)?;
     super::hands::check(c)?;
     super::mount::check(c)?;
+    check_special_components(c)?;
     super::special::check(c)?;
     check_defenses(c)?;
     check_spellcasting(c)?;
@@ -386,7 +387,18 @@ fn check_components(path: &str, components: &[DamageComponent]) -> Result<(), Fa
     Ok(())
 }
 
-pub(crate) fn check_component(path: &str, component: &DamageComponent) -> Result<(), Failure> {
+/// The damage components special abilities carry (a constriction's
+/// `plus`), checked as any attack's.
+fn check_special_components(c: &Combatant) -> Result<(), Failure> {
+    for (k, a) in c.special_abilities.iter().enumerate() {
+        if let super::special::SpecialAbility::Constrict { plus, .. } = a {
+            check_components(&format!("$.special_abilities[{k}].plus"), plus)?;
+        }
+    }
+    Ok(())
+}
+
+fn check_component(path: &str, component: &DamageComponent) -> Result<(), Failure> {
     if let Err(e) = DiceExpr::parse(&component.formula) {
         return fail(key_path(path, "formula"), e.to_string());
     }
