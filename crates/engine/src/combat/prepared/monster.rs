@@ -122,6 +122,10 @@ pub(crate) struct Hold {
     pub constrict: Option<(String, DiceExpr)>,
     /// The constriction's further damage (an ochre jelly's 1d4 acid).
     pub constrict_plus: Vec<PlusDamage>,
+    /// What the constriction carries against damage reduction: bludgeoning
+    /// (UMR "Constrict": "dealing bludgeoning damage") and the qualities
+    /// of the grabbing attack (magic, alignment, material), normalized.
+    pub constrict_carried: Vec<String>,
     /// Whether it maintains the hold (else it lets go at the start of its
     /// turn and attacks): see `maintains`.
     pub maintains: bool,
@@ -593,13 +597,26 @@ impl MonsterSpec {
                                 spares: p.spares.iter().map(|t| norm(t)).collect(),
                             })
                             .collect();
+                        let grabbing = mask.trailing_zeros() as usize;
+                        let mut constrict_carried: Vec<String> = attacks
+                            .get(grabbing)
+                            .map(|p| {
+                                p.carried
+                                    .iter()
+                                    .filter(|x| !matches!(x.as_str(), "bludgeoning" | "piercing" | "slashing"))
+                                    .cloned()
+                                    .collect()
+                            })
+                            .unwrap_or_default();
+                        constrict_carried.push("bludgeoning".into());
                         m.hold = Some(Hold {
-                            attack: Some(mask.trailing_zeros() as usize),
+                            attack: Some(grabbing),
                             bonus: GRAB_BONUS,
                             own: false,
                             pins: false,
                             constrict,
                             constrict_plus,
+                            constrict_carried,
                             maintains: false,
                         });
                     }
@@ -721,6 +738,7 @@ impl MonsterSpec {
                             pins,
                             constrict: None,
                             constrict_plus: Vec::new(),
+                            constrict_carried: Vec::new(),
                             maintains: true,
                         });
                     }
