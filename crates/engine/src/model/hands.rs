@@ -250,7 +250,7 @@ mod tests {
             ),
             (
                 with(&format!("[{SWORD}]"), r#","armor":{"name":"chain shirt","ac_bonus":4,"rusty":true}"#),
-                "x.json: $.armor: unknown field `rusty`",
+                "x.json: $.armor.rusty: unknown field `rusty`",
             ),
             (
                 with(&format!("[{}]", SWORD.replace("}]}", "}],\"two_handed\":true,\"light\":true}")), ""),
