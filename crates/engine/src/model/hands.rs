@@ -245,7 +245,10 @@ mod tests {
                 "x.json: $.armor.ac_bonus: the printed AC holds at most 7 of bonuses that touch AC leaves out (ac.total 18 - ac.touch 11), less than the armor's 9 and the shield's 2",
             ),
             (
-                with(&format!("[{SWORD}]"), r#","armor":{"name":"+1 chain shirt","ac_bonus":5,"enhancement":6}"#),
+                with(
+                    &format!("[{SWORD}]"),
+                    r#","armor":{"name":"+1 chain shirt","ac_bonus":5,"enhancement":6}"#,
+                ),
                 "x.json: $.armor.enhancement: the enhancement bonus is part of ac_bonus (5), not 6",
             ),
             (

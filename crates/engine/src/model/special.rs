@@ -1239,7 +1239,10 @@ pub(crate) fn check(c: &super::Combatant) -> Result<(), (String, String)> {
                         | HitEffect::Bleed { .. }
                         | HitEffect::Rust {}
                 ) {
-                    return Err((at(".effect"), "a gaze cannot trip, grab, poison, burn, bleed or rust".into()));
+                    return Err((
+                        at(".effect"),
+                        "a gaze cannot trip, grab, poison, burn, bleed or rust".into(),
+                    ));
                 }
                 effect(e)?;
             }

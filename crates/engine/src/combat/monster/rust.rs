@@ -78,7 +78,8 @@ impl BattleState<'_> {
     pub(crate) fn rust_target(&self, t: usize) -> Option<usize> {
         let rusted = self.fighters[t].monster.rusted;
         let gear = &self.prep.fighters[t].defense.metal;
-        let left = |k: usize| gear[k].as_ref().filter(|_| rusted[k] < 2).map(|g| ac_left(g.ac_bonus, rusted[k]));
+        let left =
+            |k: usize| gear[k].as_ref().filter(|_| rusted[k] < 2).map(|g| ac_left(g.ac_bonus, rusted[k]));
         match (left(ARMOR), left(SHIELD)) {
             (Some(a), Some(s)) if s > a => Some(SHIELD),
             (Some(_), _) => Some(ARMOR),
@@ -98,7 +99,10 @@ impl<R: Dice> Engine<'_, '_, R> {
         let Some(gear) = prep.fighters[t].defense.metal[slot].as_ref() else { return };
         emit!(
             self,
-            Event::Affliction { who: a, what: AfflictionEvent::Strikes { ability: r.name.to_string(), target: t } }
+            Event::Affliction {
+                who: a,
+                what: AfflictionEvent::Strikes { ability: r.name.to_string(), target: t }
+            }
         );
         let kind = r.save.unwrap_or(SaveKind::Ref);
         let ctx = Context { other_alignment: prep.fighters[a].nature.alignment, ..Context::default() };

@@ -32,7 +32,9 @@ impl<R: Dice> Engine<'_, '_, R> {
     pub(crate) fn spittle_turn(&mut self, i: usize) {
         let prep = self.st.prep;
         let Some(sp) = prep.fighters[i].monster.as_deref().and_then(|m| m.spittle.as_ref()) else { return };
-        if !self.st.can_act(i) || self.st.fighters[i].monster.spat_round == self.st.round || self.st.is_threatened(i)
+        if !self.st.can_act(i)
+            || self.st.fighters[i].monster.spat_round == self.st.round
+            || self.st.is_threatened(i)
         {
             return;
         }
@@ -55,7 +57,9 @@ impl<R: Dice> Engine<'_, '_, R> {
     pub(crate) fn spittle_target(&self, i: usize) -> Option<usize> {
         let st = &self.st;
         let sp = st.prep.fighters[i].monster.as_deref().and_then(|m| m.spittle.as_ref())?;
-        let under = |t: usize| st.fighters[t].effects.iter().any(|x| x.source == Some(i) && *x.effect.name == *sp.name);
+        let under = |t: usize| {
+            st.fighters[t].effects.iter().any(|x| x.source == Some(i) && *x.effect.name == *sp.name)
+        };
         let already = |t: usize| match &sp.effect {
             Effect::Condition(c, _) => st.has_condition(t, *c),
             _ => under(t),

@@ -603,7 +603,9 @@ impl MonsterSpec {
                             .map(|p| {
                                 p.carried
                                     .iter()
-                                    .filter(|x| !matches!(x.as_str(), "bludgeoning" | "piercing" | "slashing"))
+                                    .filter(|x| {
+                                        !matches!(x.as_str(), "bludgeoning" | "piercing" | "slashing")
+                                    })
                                     .cloned()
                                     .collect()
                             })

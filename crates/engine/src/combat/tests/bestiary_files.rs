@@ -275,5 +275,9 @@ fn the_elephant_tramples() {
 #[test]
 fn the_rust_monster_rusts_armor_and_the_mouther_spits_blindness() {
     shows("rust_monster", &PARTY, &["{id}: rust on", "is broken (AC bonus", "target's rusted armor"]);
-    shows("gibbering_mouther", &PARTY, &["{id}: uses spittle", "{id}: ranged touch vs", "is affected by spittle"]);
+    shows(
+        "gibbering_mouther",
+        &PARTY,
+        &["{id}: uses spittle", "{id}: ranged touch vs", "is affected by spittle"],
+    );
 }

@@ -322,7 +322,8 @@ fn a_foe_that_died_in_the_grip_is_released_without_a_maintenance_check() {
 }
 
 #[test]
-fn constrict_is_bludgeoning_damage_that_damage_reduction_reduces_unless_bludgeoning_or_the_grabbers_qualities_bypass_it() {
+fn constrict_is_bludgeoning_damage_that_damage_reduction_reduces_unless_bludgeoning_or_the_grabbers_qualities_bypass_it()
+ {
     // Claw d20 15 hits (1d4 = 4, slashing); grab d20 15 wins; constrict 1d6+1 = 5+1 = 6.
     let dice = [15, 4, 15, 5];
     let run = |dr: Value, claw_qualities: Value| {

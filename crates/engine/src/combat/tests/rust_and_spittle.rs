@@ -46,7 +46,11 @@ fn duel(a: crate::model::Combatant, b: crate::model::Combatant) -> PreparedEncou
 }
 
 /// (normal, touch, flat-footed) AC of `t` against `a`'s melee attack.
-fn acs(e: &crate::combat::engine::Engine<'_, '_, impl crate::rng::Dice>, a: usize, t: usize) -> (i32, i32, i32) {
+fn acs(
+    e: &crate::combat::engine::Engine<'_, '_, impl crate::rng::Dice>,
+    a: usize,
+    t: usize,
+) -> (i32, i32, i32) {
     (
         e.st.armor_class(a, t, true, false, false, false, 0),
         e.st.armor_class(a, t, true, true, false, false, 0),
@@ -113,7 +117,11 @@ fn an_attack_on_a_rusted_foe_names_the_loss_and_hits_the_lower_ac() {
     let sword = creature("Swordsman", json!({ "attacks": [melee("sword", 0, "1d6")] }));
     let prep = prepare(
         arena(3, 12),
-        vec![("monsters", rust_monster(), at(1, 1)), ("players", knight(0, 0), at(1, 2)), ("monsters", sword, at(1, 3))],
+        vec![
+            ("monsters", rust_monster(), at(1, 1)),
+            ("players", knight(0, 0), at(1, 2)),
+            ("monsters", sword, at(1, 3)),
+        ],
     );
     // Touch 15, save 5: plate broken (AC 16). The sword (flanking with the
     // rust monster, +2): d20 16 + 2 hits 16, 1d6 = 3.
@@ -125,7 +133,9 @@ fn an_attack_on_a_rusted_foe_names_the_loss_and_hits_the_lower_ac() {
     drop(e);
     let lines = b.lines();
     assert!(
-        lines.iter().any(|l| l.contains("sword vs knight d20=16+2=18 AC 16 [flanking +2, target's rusted armor -5]")),
+        lines
+            .iter()
+            .any(|l| l.contains("sword vs knight d20=16+2=18 AC 16 [flanking +2, target's rusted armor -5]")),
         "{lines:#?}"
     );
 }
@@ -139,7 +149,11 @@ fn a_reflex_save_negates_rust_and_a_magic_item_saves_with_its_own_bonus_when_bet
     turn(&mut e, 0, vec![Action::at(ActionKind::Attack, 1)]);
     assert_eq!(e.st.fighters[1].monster.rusted, [0, 0]);
     drop(e);
-    assert!(b.lines().iter().any(|l| l.contains("ref save d20=10+5=15 vs DC 15 -> saves")), "{:#?}", b.lines());
+    assert!(
+        b.lines().iter().any(|l| l.contains("ref save d20=10+5=15 vs DC 15 -> saves")),
+        "{:#?}",
+        b.lines()
+    );
     // The same roll with a mundane plate uses the wearer's -1 and fails.
     let prep = duel(rust_monster(), knight(0, -1));
     let mut b = Bench::new(&[15, 10]);
@@ -156,8 +170,11 @@ fn a_reflex_save_negates_rust_and_a_magic_item_saves_with_its_own_bonus_when_bet
 
 #[test]
 fn rust_finds_nothing_on_a_foe_without_metal_and_rolls_no_save() {
-    let monk = creature("Monk", json!({ "hp_max": 20,
-        "armor": { "name": "leather armor", "ac_bonus": 2 }, "ac": { "total": 12, "touch": 10, "flat_footed": 12 } }));
+    let monk = creature(
+        "Monk",
+        json!({ "hp_max": 20,
+        "armor": { "name": "leather armor", "ac_bonus": 2 }, "ac": { "total": 12, "touch": 10, "flat_footed": 12 } }),
+    );
     let prep = duel(rust_monster(), monk);
     let mut b = Bench::new(&[15]);
     let mut e = b.engine(&prep, &SimOptions::default());
@@ -249,8 +266,11 @@ fn a_saved_or_missed_spittle_does_nothing_and_a_threatened_mouther_does_not_spit
 #[test]
 fn spittle_picks_the_foe_whose_damage_times_chance_to_fail_is_largest_and_skips_the_blind_and_the_far() {
     let archer = |fort: i32| {
-        creature("Archer", json!({ "hp_max": 30, "saves": { "fort": fort, "ref": 0, "will": 0 },
-            "attacks": [ranged("bow", 5, "2d8", 100)] }))
+        creature(
+            "Archer",
+            json!({ "hp_max": 30, "saves": { "fort": fort, "ref": 0, "will": 0 },
+            "attacks": [ranged("bow", 5, "2d8", 100)] }),
+        )
     };
     let peasant = creature("Peasant", json!({ "hp_max": 30, "attacks": [melee("club", 0, "1d4")] }));
     // Archer (9 mean, Fort +0: fails 17/20) over the peasant (2.5, 17/20).
