@@ -245,4 +245,16 @@ pub mod summary;
 /// Also in `pf1e-rules-21`: a threatened caster weighs its best offensive
 /// spell by the chance it goes off (its defensive concentration check, an
 /// even chance when it provokes) before preferring it to its weapon.
-pub const RULES_VERSION: &str = "pf1e-rules-21";
+///
+/// `pf1e-rules-22`: a rust monster's rust (an `on_hit` rider with the
+/// `rust` effect on its antennae, now an attack entry: a touch with no
+/// damage): the metal armor or shield touched (`armor` and `shield` of a
+/// file, `metal`) saves with the better of its wearer's Reflex and its own
+/// (2 + ½ caster level for a magic one) or is broken (its AC bonus halved,
+/// rounded down), then destroyed; a gibbering mouther's spittle (a
+/// `spittle` entry: a ranged touch as a free action at the start of its
+/// turn when no enemy threatens it, blinded 1d4 rounds on a failed
+/// Fortitude save, a `condition` effect); a constriction is bludgeoning
+/// damage that the held foe's damage reduction reduces (it was untyped and
+/// ignored it). The PC files name their armor and mark metal shields.
+pub const RULES_VERSION: &str = "pf1e-rules-22";

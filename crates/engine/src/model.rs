@@ -596,6 +596,11 @@ pub struct Combatant {
     /// The shield carried, whose bonus the printed AC holds (`model::hands`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shield: Option<hands::Shield>,
+    /// The armor worn, whose bonus the printed AC holds (`model::hands`):
+    /// what a rust monster's antennae can corrode. Absent: no armor, or
+    /// none a battle changes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub armor: Option<hands::Armor>,
     /// The mount it rides when its side has it (`model::mount`, `combat::mounted`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mount: Option<mount::Mount>,

@@ -900,6 +900,7 @@ pub fn convert(text: &str, file: &str, classes: &ClassTable, spells: &SpellBook)
         skills: BTreeMap::new(),
         carried_items: parts.carried.clone(),
         shield: None,
+        armor: None,
         mount: None,
         notes: None,
     };

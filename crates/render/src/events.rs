@@ -546,6 +546,7 @@ fn source(s: ModSource) -> T {
         ModSource::TwoWeapon => T::EvModTwoWeapon,
         ModSource::TargetCleaving => T::EvModTargetCleaving,
         ModSource::TargetNoShield => T::EvModTargetNoShield,
+        ModSource::TargetRusted => T::EvModTargetRusted,
         ModSource::FavoredEnemy => T::EvModFavoredEnemy,
         ModSource::Flurry => T::EvModFlurry,
         ModSource::Trample => T::EvModTrample,
@@ -743,6 +744,10 @@ fn affliction(t: &Transcript, a: &AfflictionEvent, lang: Lang) -> String {
         AfflictionEvent::LetsGo { target } => f(T::EvAflLetsGo, &[&t.id(*target)]),
         AfflictionEvent::Pins { target } => f(T::EvAflPins, &[&t.id(*target)]),
         AfflictionEvent::Uses { ability } => f(T::EvAflUses, &[ability]),
+        AfflictionEvent::Rusts { ability, item, ac_left, destroyed } => {
+            let key = if *destroyed { T::EvAflRustsDestroyed } else { T::EvAflRustsBroken };
+            f(key, &[ability, item, &ac_left.to_string()])
+        }
         AfflictionEvent::NegativeEnergyHeals { amount } => f(T::EvAflNegativeEnergyHeals, &[amount]),
         AfflictionEvent::Incorporeal { halved, from, to } => {
             f(if *halved { T::EvAflIncorporealHalved } else { T::EvAflIncorporealNone }, &[from, to])

@@ -405,6 +405,7 @@ catalogue! {
     EvModTwoWeapon => "two weapons", "combat à deux armes";
     EvModTargetCleaving => "target cleaving", "cible en enchaînement";
     EvModTargetNoShield => "target without shield", "cible sans bouclier";
+    EvModTargetRusted => "target's rusted armor", "armure rouillée de la cible";
     EvModFavoredEnemy => "favored enemy", "ennemi juré";
     EvModFlurry => "flurry of blows", "déluge de coups";
     EvModTrample => "against a trample", "contre un piétinement";
@@ -600,6 +601,8 @@ catalogue! {
     EvAflLetsGo => "lets go of {}", "lâche {}";
     EvAflPins => "pins {}", "immobilise {}";
     EvAflUses => "uses {}", "utilise {}";
+    EvAflRustsBroken => "{}: the {} is broken (AC bonus {})", "{} : {} est brisé (bonus à la CA {})";
+    EvAflRustsDestroyed => "{}: the {} falls to rust (AC bonus {})", "{} : {} tombe en rouille (bonus à la CA {})";
     EvAflNegativeEnergyHeals => "negative energy heals {}", "l'énergie négative soigne {}";
     EvAflIncorporealHalved => "incorporeal: damage halved ({} -> {})", "intangible : dégâts réduits de moitié ({} -> {})";
     EvAflIncorporealNone => "incorporeal: damage none from a nonmagical weapon ({} -> {})", "intangible : aucun dégât d'une arme non magique ({} -> {})";

@@ -375,6 +375,10 @@ impl BattleState<'_> {
         }
         guard.untyped(target.turn.aid_ac);
         self.martial_ac(t, touch, &mut guard);
+        if !touch {
+            // Rusted armor and shields (touch AC never had their bonus).
+            guard.untyped(-self.rust_ac_loss(t));
+        }
         self.challenge_guard(a, t, &mut guard);
         let smite_ac = self.smite_ac(a, t);
         if smite_ac != 0 {
@@ -1020,6 +1024,10 @@ impl<R: Dice> Engine<'_, '_, R> {
         }
         if them.turn.martial.shield_off && !s.touch {
             add(ModSource::TargetNoShield, -self.st.prep.fighters[t].defense.shield_ac);
+        }
+        let rusted = self.st.rust_ac_loss(t);
+        if rusted != 0 && !s.touch {
+            add(ModSource::TargetRusted, -rusted);
         }
         if them.run.running && !self.st.prep.fighters[t].feats.run_feat {
             notes.push(AttackNote::TargetRunningNoDex);

@@ -66,7 +66,9 @@ fn is_zero(n: &i32) -> bool {
 /// and `item_mishap`.
 /// version 11 (`pf1e-rules-21`) the spell events `dismissed` and
 /// `zone_moves`, the action `dismiss_spell` and the failure `nothing_to_dismiss`.
-pub const EVENT_SCHEMA_VERSION: u32 = 11;
+/// version 12 (`pf1e-rules-22`) the `affliction` kind `rusts` (a rust
+/// monster's rust) and the attack modifier source `target_rusted`.
+pub const EVENT_SCHEMA_VERSION: u32 = 12;
 
 /// The record of one battle: who fought, and what happened in order.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -1362,6 +1364,8 @@ pub enum ModSource {
     TargetCleaving,
     /// The target let go of its shield for a two-handed weapon (AC).
     TargetNoShield,
+    /// The target's armor or shield is broken or destroyed by rust (AC, schema 12).
+    TargetRusted,
     /// The attacker's favored enemy bonus against the target's type (a ranger's).
     FavoredEnemy,
     /// A monk's flurry of blows: the monk level in place of the base attack bonus, −2.

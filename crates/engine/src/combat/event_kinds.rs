@@ -432,6 +432,19 @@ pub enum AfflictionEvent {
         /// Rounds it lasts.
         rounds: u32,
     },
+    /// A rust monster's rust corrodes the metal armor or shield of `who`
+    /// (schema 12): broken (its AC bonus halved, rounded down), or
+    /// destroyed (no AC bonus) by a second touch.
+    Rusts {
+        /// The ability's name.
+        ability: String,
+        /// The item (`full plate`, `heavy steel shield`).
+        item: String,
+        /// Its AC bonus left.
+        ac_left: i32,
+        /// Destroyed (else broken).
+        destroyed: bool,
+    },
     /// Magical healing on a creature a clay golem wounded: the healer's
     /// caster level check (schema 10); a failure stops the healing.
     CursedWound {

@@ -468,6 +468,7 @@ fn source(s: ModSource) -> &'static str {
         ModSource::TwoWeapon => "two weapons",
         ModSource::TargetCleaving => "target cleaving",
         ModSource::TargetNoShield => "target without shield",
+        ModSource::TargetRusted => "target's rusted armor",
         ModSource::FavoredEnemy => "favored enemy",
         ModSource::Flurry => "flurry of blows",
         ModSource::Trample => "against a trample",
@@ -652,6 +653,12 @@ fn affliction(a: &AfflictionEvent, ids: &[String]) -> String {
         AfflictionEvent::LetsGo { target } => format!("lets go of {}", id(*target)),
         AfflictionEvent::Pins { target } => format!("pins {}", id(*target)),
         AfflictionEvent::Uses { ability } => format!("uses {ability}"),
+        AfflictionEvent::Rusts { ability, item, ac_left, destroyed: true } => {
+            format!("{ability}: the {item} falls to rust (AC bonus {ac_left})")
+        }
+        AfflictionEvent::Rusts { ability, item, ac_left, destroyed: false } => {
+            format!("{ability}: the {item} is broken (AC bonus {ac_left})")
+        }
         AfflictionEvent::NegativeEnergyHeals { amount } => format!("negative energy heals {amount}"),
         AfflictionEvent::Incorporeal { halved, from, to } => {
             let why = if *halved { "halved" } else { "none from a nonmagical weapon" };

@@ -767,6 +767,18 @@ fn fighter_spec(
         defense: Defenses {
             ac: c.ac,
             shield_ac: c.shield.as_ref().map_or(0, |s| s.ac_bonus),
+            metal: [
+                c.armor.as_ref().filter(|a| a.metal).map(|a| fighter::MetalGear {
+                    name: a.name.clone(),
+                    ac_bonus: a.ac_bonus,
+                    enhancement: a.enhancement,
+                }),
+                c.shield.as_ref().filter(|s| s.metal).map(|s| fighter::MetalGear {
+                    name: s.name.clone(),
+                    ac_bonus: s.ac_bonus,
+                    enhancement: s.enhancement,
+                }),
+            ],
             saves: c.saves,
             cmd,
             printed_dodge: printed_ac.of(BonusType::Dodge).max(0),

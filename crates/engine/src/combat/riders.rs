@@ -139,7 +139,17 @@ impl<R: Dice> Engine<'_, '_, R> {
         if !Behaviours(self.st.fighters[t].fx).has(Behaviours::DR) {
             return 0;
         }
-        let carried = &self.st.prep.fighters[a].offense.attacks[w].carried;
+        let prep = self.st.prep;
+        self.effect_dr(t, &prep.fighters[a].offense.attacks[w].carried, physical)
+    }
+
+    /// Damage an effect's damage reduction (Stoneskin) on `t` takes off
+    /// `physical` points of damage carrying `carried` (types and qualities,
+    /// normalized); its pool counts down.
+    pub(crate) fn effect_dr(&mut self, t: usize, carried: &[String], physical: u32) -> u32 {
+        if physical == 0 || !Behaviours(self.st.fighters[t].fx).has(Behaviours::DR) {
+            return 0;
+        }
         let found = self.st.fighters[t].effects.iter().enumerate().find_map(|(k, e)| {
             e.effect.behaviours.iter().find_map(|b| match b {
                 Behaviour::DamageReduction { amount, bypass, absorbs } => {

@@ -44,6 +44,42 @@ pub struct Shield {
     /// Its bonus to AC (enhancement included), which the printed `ac.total`
     /// and `ac.flat_footed` hold and `ac.touch` does not.
     pub ac_bonus: i32,
+    /// Made of metal (steel, mithral…): a rust monster's antennae corrode
+    /// it (`combat::monster::rust`). False for wood and hide.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub metal: bool,
+    /// Its enhancement bonus (a +1 shield: 1), included in `ac_bonus`: a
+    /// magic item's own save bonus comes from its caster level, three times it.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub enhancement: u32,
+}
+
+/// The armor a combatant wears, as far as a battle can change it (a rust
+/// monster's rust): the printed AC already holds its bonus.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Armor {
+    /// Its name, as printed (`+1 breastplate`).
+    pub name: String,
+    /// Its armor bonus to AC (enhancement included), which the printed
+    /// `ac.total` and `ac.flat_footed` hold and `ac.touch` does not.
+    pub ac_bonus: i32,
+    /// Made of metal (steel, mithral, adamantine…). False for leather, hide, wood.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub metal: bool,
+    /// Its enhancement bonus (a +1 breastplate: 1), included in `ac_bonus`.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub enhancement: u32,
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref, reason = "serde's skip_serializing_if passes a reference")]
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref, reason = "serde's skip_serializing_if passes a reference")]
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// A loadout no one can wield: (JSON path, reason).
@@ -114,6 +150,40 @@ pub fn check(c: &Combatant) -> Result<(), Failure> {
                 ),
             ));
         }
+        if s.enhancement as i32 > s.ac_bonus {
+            return Err((
+                "$.shield.enhancement".into(),
+                format!("the enhancement bonus is part of ac_bonus ({}), not {}", s.ac_bonus, s.enhancement),
+            ));
+        }
+    }
+    if let Some(a) = &c.armor {
+        if a.name.trim().is_empty() {
+            return Err(("$.armor.name".into(), "the armor's name must not be empty".into()));
+        }
+        if a.ac_bonus < 1 {
+            return Err((
+                "$.armor.ac_bonus".into(),
+                format!("an armor's AC bonus is at least 1, got {}", a.ac_bonus),
+            ));
+        }
+        let room = c.ac.total - c.ac.touch;
+        let shield = c.shield.as_ref().map_or(0, |s| s.ac_bonus);
+        if a.ac_bonus + shield > room {
+            return Err((
+                "$.armor.ac_bonus".into(),
+                format!(
+                    "the printed AC holds at most {room} of bonuses that touch AC leaves out (ac.total {} - ac.touch {}), less than the armor's {} and the shield's {shield}",
+                    c.ac.total, c.ac.touch, a.ac_bonus
+                ),
+            ));
+        }
+        if a.enhancement as i32 > a.ac_bonus {
+            return Err((
+                "$.armor.enhancement".into(),
+                format!("the enhancement bonus is part of ac_bonus ({}), not {}", a.ac_bonus, a.enhancement),
+            ));
+        }
     }
     Ok(())
 }
@@ -166,6 +236,24 @@ mod tests {
                     r#","shield":{"name":"tower shield","kind":"tower","ac_bonus":8}"#,
                 ),
                 "x.json: $.shield.ac_bonus: the printed AC holds at most 7",
+            ),
+            (
+                with(
+                    &format!("[{SWORD}]"),
+                    r#","shield":{"name":"heavy steel shield","kind":"heavy","ac_bonus":2},"armor":{"name":"full plate","ac_bonus":9,"metal":true}"#,
+                ),
+                "x.json: $.armor.ac_bonus: the printed AC holds at most 7 of bonuses that touch AC leaves out (ac.total 18 - ac.touch 11), less than the armor's 9 and the shield's 2",
+            ),
+            (
+                with(
+                    &format!("[{SWORD}]"),
+                    r#","armor":{"name":"+1 chain shirt","ac_bonus":5,"enhancement":6}"#,
+                ),
+                "x.json: $.armor.enhancement: the enhancement bonus is part of ac_bonus (5), not 6",
+            ),
+            (
+                with(&format!("[{SWORD}]"), r#","armor":{"name":"chain shirt","ac_bonus":4,"rusty":true}"#),
+                "x.json: $.armor.rusty: unknown field `rusty`",
             ),
             (
                 with(&format!("[{}]", SWORD.replace("}]}", "}],\"two_handed\":true,\"light\":true}")), ""),

@@ -544,6 +544,27 @@ pub enum SpecialAbility {
         #[serde(default)]
         max_range_ft: Option<u32>,
     },
+    /// A ranged touch attack made as a free action once a round, dealing
+    /// no damage of its own (a gibbering mouther's spittle: "Each round as a
+    /// free action, a gibbering mouther can emit a stream of acidic spittle
+    /// at one target within 30 feet. On a successful attack, the target is
+    /// blinded for 1d4 rounds unless he succeeds on a DC 18 Fortitude
+    /// save"): at the start of the creature's turn, at one foe within
+    /// `range_ft` (no range increment), BAB + Dexterity + size against touch
+    /// AC; a hit, then a failed `save`, gives `effect`
+    /// (`combat::monster::spittle`).
+    Spittle {
+        /// The feature it plays.
+        name: String,
+        /// The farthest target.
+        range_ft: u32,
+        /// The save against the effect.
+        save: SaveName,
+        /// Its DC.
+        dc: i32,
+        /// What a hit and a failed save do (blindness: a `condition`).
+        effect: HitEffect,
+    },
     /// A gaze attack (UMR "Gaze"): each enemy starting its turn within range saves or suffers.
     Gaze {
         /// The feature it plays.
@@ -737,6 +758,23 @@ pub enum HitEffect {
         /// Hit points a round (dice: `2`, `1d6`).
         amount: String,
     },
+    /// A condition (an engine condition name: `blinded`, `nauseated`…) for
+    /// `rounds` (dice), or for the battle when absent (a gibbering mouther's
+    /// spittle: blinded 1d4 rounds).
+    Condition {
+        /// The condition's name.
+        condition: String,
+        /// Duration dice (`1d4`).
+        #[serde(default)]
+        rounds: Option<String>,
+    },
+    /// A rust monster's rust (Bestiary, Rust Monster, "Rust (Su)"): the
+    /// metal armor or shield it touches gains the broken condition (its AC
+    /// bonus halved, rounded down; CRB "Broken"), a second touch destroys
+    /// it (no AC bonus); an attended item saves (the `save` and `dc` of the
+    /// entry) with the better of its wearer's bonus and its own
+    /// (`combat::monster::rust`).
+    Rust {},
     /// A free trip attempt on a hit (the attacker's CMB against the target's CMD).
     Trip {},
     /// A free grapple attempt on a hit (grab); its hold is kept on later
@@ -783,6 +821,7 @@ impl SpecialAbility {
             | SpecialAbility::Berserk { name, .. }
             | SpecialAbility::CursedWound { name, .. }
             | SpecialAbility::Supply { name, .. }
+            | SpecialAbility::Spittle { name, .. }
             | SpecialAbility::Gaze { name, .. } => name,
         }
     }
@@ -810,6 +849,15 @@ pub(crate) fn check(c: &super::Combatant) -> Result<(), (String, String)> {
             HitEffect::Burn { damage, rounds } => {
                 dice(".effect.burn.damage", damage)?;
                 dice(".effect.burn.rounds", rounds)
+            }
+            HitEffect::Condition { condition, rounds } => {
+                if crate::effects::ConditionId::from_name(condition).is_none() {
+                    return Err((
+                        at(".effect.condition.condition"),
+                        format!("{condition:?} is not a condition name"),
+                    ));
+                }
+                rounds.as_ref().map_or(Ok(()), |r| dice(".effect.condition.rounds", r))
             }
             _ => Ok(()),
         };
@@ -919,6 +967,8 @@ pub(crate) fn check(c: &super::Combatant) -> Result<(), (String, String)> {
                         | HitEffect::Poison { .. }
                         | HitEffect::Burn { .. }
                         | HitEffect::Bleed { .. }
+                        | HitEffect::Rust {}
+                        | HitEffect::Condition { .. }
                         | HitEffect::Petrification {},
                     ) => {
                         return Err((
@@ -1188,8 +1238,31 @@ pub(crate) fn check(c: &super::Combatant) -> Result<(), (String, String)> {
                         | HitEffect::Poison { .. }
                         | HitEffect::Burn { .. }
                         | HitEffect::Bleed { .. }
+                        | HitEffect::Rust {}
                 ) {
-                    return Err((at(".effect"), "a gaze cannot trip, grab, poison, burn or bleed".into()));
+                    return Err((
+                        at(".effect"),
+                        "a gaze cannot trip, grab, poison, burn, bleed or rust".into(),
+                    ));
+                }
+                effect(e)?;
+            }
+            SpecialAbility::Spittle { effect: e, range_ft, dc, .. } => {
+                if matches!(
+                    e,
+                    HitEffect::Trip {}
+                        | HitEffect::Grab { .. }
+                        | HitEffect::Poison { .. }
+                        | HitEffect::Burn { .. }
+                        | HitEffect::Rust {}
+                ) {
+                    return Err((at(".effect"), "a spittle cannot trip, grab, poison, burn or rust".into()));
+                }
+                if *range_ft < 5 {
+                    return Err((at(".range_ft"), "a spittle reaches at least 5 ft".into()));
+                }
+                if *dc <= 0 {
+                    return Err((at(".dc"), format!("a save DC is positive, not {dc}")));
                 }
                 effect(e)?;
             }

@@ -122,8 +122,10 @@ impl BattleState<'_> {
             }
             Effect::Poison { .. } => immune.descriptors.has(Descriptor::Poison),
             Effect::Bleed(_) => immune.conditions.has(ConditionId::Bleeding),
-            // A creature immune to fire is spared by `burn` itself.
-            Effect::Petrification | Effect::Trip | Effect::Grab | Effect::Burn { .. } => false,
+            Effect::Condition(c, _) => immune.conditions.has(*c),
+            // A creature immune to fire is spared by `burn` itself; rust
+            // finds metal or not (`monster::rust`).
+            Effect::Petrification | Effect::Trip | Effect::Grab | Effect::Burn { .. } | Effect::Rust => false,
         }
     }
 }
@@ -162,6 +164,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             Effect::Grab => self.grab(a, t),
             Effect::Poison { .. } => self.poison_dose(a, k, t),
             Effect::Burn { .. } => self.burn(a, k, t),
+            Effect::Rust => self.rust(a, k, t),
             e => {
                 if self.st.resists(t, e) {
                     return;
@@ -255,7 +258,17 @@ impl<R: Dice> Engine<'_, '_, R> {
                 let n = amount.roll(self.rng).max(1) as u32;
                 self.start_bleeding(t, n);
             }
-            Effect::Poison { .. } | Effect::Trip | Effect::Grab | Effect::Burn { .. } => {}
+            Effect::Condition(c, rounds) => {
+                let rounds = rounds.as_ref().map(|d| d.roll(self.rng).max(1) as u32);
+                let conditions = self.allowed_conditions(t, &[*c], false);
+                if conditions.is_empty() {
+                    return;
+                }
+                let fx = Fx::new(name, rounds.map_or(Duration::UntilRemoved, Duration::Rounds))
+                    .with_conditions(ConditionSet::EMPTY.union(conditions));
+                self.apply_effect(t, fx, Some(a));
+            }
+            Effect::Poison { .. } | Effect::Trip | Effect::Grab | Effect::Burn { .. } | Effect::Rust => {}
         }
     }
 

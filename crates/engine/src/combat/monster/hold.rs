@@ -36,7 +36,7 @@ use crate::rng::Dice;
 
 use super::super::damage::{Extra, roll_damage};
 use super::super::engine::Engine;
-use super::super::event::{AfflictionEvent, Event, ManeuverOutcome};
+use super::super::event::{AfflictionEvent, CombatEvent, Event, ManeuverOutcome};
 use super::super::log::emit;
 use super::super::odds::{Swing, hit_chance};
 use super::super::prepared::monster::Effect;
@@ -170,7 +170,19 @@ impl<R: Dice> Engine<'_, '_, R> {
                 what: AfflictionEvent::Strikes { ability: name.to_string(), target: t }
             }
         );
-        self.spell_damage(i, t, n, &[], false, None);
+        if hold.constrict.is_some() {
+            // Bludgeoning (UMR "Constrict"): the held foe's damage
+            // reduction applies, bypassed as the grabbing attack's would be.
+            let carried = &hold.constrict_carried;
+            let dr = prep.fighters[t].defense.dr.as_ref().map_or(0, |d| d.against(carried)).min(n);
+            if dr > 0 {
+                emit!(self, Event::Combat { who: t, what: CombatEvent::DamageReduction { absorbed: dr } });
+            }
+            let dr = dr + self.effect_dr(t, carried, n - dr);
+            self.spell_damage(i, t, n - dr, &["bludgeoning".to_owned()], false, None);
+        } else {
+            self.spell_damage(i, t, n, &[], false, None);
+        }
         // A constriction's further damage (an ochre jelly's acid), per
         // component: its energy immunity and resistance, and whom it spares.
         if hold.constrict.is_some() {

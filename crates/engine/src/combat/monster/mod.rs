@@ -37,6 +37,10 @@
 //!   fights on the vampire's side);
 //! - `fortitude`: a shambling mound's electric fortitude (electricity
 //!   deals it nothing and raises its Constitution instead);
+//! - `rust`: a rust monster's rust (the metal armor or shield its
+//!   antennae touch is broken, then destroyed: AC lost);
+//! - `spittle`: a ranged touch as a free action each round, with an
+//!   effect on a failed save (a gibbering mouther's blinding spittle);
 //! - channel resistance is a save bonus (`BattleState::save_bonus`, with
 //!   `Context::channel`).
 //!
@@ -61,9 +65,11 @@ mod hold;
 mod incorporeal;
 mod natural;
 mod rage;
+pub(crate) mod rust;
 mod smite;
 mod song;
 mod spell_like;
+mod spittle;
 mod split;
 mod swallow;
 mod trample;
@@ -107,6 +113,9 @@ impl<R: Dice> Engine<'_, '_, R> {
             }
             if m.berserk.is_some() {
                 self.berserk_turn_start(i);
+            }
+            if m.spittle.is_some() {
+                self.spittle_turn(i);
             }
         }
         if !self.st.fighters[i].monster.poisons.is_empty() {

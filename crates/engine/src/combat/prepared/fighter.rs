@@ -93,6 +93,8 @@ pub(crate) struct Defenses {
     pub printed_dodge: i32,
     /// The AC bonus of its shield (0: none), lost after a two-handed attack (`model::hands`).
     pub shield_ac: i32,
+    /// Its metal armor and metal shield, what rust can corrode (`monster::rust`).
+    pub metal: [Option<MetalGear>; 2],
     /// Its damage reduction, if any.
     pub dr: Option<Dr>,
     /// Energy resistance per type (`effects::effect::ENERGY` order), immunities
@@ -108,6 +110,16 @@ pub(crate) struct Defenses {
     pub precision_immune: bool,
     /// Printed Escape Artist bonus, if any.
     pub escape_artist: Option<i32>,
+}
+
+/// A metal armor or shield (`model::hands`), as rust sees it.
+#[derive(Clone, Debug)]
+pub(crate) struct MetalGear {
+    pub name: String,
+    /// Its bonus to AC, enhancement included.
+    pub ac_bonus: i32,
+    /// Its enhancement bonus (its caster level is three times it).
+    pub enhancement: u32,
 }
 
 /// How it attacks: BAB, CMB, attack profiles and routines, attacks of opportunity, sneak attack.

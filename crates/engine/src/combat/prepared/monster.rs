@@ -78,6 +78,8 @@ pub(crate) struct MonsterSpec {
     /// Constitution each attack of its types gives (`monster::fortitude`).
     /// Its energy types are `energy_bits`.
     pub fortitude: Option<(String, DiceExpr, u8)>,
+    /// A ranged touch made as a free action each round (a mouther's spittle).
+    pub spittle: Option<Spittle>,
     /// The prepared attacks of `rake` and `powerful_charge` (`Variant::strike`),
     /// each a copy of its base attack with the printed bonus and dice.
     pub strikes: Vec<AttackProfile>,
@@ -120,6 +122,10 @@ pub(crate) struct Hold {
     pub constrict: Option<(String, DiceExpr)>,
     /// The constriction's further damage (an ochre jelly's 1d4 acid).
     pub constrict_plus: Vec<PlusDamage>,
+    /// What the constriction carries against damage reduction: bludgeoning
+    /// (UMR "Constrict": "dealing bludgeoning damage") and the qualities
+    /// of the grabbing attack (magic, alignment, material), normalized.
+    pub constrict_carried: Vec<String>,
     /// Whether it maintains the hold (else it lets go at the start of its
     /// turn and attacks): see `maintains`.
     pub maintains: bool,
@@ -369,6 +375,16 @@ pub(crate) struct Gaze {
     pub effect: Effect,
 }
 
+/// A ranged touch made as a free action each round (a gibbering mouther's spittle).
+#[derive(Clone, Debug)]
+pub(crate) struct Spittle {
+    pub name: String,
+    pub range_ft: u32,
+    pub save: SaveKind,
+    pub dc: i32,
+    pub effect: Effect,
+}
+
 /// What a failed save (or a won maneuver) does, dice parsed.
 #[derive(Clone, Debug)]
 pub(crate) enum Effect {
@@ -392,6 +408,10 @@ pub(crate) enum Effect {
         damage: DiceExpr,
         rounds: DiceExpr,
     },
+    /// A condition for the rolled rounds (none: the battle).
+    Condition(ConditionId, Option<DiceExpr>),
+    /// Rust: the metal armor or shield touched is broken, then destroyed.
+    Rust,
     Trip,
     /// A grab (its constrict dice are the `Hold`'s).
     Grab,
@@ -453,6 +473,11 @@ pub(crate) struct MonsterState {
     pub berserk: bool,
     /// The clay golem whose cursed wound it bears (`monster::golem`).
     pub cursed_by: Option<usize>,
+    /// What rust did to its armor and its shield (`monster::rust`): 0
+    /// intact, 1 broken, 2 destroyed.
+    pub rusted: [u8; 2],
+    /// The last round in which it spat (0: never): once a round.
+    pub spat_round: u32,
 }
 
 /// A poison running in a creature.
@@ -498,6 +523,12 @@ fn effect(e: &HitEffect) -> Effect {
         }
         HitEffect::Bleed { amount } => Effect::Bleed(dice(amount)),
         HitEffect::Burn { damage, rounds } => Effect::Burn { damage: dice(damage), rounds: dice(rounds) },
+        HitEffect::Condition { condition, rounds } => Effect::Condition(
+            // Checked on load (`model::special::check`).
+            ConditionId::from_name(condition).unwrap_or(ConditionId::Dazzled),
+            rounds.as_deref().map(dice),
+        ),
+        HitEffect::Rust {} => Effect::Rust,
         HitEffect::Trip {} => Effect::Trip,
         HitEffect::Grab {} => Effect::Grab,
     }
@@ -566,13 +597,28 @@ impl MonsterSpec {
                                 spares: p.spares.iter().map(|t| norm(t)).collect(),
                             })
                             .collect();
+                        let grabbing = mask.trailing_zeros() as usize;
+                        let mut constrict_carried: Vec<String> = attacks
+                            .get(grabbing)
+                            .map(|p| {
+                                p.carried
+                                    .iter()
+                                    .filter(|x| {
+                                        !matches!(x.as_str(), "bludgeoning" | "piercing" | "slashing")
+                                    })
+                                    .cloned()
+                                    .collect()
+                            })
+                            .unwrap_or_default();
+                        constrict_carried.push("bludgeoning".into());
                         m.hold = Some(Hold {
-                            attack: Some(mask.trailing_zeros() as usize),
+                            attack: Some(grabbing),
                             bonus: GRAB_BONUS,
                             own: false,
                             pins: false,
                             constrict,
                             constrict_plus,
+                            constrict_carried,
                             maintains: false,
                         });
                     }
@@ -694,6 +740,7 @@ impl MonsterSpec {
                             pins,
                             constrict: None,
                             constrict_plus: Vec::new(),
+                            constrict_carried: Vec::new(),
                             maintains: true,
                         });
                     }
@@ -853,6 +900,15 @@ impl MonsterSpec {
                 SpecialAbility::Supply { .. } => {}
                 SpecialAbility::Gaze { name, range_ft, save, dc, effect: e } => {
                     m.gaze = Some(Gaze {
+                        name: name.clone(),
+                        range_ft: *range_ft,
+                        save: save_kind(*save),
+                        dc: *dc,
+                        effect: effect(e),
+                    });
+                }
+                SpecialAbility::Spittle { name, range_ft, save, dc, effect: e } => {
+                    m.spittle = Some(Spittle {
                         name: name.clone(),
                         range_ft: *range_ft,
                         save: save_kind(*save),

@@ -271,3 +271,13 @@ fn the_stone_golem_slows_and_the_clay_golem_hastes_itself() {
 fn the_elephant_tramples() {
     shows("elephant", &PARTY, &["{id}: trample", "{id}: trample on"]);
 }
+
+#[test]
+fn the_rust_monster_rusts_armor_and_the_mouther_spits_blindness() {
+    shows("rust_monster", &PARTY, &["{id}: rust on", "is broken (AC bonus", "target's rusted armor"]);
+    shows(
+        "gibbering_mouther",
+        &PARTY,
+        &["{id}: uses spittle", "{id}: ranged touch vs", "is affected by spittle"],
+    );
+}

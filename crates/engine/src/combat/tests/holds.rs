@@ -320,3 +320,35 @@ fn a_foe_that_died_in_the_grip_is_released_without_a_maintenance_check() {
     assert_eq!(e.st.fighters[1].grappled_with, None);
     assert_eq!(e.st.turn_limits(0).single_move, None, "no hold maintained: its turn is whole");
 }
+
+#[test]
+fn constrict_is_bludgeoning_damage_that_damage_reduction_reduces_unless_bludgeoning_or_the_grabbers_qualities_bypass_it()
+ {
+    // Claw d20 15 hits (1d4 = 4, slashing); grab d20 15 wins; constrict 1d6+1 = 5+1 = 6.
+    let dice = [15, 4, 15, 5];
+    let run = |dr: Value, claw_qualities: Value| {
+        let mut c = constrictor();
+        c.attacks[0].qualities = serde_json::from_value(claw_qualities).unwrap();
+        let target = creature("Foe", json!({ "hp_max": 40, "dr": dr }));
+        let prep = prepare(arena(3, 12), vec![("monsters", c, at(1, 1)), ("players", target, at(1, 2))]);
+        let mut b = Bench::new(&dice);
+        let mut e = b.engine(&prep, &SimOptions::default());
+        turn(&mut e, 0, vec![Action::at(ActionKind::Attack, 1)]);
+        let hp = e.st.hp(1);
+        drop(e);
+        (hp, b.lines())
+    };
+    // DR 5/—: the claw's 4 is stopped, the constriction's 6 loses 5.
+    let (hp, lines) = run(json!({ "amount": 5, "bypass": [] }), json!([]));
+    assert_eq!(hp, 40 - 1, "{lines:#?}");
+    assert!(lines.iter().any(|l| l.contains("damage reduction absorbs 5")), "{lines:#?}");
+    // DR 5/bludgeoning: the slashing claw is stopped, the constriction is not.
+    let (hp, lines) = run(json!({ "amount": 5, "bypass": ["bludgeoning"] }), json!([]));
+    assert_eq!(hp, 40 - 6, "{lines:#?}");
+    // DR 5/slashing: the claw passes, the bludgeoning constriction does not.
+    let (hp, lines) = run(json!({ "amount": 5, "bypass": ["slashing"] }), json!([]));
+    assert_eq!(hp, 40 - 4 - 1, "{lines:#?}");
+    // DR 5/magic against a magic claw: both pass (the constriction carries the claw's qualities).
+    let (hp, lines) = run(json!({ "amount": 5, "bypass": ["magic"] }), json!(["magic"]));
+    assert_eq!(hp, 40 - 4 - 6, "{lines:#?}");
+}

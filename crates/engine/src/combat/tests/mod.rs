@@ -41,6 +41,7 @@ mod prepared_spells;
 mod ranged;
 mod reload;
 mod riders;
+mod rust_and_spittle;
 mod size;
 mod size_spells;
 mod song;
