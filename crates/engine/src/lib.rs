@@ -245,4 +245,9 @@ pub mod summary;
 /// Also in `pf1e-rules-21`: a threatened caster weighs its best offensive
 /// spell by the chance it goes off (its defensive concentration check, an
 /// even chance when it provokes) before preferring it to its weapon.
-pub const RULES_VERSION: &str = "pf1e-rules-21";
+///
+/// `pf1e-rules-22`: a Constitution mutagen's hit points (CRB "Ability Score
+/// Bonuses": +2 per Hit Die on current and maximum hit points while it lasts,
+/// taken from both when it ends, which may leave the alchemist dying; an
+/// effect's `hp_bonus`), and a new dose ends the previous mutagen (APG).
+pub const RULES_VERSION: &str = "pf1e-rules-22";
