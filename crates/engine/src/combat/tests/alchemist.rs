@@ -191,7 +191,8 @@ fn con_alchemist(doses: u16) -> crate::model::Combatant {
 fn a_constitution_mutagen_adds_two_hit_points_a_level_while_it_lasts_and_takes_them_when_it_ends() {
     // Con 14 -> 18: the modifier rises by 2, times 4 Hit Dice = 8 hit points (CRB
     // "Ability Score Bonuses"), on current and maximum hit points alike.
-    let prep = prepare(arena(4, 10), vec![("a", con_alchemist(2), at(1, 1)), ("b", ogre(json!({})), at(1, 6))]);
+    let prep =
+        prepare(arena(4, 10), vec![("a", con_alchemist(2), at(1, 1)), ("b", ogre(json!({})), at(1, 6))]);
     let mut b = Bench::new(&[]);
     let mut e = b.engine(&prep, &SimOptions::default());
     assert_eq!((e.st.hp(0), e.st.hp_max(0)), (35, 35));
@@ -211,7 +212,8 @@ fn a_constitution_mutagen_adds_two_hit_points_a_level_while_it_lasts_and_takes_t
 
 #[test]
 fn the_end_of_a_constitution_mutagen_can_leave_its_drinker_dying_or_dead() {
-    let prep = prepare(arena(4, 10), vec![("a", con_alchemist(1), at(1, 1)), ("b", ogre(json!({})), at(1, 6))]);
+    let prep =
+        prepare(arena(4, 10), vec![("a", con_alchemist(1), at(1, 1)), ("b", ogre(json!({})), at(1, 6))]);
     // (hit points when it ends, after, dead): at 5 it falls to -3, dying; at -6 to -14 = -Con 14, dead.
     for (at_end, after, dead) in [(5, -3, false), (-6, -14, true)] {
         let mut b = Bench::new(&[]);
@@ -226,7 +228,8 @@ fn the_end_of_a_constitution_mutagen_can_leave_its_drinker_dying_or_dead() {
 
 #[test]
 fn a_constitution_mutagen_carried_out_of_a_battle_keeps_its_hit_points_until_its_minutes_run_out() {
-    let prep = prepare(arena(4, 10), vec![("a", con_alchemist(1), at(1, 1)), ("b", ogre(json!({})), at(1, 6))]);
+    let prep =
+        prepare(arena(4, 10), vec![("a", con_alchemist(1), at(1, 1)), ("b", ogre(json!({})), at(1, 6))]);
     let mut b = Bench::new(&[]);
     let mut e = b.engine(&prep, &SimOptions::default());
     turn(&mut e, 0, vec![Action::new(ActionKind::Mutagen)]);
