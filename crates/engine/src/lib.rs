@@ -257,4 +257,9 @@ pub mod summary;
 /// Fortitude save, a `condition` effect); a constriction is bludgeoning
 /// damage that the held foe's damage reduction reduces (it was untyped and
 /// ignored it). The PC files name their armor and mark metal shields.
+///
+/// Also in `pf1e-rules-22`: a Constitution mutagen's hit points (CRB "Ability Score
+/// Bonuses": +2 per Hit Die on current and maximum hit points while it lasts,
+/// taken from both when it ends, which may leave the alchemist dying; an
+/// effect's `hp_bonus`), and a new dose ends the previous mutagen (APG).
 pub const RULES_VERSION: &str = "pf1e-rules-22";

@@ -967,7 +967,7 @@ fn class_ability(t: &Transcript, what: &ClassAbilityEvent, lang: Lang, codes: Co
         ClassAbilityEvent::ImmuneSleep => lang.t(T::EvImmuneSleep).to_string(),
         ClassAbilityEvent::Cackles => lang.t(T::EvCackles).to_string(),
         ClassAbilityEvent::UsesPower { target, power, left } => {
-            f(T::EvUsesPower, &[power, &t.id(*target), left])
+            f(T::EvUsesPower, &[&named(power, lang), &t.id(*target), left])
         }
         ClassAbilityEvent::ImmunePower { power } => f(T::EvImmunePower, &[power]),
         ClassAbilityEvent::InspiresCourage { bonus } => f(T::EvInspiresCourage, &[bonus]),

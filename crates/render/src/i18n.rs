@@ -164,6 +164,10 @@ catalogue! {
     FxWard => "ward", "protection";
     FxFearAura => "fear aura", "aura de terreur";
     FxParalyzingTouch => "paralyzing touch", "contact paralysant";
+    FxMutagen => "mutagen", "mutagène";
+    FxMutagenStrength => "mutagen (strength)", "mutagène (Force)";
+    FxMutagenDexterity => "mutagen (dexterity)", "mutagène (Dextérité)";
+    FxMutagenConstitution => "mutagen (constitution)", "mutagène (Constitution)";
     // ---- pf1e day: the adventuring day ----
     DayTitle => "=== Adventuring day: {} ===", "=== Journée d'aventure : {} ===";
     DayVerdict => "The party completes the day in {} of days; some PC dies in {} (3σ bands).",
@@ -1185,7 +1189,7 @@ pub fn condition(c: pf1e_engine::effects::ConditionId) -> T {
 
 /// The effects the engine itself names (ability damage, negative levels,
 /// class abilities), by their English name.
-const ENGINE_EFFECTS: [T; 14] = [
+const ENGINE_EFFECTS: [T; 18] = [
     T::FxStrengthDamage,
     T::FxDexterityDamage,
     T::FxConstitutionDamage,
@@ -1200,6 +1204,10 @@ const ENGINE_EFFECTS: [T; 14] = [
     T::FxFearAura,
     T::FxParalyzingTouch,
     T::FxMenaced,
+    T::FxMutagen,
+    T::FxMutagenStrength,
+    T::FxMutagenDexterity,
+    T::FxMutagenConstitution,
 ];
 
 /// A name from an event in `lang`: a condition's or an effect the engine
@@ -1229,6 +1237,8 @@ mod tests {
         assert_eq!(named("negative levels", Lang::Fr), "niveaux négatifs");
         assert_eq!(named("Dexterity damage", Lang::En), "Dexterity damage");
         assert_eq!(named("Bless", Lang::Fr), "Bless");
+        assert_eq!(named("mutagen", Lang::Fr), "mutagène");
+        assert_eq!(named("mutagen (constitution)", Lang::Fr), "mutagène (Constitution)");
     }
 
     #[test]

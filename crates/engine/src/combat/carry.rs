@@ -99,7 +99,20 @@ impl Carried {
     /// `rounds` rounds pass between battles: carried effects count them
     /// down, and those used up end.
     pub fn pass(&mut self, rounds: u32) {
-        self.effects.retain_mut(|e| e.pass(rounds));
+        let mut lost = 0;
+        self.effects.retain_mut(|e| {
+            let lasts = e.pass(rounds);
+            if !lasts {
+                lost += e.effect.hp_bonus as i32;
+            }
+            lasts
+        });
+        // A temporary Constitution bonus that ends takes its hit points with
+        // it (CRB "Ability Score Bonuses"); the next battle finds the bearer
+        // dead when that leaves it at minus its Constitution score.
+        if lost > 0 && !self.dead {
+            self.hp -= lost;
+        }
     }
 
     /// Combatant `i` of `prep` as it enters its first battle of the day: at its
@@ -136,7 +149,9 @@ impl Carried {
             (crate::dice::ability_modifier(score) - crate::dice::ability_modifier(left))
                 * f.nature.hd.max(1) as i32
         });
-        f.hp_max - drained - con
+        // A temporary Constitution bonus still working raises the maximum.
+        let bonus: u32 = self.effects.iter().map(|e| e.effect.hp_bonus).sum();
+        f.hp_max - drained - con + bonus as i32
     }
 
     /// Below 0 hit points, alive and not stable: it loses a hit point a round.

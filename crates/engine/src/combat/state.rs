@@ -497,9 +497,12 @@ impl<'p> BattleState<'p> {
         self.fighters[i].hp
     }
 
-    /// Maximum hit points of combatant `i` (a barbarian's rage raises it while it lasts).
+    /// Maximum hit points of combatant `i` (a barbarian's rage and the
+    /// effects of a temporary Constitution bonus raise it while they last).
     pub fn hp_max(&self, i: usize) -> i32 {
-        self.prep.fighters[i].hp_max + self.rage_hp(i)
+        let f = &self.fighters[i];
+        let bonus: u32 = f.effects.iter().map(|e| e.effect.hp_bonus).sum();
+        self.prep.fighters[i].hp_max + self.rage_hp(i) + bonus as i32
     }
 
     /// Attacks of opportunity combatant `i` has left this round.

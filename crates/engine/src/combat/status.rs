@@ -288,6 +288,8 @@ impl<R: Dice> Engine<'_, '_, R> {
         let f = &mut self.st.fighters[target];
         if let Some(k) = f.effects.iter().position(|e| e.effect.name == name && e.source == source) {
             let old = f.effects.remove(k);
+            // A refreshed effect's hit points are given again below, not twice.
+            f.hp -= old.effect.hp_bonus as i32;
             if old.rounds_left.is_some() {
                 self.st.timed_effects -= 1;
             }
@@ -297,6 +299,8 @@ impl<R: Dice> Engine<'_, '_, R> {
         }
         let since = self.st.round;
         let f = &mut self.st.fighters[target];
+        // A temporary Constitution bonus raises current and maximum hit points alike.
+        f.hp += effect.hp_bonus as i32;
         f.effects.push(ActiveEffect { effect, source, rounds_left, since });
         // Temporary hit points from different sources do not stack: the larger counts.
         if temp > f.temp_hp {
@@ -329,6 +333,14 @@ impl<R: Dice> Engine<'_, '_, R> {
         }
         self.st.refresh_status(i);
         emit!(self, Event::EffectEnds { who: i, effect: gone.effect.name.to_string(), why });
+        if gone.effect.hp_bonus > 0 && !self.st.fighters[i].dead {
+            // The hit points of a temporary Constitution bonus go with it
+            // (CRB "Ability Score Bonuses"): not temporary hit points, so
+            // their loss may leave the bearer dying or dead.
+            let before = self.st.life(i);
+            self.st.fighters[i].hp -= gone.effect.hp_bonus as i32;
+            self.settle(i, before);
+        }
         if let Some(next) = next {
             self.apply_effect(i, next, gone.source);
         }

@@ -62,6 +62,12 @@ pub struct Effect {
     /// Temporary hit points granted while it lasts (lost first; they do not
     /// stack with other temporary hit points: the larger amount counts).
     pub temp_hp: u32,
+    /// Hit points added to the bearer's current and maximum hit points while
+    /// it lasts and taken from both when it ends: the hit points of a
+    /// temporary Constitution bonus (CRB "Ability Score Bonuses": Hit Dice ×
+    /// the modifier's rise). They are not temporary hit points: losing them
+    /// at the end may leave the bearer dying or dead.
+    pub hp_bonus: u32,
     /// Damage at the start of each of the bearer's turns.
     pub recurring: Option<Recurring>,
     /// What the effect does besides modifiers and conditions (spells, class abilities).
@@ -395,6 +401,7 @@ impl Effect {
             duration,
             one_shot: false,
             temp_hp: 0,
+            hp_bonus: 0,
             recurring: None,
             behaviours: Arc::from([]),
             spell: None,
@@ -417,6 +424,12 @@ impl Effect {
     /// The same effect with these modifiers.
     pub fn with_mods(mut self, mods: Vec<Mod>) -> Self {
         self.mods = Arc::from(mods);
+        self
+    }
+
+    /// The same effect adding `hp` to its bearer's current and maximum hit points.
+    pub fn with_hp_bonus(mut self, hp: u32) -> Self {
+        self.hp_bonus = hp;
         self
     }
 

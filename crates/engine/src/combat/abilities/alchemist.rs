@@ -15,11 +15,15 @@
 //!   modifiers reach what the engine derives from them in play: Strength
 //!   melee attacks, damage and CMB, Dexterity ranged attacks, AC, Reflex
 //!   and CMD, Constitution Fortitude, Wisdom Will (`BattleState::ability_deltas`,
-//!   `score_delta`). *Simplified*: the printed numbers the build derived from
-//!   Intelligence (a bomb's damage and DC) and Charisma are not recomputed,
-//!   and a Constitution mutagen's hit points (+2 per level) are not added.
-//! - A new dose ends the previous one (the same effect name refreshes it).
+//!   `score_delta`). A Constitution mutagen adds **2 hit points per Hit Die**
+//!   to the drinker's current and maximum hit points and takes them from both
+//!   when it ends (`Effect::hp_bonus`; CRB "Ability Score Bonuses").
+//!   *Simplified*: the printed numbers the build derived from Intelligence (a
+//!   bomb's damage and DC) and Charisma are not recomputed.
+//! - A new dose ends the previous one (APG: "the effects of any previous
+//!   mutagen immediately end"), one carried from an earlier battle included.
 
+use crate::dice::ability_modifier;
 use crate::effects::{BonusType, Duration, Effect, Mod, ModTarget};
 use crate::feats::MutagenScore;
 use crate::rng::Dice;
@@ -64,14 +68,27 @@ impl Mutagen {
         }
     }
 
-    /// Its effect on the drinker.
-    pub(crate) fn effect(self) -> Effect {
+    /// Its effect on a drinker of Constitution `con` (its score, `None` for
+    /// a creature without one) and `hd` Hit Dice: a Constitution mutagen
+    /// adds Hit Dice × the modifier's rise to its current and maximum hit
+    /// points while it lasts (CRB "Ability Score Bonuses"; +2 per Hit Die,
+    /// +4 raising the modifier by 2 from any score).
+    pub(crate) fn effect(self, con: Option<i32>, hd: u32) -> Effect {
         let (up, down) = self.targets();
-        Effect::new(MUTAGEN_EFFECT, Duration::Rounds(self.rounds)).with_mods(vec![
-            Mod::new(up, MUTAGEN_BONUS, BonusType::Alchemical),
-            Mod::new(down, -MUTAGEN_PENALTY, BonusType::Alchemical),
-            Mod::new(ModTarget::Ac, MUTAGEN_NATURAL_ARMOR, BonusType::NaturalArmor),
-        ])
+        let hp = match (self.score, con) {
+            (MutagenScore::Constitution, Some(con)) => {
+                let rise = ability_modifier(con + MUTAGEN_BONUS) - ability_modifier(con);
+                (rise.max(0) as u32) * hd.max(1)
+            }
+            _ => 0,
+        };
+        Effect::new(MUTAGEN_EFFECT, Duration::Rounds(self.rounds))
+            .with_mods(vec![
+                Mod::new(up, MUTAGEN_BONUS, BonusType::Alchemical),
+                Mod::new(down, -MUTAGEN_PENALTY, BonusType::Alchemical),
+                Mod::new(ModTarget::Ac, MUTAGEN_NATURAL_ARMOR, BonusType::NaturalArmor),
+            ])
+            .with_hp_bonus(hp)
     }
 
     /// Its name in events (`mutagen (dexterity)`).
@@ -113,7 +130,14 @@ impl<R: Dice> Engine<'_, '_, R> {
                 return Ok(());
             }
         }
-        self.apply_effect(i, m.effect(), Some(i));
+        // "Whenever an alchemist drinks a mutagen, the effects of any previous
+        // mutagen immediately end" (APG), one carried from an earlier battle too.
+        self.remove_effects_named(i, MUTAGEN_EFFECT);
+        if !self.st.can_act(i) {
+            return Ok(());
+        }
+        let spec = &self.st.prep.fighters[i];
+        self.apply_effect(i, m.effect(spec.scores.con_score, spec.nature.hd), Some(i));
         self.st.refresh_status(i);
         Ok(())
     }

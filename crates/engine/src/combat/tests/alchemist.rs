@@ -177,3 +177,79 @@ fn the_policy_does_not_drink_next_to_a_foe_nor_late_in_a_fight() {
     }
     assert_eq!(provoked_drinks, 0);
 }
+
+/// The reference alchemist brewing a Constitution mutagen, with `doses` a day.
+fn con_alchemist(doses: u16) -> crate::model::Combatant {
+    let mut c = alchemist();
+    c.features.retain(|f| !f.name().starts_with("Mutagen"));
+    c.features.push(crate::model::Feature::Name("Mutagen (Constitution)".into()));
+    c.resources.insert("mutagen".into(), doses.into());
+    c
+}
+
+#[test]
+fn a_constitution_mutagen_adds_two_hit_points_a_level_while_it_lasts_and_takes_them_when_it_ends() {
+    // Con 14 -> 18: the modifier rises by 2, times 4 Hit Dice = 8 hit points (CRB
+    // "Ability Score Bonuses"), on current and maximum hit points alike.
+    let prep =
+        prepare(arena(4, 10), vec![("a", con_alchemist(2), at(1, 1)), ("b", ogre(json!({})), at(1, 6))]);
+    let mut b = Bench::new(&[]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    assert_eq!((e.st.hp(0), e.st.hp_max(0)), (35, 35));
+    e.st.fighters[0].hp = 30;
+    turn(&mut e, 0, vec![Action::new(ActionKind::Mutagen)]);
+    assert_eq!((e.st.hp(0), e.st.hp_max(0)), (38, 43), "+8 on both");
+    // A second dose ends the first (APG): the hit points are not doubled.
+    turn(&mut e, 0, vec![Action::new(ActionKind::Mutagen)]);
+    assert_eq!((e.st.hp(0), e.st.hp_max(0)), (38, 43), "one mutagen at a time");
+    assert_eq!(e.st.fighters[0].effects.iter().filter(|x| &*x.effect.name == "mutagen").count(), 1);
+    // Wears off (its last round): the 8 hit points go from both.
+    let k = e.st.fighters[0].effects.iter().position(|x| &*x.effect.name == "mutagen").unwrap();
+    e.st.fighters[0].effects[k].rounds_left = Some(1);
+    e.tick_effects(0);
+    assert_eq!((e.st.hp(0), e.st.hp_max(0)), (30, 35));
+}
+
+#[test]
+fn the_end_of_a_constitution_mutagen_can_leave_its_drinker_dying_or_dead() {
+    let prep =
+        prepare(arena(4, 10), vec![("a", con_alchemist(1), at(1, 1)), ("b", ogre(json!({})), at(1, 6))]);
+    // (hit points when it ends, after, dead): at 5 it falls to -3, dying; at -6 to -14 = -Con 14, dead.
+    for (at_end, after, dead) in [(5, -3, false), (-6, -14, true)] {
+        let mut b = Bench::new(&[]);
+        let mut e = b.engine(&prep, &SimOptions::default());
+        turn(&mut e, 0, vec![Action::new(ActionKind::Mutagen)]);
+        e.st.fighters[0].hp = at_end;
+        let k = e.st.fighters[0].effects.iter().position(|x| &*x.effect.name == "mutagen").unwrap();
+        e.remove_effect_at(0, k, crate::combat::event::EffectEnd::Ends);
+        assert_eq!((e.st.hp(0), e.st.fighters[0].dead), (after, dead), "at {at_end}");
+    }
+}
+
+#[test]
+fn a_constitution_mutagen_carried_out_of_a_battle_keeps_its_hit_points_until_its_minutes_run_out() {
+    let prep =
+        prepare(arena(4, 10), vec![("a", con_alchemist(1), at(1, 1)), ("b", ogre(json!({})), at(1, 6))]);
+    let mut b = Bench::new(&[]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    turn(&mut e, 0, vec![Action::new(ActionKind::Mutagen)]);
+    e.st.fighters[0].hp = 20;
+    let mut carried = e.st.carry_out(0);
+    drop(e);
+    assert_eq!(carried.hp, 20);
+    assert_eq!(carried.hp_cap(&prep.fighters[0]), 43, "healing between battles fills the 8 too");
+    // The next battle: the same maximum, no second helping of hit points.
+    let options = SimOptions::default();
+    let mut rng = ScriptedRng::new(vec![]);
+    let start = [Some(carried.clone()), None];
+    let next = Engine::carried_in(&prep, &options, &mut rng, None, &start);
+    assert_eq!((next.st.hp(0), next.st.hp_max(0)), (20, 43));
+    drop(next);
+    // 40 minutes (400 rounds) after the drink it ends between battles: 8 hit points go.
+    let left = carried.effects[0].rounds.expect("timed");
+    carried.pass(left - 1);
+    assert_eq!(carried.hp, 20);
+    carried.pass(1);
+    assert!(carried.effects.is_empty());
+    assert_eq!((carried.hp, carried.hp_cap(&prep.fighters[0])), (12, 35));
+}
