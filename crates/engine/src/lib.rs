@@ -245,4 +245,13 @@ pub mod summary;
 /// Also in `pf1e-rules-21`: a threatened caster weighs its best offensive
 /// spell by the chance it goes off (its defensive concentration check, an
 /// even chance when it provokes) before preferring it to its weapon.
-pub const RULES_VERSION: &str = "pf1e-rules-21";
+///
+/// `pf1e-rules-22`: no attack that cannot hit (`policy::futile`): a
+/// combatant none of whose attacks is of use against any foe (it hits only
+/// on a natural 20, or damage reduction, immunity or incorporeality leaves
+/// nothing of a hit) turns to a foe it can hit and hurt; a caster counts
+/// such a weapon as worth nothing (its buffs and spells come first); while
+/// an ally still fights with an attack of use it aids that ally, guards an
+/// ally, or, fighting from the back (a ranged attack or spells), keeps out
+/// of reach (withdraw, total defense) rather than walking up to aid.
+pub const RULES_VERSION: &str = "pf1e-rules-22";
