@@ -253,5 +253,6 @@ pub mod summary;
 /// such a weapon as worth nothing (its buffs and spells come first); while
 /// an ally still fights with an attack of use it aids that ally, guards an
 /// ally, or, fighting from the back (a ranged attack or spells), keeps out
-/// of reach (withdraw, total defense) rather than walking up to aid.
+/// of reach (withdraw, total defense) rather than walking up to aid. A
+/// caster's buffs go highest spell level first (Bless before Guidance).
 pub const RULES_VERSION: &str = "pf1e-rules-22";

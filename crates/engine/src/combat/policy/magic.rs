@@ -1001,10 +1001,15 @@ fn best_scroll(b: &BattleState<'_>, i: usize, t: usize) -> Option<(u8, f64)> {
     best
 }
 
-/// A buff not yet on its recipient: the caster first, then the nearest ally in reach.
+/// A buff not yet on its recipient: the caster first, then the nearest ally
+/// in reach; the highest spell level first (Bless before Guidance: a table
+/// does not open on a cantrip when its 1st-level buff waits), then the
+/// file's order.
 fn best_buff(b: &BattleState<'_>, i: usize, m: Magic) -> Option<Option_> {
     let caster = b.prep.fighters[i].caster.as_deref()?;
-    for k in &caster.known {
+    let mut known: Vec<&Known> = caster.known.iter().collect();
+    known.sort_by_key(|k| std::cmp::Reverse(k.level));
+    for k in known {
         let prepared = &b.prep.spells[usize::from(k.spell)];
         if !prepared.role.buff
             || prepared.role.damage
