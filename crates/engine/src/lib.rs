@@ -262,4 +262,14 @@ pub mod summary;
 /// Bonuses": +2 per Hit Die on current and maximum hit points while it lasts,
 /// taken from both when it ends, which may leave the alchemist dying; an
 /// effect's `hp_bonus`), and a new dose ends the previous mutagen (APG).
+///
+/// Also in `pf1e-rules-22`: no attack that cannot hit (`policy::futile`): a
+/// combatant none of whose attacks is of use against any foe (it hits only
+/// on a natural 20, or damage reduction, immunity or incorporeality leaves
+/// nothing of a hit) turns to a foe it can hit and hurt; a caster counts
+/// such a weapon as worth nothing (its buffs and spells come first); while
+/// an ally still fights with an attack of use it aids that ally, guards an
+/// ally, or, fighting from the back (a ranged attack or spells), keeps out
+/// of reach (withdraw, total defense) rather than walking up to aid. A
+/// caster's buffs go highest spell level first (Bless before Guidance).
 pub const RULES_VERSION: &str = "pf1e-rules-22";

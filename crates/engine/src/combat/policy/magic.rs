@@ -346,6 +346,10 @@ fn plan_spells(
         }
         None => {}
     }
+    // What its weapon does this turn: nothing when none of its attacks is
+    // of use against any foe (`policy::futile`: only a natural 20 hits, or
+    // damage reduction swallows every blow), whatever a lucky roll may do.
+    let weapon = if super::futile::all_futile(b, i) { 0.0 } else { weapon_value(b, i, t) };
     // 2. Summon when none of the caster's creatures is still fighting (a new
     // casting would only replace it) and the creature is worth the round the
     // casting takes: more damage over its stay than the caster's own best
@@ -359,7 +363,7 @@ fn plan_spells(
             .filter(|k| b.can_cast(i, k.spell, Metamagic::NONE).is_ok())
             .map(|k| (k, summon_worth(b, i, k, t)))
             .max_by(|x, y| x.1.total_cmp(&y.1))
-        && worth > weapon_value(b, i, t).max(best_offense(b, i, t, m).map_or(0.0, |o| o.score))
+        && worth > weapon.max(best_offense(b, i, t, m).map_or(0.0, |o| o.score))
     {
         out.push(Action::cast(k.spell, Some(t)));
         return true;
@@ -375,7 +379,6 @@ fn plan_spells(
     // 3b. Grow an ally who fights in melee (Enlarge Person) in the first
     // rounds, when the damage it gains over the next rounds beats what the
     // caster's own weapon or best spell does this round.
-    let weapon = weapon_value(b, i, t);
     if b.round() <= 2
         && let Some(o) = best_growth(b, i, m)
         && o.score > weapon.max(best_offense(b, i, t, m).map_or(0.0, |x| x.score))
@@ -421,7 +424,8 @@ fn plan_spells(
         add_quickened(b, i, t, m, out);
         return true;
     }
-    // 5. A buff when the weapon cannot reach the target from here.
+    // 5. A buff when the weapon cannot reach the target from here, or is
+    // of no use against any foe.
     if weapon == 0.0
         && let Some(o) = best_buff(b, i, m)
     {
@@ -997,10 +1001,15 @@ fn best_scroll(b: &BattleState<'_>, i: usize, t: usize) -> Option<(u8, f64)> {
     best
 }
 
-/// A buff not yet on its recipient: the caster first, then the nearest ally in reach.
+/// A buff not yet on its recipient: the caster first, then the nearest ally
+/// in reach; the highest spell level first (Bless before Guidance: a table
+/// does not open on a cantrip when its 1st-level buff waits), then the
+/// file's order.
 fn best_buff(b: &BattleState<'_>, i: usize, m: Magic) -> Option<Option_> {
     let caster = b.prep.fighters[i].caster.as_deref()?;
-    for k in &caster.known {
+    let mut known: Vec<&Known> = caster.known.iter().collect();
+    known.sort_by_key(|k| std::cmp::Reverse(k.level));
+    for k in known {
         let prepared = &b.prep.spells[usize::from(k.spell)];
         if !prepared.role.buff
             || prepared.role.damage

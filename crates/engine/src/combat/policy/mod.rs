@@ -25,6 +25,7 @@ mod coup;
 mod domain;
 mod flight;
 mod fragile;
+mod futile;
 mod harmless;
 mod heal;
 mod magic;
@@ -162,21 +163,32 @@ fn class_features(battle: &BattleState<'_>, actor: usize, t: usize, out: &mut Ve
     paladin::plan(battle, actor, t, out)
 }
 
-/// `t`, unless none of `actor`'s weapons can hurt it (a nonmagical weapon
-/// against an incorporeal foe) while another foe can be hurt: then the
-/// nearest such foe. A table does not swing for no damage.
+/// `t`, unless none of `actor`'s attacks is of use against it (a
+/// nonmagical weapon against an incorporeal foe, a bolt that damage
+/// reduction swallows, an attack that hits only on a natural 20:
+/// `policy::futile`) while one is against another foe: then the nearest
+/// such foe; when none is, the nearest foe one of its weapons can hurt at
+/// all, else `t`. A table does not swing for no damage.
 fn harmable_target(battle: &BattleState<'_>, actor: usize, t: usize) -> usize {
     let attacks = battle.prep.fighters[actor].offense.attacks.len();
-    let harms =
-        |e: usize| (0..attacks).any(|w| battle.is_usable(actor, w) && battle.weapon_harms(actor, w, e));
-    if attacks == 0 || harms(t) {
+    if attacks == 0 || futile::any_useful(battle, actor, t) {
         return t;
     }
-    (0..battle.len())
-        .filter(|&e| {
-            battle.are_enemies(actor, e) && battle.is_active(e) && !battle.is_swallowed(e) && harms(e)
-        })
+    let foes = || {
+        (0..battle.len())
+            .filter(|&e| battle.are_enemies(actor, e) && battle.is_active(e) && !battle.is_swallowed(e))
+    };
+    let harms =
+        |e: usize| (0..attacks).any(|w| battle.is_usable(actor, w) && battle.weapon_harms(actor, w, e));
+    foes()
+        .filter(|&e| futile::any_useful(battle, actor, e))
         .min_by_key(|&e| (battle.distance(actor, e), e))
+        .or_else(|| {
+            if harms(t) {
+                return None;
+            }
+            foes().filter(|&e| harms(e)).min_by_key(|&e| (battle.distance(actor, e), e))
+        })
         .unwrap_or(t)
 }
 

@@ -21,6 +21,7 @@ mod every_spell;
 mod feats;
 mod flight;
 mod fortitude;
+mod futile;
 mod glance;
 mod golem;
 mod grapples;
