@@ -245,4 +245,11 @@ pub mod summary;
 /// Also in `pf1e-rules-21`: a threatened caster weighs its best offensive
 /// spell by the chance it goes off (its defensive concentration check, an
 /// even chance when it provokes) before preferring it to its weapon.
-pub const RULES_VERSION: &str = "pf1e-rules-21";
+///
+/// `pf1e-rules-22`: a creature keeps out of its own side's lasting areas
+/// that harm or hold (Stinking Cloud, Cloudkill, Web, Entangle, Grease,
+/// Black Tentacles): a move toward a foe goes around them when a way
+/// serves and stops at their edge when every square to attack from lies
+/// inside; the default policy neither charges nor takes a 5-foot step into
+/// them.
+pub const RULES_VERSION: &str = "pf1e-rules-22";

@@ -41,6 +41,7 @@ mod prepared_spells;
 mod ranged;
 mod reload;
 mod riders;
+mod shun;
 mod size;
 mod size_spells;
 mod song;
