@@ -272,4 +272,11 @@ pub mod summary;
 /// ally, or, fighting from the back (a ranged attack or spells), keeps out
 /// of reach (withdraw, total defense) rather than walking up to aid. A
 /// caster's buffs go highest spell level first (Bless before Guidance).
+///
+/// Also in `pf1e-rules-22`: a creature keeps out of its own side's lasting areas
+/// that harm or hold (Stinking Cloud, Cloudkill, Web, Entangle, Grease,
+/// Black Tentacles): a move toward a foe goes around them when a way
+/// serves and stops at their edge when every square to attack from lies
+/// inside; the default policy neither charges nor takes a 5-foot step into
+/// them.
 pub const RULES_VERSION: &str = "pf1e-rules-22";

@@ -146,12 +146,30 @@ impl BattleState<'_> {
 
     /// The first square (neighbour order) a 5-foot step can reach from which
     /// `i` can attack `t`.
+    /// A square inside one of its own side's harmful lasting areas is not
+    /// stepped to (`shunned_zones`).
     pub fn step_to_attack(&self, i: usize, t: usize) -> Option<Pos> {
         let from = self.fighters[i].pos;
-        NEIGHBOURS
-            .iter()
-            .map(|&(dr, dc)| Pos::new(from.row + dr, from.col + dc))
-            .find(|&q| self.within_range(i, t, q) && self.can_step(i, q) && self.weapon_for(i, t, q).is_ok())
+        let shunned = self.shunned_zones(i);
+        let s = self.space(i);
+        NEIGHBOURS.iter().map(|&(dr, dc)| Pos::new(from.row + dr, from.col + dc)).find(|&q| {
+            self.within_range(i, t, q)
+                && self.can_step(i, q)
+                && !self.in_shunned(&shunned, q, s)
+                && self.weapon_for(i, t, q).is_ok()
+        })
+    }
+
+    /// Whether a charge of `i` ending on `end` would cross or end in one
+    /// of its own side's harmful lasting areas (`shunned_zones`): the
+    /// default policy does not charge through its friends' Stinking Cloud.
+    pub(crate) fn charge_enters_shunned(&self, i: usize, end: Pos) -> bool {
+        if self.zones.is_empty() {
+            return false;
+        }
+        let shunned = self.shunned_zones(i);
+        let s = self.space(i);
+        !shunned.is_empty() && Line::new(self.fighters[i].pos, end).any(|p| self.in_shunned(&shunned, p, s))
     }
 
     /// Whether some attack of `i` standing on `from` reaches `t`'s distance,
@@ -355,10 +373,68 @@ impl<R: Dice> Engine<'_, '_, R> {
         self.path.clear();
         // The stored paths are walkers' paths.
         let walking = self.st.move_mode(i) == MoveMode::Ground;
-        match target.filter(|_| walking).and_then(|t| self.static_route(i, t)) {
-            Some(dest) => Ok(dest),
-            None => self.searched_route(i, destination, target, budget),
+        let dest = match target.filter(|_| walking).and_then(|t| self.static_route(i, t)) {
+            Some(dest) => dest,
+            None => self.searched_route(i, destination, target, budget)?,
+        };
+        if !self.st.zones.is_empty()
+            && let Some(around) = self.around_zones(i, destination, target, budget)
+        {
+            return Ok(around);
         }
+        Ok(dest)
+    }
+
+    /// A route that keeps `i` out of its own side's harmful lasting areas
+    /// (`BattleState::shunned_zones`) when the route in `self.path` enters
+    /// one and another way serves: to the same `destination` within
+    /// `budget`, or to the closest square, outside them, from which to
+    /// attack `target`, or, when every such square lies inside, along the
+    /// route up to the area's edge. Replaces `self.path` and returns the
+    /// new end; `None` leaves the path as it is (an explicit destination
+    /// with no way around: the mover walks in and pays the area's price).
+    fn around_zones(
+        &mut self,
+        i: usize,
+        destination: Option<Pos>,
+        target: Option<usize>,
+        budget: u32,
+    ) -> Option<Pos> {
+        let st = &self.st;
+        let shunned = st.shunned_zones(i);
+        let s = st.space(i);
+        if shunned.is_empty() || !self.path.iter().any(|&p| st.in_shunned(&shunned, p, s)) {
+            return None;
+        }
+        let map = st.map();
+        let start = st.fighters[i].pos;
+        let pf = self.pf.get_or_insert_with(|| st.prep.pathfinder.clone());
+        let access = |p: Pos| if st.in_shunned(&shunned, p, s) { Access::Blocked } else { st.access(i, p) };
+        pf.run_as(map, start, None, &access, st.move_mode(i));
+        let dest = match (destination, target) {
+            (Some(d), _) => {
+                let ok = map.in_bounds(d)
+                    && st.access(i, d) == Access::Open
+                    && pf.cost(d).is_some_and(|c| c <= budget);
+                ok.then_some(d)?
+            }
+            (None, Some(t)) => match attack_square(st, pf, i, t) {
+                Some(q) => q,
+                // Every square to attack from lies in the area: up to its edge,
+                // to strike whoever comes out (no creature walks into its
+                // friends' cloud or web to reach a foe caught there).
+                None => {
+                    let keep = self.path.iter().position(|&p| st.in_shunned(&shunned, p, s));
+                    self.path.truncate(keep.unwrap_or(self.path.len()));
+                    return Some(self.path.last().copied().unwrap_or(start));
+                }
+            },
+            (None, None) => return None,
+        };
+        let mut path = std::mem::take(&mut self.path);
+        pf.path_to(dest, &mut path);
+        self.path = path;
+        Some(dest)
     }
 
     /// The route to the closest square from which `i` can attack `t`, taken

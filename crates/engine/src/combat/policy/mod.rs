@@ -272,7 +272,7 @@ fn melee_this_turn(battle: &BattleState<'_>, actor: usize, t: usize, charges: bo
             charges
                 && battle.life(actor) != LifeState::Disabled
                 && !battle.flags(actor).has(Flags::NO_RUN_CHARGE)
-                && battle.charge_end(actor, t).is_ok()
+                && battle.charge_end(actor, t).is_ok_and(|(q, _)| !battle.charge_enters_shunned(actor, q))
         }
     }
 }
@@ -349,7 +349,9 @@ fn strike(battle: &BattleState<'_>, actor: usize, t: usize, charges: bool, out: 
         // too: +4 on the attack, better than a charge's +2 (and its −2 AC).
         out.push(Action::at(ActionKind::Move, t).with_destination(q));
         out.push(Action::at(ActionKind::Attack, t));
-    } else if may_charge && battle.charge_end(actor, t).is_ok() {
+    } else if may_charge
+        && battle.charge_end(actor, t).is_ok_and(|(q, _)| !battle.charge_enters_shunned(actor, q))
+    {
         out.push(Action::at(ActionKind::Charge, t));
     } else if let Some(q) = battle.step_to_attack(actor, t) {
         out.push(Action::at(ActionKind::FiveFootStep, t).with_destination(q));

@@ -75,6 +75,30 @@ impl BattleState<'_> {
         !r.each_round.is_empty() || !r.on_enter.is_empty() || r.movement_check.is_some()
     }
 
+    /// The lasting areas a mover `i` keeps out of when another way serves:
+    /// those of its own side (its allies know where they are; itself
+    /// included) that harm or hold a creature in them (`zone_hinders`:
+    /// Stinking Cloud, Cloudkill, Black Tentacles, Web, Entangle, Grease),
+    /// and that it does not stand in already (leaving one is no detour).
+    pub(crate) fn shunned_zones(&self, i: usize) -> Vec<usize> {
+        if self.zones.is_empty() {
+            return Vec::new();
+        }
+        (0..self.zones.len())
+            .filter(|&k| {
+                let z = &self.zones[k];
+                !self.are_enemies(i, z.cast.caster) && self.zone_hinders(k) && !self.stands_in(z, i)
+            })
+            .collect()
+    }
+
+    /// Whether a creature of space `s` with its top-left square on `p`
+    /// would stand in one of the zones `shunned` (from `shunned_zones`).
+    #[inline]
+    pub(crate) fn in_shunned(&self, shunned: &[usize], p: Pos, s: i32) -> bool {
+        shunned.iter().any(|&k| footprint(p, s).any(|c| self.zones[k].covers(self, c)))
+    }
+
     /// Whether `t` is held by bonds of `spell` (Entangle's each-round
     /// saves are for those it does not hold yet).
     fn bound_by(&self, t: usize, spell: u16) -> bool {

@@ -43,6 +43,7 @@ mod ranged;
 mod reload;
 mod riders;
 mod rust_and_spittle;
+mod shun;
 mod size;
 mod size_spells;
 mod song;

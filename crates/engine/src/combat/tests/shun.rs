@@ -1,0 +1,190 @@
+//! A creature keeps out of its own side's harmful lasting areas (Stinking
+//! Cloud, Web, Black Tentacles…): it goes around when a way serves, and
+//! waits at the edge when every square to attack from lies inside.
+
+use serde_json::json;
+
+use super::support::*;
+use crate::combat::SimOptions;
+use crate::combat::action::{Action, ActionKind};
+use crate::combat::event::{Event, MoveKind, Record, SpellEvent};
+use crate::combat::prepared::PreparedEncounter;
+use crate::grid::distance_ft;
+use crate::map::Pos;
+
+fn wizard() -> crate::model::Combatant {
+    caster("Wizard", &["Stinking Cloud"], json!({ "spell_list": "wizard", "hp_max": 40 }))
+}
+
+fn fighter() -> crate::model::Combatant {
+    creature("Fighter", json!({ "hp_max": 60, "attacks": [melee("sword", 8, "1d8+4")] }))
+}
+
+fn dummy(name: &str) -> crate::model::Combatant {
+    creature(name, json!({ "hp_max": 50, "attacks": [] }))
+}
+
+/// Whether `p` lies in Stinking Cloud's 20-ft spread from `point` on an open
+/// arena (nothing to walk around: the 5-10-5 distance).
+fn in_cloud(point: Pos, p: Pos) -> bool {
+    distance_ft(point, p) <= 20
+}
+
+/// The cloud on the wizard's own side (0) at (6, 12), between the fighter (1)
+/// at (6, 3) and a foe: the fighter's move toward the foe goes around it.
+#[test]
+fn a_move_toward_a_foe_goes_around_its_own_sides_cloud_when_a_way_serves() {
+    let prep = prepare_magic(
+        arena(13, 30),
+        vec![("a", wizard(), at(6, 1)), ("a", fighter(), at(6, 3)), ("b", dummy("Far"), at(6, 24))],
+    );
+    let cloud = prep.spell_index("Stinking Cloud").unwrap();
+    let mut cast = Action::cast(cloud, None);
+    cast.destination = Some(at(6, 12));
+    let mut b = Bench::new(&[10; 40]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    // Without the cloud the straight way runs along row 6.
+    turn(&mut e, 0, vec![cast]);
+    assert_eq!(e.st.zones.len(), 1);
+    for round in 0..4 {
+        turn(&mut e, 1, vec![Action::at(ActionKind::Move, 2), Action::at(ActionKind::Move, 2)]);
+        let p = e.st.pos(1);
+        assert!(!in_cloud(at(6, 12), p), "round {round}: the fighter stands in the cloud at {p:?}");
+    }
+    drop(e);
+    let paths: Vec<&Vec<Pos>> = b
+        .events
+        .iter()
+        .filter_map(|r| match &r.event {
+            Event::Move { who: 1, path, .. } => Some(path),
+            _ => None,
+        })
+        .collect();
+    assert!(paths.len() >= 4, "the fighter moved: {paths:?}");
+    for path in &paths {
+        assert!(path.iter().all(|&p| !in_cloud(at(6, 12), p)), "a path through the cloud: {path:?}");
+    }
+    let last = paths.last().and_then(|p| p.last()).copied().unwrap();
+    assert!(last.col > 16, "around the cloud and past it: {last:?}");
+}
+
+/// A foe of the other side walks through the same cloud (the areas a creature
+/// shuns are its own side's), and a move to an explicit square inside goes in.
+#[test]
+fn a_foe_and_an_explicit_destination_still_cross_the_cloud() {
+    let prep = prepare_magic(
+        arena(13, 30),
+        vec![("a", wizard(), at(6, 1)), ("b", fighter(), at(6, 20)), ("a", dummy("Near"), at(6, 4))],
+    );
+    let cloud = prep.spell_index("Stinking Cloud").unwrap();
+    let mut cast = Action::cast(cloud, None);
+    cast.destination = Some(at(6, 12));
+    let mut b = Bench::new(&[10; 40]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    turn(&mut e, 0, vec![cast]);
+    turn(&mut e, 1, vec![Action::at(ActionKind::Move, 2)]);
+    assert!(in_cloud(at(6, 12), e.st.pos(1)), "the foe walks in: {:?}", e.st.pos(1));
+    let prep = prepare_magic(arena(13, 30), vec![("a", wizard(), at(6, 1)), ("a", fighter(), at(6, 6))]);
+    let mut b = Bench::new(&[10; 40]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    let mut cast = Action::cast(cloud, None);
+    cast.destination = Some(at(6, 12));
+    turn(&mut e, 0, vec![cast]);
+    turn(&mut e, 1, vec![Action::new(ActionKind::Move).with_destination(at(6, 10))]);
+    assert_eq!(e.st.pos(1), at(6, 10), "an explicit destination is reached");
+}
+
+/// Every foe inside the cloud: the fighter's move stops at its edge.
+#[test]
+fn with_every_square_to_attack_from_inside_the_mover_waits_at_the_edge() {
+    let prep = prepare_magic(
+        arena(13, 30),
+        vec![("a", wizard(), at(6, 1)), ("a", fighter(), at(6, 3)), ("b", dummy("Caught"), at(6, 12))],
+    );
+    let cloud = prep.spell_index("Stinking Cloud").unwrap();
+    let mut cast = Action::cast(cloud, None);
+    cast.destination = Some(at(6, 12));
+    // The dummy's Fortitude save: 1 (nauseated).
+    let mut b = Bench::new(&[1; 40]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    turn(&mut e, 0, vec![cast]);
+    turn(&mut e, 1, vec![Action::at(ActionKind::Move, 2)]);
+    assert_eq!(e.st.pos(1), at(6, 7), "the last square before the cloud (20 ft from its centre is inside)");
+}
+
+/// The wizard and a fighter against a cluster of three brutes, every side on
+/// the default policy.
+fn party_against_cluster() -> PreparedEncounter {
+    let brute = |n: &str| {
+        creature(
+            n,
+            json!({ "hp_max": 25, "saves": { "fort": 2, "ref": 0, "will": 0 },
+                    "attacks": [melee("club", 4, "1d6+2")] }),
+        )
+    };
+    prepare_magic(
+        arena(15, 40),
+        vec![
+            ("a", wizard(), at(7, 1)),
+            ("a", fighter(), at(3, 2)),
+            ("b", brute("A"), at(7, 22)),
+            ("b", brute("B"), at(7, 23)),
+            ("b", brute("C"), at(8, 22)),
+        ],
+    )
+}
+
+#[test]
+fn over_many_battles_no_creature_walks_into_its_own_sides_cloud() {
+    let prep = party_against_cluster();
+    let (mut clouds, mut moves_beside, mut entered, mut foes_entered) = (0u32, 0u32, 0u32, 0u32);
+    for seed in 0..300 {
+        let events: Vec<Record> = policy_battle(&prep, 53, seed);
+        // The points of the clouds in place.
+        let mut live: Vec<Pos> = Vec::new();
+        let mut aimed = None;
+        for r in &events {
+            let moved = match &r.event {
+                Event::Casts { spell, point: Some(p), .. } if spell == "Stinking Cloud" => {
+                    aimed = Some(*p);
+                    None
+                }
+                // The cloud is there (a cast lost to a blow leaves none).
+                Event::Spell { what: SpellEvent::Lasts { .. }, .. } => {
+                    clouds += 1;
+                    live.extend(aimed.take());
+                    None
+                }
+                Event::Spell { what: SpellEvent::ZoneEnds, .. } => {
+                    if !live.is_empty() {
+                        live.remove(0);
+                    }
+                    None
+                }
+                Event::Move { who, kind, from, path } if *kind != MoveKind::Engulf => {
+                    Some((*who, *from, path.clone()))
+                }
+                Event::Step { who, from, to } => Some((*who, *from, vec![*to])),
+                _ => None,
+            };
+            let Some((who, from, path)) = moved else { continue };
+            for &c in &live {
+                if in_cloud(c, from) {
+                    continue;
+                }
+                let into = path.iter().any(|&p| in_cloud(c, p));
+                // Combatants 0 and 1 are the wizard's side.
+                if who <= 1 {
+                    moves_beside += 1;
+                    entered += u32::from(into);
+                } else {
+                    foes_entered += u32::from(into);
+                }
+            }
+        }
+    }
+    assert!(clouds > 150, "the wizard casts the cloud at the cluster: {clouds} casts in 300 battles");
+    assert!(moves_beside > 150, "the party moves while a cloud lasts: {moves_beside}");
+    assert_eq!(entered, 0, "moves of the party into its own cloud ({moves_beside} moves from outside)");
+    assert!(foes_entered > 0, "the other side does walk in (the shunning is the party's)");
+}
