@@ -35,14 +35,11 @@ fn the_designer_finds_three_encounters_in_the_band_and_another_seed_confirms_eac
     let tpk_high = r["target"].as_array().unwrap().iter().find(|b| b["metric"] == "p_tpk").unwrap()["high"]
         .as_f64()
         .unwrap();
-    // The proposals at full hit points (those pf1e sim can replay as they are), distinct groups.
-    let proposals: Vec<&serde_json::Value> = r["candidates"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|c| c["rank"].as_u64().unwrap() > 0 && c["hp_fraction"] == 1.0)
-        .collect();
-    let mut groups: Vec<String> = proposals.iter().map(|c| c["files"].to_string()).collect();
+    // The proposals (ranked), distinct groups of monsters at their starting hit points.
+    let proposals: Vec<&serde_json::Value> =
+        r["candidates"].as_array().unwrap().iter().filter(|c| c["rank"].as_u64().unwrap() > 0).collect();
+    let mut groups: Vec<String> =
+        proposals.iter().map(|c| format!("{} at {}", c["files"], c["hp_fraction"])).collect();
     groups.sort();
     groups.dedup();
     assert!(groups.len() >= 3, "{} distinct encounters in [{low}, {high}]: {r}", groups.len());
@@ -62,6 +59,11 @@ fn the_designer_finds_three_encounters_in_the_band_and_another_seed_confirms_eac
         sim.args(["--side", "monsters"]);
         for f in c["files"].as_array().unwrap() {
             sim.arg(data_dir().join("sweeps").join(f.as_str().unwrap()));
+        }
+        // A proposal refined on the monsters' hit points starts them there.
+        let hp = c["hp_fraction"].as_f64().unwrap();
+        if hp < 1.0 {
+            sim.args(["--start-hp", "monsters", &hp.to_string()]);
         }
         sim.args(["--runs", "400", "--seed", "90210", "--round-cap", "30", "--json", "-q"]);
         let again = json_of(&output(sim));

@@ -253,7 +253,7 @@ fn families(extra: &[&str]) -> String {
 }
 
 /// The seed of [`families`]' battle, one that has every family.
-const SEED: &str = "1";
+const SEED: &str = "3";
 
 /// The messages of a transcript table (round and combatant columns cut
 /// off, spaces collapsed), and its lines of their own.
@@ -548,7 +548,8 @@ fn a_french_transcript_names_no_condition_in_english() {
     }
     // The battles exercise conditions, so the check above can fail.
     assert!(seen.len() >= 5, "conditions in the English transcripts: {seen:?}");
-    let fr = campaign_transcript("8", "fr");
+    // A battle (seed 4) in which the lich frightens and a PC is caught flat-footed.
+    let fr = campaign_transcript("4", "fr");
     assert!(fr.contains("effrayé") && fr.contains("pris au dépourvu"), "{fr}");
 }
 
