@@ -92,6 +92,28 @@ impl BattleState<'_> {
             .collect()
     }
 
+    /// The lasting areas that harm or hold a creature in them
+    /// (`zone_hinders`, whoever cast them) which `i` stands in (for the
+    /// policies: a creature gets out of them).
+    pub(crate) fn hindering_zones_on(&self, i: usize) -> Vec<usize> {
+        (0..self.zones.len()).filter(|&k| self.zone_hinders(k) && self.stands_in(&self.zones[k], i)).collect()
+    }
+
+    /// Whether leaving zone `k` asks `i` for something first: a check to
+    /// move in it (Web, Grease), or bonds of its spell holding `i`
+    /// (Entangle's plants, Black Tentacles' grapple).
+    pub(crate) fn zone_keeps(&self, k: usize, i: usize) -> bool {
+        let z = &self.zones[k];
+        self.zone_rules(z).movement_check.is_some() || self.bound_by(i, z.cast.spell)
+    }
+
+    /// Whether a creature of space `s` with its top-left square on `p`
+    /// would stand in any lasting area that harms or holds (`zone_hinders`).
+    pub(crate) fn in_hindering(&self, p: Pos, s: i32) -> bool {
+        (0..self.zones.len())
+            .any(|k| self.zone_hinders(k) && footprint(p, s).any(|c| self.zones[k].covers(self, c)))
+    }
+
     /// Whether a creature of space `s` with its top-left square on `p`
     /// would stand in one of the zones `shunned` (from `shunned_zones`).
     #[inline]
