@@ -265,3 +265,48 @@ fn a_creature_at_the_edge_of_a_cloudkill_steps_out_and_still_full_attacks() {
         assert!(swings >= 1, "{events:#?}");
     }
 }
+
+/// A hero (1) in a foe's Web centred on it, or paralysed in a foe's
+/// Cloudkill, over 30 seeds: the moves out its default plan makes first
+/// (a move to a square, not toward a foe).
+fn ways_out(spell: &str, paralysed: bool) -> usize {
+    use crate::combat::decide::Policy;
+    use crate::combat::engine::Engine;
+    use crate::combat::policy::DefaultPolicy;
+    use crate::effects::ConditionId;
+    use crate::rng::SeededRng;
+    let wiz = caster("Wizard", &[spell], json!({ "spell_list": "wizard", "level": 9, "hp_max": 60 }));
+    let hero = creature("Hero", json!({ "level": 9, "hp_max": 60, "attacks": [melee("sword", 8, "1d8+4")] }));
+    let prep = prepare_magic(
+        arena(13, 30),
+        vec![("b", wiz, at(6, 1)), ("a", hero, at(6, 12)), ("b", dummy("Foe"), at(6, 27))],
+    );
+    let index = prep.spell_index(spell).unwrap();
+    let mut moves = 0;
+    for seed in 0..30 {
+        let mut rng = SeededRng::for_run(67, seed);
+        let mut e = Engine::new(&prep, &SimOptions::default(), &mut rng, None);
+        e.start_round();
+        let mut cast = Action::cast(index, None);
+        cast.destination = Some(at(6, 12));
+        e.take_turn(0, &mut script(vec![cast]));
+        assert!(!e.st.hindering_zones_on(1).is_empty(), "the hero stands in the {spell}");
+        if paralysed {
+            e.set_condition(1, ConditionId::Paralyzed);
+        }
+        let mut plan = Vec::new();
+        DefaultPolicy.plan(&e.st, 1, &mut plan);
+        moves += plan
+            .first()
+            .filter(|a| a.kind == ActionKind::Move && a.target.is_none() && a.destination.is_some())
+            .map_or(0, |_| 1);
+    }
+    moves
+}
+
+#[test]
+fn no_way_out_is_planned_in_a_web_nor_when_paralysed() {
+    assert_eq!(ways_out("Cloudkill", false), 30, "the control: out of the cloud each time");
+    assert_eq!(ways_out("Web", false), 0, "moving in a web asks a check: the engine's escape rules");
+    assert_eq!(ways_out("Cloudkill", true), 0, "a paralysed hero cannot move");
+}
