@@ -285,10 +285,10 @@ pub mod summary;
 /// one in its area whose hit points are at most the splash's largest damage
 /// on it (its defenses counted), every ally at 0 hit points or below among
 /// them; the bomb goes to another foe, else another weapon. A creature that
-/// starts its turn inside a lasting area that harms or holds (Cloudkill,
-/// Stinking Cloud, Black Tentacles), whoever cast it, first moves out by
-/// the cheapest route (a 5-foot step when the rest of its turn stays put),
-/// then plays what is left of its turn; not when it cannot move, when
-/// leaving asks a check or bonds hold it (Web, Grease, Entangle), nor with
-/// no square outside within one move.
+/// starts its turn inside a lasting area that harms or holds it (Cloudkill,
+/// Stinking Cloud, Black Tentacles; not Cloudkill for an undead), whoever
+/// cast it, first moves out by the cheapest route (a 5-foot step when the
+/// rest of its turn stays put), then plays what is left of its turn; not
+/// when it cannot move, when leaving asks a check or bonds hold it (Web,
+/// Grease, Entangle), nor with no square outside within one move.
 pub const RULES_VERSION: &str = "pf1e-rules-22";

@@ -1,8 +1,8 @@
 //! Lasting areas in the default policy (`docs/strategy.md`, "Lasting
 //! areas"): a creature that starts its turn inside a lasting area that
-//! harms or holds the creatures in it (Cloudkill, Stinking Cloud, Black
-//! Tentacles: `BattleState::zone_hinders`), whoever cast it, first gets
-//! out: a move action along the cheapest route to a square outside every
+//! harms or holds it (Cloudkill, Stinking Cloud, Black Tentacles; not
+//! Cloudkill for an undead: `BattleState::hindering_zones_on`), whoever
+//! cast it, first gets out: a move action along the cheapest route to a square outside every
 //! such area (on a tie, the one nearest its nearest foe), then what is
 //! left of the turn it planned, played from there. Not when it cannot move
 //! (held, paralysed, grappled), when leaving asks for a check or bonds of

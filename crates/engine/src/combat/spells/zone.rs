@@ -92,11 +92,31 @@ impl BattleState<'_> {
             .collect()
     }
 
-    /// The lasting areas that harm or hold a creature in them
-    /// (`zone_hinders`, whoever cast them) which `i` stands in (for the
-    /// policies: a creature gets out of them).
+    /// The lasting areas that harm or hold `i` (`zone_harms`, whoever cast
+    /// them) which it stands in (for the policies: a creature gets out).
     pub(crate) fn hindering_zones_on(&self, i: usize) -> Vec<usize> {
-        (0..self.zones.len()).filter(|&k| self.zone_hinders(k) && self.stands_in(&self.zones[k], i)).collect()
+        (0..self.zones.len())
+            .filter(|&k| self.stands_in(&self.zones[k], i) && self.zone_harms(k, i))
+            .collect()
+    }
+
+    /// Whether zone `k` can do something to `i` beyond concealment and
+    /// difficult terrain: a check to move in it, or an effect each round or
+    /// on entering whose filter `i` passes, of a spell none of whose
+    /// descriptors `i` is immune to (Cloudkill is nothing to an undead:
+    /// living creatures only, and poison).
+    fn zone_harms(&self, k: usize, i: usize) -> bool {
+        let z = &self.zones[k];
+        let rules = self.zone_rules(z);
+        if rules.movement_check.is_some() {
+            return true;
+        }
+        let descriptors = self.prep.spells[usize::from(z.cast.spell)].descriptors;
+        let immune = &self.prep.fighters[i].defense.immune;
+        if crate::effects::Descriptor::ALL.iter().any(|&d| descriptors.has(d) && immune.descriptors.has(d)) {
+            return false;
+        }
+        rules.each_round.iter().chain(&rules.on_enter).any(|e| self.passes(z.cast.caster, i, &e.only))
     }
 
     /// Whether leaving zone `k` asks `i` for something first: a check to

@@ -266,20 +266,23 @@ fn a_creature_at_the_edge_of_a_cloudkill_steps_out_and_still_full_attacks() {
     }
 }
 
-/// A hero (1) in a foe's Web centred on it, or paralysed in a foe's
-/// Cloudkill, over 30 seeds: the moves out its default plan makes first
-/// (a move to a square, not toward a foe).
-fn ways_out(spell: &str, paralysed: bool) -> usize {
+/// A hero (1) in a foe's Web or Cloudkill centred on it (paralysed, or
+/// undead, when told), over 30 seeds: the moves out its default plan makes
+/// first (a move to a square, not toward a foe).
+fn ways_out(spell: &str, paralysed: bool, undead: bool) -> usize {
     use crate::combat::decide::Policy;
     use crate::combat::engine::Engine;
     use crate::combat::policy::DefaultPolicy;
     use crate::effects::ConditionId;
     use crate::rng::SeededRng;
     let wiz = caster("Wizard", &[spell], json!({ "spell_list": "wizard", "level": 9, "hp_max": 60 }));
-    let hero = creature("Hero", json!({ "level": 9, "hp_max": 60, "attacks": [melee("sword", 8, "1d8+4")] }));
+    let mut hero = json!({ "level": 9, "hp_max": 60, "attacks": [melee("sword", 8, "1d8+4")] });
+    if undead {
+        hero["creature_type"] = json!("undead");
+    }
     let prep = prepare_magic(
         arena(13, 30),
-        vec![("b", wiz, at(6, 1)), ("a", hero, at(6, 12)), ("b", dummy("Foe"), at(6, 27))],
+        vec![("b", wiz, at(6, 1)), ("a", creature("Hero", hero), at(6, 12)), ("b", dummy("Foe"), at(6, 27))],
     );
     let index = prep.spell_index(spell).unwrap();
     let mut moves = 0;
@@ -290,7 +293,7 @@ fn ways_out(spell: &str, paralysed: bool) -> usize {
         let mut cast = Action::cast(index, None);
         cast.destination = Some(at(6, 12));
         e.take_turn(0, &mut script(vec![cast]));
-        assert!(!e.st.hindering_zones_on(1).is_empty(), "the hero stands in the {spell}");
+        assert_eq!(e.st.hindering_zones_on(1).is_empty(), undead, "the hero stands in the {spell}");
         if paralysed {
             e.set_condition(1, ConditionId::Paralyzed);
         }
@@ -305,8 +308,9 @@ fn ways_out(spell: &str, paralysed: bool) -> usize {
 }
 
 #[test]
-fn no_way_out_is_planned_in_a_web_nor_when_paralysed() {
-    assert_eq!(ways_out("Cloudkill", false), 30, "the control: out of the cloud each time");
-    assert_eq!(ways_out("Web", false), 0, "moving in a web asks a check: the engine's escape rules");
-    assert_eq!(ways_out("Cloudkill", true), 0, "a paralysed hero cannot move");
+fn no_way_out_is_planned_in_a_web_nor_when_paralysed_nor_from_a_harmless_cloud() {
+    assert_eq!(ways_out("Cloudkill", false, false), 30, "the control: out of the cloud each time");
+    assert_eq!(ways_out("Web", false, false), 0, "moving in a web asks a check: the engine's escape rules");
+    assert_eq!(ways_out("Cloudkill", true, false), 0, "a paralysed hero cannot move");
+    assert_eq!(ways_out("Cloudkill", false, true), 0, "Cloudkill is nothing to an undead");
 }
