@@ -279,4 +279,16 @@ pub mod summary;
 /// serves and stops at their edge when every square to attack from lies
 /// inside; the default policy neither charges nor takes a 5-foot step into
 /// them.
+///
+/// Also in `pf1e-rules-22`: tactics a table would play (`policy::splash`,
+/// `policy::areas`). A splash is never aimed where it could drop an ally:
+/// one in its area whose hit points are at most the splash's largest damage
+/// on it (its defenses counted), every ally at 0 hit points or below among
+/// them; the bomb goes to another foe, else another weapon. A creature that
+/// starts its turn inside a lasting area that harms or holds it (Cloudkill,
+/// Stinking Cloud, Black Tentacles; not Cloudkill for an undead), whoever
+/// cast it, first moves out by the cheapest route (a 5-foot step when the
+/// rest of its turn stays put), then plays what is left of its turn; not
+/// when it cannot move, when leaving asks a check or bonds hold it (Web,
+/// Grease, Entangle), nor with no square outside within one move.
 pub const RULES_VERSION: &str = "pf1e-rules-22";

@@ -291,6 +291,32 @@ impl BattleState<'_> {
 }
 
 impl BattleState<'_> {
+    /// The feet of one step of a mover of space `s` moving as `mode`, from
+    /// `prev` to `p` (`parity`: diagonals so far, odd or even): the map's
+    /// cost, doubled by a zone's difficult terrain unless the map's already
+    /// is; `None` when the step cannot be taken.
+    #[inline]
+    fn move_step(&self, s: i32, mode: MoveMode, prev: Pos, p: Pos, parity: u8) -> Option<u32> {
+        let map = self.map();
+        let step = step_cost_as(map, prev, p, parity, mode)?;
+        let doubled = self.zone_difficult(p, s)
+            && crate::grid::footprint(p, s).all(|c| map.terrain(c).move_cost == Some(1));
+        Some(if doubled { 2 * step } else { step })
+    }
+
+    /// The feet a move of `i` from `start` along `path` costs, counted as
+    /// a move counts them (`move_step`); `None` when a step cannot be taken.
+    pub(crate) fn path_feet(&self, i: usize, start: Pos, path: &[Pos]) -> Option<u32> {
+        let (s, mode) = (self.space(i), self.move_mode(i));
+        let (mut prev, mut parity, mut cost) = (start, 0u8, 0u32);
+        for &p in path {
+            cost += self.move_step(s, mode, prev, p, parity)?;
+            parity ^= u8::from(is_diagonal(prev, p));
+            prev = p;
+        }
+        Some(cost)
+    }
+
     /// An able enemy's square: blocking, unless three or more size categories apart.
     #[cold]
     fn enemy_square(&self, i: usize, j: usize) -> Access {
@@ -514,13 +540,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         let mode = self.st.move_mode(i);
         let (mut prev, mut parity, mut cost, mut keep) = (start, 0u8, 0u32, 0usize);
         for &p in &self.path {
-            let Some(mut step) = step_cost_as(map, prev, p, parity, mode) else { break };
-            // A zone's difficult terrain doubles the step, unless the map's already does.
-            if self.st.zone_difficult(p, s)
-                && crate::grid::footprint(p, s).all(|c| map.terrain(c).move_cost == Some(1))
-            {
-                step *= 2;
-            }
+            let Some(step) = self.st.move_step(s, mode, prev, p, parity) else { break };
             if cost + step > budget {
                 break;
             }

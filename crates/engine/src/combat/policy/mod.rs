@@ -17,6 +17,7 @@ use super::state::{BattleState, LifeState};
 pub(crate) use monster::engulf_chance;
 
 mod alchemist;
+mod areas;
 mod barbarian;
 mod bonds;
 mod cavalier;
@@ -54,13 +55,19 @@ use magic::{Magic, has_magic, plan_magic};
 /// toward the closest square from which to attack, and an attack. A disabled
 /// combatant does not charge (it cannot take full-round actions). A
 /// creature with played special abilities breathes and picks helpless
-/// victims first (`policy::monster`).
+/// victims first (`policy::monster`). One that starts its turn inside a
+/// harmful lasting area moves out of it first (`policy::areas`).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct DefaultPolicy;
 
 impl Policy for DefaultPolicy {
     fn plan(&mut self, battle: &BattleState<'_>, actor: usize, out: &mut Vec<Action>) {
+        let way_out = areas::way_out(battle, actor);
         plan_default(battle, actor, out);
+        // Out of a harmful lasting area first (`policy::areas`).
+        if let Some(q) = way_out {
+            areas::leave_first(battle, actor, q, out);
+        }
         // Copycat takes the move action the planned turn leaves unused.
         if battle.prep.fighters[actor].abilities.is_some() {
             domain::plan_copycat(battle, actor, out);
@@ -561,6 +568,19 @@ impl Policy for StrategyPolicy {
         if self.spec.is_default() {
             return DefaultPolicy.plan(battle, actor, out);
         }
+        let way_out = areas::way_out(battle, actor);
+        self.plan_spec(battle, actor, out);
+        // Out of a harmful lasting area first (`policy::areas`).
+        if let Some(q) = way_out {
+            areas::leave_first(battle, actor, q, out);
+        }
+    }
+}
+
+impl StrategyPolicy {
+    /// The turn of a spec other than the default one, a harmful lasting
+    /// area aside.
+    fn plan_spec(&mut self, battle: &BattleState<'_>, actor: usize, out: &mut Vec<Action>) {
         let Some(t) = self.target(battle, actor) else { return };
         if plan_escape_pin(battle, actor, out) {
             return;

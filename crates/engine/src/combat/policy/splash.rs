@@ -18,12 +18,31 @@ use super::super::action::{Action, ActionKind};
 use super::super::odds::{Swing, hit_chance, iterations};
 use super::super::prepared::AttackProfile;
 use super::super::state::BattleState;
+use crate::dice::DiceExpr;
 use crate::effects::effect::ENERGY;
 
 /// Mean damage of one hit of `p` on combatant `j`: its components after
 /// immunity, vulnerability and resistance, its flat bonus, less damage
 /// reduction on the physical part.
 pub(super) fn hit_damage(b: &BattleState<'_>, actor: usize, w: usize, p: &AttackProfile, j: usize) -> f64 {
+    damage_on(b, actor, w, p, j, DiceExpr::mean)
+}
+
+/// The most damage one hit of `p` can deal combatant `j`: `hit_damage`
+/// with every die at its highest.
+fn max_hit_damage(b: &BattleState<'_>, actor: usize, w: usize, p: &AttackProfile, j: usize) -> f64 {
+    damage_on(b, actor, w, p, j, |d| f64::from(d.max()))
+}
+
+/// `hit_damage` with each component's dice worth `dice`.
+fn damage_on(
+    b: &BattleState<'_>,
+    actor: usize,
+    w: usize,
+    p: &AttackProfile,
+    j: usize,
+    dice: fn(&DiceExpr) -> f64,
+) -> f64 {
     let Some(def) = p.vs.get(j) else { return 0.0 };
     let mut physical = 0.0;
     let mut other = 0.0;
@@ -31,7 +50,7 @@ pub(super) fn hit_damage(b: &BattleState<'_>, actor: usize, w: usize, p: &Attack
         if c.bleed || d.immune || d.heals {
             continue;
         }
-        let mut m = c.dice.mean().max(0.0);
+        let mut m = dice(&c.dice).max(0.0);
         if p.bonus_component == Some(k) {
             m += f64::from(p.damage_bonus);
         }
@@ -87,6 +106,24 @@ pub(super) fn splash_value(b: &BattleState<'_>, actor: usize, w: usize, t: usize
     value
 }
 
+/// Whether the splash of attack `w` of `actor` hitting `t` would catch an
+/// ally (`actor` itself included) it could drop: one it can hurt whose hit
+/// points are at most the splash's largest damage on it (its immunities,
+/// resistances and vulnerabilities counted), which takes in every ally at
+/// 0 hit points or below (disabled, dying, stable). A table never aims a
+/// bomb there (`docs/strategy.md`, "Splash weapons").
+pub(super) fn splash_endangers(b: &BattleState<'_>, actor: usize, w: usize, t: usize) -> bool {
+    let Some(splash) = b.prep.fighters[actor].offense.attacks[w].splash.as_deref() else { return false };
+    let at = b.splash_square(actor, t);
+    let alt = b.fighters[t].mobility.alt;
+    (0..b.len()).any(|j| {
+        j != t && !b.are_enemies(actor, j) && b.is_present(j) && b.within_splash(j, at, alt) && {
+            let most = max_hit_damage(b, actor, w, splash, j);
+            most > 0.0 && (b.hp(j) <= 0 || f64::from(b.hp(j)) <= most)
+        }
+    })
+}
+
 /// Expected damage this turn of `actor`'s best weapon (flasks aside) against `t`.
 fn weapons_value(b: &BattleState<'_>, actor: usize, t: usize) -> f64 {
     let spec = &b.prep.fighters[actor];
@@ -117,7 +154,7 @@ fn weapons_value(b: &BattleState<'_>, actor: usize, t: usize) -> f64 {
 }
 
 /// Plans a throw at `t` when a flask of `actor` beats its weapons this
-/// turn: the flask taken out of the pack if none is in hand (a move
+/// turn and its splash cannot drop an ally (`splash_endangers`): the flask taken out of the pack if none is in hand (a move
 /// action), then thrown. Whether it planned the turn.
 pub(super) fn plan(b: &BattleState<'_>, actor: usize, t: usize, out: &mut Vec<Action>) -> bool {
     let spec = &b.prep.fighters[actor];
@@ -134,6 +171,9 @@ pub(super) fn plan(b: &BattleState<'_>, actor: usize, t: usize, out: &mut Vec<Ac
     for (w, p) in spec.offense.attacks.iter().enumerate() {
         let in_hand = b.is_usable(actor, w);
         if !p.drawn || !(in_hand || b.can_reload(actor, w)) || !p.reaches(dist) {
+            continue;
+        }
+        if splash_endangers(b, actor, w, t) {
             continue;
         }
         let v = throw_value(b, actor, w, t);
@@ -158,22 +198,30 @@ pub(super) fn plan(b: &BattleState<'_>, actor: usize, t: usize, out: &mut Vec<Ac
 /// splash on `t`'s neighbours, a friend's splash counting twice, against
 /// (`throw_value`). A table does not bomb the ogre its own fighter stands
 /// next to when the splash costs the fighter more than the bomb costs the
-/// ogre. Then: a throw at another foe in range whose throw is worth
-/// something (the best one); else another weapon of `actor` that reaches
-/// `t` (a full attack with it, a melee one first when a foe threatens
-/// `actor`); else total defense rather than burning the
-/// friend. Whether it planned the turn.
+/// ogre, nor when the splash could drop an ally (`splash_endangers`).
+/// Then: a throw at another foe in range whose throw is worth something
+/// and whose splash endangers no ally (the best one); else another weapon
+/// of `actor` that reaches `t` (a full attack with it, a melee one first
+/// when a foe threatens `actor`); else total defense rather than burning
+/// the friend. Whether it planned the turn.
 pub(super) fn plan_guard(b: &BattleState<'_>, actor: usize, t: usize, out: &mut Vec<Action>) -> bool {
     let here = b.pos(actor);
     let Ok(w) = b.weapon_for(actor, t, here) else { return false };
     let spec = &b.prep.fighters[actor];
     let p = &spec.offense.attacks[w];
-    if p.drawn || p.splash.is_none() || throw_value(b, actor, w, t) >= 0.0 {
+    if p.drawn
+        || p.splash.is_none()
+        || (throw_value(b, actor, w, t) >= 0.0 && !splash_endangers(b, actor, w, t))
+    {
         return false;
     }
     let other = (0..b.len())
         .filter(|&e| {
-            e != t && b.are_enemies(actor, e) && b.is_active(e) && b.weapon_reaches(actor, w, e, here)
+            e != t
+                && b.are_enemies(actor, e)
+                && b.is_active(e)
+                && b.weapon_reaches(actor, w, e, here)
+                && !splash_endangers(b, actor, w, e)
         })
         .map(|e| (throw_value(b, actor, w, e), e))
         .filter(|&(v, _)| v > 0.0)

@@ -92,6 +92,48 @@ impl BattleState<'_> {
             .collect()
     }
 
+    /// The lasting areas that harm or hold `i` (`zone_harms`, whoever cast
+    /// them) which it stands in (for the policies: a creature gets out).
+    pub(crate) fn hindering_zones_on(&self, i: usize) -> Vec<usize> {
+        (0..self.zones.len())
+            .filter(|&k| self.stands_in(&self.zones[k], i) && self.zone_harms(k, i))
+            .collect()
+    }
+
+    /// Whether zone `k` can do something to `i` beyond concealment and
+    /// difficult terrain: a check to move in it, or an effect each round or
+    /// on entering whose filter `i` passes, of a spell none of whose
+    /// descriptors `i` is immune to (Cloudkill is nothing to an undead:
+    /// living creatures only, and poison).
+    fn zone_harms(&self, k: usize, i: usize) -> bool {
+        let z = &self.zones[k];
+        let rules = self.zone_rules(z);
+        if rules.movement_check.is_some() {
+            return true;
+        }
+        let descriptors = self.prep.spells[usize::from(z.cast.spell)].descriptors;
+        let immune = &self.prep.fighters[i].defense.immune;
+        if crate::effects::Descriptor::ALL.iter().any(|&d| descriptors.has(d) && immune.descriptors.has(d)) {
+            return false;
+        }
+        rules.each_round.iter().chain(&rules.on_enter).any(|e| self.passes(z.cast.caster, i, &e.only))
+    }
+
+    /// Whether leaving zone `k` asks `i` for something first: a check to
+    /// move in it (Web, Grease), or bonds of its spell holding `i`
+    /// (Entangle's plants, Black Tentacles' grapple).
+    pub(crate) fn zone_keeps(&self, k: usize, i: usize) -> bool {
+        let z = &self.zones[k];
+        self.zone_rules(z).movement_check.is_some() || self.bound_by(i, z.cast.spell)
+    }
+
+    /// Whether a creature of space `s` with its top-left square on `p`
+    /// would stand in any lasting area that harms or holds (`zone_hinders`).
+    pub(crate) fn in_hindering(&self, p: Pos, s: i32) -> bool {
+        (0..self.zones.len())
+            .any(|k| self.zone_hinders(k) && footprint(p, s).any(|c| self.zones[k].covers(self, c)))
+    }
+
     /// Whether a creature of space `s` with its top-left square on `p`
     /// would stand in one of the zones `shunned` (from `shunned_zones`).
     #[inline]

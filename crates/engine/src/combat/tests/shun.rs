@@ -1,6 +1,7 @@
 //! A creature keeps out of its own side's harmful lasting areas (Stinking
 //! Cloud, Web, Black Tentacles…): it goes around when a way serves, and
-//! waits at the edge when every square to attack from lies inside.
+//! waits at the edge when every square to attack from lies inside. One
+//! that starts its turn inside any side's harmful area gets out first.
 
 use serde_json::json;
 
@@ -187,4 +188,129 @@ fn over_many_battles_no_creature_walks_into_its_own_sides_cloud() {
     assert!(moves_beside > 150, "the party moves while a cloud lasts: {moves_beside}");
     assert_eq!(entered, 0, "moves of the party into its own cloud ({moves_beside} moves from outside)");
     assert!(foes_entered > 0, "the other side does walk in (the shunning is the party's)");
+}
+
+/// A wizard of the other side (0) at (6, 1) and the hero (1, 9 HD: Cloudkill
+/// takes Constitution) at `hero_at` with a potion, its hit points set to
+/// `hp` of 60 once the cloud is on it; and a foe (2) at `foe_at`. Over 30
+/// seeds: the hero's turns (`rounds`, 1 or 2; the wizard does nothing
+/// more) after Cloudkill centred on (6, 12), as (whether it ended each
+/// turn out of the cloud, the potions it drank, its attacks, the events).
+fn in_cloudkill(hero_at: Pos, hp: i32, foe_at: Pos, rounds: u32) -> Vec<(bool, u32, u32, Vec<Record>)> {
+    use crate::combat::engine::Engine;
+    use crate::combat::policy::DefaultPolicy;
+    use crate::rng::SeededRng;
+    let wiz = caster("Wizard", &["Cloudkill"], json!({ "spell_list": "wizard", "level": 9, "hp_max": 60 }));
+    let hero = creature(
+        "Hero",
+        json!({ "level": 9, "hp_max": 60, "attacks": [melee("sword", 8, "1d8+4")],
+                "carried_items": [{ "name": "potion of cure light wounds", "quantity": 2 }] }),
+    );
+    let prep = prepare_magic(
+        arena(13, 30),
+        vec![("b", wiz, at(6, 1)), ("a", hero, hero_at), ("b", dummy("Foe"), foe_at)],
+    );
+    let cloudkill = prep.spell_index("Cloudkill").unwrap();
+    (0..30)
+        .map(|seed| {
+            let mut rng = SeededRng::for_run(61, seed);
+            let mut events: Vec<Record> = Vec::new();
+            let mut e = Engine::new(&prep, &SimOptions::default(), &mut rng, Some(&mut events));
+            e.start_round();
+            let mut cast = Action::cast(cloudkill, None);
+            cast.destination = Some(at(6, 12));
+            e.take_turn(0, &mut script(vec![cast]));
+            assert_eq!(e.st.zones.len(), 1, "the cloud is there");
+            e.st.fighters[1].hp = hp;
+            e.take_turn(1, &mut DefaultPolicy);
+            let mut out = e.st.hindering_zones_on(1).is_empty();
+            if rounds == 2 {
+                e.start_round();
+                e.take_turn(0, &mut script(vec![]));
+                e.take_turn(1, &mut DefaultPolicy);
+                out &= e.st.hindering_zones_on(1).is_empty();
+            }
+            drop(e);
+            let drank =
+                events.iter().filter(|r| matches!(r.event, Event::UsesItem { who: 1, .. })).count() as u32;
+            let swings =
+                events.iter().filter(|r| matches!(&r.event, Event::Attack(a) if a.who == 1)).count() as u32;
+            (out, drank, swings, events)
+        })
+        .collect()
+}
+
+#[test]
+fn a_hurt_creature_in_a_foes_cloudkill_walks_out_before_it_drinks() {
+    // At 10 hp of 60, far from any blade, it would drink a potion (as Oni
+    // did, in the cloud); drawing and drinking one takes the whole turn: it
+    // walks out of the cloud, then drinks on its next turn.
+    for (out, drank, _, events) in in_cloudkill(at(6, 12), 10, at(6, 27), 2) {
+        assert!(out, "in the cloud at the end of a turn: {events:#?}");
+        assert_eq!(drank, 1, "{events:#?}");
+        let moved = events.iter().position(|r| matches!(r.event, Event::Move { who: 1, .. }));
+        let drunk = events.iter().position(|r| matches!(r.event, Event::UsesItem { who: 1, .. }));
+        assert!(moved.is_some() && moved < drunk, "the move before the potion: {events:#?}");
+        assert!(drunk.is_some_and(|k| events[k].round == 2), "the potion on the next turn: {events:#?}");
+    }
+}
+
+#[test]
+fn a_creature_at_the_edge_of_a_cloudkill_steps_out_and_still_full_attacks() {
+    // On the cloud's edge (20 ft east of its centre) next to a foe outside:
+    // a 5-foot step out, then the full attack (BAB +1: one swing).
+    for (out, _, swings, events) in in_cloudkill(at(6, 16), 60, at(6, 17), 1) {
+        assert!(out, "still in the cloud: {events:#?}");
+        assert!(events.iter().any(|r| matches!(r.event, Event::Step { who: 1, .. })), "{events:#?}");
+        assert!(swings >= 1, "{events:#?}");
+    }
+}
+
+/// A hero (1) in a foe's Web or Cloudkill centred on it (paralysed, or
+/// undead, when told), over 30 seeds: the moves out its default plan makes
+/// first (a move to a square, not toward a foe).
+fn ways_out(spell: &str, paralysed: bool, undead: bool) -> usize {
+    use crate::combat::decide::Policy;
+    use crate::combat::engine::Engine;
+    use crate::combat::policy::DefaultPolicy;
+    use crate::effects::ConditionId;
+    use crate::rng::SeededRng;
+    let wiz = caster("Wizard", &[spell], json!({ "spell_list": "wizard", "level": 9, "hp_max": 60 }));
+    let mut hero = json!({ "level": 9, "hp_max": 60, "attacks": [melee("sword", 8, "1d8+4")] });
+    if undead {
+        hero["creature_type"] = json!("undead");
+    }
+    let prep = prepare_magic(
+        arena(13, 30),
+        vec![("b", wiz, at(6, 1)), ("a", creature("Hero", hero), at(6, 12)), ("b", dummy("Foe"), at(6, 27))],
+    );
+    let index = prep.spell_index(spell).unwrap();
+    let mut moves = 0;
+    for seed in 0..30 {
+        let mut rng = SeededRng::for_run(67, seed);
+        let mut e = Engine::new(&prep, &SimOptions::default(), &mut rng, None);
+        e.start_round();
+        let mut cast = Action::cast(index, None);
+        cast.destination = Some(at(6, 12));
+        e.take_turn(0, &mut script(vec![cast]));
+        assert_eq!(e.st.hindering_zones_on(1).is_empty(), undead, "the hero stands in the {spell}");
+        if paralysed {
+            e.set_condition(1, ConditionId::Paralyzed);
+        }
+        let mut plan = Vec::new();
+        DefaultPolicy.plan(&e.st, 1, &mut plan);
+        moves += plan
+            .first()
+            .filter(|a| a.kind == ActionKind::Move && a.target.is_none() && a.destination.is_some())
+            .map_or(0, |_| 1);
+    }
+    moves
+}
+
+#[test]
+fn no_way_out_is_planned_in_a_web_nor_when_paralysed_nor_from_a_harmless_cloud() {
+    assert_eq!(ways_out("Cloudkill", false, false), 30, "the control: out of the cloud each time");
+    assert_eq!(ways_out("Web", false, false), 0, "moving in a web asks a check: the engine's escape rules");
+    assert_eq!(ways_out("Cloudkill", true, false), 0, "a paralysed hero cannot move");
+    assert_eq!(ways_out("Cloudkill", false, true), 0, "Cloudkill is nothing to an undead");
 }

@@ -342,3 +342,65 @@ fn the_default_policy_does_not_bomb_a_foe_when_the_splash_costs_a_friend_more() 
     let shots = first_turn_shots(&prep);
     assert!(!shots.is_empty() && shots.iter().all(|s| *s == ("bomb".to_string(), 3)), "{shots:?}");
 }
+
+/// Over 40 seeds, the bomber's first turn against two ogres side by side,
+/// its fighter (30 hp at most) next to both with `hp` left, and maybe a
+/// third ogre alone farther off: the bomber's shots (weapon, target) and
+/// whether any splash of its reached the fighter.
+fn bombing_near_a_hurt_friend(hp: i32, lone_foe: bool) -> (Vec<(String, usize)>, bool) {
+    let ogre = || sturdy("Ogre", json!({ "hp_max": 40, "attacks": [melee("club", 5, "1d6")] }));
+    let mut placed = vec![
+        ("players", bomber(), at(2, 0)),
+        ("players", sturdy("Fighter", json!({ "hp_max": 30 })), at(2, 6)),
+        ("monsters", ogre(), at(2, 5)),
+        ("monsters", ogre(), at(1, 5)),
+    ];
+    if lone_foe {
+        placed.push(("monsters", ogre(), at(4, 10)));
+    }
+    let prep = prepare(arena(6, 12), placed);
+    let mut shots = Vec::new();
+    let mut splashed = false;
+    for seed in 0..40 {
+        let mut rng = SeededRng::for_run(17, seed);
+        let mut events: Vec<Record> = Vec::new();
+        let mut e = Engine::new(&prep, &SimOptions::default(), &mut rng, Some(&mut events));
+        e.start_round();
+        e.st.fighters[1].hp = hp;
+        e.take_turn(0, &mut DefaultPolicy);
+        drop(e);
+        for r in &events {
+            match &r.event {
+                Event::Attack(a) if a.who == 0 => shots.push((a.weapon.clone(), a.target)),
+                Event::Splash { who: 1, by: 0, .. } => splashed = true,
+                _ => {}
+            }
+        }
+    }
+    (shots, splashed)
+}
+
+#[test]
+fn the_default_policy_never_aims_a_splash_that_could_drop_a_friend() {
+    // Two ogres side by side: the bomb's 11 and its 6 on the other ogre
+    // outweigh its 6 on the fighter counted twice, and a hale fighter
+    // takes that splash.
+    let (shots, splashed) = bombing_near_a_hurt_friend(30, false);
+    assert!(!shots.is_empty() && shots.iter().all(|(w, _)| w == "bomb"), "{shots:?}");
+    assert!(splashed, "the hale fighter is splashed on some seed");
+    // At 6 hp or fewer (the splash's 6), at 0 or dying, the fighter is
+    // never in the splash: the crossbow instead.
+    for hp in [6, 4, 0, -3] {
+        let (shots, splashed) = bombing_near_a_hurt_friend(hp, false);
+        assert!(!shots.is_empty(), "hp {hp}: it shoots");
+        assert!(shots.iter().all(|(w, _)| w == "light crossbow"), "hp {hp}: {shots:?}");
+        assert!(!splashed, "hp {hp}: the fighter is splashed");
+    }
+    // At 7 hp the splash cannot drop it: the bomb again.
+    let (shots, _) = bombing_near_a_hurt_friend(7, false);
+    assert!(shots.iter().all(|(w, _)| w == "bomb"), "{shots:?}");
+    // A third ogre alone in range takes the bomb instead.
+    let (shots, splashed) = bombing_near_a_hurt_friend(4, true);
+    assert!(!shots.is_empty() && shots.iter().all(|s| *s == ("bomb".to_string(), 4)), "{shots:?}");
+    assert!(!splashed);
+}

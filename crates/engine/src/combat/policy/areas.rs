@@ -1,0 +1,202 @@
+//! Lasting areas in the default policy (`docs/strategy.md`, "Lasting
+//! areas"): a creature that starts its turn inside a lasting area that
+//! harms or holds it (Cloudkill, Stinking Cloud, Black Tentacles; not
+//! Cloudkill for an undead: `BattleState::hindering_zones_on`), whoever
+//! cast it, first gets out: a move action along the cheapest route to a square outside every
+//! such area (on a tie, the one nearest its nearest foe), then what is
+//! left of the turn it planned, played from there. Not when it cannot move
+//! (held, paralysed, grappled), when leaving asks for a check or bonds of
+//! the area hold it (Web, Grease, Entangle's plants: `zone_keeps`), when it
+//! rides (its mount moves), nor when no square outside is within one move.
+
+use crate::effects::Flags;
+use crate::grid::{Access, Pathfinder};
+use crate::map::Pos;
+
+use super::super::action::{Action, ActionKind, Slot};
+use super::super::state::BattleState;
+
+/// The square `i` moves to first to get out of the harmful lasting areas
+/// it stands in, if it should and can (see the module).
+pub(super) fn way_out(b: &BattleState<'_>, i: usize) -> Option<Pos> {
+    if b.zones.is_empty() || !b.is_active(i) || b.is_swallowed(i) || b.riding(i).is_some() {
+        return None;
+    }
+    let inside = b.hindering_zones_on(i);
+    if inside.is_empty() || inside.iter().any(|&k| b.zone_keeps(k, i)) || b.flags(i).has(Flags::CANT_MOVE) {
+        return None;
+    }
+    let budget = b.move_budget(i);
+    if budget == 0 {
+        return None;
+    }
+    let start = b.pos(i);
+    let foe = b.nearest_enemy(i);
+    let mut pf = b.prepared().pathfinder.clone();
+    // The search a move to an explicit square makes (`Engine::route`).
+    pf.run_as(b.map(), start, None, &|p| b.access(i, p), b.move_mode(i));
+    let near = |q: Pos| foe.map_or(0, |t| b.distance_from(i, q, t));
+    outside_squares(b, i, &pf, start, budget).min_by_key(|&(feet, q)| (feet, near(q), q)).map(|(_, q)| q)
+}
+
+/// The squares outside every harmful lasting area where `i` may end a move
+/// from `start` along the paths of the last run of `pf` whose feet (counted
+/// as a move counts them, a zone's difficult terrain included) are within
+/// `budget`, with those feet; only paths that stay out of every such area
+/// after leaving the one `i` stands in.
+fn outside_squares<'a>(
+    b: &'a BattleState<'_>,
+    i: usize,
+    pf: &'a Pathfinder,
+    start: Pos,
+    budget: u32,
+) -> impl Iterator<Item = (u32, Pos)> + 'a {
+    let map = b.map();
+    let s = b.space(i);
+    let mut path = Vec::new();
+    (0..map.height).flat_map(move |row| (0..map.width).map(move |col| Pos::new(row, col))).filter_map(
+        move |q| {
+            let cost = pf.cost(q)?;
+            if cost > budget
+                || b.access(i, q) != Access::Open
+                || !crate::grid::footprint(q, s).all(|c| map.passable(c))
+                || b.in_hindering(q, s)
+                || !pf.path_to(q, &mut path)
+            {
+                return None;
+            }
+            // Once out, the path stays out.
+            let out = path.iter().position(|&p| !b.in_hindering(p, s))?;
+            if path[out..].iter().any(|&p| b.in_hindering(p, s)) {
+                return None;
+            }
+            let feet = b.path_feet(i, start, &path)?;
+            (feet <= budget).then_some((feet, q))
+        },
+    )
+}
+
+/// Rewrites the turn `out` the policy planned for `i` where it stands so
+/// that it first gets out to `q` (`way_out`), then does from there what is
+/// left of it. A plan that does not move, with `q` a 5-foot step away:
+/// the step, then the plan, an attack whose target no weapon reaches from
+/// `q` giving way to `after_leaving`'s. Otherwise a move action to `q`
+/// (after standing up, for a prone creature, which has nothing left then);
+/// a full attack becomes one attack and an attack stays, when a weapon
+/// reaches its target from `q`; other standard actions (a spell) stay, and
+/// so do swift and free ones; moves, steps and charges go. A full-round
+/// action (a potion, drawn and drunk) waits for the next turn, and so does
+/// the creature; else, with the standard action unused, `after_leaving`. A creature fleeing or
+/// leaving the battle keeps its turn: that is its way out.
+pub(super) fn leave_first(b: &BattleState<'_>, i: usize, q: Pos, out: &mut Vec<Action>) {
+    let flees =
+        |a: &Action| matches!(a.kind, ActionKind::Withdraw | ActionKind::LeaveBattle | ActionKind::Run);
+    if out.iter().any(flees) {
+        return;
+    }
+    let planned = std::mem::take(out);
+    let target =
+        planned.iter().filter_map(|a| a.target).find(|&t| b.are_enemies(i, t)).or_else(|| b.nearest_enemy(i));
+    let moving = |a: &Action| {
+        matches!(
+            a.kind,
+            ActionKind::FiveFootStep
+                | ActionKind::Move
+                | ActionKind::Charge
+                | ActionKind::StandUp
+                | ActionKind::RetrieveWeapon
+                | ActionKind::RepairWeapon
+                | ActionKind::Trample
+        )
+    };
+    let reaches = |a: &Action| {
+        a.target.is_some_and(|t| match a.weapon {
+            Some(w) => b.weapon_reaches(i, w, t, q),
+            None => b.weapon_for(i, t, q).is_ok(),
+        })
+    };
+    let strikes = |a: &Action| matches!(a.kind, ActionKind::Attack | ActionKind::FullAttack);
+    if !planned.iter().any(moving) && b.can_step(i, q) {
+        out.push(Action::new(ActionKind::FiveFootStep).with_destination(q));
+        let lost = planned.iter().any(|a| strikes(a) && !reaches(a));
+        out.extend(planned.into_iter().filter(|a| !strikes(a) || reaches(a)));
+        if lost && !out.iter().any(strikes) {
+            after_leaving(b, i, q, target, false, out);
+        }
+        return;
+    }
+    let prone = planned.first().is_some_and(|a| a.kind == ActionKind::StandUp);
+    if prone {
+        out.push(Action::new(ActionKind::StandUp));
+    }
+    out.push(Action::new(ActionKind::Move).with_destination(q));
+    // Standing up and the move out take the move and the standard action.
+    let mut standard = prone;
+    // A full-round action of its own (a potion drawn and drunk) waits for
+    // the next turn, and so does the creature.
+    let mut waits = false;
+    for mut a in planned.into_iter().skip(usize::from(prone)) {
+        if moving(&a) {
+            continue;
+        }
+        if strikes(&a) {
+            if !standard && reaches(&a) {
+                a.kind = ActionKind::Attack;
+                standard = true;
+                out.push(a);
+            }
+            continue;
+        }
+        match b.data_slot(i, &a).unwrap_or(a.slot()) {
+            Slot::Swift | Slot::Free => out.push(a),
+            Slot::Standard | Slot::Move if !standard => {
+                standard = true;
+                out.push(a);
+            }
+            Slot::FullRound => waits = true,
+            _ => {}
+        }
+    }
+    if !standard && !waits {
+        after_leaving(b, i, q, target, true, out);
+    }
+}
+
+/// The attack left to `i` once it is out on `q`: on `t` when a weapon
+/// reaches it from `q`, else on the foe nearest `q` one reaches (a splash
+/// weapon only where its splash endangers no ally); else, when `may_move`
+/// (it got out by a move action), a second move toward `t`, to the square
+/// nearest it within one move whose route stays out of every harmful area,
+/// if that is nearer than `q`.
+fn after_leaving(
+    b: &BattleState<'_>,
+    i: usize,
+    q: Pos,
+    t: Option<usize>,
+    may_move: bool,
+    out: &mut Vec<Action>,
+) {
+    let strikes =
+        |e: usize| b.weapon_for(i, e, q).is_ok_and(|w| !super::splash::splash_endangers(b, i, w, e));
+    let foe = t.filter(|&t| b.is_active(t) && strikes(t)).or_else(|| {
+        (0..b.len())
+            .filter(|&e| b.are_enemies(i, e) && b.is_active(e) && !b.is_swallowed(e) && strikes(e))
+            .min_by_key(|&e| (b.distance_from(i, q, e), e))
+    });
+    if let Some(e) = foe {
+        // After a 5-foot step the full attack is still there.
+        let kind = if may_move { ActionKind::Attack } else { ActionKind::FullAttack };
+        out.push(Action::at(kind, e));
+        return;
+    }
+    let Some(t) = t.filter(|&t| may_move && b.is_active(t)) else { return };
+    let budget = b.move_budget(i);
+    let mut pf = b.prepared().pathfinder.clone();
+    pf.run_as(b.map(), q, None, &|p| b.access(i, p), b.move_mode(i));
+    let best = outside_squares(b, i, &pf, q, budget)
+        .filter(|&(_, p)| p != q)
+        .min_by_key(|&(feet, p)| (b.distance_from(i, p, t), feet, p));
+    if let Some((_, p)) = best.filter(|&(_, p)| b.distance_from(i, p, t) < b.distance_from(i, q, t)) {
+        out.push(Action::at(ActionKind::Move, t).with_destination(p));
+    }
+}
