@@ -290,5 +290,7 @@ pub mod summary;
 /// cast it, first moves out by the cheapest route (a 5-foot step when the
 /// rest of its turn stays put), then plays what is left of its turn; not
 /// when it cannot move, when leaving asks a check or bonds hold it (Web,
-/// Grease, Entangle), nor with no square outside within one move.
+/// Grease, Entangle); with no square outside within one move but one within
+/// two, and two move actions to take (not nauseated nor staggered), the
+/// whole turn goes to both moves.
 pub const RULES_VERSION: &str = "pf1e-rules-22";

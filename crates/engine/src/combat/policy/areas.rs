@@ -6,8 +6,11 @@
 //! such area (on a tie, the one nearest its nearest foe), then what is
 //! left of the turn it planned, played from there. Not when it cannot move
 //! (held, paralysed, grappled), when leaving asks for a check or bonds of
-//! the area hold it (Web, Grease, Entangle's plants: `zone_keeps`), when it
-//! rides (its mount moves), nor when no square outside is within one move.
+//! the area hold it (Web, Grease, Entangle's plants: `zone_keeps`), nor when
+//! it rides (its mount moves). When no square outside is within one move
+//! but one is within two, and it may take two move actions (not nauseated
+//! nor staggered), it spends its turn on both: a table runs out of a cloud
+//! that may kill it rather than drink or cast in it.
 
 use crate::effects::Flags;
 use crate::grid::{Access, Pathfinder};
@@ -16,9 +19,19 @@ use crate::map::Pos;
 use super::super::action::{Action, ActionKind, Slot};
 use super::super::state::BattleState;
 
-/// The square `i` moves to first to get out of the harmful lasting areas
-/// it stands in, if it should and can (see the module).
-pub(super) fn way_out(b: &BattleState<'_>, i: usize) -> Option<Pos> {
+/// How `i` gets out of the harmful lasting areas it stands in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum WayOut {
+    /// A move action (or a 5-foot step) to this square, outside.
+    Move(Pos),
+    /// The whole turn: a move to the first square, then one to the second,
+    /// outside.
+    TwoMoves(Pos, Pos),
+}
+
+/// How `i` gets out of the harmful lasting areas it stands in, if it
+/// should and can (see the module).
+pub(super) fn way_out(b: &BattleState<'_>, i: usize) -> Option<WayOut> {
     if b.zones.is_empty() || !b.is_active(i) || b.is_swallowed(i) || b.riding(i).is_some() {
         return None;
     }
@@ -36,7 +49,62 @@ pub(super) fn way_out(b: &BattleState<'_>, i: usize) -> Option<Pos> {
     // The search a move to an explicit square makes (`Engine::route`).
     pf.run_as(b.map(), start, None, &|p| b.access(i, p), b.move_mode(i));
     let near = |q: Pos| foe.map_or(0, |t| b.distance_from(i, q, t));
-    outside_squares(b, i, &pf, start, budget).min_by_key(|&(feet, q)| (feet, near(q), q)).map(|(_, q)| q)
+    let nearest = |limit: u32| {
+        outside_squares(b, i, &pf, start, limit).min_by_key(|&(feet, q)| (feet, near(q), q)).map(|(_, q)| q)
+    };
+    if let Some(q) = nearest(budget) {
+        return Some(WayOut::Move(q));
+    }
+    if b.flags(i).has(Flags::SINGLE_MOVE) || b.flags(i).has(Flags::STAGGERED) {
+        return None;
+    }
+    let q = nearest(budget.saturating_mul(2))?;
+    let mut path = Vec::new();
+    if !pf.path_to(q, &mut path) {
+        return None;
+    }
+    // The first move ends on the farthest square of the path it pays for
+    // where `i` may stand; the second must pay for the rest.
+    let s = b.space(i);
+    let map = b.map();
+    (0..path.len().saturating_sub(1))
+        .rev()
+        .find(|&k| {
+            let p = path[k];
+            b.access(i, p) == Access::Open
+                && crate::grid::footprint(p, s).all(|c| map.passable(c))
+                && b.path_feet(i, start, &path[..=k]).is_some_and(|f| f <= budget)
+                && b.path_feet(i, p, &path[k + 1..]).is_some_and(|f| f <= budget)
+        })
+        .map(|k| WayOut::TwoMoves(path[k], q))
+}
+
+/// Plans `i`'s turn to get out by `way` (`way_out`) in place of the turn
+/// `out` it planned: `leave_first` for one move; for two, both moves and
+/// the plan's swift and free actions, unless it was fleeing already.
+pub(super) fn leave(b: &BattleState<'_>, i: usize, way: WayOut, out: &mut Vec<Action>) {
+    match way {
+        WayOut::Move(q) => leave_first(b, i, q, out),
+        WayOut::TwoMoves(mid, q) => {
+            if out.iter().any(flees) {
+                return;
+            }
+            let planned = std::mem::take(out);
+            out.push(Action::new(ActionKind::Move).with_destination(mid));
+            out.push(Action::new(ActionKind::Move).with_destination(q));
+            out.extend(
+                planned
+                    .into_iter()
+                    .filter(|a| matches!(b.data_slot(i, a).unwrap_or(a.slot()), Slot::Swift | Slot::Free)),
+            );
+        }
+    }
+}
+
+/// Whether `a` takes its creature away already (a withdrawal, a run, a
+/// retreat off the map): that is its way out.
+fn flees(a: &Action) -> bool {
+    matches!(a.kind, ActionKind::Withdraw | ActionKind::LeaveBattle | ActionKind::Run)
 }
 
 /// The squares outside every harmful lasting area where `i` may end a move
@@ -88,9 +156,7 @@ fn outside_squares<'a>(
 /// action (a potion, drawn and drunk) waits for the next turn, and so does
 /// the creature; else, with the standard action unused, `after_leaving`. A creature fleeing or
 /// leaving the battle keeps its turn: that is its way out.
-pub(super) fn leave_first(b: &BattleState<'_>, i: usize, q: Pos, out: &mut Vec<Action>) {
-    let flees =
-        |a: &Action| matches!(a.kind, ActionKind::Withdraw | ActionKind::LeaveBattle | ActionKind::Run);
+fn leave_first(b: &BattleState<'_>, i: usize, q: Pos, out: &mut Vec<Action>) {
     if out.iter().any(flees) {
         return;
     }

@@ -65,8 +65,8 @@ impl Policy for DefaultPolicy {
         let way_out = areas::way_out(battle, actor);
         plan_default(battle, actor, out);
         // Out of a harmful lasting area first (`policy::areas`).
-        if let Some(q) = way_out {
-            areas::leave_first(battle, actor, q, out);
+        if let Some(way) = way_out {
+            areas::leave(battle, actor, way, out);
         }
         // Copycat takes the move action the planned turn leaves unused.
         if battle.prep.fighters[actor].abilities.is_some() {
@@ -571,8 +571,8 @@ impl Policy for StrategyPolicy {
         let way_out = areas::way_out(battle, actor);
         self.plan_spec(battle, actor, out);
         // Out of a harmful lasting area first (`policy::areas`).
-        if let Some(q) = way_out {
-            areas::leave_first(battle, actor, q, out);
+        if let Some(way) = way_out {
+            areas::leave(battle, actor, way, out);
         }
     }
 }

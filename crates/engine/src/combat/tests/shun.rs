@@ -197,13 +197,24 @@ fn over_many_battles_no_creature_walks_into_its_own_sides_cloud() {
 /// more) after Cloudkill centred on (6, 12), as (whether it ended each
 /// turn out of the cloud, the potions it drank, its attacks, the events).
 fn in_cloudkill(hero_at: Pos, hp: i32, foe_at: Pos, rounds: u32) -> Vec<(bool, u32, u32, Vec<Record>)> {
+    in_cloudkill_at_speed(hero_at, hp, foe_at, rounds, 30)
+}
+
+/// [`in_cloudkill`] with the hero's land speed.
+fn in_cloudkill_at_speed(
+    hero_at: Pos,
+    hp: i32,
+    foe_at: Pos,
+    rounds: u32,
+    speed_ft: u32,
+) -> Vec<(bool, u32, u32, Vec<Record>)> {
     use crate::combat::engine::Engine;
     use crate::combat::policy::DefaultPolicy;
     use crate::rng::SeededRng;
     let wiz = caster("Wizard", &["Cloudkill"], json!({ "spell_list": "wizard", "level": 9, "hp_max": 60 }));
     let hero = creature(
         "Hero",
-        json!({ "level": 9, "hp_max": 60, "attacks": [melee("sword", 8, "1d8+4")],
+        json!({ "level": 9, "hp_max": 60, "attacks": [melee("sword", 8, "1d8+4")], "speed_land_ft": speed_ft,
                 "carried_items": [{ "name": "potion of cure light wounds", "quantity": 2 }] }),
     );
     let prep = prepare_magic(
@@ -252,6 +263,23 @@ fn a_hurt_creature_in_a_foes_cloudkill_walks_out_before_it_drinks() {
         let drunk = events.iter().position(|r| matches!(r.event, Event::UsesItem { who: 1, .. }));
         assert!(moved.is_some() && moved < drunk, "the move before the potion: {events:#?}");
         assert!(drunk.is_some_and(|k| events[k].round == 2), "the potion on the next turn: {events:#?}");
+    }
+}
+
+#[test]
+fn a_slow_creature_at_the_heart_of_a_cloudkill_runs_out_with_both_moves() {
+    // At 20 ft a move, 25 ft from the cloud's edge: no square outside within
+    // one move, so it spends the turn on two (it drank in the cloud before),
+    // ends it outside, and drinks on its next turn.
+    for (out, drank, _, events) in in_cloudkill_at_speed(at(6, 12), 10, at(6, 27), 2, 20) {
+        assert!(out, "in the cloud at the end of a turn: {events:#?}");
+        let moves: Vec<u32> = events
+            .iter()
+            .filter(|r| matches!(r.event, Event::Move { who: 1, .. }))
+            .map(|r| r.round)
+            .collect();
+        assert_eq!(moves.iter().filter(|&&r| r == 1).count(), 2, "two moves out: {events:#?}");
+        assert_eq!(drank, 1, "{events:#?}");
     }
 }
 
