@@ -11,21 +11,6 @@ use crate::combat::event::{AttackNote, Event, ModSource, Record};
 use crate::combat::policy::DefaultPolicy;
 use crate::rng::SeededRng;
 
-/// An alchemist 4's bomb (2d6+4 fire, splash 6, Reflex DC 16, first in
-/// its file; 20-ft increments) and a light crossbow (80-ft increments).
-fn bomber() -> crate::model::Combatant {
-    creature(
-        "Bomber",
-        json!({ "hp_max": 30, "bab": 3, "attacks": [
-            { "name": "bomb", "kind": "touch", "attack_bonus": 6,
-              "damage": [{ "formula": "2d6+4", "types": ["fire"] }], "range_increment_ft": 20,
-              "splash": [{ "formula": "6", "types": ["fire"] }], "splash_dc": 16,
-              "standard_action": true, "ammunition": 8 },
-            { "name": "light crossbow", "kind": "ranged", "attack_bonus": 5,
-              "damage": [{ "formula": "1d8", "types": ["piercing"] }], "range_increment_ft": 80 } ] }),
-    )
-}
-
 /// An ogre-like brute: AC 17, touch 8, a club, 60 hit points.
 fn ogre(extra: Value) -> crate::model::Combatant {
     let mut o = json!({ "hp_max": 60, "ac": { "total": 17, "touch": 8, "flat_footed": 17 },

@@ -275,21 +275,6 @@ fn the_campaign_files_carry_their_flasks_as_attacks() {
     assert!(fighter.iter().any(|a| a.name == "holy water" && a.drawn));
 }
 
-/// An alchemist 4's bomb (2d6+4 fire, splash 6, Reflex DC 16, first in
-/// its file) and a light crossbow.
-fn bomber() -> crate::model::Combatant {
-    creature(
-        "Bomber",
-        json!({ "hp_max": 30, "bab": 3, "attacks": [
-            { "name": "bomb", "kind": "touch", "attack_bonus": 6,
-              "damage": [{ "formula": "2d6+4", "types": ["fire"] }], "range_increment_ft": 20,
-              "splash": [{ "formula": "6", "types": ["fire"] }], "splash_dc": 16,
-              "standard_action": true, "ammunition": 8 },
-            { "name": "light crossbow", "kind": "ranged", "attack_bonus": 5,
-              "damage": [{ "formula": "1d8", "types": ["piercing"] }], "range_increment_ft": 80 } ] }),
-    )
-}
-
 /// The weapons and targets of `prep`'s combatant 0 on its first turn, over 40 seeds.
 fn first_turn_shots(prep: &crate::combat::PreparedEncounter) -> Vec<(String, usize)> {
     let mut shots = Vec::new();

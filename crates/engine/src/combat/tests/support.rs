@@ -232,3 +232,18 @@ pub fn policy_battle(prep: &PreparedEncounter, stream: u64, seed: u64) -> Vec<Re
     );
     events
 }
+
+/// An alchemist 4's bomb (2d6+4 fire, splash 6, Reflex DC 16, first in
+/// its file; 20-ft increments) and a light crossbow (80-ft increments).
+pub fn bomber() -> Combatant {
+    creature(
+        "Bomber",
+        json!({ "hp_max": 30, "bab": 3, "attacks": [
+            { "name": "bomb", "kind": "touch", "attack_bonus": 6,
+              "damage": [{ "formula": "2d6+4", "types": ["fire"] }], "range_increment_ft": 20,
+              "splash": [{ "formula": "6", "types": ["fire"] }], "splash_dc": 16,
+              "standard_action": true, "ammunition": 8 },
+            { "name": "light crossbow", "kind": "ranged", "attack_bonus": 5,
+              "damage": [{ "formula": "1d8", "types": ["piercing"] }], "range_increment_ft": 80 } ] }),
+    )
+}
