@@ -244,10 +244,11 @@ fn row(t: &Transcript, r: &Record, lang: Lang, codes: Codes) -> Row {
                 (None, Some(p)) => s.push_str(&f(T::EvCastsAt, &[p])),
                 _ => {}
             }
-            s.push_str(&if *slot == 0 {
-                f(T::EvCastsCantrip, &[dc])
-            } else {
-                f(T::EvCastsSlot, &[slot, dc])
+            s.push_str(&match (*slot, dc) {
+                (0, Some(dc)) => f(T::EvCastsCantrip, &[dc]),
+                (0, None) => f(T::EvCastsCantripNoSave, &[]),
+                (_, Some(dc)) => f(T::EvCastsSlot, &[slot, dc]),
+                (_, None) => f(T::EvCastsSlotNoSave, &[slot]),
             });
             act(*who, s)
         }

@@ -449,6 +449,8 @@ catalogue! {
     EvCastsAt => " at {}", " en {}";
     EvCastsCantrip => " (cantrip, DC {})", " (sort mineur, DD {})";
     EvCastsSlot => " (level {} slot, DC {})", " (emplacement de niveau {}, DD {})";
+    EvCastsCantripNoSave => " (cantrip)", " (sort mineur)";
+    EvCastsSlotNoSave => " (level {} slot)", " (emplacement de niveau {})";
     EvMetaEmpowered => "empowered", "à effet augmenté";
     EvMetaMaximized => "maximized", "à effet maximisé";
     EvMetaExtended => "extended", "à durée étendue";

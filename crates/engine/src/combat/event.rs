@@ -68,7 +68,10 @@ fn is_zero(n: &i32) -> bool {
 /// `zone_moves`, the action `dismiss_spell` and the failure `nothing_to_dismiss`.
 /// version 12 (`pf1e-rules-22`) the `affliction` kind `rusts` (a rust
 /// monster's rust) and the attack modifier source `target_rusted`.
-pub const EVENT_SCHEMA_VERSION: u32 = 12;
+/// version 13 (`pf1e-rules-23`) the `casts` event names no `target` for a
+/// spell that aims at no creature (a summons: where its creature appears is
+/// the `summoned` event's) and has no `dc` for a spell that allows no save.
+pub const EVENT_SCHEMA_VERSION: u32 = 13;
 
 /// The record of one battle: who fought, and what happened in order.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -379,8 +382,9 @@ pub enum Event {
         point: Option<Pos>,
         /// The slot's level (0: a cantrip or orison).
         slot: u8,
-        /// The save DC.
-        dc: i32,
+        /// The save DC (absent: the spell allows no saving throw).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        dc: Option<i32>,
     },
     /// A summoned creature arrives.
     Summoned {

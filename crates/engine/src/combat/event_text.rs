@@ -183,7 +183,14 @@ fn line(ids: &[String], sides: &[String], r: &Record) -> String {
                 _ => {}
             }
             let slot = if *slot == 0 { "cantrip".to_string() } else { format!("level {slot} slot") };
-            let _ = write!(text, " ({slot}, DC {dc})");
+            match dc {
+                Some(dc) => {
+                    let _ = write!(text, " ({slot}, DC {dc})");
+                }
+                None => {
+                    let _ = write!(text, " ({slot})");
+                }
+            }
             act(*who, text)
         }
         Event::Summoned { who, at, rounds, hp } => {

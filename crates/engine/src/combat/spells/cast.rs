@@ -171,16 +171,19 @@ impl<R: Dice> Engine<'_, '_, R> {
             let spell = prep.spells[usize::from(old.cast.spell)].spell.name.clone();
             emit!(self, Event::ChargeDissipates { who: i, spell });
         }
+        let aims_at_nothing = prepared.spell.target.is_none() && prepared.spell.area.is_none();
         emit!(
             self,
             Event::Casts {
                 who: i,
                 spell: prepared.spell.name.clone(),
                 metamagic: cast.metamagic.names().into_iter().map(String::from).collect(),
-                target: cast.target,
+                // A summons aims at no creature: the foe it was cast
+                // toward only chose where its creature appears.
+                target: cast.target.filter(|_| !aims_at_nothing),
                 point: if cast.target.is_none() { cast.point } else { None },
                 slot: cast.slot,
-                dc: cast.dc,
+                dc: prepared.spell.saving_throw.is_some().then_some(cast.dc),
             }
         );
         if self.readied_count > 0 {

@@ -58,9 +58,18 @@ fn check_summons(encounter: &Encounter, runs: u64) -> usize {
                 } => {
                     present.remove(who);
                 }
-                Event::Casts { who, spell, target, .. } => {
+                Event::Casts { who, spell, target, point, dc, .. } => {
                     if spell.starts_with("Summon") {
                         summonings += 1;
+                        // A summons aims at nobody and allows no save: the
+                        // line reads "casts Summon Monster II (level 2
+                        // slot)", not "on young_black_dragon (…, DC 16)".
+                        assert!(
+                            target.is_none() && point.is_none() && dc.is_none(),
+                            "run {run} round {}: {} casts {spell} with {target:?} {point:?} {dc:?}",
+                            r.round,
+                            transcript.id(*who)
+                        );
                         let out: Vec<usize> =
                             present.iter().copied().filter(|&s| caster_of(s) == Some(*who)).collect();
                         assert!(
@@ -69,6 +78,10 @@ fn check_summons(encounter: &Encounter, runs: u64) -> usize {
                             r.round,
                             transcript.id(*who)
                         );
+                    }
+                    if spell == "Sound Burst" {
+                        // Oni's: 10 + 2 (level) + 4 (Wisdom 18).
+                        assert_eq!(*dc, Some(16), "run {run}: Oni's Sound Burst");
                     }
                     if spell.starts_with("Cure")
                         && let Some(t) = target
