@@ -293,4 +293,12 @@ pub mod summary;
 /// Grease, Entangle); with no square outside within one move but one within
 /// two, and two move actions to take (not nauseated nor staggered), the
 /// whole turn goes to both moves.
-pub const RULES_VERSION: &str = "pf1e-rules-22";
+///
+/// `pf1e-rules-23`: a creature with an Intelligence score keeps out of its
+/// foes' lasting areas that would harm or hold it, as of its own side's (a
+/// brute that walked out of the party's Stinking Cloud goes around it or
+/// waits at its edge; a mindless one walks on); after leaving a harmful
+/// area, the turn's second move keeps out of every one. The `casts` event
+/// of a summons names no target, and one of a spell without a save no DC
+/// (event schema 13).
+pub const RULES_VERSION: &str = "pf1e-rules-23";

@@ -258,7 +258,12 @@ fn after_leaving(
     let Some(t) = t.filter(|&t| may_move && b.is_active(t)) else { return };
     let budget = b.move_budget(i);
     let mut pf = b.prepared().pathfinder.clone();
-    pf.run_as(b.map(), q, None, &|p| b.access(i, p), b.move_mode(i));
+    // Out on `q`, the second move does not walk back in: the harmful areas
+    // are walls to its routes (so the mover's own route, which goes around
+    // such areas when it can, finds one within the move).
+    let s = b.space(i);
+    let around = |p: Pos| if b.in_hindering(p, s) { Access::Blocked } else { b.access(i, p) };
+    pf.run_as(b.map(), q, None, &around, b.move_mode(i));
     let best = outside_squares(b, i, &pf, q, budget)
         .filter(|&(_, p)| p != q)
         .min_by_key(|&(feet, p)| (b.distance_from(i, p, t), feet, p));

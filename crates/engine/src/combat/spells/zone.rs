@@ -75,19 +75,33 @@ impl BattleState<'_> {
         !r.each_round.is_empty() || !r.on_enter.is_empty() || r.movement_check.is_some()
     }
 
-    /// The lasting areas a mover `i` keeps out of when another way serves:
+    /// The lasting areas a mover `i` keeps out of when another way serves,
+    /// of those it does not stand in already (leaving one is no detour):
     /// those of its own side (its allies know where they are; itself
     /// included) that harm or hold a creature in them (`zone_hinders`:
     /// Stinking Cloud, Cloudkill, Black Tentacles, Web, Entangle, Grease),
-    /// and that it does not stand in already (leaving one is no detour).
+    /// and, unless it is mindless, those of its foes that would harm or hold
+    /// it (`zone_harms`): the vapours, the strands and the grasping tentacles
+    /// are there to see, and a thinking creature does not walk back into the
+    /// cloud it just left to reach the wizard behind it. A mindless one
+    /// (no Intelligence score) walks on; an undead walks through a Stinking
+    /// Cloud that cannot touch it.
     pub(crate) fn shunned_zones(&self, i: usize) -> Vec<usize> {
         if self.zones.is_empty() {
             return Vec::new();
         }
+        let thinks = self.prep.fighters[i].scores.int_score.is_some();
         (0..self.zones.len())
             .filter(|&k| {
                 let z = &self.zones[k];
-                !self.are_enemies(i, z.cast.caster) && self.zone_hinders(k) && !self.stands_in(z, i)
+                if self.stands_in(z, i) {
+                    return false;
+                }
+                if self.are_enemies(i, z.cast.caster) {
+                    thinks && self.zone_harms(k, i)
+                } else {
+                    self.zone_hinders(k)
+                }
             })
             .collect()
     }

@@ -1,5 +1,6 @@
 //! A creature keeps out of its own side's harmful lasting areas (Stinking
-//! Cloud, Web, Black Tentacles…): it goes around when a way serves, and
+//! Cloud, Web, Black Tentacles…), and a thinking one out of its foes' that
+//! would harm it: it goes around when a way serves, and
 //! waits at the edge when every square to attack from lies inside. One
 //! that starts its turn inside any side's harmful area gets out first.
 
@@ -69,23 +70,40 @@ fn a_move_toward_a_foe_goes_around_its_own_sides_cloud_when_a_way_serves() {
     assert!(last.col > 16, "around the cloud and past it: {last:?}");
 }
 
-/// A foe of the other side walks through the same cloud (the areas a creature
-/// shuns are its own side's), and a move to an explicit square inside goes in.
+/// A foe of the other side goes around the same cloud too (the vapours are
+/// there to see), unless it is mindless; a move to an explicit square inside
+/// goes in.
 #[test]
-fn a_foe_and_an_explicit_destination_still_cross_the_cloud() {
-    let prep = prepare_magic(
-        arena(13, 30),
-        vec![("a", wizard(), at(6, 1)), ("b", fighter(), at(6, 20)), ("a", dummy("Near"), at(6, 4))],
-    );
-    let cloud = prep.spell_index("Stinking Cloud").unwrap();
-    let mut cast = Action::cast(cloud, None);
-    cast.destination = Some(at(6, 12));
-    let mut b = Bench::new(&[10; 40]);
-    let mut e = b.engine(&prep, &SimOptions::default());
-    turn(&mut e, 0, vec![cast]);
-    turn(&mut e, 1, vec![Action::at(ActionKind::Move, 2)]);
-    assert!(in_cloud(at(6, 12), e.st.pos(1)), "the foe walks in: {:?}", e.st.pos(1));
+fn a_thinking_foe_goes_around_the_cloud_a_mindless_one_and_an_explicit_destination_go_in() {
+    let cloud_between = |foe: crate::model::Combatant| {
+        let prep = prepare_magic(
+            arena(13, 30),
+            vec![("a", wizard(), at(6, 1)), ("b", foe, at(6, 20)), ("a", dummy("Near"), at(6, 4))],
+        );
+        let cloud = prep.spell_index("Stinking Cloud").unwrap();
+        let mut cast = Action::cast(cloud, None);
+        cast.destination = Some(at(6, 12));
+        let mut b = Bench::new(&[10; 40]);
+        let mut e = b.engine(&prep, &SimOptions::default());
+        turn(&mut e, 0, vec![cast]);
+        turn(&mut e, 1, vec![Action::at(ActionKind::Move, 2)]);
+        drop(e);
+        b.events
+            .iter()
+            .find_map(|r| match &r.event {
+                Event::Move { who: 1, path, .. } => Some(path.clone()),
+                _ => None,
+            })
+            .expect("the foe moves")
+    };
+    let around = cloud_between(fighter());
+    assert!(around.iter().all(|&p| !in_cloud(at(6, 12), p)), "a thinking foe walks through: {around:?}");
+    let mut zombie = fighter();
+    zombie.abilities.int_score = None;
+    let through = cloud_between(zombie);
+    assert!(through.iter().any(|&p| in_cloud(at(6, 12), p)), "a mindless foe goes around: {through:?}");
     let prep = prepare_magic(arena(13, 30), vec![("a", wizard(), at(6, 1)), ("a", fighter(), at(6, 6))]);
+    let cloud = prep.spell_index("Stinking Cloud").unwrap();
     let mut b = Bench::new(&[10; 40]);
     let mut e = b.engine(&prep, &SimOptions::default());
     let mut cast = Action::cast(cloud, None);
@@ -113,15 +131,19 @@ fn with_every_square_to_attack_from_inside_the_mover_waits_at_the_edge() {
     assert_eq!(e.st.pos(1), at(6, 7), "the last square before the cloud (20 ft from its centre is inside)");
 }
 
-/// The wizard and a fighter against a cluster of three brutes, every side on
-/// the default policy.
-fn party_against_cluster() -> PreparedEncounter {
+/// The wizard and a fighter against a cluster of three brutes (`mindless`:
+/// with no Intelligence score), every side on the default policy.
+fn party_against_cluster(mindless: bool) -> PreparedEncounter {
     let brute = |n: &str| {
-        creature(
+        let mut c = creature(
             n,
             json!({ "hp_max": 25, "saves": { "fort": 2, "ref": 0, "will": 0 },
                     "attacks": [melee("club", 4, "1d6+2")] }),
-        )
+        );
+        if mindless {
+            c.abilities.int_score = None;
+        }
+        c
     };
     prepare_magic(
         arena(15, 40),
@@ -135,9 +157,11 @@ fn party_against_cluster() -> PreparedEncounter {
     )
 }
 
-#[test]
-fn over_many_battles_no_creature_walks_into_its_own_sides_cloud() {
-    let prep = party_against_cluster();
+/// Over 300 battles of [`party_against_cluster`]: (the clouds in place, the
+/// party's moves that started outside one while it lasted, how many of them
+/// went in, how many of the brutes' moves from outside went in).
+fn cloud_entries(mindless: bool) -> (u32, u32, u32, u32) {
+    let prep = party_against_cluster(mindless);
     let (mut clouds, mut moves_beside, mut entered, mut foes_entered) = (0u32, 0u32, 0u32, 0u32);
     for seed in 0..300 {
         let events: Vec<Record> = policy_battle(&prep, 53, seed);
@@ -184,10 +208,21 @@ fn over_many_battles_no_creature_walks_into_its_own_sides_cloud() {
             }
         }
     }
+    (clouds, moves_beside, entered, foes_entered)
+}
+
+#[test]
+fn over_many_battles_no_thinking_creature_walks_into_a_cloud_only_mindless_foes_do() {
+    let (clouds, moves_beside, entered, foes_entered) = cloud_entries(false);
     assert!(clouds > 150, "the wizard casts the cloud at the cluster: {clouds} casts in 300 battles");
     assert!(moves_beside > 150, "the party moves while a cloud lasts: {moves_beside}");
     assert_eq!(entered, 0, "moves of the party into its own cloud ({moves_beside} moves from outside)");
-    assert!(foes_entered > 0, "the other side does walk in (the shunning is the party's)");
+    // The brutes caught in it walk out, then around it toward the wizard,
+    // not back in (their second move of the turn included).
+    assert_eq!(foes_entered, 0, "moves of the brutes back into the cloud they saw");
+    let (_, _, entered, foes_entered) = cloud_entries(true);
+    assert_eq!(entered, 0, "moves of the party into its own cloud");
+    assert!(foes_entered > 0, "mindless brutes walk into the cloud");
 }
 
 /// A wizard of the other side (0) at (6, 1) and the hero (1, 9 HD: Cloudkill
