@@ -301,4 +301,13 @@ pub mod summary;
 /// area, the turn's second move keeps out of every one. The `casts` event
 /// of a summons names no target, and one of a spell without a save no DC
 /// (event schema 13).
+///
+/// Also in `pf1e-rules-23`: flanking as a table plays it (`policy::flank`):
+/// a melee combatant closing in ends its move on the far side of its foe
+/// from an ally who threatens it, when the flank (+2 for it and the ally,
+/// +4 with Outflank on both, a rogue's sneak attack) is worth more than the
+/// attacks of opportunity on the way, instead of the plain approach or a
+/// charge (not a pouncer's); one already in reach takes a 5-foot step to
+/// such a square before its full attack. A move to an explicit square walks
+/// a route that leaves no threatened square when one lies within the move.
 pub const RULES_VERSION: &str = "pf1e-rules-23";

@@ -17,7 +17,7 @@ use super::style::{CLEAVE_AC_PENALTY, RAPID_SHOT_PENALTY, Style, two_weapon_pena
 use super::state::BattleState;
 
 /// Flanking bonus on melee attack rolls (CRB "Flanking").
-const FLANK_BONUS: i32 = 2;
+pub(crate) const FLANK_BONUS: i32 = 2;
 /// Charge bonus on the attack roll, and the charger's AC penalty (CRB "Charge").
 pub(crate) const CHARGE_BONUS: i32 = 2;
 /// The penalty on an attack of opportunity against a trampling creature (UMR "Trample").

@@ -403,12 +403,40 @@ impl<R: Dice> Engine<'_, '_, R> {
             Some(dest) => dest,
             None => self.searched_route(i, destination, target, budget)?,
         };
+        if destination.is_some() {
+            self.unprovoking_route(i, dest, budget);
+        }
         if !self.st.zones.is_empty()
             && let Some(around) = self.around_zones(i, destination, target, budget)
         {
             return Ok(around);
         }
         Ok(dest)
+    }
+
+    /// A route to the explicit square `dest` that leaves no square a foe
+    /// threatens (the start aside: any route leaves it), when the route in
+    /// `self.path` does and such a route lies within `budget`: a table
+    /// walking to a chosen square (around a foe to flank it) takes the way
+    /// that provokes nothing when there is one. Replaces `self.path`.
+    fn unprovoking_route(&mut self, i: usize, dest: Pos, budget: u32) {
+        let st = &self.st;
+        let (s, alt) = (st.space(i), st.fighters[i].mobility.alt);
+        let foes: Vec<usize> = (0..st.len()).filter(|&e| st.are_enemies(i, e) && st.is_active(e)).collect();
+        if foes.is_empty() {
+            return;
+        }
+        let threatened = |p: Pos| foes.iter().any(|&e| st.threat_weapon_on(e, p, s, alt).is_some());
+        if !self.path.iter().rev().skip(1).any(|&p| threatened(p)) {
+            return;
+        }
+        let pf = self.pf.get_or_insert_with(|| st.prep.pathfinder.clone());
+        let access = |p: Pos| if p != dest && threatened(p) { Access::Blocked } else { st.access(i, p) };
+        pf.run_as(st.map(), st.fighters[i].pos, Some(budget), &access, st.move_mode(i));
+        let mut safe = Vec::new();
+        if pf.cost(dest).is_some_and(|c| c <= budget) && pf.path_to(dest, &mut safe) {
+            self.path = safe;
+        }
     }
 
     /// A route that keeps `i` out of its own side's harmful lasting areas

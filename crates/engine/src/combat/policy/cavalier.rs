@@ -153,50 +153,6 @@ pub(super) fn outflank_pays(b: &BattleState<'_>, i: usize, lent: &[usize]) -> bo
     })
 }
 
-/// Where `i`, who has Outflank (its own or lent), moves to strike `t` in
-/// melee flanking it with an ally who has it too (the +4 of APG "Outflank"):
-/// the cheapest free square within one move from which a melee attack of
-/// `i` reaches `t` on the opposite border from a square of such an ally who
-/// threatens `t`. `None` when there is none (the ordinary approach then).
-/// A one-square mover on foot only: a rider keeps its mounted charge (a
-/// lance's double damage is worth more than +2 more to hit).
-pub(super) fn outflank_square(b: &BattleState<'_>, i: usize, t: usize) -> Option<Pos> {
-    let m = &b.fighters[i].mobility;
-    if b.space(i) != 1 || m.riding.is_some() || m.ridden_by.is_some() || !b.has_outflank(i) {
-        return None;
-    }
-    let (at, s) = (b.pos(t), b.space(t));
-    let partners: Vec<usize> = (0..b.len())
-        .filter(|&k| k != i && !b.are_enemies(i, k) && b.has_outflank(k) && b.threatens(k, t))
-        .collect();
-    if partners.is_empty() {
-        return None;
-    }
-    let map = b.map();
-    let budget = b.move_budget(i);
-    let mut pf = b.prepared().pathfinder.clone();
-    pf.run(map, b.pos(i), Some(budget), &|p| b.access(i, p));
-    let flanks = |q: Pos| {
-        partners
-            .iter()
-            .any(|&k| crate::grid::footprint(b.pos(k), b.space(k)).any(|c| opposite_borders(q, c, at, s)))
-    };
-    let mut best: Option<(u32, Pos)> = None;
-    for row in (at.row - 1)..=(at.row + s) {
-        for col in (at.col - 1)..=(at.col + s) {
-            let q = Pos::new(row, col);
-            let Some(c) = pf.cost(q) else { continue };
-            if best.is_some_and(|(bc, _)| bc <= c) || b.access(i, q) != Access::Open {
-                continue;
-            }
-            if b.melee_weapon_from(i, t, q).is_some() && flanks(q) {
-                best = Some((c, q));
-            }
-        }
-    }
-    best.map(|(_, q)| q)
-}
-
 /// Whether `t` has more hit points left than two hits of `i`'s melee weapon
 /// with `extra` damage.
 fn worth_challenging(b: &BattleState<'_>, i: usize, t: usize, extra: i32) -> bool {

@@ -24,6 +24,7 @@ mod cavalier;
 mod consumables;
 mod coup;
 mod domain;
+mod flank;
 mod flight;
 mod fragile;
 mod futile;
@@ -344,16 +345,21 @@ fn strike(battle: &BattleState<'_>, actor: usize, t: usize, charges: bool, out: 
         && battle.life(actor) != LifeState::Disabled
         && !battle.flags(actor).has(Flags::NO_RUN_CHARGE);
     if battle.weapon_for(actor, t, battle.pos(actor)).is_ok() {
-        // A bite reaching 10 ft while the claws reach 5: step in first.
-        if let Some(q) = monster::fuller_step(battle, actor, t) {
+        // A bite reaching 10 ft while the claws reach 5: step in first;
+        // else a step to the far side of the foe from an ally (+2 a blow).
+        if let Some(q) =
+            monster::fuller_step(battle, actor, t).or_else(|| flank::flank_step(battle, actor, t))
+        {
             out.push(Action::at(ActionKind::FiveFootStep, t).with_destination(q));
         }
         out.push(Action::at(ActionKind::FullAttack, t));
-    } else if let Some(q) = cavalier::outflank_square(battle, actor, t)
-        && battle.step_to_attack(actor, t).is_none()
+    } else if battle.step_to_attack(actor, t).is_none()
+        && !(may_charge && battle.prep.fighters[actor].monster.as_deref().is_some_and(|m| m.pounce))
+        && let Some(q) = flank::flank_square(battle, actor, t)
     {
-        // With Outflank, a move that ends flanking with an ally who has it
-        // too: +4 on the attack, better than a charge's +2 (and its −2 AC).
+        // A move that ends flanking with an ally: +2 on the attack (+4 with
+        // Outflank on both), as good as a charge's +2 without its −2 AC, and
+        // the ally gains it too; a pouncer's charge (every attack) is worth more.
         out.push(Action::at(ActionKind::Move, t).with_destination(q));
         out.push(Action::at(ActionKind::Attack, t));
     } else if may_charge

@@ -283,9 +283,10 @@ fn with_outflank_an_ally_moves_to_the_side_opposite_a_partner_who_has_it() {
     let q = p[0].1.expect("a chosen square");
     assert!(crate::combat::odds::opposite_sides(q, at(5, 10), at(5, 11)), "{q:?} does not flank");
     assert_eq!(p[1].0, ActionKind::Attack);
-    // Without Outflank: the ordinary ladder (a charge, here).
+    // Without Outflank the mover flanks too (+2, `policy::flank`): the brute's
+    // claw on the way (+3, 1d4) costs less than the flank is worth.
     let prep = prepare(arena(9, 16), placed(swordsman("Mover", false)));
-    assert_eq!(plan(&prep)[0], (ActionKind::Charge, None));
+    assert_eq!(plan(&prep)[0], (ActionKind::Move, Some(q)));
 }
 
 /// Battles of `prep` (the cavalier is combatant 0) over `runs` seeds: how

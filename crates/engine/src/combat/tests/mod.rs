@@ -19,6 +19,7 @@ mod effects;
 mod engulf;
 mod every_spell;
 mod feats;
+mod flank;
 mod flight;
 mod fortitude;
 mod futile;
