@@ -68,7 +68,9 @@ fn is_zero(n: &i32) -> bool {
 /// `zone_moves`, the action `dismiss_spell` and the failure `nothing_to_dismiss`.
 /// version 12 (`pf1e-rules-22`) the `affliction` kind `rusts` (a rust
 /// monster's rust) and the attack modifier source `target_rusted`.
-pub const EVENT_SCHEMA_VERSION: u32 = 12;
+/// version 13 (`pf1e-rules-23`) the `extract` flag of `casts` (an
+/// alchemist drinks an extract).
+pub const EVENT_SCHEMA_VERSION: u32 = 13;
 
 /// The record of one battle: who fought, and what happened in order.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -381,6 +383,10 @@ pub enum Event {
         slot: u8,
         /// The save DC.
         dc: i32,
+        /// An alchemist's extract, drunk rather than cast (APG "Alchemy"):
+        /// the target is the drinker (schema 13).
+        #[serde(default, skip_serializing_if = "is_false")]
+        extract: bool,
     },
     /// A summoned creature arrives.
     Summoned {

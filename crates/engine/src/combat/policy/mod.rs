@@ -89,6 +89,7 @@ fn plan_default(battle: &BattleState<'_>, actor: usize, out: &mut Vec<Action>) {
         let abilities = battle.prep.fighters[actor].abilities.is_some();
         if coup::plan(battle, actor, out)
             || (abilities && domain::plan_rebuke(battle, actor, true, out))
+            || alchemist::plan_extract_heal(battle, actor, Magic::DEFAULT, out)
             || consumables::plan(battle, actor, out)
             || bonds::plan(battle, actor, t, out)
         {
@@ -116,7 +117,9 @@ fn plan_default(battle: &BattleState<'_>, actor: usize, out: &mut Vec<Action>) {
                 return;
             }
         }
-        if abilities && alchemist::plan_mutagen(battle, actor, out) {
+        if (abilities && alchemist::plan_mutagen(battle, actor, out))
+            || alchemist::plan_extract_buff(battle, actor, t, Magic::DEFAULT, out)
+        {
             return;
         }
         if has_magic(battle, actor) && plan_magic(battle, actor, t, Magic::DEFAULT, out) {
@@ -649,7 +652,10 @@ impl StrategyPolicy {
         {
             return;
         }
-        if abilities && alchemist::plan_mutagen(battle, actor, out) {
+        if (abilities && alchemist::plan_mutagen(battle, actor, out))
+            || alchemist::plan_extract_heal(battle, actor, magic, out)
+            || alchemist::plan_extract_buff(battle, actor, t, magic, out)
+        {
             return;
         }
         if has_magic(battle, actor) && plan_magic(battle, actor, t, magic, out) {
