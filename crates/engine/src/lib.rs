@@ -293,4 +293,18 @@ pub mod summary;
 /// Grease, Entangle); with no square outside within one move but one within
 /// two, and two move actions to take (not nauseated nor staggered), the
 /// whole turn goes to both moves.
-pub const RULES_VERSION: &str = "pf1e-rules-22";
+///
+/// `pf1e-rules-23`: the alchemist's extracts (APG "Alchemy", the feature
+/// `Alchemy`): a caster with the feature drinks its spells as extracts, a
+/// standard action whatever the casting time that provokes like a potion,
+/// with no concentration check, affecting only the drinker at its
+/// alchemist level (another target is refused; a spell that harms,
+/// hinders, summons or fills an area is refused as an extract when the
+/// encounter is prepared); the event `casts` gets the `extract` flag
+/// (schema 13). The default policy drinks a healing extract under half its
+/// hit points and a buff extract in the first two rounds (after the
+/// mutagen), never in a threatened square (a 5-foot step out first when
+/// one leads there). The reference alchemist4 prepares its extracts of the
+/// day ({1: 4, 2: 2}: shield, cure light wounds, cat's grace, cure
+/// moderate wounds).
+pub const RULES_VERSION: &str = "pf1e-rules-23";
