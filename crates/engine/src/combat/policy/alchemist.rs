@@ -11,9 +11,10 @@
 //! under half its hit points it drinks the healing extract that covers the
 //! most of what it misses (`heal::self_cure`), from a square no foe
 //! threatens, after a 5-foot step when one leads there; a buff extract
-//! (`magic::best_buff`, restricted to the drinker) in the first rounds
-//! (after the mutagen) or when its weapons reach no foe, never in a
-//! threatened square. Neither needs concentration: an extract is not cast.
+//! (`magic::best_buff`, restricted to the drinker) when its weapons reach
+//! no foe, or in the first two rounds under a strategy that opens with
+//! buffs (as a caster's buffs), never in a threatened square. Neither
+//! needs concentration: an extract is not cast.
 
 use crate::effects::Flags;
 use crate::grid::NEIGHBOURS;
@@ -43,8 +44,8 @@ pub(super) fn plan_mutagen(b: &BattleState<'_>, i: usize, out: &mut Vec<Action>)
     true
 }
 
-/// The last round in which the policy drinks a buff extract while its
-/// weapons reach a foe (the mutagen takes the first round when it has one).
+/// The last round in which a strategy that opens with buffs drinks a buff
+/// extract while its weapons reach a foe (as a caster casts its buffs).
 pub(super) const EXTRACTS_BY_ROUND: u32 = 2;
 
 /// Whether `i` may drink an extract now: an alchemist fighting, able to
@@ -82,9 +83,12 @@ pub(super) fn plan_extract_heal(b: &BattleState<'_>, i: usize, m: Magic, out: &m
     true
 }
 
-/// Plans a buff extract for `i` against its target `t`: in the first
-/// [`EXTRACTS_BY_ROUND`] rounds, or later when its weapons reach no foe
-/// from where it stands, when no foe threatens it; `true` when planned.
+/// Plans a buff extract for `i` against its target `t`, as a caster's buff
+/// (`magic::plan_spells`): when its weapons are of no use against `t` from
+/// where it stands (out of range or sight, or futile), or in the first
+/// [`EXTRACTS_BY_ROUND`] rounds under a strategy that opens with buffs; never
+/// when a foe threatens it. A round spent drinking is a bomb not thrown: in
+/// a short fight the bomb is worth more. `true` when planned.
 pub(super) fn plan_extract_buff(
     b: &BattleState<'_>,
     i: usize,
@@ -95,7 +99,8 @@ pub(super) fn plan_extract_buff(
     if !may_drink(b, i, m) || b.is_threatened(i) {
         return false;
     }
-    if b.round() > EXTRACTS_BY_ROUND && weapon_value(b, i, t) > 0.0 {
+    let opening = m.open_with_buffs && b.round() <= EXTRACTS_BY_ROUND;
+    if !opening && !super::futile::all_futile(b, i) && weapon_value(b, i, t) > 0.0 {
         return false;
     }
     let Some(o) = best_buff(b, i, m) else { return false };

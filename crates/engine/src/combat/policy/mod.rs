@@ -613,8 +613,11 @@ impl StrategyPolicy {
         }
         let abilities = self.spec.use_class_abilities && battle.prep.fighters[actor].abilities.is_some();
         let items = !self.spec.save_consumables;
+        // An alchemist's healing extract before a potion (`policy::alchemist`).
+        let spells = Magic { spells: self.spec.spell_policy, ..Magic::DEFAULT };
         if coup::plan(battle, actor, out)
             || (abilities && domain::plan_rebuke(battle, actor, true, out))
+            || alchemist::plan_extract_heal(battle, actor, spells, out)
             || (items && consumables::plan(battle, actor, out))
             || bonds::plan(battle, actor, t, out)
         {
@@ -653,7 +656,6 @@ impl StrategyPolicy {
             return;
         }
         if (abilities && alchemist::plan_mutagen(battle, actor, out))
-            || alchemist::plan_extract_heal(battle, actor, magic, out)
             || alchemist::plan_extract_buff(battle, actor, t, magic, out)
         {
             return;
