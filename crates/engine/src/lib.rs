@@ -302,9 +302,9 @@ pub mod summary;
 /// hinders, summons or fills an area is refused as an extract when the
 /// encounter is prepared); the event `casts` gets the `extract` flag
 /// (schema 13). The default policy drinks a healing extract under half its
-/// hit points and a buff extract in the first two rounds (after the
-/// mutagen), never in a threatened square (a 5-foot step out first when
-/// one leads there). The reference alchemist4 prepares its extracts of the
+/// hit points (before a potion) and a buff extract when its weapons reach
+/// no foe (as a caster's buff), never in a threatened square (a 5-foot
+/// step out first when one leads there). The reference alchemist4 prepares its extracts of the
 /// day ({1: 4, 2: 2}: shield, cure light wounds, cat's grace, cure
 /// moderate wounds).
 pub const RULES_VERSION: &str = "pf1e-rules-23";
