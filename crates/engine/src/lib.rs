@@ -310,4 +310,18 @@ pub mod summary;
 /// charge (not a pouncer's); one already in reach takes a 5-foot step to
 /// such a square before its full attack. A move to an explicit square walks
 /// a route that leaves no threatened square when one lies within the move.
+///
+/// Also in `pf1e-rules-23`: the alchemist's extracts (APG "Alchemy", the feature
+/// `Alchemy`): a caster with the feature drinks its spells as extracts, a
+/// standard action whatever the casting time that provokes like a potion,
+/// with no concentration check, affecting only the drinker at its
+/// alchemist level (another target is refused; a spell that harms,
+/// hinders, summons or fills an area is refused as an extract when the
+/// encounter is prepared); the event `casts` gets the `extract` flag
+/// (schema 13). The default policy drinks a healing extract under half its
+/// hit points (before a potion) and a buff extract when its weapons reach
+/// no foe (as a caster's buff), never in a threatened square (a 5-foot
+/// step out first when one leads there). The reference alchemist4 prepares its extracts of the
+/// day ({1: 4, 2: 2}: shield, cure light wounds, cat's grace, cure
+/// moderate wounds).
 pub const RULES_VERSION: &str = "pf1e-rules-23";

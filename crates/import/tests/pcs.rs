@@ -350,3 +350,48 @@ fn an_alchemists_bombs_follow_her_level_and_intelligence() {
     let err = fighter.derive(table, &features(&pc), None).expect_err("no alchemist");
     assert_eq!(err.path, "$.weapons[0].grip");
 }
+
+#[test]
+fn an_alchemists_extracts_a_day_are_the_apg_table_and_her_intelligence_bonus() {
+    use pf1e_import::classes::bonus_spells;
+    // APG Table 2-1 "Alchemist", extracts per day of levels 1 to 6, by level.
+    let apg: [&[u32]; 20] = [
+        &[1],
+        &[2],
+        &[3],
+        &[3, 1],
+        &[4, 2],
+        &[4, 3],
+        &[4, 3, 1],
+        &[4, 4, 2],
+        &[5, 4, 3],
+        &[5, 4, 3, 1],
+        &[5, 4, 4, 2],
+        &[5, 5, 4, 3],
+        &[5, 5, 4, 3, 1],
+        &[5, 5, 4, 4, 2],
+        &[5, 5, 5, 4, 3],
+        &[5, 5, 5, 4, 3, 1],
+        &[5, 5, 5, 4, 4, 2],
+        &[5, 5, 5, 5, 4, 3],
+        &[5, 5, 5, 5, 5, 4],
+        &[5, 5, 5, 5, 5, 5],
+    ];
+    let table = ClassTable::builtin().expect("classes");
+    let casting = table.get("alchemist").and_then(|c| c.casting).expect("an alchemist mixes extracts");
+    for (k, row) in apg.iter().enumerate() {
+        assert_eq!(table.spells_per_day(&casting, k as u32 + 1), *row, "alchemist {}", k + 1);
+    }
+    // Bonus extracts "in the same way a wizard receives bonus spells" (CRB
+    // Table 1-3): Int 19 (+4) adds one of each level 1 to 4.
+    assert_eq!((1..=6).map(|l| bonus_spells(4, l)).collect::<Vec<_>>(), [1, 1, 1, 1, 0, 0]);
+    // The reference alchemist 4 with Int 19: 3 + 1 of 1st level, 1 + 1 of 2nd.
+    let mut cache = BTreeMap::new();
+    let d = derive("alchemist4", &mut cache);
+    let c = d.casting.expect("extracts");
+    assert_eq!((c.class.as_str(), c.caster_level), ("alchemist", 4));
+    assert_eq!(c.slots, BTreeMap::from([("1".to_string(), 4), ("2".to_string(), 2)]));
+    let pc = load_pc("alchemist4");
+    assert_eq!(pc.spell_slots, c.slots);
+    assert!(pc.features.iter().any(|f| f.name() == "Alchemy"), "its spells are extracts");
+}

@@ -233,7 +233,10 @@ fn row(t: &Transcript, r: &Record, lang: Lang, codes: Codes) -> Row {
                 Style::Flurry => f(T::EvFlurry, &[&format!("{attack:+}")]),
             },
         ),
-        Event::Casts { who, spell, metamagic, target, point, slot, dc } => {
+        Event::Casts { who, spell, slot, extract: true, .. } => {
+            act(*who, f(T::EvDrinksExtract, &[spell, slot]))
+        }
+        Event::Casts { who, spell, metamagic, target, point, slot, dc, extract: false } => {
             let mut s = f(T::EvCasts, &[spell]);
             if !metamagic.is_empty() {
                 let names: Vec<&str> = metamagic.iter().map(|m| self::metamagic(m, lang)).collect();

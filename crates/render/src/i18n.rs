@@ -445,6 +445,7 @@ catalogue! {
     EvCleave => "cleave ({} AC)", "enchaînement ({} CA)";
     EvFlurry => "flurry of blows ({} on every attack, more attacks)", "déluge de coups ({} à chaque attaque, des attaques de plus)";
     EvCasts => "casts {}", "lance {}";
+    EvDrinksExtract => "drinks an extract of {} (level {} extract)", "boit un extrait de {} (extrait de niveau {})";
     EvCastsOn => " on {}", " sur {}";
     EvCastsAt => " at {}", " en {}";
     EvCastsCantrip => " (cantrip, DC {})", " (sort mineur, DD {})";

@@ -258,6 +258,11 @@ impl Party<'_> {
         let Some(caster) = self.prep.fighters[self.members[m]].caster.as_deref() else {
             return Vec::new();
         };
+        // An alchemist's healing extracts heal only the alchemist, and are
+        // kept for the battles (`docs/rules/class-abilities.md`, §16).
+        if caster.extracts {
+            return Vec::new();
+        }
         let mut out: Vec<(u8, f64, u16)> = caster
             .known
             .iter()

@@ -196,6 +196,7 @@ impl BattleState<'_> {
             dc: item_dc(level),
             cl: it.cl,
             weapon: None,
+            extract: false,
         }
     }
 }

@@ -70,7 +70,8 @@ fn is_zero(n: &i32) -> bool {
 /// monster's rust) and the attack modifier source `target_rusted`.
 /// version 13 (`pf1e-rules-23`) the `casts` event names no `target` for a
 /// spell that aims at no creature (a summons: where its creature appears is
-/// the `summoned` event's) and has no `dc` for a spell that allows no save.
+/// the `summoned` event's) and has no `dc` for a spell that allows no save; and the `extract` flag of
+/// `casts` (an alchemist drinks an extract).
 pub const EVENT_SCHEMA_VERSION: u32 = 13;
 
 /// The record of one battle: who fought, and what happened in order.
@@ -385,6 +386,10 @@ pub enum Event {
         /// The save DC (absent: the spell allows no saving throw).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         dc: Option<i32>,
+        /// An alchemist's extract, drunk rather than cast (APG "Alchemy"):
+        /// the target is the drinker (schema 13).
+        #[serde(default, skip_serializing_if = "is_false")]
+        extract: bool,
     },
     /// A summoned creature arrives.
     Summoned {

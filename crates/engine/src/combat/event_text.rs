@@ -168,7 +168,10 @@ fn line(ids: &[String], sides: &[String], r: &Record) -> String {
         Event::FightsDefensively { who, attack, ac } => {
             act(*who, format!("fights defensively ({attack} attack, +{ac} dodge AC)"))
         }
-        Event::Casts { who, spell, metamagic, target, point, slot, dc } => {
+        Event::Casts { who, spell, slot, extract: true, .. } => {
+            act(*who, format!("drinks an extract of {spell} (level {slot} extract)"))
+        }
+        Event::Casts { who, spell, metamagic, target, point, slot, dc, extract: false } => {
             let mut text = format!("casts {spell}");
             if !metamagic.is_empty() {
                 let _ = write!(text, " ({})", metamagic.join(", "));

@@ -217,6 +217,10 @@ pub enum Rule {
     /// minutes per level; doses from `resources.mutagen` (1: an alchemist
     /// keeps one dose) (`combat::abilities::alchemist`).
     Mutagen,
+    /// An alchemist's extracts (APG "Alchemy"): its spells are extracts,
+    /// each drunk as a standard action that provokes, affecting only the
+    /// drinker (`combat::spells`, `CasterSpec::extracts`).
+    Alchemy,
     /// A martial feat that decides damage (Rapid Shot, Vital Strike, Cleave…):
     /// `feats::martial`, played by `combat::martial`.
     #[serde(untagged)]
@@ -293,12 +297,13 @@ impl Rule {
             Rule::QuickReflexes => "quick_reflexes",
             Rule::Bomb => "bomb",
             Rule::Mutagen => "mutagen",
+            Rule::Alchemy => "alchemy",
             Rule::Martial(m) => m.name(),
         }
     }
 
     /// Every rule but the martial feats (`MartialFeat::ALL`), for messages.
-    pub const ALL: [Rule; 66] = [
+    pub const ALL: [Rule; 67] = [
         Rule::PowerAttack,
         Rule::CombatReflexes,
         Rule::PreciseShot,
@@ -365,6 +370,7 @@ impl Rule {
         Rule::QuickReflexes,
         Rule::Bomb,
         Rule::Mutagen,
+        Rule::Alchemy,
     ];
 }
 

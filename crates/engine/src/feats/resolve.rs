@@ -224,6 +224,9 @@ pub struct ClassRules {
     pub quick_reflexes: bool,
     /// An alchemist's mutagen and the score it raises.
     pub mutagen: Option<MutagenScore>,
+    /// An alchemist's extracts (APG "Alchemy"): its spells affect only
+    /// itself and are drunk, not cast (a spellcasting rule, not an ability).
+    pub alchemy: bool,
 }
 
 impl ClassRules {
@@ -554,6 +557,7 @@ pub fn resolve(c: &Combatant, catalog: &FeatCatalog) -> Result<ResolvedFeatures,
                 })?;
                 rules.class.mutagen = Some(score);
             }
+            Some(Rule::Alchemy) => rules.class.alchemy = true,
             None => {}
         }
         out.features.push(resolved);

@@ -230,6 +230,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             dc: 0,
             cl: rounds,
             weapon: None,
+            extract: false,
         };
         // A new slow replaces the one running (the longer would do at the table: the fresh one is).
         self.end_spell_on(t, spell, EffectEnd::Ends);

@@ -66,6 +66,7 @@ impl<R: Dice> Engine<'_, '_, R> {
                 dc: fx.dc,
                 cl: fx.rounds,
                 weapon: None,
+                extract: false,
             };
             for t in targets {
                 if !self.st.is_present(t) || self.st.fighters[t].dead {

@@ -52,9 +52,12 @@ fn healer_near(b: &BattleState<'_>, giver: usize, j: usize) -> bool {
         }
         let spec = &b.prep.fighters[h];
         let Some(caster) = spec.caster.as_deref() else { return false };
-        let cures = caster.known.iter().any(|k| {
-            b.prep.spells[usize::from(k.spell)].role.heal && b.can_cast(h, k.spell, Metamagic::NONE).is_ok()
-        });
+        // An alchemist's healing extracts heal only the alchemist.
+        let cures = !caster.extracts
+            && caster.known.iter().any(|k| {
+                b.prep.spells[usize::from(k.spell)].role.heal
+                    && b.can_cast(h, k.spell, Metamagic::NONE).is_ok()
+            });
         let wand = spec.items.iter().enumerate().any(|(k, it)| {
             it.kind == ItemKind::Wand
                 && it.usable
@@ -70,7 +73,7 @@ fn healer_near(b: &BattleState<'_>, giver: usize, j: usize) -> bool {
 }
 
 /// Whether any enemy able to fight threatens square `q` for `i`.
-fn threatened_at(b: &BattleState<'_>, i: usize, q: Pos) -> bool {
+pub(super) fn threatened_at(b: &BattleState<'_>, i: usize, q: Pos) -> bool {
     (0..b.len()).any(|e| {
         b.are_enemies(e, i) && b.threat_weapon_on(e, q, b.space(i), b.fighters[i].mobility.alt).is_some()
     })

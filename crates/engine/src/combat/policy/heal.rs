@@ -156,7 +156,12 @@ fn best_for(
         if !useful || prepared.role.damage || b.can_cast(i, k.spell, Metamagic::NONE).is_err() {
             continue;
         }
+        // An alchemist's extract heals only its drinker (APG "Alchemy").
+        if caster.extracts && patient != i {
+            continue;
+        }
         let Some(touch) = fits(b, i, k.spell, patient) else { continue };
+        let touch = touch && !caster.extracts;
         let ok = if touch_only { touch } else { reaches_now(b, i, k.spell, patient, caster.cl) };
         if !ok {
             continue;
@@ -203,11 +208,22 @@ fn best_for(
     best
 }
 
+/// The healing extract an alchemist `i` under half its hit points would
+/// drink now (APG "Alchemy": it heals only the drinker), if any: the one
+/// that covers the most of what it misses, as a healer chooses its cure.
+pub(super) fn self_cure(b: &BattleState<'_>, i: usize) -> Option<u16> {
+    if !b.drinks_extracts(i) || !needs_healing(b, i) {
+        return None;
+    }
+    best_for(b, i, i, false, true, false).filter(|h| h.wand.is_none()).map(|h| h.spell)
+}
+
 /// Whether `i` has a cure at hand this turn: a heal spell it can cast now
 /// (from a slot or spontaneously), or a charged healing wand.
 pub(super) fn has_cure(b: &BattleState<'_>, i: usize) -> bool {
     let spells = b.prep.fighters[i].caster.as_deref().is_some_and(|c| {
-        b.can_cast_now(i)
+        !c.extracts
+            && b.can_cast_now(i)
             && c.known.iter().any(|k| {
                 let role = &b.prep.spells[usize::from(k.spell)].role;
                 role.heal && !role.damage && b.can_cast(i, k.spell, Metamagic::NONE).is_ok()

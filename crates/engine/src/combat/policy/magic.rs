@@ -51,9 +51,9 @@ impl Magic {
 
 /// A spell option: what to cast, and its worth.
 #[derive(Clone, Copy, Debug)]
-struct Option_ {
-    spell: u16,
-    target: Option<usize>,
+pub(super) struct Option_ {
+    pub(super) spell: u16,
+    pub(super) target: Option<usize>,
     point: Option<crate::map::Pos>,
     metamagic: Metamagic,
     score: f64,
@@ -95,7 +95,11 @@ pub(crate) fn plan_magic(b: &BattleState<'_>, i: usize, t: usize, m: Magic, out:
     {
         return true;
     }
-    if m.spells == SpellPolicy::None || spec.caster.is_none() || !b.can_cast_now(i) {
+    // An alchemist's extracts are planned by `policy::alchemist`.
+    if m.spells == SpellPolicy::None
+        || spec.caster.as_deref().is_none_or(|c| c.extracts)
+        || !b.can_cast_now(i)
+    {
         return false;
     }
     plan_spells(b, i, t, m, abilities, out)
@@ -1005,7 +1009,7 @@ fn best_scroll(b: &BattleState<'_>, i: usize, t: usize) -> Option<(u8, f64)> {
 /// in reach; the highest spell level first (Bless before Guidance: a table
 /// does not open on a cantrip when its 1st-level buff waits), then the
 /// file's order.
-fn best_buff(b: &BattleState<'_>, i: usize, m: Magic) -> Option<Option_> {
+pub(super) fn best_buff(b: &BattleState<'_>, i: usize, m: Magic) -> Option<Option_> {
     let caster = b.prep.fighters[i].caster.as_deref()?;
     let mut known: Vec<&Known> = caster.known.iter().collect();
     known.sort_by_key(|k| std::cmp::Reverse(k.level));
@@ -1021,8 +1025,10 @@ fn best_buff(b: &BattleState<'_>, i: usize, m: Magic) -> Option<Option_> {
         }
         let s = &prepared.spell;
         let on = |j: usize| b.fighters[j].effects.iter().any(|e| e.effect.spell == Some(k.spell));
-        let self_only =
-            s.range == Range::Personal || s.target.as_ref().is_some_and(|t| t.kind == TargetKind::Caster);
+        // An alchemist's extract affects only its drinker (APG "Alchemy").
+        let self_only = caster.extracts
+            || s.range == Range::Personal
+            || s.target.as_ref().is_some_and(|t| t.kind == TargetKind::Caster);
         if s.target.is_none() {
             // An area buff (Bless): worth it when it reaches two allies not yet under it.
             let allies = (0..b.len())

@@ -90,6 +90,7 @@ fn plan_default(battle: &BattleState<'_>, actor: usize, out: &mut Vec<Action>) {
         let abilities = battle.prep.fighters[actor].abilities.is_some();
         if coup::plan(battle, actor, out)
             || (abilities && domain::plan_rebuke(battle, actor, true, out))
+            || alchemist::plan_extract_heal(battle, actor, Magic::DEFAULT, out)
             || consumables::plan(battle, actor, out)
             || bonds::plan(battle, actor, t, out)
         {
@@ -117,7 +118,9 @@ fn plan_default(battle: &BattleState<'_>, actor: usize, out: &mut Vec<Action>) {
                 return;
             }
         }
-        if abilities && alchemist::plan_mutagen(battle, actor, out) {
+        if (abilities && alchemist::plan_mutagen(battle, actor, out))
+            || alchemist::plan_extract_buff(battle, actor, t, Magic::DEFAULT, out)
+        {
             return;
         }
         if has_magic(battle, actor) && plan_magic(battle, actor, t, Magic::DEFAULT, out) {
@@ -616,8 +619,11 @@ impl StrategyPolicy {
         }
         let abilities = self.spec.use_class_abilities && battle.prep.fighters[actor].abilities.is_some();
         let items = !self.spec.save_consumables;
+        // An alchemist's healing extract before a potion (`policy::alchemist`).
+        let spells = Magic { spells: self.spec.spell_policy, ..Magic::DEFAULT };
         if coup::plan(battle, actor, out)
             || (abilities && domain::plan_rebuke(battle, actor, true, out))
+            || alchemist::plan_extract_heal(battle, actor, spells, out)
             || (items && consumables::plan(battle, actor, out))
             || bonds::plan(battle, actor, t, out)
         {
@@ -655,7 +661,9 @@ impl StrategyPolicy {
         {
             return;
         }
-        if abilities && alchemist::plan_mutagen(battle, actor, out) {
+        if (abilities && alchemist::plan_mutagen(battle, actor, out))
+            || alchemist::plan_extract_buff(battle, actor, t, magic, out)
+        {
             return;
         }
         if has_magic(battle, actor) && plan_magic(battle, actor, t, magic, out) {

@@ -204,6 +204,10 @@ pub(crate) struct CasterSpec {
     /// A prepared caster's spells of the day, in file order (empty: it casts
     /// as a spontaneous caster, any known spell from the slots of its level).
     pub prepared: Vec<PreparedCopy>,
+    /// Its spells are an alchemist's extracts (APG "Alchemy", the feature
+    /// `Alchemy`): each is drunk (a standard action that provokes, no
+    /// concentration) and affects only the drinker.
+    pub extracts: bool,
 }
 
 impl CasterSpec {
@@ -476,6 +480,16 @@ pub(crate) fn prepare_caster(
             return Err((path, format!("unknown spell {name:?}: {hint}")));
         };
         let level = level_for(c, implied, spell).map_err(|m| (path.clone(), m))?;
+        if class.alchemy
+            && let Some(why) = extract_misfit(spell)
+        {
+            return Err((
+                path,
+                format!(
+                    "{name:?} cannot be an extract: an extract affects only the alchemist who drinks it (APG \"Alchemy\"), and {why}"
+                ),
+            ));
+        }
         let index = index_of(id, spell);
         if known.iter().any(|k: &Known| k.spell == index) {
             return Err((path, format!("spell {name:?} is listed twice")));
@@ -521,7 +535,32 @@ pub(crate) fn prepare_caster(
         metamagic,
         penetration: class.spell_penetration,
         prepared,
+        extracts: class.alchemy,
     }))
+}
+
+/// Why `spell` cannot be an alchemist's extract, if so: an extract affects
+/// only its drinker (APG "Alchemy"), so a spell the engine plays against
+/// foes (damage, hindrance, a summons) or one that fills an area has
+/// nothing to do; one aimed at a creature must be harmless to it (a
+/// personal spell always is).
+pub(crate) fn extract_misfit(spell: &Spell) -> Option<&'static str> {
+    let role = role_of(spell);
+    let personal = spell.range == crate::spell::model::Range::Personal
+        || spell.target.as_ref().is_some_and(|t| t.kind == TargetKind::Caster);
+    if role.damage {
+        Some("it deals damage")
+    } else if role.summon {
+        Some("it summons creatures")
+    } else if role.control {
+        Some("it hinders its target")
+    } else if spell.target.is_none() && spell.area.is_some() {
+        Some("it fills an area")
+    } else if spell.target.is_some() && !personal && !spell.harmless {
+        Some("it is not harmless to its target")
+    } else {
+        None
+    }
 }
 
 /// The prepared list of `c` compiled: each entry's spell (already among

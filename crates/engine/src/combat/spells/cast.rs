@@ -23,6 +23,11 @@ impl BattleState<'_> {
         let Some(spell) = action.spell.and_then(|s| self.prep.spells.get(usize::from(s))) else {
             return Slot::Standard;
         };
+        // An extract is drawn and drunk as a standard action (APG "Alchemy"),
+        // whatever the spell's casting time.
+        if self.drinks_extracts(i) {
+            return Slot::Standard;
+        }
         if action.metamagic.has(Metamagic::QUICKEN) {
             return Slot::Swift;
         }
@@ -39,6 +44,11 @@ impl BattleState<'_> {
             CastTime::Free | CastTime::Long => Slot::Free,
             CastTime::FullRound | CastTime::OneRound => Slot::FullRound,
         }
+    }
+
+    /// Whether `i`'s spells are an alchemist's extracts (APG "Alchemy").
+    pub(crate) fn drinks_extracts(&self, i: usize) -> bool {
+        self.prep.fighters[i].caster.as_deref().is_some_and(|c| c.extracts)
     }
 
     /// Whether `i` can cast at all this turn: nothing stops its casting and
@@ -117,17 +127,26 @@ impl BattleState<'_> {
         let known = caster.known(spell).ok_or(Reason::UnknownSpell)?;
         // Heighten raises the DC with the level; other metamagic does not.
         let heighten = if action.metamagic.has(Metamagic::HEIGHTEN) { 1 } else { 0 };
+        // An extract affects only its drinker: it is aimed at nobody else
+        // (another target is refused by `check_cast_targets`).
+        let extract = caster.extracts;
+        let (target, point) = match (extract, action.target) {
+            (true, None) => (Some(i), None),
+            (true, t) => (t, None),
+            (false, t) => (t, action.destination),
+        };
         Ok(Cast {
             caster: i,
             spell,
             slot,
             metamagic: action.metamagic,
-            target: action.target,
-            point: action.destination,
+            target,
+            point,
             option: action.option,
             dc: known.dc + heighten,
             cl: caster.cl,
             weapon: None,
+            extract,
         })
     }
 
@@ -167,6 +186,9 @@ impl<R: Dice> Engine<'_, '_, R> {
             casting.slots[level] -= 1;
             self.spend_prepared(i, &cast);
         }
+        if cast.extract {
+            return self.drink_extract(i, cast);
+        }
         if let Some(old) = self.st.fighters[i].casting.held.take() {
             let spell = prep.spells[usize::from(old.cast.spell)].spell.name.clone();
             emit!(self, Event::ChargeDissipates { who: i, spell });
@@ -184,6 +206,7 @@ impl<R: Dice> Engine<'_, '_, R> {
                 point: if cast.target.is_none() { cast.point } else { None },
                 slot: cast.slot,
                 dc: prepared.spell.saving_throw.is_some().then_some(cast.dc),
+                extract: false,
             }
         );
         if self.readied_count > 0 {
@@ -209,6 +232,39 @@ impl<R: Dice> Engine<'_, '_, R> {
             return Ok(());
         }
         self.deliver(cast);
+        Ok(())
+    }
+
+    /// Drinks the extract `cast` (slot and copy already spent; APG
+    /// "Alchemy"): "as if imbibing a potion", so it provokes attacks of
+    /// opportunity in a threatened square (CRB Table 8-2) and cannot be
+    /// drunk defensively; it is not a spell cast, so no concentration check
+    /// (wounds, grapple, entanglement), no readied "enemy casts" trigger,
+    /// no casting over a round; it affects only the drinker.
+    fn drink_extract(&mut self, i: usize, cast: Cast) -> Result<(), Reason> {
+        let prep = self.st.prep;
+        let spell = &prep.spells[usize::from(cast.spell)].spell;
+        emit!(
+            self,
+            Event::Casts {
+                who: i,
+                spell: spell.name.clone(),
+                metamagic: Vec::new(),
+                target: Some(i),
+                point: None,
+                slot: cast.slot,
+                dc: spell.saving_throw.is_some().then_some(cast.dc),
+                extract: true,
+            }
+        );
+        if self.threatened(i) {
+            self.provoke_in_place(i);
+        }
+        if !self.st.can_act(i) {
+            emit!(self, Event::SpellLost { who: i, spell: spell.name.clone(), why: SpellLoss::CannotAct });
+            return Ok(());
+        }
+        self.resolve(Cast { target: Some(i), point: None, ..cast });
         Ok(())
     }
 

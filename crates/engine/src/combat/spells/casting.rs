@@ -31,6 +31,9 @@ pub(crate) struct Cast {
     pub cl: u32,
     /// Delivered by this melee weapon attack (spellstrike) instead of a touch attack.
     pub weapon: Option<usize>,
+    /// An alchemist's extract (APG "Alchemy"): drunk, not cast; it affects
+    /// only its drinker, the caster.
+    pub extract: bool,
 }
 
 /// A spell being cast over one round.

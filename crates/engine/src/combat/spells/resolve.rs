@@ -177,7 +177,8 @@ impl<R: Dice> Engine<'_, '_, R> {
         let st = &self.st;
         let spell = &st.prep.spells[usize::from(cast.spell)].spell;
         let i = cast.caster;
-        let Some(tg) = &spell.target else {
+        // An extract: its drinker alone, whatever the spell could reach.
+        let Some(tg) = spell.target.as_ref().filter(|_| !cast.extract) else {
             out.push(i);
             return;
         };

@@ -348,7 +348,9 @@ impl BattleState<'_> {
         let st = self;
         let i = cast.caster;
         let spell = &st.prep.spells[usize::from(cast.spell)].spell;
-        let self_only = spell.range == Range::Personal
+        // An alchemist's extract affects only its drinker (APG "Alchemy").
+        let self_only = cast.extract
+            || spell.range == Range::Personal
             || spell.target.as_ref().is_some_and(|t| t.kind == TargetKind::Caster);
         if self_only {
             return match cast.target {

@@ -17,8 +17,16 @@ use crate::rng::ScriptedRng;
 
 type E<'a, 'p> = Engine<'a, 'p, ScriptedRng>;
 
+/// The reference alchemist without its extracts (the mutagen's rules and
+/// policy, whose tests need no spell library).
 fn alchemist() -> crate::model::Combatant {
-    data_combatant("data/pcs/alchemist4.json")
+    let mut c = data_combatant("data/pcs/alchemist4.json");
+    c.spells.clear();
+    c.prepared.clear();
+    c.spell_slots.clear();
+    c.casting_ability = None;
+    c.spell_list = None;
+    c
 }
 
 fn ogre(overrides: serde_json::Value) -> crate::model::Combatant {

@@ -18,6 +18,7 @@ mod dominate;
 mod effects;
 mod engulf;
 mod every_spell;
+mod extracts;
 mod feats;
 mod flank;
 mod flight;
