@@ -29,16 +29,6 @@ fn alchemist() -> crate::model::Combatant {
     c
 }
 
-fn ogre(overrides: serde_json::Value) -> crate::model::Combatant {
-    let mut base = json!({ "hp_max": 60, "alignment": "CE", "level": 4,
-                           "ac": { "total": 14, "touch": 10, "flat_footed": 14 },
-                           "attacks": [melee("club", 6, "1d8+4")] });
-    if let (serde_json::Value::Object(b), serde_json::Value::Object(o)) = (&mut base, overrides) {
-        b.extend(o);
-    }
-    creature("Ogre", base)
-}
-
 fn save(e: &E<'_, '_>, i: usize, kind: SaveKind) -> i32 {
     e.st.save_bonus(i, kind, &Context::default())
 }
@@ -54,7 +44,8 @@ fn numbers(e: &E<'_, '_>) -> (i32, i32, i32, i32, i32, i32) {
 
 #[test]
 fn a_dexterity_mutagen_gives_two_on_bombs_four_ac_two_reflex_and_costs_one_will_for_forty_minutes() {
-    let prep = prepare(arena(4, 10), vec![("a", alchemist(), at(1, 1)), ("b", ogre(json!({})), at(1, 6))]);
+    let prep =
+        prepare(arena(4, 10), vec![("a", alchemist(), at(1, 1)), ("b", club_ogre(json!({})), at(1, 6))]);
     let mut b = Bench::new(&[]);
     let mut e = b.engine(&prep, &SimOptions::default());
     let before = numbers(&e);
@@ -84,7 +75,7 @@ fn a_strength_mutagen_adds_two_on_melee_attacks_and_a_constitution_one_two_on_fo
         c.features.retain(|f| !f.name().starts_with("Mutagen"));
         c.features.push(crate::model::Feature::Name(format!("Mutagen ({score})")));
         c.resources.insert("mutagen".into(), 2);
-        let prep = prepare(arena(4, 10), vec![("a", c, at(1, 1)), ("b", ogre(json!({})), at(1, 2))]);
+        let prep = prepare(arena(4, 10), vec![("a", c, at(1, 1)), ("b", club_ogre(json!({})), at(1, 2))]);
         // A natural 1 on the attack of opportunity the drink provokes next to the ogre.
         let mut b = Bench::new(&[1, 1]);
         let mut e = b.engine(&prep, &SimOptions::default());
@@ -98,14 +89,16 @@ fn a_strength_mutagen_adds_two_on_melee_attacks_and_a_constitution_one_two_on_fo
 
 #[test]
 fn drinking_a_mutagen_next_to_a_foe_provokes() {
-    let prep = prepare(arena(4, 10), vec![("a", alchemist(), at(1, 1)), ("b", ogre(json!({})), at(1, 2))]);
+    let prep =
+        prepare(arena(4, 10), vec![("a", alchemist(), at(1, 1)), ("b", club_ogre(json!({})), at(1, 2))]);
     let mut b = Bench::new(&[1, 1]);
     let mut e = b.engine(&prep, &SimOptions::default());
     e.st.fighters[1].turn.aoo_left = 1;
     turn(&mut e, 0, vec![Action::new(ActionKind::Mutagen)]);
     assert_eq!(e.st.fighters[1].turn.aoo_left, 0, "the ogre's attack of opportunity");
     // A foe that is not next to it: no attack of opportunity.
-    let prep = prepare(arena(4, 10), vec![("a", alchemist(), at(1, 1)), ("b", ogre(json!({})), at(1, 4))]);
+    let prep =
+        prepare(arena(4, 10), vec![("a", alchemist(), at(1, 1)), ("b", club_ogre(json!({})), at(1, 4))]);
     let mut e = b.engine(&prep, &SimOptions::default());
     e.st.fighters[1].turn.aoo_left = 1;
     turn(&mut e, 0, vec![Action::new(ActionKind::Mutagen)]);
@@ -150,7 +143,7 @@ fn the_policy_drinks_the_mutagen_once_in_the_first_round_before_its_first_bomb()
     // The ogre 130 ft away: two double moves before it reaches the alchemist.
     let prep = prepare(
         arena(12, 30),
-        vec![("players", alchemist(), at(5, 1)), ("monsters", ogre(json!({})), at(5, 27))],
+        vec![("players", alchemist(), at(5, 1)), ("monsters", club_ogre(json!({})), at(5, 27))],
     );
     let runs = doses_and_first_bomb(&prep, 100);
     for (doses, bomb) in &runs {
@@ -165,7 +158,7 @@ fn the_policy_does_not_drink_next_to_a_foe_nor_late_in_a_fight() {
     // An ogre adjacent from the start: drinking would provoke.
     let prep = prepare(
         arena(12, 16),
-        vec![("players", alchemist(), at(5, 1)), ("monsters", ogre(json!({})), at(5, 2))],
+        vec![("players", alchemist(), at(5, 1)), ("monsters", club_ogre(json!({})), at(5, 2))],
     );
     let mut provoked_drinks = 0;
     for events in records(&prep, 18, 100) {
@@ -200,7 +193,7 @@ fn a_constitution_mutagen_adds_two_hit_points_a_level_while_it_lasts_and_takes_t
     // Con 14 -> 18: the modifier rises by 2, times 4 Hit Dice = 8 hit points (CRB
     // "Ability Score Bonuses"), on current and maximum hit points alike.
     let prep =
-        prepare(arena(4, 10), vec![("a", con_alchemist(2), at(1, 1)), ("b", ogre(json!({})), at(1, 6))]);
+        prepare(arena(4, 10), vec![("a", con_alchemist(2), at(1, 1)), ("b", club_ogre(json!({})), at(1, 6))]);
     let mut b = Bench::new(&[]);
     let mut e = b.engine(&prep, &SimOptions::default());
     assert_eq!((e.st.hp(0), e.st.hp_max(0)), (35, 35));
@@ -221,7 +214,7 @@ fn a_constitution_mutagen_adds_two_hit_points_a_level_while_it_lasts_and_takes_t
 #[test]
 fn the_end_of_a_constitution_mutagen_can_leave_its_drinker_dying_or_dead() {
     let prep =
-        prepare(arena(4, 10), vec![("a", con_alchemist(1), at(1, 1)), ("b", ogre(json!({})), at(1, 6))]);
+        prepare(arena(4, 10), vec![("a", con_alchemist(1), at(1, 1)), ("b", club_ogre(json!({})), at(1, 6))]);
     // (hit points when it ends, after, dead): at 5 it falls to -3, dying; at -6 to -14 = -Con 14, dead.
     for (at_end, after, dead) in [(5, -3, false), (-6, -14, true)] {
         let mut b = Bench::new(&[]);
@@ -237,7 +230,7 @@ fn the_end_of_a_constitution_mutagen_can_leave_its_drinker_dying_or_dead() {
 #[test]
 fn a_constitution_mutagen_carried_out_of_a_battle_keeps_its_hit_points_until_its_minutes_run_out() {
     let prep =
-        prepare(arena(4, 10), vec![("a", con_alchemist(1), at(1, 1)), ("b", ogre(json!({})), at(1, 6))]);
+        prepare(arena(4, 10), vec![("a", con_alchemist(1), at(1, 1)), ("b", club_ogre(json!({})), at(1, 6))]);
     let mut b = Bench::new(&[]);
     let mut e = b.engine(&prep, &SimOptions::default());
     turn(&mut e, 0, vec![Action::new(ActionKind::Mutagen)]);

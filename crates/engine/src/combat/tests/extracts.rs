@@ -22,16 +22,6 @@ fn alchemist() -> crate::model::Combatant {
     data_combatant("data/pcs/alchemist4.json")
 }
 
-fn ogre(overrides: serde_json::Value) -> crate::model::Combatant {
-    let mut base = json!({ "hp_max": 60, "alignment": "CE", "level": 4,
-                           "ac": { "total": 14, "touch": 10, "flat_footed": 14 },
-                           "attacks": [melee("club", 6, "1d8+4")] });
-    if let (serde_json::Value::Object(b), serde_json::Value::Object(o)) = (&mut base, overrides) {
-        b.extend(o);
-    }
-    creature("Ogre", base)
-}
-
 fn fighter() -> crate::model::Combatant {
     creature(
         "Fighter",
@@ -55,8 +45,10 @@ fn ac(e: &E<'_, '_>) -> i32 {
 fn the_reference_alchemist_prepares_its_extracts_of_the_day_at_caster_level_four() {
     // APG Table 2-1, 4th level: 3 extracts of 1st level and 1 of 2nd; Int 19
     // (+4) adds one bonus extract of each (CRB Table 1-3), so {1: 4, 2: 2}.
-    let prep =
-        prepare_magic(arena(4, 10), vec![("a", alchemist(), at(1, 1)), ("b", ogre(json!({})), at(1, 6))]);
+    let prep = prepare_magic(
+        arena(4, 10),
+        vec![("a", alchemist(), at(1, 1)), ("b", club_ogre(json!({})), at(1, 6))],
+    );
     let caster = prep.fighters[0].caster.as_deref().expect("an alchemist drinks extracts");
     assert!(caster.extracts);
     assert_eq!(caster.cl, 4, "the alchemist's level is the caster level");
@@ -82,8 +74,10 @@ fn the_reference_alchemist_prepares_its_extracts_of_the_day_at_caster_level_four
 
 #[test]
 fn an_extract_is_a_standard_action_that_provokes_and_needs_no_concentration() {
-    let prep =
-        prepare_magic(arena(4, 10), vec![("a", alchemist(), at(1, 1)), ("b", ogre(json!({})), at(1, 2))]);
+    let prep = prepare_magic(
+        arena(4, 10),
+        vec![("a", alchemist(), at(1, 1)), ("b", club_ogre(json!({})), at(1, 2))],
+    );
     // The ogre's attack of opportunity hits (19) for 5 + 4.
     let mut b = Bench::new(&[19, 5, 10, 10, 10]);
     let mut e = b.engine(&prep, &SimOptions::default());
@@ -110,8 +104,10 @@ fn an_extract_is_a_standard_action_that_provokes_and_needs_no_concentration() {
         b.lines()
     );
     // Drunk away from any foe: no attack of opportunity.
-    let prep =
-        prepare_magic(arena(4, 10), vec![("a", alchemist(), at(1, 1)), ("b", ogre(json!({})), at(1, 4))]);
+    let prep = prepare_magic(
+        arena(4, 10),
+        vec![("a", alchemist(), at(1, 1)), ("b", club_ogre(json!({})), at(1, 4))],
+    );
     let mut b = Bench::new(&[10, 10]);
     let mut e = b.engine(&prep, &SimOptions::default());
     e.st.fighters[1].turn.aoo_left = 1;
@@ -123,7 +119,7 @@ fn an_extract_is_a_standard_action_that_provokes_and_needs_no_concentration() {
 fn an_extract_affects_only_its_drinker_and_is_refused_for_an_ally() {
     let prep = prepare_magic(
         arena(4, 10),
-        vec![("a", alchemist(), at(1, 1)), ("a", fighter(), at(1, 2)), ("b", ogre(json!({})), at(1, 8))],
+        vec![("a", alchemist(), at(1, 1)), ("a", fighter(), at(1, 2)), ("b", club_ogre(json!({})), at(1, 8))],
     );
     let mut b = Bench::new(&[10, 10, 10]);
     let mut e = b.engine(&prep, &SimOptions::default());
@@ -145,8 +141,10 @@ fn an_extract_affects_only_its_drinker_and_is_refused_for_an_ally() {
 
 #[test]
 fn a_healing_extract_heals_the_drinker() {
-    let prep =
-        prepare_magic(arena(4, 10), vec![("a", alchemist(), at(1, 1)), ("b", ogre(json!({})), at(1, 6))]);
+    let prep = prepare_magic(
+        arena(4, 10),
+        vec![("a", alchemist(), at(1, 1)), ("b", club_ogre(json!({})), at(1, 6))],
+    );
     // 1d8 rolls 5: 5 + caster level 4.
     let mut b = Bench::new(&[5, 10, 10]);
     let mut e = b.engine(&prep, &SimOptions::default());
@@ -169,7 +167,7 @@ fn a_spell_that_harms_fills_an_area_or_hinders_cannot_be_an_extract() {
         c.spell_slots.clear();
         c.spell_list = None;
         c.spells = vec!["Shield".into(), name.into()];
-        let enc = encounter(arena(4, 10), vec![("a", c, at(1, 1)), ("b", ogre(json!({})), at(1, 6))]);
+        let enc = encounter(arena(4, 10), vec![("a", c, at(1, 1)), ("b", club_ogre(json!({})), at(1, 6))]);
         match PreparedEncounter::new(&enc.with_library(library())) {
             Err(PrepareError::BadSpell { path, message, .. }) => {
                 assert_eq!(path, "$.spells[1]", "{name}");
@@ -188,7 +186,7 @@ fn a_spell_that_harms_fills_an_area_or_hinders_cannot_be_an_extract() {
     c.spell_slots.clear();
     c.spell_list = None;
     c.spells = vec!["Shield".into(), "Burning Hands".into()];
-    let enc = encounter(arena(4, 10), vec![("a", c, at(1, 1)), ("b", ogre(json!({})), at(1, 6))]);
+    let enc = encounter(arena(4, 10), vec![("a", c, at(1, 1)), ("b", club_ogre(json!({})), at(1, 6))]);
     let prep = PreparedEncounter::new(&enc.with_library(library())).expect("a wizard's spells");
     assert!(!prep.fighters[0].caster.as_deref().expect("a caster").extracts);
 }
@@ -205,8 +203,10 @@ fn plan(e: &mut E<'_, '_>) -> Vec<Action> {
 fn the_policy_drinks_its_best_healing_extract_under_half_its_hit_points_out_of_reach() {
     // A foe 25 ft away; at 10 of 35 hit points (25 missing) cure moderate
     // wounds (2d8 + 4, 13 on average) covers more than cure light wounds.
-    let prep =
-        prepare_magic(arena(5, 10), vec![("a", alchemist(), at(2, 1)), ("b", ogre(json!({})), at(2, 6))]);
+    let prep = prepare_magic(
+        arena(5, 10),
+        vec![("a", alchemist(), at(2, 1)), ("b", club_ogre(json!({})), at(2, 6))],
+    );
     let mut b = Bench::new(&[]);
     let mut e = b.engine(&prep, &SimOptions::default());
     e.st.fighters[0].hp = 10;
@@ -219,8 +219,10 @@ fn the_policy_drinks_its_best_healing_extract_under_half_its_hit_points_out_of_r
     assert!(!plan(&mut e).iter().any(|a| a.kind == ActionKind::CastSpell && a.spell == Some(cure)));
     drop(e);
     // Next to the ogre: a 5-foot step out of its reach first, then the drink.
-    let prep =
-        prepare_magic(arena(5, 10), vec![("a", alchemist(), at(2, 2)), ("b", ogre(json!({})), at(2, 3))]);
+    let prep = prepare_magic(
+        arena(5, 10),
+        vec![("a", alchemist(), at(2, 2)), ("b", club_ogre(json!({})), at(2, 3))],
+    );
     let mut e = b.engine(&prep, &SimOptions::default());
     e.st.fighters[0].hp = 10;
     let p = plan(&mut e);
@@ -233,7 +235,7 @@ fn the_policy_drinks_its_best_healing_extract_under_half_its_hit_points_out_of_r
     // Cornered (walls around, no square to step to): it does not drink where
     // the ogre threatens it.
     let prep =
-        prepare_magic(arena(1, 4), vec![("a", alchemist(), at(1, 1)), ("b", ogre(json!({})), at(1, 2))]);
+        prepare_magic(arena(1, 4), vec![("a", alchemist(), at(1, 1)), ("b", club_ogre(json!({})), at(1, 2))]);
     let mut e = b.engine(&prep, &SimOptions::default());
     e.st.fighters[0].hp = 10;
     let p = plan(&mut e);
@@ -288,7 +290,7 @@ fn the_policy_drinks_cats_grace_while_its_bombs_reach_no_foe_and_only_on_itself(
         vec![
             ("players", bomber_alchemist(), at(5, 1)),
             ("players", fighter(), at(6, 1)),
-            ("monsters", ogre(json!({})), at(5, 35)),
+            ("monsters", club_ogre(json!({})), at(5, 35)),
         ],
     );
     let runs = records(&prep, 23, 100);
@@ -324,7 +326,7 @@ fn the_policy_throws_bombs_rather_than_drink_a_buff_when_they_reach() {
         vec![
             ("players", alchemist(), at(5, 1)),
             ("players", fighter(), at(6, 1)),
-            ("monsters", ogre(json!({})), at(5, 17)),
+            ("monsters", club_ogre(json!({})), at(5, 17)),
         ],
     );
     for events in records(&prep, 25, 100) {
@@ -341,7 +343,7 @@ fn the_policy_never_drinks_in_a_threatened_square() {
         vec![
             ("players", alchemist(), at(5, 2)),
             ("players", fighter(), at(5, 4)),
-            ("monsters", ogre(json!({})), at(5, 3)),
+            ("monsters", club_ogre(json!({})), at(5, 3)),
         ],
     );
     let mut drunk = 0;

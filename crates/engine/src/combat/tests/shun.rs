@@ -26,6 +26,13 @@ fn dummy(name: &str) -> crate::model::Combatant {
     creature(name, json!({ "hp_max": 50, "attacks": [] }))
 }
 
+/// The wizard's Stinking Cloud centred on `p`.
+fn cloud_at(prep: &PreparedEncounter, p: Pos) -> Action {
+    let mut cast = Action::cast(prep.spell_index("Stinking Cloud").expect("the spell"), None);
+    cast.destination = Some(p);
+    cast
+}
+
 /// Whether `p` lies in Stinking Cloud's 20-ft spread from `point` on an open
 /// arena (nothing to walk around: the 5-10-5 distance).
 fn in_cloud(point: Pos, p: Pos) -> bool {
@@ -40,9 +47,7 @@ fn a_move_toward_a_foe_goes_around_its_own_sides_cloud_when_a_way_serves() {
         arena(13, 30),
         vec![("a", wizard(), at(6, 1)), ("a", fighter(), at(6, 3)), ("b", dummy("Far"), at(6, 24))],
     );
-    let cloud = prep.spell_index("Stinking Cloud").unwrap();
-    let mut cast = Action::cast(cloud, None);
-    cast.destination = Some(at(6, 12));
+    let cast = cloud_at(&prep, at(6, 12));
     let mut b = Bench::new(&[10; 40]);
     let mut e = b.engine(&prep, &SimOptions::default());
     // Without the cloud the straight way runs along row 6.
@@ -80,9 +85,7 @@ fn a_thinking_foe_goes_around_the_cloud_a_mindless_one_and_an_explicit_destinati
             arena(13, 30),
             vec![("a", wizard(), at(6, 1)), ("b", foe, at(6, 20)), ("a", dummy("Near"), at(6, 4))],
         );
-        let cloud = prep.spell_index("Stinking Cloud").unwrap();
-        let mut cast = Action::cast(cloud, None);
-        cast.destination = Some(at(6, 12));
+        let cast = cloud_at(&prep, at(6, 12));
         let mut b = Bench::new(&[10; 40]);
         let mut e = b.engine(&prep, &SimOptions::default());
         turn(&mut e, 0, vec![cast]);
@@ -103,11 +106,9 @@ fn a_thinking_foe_goes_around_the_cloud_a_mindless_one_and_an_explicit_destinati
     let through = cloud_between(zombie);
     assert!(through.iter().any(|&p| in_cloud(at(6, 12), p)), "a mindless foe goes around: {through:?}");
     let prep = prepare_magic(arena(13, 30), vec![("a", wizard(), at(6, 1)), ("a", fighter(), at(6, 6))]);
-    let cloud = prep.spell_index("Stinking Cloud").unwrap();
     let mut b = Bench::new(&[10; 40]);
     let mut e = b.engine(&prep, &SimOptions::default());
-    let mut cast = Action::cast(cloud, None);
-    cast.destination = Some(at(6, 12));
+    let cast = cloud_at(&prep, at(6, 12));
     turn(&mut e, 0, vec![cast]);
     turn(&mut e, 1, vec![Action::new(ActionKind::Move).with_destination(at(6, 10))]);
     assert_eq!(e.st.pos(1), at(6, 10), "an explicit destination is reached");
@@ -120,9 +121,7 @@ fn with_every_square_to_attack_from_inside_the_mover_waits_at_the_edge() {
         arena(13, 30),
         vec![("a", wizard(), at(6, 1)), ("a", fighter(), at(6, 3)), ("b", dummy("Caught"), at(6, 12))],
     );
-    let cloud = prep.spell_index("Stinking Cloud").unwrap();
-    let mut cast = Action::cast(cloud, None);
-    cast.destination = Some(at(6, 12));
+    let cast = cloud_at(&prep, at(6, 12));
     // The dummy's Fortitude save: 1 (nauseated).
     let mut b = Bench::new(&[1; 40]);
     let mut e = b.engine(&prep, &SimOptions::default());

@@ -233,6 +233,18 @@ pub fn policy_battle(prep: &PreparedEncounter, stream: u64, seed: u64) -> Vec<Re
     events
 }
 
+/// A level-4 chaotic evil ogre with a club (60 hp, AC 14, +6 for 1d8+4),
+/// with `overrides` merged in: the bomber's and the drinker's foe.
+pub fn club_ogre(overrides: Value) -> Combatant {
+    let mut base = json!({ "hp_max": 60, "alignment": "CE", "level": 4,
+                           "ac": { "total": 14, "touch": 10, "flat_footed": 14 },
+                           "attacks": [melee("club", 6, "1d8+4")] });
+    if let (Value::Object(b), Value::Object(o)) = (&mut base, overrides) {
+        b.extend(o);
+    }
+    creature("Ogre", base)
+}
+
 /// An alchemist 4's bomb (2d6+4 fire, splash 6, Reflex DC 16, first in
 /// its file; 20-ft increments) and a light crossbow (80-ft increments).
 pub fn bomber() -> Combatant {
