@@ -17,7 +17,7 @@ use super::style::{CLEAVE_AC_PENALTY, RAPID_SHOT_PENALTY, Style, two_weapon_pena
 use super::state::BattleState;
 
 /// Flanking bonus on melee attack rolls (CRB "Flanking").
-pub(crate) const FLANK_BONUS: i32 = 2;
+const FLANK_BONUS: i32 = 2;
 /// Charge bonus on the attack roll, and the charger's AC penalty (CRB "Charge").
 pub(crate) const CHARGE_BONUS: i32 = 2;
 /// The penalty on an attack of opportunity against a trampling creature (UMR "Trample").
@@ -167,6 +167,30 @@ impl BattleState<'_> {
                 }
                 bonus = FLANK_BONUS;
             }
+        }
+        bonus
+    }
+
+    /// The flanking bonus a one-square `attacker` would have on a melee
+    /// attack against `target` standing on `from` (for the policies: where
+    /// to move or step to flank), the others where they stand.
+    pub(crate) fn flank_bonus_at(&self, attacker: usize, target: usize, from: Pos) -> i32 {
+        let (t, s) = (self.fighters[target].pos, self.space(target));
+        let outflank = self.has_outflank(attacker);
+        let mut bonus = 0;
+        for ally in 0..self.len() {
+            if ally == attacker
+                || ally == target
+                || self.are_enemies(ally, attacker)
+                || !self.threatens(ally, target)
+                || !self.cells(ally).any(|c| opposite_borders(from, c, t, s))
+            {
+                continue;
+            }
+            if outflank && self.has_outflank(ally) {
+                return super::abilities::OUTFLANK_BONUS;
+            }
+            bonus = FLANK_BONUS;
         }
         bonus
     }

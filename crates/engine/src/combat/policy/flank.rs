@@ -25,37 +25,16 @@
 use crate::grid::Access;
 use crate::map::Pos;
 
-use super::super::odds::opposite_borders;
 use super::super::state::BattleState;
 
-/// The allies of `i` who threaten `t` (the partners a flank needs), with
-/// whether each has Outflank; empty when `i` cannot flank on foot.
-fn partners(b: &BattleState<'_>, i: usize, t: usize) -> Vec<(usize, bool)> {
+/// The allies of `i` who threaten `t` (the partners a flank needs); none
+/// when `i` cannot flank on foot.
+fn partners(b: &BattleState<'_>, i: usize, t: usize) -> Vec<usize> {
     let m = &b.fighters[i].mobility;
     if b.space(i) != 1 || m.riding.is_some() || m.ridden_by.is_some() {
         return Vec::new();
     }
-    (0..b.len())
-        .filter(|&k| k != i && k != t && !b.are_enemies(i, k) && b.threatens(k, t))
-        .map(|k| (k, b.has_outflank(k)))
-        .collect()
-}
-
-/// The flanking bonus `i` would have on `t` standing on `q` (0, +2, or +4
-/// with a partner who shares Outflank), its partners being `partners`.
-fn bonus_from(b: &BattleState<'_>, i: usize, t: usize, q: Pos, partners: &[(usize, bool)]) -> i32 {
-    let (at, s) = (b.pos(t), b.space(t));
-    let outflank = b.has_outflank(i);
-    let mut bonus = 0;
-    for &(k, theirs) in partners {
-        if crate::grid::footprint(b.pos(k), b.space(k)).any(|c| opposite_borders(q, c, at, s)) {
-            if outflank && theirs {
-                return super::super::abilities::OUTFLANK_BONUS;
-            }
-            bonus = super::super::attack::FLANK_BONUS;
-        }
-    }
-    bonus
+    (0..b.len()).filter(|&k| k != i && k != t && !b.are_enemies(i, k) && b.threatens(k, t)).collect()
 }
 
 /// Where `i` moves to strike `t` in melee flanking it (see the module
@@ -93,7 +72,7 @@ pub(super) fn flank_square(b: &BattleState<'_>, i: usize, t: usize) -> Option<Po
             {
                 continue;
             }
-            let bonus = bonus_from(b, i, t, q, &partners);
+            let bonus = b.flank_bonus_at(i, t, q);
             if bonus > 0 {
                 candidates.push((bonus, q));
             }
@@ -159,9 +138,9 @@ const FLANKED_BLOWS: f64 = 3.0;
 /// `t`, in hit points: (per point of flanking bonus: 5 % more hits for `i`
 /// and each partner at their melee weapons' mean damage; `i`'s sneak attack,
 /// which the flank switches on, on about half its blows).
-fn flank_worth(b: &BattleState<'_>, i: usize, t: usize, partners: &[(usize, bool)]) -> (f64, f64) {
+fn flank_worth(b: &BattleState<'_>, i: usize, t: usize, partners: &[usize]) -> (f64, f64) {
     let hits: f64 = std::iter::once(i)
-        .chain(partners.iter().map(|&(k, _)| k))
+        .chain(partners.iter().copied())
         .map(|k| b.prep.fighters[k].best_melee_mean_damage())
         .sum();
     let sneak = if b.prep.fighters[t].defense.precision_immune {
@@ -190,7 +169,7 @@ pub(super) fn flank_step(b: &BattleState<'_>, i: usize, t: usize) -> Option<Pos>
         .filter(|&q| {
             b.can_step(i, q) && !b.in_shunned(&shunned, q, 1) && b.melee_weapon_from(i, t, q).is_some()
         })
-        .map(|q| (bonus_from(b, i, t, q, &partners), q))
+        .map(|q| (b.flank_bonus_at(i, t, q), q))
         .filter(|&(bonus, _)| bonus > 0)
         // The best bonus; on a tie the first in neighbour order.
         .fold(
