@@ -88,6 +88,7 @@ pub(super) fn flank_square(b: &BattleState<'_>, i: usize, t: usize) -> Option<Po
     let open = |p: Pos| if b.in_shunned(&shunned, p, 1) { Access::Blocked } else { b.access(i, p) };
     candidates.retain(|&(_, q)| !b.in_shunned(&shunned, q, 1));
     let mut pf = b.prepared().pathfinder.clone();
+    let mut plain: Option<crate::grid::Pathfinder> = None;
     let mut path = Vec::new();
     // (worth, then the cheaper move), the square.
     let mut best: Option<((f64, std::cmp::Reverse<u32>), Pos)> = None;
@@ -100,9 +101,14 @@ pub(super) fn flank_square(b: &BattleState<'_>, i: usize, t: usize) -> Option<Po
         let (cost, risk) = match pf.cost(q).filter(|&c| c <= budget) {
             Some(cost) => (cost, 0.0),
             None => {
-                pf.run_as(map, start, Some(budget), &open, b.move_mode(i));
-                let Some(cost) = pf.cost(q).filter(|&c| c <= budget) else { continue };
-                if !pf.path_to(q, &mut path) {
+                // The plain search does not depend on the square: run once.
+                let plain = plain.get_or_insert_with(|| {
+                    let mut pf = b.prepared().pathfinder.clone();
+                    pf.run_as(map, start, Some(budget), &open, b.move_mode(i));
+                    pf
+                });
+                let Some(cost) = plain.cost(q).filter(|&c| c <= budget) else { continue };
+                if !plain.path_to(q, &mut path) {
                     continue;
                 }
                 // Each foe gets one attack however many of its squares are left.
