@@ -18,6 +18,9 @@ pub enum Access {
     PassOnly,
     /// Cannot be entered (an enemy, or impassable terrain).
     Blocked,
+    /// Can be ended on but not crossed: a route's last square only (a
+    /// square a foe threatens, for a route that provokes nothing on the way).
+    EndOnly,
 }
 
 /// 5-10-5 distance between two squares in feet (every second diagonal costs 10 ft).

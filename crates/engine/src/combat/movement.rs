@@ -91,7 +91,7 @@ impl BattleState<'_> {
             match self.cell_access(i, c) {
                 Access::Blocked => return Access::Blocked,
                 Access::PassOnly => worst = Access::PassOnly,
-                Access::Open => {}
+                Access::Open | Access::EndOnly => {}
             }
         }
         worst

@@ -5,6 +5,8 @@
 //! (step costs are small integers), and per-run state is invalidated by a run
 //! stamp instead of being cleared, so a run allocates nothing once sized.
 
+use std::sync::Arc;
+
 use super::{Access, MoveMode, NEIGHBOURS, step_units};
 use crate::map::{Map, Pos};
 
@@ -30,14 +32,12 @@ const MAX_BUDGET: u64 = (u32::MAX / 4) as u64;
 pub struct Pathfinder {
     width: i32,
     height: i32,
-    /// Step tables, indexed by `MoveMode as usize`.
-    steps: [Vec<Steps>; 2],
-    /// What the terrain alone allows per mode (`PassOnly`: flown over, no landing).
-    terrain: [Vec<Access>; 2],
+    /// The map's tables, shared by every clone: a clone copies only the
+    /// per-run buffers (the policy clones the encounter's pathfinder for
+    /// each search it makes).
+    tables: Arc<Tables>,
     /// Square-index offset of each direction of `NEIGHBOURS`.
     offsets: [isize; 8],
-    /// Position of each square.
-    pos: Vec<Pos>,
     /// Circular buckets of states: a power of two above the largest step cost.
     buckets: Vec<Vec<u32>>,
     /// `base + cost` per state; values below `base` belong to older runs.
@@ -51,18 +51,36 @@ pub struct Pathfinder {
     start: Option<usize>,
 }
 
+/// What a map gives every search on it, computed once.
+#[derive(Debug, Default)]
+struct Tables {
+    /// Step tables, indexed by `MoveMode as usize`.
+    steps: [Vec<Steps>; 2],
+    /// What the terrain alone allows per mode (`PassOnly`: flown over, no landing).
+    terrain: [Vec<Access>; 2],
+    /// Position of each square.
+    pos: Vec<Pos>,
+}
+
 /// Two-bit code of an access.
 const fn code(a: Access) -> u32 {
     match a {
         Access::Open => 0,
         Access::PassOnly => 1,
         Access::Blocked => 2,
+        Access::EndOnly => 3,
     }
 }
 
-/// The more restrictive of two accesses.
+/// The more restrictive of two accesses: a square that may be neither
+/// crossed (end only) nor ended on (pass only) is blocked.
 fn restrict(a: Access, b: Access) -> u32 {
-    code(a).max(code(b))
+    match (a, b) {
+        (Access::Blocked, _) | (_, Access::Blocked) => code(Access::Blocked),
+        (Access::EndOnly, Access::PassOnly) | (Access::PassOnly, Access::EndOnly) => code(Access::Blocked),
+        (Access::EndOnly, _) | (_, Access::EndOnly) => code(Access::EndOnly),
+        _ => code(a).max(code(b)),
+    }
 }
 
 /// Largest access stamp before the stamps are reset.
@@ -101,10 +119,8 @@ impl Pathfinder {
         Self {
             width: w,
             height: h,
-            steps,
-            terrain,
+            tables: Arc::new(Tables { steps, terrain, pos }),
             offsets,
-            pos,
             buckets: vec![Vec::new(); (max_step as usize + 1).next_power_of_two()],
             dist: vec![0; 2 * n],
             base: 1,
@@ -117,7 +133,8 @@ impl Pathfinder {
 
     /// Computes the cheapest cost from `start` to every square reachable within
     /// `budget_ft` (unbounded when `None`), entering only squares whose access
-    /// is not `Blocked`. The start square is always reachable at cost 0.
+    /// is not `Blocked`, and going on from none that is `EndOnly`. The start
+    /// square is always reachable at cost 0.
     ///
     /// `access` is not asked about the start square, and is asked at most once
     /// per square per run. `map` must be the map the pathfinder was built for
@@ -154,8 +171,8 @@ impl Pathfinder {
         let m = mode as usize;
         let mask = self.buckets.len() - 1;
         let offsets = self.offsets;
-        let Self { steps, terrain, pos, buckets, dist, pred, access: acc, .. } = self;
-        let (steps, terrain) = (&steps[m][..], &terrain[m][..]);
+        let Self { tables, buckets, dist, pred, access: acc, .. } = self;
+        let (steps, terrain, pos) = (&tables.steps[m][..], &tables.terrain[m][..], &tables.pos[..]);
 
         let s0 = 2 * origin;
         dist[s0] = base;
@@ -174,6 +191,10 @@ impl Pathfinder {
                 continue; // superseded by a cheaper entry
             }
             let (sq, parity) = (si >> 1, si & 1);
+            // A square that may only end a route is not crossed.
+            if sq != origin && acc[sq] & 3 == code(Access::EndOnly) {
+                continue;
+            }
             let row = &steps[sq][parity];
             for d in 0..8 {
                 let units = row[d];
@@ -253,7 +274,7 @@ impl Pathfinder {
             return false;
         };
         while self.pred[state] != NONE {
-            out.push(self.pos[state >> 1]);
+            out.push(self.tables.pos[state >> 1]);
             state = self.pred[state] as usize;
         }
         out.reverse();

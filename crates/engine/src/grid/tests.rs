@@ -275,6 +275,23 @@ fn pass_only_squares_are_crossed_but_not_ended_on() {
 }
 
 #[test]
+fn end_only_squares_end_a_route_but_are_not_crossed() {
+    let text = "terrain: |\n  .....\n  ##.##\n  .....\nlegend:\n  \".\": {type: floor, move_cost: 1}\n  \"#\": {type: wall, blocks_los: true}\n";
+    let m = Map::from_yaml_str(text, "corridor").unwrap();
+    let gap = p(1, 2);
+    let mut pf = Pathfinder::new(&m);
+    let mut path = Vec::new();
+    pf.run(&m, p(0, 2), None, &|q| if q == gap { Access::EndOnly } else { Access::Open });
+    assert_eq!(pf.cost(gap), Some(5), "the gap may end the move");
+    assert!(pf.path_to(gap, &mut path));
+    assert_eq!(path, vec![gap]);
+    assert_eq!(pf.cost(p(2, 2)), None, "nothing beyond it: it is not crossed");
+    // The start itself is left whatever its access.
+    pf.run(&m, gap, None, &|q| if q == gap { Access::EndOnly } else { Access::Open });
+    assert_eq!(pf.cost(p(2, 2)), Some(5));
+}
+
+#[test]
 fn access_is_not_asked_for_the_start_and_once_per_square() {
     let m = map();
     let calls = std::cell::RefCell::new(Vec::new());

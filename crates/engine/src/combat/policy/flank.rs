@@ -22,7 +22,7 @@
 //! A one-square creature on foot only: a rider keeps its mounted charge, and
 //! a large creature's ring is not searched (*simplification*).
 
-use crate::grid::Access;
+use crate::grid::{Access, MoveMode};
 use crate::map::Pos;
 
 use super::super::state::BattleState;
@@ -56,7 +56,14 @@ pub(super) fn flank_square(b: &BattleState<'_>, i: usize, t: usize) -> Option<Po
         return None;
     }
     let alt = b.fighters[i].mobility.alt;
-    let foes: Vec<usize> = (0..b.len()).filter(|&e| b.are_enemies(i, e) && b.is_active(e)).collect();
+    // Only a foe whose reach meets the squares this move can cross can threaten one.
+    let foes: Vec<usize> = (0..b.len())
+        .filter(|&e| b.are_enemies(i, e) && b.is_active(e))
+        .filter(|&e| {
+            let reach = (0..b.prep.fighters[e].offense.attacks.len()).map(|w| b.reach(e, w).1).max();
+            reach.is_some_and(|r| b.distance(i, e) <= budget + r)
+        })
+        .collect();
     let threat = |e: usize, p: Pos| b.threat_weapon_on(e, p, 1, alt);
     let threatened = |p: Pos| foes.iter().any(|&e| threat(e, p).is_some());
     let reach = melee_reach as i32 / 5;
@@ -87,19 +94,57 @@ pub(super) fn flank_square(b: &BattleState<'_>, i: usize, t: usize) -> Option<Po
     let shunned = b.shunned_zones(i);
     let open = |p: Pos| if b.in_shunned(&shunned, p, 1) { Access::Blocked } else { b.access(i, p) };
     candidates.retain(|&(_, q)| !b.in_shunned(&shunned, q, 1));
-    let mut pf = b.prepared().pathfinder.clone();
+    // The route the move walks: one that leaves no threatened square (the
+    // start aside) when there is one (`Engine::unprovoking_route`), else
+    // the cheapest, whose attacks of opportunity are weighed. The stored
+    // creature-free path answers when nothing stands on it (`combat::paths`:
+    // it is then the path a search finds); else one search serves every
+    // square: a threatened square may end a route, not be crossed.
+    let stored = if b.move_mode(i) == MoveMode::Ground { b.prep.paths.for_space(1) } else { None };
+    let from = map.index(start);
+    let mut safe: Option<crate::grid::Pathfinder> = None;
     let mut plain: Option<crate::grid::Pathfinder> = None;
     let mut path = Vec::new();
     // (worth, then the cheaper move), the square.
     let mut best: Option<((f64, std::cmp::Reverse<u32>), Pos)> = None;
     for (bonus, q) in candidates {
-        // The route the move walks: one that leaves no threatened square (the
-        // start aside) when there is one (`Engine::unprovoking_route`), else
-        // the cheapest, whose attacks of opportunity are weighed.
-        let access = |p: Pos| if p != q && threatened(p) { Access::Blocked } else { open(p) };
-        pf.run_as(map, start, Some(budget), &access, b.move_mode(i));
-        let (cost, risk) = match pf.cost(q).filter(|&c| c <= budget) {
-            Some(cost) => (cost, 0.0),
+        // The stored path when it is free: its cost, and whether it leaves a threatened square.
+        let direct = stored.and_then(|paths| {
+            let to = map.index(q);
+            let cost = paths.cost(from, to).filter(|&c| c <= budget)?;
+            let mut threatening = false;
+            for p in paths.path(from, to) {
+                if open(p) == Access::Blocked {
+                    return None;
+                }
+                threatening |= p != q && threatened(p);
+            }
+            Some((cost, threatening))
+        });
+        if let Some((cost, false)) = direct {
+            consider(&mut best, bonus, q, cost, 0.0, per_point, sneak);
+            continue;
+        }
+        let safe = safe.get_or_insert_with(|| {
+            let mut pf = b.prepared().pathfinder.clone();
+            let access = |p: Pos| match open(p) {
+                Access::Open if threatened(p) => Access::EndOnly,
+                Access::PassOnly if threatened(p) => Access::Blocked,
+                a => a,
+            };
+            pf.run_as(map, start, Some(budget), &access, b.move_mode(i));
+            pf
+        });
+        if let Some(cost) = safe.cost(q).filter(|&c| c <= budget) {
+            consider(&mut best, bonus, q, cost, 0.0, per_point, sneak);
+            continue;
+        }
+        let cost = match direct {
+            Some((cost, _)) => {
+                path.clear();
+                path.extend(stored.into_iter().flat_map(|paths| paths.path(from, map.index(q))));
+                cost
+            }
             None => {
                 // The plain search does not depend on the square: run once.
                 let plain = plain.get_or_insert_with(|| {
@@ -111,30 +156,45 @@ pub(super) fn flank_square(b: &BattleState<'_>, i: usize, t: usize) -> Option<Po
                 if !plain.path_to(q, &mut path) {
                     continue;
                 }
-                // Each foe gets one attack however many of its squares are left.
-                let left = &path[..path.len().saturating_sub(1)];
-                let risk: f64 = foes
-                    .iter()
-                    .filter_map(|&e| left.iter().find_map(|&p| threat(e, p)).map(|w| (e, w)))
-                    .map(|(e, w)| {
-                        let sit = b.situation(e, w, i, super::super::odds::Swing::default());
-                        super::super::odds::hit_chance(sit.attack, sit.ac)
-                            * b.prep.fighters[e].offense.attacks[w].mean_damage
-                    })
-                    .sum();
-                (cost, risk)
+                cost
             }
         };
-        let worth = f64::from(bonus) * per_point + sneak - risk;
-        if worth <= 0.0 {
-            continue;
-        }
-        let key = (worth, std::cmp::Reverse(cost));
-        if best.is_none_or(|(k, _)| key > k) {
-            best = Some((key, q));
-        }
+        // Each foe gets one attack however many of its squares are left.
+        let left = &path[..path.len().saturating_sub(1)];
+        let risk: f64 = foes
+            .iter()
+            .filter_map(|&e| left.iter().find_map(|&p| threat(e, p)).map(|w| (e, w)))
+            .map(|(e, w)| {
+                let sit = b.situation(e, w, i, super::super::odds::Swing::default());
+                super::super::odds::hit_chance(sit.attack, sit.ac)
+                    * b.prep.fighters[e].offense.attacks[w].mean_damage
+            })
+            .sum();
+        consider(&mut best, bonus, q, cost, risk, per_point, sneak);
     }
     best.map(|(_, q)| q)
+}
+
+/// Keeps square `q` in `best` when its flank, worth `bonus` points at
+/// `per_point` each plus `sneak`, less `risk`, pays and beats the best so
+/// far (then the cheaper move).
+fn consider(
+    best: &mut Option<((f64, std::cmp::Reverse<u32>), Pos)>,
+    bonus: i32,
+    q: Pos,
+    cost: u32,
+    risk: f64,
+    per_point: f64,
+    sneak: f64,
+) {
+    let worth = f64::from(bonus) * per_point + sneak - risk;
+    if worth <= 0.0 {
+        return;
+    }
+    let key = (worth, std::cmp::Reverse(cost));
+    if best.is_none_or(|(k, _)| key > k) {
+        *best = Some((key, q));
+    }
 }
 
 /// Blows a flank is counted for: this turn's and about two rounds more.
