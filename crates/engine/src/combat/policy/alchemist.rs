@@ -104,6 +104,6 @@ pub(super) fn plan_extract_buff(
         return false;
     }
     let Some(o) = best_buff(b, i, m) else { return false };
-    out.push(Action::cast(o.spell, Some(i)));
+    out.push(Action::cast(o.cast.spell, Some(i)));
     true
 }

@@ -377,7 +377,7 @@ fn plan_spells(
         && b.round() <= 2
         && let Some(o) = best_buff(b, i, m)
     {
-        push_cast(b, i, o, out);
+        push_buff(b, i, o, out);
         return true;
     }
     // 3b. Grow an ally who fights in melee (Enlarge Person) in the first
@@ -433,7 +433,7 @@ fn plan_spells(
     if weapon == 0.0
         && let Some(o) = best_buff(b, i, m)
     {
-        push_cast(b, i, o, out);
+        push_buff(b, i, o, out);
         return true;
     }
     false
@@ -514,6 +514,14 @@ fn push_cast(b: &BattleState<'_>, i: usize, o: Option_, out: &mut Vec<Action>) {
         a = a.defensively();
     }
     out.push(a);
+}
+
+/// A buff's cast, after its walk when it has one.
+fn push_buff(b: &BattleState<'_>, i: usize, o: Buff, out: &mut Vec<Action>) {
+    if let Some(q) = o.walk {
+        out.push(Action::new(ActionKind::Move).with_destination(q));
+    }
+    push_cast(b, i, o.cast, out);
 }
 
 /// A quickened damage spell as the turn's swift action, when the caster knows Quicken Spell.
@@ -1005,11 +1013,19 @@ fn best_scroll(b: &BattleState<'_>, i: usize, t: usize) -> Option<(u8, f64)> {
     best
 }
 
-/// A buff not yet on its recipient: the caster first, then the nearest ally
-/// in reach; the highest spell level first (Bless before Guidance: a table
-/// does not open on a cantrip when its 1st-level buff waits), then the
-/// file's order.
-pub(super) fn best_buff(b: &BattleState<'_>, i: usize, m: Magic) -> Option<Option_> {
+/// A buff to cast, and where the caster first walks to touch its recipient.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Buff {
+    pub(super) cast: Option_,
+    pub(super) walk: Option<crate::map::Pos>,
+}
+
+/// A buff not yet on its recipient: the highest spell level first (Bless
+/// before Guidance: a table does not open on a cantrip when its 1st-level
+/// buff waits), then the file's order; a single-target one goes to the
+/// ally it helps most among those the caster touches from here or after
+/// one move to a square no foe threatens (`policy::recipient`).
+pub(super) fn best_buff(b: &BattleState<'_>, i: usize, m: Magic) -> Option<Buff> {
     let caster = b.prep.fighters[i].caster.as_deref()?;
     let mut known: Vec<&Known> = caster.known.iter().collect();
     known.sort_by_key(|k| std::cmp::Reverse(k.level));
@@ -1035,34 +1051,57 @@ pub(super) fn best_buff(b: &BattleState<'_>, i: usize, m: Magic) -> Option<Optio
                 .filter(|&j| !b.are_enemies(i, j) && b.is_active(j) && !on(j) && b.distance(i, j) <= 50)
                 .count();
             if allies >= 2 {
-                return Some(Option_ {
+                let cast = Option_ {
                     spell: k.spell,
                     target: None,
                     point: None,
                     metamagic: Metamagic::NONE,
                     score: 1.0,
-                });
+                };
+                return Some(Buff { cast, walk: None });
             }
             continue;
         }
-        let mut recipients: Vec<usize> = if self_only {
+        let recipients: Vec<usize> = if self_only {
             vec![i]
         } else {
             (0..b.len()).filter(|&j| !b.are_enemies(i, j) && b.is_active(j)).collect()
         };
-        recipients.sort_by_key(|&j| (j != i, b.distance(i, j), j));
-        if let Some(j) = recipients.into_iter().find(|&j| {
-            !on(j)
-                && (j == i || b.spell_reaches(i, j, s, caster.cl).is_ok())
-                && s.target.as_ref().is_none_or(|tg| b.passes(i, j, &tg.filter))
-        }) {
-            return Some(Option_ {
+        // Who it helps most (`policy::recipient`): the one who fights, the
+        // caster first only on a tie, then the nearest.
+        let aim = super::recipient::aim_of(s);
+        let mut ranked: Vec<(f64, usize)> = recipients
+            .into_iter()
+            .filter(|&j| !on(j) && s.target.as_ref().is_none_or(|tg| b.passes(i, j, &tg.filter)))
+            .map(|j| (if self_only { 0.0 } else { super::recipient::worth_to(b, j, aim) }, j))
+            .collect();
+        ranked.sort_by(|x, y| {
+            y.0.total_cmp(&x.0)
+                .then_with(|| (x.1 != i, b.distance(i, x.1), x.1).cmp(&(y.1 != i, b.distance(i, y.1), y.1)))
+        });
+        // A touch buff may be carried to an ally one safe move away, when
+        // that ally is worth more than every one touched from here.
+        let mut walked = false;
+        for (_, j) in ranked {
+            let cast = Option_ {
                 spell: k.spell,
                 target: Some(j),
                 point: None,
                 metamagic: Metamagic::NONE,
                 score: 1.0,
-            });
+            };
+            if j == i || b.spell_reaches(i, j, s, caster.cl).is_ok() {
+                return Some(Buff { cast, walk: None });
+            }
+            if walked || s.range != Range::Touch || b.is_threatened(i) {
+                continue;
+            }
+            walked = true;
+            if let Some((q, None)) = heal::approach(b, i, j)
+                && !super::consumables::threatened_at(b, i, q)
+            {
+                return Some(Buff { cast, walk: Some(q) });
+            }
         }
     }
     None

@@ -37,6 +37,7 @@ mod monster;
 mod mounted;
 mod paladin;
 mod ranged;
+mod recipient;
 mod reload;
 mod splash;
 mod worth;

@@ -7,6 +7,7 @@ mod attacks;
 mod batch;
 mod bestiary_files;
 mod bonds;
+mod buff_recipients;
 mod carry_effects;
 mod cavalier;
 mod classes;
