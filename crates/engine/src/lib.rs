@@ -324,4 +324,14 @@ pub mod summary;
 /// step out first when one leads there). The reference alchemist4 prepares its extracts of the
 /// day ({1: 4, 2: 2}: shield, cure light wounds, cat's grace, cure
 /// moderate wounds).
-pub const RULES_VERSION: &str = "pf1e-rules-23";
+///
+/// `pf1e-rules-24`: a single-target buff goes to the ally it helps most
+/// (`policy::recipient`): one that helps defence (armor class, saves,
+/// temporary hit points, damage reduction, wards) to the ally the foes are
+/// hitting (each able foe's damage counted on the nearest opponent it can
+/// hurt), one that helps offence (attack and damage rolls, Strength, an
+/// extra attack, weapon qualities) to the ally who deals the most damage;
+/// the caster first only on a tie. A touch buff is carried one move to an
+/// ally out of touch when the square it ends on is threatened by no foe
+/// and the caster is not threatened where it stands.
+pub const RULES_VERSION: &str = "pf1e-rules-24";
