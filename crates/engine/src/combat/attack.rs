@@ -229,7 +229,9 @@ impl BattleState<'_> {
     /// the melee bonus against a helpless target.
     #[inline]
     fn unseen_or_helpless(&self, a: usize, t: usize, melee: bool, s: &mut Situation, roll: &mut Tally) {
-        s.invisible = self.fighters[a].summary.flags.has(Flags::INVISIBLE) && !self.sees_invisible(t);
+        s.invisible = self.fighters[a].summary.flags.has(Flags::INVISIBLE)
+            && !self.sees_invisible(t)
+            && !self.perceives_by_blindsight(t, a);
         if s.invisible {
             roll.untyped(INVISIBLE_BONUS);
         }

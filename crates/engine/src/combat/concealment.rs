@@ -6,6 +6,7 @@
 //! images), raised to 50 % when the attacker is blinded (every foe has total
 //! concealment against it). It is rolled after the hit and the confirmation.
 //! Improved Precise Shot ignores concealment short of total on ranged attacks.
+//! Blindsight makes all of it irrelevant within its range.
 
 use super::attack::BLIND_MISS_CHANCE;
 use super::state::BattleState;
@@ -30,6 +31,9 @@ impl BattleState<'_> {
         }
         if !self.zones.is_empty() {
             m = m.max(self.zone_miss_chance(a, t));
+        }
+        if m > 0 && self.perceives_by_blindsight(a, t) {
+            return 0;
         }
         if !melee && m < TOTAL_CONCEALMENT && self.prep.fighters[a].feats.improved_precise_shot {
             m = 0;
@@ -71,8 +75,27 @@ impl BattleState<'_> {
     /// opportunity against a creature with total concealment").
     #[inline]
     pub(crate) fn totally_concealed_from(&self, e: usize, t: usize) -> bool {
-        self.fighters[t].miss_chance >= TOTAL_CONCEALMENT
+        (self.fighters[t].miss_chance >= TOTAL_CONCEALMENT
             || self.fighters[e].summary.flags.has(Flags::BLIND)
-            || (!self.zones.is_empty() && self.zone_miss_chance(e, t) >= TOTAL_CONCEALMENT)
+            || (!self.zones.is_empty() && self.zone_miss_chance(e, t) >= TOTAL_CONCEALMENT))
+            && !self.perceives_by_blindsight(e, t)
+    }
+
+    /// Whether `a` notices `t` by blindsight (UMR "Blindsight and
+    /// Blindsense"): `t` within its range (a lifesense notices only living
+    /// creatures); then invisibility, darkness, concealment and its own
+    /// blindness are irrelevant to its attacks on `t`. Line of effect is the
+    /// attack's own requirement.
+    #[cold]
+    pub(crate) fn perceives_by_blindsight(&self, a: usize, t: usize) -> bool {
+        let Some((range, living_only)) = self.prep.fighters[a].monster.as_deref().and_then(|m| m.blindsight)
+        else {
+            return false;
+        };
+        let living = !matches!(
+            self.prep.fighters[t].nature.ctype,
+            Some(crate::spell::model::CreatureType::Undead | crate::spell::model::CreatureType::Construct)
+        );
+        (living || !living_only) && self.distance(a, t) <= range
     }
 }

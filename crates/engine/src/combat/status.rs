@@ -133,7 +133,9 @@ impl BattleState<'_> {
         f.summary.flags.has(Flags::DENIES_DEX)
             || (f.run.running && !self.prep.fighters[t].feats.run_feat)
             || attacker.is_some_and(|a| {
-                self.fighters[a].summary.flags.has(Flags::INVISIBLE) && !self.sees_invisible(t)
+                self.fighters[a].summary.flags.has(Flags::INVISIBLE)
+                    && !self.sees_invisible(t)
+                    && !self.perceives_by_blindsight(t, a)
                     || self.captive_of(t, a)
             })
     }

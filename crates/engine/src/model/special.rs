@@ -578,6 +578,19 @@ pub enum SpecialAbility {
         /// What a failed save does.
         effect: HitEffect,
     },
+    /// Blindsight (UMR "Blindsight and Blindsense"): within `range_ft` the
+    /// creature fights as well as a sighted one, and invisibility, darkness
+    /// and concealment are irrelevant to it; `living_only` for a lifesense
+    /// that notices only living creatures (a wraith's).
+    Blindsight {
+        /// The feature it plays (`blindsight`, `lifesense`).
+        name: String,
+        /// Its range.
+        range_ft: u32,
+        /// Whether it notices only living creatures (not undead or constructs).
+        #[serde(default)]
+        living_only: bool,
+    },
 }
 
 fn two() -> u32 {
@@ -822,7 +835,8 @@ impl SpecialAbility {
             | SpecialAbility::CursedWound { name, .. }
             | SpecialAbility::Supply { name, .. }
             | SpecialAbility::Spittle { name, .. }
-            | SpecialAbility::Gaze { name, .. } => name,
+            | SpecialAbility::Gaze { name, .. }
+            | SpecialAbility::Blindsight { name, .. } => name,
         }
     }
 }

@@ -31,6 +31,8 @@ pub(crate) struct MonsterSpec {
     pub rend: Option<Rend>,
     pub incorporeal: bool,
     pub gaze: Option<Gaze>,
+    /// Blindsight: its range, and whether it notices only living creatures.
+    pub blindsight: Option<(u32, bool)>,
     /// Channel resistance: the bonus on saves against channeled energy.
     pub channel_resistance: i32,
     pub auras: Vec<Aura>,
@@ -898,6 +900,9 @@ impl MonsterSpec {
                 SpecialAbility::CursedWound { name, dc } => m.cursed_wound = Some((name.clone(), *dc)),
                 // Read by the attack it limits (`prepared::prepare_attack`).
                 SpecialAbility::Supply { .. } => {}
+                SpecialAbility::Blindsight { range_ft, living_only, .. } => {
+                    m.blindsight = Some((*range_ft, *living_only))
+                }
                 SpecialAbility::Gaze { name, range_ft, save, dc, effect: e } => {
                     m.gaze = Some(Gaze {
                         name: name.clone(),

@@ -6,6 +6,7 @@ mod alchemist;
 mod attacks;
 mod batch;
 mod bestiary_files;
+mod blindsight;
 mod bonds;
 mod buff_recipients;
 mod carry_effects;
