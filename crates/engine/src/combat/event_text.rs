@@ -352,7 +352,8 @@ fn line(ids: &[String], sides: &[String], r: &Record) -> String {
         }
         Event::LaysOnHands { who, target, dice, rolled, healed, left, removed, .. } => {
             let on = if who == target { String::new() } else { format!(" on {}", id(*target)) };
-            let ends = if removed.is_empty() { String::new() } else { format!(", ends {}", removed.join(", ")) };
+            let ends =
+                if removed.is_empty() { String::new() } else { format!(", ends {}", removed.join(", ")) };
             act(*who, format!("lays on hands{on}: {dice}d6={rolled}, heals {healed}{ends} ({left} left)"))
         }
         Event::RebukesDeath { who, target, rolled, bonus, healed, hp, left } => act(

@@ -52,7 +52,8 @@ pub(crate) struct LayOnHands {
 impl LayOnHands {
     /// The lay on hands of a paladin of `level` with `mercies`.
     pub(crate) fn of(level: u32, mercies: Mercies) -> Self {
-        let ends = mercies.iter().filter_map(Mercy::condition).fold(ConditionSet::default(), ConditionSet::with);
+        let ends =
+            mercies.iter().filter_map(Mercy::condition).fold(ConditionSet::default(), ConditionSet::with);
         LayOnHands { dice: level / 2, mercies: ends, neutralizes: mercies.has(Mercy::Poisoned) }
     }
 }
@@ -122,7 +123,9 @@ impl BattleState<'_> {
         let mut on = ConditionSet::default();
         for c in self.mercy_conditions(i, t).iter() {
             let lasts = f.base_conds.has(c)
-                || f.effects.iter().any(|e| e.effect.conditions.has(c) && e.rounds_left.is_none_or(|r| r > 1));
+                || f.effects
+                    .iter()
+                    .any(|e| e.effect.conditions.has(c) && e.rounds_left.is_none_or(|r| r > 1));
             if lasts {
                 on = on.with(c);
             }
@@ -196,7 +199,10 @@ impl<R: Dice> Engine<'_, '_, R> {
         let removed = self.mercies_on(i, t, l);
         let left = u32::from(self.st.fighters[i].class.pools.lay_on_hands);
         let dice = l.dice;
-        emit!(self, Event::LaysOnHands { who: i, target: t, dice, rolled, healed, left, removed, harms: false });
+        emit!(
+            self,
+            Event::LaysOnHands { who: i, target: t, dice, rolled, healed, left, removed, harms: false }
+        );
         Ok(())
     }
 
@@ -229,12 +235,22 @@ impl<R: Dice> Engine<'_, '_, R> {
         self.st.fighters[i].class.pools.lay_on_hands -= 1;
         self.bearer_attacks(i);
         let (hit, _) = self.touch_attack(i, t, true, false, false, 0);
-        let rolled: u32 = if hit && self.st.is_present(t) { (0..l.dice).map(|_| self.rng.roll(6)).sum() } else { 0 };
+        let rolled: u32 =
+            if hit && self.st.is_present(t) { (0..l.dice).map(|_| self.rng.roll(6)).sum() } else { 0 };
         let left = u32::from(self.st.fighters[i].class.pools.lay_on_hands);
         let dice = l.dice;
         emit!(
             self,
-            Event::LaysOnHands { who: i, target: t, dice, rolled, healed: 0, left, removed: Vec::new(), harms: true }
+            Event::LaysOnHands {
+                who: i,
+                target: t,
+                dice,
+                rolled,
+                healed: 0,
+                left,
+                removed: Vec::new(),
+                harms: true
+            }
         );
         if rolled > 0 {
             self.spell_damage(i, t, rolled, &[String::from("positive")], false, None);

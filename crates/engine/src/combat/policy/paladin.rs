@@ -108,8 +108,9 @@ pub(super) fn plan_harm(b: &BattleState<'_>, i: usize, t: usize, out: &mut Vec<A
         .filter(|&(v, _)| v > weapons)
         .collect();
     foes.sort_by(|x, y| y.0.total_cmp(&x.0).then(b.distance(i, x.1).cmp(&b.distance(i, y.1))));
-    foes.into_iter()
-        .any(|(_, e)| super::heal::touch_aid(b, i, e, ActionKind::LayOnHands, b.can_harm_with_hands(i, e), out))
+    foes.into_iter().any(|(_, e)| {
+        super::heal::touch_aid(b, i, e, ActionKind::LayOnHands, b.can_harm_with_hands(i, e), out)
+    })
 }
 
 /// Plans the paladin's swift action (lay on hands on itself, or smite

@@ -73,7 +73,9 @@ fn a_lay_on_hands_ends_the_conditions_of_the_paladin_s_mercies_and_no_other() {
     drop(e);
     let lines = b.lines();
     assert!(
-        lines.iter().any(|l| l.contains("pal: lays on hands on ally: 3d6=9, heals 9, ends sickened, staggered")),
+        lines
+            .iter()
+            .any(|l| l.contains("pal: lays on hands on ally: 3d6=9, heals 9, ends sickened, staggered")),
         "{lines:#?}"
     );
 }
@@ -112,7 +114,13 @@ fn the_poisoned_mercy_ends_running_poisons_and_the_nauseated_one_nausea() {
     let mut b = Bench::new(&[6, 6, 6, 6]);
     let mut e = b.engine(&prep, &SimOptions::default());
     e.apply_effect(1, condition("stinking cloud", ConditionId::Nauseated, 3), None);
-    let dose = crate::combat::prepared::monster::Poisoned { from: 2, rider: 0, rounds_left: 5, dc: 13, successes: 0 };
+    let dose = crate::combat::prepared::monster::Poisoned {
+        from: 2,
+        rider: 0,
+        rounds_left: 5,
+        dc: 13,
+        successes: 0,
+    };
     e.st.fighters[1].monster.poisons.push(dose);
     turn(&mut e, 0, vec![Action::at(ActionKind::LayOnHands, 1)]);
     assert!(!e.st.has_condition(1, ConditionId::Nauseated));
@@ -144,7 +152,10 @@ fn refused(level: u32, features: Value) -> String {
 #[test]
 fn a_mercy_is_refused_when_unknown_too_early_without_its_prerequisite_twice_or_one_too_many() {
     let unknown = refused(6, json!(["Lay On Hands", "Mercy (sleepy)"]));
-    assert!(unknown.contains("\"Mercy (sleepy)\" names no mercy") && unknown.contains("staggered"), "{unknown}");
+    assert!(
+        unknown.contains("\"Mercy (sleepy)\" names no mercy") && unknown.contains("staggered"),
+        "{unknown}"
+    );
     assert!(refused(6, json!(["Mercy"])).contains("names no mercy"), "a mercy needs its name");
     let early = refused(4, json!(["Mercy (staggered)"]));
     assert!(early.contains("paladin level 6 or more; this combatant is level 4"), "{early}");
@@ -204,8 +215,14 @@ fn lay_on_hands_harms_an_undead_by_a_melee_touch_half_level_d6_no_save_halved_if
     drop(e);
     assert!(!b.events.iter().any(|r| matches!(r.event, Event::Save { .. })), "no save");
     let lines = b.lines();
-    assert!(lines.iter().any(|l| l.contains("pal: lays on hands to harm zombie: 2d6=7 (4 left)")), "{lines:#?}");
-    assert!(lines.iter().any(|l| l.contains("pal: lays on hands to harm zombie: misses (2 left)")), "{lines:#?}");
+    assert!(
+        lines.iter().any(|l| l.contains("pal: lays on hands to harm zombie: 2d6=7 (4 left)")),
+        "{lines:#?}"
+    );
+    assert!(
+        lines.iter().any(|l| l.contains("pal: lays on hands to harm zombie: misses (2 left)")),
+        "{lines:#?}"
+    );
 }
 
 // ---- the policy ----
@@ -248,7 +265,11 @@ fn mercy_scene() -> PreparedEncounter {
         vec![
             ("a", paladin(6, &["sickened", "staggered"]), at(2, 1)),
             ("a", ally, at(2, 3)),
-            ("b", foe("Brute", 200, json!({ "ac": { "total": 12, "touch": 9, "flat_footed": 12 } })), at(2, 4)),
+            (
+                "b",
+                foe("Brute", 200, json!({ "ac": { "total": 12, "touch": 9, "flat_footed": 12 } })),
+                at(2, 4),
+            ),
         ],
     )
 }
@@ -265,9 +286,10 @@ fn the_policy_lays_on_hands_on_a_staggered_ally_and_not_on_a_merely_sickened_unh
     }
     // Sickened alone and unhurt: not worth a use (and a standard action).
     for events in seeded(&prep, 12, |e| e.set_condition(1, ConditionId::Sickened)) {
-        let early = events.iter().take_while(|r| r.round <= 1).any(|r| {
-            matches!(&r.event, Event::LaysOnHands { who: 0, target: 1, .. })
-        });
+        let early = events
+            .iter()
+            .take_while(|r| r.round <= 1)
+            .any(|r| matches!(&r.event, Event::LaysOnHands { who: 0, target: 1, .. }));
         assert!(!early, "spent a use on an unhurt sickened ally in round 1");
     }
     // Sickened and missing more than the healing's mean (3d6: 10.5): it pays.
@@ -302,11 +324,17 @@ fn the_policy_harms_an_undead_its_weapon_cannot_hurt_and_keeps_a_use_for_healing
     let (mut harmed, mut battles) = (0, 0);
     for events in seeded(&prep, 12, |_| {}) {
         battles += 1;
-        let harms = events.iter().filter(|r| matches!(r.event, Event::LaysOnHands { who: 0, harms: true, .. })).count();
+        let harms = events
+            .iter()
+            .filter(|r| matches!(r.event, Event::LaysOnHands { who: 0, harms: true, .. }))
+            .count();
         // Five uses, one kept for healing.
         assert!((1..=4).contains(&harms), "{harms} harms");
         harmed += usize::from(harms > 0);
-        assert!(!events.iter().any(|r| matches!(&r.event, Event::Attack(a) if a.who == 0)), "swung a mundane sword");
+        assert!(
+            !events.iter().any(|r| matches!(&r.event, Event::Attack(a) if a.who == 0)),
+            "swung a mundane sword"
+        );
     }
     assert_eq!(harmed, battles);
 }
@@ -315,8 +343,12 @@ fn the_policy_harms_an_undead_its_weapon_cannot_hurt_and_keeps_a_use_for_healing
 fn the_policy_keeps_its_sword_against_an_undead_it_hurts_more_with_it() {
     // A paladin 6 with a +1 longsword (+13, 1d8+6, two attacks) against a
     // plain zombie (AC 12): the sword's full attack beats 3d6 by touch.
-    let zombie = foe("Zombie", 120, json!({ "creature_type": "undead",
-                                             "ac": { "total": 12, "touch": 10, "flat_footed": 12 } }));
+    let zombie = foe(
+        "Zombie",
+        120,
+        json!({ "creature_type": "undead",
+                                             "ac": { "total": 12, "touch": 10, "flat_footed": 12 } }),
+    );
     let prep = prepare_magic(
         arena(6, 10),
         vec![("a", data_combatant("data/pcs/paladin6.json"), at(2, 1)), ("b", zombie, at(2, 2))],
@@ -340,7 +372,8 @@ fn bonus_spells(modifier: i32, level: i32) -> u32 {
 fn the_reference_paladins_slots_are_the_class_table_and_charisma_and_their_caster_level_is_level_minus_3() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data");
     let classes: Value =
-        serde_json::from_str(&std::fs::read_to_string(root.join("classes.json")).expect("classes")).expect("json");
+        serde_json::from_str(&std::fs::read_to_string(root.join("classes.json")).expect("classes"))
+            .expect("json");
     let table = &classes["spells_per_day"]["prepared_low"];
     // Paladin 8 casts nothing yet (her notes say why).
     for level in [2u32, 4, 6] {
@@ -378,7 +411,11 @@ fn blesses_then_favours(file: &'static str) {
     let placed = || {
         vec![
             ("players", data_combatant(file), at(2, 2)),
-            ("players", creature("Ally", json!({ "hp_max": 60, "attacks": [melee("axe", 8, "1d12+4")] })), at(3, 2)),
+            (
+                "players",
+                creature("Ally", json!({ "hp_max": 60, "attacks": [melee("axe", 8, "1d12+4")] })),
+                at(3, 2),
+            ),
             (
                 "monsters",
                 foe("Brute", 120, json!({ "alignment": "CE", "attacks": [melee("club", 8, "2d6+6")] })),
