@@ -100,13 +100,17 @@ pub(super) fn plan_harm(b: &BattleState<'_>, i: usize, t: usize, out: &mut Vec<A
     {
         return false;
     }
-    let weapons = super::splash::weapons_value(b, i, t);
     let mut foes: Vec<(f64, usize)> = (0..b.len())
         .filter(|&e| b.are_enemies(i, e) && b.is_active(e) && !b.is_swallowed(e))
         .filter(|&e| b.prep.fighters[e].nature.ctype == Some(crate::spell::model::CreatureType::Undead))
         .map(|e| (harm_value(b, i, e), e))
-        .filter(|&(v, _)| v > weapons)
         .collect();
+    // The weapons' measure is weighed only when an undead foe stands (it runs every turn).
+    if foes.is_empty() {
+        return false;
+    }
+    let weapons = super::splash::weapons_value(b, i, t);
+    foes.retain(|&(v, _)| v > weapons);
     foes.sort_by(|x, y| y.0.total_cmp(&x.0).then(b.distance(i, x.1).cmp(&b.distance(i, y.1))));
     foes.into_iter().any(|(_, e)| {
         super::heal::touch_aid(b, i, e, ActionKind::LayOnHands, b.can_harm_with_hands(i, e), out)
