@@ -214,6 +214,11 @@ fn lay_on_hands_harms_an_undead_by_a_melee_touch_half_level_d6_no_save_halved_if
     assert_eq!(e.st.fighters[0].class.pools.lay_on_hands, 2);
     drop(e);
     assert!(!b.events.iter().any(|r| matches!(r.event, Event::Save { .. })), "no save");
+    // The orc beside her threatens her: the touch provokes no attack of opportunity.
+    assert!(
+        !b.events.iter().any(|r| matches!(&r.event, Event::Attack(a) if a.aoo)),
+        "no attack of opportunity"
+    );
     let lines = b.lines();
     assert!(
         lines.iter().any(|l| l.contains("pal: lays on hands to harm zombie: 2d6=7 (4 left)")),
