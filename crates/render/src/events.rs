@@ -390,7 +390,7 @@ fn row(t: &Transcript, r: &Record, lang: Lang, codes: Codes) -> Row {
         }
         Event::Rages { who, hp, will, left } => act(*who, f(T::EvRages, &[hp, will, left])),
         Event::RageEnds { who, rounds, hp, fatigued } => act(*who, f(T::EvRageEnds, &[rounds, hp, fatigued])),
-        Event::LaysOnHands { who, target, dice, rolled, healed, left } => {
+        Event::LaysOnHands { who, target, dice, rolled, healed, left, .. } => {
             let line = if who == target {
                 f(T::EvLaysOnHandsSelf, &[dice, rolled, healed, left])
             } else {

@@ -606,16 +606,25 @@ pub enum Event {
     LaysOnHands {
         /// The paladin.
         who: usize,
-        /// The creature healed (the paladin itself or an ally).
+        /// The creature healed (the paladin itself or an ally), or the
+        /// undead harmed.
         target: usize,
         /// Number of d6 rolled.
         dice: u32,
-        /// Their total.
+        /// Their total (0 when a touch to harm missed).
         rolled: u32,
         /// Hit points restored.
         healed: u32,
         /// Uses left today.
         left: u32,
+        /// What its mercies ended on the target (`sickened`, `staggered`,
+        /// `poisoned`…), in the order of the conditions; omitted when none.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        removed: Vec<String>,
+        /// It harmed an undead (after its touch attack; the damage is the
+        /// `spell_damage` event that follows a hit); omitted when false.
+        #[serde(default, skip_serializing_if = "is_false")]
+        harms: bool,
     },
     /// A cleric of the Healing domain rebukes death (CRB "Healing Domain"):
     /// a touch healing 1d4 + ½ cleric level on a creature below 0 hit points.

@@ -346,9 +346,15 @@ fn line(ids: &[String], sides: &[String], r: &Record) -> String {
         Event::RageEnds { who, rounds, hp, fatigued } => {
             act(*who, format!("rage ends after {rounds} round(s) (-{hp} hp), fatigued for {fatigued} rounds"))
         }
-        Event::LaysOnHands { who, target, dice, rolled, healed, left } => {
+        Event::LaysOnHands { who, target, dice, rolled, left, harms: true, .. } => {
+            let what = if *rolled == 0 { String::from("misses") } else { format!("{dice}d6={rolled}") };
+            act(*who, format!("lays on hands to harm {}: {what} ({left} left)", id(*target)))
+        }
+        Event::LaysOnHands { who, target, dice, rolled, healed, left, removed, .. } => {
             let on = if who == target { String::new() } else { format!(" on {}", id(*target)) };
-            act(*who, format!("lays on hands{on}: {dice}d6={rolled}, heals {healed} ({left} left)"))
+            let ends =
+                if removed.is_empty() { String::new() } else { format!(", ends {}", removed.join(", ")) };
+            act(*who, format!("lays on hands{on}: {dice}d6={rolled}, heals {healed}{ends} ({left} left)"))
         }
         Event::RebukesDeath { who, target, rolled, bonus, healed, hp, left } => act(
             *who,

@@ -184,6 +184,9 @@ pub enum Rule {
     /// Paladin lay on hands (CRB "Lay On Hands"): (level / 2)d6 healing,
     /// swift on itself, standard on an ally; uses from `resources.lay_on_hands`.
     LayOnHands,
+    /// Paladin mercy (CRB "Mercy"), written `Mercy (sickened)`: each lay on
+    /// hands that heals also ends the mercy's condition (`feats::mercy`).
+    Mercy,
     /// Ranger favored enemy (CRB "Favored Enemy"): a bonus on attack and
     /// damage rolls against a creature type, written `Favored Enemy (undead +2)`.
     FavoredEnemy,
@@ -287,6 +290,7 @@ impl Rule {
             Rule::Rage => "rage",
             Rule::SmiteEvil => "smite_evil",
             Rule::LayOnHands => "lay_on_hands",
+            Rule::Mercy => "mercy",
             Rule::FavoredEnemy => "favored_enemy",
             Rule::FlurryOfBlows => "flurry_of_blows",
             Rule::StunningFist => "stunning_fist",
@@ -303,7 +307,7 @@ impl Rule {
     }
 
     /// Every rule but the martial feats (`MartialFeat::ALL`), for messages.
-    pub const ALL: [Rule; 67] = [
+    pub const ALL: [Rule; 68] = [
         Rule::PowerAttack,
         Rule::CombatReflexes,
         Rule::PreciseShot,
@@ -360,6 +364,7 @@ impl Rule {
         Rule::Rage,
         Rule::SmiteEvil,
         Rule::LayOnHands,
+        Rule::Mercy,
         Rule::FavoredEnemy,
         Rule::FlurryOfBlows,
         Rule::StunningFist,

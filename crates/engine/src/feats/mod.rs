@@ -5,12 +5,14 @@
 pub mod catalog;
 pub mod derive;
 pub mod martial;
+pub mod mercy;
 pub mod monk;
 pub mod power;
 pub mod resolve;
 
 pub use catalog::{CatalogError, FeatCatalog, FeatEntry, Parameter, Rule};
 pub use martial::{Martial, MartialFeat};
+pub use mercy::{Mercies, Mercy};
 pub use monk::monk_unarmed_damage;
 pub use power::{PowerAbility, PowerEffect, PowerRounds, PowerSpec, PowerUse};
 pub use resolve::{

@@ -23,7 +23,7 @@
 use crate::effects::{Maneuver, ModTarget, Modifier};
 use crate::model::Combatant;
 
-use super::catalog::{FeatCatalog, Parameter, Rule, parse_d6};
+use super::catalog::{FeatCatalog, Parameter, Rule, normalize, parse_d6};
 
 /// How sneak attack dice are counted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -206,6 +206,8 @@ pub struct ClassRules {
     pub smite_evil: bool,
     /// Paladin lay on hands.
     pub lay_on_hands: bool,
+    /// Paladin mercies (checked against the level when resolved).
+    pub mercies: super::mercy::Mercies,
     /// Ranger favored enemies: creature type and bonus, in feature order.
     pub favored_enemies: Vec<(crate::spell::model::CreatureType, i32)>,
     /// Monk flurry of blows.
@@ -395,6 +397,7 @@ fn in_final_values(m: &Modifier, c: &Combatant) -> bool {
 /// Resolves every feature of `c` against `catalog`.
 pub fn resolve(c: &Combatant, catalog: &FeatCatalog) -> Result<ResolvedFeatures, FeatureError> {
     let mut out = ResolvedFeatures::default();
+    let mut last_mercy = None;
     for (index, feature) in c.features.iter().enumerate() {
         let written = feature.name();
         let fail = |message: String| FeatureError { index, message };
@@ -539,6 +542,26 @@ pub fn resolve(c: &Combatant, catalog: &FeatCatalog) -> Result<ResolvedFeatures,
             Some(Rule::QuickReflexes) => rules.class.quick_reflexes = true,
             Some(Rule::SmiteEvil) => rules.class.smite_evil = true,
             Some(Rule::LayOnHands) => rules.class.lay_on_hands = true,
+            Some(Rule::Mercy) => {
+                let mercy = parameter.as_deref().and_then(super::mercy::Mercy::from_name).ok_or_else(|| {
+                    fail(format!(
+                        "{written:?} names no mercy of the Core Rulebook: write \"Mercy (sickened)\" with one of {}",
+                        super::mercy::Mercy::names()
+                    ))
+                })?;
+                if rules.class.mercies.has(mercy) {
+                    return Err(fail(format!("{written:?} is listed twice")));
+                }
+                if c.level < mercy.level() {
+                    return Err(fail(format!(
+                        "{written:?} is a mercy of paladin level {} or more; this combatant is level {}",
+                        mercy.level(),
+                        c.level
+                    )));
+                }
+                rules.class.mercies = rules.class.mercies.with(mercy);
+                last_mercy = Some(index);
+            }
             Some(Rule::FavoredEnemy) => {
                 let enemy =
                     favored_enemy(parameter.as_deref()).map_err(|m| fail(format!("{written:?}: {m}")))?;
@@ -561,6 +584,11 @@ pub fn resolve(c: &Combatant, catalog: &FeatCatalog) -> Result<ResolvedFeatures,
             None => {}
         }
         out.features.push(resolved);
+    }
+    // Prerequisites and count once every mercy and Extra Mercy is known.
+    if let Some(index) = last_mercy {
+        let extra = out.features.iter().filter(|f| normalize(&f.entry) == "extra mercy").count() as u32;
+        out.rules.class.mercies.check(c.level, extra).map_err(|message| FeatureError { index, message })?;
     }
     Ok(out)
 }

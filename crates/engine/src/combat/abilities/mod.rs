@@ -339,7 +339,7 @@ impl AbilitySpec {
                 .then(|| Rage::of(c.level).with_powers(c.level, class.superstition, class.quick_reflexes)),
             smite: (class.smite_evil && !special(c, |a| matches!(a, SpecialAbility::Smite { .. })))
                 .then(|| Smite::new(crate::effects::Alignment::EVIL, c.level, cha)),
-            lay_on_hands: class.lay_on_hands.then(|| LayOnHands::of(c.level)),
+            lay_on_hands: class.lay_on_hands.then(|| LayOnHands::of(c.level, class.mercies)),
             rebuke_death: class.rebuke_death.then(|| RebukeDeath::of(c.level)),
             powers: class
                 .powers

@@ -98,7 +98,9 @@ fn plan_default(battle: &BattleState<'_>, actor: usize, out: &mut Vec<Action>) {
             return;
         }
         if abilities
-            && (paladin::plan_aid(battle, actor, out) || domain::plan_rebuke(battle, actor, false, out))
+            && (paladin::plan_aid(battle, actor, out)
+                || domain::plan_rebuke(battle, actor, false, out)
+                || paladin::plan_mercy(battle, actor, out))
         {
             return;
         }
@@ -134,7 +136,8 @@ fn plan_default(battle: &BattleState<'_>, actor: usize, out: &mut Vec<Action>) {
             return;
         }
         let t = flight::reachable_target(battle, actor, harmable_target(battle, actor, t));
-        if harmless::plan(battle, actor, t, out)
+        if (abilities && paladin::plan_harm(battle, actor, t, out))
+            || harmless::plan(battle, actor, t, out)
             || splash::plan(battle, actor, t, out)
             || splash::plan_guard(battle, actor, t, out)
             || reload::plan_reload(battle, actor, t, out)
@@ -631,7 +634,9 @@ impl StrategyPolicy {
             return;
         }
         if abilities
-            && (paladin::plan_aid(battle, actor, out) || domain::plan_rebuke(battle, actor, false, out))
+            && (paladin::plan_aid(battle, actor, out)
+                || domain::plan_rebuke(battle, actor, false, out)
+                || paladin::plan_mercy(battle, actor, out))
         {
             return;
         }
@@ -676,7 +681,8 @@ impl StrategyPolicy {
         if fragile::plan(battle, actor, out) {
             return;
         }
-        if (items && splash::plan(battle, actor, t, out))
+        if (abilities && paladin::plan_harm(battle, actor, t, out))
+            || (items && splash::plan(battle, actor, t, out))
             || splash::plan_guard(battle, actor, t, out)
             || reload::plan_reload(battle, actor, t, out)
         {

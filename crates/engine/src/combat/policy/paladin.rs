@@ -3,8 +3,21 @@
 //! - **Lay on hands on an ally**: an ally who is dying (below 0 hit points,
 //!   not stable) and whom it touches from here or after one move gets it
 //!   (a standard action); the turn is planned.
+//! - **Lay on hands for its mercies**: with no ally dying, an ally
+//!   (conscious, not dying) it touches from here or after one move whose
+//!   conditions its mercies end gets it when that pays (`mercy_pays`): a
+//!   condition that costs a turn's worth or more (staggered, dazed,
+//!   nauseated…, lasting past the next round), or a lighter one
+//!   (sickened, fatigued, shaken) on an ally missing at least the healing's
+//!   mean; the worst-afflicted first, then the nearest.
 //! - **Lay on hands on itself**: the swift action of a turn that starts
-//!   with it under half its hit points.
+//!   with it under half its hit points, or with a condition its mercies
+//!   end that pays as above.
+//! - **Lay on hands to harm undead**: an undead foe it touches from here
+//!   or after one move, when the touch's expected damage (hit chance
+//!   against touch AC × the dice's mean, halved on an incorporeal foe)
+//!   beats its weapons' this turn against the foe it would fight; it
+//!   keeps one use for healing and does not give up a smite in progress.
 //! - **Smite evil**: while its smite lasts it fights the smitten foe when it
 //!   reaches it this turn; otherwise, with a use and the swift action left,
 //!   it smites the most dangerous evil foe it reaches this turn (the
@@ -12,7 +25,14 @@
 //!   points outlast one of its hits with the smite's damage, and fights it.
 
 use super::super::action::{Action, ActionKind};
-use super::super::state::BattleState;
+use super::super::odds::hit_chance;
+use super::super::state::{BattleState, LifeState};
+
+/// The weight (`worth::severity`) of the conditions a lay on hands must
+/// end to pay on its own: staggered's and worse.
+const HEAVY: f64 = 0.6;
+/// Uses of lay on hands kept for healing when harming undead.
+const KEPT_FOR_HEALING: u16 = 1;
 
 /// Plans a lay on hands on a dying ally; `true` when the turn is planned.
 pub(super) fn plan_aid(b: &BattleState<'_>, i: usize, out: &mut Vec<Action>) -> bool {
@@ -29,6 +49,74 @@ pub(super) fn plan_aid(b: &BattleState<'_>, i: usize, out: &mut Vec<Action>) -> 
     super::heal::touch_aid(b, i, patient, ActionKind::LayOnHands, b.can_lay_on_hands(i, patient), out)
 }
 
+/// Whether `i`'s lay on hands on `j` pays for its mercies: the lasting
+/// conditions they end weigh `HEAVY` or more, or some weigh less and `j`
+/// misses at least the healing's mean.
+fn mercy_pays(b: &BattleState<'_>, i: usize, j: usize) -> bool {
+    let Some(l) = b.lay_on_hands_ready(i) else { return false };
+    let ends = b.mercy_lasting(i, j);
+    if ends.is_empty() {
+        return false;
+    }
+    let weight: f64 = ends.iter().map(super::worth::severity).sum();
+    weight >= HEAVY || f64::from(b.hp_max(j) - b.hp(j)) >= 3.5 * f64::from(l.dice)
+}
+
+/// Plans a lay on hands on an ally whose conditions its mercies end when
+/// it pays (`mercy_pays`): the heaviest conditions first, then the
+/// nearest; from here or after one move. `true` when the turn is planned.
+pub(super) fn plan_mercy(b: &BattleState<'_>, i: usize, out: &mut Vec<Action>) -> bool {
+    if b.lay_on_hands_ready(i).is_none() {
+        return false;
+    }
+    let weight = |j: usize| -> f64 { b.mercy_lasting(i, j).iter().map(super::worth::severity).sum() };
+    let mut patients: Vec<usize> = (0..b.len())
+        .filter(|&j| j != i && !b.are_enemies(i, j) && b.is_present(j))
+        .filter(|&j| matches!(b.life(j), LifeState::Fighting | LifeState::Disabled))
+        .filter(|&j| b.prep.fighters[j].reserve.is_none() && mercy_pays(b, i, j))
+        .collect();
+    patients.sort_by(|&x, &y| weight(y).total_cmp(&weight(x)).then(b.distance(i, x).cmp(&b.distance(i, y))));
+    patients
+        .into_iter()
+        .any(|j| super::heal::touch_aid(b, i, j, ActionKind::LayOnHands, b.can_lay_on_hands(i, j), out))
+}
+
+/// Expected damage of `i`'s lay on hands harming undead `e` from here:
+/// its touch attack's hit chance times the dice's mean, halved on an
+/// incorporeal foe (as positive energy is, `monster::incorporeal`).
+fn harm_value(b: &BattleState<'_>, i: usize, e: usize) -> f64 {
+    let Some(l) = b.lay_on_hands_ready(i) else { return 0.0 };
+    let s = b.touch_situation(i, e, true);
+    let mean = 3.5 * f64::from(l.dice);
+    hit_chance(s.attack, s.ac) * if b.incorporeal(e) { mean / 2.0 } else { mean }
+}
+
+/// Plans a lay on hands harming an undead foe (see the module's
+/// documentation) instead of fighting `t`; `true` when the turn is planned.
+pub(super) fn plan_harm(b: &BattleState<'_>, i: usize, t: usize, out: &mut Vec<Action>) -> bool {
+    if b.lay_on_hands_ready(i).is_none()
+        || b.fighters[i].class.pools.lay_on_hands <= KEPT_FOR_HEALING
+        || b.smiting(i).is_some_and(|s| b.is_active(s))
+    {
+        return false;
+    }
+    let mut foes: Vec<(f64, usize)> = (0..b.len())
+        .filter(|&e| b.are_enemies(i, e) && b.is_active(e) && !b.is_swallowed(e))
+        .filter(|&e| b.prep.fighters[e].nature.ctype == Some(crate::spell::model::CreatureType::Undead))
+        .map(|e| (harm_value(b, i, e), e))
+        .collect();
+    // The weapons' measure is weighed only when an undead foe stands (it runs every turn).
+    if foes.is_empty() {
+        return false;
+    }
+    let weapons = super::splash::weapons_value(b, i, t);
+    foes.retain(|&(v, _)| v > weapons);
+    foes.sort_by(|x, y| y.0.total_cmp(&x.0).then(b.distance(i, x.1).cmp(&b.distance(i, y.1))));
+    foes.into_iter().any(|(_, e)| {
+        super::heal::touch_aid(b, i, e, ActionKind::LayOnHands, b.can_harm_with_hands(i, e), out)
+    })
+}
+
 /// Plans the paladin's swift action (lay on hands on itself, or smite
 /// evil) and returns the foe to fight this turn (`t` unless the smite says otherwise).
 pub(super) fn plan(b: &BattleState<'_>, i: usize, t: usize, out: &mut Vec<Action>) -> usize {
@@ -37,7 +125,7 @@ pub(super) fn plan(b: &BattleState<'_>, i: usize, t: usize, out: &mut Vec<Action
         return t;
     }
     if a.lay_on_hands.is_some()
-        && 2 * b.hp(i) < b.hp_max(i)
+        && (2 * b.hp(i) < b.hp_max(i) || mercy_pays(b, i, i))
         && b.can_lay_on_hands(i, i)
         && b.healing_odds(i, b.prep.fighters[i].nature.hd) > 0.0
     {

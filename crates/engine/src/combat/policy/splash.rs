@@ -125,7 +125,7 @@ pub(super) fn splash_endangers(b: &BattleState<'_>, actor: usize, w: usize, t: u
 }
 
 /// Expected damage this turn of `actor`'s best weapon (flasks aside) against `t`.
-fn weapons_value(b: &BattleState<'_>, actor: usize, t: usize) -> f64 {
+pub(super) fn weapons_value(b: &BattleState<'_>, actor: usize, t: usize) -> f64 {
     let spec = &b.prep.fighters[actor];
     let dist = b.distance(actor, t);
     let moves = b.move_budget(actor);

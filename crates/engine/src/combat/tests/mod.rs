@@ -41,6 +41,7 @@ mod monk;
 mod monsters;
 mod mounted;
 mod options;
+mod paladin;
 mod party_choices;
 mod prepared_spells;
 mod ranged;
