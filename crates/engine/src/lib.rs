@@ -334,4 +334,20 @@ pub mod summary;
 /// the caster first only on a tie. A touch buff is carried one move to an
 /// ally out of touch when the square it ends on is threatened by no foe
 /// and the caster is not threatened where it stands.
+///
+/// Also in `pf1e-rules-24`: a paladin's mercies (features `Mercy (…)`,
+/// checked at load for level, prerequisite and count): each lay on hands
+/// that heals ends the conditions of its mercies; lay on hands harms an
+/// undead foe by a melee touch ((level/2)d6, no save, no attack of
+/// opportunity); the default policy lays hands on an ally (or itself) whose
+/// condition a mercy ends when it pays, and on an undead when the touch
+/// beats its weapons; the reference paladins 4 and 6 prepare their spells
+/// (Bless, Divine Favor). Event schema 14 (`removed`, `harms` of
+/// `lays_on_hands`).
+///
+/// Also in `pf1e-rules-24`: blindsight and lifesense (special ability kind
+/// `blindsight`): within range, no miss chance on the creature's attacks
+/// whatever the concealment or its own blindness, attacks of opportunity
+/// on the totally concealed, no unseen-attacker edge against it (the ochre
+/// jelly, the gelatinous cube, the wraith).
 pub const RULES_VERSION: &str = "pf1e-rules-24";

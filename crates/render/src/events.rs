@@ -390,12 +390,17 @@ fn row(t: &Transcript, r: &Record, lang: Lang, codes: Codes) -> Row {
         }
         Event::Rages { who, hp, will, left } => act(*who, f(T::EvRages, &[hp, will, left])),
         Event::RageEnds { who, rounds, hp, fatigued } => act(*who, f(T::EvRageEnds, &[rounds, hp, fatigued])),
-        Event::LaysOnHands { who, target, dice, rolled, healed, left, .. } => {
-            let line = if who == target {
+        Event::LaysOnHands { who, target, dice, rolled, healed, left, removed, harms } => {
+            let mut line = if *harms {
+                f(T::EvLaysOnHandsHarms, &[&t.id(*target), dice, rolled, left])
+            } else if who == target {
                 f(T::EvLaysOnHandsSelf, &[dice, rolled, healed, left])
             } else {
                 f(T::EvLaysOnHands, &[&t.id(*target), dice, rolled, healed, left])
             };
+            if !removed.is_empty() {
+                line.push_str(&f(T::EvMercyRemoves, &[&removed.join(", ")]));
+            }
             act(*who, line)
         }
         Event::RebukesDeath { who, target, rolled, bonus, healed, hp, left } => {

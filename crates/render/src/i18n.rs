@@ -529,6 +529,8 @@ catalogue! {
     EvRageEnds => "rage ends after {} round(s) (-{} hp), fatigued for {} rounds", "fin de la rage après {} round(s) (-{} pv), fatigué pour {} rounds";
     EvLaysOnHandsSelf => "lays on hands: {}d6={}, heals {} ({} left)", "impose les mains : {}d6={}, soigne {} (il en reste {})";
     EvLaysOnHands => "lays on hands on {}: {}d6={}, heals {} ({} left)", "impose les mains à {} : {}d6={}, soigne {} (il en reste {})";
+    EvLaysOnHandsHarms => "lays on hands to harm {}: {}d6={} ({} left)", "impose les mains pour blesser {} : {}d6={} (il en reste {})";
+    EvMercyRemoves => "; its mercies end {}", " ; ses grâces mettent fin à : {}";
     EvRebukesDeath => "rebukes death on {}: 1d4+{}={}, heals {} to {} hp ({} left)", "repousse la mort pour {} : 1d4+{}={}, soigne {} à {} pv (il en reste {})";
     EvKiAttack => "spends ki: one more flurry attack ({} left)", "dépense du ki : une attaque de plus dans le déluge (il en reste {})";
     EvKiDodge => "spends ki: +4 dodge AC ({} left)", "dépense du ki : +4 d'esquive à la CA (il en reste {})";

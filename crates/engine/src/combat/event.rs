@@ -72,7 +72,10 @@ fn is_zero(n: &i32) -> bool {
 /// spell that aims at no creature (a summons: where its creature appears is
 /// the `summoned` event's) and has no `dc` for a spell that allows no save; and the `extract` flag of
 /// `casts` (an alchemist drinks an extract).
-pub const EVENT_SCHEMA_VERSION: u32 = 13;
+/// version 14 (`pf1e-rules-24`) the `removed` conditions (a paladin's
+/// mercies) and the `harms` flag (a touch that harms an undead) of
+/// `lays_on_hands`.
+pub const EVENT_SCHEMA_VERSION: u32 = 14;
 
 /// The record of one battle: who fought, and what happened in order.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
