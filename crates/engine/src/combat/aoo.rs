@@ -23,6 +23,14 @@ impl BattleState<'_> {
         (0..self.len()).any(|e| self.are_enemies(e, i) && self.threatens(e, i))
     }
 
+    /// Whether an enemy of `i` threatens square `q` for `i` (its space and altitude).
+    pub(crate) fn threatened_at(&self, i: usize, q: Pos) -> bool {
+        (0..self.len()).any(|e| {
+            self.are_enemies(e, i)
+                && self.threat_weapon_on(e, q, self.space(i), self.fighters[i].mobility.alt).is_some()
+        })
+    }
+
     /// Whether `a` threatens any square of the space of `t` (CRB "Threatened Squares").
     pub fn threatens(&self, a: usize, t: usize) -> bool {
         self.threat_weapon_on(a, self.fighters[t].pos, self.space(t), self.fighters[t].mobility.alt).is_some()

@@ -22,7 +22,6 @@ use crate::map::Pos;
 
 use super::super::action::{Action, ActionKind};
 use super::super::state::{BattleState, LifeState};
-use super::consumables::threatened_at;
 use super::magic::{Magic, best_buff, weapon_value};
 
 /// The last round in which the policy drinks a mutagen.
@@ -65,7 +64,7 @@ fn safe_step(b: &BattleState<'_>, i: usize) -> Option<Pos> {
     NEIGHBOURS
         .iter()
         .map(|&(dr, dc)| Pos::new(here.row + dr, here.col + dc))
-        .find(|&q| b.can_step(i, q) && !threatened_at(b, i, q))
+        .find(|&q| b.can_step(i, q) && !b.threatened_at(i, q))
 }
 
 /// Plans a healing extract for `i` under half its hit points; `true` when

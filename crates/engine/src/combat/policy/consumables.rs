@@ -72,13 +72,6 @@ fn healer_near(b: &BattleState<'_>, giver: usize, j: usize) -> bool {
     })
 }
 
-/// Whether any enemy able to fight threatens square `q` for `i`.
-pub(super) fn threatened_at(b: &BattleState<'_>, i: usize, q: Pos) -> bool {
-    (0..b.len()).any(|e| {
-        b.are_enemies(e, i) && b.threat_weapon_on(e, q, b.space(i), b.fighters[i].mobility.alt).is_some()
-    })
-}
-
 /// What `i` does with a potion this turn, if anything: give one to a dying
 /// ally it touches when no healer can reach that ally this turn; else drink
 /// one at a quarter of its hit points or less, from a square no enemy
@@ -105,14 +98,14 @@ pub(super) fn plan(b: &BattleState<'_>, i: usize, out: &mut Vec<Action>) -> bool
         return plan_buff_potion(b, i, out);
     }
     let here = b.pos(i);
-    if !threatened_at(b, i, here) {
+    if !b.threatened_at(i, here) {
         out.push(Action::use_item(potion, i));
         return true;
     }
     let Some(q) = NEIGHBOURS
         .iter()
         .map(|&(dr, dc)| Pos::new(here.row + dr, here.col + dc))
-        .find(|&q| b.can_step(i, q) && !threatened_at(b, i, q))
+        .find(|&q| b.can_step(i, q) && !b.threatened_at(i, q))
     else {
         return false;
     };
@@ -164,7 +157,7 @@ fn plan_buff_potion(b: &BattleState<'_>, i: usize, out: &mut Vec<Action>) -> boo
     let foes = || (0..b.len()).filter(|&e| b.are_enemies(i, e) && b.is_active(e));
     let joined = (0..b.len())
         .filter(|&j| !b.are_enemies(i, j) && b.is_active(j))
-        .any(|j| threatened_at(b, j, b.pos(j)));
+        .any(|j| b.threatened_at(j, b.pos(j)));
     let reach = b.longest_reach(i).unwrap_or(0);
     let strikes = foes().any(|e| b.distance(i, e) <= b.move_budget(i) + reach);
     if joined || strikes {

@@ -1098,7 +1098,7 @@ pub(super) fn best_buff(b: &BattleState<'_>, i: usize, m: Magic) -> Option<Buff>
             }
             walked = true;
             if let Some((q, None)) = heal::approach(b, i, j)
-                && !super::consumables::threatened_at(b, i, q)
+                && !b.threatened_at(i, q)
             {
                 return Some(Buff { cast, walk: Some(q) });
             }
