@@ -46,16 +46,21 @@ fn condition(name: &str, c: ConditionId, rounds: u32) -> Effect {
 
 // ---- mercies: the rule ----
 
-#[test]
-fn a_lay_on_hands_ends_the_conditions_of_the_paladin_s_mercies_and_no_other() {
-    let prep = prepare(
+/// A paladin 6 with the sickened and staggered mercies beside a 30-hp ally, a foe afar.
+fn paladin6_beside_an_ally() -> crate::combat::prepared::PreparedEncounter {
+    prepare(
         arena(4, 8),
         vec![
             ("a", paladin(6, &["sickened", "staggered"]), at(1, 1)),
             ("a", creature("Ally", json!({ "hp_max": 30 })), at(1, 2)),
             ("b", foe("Foe", 60, json!({})), at(3, 7)),
         ],
-    );
+    )
+}
+
+#[test]
+fn a_lay_on_hands_ends_the_conditions_of_the_paladin_s_mercies_and_no_other() {
+    let prep = paladin6_beside_an_ally();
     let mut b = Bench::new(&[2, 3, 4]);
     let mut e = b.engine(&prep, &SimOptions::default());
     e.st.fighters[1].hp = 10;
@@ -82,14 +87,7 @@ fn a_lay_on_hands_ends_the_conditions_of_the_paladin_s_mercies_and_no_other() {
 
 #[test]
 fn the_staggered_mercy_leaves_a_creature_at_exactly_zero_hit_points_staggered() {
-    let prep = prepare(
-        arena(4, 8),
-        vec![
-            ("a", paladin(6, &["sickened", "staggered"]), at(1, 1)),
-            ("a", creature("Ally", json!({ "hp_max": 30 })), at(1, 2)),
-            ("b", foe("Foe", 60, json!({})), at(3, 7)),
-        ],
-    );
+    let prep = paladin6_beside_an_ally();
     let mut b = Bench::new(&[1, 1, 1]);
     let mut e = b.engine(&prep, &SimOptions::default());
     e.st.fighters[1].hp = -3;
