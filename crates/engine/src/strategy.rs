@@ -162,7 +162,7 @@ pub const LEVERS: &[LeverSchema] = &[
         name: "area_min",
         kind: LeverKind::Choice(&["1", "2", "3"]),
         default: "2",
-        doc: "Cast an area spell only when it catches at least this many enemies and none of the caster's allies.",
+        doc: "Cast an area spell only when it catches at least this many enemies (one fewer, at least one, for an area that only hinders) and none of the caster's allies.",
     },
     LeverSchema {
         name: "consumables",

@@ -81,6 +81,13 @@ impl BattleState<'_> {
             && !self.perceives_by_blindsight(e, t)
     }
 
+    /// Whether `j` has blindsight of any kind: blindness leaves it its
+    /// attacks on whatever stands within that range (the policy weighs a
+    /// blinding spell on it as a mere dazzle: −2 AC at most).
+    pub(crate) fn sees_without_eyes(&self, j: usize) -> bool {
+        self.prep.fighters[j].monster.as_deref().is_some_and(|m| m.blindsight.is_some())
+    }
+
     /// Whether `a` notices `t` by blindsight (UMR "Blindsight and
     /// Blindsense"): `t` within its range (a lifesense notices only living
     /// creatures); then invisibility, darkness, concealment and its own

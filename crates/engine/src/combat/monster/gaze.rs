@@ -32,6 +32,7 @@ impl<R: Dice> Engine<'_, '_, R> {
                 || !self.st.is_active(t)
                 || self.st.distance(g, t) > gaze.range_ft
                 || self.st.flags(t).has(Flags::BLIND)
+                || prep.fighters[t].defense.immune.gaze
                 || !self.st.line_of_effect_from(g, self.st.pos(g), t)
                 || self.st.resists(t, &gaze.effect)
             {

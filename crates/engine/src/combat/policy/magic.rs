@@ -20,7 +20,7 @@ use crate::strategy::SpellPolicy;
 use super::super::abilities::{AbilitySpec, CHANNEL_RADIUS_FT, hex_mark};
 use super::super::action::{Action, ActionKind, ClassAbilityUse};
 use super::super::odds::hit_chance;
-use super::super::spells::{Cast, Known, Metamagic};
+use super::super::spells::{Cast, Known, Metamagic, Role};
 use super::super::state::BattleState;
 use super::heal::{self, HealPlan, needs_healing};
 use super::worth::{severity, threat_of};
@@ -680,6 +680,7 @@ fn score_offense(
     }
     let action = Action::cast(spell, Some(t)).with_metamagic(mm);
     let mut cast = b.casting(i, &action).ok()?;
+    let m = Magic { area_min: area_floor(m.area_min, prepared.role), ..m };
     let (target, point, caught) = reach.get_or_insert_with(|| reach_of(b, i, t, s, &cast, m)).as_ref()?;
     cast.target = *target;
     cast.point = *point;
@@ -703,6 +704,16 @@ fn score_offense(
         score += through * hit * value_on(b, i, j, &cast, s, mm);
     }
     (score > 0.0).then_some(Option_ { spell, target: cast.target, point: cast.point, metamagic: mm, score })
+}
+
+/// The fewest enemies an area spell of this role must catch under the
+/// `area_min` lever: one fewer for an area that only hinders (Glitterdust,
+/// Web, Stinking Cloud), never under one. A table spends a Fireball on a
+/// group, but blinds or holds the one brute who matters with the control
+/// spell it prepared for that; the lever stays monotone (1: both on one
+/// foe; 3: control on two, damage on three).
+fn area_floor(area_min: u8, role: Role) -> u8 {
+    if role.control && !role.damage { area_min.saturating_sub(1).max(1) } else { area_min.max(1) }
 }
 
 /// Whom `cast` of `s` (aimed at `t`) catches: for an area, the enemies in its
@@ -759,8 +770,9 @@ fn reach_of(b: &BattleState<'_>, i: usize, t: usize, s: &Spell, cast: &Cast, m: 
 
 /// Where to aim an area centred on a point (a burst, a spread, a lasting
 /// area such as Black Tentacles) as a table would: among the squares of the
-/// active enemies and the squares halfway between two of them (close
-/// enough for one area to catch both), within range and line of effect,
+/// active enemies, the squares halfway between two of them (close
+/// enough for one area to catch both) and, past an enemy who stands within
+/// the radius of a friend, the squares one and two beyond it, within range and line of effect,
 /// the point whose area catches the most active enemies, at least
 /// `area_min`, and none of the caster's allies; ties go to the point that
 /// catches the policy's target `t`, then to the one nearest `t`, then to
@@ -782,6 +794,23 @@ fn cluster_aim(
         _ => area.radius_ft.as_ref().and_then(|r| r.fixed_at(cast.cl)).unwrap_or(0).max(0) as u32,
     };
     let mut points: Vec<crate::map::Pos> = foes.iter().map(|&j| b.pos(j)).collect();
+    // A foe within the radius of a friend (the caster itself, beside the
+    // brute it would blind): the points one and two squares beyond the foe,
+    // away from the nearest such friend, where the area may still catch the
+    // foe and spare the friend.
+    for &x in &foes {
+        let p = b.pos(x);
+        let friend = (0..b.len())
+            .filter(|&k| !b.are_enemies(i, k) && b.is_active(k) && distance_ft(b.pos(k), p) <= radius)
+            .min_by_key(|&k| distance_ft(b.pos(k), p));
+        if let Some(k) = friend {
+            let q = b.pos(k);
+            let (dr, dc) = ((p.row - q.row).signum(), (p.col - q.col).signum());
+            if (dr, dc) != (0, 0) {
+                points.extend((1..=2).map(|n| crate::map::Pos::new(p.row + n * dr, p.col + n * dc)));
+            }
+        }
+    }
     for (k, &x) in foes.iter().enumerate() {
         for &y in &foes[k + 1..] {
             let (p, q) = (b.pos(x), b.pos(y));
@@ -908,7 +937,19 @@ fn value_on(b: &BattleState<'_>, i: usize, j: usize, cast: &Cast, s: &Spell, mm:
                 value += h.amount.mean_at(cast.cl) * kept;
             }
             EffectKind::Condition(c) => {
-                let worth = c.conditions.iter().map(|&k| severity(k)).fold(0.0, f64::max);
+                let immune = b.prep.fighters[j].defense.immune.conditions;
+                let worth =
+                    c.conditions
+                        .iter()
+                        .filter(|&&k| !immune.has(k))
+                        .map(|&k| {
+                            if k == ConditionId::Blinded && b.sees_without_eyes(j) {
+                                0.3
+                            } else {
+                                severity(k)
+                            }
+                        })
+                        .fold(0.0, f64::max);
                 let already = c.conditions.iter().all(|&k| b.has_condition(j, k));
                 if !already {
                     value += threat * worth * kept;

@@ -21,6 +21,8 @@ pub(crate) struct Immune {
     pub drain: bool,
     /// Spells of these subschools do nothing to it (bit = `Subschool as u16`).
     pub subschools: u16,
+    /// Gaze attacks do nothing to it (an ooze's blind trait).
+    pub gaze: bool,
 }
 
 /// The descriptors undead and constructs ignore.
@@ -69,11 +71,16 @@ impl Immune {
             }
             match n.as_str() {
                 "magic" => me.magic = true,
+                "gaze" => me.gaze = true,
                 "paralysis" => conds = conds.with(ConditionId::Paralyzed),
                 "sleep" => conds = conds.with(ConditionId::Asleep),
                 "stun" | "stunning" | "stunned" => conds = conds.with(ConditionId::Stunned),
                 "phantasm" => me.subschools |= 1 << Subschool::Phantasm as u16,
                 "polymorph" => me.subschools |= 1 << Subschool::Polymorph as u16,
+                // Visual effects (an ooze's "blind" trait): what they do is
+                // take sight away or dazzle it (Glitterdust, Color Spray's
+                // blindness, Flare).
+                "visual" => conds = conds.with(ConditionId::Blinded).with(ConditionId::Dazzled),
                 other => {
                     if let Some(k) = ConditionId::from_name(other) {
                         conds = conds.with(k);

@@ -221,7 +221,7 @@ fn an_unconscious_flier_falls_and_takes_1d6_per_10_ft_at_most_20d6() {
 
 /// The level-4 party against the bestiary's young black dragon on the field
 /// map, as `pf1e sim` builds it.
-fn dragon_fight() -> PreparedEncounter {
+fn dragon_fight() -> (crate::encounter::Encounter, PreparedEncounter) {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let map = Arc::new(crate::map::Map::load(&root.join("data/maps/field.yaml")).expect("field map"));
     let party =
@@ -233,23 +233,34 @@ fn dragon_fight() -> PreparedEncounter {
     ];
     let encounter =
         crate::encounter::Encounter::build(map, sides).expect("encounter").with_library(library());
-    PreparedEncounter::new(&encounter).expect("prepared")
+    let prep = PreparedEncounter::new(&encounter).expect("prepared");
+    (encounter, prep)
 }
 
-/// The events of battle `seed` of the dragon fight (default policies).
-fn dragon_battle(prep: &PreparedEncounter, seed: u64) -> Vec<Record> {
-    policy_battle(prep, 1, seed)
+/// The events of battle `seed` of the dragon fight: the dragon on the
+/// default policy, the party sparing it its control areas (a Glitterdust
+/// before the dragon's first turn would test the party, not the dragon).
+fn dragon_battle(
+    encounter: &crate::encounter::Encounter,
+    prep: &PreparedEncounter,
+    seed: u64,
+) -> Vec<Record> {
+    let mut rng = crate::rng::SeededRng::for_run(1, seed);
+    let mut events = Vec::new();
+    let mut policy = party_spares_control(encounter);
+    crate::combat::run_prepared(prep, &SimOptions::default(), &mut rng, Some(&mut events), &mut policy);
+    events
 }
 
 #[test]
 fn the_young_black_dragon_breathes_from_above_the_partys_reach_and_no_pc_melees_it_there() {
-    let prep = dragon_fight();
+    let (encounter, prep) = dragon_fight();
     let d = 4;
     let safe = crate::combat::BattleState::new(&prep, &SimOptions::default()).out_of_reach_altitude(d);
     assert!(safe >= 10, "out of reach at {safe} ft");
     let (runs, mut from_above, mut rounds_above) = (60u64, 0, 0u32);
     for seed in 0..runs {
-        let events = dragon_battle(&prep, seed);
+        let events = dragon_battle(&encounter, &prep, seed);
         let (mut alt, mut breathed_above, mut last_round) = (0u32, false, u32::MAX);
         let mut flown = vec![0u32; prep.fighters.len()];
         for r in &events {
@@ -293,11 +304,11 @@ fn the_young_black_dragon_waits_aloft_while_its_breath_recharges_instead_of_divi
     // Strafing (issue 19): after its first breath the dragon makes no attack
     // of its own (attacks of opportunity aside) unless a fall grounded it;
     // it breathes again when the breath is back.
-    let prep = dragon_fight();
+    let (encounter, prep) = dragon_fight();
     let d = 4;
     let (runs, mut breaths) = (40u64, 0u64);
     for seed in 0..runs {
-        let events = dragon_battle(&prep, seed);
+        let events = dragon_battle(&encounter, &prep, seed);
         let (mut breathed, mut fell) = (false, false);
         for r in &events {
             match &r.event {
@@ -326,12 +337,12 @@ fn the_young_black_dragon_flies_to_line_up_its_breath_on_its_first_turn() {
     // spends its move flying to where the line catches the most PCs and
     // breathes in the same turn, instead of closing in and breathing a
     // round later; it never tries an attack that cannot reach.
-    let prep = dragon_fight();
+    let (encounter, prep) = dragon_fight();
     let d = 4;
     let runs = 40u64;
     let (mut first_turn, mut caught_two) = (0u64, 0u64);
     for seed in 0..runs {
-        let events = dragon_battle(&prep, seed);
+        let events = dragon_battle(&encounter, &prep, seed);
         let mut moved = false;
         let mut first_breath = None;
         for r in &events {
@@ -364,12 +375,12 @@ fn a_caster_does_not_cast_a_spell_again_on_a_foe_that_still_carries_it() {
     // The same spell does not stack with itself: Nairda does not cast Ill
     // Omen on the dragon while its last Ill Omen is unspent (a dragon aloft
     // rolls no d20 for rounds, and she used to cast it again each round).
-    let prep = dragon_fight();
+    let (encounter, prep) = dragon_fight();
     let (d, nairda) = (4, 3);
     let (runs, mut casts) = (40u64, 0u64);
     for seed in 0..runs {
         let mut carries = false;
-        for r in &dragon_battle(&prep, seed) {
+        for r in &dragon_battle(&encounter, &prep, seed) {
             match &r.event {
                 Event::EffectGained { who, effect, .. } if *who == d && effect.starts_with("Ill Omen") => {
                     carries = true

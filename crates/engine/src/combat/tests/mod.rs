@@ -15,6 +15,7 @@ mod classes;
 mod closed_form;
 mod conditions;
 mod consumables;
+mod control_spells;
 mod domain_powers;
 mod dominate;
 mod effects;

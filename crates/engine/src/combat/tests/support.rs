@@ -233,6 +233,15 @@ pub fn policy_battle(prep: &PreparedEncounter, stream: u64, seed: u64) -> Vec<Re
     events
 }
 
+/// The policy of a fight about a lone monster's own play: the party (side
+/// 0) keeps its control areas for groups (`area_min=3`: a control area on
+/// two foes at least), so no Web or Glitterdust on the lone monster takes
+/// its turns away; the monster plays the default policy.
+pub fn party_spares_control(encounter: &crate::encounter::Encounter) -> crate::combat::policy::MatchupPolicy {
+    let party = crate::strategy::StrategySpec::parse("area_min=3").expect("a valid spec");
+    crate::combat::policy::MatchupPolicy::new(encounter, 0, &party, &crate::strategy::StrategySpec::default())
+}
+
 /// A level-4 chaotic evil ogre with a club (60 hp, AC 14, +6 for 1d8+4),
 /// with `overrides` merged in: the bomber's and the drinker's foe.
 pub fn club_ogre(overrides: Value) -> Combatant {

@@ -274,7 +274,13 @@ fn the_mouther_engulfs_a_held_pc_who_takes_its_damage_each_round_and_whom_nobody
     let encounter = party_against_the_mouther();
     let (mut engulfed, mut digested, mut out) = (0, 0, 0);
     for run in 0..60 {
-        let (_, transcript) = crate::runner::run_with_transcript(&encounter, &SimOptions::default(), 13, run);
+        let (_, transcript) = crate::runner::run_with_transcript_policy(
+            &encounter,
+            &SimOptions::default(),
+            13,
+            run,
+            &mut party_spares_control(&encounter),
+        );
         let mut inside: Option<usize> = None;
         for r in &transcript.events {
             match &r.event {
