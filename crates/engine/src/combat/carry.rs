@@ -367,10 +367,12 @@ impl Party<'_> {
         self.item_heals(item).map(|a| a.roll(cl, rng)).sum()
     }
 
-    /// Member `m`'s positive channel, as dice of d6.
+    /// Member `m`'s positive channel, as dice of d6. A paladin's (paid
+    /// with lay on hands) is not spent between battles: the rests spend no
+    /// lay on hands either.
     fn channel_dice(&self, m: usize) -> Option<u32> {
         let a = self.prep.fighters[self.members[m]].abilities.as_deref()?;
-        a.channel.filter(|c| c.positive).map(|c| c.dice)
+        a.channel.filter(|c| c.positive && !c.from_hands).map(|c| c.dice)
     }
 
     /// Whether member `m` can act between battles (alive and conscious).

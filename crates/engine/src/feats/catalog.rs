@@ -184,6 +184,10 @@ pub enum Rule {
     /// Paladin lay on hands (CRB "Lay On Hands"): (level / 2)d6 healing,
     /// swift on itself, standard on an ally; uses from `resources.lay_on_hands`.
     LayOnHands,
+    /// Paladin channel positive energy (CRB "Paladin", 4th level): the
+    /// cleric's positive channel at the paladin's level, each use paid with
+    /// two uses of `resources.lay_on_hands`.
+    ChannelPositiveEnergy,
     /// Paladin mercy (CRB "Mercy"), written `Mercy (sickened)`: each lay on
     /// hands that heals also ends the mercy's condition (`feats::mercy`).
     Mercy,
@@ -290,6 +294,7 @@ impl Rule {
             Rule::Rage => "rage",
             Rule::SmiteEvil => "smite_evil",
             Rule::LayOnHands => "lay_on_hands",
+            Rule::ChannelPositiveEnergy => "channel_positive_energy",
             Rule::Mercy => "mercy",
             Rule::FavoredEnemy => "favored_enemy",
             Rule::FlurryOfBlows => "flurry_of_blows",
@@ -307,7 +312,7 @@ impl Rule {
     }
 
     /// Every rule but the martial feats (`MartialFeat::ALL`), for messages.
-    pub const ALL: [Rule; 68] = [
+    pub const ALL: [Rule; 69] = [
         Rule::PowerAttack,
         Rule::CombatReflexes,
         Rule::PreciseShot,
@@ -364,6 +369,7 @@ impl Rule {
         Rule::Rage,
         Rule::SmiteEvil,
         Rule::LayOnHands,
+        Rule::ChannelPositiveEnergy,
         Rule::Mercy,
         Rule::FavoredEnemy,
         Rule::FlurryOfBlows,

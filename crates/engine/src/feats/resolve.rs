@@ -93,6 +93,9 @@ pub enum Evasion {
     Improved,
 }
 
+/// The paladin level that gives channel positive energy (CRB "Paladin").
+pub const PALADIN_CHANNEL_LEVEL: u32 = 4;
+
 /// Channel energy as a feature gives it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ChannelRule {
@@ -208,6 +211,9 @@ pub struct ClassRules {
     pub lay_on_hands: bool,
     /// Paladin mercies (checked against the level when resolved).
     pub mercies: super::mercy::Mercies,
+    /// Paladin channel positive energy: `channel` is paid with two uses of
+    /// lay on hands instead of a use of `resources.channel_energy`.
+    pub channel_from_hands: bool,
     /// Ranger favored enemies: creature type and bonus, in feature order.
     pub favored_enemies: Vec<(crate::spell::model::CreatureType, i32)>,
     /// Monk flurry of blows.
@@ -398,6 +404,7 @@ fn in_final_values(m: &Modifier, c: &Combatant) -> bool {
 pub fn resolve(c: &Combatant, catalog: &FeatCatalog) -> Result<ResolvedFeatures, FeatureError> {
     let mut out = ResolvedFeatures::default();
     let mut last_mercy = None;
+    let mut hands_channel = None;
     for (index, feature) in c.features.iter().enumerate() {
         let written = feature.name();
         let fail = |message: String| FeatureError { index, message };
@@ -542,6 +549,18 @@ pub fn resolve(c: &Combatant, catalog: &FeatCatalog) -> Result<ResolvedFeatures,
             Some(Rule::QuickReflexes) => rules.class.quick_reflexes = true,
             Some(Rule::SmiteEvil) => rules.class.smite_evil = true,
             Some(Rule::LayOnHands) => rules.class.lay_on_hands = true,
+            Some(Rule::ChannelPositiveEnergy) => {
+                if hands_channel.is_some() {
+                    return Err(fail(format!("{written:?} is listed twice")));
+                }
+                if c.level < PALADIN_CHANNEL_LEVEL {
+                    return Err(fail(format!(
+                        "{written:?} is a paladin ability of level {PALADIN_CHANNEL_LEVEL} or more; this combatant is level {}",
+                        c.level
+                    )));
+                }
+                hands_channel = Some(index);
+            }
             Some(Rule::Mercy) => {
                 let mercy = parameter.as_deref().and_then(super::mercy::Mercy::from_name).ok_or_else(|| {
                     fail(format!(
@@ -584,6 +603,24 @@ pub fn resolve(c: &Combatant, catalog: &FeatCatalog) -> Result<ResolvedFeatures,
             None => {}
         }
         out.features.push(resolved);
+    }
+    // A paladin's channel once every feature is known (Lay On Hands may come after it).
+    if let Some(index) = hands_channel {
+        let fail = |message: String| FeatureError { index, message };
+        let class = &mut out.rules.class;
+        if !class.lay_on_hands {
+            return Err(fail(String::from(
+                "\"Channel Positive Energy\" is the paladin's: each use spends two uses of lay on hands, and this combatant has no \"Lay On Hands\"",
+            )));
+        }
+        if class.channel.is_some() {
+            return Err(fail(String::from(
+                "\"Channel Positive Energy\" and \"Channel Energy\" on one combatant: the engine plays one channel per combatant (a cleric/paladin is not played)",
+            )));
+        }
+        // The cleric's channel at the paladin's level (CRB: "like a cleric"); a paladin's energy is positive.
+        class.channel = Some(ChannelRule { positive: Some(true), dice: None });
+        class.channel_from_hands = true;
     }
     // Prerequisites and count once every mercy and Extra Mercy is known.
     if let Some(index) = last_mercy {

@@ -8,6 +8,10 @@
 //! in the burst is affected, foes included. Sun's Blessing (CRB "Sun
 //! domain") adds the cleric level to positive energy harming undead (before
 //! a save halves it) and denies them their channel resistance.
+//!
+//! A paladin's channel positive energy (CRB "Paladin", 4th level) is the
+//! same channel at her paladin level; each use spends two uses of lay on
+//! hands (`HANDS_PER_CHANNEL`) and is refused with fewer left.
 
 use crate::effects::{Context, Descriptors, SaveKind};
 use crate::rng::Dice;
@@ -17,7 +21,23 @@ use super::super::action::{Action, Reason};
 use super::super::engine::Engine;
 use super::super::event::Event;
 use super::super::log::emit;
-use super::CHANNEL_RADIUS_FT;
+use super::super::state::BattleState;
+use super::{CHANNEL_RADIUS_FT, Channel, HANDS_PER_CHANNEL};
+
+impl BattleState<'_> {
+    /// `i`'s channel when it can pay for a use now: a use of channel
+    /// energy, or for a paladin's two uses of lay on hands.
+    pub(crate) fn channel_ready(&self, i: usize) -> Option<Channel> {
+        let channel = self.prep.fighters[i].abilities.as_deref()?.channel?;
+        let pools = &self.fighters[i].class.pools;
+        let paid = if channel.from_hands {
+            pools.lay_on_hands >= HANDS_PER_CHANNEL
+        } else {
+            pools.channel_energy > 0
+        };
+        paid.then_some(channel)
+    }
+}
 
 impl<R: Dice> Engine<'_, '_, R> {
     /// Channel energy: `option` 0 heals (the living with positive energy,
@@ -25,11 +45,13 @@ impl<R: Dice> Engine<'_, '_, R> {
     pub(crate) fn channel_action(&mut self, i: usize, action: Action) -> Result<(), Reason> {
         let prep = self.st.prep;
         let spec = prep.fighters[i].abilities.as_deref().ok_or(Reason::NoAbility)?;
-        let channel = spec.channel.ok_or(Reason::NoAbility)?;
-        if self.st.fighters[i].class.pools.channel_energy == 0 {
-            return Err(Reason::NoAbility);
+        let channel = self.st.channel_ready(i).ok_or(Reason::NoAbility)?;
+        let pools = &mut self.st.fighters[i].class.pools;
+        if channel.from_hands {
+            pools.lay_on_hands -= HANDS_PER_CHANNEL;
+        } else {
+            pools.channel_energy -= 1;
         }
-        self.st.fighters[i].class.pools.channel_energy -= 1;
         let heal = action.option == 0;
         // Positive heals the living; negative heals undead.
         let heals_undead = !channel.positive;

@@ -278,7 +278,14 @@ pub(crate) struct Channel {
     /// Sun's Blessing: extra damage when positive energy harms undead (the
     /// cleric level; 0 without it), which also ignores their channel resistance.
     pub sun: i32,
+    /// A paladin's channel positive energy: each use spends
+    /// [`HANDS_PER_CHANNEL`] uses of lay on hands, not one of channel energy.
+    pub from_hands: bool,
 }
+
+/// Uses of lay on hands a paladin's channel spends (CRB "Paladin": "Using
+/// this ability consumes two uses of her lay on hands ability").
+pub(crate) const HANDS_PER_CHANNEL: u16 = 2;
 
 impl AbilitySpec {
     /// The abilities `class` switches on for `c`, if any.
@@ -299,6 +306,7 @@ impl AbilitySpec {
             } else {
                 0
             },
+            from_hands: class.channel_from_hands,
         });
         let inspire_courage = if class.inspire_courage {
             match c.level {

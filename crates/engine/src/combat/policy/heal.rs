@@ -15,12 +15,13 @@
 //! cannot succeed, nothing (the healer turns to another patient, or to
 //! other actions).
 
-use crate::effects::Flags;
+use crate::effects::{Context, Flags, SaveKind};
 use crate::grid::Access;
 use crate::map::Pos;
 use crate::spell::effect::EffectKind;
 use crate::spell::model::{CreatureType, Range, TargetKind};
 
+use super::super::abilities::{CHANNEL_RADIUS_FT, Channel};
 use super::super::action::{Action, ActionKind};
 use super::super::items::ItemKind;
 use super::super::spells::Metamagic;
@@ -37,6 +38,94 @@ pub(super) fn needs_healing(b: &BattleState<'_>, j: usize) -> bool {
     let f = &b.fighters[j];
     let spec = &b.prep.fighters[j];
     spec.reserve.is_none() && !f.dead && !f.gone && b.life(j) != LifeState::Dead && 2 * f.hp < spec.hp_max
+}
+
+/// What a channel of `i` would do from where it stands: the measure the
+/// cleric's policy (`policy::magic`) and the paladin's (`policy::paladin`)
+/// both decide by.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(super) struct ChannelScope {
+    /// Allies of the healed kind in the burst under half their hit points
+    /// (`needs_healing`; a clay golem's cursed wound the channeler's level
+    /// cannot overcome aside).
+    pub wounded: usize,
+    /// Active foes of the healed kind in the burst the healing catches too
+    /// (less those Selective Channeling may leave out).
+    pub foes_healed: usize,
+    /// Active foes of the harmed kind in the burst.
+    pub foes_harmed: usize,
+    /// Hit points the healing channel is expected to restore to allies
+    /// (each capped at what it misses, times the chance a cursed wound
+    /// lets it through), less what it restores to the foes it catches.
+    pub heal_worth: f64,
+    /// Damage the harming channel is expected to deal to foes (halved on a
+    /// saved Will save and on an incorporeal foe).
+    pub harm_worth: f64,
+}
+
+/// The chance that `t` fails its Will save against `i`'s channel `ch`
+/// (channel resistance counts, as the rule rolls it: `abilities::channel`).
+fn channel_save_fails(b: &BattleState<'_>, i: usize, t: usize, ch: Channel) -> f64 {
+    let ignores = ch.sun != 0 && b.prep.fighters[t].nature.ctype == Some(CreatureType::Undead);
+    let ctx = Context {
+        other_alignment: b.prep.fighters[i].nature.alignment,
+        channel: !ignores,
+        ..Context::default()
+    };
+    let needed = (ch.dc - b.save_bonus(t, SaveKind::Will, &ctx)).clamp(2, 20);
+    f64::from(needed - 1) / 20.0
+}
+
+/// The scope of `i`'s channel `ch` from where it stands (`selective`: it
+/// has Selective Channeling).
+pub(super) fn channel_scope(b: &BattleState<'_>, i: usize, ch: Channel, selective: bool) -> ChannelScope {
+    let in_burst = |j: usize| {
+        b.is_present(j) && b.distance(i, j) <= CHANNEL_RADIUS_FT && b.line_of_effect_from(i, b.pos(i), j)
+    };
+    // Positive energy heals the living and harms undead; negative the reverse.
+    let healed_kind =
+        |j: usize| (b.prep.fighters[j].nature.ctype == Some(CreatureType::Undead)) != ch.positive;
+    let cl = b.prep.fighters[i].nature.hd;
+    let mean = 3.5 * f64::from(ch.dice);
+    let restores = |j: usize| {
+        let missing = f64::from((b.prep.fighters[j].hp_max - b.fighters[j].hp).max(0));
+        let odds = if ch.positive { b.healing_odds(j, cl) } else { 1.0 };
+        mean.min(missing) * odds
+    };
+    let spared = if selective { b.prep.fighters[i].scores.cha_mod.max(0) as usize } else { 0 };
+    let mut scope = ChannelScope::default();
+    let mut foe_heals = Vec::new();
+    for j in (0..b.len()).filter(|&j| in_burst(j)) {
+        let foe = b.are_enemies(i, j);
+        if healed_kind(j) {
+            if !foe {
+                let cursed = ch.positive && b.healing_odds(j, cl) <= 0.0;
+                scope.wounded += usize::from(needs_healing(b, j) && !cursed);
+                // A summoned creature counts for nothing (`needs_healing`).
+                if b.prep.fighters[j].reserve.is_none() {
+                    scope.heal_worth += restores(j);
+                }
+            } else {
+                scope.foes_healed += usize::from(b.is_active(j));
+                foe_heals.push(restores(j));
+            }
+        } else if foe && b.is_active(j) {
+            scope.foes_harmed += 1;
+            let bonus =
+                if b.prep.fighters[j].nature.ctype == Some(CreatureType::Undead) { ch.sun } else { 0 };
+            let full = mean + f64::from(bonus);
+            let fails = channel_save_fails(b, i, j, ch);
+            let dealt = full * (fails + (1.0 - fails) / 2.0);
+            let dealt = if b.incorporeal(j) { dealt / 2.0 } else { dealt };
+            // Damage past what the foe has left is wasted.
+            scope.harm_worth += dealt.min(f64::from(b.hp(j).max(1)));
+        }
+    }
+    scope.foes_healed = scope.foes_healed.saturating_sub(spared);
+    // Selective Channeling leaves out the first foes of the encounter's
+    // order (as the rule does); the others' healing counts against it.
+    scope.heal_worth -= foe_heals.iter().skip(spared).sum::<f64>();
+    scope
 }
 
 /// A heal to cast: the spell (from a wand when `wand` names one) and whom on.
@@ -72,7 +161,7 @@ pub(super) enum HealPlan {
 /// `i`'s allies in need, most urgent first: dying and not stable, then the
 /// smallest fraction of hit points left, then encounter order. Undead are
 /// left out (positive energy harms them).
-fn patients(b: &BattleState<'_>, i: usize) -> Vec<usize> {
+pub(super) fn patients(b: &BattleState<'_>, i: usize) -> Vec<usize> {
     let mut p: Vec<usize> = (0..b.len())
         .filter(|&j| !b.are_enemies(i, j) && needs_healing(b, j))
         .filter(|&j| b.prep.fighters[j].nature.ctype != Some(CreatureType::Undead))

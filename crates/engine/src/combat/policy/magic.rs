@@ -17,7 +17,7 @@ use crate::spell::effect::{EffectKind, EffectSave, SpellEffect};
 use crate::spell::model::{AttackKind, CreatureType, Origin, Range, SaveOutcome, TargetKind};
 use crate::strategy::SpellPolicy;
 
-use super::super::abilities::{AbilitySpec, CHANNEL_RADIUS_FT, hex_mark};
+use super::super::abilities::{AbilitySpec, hex_mark};
 use super::super::action::{Action, ActionKind, ClassAbilityUse};
 use super::super::odds::hit_chance;
 use super::super::spells::{Cast, Known, Metamagic, Role};
@@ -158,40 +158,19 @@ fn plan_abilities(
         return true;
     }
     // Channel energy: heal the wounded living around, or harm grouped undead.
-    if let Some(ch) = a.channel
-        && f.class.pools.channel_energy > 0
-    {
-        let in_burst = |j: usize| {
-            b.is_present(j) && b.distance(i, j) <= CHANNEL_RADIUS_FT && b.line_of_effect_from(i, b.pos(i), j)
-        };
-        let healed_kind =
-            |j: usize| (b.prep.fighters[j].nature.ctype == Some(CreatureType::Undead)) != ch.positive;
-        let wounded = (0..b.len())
-            .filter(|&j| !b.are_enemies(i, j) && in_burst(j) && needs_healing(b, j) && healed_kind(j))
-            // A clay golem's cursed wound the cleric's level cannot overcome: not healed.
-            .filter(|&j| !ch.positive || b.healing_odds(j, b.prep.fighters[i].nature.hd) > 0.0)
-            .count();
-        if wounded >= 1 {
-            // Enemies of the healed kind in the burst are healed too, but for
-            // those Selective Channeling leaves out.
-            let spared = if a.selective { b.prep.fighters[i].scores.cha_mod.max(0) as usize } else { 0 };
-            let foes = (0..b.len())
-                .filter(|&j| b.are_enemies(i, j) && b.is_active(j) && in_burst(j) && healed_kind(j))
-                .count()
-                .saturating_sub(spared);
+    // A paladin's channel (paid with lay on hands) is weighed by `policy::paladin`.
+    if let Some(ch) = b.channel_ready(i).filter(|c| !c.from_hands) {
+        let scope = heal::channel_scope(b, i, ch, a.selective);
+        if scope.wounded >= 1 {
             // One wounded ally is better served by a cure when the caster has one.
             let cure =
                 m.spells != SpellPolicy::None && b.can_cast_now(i) && heal::plan(b, i, m.items).is_some();
-            if foes < wounded && (wounded >= 2 || !cure) {
+            if scope.foes_healed < scope.wounded && (scope.wounded >= 2 || !cure) {
                 out.push(Action::new(ActionKind::ChannelEnergy).with_option(0));
                 return true;
             }
         }
-        let undead_foes = (0..b.len())
-            .filter(|&j| b.are_enemies(i, j) && b.is_active(j) && in_burst(j))
-            .filter(|&j| (b.prep.fighters[j].nature.ctype == Some(CreatureType::Undead)) == ch.positive)
-            .count();
-        if undead_foes >= 2 {
+        if scope.foes_harmed >= 2 {
             out.push(Action::new(ActionKind::ChannelEnergy).with_option(1));
             return true;
         }

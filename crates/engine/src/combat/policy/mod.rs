@@ -98,7 +98,8 @@ fn plan_default(battle: &BattleState<'_>, actor: usize, out: &mut Vec<Action>) {
             return;
         }
         if abilities
-            && (paladin::plan_aid(battle, actor, out)
+            && (paladin::plan_channel(battle, actor, t, out)
+                || paladin::plan_aid(battle, actor, out)
                 || domain::plan_rebuke(battle, actor, false, out)
                 || paladin::plan_mercy(battle, actor, out))
         {
@@ -634,7 +635,8 @@ impl StrategyPolicy {
             return;
         }
         if abilities
-            && (paladin::plan_aid(battle, actor, out)
+            && (paladin::plan_channel(battle, actor, t, out)
+                || paladin::plan_aid(battle, actor, out)
                 || domain::plan_rebuke(battle, actor, false, out)
                 || paladin::plan_mercy(battle, actor, out))
         {

@@ -18,12 +18,23 @@
 //!   against touch AC × the dice's mean, halved on an incorporeal foe)
 //!   beats its weapons' this turn against the foe it would fight; it
 //!   keeps one use for healing and does not give up a smite in progress.
+//! - **Channel positive energy** (4th level, two uses of lay on hands),
+//!   weighed by the cleric's measure of a channel (`heal::channel_scope`)
+//!   before any lay on hands: it heals when two or more allies in the
+//!   30-ft burst are under half their hit points (itself included) and
+//!   the burst's expected healing, less what it gives the foes it
+//!   catches, beats one lay on hands on the worst-hurt ally, unless a
+//!   dying ally lies outside the burst (a lay on hands saves it first);
+//!   it harms when two or more undead foes stand in the burst and the
+//!   expected damage beats both a harming touch on one of them and its
+//!   weapons this turn, keeping one use for healing as the touch does.
 //! - **Smite evil**: while its smite lasts it fights the smitten foe when it
 //!   reaches it this turn; otherwise, with a use and the swift action left,
 //!   it smites the most dangerous evil foe it reaches this turn (the
 //!   highest expected damage of a full attack, then the nearest) whose hit
 //!   points outlast one of its hits with the smite's damage, and fights it.
 
+use super::super::abilities::{CHANNEL_RADIUS_FT, HANDS_PER_CHANNEL};
 use super::super::action::{Action, ActionKind};
 use super::super::odds::hit_chance;
 use super::super::state::{BattleState, LifeState};
@@ -33,6 +44,45 @@ use super::super::state::{BattleState, LifeState};
 const HEAVY: f64 = 0.6;
 /// Uses of lay on hands kept for healing when harming undead.
 const KEPT_FOR_HEALING: u16 = 1;
+
+/// Plans a paladin's channel positive energy when it beats a lay on hands
+/// (see the module's documentation), `t` being the foe it would fight;
+/// `true` when the turn is planned.
+pub(super) fn plan_channel(b: &BattleState<'_>, i: usize, t: usize, out: &mut Vec<Action>) -> bool {
+    let Some(a) = b.prep.fighters[i].abilities.as_deref() else { return false };
+    let Some(ch) = b.channel_ready(i).filter(|c| c.from_hands) else { return false };
+    let Some(l) = a.lay_on_hands else { return false };
+    let scope = super::heal::channel_scope(b, i, ch, a.selective);
+    if scope.wounded >= 2 {
+        let in_burst =
+            |j: usize| b.distance(i, j) <= CHANNEL_RADIUS_FT && b.line_of_effect_from(i, b.pos(i), j);
+        let dying_outside = super::heal::nearest_dying(b, i).is_some_and(|j| !in_burst(j));
+        // One lay on hands on the most urgent patient: what it restores.
+        let lay = super::heal::patients(b, i).first().map_or(0.0, |&j| {
+            let missing = f64::from(b.hp_max(j) - b.hp(j));
+            (3.5 * f64::from(l.dice)).min(missing) * b.healing_odds(j, b.prep.fighters[i].nature.hd)
+        });
+        if !dying_outside && scope.heal_worth > lay {
+            out.push(Action::new(ActionKind::ChannelEnergy).with_option(0));
+            return true;
+        }
+    }
+    if scope.foes_harmed >= 2
+        && b.fighters[i].class.pools.lay_on_hands >= HANDS_PER_CHANNEL + KEPT_FOR_HEALING
+    {
+        let touch = (0..b.len())
+            .filter(|&e| b.are_enemies(i, e) && b.is_active(e))
+            .filter(|&e| b.prep.fighters[e].nature.ctype == Some(crate::spell::model::CreatureType::Undead))
+            .map(|e| harm_value(b, i, e))
+            .fold(0.0, f64::max);
+        let weapons = if b.is_active(t) { super::splash::weapons_value(b, i, t) } else { 0.0 };
+        if scope.harm_worth > touch.max(weapons) {
+            out.push(Action::new(ActionKind::ChannelEnergy).with_option(1));
+            return true;
+        }
+    }
+    false
+}
 
 /// Plans a lay on hands on a dying ally; `true` when the turn is planned.
 pub(super) fn plan_aid(b: &BattleState<'_>, i: usize, out: &mut Vec<Action>) -> bool {

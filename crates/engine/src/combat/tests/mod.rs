@@ -43,6 +43,7 @@ mod monsters;
 mod mounted;
 mod options;
 mod paladin;
+mod paladin_channel;
 mod party_choices;
 mod prepared_spells;
 mod ranged;
