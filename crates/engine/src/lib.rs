@@ -350,4 +350,20 @@ pub mod summary;
 /// whatever the concealment or its own blindness, attacks of opportunity
 /// on the totally concealed, no unseen-attacker edge against it (the ochre
 /// jelly, the gelatinous cube, the wraith).
-pub const RULES_VERSION: &str = "pf1e-rules-24";
+///
+/// `pf1e-rules-25`: an area spell that only hinders (Glitterdust, Web,
+/// Stinking Cloud: no damage) needs one enemy fewer than `area_min`, at
+/// least one, so the default policy blinds or webs a lone brute (the witch
+/// no longer shoots her crossbow at a dragon with Glitterdust prepared);
+/// an area is aimed one or two squares past a foe who stands within its
+/// radius of a friend (the caster beside the brute) when it still catches
+/// the foe there; the policy gives no worth to a condition the creature is
+/// immune to, and a dazzle's worth to blindness on a creature with
+/// blindsight. `visual` in `immunities` (oozes) is immunity to blinded and
+/// dazzled, `gaze` to gaze attacks.
+///
+/// Also in `pf1e-rules-25`: a paladin of level 4 or more channels positive
+/// energy (feature `Channel Positive Energy`: the cleric's channel at her
+/// paladin level, two uses of lay on hands a use), to heal two or more
+/// wounded allies in the burst or to harm two or more undead.
+pub const RULES_VERSION: &str = "pf1e-rules-25";

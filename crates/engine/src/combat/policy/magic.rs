@@ -20,7 +20,7 @@ use crate::strategy::SpellPolicy;
 use super::super::abilities::{AbilitySpec, hex_mark};
 use super::super::action::{Action, ActionKind, ClassAbilityUse};
 use super::super::odds::hit_chance;
-use super::super::spells::{Cast, Known, Metamagic, Role};
+use super::super::spells::{Cast, Known, Metamagic};
 use super::super::state::BattleState;
 use super::heal::{self, HealPlan, needs_healing};
 use super::worth::{severity, threat_of};
@@ -659,7 +659,7 @@ fn score_offense(
     }
     let action = Action::cast(spell, Some(t)).with_metamagic(mm);
     let mut cast = b.casting(i, &action).ok()?;
-    let m = Magic { area_min: area_floor(m.area_min, prepared.role), ..m };
+    let m = Magic { area_min: area_floor(m.area_min, prepared.role.control && !deals_damage(s)), ..m };
     let (target, point, caught) = reach.get_or_insert_with(|| reach_of(b, i, t, s, &cast, m)).as_ref()?;
     cast.target = *target;
     cast.point = *point;
@@ -691,8 +691,23 @@ fn score_offense(
 /// group, but blinds or holds the one brute who matters with the control
 /// spell it prepared for that; the lever stays monotone (1: both on one
 /// foe; 3: control on two, damage on three).
-fn area_floor(area_min: u8, role: Role) -> u8 {
-    if role.control && !role.damage { area_min.saturating_sub(1).max(1) } else { area_min.max(1) }
+fn area_floor(area_min: u8, hinders_only: bool) -> u8 {
+    if hinders_only { area_min.saturating_sub(1).max(1) } else { area_min.max(1) }
+}
+
+/// Whether `s` deals hit point damage by any of its effects: its own, a
+/// lasting area's (Cloudkill's each round) or a maneuver's (Black
+/// Tentacles' grapple).
+fn deals_damage(s: &Spell) -> bool {
+    fn any(effects: &[SpellEffect]) -> bool {
+        effects.iter().any(|e| match &e.kind {
+            EffectKind::Damage(_) => true,
+            EffectKind::Zone(z) => any(&z.on_appear) || any(&z.on_enter) || any(&z.each_round),
+            EffectKind::Maneuver(mv) => any(&mv.effects),
+            _ => false,
+        })
+    }
+    any(&s.effects)
 }
 
 /// Whom `cast` of `s` (aimed at `t`) catches: for an area, the enemies in its

@@ -150,6 +150,7 @@ fn the_default_policy_casts_a_hindering_zone_even_on_one_enemy_and_never_on_an_a
     use crate::combat::decide::Policy;
     use crate::combat::policy::DefaultPolicy;
     let brute = || creature("Brute", json!({ "hp_max": 30, "attacks": [melee("club", 5, "1d6+3")] }));
+    // Where the wizard (row 0) centres the cloud on its turn, if it casts it.
     let plan = |placed: Vec<(&str, crate::model::Combatant, Pos)>| {
         let prep = prepare_with(library_with_test_zone(), placed);
         let spell = prep.spell_index("Sickening Test Cloud").unwrap();
@@ -157,21 +158,28 @@ fn the_default_policy_casts_a_hindering_zone_even_on_one_enemy_and_never_on_an_a
         let e = b.engine(&prep, &SimOptions::default());
         let mut out = Vec::new();
         DefaultPolicy.plan(&e.st, 0, &mut out);
-        out.iter().any(|a| a.spell == Some(spell))
+        out.iter().find(|a| a.spell == Some(spell)).map(|a| a.destination.expect("a point"))
     };
     let wiz = || wizard(&["Sickening Test Cloud"]);
-    assert!(plan(vec![("a", wiz(), at(1, 1)), ("b", brute(), at(4, 10)), ("b", brute(), at(4, 11))]));
-    // A zone that only hinders needs one enemy fewer than `area_min` (2).
-    assert!(plan(vec![("a", wiz(), at(1, 1)), ("b", brute(), at(4, 10))]), "a lone enemy is enough");
     assert!(
-        !plan(vec![
-            ("a", wiz(), at(1, 1)),
-            ("b", brute(), at(4, 10)),
-            ("b", brute(), at(4, 11)),
-            ("a", brute(), at(5, 10)),
-        ]),
-        "an ally would be caught"
+        plan(vec![("a", wiz(), at(1, 1)), ("b", brute(), at(4, 10)), ("b", brute(), at(4, 11))]).is_some()
     );
+    // A zone that only hinders needs one enemy fewer than `area_min` (2):
+    // a lone foe who hits hard enough for a sickening to beat the wizard's
+    // charge with its sword.
+    let ogre = || creature("Ogre", json!({ "hp_max": 30, "attacks": [melee("club", 5, "2d8+8")] }));
+    assert!(plan(vec![("a", wiz(), at(1, 1)), ("b", ogre(), at(4, 10))]).is_some(), "a lone enemy is enough");
+    // A friend beside the brutes: the cloud (10-ft radius on an open floor)
+    // is centred where it spares the friend, two squares past the brutes.
+    let point = plan(vec![
+        ("a", wiz(), at(1, 1)),
+        ("b", brute(), at(4, 10)),
+        ("b", brute(), at(4, 11)),
+        ("a", brute(), at(5, 10)),
+    ]);
+    let p = point.expect("a point that spares the friend");
+    assert!(crate::grid::distance_ft(p, at(5, 10)) > 10, "the friend at (5,10) caught by a cloud at {p:?}");
+    assert!(crate::grid::distance_ft(p, at(4, 10)) <= 10 && crate::grid::distance_ft(p, at(4, 11)) <= 10);
 }
 
 #[test]
