@@ -56,3 +56,93 @@ fn glitterdust_blinds_two_brutes_who_stand_together() {
     let round_one = got.iter().filter(|o| matches!(o, Some((1, s)) if s == "Glitterdust")).count();
     assert!(round_one >= 27, "Glitterdust opened {round_one} battles of 30: {got:?}");
 }
+
+/// The level-4 party (Esha, Harvie, Oni, Nairda) against one bestiary
+/// monster on the field map, as `pf1e sim` builds it.
+fn party_against(monster: &str) -> PreparedEncounter {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let map =
+        std::sync::Arc::new(crate::map::Map::load(&root.join("data/maps/field.yaml")).expect("field map"));
+    let party = ["esha", "harvie", "oni", "nairda"]
+        .map(|p| std::sync::Arc::new(data_combatant(&format!("data/pcs/{p}.json"))));
+    let foe = std::sync::Arc::new(data_combatant(&format!("data/monsters/{monster}.json")));
+    let sides = vec![
+        crate::encounter::SideSpec { name: "players".into(), combatants: party.to_vec() },
+        crate::encounter::SideSpec { name: "monsters".into(), combatants: vec![foe] },
+    ];
+    let encounter =
+        crate::encounter::Encounter::build(map, sides).expect("encounter").with_library(library());
+    PreparedEncounter::new(&encounter).expect("prepared")
+}
+
+/// The rounds in which Nairda (row 3) casts Glitterdust, per battle.
+fn nairdas_glitterdust(prep: &PreparedEncounter, seeds: u64) -> Vec<Vec<u32>> {
+    (0..seeds)
+        .map(|seed| {
+            policy_battle(prep, 1, seed)
+                .iter()
+                .filter_map(|r| match &r.event {
+                    Event::Casts { who: 3, spell, .. } if spell == "Glitterdust" => Some(r.round),
+                    _ => None,
+                })
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn the_witch_opens_on_the_dragon_with_her_glitterdust_instead_of_her_crossbow() {
+    // Issue 20: Nairda shot her crossbow at the dragon all battle with
+    // Glitterdust prepared, because an area needed two enemies in it.
+    let casts = nairdas_glitterdust(&party_against("young_black_dragon"), 30);
+    let early = casts.iter().filter(|c| c.first().is_some_and(|&r| r <= 2)).count();
+    assert!(early >= 24, "Glitterdust in her first two rounds in {early} battles of 30: {casts:?}");
+}
+
+#[test]
+fn the_witch_never_wastes_glitterdust_on_a_blind_ooze() {
+    // The ochre jelly is immune to visual effects (ooze traits): the
+    // Glitterdust that opens on the dragon is kept against it.
+    let casts = nairdas_glitterdust(&party_against("ochre_jelly"), 30);
+    assert!(casts.iter().all(Vec::is_empty), "{casts:?}");
+}
+
+#[test]
+fn an_ooze_is_immune_to_glitterdust_and_to_a_gaze() {
+    use crate::combat::SimOptions;
+    use crate::effects::ConditionId;
+    let prep = prepare_magic(
+        arena(6, 12),
+        vec![
+            ("a", wizard(&["Glitterdust"]), at(1, 1)),
+            ("b", data_combatant("data/monsters/ochre_jelly.json"), at(3, 8)),
+            ("b", brute("Brute"), at(4, 10)),
+        ],
+    );
+    let mut cast = crate::combat::action::Action::cast(prep.spell_index("Glitterdust").expect("spell"), None);
+    cast.destination = Some(at(4, 9));
+    // Both fail their Will saves (1s): the brute is blinded, the jelly not.
+    let mut b = Bench::new(&[1, 1, 1, 1]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    turn(&mut e, 0, vec![cast]);
+    assert!(e.st.has_condition(2, ConditionId::Blinded), "the brute is blinded");
+    assert!(!e.st.has_condition(1, ConditionId::Blinded), "visual effects do nothing to an ooze");
+    drop(e);
+    // A basilisk's gaze (d100 60: met, Fort 3: fails) petrifies a brute, not the jelly.
+    let basilisk = super::monsters::monster(
+        "Basilisk",
+        json!([{ "kind": "gaze", "name": "gaze", "range_ft": 30, "save": "fort", "dc": 15,
+                 "effect": { "petrification": {} } }]),
+        json!({}),
+    );
+    for (label, who, petrified) in
+        [("jelly", data_combatant("data/monsters/ochre_jelly.json"), false), ("brute", brute("Brute"), true)]
+    {
+        let prep =
+            prepare(arena(3, 12), vec![("players", who, at(1, 1)), ("monsters", basilisk.clone(), at(1, 4))]);
+        let mut b = Bench::new(&[60, 3]);
+        let mut e = b.engine(&prep, &SimOptions::default());
+        turn(&mut e, 0, vec![]);
+        assert_eq!(e.st.fighters[0].dead, petrified, "gaze on the {label}");
+    }
+}
