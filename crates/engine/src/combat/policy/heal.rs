@@ -13,7 +13,9 @@
 //! cure follows next turn). A cure is worth what it heals times the chance
 //! it works: on a clay golem's cursed-wound victim whose caster level check
 //! cannot succeed, nothing (the healer turns to another patient, or to
-//! other actions).
+//! other actions). A scroll of a cure is the last resort: read only when
+//! no cure spell and no wand charge is left, on a patient it reaches from
+//! where the reader stands, unthreatened (`scroll_for`).
 
 use crate::effects::{Context, Flags, SaveKind};
 use crate::grid::Access;
