@@ -1,7 +1,9 @@
 //! Potions in the default policy (`docs/strategy.md`, "Potions"): a
 //! table's fighter pours a potion into a dying friend when no healer will
 //! get there, and drinks one when badly hurt and out of reach of blades.
-//! Wands are the healer's (`policy::heal`).
+//! Wands are the healer's (`policy::heal`); a scroll of a cure is read
+//! here by a carrier who casts no spells (Use Magic Device), when no
+//! healer will reach the patient.
 
 use crate::map::Pos;
 use crate::spell::effect::EffectKind;
@@ -80,6 +82,13 @@ fn healer_near(b: &BattleState<'_>, giver: usize, j: usize) -> bool {
 pub(super) fn plan(b: &BattleState<'_>, i: usize, out: &mut Vec<Action>) -> bool {
     if b.prep.fighters[i].items.is_empty() || b.life(i) != LifeState::Fighting {
         return false;
+    }
+    // A carrier who casts no spells reads a scroll of a cure (by Use Magic
+    // Device) on an ally no healer will reach; a caster's scrolls are
+    // weighed with its spells (`policy::heal`).
+    if let Some(read) = super::heal::scroll_cure(b, i, |j| !healer_near(b, i, j)) {
+        out.push(read);
+        return true;
     }
     let Some(potion) = healing_potion(b, i) else { return plan_buff_potion(b, i, out) };
     // A clay golem's cursed wound: the potion's caster level must be able to overcome it.

@@ -13,7 +13,9 @@
 //! cure follows next turn). A cure is worth what it heals times the chance
 //! it works: on a clay golem's cursed-wound victim whose caster level check
 //! cannot succeed, nothing (the healer turns to another patient, or to
-//! other actions).
+//! other actions). A scroll of a cure is the last resort: read only when
+//! no cure spell and no wand charge is left, on a patient it reaches from
+//! where the reader stands, unthreatened (`scroll_for`).
 
 use crate::effects::{Context, Flags, SaveKind};
 use crate::grid::Access;
@@ -128,11 +130,12 @@ pub(super) fn channel_scope(b: &BattleState<'_>, i: usize, ch: Channel, selectiv
     scope
 }
 
-/// A heal to cast: the spell (from a wand when `wand` names one) and whom on.
+/// A heal to cast: the spell (from a wand or a scroll when `item` names
+/// one) and whom on.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) struct Heal {
     pub spell: u16,
-    pub wand: Option<u8>,
+    pub item: Option<u8>,
     pub patient: usize,
     score: f64,
 }
@@ -140,7 +143,7 @@ pub(super) struct Heal {
 impl Heal {
     /// The action that delivers it.
     pub(super) fn action(self) -> Action {
-        match self.wand {
+        match self.item {
             Some(w) => Action::use_item(w, self.patient),
             None => Action::cast(self.spell, Some(self.patient)),
         }
@@ -257,7 +260,7 @@ fn best_for(
         }
         let score = worth(b, k.spell, k.level, patient, caster.cl);
         if score > 0.0 && best.is_none_or(|x| score > x.score) {
-            best = Some(Heal { spell: k.spell, wand: None, patient, score });
+            best = Some(Heal { spell: k.spell, item: None, patient, score });
         }
     }
     if !cures || !items {
@@ -291,10 +294,59 @@ fn best_for(
         // A wand used by Use Magic Device is worth its chance to work.
         let score = (worth(b, it.spell, level, patient, it.cl) + 0.001) * b.item_odds(i, w);
         if score > 0.0 && best.is_none_or(|x| score > x.score) {
-            best = Some(Heal { spell: it.spell, wand: Some(w), patient, score });
+            best = Some(Heal { spell: it.spell, item: Some(w), patient, score });
         }
     }
     best
+}
+
+/// The scroll of a cure `i` would read on `patient` from where it stands,
+/// if any: a scroll it can read (its list or Use Magic Device: the item is
+/// usable, with a use left, not barred), of a heal spell that reaches the
+/// patient from here at the scroll's caster level (taking the scroll out
+/// is the turn's move action, so there is no walk before it), read only
+/// where no foe threatens the reader (reading provokes as casting does).
+/// Worth what the cure heals at the scroll's caster level times the
+/// chance the reading works (`BattleState::item_odds`).
+fn scroll_for(b: &BattleState<'_>, i: usize, patient: usize) -> Option<Heal> {
+    if b.is_threatened(i) {
+        return None;
+    }
+    let mut best: Option<Heal> = None;
+    for (k, it) in b.prep.fighters[i].items.iter().enumerate() {
+        let Ok(k) = u8::try_from(k) else { break };
+        let prepared = &b.prep.spells[usize::from(it.spell)];
+        if it.kind != ItemKind::Scroll
+            || !prepared.role.heal
+            || prepared.role.damage
+            || prepared.unplayable.is_some()
+            || fits(b, i, it.spell, patient).is_none()
+            || b.item_use(i, k, patient).is_err()
+        {
+            continue;
+        }
+        let level = prepared.spell.lowest_level().unwrap_or(1);
+        let score = worth(b, it.spell, level, patient, it.cl) * b.item_odds(i, k);
+        if score > 0.0 && best.is_none_or(|x| score > x.score) {
+            best = Some(Heal { spell: it.spell, item: Some(k), patient, score });
+        }
+    }
+    best
+}
+
+/// The scroll of a cure a carrier who casts no spells (a rogue with Use
+/// Magic Device) reads now, if any: on the most urgent patient it reaches
+/// from here for whom `unattended` holds (no healer of the party will get
+/// there: the scroll is the last resort).
+pub(super) fn scroll_cure(
+    b: &BattleState<'_>,
+    i: usize,
+    unattended: impl Fn(usize) -> bool,
+) -> Option<Action> {
+    if b.prep.fighters[i].caster.is_some() || b.life(i) != LifeState::Fighting {
+        return None;
+    }
+    patients(b, i).into_iter().filter(|&j| unattended(j)).find_map(|j| scroll_for(b, i, j)).map(Heal::action)
 }
 
 /// The healing extract an alchemist `i` under half its hit points would
@@ -304,11 +356,12 @@ pub(super) fn self_cure(b: &BattleState<'_>, i: usize) -> Option<u16> {
     if !b.drinks_extracts(i) || !needs_healing(b, i) {
         return None;
     }
-    best_for(b, i, i, false, true, false).filter(|h| h.wand.is_none()).map(|h| h.spell)
+    best_for(b, i, i, false, true, false).filter(|h| h.item.is_none()).map(|h| h.spell)
 }
 
 /// Whether `i` has a cure at hand this turn: a heal spell it can cast now
-/// (from a slot or spontaneously), or a charged healing wand.
+/// (from a slot or spontaneously), or a charged healing wand (scrolls
+/// aside: they are the last resort).
 pub(super) fn has_cure(b: &BattleState<'_>, i: usize) -> bool {
     let spells = b.prep.fighters[i].caster.as_deref().is_some_and(|c| {
         !c.extracts
@@ -324,13 +377,15 @@ pub(super) fn has_cure(b: &BattleState<'_>, i: usize) -> bool {
                 && it.usable
                 && b.prep.spells[usize::from(it.spell)].role.heal
                 && b.fighters[i].gear.items_left[w] > 0
+                && (w >= 64 || b.fighters[i].gear.items_barred >> w & 1 == 0)
         })
 }
 
 /// What `i` does to heal this turn, if anything: a cure reaching a patient
 /// from here; a move and a touch cure on the most urgent patient; Stabilize
 /// on a dying patient from here; a double move toward a dying patient.
-/// Wands only when `items` (the `consumables` lever).
+/// Wands only when `items` (the `consumables` lever); a scroll of a cure
+/// (`scroll_for`) only when `items` and nothing else cures (`has_cure`).
 pub(super) fn plan(b: &BattleState<'_>, i: usize, items: bool) -> Option<HealPlan> {
     b.prep.fighters[i].caster.as_deref()?;
     let patients = patients(b, i);
@@ -344,12 +399,31 @@ pub(super) fn plan(b: &BattleState<'_>, i: usize, items: bool) -> Option<HealPla
     if let (Some(h), Some((near, None))) = (touch, way) {
         return Some(HealPlan::MoveAndCast(near, h));
     }
+    // A scroll of a cure only when no slot and no wand charge is left to
+    // cure with: scrolls are scarcer than charges.
+    if items
+        && !has_cure(b, i)
+        && let Some(h) = patients.iter().find_map(|&j| scroll_for(b, i, j))
+    {
+        return Some(HealPlan::Cast(h));
+    }
     if let Some(h) = patients.iter().find_map(|&j| best_for(b, i, j, false, false, items)) {
         return Some(HealPlan::Cast(h));
     }
     match way {
         Some((near, Some(far))) if b.life(first) == LifeState::Dying => Some(HealPlan::DoubleMove(near, far)),
         _ => None,
+    }
+}
+
+impl HealPlan {
+    /// Whether the plan reads one of `i`'s scrolls.
+    pub(super) fn reads_scroll(self, b: &BattleState<'_>, i: usize) -> bool {
+        let item = match self {
+            HealPlan::Cast(h) | HealPlan::MoveAndCast(_, h) => h.item,
+            HealPlan::DoubleMove(..) => None,
+        };
+        item.is_some_and(|k| b.prep.fighters[i].items[usize::from(k)].kind == ItemKind::Scroll)
     }
 }
 

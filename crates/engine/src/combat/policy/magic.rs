@@ -20,7 +20,7 @@ use crate::strategy::SpellPolicy;
 use super::super::abilities::{AbilitySpec, hex_mark};
 use super::super::action::{Action, ActionKind, ClassAbilityUse};
 use super::super::odds::hit_chance;
-use super::super::spells::{Cast, Known, Metamagic};
+use super::super::spells::{Cast, Known, Metamagic, PreparedSpell};
 use super::super::state::BattleState;
 use super::heal::{self, HealPlan, needs_healing};
 use super::worth::{severity, threat_of};
@@ -162,9 +162,11 @@ fn plan_abilities(
     if let Some(ch) = b.channel_ready(i).filter(|c| !c.from_hands) {
         let scope = heal::channel_scope(b, i, ch, a.selective);
         if scope.wounded >= 1 {
-            // One wounded ally is better served by a cure when the caster has one.
-            let cure =
-                m.spells != SpellPolicy::None && b.can_cast_now(i) && heal::plan(b, i, m.items).is_some();
+            // One wounded ally is better served by a cure when the caster has
+            // one; a scroll is not spent where a channel serves.
+            let cure = m.spells != SpellPolicy::None
+                && b.can_cast_now(i)
+                && heal::plan(b, i, m.items).is_some_and(|p| !p.reads_scroll(b, i));
             if scope.foes_healed < scope.wounded && (scope.wounded >= 2 || !cure) {
                 out.push(Action::new(ActionKind::ChannelEnergy).with_option(0));
                 return true;
@@ -308,7 +310,7 @@ fn plan_spells(
     let caster = b.prep.fighters[i].caster.as_deref().expect("checked by the caller");
     // 1. Heal an ally under half its hit points, walking to it if need be.
     match heal::plan(b, i, m.items) {
-        Some(HealPlan::Cast(h)) if h.wand.is_some() => {
+        Some(HealPlan::Cast(h)) if h.item.is_some() => {
             out.push(h.action());
             return true;
         }
@@ -408,9 +410,9 @@ fn plan_spells(
         return true;
     }
     // 5. A buff when the weapon cannot reach the target from here, or is
-    // of no use against any foe.
+    // of no use against any foe; a scroll of one when no slot buffs.
     if weapon == 0.0
-        && let Some(o) = best_buff(b, i, m)
+        && let Some(o) = best_buff(b, i, m).or_else(|| if m.items { scroll_buff(b, i) } else { None })
     {
         push_buff(b, i, o, out);
         return true;
@@ -497,6 +499,10 @@ fn push_cast(b: &BattleState<'_>, i: usize, o: Option_, out: &mut Vec<Action>) {
 
 /// A buff's cast, after its walk when it has one.
 fn push_buff(b: &BattleState<'_>, i: usize, o: Buff, out: &mut Vec<Action>) {
+    if let (Some(k), Some(t)) = (o.scroll, o.cast.target) {
+        out.push(Action::use_item(k, t));
+        return;
+    }
     if let Some(q) = o.walk {
         out.push(Action::new(ActionKind::Move).with_destination(q));
     }
@@ -1053,6 +1059,15 @@ fn best_scroll(b: &BattleState<'_>, i: usize, t: usize) -> Option<(u8, f64)> {
 pub(super) struct Buff {
     pub(super) cast: Option_,
     pub(super) walk: Option<crate::map::Pos>,
+    /// The scroll read for it, when it is not cast from a slot.
+    pub(super) scroll: Option<u8>,
+}
+
+/// Whether `prepared` is a buff the policy hands out: a buff that neither
+/// deals damage nor heals, and no growth (Enlarge Person is weighed by
+/// `best_growth`).
+fn is_buff(prepared: &PreparedSpell) -> bool {
+    prepared.role.buff && !prepared.role.damage && !prepared.role.heal && growth_of(&prepared.spell).is_none()
 }
 
 /// A buff not yet on its recipient: the highest spell level first (Bless
@@ -1064,79 +1079,114 @@ pub(super) fn best_buff(b: &BattleState<'_>, i: usize, m: Magic) -> Option<Buff>
     let caster = b.prep.fighters[i].caster.as_deref()?;
     let mut known: Vec<&Known> = caster.known.iter().collect();
     known.sort_by_key(|k| std::cmp::Reverse(k.level));
-    for k in known {
-        let prepared = &b.prep.spells[usize::from(k.spell)];
-        if !prepared.role.buff
-            || prepared.role.damage
-            || prepared.role.heal
-            || growth_of(&prepared.spell).is_some()
-            || !allowed(b, i, m, k.spell, Metamagic::NONE)
-        {
-            continue;
+    known
+        .into_iter()
+        .filter(|k| {
+            is_buff(&b.prep.spells[usize::from(k.spell)]) && allowed(b, i, m, k.spell, Metamagic::NONE)
+        })
+        .find_map(|k| buff_for(b, i, k.spell, caster.cl, caster.extracts, None))
+}
+
+/// A scroll of a buff `i` reads when it would buff but has no slot for
+/// one (`best_buff` found nothing): a single-target harmless buff it
+/// cannot cast from a slot now, read from a square no foe threatens
+/// (reading provokes), on the recipient `best_buff` would choose among
+/// those the scroll reaches from here (taking it out is the turn's move
+/// action: no walk); the highest spell level first, then the file's order,
+/// and only a reading with a chance to work (`item_odds`).
+fn scroll_buff(b: &BattleState<'_>, i: usize) -> Option<Buff> {
+    if b.is_threatened(i) {
+        return None;
+    }
+    let items = &b.prep.fighters[i].items;
+    let mut scrolls: Vec<(u8, u8)> = (0..items.len())
+        .filter_map(|k| {
+            let it = &items[k];
+            let prepared = &b.prep.spells[usize::from(it.spell)];
+            let k = u8::try_from(k).ok()?;
+            let readable = it.kind == super::super::items::ItemKind::Scroll
+                && is_buff(prepared)
+                && prepared.unplayable.is_none()
+                && prepared.spell.harmless
+                && prepared.spell.target.is_some()
+                && b.can_cast(i, it.spell, Metamagic::NONE).is_err()
+                && b.item_odds(i, k) > 0.0;
+            readable.then(|| (k, prepared.spell.lowest_level().unwrap_or(1)))
+        })
+        .collect();
+    scrolls.sort_by_key(|&(_, level)| std::cmp::Reverse(level));
+    scrolls.into_iter().find_map(|(k, _)| {
+        let it = &items[usize::from(k)];
+        buff_for(b, i, it.spell, it.cl, false, Some(k))
+    })
+}
+
+/// Where `i`'s buff `spell` (at caster level `cl`; `extracts`: an
+/// alchemist's, which affects only its drinker; `scroll`: read from that
+/// scroll) goes, if anywhere.
+fn buff_for(
+    b: &BattleState<'_>,
+    i: usize,
+    spell: u16,
+    cl: u32,
+    extracts: bool,
+    scroll: Option<u8>,
+) -> Option<Buff> {
+    let s = &b.prep.spells[usize::from(spell)].spell;
+    let on = |j: usize| b.fighters[j].effects.iter().any(|e| e.effect.spell == Some(spell));
+    // An alchemist's extract affects only its drinker (APG "Alchemy").
+    let self_only = extracts
+        || s.range == Range::Personal
+        || s.target.as_ref().is_some_and(|t| t.kind == TargetKind::Caster);
+    if s.target.is_none() {
+        // An area buff (Bless): worth it when it reaches two allies not yet under it.
+        let allies = (0..b.len())
+            .filter(|&j| !b.are_enemies(i, j) && b.is_active(j) && !on(j) && b.distance(i, j) <= 50)
+            .count();
+        if allies >= 2 && scroll.is_none() {
+            let cast = Option_ { spell, target: None, point: None, metamagic: Metamagic::NONE, score: 1.0 };
+            return Some(Buff { cast, walk: None, scroll });
         }
-        let s = &prepared.spell;
-        let on = |j: usize| b.fighters[j].effects.iter().any(|e| e.effect.spell == Some(k.spell));
-        // An alchemist's extract affects only its drinker (APG "Alchemy").
-        let self_only = caster.extracts
-            || s.range == Range::Personal
-            || s.target.as_ref().is_some_and(|t| t.kind == TargetKind::Caster);
-        if s.target.is_none() {
-            // An area buff (Bless): worth it when it reaches two allies not yet under it.
-            let allies = (0..b.len())
-                .filter(|&j| !b.are_enemies(i, j) && b.is_active(j) && !on(j) && b.distance(i, j) <= 50)
-                .count();
-            if allies >= 2 {
-                let cast = Option_ {
-                    spell: k.spell,
-                    target: None,
-                    point: None,
-                    metamagic: Metamagic::NONE,
-                    score: 1.0,
-                };
-                return Some(Buff { cast, walk: None });
-            }
-            continue;
-        }
-        let recipients: Vec<usize> = if self_only {
-            vec![i]
-        } else {
-            (0..b.len()).filter(|&j| !b.are_enemies(i, j) && b.is_active(j)).collect()
+        return None;
+    }
+    let recipients: Vec<usize> = if self_only {
+        vec![i]
+    } else {
+        (0..b.len()).filter(|&j| !b.are_enemies(i, j) && b.is_active(j)).collect()
+    };
+    // Who it helps most (`policy::recipient`): the one who fights, the
+    // caster first only on a tie, then the nearest.
+    let aim = super::recipient::aim_of(s);
+    let mut ranked: Vec<(f64, usize)> = recipients
+        .into_iter()
+        .filter(|&j| !on(j) && s.target.as_ref().is_none_or(|tg| b.passes(i, j, &tg.filter)))
+        .map(|j| (if self_only { 0.0 } else { super::recipient::worth_to(b, j, aim) }, j))
+        .collect();
+    ranked.sort_by(|x, y| {
+        y.0.total_cmp(&x.0)
+            .then_with(|| (x.1 != i, b.distance(i, x.1), x.1).cmp(&(y.1 != i, b.distance(i, y.1), y.1)))
+    });
+    // A touch buff may be carried to an ally one safe move away, when
+    // that ally is worth more than every one touched from here (not a
+    // scroll's: taking it out is the move action).
+    let mut walked = scroll.is_some();
+    for (_, j) in ranked {
+        let cast = Option_ { spell, target: Some(j), point: None, metamagic: Metamagic::NONE, score: 1.0 };
+        let reaches = match scroll {
+            Some(k) => b.item_use(i, k, j).is_ok(),
+            None => j == i || b.spell_reaches(i, j, s, cl).is_ok(),
         };
-        // Who it helps most (`policy::recipient`): the one who fights, the
-        // caster first only on a tie, then the nearest.
-        let aim = super::recipient::aim_of(s);
-        let mut ranked: Vec<(f64, usize)> = recipients
-            .into_iter()
-            .filter(|&j| !on(j) && s.target.as_ref().is_none_or(|tg| b.passes(i, j, &tg.filter)))
-            .map(|j| (if self_only { 0.0 } else { super::recipient::worth_to(b, j, aim) }, j))
-            .collect();
-        ranked.sort_by(|x, y| {
-            y.0.total_cmp(&x.0)
-                .then_with(|| (x.1 != i, b.distance(i, x.1), x.1).cmp(&(y.1 != i, b.distance(i, y.1), y.1)))
-        });
-        // A touch buff may be carried to an ally one safe move away, when
-        // that ally is worth more than every one touched from here.
-        let mut walked = false;
-        for (_, j) in ranked {
-            let cast = Option_ {
-                spell: k.spell,
-                target: Some(j),
-                point: None,
-                metamagic: Metamagic::NONE,
-                score: 1.0,
-            };
-            if j == i || b.spell_reaches(i, j, s, caster.cl).is_ok() {
-                return Some(Buff { cast, walk: None });
-            }
-            if walked || s.range != Range::Touch || b.is_threatened(i) {
-                continue;
-            }
-            walked = true;
-            if let Some((q, None)) = heal::approach(b, i, j)
-                && !b.threatened_at(i, q)
-            {
-                return Some(Buff { cast, walk: Some(q) });
-            }
+        if reaches {
+            return Some(Buff { cast, walk: None, scroll });
+        }
+        if walked || s.range != Range::Touch || b.is_threatened(i) {
+            continue;
+        }
+        walked = true;
+        if let Some((q, None)) = heal::approach(b, i, j)
+            && !b.threatened_at(i, q)
+        {
+            return Some(Buff { cast, walk: Some(q), scroll });
         }
     }
     None

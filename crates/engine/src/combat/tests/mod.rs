@@ -50,6 +50,7 @@ mod ranged;
 mod reload;
 mod riders;
 mod rust_and_spittle;
+mod scroll_policy;
 mod shun;
 mod size;
 mod size_spells;
