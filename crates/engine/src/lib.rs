@@ -366,4 +366,10 @@ pub mod summary;
 /// energy (feature `Channel Positive Energy`: the cleric's channel at her
 /// paladin level, two uses of lay on hands a use), to heal two or more
 /// wounded allies in the burst or to harm two or more undead.
+///
+/// Also in `pf1e-rules-25`: the default policy reads scrolls of cures (after
+/// its slots and wand charges, on a patient in touch, unthreatened; a
+/// non-caster with Use Magic Device when no healer reaches the patient)
+/// and of single-target buffs (where it would buff and no slot does, on
+/// the recipient `best_buff` ranks first).
 pub const RULES_VERSION: &str = "pf1e-rules-25";
