@@ -12,7 +12,7 @@ use crate::combat::prepared::PreparedEncounter;
 
 /// A friend who outlasts the battle (AC 18, 500 hit points) with a
 /// greatsword (+16, 2d6+12).
-fn champion() -> crate::model::Combatant {
+pub(super) fn champion() -> crate::model::Combatant {
     creature(
         "Champion",
         json!({ "hp_max": 500, "ac": { "total": 18, "touch": 10, "flat_footed": 18 },
@@ -22,7 +22,7 @@ fn champion() -> crate::model::Combatant {
 
 /// A golem-like foe a light crossbow cannot hurt (damage reduction
 /// 10/adamantine), 300 hit points, a slam.
-fn golem() -> crate::model::Combatant {
+pub(super) fn golem() -> crate::model::Combatant {
     creature(
         "Golem",
         json!({ "hp_max": 300, "ac": { "total": 24, "touch": 8, "flat_footed": 24 },

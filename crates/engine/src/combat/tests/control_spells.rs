@@ -57,22 +57,9 @@ fn glitterdust_blinds_two_brutes_who_stand_together() {
     assert!(round_one >= 27, "Glitterdust opened {round_one} battles of 30: {got:?}");
 }
 
-/// The level-4 party (Esha, Harvie, Oni, Nairda) against one bestiary
-/// monster on the field map, as `pf1e sim` builds it.
+/// The level-4 party against one bestiary monster on the field map.
 fn party_against(monster: &str) -> PreparedEncounter {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let map =
-        std::sync::Arc::new(crate::map::Map::load(&root.join("data/maps/field.yaml")).expect("field map"));
-    let party = ["esha", "harvie", "oni", "nairda"]
-        .map(|p| std::sync::Arc::new(data_combatant(&format!("data/pcs/{p}.json"))));
-    let foe = std::sync::Arc::new(data_combatant(&format!("data/monsters/{monster}.json")));
-    let sides = vec![
-        crate::encounter::SideSpec { name: "players".into(), combatants: party.to_vec() },
-        crate::encounter::SideSpec { name: "monsters".into(), combatants: vec![foe] },
-    ];
-    let encounter =
-        crate::encounter::Encounter::build(map, sides).expect("encounter").with_library(library());
-    PreparedEncounter::new(&encounter).expect("prepared")
+    PreparedEncounter::new(&party_on_field(monster)).expect("prepared")
 }
 
 /// The rounds in which Nairda (row 3) casts Glitterdust, per battle.

@@ -308,13 +308,7 @@ fn the_cube_engulfs_pcs_who_take_its_acid_each_round_nobody_attacks_inside_and_i
     let cube = 4;
     let (mut engulfed, mut avoided, mut acid, mut out) = (0, 0, 0, 0);
     for run in 0..60 {
-        let (_, transcript) = crate::runner::run_with_transcript_policy(
-            &encounter,
-            &SimOptions::default(),
-            13,
-            run,
-            &mut party_spares_control(&encounter),
-        );
+        let transcript = spared_transcript(&encounter, 13, run);
         let mut inside: Vec<usize> = Vec::new();
         let mut engulfed_in: Option<u32> = None;
         let mut saved: Vec<(u32, usize)> = Vec::new();

@@ -3,8 +3,6 @@
 //! the fliers' policy, each against its closed form, scripted dice or the
 //! event stream over many seeds.
 
-use std::sync::Arc;
-
 use serde_json::{Value, json};
 
 use super::support::*;
@@ -222,17 +220,7 @@ fn an_unconscious_flier_falls_and_takes_1d6_per_10_ft_at_most_20d6() {
 /// The level-4 party against the bestiary's young black dragon on the field
 /// map, as `pf1e sim` builds it.
 fn dragon_fight() -> (crate::encounter::Encounter, PreparedEncounter) {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let map = Arc::new(crate::map::Map::load(&root.join("data/maps/field.yaml")).expect("field map"));
-    let party =
-        ["esha", "harvie", "oni", "nairda"].map(|p| Arc::new(data_combatant(&format!("data/pcs/{p}.json"))));
-    let dragon = Arc::new(data_combatant("data/monsters/young_black_dragon.json"));
-    let sides = vec![
-        crate::encounter::SideSpec { name: "players".into(), combatants: party.to_vec() },
-        crate::encounter::SideSpec { name: "monsters".into(), combatants: vec![dragon] },
-    ];
-    let encounter =
-        crate::encounter::Encounter::build(map, sides).expect("encounter").with_library(library());
+    let encounter = party_on_field("young_black_dragon");
     let prep = PreparedEncounter::new(&encounter).expect("prepared");
     (encounter, prep)
 }

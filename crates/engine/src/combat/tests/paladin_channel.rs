@@ -3,8 +3,9 @@
 //! lay on hands; its load errors; and the default policy's choice between
 //! it and a lay on hands over many seeds.
 
-use serde_json::{Value, json};
+use serde_json::json;
 
+use super::paladin::{refused, seeded};
 use super::support::*;
 use crate::combat::SimOptions;
 use crate::combat::abilities::Channel;
@@ -193,21 +194,6 @@ fn over_many_seeds_each_channel_rolls_its_dice_and_spends_two_uses() {
 
 // ---- load errors ----
 
-/// The load error of a combatant file of `level` with `features` ("" when it loads).
-fn refused(level: u32, features: Value) -> String {
-    let file = json!({
-        "name": "Pal", "level": level, "features": features, "hp_max": 30, "bab": level,
-        "abilities": { "str_score": 16, "dex_score": 10, "con_score": 12,
-                       "int_score": 10, "wis_score": 10, "cha_score": 14 },
-        "ac": { "total": 18, "touch": 10, "flat_footed": 18 }, "initiative_mod": 0, "speed_land_ft": 30,
-        "saves": { "fort": 5, "ref": 1, "will": 3 }, "attacks": [melee("longsword", 7, "1d8+3")]
-    });
-    match crate::model::parse_combatant(&file.to_string(), "pal.json") {
-        Ok(_) => String::new(),
-        Err(e) => e.to_string(),
-    }
-}
-
 #[test]
 fn channel_positive_energy_is_refused_below_4th_level_without_lay_on_hands_twice_or_beside_channel_energy() {
     let early = refused(3, json!(["Lay On Hands", "Channel Positive Energy"]));
@@ -228,27 +214,6 @@ fn channel_positive_energy_is_refused_below_4th_level_without_lay_on_hands_twice
 }
 
 // ---- the policy ----
-
-/// The events of `runs` default-policy battles of `prep`, each started
-/// with `setup` applied to the engine.
-fn seeded(
-    prep: &PreparedEncounter,
-    runs: u64,
-    setup: impl Fn(&mut crate::combat::engine::Engine<'_, '_, crate::rng::SeededRng>),
-) -> Vec<Vec<Record>> {
-    (0..runs)
-        .map(|seed| {
-            let mut rng = crate::rng::SeededRng::for_run(73, seed);
-            let mut events = Vec::new();
-            let mut e =
-                crate::combat::engine::Engine::new(prep, &SimOptions::default(), &mut rng, Some(&mut events));
-            setup(&mut e);
-            e.run(&mut crate::combat::policy::DefaultPolicy);
-            drop(e);
-            events
-        })
-        .collect()
-}
 
 /// The first healing act of combatant 0: a channel (`true` when it heals,
 /// `false` when it harms) or a lay on hands (its target).
@@ -295,7 +260,7 @@ fn party_scene() -> PreparedEncounter {
 #[test]
 fn the_policy_channels_for_three_wounded_allies_and_lays_hands_on_a_lone_dying_one() {
     let prep = party_scene();
-    for events in seeded(&prep, 16, |e| {
+    for events in seeded(&prep, 73, 16, |e| {
         for j in 1..=3 {
             e.st.fighters[j].hp = 12;
         }
@@ -315,7 +280,7 @@ fn the_policy_channels_for_three_wounded_allies_and_lays_hands_on_a_lone_dying_o
     // channel (two). Judged in the battles where she acts before the dying
     // ally may stabilize (initiative events come in initiative order).
     let mut before_bob = 0;
-    for events in seeded(&prep, 24, |e| e.st.fighters[2].hp = -3) {
+    for events in seeded(&prep, 73, 24, |e| e.st.fighters[2].hp = -3) {
         let rank = |j: usize| {
             events.iter().position(|r| matches!(r.event, Event::Initiative { who, .. } if who == j))
         };
@@ -331,7 +296,7 @@ fn the_policy_channels_for_three_wounded_allies_and_lays_hands_on_a_lone_dying_o
     }
     assert!(before_bob >= 6, "she acted before the dying ally in {before_bob} of 24 battles");
     // One ally under half, conscious: not worth two uses.
-    for events in seeded(&prep, 16, |e| e.st.fighters[1].hp = 12) {
+    for events in seeded(&prep, 73, 16, |e| e.st.fighters[1].hp = 12) {
         let early_channel = events
             .iter()
             .take_while(|r| r.round <= 1)
@@ -350,7 +315,7 @@ fn the_policy_channels_to_harm_three_zombies_in_the_burst() {
         v
     };
     let prep = prepare_magic(arena(7, 12), placed(3));
-    for events in seeded(&prep, 16, |_| {}) {
+    for events in seeded(&prep, 73, 16, |_| {}) {
         assert_eq!(first_act(&events), Some(First::Channel(false)));
         let harmed = events.iter().find_map(|r| match r.event {
             Event::ChannelsEnergy { who: 0, heals: false, creatures, .. } => Some(creatures),
@@ -364,7 +329,7 @@ fn the_policy_channels_to_harm_three_zombies_in_the_burst() {
     }
     // A lone zombie: her sword, never a channel.
     let prep = prepare_magic(arena(7, 12), placed(1));
-    for events in seeded(&prep, 16, |_| {}) {
+    for events in seeded(&prep, 73, 16, |_| {}) {
         assert!(
             !events.iter().any(|r| matches!(r.event, Event::ChannelsEnergy { .. })),
             "channeled on one zombie"

@@ -7,6 +7,7 @@
 
 use serde_json::{Value, json};
 
+use super::buff_recipients::{champion, golem};
 use super::support::*;
 use crate::combat::event::{Event, Record};
 use crate::combat::prepared::PreparedEncounter;
@@ -156,25 +157,6 @@ fn no_scroll_of_cure_is_read_on_an_undead_friend() {
         let events = policy_battle(&prep, 94, seed);
         assert!(readings(&events, 0).is_empty(), "seed {seed}: cure read on an undead friend");
     }
-}
-
-/// A friend who outlasts the battle (AC 18, 500 hit points) with a greatsword.
-fn champion() -> crate::model::Combatant {
-    creature(
-        "Champion",
-        json!({ "hp_max": 500, "ac": { "total": 18, "touch": 10, "flat_footed": 18 },
-                "bab": 10, "attacks": [melee("greatsword", 16, "2d6+12")] }),
-    )
-}
-
-/// A golem-like foe a light crossbow cannot hurt (damage reduction 10/adamantine).
-fn golem() -> crate::model::Combatant {
-    creature(
-        "Golem",
-        json!({ "hp_max": 300, "ac": { "total": 24, "touch": 8, "flat_footed": 24 },
-                "dr": { "amount": 10, "bypass": ["adamantine"] },
-                "attacks": [melee("slam", 10, "1d6")] }),
-    )
 }
 
 #[test]

@@ -242,6 +242,34 @@ pub fn party_spares_control(encounter: &crate::encounter::Encounter) -> crate::c
     crate::combat::policy::MatchupPolicy::new(encounter, 0, &party, &crate::strategy::StrategySpec::default())
 }
 
+/// Run `run` (seed `seed`) of `encounter` under [`party_spares_control`]: its transcript.
+pub fn spared_transcript(encounter: &Encounter, seed: u64, run: u64) -> Transcript {
+    let mut policy = party_spares_control(encounter);
+    crate::runner::run_with_transcript_policy(encounter, &SimOptions::default(), seed, run, &mut policy).1
+}
+
+/// The campaign's level-4 party (Esha, Harvie, Oni, Nairda) against the
+/// shipped monster `data/monsters/<monster>.json` on the field map, as
+/// `pf1e sim` deploys them.
+pub fn party_on_field(monster: &str) -> Encounter {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data");
+    let map = Arc::new(crate::map::Map::load(&root.join("maps/field.yaml")).expect("field map"));
+    let load = |rel: &str| Arc::new(data_combatant(&format!("data/{rel}.json")));
+    let party = ["esha", "harvie", "oni", "nairda"].iter().map(|p| load(&format!("pcs/{p}"))).collect();
+    Encounter::build(
+        map,
+        vec![
+            crate::encounter::SideSpec { name: "players".into(), combatants: party },
+            crate::encounter::SideSpec {
+                name: "monsters".into(),
+                combatants: vec![load(&format!("monsters/{monster}"))],
+            },
+        ],
+    )
+    .expect("encounter")
+    .with_library(library())
+}
+
 /// A level-4 chaotic evil ogre with a club (60 hp, AC 14, +6 for 1d8+4),
 /// with `overrides` merged in: the bomber's and the drinker's foe.
 pub fn club_ogre(overrides: Value) -> Combatant {

@@ -2,8 +2,6 @@
 //! scripted dice, its data errors, and the gibbering mouther's engulf on the
 //! event stream of many battles against the level-4 party.
 
-use std::sync::Arc;
-
 use serde_json::{Value, json};
 
 use super::monsters::monster;
@@ -12,7 +10,7 @@ use crate::combat::SimOptions;
 use crate::combat::action::{Action, ActionKind, Reason};
 use crate::combat::event::{AfflictionEvent, Event, LifeChange, ManeuverOutcome};
 use crate::effects::ConditionId;
-use crate::encounter::{Encounter, SideSpec};
+use crate::encounter::Encounter;
 
 /// A Large swallower: a bite (+0, 1d4) with grab; swallow whole 2d6 a
 /// round, interior AC 12, 3 hp to cut free; CMB +0.
@@ -254,19 +252,7 @@ fn swallow_whole_without_a_grabbing_mouth_or_with_a_bad_effect_is_one_error_nami
 
 /// Esha, Harvie, Oni and Nairda against the shipped gibbering mouther on the open field.
 fn party_against_the_mouther() -> Encounter {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data");
-    let map = Arc::new(crate::map::Map::load(&root.join("maps/field.yaml")).expect("field"));
-    let load = |rel: &str| Arc::new(data_combatant(&format!("data/{rel}.json")));
-    let party = ["esha", "harvie", "oni", "nairda"].iter().map(|p| load(&format!("pcs/{p}"))).collect();
-    Encounter::build(
-        map,
-        vec![
-            SideSpec { name: "players".into(), combatants: party },
-            SideSpec { name: "monsters".into(), combatants: vec![load("monsters/gibbering_mouther")] },
-        ],
-    )
-    .expect("encounter")
-    .with_library(library())
+    party_on_field("gibbering_mouther")
 }
 
 #[test]
@@ -274,13 +260,7 @@ fn the_mouther_engulfs_a_held_pc_who_takes_its_damage_each_round_and_whom_nobody
     let encounter = party_against_the_mouther();
     let (mut engulfed, mut digested, mut out) = (0, 0, 0);
     for run in 0..60 {
-        let (_, transcript) = crate::runner::run_with_transcript_policy(
-            &encounter,
-            &SimOptions::default(),
-            13,
-            run,
-            &mut party_spares_control(&encounter),
-        );
+        let transcript = spared_transcript(&encounter, 13, run);
         let mut inside: Option<usize> = None;
         for r in &transcript.events {
             match &r.event {
