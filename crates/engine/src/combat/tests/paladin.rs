@@ -17,6 +17,12 @@ use crate::effects::{ConditionId, ConditionSet, Duration, Effect};
 fn paladin(level: u32, mercies: &[&str]) -> crate::model::Combatant {
     let mut features = vec![json!("Lay On Hands")];
     features.extend(mercies.iter().map(|m| json!(format!("Mercy ({m})"))));
+    paladin_with(level, features)
+}
+
+/// A paladin of `level` (Str 16, Cha 14: +2) with these `features`, five
+/// uses of lay on hands and a mundane longsword +8 (1d8+3).
+pub(super) fn paladin_with(level: u32, features: Vec<Value>) -> crate::model::Combatant {
     creature(
         "Pal",
         json!({ "level": level, "hp_max": 40, "bab": level, "alignment": "LG",

@@ -16,16 +16,7 @@ use crate::combat::prepared::PreparedEncounter;
 /// A paladin of `level` (Cha 14: +2) with lay on hands, channel positive
 /// energy, five uses of lay on hands and a mundane longsword.
 fn paladin(level: u32) -> crate::model::Combatant {
-    creature(
-        "Pal",
-        json!({ "level": level, "hp_max": 40, "bab": level, "alignment": "LG",
-                "ac": { "total": 20, "touch": 10, "flat_footed": 20 },
-                "abilities": { "str_score": 16, "dex_score": 10, "con_score": 12, "int_score": 10,
-                               "wis_score": 10, "cha_score": 14 },
-                "features": ["Lay On Hands", "Channel Positive Energy"],
-                "resources": { "lay_on_hands": 5 },
-                "attacks": [melee("longsword", 8, "1d8+3")] }),
-    )
+    super::paladin::paladin_with(level, vec![json!("Lay On Hands"), json!("Channel Positive Energy")])
 }
 
 /// An undead foe of `hp` hit points, Will +2.
