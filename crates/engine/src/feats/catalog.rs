@@ -108,6 +108,9 @@ pub enum Rule {
     DeedDeadeye,
     /// Gunslinger deed: gunslinger's dodge (immediate, 1 grit: +2 AC against a ranged attack).
     DeedGunslingersDodge,
+    /// Gunslinger deed: pistol-whip (standard action, 1 grit: a melee bash with a firearm,
+    /// 1d6/1d10 bludgeoning, ×2 on a natural 20, a free trip on a hit).
+    DeedPistolWhip,
     /// Gunslinger deed: quick clear (removes the broken condition of a misfire).
     DeedQuickClear,
     /// Pistolero deed: up close and deadly (1 grit: +1d6 precision per 5 levels on a firearm hit; half on a miss).
@@ -267,6 +270,7 @@ impl Rule {
             Rule::HexWard => "hex_ward",
             Rule::DeedDeadeye => "deed_deadeye",
             Rule::DeedGunslingersDodge => "deed_gunslingers_dodge",
+            Rule::DeedPistolWhip => "deed_pistol_whip",
             Rule::DeedQuickClear => "deed_quick_clear",
             Rule::DeedUpCloseAndDeadly => "deed_up_close_and_deadly",
             Rule::InspireCourage => "inspire_courage",
@@ -312,7 +316,7 @@ impl Rule {
     }
 
     /// Every rule but the martial feats (`MartialFeat::ALL`), for messages.
-    pub const ALL: [Rule; 69] = [
+    pub const ALL: [Rule; 70] = [
         Rule::PowerAttack,
         Rule::CombatReflexes,
         Rule::PreciseShot,
@@ -342,6 +346,7 @@ impl Rule {
         Rule::HexWard,
         Rule::DeedDeadeye,
         Rule::DeedGunslingersDodge,
+        Rule::DeedPistolWhip,
         Rule::DeedQuickClear,
         Rule::DeedUpCloseAndDeadly,
         Rule::InspireCourage,

@@ -146,6 +146,8 @@ crate::named_enum! {
         Deadeye => "deadeye",
         /// Gunslinger's dodge.
         GunslingersDodge => "gunslingers_dodge",
+        /// Pistol-whip.
+        PistolWhip => "pistol_whip",
         /// Quick clear.
         QuickClear => "quick_clear",
         /// Up close and deadly (pistolero).
@@ -497,6 +499,7 @@ pub fn resolve(c: &Combatant, catalog: &FeatCatalog) -> Result<ResolvedFeatures,
             Some(Rule::HexWard) => rules.class.hexes.push(Hex::Ward),
             Some(Rule::DeedDeadeye) => rules.class.deeds.push(Deed::Deadeye),
             Some(Rule::DeedGunslingersDodge) => rules.class.deeds.push(Deed::GunslingersDodge),
+            Some(Rule::DeedPistolWhip) => rules.class.deeds.push(Deed::PistolWhip),
             Some(Rule::DeedQuickClear) => rules.class.deeds.push(Deed::QuickClear),
             Some(Rule::DeedUpCloseAndDeadly) => rules.class.deeds.push(Deed::UpCloseAndDeadly),
             Some(Rule::InspireCourage) => rules.class.inspire_courage = true,

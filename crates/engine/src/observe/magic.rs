@@ -295,6 +295,17 @@ fn deeds(b: &BattleState<'_>, i: usize, deeds: &[Deed], out: &mut Vec<Action>) {
             }
             // An immediate action the engine takes when a ranged attack comes.
             Deed::GunslingersDodge => false,
+            // A standard action against each adjacent foe, with a firearm in hand.
+            Deed::PistolWhip => {
+                if b.pistol_whip_firearm(i).is_some() {
+                    for j in (0..b.len())
+                        .filter(|&j| b.are_enemies(i, j) && b.is_active(j) && b.distance(i, j) <= 5)
+                    {
+                        out.push(Action::at(ActionKind::Deed, j).with_ability(ClassAbilityUse::Deed(d)));
+                    }
+                }
+                false
+            }
         };
         if plausible {
             out.push(Action::new(ActionKind::Deed).with_ability(ClassAbilityUse::Deed(d)));

@@ -134,6 +134,22 @@ fn area_to_dismiss(b: &BattleState<'_>, i: usize) -> Option<u16> {
 
 // ---- class abilities ----
 
+/// Whether the gunslinger `i` pistol-whips `t` this turn: `t` is adjacent
+/// and threatens her, so a shot (or a reload that is not free) would provoke
+/// its attack of opportunity while the whip provokes nothing; her firearm is
+/// still in hand; and she has grit beyond the point gunslinger's dodge keeps
+/// in reserve. A foe that does not threaten her (no melee reach) is shot:
+/// the firearm's damage beats the club's.
+fn pistol_whips(b: &BattleState<'_>, i: usize, t: usize, a: &AbilitySpec) -> bool {
+    let reserve = u16::from(a.has_deed(Deed::GunslingersDodge));
+    a.has_deed(Deed::PistolWhip)
+        && b.fighters[i].class.pools.grit > reserve
+        && b.is_active(t)
+        && b.distance(i, t) <= 5
+        && b.threatens(t, i)
+        && b.pistol_whip_firearm(i).is_some()
+}
+
 fn plan_abilities(
     b: &BattleState<'_>,
     i: usize,
@@ -201,6 +217,10 @@ fn plan_abilities(
         let attacks = &b.prep.fighters[i].offense.attacks;
         let misfired =
             (0..attacks.len()).any(|w| attacks[w].firearm && b.is_broken(i, w) && !b.sundered(i, w));
+        if pistol_whips(b, i, t, a) {
+            out.push(Action::at(ActionKind::Deed, t).with_ability(ClassAbilityUse::Deed(Deed::PistolWhip)));
+            return true;
+        }
         if misfired && a.has_deed(Deed::QuickClear) && f.class.pools.grit > 0 {
             // A move action spending grit, then the shot.
             out.push(Action::new(ActionKind::Deed).with_ability(ClassAbilityUse::Deed(Deed::QuickClear)));

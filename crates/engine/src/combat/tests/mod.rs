@@ -45,6 +45,7 @@ mod options;
 mod paladin;
 mod paladin_channel;
 mod party_choices;
+mod pistol_whip;
 mod prepared_spells;
 mod ranged;
 mod reload;
