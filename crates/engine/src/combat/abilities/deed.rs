@@ -132,11 +132,12 @@ impl<R: Dice> Engine<'_, '_, R> {
 
     /// Pistol-whip (UC "Deeds", 3rd level): 1 grit and a standard action for
     /// a melee attack with the butt of the first usable firearm against an
-    /// adjacent foe. The gunslinger is proficient with it: BAB + size + Strength
-    /// (×1½ for a two-handed firearm, the rule of two-handed melee weapons)
-    /// + the firearm's enhancement bonus (the model keeps no enhancement
-    /// bonus on weapons: 0). 1d6 bludgeoning for a one-handed firearm, 1d10
-    /// two-handed (1d4/1d8 when Small); a threat on a natural 20 only, ×2.
+    /// adjacent foe. The gunslinger is proficient with it: BAB, size and
+    /// Strength on the roll, plus the firearm's enhancement bonus (the model
+    /// keeps no enhancement bonus on weapons: 0). 1d6 bludgeoning for a
+    /// one-handed firearm, 1d10 two-handed (1d4/1d8 when Small), plus
+    /// Strength (×1½ for a two-handed firearm, the rule of two-handed melee
+    /// weapons); a threat on a natural 20 only, ×2.
     /// On a hit a free trip: a free action, so it provokes nothing, and the
     /// deed grants it without Improved Trip; like a monster's trip on a hit
     /// a failure never trips her back. The roll meets the target's AC
