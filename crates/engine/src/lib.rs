@@ -372,4 +372,10 @@ pub mod summary;
 /// non-caster with Use Magic Device when no healer reaches the patient)
 /// and of single-target buffs (where it would buff and no slot does, on
 /// the recipient `best_buff` ranks first).
+///
+/// Also in `pf1e-rules-25`: the gunslinger's Pistol-Whip deed (a standard
+/// action for 1 grit: a melee blow with the firearm, 1d6 one-handed or 1d10
+/// two-handed bludgeoning, threat on a 20 only and ×2, a free trip on a
+/// hit), used on an adjacent foe that threatens her, where a shot would
+/// provoke.
 pub const RULES_VERSION: &str = "pf1e-rules-25";
