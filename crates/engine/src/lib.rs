@@ -378,4 +378,12 @@ pub mod summary;
 /// two-handed bludgeoning, threat on a 20 only and ×2, a free trip on a
 /// hit), used on an adjacent foe that threatens her, where a shot would
 /// provoke.
-pub const RULES_VERSION: &str = "pf1e-rules-25";
+///
+/// `pf1e-rules-26`: True Strike is no longer a buff handed out when nothing
+/// else is at hand (it lapsed unused): the default policy casts it when
+/// the one blow it prepares for the next turn gains more than the
+/// caster's weapon (from where it stands, or one blow after a move) or its
+/// best spell does this turn, and while its bonus waits the caster's next
+/// turn is an attack (no spell without an attack roll) when a weapon
+/// reaches the foe after one move.
+pub const RULES_VERSION: &str = "pf1e-rules-26";

@@ -355,6 +355,9 @@ fn plan_spells(
     // of use against any foe (`policy::futile`: only a natural 20 hits, or
     // damage reduction swallows every blow), whatever a lucky roll may do.
     let weapon = if super::futile::all_futile(b, i) { 0.0 } else { weapon_value(b, i, t) };
+    // A True Strike waiting for its blow: the weapon plays it when it
+    // reaches after one move (a spell with an attack roll spends it too).
+    let striking = super::true_strike::holds(b, i) && super::true_strike::weapon_follows(b, i, t);
     // 2. Summon when none of the caster's creatures is still fighting (a new
     // casting would only replace it) and the creature is worth the round the
     // casting takes: more damage over its stay than the caster's own best
@@ -393,7 +396,23 @@ fn plan_spells(
     }
     // 4a. A scroll of an offensive spell it has no slot left for (or one
     // off its list), when it beats the weapon and the best spell.
-    let offense = best_offense(b, i, t, m);
+    let offense = best_offense(b, i, t, m).filter(|o| !striking || makes_attack_roll(b, o.spell));
+    if striking && offense.is_none() {
+        return false;
+    }
+    // 3c. True Strike when the blow it prepares for next turn gains more
+    // than the weapon (from here, or one blow after a move) or the best
+    // spell does this turn (`policy::true_strike`).
+    if let Some((spell, gain)) = super::true_strike::best(b, i, t, |s| allowed(b, i, m, s, Metamagic::NONE))
+        && gain
+            > weapon
+                .max(super::true_strike::blow_after_move(b, i, t))
+                .max(offense.map_or(0.0, |o| o.score * casting_odds(b, i, o.spell, o.metamagic)))
+    {
+        let o = Option_ { spell, target: Some(i), point: None, metamagic: Metamagic::NONE, score: gain };
+        push_cast(b, i, o, out);
+        return true;
+    }
     if m.items
         && let Some((k, score)) = best_scroll(b, i, t)
         && score > weapon.max(offense.map_or(0.0, |o| o.score))
@@ -719,6 +738,11 @@ fn score_offense(
 /// foe; 3: control on two, damage on three).
 fn area_floor(area_min: u8, hinders_only: bool) -> u8 {
     if hinders_only { area_min.saturating_sub(1).max(1) } else { area_min.max(1) }
+}
+
+/// Whether `spell` makes an attack roll (a ray, a touch): what spends a True Strike.
+fn makes_attack_roll(b: &BattleState<'_>, spell: u16) -> bool {
+    b.prep.spells[usize::from(spell)].spell.attack.is_some()
 }
 
 /// Whether `s` deals hit point damage by any of its effects: its own, a
@@ -1087,7 +1111,11 @@ pub(super) struct Buff {
 /// deals damage nor heals, and no growth (Enlarge Person is weighed by
 /// `best_growth`).
 fn is_buff(prepared: &PreparedSpell) -> bool {
-    prepared.role.buff && !prepared.role.damage && !prepared.role.heal && growth_of(&prepared.spell).is_none()
+    prepared.role.buff
+        && !prepared.role.damage
+        && !prepared.role.heal
+        && growth_of(&prepared.spell).is_none()
+        && super::true_strike::next_attack_bonus(&prepared.spell).is_none()
 }
 
 /// A buff not yet on its recipient: the highest spell level first (Bless

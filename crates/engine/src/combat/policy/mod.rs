@@ -40,6 +40,7 @@ mod ranged;
 mod recipient;
 mod reload;
 mod splash;
+mod true_strike;
 mod worth;
 
 use magic::{Magic, has_magic, plan_magic};

@@ -66,4 +66,5 @@ mod tactics;
 mod tentacles;
 mod trample;
 mod transcripts;
+mod true_strike;
 mod zones;
