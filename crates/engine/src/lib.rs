@@ -386,4 +386,10 @@ pub mod summary;
 /// best spell does this turn, and while its bonus waits the caster's next
 /// turn is an attack (no spell without an attack roll) when a weapon
 /// reaches the foe after one move.
+///
+/// Also in `pf1e-rules-26`: a shooter or bomber whose attack ladder would
+/// shoot from a square a foe threatens takes a 5-foot step to a square no
+/// foe threatens first, then makes its full attack (no attack of
+/// opportunity; a bomb's splash no longer catches its thrower); the
+/// gunslinger pistol-whips only where no such step exists.
 pub const RULES_VERSION: &str = "pf1e-rules-26";

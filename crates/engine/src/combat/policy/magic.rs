@@ -138,7 +138,9 @@ fn area_to_dismiss(b: &BattleState<'_>, i: usize) -> Option<u16> {
 /// and threatens her, so a shot (or a reload that is not free) would provoke
 /// its attack of opportunity while the whip provokes nothing; her firearm is
 /// still in hand; and she has grit beyond the point gunslinger's dodge keeps
-/// in reserve. A foe that does not threaten her (no melee reach) is shot:
+/// in reserve; and no 5-foot step takes her out of every foe's reach to
+/// shoot from there (`ranged::step_out`: then she steps and shoots, which
+/// provokes nothing either). A foe that does not threaten her (no melee reach) is shot:
 /// the firearm's damage beats the club's.
 fn pistol_whips(b: &BattleState<'_>, i: usize, t: usize, a: &AbilitySpec) -> bool {
     let reserve = u16::from(a.has_deed(Deed::GunslingersDodge));
@@ -148,6 +150,8 @@ fn pistol_whips(b: &BattleState<'_>, i: usize, t: usize, a: &AbilitySpec) -> boo
         && b.distance(i, t) <= 5
         && b.threatens(t, i)
         && b.pistol_whip_firearm(i).is_some()
+        // A 5-foot step out of every foe's reach makes the shot safe.
+        && super::ranged::step_out(b, i, t).is_none()
 }
 
 fn plan_abilities(

@@ -141,7 +141,8 @@ fn plan_default(battle: &BattleState<'_>, actor: usize, out: &mut Vec<Action>) {
         if (abilities && paladin::plan_harm(battle, actor, t, out))
             || harmless::plan(battle, actor, t, out)
             || splash::plan(battle, actor, t, out)
-            || splash::plan_guard(battle, actor, t, out)
+            // A bomb at a foe beside the thrower: step back first when it can.
+            || (ranged::step_out(battle, actor, t).is_none() && splash::plan_guard(battle, actor, t, out))
             || reload::plan_reload(battle, actor, t, out)
             || flight::plan_below(battle, actor, t, out)
             || flight::plan_climb(battle, actor, t, out)
@@ -150,7 +151,9 @@ fn plan_default(battle: &BattleState<'_>, actor: usize, out: &mut Vec<Action>) {
         }
         let t = class_features(battle, actor, t, out);
         monster::plan_smite(battle, actor, t, out);
-        if !(out.is_empty() && ranged::plan(battle, actor, t, out)) {
+        if !(ranged::plan_step_out(battle, actor, t, out)
+            || (out.is_empty() && ranged::plan(battle, actor, t, out)))
+        {
             plan_turn(battle, actor, t, Tactics::DEFAULT, out);
         }
         reload::fire_and_reload(battle, actor, out);
@@ -686,14 +689,16 @@ impl StrategyPolicy {
         }
         if (abilities && paladin::plan_harm(battle, actor, t, out))
             || (items && splash::plan(battle, actor, t, out))
-            || splash::plan_guard(battle, actor, t, out)
+            || (ranged::step_out(battle, actor, t).is_none() && splash::plan_guard(battle, actor, t, out))
             || reload::plan_reload(battle, actor, t, out)
         {
             return;
         }
         let t = if abilities { class_features(battle, actor, t, out) } else { t };
         monster::plan_smite(battle, actor, t, out);
-        if !(out.is_empty() && ranged::plan(battle, actor, t, out)) {
+        if !(ranged::plan_step_out(battle, actor, t, out)
+            || (out.is_empty() && ranged::plan(battle, actor, t, out)))
+        {
             plan_turn(battle, actor, t, tactics, out);
         }
         reload::fire_and_reload(battle, actor, out);

@@ -25,10 +25,10 @@
 //! (the range penalty, a firearm's touch increment and Point-Blank Shot
 //! are counted at the new square).
 
-use super::super::action::{Action, ActionKind};
+use super::super::action::{Action, ActionKind, Slot};
 use super::super::odds::{Swing, hit_chance, iterations};
 use super::super::state::BattleState;
-use super::splash::{burn_damage, hit_damage, splash_value};
+use super::splash::{burn_damage, hit_damage, splash_endangers_sparing, splash_value_sparing};
 use crate::effects::{Context, Flags, Targets};
 use crate::grid::Access;
 use crate::map::Pos;
@@ -37,6 +37,19 @@ use crate::map::Pos;
 /// `from` (its own square or where a move ends), and of `n` iterative
 /// attacks when `n > 1` (at −5 each after the first).
 fn shot_value(b: &BattleState<'_>, actor: usize, w: usize, t: usize, from: Pos, n: i32) -> f64 {
+    shot_value_sparing(b, actor, w, t, from, n, None)
+}
+
+/// `shot_value`, the splash leaving out `spared` (the thrower stepping out of it).
+fn shot_value_sparing(
+    b: &BattleState<'_>,
+    actor: usize,
+    w: usize,
+    t: usize,
+    from: Pos,
+    n: i32,
+    spared: Option<usize>,
+) -> f64 {
     let p = &b.prep.fighters[actor].offense.attacks[w];
     let s = b.situation(actor, w, t, Swing::default());
     let here = b.distance(actor, t);
@@ -56,7 +69,7 @@ fn shot_value(b: &BattleState<'_>, actor: usize, w: usize, t: usize, from: Pos, 
     let ac =
         if touch == s.touch { s.ac } else { b.armor_class(actor, t, false, touch, s.denied, false, s.cover) };
     let per_hit = (hit_damage(b, actor, w, p, t) + bonus).max(0.0) + burn_damage(b, p, t);
-    let splash = splash_value(b, actor, w, t);
+    let splash = splash_value_sparing(b, actor, w, t, spared);
     (0..n.max(1)).map(|k| hit_chance(attack - 5 * k, ac) * (per_hit + splash)).sum()
 }
 
@@ -158,6 +171,70 @@ pub(super) fn plan(b: &BattleState<'_>, actor: usize, t: usize, out: &mut Vec<Ac
     }
     out.push(Action::at(ActionKind::FullAttack, t).with_weapon(w_stay));
     true
+}
+
+/// Plans a 5-foot step out of every foe's reach, then a full attack on `t`
+/// with the best ranged attack from there, when the attack ladder would
+/// shoot (or throw a bomb) from a square a foe threatens
+/// (`docs/strategy.md`, "Step back, then shoot"): shooting there provokes
+/// an attack of opportunity from each foe that threatens it, and a bomb
+/// at a foe beside its thrower splashes the thrower. The step provokes
+/// nothing (CRB "5-Foot Step") and leaves the full attack. The square: a
+/// free one the step may take (not into a harmful area of its own side)
+/// that no foe threatens, from which a ranged attack reaches `t` with
+/// line of effect and whose splash endangers no ally; the best full
+/// attack from it (the thrower left out of its own splash), then the
+/// farther from the nearest foe, then neighbour order. Whether it planned
+/// the turn.
+pub(super) fn plan_step_out(b: &BattleState<'_>, actor: usize, t: usize, out: &mut Vec<Action>) -> bool {
+    // Only swift and free declarations before it (a deed, rage, smite).
+    if out.iter().any(|a| !matches!(a.slot(), Slot::Swift | Slot::Free)) {
+        return false;
+    }
+    let Some((w, q)) = step_out(b, actor, t) else { return false };
+    out.push(Action::at(ActionKind::FiveFootStep, t).with_destination(q));
+    out.push(Action::at(ActionKind::FullAttack, t).with_weapon(w));
+    true
+}
+
+/// The ranged attack and the square of [`plan_step_out`], if any.
+pub(super) fn step_out(b: &BattleState<'_>, actor: usize, t: usize) -> Option<(usize, Pos)> {
+    let attacks = &b.prep.fighters[actor].offense.attacks;
+    let flags = b.flags(actor);
+    let here = b.pos(actor);
+    if attacks.is_empty()
+        || !b.is_threatened(actor)
+        || flags.has(Flags::MUST_FLEE)
+        || flags.has(Flags::CANT_MOVE)
+        || b.fighters[actor].gear.dropped != 0
+        || b.is_prone(actor)
+        || !matches!(b.weapon_for(actor, t, here), Ok(w) if !attacks[w].melee)
+    {
+        return None;
+    }
+    let foes: Vec<usize> = (0..b.len()).filter(|&e| b.are_enemies(actor, e) && b.is_active(e)).collect();
+    let nearest = |q: Pos| foes.iter().map(|&e| b.distance_from(actor, q, e)).min().unwrap_or(u32::MAX);
+    let shunned = b.shunned_zones(actor);
+    let mut best: Option<((f64, u32), usize, Pos)> = None;
+    for q in crate::grid::NEIGHBOURS.iter().map(|&(dr, dc)| Pos::new(here.row + dr, here.col + dc)) {
+        if !b.can_step(actor, q)
+            || b.in_shunned(&shunned, q, b.space(actor))
+            || threatened_at(b, actor, q, &foes)
+        {
+            continue;
+        }
+        for w in (0..attacks.len()).filter(|&w| candidate(b, actor, w)) {
+            if !b.weapon_reaches(actor, w, t, q) || splash_endangers_sparing(b, actor, w, t, Some(actor)) {
+                continue;
+            }
+            let v = shot_value_sparing(b, actor, w, t, q, full_attacks(b, actor, w), Some(actor));
+            let key = (v, nearest(q));
+            if v > 0.0 && best.as_ref().is_none_or(|(k, _, _)| key.0 > k.0 || (key.0 == k.0 && key.1 > k.1)) {
+                best = Some((key, w, q));
+            }
+        }
+    }
+    best.map(|(_, w, q)| (w, q))
 }
 
 /// The best square within one move of `actor` to shoot `t` from, with the

@@ -95,11 +95,25 @@ fn throw_value(b: &BattleState<'_>, actor: usize, w: usize, t: usize) -> f64 {
 /// Worth of the splash of attack `w` of `actor` hitting `t` on `t`'s
 /// neighbours: its damage on each foe, less twice its damage on each friend.
 pub(super) fn splash_value(b: &BattleState<'_>, actor: usize, w: usize, t: usize) -> f64 {
+    splash_value_sparing(b, actor, w, t, None)
+}
+
+/// `splash_value` leaving out `spared` (a thrower about to step out of
+/// the splash).
+pub(super) fn splash_value_sparing(
+    b: &BattleState<'_>,
+    actor: usize,
+    w: usize,
+    t: usize,
+    spared: Option<usize>,
+) -> f64 {
     let Some(splash) = b.prep.fighters[actor].offense.attacks[w].splash.as_deref() else { return 0.0 };
     let at = b.splash_square(actor, t);
     let alt = b.fighters[t].mobility.alt;
     let mut value = 0.0;
-    for j in (0..b.len()).filter(|&j| j != t && b.is_present(j) && b.within_splash(j, at, alt)) {
+    for j in (0..b.len())
+        .filter(|&j| j != t && Some(j) != spared && b.is_present(j) && b.within_splash(j, at, alt))
+    {
         let d = hit_damage(b, actor, w, splash, j);
         value += if b.are_enemies(actor, j) { d } else { -2.0 * d };
     }
@@ -113,14 +127,31 @@ pub(super) fn splash_value(b: &BattleState<'_>, actor: usize, w: usize, t: usize
 /// 0 hit points or below (disabled, dying, stable). A table never aims a
 /// bomb there (`docs/strategy.md`, "Splash weapons").
 pub(super) fn splash_endangers(b: &BattleState<'_>, actor: usize, w: usize, t: usize) -> bool {
+    splash_endangers_sparing(b, actor, w, t, None)
+}
+
+/// `splash_endangers` leaving out `spared` (a thrower about to step out of
+/// the splash).
+pub(super) fn splash_endangers_sparing(
+    b: &BattleState<'_>,
+    actor: usize,
+    w: usize,
+    t: usize,
+    spared: Option<usize>,
+) -> bool {
     let Some(splash) = b.prep.fighters[actor].offense.attacks[w].splash.as_deref() else { return false };
     let at = b.splash_square(actor, t);
     let alt = b.fighters[t].mobility.alt;
     (0..b.len()).any(|j| {
-        j != t && !b.are_enemies(actor, j) && b.is_present(j) && b.within_splash(j, at, alt) && {
-            let most = max_hit_damage(b, actor, w, splash, j);
-            most > 0.0 && (b.hp(j) <= 0 || f64::from(b.hp(j)) <= most)
-        }
+        j != t
+            && Some(j) != spared
+            && !b.are_enemies(actor, j)
+            && b.is_present(j)
+            && b.within_splash(j, at, alt)
+            && {
+                let most = max_hit_damage(b, actor, w, splash, j);
+                most > 0.0 && (b.hp(j) <= 0 || f64::from(b.hp(j)) <= most)
+            }
     })
 }
 

@@ -346,11 +346,17 @@ fn the_policy_never_drinks_in_a_threatened_square() {
             ("monsters", club_ogre(json!({})), at(5, 3)),
         ],
     );
-    let mut drunk = 0;
+    let mut acted = 0;
     for events in records(&prep, 24, 100) {
         assert_eq!(provoked(&events), 0, "a drink is never followed by an attack of opportunity on it");
-        drunk += drinks(&events).len();
+        // A step away, then a drink or a shot (`ranged::plan_step_out`; a
+        // bomb at the ogre would splash the fighter beyond it).
+        let stepped_then_shot = events.windows(2).any(|w| {
+            matches!(w[0].event, Event::Step { who: 0, .. })
+                && matches!(&w[1].event, Event::Attack(a) if a.who == 0 && !a.aoo)
+        });
+        acted += usize::from(!drinks(&events).is_empty() || stepped_then_shot);
     }
-    // It steps away and drinks, or fights: some drinks happen all the same.
-    assert!(drunk > 0);
+    // It steps away and drinks or shoots, or fights: not only the latter.
+    assert!(acted > 0);
 }

@@ -59,6 +59,7 @@ mod song;
 mod spell_like;
 mod splash;
 mod split;
+mod step_out;
 mod support;
 mod swallow;
 mod table;

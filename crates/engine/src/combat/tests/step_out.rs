@@ -1,0 +1,139 @@
+//! Step back, then shoot (`policy::ranged::plan_step_out`,
+//! `docs/strategy.md`): a shooter or a bomber in a foe's reach takes a
+//! 5-foot step to a square no foe threatens, then makes its full attack,
+//! rather than provoke (or splash itself).
+
+use serde_json::json;
+
+use super::support::*;
+use crate::combat::event::{Event, Record};
+use crate::combat::prepared::PreparedEncounter;
+
+/// An archer: a shortbow (+6, 1d6) first, 40 hit points.
+fn archer() -> crate::model::Combatant {
+    creature("Archer", json!({ "hp_max": 40, "bab": 4, "attacks": [ranged("shortbow", 6, "1d6", 60)] }))
+}
+
+/// A brute with a greataxe (+10, 1d12+6) and 80 hit points, `size` (its
+/// reach follows), who acts first: a foe who has not acted yet threatens
+/// nothing (flat-footed), so the shooter's first turn is in its reach.
+fn brute(size: &str) -> crate::model::Combatant {
+    creature(
+        "Brute",
+        json!({ "size": size, "hp_max": 80, "bab": 6, "initiative_mod": 40,
+                "ac": { "total": 14, "touch": 10, "flat_footed": 14 },
+                "attacks": [melee("greataxe", 10, "1d12+6")] }),
+    )
+}
+
+/// Whether `e` is an act of combatant 0 on its own turn.
+fn own_act(e: &Event) -> bool {
+    match e {
+        Event::Step { who, .. } | Event::Move { who, .. } | Event::TotalDefense { who, .. } => *who == 0,
+        Event::Attack(a) => a.who == 0 && !a.aoo,
+        _ => false,
+    }
+}
+
+/// The acts of combatant 0 in the round of its first one.
+fn first_turn(events: &[Record]) -> Vec<&Event> {
+    let Some(round) = events.iter().find(|r| own_act(&r.event)).map(|r| r.round) else { return Vec::new() };
+    events.iter().filter(|r| r.round == round && own_act(&r.event)).map(|r| &r.event).collect()
+}
+
+/// Attacks of opportunity on combatant 0 in the round of its first turn
+/// (later, a bomber backed into a wall has no step left).
+fn aoos_on_first(events: &[Record]) -> usize {
+    let Some(round) = events.iter().find(|r| own_act(&r.event)).map(|r| r.round) else { return 0 };
+    events
+        .iter()
+        .filter(|r| r.round == round && matches!(&r.event, Event::Attack(a) if a.aoo && a.target == 0))
+        .count()
+}
+
+fn opens_with_a_step(events: &[Record]) -> bool {
+    matches!(first_turn(events).first(), Some(Event::Step { who: 0, .. }))
+}
+
+fn duel(shooter: crate::model::Combatant, foe: crate::model::Combatant) -> PreparedEncounter {
+    prepare_magic(arena(9, 12), vec![("a", shooter, at(5, 5)), ("b", foe, at(5, 6))])
+}
+
+#[test]
+fn an_archer_beside_a_brute_steps_back_and_shoots_without_provoking() {
+    let prep = duel(archer(), brute("Medium"));
+    let (mut stepped, mut acted) = (0, 0);
+    for seed in 0..30 {
+        let events = policy_battle(&prep, 101, seed);
+        assert_eq!(aoos_on_first(&events), 0, "seed {seed}: the archer provoked");
+        let turn = first_turn(&events);
+        if turn.is_empty() {
+            continue; // Down before its first turn.
+        }
+        acted += 1;
+        let shot = turn.iter().any(|e| matches!(e, Event::Attack(a) if a.who == 0));
+        stepped += usize::from(opens_with_a_step(&events) && shot);
+    }
+    assert!(acted >= 20, "the archer acted in {acted} battles of 30");
+    assert_eq!(stepped, acted, "each first turn opens with a 5-foot step, then a shot");
+}
+
+#[test]
+fn no_step_where_every_neighbouring_square_is_in_the_foe_s_reach() {
+    // A Large brute reaches 10 ft: a 5-foot step never leaves its reach.
+    let prep = duel(archer(), brute("Large"));
+    for seed in 0..20 {
+        let events = policy_battle(&prep, 102, seed);
+        assert!(!opens_with_a_step(&events), "seed {seed}");
+    }
+    // In a corner beside a Medium brute, the free neighbours are in its reach too.
+    let prep = prepare_magic(arena(3, 6), vec![("a", archer(), at(1, 1)), ("b", brute("Medium"), at(1, 2))]);
+    for seed in 0..20 {
+        let events = policy_battle(&prep, 103, seed);
+        assert!(!opens_with_a_step(&events), "seed {seed}");
+    }
+}
+
+#[test]
+fn a_bomber_beside_an_ogre_steps_back_and_bombs_instead_of_splashing_itself() {
+    // Before, the splash on the thrower made the policy give the bomb up
+    // (`splash::plan_guard`): the crossbow in melee, or total defense.
+    let prep = duel(bomber(), club_ogre(json!({ "initiative_mod": 40 })));
+    let (mut bombed, mut acted) = (0, 0);
+    for seed in 0..30 {
+        let events = policy_battle(&prep, 104, seed);
+        let turn = first_turn(&events);
+        if turn.is_empty() {
+            continue;
+        }
+        acted += 1;
+        let threw = matches!(turn.first(), Some(Event::Step { who: 0, .. }))
+            && turn.iter().any(|e| matches!(e, Event::Attack(a) if a.who == 0 && a.weapon == "bomb"));
+        bombed += usize::from(threw);
+        assert_eq!(aoos_on_first(&events), 0, "seed {seed}: the bomber provoked");
+    }
+    assert!(acted >= 20 && bombed == acted, "a step then a bomb in {bombed} first turns of {acted}");
+}
+
+#[test]
+fn tammara_in_the_open_steps_back_rather_than_pistol_whip() {
+    // Cornered, she whips the brute (`pistol_whip.rs`); in the open a step
+    // makes the shot as safe as the whip, and the pistol does more.
+    let prep = duel(data_combatant("data/pcs/tammara.json"), brute("Medium"));
+    let (mut stepped, mut acted) = (0, 0);
+    for seed in 0..24 {
+        let events = policy_battle(&prep, 105, seed);
+        let turn = first_turn(&events);
+        let whipped =
+            turn.iter().any(|e| matches!(e, Event::Attack(a) if a.weapon.starts_with("pistol-whip")));
+        assert!(!whipped, "seed {seed}: she whipped with a safe step at hand");
+        assert_eq!(aoos_on_first(&events), 0, "seed {seed}: she provoked");
+        if turn.is_empty() {
+            continue;
+        }
+        acted += 1;
+        // Then a shot, or a potion when the brute's full attack left her low.
+        stepped += usize::from(opens_with_a_step(&events));
+    }
+    assert!(acted >= 20 && stepped == acted, "a step first in {stepped} first turns of {acted}");
+}
