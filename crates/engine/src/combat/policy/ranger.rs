@@ -10,10 +10,10 @@
 //!   off-hand or flurry attack) are valued at the first attack's hit
 //!   chance times its mean damage; a turn that moves and attacks keeps both;
 //! - the foe: one of a favored type, with a line of effect, for which the
-//!   allies within 30 ft gain the most: each ally whose best favored enemy
-//!   bonus against it is lower, who reaches it from where it stands (its
-//!   full attack) or is closest to it and reaches it after one move (one
-//!   attack), gains its hit chance's rise times its mean damage plus the
+//!   allies within 30 ft gain the most: each ally able to act, whose
+//!   nearest foe it is (the default policy's target), whose best favored
+//!   enemy bonus against it is lower, and who reaches it from where it
+//!   stands (its full attack) or after one move (one attack), gains its hit chance's rise times its mean damage plus the
 //!   raised hit chance times the bonus, per attack, over the bond's rounds
 //!   (at most two credited: battles are short and foes fall);
 //! - it bonds when that gain beats the cost (0 for a spare move action).
@@ -126,7 +126,9 @@ fn full_attacks(b: &BattleState<'_>, i: usize, w: usize) -> i32 {
 /// is as high, or when it will not attack `e`.
 fn ally_gain(b: &BattleState<'_>, j: usize, e: usize, bonus: i32) -> f64 {
     let now = b.favored_enemy(j, e);
-    if bonus <= now {
+    // An ally held or paralysed will not attack on its next turn; one
+    // fights the nearest foe (the default policy's target).
+    if bonus <= now || !b.can_act(j) || b.nearest_enemy(j) != Some(e) {
         return 0.0;
     }
     let spec = &b.prep.fighters[j];
@@ -136,10 +138,7 @@ fn ally_gain(b: &BattleState<'_>, j: usize, e: usize, bonus: i32) -> f64 {
             // Not from here: the foe it closes in on, within one move and its reach.
             let reach =
                 spec.offense.attacks.iter().map(|a| a.reach_max.max(a.max_range_ft)).max().unwrap_or(0);
-            if b.flags(j).has(Flags::CANT_MOVE)
-                || b.nearest_enemy(j) != Some(e)
-                || b.distance(j, e) > b.move_budget(j) + reach
-            {
+            if b.flags(j).has(Flags::CANT_MOVE) || b.distance(j, e) > b.move_budget(j) + reach {
                 return 0.0;
             }
             let Some(w) = (0..spec.offense.attacks.len()).find(|&w| b.is_usable(j, w)) else { return 0.0 };
