@@ -392,4 +392,12 @@ pub mod summary;
 /// foe threatens first, then makes its full attack (no attack of
 /// opportunity; a bomb's splash no longer catches its thrower); the
 /// gunslinger pistol-whips only where no such step exists.
+///
+/// Also in `pf1e-rules-26`: the ranger's Hunter's Bond (companions): a
+/// move action granting the allies within 30 ft half the ranger's favored
+/// enemy bonus (rounded down) against one foe of a favored type, on attack
+/// and damage rolls, for his Wisdom modifier in rounds (at least 1), not
+/// stacking with their own favored enemy; played by the default policy
+/// when the move action is spare or the allies' gain beats the attacks a
+/// full attack would lose. Event `hunters_bond`.
 pub const RULES_VERSION: &str = "pf1e-rules-26";

@@ -430,6 +430,9 @@ fn row(t: &Transcript, r: &Record, lang: Lang, codes: Codes) -> Row {
         Event::LionsCall { who, allies, attack, fear_saves, rounds } => {
             act(*who, f(T::EvLionsCall, &[allies, attack, fear_saves, rounds]))
         }
+        Event::HuntersBond { who, target, bonus, allies, rounds } => {
+            act(*who, f(T::EvHuntersBond, &[&t.id(*target), bonus, allies, rounds]))
+        }
         Event::ManeuverRoll { who, target, maneuver, d20, bonus, total, cmd, aoo_damage, success } => {
             let name = lang.t(self::maneuver_name(*maneuver));
             let mut s = f(T::EvManeuverRoll, &[&name, &t.id(*target), &signed(d20, *bonus), total, cmd]);
@@ -557,6 +560,7 @@ fn source(s: ModSource) -> T {
         ModSource::TargetNoShield => T::EvModTargetNoShield,
         ModSource::TargetRusted => T::EvModTargetRusted,
         ModSource::FavoredEnemy => T::EvModFavoredEnemy,
+        ModSource::HuntersBond => T::EvModHuntersBond,
         ModSource::Flurry => T::EvModFlurry,
         ModSource::Trample => T::EvModTrample,
     }

@@ -411,6 +411,7 @@ catalogue! {
     EvModTargetNoShield => "target without shield", "cible sans bouclier";
     EvModTargetRusted => "target's rusted armor", "armure rouillée de la cible";
     EvModFavoredEnemy => "favored enemy", "ennemi juré";
+    EvModHuntersBond => "hunter's bond", "lien du chasseur";
     EvModFlurry => "flurry of blows", "déluge de coups";
     EvModTrample => "against a trample", "contre un piétinement";
     EvModTargetChallenging => "target challenging", "cible lançant un défi";
@@ -541,6 +542,7 @@ catalogue! {
     EvStunImmune => "cannot be stunned", "ne peut être étourdi";
     EvStunSaved => "saved", "sauvegarde réussie";
     EvStunStunned => "stunned", "étourdi";
+    EvHuntersBond => "hunter's bond against {}: +{} attack and damage to {} ally(ies) for {} round(s)", "lien du chasseur contre {} : +{} à l'attaque et aux dégâts pour {} allié(s) pendant {} round(s)";
     EvLionsCall => "lion's call: {} ally(ies), +{} attack, +{} saves vs fear, {} rounds", "appel du lion : {} allié(s), +{} à l'attaque, +{} aux jets contre la terreur, {} rounds";
     EvTriggerEnemyEntersReach => "when an enemy comes within reach", "un ennemi entre dans l'allonge";
     EvTriggerEnemyAttacks => "when an enemy attacks", "un ennemi attaque";

@@ -110,6 +110,9 @@ crate::named_enum! {
         Tactician => "tactician",
         /// Order of the lion: lion's call (standard action).
         LionsCall => "lions_call",
+        /// A ranger's hunter's bond against the target, a foe of a favored
+        /// type: half the bonus to the allies within 30 ft (move action).
+        HuntersBond => "hunters_bond",
         /// Drink or administer a potion, or use a wand (`Action::use_item`:
         /// `option` is the item's index in `FighterSpec::items`); its slot
         /// follows the item and whether it must be drawn first (`combat::consumables`).
@@ -196,6 +199,7 @@ impl ActionKind {
             | ActionKind::RepairWeapon
             | ActionKind::Reload
             | ActionKind::LeaveBattle
+            | ActionKind::HuntersBond
             | ActionKind::BreakFree => Slot::Move,
             ActionKind::FullAttack
             | ActionKind::Charge

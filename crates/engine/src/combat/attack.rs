@@ -1032,9 +1032,12 @@ impl<R: Dice> Engine<'_, '_, R> {
         if smite != 0 {
             add(ModSource::Smite, smite);
         }
-        let favored = self.st.favored_enemy(a, t);
-        if favored != 0 {
-            add(ModSource::FavoredEnemy, favored);
+        // A bond higher than the attacker's own favored enemy replaces it (they do not stack).
+        let (own, bond) = (self.st.own_favored_enemy(a, t), self.st.hunters_bond(a, t));
+        if bond > own {
+            add(ModSource::HuntersBond, bond);
+        } else if own != 0 {
+            add(ModSource::FavoredEnemy, own);
         }
         if swing.flurry {
             add(ModSource::Flurry, self.st.flurry_attack(a));

@@ -683,6 +683,20 @@ pub enum Event {
         /// For how many rounds.
         rounds: u32,
     },
+    /// A ranger's hunter's bond (the companions'): half its favored enemy
+    /// bonus against one foe to its allies nearby.
+    HuntersBond {
+        /// The ranger.
+        who: usize,
+        /// The foe of the bond.
+        target: usize,
+        /// Bonus on the allies' attack and damage rolls against the foe.
+        bonus: i32,
+        /// Allies who gain it.
+        allies: u32,
+        /// For how many rounds.
+        rounds: u32,
+    },
     /// A potion drunk or given, or a wand's charge used (`combat::consumables`).
     UsesItem {
         /// Who uses it.
@@ -1389,6 +1403,9 @@ pub enum ModSource {
     TargetRusted,
     /// The attacker's favored enemy bonus against the target's type (a ranger's).
     FavoredEnemy,
+    /// A ranger's hunter's bond: half the ranger's favored enemy bonus
+    /// against the bond's foe, higher than the attacker's own.
+    HuntersBond,
     /// A monk's flurry of blows: the monk level in place of the base attack bonus, −2.
     Flurry,
     /// An attack of opportunity against a trampling creature (UMR "Trample": −4).

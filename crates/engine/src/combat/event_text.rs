@@ -394,6 +394,13 @@ fn line(ids: &[String], sides: &[String], r: &Record) -> String {
                 "lion's call: {allies} ally(ies), +{attack} attack, +{fear_saves} saves vs fear, {rounds} rounds"
             ),
         ),
+        Event::HuntersBond { who, target, bonus, allies, rounds } => act(
+            *who,
+            format!(
+                "hunter's bond against {}: +{bonus} attack and damage to {allies} ally(ies) for {rounds} round(s)",
+                id(*target)
+            ),
+        ),
         Event::ManeuverRoll { who, target, maneuver, d20, bonus, total, cmd, aoo_damage, success } => {
             let mut text =
                 format!("{maneuver} vs {} CMB d20={d20}{bonus:+}={total} vs CMD {cmd}", id(*target));
@@ -486,6 +493,7 @@ fn source(s: ModSource) -> &'static str {
         ModSource::TargetNoShield => "target without shield",
         ModSource::TargetRusted => "target's rusted armor",
         ModSource::FavoredEnemy => "favored enemy",
+        ModSource::HuntersBond => "hunter's bond",
         ModSource::Flurry => "flurry of blows",
         ModSource::Trample => "against a trample",
     }

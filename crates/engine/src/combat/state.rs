@@ -427,6 +427,7 @@ impl<'p> BattleState<'p> {
                 pools: f.pools,
                 performing: false,
                 challenged: None,
+                bond: None,
                 rage: None,
                 smite_first: false,
                 monk: Default::default(),

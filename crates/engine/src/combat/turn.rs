@@ -397,6 +397,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             ActionKind::StunningFist => self.stunning_fist_action(i),
             ActionKind::Tactician => self.tactician_action(i),
             ActionKind::LionsCall => self.lions_call_action(i),
+            ActionKind::HuntersBond => self.hunters_bond_action(i, action),
             ActionKind::UseItem => self.use_item_action(i, action),
             ActionKind::BreathWeapon => self.breath_action(i, action),
             ActionKind::CoupDeGrace => self.coup_de_grace_action(i, action),

@@ -197,6 +197,12 @@ pub enum Rule {
     /// Ranger favored enemy (CRB "Favored Enemy"): a bonus on attack and
     /// damage rolls against a creature type, written `Favored Enemy (undead +2)`.
     FavoredEnemy,
+    /// Ranger hunter's bond (CRB "Hunter's Bond"), written `Hunter's Bond
+    /// (companions)`: a move action granting half the favored enemy bonus
+    /// against one foe to the allies within 30 ft for Wisdom-modifier rounds
+    /// (minimum 1). `Hunter's Bond (animal companion)` is accepted and does
+    /// nothing here: the companion is a combatant file of its own.
+    HuntersBond,
     /// Monk flurry of blows (CRB "Monk"): a full attack with unarmed strikes
     /// and monk weapons at the monk level as base attack bonus, one more
     /// attack (two at 8th, three at 15th), −2 on every roll.
@@ -301,6 +307,7 @@ impl Rule {
             Rule::ChannelPositiveEnergy => "channel_positive_energy",
             Rule::Mercy => "mercy",
             Rule::FavoredEnemy => "favored_enemy",
+            Rule::HuntersBond => "hunters_bond",
             Rule::FlurryOfBlows => "flurry_of_blows",
             Rule::StunningFist => "stunning_fist",
             Rule::KiPool => "ki_pool",
@@ -316,7 +323,7 @@ impl Rule {
     }
 
     /// Every rule but the martial feats (`MartialFeat::ALL`), for messages.
-    pub const ALL: [Rule; 70] = [
+    pub const ALL: [Rule; 71] = [
         Rule::PowerAttack,
         Rule::CombatReflexes,
         Rule::PreciseShot,
@@ -377,6 +384,7 @@ impl Rule {
         Rule::ChannelPositiveEnergy,
         Rule::Mercy,
         Rule::FavoredEnemy,
+        Rule::HuntersBond,
         Rule::FlurryOfBlows,
         Rule::StunningFist,
         Rule::KiPool,

@@ -96,6 +96,9 @@ pub enum Evasion {
 /// The paladin level that gives channel positive energy (CRB "Paladin").
 pub const PALADIN_CHANNEL_LEVEL: u32 = 4;
 
+/// The ranger level of Hunter's Bond (CRB "Ranger": "At 4th level, a ranger forms a bond with his hunting companions").
+pub const HUNTERS_BOND_LEVEL: u32 = 4;
+
 /// Channel energy as a feature gives it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ChannelRule {
@@ -218,6 +221,9 @@ pub struct ClassRules {
     pub channel_from_hands: bool,
     /// Ranger favored enemies: creature type and bonus, in feature order.
     pub favored_enemies: Vec<(crate::spell::model::CreatureType, i32)>,
+    /// Ranger hunter's bond, the companions' bond (checked against the level
+    /// and the favored enemies when resolved).
+    pub hunters_bond: bool,
     /// Monk flurry of blows.
     pub flurry_of_blows: bool,
     /// Stunning Fist.
@@ -261,6 +267,7 @@ impl ClassRules {
             || !self.powers.is_empty()
             || self.arcane_accuracy
             || !self.favored_enemies.is_empty()
+            || self.hunters_bond
             || self.flurry_of_blows
             || self.stunning_fist
             || self.ki_pool
@@ -407,6 +414,7 @@ pub fn resolve(c: &Combatant, catalog: &FeatCatalog) -> Result<ResolvedFeatures,
     let mut out = ResolvedFeatures::default();
     let mut last_mercy = None;
     let mut hands_channel = None;
+    let mut bond = None;
     for (index, feature) in c.features.iter().enumerate() {
         let written = feature.name();
         let fail = |message: String| FeatureError { index, message };
@@ -589,6 +597,36 @@ pub fn resolve(c: &Combatant, catalog: &FeatCatalog) -> Result<ResolvedFeatures,
                     favored_enemy(parameter.as_deref()).map_err(|m| fail(format!("{written:?}: {m}")))?;
                 rules.class.favored_enemies.push(enemy);
             }
+            Some(Rule::HuntersBond) => {
+                let kind = parameter.as_deref().map(|p| p.trim().to_lowercase());
+                match kind.as_deref() {
+                    Some("companions") => {
+                        if bond.is_some() {
+                            return Err(fail(format!("{written:?} is listed twice")));
+                        }
+                        if c.level < HUNTERS_BOND_LEVEL {
+                            return Err(fail(format!(
+                                "{written:?} is a ranger ability of level {HUNTERS_BOND_LEVEL} or more; this combatant is level {}",
+                                c.level
+                            )));
+                        }
+                        rules.class.hunters_bond = true;
+                        bond = Some(index);
+                    }
+                    // The other bond is a creature: its own combatant file
+                    // plays it, so the feature itself does nothing here.
+                    Some("animal companion") => {
+                        resolved.rule = None;
+                        resolved.noop =
+                            Some(String::from("the animal companion is a combatant file of its own"));
+                    }
+                    _ => {
+                        return Err(fail(format!(
+                            "{written:?}: write the bond chosen in parentheses: \"Hunter's Bond (companions)\" or \"Hunter's Bond (animal companion)\""
+                        )));
+                    }
+                }
+            }
             Some(Rule::Martial(m)) => rules.martial.set(m),
             // Read with the weapon it names when the attacks are prepared (`combat::reload`).
             Some(Rule::RapidReload) => {}
@@ -624,6 +662,17 @@ pub fn resolve(c: &Combatant, catalog: &FeatCatalog) -> Result<ResolvedFeatures,
         // The cleric's channel at the paladin's level (CRB: "like a cleric"); a paladin's energy is positive.
         class.channel = Some(ChannelRule { positive: Some(true), dice: None });
         class.channel_from_hands = true;
+    }
+    // The bond shares a favored enemy bonus: without one it has nothing to share.
+    if let Some(index) = bond
+        && out.rules.class.favored_enemies.is_empty()
+    {
+        return Err(FeatureError {
+            index,
+            message: String::from(
+                "\"Hunter's Bond (companions)\" grants half the ranger's favored enemy bonus, and this combatant has no \"Favored Enemy (undead +2)\"",
+            ),
+        });
     }
     // Prerequisites and count once every mercy and Extra Mercy is known.
     if let Some(index) = last_mercy {

@@ -49,6 +49,16 @@ pub(crate) const ARCANE_ACCURACY: &str = "arcane accuracy";
 
 pub(crate) use paladin::{COURAGE_BONUS, LayOnHands};
 
+/// A ranger's hunter's bond in force (the battle state's; the rules are in
+/// `ranger`): the foe it was granted against and the allies' bonus.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct HuntersBond {
+    /// The foe of the bond.
+    pub target: usize,
+    /// Half the ranger's favored enemy bonus against it, on attack and damage rolls.
+    pub bonus: i32,
+}
+
 /// A monk's class abilities as compiled (CRB "Monk"; the rules are in `monk`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Monk {
@@ -231,6 +241,9 @@ pub(crate) struct AbilitySpec {
     pub powers: Vec<DomainPower>,
     /// A ranger's favored enemies: creature type and bonus on attack and damage rolls.
     pub favored_enemies: Vec<(CreatureType, i32)>,
+    /// Hunter's bond (the companions'): rounds a bond lasts, the Wisdom
+    /// modifier with a minimum of 1 (0: no bond).
+    pub hunters_bond_rounds: u32,
     /// A monk's flurry, ki pool and AC bonus.
     pub monk: Option<Monk>,
     /// Stunning Fist's Fortitude DC (10 + ½ level + Wisdom modifier), if it has the feat.
@@ -362,6 +375,7 @@ impl AbilitySpec {
                 })
                 .collect(),
             favored_enemies: class.favored_enemies.clone(),
+            hunters_bond_rounds: if class.hunters_bond { wis.max(1) as u32 } else { 0 },
             monk: (class.flurry_of_blows || class.ki_pool || class.monk_ac_bonus).then_some(Monk {
                 level: c.level,
                 flurry: class.flurry_of_blows,

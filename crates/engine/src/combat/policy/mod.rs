@@ -37,6 +37,7 @@ mod monster;
 mod mounted;
 mod paladin;
 mod ranged;
+mod ranger;
 mod recipient;
 mod reload;
 mod splash;
@@ -70,6 +71,10 @@ impl Policy for DefaultPolicy {
         // Out of a harmful lasting area first (`policy::areas`).
         if let Some(way) = way_out {
             areas::leave(battle, actor, way, out);
+        }
+        // A ranger's hunter's bond takes a spare move action, or a full attack worth less.
+        if battle.prep.fighters[actor].abilities.is_some() {
+            ranger::plan_bond(battle, actor, out);
         }
         // Copycat takes the move action the planned turn leaves unused.
         if battle.prep.fighters[actor].abilities.is_some() {

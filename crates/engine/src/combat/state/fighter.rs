@@ -168,6 +168,8 @@ pub(crate) struct ClassState {
     pub performing: bool,
     /// The foe of its cavalier's challenge while the challenge lasts.
     pub challenged: Option<usize>,
+    /// Its ranger's hunter's bond while allies still hold it (one at a time).
+    pub bond: Option<crate::combat::abilities::HuntersBond>,
     /// A barbarian's rage under way.
     pub rage: Option<crate::combat::abilities::Raging>,
     /// A paladin's smite has not hit yet (its first hit may deal double damage).

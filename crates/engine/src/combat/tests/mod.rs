@@ -31,6 +31,7 @@ mod glance;
 mod golem;
 mod grapples;
 mod holds;
+mod hunters_bond;
 mod leave;
 mod life;
 mod magic;
