@@ -156,9 +156,10 @@ fn plan_default(battle: &BattleState<'_>, actor: usize, out: &mut Vec<Action>) {
         }
         let t = class_features(battle, actor, t, out);
         monster::plan_smite(battle, actor, t, out);
-        if !(ranged::plan_step_out(battle, actor, t, out)
-            || (out.is_empty() && ranged::plan(battle, actor, t, out)))
-        {
+        if ranged::plan_step_out(battle, actor, t, out) {
+            // Rapid Shot, Deadly Aim: the step's full attack declares them too.
+            martial::declare(battle, actor, t, out);
+        } else if !(out.is_empty() && ranged::plan(battle, actor, t, out)) {
             plan_turn(battle, actor, t, Tactics::DEFAULT, out);
         }
         reload::fire_and_reload(battle, actor, out);
@@ -701,9 +702,10 @@ impl StrategyPolicy {
         }
         let t = if abilities { class_features(battle, actor, t, out) } else { t };
         monster::plan_smite(battle, actor, t, out);
-        if !(ranged::plan_step_out(battle, actor, t, out)
-            || (out.is_empty() && ranged::plan(battle, actor, t, out)))
-        {
+        if ranged::plan_step_out(battle, actor, t, out) {
+            // Rapid Shot, Deadly Aim: the step's full attack declares them too.
+            martial::declare(battle, actor, t, out);
+        } else if !(out.is_empty() && ranged::plan(battle, actor, t, out)) {
             plan_turn(battle, actor, t, tactics, out);
         }
         reload::fire_and_reload(battle, actor, out);

@@ -137,3 +137,26 @@ fn tammara_in_the_open_steps_back_rather_than_pistol_whip() {
     }
     assert!(acted >= 20 && stepped == acted, "a step first in {stepped} first turns of {acted}");
 }
+
+#[test]
+fn the_archer_ranger_steps_back_then_declares_rapid_shot_for_her_full_attack() {
+    // The step's full attack is the ladder's: its declarations come with it.
+    use crate::combat::style::Style;
+    let prep = duel(data_combatant("data/pcs/ranger4.json"), brute("Medium"));
+    let (mut rapid, mut acted) = (0, 0);
+    for seed in 0..20 {
+        let events = policy_battle(&prep, 106, seed);
+        // Turns that shoot (a badly hurt ranger drinks a potion instead).
+        if !first_turn(&events).iter().any(|e| matches!(e, Event::Attack(a) if a.who == 0)) {
+            continue;
+        }
+        acted += 1;
+        let round = events.iter().find(|r| own_act(&r.event)).map(|r| r.round);
+        let declared = events.iter().any(|r| {
+            Some(r.round) == round
+                && matches!(r.event, Event::Declares { who: 0, style: Style::RapidShot, .. })
+        });
+        rapid += usize::from(opens_with_a_step(&events) && declared);
+    }
+    assert!(acted >= 12 && rapid == acted, "a step and Rapid Shot in {rapid} first shots of {acted}");
+}
