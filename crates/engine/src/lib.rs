@@ -391,7 +391,10 @@ pub mod summary;
 /// shoot from a square a foe threatens takes a 5-foot step to a square no
 /// foe threatens first, then makes its full attack (no attack of
 /// opportunity; a bomb's splash no longer catches its thrower); the
-/// gunslinger pistol-whips only where no such step exists.
+/// gunslinger pistol-whips only where no such step exists; a caster in a
+/// foe's reach steps the same way before a spell aimed at another creature
+/// from a distance (not a touch, not an area) when the target stays in
+/// range, instead of casting defensively.
 ///
 /// Also in `pf1e-rules-26`: the ranger's Hunter's Bond (companions): a
 /// move action granting the allies within 30 ft half the ranger's favored

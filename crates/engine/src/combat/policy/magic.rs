@@ -531,11 +531,29 @@ fn casting_odds(b: &BattleState<'_>, i: usize, spell: u16, mm: Metamagic) -> f64
 
 /// Appends the cast of `o`: defensively when threatened and the check is
 /// likely, after a move when the target is out of touch.
+/// A spell aimed at another creature from a distance (not touch, not an
+/// area), in a square a foe threatens, is cast after a 5-foot step out of
+/// every foe's reach when one keeps the target in range
+/// (`ranged::step_before_casting`); else defensively when that is likely
+/// to work.
 fn push_cast(b: &BattleState<'_>, i: usize, o: Option_, out: &mut Vec<Action>) {
     let mut a = Action::cast(o.spell, o.target).with_metamagic(o.metamagic);
     a.destination = o.point;
-    if threatened(b, i) && defensive_odds(b, i, o.spell, o.metamagic) >= 0.5 {
-        a = a.defensively();
+    if threatened(b, i) {
+        let s = &b.prep.spells[usize::from(o.spell)].spell;
+        let cl = b.prep.fighters[i].caster.as_deref().map_or(0, |c| c.cl);
+        let step = match o.target {
+            Some(j) if j != i && o.point.is_none() && s.range != Range::Touch && out.is_empty() => b
+                .spell_range(i, s, cl)
+                .and_then(|r| super::ranged::step_before_casting(b, i, j, r))
+                .map(|q| (j, q)),
+            _ => None,
+        };
+        if let Some((j, q)) = step {
+            out.push(Action::at(ActionKind::FiveFootStep, j).with_destination(q));
+        } else if defensive_odds(b, i, o.spell, o.metamagic) >= 0.5 {
+            a = a.defensively();
+        }
     }
     out.push(a);
 }

@@ -212,17 +212,10 @@ pub(super) fn step_out(b: &BattleState<'_>, actor: usize, t: usize) -> Option<(u
     {
         return None;
     }
-    let foes: Vec<usize> = (0..b.len()).filter(|&e| b.are_enemies(actor, e) && b.is_active(e)).collect();
+    let foes = foes_of(b, actor);
     let nearest = |q: Pos| foes.iter().map(|&e| b.distance_from(actor, q, e)).min().unwrap_or(u32::MAX);
-    let shunned = b.shunned_zones(actor);
     let mut best: Option<((f64, u32), usize, Pos)> = None;
-    for q in crate::grid::NEIGHBOURS.iter().map(|&(dr, dc)| Pos::new(here.row + dr, here.col + dc)) {
-        if !b.can_step(actor, q)
-            || b.in_shunned(&shunned, q, b.space(actor))
-            || threatened_at(b, actor, q, &foes)
-        {
-            continue;
-        }
+    for q in safe_steps(b, actor, &foes) {
         for w in (0..attacks.len()).filter(|&w| candidate(b, actor, w)) {
             if !b.weapon_reaches(actor, w, t, q) || splash_endangers_sparing(b, actor, w, t, Some(actor)) {
                 continue;
@@ -235,6 +228,48 @@ pub(super) fn step_out(b: &BattleState<'_>, actor: usize, t: usize) -> Option<(u
         }
     }
     best.map(|(_, w, q)| (w, q))
+}
+
+/// The active foes of `actor`.
+fn foes_of(b: &BattleState<'_>, actor: usize) -> Vec<usize> {
+    (0..b.len()).filter(|&e| b.are_enemies(actor, e) && b.is_active(e)).collect()
+}
+
+/// The squares a 5-foot step of `actor` may take that none of `foes`
+/// threatens (and not into a harmful area of its own side), in neighbour order.
+fn safe_steps<'a>(b: &'a BattleState<'_>, actor: usize, foes: &'a [usize]) -> impl Iterator<Item = Pos> + 'a {
+    let here = b.pos(actor);
+    let shunned = b.shunned_zones(actor);
+    crate::grid::NEIGHBOURS.iter().map(move |&(dr, dc)| Pos::new(here.row + dr, here.col + dc)).filter(
+        move |&q| {
+            b.can_step(actor, q)
+                && !b.in_shunned(&shunned, q, b.space(actor))
+                && !threatened_at(b, actor, q, foes)
+        },
+    )
+}
+
+/// A 5-foot step out of every foe's reach before `actor` casts a spell at
+/// `t` (`docs/strategy.md`, "Step back, then shoot"): casting where a foe
+/// threatens it asks a concentration check to cast defensively, or
+/// provokes; after the step it casts as usual. The first square in
+/// neighbour order, among those the step may take and no foe threatens,
+/// from which `t` stays within `range` feet (the spell's, at its caster
+/// level) with line of effect; none when `actor` is not threatened or
+/// cannot step.
+pub(super) fn step_before_casting(b: &BattleState<'_>, actor: usize, t: usize, range: u32) -> Option<Pos> {
+    let flags = b.flags(actor);
+    if !b.is_threatened(actor)
+        || flags.has(Flags::CANT_MOVE)
+        || flags.has(Flags::MUST_FLEE)
+        || b.is_prone(actor)
+    {
+        return None;
+    }
+    let foes = foes_of(b, actor);
+    let found = safe_steps(b, actor, &foes)
+        .find(|&q| b.distance_from(actor, q, t) <= range && b.line_of_effect_from(actor, q, t));
+    found
 }
 
 /// The best square within one move of `actor` to shoot `t` from, with the

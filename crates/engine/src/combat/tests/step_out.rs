@@ -160,3 +160,34 @@ fn the_archer_ranger_steps_back_then_declares_rapid_shot_for_her_full_attack() {
     }
     assert!(acted >= 12 && rapid == acted, "a step and Rapid Shot in {rapid} first shots of {acted}");
 }
+
+#[test]
+fn a_wizard_beside_a_brute_steps_back_and_casts_without_a_concentration_check() {
+    // Before, it cast Magic Missile defensively where it stood (a
+    // concentration check, the spell lost on a failure).
+    let wizard = caster(
+        "Wizard",
+        &["Magic Missile"],
+        json!({ "spell_list": "wizard", "casting_ability": "int", "hp_max": 40, "spell_slots": { "1": 4 },
+                "abilities": { "str_score": 10, "dex_score": 14, "con_score": 12,
+                               "int_score": 18, "wis_score": 10, "cha_score": 10 },
+                "attacks": [melee("dagger", 2, "1d4")] }),
+    );
+    let prep = duel(wizard, brute("Medium"));
+    let (mut clean, mut cast) = (0, 0);
+    for seed in 0..24 {
+        let events = policy_battle(&prep, 107, seed);
+        let Some(round) =
+            events.iter().find(|r| matches!(&r.event, Event::Casts { who: 0, .. })).map(|r| r.round)
+        else {
+            continue;
+        };
+        cast += 1;
+        let this_round = || events.iter().filter(|r| r.round == round);
+        let stepped = this_round().any(|r| matches!(r.event, Event::Step { who: 0, .. }));
+        let checked = this_round().any(|r| matches!(r.event, Event::Concentration { who: 0, .. }));
+        let provoked = this_round().any(|r| matches!(&r.event, Event::Attack(a) if a.aoo && a.target == 0));
+        clean += usize::from(stepped && !checked && !provoked);
+    }
+    assert!(cast >= 15 && clean == cast, "a step and a clean casting in {clean} first castings of {cast}");
+}
