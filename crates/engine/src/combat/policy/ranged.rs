@@ -267,9 +267,8 @@ pub(super) fn step_before_casting(b: &BattleState<'_>, actor: usize, t: usize, r
         return None;
     }
     let foes = foes_of(b, actor);
-    let found = safe_steps(b, actor, &foes)
-        .find(|&q| b.distance_from(actor, q, t) <= range && b.line_of_effect_from(actor, q, t));
-    found
+    safe_steps(b, actor, &foes)
+        .find(|&q| b.distance_from(actor, q, t) <= range && b.line_of_effect_from(actor, q, t))
 }
 
 /// The best square within one move of `actor` to shoot `t` from, with the
