@@ -147,7 +147,9 @@ fn plan_default(battle: &BattleState<'_>, actor: usize, out: &mut Vec<Action>) {
             || harmless::plan(battle, actor, t, out)
             || splash::plan(battle, actor, t, out)
             // A bomb at a foe beside the thrower: step back first when it can.
-            || (ranged::step_out(battle, actor, t).is_none() && splash::plan_guard(battle, actor, t, out))
+            || (splash::throws_splash(battle, actor, t)
+                && ranged::step_out(battle, actor, t).is_none()
+                && splash::plan_guard(battle, actor, t, out))
             || reload::plan_reload(battle, actor, t, out)
             || flight::plan_below(battle, actor, t, out)
             || flight::plan_climb(battle, actor, t, out)
@@ -695,7 +697,9 @@ impl StrategyPolicy {
         }
         if (abilities && paladin::plan_harm(battle, actor, t, out))
             || (items && splash::plan(battle, actor, t, out))
-            || (ranged::step_out(battle, actor, t).is_none() && splash::plan_guard(battle, actor, t, out))
+            || (splash::throws_splash(battle, actor, t)
+                && ranged::step_out(battle, actor, t).is_none()
+                && splash::plan_guard(battle, actor, t, out))
             || reload::plan_reload(battle, actor, t, out)
         {
             return;

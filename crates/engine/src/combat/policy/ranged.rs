@@ -202,7 +202,8 @@ pub(super) fn step_out(b: &BattleState<'_>, actor: usize, t: usize) -> Option<(u
     let attacks = &b.prep.fighters[actor].offense.attacks;
     let flags = b.flags(actor);
     let here = b.pos(actor);
-    if attacks.is_empty()
+    // Cheap tests first: most creatures have no ranged attack.
+    if !attacks.iter().any(|p| !p.melee)
         || !b.is_threatened(actor)
         || flags.has(Flags::MUST_FLEE)
         || flags.has(Flags::CANT_MOVE)

@@ -223,6 +223,16 @@ pub(super) fn plan(b: &BattleState<'_>, actor: usize, t: usize, out: &mut Vec<Ac
     true
 }
 
+/// Whether the attack of `actor` on `t` from here is a splash weapon in
+/// hand (a bomb): the only case `plan_guard` may change.
+pub(super) fn throws_splash(b: &BattleState<'_>, actor: usize, t: usize) -> bool {
+    let attacks = &b.prep.fighters[actor].offense.attacks;
+    if attacks.iter().all(|p| p.splash.is_none()) {
+        return false;
+    }
+    b.weapon_for(actor, t, b.pos(actor)).is_ok_and(|w| attacks[w].splash.is_some() && !attacks[w].drawn)
+}
+
 /// The attack a splash weapon that is the weapon of `actor`'s attack on `t`
 /// from here (an alchemist's bomb, first in its file) gives way to when
 /// its throw at `t` is worth less than nothing: the direct hit and the
