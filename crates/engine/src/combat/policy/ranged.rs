@@ -92,7 +92,7 @@ fn near_gain(b: &BattleState<'_>, actor: usize, w: usize, t: usize) -> (i32, i32
 /// How many attacks a full attack with `w` makes from here: one for a
 /// weapon reloaded by an action or thrown as a standard action, else its
 /// count times its iterative attacks.
-fn full_attacks(b: &BattleState<'_>, actor: usize, w: usize) -> i32 {
+pub(super) fn full_attacks(b: &BattleState<'_>, actor: usize, w: usize) -> i32 {
     let spec = &b.prep.fighters[actor];
     let p = &spec.offense.attacks[w];
     if p.reload.is_some() || !p.iterates {

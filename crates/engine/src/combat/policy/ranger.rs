@@ -21,9 +21,10 @@
 use crate::effects::Flags;
 
 use super::super::action::{Action, ActionKind, Slot};
-use super::super::odds::{Swing, hit_chance, iterations};
+use super::super::odds::{Swing, hit_chance};
 use super::super::state::{BattleState, LifeState};
 use super::super::style::Style;
+use super::ranged::full_attacks;
 use super::splash::hit_damage;
 
 /// The most rounds of a bond the policy credits.
@@ -108,17 +109,6 @@ fn lost_attacks_value(b: &BattleState<'_>, i: usize, out: &[Action], k: usize) -
         .count() as i32;
     let s = b.situation(i, w, t, Swing::default());
     Some(f64::from(n - 1) * hit_chance(s.attack, s.ac) * hit_damage(b, i, w, p, t))
-}
-
-/// How many attacks a full attack of `i` with `w` makes: its count, times
-/// its iterative attacks unless reloaded by an action or not iterating.
-fn full_attacks(b: &BattleState<'_>, i: usize, w: usize) -> i32 {
-    let spec = &b.prep.fighters[i];
-    let p = &spec.offense.attacks[w];
-    if p.reload.is_some() || !p.iterates {
-        return p.count.max(1) as i32;
-    }
-    p.count.max(1) as i32 * iterations(spec.offense.bab)
 }
 
 /// What a bond of `bonus` against `e` is worth to ally `j` on its next turn
