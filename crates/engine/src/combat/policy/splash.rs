@@ -108,16 +108,27 @@ pub(super) fn splash_value_sparing(
     spared: Option<usize>,
 ) -> f64 {
     let Some(splash) = b.prep.fighters[actor].offense.attacks[w].splash.as_deref() else { return 0.0 };
+    splashed(b, actor, t, spared)
+        .map(|j| {
+            let d = hit_damage(b, actor, w, splash, j);
+            if b.are_enemies(actor, j) { d } else { -2.0 * d }
+        })
+        // In encounter order from +0.0, as the loop it replaces summed.
+        .fold(0.0, |value, d| value + d)
+}
+
+/// The creatures besides `t` (and `spared`) that the splash of `actor`'s
+/// weapon hitting `t` catches.
+fn splashed<'a>(
+    b: &'a BattleState<'_>,
+    actor: usize,
+    t: usize,
+    spared: Option<usize>,
+) -> impl Iterator<Item = usize> + 'a {
     let at = b.splash_square(actor, t);
     let alt = b.fighters[t].mobility.alt;
-    let mut value = 0.0;
-    for j in (0..b.len())
-        .filter(|&j| j != t && Some(j) != spared && b.is_present(j) && b.within_splash(j, at, alt))
-    {
-        let d = hit_damage(b, actor, w, splash, j);
-        value += if b.are_enemies(actor, j) { d } else { -2.0 * d };
-    }
-    value
+    (0..b.len())
+        .filter(move |&j| j != t && Some(j) != spared && b.is_present(j) && b.within_splash(j, at, alt))
 }
 
 /// Whether the splash of attack `w` of `actor` hitting `t` would catch an
@@ -140,18 +151,11 @@ pub(super) fn splash_endangers_sparing(
     spared: Option<usize>,
 ) -> bool {
     let Some(splash) = b.prep.fighters[actor].offense.attacks[w].splash.as_deref() else { return false };
-    let at = b.splash_square(actor, t);
-    let alt = b.fighters[t].mobility.alt;
-    (0..b.len()).any(|j| {
-        j != t
-            && Some(j) != spared
-            && !b.are_enemies(actor, j)
-            && b.is_present(j)
-            && b.within_splash(j, at, alt)
-            && {
-                let most = max_hit_damage(b, actor, w, splash, j);
-                most > 0.0 && (b.hp(j) <= 0 || f64::from(b.hp(j)) <= most)
-            }
+    splashed(b, actor, t, spared).any(|j| {
+        !b.are_enemies(actor, j) && {
+            let most = max_hit_damage(b, actor, w, splash, j);
+            most > 0.0 && (b.hp(j) <= 0 || f64::from(b.hp(j)) <= most)
+        }
     })
 }
 
