@@ -403,4 +403,13 @@ pub mod summary;
 /// stacking with their own favored enemy; played by the default policy
 /// when the move action is spare or the allies' gain beats the attacks a
 /// full attack would lose. Event `hunters_bond`.
-pub const RULES_VERSION: &str = "pf1e-rules-26";
+///
+/// `pf1e-rules-27`: the 5-foot step out of every foe's reach before a spell
+/// also comes before a touch (from a square still within touch of its
+/// target), a spell on the caster itself and an area centred on a point
+/// (from a square within range of the point, outside the area); when such
+/// a step exists the spell is weighed against the weapon as sure to go
+/// off. A bomber whose bomb gives way to its crossbow reloads it after the
+/// shot (and, out of every reach, reloads an empty one and fires) instead
+/// of standing in total defense with an empty crossbow.
+pub const RULES_VERSION: &str = "pf1e-rules-27";

@@ -59,6 +59,15 @@ pub(super) struct Option_ {
     score: f64,
 }
 
+impl Option_ {
+    /// The cast this option plays.
+    fn action(&self) -> Action {
+        let mut a = Action::cast(self.spell, self.target).with_metamagic(self.metamagic);
+        a.destination = self.point;
+        a
+    }
+}
+
 /// Whether `i` has anything the magic layer plays.
 #[inline]
 pub(crate) fn has_magic(b: &BattleState<'_>, i: usize) -> bool {
@@ -411,7 +420,7 @@ fn plan_spells(
         && gain
             > weapon
                 .max(super::true_strike::blow_after_move(b, i, t))
-                .max(offense.map_or(0.0, |o| o.score * casting_odds(b, i, o.spell, o.metamagic)))
+                .max(offense.map_or(0.0, |o| o.score * casting_odds(b, i, &o)))
     {
         let o = Option_ { spell, target: Some(i), point: None, metamagic: Metamagic::NONE, score: gain };
         push_cast(b, i, o, out);
@@ -427,7 +436,7 @@ fn plan_spells(
     // 4. The best offensive spell, when it beats the weapon once weighed
     // by the chance it goes off (a threatened caster's concentration).
     if let Some(o) = offense
-        && o.score * casting_odds(b, i, o.spell, o.metamagic) > weapon
+        && o.score * casting_odds(b, i, &o) > weapon
     {
         // The magus folds a standard-action spell into spell combat when its weapon reaches.
         let spell = &b.prep.spells[usize::from(o.spell)].spell;
@@ -516,41 +525,69 @@ fn defensive_odds(b: &BattleState<'_>, i: usize, spell: u16, mm: Metamagic) -> f
     (f64::from(21 - (dc - bonus)) / 20.0).clamp(0.0, 1.0)
 }
 
-/// The chance that `i`'s cast of `spell` goes off where it stands: sure when
-/// no foe threatens it; else its concentration check to cast defensively,
+/// The square of a 5-foot step out of every foe's reach from which `i`'s
+/// `cast` still does what it was aimed to do (`ranged::step_before_casting`):
+/// a spell on itself, from any such square; a spell at a creature (a touch
+/// on a friend included), from a square within the spell's range of it
+/// with line of effect; an area centred on a point (a burst, a spread, a
+/// lasting area), from a square within range of the point with line of
+/// effect and outside the area. A cone or a line, shaped from where the
+/// caster stands, and an area around the caster are cast where it stands.
+fn step_to_cast(b: &BattleState<'_>, i: usize, cast: &Action) -> Option<crate::map::Pos> {
+    let c = b.casting(i, cast).ok()?;
+    let s = &b.prep.spells[usize::from(c.spell)].spell;
+    let range = b.spell_range(i, s, c.cl);
+    match (cast.target, cast.destination) {
+        (Some(j), None) if j == i => super::ranged::step_before_casting(b, i, |_| true),
+        (Some(j), None) => {
+            let r = range?;
+            super::ranged::step_before_casting(b, i, |q| {
+                b.distance_from(i, q, j) <= r && b.line_of_effect_from(i, q, j)
+            })
+        }
+        (None, Some(p)) => {
+            let area = s.area.as_ref().filter(|a| {
+                a.origin == Origin::Point
+                    && !matches!(a.shape, crate::spell::model::Shape::Cone | crate::spell::model::Shape::Line)
+            })?;
+            let template = b.template(&c, area)?;
+            let r = range.unwrap_or(u32::MAX);
+            let space = b.space(i);
+            super::ranged::step_before_casting(b, i, |q| {
+                crate::grid::distance_ft(q, p) <= r
+                    && b.prep.line_of_effect(q, p)
+                    && !crate::grid::footprint(q, space).any(|c| template.squares.contains(&c))
+            })
+        }
+        _ => None,
+    }
+}
+
+/// The chance that `i`'s cast of `o` goes off: sure when no foe threatens
+/// it or a 5-foot step takes it out of reach first (`step_to_cast`); else its concentration check to cast defensively,
 /// which it makes when that is likelier than not, and an even chance when
 /// it provokes instead (the attack of opportunity may miss, the check after
 /// a hit may succeed). A GM does not spend round after round on a
 /// defensive cast that fails one time in two when a blow does as well.
-fn casting_odds(b: &BattleState<'_>, i: usize, spell: u16, mm: Metamagic) -> f64 {
-    if !threatened(b, i) {
+fn casting_odds(b: &BattleState<'_>, i: usize, o: &Option_) -> f64 {
+    if !threatened(b, i) || step_to_cast(b, i, &o.action()).is_some() {
         return 1.0;
     }
-    defensive_odds(b, i, spell, mm).max(0.5)
+    defensive_odds(b, i, o.spell, o.metamagic).max(0.5)
 }
 
 /// Appends the cast of `o`: defensively when threatened and the check is
 /// likely, after a move when the target is out of touch.
-/// A spell aimed at another creature from a distance (not touch, not an
-/// area), in a square a foe threatens, is cast after a 5-foot step out of
-/// every foe's reach when one keeps the target in range
-/// (`ranged::step_before_casting`); else defensively when that is likely
-/// to work.
+/// In a square a foe threatens, with nothing done yet this turn, it is cast
+/// after a 5-foot step out of every foe's reach when one keeps the spell
+/// where it was aimed (`step_to_cast`); else defensively when that is
+/// likely to work.
 fn push_cast(b: &BattleState<'_>, i: usize, o: Option_, out: &mut Vec<Action>) {
-    let mut a = Action::cast(o.spell, o.target).with_metamagic(o.metamagic);
-    a.destination = o.point;
+    let mut a = o.action();
     if threatened(b, i) {
-        let s = &b.prep.spells[usize::from(o.spell)].spell;
-        let cl = b.prep.fighters[i].caster.as_deref().map_or(0, |c| c.cl);
-        let step = match o.target {
-            Some(j) if j != i && o.point.is_none() && s.range != Range::Touch && out.is_empty() => b
-                .spell_range(i, s, cl)
-                .and_then(|r| super::ranged::step_before_casting(b, i, j, r))
-                .map(|q| (j, q)),
-            _ => None,
-        };
-        if let Some((j, q)) = step {
-            out.push(Action::at(ActionKind::FiveFootStep, j).with_destination(q));
+        let step = if out.is_empty() { step_to_cast(b, i, &a) } else { None };
+        if let Some(q) = step {
+            out.push(Action::new(ActionKind::FiveFootStep).with_destination(q));
         } else if defensive_odds(b, i, o.spell, o.metamagic) >= 0.5 {
             a = a.defensively();
         }

@@ -250,15 +250,18 @@ fn safe_steps<'a>(b: &'a BattleState<'_>, actor: usize, foes: &'a [usize]) -> im
     )
 }
 
-/// A 5-foot step out of every foe's reach before `actor` casts a spell at
-/// `t` (`docs/strategy.md`, "Step back, then shoot"): casting where a foe
+/// A 5-foot step out of every foe's reach before `actor` casts a spell
+/// (`docs/strategy.md`, "Step back, then shoot"): casting where a foe
 /// threatens it asks a concentration check to cast defensively, or
 /// provokes; after the step it casts as usual. The first square in
 /// neighbour order, among those the step may take and no foe threatens,
-/// from which `t` stays within `range` feet (the spell's, at its caster
-/// level) with line of effect; none when `actor` is not threatened or
-/// cannot step.
-pub(super) fn step_before_casting(b: &BattleState<'_>, actor: usize, t: usize, range: u32) -> Option<Pos> {
+/// that `keeps` accepts (the spell still reaches from there); none when
+/// `actor` is not threatened or cannot step.
+pub(super) fn step_before_casting(
+    b: &BattleState<'_>,
+    actor: usize,
+    keeps: impl Fn(Pos) -> bool,
+) -> Option<Pos> {
     let flags = b.flags(actor);
     if !b.is_threatened(actor)
         || flags.has(Flags::CANT_MOVE)
@@ -268,8 +271,7 @@ pub(super) fn step_before_casting(b: &BattleState<'_>, actor: usize, t: usize, r
         return None;
     }
     let foes = foes_of(b, actor);
-    safe_steps(b, actor, &foes)
-        .find(|&q| b.distance_from(actor, q, t) <= range && b.line_of_effect_from(actor, q, t))
+    safe_steps(b, actor, &foes).find(|&q| keeps(q))
 }
 
 /// The best square within one move of `actor` to shoot `t` from, with the

@@ -18,8 +18,10 @@ use super::super::action::{Action, ActionKind};
 use super::super::odds::{Swing, hit_chance, iterations};
 use super::super::prepared::AttackProfile;
 use super::super::state::BattleState;
+use super::reload;
 use crate::dice::DiceExpr;
 use crate::effects::effect::ENERGY;
+use crate::model::ReloadTime;
 
 /// Mean damage of one hit of `p` on combatant `j`: its components after
 /// immunity, vulnerability and resistance, its flat bonus, less damage
@@ -275,16 +277,36 @@ pub(super) fn plan_guard(b: &BattleState<'_>, actor: usize, t: usize, out: &mut 
         out.push(Action::at(ActionKind::Attack, e).with_weapon(w));
         return true;
     }
-    // In a foe's reach, a melee weapon first (shooting there provokes).
+    // In a foe's reach, a melee weapon first (shooting there provokes); a
+    // weapon to reload only out of every reach (the reload provokes too).
     let threatened = b.is_threatened(actor);
+    let dist = b.distance(actor, t);
     let dry = (0..spec.offense.attacks.len())
         .filter(|&v| {
             let q = &spec.offense.attacks[v];
-            v != w && q.splash.is_none() && !q.drawn && !q.off_hand && b.weapon_reaches(actor, v, t, here)
+            v != w
+                && q.splash.is_none()
+                && !q.drawn
+                && !q.off_hand
+                && (b.weapon_reaches(actor, v, t, here)
+                    || (!threatened
+                        && b.can_reload(actor, v)
+                        && b.reaches(actor, v, dist)
+                        && b.line_of_effect_from(actor, here, t)))
         })
-        .min_by_key(|&v| (threatened && !spec.offense.attacks[v].melee, v));
+        .min_by_key(|&v| (threatened && !spec.offense.attacks[v].melee, !b.is_usable(actor, v), v));
     match dry {
-        Some(v) => out.push(Action::at(ActionKind::FullAttack, t).with_weapon(v)),
+        Some(v) if !b.is_usable(actor, v) => {
+            out.push(Action::new(ActionKind::Reload).with_weapon(v));
+            if spec.offense.attacks[v].reload == Some(ReloadTime::Move) {
+                out.push(Action::at(ActionKind::Attack, t).with_weapon(v));
+            }
+        }
+        Some(v) => {
+            out.push(Action::at(ActionKind::FullAttack, t).with_weapon(v));
+            // A crossbow shot, then its reload, loaded for the next turn.
+            reload::fire_and_reload(b, actor, out);
+        }
         None => out.push(Action::new(ActionKind::TotalDefense)),
     }
     true

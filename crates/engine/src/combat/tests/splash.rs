@@ -389,3 +389,36 @@ fn the_default_policy_never_aims_a_splash_that_could_drop_a_friend() {
     assert!(!shots.is_empty() && shots.iter().all(|s| *s == ("bomb".to_string(), 4)), "{shots:?}");
     assert!(!splashed);
 }
+
+#[test]
+fn a_bomber_kept_from_bombing_reloads_its_crossbow_instead_of_standing_in_total_defense() {
+    // The ogre stands beside the bomber's friend: the bomb gives way to the
+    // light crossbow. Each turn the bomber shoots it and reloads (a move
+    // action), so its next turn shoots again; it never stands idle in total
+    // defense with an empty crossbow (before: shot, then total defense).
+    let foe = sturdy("Ogre", json!({ "hp_max": 400, "attacks": [melee("club", 5, "1d6")] }));
+    let friend = sturdy("Fighter", json!({ "hp_max": 300 }));
+    let prep = prepare(
+        arena(5, 12),
+        vec![("players", bomber(), at(2, 0)), ("players", friend, at(2, 6)), ("monsters", foe, at(2, 5))],
+    );
+    let crossbow = attack_of(&prep, 0, "light crossbow");
+    assert_eq!(prep.fighters[0].offense.attacks[crossbow].reload, Some(ReloadTime::Move));
+    for seed in 0..20 {
+        let mut rng = SeededRng::for_run(17, seed);
+        let mut events: Vec<Record> = Vec::new();
+        let mut e = Engine::new(&prep, &SimOptions::default(), &mut rng, Some(&mut events));
+        for _ in 0..3 {
+            e.start_round();
+            e.take_turn(0, &mut DefaultPolicy);
+        }
+        drop(e);
+        let shots = events
+            .iter()
+            .filter(|r| matches!(&r.event, Event::Attack(a) if a.who == 0 && a.weapon == "light crossbow"))
+            .count();
+        let idle = events.iter().any(|r| matches!(&r.event, Event::TotalDefense { who: 0, .. }));
+        assert!(!idle, "seed {seed}: total defense");
+        assert_eq!(shots, 3, "seed {seed}: one shot a turn");
+    }
+}

@@ -191,3 +191,94 @@ fn a_wizard_beside_a_brute_steps_back_and_casts_without_a_concentration_check() 
     }
     assert!(cast >= 15 && clean == cast, "a step and a clean casting in {clean} first castings of {cast}");
 }
+
+/// The round of combatant 0's first casting of a spell whose name starts
+/// with `prefix` in `events`, and whether that round it stepped, made a
+/// concentration check, drew an attack of opportunity.
+fn first_casting(events: &[Record], prefix: &str) -> Option<(bool, bool, bool)> {
+    let round = events
+        .iter()
+        .find(|r| matches!(&r.event, Event::Casts { who: 0, spell, .. } if spell.starts_with(prefix)))?
+        .round;
+    let this_round = || events.iter().filter(move |r| r.round == round);
+    Some((
+        this_round().any(|r| matches!(r.event, Event::Step { who: 0, .. })),
+        this_round().any(|r| matches!(r.event, Event::Concentration { who: 0, .. })),
+        this_round().any(|r| matches!(&r.event, Event::Attack(a) if a.aoo && a.target == 0)),
+    ))
+}
+
+#[test]
+fn a_cleric_beside_a_brute_steps_away_and_still_touches_the_hurt_friend_beside_her() {
+    // The fighter (10 of 60 hp) stands on the cleric's other side: a step
+    // diagonally back keeps him within touch and leaves the brute's reach.
+    // Before, a cure was cast defensively where she stood.
+    let cleric = caster(
+        "Cleric",
+        &["Cure Light Wounds"],
+        json!({ "hp_max": 60, "spell_slots": { "1": 4 }, "attacks": [melee("mace", 3, "1d8")] }),
+    );
+    let fighter = creature("Fighter", json!({ "hp_max": 60, "attacks": [melee("sword", 5, "1d8+3")] }));
+    let prep = prepare_magic(
+        arena(9, 12),
+        vec![("a", cleric, at(5, 5)), ("a", fighter, at(5, 4)), ("b", brute("Medium"), at(5, 6))],
+    );
+    let (mut cured, mut clean) = (0, 0);
+    for seed in 0..24 {
+        let mut rng = crate::rng::SeededRng::for_run(109, seed);
+        let mut events: Vec<Record> = Vec::new();
+        let mut e = crate::combat::engine::Engine::new(
+            &prep,
+            &crate::combat::SimOptions::default(),
+            &mut rng,
+            Some(&mut events),
+        );
+        e.st.fighters[1].hp = 10;
+        e.run(&mut crate::combat::policy::DefaultPolicy);
+        drop(e);
+        if let Some((stepped, checked, provoked)) = first_casting(&events, "Cure") {
+            cured += 1;
+            clean += usize::from(stepped && !checked && !provoked);
+        }
+    }
+    assert!(cured >= 20 && clean == cured, "a step and a clean cure in {clean} first cures of {cured}");
+}
+
+#[test]
+fn a_wizard_beside_a_brute_steps_away_and_fireballs_the_archers_beyond_without_catching_itself() {
+    // Two archers stand together 30 ft off; any burst on the brute would
+    // catch the wizard. Before, the Fireball was cast defensively where it
+    // stood; now a step out of reach first, and the wizard outside the burst.
+    let wizard = caster(
+        "Wizard",
+        &["Fireball"],
+        json!({ "spell_list": "wizard", "casting_ability": "int", "hp_max": 60, "spell_slots": { "3": 2 },
+                "abilities": { "str_score": 10, "dex_score": 14, "con_score": 12,
+                               "int_score": 18, "wis_score": 10, "cha_score": 10 },
+                "attacks": [melee("dagger", 2, "1d4")] }),
+    );
+    let archer = || {
+        creature(
+            "Archer",
+            json!({ "hp_max": 40, "speed_land_ft": 5, "attacks": [ranged("shortbow", 2, "1d6", 60)] }),
+        )
+    };
+    let prep = prepare_magic(
+        arena(9, 12),
+        vec![
+            ("a", wizard, at(5, 5)),
+            ("b", brute("Medium"), at(5, 6)),
+            ("b", archer(), at(2, 11)),
+            ("b", archer(), at(3, 11)),
+        ],
+    );
+    let (mut cast, mut clean) = (0, 0);
+    for seed in 0..24 {
+        let events = policy_battle(&prep, 111, seed);
+        let Some((stepped, checked, provoked)) = first_casting(&events, "Fireball") else { continue };
+        cast += 1;
+        let burnt = events.iter().any(|r| matches!(r.event, Event::SpellDamage { who: 0, target: 0, .. }));
+        clean += usize::from(stepped && !checked && !provoked && !burnt);
+    }
+    assert!(cast >= 20 && clean == cast, "a step and a clean Fireball in {clean} first of {cast}");
+}
