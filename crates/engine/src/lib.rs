@@ -411,5 +411,13 @@ pub mod summary;
 /// a step exists the spell is weighed against the weapon as sure to go
 /// off. A bomber whose bomb gives way to its crossbow reloads it after the
 /// shot (and, out of every reach, reloads an empty one and fires) instead
-/// of standing in total defense with an empty crossbow.
+/// of standing in total defense with an empty crossbow. Spiritual Weapon
+/// is played (it was refused): a force weapon that strikes when cast and
+/// at the end of each of its caster's turns for its caster level in
+/// rounds, at base attack bonus + casting modifier against normal AC,
+/// 1d8 + 1 per three levels (at most +5), iterative attacks on a target it
+/// keeps, spell resistance on its first strike at each creature;
+/// redirecting it is a move action (`redirect_spell`). The default policy
+/// casts it when its damage over three rounds beats the weapon and the
+/// best spell, and redirects it when its foe falls. Event schema 15.
 pub const RULES_VERSION: &str = "pf1e-rules-27";

@@ -844,6 +844,8 @@ fn spell_event(t: &Transcript, spell: &str, what: &SpellEvent, lang: Lang) -> St
         SpellEvent::Lasts { until: None } => f(T::EvSplLastsBattle, &[&spell]),
         SpellEvent::ZoneEnds => f(T::EvSplZoneEnds, &[&spell]),
         SpellEvent::Dismissed => f(T::EvSplDismissed, &[&spell]),
+        SpellEvent::Redirected { target } => f(T::EvSplRedirected, &[&spell, &t.id(*target)]),
+        SpellEvent::ConstructEnds => f(T::EvSplConstructEnds, &[&spell]),
         SpellEvent::ZoneMoves { to } => f(T::EvSplZoneMoves, &[&spell, &to.row, &to.col]),
         SpellEvent::Delivered => f(T::EvSplDelivered, &[&spell]),
         SpellEvent::Resistance { sr, d20, bonus, overcome } => {

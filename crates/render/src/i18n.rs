@@ -666,6 +666,8 @@ catalogue! {
     EvSplLastsBattle => "{} lasts the battle", "{} dure tout le combat";
     EvSplZoneEnds => "{} ends", "{} prend fin";
     EvSplDismissed => "dismisses {}", "révoque {}";
+    EvSplRedirected => "directs {} at {}", "dirige {} contre {}";
+    EvSplConstructEnds => "{} fades", "{} se dissipe";
     EvSplZoneMoves => "{} moves to ({}, {})", "{} se déplace en ({}, {})";
     EvSplDelivered => "spellstrike delivers {}", "la frappe de sort délivre {}";
     EvSplResistance => "spell resistance {}: caster level check d20={}={} -> {}", "résistance à la magie {} : test de niveau de lanceur d20={}={} -> {}";

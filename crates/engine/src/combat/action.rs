@@ -162,6 +162,9 @@ crate::named_enum! {
         /// Dismiss a lasting area of the caster's (`Action::spell`; standard
         /// action, CRB "Duration: (D)"): every area of that spell it cast ends.
         DismissSpell => "dismiss_spell",
+        /// Direct a spell construct of the caster's (`Action::spell`) to a
+        /// new target (move action, CRB "Spiritual Weapon").
+        RedirectSpell => "redirect_spell",
     }
 }
 
@@ -200,6 +203,7 @@ impl ActionKind {
             | ActionKind::Reload
             | ActionKind::LeaveBattle
             | ActionKind::HuntersBond
+            | ActionKind::RedirectSpell
             | ActionKind::BreakFree => Slot::Move,
             ActionKind::FullAttack
             | ActionKind::Charge
@@ -556,6 +560,8 @@ pub enum Reason {
     NotOnExit,
     /// The caster has no dismissible area of that spell on the map.
     NothingToDismiss,
+    /// The caster directs no construct of that spell.
+    NoConstruct,
 }
 
 impl Reason {
@@ -591,6 +597,7 @@ impl Reason {
             Reason::CannotMove => "cannot_move",
             Reason::NotOnExit => "not_on_exit",
             Reason::NothingToDismiss => "nothing_to_dismiss",
+            Reason::NoConstruct => "no_construct",
             Reason::CannotRunOrCharge => "cannot_run_or_charge",
             Reason::MissingFeat => "missing_feat",
             Reason::MissingManeuver => "missing_maneuver",

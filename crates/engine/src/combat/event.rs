@@ -75,7 +75,12 @@ fn is_zero(n: &i32) -> bool {
 /// version 14 (`pf1e-rules-24`) the `removed` conditions (a paladin's
 /// mercies) and the `harms` flag (a touch that harms an undead) of
 /// `lays_on_hands`.
-pub const EVENT_SCHEMA_VERSION: u32 = 14;
+/// version 15 (`pf1e-rules-27`) spell constructs (Spiritual Weapon): the
+/// spell events `redirected` and `construct_ends`, the action
+/// `redirect_spell` and the failure `no_construct`; a construct's attack is
+/// an `attack` event whose `weapon` is the spell's name, its damage a
+/// `spell_damage` event.
+pub const EVENT_SCHEMA_VERSION: u32 = 15;
 
 /// The record of one battle: who fought, and what happened in order.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]

@@ -528,6 +528,14 @@ pub enum SpellEvent {
     },
     /// A spellstrike delivers a held touch spell.
     Delivered,
+    /// Its caster directs its construct at a new target (a move action, schema 15).
+    Redirected {
+        /// The new target.
+        target: usize,
+    },
+    /// Its construct is gone: its duration ran out, its caster died, or
+    /// spell resistance dispelled it (schema 15).
+    ConstructEnds,
     /// A spell resistance check: caster level + penetration against the SR.
     Resistance {
         /// The creature's spell resistance.

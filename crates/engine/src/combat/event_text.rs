@@ -781,6 +781,8 @@ fn spell_event(spell: &str, what: &SpellEvent, ids: &[String]) -> String {
         SpellEvent::Lasts { until: None } => format!("{spell} lasts the battle"),
         SpellEvent::ZoneEnds => format!("{spell} ends"),
         SpellEvent::Dismissed => format!("dismisses {spell}"),
+        SpellEvent::Redirected { target } => format!("directs {spell} at {}", names(&[*target], ids)),
+        SpellEvent::ConstructEnds => format!("{spell} fades"),
         SpellEvent::ZoneMoves { to } => format!("{spell} moves to ({}, {})", to.row, to.col),
         SpellEvent::Delivered => format!("spellstrike delivers {spell}"),
         SpellEvent::Resistance { sr, d20, bonus, overcome } => format!(

@@ -65,6 +65,8 @@ pub struct BattleState<'p> {
     pub(crate) timed_effects: u32,
     /// Lasting areas of spells on the map (empty in most battles).
     pub(crate) zones: Vec<super::spells::Zone>,
+    /// Spell constructs fighting on the battlefield (Spiritual Weapon; empty in most battles).
+    pub(crate) constructs: Vec<super::spells::Construct>,
     /// The spells and pools each combatant carried into this battle of a
     /// day (empty for a lone battle): what it spent is counted from there.
     pub(crate) entered_with: Vec<Option<([u8; 10], super::abilities::Pools)>>,
@@ -240,6 +242,7 @@ impl<'p> BattleState<'p> {
             last_results: vec![Vec::new(); n],
             timed_effects: 0,
             zones: Vec::new(),
+            constructs: Vec::new(),
             entered_with: start.iter().map(|c| c.as_ref().map(|c| (c.slots, c.pools))).collect(),
         };
         st.seat_riders();

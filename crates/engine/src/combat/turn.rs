@@ -138,6 +138,9 @@ impl<R: Dice> Engine<'_, '_, R> {
         if self.begin_turn(i) {
             self.act(i, policy, false);
         }
+        if !self.st.constructs.is_empty() {
+            self.constructs_act(i);
+        }
         self.end_arcane_accuracy(i);
         if self.st.fighters[i].fx != 0 {
             self.end_of_turn_saves(i);
@@ -158,6 +161,9 @@ impl<R: Dice> Engine<'_, '_, R> {
         if !self.st.fighters[i].dead && self.st.is_active(i) {
             emit!(self, Event::ActsAfterDelay { who: i });
             self.act(i, policy, false);
+            if !self.st.constructs.is_empty() {
+                self.constructs_act(i);
+            }
             self.end_arcane_accuracy(i);
         }
     }
@@ -166,6 +172,9 @@ impl<R: Dice> Engine<'_, '_, R> {
     pub(crate) fn begin_turn(&mut self, i: usize) -> bool {
         if !self.st.zones.is_empty() {
             self.zones_expire(i);
+        }
+        if !self.st.constructs.is_empty() {
+            self.constructs_expire(i);
         }
         let f = &mut self.st.fighters[i];
         if f.dead {
@@ -409,6 +418,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             ActionKind::Trample => self.trample_action(i, action),
             ActionKind::LeaveBattle => self.leave_action(i, action),
             ActionKind::DismissSpell => self.dismiss_action(i, action),
+            ActionKind::RedirectSpell => self.redirect_action(i, action),
             _ => Err(Reason::UnsupportedKind),
         };
         let result = match result {

@@ -57,6 +57,8 @@ pub(super) fn plan_from_above(
     let safe = battle.out_of_reach_altitude(actor);
     let here = battle.altitude(actor);
     let climb = |a: Action| if here < safe { a.with_altitude(safe) } else { a };
+    // Staggered (disabled at 0 hit points): one move or one breath, not both.
+    let one_action = battle.turn_limits(actor).staggered;
     if battle.breath_ready(actor).is_some_and(|b| safe <= b.range_ft) {
         // It breathes from here, unless a move lines up more enemies.
         let mut breath = Vec::new();
@@ -64,13 +66,15 @@ pub(super) fn plan_from_above(
         let budget = battle.move_budget(actor).saturating_sub(battle.climb_feet(actor, safe));
         let mode = if safe > 0 { MoveMode::Fly } else { MoveMode::Ground };
         let flight = |q| monster::straight_move(battle, actor, mode, q, budget);
-        if let Some((q, aim)) = monster::breath_position(battle, actor, safe, flight, from_here) {
+        if !one_action
+            && let Some((q, aim)) = monster::breath_position(battle, actor, safe, flight, from_here)
+        {
             out.push(climb(Action::new(ActionKind::Move).with_destination(q)));
             out.push(Action::at(ActionKind::BreathWeapon, aim));
             return true;
         }
         if from_here > 0 {
-            if here < safe {
+            if here < safe && !one_action {
                 out.push(climb(Action::new(ActionKind::Move).with_destination(battle.pos(actor))));
             }
             out.extend(breath);
@@ -78,7 +82,9 @@ pub(super) fn plan_from_above(
         }
         // …or, nobody within a move and a breath, closes in from above.
         out.push(climb(Action::at(ActionKind::Move, t)));
-        out.push(climb(Action::at(ActionKind::Move, t)));
+        if !one_action {
+            out.push(climb(Action::at(ActionKind::Move, t)));
+        }
         return true;
     }
     // Its breath recharging: it waits above the party's reach for the

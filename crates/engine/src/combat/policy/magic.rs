@@ -389,6 +389,17 @@ fn plan_spells(
         out.push(Action::cast(k.spell, Some(t)));
         return true;
     }
+    // 2b. A construct that strikes on its own (Spiritual Weapon) when none
+    // of the caster's is fighting and its damage over the rounds counted on,
+    // weighed by the chance the casting goes off, beats the caster's weapon
+    // and best spell this round (`policy::construct`).
+    if let Some((spell, j, worth)) = best_construct(b, i, t, m) {
+        let o = Option_ { spell, target: Some(j), point: None, metamagic: Metamagic::NONE, score: worth };
+        if worth * casting_odds(b, i, &o) > weapon.max(best_offense(b, i, t, m).map_or(0.0, |o| o.score)) {
+            push_cast(b, i, o, out);
+            return true;
+        }
+    }
     // 3. Open with buffs.
     if m.open_with_buffs
         && b.round() <= 2
@@ -480,6 +491,24 @@ fn summons_out(b: &BattleState<'_>, i: usize) -> bool {
         .filter(|g| g.caster == i)
         .flat_map(|g| g.rows.clone())
         .any(|r| !b.fighters[r].gone && b.is_active(r))
+}
+
+/// The construct spell `i` would cast (none of its own of that spell
+/// fighting), the foe it would strike (`construct::target`) and its worth
+/// there (`construct::worth`, weighed by the chance to pass spell resistance).
+fn best_construct(b: &BattleState<'_>, i: usize, t: usize, m: Magic) -> Option<(u16, usize, f64)> {
+    let caster = b.prep.fighters[i].caster.as_deref()?;
+    caster
+        .known
+        .iter()
+        .filter(|k| b.prep.spells[usize::from(k.spell)].role.construct)
+        .filter(|k| b.construct_of(i, k.spell).is_none() && allowed(b, i, m, k.spell, Metamagic::NONE))
+        .filter_map(|k| {
+            let j = super::construct::target(b, i, k.spell, Some(t))?;
+            let s = &b.prep.spells[usize::from(k.spell)].spell;
+            Some((k.spell, j, p_through(b, i, j, s) * super::construct::worth(b, i, k.spell, j)))
+        })
+        .max_by(|x, y| x.2.total_cmp(&y.2))
 }
 
 /// Rounds a summoned creature is counted on: a battle rarely lasts longer

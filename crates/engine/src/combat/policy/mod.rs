@@ -21,6 +21,7 @@ mod areas;
 mod barbarian;
 mod bonds;
 mod cavalier;
+mod construct;
 mod consumables;
 mod coup;
 mod domain;
@@ -40,6 +41,7 @@ mod ranged;
 mod ranger;
 mod recipient;
 mod reload;
+mod spare;
 mod splash;
 mod true_strike;
 mod worth;
@@ -71,6 +73,10 @@ impl Policy for DefaultPolicy {
         // Out of a harmful lasting area first (`policy::areas`).
         if let Some(way) = way_out {
             areas::leave(battle, actor, way, out);
+        }
+        // An idle spiritual weapon is redirected with a spare move action.
+        if !battle.constructs.is_empty() {
+            construct::plan_redirect(battle, actor, out);
         }
         // A ranger's hunter's bond takes a spare move action, or a full attack worth less.
         if battle.prep.fighters[actor].abilities.is_some() {

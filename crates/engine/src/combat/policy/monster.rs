@@ -212,13 +212,14 @@ pub(super) fn straight_move(
 /// ready but catches too few from here: it walks straight (one move) to the
 /// square from which its breath catches [`BREATH_MIN_ENEMIES`] (or every
 /// enemy left) and breathes. A threatened breather does not walk away to
-/// breathe (it would provoke).
+/// breathe (it would provoke); a staggered one has one action, not both.
 pub(super) fn plan_breath_after_move(battle: &BattleState<'_>, actor: usize, out: &mut Vec<Action>) -> bool {
     if battle.breath_ready(actor).is_none()
         || battle.altitude(actor) != 0
         || battle.is_threatened(actor)
         || battle.flags(actor).has(Flags::CANT_MOVE)
         || battle.fighters[actor].turn.moved
+        || battle.turn_limits(actor).staggered
     {
         return false;
     }

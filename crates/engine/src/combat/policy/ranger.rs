@@ -20,11 +20,11 @@
 
 use crate::effects::Flags;
 
-use super::super::action::{Action, ActionKind, Slot};
+use super::super::action::{Action, ActionKind};
 use super::super::odds::{Swing, hit_chance};
 use super::super::state::{BattleState, LifeState};
-use super::super::style::Style;
 use super::ranged::full_attacks;
+use super::spare;
 use super::splash::hit_damage;
 
 /// The most rounds of a bond the policy credits.
@@ -41,22 +41,7 @@ pub(super) fn plan_bond(b: &BattleState<'_>, i: usize, out: &mut Vec<Action>) {
     {
         return;
     }
-    let slot = |x: &Action| b.data_slot(i, x).unwrap_or_else(|| x.slot());
-    let moves = out.iter().filter(|x| slot(x) == Slot::Move).count();
-    let standard = out.iter().any(|x| slot(x) == Slot::Standard);
-    let full: Vec<usize> = (0..out.len()).filter(|&k| slot(&out[k]) == Slot::FullRound).collect();
-    // The full attack that would become one attack, and what that costs.
-    let (convert, cost) = if full.is_empty() && (moves == 0 || (moves == 1 && !standard)) {
-        (None, 0.0)
-    } else if moves == 0 && !standard && full.len() == 1 && out[full[0]].kind == ActionKind::FullAttack {
-        let k = full[0];
-        match lost_attacks_value(b, i, out, k) {
-            Some(v) => (Some(k), v),
-            None => return,
-        }
-    } else {
-        return;
-    };
+    let Some(spare) = spare::spare_move(b, i, out) else { return };
     let allies = b.hunters_bond_allies(i);
     if allies.is_empty() {
         return;
@@ -72,43 +57,13 @@ pub(super) fn plan_bond(b: &BattleState<'_>, i: usize, out: &mut Vec<Action>) {
             continue;
         }
         let gain = credited * allies.iter().map(|&j| ally_gain(b, j, e, bonus)).sum::<f64>();
-        if gain > cost && best.is_none_or(|(g, _)| gain > g) {
+        if gain > spare.cost && best.is_none_or(|(g, _)| gain > g) {
             best = Some((gain, e));
         }
     }
     let Some((_, e)) = best else { return };
-    if let Some(k) = convert {
-        out[k].kind = ActionKind::Attack;
-        // The declarations that only a full attack uses go with it.
-        out.retain(|x| {
-            x.kind != ActionKind::Declare
-                || !matches!(
-                    Style::from_option(x.option),
-                    Some(Style::RapidShot | Style::TwoWeapon | Style::Flurry)
-                )
-        });
-    }
+    spare::take(&spare, out);
     out.insert(0, Action::at(ActionKind::HuntersBond, e));
-}
-
-/// What the full attack `out[k]` of `i` loses when it becomes one attack:
-/// its attacks after the first, each at the first's hit chance and mean
-/// damage. `None` when the attack is not known (no target, no weapon).
-fn lost_attacks_value(b: &BattleState<'_>, i: usize, out: &[Action], k: usize) -> Option<f64> {
-    let t = out[k].target?;
-    let w = out[k].weapon.or_else(|| b.weapon_for(i, t, b.pos(i)).ok())?;
-    let spec = &b.prep.fighters[i];
-    let p = spec.offense.attacks.get(w)?;
-    let mut n = full_attacks(b, i, w);
-    n += out
-        .iter()
-        .filter(|x| x.kind == ActionKind::Declare)
-        .filter(|x| {
-            matches!(Style::from_option(x.option), Some(Style::RapidShot | Style::TwoWeapon | Style::Flurry))
-        })
-        .count() as i32;
-    let s = b.situation(i, w, t, Swing::default());
-    Some(f64::from(n - 1) * hit_chance(s.attack, s.ac) * hit_damage(b, i, w, p, t))
 }
 
 /// What a bond of `bonus` against `e` is worth to ally `j` on its next turn

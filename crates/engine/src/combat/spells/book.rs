@@ -131,6 +131,8 @@ pub struct Role {
     pub area: bool,
     /// Raises a fallen ally (stabilizes).
     pub stabilize: bool,
+    /// Makes a construct that strikes foes on its own (Spiritual Weapon).
+    pub construct: bool,
 }
 
 /// A spell of the encounter's library, checked once.
@@ -345,6 +347,7 @@ fn role_of(spell: &Spell) -> Role {
             EffectKind::Damage(d) if !d.heals_undead || !spell.harmless => role.damage = true,
             EffectKind::Heal(_) => role.heal = true,
             EffectKind::Summon(_) => role.summon = true,
+            EffectKind::Controlled(_) => role.construct = true,
             EffectKind::Stabilize(_) => role.stabilize = true,
             EffectKind::Condition(_) | EffectKind::Compel(_) | EffectKind::Death(_) if !helps => {
                 role.control = true

@@ -8,12 +8,13 @@
 //! cast times, held charges), `target` (targets and areas), `resolve`
 //! (attack rolls, spell resistance, saves) and `apply` (what each effect
 //! kind does), `preparation` (a prepared caster's copies of the day), `upkeep` (what lasting effects do turn by turn), `zone`
-//! (lasting areas left on the map), `grasp` (an area's own grapple: Black Tentacles).
+//! (lasting areas left on the map), `construct` (spell constructs that strike on their own: Spiritual Weapon), `grasp` (an area's own grapple: Black Tentacles).
 
 mod apply;
 mod book;
 mod cast;
 mod casting;
+mod construct;
 mod grasp;
 mod immune;
 mod playable;
@@ -29,5 +30,6 @@ pub(crate) use book::zone_effect;
 pub(crate) use book::{CasterSpec, Known, Outlasts, PreparedSpell, outlasts, prepare_caster, prepare_spell};
 pub use book::{Metamagic, Role};
 pub(crate) use casting::{Cast, Held, Meeting, Pending, Zone};
+pub(crate) use construct::Construct;
 pub(crate) use immune::Immune;
 pub(crate) use reserve::{SummonGroup, reserve_summons};

@@ -6,7 +6,7 @@
 //! with this reason (a test keeps the two in step).
 
 use crate::spell::Spell;
-use crate::spell::effect::{EffectKind, EscapeDc, RerollMode, SpellEffect, ZoneEffect};
+use crate::spell::effect::{ControlAction, EffectKind, EscapeDc, RerollMode, SpellEffect, ZoneEffect};
 use crate::spell::model::{CastTime, DurationUnit, Shape, TargetKind};
 
 /// Why the engine cannot cast `spell`, if it cannot: the first unplayed
@@ -106,7 +106,21 @@ fn effect_unplayable(path: &str, e: &SpellEffect) -> Option<String> {
                 return Some(format!("{kpath}.{why}"));
             }
         }
-        EffectKind::Controlled(_) => return refuse("spell constructs directed by the caster are not played"),
+        EffectKind::Controlled(c) => {
+            // A weapon that strikes on its own is played (`construct.rs`).
+            let why = if c.action != ControlAction::Automatic {
+                "action: constructs the caster directs with an action each round are not played"
+            } else if c.attack.is_none() {
+                "attack: constructs without an attack roll are not played"
+            } else if c.area.is_some() || c.moves_ft.is_some() || c.uses.is_some() {
+                "area: constructs that move or strike an area are not played"
+            } else if c.effects.iter().any(|x| !matches!(x.kind, EffectKind::Damage(_))) {
+                "effects: a construct's effects other than damage are not played"
+            } else {
+                return None;
+            };
+            return Some(format!("{kpath}.{why}"));
+        }
         EffectKind::GrantedAttack(_) => return refuse("attacks granted for the duration are not played"),
         // A lasting area's grapple (Black Tentacles) is played by `grasp.rs`.
         EffectKind::Maneuver(_) if !path.contains(".zone.") => {

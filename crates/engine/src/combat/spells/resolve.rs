@@ -40,6 +40,10 @@ impl<R: Dice> Engine<'_, '_, R> {
         if !spell.harmless && !prepared.role.buff && !prepared.role.heal {
             self.bearer_attacks(i);
         }
+        if prepared.role.construct {
+            self.conjure(cast);
+            return;
+        }
         self.area_rolls.clear();
         let mut targets: Vec<usize> = Vec::new();
         let mut reflex_cover: Vec<i32> = Vec::new();

@@ -390,6 +390,14 @@ impl BattleState<'_> {
             }
             return Ok(());
         }
+        // A construct strikes the creature it is aimed at (`construct.rs`).
+        if super::construct::construct_effect(spell).is_some() {
+            let t = cast.target.filter(|&t| t < st.len() && t != i).ok_or(Reason::MissingTarget)?;
+            if !st.is_active(t) {
+                return Err(Reason::MissingTarget);
+            }
+            return st.spell_reaches(i, t, spell, cast.cl);
+        }
         // A summons or a spell without target or area: the caster is in charge.
         Ok(())
     }

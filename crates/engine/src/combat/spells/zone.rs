@@ -242,15 +242,7 @@ impl<R: Dice> Engine<'_, '_, R> {
                 mask[map.index(p)] = true;
             }
         }
-        let ends = match spell.duration.unit {
-            DurationUnit::Rounds => {
-                let n = spell.duration.amount.as_ref().map_or(1, |a| self.roll_scaled(cast, a)).max(1) as u32;
-                let n = if cast.metamagic.has(super::book::Metamagic::EXTEND) { 2 * n } else { n };
-                Some(self.st.round + n)
-            }
-            // A minute or more outlasts the battle, as for every other spell.
-            _ => None,
-        };
+        let ends = self.spell_ends(cast);
         emit!(
             self,
             Event::Spell {
@@ -274,6 +266,22 @@ impl<R: Dice> Engine<'_, '_, R> {
             _ => None,
         };
         self.st.zones.push(Zone { cast: *cast, effect, mask, ends, opened, origin, drift });
+    }
+
+    /// The round at the start of whose caster's turn what `cast` leaves on
+    /// the battlefield ends (an area, a construct): its duration in rounds
+    /// (doubled by Extend Spell); `None` for a minute or more, which
+    /// outlasts the battle as every other spell does.
+    pub(crate) fn spell_ends(&mut self, cast: &Cast) -> Option<u32> {
+        let spell = &self.st.prep.spells[usize::from(cast.spell)].spell;
+        match spell.duration.unit {
+            DurationUnit::Rounds => {
+                let n = spell.duration.amount.as_ref().map_or(1, |a| self.roll_scaled(cast, a)).max(1) as u32;
+                let n = if cast.metamagic.has(super::book::Metamagic::EXTEND) { 2 * n } else { n };
+                Some(self.st.round + n)
+            }
+            _ => None,
+        }
     }
 
     /// The start of `i`'s turn with zones on the map: the zones of `i`

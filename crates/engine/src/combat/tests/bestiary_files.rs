@@ -25,7 +25,7 @@ fn battles(stem: &str, party: &[&str], runs: u32) -> (String, Vec<Vec<String>>) 
 /// Asserts that some battle of `stem` shows every line fragment of `shows`
 /// (`{id}` stands for the monster's id).
 fn shows(stem: &str, party: &[&str], shows: &[&str]) {
-    let (id, logs) = battles(stem, party, 40);
+    let (id, logs) = battles(stem, party, 80);
     for needle in shows {
         let needle = &needle.replace("{id}", &id);
         assert!(

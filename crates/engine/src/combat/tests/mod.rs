@@ -58,6 +58,7 @@ mod size;
 mod size_spells;
 mod song;
 mod spell_like;
+mod spiritual_weapon;
 mod splash;
 mod split;
 mod step_out;

@@ -169,7 +169,13 @@ fn nobody_swings_a_weapon_that_cannot_hurt_an_incorporeal_foe_while_another_foe_
         for r in &transcript.events {
             match &r.event {
                 Event::Life { who, .. } if *who == orc => orc_up = false,
-                Event::Attack(a) if !a.aoo && prep.fighters[a.who].side == 0 && orc_up => {
+                // (A spiritual weapon's force attack is the spell's, not a weapon's.)
+                Event::Attack(a)
+                    if !a.aoo
+                        && prep.fighters[a.who].side == 0
+                        && orc_up
+                        && prep.fighters[a.who].offense.attacks.iter().any(|w| w.name == a.weapon) =>
+                {
                     let harmless = prep.fighters[a.who].offense.attacks.iter().all(|w| {
                         !w.carried.iter().any(|q| q == "magic" || q == "ghost_touch" || q == "force")
                     });
