@@ -76,6 +76,23 @@ pub(crate) struct Meeting {
     pub maneuver_cmd: Option<i32>,
 }
 
+/// A construct of a spell fighting on the battlefield (`construct.rs`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Construct {
+    /// The casting that made it (caster, spell, caster level).
+    pub cast: Cast,
+    /// The creature it strikes.
+    pub target: usize,
+    /// The round at the start of whose caster's turn it ends (`None`: the battle).
+    pub ends: Option<u32>,
+    /// The round it last struck in (it strikes once a round).
+    pub struck: u32,
+    /// Rounds it has struck its current target (0: a new target, one attack).
+    pub rounds_on_target: u32,
+    /// Creatures whose spell resistance it has overcome (bit per combatant).
+    pub overcame: u64,
+}
+
 /// A lasting area on the map.
 #[derive(Clone, Debug)]
 pub(crate) struct Zone {

@@ -31,24 +31,7 @@ use super::super::engine::Engine;
 use super::super::event::{AcKind, Attack, AttackStep, Event, SpellEvent};
 use super::super::log::emit;
 use super::super::state::BattleState;
-use super::casting::{Cast, Meeting};
-
-/// A construct of a spell fighting on the battlefield.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Construct {
-    /// The casting that made it (caster, spell, caster level).
-    pub cast: Cast,
-    /// The creature it strikes.
-    pub target: usize,
-    /// The round at the start of whose caster's turn it ends (`None`: the battle).
-    pub ends: Option<u32>,
-    /// The round it last struck in (it strikes once a round).
-    pub struck: u32,
-    /// Rounds it has struck its current target (0: a new target, one attack).
-    pub rounds_on_target: u32,
-    /// Creatures whose spell resistance it has overcome (bit per combatant).
-    pub overcame: u64,
-}
+use super::casting::{Cast, Construct, Meeting};
 
 /// The construct of `spell`, if it makes one.
 pub(crate) fn construct_effect(spell: &Spell) -> Option<&ControlledEffect> {

@@ -29,7 +29,6 @@ mod zone;
 pub(crate) use book::zone_effect;
 pub(crate) use book::{CasterSpec, Known, Outlasts, PreparedSpell, outlasts, prepare_caster, prepare_spell};
 pub use book::{Metamagic, Role};
-pub(crate) use casting::{Cast, Held, Meeting, Pending, Zone};
-pub(crate) use construct::Construct;
+pub(crate) use casting::{Cast, Construct, Held, Meeting, Pending, Zone};
 pub(crate) use immune::Immune;
 pub(crate) use reserve::{SummonGroup, reserve_summons};
