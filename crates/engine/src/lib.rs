@@ -419,5 +419,9 @@ pub mod summary;
 /// keeps, spell resistance on its first strike at each creature;
 /// redirecting it is a move action (`redirect_spell`). The default policy
 /// casts it when its damage over three rounds beats the weapon and the
-/// best spell, and redirects it when its foe falls. Event schema 15.
+/// best spell, and redirects it when its foe falls. Event schema 15. A
+/// melee combatant whose foe is walled off by its own side's area (held
+/// deep in the party's web) fights a foe it can get at, else waits at the
+/// edge with a readied attack; a staggered breather moves or breathes, not
+/// both.
 pub const RULES_VERSION: &str = "pf1e-rules-27";

@@ -11,12 +11,18 @@
 //! but one is within two, and it may take two move actions (not nauseated
 //! nor staggered), it spends its turn on both: a table runs out of a cloud
 //! that may kill it rather than drink or cast in it.
+//!
+//! A melee combatant (no ranged attack it can use) whose foe could be
+//! struck only from squares inside an area its side shuns (a foe held deep
+//! in the party's web) fights the nearest foe that is not, and when every
+//! foe is walled off so, readies an attack for when one comes within its
+//! reach (`docs/strategy.md`, "At the edge of the web").
 
 use crate::effects::Flags;
 use crate::grid::{Access, Pathfinder};
 use crate::map::Pos;
 
-use super::super::action::{Action, ActionKind, Slot};
+use super::super::action::{Action, ActionKind, ReadyTrigger, Slot};
 use super::super::state::BattleState;
 
 /// How `i` gets out of the harmful lasting areas it stands in.
@@ -270,4 +276,85 @@ fn after_leaving(
     if let Some((_, p)) = best.filter(|&(_, p)| b.distance_from(i, p, t) < b.distance_from(i, q, t)) {
         out.push(Action::at(ActionKind::Move, t).with_destination(p));
     }
+}
+
+/// Whether `i` fights in melee only: no ranged attack it can use.
+fn melee_only(b: &BattleState<'_>, i: usize) -> bool {
+    let attacks = &b.prep.fighters[i].offense.attacks;
+    !attacks.is_empty() && (0..attacks.len()).all(|w| attacks[w].melee || !b.is_usable(i, w))
+}
+
+/// Whether melee combatant `i` could strike `t` only from squares inside an
+/// area its side shuns (`BattleState::shunned_zones`) or beyond one: a foe
+/// held deep in its own side's web, every square within `i`'s reach of it
+/// webbed too or walled in by the web.
+/// A table does not walk its fighter into the web to get at it.
+fn walled_off(b: &BattleState<'_>, i: usize, t: usize) -> bool {
+    if b.zones.is_empty() || b.weapon_for(i, t, b.pos(i)).is_ok() {
+        return false;
+    }
+    let shunned = b.shunned_zones(i);
+    if shunned.is_empty() {
+        return false;
+    }
+    let attacks = &b.prep.fighters[i].offense.attacks;
+    let reach = (0..attacks.len()).filter(|&w| attacks[w].melee).map(|w| b.reach(i, w).1).max().unwrap_or(5);
+    let n = (reach / 5) as i32 + b.space(t);
+    let (tp, s, map) = (b.pos(t), b.space(i), b.map());
+    // The squares it can walk to without setting foot in a shunned area
+    // (the search a move makes, `Engine::route`).
+    let mut pf = b.prepared().pathfinder.clone();
+    let access = |p: Pos| if b.in_shunned(&shunned, p, s) { Access::Blocked } else { b.access(i, p) };
+    pf.run_as(map, b.pos(i), None, &access, b.move_mode(i));
+    for dr in -n..=n {
+        for dc in -n..=n {
+            let q = Pos::new(tp.row + dr, tp.col + dc);
+            if !map.in_bounds(q) || b.access(i, q) != Access::Open || b.weapon_for(i, t, q).is_err() {
+                continue;
+            }
+            if pf.cost(q).is_some() {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+/// The foe melee combatant `i` fights: `t`, unless `t` is walled off by an
+/// area its side shuns ([`walled_off`]); then the nearest active foe that
+/// is not (`t` when every foe is).
+pub(super) fn reachable_foe(b: &BattleState<'_>, i: usize, t: usize) -> usize {
+    if b.zones.is_empty() || !melee_only(b, i) || !walled_off(b, i, t) {
+        return t;
+    }
+    (0..b.len())
+        .filter(|&e| b.are_enemies(i, e) && b.is_active(e) && !walled_off(b, i, e))
+        .min_by_key(|&e| (b.distance(i, e), e))
+        .unwrap_or(t)
+}
+
+/// A melee combatant whose foe is walled off by an area its side shuns (and
+/// so is every other foe, [`reachable_foe`]) walks up to the area's edge
+/// (a move toward the foe, which stops there) when a free square nearer the
+/// foe is next to it, and readies an attack for when one comes within its
+/// reach, as a table's fighter waits at the edge of the party's web for the
+/// foe to break free; whether it planned the turn.
+pub(super) fn plan_wait(b: &BattleState<'_>, i: usize, t: usize, out: &mut Vec<Action>) -> bool {
+    if b.zones.is_empty() || !melee_only(b, i) || !walled_off(b, i, t) {
+        return false;
+    }
+    let shunned = b.shunned_zones(i);
+    let (here, s, dist) = (b.pos(i), b.space(i), b.distance(i, t));
+    let nearer = crate::grid::NEIGHBOURS.iter().any(|&(dr, dc)| {
+        let q = Pos::new(here.row + dr, here.col + dc);
+        b.map().in_bounds(q)
+            && b.access(i, q) == Access::Open
+            && b.distance_from(i, q, t) < dist
+            && !b.in_shunned(&shunned, q, s)
+    });
+    if nearer && !b.flags(i).has(Flags::CANT_MOVE) {
+        out.push(Action::at(ActionKind::Move, t));
+    }
+    out.push(Action::at(ActionKind::Ready, t).with_trigger(ReadyTrigger::EnemyEntersReach));
+    true
 }

@@ -149,6 +149,7 @@ fn plan_default(battle: &BattleState<'_>, actor: usize, out: &mut Vec<Action>) {
             return;
         }
         let t = flight::reachable_target(battle, actor, harmable_target(battle, actor, t));
+        let t = areas::reachable_foe(battle, actor, t);
         if (abilities && paladin::plan_harm(battle, actor, t, out))
             || harmless::plan(battle, actor, t, out)
             || splash::plan(battle, actor, t, out)
@@ -158,6 +159,7 @@ fn plan_default(battle: &BattleState<'_>, actor: usize, out: &mut Vec<Action>) {
                 && splash::plan_guard(battle, actor, t, out))
             || reload::plan_reload(battle, actor, t, out)
             || flight::plan_below(battle, actor, t, out)
+            || areas::plan_wait(battle, actor, t, out)
             || flight::plan_climb(battle, actor, t, out)
         {
             return;

@@ -384,3 +384,44 @@ fn no_way_out_is_planned_in_a_web_nor_when_paralysed_nor_from_a_harmless_cloud()
     assert_eq!(ways_out("Cloudkill", true, false), 0, "a paralysed hero cannot move");
     assert_eq!(ways_out("Cloudkill", false, true), 0, "Cloudkill is nothing to an undead");
 }
+
+/// The fighter's acts over three turns on the default policy, the wizard's
+/// cloud on the dummy at (6, 12) (its Fortitude save a 1: nauseated), with
+/// `free` another foe outside the cloud, or not.
+fn at_the_edge(free: bool) -> (Vec<Record>, Pos) {
+    let mut placed =
+        vec![("a", wizard(), at(6, 1)), ("a", fighter(), at(6, 3)), ("b", dummy("Caught"), at(6, 12))];
+    if free {
+        placed.push(("b", dummy("Free"), at(12, 14)));
+    }
+    let prep = prepare_magic(arena(13, 30), placed);
+    let cast = cloud_at(&prep, at(6, 12));
+    let mut b = Bench::new(&[1; 200]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    turn(&mut e, 0, vec![cast]);
+    for _ in 0..3 {
+        e.start_round();
+        e.take_turn(1, &mut crate::combat::policy::DefaultPolicy);
+    }
+    let p = e.st.pos(1);
+    drop(e);
+    (b.events, p)
+}
+
+#[test]
+fn a_fighter_whose_foe_sits_deep_in_its_own_sides_cloud_goes_for_a_free_foe_else_readies_at_the_edge() {
+    // Alone in the cloud: the fighter walks to its edge, then readies an
+    // attack for when the foe comes out (before: "already in position" and
+    // an attack that failed out of range, every turn).
+    let (events, p) = at_the_edge(false);
+    assert_eq!(p, at(6, 7), "at the edge");
+    let failed: Vec<&Record> =
+        events.iter().filter(|r| matches!(&r.event, Event::ActionFailed { who: 1, .. })).collect();
+    assert!(failed.is_empty(), "{failed:?}");
+    assert!(events.iter().any(|r| matches!(&r.event, Event::Readies { who: 1, .. })));
+    // Another foe outside: the fighter goes for it.
+    let (events, p) = at_the_edge(true);
+    assert!(distance_ft(p, at(12, 14)) <= 5, "beside the free foe: {p:?}");
+    assert!(events.iter().any(|r| matches!(&r.event, Event::Attack(a) if a.who == 1 && a.target == 3)));
+    assert!(!events.iter().any(|r| matches!(&r.event, Event::ActionFailed { who: 1, .. })));
+}
