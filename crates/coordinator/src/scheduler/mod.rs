@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 use pf1e_wire::proto;
 use pf1e_wire::results::JobResult;
 use pf1e_wire::scenario::{Scenario, ScenarioHash};
-use pf1e_wire::shard::{Lease, ShardKey, ShardReport, ShardResult};
+use pf1e_wire::shard::{Lease, ShardKey, ShardReport, ShardResult, ShardSpec};
 use pf1e_wire::status::{CoordinatorStats, FinishedCell, SweepInfo, WorkerInfo};
 
 use crate::store::{JournalState, Store, StoreError, SweepStatus};
@@ -224,6 +224,15 @@ pub struct Scheduler {
     /// The last database error, until a write succeeds again (`/readyz`).
     store_failed: Option<String>,
     changes: tokio::sync::watch::Sender<u64>,
+    /// Merged shard results, for the caller to free after the lock
+    /// ([`take_trash`](Self::take_trash)); at most `queue::TRASH_MAX`.
+    trash: Vec<Arc<ShardResult>>,
+}
+
+/// What the scheduler let go of, to be freed outside its lock.
+pub struct Trash {
+    _specs: Vec<Arc<ShardSpec>>,
+    _results: Vec<Arc<ShardResult>>,
 }
 
 impl Scheduler {
@@ -243,6 +252,7 @@ impl Scheduler {
             draining: false,
             store_failed: None,
             changes: tokio::sync::watch::Sender::new(0),
+            trash: Vec::new(),
         }
     }
 
@@ -503,7 +513,11 @@ impl Scheduler {
 
     fn complete_cell(&mut self, id: u64, job: usize, cell: usize) -> Result<(), SchedError> {
         let Some(run) = self.sweeps.get_mut(&id) else { return Ok(()) };
-        match run.complete(job, cell) {
+        let mut merged = Vec::new();
+        let done = run.complete(job, cell, &mut merged);
+        let room = queue::TRASH_MAX.saturating_sub(self.trash.len());
+        self.trash.extend(merged.into_iter().take(room));
+        match done {
             Ok(()) => Ok(()),
             Err(e) => self.stop(id, SweepStatus::Failed, e.to_string()),
         }
@@ -722,6 +736,8 @@ impl Scheduler {
             self.pump(id)?;
         }
         self.bump();
+        // No group committer takes the trash here: freed now.
+        drop(self.take_trash());
         Ok((staged.accepted, staged.ignored))
     }
 
@@ -849,6 +865,14 @@ impl Scheduler {
         for sweep in sweeps {
             self.stop_unrecorded(sweep, format!("the cache database failed: {error}"));
         }
+    }
+
+    /// What the scheduler let go of since the last call (merged shard
+    /// results, the specs of shards done): the caller frees it after
+    /// releasing the lock. Without calls it stays bounded (past
+    /// `queue::TRASH_MAX`, things are freed at once).
+    pub fn take_trash(&mut self) -> Trash {
+        Trash { _specs: self.queue.take_trash(), _results: std::mem::take(&mut self.trash) }
     }
 
     /// The store, shared (a group committer writes shard results with it).

@@ -13,7 +13,9 @@
 //! its end, a sweep of weight 3 gets three shards for one of a sweep of
 //! weight 1, and among sweeps of one priority none starves.
 
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
+use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::Arc;
 use std::time::Instant;
 
 use pf1e_wire::shard::{Lease, ShardKey, ShardSpec};
@@ -28,8 +30,9 @@ pub(super) struct Waiter {
 }
 
 struct Pending {
-    /// Boxed: the map of pending shards moves its entries as it changes.
-    spec: Box<ShardSpec>,
+    /// Shared with its leases (no copy per lease); behind a pointer, so the
+    /// map of pending shards moves little as it changes.
+    spec: Arc<ShardSpec>,
     waiters: Vec<Waiter>,
     lease: Option<u64>,
     /// A worker that may not lease it (an audit wants another worker's
@@ -74,10 +77,38 @@ impl Default for Share {
     }
 }
 
+/// Hashes a shard key, a blake3 hash of what the coordinator planned (no
+/// one chooses it), by its first eight bytes: a lookup costs no hashing
+/// and no walk through a tree of 32-byte comparisons.
+#[derive(Default)]
+pub(super) struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        // A key is one write of its 32 bytes; the first eight are the hash.
+        let mut word = [0u8; 8];
+        let n = bytes.len().min(8);
+        word[..n].copy_from_slice(&bytes[..n]);
+        self.0 = self.0.rotate_left(5) ^ u64::from_le_bytes(word);
+    }
+
+    fn write_usize(&mut self, _: usize) {
+        // The length prefix of a slice: every key has 32 bytes.
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// A map by shard key, hashed by [`KeyHasher`]; its order is arbitrary
+/// (a pass that must be in key order sorts).
+pub(super) type KeyMap<V> = HashMap<ShardKey, V, BuildHasherDefault<KeyHasher>>;
+
 /// Shards not in the cache, in the order they were wanted, and their leases.
 #[derive(Default)]
 pub(super) struct ShardQueue {
-    pending: BTreeMap<ShardKey, Pending>,
+    pending: KeyMap<Pending>,
     /// Keys waiting for a worker, by owner sweep; may hold keys since
     /// dropped or leased (skipped).
     queues: BTreeMap<u64, VecDeque<ShardKey>>,
@@ -99,7 +130,15 @@ pub(super) struct ShardQueue {
     by_sweep: BTreeMap<u64, (u64, u64)>,
     /// Distinct pending shards out on a lease.
     leased_shards: u64,
+    /// Specs of shards taken, for the caller to free after the scheduler's
+    /// lock ([`take_trash`](Self::take_trash)); at most [`TRASH_MAX`].
+    trash: Vec<Arc<ShardSpec>>,
 }
+
+/// Most things kept to free later (a group commit's shards, at most):
+/// past it they are freed at once (no caller takes the trash: no group
+/// commit).
+pub(super) const TRASH_MAX: usize = 4096;
 
 /// Counts `waiters` in (`add`) or out of the per-sweep counts, as queued or
 /// leased.
@@ -153,7 +192,7 @@ impl ShardQueue {
         let entry = self.pending.entry(key).or_insert_with(|| {
             self.queues.entry(waiter.sweep).or_default().push_back(key);
             Pending {
-                spec: Box::new(spec()),
+                spec: Arc::new(spec()),
                 waiters: Vec::new(),
                 lease: None,
                 excluded: None,
@@ -231,7 +270,7 @@ impl ShardQueue {
             self.leased_total += 1;
             self.last_leased.insert(sweep, self.leased_total);
             self.next_expiry = Some(self.next_expiry.map_or(deadline, |t| t.min(deadline)));
-            break Some(Lease { id, key, spec: ShardSpec::clone(&p.spec) });
+            break Some(Lease { id, key, spec: Arc::clone(&p.spec) });
         };
         for key in skipped.into_iter().rev() {
             queue.push_front(key);
@@ -359,8 +398,8 @@ impl ShardQueue {
     }
 
     /// What shard `key` asks to play, while some cell waits for it.
-    pub fn spec(&self, key: &ShardKey) -> Option<&ShardSpec> {
-        self.pending.get(key).map(|p| &*p.spec)
+    pub fn spec(&self, key: &ShardKey) -> Option<&Arc<ShardSpec>> {
+        self.pending.get(key).map(|p| &p.spec)
     }
 
     /// The sweeps waiting for shard `key`.
@@ -375,7 +414,15 @@ impl ShardQueue {
         tally(&mut self.by_sweep, &p.waiters, p.lease.is_some(), false);
         self.leased_shards -= u64::from(p.lease.is_some());
         let dropped = p.lease.and_then(|id| self.leases.remove(&id).map(|l| (id, l.worker)));
+        if self.trash.len() < TRASH_MAX {
+            self.trash.push(p.spec);
+        }
         Some((p.waiters, dropped))
+    }
+
+    /// The specs of the shards taken since the last call.
+    pub fn take_trash(&mut self) -> Vec<Arc<ShardSpec>> {
+        std::mem::take(&mut self.trash)
     }
 
     /// Forgets every cell of `sweep`; shards no other sweep waits for leave
@@ -387,7 +434,11 @@ impl ShardQueue {
         self.end_share(sweep);
         // Every slot of it leaves the counts with it.
         self.by_sweep.remove(&sweep);
-        for (key, p) in &mut self.pending {
+        // In key order, as the queues' order must not depend on the map's.
+        let mut keys: Vec<ShardKey> = self.pending.keys().copied().collect();
+        keys.sort_unstable();
+        for key in &keys {
+            let Some(p) = self.pending.get_mut(key) else { continue };
             p.waiters.retain(|w| w.sweep != sweep);
             match p.waiters.first() {
                 None => orphans.push(*key),
