@@ -52,7 +52,7 @@ impl Default for GroupCommit {
 /// Results of one report call waiting for their commit, and where to say
 /// it happened.
 struct Pending {
-    results: Vec<(ShardKey, ShardResult, Option<Vec<u8>>)>,
+    results: Vec<(ShardKey, Arc<ShardResult>, Option<Vec<u8>>)>,
     done: tokio::sync::oneshot::Sender<Result<(), Status>>,
 }
 
@@ -471,7 +471,7 @@ fn committer(
         let written = store.put_encoded(&encoded);
         drop(encoded);
         // The reports' bytes are freed here, not under the scheduler's lock.
-        let group: Vec<(Vec<(ShardKey, ShardResult)>, _)> = group
+        let group: Vec<(Vec<(ShardKey, Arc<ShardResult>)>, _)> = group
             .into_iter()
             .map(|p| (p.results.into_iter().map(|(k, r, _)| (k, r)).collect(), p.done))
             .collect();

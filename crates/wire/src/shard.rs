@@ -786,6 +786,21 @@ impl From<&Summary> for proto::Summary {
     }
 }
 
+impl From<proto::Summary> for Summary {
+    /// As [`From<&proto::Summary>`], keeping the message's tables (a
+    /// decoded report's: no copy).
+    fn from(s: proto::Summary) -> Self {
+        Summary {
+            runs: s.runs,
+            wins: s.wins,
+            draws: s.draws,
+            rounds: s.rounds,
+            combatants: s.combatants.into_iter().map(|c| totals_from_proto(&c)).collect(),
+            summons: s.summons.into_iter().map(|c| totals_from_proto(&c)).collect(),
+        }
+    }
+}
+
 impl From<&proto::Summary> for Summary {
     fn from(s: &proto::Summary) -> Self {
         Summary {
@@ -842,8 +857,8 @@ impl TryFrom<proto::ShardResult> for ShardResult {
     type Error = WireError;
 
     /// Decodes a result and checks that its tables agree with each other.
-    fn try_from(r: proto::ShardResult) -> Result<Self, Self::Error> {
-        let summary = Summary::from(r.summary.as_ref().ok_or(WireError::Missing("ShardResult.summary"))?);
+    fn try_from(mut r: proto::ShardResult) -> Result<Self, Self::Error> {
+        let summary = Summary::from(r.summary.take().ok_or(WireError::Missing("ShardResult.summary"))?);
         if !r.days.is_empty() {
             let days = r.days.iter().map(DayRecord::try_from).collect::<Result<Vec<_>, _>>()?;
             let plays = u64::from(r.day_plays.max(1));

@@ -82,7 +82,8 @@ impl Default for SchedulerConfig {
 pub struct Staged {
     /// The results to store, then to hand to [`Scheduler::accept_committed`],
     /// each with the bytes it arrived as (if it did: stored as they came).
-    pub results: Vec<(ShardKey, ShardResult, Option<Vec<u8>>)>,
+    /// (Shared from here on: a result is moved no more, only its pointer.)
+    pub results: Vec<(ShardKey, Arc<ShardResult>, Option<Vec<u8>>)>,
     /// Reports accepted (results and failures).
     pub accepted: u32,
     /// Reports ignored.
@@ -664,7 +665,8 @@ impl Scheduler {
             let waived = self.audits.waive(worker);
             if !waived.is_empty() {
                 tracing::info!(worker, shards = waived.len(), "audit waived: no other worker");
-                let touched = self.accept(waived, now)?;
+                let touched =
+                    self.accept(waived.into_iter().map(|(k, r)| (k, Arc::new(r))).collect(), now)?;
                 for id in touched {
                     self.pump(id)?;
                 }
@@ -758,7 +760,7 @@ impl Scheduler {
             return Err(SchedError::UnknownWorker(worker.into()));
         }
         let (mut accepted, mut ignored) = (0u32, 0u32);
-        let mut good: Vec<(ShardKey, ShardResult, Option<Vec<u8>>)> = Vec::new();
+        let mut good: Vec<(ShardKey, Arc<ShardResult>, Option<Vec<u8>>)> = Vec::with_capacity(reports.len());
         let mut failures = Vec::new();
         for (r, encoded) in reports {
             let key = r.key;
@@ -796,7 +798,7 @@ impl Scheduler {
                                 self.queue.requeue_excluding(worker, r.lease, key);
                                 self.workers.drop_lease(worker, r.lease);
                             }
-                            Opinion::Agreed => good.push((key, result, encoded)),
+                            Opinion::Agreed => good.push((key, Arc::new(result), encoded)),
                             Opinion::Disputed => {
                                 tracing::warn!(
                                     worker,
@@ -808,7 +810,7 @@ impl Scheduler {
                         }
                     }
                     Ok(()) => {
-                        good.push((key, result, encoded));
+                        good.push((key, Arc::new(result), encoded));
                         accepted += 1;
                     }
                     Err(e) => {
@@ -844,7 +846,7 @@ impl Scheduler {
     /// them, and plans what follows.
     pub fn accept_committed(
         &mut self,
-        results: Vec<(ShardKey, ShardResult)>,
+        results: Vec<(ShardKey, Arc<ShardResult>)>,
         now: Instant,
     ) -> Result<(), SchedError> {
         let touched = self.delivered(results, now)?;
@@ -884,10 +886,10 @@ impl Scheduler {
     /// them; returns the sweeps touched.
     fn accept(
         &mut self,
-        good: Vec<(ShardKey, ShardResult)>,
+        good: Vec<(ShardKey, Arc<ShardResult>)>,
         now: Instant,
     ) -> Result<BTreeSet<u64>, SchedError> {
-        let refs: Vec<(ShardKey, &ShardResult)> = good.iter().map(|(k, r)| (*k, r)).collect();
+        let refs: Vec<(ShardKey, &ShardResult)> = good.iter().map(|(k, r)| (*k, &**r)).collect();
         if let Err(e) = self.store.put_shards(&refs) {
             let keys: Vec<ShardKey> = good.iter().map(|(k, _)| *k).collect();
             self.commit_failed(&keys, &e);
@@ -901,7 +903,7 @@ impl Scheduler {
     /// not counted.
     fn delivered(
         &mut self,
-        good: Vec<(ShardKey, ShardResult)>,
+        good: Vec<(ShardKey, Arc<ShardResult>)>,
         now: Instant,
     ) -> Result<BTreeSet<u64>, SchedError> {
         self.store_failed = None;
@@ -911,7 +913,7 @@ impl Scheduler {
                 continue;
             }
             self.throughput.computed(result.runs(), now);
-            touched.extend(self.deliver(key, Arc::new(result))?);
+            touched.extend(self.deliver(key, result)?);
         }
         Ok(touched)
     }
@@ -941,7 +943,7 @@ impl Scheduler {
         for w in &liars {
             self.quarantine(w);
         }
-        let touched = self.accept(vec![(key, truth)], now)?;
+        let touched = self.accept(vec![(key, Arc::new(truth))], now)?;
         for id in touched {
             self.pump(id)?;
         }

@@ -218,6 +218,13 @@ impl ShardQueue {
     /// Leases the next waiting shard to `worker` until `deadline`;
     /// heartbeats extend it up to `latest` at most.
     pub fn lease_until(&mut self, worker: &str, deadline: Instant, latest: Option<Instant>) -> Option<Lease> {
+        // One sweep with shards queued (the common case): no order to build.
+        if self.queues.len() == 1
+            && let Some((&sweep, q)) = self.queues.iter().next()
+            && !q.is_empty()
+        {
+            return self.lease_from(sweep, worker, deadline, latest);
+        }
         // The sweeps with shards queued: highest priority first, then least
         // served for their weight, then oldest.
         let mut order: Vec<(std::cmp::Reverse<u32>, u64, u64)> = self
