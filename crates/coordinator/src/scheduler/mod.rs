@@ -681,9 +681,10 @@ impl Scheduler {
             return Ok(out);
         }
         let deadline = now + self.cfg.lease_ttl;
+        let id = Arc::clone(&w.id);
         while out.len() < max {
             let latest = now.checked_add(self.cfg.max_lease_age);
-            let Some(lease) = self.queue.lease_until(worker, deadline, latest) else { break };
+            let Some(lease) = self.queue.lease_until(&id, deadline, latest) else { break };
             w.leases.insert(lease.id);
             out.push(lease);
         }
@@ -913,7 +914,7 @@ impl Scheduler {
                 continue;
             }
             self.throughput.computed(result.runs(), now);
-            touched.extend(self.deliver(key, result)?);
+            self.deliver(key, result, &mut touched)?;
         }
         Ok(touched)
     }
@@ -972,10 +973,14 @@ impl Scheduler {
         self.audits.counts
     }
 
-    /// Hands a computed result to every cell waiting for it; returns the sweeps touched.
-    fn deliver(&mut self, key: ShardKey, result: Arc<ShardResult>) -> Result<BTreeSet<u64>, SchedError> {
-        let mut touched = BTreeSet::new();
-        let Some((waiters, lease)) = self.queue.take(&key) else { return Ok(touched) };
+    /// Hands a computed result to every cell waiting for it; adds the sweeps touched to `touched`.
+    fn deliver(
+        &mut self,
+        key: ShardKey,
+        result: Arc<ShardResult>,
+        touched: &mut BTreeSet<u64>,
+    ) -> Result<(), SchedError> {
+        let Some((waiters, lease)) = self.queue.take(&key) else { return Ok(()) };
         if let Some((lease, worker)) = lease {
             self.workers.drop_lease(&worker, lease);
         }
@@ -990,7 +995,7 @@ impl Scheduler {
             }
             touched.insert(w.sweep);
         }
-        Ok(touched)
+        Ok(())
     }
 
     // ----------------------------------------------------------- shutdown

@@ -47,14 +47,14 @@ struct Pending {
 
 struct LeaseInfo {
     key: ShardKey,
-    worker: String,
+    worker: Arc<str>,
     deadline: Instant,
     /// No heartbeat extends the lease past this (its maximum age).
     latest: Option<Instant>,
 }
 
 /// A lease taken back from a worker: its id and the worker that held it.
-pub(super) type Dropped = (u64, String);
+pub(super) type Dropped = (u64, Arc<str>);
 
 /// The virtual time one shard leased costs a sweep of weight 1 (divisible
 /// by every weight up to 16, so common weights advance exactly).
@@ -212,12 +212,17 @@ impl ShardQueue {
     /// Leases the next waiting shard to `worker` until `deadline`, with no maximum age.
     #[cfg(test)]
     pub fn lease(&mut self, worker: &str, deadline: Instant) -> Option<Lease> {
-        self.lease_until(worker, deadline, None)
+        self.lease_until(&Arc::from(worker), deadline, None)
     }
 
     /// Leases the next waiting shard to `worker` until `deadline`;
     /// heartbeats extend it up to `latest` at most.
-    pub fn lease_until(&mut self, worker: &str, deadline: Instant, latest: Option<Instant>) -> Option<Lease> {
+    pub fn lease_until(
+        &mut self,
+        worker: &Arc<str>,
+        deadline: Instant,
+        latest: Option<Instant>,
+    ) -> Option<Lease> {
         // One sweep with shards queued (the common case): no order to build.
         if self.queues.len() == 1
             && let Some((&sweep, q)) = self.queues.iter().next()
@@ -249,7 +254,7 @@ impl ShardQueue {
     fn lease_from(
         &mut self,
         sweep: u64,
-        worker: &str,
+        worker: &Arc<str>,
         deadline: Instant,
         latest: Option<Instant>,
     ) -> Option<Lease> {
@@ -263,7 +268,7 @@ impl ShardQueue {
             if p.lease.is_some() || p.held || p.owner != sweep {
                 continue;
             }
-            if p.excluded.as_deref() == Some(worker) {
+            if p.excluded.as_deref() == Some(&**worker) {
                 skipped.push(key);
                 continue;
             }
@@ -272,7 +277,7 @@ impl ShardQueue {
             p.lease = Some(id);
             flip(&mut self.by_sweep, &p.waiters, true);
             self.leased_shards += 1;
-            self.leases.insert(id, LeaseInfo { key, worker: worker.to_string(), deadline, latest });
+            self.leases.insert(id, LeaseInfo { key, worker: Arc::clone(worker), deadline, latest });
             *self.served.entry(sweep).or_default() += stride;
             self.leased_total += 1;
             self.last_leased.insert(sweep, self.leased_total);
@@ -309,7 +314,7 @@ impl ShardQueue {
     /// leases the shard to nobody until it is taken. Whether it did.
     pub fn hold(&mut self, worker: &str, id: u64, key: ShardKey) -> bool {
         match self.leases.get(&id) {
-            Some(l) if l.worker == worker && l.key == key => {
+            Some(l) if &*l.worker == worker && l.key == key => {
                 self.leases.remove(&id);
                 if let Some(p) = self.pending.get_mut(&key) {
                     if p.lease.take().is_some() {
@@ -382,7 +387,7 @@ impl ShardQueue {
     /// returning the shard to the front of the queue. Whether it did.
     pub fn release(&mut self, worker: &str, id: u64, key: ShardKey) -> bool {
         match self.leases.get(&id) {
-            Some(l) if l.worker == worker && l.key == key => {
+            Some(l) if &*l.worker == worker && l.key == key => {
                 self.leases.remove(&id);
                 self.requeue(id, key);
                 true
@@ -393,7 +398,7 @@ impl ShardQueue {
 
     /// Whether `worker` holds lease `id`, and it is for shard `key`.
     pub fn holds(&self, worker: &str, id: u64, key: &ShardKey) -> bool {
-        self.leases.get(&id).is_some_and(|l| l.worker == worker && l.key == *key)
+        self.leases.get(&id).is_some_and(|l| &*l.worker == worker && l.key == *key)
     }
 
     /// Takes lease `id` back whoever holds it; whether its shard went back to the queue.
@@ -575,7 +580,7 @@ mod tests {
         let t0 = Instant::now();
         q.want([1; 32], spec, waiter(1, 1));
         let s = Duration::from_secs;
-        let a = q.lease_until("w1", t0 + s(10), Some(t0 + s(60))).unwrap();
+        let a = q.lease_until(&Arc::from("w1"), t0 + s(10), Some(t0 + s(60))).unwrap();
         let ids = BTreeSet::from([a.id]);
         // Heartbeats every 5 s keep it alive...
         for t in (5..=55).step_by(5) {
@@ -675,7 +680,7 @@ mod tests {
         check(&q);
         let mut leases = Vec::new();
         for i in 0..30u64 {
-            let l = q.lease_until("w", t0 + Duration::from_secs(i % 3), None).unwrap();
+            let l = q.lease_until(&Arc::from("w"), t0 + Duration::from_secs(i % 3), None).unwrap();
             leases.push(l);
             check(&q);
         }
