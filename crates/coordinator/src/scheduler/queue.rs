@@ -548,7 +548,7 @@ mod tests {
         assert_eq!((q.counts(1), q.counts(2)), ((1, 1), (0, 1)));
         let (waiters, lease) = q.take(&[1; 32]).unwrap();
         assert_eq!(waiters, vec![waiter(1, 0), waiter(2, 0)]);
-        assert_eq!(lease, Some((first.id, "w1".to_string())));
+        assert_eq!(lease, Some((first.id, Arc::from("w1"))));
         assert_eq!(q.lease("w1", now).unwrap().key, [2; 32]);
         assert!(q.lease("w1", now).is_none());
     }
@@ -563,7 +563,7 @@ mod tests {
         let a = q.lease("w1", t0 + Duration::from_secs(1)).unwrap();
         let b = q.lease("w2", t0 + Duration::from_secs(5)).unwrap();
         assert!(q.expire(t0).is_empty(), "nothing is due yet");
-        assert_eq!(q.expire(t0 + Duration::from_secs(2)), vec![(a.id, "w1".to_string())]);
+        assert_eq!(q.expire(t0 + Duration::from_secs(2)), vec![(a.id, Arc::from("w1"))]);
         assert_eq!(
             q.lease("w3", t0 + Duration::from_secs(9)).unwrap().key,
             a.key,
@@ -588,7 +588,7 @@ mod tests {
             q.extend(&ids, t0 + s(t + 10));
         }
         // ...until its maximum age: then another worker gets the shard.
-        assert_eq!(q.expire(t0 + s(60)), vec![(a.id, "w1".to_string())]);
+        assert_eq!(q.expire(t0 + s(60)), vec![(a.id, Arc::from("w1"))]);
         assert_eq!(q.lease("w2", t0 + s(70)).unwrap().key, a.key);
         assert!(!q.holds("w1", a.id, &a.key));
     }
@@ -603,7 +603,7 @@ mod tests {
         let l = q.lease("w1", now).unwrap();
         let l2 = q.lease("w1", now).unwrap();
         assert_eq!((l.key, l2.key), ([1; 32], [2; 32]));
-        assert_eq!(q.forget_sweep(1), vec![(l2.id, "w1".to_string())]);
+        assert_eq!(q.forget_sweep(1), vec![(l2.id, Arc::from("w1"))]);
         assert!(q.spec(&[1; 32]).is_some() && q.spec(&[2; 32]).is_none());
         assert_eq!(q.sweeps_waiting(&[1; 32]), BTreeSet::from([2]));
     }
