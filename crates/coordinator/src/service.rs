@@ -53,8 +53,11 @@ impl Default for GroupCommit {
 /// it happened.
 struct Pending {
     results: Vec<(ShardKey, Arc<ShardResult>, Option<Vec<u8>>)>,
-    done: tokio::sync::oneshot::Sender<Result<(), Status>>,
+    done: Ack,
 }
+
+/// Where a report call waits for its commit.
+type Ack = tokio::sync::oneshot::Sender<Result<(), Status>>;
 
 /// Counters of the group committer.
 #[derive(Debug, Default)]
@@ -471,7 +474,8 @@ fn committer(
         let written = store.put_encoded(&encoded);
         drop(encoded);
         // The reports' bytes are freed here, not under the scheduler's lock.
-        let group: Vec<(Vec<(ShardKey, Arc<ShardResult>)>, _)> = group
+        type Committed = Vec<(ShardKey, Arc<ShardResult>)>;
+        let group: Vec<(Committed, Ack)> = group
             .into_iter()
             .map(|p| (p.results.into_iter().map(|(k, r, _)| (k, r)).collect(), p.done))
             .collect();
