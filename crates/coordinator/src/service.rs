@@ -52,9 +52,12 @@ impl Default for GroupCommit {
 /// Results of one report call waiting for their commit, and where to say
 /// it happened.
 struct Pending {
-    results: Vec<(ShardKey, ShardResult, Option<Vec<u8>>)>,
-    done: tokio::sync::oneshot::Sender<Result<(), Status>>,
+    results: Vec<(ShardKey, Arc<ShardResult>, Option<Vec<u8>>)>,
+    done: Ack,
 }
+
+/// Where a report call waits for its commit.
+type Ack = tokio::sync::oneshot::Sender<Result<(), Status>>;
 
 /// Counters of the group committer.
 #[derive(Debug, Default)]
@@ -470,23 +473,35 @@ fn committer(
             .collect();
         let written = store.put_encoded(&encoded);
         drop(encoded);
+        // The reports' bytes are freed here, not under the scheduler's lock.
+        type Committed = Vec<(ShardKey, Arc<ShardResult>)>;
+        let group: Vec<(Committed, Ack)> = group
+            .into_iter()
+            .map(|p| (p.results.into_iter().map(|(k, r, _)| (k, r)).collect(), p.done))
+            .collect();
         let mut s = sched.lock().unwrap_or_else(|p| p.into_inner());
         match written {
             Ok(()) => {
                 counts.commits.fetch_add(1, Ordering::Relaxed);
                 counts.shards.fetch_add(shards as u64, Ordering::Relaxed);
-                for p in group {
-                    let results = p.results.into_iter().map(|(k, r, _)| (k, r)).collect();
-                    let accepted = s.accept_committed(results, Instant::now()).map_err(status);
-                    let _ = p.done.send(accepted);
+                let mut acks = Vec::with_capacity(group.len());
+                for (results, done) in group {
+                    acks.push((done, s.accept_committed(results, Instant::now()).map_err(status)));
+                }
+                // What the merges let go of is freed after the lock, too.
+                let trash = s.take_trash();
+                drop(s);
+                drop(trash);
+                for (done, accepted) in acks {
+                    let _ = done.send(accepted);
                 }
             }
             Err(e) => {
-                let keys: Vec<ShardKey> =
-                    group.iter().flat_map(|p| p.results.iter().map(|(k, _, _)| *k)).collect();
+                let keys: Vec<ShardKey> = group.iter().flat_map(|(r, _)| r.iter().map(|(k, _)| *k)).collect();
                 s.commit_failed(&keys, &e);
-                for p in group {
-                    let _ = p.done.send(Err(Status::internal(e.to_string())));
+                drop(s);
+                for (_, done) in group {
+                    let _ = done.send(Err(Status::internal(e.to_string())));
                 }
             }
         }

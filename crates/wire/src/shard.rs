@@ -3,6 +3,7 @@
 //! their wire forms.
 
 use std::ops::Range;
+use std::sync::Arc;
 
 use pf1e_engine::combat::RunOutcome;
 use pf1e_engine::encounter::Encounter;
@@ -785,6 +786,21 @@ impl From<&Summary> for proto::Summary {
     }
 }
 
+impl From<proto::Summary> for Summary {
+    /// As [`From<&proto::Summary>`], keeping the message's tables (a
+    /// decoded report's: no copy).
+    fn from(s: proto::Summary) -> Self {
+        Summary {
+            runs: s.runs,
+            wins: s.wins,
+            draws: s.draws,
+            rounds: s.rounds,
+            combatants: s.combatants.into_iter().map(|c| totals_from_proto(&c)).collect(),
+            summons: s.summons.into_iter().map(|c| totals_from_proto(&c)).collect(),
+        }
+    }
+}
+
 impl From<&proto::Summary> for Summary {
     fn from(s: &proto::Summary) -> Self {
         Summary {
@@ -841,8 +857,8 @@ impl TryFrom<proto::ShardResult> for ShardResult {
     type Error = WireError;
 
     /// Decodes a result and checks that its tables agree with each other.
-    fn try_from(r: proto::ShardResult) -> Result<Self, Self::Error> {
-        let summary = Summary::from(r.summary.as_ref().ok_or(WireError::Missing("ShardResult.summary"))?);
+    fn try_from(mut r: proto::ShardResult) -> Result<Self, Self::Error> {
+        let summary = Summary::from(r.summary.take().ok_or(WireError::Missing("ShardResult.summary"))?);
         if !r.days.is_empty() {
             let days = r.days.iter().map(DayRecord::try_from).collect::<Result<Vec<_>, _>>()?;
             let plays = u64::from(r.day_plays.max(1));
@@ -938,8 +954,9 @@ pub struct Lease {
     pub id: u64,
     /// Content key of the shard.
     pub key: ShardKey,
-    /// What to play.
-    pub spec: ShardSpec,
+    /// What to play (shared: the coordinator's queue hands out the spec
+    /// it holds, without a copy per lease).
+    pub spec: Arc<ShardSpec>,
 }
 
 fn key_of(bytes: &[u8], field: &'static str) -> Result<ShardKey, WireError> {
@@ -982,8 +999,8 @@ pub fn encode_leases(leases: &[Lease]) -> (Vec<proto::Lease>, Vec<proto::ShardSp
     let mut last: Option<&ShardSpec> = None;
     for l in leases {
         if !last.is_some_and(|s| same_cell(s, &l.spec)) {
-            specs.push(proto::ShardSpec::from(&l.spec));
-            last = Some(&l.spec);
+            specs.push(proto::ShardSpec::from(&*l.spec));
+            last = Some(&*l.spec);
         }
         out.push(proto::Lease {
             lease_id: l.id,
@@ -1034,7 +1051,7 @@ pub fn decode_leases(resp: &proto::LeaseResponse) -> Vec<Result<Lease, Unreadabl
             }
             let mut spec = spec.clone();
             spec.runs = l.run_start..l.run_end;
-            Ok(Lease { id: l.lease_id, key, spec })
+            Ok(Lease { id: l.lease_id, key, spec: Arc::new(spec) })
         })
         .collect()
 }
@@ -1154,8 +1171,8 @@ mod tests {
 
     #[test]
     fn specs_and_leases_round_trip() {
-        let lease = Lease { id: 12, key: [1; 32], spec: spec() };
-        let p = proto::ShardSpec::from(&lease.spec);
+        let lease = Lease { id: 12, key: [1; 32], spec: Arc::new(spec()) };
+        let p = proto::ShardSpec::from(&*lease.spec);
         assert_eq!(p.party_strategy, "lowest_hp, retreat=0.5");
         assert_eq!(ShardSpec::try_from(&p), Ok(spec()));
         let answer = |leases: &[Lease]| {
@@ -1189,10 +1206,10 @@ mod tests {
             let mut spec = spec();
             spec.runs = runs;
             spec.seed = seed;
-            Lease { id, key: [id as u8; 32], spec }
+            Lease { id, key: [id as u8; 32], spec: Arc::new(spec) }
         };
         let mut other = shard(5, 0..4, 3);
-        other.spec.adversary_strategy = StrategySpec::parse("lowest_hp").unwrap();
+        Arc::make_mut(&mut other.spec).adversary_strategy = StrategySpec::parse("lowest_hp").unwrap();
         let leases = vec![
             shard(1, 0..4, 3),
             shard(2, 4..8, 3),

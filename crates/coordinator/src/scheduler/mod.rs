@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 use pf1e_wire::proto;
 use pf1e_wire::results::JobResult;
 use pf1e_wire::scenario::{Scenario, ScenarioHash};
-use pf1e_wire::shard::{Lease, ShardKey, ShardReport, ShardResult};
+use pf1e_wire::shard::{Lease, ShardKey, ShardReport, ShardResult, ShardSpec};
 use pf1e_wire::status::{CoordinatorStats, FinishedCell, SweepInfo, WorkerInfo};
 
 use crate::store::{JournalState, Store, StoreError, SweepStatus};
@@ -82,7 +82,8 @@ impl Default for SchedulerConfig {
 pub struct Staged {
     /// The results to store, then to hand to [`Scheduler::accept_committed`],
     /// each with the bytes it arrived as (if it did: stored as they came).
-    pub results: Vec<(ShardKey, ShardResult, Option<Vec<u8>>)>,
+    /// (Shared from here on: a result is moved no more, only its pointer.)
+    pub results: Vec<(ShardKey, Arc<ShardResult>, Option<Vec<u8>>)>,
     /// Reports accepted (results and failures).
     pub accepted: u32,
     /// Reports ignored.
@@ -224,6 +225,15 @@ pub struct Scheduler {
     /// The last database error, until a write succeeds again (`/readyz`).
     store_failed: Option<String>,
     changes: tokio::sync::watch::Sender<u64>,
+    /// Merged shard results, for the caller to free after the lock
+    /// ([`take_trash`](Self::take_trash)); at most `queue::TRASH_MAX`.
+    trash: Vec<Arc<ShardResult>>,
+}
+
+/// What the scheduler let go of, to be freed outside its lock.
+pub struct Trash {
+    _specs: Vec<Arc<ShardSpec>>,
+    _results: Vec<Arc<ShardResult>>,
 }
 
 impl Scheduler {
@@ -243,6 +253,7 @@ impl Scheduler {
             draining: false,
             store_failed: None,
             changes: tokio::sync::watch::Sender::new(0),
+            trash: Vec::new(),
         }
     }
 
@@ -503,7 +514,11 @@ impl Scheduler {
 
     fn complete_cell(&mut self, id: u64, job: usize, cell: usize) -> Result<(), SchedError> {
         let Some(run) = self.sweeps.get_mut(&id) else { return Ok(()) };
-        match run.complete(job, cell) {
+        let mut merged = Vec::new();
+        let done = run.complete(job, cell, &mut merged);
+        let room = queue::TRASH_MAX.saturating_sub(self.trash.len());
+        self.trash.extend(merged.into_iter().take(room));
+        match done {
             Ok(()) => Ok(()),
             Err(e) => self.stop(id, SweepStatus::Failed, e.to_string()),
         }
@@ -650,7 +665,8 @@ impl Scheduler {
             let waived = self.audits.waive(worker);
             if !waived.is_empty() {
                 tracing::info!(worker, shards = waived.len(), "audit waived: no other worker");
-                let touched = self.accept(waived, now)?;
+                let touched =
+                    self.accept(waived.into_iter().map(|(k, r)| (k, Arc::new(r))).collect(), now)?;
                 for id in touched {
                     self.pump(id)?;
                 }
@@ -665,9 +681,10 @@ impl Scheduler {
             return Ok(out);
         }
         let deadline = now + self.cfg.lease_ttl;
+        let id = Arc::clone(&w.id);
         while out.len() < max {
             let latest = now.checked_add(self.cfg.max_lease_age);
-            let Some(lease) = self.queue.lease_until(worker, deadline, latest) else { break };
+            let Some(lease) = self.queue.lease_until(&id, deadline, latest) else { break };
             w.leases.insert(lease.id);
             out.push(lease);
         }
@@ -722,6 +739,8 @@ impl Scheduler {
             self.pump(id)?;
         }
         self.bump();
+        // No group committer takes the trash here: freed now.
+        drop(self.take_trash());
         Ok((staged.accepted, staged.ignored))
     }
 
@@ -742,7 +761,7 @@ impl Scheduler {
             return Err(SchedError::UnknownWorker(worker.into()));
         }
         let (mut accepted, mut ignored) = (0u32, 0u32);
-        let mut good: Vec<(ShardKey, ShardResult, Option<Vec<u8>>)> = Vec::new();
+        let mut good: Vec<(ShardKey, Arc<ShardResult>, Option<Vec<u8>>)> = Vec::with_capacity(reports.len());
         let mut failures = Vec::new();
         for (r, encoded) in reports {
             let key = r.key;
@@ -780,7 +799,7 @@ impl Scheduler {
                                 self.queue.requeue_excluding(worker, r.lease, key);
                                 self.workers.drop_lease(worker, r.lease);
                             }
-                            Opinion::Agreed => good.push((key, result, encoded)),
+                            Opinion::Agreed => good.push((key, Arc::new(result), encoded)),
                             Opinion::Disputed => {
                                 tracing::warn!(
                                     worker,
@@ -792,7 +811,7 @@ impl Scheduler {
                         }
                     }
                     Ok(()) => {
-                        good.push((key, result, encoded));
+                        good.push((key, Arc::new(result), encoded));
                         accepted += 1;
                     }
                     Err(e) => {
@@ -828,7 +847,7 @@ impl Scheduler {
     /// them, and plans what follows.
     pub fn accept_committed(
         &mut self,
-        results: Vec<(ShardKey, ShardResult)>,
+        results: Vec<(ShardKey, Arc<ShardResult>)>,
         now: Instant,
     ) -> Result<(), SchedError> {
         let touched = self.delivered(results, now)?;
@@ -851,6 +870,14 @@ impl Scheduler {
         }
     }
 
+    /// What the scheduler let go of since the last call (merged shard
+    /// results, the specs of shards done): the caller frees it after
+    /// releasing the lock. Without calls it stays bounded (past
+    /// `queue::TRASH_MAX`, things are freed at once).
+    pub fn take_trash(&mut self) -> Trash {
+        Trash { _specs: self.queue.take_trash(), _results: std::mem::take(&mut self.trash) }
+    }
+
     /// The store, shared (a group committer writes shard results with it).
     pub fn store(&self) -> Store {
         self.store.clone()
@@ -860,10 +887,10 @@ impl Scheduler {
     /// them; returns the sweeps touched.
     fn accept(
         &mut self,
-        good: Vec<(ShardKey, ShardResult)>,
+        good: Vec<(ShardKey, Arc<ShardResult>)>,
         now: Instant,
     ) -> Result<BTreeSet<u64>, SchedError> {
-        let refs: Vec<(ShardKey, &ShardResult)> = good.iter().map(|(k, r)| (*k, r)).collect();
+        let refs: Vec<(ShardKey, &ShardResult)> = good.iter().map(|(k, r)| (*k, &**r)).collect();
         if let Err(e) = self.store.put_shards(&refs) {
             let keys: Vec<ShardKey> = good.iter().map(|(k, _)| *k).collect();
             self.commit_failed(&keys, &e);
@@ -877,7 +904,7 @@ impl Scheduler {
     /// not counted.
     fn delivered(
         &mut self,
-        good: Vec<(ShardKey, ShardResult)>,
+        good: Vec<(ShardKey, Arc<ShardResult>)>,
         now: Instant,
     ) -> Result<BTreeSet<u64>, SchedError> {
         self.store_failed = None;
@@ -887,7 +914,7 @@ impl Scheduler {
                 continue;
             }
             self.throughput.computed(result.runs(), now);
-            touched.extend(self.deliver(key, Arc::new(result))?);
+            self.deliver(key, result, &mut touched)?;
         }
         Ok(touched)
     }
@@ -917,7 +944,7 @@ impl Scheduler {
         for w in &liars {
             self.quarantine(w);
         }
-        let touched = self.accept(vec![(key, truth)], now)?;
+        let touched = self.accept(vec![(key, Arc::new(truth))], now)?;
         for id in touched {
             self.pump(id)?;
         }
@@ -946,10 +973,14 @@ impl Scheduler {
         self.audits.counts
     }
 
-    /// Hands a computed result to every cell waiting for it; returns the sweeps touched.
-    fn deliver(&mut self, key: ShardKey, result: Arc<ShardResult>) -> Result<BTreeSet<u64>, SchedError> {
-        let mut touched = BTreeSet::new();
-        let Some((waiters, lease)) = self.queue.take(&key) else { return Ok(touched) };
+    /// Hands a computed result to every cell waiting for it; adds the sweeps touched to `touched`.
+    fn deliver(
+        &mut self,
+        key: ShardKey,
+        result: Arc<ShardResult>,
+        touched: &mut BTreeSet<u64>,
+    ) -> Result<(), SchedError> {
+        let Some((waiters, lease)) = self.queue.take(&key) else { return Ok(()) };
         if let Some((lease, worker)) = lease {
             self.workers.drop_lease(&worker, lease);
         }
@@ -964,7 +995,7 @@ impl Scheduler {
             }
             touched.insert(w.sweep);
         }
-        Ok(touched)
+        Ok(())
     }
 
     // ----------------------------------------------------------- shutdown

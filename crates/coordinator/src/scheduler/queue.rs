@@ -13,7 +13,9 @@
 //! its end, a sweep of weight 3 gets three shards for one of a sweep of
 //! weight 1, and among sweeps of one priority none starves.
 
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
+use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::Arc;
 use std::time::Instant;
 
 use pf1e_wire::shard::{Lease, ShardKey, ShardSpec};
@@ -28,8 +30,9 @@ pub(super) struct Waiter {
 }
 
 struct Pending {
-    /// Boxed: the map of pending shards moves its entries as it changes.
-    spec: Box<ShardSpec>,
+    /// Shared with its leases (no copy per lease); behind a pointer, so the
+    /// map of pending shards moves little as it changes.
+    spec: Arc<ShardSpec>,
     waiters: Vec<Waiter>,
     lease: Option<u64>,
     /// A worker that may not lease it (an audit wants another worker's
@@ -44,14 +47,14 @@ struct Pending {
 
 struct LeaseInfo {
     key: ShardKey,
-    worker: String,
+    worker: Arc<str>,
     deadline: Instant,
     /// No heartbeat extends the lease past this (its maximum age).
     latest: Option<Instant>,
 }
 
 /// A lease taken back from a worker: its id and the worker that held it.
-pub(super) type Dropped = (u64, String);
+pub(super) type Dropped = (u64, Arc<str>);
 
 /// The virtual time one shard leased costs a sweep of weight 1 (divisible
 /// by every weight up to 16, so common weights advance exactly).
@@ -74,10 +77,38 @@ impl Default for Share {
     }
 }
 
+/// Hashes a shard key, a blake3 hash of what the coordinator planned (no
+/// one chooses it), by its first eight bytes: a lookup costs no hashing
+/// and no walk through a tree of 32-byte comparisons.
+#[derive(Default)]
+pub(super) struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        // A key is one write of its 32 bytes; the first eight are the hash.
+        let mut word = [0u8; 8];
+        let n = bytes.len().min(8);
+        word[..n].copy_from_slice(&bytes[..n]);
+        self.0 = self.0.rotate_left(5) ^ u64::from_le_bytes(word);
+    }
+
+    fn write_usize(&mut self, _: usize) {
+        // The length prefix of a slice: every key has 32 bytes.
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// A map by shard key, hashed by [`KeyHasher`]; its order is arbitrary
+/// (a pass that must be in key order sorts).
+pub(super) type KeyMap<V> = HashMap<ShardKey, V, BuildHasherDefault<KeyHasher>>;
+
 /// Shards not in the cache, in the order they were wanted, and their leases.
 #[derive(Default)]
 pub(super) struct ShardQueue {
-    pending: BTreeMap<ShardKey, Pending>,
+    pending: KeyMap<Pending>,
     /// Keys waiting for a worker, by owner sweep; may hold keys since
     /// dropped or leased (skipped).
     queues: BTreeMap<u64, VecDeque<ShardKey>>,
@@ -99,7 +130,15 @@ pub(super) struct ShardQueue {
     by_sweep: BTreeMap<u64, (u64, u64)>,
     /// Distinct pending shards out on a lease.
     leased_shards: u64,
+    /// Specs of shards taken, for the caller to free after the scheduler's
+    /// lock ([`take_trash`](Self::take_trash)); at most [`TRASH_MAX`].
+    trash: Vec<Arc<ShardSpec>>,
 }
+
+/// Most things kept to free later (a group commit's shards, at most):
+/// past it they are freed at once (no caller takes the trash: no group
+/// commit).
+pub(super) const TRASH_MAX: usize = 4096;
 
 /// Counts `waiters` in (`add`) or out of the per-sweep counts, as queued or
 /// leased.
@@ -153,7 +192,7 @@ impl ShardQueue {
         let entry = self.pending.entry(key).or_insert_with(|| {
             self.queues.entry(waiter.sweep).or_default().push_back(key);
             Pending {
-                spec: Box::new(spec()),
+                spec: Arc::new(spec()),
                 waiters: Vec::new(),
                 lease: None,
                 excluded: None,
@@ -173,12 +212,24 @@ impl ShardQueue {
     /// Leases the next waiting shard to `worker` until `deadline`, with no maximum age.
     #[cfg(test)]
     pub fn lease(&mut self, worker: &str, deadline: Instant) -> Option<Lease> {
-        self.lease_until(worker, deadline, None)
+        self.lease_until(&Arc::from(worker), deadline, None)
     }
 
     /// Leases the next waiting shard to `worker` until `deadline`;
     /// heartbeats extend it up to `latest` at most.
-    pub fn lease_until(&mut self, worker: &str, deadline: Instant, latest: Option<Instant>) -> Option<Lease> {
+    pub fn lease_until(
+        &mut self,
+        worker: &Arc<str>,
+        deadline: Instant,
+        latest: Option<Instant>,
+    ) -> Option<Lease> {
+        // One sweep with shards queued (the common case): no order to build.
+        if self.queues.len() == 1
+            && let Some((&sweep, q)) = self.queues.iter().next()
+            && !q.is_empty()
+        {
+            return self.lease_from(sweep, worker, deadline, latest);
+        }
         // The sweeps with shards queued: highest priority first, then least
         // served for their weight, then oldest.
         let mut order: Vec<(std::cmp::Reverse<u32>, u64, u64)> = self
@@ -203,7 +254,7 @@ impl ShardQueue {
     fn lease_from(
         &mut self,
         sweep: u64,
-        worker: &str,
+        worker: &Arc<str>,
         deadline: Instant,
         latest: Option<Instant>,
     ) -> Option<Lease> {
@@ -217,7 +268,7 @@ impl ShardQueue {
             if p.lease.is_some() || p.held || p.owner != sweep {
                 continue;
             }
-            if p.excluded.as_deref() == Some(worker) {
+            if p.excluded.as_deref() == Some(&**worker) {
                 skipped.push(key);
                 continue;
             }
@@ -226,12 +277,12 @@ impl ShardQueue {
             p.lease = Some(id);
             flip(&mut self.by_sweep, &p.waiters, true);
             self.leased_shards += 1;
-            self.leases.insert(id, LeaseInfo { key, worker: worker.to_string(), deadline, latest });
+            self.leases.insert(id, LeaseInfo { key, worker: Arc::clone(worker), deadline, latest });
             *self.served.entry(sweep).or_default() += stride;
             self.leased_total += 1;
             self.last_leased.insert(sweep, self.leased_total);
             self.next_expiry = Some(self.next_expiry.map_or(deadline, |t| t.min(deadline)));
-            break Some(Lease { id, key, spec: ShardSpec::clone(&p.spec) });
+            break Some(Lease { id, key, spec: Arc::clone(&p.spec) });
         };
         for key in skipped.into_iter().rev() {
             queue.push_front(key);
@@ -263,7 +314,7 @@ impl ShardQueue {
     /// leases the shard to nobody until it is taken. Whether it did.
     pub fn hold(&mut self, worker: &str, id: u64, key: ShardKey) -> bool {
         match self.leases.get(&id) {
-            Some(l) if l.worker == worker && l.key == key => {
+            Some(l) if &*l.worker == worker && l.key == key => {
                 self.leases.remove(&id);
                 if let Some(p) = self.pending.get_mut(&key) {
                     if p.lease.take().is_some() {
@@ -336,7 +387,7 @@ impl ShardQueue {
     /// returning the shard to the front of the queue. Whether it did.
     pub fn release(&mut self, worker: &str, id: u64, key: ShardKey) -> bool {
         match self.leases.get(&id) {
-            Some(l) if l.worker == worker && l.key == key => {
+            Some(l) if &*l.worker == worker && l.key == key => {
                 self.leases.remove(&id);
                 self.requeue(id, key);
                 true
@@ -347,7 +398,7 @@ impl ShardQueue {
 
     /// Whether `worker` holds lease `id`, and it is for shard `key`.
     pub fn holds(&self, worker: &str, id: u64, key: &ShardKey) -> bool {
-        self.leases.get(&id).is_some_and(|l| l.worker == worker && l.key == *key)
+        self.leases.get(&id).is_some_and(|l| &*l.worker == worker && l.key == *key)
     }
 
     /// Takes lease `id` back whoever holds it; whether its shard went back to the queue.
@@ -359,8 +410,8 @@ impl ShardQueue {
     }
 
     /// What shard `key` asks to play, while some cell waits for it.
-    pub fn spec(&self, key: &ShardKey) -> Option<&ShardSpec> {
-        self.pending.get(key).map(|p| &*p.spec)
+    pub fn spec(&self, key: &ShardKey) -> Option<&Arc<ShardSpec>> {
+        self.pending.get(key).map(|p| &p.spec)
     }
 
     /// The sweeps waiting for shard `key`.
@@ -375,7 +426,15 @@ impl ShardQueue {
         tally(&mut self.by_sweep, &p.waiters, p.lease.is_some(), false);
         self.leased_shards -= u64::from(p.lease.is_some());
         let dropped = p.lease.and_then(|id| self.leases.remove(&id).map(|l| (id, l.worker)));
+        if self.trash.len() < TRASH_MAX {
+            self.trash.push(p.spec);
+        }
         Some((p.waiters, dropped))
+    }
+
+    /// The specs of the shards taken since the last call.
+    pub fn take_trash(&mut self) -> Vec<Arc<ShardSpec>> {
+        std::mem::take(&mut self.trash)
     }
 
     /// Forgets every cell of `sweep`; shards no other sweep waits for leave
@@ -387,7 +446,11 @@ impl ShardQueue {
         self.end_share(sweep);
         // Every slot of it leaves the counts with it.
         self.by_sweep.remove(&sweep);
-        for (key, p) in &mut self.pending {
+        // In key order, as the queues' order must not depend on the map's.
+        let mut keys: Vec<ShardKey> = self.pending.keys().copied().collect();
+        keys.sort_unstable();
+        for key in &keys {
+            let Some(p) = self.pending.get_mut(key) else { continue };
             p.waiters.retain(|w| w.sweep != sweep);
             match p.waiters.first() {
                 None => orphans.push(*key),
@@ -485,7 +548,7 @@ mod tests {
         assert_eq!((q.counts(1), q.counts(2)), ((1, 1), (0, 1)));
         let (waiters, lease) = q.take(&[1; 32]).unwrap();
         assert_eq!(waiters, vec![waiter(1, 0), waiter(2, 0)]);
-        assert_eq!(lease, Some((first.id, "w1".to_string())));
+        assert_eq!(lease, Some((first.id, Arc::from("w1"))));
         assert_eq!(q.lease("w1", now).unwrap().key, [2; 32]);
         assert!(q.lease("w1", now).is_none());
     }
@@ -500,7 +563,7 @@ mod tests {
         let a = q.lease("w1", t0 + Duration::from_secs(1)).unwrap();
         let b = q.lease("w2", t0 + Duration::from_secs(5)).unwrap();
         assert!(q.expire(t0).is_empty(), "nothing is due yet");
-        assert_eq!(q.expire(t0 + Duration::from_secs(2)), vec![(a.id, "w1".to_string())]);
+        assert_eq!(q.expire(t0 + Duration::from_secs(2)), vec![(a.id, Arc::from("w1"))]);
         assert_eq!(
             q.lease("w3", t0 + Duration::from_secs(9)).unwrap().key,
             a.key,
@@ -517,7 +580,7 @@ mod tests {
         let t0 = Instant::now();
         q.want([1; 32], spec, waiter(1, 1));
         let s = Duration::from_secs;
-        let a = q.lease_until("w1", t0 + s(10), Some(t0 + s(60))).unwrap();
+        let a = q.lease_until(&Arc::from("w1"), t0 + s(10), Some(t0 + s(60))).unwrap();
         let ids = BTreeSet::from([a.id]);
         // Heartbeats every 5 s keep it alive...
         for t in (5..=55).step_by(5) {
@@ -525,7 +588,7 @@ mod tests {
             q.extend(&ids, t0 + s(t + 10));
         }
         // ...until its maximum age: then another worker gets the shard.
-        assert_eq!(q.expire(t0 + s(60)), vec![(a.id, "w1".to_string())]);
+        assert_eq!(q.expire(t0 + s(60)), vec![(a.id, Arc::from("w1"))]);
         assert_eq!(q.lease("w2", t0 + s(70)).unwrap().key, a.key);
         assert!(!q.holds("w1", a.id, &a.key));
     }
@@ -540,7 +603,7 @@ mod tests {
         let l = q.lease("w1", now).unwrap();
         let l2 = q.lease("w1", now).unwrap();
         assert_eq!((l.key, l2.key), ([1; 32], [2; 32]));
-        assert_eq!(q.forget_sweep(1), vec![(l2.id, "w1".to_string())]);
+        assert_eq!(q.forget_sweep(1), vec![(l2.id, Arc::from("w1"))]);
         assert!(q.spec(&[1; 32]).is_some() && q.spec(&[2; 32]).is_none());
         assert_eq!(q.sweeps_waiting(&[1; 32]), BTreeSet::from([2]));
     }
@@ -617,7 +680,7 @@ mod tests {
         check(&q);
         let mut leases = Vec::new();
         for i in 0..30u64 {
-            let l = q.lease_until("w", t0 + Duration::from_secs(i % 3), None).unwrap();
+            let l = q.lease_until(&Arc::from("w"), t0 + Duration::from_secs(i % 3), None).unwrap();
             leases.push(l);
             check(&q);
         }

@@ -191,8 +191,15 @@ impl SweepRun {
         self.fill(slot, result)
     }
 
-    /// Merges a complete cell's shards and hands the result to its planner.
-    pub fn complete(&mut self, job: usize, cell: usize) -> Result<(), MergeError> {
+    /// Merges a complete cell's shards and hands the result to its planner;
+    /// the shards' results, merged, go to `trash` (for the caller to free
+    /// after the scheduler's lock).
+    pub fn complete(
+        &mut self,
+        job: usize,
+        cell: usize,
+        trash: &mut Vec<Arc<ShardResult>>,
+    ) -> Result<(), MergeError> {
         let run = &mut self.jobs[job];
         let c = &mut run.cells[cell];
         let parts: Vec<(u64, &ShardResult)> =
@@ -205,9 +212,7 @@ impl SweepRun {
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run.planner.consume(cell, &result)))
             .map_err(|panic| MergeError::Planner(super::panic_text(panic.as_ref())))?;
         c.done = Some(report);
-        for s in &mut c.shards {
-            s.result = None;
-        }
+        trash.extend(c.shards.iter_mut().filter_map(|s| s.result.take()));
         self.stats.cells_done += 1;
         Ok(())
     }

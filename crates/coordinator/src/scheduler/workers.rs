@@ -2,12 +2,15 @@
 //! were last heard from.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use pf1e_wire::status::WorkerInfo;
 
 /// One registered worker.
 pub(super) struct WorkerState {
+    /// Its id, shared with the leases it takes (no copy per lease).
+    pub id: Arc<str>,
     name: String,
     threads: u32,
     /// Ids of the leases it holds.
@@ -35,6 +38,7 @@ impl Workers {
         let id = format!("w{}", self.next);
         self.next += 1;
         let state = WorkerState {
+            id: Arc::from(id.as_str()),
             name: name.to_string(),
             threads,
             leases: BTreeSet::new(),
