@@ -311,19 +311,24 @@ fn row(t: &Transcript, r: &Record, lang: Lang, codes: Codes) -> Row {
             };
             act(*who, f(T::EvAura, &[&t.id(*source), ability, &what]))
         }
-        Event::EscapeCheck { who, bond, skill, moving, d20, bonus, total, dc, ok } => {
+        Event::EscapeCheck { who, bond, skill, moving, d20, bonus, total, dc, ok, stopped_at } => {
             let check = lang.t(match skill {
                 EscapeSkill::EscapeArtist => T::EvEscapeArtist,
                 EscapeSkill::Strength => T::EvEscapeStrength,
                 EscapeSkill::Cmb => T::EvEscapeCmb,
                 EscapeSkill::Acrobatics => T::EvEscapeAcrobatics,
             });
-            let verdict = lang.t(match (*moving, *ok) {
-                (false, true) => T::EvEscapes,
-                (false, false) => T::EvStaysBound,
-                (true, true) => T::EvMovesOn,
-                (true, false) => T::EvStopped,
-            });
+            let verdict = match (*moving, *ok, stopped_at) {
+                (true, false, Some(p)) => f(T::EvStoppedAt, &[&p.row, &p.col]),
+                _ => lang
+                    .t(match (*moving, *ok) {
+                        (false, true) => T::EvEscapes,
+                        (false, false) => T::EvStaysBound,
+                        (true, true) => T::EvMovesOn,
+                        (true, false) => T::EvStopped,
+                    })
+                    .to_string(),
+            };
             act(*who, f(T::EvEscapeCheck, &[&check, bond, &signed(d20, *bonus), total, dc, &verdict]))
         }
         Event::Falls { who, from_ft, feet, cause, damage } => {

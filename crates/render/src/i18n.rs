@@ -497,6 +497,7 @@ catalogue! {
     EvStaysBound => "still caught", "reste pris";
     EvMovesOn => "moves on", "avance";
     EvStopped => "stopped", "arrêté";
+    EvStoppedAt => "stopped at ({}, {})", "arrêté en ({}, {})";
     EvFalls => "falls from {} ft ({}): {} ft, {} damage", "tombe de {} pieds ({}) : {} pieds, {} dégâts";
     EvFallHelpless => "helpless", "sans défense";
     EvAura => "meets {}'s {}: {}", "subit l'aura de {} ({}) : {}";

@@ -111,7 +111,18 @@ impl<R: Dice> Engine<'_, '_, R> {
         let bond = self.st.fighters[i].effects[k].effect.name.to_string();
         emit!(
             self,
-            Event::EscapeCheck { who: i, bond, skill, moving: false, d20, bonus, total: d20 + bonus, dc, ok }
+            Event::EscapeCheck {
+                who: i,
+                bond,
+                skill,
+                moving: false,
+                d20,
+                bonus,
+                total: d20 + bonus,
+                dc,
+                ok,
+                stopped_at: None
+            }
         );
         if ok {
             self.remove_effect_at(i, k, EffectEnd::BrokenFree);

@@ -861,6 +861,10 @@ pub enum Event {
         dc: i32,
         /// Whether it succeeded.
         ok: bool,
+        /// A failed check to move: the square where its movement ended
+        /// (its `move` event lists the path it set out on).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        stopped_at: Option<Pos>,
     },
     /// A creature aloft falls to the ground (CRB "Falling"): 1d6 per 10 ft
     /// fallen, at most 20d6.

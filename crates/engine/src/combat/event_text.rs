@@ -262,12 +262,13 @@ fn line(ids: &[String], sides: &[String], r: &Record) -> String {
             let verdict = if *ok { "succeeds" } else { "fails" };
             act(*who, format!("Fly check d20={d20}{bonus:+}={total} vs DC {dc} -> {verdict}"))
         }
-        Event::EscapeCheck { who, bond, skill, moving, d20, bonus, total, dc, ok } => {
-            let verdict = match (*moving, *ok) {
-                (false, true) => "breaks free",
-                (false, false) => "still caught",
-                (true, true) => "moves on",
-                (true, false) => "stopped",
+        Event::EscapeCheck { who, bond, skill, moving, d20, bonus, total, dc, ok, stopped_at } => {
+            let verdict = match (*moving, *ok, stopped_at) {
+                (false, true, _) => "breaks free".to_string(),
+                (false, false, _) => "still caught".to_string(),
+                (true, true, _) => "moves on".to_string(),
+                (true, false, Some(p)) => format!("stopped at ({}, {})", p.row, p.col),
+                (true, false, None) => "stopped".to_string(),
             };
             act(
                 *who,

@@ -591,7 +591,8 @@ impl<R: Dice> Engine<'_, '_, R> {
                     bonus: bonus.0,
                     total: d20 + bonus.0,
                     dc,
-                    ok
+                    ok,
+                    stopped_at: (!ok).then_some(to)
                 }
             );
             if !ok {

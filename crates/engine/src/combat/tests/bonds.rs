@@ -368,10 +368,13 @@ fn grease_asks_an_acrobatics_check_dc_10_to_move_and_a_failure_by_5_falls() {
         assert!(!e.st.has_condition(1, C::Prone), "outside the grease");
         e.take_turn(1, &mut script(vec![Action::new(ActionKind::Move).with_destination(at(3, 6))]));
         let prone = e.st.has_condition(1, C::Prone);
+        let end = e.st.pos(1);
         drop(e);
         for r in &events {
-            if let Event::EscapeCheck { who: 1, skill, bonus, total, dc, ok: o, .. } = r.event {
+            if let Event::EscapeCheck { who: 1, skill, bonus, total, dc, ok: o, stopped_at, .. } = r.event {
                 assert_eq!((skill, bonus, dc), (EscapeSkill::Acrobatics, 0, 10));
+                // A failure says where the movement ended.
+                assert_eq!(stopped_at, (!o).then_some(end));
                 checks += 1;
                 ok += u32::from(o);
                 if dc - total >= 5 {
