@@ -118,14 +118,6 @@ impl<R: Dice> Engine<'_, '_, R> {
         let Some(c) = construct_effect(spell) else { return };
         let Some(t) = cast.target else { return };
         let ends = self.spell_ends(&cast);
-        emit!(
-            self,
-            Event::Spell {
-                who: cast.caster,
-                spell: spell.name.to_string(),
-                what: SpellEvent::Lasts { until: ends }
-            }
-        );
         let on_cast = c.on_cast;
         let k = self.st.constructs.len();
         self.st.constructs.push(Construct {

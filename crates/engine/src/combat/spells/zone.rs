@@ -243,14 +243,6 @@ impl<R: Dice> Engine<'_, '_, R> {
             }
         }
         let ends = self.spell_ends(cast);
-        emit!(
-            self,
-            Event::Spell {
-                who: cast.caster,
-                spell: spell.name.to_string(),
-                what: SpellEvent::Lasts { until: ends }
-            }
-        );
         let opened = self.st.round;
         let origin = template.origin;
         let from = self.st.pos(cast.caster);
@@ -269,19 +261,28 @@ impl<R: Dice> Engine<'_, '_, R> {
     }
 
     /// The round at the start of whose caster's turn what `cast` leaves on
-    /// the battlefield ends (an area, a construct): its duration in rounds
-    /// (doubled by Extend Spell); `None` for a minute or more, which
-    /// outlasts the battle as every other spell does.
+    /// the battlefield ends (an area, a construct), said in a `lasts` event:
+    /// its duration in rounds (doubled by Extend Spell); `None` for a minute
+    /// or more, which outlasts the battle as every other spell does.
     pub(crate) fn spell_ends(&mut self, cast: &Cast) -> Option<u32> {
         let spell = &self.st.prep.spells[usize::from(cast.spell)].spell;
-        match spell.duration.unit {
+        let ends = match spell.duration.unit {
             DurationUnit::Rounds => {
                 let n = spell.duration.amount.as_ref().map_or(1, |a| self.roll_scaled(cast, a)).max(1) as u32;
                 let n = if cast.metamagic.has(super::book::Metamagic::EXTEND) { 2 * n } else { n };
                 Some(self.st.round + n)
             }
             _ => None,
-        }
+        };
+        emit!(
+            self,
+            Event::Spell {
+                who: cast.caster,
+                spell: spell.name.to_string(),
+                what: SpellEvent::Lasts { until: ends }
+            }
+        );
+        ends
     }
 
     /// The start of `i`'s turn with zones on the map: the zones of `i`

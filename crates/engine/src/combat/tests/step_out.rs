@@ -55,6 +55,20 @@ fn opens_with_a_step(events: &[Record]) -> bool {
     matches!(first_turn(events).first(), Some(Event::Step { who: 0, .. }))
 }
 
+/// A wizard (Int 18) with a dagger, `hp` hit points and `spell` in four
+/// slots of `level`.
+fn wizard(spell: &str, level: u8, hp: i32) -> crate::model::Combatant {
+    caster(
+        "Wizard",
+        &[spell],
+        json!({ "spell_list": "wizard", "casting_ability": "int", "hp_max": hp,
+                "spell_slots": { level.to_string(): 4 },
+                "abilities": { "str_score": 10, "dex_score": 14, "con_score": 12,
+                               "int_score": 18, "wis_score": 10, "cha_score": 10 },
+                "attacks": [melee("dagger", 2, "1d4")] }),
+    )
+}
+
 fn duel(shooter: crate::model::Combatant, foe: crate::model::Combatant) -> PreparedEncounter {
     prepare_magic(arena(9, 12), vec![("a", shooter, at(5, 5)), ("b", foe, at(5, 6))])
 }
@@ -165,14 +179,7 @@ fn the_archer_ranger_steps_back_then_declares_rapid_shot_for_her_full_attack() {
 fn a_wizard_beside_a_brute_steps_back_and_casts_without_a_concentration_check() {
     // Before, it cast Magic Missile defensively where it stood (a
     // concentration check, the spell lost on a failure).
-    let wizard = caster(
-        "Wizard",
-        &["Magic Missile"],
-        json!({ "spell_list": "wizard", "casting_ability": "int", "hp_max": 40, "spell_slots": { "1": 4 },
-                "abilities": { "str_score": 10, "dex_score": 14, "con_score": 12,
-                               "int_score": 18, "wis_score": 10, "cha_score": 10 },
-                "attacks": [melee("dagger", 2, "1d4")] }),
-    );
+    let wizard = wizard("Magic Missile", 1, 40);
     let prep = duel(wizard, brute("Medium"));
     let (mut clean, mut cast) = (0, 0);
     for seed in 0..24 {
@@ -249,14 +256,7 @@ fn a_wizard_beside_a_brute_steps_away_and_fireballs_the_archers_beyond_without_c
     // Two archers stand together 30 ft off; any burst on the brute would
     // catch the wizard. Before, the Fireball was cast defensively where it
     // stood; now a step out of reach first, and the wizard outside the burst.
-    let wizard = caster(
-        "Wizard",
-        &["Fireball"],
-        json!({ "spell_list": "wizard", "casting_ability": "int", "hp_max": 60, "spell_slots": { "3": 2 },
-                "abilities": { "str_score": 10, "dex_score": 14, "con_score": 12,
-                               "int_score": 18, "wis_score": 10, "cha_score": 10 },
-                "attacks": [melee("dagger", 2, "1d4")] }),
-    );
+    let wizard = wizard("Fireball", 3, 60);
     let archer = || {
         creature(
             "Archer",
