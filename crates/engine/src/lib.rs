@@ -423,5 +423,6 @@ pub mod summary;
 /// melee combatant whose foe is walled off by its own side's area (held
 /// deep in the party's web) fights a foe it can get at, else waits at the
 /// edge with a readied attack; a staggered breather moves or breathes, not
-/// both.
+/// both. Overlapping areas of one spell do not stack: a creature in two
+/// meets one's `each_round` effects a round.
 pub const RULES_VERSION: &str = "pf1e-rules-27";

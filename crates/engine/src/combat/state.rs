@@ -67,6 +67,9 @@ pub struct BattleState<'p> {
     pub(crate) zones: Vec<super::spells::Zone>,
     /// Spell constructs fighting on the battlefield (Spiritual Weapon; empty in most battles).
     pub(crate) constructs: Vec<super::spells::Construct>,
+    /// (spell, creature, round): a lasting area of that spell did its
+    /// round's work on the creature (areas of one spell do not stack).
+    pub(crate) zone_met: Vec<(u16, usize, u32)>,
     /// The spells and pools each combatant carried into this battle of a
     /// day (empty for a lone battle): what it spent is counted from there.
     pub(crate) entered_with: Vec<Option<([u8; 10], super::abilities::Pools)>>,
@@ -243,6 +246,7 @@ impl<'p> BattleState<'p> {
             timed_effects: 0,
             zones: Vec::new(),
             constructs: Vec::new(),
+            zone_met: Vec::new(),
             entered_with: start.iter().map(|c| c.as_ref().map(|c| (c.slots, c.pools))).collect(),
         };
         st.seat_riders();

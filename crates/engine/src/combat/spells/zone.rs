@@ -477,6 +477,10 @@ impl<R: Dice> Engine<'_, '_, R> {
     /// The `each_round` effects of `i`'s zones timed `when`, on every creature inside.
     fn zones_each_round(&mut self, i: usize, when: RoundTiming) {
         let prep = self.st.prep;
+        let round = self.st.round;
+        // Areas of one spell overlapping do not stack (CRB "Combining
+        // Magic Effects"): a creature in two of them meets one a round.
+        self.st.zone_met.retain(|m| m.2 == round);
         for k in 0..self.st.zones.len() {
             let z = &self.st.zones[k];
             if z.cast.caster != i {
@@ -504,6 +508,10 @@ impl<R: Dice> Engine<'_, '_, R> {
             // What is rolled once for all is rolled anew each round.
             self.area_rolls.clear();
             for t in inside {
+                if self.st.zone_met.contains(&(cast.spell, t, round)) {
+                    continue;
+                }
+                self.st.zone_met.push((cast.spell, t, round));
                 self.zone_meets(&cast, t, &rules.each_round);
             }
         }

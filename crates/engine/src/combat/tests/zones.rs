@@ -275,3 +275,50 @@ fn cloudkill_stops_at_a_wall_and_rolls_along_a_diagonal() {
     drop(e);
     assert_eq!(cloud_moves(&b.events), [(2, at(10, 10)), (3, at(12, 12))]);
 }
+
+#[test]
+fn two_overlapping_areas_of_one_spell_work_on_a_creature_once_a_round() {
+    // Two Cloudkills on the same point (CRB "Combining Magic Effects": the
+    // same spell does not stack): the 10-HD brute inside both loses 1d4
+    // Constitution once a round, not twice.
+    let wizard =
+        caster("Wizard", &["Cloudkill"], json!({ "spell_list": "wizard", "level": 9, "hp_max": 60 }));
+    let brute = creature(
+        "Brute",
+        json!({ "hp_max": 300, "level": 10, "speed_land_ft": 0, "attacks": [],
+                "abilities": { "str_score": 10, "dex_score": 10, "con_score": 30,
+                               "int_score": 10, "wis_score": 10, "cha_score": 10 } }),
+    );
+    let prep = prepare_magic(arena(9, 30), vec![("a", wizard, at(4, 1)), ("b", brute, at(4, 12))]);
+    let spell = prep.spell_index("Cloudkill").expect("the spell");
+    let cast = || {
+        let mut a = Action::cast(spell, None);
+        a.destination = Some(at(4, 12));
+        a
+    };
+    let mut b = Bench::new(&[2; 400]);
+    // The bench's engine starts in round 1.
+    let mut e = b.engine(&prep, &SimOptions::default());
+    assert!(e.execute_for_test(0, cast()).ok);
+    assert!(e.execute_for_test(0, cast()).ok);
+    assert_eq!(e.st.zones.len(), 2);
+    for _ in 0..3 {
+        e.start_round();
+        turn(&mut e, 0, vec![]);
+    }
+    drop(e);
+    let mut per_round: BTreeMap<u32, u32> = BTreeMap::new();
+    for r in &b.events {
+        if let crate::combat::event::Event::SpellEffect {
+            who: 1,
+            what: crate::combat::event::SpellEffectEvent::AbilityDamage { .. },
+        } = &r.event
+        {
+            *per_round.entry(r.round).or_default() += 1;
+        }
+    }
+    // Round 1: each casting's arrival (`on_appear`); then one a round
+    // until the drifting clouds (10 ft a round) leave it behind.
+    let expected: BTreeMap<u32, u32> = [(1, 2), (2, 1), (3, 1)].into();
+    assert_eq!(per_round, expected, "{}", b.lines().join("\n"));
+}
