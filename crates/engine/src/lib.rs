@@ -424,5 +424,6 @@ pub mod summary;
 /// deep in the party's web) fights a foe it can get at, else waits at the
 /// edge with a readied attack; a staggered breather moves or breathes, not
 /// both. Overlapping areas of one spell do not stack: a creature in two
-/// meets one's `each_round` effects a round.
+/// meets one's `each_round` effects a round, and the default policy aims
+/// no second area at foes already in one.
 pub const RULES_VERSION: &str = "pf1e-rules-27";

@@ -905,8 +905,8 @@ fn reach_of(b: &BattleState<'_>, i: usize, t: usize, s: &Spell, cast: &Cast, m: 
 /// active enemies, the squares halfway between two of them (close
 /// enough for one area to catch both) and, past an enemy who stands within
 /// the radius of a friend, the squares one and two beyond it, within range and line of effect,
-/// the point whose area catches the most active enemies, at least
-/// `area_min`, and none of the caster's allies; ties go to the point that
+/// the point whose area catches the most active enemies not already in an
+/// area of the same spell, at least `area_min`, and none of the caster's allies; ties go to the point that
 /// catches the policy's target `t`, then to the one nearest `t`, then to
 /// the first found (encounter order, deterministic). Returns the point and
 /// the enemies caught.
@@ -978,7 +978,9 @@ fn cluster_aim(
         if caught.iter().any(|&j| !b.are_enemies(i, j)) {
             continue;
         }
-        caught.retain(|&j| b.is_active(j));
+        // Foes already in an area of this spell gain nothing from a second
+        // (areas of one spell do not stack).
+        caught.retain(|&j| b.is_active(j) && !b.in_area_of(j, cast.spell));
         if caught.len() < usize::from(m.area_min.max(1)) {
             continue;
         }

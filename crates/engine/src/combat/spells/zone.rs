@@ -59,6 +59,12 @@ impl BattleState<'_> {
         footprint(self.fighters[i].pos, self.space(i)).any(|c| z.covers(self, c))
     }
 
+    /// Whether `i` stands in an area of `spell` (for the policies: a second
+    /// area of one spell does not stack on it).
+    pub(crate) fn in_area_of(&self, i: usize, spell: u16) -> bool {
+        self.zones.iter().any(|z| z.cast.spell == spell && self.stands_in(z, i))
+    }
+
     /// The creatures present that zone `k` meets or holds: those standing
     /// in it and those a bond of its spell holds (for the policies).
     pub(crate) fn zone_catches(&self, k: usize) -> impl Iterator<Item = usize> + '_ {

@@ -425,3 +425,28 @@ fn a_fighter_whose_foe_sits_deep_in_its_own_sides_cloud_goes_for_a_free_foe_else
     assert!(events.iter().any(|r| matches!(&r.event, Event::Attack(a) if a.who == 1 && a.target == 3)));
     assert!(!events.iter().any(|r| matches!(&r.event, Event::ActionFailed { who: 1, .. })));
 }
+
+#[test]
+fn a_second_cloud_is_not_aimed_at_foes_already_in_the_first() {
+    // Two brutes side by side in the wizard's Stinking Cloud, both saved
+    // (not nauseated): a second cloud of the same spell would not stack on
+    // them, so the wizard aims none there. Outside the cloud, it would.
+    let brute = || creature("Brute", json!({ "hp_max": 50, "attacks": [melee("club", 5, "1d8")] }));
+    let prep = prepare_magic(
+        arena(13, 30),
+        vec![("a", wizard(), at(6, 1)), ("b", brute(), at(6, 14)), ("b", brute(), at(7, 14))],
+    );
+    let cloud = prep.spell_index("Stinking Cloud").expect("the spell");
+    let casts_cloud = |st: &crate::combat::state::BattleState<'_>| {
+        let mut out = Vec::new();
+        crate::combat::decide::Policy::plan(&mut crate::combat::policy::DefaultPolicy, st, 0, &mut out);
+        out.iter().any(|a| a.kind == ActionKind::CastSpell && a.spell == Some(cloud))
+    };
+    let mut b = Bench::new(&[20; 40]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    assert!(casts_cloud(&e.st), "before any cloud, the wizard casts one on the pair");
+    turn(&mut e, 0, vec![cloud_at(&prep, at(6, 14))]);
+    assert_eq!(e.st.zones.len(), 1);
+    assert!(!e.st.has_condition(1, crate::effects::ConditionId::Nauseated));
+    assert!(!casts_cloud(&e.st), "a second cloud on the same pair");
+}
