@@ -424,6 +424,18 @@ pub mod summary;
 /// deep in the party's web) fights a foe it can get at, else waits at the
 /// edge with a readied attack; a staggered breather moves or breathes, not
 /// both. Overlapping areas of one spell do not stack: a creature in two
-/// meets one's `each_round` effects a round, and the default policy aims
-/// no second area at foes already in one.
-pub const RULES_VERSION: &str = "pf1e-rules-27";
+/// meets one's `each_round` effects a round.
+///
+/// `pf1e-rules-28`: Fire Shield is played (it was refused; the lich
+/// prepares it): a creature that hits the bearer in melee without a reach
+/// weapon takes 1d6 + caster level (at most +15) of fire (warm shield) or
+/// cold (chill shield), its spell resistance applying; the bearer takes
+/// half damage from the other energy, none on a successful Reflex save for
+/// half. The default policy raises it when the foes in melee with the
+/// caster would lose more to it over three rounds than the caster's best
+/// this round deals, choosing the energy they feel, cast after a step out
+/// of reach or defensively. A helpful spell with a choice (Fire Shield,
+/// Magic Vestment) is a buff, as its first option is. The default policy
+/// aims no second area of one spell at foes already in one. Event schema
+/// 16.
+pub const RULES_VERSION: &str = "pf1e-rules-28";

@@ -851,6 +851,7 @@ fn spell_event(t: &Transcript, spell: &str, what: &SpellEvent, lang: Lang) -> St
         SpellEvent::Dismissed => f(T::EvSplDismissed, &[&spell]),
         SpellEvent::Redirected { target } => f(T::EvSplRedirected, &[&spell, &t.id(*target)]),
         SpellEvent::ConstructEnds => f(T::EvSplConstructEnds, &[&spell]),
+        SpellEvent::Retaliates { attacker } => f(T::EvSplRetaliates, &[&spell, &t.id(*attacker)]),
         SpellEvent::ZoneMoves { to } => f(T::EvSplZoneMoves, &[&spell, &to.row, &to.col]),
         SpellEvent::Delivered => f(T::EvSplDelivered, &[&spell]),
         SpellEvent::Resistance { sr, d20, bonus, overcome } => {
@@ -868,6 +869,7 @@ fn spell_effect(what: &SpellEffectEvent, lang: Lang) -> String {
     let f = |key: T, args: &[&dyn std::fmt::Display]| lang.f(key, args);
     match what {
         SpellEffectEvent::Evades => lang.t(T::EvFxEvades).to_string(),
+        SpellEffectEvent::WardedOff => lang.t(T::EvFxWardedOff).to_string(),
         SpellEffectEvent::Conditions { conditions: c } => f(T::EvFxConditions, &[&conditions(c, lang)]),
         SpellEffectEvent::AbilityDamage { amount, ability } => f(T::EvFxAbilityDamage, &[amount, ability]),
         SpellEffectEvent::ImmuneToNegativeLevels => lang.t(T::EvFxImmuneNegativeLevels).to_string(),

@@ -669,6 +669,7 @@ catalogue! {
     EvSplDismissed => "dismisses {}", "révoque {}";
     EvSplRedirected => "directs {} at {}", "dirige {} contre {}";
     EvSplConstructEnds => "{} fades", "{} se dissipe";
+    EvSplRetaliates => "{} strikes back at {}", "{} riposte contre {}";
     EvSplZoneMoves => "{} moves to ({}, {})", "{} se déplace en ({}, {})";
     EvSplDelivered => "spellstrike delivers {}", "la frappe de sort délivre {}";
     EvSplResistance => "spell resistance {}: caster level check d20={}={} -> {}", "résistance à la magie {} : test de niveau de lanceur d20={}={} -> {}";
@@ -677,6 +678,7 @@ catalogue! {
     EvSplDispel => "dispel check vs {} d20={}={} vs DC {} -> {}", "test de dissipation contre {} d20={}={} contre DD {} -> {}";
     EvSplDispelled => "dispelled", "dissipé";
     EvFxEvades => "evades the damage", "esquive les dégâts";
+    EvFxWardedOff => "wards off the damage", "repousse les dégâts";
     EvFxConditions => "is {}", "est {}";
     EvFxAbilityDamage => "takes {} {} damage", "subit {} points d'affaiblissement de {}";
     EvFxImmuneNegativeLevels => "is immune to negative levels", "est immunisé contre les niveaux négatifs";

@@ -80,7 +80,11 @@ fn is_zero(n: &i32) -> bool {
 /// `redirect_spell` and the failure `no_construct`; a construct's attack is
 /// an `attack` event whose `weapon` is the spell's name, its damage a
 /// `spell_damage` event.
-pub const EVENT_SCHEMA_VERSION: u32 = 15;
+/// version 16 (`pf1e-rules-28`) Fire Shield: the spell event `retaliates`
+/// (its bearer's shield strikes back at an attacker; the damage is a
+/// `spell_damage` event) and the spell effect `warded_off` (an energy ward
+/// turns a successful Reflex save for half into no damage).
+pub const EVENT_SCHEMA_VERSION: u32 = 16;
 
 /// The record of one battle: who fought, and what happened in order.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]

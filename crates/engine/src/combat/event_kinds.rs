@@ -536,6 +536,13 @@ pub enum SpellEvent {
     /// Its construct is gone: its duration ran out, its caster died, or
     /// spell resistance dispelled it (schema 15).
     ConstructEnds,
+    /// Its bearer's spell strikes back at a creature that hit the bearer
+    /// in melee (Fire Shield, schema 16); the damage follows as a
+    /// `spell_damage` event, or the attacker's spell resistance stops it.
+    Retaliates {
+        /// The creature that struck the bearer.
+        attacker: usize,
+    },
     /// A spell resistance check: caster level + penetration against the SR.
     Resistance {
         /// The creature's spell resistance.
@@ -566,6 +573,9 @@ pub enum SpellEvent {
 pub enum SpellEffectEvent {
     /// Evades the damage (evasion).
     Evades,
+    /// Takes none of the damage: its energy ward turns a successful
+    /// Reflex save for half into no damage (Fire Shield, schema 16).
+    WardedOff,
     /// Instantaneous conditions.
     Conditions {
         /// The conditions.

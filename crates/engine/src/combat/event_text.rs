@@ -784,6 +784,9 @@ fn spell_event(spell: &str, what: &SpellEvent, ids: &[String]) -> String {
         SpellEvent::Dismissed => format!("dismisses {spell}"),
         SpellEvent::Redirected { target } => format!("directs {spell} at {}", names(&[*target], ids)),
         SpellEvent::ConstructEnds => format!("{spell} fades"),
+        SpellEvent::Retaliates { attacker } => {
+            format!("{spell} strikes back at {}", names(&[*attacker], ids))
+        }
         SpellEvent::ZoneMoves { to } => format!("{spell} moves to ({}, {})", to.row, to.col),
         SpellEvent::Delivered => format!("spellstrike delivers {spell}"),
         SpellEvent::Resistance { sr, d20, bonus, overcome } => format!(
@@ -802,6 +805,7 @@ fn spell_event(spell: &str, what: &SpellEvent, ids: &[String]) -> String {
 fn spell_effect(what: &SpellEffectEvent) -> String {
     match what {
         SpellEffectEvent::Evades => "evades the damage".to_string(),
+        SpellEffectEvent::WardedOff => "wards off the damage".to_string(),
         SpellEffectEvent::Conditions { conditions } => {
             format!("is {}", conditions.iter().map(|c| c.name()).collect::<Vec<_>>().join(", "))
         }

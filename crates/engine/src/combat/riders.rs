@@ -179,6 +179,7 @@ impl<R: Dice> Engine<'_, '_, R> {
     /// paralyzes, a held charge rides a spellstrike.
     pub(crate) fn after_magic_hit(&mut self, a: usize, w: usize, t: usize, crit: bool) {
         self.ward_breaks(t);
+        self.retaliate(a, Some(w), t);
         let prep = self.st.prep;
         let atk = &prep.fighters[a].offense.attacks[w];
         if atk.vs_touch && atk.natural && self.st.is_present(t) {

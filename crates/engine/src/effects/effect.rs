@@ -126,6 +126,12 @@ pub enum Behaviour {
         /// Points subtracted from each component of those types.
         amount: u32,
     },
+    /// Half damage from these energies, none when a Reflex save for half
+    /// succeeds (Fire Shield's ward; bit k: `ENERGY[k]`).
+    EnergyWard {
+        /// Energy types.
+        types: u8,
+    },
     /// Immune to these energies until the effect's pool is used up.
     EnergyAbsorb {
         /// Energy types.
@@ -265,6 +271,22 @@ pub enum Behaviour {
         /// Categories up (positive) or down.
         steps: i8,
     },
+    /// A creature that strikes the bearer in melee without a reach weapon
+    /// meets the `retaliation` effects of this casting (Fire Shield;
+    /// `combat::spells::retaliation`). The effect's caster level is the
+    /// casting's.
+    Retaliation {
+        /// The caster.
+        caster: usize,
+        /// The spell (encounter spell index).
+        spell: u16,
+        /// The option chosen of the spell's choice (warm or chill shield).
+        option: u8,
+        /// The casting's metamagic bits.
+        metamagic: u8,
+        /// The casting's save DC.
+        dc: i32,
+    },
 }
 
 /// How a creature breaks free of bonds: each check it may make, with its DC
@@ -298,7 +320,9 @@ impl Behaviour {
     /// The flag of this behaviour in [`Behaviours`].
     pub const fn flag(&self) -> u32 {
         match self {
-            Behaviour::EnergyResist { .. } | Behaviour::EnergyAbsorb { .. } => Behaviours::ENERGY,
+            Behaviour::EnergyResist { .. }
+            | Behaviour::EnergyAbsorb { .. }
+            | Behaviour::EnergyWard { .. } => Behaviours::ENERGY,
             Behaviour::DamageReduction { .. } => Behaviours::DR,
             Behaviour::Immunity { .. } => Behaviours::IMMUNITY,
             Behaviour::SpeedFactor { .. } | Behaviour::Fly { .. } => Behaviours::SPEED,
@@ -323,6 +347,7 @@ impl Behaviour {
             Behaviour::Bound(_) => Behaviours::BOUND,
             Behaviour::EndsWithoutNonlethal => Behaviours::ENDS_WITHOUT_NONLETHAL,
             Behaviour::SizeChange { .. } => Behaviours::SIZE,
+            Behaviour::Retaliation { .. } => Behaviours::RETALIATION,
         }
     }
 }
@@ -332,7 +357,7 @@ impl Behaviour {
 pub struct Behaviours(pub u32);
 
 impl Behaviours {
-    /// Energy resistance or absorption.
+    /// Energy resistance, absorption or ward.
     pub const ENERGY: u32 = 1;
     /// Damage reduction from an effect.
     pub const DR: u32 = 1 << 1;
@@ -382,6 +407,8 @@ impl Behaviours {
     pub const ENDS_WITHOUT_NONLETHAL: u32 = 1 << 23;
     /// Its size category changed (Enlarge Person).
     pub const SIZE: u32 = 1 << 24;
+    /// Strikes back at those who hit it in melee (Fire Shield).
+    pub const RETALIATION: u32 = 1 << 25;
 
     /// Whether a behaviour of `flag` is present.
     #[inline]

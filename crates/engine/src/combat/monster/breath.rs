@@ -123,7 +123,10 @@ impl<R: Dice> Engine<'_, '_, R> {
             }
             let saved = self.roll_save(c, SaveKind::Ref, b.dc, &ctx);
             let evasion = if self.st.is_helpless(c) { Evasion::None } else { prep.fighters[c].feats.evasion };
+            // An energy ward (Fire Shield) turns a save for half into none.
+            let warded = saved && self.energy_warded(c, &b.types);
             let dealt = match (saved, evasion) {
+                _ if warded => 0,
                 (true, Evasion::None) => damage / 2,
                 (true, _) => 0,
                 (false, Evasion::Improved) => damage / 2,

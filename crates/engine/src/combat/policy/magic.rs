@@ -408,6 +408,30 @@ fn plan_spells(
         push_buff(b, i, o, out);
         return true;
     }
+    // 3c. A shield that burns those who strike the caster (Fire Shield),
+    // once foes are in melee with it and their blows over the next rounds
+    // would cost them more than the caster's weapon or best spell does now
+    // (`policy::strike_back`). Among those foes, it is cast after a step
+    // out of their reach or defensively, never at the mercy of their
+    // attacks of opportunity: a caster who cannot make it likely keeps to
+    // its other spells.
+    if let Some((spell, option, worth)) =
+        super::strike_back::best_shield(b, i, |s| allowed(b, i, m, s, Metamagic::NONE))
+    {
+        let o = Option_ { spell, target: Some(i), point: None, metamagic: Metamagic::NONE, score: worth };
+        let odds = if !threatened(b, i) || step_to_cast(b, i, &o.action()).is_some() {
+            1.0
+        } else {
+            defensive_odds(b, i, spell, Metamagic::NONE)
+        };
+        if odds >= 0.5 && worth * odds > weapon.max(best_offense(b, i, t, m).map_or(0.0, |x| x.score)) {
+            push_cast(b, i, o, out);
+            if let Some(cast) = out.last_mut() {
+                cast.option = option;
+            }
+            return true;
+        }
+    }
     // 3b. Grow an ally who fights in melee (Enlarge Person) in the first
     // rounds, when the damage it gains over the next rounds beats what the
     // caster's own weapon or best spell does this round.

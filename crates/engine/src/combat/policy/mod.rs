@@ -43,6 +43,7 @@ mod recipient;
 mod reload;
 mod spare;
 mod splash;
+mod strike_back;
 mod true_strike;
 mod worth;
 

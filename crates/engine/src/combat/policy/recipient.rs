@@ -30,7 +30,12 @@ pub(super) struct Aim {
 /// What spell `s` helps its subject with.
 pub(super) fn aim_of(s: &Spell) -> Aim {
     let mut aim = Aim::default();
-    for e in &s.effects {
+    // A choice helps as its first option does (`spells::book`, the roles).
+    let effects = s.effects.iter().flat_map(|e| match &e.kind {
+        EffectKind::Choice(c) => c.options.first().map_or(&[][..], |o| &o.effects[..]),
+        _ => std::slice::from_ref(e),
+    });
+    for e in effects {
         match &e.kind {
             EffectKind::Modifiers(m) => {
                 for m in &m.modifiers {
@@ -65,6 +70,7 @@ pub(super) fn aim_of(s: &Spell) -> Aim {
             | EffectKind::EnergyResistance(_)
             | EffectKind::EnergyAbsorption(_)
             | EffectKind::EnergyWard(_)
+            | EffectKind::Retaliation(_)
             | EffectKind::AlignmentWard(_)
             | EffectKind::Immunity(_)
             | EffectKind::Sanctuary(_) => aim.defense = true,

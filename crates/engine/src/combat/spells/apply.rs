@@ -248,6 +248,15 @@ impl<R: Dice> Engine<'_, '_, R> {
                 _ => {}
             }
         }
+        // An energy ward (Fire Shield): no damage of its energy when a
+        // Reflex save for half succeeds.
+        if let (EffectKind::Damage(d), Some((true, EffectSave::Half))) = (&e.kind, saved)
+            && e.save_kind.or(spell.saving_throw.as_ref().map(|st| st.kind)) == Some(SaveKind::Ref)
+            && self.energy_warded(t, &d.types)
+        {
+            emit!(self, Event::SpellEffect { who: t, what: SpellEffectEvent::WardedOff });
+            return;
+        }
         let duration = e.duration.as_ref().unwrap_or(&spell.duration);
         match &e.kind {
             EffectKind::Damage(d) => self.damage_effect(cast, t, d, m, pack, half, single),
@@ -573,6 +582,20 @@ impl<R: Dice> Engine<'_, '_, R> {
                 let types = self.energy_choice(t, &er.types, er.choose_one);
                 let amount = self.roll_scaled(cast, &er.amount).max(0) as u32;
                 pack.part(rounds).behaviours.push(Behaviour::EnergyResist { types, amount });
+            }
+            EffectKind::EnergyWard(w) => {
+                let types = self.energy_choice(t, &w.types, false);
+                self.behaviour_for(cast, duration, pack, Behaviour::EnergyWard { types });
+            }
+            EffectKind::Retaliation(_) => {
+                let b = Behaviour::Retaliation {
+                    caster: cast.caster,
+                    spell: cast.spell,
+                    option: cast.option,
+                    metamagic: cast.metamagic.0,
+                    dc: cast.dc,
+                };
+                self.behaviour_for(cast, duration, pack, b);
             }
             EffectKind::EnergyAbsorption(ea) => {
                 let Some(rounds) = self.lasting(cast, duration) else { return };
@@ -999,7 +1022,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         if energies.iter().any(|&k| spec.defense.energy_immune >> k & 1 == 1) {
             return 0;
         }
-        let amount = if energies.iter().any(|&k| spec.defense.energy_vulnerable >> k & 1 == 1) {
+        let mut amount = if energies.iter().any(|&k| spec.defense.energy_vulnerable >> k & 1 == 1) {
             super::super::prepared::vulnerable_amount(amount)
         } else {
             amount
@@ -1008,6 +1031,12 @@ impl<R: Dice> Engine<'_, '_, R> {
         let f = &self.st.fighters[t];
         if f.fx & crate::effects::Behaviours::ENERGY != 0 || f.fx & crate::effects::Behaviours::IMMUNITY != 0
         {
+            // An energy ward halves the damage before resistance and
+            // absorption take their part of what is left (CRB "Fire Shield").
+            if self.energy_warded(t, types) {
+                amount /= 2;
+            }
+            let f = &self.st.fighters[t];
             let mut absorb_at = None;
             for (k, e) in f.effects.iter().enumerate() {
                 for b in e.effect.behaviours.iter() {
@@ -1042,6 +1071,19 @@ impl<R: Dice> Engine<'_, '_, R> {
             }
         }
         amount.saturating_sub(resist)
+    }
+
+    /// Whether an energy ward on `t` (Fire Shield) covers one of `types`.
+    pub(crate) fn energy_warded(&self, t: usize, types: &[String]) -> bool {
+        let f = &self.st.fighters[t];
+        if f.fx & crate::effects::Behaviours::ENERGY == 0 {
+            return false;
+        }
+        let bits = types.iter().filter_map(|x| energy_index(x)).fold(0u8, |a, k| a | 1 << k);
+        f.effects
+            .iter()
+            .flat_map(|e| e.effect.behaviours.iter())
+            .any(|b| matches!(b, Behaviour::EnergyWard { types } if types & bits != 0))
     }
 
     /// Hit points `t` loses to a spell without being "damage" of a type

@@ -342,7 +342,13 @@ fn role_of(spell: &Spell) -> Role {
         return role;
     }
     let helps = spell.harmless || spell.target.as_ref().is_some_and(|t| t.kind == TargetKind::Caster);
-    for e in &spell.effects {
+    // A helpful choice (Fire Shield's warm or chill shield, Magic
+    // Vestment's armor or shield) is what its first option does.
+    let effects = spell.effects.iter().flat_map(|e| match &e.kind {
+        EffectKind::Choice(c) if helps => c.options.first().map_or(&[][..], |o| &o.effects[..]),
+        _ => std::slice::from_ref(e),
+    });
+    for e in effects {
         match &e.kind {
             EffectKind::Damage(d) if !d.heals_undead || !spell.harmless => role.damage = true,
             EffectKind::Heal(_) => role.heal = true,
@@ -395,6 +401,8 @@ fn role_of(spell: &Spell) -> Role {
             | EffectKind::Sanctuary(_)
             | EffectKind::AlignmentWard(_)
             | EffectKind::Fly(_)
+            | EffectKind::EnergyWard(_)
+            | EffectKind::Retaliation(_)
                 if helps =>
             {
                 role.buff = true

@@ -21,6 +21,7 @@ mod playable;
 mod preparation;
 pub(crate) mod reserve;
 mod resolve;
+mod retaliation;
 pub(crate) mod summon;
 mod target;
 mod upkeep;

@@ -99,8 +99,11 @@ fn effect_unplayable(path: &str, e: &SpellEffect) -> Option<String> {
         EffectKind::Reroll(r) if r.mode == RerollMode::RerollFailedSave => {
             return refuse("rerolling a failed save out of turn is not played");
         }
-        EffectKind::EnergyWard(_) => return refuse("energy wards are not played"),
-        EffectKind::Retaliation(_) => return refuse("retaliation on attackers is not played"),
+        // Fire Shield's answer to melee blows is played by `retaliation.rs`:
+        // damage only.
+        EffectKind::Retaliation(r) if r.effects.iter().any(|x| !matches!(x.kind, EffectKind::Damage(_))) => {
+            return refuse("effects: retaliation effects other than damage are not played");
+        }
         EffectKind::Zone(z) => {
             if let Some(why) = zone_unplayable(z) {
                 return Some(format!("{kpath}.{why}"));

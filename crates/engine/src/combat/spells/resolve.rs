@@ -318,6 +318,10 @@ impl<R: Dice> Engine<'_, '_, R> {
             let event = Event::TouchAttack { who: a, target: t, kind, d20, bonus, total, ac, steps, hit };
             self.log.push(self.st.round, event);
         }
+        if hit && melee {
+            // A hand that touches a Fire Shield burns (`retaliation.rs`).
+            self.retaliate(a, None, t);
+        }
         self.after_attack(a, t, false);
         (hit, crit)
     }
@@ -356,23 +360,8 @@ impl<R: Dice> Engine<'_, '_, R> {
             }
             return false;
         }
-        if spell.spell_resistance && !meeting.willing && spec.defense.spell_resistance > 0 && t != i {
-            let sr = spec.defense.spell_resistance as i32;
-            let pen = prep.fighters[i].caster.as_deref().map_or(0, |c| c.penetration);
-            let bonus = cast.cl as i32 + pen;
-            let d20 = self.rng.roll(20) as i32;
-            let ok = d20 + bonus >= sr;
-            emit!(
-                self,
-                Event::Spell {
-                    who: t,
-                    spell: spell.name.to_string(),
-                    what: SpellEvent::Resistance { sr, d20, bonus, overcome: ok }
-                }
-            );
-            if !ok {
-                return false;
-            }
+        if spell.spell_resistance && !meeting.willing && t != i && !self.overcomes_resistance(cast, t) {
+            return false;
         }
         if !spell.dispels.is_empty() {
             for other in &spell.dispels {
@@ -382,6 +371,30 @@ impl<R: Dice> Engine<'_, '_, R> {
             }
         }
         true
+    }
+
+    /// The spell resistance check of `cast` against `t` (caster level +
+    /// spell penetration against its SR): whether the casting gets through
+    /// (always, without spell resistance).
+    pub(crate) fn overcomes_resistance(&mut self, cast: &Cast, t: usize) -> bool {
+        let prep = self.st.prep;
+        let sr = prep.fighters[t].defense.spell_resistance as i32;
+        if sr <= 0 {
+            return true;
+        }
+        let pen = prep.fighters[cast.caster].caster.as_deref().map_or(0, |c| c.penetration);
+        let bonus = cast.cl as i32 + pen;
+        let d20 = self.rng.roll(20) as i32;
+        let ok = d20 + bonus >= sr;
+        emit!(
+            self,
+            Event::Spell {
+                who: t,
+                spell: prep.spells[usize::from(cast.spell)].spell.name.to_string(),
+                what: SpellEvent::Resistance { sr, d20, bonus, overcome: ok }
+            }
+        );
+        ok
     }
 
     /// Whether an effect on `t` makes it immune to this spell or its descriptors.

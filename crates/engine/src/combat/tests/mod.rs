@@ -23,6 +23,7 @@ mod engulf;
 mod every_spell;
 mod extracts;
 mod feats;
+mod fire_shield;
 mod flank;
 mod flight;
 mod fortitude;
