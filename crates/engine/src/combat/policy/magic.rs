@@ -1226,6 +1226,9 @@ pub(super) struct Buff {
 /// `best_growth`).
 fn is_buff(prepared: &PreparedSpell) -> bool {
     prepared.role.buff
+        // A shield that strikes back is worth what the foes in melee lose
+        // to it (`policy::strike_back`), nothing before they come.
+        && !prepared.role.retaliation
         && !prepared.role.damage
         && !prepared.role.heal
         && growth_of(&prepared.spell).is_none()

@@ -133,6 +133,8 @@ pub struct Role {
     pub stabilize: bool,
     /// Makes a construct that strikes foes on its own (Spiritual Weapon).
     pub construct: bool,
+    /// Strikes back at those who hit its bearer in melee (Fire Shield).
+    pub retaliation: bool,
 }
 
 /// A spell of the encounter's library, checked once.
@@ -354,6 +356,10 @@ fn role_of(spell: &Spell) -> Role {
             EffectKind::Heal(_) => role.heal = true,
             EffectKind::Summon(_) => role.summon = true,
             EffectKind::Controlled(_) => role.construct = true,
+            EffectKind::Retaliation(_) if helps => {
+                role.buff = true;
+                role.retaliation = true;
+            }
             EffectKind::Stabilize(_) => role.stabilize = true,
             EffectKind::Condition(_) | EffectKind::Compel(_) | EffectKind::Death(_) if !helps => {
                 role.control = true
@@ -402,7 +408,6 @@ fn role_of(spell: &Spell) -> Role {
             | EffectKind::AlignmentWard(_)
             | EffectKind::Fly(_)
             | EffectKind::EnergyWard(_)
-            | EffectKind::Retaliation(_)
                 if helps =>
             {
                 role.buff = true

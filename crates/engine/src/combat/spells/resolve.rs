@@ -336,7 +336,21 @@ impl<R: Dice> Engine<'_, '_, R> {
         let spec = &prep.fighters[t];
         let immune = &spec.defense.immune;
         let descriptors = prepared.descriptors;
-        let immune_desc = Descriptor::ALL.iter().any(|&d| descriptors.has(d) && immune.descriptors.has(d))
+        // Immunity to an energy keeps its damage out, not a helpful spell of
+        // its descriptor: a lich immune to cold still raises a Fire Shield.
+        let energy = |d: Descriptor| {
+            matches!(
+                d,
+                Descriptor::Acid
+                    | Descriptor::Cold
+                    | Descriptor::Electricity
+                    | Descriptor::Fire
+                    | Descriptor::Sonic
+            )
+        };
+        let immune_desc = Descriptor::ALL
+            .iter()
+            .any(|&d| descriptors.has(d) && immune.descriptors.has(d) && !(meeting.willing && energy(d)))
             || (!meeting.willing && self.effect_immune_to(t, cast.spell, descriptors));
         let fortitude = spell.saving_throw.as_ref().is_some_and(|s| s.kind == SaveKind::Fort);
         let nonliving_fort = immune.fortitude && fortitude && !spell.harmless;

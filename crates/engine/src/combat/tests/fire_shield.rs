@@ -322,6 +322,16 @@ fn the_policy_raises_the_shield_once_foes_are_in_melee_and_picks_the_energy_they
     );
     let a = first_cast(&prep).expect("a spell");
     assert_ne!(a.spell, Some(fs(&prep)), "{a:?}");
+    // Nor is it a buff to raise before anyone comes (nothing else to cast).
+    let prep = prepare_magic(
+        arena(8, 14),
+        vec![
+            ("a", bearer_of_level(11, &[]), at(3, 1)),
+            ("b", fighter(json!({})), at(3, 12)),
+            ("b", fighter(json!({})), at(4, 12)),
+        ],
+    );
+    assert_eq!(first_cast(&prep), None);
     // Flanked with no step out of reach, a level-5 wizard would cast it
     // defensively 3 times in 10 (concentration +8 against DC 23): it keeps
     // to Magic Missile rather than offer the shield to their blows.
@@ -381,4 +391,20 @@ fn in_battle_the_shielded_wizard_burns_the_fighters_who_close_in() {
     }
     assert!(raised >= 15, "{raised}");
     assert!(burned >= 20, "{burned}");
+}
+
+#[test]
+fn a_bearer_immune_to_cold_still_raises_the_shield_and_it_burns() {
+    // The lich's case: immunity to cold keeps out cold damage, not a
+    // helpful spell with the cold descriptor.
+    let mut lichlike = bearer(&[]);
+    lichlike.immunities = vec!["cold".to_string(), "electricity".to_string()];
+    let prep =
+        prepare_magic(arena(6, 6), vec![("a", lichlike, at(2, 2)), ("b", brute(club(), json!({})), AWAY)]);
+    let events = run(&prep, 2, 0, 2, at(2, 3));
+    assert!(!events.iter().any(|r| matches!(&r.event, Event::Spell { what: SpellEvent::Immune, .. })));
+    let (hits, answers, damage) = tally(&events);
+    assert!(hits > 0);
+    assert_eq!(answers, hits);
+    assert_eq!(damage.len() as u32, hits);
 }
