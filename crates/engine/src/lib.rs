@@ -436,6 +436,7 @@ pub mod summary;
 /// this round deals, choosing the energy they feel, cast after a step out
 /// of reach or defensively. A helpful spell with a choice (Fire Shield,
 /// Magic Vestment) is a buff, as its first option is. The default policy
-/// aims no second area of one spell at foes already in one. Event schema
-/// 16.
+/// aims no second area of a spell that meets creatures each round
+/// (Stinking Cloud) at foes already in one (a second Web still asks a new
+/// save). Event schema 16.
 pub const RULES_VERSION: &str = "pf1e-rules-28";

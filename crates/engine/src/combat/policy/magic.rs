@@ -945,6 +945,8 @@ fn cluster_aim(
 ) -> Option<(crate::map::Pos, Vec<usize>)> {
     use crate::grid::distance_ft;
     let foes: Vec<usize> = (0..b.len()).filter(|&j| b.are_enemies(i, j) && b.is_active(j)).collect();
+    let repeats =
+        s.effects.iter().any(|e| matches!(&e.kind, EffectKind::Zone(z) if !z.each_round.is_empty()));
     let radius = match area.shape {
         crate::spell::model::Shape::Square => area.side_ft.unwrap_or(5) / 2,
         _ => area.radius_ft.as_ref().and_then(|r| r.fixed_at(cast.cl)).unwrap_or(0).max(0) as u32,
@@ -1002,9 +1004,11 @@ fn cluster_aim(
         if caught.iter().any(|&j| !b.are_enemies(i, j)) {
             continue;
         }
-        // Foes already in an area of this spell gain nothing from a second
-        // (areas of one spell do not stack).
-        caught.retain(|&j| b.is_active(j) && !b.in_area_of(j, cast.spell));
+        // Foes already in an area of this spell that meets them each round
+        // (Stinking Cloud, Cloudkill) gain nothing from a second: areas of
+        // one spell do not stack. A second Web still catches those who
+        // saved against the first (its arrival asks a new save).
+        caught.retain(|&j| b.is_active(j) && !(repeats && b.in_area_of(j, cast.spell)));
         if caught.len() < usize::from(m.area_min.max(1)) {
             continue;
         }

@@ -450,3 +450,31 @@ fn a_second_cloud_is_not_aimed_at_foes_already_in_the_first() {
     assert!(!e.st.has_condition(1, crate::effects::ConditionId::Nauseated));
     assert!(!casts_cloud(&e.st), "a second cloud on the same pair");
 }
+
+#[test]
+fn a_second_web_is_aimed_at_foes_who_saved_against_the_first() {
+    // Unlike a cloud, a web meets no one each round: its arrival is the only
+    // save it asks, so a second Web on two brutes who saved against the
+    // first catches them again (a table casts it).
+    let brute = || creature("Brute", json!({ "hp_max": 50, "attacks": [melee("club", 5, "1d8")] }));
+    let webber = caster("Wizard", &["Web"], json!({ "spell_list": "wizard", "hp_max": 40 }));
+    let prep = prepare_magic(
+        arena(13, 30),
+        vec![("a", webber, at(6, 1)), ("b", brute(), at(6, 14)), ("b", brute(), at(7, 14))],
+    );
+    let web = prep.spell_index("Web").expect("the spell");
+    let casts_web = |st: &crate::combat::state::BattleState<'_>| {
+        let mut out = Vec::new();
+        crate::combat::decide::Policy::plan(&mut crate::combat::policy::DefaultPolicy, st, 0, &mut out);
+        out.iter().any(|a| a.kind == ActionKind::CastSpell && a.spell == Some(web))
+    };
+    let mut b = Bench::new(&[20; 40]);
+    let mut e = b.engine(&prep, &SimOptions::default());
+    assert!(casts_web(&e.st), "before any web, the wizard casts one on the pair");
+    let mut cast = Action::cast(web, None);
+    cast.destination = Some(at(6, 14));
+    turn(&mut e, 0, vec![cast]);
+    assert_eq!(e.st.zones.len(), 1);
+    assert!(!e.st.has_condition(1, crate::effects::ConditionId::Grappled), "saved (natural 20s)");
+    assert!(casts_web(&e.st), "a second web asks them a new save");
+}
