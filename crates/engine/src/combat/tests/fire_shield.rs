@@ -85,9 +85,12 @@ fn run(
     events
 }
 
+/// A damage event of the shield: (rolled, dealt, types).
+type Burn = (u32, u32, Vec<String>);
+
 /// The brute's hits on the wizard, and the shield's answers: (hits,
-/// retaliations, damage events of the wizard on the brute as (rolled, dealt, types)).
-fn tally(events: &[Record]) -> (u32, u32, Vec<(u32, u32, Vec<String>)>) {
+/// retaliations, damage events of the wizard on the brute).
+fn tally(events: &[Record]) -> (u32, u32, Vec<Burn>) {
     let (mut hits, mut answers, mut damage) = (0, 0, Vec::new());
     for r in events {
         match &r.event {
