@@ -5,13 +5,19 @@ use pf1e_wire::results::{CellReport, CombatantReport, HpLost};
 use pf1e_wire::shard::{PackedRuns, ShardResult};
 
 use crate::cell::CellSpec;
+use crate::rows::CellRows;
+use crate::spill::Spill;
+use pf1e_engine::objectives::RunRow;
 
 /// The merged result of a cell: the [`ShardResult`] of all its runs (the
 /// same integer sums and per-run records, its shards appended in run
 /// order, or their totals summed when its shards reported totals), built
-/// only by [`CellResult::merge`]. It reads as that shard result.
+/// only by [`CellResult::merge`]. It reads as that shard result, but for
+/// packed rows spilled as its shards arrived (the second field, then the
+/// first's `packed` has no rows): [`CellResult::packed_chunks`] reads them
+/// wherever they are.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CellResult(pub(crate) ShardResult);
+pub struct CellResult(pub(crate) ShardResult, pub(crate) Option<CellRows>);
 
 impl std::ops::Deref for CellResult {
     type Target = ShardResult;
@@ -43,6 +49,10 @@ pub enum MergeError {
     /// file of per-run outcomes that cannot be read back).
     #[error("planning failed: {0}")]
     Planner(String),
+    /// The cell's packed rows, spilled as its shards arrived, cannot be
+    /// read back (the disk failed).
+    #[error("{0}")]
+    Spill(String),
     /// The shards do not cover the cell's runs.
     #[error("cannot merge shard results: shards cover {covered} runs of {runs}")]
     Coverage {
@@ -112,7 +122,76 @@ impl CellResult {
         if next != runs || out.summary.runs != runs {
             return Err(MergeError::Coverage { covered: next, runs });
         }
-        Ok(CellResult(out))
+        Ok(CellResult(out, None))
+    }
+
+    /// This merged result with its packed rows in `rows` (in run order):
+    /// for a cell whose shards' rows were taken out as they arrived
+    /// (`rows::RowSpill::take`), so that its merged `packed` has none. They
+    /// must cover its runs, for the same party.
+    pub(crate) fn with_rows(mut self, rows: CellRows) -> Result<Self, MergeError> {
+        match &self.0.packed {
+            Some(p) if p.party == rows.party() && p.rows.is_empty() => {}
+            _ => return Err(MergeError::Encounter),
+        }
+        if rows.runs() != self.0.summary.runs {
+            return Err(MergeError::Coverage { covered: rows.runs(), runs: self.0.summary.runs });
+        }
+        self.1 = Some(rows);
+        Ok(self)
+    }
+
+    /// Calls `f` with the packed rows of the party (side `party`) and of
+    /// the other sides by chunks of at most `chunk` runs, in run order,
+    /// wherever they are (merged in memory, or spilled and read back one
+    /// shard at a time). `None` when the cell has no packed rows for that
+    /// party, or they do not unpack or cannot be read back
+    /// ([`read_error`](Self::read_error) says which).
+    pub(crate) fn packed_chunks(
+        &self,
+        party: usize,
+        chunk: usize,
+        f: impl FnMut(&[RunRow], &[RunRow]),
+    ) -> Option<()> {
+        if let Some(rows) = &self.1 {
+            return if rows.party() as usize == party { rows.unpack_chunks(chunk, f) } else { None };
+        }
+        self.0.packed.as_ref().filter(|p| p.party as usize == party)?.unpack_chunks(chunk, f)
+    }
+
+    /// The rows of the party (side `party`) and of the other sides, run by
+    /// run: `ShardResult::run_rows`, spilled rows read back.
+    pub fn rows_of(&self, party: usize) -> (Vec<RunRow>, Vec<RunRow>) {
+        if self.1.is_some() {
+            let (mut ours, mut theirs) = (Vec::new(), Vec::new());
+            let read = self.packed_chunks(party, super::jobs::runs::CHUNK, |o, t| {
+                ours.extend_from_slice(o);
+                theirs.extend_from_slice(t);
+            });
+            if read.is_some() {
+                return (ours, theirs);
+            }
+        }
+        self.0.run_rows(party)
+    }
+
+    /// Why its spilled rows could not be read back, if they could not.
+    pub(crate) fn read_error(&self) -> Option<&str> {
+        self.1.as_ref().and_then(CellRows::read_error)
+    }
+
+    /// Its job's spill, when its rows were spilled (its planner writes its
+    /// outcomes in the same file).
+    pub(crate) fn spill(&self) -> Option<&Spill> {
+        self.1.as_ref().map(CellRows::spill)
+    }
+
+    /// Bytes of packed rows it holds in memory: the merged ones, or those
+    /// of shards whose spill failed.
+    #[cfg(test)]
+    pub(crate) fn packed_bytes_in_memory(&self) -> usize {
+        self.1.as_ref().map_or(0, CellRows::bytes_in_memory)
+            + self.0.packed.as_ref().map_or(0, |p| p.rows.len())
     }
 
     /// The report of a day cell (its day as written, not its plans): a day
@@ -344,7 +423,7 @@ pub(crate) mod tests {
     /// Runs `range` of a cell of three combatants (two of the party "a",
     /// one foe) with every kind of outcome: wins both ways, draws, deaths,
     /// members dying and at 0, healing above the start.
-    fn varied_result(range: std::ops::Range<u64>) -> ShardResult {
+    pub(crate) fn varied_result(range: std::ops::Range<u64>) -> ShardResult {
         let enc_sides = vec!["a".to_string(), "b".to_string()];
         let combatants = vec![
             CombatantInfo { id: "x".into(), side: 0, hp_max: 12, start_hp: 12 },

@@ -13,6 +13,7 @@ use pf1e_wire::status::{FinishedCell, Stats, SweepInfo, SweepStatus};
 use crate::cell::CellSpec;
 use crate::merge::{CellResult, MergeError};
 use crate::plan::{Planner, Step};
+use crate::rows::{RowSpill, ShardRows};
 use crate::shard::{Report, shard_key, shard_spec, split};
 use crate::store::JournalState;
 use crate::sweep::Sweep;
@@ -20,7 +21,10 @@ use crate::sweep::Sweep;
 struct ShardSlot {
     range: Range<u64>,
     key: ShardKey,
+    /// Its result once in, without its packed rows when it had some.
     result: Option<Arc<ShardResult>>,
+    /// Where its packed rows went (the job's spill file, or memory).
+    rows: Option<ShardRows>,
 }
 
 struct CellRun {
@@ -36,6 +40,9 @@ struct CellRun {
 
 struct JobRun {
     planner: Box<dyn Planner>,
+    /// Its cells' packed rows, spilled as their shards arrive (the job's
+    /// spill file, shared with its planner).
+    rows: RowSpill,
     cells: Vec<CellRun>,
     done: bool,
 }
@@ -79,7 +86,12 @@ impl SweepRun {
         let jobs = sweep
             .jobs
             .iter()
-            .map(|j| JobRun { planner: j.planner(&ctx), cells: Vec::new(), done: false })
+            .map(|j| JobRun {
+                planner: j.planner(&ctx),
+                rows: RowSpill::default(),
+                cells: Vec::new(),
+                done: false,
+            })
             .collect();
         Self {
             sweep,
@@ -124,6 +136,7 @@ impl SweepRun {
                                 key: shard_key(&scenario, &spec, &range, report),
                                 range,
                                 result: None,
+                                rows: None,
                             })
                             .collect();
                         self.stats.shards_total += shards.len() as u64;
@@ -162,14 +175,19 @@ impl SweepRun {
     }
 
     /// Puts a shard result in its slot (once); true when that completes the cell.
+    /// An analysis cell's shard gives its packed rows to the job's spill
+    /// file at once: a cell waiting for its last shard holds none of them.
     fn fill(&mut self, slot: Slot, result: Arc<ShardResult>) -> bool {
-        let cell = &mut self.jobs[slot.job].cells[slot.cell];
+        let job = &mut self.jobs[slot.job];
+        let cell = &mut job.cells[slot.cell];
         let s = &mut cell.shards[slot.shard];
         if s.result.is_some() {
             return false;
         }
         self.stats.runs_done += s.range.end - s.range.start;
+        let (result, rows) = if cell.report.packed { job.rows.take(result) } else { (result, None) };
         s.result = Some(result);
+        s.rows = rows;
         cell.remaining -= 1;
         cell.remaining == 0
     }
@@ -204,13 +222,21 @@ impl SweepRun {
         let c = &mut run.cells[cell];
         let parts: Vec<(u64, &ShardResult)> =
             c.shards.iter().filter_map(|s| s.result.as_deref().map(|r| (s.range.start, r))).collect();
-        let result = CellResult::merge(parts, c.spec.runs)?;
+        let mut result = CellResult::merge(parts, c.spec.runs)?;
+        // The slots are in run order: so are their rows.
+        let rows: Vec<ShardRows> = c.shards.iter_mut().filter_map(|s| s.rows.take()).collect();
+        if let Some(party) = result.packed.as_ref().map(|p| p.party).filter(|_| !rows.is_empty()) {
+            result = result.with_rows(run.rows.cell(party, rows))?;
+        }
         let report = result.report(cell, &c.spec);
         self.finished.push(FinishedCell { job, cell: report.clone() });
         // A planner that cannot go on (its spill file unreadable) fails
         // this sweep, never the coordinator.
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run.planner.consume(cell, &result)))
             .map_err(|panic| MergeError::Planner(super::panic_text(panic.as_ref())))?;
+        if let Some(e) = result.read_error() {
+            return Err(MergeError::Spill(e.to_string()));
+        }
         c.done = Some(report);
         trash.extend(c.shards.iter_mut().filter_map(|s| s.result.take()));
         self.stats.cells_done += 1;
