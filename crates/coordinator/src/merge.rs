@@ -63,6 +63,106 @@ pub enum MergeError {
     },
 }
 
+/// A cell's result before its first shard: `first`'s encounter, no run.
+fn empty_like(first: &ShardResult) -> ShardResult {
+    ShardResult {
+        summary: Summary::new(first.sides.len(), first.combatants.len()),
+        winner: Vec::new(),
+        rounds: Vec::new(),
+        final_hp: Vec::new(),
+        dead: Vec::new(),
+        fled: Vec::new(),
+        sides: first.sides.clone(),
+        combatants: first.combatants.clone(),
+        days: Vec::new(),
+        day_plays: first.day_plays,
+        totals: first.totals.as_ref().map(|_| Default::default()),
+        packed: first.packed.as_ref().map(|p| PackedRuns { party: p.party, ..Default::default() }),
+    }
+}
+
+/// Whether `r` is a shard of the same encounter, reporting the same way.
+fn same_encounter(out: &ShardResult, r: &ShardResult) -> bool {
+    r.sides == out.sides
+        && r.day_plays == out.day_plays
+        && r.combatants == out.combatants
+        && r.totals.is_some() == out.totals.is_some()
+        && r.packed.as_ref().map(|p| p.party) == out.packed.as_ref().map(|p| p.party)
+}
+
+/// Adds the runs of `r`, which follow those of `out`.
+fn absorb(out: &mut ShardResult, r: &ShardResult) {
+    if let (Some(total), Some(t)) = (out.totals.as_mut(), r.totals.as_ref()) {
+        total.merge(t);
+    }
+    if let (Some(rows), Some(p)) = (out.packed.as_mut(), r.packed.as_ref()) {
+        rows.append(p);
+    }
+    out.summary.merge(&r.summary);
+    out.winner.extend_from_slice(&r.winner);
+    out.rounds.extend_from_slice(&r.rounds);
+    // Who fled: a table only where some shard has one (the others' runs: nobody).
+    if !r.fled.is_empty() || !out.fled.is_empty() {
+        out.fled.resize(out.final_hp.len(), false);
+        out.fled.extend_from_slice(&r.fled);
+        out.fled.resize(out.final_hp.len() + r.final_hp.len(), false);
+    }
+    out.final_hp.extend_from_slice(&r.final_hp);
+    out.dead.extend_from_slice(&r.dead);
+    out.days.extend_from_slice(&r.days);
+}
+
+/// The merge of a cell's shards of totals (no per-run record; their packed
+/// rows taken out, `rows::RowSpill::take`) as they arrive, in any order:
+/// what they add are integer sums, so the result is [`CellResult::merge`]'s
+/// whatever the order, and what a cell waiting for its last shard holds is
+/// one shard result's size, whatever its runs. The caller gives each
+/// shard once (its slots tile the cell's runs).
+#[derive(Debug, Default)]
+pub(crate) struct CellFold {
+    acc: Option<ShardResult>,
+    covered: u64,
+    /// The first shard that did not fit (the cell fails with it when complete).
+    error: Option<MergeError>,
+}
+
+impl CellFold {
+    /// Adds a shard's totals.
+    pub(crate) fn add(&mut self, r: &ShardResult) {
+        if self.error.is_some() {
+            return;
+        }
+        let acc = self.acc.get_or_insert_with(|| empty_like(r));
+        let records = !(r.winner.is_empty()
+            && r.rounds.is_empty()
+            && r.final_hp.is_empty()
+            && r.dead.is_empty()
+            && r.fled.is_empty()
+            && r.days.is_empty()
+            && r.packed.as_ref().is_none_or(|p| p.rows.is_empty()));
+        // Per-run records (or rows) would need the run order: a shard of
+        // totals has none (`ShardResult::check` refuses them).
+        if records || r.totals.is_none() || !same_encounter(acc, r) {
+            self.error = Some(MergeError::Encounter);
+            return;
+        }
+        absorb(acc, r);
+        self.covered += r.runs();
+    }
+
+    /// The cell's result once every shard of its `runs` runs is in.
+    pub(crate) fn finish(self, runs: u64) -> Result<CellResult, MergeError> {
+        if let Some(e) = self.error {
+            return Err(e);
+        }
+        let Some(out) = self.acc else { return Err(MergeError::NoShard) };
+        if self.covered != runs || out.summary.runs != runs {
+            return Err(MergeError::Coverage { covered: self.covered, runs });
+        }
+        Ok(CellResult(out, None))
+    }
+}
+
 impl CellResult {
     /// Merges the shard results of a cell, given with their first run index.
     /// Shards are ordered by run range first, so the result does not depend
@@ -72,51 +172,16 @@ impl CellResult {
         let Some((_, first)) = parts.first() else {
             return Err(MergeError::NoShard);
         };
-        let mut out = ShardResult {
-            summary: Summary::new(first.sides.len(), first.combatants.len()),
-            winner: Vec::new(),
-            rounds: Vec::new(),
-            final_hp: Vec::new(),
-            dead: Vec::new(),
-            fled: Vec::new(),
-            sides: first.sides.clone(),
-            combatants: first.combatants.clone(),
-            days: Vec::new(),
-            day_plays: first.day_plays,
-            totals: first.totals.as_ref().map(|_| Default::default()),
-            packed: first.packed.as_ref().map(|p| PackedRuns { party: p.party, ..Default::default() }),
-        };
+        let mut out = empty_like(first);
         let mut next = 0u64;
         for (start, r) in &parts {
             if *start != next {
                 return Err(MergeError::Gap { expected: next, got: *start });
             }
-            if r.sides != out.sides
-                || r.day_plays != out.day_plays
-                || r.combatants != out.combatants
-                || r.totals.is_some() != out.totals.is_some()
-                || r.packed.as_ref().map(|p| p.party) != out.packed.as_ref().map(|p| p.party)
-            {
+            if !same_encounter(&out, r) {
                 return Err(MergeError::Encounter);
             }
-            if let (Some(total), Some(t)) = (out.totals.as_mut(), r.totals.as_ref()) {
-                total.merge(t);
-            }
-            if let (Some(rows), Some(p)) = (out.packed.as_mut(), r.packed.as_ref()) {
-                rows.append(p);
-            }
-            out.summary.merge(&r.summary);
-            out.winner.extend_from_slice(&r.winner);
-            out.rounds.extend_from_slice(&r.rounds);
-            // Who fled: a table only where some shard has one (the others' runs: nobody).
-            if !r.fled.is_empty() || !out.fled.is_empty() {
-                out.fled.resize(out.final_hp.len(), false);
-                out.fled.extend_from_slice(&r.fled);
-                out.fled.resize(out.final_hp.len() + r.final_hp.len(), false);
-            }
-            out.final_hp.extend_from_slice(&r.final_hp);
-            out.dead.extend_from_slice(&r.dead);
-            out.days.extend_from_slice(&r.days);
+            absorb(&mut out, r);
             next += r.runs();
         }
         if next != runs || out.summary.runs != runs {
@@ -519,6 +584,34 @@ pub(crate) mod tests {
         let a = varied_result(0..10).into_compact("a", true);
         let b = varied_result(10..20).into_totals("a");
         assert_eq!(CellResult::merge(vec![(0, &a), (10, &b)], 20), Err(MergeError::Encounter));
+    }
+
+    /// Shards of totals folded as they arrive, in any order: the merge in
+    /// run order; a shard of another encounter, one with per-run records,
+    /// or a missing one fail the cell.
+    #[test]
+    fn a_fold_of_totals_in_any_order_is_the_merge() {
+        let parts: Vec<_> = crate::shard::split(50, 7)
+            .into_iter()
+            .map(|r| (r.start, varied_result(r).into_totals("a")))
+            .collect();
+        let refs: Vec<_> = parts.iter().map(|(s, r)| (*s, r)).collect();
+        let expected = CellResult::merge(refs, 50).unwrap();
+        let mut fold = CellFold::default();
+        for i in [3, 0, 6, 1, 5, 2, 4, 7] {
+            fold.add(&parts[i].1);
+        }
+        assert_eq!(fold.finish(50).unwrap(), expected);
+        let mut short = CellFold::default();
+        short.add(&parts[0].1);
+        assert_eq!(short.finish(50), Err(MergeError::Coverage { covered: 7, runs: 50 }));
+        assert_eq!(CellFold::default().finish(50), Err(MergeError::NoShard));
+        for odd in [fake_result(5, 7..14).into_totals("a"), varied_result(7..14)] {
+            let mut fold = CellFold::default();
+            fold.add(&parts[0].1);
+            fold.add(&odd);
+            assert_eq!(fold.finish(14), Err(MergeError::Encounter));
+        }
     }
 
     #[test]

@@ -200,8 +200,8 @@ mod tests {
     use super::*;
     use crate::jobs::metrics::CellMetrics;
     use crate::jobs::runs::RunKeeper;
-    use crate::merge::CellResult;
     use crate::merge::tests::varied_result;
+    use crate::merge::{CellFold, CellResult};
     use pf1e_engine::metrics::Confidence;
     use pf1e_engine::objectives::DangerMetrics;
 
@@ -240,8 +240,8 @@ mod tests {
 
     /// The cell merged as the scheduler merges it when its shards' rows go
     /// to `spill` as they arrive in the order `order` (indices of
-    /// `shards`): the results kept without rows, the rows put back in run
-    /// order at the end.
+    /// `shards`): the results without rows folded as they come, the rows
+    /// put back in run order at the end.
     fn arrive(spill: &mut RowSpill, shards: &[(u64, ShardResult)], order: &[usize], runs: u64) -> CellResult {
         let mut slots: Vec<Option<(Arc<ShardResult>, Option<ShardRows>)>> = vec![None; shards.len()];
         for &i in order {
@@ -254,10 +254,17 @@ mod tests {
         for (result, _) in &slots {
             assert!(result.packed.as_ref().unwrap().rows.is_empty(), "a waiting cell holds no row");
         }
+        // Folded as they arrive, as the scheduler does: the merge in run order.
+        let mut fold = CellFold::default();
+        for &i in order {
+            fold.add(&slots[i].0);
+        }
+        let folded = fold.finish(runs).unwrap();
         let parts: Vec<(u64, &ShardResult)> = order.iter().map(|&i| (shards[i].0, &*slots[i].0)).collect();
+        assert_eq!(folded, CellResult::merge(parts, runs).unwrap());
         let rows: Vec<ShardRows> = slots.iter().filter_map(|(_, r)| r.clone()).collect();
         let party = slots[0].0.packed.as_ref().unwrap().party;
-        CellResult::merge(parts, runs).unwrap().with_rows(spill.cell(party, rows)).unwrap()
+        folded.with_rows(spill.cell(party, rows)).unwrap()
     }
 
     /// A permutation of `0..n` (deterministic, far from sorted).

@@ -11,7 +11,7 @@ use pf1e_wire::shard::{ShardKey, ShardResult, ShardSpec};
 use pf1e_wire::status::{FinishedCell, Stats, SweepInfo, SweepStatus};
 
 use crate::cell::CellSpec;
-use crate::merge::{CellResult, MergeError};
+use crate::merge::{CellFold, CellResult, MergeError};
 use crate::plan::{Planner, Step};
 use crate::rows::{RowSpill, ShardRows};
 use crate::shard::{Report, shard_key, shard_spec, split};
@@ -21,7 +21,10 @@ use crate::sweep::Sweep;
 struct ShardSlot {
     range: Range<u64>,
     key: ShardKey,
-    /// Its result once in, without its packed rows when it had some.
+    /// Whether its result is in.
+    filled: bool,
+    /// Its result until its cell completes, when the cell does not fold
+    /// its shards as they arrive (a day cell's per-run records).
     result: Option<Arc<ShardResult>>,
     /// Where its packed rows went (the job's spill file, or memory).
     rows: Option<ShardRows>,
@@ -31,6 +34,9 @@ struct CellRun {
     spec: CellSpec,
     shards: Vec<ShardSlot>,
     remaining: usize,
+    /// Its shards of totals merged as they arrive (`None` for a day
+    /// cell, whose records are merged in run order at the end).
+    fold: Option<CellFold>,
     /// Its report once complete: a fixed size whatever its runs (the
     /// merged per-run rows go to its planner, then are dropped).
     done: Option<CellReport>,
@@ -135,6 +141,7 @@ impl SweepRun {
                             .map(|range| ShardSlot {
                                 key: shard_key(&scenario, &spec, &range, report),
                                 range,
+                                filled: false,
                                 result: None,
                                 rows: None,
                             })
@@ -143,7 +150,15 @@ impl SweepRun {
                         self.stats.cells_total += 1;
                         self.stats.runs_total += spec.runs;
                         new_cells.push((j, job.cells.len()));
-                        job.cells.push(CellRun { remaining: shards.len(), shards, spec, done: None, report });
+                        let fold = report.totals.then(CellFold::default);
+                        job.cells.push(CellRun {
+                            remaining: shards.len(),
+                            shards,
+                            spec,
+                            fold,
+                            done: None,
+                            report,
+                        });
                     }
                 }
                 Step::Wait => all_done = false,
@@ -176,18 +191,24 @@ impl SweepRun {
 
     /// Puts a shard result in its slot (once); true when that completes the cell.
     /// An analysis cell's shard gives its packed rows to the job's spill
-    /// file at once: a cell waiting for its last shard holds none of them.
+    /// file at once, and a shard of totals its sums to its cell's fold: a
+    /// cell waiting for its last shard holds none of its runs' rows, and
+    /// one shard result's size of totals, whatever its runs.
     fn fill(&mut self, slot: Slot, result: Arc<ShardResult>) -> bool {
         let job = &mut self.jobs[slot.job];
         let cell = &mut job.cells[slot.cell];
         let s = &mut cell.shards[slot.shard];
-        if s.result.is_some() {
+        if s.filled {
             return false;
         }
+        s.filled = true;
         self.stats.runs_done += s.range.end - s.range.start;
         let (result, rows) = if cell.report.packed { job.rows.take(result) } else { (result, None) };
-        s.result = Some(result);
         s.rows = rows;
+        match &mut cell.fold {
+            Some(fold) => fold.add(&result),
+            None => s.result = Some(result),
+        }
         cell.remaining -= 1;
         cell.remaining == 0
     }
@@ -220,9 +241,14 @@ impl SweepRun {
     ) -> Result<(), MergeError> {
         let run = &mut self.jobs[job];
         let c = &mut run.cells[cell];
-        let parts: Vec<(u64, &ShardResult)> =
-            c.shards.iter().filter_map(|s| s.result.as_deref().map(|r| (s.range.start, r))).collect();
-        let mut result = CellResult::merge(parts, c.spec.runs)?;
+        let mut result = match c.fold.take() {
+            Some(fold) => fold.finish(c.spec.runs)?,
+            None => {
+                let parts: Vec<(u64, &ShardResult)> =
+                    c.shards.iter().filter_map(|s| s.result.as_deref().map(|r| (s.range.start, r))).collect();
+                CellResult::merge(parts, c.spec.runs)?
+            }
+        };
         // The slots are in run order: so are their rows.
         let rows: Vec<ShardRows> = c.shards.iter_mut().filter_map(|s| s.rows.take()).collect();
         if let Some(party) = result.packed.as_ref().map(|p| p.party).filter(|_| !rows.is_empty()) {
