@@ -32,6 +32,7 @@ struct ShardSlot {
 
 struct CellRun {
     spec: CellSpec,
+    /// Its shard slots, in run order, until it completes.
     shards: Vec<ShardSlot>,
     remaining: usize,
     /// Its shards of totals merged as they arrive (`None` for a day
@@ -197,7 +198,8 @@ impl SweepRun {
     fn fill(&mut self, slot: Slot, result: Arc<ShardResult>) -> bool {
         let job = &mut self.jobs[slot.job];
         let cell = &mut job.cells[slot.cell];
-        let s = &mut cell.shards[slot.shard];
+        // A complete cell has no slot left: nothing waits for its shards.
+        let Some(s) = cell.shards.get_mut(slot.shard) else { return false };
         if s.filled {
             return false;
         }
@@ -265,6 +267,9 @@ impl SweepRun {
         }
         c.done = Some(report);
         trash.extend(c.shards.iter_mut().filter_map(|s| s.result.take()));
+        // Its slots too: a sweep's cells done keep their report only, not a
+        // place per shard (about 100 bytes each) for the sweep's life.
+        c.shards = Vec::new();
         self.stats.cells_done += 1;
         Ok(())
     }
