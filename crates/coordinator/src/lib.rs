@@ -4,6 +4,8 @@
 //! Modules, leaves first (no module imports one that imports it back):
 //!
 //! - [`cell`]: value types (strategy specs by canonical name, cells);
+//! - `spill` (private): a job's one spill file of per-run data;
+//! - `rows` (private): a completing cell's packed rows, spilled as its shards arrive;
 //! - [`merge`]: exact merging of shard results into a cell's result;
 //! - [`plan`]: the planner trait (jobs as deterministic state machines);
 //! - [`jobs`]: every job kind and its [`jobs::registry`];
@@ -26,9 +28,11 @@ pub mod llm;
 pub mod merge;
 pub mod net;
 pub mod plan;
+mod rows;
 pub mod scheduler;
 mod seal;
 pub mod service;
 pub mod shard;
+mod spill;
 pub mod store;
 pub mod sweep;

@@ -5,13 +5,19 @@ use pf1e_wire::results::{CellReport, CombatantReport, HpLost};
 use pf1e_wire::shard::{PackedRuns, ShardResult};
 
 use crate::cell::CellSpec;
+use crate::rows::CellRows;
+use crate::spill::Spill;
+use pf1e_engine::objectives::RunRow;
 
 /// The merged result of a cell: the [`ShardResult`] of all its runs (the
 /// same integer sums and per-run records, its shards appended in run
 /// order, or their totals summed when its shards reported totals), built
-/// only by [`CellResult::merge`]. It reads as that shard result.
+/// only by [`CellResult::merge`]. It reads as that shard result, but for
+/// packed rows spilled as its shards arrived (the second field, then the
+/// first's `packed` has no rows): [`CellResult::packed_chunks`] reads them
+/// wherever they are.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CellResult(pub(crate) ShardResult);
+pub struct CellResult(pub(crate) ShardResult, pub(crate) Option<CellRows>);
 
 impl std::ops::Deref for CellResult {
     type Target = ShardResult;
@@ -43,6 +49,10 @@ pub enum MergeError {
     /// file of per-run outcomes that cannot be read back).
     #[error("planning failed: {0}")]
     Planner(String),
+    /// The cell's packed rows, spilled as its shards arrived, cannot be
+    /// read back (the disk failed).
+    #[error("{0}")]
+    Spill(String),
     /// The shards do not cover the cell's runs.
     #[error("cannot merge shard results: shards cover {covered} runs of {runs}")]
     Coverage {
@@ -51,6 +61,106 @@ pub enum MergeError {
         /// Runs of the cell.
         runs: u64,
     },
+}
+
+/// A cell's result before its first shard: `first`'s encounter, no run.
+fn empty_like(first: &ShardResult) -> ShardResult {
+    ShardResult {
+        summary: Summary::new(first.sides.len(), first.combatants.len()),
+        winner: Vec::new(),
+        rounds: Vec::new(),
+        final_hp: Vec::new(),
+        dead: Vec::new(),
+        fled: Vec::new(),
+        sides: first.sides.clone(),
+        combatants: first.combatants.clone(),
+        days: Vec::new(),
+        day_plays: first.day_plays,
+        totals: first.totals.as_ref().map(|_| Default::default()),
+        packed: first.packed.as_ref().map(|p| PackedRuns { party: p.party, ..Default::default() }),
+    }
+}
+
+/// Whether `r` is a shard of the same encounter, reporting the same way.
+fn same_encounter(out: &ShardResult, r: &ShardResult) -> bool {
+    r.sides == out.sides
+        && r.day_plays == out.day_plays
+        && r.combatants == out.combatants
+        && r.totals.is_some() == out.totals.is_some()
+        && r.packed.as_ref().map(|p| p.party) == out.packed.as_ref().map(|p| p.party)
+}
+
+/// Adds the runs of `r`, which follow those of `out`.
+fn absorb(out: &mut ShardResult, r: &ShardResult) {
+    if let (Some(total), Some(t)) = (out.totals.as_mut(), r.totals.as_ref()) {
+        total.merge(t);
+    }
+    if let (Some(rows), Some(p)) = (out.packed.as_mut(), r.packed.as_ref()) {
+        rows.append(p);
+    }
+    out.summary.merge(&r.summary);
+    out.winner.extend_from_slice(&r.winner);
+    out.rounds.extend_from_slice(&r.rounds);
+    // Who fled: a table only where some shard has one (the others' runs: nobody).
+    if !r.fled.is_empty() || !out.fled.is_empty() {
+        out.fled.resize(out.final_hp.len(), false);
+        out.fled.extend_from_slice(&r.fled);
+        out.fled.resize(out.final_hp.len() + r.final_hp.len(), false);
+    }
+    out.final_hp.extend_from_slice(&r.final_hp);
+    out.dead.extend_from_slice(&r.dead);
+    out.days.extend_from_slice(&r.days);
+}
+
+/// The merge of a cell's shards of totals (no per-run record; their packed
+/// rows taken out, `rows::RowSpill::take`) as they arrive, in any order:
+/// what they add are integer sums, so the result is [`CellResult::merge`]'s
+/// whatever the order, and what a cell waiting for its last shard holds is
+/// one shard result's size, whatever its runs. The caller gives each
+/// shard once (its slots tile the cell's runs).
+#[derive(Debug, Default)]
+pub(crate) struct CellFold {
+    acc: Option<ShardResult>,
+    covered: u64,
+    /// The first shard that did not fit (the cell fails with it when complete).
+    error: Option<MergeError>,
+}
+
+impl CellFold {
+    /// Adds a shard's totals.
+    pub(crate) fn add(&mut self, r: &ShardResult) {
+        if self.error.is_some() {
+            return;
+        }
+        let acc = self.acc.get_or_insert_with(|| empty_like(r));
+        let records = !(r.winner.is_empty()
+            && r.rounds.is_empty()
+            && r.final_hp.is_empty()
+            && r.dead.is_empty()
+            && r.fled.is_empty()
+            && r.days.is_empty()
+            && r.packed.as_ref().is_none_or(|p| p.rows.is_empty()));
+        // Per-run records (or rows) would need the run order: a shard of
+        // totals has none (`ShardResult::check` refuses them).
+        if records || r.totals.is_none() || !same_encounter(acc, r) {
+            self.error = Some(MergeError::Encounter);
+            return;
+        }
+        absorb(acc, r);
+        self.covered += r.runs();
+    }
+
+    /// The cell's result once every shard of its `runs` runs is in.
+    pub(crate) fn finish(self, runs: u64) -> Result<CellResult, MergeError> {
+        if let Some(e) = self.error {
+            return Err(e);
+        }
+        let Some(out) = self.acc else { return Err(MergeError::NoShard) };
+        if self.covered != runs || out.summary.runs != runs {
+            return Err(MergeError::Coverage { covered: self.covered, runs });
+        }
+        Ok(CellResult(out, None))
+    }
 }
 
 impl CellResult {
@@ -62,57 +172,92 @@ impl CellResult {
         let Some((_, first)) = parts.first() else {
             return Err(MergeError::NoShard);
         };
-        let mut out = ShardResult {
-            summary: Summary::new(first.sides.len(), first.combatants.len()),
-            winner: Vec::new(),
-            rounds: Vec::new(),
-            final_hp: Vec::new(),
-            dead: Vec::new(),
-            fled: Vec::new(),
-            sides: first.sides.clone(),
-            combatants: first.combatants.clone(),
-            days: Vec::new(),
-            day_plays: first.day_plays,
-            totals: first.totals.as_ref().map(|_| Default::default()),
-            packed: first.packed.as_ref().map(|p| PackedRuns { party: p.party, ..Default::default() }),
-        };
+        let mut out = empty_like(first);
         let mut next = 0u64;
         for (start, r) in &parts {
             if *start != next {
                 return Err(MergeError::Gap { expected: next, got: *start });
             }
-            if r.sides != out.sides
-                || r.day_plays != out.day_plays
-                || r.combatants != out.combatants
-                || r.totals.is_some() != out.totals.is_some()
-                || r.packed.as_ref().map(|p| p.party) != out.packed.as_ref().map(|p| p.party)
-            {
+            if !same_encounter(&out, r) {
                 return Err(MergeError::Encounter);
             }
-            if let (Some(total), Some(t)) = (out.totals.as_mut(), r.totals.as_ref()) {
-                total.merge(t);
-            }
-            if let (Some(rows), Some(p)) = (out.packed.as_mut(), r.packed.as_ref()) {
-                rows.append(p);
-            }
-            out.summary.merge(&r.summary);
-            out.winner.extend_from_slice(&r.winner);
-            out.rounds.extend_from_slice(&r.rounds);
-            // Who fled: a table only where some shard has one (the others' runs: nobody).
-            if !r.fled.is_empty() || !out.fled.is_empty() {
-                out.fled.resize(out.final_hp.len(), false);
-                out.fled.extend_from_slice(&r.fled);
-                out.fled.resize(out.final_hp.len() + r.final_hp.len(), false);
-            }
-            out.final_hp.extend_from_slice(&r.final_hp);
-            out.dead.extend_from_slice(&r.dead);
-            out.days.extend_from_slice(&r.days);
+            absorb(&mut out, r);
             next += r.runs();
         }
         if next != runs || out.summary.runs != runs {
             return Err(MergeError::Coverage { covered: next, runs });
         }
-        Ok(CellResult(out))
+        Ok(CellResult(out, None))
+    }
+
+    /// This merged result with its packed rows in `rows` (in run order):
+    /// for a cell whose shards' rows were taken out as they arrived
+    /// (`rows::RowSpill::take`), so that its merged `packed` has none. They
+    /// must cover its runs, for the same party.
+    pub(crate) fn with_rows(mut self, rows: CellRows) -> Result<Self, MergeError> {
+        match &self.0.packed {
+            Some(p) if p.party == rows.party() && p.rows.is_empty() => {}
+            _ => return Err(MergeError::Encounter),
+        }
+        if rows.runs() != self.0.summary.runs {
+            return Err(MergeError::Coverage { covered: rows.runs(), runs: self.0.summary.runs });
+        }
+        self.1 = Some(rows);
+        Ok(self)
+    }
+
+    /// Calls `f` with the packed rows of the party (side `party`) and of
+    /// the other sides by chunks of at most `chunk` runs, in run order,
+    /// wherever they are (merged in memory, or spilled and read back one
+    /// shard at a time). `None` when the cell has no packed rows for that
+    /// party, or they do not unpack or cannot be read back
+    /// ([`read_error`](Self::read_error) says which).
+    pub(crate) fn packed_chunks(
+        &self,
+        party: usize,
+        chunk: usize,
+        f: impl FnMut(&[RunRow], &[RunRow]),
+    ) -> Option<()> {
+        if let Some(rows) = &self.1 {
+            return if rows.party() as usize == party { rows.unpack_chunks(chunk, f) } else { None };
+        }
+        self.0.packed.as_ref().filter(|p| p.party as usize == party)?.unpack_chunks(chunk, f)
+    }
+
+    /// The rows of the party (side `party`) and of the other sides, run by
+    /// run: `ShardResult::run_rows`, spilled rows read back.
+    pub fn rows_of(&self, party: usize) -> (Vec<RunRow>, Vec<RunRow>) {
+        if self.1.is_some() {
+            let (mut ours, mut theirs) = (Vec::new(), Vec::new());
+            // Every row is collected anyway: a chunk is a shard's.
+            let read = self.packed_chunks(party, usize::MAX, |o, t| {
+                ours.extend_from_slice(o);
+                theirs.extend_from_slice(t);
+            });
+            if read.is_some() {
+                return (ours, theirs);
+            }
+        }
+        self.0.run_rows(party)
+    }
+
+    /// Why its spilled rows could not be read back, if they could not.
+    pub(crate) fn read_error(&self) -> Option<&str> {
+        self.1.as_ref().and_then(CellRows::read_error)
+    }
+
+    /// Its job's spill, when its rows were spilled (its planner writes its
+    /// outcomes in the same file).
+    pub(crate) fn spill(&self) -> Option<&Spill> {
+        self.1.as_ref().map(CellRows::spill)
+    }
+
+    /// Bytes of packed rows it holds in memory: the merged ones, or those
+    /// of shards whose spill failed.
+    #[cfg(test)]
+    pub(crate) fn packed_bytes_in_memory(&self) -> usize {
+        self.1.as_ref().map_or(0, CellRows::bytes_in_memory)
+            + self.0.packed.as_ref().map_or(0, |p| p.rows.len())
     }
 
     /// The report of a day cell (its day as written, not its plans): a day
@@ -344,7 +489,7 @@ pub(crate) mod tests {
     /// Runs `range` of a cell of three combatants (two of the party "a",
     /// one foe) with every kind of outcome: wins both ways, draws, deaths,
     /// members dying and at 0, healing above the start.
-    fn varied_result(range: std::ops::Range<u64>) -> ShardResult {
+    pub(crate) fn varied_result(range: std::ops::Range<u64>) -> ShardResult {
         let enc_sides = vec!["a".to_string(), "b".to_string()];
         let combatants = vec![
             CombatantInfo { id: "x".into(), side: 0, hp_max: 12, start_hp: 12 },
@@ -440,6 +585,34 @@ pub(crate) mod tests {
         let a = varied_result(0..10).into_compact("a", true);
         let b = varied_result(10..20).into_totals("a");
         assert_eq!(CellResult::merge(vec![(0, &a), (10, &b)], 20), Err(MergeError::Encounter));
+    }
+
+    /// Shards of totals folded as they arrive, in any order: the merge in
+    /// run order; a shard of another encounter, one with per-run records,
+    /// or a missing one fail the cell.
+    #[test]
+    fn a_fold_of_totals_in_any_order_is_the_merge() {
+        let parts: Vec<_> = crate::shard::split(50, 7)
+            .into_iter()
+            .map(|r| (r.start, varied_result(r).into_totals("a")))
+            .collect();
+        let refs: Vec<_> = parts.iter().map(|(s, r)| (*s, r)).collect();
+        let expected = CellResult::merge(refs, 50).unwrap();
+        let mut fold = CellFold::default();
+        for i in [3, 0, 6, 1, 5, 2, 4, 7] {
+            fold.add(&parts[i].1);
+        }
+        assert_eq!(fold.finish(50).unwrap(), expected);
+        let mut short = CellFold::default();
+        short.add(&parts[0].1);
+        assert_eq!(short.finish(50), Err(MergeError::Coverage { covered: 7, runs: 50 }));
+        assert_eq!(CellFold::default().finish(50), Err(MergeError::NoShard));
+        for odd in [fake_result(5, 7..14).into_totals("a"), varied_result(7..14)] {
+            let mut fold = CellFold::default();
+            fold.add(&parts[0].1);
+            fold.add(&odd);
+            assert_eq!(fold.finish(14), Err(MergeError::Encounter));
+        }
     }
 
     #[test]

@@ -42,10 +42,15 @@ pub const DEFAULT_SHARD_SIZE: u64 = 100;
 /// times the largest sweep shipped in `data/sweeps/`.
 pub const DEFAULT_MAX_TOTAL_RUNS: u64 = 1_000_000;
 
-/// The largest budget a sweep may write. The planners keep their cells'
-/// per-run outcomes on disk (`jobs::runs`), but a completing cell holds its
-/// shards' packed rows (about 20 bytes a run) until its last shard, so this
-/// still bounds that memory (docs/service.md, "Memory per run of a sweep").
+/// The largest budget a sweep may write. No longer for the memory of runs:
+/// the planners' per-run outcomes and a completing cell's packed rows go
+/// to the job's spill file (`jobs::runs`, `rows`), so a cell's runs are
+/// never held. It stays for what still grows with them: the battles one
+/// submission may ask of the fleet (the work a submitter can impose), the
+/// spill file on disk (about 19 bytes a run, some 380 MB at the ceiling)
+/// and the per-shard bookkeeping of the cells in flight (a slot and a
+/// queued spec per shard: `runs / shard_size` of them, and `shard_size`
+/// may be 1) (docs/service.md, "Memory per run of a sweep").
 pub const MAX_TOTAL_RUNS_CEILING: u64 = 20_000_000;
 
 /// Why a sweep was refused: the file, the line when known, and the problem.

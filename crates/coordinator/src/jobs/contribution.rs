@@ -270,20 +270,23 @@ mod tests {
             .map(|i| CombatantInfo { id: ["x", "y"][i].into(), side: 0, hp_max: 10, start_hp: 10 })
             .collect();
         combatants.push(CombatantInfo { id: "orc".into(), side: 1, hp_max: 10, start_hp: 10 });
-        CellResult(ShardResult {
-            summary,
-            winner,
-            rounds: vec![4; won.len()],
-            final_hp,
-            dead,
-            fled: Vec::new(),
-            sides: vec!["a".into(), "b".into()],
-            combatants,
-            days: Vec::new(),
-            day_plays: 0,
-            totals: None,
-            packed: None,
-        })
+        CellResult(
+            ShardResult {
+                summary,
+                winner,
+                rounds: vec![4; won.len()],
+                final_hp,
+                dead,
+                fled: Vec::new(),
+                sides: vec!["a".into(), "b".into()],
+                combatants,
+                days: Vec::new(),
+                day_plays: 0,
+                totals: None,
+                packed: None,
+            },
+            None,
+        )
     }
 
     #[test]

@@ -1518,20 +1518,23 @@ mod tests {
         for k in 0..roster {
             combatants.push(CombatantInfo { id: format!("orc-{k}"), side: 1, hp_max: 6, start_hp: 6 });
         }
-        CellResult(ShardResult {
-            summary,
-            winner,
-            rounds: vec![3; runs as usize],
-            final_hp,
-            dead,
-            fled: Vec::new(),
-            sides: vec!["a".into(), "b".into()],
-            combatants,
-            days: Vec::new(),
-            day_plays: 0,
-            totals: None,
-            packed: None,
-        })
+        CellResult(
+            ShardResult {
+                summary,
+                winner,
+                rounds: vec![3; runs as usize],
+                final_hp,
+                dead,
+                fled: Vec::new(),
+                sides: vec!["a".into(), "b".into()],
+                combatants,
+                days: Vec::new(),
+                day_plays: 0,
+                totals: None,
+                packed: None,
+            },
+            None,
+        )
     }
 
     /// Drives the planner: `deaths(orcs)` of every 10 runs lose member 0;

@@ -33,8 +33,8 @@ impl CellMetrics {
     /// The metrics of a merged cell, `party` being the measured side's name.
     pub fn from_result(r: &CellResult, party: &str, conf: Confidence) -> Self {
         let party_side = r.sides.iter().position(|s| s == party).unwrap_or(0);
-        // Packed runs (its shards' own) or per-run records: the same rows.
-        let (ours, theirs) = r.run_rows(party_side);
+        // Packed runs (its shards' own, spilled or not) or per-run records: the same rows.
+        let (ours, theirs) = r.rows_of(party_side);
         Self {
             party: DangerMetrics::from_rows(&ours, conf),
             adversary: DangerMetrics::from_rows(&theirs, conf),
@@ -43,36 +43,37 @@ impl CellMetrics {
     }
 
     /// [`CellMetrics::from_result`] with the party's outcomes kept by
-    /// `keeper`, streamed: the packed runs of the cell are read by chunks
-    /// of [`CHUNK`](super::runs::CHUNK) runs, twice ([`streamed_metrics`]),
-    /// and the outcomes written to the spill file as they come, so the rows
+    /// `keeper`, streamed: the packed runs of the cell (merged in memory,
+    /// or spilled as its shards arrived and read back shard by shard) are
+    /// read by chunks of [`CHUNK`](super::runs::CHUNK) runs, twice
+    /// ([`streamed_metrics`]), and the outcomes written to the spill file
+    /// (the job's, shared with the cell's rows) as they come, so the rows
     /// of the cell's runs are never all unpacked at once. The same figures,
-    /// bit for bit.
+    /// bit for bit, wherever the rows were.
     pub fn from_result_kept(r: &CellResult, party: &str, conf: Confidence, keeper: &mut RunKeeper) -> Self {
+        if let Some(spill) = r.spill() {
+            keeper.share(spill);
+        }
         let party_side = r.sides.iter().position(|s| s == party).unwrap_or(0);
         let chunk = super::runs::CHUNK;
         // Packed runs that do not unpack read as the records, as `run_rows` reads them.
-        let Some(p) = r
-            .packed
-            .as_ref()
-            .filter(|p| p.party as usize == party_side && p.unpack_chunks(chunk, |_, _| {}).is_some())
-        else {
+        if r.packed_chunks(party_side, chunk, |_, _| {}).is_none() {
             return Self::from_result(r, party, conf).kept(keeper);
-        };
+        }
         let party_metrics = streamed_metrics(
             &mut |f| {
-                let _ = p.unpack_chunks(chunk, |ours, _| f(ours));
+                let _ = r.packed_chunks(party_side, chunk, |ours, _| f(ours));
             },
             conf,
         );
         let adversary = streamed_metrics(
             &mut |f| {
-                let _ = p.unpack_chunks(chunk, |_, theirs| f(theirs));
+                let _ = r.packed_chunks(party_side, chunk, |_, theirs| f(theirs));
             },
             conf,
         );
         let party_runs = keeper.keep_stream(|put| {
-            let _ = p.unpack_chunks(chunk, |ours, _| put(&Outcomes::from_rows(ours)));
+            let _ = r.packed_chunks(party_side, chunk, |ours, _| put(&Outcomes::from_rows(ours)));
         });
         Self { party: party_metrics, adversary, party_runs }
     }

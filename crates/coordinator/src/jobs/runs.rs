@@ -12,18 +12,18 @@
 //! then the spread around it) are made over the same chunks in run order:
 //! the figures are those of the per-run vectors, bit for bit.
 //!
-//! The file is created (unlinked at once) in the directory set by
-//! [`set_spill_dir`] (the cache database's, or the system's temporary
-//! directory), when a planner keeps its first cell. When it cannot be
-//! created or written, the outcomes stay in memory as before, with one
-//! warning: the results are the same either way.
+//! The file is the job's one spill file ([`crate::spill`]), shared with
+//! its completing cells' packed rows. When it cannot be created or
+//! written, the outcomes stay in memory as before, with one warning: the
+//! results are the same either way.
 
-use std::io::{Read, Seek, SeekFrom, Write};
-use std::path::PathBuf;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::Arc;
 
 use pf1e_engine::metrics::Paired;
 use pf1e_engine::objectives::{Criterion, Outcomes};
+
+pub use crate::spill::set_spill_dir;
+use crate::spill::{Spill, SpillFile};
 
 /// Runs read back at once: the memory a comparison holds is two chunks
 /// (a few hundred KiB), whatever the runs of its cells.
@@ -33,82 +33,34 @@ pub const CHUNK: usize = 16_384;
 /// the hit points lost as 8 bytes, little-endian.
 const RECORD: usize = 9;
 
-static SPILL_DIR: OnceLock<PathBuf> = OnceLock::new();
-
-/// Sets the directory of the planners' spill files (once per process;
-/// later calls are ignored). Without it, the system's temporary directory.
-pub fn set_spill_dir(dir: PathBuf) {
-    let _ = SPILL_DIR.set(dir);
+/// Writes the runs of `o` from byte `offset` of `file` on, by chunks.
+fn write_outcomes(file: &SpillFile, offset: u64, o: &Outcomes) -> std::io::Result<()> {
+    let mut buf = Vec::with_capacity(CHUNK.min(o.len()) * RECORD);
+    for start in (0..o.len()).step_by(CHUNK) {
+        buf.clear();
+        for i in start..(start + CHUNK).min(o.len()) {
+            let flags = u8::from(o.won[i]) | (u8::from(o.survived[i]) << 1) | (u8::from(o.tpk[i]) << 2);
+            buf.push(flags);
+            buf.extend_from_slice(&o.hp_lost[i].to_le_bytes());
+        }
+        file.write_at(offset + (start * RECORD) as u64, &buf)?;
+    }
+    Ok(())
 }
 
-fn spill_dir() -> PathBuf {
-    SPILL_DIR.get().cloned().unwrap_or_else(std::env::temp_dir)
-}
-
-/// An unlinked file holding the outcomes of the cells one planner keeps,
-/// one after the other.
-#[derive(Debug)]
-struct SpillFile {
-    file: Mutex<(std::fs::File, u64)>,
-}
-
-impl SpillFile {
-    /// Appends `o`; its first byte's offset.
-    fn append(&self, o: &Outcomes) -> std::io::Result<u64> {
-        let offset = self.end();
-        self.write_at(offset, o)?;
-        self.set_end(offset + (o.len() * RECORD) as u64);
-        Ok(offset)
+/// The runs `range` of the cell at `offset` of `file`.
+fn read_outcomes(file: &SpillFile, offset: u64, range: std::ops::Range<usize>) -> std::io::Result<Outcomes> {
+    let buf = file.read_at(offset + (range.start * RECORD) as u64, range.len() * RECORD)?;
+    let mut o = Outcomes::default();
+    for rec in buf.chunks_exact(RECORD) {
+        o.won.push(rec[0] & 1 != 0);
+        o.survived.push(rec[0] & 2 != 0);
+        o.tpk.push(rec[0] & 4 != 0);
+        let mut lost = [0u8; 8];
+        lost.copy_from_slice(&rec[1..]);
+        o.hp_lost.push(i64::from_le_bytes(lost));
     }
-
-    /// Where the next cell goes.
-    fn end(&self) -> u64 {
-        self.file.lock().unwrap_or_else(std::sync::PoisonError::into_inner).1
-    }
-
-    /// Marks the bytes up to `end` as written.
-    fn set_end(&self, end: u64) {
-        self.file.lock().unwrap_or_else(std::sync::PoisonError::into_inner).1 = end;
-    }
-
-    /// Writes the runs of `o` from byte `offset` on.
-    fn write_at(&self, offset: u64, o: &Outcomes) -> std::io::Result<()> {
-        let mut guard = self.file.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        let (file, _) = &mut *guard;
-        file.seek(SeekFrom::Start(offset))?;
-        let mut buf = Vec::with_capacity(CHUNK.min(o.len()) * RECORD);
-        for start in (0..o.len()).step_by(CHUNK) {
-            buf.clear();
-            for i in start..(start + CHUNK).min(o.len()) {
-                let flags = u8::from(o.won[i]) | (u8::from(o.survived[i]) << 1) | (u8::from(o.tpk[i]) << 2);
-                buf.push(flags);
-                buf.extend_from_slice(&o.hp_lost[i].to_le_bytes());
-            }
-            file.write_all(&buf)?;
-        }
-        Ok(())
-    }
-
-    /// The runs `range` of the cell at `offset`.
-    fn read(&self, offset: u64, range: std::ops::Range<usize>) -> std::io::Result<Outcomes> {
-        let mut buf = vec![0u8; range.len() * RECORD];
-        {
-            let mut guard = self.file.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-            let (file, _) = &mut *guard;
-            file.seek(SeekFrom::Start(offset + (range.start * RECORD) as u64))?;
-            file.read_exact(&mut buf)?;
-        }
-        let mut o = Outcomes::default();
-        for rec in buf.chunks_exact(RECORD) {
-            o.won.push(rec[0] & 1 != 0);
-            o.survived.push(rec[0] & 2 != 0);
-            o.tpk.push(rec[0] & 4 != 0);
-            let mut lost = [0u8; 8];
-            lost.copy_from_slice(&rec[1..]);
-            o.hp_lost.push(i64::from_le_bytes(lost));
-        }
-        Ok(o)
-    }
+    Ok(o)
 }
 
 #[derive(Clone, Debug)]
@@ -216,7 +168,7 @@ impl RunOutcomes {
                 tpk: held.0.tpk[range.clone()].to_vec(),
                 hp_lost: held.0.hp_lost[range].to_vec(),
             },
-            Repr::Spilled { file, offset, .. } => match file.read(*offset, range) {
+            Repr::Spilled { file, offset, .. } => match read_outcomes(file, *offset, range) {
                 Ok(o) => o,
                 Err(e) => panic!("the planner's spill file of per-run outcomes cannot be read back: {e}"),
             },
@@ -273,28 +225,37 @@ pub fn paired_on(a: &RunOutcomes, b: &RunOutcomes, c: Criterion) -> Paired {
     paired(a, b, |o, i| o.value(c, i))
 }
 
-/// Keeps the outcomes of the cells of one planner: in its spill file, made
-/// when the first cell comes.
+/// Keeps the outcomes of the cells of one planner: in its job's spill
+/// file, made when the first cell comes (or shared with the cells' rows,
+/// [`RunKeeper::share`]).
 #[derive(Debug, Default)]
 pub struct RunKeeper {
-    file: Option<Arc<SpillFile>>,
-    /// The spill failed once: later cells stay in memory without retrying.
-    failed: bool,
+    spill: Spill,
 }
 
 impl RunKeeper {
+    /// Writes in `spill`'s file (or keeps in memory when it failed) from
+    /// now on, unless this keeper already has a file: the planner's
+    /// outcomes go where its job's completing cells spilled their rows,
+    /// one file per job.
+    pub(crate) fn share(&mut self, spill: &Spill) {
+        self.spill.share(spill);
+    }
+
     /// Where `o` is kept from now on.
     pub fn keep(&mut self, o: Outcomes) -> RunOutcomes {
-        if o.is_empty() || self.failed {
+        if o.is_empty() {
             return o.into();
         }
-        let spilled = self.file().and_then(|f| Ok((f.append(&o)?, f)));
-        match spilled {
-            Ok((offset, file)) => RunOutcomes(Repr::Spilled { file, offset, runs: o.len() }),
+        let Some(file) = self.spill.file() else { return o.into() };
+        let offset = file.end();
+        match write_outcomes(&file, offset, &o) {
+            Ok(()) => {
+                file.set_end(offset + (o.len() * RECORD) as u64);
+                RunOutcomes(Repr::Spilled { file, offset, runs: o.len() })
+            }
             Err(e) => {
-                self.failed = true;
-                tracing::warn!(dir = %spill_dir().display(), error = %e,
-                    "per-run outcomes cannot be spilled to a file: this job keeps them in memory");
+                self.spill.fail(&e);
                 o.into()
             }
         }
@@ -305,31 +266,23 @@ impl RunKeeper {
     /// that the outcomes of many runs are never held at once. `pass` is
     /// called again (to collect them in memory) when the file fails.
     pub fn keep_stream(&mut self, mut pass: impl FnMut(&mut dyn FnMut(&Outcomes))) -> RunOutcomes {
-        if !self.failed {
-            let written = self.file().and_then(|file| {
-                let offset = file.end();
-                let (mut runs, mut error) = (0usize, None);
-                pass(&mut |o| {
-                    if error.is_none() {
-                        match file.write_at(offset + (runs * RECORD) as u64, o) {
-                            Ok(()) => runs += o.len(),
-                            Err(e) => error = Some(e),
-                        }
+        if let Some(file) = self.spill.file() {
+            let offset = file.end();
+            let (mut runs, mut error) = (0usize, None);
+            pass(&mut |o| {
+                if error.is_none() {
+                    match write_outcomes(&file, offset + (runs * RECORD) as u64, o) {
+                        Ok(()) => runs += o.len(),
+                        Err(e) => error = Some(e),
                     }
-                });
-                if let Some(e) = error {
-                    return Err(e);
                 }
-                file.set_end(offset + (runs * RECORD) as u64);
-                Ok(RunOutcomes(Repr::Spilled { file, offset, runs }))
             });
-            match written {
-                Ok(kept) => return kept,
-                Err(e) => {
-                    self.failed = true;
-                    tracing::warn!(dir = %spill_dir().display(), error = %e,
-                        "per-run outcomes cannot be spilled to a file: this job keeps them in memory");
+            match error {
+                None => {
+                    file.set_end(offset + (runs * RECORD) as u64);
+                    return RunOutcomes(Repr::Spilled { file, offset, runs });
                 }
+                Some(e) => self.spill.fail(&e),
             }
         }
         let mut all = Outcomes::default();
@@ -340,15 +293,6 @@ impl RunKeeper {
             all.hp_lost.extend_from_slice(&o.hp_lost);
         });
         all.into()
-    }
-
-    fn file(&mut self) -> std::io::Result<Arc<SpillFile>> {
-        if let Some(f) = &self.file {
-            return Ok(f.clone());
-        }
-        let f = Arc::new(SpillFile { file: Mutex::new((tempfile::tempfile_in(spill_dir())?, 0)) });
-        self.file = Some(f.clone());
-        Ok(f)
     }
 }
 

@@ -11,8 +11,9 @@ use pf1e_wire::shard::{ShardKey, ShardResult, ShardSpec};
 use pf1e_wire::status::{FinishedCell, Stats, SweepInfo, SweepStatus};
 
 use crate::cell::CellSpec;
-use crate::merge::{CellResult, MergeError};
+use crate::merge::{CellFold, CellResult, MergeError};
 use crate::plan::{Planner, Step};
+use crate::rows::{RowSpill, ShardRows};
 use crate::shard::{Report, shard_key, shard_spec, split};
 use crate::store::JournalState;
 use crate::sweep::Sweep;
@@ -20,13 +21,23 @@ use crate::sweep::Sweep;
 struct ShardSlot {
     range: Range<u64>,
     key: ShardKey,
+    /// Whether its result is in.
+    filled: bool,
+    /// Its result until its cell completes, when the cell does not fold
+    /// its shards as they arrive (a day cell's per-run records).
     result: Option<Arc<ShardResult>>,
+    /// Where its packed rows went (the job's spill file, or memory).
+    rows: Option<ShardRows>,
 }
 
 struct CellRun {
     spec: CellSpec,
+    /// Its shard slots, in run order, until it completes.
     shards: Vec<ShardSlot>,
     remaining: usize,
+    /// Its shards of totals merged as they arrive (`None` for a day
+    /// cell, whose records are merged in run order at the end).
+    fold: Option<CellFold>,
     /// Its report once complete: a fixed size whatever its runs (the
     /// merged per-run rows go to its planner, then are dropped).
     done: Option<CellReport>,
@@ -36,6 +47,9 @@ struct CellRun {
 
 struct JobRun {
     planner: Box<dyn Planner>,
+    /// Its cells' packed rows, spilled as their shards arrive (the job's
+    /// spill file, shared with its planner).
+    rows: RowSpill,
     cells: Vec<CellRun>,
     done: bool,
 }
@@ -79,7 +93,12 @@ impl SweepRun {
         let jobs = sweep
             .jobs
             .iter()
-            .map(|j| JobRun { planner: j.planner(&ctx), cells: Vec::new(), done: false })
+            .map(|j| JobRun {
+                planner: j.planner(&ctx),
+                rows: RowSpill::default(),
+                cells: Vec::new(),
+                done: false,
+            })
             .collect();
         Self {
             sweep,
@@ -123,14 +142,24 @@ impl SweepRun {
                             .map(|range| ShardSlot {
                                 key: shard_key(&scenario, &spec, &range, report),
                                 range,
+                                filled: false,
                                 result: None,
+                                rows: None,
                             })
                             .collect();
                         self.stats.shards_total += shards.len() as u64;
                         self.stats.cells_total += 1;
                         self.stats.runs_total += spec.runs;
                         new_cells.push((j, job.cells.len()));
-                        job.cells.push(CellRun { remaining: shards.len(), shards, spec, done: None, report });
+                        let fold = report.totals.then(CellFold::default);
+                        job.cells.push(CellRun {
+                            remaining: shards.len(),
+                            shards,
+                            spec,
+                            fold,
+                            done: None,
+                            report,
+                        });
                     }
                 }
                 Step::Wait => all_done = false,
@@ -162,14 +191,26 @@ impl SweepRun {
     }
 
     /// Puts a shard result in its slot (once); true when that completes the cell.
+    /// An analysis cell's shard gives its packed rows to the job's spill
+    /// file at once, and a shard of totals its sums to its cell's fold: a
+    /// cell waiting for its last shard holds none of its runs' rows, and
+    /// one shard result's size of totals, whatever its runs.
     fn fill(&mut self, slot: Slot, result: Arc<ShardResult>) -> bool {
-        let cell = &mut self.jobs[slot.job].cells[slot.cell];
-        let s = &mut cell.shards[slot.shard];
-        if s.result.is_some() {
+        let job = &mut self.jobs[slot.job];
+        let cell = &mut job.cells[slot.cell];
+        // A complete cell has no slot left: nothing waits for its shards.
+        let Some(s) = cell.shards.get_mut(slot.shard) else { return false };
+        if s.filled {
             return false;
         }
+        s.filled = true;
         self.stats.runs_done += s.range.end - s.range.start;
-        s.result = Some(result);
+        let (result, rows) = if cell.report.packed { job.rows.take(result) } else { (result, None) };
+        s.rows = rows;
+        match &mut cell.fold {
+            Some(fold) => fold.add(&result),
+            None => s.result = Some(result),
+        }
         cell.remaining -= 1;
         cell.remaining == 0
     }
@@ -202,17 +243,33 @@ impl SweepRun {
     ) -> Result<(), MergeError> {
         let run = &mut self.jobs[job];
         let c = &mut run.cells[cell];
-        let parts: Vec<(u64, &ShardResult)> =
-            c.shards.iter().filter_map(|s| s.result.as_deref().map(|r| (s.range.start, r))).collect();
-        let result = CellResult::merge(parts, c.spec.runs)?;
+        let mut result = match c.fold.take() {
+            Some(fold) => fold.finish(c.spec.runs)?,
+            None => {
+                let parts: Vec<(u64, &ShardResult)> =
+                    c.shards.iter().filter_map(|s| s.result.as_deref().map(|r| (s.range.start, r))).collect();
+                CellResult::merge(parts, c.spec.runs)?
+            }
+        };
+        // The slots are in run order: so are their rows.
+        let rows: Vec<ShardRows> = c.shards.iter_mut().filter_map(|s| s.rows.take()).collect();
+        if let Some(party) = result.packed.as_ref().map(|p| p.party).filter(|_| !rows.is_empty()) {
+            result = result.with_rows(run.rows.cell(party, rows))?;
+        }
         let report = result.report(cell, &c.spec);
         self.finished.push(FinishedCell { job, cell: report.clone() });
         // A planner that cannot go on (its spill file unreadable) fails
         // this sweep, never the coordinator.
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run.planner.consume(cell, &result)))
             .map_err(|panic| MergeError::Planner(super::panic_text(panic.as_ref())))?;
+        if let Some(e) = result.read_error() {
+            return Err(MergeError::Spill(e.to_string()));
+        }
         c.done = Some(report);
         trash.extend(c.shards.iter_mut().filter_map(|s| s.result.take()));
+        // Its slots too: a sweep's cells done keep their report only, not a
+        // place per shard (about 100 bytes each) for the sweep's life.
+        c.shards = Vec::new();
         self.stats.cells_done += 1;
         Ok(())
     }
