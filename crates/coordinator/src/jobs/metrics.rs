@@ -221,12 +221,28 @@ pub struct MetricAdapter<P> {
     inner: P,
     /// Where the per-run outcomes of the cells it reads are kept.
     keeper: RunKeeper,
+    /// The last progress computed, until the planner moves on. A progress
+    /// may compare cells paired (a sensitivity ranks its levers), reading
+    /// their runs back from the spill file; a client polls it after every
+    /// batch, far more often than a cell completes.
+    progress: std::sync::Mutex<Option<Option<JobProgress>>>,
 }
 
 impl<P: MetricPlanner> MetricAdapter<P> {
     /// Wraps `inner`, measuring side `party` with intervals at `confidence`.
     pub fn new(party: &str, confidence: Confidence, inner: P) -> Self {
-        Self { party: party.to_string(), confidence, inner, keeper: RunKeeper::default() }
+        Self {
+            party: party.to_string(),
+            confidence,
+            inner,
+            keeper: RunKeeper::default(),
+            progress: std::sync::Mutex::new(None),
+        }
+    }
+
+    /// Forgets the cached progress (the planner's state changed).
+    fn moved_on(&mut self) {
+        *self.progress.get_mut().unwrap_or_else(std::sync::PoisonError::into_inner) = None;
     }
 }
 
@@ -235,9 +251,11 @@ impl<P: MetricPlanner> Planner for MetricAdapter<P> {
         self.inner.kind()
     }
     fn step(&mut self) -> Step {
+        self.moved_on();
         self.inner.step()
     }
     fn consume(&mut self, index: usize, result: &CellResult) {
+        self.moved_on();
         let m = CellMetrics::from_result_kept(result, &self.party, self.confidence, &mut self.keeper);
         self.inner.consume_metrics(index, &m);
     }
@@ -248,7 +266,8 @@ impl<P: MetricPlanner> Planner for MetricAdapter<P> {
         self.inner.result()
     }
     fn progress(&self) -> Option<JobProgress> {
-        self.inner.progress()
+        let mut cached = self.progress.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        cached.get_or_insert_with(|| self.inner.progress()).clone()
     }
 }
 
