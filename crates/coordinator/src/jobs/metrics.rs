@@ -300,6 +300,64 @@ mod tests {
             .collect()
     }
 
+    /// A planner that counts how often its progress is computed; its
+    /// progress names how many steps it took.
+    struct Counting {
+        steps: usize,
+        computed: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+    }
+
+    impl MetricPlanner for Counting {
+        fn kind(&self) -> &'static str {
+            "counting"
+        }
+        fn step(&mut self) -> Step {
+            self.steps += 1;
+            Step::Wait
+        }
+        fn consume_metrics(&mut self, _: usize, _: &CellMetrics) {}
+        fn state(&self) -> PlannerState {
+            PlannerState::default()
+        }
+        fn result(&self) -> JobResult {
+            JobResult::Grid(())
+        }
+        fn progress(&self) -> Option<JobProgress> {
+            self.computed.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            Some(JobProgress::Sensitivity {
+                adversary_strategy: self.steps.to_string(),
+                criterion: pf1e_engine::objectives::Criterion::PSurvives,
+                delta: 0.0,
+            })
+        }
+    }
+
+    /// Polled after every batch, a planner's progress is computed once per
+    /// change of the planner (a step or a consumed cell), and is the
+    /// planner's own.
+    #[test]
+    fn progress_is_computed_once_per_change_of_the_planner() {
+        let computed = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let mut a = MetricAdapter::new(
+            "players",
+            Confidence::default(),
+            Counting { steps: 0, computed: computed.clone() },
+        );
+        let named = |p: Option<JobProgress>| match p {
+            Some(JobProgress::Sensitivity { adversary_strategy, .. }) => adversary_strategy,
+            other => panic!("{other:?}"),
+        };
+        for _ in 0..3 {
+            assert_eq!(named(a.progress()), "0");
+        }
+        assert_eq!(computed.load(std::sync::atomic::Ordering::Relaxed), 1);
+        Planner::step(&mut a);
+        for _ in 0..3 {
+            assert_eq!(named(a.progress()), "1");
+        }
+        assert_eq!(computed.load(std::sync::atomic::Ordering::Relaxed), 2);
+    }
+
     /// The streamed metrics are `DangerMetrics::from_rows`'s, bit for bit
     /// (floats compared by their shortest round-trip text), whatever the
     /// chunks the rows come in.
