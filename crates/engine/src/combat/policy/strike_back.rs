@@ -42,6 +42,10 @@ pub(super) fn best_shield(
     castable: impl Fn(u16) -> bool,
 ) -> Option<(u16, u8, f64)> {
     let caster = b.prep.fighters[i].caster.as_deref()?;
+    // Most casters know no such spell: nothing to weigh.
+    if caster.known.iter().all(|k| !b.prep.spells[usize::from(k.spell)].role.retaliation) {
+        return None;
+    }
     let foes: Vec<(usize, f64)> = (0..b.len())
         .filter(|&e| b.are_enemies(i, e) && b.is_active(e))
         .map(|e| (e, blows(b, e, i)))
