@@ -251,8 +251,14 @@ impl<P: MetricPlanner> Planner for MetricAdapter<P> {
         self.inner.kind()
     }
     fn step(&mut self) -> Step {
-        self.moved_on();
-        self.inner.step()
+        // The scheduler steps a planner after every report; one that waits
+        // has changed nothing (each checks what it waits for first), so
+        // only a step that emits or ends forgets the progress.
+        let step = self.inner.step();
+        if step != Step::Wait {
+            self.moved_on();
+        }
+        step
     }
     fn consume(&mut self, index: usize, result: &CellResult) {
         self.moved_on();
@@ -300,8 +306,9 @@ mod tests {
             .collect()
     }
 
-    /// A planner that counts how often its progress is computed; its
-    /// progress names how many steps it took.
+    /// A planner that counts how often its progress is computed; it emits
+    /// (nothing) every other step and waits on the others; its progress
+    /// names how many times it emitted.
     struct Counting {
         steps: usize,
         computed: std::sync::Arc<std::sync::atomic::AtomicUsize>,
@@ -313,7 +320,7 @@ mod tests {
         }
         fn step(&mut self) -> Step {
             self.steps += 1;
-            Step::Wait
+            if self.steps % 2 == 1 { Step::Emit(Vec::new()) } else { Step::Wait }
         }
         fn consume_metrics(&mut self, _: usize, _: &CellMetrics) {}
         fn state(&self) -> PlannerState {
@@ -325,7 +332,7 @@ mod tests {
         fn progress(&self) -> Option<JobProgress> {
             self.computed.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             Some(JobProgress::Sensitivity {
-                adversary_strategy: self.steps.to_string(),
+                adversary_strategy: self.steps.div_ceil(2).to_string(),
                 criterion: pf1e_engine::objectives::Criterion::PSurvives,
                 delta: 0.0,
             })
@@ -333,8 +340,9 @@ mod tests {
     }
 
     /// Polled after every batch, a planner's progress is computed once per
-    /// change of the planner (a step or a consumed cell), and is the
-    /// planner's own.
+    /// change of the planner (a step that emits or ends, a consumed cell),
+    /// not after each of the scheduler's steps that find it waiting, and
+    /// is the planner's own.
     #[test]
     fn progress_is_computed_once_per_change_of_the_planner() {
         let computed = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
@@ -356,6 +364,13 @@ mod tests {
             assert_eq!(named(a.progress()), "1");
         }
         assert_eq!(computed.load(std::sync::atomic::Ordering::Relaxed), 2);
+        // A step that finds it waiting: the same progress, not computed again.
+        assert_eq!(Planner::step(&mut a), Step::Wait);
+        assert_eq!(named(a.progress()), "1");
+        assert_eq!(computed.load(std::sync::atomic::Ordering::Relaxed), 2);
+        Planner::step(&mut a);
+        assert_eq!(named(a.progress()), "2");
+        assert_eq!(computed.load(std::sync::atomic::Ordering::Relaxed), 3);
     }
 
     /// The streamed metrics are `DangerMetrics::from_rows`'s, bit for bit
