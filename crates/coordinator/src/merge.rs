@@ -19,6 +19,38 @@ use pf1e_engine::objectives::RunRow;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CellResult(pub(crate) ShardResult, pub(crate) Option<CellRows>);
 
+#[cfg(test)]
+impl CellResult {
+    /// A cell of per-run records between sides `a` and `b`, each run
+    /// `rounds` long (the planners' tests build their cells with it).
+    pub(crate) fn of_records(
+        summary: Summary,
+        winner: Vec<i32>,
+        rounds: u32,
+        final_hp: Vec<i32>,
+        dead: Vec<bool>,
+        combatants: Vec<pf1e_wire::shard::CombatantInfo>,
+    ) -> Self {
+        CellResult(
+            ShardResult {
+                summary,
+                rounds: vec![rounds; winner.len()],
+                winner,
+                final_hp,
+                dead,
+                fled: Vec::new(),
+                sides: vec!["a".into(), "b".into()],
+                combatants,
+                days: Vec::new(),
+                day_plays: 0,
+                totals: None,
+                packed: None,
+            },
+            None,
+        )
+    }
+}
+
 impl std::ops::Deref for CellResult {
     type Target = ShardResult;
 

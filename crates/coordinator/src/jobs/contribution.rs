@@ -230,7 +230,7 @@ impl Planner for Contribution {
 #[cfg(test)]
 mod tests {
     use pf1e_engine::summary::{CombatantTotals, Summary};
-    use pf1e_wire::shard::{CombatantInfo, ShardResult};
+    use pf1e_wire::shard::CombatantInfo;
 
     use super::*;
     use crate::jobs::metrics::testing::ctx;
@@ -270,23 +270,7 @@ mod tests {
             .map(|i| CombatantInfo { id: ["x", "y"][i].into(), side: 0, hp_max: 10, start_hp: 10 })
             .collect();
         combatants.push(CombatantInfo { id: "orc".into(), side: 1, hp_max: 10, start_hp: 10 });
-        CellResult(
-            ShardResult {
-                summary,
-                winner,
-                rounds: vec![4; won.len()],
-                final_hp,
-                dead,
-                fled: Vec::new(),
-                sides: vec!["a".into(), "b".into()],
-                combatants,
-                days: Vec::new(),
-                day_plays: 0,
-                totals: None,
-                packed: None,
-            },
-            None,
-        )
+        CellResult::of_records(summary, winner, 4, final_hp, dead, combatants)
     }
 
     #[test]

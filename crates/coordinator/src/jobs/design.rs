@@ -1347,7 +1347,7 @@ impl Planner for Design {
 #[cfg(test)]
 mod tests {
     use pf1e_engine::summary::Summary;
-    use pf1e_wire::shard::{CombatantInfo, ShardResult};
+    use pf1e_wire::shard::CombatantInfo;
 
     use super::*;
     use crate::jobs::metrics::testing::ctx;
@@ -1518,23 +1518,7 @@ mod tests {
         for k in 0..roster {
             combatants.push(CombatantInfo { id: format!("orc-{k}"), side: 1, hp_max: 6, start_hp: 6 });
         }
-        CellResult(
-            ShardResult {
-                summary,
-                winner,
-                rounds: vec![3; runs as usize],
-                final_hp,
-                dead,
-                fled: Vec::new(),
-                sides: vec!["a".into(), "b".into()],
-                combatants,
-                days: Vec::new(),
-                day_plays: 0,
-                totals: None,
-                packed: None,
-            },
-            None,
-        )
+        CellResult::of_records(summary, winner, 3, final_hp, dead, combatants)
     }
 
     /// Drives the planner: `deaths(orcs)` of every 10 runs lose member 0;
