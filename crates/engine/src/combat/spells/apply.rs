@@ -1031,16 +1031,15 @@ impl<R: Dice> Engine<'_, '_, R> {
         let f = &self.st.fighters[t];
         if f.fx & crate::effects::Behaviours::ENERGY != 0 || f.fx & crate::effects::Behaviours::IMMUNITY != 0
         {
-            // An energy ward halves the damage before resistance and
-            // absorption take their part of what is left (CRB "Fire Shield").
-            if self.energy_warded(t, types) {
-                amount /= 2;
-            }
-            let f = &self.st.fighters[t];
-            let mut absorb_at = None;
+            let (mut absorb_at, mut warded) = (None, false);
             for (k, e) in f.effects.iter().enumerate() {
                 for b in e.effect.behaviours.iter() {
                     match b {
+                        Behaviour::EnergyWard { types: bits }
+                            if energies.iter().any(|&x| bits >> x & 1 == 1) =>
+                        {
+                            warded = true;
+                        }
                         Behaviour::EnergyResist { types: bits, amount }
                             if energies.iter().any(|&x| bits >> x & 1 == 1) =>
                         {
@@ -1059,6 +1058,11 @@ impl<R: Dice> Engine<'_, '_, R> {
                         _ => {}
                     }
                 }
+            }
+            // An energy ward halves the damage before resistance and
+            // absorption take their part of what is left (CRB "Fire Shield").
+            if warded {
+                amount /= 2;
             }
             if let Some(k) = absorb_at {
                 let left = self.st.fighters[t].effects[k].effect.pool;
