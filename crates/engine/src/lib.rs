@@ -439,4 +439,13 @@ pub mod summary;
 /// aims no second area of a spell that meets creatures each round
 /// (Stinking Cloud) at foes already in one (a second Web still asks a new
 /// save). Event schema 16.
-pub const RULES_VERSION: &str = "pf1e-rules-28";
+///
+/// `pf1e-rules-29`: Spectral Hand is played (it was refused; the lich
+/// prepares it): the caster loses 1d4 hit points, back when the spell
+/// ends; its touch spells of 4th level or lower reach medium range, with
+/// +2 on the touch and no flanking, held charges too. The default policy
+/// shapes the hand when the touch spells it would carry to foes out of
+/// reach gain more over two castings than the round it costs. A spell's
+/// melee touch through the hand is no blow of the caster's body: a Fire
+/// Shield does not answer it. Event schema 17.
+pub const RULES_VERSION: &str = "pf1e-rules-29";

@@ -852,6 +852,9 @@ fn spell_event(t: &Transcript, spell: &str, what: &SpellEvent, lang: Lang) -> St
         SpellEvent::Redirected { target } => f(T::EvSplRedirected, &[&spell, &t.id(*target)]),
         SpellEvent::ConstructEnds => f(T::EvSplConstructEnds, &[&spell]),
         SpellEvent::Retaliates { attacker } => f(T::EvSplRetaliates, &[&spell, &t.id(*attacker)]),
+        SpellEvent::HandFormed { hp_lost } => f(T::EvSplHandFormed, &[&spell, hp_lost]),
+        SpellEvent::ByHand { target } => f(T::EvSplByHand, &[&spell, &t.id(*target)]),
+        SpellEvent::HandReturns { hp } => f(T::EvSplHandReturns, &[&spell, hp]),
         SpellEvent::ZoneMoves { to } => f(T::EvSplZoneMoves, &[&spell, &to.row, &to.col]),
         SpellEvent::Delivered => f(T::EvSplDelivered, &[&spell]),
         SpellEvent::Resistance { sr, d20, bonus, overcome } => {

@@ -670,6 +670,9 @@ catalogue! {
     EvSplRedirected => "directs {} at {}", "dirige {} contre {}";
     EvSplConstructEnds => "{} fades", "{} se dissipe";
     EvSplRetaliates => "{} strikes back at {}", "{} riposte contre {}";
+    EvSplHandFormed => "shapes {} from its life force (-{} hp)", "façonne {} de sa force vitale (-{} pv)";
+    EvSplByHand => "the spectral hand carries {} to {}", "la main spectrale porte {} jusqu'à {}";
+    EvSplHandReturns => "{} ends: {} hp come back", "{} prend fin : {} pv reviennent";
     EvSplZoneMoves => "{} moves to ({}, {})", "{} se déplace en ({}, {})";
     EvSplDelivered => "spellstrike delivers {}", "la frappe de sort délivre {}";
     EvSplResistance => "spell resistance {}: caster level check d20={}={} -> {}", "résistance à la magie {} : test de niveau de lanceur d20={}={} -> {}";

@@ -84,7 +84,11 @@ fn is_zero(n: &i32) -> bool {
 /// (its bearer's shield strikes back at an attacker; the damage is a
 /// `spell_damage` event) and the spell effect `warded_off` (an energy ward
 /// turns a successful Reflex save for half into no damage).
-pub const EVENT_SCHEMA_VERSION: u32 = 16;
+/// version 17 (`pf1e-rules-29`) Spectral Hand: the spell events
+/// `hand_formed` (the hit points its caster loses), `by_hand` (the hand
+/// carries a touch spell to its target) and `hand_returns` (the hit points
+/// come back when the spell ends).
+pub const EVENT_SCHEMA_VERSION: u32 = 17;
 
 /// The record of one battle: who fought, and what happened in order.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]

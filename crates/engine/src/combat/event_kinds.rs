@@ -543,6 +543,24 @@ pub enum SpellEvent {
         /// The creature that struck the bearer.
         attacker: usize,
     },
+    /// Its caster shapes a spectral hand from its life force and loses
+    /// these hit points until the spell ends (Spectral Hand, schema 17).
+    HandFormed {
+        /// Hit points lost.
+        hp_lost: u32,
+    },
+    /// The caster's spectral hand carries this touch spell to its target
+    /// (schema 17); the touch attack follows.
+    ByHand {
+        /// The creature touched.
+        target: usize,
+    },
+    /// The spectral hand's spell ended: the hit points it cost come back
+    /// (schema 17).
+    HandReturns {
+        /// Hit points regained.
+        hp: u32,
+    },
     /// A spell resistance check: caster level + penetration against the SR.
     Resistance {
         /// The creature's spell resistance.

@@ -787,6 +787,11 @@ fn spell_event(spell: &str, what: &SpellEvent, ids: &[String]) -> String {
         SpellEvent::Retaliates { attacker } => {
             format!("{spell} strikes back at {}", names(&[*attacker], ids))
         }
+        SpellEvent::HandFormed { hp_lost } => format!("shapes {spell} from its life force (-{hp_lost} hp)"),
+        SpellEvent::ByHand { target } => {
+            format!("{spell} is carried by the spectral hand to {}", names(&[*target], ids))
+        }
+        SpellEvent::HandReturns { hp } => format!("{spell} ends: {hp} hp come back"),
         SpellEvent::ZoneMoves { to } => format!("{spell} moves to ({}, {})", to.row, to.col),
         SpellEvent::Delivered => format!("spellstrike delivers {spell}"),
         SpellEvent::Resistance { sr, d20, bonus, overcome } => format!(

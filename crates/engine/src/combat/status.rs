@@ -343,6 +343,18 @@ impl<R: Dice> Engine<'_, '_, R> {
             self.st.fighters[i].hp -= gone.effect.hp_bonus as i32;
             self.settle(i, before);
         }
+        // A spectral hand's hit points come back however its spell ends.
+        let hand = gone.effect.behaviours.iter().find_map(|b| match *b {
+            Behaviour::TouchDelivery { hp_lost, .. } => Some(hp_lost),
+            _ => None,
+        });
+        if let Some(hp) = hand {
+            let spell = gone.effect.spell.map_or_else(
+                || gone.effect.name.to_string(),
+                |s| self.st.prep.spells[usize::from(s)].spell.name.to_string(),
+            );
+            self.hand_returns(i, &spell, hp);
+        }
         if let Some(next) = next {
             self.apply_effect(i, next, gone.source);
         }

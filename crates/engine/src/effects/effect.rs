@@ -287,6 +287,19 @@ pub enum Behaviour {
         /// The casting's save DC.
         dc: i32,
     },
+    /// Its touch spells of `max_level` or lower reach `range_ft` and gain
+    /// `bonus` on their melee touch attack (Spectral Hand,
+    /// `combat::spells::hand`); the `hp_lost` it cost return when it ends.
+    TouchDelivery {
+        /// Bonus on the melee touch attack.
+        bonus: i8,
+        /// Highest spell level it delivers.
+        max_level: u8,
+        /// How far from its bearer it delivers them.
+        range_ft: u32,
+        /// Hit points its bearer lost to form it.
+        hp_lost: u8,
+    },
 }
 
 /// How a creature breaks free of bonds: each check it may make, with its DC
@@ -348,6 +361,7 @@ impl Behaviour {
             Behaviour::EndsWithoutNonlethal => Behaviours::ENDS_WITHOUT_NONLETHAL,
             Behaviour::SizeChange { .. } => Behaviours::SIZE,
             Behaviour::Retaliation { .. } => Behaviours::RETALIATION,
+            Behaviour::TouchDelivery { .. } => Behaviours::TOUCH_DELIVERY,
         }
     }
 }
@@ -409,6 +423,8 @@ impl Behaviours {
     pub const SIZE: u32 = 1 << 24;
     /// Strikes back at those who hit it in melee (Fire Shield).
     pub const RETALIATION: u32 = 1 << 25;
+    /// Delivers its touch spells at range (Spectral Hand).
+    pub const TOUCH_DELIVERY: u32 = 1 << 26;
 
     /// Whether a behaviour of `flag` is present.
     #[inline]

@@ -94,7 +94,7 @@ pub(crate) fn plan_magic(b: &BattleState<'_>, i: usize, t: usize, m: Magic, out:
     // A held charge: touch with it.
     if let Some(held) = f.casting.held {
         let target = held.cast.target.filter(|&x| b.is_active(x)).unwrap_or(t);
-        if b.touch_reaches(i, target) {
+        if b.charge_reaches(&held, target) {
             out.push(Action::at(ActionKind::DischargeSpell, target));
             return true;
         }
@@ -429,6 +429,22 @@ fn plan_spells(
             if let Some(cast) = out.last_mut() {
                 cast.option = option;
             }
+            return true;
+        }
+    }
+    // 3d. A spectral hand, when the touch spells it would carry to foes
+    // out of reach gain more over the next castings than the round it
+    // costs (`policy::hand`).
+    if let Some((spell, gain, alt)) = super::hand::best_hand(
+        b,
+        i,
+        || weapon.max(best_offense(b, i, t, m).map_or(0.0, |x| x.score)),
+        |s| allowed(b, i, m, s, Metamagic::NONE),
+        |j, s, bonus| touch_worth(b, i, j, s, bonus),
+    ) {
+        let o = Option_ { spell, target: None, point: None, metamagic: Metamagic::NONE, score: gain };
+        if gain * casting_odds(b, i, &o) > alt {
+            push_cast(b, i, o, out);
             return true;
         }
     }
@@ -826,20 +842,45 @@ fn score_offense(
             continue;
         }
         let through = p_through(b, i, j, s);
-        let hit = match s.attack.as_ref().map(|a| a.kind) {
-            Some(AttackKind::MeleeTouch) => {
-                let sit = b.touch_situation(i, j, true);
-                hit_chance(sit.attack, sit.ac)
-            }
-            Some(_) => {
-                let sit = b.touch_situation(i, j, false);
-                hit_chance(sit.attack, sit.ac)
-            }
-            None => 1.0,
-        };
-        score += through * hit * value_on(b, i, j, &cast, s, mm);
+        score += through * spell_hit_chance(b, i, j, s) * value_on(b, i, j, &cast, s, mm);
     }
     (score > 0.0).then_some(Option_ { spell, target: cast.target, point: cast.point, metamagic: mm, score })
+}
+
+/// The chance `i`'s spell `s` lands its attack roll on `j` (1 without
+/// one): a melee touch through `i`'s spectral hand gains the hand's bonus
+/// and loses any flanking (`hand_for`).
+fn spell_hit_chance(b: &BattleState<'_>, i: usize, j: usize, s: &Spell) -> f64 {
+    match s.attack.as_ref().map(|a| a.kind) {
+        Some(AttackKind::MeleeTouch) => {
+            let sit = b.touch_situation(i, j, true);
+            let hand = b.hand_for(i, s).map_or(0, |h| h.bonus - b.flank_bonus(i, j));
+            hit_chance(sit.attack + hand, sit.ac)
+        }
+        Some(_) => {
+            let sit = b.touch_situation(i, j, false);
+            hit_chance(sit.attack, sit.ac)
+        }
+        None => 1.0,
+    }
+}
+
+/// What `i`'s melee touch spell `spell` is worth on foe `j` with `bonus`
+/// more on the touch and no flanking (a spectral hand's delivery): the
+/// chance it passes spell resistance and hits, times its worth there.
+fn touch_worth(b: &BattleState<'_>, i: usize, j: usize, spell: u16, bonus: i32) -> f64 {
+    let prepared = &b.prep.spells[usize::from(spell)];
+    let s = &prepared.spell;
+    if prepared.unplayable.is_some() || !(prepared.role.damage || prepared.role.control) || s.harmless {
+        return 0.0;
+    }
+    if immune(b, j, spell) || !s.attack.as_ref().is_some_and(|a| a.kind == AttackKind::MeleeTouch) {
+        return 0.0;
+    }
+    let Ok(cast) = b.casting(i, &Action::cast(spell, Some(j))) else { return 0.0 };
+    let sit = b.touch_situation(i, j, true);
+    let hit = hit_chance(sit.attack + bonus - b.flank_bonus(i, j), sit.ac);
+    p_through(b, i, j, s) * hit * value_on(b, i, j, &cast, s, Metamagic::NONE)
 }
 
 /// The fewest enemies an area spell of this role must catch under the
@@ -1196,19 +1237,10 @@ fn best_scroll(b: &BattleState<'_>, i: usize, t: usize) -> Option<(u8, f64)> {
             continue;
         }
         let cast = b.item_cast(i, k, t);
-        let hit = match s.attack.as_ref().map(|a| a.kind) {
-            Some(AttackKind::MeleeTouch) => {
-                let sit = b.touch_situation(i, t, true);
-                hit_chance(sit.attack, sit.ac)
-            }
-            Some(_) => {
-                let sit = b.touch_situation(i, t, false);
-                hit_chance(sit.attack, sit.ac)
-            }
-            None => 1.0,
-        };
-        let score =
-            p_through(b, i, t, s) * hit * value_on(b, i, t, &cast, s, Metamagic::NONE) * b.item_odds(i, k);
+        let score = p_through(b, i, t, s)
+            * spell_hit_chance(b, i, t, s)
+            * value_on(b, i, t, &cast, s, Metamagic::NONE)
+            * b.item_odds(i, k);
         if score > 0.0 && best.is_none_or(|(_, x)| score > x) {
             best = Some((k, score));
         }

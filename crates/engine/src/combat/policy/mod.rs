@@ -29,6 +29,7 @@ mod flank;
 mod flight;
 mod fragile;
 mod futile;
+mod hand;
 mod harmless;
 mod heal;
 mod magic;

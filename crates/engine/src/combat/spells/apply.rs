@@ -597,6 +597,14 @@ impl<R: Dice> Engine<'_, '_, R> {
                 };
                 self.behaviour_for(cast, duration, pack, b);
             }
+            EffectKind::TouchDelivery(td) => {
+                // The hand is the caster's own: it forms once, on the caster.
+                let Some(rounds) = self.lasting(cast, duration) else { return };
+                if t == cast.caster {
+                    let b = self.form_hand(cast, td);
+                    pack.part(rounds).behaviours.push(b);
+                }
+            }
             EffectKind::EnergyAbsorption(ea) => {
                 let Some(rounds) = self.lasting(cast, duration) else { return };
                 let types = self.energy_choice(t, &ea.types, ea.choose_one);

@@ -135,6 +135,8 @@ pub struct Role {
     pub construct: bool,
     /// Strikes back at those who hit its bearer in melee (Fire Shield).
     pub retaliation: bool,
+    /// Carries its caster's touch spells at a distance (Spectral Hand).
+    pub touch_delivery: bool,
 }
 
 /// A spell of the encounter's library, checked once.
@@ -361,6 +363,7 @@ fn role_of(spell: &Spell) -> Role {
                 role.retaliation = true;
             }
             EffectKind::Stabilize(_) => role.stabilize = true,
+            EffectKind::TouchDelivery(_) => role.touch_delivery = true,
             EffectKind::Condition(_) | EffectKind::Compel(_) | EffectKind::Death(_) if !helps => {
                 role.control = true
             }

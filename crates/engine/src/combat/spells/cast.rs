@@ -322,7 +322,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             .target
             .filter(|&t| t < self.st.len() && self.st.is_active(t))
             .ok_or(Reason::MissingTarget)?;
-        if !self.st.touch_reaches(i, t) {
+        if !self.st.charge_reaches(&held, t) {
             return Err(Reason::OutOfRange);
         }
         self.st.fighters[i].casting.held = None;

@@ -8,7 +8,7 @@
 //! cast times, held charges), `target` (targets and areas), `resolve`
 //! (attack rolls, spell resistance, saves) and `apply` (what each effect
 //! kind does), `preparation` (a prepared caster's copies of the day), `upkeep` (what lasting effects do turn by turn), `zone`
-//! (lasting areas left on the map), `construct` (spell constructs that strike on their own: Spiritual Weapon), `grasp` (an area's own grapple: Black Tentacles).
+//! (lasting areas left on the map), `construct` (spell constructs that strike on their own: Spiritual Weapon), `grasp` (an area's own grapple: Black Tentacles), `hand` (touch spells delivered at a distance: Spectral Hand).
 
 mod apply;
 mod book;
@@ -16,6 +16,7 @@ mod cast;
 mod casting;
 mod construct;
 mod grasp;
+mod hand;
 mod immune;
 mod playable;
 mod preparation;

@@ -131,7 +131,6 @@ fn effect_unplayable(path: &str, e: &SpellEffect) -> Option<String> {
         }
         EffectKind::Push(_) => return refuse("pushes are not played"),
         EffectKind::Teleport(_) => return refuse("teleportation is not played"),
-        EffectKind::TouchDelivery(_) => return refuse("touch spells delivered at range are not played"),
         EffectKind::Dash(_) => return refuse("moves with an attack on the way are not played"),
         _ => {}
     }

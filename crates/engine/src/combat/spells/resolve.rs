@@ -158,9 +158,23 @@ impl<R: Dice> Engine<'_, '_, R> {
         if !spell.harmless {
             self.bearer_attacks(i);
         }
-        let (hit, crit) = match cast.weapon {
-            Some(w) => self.spellstrike_hit(i, w, t),
-            None => self.touch_attack(i, t, true, false, spell_deals_damage(spell), 0),
+        let hand = if cast.weapon.is_none() { self.st.hand_for(i, spell) } else { None };
+        let (hit, crit) = match (cast.weapon, hand) {
+            (Some(w), _) => self.spellstrike_hit(i, w, t),
+            // The hand carries it: +2, and no flanking (`hand.rs`).
+            (None, Some(h)) => {
+                emit!(
+                    self,
+                    Event::Spell {
+                        who: i,
+                        spell: spell.name.clone(),
+                        what: SpellEvent::ByHand { target: t }
+                    }
+                );
+                let penalty = self.st.flank_bonus(i, t) - h.bonus;
+                self.touch_attack_by(i, t, true, false, spell_deals_damage(spell), penalty, true)
+            }
+            (None, None) => self.touch_attack(i, t, true, false, spell_deals_damage(spell), 0),
         };
         if !hit {
             return false;
@@ -236,6 +250,22 @@ impl<R: Dice> Engine<'_, '_, R> {
         ray: bool,
         can_crit: bool,
         penalty: i32,
+    ) -> (bool, bool) {
+        self.touch_attack_by(a, t, melee, ray, can_crit, penalty, false)
+    }
+
+    /// [`Self::touch_attack`], made by `a`'s spectral hand when `by_hand`
+    /// (`hand.rs`): the hand's body is not `a`'s, so nothing strikes back.
+    #[allow(clippy::too_many_arguments)]
+    fn touch_attack_by(
+        &mut self,
+        a: usize,
+        t: usize,
+        melee: bool,
+        ray: bool,
+        can_crit: bool,
+        penalty: i32,
+        by_hand: bool,
     ) -> (bool, bool) {
         if !self.sanctuary_allows(a, t) {
             return (false, false);
@@ -318,7 +348,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             let event = Event::TouchAttack { who: a, target: t, kind, d20, bonus, total, ac, steps, hit };
             self.log.push(self.st.round, event);
         }
-        if hit && melee {
+        if hit && melee && !by_hand {
             // A hand that touches a Fire Shield burns (`retaliation.rs`).
             self.retaliate(a, None, t);
         }

@@ -39,7 +39,8 @@ impl BattleState<'_> {
     /// The spell's range in feet at caster level `cl` (`None`: unlimited).
     pub(crate) fn spell_range(&self, i: usize, spell: &Spell, cl: u32) -> Option<u32> {
         match spell.range {
-            Range::Touch => Some(self.touch_reach(i)),
+            // A spectral hand carries it further (`hand`).
+            Range::Touch => Some(self.hand_for(i, spell).map_or(0, |h| h.range_ft).max(self.touch_reach(i))),
             r => r.feet_at(cl),
         }
     }

@@ -58,6 +58,7 @@ mod shun;
 mod size;
 mod size_spells;
 mod song;
+mod spectral_hand;
 mod spell_like;
 mod spiritual_weapon;
 mod splash;
