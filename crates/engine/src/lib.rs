@@ -447,5 +447,10 @@ pub mod summary;
 /// shapes the hand when the touch spells it would carry to foes out of
 /// reach gain more over two castings than the round it costs. A spell's
 /// melee touch through the hand is no blow of the caster's body: a Fire
-/// Shield does not answer it. Event schema 17.
+/// Shield does not answer it. Dimension Door is played (it was refused;
+/// the lich prepares it): the caster appears on a free spot within long
+/// range without provoking, a grapple ends, and its turn ends; the default
+/// policy teleports a caster out of a melee that would fell it within two
+/// rounds, cast defensively, to a spot no melee foe reaches next round.
+/// Event schema 17.
 pub const RULES_VERSION: &str = "pf1e-rules-29";

@@ -854,6 +854,10 @@ fn spell_event(t: &Transcript, spell: &str, what: &SpellEvent, lang: Lang) -> St
         SpellEvent::Retaliates { attacker } => f(T::EvSplRetaliates, &[&spell, &t.id(*attacker)]),
         SpellEvent::HandFormed { hp_lost } => f(T::EvSplHandFormed, &[&spell, hp_lost]),
         SpellEvent::ByHand { target } => f(T::EvSplByHand, &[&spell, &t.id(*target)]),
+        SpellEvent::Teleports { from, to } => {
+            f(T::EvSplTeleports, &[&spell, &from.row, &from.col, &to.row, &to.col])
+        }
+        SpellEvent::NoArrival => f(T::EvSplNoArrival, &[&spell]),
         SpellEvent::HandReturns { hp } => f(T::EvSplHandReturns, &[&spell, hp]),
         SpellEvent::ZoneMoves { to } => f(T::EvSplZoneMoves, &[&spell, &to.row, &to.col]),
         SpellEvent::Delivered => f(T::EvSplDelivered, &[&spell]),

@@ -672,6 +672,8 @@ catalogue! {
     EvSplRetaliates => "{} strikes back at {}", "{} riposte contre {}";
     EvSplHandFormed => "shapes {} from its life force (-{} hp)", "façonne {} de sa force vitale (-{} pv)";
     EvSplByHand => "the spectral hand carries {} to {}", "la main spectrale porte {} jusqu'à {}";
+    EvSplTeleports => "{}: vanishes from ({}, {}) and appears at ({}, {})", "{} : disparaît de ({}, {}) et apparaît en ({}, {})";
+    EvSplNoArrival => "{}: the spot is taken, it stays", "{} : l'emplacement est pris, il reste";
     EvSplHandReturns => "{} ends: {} hp come back", "{} prend fin : {} pv reviennent";
     EvSplZoneMoves => "{} moves to ({}, {})", "{} se déplace en ({}, {})";
     EvSplDelivered => "spellstrike delivers {}", "la frappe de sort délivre {}";

@@ -562,6 +562,8 @@ pub enum Reason {
     NothingToDismiss,
     /// The caster directs no construct of that spell.
     NoConstruct,
+    /// Its turn ended early (Dimension Door: no other action until its next turn).
+    TurnEnded,
 }
 
 impl Reason {
@@ -598,6 +600,7 @@ impl Reason {
             Reason::NotOnExit => "not_on_exit",
             Reason::NothingToDismiss => "nothing_to_dismiss",
             Reason::NoConstruct => "no_construct",
+            Reason::TurnEnded => "turn_ended",
             Reason::CannotRunOrCharge => "cannot_run_or_charge",
             Reason::MissingFeat => "missing_feat",
             Reason::MissingManeuver => "missing_maneuver",

@@ -87,7 +87,8 @@ fn is_zero(n: &i32) -> bool {
 /// version 17 (`pf1e-rules-29`) Spectral Hand: the spell events
 /// `hand_formed` (the hit points its caster loses), `by_hand` (the hand
 /// carries a touch spell to its target) and `hand_returns` (the hit points
-/// come back when the spell ends).
+/// come back when the spell ends); Dimension Door: the spell events
+/// `teleports` and `no_arrival`, the failure `turn_ended`.
 pub const EVENT_SCHEMA_VERSION: u32 = 17;
 
 /// The record of one battle: who fought, and what happened in order.

@@ -555,6 +555,16 @@ pub enum SpellEvent {
         /// The creature touched.
         target: usize,
     },
+    /// Its caster vanishes from `from` and appears on `to` (Dimension
+    /// Door, schema 17).
+    Teleports {
+        /// Where it stood.
+        from: Pos,
+        /// Where it arrives.
+        to: Pos,
+    },
+    /// The spot it named is taken: the caster stays (schema 17).
+    NoArrival,
     /// The spectral hand's spell ended: the hit points it cost come back
     /// (schema 17).
     HandReturns {

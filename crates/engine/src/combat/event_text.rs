@@ -791,6 +791,13 @@ fn spell_event(spell: &str, what: &SpellEvent, ids: &[String]) -> String {
         SpellEvent::ByHand { target } => {
             format!("{spell} is carried by the spectral hand to {}", names(&[*target], ids))
         }
+        SpellEvent::Teleports { from, to } => {
+            format!(
+                "{spell}: vanishes from ({}, {}) and appears at ({}, {})",
+                from.row, from.col, to.row, to.col
+            )
+        }
+        SpellEvent::NoArrival => format!("{spell}: the spot is taken, it stays"),
         SpellEvent::HandReturns { hp } => format!("{spell} ends: {hp} hp come back"),
         SpellEvent::ZoneMoves { to } => format!("{spell} moves to ({}, {})", to.row, to.col),
         SpellEvent::Delivered => format!("spellstrike delivers {spell}"),

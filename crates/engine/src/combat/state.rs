@@ -398,6 +398,7 @@ impl<'p> BattleState<'p> {
                 immediate_round: u32::MAX,
                 has_acted: false,
                 deeds: 0,
+                ended: false,
                 attack_penalty: 0,
             },
             run: RunState { running: false, run_rounds: 0, run_checks: 0, run_rest: 0 },

@@ -191,6 +191,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         f.turn.charged = false;
         f.turn.moved = false;
         f.turn.stepped = false;
+        f.turn.ended = false;
         f.mobility.flown = 0;
         // A turn without running breaks the running streak; rest counts down.
         if !f.run.running {
@@ -314,6 +315,9 @@ impl<R: Dice> Engine<'_, '_, R> {
                 None if swift_gone => ActionResult::failed(p.action.kind, Reason::DowngradedImmediateSwift),
                 None if !self.st.is_active(i) => ActionResult::failed(p.action.kind, Reason::ActorDown),
                 None if !self.st.can_act(i) => ActionResult::failed(p.action.kind, Reason::CannotAct),
+                None if self.st.fighters[i].turn.ended => {
+                    ActionResult::failed(p.action.kind, Reason::TurnEnded)
+                }
                 None => self.execute(i, p.action),
             };
             self.settle_fliers();

@@ -364,6 +364,23 @@ fn plan_spells(
         }
         None => {}
     }
+    // 1b. Teleport out of a melee that would fell it within two rounds, or
+    // out of a grapple (Dimension Door, `policy::escape`).
+    if let Some((spell, to)) = caster
+        .known
+        .iter()
+        .filter(|k| b.prep.spells[usize::from(k.spell)].role.teleport)
+        .filter(|k| allowed(b, i, m, k.spell, Metamagic::NONE))
+        .find_map(|k| super::escape::escape_to(b, i, k.spell, caster.cl).map(|q| (k.spell, q)))
+    {
+        // Defensively whatever the odds: each attack of opportunity that hit
+        // would ask a harder check (10 + its damage + the level) on top of
+        // the damage the caster is fleeing.
+        let o = Option_ { spell, target: None, point: Some(to), metamagic: Metamagic::NONE, score: 0.0 };
+        let a = o.action();
+        out.push(if threatened(b, i) { a.defensively() } else { a });
+        return true;
+    }
     // What its weapon does this turn: nothing when none of its attacks is
     // of use against any foe (`policy::futile`: only a natural 20 hits, or
     // damage reduction swallows every blow), whatever a lucky roll may do.

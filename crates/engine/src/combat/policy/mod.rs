@@ -25,6 +25,7 @@ mod construct;
 mod consumables;
 mod coup;
 mod domain;
+mod escape;
 mod flank;
 mod flight;
 mod fragile;

@@ -137,6 +137,8 @@ pub struct Role {
     pub retaliation: bool,
     /// Carries its caster's touch spells at a distance (Spectral Hand).
     pub touch_delivery: bool,
+    /// Takes its caster elsewhere (Dimension Door).
+    pub teleport: bool,
 }
 
 /// A spell of the encounter's library, checked once.
@@ -364,6 +366,7 @@ fn role_of(spell: &Spell) -> Role {
             }
             EffectKind::Stabilize(_) => role.stabilize = true,
             EffectKind::TouchDelivery(_) => role.touch_delivery = true,
+            EffectKind::Teleport(_) => role.teleport = true,
             EffectKind::Condition(_) | EffectKind::Compel(_) | EffectKind::Death(_) if !helps => {
                 role.control = true
             }

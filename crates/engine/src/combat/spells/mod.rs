@@ -8,7 +8,7 @@
 //! cast times, held charges), `target` (targets and areas), `resolve`
 //! (attack rolls, spell resistance, saves) and `apply` (what each effect
 //! kind does), `preparation` (a prepared caster's copies of the day), `upkeep` (what lasting effects do turn by turn), `zone`
-//! (lasting areas left on the map), `construct` (spell constructs that strike on their own: Spiritual Weapon), `grasp` (an area's own grapple: Black Tentacles), `hand` (touch spells delivered at a distance: Spectral Hand).
+//! (lasting areas left on the map), `construct` (spell constructs that strike on their own: Spiritual Weapon), `grasp` (an area's own grapple: Black Tentacles), `hand` (touch spells delivered at a distance: Spectral Hand), `teleport` (Dimension Door).
 
 mod apply;
 mod book;
@@ -25,6 +25,7 @@ mod resolve;
 mod retaliation;
 pub(crate) mod summon;
 mod target;
+mod teleport;
 mod upkeep;
 mod zone;
 

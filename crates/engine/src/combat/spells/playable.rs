@@ -130,7 +130,6 @@ fn effect_unplayable(path: &str, e: &SpellEffect) -> Option<String> {
             return refuse("combat maneuvers outside a lasting area are not played");
         }
         EffectKind::Push(_) => return refuse("pushes are not played"),
-        EffectKind::Teleport(_) => return refuse("teleportation is not played"),
         EffectKind::Dash(_) => return refuse("moves with an attack on the way are not played"),
         _ => {}
     }

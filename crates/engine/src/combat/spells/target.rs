@@ -355,9 +355,12 @@ impl BattleState<'_> {
             || spell.target.as_ref().is_some_and(|t| t.kind == TargetKind::Caster);
         if self_only {
             return match cast.target {
-                None => Ok(()),
-                Some(t) if t == i => Ok(()),
-                Some(_) => Err(Reason::MissingTarget),
+                Some(t) if t != i => Err(Reason::MissingTarget),
+                // A teleportation names where it goes (`teleport.rs`).
+                _ if super::teleport::teleport_effect(spell).is_some() && !cast.extract => {
+                    st.check_arrival(cast, spell)
+                }
+                _ => Ok(()),
             };
         }
         if let Some(tg) = &spell.target {

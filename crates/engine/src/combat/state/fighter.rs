@@ -106,6 +106,8 @@ pub(crate) struct TurnState {
     pub attack_penalty: i32,
     /// Deeds declared for its next firearm attack (`abilities::UP_CLOSE`, `DEADEYE`).
     pub deeds: u8,
+    /// It can take no other action this turn (Dimension Door).
+    pub ended: bool,
 }
 
 /// Running and the rest it needs after (CRB "Run", Endurance).

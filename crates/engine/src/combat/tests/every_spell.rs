@@ -116,6 +116,12 @@ fn cure(spell: &Spell) -> bool {
 fn points(e: &Engine<'_, '_, SeededRng>) -> Vec<Option<Pos>> {
     let mut p: Vec<Option<Pos>> = (0..6).map(|i| Some(e.st.pos(i))).collect();
     p.insert(0, None);
+    // Last, a free square the caster could stand on (a teleportation's spot).
+    let map = e.st.map();
+    let free = (0..map.height)
+        .flat_map(|row| (0..map.width).map(move |col| Pos::new(row, col)))
+        .find(|&q| e.st.can_arrive(CASTER, q));
+    p.push(free);
     p
 }
 

@@ -16,6 +16,7 @@ mod closed_form;
 mod conditions;
 mod consumables;
 mod control_spells;
+mod dimension_door;
 mod domain_powers;
 mod dominate;
 mod effects;
