@@ -252,13 +252,13 @@ fn open_batch(id: u64, value: &[u8]) -> Option<Batch> {
 type Fresh = std::collections::HashMap<ShardKey, u64>;
 
 /// How many unmerged entries make the next write merge them: an eighth of
-/// the merged index, so that a merge of keys spread by hash rewrites each
+/// the merged index (at least `floor`, [`MERGE_MIN`] but in tests), so that a merge of keys spread by hash rewrites each
 /// of its leaf pages for several entries, within bounds (below
 /// [`MERGE_MIN`] a merge would rewrite a small index too often; above
 /// [`MERGE_MAX`] the entries held in memory, ~50 bytes each, would grow
 /// with the cache).
-fn merge_at(merged: u64) -> u64 {
-    (merged / 8).clamp(MERGE_MIN, MERGE_MAX)
+fn merge_at(merged: u64, floor: u64) -> u64 {
+    (merged / 8).clamp(floor, MERGE_MAX.max(floor))
 }
 
 /// The keys of a batch's key list record stored under `id` (`None`: it
@@ -394,6 +394,8 @@ pub struct Store {
     /// still the current ones when it applies its own (redb runs write
     /// transactions one at a time anyway).
     writer: Arc<std::sync::Mutex<()>>,
+    /// [`MERGE_MIN`], lowered by tests to merge after a few shards.
+    merge_floor: u64,
 }
 
 /// A size limit of the cached shards: past it, the coldest (least recently
@@ -591,6 +593,7 @@ impl Store {
             limit: None,
             fresh: Arc::new(std::sync::RwLock::new(fresh)),
             writer: Arc::default(),
+            merge_floor: MERGE_MIN,
         })
     }
 
@@ -729,7 +732,11 @@ impl Store {
         // begins later finds in `SHARD_INDEX` whatever was cleared here.
         let fresh: Vec<Option<u64>> = {
             let fresh = self.fresh.read().unwrap_or_else(|e| e.into_inner());
-            if fresh.is_empty() { vec![None; keys.len()] } else { keys.iter().map(|k| fresh.get(k).copied()).collect() }
+            if fresh.is_empty() {
+                vec![None; keys.len()]
+            } else {
+                keys.iter().map(|k| fresh.get(k).copied()).collect()
+            }
         };
         let (out, bad) = guard(p, "read shards", || {
             let txn = self.db.begin_read().ctx(p, "read shards")?;
@@ -748,7 +755,9 @@ impl Store {
                 // its shards written again since the entries were read):
                 // the merged index may still name an older one.
                 let fresh = match fresh {
-                    Some(id) if !opened.contains_key(&id) && batches.get(id).ctx(p, "read shards")?.is_none() => {
+                    Some(id)
+                        if !opened.contains_key(&id) && batches.get(id).ctx(p, "read shards")?.is_none() =>
+                    {
                         None
                     }
                     f => f,
@@ -842,7 +851,7 @@ impl Store {
     /// transaction (a record of one of these shards in `SHARDS`, from an
     /// older write, is removed with it). Their index entries are held in
     /// memory until enough have gathered, then merged into `SHARD_INDEX`
-    /// by the write that passes [`merge_at`], in its own transaction.
+    /// by the write that passes [`merge_at`], in that write's transaction.
     fn put_batch(&mut self, results: &[(ShardKey, Cow<'_, [u8]>)]) -> Result<(), StoreError> {
         let p = self.path.clone();
         let payload = batch_payload(results);
@@ -889,8 +898,9 @@ impl Store {
                 }
                 let unmerged = (fresh.len() + keys.len()) as u64 - released.values().sum::<u64>();
                 release(&mut live, &mut batches, &mut lists, released).ctx(&p, "write shards")?;
-                let merged = txn.open_table(SHARD_INDEX).ctx(&p, "write shards")?.len().ctx(&p, "write shards")?;
-                merge = (unmerged >= merge_at(merged)).then(|| {
+                let merged =
+                    txn.open_table(SHARD_INDEX).ctx(&p, "write shards")?.len().ctx(&p, "write shards")?;
+                merge = (unmerged >= merge_at(merged, self.merge_floor)).then(|| {
                     let mut all = fresh.clone();
                     all.extend(keys.iter().map(|k| (*k, id)));
                     all
@@ -1223,8 +1233,9 @@ impl Store {
                     if bad_batches.contains(&id) {
                         continue;
                     }
-                    let ok = open_key_list(id, v.value())
-                        .is_some_and(|keys| good.get(&id).is_some_and(|b| keys.iter().all(|k| b.contains(k))));
+                    let ok = open_key_list(id, v.value()).is_some_and(|keys| {
+                        good.get(&id).is_some_and(|b| keys.iter().all(|k| b.contains(k)))
+                    });
                     if !ok {
                         report.bad.push(format!("{KEYS_NAME}/{id}"));
                         bad_batches.push(id);
@@ -1378,6 +1389,207 @@ impl ResponseCache for LlmCache {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Writes batches of shards as the previous format did (every entry in
+    /// `shard_index`, keyed by hash, at each write; a batch none names any
+    /// more removed), straight into a new redb file.
+    fn put_old_format(path: &Path, writes: &[Vec<(ShardKey, &ShardResult)>]) {
+        let db = Database::create(path).unwrap();
+        let txn = db.begin_write().unwrap();
+        {
+            let mut meta = txn.open_table(META).unwrap();
+            let mut batches = txn.open_table(SHARD_BATCHES).unwrap();
+            let mut index = txn.open_table(OLD_SHARD_INDEX).unwrap();
+            let mut live = txn.open_table(SHARD_BATCH_LIVE).unwrap();
+            txn.open_table(SHARDS).unwrap();
+            for (id, write) in (0u64..).zip(writes) {
+                let encoded: Vec<(ShardKey, Cow<'_, [u8]>)> =
+                    write.iter().map(|(k, r)| (*k, Cow::Owned(encode_result(r)))).collect();
+                let sealed = seal::seal(BATCHES_NAME, &id.to_le_bytes(), &batch_payload(&encoded));
+                batches.insert(id, sealed.as_slice()).unwrap();
+                live.insert(id, write.len() as u64).unwrap();
+                for (k, _) in write {
+                    let old = index.insert(k.as_slice(), id).unwrap().map(|g| g.value());
+                    if let Some(old) = old {
+                        let left = live.get(old).unwrap().unwrap().value() - 1;
+                        if left == 0 {
+                            live.remove(old).unwrap();
+                            batches.remove(old).unwrap();
+                        } else {
+                            live.insert(old, left).unwrap();
+                        }
+                    }
+                }
+                meta.insert(NEXT_BATCH, id + 1).unwrap();
+            }
+        }
+        txn.commit().unwrap();
+    }
+
+    fn batch_ids(s: &Store) -> Vec<u64> {
+        let txn = s.db.begin_read().unwrap();
+        let t = txn.open_table(SHARD_BATCHES).unwrap();
+        t.iter().unwrap().map(|e| e.unwrap().0.value()).collect()
+    }
+
+    fn table_names(s: &Store) -> Vec<String> {
+        let txn = s.db.begin_read().unwrap();
+        txn.list_tables().unwrap().map(|t| redb::TableHandle::name(&t).to_string()).collect()
+    }
+
+    fn len_of(s: &Store, def: TableDefinition<u64, &[u8]>) -> u64 {
+        s.db.begin_read().unwrap().open_table(def).unwrap().len().unwrap()
+    }
+
+    /// The results read back, each as the bytes the store keeps.
+    fn read_encoded(s: &Store, keys: &[ShardKey]) -> Vec<Option<Vec<u8>>> {
+        s.get_shards(keys).unwrap().iter().map(|r| r.as_ref().map(encode_result)).collect()
+    }
+
+    /// A file written by the previous format opens: its index moves to the
+    /// new table in the opening's transaction, the old table goes, every
+    /// result reads back bit for bit, and the batches' counts still remove
+    /// a batch once every shard of it is written again.
+    #[test]
+    fn a_file_of_the_old_format_is_migrated_on_opening() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("old.redb");
+        let (a, b, c) = (
+            crate::merge::tests::fake_result(1, 0..10),
+            crate::merge::tests::fake_result(2, 0..5),
+            crate::merge::tests::fake_result(3, 0..7),
+        );
+        put_old_format(
+            &path,
+            &[
+                vec![([1; 32], &a), ([2; 32], &b), ([3; 32], &a)],
+                vec![([3; 32], &b)],
+                vec![([4; 32], &c)],
+                vec![([4; 32], &a)],
+            ],
+        );
+        let keys = [[1; 32], [2; 32], [3; 32], [4; 32], [5; 32]];
+        let want: Vec<Option<Vec<u8>>> =
+            [Some(&a), Some(&b), Some(&b), Some(&a), None].iter().map(|r| r.map(encode_result)).collect();
+        let mut s = Store::open(&path).unwrap();
+        assert!(!table_names(&s).contains(&OLD_INDEX_NAME.to_string()), "{:?}", table_names(&s));
+        assert_eq!(read_encoded(&s, &keys), want);
+        assert_eq!(s.get_shards(&keys[..1]).unwrap(), vec![Some(a.clone())]);
+        assert_eq!(s.shard_count().unwrap(), 4);
+        assert_eq!(batch_ids(&s), vec![0, 1, 3], "batch 2 was gone before");
+        assert_eq!(len_of(&s, SHARD_BATCH_KEYS), 0, "migrated entries are merged ones");
+        assert!(s.verify(false).unwrap().bad.is_empty());
+        drop(s);
+        // Opened again: nothing left to migrate, the same results.
+        let mut s = Store::open(&path).unwrap();
+        assert_eq!(read_encoded(&s, &keys), want);
+        // Shards 1, 2 and 3 written again, merged at once: batches 0 and 1
+        // are named no more and go; the next batch number follows the old.
+        s.merge_floor = 1;
+        s.put_shards(&[([1; 32], &c), ([2; 32], &c), ([3; 32], &c)]).unwrap();
+        assert_eq!(batch_ids(&s), vec![3, 4]);
+        assert_eq!(
+            s.get_shards(&keys).unwrap(),
+            vec![Some(c.clone()), Some(c.clone()), Some(c.clone()), Some(a), None]
+        );
+        assert!(s.verify(false).unwrap().bad.is_empty());
+    }
+
+    /// The new layout: entries held as key lists until a write passes the
+    /// merge size, merged then; the newest write of a shard is read before
+    /// and after merges and reopening; a batch is removed once nothing
+    /// names it, whether the entries replacing its own were merged or
+    /// not; a size limit moves out the newest result of each shard.
+    #[test]
+    fn unmerged_and_merged_entries_read_back_and_free_their_batches() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("cache.redb");
+        let (a, b, c) = (
+            crate::merge::tests::fake_result(1, 0..10),
+            crate::merge::tests::fake_result(2, 0..5),
+            crate::merge::tests::fake_result(3, 0..7),
+        );
+        let keys = [[1; 32], [2; 32], [3; 32], [4; 32], [5; 32]];
+        let mut s = Store::open(&path).unwrap();
+        s.merge_floor = 3;
+        s.put_shards(&[([1; 32], &a), ([2; 32], &b)]).unwrap();
+        assert_eq!(len_of(&s, SHARD_BATCH_KEYS), 1, "one key list, not merged");
+        assert_eq!(s.shard_count().unwrap(), 2);
+        s.put_shards(&[([3; 32], &a)]).unwrap();
+        assert_eq!(len_of(&s, SHARD_BATCH_KEYS), 0, "three entries: merged");
+        s.put_shards(&[([1; 32], &b)]).unwrap();
+        assert_eq!(s.shard_count().unwrap(), 3, "an unmerged entry over a merged one counts once");
+        let want = vec![Some(b.clone()), Some(b.clone()), Some(a.clone()), None, None];
+        assert_eq!(s.get_shards(&keys).unwrap(), want);
+        drop(s);
+        let mut s = Store::open(&path).unwrap();
+        s.merge_floor = 3;
+        assert_eq!(s.get_shards(&keys).unwrap(), want, "unmerged entries read again from their lists");
+        assert_eq!(batch_ids(&s), vec![0, 1, 2]);
+        // An unmerged entry written again: its batch goes at once.
+        s.put_shards(&[([5; 32], &a)]).unwrap();
+        s.put_shards(&[([5; 32], &c)]).unwrap();
+        assert_eq!(batch_ids(&s), vec![0, 1, 2, 4]);
+        assert!(s.verify(false).unwrap().bad.is_empty());
+        // The merge replaces shards 1 and 2 of batch 0: it goes.
+        s.put_shards(&[([2; 32], &a), ([4; 32], &c)]).unwrap();
+        assert_eq!(len_of(&s, SHARD_BATCH_KEYS), 0);
+        assert_eq!(batch_ids(&s), vec![1, 2, 4, 5]);
+        let want = vec![Some(b.clone()), Some(a.clone()), Some(a.clone()), Some(c.clone()), Some(c.clone())];
+        assert_eq!(s.get_shards(&keys).unwrap(), want);
+        assert_eq!(s.shard_count().unwrap(), 5);
+        assert!(s.verify(false).unwrap().bad.is_empty());
+        // One unmerged over a merged entry, then a size limit: each shard's
+        // newest result becomes its own record.
+        s.put_shards(&[([3; 32], &c)]).unwrap();
+        let want = vec![Some(b), Some(a.clone()), Some(c.clone()), Some(c.clone()), Some(c)];
+        assert_eq!(s.get_shards(&keys).unwrap(), want);
+        assert_eq!(s.set_shard_limit(u64::MAX).unwrap(), 0);
+        assert_eq!(s.get_shards(&keys).unwrap(), want);
+        assert_eq!(s.shard_count().unwrap(), 5);
+        assert!(batch_ids(&s).is_empty());
+        assert!(s.verify(false).unwrap().bad.is_empty());
+        drop(s);
+        let s = Store::open(&path).unwrap();
+        assert_eq!(s.get_shards(&keys).unwrap(), want);
+    }
+
+    /// A key list that fails its checksum: the file still opens, its
+    /// batch's shards are misses, `verify` names the list and `--repair`
+    /// removes it with its batch.
+    #[test]
+    fn a_corrupted_key_list_is_a_miss_and_repaired() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("cache.redb");
+        let a = crate::merge::tests::fake_result(1, 0..10);
+        let mut s = Store::open(&path).unwrap();
+        s.put_shards(&[([1; 32], &a), ([2; 32], &a)]).unwrap();
+        s.put_shards(&[([3; 32], &a)]).unwrap();
+        {
+            let txn = s.db.begin_write().unwrap();
+            {
+                let mut t = txn.open_table(SHARD_BATCH_KEYS).unwrap();
+                let mut v = t.get(0).unwrap().unwrap().value().to_vec();
+                let last = v.len() - 1;
+                v[last] ^= 1;
+                t.insert(0, v.as_slice()).unwrap();
+                // And a list of no batch, sealed but cut short.
+                t.insert(9, seal::seal(KEYS_NAME, &9u64.to_le_bytes(), &[7; 31]).as_slice()).unwrap();
+            }
+            txn.commit().unwrap();
+        }
+        drop(s);
+        let mut s = Store::open(&path).unwrap();
+        let keys = [[1; 32], [2; 32], [3; 32]];
+        assert_eq!(s.get_shards(&keys).unwrap(), vec![None, None, Some(a.clone())]);
+        let report = s.verify(true).unwrap();
+        assert_eq!(report.bad, vec![format!("{KEYS_NAME}/0"), format!("{KEYS_NAME}/9")]);
+        assert_eq!(batch_ids(&s), vec![1]);
+        assert_eq!(s.shard_count().unwrap(), 1);
+        assert!(s.verify(false).unwrap().bad.is_empty());
+        s.put_shards(&[([1; 32], &a)]).unwrap();
+        assert_eq!(s.get_shards(&keys).unwrap(), vec![Some(a.clone()), None, Some(a)]);
+    }
 
     #[test]
     fn a_size_limit_evicts_the_coldest_shards_with_the_write_that_passes_it() {
