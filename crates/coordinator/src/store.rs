@@ -255,8 +255,8 @@ type Fresh = std::collections::HashMap<ShardKey, u64>;
 /// the merged index (at least `floor`, [`MERGE_MIN`] but in tests), so that a merge of keys spread by hash rewrites each
 /// of its leaf pages for several entries, within bounds (below
 /// [`MERGE_MIN`] a merge would rewrite a small index too often; above
-/// [`MERGE_MAX`] the entries held in memory, ~50 bytes each, would grow
-/// with the cache).
+/// [`MERGE_MAX`] the entries held in memory, 40 to 80 bytes each with the
+/// hash map's slack, would grow with the cache: at most ~21 MiB).
 fn merge_at(merged: u64, floor: u64) -> u64 {
     (merged / 8).clamp(floor, MERGE_MAX.max(floor))
 }
@@ -309,16 +309,15 @@ fn release(
     Ok(())
 }
 
-/// Moves the unmerged entries `fresh` into `SHARD_INDEX` (in the caller's
+/// Moves the unmerged entries (one a shard) into `SHARD_INDEX` (in the caller's
 /// transaction), in key order so that consecutive inserts share leaf
 /// pages, and empties the key lists. An entry it replaces is taken off its
 /// batch's count.
-fn merge_fresh(txn: &redb::WriteTransaction, fresh: &Fresh) -> Result<(), redb::Error> {
-    let mut entries: Vec<(&ShardKey, &u64)> = fresh.iter().collect();
+fn merge_fresh(txn: &redb::WriteTransaction, mut entries: Vec<(ShardKey, u64)>) -> Result<(), redb::Error> {
     entries.sort_unstable();
     let mut index = txn.open_table(SHARD_INDEX)?;
     let mut released = std::collections::BTreeMap::new();
-    for (k, &id) in entries {
+    for (k, id) in entries {
         if let Some(old) = index.insert(k.as_slice(), id)? {
             let old = old.value();
             if old != id {
@@ -606,7 +605,7 @@ impl Store {
     /// are merged first.
     fn migrate(txn: &redb::WriteTransaction) -> Result<(), redb::Error> {
         let (fresh, _) = read_fresh(&txn.open_table(SHARD_BATCH_KEYS)?)?;
-        merge_fresh(txn, &fresh)?;
+        merge_fresh(txn, fresh.into_iter().collect())?;
         let mut released = std::collections::BTreeMap::new();
         {
             let old = txn.open_table(OLD_SHARD_INDEX)?;
@@ -862,7 +861,8 @@ impl Store {
         keys.dedup();
         let list = keys.concat();
         let _writer = self.writer.lock().unwrap_or_else(|e| e.into_inner());
-        let change = guard(&p, "write shards", || {
+        // The batch's number, or `None` when this write merged every entry.
+        let added = guard(&p, "write shards", || {
             let txn = self.db.begin_write().ctx(&p, "write shards")?;
             let id;
             let merge;
@@ -900,19 +900,26 @@ impl Store {
                 release(&mut live, &mut batches, &mut lists, released).ctx(&p, "write shards")?;
                 let merged =
                     txn.open_table(SHARD_INDEX).ctx(&p, "write shards")?.len().ctx(&p, "write shards")?;
+                // (`keys` is sorted: the entries it replaces are found by search.)
                 merge = (unmerged >= merge_at(merged, self.merge_floor)).then(|| {
-                    let mut all = fresh.clone();
+                    let older = fresh.iter().filter(|(k, _)| keys.binary_search(k).is_err());
+                    let mut all: Vec<(ShardKey, u64)> = older.map(|(k, id)| (*k, *id)).collect();
                     all.extend(keys.iter().map(|k| (*k, id)));
                     all
                 });
             }
-            if let Some(all) = &merge {
+            let merged = merge.is_some();
+            if let Some(all) = merge {
                 merge_fresh(&txn, all).ctx(&p, "write shards")?;
             }
             txn.commit().ctx(&p, "write shards")?;
-            Ok(if merge.is_some() { FreshChange::Cleared } else { FreshChange::Added(id, keys.clone()) })
+            Ok((!merged).then_some(id))
         })?;
-        change.apply(&self.fresh);
+        match added {
+            Some(id) => FreshChange::Added(id, keys),
+            None => FreshChange::Cleared,
+        }
+        .apply(&self.fresh);
         Ok(())
     }
 
