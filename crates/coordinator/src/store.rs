@@ -255,11 +255,12 @@ type Fresh =
     std::collections::HashMap<ShardKey, u64, std::hash::BuildHasherDefault<crate::scheduler::KeyHasher>>;
 
 /// How many unmerged entries make the next write merge them: an eighth of
-/// the merged index (at least `floor`, [`MERGE_MIN`] but in tests), so that a merge of keys spread by hash rewrites each
-/// of its leaf pages for several entries, within bounds (below
-/// [`MERGE_MIN`] a merge would rewrite a small index too often; above
-/// [`MERGE_MAX`] the entries held in memory, 40 to 80 bytes each with the
-/// hash map's slack, would grow with the cache: at most ~21 MiB).
+/// the merged index, so that a merge of keys spread by hash rewrites each
+/// of its leaf pages for several entries, within bounds (`floor`,
+/// [`MERGE_MIN`] but in tests: below it a merge would rewrite a small
+/// index too often; above [`MERGE_MAX`] the entries held in memory, 40 to
+/// 80 bytes each with the hash map's slack, would grow with the cache: at
+/// most ~21 MiB).
 fn merge_at(merged: u64, floor: u64) -> u64 {
     (merged / 8).clamp(floor, MERGE_MAX.max(floor))
 }
