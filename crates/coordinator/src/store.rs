@@ -1565,6 +1565,52 @@ mod tests {
         assert_eq!(s.get_shards(&keys).unwrap(), want);
     }
 
+    /// A clone reading while another writes and merges: a shard whose
+    /// write has returned is found, with its result, whatever the merges
+    /// in between (the unmerged entries are read before the transaction,
+    /// and a merge clears them only after its commit).
+    #[test]
+    fn a_reading_clone_finds_every_shard_written_through_merges() {
+        let dir = tempfile::tempdir().unwrap();
+        let results: Vec<ShardResult> = (0..4).map(|i| crate::merge::tests::fake_result(i, 0..3)).collect();
+        let mut writer = Store::open(&dir.path().join("cache.redb")).unwrap();
+        writer.merge_floor = 5;
+        let reader = writer.clone();
+        let key = |i: u32| {
+            let mut k = [0u8; 32];
+            k[..4].copy_from_slice(&i.to_be_bytes());
+            k[31] = 1;
+            k
+        };
+        let written = Arc::new(std::sync::atomic::AtomicU32::new(0));
+        let done = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let check = {
+            let (written, done, results) = (Arc::clone(&written), Arc::clone(&done), results.clone());
+            std::thread::spawn(move || {
+                let mut reads = 0;
+                while !done.load(std::sync::atomic::Ordering::Acquire) || reads == 0 {
+                    let n = written.load(std::sync::atomic::Ordering::Acquire);
+                    let keys: Vec<ShardKey> = (0..n).map(key).collect();
+                    for (i, got) in reader.get_shards(&keys).unwrap().into_iter().enumerate() {
+                        assert_eq!(got.as_ref(), Some(&results[i % 4]), "shard {i} of {n}");
+                    }
+                    reads += 1;
+                }
+                reads
+            })
+        };
+        for start in (0..200u32).step_by(3) {
+            let batch: Vec<(ShardKey, &ShardResult)> =
+                (start..start + 3).map(|i| (key(i), &results[i as usize % 4])).collect();
+            writer.put_shards(&batch).unwrap();
+            written.store(start + 3, std::sync::atomic::Ordering::Release);
+        }
+        done.store(true, std::sync::atomic::Ordering::Release);
+        assert!(check.join().unwrap() > 0);
+        assert_eq!(writer.shard_count().unwrap(), 201);
+        assert!(writer.verify(false).unwrap().bad.is_empty());
+    }
+
     /// A key list that fails its checksum: the file still opens, its
     /// batch's shards are misses, `verify` names the list and `--repair`
     /// removes it with its batch.
