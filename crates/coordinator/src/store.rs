@@ -35,7 +35,12 @@ use crate::seal;
 
 const SHARDS_NAME: &str = "shard_results";
 const BATCHES_NAME: &str = "shard_batches";
-const INDEX_NAME: &str = "shard_index";
+const INDEX_NAME: &str = "shard_index_settled";
+/// The index of the previous format (every shard's entry in one table
+/// keyed by hash, written at every commit): a file that has it is migrated
+/// when opened ([`Store::migrate`]).
+const OLD_INDEX_NAME: &str = "shard_index";
+const KEYS_NAME: &str = "shard_batch_keys";
 const LLM_NAME: &str = "llm_responses";
 const BUNDLES_NAME: &str = "sweep_bundles";
 const STATE_NAME: &str = "sweep_state";
@@ -47,11 +52,39 @@ const SHARDS: TableDefinition<&[u8], &[u8]> = TableDefinition::new(SHARDS_NAME);
 /// table and one small index entry per shard, instead of one record per
 /// shard scattered by its hash over the pages of `SHARDS`.
 const SHARD_BATCHES: TableDefinition<u64, &[u8]> = TableDefinition::new(BATCHES_NAME);
-/// Which batch holds each shard's result (the newest written); a shard
-/// found here is not looked up in `SHARDS`.
+/// Which batch holds each shard's result, for the batches merged so far
+/// (see `SHARD_BATCH_KEYS`); a shard found here or there is not looked up
+/// in `SHARDS`.
+///
+/// Why two tables: a shard key is a blake3 hash of the whole shard (cell
+/// and run range, `crate::shard::shard_key`) and the store is only ever
+/// given that key (a worker's report and a lookup carry nothing else), so
+/// an index keyed by it puts the ~470 entries of one commit at random
+/// places: the commit rewrote every leaf page they fell in (~170 page
+/// writes a commit, 41 % of the coordinator's CPU per shard in redb). A
+/// cell-first key would need the cell's identity carried through reports
+/// and lookups, and would still scatter a commit over its tens of cells.
+/// So a commit writes its keys as one record under its batch number (the
+/// next number: at the end of `SHARD_BATCH_KEYS`, a few adjacent pages),
+/// and the keys of the batches written since the last merge are held in
+/// memory ([`Fresh`], rebuilt from that table on opening). Once they pass
+/// [`merge_at`] of the merged index's size, one write moves them all into
+/// this table in key order, so each leaf page is rewritten once per merge
+/// rather than once per commit (an LSM tree of two levels).
 const SHARD_INDEX: TableDefinition<&[u8], u64> = TableDefinition::new(INDEX_NAME);
+/// The previous format's index (read once, by the migration).
+const OLD_SHARD_INDEX: TableDefinition<&[u8], u64> = TableDefinition::new(OLD_INDEX_NAME);
+/// The keys of each batch not merged into `SHARD_INDEX` yet: sealed,
+/// 32 bytes a distinct key, in key order. A merge empties it.
+const SHARD_BATCH_KEYS: TableDefinition<u64, &[u8]> = TableDefinition::new(KEYS_NAME);
+/// Fewest and most keys of unmerged batches before a merge (see
+/// [`merge_at`]).
+const MERGE_MIN: u64 = 1 << 16;
+const MERGE_MAX: u64 = 1 << 18;
 /// How many index entries name each batch: a batch none names any more
-/// (its shards all written again since) is removed.
+/// (its shards all written again since) is removed. An entry of
+/// `SHARD_INDEX` written again in an unmerged batch still counts for its
+/// old batch until the merge replaces it.
 const SHARD_BATCH_LIVE: TableDefinition<u64, u64> = TableDefinition::new("shard_batch_live");
 /// The key of `META` holding the next batch's number.
 const NEXT_BATCH: &str = "next_shard_batch";
@@ -212,6 +245,117 @@ fn open_batch(id: u64, value: &[u8]) -> Option<Batch> {
     Some(batch_entries(payload)?.into_iter().map(|(k, v)| (k, v.to_vec())).collect())
 }
 
+/// The index entries of the batches not merged yet: each shard's newest
+/// batch. Shared by a store's clones; changed only after the write that
+/// made the change has committed (a reader never waits for a commit's
+/// `fsync`), by one writer at a time (`Store::writer`). Hashed as the
+/// scheduler's maps are (a key is a hash already): SipHash made adding a
+/// commit's entries 3 % of the coordinator's CPU.
+type Fresh =
+    std::collections::HashMap<ShardKey, u64, std::hash::BuildHasherDefault<crate::scheduler::KeyHasher>>;
+
+/// How many unmerged entries make the next write merge them: an eighth of
+/// the merged index, so that a merge of keys spread by hash rewrites each
+/// of its leaf pages for several entries, within bounds (`floor`,
+/// [`MERGE_MIN`] but in tests: below it a merge would rewrite a small
+/// index too often; above [`MERGE_MAX`] the entries held in memory, 40 to
+/// 80 bytes each with the hash map's slack, would grow with the cache: at
+/// most ~21 MiB).
+fn merge_at(merged: u64, floor: u64) -> u64 {
+    (merged / 8).clamp(floor, MERGE_MAX.max(floor))
+}
+
+/// The keys of a batch's key list record stored under `id` (`None`: it
+/// fails its checksum or is not a whole number of keys).
+fn open_key_list(id: u64, value: &[u8]) -> Option<Vec<ShardKey>> {
+    let payload = seal::open(KEYS_NAME, &id.to_le_bytes(), value)?;
+    if payload.len() % 32 != 0 {
+        return None;
+    }
+    payload.chunks_exact(32).map(|c| ShardKey::try_from(c).ok()).collect()
+}
+
+/// The unmerged entries, from the key lists (in the caller's transaction),
+/// oldest batch first so that a shard's newest batch wins. A list that
+/// does not open is left out: its shards are misses until
+/// `verify --repair` removes it with its batch.
+fn read_fresh(lists: &impl ReadableTable<u64, &'static [u8]>) -> Result<(Fresh, u64), redb::StorageError> {
+    let mut fresh = Fresh::default();
+    let mut bad = 0;
+    for entry in lists.iter()? {
+        let (id, v) = entry?;
+        match open_key_list(id.value(), v.value()) {
+            Some(keys) => fresh.extend(keys.into_iter().map(|k| (k, id.value()))),
+            None => bad += 1,
+        }
+    }
+    Ok((fresh, bad))
+}
+
+/// Takes `n` index entries off each batch of `released`; a batch that none
+/// names any more is removed, with its key list.
+fn release(
+    live: &mut redb::Table<'_, u64, u64>,
+    batches: &mut redb::Table<'_, u64, &'static [u8]>,
+    lists: &mut redb::Table<'_, u64, &'static [u8]>,
+    released: std::collections::BTreeMap<u64, u64>,
+) -> Result<(), redb::StorageError> {
+    for (old, n) in released {
+        let left = live.get(old)?.map_or(0, |g| g.value()).saturating_sub(n);
+        if left == 0 {
+            live.remove(old)?;
+            batches.remove(old)?;
+            lists.remove(old)?;
+        } else {
+            live.insert(old, left)?;
+        }
+    }
+    Ok(())
+}
+
+/// Moves the unmerged entries (one a shard) into `SHARD_INDEX` (in the caller's
+/// transaction), in key order so that consecutive inserts share leaf
+/// pages, and empties the key lists. An entry it replaces is taken off its
+/// batch's count.
+fn merge_fresh(txn: &redb::WriteTransaction, mut entries: Vec<(ShardKey, u64)>) -> Result<(), redb::Error> {
+    entries.sort_unstable();
+    let mut index = txn.open_table(SHARD_INDEX)?;
+    let mut released = std::collections::BTreeMap::new();
+    for (k, id) in entries {
+        if let Some(old) = index.insert(k.as_slice(), id)? {
+            let old = old.value();
+            if old != id {
+                *released.entry(old).or_insert(0) += 1;
+            }
+        }
+    }
+    let mut lists = txn.open_table(SHARD_BATCH_KEYS)?;
+    lists.retain(|_, _| false)?;
+    let mut live = txn.open_table(SHARD_BATCH_LIVE)?;
+    let mut batches = txn.open_table(SHARD_BATCHES)?;
+    release(&mut live, &mut batches, &mut lists, released)?;
+    Ok(())
+}
+
+/// What a write did to the unmerged entries, applied to [`Fresh`] once it
+/// has committed.
+enum FreshChange {
+    /// A batch's keys were added.
+    Added(u64, Vec<ShardKey>),
+    /// Every entry was merged (or moved out by `unbatch`).
+    Cleared,
+}
+
+impl FreshChange {
+    fn apply(self, fresh: &std::sync::RwLock<Fresh>) {
+        let mut fresh = fresh.write().unwrap_or_else(|e| e.into_inner());
+        match self {
+            FreshChange::Added(id, keys) => fresh.extend(keys.into_iter().map(|k| (k, id))),
+            FreshChange::Cleared => fresh.clear(),
+        }
+    }
+}
+
 /// The journaled state of a sweep.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct JournalState {
@@ -246,6 +390,15 @@ pub struct Store {
     warned: Arc<std::sync::atomic::AtomicBool>,
     /// The size limit of the cached shards, when one is set.
     limit: Option<Arc<ShardLimit>>,
+    /// The index entries of the batches not merged yet.
+    fresh: Arc<std::sync::RwLock<Fresh>>,
+    /// Held by a write that changes [`Fresh`] from its transaction's
+    /// start until the change is applied, so that the entries it read are
+    /// still the current ones when it applies its own (redb runs write
+    /// transactions one at a time anyway).
+    writer: Arc<std::sync::Mutex<()>>,
+    /// [`MERGE_MIN`], lowered by tests to merge after a few shards.
+    merge_floor: u64,
 }
 
 /// A size limit of the cached shards: past it, the coldest (least recently
@@ -400,10 +553,15 @@ impl Store {
 
     fn init(db: Database, path: String) -> Result<Self, StoreError> {
         let txn = db.begin_write().ctx(&path, "create tables")?;
+        let old_format = txn
+            .list_tables()
+            .ctx(&path, "create tables")?
+            .any(|t| redb::TableHandle::name(&t) == OLD_INDEX_NAME);
         {
             txn.open_table(SHARDS).ctx(&path, "create tables")?;
             txn.open_table(SHARD_BATCHES).ctx(&path, "create tables")?;
             txn.open_table(SHARD_INDEX).ctx(&path, "create tables")?;
+            txn.open_table(SHARD_BATCH_KEYS).ctx(&path, "create tables")?;
             txn.open_table(SHARD_BATCH_LIVE).ctx(&path, "create tables")?;
             txn.open_table(LLM).ctx(&path, "create tables")?;
             txn.open_table(SWEEP_BUNDLES).ctx(&path, "create tables")?;
@@ -412,8 +570,69 @@ impl Store {
             txn.open_table(SWEEP_RESULTS_JSON).ctx(&path, "create tables")?;
             txn.open_table(META).ctx(&path, "create tables")?;
         }
+        if old_format {
+            Self::migrate(&txn).ctx(&path, "migrate the shard index")?;
+        }
+        // The tables and the migration are one transaction: a file is
+        // either still in the old format or wholly in the new one.
         txn.commit().ctx(&path, "create tables")?;
-        Ok(Self { db: Arc::new(db), path, warned: Arc::default(), limit: None })
+        let fresh = {
+            let txn = db.begin_read().ctx(&path, "read the shard index")?;
+            let lists = txn.open_table(SHARD_BATCH_KEYS).ctx(&path, "read the shard index")?;
+            let (fresh, bad) = read_fresh(&lists).ctx(&path, "read the shard index")?;
+            if bad > 0 {
+                tracing::warn!(
+                    cache = %path,
+                    records = bad,
+                    "key lists of cached shard batches failed their checksum: their shards will be computed again (`pf1e cache verify --repair` removes them)"
+                );
+            }
+            fresh
+        };
+        Ok(Self {
+            db: Arc::new(db),
+            path,
+            warned: Arc::default(),
+            limit: None,
+            fresh: Arc::new(std::sync::RwLock::new(fresh)),
+            writer: Arc::default(),
+            merge_floor: MERGE_MIN,
+        })
+    }
+
+    /// Moves the previous format's index (`shard_index`: every shard's
+    /// entry, keyed by hash) into `SHARD_INDEX` and deletes it, in the
+    /// caller's transaction. Its entries keep their batch numbers, and so
+    /// the batches' counts hold. Unmerged entries of this format, if the
+    /// file went through both (an older build writes `shard_index` again
+    /// into a file of this format), are older than the old table's and
+    /// are merged first.
+    fn migrate(txn: &redb::WriteTransaction) -> Result<(), redb::Error> {
+        let (fresh, _) = read_fresh(&txn.open_table(SHARD_BATCH_KEYS)?)?;
+        merge_fresh(txn, fresh.into_iter().collect())?;
+        let mut released = std::collections::BTreeMap::new();
+        {
+            let old = txn.open_table(OLD_SHARD_INDEX)?;
+            let mut index = txn.open_table(SHARD_INDEX)?;
+            // In key order: the merged index of a file of the old format is
+            // empty, so these are appends.
+            for entry in old.iter()? {
+                let (k, id) = entry?;
+                let id = id.value();
+                if let Some(prev) = index.insert(k.value(), id)? {
+                    let prev = prev.value();
+                    if prev != id {
+                        *released.entry(prev).or_insert(0) += 1;
+                    }
+                }
+            }
+        }
+        txn.delete_table(OLD_SHARD_INDEX)?;
+        let mut live = txn.open_table(SHARD_BATCH_LIVE)?;
+        let mut batches = txn.open_table(SHARD_BATCHES)?;
+        let mut lists = txn.open_table(SHARD_BATCH_KEYS)?;
+        release(&mut live, &mut batches, &mut lists, released)?;
+        Ok(())
     }
 
     /// Limits the cached shard results to `max_bytes` (keys and records;
@@ -429,9 +648,13 @@ impl Store {
         let p = self.path.clone();
         let p = &p;
         self.limit = Some(Arc::new(ShardLimit { max_bytes, touched: std::sync::Mutex::default() }));
-        guard(p, "limit shards", || {
+        let _writer = self.writer.lock().unwrap_or_else(|e| e.into_inner());
+        let removed = guard(p, "limit shards", || {
             let txn = self.db.begin_write().ctx(p, "limit shards")?;
-            Self::unbatch(&txn).ctx(p, "limit shards")?;
+            {
+                let fresh = self.fresh.read().unwrap_or_else(|e| e.into_inner());
+                Self::unbatch(&txn, &fresh).ctx(p, "limit shards")?;
+            }
             let removed;
             {
                 let mut shards = txn.open_table(SHARDS).ctx(p, "limit shards")?;
@@ -483,7 +706,9 @@ impl Store {
             }
             txn.commit().ctx(p, "limit shards")?;
             Ok(removed)
-        })
+        })?;
+        FreshChange::Cleared.apply(&self.fresh);
+        Ok(removed)
     }
 
     /// The bytes of the cached shards as the size limit counts them (0
@@ -505,6 +730,17 @@ impl Store {
     /// computed again and overwrites it; the first such record is reported.
     pub fn get_shards(&self, keys: &[ShardKey]) -> Result<Vec<Option<ShardResult>>, StoreError> {
         let p = &self.path;
+        // The unmerged entries are read before the transaction begins: a
+        // merge applies its change after its commit, so a transaction that
+        // begins later finds in `SHARD_INDEX` whatever was cleared here.
+        let fresh: Vec<Option<u64>> = {
+            let fresh = self.fresh.read().unwrap_or_else(|e| e.into_inner());
+            if fresh.is_empty() {
+                vec![None; keys.len()]
+            } else {
+                keys.iter().map(|k| fresh.get(k).copied()).collect()
+            }
+        };
         let (out, bad) = guard(p, "read shards", || {
             let txn = self.db.begin_read().ctx(p, "read shards")?;
             let table = txn.open_table(SHARDS).ctx(p, "read shards")?;
@@ -517,9 +753,23 @@ impl Store {
             > = std::collections::HashMap::new();
             let mut out = Vec::with_capacity(keys.len());
             let mut bad = 0u64;
-            for k in keys {
-                let result = if let Some(id) = index.get(k.as_slice()).ctx(p, "read shards")? {
-                    let id = id.value();
+            for (k, fresh) in keys.iter().zip(fresh.iter().copied()) {
+                // An unmerged batch gone from this transaction's view (all
+                // its shards written again since the entries were read):
+                // the merged index may still name an older one.
+                let fresh = match fresh {
+                    Some(id)
+                        if !opened.contains_key(&id) && batches.get(id).ctx(p, "read shards")?.is_none() =>
+                    {
+                        None
+                    }
+                    f => f,
+                };
+                let id = match fresh {
+                    Some(id) => Some(id),
+                    None => index.get(k.as_slice()).ctx(p, "read shards")?.map(|g| g.value()),
+                };
+                let result = if let Some(id) = id {
                     if let std::collections::hash_map::Entry::Vacant(e) = opened.entry(id) {
                         let batch = batches.get(id).ctx(p, "read shards")?;
                         e.insert(batch.and_then(|g| open_batch(id, g.value())));
@@ -600,59 +850,81 @@ impl Store {
     }
 
     /// [`put_shards`](Self::put_shards) without a size limit: one batch
-    /// record for all of them and an index entry per shard, in one
-    /// transaction (a record of this shard in `SHARDS`, from an older
-    /// write, is removed with it).
+    /// record for all of them and one record of their keys, in one
+    /// transaction (a record of one of these shards in `SHARDS`, from an
+    /// older write, is removed with it). Their index entries are held in
+    /// memory until enough have gathered, then merged into `SHARD_INDEX`
+    /// by the write that passes [`merge_at`], in that write's transaction.
     fn put_batch(&mut self, results: &[(ShardKey, Cow<'_, [u8]>)]) -> Result<(), StoreError> {
         let p = self.path.clone();
         let payload = batch_payload(results);
-        guard(&p, "write shards", || {
+        // Distinct keys (a group may hold one shard twice): the count of
+        // index entries naming the batch.
+        let mut keys: Vec<ShardKey> = results.iter().map(|(k, _)| *k).collect();
+        keys.sort_unstable();
+        keys.dedup();
+        let list = keys.concat();
+        let _writer = self.writer.lock().unwrap_or_else(|e| e.into_inner());
+        // The batch's number, or `None` when this write merged every entry.
+        let added = guard(&p, "write shards", || {
             let txn = self.db.begin_write().ctx(&p, "write shards")?;
+            let id;
+            let merge;
             {
                 let mut meta = txn.open_table(META).ctx(&p, "write shards")?;
-                let id = meta.get(NEXT_BATCH).ctx(&p, "write shards")?.map_or(0, |g| g.value());
+                id = meta.get(NEXT_BATCH).ctx(&p, "write shards")?.map_or(0, |g| g.value());
                 meta.insert(NEXT_BATCH, id + 1).ctx(&p, "write shards")?;
-                // Sealed inside: the sum covers the batch's number.
+                // Sealed inside: the sums cover the batch's number.
                 let sealed = seal::seal(BATCHES_NAME, &id.to_le_bytes(), &payload);
-                txn.open_table(SHARD_BATCHES)
-                    .ctx(&p, "write shards")?
-                    .insert(id, sealed.as_slice())
+                let mut batches = txn.open_table(SHARD_BATCHES).ctx(&p, "write shards")?;
+                batches.insert(id, sealed.as_slice()).ctx(&p, "write shards")?;
+                let mut lists = txn.open_table(SHARD_BATCH_KEYS).ctx(&p, "write shards")?;
+                lists
+                    .insert(id, seal::seal(KEYS_NAME, &id.to_le_bytes(), &list).as_slice())
                     .ctx(&p, "write shards")?;
-                // (The batch table is opened again below: one handle at a time.)
-                let mut index = txn.open_table(SHARD_INDEX).ctx(&p, "write shards")?;
-                let mut shards = txn.open_table(SHARDS).ctx(&p, "write shards")?;
                 let mut live = txn.open_table(SHARD_BATCH_LIVE).ctx(&p, "write shards")?;
-                live.insert(id, results.len() as u64).ctx(&p, "write shards")?;
-                let legacy = !shards.is_empty().ctx(&p, "write shards")?;
-                let mut superseded = Vec::new();
-                // In key order: each insert lands beside the previous one
-                // (the keys are hashes: in arrival order they would land
-                // all over the table).
-                let mut keys: Vec<&ShardKey> = results.iter().map(|(k, _)| k).collect();
-                keys.sort_unstable();
-                for k in keys {
-                    if let Some(old) = index.insert(k.as_slice(), id).ctx(&p, "write shards")? {
-                        superseded.push(old.value());
-                    }
-                    if legacy {
+                live.insert(id, keys.len() as u64).ctx(&p, "write shards")?;
+                let mut shards = txn.open_table(SHARDS).ctx(&p, "write shards")?;
+                if !shards.is_empty().ctx(&p, "write shards")? {
+                    for k in &keys {
                         shards.remove(k.as_slice()).ctx(&p, "write shards")?;
                     }
                 }
-                // A batch whose every shard was written again since goes.
-                let mut batches = txn.open_table(SHARD_BATCHES).ctx(&p, "write shards")?;
-                for old in superseded {
-                    let left =
-                        live.get(old).ctx(&p, "write shards")?.map_or(0, |g| g.value()).saturating_sub(1);
-                    if left == 0 {
-                        live.remove(old).ctx(&p, "write shards")?;
-                        batches.remove(old).ctx(&p, "write shards")?;
-                    } else {
-                        live.insert(old, left).ctx(&p, "write shards")?;
+                // An unmerged entry written again is taken off its batch
+                // now (a batch whose every shard was written again since
+                // goes); a merged one, when the merge replaces it.
+                let fresh = self.fresh.read().unwrap_or_else(|e| e.into_inner());
+                let mut released = std::collections::BTreeMap::new();
+                for k in &keys {
+                    if let Some(&old) = fresh.get(k) {
+                        *released.entry(old).or_insert(0) += 1;
                     }
                 }
+                let unmerged = (fresh.len() + keys.len()) as u64 - released.values().sum::<u64>();
+                release(&mut live, &mut batches, &mut lists, released).ctx(&p, "write shards")?;
+                let merged =
+                    txn.open_table(SHARD_INDEX).ctx(&p, "write shards")?.len().ctx(&p, "write shards")?;
+                // (`keys` is sorted: the entries it replaces are found by search.)
+                merge = (unmerged >= merge_at(merged, self.merge_floor)).then(|| {
+                    let older = fresh.iter().filter(|(k, _)| keys.binary_search(k).is_err());
+                    let mut all: Vec<(ShardKey, u64)> = older.map(|(k, id)| (*k, *id)).collect();
+                    all.extend(keys.iter().map(|k| (*k, id)));
+                    all
+                });
             }
-            txn.commit().ctx(&p, "write shards")
-        })
+            let merged = merge.is_some();
+            if let Some(all) = merge {
+                merge_fresh(&txn, all).ctx(&p, "write shards")?;
+            }
+            txn.commit().ctx(&p, "write shards")?;
+            Ok((!merged).then_some(id))
+        })?;
+        match added {
+            Some(id) => FreshChange::Added(id, keys),
+            None => FreshChange::Cleared,
+        }
+        .apply(&self.fresh);
+        Ok(())
     }
 
     /// Moves every batched shard result to a record of its own in
@@ -660,17 +932,22 @@ impl Store {
     /// and evicts shards one by one. A batch that fails its checksum is
     /// dropped (its shards are computed again when needed). Returns the
     /// shards moved.
-    fn unbatch(txn: &redb::WriteTransaction) -> Result<u64, redb::Error> {
+    fn unbatch(txn: &redb::WriteTransaction, fresh: &Fresh) -> Result<u64, redb::Error> {
         let mut index = txn.open_table(SHARD_INDEX)?;
         let mut batches = txn.open_table(SHARD_BATCHES)?;
         let mut shards = txn.open_table(SHARDS)?;
         let mut moved = 0;
         let mut opened: std::collections::HashMap<u64, Option<Batch>> = std::collections::HashMap::new();
+        // Each shard's newest batch: its unmerged entry, else its merged one.
         let mut entries = Vec::new();
         for entry in index.iter()? {
             let (k, id) = entry?;
-            entries.push((k.value().to_vec(), id.value()));
+            let newer = ShardKey::try_from(k.value()).ok().and_then(|key| fresh.get(&key));
+            if newer.is_none() {
+                entries.push((k.value().to_vec(), id.value()));
+            }
         }
+        entries.extend(fresh.iter().map(|(k, id)| (k.to_vec(), *id)));
         for (k, id) in entries {
             if let std::collections::hash_map::Entry::Vacant(e) = opened.entry(id) {
                 e.insert(batches.get(id)?.and_then(|g| open_batch(id, g.value())));
@@ -685,6 +962,7 @@ impl Store {
         while batches.pop_first()?.is_some() {}
         let mut live = txn.open_table(SHARD_BATCH_LIVE)?;
         while live.pop_first()?.is_some() {}
+        txn.open_table(SHARD_BATCH_KEYS)?.retain(|_, _| false)?;
         Ok(moved)
     }
 
@@ -736,9 +1014,16 @@ impl Store {
     /// Number of cached shard results.
     pub fn shard_count(&self) -> Result<u64, StoreError> {
         let p = &self.path;
+        let fresh: Vec<ShardKey> =
+            self.fresh.read().unwrap_or_else(|e| e.into_inner()).keys().copied().collect();
         let txn = self.db.begin_read().ctx(p, "count shards")?;
         let own = txn.open_table(SHARDS).ctx(p, "count shards")?.len().ctx(p, "count shards")?;
-        let batched = txn.open_table(SHARD_INDEX).ctx(p, "count shards")?.len().ctx(p, "count shards")?;
+        let index = txn.open_table(SHARD_INDEX).ctx(p, "count shards")?;
+        let mut batched = index.len().ctx(p, "count shards")?;
+        // An unmerged entry counts unless it replaces a merged one.
+        for k in &fresh {
+            batched += u64::from(index.get(k.as_slice()).ctx(p, "count shards")?.is_none());
+        }
         Ok(own + batched)
     }
 
@@ -882,6 +1167,10 @@ impl Store {
     pub fn verify(&mut self, repair: bool) -> Result<VerifyReport, StoreError> {
         let p = self.path.clone();
         let p = &p;
+        // The key lists checked (and repaired) are those the unmerged
+        // entries are read from afterwards: no write in between.
+        let writer = Arc::clone(&self.writer);
+        let _writer = writer.lock().unwrap_or_else(|e| e.into_inner());
         guard(p, "verify", || {
             let mut report = VerifyReport::default();
             let mut bad_keys: Vec<(&'static str, Vec<u8>)> = Vec::new();
@@ -944,6 +1233,25 @@ impl Store {
                         }
                     }
                 }
+                // A key list must open and name only shards its batch
+                // holds; a bad one goes with its batch (its entries cannot
+                // be trusted, and the batch is unreachable without them).
+                let lists = txn.open_table(SHARD_BATCH_KEYS).ctx(p, "verify")?;
+                for entry in lists.iter().ctx(p, "verify")? {
+                    let (k, v) = entry.ctx(p, "verify")?;
+                    report.checked += 1;
+                    let id = k.value();
+                    if bad_batches.contains(&id) {
+                        continue;
+                    }
+                    let ok = open_key_list(id, v.value()).is_some_and(|keys| {
+                        good.get(&id).is_some_and(|b| keys.iter().all(|k| b.contains(k)))
+                    });
+                    if !ok {
+                        report.bad.push(format!("{KEYS_NAME}/{id}"));
+                        bad_batches.push(id);
+                    }
+                }
                 let index = txn.open_table(SHARD_INDEX).ctx(p, "verify")?;
                 for entry in index.iter().ctx(p, "verify")? {
                     let (k, id) = entry.ctx(p, "verify")?;
@@ -973,9 +1281,11 @@ impl Store {
                     }
                     let mut batches = txn.open_table(SHARD_BATCHES).ctx(p, "repair")?;
                     let mut live = txn.open_table(SHARD_BATCH_LIVE).ctx(p, "repair")?;
+                    let mut lists = txn.open_table(SHARD_BATCH_KEYS).ctx(p, "repair")?;
                     for id in &bad_batches {
                         batches.remove(*id).ctx(p, "repair")?;
                         live.remove(*id).ctx(p, "repair")?;
+                        lists.remove(*id).ctx(p, "repair")?;
                     }
                     let mut index = txn.open_table(SHARD_INDEX).ctx(p, "repair")?;
                     for key in &bad_index {
@@ -983,6 +1293,11 @@ impl Store {
                     }
                 }
                 txn.commit().ctx(p, "repair")?;
+                let fresh = {
+                    let txn = self.db.begin_read().ctx(p, "repair")?;
+                    read_fresh(&txn.open_table(SHARD_BATCH_KEYS).ctx(p, "repair")?).ctx(p, "repair")?.0
+                };
+                *self.fresh.write().unwrap_or_else(|e| e.into_inner()) = fresh;
                 bad_sweeps.sort_unstable();
                 bad_sweeps.dedup();
                 self.remove_sweeps(&bad_sweeps)?;
@@ -1085,6 +1400,253 @@ impl ResponseCache for LlmCache {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Writes batches of shards as the previous format did (every entry in
+    /// `shard_index`, keyed by hash, at each write; a batch none names any
+    /// more removed), straight into a new redb file.
+    fn put_old_format(path: &Path, writes: &[Vec<(ShardKey, &ShardResult)>]) {
+        let db = Database::create(path).unwrap();
+        let txn = db.begin_write().unwrap();
+        {
+            let mut meta = txn.open_table(META).unwrap();
+            let mut batches = txn.open_table(SHARD_BATCHES).unwrap();
+            let mut index = txn.open_table(OLD_SHARD_INDEX).unwrap();
+            let mut live = txn.open_table(SHARD_BATCH_LIVE).unwrap();
+            txn.open_table(SHARDS).unwrap();
+            for (id, write) in (0u64..).zip(writes) {
+                let encoded: Vec<(ShardKey, Cow<'_, [u8]>)> =
+                    write.iter().map(|(k, r)| (*k, Cow::Owned(encode_result(r)))).collect();
+                let sealed = seal::seal(BATCHES_NAME, &id.to_le_bytes(), &batch_payload(&encoded));
+                batches.insert(id, sealed.as_slice()).unwrap();
+                live.insert(id, write.len() as u64).unwrap();
+                for (k, _) in write {
+                    let old = index.insert(k.as_slice(), id).unwrap().map(|g| g.value());
+                    if let Some(old) = old {
+                        let left = live.get(old).unwrap().unwrap().value() - 1;
+                        if left == 0 {
+                            live.remove(old).unwrap();
+                            batches.remove(old).unwrap();
+                        } else {
+                            live.insert(old, left).unwrap();
+                        }
+                    }
+                }
+                meta.insert(NEXT_BATCH, id + 1).unwrap();
+            }
+        }
+        txn.commit().unwrap();
+    }
+
+    fn batch_ids(s: &Store) -> Vec<u64> {
+        let txn = s.db.begin_read().unwrap();
+        let t = txn.open_table(SHARD_BATCHES).unwrap();
+        t.iter().unwrap().map(|e| e.unwrap().0.value()).collect()
+    }
+
+    fn table_names(s: &Store) -> Vec<String> {
+        let txn = s.db.begin_read().unwrap();
+        txn.list_tables().unwrap().map(|t| redb::TableHandle::name(&t).to_string()).collect()
+    }
+
+    fn len_of(s: &Store, def: TableDefinition<u64, &[u8]>) -> u64 {
+        s.db.begin_read().unwrap().open_table(def).unwrap().len().unwrap()
+    }
+
+    /// The results read back, each as the bytes the store keeps.
+    fn read_encoded(s: &Store, keys: &[ShardKey]) -> Vec<Option<Vec<u8>>> {
+        s.get_shards(keys).unwrap().iter().map(|r| r.as_ref().map(encode_result)).collect()
+    }
+
+    /// A file written by the previous format opens: its index moves to the
+    /// new table in the opening's transaction, the old table goes, every
+    /// result reads back bit for bit, and the batches' counts still remove
+    /// a batch once every shard of it is written again.
+    #[test]
+    fn a_file_of_the_old_format_is_migrated_on_opening() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("old.redb");
+        let (a, b, c) = (
+            crate::merge::tests::fake_result(1, 0..10),
+            crate::merge::tests::fake_result(2, 0..5),
+            crate::merge::tests::fake_result(3, 0..7),
+        );
+        put_old_format(
+            &path,
+            &[
+                vec![([1; 32], &a), ([2; 32], &b), ([3; 32], &a)],
+                vec![([3; 32], &b)],
+                vec![([4; 32], &c)],
+                vec![([4; 32], &a)],
+            ],
+        );
+        let keys = [[1; 32], [2; 32], [3; 32], [4; 32], [5; 32]];
+        let want: Vec<Option<Vec<u8>>> =
+            [Some(&a), Some(&b), Some(&b), Some(&a), None].iter().map(|r| r.map(encode_result)).collect();
+        let mut s = Store::open(&path).unwrap();
+        assert!(!table_names(&s).contains(&OLD_INDEX_NAME.to_string()), "{:?}", table_names(&s));
+        assert_eq!(read_encoded(&s, &keys), want);
+        assert_eq!(s.get_shards(&keys[..1]).unwrap(), vec![Some(a.clone())]);
+        assert_eq!(s.shard_count().unwrap(), 4);
+        assert_eq!(batch_ids(&s), vec![0, 1, 3], "batch 2 was gone before");
+        assert_eq!(len_of(&s, SHARD_BATCH_KEYS), 0, "migrated entries are merged ones");
+        assert!(s.verify(false).unwrap().bad.is_empty());
+        drop(s);
+        // Opened again: nothing left to migrate, the same results.
+        let mut s = Store::open(&path).unwrap();
+        assert_eq!(read_encoded(&s, &keys), want);
+        // Shards 1, 2 and 3 written again, merged at once: batches 0 and 1
+        // are named no more and go; the next batch number follows the old.
+        s.merge_floor = 1;
+        s.put_shards(&[([1; 32], &c), ([2; 32], &c), ([3; 32], &c)]).unwrap();
+        assert_eq!(batch_ids(&s), vec![3, 4]);
+        assert_eq!(
+            s.get_shards(&keys).unwrap(),
+            vec![Some(c.clone()), Some(c.clone()), Some(c.clone()), Some(a), None]
+        );
+        assert!(s.verify(false).unwrap().bad.is_empty());
+    }
+
+    /// The new layout: entries held as key lists until a write passes the
+    /// merge size, merged then; the newest write of a shard is read before
+    /// and after merges and reopening; a batch is removed once nothing
+    /// names it, whether the entries replacing its own were merged or
+    /// not; a size limit moves out the newest result of each shard.
+    #[test]
+    fn unmerged_and_merged_entries_read_back_and_free_their_batches() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("cache.redb");
+        let (a, b, c) = (
+            crate::merge::tests::fake_result(1, 0..10),
+            crate::merge::tests::fake_result(2, 0..5),
+            crate::merge::tests::fake_result(3, 0..7),
+        );
+        let keys = [[1; 32], [2; 32], [3; 32], [4; 32], [5; 32]];
+        let mut s = Store::open(&path).unwrap();
+        s.merge_floor = 3;
+        s.put_shards(&[([1; 32], &a), ([2; 32], &b)]).unwrap();
+        assert_eq!(len_of(&s, SHARD_BATCH_KEYS), 1, "one key list, not merged");
+        assert_eq!(s.shard_count().unwrap(), 2);
+        s.put_shards(&[([3; 32], &a)]).unwrap();
+        assert_eq!(len_of(&s, SHARD_BATCH_KEYS), 0, "three entries: merged");
+        s.put_shards(&[([1; 32], &b)]).unwrap();
+        assert_eq!(s.shard_count().unwrap(), 3, "an unmerged entry over a merged one counts once");
+        let want = vec![Some(b.clone()), Some(b.clone()), Some(a.clone()), None, None];
+        assert_eq!(s.get_shards(&keys).unwrap(), want);
+        drop(s);
+        let mut s = Store::open(&path).unwrap();
+        s.merge_floor = 3;
+        assert_eq!(s.get_shards(&keys).unwrap(), want, "unmerged entries read again from their lists");
+        assert_eq!(batch_ids(&s), vec![0, 1, 2]);
+        // An unmerged entry written again: its batch goes at once.
+        s.put_shards(&[([5; 32], &a)]).unwrap();
+        s.put_shards(&[([5; 32], &c)]).unwrap();
+        assert_eq!(batch_ids(&s), vec![0, 1, 2, 4]);
+        assert!(s.verify(false).unwrap().bad.is_empty());
+        // The merge replaces shards 1 and 2 of batch 0: it goes.
+        s.put_shards(&[([2; 32], &a), ([4; 32], &c)]).unwrap();
+        assert_eq!(len_of(&s, SHARD_BATCH_KEYS), 0);
+        assert_eq!(batch_ids(&s), vec![1, 2, 4, 5]);
+        let want = vec![Some(b.clone()), Some(a.clone()), Some(a.clone()), Some(c.clone()), Some(c.clone())];
+        assert_eq!(s.get_shards(&keys).unwrap(), want);
+        assert_eq!(s.shard_count().unwrap(), 5);
+        assert!(s.verify(false).unwrap().bad.is_empty());
+        // One unmerged over a merged entry, then a size limit: each shard's
+        // newest result becomes its own record.
+        s.put_shards(&[([3; 32], &c)]).unwrap();
+        let want = vec![Some(b), Some(a.clone()), Some(c.clone()), Some(c.clone()), Some(c)];
+        assert_eq!(s.get_shards(&keys).unwrap(), want);
+        assert_eq!(s.set_shard_limit(u64::MAX).unwrap(), 0);
+        assert_eq!(s.get_shards(&keys).unwrap(), want);
+        assert_eq!(s.shard_count().unwrap(), 5);
+        assert!(batch_ids(&s).is_empty());
+        assert!(s.verify(false).unwrap().bad.is_empty());
+        drop(s);
+        let s = Store::open(&path).unwrap();
+        assert_eq!(s.get_shards(&keys).unwrap(), want);
+    }
+
+    /// A clone reading while another writes and merges: a shard whose
+    /// write has returned is found, with its result, whatever the merges
+    /// in between (the unmerged entries are read before the transaction,
+    /// and a merge clears them only after its commit).
+    #[test]
+    fn a_reading_clone_finds_every_shard_written_through_merges() {
+        let dir = tempfile::tempdir().unwrap();
+        let results: Vec<ShardResult> = (0..4).map(|i| crate::merge::tests::fake_result(i, 0..3)).collect();
+        let mut writer = Store::open(&dir.path().join("cache.redb")).unwrap();
+        writer.merge_floor = 5;
+        let reader = writer.clone();
+        let key = |i: u32| {
+            let mut k = [0u8; 32];
+            k[..4].copy_from_slice(&i.to_be_bytes());
+            k[31] = 1;
+            k
+        };
+        let written = Arc::new(std::sync::atomic::AtomicU32::new(0));
+        let done = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let check = {
+            let (written, done, results) = (Arc::clone(&written), Arc::clone(&done), results.clone());
+            std::thread::spawn(move || {
+                let mut reads = 0;
+                while !done.load(std::sync::atomic::Ordering::Acquire) || reads == 0 {
+                    let n = written.load(std::sync::atomic::Ordering::Acquire);
+                    let keys: Vec<ShardKey> = (0..n).map(key).collect();
+                    for (i, got) in reader.get_shards(&keys).unwrap().into_iter().enumerate() {
+                        assert_eq!(got.as_ref(), Some(&results[i % 4]), "shard {i} of {n}");
+                    }
+                    reads += 1;
+                }
+                reads
+            })
+        };
+        for start in (0..200u32).step_by(3) {
+            let batch: Vec<(ShardKey, &ShardResult)> =
+                (start..start + 3).map(|i| (key(i), &results[i as usize % 4])).collect();
+            writer.put_shards(&batch).unwrap();
+            written.store(start + 3, std::sync::atomic::Ordering::Release);
+        }
+        done.store(true, std::sync::atomic::Ordering::Release);
+        assert!(check.join().unwrap() > 0);
+        assert_eq!(writer.shard_count().unwrap(), 201);
+        assert!(writer.verify(false).unwrap().bad.is_empty());
+    }
+
+    /// A key list that fails its checksum: the file still opens, its
+    /// batch's shards are misses, `verify` names the list and `--repair`
+    /// removes it with its batch.
+    #[test]
+    fn a_corrupted_key_list_is_a_miss_and_repaired() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("cache.redb");
+        let a = crate::merge::tests::fake_result(1, 0..10);
+        let mut s = Store::open(&path).unwrap();
+        s.put_shards(&[([1; 32], &a), ([2; 32], &a)]).unwrap();
+        s.put_shards(&[([3; 32], &a)]).unwrap();
+        {
+            let txn = s.db.begin_write().unwrap();
+            {
+                let mut t = txn.open_table(SHARD_BATCH_KEYS).unwrap();
+                let mut v = t.get(0).unwrap().unwrap().value().to_vec();
+                let last = v.len() - 1;
+                v[last] ^= 1;
+                t.insert(0, v.as_slice()).unwrap();
+                // And a list of no batch, sealed but cut short.
+                t.insert(9, seal::seal(KEYS_NAME, &9u64.to_le_bytes(), &[7; 31]).as_slice()).unwrap();
+            }
+            txn.commit().unwrap();
+        }
+        drop(s);
+        let mut s = Store::open(&path).unwrap();
+        let keys = [[1; 32], [2; 32], [3; 32]];
+        assert_eq!(s.get_shards(&keys).unwrap(), vec![None, None, Some(a.clone())]);
+        let report = s.verify(true).unwrap();
+        assert_eq!(report.bad, vec![format!("{KEYS_NAME}/0"), format!("{KEYS_NAME}/9")]);
+        assert_eq!(batch_ids(&s), vec![1]);
+        assert_eq!(s.shard_count().unwrap(), 1);
+        assert!(s.verify(false).unwrap().bad.is_empty());
+        s.put_shards(&[([1; 32], &a)]).unwrap();
+        assert_eq!(s.get_shards(&keys).unwrap(), vec![Some(a.clone()), None, Some(a)]);
+    }
 
     #[test]
     fn a_size_limit_evicts_the_coldest_shards_with_the_write_that_passes_it() {

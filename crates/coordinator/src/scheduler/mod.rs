@@ -11,6 +11,7 @@
 
 mod audit;
 mod queue;
+pub(crate) use queue::KeyHasher;
 mod sweeps;
 mod throughput;
 mod workers;

@@ -81,7 +81,7 @@ impl Default for Share {
 /// one chooses it), by its first eight bytes: a lookup costs no hashing
 /// and no walk through a tree of 32-byte comparisons.
 #[derive(Default)]
-pub(super) struct KeyHasher(u64);
+pub(crate) struct KeyHasher(u64);
 
 impl Hasher for KeyHasher {
     fn write(&mut self, bytes: &[u8]) {
