@@ -598,11 +598,7 @@ impl<R: Dice> Engine<'_, '_, R> {
                 self.behaviour_for(cast, duration, pack, b);
             }
             // The caster goes; passengers are not taken (`teleport.rs`).
-            EffectKind::Teleport(te) => {
-                if t == cast.caster {
-                    self.teleport(cast, te);
-                }
-            }
+            EffectKind::Teleport(te) if t == cast.caster => self.teleport(cast, te),
             EffectKind::TouchDelivery(td) => {
                 // The hand is the caster's own: it forms once, on the caster.
                 let Some(rounds) = self.lasting(cast, duration) else { return };
