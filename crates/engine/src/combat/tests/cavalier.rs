@@ -183,11 +183,7 @@ fn brute() -> crate::model::Combatant {
 
 /// What the default policy has combatant 0 do first.
 fn first_choice(prep: &crate::combat::PreparedEncounter) -> Vec<ActionKind> {
-    let mut plan = Vec::new();
-    let mut rng = crate::rng::SeededRng::for_run(3, 0);
-    let e = crate::combat::engine::Engine::new(prep, &SimOptions::default(), &mut rng, None);
-    crate::combat::decide::Policy::plan(&mut crate::combat::policy::DefaultPolicy, &e.st, 0, &mut plan);
-    plan.iter().map(|a| a.kind).collect()
+    opening_plan(prep, 3).iter().map(|a| a.kind).collect()
 }
 
 /// A corridor one square wide, 16 squares long.
@@ -271,11 +267,7 @@ fn with_outflank_an_ally_moves_to_the_side_opposite_a_partner_who_has_it() {
         vec![("a", mover, at(2, 8)), ("a", swordsman("Partner", true), at(5, 10)), ("b", brute(), at(5, 11))]
     };
     let plan = |prep: &crate::combat::PreparedEncounter| {
-        let mut plan = Vec::new();
-        let mut rng = crate::rng::SeededRng::for_run(3, 0);
-        let e = crate::combat::engine::Engine::new(prep, &SimOptions::default(), &mut rng, None);
-        crate::combat::decide::Policy::plan(&mut crate::combat::policy::DefaultPolicy, &e.st, 0, &mut plan);
-        plan.iter().map(|a| (a.kind, a.destination)).collect::<Vec<_>>()
+        opening_plan(prep, 3).iter().map(|a| (a.kind, a.destination)).collect::<Vec<_>>()
     };
     let prep = prepare(arena(9, 16), placed(swordsman("Mover", true)));
     let p = plan(&prep);

@@ -153,11 +153,7 @@ fn the_door_takes_the_caster_out_of_a_grapple() {
 
 /// The mage's first planned actions under the default policy.
 fn plan(prep: &crate::combat::PreparedEncounter) -> Vec<Action> {
-    let mut out = Vec::new();
-    let mut rng = SeededRng::for_run(1, 0);
-    let e = Engine::new(prep, &SimOptions::default(), &mut rng, None);
-    crate::combat::decide::Policy::plan(&mut crate::combat::policy::DefaultPolicy, &e.st, 0, &mut out);
-    out
+    opening_plan(prep, 1)
 }
 
 #[test]

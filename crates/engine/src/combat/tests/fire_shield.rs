@@ -274,11 +274,7 @@ fn the_chill_shield_halves_fire_and_a_saved_fireball_deals_nothing() {
 /// The wizard's first action of round 1 under the default policy, with
 /// foes placed as given.
 fn first_cast(prep: &crate::combat::PreparedEncounter) -> Option<Action> {
-    let mut out = Vec::new();
-    let mut rng = SeededRng::for_run(1, 0);
-    let e = Engine::new(prep, &SimOptions::default(), &mut rng, None);
-    crate::combat::decide::Policy::plan(&mut crate::combat::policy::DefaultPolicy, &e.st, 0, &mut out);
-    out.into_iter().find(|a| a.kind == ActionKind::CastSpell)
+    opening_plan(prep, 1).into_iter().find(|a| a.kind == ActionKind::CastSpell)
 }
 
 #[test]

@@ -302,10 +302,7 @@ fn a_caster_with_better_ranged_spells_keeps_them() {
             ("b", dummy(), at(2, 7)),
         ],
     );
-    let mut out = Vec::new();
-    let mut rng = SeededRng::for_run(1, 0);
-    let e = Engine::new(&prep, &SimOptions::default(), &mut rng, None);
-    crate::combat::decide::Policy::plan(&mut crate::combat::policy::DefaultPolicy, &e.st, 0, &mut out);
+    let out = opening_plan(&prep, 1);
     let cast = out.iter().find(|a| a.kind == ActionKind::CastSpell).expect("a spell");
     assert_eq!(cast.spell, prep.spell_index("Scorching Ray"), "{out:?}");
 }

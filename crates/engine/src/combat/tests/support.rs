@@ -219,6 +219,16 @@ pub fn caster(name: &str, spells: &[&str], overrides: Value) -> Combatant {
     creature(name, base)
 }
 
+/// What the default policy has combatant 0 do on its first turn, before
+/// anything happened (the engine's dice from stream `stream`).
+pub fn opening_plan(prep: &PreparedEncounter, stream: u64) -> Vec<Action> {
+    let mut out = Vec::new();
+    let mut rng = crate::rng::SeededRng::for_run(stream, 0);
+    let e = Engine::new(prep, &SimOptions::default(), &mut rng, None);
+    crate::combat::policy::DefaultPolicy.plan(&e.st, 0, &mut out);
+    out
+}
+
 /// The events of run `seed` of stream `stream` on `prep`, every side on the default policy.
 pub fn policy_battle(prep: &PreparedEncounter, stream: u64, seed: u64) -> Vec<Record> {
     let mut rng = crate::rng::SeededRng::for_run(stream, seed);
