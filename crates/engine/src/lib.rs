@@ -453,4 +453,11 @@ pub mod summary;
 /// policy teleports a caster out of a melee that would fell it within two
 /// rounds, cast defensively, to a spot no melee foe reaches next round.
 /// Event schema 17.
-pub const RULES_VERSION: &str = "pf1e-rules-29";
+///
+/// `pf1e-rules-30`: a defender's energy spells (Resist Energy, Protection
+/// from Energy, Fire Shield's ward, an energy immunity) apply to the
+/// energy of weapons, natural attacks and splash weapons as to a spell's
+/// (they applied to spells only); Resist Energy and Protection from Energy
+/// choose the energy the foes' attacks and breath carry as well as their
+/// spells'.
+pub const RULES_VERSION: &str = "pf1e-rules-30";

@@ -825,8 +825,11 @@ impl<R: Dice> Engine<'_, '_, R> {
             }
         }
         let atk = profile(self.st.prep, a, w, swing);
-        let defense = if magic { self.st.defense_now(a, w, t) } else { None };
+        let defense = if magic { self.st.defense_now(a, w, t, atk) } else { None };
         let mut dmg = roll_damage(atk, defense.as_ref().unwrap_or(&atk.vs[t]), crit, extra, self.rng);
+        if dmg.absorbable != [0; 5] {
+            self.absorb_energy(t, &mut dmg);
+        }
         if magic && dmg.physical > 0 {
             let absorbed = self.spell_dr(a, w, t, dmg.physical);
             dmg.dealt -= absorbed;

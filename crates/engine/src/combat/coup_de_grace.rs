@@ -54,7 +54,11 @@ impl<R: Dice> Engine<'_, '_, R> {
             half: false,
         };
         let atk = &self.st.prep.fighters[i].offense.attacks[w];
-        let dmg = roll_damage(atk, &atk.vs[t], true, extra, self.rng);
+        let shielded = self.st.energy_shielded(t).then(|| self.st.energy_defense(atk, t, atk.vs[t].clone()));
+        let mut dmg = roll_damage(atk, shielded.as_ref().unwrap_or(&atk.vs[t]), true, extra, self.rng);
+        if dmg.absorbable != [0; 5] {
+            self.absorb_energy(t, &mut dmg);
+        }
         let hp_before = self.st.fighters[t].hp;
         {
             let out = &mut self.st.fighters[i].out;

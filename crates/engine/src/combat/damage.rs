@@ -25,6 +25,9 @@ pub(crate) struct Damage {
     /// The hit splits the defender instead of harming it (`monster::split`),
     /// once its damage (none) is shown.
     pub splits: bool,
+    /// Per energy (`ENERGY` order), the part of `dealt` an absorbing effect
+    /// on the defender may take (`Engine::absorb_energy`).
+    pub absorbable: [u32; 5],
 }
 
 /// What a hit adds to an attack's own damage.
@@ -121,6 +124,7 @@ pub(crate) fn roll_damage<R: Dice>(
     let mut other = 0i32;
     let mut bleed = 0i32;
     let mut healed = 0i32;
+    let mut absorbable = [0u32; 5];
     let weapon_bonus = atk.damage_bonus + extra.flat;
     let resized = extra.resize.and_then(|(size, steps)| resized_weapon(atk, size, steps));
     let dice_of = |k: usize, c: &'_ super::prepared::Component| match &resized {
@@ -137,8 +141,10 @@ pub(crate) fn roll_damage<R: Dice>(
             (dice * if c.crit_dice { mult } else { 1 } + flat * if c.crit_flat { mult } else { 1 }).max(0);
         let v = if extra.half { v / 2 } else { v };
         let cd = def.comps[k];
-        let taken = if cd.vulnerable { super::prepared::vulnerable_amount(v as u32) as i32 } else { v };
-        let kept = if cd.immune { 0 } else { (taken - cd.resist as i32).max(0) };
+        let kept = cd.kept(v);
+        if let Some(e) = cd.absorbed {
+            absorbable[usize::from(e)] += kept as u32;
+        }
         if cd.heals {
             rolled += v;
             healed += kept;
@@ -164,7 +170,10 @@ pub(crate) fn roll_damage<R: Dice>(
         let cd = def.comps[k];
         let dice = dice_of(k, c);
         let v = (0..extra.vital).map(|_| dice.roll_split(rng).0).sum::<i32>().max(0);
-        let kept = if cd.immune { 0 } else { (v - cd.resist as i32).max(0) };
+        let kept = cd.kept(v);
+        if let Some(e) = cd.absorbed {
+            absorbable[usize::from(e)] += kept as u32;
+        }
         rolled += v;
         if c.physical {
             physical += kept;
@@ -205,6 +214,7 @@ pub(crate) fn roll_damage<R: Dice>(
         nonlethal,
         healed: healed as u32,
         splits: false,
+        absorbable,
     }
 }
 
@@ -223,6 +233,7 @@ mod tests {
             crit_dice: false,
             crit_flat: physical && !precision,
             bleed: false,
+            energy: 0,
         }
     }
 
@@ -233,6 +244,7 @@ mod tests {
             crit_dice: true,
             crit_flat: true,
             bleed: false,
+            energy: 0,
         }
     }
 
@@ -287,6 +299,8 @@ mod tests {
                     stops_regen: false,
                     splits: false,
                     fortifies: false,
+                    halved: false,
+                    absorbed: None,
                 };
                 n
             ],
@@ -303,7 +317,7 @@ mod tests {
         // (5+1+3)*3 = 27, fire 4, precision 2+6 = 8.
         assert_eq!(
             d,
-            Damage { rolled: 39, dealt: 39, bleed: 0, physical: 35, nonlethal: 0, healed: 0, splits: false }
+            Damage { rolled: 39, dealt: 39, bleed: 0, physical: 35, nonlethal: 0, healed: 0, splits: false, absorbable: [0; 5] }
         );
         let mut rng = ScriptedRng::new([5, 4, 2, 6]);
         assert_eq!(roll_damage(&atk, &def, false, Extra::default(), &mut rng).dealt, 9 + 4 + 8);
@@ -325,7 +339,7 @@ mod tests {
         // physical (3+2)*2 = 10 - 5 = 5; fire 6 untouched by DR.
         assert_eq!(
             roll_damage(&atk, &def, true, Extra::default(), &mut rng),
-            Damage { rolled: 16, dealt: 11, bleed: 0, physical: 5, nonlethal: 0, healed: 0, splits: false }
+            Damage { rolled: 16, dealt: 11, bleed: 0, physical: 5, nonlethal: 0, healed: 0, splits: false, absorbable: [0; 5] }
         );
         // DR larger than the physical part leaves the energy intact.
         let def = DefenseVs { dr: 30, comps: def.comps };
@@ -348,6 +362,8 @@ mod tests {
                     stops_regen: false,
                     splits: false,
                     fortifies: false,
+                    halved: false,
+                    absorbed: None,
                 },
                 CompDefense {
                     resist: 5,
@@ -357,6 +373,8 @@ mod tests {
                     stops_regen: false,
                     splits: false,
                     fortifies: false,
+                    halved: false,
+                    absorbed: None,
                 },
                 CompDefense {
                     resist: 0,
@@ -366,6 +384,8 @@ mod tests {
                     stops_regen: false,
                     splits: false,
                     fortifies: false,
+                    halved: false,
+                    absorbed: None,
                 },
             ],
         };
@@ -373,7 +393,7 @@ mod tests {
         // fire 3 - 5 floors at 0 and does not eat into the slashing part.
         assert_eq!(
             roll_damage(&atk, &def, false, Extra::default(), &mut rng),
-            Damage { rolled: 16, dealt: 7, bleed: 0, physical: 7, nonlethal: 0, healed: 0, splits: false }
+            Damage { rolled: 16, dealt: 7, bleed: 0, physical: 7, nonlethal: 0, healed: 0, splits: false, absorbable: [0; 5] }
         );
     }
 
@@ -390,12 +410,14 @@ mod tests {
             stops_regen: false,
             splits: false,
             fortifies: false,
+            halved: false,
+            absorbed: None,
         };
         let def = DefenseVs { dr: 0, comps: vec![plain, CompDefense { vulnerable: true, ..plain }] };
         let mut rng = ScriptedRng::new([4, 5]);
         assert_eq!(
             roll_damage(&atk, &def, false, Extra::default(), &mut rng),
-            Damage { rolled: 9, dealt: 11, bleed: 0, physical: 4, nonlethal: 0, healed: 0, splits: false }
+            Damage { rolled: 9, dealt: 11, bleed: 0, physical: 4, nonlethal: 0, healed: 0, splits: false, absorbable: [0; 5] }
         );
         // With fire resistance 3 as well: 5 * 1.5 = 7, minus 3 = 4.
         let def =
@@ -417,6 +439,8 @@ mod tests {
                 stops_regen: false,
                 splits: false,
                 fortifies: false,
+                halved: false,
+                absorbed: None,
             }],
         };
         let mut rng = ScriptedRng::new([5, 4, 6]);
@@ -424,7 +448,7 @@ mod tests {
         // (5 + 1 + 2) * 2 = 16, then 4 + 6 precision = 26, DR 3 on the whole physical part.
         assert_eq!(
             roll_damage(&atk, &def, true, extra, &mut rng),
-            Damage { rolled: 26, dealt: 23, bleed: 0, physical: 23, nonlethal: 0, healed: 0, splits: false }
+            Damage { rolled: 26, dealt: 23, bleed: 0, physical: 23, nonlethal: 0, healed: 0, splits: false, absorbable: [0; 5] }
         );
     }
 
@@ -437,7 +461,7 @@ mod tests {
         let mut rng = ScriptedRng::new([3, 2]);
         assert_eq!(
             roll_damage(&atk, &open(2), true, Extra::default(), &mut rng),
-            Damage { rolled: 6, dealt: 6, bleed: 2, physical: 6, nonlethal: 0, healed: 0, splits: false }
+            Damage { rolled: 6, dealt: 6, bleed: 2, physical: 6, nonlethal: 0, healed: 0, splits: false, absorbable: [0; 5] }
         );
     }
 
@@ -447,7 +471,7 @@ mod tests {
         let mut rng = ScriptedRng::new([1]);
         assert_eq!(
             roll_damage(&atk, &open(1), false, Extra::default(), &mut rng),
-            Damage { rolled: 0, dealt: 0, bleed: 0, physical: 0, nonlethal: 1, healed: 0, splits: false }
+            Damage { rolled: 0, dealt: 0, bleed: 0, physical: 0, nonlethal: 1, healed: 0, splits: false, absorbable: [0; 5] }
         );
         // 1d4-3 rolling 4 deals 1 lethal damage and no nonlethal.
         let mut rng = ScriptedRng::new([4]);
@@ -472,12 +496,14 @@ mod tests {
                 stops_regen: false,
                 splits: false,
                 fortifies: false,
+                halved: false,
+                absorbed: None,
             }],
         };
         let mut rng = ScriptedRng::new([3]);
         assert_eq!(
             roll_damage(&atk, &def, false, Extra::default(), &mut rng),
-            Damage { rolled: 8, dealt: 0, bleed: 0, physical: 0, nonlethal: 0, healed: 8, splits: false }
+            Damage { rolled: 8, dealt: 0, bleed: 0, physical: 0, nonlethal: 0, healed: 8, splits: false, absorbable: [0; 5] }
         );
     }
 }

@@ -286,10 +286,13 @@ impl<R: Dice> Engine<'_, '_, R> {
         mut dmg: Damage,
         ev: &mut Option<Box<AttackEvent>>,
     ) -> Damage {
-        let defense = if magic { self.st.defense_now(a, w, t) } else { None };
         let atk = &self.st.prep.fighters[a].offense.attacks[w];
+        let defense = if magic { self.st.defense_now(a, w, t, atk) } else { None };
         let extra = Extra { flat, resize: self.st.resize_of(a), ..Extra::default() };
         let mut second = roll_damage(atk, defense.as_ref().unwrap_or(&atk.vs[t]), false, extra, self.rng);
+        if second.absorbable != [0; 5] {
+            self.absorb_energy(t, &mut second);
+        }
         if magic && second.physical > 0 {
             second.dealt -= self.spell_dr(a, w, t, second.physical);
         }

@@ -6,7 +6,7 @@
 use std::sync::{Arc, OnceLock};
 
 use crate::dice::{DiceExpr, ability_modifier};
-use crate::effects::{Mod, modifier::targets_of};
+use crate::effects::{Mod, energy_bits, modifier::targets_of};
 use crate::encounter::Encounter;
 use crate::feats::{FeatCatalog, ResolvedFeatures, SneakDice};
 use crate::grid::{NEIGHBOURS, Pathfinder, natural_reach_ft, space_squares};
@@ -204,6 +204,10 @@ pub(crate) struct Component {
     pub bleed: bool,
     /// Its flat part is multiplied on a critical hit (physical, not precision).
     pub crit_flat: bool,
+    /// Its energy types (bit k: `effects::ENERGY[k]`), which a defender's
+    /// energy spells (Resist Energy, Protection from Energy, Fire Shield)
+    /// read when it is hit (`riders::energy_defense`).
+    pub energy: u8,
 }
 
 /// A defender's reductions against one attack.
@@ -233,6 +237,25 @@ pub(crate) struct CompDefense {
     pub splits: bool,
     /// One of its types feeds the defender's energy fortitude (`monster::fortitude`).
     pub fortifies: bool,
+    /// An energy ward (Fire Shield) halves it, before resistance (`riders::energy_defense`).
+    pub halved: bool,
+    /// An effect absorbs it (Protection from Energy), in place of resistance:
+    /// the energy (`ENERGY` index) whose absorbing effect takes it after the roll.
+    pub absorbed: Option<u8>,
+}
+
+impl CompDefense {
+    /// What is left of `v` points of this component after the defender's
+    /// immunity, vulnerability (+50 %), energy ward (half) and resistance;
+    /// an absorbed component keeps it all here (`Engine::absorb_energy`).
+    pub(crate) fn kept(self, v: i32) -> i32 {
+        if self.immune {
+            return 0;
+        }
+        let v = if self.vulnerable { vulnerable_amount(v.max(0) as u32) as i32 } else { v };
+        let v = if self.halved { v / 2 } else { v };
+        if self.absorbed.is_some() { v } else { (v - self.resist as i32).max(0) }
+    }
 }
 
 /// A damage reduction, its bypass components normalized.
@@ -916,6 +939,7 @@ fn prepare_attack(
             crit_dice: weapon,
             crit_flat: !bleed && (weapon || (is_physical(c) && !c.precision)),
             bleed,
+            energy: energy_bits(&c.types),
         });
     }
     let ranged_touch = a.kind == AttackKind::Touch && a.range_increment_ft.is_some();
@@ -1119,6 +1143,8 @@ fn defense_against(defender: &Combatant, a: &AttackSpec, carried: &[String]) -> 
                 stops_regen: types.iter().any(|t| regen_stoppers.contains(t)),
                 splits: !types.is_empty() && types.iter().all(|t| splitters.contains(t)),
                 fortifies: types.iter().any(|t| fortifiers.contains(t)),
+                halved: false,
+                absorbed: None,
             }
         })
         .collect();

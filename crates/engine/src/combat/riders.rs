@@ -6,24 +6,36 @@
 //! and after a hit: the ward hex breaking, the lich's paralyzing touch, a
 //! held charge delivered by spellstrike.
 
+use crate::effects::effect::ENERGY;
 use crate::effects::{Behaviour, Behaviours};
 use crate::rng::Dice;
 
+use super::damage::Damage;
 use super::engine::Engine;
 use super::event::{CombatEvent, EffectEnd, Event, SpellEvent};
 use super::log::emit;
 use super::odds::Situation;
-use super::prepared::{DefenseVs, norm};
+use super::prepared::{AttackProfile, DefenseVs, norm};
 use super::state::BattleState;
 
 impl BattleState<'_> {
-    /// The defense of `t` against attack `w` of `a` when an effect gives the
-    /// weapon qualities that may overcome `t`'s damage reduction (Magic
-    /// Weapon, the arcane pool); `None` when nothing changes.
-    pub(crate) fn defense_now(&self, a: usize, w: usize, t: usize) -> Option<DefenseVs> {
+    /// The defense of `t` against attack `w` of `a` (its profile `atk`, a
+    /// monster's strike variant included) when an effect changes it: weapon
+    /// qualities that may overcome `t`'s damage reduction (Magic Weapon, the
+    /// arcane pool, a smite), or `t`'s energy spells (`energy_defense`);
+    /// `None` when nothing changes.
+    pub(crate) fn defense_now(&self, a: usize, w: usize, t: usize, atk: &AttackProfile) -> Option<DefenseVs> {
+        let def = self.dr_now(a, w, t, atk);
+        if !self.energy_shielded(t) {
+            return def;
+        }
+        Some(self.energy_defense(atk, t, def.unwrap_or_else(|| atk.vs[t].clone())))
+    }
+
+    /// The damage reduction part of `defense_now`.
+    fn dr_now(&self, a: usize, w: usize, t: usize, atk: &AttackProfile) -> Option<DefenseVs> {
         let spec_t = &self.prep.fighters[t];
         let dr = spec_t.defense.dr.as_ref()?;
-        let atk = &self.prep.fighters[a].offense.attacks[w];
         let base = &atk.vs[t];
         // A smite's attacks bypass the foe's damage reduction (CRB "Smite Evil").
         if base.dr > 0 && self.smiting(a) == Some(t) {
@@ -43,6 +55,70 @@ impl BattleState<'_> {
             }
         }
         Some(DefenseVs { dr: dr.against(&carried), comps: base.comps.clone() })
+    }
+
+    /// Whether an effect on `t` may change the energy damage it takes
+    /// (`energy_defense`).
+    pub(crate) fn energy_shielded(&self, t: usize) -> bool {
+        Behaviours(self.fighters[t].fx).has(Behaviours::ENERGY)
+            || Behaviours(self.fighters[t].fx).has(Behaviours::IMMUNITY)
+    }
+
+    /// `def` (the defense of `t` against `atk`) with `t`'s energy spells
+    /// folded into each energy component, as they treat a spell's damage
+    /// (`Engine::after_energy`): an immunity zeroes it, Resist Energy's
+    /// resistance replaces a lower one, a Fire Shield halves it before the
+    /// rest, and Protection from Energy absorbs what is left in place of
+    /// resistance (`Engine::absorb_energy`, after the roll). A weapon's fire
+    /// is fire damage like a spell's (CRB "Resist Energy": "whenever it
+    /// would take energy damage").
+    pub(crate) fn energy_defense(&self, atk: &AttackProfile, t: usize, mut def: DefenseVs) -> DefenseVs {
+        let shield = EnergyShield::of(self, t);
+        for (c, d) in atk.components.iter().zip(def.comps.iter_mut()) {
+            if c.energy == 0 {
+                continue;
+            }
+            let energies = (0..ENERGY.len()).filter(|k| c.energy >> k & 1 == 1);
+            d.resist = energies.clone().map(|k| shield.resist[k]).fold(d.resist, u32::max);
+            d.immune |= c.energy & shield.immune != 0;
+            d.halved = c.energy & shield.warded != 0;
+            d.absorbed = energies.filter(|&k| shield.absorbs >> k & 1 == 1).min().map(|k| k as u8);
+        }
+        def
+    }
+}
+
+/// What the live effects on a creature do to energy damage, by type.
+struct EnergyShield {
+    /// Resistance per energy type (`ENERGY` order), the highest effect's.
+    resist: [u32; ENERGY.len()],
+    /// Types (bits) an effect makes it immune to.
+    immune: u8,
+    /// Types an energy ward halves.
+    warded: u8,
+    /// Types an effect absorbs.
+    absorbs: u8,
+}
+
+impl EnergyShield {
+    fn of(st: &BattleState<'_>, t: usize) -> Self {
+        let mut s = EnergyShield { resist: [0; ENERGY.len()], immune: 0, warded: 0, absorbs: 0 };
+        for b in st.fighters[t].effects.iter().flat_map(|e| e.effect.behaviours.iter()) {
+            match b {
+                Behaviour::EnergyResist { types, amount } => {
+                    for (k, r) in s.resist.iter_mut().enumerate() {
+                        if types >> k & 1 == 1 {
+                            *r = (*r).max(*amount);
+                        }
+                    }
+                }
+                Behaviour::EnergyWard { types } => s.warded |= types,
+                Behaviour::EnergyAbsorb { types } => s.absorbs |= types,
+                Behaviour::Immunity { energy, .. } => s.immune |= energy,
+                _ => {}
+            }
+        }
+        s
     }
 }
 
@@ -141,6 +217,32 @@ impl<R: Dice> Engine<'_, '_, R> {
         }
         let prep = self.st.prep;
         self.effect_dr(t, &prep.fighters[a].offense.attacks[w].carried, physical)
+    }
+
+    /// The energy of a hit that `t`'s absorbing effects take (CRB
+    /// "Protection from Energy": it absorbs the energy damage until its
+    /// pool is spent, and is then discharged), off `dmg.dealt`. What a
+    /// spent pool leaves passes on, as for a spell (`after_energy`).
+    pub(crate) fn absorb_energy(&mut self, t: usize, dmg: &mut Damage) {
+        for e in 0..ENERGY.len() {
+            let amount = std::mem::take(&mut dmg.absorbable[e]);
+            if amount == 0 {
+                continue;
+            }
+            let absorbs = |b: &Behaviour| matches!(b, Behaviour::EnergyAbsorb { types } if types >> e & 1 == 1);
+            let Some(k) =
+                self.st.fighters[t].effects.iter().position(|x| x.effect.behaviours.iter().any(absorbs))
+            else {
+                continue;
+            };
+            let pool = &mut self.st.fighters[t].effects[k].effect.pool;
+            let taken = amount.min((*pool).max(0) as u32).min(dmg.dealt);
+            *pool -= taken as i32;
+            dmg.dealt -= taken;
+            if *pool <= 0 {
+                self.remove_effect_at(t, k, EffectEnd::UsedUp);
+            }
+        }
     }
 
     /// Damage an effect's damage reduction (Stoneskin) on `t` takes off

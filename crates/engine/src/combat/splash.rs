@@ -128,8 +128,12 @@ impl<R: Dice> Engine<'_, '_, R> {
                     (false, _) => {}
                 }
             }
-            let mut dmg =
-                roll_damage(splash, &splash.vs[j], false, Extra { half, ..Extra::default() }, self.rng);
+            let shielded = self.st.energy_shielded(j).then(|| self.st.energy_defense(splash, j, splash.vs[j].clone()));
+            let def = shielded.as_ref().unwrap_or(&splash.vs[j]);
+            let mut dmg = roll_damage(splash, def, false, Extra { half, ..Extra::default() }, self.rng);
+            if dmg.absorbable != [0; 5] {
+                self.absorb_energy(j, &mut dmg);
+            }
             if prep.fighters[j].monster.is_some() {
                 dmg = self.monster_damage(a, w, j, dmg);
             }

@@ -41,6 +41,15 @@ pub struct Recurring {
 /// The energy types in the order `Recurring::energy` indexes them.
 pub const ENERGY: [&str; 5] = ["acid", "cold", "electricity", "fire", "sonic"];
 
+/// The energy types among `types` (any case, surrounding blanks ignored),
+/// as bits: bit k is `ENERGY[k]`.
+pub fn energy_bits<S: AsRef<str>>(types: &[S]) -> u8 {
+    types.iter().fold(0u8, |bits, t| {
+        let t = t.as_ref().trim();
+        ENERGY.iter().position(|e| e.eq_ignore_ascii_case(t)).map_or(bits, |k| bits | 1 << k)
+    })
+}
+
 /// An effect to apply to a creature.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Effect {

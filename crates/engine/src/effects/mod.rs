@@ -18,6 +18,7 @@ pub mod vocab;
 pub use conditions::{ConditionDef, ConditionSet, Flags, definition};
 pub use effect::{
     ActiveEffect, Behaviour, Behaviours, Bonds, Compulsion, Duration, Effect, EscapeAction, Recurring, Retry,
+    energy_bits,
 };
 pub use modifier::{Alignment, Context, Descriptors, Mod, Targets, When};
 pub use saves::SaveRoll;

@@ -10,7 +10,7 @@ use crate::dice::{DiceExpr, ability_modifier};
 use crate::effects::effect::ENERGY;
 use crate::effects::{
     Behaviour, BonusType, Compulsion, ConditionId, ConditionSet, Descriptors, Duration, Effect, Mod,
-    ModTarget, Recurring, Retry, SaveKind,
+    ModTarget, Recurring, Retry, SaveKind, energy_bits,
 };
 use crate::feats::Evasion;
 use crate::rng::Dice;
@@ -817,6 +817,14 @@ impl<R: Dice> Engine<'_, '_, R> {
         if !choose_one {
             return bits.iter().fold(0, |a, &k| a | 1 << k);
         }
+        // A foe's attacks carrying the energy (a flaming sword, a fire
+        // elemental's burning slam) and its breath weapon count as its spells do.
+        let foe_weapons = |j: usize, k: usize| -> usize {
+            let spec = &self.st.prep.fighters[j];
+            let attacks = spec.offense.attacks.iter().filter(|a| a.components.iter().any(|c| c.energy >> k & 1 == 1));
+            let breath = spec.monster.as_deref().and_then(|m| m.breath.as_ref());
+            attacks.count() + usize::from(breath.is_some_and(|b| energy_bits(&b.types) >> k & 1 == 1))
+        };
         let threat = |k: usize| -> usize {
             let prep = self.st.prep;
             (0..self.st.len())
@@ -836,7 +844,7 @@ impl<R: Dice> Engine<'_, '_, R> {
                                 })
                             })
                             .count()
-                    })
+                    }) + foe_weapons(j, k)
                 })
                 .sum()
         };
@@ -1093,7 +1101,7 @@ impl<R: Dice> Engine<'_, '_, R> {
         if f.fx & crate::effects::Behaviours::ENERGY == 0 {
             return false;
         }
-        let bits = types.iter().filter_map(|x| energy_index(x)).fold(0u8, |a, k| a | 1 << k);
+        let bits = energy_bits(types);
         f.effects
             .iter()
             .flat_map(|e| e.effect.behaviours.iter())

@@ -17,6 +17,7 @@ mod conditions;
 mod consumables;
 mod control_spells;
 mod dimension_door;
+mod energy_defenses;
 mod domain_powers;
 mod dominate;
 mod effects;
