@@ -459,5 +459,15 @@ pub mod summary;
 /// energy of weapons, natural attacks and splash weapons as to a spell's
 /// (they applied to spells only); Resist Energy and Protection from Energy
 /// choose the energy the foes' attacks and breath carry as well as their
-/// spells'.
+/// spells'. Globe of Invulnerability is played (it was refused; the lich
+/// prepares it): spells of 4th level or lower (Heighten counts) fail on the
+/// creatures inside, areas leave them out, areas already in effect keep
+/// acting; the default policy raises it when the foes' spells it stops
+/// outweigh the caster's best this round, and throws no spell a globe
+/// stops at a creature inside. Silence is played (it was refused; the drow
+/// noble prepares it): a 20-ft emanation that moves with the creature that
+/// failed its save, in which no verbal spell is cast, no sonic or
+/// language-dependent spell gets in and no sound is heard; the default
+/// policy silences a foe caster for the spells it would lose. Event
+/// schema 18.
 pub const RULES_VERSION: &str = "pf1e-rules-30";

@@ -841,6 +841,8 @@ fn spell_event(t: &Transcript, spell: &str, what: &SpellEvent, lang: Lang) -> St
             f(T::EvSplCovers, &[&spell, squares, &who_list(t, creatures, lang)])
         }
         SpellEvent::Immune => f(T::EvSplImmune, &[&spell]),
+        SpellEvent::KeptOut => f(T::EvSplKeptOut, &[&spell]),
+        SpellEvent::Unheard => f(T::EvSplUnheard, &[&spell]),
         SpellEvent::ImmuneAlready => f(T::EvSplImmuneAlready, &[&spell]),
         SpellEvent::Disbelieves => f(T::EvSplDisbelieves, &[&spell]),
         SpellEvent::Slain => f(T::EvSplSlain, &[&spell]),

@@ -659,6 +659,8 @@ catalogue! {
     EvSplNoArea => "{}: the area has no square", "{} : la zone ne contient aucune case";
     EvSplCovers => "{} covers {} squares: {}", "{} couvre {} cases : {}";
     EvSplImmune => "is immune to {}", "est immunisé contre {}";
+    EvSplKeptOut => "is inside a globe that keeps {} out", "est dans un globe que {} ne peut pénétrer";
+    EvSplUnheard => "does not hear {} in the silence", "n'entend pas {} dans le silence";
     EvSplImmuneAlready => "is immune to {} (affected by it already)", "est immunisé contre {} (déjà affecté)";
     EvSplDisbelieves => "disbelieves {}", "ne croit pas à {}";
     EvSplSlain => "is slain by {}", "est tué par {}";

@@ -564,6 +564,8 @@ pub enum Reason {
     NoConstruct,
     /// Its turn ended early (Dimension Door: no other action until its next turn).
     TurnEnded,
+    /// A spell with a verbal component, cast in a magical silence (Silence).
+    Silenced,
 }
 
 impl Reason {
@@ -601,6 +603,7 @@ impl Reason {
             Reason::NothingToDismiss => "nothing_to_dismiss",
             Reason::NoConstruct => "no_construct",
             Reason::TurnEnded => "turn_ended",
+            Reason::Silenced => "silenced",
             Reason::CannotRunOrCharge => "cannot_run_or_charge",
             Reason::MissingFeat => "missing_feat",
             Reason::MissingManeuver => "missing_maneuver",

@@ -317,7 +317,16 @@ mod tests {
         // (5+1+3)*3 = 27, fire 4, precision 2+6 = 8.
         assert_eq!(
             d,
-            Damage { rolled: 39, dealt: 39, bleed: 0, physical: 35, nonlethal: 0, healed: 0, splits: false, absorbable: [0; 5] }
+            Damage {
+                rolled: 39,
+                dealt: 39,
+                bleed: 0,
+                physical: 35,
+                nonlethal: 0,
+                healed: 0,
+                splits: false,
+                absorbable: [0; 5]
+            }
         );
         let mut rng = ScriptedRng::new([5, 4, 2, 6]);
         assert_eq!(roll_damage(&atk, &def, false, Extra::default(), &mut rng).dealt, 9 + 4 + 8);
@@ -339,7 +348,16 @@ mod tests {
         // physical (3+2)*2 = 10 - 5 = 5; fire 6 untouched by DR.
         assert_eq!(
             roll_damage(&atk, &def, true, Extra::default(), &mut rng),
-            Damage { rolled: 16, dealt: 11, bleed: 0, physical: 5, nonlethal: 0, healed: 0, splits: false, absorbable: [0; 5] }
+            Damage {
+                rolled: 16,
+                dealt: 11,
+                bleed: 0,
+                physical: 5,
+                nonlethal: 0,
+                healed: 0,
+                splits: false,
+                absorbable: [0; 5]
+            }
         );
         // DR larger than the physical part leaves the energy intact.
         let def = DefenseVs { dr: 30, comps: def.comps };
@@ -393,7 +411,16 @@ mod tests {
         // fire 3 - 5 floors at 0 and does not eat into the slashing part.
         assert_eq!(
             roll_damage(&atk, &def, false, Extra::default(), &mut rng),
-            Damage { rolled: 16, dealt: 7, bleed: 0, physical: 7, nonlethal: 0, healed: 0, splits: false, absorbable: [0; 5] }
+            Damage {
+                rolled: 16,
+                dealt: 7,
+                bleed: 0,
+                physical: 7,
+                nonlethal: 0,
+                healed: 0,
+                splits: false,
+                absorbable: [0; 5]
+            }
         );
     }
 
@@ -417,7 +444,16 @@ mod tests {
         let mut rng = ScriptedRng::new([4, 5]);
         assert_eq!(
             roll_damage(&atk, &def, false, Extra::default(), &mut rng),
-            Damage { rolled: 9, dealt: 11, bleed: 0, physical: 4, nonlethal: 0, healed: 0, splits: false, absorbable: [0; 5] }
+            Damage {
+                rolled: 9,
+                dealt: 11,
+                bleed: 0,
+                physical: 4,
+                nonlethal: 0,
+                healed: 0,
+                splits: false,
+                absorbable: [0; 5]
+            }
         );
         // With fire resistance 3 as well: 5 * 1.5 = 7, minus 3 = 4.
         let def =
@@ -448,7 +484,16 @@ mod tests {
         // (5 + 1 + 2) * 2 = 16, then 4 + 6 precision = 26, DR 3 on the whole physical part.
         assert_eq!(
             roll_damage(&atk, &def, true, extra, &mut rng),
-            Damage { rolled: 26, dealt: 23, bleed: 0, physical: 23, nonlethal: 0, healed: 0, splits: false, absorbable: [0; 5] }
+            Damage {
+                rolled: 26,
+                dealt: 23,
+                bleed: 0,
+                physical: 23,
+                nonlethal: 0,
+                healed: 0,
+                splits: false,
+                absorbable: [0; 5]
+            }
         );
     }
 
@@ -461,7 +506,16 @@ mod tests {
         let mut rng = ScriptedRng::new([3, 2]);
         assert_eq!(
             roll_damage(&atk, &open(2), true, Extra::default(), &mut rng),
-            Damage { rolled: 6, dealt: 6, bleed: 2, physical: 6, nonlethal: 0, healed: 0, splits: false, absorbable: [0; 5] }
+            Damage {
+                rolled: 6,
+                dealt: 6,
+                bleed: 2,
+                physical: 6,
+                nonlethal: 0,
+                healed: 0,
+                splits: false,
+                absorbable: [0; 5]
+            }
         );
     }
 
@@ -471,7 +525,16 @@ mod tests {
         let mut rng = ScriptedRng::new([1]);
         assert_eq!(
             roll_damage(&atk, &open(1), false, Extra::default(), &mut rng),
-            Damage { rolled: 0, dealt: 0, bleed: 0, physical: 0, nonlethal: 1, healed: 0, splits: false, absorbable: [0; 5] }
+            Damage {
+                rolled: 0,
+                dealt: 0,
+                bleed: 0,
+                physical: 0,
+                nonlethal: 1,
+                healed: 0,
+                splits: false,
+                absorbable: [0; 5]
+            }
         );
         // 1d4-3 rolling 4 deals 1 lethal damage and no nonlethal.
         let mut rng = ScriptedRng::new([4]);
@@ -503,7 +566,16 @@ mod tests {
         let mut rng = ScriptedRng::new([3]);
         assert_eq!(
             roll_damage(&atk, &def, false, Extra::default(), &mut rng),
-            Damage { rolled: 8, dealt: 0, bleed: 0, physical: 0, nonlethal: 0, healed: 8, splits: false, absorbable: [0; 5] }
+            Damage {
+                rolled: 8,
+                dealt: 0,
+                bleed: 0,
+                physical: 0,
+                nonlethal: 0,
+                healed: 8,
+                splits: false,
+                absorbable: [0; 5]
+            }
         );
     }
 }

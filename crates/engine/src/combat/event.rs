@@ -89,7 +89,10 @@ fn is_zero(n: &i32) -> bool {
 /// carries a touch spell to its target) and `hand_returns` (the hit points
 /// come back when the spell ends); Dimension Door: the spell events
 /// `teleports` and `no_arrival`, the failure `turn_ended`.
-pub const EVENT_SCHEMA_VERSION: u32 = 17;
+/// version 18 (`pf1e-rules-30`) Globe of Invulnerability: the spell event
+/// `kept_out` (a globe around the creature keeps the spell out); Silence:
+/// the spell event `unheard` and the failure `silenced`.
+pub const EVENT_SCHEMA_VERSION: u32 = 18;
 
 /// The record of one battle: who fought, and what happened in order.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]

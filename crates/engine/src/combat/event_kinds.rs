@@ -504,6 +504,10 @@ pub enum SpellEvent {
     },
     /// The creature is immune to it.
     Immune,
+    /// A globe around the creature keeps the spell out (Globe of Invulnerability).
+    KeptOut,
+    /// A sonic or language-dependent spell does not reach the creature in a magical silence.
+    Unheard,
     /// Immune: affected by it already (Daze).
     ImmuneAlready,
     /// Disbelieves an illusion.

@@ -774,6 +774,8 @@ fn spell_event(spell: &str, what: &SpellEvent, ids: &[String]) -> String {
             format!("{spell} covers {squares} squares: {}", names(creatures, ids))
         }
         SpellEvent::Immune => format!("is immune to {spell}"),
+        SpellEvent::KeptOut => format!("is inside a globe that keeps {spell} out"),
+        SpellEvent::Unheard => format!("does not hear {spell} in the silence"),
         SpellEvent::ImmuneAlready => format!("is immune to {spell} (affected by it already)"),
         SpellEvent::Disbelieves => format!("disbelieves {spell}"),
         SpellEvent::Slain => format!("is slain by {spell}"),

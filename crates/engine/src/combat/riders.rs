@@ -229,7 +229,8 @@ impl<R: Dice> Engine<'_, '_, R> {
             if amount == 0 {
                 continue;
             }
-            let absorbs = |b: &Behaviour| matches!(b, Behaviour::EnergyAbsorb { types } if types >> e & 1 == 1);
+            let absorbs =
+                |b: &Behaviour| matches!(b, Behaviour::EnergyAbsorb { types } if types >> e & 1 == 1);
             let Some(k) =
                 self.st.fighters[t].effects.iter().position(|x| x.effect.behaviours.iter().any(absorbs))
             else {

@@ -128,7 +128,8 @@ impl<R: Dice> Engine<'_, '_, R> {
                     (false, _) => {}
                 }
             }
-            let shielded = self.st.energy_shielded(j).then(|| self.st.energy_defense(splash, j, splash.vs[j].clone()));
+            let shielded =
+                self.st.energy_shielded(j).then(|| self.st.energy_defense(splash, j, splash.vs[j].clone()));
             let def = shielded.as_ref().unwrap_or(&splash.vs[j]);
             let mut dmg = roll_damage(splash, def, false, Extra { half, ..Extra::default() }, self.rng);
             if dmg.absorbable != [0; 5] {

@@ -84,7 +84,7 @@ impl BattleState<'_> {
         self.prep.fighters[a].abilities.as_deref().and_then(|s| s.challenge).map_or(0, |c| c.damage)
     }
 
-    /// Allies of `i` within `radius` feet who can hear it (not deafened), and
+    /// Allies of `i` within `radius` feet who can hear it (`hears`), and
     /// see it too when `see`; `i` left out.
     fn allies_around(&self, i: usize, radius: u32, see: bool) -> Vec<usize> {
         (0..self.len())
@@ -93,7 +93,7 @@ impl BattleState<'_> {
                     && !self.are_enemies(i, j)
                     && self.is_active(j)
                     && self.distance(i, j) <= radius
-                    && !self.has_condition(j, ConditionId::Deafened)
+                    && self.hears(i, j)
                     && (!see || !self.has_condition(j, ConditionId::Blinded))
             })
             .collect()

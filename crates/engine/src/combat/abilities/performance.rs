@@ -7,7 +7,7 @@
 //! level, +3 from 11th, +4 from 17th. The bonus is renewed at each of the
 //! bard's turns and lapses one round after the performance stops.
 
-use crate::effects::{BonusType, ConditionId, Descriptor, Duration, Effect, Mod, ModTarget, When};
+use crate::effects::{BonusType, Descriptor, Duration, Effect, Mod, ModTarget, When};
 use crate::rng::Dice;
 
 use super::super::action::Reason;
@@ -25,6 +25,10 @@ impl<R: Dice> Engine<'_, '_, R> {
         }
         if self.st.fighters[i].class.performing {
             return Ok(());
+        }
+        // An audible performance is not begun in a magical silence (CRB "Silence").
+        if !self.st.zones.is_empty() && self.st.silenced(i) {
+            return Err(Reason::Silenced);
         }
         self.st.fighters[i].class.performing = true;
         emit!(self, Event::ClassAbility { who: i, what: ClassAbilityEvent::InspiresCourage { bonus } });
@@ -50,10 +54,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             Mod::new(ModTarget::Saves, bonus, BonusType::Morale).when(When::Descriptor(Descriptor::Fear)),
         ];
         for j in 0..self.st.len() {
-            if self.st.are_enemies(i, j)
-                || !self.st.is_present(j)
-                || self.st.has_condition(j, ConditionId::Deafened)
-            {
+            if self.st.are_enemies(i, j) || !self.st.is_present(j) || !self.st.hears(i, j) {
                 continue;
             }
             // Renewed each of the bard's turns; it outlasts the bard's turn

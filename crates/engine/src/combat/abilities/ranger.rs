@@ -93,8 +93,7 @@ impl BattleState<'_> {
                     && !self.are_enemies(i, j)
                     && self.is_active(j)
                     && self.distance(i, j) <= HUNTERS_BOND_RADIUS_FT
-                    && !(self.has_condition(j, ConditionId::Blinded)
-                        && self.has_condition(j, ConditionId::Deafened))
+                    && !(self.has_condition(j, ConditionId::Blinded) && !self.hears(i, j))
             })
             .collect()
     }

@@ -29,7 +29,7 @@
 //!   a second saving throw" is not played: the maps have no fire or cliff,
 //!   and walking past an enemy is not such a danger.
 
-use crate::effects::{Behaviour, Behaviours, Compulsion, ConditionId, Context, Duration, Effect, SaveKind};
+use crate::effects::{Behaviour, Behaviours, Compulsion, Context, Duration, Effect, SaveKind};
 use crate::grid::{Access, footprint_distance_ft};
 use crate::map::Pos;
 use crate::rng::Dice;
@@ -90,11 +90,10 @@ impl<R: Dice> Engine<'_, '_, R> {
                 continue;
             }
             let immune = &prep.fighters[t].defense.immune;
-            if immune.descriptors.0 & song.descriptors.0 != 0
-                || self.st.has_condition(t, ConditionId::Deafened)
-            {
-                // Immune for good (deafness may pass: heard again then).
-                if !self.st.has_condition(t, ConditionId::Deafened) {
+            let heard = self.st.hears(i, t);
+            if immune.descriptors.0 & song.descriptors.0 != 0 || !heard {
+                // Immune for good (deafness and silence may pass: heard again then).
+                if heard {
                     self.st.fighters[t].monster.songs_resisted.push(i);
                 }
                 let ability = song.name.clone();

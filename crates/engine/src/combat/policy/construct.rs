@@ -28,7 +28,11 @@ pub(super) fn target(b: &BattleState<'_>, i: usize, spell: u16, preferred: Optio
     let s = &b.prep.spells[usize::from(spell)].spell;
     let cl = b.prep.fighters[i].caster.as_deref().map_or(1, |c| c.cl);
     let reaches = |j: usize| {
-        j < b.len() && b.are_enemies(i, j) && b.is_active(j) && b.spell_reaches(i, j, s, cl).is_ok()
+        j < b.len()
+            && b.are_enemies(i, j)
+            && b.is_active(j)
+            && b.spell_reaches(i, j, s, cl).is_ok()
+            && !b.globe_shuts_out(i, j, spell)
     };
     if let Some(t) = preferred.filter(|&t| reaches(t)) {
         return Some(t);

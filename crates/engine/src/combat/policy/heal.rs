@@ -180,6 +180,10 @@ pub(super) fn patients(b: &BattleState<'_>, i: usize) -> Vec<usize> {
 /// Whether the heal spell `spell` of `i` may go to `patient` at all, and
 /// whether it is a touch spell (then the caster may walk to deliver it).
 fn fits(b: &BattleState<'_>, i: usize, spell: u16, patient: usize) -> Option<bool> {
+    // A globe around the patient keeps a cure of its levels out.
+    if b.globe_shuts_out(i, patient, spell) {
+        return None;
+    }
     let s = &b.prep.spells[usize::from(spell)].spell;
     match (&s.target, &s.area) {
         (Some(tg), _) if tg.kind == TargetKind::Caster || s.range == Range::Personal => {

@@ -173,7 +173,7 @@ fn plan_abilities(
 ) -> bool {
     let f = &b.fighters[i];
     // Inspire courage: started on the first turn the bard sees a fight.
-    if a.inspire_courage > 0 && !f.class.performing && f.class.pools.bardic_rounds > 0 {
+    if a.inspire_courage > 0 && !f.class.performing && f.class.pools.bardic_rounds > 0 && !b.silenced(i) {
         out.push(Action::new(ActionKind::InspireCourage));
         if b.weapon_for(i, t, b.pos(i)).is_err() && !b.flags(i).has(Flags::CANT_MOVE) {
             out.push(Action::at(ActionKind::Move, t));
@@ -388,6 +388,19 @@ fn plan_spells(
     // A True Strike waiting for its blow: the weapon plays it when it
     // reaches after one move (a spell with an attack roll spends it too).
     let striking = super::true_strike::holds(b, i) && super::true_strike::weapon_follows(b, i, t);
+    // 1c. A globe that keeps the foes' spells out (Globe of
+    // Invulnerability), when what they can still throw at the caster that
+    // it stops, over the next rounds, outweighs the caster's weapon or best
+    // spell this round (`policy::globe`).
+    if let Some((spell, worth)) =
+        super::globe::best_globe(b, i, |s| allowed(b, i, m, s, Metamagic::NONE), |j, s| spell_on(b, j, i, s))
+    {
+        let o = Option_ { spell, target: None, point: None, metamagic: Metamagic::NONE, score: worth };
+        if worth * casting_odds(b, i, &o) > weapon.max(best_offense(b, i, t, m).map_or(0.0, |x| x.score)) {
+            push_cast(b, i, o, out);
+            return true;
+        }
+    }
     // 2. Summon when none of the caster's creatures is still fighting (a new
     // casting would only replace it) and the creature is worth the round the
     // casting takes: more damage over its stay than the caster's own best
@@ -765,9 +778,10 @@ fn p_through(b: &BattleState<'_>, i: usize, t: usize, spell: &Spell) -> f64 {
     (f64::from(21 - (sr - bonus)) / 20.0).clamp(0.0, 1.0)
 }
 
-/// Whether `t` ignores `spell` outright (immunities of its type and file,
-/// and of its effects: Shield against Magic Missile).
-fn immune(b: &BattleState<'_>, t: usize, spell: u16) -> bool {
+/// Whether `t` ignores `i`'s `spell` outright (immunities of its type and
+/// file, and of its effects: Shield against Magic Missile; a globe around
+/// it that keeps the spell out).
+fn immune(b: &BattleState<'_>, i: usize, t: usize, spell: u16) -> bool {
     let prepared = &b.prep.spells[usize::from(spell)];
     let im = &b.prep.fighters[t].defense.immune;
     let by_effect = Behaviours(b.fighters[t].fx).has(Behaviours::IMMUNITY)
@@ -785,6 +799,7 @@ fn immune(b: &BattleState<'_>, t: usize, spell: u16) -> bool {
         prepared.spell.immunity_after.is_some() && b.fighters[t].marks.contains(&(usize::MAX, spell));
     by_effect
         || immune_after
+        || b.globe_shuts_out(i, t, spell)
         || crate::effects::Descriptor::ALL
             .iter()
             .any(|&d| prepared.descriptors.has(d) && im.descriptors.has(d))
@@ -855,13 +870,57 @@ fn score_offense(
     cast.point = *point;
     let mut score = 0.0;
     for &j in caught {
-        if immune(b, j, spell) {
+        if immune(b, i, j, spell) {
             continue;
         }
         let through = p_through(b, i, j, s);
         score += through * spell_hit_chance(b, i, j, s) * value_on(b, i, j, &cast, s, mm);
     }
     (score > 0.0).then_some(Option_ { spell, target: cast.target, point: cast.point, metamagic: mm, score })
+}
+
+/// What `i`'s harmful `spell` is worth on `j` alone, wherever they stand
+/// (for weighing what a foe could do to a caster): the chance it gets
+/// through, lands and what it does (`value_on`); 0 for a spell that helps
+/// or that `j` ignores.
+fn spell_on(b: &BattleState<'_>, i: usize, j: usize, spell: u16) -> f64 {
+    let prepared = &b.prep.spells[usize::from(spell)];
+    let s = &prepared.spell;
+    if prepared.unplayable.is_some()
+        || !(prepared.role.damage || prepared.role.control)
+        || s.harmless
+        || immune(b, i, j, spell)
+    {
+        return 0.0;
+    }
+    let Ok(cast) = b.casting(i, &Action::cast(spell, Some(j))) else { return 0.0 };
+    p_through(b, i, j, s) * spell_hit_chance(b, i, j, s) * value_on(b, i, j, &cast, s, Metamagic::NONE)
+}
+
+/// What a magical silence on `j` (a foe of `i`) takes from it over
+/// [`SILENCE_ROUNDS`]: its best spell with a verbal component that it can
+/// still cast, on the creature of `i`'s side it would hurt most (`spell_on`);
+/// nothing when it is silenced already.
+fn silence_worth(b: &BattleState<'_>, i: usize, j: usize) -> f64 {
+    let Some(foe) = b.prep.fighters[j].caster.as_deref() else { return 0.0 };
+    if b.silenced(j) {
+        return 0.0;
+    }
+    let side: Vec<usize> = (0..b.len()).filter(|&a| !b.are_enemies(i, a) && b.is_active(a)).collect();
+    let best = foe
+        .known
+        .iter()
+        .filter(|k| {
+            b.prep.spells[usize::from(k.spell)]
+                .spell
+                .components
+                .contains(&crate::spell::model::Component::Verbal)
+                && b.can_cast(j, k.spell, Metamagic::NONE).is_ok()
+        })
+        .flat_map(|k| side.iter().map(move |&a| (k.spell, a)))
+        .map(|(s, a)| spell_on(b, j, a, s))
+        .fold(0.0, f64::max);
+    best * SILENCE_ROUNDS
 }
 
 /// The chance `i`'s spell `s` lands its attack roll on `j` (1 without
@@ -891,7 +950,7 @@ fn touch_worth(b: &BattleState<'_>, i: usize, j: usize, spell: u16, bonus: i32) 
     if prepared.unplayable.is_some() || !(prepared.role.damage || prepared.role.control) || s.harmless {
         return 0.0;
     }
-    if immune(b, j, spell) || !s.attack.as_ref().is_some_and(|a| a.kind == AttackKind::MeleeTouch) {
+    if immune(b, i, j, spell) || !s.attack.as_ref().is_some_and(|a| a.kind == AttackKind::MeleeTouch) {
         return 0.0;
     }
     let Ok(cast) = b.casting(i, &Action::cast(spell, Some(j))) else { return 0.0 };
@@ -1184,6 +1243,8 @@ fn value_on(b: &BattleState<'_>, i: usize, j: usize, cast: &Cast, s: &Spell, mm:
             EffectKind::Choice(_) | EffectKind::ActionLoss(_) | EffectKind::Reroll(_) => {
                 value += threat * 0.5 * kept
             }
+            // Silence on a foe caster: the spells it could no longer cast.
+            EffectKind::Zone(z) if z.silence => value += silence_worth(b, i, j) * kept,
             // Shrinking a foe (Reduce Person): the damage it loses over the next rounds.
             EffectKind::SizeChange(sc) if sc.steps < 0 && threat > 0.0 && b.size_steps(j) == 0 => {
                 value += (-size_change_gain(b, j, sc.steps)).max(0.0) * SIZE_ROUNDS * kept;
@@ -1250,7 +1311,7 @@ fn best_scroll(b: &BattleState<'_>, i: usize, t: usize) -> Option<(u8, f64)> {
         if !s.target.as_ref().is_some_and(|tg| tg.kind != TargetKind::Caster && b.passes(i, t, &tg.filter)) {
             continue;
         }
-        if immune(b, t, it.spell) {
+        if immune(b, i, t, it.spell) {
             continue;
         }
         let cast = b.item_cast(i, k, t);
@@ -1351,7 +1412,10 @@ fn buff_for(
     scroll: Option<u8>,
 ) -> Option<Buff> {
     let s = &b.prep.spells[usize::from(spell)].spell;
-    let on = |j: usize| b.fighters[j].effects.iter().any(|e| e.effect.spell == Some(spell));
+    // Under it already, or inside a globe that keeps it out: nothing to gain.
+    let on = |j: usize| {
+        b.fighters[j].effects.iter().any(|e| e.effect.spell == Some(spell)) || b.globe_shuts_out(i, j, spell)
+    };
     // An alchemist's extract affects only its drinker (APG "Alchemy").
     let self_only = extracts
         || s.range == Range::Personal
@@ -1413,6 +1477,11 @@ fn buff_for(
 /// Rounds over which the policy counts a size change's worth (a fight
 /// rarely lasts longer than the 1 minute per level the spells last).
 const SIZE_ROUNDS: f64 = 3.0;
+
+/// Rounds of spells a silenced foe caster is counted to lose (the silence
+/// moves with it; the fight rarely lasts longer, and the Will save that
+/// could negate it is weighed apart).
+const SILENCE_ROUNDS: f64 = 2.0;
 
 /// The categories a spell makes its target grow (Enlarge Person), if it does.
 pub(super) fn growth_of(s: &Spell) -> Option<i8> {
@@ -1493,6 +1562,7 @@ fn best_growth(b: &BattleState<'_>, i: usize, m: Magic) -> Option<Option_> {
                 || b.size_steps(j) != 0
                 || b.room_for(j, b.size(j).shifted(i32::from(steps))).is_none()
                 || (j != i && b.spell_reaches(i, j, s, caster.cl).is_err())
+                || b.globe_shuts_out(i, j, k.spell)
                 || !s.target.as_ref().is_none_or(|tg| b.passes(i, j, &tg.filter))
             {
                 continue;

@@ -30,6 +30,7 @@ mod flank;
 mod flight;
 mod fragile;
 mod futile;
+mod globe;
 mod hand;
 mod harmless;
 mod heal;

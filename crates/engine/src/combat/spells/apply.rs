@@ -731,6 +731,10 @@ impl<R: Dice> Engine<'_, '_, R> {
             EffectKind::Maneuver(mv) => self.spell_maneuver(cast, t, mv, m, pack, single),
             // The area itself is left by `resolve`; its first effects meet `t` now.
             EffectKind::Zone(z) => {
+                // A lasting area centred on a creature (Silence) opens on the target that failed its save.
+                if prep.spells[usize::from(cast.spell)].spell.target.is_some() && cast.target == Some(t) {
+                    self.open_anchored_zone(cast, t);
+                }
                 for child in &z.on_appear {
                     if !self.st.is_present(t) {
                         break;
@@ -821,7 +825,8 @@ impl<R: Dice> Engine<'_, '_, R> {
         // elemental's burning slam) and its breath weapon count as its spells do.
         let foe_weapons = |j: usize, k: usize| -> usize {
             let spec = &self.st.prep.fighters[j];
-            let attacks = spec.offense.attacks.iter().filter(|a| a.components.iter().any(|c| c.energy >> k & 1 == 1));
+            let attacks =
+                spec.offense.attacks.iter().filter(|a| a.components.iter().any(|c| c.energy >> k & 1 == 1));
             let breath = spec.monster.as_deref().and_then(|m| m.breath.as_ref());
             attacks.count() + usize::from(breath.is_some_and(|b| energy_bits(&b.types) >> k & 1 == 1))
         };

@@ -139,6 +139,8 @@ pub struct Role {
     pub touch_delivery: bool,
     /// Takes its caster elsewhere (Dimension Door).
     pub teleport: bool,
+    /// Raises a globe that keeps out spells up to this level (Globe of Invulnerability).
+    pub globe: Option<u8>,
 }
 
 /// A spell of the encounter's library, checked once.
@@ -367,6 +369,9 @@ fn role_of(spell: &Spell) -> Role {
             EffectKind::Stabilize(_) => role.stabilize = true,
             EffectKind::TouchDelivery(_) => role.touch_delivery = true,
             EffectKind::Teleport(_) => role.teleport = true,
+            EffectKind::Zone(z) if z.excludes_spells_up_to_level.is_some() => {
+                role.globe = z.excludes_spells_up_to_level
+            }
             EffectKind::Condition(_) | EffectKind::Compel(_) | EffectKind::Death(_) if !helps => {
                 role.control = true
             }
@@ -389,6 +394,7 @@ fn role_of(spell: &Spell) -> Role {
             EffectKind::Zone(z)
                 if !helps
                     && (z.difficult_terrain
+                        || z.silence
                         || !z.on_appear.is_empty()
                         || !z.on_enter.is_empty()
                         || !z.each_round.is_empty()) =>

@@ -89,6 +89,13 @@ impl BattleState<'_> {
         if slot > 9 || (slot > 0 && f.casting.slots[usize::from(slot)] == 0) {
             return Err(Reason::NoSlot);
         }
+        // No verbal component in a magical silence (CRB "Silence").
+        if !self.zones.is_empty()
+            && prepared.spell.components.contains(&crate::spell::model::Component::Verbal)
+            && self.silenced(i)
+        {
+            return Err(Reason::Silenced);
+        }
         // A prepared caster casts a prepared copy, with the metamagic it was
         // prepared with; a spontaneous conversion gives up any copy of its
         // slot level (some is left: the slot count above).

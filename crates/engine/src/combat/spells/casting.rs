@@ -63,6 +63,9 @@ pub(crate) struct Meeting {
     pub willing: bool,
     /// A secondary target (Chain Lightning).
     pub secondary: bool,
+    /// The globes around the creature were weighed already (a zone's
+    /// effects, against the globes raised before the zone: `globe.rs`).
+    pub past_globes: bool,
     /// Bonus on its Reflex save: half the cover it has from the area's origin.
     pub reflex_cover: i32,
     /// Saving throws rolled so far, per kind (`Some(success)`).
@@ -114,6 +117,9 @@ pub(crate) struct Zone {
     /// caster's square at the cast to the point of origin, in squares),
     /// the feet it moves a round, and the rounds it has moved.
     pub drift: Option<Drift>,
+    /// An emanation centred on a creature, which moves as it moves
+    /// (Silence): the creature and the radius; `mask` is then unused.
+    pub anchor: Option<(usize, u32)>,
 }
 
 /// How a moving area moves (`ZoneMove`, Cloudkill).

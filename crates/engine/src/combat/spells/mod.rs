@@ -8,13 +8,14 @@
 //! cast times, held charges), `target` (targets and areas), `resolve`
 //! (attack rolls, spell resistance, saves) and `apply` (what each effect
 //! kind does), `preparation` (a prepared caster's copies of the day), `upkeep` (what lasting effects do turn by turn), `zone`
-//! (lasting areas left on the map), `construct` (spell constructs that strike on their own: Spiritual Weapon), `grasp` (an area's own grapple: Black Tentacles), `hand` (touch spells delivered at a distance: Spectral Hand), `teleport` (Dimension Door).
+//! (lasting areas left on the map), `construct` (spell constructs that strike on their own: Spiritual Weapon), `grasp` (an area's own grapple: Black Tentacles), `hand` (touch spells delivered at a distance: Spectral Hand), `teleport` (Dimension Door), `globe` (areas that keep spells out: Globe of Invulnerability).
 
 mod apply;
 mod book;
 mod cast;
 mod casting;
 mod construct;
+mod globe;
 mod grasp;
 mod hand;
 mod immune;

@@ -39,7 +39,18 @@ pub(crate) fn unplayable(spell: &Spell) -> Option<String> {
         if let Some(why) = effect_unplayable(&format!("$.effects[{i}]"), e) {
             return Some(why);
         }
-        if matches!(e.kind, EffectKind::Zone(_)) && (spell.target.is_some() || spell.area.is_none()) {
+        // A lasting area centred on a creature moves with it (Silence):
+        // played for an emanation of a fixed radius from its target.
+        let on_creature = spell.target.is_some()
+            && spell.area.as_ref().is_some_and(|a| {
+                a.origin == crate::spell::model::Origin::Target
+                    && a.spread == crate::spell::model::Spread::Emanation
+                    && a.radius_ft.is_some()
+            });
+        if matches!(e.kind, EffectKind::Zone(_))
+            && !on_creature
+            && (spell.target.is_some() || spell.area.is_none())
+        {
             return Some(format!(
                 "$.effects[{i}].zone: a lasting area that is not the spell's own area (centred on a creature) is not played"
             ));
@@ -52,14 +63,10 @@ pub(crate) fn unplayable(spell: &Spell) -> Option<String> {
 fn zone_unplayable(z: &ZoneEffect) -> Option<String> {
     let why = if z.light_change != 0 {
         "light_change: light levels are not modelled"
-    } else if z.silence {
-        "silence: silence (verbal components, sonic effects) is not played"
     } else if z.blocks_movement || z.blocks_sight || !z.on_pass_through.is_empty() {
         "blocks_movement: walls are not played"
     } else if z.hp_per_section.is_some() || z.break_dc.is_some() {
         "hp_per_section: walls are not played"
-    } else if z.excludes_spells_up_to_level.is_some() {
-        "excludes_spells_up_to_level: areas that keep spells out are not played"
     } else if z.moves.as_ref().is_some_and(|m| !m.away_from_caster) {
         "moves: areas moving other than away from their caster are not played"
     } else if !z.radiates.is_empty() {

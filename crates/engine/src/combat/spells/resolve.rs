@@ -364,6 +364,25 @@ impl<R: Dice> Engine<'_, '_, R> {
         let spell = &prepared.spell;
         let i = cast.caster;
         let spec = &prep.fighters[t];
+        if !meeting.past_globes && !self.st.zones.is_empty() {
+            let level = self.st.cast_level(cast);
+            if self.st.globe_excludes(t, level, None) {
+                emit!(
+                    self,
+                    Event::Spell { who: t, spell: spell.name.to_string(), what: SpellEvent::KeptOut }
+                );
+                return false;
+            }
+        }
+        // No sonic or language-dependent spell gets into a magical silence (CRB "Silence").
+        if (prepared.descriptors.has(Descriptor::Sonic)
+            || prepared.descriptors.has(Descriptor::LanguageDependent))
+            && !self.st.zones.is_empty()
+            && self.st.silenced(t)
+        {
+            emit!(self, Event::Spell { who: t, spell: spell.name.to_string(), what: SpellEvent::Unheard });
+            return false;
+        }
         let immune = &spec.defense.immune;
         let descriptors = prepared.descriptors;
         // Immunity to an energy keeps its damage out, not a helpful spell of

@@ -104,7 +104,7 @@ impl BattleState<'_> {
         if filter.can_see && flags.has(crate::effects::Flags::BLIND) {
             return false;
         }
-        if filter.can_hear && f.conds.has(crate::effects::ConditionId::Deafened) {
+        if filter.can_hear && !self.hears(i, t) {
             return false;
         }
         if filter.negative_hp && f.hp >= 0 {

@@ -35,17 +35,23 @@ const COVER_AC: u8 = 4;
 const PARTIAL_CONCEALMENT: u8 = 20;
 
 impl Zone {
-    /// Whether square `p` is in the area.
+    /// Whether square `p` is in the area: within the radius of a square of
+    /// its creature, with line of effect, for an area centred on one.
     #[inline]
     fn covers(&self, st: &BattleState<'_>, p: Pos) -> bool {
         let map = st.map();
+        if let Some((a, radius)) = self.anchor {
+            return map.in_bounds(p)
+                && footprint(st.pos(a), st.space(a))
+                    .any(|c| crate::grid::distance_ft(c, p) <= radius && st.prep.line_of_effect(c, p));
+        }
         map.in_bounds(p) && self.mask[map.index(p)]
     }
 }
 
 impl BattleState<'_> {
     /// The zone's rules.
-    fn zone_rules(&self, z: &Zone) -> &ZoneEffect {
+    pub(super) fn zone_rules(&self, z: &Zone) -> &ZoneEffect {
         let spell = &self.prep.spells[usize::from(z.cast.spell)].spell;
         match &spell.effects[z.effect].kind {
             EffectKind::Zone(rules) => rules,
@@ -55,8 +61,22 @@ impl BattleState<'_> {
     }
 
     /// Whether combatant `i` stands (any of its squares) in zone `z`.
-    fn stands_in(&self, z: &Zone, i: usize) -> bool {
+    pub(super) fn stands_in(&self, z: &Zone, i: usize) -> bool {
         footprint(self.fighters[i].pos, self.space(i)).any(|c| z.covers(self, c))
+    }
+
+    /// Whether `i` stands in a magical silence (CRB "Silence"): it casts no
+    /// spell with a verbal component, and no sonic or language-dependent
+    /// spell reaches it.
+    pub(crate) fn silenced(&self, i: usize) -> bool {
+        self.zones.iter().any(|z| self.zone_rules(z).silence && self.stands_in(z, i))
+    }
+
+    /// Whether `j` hears a sound `from` makes: not deafened, and neither in
+    /// a magical silence (CRB "Silence": no sound passes into or out of it).
+    pub(crate) fn hears(&self, from: usize, j: usize) -> bool {
+        !self.has_condition(j, crate::effects::ConditionId::Deafened)
+            && (self.zones.is_empty() || (!self.silenced(j) && !self.silenced(from)))
     }
 
     /// Whether `i` stands in an area of `spell` (for the policies: a second
@@ -263,7 +283,32 @@ impl<R: Dice> Engine<'_, '_, R> {
             }),
             _ => None,
         };
-        self.st.zones.push(Zone { cast: *cast, effect, mask, ends, opened, origin, drift });
+        self.st.zones.push(Zone { cast: *cast, effect, mask, ends, opened, origin, drift, anchor: None });
+    }
+
+    /// Opens the lasting area of `cast` centred on creature `t`, an
+    /// emanation that moves as `t` moves (CRB "Silence": "centered on a
+    /// creature, ... the effect then radiates from the creature and moves
+    /// as it moves"), for the spell's duration.
+    pub(crate) fn open_anchored_zone(&mut self, cast: &Cast, t: usize) {
+        let prep = self.st.prep;
+        let spell = &prep.spells[usize::from(cast.spell)].spell;
+        let Some((effect, _)) = zone_effect(&spell.effects) else { return };
+        let Some(radius) = spell.area.as_ref().and_then(|a| a.radius_ft.as_ref()) else { return };
+        let radius = self.roll_scaled(cast, radius).max(0) as u32;
+        let ends = self.spell_ends(cast);
+        let (opened, origin) = (self.st.round, self.st.pos(t));
+        let zone = Zone {
+            cast: *cast,
+            effect,
+            mask: Vec::new(),
+            ends,
+            opened,
+            origin,
+            drift: None,
+            anchor: Some((t, radius)),
+        };
+        self.st.zones.push(zone);
     }
 
     /// The round at the start of whose caster's turn what `cast` leaves on
@@ -414,7 +459,6 @@ impl<R: Dice> Engine<'_, '_, R> {
                 }
             }
             z.drift = Some(Drift { moved, ..d });
-            let cast = z.cast;
             emit!(
                 self,
                 Event::Spell { who: i, spell: spell.name.to_string(), what: SpellEvent::ZoneMoves { to } }
@@ -428,7 +472,7 @@ impl<R: Dice> Engine<'_, '_, R> {
                     continue;
                 }
                 self.area_rolls.clear();
-                self.zone_meets(&cast, t, &rules.on_enter);
+                self.zone_meets(k, t, &rules.on_enter);
             }
         }
     }
@@ -518,7 +562,7 @@ impl<R: Dice> Engine<'_, '_, R> {
                     continue;
                 }
                 self.st.zone_met.push((cast.spell, t, round));
-                self.zone_meets(&cast, t, &rules.each_round);
+                self.zone_meets(k, t, &rules.each_round);
             }
         }
     }
@@ -547,7 +591,7 @@ impl<R: Dice> Engine<'_, '_, R> {
             let Some((_, rules)) = zone_effect(&spell.effects) else { continue };
             // A creature entering meets rolls of its own.
             self.area_rolls.clear();
-            self.zone_meets(&cast, i, &rules.on_enter);
+            self.zone_meets(k, i, &rules.on_enter);
             if !self.st.is_active(i) {
                 return;
             }
@@ -619,7 +663,7 @@ impl<R: Dice> Engine<'_, '_, R> {
                 } else {
                     &m.on_failure
                 };
-                self.zone_meets(&cast, i, effects);
+                self.zone_meets(k, i, effects);
             }
             // A failure loses the rest of the movement where it is.
             return !ok;
@@ -627,17 +671,23 @@ impl<R: Dice> Engine<'_, '_, R> {
         false
     }
 
-    /// `effects` of a zone of `cast` meet `t`: spell resistance and
-    /// immunities as for any casting, then the effects with their saves.
-    fn zone_meets(&mut self, cast: &Cast, t: usize, effects: &[SpellEffect]) {
+    /// `effects` of zone `k` meet `t`: a globe raised before the zone,
+    /// spell resistance and immunities as for any casting, then the
+    /// effects with their saves.
+    fn zone_meets(&mut self, k: usize, t: usize, effects: &[SpellEffect]) {
+        let cast = self.st.zones[k].cast;
         let spell = &self.st.prep.spells[usize::from(cast.spell)].spell;
         if !self.st.targetable(t, spell) {
             return;
         }
-        let mut meeting = Meeting::default();
-        if !self.passes_defenses(cast, t, &mut meeting) {
+        if self.st.globe_excludes(t, self.st.cast_level(&cast), Some(k)) {
+            emit!(self, Event::Spell { who: t, spell: spell.name.to_string(), what: SpellEvent::KeptOut });
             return;
         }
-        self.affect_with(cast, t, effects, &mut meeting);
+        let mut meeting = Meeting { past_globes: true, ..Meeting::default() };
+        if !self.passes_defenses(&cast, t, &mut meeting) {
+            return;
+        }
+        self.affect_with(&cast, t, effects, &mut meeting);
     }
 }

@@ -32,7 +32,8 @@ fn burning(physical: &str, energy: &str, kind: &str) -> crate::model::Combatant 
         damage.push(json!({ "formula": physical, "types": ["bludgeoning"] }));
     }
     damage.push(json!({ "formula": energy, "types": [kind] }));
-    let slam = json!({ "name": "slam", "kind": "melee", "attack_bonus": 30, "natural": true, "damage": damage });
+    let slam =
+        json!({ "name": "slam", "kind": "melee", "attack_bonus": 30, "natural": true, "damage": damage });
     creature("Elemental", json!({ "hp_max": 100000, "attacks": [slam] }))
 }
 
@@ -116,9 +117,9 @@ fn protection_from_energy_absorbs_twelve_per_level_then_is_discharged() {
         let absorbed = dealt.len().min(4);
         assert!(dealt[..absorbed].iter().all(|&d| d == 0), "seed {seed}: {dealt:?}");
         assert!(dealt[absorbed..].iter().all(|&d| d == 15), "seed {seed}: {dealt:?}");
-        let spent = events.iter().any(|r| {
-            matches!(&r.event, Event::EffectEnds { who: 0, why: EffectEnd::UsedUp, .. })
-        });
+        let spent = events
+            .iter()
+            .any(|r| matches!(&r.event, Event::EffectEnds { who: 0, why: EffectEnd::UsedUp, .. }));
         assert_eq!(spent, dealt.len() >= 4, "seed {seed}: {dealt:?}");
     }
 }
