@@ -312,6 +312,12 @@ impl CellResult {
             + self.0.packed.as_ref().map_or(0, |p| p.rows.len())
     }
 
+    /// Whether its runs are days: [`ShardResult::is_days`] of the merged
+    /// cell, whose days are in its tally, not in its `days`.
+    pub fn is_days(&self) -> bool {
+        self.2.is_some()
+    }
+
     /// A day cell's days, every play tallied (`None` for a battle cell).
     pub fn day_tally(&self) -> Option<&DayTally> {
         self.2.as_ref()
@@ -737,6 +743,7 @@ pub(crate) mod tests {
         let whole = day_result(0..runs, plays);
         let one = CellResult::merge(vec![(0, &whole)], runs).unwrap();
         assert!(one.days.is_empty(), "the merged cell holds no day record");
+        assert!(one.is_days());
         let mut expected = DayTally::default();
         expected.add_runs(&whole.days, plays as usize);
         assert_eq!(one.day_tally(), Some(&expected));
