@@ -1,5 +1,6 @@
 //! Exact merging of shard results into cell results, and their reports.
 
+use pf1e_engine::day::tally::DayTally;
 use pf1e_engine::summary::Summary;
 use pf1e_wire::results::{CellReport, CombatantReport, HpLost};
 use pf1e_wire::shard::{PackedRuns, ShardResult};
@@ -15,9 +16,11 @@ use pf1e_engine::objectives::RunRow;
 /// only by [`CellResult::merge`]. It reads as that shard result, but for
 /// packed rows spilled as its shards arrived (the second field, then the
 /// first's `packed` has no rows): [`CellResult::packed_chunks`] reads them
-/// wherever they are.
+/// wherever they are; and for a day cell's days, tallied as its shards
+/// arrive and their records dropped (the third field, then the first's
+/// `days` is empty): [`CellResult::day_tally`] reads them.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CellResult(pub(crate) ShardResult, pub(crate) Option<CellRows>);
+pub struct CellResult(pub(crate) ShardResult, pub(crate) Option<CellRows>, pub(crate) Option<DayTally>);
 
 #[cfg(test)]
 impl CellResult {
@@ -46,6 +49,7 @@ impl CellResult {
                 totals: None,
                 packed: None,
             },
+            None,
             None,
         )
     }
@@ -122,8 +126,9 @@ fn same_encounter(out: &ShardResult, r: &ShardResult) -> bool {
         && r.packed.as_ref().map(|p| p.party) == out.packed.as_ref().map(|p| p.party)
 }
 
-/// Adds the runs of `r`, which follow those of `out`.
-fn absorb(out: &mut ShardResult, r: &ShardResult) {
+/// Adds the runs of `r`, which follow those of `out` (a day shard's days
+/// to `days`, not to `out`: a cell keeps their tally, not their records).
+fn absorb(out: &mut ShardResult, days: &mut Option<DayTally>, r: &ShardResult) {
     if let (Some(total), Some(t)) = (out.totals.as_mut(), r.totals.as_ref()) {
         total.merge(t);
     }
@@ -141,18 +146,22 @@ fn absorb(out: &mut ShardResult, r: &ShardResult) {
     }
     out.final_hp.extend_from_slice(&r.final_hp);
     out.dead.extend_from_slice(&r.dead);
-    out.days.extend_from_slice(&r.days);
+    if r.is_days() {
+        days.get_or_insert_with(DayTally::default).add_runs(&r.days, r.day_plays.max(1) as usize);
+    }
 }
 
 /// The merge of a cell's shards of totals (no per-run record; their packed
-/// rows taken out, `rows::RowSpill::take`) as they arrive, in any order:
-/// what they add are integer sums, so the result is [`CellResult::merge`]'s
-/// whatever the order, and what a cell waiting for its last shard holds is
-/// one shard result's size, whatever its runs. The caller gives each
-/// shard once (its slots tile the cell's runs).
+/// rows taken out, `rows::RowSpill::take`), or of a day cell's shards (their
+/// days tallied), as they arrive, in any order: what they add are integer
+/// sums, so the result is [`CellResult::merge`]'s whatever the order, and
+/// what a cell waiting for its last shard holds is one shard result's
+/// size, whatever its runs. The caller gives each shard once (its slots
+/// tile the cell's runs).
 #[derive(Debug, Default)]
 pub(crate) struct CellFold {
     acc: Option<ShardResult>,
+    days: Option<DayTally>,
     covered: u64,
     /// The first shard that did not fit (the cell fails with it when complete).
     error: Option<MergeError>,
@@ -170,15 +179,21 @@ impl CellFold {
             && r.final_hp.is_empty()
             && r.dead.is_empty()
             && r.fled.is_empty()
-            && r.days.is_empty()
             && r.packed.as_ref().is_none_or(|p| p.rows.is_empty()));
         // Per-run records (or rows) would need the run order: a shard of
-        // totals has none (`ShardResult::check` refuses them).
-        if records || r.totals.is_none() || !same_encounter(acc, r) {
+        // totals has none (`ShardResult::check` refuses them). A day
+        // shard's days are tallied, which needs no order, and its cell
+        // folds only day shards.
+        let fits = if r.is_days() {
+            r.totals.is_none() && (self.covered == 0 || self.days.is_some())
+        } else {
+            r.totals.is_some() && self.days.is_none()
+        };
+        if records || !fits || !same_encounter(acc, r) {
             self.error = Some(MergeError::Encounter);
             return;
         }
-        absorb(acc, r);
+        absorb(acc, &mut self.days, r);
         self.covered += r.runs();
     }
 
@@ -191,7 +206,7 @@ impl CellFold {
         if self.covered != runs || out.summary.runs != runs {
             return Err(MergeError::Coverage { covered: self.covered, runs });
         }
-        Ok(CellResult(out, None))
+        Ok(CellResult(out, None, self.days))
     }
 }
 
@@ -205,6 +220,7 @@ impl CellResult {
             return Err(MergeError::NoShard);
         };
         let mut out = empty_like(first);
+        let mut days = None;
         let mut next = 0u64;
         for (start, r) in &parts {
             if *start != next {
@@ -213,13 +229,17 @@ impl CellResult {
             if !same_encounter(&out, r) {
                 return Err(MergeError::Encounter);
             }
-            absorb(&mut out, r);
+            // Days and battles do not mix in one cell.
+            if next > 0 && r.is_days() != days.is_some() {
+                return Err(MergeError::Encounter);
+            }
+            absorb(&mut out, &mut days, r);
             next += r.runs();
         }
         if next != runs || out.summary.runs != runs {
             return Err(MergeError::Coverage { covered: next, runs });
         }
-        Ok(CellResult(out, None))
+        Ok(CellResult(out, None, days))
     }
 
     /// This merged result with its packed rows in `rows` (in run order):
@@ -292,37 +312,28 @@ impl CellResult {
             + self.0.packed.as_ref().map_or(0, |p| p.rows.len())
     }
 
+    /// Whether its runs are days: [`ShardResult::is_days`] of the merged
+    /// cell, whose days are in its tally, not in its `days`.
+    pub fn is_days(&self) -> bool {
+        self.2.is_some()
+    }
+
+    /// A day cell's days, every play tallied (`None` for a battle cell).
+    pub fn day_tally(&self) -> Option<&DayTally> {
+        self.2.as_ref()
+    }
+
     /// The report of a day cell (its day as written, not its plans): a day
     /// counts as a win when completed;
     /// deaths, members down and hit points lost are the party's at the end
     /// of the day (against its hit points as it entered its first fight);
     /// rounds are the day's.
-    fn day_report(&self, index: usize, cell: &CellSpec) -> CellReport {
-        use pf1e_engine::day::DayEnd;
+    fn day_report(&self, index: usize, cell: &CellSpec, days: &DayTally) -> CellReport {
         let runs = self.summary.runs;
-        let completed = self.days_of(0).filter(|d| d.end == DayEnd::Completed).count() as u64;
+        let none = Default::default();
+        let t = days.plays.first().unwrap_or(&none);
+        let completed = t.completed;
         let (lo, hi) = pf1e_engine::metrics::win_rate_band(completed, runs);
-        let mut lost: Vec<i64> = self
-            .days_of(0)
-            .map(|d| {
-                let start = d.fights.first().map_or(0, |f| i64::from(f.before.hp));
-                let end: i64 = d.members.iter().filter(|m| !m.dead).map(|m| i64::from(m.hp.max(0))).sum();
-                (start - end).max(0)
-            })
-            .collect();
-        let lost_sum: i64 = lost.iter().sum();
-        lost.sort_unstable();
-        let quantile = |q: u64| -> i64 {
-            if lost.is_empty() {
-                return 0;
-            }
-            lost[((q * lost.len() as u64).div_ceil(100).max(1) as usize) - 1]
-        };
-        let count =
-            |f: &dyn Fn(&pf1e_engine::day::DayRecord) -> bool| self.days_of(0).filter(|d| f(d)).count();
-        let all_down = count(&|d| d.members.iter().all(|m| m.dead || m.hp < 0));
-        let some_death = count(&|d| d.dead() > 0);
-        let rounds: u64 = self.days_of(0).flat_map(|d| &d.fights).map(|f| u64::from(f.rounds)).sum();
         let per_run = |x: f64| if runs == 0 { 0.0 } else { x / runs as f64 };
         CellReport {
             index: index as u64,
@@ -335,16 +346,16 @@ impl CellResult {
             draws: 0,
             party_win_rate: pf1e_engine::metrics::win_rate(completed, runs),
             party_win_band: [lo, hi],
-            party_all_down_rate: per_run(all_down as f64),
-            party_death_rate: per_run(some_death as f64),
+            party_all_down_rate: per_run(t.all_down as f64),
+            party_death_rate: per_run(t.some_death as f64),
             // A day's withdrawals between fights are the day report's own (`DayEnd::Fled`).
             party_fled_rate: 0.0,
-            mean_rounds: per_run(rounds as f64),
+            mean_rounds: per_run(t.rounds() as f64),
             party_hp_lost: HpLost {
-                mean: per_run(lost_sum as f64),
-                p50: quantile(50),
-                p90: quantile(90),
-                max: lost.last().copied().unwrap_or(0),
+                mean: per_run(t.hp_lost_sum() as f64),
+                p50: t.hp_lost_quantile(50),
+                p90: t.hp_lost_quantile(90),
+                max: t.hp_lost_max(),
             },
             combatants: Vec::new(),
         }
@@ -352,8 +363,8 @@ impl CellResult {
 
     /// The report of the cell (part of the job's results).
     pub fn report(&self, index: usize, cell: &CellSpec) -> CellReport {
-        if self.is_days() {
-            return self.day_report(index, cell);
+        if let Some(days) = self.day_tally() {
+            return self.day_report(index, cell, days);
         }
         let runs = self.summary.runs;
         let party = self.sides.iter().position(|s| s == &cell.party).unwrap_or(0);
@@ -645,6 +656,147 @@ pub(crate) mod tests {
             fold.add(&odd);
             assert_eq!(fold.finish(14), Err(MergeError::Encounter));
         }
+    }
+
+    /// Runs `range` of a day cell of `plays` plays (the day as written,
+    /// then plans): ends of every kind, deaths, members down, fights
+    /// reached or not, varying run by run.
+    fn day_result(range: std::ops::Range<u64>, plays: u32) -> ShardResult {
+        use pf1e_engine::combat::Tending;
+        use pf1e_engine::day::{DayEnd, DayRecord, FightRecord, MemberEnd, Resources};
+        let mut days = Vec::new();
+        for i in range {
+            for p in 0..u64::from(plays) {
+                let h = (i * 7 + p).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 33;
+                let fought = (h % 3 + 1) as usize;
+                let fights = (0..fought)
+                    .map(|e| FightRecord {
+                        encounter: e,
+                        won: e + 1 < fought || h % 5 != 0,
+                        rounds: ((h >> (e * 4)) % 9 + 1) as u32,
+                        before: Resources {
+                            hp: (60 - 10 * e as u64 - (h >> 7) % 20) as u32,
+                            hp_max: 60,
+                            slots: (6 - e) as u32,
+                            uses: 2,
+                            standing: 3,
+                        },
+                        deaths: u32::from((h >> (e + 11)) % 6 == 0),
+                        aid: Tending { healed: ((h >> 3) % 12) as u32, ..Tending::default() },
+                    })
+                    .collect();
+                let end = match h % 5 {
+                    0 => DayEnd::Defeated { encounter: fought - 1 },
+                    1 => DayEnd::Fled { step: fought },
+                    _ => DayEnd::Completed,
+                };
+                let members = (0..3)
+                    .map(|m| MemberEnd {
+                        hp: ((h >> (m * 5 + 13)) % 25) as i32 - 5,
+                        dead: (h >> (m + 20)) % 7 == 0,
+                    })
+                    .collect();
+                days.push(DayRecord { end, fights, members, rests: Tending::default() });
+            }
+        }
+        ShardResult::from_days(days, plays)
+    }
+
+    /// A day cell's report as it was computed from its records (the
+    /// oracle of the tallied one).
+    fn day_report_of_records(r: &ShardResult, runs: u64) -> (u64, u64, u64, u64, i64, [i64; 3]) {
+        use pf1e_engine::day::DayEnd;
+        let completed = r.days_of(0).filter(|d| d.end == DayEnd::Completed).count() as u64;
+        let mut lost: Vec<i64> = r
+            .days_of(0)
+            .map(|d| {
+                let start = d.fights.first().map_or(0, |f| i64::from(f.before.hp));
+                let end: i64 = d.members.iter().filter(|m| !m.dead).map(|m| i64::from(m.hp.max(0))).sum();
+                (start - end).max(0)
+            })
+            .collect();
+        let lost_sum: i64 = lost.iter().sum();
+        lost.sort_unstable();
+        let quantile = |q: u64| lost[((q * lost.len() as u64).div_ceil(100).max(1) as usize) - 1];
+        let all_down = r.days_of(0).filter(|d| d.members.iter().all(|m| m.dead || m.hp < 0)).count() as u64;
+        let some_death = r.days_of(0).filter(|d| d.dead() > 0).count() as u64;
+        let rounds: u64 = r.days_of(0).flat_map(|d| &d.fights).map(|f| u64::from(f.rounds)).sum();
+        assert_eq!(r.days_of(0).count() as u64, runs);
+        (
+            completed,
+            all_down,
+            some_death,
+            rounds,
+            lost_sum,
+            [quantile(50), quantile(90), *lost.last().unwrap()],
+        )
+    }
+
+    /// A day cell merged from many shards, in any order, folded as they
+    /// arrive or merged at the end, holds no day record, only its tally:
+    /// the tally of one shard of all its runs, and the report of its
+    /// records.
+    #[test]
+    fn a_day_cell_keeps_a_tally_of_its_days_not_their_records() {
+        use pf1e_engine::day::tally::DayTally;
+        let (runs, plays) = (1000, 3);
+        let whole = day_result(0..runs, plays);
+        let one = CellResult::merge(vec![(0, &whole)], runs).unwrap();
+        assert!(one.days.is_empty(), "the merged cell holds no day record");
+        assert!(one.is_days());
+        let mut expected = DayTally::default();
+        expected.add_runs(&whole.days, plays as usize);
+        assert_eq!(one.day_tally(), Some(&expected));
+        assert_eq!(expected.runs(), runs);
+        let mut cell = cell_of(runs);
+        cell.party = "party".into();
+        let report = one.report(0, &cell);
+        let (completed, all_down, some_death, rounds, lost_sum, [p50, p90, max]) =
+            day_report_of_records(&whole, runs);
+        assert_eq!(report.wins.get("party"), Some(&completed));
+        assert_eq!(report.runs, runs);
+        assert_eq!(report.party_all_down_rate, all_down as f64 / runs as f64);
+        assert_eq!(report.party_death_rate, some_death as f64 / runs as f64);
+        assert_eq!(report.mean_rounds, rounds as f64 / runs as f64);
+        assert_eq!(report.party_hp_lost.mean, lost_sum as f64 / runs as f64);
+        assert_eq!(
+            [report.party_hp_lost.p50, report.party_hp_lost.p90, report.party_hp_lost.max],
+            [p50, p90, max]
+        );
+        assert!(completed > 0 && all_down > 0 && some_death > 0 && p50 < p90);
+        for size in [1, 7, 100, 999] {
+            let parts: Vec<_> = crate::shard::split(runs, size)
+                .into_iter()
+                .map(|r| (r.start, day_result(r, plays)))
+                .collect();
+            let mut refs: Vec<_> = parts.iter().map(|(s, r)| (*s, r)).collect();
+            refs.reverse();
+            let merged = CellResult::merge(refs, runs).unwrap();
+            assert_eq!(merged, one, "shard size {size}");
+            // Folded as they arrive, in another order: the same.
+            let mut fold = CellFold::default();
+            for i in (0..parts.len()).rev().step_by(2).chain((0..parts.len()).rev().skip(1).step_by(2)) {
+                fold.add(&parts[i].1);
+            }
+            let folded = fold.finish(runs).unwrap();
+            assert!(folded.days.is_empty());
+            assert_eq!(folded, one, "shard size {size}");
+            assert_eq!(format!("{:?}", folded.report(0, &cell)), format!("{report:?}"));
+        }
+        // Days and battles do not mix in one cell, nor days of other plays.
+        let battle = fake_result(5, 10..20).into_totals("a");
+        let days = day_result(0..10, plays);
+        assert_eq!(CellResult::merge(vec![(0, &days), (10, &battle)], 20), Err(MergeError::Encounter));
+        let mut fold = CellFold::default();
+        fold.add(&days);
+        fold.add(&battle);
+        assert_eq!(fold.finish(20), Err(MergeError::Encounter));
+        let mut fold = CellFold::default();
+        fold.add(&battle);
+        fold.add(&days);
+        assert_eq!(fold.finish(20), Err(MergeError::Encounter));
+        let other = day_result(10..20, 2);
+        assert_eq!(CellResult::merge(vec![(0, &days), (10, &other)], 20), Err(MergeError::Encounter));
     }
 
     #[test]

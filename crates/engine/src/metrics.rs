@@ -183,6 +183,24 @@ impl Paired {
         Self { n: n as u64, mean, se }
     }
 
+    /// The paired differences of a 0/1 outcome over `n` runs: `up` runs of
+    /// +1 (the first holds, the second not), `down` of −1, the rest 0.
+    /// [`of`](Self::of)'s mean exactly (its sum of integers is exact), and
+    /// its spread summed per value rather than run by run, so it depends
+    /// on the counts only, not on the runs' order.
+    pub fn of_counts(up: u64, down: u64, n: u64) -> Self {
+        if n == 0 {
+            return Self { n: 0, mean: 0.0, se: 0.0 };
+        }
+        let zero = n.saturating_sub(up.saturating_add(down));
+        let mean = (up as f64 - down as f64) / n as f64;
+        let ss = up as f64 * (1.0 - mean).powi(2)
+            + down as f64 * (-1.0 - mean).powi(2)
+            + zero as f64 * (0.0 - mean).powi(2);
+        let se = if n < 2 { 0.0 } else { (ss / (n - 1) as f64).sqrt() / (n as f64).sqrt() };
+        Self { n, mean, se }
+    }
+
     /// Whether the difference is significant at quantile `z`: `|mean| > z·se`.
     /// A difference with zero spread is significant whenever it is not 0
     /// (every run moved the same way); no runs is a tie.

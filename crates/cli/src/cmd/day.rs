@@ -11,6 +11,7 @@ use pf1e_engine::day::file::{DayFile, StepSpec};
 use pf1e_engine::day::plan::planned_steps;
 use pf1e_engine::day::plan::{PlanResult, compare};
 use pf1e_engine::day::summary::DaySummary;
+use pf1e_engine::day::tally::DayTally;
 use pf1e_engine::day::{Day, Step, play_watched, record_many};
 use pf1e_engine::metrics::Confidence;
 
@@ -50,6 +51,10 @@ pub struct DayArgs {
     pub connect: super::ConnectArgs,
 }
 
+/// Days played between two tallies: enough to keep every core busy, few
+/// enough that their records stay small.
+const DAYS_PER_BATCH: u64 = 4096;
+
 /// Reads and checks the day file, builds every encounter, plays the days.
 pub fn run(args: &DayArgs, global: &GlobalArgs) -> Result<(), CliError> {
     let origin = args.file.display().to_string();
@@ -72,20 +77,34 @@ pub fn run(args: &DayArgs, global: &GlobalArgs) -> Result<(), CliError> {
     let plays: Vec<Vec<Step>> = std::iter::once(day.steps.clone())
         .chain(plans_spec.iter().map(|p| planned_steps(&day.steps, p)))
         .collect();
-    let (mut all, played) = pool.install(|| record_many(&day, &plays, &options, seed, 0..runs));
-    tracing::debug!(played, "day steps played");
     let confidence = Confidence::new(keys.confidence)
         .map_err(|e| CliError::input(format!("{origin}: confidence: {e}")))?;
+    // The days played by batches, each tallied and its records dropped:
+    // the figures are sums over the days, so memory stays that of one
+    // batch whatever the runs, and the figures do not depend on the batches.
+    let mut tally = DayTally::default();
+    let mut played = 0;
+    let mut start = 0;
+    while start < runs {
+        let end = runs.min(start.saturating_add(DAYS_PER_BATCH));
+        let (batch, n) = pool.install(|| record_many(&day, &plays, &options, seed, start..end));
+        tally.merge(&DayTally::of_plays(&batch));
+        played += n;
+        start = end;
+    }
+    tracing::debug!(played, "day steps played");
+    tally.plays.resize_with(plays.len(), Default::default);
     let shape = day.shape();
-    let summary = DaySummary::of(&shape, &all[0], confidence);
+    let summaries: Vec<DaySummary> =
+        tally.plays.iter().map(|t| DaySummary::of_tally(&shape, t, confidence)).collect();
+    let summary = summaries[0].clone();
     let plans = if plans_spec.is_empty() {
         Vec::new()
     } else {
         let names: Vec<String> = std::iter::once(render::AS_WRITTEN.to_string())
             .chain(plans_spec.into_iter().map(|p| p.name))
             .collect();
-        let summaries: Vec<DaySummary> = all.iter().map(|o| DaySummary::of(&shape, o, confidence)).collect();
-        compare(&names, &summaries, &std::mem::take(&mut all), confidence)
+        compare(&names, &summaries, &tally.plays, confidence)
     };
     report(args, global, &day, &options, &summary, &plans, seed)
 }

@@ -18,7 +18,8 @@ use std::sync::Arc;
 
 use pf1e_engine::day::plan::{Plan, compare, planned_steps};
 use pf1e_engine::day::summary::DaySummary;
-use pf1e_engine::day::{DayRecord, DayShape, Step};
+use pf1e_engine::day::tally::DayTally;
+use pf1e_engine::day::{DayShape, Step};
 use pf1e_engine::metrics::Confidence;
 use pf1e_render::day::AS_WRITTEN;
 use pf1e_wire::day::DayPlay;
@@ -74,8 +75,8 @@ pub struct DayPlanner {
     job: DayJob,
     cells: Vec<CellSpec>,
     emitted: bool,
-    /// Per play, its days in run order, once the cell is in.
-    records: Option<Vec<Vec<DayRecord>>>,
+    /// Its days, every play tallied, once the cell is in.
+    tally: Option<DayTally>,
     confidence: Confidence,
     seed: u64,
 }
@@ -95,7 +96,7 @@ impl DayPlanner {
             job,
             cells: vec![cell],
             emitted: false,
-            records: None,
+            tally: None,
             confidence: ctx.confidence,
             seed: ctx.seed,
         }
@@ -112,34 +113,33 @@ impl Planner for DayPlanner {
             self.emitted = true;
             return PlanStep::Emit(self.cells.clone());
         }
-        if self.records.is_some() { PlanStep::Done } else { PlanStep::Wait }
+        if self.tally.is_some() { PlanStep::Done } else { PlanStep::Wait }
     }
 
     fn consume(&mut self, index: usize, result: &CellResult) {
         if index == 0 {
-            let plays = 1 + self.job.plans.len();
-            self.records = Some((0..plays).map(|p| result.days_of(p).cloned().collect()).collect());
+            self.tally = Some(result.day_tally().cloned().unwrap_or_default());
         }
     }
 
     fn state(&self) -> PlannerState {
-        PlannerState::one_batch(self.emitted, self.cells.len(), usize::from(self.records.is_some()))
+        PlannerState::one_batch(self.emitted, self.cells.len(), usize::from(self.tally.is_some()))
     }
 
     fn result(&self) -> JobResult {
-        let none = vec![Vec::new(); 1 + self.job.plans.len()];
-        let days: Vec<&Vec<DayRecord>> = self.records.as_ref().unwrap_or(&none).iter().collect();
-        let summary = DaySummary::of(&self.job.shape, days[0], self.confidence);
+        // Every play, tallied or not (no day in yet: each has none).
+        let mut plays = self.tally.as_ref().map_or_else(Vec::new, |t| t.plays.clone());
+        plays.resize_with(1 + self.job.plans.len(), Default::default);
+        let summaries: Vec<DaySummary> =
+            plays.iter().map(|t| DaySummary::of_tally(&self.job.shape, t, self.confidence)).collect();
+        let summary = summaries[0].clone();
         let plans = if self.job.plans.is_empty() {
             Vec::new()
         } else {
             let names: Vec<String> = std::iter::once(AS_WRITTEN.to_string())
                 .chain(self.job.plans.iter().map(|p| p.name.clone()))
                 .collect();
-            let summaries: Vec<DaySummary> =
-                days.iter().map(|d| DaySummary::of(&self.job.shape, d, self.confidence)).collect();
-            let all: Vec<Vec<DayRecord>> = days.iter().map(|d| (*d).clone()).collect();
-            compare(&names, &summaries, &all, self.confidence)
+            compare(&names, &summaries, &plays, self.confidence)
         };
         JobResult::Day(DayResult { seed: self.seed, summary, plans })
     }

@@ -24,7 +24,8 @@ struct ShardSlot {
     /// Whether its result is in.
     filled: bool,
     /// Its result until its cell completes, when the cell does not fold
-    /// its shards as they arrive (a day cell's per-run records).
+    /// its shards as they arrive (none does today: kept for a cell whose
+    /// shards would need merging in run order).
     result: Option<Arc<ShardResult>>,
     /// Where its packed rows went (the job's spill file, or memory).
     rows: Option<ShardRows>,
@@ -35,8 +36,8 @@ struct CellRun {
     /// Its shard slots, in run order, until it completes.
     shards: Vec<ShardSlot>,
     remaining: usize,
-    /// Its shards of totals merged as they arrive (`None` for a day
-    /// cell, whose records are merged in run order at the end).
+    /// Its shards merged as they arrive: totals summed, a day cell's days
+    /// tallied (so it holds no day record but those of the shard in hand).
     fold: Option<CellFold>,
     /// Its report once complete: a fixed size whatever its runs (the
     /// merged per-run rows go to its planner, then are dropped).
@@ -151,7 +152,7 @@ impl SweepRun {
                         self.stats.cells_total += 1;
                         self.stats.runs_total += spec.runs;
                         new_cells.push((j, job.cells.len()));
-                        let fold = report.totals.then(CellFold::default);
+                        let fold = (report.totals || spec.day.is_some()).then(CellFold::default);
                         job.cells.push(CellRun {
                             remaining: shards.len(),
                             shards,

@@ -18,6 +18,7 @@
 pub mod file;
 pub mod plan;
 pub mod summary;
+pub mod tally;
 
 use std::sync::Arc;
 

@@ -11,7 +11,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::summary::{DaySummary, Rate};
-use super::{Day, DayEnd, DayRecord, Step};
+use super::tally::{PairTally, PlayTally};
+use super::{Day, Step};
 use crate::combat::RestSpending;
 use crate::metrics::{Confidence, Paired, Sign};
 
@@ -102,28 +103,24 @@ pub struct PlanResult {
 }
 
 /// The plans, each against the first (the day as written), best first: the
-/// most days completed, then the fewest deaths.
+/// most days completed, then the fewest deaths. `tallies[p]` tallies play
+/// `p`'s days, paired run by run with the day as written (`tallies[0]`):
+/// the differences are of 0/1 outcomes, so their counts are all they need.
 pub fn compare(
     names: &[String],
     summaries: &[DaySummary],
-    outcomes: &[Vec<DayRecord>],
+    tallies: &[PlayTally],
     c: Confidence,
 ) -> Vec<PlanResult> {
-    let indicator = |o: &[DayRecord], f: &dyn Fn(&DayRecord) -> bool| -> Vec<f64> {
-        o.iter().map(|d| if f(d) { 1.0 } else { 0.0 }).collect()
-    };
-    let done = |d: &DayRecord| d.end == DayEnd::Completed;
-    let died = |d: &DayRecord| d.dead() > 0;
     let z = c.bonferroni_z(names.len().saturating_sub(1).max(1) as u64 * 2);
-    let base_done = indicator(&outcomes[0], &done);
-    let base_died = indicator(&outcomes[0], &died);
     let mut out: Vec<PlanResult> = names
         .iter()
         .zip(summaries)
-        .zip(outcomes)
-        .map(|((name, s), o)| {
-            let a = Paired::of(&indicator(o, &done), &base_done);
-            let b = Paired::of(&indicator(o, &died), &base_died);
+        .zip(tallies)
+        .map(|((name, s), t)| {
+            let paired = |p: &PairTally| Paired::of_counts(p.gained, p.lost, p.runs);
+            let a = paired(&t.done_vs_base);
+            let b = paired(&t.died_vs_base);
             PlanResult {
                 name: name.clone(),
                 completed: s.completed,
@@ -143,7 +140,8 @@ pub fn compare(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::day::{Choice, Condition};
+    use crate::day::{Choice, Condition, DayEnd, DayRecord};
+    use crate::metrics::Paired;
 
     #[test]
     fn saving_the_spells_holds_them_from_the_start_to_the_first_fight_saved_for() {
@@ -185,5 +183,95 @@ mod tests {
         );
         // Without it, nothing is held.
         assert!(!planned_steps(&steps, &Plan::default()).iter().any(|s| matches!(s, Step::HoldSpells(_))));
+    }
+
+    /// The comparison as it was computed before tallies, from the records.
+    fn oracle(
+        names: &[String],
+        summaries: &[DaySummary],
+        outcomes: &[Vec<DayRecord>],
+        c: Confidence,
+    ) -> (Vec<PlanResult>, Vec<(Paired, Paired)>) {
+        let indicator = |o: &[DayRecord], f: &dyn Fn(&DayRecord) -> bool| -> Vec<f64> {
+            o.iter().map(|d| if f(d) { 1.0 } else { 0.0 }).collect()
+        };
+        let done = |d: &DayRecord| d.end == DayEnd::Completed;
+        let died = |d: &DayRecord| d.dead() > 0;
+        let z = c.bonferroni_z(names.len().saturating_sub(1).max(1) as u64 * 2);
+        let base_done = indicator(&outcomes[0], &done);
+        let base_died = indicator(&outcomes[0], &died);
+        let mut paired = Vec::new();
+        let mut out: Vec<PlanResult> = names
+            .iter()
+            .zip(summaries)
+            .zip(outcomes)
+            .map(|((name, s), o)| {
+                let a = Paired::of(&indicator(o, &done), &base_done);
+                let b = Paired::of(&indicator(o, &died), &base_died);
+                paired.push((a, b));
+                PlanResult {
+                    name: name.clone(),
+                    completed: s.completed,
+                    some_death: s.some_death,
+                    completed_change: a.mean,
+                    death_change: b.mean,
+                    significant: a.sign(z) != Sign::Tied || b.sign(z) != Sign::Tied,
+                }
+            })
+            .collect();
+        out.sort_by(|x, y| {
+            y.completed
+                .rate
+                .total_cmp(&x.completed.rate)
+                .then(x.some_death.rate.total_cmp(&y.some_death.rate))
+        });
+        (out, paired)
+    }
+
+    /// The plans compared from tallies: the records' comparison bit for
+    /// bit (the changes are exact; the spread to the last bits, which the
+    /// significance reads with room to spare), whatever the sharding.
+    #[test]
+    fn the_tallies_compare_the_plans_as_the_records_do() {
+        use crate::day::summary::tests::{random_days, shape};
+        use crate::day::tally::DayTally;
+        let c = Confidence::default();
+        for (seed, n) in [(10, 0), (11, 1), (12, 9), (13, 400), (14, 3000)] {
+            let plays: Vec<Vec<DayRecord>> = (0..4).map(|p| random_days(seed * 7 + p, n, 3, 4)).collect();
+            // A plan equal to the day as written on most days: a small, paired difference.
+            let mut close = plays[0].clone();
+            for d in close.iter_mut().step_by(17) {
+                d.end = DayEnd::Completed;
+            }
+            let plays: Vec<Vec<DayRecord>> = plays.into_iter().chain([close]).collect();
+            let names: Vec<String> = (0..plays.len()).map(|p| format!("p{p}")).collect();
+            let summaries: Vec<DaySummary> =
+                plays.iter().map(|o| DaySummary::of(&shape(3, 4), o, c)).collect();
+            let (want, paired) = oracle(&names, &summaries, &plays, c);
+            let tally = DayTally::of_plays(&plays);
+            assert_eq!(compare(&names, &summaries, &tally.plays, c), want, "seed {seed}");
+            for (t, (a, b)) in tally.plays.iter().zip(&paired) {
+                for (p, o) in [(&t.done_vs_base, a), (&t.died_vs_base, b)] {
+                    let got = Paired::of_counts(p.gained, p.lost, p.runs);
+                    assert_eq!((got.n, got.mean.to_bits()), (o.n, o.mean.to_bits()));
+                    assert!((got.se - o.se).abs() <= 1e-12 * o.se.max(1e-300), "{} vs {}", got.se, o.se);
+                }
+            }
+            // Run by run, in shards of any size and order: the same tally.
+            let mut runs: Vec<DayRecord> = Vec::new();
+            for i in 0..n {
+                runs.extend(plays.iter().map(|p| p[i].clone()));
+            }
+            let k = plays.len();
+            let mut sharded = DayTally::default();
+            for chunk in runs.chunks(7 * k).rev() {
+                let mut part = DayTally::default();
+                part.add_runs(chunk, k);
+                sharded.merge(&part);
+            }
+            if n > 0 {
+                assert_eq!(sharded, tally);
+            }
+        }
     }
 }
