@@ -119,22 +119,34 @@ pub fn compare(
         .zip(tallies)
         .map(|((name, s), t)| {
             let paired = |p: &PairTally| Paired::of_counts(p.gained, p.lost, p.runs);
-            let a = paired(&t.done_vs_base);
-            let b = paired(&t.died_vs_base);
-            PlanResult {
-                name: name.clone(),
-                completed: s.completed,
-                some_death: s.some_death,
-                completed_change: a.mean,
-                death_change: b.mean,
-                significant: a.sign(z) != Sign::Tied || b.sign(z) != Sign::Tied,
-            }
+            PlanResult::of(name, s, paired(&t.done_vs_base), paired(&t.died_vs_base), z)
         })
         .collect();
-    out.sort_by(|x, y| {
+    best_first(&mut out);
+    out
+}
+
+impl PlanResult {
+    /// Plan `name` (its summary `s`) against the day as written: `done` and
+    /// `died` are the paired changes of completing and of losing a member;
+    /// `z` the critical value they are told apart from none at.
+    fn of(name: &str, s: &DaySummary, done: Paired, died: Paired, z: f64) -> Self {
+        PlanResult {
+            name: name.to_string(),
+            completed: s.completed,
+            some_death: s.some_death,
+            completed_change: done.mean,
+            death_change: died.mean,
+            significant: done.sign(z) != Sign::Tied || died.sign(z) != Sign::Tied,
+        }
+    }
+}
+
+/// The most days completed first, then the fewest deaths.
+fn best_first(plans: &mut [PlanResult]) {
+    plans.sort_by(|x, y| {
         y.completed.rate.total_cmp(&x.completed.rate).then(x.some_death.rate.total_cmp(&y.some_death.rate))
     });
-    out
 }
 
 #[cfg(test)]
@@ -209,22 +221,10 @@ mod tests {
                 let a = Paired::of(&indicator(o, &done), &base_done);
                 let b = Paired::of(&indicator(o, &died), &base_died);
                 paired.push((a, b));
-                PlanResult {
-                    name: name.clone(),
-                    completed: s.completed,
-                    some_death: s.some_death,
-                    completed_change: a.mean,
-                    death_change: b.mean,
-                    significant: a.sign(z) != Sign::Tied || b.sign(z) != Sign::Tied,
-                }
+                PlanResult::of(name, s, a, b, z)
             })
             .collect();
-        out.sort_by(|x, y| {
-            y.completed
-                .rate
-                .total_cmp(&x.completed.rate)
-                .then(x.some_death.rate.total_cmp(&y.some_death.rate))
-        });
+        best_first(&mut out);
         (out, paired)
     }
 

@@ -899,8 +899,8 @@ fn spell_on(b: &BattleState<'_>, i: usize, j: usize, spell: u16) -> f64 {
 
 /// What a magical silence on `j` (a foe of `i`) takes from it over
 /// [`SILENCE_ROUNDS`]: its best spell with a verbal component that it can
-/// still cast, on the creature of `i`'s side it would hurt most (`spell_on`);
-/// nothing when it is silenced already.
+/// still cast (a Silence of its own aside), on the creature of `i`'s side
+/// it would hurt most (`spell_on`); nothing when it is silenced already.
 fn silence_worth(b: &BattleState<'_>, i: usize, j: usize) -> f64 {
     let Some(foe) = b.prep.fighters[j].caster.as_deref() else { return 0.0 };
     if b.silenced(j) {
@@ -911,10 +911,11 @@ fn silence_worth(b: &BattleState<'_>, i: usize, j: usize) -> f64 {
         .known
         .iter()
         .filter(|k| {
-            b.prep.spells[usize::from(k.spell)]
-                .spell
-                .components
-                .contains(&crate::spell::model::Component::Verbal)
+            let s = &b.prep.spells[usize::from(k.spell)].spell;
+            // Its own Silence is left out: weighing it would weigh this again.
+            let silences = s.effects.iter().any(|e| matches!(&e.kind, EffectKind::Zone(z) if z.silence));
+            s.components.contains(&crate::spell::model::Component::Verbal)
+                && !silences
                 && b.can_cast(j, k.spell, Metamagic::NONE).is_ok()
         })
         .flat_map(|k| side.iter().map(move |&a| (k.spell, a)))

@@ -8,7 +8,6 @@ use serde_json::json;
 use super::support::*;
 use crate::combat::SimOptions;
 use crate::combat::action::{Action, ActionKind};
-use crate::combat::engine::Engine;
 use crate::combat::event::{EscapeSkill, Event, Record};
 use crate::combat::policy::DefaultPolicy;
 use crate::combat::prepared::PreparedEncounter;
@@ -46,8 +45,7 @@ fn cast_at(prep: &PreparedEncounter, spell: &str, p: Pos) -> Action {
 fn one_round(prep: &PreparedEncounter, spell: &str, at: Pos, seed: u64) -> Vec<Record> {
     let mut rng = SeededRng::for_run(31, seed);
     let mut events = Vec::new();
-    let mut e = Engine::new(prep, &SimOptions::default(), &mut rng, Some(&mut events));
-    e.start_round();
+    let mut e = started(prep, &mut rng, Some(&mut events));
     let cast = cast_at(prep, spell, at);
     e.take_turn(0, &mut script(vec![cast]));
     for i in 1..prep.fighters.len() {
@@ -235,8 +233,7 @@ fn a_spiders_web_entangles_at_the_rate_of_its_ranged_touch_attack_and_the_foe_wa
     for seed in 0..3000u64 {
         let mut rng = SeededRng::for_run(33, seed);
         let mut events = Vec::new();
-        let mut e = Engine::new(&prep, &SimOptions::default(), &mut rng, Some(&mut events));
-        e.start_round();
+        let mut e = started(&prep, &mut rng, Some(&mut events));
         e.take_turn(0, &mut DefaultPolicy);
         let bound = e.st.has_condition(1, C::Entangled);
         if bound {
@@ -294,8 +291,7 @@ fn frostbite_deals_nonlethal_damage_and_fatigues_until_the_nonlethal_damage_is_h
     let mut samples = Vec::new();
     for seed in 0..2000u64 {
         let mut rng = SeededRng::for_run(34, seed);
-        let mut e = Engine::new(&prep, &SimOptions::default(), &mut rng, None);
-        e.start_round();
+        let mut e = started(&prep, &mut rng, None);
         e.take_turn(0, &mut script(vec![Action::cast(frost, Some(1))]));
         assert_eq!(e.st.hp(1), 200, "hit points untouched");
         let nl = e.st.nonlethal(1);
@@ -327,8 +323,7 @@ fn pain_strike_deals_nonlethal_damage_each_round_after_a_failed_fortitude_save()
     let mut tick = Vec::new();
     for seed in 0..2000u64 {
         let mut rng = SeededRng::for_run(35, seed);
-        let mut e = Engine::new(&prep, &SimOptions::default(), &mut rng, None);
-        e.start_round();
+        let mut e = started(&prep, &mut rng, None);
         e.take_turn(0, &mut script(vec![Action::cast(pain, Some(1))]));
         let a = e.st.nonlethal(1);
         if a == 0 {
@@ -361,8 +356,7 @@ fn grease_asks_an_acrobatics_check_dc_10_to_move_and_a_failure_by_5_falls() {
     for seed in 0..3000u64 {
         let mut rng = SeededRng::for_run(36, seed);
         let mut events = Vec::new();
-        let mut e = Engine::new(&prep, &SimOptions::default(), &mut rng, Some(&mut events));
-        e.start_round();
+        let mut e = started(&prep, &mut rng, Some(&mut events));
         // The grease on the squares west of the walker (10-ft square from (3,8)).
         e.take_turn(0, &mut script(vec![cast_at(&prep, "Grease", at(3, 8))]));
         assert!(!e.st.has_condition(1, C::Prone), "outside the grease");

@@ -5,7 +5,6 @@
 use serde_json::json;
 
 use super::support::*;
-use crate::combat::SimOptions;
 use crate::combat::action::{Action, ActionKind};
 use crate::combat::engine::Engine;
 use crate::combat::odds::Swing;
@@ -40,8 +39,7 @@ fn simulate(
     mut body: impl FnMut(&mut Engine<'_, '_, SeededRng>) -> f64,
 ) -> Vec<f64> {
     let mut rng = SeededRng::for_run(seed, 0);
-    let mut e = Engine::new(prep, &SimOptions::default(), &mut rng, None);
-    e.start_round();
+    let mut e = started(prep, &mut rng, None);
     (0..RUNS).map(|_| body(&mut e)).collect()
 }
 

@@ -7,7 +7,6 @@
 use serde_json::json;
 
 use super::support::*;
-use crate::combat::SimOptions;
 use crate::combat::action::{Action, ActionKind, Reason};
 use crate::combat::engine::Engine;
 use crate::combat::event::{ConcentrationCause, Event, Record, SpellEvent};
@@ -37,9 +36,7 @@ fn engine<'a, 'p>(
     rng: &'a mut SeededRng,
     events: &'a mut Vec<Record>,
 ) -> Engine<'a, 'p, SeededRng> {
-    let mut e = Engine::new(prep, &SimOptions::default(), rng, Some(events));
-    e.start_round();
-    e
+    started(prep, rng, Some(events))
 }
 
 #[test]
@@ -77,8 +74,7 @@ fn the_spot_must_be_free_and_named() {
     let prep =
         prepare_magic(arena(3, 8), vec![("a", mage(7, 30), at(2, 1)), ("b", club_ogre(json!({})), at(2, 6))]);
     let mut rng = SeededRng::for_run(72, 0);
-    let mut e = Engine::new(&prep, &SimOptions::default(), &mut rng, None);
-    e.start_round();
+    let mut e = started(&prep, &mut rng, None);
     let mut nowhere = door(&prep, at(2, 2));
     nowhere.destination = None;
     for (a, why) in [

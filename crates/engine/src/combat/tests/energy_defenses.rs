@@ -8,9 +8,7 @@
 use serde_json::json;
 
 use super::support::*;
-use crate::combat::SimOptions;
 use crate::combat::action::{Action, ActionKind};
-use crate::combat::engine::Engine;
 use crate::combat::event::{AttackStep, EffectEnd, Event, Record};
 use crate::rng::SeededRng;
 
@@ -50,8 +48,7 @@ fn hits(
     let mut rng = SeededRng::for_run(43, seed);
     let mut events: Vec<Record> = Vec::new();
     let index = prep.spell_index(spell).expect("the spell");
-    let mut e = Engine::new(prep, &SimOptions::default(), &mut rng, Some(&mut events));
-    e.start_round();
+    let mut e = started(prep, &mut rng, Some(&mut events));
     let r = e.execute_for_test(0, Action::cast(index, Some(0)).with_option(option));
     assert!(r.ok, "{spell}: {:?}", r.reason);
     e.st.relocate(1, at(2, 3));

@@ -11,7 +11,6 @@ use std::path::{Path, PathBuf};
 use serde_json::json;
 
 use super::support::*;
-use crate::combat::SimOptions;
 use crate::combat::action::{Action, ActionResult, Reason};
 use crate::combat::engine::Engine;
 use crate::combat::prepared::PreparedEncounter;
@@ -178,8 +177,7 @@ fn every_spell_file_is_cast_in_a_battle_or_refused_with_the_documented_reason() 
         let unplayable =
             prep.spell_list().nth(usize::from(index)).and_then(|(_, why)| why.map(str::to_string));
         let mut rng = SeededRng::for_run(7, 0);
-        let mut e = Engine::new(&prep, &SimOptions::default(), &mut rng, None);
-        e.start_round();
+        let mut e = started(&prep, &mut rng, None);
         if spell.target.as_ref().is_some_and(|t| t.filter.negative_hp) {
             e.st.fighters[ALLY].hp = -1;
             e.st.fighters[HUMANOID].hp = -1;

@@ -8,7 +8,6 @@
 use serde_json::json;
 
 use super::support::*;
-use crate::combat::SimOptions;
 use crate::combat::action::{Action, ActionKind};
 use crate::combat::engine::Engine;
 use crate::combat::event::{Event, Record, SpellEffectEvent, SpellEvent};
@@ -57,8 +56,7 @@ fn shielded<'a, 'p>(
     to: crate::map::Pos,
 ) -> Engine<'a, 'p, SeededRng> {
     let spell = prep.spell_index(FS).expect("the spell");
-    let mut e = Engine::new(prep, &SimOptions::default(), rng, Some(events));
-    e.start_round();
+    let mut e = started(prep, rng, Some(events));
     let r = e.execute_for_test(0, Action::cast(spell, Some(0)).with_option(option));
     assert!(r.ok, "{:?}", r.reason);
     e.st.relocate(1, to);

@@ -6,8 +6,6 @@
 use serde_json::json;
 
 use super::support::*;
-use crate::combat::SimOptions;
-use crate::combat::engine::Engine;
 use crate::combat::event::{AttackNote, Event, ModSource, Record};
 use crate::combat::policy::DefaultPolicy;
 use crate::map::Pos;
@@ -45,8 +43,7 @@ fn rogue_turn(rogue_at: Pos, more: &[Pos]) -> Vec<(Pos, Vec<bool>, Vec<Record>)>
         .map(|seed| {
             let mut rng = SeededRng::for_run(71, seed);
             let mut events: Vec<Record> = Vec::new();
-            let mut e = Engine::new(&prep, &SimOptions::default(), &mut rng, Some(&mut events));
-            e.start_round();
+            let mut e = started(&prep, &mut rng, Some(&mut events));
             e.take_turn(1, &mut DefaultPolicy);
             let end = e.st.pos(1);
             drop(e);

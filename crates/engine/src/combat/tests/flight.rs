@@ -174,8 +174,7 @@ fn mean_fall(prep: &PreparedEncounter, alt: u32, runs: u64) -> (f64, u32) {
     for seed in 0..runs {
         let mut rng = SeededRng::for_run(3, seed);
         let mut events = Vec::new();
-        let mut e = Engine::new(prep, &SimOptions::default(), &mut rng, Some(&mut events));
-        e.start_round();
+        let mut e = started(prep, &mut rng, Some(&mut events));
         e.st.fighters[0].mobility.alt = alt;
         // Unconscious: nonlethal damage above its hit points.
         e.st.fighters[0].nonlethal = 1000;

@@ -61,8 +61,7 @@ fn play(
 ) -> (Vec<Record>, Vec<i32>) {
     let mut rng = SeededRng::for_run(97, 0);
     let mut events = Vec::new();
-    let mut e = Engine::new(prep, &SimOptions::default(), &mut rng, Some(&mut events));
-    e.start_round();
+    let mut e = started(prep, &mut rng, Some(&mut events));
     if globe_first {
         let r = e.execute_for_test(0, cast(prep, GLOBE, None));
         assert!(r.ok, "{:?}", r.reason);
@@ -121,8 +120,7 @@ fn an_area_leaves_the_globe_out_and_takes_those_outside() {
 fn an_area_already_in_effect_when_the_globe_rises_is_not_affected() {
     let prep = setting();
     let mut rng = SeededRng::for_run(97, 1);
-    let mut e = Engine::new(&prep, &SimOptions::default(), &mut rng, None);
-    e.start_round();
+    let mut e = started(&prep, &mut rng, None);
     // The first cloud away from the caster (a nauseated caster casts nothing).
     let mut cloud = cast(&prep, "Stinking Cloud", None);
     cloud.destination = Some(at(8, 1));
@@ -201,8 +199,7 @@ fn the_caster_raises_its_globe_against_casters_and_not_against_fighters() {
 fn a_foe_caster_throws_no_spell_the_globe_stops_at_the_creature_inside() {
     let prep = setting();
     let mut rng = SeededRng::for_run(97, 3);
-    let mut e = Engine::new(&prep, &SimOptions::default(), &mut rng, None);
-    e.start_round();
+    let mut e = started(&prep, &mut rng, None);
     assert!(e.execute_for_test(0, cast(&prep, GLOBE, None)).ok);
     let mut out = Vec::new();
     crate::combat::policy::DefaultPolicy.plan(&e.st, 1, &mut out);

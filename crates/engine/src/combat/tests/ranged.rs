@@ -5,8 +5,6 @@
 use serde_json::{Value, json};
 
 use super::support::*;
-use crate::combat::SimOptions;
-use crate::combat::engine::Engine;
 use crate::combat::event::{AttackNote, Event, ModSource, Record};
 use crate::combat::policy::DefaultPolicy;
 use crate::rng::SeededRng;
@@ -29,8 +27,7 @@ fn first_turns(prep: &crate::combat::PreparedEncounter) -> Vec<FirstTurn> {
         .map(|seed| {
             let mut rng = SeededRng::for_run(21, seed);
             let mut events: Vec<Record> = Vec::new();
-            let mut e = Engine::new(prep, &SimOptions::default(), &mut rng, Some(&mut events));
-            e.start_round();
+            let mut e = started(prep, &mut rng, Some(&mut events));
             e.take_turn(0, &mut DefaultPolicy);
             drop(e);
             let mut path = Vec::new();

@@ -250,7 +250,6 @@ fn in_cloudkill_at_speed(
     rounds: u32,
     speed_ft: u32,
 ) -> Vec<(bool, u32, u32, Vec<Record>)> {
-    use crate::combat::engine::Engine;
     use crate::combat::policy::DefaultPolicy;
     use crate::rng::SeededRng;
     let wiz = caster("Wizard", &["Cloudkill"], json!({ "spell_list": "wizard", "level": 9, "hp_max": 60 }));
@@ -268,8 +267,7 @@ fn in_cloudkill_at_speed(
         .map(|seed| {
             let mut rng = SeededRng::for_run(61, seed);
             let mut events: Vec<Record> = Vec::new();
-            let mut e = Engine::new(&prep, &SimOptions::default(), &mut rng, Some(&mut events));
-            e.start_round();
+            let mut e = started(&prep, &mut rng, Some(&mut events));
             let mut cast = Action::cast(cloudkill, None);
             cast.destination = Some(at(6, 12));
             e.take_turn(0, &mut script(vec![cast]));
@@ -341,7 +339,7 @@ fn a_creature_at_the_edge_of_a_cloudkill_steps_out_and_still_full_attacks() {
 /// first (a move to a square, not toward a foe).
 fn ways_out(spell: &str, paralysed: bool, undead: bool) -> usize {
     use crate::combat::decide::Policy;
-    use crate::combat::engine::Engine;
+
     use crate::combat::policy::DefaultPolicy;
     use crate::effects::ConditionId;
     use crate::rng::SeededRng;
@@ -358,8 +356,7 @@ fn ways_out(spell: &str, paralysed: bool, undead: bool) -> usize {
     let mut moves = 0;
     for seed in 0..30 {
         let mut rng = SeededRng::for_run(67, seed);
-        let mut e = Engine::new(&prep, &SimOptions::default(), &mut rng, None);
-        e.start_round();
+        let mut e = started(&prep, &mut rng, None);
         let mut cast = Action::cast(index, None);
         cast.destination = Some(at(6, 12));
         e.take_turn(0, &mut script(vec![cast]));

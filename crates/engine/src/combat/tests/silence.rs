@@ -7,7 +7,6 @@
 use serde_json::json;
 
 use super::support::*;
-use crate::combat::SimOptions;
 use crate::combat::action::{Action, Reason};
 use crate::combat::engine::Engine;
 use crate::combat::event::{Event, Record, SpellEvent};
@@ -44,8 +43,7 @@ fn silence_on_priest<'a, 'p>(
     rng: &'a mut SeededRng,
     events: &'a mut Vec<Record>,
 ) -> Engine<'a, 'p, SeededRng> {
-    let mut e = Engine::new(prep, &SimOptions::default(), rng, Some(events));
-    e.start_round();
+    let mut e = started(prep, rng, Some(events));
     let silence = prep.spell_index("Silence").expect("the spell");
     let r = e.execute_for_test(0, Action::cast(silence, Some(1)));
     assert!(r.ok, "{:?}", r.reason);

@@ -8,7 +8,6 @@
 use serde_json::json;
 
 use super::support::*;
-use crate::combat::SimOptions;
 use crate::combat::action::{Action, ActionKind, Reason};
 use crate::combat::engine::Engine;
 use crate::combat::event::{EffectEnd, Event, Record, SpellEvent};
@@ -41,8 +40,7 @@ fn try_hand<'a, 'p>(
     events: &'a mut Vec<Record>,
 ) -> Option<Engine<'a, 'p, SeededRng>> {
     let spell = prep.spell_index(HAND).expect("the spell");
-    let mut e = Engine::new(prep, &SimOptions::default(), rng, Some(events));
-    e.start_round();
+    let mut e = started(prep, rng, Some(events));
     let r = e.execute_for_test(0, Action::cast(spell, None));
     assert!(r.ok, "{:?}", r.reason);
     e.start_round();
@@ -150,8 +148,7 @@ fn a_touch_spell_reaches_medium_range_through_the_hand_and_not_beyond() {
         let sg = prep.spell_index("Shocking Grasp").unwrap();
         // Without the hand: out of reach.
         let mut rng = SeededRng::for_run(63, 0);
-        let mut e = Engine::new(&prep, &SimOptions::default(), &mut rng, None);
-        e.start_round();
+        let mut e = started(&prep, &mut rng, None);
         let r = e.execute_for_test(0, Action::cast(sg, Some(1)));
         assert_eq!(r.reason, Some(Reason::OutOfRange));
         drop(e);
@@ -214,8 +211,7 @@ fn touch_bonus(hand: bool, flanked: bool) -> i32 {
             let Some(e) = try_hand(&prep, &mut rng, &mut events) else { continue };
             e
         } else {
-            let mut e = Engine::new(&prep, &SimOptions::default(), &mut rng, Some(&mut events));
-            e.start_round();
+            let e = started(&prep, &mut rng, Some(&mut events));
             e
         };
         let r = e.execute_for_test(0, Action::cast(sg, Some(1)).defensively());

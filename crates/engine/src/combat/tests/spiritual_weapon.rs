@@ -9,9 +9,7 @@
 use serde_json::json;
 
 use super::support::*;
-use crate::combat::SimOptions;
 use crate::combat::action::{Action, ActionKind, Reason};
-use crate::combat::engine::Engine;
 use crate::combat::event::{AttackStep, Event, Record, SpellEvent};
 use crate::rng::SeededRng;
 
@@ -59,8 +57,7 @@ fn run(prep: &crate::combat::PreparedEncounter, seed: u64, rounds: u32, redirect
     let spell = prep.spell_index(SW).expect("the spell");
     let mut rng = SeededRng::for_run(31, seed);
     let mut events: Vec<Record> = Vec::new();
-    let mut e = Engine::new(prep, &SimOptions::default(), &mut rng, Some(&mut events));
-    e.start_round();
+    let mut e = started(prep, &mut rng, Some(&mut events));
     let r = e.execute_for_test(0, Action::cast(spell, Some(1)));
     assert!(r.ok, "{:?}", r.reason);
     for round in 2..=rounds + 1 {
@@ -164,8 +161,7 @@ fn a_redirection_needs_a_construct_and_a_foe_in_range() {
     let prep = scene(3, vec![post("Post", json!({})), post("Other", json!({}))]);
     let spell = prep.spell_index(SW).expect("the spell");
     let mut rng = SeededRng::for_run(31, 0);
-    let mut e = Engine::new(&prep, &SimOptions::default(), &mut rng, None);
-    e.start_round();
+    let mut e = started(&prep, &mut rng, None);
     let mut a = Action::at(ActionKind::RedirectSpell, 2);
     a.spell = Some(spell);
     assert_eq!(e.execute_for_test(0, a).reason, Some(Reason::NoConstruct));

@@ -198,8 +198,7 @@ fn first_turn_weapons(prep: &crate::combat::PreparedEncounter, seeds: u64) -> Ve
         .map(|seed| {
             let mut rng = SeededRng::for_run(11, seed);
             let mut events: Vec<Record> = Vec::new();
-            let mut e = Engine::new(prep, &SimOptions::default(), &mut rng, Some(&mut events));
-            e.start_round();
+            let mut e = started(prep, &mut rng, Some(&mut events));
             e.take_turn(0, &mut DefaultPolicy);
             drop(e);
             events
@@ -281,8 +280,7 @@ fn first_turn_shots(prep: &crate::combat::PreparedEncounter) -> Vec<(String, usi
     for seed in 0..40 {
         let mut rng = SeededRng::for_run(13, seed);
         let mut events: Vec<Record> = Vec::new();
-        let mut e = Engine::new(prep, &SimOptions::default(), &mut rng, Some(&mut events));
-        e.start_round();
+        let mut e = started(prep, &mut rng, Some(&mut events));
         e.take_turn(0, &mut DefaultPolicy);
         drop(e);
         shots.extend(events.iter().filter_map(|r| match &r.event {
@@ -349,8 +347,7 @@ fn bombing_near_a_hurt_friend(hp: i32, lone_foe: bool) -> (Vec<(String, usize)>,
     for seed in 0..40 {
         let mut rng = SeededRng::for_run(17, seed);
         let mut events: Vec<Record> = Vec::new();
-        let mut e = Engine::new(&prep, &SimOptions::default(), &mut rng, Some(&mut events));
-        e.start_round();
+        let mut e = started(&prep, &mut rng, Some(&mut events));
         e.st.fighters[1].hp = hp;
         e.take_turn(0, &mut DefaultPolicy);
         drop(e);

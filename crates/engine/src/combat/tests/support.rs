@@ -219,6 +219,18 @@ pub fn caster(name: &str, spells: &[&str], overrides: Value) -> Combatant {
     creature(name, base)
 }
 
+/// An engine on `prep` in its first round (its dice from `rng`), recording
+/// into `events` when given.
+pub fn started<'a, 'p>(
+    prep: &'p PreparedEncounter,
+    rng: &'a mut crate::rng::SeededRng,
+    events: Option<&'a mut Vec<Record>>,
+) -> Engine<'a, 'p, crate::rng::SeededRng> {
+    let mut e = Engine::new(prep, &SimOptions::default(), rng, events);
+    e.start_round();
+    e
+}
+
 /// What the default policy has combatant 0 do on its first turn, before
 /// anything happened (the engine's dice from stream `stream`).
 pub fn opening_plan(prep: &PreparedEncounter, stream: u64) -> Vec<Action> {
