@@ -1,6 +1,6 @@
 //! The encounter designer end to end: the shipped example finds encounters
-//! for the level-4 campaign party inside its band, each confirmed by an
-//! independent `pf1e sim` with another seed; the same answer embedded and
+//! for the level-4 campaign party inside its band, each measured again by
+//! an independent `pf1e sim` with another seed; the same answer embedded and
 //! with two workers; a search that cannot fit its budget refused before any
 //! battle.
 
@@ -22,7 +22,7 @@ fn wilson(k: f64, n: f64, z: f64) -> (f64, f64) {
 }
 
 #[test]
-fn the_designer_finds_three_encounters_in_the_band_and_another_seed_confirms_each() {
+fn the_designer_finds_three_encounters_in_the_band_and_another_seed_agrees_on_each() {
     let sweep = data_dir().join("sweeps/design.yaml");
     let mut cmd = pf1e();
     cmd.arg("run").arg(&sweep).args(["--json", "--no-cache", "-q"]);
@@ -71,8 +71,21 @@ fn the_designer_finds_three_encounters_in_the_band_and_another_seed_confirms_eac
         let n = again["runs"].as_f64().unwrap();
         let (lo, hi) = wilson(s["p_pc_dies"].as_f64().unwrap() * n, n, 3.0);
         assert!(lo <= high && hi >= low, "re-check P(a PC dies) [{lo}, {hi}] misses [{low}, {high}]: {c}");
-        let (lo, _) = wilson(s["p_all_down"].as_f64().unwrap() * n, n, 3.0);
-        assert!(lo <= tpk_high, "re-check P(TPK) from {lo} is over {tpk_high}: {c}");
+        // Another seed measures the wipes the designer measured: the two
+        // intervals meet. A confirmed proposal has every interval inside its
+        // band, so its wipes are rare on another seed too; an unconfirmed
+        // one holds its bands at its point estimates only (docs/designer.md,
+        // "The answer"), and its P(TPK) may sit on the band's edge.
+        let (lo, hi) = wilson(s["p_all_down"].as_f64().unwrap() * n, n, 3.0);
+        let ci = &c["party"]["p_tpk_ci"];
+        let (clo, chi) = (ci[0].as_f64().unwrap(), ci[1].as_f64().unwrap());
+        assert!(
+            lo <= chi && hi >= clo,
+            "re-check P(TPK) [{lo}, {hi}] misses the proposal's [{clo}, {chi}]: {c}"
+        );
+        if c["confirmed"] == true {
+            assert!(lo <= tpk_high, "re-check P(TPK) from {lo} is over {tpk_high}: {c}");
+        }
     }
     // The best proposal's battle worth reading: its command, run from the
     // sweep file's folder, plays the proposal's very battles (same P(a PC

@@ -93,7 +93,7 @@ impl BattleState<'_> {
                     && !self.are_enemies(i, j)
                     && self.is_active(j)
                     && self.distance(i, j) <= HUNTERS_BOND_RADIUS_FT
-                    && !(self.has_condition(j, ConditionId::Blinded) && !self.hears(i, j))
+                    && (!self.has_condition(j, ConditionId::Blinded) || self.hears(i, j))
             })
             .collect()
     }

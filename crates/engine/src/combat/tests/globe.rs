@@ -108,7 +108,7 @@ fn an_area_leaves_the_globe_out_and_takes_those_outside() {
     // the ogre (10 ft away, outside) are both in the burst.
     let mut fireball = cast(&prep, "Fireball", None);
     fireball.destination = Some(at(5, 4));
-    let (events, hp) = play(&prep, true, vec![fireball.clone()]);
+    let (events, hp) = play(&prep, true, vec![fireball]);
     assert_eq!(kept_out(&events, 0), 1);
     assert_eq!(hp[0], 1000);
     assert!(hp[2] < 1000, "the ogre outside burns");
@@ -124,7 +124,7 @@ fn an_area_already_in_effect_when_the_globe_rises_is_not_affected() {
     // The first cloud away from the caster (a nauseated caster casts nothing).
     let mut cloud = cast(&prep, "Stinking Cloud", None);
     cloud.destination = Some(at(8, 1));
-    let r = e.execute_for_test(1, cloud.clone());
+    let r = e.execute_for_test(1, cloud);
     assert!(r.ok, "{:?}", r.reason);
     assert!(e.execute_for_test(0, cast(&prep, GLOBE, None)).ok);
     e.start_round();

@@ -211,8 +211,7 @@ fn touch_bonus(hand: bool, flanked: bool) -> i32 {
             let Some(e) = try_hand(&prep, &mut rng, &mut events) else { continue };
             e
         } else {
-            let e = started(&prep, &mut rng, Some(&mut events));
-            e
+            started(&prep, &mut rng, Some(&mut events))
         };
         let r = e.execute_for_test(0, Action::cast(sg, Some(1)).defensively());
         assert!(r.ok, "{:?}", r.reason);
