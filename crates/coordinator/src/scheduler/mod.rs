@@ -226,15 +226,11 @@ pub struct Scheduler {
     /// The last database error, until a write succeeds again (`/readyz`).
     store_failed: Option<String>,
     changes: tokio::sync::watch::Sender<u64>,
-    /// Merged shard results, for the caller to free after the lock
-    /// ([`take_trash`](Self::take_trash)); at most `queue::TRASH_MAX`.
-    trash: Vec<Arc<ShardResult>>,
 }
 
 /// What the scheduler let go of, to be freed outside its lock.
 pub struct Trash {
     _specs: Vec<Arc<ShardSpec>>,
-    _results: Vec<Arc<ShardResult>>,
 }
 
 impl Scheduler {
@@ -254,7 +250,6 @@ impl Scheduler {
             draining: false,
             store_failed: None,
             changes: tokio::sync::watch::Sender::new(0),
-            trash: Vec::new(),
         }
     }
 
@@ -515,11 +510,7 @@ impl Scheduler {
 
     fn complete_cell(&mut self, id: u64, job: usize, cell: usize) -> Result<(), SchedError> {
         let Some(run) = self.sweeps.get_mut(&id) else { return Ok(()) };
-        let mut merged = Vec::new();
-        let done = run.complete(job, cell, &mut merged);
-        let room = queue::TRASH_MAX.saturating_sub(self.trash.len());
-        self.trash.extend(merged.into_iter().take(room));
-        match done {
+        match run.complete(job, cell) {
             Ok(()) => Ok(()),
             Err(e) => self.stop(id, SweepStatus::Failed, e.to_string()),
         }
@@ -871,12 +862,12 @@ impl Scheduler {
         }
     }
 
-    /// What the scheduler let go of since the last call (merged shard
-    /// results, the specs of shards done): the caller frees it after
+    /// What the scheduler let go of since the last call (the specs of
+    /// shards done; shard results are folded as they arrive): the caller frees it after
     /// releasing the lock. Without calls it stays bounded (past
     /// `queue::TRASH_MAX`, things are freed at once).
     pub fn take_trash(&mut self) -> Trash {
-        Trash { _specs: self.queue.take_trash(), _results: std::mem::take(&mut self.trash) }
+        Trash { _specs: self.queue.take_trash() }
     }
 
     /// The store, shared (a group committer writes shard results with it).

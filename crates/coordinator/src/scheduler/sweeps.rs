@@ -11,7 +11,7 @@ use pf1e_wire::shard::{ShardKey, ShardResult, ShardSpec};
 use pf1e_wire::status::{FinishedCell, Stats, SweepInfo, SweepStatus};
 
 use crate::cell::CellSpec;
-use crate::merge::{CellFold, CellResult, MergeError};
+use crate::merge::{CellFold, MergeError};
 use crate::plan::{Planner, Step};
 use crate::rows::{RowSpill, ShardRows};
 use crate::shard::{Report, shard_key, shard_spec, split};
@@ -21,12 +21,8 @@ use crate::sweep::Sweep;
 struct ShardSlot {
     range: Range<u64>,
     key: ShardKey,
-    /// Whether its result is in.
+    /// Whether its result is in (folded into its cell's).
     filled: bool,
-    /// Its result until its cell completes, when the cell does not fold
-    /// its shards as they arrive (none does today: kept for a cell whose
-    /// shards would need merging in run order).
-    result: Option<Arc<ShardResult>>,
     /// Where its packed rows went (the job's spill file, or memory).
     rows: Option<ShardRows>,
 }
@@ -38,7 +34,7 @@ struct CellRun {
     remaining: usize,
     /// Its shards merged as they arrive: totals summed, a day cell's days
     /// tallied (so it holds no day record but those of the shard in hand).
-    fold: Option<CellFold>,
+    fold: CellFold,
     /// Its report once complete: a fixed size whatever its runs (the
     /// merged per-run rows go to its planner, then are dropped).
     done: Option<CellReport>,
@@ -144,7 +140,6 @@ impl SweepRun {
                                 key: shard_key(&scenario, &spec, &range, report),
                                 range,
                                 filled: false,
-                                result: None,
                                 rows: None,
                             })
                             .collect();
@@ -152,12 +147,11 @@ impl SweepRun {
                         self.stats.cells_total += 1;
                         self.stats.runs_total += spec.runs;
                         new_cells.push((j, job.cells.len()));
-                        let fold = (report.totals || spec.day.is_some()).then(CellFold::default);
                         job.cells.push(CellRun {
                             remaining: shards.len(),
                             shards,
                             spec,
-                            fold,
+                            fold: CellFold::default(),
                             done: None,
                             report,
                         });
@@ -208,10 +202,7 @@ impl SweepRun {
         self.stats.runs_done += s.range.end - s.range.start;
         let (result, rows) = if cell.report.packed { job.rows.take(result) } else { (result, None) };
         s.rows = rows;
-        match &mut cell.fold {
-            Some(fold) => fold.add(&result),
-            None => s.result = Some(result),
-        }
+        cell.fold.add(&result);
         cell.remaining -= 1;
         cell.remaining == 0
     }
@@ -233,25 +224,11 @@ impl SweepRun {
         self.fill(slot, result)
     }
 
-    /// Merges a complete cell's shards and hands the result to its planner;
-    /// the shards' results, merged, go to `trash` (for the caller to free
-    /// after the scheduler's lock).
-    pub fn complete(
-        &mut self,
-        job: usize,
-        cell: usize,
-        trash: &mut Vec<Arc<ShardResult>>,
-    ) -> Result<(), MergeError> {
+    /// Finishes a complete cell's fold and hands the result to its planner.
+    pub fn complete(&mut self, job: usize, cell: usize) -> Result<(), MergeError> {
         let run = &mut self.jobs[job];
         let c = &mut run.cells[cell];
-        let mut result = match c.fold.take() {
-            Some(fold) => fold.finish(c.spec.runs)?,
-            None => {
-                let parts: Vec<(u64, &ShardResult)> =
-                    c.shards.iter().filter_map(|s| s.result.as_deref().map(|r| (s.range.start, r))).collect();
-                CellResult::merge(parts, c.spec.runs)?
-            }
-        };
+        let mut result = std::mem::take(&mut c.fold).finish(c.spec.runs)?;
         // The slots are in run order: so are their rows.
         let rows: Vec<ShardRows> = c.shards.iter_mut().filter_map(|s| s.rows.take()).collect();
         if let Some(party) = result.packed.as_ref().map(|p| p.party).filter(|_| !rows.is_empty()) {
@@ -267,7 +244,6 @@ impl SweepRun {
             return Err(MergeError::Spill(e.to_string()));
         }
         c.done = Some(report);
-        trash.extend(c.shards.iter_mut().filter_map(|s| s.result.take()));
         // Its slots too: a sweep's cells done keep their report only, not a
         // place per shard (about 100 bytes each) for the sweep's life.
         c.shards = Vec::new();
