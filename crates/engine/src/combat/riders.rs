@@ -88,20 +88,22 @@ impl BattleState<'_> {
     }
 }
 
-/// What the live effects on a creature do to energy damage, by type.
-struct EnergyShield {
+/// What the live effects on a creature do to energy damage, by type: the
+/// one reading of its energy spells, for a weapon's energy
+/// (`energy_defense`) and a spell's (`Engine::after_energy`).
+pub(crate) struct EnergyShield {
     /// Resistance per energy type (`ENERGY` order), the highest effect's.
-    resist: [u32; ENERGY.len()],
+    pub(crate) resist: [u32; ENERGY.len()],
     /// Types (bits) an effect makes it immune to.
-    immune: u8,
+    pub(crate) immune: u8,
     /// Types an energy ward halves.
-    warded: u8,
+    pub(crate) warded: u8,
     /// Types an effect absorbs.
-    absorbs: u8,
+    pub(crate) absorbs: u8,
 }
 
 impl EnergyShield {
-    fn of(st: &BattleState<'_>, t: usize) -> Self {
+    pub(crate) fn of(st: &BattleState<'_>, t: usize) -> Self {
         let mut s = EnergyShield { resist: [0; ENERGY.len()], immune: 0, warded: 0, absorbs: 0 };
         for b in st.fighters[t].effects.iter().flat_map(|e| e.effect.behaviours.iter()) {
             match b {
@@ -226,24 +228,29 @@ impl<R: Dice> Engine<'_, '_, R> {
     pub(crate) fn absorb_energy(&mut self, t: usize, dmg: &mut Damage) {
         for e in 0..ENERGY.len() {
             let amount = std::mem::take(&mut dmg.absorbable[e]);
-            if amount == 0 {
-                continue;
-            }
-            let absorbs =
-                |b: &Behaviour| matches!(b, Behaviour::EnergyAbsorb { types } if types >> e & 1 == 1);
-            let Some(k) =
-                self.st.fighters[t].effects.iter().position(|x| x.effect.behaviours.iter().any(absorbs))
-            else {
-                continue;
-            };
-            let pool = &mut self.st.fighters[t].effects[k].effect.pool;
-            let taken = amount.min((*pool).max(0) as u32).min(dmg.dealt);
-            *pool -= taken as i32;
-            dmg.dealt -= taken;
-            if *pool <= 0 {
-                self.remove_effect_at(t, k, EffectEnd::UsedUp);
+            if amount != 0 {
+                dmg.dealt -= self.draw_absorption(t, 1 << e, amount.min(dmg.dealt));
             }
         }
+    }
+
+    /// How much of `amount` points of energy `types` (bits) the first of
+    /// `t`'s effects absorbing one of them takes from its pool; a pool spent
+    /// ends its effect (`used_up`). The one pool draw of a weapon's energy
+    /// (`absorb_energy`) and a spell's (`after_energy`).
+    pub(crate) fn draw_absorption(&mut self, t: usize, types: u8, amount: u32) -> u32 {
+        let absorbs = |b: &Behaviour| matches!(b, Behaviour::EnergyAbsorb { types: x } if x & types != 0);
+        let Some(k) = self.st.fighters[t].effects.iter().position(|x| x.effect.behaviours.iter().any(absorbs))
+        else {
+            return 0;
+        };
+        let pool = &mut self.st.fighters[t].effects[k].effect.pool;
+        let taken = amount.min((*pool).max(0) as u32);
+        *pool -= taken as i32;
+        if *pool <= 0 {
+            self.remove_effect_at(t, k, EffectEnd::UsedUp);
+        }
+        taken
     }
 
     /// Damage an effect's damage reduction (Stoneskin) on `t` takes off

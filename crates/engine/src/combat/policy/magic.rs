@@ -1010,6 +1010,10 @@ fn reach_of(b: &BattleState<'_>, i: usize, t: usize, s: &Spell, cast: &Cast, m: 
             cast.target = None;
             let (point, caught) = cluster_aim(b, i, t, s, area, &cast, m)?;
             return Some((None, Some(point), caught));
+        } else if area.origin == Origin::Caster {
+            // A cone or a line from the caster: turned to catch the most foes.
+            let (point, caught) = shaped_aim(b, i, t, s, area, &cast, m)?;
+            return Some((None, Some(point), caught));
         } else {
             cast.point = Some(b.pos(t));
             cast.target = None;
@@ -1127,6 +1131,52 @@ fn cluster_aim(
         // one spell do not stack. A second Web still catches those who
         // saved against the first (its arrival asks a new save).
         caught.retain(|&j| b.is_active(j) && !(repeats && b.in_area_of(j, cast.spell)));
+        if caught.len() < usize::from(m.area_min.max(1)) {
+            continue;
+        }
+        let key = (caught.len(), caught.contains(&t), -i64::from(distance_ft(p, b.pos(t))));
+        if best.as_ref().is_none_or(|(k, _, _)| key > *k) {
+            best = Some((key, p, caught.clone()));
+        }
+    }
+    best.map(|(_, p, c)| (p, c))
+}
+
+/// Where to turn a cone or a line shaped from the caster, as a table
+/// would: toward the square of the active enemy whose aim catches the most
+/// active enemies, at least `area_min`, and none of the caster's allies;
+/// ties go to the aim that catches the policy's target `t`, then to the
+/// aim nearest `t`, then to the first in encounter order (`t` is weighed
+/// first). The breath weapon's choice (`monster::best_aim`) for a spell.
+fn shaped_aim(
+    b: &BattleState<'_>,
+    i: usize,
+    t: usize,
+    s: &Spell,
+    area: &crate::spell::model::Area,
+    cast: &Cast,
+    m: Magic,
+) -> Option<(crate::map::Pos, Vec<usize>)> {
+    use crate::grid::distance_ft;
+    let mut cast = *cast;
+    cast.target = None;
+    let mut caught: Vec<usize> = Vec::new();
+    // (foes caught, catches t, −distance to t) and the aim and the foes.
+    type Rank = (usize, bool, i64);
+    let mut best: Option<(Rank, crate::map::Pos, Vec<usize>)> = None;
+    let aims = std::iter::once(t).chain((0..b.len()).filter(|&j| j != t && b.are_enemies(i, j) && b.is_active(j)));
+    for j in aims {
+        let p = b.pos(j);
+        if p == b.pos(i) {
+            continue;
+        }
+        cast.point = Some(p);
+        let Some(template) = b.template(&cast, area) else { continue };
+        b.in_template(&cast, s, &template, &mut caught);
+        if caught.iter().any(|&k| !b.are_enemies(i, k)) {
+            continue;
+        }
+        caught.retain(|&k| b.is_active(k));
         if caught.len() < usize::from(m.area_min.max(1)) {
             continue;
         }

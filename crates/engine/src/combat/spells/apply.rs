@@ -22,6 +22,7 @@ use crate::spell::effect::{
 use crate::spell::model::{CreatureType, DurationUnit, SaveOutcome, SpellDuration};
 
 use super::super::engine::Engine;
+use super::super::riders::EnergyShield;
 use super::super::event::{EffectEnd, Event, SpellEffectEvent, SpellEvent};
 use super::super::log::emit;
 use super::book::{Metamagic, lasts_the_battle};
@@ -1035,67 +1036,39 @@ impl<R: Dice> Engine<'_, '_, R> {
     }
 
     /// Damage of `types` after `t`'s energy immunity, vulnerability (+50 %),
-    /// absorption and resistance.
+    /// then its energy spells (`EnergyShield`): an immunity, a ward's half,
+    /// an absorbing pool in place of resistance, or else the highest
+    /// resistance.
     pub(crate) fn after_energy(&mut self, t: usize, amount: u32, types: &[String]) -> u32 {
-        let energies: Vec<usize> = types.iter().filter_map(|x| energy_index(x)).collect();
-        if energies.is_empty() {
+        let bits = energy_bits(types);
+        if bits == 0 {
             return amount;
         }
+        let energies = (0..ENERGY.len()).filter(|k| bits >> k & 1 == 1);
         let spec = &self.st.prep.fighters[t];
-        if energies.iter().any(|&k| spec.defense.energy_immune >> k & 1 == 1) {
+        if spec.defense.energy_immune & bits != 0 {
             return 0;
         }
-        let mut amount = if energies.iter().any(|&k| spec.defense.energy_vulnerable >> k & 1 == 1) {
+        let mut amount = if spec.defense.energy_vulnerable & bits != 0 {
             super::super::prepared::vulnerable_amount(amount)
         } else {
             amount
         };
-        let mut resist = energies.iter().map(|&k| spec.defense.energy_resist[k]).max().unwrap_or(0);
-        let f = &self.st.fighters[t];
-        if f.fx & crate::effects::Behaviours::ENERGY != 0 || f.fx & crate::effects::Behaviours::IMMUNITY != 0
-        {
-            let (mut absorb_at, mut warded) = (None, false);
-            for (k, e) in f.effects.iter().enumerate() {
-                for b in e.effect.behaviours.iter() {
-                    match b {
-                        Behaviour::EnergyWard { types: bits }
-                            if energies.iter().any(|&x| bits >> x & 1 == 1) =>
-                        {
-                            warded = true;
-                        }
-                        Behaviour::EnergyResist { types: bits, amount }
-                            if energies.iter().any(|&x| bits >> x & 1 == 1) =>
-                        {
-                            resist = resist.max(*amount);
-                        }
-                        Behaviour::EnergyAbsorb { types: bits }
-                            if energies.iter().any(|&x| bits >> x & 1 == 1) =>
-                        {
-                            absorb_at = absorb_at.or(Some(k));
-                        }
-                        Behaviour::Immunity { energy, .. }
-                            if energies.iter().any(|&x| energy >> x & 1 == 1) =>
-                        {
-                            return 0;
-                        }
-                        _ => {}
-                    }
-                }
+        let mut resist = energies.clone().map(|k| spec.defense.energy_resist[k]).max().unwrap_or(0);
+        if self.st.energy_shielded(t) {
+            let shield = EnergyShield::of(&self.st, t);
+            if shield.immune & bits != 0 {
+                return 0;
             }
             // An energy ward halves the damage before resistance and
             // absorption take their part of what is left (CRB "Fire Shield").
-            if warded {
+            if shield.warded & bits != 0 {
                 amount /= 2;
             }
-            if let Some(k) = absorb_at {
-                let left = self.st.fighters[t].effects[k].effect.pool;
-                let taken = (amount as i32).min(left).max(0);
-                self.st.fighters[t].effects[k].effect.pool -= taken;
-                if self.st.fighters[t].effects[k].effect.pool <= 0 {
-                    self.remove_effect_at(t, k, EffectEnd::UsedUp);
-                }
-                return (amount as i32 - taken).max(0) as u32;
+            if shield.absorbs & bits != 0 {
+                return amount - self.draw_absorption(t, bits, amount);
             }
+            resist = energies.map(|k| shield.resist[k]).fold(resist, u32::max);
         }
         amount.saturating_sub(resist)
     }
