@@ -470,4 +470,9 @@ pub mod summary;
 /// language-dependent spell gets in and no sound is heard; the default
 /// policy silences a foe caster for the spells it would lose. Event
 /// schema 18.
-pub const RULES_VERSION: &str = "pf1e-rules-30";
+///
+/// `pf1e-rules-31`: the default policy turns a cone or a line shaped from
+/// the caster (Burning Hands, Color Spray, Lightning Bolt, Cone of Cold)
+/// toward the enemy whose aim catches the most enemies and no friend, as
+/// it turns a breath weapon; it aimed them at its target only.
+pub const RULES_VERSION: &str = "pf1e-rules-31";

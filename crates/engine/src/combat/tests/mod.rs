@@ -14,6 +14,7 @@ mod cavalier;
 mod classes;
 mod closed_form;
 mod conditions;
+mod cone_aim;
 mod consumables;
 mod control_spells;
 mod dimension_door;
