@@ -474,5 +474,10 @@ pub mod summary;
 /// `pf1e-rules-31`: the default policy turns a cone or a line shaped from
 /// the caster (Burning Hands, Color Spray, Lightning Bolt, Cone of Cold)
 /// toward the enemy whose aim catches the most enemies and no friend, as
-/// it turns a breath weapon; it aimed them at its target only.
+/// it turns a breath weapon; it aimed them at its target only. Dispel
+/// Magic ends a lasting area when aimed at one of its squares (Web, Black
+/// Tentacles, Silence, a globe), and the default policy dispels a foe's
+/// area holding or harming its friends; a targeted dispel compares one
+/// d20 with every spell it weighs (it rolled one per spell) and ends the
+/// dispeller's own spells without a check.
 pub const RULES_VERSION: &str = "pf1e-rules-31";

@@ -586,7 +586,8 @@ pub enum SpellEvent {
         /// Whether the caster overcame it.
         overcome: bool,
     },
-    /// A dispel check against this spell on a creature.
+    /// A dispel check against this spell, on a creature or a lasting area
+    /// (one d20 for every spell a targeted dispel weighs).
     Dispel {
         /// The d20.
         d20: i32,

@@ -401,6 +401,19 @@ fn plan_spells(
             return true;
         }
     }
+    // 1d. Dispel a foe's lasting area that holds or harms the caster's
+    // friends, or silences one who casts, when freeing them over the next
+    // rounds outweighs the caster's weapon or best spell this round
+    // (`policy::dispel`).
+    if let Some((spell, p, worth)) =
+        super::dispel::best_area_dispel(b, i, |s| allowed(b, i, m, s, Metamagic::NONE))
+    {
+        let o = Option_ { spell, target: None, point: Some(p), metamagic: Metamagic::NONE, score: worth };
+        if worth * casting_odds(b, i, &o) > weapon.max(best_offense(b, i, t, m).map_or(0.0, |x| x.score)) {
+            push_cast(b, i, o, out);
+            return true;
+        }
+    }
     // 2. Summon when none of the caster's creatures is still fighting (a new
     // casting would only replace it) and the creature is worth the round the
     // casting takes: more damage over its stay than the caster's own best

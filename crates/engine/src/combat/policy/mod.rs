@@ -22,6 +22,7 @@ mod barbarian;
 mod bonds;
 mod cavalier;
 mod construct;
+mod dispel;
 mod consumables;
 mod coup;
 mod domain;

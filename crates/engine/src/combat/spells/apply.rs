@@ -1120,45 +1120,6 @@ impl<R: Dice> Engine<'_, '_, R> {
         self.st.warded_from_control(t, caster)
     }
 
-    /// Targeted dispel (CRB "Dispel Magic"): against each spell effect on `t`
-    /// worth ending (an enemy's buffs, a friend's afflictions), highest
-    /// caster level first, d20 + caster level (capped) against 11 + the
-    /// effect's caster level, until one ends.
-    fn dispel(&mut self, cast: &Cast, t: usize, max_cl: u32) {
-        let hostile = self.st.are_enemies(cast.caster, t);
-        let mut candidates: Vec<(u8, u16, usize)> = self.st.fighters[t]
-            .effects
-            .iter()
-            .filter_map(|e| {
-                let spell = e.effect.spell?;
-                let source = e.source?;
-                let from_foe = self.st.are_enemies(source, t);
-                (hostile != from_foe).then_some((e.effect.caster_level, spell, source))
-            })
-            .collect();
-        candidates.sort_by_key(|c| std::cmp::Reverse(c.0));
-        candidates.dedup_by_key(|c| c.1);
-        let bonus = cast.cl.min(max_cl) as i32;
-        for (cl, spell, _) in candidates {
-            let d20 = self.rng.roll(20) as i32;
-            let dc = 11 + i32::from(cl);
-            let ok = d20 + bonus >= dc;
-            let name = self.st.prep.spells[usize::from(spell)].spell.name.clone();
-            emit!(
-                self,
-                Event::Spell {
-                    who: cast.caster,
-                    spell: name.clone(),
-                    what: SpellEvent::Dispel { d20, bonus, dc, dispelled: ok }
-                }
-            );
-            if ok {
-                self.end_spell_on(t, spell, EffectEnd::Dispelled);
-                return;
-            }
-        }
-    }
-
     /// `t` drops every weapon it holds (Command: drop).
     fn drop_held_weapons(&mut self, t: usize) {
         let prep = self.st.prep;

@@ -141,6 +141,9 @@ pub struct Role {
     pub teleport: bool,
     /// Raises a globe that keeps out spells up to this level (Globe of Invulnerability).
     pub globe: Option<u8>,
+    /// Ends a spell on a creature or an area with a targeted dispel, its
+    /// check capped at this caster level (Dispel Magic).
+    pub dispel: Option<u32>,
 }
 
 /// A spell of the encounter's library, checked once.
@@ -369,6 +372,9 @@ fn role_of(spell: &Spell) -> Role {
             EffectKind::Stabilize(_) => role.stabilize = true,
             EffectKind::TouchDelivery(_) => role.touch_delivery = true,
             EffectKind::Teleport(_) => role.teleport = true,
+            EffectKind::Dispel(d) if d.modes.contains(&crate::spell::effect::DispelMode::Targeted) => {
+                role.dispel = Some(d.max_caster_level)
+            }
             EffectKind::Zone(z) if z.excludes_spells_up_to_level.is_some() => {
                 role.globe = z.excludes_spells_up_to_level
             }

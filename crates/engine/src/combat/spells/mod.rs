@@ -15,6 +15,7 @@ mod book;
 mod cast;
 mod casting;
 mod construct;
+mod dispel;
 mod globe;
 mod grasp;
 mod hand;

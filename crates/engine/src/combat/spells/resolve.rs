@@ -44,6 +44,12 @@ impl<R: Dice> Engine<'_, '_, R> {
             self.conjure(cast);
             return;
         }
+        if let (None, Some(p)) = (cast.target, cast.point)
+            && let Some(d) = super::dispel::targeted_dispel(spell)
+        {
+            self.dispel_area(&cast, p, d.max_caster_level);
+            return;
+        }
         self.area_rolls.clear();
         let mut targets: Vec<usize> = Vec::new();
         let mut reflex_cover: Vec<i32> = Vec::new();

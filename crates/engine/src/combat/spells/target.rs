@@ -364,6 +364,12 @@ impl BattleState<'_> {
             };
         }
         if let Some(tg) = &spell.target {
+            // A targeted dispel aimed at a square names the lasting area there.
+            if let (None, Some(p)) = (cast.target, cast.point)
+                && super::dispel::targeted_dispel(spell).is_some()
+            {
+                return st.check_area_dispel(cast, spell, p);
+            }
             let t = cast.target.filter(|&t| t < st.len()).ok_or(Reason::MissingTarget)?;
             if !st.targetable(t, spell) || !st.passes(i, t, &tg.filter) {
                 return Err(Reason::MissingTarget);

@@ -72,6 +72,11 @@ impl BattleState<'_> {
         self.zones.iter().any(|z| self.zone_rules(z).silence && self.stands_in(z, i))
     }
 
+    /// Whether zone `k` is a magical silence (for the policies).
+    pub(crate) fn zone_silences(&self, k: usize) -> bool {
+        self.zone_rules(&self.zones[k]).silence
+    }
+
     /// Whether `j` hears a sound `from` makes: not deafened, and neither in
     /// a magical silence (CRB "Silence": no sound passes into or out of it).
     pub(crate) fn hears(&self, from: usize, j: usize) -> bool {
@@ -91,6 +96,21 @@ impl BattleState<'_> {
         let z = &self.zones[k];
         (0..self.len())
             .filter(move |&t| self.is_present(t) && (self.stands_in(z, t) || self.bound_by(t, z.cast.spell)))
+    }
+
+    /// The lasting area a targeted dispel by `i` aimed at square `p` names
+    /// (CRB "Dispel Magic": "one spell affecting an area (such as a wall
+    /// of fire). You must name the specific spell effect"): among the
+    /// areas covering `p`, a foe's before a friend's, then the one of the
+    /// highest spell level, then the one opened last, as a table names the
+    /// spell it most wants gone.
+    pub(crate) fn zone_to_dispel_at(&self, i: usize, p: Pos) -> Option<usize> {
+        (0..self.zones.len())
+            .filter(|&k| self.zones[k].covers(self, p))
+            .max_by_key(|&k| {
+                let z = &self.zones[k];
+                (self.are_enemies(i, z.cast.caster), self.cast_level(&z.cast), k)
+            })
     }
 
     /// Whether zone `k` does something to the creatures in it beyond

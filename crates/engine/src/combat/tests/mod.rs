@@ -18,6 +18,7 @@ mod cone_aim;
 mod consumables;
 mod control_spells;
 mod dimension_door;
+mod dispel;
 mod domain_powers;
 mod dominate;
 mod effects;
