@@ -1011,6 +1011,14 @@ impl Store {
         Ok(())
     }
 
+    /// The index entries of the batches not merged yet (held in memory until
+    /// enough gather for a merge): zero right after a write that merged them. Only a
+    /// benchmark needs it (`benches/store_merge.rs` tells the merging write
+    /// from the others by it, without copying the merge rule).
+    pub fn unmerged_entries(&self) -> usize {
+        self.fresh.read().unwrap_or_else(|e| e.into_inner()).len()
+    }
+
     /// Number of cached shard results.
     pub fn shard_count(&self) -> Result<u64, StoreError> {
         let p = &self.path;

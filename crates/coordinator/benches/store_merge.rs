@@ -1,0 +1,168 @@
+//! How long the write that merges the unmerged shard index entries into a
+//! large merged index takes (issue #28), and so how long the reports
+//! waiting behind it are held.
+//!
+//! It fills a real on-disk store (redb, in a temporary directory, the
+//! coordinator's default page cache) through `Store::put_encoded`, the
+//! call the group committer makes, with groups of distinct shard keys
+//! (blake3 hashes, spread like real ones) until the store holds
+//! `PF1E_MERGE_BENCH_SHARDS` shards, and times every write. The merges
+//! happen where the store's own rule puts them, so the merges it reports
+//! are those a coordinator makes: 65,536 entries at a time up to an index
+//! of 524,288, then an eighth of the index, then 262,144 into an index of
+//! 2,097,152 or more. Each merging write is reported with the index it
+//! merged into, the ordinary writes just before it, and the write after it
+//! (the group of reports that arrived during the merge would be that one,
+//! larger than here, since this bench does not wait for reports).
+//!
+//! This is not a criterion benchmark: a merge is a one-time event of a
+//! store's history (the next needs as many new entries again), so it is
+//! measured where it happens, once per index size, rather than repeated.
+//!
+//! Run with `cargo bench -p pf1e-coordinator --bench store_merge`.
+//! Environment (all optional): `PF1E_MERGE_BENCH_SHARDS` (default
+//! 3,000,000), `PF1E_MERGE_BENCH_GROUP` (shards a write, default 470, the
+//! service's typical group), `PF1E_MERGE_BENCH_RESULT_BYTES` (bytes of
+//! each made-up result, default 512), `PF1E_MERGE_BENCH_DIR` (where the
+//! temporary directory goes, default the system's).
+
+// A benchmark's output is what it measured.
+#![allow(clippy::print_stdout, missing_docs)]
+
+use std::borrow::Cow;
+use std::time::{Duration, Instant};
+
+use pf1e_coordinator::store::Store;
+use pf1e_wire::shard::ShardKey;
+
+/// An optional numeric setting from the environment.
+fn setting(name: &str, default: usize) -> Result<usize, String> {
+    match std::env::var(name) {
+        Ok(v) => v.replace(['_', ','], "").parse().map_err(|e| format!("{name}={v}: {e}")),
+        Err(_) => Ok(default),
+    }
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}
+
+fn median(mut v: Vec<Duration>) -> Duration {
+    v.sort_unstable();
+    v.get(v.len() / 2).copied().unwrap_or_default()
+}
+
+/// The resident memory high-water mark of this process, from `/proc`.
+fn peak_rss_mib() -> Option<f64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib / 1024.0)
+}
+
+struct Merge {
+    /// Entries in the merged index before the merge.
+    index: u64,
+    /// Entries merged (the unmerged ones and the merging write's own).
+    entries: u64,
+    write: Duration,
+    /// Median of the ordinary writes just before.
+    before: Duration,
+    /// The write just after.
+    after: Option<Duration>,
+}
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let total = setting("PF1E_MERGE_BENCH_SHARDS", 3_000_000)?;
+    let group = setting("PF1E_MERGE_BENCH_GROUP", 470)?.max(1);
+    let result_bytes = setting("PF1E_MERGE_BENCH_RESULT_BYTES", 512)?;
+    let dir = match std::env::var_os("PF1E_MERGE_BENCH_DIR") {
+        Some(d) => tempfile::tempdir_in(d)?,
+        None => tempfile::tempdir()?,
+    };
+    let path = dir.path().join("merge.redb");
+    let mut store = Store::open(&path)?;
+    println!(
+        "store_merge: {total} shards in writes of {group}, results of {result_bytes} bytes, {}",
+        path.display()
+    );
+
+    // The bytes of each made-up result: stored as they are, never decoded
+    // here (the store does not decode on writing).
+    let filler = vec![0x5au8; result_bytes];
+    let started = Instant::now();
+    let mut written: u64 = 0;
+    let mut recent: Vec<Duration> = Vec::new();
+    let mut ordinary: Vec<Duration> = Vec::new();
+    let mut merges: Vec<Merge> = Vec::new();
+    let mut next = 0u64;
+    while (written as usize) < total {
+        let n = group.min(total - written as usize);
+        let keys: Vec<ShardKey> = (next..next + n as u64).map(|i| *blake3::hash(&i.to_le_bytes()).as_bytes()).collect();
+        next += n as u64;
+        let results: Vec<(ShardKey, Cow<'_, [u8]>)> =
+            keys.iter().map(|k| (*k, Cow::Borrowed(filler.as_slice()))).collect();
+        let unmerged = store.unmerged_entries() as u64;
+        let t = Instant::now();
+        store.put_encoded(&results)?;
+        let took = t.elapsed();
+        written += n as u64;
+        if let Some(m) = merges.last_mut().filter(|m| m.after.is_none()) {
+            m.after = Some(took);
+        }
+        // Every key is new, so a write merged exactly when it leaves none
+        // unmerged.
+        if store.unmerged_entries() == 0 {
+            let m = Merge {
+                index: written - n as u64 - unmerged,
+                entries: unmerged + n as u64,
+                write: took,
+                before: median(std::mem::take(&mut recent)),
+                after: None,
+            };
+            println!(
+                "merge {:>2}: {:>7} entries into {:>9}: {:>8.1} ms (ordinary writes before it: {:.1} ms) [{:.0} s]",
+                merges.len() + 1,
+                m.entries,
+                m.index,
+                ms(m.write),
+                ms(m.before),
+                started.elapsed().as_secs_f64()
+            );
+            merges.push(m);
+        } else {
+            recent.push(took);
+            if recent.len() > 200 {
+                recent.remove(0);
+            }
+            ordinary.push(took);
+        }
+    }
+    let elapsed = started.elapsed();
+
+    println!();
+    println!("| merged index | entries merged | merging write | write after it | ordinary writes before |");
+    println!("| ---: | ---: | ---: | ---: | ---: |");
+    for m in &merges {
+        println!(
+            "| {} | {} | {:.0} ms | {} | {:.1} ms |",
+            m.index,
+            m.entries,
+            ms(m.write),
+            m.after.map_or_else(|| "-".into(), |a| format!("{:.1} ms", ms(a))),
+            ms(m.before)
+        );
+    }
+    println!();
+    let size = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
+    println!(
+        "{} writes ({} merging) in {:.0} s; ordinary write median {:.1} ms; file {:.0} MiB; peak RSS {}",
+        ordinary.len() + merges.len(),
+        merges.len(),
+        elapsed.as_secs_f64(),
+        ms(median(ordinary)),
+        size as f64 / (1024.0 * 1024.0),
+        peak_rss_mib().map_or_else(|| "?".into(), |r| format!("{r:.0} MiB"))
+    );
+    Ok(())
+}
