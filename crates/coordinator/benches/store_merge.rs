@@ -21,7 +21,7 @@
 //!
 //! Run with `cargo bench -p pf1e-coordinator --bench store_merge`.
 //! Environment (all optional): `PF1E_MERGE_BENCH_SHARDS` (default
-//! 3,000,000), `PF1E_MERGE_BENCH_GROUP` (shards a write, default 470, the
+//! 5,000,000: about a minute and a 4 GiB file), `PF1E_MERGE_BENCH_GROUP` (shards a write, default 470, the
 //! service's typical group), `PF1E_MERGE_BENCH_RESULT_BYTES` (bytes of
 //! each made-up result, default 512), `PF1E_MERGE_BENCH_DIR` (where the
 //! temporary directory goes, default the system's).
@@ -47,6 +47,10 @@ fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1e3
 }
 
+fn cpu_ms(d: Option<Duration>) -> String {
+    d.map_or_else(|| "?".into(), |d| format!("{:.0} ms", ms(d)))
+}
+
 fn median(mut v: Vec<Duration>) -> Duration {
     v.sort_unstable();
     v.get(v.len() / 2).copied().unwrap_or_default()
@@ -60,12 +64,29 @@ fn peak_rss_mib() -> Option<f64> {
     Some(kib / 1024.0)
 }
 
+/// This process's CPU time (user and system) so far, from `/proc` (in
+/// ticks of 10 ms: enough for writes of a tenth of a second or more). It
+/// tells a merge's own work from its waiting (for the disk, or for a core
+/// the machine's other work holds).
+fn cpu_time() -> Option<Duration> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // The fields after the command's closing parenthesis: utime and stime
+    // are the 12th and 13th of them.
+    let rest = stat.rsplit_once(')')?.1;
+    let mut fields = rest.split_whitespace().skip(11);
+    let user: u64 = fields.next()?.parse().ok()?;
+    let system: u64 = fields.next()?.parse().ok()?;
+    Some(Duration::from_millis((user + system) * 10))
+}
+
 struct Merge {
     /// Entries in the merged index before the merge.
     index: u64,
     /// Entries merged (the unmerged ones and the merging write's own).
     entries: u64,
     write: Duration,
+    /// CPU time of the merging write.
+    cpu: Option<Duration>,
     /// Median of the ordinary writes just before.
     before: Duration,
     /// The write just after.
@@ -73,7 +94,7 @@ struct Merge {
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let total = setting("PF1E_MERGE_BENCH_SHARDS", 3_000_000)?;
+    let total = setting("PF1E_MERGE_BENCH_SHARDS", 5_000_000)?;
     let group = setting("PF1E_MERGE_BENCH_GROUP", 470)?.max(1);
     let result_bytes = setting("PF1E_MERGE_BENCH_RESULT_BYTES", 512)?;
     let dir = match std::env::var_os("PF1E_MERGE_BENCH_DIR") {
@@ -98,14 +119,17 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut next = 0u64;
     while (written as usize) < total {
         let n = group.min(total - written as usize);
-        let keys: Vec<ShardKey> = (next..next + n as u64).map(|i| *blake3::hash(&i.to_le_bytes()).as_bytes()).collect();
+        let keys: Vec<ShardKey> =
+            (next..next + n as u64).map(|i| *blake3::hash(&i.to_le_bytes()).as_bytes()).collect();
         next += n as u64;
         let results: Vec<(ShardKey, Cow<'_, [u8]>)> =
             keys.iter().map(|k| (*k, Cow::Borrowed(filler.as_slice()))).collect();
         let unmerged = store.unmerged_entries() as u64;
+        let cpu = cpu_time();
         let t = Instant::now();
         store.put_encoded(&results)?;
         let took = t.elapsed();
+        let cpu = cpu.zip(cpu_time()).map(|(a, b)| b.saturating_sub(a));
         written += n as u64;
         if let Some(m) = merges.last_mut().filter(|m| m.after.is_none()) {
             m.after = Some(took);
@@ -117,15 +141,17 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 index: written - n as u64 - unmerged,
                 entries: unmerged + n as u64,
                 write: took,
+                cpu,
                 before: median(std::mem::take(&mut recent)),
                 after: None,
             };
             println!(
-                "merge {:>2}: {:>7} entries into {:>9}: {:>8.1} ms (ordinary writes before it: {:.1} ms) [{:.0} s]",
+                "merge {:>2}: {:>7} entries into {:>9}: {:>8.1} ms, CPU {} (ordinary writes before it: {:.1} ms) [{:.0} s]",
                 merges.len() + 1,
                 m.entries,
                 m.index,
                 ms(m.write),
+                cpu_ms(m.cpu),
                 ms(m.before),
                 started.elapsed().as_secs_f64()
             );
@@ -141,14 +167,17 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let elapsed = started.elapsed();
 
     println!();
-    println!("| merged index | entries merged | merging write | write after it | ordinary writes before |");
-    println!("| ---: | ---: | ---: | ---: | ---: |");
+    println!(
+        "| merged index | entries merged | merging write | its CPU | write after it | ordinary writes before |"
+    );
+    println!("| ---: | ---: | ---: | ---: | ---: | ---: |");
     for m in &merges {
         println!(
-            "| {} | {} | {:.0} ms | {} | {:.1} ms |",
+            "| {} | {} | {:.0} ms | {} | {} | {:.1} ms |",
             m.index,
             m.entries,
             ms(m.write),
+            cpu_ms(m.cpu),
             m.after.map_or_else(|| "-".into(), |a| format!("{:.1} ms", ms(a))),
             ms(m.before)
         );
