@@ -79,18 +79,30 @@ fn cpu_time() -> Option<Duration> {
     Some(Duration::from_millis((user + system) * 10))
 }
 
+/// One merge: a write, or the consecutive writes of a merge in slices.
 struct Merge {
     /// Entries in the merged index before the merge.
     index: u64,
-    /// Entries merged (the unmerged ones and the merging write's own).
+    /// Entries merged (the unmerged ones and the merging writes' own).
     entries: u64,
-    write: Duration,
-    /// CPU time of the merging write.
+    /// Each merging write's wall time (commit included).
+    writes: Vec<Duration>,
+    /// CPU time of the merging writes.
     cpu: Option<Duration>,
     /// Median of the ordinary writes just before.
     before: Duration,
     /// The write just after.
     after: Option<Duration>,
+}
+
+impl Merge {
+    fn longest(&self) -> Duration {
+        self.writes.iter().copied().max().unwrap_or_default()
+    }
+
+    fn total(&self) -> Duration {
+        self.writes.iter().sum()
+    }
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -116,7 +128,22 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut recent: Vec<Duration> = Vec::new();
     let mut ordinary: Vec<Duration> = Vec::new();
     let mut merges: Vec<Merge> = Vec::new();
+    // Whether the last write merged (the next one may go on with its merge).
+    let mut merging = false;
     let mut next = 0u64;
+    let report = |m: &Merge, number: usize, at: Duration| {
+        println!(
+            "merge {number:>2}: {:>7} entries into {:>9} in {} write(s): longest {:>7.1} ms, all {:>7.1} ms, CPU {} (ordinary writes before it: {:.1} ms) [{:.0} s]",
+            m.entries,
+            m.index,
+            m.writes.len(),
+            ms(m.longest()),
+            ms(m.total()),
+            cpu_ms(m.cpu),
+            ms(m.before),
+            at.as_secs_f64()
+        );
+    };
     while (written as usize) < total {
         let n = group.min(total - written as usize);
         let keys: Vec<ShardKey> =
@@ -131,52 +158,55 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let took = t.elapsed();
         let cpu = cpu.zip(cpu_time()).map(|(a, b)| b.saturating_sub(a));
         written += n as u64;
-        if let Some(m) = merges.last_mut().filter(|m| m.after.is_none()) {
-            m.after = Some(took);
-        }
-        // Every key is new, so a write merged exactly when it leaves none
-        // unmerged.
-        if store.unmerged_entries() == 0 {
-            let m = Merge {
-                index: written - n as u64 - unmerged,
-                entries: unmerged + n as u64,
-                write: took,
-                cpu,
-                before: median(std::mem::take(&mut recent)),
-                after: None,
-            };
-            println!(
-                "merge {:>2}: {:>7} entries into {:>9}: {:>8.1} ms, CPU {} (ordinary writes before it: {:.1} ms) [{:.0} s]",
-                merges.len() + 1,
-                m.entries,
-                m.index,
-                ms(m.write),
-                cpu_ms(m.cpu),
-                ms(m.before),
-                started.elapsed().as_secs_f64()
-            );
-            merges.push(m);
-        } else {
+        // Every key is new, so the entries this write merged are those
+        // that are no longer unmerged.
+        let merged_now = (unmerged + n as u64).saturating_sub(store.unmerged_entries() as u64);
+        if merged_now == 0 {
+            let number = merges.len();
+            if merging && let Some(m) = merges.last_mut() {
+                m.after = Some(took);
+                report(m, number, started.elapsed());
+            }
+            merging = false;
             recent.push(took);
             if recent.len() > 200 {
                 recent.remove(0);
             }
             ordinary.push(took);
+            continue;
         }
+        match merges.last_mut().filter(|_| merging) {
+            Some(m) => {
+                m.entries += merged_now;
+                m.writes.push(took);
+                m.cpu = m.cpu.zip(cpu).map(|(a, b)| a + b);
+            }
+            None => merges.push(Merge {
+                index: written - n as u64 - unmerged,
+                entries: merged_now,
+                writes: vec![took],
+                cpu,
+                before: median(std::mem::take(&mut recent)),
+                after: None,
+            }),
+        }
+        merging = true;
     }
     let elapsed = started.elapsed();
 
     println!();
     println!(
-        "| merged index | entries merged | merging write | its CPU | write after it | ordinary writes before |"
+        "| merged index | entries merged | writes | longest write | all of them | their CPU | write after | ordinary writes before |"
     );
-    println!("| ---: | ---: | ---: | ---: | ---: | ---: |");
+    println!("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
     for m in &merges {
         println!(
-            "| {} | {} | {:.0} ms | {} | {} | {:.1} ms |",
+            "| {} | {} | {} | {:.0} ms | {:.0} ms | {} | {} | {:.1} ms |",
             m.index,
             m.entries,
-            ms(m.write),
+            m.writes.len(),
+            ms(m.longest()),
+            ms(m.total()),
             cpu_ms(m.cpu),
             m.after.map_or_else(|| "-".into(), |a| format!("{:.1} ms", ms(a))),
             ms(m.before)
@@ -186,8 +216,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let size = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
     println!(
         "{} writes ({} merging) in {:.0} s; ordinary write median {:.1} ms; file {:.0} MiB; peak RSS {}",
-        ordinary.len() + merges.len(),
-        merges.len(),
+        ordinary.len() + merges.iter().map(|m| m.writes.len()).sum::<usize>(),
+        merges.iter().map(|m| m.writes.len()).sum::<usize>(),
         elapsed.as_secs_f64(),
         ms(median(ordinary)),
         size as f64 / (1024.0 * 1024.0),
