@@ -69,8 +69,9 @@ const SHARD_BATCHES: TableDefinition<u64, &[u8]> = TableDefinition::new(BATCHES_
 /// and the keys of the batches written since the last merge are held in
 /// memory ([`Fresh`], rebuilt from that table on opening). Once they pass
 /// [`merge_at`] of the merged index's size, one write moves them all into
-/// this table in key order, so each leaf page is rewritten once per merge
-/// rather than once per commit (an LSM tree of two levels).
+/// this table in key order (or, into a large index, one slice of key
+/// space a write: [`MERGE_SLICE`]), so each leaf page is rewritten once
+/// per merge rather than once per commit (an LSM tree of two levels).
 const SHARD_INDEX: TableDefinition<&[u8], u64> = TableDefinition::new(INDEX_NAME);
 /// The previous format's index (read once, by the migration).
 const OLD_SHARD_INDEX: TableDefinition<&[u8], u64> = TableDefinition::new(OLD_INDEX_NAME);
@@ -1754,16 +1755,19 @@ mod tests {
         assert_eq!(read_encoded(&sliced, &keys), read_encoded(&whole, &keys), "reopened at the end");
     }
 
-    /// A clone reading while another writes and merges: a shard whose
-    /// write has returned is found, with its result, whatever the merges
-    /// in between (the unmerged entries are read before the transaction,
-    /// and a merge clears them only after its commit).
+    /// A clone reading while another writes and merges (whole or in
+    /// slices): a shard whose write has returned is found, with its
+    /// result, whatever the merges in between (the unmerged entries are
+    /// read before the transaction, and a merge clears them only after its
+    /// commit).
     #[test]
     fn a_reading_clone_finds_every_shard_written_through_merges() {
         let dir = tempfile::tempdir().unwrap();
         let results: Vec<ShardResult> = (0..4).map(|i| crate::merge::tests::fake_result(i, 0..3)).collect();
         let mut writer = Store::open(&dir.path().join("cache.redb")).unwrap();
         writer.merge_floor = 5;
+        // Merges of more than 20 merged entries go in slices.
+        writer.merge_slice = 20;
         let reader = writer.clone();
         let key = |i: u32| {
             let mut k = [0u8; 32];
