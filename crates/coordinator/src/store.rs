@@ -84,12 +84,14 @@ const MERGE_MIN: u64 = 1 << 16;
 const MERGE_MAX: u64 = 1 << 18;
 /// Merged entries a write of a merge covers: a merge into a larger index
 /// is done in slices of key space ([`Slice`]), one a write. A merge costs
-/// about 0.5 µs per entry of the index (every leaf page is rewritten once
+/// 0.4–0.5 µs per entry of the index (every leaf page is rewritten once
 /// the entries outnumber the pages), and the reports of the merging write,
 /// and those arriving meanwhile, wait for all of it: one write merging
-/// 262,144 entries into 4.5 million took 2.3 s (`benches/store_merge.rs`,
-/// docs/service.md). Slices of this size keep each write near 0.2 s, and
-/// each leaf page is still rewritten once per merge.
+/// 262,144 entries into 2.2 million took 1.0–1.3 s, into 4.5 million
+/// 1.8–2.5 s (`benches/store_merge.rs`, docs/service.md). With slices of
+/// this size the longest write took 0.2–0.35 s up to 3.2 million (up to
+/// 0.6 s at 4.5 million), and each leaf page is still rewritten once per
+/// merge.
 const MERGE_SLICE: u64 = 1 << 19;
 /// How many index entries name each batch: a batch none names any more
 /// (its shards all written again since) is removed. An entry of
