@@ -1,6 +1,6 @@
-//! How long the write that merges the unmerged shard index entries into a
-//! large merged index takes (issue #28), and so how long the reports
-//! waiting behind it are held.
+//! How long the writes that merge the unmerged shard index entries into a
+//! large merged index take (issue #28), and so how long the reports
+//! waiting behind them are held.
 //!
 //! It fills a real on-disk store (redb, in a temporary directory, the
 //! coordinator's default page cache) through `Store::put_encoded`, the
@@ -10,10 +10,12 @@
 //! happen where the store's own rule puts them, so the merges it reports
 //! are those a coordinator makes: 65,536 entries at a time up to an index
 //! of 524,288, then an eighth of the index, then 262,144 into an index of
-//! 2,097,152 or more. Each merging write is reported with the index it
-//! merged into, the ordinary writes just before it, and the write after it
-//! (the group of reports that arrived during the merge would be that one,
-//! larger than here, since this bench does not wait for reports).
+//! 2,097,152 or more; past 524,288, in slices of key space, one a write
+//! (`MERGE_SLICE` in `store.rs`). Each merge is reported with the index it
+//! merged into, its writes (the longest and their sum), the ordinary
+//! writes just before it, and the write after it (the group of reports
+//! that arrived during the merge would be that one, larger than here,
+//! since this bench does not wait for reports).
 //!
 //! This is not a criterion benchmark: a merge is a one-time event of a
 //! store's history (the next needs as many new entries again), so it is
@@ -21,10 +23,11 @@
 //!
 //! Run with `cargo bench -p pf1e-coordinator --bench store_merge`.
 //! Environment (all optional): `PF1E_MERGE_BENCH_SHARDS` (default
-//! 5,000,000: about a minute and a 4 GiB file), `PF1E_MERGE_BENCH_GROUP` (shards a write, default 470, the
-//! service's typical group), `PF1E_MERGE_BENCH_RESULT_BYTES` (bytes of
-//! each made-up result, default 512), `PF1E_MERGE_BENCH_DIR` (where the
-//! temporary directory goes, default the system's).
+//! 5,000,000: about a minute and a 4 GiB file), `PF1E_MERGE_BENCH_GROUP`
+//! (shards a write, default 470, the service's typical group),
+//! `PF1E_MERGE_BENCH_RESULT_BYTES` (bytes of each made-up result, default
+//! 512), `PF1E_MERGE_BENCH_DIR` (where the temporary directory goes,
+//! default the system's).
 
 // A benchmark's output is what it measured.
 #![allow(clippy::print_stdout, missing_docs)]

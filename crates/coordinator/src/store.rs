@@ -942,7 +942,9 @@ impl Store {
     /// transaction (a record of one of these shards in `SHARDS`, from an
     /// older write, is removed with it). Their index entries are held in
     /// memory until enough have gathered, then merged into `SHARD_INDEX`
-    /// by the write that passes [`merge_at`], in that write's transaction.
+    /// by the write that passes [`merge_at`], in that write's transaction
+    /// (into a large index, one slice of key space by it and each of the
+    /// next writes: [`MERGE_SLICE`]).
     fn put_batch(&mut self, results: &[(ShardKey, Cow<'_, [u8]>)]) -> Result<(), StoreError> {
         let p = self.path.clone();
         let payload = batch_payload(results);
