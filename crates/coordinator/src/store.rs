@@ -69,8 +69,9 @@ const SHARD_BATCHES: TableDefinition<u64, &[u8]> = TableDefinition::new(BATCHES_
 /// and the keys of the batches written since the last merge are held in
 /// memory ([`Fresh`], rebuilt from that table on opening). Once they pass
 /// [`merge_at`] of the merged index's size, one write moves them all into
-/// this table in key order, so each leaf page is rewritten once per merge
-/// rather than once per commit (an LSM tree of two levels).
+/// this table in key order (or, into a large index, one slice of key
+/// space a write: [`MERGE_SLICE`]), so each leaf page is rewritten once
+/// per merge rather than once per commit (an LSM tree of two levels).
 const SHARD_INDEX: TableDefinition<&[u8], u64> = TableDefinition::new(INDEX_NAME);
 /// The previous format's index (read once, by the migration).
 const OLD_SHARD_INDEX: TableDefinition<&[u8], u64> = TableDefinition::new(OLD_INDEX_NAME);
@@ -81,6 +82,17 @@ const SHARD_BATCH_KEYS: TableDefinition<u64, &[u8]> = TableDefinition::new(KEYS_
 /// [`merge_at`]).
 const MERGE_MIN: u64 = 1 << 16;
 const MERGE_MAX: u64 = 1 << 18;
+/// Merged entries a write of a merge covers: a merge into a larger index
+/// is done in slices of key space ([`Slice`]), one a write. A merge costs
+/// 0.4–0.5 µs per entry of the index (every leaf page is rewritten once
+/// the entries outnumber the pages), and the reports of the merging write,
+/// and those arriving meanwhile, wait for all of it: one write merging
+/// 262,144 entries into 2.2 million took 1.0–1.3 s, into 4.5 million
+/// 1.8–2.5 s (`benches/store_merge.rs`, docs/service.md). With slices of
+/// this size the longest write took 0.2–0.35 s up to 3.2 million (up to
+/// 0.6 s at 4.5 million), and each leaf page is still rewritten once per
+/// merge.
+const MERGE_SLICE: u64 = 1 << 19;
 /// How many index entries name each batch: a batch none names any more
 /// (its shards all written again since) is removed. An entry of
 /// `SHARD_INDEX` written again in an unmerged batch still counts for its
@@ -265,6 +277,29 @@ fn merge_at(merged: u64, floor: u64) -> u64 {
     (merged / 8).clamp(floor, MERGE_MAX.max(floor))
 }
 
+/// A part of key space, `index` of `of` equal parts in key order: the
+/// part of a merge done by one write. A key is a hash, so each part holds
+/// about as many entries, on its own run of the index's leaf pages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Slice {
+    index: u64,
+    of: u64,
+}
+
+impl Slice {
+    /// Whether `key` falls in this part: its first 8 bytes, read as a
+    /// number in key order, scaled to the number of parts.
+    fn holds(self, key: &ShardKey) -> bool {
+        let mut head = [0u8; 8];
+        head.copy_from_slice(&key[..8]);
+        let part = (u128::from(u64::from_be_bytes(head)) * u128::from(self.of)) >> 64;
+        part == u128::from(self.index)
+    }
+}
+
+/// A merge in progress (done in slices): the next slice to merge.
+type MergeCursor = Option<Slice>;
+
 /// The keys of a batch's key list record stored under `id` (`None`: it
 /// fails its checksum or is not a whole number of keys).
 fn open_key_list(id: u64, value: &[u8]) -> Option<Vec<ShardKey>> {
@@ -317,7 +352,20 @@ fn release(
 /// transaction), in key order so that consecutive inserts share leaf
 /// pages, and empties the key lists. An entry it replaces is taken off its
 /// batch's count.
-fn merge_fresh(txn: &redb::WriteTransaction, mut entries: Vec<(ShardKey, u64)>) -> Result<(), redb::Error> {
+fn merge_fresh(txn: &redb::WriteTransaction, entries: Vec<(ShardKey, u64)>) -> Result<(), redb::Error> {
+    merge_entries(txn, entries, None)
+}
+
+/// [`merge_fresh`] of the entries in `slice` only (`None`: all of them):
+/// the key lists keep the keys of the other slices.
+fn merge_entries(
+    txn: &redb::WriteTransaction,
+    mut entries: Vec<(ShardKey, u64)>,
+    slice: Option<Slice>,
+) -> Result<(), redb::Error> {
+    if let Some(slice) = slice {
+        entries.retain(|(k, _)| slice.holds(k));
+    }
     entries.sort_unstable();
     let mut index = txn.open_table(SHARD_INDEX)?;
     let mut released = std::collections::BTreeMap::new();
@@ -330,10 +378,37 @@ fn merge_fresh(txn: &redb::WriteTransaction, mut entries: Vec<(ShardKey, u64)>) 
         }
     }
     let mut lists = txn.open_table(SHARD_BATCH_KEYS)?;
-    lists.retain(|_, _| false)?;
+    match slice {
+        None => lists.retain(|_, _| false)?,
+        Some(slice) => trim_lists(&mut lists, slice)?,
+    }
     let mut live = txn.open_table(SHARD_BATCH_LIVE)?;
     let mut batches = txn.open_table(SHARD_BATCHES)?;
     release(&mut live, &mut batches, &mut lists, released)?;
+    Ok(())
+}
+
+/// Takes the keys of `slice` (merged) off every key list, in the same
+/// sealed format; a list left empty goes. A list that does not open is
+/// left as it is: its shards are misses until `verify --repair` removes it.
+fn trim_lists(lists: &mut redb::Table<'_, u64, &'static [u8]>, slice: Slice) -> Result<(), redb::Error> {
+    let mut changed = Vec::new();
+    for entry in lists.iter()? {
+        let (id, v) = entry?;
+        let id = id.value();
+        let Some(keys) = open_key_list(id, v.value()) else { continue };
+        let kept: Vec<ShardKey> = keys.iter().filter(|k| !slice.holds(k)).copied().collect();
+        if kept.len() != keys.len() {
+            changed.push((id, kept));
+        }
+    }
+    for (id, kept) in changed {
+        if kept.is_empty() {
+            lists.remove(id)?;
+        } else {
+            lists.insert(id, seal::seal(KEYS_NAME, &id.to_le_bytes(), &kept.concat()).as_slice())?;
+        }
+    }
     Ok(())
 }
 
@@ -344,6 +419,8 @@ enum FreshChange {
     Added(u64, Vec<ShardKey>),
     /// Every entry was merged (or moved out by `unbatch`).
     Cleared,
+    /// A batch's keys were added and every entry of a slice merged.
+    Sliced(u64, Vec<ShardKey>, Slice),
 }
 
 impl FreshChange {
@@ -352,6 +429,10 @@ impl FreshChange {
         match self {
             FreshChange::Added(id, keys) => fresh.extend(keys.into_iter().map(|k| (k, id))),
             FreshChange::Cleared => fresh.clear(),
+            FreshChange::Sliced(id, keys, slice) => {
+                fresh.extend(keys.into_iter().map(|k| (k, id)));
+                fresh.retain(|k, _| !slice.holds(k));
+            }
         }
     }
 }
@@ -395,10 +476,14 @@ pub struct Store {
     /// Held by a write that changes [`Fresh`] from its transaction's
     /// start until the change is applied, so that the entries it read are
     /// still the current ones when it applies its own (redb runs write
-    /// transactions one at a time anyway).
-    writer: Arc<std::sync::Mutex<()>>,
+    /// transactions one at a time anyway). It holds the slice of a merge
+    /// in progress that the next write merges (lost with the process: the
+    /// entries not merged yet then wait for the next merge).
+    writer: Arc<std::sync::Mutex<MergeCursor>>,
     /// [`MERGE_MIN`], lowered by tests to merge after a few shards.
     merge_floor: u64,
+    /// [`MERGE_SLICE`], lowered by tests to merge in slices a small index.
+    merge_slice: u64,
 }
 
 /// A size limit of the cached shards: past it, the coldest (least recently
@@ -597,6 +682,7 @@ impl Store {
             fresh: Arc::new(std::sync::RwLock::new(fresh)),
             writer: Arc::default(),
             merge_floor: MERGE_MIN,
+            merge_slice: MERGE_SLICE,
         })
     }
 
@@ -648,7 +734,9 @@ impl Store {
         let p = self.path.clone();
         let p = &p;
         self.limit = Some(Arc::new(ShardLimit { max_bytes, touched: std::sync::Mutex::default() }));
-        let _writer = self.writer.lock().unwrap_or_else(|e| e.into_inner());
+        let mut cursor = self.writer.lock().unwrap_or_else(|e| e.into_inner());
+        // Every entry leaves the index below: no merge is left to finish.
+        *cursor = None;
         let removed = guard(p, "limit shards", || {
             let txn = self.db.begin_write().ctx(p, "limit shards")?;
             {
@@ -854,7 +942,9 @@ impl Store {
     /// transaction (a record of one of these shards in `SHARDS`, from an
     /// older write, is removed with it). Their index entries are held in
     /// memory until enough have gathered, then merged into `SHARD_INDEX`
-    /// by the write that passes [`merge_at`], in that write's transaction.
+    /// by the write that passes [`merge_at`], in that write's transaction
+    /// (into a large index, one slice of key space by it and each of the
+    /// next writes: [`MERGE_SLICE`]).
     fn put_batch(&mut self, results: &[(ShardKey, Cow<'_, [u8]>)]) -> Result<(), StoreError> {
         let p = self.path.clone();
         let payload = batch_payload(results);
@@ -864,9 +954,10 @@ impl Store {
         keys.sort_unstable();
         keys.dedup();
         let list = keys.concat();
-        let _writer = self.writer.lock().unwrap_or_else(|e| e.into_inner());
-        // The batch's number, or `None` when this write merged every entry.
-        let added = guard(&p, "write shards", || {
+        let mut cursor = self.writer.lock().unwrap_or_else(|e| e.into_inner());
+        // The batch's number, and what this write merged: nothing, every
+        // entry (`Some(None)`), or a slice of them.
+        let (id, merged) = guard(&p, "write shards", || {
             let txn = self.db.begin_write().ctx(&p, "write shards")?;
             let id;
             let merge;
@@ -904,24 +995,41 @@ impl Store {
                 release(&mut live, &mut batches, &mut lists, released).ctx(&p, "write shards")?;
                 let merged =
                     txn.open_table(SHARD_INDEX).ctx(&p, "write shards")?.len().ctx(&p, "write shards")?;
+                // The next slice of a merge in progress, else a new merge
+                // once there are enough entries: in slices if the index is
+                // large ([`MERGE_SLICE`]).
+                let step = match *cursor {
+                    Some(slice) => Some(Some(slice)),
+                    None if unmerged >= merge_at(merged, self.merge_floor) => {
+                        let of = merged.div_ceil(self.merge_slice.max(1)).max(1);
+                        Some((of > 1).then_some(Slice { index: 0, of }))
+                    }
+                    None => None,
+                };
                 // (`keys` is sorted: the entries it replaces are found by search.)
-                merge = (unmerged >= merge_at(merged, self.merge_floor)).then(|| {
+                merge = step.map(|slice| {
                     let older = fresh.iter().filter(|(k, _)| keys.binary_search(k).is_err());
                     let mut all: Vec<(ShardKey, u64)> = older.map(|(k, id)| (*k, *id)).collect();
                     all.extend(keys.iter().map(|k| (*k, id)));
-                    all
+                    (all, slice)
                 });
             }
-            let merged = merge.is_some();
-            if let Some(all) = merge {
-                merge_fresh(&txn, all).ctx(&p, "write shards")?;
+            let step = merge.as_ref().map(|(_, slice)| *slice);
+            if let Some((all, slice)) = merge {
+                merge_entries(&txn, all, slice).ctx(&p, "write shards")?;
             }
             txn.commit().ctx(&p, "write shards")?;
-            Ok((!merged).then_some(id))
+            Ok((id, step))
         })?;
-        match added {
-            Some(id) => FreshChange::Added(id, keys),
-            None => FreshChange::Cleared,
+        // Applied once committed, as the cursor moves.
+        match merged {
+            None => FreshChange::Added(id, keys),
+            Some(None) => FreshChange::Cleared,
+            Some(Some(slice)) => {
+                let next = slice.index + 1;
+                *cursor = (next < slice.of).then_some(Slice { index: next, of: slice.of });
+                FreshChange::Sliced(id, keys, slice)
+            }
         }
         .apply(&self.fresh);
         Ok(())
@@ -1009,6 +1117,14 @@ impl Store {
         txn.set_durability(Durability::Immediate).ctx(&p, "flush")?;
         txn.commit().ctx(&p, "flush")?;
         Ok(())
+    }
+
+    /// The index entries of the batches not merged yet (held in memory until
+    /// enough gather for a merge): zero right after a write that merged them. Only a
+    /// benchmark needs it (`benches/store_merge.rs` tells the merging write
+    /// from the others by it, without copying the merge rule).
+    pub fn unmerged_entries(&self) -> usize {
+        self.fresh.read().unwrap_or_else(|e| e.into_inner()).len()
     }
 
     /// Number of cached shard results.
@@ -1565,16 +1681,97 @@ mod tests {
         assert_eq!(s.get_shards(&keys).unwrap(), want);
     }
 
-    /// A clone reading while another writes and merges: a shard whose
-    /// write has returned is found, with its result, whatever the merges
-    /// in between (the unmerged entries are read before the transaction,
-    /// and a merge clears them only after its commit).
+    /// Each key falls in exactly one slice, and the slices follow key
+    /// order (a slice's entries are a run of the index's leaf pages).
+    #[test]
+    fn slices_split_key_space_in_key_order() {
+        let mut keys: Vec<ShardKey> =
+            (0..200u64).map(|i| *blake3::hash(&i.to_le_bytes()).as_bytes()).collect();
+        keys.extend([[0; 32], [255; 32], [128; 32]]);
+        keys.sort_unstable();
+        for of in 1..=9 {
+            let parts: Vec<u64> = keys
+                .iter()
+                .map(|k| {
+                    let mut holding = (0..of).filter(|&index| Slice { index, of }.holds(k));
+                    let part = holding.next().unwrap();
+                    assert_eq!(holding.next(), None, "{k:?} in two of {of} slices");
+                    part
+                })
+                .collect();
+            assert!(parts.windows(2).all(|w| w[0] <= w[1]), "out of key order in {of} slices");
+            assert_eq!((parts[0], parts[parts.len() - 1]), (0, of - 1));
+        }
+    }
+
+    /// A merge into a large index goes in slices of key space, one a
+    /// write: every shard reads back as from a store that merges at once,
+    /// through the slices, shards written again, and a reopening in the
+    /// middle of a merge (the rest waits for the next one); the key lists
+    /// always hold exactly the unmerged entries, and `verify` finds
+    /// nothing wrong.
+    #[test]
+    fn a_merge_in_slices_reads_back_as_a_merge_at_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("cache.redb");
+        let results: Vec<ShardResult> = (0..5).map(|i| crate::merge::tests::fake_result(i, 0..3)).collect();
+        let mut whole = Store::in_memory().unwrap();
+        whole.merge_floor = 8;
+        whole.merge_slice = u64::MAX;
+        let open = || {
+            let mut s = Store::open(&path).unwrap();
+            s.merge_floor = 8;
+            s.merge_slice = 10;
+            s
+        };
+        let mut sliced = open();
+        let key = |i: u64| *blake3::hash(&i.to_le_bytes()).as_bytes();
+        let keys: Vec<ShardKey> = (0..170).map(key).collect();
+        let (mut slices, mut reopened) = (0, false);
+        for w in 0..80u64 {
+            // Two new shards and one written again, with another result.
+            let write: Vec<(ShardKey, &ShardResult)> = [2 * w, 2 * w + 1, w / 2]
+                .into_iter()
+                .map(|i| (key(i), &results[((i + w) % 5) as usize]))
+                .collect();
+            whole.put_shards(&write).unwrap();
+            sliced.put_shards(&write).unwrap();
+            assert_eq!(read_encoded(&sliced, &keys), read_encoded(&whole, &keys), "after write {w}");
+            {
+                let txn = sliced.db.begin_read().unwrap();
+                let (listed, bad) = read_fresh(&txn.open_table(SHARD_BATCH_KEYS).unwrap()).unwrap();
+                assert_eq!((&listed, bad), (&*sliced.fresh.read().unwrap(), 0), "key lists after write {w}");
+            }
+            let in_progress = sliced.writer.lock().unwrap().is_some();
+            slices += u32::from(in_progress);
+            if in_progress && w > 40 && !reopened {
+                drop(sliced);
+                sliced = open();
+                reopened = true;
+                assert_eq!(read_encoded(&sliced, &keys), read_encoded(&whole, &keys), "reopened after {w}");
+            }
+        }
+        assert!(slices > 10 && reopened, "{slices} writes of a merge in slices");
+        assert_eq!(sliced.shard_count().unwrap(), whole.shard_count().unwrap());
+        assert!(sliced.verify(false).unwrap().bad.is_empty());
+        drop(sliced);
+        let sliced = open();
+        assert_eq!(read_encoded(&sliced, &keys), read_encoded(&whole, &keys), "reopened at the end");
+    }
+
+    /// A clone reading while another writes and merges (whole or in
+    /// slices): a shard whose write has returned is found, with its
+    /// result, whatever the merges in between (the unmerged entries are
+    /// read before the transaction, and a merge clears them only after its
+    /// commit).
     #[test]
     fn a_reading_clone_finds_every_shard_written_through_merges() {
         let dir = tempfile::tempdir().unwrap();
         let results: Vec<ShardResult> = (0..4).map(|i| crate::merge::tests::fake_result(i, 0..3)).collect();
         let mut writer = Store::open(&dir.path().join("cache.redb")).unwrap();
         writer.merge_floor = 5;
+        // Merges of more than 20 merged entries go in slices.
+        writer.merge_slice = 20;
         let reader = writer.clone();
         let key = |i: u32| {
             let mut k = [0u8; 32];
