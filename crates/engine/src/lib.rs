@@ -479,5 +479,8 @@ pub mod summary;
 /// Tentacles, Silence, a globe), and the default policy dispels a foe's
 /// area holding or harming its friends; a targeted dispel compares one
 /// d20 with every spell it weighs (it rolled one per spell) and ends the
-/// dispeller's own spells without a check.
+/// dispeller's own spells without a check. A caster getting out of a
+/// harmful area keeps the spell it planned only when the spell still does
+/// its work from the square it gets out to (a ray out of range after the
+/// move was cast and refused).
 pub const RULES_VERSION: &str = "pf1e-rules-31";

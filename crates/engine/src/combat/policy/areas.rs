@@ -24,6 +24,7 @@ use crate::map::Pos;
 
 use super::super::action::{Action, ActionKind, ReadyTrigger, Slot};
 use super::super::state::BattleState;
+use super::cast_from::cast_holds_from;
 
 /// How `i` gets out of the harmful lasting areas it stands in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -98,11 +99,10 @@ pub(super) fn leave(b: &BattleState<'_>, i: usize, way: WayOut, out: &mut Vec<Ac
             let planned = std::mem::take(out);
             out.push(Action::new(ActionKind::Move).with_destination(mid));
             out.push(Action::new(ActionKind::Move).with_destination(q));
-            out.extend(
-                planned
-                    .into_iter()
-                    .filter(|a| matches!(b.data_slot(i, a).unwrap_or(a.slot()), Slot::Swift | Slot::Free)),
-            );
+            out.extend(planned.into_iter().filter(|a| {
+                matches!(b.data_slot(i, a).unwrap_or(a.slot()), Slot::Swift | Slot::Free)
+                    && (a.kind != ActionKind::CastSpell || cast_holds_from(b, i, a, q))
+            }));
         }
     }
 }
@@ -158,7 +158,8 @@ fn outside_squares<'a>(
 /// (after standing up, for a prone creature, which has nothing left then);
 /// a full attack becomes one attack and an attack stays, when a weapon
 /// reaches its target from `q`; other standard actions (a spell) stay, and
-/// so do swift and free ones; moves, steps and charges go. A full-round
+/// so do swift and free ones, a spell only when it still does its work
+/// cast from `q` (`cast_holds_from`); moves, steps and charges go. A full-round
 /// action (a potion, drawn and drunk) waits for the next turn, and so does
 /// the creature; else, with the standard action unused, `after_leaving`. A creature fleeing or
 /// leaving the battle keeps its turn: that is its way out.
@@ -188,11 +189,14 @@ fn leave_first(b: &BattleState<'_>, i: usize, q: Pos, out: &mut Vec<Action>) {
         })
     };
     let strikes = |a: &Action| matches!(a.kind, ActionKind::Attack | ActionKind::FullAttack);
+    // A spell aimed from where it stands that no longer does its work from
+    // `q` (out of range, a cone turned from the old square) is dropped.
+    let casts_from_q = |a: &Action| a.kind != ActionKind::CastSpell || cast_holds_from(b, i, a, q);
     if !planned.iter().any(moving) && b.can_step(i, q) {
         out.push(Action::new(ActionKind::FiveFootStep).with_destination(q));
-        let lost = planned.iter().any(|a| strikes(a) && !reaches(a));
-        out.extend(planned.into_iter().filter(|a| !strikes(a) || reaches(a)));
-        if lost && !out.iter().any(strikes) {
+        let lost = planned.iter().any(|a| (strikes(a) && !reaches(a)) || !casts_from_q(a));
+        out.extend(planned.into_iter().filter(|a| (!strikes(a) || reaches(a)) && casts_from_q(a)));
+        if lost && !out.iter().any(strikes) && !out.iter().any(|a| a.kind == ActionKind::CastSpell) {
             after_leaving(b, i, q, target, false, out);
         }
         return;
@@ -208,7 +212,7 @@ fn leave_first(b: &BattleState<'_>, i: usize, q: Pos, out: &mut Vec<Action>) {
     // the next turn, and so does the creature.
     let mut waits = false;
     for mut a in planned.into_iter().skip(usize::from(prone)) {
-        if moving(&a) {
+        if moving(&a) || !casts_from_q(&a) {
             continue;
         }
         if strikes(&a) {

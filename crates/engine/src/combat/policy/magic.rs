@@ -638,41 +638,15 @@ fn defensive_odds(b: &BattleState<'_>, i: usize, spell: u16, mm: Metamagic) -> f
 }
 
 /// The square of a 5-foot step out of every foe's reach from which `i`'s
-/// `cast` still does what it was aimed to do (`ranged::step_before_casting`):
-/// a spell on itself, from any such square; a spell at a creature (a touch
-/// on a friend included), from a square within the spell's range of it
-/// with line of effect; an area centred on a point (a burst, a spread, a
-/// lasting area), from a square within range of the point with line of
-/// effect and outside the area. A cone or a line, shaped from where the
-/// caster stands, and an area around the caster are cast where it stands.
+/// `cast` still does what it was aimed to do (`ranged::step_before_casting`,
+/// `cast_from::cast_holds_from`). A cone or a line, shaped from where the
+/// caster stands, and a cast without target or point (an area around the
+/// caster, a summons) are cast where it stands.
 fn step_to_cast(b: &BattleState<'_>, i: usize, cast: &Action) -> Option<crate::map::Pos> {
-    let c = b.casting(i, cast).ok()?;
-    let s = &b.prep.spells[usize::from(c.spell)].spell;
-    let range = b.spell_range(i, s, c.cl);
-    match (cast.target, cast.destination) {
-        (Some(j), None) if j == i => super::ranged::step_before_casting(b, i, |_| true),
-        (Some(j), None) => {
-            let r = range?;
-            super::ranged::step_before_casting(b, i, |q| {
-                b.distance_from(i, q, j) <= r && b.line_of_effect_from(i, q, j)
-            })
-        }
-        (None, Some(p)) => {
-            let area = s.area.as_ref().filter(|a| {
-                a.origin == Origin::Point
-                    && !matches!(a.shape, crate::spell::model::Shape::Cone | crate::spell::model::Shape::Line)
-            })?;
-            let template = b.template(&c, area)?;
-            let r = range.unwrap_or(u32::MAX);
-            let space = b.space(i);
-            super::ranged::step_before_casting(b, i, |q| {
-                crate::grid::distance_ft(q, p) <= r
-                    && b.prep.line_of_effect(q, p)
-                    && !crate::grid::footprint(q, space).any(|c| template.squares.contains(&c))
-            })
-        }
-        _ => None,
+    if cast.target.is_none() && cast.destination.is_none() {
+        return None;
     }
+    super::ranged::step_before_casting(b, i, |q| super::cast_from::cast_holds_from(b, i, cast, q))
 }
 
 /// The chance that `i`'s cast of `o` goes off: sure when no foe threatens

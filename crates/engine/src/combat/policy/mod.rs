@@ -20,6 +20,7 @@ mod alchemist;
 mod areas;
 mod barbarian;
 mod bonds;
+mod cast_from;
 mod cavalier;
 mod construct;
 mod dispel;

@@ -10,6 +10,7 @@ mod blindsight;
 mod bonds;
 mod buff_recipients;
 mod carry_effects;
+mod cast_after_leaving;
 mod cavalier;
 mod classes;
 mod closed_form;
