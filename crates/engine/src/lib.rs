@@ -482,5 +482,6 @@ pub mod summary;
 /// dispeller's own spells without a check. A caster getting out of a
 /// harmful area keeps the spell it planned only when the spell still does
 /// its work from the square it gets out to (a ray out of range after the
-/// move was cast and refused).
+/// move was cast and refused). A caster inside its globe takes no 5-foot
+/// step out of it while a foe can still cast a spell the globe stops.
 pub const RULES_VERSION: &str = "pf1e-rules-31";

@@ -9,6 +9,8 @@
 //! it gets through, lands and does something), over [`HORIZON`] rounds.
 //! A caster already inside a globe as strong raises none.
 
+use crate::map::Pos;
+
 use super::super::state::BattleState;
 
 /// Rounds of the foes' spells the globe is counted to stop: the foes
@@ -42,12 +44,33 @@ pub(super) fn best_globe(
             let foe = b.prep.fighters[j].caster.as_deref()?;
             foe.known
                 .iter()
-                .filter(|k| {
-                    k.level <= level && b.can_cast(j, k.spell, super::super::spells::Metamagic::NONE).is_ok()
-                })
+                .filter(|k| k.level <= level && castable_now(b, j, k.spell))
                 .map(|k| spell_value(j, k.spell))
                 .max_by(f64::total_cmp)
         })
         .sum();
     (stopped > 0.0).then_some((spell, stopped * HORIZON))
+}
+
+/// Whether `i` standing on `q` keeps the globe it stands in now (one as
+/// strong covers `q`), or that globe stops no spell a foe can still cast
+/// (it is then worth nothing to stay in): a caster that raised a globe
+/// against the foes' spells does not step out of it.
+pub(super) fn keeps_globe(b: &BattleState<'_>, i: usize, q: Pos) -> bool {
+    let level = b.globe_level_at(i, b.pos(i));
+    level == 0 || b.globe_level_at(i, q) >= level || !foes_cast_up_to(b, i, level)
+}
+
+/// Whether an active foe of `i` can still cast a spell of `level` or lower.
+fn foes_cast_up_to(b: &BattleState<'_>, i: usize, level: u8) -> bool {
+    (0..b.len()).filter(|&j| b.are_enemies(i, j) && b.is_active(j)).any(|j| {
+        b.prep.fighters[j].caster.as_deref().is_some_and(|foe| {
+            foe.known.iter().any(|k| k.level <= level && castable_now(b, j, k.spell))
+        })
+    })
+}
+
+/// Whether `j` can cast `spell` now (a slot or a prepared copy left).
+fn castable_now(b: &BattleState<'_>, j: usize, spell: u16) -> bool {
+    b.can_cast(j, spell, super::super::spells::Metamagic::NONE).is_ok()
 }

@@ -237,7 +237,9 @@ fn foes_of(b: &BattleState<'_>, actor: usize) -> Vec<usize> {
 }
 
 /// The squares a 5-foot step of `actor` may take that none of `foes`
-/// threatens (and not into a harmful area of its own side), in neighbour order.
+/// threatens (and not into a harmful area of its own side, nor out of the
+/// globe that keeps the foes' spells out of it: `globe::keeps_globe`), in
+/// neighbour order.
 fn safe_steps<'a>(b: &'a BattleState<'_>, actor: usize, foes: &'a [usize]) -> impl Iterator<Item = Pos> + 'a {
     let here = b.pos(actor);
     let shunned = b.shunned_zones(actor);
@@ -246,6 +248,7 @@ fn safe_steps<'a>(b: &'a BattleState<'_>, actor: usize, foes: &'a [usize]) -> im
             b.can_step(actor, q)
                 && !b.in_shunned(&shunned, q, b.space(actor))
                 && !threatened_at(b, actor, q, foes)
+                && super::globe::keeps_globe(b, actor, q)
         },
     )
 }

@@ -41,6 +41,23 @@ impl BattleState<'_> {
         })
     }
 
+    /// The highest spell level a globe would keep out of `i` standing on
+    /// `q` (0: none stands there), for the policies: a caster does not
+    /// step out of its globe.
+    pub(crate) fn globe_level_at(&self, i: usize, q: crate::map::Pos) -> u8 {
+        if self.zones.is_empty() {
+            return 0;
+        }
+        self.zones
+            .iter()
+            .filter_map(|z| {
+                let up_to = self.zone_rules(z).excludes_spells_up_to_level?;
+                crate::grid::footprint(q, self.space(i)).any(|c| z.covers(self, c)).then_some(up_to)
+            })
+            .max()
+            .unwrap_or(0)
+    }
+
     /// Whether `i` casting `spell` (at its level for `i`) would be kept
     /// out of `t` by a globe (for the policies: a table does not waste a
     /// spell on a creature inside a shimmering globe).

@@ -38,7 +38,7 @@ impl Zone {
     /// Whether square `p` is in the area: within the radius of a square of
     /// its creature, with line of effect, for an area centred on one.
     #[inline]
-    fn covers(&self, st: &BattleState<'_>, p: Pos) -> bool {
+    pub(super) fn covers(&self, st: &BattleState<'_>, p: Pos) -> bool {
         let map = st.map();
         if let Some((a, radius)) = self.anchor {
             return map.in_bounds(p)

@@ -210,3 +210,50 @@ fn a_foe_caster_throws_no_spell_the_globe_stops_at_the_creature_inside() {
         assert!(!(stopped.contains(&a.spell) && at_caster), "{out:?}");
     }
 }
+
+/// The plan of a caster (0) who raised its globe on (5, 5) and stands at
+/// its edge on (5, 7), an ogre (1) inside the globe beside it on (5, 6):
+/// every square a 5-foot step takes out of the ogre's reach, column 8,
+/// lies outside the globe. Two foe mages (2, 3), 50 ft east and more,
+/// know `foe_spells`; the caster's Fireball is for them.
+fn edge_plan(foe_spells: &[&str]) -> Vec<Action> {
+    let prep = prepare_magic(
+        arena(11, 20),
+        vec![
+            ("a", wizard("Lich", 11, &[GLOBE, "Fireball"]), at(5, 5)),
+            ("b", club_ogre(json!({})), at(5, 3)),
+            ("b", wizard("Mage", 11, foe_spells), at(5, 17)),
+            ("b", wizard("Apprentice", 11, foe_spells), at(5, 18)),
+        ],
+    );
+    let mut rng = SeededRng::for_run(61, 0);
+    let mut e = started(&prep, &mut rng, None);
+    assert!(e.execute_for_test(0, cast(&prep, GLOBE, None)).ok);
+    e.start_round();
+    e.st.relocate(0, at(5, 7));
+    e.st.relocate(1, at(5, 6));
+    assert!(e.st.is_threatened(0));
+    let mut plan = Vec::new();
+    crate::combat::policy::DefaultPolicy.plan(&e.st, 0, &mut plan);
+    plan
+}
+
+#[test]
+fn a_caster_does_not_step_out_of_its_globe_while_a_foe_has_spells_it_stops() {
+    let fireball = |plan: &[Action]| plan.iter().any(|a| a.kind == crate::combat::action::ActionKind::CastSpell);
+    let plan = edge_plan(&["Magic Missile", "Fireball"]);
+    assert!(fireball(&plan), "{plan:?}");
+    assert!(
+        plan.iter().all(|a| a.kind != crate::combat::action::ActionKind::FiveFootStep),
+        "it should stay inside and cast: {plan:?}"
+    );
+    // With nothing the globe stops (foes with 5th-level spells only), the
+    // globe is worth nothing and the step out of reach comes back.
+    let plan = edge_plan(&["Cone of Cold"]);
+    assert!(fireball(&plan), "{plan:?}");
+    assert!(
+        plan.iter().any(|a| a.kind == crate::combat::action::ActionKind::FiveFootStep
+            && a.destination.is_some_and(|q| q.col == 8)),
+        "it should step out of the ogre's reach: {plan:?}"
+    );
+}
