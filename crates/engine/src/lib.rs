@@ -477,7 +477,8 @@ pub mod summary;
 /// it turns a breath weapon; it aimed them at its target only. Dispel
 /// Magic ends a lasting area when aimed at one of its squares (Web, Black
 /// Tentacles, Silence, a globe), and the default policy dispels a foe's
-/// area holding or harming its friends; a targeted dispel compares one
+/// area holding or harming its friends, or a foe's spell holding a friend
+/// (Hold Person); a targeted dispel compares one
 /// d20 with every spell it weighs (it rolled one per spell) and ends the
 /// dispeller's own spells without a check. A caster getting out of a
 /// harmful area keeps the spell it planned only when the spell still does

@@ -1,15 +1,20 @@
-//! When a caster dispels a foe's lasting area (Dispel Magic's targeted use
-//! on "one spell affecting an area"), as a table plays it: when the area
-//! holds or harms the caster's friends (Web, Black Tentacles, Stinking
-//! Cloud, Cloudkill) or silences a friend who casts, and freeing them is
+//! When a caster casts a targeted dispel (Dispel Magic), as a table plays
+//! it: on a foe's lasting area ("one spell affecting an area") that holds
+//! or harms the caster's friends (Web, Black Tentacles, Stinking Cloud,
+//! Cloudkill) or silences a friend who casts, or on a friend a foe's spell
+//! keeps from acting (Hold Person, Sleep, Daze), when freeing them is
 //! worth more than the caster's own best this round.
 //!
 //! The worth of ending an area is the threat of each friend it meets or
 //! holds (`threat_of`), less that of each active foe it meets or holds
 //! (they go free too), over [`RELIEF_ROUNDS`] rounds, times the chance of
 //! the dispel check (d20 + caster level, capped, against 11 + the area's
-//! caster level).
+//! caster level). The worth of freeing a friend is its threat over the
+//! same rounds times the chance that the dispel ends a spell that keeps it
+//! from acting (`dispel_odds`: one d20 for every spell on it, highest
+//! caster level first).
 
+use crate::effects::{Flags, definition};
 use crate::map::Pos;
 
 use super::super::state::BattleState;
@@ -41,12 +46,8 @@ pub(super) fn best_area_dispel(
     if b.zones.is_empty() {
         return None;
     }
+    let (spell, cap) = dispel_known(b, i, castable)?;
     let caster = b.prep.fighters[i].caster.as_deref()?;
-    let (spell, cap) = caster
-        .known
-        .iter()
-        .filter_map(|k| b.prep.spells[usize::from(k.spell)].role.dispel.map(|cap| (k.spell, cap)))
-        .find(|&(s, _)| castable(s))?;
     let def = &b.prep.spells[usize::from(spell)].spell;
     let range = b.spell_range(i, def, caster.cl).unwrap_or(u32::MAX);
     let names = |p: Pos, k: usize| {
@@ -91,6 +92,55 @@ pub(super) fn best_area_dispel(
         }
     }
     best
+}
+
+/// The first spell `i` knows that makes a targeted dispel and that
+/// `castable` allows, with its caster level cap.
+fn dispel_known(b: &BattleState<'_>, i: usize, castable: impl Fn(u16) -> bool) -> Option<(u16, u32)> {
+    b.prep.fighters[i]
+        .caster
+        .as_deref()?
+        .known
+        .iter()
+        .filter_map(|k| b.prep.spells[usize::from(k.spell)].role.dispel.map(|cap| (k.spell, cap)))
+        .find(|&(s, _)| castable(s))
+}
+
+/// The dispel `i` would cast now on a friend that a foe's spell keeps
+/// from acting (a condition that allows no action: held, asleep, dazed,
+/// stunned), within the spell's range and line of effect: the friend
+/// whose freeing is worth most, and that worth.
+pub(super) fn best_friend_dispel(
+    b: &BattleState<'_>,
+    i: usize,
+    castable: impl Fn(u16) -> bool,
+) -> Option<(u16, usize, f64)> {
+    let (spell, cap) = dispel_known(b, i, castable)?;
+    let caster = b.prep.fighters[i].caster.as_deref()?;
+    let def = &b.prep.spells[usize::from(spell)].spell;
+    let bonus = caster.cl.min(cap);
+    (0..b.len())
+        .filter(|&t| {
+            !b.are_enemies(i, t)
+                && b.is_present(t)
+                && !b.fighters[t].dead
+                && b.flags(t).has(Flags::CANT_ACT)
+                && b.spell_reaches(i, t, def, caster.cl).is_ok()
+        })
+        .filter_map(|t| {
+            let freed: f64 =
+                b.dispel_odds(i, t, bonus).iter().filter(|(s, _)| disables(b, t, *s)).map(|(_, p)| p).sum();
+            let worth = threat_of(b, t) * RELIEF_ROUNDS * freed;
+            (worth > 0.0).then_some((spell, t, worth))
+        })
+        .max_by(|x, y| x.2.total_cmp(&y.2))
+}
+
+/// Whether `spell` puts on `t` a condition that allows no action.
+fn disables(b: &BattleState<'_>, t: usize, spell: u16) -> bool {
+    b.fighters[t].effects.iter().any(|e| {
+        e.effect.spell == Some(spell) && e.effect.conditions.iter().any(|c| definition(c).flags.has(Flags::CANT_ACT))
+    })
 }
 
 #[cfg(test)]

@@ -402,13 +402,15 @@ fn plan_spells(
         }
     }
     // 1d. Dispel a foe's lasting area that holds or harms the caster's
-    // friends, or silences one who casts, when freeing them over the next
-    // rounds outweighs the caster's weapon or best spell this round
-    // (`policy::dispel`).
-    if let Some((spell, p, worth)) =
-        super::dispel::best_area_dispel(b, i, |s| allowed(b, i, m, s, Metamagic::NONE))
-    {
-        let o = Option_ { spell, target: None, point: Some(p), metamagic: Metamagic::NONE, score: worth };
+    // friends, or silences one who casts, or a foe's spell that keeps a
+    // friend from acting, when freeing them over the next rounds outweighs
+    // the caster's weapon or best spell this round (`policy::dispel`).
+    let area = super::dispel::best_area_dispel(b, i, |s| allowed(b, i, m, s, Metamagic::NONE))
+        .map(|(spell, p, worth)| (spell, None, Some(p), worth));
+    let friend = super::dispel::best_friend_dispel(b, i, |s| allowed(b, i, m, s, Metamagic::NONE))
+        .map(|(spell, t, worth)| (spell, Some(t), None, worth));
+    if let Some((spell, target, point, worth)) = area.into_iter().chain(friend).max_by(|x, y| x.3.total_cmp(&y.3)) {
+        let o = Option_ { spell, target, point, metamagic: Metamagic::NONE, score: worth };
         if worth * casting_odds(b, i, &o) > weapon.max(best_offense(b, i, t, m).map_or(0.0, |x| x.score)) {
             push_cast(b, i, o, out);
             return true;

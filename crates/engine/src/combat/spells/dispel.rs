@@ -29,7 +29,58 @@ fn dispel_dc(cl: u32) -> i32 {
     11 + cl as i32
 }
 
+/// One spell a targeted dispel weighs: its caster level, the spell, and
+/// who cast it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct DispelCandidate {
+    pub(crate) cl: u32,
+    pub(crate) spell: u16,
+    pub(crate) source: usize,
+}
+
 impl BattleState<'_> {
+    /// The spells a targeted dispel by `i` on creature `t` weighs, in the
+    /// order it weighs them: those worth ending (on a foe, the spells of
+    /// its own side; on a friend, a foe's), highest caster level first,
+    /// each spell once.
+    pub(crate) fn dispel_candidates(&self, i: usize, t: usize) -> Vec<DispelCandidate> {
+        let hostile = self.are_enemies(i, t);
+        let mut candidates: Vec<DispelCandidate> = self.fighters[t]
+            .effects
+            .iter()
+            .filter_map(|e| {
+                let spell = e.effect.spell?;
+                let source = e.source?;
+                let from_foe = self.are_enemies(source, t);
+                (hostile != from_foe).then_some(DispelCandidate {
+                    cl: u32::from(e.effect.caster_level),
+                    spell,
+                    source,
+                })
+            })
+            .collect();
+        candidates.sort_by_key(|c| std::cmp::Reverse(c.cl));
+        candidates.dedup_by_key(|c| c.spell);
+        candidates
+    }
+
+    /// The chance that a targeted dispel by `i` on `t` with check bonus
+    /// `bonus` ends each of its candidates (`dispel_candidates`, same
+    /// order): one d20 for all, the first spell it beats ends (for the
+    /// policies).
+    pub(crate) fn dispel_odds(&self, i: usize, t: usize, bonus: u32) -> Vec<(u16, f64)> {
+        let candidates = self.dispel_candidates(i, t);
+        // How many of the 20 faces end each candidate.
+        let mut faces = vec![0u32; candidates.len()];
+        for d20 in 1..=20 {
+            let roll = d20 + bonus as i32;
+            if let Some(k) = candidates.iter().position(|c| c.source == i || roll >= dispel_dc(c.cl)) {
+                faces[k] += 1;
+            }
+        }
+        candidates.iter().zip(faces).map(|(c, n)| (c.spell, f64::from(n) / 20.0)).collect()
+    }
+
     /// Whether `cast`, a targeted dispel aimed at square `p` rather than a
     /// creature, names a lasting area: `p` on the map, within range and in
     /// line of effect, covered by an area.
@@ -55,27 +106,15 @@ impl<R: Dice> Engine<'_, '_, R> {
     /// level, until one ends (CRB: "If not, compare the same result to the
     /// spell with the next highest caster level").
     pub(super) fn dispel(&mut self, cast: &Cast, t: usize, max_cl: u32) {
-        let hostile = self.st.are_enemies(cast.caster, t);
-        let mut candidates: Vec<(u32, u16, usize)> = self.st.fighters[t]
-            .effects
-            .iter()
-            .filter_map(|e| {
-                let spell = e.effect.spell?;
-                let source = e.source?;
-                let from_foe = self.st.are_enemies(source, t);
-                (hostile != from_foe).then_some((u32::from(e.effect.caster_level), spell, source))
-            })
-            .collect();
+        let candidates = self.st.dispel_candidates(cast.caster, t);
         if candidates.is_empty() {
             return;
         }
-        candidates.sort_by_key(|c| std::cmp::Reverse(c.0));
-        candidates.dedup_by_key(|c| c.1);
         let bonus = cast.cl.min(max_cl) as i32;
         let d20 = self.rng.roll(20) as i32;
-        for (cl, spell, source) in candidates {
-            if self.dispel_check(cast.caster, spell, d20, bonus, cl, source) {
-                self.end_spell_on(t, spell, EffectEnd::Dispelled);
+        for c in candidates {
+            if self.dispel_check(cast.caster, c.spell, d20, bonus, c.cl, c.source) {
+                self.end_spell_on(t, c.spell, EffectEnd::Dispelled);
                 return;
             }
         }

@@ -219,3 +219,71 @@ fn the_default_policy_leaves_a_web_that_holds_only_foes() {
         assert!(plan.iter().all(|a| a.spell != Some(dispel)), "seed {seed}: {plan:?}");
     }
 }
+
+/// The abjurer (0, caster level 7, Dispel Magic), a foe cleric (1,
+/// caster level 5) who knows Hold Person, and the abjurer's ogre (2); the
+/// engine after the cleric's Hold Person held the ogre (`None` when the
+/// ogre saved).
+fn held<'a, 'p>(
+    prep: &'p crate::combat::PreparedEncounter,
+    rng: &'a mut SeededRng,
+) -> Option<Engine<'a, 'p, SeededRng>> {
+    let mut e = started(prep, rng, None);
+    let hold = prep.spell_index("Hold Person").expect("the spell");
+    assert!(e.execute_for_test(1, Action::cast(hold, Some(2))).ok);
+    e.start_round();
+    e.st.flags(2).has(crate::effects::Flags::CANT_ACT).then_some(e)
+}
+
+fn hold_setting() -> crate::combat::PreparedEncounter {
+    prepare_magic(
+        arena(12, 14),
+        vec![
+            ("a", caster("Abjurer", &["Dispel Magic"], json!({ "spell_list": "wizard", "level": 7 })), at(1, 1)),
+            (
+                "b",
+                caster("Priest", &["Hold Person", "Bane"], json!({ "spell_list": "cleric", "hp_max": 500 })),
+                at(11, 13),
+            ),
+            ("a", creature("Guard", json!({ "hp_max": 60, "creature_type": "humanoid", "saves": { "fort": 2, "ref": 0, "will": -5 } })), at(5, 5)),
+        ],
+    )
+}
+
+#[test]
+fn the_odds_of_a_targeted_dispel_follow_one_d20_down_the_spells() {
+    // Hold Person at caster level 5 on the guard (DC 16) and nothing else:
+    // caster level 7 needs 9 on the d20, 12 in 20; caster level 3 needs 13.
+    let prep = hold_setting();
+    for seed in 0..20 {
+        let mut rng = SeededRng::for_run(86, seed);
+        let Some(e) = held(&prep, &mut rng) else { continue };
+        let hold = prep.spell_index("Hold Person").expect("the spell");
+        assert_eq!(e.st.dispel_odds(0, 2, 7), vec![(hold, 0.6)]);
+        assert_eq!(e.st.dispel_odds(0, 2, 3), vec![(hold, 0.4)]);
+        // The priest's dispel on the guard weighs the guard's own side's
+        // spells only: none.
+        assert!(e.st.dispel_odds(1, 2, 0).is_empty());
+        return;
+    }
+    panic!("the guard never failed its save");
+}
+
+#[test]
+fn the_default_policy_dispels_the_hold_on_a_friend() {
+    let prep = hold_setting();
+    let dispel = prep.spell_index("Dispel Magic").expect("the spell");
+    let mut seen = 0;
+    for seed in 0..30 {
+        let mut rng = SeededRng::for_run(87, seed);
+        let Some(e) = held(&prep, &mut rng) else { continue };
+        seen += 1;
+        let mut plan = Vec::new();
+        DefaultPolicy.plan(&e.st, 0, &mut plan);
+        assert!(
+            plan.iter().any(|a| a.spell == Some(dispel) && a.target == Some(2)),
+            "seed {seed}: the held guard should be freed: {plan:?}"
+        );
+    }
+    assert!(seen > 5, "held only {seen} times");
+}
