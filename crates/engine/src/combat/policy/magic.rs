@@ -1091,7 +1091,37 @@ fn cluster_aim(
     }
     let range = b.spell_range(i, s, cast.cl).unwrap_or(u32::MAX);
     let map = b.map();
+    let usable = |p: crate::map::Pos| {
+        map.in_bounds(p)
+            && !map.blocks_los(p)
+            && distance_ft(b.pos(i), p) <= range
+            && b.prep.line_of_effect(b.pos(i), p)
+    };
+    best_aim_point(b, i, t, s, area, cast, m, points, usable, repeats)
+}
+
+/// Among `points` (repeats skipped) that `usable` accepts, the aim of
+/// `cast` of `s` whose `area` catches the most active enemies of `i`, at
+/// least `area_min`, and none of its allies, leaving out (when the area
+/// `repeats` each round) the foes already in an area of the spell; ties go
+/// to the point that catches `t`, then to the one nearest `t`, then to the
+/// first. Returns the point and the enemies caught.
+#[allow(clippy::too_many_arguments)]
+fn best_aim_point(
+    b: &BattleState<'_>,
+    i: usize,
+    t: usize,
+    s: &Spell,
+    area: &crate::spell::model::Area,
+    cast: &Cast,
+    m: Magic,
+    points: Vec<crate::map::Pos>,
+    usable: impl Fn(crate::map::Pos) -> bool,
+    repeats: bool,
+) -> Option<(crate::map::Pos, Vec<usize>)> {
+    use crate::grid::distance_ft;
     let mut cast = *cast;
+    cast.target = None;
     let mut caught: Vec<usize> = Vec::new();
     // (foes caught, catches t, −distance to t) and the point and the foes.
     type Rank = (usize, bool, i64);
@@ -1102,11 +1132,7 @@ fn cluster_aim(
             continue;
         }
         seen.push(p);
-        if !map.in_bounds(p)
-            || map.blocks_los(p)
-            || distance_ft(b.pos(i), p) > range
-            || !b.prep.line_of_effect(b.pos(i), p)
-        {
+        if !usable(p) {
             continue;
         }
         cast.point = Some(p);
@@ -1146,35 +1172,9 @@ fn shaped_aim(
     cast: &Cast,
     m: Magic,
 ) -> Option<(crate::map::Pos, Vec<usize>)> {
-    use crate::grid::distance_ft;
-    let mut cast = *cast;
-    cast.target = None;
-    let mut caught: Vec<usize> = Vec::new();
-    // (foes caught, catches t, −distance to t) and the aim and the foes.
-    type Rank = (usize, bool, i64);
-    let mut best: Option<(Rank, crate::map::Pos, Vec<usize>)> = None;
-    let aims = std::iter::once(t).chain((0..b.len()).filter(|&j| j != t && b.are_enemies(i, j) && b.is_active(j)));
-    for j in aims {
-        let p = b.pos(j);
-        if p == b.pos(i) {
-            continue;
-        }
-        cast.point = Some(p);
-        let Some(template) = b.template(&cast, area) else { continue };
-        b.in_template(&cast, s, &template, &mut caught);
-        if caught.iter().any(|&k| !b.are_enemies(i, k)) {
-            continue;
-        }
-        caught.retain(|&k| b.is_active(k));
-        if caught.len() < usize::from(m.area_min.max(1)) {
-            continue;
-        }
-        let key = (caught.len(), caught.contains(&t), -i64::from(distance_ft(p, b.pos(t))));
-        if best.as_ref().is_none_or(|(k, _, _)| key > *k) {
-            best = Some((key, p, caught.clone()));
-        }
-    }
-    best.map(|(_, p, c)| (p, c))
+    let foes = (0..b.len()).filter(|&j| j != t && b.are_enemies(i, j) && b.is_active(j));
+    let aims: Vec<crate::map::Pos> = std::iter::once(t).chain(foes).map(|j| b.pos(j)).collect();
+    best_aim_point(b, i, t, s, area, cast, m, aims, |p| p != b.pos(i), false)
 }
 
 /// The worth of `s`'s effects on `j` once it lands: expected damage after
