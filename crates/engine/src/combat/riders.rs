@@ -240,7 +240,8 @@ impl<R: Dice> Engine<'_, '_, R> {
     /// (`absorb_energy`) and a spell's (`after_energy`).
     pub(crate) fn draw_absorption(&mut self, t: usize, types: u8, amount: u32) -> u32 {
         let absorbs = |b: &Behaviour| matches!(b, Behaviour::EnergyAbsorb { types: x } if x & types != 0);
-        let Some(k) = self.st.fighters[t].effects.iter().position(|x| x.effect.behaviours.iter().any(absorbs))
+        let Some(k) =
+            self.st.fighters[t].effects.iter().position(|x| x.effect.behaviours.iter().any(absorbs))
         else {
             return 0;
         };

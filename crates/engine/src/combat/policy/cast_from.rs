@@ -33,9 +33,9 @@ pub(super) fn cast_holds_from(b: &BattleState<'_>, i: usize, cast: &Action, q: P
             }
             match s.area.as_ref().filter(|_| s.target.is_none()) {
                 None => true,
-                Some(a) if a.origin == Origin::Point && !matches!(a.shape, Shape::Cone | Shape::Line) => {
-                    b.template(&c, a).is_some_and(|t| !footprint(q, b.space(i)).any(|x| t.squares.contains(&x)))
-                }
+                Some(a) if a.origin == Origin::Point && !matches!(a.shape, Shape::Cone | Shape::Line) => b
+                    .template(&c, a)
+                    .is_some_and(|t| !footprint(q, b.space(i)).any(|x| t.squares.contains(&x))),
                 Some(_) => false,
             }
         }

@@ -139,7 +139,8 @@ pub(super) fn best_friend_dispel(
 /// Whether `spell` puts on `t` a condition that allows no action.
 fn disables(b: &BattleState<'_>, t: usize, spell: u16) -> bool {
     b.fighters[t].effects.iter().any(|e| {
-        e.effect.spell == Some(spell) && e.effect.conditions.iter().any(|c| definition(c).flags.has(Flags::CANT_ACT))
+        e.effect.spell == Some(spell)
+            && e.effect.conditions.iter().any(|c| definition(c).flags.has(Flags::CANT_ACT))
     })
 }
 

@@ -64,9 +64,10 @@ pub(super) fn keeps_globe(b: &BattleState<'_>, i: usize, q: Pos) -> bool {
 /// Whether an active foe of `i` can still cast a spell of `level` or lower.
 fn foes_cast_up_to(b: &BattleState<'_>, i: usize, level: u8) -> bool {
     (0..b.len()).filter(|&j| b.are_enemies(i, j) && b.is_active(j)).any(|j| {
-        b.prep.fighters[j].caster.as_deref().is_some_and(|foe| {
-            foe.known.iter().any(|k| k.level <= level && castable_now(b, j, k.spell))
-        })
+        b.prep.fighters[j]
+            .caster
+            .as_deref()
+            .is_some_and(|foe| foe.known.iter().any(|k| k.level <= level && castable_now(b, j, k.spell)))
     })
 }
 

@@ -409,7 +409,9 @@ fn plan_spells(
         .map(|(spell, p, worth)| (spell, None, Some(p), worth));
     let friend = super::dispel::best_friend_dispel(b, i, |s| allowed(b, i, m, s, Metamagic::NONE))
         .map(|(spell, t, worth)| (spell, Some(t), None, worth));
-    if let Some((spell, target, point, worth)) = area.into_iter().chain(friend).max_by(|x, y| x.3.total_cmp(&y.3)) {
+    if let Some((spell, target, point, worth)) =
+        area.into_iter().chain(friend).max_by(|x, y| x.3.total_cmp(&y.3))
+    {
         let o = Option_ { spell, target, point, metamagic: Metamagic::NONE, score: worth };
         if worth * casting_odds(b, i, &o) > weapon.max(best_offense(b, i, t, m).map_or(0.0, |x| x.score)) {
             push_cast(b, i, o, out);

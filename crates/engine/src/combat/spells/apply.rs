@@ -22,9 +22,9 @@ use crate::spell::effect::{
 use crate::spell::model::{CreatureType, DurationUnit, SaveOutcome, SpellDuration};
 
 use super::super::engine::Engine;
-use super::super::riders::EnergyShield;
 use super::super::event::{EffectEnd, Event, SpellEffectEvent, SpellEvent};
 use super::super::log::emit;
+use super::super::riders::EnergyShield;
 use super::book::{Metamagic, lasts_the_battle};
 use super::casting::{Cast, Meeting};
 

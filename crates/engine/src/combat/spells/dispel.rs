@@ -131,7 +131,9 @@ impl<R: Dice> Engine<'_, '_, R> {
         if !self.dispel_check(cast.caster, z.spell, d20, bonus, z.cl, z.caster) {
             return;
         }
-        let same = |x: &super::casting::Zone| x.cast.caster == z.caster && x.cast.spell == z.spell && x.opened == opened;
+        let same = |x: &super::casting::Zone| {
+            x.cast.caster == z.caster && x.cast.spell == z.spell && x.opened == opened
+        };
         while let Some(k) = self.st.zones.iter().position(same) {
             self.end_zone(k);
         }
@@ -145,7 +147,10 @@ impl<R: Dice> Engine<'_, '_, R> {
         // spell that you cast yourself."
         let ok = source == by || d20 + bonus >= dc;
         let name = self.st.prep.spells[usize::from(spell)].spell.name.clone();
-        emit!(self, Event::Spell { who: by, spell: name, what: SpellEvent::Dispel { d20, bonus, dc, dispelled: ok } });
+        emit!(
+            self,
+            Event::Spell { who: by, spell: name, what: SpellEvent::Dispel { d20, bonus, dc, dispelled: ok } }
+        );
         ok
     }
 }

@@ -105,12 +105,10 @@ impl BattleState<'_> {
     /// highest spell level, then the one opened last, as a table names the
     /// spell it most wants gone.
     pub(crate) fn zone_to_dispel_at(&self, i: usize, p: Pos) -> Option<usize> {
-        (0..self.zones.len())
-            .filter(|&k| self.zones[k].covers(self, p))
-            .max_by_key(|&k| {
-                let z = &self.zones[k];
-                (self.are_enemies(i, z.cast.caster), self.cast_level(&z.cast), k)
-            })
+        (0..self.zones.len()).filter(|&k| self.zones[k].covers(self, p)).max_by_key(|&k| {
+            let z = &self.zones[k];
+            (self.are_enemies(i, z.cast.caster), self.cast_level(&z.cast), k)
+        })
     }
 
     /// Whether zone `k` does something to the creatures in it beyond

@@ -27,7 +27,11 @@ fn a_caster_leaving_a_cloud_drops_a_ray_the_way_out_takes_out_of_range() {
                 caster("Wizard", &["Ray of Enfeeblement"], json!({ "spell_list": "wizard", "hp_max": 300 })),
                 at(5, 7),
             ),
-            ("b", caster("Stinker", &["Stinking Cloud"], json!({ "spell_list": "wizard", "hp_max": 300 })), at(5, 32)),
+            (
+                "b",
+                caster("Stinker", &["Stinking Cloud"], json!({ "spell_list": "wizard", "hp_max": 300 })),
+                at(5, 32),
+            ),
             ("b", club_ogre(json!({ "hp_max": 300 })), at(5, 14)),
         ],
     );
@@ -43,7 +47,8 @@ fn a_caster_leaving_a_cloud_drops_a_ray_the_way_out_takes_out_of_range() {
         e.start_round();
         let mut plan = Vec::new();
         DefaultPolicy.plan(&e.st, 0, &mut plan);
-        let leaves = plan.first().is_some_and(|a| matches!(a.kind, ActionKind::Move | ActionKind::FiveFootStep));
+        let leaves =
+            plan.first().is_some_and(|a| matches!(a.kind, ActionKind::Move | ActionKind::FiveFootStep));
         if !leaves {
             continue;
         }

@@ -20,10 +20,8 @@ fn foe(name: &str, brute: bool) -> crate::model::Combatant {
 /// The foes hurt by the wizard's (index 0) first spell, in the first
 /// round it deals damage.
 fn first_blast(events: &[Record]) -> Vec<usize> {
-    let Some(round) = events
-        .iter()
-        .find(|r| matches!(r.event, Event::SpellDamage { who: 0, .. }))
-        .map(|r| r.round)
+    let Some(round) =
+        events.iter().find(|r| matches!(r.event, Event::SpellDamage { who: 0, .. })).map(|r| r.round)
     else {
         return Vec::new();
     };
@@ -42,7 +40,12 @@ fn first_blast(events: &[Record]) -> Vec<usize> {
 
 /// A 5th-level wizard whose only spell is `spell`, at `here`, with foes
 /// (the first a brute) and friends placed.
-fn duel(spell: &str, here: crate::map::Pos, foes: &[crate::map::Pos], friends: &[crate::map::Pos]) -> PreparedEncounter {
+fn duel(
+    spell: &str,
+    here: crate::map::Pos,
+    foes: &[crate::map::Pos],
+    friends: &[crate::map::Pos],
+) -> PreparedEncounter {
     let wizard = caster("Wizard", &[spell], json!({ "spell_list": "wizard", "level": 5, "hp_max": 200 }));
     let mut placed = vec![("a", wizard, here)];
     for (k, &p) in foes.iter().enumerate() {
@@ -82,12 +85,8 @@ fn a_cone_never_turns_over_a_friend_even_for_more_foes() {
     // The three to the south have a friend among them: the cone goes east
     // over the brute and the foe beside it (one foe is too few under the
     // default `area_min` of 2).
-    let prep = duel(
-        "Burning Hands",
-        at(5, 5),
-        &[at(5, 7), at(4, 7), at(7, 5), at(7, 6), at(8, 5)],
-        &[at(8, 6)],
-    );
+    let prep =
+        duel("Burning Hands", at(5, 5), &[at(5, 7), at(4, 7), at(7, 5), at(7, 6), at(8, 5)], &[at(8, 6)]);
     for seed in 0..20 {
         let hurt = first_blast(&policy_battle(&prep, 73, seed));
         assert!(!hurt.is_empty(), "seed {seed}: two foes to the east are worth the cone");
@@ -95,4 +94,3 @@ fn a_cone_never_turns_over_a_friend_even_for_more_foes() {
         assert_eq!(hurt, [1, 2], "seed {seed}: the cone should go east");
     }
 }
-

@@ -9,9 +9,9 @@ use serde_json::json;
 
 use super::support::*;
 use crate::combat::action::{Action, Reason};
+use crate::combat::decide::Policy;
 use crate::combat::engine::Engine;
 use crate::combat::event::{Event, Record, SpellEvent};
-use crate::combat::decide::Policy;
 use crate::combat::policy::DefaultPolicy;
 use crate::map::Pos;
 use crate::rng::SeededRng;
@@ -25,7 +25,11 @@ fn setting(abjurer_spells: &[&str]) -> crate::combat::PreparedEncounter {
         vec![
             (
                 "a",
-                caster("Abjurer", abjurer_spells, json!({ "spell_list": "wizard", "level": 7, "hp_max": 500 })),
+                caster(
+                    "Abjurer",
+                    abjurer_spells,
+                    json!({ "spell_list": "wizard", "level": 7, "hp_max": 500 }),
+                ),
                 at(1, 1),
             ),
             ("b", caster("Weaver", &["Web"], json!({ "spell_list": "wizard", "hp_max": 500 })), at(11, 13)),
@@ -143,7 +147,11 @@ fn a_targeted_dispel_on_a_creature_compares_one_d20_with_each_spell_in_turn() {
     let prep = prepare_magic(
         arena(12, 14),
         vec![
-            ("a", caster("Abjurer", &["Dispel Magic"], json!({ "spell_list": "wizard", "level": 5 })), at(1, 1)),
+            (
+                "a",
+                caster("Abjurer", &["Dispel Magic"], json!({ "spell_list": "wizard", "level": 5 })),
+                at(1, 1),
+            ),
             (
                 "b",
                 caster("Warded", &["Shield", "Mage Armor"], json!({ "spell_list": "wizard", "hp_max": 500 })),
@@ -207,7 +215,11 @@ fn the_default_policy_leaves_a_web_that_holds_only_foes() {
     let prep = prepare_magic(
         arena(12, 14),
         vec![
-            ("a", caster("Abjurer", &["Dispel Magic"], json!({ "spell_list": "wizard", "level": 7 })), at(1, 1)),
+            (
+                "a",
+                caster("Abjurer", &["Dispel Magic"], json!({ "spell_list": "wizard", "level": 7 })),
+                at(1, 1),
+            ),
             ("a", caster("Weaver", &["Web"], json!({ "spell_list": "wizard", "hp_max": 500 })), at(11, 13)),
             ("b", club_ogre(json!({ "hp_max": 500 })), at(5, 5)),
             ("b", club_ogre(json!({ "hp_max": 500 })), at(5, 6)),
@@ -239,13 +251,24 @@ fn hold_setting() -> crate::combat::PreparedEncounter {
     prepare_magic(
         arena(12, 14),
         vec![
-            ("a", caster("Abjurer", &["Dispel Magic"], json!({ "spell_list": "wizard", "level": 7 })), at(1, 1)),
+            (
+                "a",
+                caster("Abjurer", &["Dispel Magic"], json!({ "spell_list": "wizard", "level": 7 })),
+                at(1, 1),
+            ),
             (
                 "b",
                 caster("Priest", &["Hold Person", "Bane"], json!({ "spell_list": "cleric", "hp_max": 500 })),
                 at(11, 13),
             ),
-            ("a", creature("Guard", json!({ "hp_max": 60, "creature_type": "humanoid", "saves": { "fort": 2, "ref": 0, "will": -5 } })), at(5, 5)),
+            (
+                "a",
+                creature(
+                    "Guard",
+                    json!({ "hp_max": 60, "creature_type": "humanoid", "saves": { "fort": 2, "ref": 0, "will": -5 } }),
+                ),
+                at(5, 5),
+            ),
         ],
     )
 }

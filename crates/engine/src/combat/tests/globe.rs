@@ -240,7 +240,8 @@ fn edge_plan(foe_spells: &[&str]) -> Vec<Action> {
 
 #[test]
 fn a_caster_does_not_step_out_of_its_globe_while_a_foe_has_spells_it_stops() {
-    let fireball = |plan: &[Action]| plan.iter().any(|a| a.kind == crate::combat::action::ActionKind::CastSpell);
+    let fireball =
+        |plan: &[Action]| plan.iter().any(|a| a.kind == crate::combat::action::ActionKind::CastSpell);
     let plan = edge_plan(&["Magic Missile", "Fireball"]);
     assert!(fireball(&plan), "{plan:?}");
     assert!(
