@@ -485,4 +485,6 @@ pub mod summary;
 /// its work from the square it gets out to (a ray out of range after the
 /// move was cast and refused). A caster inside its globe takes no 5-foot
 /// step out of it while a foe can still cast a spell the globe stops.
+/// Resist Energy and Protection from Energy are no buff while no foe
+/// deals energy (they were cast against a club).
 pub const RULES_VERSION: &str = "pf1e-rules-31";

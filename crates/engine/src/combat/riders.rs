@@ -7,7 +7,7 @@
 //! held charge delivered by spellstrike.
 
 use crate::effects::effect::ENERGY;
-use crate::effects::{Behaviour, Behaviours};
+use crate::effects::{Behaviour, Behaviours, energy_bits};
 use crate::rng::Dice;
 
 use super::damage::Damage;
@@ -55,6 +55,29 @@ impl BattleState<'_> {
             }
         }
         Some(DefenseVs { dr: dr.against(&carried), comps: base.comps.clone() })
+    }
+
+    /// The energy types (bits, `ENERGY` order) `j` can deal: its attacks'
+    /// energy, its breath weapon's, its known spells' damage (for the
+    /// policies: a ward against energy is worth nothing against foes that
+    /// deal none).
+    pub(crate) fn energy_dealt(&self, j: usize) -> u8 {
+        let spec = &self.prep.fighters[j];
+        let attacks =
+            spec.offense.attacks.iter().flat_map(|a| a.components.iter()).fold(0, |acc, c| acc | c.energy);
+        let breath =
+            spec.monster.as_deref().and_then(|m| m.breath.as_ref()).map_or(0, |b| energy_bits(&b.types));
+        let spells = spec.caster.as_deref().map_or(0, |c| {
+            c.known.iter().fold(0, |acc, k| {
+                self.prep.spells[usize::from(k.spell)].spell.effects.iter().fold(acc, |acc, e| {
+                    match &e.kind {
+                        crate::spell::effect::EffectKind::Damage(d) => acc | energy_bits(&d.types),
+                        _ => acc,
+                    }
+                })
+            })
+        });
+        attacks | breath | spells
     }
 
     /// Whether an effect on `t` may change the energy damage it takes

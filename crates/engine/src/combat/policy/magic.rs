@@ -1454,6 +1454,10 @@ fn buff_for(
     scroll: Option<u8>,
 ) -> Option<Buff> {
     let s = &b.prep.spells[usize::from(spell)].spell;
+    // A ward against energy when no foe deals any: nothing to gain.
+    if super::recipient::guards_energy_only(s) && !super::recipient::foes_deal_energy(b, i) {
+        return None;
+    }
     // Under it already, or inside a globe that keeps it out: nothing to gain.
     let on = |j: usize| {
         b.fighters[j].effects.iter().any(|e| e.effect.spell == Some(spell)) || b.globe_shuts_out(i, j, spell)

@@ -80,6 +80,40 @@ pub(super) fn aim_of(s: &Spell) -> Aim {
     aim
 }
 
+/// Whether all `s` does is guard against energy (Resist Energy,
+/// Protection from Energy): worth nothing against foes that deal none.
+pub(super) fn guards_energy_only(s: &Spell) -> bool {
+    let mut energy = false;
+    for e in &s.effects {
+        match &e.kind {
+            EffectKind::EnergyResistance(_) | EffectKind::EnergyAbsorption(_) | EffectKind::EnergyWard(_) => {
+                energy = true
+            }
+            EffectKind::Choice(c) => {
+                let only = c.options.iter().flat_map(|o| o.effects.iter()).all(|x| {
+                    matches!(
+                        x.kind,
+                        EffectKind::EnergyResistance(_)
+                            | EffectKind::EnergyAbsorption(_)
+                            | EffectKind::EnergyWard(_)
+                    )
+                });
+                if !only {
+                    return false;
+                }
+                energy = true;
+            }
+            _ => return false,
+        }
+    }
+    energy
+}
+
+/// Whether any able foe of `i` deals energy damage (`energy_dealt`).
+pub(super) fn foes_deal_energy(b: &BattleState<'_>, i: usize) -> bool {
+    (0..b.len()).any(|e| b.are_enemies(i, e) && b.is_active(e) && b.energy_dealt(e) != 0)
+}
+
 /// The damage per round aimed at `j`: the threat of every able foe that
 /// can hurt `j` and has no nearer opponent it can hurt (a foe at the same
 /// distance from several counts for each), since foes close in on the

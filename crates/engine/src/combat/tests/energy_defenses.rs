@@ -133,3 +133,21 @@ fn a_chill_shield_halves_a_weapons_fire_and_a_warm_one_does_not() {
     assert!(!warm.is_empty());
     assert!(warm.iter().all(|&(_, dealt)| dealt == 15), "{warm:?}");
 }
+
+/// What the default policy has a caster who knows only `spell` do first,
+/// its foe `foe` 60 ft away (out of its dagger's reach: step 5, a buff).
+fn opening_with(spell: &str, foe: crate::model::Combatant) -> Vec<Action> {
+    let prep = prepare_magic(arena(6, 16), vec![("a", warded(spell), at(2, 1)), ("b", foe, at(2, 13))]);
+    opening_plan(&prep, 1)
+}
+
+#[test]
+fn a_ward_against_energy_is_raised_only_against_a_foe_that_deals_energy() {
+    let casts = |plan: &[Action]| plan.iter().any(|a| a.kind == ActionKind::CastSpell);
+    for spell in ["Resist Energy", "Protection from Energy"] {
+        let plan = opening_with(spell, club_ogre(json!({})));
+        assert!(!casts(&plan), "{spell} against a club: {plan:?}");
+        let plan = opening_with(spell, burning("1d6", "1d6", "fire"));
+        assert!(casts(&plan), "{spell} against a burning slam: {plan:?}");
+    }
+}
