@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 pub(crate) use super::path::{index_path, json_path, key_path};
 use super::{AttackKind, AttackSpec, Combatant, DamageComponent};
 use crate::dice::DiceExpr;
+use crate::spell::model::Ability;
 
 /// Why a combatant file was refused.
 #[derive(Debug, thiserror::Error)]
@@ -82,6 +83,9 @@ pub const ALIGNMENTS: &[&str] = &["LG", "NG", "CG", "LN", "N", "CN", "LE", "NE",
 
 /// Highest ability score accepted (well above any published creature).
 const MAX_ABILITY: i32 = 60;
+/// The largest enhancement bonus an item gives an ability score (a belt or
+/// headband +6, CRB "Magic Items").
+const MAX_ITEM_ENHANCEMENT: i32 = 6;
 
 /// Largest magnitude of any number in a combatant file but `xp`: far above
 /// any published figure (the largest bonus, hit points or speed of a
@@ -263,6 +267,30 @@ fn check_abilities(c: &Combatant) -> Result<(), Failure> {
             "$.abilities.con_score",
             format!("con_score may be null only for an undead or construct creature_type ({kind})"),
         );
+    }
+    for (&ability, &value) in &c.ability_enhancements {
+        let path = format!("$.ability_enhancements.{}", ability.name());
+        if !(1..=MAX_ITEM_ENHANCEMENT).contains(&value) {
+            return fail(
+                path,
+                format!("an item's enhancement bonus must be in 1..={MAX_ITEM_ENHANCEMENT}, got {value}"),
+            );
+        }
+        let score = match ability {
+            Ability::Str => Some(a.str_score),
+            Ability::Dex => Some(a.dex_score),
+            Ability::Con => a.con_score,
+            Ability::Int => a.int_score,
+            Ability::Wis => Some(a.wis_score),
+            Ability::Cha => Some(a.cha_score),
+        };
+        match score {
+            None => return fail(path, "the score is null: no item can enhance it".to_string()),
+            Some(s) if s < value => {
+                return fail(path, format!("the printed score {s} cannot hold a +{value} enhancement"));
+            }
+            Some(_) => {}
+        }
     }
     Ok(())
 }
