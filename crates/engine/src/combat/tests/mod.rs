@@ -24,6 +24,7 @@ mod domain_powers;
 mod dominate;
 mod effects;
 mod energy_defenses;
+mod enhancement;
 mod engulf;
 mod every_spell;
 mod extracts;
