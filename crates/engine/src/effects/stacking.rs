@@ -208,7 +208,7 @@ mod tests {
     }
 
     #[test]
-    fn a_bonus_the_base_holds_competes_but_is_not_added_again() {
+    fn an_enhancement_the_base_holds_competes_but_is_not_added_again() {
         let mut t = Tally::new();
         t.add(Enhancement, 4);
         t.add(Morale, 2);

@@ -852,6 +852,38 @@ mod tests {
     }
 
     #[test]
+    fn ability_enhancements_name_the_score_and_hold_an_items_bonus() {
+        let ok = parse_combatant(
+            &{
+                let mut v = base();
+                v["ability_enhancements"] = json!({ "str": 2, "wis": 6 });
+                v
+            }
+            .to_string(),
+            FILE,
+        );
+        let c = ok.expect("a belt +2 and a headband +6 are valid");
+        assert_eq!(c.ability_enhancements.get(&Ability::Str), Some(&2));
+        let msg = error_of(|v| v["ability_enhancements"] = json!({ "strength": 2 }));
+        // A bad key is reported at the map (serde cannot name a key it failed to read).
+        assert_error(&msg, "$.ability_enhancements.?", "unknown variant `strength`, expected one of `str`");
+        let msg = error_of(|v| v["ability_enhancements"] = json!({ "str": 0 }));
+        assert_error(&msg, "$.ability_enhancements.str", "must be in 1..=6, got 0");
+        let msg = error_of(|v| v["ability_enhancements"] = json!({ "dex": 8 }));
+        assert_error(&msg, "$.ability_enhancements.dex", "must be in 1..=6, got 8");
+        let msg = error_of(|v| {
+            v["abilities"]["int_score"] = json!(null);
+            v["ability_enhancements"] = json!({ "int": 2 });
+        });
+        assert_error(&msg, "$.ability_enhancements.int", "the score is null");
+        let msg = error_of(|v| {
+            v["abilities"]["cha_score"] = json!(3);
+            v["ability_enhancements"] = json!({ "cha": 4 });
+        });
+        assert_error(&msg, "$.ability_enhancements.cha", "cannot hold a +4 enhancement");
+    }
+
+    #[test]
     fn unknown_attack_kind() {
         let msg = error_of(|v| attack(v, 0)["kind"] = json!("melle"));
         assert_error(&msg, "$.attacks[0].kind", "unknown variant `melle`");
