@@ -489,6 +489,12 @@ pub struct Combatant {
     pub alignment: String,
     /// Ability scores.
     pub abilities: Abilities,
+    /// The enhancement bonus a worn item (a belt of giant strength, a
+    /// headband) already puts in each printed score of `abilities`: a spell's
+    /// enhancement bonus to that score adds only what exceeds it, since
+    /// enhancement bonuses do not stack (CRB "Bonus Types").
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub ability_enhancements: BTreeMap<crate::spell::model::Ability, i32>,
     /// Maximum hit points.
     pub hp_max: i32,
     /// Armor class (final values).

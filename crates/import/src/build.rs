@@ -372,6 +372,9 @@ fn fail<T>(path: impl Into<String>, message: impl Into<String>) -> Result<T, Bui
 pub struct Derived {
     /// Final ability scores.
     pub abilities: Abilities,
+    /// The worn items' enhancement bonuses the final scores hold (the
+    /// combatant's `ability_enhancements`).
+    pub ability_enhancements: BTreeMap<Ability, i32>,
     /// Size.
     pub size: Size,
     /// Character level or Hit Dice (the combatant's `level`).
@@ -839,6 +842,13 @@ impl Build {
         let resources = resources(&entries, &abilities, features);
         Ok(Derived {
             abilities,
+            ability_enhancements: self
+                .abilities
+                .enhancement
+                .iter()
+                .filter(|&(_, &v)| v != 0)
+                .map(|(&a, &v)| (a, v))
+                .collect(),
             size: self.race.size,
             level,
             bab,

@@ -68,6 +68,7 @@ pub fn check(c: &Combatant, d: &Derived, spells: &SpellBook) -> Conformance {
     let mut out = Conformance::default();
     let s = &d.stats;
     out.compare("$.abilities", &d.abilities, &c.abilities);
+    out.compare("$.ability_enhancements", &d.ability_enhancements, &c.ability_enhancements);
     out.compare("$.size", d.size, c.size);
     out.compare("$.level", d.level, c.level);
     out.compare("$.bab", d.bab, c.bab);

@@ -350,6 +350,9 @@ fn prepared_list(
 struct Parts {
     race_abilities: BTreeMap<Ability, i32>,
     other_abilities: BTreeMap<Ability, i32>,
+    /// Enhancement bonuses of items to ability scores (a belt, a headband):
+    /// kept apart so that a spell's enhancement bonus does not stack with them.
+    item_enhancements: BTreeMap<Ability, i32>,
     bonuses: Vec<ItemBonus>,
     natural_armor: i32,
     hp_bonus: i32,
@@ -758,7 +761,8 @@ pub fn convert(text: &str, file: &str, classes: &ClassTable, spells: &SpellBook)
     }
     let strength = base_abilities.get(&Ability::Str).copied().unwrap_or(10)
         + parts.race_abilities.get(&Ability::Str).copied().unwrap_or(0)
-        + parts.other_abilities.get(&Ability::Str).copied().unwrap_or(0);
+        + parts.other_abilities.get(&Ability::Str).copied().unwrap_or(0)
+        + parts.item_enhancements.get(&Ability::Str).copied().unwrap_or(0);
     let str_mod = pf1e_engine::dice::ability_modifier(strength);
     for (weapon, max) in std::mem::take(&mut parts.strength_rated) {
         let value = max.map_or(str_mod, |m| str_mod.min(m));
@@ -824,8 +828,8 @@ pub fn convert(text: &str, file: &str, classes: &ClassTable, spells: &SpellBook)
             points: None,
             base: base_abilities,
             increases: vec![],
-            advancement: BTreeMap::new(),
-            enhancement: parts.other_abilities.clone(),
+            advancement: parts.other_abilities.clone(),
+            enhancement: parts.item_enhancements.clone(),
         },
         classes: parts.classes.clone(),
         companion: None,
@@ -903,6 +907,7 @@ pub fn convert(text: &str, file: &str, classes: &ClassTable, spells: &SpellBook)
         armor: None,
         mount: None,
         notes: None,
+        ability_enhancements: BTreeMap::new(),
     };
     let features = resolve(&combatant, catalog)
         .map_err(|e| r.error(&format!("$.items (feature {})", e.index), e.message))?;
@@ -913,6 +918,7 @@ pub fn convert(text: &str, file: &str, classes: &ClassTable, spells: &SpellBook)
     let s = &derived.stats;
     combatant.level = derived.level;
     combatant.abilities = derived.abilities.clone();
+    combatant.ability_enhancements = derived.ability_enhancements.clone();
     combatant.hp_max = s.hp_max.max(1);
     combatant.ac = s.ac;
     combatant.bab = derived.bab;
@@ -1051,6 +1057,9 @@ fn read_changes(
         };
         match target_kind {
             ChangeTarget::Ability(a) if racial => *parts.race_abilities.entry(a).or_default() += value,
+            ChangeTarget::Ability(a) if bonus == BonusType::Enhancement => {
+                *parts.item_enhancements.entry(a).or_default() += value
+            }
             ChangeTarget::Ability(a) => *parts.other_abilities.entry(a).or_default() += value,
             ChangeTarget::Bonus(t) => parts.bonuses.push(item_bonus(item, t, bonus, value)),
             ChangeTarget::NaturalArmor => parts.natural_armor += value,

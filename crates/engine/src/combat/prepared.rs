@@ -786,6 +786,18 @@ fn fighter_spec(
             wis_score: c.abilities.wis_score,
             cha_mod: ability_modifier(c.abilities.cha_score),
             cha_score: c.abilities.cha_score,
+            item_enhancement: {
+                use crate::spell::model::Ability;
+                let of = |a: Ability| c.ability_enhancements.get(&a).copied().unwrap_or(0);
+                [
+                    of(Ability::Str),
+                    of(Ability::Dex),
+                    of(Ability::Con),
+                    of(Ability::Int),
+                    of(Ability::Wis),
+                    of(Ability::Cha),
+                ]
+            },
         },
         defense: Defenses {
             ac: c.ac,

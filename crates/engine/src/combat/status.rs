@@ -117,9 +117,8 @@ impl BattleState<'_> {
             return (0, 0);
         }
         let spec = &self.prep.fighters[i];
-        let ctx = Context::default();
-        let ds = self.modifier(i, Targets::of(ModTarget::Str), &ctx);
-        let dd = self.modifier(i, Targets::of(ModTarget::Dex), &ctx);
+        let ds = self.score_modifier(i, ModTarget::Str);
+        let dd = self.score_modifier(i, ModTarget::Dex);
         let change = |score: i32, d: i32| ability_modifier((score + d).max(0)) - ability_modifier(score);
         (change(spec.scores.str_score, ds), change(spec.scores.dex_score, dd))
     }
@@ -263,8 +262,19 @@ impl BattleState<'_> {
             return 0;
         }
         let Some(score) = score else { return 0 };
-        let d = self.modifier(i, Targets::of(target), &Context::default());
+        let d = self.score_modifier(i, target);
         ability_modifier((score + d).max(0)) - ability_modifier(score)
+    }
+
+    /// The net change to `i`'s ability score `target` (`ModTarget::Str` …
+    /// `Cha`): its modifiers under the stacking rule, with the enhancement
+    /// bonus a worn item already put in the printed score counted as one of
+    /// them but not added again, so a spell's enhancement bonus adds only
+    /// what exceeds the belt's or headband's (CRB "Bonus Types").
+    pub(crate) fn score_modifier(&self, i: usize, target: ModTarget) -> i32 {
+        let mut t = Tally::new();
+        self.collect_mods(i, Targets::of(target), &Context::default(), &mut t);
+        t.total_over(BonusType::Enhancement, self.prep.fighters[i].scores.item_enhancement(target))
     }
 }
 

@@ -75,6 +75,23 @@ impl Tally {
         sum
     }
 
+    /// The net modifier on a value that already holds a bonus `included` of
+    /// type `ty` (a belt's +2 enhancement in a printed Strength): that bonus
+    /// competes with the others of its type under the stacking rule, but is
+    /// not added again, so Bull's Strength's +4 enhancement on that printed
+    /// score adds 2 (CRB "Bonus Types": enhancement bonuses do not stack).
+    /// A smaller bonus of that type adds nothing (never less than nothing);
+    /// penalties and other types count as in [`Tally::total`].
+    #[inline]
+    pub fn total_over(&self, ty: BonusType, included: i32) -> i32 {
+        if included <= 0 {
+            return self.total();
+        }
+        let mut with = *self;
+        with.add(ty, included);
+        with.total() - included
+    }
+
     /// The net contribution of one type.
     #[inline]
     pub fn of(&self, ty: BonusType) -> i32 {
@@ -188,5 +205,23 @@ mod tests {
         assert_eq!(t.total_where(counts_for_cmd), 2);
         assert!(!t.is_empty());
         assert!(Tally::new().is_empty());
+    }
+
+    #[test]
+    fn an_enhancement_the_base_holds_competes_but_is_not_added_again() {
+        let mut t = Tally::new();
+        t.add(Enhancement, 4);
+        t.add(Morale, 2);
+        // A +2 belt in the printed score: Bull's Strength adds 2, rage's morale 2.
+        assert_eq!(t.total_over(Enhancement, 2), 4);
+        // A +6 belt: the spell adds nothing, not −2.
+        assert_eq!(t.total_over(Enhancement, 6), 2);
+        // Nothing included: the plain total.
+        assert_eq!(t.total_over(Enhancement, 0), 6);
+        // A penalty of the type still applies in full.
+        t.add(Enhancement, -1);
+        assert_eq!(t.total_over(Enhancement, 2), 3);
+        // A stacking type's included bonus changes nothing.
+        assert_eq!(t.total_over(Untyped, 3), t.total());
     }
 }

@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 pub(crate) use super::path::{index_path, json_path, key_path};
 use super::{AttackKind, AttackSpec, Combatant, DamageComponent};
 use crate::dice::DiceExpr;
+use crate::spell::model::Ability;
 
 /// Why a combatant file was refused.
 #[derive(Debug, thiserror::Error)]
@@ -82,6 +83,9 @@ pub const ALIGNMENTS: &[&str] = &["LG", "NG", "CG", "LN", "N", "CN", "LE", "NE",
 
 /// Highest ability score accepted (well above any published creature).
 const MAX_ABILITY: i32 = 60;
+/// The largest enhancement bonus an item gives an ability score (a belt or
+/// headband +6, CRB "Magic Items").
+const MAX_ITEM_ENHANCEMENT: i32 = 6;
 
 /// Largest magnitude of any number in a combatant file but `xp`: far above
 /// any published figure (the largest bonus, hit points or speed of a
@@ -263,6 +267,30 @@ fn check_abilities(c: &Combatant) -> Result<(), Failure> {
             "$.abilities.con_score",
             format!("con_score may be null only for an undead or construct creature_type ({kind})"),
         );
+    }
+    for (&ability, &value) in &c.ability_enhancements {
+        let path = format!("$.ability_enhancements.{}", ability.name());
+        if !(1..=MAX_ITEM_ENHANCEMENT).contains(&value) {
+            return fail(
+                path,
+                format!("an item's enhancement bonus must be in 1..={MAX_ITEM_ENHANCEMENT}, got {value}"),
+            );
+        }
+        let score = match ability {
+            Ability::Str => Some(a.str_score),
+            Ability::Dex => Some(a.dex_score),
+            Ability::Con => a.con_score,
+            Ability::Int => a.int_score,
+            Ability::Wis => Some(a.wis_score),
+            Ability::Cha => Some(a.cha_score),
+        };
+        match score {
+            None => return fail(path, "the score is null: no item can enhance it".to_string()),
+            Some(s) if s < value => {
+                return fail(path, format!("the printed score {s} cannot hold a +{value} enhancement"));
+            }
+            Some(_) => {}
+        }
     }
     Ok(())
 }
@@ -821,6 +849,38 @@ mod tests {
     fn wrong_type_names_the_path() {
         let msg = error_of(|v| v["abilities"]["str_score"] = json!("eleven"));
         assert_error(&msg, "$.abilities.str_score", "invalid type: string \"eleven\", expected i32");
+    }
+
+    #[test]
+    fn ability_enhancements_name_the_score_and_hold_an_items_bonus() {
+        let ok = parse_combatant(
+            &{
+                let mut v = base();
+                v["ability_enhancements"] = json!({ "str": 2, "wis": 6 });
+                v
+            }
+            .to_string(),
+            FILE,
+        );
+        let c = ok.expect("a belt +2 and a headband +6 are valid");
+        assert_eq!(c.ability_enhancements.get(&Ability::Str), Some(&2));
+        let msg = error_of(|v| v["ability_enhancements"] = json!({ "strength": 2 }));
+        // A bad key is reported at the map (serde cannot name a key it failed to read).
+        assert_error(&msg, "$.ability_enhancements.?", "unknown variant `strength`, expected one of `str`");
+        let msg = error_of(|v| v["ability_enhancements"] = json!({ "str": 0 }));
+        assert_error(&msg, "$.ability_enhancements.str", "must be in 1..=6, got 0");
+        let msg = error_of(|v| v["ability_enhancements"] = json!({ "dex": 8 }));
+        assert_error(&msg, "$.ability_enhancements.dex", "must be in 1..=6, got 8");
+        let msg = error_of(|v| {
+            v["abilities"]["int_score"] = json!(null);
+            v["ability_enhancements"] = json!({ "int": 2 });
+        });
+        assert_error(&msg, "$.ability_enhancements.int", "the score is null");
+        let msg = error_of(|v| {
+            v["abilities"]["cha_score"] = json!(3);
+            v["ability_enhancements"] = json!({ "cha": 4 });
+        });
+        assert_error(&msg, "$.ability_enhancements.cha", "cannot hold a +4 enhancement");
     }
 
     #[test]

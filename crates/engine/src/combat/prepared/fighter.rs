@@ -80,6 +80,27 @@ pub(crate) struct AbilityScores {
     /// Charisma score (what Charisma damage counts down).
     pub cha_score: i32,
     pub cha_mod: i32,
+    /// The enhancement bonus worn items already put in each printed score
+    /// (Str, Dex, Con, Int, Wis, Cha order; the file's `ability_enhancements`).
+    pub item_enhancement: [i32; 6],
+}
+
+impl AbilityScores {
+    /// The enhancement bonus a worn item already gives the score `target`
+    /// reads (0 for a target that is no ability score).
+    pub fn item_enhancement(&self, target: crate::effects::ModTarget) -> i32 {
+        use crate::effects::ModTarget as T;
+        let k = match target {
+            T::Str => 0,
+            T::Dex => 1,
+            T::Con => 2,
+            T::Int => 3,
+            T::Wis => 4,
+            T::Cha => 5,
+            _ => return 0,
+        };
+        self.item_enhancement[k]
+    }
 }
 
 /// What stands between it and harm: AC, saves, CMD, damage reduction, resistances, immunities.

@@ -362,7 +362,14 @@ impl<R: Dice> Engine<'_, '_, R> {
                         continue;
                     }
                     if sm.target == ModTarget::Con && v > 0 {
-                        con_bonus = con_bonus.max(v);
+                        // An item's enhancement already in the printed score is
+                        // not stacked with (CRB "Bonus Types"): only the excess counts.
+                        let held = if sm.bonus_type == BonusType::Enhancement {
+                            prep.fighters[t].scores.item_enhancement(ModTarget::Con)
+                        } else {
+                            0
+                        };
+                        con_bonus = con_bonus.max(v - held);
                     }
                     mods.push(prep.compile_modifier(t, &sm.resolve(v)));
                 }

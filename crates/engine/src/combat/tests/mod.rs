@@ -25,6 +25,7 @@ mod dominate;
 mod effects;
 mod energy_defenses;
 mod engulf;
+mod enhancement;
 mod every_spell;
 mod extracts;
 mod feats;
