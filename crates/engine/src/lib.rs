@@ -486,5 +486,15 @@ pub mod summary;
 /// move was cast and refused). A caster inside its globe takes no 5-foot
 /// step out of it while a foe can still cast a spell the globe stops.
 /// Resist Energy and Protection from Energy are no buff while no foe
-/// deals energy (they were cast against a club).
+/// deals energy (they were cast against a club). A combatant's
+/// `ability_enhancements` names the enhancement bonus worn items (a belt,
+/// a headband) already hold in its printed scores; enhancement bonuses do
+/// not stack (CRB "Bonus Types"), so a spell's enhancement bonus to such a
+/// score adds only its excess (Bull's Strength on a belted Str 22 gives
+/// 24, not 26; a +4 belt leaves it nothing), through the one stacking
+/// resolver (`Tally::total_over`), and Bear's Endurance's hit points follow
+/// the Constitution it really adds. The belted reference PCs (barbarian,
+/// monk, paladin, ranger 6 and 8), the lich and the vampire fill it, and
+/// builds check it. Paladin 8 prepares Bless, Divine Favor and Bull's
+/// Strength twice.
 pub const RULES_VERSION: &str = "pf1e-rules-31";
