@@ -433,6 +433,30 @@ pub struct Skill {
     pub bonus: Option<i32>,
 }
 
+crate::named_enum! {
+    /// The six abilities, by their short names.
+    #[allow(missing_docs)]
+    Ability {
+        Str => "str",
+        Dex => "dex",
+        Con => "con",
+        Int => "int",
+        Wis => "wis",
+        Cha => "cha",
+    }
+}
+
+impl Ability {
+    /// The ability a casting ability is.
+    pub const fn of_casting(c: CastingAbility) -> Ability {
+        match c {
+            CastingAbility::Int => Ability::Int,
+            CastingAbility::Wis => Ability::Wis,
+            CastingAbility::Cha => Ability::Cha,
+        }
+    }
+}
+
 /// Spellcasting ability.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -494,7 +518,7 @@ pub struct Combatant {
     /// enhancement bonus to that score adds only what exceeds it, since
     /// enhancement bonuses do not stack (CRB "Bonus Types").
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub ability_enhancements: BTreeMap<crate::spell::model::Ability, i32>,
+    pub ability_enhancements: BTreeMap<Ability, i32>,
     /// Maximum hit points.
     pub hp_max: i32,
     /// Armor class (final values).

@@ -6,10 +6,10 @@
 
 use std::collections::BTreeMap;
 
+use super::Ability;
 pub(crate) use super::path::{index_path, json_path, key_path};
 use super::{AttackKind, AttackSpec, Combatant, DamageComponent};
 use crate::dice::DiceExpr;
-use crate::spell::model::Ability;
 
 /// Why a combatant file was refused.
 #[derive(Debug, thiserror::Error)]

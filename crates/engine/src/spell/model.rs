@@ -543,26 +543,5 @@ pub enum SaveBonusWhen {
     ThreatenedByCasterSide,
 }
 
-crate::named_enum! {
-    /// The six abilities, by their short names.
-    #[allow(missing_docs)]
-    Ability {
-        Str => "str",
-        Dex => "dex",
-        Con => "con",
-        Int => "int",
-        Wis => "wis",
-        Cha => "cha",
-    }
-}
-
-impl Ability {
-    /// The ability a casting ability is.
-    pub const fn of_casting(c: crate::model::CastingAbility) -> Ability {
-        match c {
-            crate::model::CastingAbility::Int => Ability::Int,
-            crate::model::CastingAbility::Wis => Ability::Wis,
-            crate::model::CastingAbility::Cha => Ability::Cha,
-        }
-    }
-}
+/// The six abilities (defined with the combatant model, which names them too).
+pub use crate::model::Ability;
